@@ -1,0 +1,22 @@
+/* tests/test.h - the tiny harness every test file uses.
+
+   A test is `static int test_name(void)` returning 0 on pass.  CHECK and
+   CHECKF return 1 from the test with a line saying what failed; the runner
+   (tests/test_main.c) prints one line per test and a final
+   "N passed, N failed" and exits non-zero on any failure. */
+#ifndef S2R_TEST_H
+#define S2R_TEST_H
+#include <stdio.h>
+#include <math.h>
+
+typedef struct test_case { const char* name; int (*fn)(void); } test_case;
+
+#define CHECK(cond) do { if (!(cond)) { \
+    printf("    check failed: %s (%s:%d)\n", #cond, __FILE__, __LINE__); \
+    return 1; } } while (0)
+
+#define CHECKF(cond, ...) do { if (!(cond)) { \
+    printf("    check failed: %s (%s:%d): ", #cond, __FILE__, __LINE__); \
+    printf(__VA_ARGS__); printf("\n"); return 1; } } while (0)
+
+#endif
