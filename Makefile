@@ -1,0 +1,67 @@
+# sim2real.h - build everything, run the tests, reproduce the table.
+#
+#   make          install missing Debian packages, build examples, tests, benches
+#   make test     build and run the test suite (one runner, "N passed, N failed")
+#   make table    reproduce the recipe table (examples/07) into out/
+#   make figures  regenerate the committed figures in figures/
+#   make bench    run the benchmarks (ratios, not timings)
+
+CC       ?= cc
+CXX      ?= c++
+CFLAGS   ?= -std=c99 -O2 -Wall -Wextra -pedantic
+CPPFLAGS += -I. -I/usr/include/stb
+LDLIBS   += -lmujoco -lm
+BUILD    := build
+DEB_PACKAGES := libmujoco-dev libstb-dev
+
+EXAMPLES := $(patsubst examples/%.c,$(BUILD)/%,$(wildcard examples/*.c))
+BENCHES  := $(patsubst bench/%.c,$(BUILD)/bench_%,$(wildcard bench/*.c))
+TEST_SRC := $(wildcard tests/*.c tests/*.h)
+
+.PHONY: all deps test table figures bench clean
+
+all: deps $(EXAMPLES) $(BENCHES) $(BUILD)/test_main
+
+# Install what is missing, through sudo when not root.
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $$missing; fi
+
+$(BUILD):
+	@mkdir -p $(BUILD)
+
+$(BUILD)/%: examples/%.c sim2real.h | $(BUILD)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $< -o $@ $(LDLIBS)
+
+$(BUILD)/bench_%: bench/%.c sim2real.h | $(BUILD)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $< -o $@ $(LDLIBS)
+
+# The quick start of the header's manual, cut out verbatim so the tests compile it.
+$(BUILD)/quickstart.c: sim2real.h | $(BUILD)
+	awk '/^   #define SIM2REAL_IMPLEMENTATION/{f=1} f{sub(/^   /,""); print} f&&/^}/{exit}' $< > $@
+
+$(BUILD)/test_main: $(TEST_SRC) sim2real.h $(BUILD)/quickstart.c | $(BUILD)
+	$(CC) $(CPPFLAGS) $(CFLAGS) tests/test_main.c -o $@ $(LDLIBS)
+
+# The header must also compile as C++.
+$(BUILD)/cxx_check.o: sim2real.h | $(BUILD)
+	printf '#define SIM2REAL_IMPLEMENTATION\n#include "sim2real.h"\n' > $(BUILD)/cxx_check.cpp
+	$(CXX) $(CPPFLAGS) -O0 -Wall -Wextra -pedantic -c $(BUILD)/cxx_check.cpp -o $@
+
+test: deps $(BUILD)/test_main $(BUILD)/cxx_check.o $(EXAMPLES)
+	./$(BUILD)/test_main
+
+table: deps $(EXAMPLES)
+	./$(BUILD)/00_hello_robot --out out
+
+figures: deps $(EXAMPLES)
+	./$(BUILD)/00_hello_robot --out figures
+
+bench: deps $(BENCHES)
+	@for b in $(BENCHES); do ./$$b || exit 1; done
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,43 @@
+/* tests/test_main.c - the one test runner: one line per test, then
+   "N passed, N failed"; exit status 1 on any failure.
+
+   make test builds build/quickstart.c from the quick start in the header's
+   manual first, so the documented program is compiled and run here. */
+#define SIM2REAL_IMPLEMENTATION
+#include "../sim2real.h"
+#include <string.h>
+#include "test.h"
+
+#define S2R_TEST_RUNNER
+#include "test_robot.c"
+
+#define main quickstart_main
+#include "../build/quickstart.c"
+#undef main
+
+static int test_quickstart(void) {
+    CHECK(quickstart_main() == 0);
+    return 0;
+}
+static const test_case manual_tests[] = {{"manual: the quick start compiles and runs", test_quickstart}};
+
+typedef struct test_group { const test_case* cases; int count; } test_group;
+#define GROUP(a) {a, (int)(sizeof a / sizeof a[0])}
+
+int main(int argc, char** argv) {
+    const test_group groups[] = {GROUP(robot_tests), GROUP(manual_tests)};
+    const char* only = argc > 1 ? argv[1] : NULL;   /* optional name filter */
+    int g, i, passed = 0, failed = 0;
+    for (g = 0; g < (int)(sizeof groups / sizeof groups[0]); g++)
+        for (i = 0; i < groups[g].count; i++) {
+            const test_case* t = &groups[g].cases[i];
+            int bad;
+            if (only && !strstr(t->name, only)) continue;
+            bad = t->fn();
+            printf("%s %s\n", bad ? "FAIL" : "ok  ", t->name);
+            fflush(stdout);
+            if (bad) failed++; else passed++;
+        }
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,243 @@
+/* tests/test_robot.c - core, robots, the simulator backend and the reach task.
+   Included by tests/test_main.c (or built alone: it has its own main). */
+#include "test.h"
+
+static int test_result_strings(void) {
+    CHECK(strcmp(s2r_result_string(S2R_OK), "S2R_OK") == 0);
+    CHECK(strcmp(s2r_result_string(S2R_ERR_CORRUPT), "S2R_ERR_CORRUPT") == 0);
+    CHECK(strcmp(s2r_result_string((s2r_result)-99), "S2R_ERR_UNKNOWN") == 0);
+    return 0;
+}
+
+static int test_rng_streams(void) {
+    s2r_rng a = s2r_rng_make(7, 0), b = s2r_rng_make(7, 0), c = s2r_rng_make(7, 1);
+    double sum = 0, sum2 = 0;
+    int i, same_ab = 1, same_ac = 1, n = 200000;
+    for (i = 0; i < 100; i++) {
+        uint64_t x = s2r_rng_u64(&a), y = s2r_rng_u64(&b), z = s2r_rng_u64(&c);
+        same_ab &= (x == y);
+        same_ac &= (x == z);
+    }
+    CHECK(same_ab);
+    CHECK(!same_ac);
+    /* N(0,1): mean within 5 standard errors (5/sqrt(n) = 0.011), variance within 0.02 */
+    for (i = 0; i < n; i++) { double g = s2r_rng_normal(&a); sum += g; sum2 += g * g; }
+    CHECKF(fabs(sum / n) < 5.0 / sqrt((double)n), "mean %g", sum / n);
+    CHECKF(fabs(sum2 / n - 1.0) < 0.02, "variance %g", sum2 / n);
+    return 0;
+}
+
+static double dist3(const double* a, const double* b) {
+    return sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
+}
+
+/* Forward kinematics at q = 0 against the check points of the fact sheet. */
+static int check_fk_zero(s2r_robot_kind kind, const double expect[3]) {
+    s2r_robot r;
+    double q[S2R_MAX_JOINTS] = {0}, p[3];
+    CHECKF(s2r_robot_load(&r, kind) == S2R_OK, "%s", r.error);
+    s2r_flange_fk(r.model, r.data, r.flange_site, q, r.info.n_joints, p);
+    s2r_robot_free(&r);
+    CHECKF(dist3(p, expect) < 0.002, "flange (%.4f %.4f %.4f) is %.1f mm from (%.4f %.4f %.4f)",
+           p[0], p[1], p[2], 1000 * dist3(p, expect), expect[0], expect[1], expect[2]);
+    return 0;
+}
+
+static int test_fk_ur5e(void) {
+    const double ur_dh[3] = {-0.8172, -0.2329, 0.0628};  /* UR's DH table */
+    return check_fk_zero(S2R_ROBOT_UR5E, ur_dh);
+}
+
+static int test_fk_panda(void) {
+    const double hand[3] = {0.088, 0.0, 0.926};          /* Franka's DH table */
+    return check_fk_zero(S2R_ROBOT_PANDA, hand);
+}
+
+static int test_masses(void) {
+    s2r_robot r;
+    CHECK(s2r_robot_load(&r, S2R_ROBOT_UR5E) == S2R_OK);
+    CHECK(r.info.n_joints == 6);
+    CHECKF(fabs(r.info.total_mass - 21.0) < 0.01 * 21.0, "UR5e %g kg", r.info.total_mass);
+    s2r_robot_free(&r);
+    CHECK(s2r_robot_load(&r, S2R_ROBOT_PANDA) == S2R_OK);
+    CHECK(r.info.n_joints == 7);
+    CHECKF(fabs(r.info.total_mass - 17.45) < 0.01 * 17.45, "Panda %g kg", r.info.total_mass);
+    CHECK(strcmp(r.info.joint_name[3], "joint4") == 0);
+    CHECK(r.info.q_max[3] < 0 && fabs(r.info.torque_limit[6] - 12.0) < 1e-12);
+    s2r_robot_free(&r);
+    return 0;
+}
+
+/* The servos hold home under gravity: every joint within 0.01 rad for 5 s. */
+static int check_hold_home(s2r_robot_kind kind) {
+    s2r_sim sim;
+    s2r_sim_config c = s2r_sim_config_default(kind);
+    s2r_sensors s;
+    double worst = 0;
+    int i, j;
+    CHECKF(s2r_sim_init(&sim, &c) == S2R_OK, "%s", sim.error);
+    for (i = 0; i < 250; i++) {          /* 250 x 0.02 s = 5 s */
+        CHECK(s2r_backend_advance(&sim.backend, 0.02) == S2R_OK);
+        s2r_backend_read_sensors(&sim.backend, &s);
+        for (j = 0; j < sim.robot.info.n_joints; j++)
+            if (fabs(s.q[j] - sim.robot.info.q_home[j]) > worst) worst = fabs(s.q[j] - sim.robot.info.q_home[j]);
+    }
+    s2r_sim_free(&sim);
+    CHECKF(worst < 0.01, "%s drifted %.4f rad", s2r_robot_kind_name(kind), worst);
+    return 0;
+}
+
+static int test_hold_home_ur5e(void) { return check_hold_home(S2R_ROBOT_UR5E); }
+static int test_hold_home_panda(void) { return check_hold_home(S2R_ROBOT_PANDA); }
+
+/* 1000 policy steps of random actions on the reach task; writes every
+   measured joint position into traj (1000 * n doubles). */
+static int run_random_reach(s2r_robot_kind kind, uint64_t seed, double* traj) {
+    s2r_sim sim;
+    s2r_sim_config sc = s2r_sim_config_default(kind);
+    s2r_reach reach;
+    s2r_reach_config rc = s2r_reach_config_default();
+    s2r_rng rng = s2r_rng_make(seed, 0);
+    float obs[S2R_REACH_MAX_OBS], act[S2R_MAX_JOINTS];
+    s2r_step_result r;
+    int t, j, n;
+    if (s2r_sim_init(&sim, &sc) != S2R_OK) return 1;
+    s2r_reach_init(&reach, &rc, s2r_sim_backend(&sim));
+    n = reach.n_joints;
+    s2r_reach_reset(&reach, &rng, obs);
+    for (t = 0; t < 1000; t++) {
+        for (j = 0; j < n; j++) act[j] = (float)s2r_rng_range(&rng, -1, 1);
+        s2r_reach_step(&reach, act, obs, &r);
+        for (j = 0; j < n; j++) traj[t * n + j] = reach.sensors.q[j];
+        if (r.done) s2r_reach_reset(&reach, &rng, obs);
+    }
+    s2r_reach_free(&reach);
+    s2r_sim_free(&sim);
+    return 0;
+}
+
+static int test_determinism(void) {
+    static double a[1000 * S2R_MAX_JOINTS], b[1000 * S2R_MAX_JOINTS], c[1000 * S2R_MAX_JOINTS];
+    CHECK(run_random_reach(S2R_ROBOT_PANDA, 11, a) == 0);
+    CHECK(run_random_reach(S2R_ROBOT_PANDA, 11, b) == 0);
+    CHECK(run_random_reach(S2R_ROBOT_PANDA, 12, c) == 0);
+    CHECK(memcmp(a, b, sizeof a) == 0);
+    CHECK(memcmp(a, c, sizeof a) != 0);
+    return 0;
+}
+
+static int test_nan_action_rejected(void) {
+    s2r_sim sim;
+    s2r_sim_config sc = s2r_sim_config_default(S2R_ROBOT_UR5E);
+    s2r_reach reach;
+    s2r_reach_config rc = s2r_reach_config_default();
+    s2r_rng rng = s2r_rng_make(3, 0);
+    float obs[S2R_REACH_MAX_OBS], act[S2R_MAX_JOINTS] = {0.5f, 0.5f, 0.5f, 0.5f, 0.5f, 0.5f};
+    double qpos[6], qvel[6], time, cmd[6] = {0, 0, 0, 0, 0, 0};
+    s2r_step_result r;
+    CHECK(s2r_sim_init(&sim, &sc) == S2R_OK);
+    CHECK(s2r_reach_init(&reach, &rc, s2r_sim_backend(&sim)) == S2R_OK);
+    CHECK(s2r_reach_reset(&reach, &rng, obs) == S2R_OK);
+    CHECK(s2r_reach_step(&reach, act, obs, &r) == S2R_OK);
+    memcpy(qpos, sim.robot.data->qpos, sizeof qpos);
+    memcpy(qvel, sim.robot.data->qvel, sizeof qvel);
+    time = sim.robot.data->time;
+    act[2] = NAN;
+    CHECK(s2r_reach_step(&reach, act, obs, &r) == S2R_ERR_INVALID_ARGUMENT);
+    act[2] = INFINITY;
+    CHECK(s2r_reach_step(&reach, act, obs, &r) == S2R_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(reach.error, "NaN") != NULL);
+    cmd[4] = NAN;
+    CHECK(s2r_backend_command(&sim.backend, cmd) == S2R_ERR_INVALID_ARGUMENT);
+    CHECK(memcmp(qpos, sim.robot.data->qpos, sizeof qpos) == 0);
+    CHECK(memcmp(qvel, sim.robot.data->qvel, sizeof qvel) == 0);
+    CHECK(time == sim.robot.data->time && reach.step == 1);
+    s2r_reach_free(&reach);
+    s2r_sim_free(&sim);
+    return 0;
+}
+
+static int test_malformed_mjcf(void) {
+    s2r_robot r;
+    s2r_sim sim;
+    s2r_sim_config sc = s2r_sim_config_default(S2R_ROBOT_CUSTOM);
+    CHECK(s2r_robot_load_xml(&r, "<mujoco><worldbody><body></mujoco>") == S2R_ERR_MODEL);
+    CHECKF(strlen(r.error) > 0 && strstr(r.error, "XML") != NULL, "message: '%s'", r.error);
+    CHECK(r.model == NULL && r.data == NULL);
+    /* well-formed, but no flange: named in the message */
+    CHECK(s2r_robot_load_xml(&r, "<mujoco><worldbody><body><joint name='j' range='-1 1' limited='true'/>"
+                                 "<geom size='0.1'/></body></worldbody><actuator><general joint='j' "
+                                 "biastype='affine' gainprm='10' biasprm='0 -10 -1' forcelimited='true' "
+                                 "forcerange='-5 5'/></actuator></mujoco>") == S2R_ERR_MODEL);
+    CHECKF(strstr(r.error, "flange") != NULL, "message: '%s'", r.error);
+    sc.mjcf_path = "/nonexistent/arm.xml";
+    CHECK(s2r_sim_init(&sim, &sc) == S2R_ERR_MODEL);
+    CHECK(strlen(sim.error) > 0);
+    return 0;
+}
+
+/* Your own MJCF: the built-in UR5e written to a file loads as a custom arm. */
+static int test_custom_mjcf_file(void) {
+    static char xml[16384];
+    const char* path = "build/test_custom_arm.xml";
+    FILE* f;
+    s2r_robot r;
+    size_t len = s2r_robot_mjcf(S2R_ROBOT_UR5E, xml, sizeof xml);
+    CHECK(len > 0 && len < sizeof xml);
+    f = fopen(path, "w");
+    CHECK(f != NULL);
+    fputs(xml, f);
+    fclose(f);
+    CHECKF(s2r_robot_load_file(&r, path) == S2R_OK, "%s", r.error);
+    CHECK(r.info.kind == S2R_ROBOT_CUSTOM && r.info.n_joints == 6);
+    CHECK(strcmp(r.info.name, "ur5e") == 0 && strcmp(r.info.joint_name[2], "elbow") == 0);
+    CHECK(fabs(r.info.velocity_limit[0] - 3.1416) < 1e-9);
+    s2r_robot_free(&r);
+    return 0;
+}
+
+/* Success is judged from the ground truth: a target placed at the flange
+   with a zero policy succeeds, one 5 cm away fails. */
+static int test_reach_success_ground_truth(void) {
+    s2r_sim sim;
+    s2r_sim_config sc = s2r_sim_config_default(S2R_ROBOT_UR5E);
+    s2r_reach reach;
+    s2r_reach_config rc = s2r_reach_config_default();
+    s2r_ground_truth gt;
+    float obs[S2R_REACH_MAX_OBS], act[S2R_MAX_JOINTS] = {0};
+    double target[3];
+    s2r_step_result r;
+    int pass;
+    CHECK(s2r_sim_init(&sim, &sc) == S2R_OK);
+    CHECK(s2r_reach_init(&reach, &rc, s2r_sim_backend(&sim)) == S2R_OK);
+    CHECK(reach.obs_dim == 33);
+    s2r_backend_ground_truth(&sim.backend, &gt);   /* at rest at home */
+    for (pass = 0; pass < 2; pass++) {
+        memcpy(target, gt.flange, sizeof target);
+        target[2] += pass ? 0.05 : 0.0;
+        CHECK(s2r_reach_reset_to(&reach, NULL, target, NULL, obs) == S2R_OK);
+        CHECK(fabs(obs[3 * 6 + 6 + 2] - (pass ? 0.05f : 0.0f)) < 1e-4);  /* target - flange */
+        do { CHECK(s2r_reach_step(&reach, act, obs, &r) == S2R_OK); } while (!r.done);
+        CHECK(r.truncated && !r.terminated && reach.step == rc.episode_steps);
+        CHECKF(r.success == !pass, "pass %d distance %.4f", pass, r.distance);
+    }
+    CHECK(s2r_reach_step(&reach, act, obs, &r) == S2R_ERR_STATE);
+    s2r_reach_free(&reach);
+    s2r_sim_free(&sim);
+    return 0;
+}
+
+static const test_case robot_tests[] = {
+    {"core: result strings", test_result_strings},
+    {"core: rng streams and normal moments", test_rng_streams},
+    {"robot: UR5e flange at q=0 matches DH within 2 mm", test_fk_ur5e},
+    {"robot: Panda hand at q=0 matches DH within 2 mm", test_fk_panda},
+    {"robot: masses within 1 % and joint facts", test_masses},
+    {"robot: UR5e servos hold home under gravity for 5 s", test_hold_home_ur5e},
+    {"robot: Panda servos hold home under gravity for 5 s", test_hold_home_panda},
+    {"sim: same seed same 1000 steps, other seed differs", test_determinism},
+    {"sim: NaN/Inf action rejected, state unchanged", test_nan_action_rejected},
+    {"robot: malformed MJCF returns MuJoCo's message", test_malformed_mjcf},
+    {"robot: custom MJCF from a file", test_custom_mjcf_file},
+    {"reach: success judged from ground truth", test_reach_success_ground_truth},
+};
