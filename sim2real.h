@@ -308,6 +308,487 @@ S2RDEF void       s2r_flange_fk(const mjModel* model, mjData* scratch, int flang
                                 const double* q, int n_joints, double pos[3]);
 
 /* ==========================================================================
+   Randomization (1/3): scalar distributions
+   ==========================================================================
+   A distribution says how one randomized quantity is drawn at the start of
+   an episode.  Four kinds:
+
+     kind                   support    fields used        draws
+     S2R_DIST_FIXED         {mean}     mean               none
+     S2R_DIST_UNIFORM       [lo, hi]   lo, hi             1 uniform
+     S2R_DIST_LOG_UNIFORM   [lo, hi]   lo, hi (0 < lo)    1 uniform
+     S2R_DIST_TRUNC_NORMAL  [lo, hi]   lo, hi, mean, std  rejection (see below)
+
+   FIXED keeps its value in `mean` (s2r_dist_fixed(v) also sets lo = hi = v
+   and std = 0, so the support reads naturally).  Fields a kind does not use
+   are ignored; the other constructors set them to 0.
+
+   LOG_UNIFORM draws log(x) uniformly: every factor of two inside [lo, hi] is
+   equally likely.  It suits scale factors, where 0.7x and 1.43x are equally
+   far from nominal.
+
+   TRUNC_NORMAL is N(mean, std^2) conditioned on [lo, hi], sampled exactly by
+   rejection: from the normal itself when the interval is wide (at least
+   sqrt(2 pi) standard deviations), otherwise from a uniform proposal on
+   [lo, hi] accepted with the normal density relative to its peak.  With
+   lo <= mean <= hi (required by s2r_dist_check) at least 49 % of proposals
+   are accepted, so the retry cap (S2R_TRUNC_NORMAL_TRIES, unreachable in
+   practice: the chance of hitting it is below 1e-2900) only guards against
+   corrupt input; if it is ever hit the sample is the mode, clamp(mean).
+   A zero std or zero-width interval draws nothing and returns the mode.
+
+   Degenerate distributions (FIXED, lo == hi, std == 0) draw no random
+   numbers; every other sample draws from the rng, so a fixed sequence of
+   calls with a fixed seed gives a fixed sequence of values.
+
+   Every sample lies in the support (results are clamped against rounding). */
+
+#define S2R_TRUNC_NORMAL_TRIES 10000
+
+typedef enum s2r_dist_kind {
+    S2R_DIST_FIXED,         /* "fixed":       always `mean`                  */
+    S2R_DIST_UNIFORM,       /* "uniform":     uniform on [lo, hi]            */
+    S2R_DIST_LOG_UNIFORM,   /* "loguniform":  log x uniform, 0 < lo <= hi    */
+    S2R_DIST_TRUNC_NORMAL,  /* "truncnormal": N(mean, std^2) on [lo, hi]     */
+    S2R_DIST_COUNT
+} s2r_dist_kind;
+
+typedef struct s2r_dist {
+    s2r_dist_kind kind;
+    double lo, hi;   /* support, in the quantity's own unit               */
+    double mean;     /* FIXED: the value; TRUNC_NORMAL: the untruncated mean */
+    double std;      /* TRUNC_NORMAL: the untruncated standard deviation   */
+} s2r_dist;
+
+/* "fixed", "uniform", "loguniform", "truncnormal"; "unknown" out of range. */
+S2RDEF const char*   s2r_dist_kind_name(s2r_dist_kind kind);
+/* The kind with that name; S2R_DIST_COUNT when there is none. */
+S2RDEF s2r_dist_kind s2r_dist_kind_find(const char* name);
+
+S2RDEF s2r_dist s2r_dist_fixed(double value);
+S2RDEF s2r_dist s2r_dist_uniform(double lo, double hi);
+S2RDEF s2r_dist s2r_dist_log_uniform(double lo, double hi);
+S2RDEF s2r_dist s2r_dist_trunc_normal(double lo, double hi, double mean, double std);
+
+/* S2R_OK, or S2R_ERR_INVALID_ARGUMENT with a message in `error`
+   (S2R_ERROR_LEN bytes, may be NULL) naming the kind and the problem: a
+   NaN/Inf field the kind uses, lo > hi, a log-uniform lo <= 0, a negative
+   std, a truncated-normal mean outside [lo, hi], an unknown kind. */
+S2RDEF s2r_result s2r_dist_check(const s2r_dist* d, char* error);
+/* One draw (see above for what it consumes).  `d` must pass s2r_dist_check;
+   an unknown kind gives NaN. */
+S2RDEF double     s2r_dist_sample(const s2r_dist* d, s2r_rng* rng);
+/* The exact expected value of a draw (for a valid d).  Log-uniform:
+   (hi - lo) / ln(hi / lo).  Truncated normal: mean + std (phi(a) - phi(b)) /
+   (Phi(b) - Phi(a)) with a, b the standardized bounds. */
+S2RDEF double     s2r_dist_mean(const s2r_dist* d);
+/* The point widening and recentring work around: FIXED its value, UNIFORM
+   (lo + hi) / 2, LOG_UNIFORM sqrt(lo hi), TRUNC_NORMAL mean (the mode). */
+S2RDEF double     s2r_dist_centre(const s2r_dist* d);
+/* Smallest and largest value a draw can take. */
+S2RDEF void       s2r_dist_support(const s2r_dist* d, double* lo, double* hi);
+/* For automatic domain randomization: the distribution stretched by
+   `factor` about its centre (factor > 1 widens, < 1 narrows), then clipped
+   to [min, max] (the physically meaningful range; -INFINITY/INFINITY for
+   none) and to finite values.  UNIFORM and TRUNC_NORMAL stretch linearly
+   (the std too); LOG_UNIFORM stretches log(lo) and log(hi) about
+   log(centre), so it stays positive; FIXED is unchanged.  A factor that is
+   not finite and > 0 returns *d unchanged.  The centre should lie in
+   [min, max]. */
+S2RDEF s2r_dist   s2r_dist_widen(const s2r_dist* d, double factor, double min, double max);
+/* The same shape moved so that its centre is `centre` (UNIFORM and
+   TRUNC_NORMAL shift, LOG_UNIFORM keeps its ratio hi/lo, FIXED takes the
+   value).  For re-centring ranges on identified values; run s2r_dist_check
+   on the result (a log-uniform needs centre > 0). */
+S2RDEF s2r_dist   s2r_dist_recentre(const s2r_dist* d, double centre);
+
+/* ==========================================================================
+   Randomization (2/3): the table of named simulator parameters
+   ==========================================================================
+   One entry per physical effect that differs between simulator and robot.
+   Each entry holds a distribution, how a draw combines with the model's
+   nominal value (the apply mode) and whether it is on:
+
+       scale     x = nominal * draw      (identity draw 1)
+       offset    x = nominal + draw      (identity draw 0)
+       absolute  x = draw                (nominal is ignored)
+
+   For quantities whose nominal is zero by definition (payload, latencies,
+   noise levels, calibration errors) offset and absolute coincide.  Each
+   parameter allows only the modes that make sense for it (a latency cannot
+   be a scale of zero), and its draws must have the right sign;
+   s2r_param_range_check enforces both:
+
+     parameter                     default mode  allowed modes    values
+     friction damping armature     scale         all three        >= 0
+     frictionloss                  offset        all three        >= 0
+     link_mass                     scale         scale, offset    > 0
+     kp torque_limit timestep      scale         all three        > 0
+     kv                            scale         all three        >= 0
+     payload, action_latency, obs_latency, qpos_noise, qvel_noise,
+       target_noise, latency_jitter
+                                   absolute      offset, absolute >= 0
+     target_offset qpos_bias       absolute      offset, absolute any sign
+
+   The sign rule constrains the whole range [lo, hi] of scale and absolute
+   entries, and of offsets of zero-nominal parameters; an offset added to a
+   model-given nominal (friction +- 0.2) may have either sign, and the code
+   applying it clamps the result.
+
+   Per episode, s2r_randomization_sample draws one value per parameter in
+   enum order (disabled and fixed entries draw nothing).  Parameters that
+   act per element - link_mass (per link), friction (per geom), qpos_bias
+   (per joint), target_offset (per axis) - may instead be drawn per element
+   with s2r_dist_sample on the entry's dist, by whoever applies them.
+   Applying draws to a MuJoCo model always starts from a saved nominal copy,
+   so episodes never compound.
+
+   The identity: s2r_randomization_none() turns every entry off; a simulator
+   run with it is exactly the nominal simulator. */
+
+typedef enum s2r_param {
+    S2R_PARAM_FRICTION,        /* geom sliding friction; scale of nominal          */
+    S2R_PARAM_DAMPING,         /* joint viscous damping; scale                     */
+    S2R_PARAM_ARMATURE,        /* joint armature (reflected rotor inertia); scale  */
+    S2R_PARAM_FRICTIONLOSS,    /* joint dry friction, N·m; offset added to nominal */
+    S2R_PARAM_LINK_MASS,       /* each link's mass (and inertia); scale, per link  */
+    S2R_PARAM_PAYLOAD,         /* extra mass at the flange, kg                     */
+    S2R_PARAM_KP,              /* servo position gain; scale                       */
+    S2R_PARAM_KV,              /* servo velocity gain; scale                       */
+    S2R_PARAM_TORQUE_LIMIT,    /* actuator force limit; scale                      */
+    S2R_PARAM_TIMESTEP,        /* physics timestep; scale                          */
+    S2R_PARAM_ACTION_LATENCY,  /* command-to-motion delay, s                       */
+    S2R_PARAM_OBS_LATENCY,     /* sensing delay, s                                 */
+    S2R_PARAM_QPOS_NOISE,      /* joint position noise std, rad                    */
+    S2R_PARAM_QVEL_NOISE,      /* joint velocity noise std, rad/s                  */
+    S2R_PARAM_TARGET_NOISE,    /* perceived target position noise std, m           */
+    S2R_PARAM_LATENCY_JITTER,  /* per-step jitter of both delays, +- s             */
+    S2R_PARAM_TARGET_OFFSET,   /* camera-to-base calibration error, m, per axis    */
+    S2R_PARAM_QPOS_BIAS,       /* encoder zero offset, rad, per joint              */
+    S2R_PARAM_COUNT
+} s2r_param;
+
+typedef enum s2r_apply_mode {
+    S2R_APPLY_SCALE,     /* "scale":    nominal * draw */
+    S2R_APPLY_OFFSET,    /* "offset":   nominal + draw */
+    S2R_APPLY_ABSOLUTE,  /* "absolute": draw           */
+    S2R_APPLY_COUNT
+} s2r_apply_mode;
+
+typedef struct s2r_param_range {
+    s2r_dist       dist;     /* how the value is drawn each episode          */
+    s2r_apply_mode mode;     /* how a draw combines with the nominal value   */
+    int            enabled;  /* 0: the parameter keeps its nominal value     */
+} s2r_param_range;
+
+typedef struct s2r_randomization {
+    s2r_param_range p[S2R_PARAM_COUNT];   /* indexed by s2r_param */
+} s2r_randomization;
+
+/* "friction", "damping", "armature", "frictionloss", "link_mass", "payload",
+   "kp", "kv", "torque_limit", "timestep", "action_latency", "obs_latency",
+   "qpos_noise", "qvel_noise", "target_noise", "latency_jitter",
+   "target_offset", "qpos_bias"; "unknown" out of range. */
+S2RDEF const char*    s2r_param_name(s2r_param p);
+/* The parameter with that name; S2R_PARAM_COUNT when there is none. */
+S2RDEF s2r_param      s2r_param_find(const char* name);
+/* One line saying what the parameter is, with its unit. */
+S2RDEF const char*    s2r_param_description(s2r_param p);
+/* The mode a config line without a mode column gets. */
+S2RDEF s2r_apply_mode s2r_param_default_mode(s2r_param p);
+/* "scale", "offset", "absolute"; "unknown" out of range. */
+S2RDEF const char*    s2r_apply_mode_name(s2r_apply_mode m);
+/* The mode with that name; S2R_APPLY_COUNT when there is none. */
+S2RDEF s2r_apply_mode s2r_apply_mode_find(const char* name);
+
+/* The entry for `p` switched off: disabled, default mode, FIXED at the
+   identity of that mode (1 for scale, 0 otherwise). */
+S2RDEF s2r_param_range s2r_param_range_off(s2r_param p);
+/* Validate one entry of parameter p: a disabled entry is always fine; an
+   enabled one needs a valid dist, a mode p allows and values of the right
+   sign (e.g. no negative latency, no timestep scale <= 0, no negative noise
+   std).  The message starts with the parameter's name. */
+S2RDEF s2r_result s2r_param_range_check(s2r_param p, const s2r_param_range* pr, char* error);
+/* The value a model quantity takes for draw `value`: nominal when the entry
+   is disabled, else nominal * value, nominal + value or value by mode.
+   Physical clamping (e.g. an offset must not make a friction negative) is
+   the caller's job. */
+S2RDEF double     s2r_param_apply(const s2r_param_range* pr, double nominal, double value);
+
+/* Everything off: the nominal simulator. */
+S2RDEF s2r_randomization s2r_randomization_none(void);
+/* The library's default training ranges; each value and its reasoning is
+   listed next to it in the implementation.  In short:
+     friction       uniform     0.5    1.5    scale
+     damping        loguniform  0.7    1.4    scale
+     armature       loguniform  0.7    1.4    scale
+     frictionloss   uniform     0      0.6    offset    (N·m)
+     link_mass      uniform     0.9    1.1    scale
+     payload        uniform     0      0.5    absolute  (kg)
+     kp             uniform     0.85   1.15   scale
+     kv             uniform     0.8    1.2    scale
+     torque_limit   uniform     0.9    1.1    scale
+     timestep       uniform     0.97   1.03   scale
+     action_latency uniform     0.010  0.030  absolute  (s)
+     obs_latency    uniform     0.002  0.010  absolute  (s)
+     qpos_noise     uniform     0      0.001  absolute  (rad)
+     qvel_noise     uniform     0      0.05   absolute  (rad/s)
+     target_noise   uniform     0      0.005  absolute  (m)
+     latency_jitter uniform     0      0.002  absolute  (s)
+     target_offset  off   (suggested: uniform -0.01 0.01 absolute, per axis)
+     qpos_bias      off   (suggested: uniform -0.002 0.002 absolute, per joint) */
+S2RDEF s2r_randomization s2r_randomization_default(void);
+/* Validate every enabled entry; the message names the first bad parameter. */
+S2RDEF s2r_result s2r_randomization_check(const s2r_randomization* r, char* error);
+/* Draw one episode: values[p] is a draw of entry p, or for a disabled entry
+   the identity of its mode (1 for scale, 0 for offset and absolute - which
+   for absolute entries of zero-nominal parameters is the nominal; for other
+   absolute entries test `enabled` or use s2r_param_apply).  Draws happen in
+   enum order, only for enabled non-degenerate entries.  `r` must pass
+   s2r_randomization_check. */
+S2RDEF void       s2r_randomization_sample(const s2r_randomization* r, s2r_rng* rng,
+                                           double values[S2R_PARAM_COUNT]);
+/* Automatic domain randomization: stretch every enabled entry (or only
+   entry p with s2r_param_range_widen) by `factor` about its centre, keeping
+   values physically meaningful: a quantity that must be >= 0 is clipped at
+   0; one that must be > 0 (link_mass, kp, torque_limit, timestep) may at
+   most halve its lower bound per call.  Widen (factor > 1) while the policy
+   keeps its success rate on the current ranges, narrow (factor < 1) when
+   it drops.  S2R_ERR_INVALID_ARGUMENT (nothing changes) unless factor is
+   finite and > 0. */
+S2RDEF s2r_result s2r_param_range_widen(s2r_param p, s2r_param_range* pr, double factor);
+S2RDEF s2r_result s2r_randomization_widen(s2r_randomization* r, double factor);
+
+/* ==========================================================================
+   Randomization (3/3): the text file of ranges
+   ==========================================================================
+   So a training run can be configured without recompiling, and so system
+   identification can hand re-centred ranges to the next training run.
+
+   Grammar (one entry per line):
+
+       file    := { line '\n' }
+       line    := [ entry ] [ '#' comment ]
+       entry   := NAME 'off'
+                | NAME 'fixed'       VALUE             [ MODE ]
+                | NAME 'uniform'     LO HI             [ MODE ]
+                | NAME 'loguniform'  LO HI             [ MODE ]
+                | NAME 'truncnormal' LO HI MEAN STD    [ MODE ]
+       MODE    := 'scale' | 'offset' | 'absolute'
+
+   - Tokens are separated by spaces or tabs; '\r' is whitespace, so CRLF
+     files read fine; a leading UTF-8 byte-order mark is skipped.
+   - '#' starts a comment anywhere, to the end of the line.  Blank lines
+     are ignored.  Words are case-sensitive (all lower case).
+   - NAME is a parameter name (s2r_param_name).  Unknown names are errors.
+   - Numbers are C decimal floating-point literals read with strtod
+     (C locale); NaN and Inf are rejected.
+   - MODE defaults to the parameter's default mode (s2r_param_default_mode).
+   - A named entry becomes enabled with that distribution and mode; 'off'
+     resets it to s2r_param_range_off (disabled identity).
+   - Entries not named keep their value in the struct passed in, so a file
+     can adjust the defaults: start from s2r_randomization_none() for a file
+     that should say everything itself.  Naming a parameter twice is an error.
+   - Every entry is validated as by s2r_param_range_check.
+
+   Example:
+
+       # name         dist         lo     hi     [mean std]  [mode]
+       friction       uniform      0.5    1.5                 scale
+       damping        loguniform   0.7    1.4                 scale
+       payload        truncnormal  0.0    0.5    0.2  0.1     absolute
+       action_latency uniform      0.010  0.030
+       qpos_noise     off
+
+   Errors are S2R_ERR_PARSE with a message like
+       "line 4: uniform needs 2 numbers (lo hi), found 1"
+   (load prefixes the path), and the caller's struct is left untouched.
+   s2r_randomization_write writes every parameter, with its mode and a
+   comment, using the shortest decimal form that reads back as exactly the
+   same double: parse(write(r)) reproduces every field a kind uses bit for bit. */
+
+S2RDEF s2r_result s2r_randomization_parse(s2r_randomization* r, const char* text, char* error);
+/* Read a file and parse it.  S2R_ERR_IO if it cannot be read (or is larger
+   than S2R_RANGES_MAX_BYTES); parse errors as above, prefixed "path: ". */
+S2RDEF s2r_result s2r_randomization_load(s2r_randomization* r, const char* path, char* error);
+/* The text s2r_randomization_write would write, into `out` (`cap` bytes,
+   always NUL-terminated when cap > 0; out may be NULL with cap 0).  Returns
+   the length of the full text, excluding the NUL, as snprintf does. */
+S2RDEF size_t     s2r_randomization_format(const s2r_randomization* r, char* out, size_t cap);
+/* Validate, then write to "path.tmp" and rename it to `path`, so a reader
+   never sees half a file.  S2R_ERR_INVALID_ARGUMENT for an invalid table,
+   S2R_ERR_OUT_OF_MEMORY, S2R_ERR_IO (an existing file at path is kept). */
+S2RDEF s2r_result s2r_randomization_write(const s2r_randomization* r, const char* path, char* error);
+
+#define S2R_RANGES_MAX_BYTES (1 << 20)   /* largest ranges file load accepts */
+
+/* ==========================================================================
+   Sensing: per-channel noise models
+   ==========================================================================
+   A channel is a group of n similar readings (the joint encoders, the joint
+   velocity estimates, the perceived target's x y z) sharing one config; each
+   element keeps its own state.  Per episode, s2r_noise_begin_episode draws
+   each element's gain error, bias and initial drift; per sample,
+   s2r_noise_apply turns true values into measurements:
+
+       y = (1 + gain) x + bias + drift + white      white ~ N(0, white_std^2)
+       y = quant_step * floor(y / quant_step + 1/2)        if quant_step > 0
+       y = clamp(y, sat_lo, sat_hi)                       if sat_lo < sat_hi
+       dropout: with probability `dropout` the sample is lost and the
+       measurement repeats the previous *measured* value (the first sample
+       after begin_episode is never dropped).
+
+   Drift is an Ornstein-Uhlenbeck process dd = -d/tau dt + drift_std dW,
+   stepped exactly over each dt:
+       d <- d e^(-dt/tau) + drift_std sqrt(tau/2 (1 - e^(-2 dt/tau))) N(0,1).
+   Its stationary std is drift_std sqrt(tau/2), and each episode starts from
+   a draw of that stationary distribution.  With tau = 0 (the zero default)
+   or tau = +Inf it is a random walk: d <- d + drift_std sqrt(dt) N(0,1),
+   starting at 0 each episode.  drift_std is in channel units per sqrt(s):
+   the std a random walk reaches after one second.
+
+   Terms whose parameter is 0 are skipped entirely: they neither change the
+   value nor draw random numbers.  So the zero config (s2r_noise_config_none,
+   or any zero-filled struct) is the exact identity - measured == truth bit
+   for bit, including -0.0 and NaN payloads - and the rng is left untouched,
+   which keeps a noiseless nominal simulator exactly nominal.
+
+   Random numbers per element, in this order: begin_episode draws gain (if
+   scale_std > 0), bias (if bias_std > 0), initial drift (if drift_std > 0
+   and tau is finite and > 0); apply draws the drift step (if drift_std > 0),
+   white noise (if white_std > 0), then one uniform for dropout (if
+   dropout > 0) - whether or not the sample ends up dropped. */
+
+typedef struct s2r_noise_config {
+    double white_std;   /* channel units; independent Gaussian noise per sample; 0     */
+    double bias_std;    /* channel units; std of a constant offset drawn per episode; 0 */
+    double scale_std;   /* 1; std of the gain error: gain = N(0, scale_std^2) per episode,
+                           the reading is (1 + gain) x; 0                              */
+    double drift_std;   /* channel units / sqrt(s); drift diffusion (see above); 0     */
+    double drift_tau;   /* s; drift time constant; 0 or +Inf = random walk; 0          */
+    double dropout;     /* probability in [0, 1] that a sample is lost (held); 0       */
+    double quant_step;  /* channel units; resolution, e.g. 2 pi / counts per turn
+                           for an encoder; 0 = none                                    */
+    double sat_lo;      /* channel units; saturation, active only when sat_lo < sat_hi
+                           (so both 0 = none); use -INFINITY/INFINITY for one side; 0  */
+    double sat_hi;      /* channel units; see sat_lo; 0                               */
+} s2r_noise_config;
+
+typedef struct s2r_noise_state {   /* one per element; zero-filled = no noise yet */
+    double gain;      /* this episode's gain error (reading = (1 + gain) x)      */
+    double bias;      /* this episode's offset, channel units                    */
+    double drift;     /* current drift, channel units                            */
+    double last;      /* previous measured value (repeated on dropout)           */
+    int    has_last;  /* 0 until the first sample of the episode                 */
+} s2r_noise_state;
+
+/* All zero: the identity. */
+S2RDEF s2r_noise_config s2r_noise_config_none(void);
+/* S2R_ERR_INVALID_ARGUMENT naming the field when a std, drift_std or
+   quant_step is negative or not finite, drift_tau is negative or NaN,
+   dropout is outside [0, 1] or NaN, or a saturation limit is NaN. */
+S2RDEF s2r_result s2r_noise_config_check(const s2r_noise_config* cfg, char* error);
+/* Start an episode for n elements: state[0..n) gets fresh gain, bias and
+   drift, and forgets its last measurement. */
+S2RDEF void s2r_noise_begin_episode(const s2r_noise_config* cfg, s2r_noise_state* state,
+                                    int n, s2r_rng* rng);
+/* One sample of n elements: measured[i] from truth[i] (measured may equal
+   truth for in-place use), with dt (s) the time since the previous sample,
+   used only by the drift (NaN or negative dt counts as 0).  No allocation. */
+S2RDEF void s2r_noise_apply(const s2r_noise_config* cfg, s2r_noise_state* state,
+                            const double* truth, double* measured, int n,
+                            double dt, s2r_rng* rng);
+
+/* ==========================================================================
+   Latency: delay lines, jitter and sample-and-hold
+   ==========================================================================
+   A delay line remembers the last `capacity` samples of `width` doubles
+   (e.g. the n joint commands, or a whole sensor reading).  Push once per
+   physics step and read k pushes back to delay by k steps:
+   s2r_latency_steps(seconds, dt) converts a latency in seconds.  A line that
+   must hold delays up to L seconds with jitter J needs
+   capacity = s2r_latency_steps(L + J, dt_min) + 1.  The buffer is allocated
+   once by s2r_delay_init; push and read never allocate.
+
+   Jitter: s2r_delay_jitter draws, once per push, the age to read as
+   base +- jitter steps (uniform integer), clamped to [0, max_steps], and
+   then never older than the previous read plus one: the sample read can be
+   the same as last time or newer, never older.  That is what a receiver
+   does that drops packets older than the newest it has used; as a side
+   effect the mean delay is a little below base when jitter > 0.  Zero
+   jitter draws no random numbers.
+
+   Sample-and-hold: a sensor that refreshes every `period` seconds, slower
+   than the loop reading it, shows the same value between refreshes. */
+
+typedef struct s2r_delay_line {
+    double* data;      /* [capacity][width] ring storage, owned by the line   */
+    int     width;     /* doubles per sample                                  */
+    int     capacity;  /* samples kept; reads reach back capacity - 1 pushes  */
+    int     newest;    /* slot of the most recent push                        */
+} s2r_delay_line;
+
+/* Allocate a zero-filled line (width >= 1, capacity >= 1):
+   S2R_ERR_INVALID_ARGUMENT for other sizes, S2R_ERR_OUT_OF_MEMORY when
+   allocation fails; on failure the line is zeroed and holds nothing. */
+S2RDEF s2r_result    s2r_delay_init(s2r_delay_line* line, int width, int capacity);
+/* Release the buffer; safe on a zeroed or already freed line. */
+S2RDEF void          s2r_delay_free(s2r_delay_line* line);
+/* Fill the whole history with `fill` ([width]; NULL = zeros), e.g. the
+   initial state, so early reads return it instead of garbage. */
+S2RDEF void          s2r_delay_reset(s2r_delay_line* line, const double* fill);
+/* Append one sample x ([width]), dropping the oldest. */
+S2RDEF void          s2r_delay_push(s2r_delay_line* line, const double* x);
+/* Copy into out ([width]) the sample pushed k pushes ago: k = 0 is the
+   newest; k < 0 reads as 0 and k > capacity - 1 as capacity - 1 (the
+   oldest kept). */
+S2RDEF void          s2r_delay_read(const s2r_delay_line* line, int k, double* out);
+/* The same sample in place, valid until the next push ([width] doubles). */
+S2RDEF const double* s2r_delay_peek(const s2r_delay_line* line, int k);
+
+/* Whole physics steps closest to `seconds` (halves round up, with a 1e-9
+   step tolerance so decimal inputs like 0.015 / 0.002 give 8); 0 for
+   seconds <= 0, dt <= 0 or NaN; at most INT_MAX / 2. */
+S2RDEF int s2r_latency_steps(double seconds, double dt);
+
+typedef struct s2r_delay_jitter {
+    int base;    /* steps, nominal age to read                              */
+    int jitter;  /* steps, half-width of the uniform jitter                 */
+    int max;     /* steps, oldest age allowed (the line's capacity - 1)     */
+    int last;    /* age returned by the previous call (max after reset)     */
+} s2r_delay_jitter;
+
+/* Negative arguments are taken as 0.  Also resets. */
+S2RDEF void s2r_delay_jitter_init(s2r_delay_jitter* j, int base_steps, int jitter_steps,
+                                  int max_steps);
+/* Forget the previous read (start of an episode). */
+S2RDEF void s2r_delay_jitter_reset(s2r_delay_jitter* j);
+/* The age k to pass to s2r_delay_read for this step.  Call exactly once per
+   push, after the push; draws one integer when jitter > 0. */
+S2RDEF int  s2r_delay_jitter_next(s2r_delay_jitter* j, s2r_rng* rng);
+
+typedef struct s2r_sample_hold {
+    double period;   /* s between refreshes; 0 = refresh on every call          */
+    double phase;    /* s the sensor's cycle has run at the first call (reset)  */
+    double elapsed;  /* s since the last refresh                                */
+    int    started;  /* 0 until the first call after reset                      */
+} s2r_sample_hold;
+
+/* S2R_ERR_INVALID_ARGUMENT unless period is finite and >= 0.  Also resets
+   with phase 0. */
+S2RDEF s2r_result s2r_sample_hold_init(s2r_sample_hold* sh, double period);
+/* Start an episode.  The first call always refreshes; the next refresh
+   comes period - phase seconds later (phase is clamped to [0, period)), so
+   a random phase desynchronizes the sensor from the loop. */
+S2RDEF void       s2r_sample_hold_reset(s2r_sample_hold* sh, double phase);
+/* Advance by dt seconds (ignored on the first call after reset) and, when
+   the sensor refreshes, copy fresh[0..n) into held[0..n).  Returns 1 when
+   it refreshed, else 0 (held is left as it was).  Refresh times stay on the
+   sensor's own grid (no drift from rounding): elapsed carries the remainder. */
+S2RDEF int        s2r_sample_hold_step(s2r_sample_hold* sh, double dt,
+                                       const double* fresh, double* held, int n);
+
+/* ==========================================================================
    Backend interface: the one door to a robot, simulated or real
    ==========================================================================
    Data collection, system identification, evaluation and deployment talk to
@@ -360,29 +841,146 @@ S2RDEF s2r_result s2r_backend_advance(const s2r_backend* b, double seconds);
 S2RDEF s2r_result s2r_backend_read_sensors(const s2r_backend* b, s2r_sensors* out);
 S2RDEF s2r_result s2r_backend_ground_truth(const s2r_backend* b, s2r_ground_truth* out);
 
-/* --- The simulator backend ----------------------------------------------- */
+/* --- The simulator backend: nominal or randomized --------------------------
+   One simulator serves both: with s2r_randomization_none() and no noise it is
+   the nominal simulator; with a randomization it draws a new set of physical
+   parameters at every reset (from the saved nominal model, so changes never
+   compound), delays commands and sensor readings by the drawn latencies
+   (preallocated delay lines, one push per physics step), and corrupts the
+   readings with the sensing noise models.  Per episode:
+
+     reset(rng) -> draw = s2r_randomization_sample + per-element draws
+                -> model = nominal with the draw applied, mj_setConst
+     advance    -> each physics step: servo target = command from
+                   action_latency ago (with jitter) - encoder bias;
+                   effects hook; mj_step; push true (q, qd) into the
+                   sensor delay line
+     read       -> (q, qd) from obs_latency ago + noise + encoder bias;
+                   target + calibration offset + noise; sample and hold
+
+   A NULL rng at reset keeps the current draw (the nominal one after init). */
+
+typedef struct s2r_sim_draw {                 /* one episode's parameters          */
+    double value[S2R_PARAM_COUNT];            /* per parameter: its draw, or the   */
+                                              /* identity of its mode if disabled  */
+    double link_mass[S2R_MAX_JOINTS];         /* per-link draws of link_mass       */
+    double qpos_bias[S2R_MAX_JOINTS];         /* rad, encoder zero offsets         */
+    double target_offset[3];                  /* m, camera-to-base calibration error */
+} s2r_sim_draw;
 
 typedef struct s2r_sim_config {
-    s2r_robot_kind robot;       /* default S2R_ROBOT_UR5E                      */
-    const char*    mjcf_path;   /* S2R_ROBOT_CUSTOM: MJCF file, or ...         */
-    const char*    mjcf_xml;    /* ... MJCF text (used when mjcf_path is NULL) */
-    double max_joint_speed;     /* rad/s; faster is treated as divergence; 50  */
+    s2r_robot_kind    robot;          /* default S2R_ROBOT_UR5E                     */
+    const char*       mjcf_path;      /* S2R_ROBOT_CUSTOM: MJCF file, or ...        */
+    const char*       mjcf_xml;       /* ... MJCF text (used when mjcf_path is NULL) */
+    s2r_randomization randomization;  /* drawn at every reset; default none         */
+    s2r_noise_config  noise_q;        /* joint position sensing (rad); its white_std */
+                                      /* is replaced by qpos_noise when enabled     */
+    s2r_noise_config  noise_qd;       /* joint velocity sensing (rad/s); qvel_noise */
+    s2r_noise_config  noise_target;   /* perceived target (m); target_noise         */
+    double sensor_period;             /* s, sensors refresh this often; 0 = always  */
+    double max_latency;               /* s, longest delay (with jitter) the delay   */
+                                      /* lines hold; 0.1                            */
+    double max_joint_speed;           /* rad/s; faster is divergence; 50            */
 } s2r_sim_config;
 
-typedef struct s2r_sim {
-    s2r_sim_config config;
-    s2r_robot      robot;                   /* the simulated arm                */
-    s2r_backend    backend;                 /* this simulator as a backend      */
-    double         q_cmd[S2R_MAX_JOINTS];   /* rad, current servo targets       */
-    double         time;                    /* s since reset                    */
-    int            diverged;                /* physics blew up since reset      */
-    char           error[S2R_ERROR_LEN];
-} s2r_sim;
+typedef struct s2r_sim s2r_sim;
+/* Called before every physics step with the servo targets already in
+   data->ctrl: where a model of effects outside the simulator family goes
+   (the stand-in real robot uses it).  Must not allocate. */
+typedef void (*s2r_sim_effects)(void* context, s2r_sim* sim);
+
+struct s2r_sim {
+    s2r_sim_config   config;
+    s2r_robot        robot;                   /* the simulated arm               */
+    s2r_backend      backend;                 /* this simulator as a backend     */
+    mjModel*         nominal;                 /* saved copy every draw starts from */
+    s2r_sim_draw     draw;                    /* this episode's parameters       */
+    int              drawn;                   /* 0: nominal (no draw made yet)   */
+    int              pinned;                  /* 1: resets keep `draw`           */
+    double           q_cmd[S2R_MAX_JOINTS];   /* rad, latest commanded targets   */
+    s2r_delay_line   action_delay;            /* [capacity][n] commanded targets */
+    s2r_delay_line   sensor_delay;            /* [capacity][2n] true q, qd       */
+    s2r_delay_jitter action_jitter, sensor_jitter;
+    int              sensor_age;              /* steps, age of the reading to use */
+    s2r_sample_hold  sensor_hold;
+    s2r_noise_config noise[3];                /* this episode's q, qd, target    */
+    s2r_noise_state  noise_state[2 * S2R_MAX_JOINTS + 3];
+    double           held[2 * S2R_MAX_JOINTS + 3]; /* last refreshed q, qd, target */
+    double           last_read;               /* s, time of the previous reading */
+    s2r_rng          rng;                     /* this episode's noise and jitter */
+    double           time;                    /* s since reset                   */
+    int              diverged;                /* physics blew up since reset     */
+    s2r_sim_effects  effects;                 /* NULL, or unmodeled effects      */
+    void*            effects_context;
+    char             error[S2R_ERROR_LEN];
+};
 
 S2RDEF s2r_sim_config     s2r_sim_config_default(s2r_robot_kind robot);
 S2RDEF s2r_result         s2r_sim_init(s2r_sim* sim, const s2r_sim_config* config);
 S2RDEF void               s2r_sim_free(s2r_sim* sim);
 S2RDEF const s2r_backend* s2r_sim_backend(s2r_sim* sim);
+/* Replace the randomization (validated; nothing changes on error).  Takes
+   effect at the next reset with an rng; unpins a pinned draw. */
+S2RDEF s2r_result s2r_sim_set_randomization(s2r_sim* sim, const s2r_randomization* r);
+/* Use exactly this draw from the next reset on (kept by every reset) -
+   e.g. a candidate during system identification.  Modes come from the
+   simulator's randomization: a parameter disabled there stays nominal. */
+S2RDEF s2r_result s2r_sim_pin_draw(s2r_sim* sim, const s2r_sim_draw* draw);
+
+/* ==========================================================================
+   The stand-in real robot: a fleet of units with hidden parameters
+   ==========================================================================
+   Nobody running `make` owns a UR5e or a Panda, so each arm comes with a
+   stand-in: the same kinematics, with per-unit physical parameters drawn by
+   the unit's seed from a documented fleet distribution (see
+   s2r_real_unit_draw in the implementation for each value and its reason),
+   plus effects the simulator family cannot represent:
+
+     - joint friction following the sigmoid model identified on the Panda by
+       Gaz et al. (RA-L 2019), applied as a joint torque every physics step
+       (UR5e: the same curves scaled by the ratio of rated torques);
+     - backlash: the servo only sees its target beyond half the gear play;
+     - torque saturation that falls with speed (a motor's torque-speed curve);
+     - encoder bias, a camera-to-base calibration offset of 1-3 cm on the
+       perceived target, real latencies (with jitter), quantized encoders,
+       noise and dropped target detections.
+
+   Everything the pipeline does to a unit goes through its backend; the
+   hidden parameters are read only by s2r_real_robot_oracle(), which exists
+   for teaching (printing the truth beside an estimate) and for tests. */
+
+typedef struct s2r_real_unit {
+    uint64_t     seed;                              /* which unit of the fleet       */
+    s2r_sim_draw draw;                              /* dynamics, latency, noise,     */
+                                                    /* encoder bias, calibration     */
+    double friction_a[S2R_MAX_JOINTS];              /* N·m, sigmoid friction height  */
+    double friction_alpha[S2R_MAX_JOINTS];          /* s/rad, sigmoid steepness      */
+    double friction_phi[S2R_MAX_JOINTS];            /* rad/s, sigmoid offset         */
+    double backlash[S2R_MAX_JOINTS];                /* rad, total gear play          */
+    double torque_limit[S2R_MAX_JOINTS];            /* N·m, at standstill            */
+    double torque_derate;                           /* fraction lost at the speed limit */
+} s2r_real_unit;
+
+typedef struct s2r_real_robot {
+    s2r_backend   backend;        /* the only door the pipeline uses           */
+    char          name[48];       /* "real ur5e #3"                            */
+    s2r_sim       hidden_sim;     /* HIDDEN: the physics of this unit          */
+    s2r_real_unit hidden_unit;    /* HIDDEN: read only via the oracle          */
+    char          error[S2R_ERROR_LEN];
+} s2r_real_robot;
+
+/* The randomization modes a unit's draw is applied with (every parameter
+   enabled, FIXED at its identity). */
+S2RDEF s2r_randomization s2r_real_unit_modes(void);
+/* Draw unit `seed` of the fleet of `info`'s arm (UR5e or Panda). */
+S2RDEF s2r_result s2r_real_unit_draw(const s2r_arm_info* info, uint64_t seed, s2r_real_unit* unit);
+S2RDEF s2r_result s2r_real_robot_init(s2r_real_robot* real, s2r_robot_kind kind, uint64_t unit_seed);
+S2RDEF void       s2r_real_robot_free(s2r_real_robot* real);
+S2RDEF const s2r_backend* s2r_real_robot_backend(s2r_real_robot* real);
+/* ORACLE - the hidden truth of a unit.  For teaching and tests only: system
+   identification, demonstrations, evaluation and deployment never call it. */
+S2RDEF const s2r_real_unit* s2r_real_robot_oracle(const s2r_real_robot* real);
+
 
 /* ==========================================================================
    Reach task: bring the tool flange to a target and hold it there
@@ -467,6 +1065,9 @@ S2RDEF s2r_env    s2r_reach_env(s2r_reach* reach);
 #ifndef SIM2REAL_IMPLEMENTATION_DONE
 #define SIM2REAL_IMPLEMENTATION_DONE
 
+#include <errno.h>
+#include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -986,6 +1587,1119 @@ S2RDEF void s2r_flange_fk(const mjModel* model, mjData* scratch, int flange_site
     memcpy(pos, scratch->site_xpos + 3 * flange_site, 3 * sizeof(double));
 }
 
+
+/* ==========================================================================
+   Randomization (1/3): scalar distributions
+   ========================================================================== */
+
+static const char* const s2r__dist_kind_names[S2R_DIST_COUNT] = {
+    "fixed", "uniform", "loguniform", "truncnormal"};
+
+S2RDEF const char* s2r_dist_kind_name(s2r_dist_kind kind) {
+    return (kind >= 0 && kind < S2R_DIST_COUNT) ? s2r__dist_kind_names[kind] : "unknown";
+}
+
+S2RDEF s2r_dist_kind s2r_dist_kind_find(const char* name) {
+    int k;
+    for (k = 0; name && k < S2R_DIST_COUNT; k++)
+        if (strcmp(name, s2r__dist_kind_names[k]) == 0) return (s2r_dist_kind)k;
+    return S2R_DIST_COUNT;
+}
+
+static s2r_dist s2r__dist_make(s2r_dist_kind kind, double lo, double hi,
+                               double mean, double std) {
+    s2r_dist d;
+    d.kind = kind;
+    d.lo = lo;
+    d.hi = hi;
+    d.mean = mean;
+    d.std = std;
+    return d;
+}
+
+S2RDEF s2r_dist s2r_dist_fixed(double value) {
+    return s2r__dist_make(S2R_DIST_FIXED, value, value, value, 0.0);
+}
+
+S2RDEF s2r_dist s2r_dist_uniform(double lo, double hi) {
+    return s2r__dist_make(S2R_DIST_UNIFORM, lo, hi, 0.0, 0.0);
+}
+
+S2RDEF s2r_dist s2r_dist_log_uniform(double lo, double hi) {
+    return s2r__dist_make(S2R_DIST_LOG_UNIFORM, lo, hi, 0.0, 0.0);
+}
+
+S2RDEF s2r_dist s2r_dist_trunc_normal(double lo, double hi, double mean, double std) {
+    return s2r__dist_make(S2R_DIST_TRUNC_NORMAL, lo, hi, mean, std);
+}
+
+/* Check lo, hi finite and lo <= hi; `what` names the kind in the message. */
+static s2r_result s2r__check_bounds(const s2r_dist* d, const char* what, char* error) {
+    if (!isfinite(d->lo) || !isfinite(d->hi))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT,
+                         "%s: lo and hi must be finite numbers (lo %g, hi %g)",
+                         what, d->lo, d->hi);
+    if (d->lo > d->hi)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT,
+                         "%s: lo %g is greater than hi %g", what, d->lo, d->hi);
+    return S2R_OK;
+}
+
+static s2r_result s2r__check_trunc_normal(const s2r_dist* d, char* error) {
+    s2r_result res = s2r__check_bounds(d, "truncnormal", error);
+    if (res != S2R_OK) return res;
+    if (!isfinite(d->mean) || !isfinite(d->std))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT,
+                         "truncnormal: mean and std must be finite numbers (mean %g, std %g)",
+                         d->mean, d->std);
+    if (d->std < 0)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT,
+                         "truncnormal: std %g is negative", d->std);
+    if (d->mean < d->lo || d->mean > d->hi)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT,
+                         "truncnormal: mean %g lies outside [lo, hi] = [%g, %g]",
+                         d->mean, d->lo, d->hi);
+    return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_dist_check(const s2r_dist* d, char* error) {
+    s2r_result res;
+    if (!d) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "distribution is NULL");
+    switch (d->kind) {
+    case S2R_DIST_FIXED:
+        if (!isfinite(d->mean))
+            return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT,
+                             "fixed: the value (mean) must be a finite number, not %g", d->mean);
+        return S2R_OK;
+    case S2R_DIST_UNIFORM:
+        return s2r__check_bounds(d, "uniform", error);
+    case S2R_DIST_LOG_UNIFORM:
+        res = s2r__check_bounds(d, "loguniform", error);
+        if (res == S2R_OK && d->lo <= 0)
+            return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT,
+                             "loguniform: lo must be > 0, got %g", d->lo);
+        return res;
+    case S2R_DIST_TRUNC_NORMAL:
+        return s2r__check_trunc_normal(d, error);
+    default:
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT,
+                         "unknown distribution kind %d", (int)d->kind);
+    }
+}
+
+/* z ~ N(0, 1) conditioned on a <= z <= b, by exact rejection.  Wide intervals
+   containing 0 propose from the normal itself; everything else proposes
+   uniformly on [a, b] and accepts with exp((z0^2 - z^2) / 2), where z0 is the
+   point of [a, b] closest to 0 (the density's peak there).  The switch at
+   width sqrt(2 pi) balances the two: either way at least 49 % of proposals
+   are accepted when a <= 0 <= b. */
+static double s2r__std_trunc_normal(s2r_rng* rng, double a, double b) {
+    double z0 = a > 0 ? a : (b < 0 ? b : 0.0);
+    int normal_proposal = a <= 0 && b >= 0 && b - a >= 2.5066282746310002;
+    int i;
+    for (i = 0; i < S2R_TRUNC_NORMAL_TRIES; i++) {
+        if (normal_proposal) {
+            double z = s2r_rng_normal(rng);
+            if (z >= a && z <= b) return z;
+        } else {
+            double z = a + (b - a) * s2r_rng_uniform(rng);
+            double u = s2r_rng_uniform(rng);
+            if (u < exp(0.5 * (z0 * z0 - z * z))) return z;
+        }
+    }
+    return z0;  /* unreachable for valid input, see S2R_TRUNC_NORMAL_TRIES */
+}
+
+static double s2r__sample_trunc_normal(const s2r_dist* d, s2r_rng* rng) {
+    double z;
+    if (d->std <= 0 || d->lo == d->hi) return s2r_clamp(d->mean, d->lo, d->hi);
+    z = s2r__std_trunc_normal(rng, (d->lo - d->mean) / d->std, (d->hi - d->mean) / d->std);
+    return s2r_clamp(d->mean + d->std * z, d->lo, d->hi);
+}
+
+S2RDEF double s2r_dist_sample(const s2r_dist* d, s2r_rng* rng) {
+    double u;
+    switch (d->kind) {
+    case S2R_DIST_FIXED:
+        return d->mean;
+    case S2R_DIST_UNIFORM:
+        if (d->lo == d->hi) return d->lo;
+        u = s2r_rng_uniform(rng);
+        if (!isfinite(d->hi - d->lo))   /* a range wider than DBL_MAX */
+            return s2r_clamp(d->lo * (1 - u) + d->hi * u, d->lo, d->hi);
+        return s2r_clamp(d->lo + (d->hi - d->lo) * u, d->lo, d->hi);
+    case S2R_DIST_LOG_UNIFORM:
+        if (d->lo == d->hi) return d->lo;
+        u = s2r_rng_uniform(rng);
+        return s2r_clamp(exp(log(d->lo) + (log(d->hi) - log(d->lo)) * u), d->lo, d->hi);
+    case S2R_DIST_TRUNC_NORMAL:
+        return s2r__sample_trunc_normal(d, rng);
+    default:
+        return NAN;
+    }
+}
+
+/* (lo + hi) / 2 without overflow near +-DBL_MAX. */
+static double s2r__midpoint(double lo, double hi) {
+    double c = 0.5 * (lo + hi);
+    return isfinite(c) ? c : 0.5 * lo + 0.5 * hi;
+}
+
+/* Standard normal density, and the probability mass of [a, b]: from erf
+   near the centre, from erfc in the tails (where erf rounds to +-1). */
+static double s2r__phi(double z) { return 0.3989422804014327 * exp(-0.5 * z * z); }
+
+static double s2r__normal_mass(double a, double b) {
+    const double r2 = 0.7071067811865476;  /* 1 / sqrt(2) */
+    if (a > 1) return 0.5 * (erfc(a * r2) - erfc(b * r2));
+    if (b < -1) return 0.5 * (erfc(-b * r2) - erfc(-a * r2));
+    return 0.5 * (erf(b * r2) - erf(a * r2));
+}
+
+static double s2r__trunc_normal_mean(const s2r_dist* d) {
+    double a, b, mass, dphi;
+    if (d->std <= 0 || d->lo == d->hi) return s2r_clamp(d->mean, d->lo, d->hi);
+    a = (d->lo - d->mean) / d->std;
+    b = (d->hi - d->mean) / d->std;
+    mass = s2r__normal_mass(a, b);
+    /* phi(a) - phi(b) = -phi(a) expm1((a^2 - b^2) / 2): exact even when the
+       interval is tiny against std and the two densities nearly agree. */
+    dphi = -s2r__phi(a) * expm1(0.5 * (a - b) * (a + b));
+    if (!(mass > 0)) return s2r_clamp(d->mean, d->lo, d->hi);
+    return s2r_clamp(d->mean + d->std * dphi / mass, d->lo, d->hi);
+}
+
+S2RDEF double s2r_dist_mean(const s2r_dist* d) {
+    switch (d->kind) {
+    case S2R_DIST_FIXED:
+        return d->mean;
+    case S2R_DIST_UNIFORM:
+        return s2r__midpoint(d->lo, d->hi);
+    case S2R_DIST_LOG_UNIFORM:
+        if (d->lo == d->hi) return d->lo;
+        return (d->hi - d->lo) / log1p((d->hi - d->lo) / d->lo);
+    case S2R_DIST_TRUNC_NORMAL:
+        return s2r__trunc_normal_mean(d);
+    default:
+        return NAN;
+    }
+}
+
+S2RDEF double s2r_dist_centre(const s2r_dist* d) {
+    switch (d->kind) {
+    case S2R_DIST_FIXED:        return d->mean;
+    case S2R_DIST_UNIFORM:      return s2r__midpoint(d->lo, d->hi);
+    case S2R_DIST_LOG_UNIFORM:  return sqrt(d->lo) * sqrt(d->hi);
+    case S2R_DIST_TRUNC_NORMAL: return d->mean;
+    default:                    return NAN;
+    }
+}
+
+S2RDEF void s2r_dist_support(const s2r_dist* d, double* lo, double* hi) {
+    double l = d->kind == S2R_DIST_FIXED ? d->mean : d->lo;
+    double h = d->kind == S2R_DIST_FIXED ? d->mean : d->hi;
+    if (lo) *lo = l;
+    if (hi) *hi = h;
+}
+
+S2RDEF s2r_dist s2r_dist_widen(const s2r_dist* d, double factor, double min, double max) {
+    s2r_dist w = *d;
+    double c;
+    if (!isfinite(factor) || factor <= 0 || d->kind == S2R_DIST_FIXED) return w;
+    c = s2r_dist_centre(d);
+    if (d->kind == S2R_DIST_LOG_UNIFORM) {
+        double lc = log(c);
+        w.lo = exp(lc + factor * (log(d->lo) - lc));
+        w.hi = exp(lc + factor * (log(d->hi) - lc));
+    } else {
+        w.lo = c - factor * (c - d->lo);
+        w.hi = c + factor * (d->hi - c);
+        w.std = d->std * factor;
+    }
+    /* Clip to [min, max] and to finite values (repeated widening must
+       not overflow); a log-uniform lo stays > 0. */
+    min = min > -DBL_MAX ? min : -DBL_MAX;
+    max = max < DBL_MAX ? max : DBL_MAX;
+    if (d->kind == S2R_DIST_LOG_UNIFORM && min < DBL_MIN) min = DBL_MIN;
+    w.lo = s2r_clamp(w.lo, min, max);
+    w.hi = s2r_clamp(w.hi, min, max);
+    w.std = w.std < DBL_MAX ? w.std : DBL_MAX;
+    if (d->kind == S2R_DIST_TRUNC_NORMAL) w.mean = s2r_clamp(d->mean, w.lo, w.hi);
+    return w;
+}
+
+S2RDEF s2r_dist s2r_dist_recentre(const s2r_dist* d, double centre) {
+    s2r_dist r = *d;
+    if (d->kind == S2R_DIST_FIXED) return s2r_dist_fixed(centre);
+    if (d->kind == S2R_DIST_LOG_UNIFORM) {
+        double ratio = sqrt(d->hi / d->lo);   /* hi / centre = centre / lo */
+        r.lo = centre / ratio;
+        r.hi = centre * ratio;
+    } else {
+        double shift = centre - s2r_dist_centre(d);
+        r.lo = d->lo + shift;
+        r.hi = d->hi + shift;
+        if (d->kind == S2R_DIST_TRUNC_NORMAL) r.mean = centre;
+    }
+    return r;
+}
+
+/* ==========================================================================
+   Randomization (2/3): the table of named simulator parameters
+   ========================================================================== */
+
+#define S2R__MODE_S (1u << S2R_APPLY_SCALE)
+#define S2R__MODE_O (1u << S2R_APPLY_OFFSET)
+#define S2R__MODE_A (1u << S2R_APPLY_ABSOLUTE)
+#define S2R__MODE_ALL (S2R__MODE_S | S2R__MODE_O | S2R__MODE_A)
+
+/* Sign rule for the drawn value in scale or absolute mode (and in offset
+   mode for zero-nominal parameters, where offset == absolute). */
+typedef enum s2r__sign { S2R__ANY_SIGN, S2R__NONNEG, S2R__POSITIVE } s2r__sign;
+
+typedef struct s2r__param_info {
+    const char*    name;
+    const char*    what;          /* description with unit                       */
+    unsigned       modes;         /* allowed s2r_apply_mode bits                 */
+    s2r_apply_mode mode;          /* default mode                                */
+    int            zero_nominal;  /* nominal is 0 by definition                  */
+    s2r__sign      sign;          /* what the value must be                      */
+} s2r__param_info;
+
+static const s2r__param_info s2r__params[S2R_PARAM_COUNT] = {
+    {"friction", "geom sliding friction coefficient (1)",
+     S2R__MODE_ALL, S2R_APPLY_SCALE, 0, S2R__NONNEG},
+    {"damping", "joint viscous damping, N m s/rad",
+     S2R__MODE_ALL, S2R_APPLY_SCALE, 0, S2R__NONNEG},
+    {"armature", "joint armature (reflected rotor inertia), kg m^2",
+     S2R__MODE_ALL, S2R_APPLY_SCALE, 0, S2R__NONNEG},
+    {"frictionloss", "joint dry friction, N m",
+     S2R__MODE_ALL, S2R_APPLY_OFFSET, 0, S2R__NONNEG},
+    {"link_mass", "mass and inertia of each link, per link",
+     S2R__MODE_S | S2R__MODE_O, S2R_APPLY_SCALE, 0, S2R__POSITIVE},
+    {"payload", "extra mass at the flange, kg",
+     S2R__MODE_O | S2R__MODE_A, S2R_APPLY_ABSOLUTE, 1, S2R__NONNEG},
+    {"kp", "servo position gain, N m/rad",
+     S2R__MODE_ALL, S2R_APPLY_SCALE, 0, S2R__POSITIVE},
+    {"kv", "servo velocity gain, N m s/rad",
+     S2R__MODE_ALL, S2R_APPLY_SCALE, 0, S2R__NONNEG},
+    {"torque_limit", "actuator force limit, N m",
+     S2R__MODE_ALL, S2R_APPLY_SCALE, 0, S2R__POSITIVE},
+    {"timestep", "physics timestep, s",
+     S2R__MODE_ALL, S2R_APPLY_SCALE, 0, S2R__POSITIVE},
+    {"action_latency", "command-to-motion delay, s",
+     S2R__MODE_O | S2R__MODE_A, S2R_APPLY_ABSOLUTE, 1, S2R__NONNEG},
+    {"obs_latency", "sensing delay, s",
+     S2R__MODE_O | S2R__MODE_A, S2R_APPLY_ABSOLUTE, 1, S2R__NONNEG},
+    {"qpos_noise", "joint position white noise std, rad",
+     S2R__MODE_O | S2R__MODE_A, S2R_APPLY_ABSOLUTE, 1, S2R__NONNEG},
+    {"qvel_noise", "joint velocity white noise std, rad/s",
+     S2R__MODE_O | S2R__MODE_A, S2R_APPLY_ABSOLUTE, 1, S2R__NONNEG},
+    {"target_noise", "perceived target position white noise std, m",
+     S2R__MODE_O | S2R__MODE_A, S2R_APPLY_ABSOLUTE, 1, S2R__NONNEG},
+    {"latency_jitter", "per-step jitter of both delays, +- s",
+     S2R__MODE_O | S2R__MODE_A, S2R_APPLY_ABSOLUTE, 1, S2R__NONNEG},
+    {"target_offset", "perceived target calibration offset, m, per axis",
+     S2R__MODE_O | S2R__MODE_A, S2R_APPLY_ABSOLUTE, 1, S2R__ANY_SIGN},
+    {"qpos_bias", "joint encoder zero offset, rad, per joint",
+     S2R__MODE_O | S2R__MODE_A, S2R_APPLY_ABSOLUTE, 1, S2R__ANY_SIGN},
+};
+
+static const char* const s2r__apply_mode_names[S2R_APPLY_COUNT] = {
+    "scale", "offset", "absolute"};
+
+static int s2r__param_ok(s2r_param p) { return p >= 0 && p < S2R_PARAM_COUNT; }
+
+S2RDEF const char* s2r_param_name(s2r_param p) {
+    return s2r__param_ok(p) ? s2r__params[p].name : "unknown";
+}
+
+S2RDEF s2r_param s2r_param_find(const char* name) {
+    int p;
+    for (p = 0; name && p < S2R_PARAM_COUNT; p++)
+        if (strcmp(name, s2r__params[p].name) == 0) return (s2r_param)p;
+    return S2R_PARAM_COUNT;
+}
+
+S2RDEF const char* s2r_param_description(s2r_param p) {
+    return s2r__param_ok(p) ? s2r__params[p].what : "unknown";
+}
+
+S2RDEF s2r_apply_mode s2r_param_default_mode(s2r_param p) {
+    return s2r__param_ok(p) ? s2r__params[p].mode : S2R_APPLY_SCALE;
+}
+
+S2RDEF const char* s2r_apply_mode_name(s2r_apply_mode m) {
+    return (m >= 0 && m < S2R_APPLY_COUNT) ? s2r__apply_mode_names[m] : "unknown";
+}
+
+S2RDEF s2r_apply_mode s2r_apply_mode_find(const char* name) {
+    int m;
+    for (m = 0; name && m < S2R_APPLY_COUNT; m++)
+        if (strcmp(name, s2r__apply_mode_names[m]) == 0) return (s2r_apply_mode)m;
+    return S2R_APPLY_COUNT;
+}
+
+static double s2r__mode_identity(s2r_apply_mode m) {
+    return m == S2R_APPLY_SCALE ? 1.0 : 0.0;
+}
+
+S2RDEF s2r_param_range s2r_param_range_off(s2r_param p) {
+    s2r_param_range pr;
+    pr.mode = s2r_param_default_mode(p);
+    pr.dist = s2r_dist_fixed(s2r__mode_identity(pr.mode));
+    pr.enabled = 0;
+    return pr;
+}
+
+/* "scale, absolute" style list of the modes in `bits`, into buf[64]. */
+static const char* s2r__mode_list(unsigned bits, char* buf) {
+    int m;
+    buf[0] = '\0';
+    for (m = 0; m < S2R_APPLY_COUNT; m++) {
+        if (!(bits & (1u << m))) continue;
+        if (buf[0]) strcat(buf, ", ");
+        strcat(buf, s2r__apply_mode_names[m]);
+    }
+    return buf;
+}
+
+/* The sign rule applying to entry pr of p: ANY_SIGN for offsets of
+   parameters with a model-given nominal (they cannot be judged alone). */
+static s2r__sign s2r__entry_sign(s2r_param p, const s2r_param_range* pr) {
+    const s2r__param_info* info = &s2r__params[p];
+    if (pr->mode == S2R_APPLY_OFFSET && !info->zero_nominal) return S2R__ANY_SIGN;
+    return info->sign;
+}
+
+static s2r_result s2r__check_sign(s2r_param p, const s2r_param_range* pr, char* error) {
+    s2r__sign sign = s2r__entry_sign(p, pr);
+    const char* name = s2r__params[p].name;
+    const char* mode = s2r__apply_mode_names[pr->mode];
+    double lo, hi;
+    s2r_dist_support(&pr->dist, &lo, &hi);
+    if (sign == S2R__NONNEG && lo < 0)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT,
+                         "%s: %s values must be >= 0, but the range reaches %g",
+                         name, mode, lo);
+    if (sign == S2R__POSITIVE && lo <= 0)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT,
+                         "%s: %s values must be > 0, but the range reaches %g",
+                         name, mode, lo);
+    return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_param_range_check(s2r_param p, const s2r_param_range* pr, char* error) {
+    char msg[S2R_ERROR_LEN], modes[64];
+    if (!s2r__param_ok(p))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "unknown parameter %d", (int)p);
+    if (!pr) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%s: entry is NULL",
+                              s2r__params[p].name);
+    if (!pr->enabled) return S2R_OK;
+    if (pr->mode < 0 || pr->mode >= S2R_APPLY_COUNT)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%s: unknown apply mode %d",
+                         s2r__params[p].name, (int)pr->mode);
+    if (!(s2r__params[p].modes & (1u << pr->mode)))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT,
+                         "%s: mode '%s' is not allowed (use %s)", s2r__params[p].name,
+                         s2r__apply_mode_names[pr->mode],
+                         s2r__mode_list(s2r__params[p].modes, modes));
+    if (s2r_dist_check(&pr->dist, msg) != S2R_OK)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%s: %s", s2r__params[p].name, msg);
+    return s2r__check_sign(p, pr, error);
+}
+
+S2RDEF double s2r_param_apply(const s2r_param_range* pr, double nominal, double value) {
+    if (!pr->enabled) return nominal;
+    switch (pr->mode) {
+    case S2R_APPLY_SCALE:  return nominal * value;
+    case S2R_APPLY_OFFSET: return nominal + value;
+    default:               return value;
+    }
+}
+
+S2RDEF s2r_randomization s2r_randomization_none(void) {
+    s2r_randomization r;
+    int p;
+    for (p = 0; p < S2R_PARAM_COUNT; p++) r.p[p] = s2r_param_range_off((s2r_param)p);
+    return r;
+}
+
+/* Turn entry p on with distribution d in the parameter's default mode. */
+static void s2r__enable(s2r_randomization* r, s2r_param p, s2r_dist d) {
+    r->p[p].dist = d;
+    r->p[p].mode = s2r__params[p].mode;
+    r->p[p].enabled = 1;
+}
+
+S2RDEF s2r_randomization s2r_randomization_default(void) {
+    s2r_randomization r = s2r_randomization_none();
+    /* Friction: the least trustworthy number in any simulator; the usual
+       0.5x-1.5x of nominal.  The reach task barely touches anything, so it
+       matters most for contact tasks on your own MJCF. */
+    s2r__enable(&r, S2R_PARAM_FRICTION, s2r_dist_uniform(0.5, 1.5));
+    /* Damping and armature: vendors rarely publish them; a datasheet-based
+       estimate is good to some tens of percent either way.  Log-uniform
+       because the error is a ratio (0.7 and 1.4 are about equally far from
+       1).  A zero nominal stays zero under a scale (UR5e damping is 0). */
+    s2r__enable(&r, S2R_PARAM_DAMPING, s2r_dist_log_uniform(0.7, 1.4));
+    s2r__enable(&r, S2R_PARAM_ARMATURE, s2r_dist_log_uniform(0.7, 1.4));
+    /* Dry friction, N·m added to every joint: the Panda's identified joint
+       friction (ROBOTS.md) levels off at about half its sigmoid amplitude,
+       0.15-0.64 N·m; both models have 0 nominal. */
+    s2r__enable(&r, S2R_PARAM_FRICTIONLOSS, s2r_dist_uniform(0.0, 0.6));
+    /* Link masses: CAD or identified masses miss cables, paint and
+       fasteners; +-10 % per link. */
+    s2r__enable(&r, S2R_PARAM_LINK_MASS, s2r_dist_uniform(0.9, 1.1));
+    /* Payload, kg: an unmodelled tool or gripper; 0.5 kg is 10 % of the
+       UR5e's rated 5 kg and a sixth of the Panda's 3 kg. */
+    s2r__enable(&r, S2R_PARAM_PAYLOAD, s2r_dist_uniform(0.0, 0.5));
+    /* Servo gains: drive tuning and firmware differ from the model; the
+       velocity loop is tuned more loosely (and acts on a noisier estimate)
+       than the position loop, hence +-15 % and +-20 %. */
+    s2r__enable(&r, S2R_PARAM_KP, s2r_dist_uniform(0.85, 1.15));
+    s2r__enable(&r, S2R_PARAM_KV, s2r_dist_uniform(0.8, 1.2));
+    /* Torque limit: thermal derating and supply voltage, +-10 %. */
+    s2r__enable(&r, S2R_PARAM_TORQUE_LIMIT, s2r_dist_uniform(0.9, 1.1));
+    /* Timestep: a few percent of control-period and integration mismatch. */
+    s2r__enable(&r, S2R_PARAM_TIMESTEP, s2r_dist_uniform(0.97, 1.03));
+    /* Command-to-motion delay, s: bus, drive and the controller's own
+       interpolation; the commonly measured 10-30 ms. */
+    s2r__enable(&r, S2R_PARAM_ACTION_LATENCY, s2r_dist_uniform(0.010, 0.030));
+    /* Sensing delay, s: joint encoders reach the controller within one or
+       two 1-2 ms cycles; up to 10 ms leaves room for a slow bus.  (Camera
+       pipelines are slower, but the reach target does not move.) */
+    s2r__enable(&r, S2R_PARAM_OBS_LATENCY, s2r_dist_uniform(0.002, 0.010));
+    /* Encoder noise std, rad: up to 1 mrad (under 1 mm at the flange of a
+       0.85 m arm); good absolute encoders are quieter, so from 0. */
+    s2r__enable(&r, S2R_PARAM_QPOS_NOISE, s2r_dist_uniform(0.0, 0.001));
+    /* Velocity noise std, rad/s: velocity is differentiated from encoders;
+       1e-4 rad of noise differenced at 500 Hz is ~0.07 rad/s before the
+       drive's filtering, so up to 0.05. */
+    s2r__enable(&r, S2R_PARAM_QVEL_NOISE, s2r_dist_uniform(0.0, 0.05));
+    /* Target noise std, m: a depth camera locates a point at ~1 m to a few
+       millimetres; up to 5 mm. */
+    s2r__enable(&r, S2R_PARAM_TARGET_NOISE, s2r_dist_uniform(0.0, 0.005));
+    /* Latency jitter, +- s: non-real-time middleware adds a millisecond or
+       two; 2 ms is one physics step at 500 Hz. */
+    s2r__enable(&r, S2R_PARAM_LATENCY_JITTER, s2r_dist_uniform(0.0, 0.002));
+    /* Calibration offset and encoder bias stay off: the stand-in real robot's
+       own calibration errors are meant to lie outside the default family.
+       To study them: "target_offset uniform -0.01 0.01 absolute" (hand-eye
+       calibration is typically good to a few mm, 1 cm is a poor one) and
+       "qpos_bias uniform -0.002 0.002 absolute" (2 mrad zeroing error). */
+    return r;
+}
+
+S2RDEF s2r_result s2r_randomization_check(const s2r_randomization* r, char* error) {
+    int p;
+    if (!r) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "randomization is NULL");
+    for (p = 0; p < S2R_PARAM_COUNT; p++) {
+        s2r_result res = s2r_param_range_check((s2r_param)p, &r->p[p], error);
+        if (res != S2R_OK) return res;
+    }
+    return S2R_OK;
+}
+
+S2RDEF void s2r_randomization_sample(const s2r_randomization* r, s2r_rng* rng,
+                                     double values[S2R_PARAM_COUNT]) {
+    int p;
+    for (p = 0; p < S2R_PARAM_COUNT; p++) {
+        const s2r_param_range* pr = &r->p[p];
+        values[p] = pr->enabled ? s2r_dist_sample(&pr->dist, rng)
+                                : s2r__mode_identity(pr->mode);
+    }
+}
+
+/* Lowest value widening may reach for entry pr of p (see the declaration). */
+static double s2r__widen_floor(s2r_param p, const s2r_param_range* pr) {
+    double lo;
+    s2r_dist_support(&pr->dist, &lo, NULL);
+    switch (s2r__entry_sign(p, pr)) {
+    case S2R__NONNEG:   return 0.0;
+    case S2R__POSITIVE: return lo > 0 ? 0.5 * lo : lo;
+    default:            return -INFINITY;
+    }
+}
+
+S2RDEF s2r_result s2r_param_range_widen(s2r_param p, s2r_param_range* pr, double factor) {
+    if (!s2r__param_ok(p) || !pr || !isfinite(factor) || factor <= 0)
+        return S2R_ERR_INVALID_ARGUMENT;
+    if (!pr->enabled) return S2R_OK;
+    pr->dist = s2r_dist_widen(&pr->dist, factor, s2r__widen_floor(p, pr), INFINITY);
+    return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_randomization_widen(s2r_randomization* r, double factor) {
+    int p;
+    if (!r || !isfinite(factor) || factor <= 0) return S2R_ERR_INVALID_ARGUMENT;
+    for (p = 0; p < S2R_PARAM_COUNT; p++) s2r_param_range_widen((s2r_param)p, &r->p[p], factor);
+    return S2R_OK;
+}
+
+/* ==========================================================================
+   Randomization (3/3): the text file of ranges
+   ========================================================================== */
+
+#define S2R__MAX_TOKENS 8      /* name dist 4 numbers mode + one extra to report */
+#define S2R__NUMBER_CHARS 64   /* longest number token accepted                  */
+
+typedef struct s2r__token { const char* s; int n; } s2r__token;
+
+static int s2r__is_blank(char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* Split [p, end) into tokens up to a '#'.  Stores at most `max`, returns how
+   many there are. */
+static int s2r__tokenize(const char* p, const char* end, s2r__token* tok, int max) {
+    int count = 0;
+    for (;;) {
+        const char* s;
+        while (p < end && s2r__is_blank(*p)) p++;
+        if (p >= end || *p == '#') return count;
+        s = p;
+        while (p < end && !s2r__is_blank(*p) && *p != '#') p++;
+        if (count < max) { tok[count].s = s; tok[count].n = (int)(p - s); }
+        count++;
+    }
+}
+
+static int s2r__token_is(s2r__token t, const char* word) {
+    return (int)strlen(word) == t.n && memcmp(t.s, word, (size_t)t.n) == 0;
+}
+
+/* Index of the token in names[0..n), or n. */
+static int s2r__token_in(s2r__token t, const char* const* names, int n) {
+    int i;
+    for (i = 0; i < n && !s2r__token_is(t, names[i]); i++) {}
+    return i;
+}
+
+static int s2r__find_param_token(s2r__token t) {
+    int p;
+    for (p = 0; p < S2R_PARAM_COUNT && !s2r__token_is(t, s2r__params[p].name); p++) {}
+    return p;
+}
+
+/* Parse a whole token as a finite double. */
+static int s2r__token_number(s2r__token t, double* out) {
+    char buf[S2R__NUMBER_CHARS];
+    char* end;
+    if (t.n >= S2R__NUMBER_CHARS) return 0;
+    memcpy(buf, t.s, (size_t)t.n);
+    buf[t.n] = '\0';
+    *out = strtod(buf, &end);
+    return end == buf + t.n && isfinite(*out);
+}
+
+static const int s2r__dist_arity[S2R_DIST_COUNT] = {1, 2, 2, 4};
+static const char* const s2r__dist_columns[S2R_DIST_COUNT] = {
+    "value", "lo hi", "lo hi", "lo hi mean std"};
+
+static s2r_dist s2r__dist_from_numbers(s2r_dist_kind kind, const double* x) {
+    switch (kind) {
+    case S2R_DIST_FIXED:       return s2r_dist_fixed(x[0]);
+    case S2R_DIST_UNIFORM:     return s2r_dist_uniform(x[0], x[1]);
+    case S2R_DIST_LOG_UNIFORM: return s2r_dist_log_uniform(x[0], x[1]);
+    default:                   return s2r_dist_trunc_normal(x[0], x[1], x[2], x[3]);
+    }
+}
+
+/* The token as a short printable excerpt: "%.*s" arguments. */
+#define S2R__TOK(t) ((t).n > 40 ? 40 : (t).n), (t).s
+
+/* Parse distribution, numbers and mode of an entry line into *pr. */
+static s2r_result s2r__parse_spec(const s2r__token* tok, int count, int line, s2r_param p,
+                                  s2r_param_range* pr, char* error) {
+    double x[4];
+    int kind, need, i, at, mode;
+    kind = s2r__token_in(tok[1], s2r__dist_kind_names, S2R_DIST_COUNT);
+    if (kind == S2R_DIST_COUNT)
+        return s2r__fail(error, S2R_ERR_PARSE, "line %d: unknown distribution '%.*s' "
+                         "(off, fixed, uniform, loguniform, truncnormal)", line, S2R__TOK(tok[1]));
+    need = s2r__dist_arity[kind];
+    for (i = 0; i < need; i++) {
+        if (2 + i >= count)
+            return s2r__fail(error, S2R_ERR_PARSE, "line %d: %s needs %d number%s (%s), found %d",
+                             line, s2r__dist_kind_names[kind], need, need > 1 ? "s" : "",
+                             s2r__dist_columns[kind], i);
+        if (!s2r__token_number(tok[2 + i], &x[i]))
+            return s2r__fail(error, S2R_ERR_PARSE, "line %d: '%.*s' is not a finite number "
+                             "(%s needs %s)", line, S2R__TOK(tok[2 + i]),
+                             s2r__dist_kind_names[kind], s2r__dist_columns[kind]);
+    }
+    at = 2 + need;
+    mode = s2r__params[p].mode;
+    if (at < count) {
+        mode = s2r__token_in(tok[at], s2r__apply_mode_names, S2R_APPLY_COUNT);
+        if (mode == S2R_APPLY_COUNT)
+            return s2r__fail(error, S2R_ERR_PARSE, "line %d: expected a mode (scale, offset, "
+                             "absolute) or the end of the line, found '%.*s'",
+                             line, S2R__TOK(tok[at]));
+        at++;
+    }
+    if (at < count)
+        return s2r__fail(error, S2R_ERR_PARSE, "line %d: unexpected '%.*s' after the mode",
+                         line, S2R__TOK(tok[at]));
+    pr->dist = s2r__dist_from_numbers((s2r_dist_kind)kind, x);
+    pr->mode = (s2r_apply_mode)mode;
+    pr->enabled = 1;
+    return S2R_OK;
+}
+
+/* Parse one line [s, end) into work; set_on[p] remembers where p was set. */
+static s2r_result s2r__parse_line(s2r_randomization* work, int* set_on, const char* s,
+                                  const char* end, int line, char* error) {
+    s2r__token tok[S2R__MAX_TOKENS];
+    char msg[S2R_ERROR_LEN];
+    s2r_param_range pr;
+    s2r_result res;
+    int count = s2r__tokenize(s, end, tok, S2R__MAX_TOKENS);
+    int p;
+    if (count == 0) return S2R_OK;
+    p = s2r__find_param_token(tok[0]);
+    if (p == S2R_PARAM_COUNT)
+        return s2r__fail(error, S2R_ERR_PARSE, "line %d: unknown parameter '%.*s'",
+                         line, S2R__TOK(tok[0]));
+    if (set_on[p])
+        return s2r__fail(error, S2R_ERR_PARSE, "line %d: '%s' was already set on line %d",
+                         line, s2r__params[p].name, set_on[p]);
+    if (count < 2)
+        return s2r__fail(error, S2R_ERR_PARSE, "line %d: '%s' needs a distribution "
+                         "(off, fixed, uniform, loguniform, truncnormal)", line, s2r__params[p].name);
+    if (s2r__token_is(tok[1], "off")) {
+        if (count > 2)
+            return s2r__fail(error, S2R_ERR_PARSE, "line %d: unexpected '%.*s' after 'off'",
+                             line, S2R__TOK(tok[2]));
+        pr = s2r_param_range_off((s2r_param)p);
+    } else {
+        res = s2r__parse_spec(tok, count, line, (s2r_param)p, &pr, error);
+        if (res != S2R_OK) return res;
+        if (s2r_param_range_check((s2r_param)p, &pr, msg) != S2R_OK)
+            return s2r__fail(error, S2R_ERR_PARSE, "line %d: %s", line, msg);
+    }
+    work->p[p] = pr;
+    set_on[p] = line;
+    return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_randomization_parse(s2r_randomization* r, const char* text, char* error) {
+    s2r_randomization work;
+    int set_on[S2R_PARAM_COUNT];
+    int line = 1;
+    const char* s = text;
+    if (!r || !text)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "randomization or text is NULL");
+    work = *r;
+    memset(set_on, 0, sizeof set_on);
+    if ((unsigned char)s[0] == 0xEF && (unsigned char)s[1] == 0xBB && (unsigned char)s[2] == 0xBF)
+        s += 3;
+    while (*s) {
+        const char* end = strchr(s, '\n');
+        s2r_result res;
+        if (!end) end = s + strlen(s);
+        res = s2r__parse_line(&work, set_on, s, end, line, error);
+        if (res != S2R_OK) return res;
+        s = *end ? end + 1 : end;
+        line++;
+    }
+    *r = work;
+    return S2R_OK;
+}
+
+/* Read a whole file (at most S2R_RANGES_MAX_BYTES) into a NUL-terminated
+   buffer from S2R_MALLOC.  Reads in growing chunks, so pipes work too. */
+static s2r_result s2r__read_text_file(const char* path, char** text, char* error) {
+    FILE* f = fopen(path, "rb");
+    size_t len = 0, cap = 4096;
+    char *buf, *grown;
+    if (!f) return s2r__fail(error, S2R_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
+    buf = (char*)S2R_MALLOC(cap + 1);
+    for (;;) {
+        if (!buf) {
+            fclose(f);
+            return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "no memory to read '%s'", path);
+        }
+        len += fread(buf + len, 1, cap - len, f);
+        if (len < cap) break;                      /* end of file, or an error */
+        if (cap > S2R_RANGES_MAX_BYTES) {
+            fclose(f);
+            S2R_FREE(buf);
+            return s2r__fail(error, S2R_ERR_IO, "'%s' is larger than %d bytes", path,
+                             S2R_RANGES_MAX_BYTES);
+        }
+        cap = cap * 2 > S2R_RANGES_MAX_BYTES ? (size_t)S2R_RANGES_MAX_BYTES + 1 : cap * 2;
+        grown = (char*)S2R_REALLOC(buf, cap + 1);
+        if (!grown) S2R_FREE(buf);
+        buf = grown;
+    }
+    if (ferror(f)) {
+        int err = errno;
+        fclose(f);
+        S2R_FREE(buf);
+        return s2r__fail(error, S2R_ERR_IO, "cannot read '%s': %s", path, strerror(err));
+    }
+    fclose(f);
+    buf[len] = '\0';
+    *text = buf;
+    return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_randomization_load(s2r_randomization* r, const char* path, char* error) {
+    char msg[S2R_ERROR_LEN];
+    char* text = NULL;
+    s2r_result res;
+    if (!r || !path)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "randomization or path is NULL");
+    res = s2r__read_text_file(path, &text, error);
+    if (res != S2R_OK) return res;
+    res = s2r_randomization_parse(r, text, msg);
+    S2R_FREE(text);
+    if (res != S2R_OK) return s2r__fail(error, res, "%s: %s", path, msg);
+    return S2R_OK;
+}
+
+/* Text being built with snprintf semantics: len counts everything, even
+   what did not fit. */
+typedef struct s2r__strbuf { char* out; size_t cap, len; } s2r__strbuf;
+
+static void s2r__strbuf_add(s2r__strbuf* t, const char* fmt, ...) {
+    size_t room = t->len < t->cap ? t->cap - t->len : 0;
+    va_list ap;
+    int n;
+    va_start(ap, fmt);
+    n = vsnprintf(room ? t->out + t->len : NULL, room, fmt, ap);
+    va_end(ap);
+    if (n > 0) t->len += (size_t)n;
+}
+
+/* The shortest of %.15g, %.16g, %.17g that reads back as exactly x
+   (%.17g always does).  buf holds 32 chars. */
+static const char* s2r__exact_number(char* buf, double x) {
+    int prec;
+    for (prec = 15; prec < 17; prec++) {
+        snprintf(buf, 32, "%.*g", prec, x);
+        if (strtod(buf, NULL) == x) return buf;
+    }
+    snprintf(buf, 32, "%.17g", x);
+    return buf;
+}
+
+/* "lo hi [mean std]" / "value" of an enabled entry's distribution. */
+static void s2r__format_numbers(const s2r_dist* d, char* out, size_t cap) {
+    char a[32], b[32], c[32], e[32];
+    if (d->kind == S2R_DIST_FIXED)
+        snprintf(out, cap, "%s", s2r__exact_number(a, d->mean));
+    else if (d->kind == S2R_DIST_TRUNC_NORMAL)
+        snprintf(out, cap, "%s %s %s %s", s2r__exact_number(a, d->lo),
+                 s2r__exact_number(b, d->hi), s2r__exact_number(c, d->mean),
+                 s2r__exact_number(e, d->std));
+    else
+        snprintf(out, cap, "%s %s", s2r__exact_number(a, d->lo), s2r__exact_number(b, d->hi));
+}
+
+static void s2r__format_entry(s2r__strbuf* t, s2r_param p, const s2r_param_range* pr) {
+    char numbers[160];
+    if (!pr->enabled) {
+        s2r__strbuf_add(t, "%-15s %-12s %-32s %-9s # %s\n", s2r__params[p].name, "off", "", "",
+                      s2r__params[p].what);
+        return;
+    }
+    s2r__format_numbers(&pr->dist, numbers, sizeof numbers);
+    s2r__strbuf_add(t, "%-15s %-12s %-32s %-9s # %s\n", s2r__params[p].name,
+                  s2r_dist_kind_name(pr->dist.kind), numbers, s2r_apply_mode_name(pr->mode),
+                  s2r__params[p].what);
+}
+
+S2RDEF size_t s2r_randomization_format(const s2r_randomization* r, char* out, size_t cap) {
+    s2r__strbuf t;
+    int p;
+    t.out = out;
+    t.cap = out ? cap : 0;
+    t.len = 0;
+    if (t.cap) out[0] = '\0';
+    s2r__strbuf_add(&t,
+        "# sim2real.h randomization ranges: one parameter per line,\n"
+        "#   name off | name dist numbers [mode]\n"
+        "# dist and numbers: fixed value | uniform lo hi | loguniform lo hi |\n"
+        "#   truncnormal lo hi mean std\n"
+        "# mode: scale (x nominal) | offset (+ nominal) | absolute (replaces it)\n"
+        "#\n"
+        "# %-13s %-12s %-32s %-9s # %s\n", "name", "dist", "numbers", "mode", "what");
+    for (p = 0; p < S2R_PARAM_COUNT; p++) s2r__format_entry(&t, (s2r_param)p, &r->p[p]);
+    return t.len;
+}
+
+/* Write n bytes to `tmp` and rename it over `path`. */
+static s2r_result s2r__write_replace(const char* path, const char* tmp, const char* text,
+                                     size_t n, char* error) {
+    FILE* f = fopen(tmp, "wb");
+    int ok;
+    if (!f) return s2r__fail(error, S2R_ERR_IO, "cannot create '%s': %s", tmp, strerror(errno));
+    ok = fwrite(text, 1, n, f) == n;
+    ok = (fflush(f) == 0) && ok;
+    ok = (fclose(f) == 0) && ok;
+    if (!ok) {
+        remove(tmp);
+        return s2r__fail(error, S2R_ERR_IO, "cannot write '%s'", tmp);
+    }
+    if (rename(tmp, path) != 0) {
+#ifdef _WIN32
+        /* Windows will not rename over an existing file. */
+        if (remove(path) == 0 && rename(tmp, path) == 0) return S2R_OK;
+#endif
+        remove(tmp);
+        return s2r__fail(error, S2R_ERR_IO, "cannot rename '%s' to '%s'", tmp, path);
+    }
+    return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_randomization_write(const s2r_randomization* r, const char* path,
+                                          char* error) {
+    size_t n, plen;
+    char *text, *tmp;
+    s2r_result res;
+    if (!path) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "path is NULL");
+    res = s2r_randomization_check(r, error);
+    if (res != S2R_OK) return res;
+    n = s2r_randomization_format(r, NULL, 0);
+    plen = strlen(path);
+    text = (char*)s2r__calloc(n + 1, 1);
+    tmp = (char*)s2r__calloc(plen + 5, 1);
+    if (!text || !tmp) {
+        if (text) S2R_FREE(text);
+        if (tmp) S2R_FREE(tmp);
+        return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "no memory to write '%s'", path);
+    }
+    s2r_randomization_format(r, text, n + 1);
+    memcpy(tmp, path, plen);
+    memcpy(tmp + plen, ".tmp", 5);
+    res = s2r__write_replace(path, tmp, text, n, error);
+    S2R_FREE(text);
+    S2R_FREE(tmp);
+    return res;
+}
+
+/* ==========================================================================
+   Sensing: per-channel noise models
+   ========================================================================== */
+
+S2RDEF s2r_noise_config s2r_noise_config_none(void) {
+    s2r_noise_config c;
+    memset(&c, 0, sizeof c);
+    return c;
+}
+
+static s2r_result s2r__check_nonneg_field(const char* field, double v, char* error) {
+    if (!isfinite(v) || v < 0)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT,
+                         "noise config: %s must be a finite number >= 0, got %g", field, v);
+    return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_noise_config_check(const s2r_noise_config* c, char* error) {
+    s2r_result res = S2R_OK;
+    if (!c) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "noise config is NULL");
+    if (!res) res = s2r__check_nonneg_field("white_std", c->white_std, error);
+    if (!res) res = s2r__check_nonneg_field("bias_std", c->bias_std, error);
+    if (!res) res = s2r__check_nonneg_field("scale_std", c->scale_std, error);
+    if (!res) res = s2r__check_nonneg_field("drift_std", c->drift_std, error);
+    if (!res) res = s2r__check_nonneg_field("quant_step", c->quant_step, error);
+    if (res) return res;
+    if (isnan(c->drift_tau) || c->drift_tau < 0)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT,
+                         "noise config: drift_tau must be >= 0 s (0 or inf: random walk), got %g",
+                         c->drift_tau);
+    if (!(c->dropout >= 0 && c->dropout <= 1))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT,
+                         "noise config: dropout must be a probability in [0, 1], got %g",
+                         c->dropout);
+    if (isnan(c->sat_lo) || isnan(c->sat_hi))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT,
+                         "noise config: sat_lo and sat_hi must not be NaN");
+    return S2R_OK;
+}
+
+/* Drift is an OU process (finite tau > 0) or a random walk. */
+static int s2r__drift_is_ou(const s2r_noise_config* c) {
+    return c->drift_tau > 0 && isfinite(c->drift_tau);
+}
+
+S2RDEF void s2r_noise_begin_episode(const s2r_noise_config* cfg, s2r_noise_state* state,
+                                    int n, s2r_rng* rng) {
+    int i;
+    for (i = 0; i < n; i++) {
+        s2r_noise_state* st = &state[i];
+        st->gain = cfg->scale_std > 0 ? cfg->scale_std * s2r_rng_normal(rng) : 0.0;
+        st->bias = cfg->bias_std > 0 ? cfg->bias_std * s2r_rng_normal(rng) : 0.0;
+        st->drift = 0.0;
+        if (cfg->drift_std > 0 && s2r__drift_is_ou(cfg))
+            st->drift = cfg->drift_std * sqrt(0.5 * cfg->drift_tau) * s2r_rng_normal(rng);
+        st->last = 0.0;
+        st->has_last = 0;
+    }
+}
+
+/* Advance one element's drift by dt seconds (exact OU / random-walk step). */
+static void s2r__drift_step(const s2r_noise_config* c, s2r_noise_state* st, double dt,
+                            s2r_rng* rng) {
+    double z = s2r_rng_normal(rng);
+    if (s2r__drift_is_ou(c)) {
+        double var = -0.5 * c->drift_tau * expm1(-2.0 * dt / c->drift_tau);
+        st->drift = st->drift * exp(-dt / c->drift_tau) + c->drift_std * sqrt(var) * z;
+    } else {
+        st->drift += c->drift_std * sqrt(dt) * z;
+    }
+}
+
+/* One measurement before dropout: gain, bias, drift, white, quantize, clip.
+   Disabled terms are skipped so the zero config is the exact identity. */
+static double s2r__noise_one(const s2r_noise_config* c, s2r_noise_state* st, double x,
+                             double dt, s2r_rng* rng) {
+    double y = x;
+    if (st->gain != 0) y *= 1.0 + st->gain;
+    if (st->bias != 0) y += st->bias;
+    if (c->drift_std > 0) s2r__drift_step(c, st, dt, rng);
+    if (st->drift != 0) y += st->drift;
+    if (c->white_std > 0) y += c->white_std * s2r_rng_normal(rng);
+    if (c->quant_step > 0) y = c->quant_step * floor(y / c->quant_step + 0.5);
+    if (c->sat_lo < c->sat_hi) y = s2r_clamp(y, c->sat_lo, c->sat_hi);
+    return y;
+}
+
+S2RDEF void s2r_noise_apply(const s2r_noise_config* cfg, s2r_noise_state* state,
+                            const double* truth, double* measured, int n,
+                            double dt, s2r_rng* rng) {
+    int i;
+    if (!(dt > 0)) dt = 0;   /* NaN or negative: no time passes */
+    for (i = 0; i < n; i++) {
+        s2r_noise_state* st = &state[i];
+        double y = s2r__noise_one(cfg, st, truth[i], dt, rng);
+        int dropped = cfg->dropout > 0 && s2r_rng_uniform(rng) < cfg->dropout && st->has_last;
+        measured[i] = dropped ? st->last : y;
+        st->last = measured[i];
+        st->has_last = 1;
+    }
+}
+
+/* ==========================================================================
+   Latency: delay lines, jitter and sample-and-hold
+   ========================================================================== */
+
+S2RDEF s2r_result s2r_delay_init(s2r_delay_line* line, int width, int capacity) {
+    memset(line, 0, sizeof *line);
+    if (width < 1 || capacity < 1) return S2R_ERR_INVALID_ARGUMENT;
+    line->data = (double*)s2r__calloc((size_t)width * (size_t)capacity, sizeof(double));
+    if (!line->data) return S2R_ERR_OUT_OF_MEMORY;
+    line->width = width;
+    line->capacity = capacity;
+    return S2R_OK;
+}
+
+S2RDEF void s2r_delay_free(s2r_delay_line* line) {
+    if (line->data) S2R_FREE(line->data);
+    memset(line, 0, sizeof *line);
+}
+
+S2RDEF void s2r_delay_reset(s2r_delay_line* line, const double* fill) {
+    int s;
+    S2R_ASSERT(line->data);
+    for (s = 0; s < line->capacity; s++) {
+        double* slot = line->data + (size_t)s * (size_t)line->width;
+        if (fill) memcpy(slot, fill, (size_t)line->width * sizeof(double));
+        else memset(slot, 0, (size_t)line->width * sizeof(double));
+    }
+    line->newest = 0;
+}
+
+S2RDEF void s2r_delay_push(s2r_delay_line* line, const double* x) {
+    S2R_ASSERT(line->data);
+    line->newest = (line->newest + 1) % line->capacity;
+    memcpy(line->data + (size_t)line->newest * (size_t)line->width, x,
+           (size_t)line->width * sizeof(double));
+}
+
+S2RDEF const double* s2r_delay_peek(const s2r_delay_line* line, int k) {
+    int slot;
+    S2R_ASSERT(line->data);
+    if (k < 0) k = 0;
+    if (k > line->capacity - 1) k = line->capacity - 1;
+    slot = (line->newest - k + line->capacity) % line->capacity;
+    return line->data + (size_t)slot * (size_t)line->width;
+}
+
+S2RDEF void s2r_delay_read(const s2r_delay_line* line, int k, double* out) {
+    memcpy(out, s2r_delay_peek(line, k), (size_t)line->width * sizeof(double));
+}
+
+S2RDEF int s2r_latency_steps(double seconds, double dt) {
+    double steps;
+    if (!(seconds > 0) || !(dt > 0)) return 0;
+    steps = floor(seconds / dt + 0.5 + 1e-9);
+    return steps > (double)(INT_MAX / 2) ? INT_MAX / 2 : (int)steps;
+}
+
+S2RDEF void s2r_delay_jitter_init(s2r_delay_jitter* j, int base_steps, int jitter_steps,
+                                  int max_steps) {
+    j->max = max_steps > 0 ? max_steps : 0;
+    j->base = base_steps > 0 ? base_steps : 0;
+    j->jitter = jitter_steps > 0 ? jitter_steps : 0;
+    if (j->jitter > INT_MAX / 4) j->jitter = INT_MAX / 4;   /* 2 jitter + 1 fits an int */
+    s2r_delay_jitter_reset(j);
+}
+
+S2RDEF void s2r_delay_jitter_reset(s2r_delay_jitter* j) { j->last = j->max; }
+
+S2RDEF int s2r_delay_jitter_next(s2r_delay_jitter* j, s2r_rng* rng) {
+    long k = j->base;   /* long: base + jitter cannot overflow */
+    if (j->jitter > 0) k += (long)s2r_rng_int(rng, 2 * j->jitter + 1) - j->jitter;
+    if (k < 0) k = 0;
+    if (k > j->max) k = j->max;
+    if (k > (long)j->last + 1) k = (long)j->last + 1;   /* never older than last time */
+    j->last = (int)k;
+    return j->last;
+}
+
+S2RDEF s2r_result s2r_sample_hold_init(s2r_sample_hold* sh, double period) {
+    memset(sh, 0, sizeof *sh);
+    if (!isfinite(period) || period < 0) return S2R_ERR_INVALID_ARGUMENT;
+    sh->period = period;
+    s2r_sample_hold_reset(sh, 0.0);
+    return S2R_OK;
+}
+
+S2RDEF void s2r_sample_hold_reset(s2r_sample_hold* sh, double phase) {
+    if (!(phase > 0)) phase = 0;
+    if (sh->period > 0) phase = fmod(phase, sh->period);
+    else phase = 0;
+    sh->phase = phase;
+    sh->elapsed = phase;
+    sh->started = 0;
+}
+
+/* Whether the sensor refreshes now; updates elapsed. */
+static int s2r__sample_hold_due(s2r_sample_hold* sh, double dt) {
+    if (!sh->started) {
+        sh->started = 1;
+        sh->elapsed = sh->phase;
+        return 1;
+    }
+    if (sh->period <= 0) return 1;
+    sh->elapsed += dt > 0 ? dt : 0;
+    if (sh->elapsed < sh->period * (1.0 - 1e-9)) return 0;
+    sh->elapsed -= sh->period;
+    if (sh->elapsed >= sh->period) sh->elapsed = fmod(sh->elapsed, sh->period);
+    return 1;
+}
+
+S2RDEF int s2r_sample_hold_step(s2r_sample_hold* sh, double dt, const double* fresh,
+                                double* held, int n) {
+    if (!s2r__sample_hold_due(sh, dt)) return 0;
+    if (n > 0) memmove(held, fresh, (size_t)n * sizeof(double));
+    return 1;
+}
+
 /* --- Backend interface ---------------------------------------------------- */
 
 S2RDEF s2r_result s2r_backend_reset(const s2r_backend* b, const double* q0,
@@ -1005,23 +2719,169 @@ S2RDEF s2r_result s2r_backend_ground_truth(const s2r_backend* b, s2r_ground_trut
     return b->ground_truth(b->self, out);
 }
 
-/* --- The simulator backend ------------------------------------------------- */
+/* --- The simulator backend: nominal or randomized ---------------------------- */
 
 S2RDEF s2r_sim_config s2r_sim_config_default(s2r_robot_kind robot) {
     s2r_sim_config c;
     memset(&c, 0, sizeof c);
     c.robot = robot;
+    c.randomization = s2r_randomization_none();
+    c.noise_q = c.noise_qd = c.noise_target = s2r_noise_config_none();
+    c.max_latency = 0.1;
     c.max_joint_speed = 50.0;
     return c;
 }
 
-/* Servo targets clipped to the joint limits, into robot->data->ctrl. */
-static void s2r__robot_set_servo_targets(s2r_robot* r, const double* q_target, double* q_cmd) {
+/* Upper end of parameter p's range (0 when disabled). */
+static double s2r__range_hi(const s2r_randomization* r, s2r_param p) {
+    double lo = 0, hi = 0;
+    if (r->p[p].enabled) s2r_dist_support(&r->p[p].dist, &lo, &hi);
+    return hi;
+}
+
+/* Physics steps the delay lines must reach back: max_latency at the shortest
+   timestep the randomization can draw. */
+static int s2r__sim_delay_capacity(const s2r_sim* sim) {
+    const s2r_param_range* ts = &sim->config.randomization.p[S2R_PARAM_TIMESTEP];
+    double lo = 1, hi = 1, dt = sim->nominal->opt.timestep;
+    if (ts->enabled) { s2r_dist_support(&ts->dist, &lo, &hi); dt = s2r_param_apply(ts, dt, lo); }
+    if (!(dt > 0)) dt = sim->nominal->opt.timestep;
+    return s2r_latency_steps(sim->config.max_latency, dt) + 1;
+}
+
+/* Valid, and the latencies (plus jitter) fit in max_latency. */
+static s2r_result s2r__sim_check_randomization(const s2r_sim* sim, const s2r_randomization* r, char* error) {
+    double worst;
+    s2r_result res = s2r_randomization_check(r, error);
+    if (res != S2R_OK) return res;
+    worst = s2r__range_hi(r, S2R_PARAM_ACTION_LATENCY);
+    if (s2r__range_hi(r, S2R_PARAM_OBS_LATENCY) > worst) worst = s2r__range_hi(r, S2R_PARAM_OBS_LATENCY);
+    worst += s2r__range_hi(r, S2R_PARAM_LATENCY_JITTER);
+    if (worst > sim->config.max_latency)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT,
+                         "latency up to %g s (with jitter) exceeds max_latency %g s", worst, sim->config.max_latency);
+    return S2R_OK;
+}
+
+/* Draw one episode: per-parameter values, then per-element draws. */
+static void s2r__sim_sample_draw(const s2r_randomization* r, int n, s2r_rng* rng, s2r_sim_draw* d) {
     int j;
-    for (j = 0; j < r->info.n_joints; j++) {
-        q_cmd[j] = s2r_clamp(q_target[j], r->info.q_min[j], r->info.q_max[j]);
-        r->data->ctrl[r->actuator[j]] = q_cmd[j];
+    s2r_randomization_sample(r, rng, d->value);
+    for (j = 0; j < n; j++) {
+        d->link_mass[j] = r->p[S2R_PARAM_LINK_MASS].enabled ? s2r_dist_sample(&r->p[S2R_PARAM_LINK_MASS].dist, rng)
+                                                            : d->value[S2R_PARAM_LINK_MASS];
+        d->qpos_bias[j] = r->p[S2R_PARAM_QPOS_BIAS].enabled ? s2r_dist_sample(&r->p[S2R_PARAM_QPOS_BIAS].dist, rng) : 0;
     }
+    for (j = 0; j < 3; j++)
+        d->target_offset[j] = r->p[S2R_PARAM_TARGET_OFFSET].enabled
+                                  ? s2r_dist_sample(&r->p[S2R_PARAM_TARGET_OFFSET].dist, rng) : 0;
+}
+
+/* Every field a draw touches, copied back from the nominal model. */
+static void s2r__sim_restore_nominal(s2r_sim* sim) {
+    mjModel* m = sim->robot.model;
+    const mjModel* m0 = sim->nominal;
+#define S2R__RESTORE(field, count) memcpy(m->field, m0->field, (size_t)(count) * sizeof(*m->field))
+    S2R__RESTORE(geom_friction, 3 * m->ngeom);
+    S2R__RESTORE(dof_damping, m->nv);
+    S2R__RESTORE(dof_armature, m->nv);
+    S2R__RESTORE(dof_frictionloss, m->nv);
+    S2R__RESTORE(body_mass, m->nbody);
+    S2R__RESTORE(body_inertia, 3 * m->nbody);
+    S2R__RESTORE(body_ipos, 3 * m->nbody);
+    S2R__RESTORE(actuator_gainprm, mjNGAIN * m->nu);
+    S2R__RESTORE(actuator_biasprm, mjNBIAS * m->nu);
+    S2R__RESTORE(actuator_forcerange, 2 * m->nu);
+#undef S2R__RESTORE
+    m->opt.timestep = m0->opt.timestep;
+}
+
+/* A payload of `kg` rigidly fixed at the flange: mass added to the flange's
+   body, its centre of mass moved toward the flange, and the point mass's
+   inertia about the new centre added to each principal axis (an upper bound
+   that keeps the inertia valid). */
+static void s2r__sim_add_payload(s2r_sim* sim, double kg) {
+    mjModel* m = sim->robot.model;
+    int b = sim->robot.flange_body, i;
+    double m0 = m->body_mass[b], m1 = m0 + kg, r2 = 0, site[3];
+    if (!(kg > 0)) return;
+    memcpy(site, m->site_pos + 3 * sim->robot.flange_site, sizeof site);
+    for (i = 0; i < 3; i++) {
+        double c = (m0 * m->body_ipos[3 * b + i] + kg * site[i]) / m1;
+        r2 += (site[i] - c) * (site[i] - c);
+        m->body_ipos[3 * b + i] = c;
+    }
+    for (i = 0; i < 3; i++) m->body_inertia[3 * b + i] += kg * r2;
+    m->body_mass[b] = m1;
+}
+
+/* The randomization in force: the configured one once a draw was made,
+   else everything off (the nominal model). */
+static s2r_randomization s2r__sim_active(const s2r_sim* sim) {
+    return sim->drawn ? sim->config.randomization : s2r_randomization_none();
+}
+
+/* Model = nominal with `draw` applied through the randomization's modes. */
+static void s2r__sim_apply_draw(s2r_sim* sim) {
+    s2r_randomization active = s2r__sim_active(sim);
+    const s2r_param_range* p = active.p;
+    const double* v = sim->draw.value;
+    s2r_robot* r = &sim->robot;
+    mjModel* m = r->model;
+    int g, j;
+    s2r__sim_restore_nominal(sim);
+    for (g = 0; g < m->ngeom; g++)
+        m->geom_friction[3 * g] = fmax(0, s2r_param_apply(&p[S2R_PARAM_FRICTION], m->geom_friction[3 * g], v[S2R_PARAM_FRICTION]));
+    for (j = 0; j < r->info.n_joints; j++) {
+        int dof = r->dof_adr[j], a = r->actuator[j], b = r->body[j];
+        double kp = s2r_param_apply(&p[S2R_PARAM_KP], r->info.kp[j], v[S2R_PARAM_KP]);
+        double kv = s2r_param_apply(&p[S2R_PARAM_KV], r->info.kv[j], v[S2R_PARAM_KV]);
+        double scale = s2r_param_apply(&p[S2R_PARAM_LINK_MASS], 1.0, sim->draw.link_mass[j]);
+        m->dof_damping[dof] = fmax(0, s2r_param_apply(&p[S2R_PARAM_DAMPING], m->dof_damping[dof], v[S2R_PARAM_DAMPING]));
+        m->dof_armature[dof] = fmax(0, s2r_param_apply(&p[S2R_PARAM_ARMATURE], m->dof_armature[dof], v[S2R_PARAM_ARMATURE]));
+        m->dof_frictionloss[dof] = fmax(0, s2r_param_apply(&p[S2R_PARAM_FRICTIONLOSS], m->dof_frictionloss[dof], v[S2R_PARAM_FRICTIONLOSS]));
+        m->body_mass[b] *= scale;
+        m->body_inertia[3 * b] *= scale;
+        m->body_inertia[3 * b + 1] *= scale;
+        m->body_inertia[3 * b + 2] *= scale;
+        m->actuator_gainprm[a * mjNGAIN] = kp;
+        m->actuator_biasprm[a * mjNBIAS + 1] = -kp;
+        m->actuator_biasprm[a * mjNBIAS + 2] = -kv;
+        m->actuator_forcerange[2 * a + 1] = s2r_param_apply(&p[S2R_PARAM_TORQUE_LIMIT], r->info.torque_limit[j], v[S2R_PARAM_TORQUE_LIMIT]);
+        m->actuator_forcerange[2 * a] = -m->actuator_forcerange[2 * a + 1];
+    }
+    s2r__sim_add_payload(sim, s2r_param_apply(&p[S2R_PARAM_PAYLOAD], 0, v[S2R_PARAM_PAYLOAD]));
+    m->opt.timestep = s2r_param_apply(&p[S2R_PARAM_TIMESTEP], m->opt.timestep, v[S2R_PARAM_TIMESTEP]);
+}
+
+/* Latencies, jitter and noise levels of this episode. */
+static void s2r__sim_setup_sensing(s2r_sim* sim) {
+    s2r_randomization active = s2r__sim_active(sim);
+    const s2r_param_range* p = active.p;
+    const double* v = sim->draw.value;
+    double dt = sim->robot.model->opt.timestep;
+    int max_age = sim->action_delay.capacity - 1;
+    int jitter = s2r_latency_steps(s2r_param_apply(&p[S2R_PARAM_LATENCY_JITTER], 0, v[S2R_PARAM_LATENCY_JITTER]), dt);
+    int n = sim->robot.info.n_joints;
+    s2r_delay_jitter_init(&sim->action_jitter, s2r_latency_steps(s2r_param_apply(&p[S2R_PARAM_ACTION_LATENCY], 0, v[S2R_PARAM_ACTION_LATENCY]), dt), jitter, max_age);
+    s2r_delay_jitter_init(&sim->sensor_jitter, s2r_latency_steps(s2r_param_apply(&p[S2R_PARAM_OBS_LATENCY], 0, v[S2R_PARAM_OBS_LATENCY]), dt), jitter, max_age);
+    sim->sensor_age = sim->sensor_jitter.base;
+    sim->noise[0] = sim->config.noise_q;
+    sim->noise[1] = sim->config.noise_qd;
+    sim->noise[2] = sim->config.noise_target;
+    sim->noise[0].white_std = s2r_param_apply(&p[S2R_PARAM_QPOS_NOISE], sim->noise[0].white_std, v[S2R_PARAM_QPOS_NOISE]);
+    sim->noise[1].white_std = s2r_param_apply(&p[S2R_PARAM_QVEL_NOISE], sim->noise[1].white_std, v[S2R_PARAM_QVEL_NOISE]);
+    sim->noise[2].white_std = s2r_param_apply(&p[S2R_PARAM_TARGET_NOISE], sim->noise[2].white_std, v[S2R_PARAM_TARGET_NOISE]);
+    s2r_noise_begin_episode(&sim->noise[0], sim->noise_state, n, &sim->rng);
+    s2r_noise_begin_episode(&sim->noise[1], sim->noise_state + n, n, &sim->rng);
+    s2r_noise_begin_episode(&sim->noise[2], sim->noise_state + 2 * n, 3, &sim->rng);
+    s2r_sample_hold_reset(&sim->sensor_hold, sim->config.sensor_period > 0 ? s2r_rng_range(&sim->rng, 0, sim->config.sensor_period) : 0);
+}
+
+/* Servo targets clipped to the joint limits. */
+static void s2r__clip_to_limits(const s2r_arm_info* info, const double* q, double* out) {
+    int j;
+    for (j = 0; j < info->n_joints; j++) out[j] = s2r_clamp(q[j], info->q_min[j], info->q_max[j]);
 }
 
 /* Non-finite state or a joint faster than `max_speed` (rad/s). */
@@ -1032,6 +2892,15 @@ static int s2r__robot_diverged(const s2r_robot* r, double max_speed) {
         if (!isfinite(v) || !isfinite(r->data->qpos[r->qpos_adr[j]]) || fabs(v) > max_speed) return 1;
     }
     return 0;
+}
+
+/* True joint positions and velocities, [2n]. */
+static void s2r__robot_joint_state(const s2r_robot* r, double* qqd) {
+    int j, n = r->info.n_joints;
+    for (j = 0; j < n; j++) {
+        qqd[j] = r->data->qpos[r->qpos_adr[j]];
+        qqd[n + j] = r->data->qvel[r->dof_adr[j]];
+    }
 }
 
 /* Ground truth from the simulated state (flange velocity needs the
@@ -1056,15 +2925,28 @@ static void s2r__robot_ground_truth(s2r_robot* r, int diverged, s2r_ground_truth
 static s2r_result s2r__sim_reset(void* self, const double* q0, const double* target, s2r_rng* rng) {
     s2r_sim* sim = (s2r_sim*)self;
     s2r_robot* r = &sim->robot;
+    double state[2 * S2R_MAX_JOINTS] = {0};
     s2r_result res;
-    (void)rng; /* the nominal simulator draws nothing */
     if (target && !s2r_all_finite(target, 3))
         return s2r__fail(sim->error, S2R_ERR_INVALID_ARGUMENT, "target contains NaN or Inf");
+    if (q0 && !s2r_all_finite(q0, r->info.n_joints))
+        return s2r__fail(sim->error, S2R_ERR_INVALID_ARGUMENT, "start pose contains NaN or Inf");
+    if (rng) {
+        if (!sim->pinned) s2r__sim_sample_draw(&sim->config.randomization, r->info.n_joints, rng, &sim->draw);
+        sim->drawn = 1;
+        sim->rng = s2r_rng_split(rng, 0x5e25);
+    }
+    s2r__sim_apply_draw(sim);
+    mj_setConst(r->model, r->data);          /* masses, inertias and gains changed */
     res = s2r_robot_reset(r, q0);
     if (res != S2R_OK) return s2r__fail(sim->error, res, "%s", r->error);
     if (target && r->target_mocap >= 0) memcpy(r->data->mocap_pos + 3 * r->target_mocap, target, 3 * sizeof(double));
-    s2r__robot_set_servo_targets(r, q0 ? q0 : r->info.q_home, sim->q_cmd);
-    sim->time = 0;
+    s2r__clip_to_limits(&r->info, q0 ? q0 : r->info.q_home, sim->q_cmd);
+    s2r__robot_joint_state(r, state);
+    s2r_delay_reset(&sim->action_delay, sim->q_cmd);
+    s2r_delay_reset(&sim->sensor_delay, state);
+    s2r__sim_setup_sensing(sim);
+    sim->time = sim->last_read = 0;
     sim->diverged = 0;
     return S2R_OK;
 }
@@ -1073,42 +2955,70 @@ static s2r_result s2r__sim_command(void* self, const double* q_target) {
     s2r_sim* sim = (s2r_sim*)self;
     if (!q_target || !s2r_all_finite(q_target, sim->robot.info.n_joints))
         return s2r__fail(sim->error, S2R_ERR_INVALID_ARGUMENT, "joint command contains NaN or Inf; ignored");
-    s2r__robot_set_servo_targets(&sim->robot, q_target, sim->q_cmd);
+    s2r__clip_to_limits(&sim->robot.info, q_target, sim->q_cmd);
     return S2R_OK;
+}
+
+/* One physics step: delayed command (servo acts on the biased encoder),
+   effects, mj_step, then record the true state for the sensors. */
+static int s2r__sim_physics_step(s2r_sim* sim) {
+    s2r_robot* r = &sim->robot;
+    double state[2 * S2R_MAX_JOINTS];
+    const double* cmd;
+    int j;
+    s2r_delay_push(&sim->action_delay, sim->q_cmd);
+    cmd = s2r_delay_peek(&sim->action_delay, s2r_delay_jitter_next(&sim->action_jitter, &sim->rng));
+    for (j = 0; j < r->info.n_joints; j++) r->data->ctrl[r->actuator[j]] = cmd[j] - sim->draw.qpos_bias[j];
+    if (sim->effects) sim->effects(sim->effects_context, sim);
+    mj_step(r->model, r->data);
+    if (s2r__robot_diverged(r, sim->config.max_joint_speed)) return 1;
+    s2r__robot_joint_state(r, state);
+    s2r_delay_push(&sim->sensor_delay, state);
+    sim->sensor_age = s2r_delay_jitter_next(&sim->sensor_jitter, &sim->rng);
+    sim->time += r->model->opt.timestep;
+    return 0;
 }
 
 static s2r_result s2r__sim_advance(void* self, double seconds) {
     s2r_sim* sim = (s2r_sim*)self;
-    s2r_robot* r = &sim->robot;
     int i, steps;
     if (!(seconds >= 0) || !isfinite(seconds))
         return s2r__fail(sim->error, S2R_ERR_INVALID_ARGUMENT, "advance by %g s: need a finite time >= 0", seconds);
     if (sim->diverged) return s2r__fail(sim->error, S2R_ERR_DIVERGED, "physics diverged; reset first");
-    steps = (int)floor(seconds / r->model->opt.timestep + 0.5);
-    for (i = 0; i < steps; i++) {
-        mj_step(r->model, r->data);
-        if (s2r__robot_diverged(r, sim->config.max_joint_speed)) {
+    steps = (int)floor(seconds / sim->robot.model->opt.timestep + 0.5);
+    for (i = 0; i < steps; i++)
+        if (s2r__sim_physics_step(sim)) {
             sim->diverged = 1;
             return s2r__fail(sim->error, S2R_ERR_DIVERGED, "physics diverged at t = %.3f s", sim->time);
         }
-        sim->time += r->model->opt.timestep;
-    }
     return S2R_OK;
 }
 
+/* Reading = delayed truth + noise + encoder bias / calibration offset,
+   refreshed at the sensor's own rate. */
 static s2r_result s2r__sim_read_sensors(void* self, s2r_sensors* out) {
     s2r_sim* sim = (s2r_sim*)self;
     const s2r_robot* r = &sim->robot;
-    const mjData* d = r->data;
-    int j;
+    int j, n = r->info.n_joints;
+    double fresh[2 * S2R_MAX_JOINTS + 3];
+    const double* truth = s2r_delay_peek(&sim->sensor_delay, sim->sensor_age);
+    double dt = sim->time - sim->last_read;
+    s2r_noise_apply(&sim->noise[0], sim->noise_state, truth, fresh, n, dt, &sim->rng);
+    s2r_noise_apply(&sim->noise[1], sim->noise_state + n, truth + n, fresh + n, n, dt, &sim->rng);
+    for (j = 0; j < n; j++) fresh[j] += sim->draw.qpos_bias[j];
+    for (j = 0; j < 3; j++)
+        fresh[2 * n + j] = (r->target_mocap >= 0 ? r->data->mocap_pos[3 * r->target_mocap + j] : 0) + sim->draw.target_offset[j];
+    s2r_noise_apply(&sim->noise[2], sim->noise_state + 2 * n, fresh + 2 * n, fresh + 2 * n, 3, dt, &sim->rng);
+    s2r_sample_hold_step(&sim->sensor_hold, dt, fresh, sim->held, 2 * n + 3);
+    sim->last_read = sim->time;
     memset(out, 0, sizeof *out);
     out->time = sim->time;
-    for (j = 0; j < r->info.n_joints; j++) {
-        out->q[j] = d->qpos[r->qpos_adr[j]];
-        out->qd[j] = d->qvel[r->dof_adr[j]];
-        out->tau[j] = d->actuator_force[r->actuator[j]];
+    for (j = 0; j < n; j++) {
+        out->q[j] = sim->held[j];
+        out->qd[j] = sim->held[n + j];
+        out->tau[j] = r->data->actuator_force[r->actuator[j]];
     }
-    if (r->target_mocap >= 0) memcpy(out->target, d->mocap_pos + 3 * r->target_mocap, 3 * sizeof(double));
+    memcpy(out->target, sim->held + 2 * n, 3 * sizeof(double));
     return S2R_OK;
 }
 
@@ -1118,19 +3028,32 @@ static s2r_result s2r__sim_ground_truth(void* self, s2r_ground_truth* out) {
     return S2R_OK;
 }
 
-S2RDEF s2r_result s2r_sim_init(s2r_sim* sim, const s2r_sim_config* config) {
+static s2r_result s2r__sim_load_robot(s2r_sim* sim) {
+    const s2r_sim_config* c = &sim->config;
     s2r_result res;
-    S2R_ASSERT(sim && config);
-    memset(sim, 0, sizeof *sim);
-    sim->config = *config;
-    if (!(config->max_joint_speed > 0))
-        return s2r__fail(sim->error, S2R_ERR_INVALID_ARGUMENT, "max_joint_speed must be > 0 rad/s");
-    if (config->robot == S2R_ROBOT_CUSTOM)
-        res = config->mjcf_path ? s2r_robot_load_file(&sim->robot, config->mjcf_path)
-                                : s2r_robot_load_xml(&sim->robot, config->mjcf_xml);
+    if (c->robot == S2R_ROBOT_CUSTOM)
+        res = c->mjcf_path ? s2r_robot_load_file(&sim->robot, c->mjcf_path) : s2r_robot_load_xml(&sim->robot, c->mjcf_xml);
     else
-        res = s2r_robot_load(&sim->robot, config->robot);
+        res = s2r_robot_load(&sim->robot, c->robot);
     if (res != S2R_OK) return s2r__fail(sim->error, res, "%s", sim->robot.error);
+    sim->nominal = mj_copyModel(NULL, sim->robot.model);
+    if (!sim->nominal) return s2r__fail(sim->error, S2R_ERR_OUT_OF_MEMORY, "could not copy the nominal model");
+    return S2R_OK;
+}
+
+static s2r_result s2r__sim_check_config(const s2r_sim_config* c, char* error) {
+    s2r_result res;
+    if (!(c->max_joint_speed > 0)) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "max_joint_speed must be > 0 rad/s");
+    if (!(c->max_latency >= 0) || !isfinite(c->max_latency) || c->max_latency > 10)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "max_latency must be in [0, 10] s, got %g", c->max_latency);
+    if (!(c->sensor_period >= 0) || !isfinite(c->sensor_period))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "sensor_period must be >= 0 s");
+    if ((res = s2r_noise_config_check(&c->noise_q, error)) != S2R_OK) return res;
+    if ((res = s2r_noise_config_check(&c->noise_qd, error)) != S2R_OK) return res;
+    return s2r_noise_config_check(&c->noise_target, error);
+}
+
+static void s2r__sim_wire_backend(s2r_sim* sim) {
     sim->backend.self = sim;
     sim->backend.name = "sim";
     sim->backend.info = &sim->robot.info;
@@ -1140,16 +3063,203 @@ S2RDEF s2r_result s2r_sim_init(s2r_sim* sim, const s2r_sim_config* config) {
     sim->backend.advance = s2r__sim_advance;
     sim->backend.read_sensors = s2r__sim_read_sensors;
     sim->backend.ground_truth = s2r__sim_ground_truth;
+}
+
+/* Allocations after loading the model: the delay lines. */
+static s2r_result s2r__sim_allocate(s2r_sim* sim) {
+    int n = sim->robot.info.n_joints, cap = s2r__sim_delay_capacity(sim);
+    if (s2r_delay_init(&sim->action_delay, n, cap) != S2R_OK || s2r_delay_init(&sim->sensor_delay, 2 * n, cap) != S2R_OK)
+        return s2r__fail(sim->error, S2R_ERR_OUT_OF_MEMORY, "out of memory for the delay lines");
+    return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_sim_init(s2r_sim* sim, const s2r_sim_config* config) {
+    s2r_result res;
+    S2R_ASSERT(sim && config);
+    memset(sim, 0, sizeof *sim);
+    sim->config = *config;
+    res = s2r__sim_check_config(config, sim->error);
+    if (res == S2R_OK) res = s2r__sim_load_robot(sim);
+    if (res == S2R_OK) res = s2r__sim_check_randomization(sim, &config->randomization, sim->error);
+    if (res == S2R_OK) res = s2r__sim_allocate(sim);
+    if (res != S2R_OK) {
+        char keep[S2R_ERROR_LEN];
+        memcpy(keep, sim->error, sizeof keep);
+        s2r_sim_free(sim);
+        memcpy(sim->error, keep, sizeof keep);
+        return res;
+    }
+    s2r_sample_hold_init(&sim->sensor_hold, config->sensor_period);
+    sim->rng = s2r_rng_make(0, 0x5e25);
+    s2r__sim_wire_backend(sim);
     return s2r__sim_reset(sim, NULL, NULL, NULL);
 }
 
 S2RDEF void s2r_sim_free(s2r_sim* sim) {
     if (!sim) return;
+    s2r_delay_free(&sim->action_delay);
+    s2r_delay_free(&sim->sensor_delay);
+    if (sim->nominal) mj_deleteModel(sim->nominal);
     s2r_robot_free(&sim->robot);
     memset(sim, 0, sizeof *sim);
 }
 
 S2RDEF const s2r_backend* s2r_sim_backend(s2r_sim* sim) { return &sim->backend; }
+
+S2RDEF s2r_result s2r_sim_set_randomization(s2r_sim* sim, const s2r_randomization* r) {
+    s2r_result res;
+    if (!r) return s2r__fail(sim->error, S2R_ERR_INVALID_ARGUMENT, "randomization is NULL");
+    res = s2r__sim_check_randomization(sim, r, sim->error);
+    if (res != S2R_OK) return res;
+    if (s2r__sim_delay_capacity(sim) > sim->action_delay.capacity)
+        return s2r__fail(sim->error, S2R_ERR_INVALID_ARGUMENT, "timestep range too small for the delay lines; raise max_latency headroom at init");
+    sim->config.randomization = *r;
+    sim->pinned = 0;
+    return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_sim_pin_draw(s2r_sim* sim, const s2r_sim_draw* draw) {
+    if (!draw || !s2r_all_finite(draw->value, S2R_PARAM_COUNT) || !s2r_all_finite(draw->link_mass, S2R_MAX_JOINTS) ||
+        !s2r_all_finite(draw->qpos_bias, S2R_MAX_JOINTS) || !s2r_all_finite(draw->target_offset, 3))
+        return s2r__fail(sim->error, S2R_ERR_INVALID_ARGUMENT, "draw is NULL or contains NaN/Inf");
+    sim->draw = *draw;
+    sim->pinned = sim->drawn = 1;
+    return S2R_OK;
+}
+
+/* --- The stand-in real robot ------------------------------------------------ */
+
+S2RDEF s2r_randomization s2r_real_unit_modes(void) {
+    s2r_randomization r = s2r_randomization_none();
+    int p;
+    for (p = 0; p < S2R_PARAM_COUNT; p++) r.p[p].enabled = 1;   /* FIXED at identity */
+    return r;
+}
+
+/* Sigmoid friction of the Panda's joints (Gaz et al., RA-L 2019, Table). */
+static const double s2r__gaz_a[7] = {0.54615, 0.87224, 0.64068, 1.2794, 0.83904, 0.30301, 0.56489};
+static const double s2r__gaz_alpha[7] = {5.1181, 9.0657, 10.136, 5.5903, 8.3469, 17.133, 10.336};
+static const double s2r__gaz_phi[7] = {0.039533, 0.025882, -0.04607, 0.036194, 0.026226, -0.021047, 0.0035526};
+
+/* Joint j's friction curve: the Panda's own, or for a 6-joint arm the
+   Panda's joints 1-3 for the base joints and 5-7 for the wrist, scaled by
+   the ratio of rated torques (bigger drives, proportionally more friction). */
+static void s2r__unit_friction(const s2r_arm_info* info, int j, s2r_rng* rng, s2r_real_unit* u) {
+    int k = info->n_joints == 7 ? j : (j < 3 ? j : j + 1);
+    double scale = info->n_joints == 7 ? 1.0 : info->torque_limit[j] / (k < 4 ? 87.0 : 12.0);
+    u->friction_a[j] = s2r__gaz_a[k] * scale * s2r_rng_range(rng, 0.8, 1.2);  /* unit-to-unit spread */
+    u->friction_alpha[j] = s2r__gaz_alpha[k];
+    u->friction_phi[j] = s2r__gaz_phi[k];
+}
+
+/* The fleet distribution.  Each line: the value and why it is plausible. */
+static void s2r__unit_dynamics(s2r_rng* rng, double* v) {
+    v[S2R_PARAM_FRICTION] = s2r_rng_range(rng, 0.8, 1.2);       /* contact friction: surfaces vary      */
+    v[S2R_PARAM_DAMPING] = s2r_rng_range(rng, 0.8, 1.5);        /* lubricant viscosity, wear            */
+    v[S2R_PARAM_ARMATURE] = s2r_rng_range(rng, 0.9, 1.3);       /* rotor + gear inertia tolerance       */
+    v[S2R_PARAM_FRICTIONLOSS] = s2r_rng_range(rng, 0.0, 0.2);   /* N·m, seal drag                       */
+    v[S2R_PARAM_PAYLOAD] = s2r_rng_range(rng, 0.4, 1.0);        /* kg: tool adapter, cabling, bracket   */
+    v[S2R_PARAM_KP] = s2r_rng_range(rng, 0.75, 0.95);           /* gear elasticity softens the servo    */
+    v[S2R_PARAM_KV] = s2r_rng_range(rng, 0.9, 1.3);             /* firmware damping tuning              */
+    v[S2R_PARAM_TORQUE_LIMIT] = s2r_rng_range(rng, 0.9, 1.0);   /* drives rarely reach the datasheet    */
+    v[S2R_PARAM_TIMESTEP] = 1.0;                                /* reality has no timestep              */
+    v[S2R_PARAM_ACTION_LATENCY] = s2r_rng_range(rng, 0.025, 0.045); /* s: network + controller cycles   */
+    v[S2R_PARAM_OBS_LATENCY] = s2r_rng_range(rng, 0.004, 0.012);    /* s: encoder readout + transport   */
+    v[S2R_PARAM_LATENCY_JITTER] = 0.002;                        /* s: non-real-time host                */
+    v[S2R_PARAM_QPOS_NOISE] = 2e-4;                             /* rad: encoder electronics             */
+    v[S2R_PARAM_QVEL_NOISE] = 0.02;                             /* rad/s: differentiated encoders       */
+    v[S2R_PARAM_TARGET_NOISE] = 0.003;                          /* m: depth camera at about 1 m         */
+    v[S2R_PARAM_LINK_MASS] = 1.0;                               /* per link below                       */
+    v[S2R_PARAM_TARGET_OFFSET] = v[S2R_PARAM_QPOS_BIAS] = 0.0;  /* per axis / joint below               */
+}
+
+/* Camera-to-base calibration error: 1-3 cm in a uniformly random direction
+   (a hand-eye calibration is good to a centimetre or two). */
+static void s2r__unit_calibration(s2r_rng* rng, double offset[3]) {
+    double dir[3], norm = 0, size = s2r_rng_range(rng, 0.01, 0.03);
+    int i;
+    for (i = 0; i < 3; i++) { dir[i] = s2r_rng_normal(rng); norm += dir[i] * dir[i]; }
+    norm = sqrt(norm);
+    for (i = 0; i < 3; i++) offset[i] = size * dir[i] / (norm > 0 ? norm : 1);
+}
+
+S2RDEF s2r_result s2r_real_unit_draw(const s2r_arm_info* info, uint64_t seed, s2r_real_unit* u) {
+    s2r_rng rng = s2r_rng_make(seed, 0x7ea1);
+    int j;
+    if (!info || info->n_joints < 6 || info->n_joints > 7)
+        return S2R_ERR_INVALID_ARGUMENT;   /* the fleets are UR5e and Panda */
+    memset(u, 0, sizeof *u);
+    u->seed = seed;
+    s2r__unit_dynamics(&rng, u->draw.value);
+    for (j = 0; j < info->n_joints; j++) {
+        u->draw.link_mass[j] = s2r_rng_range(&rng, 0.95, 1.08);                 /* cables and covers  */
+        u->draw.qpos_bias[j] = s2r_clamp(0.001 * s2r_rng_normal(&rng), -0.003, 0.003); /* rad, zeroing */
+        u->backlash[j] = s2r_rng_range(&rng, 0.0005, 0.002);                    /* rad, gear play     */
+        u->torque_limit[j] = info->torque_limit[j] * u->draw.value[S2R_PARAM_TORQUE_LIMIT];
+        s2r__unit_friction(info, j, &rng, u);
+    }
+    s2r__unit_calibration(&rng, u->draw.target_offset);
+    u->torque_derate = s2r_rng_range(&rng, 0.2, 0.4);      /* torque-speed curve of the drives */
+    return S2R_OK;
+}
+
+/* Unmodeled effects, every physics step: friction torque, backlash in the
+   servo's view of its error, speed-dependent torque limit. */
+static void s2r__real_effects(void* context, s2r_sim* sim) {
+    const s2r_real_unit* u = (const s2r_real_unit*)context;
+    s2r_robot* r = &sim->robot;
+    mjData* d = r->data;
+    int j;
+    for (j = 0; j < r->info.n_joints; j++) {
+        int dof = r->dof_adr[j], a = r->actuator[j];
+        double qd = d->qvel[dof], q = d->qpos[r->qpos_adr[j]];
+        double ea = exp(-u->friction_alpha[j] * (qd + u->friction_phi[j]));
+        double e0 = exp(-u->friction_alpha[j] * u->friction_phi[j]);
+        double err = d->ctrl[a] - q, half = 0.5 * u->backlash[j];
+        double limit = u->torque_limit[j] * (1.0 - u->torque_derate * fmin(1.0, fabs(qd) / r->info.velocity_limit[j]));
+        d->qfrc_applied[dof] = -(u->friction_a[j] / (1.0 + ea) - u->friction_a[j] / (1.0 + e0));
+        d->ctrl[a] = q + (err > half ? err - half : (err < -half ? err + half : 0.0));
+        r->model->actuator_forcerange[2 * a] = -limit;
+        r->model->actuator_forcerange[2 * a + 1] = limit;
+    }
+}
+
+S2RDEF s2r_result s2r_real_robot_init(s2r_real_robot* real, s2r_robot_kind kind, uint64_t unit_seed) {
+    s2r_sim_config c = s2r_sim_config_default(kind);
+    s2r_result res;
+    S2R_ASSERT(real);
+    memset(real, 0, sizeof *real);
+    if (kind != S2R_ROBOT_UR5E && kind != S2R_ROBOT_PANDA)
+        return s2r__fail(real->error, S2R_ERR_INVALID_ARGUMENT, "stand-in real robots exist for the UR5e and the Panda");
+    c.randomization = s2r_real_unit_modes();
+    c.noise_q.quant_step = 6.283185307179586 / 262144.0;   /* 18-bit absolute encoders */
+    c.noise_target.dropout = 0.02;                          /* target not detected: held */
+    res = s2r_sim_init(&real->hidden_sim, &c);
+    if (res == S2R_OK) res = s2r_real_unit_draw(&real->hidden_sim.robot.info, unit_seed, &real->hidden_unit);
+    if (res == S2R_OK) res = s2r_sim_pin_draw(&real->hidden_sim, &real->hidden_unit.draw);
+    if (res != S2R_OK) {
+        s2r__fail(real->error, res, "%s", real->hidden_sim.error);
+        s2r_sim_free(&real->hidden_sim);
+        return res;
+    }
+    real->hidden_sim.effects = s2r__real_effects;
+    real->hidden_sim.effects_context = &real->hidden_unit;
+    snprintf(real->name, sizeof real->name, "real %s #%llu", s2r_robot_kind_name(kind), (unsigned long long)unit_seed);
+    real->backend = real->hidden_sim.backend;
+    real->backend.name = real->name;
+    return s2r_backend_reset(&real->backend, NULL, NULL, NULL);
+}
+
+S2RDEF void s2r_real_robot_free(s2r_real_robot* real) {
+    if (!real) return;
+    s2r_sim_free(&real->hidden_sim);
+    memset(real, 0, sizeof *real);
+}
+
+S2RDEF const s2r_backend* s2r_real_robot_backend(s2r_real_robot* real) { return &real->backend; }
+
+S2RDEF const s2r_real_unit* s2r_real_robot_oracle(const s2r_real_robot* real) { return &real->hidden_unit; }
+
 
 /* --- Reach task -------------------------------------------------------------- */
 

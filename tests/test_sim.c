@@ -1,0 +1,181 @@
+/* tests/test_sim.c - the randomized simulator and the stand-in real robot.
+   Included by tests/test_main.c. */
+#include "test.h"
+
+/* Reset with a draw, then with everything off: the model must be the
+   nominal one again, bit for bit (every array lives in model->buffer). */
+static int test_randomize_then_restore(void) {
+    s2r_sim sim;
+    s2r_sim_config c = s2r_sim_config_default(S2R_ROBOT_PANDA);
+    s2r_randomization none = s2r_randomization_none();
+    s2r_robot fresh;
+    s2r_rng rng = s2r_rng_make(5, 0);
+    c.randomization = s2r_randomization_default();
+    CHECKF(s2r_sim_init(&sim, &c) == S2R_OK, "%s", sim.error);
+    CHECK(s2r_robot_load(&fresh, S2R_ROBOT_PANDA) == S2R_OK);
+    CHECK(s2r_backend_reset(&sim.backend, NULL, NULL, &rng) == S2R_OK);
+    CHECK(memcmp(sim.robot.model->buffer, fresh.model->buffer, (size_t)fresh.model->nbuffer) != 0);
+    CHECK(s2r_backend_reset(&sim.backend, NULL, NULL, &rng) == S2R_OK);   /* a second draw */
+    CHECK(s2r_sim_set_randomization(&sim, &none) == S2R_OK);
+    CHECK(s2r_backend_reset(&sim.backend, NULL, NULL, &rng) == S2R_OK);
+    CHECK(sim.robot.model->nbuffer == fresh.model->nbuffer);
+    CHECK(memcmp(sim.robot.model->buffer, fresh.model->buffer, (size_t)fresh.model->nbuffer) == 0);
+    CHECK(memcmp(&sim.robot.model->opt, &fresh.model->opt, sizeof fresh.model->opt) == 0);
+    s2r_robot_free(&fresh);
+    s2r_sim_free(&sim);
+    return 0;
+}
+
+/* A payload and a mass scale reach the model consistently: the subtree
+   mass (recomputed by mj_setConst) grows by exactly the added mass. */
+static int test_payload_and_mass(void) {
+    s2r_sim sim;
+    s2r_sim_config c = s2r_sim_config_default(S2R_ROBOT_UR5E);
+    s2r_rng rng = s2r_rng_make(1, 0);
+    double before;
+    c.randomization.p[S2R_PARAM_PAYLOAD].enabled = 1;
+    c.randomization.p[S2R_PARAM_PAYLOAD].dist = s2r_dist_fixed(0.75);
+    CHECK(s2r_sim_init(&sim, &c) == S2R_OK);
+    before = sim.robot.model->body_subtreemass[1];
+    CHECK(s2r_backend_reset(&sim.backend, NULL, NULL, &rng) == S2R_OK);
+    CHECKF(fabs(sim.robot.model->body_subtreemass[1] - before - 0.75) < 1e-12, "%g -> %g",
+           before, sim.robot.model->body_subtreemass[1]);
+    s2r_sim_free(&sim);
+    return 0;
+}
+
+/* An action latency of 20 ms at dt 2 ms: a step in the command reaches the
+   servo exactly 10 physics steps later. */
+static int test_action_latency_steps(void) {
+    s2r_sim sim;
+    s2r_sim_config c = s2r_sim_config_default(S2R_ROBOT_UR5E);
+    s2r_rng rng = s2r_rng_make(2, 0);
+    double q[S2R_MAX_JOINTS];
+    int k;
+    c.randomization.p[S2R_PARAM_ACTION_LATENCY].enabled = 1;
+    c.randomization.p[S2R_PARAM_ACTION_LATENCY].dist = s2r_dist_fixed(0.020);
+    CHECK(s2r_sim_init(&sim, &c) == S2R_OK);
+    CHECK(s2r_backend_reset(&sim.backend, NULL, NULL, &rng) == S2R_OK);
+    memcpy(q, sim.robot.info.q_home, sizeof q);
+    q[0] += 0.1;
+    CHECK(s2r_backend_command(&sim.backend, q) == S2R_OK);
+    for (k = 1; k <= 11; k++) {
+        double ctrl;
+        CHECK(s2r_backend_advance(&sim.backend, 0.002) == S2R_OK);
+        ctrl = sim.robot.data->ctrl[0];
+        if (k <= 10) CHECKF(ctrl == sim.robot.info.q_home[0], "step %d already moved", k);
+        else CHECKF(ctrl == q[0], "step %d: %g", k, ctrl);
+    }
+    s2r_sim_free(&sim);
+    return 0;
+}
+
+/* Bad randomizations are refused with a message and change nothing. */
+static int test_bad_randomization(void) {
+    s2r_sim sim;
+    s2r_sim_config c = s2r_sim_config_default(S2R_ROBOT_UR5E);
+    s2r_randomization r = s2r_randomization_default(), keep;
+    CHECK(s2r_sim_init(&sim, &c) == S2R_OK);
+    keep = sim.config.randomization;
+    r.p[S2R_PARAM_DAMPING].dist.lo = NAN;
+    CHECK(s2r_sim_set_randomization(&sim, &r) == S2R_ERR_INVALID_ARGUMENT);
+    CHECKF(strstr(sim.error, "damping") != NULL, "%s", sim.error);
+    r = s2r_randomization_default();
+    r.p[S2R_PARAM_FRICTION].dist = s2r_dist_uniform(1.5, 0.5);
+    CHECK(s2r_sim_set_randomization(&sim, &r) == S2R_ERR_INVALID_ARGUMENT);
+    CHECKF(strstr(sim.error, "friction") != NULL, "%s", sim.error);
+    r = s2r_randomization_default();
+    r.p[S2R_PARAM_ACTION_LATENCY].dist = s2r_dist_uniform(0.05, 0.5);   /* beyond max_latency */
+    CHECK(s2r_sim_set_randomization(&sim, &r) == S2R_ERR_INVALID_ARGUMENT);
+    CHECKF(strstr(sim.error, "max_latency") != NULL, "%s", sim.error);
+    CHECK(memcmp(&keep, &sim.config.randomization, sizeof keep) == 0);
+    s2r_sim_free(&sim);
+    c.max_latency = -1;
+    CHECK(s2r_sim_init(&sim, &c) == S2R_ERR_INVALID_ARGUMENT);
+    return 0;
+}
+
+/* The nominal simulator reads the truth exactly; a noisy one does not. */
+static int test_sensing_noise(void) {
+    s2r_sim sim;
+    s2r_sim_config c = s2r_sim_config_default(S2R_ROBOT_UR5E);
+    s2r_rng rng = s2r_rng_make(4, 0);
+    s2r_sensors s;
+    s2r_ground_truth gt;
+    int j, differs = 0;
+    CHECK(s2r_sim_init(&sim, &c) == S2R_OK);
+    CHECK(s2r_backend_reset(&sim.backend, NULL, NULL, &rng) == S2R_OK);
+    CHECK(s2r_backend_advance(&sim.backend, 0.1) == S2R_OK);
+    s2r_backend_read_sensors(&sim.backend, &s);
+    s2r_backend_ground_truth(&sim.backend, &gt);
+    CHECK(memcmp(s.q, gt.q, 6 * sizeof(double)) == 0);
+    s2r_sim_free(&sim);
+    c.randomization.p[S2R_PARAM_QPOS_NOISE].enabled = 1;
+    c.randomization.p[S2R_PARAM_QPOS_NOISE].dist = s2r_dist_fixed(0.01);
+    CHECK(s2r_sim_init(&sim, &c) == S2R_OK);
+    CHECK(s2r_backend_reset(&sim.backend, NULL, NULL, &rng) == S2R_OK);
+    CHECK(s2r_backend_advance(&sim.backend, 0.1) == S2R_OK);
+    s2r_backend_read_sensors(&sim.backend, &s);
+    s2r_backend_ground_truth(&sim.backend, &gt);
+    for (j = 0; j < 6; j++) { differs += s.q[j] != gt.q[j]; CHECK(fabs(s.q[j] - gt.q[j]) < 0.06); }
+    CHECK(differs == 6);
+    s2r_sim_free(&sim);
+    return 0;
+}
+
+/* Units: the same seed is the same robot, another seed another one; the
+   calibration offset is 1-3 cm as documented. */
+static int test_real_units(void) {
+    s2r_real_robot a, b, c;
+    const s2r_real_unit *ua, *ub, *uc;
+    double off;
+    CHECKF(s2r_real_robot_init(&a, S2R_ROBOT_PANDA, 3) == S2R_OK, "%s", a.error);
+    CHECK(s2r_real_robot_init(&b, S2R_ROBOT_PANDA, 3) == S2R_OK);
+    CHECK(s2r_real_robot_init(&c, S2R_ROBOT_PANDA, 4) == S2R_OK);
+    ua = s2r_real_robot_oracle(&a); ub = s2r_real_robot_oracle(&b); uc = s2r_real_robot_oracle(&c);
+    CHECK(memcmp(ua, ub, sizeof *ua) == 0);
+    CHECK(memcmp(ua->draw.value, uc->draw.value, sizeof ua->draw.value) != 0);
+    off = sqrt(ua->draw.target_offset[0] * ua->draw.target_offset[0] + ua->draw.target_offset[1] * ua->draw.target_offset[1] +
+               ua->draw.target_offset[2] * ua->draw.target_offset[2]);
+    CHECKF(off >= 0.01 && off <= 0.03, "offset %g m", off);
+    CHECK(strstr(s2r_real_robot_backend(&a)->name, "#3") != NULL);
+    s2r_real_robot_free(&a); s2r_real_robot_free(&b); s2r_real_robot_free(&c);
+    CHECK(s2r_real_robot_init(&a, S2R_ROBOT_CUSTOM, 1) == S2R_ERR_INVALID_ARGUMENT);
+    return 0;
+}
+
+/* The same unit and episode seed give the same trajectory on the real
+   robot (noise, jitter and dropout all come from the reset's rng). */
+static int test_real_deterministic(void) {
+    double qa[200 * 6], qb[200 * 6];
+    int pass, t;
+    for (pass = 0; pass < 2; pass++) {
+        s2r_real_robot real;
+        s2r_rng rng = s2r_rng_make(9, 0);
+        double cmd[6];
+        s2r_sensors s;
+        CHECK(s2r_real_robot_init(&real, S2R_ROBOT_UR5E, 7) == S2R_OK);
+        CHECK(s2r_backend_reset(&real.backend, NULL, NULL, &rng) == S2R_OK);
+        memcpy(cmd, real.backend.info->q_home, sizeof cmd);
+        for (t = 0; t < 200; t++) {
+            cmd[t % 6] += 0.01 * s2r_rng_range(&rng, -1, 1);
+            CHECK(s2r_backend_command(&real.backend, cmd) == S2R_OK);
+            CHECK(s2r_backend_advance(&real.backend, 0.04) == S2R_OK);
+            s2r_backend_read_sensors(&real.backend, &s);
+            memcpy((pass ? qb : qa) + 6 * t, s.q, sizeof cmd);
+        }
+        s2r_real_robot_free(&real);
+    }
+    CHECK(memcmp(qa, qb, sizeof qa) == 0);
+    return 0;
+}
+
+static const test_case sim_tests[] = {
+    {"sim: randomize then restore is bit-identical to nominal", test_randomize_then_restore},
+    {"sim: payload reaches the model consistently", test_payload_and_mass},
+    {"sim: 20 ms action latency is exactly 10 physics steps", test_action_latency_steps},
+    {"sim: NaN, min > max and huge latency rejected", test_bad_randomization},
+    {"sim: nominal sensors exact, noisy sensors not", test_sensing_noise},
+    {"real: same unit seed same robot, other seed differs", test_real_units},
+    {"real: same seeds give the same trajectory", test_real_deterministic},
+};
