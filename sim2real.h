@@ -227,6 +227,10 @@ typedef struct s2r_env {
    which is a MuJoCo <general> actuator with an affine bias.  There is no
    gravity compensation in the servo, as on a plain position-controlled joint;
    the small static droop it causes is part of what a policy must correct.
+   The links do not collide (the reach task moves in free space above the
+   table, and contacts would halve the simulation speed); the floor is drawn
+   only.  Geom friction therefore matters only for your own models with
+   contacts.
 
    Your own MJCF works if it follows the same conventions:
      - every arm joint is a limited hinge driven by one position actuator
@@ -1056,6 +1060,64 @@ S2RDEF void       s2r_reach_sample_target(const s2r_reach_config* config,
 /* The task as an s2r_env for the learners. */
 S2RDEF s2r_env    s2r_reach_env(s2r_reach* reach);
 
+/* ==========================================================================
+   Scripted controller: inverse kinematics and the reach expert
+   ==========================================================================
+   A classical controller for the reach task, used three ways: the baseline
+   that shows the gap before any learning (example 01), the teleoperating
+   "human" that records demonstrations on the real robot (example 04), and
+   the fallback controller of staged deployment (example 06).
+
+   It solves damped least-squares inverse kinematics on the nominal model
+   for the perceived target, then moves the servo targets toward that goal:
+
+       a = clip( (gain_cmd (q_goal - q_cmd) + gain_error (q_goal - q)) / max_delta )
+
+   the second term integrating the remaining joint error (it removes the
+   static droop of the servos).  It reads only the task's observation, so it
+   acts in the policy's action space; optional action noise and a reaction
+   delay make it an imperfect human. */
+
+/* Joint angles putting the flange at `target` (m, world), from q_start
+   (rad) by damped least squares with a pull toward q_start in the null
+   space, within the joint limits.  `scratch` comes from
+   mj_makeData(info->model).  Returns the remaining distance in metres. */
+S2RDEF double s2r_ik_solve(const s2r_arm_info* info, mjData* scratch, const double target[3],
+                           const double* q_start, double* q_out);
+
+typedef struct s2r_expert_config {
+    double gain_cmd;         /* pull of the servo targets toward the goal; 0.5      */
+    double gain_error;       /* integral action on the joint error; 0.3             */
+    double action_noise;     /* std of Gaussian noise added to each action; 0       */
+    int    reaction_steps;   /* policy steps between seeing and acting; 0           */
+} s2r_expert_config;
+
+typedef struct s2r_expert {
+    s2r_expert_config   config;
+    const s2r_arm_info* info;
+    double              max_delta;                 /* rad, the task's action scale   */
+    mjData*             scratch;                   /* IK workspace                   */
+    double              q_goal[S2R_MAX_JOINTS];    /* rad, IK solution               */
+    double              ik_residual;               /* m, distance IK could not close */
+    double              goal_target[3];            /* m, target the goal was solved for */
+    int                 has_goal;
+    float               pending[8][S2R_MAX_JOINTS];/* actions waiting out the reaction delay */
+    int                 steps;                     /* actions produced this episode  */
+    char                error[S2R_ERROR_LEN];
+} s2r_expert;
+
+S2RDEF s2r_expert_config s2r_expert_config_default(void);
+S2RDEF s2r_result s2r_expert_init(s2r_expert* e, const s2r_expert_config* config,
+                                  const s2r_reach* reach);
+S2RDEF void       s2r_expert_free(s2r_expert* e);
+/* Forget the goal and the pending actions (start of an episode). */
+S2RDEF void       s2r_expert_reset(s2r_expert* e);
+/* Action for observation `obs` of the reach task.  `target` (m) overrides
+   the perceived target of the observation when not NULL - an operator who
+   sees the real scene.  rng: action noise (may be NULL when there is none). */
+S2RDEF s2r_result s2r_expert_act(s2r_expert* e, const float* obs, const double* target,
+                                 float* action, s2r_rng* rng);
+
 #endif /* SIM2REAL_H */
 
 /* ==========================================================================
@@ -1207,7 +1269,7 @@ static const char* const s2r__mjcf_ur5e[] = {
     "  </custom>",
     "  <default>",
     "    <joint axis='0 1 0' range='-6.2832 6.2832' armature='0.1' damping='0' frictionloss='0'/>",
-    "    <geom type='capsule' contype='2' conaffinity='1' rgba='0.7 0.72 0.75 1' friction='1 0.005 0.0001'/>",
+    "    <geom type='capsule' contype='0' conaffinity='0' rgba='0.7 0.72 0.75 1' friction='1 0.005 0.0001'/>",
     "    <general gaintype='fixed' biastype='affine' ctrlrange='-6.2832 6.2832'/>",
     "    <default class='big'>",
     "      <general gainprm='2000' biasprm='0 -2000 -400' forcerange='-150 150'/>",
@@ -1290,7 +1352,7 @@ static const char* const s2r__mjcf_panda[] = {
     "  </custom>",
     "  <default>",
     "    <joint axis='0 0 1' armature='0.1' damping='1' frictionloss='0'/>",
-    "    <geom type='capsule' contype='2' conaffinity='1' rgba='0.95 0.95 0.95 1' friction='1 0.005 0.0001'/>",
+    "    <geom type='capsule' contype='0' conaffinity='0' rgba='0.95 0.95 0.95 1' friction='1 0.005 0.0001'/>",
     "    <general gaintype='fixed' biastype='affine'/>",
     "    <default class='j12'><general gainprm='4500' biasprm='0 -4500 -450' forcerange='-87 87'/></default>",
     "    <default class='j34'><general gainprm='3500' biasprm='0 -3500 -350' forcerange='-87 87'/></default>",
@@ -3442,6 +3504,145 @@ S2RDEF s2r_env s2r_reach_env(s2r_reach* reach) {
     env.reset = s2r__reach_env_reset;
     env.step = s2r__reach_env_step;
     return env;
+}
+
+/* --- Scripted controller ------------------------------------------------------ */
+
+/* Solve the 3x3 system A x = b (A symmetric positive definite) by Cramer's
+   rule; returns 0 when A is singular. */
+static int s2r__solve3(const double A[9], const double b[3], double x[3]) {
+    double det = A[0] * (A[4] * A[8] - A[5] * A[7]) - A[1] * (A[3] * A[8] - A[5] * A[6]) +
+                 A[2] * (A[3] * A[7] - A[4] * A[6]);
+    int i;
+    if (fabs(det) < 1e-15) return 0;
+    for (i = 0; i < 3; i++) {
+        double M[9];
+        int r;
+        memcpy(M, A, sizeof M);
+        for (r = 0; r < 3; r++) M[3 * r + i] = b[r];
+        x[i] = (M[0] * (M[4] * M[8] - M[5] * M[7]) - M[1] * (M[3] * M[8] - M[5] * M[6]) +
+                M[2] * (M[3] * M[7] - M[4] * M[6])) / det;
+    }
+    return 1;
+}
+
+/* One damped least-squares step: dq = J^T (J J^T + lambda^2 I)^-1 e, plus a
+   small pull toward q_rest in the null space.  J is 3 x nv (row-major). */
+static void s2r__ik_step(const mjModel* m, const double* J, const int* dof, int n, const double e[3],
+                         const double* q, const double* q_rest, double* dq) {
+    double A[9] = {0}, y[3], Jy[S2R_MAX_JOINTS], pull[S2R_MAX_JOINTS], Jp[3], yp[3];
+    const double lambda2 = 1e-4;
+    int r, c, j;
+    for (r = 0; r < 3; r++)
+        for (c = 0; c < 3; c++) {
+            for (j = 0; j < n; j++) A[3 * r + c] += J[r * m->nv + dof[j]] * J[c * m->nv + dof[j]];
+            if (r == c) A[3 * r + c] += lambda2;
+        }
+    if (!s2r__solve3(A, e, y)) { memset(dq, 0, (size_t)n * sizeof(double)); return; }
+    for (j = 0; j < n; j++) {
+        Jy[j] = J[dof[j]] * y[0] + J[m->nv + dof[j]] * y[1] + J[2 * m->nv + dof[j]] * y[2];
+        pull[j] = 0.05 * (q_rest[j] - q[j]);
+    }
+    for (r = 0; r < 3; r++) { Jp[r] = 0; for (j = 0; j < n; j++) Jp[r] += J[r * m->nv + dof[j]] * pull[j]; }
+    if (!s2r__solve3(A, Jp, yp)) memset(yp, 0, sizeof yp);
+    for (j = 0; j < n; j++)   /* pull minus its component the task space sees */
+        dq[j] = Jy[j] + pull[j] - (J[dof[j]] * yp[0] + J[m->nv + dof[j]] * yp[1] + J[2 * m->nv + dof[j]] * yp[2]);
+}
+
+S2RDEF double s2r_ik_solve(const s2r_arm_info* info, mjData* scratch, const double target[3],
+                           const double* q_start, double* q_out) {
+    const mjModel* m = info->model;
+    double J[3 * 64], pos[3], e[3], dq[S2R_MAX_JOINTS], err = 0;
+    int dof[S2R_MAX_JOINTS], j, it, n = info->n_joints;
+    if (m->nv > 64) return -1;   /* arms only: the Jacobian lives on the stack */
+    for (j = 0; j < n; j++) { dof[j] = m->jnt_dofadr[m->actuator_trnid[2 * j]]; q_out[j] = q_start[j]; }
+    for (it = 0; it < 100; it++) {
+        s2r_flange_fk(m, scratch, info->flange_site, q_out, n, pos);
+        for (j = 0; j < 3; j++) e[j] = target[j] - pos[j];
+        err = sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
+        if (err < 1e-5) break;
+        mj_comPos(m, scratch);
+        mj_jacSite(m, scratch, J, NULL, info->flange_site);
+        s2r__ik_step(m, J, dof, n, e, q_out, q_start, dq);
+        for (j = 0; j < n; j++)
+            q_out[j] = s2r_clamp(q_out[j] + s2r_clamp(dq[j], -0.2, 0.2), info->q_min[j], info->q_max[j]);
+    }
+    return err;
+}
+
+S2RDEF s2r_expert_config s2r_expert_config_default(void) {
+    s2r_expert_config c;
+    c.gain_cmd = 0.5;
+    c.gain_error = 0.3;
+    c.action_noise = 0.0;
+    c.reaction_steps = 0;
+    return c;
+}
+
+S2RDEF s2r_result s2r_expert_init(s2r_expert* e, const s2r_expert_config* config, const s2r_reach* reach) {
+    S2R_ASSERT(e && config && reach);
+    memset(e, 0, sizeof *e);
+    if (!(config->action_noise >= 0) || config->reaction_steps < 0 || config->reaction_steps > 7 ||
+        !isfinite(config->gain_cmd) || !isfinite(config->gain_error))
+        return s2r__fail(e->error, S2R_ERR_INVALID_ARGUMENT, "expert: need finite gains, action_noise >= 0, reaction_steps 0..7");
+    e->config = *config;
+    e->info = reach->backend->info;
+    e->max_delta = reach->config.max_delta;
+    e->scratch = mj_makeData(e->info->model);
+    if (!e->scratch) return s2r__fail(e->error, S2R_ERR_OUT_OF_MEMORY, "mj_makeData failed");
+    return S2R_OK;
+}
+
+S2RDEF void s2r_expert_free(s2r_expert* e) {
+    if (!e) return;
+    if (e->scratch) mj_deleteData(e->scratch);
+    memset(e, 0, sizeof *e);
+}
+
+S2RDEF void s2r_expert_reset(s2r_expert* e) {
+    e->has_goal = 0;
+    e->steps = 0;
+    memset(e->pending, 0, sizeof e->pending);
+}
+
+/* The undelayed action for this observation. */
+static void s2r__expert_command(s2r_expert* e, const float* obs, const double* target, float* action) {
+    int j, n = e->info->n_joints;
+    double q[S2R_MAX_JOINTS], t[3];
+    for (j = 0; j < n; j++) q[j] = obs[j];
+    for (j = 0; j < 3; j++) t[j] = target ? target[j] : obs[3 * n + j];
+    if (!e->has_goal || fabs(t[0] - e->goal_target[0]) + fabs(t[1] - e->goal_target[1]) + fabs(t[2] - e->goal_target[2]) > 0.005) {
+        e->ik_residual = s2r_ik_solve(e->info, e->scratch, t, q, e->q_goal);
+        memcpy(e->goal_target, t, sizeof t);
+        e->has_goal = 1;
+    }
+    for (j = 0; j < n; j++) {
+        double q_cmd = obs[2 * n + j] + q[j];
+        double a = (e->config.gain_cmd * (e->q_goal[j] - q_cmd) + e->config.gain_error * (e->q_goal[j] - q[j])) / e->max_delta;
+        action[j] = (float)s2r_clamp(a, -1, 1);
+    }
+}
+
+S2RDEF s2r_result s2r_expert_act(s2r_expert* e, const float* obs, const double* target,
+                                 float* action, s2r_rng* rng) {
+    int j, n = e->info->n_joints, k = e->config.reaction_steps;
+    float now[S2R_MAX_JOINTS];
+    if (!obs || !s2r_all_finite_f(obs, 4 * n + 9) || (target && !s2r_all_finite(target, 3)))
+        return s2r__fail(e->error, S2R_ERR_INVALID_ARGUMENT, "expert: observation or target contains NaN/Inf");
+    if (e->config.action_noise > 0 && !rng)
+        return s2r__fail(e->error, S2R_ERR_INVALID_ARGUMENT, "expert: action noise needs an rng");
+    s2r__expert_command(e, obs, target, now);
+    for (j = 0; j < n; j++) {
+        float a = k > 0 ? e->pending[k - 1][j] : now[j];   /* the oldest pending action goes out */
+        if (e->config.action_noise > 0) a += (float)(e->config.action_noise * s2r_rng_normal(rng));
+        action[j] = a < -1.0f ? -1.0f : (a > 1.0f ? 1.0f : a);
+    }
+    if (k > 0) {   /* shift the queue; the first k actions of an episode are zero (not yet reacting) */
+        memmove(e->pending[1], e->pending[0], (size_t)(k - 1) * sizeof e->pending[0]);
+        memcpy(e->pending[0], now, sizeof now);
+    }
+    e->steps++;
+    return S2R_OK;
 }
 
 #endif /* SIM2REAL_IMPLEMENTATION_DONE */
