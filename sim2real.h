@@ -1119,6 +1119,52 @@ S2RDEF s2r_result s2r_expert_act(s2r_expert* e, const float* obs, const double* 
                                  float* action, s2r_rng* rng);
 
 /* ==========================================================================
+   Running the examples: command line, output folder, progress
+   ==========================================================================
+   Every example takes the same options:
+
+     --robot ur5e|panda   which arm (default ur5e)
+     --seed N             training / experiment seed (default 1)
+     --real-seed N        first unit of the real fleet to use (default 1)
+     --seeds N            number of training seeds, where an example uses several (3)
+     --threads N          worker threads for rollouts (default 1)
+     --out DIR            where artifacts go, created if missing (default out)
+     --quick              smoke-run sizes: the whole step in seconds
+     --resume             continue from the last checkpoint in DIR
+     --help               print the options
+
+   An unknown option, a missing value or a malformed number is an error
+   (S2R_ERR_PARSE) naming the option; nothing is half-parsed. */
+
+typedef struct s2r_options {
+    s2r_robot_kind robot;       /* --robot; S2R_ROBOT_UR5E                 */
+    uint64_t       seed;        /* --seed; 1                               */
+    uint64_t       real_seed;   /* --real-seed; 1                          */
+    int            seeds;       /* --seeds; 3                              */
+    int            threads;     /* --threads; 1                            */
+    int            quick;       /* --quick; 0                              */
+    int            resume;      /* --resume; 0                             */
+    int            help;        /* --help was given; 0                     */
+    char           out[256];    /* --out; "out"                            */
+} s2r_options;
+
+S2RDEF s2r_options s2r_options_default(void);
+S2RDEF s2r_result  s2r_options_parse(s2r_options* options, int argc, char** argv, char* error);
+S2RDEF void        s2r_options_usage(const char* program, const char* purpose);
+/* Create a folder (and its parents) if missing and check it can be written:
+   S2R_ERR_IO with a message otherwise. */
+S2RDEF s2r_result  s2r_make_dir(const char* path, char* error);
+/* dir + "/" + file into out (cap bytes); returns out. */
+S2RDEF const char* s2r_path(char* out, size_t cap, const char* dir, const char* file);
+/* 1 when standard output is a terminal (progress bars redraw in place). */
+S2RDEF int         s2r_stdout_is_terminal(void);
+/* Print an arm's facts: joints, limits, torques, masses, workspace. */
+S2RDEF void        s2r_arm_info_print(const s2r_arm_info* info);
+/* Wilson score interval for k successes in n trials at 95 % (z = 1.96):
+   lo, hi in [0, 1]; n = 0 gives [0, 1]. */
+S2RDEF void        s2r_wilson_interval(int k, int n, double* lo, double* hi);
+
+/* ==========================================================================
    Figures: PNG line plots, bar charts, histograms and panel grids
    ==========================================================================
    Every figure of the recipe - learning curves, sim-vs-real trajectories,
@@ -1331,6 +1377,10 @@ S2RDEF s2r_result s2r_figure_to_pixel(s2r_figure* fig, int panel, double x, doub
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#if defined(__unix__) || defined(__APPLE__)
+#include <unistd.h>
+#endif
 
 #if defined(S2R_MALLOC) && defined(S2R_FREE) && defined(S2R_REALLOC)
 /* ok: the user supplied all three */
@@ -3841,14 +3891,152 @@ S2RDEF s2r_result s2r_expert_act(s2r_expert* e, const float* obs, const double* 
     return S2R_OK;
 }
 
+/* --- Running the examples --------------------------------------------------- */
+
+S2RDEF s2r_options s2r_options_default(void) {
+    s2r_options o;
+    memset(&o, 0, sizeof o);
+    o.robot = S2R_ROBOT_UR5E;
+    o.seed = 1;
+    o.real_seed = 1;
+    o.seeds = 3;
+    o.threads = 1;
+    snprintf(o.out, sizeof o.out, "out");
+    return o;
+}
+
+/* A whole decimal number in [lo, hi]. */
+static int s2r__parse_count(const char* text, unsigned long long lo, unsigned long long hi, unsigned long long* out) {
+    char* end = NULL;
+    unsigned long long v;
+    if (!text || !*text || *text == '-' || *text == '+') return 0;
+    errno = 0;
+    v = strtoull(text, &end, 10);
+    if (errno || *end || v < lo || v > hi) return 0;
+    *out = v;
+    return 1;
+}
+
+/* One option at argv[*i] (advancing past its value). */
+static s2r_result s2r__parse_option(s2r_options* o, int argc, char** argv, int* i, char* error) {
+    const char* name = argv[*i];
+    const char* value = *i + 1 < argc ? argv[*i + 1] : NULL;
+    unsigned long long v;
+    if (!strcmp(name, "--quick")) { o->quick = 1; return S2R_OK; }
+    if (!strcmp(name, "--resume")) { o->resume = 1; return S2R_OK; }
+    if (!strcmp(name, "--help") || !strcmp(name, "-h")) { o->help = 1; return S2R_OK; }
+    if (strcmp(name, "--robot") && strcmp(name, "--seed") && strcmp(name, "--real-seed") &&
+        strcmp(name, "--seeds") && strcmp(name, "--threads") && strcmp(name, "--out"))
+        return s2r__fail(error, S2R_ERR_PARSE, "unknown option '%.60s' (try --help)", name);
+    if (!value) return s2r__fail(error, S2R_ERR_PARSE, "option %s needs a value", name);
+    (*i)++;
+    if (!strcmp(name, "--robot")) {
+        o->robot = s2r_robot_kind_find(value);
+        if (o->robot != S2R_ROBOT_UR5E && o->robot != S2R_ROBOT_PANDA)
+            return s2r__fail(error, S2R_ERR_PARSE, "--robot takes ur5e or panda, not '%.60s'", value);
+    } else if (!strcmp(name, "--out")) {
+        if (!*value || strlen(value) >= sizeof o->out)
+            return s2r__fail(error, S2R_ERR_PARSE, "--out needs a folder name of 1..%d characters", (int)sizeof o->out - 1);
+        snprintf(o->out, sizeof o->out, "%s", value);
+    } else if (!strcmp(name, "--threads") || !strcmp(name, "--seeds")) {
+        if (!s2r__parse_count(value, 1, 64, &v))
+            return s2r__fail(error, S2R_ERR_PARSE, "%s takes a whole number from 1 to 64, not '%.60s'", name, value);
+        if (name[2] == 't') o->threads = (int)v; else o->seeds = (int)v;
+    } else {
+        if (!s2r__parse_count(value, 0, 0xFFFFFFFFull, &v))
+            return s2r__fail(error, S2R_ERR_PARSE, "%s takes a whole number from 0 to 4294967295, not '%.60s'", name, value);
+        if (!strcmp(name, "--seed")) o->seed = v; else o->real_seed = v;
+    }
+    return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_options_parse(s2r_options* options, int argc, char** argv, char* error) {
+    s2r_options o = s2r_options_default();
+    int i;
+    for (i = 1; i < argc; i++) {
+        s2r_result res = s2r__parse_option(&o, argc, argv, &i, error);
+        if (res != S2R_OK) return res;
+    }
+    *options = o;
+    return S2R_OK;
+}
+
+S2RDEF void s2r_options_usage(const char* program, const char* purpose) {
+    printf("%s - %s\n\n"
+           "  --robot ur5e|panda   which arm (default ur5e)\n"
+           "  --seed N             experiment seed (default 1)\n"
+           "  --real-seed N        first unit of the real fleet (default 1)\n"
+           "  --seeds N            training seeds where several are used (default 3)\n"
+           "  --threads N          worker threads for rollouts (default 1)\n"
+           "  --out DIR            output folder, created if missing (default out)\n"
+           "  --quick              smoke-run sizes\n"
+           "  --resume             continue from the last checkpoint\n",
+           program, purpose);
+}
+
+S2RDEF s2r_result s2r_make_dir(const char* path, char* error) {
+    char buf[512], probe[560];
+    size_t i, len = path ? strlen(path) : 0;
+    FILE* f;
+    if (len == 0 || len >= sizeof buf) return s2r__fail(error, S2R_ERR_IO, "output folder name is empty or too long");
+    memcpy(buf, path, len + 1);
+    for (i = 1; i <= len; i++)    /* every prefix ending at a '/' or the end */
+        if (buf[i] == '/' || buf[i] == '\0') {
+            char c = buf[i];
+            buf[i] = '\0';
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+                return s2r__fail(error, S2R_ERR_IO, "cannot create folder '%s': %s", buf, strerror(errno));
+            buf[i] = c;
+        }
+    snprintf(probe, sizeof probe, "%s/.s2r_write_probe", path);
+    f = fopen(probe, "w");
+    if (!f) return s2r__fail(error, S2R_ERR_IO, "folder '%s' is not writable: %s", path, strerror(errno));
+    fclose(f);
+    remove(probe);
+    return S2R_OK;
+}
+
+S2RDEF const char* s2r_path(char* out, size_t cap, const char* dir, const char* file) {
+    snprintf(out, cap, "%s/%s", dir, file);
+    return out;
+}
+
+S2RDEF int s2r_stdout_is_terminal(void) {
+#if defined(__unix__) || defined(__APPLE__)
+    return isatty(1);
+#else
+    return 0;
+#endif
+}
+
+S2RDEF void s2r_arm_info_print(const s2r_arm_info* info) {
+    int j;
+    printf("%s: %d joints, %.2f kg, physics dt %.4f s\n", info->name, info->n_joints, info->total_mass, info->physics_dt);
+    printf("  %-14s %8s %8s %8s %9s %9s %7s\n", "joint", "min", "max", "home", "torque", "speed", "link");
+    printf("  %-14s %8s %8s %8s %9s %9s %7s\n", "", "rad", "rad", "rad", "N m", "rad/s", "kg");
+    for (j = 0; j < info->n_joints; j++)
+        printf("  %-14s %8.3f %8.3f %8.3f %9.1f %9.3f %7.3f\n", info->joint_name[j], info->q_min[j], info->q_max[j],
+               info->q_home[j], info->torque_limit[j], info->velocity_limit[j], info->link_mass[j]);
+    printf("  targets drawn in x [%.2f, %.2f], y [%.2f, %.2f], z [%.2f, %.2f] m\n", info->workspace_lo[0],
+           info->workspace_hi[0], info->workspace_lo[1], info->workspace_hi[1], info->workspace_lo[2], info->workspace_hi[2]);
+}
+
+S2RDEF void s2r_wilson_interval(int k, int n, double* lo, double* hi) {
+    const double z = 1.96;
+    double p, denom, centre, half;
+    if (n <= 0) { *lo = 0; *hi = 1; return; }
+    p = (double)k / n;
+    denom = 1 + z * z / n;
+    centre = (p + z * z / (2.0 * n)) / denom;
+    half = z * sqrt(p * (1 - p) / n + z * z / (4.0 * n * n)) / denom;
+    *lo = fmax(0, centre - half);
+    *hi = fmin(1, centre + half);
+}
+
 /* --- Figures ---------------------------------------------------------------
    stb_image_write encodes the PNG (compiled here as static functions unless
    S2R_NO_STB_IMAGE_WRITE_IMPLEMENTATION says you compile it yourself);
    stb_easy_font supplies the glyphs as rectangles, which we fill. */
-#include <errno.h>
-#include <math.h>
-#include <stdio.h>
-#include <string.h>
 
 #if defined(__GNUC__) || defined(__clang__)
 #pragma GCC diagnostic push

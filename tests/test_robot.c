@@ -241,3 +241,56 @@ static const test_case robot_tests[] = {
     {"robot: custom MJCF from a file", test_custom_mjcf_file},
     {"reach: success judged from ground truth", test_reach_success_ground_truth},
 };
+
+/* The examples' command line: good options parse, bad ones name themselves
+   and leave the caller's options untouched. */
+static int test_options(void) {
+    s2r_options o = s2r_options_default(), keep;
+    char error[S2R_ERROR_LEN];
+    char* good[] = {"prog", "--robot", "panda", "--seed", "7", "--quick", "--out", "build/opt", "--threads", "2"};
+    char* unknown[] = {"prog", "--robto", "panda"};
+    char* missing[] = {"prog", "--seed"};
+    char* malformed[] = {"prog", "--threads", "2x"};
+    char* negative[] = {"prog", "--seed", "-3"};
+    char* robot[] = {"prog", "--robot", "kuka"};
+    CHECK(s2r_options_parse(&o, 10, good, error) == S2R_OK);
+    CHECK(o.robot == S2R_ROBOT_PANDA && o.seed == 7 && o.quick && o.threads == 2 && !strcmp(o.out, "build/opt"));
+    keep = o;
+    CHECK(s2r_options_parse(&o, 3, unknown, error) == S2R_ERR_PARSE && strstr(error, "--robto"));
+    CHECK(s2r_options_parse(&o, 2, missing, error) == S2R_ERR_PARSE && strstr(error, "--seed"));
+    CHECK(s2r_options_parse(&o, 3, malformed, error) == S2R_ERR_PARSE && strstr(error, "2x"));
+    CHECK(s2r_options_parse(&o, 3, negative, error) == S2R_ERR_PARSE);
+    CHECK(s2r_options_parse(&o, 3, robot, error) == S2R_ERR_PARSE && strstr(error, "kuka"));
+    CHECK(memcmp(&o, &keep, sizeof o) == 0);
+    return 0;
+}
+
+static int test_make_dir(void) {
+    char error[S2R_ERROR_LEN];
+    FILE* f;
+    CHECK(s2r_make_dir("build/test_dir/a/b", error) == S2R_OK);
+    f = fopen("build/test_dir/a/b/x.txt", "w");
+    CHECK(f != NULL);
+    fclose(f);
+    remove("build/test_dir/a/b/x.txt");
+    CHECK(s2r_make_dir("/proc/s2r_cannot_be_here", error) == S2R_ERR_IO);
+    CHECK(strstr(error, "s2r_cannot_be_here") != NULL);
+    return 0;
+}
+
+static int test_wilson(void) {
+    double lo, hi;
+    s2r_wilson_interval(85, 100, &lo, &hi);      /* reference: 0.7672 .. 0.9069 */
+    CHECKF(fabs(lo - 0.7672) < 5e-4 && fabs(hi - 0.9069) < 5e-4, "%g %g", lo, hi);
+    s2r_wilson_interval(0, 20, &lo, &hi);        /* 0 .. 0.1611 */
+    CHECKF(lo == 0 && fabs(hi - 0.1611) < 5e-4, "%g %g", lo, hi);
+    s2r_wilson_interval(0, 0, &lo, &hi);
+    CHECK(lo == 0 && hi == 1);
+    return 0;
+}
+
+static const test_case tools_tests[] = {
+    {"options: parse, and name what is wrong", test_options},
+    {"options: output folder created, unwritable refused", test_make_dir},
+    {"eval: Wilson 95 % interval", test_wilson},
+};

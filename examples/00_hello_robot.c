@@ -1,0 +1,102 @@
+/* 00_hello_robot.c - meet the two arms.
+
+   Loads the UR5e and the Franka Panda from the MJCF embedded in sim2real.h,
+   prints what the library knows about each (joints, limits, torques, link
+   masses, the workspace where reach targets are drawn), then lets each arm
+   hold its home pose for two seconds under gravity with nothing but its
+   joint position servos, and plots how far every joint sags.
+
+   Uses: s2r_sim_init, s2r_arm_info_print, s2r_backend_advance,
+         s2r_backend_read_sensors, s2r_figure_*.
+   Writes: DIR/00_hold_home.csv, DIR/00_hello_robot.png.
+   Next: 01_the_gap.c - one controller, the simulator and real units. */
+#define SIM2REAL_IMPLEMENTATION
+#include "../sim2real.h"
+#include <stdio.h>
+
+#define HOLD_SECONDS 2.0
+#define SAMPLE_PERIOD 0.01                       /* s between samples */
+#define SAMPLES 201                              /* HOLD_SECONDS / SAMPLE_PERIOD + 1 */
+
+/* Hold home; sag[j][t] = (q_j - q_home_j) in mrad at time t * SAMPLE_PERIOD. */
+static s2r_result hold_home(s2r_robot_kind kind, double sag[S2R_MAX_JOINTS][SAMPLES], int* n_joints) {
+    s2r_sim sim;
+    s2r_sim_config config = s2r_sim_config_default(kind);
+    s2r_sensors s;
+    int t, j;
+    s2r_result res = s2r_sim_init(&sim, &config);
+    if (res != S2R_OK) { fprintf(stderr, "%s\n", sim.error); return res; }
+    s2r_arm_info_print(&sim.robot.info);
+    *n_joints = sim.robot.info.n_joints;
+    for (t = 0; t < SAMPLES; t++) {
+        if (t > 0) s2r_backend_advance(&sim.backend, SAMPLE_PERIOD);
+        s2r_backend_read_sensors(&sim.backend, &s);
+        for (j = 0; j < *n_joints; j++) sag[j][t] = 1000.0 * (s.q[j] - sim.robot.info.q_home[j]);
+    }
+    printf("  after %.1f s at home the joints sit", HOLD_SECONDS);
+    for (j = 0; j < *n_joints; j++) printf(" %+.2f", sag[j][SAMPLES - 1]);
+    printf(" mrad from home (servo droop under gravity)\n\n");
+    s2r_sim_free(&sim);
+    return S2R_OK;
+}
+
+static void write_csv(FILE* f, const char* robot, double sag[S2R_MAX_JOINTS][SAMPLES], int n) {
+    int t, j;
+    for (t = 0; t < SAMPLES; t++) {
+        fprintf(f, "%s,%.3f", robot, t * SAMPLE_PERIOD);
+        for (j = 0; j < S2R_MAX_JOINTS; j++) {
+            if (j < n) fprintf(f, ",%.6f", sag[j][t]);
+            else fprintf(f, ",");
+        }
+        fprintf(f, "\n");
+    }
+}
+
+static void plot_sag(s2r_figure* fig, int panel, const char* robot, double sag[S2R_MAX_JOINTS][SAMPLES], int n) {
+    static double time[SAMPLES];
+    char title[96], label[24];
+    int t, j;
+    for (t = 0; t < SAMPLES; t++) time[t] = t * SAMPLE_PERIOD;
+    snprintf(title, sizeof title, "%s holding home", robot);
+    s2r_panel_labels(fig, panel, title, "time (s)", "q - q_home (mrad)");
+    for (j = 0; j < n; j++) {
+        s2r_plot_style style = s2r_plot_style_default();
+        snprintf(label, sizeof label, "joint %d", j + 1);
+        style.label = label;
+        s2r_plot_line(fig, panel, time, sag[j], SAMPLES, &style);
+    }
+}
+
+int main(int argc, char** argv) {
+    static double sag[2][S2R_MAX_JOINTS][SAMPLES];
+    const s2r_robot_kind arms[2] = {S2R_ROBOT_UR5E, S2R_ROBOT_PANDA};
+    s2r_options opt;
+    s2r_figure fig;
+    char error[S2R_ERROR_LEN], path[512];
+    int n[2], k;
+    FILE* csv;
+
+    if (s2r_options_parse(&opt, argc, argv, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 2; }
+    if (opt.help) { s2r_options_usage(argv[0], "load both arms, print their facts, hold home"); return 0; }
+    if (s2r_make_dir(opt.out, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
+
+    for (k = 0; k < 2; k++)
+        if (hold_home(arms[k], sag[k], &n[k]) != S2R_OK) return 1;
+
+    csv = fopen(s2r_path(path, sizeof path, opt.out, "00_hold_home.csv"), "w");
+    if (!csv) { fprintf(stderr, "cannot write %s\n", path); return 1; }
+    fprintf(csv, "robot,time_s,q1_mrad,q2_mrad,q3_mrad,q4_mrad,q5_mrad,q6_mrad,q7_mrad,q8_mrad\n");
+    for (k = 0; k < 2; k++) write_csv(csv, s2r_robot_kind_name(arms[k]), sag[k], n[k]);
+    fclose(csv);
+
+    if (s2r_figure_init(&fig, 1200, 450, 1, 2) != S2R_OK) return 1;
+    s2r_figure_title(&fig, "Position servos holding the home pose under gravity");
+    for (k = 0; k < 2; k++) plot_sag(&fig, k, s2r_robot_kind_name(arms[k]), sag[k], n[k]);
+    if (s2r_figure_write_png(&fig, s2r_path(path, sizeof path, opt.out, "00_hello_robot.png")) != S2R_OK) {
+        fprintf(stderr, "%s\n", fig.error);
+        return 1;
+    }
+    s2r_figure_free(&fig);
+    printf("wrote %s/00_hold_home.csv and %s\n", opt.out, path);
+    return 0;
+}
