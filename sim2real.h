@@ -1069,12 +1069,12 @@ S2RDEF s2r_env    s2r_reach_env(s2r_reach* reach);
    the fallback controller of staged deployment (example 06).
 
    It solves damped least-squares inverse kinematics on the nominal model
-   for the perceived target, then moves the servo targets toward that goal:
+   for the perceived target, then moves the servo targets toward that goal
+   plus an integral of the remaining joint error (which removes the static
+   droop of the servos):
 
-       a = clip( (gain_cmd (q_goal - q_cmd) + gain_error (q_goal - q)) / max_delta )
-
-   the second term integrating the remaining joint error (it removes the
-   static droop of the servos).  It reads only the task's observation, so it
+       I += gain_error (q_goal - q)                  (clipped to +-0.1 rad)
+       a  = clip( gain_cmd (q_goal + I - q_cmd) / max_delta, -1, 1 )  It reads only the task's observation, so it
    acts in the policy's action space; optional action noise and a reaction
    delay make it an imperfect human. */
 
@@ -1087,7 +1087,7 @@ S2RDEF double s2r_ik_solve(const s2r_arm_info* info, mjData* scratch, const doub
 
 typedef struct s2r_expert_config {
     double gain_cmd;         /* pull of the servo targets toward the goal; 0.5      */
-    double gain_error;       /* integral action on the joint error; 0.3             */
+    double gain_error;       /* integral gain on the joint error, per step; 0.1     */
     double action_noise;     /* std of Gaussian noise added to each action; 0       */
     int    reaction_steps;   /* policy steps between seeing and acting; 0           */
 } s2r_expert_config;
@@ -1098,6 +1098,7 @@ typedef struct s2r_expert {
     double              max_delta;                 /* rad, the task's action scale   */
     mjData*             scratch;                   /* IK workspace                   */
     double              q_goal[S2R_MAX_JOINTS];    /* rad, IK solution               */
+    double              integral[S2R_MAX_JOINTS];  /* rad, accumulated joint error   */
     double              ik_residual;               /* m, distance IK could not close */
     double              goal_target[3];            /* m, target the goal was solved for */
     int                 has_goal;
@@ -1117,6 +1118,44 @@ S2RDEF void       s2r_expert_reset(s2r_expert* e);
    sees the real scene.  rng: action noise (may be NULL when there is none). */
 S2RDEF s2r_result s2r_expert_act(s2r_expert* e, const float* obs, const double* target,
                                  float* action, s2r_rng* rng);
+
+/* ==========================================================================
+   Evaluation: run a controller for many episodes, count successes
+   ==========================================================================
+   Anything that maps an observation to an action is a controller: the
+   scripted expert, a trained policy, a policy behind the safety monitor.
+   s2r_evaluate runs it on a reach task (whatever backend is behind it) and
+   reports the success rate with its Wilson 95 % interval, judged from
+   ground truth at the end of every episode.  Episode i draws its start pose
+   and target from stream i of `seed`, so two controllers evaluated with the
+   same seed face exactly the same tasks. */
+
+typedef struct s2r_controller {
+    void* self;
+    /* Start of an episode (may be NULL). */
+    void (*reset)(void* self);
+    /* Action in [-1, 1]^act_dim for one observation. */
+    s2r_result (*act)(void* self, const float* obs, float* action);
+} s2r_controller;
+
+typedef struct s2r_eval_result {
+    int    episodes;        /* episodes run                                  */
+    int    successes;       /* episodes ending on target and at rest         */
+    int    diverged;        /* episodes the physics blew up in               */
+    double success_rate;    /* successes / episodes                          */
+    double success_lo;      /* Wilson 95 % interval of the success rate      */
+    double success_hi;
+    double mean_distance;   /* m, flange-target distance at the end          */
+    double mean_return;     /* sum of rewards per episode                    */
+} s2r_eval_result;
+
+/* distance_curve: NULL, or [episode_steps] filled with the mean distance (m)
+   after each step over all episodes. */
+S2RDEF s2r_result s2r_evaluate(const s2r_controller* controller, s2r_reach* reach,
+                               int episodes, uint64_t seed, s2r_eval_result* out,
+                               double* distance_curve);
+/* The scripted expert as a controller (it acts on the perceived target). */
+S2RDEF s2r_controller s2r_expert_controller(s2r_expert* expert);
 
 /* ==========================================================================
    Running the examples: command line, output folder, progress
@@ -3819,7 +3858,7 @@ S2RDEF double s2r_ik_solve(const s2r_arm_info* info, mjData* scratch, const doub
 S2RDEF s2r_expert_config s2r_expert_config_default(void) {
     s2r_expert_config c;
     c.gain_cmd = 0.5;
-    c.gain_error = 0.3;
+    c.gain_error = 0.1;
     c.action_noise = 0.0;
     c.reaction_steps = 0;
     return c;
@@ -3848,6 +3887,7 @@ S2RDEF void s2r_expert_free(s2r_expert* e) {
 S2RDEF void s2r_expert_reset(s2r_expert* e) {
     e->has_goal = 0;
     e->steps = 0;
+    memset(e->integral, 0, sizeof e->integral);
     memset(e->pending, 0, sizeof e->pending);
 }
 
@@ -3864,8 +3904,8 @@ static void s2r__expert_command(s2r_expert* e, const float* obs, const double* t
     }
     for (j = 0; j < n; j++) {
         double q_cmd = obs[2 * n + j] + q[j];
-        double a = (e->config.gain_cmd * (e->q_goal[j] - q_cmd) + e->config.gain_error * (e->q_goal[j] - q[j])) / e->max_delta;
-        action[j] = (float)s2r_clamp(a, -1, 1);
+        e->integral[j] = s2r_clamp(e->integral[j] + e->config.gain_error * (e->q_goal[j] - q[j]), -0.1, 0.1);
+        action[j] = (float)s2r_clamp(e->config.gain_cmd * (e->q_goal[j] + e->integral[j] - q_cmd) / e->max_delta, -1, 1);
     }
 }
 
@@ -3889,6 +3929,69 @@ S2RDEF s2r_result s2r_expert_act(s2r_expert* e, const float* obs, const double* 
     }
     e->steps++;
     return S2R_OK;
+}
+
+/* --- Evaluation ------------------------------------------------------------------ */
+
+/* One episode; adds each step's distance into curve (if any). */
+static s2r_result s2r__evaluate_episode(const s2r_controller* c, s2r_reach* reach, s2r_rng* rng,
+                                        double* curve, s2r_step_result* last, double* ret) {
+    float obs[S2R_REACH_MAX_OBS], action[S2R_MAX_JOINTS];
+    s2r_result res = s2r_reach_reset(reach, rng, obs);
+    int t = 0;
+    if (res != S2R_OK) return res;
+    if (c->reset) c->reset(c->self);
+    *ret = 0;
+    do {
+        if ((res = c->act(c->self, obs, action)) != S2R_OK) return res;
+        if ((res = s2r_reach_step(reach, action, obs, last)) != S2R_OK) return res;
+        *ret += last->reward;
+        if (curve) curve[t] += last->diverged ? 0 : last->distance;
+        t++;
+    } while (!last->done);
+    return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_evaluate(const s2r_controller* controller, s2r_reach* reach,
+                               int episodes, uint64_t seed, s2r_eval_result* out,
+                               double* distance_curve) {
+    int i, t, steps = reach->config.episode_steps;
+    double distance = 0, returns = 0;
+    memset(out, 0, sizeof *out);
+    if (episodes < 1) return s2r__fail(reach->error, S2R_ERR_INVALID_ARGUMENT, "evaluate: need at least one episode");
+    if (distance_curve) memset(distance_curve, 0, (size_t)steps * sizeof(double));
+    for (i = 0; i < episodes; i++) {
+        s2r_rng rng = s2r_rng_make(seed, (uint64_t)i);
+        s2r_step_result last;
+        double ret;
+        s2r_result res = s2r__evaluate_episode(controller, reach, &rng, distance_curve, &last, &ret);
+        if (res != S2R_OK) return res;
+        out->successes += last.success;
+        out->diverged += last.diverged;
+        distance += last.diverged ? 0 : last.distance;
+        returns += ret;
+    }
+    out->episodes = episodes;
+    out->success_rate = (double)out->successes / episodes;
+    s2r_wilson_interval(out->successes, episodes, &out->success_lo, &out->success_hi);
+    out->mean_distance = out->diverged < episodes ? distance / (episodes - out->diverged) : -1;
+    out->mean_return = returns / episodes;
+    if (distance_curve)
+        for (t = 0; t < steps; t++) distance_curve[t] /= episodes;
+    return S2R_OK;
+}
+
+static void s2r__expert_controller_reset(void* self) { s2r_expert_reset((s2r_expert*)self); }
+static s2r_result s2r__expert_controller_act(void* self, const float* obs, float* action) {
+    return s2r_expert_act((s2r_expert*)self, obs, NULL, action, NULL);
+}
+
+S2RDEF s2r_controller s2r_expert_controller(s2r_expert* expert) {
+    s2r_controller c;
+    c.self = expert;
+    c.reset = s2r__expert_controller_reset;
+    c.act = s2r__expert_controller_act;
+    return c;
 }
 
 /* --- Running the examples --------------------------------------------------- */

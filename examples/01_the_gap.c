@@ -1,0 +1,145 @@
+/* 01_the_gap.c - the sim-to-real gap, before any learning.
+
+   One scripted controller (inverse kinematics to the perceived target, then
+   joint servoing; see "Scripted controller" in sim2real.h) runs the reach
+   task on five robots that all look the same through the backend interface:
+   the nominal simulator, a randomized simulator, and three units of the
+   stand-in real fleet.  The controller is identical; what changes is the
+   robot under it.  On the real units it meets a camera calibration offset,
+   slower servos, longer latency, friction and backlash that the simulator
+   never showed it - the gap, visible before a single policy is trained.
+
+   Uses: s2r_sim_init, s2r_real_robot_init, s2r_reach_init, s2r_expert_init,
+         s2r_evaluate, s2r_figure_*.
+   Writes: DIR/01_the_gap.csv, DIR/01_the_gap.png.
+   Next: 02_domain_randomization.c - train a policy, on nominal and on
+         randomized physics. */
+#define SIM2REAL_IMPLEMENTATION
+#include "../sim2real.h"
+#include <stdio.h>
+
+#define ROBOTS 5        /* nominal, randomized, three real units */
+#define MAX_STEPS 256   /* longest episode the curves hold */
+
+typedef struct gap_row {
+    char            name[48];
+    s2r_eval_result result;
+    double          curve[MAX_STEPS];   /* m, mean distance after each step */
+} gap_row;
+
+/* Evaluate the scripted controller on one backend. */
+static s2r_result evaluate_expert(const s2r_backend* backend, int episodes, uint64_t seed, gap_row* row) {
+    s2r_reach reach;
+    s2r_reach_config rc = s2r_reach_config_default();
+    s2r_expert expert;
+    s2r_expert_config ec = s2r_expert_config_default();
+    s2r_controller controller;
+    s2r_result res = s2r_reach_init(&reach, &rc, backend);
+    if (res != S2R_OK) { fprintf(stderr, "%s\n", reach.error); return res; }
+    if ((res = s2r_expert_init(&expert, &ec, &reach)) != S2R_OK) { s2r_reach_free(&reach); return res; }
+    controller = s2r_expert_controller(&expert);
+    snprintf(row->name, sizeof row->name, "%s", backend->name);
+    res = s2r_evaluate(&controller, &reach, episodes, seed, &row->result, row->curve);
+    if (res != S2R_OK) fprintf(stderr, "%s\n", reach.error);
+    printf("  %-22s success %5.1f %%  [%5.1f, %5.1f]   final distance %5.1f mm\n", row->name,
+           100 * row->result.success_rate, 100 * row->result.success_lo, 100 * row->result.success_hi,
+           1000 * row->result.mean_distance);
+    s2r_expert_free(&expert);
+    s2r_reach_free(&reach);
+    return res;
+}
+
+/* The five robots, one after the other. */
+static s2r_result measure_gap(const s2r_options* opt, int episodes, gap_row rows[ROBOTS]) {
+    s2r_sim sim;
+    s2r_sim_config sc = s2r_sim_config_default(opt->robot);
+    s2r_result res;
+    int u;
+    if ((res = s2r_sim_init(&sim, &sc)) != S2R_OK) { fprintf(stderr, "%s\n", sim.error); return res; }
+    sim.backend.name = "nominal sim";
+    res = evaluate_expert(&sim.backend, episodes, opt->seed, &rows[0]);
+    s2r_sim_free(&sim);
+    sc.randomization = s2r_randomization_default();
+    if (res == S2R_OK && (res = s2r_sim_init(&sim, &sc)) == S2R_OK) {
+        sim.backend.name = "randomized sim";
+        res = evaluate_expert(&sim.backend, episodes, opt->seed, &rows[1]);
+        s2r_sim_free(&sim);
+    }
+    for (u = 0; u < 3 && res == S2R_OK; u++) {
+        s2r_real_robot real;
+        if ((res = s2r_real_robot_init(&real, opt->robot, opt->real_seed + (uint64_t)u)) != S2R_OK) break;
+        res = evaluate_expert(&real.backend, episodes, opt->seed, &rows[2 + u]);
+        s2r_real_robot_free(&real);
+    }
+    return res;
+}
+
+static s2r_result write_csv(const char* path, const gap_row rows[ROBOTS], int episodes) {
+    FILE* f = fopen(path, "w");
+    int i;
+    if (!f) { fprintf(stderr, "cannot write %s\n", path); return S2R_ERR_IO; }
+    fprintf(f, "robot,episodes,successes,success_rate,success_lo,success_hi,mean_final_distance_m\n");
+    for (i = 0; i < ROBOTS; i++)
+        fprintf(f, "%s,%d,%d,%.4f,%.4f,%.4f,%.5f\n", rows[i].name, episodes, rows[i].result.successes,
+                rows[i].result.success_rate, rows[i].result.success_lo, rows[i].result.success_hi,
+                rows[i].result.mean_distance);
+    return fclose(f) == 0 ? S2R_OK : S2R_ERR_IO;
+}
+
+static s2r_result plot_gap(const char* path, const char* robot, const gap_row rows[ROBOTS], int steps, double dt) {
+    s2r_figure fig;
+    double time[MAX_STEPS], mm[MAX_STEPS], rate[ROBOTS], lo[ROBOTS], hi[ROBOTS];
+    const char* names[ROBOTS];
+    char title[96];
+    s2r_plot_style style = s2r_plot_style_default();
+    s2r_result res;
+    int i, t;
+    if ((res = s2r_figure_init(&fig, 1300, 480, 1, 2)) != S2R_OK) return res;
+    snprintf(title, sizeof title, "The gap: one scripted controller, five %s robots", robot);
+    s2r_figure_title(&fig, title);
+    s2r_panel_labels(&fig, 0, "distance to target", "time (s)", "mean distance (mm)");
+    for (i = 0; i < ROBOTS; i++) {
+        for (t = 0; t < steps; t++) { time[t] = (t + 1) * dt; mm[t] = 1000 * rows[i].curve[t]; }
+        style.label = rows[i].name;
+        s2r_plot_line(&fig, 0, time, mm, steps, &style);
+        names[i] = rows[i].name;
+        rate[i] = rows[i].result.success_rate;
+        lo[i] = rows[i].result.success_lo;
+        hi[i] = rows[i].result.success_hi;
+    }
+    style.label = "success radius 20 mm";
+    s2r_plot_hline(&fig, 0, 20.0, &style);
+    s2r_panel_labels(&fig, 1, "success (Wilson 95 % interval)", "", "success rate");
+    s2r_panel_categories(&fig, 1, names, ROBOTS);
+    s2r_panel_yrange(&fig, 1, 0, 1);
+    style.label = NULL;
+    s2r_plot_bars(&fig, 1, rate, lo, hi, ROBOTS, &style);
+    res = s2r_figure_write_png(&fig, path);
+    if (res != S2R_OK) fprintf(stderr, "%s\n", fig.error);
+    s2r_figure_free(&fig);
+    return res;
+}
+
+int main(int argc, char** argv) {
+    static gap_row rows[ROBOTS];
+    s2r_options opt;
+    s2r_reach_config rc = s2r_reach_config_default();
+    char error[S2R_ERROR_LEN], path[512];
+    int episodes;
+
+    if (s2r_options_parse(&opt, argc, argv, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 2; }
+    if (opt.help) { s2r_options_usage(argv[0], "one scripted controller on the simulator and on real units"); return 0; }
+    if (s2r_make_dir(opt.out, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
+    episodes = opt.quick ? 20 : 100;
+
+    printf("The gap on the %s: the same scripted reach controller, %d episodes per robot\n",
+           s2r_robot_kind_name(opt.robot), episodes);
+    if (measure_gap(&opt, episodes, rows) != S2R_OK) return 1;
+    printf("The controller is the same everywhere; the difference is the robot.\n");
+
+    if (write_csv(s2r_path(path, sizeof path, opt.out, "01_the_gap.csv"), rows, episodes) != S2R_OK) return 1;
+    if (plot_gap(s2r_path(path, sizeof path, opt.out, "01_the_gap.png"), s2r_robot_kind_name(opt.robot), rows,
+                 rc.episode_steps, rc.control_period) != S2R_OK) return 1;
+    printf("wrote %s/01_the_gap.csv and %s\n", opt.out, path);
+    return 0;
+}
