@@ -56,9 +56,11 @@ test: deps $(BUILD)/test_main $(BUILD)/cxx_check.o $(EXAMPLES)
 
 table: deps $(EXAMPLES)
 	./$(BUILD)/00_hello_robot --out out
+	./$(BUILD)/01_the_gap --out out
 
 figures: deps $(EXAMPLES)
 	./$(BUILD)/00_hello_robot --out figures
+	./$(BUILD)/01_the_gap --out figures
 
 bench: deps $(BENCHES)
 	@for b in $(BENCHES); do ./$$b || exit 1; done
