@@ -8,7 +8,7 @@
 
 CC       ?= cc
 CXX      ?= c++
-CFLAGS   ?= -std=c99 -O2 -Wall -Wextra -pedantic
+CFLAGS   ?= -std=c99 -O2 -Wall -Wextra -pedantic -fopenmp
 CPPFLAGS += -I. -I/usr/include/stb
 LDLIBS   += -lmujoco -lm
 BUILD    := build
@@ -49,7 +49,7 @@ $(BUILD)/test_main: $(TEST_SRC) sim2real.h $(BUILD)/quickstart.c | $(BUILD)
 # The header must also compile as C++.
 $(BUILD)/cxx_check.o: sim2real.h | $(BUILD)
 	printf '#define SIM2REAL_IMPLEMENTATION\n#include "sim2real.h"\n' > $(BUILD)/cxx_check.cpp
-	$(CXX) $(CPPFLAGS) -O0 -Wall -Wextra -pedantic -c $(BUILD)/cxx_check.cpp -o $@
+	$(CXX) $(CPPFLAGS) -O0 -Wall -Wextra -pedantic -fopenmp -c $(BUILD)/cxx_check.cpp -o $@
 
 test: deps $(BUILD)/test_main $(BUILD)/cxx_check.o $(EXAMPLES)
 	./$(BUILD)/test_main

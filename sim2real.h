@@ -134,6 +134,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <mujoco/mujoco.h>
 
 #ifdef S2R_STATIC
@@ -1120,6 +1121,517 @@ S2RDEF s2r_result s2r_expert_act(s2r_expert* e, const float* obs, const double* 
                                  float* action, s2r_rng* rng);
 
 /* ==========================================================================
+   Learning: MLP, Gaussian policy, PPO, behaviour cloning, checkpoints
+
+   Everything a policy needs to learn, written out by hand so it can be read
+   top to bottom:
+
+     s2r_mlp          a tanh MLP over one contiguous float parameter block,
+                      with a forward and a hand-written backward pass
+     s2r_policy       actor (obs -> action mean), a state-independent log-std
+                      and a critic (obs -> value), with the running
+                      observation normalizer they were trained behind
+     s2r_adam         Adam (PyTorch's formulation) over a parameter block
+     s2r_gae          generalized advantage estimation with correct handling
+                      of time-limit truncation
+     s2r_ppo          PPO as in CleanRL's ppo_continuous_action: rollouts over
+                      N environments (optionally in parallel), clipped
+                      surrogate, value clipping, entropy bonus, annealed
+                      learning rate, shuffled minibatches, gradient clipping
+     s2r_dataset,     behaviour cloning from (observation, action) pairs,
+     s2r_bc           from scratch or as an anchored fine-tune of a policy
+     s2r_policy_save  versioned, checksummed checkpoints written atomically
+     s2r_pendulum     the classic swing-up, a tiny environment to test on
+
+   Train in simulation and save (tests/test_learn.c runs this sequence):
+
+       s2r_ppo ppo;
+       s2r_ppo_config cfg = s2r_ppo_config_default();
+       cfg.num_envs = 4;                      // envs[0..3] made by the caller
+       if (s2r_ppo_init(&ppo, &cfg, envs[0].obs_dim, envs[0].act_dim) != S2R_OK)
+           { printf("%s\n", ppo.error); return 1; }
+       s2r_ppo_train(&ppo, envs, show_progress, NULL); // or s2r_ppo_iterate
+       s2r_policy_save(&ppo.policy, &ppo.adam, "out/sim.policy");
+       s2r_ppo_free(&ppo);
+
+   Load it, fine-tune on demonstrations, act:
+
+       s2r_policy pol;  s2r_policy_shape shape;  s2r_bc bc;
+       s2r_bc_config bcc = s2r_bc_config_finetune();
+       s2r_rng rng = s2r_rng_make(1, 0);
+       s2r_checkpoint_shape("out/sim.policy", &shape, error);
+       s2r_policy_init(&pol, &shape, 0.0f, 10.0f, &rng);
+       s2r_policy_load(&pol, NULL, "out/sim.policy");
+       s2r_bc_init(&bc, &bcc, &pol);
+       for (epoch = 0; epoch < 20; epoch++) s2r_bc_epoch(&bc, &demos, NULL);
+       s2r_policy_act(&pol, obs, action, 1, NULL);   // deterministic: the mean
+
+   (Every call returns an s2r_result; check it.)  Differences from CleanRL,
+   both deliberate: a time-limit truncation bootstraps from V(final obs)
+   instead of counting as a terminal state, and all envs share one
+   observation normalizer (updated in env order with the observations the
+   policy acts on), which is saved with the policy for deployment.
+
+   Threads: with -fopenmp and cfg.num_threads > 1 the environments of a
+   rollout are stepped in parallel.  Each environment has its own RNG streams
+   and scratch slots and every reduction runs afterwards in environment
+   order, so results are bit-identical for any thread count.  The envs
+   passed in must not share mutable state.
+   ========================================================================== */
+
+
+#define S2R_MAX_HIDDEN_LAYERS 4  /* hidden layers an MLP may have            */
+#define S2R_MLP_MAX_WIDTH 256    /* widest layer: observation, hidden, action */
+
+/* --- MLP: layout of a tanh network inside one float block --------------- */
+
+/* Layer l (0 .. num_layers-1) maps size[l] inputs to size[l+1] outputs:
+   y = W x + b, with W stored row-major [size[l+1]][size[l]] (PyTorch's
+   nn.Linear layout) at params + weight[l] and b [size[l+1]] at params +
+   bias[l].  Hidden layers apply tanh; the output layer is linear.  The MLP
+   owns no memory: it describes where things are in a block you pass in. */
+typedef struct s2r_mlp {
+    int num_layers;                          /* linear layers = hidden + 1   */
+    int size[S2R_MAX_HIDDEN_LAYERS + 2];     /* size[0] in ... size[L] out   */
+    int weight[S2R_MAX_HIDDEN_LAYERS + 1];   /* offset of W_l in the block   */
+    int bias[S2R_MAX_HIDDEN_LAYERS + 1];     /* offset of b_l in the block   */
+    int act_offset[S2R_MAX_HIDDEN_LAYERS];   /* hidden layer l's activations
+                                                start at acts + B*act_offset[l] */
+    int num_params;                          /* floats of all W and b        */
+    int num_acts;                            /* hidden floats per sample     */
+    int max_hidden;                          /* widest hidden layer          */
+} s2r_mlp;
+
+/* Fill `m` for in -> hidden[0] -> ... -> hidden[num_hidden-1] -> out.
+   Sizes must be 1 .. S2R_MLP_MAX_WIDTH, num_hidden 1 .. S2R_MAX_HIDDEN_LAYERS;
+   otherwise S2R_ERR_INVALID_ARGUMENT with a message in `error` (may be NULL). */
+S2RDEF s2r_result s2r_mlp_layout(s2r_mlp* m, int in, int num_hidden,
+                                 const int* hidden, int out, char* error);
+/* Orthogonal initialization: each W_l is a random orthogonal matrix (rows or
+   columns orthonormal, whichever are fewer) times `hidden_gain` for hidden
+   layers and `out_gain` for the output layer; biases are zero. */
+S2RDEF void s2r_mlp_init_orthogonal(const s2r_mlp* m, float* params,
+                                    float hidden_gain, float out_gain,
+                                    s2r_rng* rng);
+/* Forward a batch.  x [B][size[0]]; acts [B * num_acts] receives the hidden
+   activations (post-tanh, layer-major) that the backward pass needs;
+   out [B][size[L]]. */
+S2RDEF void s2r_mlp_forward(const s2r_mlp* m, const float* params,
+                            const float* x, int B, float* acts, float* out);
+/* Backward a batch given dL/dout [B][size[L]]: *adds* dL/dparams into
+   grads [num_params] (zero it first).  x and acts are those of the forward
+   pass; scratch holds [2][B][max_hidden] floats. */
+S2RDEF void s2r_mlp_backward(const s2r_mlp* m, const float* params,
+                             const float* x, const float* acts,
+                             const float* dout, int B, float* grads,
+                             float* scratch);
+
+/* --- Observation normalizer ---------------------------------------------- */
+
+/* Running mean and variance of observations (parallel-batch update, as
+   gym's RunningMeanStd).  The policy sees clip((x - mean) / sqrt(var + 1e-8),
+   -clip, clip).  PPO updates it while collecting; evaluation and deployment
+   only read it (frozen).  Saved in checkpoints with the policy. */
+typedef struct s2r_normalizer {
+    int     dim;     /* floats per observation                               */
+    double  count;   /* observations seen; starts at 1e-4 so var is defined  */
+    double  clip;    /* normalized values are clipped to [-clip, clip]; 10   */
+    double* mean;    /* [dim] running mean                                   */
+    double* var;     /* [dim] running (population) variance; starts at 1     */
+} s2r_normalizer;
+
+/* --- Policy: actor, log-std and critic in one parameter block ------------ */
+
+typedef struct s2r_policy_shape {
+    int obs_dim;                          /* floats per observation         */
+    int act_dim;                          /* floats per action              */
+    int num_hidden;                       /* hidden layers of both networks */
+    int hidden[S2R_MAX_HIDDEN_LAYERS];    /* their widths, e.g. {64, 64}    */
+} s2r_policy_shape;
+
+/* A Gaussian policy pi(a|s) = N(actor(norm(s)), exp(log_std)^2) and a value
+   function critic(norm(s)).  params is one block, so a checkpoint is one
+   write and the optimizer treats it as one vector:
+       [ actor W/b (actor.num_params) | log_std [act_dim] | critic W/b ]
+   Behaviour cloning trains only the first num_actor_params floats. */
+typedef struct s2r_policy {
+    s2r_policy_shape shape;
+    s2r_mlp  actor;             /* normalized obs [obs_dim] -> mean [act_dim]  */
+    s2r_mlp  critic;            /* normalized obs [obs_dim] -> value [1]       */
+    int      num_params;        /* floats in params                           */
+    int      num_actor_params;  /* actor.num_params + act_dim                 */
+    float*   params;            /* [num_params] the block described above     */
+    float*   log_std;           /* [act_dim] = params + actor.num_params      */
+    float*   critic_params;     /* = params + num_actor_params                */
+    s2r_normalizer norm;        /* observation normalizer, saved with params  */
+    char     error[S2R_ERROR_LEN];
+} s2r_policy;
+
+/* Allocate and initialize: orthogonal weights (gain sqrt(2) hidden, 0.01
+   actor head, 1 critic head), log_std = init_log_std, normalizer at
+   mean 0 / var 1 with clip `obs_clip`.  Draws from `rng`. */
+S2RDEF s2r_result s2r_policy_init(s2r_policy* p, const s2r_policy_shape* shape,
+                                  float init_log_std, float obs_clip,
+                                  s2r_rng* rng);
+S2RDEF void s2r_policy_free(s2r_policy* p);
+/* One action for one raw observation [obs_dim], normalized with the frozen
+   statistics.  deterministic != 0: the mean (evaluation, deployment; rng may
+   be NULL); otherwise mean + std * N(0,1) drawn from rng.  The action written
+   to action [act_dim] is clipped to [-1, 1], ready for an s2r_env.  No
+   allocation; reads the policy and writes only p->error (on failure), so
+   threads may share a policy.  Non-finite obs: S2R_ERR_INVALID_ARGUMENT. */
+S2RDEF s2r_result s2r_policy_act(s2r_policy* p, const float* obs,
+                                 float* action, int deterministic,
+                                 s2r_rng* rng);
+
+/* Result of running a policy for whole episodes of an s2r_env (for the
+   reach task with success intervals, see s2r_evaluate). */
+typedef struct s2r_env_eval {
+    int    episodes;     /* episodes run                                */
+    double mean_return;  /* mean undiscounted return (raw env reward)   */
+    double success_rate; /* fraction of episodes with success set       */
+    double mean_length;  /* mean steps per episode                      */
+} s2r_env_eval;
+
+/* Run `episodes` episodes of `env` with s2r_policy_act (frozen normalizer).
+   rng drives env resets and, if !deterministic, action noise. */
+S2RDEF s2r_result s2r_policy_evaluate(s2r_policy* p, s2r_env* env,
+                                      int episodes, int deterministic,
+                                      s2r_rng* rng, s2r_env_eval* out);
+
+/* --- Adam ---------------------------------------------------------------- */
+
+/* Adam as PyTorch computes it: m = b1 m + (1-b1) g, v = b2 v + (1-b2) g^2,
+   p -= lr * (m / (1-b1^t)) / (sqrt(v / (1-b2^t)) + eps).  It also holds the
+   gradient block the losses write into, and global-norm clipping. */
+typedef struct s2r_adam {
+    int    n;         /* parameters it updates                              */
+    long   t;         /* steps taken (bias correction)                      */
+    float  beta1;     /* first-moment decay; 0.9                            */
+    float  beta2;     /* second-moment decay; 0.999                         */
+    float  eps;       /* denominator guard; 1e-5 (CleanRL's PPO setting)    */
+    float* grad;      /* [n] gradient of the current loss                   */
+    float* moments;   /* [2][n]: m then v, one block (one checkpoint write) */
+} s2r_adam;
+
+S2RDEF s2r_result s2r_adam_init(s2r_adam* a, int n, char* error);
+S2RDEF void s2r_adam_free(s2r_adam* a);
+/* Scale grad so its global L2 norm is at most max_norm (<= 0: no clipping);
+   returns the norm before clipping (non-finite if the gradient is). */
+S2RDEF double s2r_adam_clip_grad(s2r_adam* a, double max_norm);
+/* One step on params [n] with learning rate lr, using a->grad. */
+S2RDEF void s2r_adam_step(s2r_adam* a, float* params, float lr);
+
+/* --- GAE ------------------------------------------------------------------ */
+
+/* Generalized advantage estimation over T steps of N environments, buffers
+   step-major [T][N] (row t holds every env's step t).
+     done[t][n]      the episode ended at step t (terminated or truncated)
+     end_value[t][n] what to bootstrap with when it ended: V(final obs) on a
+                     time-limit truncation, 0 on termination (unused otherwise)
+     last_value[n]   V(obs after step T-1), bootstraps unfinished episodes
+   delta_t = r_t + gamma * V_next - V_t, A_t = delta_t + gamma lambda A_{t+1},
+   with V_next = end_value and the A chain cut where done.
+   returns = advantages + values. */
+S2RDEF void s2r_gae(int T, int N, const float* rewards, const float* values,
+                    const unsigned char* done, const float* end_value,
+                    const float* last_value, float gamma, float lambda,
+                    float* advantages, float* returns);
+
+/* --- PPO ------------------------------------------------------------------ */
+
+/* Hyperparameters.  Defaults are CleanRL's ppo_continuous_action (MuJoCo
+   settings), so learning curves compare. */
+typedef struct s2r_ppo_config {
+    long long total_steps;     /* env steps over all envs for the whole run;
+                                  sets the learning-rate schedule. 1000000    */
+    int   num_envs;            /* environments stepped per rollout step.  1  */
+    int   rollout_steps;       /* steps per rollout summed over envs (the
+                                  batch); divisible by num_envs.  2048       */
+    int   num_minibatches;     /* the batch is split into this many shuffled
+                                  minibatches per epoch; must divide it.  32 */
+    int   update_epochs;       /* passes over the batch per update.  10      */
+    float learning_rate;       /* Adam step size at the start.  3e-4         */
+    int   anneal_lr;           /* 1: decay linearly to 0 over the run.  1    */
+    float gamma;               /* discount per step.  0.99                   */
+    float gae_lambda;          /* GAE lambda.  0.95                          */
+    float clip_coef;           /* surrogate clip: ratio in [1-c, 1+c].  0.2  */
+    int   clip_value_loss;     /* 1: clip the value change to +-clip_coef.  1 */
+    float value_coef;          /* weight of the value loss.  0.5             */
+    float entropy_coef;        /* weight of the entropy bonus.  0.0          */
+    float max_grad_norm;       /* global gradient-norm clip (0: off).  0.5   */
+    float target_kl;           /* stop the epochs early when an epoch's mean
+                                  approx_kl exceeds it (0: never, as
+                                  CleanRL's None).  0                        */
+    int   normalize_advantages;/* per-minibatch advantage normalization.  1 */
+    int   normalize_rewards;   /* scale rewards by the running std of the
+                                  discounted return, clip +-reward_clip (as
+                                  gym's NormalizeReward).  1                 */
+    float reward_clip;         /* clip of scaled rewards.  10                */
+    float obs_clip;            /* clip of normalized observations.  10       */
+    int   num_hidden;          /* hidden layers of actor and critic.  2      */
+    int   hidden[S2R_MAX_HIDDEN_LAYERS]; /* their widths.  {64, 64}          */
+    float init_log_std;        /* initial log std of the actions.  0         */
+    uint64_t seed;             /* every random draw of the run derives from
+                                  it (init, shuffles, env resets, actions). 1 */
+    int   num_threads;         /* threads stepping envs with OpenMP (0: the
+                                  OpenMP default; ignored without it).  1    */
+} s2r_ppo_config;
+
+S2RDEF s2r_ppo_config s2r_ppo_config_default(void);
+
+/* Diagnostics of one PPO iteration (rollout + update).  Losses, entropy and
+   KL are means over the minibatches the update applied. */
+typedef struct s2r_ppo_stats {
+    int    update;            /* 1-based index of this update               */
+    int    num_updates;       /* updates the run was planned for            */
+    long long global_step;    /* env steps so far, all envs                 */
+    float  learning_rate;     /* Adam step size used in this update         */
+    float  policy_loss;       /* clipped surrogate loss                     */
+    float  value_loss;        /* 0.5 * (clipped) squared error              */
+    float  entropy;           /* mean policy entropy (nats)                 */
+    float  approx_kl;         /* mean of (ratio - 1) - log ratio            */
+    float  clip_fraction;     /* fraction of samples with |ratio-1| > clip  */
+    float  explained_variance;/* 1 - Var(returns - values) / Var(returns)   */
+    int    episodes;          /* episodes finished during the rollout       */
+    float  mean_return;       /* their mean raw return (NAN if none)        */
+    float  success_rate;      /* their success fraction (NAN if none)       */
+    float  steps_per_second;  /* env steps / wall s of this iteration       */
+    int    minibatches;       /* minibatch updates applied                  */
+    int    skipped;           /* minibatches skipped: non-finite loss/grad  */
+} s2r_ppo_stats;
+
+/* Called after every update by s2r_ppo_train; return nonzero to stop. */
+typedef int (*s2r_ppo_callback)(const s2r_ppo_stats* stats, void* user);
+
+/* The trainer.  All buffers are allocated by s2r_ppo_init; iterating
+   allocates nothing.  Rollout storage is step-major [T][N] as in CleanRL,
+   T = rollout_steps / num_envs steps of N = num_envs environments. */
+typedef struct s2r_ppo {
+    s2r_ppo_config cfg;
+    s2r_policy policy;         /* what is being trained (owned)              */
+    s2r_adam   adam;           /* over all of policy.params                  */
+    int  obs_dim, act_dim;
+    int  num_envs, steps_per_env, batch_size, minibatch_size, num_updates;
+    int  update;               /* updates done                               */
+    long long global_step;     /* env steps done                             */
+    int  started;              /* envs have been reset                       */
+    /* rollout, one float block */
+    float* rollout;            /* the block below                            */
+    float* obs;                /* [T][N][obs_dim] normalized obs acted on    */
+    float* actions;            /* [T][N][act_dim] unclipped Gaussian samples */
+    float* logprobs;           /* [T][N] log pi(action | obs) when sampled   */
+    float* rewards;            /* [T][N] (scaled) rewards                    */
+    float* values;             /* [T][N] V(obs) when sampled                 */
+    float* end_values;         /* [T][N] V(final obs) on truncation, else 0  */
+    float* advantages;         /* [T][N] GAE advantages                      */
+    float* returns;            /* [T][N] advantages + values                 */
+    float* last_values;        /* [N] V(next_obs) after the rollout          */
+    unsigned char* dones;      /* [T][N] episode ended at this step          */
+    /* per-environment state: each env owns its slot, so envs can step in
+       parallel */
+    float* env_block;          /* the block below                            */
+    float* next_obs;           /* [N][obs_dim] normalized obs to act on next */
+    float* raw_obs;            /* [N][obs_dim] raw obs from the env          */
+    float* final_obs;          /* [N][obs_dim] raw final obs of an episode   */
+    s2r_step_result* steps;    /* [N] last step's outcome                    */
+    s2r_result* status;        /* [N] last env call's result                 */
+    s2r_rng* env_rng;          /* [N] resets, stream from (seed, env index)  */
+    s2r_rng* act_rng;          /* [N] action noise, from (seed, env index)   */
+    double* episode_return;    /* [N] raw return of the running episode      */
+    double* discounted;        /* [N] running discounted return (reward scaling) */
+    s2r_normalizer reward_norm;/* dim 1: variance of `discounted`            */
+    /* rollout statistics */
+    int    episodes, successes;
+    double return_sum;
+    /* update scratch, one float block */
+    float* work;               /* the block below                            */
+    int*   perm;               /* [batch] shuffled sample indices            */
+    float* mb_obs;             /* [M][obs_dim] minibatch observations        */
+    float* mb_adv;             /* [M] (normalized) advantages                */
+    float* actor_acts;         /* [M * actor.num_acts]                       */
+    float* critic_acts;        /* [M * critic.num_acts]                      */
+    float* mean;               /* [M][act_dim] actor output                  */
+    float* dmean;              /* [M][act_dim] dL/dmean                      */
+    float* value;              /* [M] critic output                          */
+    float* dvalue;             /* [M] dL/dvalue                              */
+    float* back;               /* [2][M][max hidden] backward scratch        */
+    s2r_rng rng;               /* minibatch shuffles                         */
+    char error[S2R_ERROR_LEN];
+} s2r_ppo;
+
+/* Validate cfg, allocate every buffer, initialize the policy from cfg.seed.
+   obs_dim and act_dim are those of the environments to be used. */
+S2RDEF s2r_result s2r_ppo_init(s2r_ppo* ppo, const s2r_ppo_config* cfg,
+                               int obs_dim, int act_dim);
+S2RDEF void s2r_ppo_free(s2r_ppo* ppo);
+/* One iteration: anneal the learning rate, collect rollout_steps steps from
+   envs [cfg.num_envs], compute GAE, run the update epochs, fill *stats (may
+   be NULL).  S2R_ERR_STATE once num_updates iterations are done. */
+S2RDEF s2r_result s2r_ppo_iterate(s2r_ppo* ppo, s2r_env* envs,
+                                  s2r_ppo_stats* stats);
+/* Iterate until the planned number of updates is done or `callback` (may be
+   NULL) returns nonzero. */
+S2RDEF s2r_result s2r_ppo_train(s2r_ppo* ppo, s2r_env* envs,
+                                s2r_ppo_callback callback, void* user);
+/* CSV logging of diagnostics: a header line, then one row per update. */
+S2RDEF s2r_result s2r_ppo_stats_csv_header(FILE* f);
+S2RDEF s2r_result s2r_ppo_stats_csv_row(FILE* f, const s2r_ppo_stats* s);
+/* One progress line.  interactive != 0 (a terminal): rewrites the same line
+   with '\r' and ends it after the last update; otherwise prints whole lines. */
+S2RDEF void s2r_ppo_print_progress(FILE* f, const s2r_ppo_stats* s,
+                                   int interactive);
+
+/* --- Behaviour cloning ---------------------------------------------------- */
+
+/* (observation, action) pairs, e.g. demonstrations; caller-owned and
+   growable.  Actions are in the environment's normalized units. */
+typedef struct s2r_dataset {
+    int    obs_dim, act_dim;
+    int    count;             /* pairs stored                      */
+    int    capacity;          /* pairs allocated                   */
+    float* obs;               /* [capacity][obs_dim] raw observations */
+    float* act;               /* [capacity][act_dim] actions       */
+    char   error[S2R_ERROR_LEN];
+} s2r_dataset;
+
+S2RDEF s2r_result s2r_dataset_init(s2r_dataset* d, int obs_dim, int act_dim);
+/* Append one pair (copied); grows the storage through S2R_REALLOC.
+   Non-finite values: S2R_ERR_INVALID_ARGUMENT, dataset unchanged. */
+S2RDEF s2r_result s2r_dataset_append(s2r_dataset* d, const float* obs,
+                                     const float* act);
+S2RDEF void s2r_dataset_free(s2r_dataset* d);
+
+typedef enum s2r_bc_loss {
+    S2R_BC_LOSS_MSE = 0,   /* mean over samples and dims of (mean - a)^2;
+                              log_std is left as it is                     */
+    S2R_BC_LOSS_NLL = 1,   /* Gaussian negative log-likelihood per sample
+                              (summed over dims); also fits log_std        */
+    S2R_BC_LOSS_COUNT
+} s2r_bc_loss;
+
+typedef struct s2r_bc_config {
+    int   finetune;        /* 0: from scratch - the first epoch sets the
+                              policy's observation normalizer to the
+                              dataset's statistics (the policy has seen no
+                              other data).  1: fine-tune - the normalizer
+                              stays frozen (the weights expect inputs scaled
+                              as in simulation; refitting it would move every
+                              output before the first gradient step); use
+                              with anchor_weight > 0.  scratch 0 / ft 1     */
+    s2r_bc_loss loss;      /* see s2r_bc_loss.  MSE                        */
+    float learning_rate;   /* Adam step size, constant.  1e-3 / ft 1e-4    */
+    float anchor_weight;   /* adds anchor_weight/2 * |theta - theta0|^2 over
+                              the actor and log_std, theta0 the policy as
+                              s2r_bc_init found it (frozen copy): keeps the
+                              fine-tune near the simulation policy.  Each
+                              parameter is pulled back with anchor_weight
+                              times its displacement: 1e-2 is a mild
+                              anchor, 1 a strong one.  scratch 0 / ft 1e-2 */
+    int   minibatch_size;  /* pairs per gradient step.  64                 */
+    float max_grad_norm;   /* global gradient-norm clip (0: off).  1.0     */
+    uint64_t seed;         /* minibatch shuffles.  1                       */
+} s2r_bc_config;
+
+/* From-scratch defaults, and the fine-tuning defaults. */
+S2RDEF s2r_bc_config s2r_bc_config_default(void);
+S2RDEF s2r_bc_config s2r_bc_config_finetune(void);
+
+typedef struct s2r_bc_stats {
+    int   epoch;           /* 1-based epochs done by this trainer        */
+    float loss;            /* mean total loss over the epoch's minibatches */
+    float action_mse;      /* mean (mean action - target)^2 per dim      */
+    float anchor;          /* mean anchor penalty (0 from scratch)       */
+    int   minibatches;     /* gradient steps applied                     */
+    int   skipped;         /* minibatches skipped: non-finite loss/grad  */
+} s2r_bc_stats;
+
+/* Trains policy->params[0 .. num_actor_params) (actor and log_std); the
+   critic is untouched, so BC epochs and PPO iterations can alternate on
+   the same policy (e.g. &ppo.policy), each with its own Adam state. */
+typedef struct s2r_bc {
+    s2r_bc_config cfg;
+    s2r_policy* policy;        /* trained in place (not owned)             */
+    s2r_adam    adam;          /* over the actor part                      */
+    int    epoch;              /* epochs done                              */
+    int    perm_capacity;      /* ints in perm                             */
+    int*   perm;               /* [perm_capacity] shuffled pair indices    */
+    float* work;               /* one block holding the buffers below      */
+    float* anchor;             /* [num_actor_params] frozen theta0         */
+    float* mb_obs;             /* [M][obs_dim] normalized observations     */
+    float* acts;               /* [M * actor.num_acts]                     */
+    float* mean;               /* [M][act_dim]                             */
+    float* dmean;              /* [M][act_dim]                             */
+    float* back;               /* [2][M][max hidden]                       */
+    s2r_rng rng;
+    char   error[S2R_ERROR_LEN];
+} s2r_bc;
+
+S2RDEF s2r_result s2r_bc_init(s2r_bc* bc, const s2r_bc_config* cfg,
+                              s2r_policy* policy);
+S2RDEF void s2r_bc_free(s2r_bc* bc);
+/* One shuffled pass over the dataset (last minibatch may be smaller). */
+S2RDEF s2r_result s2r_bc_epoch(s2r_bc* bc, const s2r_dataset* data,
+                               s2r_bc_stats* stats);
+
+/* --- Checkpoints ---------------------------------------------------------- */
+
+/* File layout (native byte order; a byte-swapped file fails the magic test):
+     uint32 header[16]: magic "S2RP", version, obs_dim, act_dim, num_hidden,
+                        hidden[4], num_params, optimizer floats (0: none),
+                        payload bytes, checksum lo/hi, 2 reserved
+     payload: params float[num_params]; normalizer count, clip, mean[obs_dim],
+              var[obs_dim] as doubles; if an optimizer was saved: its step
+              count t (double) and moments float[2][n]
+   The checksum is FNV-1a 64 over the header (checksum zeroed) and the
+   payload.  Saving writes `path`.tmp and renames it over `path`. */
+#define S2R_CHECKPOINT_VERSION 1
+
+/* opt may be NULL (policy only).  Errors in p->error. */
+S2RDEF s2r_result s2r_policy_save(s2r_policy* p, const s2r_adam* opt,
+                                  const char* path);
+/* Load into an initialized policy of the same shape (and opt of the same
+   size, or NULL).  Everything is validated first: S2R_ERR_IO if the file
+   cannot be read, S2R_ERR_CORRUPT for bad magic, version, sizes, length or
+   checksum, or a shape that differs from p's; on any error p and opt are
+   untouched (except p->error).  A file saved without optimizer state resets
+   opt to a fresh optimizer. */
+S2RDEF s2r_result s2r_policy_load(s2r_policy* p, s2r_adam* opt,
+                                  const char* path);
+/* Read only the shape stored in a checkpoint, to s2r_policy_init one. */
+S2RDEF s2r_result s2r_checkpoint_shape(const char* path,
+                                       s2r_policy_shape* shape, char* error);
+
+/* --- Pendulum: a tiny environment to test learners on -------------------- */
+
+/* The classic swing-up: a pole of mass m, length l under gravity g, torque
+   u in [-2, 2] N m (action in [-1, 1] times max_torque).  theta = 0 is
+   upright.  Per step of dt: thdot += (3g/(2l) sin(theta) + 3/(m l^2) u) dt,
+   clipped to +-max_speed; theta += thdot dt.  Reward -(theta_n^2 +
+   0.1 thdot^2 + 0.001 u^2) from the state before the step (theta_n wrapped
+   to [-pi, pi)).  Observation (cos theta, sin theta, thdot).  Reset:
+   theta ~ U(-pi, pi), thdot ~ U(-1, 1).  Episodes are truncated after
+   max_steps (never terminated).  success: |theta_n| < 0.1 rad and
+   |thdot| < 1 rad/s at the episode's end; distance: |theta_n| (rad). */
+typedef struct s2r_pendulum {
+    double g;            /* gravity, m/s^2; 10                    */
+    double m;            /* mass, kg; 1                           */
+    double l;            /* length, m; 1                          */
+    double dt;           /* step, s; 0.05                         */
+    double max_torque;   /* N m per unit action; 2                */
+    double max_speed;    /* rad/s; 8                              */
+    int    max_steps;    /* steps per episode; 200                */
+    double theta;        /* rad, 0 upright                        */
+    double theta_dot;    /* rad/s                                 */
+    int    t;            /* steps taken in this episode           */
+    int    needs_reset;  /* no episode running                    */
+    char   error[S2R_ERROR_LEN];
+} s2r_pendulum;
+
+S2RDEF void    s2r_pendulum_init(s2r_pendulum* p);  /* the constants above */
+S2RDEF s2r_env s2r_pendulum_env(s2r_pendulum* p);   /* obs 3, act 1        */
+
+/* ==========================================================================
    Evaluation: run a controller for many episodes, count successes
    ==========================================================================
    Anything that maps an observation to an action is a controller: the
@@ -1156,6 +1668,8 @@ S2RDEF s2r_result s2r_evaluate(const s2r_controller* controller, s2r_reach* reac
                                double* distance_curve);
 /* The scripted expert as a controller (it acts on the perceived target). */
 S2RDEF s2r_controller s2r_expert_controller(s2r_expert* expert);
+/* A trained policy as a controller: its deterministic action (the mean). */
+S2RDEF s2r_controller s2r_policy_controller(s2r_policy* policy);
 
 /* ==========================================================================
    Running the examples: command line, output folder, progress
@@ -1416,7 +1930,11 @@ S2RDEF s2r_result s2r_figure_to_pixel(s2r_figure* fig, int panel, double x, doub
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 #if defined(__unix__) || defined(__APPLE__)
 #include <unistd.h>
 #endif
@@ -3931,6 +4449,1758 @@ S2RDEF s2r_result s2r_expert_act(s2r_expert* e, const float* obs, const double* 
     return S2R_OK;
 }
 
+/* --- Learning: small helpers ---------------------------------------------
+   Timing, bump allocation and shuffling shared by the learners. */
+
+/* Wall-clock seconds for steps/s.  Without OpenMP, CPU time (the same for
+   this single-threaded code). */
+static double s2r__seconds(void) {
+#ifdef _OPENMP
+    return omp_get_wtime();
+#else
+    return (double)clock() / CLOCKS_PER_SEC;
+#endif
+}
+
+/* Hand out `n` items from a bump cursor over one allocation. */
+static float* s2r__take(float** cursor, size_t n) {
+    float* p = *cursor;
+    *cursor += n;
+    return p;
+}
+
+static void s2r__shuffle(int* idx, int n, s2r_rng* rng) {
+    int i;
+    for (i = n - 1; i > 0; i--) {
+        int j = s2r_rng_int(rng, i + 1), tmp = idx[i];
+        idx[i] = idx[j];
+        idx[j] = tmp;
+    }
+}
+
+static void s2r__iota(int* idx, int n) {
+    int i;
+    for (i = 0; i < n; i++) idx[i] = i;
+}
+
+/* --- Learning: MLP forward and backward ----------------------------------
+   The numerical kernels: orthogonal init, the linear layers with tanh,
+   and their hand-written gradients.  All training runs through these. */
+
+S2RDEF s2r_result s2r_mlp_layout(s2r_mlp* m, int in, int num_hidden,
+                                 const int* hidden, int out, char* error) {
+    int l, off = 0, acts = 0;
+    if (num_hidden < 1 || num_hidden > S2R_MAX_HIDDEN_LAYERS)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT,
+                         "MLP needs 1..%d hidden layers, got %d",
+                         S2R_MAX_HIDDEN_LAYERS, num_hidden);
+    memset(m, 0, sizeof *m);
+    m->num_layers = num_hidden + 1;
+    m->size[0] = in;
+    for (l = 0; l < num_hidden; l++) m->size[l + 1] = hidden[l];
+    m->size[m->num_layers] = out;
+    for (l = 0; l <= m->num_layers; l++)
+        if (m->size[l] < 1 || m->size[l] > S2R_MLP_MAX_WIDTH)
+            return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT,
+                             "MLP layer %d has width %d (allowed 1..%d)", l,
+                             m->size[l], S2R_MLP_MAX_WIDTH);
+    for (l = 0; l < m->num_layers; l++) {
+        m->weight[l] = off;
+        off += m->size[l + 1] * m->size[l];
+        m->bias[l] = off;
+        off += m->size[l + 1];
+        if (l + 1 < m->num_layers) {
+            m->act_offset[l] = acts;
+            acts += m->size[l + 1];
+            if (m->size[l + 1] > m->max_hidden) m->max_hidden = m->size[l + 1];
+        }
+    }
+    m->num_params = off;
+    m->num_acts = acts;
+    return S2R_OK;
+}
+
+/* Modified Gram-Schmidt, in place, on `count` Gaussian vectors of length
+   `len` (count <= len) stored in W: element i of vector r is
+   W[r * vstride + i * estride].  Dot products in double. */
+static void s2r__orthonormalize(float* W, int count, int len, int vstride,
+                                int estride, s2r_rng* rng) {
+    int r, k, i;
+    for (r = 0; r < count; r++) {
+        float* v = W + (size_t)r * vstride;
+        double norm = 0.0;
+        while (norm < 1e-6) { /* redraw the (measure-zero) degenerate case */
+            for (i = 0; i < len; i++) v[i * estride] = (float)s2r_rng_normal(rng);
+            for (k = 0; k < r; k++) {
+                const float* u = W + (size_t)k * vstride;
+                double dot = 0.0;
+                for (i = 0; i < len; i++) dot += (double)u[i * estride] * v[i * estride];
+                for (i = 0; i < len; i++) v[i * estride] -= (float)(dot * u[i * estride]);
+            }
+            norm = 0.0;
+            for (i = 0; i < len; i++) norm += (double)v[i * estride] * v[i * estride];
+            norm = sqrt(norm);
+        }
+        for (i = 0; i < len; i++) v[i * estride] = (float)(v[i * estride] / norm);
+    }
+}
+
+/* W [out][in] = gain * Q with orthonormal rows (out <= in) or orthonormal
+   columns (out > in), as torch.nn.init.orthogonal_. */
+static void s2r__orthogonal_matrix(float* W, int out, int in, float gain,
+                                   s2r_rng* rng) {
+    int k;
+    if (out <= in) s2r__orthonormalize(W, out, in, in, 1, rng);
+    else s2r__orthonormalize(W, in, out, 1, in, rng);
+    for (k = 0; k < out * in; k++) W[k] *= gain;
+}
+
+S2RDEF void s2r_mlp_init_orthogonal(const s2r_mlp* m, float* params,
+                                    float hidden_gain, float out_gain,
+                                    s2r_rng* rng) {
+    int l;
+    memset(params, 0, sizeof(float) * (size_t)m->num_params);
+    for (l = 0; l < m->num_layers; l++) {
+        float gain = (l + 1 == m->num_layers) ? out_gain : hidden_gain;
+        s2r__orthogonal_matrix(params + m->weight[l], m->size[l + 1],
+                               m->size[l], gain, rng);
+    }
+}
+
+/* Dot product of a [n] and b [n] with four independent partial sums (four
+   times faster than one running sum, whose adds wait on each other).  The
+   order of operations is fixed, so results are reproducible. */
+static float s2r__dot(const float* a, const float* b, int n) {
+    float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
+    int i = 0;
+    for (; i + 4 <= n; i += 4) {
+        s0 += a[i] * b[i];
+        s1 += a[i + 1] * b[i + 1];
+        s2 += a[i + 2] * b[i + 2];
+        s3 += a[i + 3] * b[i + 3];
+    }
+    for (; i < n; i++) s0 += a[i] * b[i];
+    return (s0 + s1) + (s2 + s3);
+}
+
+/* y [n] += a * x [n], four at a time with every load before the stores,
+   a shape compilers turn into vector instructions even at -O2. */
+static void s2r__axpy(float* y, float a, const float* x, int n) {
+    int i = 0;
+    for (; i + 4 <= n; i += 4) {
+        float x0 = x[i], x1 = x[i + 1], x2 = x[i + 2], x3 = x[i + 3];
+        float y0 = y[i], y1 = y[i + 1], y2 = y[i + 2], y3 = y[i + 3];
+        y[i] = y0 + a * x0;
+        y[i + 1] = y1 + a * x1;
+        y[i + 2] = y2 + a * x2;
+        y[i + 3] = y3 + a * x3;
+    }
+    for (; i < n; i++) y[i] += a * x[i];
+}
+
+/* tanh through one expf, (1 - e^-2|x|) / (1 + e^-2|x|) with the sign of x:
+   several times faster than tanhf, absolute error ~1e-7. */
+static float s2r__tanh(float x) {
+    float t = expf(-2.0f * fabsf(x));
+    float y = (1.0f - t) / (1.0f + t);
+    return x < 0.0f ? -y : y;
+}
+
+/* y [B][out] = x [B][in] W^T + b, W [out][in]. */
+static void s2r__linear_forward(const float* W, const float* b,
+                                const float* x, int B, int in, int out,
+                                float* y) {
+    int s, o;
+    for (s = 0; s < B; s++) {
+        const float* xs = x + (size_t)s * in;
+        float* ys = y + (size_t)s * out;
+        for (o = 0; o < out; o++)
+            ys[o] = b[o] + s2r__dot(W + (size_t)o * in, xs, in);
+    }
+}
+
+/* Given dy [B][out]: dW [out][in] += dy^T x, db [out] += sum dy, and if dx
+   is not NULL, dx [B][in] = dy W. */
+static void s2r__linear_backward(const float* W, const float* x,
+                                 const float* dy, int B, int in, int out,
+                                 float* dW, float* db, float* dx) {
+    int s, o;
+    for (s = 0; s < B; s++) {
+        const float* xs = x + (size_t)s * in;
+        const float* g = dy + (size_t)s * out;
+        for (o = 0; o < out; o++) {
+            db[o] += g[o];
+            s2r__axpy(dW + (size_t)o * in, g[o], xs, in);
+        }
+        if (dx) {
+            float* d = dx + (size_t)s * in;
+            memset(d, 0, sizeof(float) * (size_t)in);
+            for (o = 0; o < out; o++) s2r__axpy(d, g[o], W + (size_t)o * in, in);
+        }
+    }
+}
+
+S2RDEF void s2r_mlp_forward(const s2r_mlp* m, const float* params,
+                            const float* x, int B, float* acts, float* out) {
+    const float* in = x;
+    int l, k;
+    for (l = 0; l < m->num_layers; l++) {
+        int hidden = l + 1 < m->num_layers, n = m->size[l + 1];
+        float* y = hidden ? acts + (size_t)B * m->act_offset[l] : out;
+        s2r__linear_forward(params + m->weight[l], params + m->bias[l], in, B,
+                            m->size[l], n, y);
+        if (hidden)
+            for (k = 0; k < B * n; k++) y[k] = s2r__tanh(y[k]);
+        in = y;
+    }
+}
+
+S2RDEF void s2r_mlp_backward(const s2r_mlp* m, const float* params,
+                             const float* x, const float* acts,
+                             const float* dout, int B, float* grads,
+                             float* scratch) {
+    const float* dy = dout;
+    int l, k;
+    for (l = m->num_layers - 1; l >= 0; l--) {
+        const float* in = l ? acts + (size_t)B * m->act_offset[l - 1] : x;
+        float* dx = l ? scratch + (size_t)(l % 2) * B * m->max_hidden : NULL;
+        s2r__linear_backward(params + m->weight[l], in, dy, B, m->size[l],
+                             m->size[l + 1], grads + m->weight[l],
+                             grads + m->bias[l], dx);
+        if (dx) { /* through tanh: d pre = d post * (1 - post^2) */
+            for (k = 0; k < B * m->size[l]; k++) dx[k] *= 1.0f - in[k] * in[k];
+            dy = dx;
+        }
+    }
+}
+
+/* --- Learning: observation normalizer ------------------------------------
+   Running mean/variance of observations; what the policy sees. */
+
+static s2r_result s2r__normalizer_init(s2r_normalizer* n, int dim, double clip,
+                                       char* error) {
+    int i;
+    memset(n, 0, sizeof *n);
+    n->mean = (double*)s2r__calloc(2 * (size_t)dim, sizeof(double));
+    if (!n->mean)
+        return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "out of memory");
+    n->var = n->mean + dim;
+    n->dim = dim;
+    n->count = 1e-4;
+    n->clip = clip;
+    for (i = 0; i < dim; i++) n->var[i] = 1.0;
+    return S2R_OK;
+}
+
+static void s2r__normalizer_free(s2r_normalizer* n) {
+    S2R_FREE(n->mean);
+    memset(n, 0, sizeof *n);
+}
+
+/* Merge a batch x [count][dim] (rows `stride` floats apart) into the running
+   statistics: Chan et al.'s parallel update, dimension by dimension. */
+static void s2r__normalizer_update(s2r_normalizer* n, const float* x,
+                                   int count, int stride) {
+    double total = n->count + count;
+    int d, s;
+    for (d = 0; d < n->dim; d++) {
+        double bm = 0.0, bv = 0.0, delta;
+        for (s = 0; s < count; s++) bm += x[(size_t)s * stride + d];
+        bm /= count;
+        for (s = 0; s < count; s++) {
+            double e = x[(size_t)s * stride + d] - bm;
+            bv += e * e;
+        }
+        bv /= count;
+        delta = bm - n->mean[d];
+        n->mean[d] += delta * count / total;
+        n->var[d] = (n->var[d] * n->count + bv * count +
+                     delta * delta * n->count * count / total) / total;
+    }
+    n->count = total;
+}
+
+/* out [dim] = clip((x - mean) / sqrt(var + 1e-8)). */
+static void s2r__normalizer_apply(const s2r_normalizer* n, const float* x,
+                                  float* out) {
+    int d;
+    for (d = 0; d < n->dim; d++) {
+        double z = (x[d] - n->mean[d]) / sqrt(n->var[d] + 1e-8);
+        out[d] = (float)s2r_clamp(z, -n->clip, n->clip);
+    }
+}
+
+/* --- Learning: policy -----------------------------------------------------
+   Acting: normalize, run the actor, take the mean or sample; evaluation. */
+
+static s2r_result s2r__shape_layouts(const s2r_policy_shape* s, s2r_mlp* actor,
+                                     s2r_mlp* critic, char* error) {
+    s2r_result r = s2r_mlp_layout(actor, s->obs_dim, s->num_hidden, s->hidden,
+                                  s->act_dim, error);
+    if (r != S2R_OK) return r;
+    return s2r_mlp_layout(critic, s->obs_dim, s->num_hidden, s->hidden, 1,
+                          error);
+}
+
+S2RDEF s2r_result s2r_policy_init(s2r_policy* p, const s2r_policy_shape* shape,
+                                  float init_log_std, float obs_clip,
+                                  s2r_rng* rng) {
+    s2r_result r;
+    int a;
+    S2R_ASSERT(p && shape && rng);
+    memset(p, 0, sizeof *p);
+    r = s2r__shape_layouts(shape, &p->actor, &p->critic, p->error);
+    if (r != S2R_OK) return r;
+    if (!isfinite(init_log_std) || !(obs_clip > 0.0f) || !isfinite(obs_clip))
+        return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT,
+                         "init_log_std must be finite and obs_clip > 0");
+    p->shape = *shape;
+    p->num_actor_params = p->actor.num_params + shape->act_dim;
+    p->num_params = p->num_actor_params + p->critic.num_params;
+    p->params = (float*)s2r__calloc((size_t)p->num_params, sizeof(float));
+    if (!p->params)
+        return s2r__fail(p->error, S2R_ERR_OUT_OF_MEMORY, "out of memory");
+    p->log_std = p->params + p->actor.num_params;
+    p->critic_params = p->params + p->num_actor_params;
+    r = s2r__normalizer_init(&p->norm, shape->obs_dim, obs_clip, p->error);
+    if (r != S2R_OK) { s2r_policy_free(p); return r; }
+    s2r_mlp_init_orthogonal(&p->actor, p->params, (float)sqrt(2.0), 0.01f, rng);
+    s2r_mlp_init_orthogonal(&p->critic, p->critic_params, (float)sqrt(2.0),
+                            1.0f, rng);
+    for (a = 0; a < shape->act_dim; a++) p->log_std[a] = init_log_std;
+    return S2R_OK;
+}
+
+S2RDEF void s2r_policy_free(s2r_policy* p) {
+    S2R_FREE(p->params);
+    s2r__normalizer_free(&p->norm);
+    p->params = p->log_std = p->critic_params = NULL;
+}
+
+/* log N(action; mean, exp(log_std)^2), summed over act_dim dimensions. */
+static float s2r__gaussian_logp(const float* mean, const float* log_std,
+                                const float* action, int act_dim) {
+    double lp = 0.0;
+    int a;
+    for (a = 0; a < act_dim; a++) {
+        double z = (action[a] - mean[a]) / exp((double)log_std[a]);
+        lp += -0.5 * z * z - log_std[a] - 0.9189385332046727; /* log sqrt(2pi) */
+    }
+    return (float)lp;
+}
+
+/* Entropy of the Gaussian (nats), summed over dimensions. */
+static double s2r__gaussian_entropy(const float* log_std, int act_dim) {
+    double h = 0.0;
+    int a;
+    for (a = 0; a < act_dim; a++) h += log_std[a] + 1.4189385332046727;
+    return h;
+}
+
+/* Actor and critic on one normalized observation, with stack scratch (no
+   allocation, safe to call from several threads).  value may be NULL. */
+static void s2r__policy_forward_one(const s2r_policy* p, const float* nobs,
+                                    float* mean, float* value) {
+    float acts[S2R_MAX_HIDDEN_LAYERS * S2R_MLP_MAX_WIDTH];
+    s2r_mlp_forward(&p->actor, p->params, nobs, 1, acts, mean);
+    if (value) s2r_mlp_forward(&p->critic, p->critic_params, nobs, 1, acts, value);
+}
+
+/* action = mean + std * eps, eps ~ N(0, 1) from rng. */
+static void s2r__sample_action(const s2r_policy* p, const float* mean,
+                               s2r_rng* rng, float* action) {
+    int a;
+    for (a = 0; a < p->shape.act_dim; a++)
+        action[a] = mean[a] + (float)exp((double)p->log_std[a]) *
+                                  (float)s2r_rng_normal(rng);
+}
+
+static void s2r__clip_action(const float* in, float* out, int act_dim) {
+    int a;
+    for (a = 0; a < act_dim; a++) out[a] = (float)s2r_clamp(in[a], -1.0, 1.0);
+}
+
+S2RDEF s2r_result s2r_policy_act(s2r_policy* p, const float* obs,
+                                 float* action, int deterministic,
+                                 s2r_rng* rng) {
+    float nobs[S2R_MLP_MAX_WIDTH], mean[S2R_MLP_MAX_WIDTH];
+    float sample[S2R_MLP_MAX_WIDTH];
+    S2R_ASSERT(p && p->params && obs && action);
+    if (!s2r_all_finite_f(obs, p->shape.obs_dim))
+        return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT,
+                         "observation contains NaN or Inf");
+    if (!deterministic && !rng)
+        return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT,
+                         "a stochastic action needs an rng");
+    s2r__normalizer_apply(&p->norm, obs, nobs);
+    s2r__policy_forward_one(p, nobs, mean, NULL);
+    if (deterministic) memcpy(sample, mean, sizeof(float) * (size_t)p->shape.act_dim);
+    else s2r__sample_action(p, mean, rng, sample);
+    if (!s2r_all_finite_f(sample, p->shape.act_dim))
+        return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT,
+                         "policy produced a non-finite action (corrupt parameters?)");
+    s2r__clip_action(sample, action, p->shape.act_dim);
+    return S2R_OK;
+}
+
+static s2r_result s2r__check_env(const s2r_env* env, const s2r_policy_shape* s,
+                                 char* error) {
+    if (!env->reset || !env->step)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT,
+                         "environment has no reset/step function");
+    if (env->obs_dim != s->obs_dim || env->act_dim != s->act_dim)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT,
+                         "environment is obs %d act %d, policy obs %d act %d",
+                         env->obs_dim, env->act_dim, s->obs_dim, s->act_dim);
+    return S2R_OK;
+}
+
+/* One episode with s2r_policy_act; adds to the sums in *out. */
+static s2r_result s2r__policy_episode(s2r_policy* p, s2r_env* env,
+                                        int deterministic, s2r_rng* rng,
+                                        s2r_env_eval* out) {
+    float obs[S2R_MLP_MAX_WIDTH], act[S2R_MLP_MAX_WIDTH];
+    s2r_step_result sr;
+    s2r_result r = env->reset(env->self, rng, obs);
+    memset(&sr, 0, sizeof sr);
+    while (r == S2R_OK && !sr.done) {
+        r = s2r_policy_act(p, obs, act, deterministic, rng);
+        if (r == S2R_OK) r = env->step(env->self, act, obs, &sr);
+        if (r == S2R_OK) { out->mean_return += sr.reward; out->mean_length += 1; }
+    }
+    if (r != S2R_OK)
+        return p->error[0] ? r : s2r__fail(p->error, r, "environment failed: %s",
+                                           s2r_result_string(r));
+    out->success_rate += sr.success ? 1.0 : 0.0;
+    out->episodes++;
+    return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_policy_evaluate(s2r_policy* p, s2r_env* env,
+                                      int episodes, int deterministic,
+                                      s2r_rng* rng, s2r_env_eval* out) {
+    s2r_result r;
+    int e;
+    S2R_ASSERT(p && env && rng && out);
+    memset(out, 0, sizeof *out);
+    p->error[0] = '\0';
+    r = s2r__check_env(env, &p->shape, p->error);
+    if (r != S2R_OK) return r;
+    if (episodes < 1)
+        return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT,
+                         "episodes must be >= 1, got %d", episodes);
+    for (e = 0; e < episodes; e++) {
+        r = s2r__policy_episode(p, env, deterministic, rng, out);
+        if (r != S2R_OK) return r;
+    }
+    out->mean_return /= episodes;
+    out->mean_length /= episodes;
+    out->success_rate /= episodes;
+    return S2R_OK;
+}
+
+/* --- Learning: Adam -------------------------------------------------------
+   The optimizer and global gradient-norm clipping. */
+
+S2RDEF s2r_result s2r_adam_init(s2r_adam* a, int n, char* error) {
+    S2R_ASSERT(a);
+    memset(a, 0, sizeof *a);
+    if (n < 1)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT,
+                         "Adam needs n >= 1 parameters, got %d", n);
+    a->grad = (float*)s2r__calloc((size_t)n, sizeof(float));
+    a->moments = (float*)s2r__calloc(2 * (size_t)n, sizeof(float));
+    if (!a->grad || !a->moments) {
+        s2r_adam_free(a);
+        return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    a->n = n;
+    a->beta1 = 0.9f;
+    a->beta2 = 0.999f;
+    a->eps = 1e-5f;
+    return S2R_OK;
+}
+
+S2RDEF void s2r_adam_free(s2r_adam* a) {
+    S2R_FREE(a->grad);
+    S2R_FREE(a->moments);
+    a->grad = a->moments = NULL;
+}
+
+S2RDEF double s2r_adam_clip_grad(s2r_adam* a, double max_norm) {
+    double sq = 0.0, norm;
+    int i;
+    for (i = 0; i < a->n; i++) sq += (double)a->grad[i] * a->grad[i];
+    norm = sqrt(sq);
+    if (max_norm > 0.0 && isfinite(norm) && norm > max_norm) {
+        float scale = (float)(max_norm / (norm + 1e-6)); /* as PyTorch */
+        for (i = 0; i < a->n; i++) a->grad[i] *= scale;
+    }
+    return norm;
+}
+
+S2RDEF void s2r_adam_step(s2r_adam* a, float* params, float lr) {
+    float* m = a->moments;     /* [n] first moment  */
+    float* v = a->moments + a->n; /* [n] second moment */
+    double bc1, bc2;
+    float step, sqrt_bc2;
+    int i;
+    a->t++;
+    bc1 = 1.0 - pow(a->beta1, (double)a->t);
+    bc2 = 1.0 - pow(a->beta2, (double)a->t);
+    step = (float)(lr / bc1);
+    sqrt_bc2 = (float)sqrt(bc2);
+    for (i = 0; i < a->n; i++) {
+        float g = a->grad[i];
+        m[i] = a->beta1 * m[i] + (1.0f - a->beta1) * g;
+        v[i] = a->beta2 * v[i] + (1.0f - a->beta2) * g * g;
+        params[i] -= step * m[i] / (sqrtf(v[i]) / sqrt_bc2 + a->eps);
+    }
+}
+
+/* --- Learning: generalized advantage estimation --------------------------
+   Advantages from a rollout, cut at episode ends, bootstrapped on
+   truncation. */
+
+S2RDEF void s2r_gae(int T, int N, const float* rewards, const float* values,
+                    const unsigned char* done, const float* end_value,
+                    const float* last_value, float gamma, float lambda,
+                    float* advantages, float* returns) {
+    int t, n;
+    for (n = 0; n < N; n++) {
+        float next_adv = 0.0f;
+        for (t = T - 1; t >= 0; t--) {
+            int k = t * N + n;
+            float next_value, delta;
+            if (done[k]) { /* the episode ended here: cut the chain */
+                next_value = end_value[k];
+                next_adv = 0.0f;
+            } else {
+                next_value = (t == T - 1) ? last_value[n] : values[k + N];
+            }
+            delta = rewards[k] + gamma * next_value - values[k];
+            advantages[k] = next_adv = delta + gamma * lambda * next_adv;
+            returns[k] = advantages[k] + values[k];
+        }
+    }
+}
+
+/* --- Learning: PPO setup --------------------------------------------------
+   Config defaults and validation, buffer allocation, RNG streams. */
+
+S2RDEF s2r_ppo_config s2r_ppo_config_default(void) {
+    s2r_ppo_config c;
+    memset(&c, 0, sizeof c);
+    c.total_steps = 1000000;
+    c.num_envs = 1;
+    c.rollout_steps = 2048;
+    c.num_minibatches = 32;
+    c.update_epochs = 10;
+    c.learning_rate = 3e-4f;
+    c.anneal_lr = 1;
+    c.gamma = 0.99f;
+    c.gae_lambda = 0.95f;
+    c.clip_coef = 0.2f;
+    c.clip_value_loss = 1;
+    c.value_coef = 0.5f;
+    c.entropy_coef = 0.0f;
+    c.max_grad_norm = 0.5f;
+    c.target_kl = 0.0f;
+    c.normalize_advantages = 1;
+    c.normalize_rewards = 1;
+    c.reward_clip = 10.0f;
+    c.obs_clip = 10.0f;
+    c.num_hidden = 2;
+    c.hidden[0] = 64;
+    c.hidden[1] = 64;
+    c.init_log_std = 0.0f;
+    c.seed = 1;
+    c.num_threads = 1;
+    return c;
+}
+
+/* 1 if x is a finite number in [lo, hi]. */
+static int s2r__in_range(double x, double lo, double hi) {
+    return isfinite(x) && x >= lo && x <= hi;
+}
+
+static s2r_result s2r__ppo_check_config(const s2r_ppo_config* c, char* err) {
+    const s2r_result bad = S2R_ERR_INVALID_ARGUMENT;
+    if (c->num_envs < 1 || c->rollout_steps < 1 || c->num_minibatches < 1 ||
+        c->update_epochs < 1 || c->num_threads < 0)
+        return s2r__fail(err, bad, "num_envs, rollout_steps, num_minibatches "
+                         "and update_epochs must be >= 1, num_threads >= 0");
+    if (c->rollout_steps % c->num_envs)
+        return s2r__fail(err, bad, "rollout_steps %d is not divisible by "
+                         "num_envs %d", c->rollout_steps, c->num_envs);
+    if (c->rollout_steps % c->num_minibatches)
+        return s2r__fail(err, bad, "rollout_steps %d is not divisible by "
+                         "num_minibatches %d", c->rollout_steps, c->num_minibatches);
+    if (c->total_steps < c->rollout_steps)
+        return s2r__fail(err, bad, "total_steps %lld is less than one rollout "
+                         "(%d)", c->total_steps, c->rollout_steps);
+    if (!s2r__in_range(c->learning_rate, 1e-12, 1.0) ||
+        !s2r__in_range(c->gamma, 0, 1) || !s2r__in_range(c->gae_lambda, 0, 1) ||
+        !s2r__in_range(c->clip_coef, 1e-6, 10) ||
+        !s2r__in_range(c->value_coef, 0, 1e6) ||
+        !s2r__in_range(c->entropy_coef, 0, 1e6) ||
+        !s2r__in_range(c->max_grad_norm, 0, 1e12) ||
+        !s2r__in_range(c->target_kl, 0, 1e12) ||
+        !s2r__in_range(c->reward_clip, 1e-6, 1e12))
+        return s2r__fail(err, bad, "a PPO coefficient is NaN or out of range "
+                         "(lr in (0,1], gamma and lambda in [0,1], clip > 0, "
+                         "coefficients >= 0)");
+    return S2R_OK;
+}
+
+static void s2r__ppo_layout_rollout(s2r_ppo* p, float* block) {
+    size_t TN = (size_t)p->batch_size;
+    float* c = block;
+    p->obs = s2r__take(&c, TN * p->obs_dim);
+    p->actions = s2r__take(&c, TN * p->act_dim);
+    p->logprobs = s2r__take(&c, TN);
+    p->rewards = s2r__take(&c, TN);
+    p->values = s2r__take(&c, TN);
+    p->end_values = s2r__take(&c, TN);
+    p->advantages = s2r__take(&c, TN);
+    p->returns = s2r__take(&c, TN);
+    p->last_values = s2r__take(&c, (size_t)p->num_envs);
+}
+
+static void s2r__ppo_layout_work(s2r_ppo* p, float* block) {
+    size_t M = (size_t)p->minibatch_size;
+    const s2r_policy* pol = &p->policy;
+    int wide = pol->actor.max_hidden;
+    float* c = block;
+    p->mb_obs = s2r__take(&c, M * p->obs_dim);
+    p->mb_adv = s2r__take(&c, M);
+    p->actor_acts = s2r__take(&c, M * pol->actor.num_acts);
+    p->critic_acts = s2r__take(&c, M * pol->critic.num_acts);
+    p->mean = s2r__take(&c, M * p->act_dim);
+    p->dmean = s2r__take(&c, M * p->act_dim);
+    p->value = s2r__take(&c, M);
+    p->dvalue = s2r__take(&c, M);
+    p->back = s2r__take(&c, 2 * M * (size_t)wide);
+}
+
+/* Allocate the three float blocks and the per-env arrays. */
+static s2r_result s2r__ppo_alloc(s2r_ppo* p) {
+    size_t TN = (size_t)p->batch_size, N = (size_t)p->num_envs;
+    size_t M = (size_t)p->minibatch_size;
+    size_t roll = TN * (p->obs_dim + p->act_dim + 6) + N;
+    size_t work = M * (p->obs_dim + 2 * p->act_dim + 3 +
+                       p->policy.actor.num_acts + p->policy.critic.num_acts +
+                       2 * (size_t)p->policy.actor.max_hidden);
+    p->rollout = (float*)s2r__calloc(roll, sizeof(float));
+    p->work = (float*)s2r__calloc(work, sizeof(float));
+    p->env_block = (float*)s2r__calloc(3 * N * p->obs_dim, sizeof(float));
+    p->dones = (unsigned char*)s2r__calloc(TN, 1);
+    p->perm = (int*)s2r__calloc(TN, sizeof(int));
+    p->steps = (s2r_step_result*)s2r__calloc(N, sizeof(s2r_step_result));
+    p->status = (s2r_result*)s2r__calloc(N, sizeof(s2r_result));
+    p->env_rng = (s2r_rng*)s2r__calloc(2 * N, sizeof(s2r_rng));
+    p->episode_return = (double*)s2r__calloc(2 * N, sizeof(double));
+    if (!p->rollout || !p->work || !p->env_block || !p->dones || !p->perm ||
+        !p->steps || !p->status || !p->env_rng || !p->episode_return)
+        return s2r__fail(p->error, S2R_ERR_OUT_OF_MEMORY, "out of memory");
+    s2r__ppo_layout_rollout(p, p->rollout);
+    s2r__ppo_layout_work(p, p->work);
+    p->next_obs = p->env_block;
+    p->raw_obs = p->env_block + N * p->obs_dim;
+    p->final_obs = p->env_block + 2 * N * p->obs_dim;
+    p->act_rng = p->env_rng + N;
+    p->discounted = p->episode_return + N;
+    return s2r__normalizer_init(&p->reward_norm, 1, p->cfg.reward_clip, p->error);
+}
+
+/* RNG streams of a run, all from cfg.seed: 0 init, 1 shuffles, then two per
+   environment (resets, action noise). */
+static void s2r__ppo_seed(s2r_ppo* p) {
+    int e;
+    p->rng = s2r_rng_make(p->cfg.seed, 1);
+    for (e = 0; e < p->num_envs; e++) {
+        p->env_rng[e] = s2r_rng_make(p->cfg.seed, 2 + 2 * (uint64_t)e);
+        p->act_rng[e] = s2r_rng_make(p->cfg.seed, 3 + 2 * (uint64_t)e);
+    }
+}
+
+S2RDEF s2r_result s2r_ppo_init(s2r_ppo* ppo, const s2r_ppo_config* cfg,
+                               int obs_dim, int act_dim) {
+    s2r_policy_shape shape;
+    s2r_rng init_rng;
+    s2r_result r;
+    S2R_ASSERT(ppo && cfg);
+    memset(ppo, 0, sizeof *ppo);
+    r = s2r__ppo_check_config(cfg, ppo->error);
+    if (r != S2R_OK) return r;
+    ppo->cfg = *cfg;
+    ppo->obs_dim = obs_dim;
+    ppo->act_dim = act_dim;
+    ppo->num_envs = cfg->num_envs;
+    ppo->batch_size = cfg->rollout_steps;
+    ppo->steps_per_env = cfg->rollout_steps / cfg->num_envs;
+    ppo->minibatch_size = cfg->rollout_steps / cfg->num_minibatches;
+    ppo->num_updates = (int)(cfg->total_steps / cfg->rollout_steps);
+    shape.obs_dim = obs_dim;
+    shape.act_dim = act_dim;
+    shape.num_hidden = cfg->num_hidden;
+    memcpy(shape.hidden, cfg->hidden, sizeof shape.hidden);
+    init_rng = s2r_rng_make(cfg->seed, 0);
+    r = s2r_policy_init(&ppo->policy, &shape, cfg->init_log_std, cfg->obs_clip,
+                        &init_rng);
+    if (r != S2R_OK) {
+        memcpy(ppo->error, ppo->policy.error, S2R_ERROR_LEN);
+        return r;
+    }
+    r = s2r_adam_init(&ppo->adam, ppo->policy.num_params, ppo->error);
+    if (r == S2R_OK) r = s2r__ppo_alloc(ppo);
+    if (r != S2R_OK) { s2r_ppo_free(ppo); return r; }
+    s2r__ppo_seed(ppo);
+    return S2R_OK;
+}
+
+S2RDEF void s2r_ppo_free(s2r_ppo* ppo) {
+    s2r_policy_free(&ppo->policy);
+    s2r_adam_free(&ppo->adam);
+    s2r__normalizer_free(&ppo->reward_norm);
+    S2R_FREE(ppo->rollout);
+    S2R_FREE(ppo->work);
+    S2R_FREE(ppo->env_block);
+    S2R_FREE(ppo->dones);
+    S2R_FREE(ppo->perm);
+    S2R_FREE(ppo->steps);
+    S2R_FREE(ppo->status);
+    S2R_FREE(ppo->env_rng);
+    S2R_FREE(ppo->episode_return);
+    ppo->rollout = ppo->work = ppo->env_block = NULL;
+    ppo->dones = NULL;
+    ppo->perm = NULL;
+    ppo->steps = NULL;
+    ppo->status = NULL;
+    ppo->env_rng = ppo->act_rng = NULL;
+    ppo->episode_return = ppo->discounted = NULL;
+}
+
+/* --- Learning: PPO rollouts -----------------------------------------------
+   Collecting a batch: envs step in parallel (each touching only its own
+   slots), then the bookkeeping runs serially in env order. */
+
+#ifdef _OPENMP
+/* Number of threads for the per-env loop. */
+static int s2r__ppo_threads(const s2r_ppo* p) {
+    return p->cfg.num_threads > 0 ? p->cfg.num_threads : omp_get_max_threads();
+}
+#endif
+
+/* Env e, step t (may run on any thread; touches only env e's slots): act on
+   next_obs[e], store the sample, step the env with the clipped action and
+   reset it if the episode ended (keeping the final observation). */
+static void s2r__ppo_step_env(s2r_ppo* p, s2r_env* env, int t, int e) {
+    size_t k = (size_t)t * p->num_envs + e;
+    float* obs = p->obs + k * p->obs_dim;
+    float* act = p->actions + k * p->act_dim;
+    float* raw = p->raw_obs + (size_t)e * p->obs_dim;
+    float mean[S2R_MLP_MAX_WIDTH], clipped[S2R_MLP_MAX_WIDTH];
+    s2r_step_result* sr = &p->steps[e];
+    memcpy(obs, p->next_obs + (size_t)e * p->obs_dim, sizeof(float) * (size_t)p->obs_dim);
+    s2r__policy_forward_one(&p->policy, obs, mean, &p->values[k]);
+    s2r__sample_action(&p->policy, mean, &p->act_rng[e], act);
+    p->logprobs[k] = s2r__gaussian_logp(mean, p->policy.log_std, act, p->act_dim);
+    p->status[e] = S2R_OK;
+    if (!s2r_all_finite_f(act, p->act_dim)) return; /* reported serially */
+    s2r__clip_action(act, clipped, p->act_dim);
+    memset(sr, 0, sizeof *sr);
+    p->status[e] = env->step(env->self, clipped, raw, sr);
+    if (p->status[e] != S2R_OK || !(sr->done || sr->terminated || sr->truncated))
+        return;
+    memcpy(p->final_obs + (size_t)e * p->obs_dim, raw, sizeof(float) * (size_t)p->obs_dim);
+    p->status[e] = env->reset(env->self, &p->env_rng[e], raw);
+}
+
+/* Check, in env order, what the parallel step produced. */
+static s2r_result s2r__ppo_check_step(s2r_ppo* p, int t, int e) {
+    const s2r_step_result* sr = &p->steps[e];
+    size_t k = (size_t)t * p->num_envs + e;
+    int done = sr->done || sr->terminated || sr->truncated;
+    if (!s2r_all_finite_f(p->actions + k * p->act_dim, p->act_dim))
+        return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT, "the policy "
+                         "produced a non-finite action for environment %d "
+                         "(corrupt parameters?)", e);
+    if (p->status[e] != S2R_OK)
+        return s2r__fail(p->error, p->status[e], "environment %d failed: %s",
+                         e, s2r_result_string(p->status[e]));
+    if (!isfinite(sr->reward) ||
+        !s2r_all_finite_f(p->raw_obs + (size_t)e * p->obs_dim, p->obs_dim) ||
+        (done && !s2r_all_finite_f(p->final_obs + (size_t)e * p->obs_dim, p->obs_dim)))
+        return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT, "environment %d "
+                         "returned a non-finite observation or reward", e);
+    return S2R_OK;
+}
+
+/* Step every env once: in parallel, then checked in env order. */
+static s2r_result s2r__ppo_step_all(s2r_ppo* p, s2r_env* envs, int t) {
+    int e, n = p->num_envs;
+#ifdef _OPENMP
+    int nt = s2r__ppo_threads(p);
+#pragma omp parallel for num_threads(nt) schedule(static)
+#endif
+    for (e = 0; e < n; e++) s2r__ppo_step_env(p, &envs[e], t, e);
+    for (e = 0; e < n; e++) {
+        s2r_result r = s2r__ppo_check_step(p, t, e);
+        if (r != S2R_OK) return r;
+    }
+    return S2R_OK;
+}
+
+/* Update the observation statistics with the observations the policy will
+   act on next (raw_obs of every env, in env order), then normalize them. */
+static void s2r__ppo_observe(s2r_ppo* p) {
+    int e;
+    s2r__normalizer_update(&p->policy.norm, p->raw_obs, p->num_envs, p->obs_dim);
+    for (e = 0; e < p->num_envs; e++)
+        s2r__normalizer_apply(&p->policy.norm, p->raw_obs + (size_t)e * p->obs_dim,
+                              p->next_obs + (size_t)e * p->obs_dim);
+}
+
+static s2r_result s2r__ppo_reset_all(s2r_ppo* p, s2r_env* envs) {
+    int e;
+    for (e = 0; e < p->num_envs; e++) {
+        s2r_result r = s2r__check_env(&envs[e], &p->policy.shape, p->error);
+        if (r != S2R_OK) return r;
+        r = envs[e].reset(envs[e].self, &p->env_rng[e],
+                          p->raw_obs + (size_t)e * p->obs_dim);
+        if (r != S2R_OK)
+            return s2r__fail(p->error, r, "environment %d failed to reset (%s)",
+                             e, s2r_result_string(r));
+    }
+    s2r__ppo_observe(p);
+    p->started = 1;
+    return S2R_OK;
+}
+
+/* Reward scaling as gym's NormalizeReward: divide by the running std of the
+   discounted return; the return restarts when an episode ends. */
+static float s2r__ppo_scale_reward(s2r_ppo* p, int e, float reward, int done) {
+    double* g = &p->discounted[e];
+    float g_now, scaled;
+    *g = *g * p->cfg.gamma + reward;
+    g_now = (float)*g;
+    s2r__normalizer_update(&p->reward_norm, &g_now, 1, 1);
+    scaled = (float)(reward / sqrt(p->reward_norm.var[0] + 1e-8));
+    if (done) *g = 0.0;
+    return (float)s2r_clamp(scaled, -p->cfg.reward_clip, p->cfg.reward_clip);
+}
+
+/* The serial part of a rollout step, in env order: episode bookkeeping,
+   rewards, bootstrap values of truncated episodes. */
+static void s2r__ppo_record(s2r_ppo* p, int t) {
+    int e;
+    for (e = 0; e < p->num_envs; e++) {
+        size_t k = (size_t)t * p->num_envs + e;
+        const s2r_step_result* sr = &p->steps[e];
+        int done = sr->done || sr->terminated || sr->truncated;
+        p->dones[k] = (unsigned char)done;
+        p->episode_return[e] += sr->reward;
+        p->rewards[k] = p->cfg.normalize_rewards ?
+            s2r__ppo_scale_reward(p, e, sr->reward, done) : sr->reward;
+        p->end_values[k] = 0.0f;
+        if (!done) continue;
+        if (!sr->terminated) { /* truncated: bootstrap with V(final obs) */
+            float nobs[S2R_MLP_MAX_WIDTH], mean[S2R_MLP_MAX_WIDTH];
+            s2r__normalizer_apply(&p->policy.norm,
+                                  p->final_obs + (size_t)e * p->obs_dim, nobs);
+            s2r__policy_forward_one(&p->policy, nobs, mean, &p->end_values[k]);
+        }
+        p->episodes++;
+        p->successes += sr->success ? 1 : 0;
+        p->return_sum += p->episode_return[e];
+        p->episode_return[e] = 0.0;
+    }
+}
+
+/* Collect steps_per_env steps from every env, then GAE.  After a failure
+   the next collection starts by resetting every env. */
+static s2r_result s2r__ppo_collect(s2r_ppo* p, s2r_env* envs) {
+    s2r_result r;
+    int t, e;
+    float mean[S2R_MLP_MAX_WIDTH];
+    p->episodes = p->successes = 0;
+    p->return_sum = 0.0;
+    if (!p->started && (r = s2r__ppo_reset_all(p, envs)) != S2R_OK) return r;
+    for (t = 0; t < p->steps_per_env; t++) {
+        r = s2r__ppo_step_all(p, envs, t);
+        if (r != S2R_OK) { p->started = 0; return r; }
+        s2r__ppo_record(p, t);   /* bootstrap values use the stats so far */
+        s2r__ppo_observe(p);
+    }
+    p->global_step += p->batch_size;
+    for (e = 0; e < p->num_envs; e++)
+        s2r__policy_forward_one(&p->policy, p->next_obs + (size_t)e * p->obs_dim,
+                                mean, &p->last_values[e]);
+    s2r_gae(p->steps_per_env, p->num_envs, p->rewards, p->values, p->dones,
+            p->end_values, p->last_values, p->cfg.gamma, p->cfg.gae_lambda,
+            p->advantages, p->returns);
+    return S2R_OK;
+}
+
+/* --- Learning: PPO loss and update ----------------------------------------
+   The clipped surrogate, value and entropy terms with their gradients,
+   and the shuffled minibatch epochs. */
+
+/* Sums over one minibatch, turned into means by the caller. */
+typedef struct s2r__ppo_terms {
+    double policy_loss, value_loss, entropy, approx_kl, clip_fraction;
+    double max_ratio_dev;  /* max |ratio - 1|: 0 on an update's first minibatch */
+} s2r__ppo_terms;
+
+/* Gather minibatch observations and advantages (normalized per minibatch
+   with the unbiased std, as torch's .std()). */
+static void s2r__ppo_gather(s2r_ppo* p, const int* idx, int M) {
+    double sum = 0.0, sq = 0.0, mu, sd;
+    int i;
+    for (i = 0; i < M; i++) {
+        memcpy(p->mb_obs + (size_t)i * p->obs_dim, p->obs + (size_t)idx[i] * p->obs_dim,
+               sizeof(float) * (size_t)p->obs_dim);
+        p->mb_adv[i] = p->advantages[idx[i]];
+        sum += p->mb_adv[i];
+    }
+    if (!p->cfg.normalize_advantages) return;
+    mu = sum / M;
+    for (i = 0; i < M; i++) sq += (p->mb_adv[i] - mu) * (p->mb_adv[i] - mu);
+    sd = M > 1 ? sqrt(sq / (M - 1)) : 0.0;
+    for (i = 0; i < M; i++) p->mb_adv[i] = (float)((p->mb_adv[i] - mu) / (sd + 1e-8));
+}
+
+/* Clipped surrogate for minibatch sample i (rollout sample k): adds to the
+   loss terms, writes dL/dmean [act_dim] of the sample and adds its part of
+   dL/dlog_std [act_dim].  With z = (a - mean) / std:
+   dlogp/dmean = z / std and dlogp/dlog_std = z^2 - 1. */
+static void s2r__ppo_policy_term(s2r_ppo* p, int i, int k, int M,
+                                 s2r__ppo_terms* s, float* dlog_std) {
+    const float* mean = p->mean + (size_t)i * p->act_dim;
+    const float* act = p->actions + (size_t)k * p->act_dim;
+    float* dmean = p->dmean + (size_t)i * p->act_dim;
+    double logratio = (double)s2r__gaussian_logp(mean, p->policy.log_std, act,
+                                                 p->act_dim) - p->logprobs[k];
+    double ratio = exp(logratio), adv = p->mb_adv[i], c = p->cfg.clip_coef;
+    double clipped = s2r_clamp(ratio, 1.0 - c, 1.0 + c);
+    double dlogp = 0.0;
+    int a;
+    s->approx_kl += (ratio - 1.0) - logratio;
+    s->clip_fraction += fabs(ratio - 1.0) > c ? 1.0 : 0.0;
+    if (fabs(ratio - 1.0) > s->max_ratio_dev) s->max_ratio_dev = fabs(ratio - 1.0);
+    s->policy_loss += fmax(-adv * ratio, -adv * clipped);
+    /* max(unclipped, clipped): the gradient is the unclipped one's unless
+       the clipped branch is strictly larger, where the ratio is outside the
+       clip range and the loss is flat */
+    if (-adv * ratio >= -adv * clipped) dlogp = -adv * ratio / M;
+    for (a = 0; a < p->act_dim; a++) {
+        double sd = exp((double)p->policy.log_std[a]);
+        double z = (act[a] - mean[a]) / sd;
+        dmean[a] = (float)(dlogp * z / sd);
+        dlog_std[a] += (float)(dlogp * (z * z - 1.0));
+    }
+}
+
+/* Value loss for sample i; writes dL/dvalue. */
+static void s2r__ppo_value_term(s2r_ppo* p, int i, int k, int M,
+                                s2r__ppo_terms* s) {
+    double v = p->value[i], ret = p->returns[k], old = p->values[k];
+    double c = p->cfg.clip_coef, vf = p->cfg.value_coef;
+    double lu = (v - ret) * (v - ret), grad = (v - ret);
+    if (p->cfg.clip_value_loss) {
+        double vc = old + s2r_clamp(v - old, -c, c);
+        double lc = (vc - ret) * (vc - ret);
+        if (lc > lu) { /* clipped branch: flat outside the clip range */
+            lu = lc;
+            grad = fabs(v - old) < c ? (vc - ret) : 0.0;
+        }
+    }
+    s->value_loss += 0.5 * lu;
+    p->dvalue[i] = (float)(vf * grad / M);
+}
+
+/* Loss and gradient (into adam.grad) of one minibatch idx [M]. */
+static s2r__ppo_terms s2r__ppo_minibatch(s2r_ppo* p, const int* idx, int M) {
+    s2r_policy* pol = &p->policy;
+    float* grad = p->adam.grad;
+    float* dlog_std = grad + pol->actor.num_params;
+    s2r__ppo_terms s;
+    int i, a;
+    memset(&s, 0, sizeof s);
+    memset(grad, 0, sizeof(float) * (size_t)p->adam.n);
+    s2r__ppo_gather(p, idx, M);
+    s2r_mlp_forward(&pol->actor, pol->params, p->mb_obs, M, p->actor_acts, p->mean);
+    s2r_mlp_forward(&pol->critic, pol->critic_params, p->mb_obs, M,
+                    p->critic_acts, p->value);
+    for (i = 0; i < M; i++) {
+        s2r__ppo_policy_term(p, i, idx[i], M, &s, dlog_std);
+        s2r__ppo_value_term(p, i, idx[i], M, &s);
+    }
+    /* entropy is the same for every sample: d(-c H)/dlog_std = -c */
+    s.entropy = M * s2r__gaussian_entropy(pol->log_std, p->act_dim);
+    for (a = 0; a < p->act_dim; a++) dlog_std[a] -= p->cfg.entropy_coef;
+    s2r_mlp_backward(&pol->actor, pol->params, p->mb_obs, p->actor_acts, p->dmean,
+                     M, grad, p->back);
+    s2r_mlp_backward(&pol->critic, pol->critic_params, p->mb_obs, p->critic_acts,
+                     p->dvalue, M, grad + pol->num_actor_params, p->back);
+    return s;
+}
+
+/* Total loss of minibatch means: policy - c_ent * entropy + c_v * value. */
+static double s2r__ppo_total(const s2r_ppo* p, const s2r__ppo_terms* s, int M) {
+    return (s->policy_loss - p->cfg.entropy_coef * s->entropy +
+            p->cfg.value_coef * s->value_loss) / M;
+}
+
+static void s2r__ppo_accumulate(s2r_ppo_stats* st, const s2r__ppo_terms* s,
+                                int M) {
+    st->policy_loss += (float)(s->policy_loss / M);
+    st->value_loss += (float)(s->value_loss / M);
+    st->entropy += (float)(s->entropy / M);
+    st->approx_kl += (float)(s->approx_kl / M);
+    st->clip_fraction += (float)(s->clip_fraction / M);
+    st->minibatches++;
+}
+
+/* One epoch over the shuffled batch; returns the epoch's mean approx_kl. */
+static double s2r__ppo_epoch(s2r_ppo* p, float lr, s2r_ppo_stats* st) {
+    int start, M = p->minibatch_size, applied = 0;
+    double kl = 0.0;
+    s2r__shuffle(p->perm, p->batch_size, &p->rng);
+    for (start = 0; start < p->batch_size; start += M) {
+        s2r__ppo_terms s = s2r__ppo_minibatch(p, p->perm + start, M);
+        double norm = s2r_adam_clip_grad(&p->adam, p->cfg.max_grad_norm);
+        if (!isfinite(s2r__ppo_total(p, &s, M)) || !isfinite(norm)) {
+            st->skipped++; /* NaN/Inf never reaches the optimizer */
+            continue;
+        }
+        s2r_adam_step(&p->adam, p->policy.params, lr);
+        s2r__ppo_accumulate(st, &s, M);
+        kl += s.approx_kl / M;
+        applied++;
+    }
+    return applied ? kl / applied : 0.0;
+}
+
+static double s2r__explained_variance(const float* pred, const float* y, int n) {
+    double my = 0.0, md = 0.0, vy = 0.0, vd = 0.0;
+    int i;
+    for (i = 0; i < n; i++) { my += y[i]; md += y[i] - pred[i]; }
+    my /= n;
+    md /= n;
+    for (i = 0; i < n; i++) {
+        double dy = y[i] - my, dd = (y[i] - pred[i]) - md;
+        vy += dy * dy;
+        vd += dd * dd;
+    }
+    return vy == 0.0 ? NAN : 1.0 - vd / vy;
+}
+
+/* The update epochs on the collected batch; means into *st. */
+static void s2r__ppo_update(s2r_ppo* p, float lr, s2r_ppo_stats* st) {
+    int epoch;
+    s2r__iota(p->perm, p->batch_size);
+    for (epoch = 0; epoch < p->cfg.update_epochs; epoch++) {
+        double kl = s2r__ppo_epoch(p, lr, st);
+        if (p->cfg.target_kl > 0.0f && kl > p->cfg.target_kl) break;
+    }
+    if (st->minibatches > 0) {
+        float n = (float)st->minibatches;
+        st->policy_loss /= n;
+        st->value_loss /= n;
+        st->entropy /= n;
+        st->approx_kl /= n;
+        st->clip_fraction /= n;
+    }
+}
+
+static void s2r__ppo_fill_stats(const s2r_ppo* p, float lr, double seconds,
+                                s2r_ppo_stats* st) {
+    st->update = p->update;
+    st->num_updates = p->num_updates;
+    st->global_step = p->global_step;
+    st->learning_rate = lr;
+    st->explained_variance = (float)s2r__explained_variance(
+        p->values, p->returns, p->batch_size);
+    st->episodes = p->episodes;
+    st->mean_return = p->episodes ? (float)(p->return_sum / p->episodes) : NAN;
+    st->success_rate = p->episodes ? (float)p->successes / p->episodes : NAN;
+    st->steps_per_second = (float)(p->batch_size / (seconds > 1e-9 ? seconds : 1e-9));
+}
+
+S2RDEF s2r_result s2r_ppo_iterate(s2r_ppo* ppo, s2r_env* envs,
+                                  s2r_ppo_stats* stats) {
+    s2r_ppo_stats st;
+    double t0 = s2r__seconds();
+    float lr = ppo->cfg.learning_rate;
+    s2r_result r;
+    S2R_ASSERT(ppo && envs);
+    memset(&st, 0, sizeof st);
+    if (ppo->update >= ppo->num_updates)
+        return s2r__fail(ppo->error, S2R_ERR_STATE, "all %d planned updates are "
+                         "done (raise total_steps)", ppo->num_updates);
+    if (ppo->cfg.anneal_lr)  /* CleanRL: frac = 1 - (iteration - 1) / num */
+        lr *= 1.0f - (float)ppo->update / (float)ppo->num_updates;
+    r = s2r__ppo_collect(ppo, envs);
+    if (r != S2R_OK) return r;
+    s2r__ppo_update(ppo, lr, &st);
+    ppo->update++;
+    s2r__ppo_fill_stats(ppo, lr, s2r__seconds() - t0, &st);
+    if (stats) *stats = st;
+    return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_ppo_train(s2r_ppo* ppo, s2r_env* envs,
+                                s2r_ppo_callback callback, void* user) {
+    while (ppo->update < ppo->num_updates) {
+        s2r_ppo_stats st;
+        s2r_result r = s2r_ppo_iterate(ppo, envs, &st);
+        if (r != S2R_OK) return r;
+        if (callback && callback(&st, user)) break;
+    }
+    return S2R_OK;
+}
+
+/* --- Learning: PPO diagnostics output -------------------------------------
+   CSV rows and the one-line progress display. */
+
+S2RDEF s2r_result s2r_ppo_stats_csv_header(FILE* f) {
+    int n = fprintf(f, "update,global_step,learning_rate,policy_loss,value_loss,"
+                       "entropy,approx_kl,clip_fraction,explained_variance,"
+                       "episodes,mean_return,success_rate,steps_per_second,"
+                       "minibatches,skipped\n");
+    return n < 0 ? S2R_ERR_IO : S2R_OK;
+}
+
+S2RDEF s2r_result s2r_ppo_stats_csv_row(FILE* f, const s2r_ppo_stats* s) {
+    int n = fprintf(f, "%d,%lld,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%.6g,"
+                       "%.6g,%.1f,%d,%d\n",
+                    s->update, s->global_step, s->learning_rate, s->policy_loss,
+                    s->value_loss, s->entropy, s->approx_kl, s->clip_fraction,
+                    s->explained_variance, s->episodes, s->mean_return,
+                    s->success_rate, s->steps_per_second, s->minibatches,
+                    s->skipped);
+    return n < 0 ? S2R_ERR_IO : S2R_OK;
+}
+
+S2RDEF void s2r_ppo_print_progress(FILE* f, const s2r_ppo_stats* s,
+                                   int interactive) {
+    fprintf(f, "%supdate %4d/%-4d  steps %9lld  return %8.1f  success %4.2f  "
+               "kl %.4f  clip %.3f  ev %5.2f  %6.0f steps/s%s",
+            interactive ? "\r" : "", s->update, s->num_updates, s->global_step,
+            s->mean_return, s->success_rate, s->approx_kl, s->clip_fraction,
+            s->explained_variance, s->steps_per_second,
+            (!interactive || s->update >= s->num_updates) ? "\n" : "");
+    fflush(f);
+}
+
+/* --- Learning: behaviour cloning ------------------------------------------
+   Datasets of (observation, action) and supervised training of the actor. */
+
+S2RDEF s2r_result s2r_dataset_init(s2r_dataset* d, int obs_dim, int act_dim) {
+    S2R_ASSERT(d);
+    memset(d, 0, sizeof *d);
+    if (obs_dim < 1 || act_dim < 1 || obs_dim > S2R_MLP_MAX_WIDTH ||
+        act_dim > S2R_MLP_MAX_WIDTH)
+        return s2r__fail(d->error, S2R_ERR_INVALID_ARGUMENT, "dataset sizes "
+                         "obs %d act %d out of range 1..%d", obs_dim, act_dim,
+                         S2R_MLP_MAX_WIDTH);
+    d->obs_dim = obs_dim;
+    d->act_dim = act_dim;
+    return S2R_OK;
+}
+
+/* Double the capacity (at least 64 pairs).  On failure the dataset keeps
+   its contents and capacity. */
+static s2r_result s2r__dataset_grow(s2r_dataset* d) {
+    int cap;
+    float* o;
+    float* a;
+    if (d->capacity > 0x3FFFFFFF)
+        return s2r__fail(d->error, S2R_ERR_OUT_OF_MEMORY, "dataset too large");
+    cap = d->capacity ? 2 * d->capacity : 64;
+    o = (float*)S2R_REALLOC(d->obs, sizeof(float) * (size_t)cap * d->obs_dim);
+    if (!o) return s2r__fail(d->error, S2R_ERR_OUT_OF_MEMORY, "out of memory");
+    d->obs = o;
+    a = (float*)S2R_REALLOC(d->act, sizeof(float) * (size_t)cap * d->act_dim);
+    if (!a) return s2r__fail(d->error, S2R_ERR_OUT_OF_MEMORY, "out of memory");
+    d->act = a;
+    d->capacity = cap;
+    return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_dataset_append(s2r_dataset* d, const float* obs,
+                                     const float* act) {
+    S2R_ASSERT(d && obs && act);
+    if (!s2r_all_finite_f(obs, d->obs_dim) || !s2r_all_finite_f(act, d->act_dim))
+        return s2r__fail(d->error, S2R_ERR_INVALID_ARGUMENT,
+                         "observation or action contains NaN or Inf");
+    if (d->count == d->capacity) {
+        s2r_result r = s2r__dataset_grow(d);
+        if (r != S2R_OK) return r;
+    }
+    memcpy(d->obs + (size_t)d->count * d->obs_dim, obs, sizeof(float) * (size_t)d->obs_dim);
+    memcpy(d->act + (size_t)d->count * d->act_dim, act, sizeof(float) * (size_t)d->act_dim);
+    d->count++;
+    return S2R_OK;
+}
+
+S2RDEF void s2r_dataset_free(s2r_dataset* d) {
+    S2R_FREE(d->obs);
+    S2R_FREE(d->act);
+    d->obs = d->act = NULL;
+    d->count = d->capacity = 0;
+}
+
+S2RDEF s2r_bc_config s2r_bc_config_default(void) {
+    s2r_bc_config c;
+    memset(&c, 0, sizeof c);
+    c.finetune = 0;
+    c.loss = S2R_BC_LOSS_MSE;
+    c.learning_rate = 1e-3f;
+    c.anchor_weight = 0.0f;
+    c.minibatch_size = 64;
+    c.max_grad_norm = 1.0f;
+    c.seed = 1;
+    return c;
+}
+
+S2RDEF s2r_bc_config s2r_bc_config_finetune(void) {
+    s2r_bc_config c = s2r_bc_config_default();
+    c.finetune = 1;
+    c.learning_rate = 1e-4f;
+    c.anchor_weight = 1e-2f;
+    return c;
+}
+
+static s2r_result s2r__bc_check_config(const s2r_bc_config* c, char* err) {
+    if (c->minibatch_size < 1 || (int)c->loss < 0 ||
+        (int)c->loss >= (int)S2R_BC_LOSS_COUNT ||
+        !s2r__in_range(c->learning_rate, 1e-12, 1.0) ||
+        !s2r__in_range(c->anchor_weight, 0, 1e12) ||
+        !s2r__in_range(c->max_grad_norm, 0, 1e12))
+        return s2r__fail(err, S2R_ERR_INVALID_ARGUMENT, "bad BC config: "
+                         "minibatch_size >= 1, known loss, lr in (0, 1], "
+                         "anchor_weight and max_grad_norm >= 0 and finite");
+    return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_bc_init(s2r_bc* bc, const s2r_bc_config* cfg,
+                              s2r_policy* policy) {
+    const s2r_mlp* actor;
+    size_t M, n, total;
+    float* c;
+    s2r_result r;
+    S2R_ASSERT(bc && cfg && policy && policy->params);
+    memset(bc, 0, sizeof *bc);
+    r = s2r__bc_check_config(cfg, bc->error);
+    if (r != S2R_OK) return r;
+    bc->cfg = *cfg;
+    bc->policy = policy;
+    bc->rng = s2r_rng_make(cfg->seed, 0);
+    actor = &policy->actor;
+    M = (size_t)cfg->minibatch_size;
+    n = (size_t)policy->num_actor_params;
+    total = n + M * (policy->shape.obs_dim + actor->num_acts +
+                     2 * policy->shape.act_dim + 2 * (size_t)actor->max_hidden);
+    r = s2r_adam_init(&bc->adam, policy->num_actor_params, bc->error);
+    if (r != S2R_OK) return r;
+    bc->work = (float*)s2r__calloc(total, sizeof(float));
+    if (!bc->work) {
+        s2r_bc_free(bc);
+        return s2r__fail(bc->error, S2R_ERR_OUT_OF_MEMORY, "out of memory");
+    }
+    c = bc->work;
+    bc->anchor = s2r__take(&c, n);
+    bc->mb_obs = s2r__take(&c, M * policy->shape.obs_dim);
+    bc->acts = s2r__take(&c, M * actor->num_acts);
+    bc->mean = s2r__take(&c, M * policy->shape.act_dim);
+    bc->dmean = s2r__take(&c, M * policy->shape.act_dim);
+    bc->back = s2r__take(&c, 2 * M * actor->max_hidden);
+    memcpy(bc->anchor, policy->params, sizeof(float) * n);
+    return S2R_OK;
+}
+
+S2RDEF void s2r_bc_free(s2r_bc* bc) {
+    s2r_adam_free(&bc->adam);
+    S2R_FREE(bc->work);
+    S2R_FREE(bc->perm);
+    bc->work = bc->anchor = NULL;
+    bc->perm = NULL;
+    bc->perm_capacity = 0;
+}
+
+/* Sums over one BC minibatch. */
+typedef struct s2r__bc_terms { double loss, mse, anchor; } s2r__bc_terms;
+
+/* Per-sample loss of the mean vs the target; writes dL/dmean (scaled by
+   1/M) and adds dL/dlog_std for the NLL. */
+static void s2r__bc_sample(s2r_bc* bc, int i, const float* target, int M,
+                           s2r__bc_terms* s) {
+    const s2r_policy* p = bc->policy;
+    const float* mean = bc->mean + (size_t)i * p->shape.act_dim;
+    float* dmean = bc->dmean + (size_t)i * p->shape.act_dim;
+    float* dlog_std = bc->adam.grad + p->actor.num_params;
+    int a, A = p->shape.act_dim;
+    for (a = 0; a < A; a++) {
+        double err = (double)mean[a] - target[a];
+        s->mse += err * err / A;
+        if (bc->cfg.loss == S2R_BC_LOSS_MSE) {
+            s->loss += err * err / A;
+            dmean[a] = (float)(2.0 * err / (A * (double)M));
+        } else {
+            double inv_var = exp(-2.0 * p->log_std[a]);
+            s->loss += 0.5 * err * err * inv_var + p->log_std[a] + 0.9189385332046727;
+            dmean[a] = (float)(err * inv_var / M);
+            dlog_std[a] += (float)((1.0 - err * err * inv_var) / M);
+        }
+    }
+}
+
+/* anchor_weight/2 * |theta - theta0|^2: adds to loss (times M, as the sums
+   are divided by M) and to the gradient. */
+static void s2r__bc_anchor(s2r_bc* bc, int M, s2r__bc_terms* s) {
+    double w = bc->cfg.anchor_weight, sq = 0.0;
+    const float* theta = bc->policy->params;
+    int j;
+    if (w <= 0.0) return;
+    for (j = 0; j < bc->adam.n; j++) {
+        double d = (double)theta[j] - bc->anchor[j];
+        sq += d * d;
+        bc->adam.grad[j] += (float)(w * d);
+    }
+    s->anchor = 0.5 * w * sq * M;
+    s->loss += s->anchor;
+}
+
+/* Loss and gradient of one minibatch idx [M] of the dataset. */
+static s2r__bc_terms s2r__bc_minibatch(s2r_bc* bc, const s2r_dataset* d,
+                                       const int* idx, int M) {
+    s2r_policy* p = bc->policy;
+    s2r__bc_terms s;
+    int i;
+    memset(&s, 0, sizeof s);
+    memset(bc->adam.grad, 0, sizeof(float) * (size_t)bc->adam.n);
+    for (i = 0; i < M; i++)
+        s2r__normalizer_apply(&p->norm, d->obs + (size_t)idx[i] * d->obs_dim,
+                              bc->mb_obs + (size_t)i * d->obs_dim);
+    s2r_mlp_forward(&p->actor, p->params, bc->mb_obs, M, bc->acts, bc->mean);
+    for (i = 0; i < M; i++)
+        s2r__bc_sample(bc, i, d->act + (size_t)idx[i] * d->act_dim, M, &s);
+    s2r_mlp_backward(&p->actor, p->params, bc->mb_obs, bc->acts, bc->dmean, M,
+                     bc->adam.grad, bc->back);
+    s2r__bc_anchor(bc, M, &s);
+    return s;
+}
+
+/* From scratch: the normalizer becomes the dataset's mean and variance. */
+static void s2r__bc_fit_normalizer(s2r_bc* bc, const s2r_dataset* d) {
+    s2r_normalizer* n = &bc->policy->norm;
+    int i;
+    n->count = 0.0; /* so the result is exactly the dataset's statistics */
+    for (i = 0; i < n->dim; i++) n->mean[i] = n->var[i] = 0.0;
+    s2r__normalizer_update(n, d->obs, d->count, d->obs_dim);
+}
+
+static s2r_result s2r__bc_prepare(s2r_bc* bc, const s2r_dataset* d) {
+    const s2r_policy_shape* s = &bc->policy->shape;
+    if (d->obs_dim != s->obs_dim || d->act_dim != s->act_dim || d->count < 1)
+        return s2r__fail(bc->error, S2R_ERR_INVALID_ARGUMENT, "dataset is obs "
+                         "%d act %d with %d pairs; policy needs obs %d act %d "
+                         "and >= 1 pair", d->obs_dim, d->act_dim, d->count,
+                         s->obs_dim, s->act_dim);
+    if (d->count > bc->perm_capacity) { /* only when the dataset has grown */
+        int* perm = (int*)S2R_REALLOC(bc->perm, sizeof(int) * (size_t)d->count);
+        if (!perm) return s2r__fail(bc->error, S2R_ERR_OUT_OF_MEMORY, "out of memory");
+        bc->perm = perm;
+        bc->perm_capacity = d->count;
+    }
+    if (!bc->cfg.finetune && bc->epoch == 0) s2r__bc_fit_normalizer(bc, d);
+    s2r__iota(bc->perm, d->count);
+    s2r__shuffle(bc->perm, d->count, &bc->rng);
+    return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_bc_epoch(s2r_bc* bc, const s2r_dataset* data,
+                               s2r_bc_stats* stats) {
+    s2r_bc_stats st;
+    int start;
+    s2r_result r;
+    S2R_ASSERT(bc && data);
+    memset(&st, 0, sizeof st);
+    r = s2r__bc_prepare(bc, data);
+    if (r != S2R_OK) return r;
+    for (start = 0; start < data->count; start += bc->cfg.minibatch_size) {
+        int M = data->count - start < bc->cfg.minibatch_size ?
+                data->count - start : bc->cfg.minibatch_size;
+        s2r__bc_terms s = s2r__bc_minibatch(bc, data, bc->perm + start, M);
+        double norm = s2r_adam_clip_grad(&bc->adam, bc->cfg.max_grad_norm);
+        if (!isfinite(s.loss) || !isfinite(norm)) { st.skipped++; continue; }
+        s2r_adam_step(&bc->adam, bc->policy->params, bc->cfg.learning_rate);
+        st.loss += (float)(s.loss / M);
+        st.action_mse += (float)(s.mse / M);
+        st.anchor += (float)(s.anchor / M);
+        st.minibatches++;
+    }
+    if (st.minibatches) {
+        st.loss /= st.minibatches;
+        st.action_mse /= st.minibatches;
+        st.anchor /= st.minibatches;
+    }
+    st.epoch = ++bc->epoch;
+    if (stats) *stats = st;
+    return S2R_OK;
+}
+
+/* --- Learning: checkpoints ------------------------------------------------
+   Save/load of policy, normalizer and optimizer: validated before use. */
+
+#define S2R__CK_MAGIC 0x50523253u  /* "S2RP" read as a little-endian uint32 */
+#define S2R__CK_HEADER 16          /* uint32 words of header                 */
+/* header word indices */
+enum { S2R__H_MAGIC, S2R__H_VERSION, S2R__H_OBS, S2R__H_ACT, S2R__H_NHIDDEN,
+       S2R__H_HIDDEN, S2R__H_PARAMS = S2R__H_HIDDEN + S2R_MAX_HIDDEN_LAYERS,
+       S2R__H_OPT, S2R__H_PAYLOAD, S2R__H_SUM_LO, S2R__H_SUM_HI };
+
+static uint64_t s2r__fnv1a(uint64_t h, const void* data, size_t n) {
+    const unsigned char* b = (const unsigned char*)data;
+    size_t i;
+    for (i = 0; i < n; i++) { h ^= b[i]; h *= 0x100000001B3ull; }
+    return h;
+}
+
+/* Checksum of header (checksum words as zero) + payload. */
+static uint64_t s2r__ck_checksum(const uint32_t* header, const unsigned char* payload,
+                                 size_t n) {
+    uint32_t h[S2R__CK_HEADER];
+    memcpy(h, header, sizeof h);
+    h[S2R__H_SUM_LO] = h[S2R__H_SUM_HI] = 0;
+    return s2r__fnv1a(s2r__fnv1a(0xCBF29CE484222325ull, h, sizeof h), payload, n);
+}
+
+static size_t s2r__ck_payload_bytes(int num_params, int obs_dim, int opt_n) {
+    size_t b = sizeof(float) * (size_t)num_params + sizeof(double) * (2 + 2 * (size_t)obs_dim);
+    if (opt_n) b += sizeof(double) + sizeof(float) * 2 * (size_t)opt_n;
+    return b;
+}
+
+static void s2r__put(unsigned char** cur, const void* src, size_t n) {
+    memcpy(*cur, src, n);
+    *cur += n;
+}
+
+static void s2r__get(const unsigned char** cur, void* dst, size_t n) {
+    memcpy(dst, *cur, n);
+    *cur += n;
+}
+
+/* Serialize policy (+ opt) into buf: header then payload. */
+static void s2r__ck_pack(const s2r_policy* p, const s2r_adam* opt,
+                         unsigned char* buf, size_t payload) {
+    uint32_t* h = (uint32_t*)(void*)buf;
+    unsigned char* c = buf + sizeof(uint32_t) * S2R__CK_HEADER;
+    const s2r_normalizer* n = &p->norm;
+    uint64_t sum;
+    int l;
+    memset(h, 0, sizeof(uint32_t) * S2R__CK_HEADER);
+    h[S2R__H_MAGIC] = S2R__CK_MAGIC;
+    h[S2R__H_VERSION] = S2R_CHECKPOINT_VERSION;
+    h[S2R__H_OBS] = (uint32_t)p->shape.obs_dim;
+    h[S2R__H_ACT] = (uint32_t)p->shape.act_dim;
+    h[S2R__H_NHIDDEN] = (uint32_t)p->shape.num_hidden;
+    for (l = 0; l < p->shape.num_hidden; l++)
+        h[S2R__H_HIDDEN + l] = (uint32_t)p->shape.hidden[l];
+    h[S2R__H_PARAMS] = (uint32_t)p->num_params;
+    h[S2R__H_OPT] = opt ? (uint32_t)opt->n : 0;
+    h[S2R__H_PAYLOAD] = (uint32_t)payload;
+    s2r__put(&c, p->params, sizeof(float) * (size_t)p->num_params);
+    s2r__put(&c, &n->count, sizeof(double));
+    s2r__put(&c, &n->clip, sizeof(double));
+    s2r__put(&c, n->mean, sizeof(double) * (size_t)n->dim);
+    s2r__put(&c, n->var, sizeof(double) * (size_t)n->dim);
+    if (opt) {
+        double t = (double)opt->t;
+        s2r__put(&c, &t, sizeof t);
+        s2r__put(&c, opt->moments, sizeof(float) * 2 * (size_t)opt->n);
+    }
+    sum = s2r__ck_checksum(h, buf + sizeof(uint32_t) * S2R__CK_HEADER, payload);
+    h[S2R__H_SUM_LO] = (uint32_t)(sum & 0xFFFFFFFFu);
+    h[S2R__H_SUM_HI] = (uint32_t)(sum >> 32);
+}
+
+/* Write bytes to path.tmp, then rename over path. */
+static s2r_result s2r__write_atomic(const char* path, const void* data,
+                                    size_t n, char* error) {
+    size_t len = strlen(path);
+    char* tmp = (char*)S2R_MALLOC(len + 5);
+    FILE* f;
+    int ok;
+    if (!tmp) return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "out of memory");
+    memcpy(tmp, path, len);
+    memcpy(tmp + len, ".tmp", 5);
+    f = fopen(tmp, "wb");
+    if (!f) {
+        S2R_FREE(tmp);
+        return s2r__fail(error, S2R_ERR_IO, "cannot open %s.tmp for writing", path);
+    }
+    ok = fwrite(data, 1, n, f) == n;
+    ok = (fclose(f) == 0) && ok;
+    if (ok && rename(tmp, path) != 0) { /* non-POSIX: target must not exist */
+        remove(path);
+        ok = rename(tmp, path) == 0;
+    }
+    if (!ok) remove(tmp);
+    S2R_FREE(tmp);
+    return ok ? S2R_OK : s2r__fail(error, S2R_ERR_IO, "cannot write %s", path);
+}
+
+S2RDEF s2r_result s2r_policy_save(s2r_policy* p, const s2r_adam* opt,
+                                  const char* path) {
+    size_t payload, total;
+    unsigned char* buf;
+    s2r_result r;
+    S2R_ASSERT(p && p->params && path);
+    payload = s2r__ck_payload_bytes(p->num_params, p->shape.obs_dim,
+                                    opt ? opt->n : 0);
+    total = sizeof(uint32_t) * S2R__CK_HEADER + payload;
+    buf = (unsigned char*)S2R_MALLOC(total);
+    if (!buf) return s2r__fail(p->error, S2R_ERR_OUT_OF_MEMORY, "out of memory");
+    s2r__ck_pack(p, opt, buf, payload);
+    r = s2r__write_atomic(path, buf, total, p->error);
+    S2R_FREE(buf);
+    return r;
+}
+
+/* Read a whole file into a new buffer. */
+static s2r_result s2r__read_file(const char* path, unsigned char** data,
+                                 size_t* n, char* error) {
+    FILE* f = fopen(path, "rb");
+    long size;
+    *data = NULL;
+    if (!f) return s2r__fail(error, S2R_ERR_IO, "cannot open %s", path);
+    if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 ||
+        fseek(f, 0, SEEK_SET) != 0) {
+        fclose(f);
+        return s2r__fail(error, S2R_ERR_IO, "cannot read %s", path);
+    }
+    *data = (unsigned char*)S2R_MALLOC(size ? (size_t)size : 1);
+    if (!*data) { fclose(f); return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "out of memory"); }
+    *n = fread(*data, 1, (size_t)size, f);
+    fclose(f);
+    if (*n != (size_t)size) {
+        S2R_FREE(*data);
+        *data = NULL;
+        return s2r__fail(error, S2R_ERR_IO, "cannot read %s", path);
+    }
+    return S2R_OK;
+}
+
+/* Validate the header and checksum of a checkpoint image; fills shape. */
+static s2r_result s2r__ck_check(const unsigned char* buf, size_t n,
+                                const char* path, s2r_policy_shape* shape,
+                                char* error) {
+    uint32_t h[S2R__CK_HEADER];
+    s2r_mlp actor, critic;
+    uint64_t sum;
+    int l;
+    const s2r_result bad = S2R_ERR_CORRUPT;
+    if (n < sizeof h)
+        return s2r__fail(error, bad, "%s: too short for a checkpoint (%lu bytes)",
+                         path, (unsigned long)n);
+    memcpy(h, buf, sizeof h);
+    if (h[S2R__H_MAGIC] != S2R__CK_MAGIC)
+        return s2r__fail(error, bad, "%s: not a sim2real.h policy checkpoint "
+                         "(bad magic)", path);
+    if (h[S2R__H_VERSION] != S2R_CHECKPOINT_VERSION)
+        return s2r__fail(error, bad, "%s: checkpoint version %u, this build "
+                         "reads %d", path, (unsigned)h[S2R__H_VERSION], S2R_CHECKPOINT_VERSION);
+    shape->obs_dim = (int)(h[S2R__H_OBS] & 0xFFFF);
+    shape->act_dim = (int)(h[S2R__H_ACT] & 0xFFFF);
+    shape->num_hidden = (int)(h[S2R__H_NHIDDEN] & 0xFF);
+    for (l = 0; l < S2R_MAX_HIDDEN_LAYERS; l++)
+        shape->hidden[l] = (int)(h[S2R__H_HIDDEN + l] & 0xFFFF);
+    if (h[S2R__H_OBS] > 0xFFFF || h[S2R__H_ACT] > 0xFFFF ||
+        s2r__shape_layouts(shape, &actor, &critic, NULL) != S2R_OK ||
+        h[S2R__H_PARAMS] != (uint32_t)(actor.num_params + shape->act_dim + critic.num_params) ||
+        h[S2R__H_OPT] > h[S2R__H_PARAMS] ||
+        h[S2R__H_PAYLOAD] != s2r__ck_payload_bytes((int)h[S2R__H_PARAMS],
+                                                  shape->obs_dim, (int)h[S2R__H_OPT]))
+        return s2r__fail(error, bad, "%s: inconsistent sizes in the header", path);
+    if (n != sizeof h + h[S2R__H_PAYLOAD])
+        return s2r__fail(error, bad, "%s: %lu bytes, header says %lu (truncated "
+                         "or padded)", path, (unsigned long)n,
+                         (unsigned long)(sizeof h + h[S2R__H_PAYLOAD]));
+    sum = s2r__ck_checksum(h, buf + sizeof h, h[S2R__H_PAYLOAD]);
+    if (h[S2R__H_SUM_LO] != (uint32_t)(sum & 0xFFFFFFFFu) ||
+        h[S2R__H_SUM_HI] != (uint32_t)(sum >> 32))
+        return s2r__fail(error, bad, "%s: checksum mismatch (corrupt file)", path);
+    return S2R_OK;
+}
+
+static int s2r__same_shape(const s2r_policy_shape* a, const s2r_policy_shape* b) {
+    int l;
+    if (a->obs_dim != b->obs_dim || a->act_dim != b->act_dim ||
+        a->num_hidden != b->num_hidden)
+        return 0;
+    for (l = 0; l < a->num_hidden; l++)
+        if (a->hidden[l] != b->hidden[l]) return 0;
+    return 1;
+}
+
+/* Check the image matches p and opt, and its numbers are sane. */
+static s2r_result s2r__ck_compatible(const s2r_policy* p, const s2r_adam* opt,
+                                     const unsigned char* buf,
+                                     const s2r_policy_shape* file, const char* path,
+                                     char* error) {
+    uint32_t h[S2R__CK_HEADER];
+    const unsigned char* norm = buf + sizeof h + sizeof(float) * (size_t)p->num_params;
+    double count, clip;
+    memcpy(h, buf, sizeof h);
+    if (!s2r__same_shape(file, &p->shape))
+        return s2r__fail(error, S2R_ERR_CORRUPT, "%s: checkpoint is obs %d act %d "
+                         "with %d hidden layers (first %d wide); the policy is obs "
+                         "%d act %d, %d layers (first %d)", path, file->obs_dim,
+                         file->act_dim, file->num_hidden, file->hidden[0],
+                         p->shape.obs_dim, p->shape.act_dim, p->shape.num_hidden,
+                         p->shape.hidden[0]);
+    if (opt && h[S2R__H_OPT] && (int)h[S2R__H_OPT] != opt->n)
+        return s2r__fail(error, S2R_ERR_CORRUPT, "%s: optimizer state has %u "
+                         "parameters, the optimizer %d", path, (unsigned)h[S2R__H_OPT], opt->n);
+    memcpy(&count, norm, sizeof count);
+    memcpy(&clip, norm + sizeof count, sizeof clip);
+    if (!(count > 0.0) || !(clip > 0.0) || !isfinite(count) || !isfinite(clip))
+        return s2r__fail(error, S2R_ERR_CORRUPT, "%s: bad normalizer", path);
+    return S2R_OK;
+}
+
+/* Copy a validated image into p and opt. */
+static void s2r__ck_unpack(s2r_policy* p, s2r_adam* opt, const unsigned char* buf) {
+    uint32_t h[S2R__CK_HEADER];
+    const unsigned char* c = buf + sizeof h;
+    s2r_normalizer* n = &p->norm;
+    memcpy(h, buf, sizeof h);
+    s2r__get(&c, p->params, sizeof(float) * (size_t)p->num_params);
+    s2r__get(&c, &n->count, sizeof(double));
+    s2r__get(&c, &n->clip, sizeof(double));
+    s2r__get(&c, n->mean, sizeof(double) * (size_t)n->dim);
+    s2r__get(&c, n->var, sizeof(double) * (size_t)n->dim);
+    if (!opt) return;
+    if (h[S2R__H_OPT]) {
+        double t;
+        s2r__get(&c, &t, sizeof t);
+        opt->t = (long)t;
+        s2r__get(&c, opt->moments, sizeof(float) * 2 * (size_t)opt->n);
+    } else { /* no optimizer state saved: start fresh */
+        opt->t = 0;
+        memset(opt->moments, 0, sizeof(float) * 2 * (size_t)opt->n);
+    }
+}
+
+S2RDEF s2r_result s2r_policy_load(s2r_policy* p, s2r_adam* opt,
+                                  const char* path) {
+    unsigned char* buf;
+    size_t n;
+    s2r_policy_shape shape;
+    s2r_result r;
+    S2R_ASSERT(p && p->params && path);
+    r = s2r__read_file(path, &buf, &n, p->error);
+    if (r != S2R_OK) return r;
+    r = s2r__ck_check(buf, n, path, &shape, p->error);
+    if (r == S2R_OK) r = s2r__ck_compatible(p, opt, buf, &shape, path, p->error);
+    if (r == S2R_OK) s2r__ck_unpack(p, opt, buf);
+    S2R_FREE(buf);
+    return r;
+}
+
+S2RDEF s2r_result s2r_checkpoint_shape(const char* path,
+                                       s2r_policy_shape* shape, char* error) {
+    unsigned char* buf;
+    size_t n;
+    s2r_result r;
+    S2R_ASSERT(path && shape);
+    r = s2r__read_file(path, &buf, &n, error);
+    if (r != S2R_OK) return r;
+    memset(shape, 0, sizeof *shape);
+    r = s2r__ck_check(buf, n, path, shape, error);
+    S2R_FREE(buf);
+    return r;
+}
+
+/* --- Learning: the pendulum environment -----------------------------------
+   The classic swing-up behind the s2r_env interface. */
+
+S2RDEF void s2r_pendulum_init(s2r_pendulum* p) {
+    S2R_ASSERT(p);
+    memset(p, 0, sizeof *p);
+    p->g = 10.0;
+    p->m = 1.0;
+    p->l = 1.0;
+    p->dt = 0.05;
+    p->max_torque = 2.0;
+    p->max_speed = 8.0;
+    p->max_steps = 200;
+    p->needs_reset = 1;
+}
+
+/* Angle wrapped to [-pi, pi). */
+static double s2r__wrap_angle(double x) {
+    const double pi = 3.14159265358979323846;
+    return fmod(fmod(x + pi, 2.0 * pi) + 2.0 * pi, 2.0 * pi) - pi;
+}
+
+static void s2r__pendulum_obs(const s2r_pendulum* p, float* obs) {
+    obs[0] = (float)cos(p->theta);
+    obs[1] = (float)sin(p->theta);
+    obs[2] = (float)p->theta_dot;
+}
+
+static s2r_result s2r__pendulum_reset(void* self, s2r_rng* rng, float* obs) {
+    s2r_pendulum* p = (s2r_pendulum*)self;
+    p->theta = s2r_rng_range(rng, -3.14159265358979323846, 3.14159265358979323846);
+    p->theta_dot = s2r_rng_range(rng, -1.0, 1.0);
+    p->t = 0;
+    p->needs_reset = 0;
+    s2r__pendulum_obs(p, obs);
+    return S2R_OK;
+}
+
+static s2r_result s2r__pendulum_step(void* self, const float* action,
+                                     float* obs, s2r_step_result* out) {
+    s2r_pendulum* p = (s2r_pendulum*)self;
+    double u, th = s2r__wrap_angle(p->theta), thdot = p->theta_dot;
+    if (p->needs_reset)
+        return s2r__fail(p->error, S2R_ERR_STATE, "pendulum: step before reset");
+    if (!isfinite(action[0]))
+        return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT,
+                         "pendulum: action is NaN or Inf");
+    u = p->max_torque * s2r_clamp(action[0], -1.0, 1.0);
+    memset(out, 0, sizeof *out);
+    out->reward = (float)-(th * th + 0.1 * thdot * thdot + 0.001 * u * u);
+    thdot += (3.0 * p->g / (2.0 * p->l) * sin(p->theta) +
+              3.0 / (p->m * p->l * p->l) * u) * p->dt;
+    p->theta_dot = s2r_clamp(thdot, -p->max_speed, p->max_speed);
+    p->theta += p->theta_dot * p->dt;
+    p->t++;
+    th = s2r__wrap_angle(p->theta);
+    out->truncated = out->done = p->t >= p->max_steps;
+    out->success = out->done && fabs(th) < 0.1 && fabs(p->theta_dot) < 1.0;
+    out->distance = fabs(th);
+    p->needs_reset = out->done;
+    s2r__pendulum_obs(p, obs);
+    return S2R_OK;
+}
+
+S2RDEF s2r_env s2r_pendulum_env(s2r_pendulum* p) {
+    s2r_env env;
+    env.self = p;
+    env.obs_dim = 3;
+    env.act_dim = 1;
+    env.reset = s2r__pendulum_reset;
+    env.step = s2r__pendulum_step;
+    return env;
+}
+
 /* --- Evaluation ------------------------------------------------------------------ */
 
 /* One episode; adds each step's distance into curve (if any). */
@@ -3991,6 +6261,18 @@ S2RDEF s2r_controller s2r_expert_controller(s2r_expert* expert) {
     c.self = expert;
     c.reset = s2r__expert_controller_reset;
     c.act = s2r__expert_controller_act;
+    return c;
+}
+
+static s2r_result s2r__policy_controller_act(void* self, const float* obs, float* action) {
+    return s2r_policy_act((s2r_policy*)self, obs, action, 1, NULL);
+}
+
+S2RDEF s2r_controller s2r_policy_controller(s2r_policy* policy) {
+    s2r_controller c;
+    c.self = policy;
+    c.reset = NULL;
+    c.act = s2r__policy_controller_act;
     return c;
 }
 
