@@ -1016,7 +1016,7 @@ S2RDEF const s2r_real_unit* s2r_real_robot_oracle(const s2r_real_robot* real);
 
 typedef struct s2r_reach_config {
     double control_period;   /* s between policy actions; 0.04 (25 Hz)        */
-    int    episode_steps;    /* policy steps per episode; 75 (3 s)            */
+    int    episode_steps;    /* policy steps per episode; 50 (2 s)            */
     double max_delta;        /* rad servo-target change at |a| = 1; 0.05      */
     double success_radius;   /* m; 0.02                                       */
     double success_speed;    /* m/s; 0.05                                     */
@@ -1670,6 +1670,55 @@ S2RDEF s2r_result s2r_evaluate(const s2r_controller* controller, s2r_reach* reac
 S2RDEF s2r_controller s2r_expert_controller(s2r_expert* expert);
 /* A trained policy as a controller: its deterministic action (the mean). */
 S2RDEF s2r_controller s2r_policy_controller(s2r_policy* policy);
+
+/* The two numbers of every row of the recipe table: success on the nominal
+   simulator, and success on `units` real units (seeds first_unit, ...),
+   `episodes` on each; the gap is their difference. */
+typedef struct s2r_sim_real_eval {
+    s2r_eval_result sim;     /* nominal simulator                       */
+    s2r_eval_result real;    /* all real units together                 */
+    double          gap;     /* sim.success_rate - real.success_rate     */
+} s2r_sim_real_eval;
+
+S2RDEF s2r_result s2r_evaluate_sim_and_real(const s2r_controller* controller, s2r_robot_kind robot,
+                                            const s2r_reach_config* task, int episodes, uint64_t seed,
+                                            uint64_t first_unit, int units, s2r_sim_real_eval* out,
+                                            char* error);
+/* One line: label, sim and real success with intervals, gap, distances. */
+S2RDEF void       s2r_sim_real_eval_print(const char* label, const s2r_sim_real_eval* e);
+/* A CSV with a header and one row for `e` (S2R_ERR_IO if it cannot be written). */
+S2RDEF s2r_result s2r_sim_real_eval_write(const char* path, const char* label, const s2r_sim_real_eval* e,
+                                          char* error);
+
+/* ==========================================================================
+   Training a reach policy: simulators as environments, PPO, a learning curve
+   ==========================================================================
+   The step every recipe row shares: N simulators of one arm (nominal, or
+   randomized with a given table) each wrapped in a reach task, trained with
+   PPO, with per-update diagnostics written to a CSV and a learning-curve
+   PNG.  The caller owns the s2r_ppo (and so the policy): initialize it with
+   s2r_reach_ppo_config(), optionally copy a starting policy in (warm
+   start), then call s2r_train_reach. */
+
+typedef struct s2r_reach_training {
+    s2r_robot_kind    robot;          /* which arm; S2R_ROBOT_UR5E                 */
+    s2r_randomization randomization;  /* s2r_randomization_none() = pure sim       */
+    s2r_reach_config  task;           /* s2r_reach_config_default()                */
+    const char*       label;          /* name on progress lines; "ppo"             */
+    const char*       csv_path;       /* per-update diagnostics, or NULL           */
+    const char*       curve_png;      /* learning curve, or NULL                   */
+    int               progress;       /* 0 silent, 1 progress lines; 1             */
+} s2r_reach_training;
+
+S2RDEF s2r_reach_training s2r_reach_training_default(s2r_robot_kind robot);
+/* PPO settings that learn the reach task: CleanRL's defaults with 8
+   environments, 4096-step rollouts and a lower initial action noise
+   (log std -0.5), for `total_steps` environment steps. */
+S2RDEF s2r_ppo_config s2r_reach_ppo_config(long long total_steps, uint64_t seed, int threads);
+/* Observation and action sizes of the reach task on `robot`. */
+S2RDEF void       s2r_reach_dims(s2r_robot_kind robot, int* obs_dim, int* act_dim);
+/* Train ppo->policy for the rest of ppo's planned steps.  error: S2R_ERROR_LEN. */
+S2RDEF s2r_result s2r_train_reach(const s2r_reach_training* training, s2r_ppo* ppo, char* error);
 
 /* ==========================================================================
    Running the examples: command line, output folder, progress
@@ -4131,7 +4180,7 @@ S2RDEF const s2r_real_unit* s2r_real_robot_oracle(const s2r_real_robot* real) { 
 S2RDEF s2r_reach_config s2r_reach_config_default(void) {
     s2r_reach_config c;
     c.control_period = 0.04;
-    c.episode_steps = 75;
+    c.episode_steps = 50;
     c.max_delta = 0.05;
     c.success_radius = 0.02;
     c.success_speed = 0.05;
@@ -6274,6 +6323,225 @@ S2RDEF s2r_controller s2r_policy_controller(s2r_policy* policy) {
     c.reset = NULL;
     c.act = s2r__policy_controller_act;
     return c;
+}
+
+/* Adds b's counts into a (means weighted by episodes). */
+static void s2r__eval_merge(s2r_eval_result* a, const s2r_eval_result* b) {
+    int n = a->episodes + b->episodes, ok_a = a->episodes - a->diverged, ok_b = b->episodes - b->diverged;
+    a->mean_distance = ok_a + ok_b > 0 ? (a->mean_distance * ok_a + b->mean_distance * ok_b) / (ok_a + ok_b) : -1;
+    a->mean_return = n > 0 ? (a->mean_return * a->episodes + b->mean_return * b->episodes) / n : 0;
+    a->episodes = n;
+    a->successes += b->successes;
+    a->diverged += b->diverged;
+    a->success_rate = n > 0 ? (double)a->successes / n : 0;
+    s2r_wilson_interval(a->successes, n, &a->success_lo, &a->success_hi);
+}
+
+/* Evaluate on one backend with a fresh reach task. */
+static s2r_result s2r__evaluate_on(const s2r_controller* c, const s2r_backend* b, const s2r_reach_config* task,
+                                   int episodes, uint64_t seed, s2r_eval_result* out, char* error) {
+    s2r_reach reach;
+    s2r_result res = s2r_reach_init(&reach, task, b);
+    if (res == S2R_OK) res = s2r_evaluate(c, &reach, episodes, seed, out, NULL);
+    if (res != S2R_OK) s2r__fail(error, res, "evaluation on %s: %s", b->name, reach.error);
+    s2r_reach_free(&reach);
+    return res;
+}
+
+S2RDEF s2r_result s2r_evaluate_sim_and_real(const s2r_controller* controller, s2r_robot_kind robot,
+                                            const s2r_reach_config* task, int episodes, uint64_t seed,
+                                            uint64_t first_unit, int units, s2r_sim_real_eval* out,
+                                            char* error) {
+    s2r_sim sim;
+    s2r_sim_config sc = s2r_sim_config_default(robot);
+    s2r_result res;
+    int u;
+    memset(out, 0, sizeof *out);
+    if (episodes < 1 || units < 1) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "need episodes >= 1 and units >= 1");
+    if ((res = s2r_sim_init(&sim, &sc)) != S2R_OK) return s2r__fail(error, res, "%s", sim.error);
+    res = s2r__evaluate_on(controller, &sim.backend, task, episodes, seed, &out->sim, error);
+    s2r_sim_free(&sim);
+    for (u = 0; u < units && res == S2R_OK; u++) {
+        s2r_real_robot real;
+        s2r_eval_result one;
+        if ((res = s2r_real_robot_init(&real, robot, first_unit + (uint64_t)u)) != S2R_OK)
+            return s2r__fail(error, res, "%s", real.error);
+        res = s2r__evaluate_on(controller, &real.backend, task, episodes, seed, &one, error);
+        s2r_real_robot_free(&real);
+        if (res == S2R_OK) s2r__eval_merge(&out->real, &one);
+    }
+    out->gap = out->sim.success_rate - out->real.success_rate;
+    return res;
+}
+
+S2RDEF s2r_result s2r_sim_real_eval_write(const char* path, const char* label, const s2r_sim_real_eval* e,
+                                          char* error) {
+    FILE* f = fopen(path, "w");
+    if (!f) return s2r__fail(error, S2R_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+    fprintf(f, "recipe,sim_episodes,sim_successes,sim_success,sim_lo,sim_hi,real_episodes,real_successes,"
+               "real_success,real_lo,real_hi,gap,sim_distance_m,real_distance_m\n");
+    fprintf(f, "%s,%d,%d,%.4f,%.4f,%.4f,%d,%d,%.4f,%.4f,%.4f,%.4f,%.5f,%.5f\n", label, e->sim.episodes,
+            e->sim.successes, e->sim.success_rate, e->sim.success_lo, e->sim.success_hi, e->real.episodes,
+            e->real.successes, e->real.success_rate, e->real.success_lo, e->real.success_hi, e->gap,
+            e->sim.mean_distance, e->real.mean_distance);
+    if (fclose(f) != 0) return s2r__fail(error, S2R_ERR_IO, "cannot write %s", path);
+    return S2R_OK;
+}
+
+S2RDEF void s2r_sim_real_eval_print(const char* label, const s2r_sim_real_eval* e) {
+    printf("  %-28s sim %5.1f %% [%5.1f, %5.1f]  real %5.1f %% [%5.1f, %5.1f]  gap %5.1f  (final distance sim %.1f mm, real %.1f mm)\n",
+           label, 100 * e->sim.success_rate, 100 * e->sim.success_lo, 100 * e->sim.success_hi,
+           100 * e->real.success_rate, 100 * e->real.success_lo, 100 * e->real.success_hi, 100 * e->gap,
+           1000 * e->sim.mean_distance, 1000 * e->real.mean_distance);
+}
+
+/* --- Training a reach policy -------------------------------------------------- */
+
+S2RDEF s2r_reach_training s2r_reach_training_default(s2r_robot_kind robot) {
+    s2r_reach_training t;
+    memset(&t, 0, sizeof t);
+    t.robot = robot;
+    t.randomization = s2r_randomization_none();
+    t.task = s2r_reach_config_default();
+    t.label = "ppo";
+    t.progress = 1;
+    return t;
+}
+
+S2RDEF s2r_ppo_config s2r_reach_ppo_config(long long total_steps, uint64_t seed, int threads) {
+    s2r_ppo_config c = s2r_ppo_config_default();
+    c.total_steps = total_steps;
+    c.num_envs = 8;
+    c.rollout_steps = 4096;
+    c.init_log_std = -0.5f;
+    c.seed = seed;
+    c.num_threads = threads;
+    return c;
+}
+
+S2RDEF void s2r_reach_dims(s2r_robot_kind robot, int* obs_dim, int* act_dim) {
+    int n = robot == S2R_ROBOT_PANDA ? 7 : 6;
+    *obs_dim = 4 * n + 9;
+    *act_dim = n;
+}
+
+/* N simulators with reach tasks, exposed as environments. */
+typedef struct s2r__reach_envs {
+    int        count;
+    s2r_sim*   sims;     /* [count] */
+    s2r_reach* tasks;    /* [count] */
+    s2r_env*   envs;     /* [count] */
+} s2r__reach_envs;
+
+static void s2r__reach_envs_free(s2r__reach_envs* v) {
+    int i;
+    for (i = 0; i < v->count; i++) {
+        if (v->tasks) s2r_reach_free(&v->tasks[i]);
+        if (v->sims) s2r_sim_free(&v->sims[i]);
+    }
+    S2R_FREE(v->sims);
+    S2R_FREE(v->tasks);
+    S2R_FREE(v->envs);
+    memset(v, 0, sizeof *v);
+}
+
+static s2r_result s2r__reach_envs_init(s2r__reach_envs* v, const s2r_reach_training* t, int count, char* error) {
+    s2r_sim_config sc = s2r_sim_config_default(t->robot);
+    int i;
+    memset(v, 0, sizeof *v);
+    sc.randomization = t->randomization;
+    v->sims = (s2r_sim*)s2r__calloc((size_t)count, sizeof *v->sims);
+    v->tasks = (s2r_reach*)s2r__calloc((size_t)count, sizeof *v->tasks);
+    v->envs = (s2r_env*)s2r__calloc((size_t)count, sizeof *v->envs);
+    v->count = count;
+    if (!v->sims || !v->tasks || !v->envs) { s2r__reach_envs_free(v); return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "out of memory for environments"); }
+    for (i = 0; i < count; i++) {
+        s2r_result res = s2r_sim_init(&v->sims[i], &sc);
+        if (res == S2R_OK) res = s2r_reach_init(&v->tasks[i], &t->task, &v->sims[i].backend);
+        if (res != S2R_OK) {
+            s2r__fail(error, res, "environment %d: %s", i, v->sims[i].error[0] ? v->sims[i].error : v->tasks[i].error);
+            s2r__reach_envs_free(v);
+            return res;
+        }
+        v->envs[i] = s2r_reach_env(&v->tasks[i]);
+    }
+    return S2R_OK;
+}
+
+/* Learning curve: mean return and success rate of the episodes finished in
+   each update's rollout, against environment steps. */
+static s2r_result s2r__plot_learning_curve(const char* path, const char* label, const s2r_ppo_stats* s, int n, char* error) {
+    s2r_figure fig;
+    double* x = (double*)s2r__calloc((size_t)(3 * n), sizeof(double));
+    s2r_plot_style style = s2r_plot_style_default();
+    s2r_result res;
+    int i;
+    if (!x) return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "out of memory for the learning curve");
+    for (i = 0; i < n; i++) {
+        x[i] = (double)s[i].global_step;
+        x[n + i] = s[i].mean_return;       /* NAN when no episode ended: a gap */
+        x[2 * n + i] = s[i].success_rate;
+    }
+    res = s2r_figure_init(&fig, 1100, 420, 1, 2);
+    if (res == S2R_OK) {
+        s2r_figure_title(&fig, label);
+        s2r_panel_labels(&fig, 0, "episode return (training, stochastic)", "environment steps", "return");
+        s2r_panel_labels(&fig, 1, "success rate (training, stochastic)", "environment steps", "success");
+        s2r_panel_yrange(&fig, 1, 0, 1);
+        s2r_plot_line(&fig, 0, x, x + n, n, &style);
+        s2r_plot_line(&fig, 1, x, x + 2 * n, n, &style);
+        res = s2r_figure_write_png(&fig, path);
+        if (res != S2R_OK) s2r__fail(error, res, "%s", fig.error);
+        s2r_figure_free(&fig);
+    }
+    S2R_FREE(x);
+    return res;
+}
+
+typedef struct s2r__training_log {
+    const s2r_reach_training* t;
+    FILE*          csv;
+    s2r_ppo_stats* history;   /* [capacity] one per update */
+    int            count, capacity;
+} s2r__training_log;
+
+static int s2r__training_callback(const s2r_ppo_stats* s, void* user) {
+    s2r__training_log* log = (s2r__training_log*)user;
+    if (log->csv) { s2r_ppo_stats_csv_row(log->csv, s); fflush(log->csv); }
+    if (log->count < log->capacity) log->history[log->count++] = *s;
+    if (log->t->progress) {
+        printf("  [%s] ", log->t->label);
+        s2r_ppo_print_progress(stdout, s, 0);
+        fflush(stdout);
+    }
+    return 0;
+}
+
+S2RDEF s2r_result s2r_train_reach(const s2r_reach_training* t, s2r_ppo* ppo, char* error) {
+    s2r__reach_envs envs;
+    s2r__training_log log;
+    s2r_result res;
+    int obs_dim, act_dim;
+    s2r_reach_dims(t->robot, &obs_dim, &act_dim);
+    if (ppo->obs_dim != obs_dim || ppo->act_dim != act_dim)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "ppo sized %dx%d, the %s reach task needs %dx%d", ppo->obs_dim,
+                         ppo->act_dim, s2r_robot_kind_name(t->robot), obs_dim, act_dim);
+    if ((res = s2r__reach_envs_init(&envs, t, ppo->num_envs, error)) != S2R_OK) return res;
+    memset(&log, 0, sizeof log);
+    log.t = t;
+    log.capacity = ppo->num_updates;
+    log.history = (s2r_ppo_stats*)s2r__calloc((size_t)log.capacity, sizeof *log.history);
+    if (t->csv_path && (log.csv = fopen(t->csv_path, "w")) != NULL) s2r_ppo_stats_csv_header(log.csv);
+    if (!log.history || (t->csv_path && !log.csv))
+        res = s2r__fail(error, log.history ? S2R_ERR_IO : S2R_ERR_OUT_OF_MEMORY, "cannot write %s", t->csv_path ? t->csv_path : "history");
+    else if ((res = s2r_ppo_train(ppo, envs.envs, s2r__training_callback, &log)) != S2R_OK)
+        s2r__fail(error, res, "%s", ppo->error);
+    if (log.csv) fclose(log.csv);
+    if (res == S2R_OK && t->curve_png && log.count > 0)
+        res = s2r__plot_learning_curve(t->curve_png, t->label, log.history, log.count, error);
+    S2R_FREE(log.history);
+    s2r__reach_envs_free(&envs);
+    return res;
 }
 
 /* --- Running the examples --------------------------------------------------- */
