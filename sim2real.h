@@ -190,6 +190,10 @@ S2RDEF s2r_rng  s2r_rng_split(s2r_rng* parent, uint64_t index);
 S2RDEF int    s2r_all_finite(const double* x, int n);
 S2RDEF int    s2r_all_finite_f(const float* x, int n);
 S2RDEF double s2r_clamp(double x, double lo, double hi);
+/* Seconds from an arbitrary start: wall time when built with OpenMP
+   (omp_get_wtime), processor time otherwise (portable C99 has no wall
+   clock).  For throughput figures, never for results. */
+S2RDEF double s2r_seconds(void);
 
 /* An environment as the learners (PPO, behaviour cloning, evaluation) see it:
    float observations and actions, actions normalized to [-1, 1] per
@@ -4503,7 +4507,7 @@ S2RDEF s2r_result s2r_expert_act(s2r_expert* e, const float* obs, const double* 
 
 /* Wall-clock seconds for steps/s.  Without OpenMP, CPU time (the same for
    this single-threaded code). */
-static double s2r__seconds(void) {
+S2RDEF double s2r_seconds(void) {
 #ifdef _OPENMP
     return omp_get_wtime();
 #else
@@ -5581,7 +5585,7 @@ static void s2r__ppo_fill_stats(const s2r_ppo* p, float lr, double seconds,
 S2RDEF s2r_result s2r_ppo_iterate(s2r_ppo* ppo, s2r_env* envs,
                                   s2r_ppo_stats* stats) {
     s2r_ppo_stats st;
-    double t0 = s2r__seconds();
+    double t0 = s2r_seconds();
     float lr = ppo->cfg.learning_rate;
     s2r_result r;
     S2R_ASSERT(ppo && envs);
@@ -5595,7 +5599,7 @@ S2RDEF s2r_result s2r_ppo_iterate(s2r_ppo* ppo, s2r_env* envs,
     if (r != S2R_OK) return r;
     s2r__ppo_update(ppo, lr, &st);
     ppo->update++;
-    s2r__ppo_fill_stats(ppo, lr, s2r__seconds() - t0, &st);
+    s2r__ppo_fill_stats(ppo, lr, s2r_seconds() - t0, &st);
     if (stats) *stats = st;
     return S2R_OK;
 }

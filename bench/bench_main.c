@@ -1,0 +1,198 @@
+/* bench_main.c - speed of the library relative to raw MuJoCo, as ratios.
+
+   For each arm, in one run:
+     physics      raw mj_step/s on the nominal model (the reference);
+     randomized   the randomized simulator's physics steps/s (delay lines,
+                  noise, effects hook) / raw                      goal >= 0.9
+     real robot   the stand-in real robot's physics steps/s / raw  goal >= 0.9
+     rollout      reach-task steps/s with a policy acting, one thread,
+                  / (raw mj_step/s / physics steps per control step) >= 0.85
+     PPO          end-to-end PPO steps/s / rollout-only steps/s      >= 0.5
+     threads      rollout collection with 2 threads / 1 thread       >= 1.8
+     allocations  heap allocations per environment step (counted
+                  through S2R_MALLOC)                                 = 0
+   and the pendulum: wall time of 300k PPO steps and the final return.
+   Peak resident memory is printed at the end.
+
+   Times are wall seconds when built with OpenMP (make bench does). */
+#include <stdio.h>
+#include <stdlib.h>
+
+static long s2r_bench_allocations;  /* every S2R_MALLOC/REALLOC since start */
+#define S2R_MALLOC(sz) (s2r_bench_allocations++, malloc(sz))
+#define S2R_REALLOC(p, sz) (s2r_bench_allocations++, realloc(p, sz))
+#define S2R_FREE(p) free(p)
+#define SIM2REAL_IMPLEMENTATION
+#include "../sim2real.h"
+#include <string.h>
+
+#define ENVS 8
+
+static double raw_physics_rate(s2r_robot_kind kind) {
+    s2r_robot r;
+    int i, n = 40000;
+    double t0;
+    if (s2r_robot_load(&r, kind) != S2R_OK) return 0;
+    t0 = s2r_seconds();
+    for (i = 0; i < n; i++) mj_step(r.model, r.data);
+    t0 = s2r_seconds() - t0;
+    s2r_robot_free(&r);
+    return n / t0;
+}
+
+/* Physics steps/s through a backend: command + advance one control period. */
+static double backend_physics_rate(const s2r_backend* b, long* allocs) {
+    s2r_rng rng = s2r_rng_make(1, 0);
+    double q[S2R_MAX_JOINTS], t0, dt = b->info->physics_dt;
+    s2r_sensors s;
+    int i, j, periods = 2000, per = 20;
+    long a0;
+    s2r_backend_reset(b, NULL, NULL, &rng);
+    memcpy(q, b->info->q_home, sizeof q);
+    a0 = s2r_bench_allocations;
+    t0 = s2r_seconds();
+    for (i = 0; i < periods; i++) {
+        for (j = 0; j < b->info->n_joints; j++) q[j] = b->info->q_home[j] + 0.05 * sin(0.01 * i + j);
+        s2r_backend_command(b, q);
+        s2r_backend_advance(b, per * dt);
+        s2r_backend_read_sensors(b, &s);
+    }
+    t0 = s2r_seconds() - t0;
+    *allocs = s2r_bench_allocations - a0;
+    return periods * per / t0;
+}
+
+/* Reach-task steps/s over ENVS environments with a policy sampling actions,
+   stepped by `threads` threads (each environment owned by one thread). */
+static double rollout_rate(s2r_reach* tasks, s2r_policy* policy, int threads, long* allocs) {
+    static float obs[ENVS][S2R_REACH_MAX_OBS];
+    int e, steps = 300;
+    long a0;
+    double t0;
+    for (e = 0; e < ENVS; e++) { s2r_rng rng = s2r_rng_make(3, (uint64_t)e); s2r_reach_reset(&tasks[e], &rng, obs[e]); }
+    a0 = s2r_bench_allocations;
+    t0 = s2r_seconds();
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(threads) schedule(static)
+#endif
+    for (e = 0; e < ENVS; e++) {
+        s2r_rng rng = s2r_rng_make(4, (uint64_t)e);
+        float action[S2R_MAX_JOINTS];
+        s2r_step_result r;
+        int t;
+        for (t = 0; t < steps; t++) {
+            s2r_policy_act(policy, obs[e], action, 0, &rng);
+            s2r_reach_step(&tasks[e], action, obs[e], &r);
+            if (r.done) s2r_reach_reset(&tasks[e], &rng, obs[e]);
+        }
+    }
+    (void)threads;
+    t0 = s2r_seconds() - t0;
+    *allocs = s2r_bench_allocations - a0;
+    return ENVS * steps / t0;
+}
+
+static double ppo_rate(s2r_reach* tasks, int obs_dim, int act_dim) {
+    s2r_ppo_config c = s2r_reach_ppo_config(4096 * 4, 1, 1);
+    s2r_env envs[ENVS];
+    s2r_ppo ppo;
+    s2r_ppo_stats st;
+    double t0;
+    int e, i;
+    for (e = 0; e < ENVS; e++) envs[e] = s2r_reach_env(&tasks[e]);
+    if (s2r_ppo_init(&ppo, &c, obs_dim, act_dim) != S2R_OK) return 0;
+    t0 = s2r_seconds();
+    for (i = 0; i < 4; i++) s2r_ppo_iterate(&ppo, envs, &st);
+    t0 = s2r_seconds() - t0;
+    s2r_ppo_free(&ppo);
+    return 4 * 4096 / t0;
+}
+
+static void bench_robot(s2r_robot_kind kind) {
+    s2r_sim dr, sims[ENVS];
+    s2r_sim_config sc = s2r_sim_config_default(kind);
+    s2r_real_robot real;
+    s2r_reach tasks[ENVS];
+    s2r_reach_config rc = s2r_reach_config_default();
+    s2r_policy policy;
+    s2r_policy_shape shape;
+    s2r_rng rng = s2r_rng_make(2, 0);
+    double raw, rdr, rreal, roll1, roll2, ppo, substeps = rc.control_period / 0.002;
+    long a_dr, a_real, a_roll1, a_roll2;
+    int e, obs_dim, act_dim;
+    const char* name = s2r_robot_kind_name(kind);
+
+    raw = raw_physics_rate(kind);
+    sc.randomization = s2r_randomization_default();
+    s2r_sim_init(&dr, &sc);
+    rdr = backend_physics_rate(&dr.backend, &a_dr);
+    s2r_sim_free(&dr);
+    s2r_real_robot_init(&real, kind, 1);
+    rreal = backend_physics_rate(&real.backend, &a_real);
+    s2r_real_robot_free(&real);
+
+    sc = s2r_sim_config_default(kind);
+    for (e = 0; e < ENVS; e++) { s2r_sim_init(&sims[e], &sc); s2r_reach_init(&tasks[e], &rc, &sims[e].backend); }
+    s2r_reach_dims(kind, &obs_dim, &act_dim);
+    memset(&shape, 0, sizeof shape);
+    shape.obs_dim = obs_dim; shape.act_dim = act_dim; shape.num_hidden = 2; shape.hidden[0] = shape.hidden[1] = 64;
+    s2r_policy_init(&policy, &shape, -0.5f, 10.0f, &rng);
+    roll1 = rollout_rate(tasks, &policy, 1, &a_roll1);
+    roll2 = rollout_rate(tasks, &policy, 2, &a_roll2);
+    ppo = ppo_rate(tasks, obs_dim, act_dim);
+
+    printf("%s: raw physics %.0f mj_step/s\n", name, raw);
+    printf("  %-44s %8.3f  (goal >= 0.9)\n", "randomized sim physics steps/s / raw", rdr / raw);
+    printf("  %-44s %8.3f  (goal >= 0.9)\n", "real robot physics steps/s / raw", rreal / raw);
+    printf("  %-44s %8.3f  (goal >= 0.85; %.0f env steps/s)\n", "rollout env steps/s / (raw / substeps)", roll1 / (raw / substeps), roll1);
+    printf("  %-44s %8.3f  (goal >= 0.5; %.0f env steps/s)\n", "end-to-end PPO / rollout-only", ppo / roll1, ppo);
+    printf("  %-44s %8.3f  (goal >= 1.8)\n", "rollout 2 threads / 1 thread", roll2 / roll1);
+    printf("  %-44s %8.3f  (goal 0)\n", "heap allocations per environment step",
+           (double)(a_dr + a_real + a_roll1 + a_roll2) / (2000.0 * 2 + 2 * ENVS * 300.0));
+    for (e = 0; e < ENVS; e++) { s2r_reach_free(&tasks[e]); s2r_sim_free(&sims[e]); }
+    s2r_policy_free(&policy);
+}
+
+static void bench_pendulum(void) {
+    s2r_ppo_config c = s2r_ppo_config_default();
+    s2r_pendulum pend[ENVS], eval_pend;
+    s2r_env envs[ENVS], eval_env;
+    s2r_env_eval ev;
+    s2r_ppo ppo;
+    s2r_rng rng = s2r_rng_make(1234, 0);
+    double t0;
+    int e;
+    c.total_steps = 300000;
+    c.num_envs = ENVS;
+    for (e = 0; e < ENVS; e++) { s2r_pendulum_init(&pend[e]); envs[e] = s2r_pendulum_env(&pend[e]); }
+    if (s2r_ppo_init(&ppo, &c, 3, 1) != S2R_OK) return;
+    t0 = s2r_seconds();
+    s2r_ppo_train(&ppo, envs, NULL, NULL);
+    t0 = s2r_seconds() - t0;
+    s2r_pendulum_init(&eval_pend);
+    eval_env = s2r_pendulum_env(&eval_pend);
+    s2r_policy_evaluate(&ppo.policy, &eval_env, 20, 1, &rng, &ev);
+    printf("pendulum: 300k PPO steps in %.1f s (%.0f steps/s), final deterministic return %.1f\n", t0, 300000 / t0,
+           ev.mean_return);
+    s2r_ppo_free(&ppo);
+}
+
+/* Peak resident memory in MiB from /proc (Linux), -1 elsewhere. */
+static double peak_rss_mib(void) {
+    FILE* f = fopen("/proc/self/status", "r");
+    char line[256];
+    double kib = -1;
+    if (!f) return -1;
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, "VmHWM:", 6)) kib = atof(line + 6);
+    fclose(f);
+    return kib / 1024.0;
+}
+
+int main(void) {
+    bench_robot(S2R_ROBOT_UR5E);
+    bench_robot(S2R_ROBOT_PANDA);
+    bench_pendulum();
+    printf("peak resident memory of this run: %.1f MiB\n", peak_rss_mib());
+    return 0;
+}
