@@ -1724,6 +1724,685 @@ S2RDEF void       s2r_reach_dims(s2r_robot_kind robot, int* obs_dim, int* act_di
 /* Train ppo->policy for the rest of ppo's planned steps.  error: S2R_ERROR_LEN. */
 S2RDEF s2r_result s2r_train_reach(const s2r_reach_training* training, s2r_ppo* ppo, char* error);
 
+
+/* ==========================================================================
+   Deployment (1/7): overview - stages, gates, safety, fallback, monitoring
+   ==========================================================================
+   A policy that works in simulation reaches the fleet in stages.  Each stage
+   runs the policy a little closer to reality, measures it, and a gate turns
+   the measurements into a verdict; the stage machine (s2r_deploy) applies
+   the verdicts and writes every decision, with its reason, to a log.
+
+     stage             what runs                          gate (s2r_gate_*)
+     sim regression    a named suite of reach cases in    pass rate >= 0.85
+                       the simulator
+     sysid validation  open-loop sim vs real on a test    MSE < 0.01 pass; 0.01..0.05
+                       trajectory (the MSE is an input)   warn (passes); > 0.05 fail
+     shadow            the fallback acts, the policy      no unsafe proposal;
+                       proposes; both are compared        agreement reported
+     tethered          the policy acts behind the safety  > 0.80 success, decided
+                       monitor, the operator on the       between 20 and 50 episodes
+                       e-stop
+     constrained       the same, targets and safety box   >= 0.85 over 100 episodes,
+                       at 50 % of the workspace           no catastrophic failure
+     canary            a few percent of the fleet,        not worse than the incumbent
+                       beside the incumbent controller    (interval of the difference)
+     autonomous        the whole fleet, monitored         drift or limit alarms demote
+                                                          or roll back to the fallback
+
+   How each gate uses the Wilson 95 % interval (s2r_wilson_interval):
+     - sim regression: the point estimate passed/runs >= 0.85 decides.  The
+       suite is a fixed list of cases, not a sample of tasks, so there is no
+       population to put an interval on; the interval is reported to show
+       how much the repeats vary.
+     - tethered (sequential, the expensive real-robot stage): nothing is
+       decided before 20 episodes.  From 20 on, after every episode: PASS as
+       soon as the interval's lower bound is above 0.80 (confidently above),
+       FAIL as soon as its upper bound is at or below 0.80 (confidently not
+       above); at 50 episodes the point estimate decides, strictly: > 0.80
+       passes, exactly 0.80 fails.  Looking after every episode makes the
+       early decisions less than 95 % sure; the 50-episode cap bounds that.
+     - constrained: 100 episodes, then the point estimate >= 0.85 decides
+       (85/100 passes, 84/100 fails), and any catastrophic episode (an
+       e-stop or a physics blow-up) fails at once, whatever the rate.
+     - shadow: counts, not rates - one unsafe proposal fails (the default
+       allowed rate is 0); agreement passes when its point estimate is at
+       least the configured minimum (default 0: reported, not gated).
+     - canary: the Newcombe interval (built from the two Wilson intervals)
+       of the difference candidate - incumbent.  FAIL when its upper bound
+       is below 0 (the candidate is worse at 95 %) or when the observed drop
+       exceeds the margin (default 0.05; a drop of exactly the margin
+       passes).  A small canary rarely proves a candidate *better*; its job
+       is to catch one that is worse.
+   Rates are compared with a tolerance of S2R_GATE_EPS (1e-12) so that, for
+   example, 85/100 counts as exactly 0.85.  A gate given impossible
+   statistics (negative counts, more successes than trials, NaN) FAILS: a
+   gate never passes on garbage.
+
+   The pieces, in data-flow order:
+     s2r_safety        a backend that wraps any backend and checks every
+                       joint-target command on its way (limits, step size,
+                       workspace box) and the measured state during motion
+                       (speed, torque), with a latched e-stop; the reach task
+                       and s2r_evaluate run on it unchanged
+     s2r_deploy_episode / s2r_deploy_run / s2r_tethered_run
+                       episodes behind the monitor, with the statistics the
+                       gates and the fleet monitor need
+     s2r_regression_*  the sim regression suite
+     s2r_shadow_run    shadow mode
+     s2r_gate_*        the gates, pure functions of measured statistics
+     s2r_drift, s2r_monitor
+                       CUSUM change detectors, and the per-unit monitor of
+                       the autonomous stage (drift, interventions, torque)
+     s2r_deploy        the stage machine and its crash-safe JSON-lines log
+
+   The fallback controller is whatever s2r_controller you trust - in the
+   examples the scripted expert (s2r_expert_controller): it acts in shadow
+   mode and takes over after a rollback. */
+
+#define S2R_GATE_EPS 1e-12        /* tolerance of rate comparisons in the gates  */
+#define S2R_GATE_REASON_LEN 192   /* bytes of a gate's or event's reason         */
+
+typedef enum s2r_stage {
+    S2R_STAGE_SIM_REGRESSION,    /* "sim_regression"   */
+    S2R_STAGE_SYSID,             /* "sysid_validation" */
+    S2R_STAGE_SHADOW,            /* "shadow"           */
+    S2R_STAGE_TETHERED,          /* "tethered"         */
+    S2R_STAGE_CONSTRAINED,       /* "constrained"      */
+    S2R_STAGE_CANARY,            /* "canary"           */
+    S2R_STAGE_AUTONOMOUS,        /* "autonomous"       */
+    S2R_STAGE_ROLLED_BACK,       /* "rolled_back": the policy is out, the fallback acts */
+    S2R_STAGE_COUNT
+} s2r_stage;
+
+typedef enum s2r_verdict {
+    S2R_VERDICT_PASS,            /* "pass":     move to the next stage                */
+    S2R_VERDICT_WARN,            /* "warn":     move on, with a warning in the log    */
+    S2R_VERDICT_CONTINUE,        /* "continue": not enough evidence yet; keep going   */
+    S2R_VERDICT_FAIL,            /* "fail":     roll back to the fallback             */
+    S2R_VERDICT_COUNT
+} s2r_verdict;
+
+/* Names above; "unknown" out of range. */
+S2RDEF const char* s2r_stage_name(s2r_stage stage);
+S2RDEF const char* s2r_verdict_name(s2r_verdict verdict);
+
+/* ==========================================================================
+   Deployment (2/7): the safety monitor - a backend in front of a backend
+   ==========================================================================
+   s2r_safety wraps any backend (a simulator, a real unit, your driver) and is
+   itself a backend, so the reach task, s2r_evaluate and every controller run
+   behind it unchanged:
+
+       s2r_safety_init(&safety, &config, s2r_real_robot_backend(&unit));
+       s2r_reach_init(&reach, &rc, s2r_safety_backend(&safety));
+
+   It works at the joint-target level - it sees exactly the servo targets
+   the task sends - because that is where the limits live.  Each command
+   passes these filters in order (the "from" pose is the last target that
+   went out, or the start pose after a reset):
+
+     kind        check                                   what happens
+     nonfinite   a NaN/Inf target                        blocked: the previous target
+                                                         is held; the call returns
+                                                         S2R_ERR_INVALID_ARGUMENT
+     hard_limit  beyond the arm's joint limits           clipped to them
+     soft_limit  beyond q_min + soft_margin ..           clipped (a joint already
+                 q_max - soft_margin                     outside may only move back in)
+     step        a joint target moved more than          capped at max_step from the
+                 max_step since the last one             previous target
+     workspace   the target's flange (forward kinematics blocked: the previous target
+                 of the target, s2r_flange_fk) outside   is held (a target already
+                 the safety box                          outside may only move back in)
+
+   The safety box is the arm's workspace box scaled by workspace_scale about
+   its centre and grown by workspace_margin on every side.  The margin is
+   there because servo targets run ahead of the arm: the scripted expert's
+   targets reach 0.10 m (UR5e) and 0.145 m (Panda) outside the target box in
+   normal operation, so the default 0.15 m leaves normal motion untouched.
+
+   While time passes (advance), the monitor reads the sensors every
+   check_period and watches the measured state:
+
+     velocity    a joint faster than velocity_fraction   protective hold (below)
+                 x its datasheet speed limit
+     torque      a joint at >= torque_fraction of its    protective hold at the
+                 torque limit for torque_time without    measured position (relieves
+                 a break (pushing on something)          the push)
+     estop       s2r_safety_estop, or an intervention    halt, latched: every later
+                 whose kind is in estop_on               command is ignored until the
+                                                         next reset
+
+   The e-stop and the velocity hold brake: they command q + tau / kp +
+   stop_lead qd from the measured state - the position where the servo keeps
+   producing the torque it produces now (gravity support included, so the
+   arm does not sag), moved ahead by where the braking arm comes to rest (so
+   it does not creep back).  The torque hold commands the measured position
+   itself, which takes the push away.  The velocity intervention counts
+   once per excursion above the limit.
+
+   The e-stop's reaction is immediate: the halt command goes out in the
+   same check period as the trigger (s2r_safety_estop sends it at once).
+   How fast the arm then stops is physics: on the nominal UR5e simulator
+   the flange is below 0.05 m/s within 25 ms and stays there
+   (tests/test_deploy.c checks 50 ms).  Behind a backend with command latency (the stand-in real units:
+   25-45 ms) the halt arrives that much later, and the Panda's 12 N·m wrist
+   needs longer to brake a fast swing (up to about 0.3 s in the nominal
+   simulator).  A hard bound on every arm needs a stop below the command
+   path - brakes or a drive-level halt.  If your backend has one, give it as
+   config.halt: the e-stop calls it first, then sends the halt command.
+
+   Interventions are counted by kind, per episode (cleared by reset) and in
+   total.  The monitor also records per episode the largest |tau| / limit
+   and |qd| / limit it measured (torque and speed peaks).
+
+   In shadow mode nothing is sent: s2r_safety_check says what the monitor
+   would have done to a proposed target, without counting or sending.
+
+   Two consequences of sitting between task and robot.  The reach task keeps
+   its own targets (reach->q_cmd): after an intervention the observation's
+   q_cmd - q shows what the task asked for, not what the monitor sent, and
+   the next command is filtered from what was sent (so a held arm resumes
+   at most max_step per command).  And the monitor reads the sensors every
+   check_period, which draws the backend's sensor noise more often: runs
+   behind it are deterministic, but not bit-identical to runs without it. */
+
+typedef enum s2r_intervention {
+    S2R_INTERVENTION_NONFINITE,   /* "nonfinite"  */
+    S2R_INTERVENTION_HARD_LIMIT,  /* "hard_limit" */
+    S2R_INTERVENTION_SOFT_LIMIT,  /* "soft_limit" */
+    S2R_INTERVENTION_STEP,        /* "step"       */
+    S2R_INTERVENTION_WORKSPACE,   /* "workspace"  */
+    S2R_INTERVENTION_VELOCITY,    /* "velocity"   */
+    S2R_INTERVENTION_TORQUE,      /* "torque"     */
+    S2R_INTERVENTION_ESTOP,       /* "estop"      */
+    S2R_INTERVENTION_COUNT
+} s2r_intervention;
+
+/* Bit of kind k in the masks below. */
+#define S2R_INTERVENTION_BIT(k) (1u << (unsigned)(k))
+
+/* Names above; "unknown" out of range. */
+S2RDEF const char* s2r_intervention_name(s2r_intervention kind);
+
+typedef struct s2r_safety_config {
+    double   soft_margin;       /* rad kept free inside each hard joint limit; 0.05   */
+    double   max_step;          /* rad, largest change of one joint target per command;
+                                   0.05 (the reach task's max_delta)                   */
+    double   velocity_fraction; /* of each joint's datasheet speed limit that triggers
+                                   a protective hold; 0.8                              */
+    double   torque_fraction;   /* of each joint's torque limit counted as saturated;
+                                   0.95                                                */
+    double   torque_time;       /* s of continuous saturation before a hold; 0.2 (the
+                                   expert saturates the Panda's wrist briefly while
+                                   accelerating, never this long)                      */
+    double   workspace_scale;   /* the workspace box scaled about its centre, 0..1; 1
+                                   (the constrained stage uses 0.5)                    */
+    double   workspace_margin;  /* m added on every side of the scaled box; 0.15      */
+    double   check_period;      /* s between sensor checks while time passes; 0.002
+                                   (a 500 Hz safety loop, as on the UR5e controller)  */
+    double   stop_lead;         /* s: a halt targets the measured position plus
+                                   stop_lead x the measured joint speed - where the
+                                   braking arm comes to rest, so it does not creep
+                                   back; 0.01 (nominal UR5e: at rest within 25 ms)    */
+    unsigned estop_on;          /* S2R_INTERVENTION_BIT(k) of the kinds that escalate
+                                   to an e-stop - an operator's hand on the button in
+                                   the tethered stage; 0                               */
+    /* Optional drive-level stop of the wrapped backend (brakes, a halt below the
+       command path); called by the e-stop before the halt command.  NULL. */
+    s2r_result (*halt)(void* context);
+    void*    halt_context;      /* passed to halt; NULL                               */
+} s2r_safety_config;
+
+typedef struct s2r_safety {
+    s2r_safety_config  config;
+    const s2r_backend* inner;                    /* the backend being guarded        */
+    s2r_backend        backend;                  /* this monitor as a backend        */
+    char               name[64];                 /* "safety(<inner name>)"           */
+    mjData*            kinematics;               /* scratch for forward kinematics   */
+    double             soft_lo[S2R_MAX_JOINTS];  /* rad, soft joint limits           */
+    double             soft_hi[S2R_MAX_JOINTS];
+    double             box_lo[3], box_hi[3];     /* m, world: the safety box         */
+    double             q_sent[S2R_MAX_JOINTS];   /* rad, last target that went out   */
+    s2r_sensors        sensors;                  /* latest reading the monitor took  */
+    double             saturated[S2R_MAX_JOINTS];/* s of continuous torque saturation */
+    int                fast;                     /* a joint is above the speed limit */
+    int                estopped;                 /* latched until the next reset     */
+    double             estop_time;               /* s (backend time) of the trigger, -1 */
+    char               estop_reason[64];
+    int                episode_count[S2R_INTERVENTION_COUNT]; /* this episode        */
+    long               total_count[S2R_INTERVENTION_COUNT];   /* since init          */
+    long               ignored_commands;         /* commands dropped while e-stopped */
+    double             torque_peak;              /* this episode: max |tau| / limit  */
+    double             speed_peak;               /* this episode: max |qd| / limit   */
+    char               error[S2R_ERROR_LEN];
+} s2r_safety;
+
+S2RDEF s2r_safety_config  s2r_safety_config_default(void);
+/* Wrap `inner` (which must outlive the monitor).  S2R_ERR_INVALID_ARGUMENT
+   for a bad config (a message names the field), S2R_ERR_OUT_OF_MEMORY. */
+S2RDEF s2r_result         s2r_safety_init(s2r_safety* safety, const s2r_safety_config* config,
+                                          const s2r_backend* inner);
+S2RDEF void               s2r_safety_free(s2r_safety* safety);
+S2RDEF const s2r_backend* s2r_safety_backend(s2r_safety* safety);
+/* What the monitor would do to `q_target` (rad, [n_joints]) now: the mask of
+   S2R_INTERVENTION_BIT(kind) of the command filters (0 = passes untouched),
+   and in q_safe (may be NULL) the target it would send.  Counts nothing,
+   sends nothing: this is how shadow mode predicts violations. */
+S2RDEF unsigned           s2r_safety_check(s2r_safety* safety, const double* q_target, double* q_safe);
+/* Action-level guard for the episode runners: an action (floats in policy
+   units) with a NaN/Inf entry becomes all zeros - "keep the targets" - and
+   counts a nonfinite intervention.  Returns the mask (0 or the nonfinite bit). */
+S2RDEF unsigned           s2r_safety_filter_action(s2r_safety* safety, float* action, int n);
+/* Emergency stop now (an operator's button): latched until the next reset.
+   `reason` (may be NULL) is kept for the log.  Calling it again is harmless. */
+S2RDEF s2r_result         s2r_safety_estop(s2r_safety* safety, const char* reason);
+/* Interventions of this episode, all kinds. */
+S2RDEF int                s2r_safety_episode_interventions(const s2r_safety* safety);
+/* Change the scale of the safety box (e.g. 0.5 for the constrained stage),
+   0..1.  Takes effect at once. */
+S2RDEF s2r_result         s2r_safety_set_workspace_scale(s2r_safety* safety, double scale);
+
+/* ==========================================================================
+   Deployment (3/7): episodes behind the monitor, the sim regression suite
+   ==========================================================================
+   s2r_deploy_episode runs one reach episode of a controller, through the
+   monitor when one is given (the task must then run on its backend), and
+   returns what the gates and the fleet monitor need.  A controller error
+   ends the run with that error; a NaN action is caught by the monitor
+   (s2r_safety_filter_action) and counts as an intervention.  An episode
+   is catastrophic when it e-stopped or its physics blew up.
+
+   The regression suite is a fixed, named list of reach cases - a start
+   pose and a target placed by fractions of the workspace box - that a
+   candidate must pass in simulation before it touches a robot, the
+   stand-in for a hardware-in-the-loop test bench.  The default suite has
+   the centre, the six faces, the eight corners (at 5 % / 95 % of each
+   axis) and three cases starting away from home. */
+
+typedef struct s2r_episode_stats {
+    int    success;          /* ground-truth success at the end                    */
+    int    catastrophic;     /* e-stopped or diverged                               */
+    int    diverged;         /* the physics blew up                                 */
+    int    steps;            /* policy steps taken                                  */
+    double ret;              /* sum of rewards                                      */
+    double final_distance;   /* m, flange-target distance at the end (-1 diverged)  */
+    double action_mean_abs;  /* mean |a| over steps and joints, clipped actions, 0..1 */
+    int    interventions;    /* safety interventions, all kinds (0 without monitor) */
+    int    intervention[S2R_INTERVENTION_COUNT]; /* by kind                         */
+    double torque_peak;      /* max |tau_j| / torque_limit_j the monitor measured   */
+    double speed_peak;       /* max |qd_j| / velocity_limit_j the monitor measured  */
+} s2r_episode_stats;
+
+typedef struct s2r_run_summary {
+    int    episodes;
+    int    successes;
+    int    catastrophic;
+    long   interventions;                        /* all kinds                        */
+    long   intervention[S2R_INTERVENTION_COUNT]; /* by kind                          */
+    double torque_peak;                          /* max over the episodes            */
+    double mean_torque_peak;                     /* mean of the episodes' peaks      */
+    double mean_return;
+    double success_rate;                         /* successes / episodes             */
+    double success_lo, success_hi;               /* Wilson 95 %                      */
+} s2r_run_summary;
+
+/* One episode from s2r_reach_reset(reach, rng).  safety: NULL, or the
+   monitor whose backend the task runs on. */
+S2RDEF s2r_result s2r_deploy_episode(const s2r_controller* policy, s2r_reach* reach,
+                                     s2r_safety* safety, s2r_rng* rng, s2r_episode_stats* out);
+/* Add one episode to a summary (zero it first) and refresh rate and interval. */
+S2RDEF void       s2r_run_summary_add(s2r_run_summary* summary, const s2r_episode_stats* e);
+/* `episodes` episodes, episode i drawn from s2r_rng_make(seed, stream0 + i):
+   two controllers run with the same seed and stream0 face the same tasks. */
+S2RDEF s2r_result s2r_deploy_run(const s2r_controller* policy, s2r_reach* reach, s2r_safety* safety,
+                                 int episodes, uint64_t seed, uint64_t stream0, s2r_run_summary* out);
+
+#define S2R_REGRESSION_MAX_CASES 32
+
+typedef struct s2r_regression_case {
+    const char* name;            /* e.g. "reach low"                                  */
+    double target_frac[3];       /* target per world axis as a fraction of the arm's
+                                    (unscaled) workspace box: 0 the low face, 1 the high */
+    int    start_joint;          /* joint moved away from home at the start; -1 none  */
+    double start_offset;         /* rad added to that joint (clipped to its limits)   */
+} s2r_regression_case;
+
+typedef struct s2r_regression_result {
+    int    cases, repeats;
+    int    runs, passed;                          /* cases * repeats; successes     */
+    int    case_passed[S2R_REGRESSION_MAX_CASES]; /* successes per case, 0..repeats */
+    double pass_rate, pass_lo, pass_hi;           /* passed / runs and Wilson 95 %  */
+} s2r_regression_result;
+
+/* The default suite (a static table); returns its length. */
+S2RDEF int        s2r_regression_suite_default(const s2r_regression_case** cases);
+/* Start pose (rad, [n_joints]) and target (m, world) of a case on an arm. */
+S2RDEF void       s2r_regression_case_pose(const s2r_regression_case* c, const s2r_arm_info* info,
+                                           double* q0, double target[3]);
+/* Run every case `repeats` times (noise and latencies differ per repeat:
+   case i, repeat r uses s2r_rng_make(seed, 1000 i + r)). */
+S2RDEF s2r_result s2r_regression_run(const s2r_controller* policy, s2r_reach* reach,
+                                     const s2r_regression_case* cases, int n_cases, int repeats,
+                                     uint64_t seed, s2r_regression_result* out);
+
+/* ==========================================================================
+   Deployment (4/7): shadow mode
+   ==========================================================================
+   The fallback acts; the policy sees the same observation and proposes an
+   action that is computed, compared and logged but never executed.  Per
+   step:
+
+     agreement  max_j |a_policy[j] - a_fallback[j]| <= agree_tol, both
+                clipped to [-1, 1] (policy units: 1 = one max_delta of
+                servo-target motion).  The max over joints, not a cosine,
+                because near rest both actions are tiny and their directions
+                are noise.
+     unsafe     the proposal turned into the servo targets the task would
+                send (the task's current targets + a * max_delta, clipped to
+                the joint limits) fails a command filter of the monitor
+                (s2r_safety_check): the monitor would have changed or
+                blocked it.  A policy that returns an error, or a NaN,
+                proposes something unsafe (kind nonfinite).
+
+   Each proposal is judged from the state the fallback produced, one step
+   at a time: shadow mode cannot see where the policy would have taken the
+   arm over many steps - that is what the tethered stage, behind the
+   monitor, is for.  The reach task must run on the monitor's backend, so
+   the monitor knows the targets that actually went out. */
+
+#define S2R_SHADOW_AGREE_TOL 0.25   /* default agree_tol, policy action units */
+
+typedef struct s2r_shadow_stats {
+    int    episodes;
+    int    proposals;                       /* policy actions computed              */
+    int    agreements;                      /* within agree_tol of the fallback     */
+    int    unsafe;                          /* proposals the monitor would change   */
+    int    by_kind[S2R_INTERVENTION_COUNT]; /* unsafe proposals by kind (one may
+                                               count under several kinds)          */
+    double mean_difference;                 /* mean over proposals of max_j |diff|  */
+    double max_difference;                  /* largest max_j |diff| seen            */
+    int    fallback_successes;              /* episodes the acting fallback won     */
+    double agreement_rate, agreement_lo, agreement_hi; /* Wilson 95 %               */
+    double unsafe_rate, unsafe_lo, unsafe_hi;          /* Wilson 95 %               */
+} s2r_shadow_stats;
+
+typedef struct s2r_deploy s2r_deploy;
+
+/* Episode i from s2r_rng_make(seed, i).  log: NULL, or a deployment whose
+   log gets one "shadow_episode" record per episode. */
+S2RDEF s2r_result s2r_shadow_run(const s2r_controller* policy, const s2r_controller* fallback,
+                                 s2r_reach* reach, s2r_safety* safety, int episodes, uint64_t seed,
+                                 double agree_tol, s2r_shadow_stats* out, s2r_deploy* log);
+
+/* ==========================================================================
+   Deployment (5/7): the gates
+   ==========================================================================
+   Pure functions from measured statistics to a verdict, with the numbers and
+   a one-sentence reason for the log.  The rules and how they use the
+   intervals are in the overview (Deployment 1/7). */
+
+typedef struct s2r_gate_config {
+    double sim_pass_rate;          /* required suite pass rate, point estimate; 0.85  */
+    double sysid_good_mse;         /* below: pass; 0.01                                */
+    double sysid_block_mse;        /* above: fail; in between (inclusive): warn; 0.05  */
+    int    shadow_min_proposals;   /* proposals (policy steps) before shadow can decide;
+                                      300, a few episodes of the reach task            */
+    double shadow_max_unsafe_rate; /* allowed unsafe proposals / proposals; 0 (none)  */
+    double shadow_min_agreement;   /* required agreement rate; 0 (reported only)      */
+    double tethered_success;       /* success rate to exceed (strictly); 0.80          */
+    int    tethered_min_episodes;  /* nothing is decided before; 20                    */
+    int    tethered_max_episodes;  /* the point estimate decides here; 50              */
+    double constrained_success;    /* required success rate (at least); 0.85           */
+    int    constrained_episodes;   /* episodes before the rate decides; 100            */
+    int    constrained_max_catastrophic; /* allowed catastrophic episodes; 0           */
+    double canary_margin;          /* largest tolerated drop below the incumbent; 0.05 */
+    int    canary_min_episodes;    /* per arm (candidate, incumbent) before deciding; 40 */
+} s2r_gate_config;
+
+typedef struct s2r_gate_result {
+    s2r_stage   stage;           /* the stage this gate closes                        */
+    s2r_verdict verdict;
+    int         n;               /* trials behind it (runs, proposals, episodes); 0 for
+                                    sysID; for the canary the candidate's episodes     */
+    double      value;           /* the statistic: a rate, an MSE, or for the canary the
+                                    difference candidate - incumbent                   */
+    double      lo, hi;          /* its 95 % interval (the value itself for sysID)    */
+    double      threshold;       /* the number the deciding rule compared against     */
+    char        reason[S2R_GATE_REASON_LEN];
+} s2r_gate_result;
+
+S2RDEF s2r_gate_config s2r_gate_config_default(void);
+S2RDEF s2r_gate_result s2r_gate_sim_regression(const s2r_gate_config* c, int passed, int runs);
+S2RDEF s2r_gate_result s2r_gate_sysid(const s2r_gate_config* c, double validation_mse);
+S2RDEF s2r_gate_result s2r_gate_shadow(const s2r_gate_config* c, const s2r_shadow_stats* s);
+S2RDEF s2r_gate_result s2r_gate_tethered(const s2r_gate_config* c, int successes, int episodes);
+S2RDEF s2r_gate_result s2r_gate_constrained(const s2r_gate_config* c, int successes, int episodes,
+                                            int catastrophic);
+S2RDEF s2r_gate_result s2r_gate_canary(const s2r_gate_config* c, int cand_successes, int cand_episodes,
+                                       int inc_successes, int inc_episodes);
+/* Newcombe's hybrid score interval (method 10) at 95 % for p1 - p2, from the
+   Wilson intervals of k1/n1 and k2/n2. */
+S2RDEF void            s2r_newcombe_interval(int k1, int n1, int k2, int n2, double* lo, double* hi);
+/* The tethered stage run to its verdict: episodes (stream0, stream0 + 1, ...)
+   until s2r_gate_tethered says PASS or FAIL (at most tethered_max_episodes).
+   Configure the monitor with estop_on for the operator's hand. */
+S2RDEF s2r_result      s2r_tethered_run(const s2r_controller* policy, s2r_reach* reach, s2r_safety* safety,
+                                        const s2r_gate_config* gates, uint64_t seed, uint64_t stream0,
+                                        s2r_run_summary* out, s2r_gate_result* gate);
+
+/* ==========================================================================
+   Deployment (6/7): drift detection and the fleet monitor
+   ==========================================================================
+   A CUSUM change detector (Page, 1954) on one per-episode statistic.  The
+   first `warmup` samples set the reference; after that every sample adds
+   its evidence for "changed" and the sum is kept at or above zero, so old
+   good behaviour cannot hide a new change.  Alarm when the sum exceeds
+   `threshold`; the alarm latches.
+
+     BERNOULLI (success 0/1): reference p0 = (k + 1) / (warmup + 2) from
+       the warm-up's k successes (never exactly 0 or 1), alternative
+       p1 = max(p0 - shift, 0.001); each sample adds its log-likelihood
+       ratio, log(p1/p0) for a success and log((1-p1)/(1-p0)) for a
+       failure: S = max(0, S + llr), threshold in nats.
+     GAUSSIAN (e.g. mean |action|, a return): reference mean and standard
+       deviation of the warm-up (the std floored at min_std); z = (x -
+       mean) / std; up = max(0, up + z - shift/2), down = max(0, down - z -
+       shift/2); threshold in reference standard deviations; direction
+       chooses which side raises the alarm.
+
+   With warmup = 0 the reference comes from ref_mean (p0 or the mean) and
+   ref_std.  Measured over 200 seeds with the defaults (the reference
+   estimated from the warm-up, as in use; tests/test_deploy.c asserts the
+   bounds in brackets):
+     Bernoulli, success 0.95: a false alarm within 1000 unchanged episodes
+       in 3 % of seeds [<= 5 %]; a fall to 0.5 detected within 31 episodes
+       in 95 % of seeds [40].
+     Gaussian: a false alarm within 1000 unchanged episodes in 2 % of seeds
+       [<= 5 %]; a 2-std shift of the mean detected within 19 episodes in
+       95 % of seeds [25].
+   Most false alarms come from a short warm-up misjudging the reference;
+   a longer warm-up, or a reference measured on more episodes (ref_mean,
+   ref_std with warmup 0), makes them rarer.
+
+   s2r_monitor watches one unit in the autonomous stage: a Bernoulli CUSUM
+   on success, a Gaussian CUSUM on the episode's mean |action| (the action
+   distribution), rolling means over the last `window` episodes of success
+   (with its Wilson interval), interventions and torque peaks with limits,
+   and an alarm on any catastrophic episode. */
+
+typedef enum s2r_drift_kind {
+    S2R_DRIFT_BERNOULLI,   /* "bernoulli" */
+    S2R_DRIFT_GAUSSIAN,    /* "gaussian"  */
+    S2R_DRIFT_KIND_COUNT
+} s2r_drift_kind;
+
+typedef struct s2r_drift_config {
+    s2r_drift_kind kind;
+    int    warmup;     /* samples that set the reference; BERNOULLI 20, GAUSSIAN 30   */
+    double shift;      /* change to detect: BERNOULLI a fall of the success probability
+                          (absolute); 0.3.  GAUSSIAN a mean shift in reference std; 2 */
+    double threshold;  /* alarm level: BERNOULLI nats, 7; GAUSSIAN reference std, 8    */
+    int    direction;  /* GAUSSIAN: +1 rises only, -1 falls only, 0 both; 0           */
+    double min_std;    /* GAUSSIAN: floor of the reference std (the quantity's unit); 1e-6 */
+    double ref_mean;   /* warmup 0: the reference p0 or mean; 0                       */
+    double ref_std;    /* warmup 0, GAUSSIAN: the reference std; 0                      */
+} s2r_drift_config;
+
+typedef struct s2r_drift {
+    s2r_drift_config config;
+    int    samples;             /* seen so far, warm-up included                     */
+    double sum, sum_sq;         /* of the warm-up samples                            */
+    double mean, std;           /* reference: BERNOULLI p0 (std unused); GAUSSIAN    */
+    double p1;                  /* BERNOULLI alternative                             */
+    double up, down;            /* the CUSUM sums (BERNOULLI uses up)               */
+    int    alarm;               /* latched                                          */
+    int    alarm_at;            /* sample number (1-based) that raised it; 0 none   */
+} s2r_drift;
+
+/* Names above; "unknown" out of range. */
+S2RDEF const char*      s2r_drift_kind_name(s2r_drift_kind kind);
+S2RDEF s2r_drift_config s2r_drift_config_default(s2r_drift_kind kind);
+/* S2R_ERR_INVALID_ARGUMENT (with a message in error, may be NULL) for a bad
+   config; the detector is then zeroed. */
+S2RDEF s2r_result       s2r_drift_init(s2r_drift* d, const s2r_drift_config* c, char* error);
+/* Feed one sample: 1 when this sample raises the alarm, 0 otherwise, -1 for
+   a NaN/Inf sample (ignored). */
+S2RDEF int              s2r_drift_update(s2r_drift* d, double x);
+/* The CUSUM sum over the threshold (>= 1 at the alarm); 0 during warm-up. */
+S2RDEF double           s2r_drift_level(const s2r_drift* d);
+
+typedef enum s2r_alarm {
+    S2R_ALARM_SUCCESS_DRIFT,   /* "success_drift": the success CUSUM fired        */
+    S2R_ALARM_ACTION_DRIFT,    /* "action_drift":  the mean |action| CUSUM fired   */
+    S2R_ALARM_INTERVENTIONS,   /* "interventions": rolling mean above the limit    */
+    S2R_ALARM_TORQUE,          /* "torque":        rolling mean torque peak above  */
+    S2R_ALARM_CATASTROPHIC,    /* "catastrophic":  an e-stop or a blow-up          */
+    S2R_ALARM_COUNT
+} s2r_alarm;
+
+#define S2R_ALARM_BIT(a) (1u << (unsigned)(a))
+#define S2R_MONITOR_MAX_WINDOW 200
+
+/* Names above; "unknown" out of range. */
+S2RDEF const char* s2r_alarm_name(s2r_alarm alarm);
+
+typedef struct s2r_monitor_config {
+    s2r_drift_config success;       /* BERNOULLI CUSUM on success (defaults above)      */
+    s2r_drift_config action;        /* GAUSSIAN CUSUM on action_mean_abs, two-sided     */
+    int    window;                  /* episodes in the rolling statistics; 20           */
+    double max_interventions;       /* alarm above this rolling mean per episode; 0.5   */
+    double max_torque_peak;         /* alarm above this rolling mean of the per-episode
+                                       torque peak (fraction of the limit); 0.99       */
+} s2r_monitor_config;
+
+typedef struct s2r_monitor {
+    s2r_monitor_config config;
+    s2r_drift success, action;
+    int    ring_success[S2R_MONITOR_MAX_WINDOW];       /* last `window` episodes     */
+    int    ring_interventions[S2R_MONITOR_MAX_WINDOW];
+    double ring_torque[S2R_MONITOR_MAX_WINDOW];
+    int    episodes;                                   /* seen so far                */
+    unsigned alarms;                                   /* S2R_ALARM_BIT, latched     */
+    double rolling_success, rolling_lo, rolling_hi;    /* over the window (Wilson)   */
+    double rolling_interventions;                      /* mean per episode           */
+    double rolling_torque;                             /* mean torque peak, fraction */
+    char   error[S2R_ERROR_LEN];
+} s2r_monitor;
+
+S2RDEF s2r_monitor_config s2r_monitor_config_default(void);
+S2RDEF s2r_result         s2r_monitor_init(s2r_monitor* m, const s2r_monitor_config* c);
+/* Feed one episode; returns the alarm bits it newly raised (0: none). */
+S2RDEF unsigned           s2r_monitor_update(s2r_monitor* m, const s2r_episode_stats* e);
+
+/* ==========================================================================
+   Deployment (7/7): the stage machine and its log
+   ==========================================================================
+   s2r_deploy holds the stage of one candidate policy.  Gate results move
+   it: PASS and WARN to the next stage (autonomous stays autonomous), FAIL
+   to rolled_back, CONTINUE nowhere.  A gate for another stage than the
+   current one is refused (S2R_ERR_STATE): nothing skips a stage, and a
+   rolled-back policy never comes back - start a new deployment for a new
+   version.  An alarm (s2r_deploy_alarm) rolls back or demotes by one stage,
+   as config.alarm_response says.
+
+   The log.  Every decision, refusal, alarm and note is one JSON object on
+   one line (JSON Lines), for example
+
+     {"seq":7,"policy":"candidate","event":"gate","stage":"tethered",
+      "verdict":"pass","next":"constrained","n":20,"value":1,"lo":0.8389,
+      "hi":1,"threshold":0.8,"reason":"20 of 20 episodes succeeded ..."}
+
+   (one line in the file).  A record is formatted completely in memory
+   first (at most S2R_DEPLOY_RECORD_MAX bytes; a longer one is refused, not
+   cut), then handed over with one fwrite and one fflush on a stream opened
+   in append mode whose buffer is larger than any record: the operating
+   system receives each record in one write, at the end of the file, before
+   the call returns.  A crash of the process therefore loses at most the
+   record being formatted and never leaves half a record.  (Surviving a
+   power cut also needs the file synced to disk, which C99 cannot ask for;
+   a reader should ignore a last line without its newline.)  Non-finite
+   numbers are written as null. */
+
+#define S2R_DEPLOY_RECORD_MAX 2048
+#define S2R_DEPLOY_MAX_HISTORY 64
+
+typedef enum s2r_alarm_response {
+    S2R_ALARM_RESPONSE_ROLLBACK,   /* "rollback": the fallback takes over           */
+    S2R_ALARM_RESPONSE_DEMOTE,     /* "demote":   back one stage (autonomous -> canary) */
+    S2R_ALARM_RESPONSE_COUNT
+} s2r_alarm_response;
+
+/* Names above; "unknown" out of range. */
+S2RDEF const char* s2r_alarm_response_name(s2r_alarm_response r);
+
+typedef struct s2r_deploy_config {
+    s2r_alarm_response alarm_response;  /* what an alarm does; ROLLBACK              */
+    int                append_log;      /* 1: append to an existing log; 0: start a
+                                           new file; 0                               */
+} s2r_deploy_config;
+
+typedef struct s2r_deploy_event {    /* one entry of the timeline                    */
+    long        seq;                 /* its record number in the log                 */
+    s2r_stage   stage, next;         /* where the policy was, and went               */
+    s2r_verdict verdict;             /* gate verdict (FAIL for an alarm)             */
+    unsigned    alarms;              /* S2R_ALARM_BIT of an alarm; 0 for a gate      */
+    int         unit;                /* fleet unit of an alarm; -1                   */
+    int         n;                   /* the gate's n                                 */
+    double      value, lo, hi;       /* the gate's statistic and interval            */
+} s2r_deploy_event;
+
+struct s2r_deploy {
+    s2r_deploy_config config;
+    s2r_stage         stage;                      /* where the policy is now          */
+    char              policy[64];                 /* its name or version              */
+    long              seq;                        /* records written                  */
+    s2r_deploy_event  history[S2R_DEPLOY_MAX_HISTORY]; /* gates that decided, alarms  */
+    int               history_count;              /* (CONTINUE verdicts are logged only) */
+    FILE*             log;                        /* NULL: no log file                */
+    char              error[S2R_ERROR_LEN];
+};
+
+S2RDEF s2r_deploy_config s2r_deploy_config_default(void);
+/* Start a deployment of `policy` (a name, may be NULL) at sim regression.
+   log_path: a JSON-lines file, or NULL for none.  S2R_ERR_IO if it cannot
+   be opened; S2R_ERR_INVALID_ARGUMENT for a bad config. */
+S2RDEF s2r_result s2r_deploy_init(s2r_deploy* d, const s2r_deploy_config* config,
+                                  const char* policy, const char* log_path);
+S2RDEF void       s2r_deploy_free(s2r_deploy* d);
+/* Apply a gate result: move the stage and log the decision and its reason.
+   S2R_ERR_STATE (logged as "refused") if the gate is for another stage or
+   the policy was rolled back; S2R_ERR_IO if the record cannot be written
+   (the stage still moves: safety does not wait for the disk). */
+S2RDEF s2r_result s2r_deploy_apply(s2r_deploy* d, const s2r_gate_result* gate);
+/* An alarm from the monitor of fleet unit `unit` (-1: fleet-wide):
+   roll back or demote, and log it with `detail` (may be NULL).
+   S2R_ERR_STATE after a rollback. */
+S2RDEF s2r_result s2r_deploy_alarm(s2r_deploy* d, int unit, unsigned alarms, const char* detail);
+/* A free-form record: {"seq":..,"policy":..,"event":event,"stage":..,
+   "detail":"<printf-formatted>"}. */
+S2RDEF s2r_result s2r_deploy_note(s2r_deploy* d, const char* event, const char* format, ...);
+
 /* ==========================================================================
    Running the examples: command line, output folder, progress
    ==========================================================================
@@ -6546,6 +7225,1163 @@ S2RDEF s2r_result s2r_train_reach(const s2r_reach_training* t, s2r_ppo* ppo, cha
     S2R_FREE(log.history);
     s2r__reach_envs_free(&envs);
     return res;
+}
+
+/* --- Deployment: names ------------------------------------------------------ */
+
+static const char* const s2r__stage_names[S2R_STAGE_COUNT] = {
+    "sim_regression", "sysid_validation", "shadow", "tethered",
+    "constrained", "canary", "autonomous", "rolled_back"};
+static const char* const s2r__verdict_names[S2R_VERDICT_COUNT] = {"pass", "warn", "continue", "fail"};
+static const char* const s2r__intervention_names[S2R_INTERVENTION_COUNT] = {
+    "nonfinite", "hard_limit", "soft_limit", "step", "workspace", "velocity", "torque", "estop"};
+static const char* const s2r__drift_kind_names[S2R_DRIFT_KIND_COUNT] = {"bernoulli", "gaussian"};
+static const char* const s2r__alarm_names[S2R_ALARM_COUNT] = {
+    "success_drift", "action_drift", "interventions", "torque", "catastrophic"};
+static const char* const s2r__alarm_response_names[S2R_ALARM_RESPONSE_COUNT] = {"rollback", "demote"};
+
+/* Entry i of a name table of n entries, "unknown" outside. */
+static const char* s2r__name_of(const char* const* names, int n, int i) {
+    return (i >= 0 && i < n) ? names[i] : "unknown";
+}
+
+S2RDEF const char* s2r_stage_name(s2r_stage s) { return s2r__name_of(s2r__stage_names, S2R_STAGE_COUNT, (int)s); }
+S2RDEF const char* s2r_verdict_name(s2r_verdict v) { return s2r__name_of(s2r__verdict_names, S2R_VERDICT_COUNT, (int)v); }
+S2RDEF const char* s2r_intervention_name(s2r_intervention k) {
+    return s2r__name_of(s2r__intervention_names, S2R_INTERVENTION_COUNT, (int)k);
+}
+S2RDEF const char* s2r_drift_kind_name(s2r_drift_kind k) {
+    return s2r__name_of(s2r__drift_kind_names, S2R_DRIFT_KIND_COUNT, (int)k);
+}
+S2RDEF const char* s2r_alarm_name(s2r_alarm a) { return s2r__name_of(s2r__alarm_names, S2R_ALARM_COUNT, (int)a); }
+S2RDEF const char* s2r_alarm_response_name(s2r_alarm_response r) {
+    return s2r__name_of(s2r__alarm_response_names, S2R_ALARM_RESPONSE_COUNT, (int)r);
+}
+
+/* ==========================================================================
+   Deployment (2/7): the safety monitor
+   ========================================================================== */
+
+S2RDEF s2r_safety_config s2r_safety_config_default(void) {
+    s2r_safety_config c;
+    memset(&c, 0, sizeof c);
+    c.soft_margin = 0.05;
+    c.max_step = 0.05;
+    c.velocity_fraction = 0.8;
+    c.torque_fraction = 0.95;
+    c.torque_time = 0.2;
+    c.workspace_scale = 1.0;
+    c.workspace_margin = 0.15;
+    c.check_period = 0.002;
+    c.stop_lead = 0.01;
+    c.estop_on = 0;
+    c.halt = NULL;
+    c.halt_context = NULL;
+    return c;
+}
+
+static s2r_result s2r__safety_check_config(const s2r_safety_config* c, char* error) {
+    if (!(c->soft_margin >= 0) || !isfinite(c->soft_margin))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "safety: soft_margin must be finite and >= 0 rad");
+    if (!(c->max_step > 0) || !isfinite(c->max_step))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "safety: max_step must be finite and > 0 rad");
+    if (!(c->velocity_fraction > 0) || !isfinite(c->velocity_fraction) || !(c->torque_fraction > 0) ||
+        !isfinite(c->torque_fraction))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "safety: velocity_fraction and torque_fraction must be finite and > 0");
+    if (!(c->torque_time >= 0) || !isfinite(c->torque_time))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "safety: torque_time must be finite and >= 0 s");
+    if (!(c->workspace_scale >= 0 && c->workspace_scale <= 1))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "safety: workspace_scale must be in [0, 1]");
+    if (!(c->workspace_margin >= 0) || !isfinite(c->workspace_margin))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "safety: workspace_margin must be finite and >= 0 m");
+    if (!(c->check_period > 0) || !isfinite(c->check_period))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "safety: check_period must be finite and > 0 s");
+    if (!(c->stop_lead >= 0) || !isfinite(c->stop_lead))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "safety: stop_lead must be finite and >= 0 s");
+    if (c->estop_on >> S2R_INTERVENTION_COUNT)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "safety: estop_on has bits beyond the intervention kinds");
+    return S2R_OK;
+}
+
+/* Soft joint limits and the safety box from the arm and the config. */
+static void s2r__safety_geometry(s2r_safety* s) {
+    const s2r_arm_info* info = s->inner->info;
+    int j, i;
+    for (j = 0; j < info->n_joints; j++) {
+        double lo = info->q_min[j] + s->config.soft_margin, hi = info->q_max[j] - s->config.soft_margin;
+        if (lo > hi) lo = hi = 0.5 * (info->q_min[j] + info->q_max[j]);   /* margin wider than the range */
+        s->soft_lo[j] = lo;
+        s->soft_hi[j] = hi;
+    }
+    for (i = 0; i < 3; i++) {
+        double mid = 0.5 * (info->workspace_lo[i] + info->workspace_hi[i]);
+        double half = 0.5 * (info->workspace_hi[i] - info->workspace_lo[i]) * s->config.workspace_scale;
+        s->box_lo[i] = mid - half - s->config.workspace_margin;
+        s->box_hi[i] = mid + half + s->config.workspace_margin;
+    }
+}
+
+/* m from the flange of joint angles q to the safety box; 0 inside. */
+static double s2r__safety_outside(s2r_safety* s, const double* q) {
+    const s2r_arm_info* info = s->inner->info;
+    double p[3], d2 = 0;
+    int i;
+    s2r_flange_fk(info->model, s->kinematics, info->flange_site, q, info->n_joints, p);
+    for (i = 0; i < 3; i++) {
+        double e = p[i] < s->box_lo[i] ? s->box_lo[i] - p[i] : (p[i] > s->box_hi[i] ? p[i] - s->box_hi[i] : 0);
+        d2 += e * e;
+    }
+    return sqrt(d2);
+}
+
+/* The joint-level filters (limits, soft limits, step): target -> safe. */
+static unsigned s2r__safety_joint_filters(const s2r_safety* s, const double* target, double* safe) {
+    const s2r_arm_info* info = s->inner->info;
+    unsigned mask = 0;
+    int j;
+    for (j = 0; j < info->n_joints; j++) {
+        double x = target[j], from = s->q_sent[j];
+        double lo = fmin(s->soft_lo[j], from), hi = fmax(s->soft_hi[j], from);
+        if (x < info->q_min[j] || x > info->q_max[j]) {
+            mask |= S2R_INTERVENTION_BIT(S2R_INTERVENTION_HARD_LIMIT);
+            x = s2r_clamp(x, info->q_min[j], info->q_max[j]);
+        }
+        if (x < lo || x > hi) {   /* beyond the soft limits; back toward them is fine */
+            mask |= S2R_INTERVENTION_BIT(S2R_INTERVENTION_SOFT_LIMIT);
+            x = s2r_clamp(x, lo, hi);
+        }
+        if (fabs(x - from) > s->config.max_step + 1e-9) {   /* 1e-9: rounding of a full step */
+            mask |= S2R_INTERVENTION_BIT(S2R_INTERVENTION_STEP);
+            x = from + (x > from ? s->config.max_step : -s->config.max_step);
+        }
+        safe[j] = x;
+    }
+    return mask;
+}
+
+/* All command filters: the mask and the target that would go out. */
+static unsigned s2r__safety_filter(s2r_safety* s, const double* target, double* safe) {
+    int n = s->inner->info->n_joints;
+    unsigned mask;
+    double out_new, out_old;
+    if (!target || !s2r_all_finite(target, n)) {
+        memcpy(safe, s->q_sent, (size_t)n * sizeof(double));
+        return S2R_INTERVENTION_BIT(S2R_INTERVENTION_NONFINITE);
+    }
+    mask = s2r__safety_joint_filters(s, target, safe);
+    out_new = s2r__safety_outside(s, safe);
+    if (out_new > 0) {
+        out_old = s2r__safety_outside(s, s->q_sent);
+        if (out_new > out_old + 1e-9) {   /* leaving the box, or going further out */
+            mask |= S2R_INTERVENTION_BIT(S2R_INTERVENTION_WORKSPACE);
+            memcpy(safe, s->q_sent, (size_t)n * sizeof(double));
+        }
+    }
+    return mask;
+}
+
+static void s2r__safety_count(s2r_safety* s, unsigned mask) {
+    int k;
+    for (k = 0; k < S2R_INTERVENTION_COUNT; k++)
+        if (mask & S2R_INTERVENTION_BIT(k)) { s->episode_count[k]++; s->total_count[k]++; }
+}
+
+/* Command the measured position; with `support` (a braking halt), plus the
+   measured torque over the stiffness (the servo keeps its present torque:
+   no sag) and stop_lead x the speed (where the braking arm comes to rest). */
+static void s2r__safety_hold(s2r_safety* s, int support) {
+    const s2r_arm_info* info = s->inner->info;
+    double q[S2R_MAX_JOINTS];
+    int j, n = info->n_joints;
+    for (j = 0; j < n; j++) {
+        double x = s->sensors.q[j];
+        if (support && info->kp[j] > 0)
+            x += s2r_clamp(s->sensors.tau[j], -info->torque_limit[j], info->torque_limit[j]) / info->kp[j] +
+                 s->config.stop_lead * s->sensors.qd[j];
+        q[j] = s2r_clamp(x, info->q_min[j], info->q_max[j]);
+    }
+    if (s2r_all_finite(q, n) && s2r_backend_command(s->inner, q) == S2R_OK)
+        memcpy(s->q_sent, q, (size_t)n * sizeof(double));
+}
+
+/* Latch the e-stop: drive-level halt if any, then the halt command. */
+static void s2r__safety_stop(s2r_safety* s, const char* reason) {
+    if (s->estopped) return;
+    s->estopped = 1;
+    s->estop_time = s->sensors.time;
+    snprintf(s->estop_reason, sizeof s->estop_reason, "%s", reason ? reason : "operator");
+    s2r__safety_count(s, S2R_INTERVENTION_BIT(S2R_INTERVENTION_ESTOP));
+    if (s->config.halt) s->config.halt(s->config.halt_context);
+    s2r__safety_hold(s, 1);
+}
+
+/* An intervention of a watched kind: escalate, or hold. */
+static void s2r__safety_react(s2r_safety* s, s2r_intervention kind) {
+    s2r__safety_count(s, S2R_INTERVENTION_BIT(kind));
+    if (s->config.estop_on & S2R_INTERVENTION_BIT(kind)) s2r__safety_stop(s, s2r_intervention_name(kind));
+    else s2r__safety_hold(s, kind != S2R_INTERVENTION_TORQUE);
+}
+
+/* Measured-state checks after `dt` seconds passed. */
+static void s2r__safety_watch(s2r_safety* s, double dt) {
+    const s2r_arm_info* info = s->inner->info;
+    int j, fast = 0, stuck = 0;
+    for (j = 0; j < info->n_joints; j++) {
+        double v = fabs(s->sensors.qd[j]) / info->velocity_limit[j];
+        double t = fabs(s->sensors.tau[j]) / info->torque_limit[j];
+        if (v > s->speed_peak) s->speed_peak = v;
+        if (t > s->torque_peak) s->torque_peak = t;
+        if (v > s->config.velocity_fraction) fast = 1;
+        if (t >= s->config.torque_fraction) {
+            s->saturated[j] += dt;
+            if (s->saturated[j] >= s->config.torque_time) stuck = 1;
+        } else
+            s->saturated[j] = 0;
+    }
+    if (s->estopped) return;                     /* already halted */
+    if (fast && !s->fast) s2r__safety_react(s, S2R_INTERVENTION_VELOCITY);
+    s->fast = fast;
+    if (stuck && !s->estopped) {
+        memset(s->saturated, 0, sizeof s->saturated);
+        s2r__safety_react(s, S2R_INTERVENTION_TORQUE);
+    }
+}
+
+static s2r_result s2r__safety_reset(void* self, const double* q0, const double* target, s2r_rng* rng) {
+    s2r_safety* s = (s2r_safety*)self;
+    const s2r_arm_info* info = s->inner->info;
+    int j;
+    s2r_result res = s2r_backend_reset(s->inner, q0, target, rng);
+    if (res != S2R_OK) return s2r__fail(s->error, res, "%s", s->inner->error ? s->inner->error : "reset failed");
+    for (j = 0; j < info->n_joints; j++)
+        s->q_sent[j] = s2r_clamp(q0 ? q0[j] : info->q_home[j], info->q_min[j], info->q_max[j]);
+    memset(s->episode_count, 0, sizeof s->episode_count);
+    memset(s->saturated, 0, sizeof s->saturated);
+    s->fast = s->estopped = 0;
+    s->estop_time = -1;
+    s->estop_reason[0] = '\0';
+    s->torque_peak = s->speed_peak = 0;
+    res = s2r_backend_read_sensors(s->inner, &s->sensors);
+    if (res != S2R_OK) return s2r__fail(s->error, res, "%s", s->inner->error ? s->inner->error : "sensors failed");
+    return S2R_OK;
+}
+
+static s2r_result s2r__safety_command(void* self, const double* q_target) {
+    s2r_safety* s = (s2r_safety*)self;
+    double safe[S2R_MAX_JOINTS];
+    unsigned mask;
+    s2r_result res;
+    if (s->estopped) { s->ignored_commands++; return S2R_OK; }
+    mask = s2r__safety_filter(s, q_target, safe);
+    s2r__safety_count(s, mask);
+    if (mask & s->config.estop_on) {
+        s2r__safety_stop(s, "command filter");
+        return S2R_OK;
+    }
+    if (mask & S2R_INTERVENTION_BIT(S2R_INTERVENTION_NONFINITE))
+        return s2r__fail(s->error, S2R_ERR_INVALID_ARGUMENT, "joint command contains NaN or Inf; blocked, previous target held");
+    res = s2r_backend_command(s->inner, safe);
+    if (res != S2R_OK) return s2r__fail(s->error, res, "%s", s->inner->error ? s->inner->error : "command failed");
+    memcpy(s->q_sent, safe, (size_t)s->inner->info->n_joints * sizeof(double));
+    return S2R_OK;
+}
+
+/* Let time pass in check_period slices, watching after each.  The inner
+   backend's clock (sensors.time) says how far each slice got, so a
+   timestep that does not divide check_period does not change the total
+   time; a slice that did not move the clock (less than half a physics
+   step, or a backend without a clock) counts as requested. */
+static s2r_result s2r__safety_advance(void* self, double seconds) {
+    s2r_safety* s = (s2r_safety*)self;
+    double remaining = seconds;
+    if (!(seconds >= 0) || !isfinite(seconds))
+        return s2r__fail(s->error, S2R_ERR_INVALID_ARGUMENT, "advance by %g s: need a finite time >= 0", seconds);
+    while (remaining > 1e-9) {
+        double slice = fmin(s->config.check_period, remaining), before = s->sensors.time, moved;
+        s2r_result res = s2r_backend_advance(s->inner, slice);
+        if (res != S2R_OK) return s2r__fail(s->error, res, "%s", s->inner->error ? s->inner->error : "advance failed");
+        res = s2r_backend_read_sensors(s->inner, &s->sensors);
+        if (res != S2R_OK) return s2r__fail(s->error, res, "%s", s->inner->error ? s->inner->error : "sensors failed");
+        moved = s->sensors.time - before;
+        if (!(moved > 0)) moved = slice;
+        s2r__safety_watch(s, moved);
+        remaining -= moved;
+    }
+    return S2R_OK;
+}
+
+static s2r_result s2r__safety_read_sensors(void* self, s2r_sensors* out) {
+    s2r_safety* s = (s2r_safety*)self;
+    s2r_result res = s2r_backend_read_sensors(s->inner, &s->sensors);
+    if (res != S2R_OK) return s2r__fail(s->error, res, "%s", s->inner->error ? s->inner->error : "sensors failed");
+    *out = s->sensors;
+    return S2R_OK;
+}
+
+static s2r_result s2r__safety_ground_truth(void* self, s2r_ground_truth* out) {
+    s2r_safety* s = (s2r_safety*)self;
+    return s2r_backend_ground_truth(s->inner, out);
+}
+
+S2RDEF s2r_result s2r_safety_init(s2r_safety* s, const s2r_safety_config* config, const s2r_backend* inner) {
+    s2r_result res;
+    S2R_ASSERT(s && config);
+    memset(s, 0, sizeof *s);
+    res = s2r__safety_check_config(config, s->error);
+    if (res != S2R_OK) return res;
+    if (!inner || !inner->info || !inner->info->model)
+        return s2r__fail(s->error, S2R_ERR_INVALID_ARGUMENT, "safety: backend without arm info");
+    s->config = *config;
+    s->inner = inner;
+    s->kinematics = mj_makeData(inner->info->model);
+    if (!s->kinematics) return s2r__fail(s->error, S2R_ERR_OUT_OF_MEMORY, "safety: mj_makeData failed");
+    s2r__safety_geometry(s);
+    memcpy(s->q_sent, inner->info->q_home, sizeof s->q_sent);
+    s->estop_time = -1;
+    snprintf(s->name, sizeof s->name, "safety(%.50s)", inner->name ? inner->name : "backend");
+    s->backend.self = s;
+    s->backend.name = s->name;
+    s->backend.info = inner->info;
+    s->backend.error = s->error;
+    s->backend.reset = s2r__safety_reset;
+    s->backend.command = s2r__safety_command;
+    s->backend.advance = s2r__safety_advance;
+    s->backend.read_sensors = s2r__safety_read_sensors;
+    s->backend.ground_truth = s2r__safety_ground_truth;
+    return S2R_OK;
+}
+
+S2RDEF void s2r_safety_free(s2r_safety* s) {
+    if (!s) return;
+    if (s->kinematics) mj_deleteData(s->kinematics);
+    memset(s, 0, sizeof *s);
+}
+
+S2RDEF const s2r_backend* s2r_safety_backend(s2r_safety* s) { return &s->backend; }
+
+S2RDEF unsigned s2r_safety_check(s2r_safety* s, const double* q_target, double* q_safe) {
+    double scratch[S2R_MAX_JOINTS];
+    return s2r__safety_filter(s, q_target, q_safe ? q_safe : scratch);
+}
+
+S2RDEF unsigned s2r_safety_filter_action(s2r_safety* s, float* action, int n) {
+    if (!action || n <= 0 || s2r_all_finite_f(action, n)) return 0;
+    memset(action, 0, (size_t)n * sizeof(float));
+    if (s) s2r__safety_count(s, S2R_INTERVENTION_BIT(S2R_INTERVENTION_NONFINITE));
+    return S2R_INTERVENTION_BIT(S2R_INTERVENTION_NONFINITE);
+}
+
+S2RDEF s2r_result s2r_safety_estop(s2r_safety* s, const char* reason) {
+    s2r__safety_stop(s, reason);
+    return S2R_OK;
+}
+
+S2RDEF int s2r_safety_episode_interventions(const s2r_safety* s) {
+    int k, total = 0;
+    for (k = 0; k < S2R_INTERVENTION_COUNT; k++) total += s->episode_count[k];
+    return total;
+}
+
+S2RDEF s2r_result s2r_safety_set_workspace_scale(s2r_safety* s, double scale) {
+    if (!(scale >= 0 && scale <= 1))
+        return s2r__fail(s->error, S2R_ERR_INVALID_ARGUMENT, "safety: workspace scale must be in [0, 1]");
+    s->config.workspace_scale = scale;
+    s2r__safety_geometry(s);
+    return S2R_OK;
+}
+
+/* ==========================================================================
+   Deployment (3/7): episodes behind the monitor, the sim regression suite
+   ========================================================================== */
+
+/* Run an episode that was just reset (obs holds its first observation). */
+static s2r_result s2r__deploy_rollout(const s2r_controller* c, s2r_reach* reach, s2r_safety* s,
+                                      float* obs, s2r_episode_stats* out) {
+    float action[S2R_MAX_JOINTS];
+    s2r_step_result r;
+    double abs_sum = 0;
+    int j, n = reach->n_joints;
+    s2r_result res;
+    memset(out, 0, sizeof *out);
+    memset(&r, 0, sizeof r);
+    if (c->reset) c->reset(c->self);
+    do {
+        if ((res = c->act(c->self, obs, action)) != S2R_OK) return res;
+        if (s) s2r_safety_filter_action(s, action, n);
+        for (j = 0; j < n; j++) abs_sum += fabs(s2r_clamp(action[j], -1, 1));
+        if ((res = s2r_reach_step(reach, action, obs, &r)) != S2R_OK) return res;
+        out->ret += r.reward;
+        out->steps++;
+    } while (!r.done);
+    out->success = r.success;
+    out->diverged = r.diverged;
+    out->final_distance = r.distance;
+    out->action_mean_abs = abs_sum / ((double)out->steps * n);
+    if (s) {
+        for (j = 0; j < S2R_INTERVENTION_COUNT; j++) out->intervention[j] = s->episode_count[j];
+        out->interventions = s2r_safety_episode_interventions(s);
+        out->torque_peak = s->torque_peak;
+        out->speed_peak = s->speed_peak;
+    }
+    out->catastrophic = out->diverged || (s && s->estopped);
+    return S2R_OK;
+}
+
+static s2r_result s2r__deploy_check_pair(s2r_reach* reach, s2r_safety* s) {
+    if (s && reach->backend != &s->backend)
+        return s2r__fail(reach->error, S2R_ERR_INVALID_ARGUMENT, "the reach task must run on the safety monitor's backend");
+    return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_deploy_episode(const s2r_controller* policy, s2r_reach* reach, s2r_safety* s,
+                                     s2r_rng* rng, s2r_episode_stats* out) {
+    float obs[S2R_REACH_MAX_OBS];
+    s2r_result res = s2r__deploy_check_pair(reach, s);
+    if (res != S2R_OK) return res;
+    if ((res = s2r_reach_reset(reach, rng, obs)) != S2R_OK) return res;
+    return s2r__deploy_rollout(policy, reach, s, obs, out);
+}
+
+S2RDEF void s2r_run_summary_add(s2r_run_summary* sum, const s2r_episode_stats* e) {
+    int k;
+    double returns = sum->mean_return * sum->episodes + e->ret;
+    double peaks = sum->mean_torque_peak * sum->episodes + e->torque_peak;
+    sum->episodes++;
+    sum->successes += e->success;
+    sum->catastrophic += e->catastrophic;
+    sum->interventions += e->interventions;
+    for (k = 0; k < S2R_INTERVENTION_COUNT; k++) sum->intervention[k] += e->intervention[k];
+    if (e->torque_peak > sum->torque_peak) sum->torque_peak = e->torque_peak;
+    sum->mean_return = returns / sum->episodes;
+    sum->mean_torque_peak = peaks / sum->episodes;
+    sum->success_rate = (double)sum->successes / sum->episodes;
+    s2r_wilson_interval(sum->successes, sum->episodes, &sum->success_lo, &sum->success_hi);
+}
+
+S2RDEF s2r_result s2r_deploy_run(const s2r_controller* policy, s2r_reach* reach, s2r_safety* s,
+                                 int episodes, uint64_t seed, uint64_t stream0, s2r_run_summary* out) {
+    int i;
+    memset(out, 0, sizeof *out);
+    if (episodes < 1) return s2r__fail(reach->error, S2R_ERR_INVALID_ARGUMENT, "deploy run: need at least one episode");
+    for (i = 0; i < episodes; i++) {
+        s2r_rng rng = s2r_rng_make(seed, stream0 + (uint64_t)i);
+        s2r_episode_stats e;
+        s2r_result res = s2r_deploy_episode(policy, reach, s, &rng, &e);
+        if (res != S2R_OK) return res;
+        s2r_run_summary_add(out, &e);
+    }
+    return S2R_OK;
+}
+
+/* Targets as fractions of the box: 0.05 / 0.5 / 0.95 per axis; starts
+   away from home turn the base, raise the shoulder or bend the elbow. */
+static const s2r_regression_case s2r__regression_suite[] = {
+    {"centre", {0.5, 0.5, 0.5}, -1, 0.0},
+    {"reach low", {0.5, 0.5, 0.05}, -1, 0.0},
+    {"reach high", {0.5, 0.5, 0.95}, -1, 0.0},
+    {"reach far -x", {0.05, 0.5, 0.5}, -1, 0.0},
+    {"reach far +x", {0.95, 0.5, 0.5}, -1, 0.0},
+    {"reach far -y", {0.5, 0.05, 0.5}, -1, 0.0},
+    {"reach far +y", {0.5, 0.95, 0.5}, -1, 0.0},
+    {"corner -x -y low", {0.05, 0.05, 0.05}, -1, 0.0},
+    {"corner +x -y low", {0.95, 0.05, 0.05}, -1, 0.0},
+    {"corner -x +y low", {0.05, 0.95, 0.05}, -1, 0.0},
+    {"corner +x +y low", {0.95, 0.95, 0.05}, -1, 0.0},
+    {"corner -x -y high", {0.05, 0.05, 0.95}, -1, 0.0},
+    {"corner +x -y high", {0.95, 0.05, 0.95}, -1, 0.0},
+    {"corner -x +y high", {0.05, 0.95, 0.95}, -1, 0.0},
+    {"corner +x +y high", {0.95, 0.95, 0.95}, -1, 0.0},
+    {"centre, base turned 0.3 rad", {0.5, 0.5, 0.5}, 0, 0.3},
+    {"high, shoulder raised 0.2 rad", {0.5, 0.5, 0.95}, 1, -0.2},
+    {"low, joint 3 offset 0.25 rad", {0.5, 0.5, 0.05}, 2, 0.25},
+};
+
+S2RDEF int s2r_regression_suite_default(const s2r_regression_case** cases) {
+    *cases = s2r__regression_suite;
+    return (int)(sizeof s2r__regression_suite / sizeof s2r__regression_suite[0]);
+}
+
+S2RDEF void s2r_regression_case_pose(const s2r_regression_case* c, const s2r_arm_info* info,
+                                     double* q0, double target[3]) {
+    int i, j;
+    for (j = 0; j < info->n_joints; j++) q0[j] = info->q_home[j];
+    if (c->start_joint >= 0 && c->start_joint < info->n_joints)
+        q0[c->start_joint] = s2r_clamp(q0[c->start_joint] + c->start_offset,
+                                       info->q_min[c->start_joint], info->q_max[c->start_joint]);
+    for (i = 0; i < 3; i++)
+        target[i] = info->workspace_lo[i] + c->target_frac[i] * (info->workspace_hi[i] - info->workspace_lo[i]);
+}
+
+S2RDEF s2r_result s2r_regression_run(const s2r_controller* policy, s2r_reach* reach,
+                                     const s2r_regression_case* cases, int n_cases, int repeats,
+                                     uint64_t seed, s2r_regression_result* out) {
+    float obs[S2R_REACH_MAX_OBS];
+    int i, r;
+    memset(out, 0, sizeof *out);
+    if (!cases || n_cases < 1 || n_cases > S2R_REGRESSION_MAX_CASES || repeats < 1)
+        return s2r__fail(reach->error, S2R_ERR_INVALID_ARGUMENT, "regression: need 1..%d cases and repeats >= 1",
+                         S2R_REGRESSION_MAX_CASES);
+    out->cases = n_cases;
+    out->repeats = repeats;
+    for (i = 0; i < n_cases; i++)
+        for (r = 0; r < repeats; r++) {
+            double q0[S2R_MAX_JOINTS], target[3];
+            s2r_rng rng = s2r_rng_make(seed, 1000u * (uint64_t)i + (uint64_t)r);
+            s2r_episode_stats e;
+            s2r_result res;
+            s2r_regression_case_pose(&cases[i], reach->backend->info, q0, target);
+            if ((res = s2r_reach_reset_to(reach, q0, target, &rng, obs)) != S2R_OK) return res;
+            if ((res = s2r__deploy_rollout(policy, reach, NULL, obs, &e)) != S2R_OK) return res;
+            out->case_passed[i] += e.success;
+            out->passed += e.success;
+            out->runs++;
+        }
+    out->pass_rate = (double)out->passed / out->runs;
+    s2r_wilson_interval(out->passed, out->runs, &out->pass_lo, &out->pass_hi);
+    return S2R_OK;
+}
+
+/* ==========================================================================
+   Deployment (4/7): shadow mode
+   ========================================================================== */
+
+/* One shadow step: compare, predict, then let the fallback act. */
+static s2r_result s2r__shadow_step(const s2r_controller* policy, const s2r_controller* fallback, s2r_reach* reach,
+                                   s2r_safety* s, double tol, float* obs, s2r_shadow_stats* out,
+                                   s2r_step_result* r) {
+    float a_fb[S2R_MAX_JOINTS], a_p[S2R_MAX_JOINTS];
+    double q_prop[S2R_MAX_JOINTS], diff = 0;
+    const s2r_arm_info* info = reach->backend->info;
+    int j, n = reach->n_joints, ok;
+    unsigned mask;
+    s2r_result res = fallback->act(fallback->self, obs, a_fb);
+    if (res != S2R_OK) return res;
+    ok = policy->act(policy->self, obs, a_p) == S2R_OK && s2r_all_finite_f(a_p, n);
+    for (j = 0; j < n; j++) {
+        double ap = ok ? s2r_clamp(a_p[j], -1, 1) : 0, af = s2r_clamp(a_fb[j], -1, 1);
+        diff = fmax(diff, fabs(ap - af));
+        q_prop[j] = ok ? s2r_clamp(reach->q_cmd[j] + ap * reach->config.max_delta, info->q_min[j], info->q_max[j]) : NAN;
+    }
+    mask = s2r_safety_check(s, q_prop, NULL);
+    out->proposals++;
+    out->agreements += ok && diff <= tol;
+    out->unsafe += mask != 0;
+    for (j = 0; j < S2R_INTERVENTION_COUNT; j++) out->by_kind[j] += (mask & S2R_INTERVENTION_BIT(j)) != 0;
+    if (ok) {
+        out->mean_difference += diff;   /* summed here, averaged at the end */
+        out->max_difference = fmax(out->max_difference, diff);
+    }
+    s2r_safety_filter_action(s, a_fb, n);
+    return s2r_reach_step(reach, a_fb, obs, r);
+}
+
+static s2r_result s2r__shadow_episode(const s2r_controller* policy, const s2r_controller* fallback, s2r_reach* reach,
+                                      s2r_safety* s, double tol, s2r_rng* rng, s2r_shadow_stats* out,
+                                      s2r_step_result* r) {
+    float obs[S2R_REACH_MAX_OBS];
+    s2r_result res = s2r_reach_reset(reach, rng, obs);
+    if (res != S2R_OK) return res;
+    if (policy->reset) policy->reset(policy->self);
+    if (fallback->reset) fallback->reset(fallback->self);
+    do {
+        if ((res = s2r__shadow_step(policy, fallback, reach, s, tol, obs, out, r)) != S2R_OK) return res;
+    } while (!r->done);
+    return S2R_OK;
+}
+
+static void s2r__shadow_finish(s2r_shadow_stats* out) {
+    out->mean_difference = out->proposals > 0 ? out->mean_difference / out->proposals : 0;
+    out->agreement_rate = out->proposals > 0 ? (double)out->agreements / out->proposals : 0;
+    out->unsafe_rate = out->proposals > 0 ? (double)out->unsafe / out->proposals : 0;
+    s2r_wilson_interval(out->agreements, out->proposals, &out->agreement_lo, &out->agreement_hi);
+    s2r_wilson_interval(out->unsafe, out->proposals, &out->unsafe_lo, &out->unsafe_hi);
+}
+
+S2RDEF s2r_result s2r_shadow_run(const s2r_controller* policy, const s2r_controller* fallback,
+                                 s2r_reach* reach, s2r_safety* s, int episodes, uint64_t seed,
+                                 double agree_tol, s2r_shadow_stats* out, s2r_deploy* log) {
+    int i;
+    memset(out, 0, sizeof *out);
+    if (!policy || !fallback || !s || episodes < 1 || !(agree_tol >= 0))
+        return s2r__fail(reach->error, S2R_ERR_INVALID_ARGUMENT, "shadow: need a policy, a fallback, a monitor, episodes >= 1, agree_tol >= 0");
+    if (s2r__deploy_check_pair(reach, s) != S2R_OK) return S2R_ERR_INVALID_ARGUMENT;
+    for (i = 0; i < episodes; i++) {
+        s2r_rng rng = s2r_rng_make(seed, (uint64_t)i);
+        s2r_step_result r;
+        int before_unsafe = out->unsafe, before_agree = out->agreements, before = out->proposals;
+        s2r_result res = s2r__shadow_episode(policy, fallback, reach, s, agree_tol, &rng, out, &r);
+        if (res != S2R_OK) return res;
+        out->episodes++;
+        out->fallback_successes += r.success;
+        if (log)
+            s2r_deploy_note(log, "shadow_episode", "episode %d: %d proposals, %d agreed, %d unsafe; fallback %s",
+                            i, out->proposals - before, out->agreements - before_agree,
+                            out->unsafe - before_unsafe, r.success ? "succeeded" : "failed");
+    }
+    s2r__shadow_finish(out);
+    return S2R_OK;
+}
+
+/* ==========================================================================
+   Deployment (5/7): the gates
+   ========================================================================== */
+
+S2RDEF s2r_gate_config s2r_gate_config_default(void) {
+    s2r_gate_config c;
+    c.sim_pass_rate = 0.85;
+    c.sysid_good_mse = 0.01;
+    c.sysid_block_mse = 0.05;
+    c.shadow_min_proposals = 300;
+    c.shadow_max_unsafe_rate = 0.0;
+    c.shadow_min_agreement = 0.0;
+    c.tethered_success = 0.80;
+    c.tethered_min_episodes = 20;
+    c.tethered_max_episodes = 50;
+    c.constrained_success = 0.85;
+    c.constrained_episodes = 100;
+    c.constrained_max_catastrophic = 0;
+    c.canary_margin = 0.05;
+    c.canary_min_episodes = 40;
+    return c;
+}
+
+static s2r_gate_result s2r__gate_make(s2r_stage stage, int n, double value, double threshold) {
+    s2r_gate_result g;
+    memset(&g, 0, sizeof g);
+    g.stage = stage;
+    g.verdict = S2R_VERDICT_FAIL;
+    g.n = n;
+    g.value = value;
+    g.lo = g.hi = value;
+    g.threshold = threshold;
+    return g;
+}
+
+/* Set the verdict and format the reason. */
+static void s2r__gate_say(s2r_gate_result* g, s2r_verdict v, const char* fmt, ...) {
+    va_list ap;
+    g->verdict = v;
+    va_start(ap, fmt);
+    vsnprintf(g->reason, sizeof g->reason, fmt, ap);
+    va_end(ap);
+}
+
+/* k successes of n trials make sense. */
+static int s2r__counts_ok(int k, int n) { return n >= 0 && k >= 0 && k <= n; }
+
+/* A rate with its Wilson interval into a gate result. */
+static void s2r__gate_rate(s2r_gate_result* g, int k, int n) {
+    g->n = n;
+    g->value = n > 0 ? (double)k / n : 0;
+    s2r_wilson_interval(k, n, &g->lo, &g->hi);
+}
+
+S2RDEF s2r_gate_result s2r_gate_sim_regression(const s2r_gate_config* c, int passed, int runs) {
+    s2r_gate_result g = s2r__gate_make(S2R_STAGE_SIM_REGRESSION, runs, 0, c->sim_pass_rate);
+    if (!s2r__counts_ok(passed, runs) || runs == 0) {
+        s2r__gate_say(&g, S2R_VERDICT_FAIL, "invalid statistics: %d passed of %d runs", passed, runs);
+        return g;
+    }
+    s2r__gate_rate(&g, passed, runs);
+    s2r__gate_say(&g, g.value >= c->sim_pass_rate - S2R_GATE_EPS ? S2R_VERDICT_PASS : S2R_VERDICT_FAIL,
+                  "%d of %d suite runs passed: %.3f (95%% CI %.3f-%.3f) %s the required %.2f", passed, runs,
+                  g.value, g.lo, g.hi, g.value >= c->sim_pass_rate - S2R_GATE_EPS ? "meets" : "is below",
+                  c->sim_pass_rate);
+    return g;
+}
+
+S2RDEF s2r_gate_result s2r_gate_sysid(const s2r_gate_config* c, double mse) {
+    s2r_gate_result g = s2r__gate_make(S2R_STAGE_SYSID, 0, mse, c->sysid_good_mse);
+    if (!(mse >= 0) || !isfinite(mse))
+        s2r__gate_say(&g, S2R_VERDICT_FAIL, "invalid validation MSE %g: blocked", mse);
+    else if (mse < c->sysid_good_mse)
+        s2r__gate_say(&g, S2R_VERDICT_PASS, "validation MSE %.4g < %.3g: the simulator matches this unit", mse, c->sysid_good_mse);
+    else if (mse <= c->sysid_block_mse) {
+        g.threshold = c->sysid_block_mse;
+        s2r__gate_say(&g, S2R_VERDICT_WARN, "validation MSE %.4g in [%.3g, %.3g]: acceptable, watch this unit closely",
+                      mse, c->sysid_good_mse, c->sysid_block_mse);
+    } else {
+        g.threshold = c->sysid_block_mse;
+        s2r__gate_say(&g, S2R_VERDICT_FAIL, "validation MSE %.4g > %.3g: the simulator does not describe this unit; blocked",
+                      mse, c->sysid_block_mse);
+    }
+    return g;
+}
+
+S2RDEF s2r_gate_result s2r_gate_shadow(const s2r_gate_config* c, const s2r_shadow_stats* s) {
+    s2r_gate_result g = s2r__gate_make(S2R_STAGE_SHADOW, s->proposals, 0, c->shadow_max_unsafe_rate);
+    double unsafe;
+    if (!s2r__counts_ok(s->unsafe, s->proposals) || !s2r__counts_ok(s->agreements, s->proposals)) {
+        s2r__gate_say(&g, S2R_VERDICT_FAIL, "invalid statistics: %d unsafe, %d agreeing of %d proposals",
+                      s->unsafe, s->agreements, s->proposals);
+        return g;
+    }
+    s2r__gate_rate(&g, s->agreements, s->proposals);   /* value = agreement rate */
+    unsafe = s->proposals > 0 ? (double)s->unsafe / s->proposals : 0;
+    if (s->proposals < c->shadow_min_proposals)
+        s2r__gate_say(&g, S2R_VERDICT_CONTINUE, "%d of %d proposals needed", s->proposals, c->shadow_min_proposals);
+    else if (unsafe > c->shadow_max_unsafe_rate + S2R_GATE_EPS)
+        s2r__gate_say(&g, S2R_VERDICT_FAIL, "%d of %d proposals would have been blocked or changed by the safety monitor (allowed rate %.3g)",
+                      s->unsafe, s->proposals, c->shadow_max_unsafe_rate);
+    else if (g.value < c->shadow_min_agreement - S2R_GATE_EPS) {
+        g.threshold = c->shadow_min_agreement;
+        s2r__gate_say(&g, S2R_VERDICT_FAIL, "agreement with the fallback %.3f (95%% CI %.3f-%.3f) below the required %.2f",
+                      g.value, g.lo, g.hi, c->shadow_min_agreement);
+    } else
+        s2r__gate_say(&g, S2R_VERDICT_PASS, "%d proposals, %d unsafe; agreement with the fallback %.3f (95%% CI %.3f-%.3f)",
+                      s->proposals, s->unsafe, g.value, g.lo, g.hi);
+    return g;
+}
+
+S2RDEF s2r_gate_result s2r_gate_tethered(const s2r_gate_config* c, int k, int n) {
+    s2r_gate_result g = s2r__gate_make(S2R_STAGE_TETHERED, n, 0, c->tethered_success);
+    double t = c->tethered_success;
+    if (!s2r__counts_ok(k, n)) {
+        s2r__gate_say(&g, S2R_VERDICT_FAIL, "invalid statistics: %d successes of %d episodes", k, n);
+        return g;
+    }
+    s2r__gate_rate(&g, k, n);
+    if (n < c->tethered_min_episodes)
+        s2r__gate_say(&g, S2R_VERDICT_CONTINUE, "%d of at least %d episodes", n, c->tethered_min_episodes);
+    else if (g.lo > t)
+        s2r__gate_say(&g, S2R_VERDICT_PASS, "%d of %d episodes succeeded: 95%% CI %.3f-%.3f lies above %.2f", k, n, g.lo, g.hi, t);
+    else if (g.hi <= t)
+        s2r__gate_say(&g, S2R_VERDICT_FAIL, "%d of %d episodes succeeded: 95%% CI %.3f-%.3f is not above %.2f", k, n, g.lo, g.hi, t);
+    else if (n >= c->tethered_max_episodes)
+        s2r__gate_say(&g, g.value > t + S2R_GATE_EPS ? S2R_VERDICT_PASS : S2R_VERDICT_FAIL,
+                      "%d of %d episodes (the cap): %.3f %s %.2f (95%% CI %.3f-%.3f)", k, n, g.value,
+                      g.value > t + S2R_GATE_EPS ? "is above" : "is not above", t, g.lo, g.hi);
+    else
+        s2r__gate_say(&g, S2R_VERDICT_CONTINUE, "%d of %d: 95%% CI %.3f-%.3f still contains %.2f", k, n, g.lo, g.hi, t);
+    return g;
+}
+
+S2RDEF s2r_gate_result s2r_gate_constrained(const s2r_gate_config* c, int k, int n, int catastrophic) {
+    s2r_gate_result g = s2r__gate_make(S2R_STAGE_CONSTRAINED, n, 0, c->constrained_success);
+    int pass;
+    if (!s2r__counts_ok(k, n) || !s2r__counts_ok(catastrophic, n)) {
+        s2r__gate_say(&g, S2R_VERDICT_FAIL, "invalid statistics: %d successes, %d catastrophic of %d episodes", k, catastrophic, n);
+        return g;
+    }
+    s2r__gate_rate(&g, k, n);
+    pass = g.value >= c->constrained_success - S2R_GATE_EPS;
+    if (catastrophic > c->constrained_max_catastrophic)
+        s2r__gate_say(&g, S2R_VERDICT_FAIL, "%d catastrophic episode(s) (e-stop or blow-up) in %d", catastrophic, n);
+    else if (n < c->constrained_episodes)
+        s2r__gate_say(&g, S2R_VERDICT_CONTINUE, "%d of %d episodes", n, c->constrained_episodes);
+    else
+        s2r__gate_say(&g, pass ? S2R_VERDICT_PASS : S2R_VERDICT_FAIL,
+                      "%d of %d episodes succeeded: %.3f (95%% CI %.3f-%.3f) %s %.2f, no catastrophic failure", k, n,
+                      g.value, g.lo, g.hi, pass ? "meets" : "is below", c->constrained_success);
+    return g;
+}
+
+S2RDEF void s2r_newcombe_interval(int k1, int n1, int k2, int n2, double* lo, double* hi) {
+    double l1, u1, l2, u2;
+    double p1 = n1 > 0 ? (double)k1 / n1 : 0, p2 = n2 > 0 ? (double)k2 / n2 : 0, d = p1 - p2;
+    s2r_wilson_interval(k1, n1, &l1, &u1);
+    s2r_wilson_interval(k2, n2, &l2, &u2);
+    *lo = d - sqrt((p1 - l1) * (p1 - l1) + (u2 - p2) * (u2 - p2));
+    *hi = d + sqrt((u1 - p1) * (u1 - p1) + (p2 - l2) * (p2 - l2));
+}
+
+S2RDEF s2r_gate_result s2r_gate_canary(const s2r_gate_config* c, int kc, int nc, int ki, int ni) {
+    s2r_gate_result g = s2r__gate_make(S2R_STAGE_CANARY, nc, 0, -c->canary_margin);
+    double pc, pi;
+    if (!s2r__counts_ok(kc, nc) || !s2r__counts_ok(ki, ni)) {
+        s2r__gate_say(&g, S2R_VERDICT_FAIL, "invalid statistics: candidate %d of %d, incumbent %d of %d", kc, nc, ki, ni);
+        return g;
+    }
+    pc = nc > 0 ? (double)kc / nc : 0;
+    pi = ni > 0 ? (double)ki / ni : 0;
+    g.value = pc - pi;
+    s2r_newcombe_interval(kc, nc, ki, ni, &g.lo, &g.hi);
+    if (nc < c->canary_min_episodes || ni < c->canary_min_episodes)
+        s2r__gate_say(&g, S2R_VERDICT_CONTINUE, "%d and %d of %d episodes per controller", nc, ni, c->canary_min_episodes);
+    else if (g.hi < 0) {
+        g.threshold = 0;
+        s2r__gate_say(&g, S2R_VERDICT_FAIL, "candidate %d/%d vs incumbent %d/%d: difference %.3f, 95%% CI %.3f to %.3f, worse",
+                      kc, nc, ki, ni, g.value, g.lo, g.hi);
+    } else if (g.value < -c->canary_margin - S2R_GATE_EPS)
+        s2r__gate_say(&g, S2R_VERDICT_FAIL, "candidate %d/%d vs incumbent %d/%d: drop %.3f exceeds the margin %.2f",
+                      kc, nc, ki, ni, -g.value, c->canary_margin);
+    else
+        s2r__gate_say(&g, S2R_VERDICT_PASS, "candidate %d/%d vs incumbent %d/%d: difference %.3f, 95%% CI %.3f to %.3f, not worse",
+                      kc, nc, ki, ni, g.value, g.lo, g.hi);
+    return g;
+}
+
+S2RDEF s2r_result s2r_tethered_run(const s2r_controller* policy, s2r_reach* reach, s2r_safety* s,
+                                   const s2r_gate_config* gates, uint64_t seed, uint64_t stream0,
+                                   s2r_run_summary* out, s2r_gate_result* gate) {
+    memset(out, 0, sizeof *out);
+    if (gates->tethered_max_episodes < 1 || gates->tethered_min_episodes > gates->tethered_max_episodes)
+        return s2r__fail(reach->error, S2R_ERR_INVALID_ARGUMENT, "tethered: need 1 <= min_episodes <= max_episodes");
+    do {
+        s2r_rng rng = s2r_rng_make(seed, stream0 + (uint64_t)out->episodes);
+        s2r_episode_stats e;
+        s2r_result res = s2r_deploy_episode(policy, reach, s, &rng, &e);
+        if (res != S2R_OK) return res;
+        s2r_run_summary_add(out, &e);
+        *gate = s2r_gate_tethered(gates, out->successes, out->episodes);
+    } while (gate->verdict == S2R_VERDICT_CONTINUE && out->episodes < gates->tethered_max_episodes);
+    return S2R_OK;
+}
+
+/* ==========================================================================
+   Deployment (6/7): drift detection and the fleet monitor
+   ========================================================================== */
+
+S2RDEF s2r_drift_config s2r_drift_config_default(s2r_drift_kind kind) {
+    s2r_drift_config c;
+    memset(&c, 0, sizeof c);
+    c.kind = kind;
+    c.warmup = kind == S2R_DRIFT_BERNOULLI ? 20 : 30;
+    c.shift = kind == S2R_DRIFT_BERNOULLI ? 0.3 : 2.0;
+    c.threshold = kind == S2R_DRIFT_BERNOULLI ? 7.0 : 8.0;
+    c.direction = 0;
+    c.min_std = 1e-6;
+    return c;
+}
+
+static s2r_result s2r__drift_check(const s2r_drift_config* c, char* error) {
+    if ((int)c->kind != S2R_DRIFT_BERNOULLI && (int)c->kind != S2R_DRIFT_GAUSSIAN)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "drift: unknown kind %d", (int)c->kind);
+    if (c->warmup < 0 || (c->kind == S2R_DRIFT_GAUSSIAN && c->warmup == 1))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "drift: warmup must be 0 or >= %d", c->kind == S2R_DRIFT_GAUSSIAN ? 2 : 1);
+    if (!(c->shift > 0) || !isfinite(c->shift) || !(c->threshold > 0) || !isfinite(c->threshold))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "drift: shift and threshold must be finite and > 0");
+    if (c->direction < -1 || c->direction > 1 || !(c->min_std > 0) || !isfinite(c->min_std))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "drift: direction must be -1, 0 or 1 and min_std > 0");
+    if (c->warmup == 0 && c->kind == S2R_DRIFT_BERNOULLI && !(c->ref_mean > 0 && c->ref_mean < 1))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "drift: a Bernoulli reference p0 must be in (0, 1)");
+    if (c->warmup == 0 && c->kind == S2R_DRIFT_GAUSSIAN && (!isfinite(c->ref_mean) || !(c->ref_std > 0) || !isfinite(c->ref_std)))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "drift: a Gaussian reference needs a finite mean and std > 0");
+    return S2R_OK;
+}
+
+/* Fix the reference from the warm-up (or the config). */
+static void s2r__drift_reference(s2r_drift* d) {
+    const s2r_drift_config* c = &d->config;
+    int n = c->warmup;
+    if (c->kind == S2R_DRIFT_BERNOULLI) {
+        d->mean = n > 0 ? (d->sum + 1) / (n + 2) : c->ref_mean;
+        d->p1 = fmax(d->mean - c->shift, 0.001);
+    } else {
+        double var = n > 1 ? (d->sum_sq - d->sum * d->sum / n) / (n - 1) : c->ref_std * c->ref_std;
+        d->mean = n > 0 ? d->sum / n : c->ref_mean;
+        d->std = fmax(sqrt(fmax(var, 0)), c->min_std);
+    }
+}
+
+S2RDEF s2r_result s2r_drift_init(s2r_drift* d, const s2r_drift_config* c, char* error) {
+    s2r_result res;
+    memset(d, 0, sizeof *d);
+    if (!c) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "drift: config is NULL");
+    if ((res = s2r__drift_check(c, error)) != S2R_OK) return res;
+    d->config = *c;
+    if (c->warmup == 0) s2r__drift_reference(d);
+    return S2R_OK;
+}
+
+/* Add one post-warm-up sample to the CUSUM sums. */
+static void s2r__drift_accumulate(s2r_drift* d, double x) {
+    const s2r_drift_config* c = &d->config;
+    if (c->kind == S2R_DRIFT_BERNOULLI) {
+        double llr = x >= 0.5 ? log(d->p1 / d->mean) : log((1 - d->p1) / (1 - d->mean));
+        d->up = fmax(0, d->up + llr);
+    } else {
+        double z = (x - d->mean) / d->std, k = 0.5 * c->shift;
+        d->up = fmax(0, d->up + z - k);
+        d->down = fmax(0, d->down - z - k);
+    }
+}
+
+S2RDEF double s2r_drift_level(const s2r_drift* d) {
+    const s2r_drift_config* c = &d->config;
+    double s = 0;
+    if (d->samples <= c->warmup) return 0;
+    if (c->kind == S2R_DRIFT_BERNOULLI || c->direction >= 0) s = d->up;
+    if (c->kind == S2R_DRIFT_GAUSSIAN && c->direction <= 0) s = fmax(s, d->down);
+    return s / c->threshold;
+}
+
+S2RDEF int s2r_drift_update(s2r_drift* d, double x) {
+    if (!isfinite(x)) return -1;
+    d->samples++;
+    if (d->samples <= d->config.warmup) {
+        d->sum += x;
+        d->sum_sq += x * x;
+        if (d->samples == d->config.warmup) s2r__drift_reference(d);
+        return 0;
+    }
+    s2r__drift_accumulate(d, x);
+    if (d->alarm || s2r_drift_level(d) <= 1.0) return 0;
+    d->alarm = 1;
+    d->alarm_at = d->samples;
+    return 1;
+}
+
+S2RDEF s2r_monitor_config s2r_monitor_config_default(void) {
+    s2r_monitor_config c;
+    c.success = s2r_drift_config_default(S2R_DRIFT_BERNOULLI);
+    c.action = s2r_drift_config_default(S2R_DRIFT_GAUSSIAN);
+    c.window = 20;
+    c.max_interventions = 0.5;
+    c.max_torque_peak = 0.99;
+    return c;
+}
+
+S2RDEF s2r_result s2r_monitor_init(s2r_monitor* m, const s2r_monitor_config* c) {
+    s2r_result res;
+    S2R_ASSERT(m && c);
+    memset(m, 0, sizeof *m);
+    if (c->window < 1 || c->window > S2R_MONITOR_MAX_WINDOW || !(c->max_interventions >= 0) || !(c->max_torque_peak > 0))
+        return s2r__fail(m->error, S2R_ERR_INVALID_ARGUMENT, "monitor: window 1..%d, max_interventions >= 0, max_torque_peak > 0",
+                         S2R_MONITOR_MAX_WINDOW);
+    if (c->success.kind != S2R_DRIFT_BERNOULLI)
+        return s2r__fail(m->error, S2R_ERR_INVALID_ARGUMENT, "monitor: the success detector must be Bernoulli");
+    if ((res = s2r_drift_init(&m->success, &c->success, m->error)) != S2R_OK) return res;
+    if ((res = s2r_drift_init(&m->action, &c->action, m->error)) != S2R_OK) return res;
+    m->config = *c;
+    m->rolling_hi = 1;
+    return S2R_OK;
+}
+
+/* Rolling means over the filled part of the window. */
+static void s2r__monitor_rolling(s2r_monitor* m) {
+    int i, w = m->episodes < m->config.window ? m->episodes : m->config.window, k = 0, iv = 0;
+    double tq = 0;
+    for (i = 0; i < w; i++) {
+        k += m->ring_success[i];
+        iv += m->ring_interventions[i];
+        tq += m->ring_torque[i];
+    }
+    m->rolling_success = (double)k / w;
+    s2r_wilson_interval(k, w, &m->rolling_lo, &m->rolling_hi);
+    m->rolling_interventions = (double)iv / w;
+    m->rolling_torque = tq / w;
+}
+
+S2RDEF unsigned s2r_monitor_update(s2r_monitor* m, const s2r_episode_stats* e) {
+    unsigned raised = 0;
+    int slot = m->episodes % m->config.window, full;
+    if (s2r_drift_update(&m->success, e->success ? 1.0 : 0.0) == 1) raised |= S2R_ALARM_BIT(S2R_ALARM_SUCCESS_DRIFT);
+    if (s2r_drift_update(&m->action, e->action_mean_abs) == 1) raised |= S2R_ALARM_BIT(S2R_ALARM_ACTION_DRIFT);
+    m->ring_success[slot] = e->success != 0;
+    m->ring_interventions[slot] = e->interventions;
+    m->ring_torque[slot] = e->torque_peak;
+    m->episodes++;
+    s2r__monitor_rolling(m);
+    full = m->episodes >= m->config.window;
+    if (full && m->rolling_interventions > m->config.max_interventions) raised |= S2R_ALARM_BIT(S2R_ALARM_INTERVENTIONS);
+    if (full && m->rolling_torque > m->config.max_torque_peak) raised |= S2R_ALARM_BIT(S2R_ALARM_TORQUE);
+    if (e->catastrophic) raised |= S2R_ALARM_BIT(S2R_ALARM_CATASTROPHIC);
+    raised &= ~m->alarms;   /* only newly raised ones */
+    m->alarms |= raised;
+    return raised;
+}
+
+/* ==========================================================================
+   Deployment (7/7): the stage machine and its log
+   ========================================================================== */
+
+/* A JSON object built in a fixed buffer; `overflow` when it did not fit. */
+typedef struct s2r__json {
+    char   buf[S2R_DEPLOY_RECORD_MAX];
+    size_t len;
+    int    overflow;
+} s2r__json;
+
+static void s2r__json_raw(s2r__json* j, const char* text) {
+    size_t n = strlen(text);
+    if (j->overflow || j->len + n + 1 > sizeof j->buf) { j->overflow = 1; return; }
+    memcpy(j->buf + j->len, text, n + 1);
+    j->len += n;
+}
+
+/* ,"key":"value" with the value escaped for JSON. */
+static void s2r__json_string(s2r__json* j, const char* key, const char* value) {
+    char esc[8];
+    const unsigned char* p;
+    s2r__json_raw(j, j->len > 1 ? ",\"" : "\"");
+    s2r__json_raw(j, key);
+    s2r__json_raw(j, "\":\"");
+    for (p = (const unsigned char*)(value ? value : ""); *p; p++) {
+        if (*p == '"' || *p == '\\') { esc[0] = '\\'; esc[1] = (char)*p; esc[2] = '\0'; }
+        else if (*p < 0x20) snprintf(esc, sizeof esc, "\\u%04x", (unsigned)*p);
+        else { esc[0] = (char)*p; esc[1] = '\0'; }
+        s2r__json_raw(j, esc);
+    }
+    s2r__json_raw(j, "\"");
+}
+
+/* ,"key":number (null when not finite). */
+static void s2r__json_number(s2r__json* j, const char* key, double v) {
+    char num[48];
+    if (isfinite(v)) snprintf(num, sizeof num, "%.10g", v);
+    else snprintf(num, sizeof num, "null");
+    s2r__json_raw(j, j->len > 1 ? ",\"" : "\"");
+    s2r__json_raw(j, key);
+    s2r__json_raw(j, "\":");
+    s2r__json_raw(j, num);
+}
+
+/* Start a record with the fields every record has. */
+static void s2r__json_begin(s2r__json* j, s2r_deploy* d, const char* event) {
+    j->len = 0;
+    j->overflow = 0;
+    j->buf[0] = '\0';
+    s2r__json_raw(j, "{");
+    s2r__json_number(j, "seq", (double)(d->seq + 1));
+    s2r__json_string(j, "policy", d->policy);
+    s2r__json_string(j, "event", event);
+    s2r__json_string(j, "stage", s2r_stage_name(d->stage));
+}
+
+/* Finish the record and hand it to the OS in one write. */
+static s2r_result s2r__json_commit(s2r__json* j, s2r_deploy* d) {
+    s2r__json_raw(j, "}\n");
+    if (j->overflow) return s2r__fail(d->error, S2R_ERR_INVALID_ARGUMENT, "log record longer than %d bytes; not written", S2R_DEPLOY_RECORD_MAX);
+    d->seq++;
+    if (!d->log) return S2R_OK;
+    if (fwrite(j->buf, 1, j->len, d->log) != j->len || fflush(d->log) != 0)
+        return s2r__fail(d->error, S2R_ERR_IO, "cannot write the deployment log");
+    return S2R_OK;
+}
+
+S2RDEF s2r_deploy_config s2r_deploy_config_default(void) {
+    s2r_deploy_config c;
+    c.alarm_response = S2R_ALARM_RESPONSE_ROLLBACK;
+    c.append_log = 0;
+    return c;
+}
+
+S2RDEF s2r_result s2r_deploy_init(s2r_deploy* d, const s2r_deploy_config* config, const char* policy,
+                                  const char* log_path) {
+    S2R_ASSERT(d && config);
+    memset(d, 0, sizeof *d);
+    if ((int)config->alarm_response < 0 || (int)config->alarm_response >= S2R_ALARM_RESPONSE_COUNT)
+        return s2r__fail(d->error, S2R_ERR_INVALID_ARGUMENT, "deploy: unknown alarm response %d", (int)config->alarm_response);
+    d->config = *config;
+    d->stage = S2R_STAGE_SIM_REGRESSION;
+    snprintf(d->policy, sizeof d->policy, "%s", policy ? policy : "policy");
+    if (log_path) {
+        d->log = fopen(log_path, config->append_log ? "ab" : "wb");
+        if (!d->log) return s2r__fail(d->error, S2R_ERR_IO, "cannot open the deployment log '%s': %s", log_path, strerror(errno));
+        /* One record always fits the buffer, so each fflush is one write. */
+        setvbuf(d->log, NULL, _IOFBF, 2 * S2R_DEPLOY_RECORD_MAX);
+    }
+    return s2r_deploy_note(d, "begin", "deployment of %s starts at %s", d->policy, s2r_stage_name(d->stage));
+}
+
+S2RDEF void s2r_deploy_free(s2r_deploy* d) {
+    if (!d) return;
+    if (d->log) fclose(d->log);
+    memset(d, 0, sizeof *d);
+}
+
+static void s2r__deploy_remember(s2r_deploy* d, const s2r_deploy_event* e) {
+    if (d->history_count < S2R_DEPLOY_MAX_HISTORY) d->history[d->history_count++] = *e;
+}
+
+/* Log a refused gate and return S2R_ERR_STATE. */
+static s2r_result s2r__deploy_refuse(s2r_deploy* d, const s2r_gate_result* g, const char* why) {
+    s2r__json j;
+    s2r__json_begin(&j, d, "refused");
+    s2r__json_string(&j, "gate", s2r_stage_name(g->stage));
+    s2r__json_string(&j, "reason", why);
+    s2r__json_commit(&j, d);
+    return s2r__fail(d->error, S2R_ERR_STATE, "%s gate refused: %s", s2r_stage_name(g->stage), why);
+}
+
+static s2r_stage s2r__stage_after(s2r_stage s, s2r_verdict v) {
+    if (v == S2R_VERDICT_FAIL) return S2R_STAGE_ROLLED_BACK;
+    if (v == S2R_VERDICT_CONTINUE || s == S2R_STAGE_AUTONOMOUS) return s;
+    return (s2r_stage)(s + 1);
+}
+
+S2RDEF s2r_result s2r_deploy_apply(s2r_deploy* d, const s2r_gate_result* g) {
+    s2r__json j;
+    s2r_deploy_event e;
+    if (!g || (int)g->verdict < 0 || (int)g->verdict >= S2R_VERDICT_COUNT || (int)g->stage < 0 ||
+        (int)g->stage >= S2R_STAGE_COUNT)
+        return s2r__fail(d->error, S2R_ERR_INVALID_ARGUMENT, "deploy: invalid gate result");
+    if (d->stage == S2R_STAGE_ROLLED_BACK) return s2r__deploy_refuse(d, g, "the policy was rolled back; deploy a new version");
+    if (g->stage != d->stage) return s2r__deploy_refuse(d, g, "the policy is at another stage; stages cannot be skipped");
+    memset(&e, 0, sizeof e);
+    e.seq = d->seq + 1;
+    e.stage = d->stage;
+    e.next = s2r__stage_after(d->stage, g->verdict);
+    e.verdict = g->verdict;
+    e.unit = -1;
+    e.n = g->n;
+    e.value = g->value;
+    e.lo = g->lo;
+    e.hi = g->hi;
+    s2r__json_begin(&j, d, "gate");
+    s2r__json_string(&j, "verdict", s2r_verdict_name(g->verdict));
+    s2r__json_string(&j, "next", s2r_stage_name(e.next));
+    s2r__json_number(&j, "n", g->n);
+    s2r__json_number(&j, "value", g->value);
+    s2r__json_number(&j, "lo", g->lo);
+    s2r__json_number(&j, "hi", g->hi);
+    s2r__json_number(&j, "threshold", g->threshold);
+    s2r__json_string(&j, "reason", g->reason);
+    if (g->verdict != S2R_VERDICT_CONTINUE) s2r__deploy_remember(d, &e);
+    d->stage = e.next;   /* the decision stands even if the disk fails */
+    return s2r__json_commit(&j, d);
+}
+
+/* "a+b+c" of the alarm names in `alarms`. */
+static void s2r__alarm_list(unsigned alarms, char* out, size_t cap) {
+    int a;
+    size_t len = 0;
+    out[0] = '\0';
+    for (a = 0; a < S2R_ALARM_COUNT; a++)
+        if (alarms & S2R_ALARM_BIT(a)) {
+            int w = snprintf(out + len, cap - len, "%s%s", len ? "+" : "", s2r_alarm_name((s2r_alarm)a));
+            if (w < 0 || (size_t)w >= cap - len) return;
+            len += (size_t)w;
+        }
+}
+
+S2RDEF s2r_result s2r_deploy_alarm(s2r_deploy* d, int unit, unsigned alarms, const char* detail) {
+    s2r__json j;
+    s2r_deploy_event e;
+    char names[128];
+    if (d->stage == S2R_STAGE_ROLLED_BACK)
+        return s2r__fail(d->error, S2R_ERR_STATE, "alarm after the rollback: the fallback is already in charge");
+    memset(&e, 0, sizeof e);
+    e.seq = d->seq + 1;
+    e.stage = d->stage;
+    e.next = d->config.alarm_response == S2R_ALARM_RESPONSE_DEMOTE && d->stage > S2R_STAGE_SIM_REGRESSION
+                 ? (s2r_stage)(d->stage - 1) : S2R_STAGE_ROLLED_BACK;
+    e.verdict = S2R_VERDICT_FAIL;
+    e.alarms = alarms;
+    e.unit = unit;
+    s2r__alarm_list(alarms, names, sizeof names);
+    s2r__json_begin(&j, d, "alarm");
+    s2r__json_number(&j, "unit", unit);
+    s2r__json_string(&j, "alarms", names);
+    s2r__json_string(&j, "response", s2r_alarm_response_name(d->config.alarm_response));
+    s2r__json_string(&j, "next", s2r_stage_name(e.next));
+    s2r__json_string(&j, "reason", detail ? detail : names);
+    s2r__deploy_remember(d, &e);
+    d->stage = e.next;
+    return s2r__json_commit(&j, d);
+}
+
+S2RDEF s2r_result s2r_deploy_note(s2r_deploy* d, const char* event, const char* format, ...) {
+    s2r__json j;
+    char detail[512];
+    va_list ap;
+    va_start(ap, format);
+    vsnprintf(detail, sizeof detail, format ? format : "", ap);
+    va_end(ap);
+    s2r__json_begin(&j, d, event ? event : "note");
+    s2r__json_string(&j, "detail", detail);
+    return s2r__json_commit(&j, d);
 }
 
 /* --- Running the examples --------------------------------------------------- */

@@ -1,0 +1,727 @@
+/* 06_staged_deployment.c - taking a policy from the simulator to a fleet,
+   one gate at a time.
+
+   A candidate policy goes through every stage of the deployment playbook
+   on a fleet of stand-in real units (units --real-seed, --real-seed + 1,
+   ...; the first one is the lab unit):
+
+     commissioning  every unit's camera-to-base calibration is measured (a
+                    marker at five surveyed points) and removed in a sensing
+                    layer - the stand-in units ship 1-3 cm off, the largest
+                    single cause of the gap in example 01
+     sim regression the named suite of reach cases in the nominal simulator
+     sysID          open-loop sim vs real on a test trajectory
+     shadow         on the lab unit the fallback (the scripted expert) acts,
+                    the candidate proposes; agreement and predicted
+                    violations are measured
+     tethered       the candidate acts on the lab unit behind the safety
+                    monitor; an operator's hand on the e-stop (workspace,
+                    speed or torque trouble stops the arm)
+     constrained    targets and safety box shrunk to 50 % of the workspace
+     canary         two units run the candidate beside the incumbent
+     autonomous     the whole fleet, each unit watched by CUSUM detectors;
+                    midway someone knocks one unit's camera by 2.5 cm, its
+                    success collapses, the detector fires and the fleet
+                    rolls back to the fallback
+
+   Every gate decision, with the numbers and the reason, goes to a
+   JSON-lines deployment log.  The timeline is printed and plotted.
+
+   The candidate.  Until the trained policy is wired in, the candidate is
+   a stand-in: the scripted expert with artificial imperfection (action
+   noise and one step of extra reaction delay).  load_candidate() is the
+   one function to change; it is marked below.
+
+   Uses: s2r_safety_*, s2r_regression_run, s2r_shadow_run, s2r_tethered_run,
+         s2r_deploy_run, s2r_deploy_episode, s2r_gate_*, s2r_monitor_*,
+         s2r_deploy_*, s2r_figure_*.
+   Writes: DIR/06_deployment_log.jsonl, DIR/06_timeline.csv,
+           DIR/06_staged_deployment.png.
+   Next: 07_the_table.c - every row of the recipe table. */
+#define SIM2REAL_IMPLEMENTATION
+#include "../sim2real.h"
+#include <stdio.h>
+#include <string.h>
+
+#define FLEET_MAX 64
+#define ROUNDS_MAX 64
+
+/* How much of everything; --quick shrinks the counts, never the gates. */
+typedef struct sizes {
+    int fleet;            /* units in the fleet (the first is the lab unit)    */
+    int canary_units;     /* units 1..canary_units run the canary             */
+    int canary_episodes;  /* per canary unit and controller                   */
+    int suite_repeats;    /* repeats of each regression case                  */
+    int shadow_episodes;  /* on the lab unit                                  */
+    int rounds_before;    /* autonomous rounds before the change is injected  */
+    int rounds_max;       /* autonomous rounds at most                        */
+    int rounds_after;     /* rounds the fleet keeps running after an alarm    */
+} sizes;
+
+static sizes sizes_for(int quick) {
+    sizes s;
+    s.fleet = quick ? 16 : 40;
+    s.canary_units = 2;
+    s.canary_episodes = quick ? 20 : 40;
+    s.suite_repeats = quick ? 1 : 3;
+    s.shadow_episodes = quick ? 6 : 20;
+    s.rounds_before = quick ? 8 : 15;
+    s.rounds_max = quick ? 20 : 40;
+    s.rounds_after = quick ? 3 : 5;
+    return s;
+}
+
+/* ---------------------------------------------------------------------------
+   The camera layer: a backend in front of a unit that removes the
+   calibration offset measured at commissioning, and through which the
+   example injects its mid-deployment change (a knocked camera: `bump` is
+   added to every perceived target).  Only the perceived target changes;
+   commands, time and ground truth pass straight through.
+   ------------------------------------------------------------------------- */
+
+typedef struct camera_layer {
+    const s2r_backend* inner;
+    s2r_backend        backend;
+    char               name[64];
+    double             correction[3];  /* m, subtracted from the perceived target */
+    double             bump[3];        /* m, added: the injected change            */
+} camera_layer;
+
+static s2r_result camera_reset(void* self, const double* q0, const double* target, s2r_rng* rng) {
+    return s2r_backend_reset(((camera_layer*)self)->inner, q0, target, rng);
+}
+static s2r_result camera_command(void* self, const double* q) {
+    return s2r_backend_command(((camera_layer*)self)->inner, q);
+}
+static s2r_result camera_advance(void* self, double seconds) {
+    return s2r_backend_advance(((camera_layer*)self)->inner, seconds);
+}
+static s2r_result camera_ground_truth(void* self, s2r_ground_truth* out) {
+    return s2r_backend_ground_truth(((camera_layer*)self)->inner, out);
+}
+static s2r_result camera_read(void* self, s2r_sensors* out) {
+    camera_layer* c = (camera_layer*)self;
+    s2r_result res = s2r_backend_read_sensors(c->inner, out);
+    int i;
+    for (i = 0; i < 3; i++) out->target[i] += c->bump[i] - c->correction[i];
+    return res;
+}
+
+static void camera_wrap(camera_layer* c, const s2r_backend* inner) {
+    memset(c, 0, sizeof *c);
+    c->inner = inner;
+    snprintf(c->name, sizeof c->name, "%.60s", inner->name);
+    c->backend = *inner;          /* info, error */
+    c->backend.self = c;
+    c->backend.name = c->name;
+    c->backend.reset = camera_reset;
+    c->backend.command = camera_command;
+    c->backend.advance = camera_advance;
+    c->backend.read_sensors = camera_read;
+    c->backend.ground_truth = camera_ground_truth;
+}
+
+/* Hand-eye check: the marker at the workspace centre and four surveyed
+   points around it, ten readings each; the mean perceived-minus-placed
+   offset becomes the correction.  Returns its size in m. */
+static double calibrate_camera(camera_layer* c, uint64_t seed) {
+    const s2r_arm_info* info = c->inner->info;
+    double sum[3] = {0, 0, 0};
+    int p, k, i, count = 0;
+    memset(c->correction, 0, sizeof c->correction);
+    for (p = 0; p < 5; p++) {
+        double marker[3];
+        s2r_rng rng = s2r_rng_make(seed, 900 + (uint64_t)p);
+        for (i = 0; i < 3; i++) marker[i] = 0.5 * (info->workspace_lo[i] + info->workspace_hi[i]);
+        if (p > 0) marker[(p - 1) / 2] += (p % 2 ? 0.08 : -0.08);
+        if (s2r_backend_reset(&c->backend, NULL, marker, &rng) != S2R_OK) return -1;
+        for (k = 0; k < 10; k++) {
+            s2r_sensors s;
+            s2r_backend_advance(&c->backend, 0.04);
+            s2r_backend_read_sensors(&c->backend, &s);
+            for (i = 0; i < 3; i++) sum[i] += s.target[i] - marker[i];
+            count++;
+        }
+    }
+    for (i = 0; i < 3; i++) c->correction[i] = sum[i] / count;
+    return sqrt(c->correction[0] * c->correction[0] + c->correction[1] * c->correction[1] +
+                c->correction[2] * c->correction[2]);
+}
+
+/* ---------------------------------------------------------------------------
+   THE CANDIDATE POLICY - the one function to change.
+
+   To deploy a trained policy, replace the body of load_candidate with the
+   loading of the checkpoint an earlier example wrote to opt->out (keep an
+   s2r_policy in candidate_policy instead of the expert):
+
+       s2r_policy_shape shape;
+       s2r_rng init = s2r_rng_make(opt->seed, 0);
+       s2r_path(path, sizeof path, opt->out, "<checkpoint of example 04>");
+       s2r_checkpoint_shape(path, &shape, error);
+       s2r_policy_init(&p->policy, &shape, 0.0f, 10.0f, &init);
+       s2r_policy_load(&p->policy, NULL, path);
+       *out = s2r_policy_controller(&p->policy);
+
+   (checking every result).  Nothing else in this file needs to know what
+   the candidate is.
+
+   Until then: a stand-in - the scripted expert with artificial imperfection,
+   action noise (std 0.03) and one step of extra reaction delay, so it is
+   measurably different from the fallback.  Its noise stream comes from
+   --seed.
+   ------------------------------------------------------------------------- */
+
+typedef struct candidate_policy {
+    s2r_expert expert;
+    s2r_rng    rng;
+} candidate_policy;
+
+static void candidate_reset(void* self) { s2r_expert_reset(&((candidate_policy*)self)->expert); }
+static s2r_result candidate_act(void* self, const float* obs, float* action) {
+    candidate_policy* p = (candidate_policy*)self;
+    return s2r_expert_act(&p->expert, obs, NULL, action, &p->rng);
+}
+
+static s2r_result load_candidate(const s2r_options* opt, const s2r_reach* reach, candidate_policy* p,
+                                 s2r_controller* out) {
+    s2r_expert_config ec = s2r_expert_config_default();
+    s2r_result res;
+    ec.action_noise = 0.03;
+    ec.reaction_steps = 1;
+    if ((res = s2r_expert_init(&p->expert, &ec, reach)) != S2R_OK) return res;
+    p->rng = s2r_rng_make(opt->seed, 0xca9d);
+    out->self = p;
+    out->reset = candidate_reset;
+    out->act = candidate_act;
+    return S2R_OK;
+}
+
+/* ---------------------------------------------------------------------------
+   The fleet
+   ------------------------------------------------------------------------- */
+
+typedef struct fleet_unit {
+    s2r_real_robot real;
+    camera_layer   camera;     /* calibration, and the injected change   */
+    s2r_safety     safety;     /* between every controller and the unit  */
+    s2r_reach      reach;      /* the task, on the safety backend        */
+    s2r_monitor    monitor;    /* autonomous stage                       */
+    int            alive;      /* initialized                            */
+} fleet_unit;
+
+static fleet_unit fleet[FLEET_MAX];   /* large and self-referencing: never copied */
+
+static s2r_result fleet_init(const s2r_options* opt, int n) {
+    s2r_safety_config sc = s2r_safety_config_default();
+    s2r_reach_config rc = s2r_reach_config_default();
+    double worst = 0, best = 1;
+    int u;
+    for (u = 0; u < n; u++) {
+        fleet_unit* f = &fleet[u];
+        double off;
+        s2r_result res = s2r_real_robot_init(&f->real, opt->robot, opt->real_seed + (uint64_t)u);
+        if (res != S2R_OK) { fprintf(stderr, "%s\n", f->real.error); return res; }
+        camera_wrap(&f->camera, s2r_real_robot_backend(&f->real));
+        if ((res = s2r_safety_init(&f->safety, &sc, &f->camera.backend)) != S2R_OK) { fprintf(stderr, "%s\n", f->safety.error); return res; }
+        if ((res = s2r_reach_init(&f->reach, &rc, s2r_safety_backend(&f->safety))) != S2R_OK) return res;
+        f->alive = 1;
+        off = calibrate_camera(&f->camera, opt->seed + (uint64_t)u);
+        if (off < 0) return S2R_ERR_STATE;
+        worst = fmax(worst, off);
+        best = fmin(best, off);
+    }
+    printf("  commissioning: %d units; camera offsets of %.1f-%.1f mm measured and removed\n", n, 1000 * best, 1000 * worst);
+    return S2R_OK;
+}
+
+static void fleet_free(int n) {
+    int u;
+    for (u = 0; u < n; u++)
+        if (fleet[u].alive) {
+            s2r_reach_free(&fleet[u].reach);
+            s2r_safety_free(&fleet[u].safety);
+            s2r_real_robot_free(&fleet[u].real);
+            fleet[u].alive = 0;
+        }
+}
+
+/* ---------------------------------------------------------------------------
+   What the stages measured, for the printout and the figure
+   ------------------------------------------------------------------------- */
+
+#define BARS 8
+typedef struct record {
+    const char* bar_name[BARS];
+    int    bar_k[BARS], bar_n[BARS];     /* successes / episodes per bar         */
+    long   bar_interventions[BARS];      /* safety interventions (shadow: predicted) */
+    double bar_torque[BARS];             /* mean torque peak, fraction of the limit; NaN: not measured */
+    int    bars;
+    int    rounds;                        /* autonomous rounds run                */
+    double fleet_success[ROUNDS_MAX];     /* fraction of units succeeding, per round */
+    int    changed_unit;                  /* where the change was injected        */
+    int    change_round, alarm_round;     /* -1: none                             */
+    double unit_success[ROUNDS_MAX];      /* the changed unit, per round (0/1)    */
+    double unit_level[ROUNDS_MAX];        /* its success CUSUM, / threshold       */
+} record;
+
+static void record_bar(record* r, const char* name, int k, int n, long interventions, double torque) {
+    if (r->bars >= BARS) return;
+    r->bar_name[r->bars] = name;
+    r->bar_k[r->bars] = k;
+    r->bar_n[r->bars] = n;
+    r->bar_interventions[r->bars] = interventions;
+    r->bar_torque[r->bars] = torque;
+    r->bars++;
+}
+
+/* Apply a gate and say what happened; 1 if the policy is still in. */
+static int decide(s2r_deploy* d, const s2r_gate_result* g) {
+    s2r_result res = s2r_deploy_apply(d, g);
+    if (res != S2R_OK) fprintf(stderr, "  deploy: %s\n", d->error);
+    printf("  -> %-16s %-8s %s\n", s2r_stage_name(g->stage), s2r_verdict_name(g->verdict), g->reason);
+    return d->stage != S2R_STAGE_ROLLED_BACK;
+}
+
+/* ---------------------------------------------------------------------------
+   The stages
+   ------------------------------------------------------------------------- */
+
+static s2r_result stage_sim_regression(const s2r_options* opt, const sizes* z, const s2r_controller* cand,
+                                       s2r_deploy* d, record* rec) {
+    s2r_sim sim;
+    s2r_sim_config sc = s2r_sim_config_default(opt->robot);
+    s2r_reach_config rc = s2r_reach_config_default();
+    s2r_reach reach;
+    const s2r_regression_case* cases;
+    s2r_regression_result r;
+    s2r_gate_config gc = s2r_gate_config_default();
+    s2r_gate_result g;
+    int n = s2r_regression_suite_default(&cases);
+    s2r_result res = s2r_sim_init(&sim, &sc);
+    if (res != S2R_OK) { fprintf(stderr, "%s\n", sim.error); return res; }
+    if ((res = s2r_reach_init(&reach, &rc, s2r_sim_backend(&sim))) == S2R_OK) {
+        res = s2r_regression_run(cand, &reach, cases, n, z->suite_repeats, opt->seed, &r);
+        s2r_reach_free(&reach);
+    }
+    s2r_sim_free(&sim);
+    if (res != S2R_OK) return res;
+    printf("  sim regression: %d cases x %d, e.g. \"%s\" %d/%d, \"%s\" %d/%d\n", n, z->suite_repeats,
+           cases[1].name, r.case_passed[1], z->suite_repeats, cases[7].name, r.case_passed[7], z->suite_repeats);
+    record_bar(rec, "sim regression", r.passed, r.runs, 0, NAN);
+    g = s2r_gate_sim_regression(&gc, r.passed, r.runs);
+    decide(d, &g);
+    return S2R_OK;
+}
+
+/* SYSID PLACEHOLDER - replace with the validation MSE of the system
+   identification step (example 03), which validates the *identified*
+   simulator.  Meanwhile: the same open-loop test trajectory (each joint
+   home + 0.15 sin(2 pi 0.5 t + j), 2 s) on the nominal simulator and on
+   the lab unit; the mean squared difference of the measured joint angles,
+   rad^2, averaged over joints and the 50 control steps. */
+static s2r_result sysid_validation_mse(const s2r_options* opt, const s2r_backend* unit, double* mse) {
+    s2r_sim sim;
+    s2r_sim_config sc = s2r_sim_config_default(opt->robot);
+    const s2r_arm_info* info = unit->info;
+    s2r_rng rng = s2r_rng_make(opt->seed, 0x5105);
+    double sum = 0;
+    int t, j, n = info->n_joints;
+    s2r_result res = s2r_sim_init(&sim, &sc);
+    if (res != S2R_OK) return res;
+    s2r_backend_reset(s2r_sim_backend(&sim), NULL, NULL, NULL);
+    s2r_backend_reset(unit, NULL, NULL, &rng);
+    for (t = 1; t <= 50; t++) {
+        double q[S2R_MAX_JOINTS];
+        s2r_sensors a, b;
+        for (j = 0; j < n; j++) q[j] = info->q_home[j] + 0.15 * sin(6.283185307179586 * 0.5 * t * 0.04 + j);
+        s2r_backend_command(s2r_sim_backend(&sim), q);
+        s2r_backend_command(unit, q);
+        s2r_backend_advance(s2r_sim_backend(&sim), 0.04);
+        s2r_backend_advance(unit, 0.04);
+        s2r_backend_read_sensors(s2r_sim_backend(&sim), &a);
+        s2r_backend_read_sensors(unit, &b);
+        for (j = 0; j < n; j++) sum += (a.q[j] - b.q[j]) * (a.q[j] - b.q[j]);
+    }
+    s2r_sim_free(&sim);
+    *mse = sum / (50.0 * n);
+    return S2R_OK;
+}
+
+static s2r_result stage_sysid(const s2r_options* opt, s2r_deploy* d) {
+    s2r_gate_config gc = s2r_gate_config_default();
+    s2r_gate_result g;
+    double mse;
+    s2r_result res = sysid_validation_mse(opt, s2r_safety_backend(&fleet[0].safety), &mse);
+    if (res != S2R_OK) return res;
+    g = s2r_gate_sysid(&gc, mse);
+    decide(d, &g);
+    return S2R_OK;
+}
+
+static s2r_result stage_shadow(const s2r_options* opt, const sizes* z, const s2r_controller* cand,
+                               const s2r_controller* fallback, s2r_deploy* d, record* rec) {
+    s2r_gate_config gc = s2r_gate_config_default();
+    s2r_shadow_stats st;
+    s2r_gate_result g;
+    s2r_result res = s2r_shadow_run(cand, fallback, &fleet[0].reach, &fleet[0].safety, z->shadow_episodes,
+                                    opt->seed + 1, S2R_SHADOW_AGREE_TOL, &st, d);
+    if (res != S2R_OK) { fprintf(stderr, "%s\n", fleet[0].reach.error); return res; }
+    printf("  shadow: %d proposals, agreement %.1f %% (max |diff| <= %.2f), mean |diff| %.3f, %d unsafe\n",
+           st.proposals, 100 * st.agreement_rate, S2R_SHADOW_AGREE_TOL, st.mean_difference, st.unsafe);
+    record_bar(rec, "shadow (fallback acts)", st.fallback_successes, st.episodes, st.unsafe, NAN);
+    g = s2r_gate_shadow(&gc, &st);
+    decide(d, &g);
+    return S2R_OK;
+}
+
+static s2r_result stage_tethered(const s2r_options* opt, const s2r_controller* cand, s2r_deploy* d, record* rec) {
+    s2r_gate_config gc = s2r_gate_config_default();
+    s2r_safety* s = &fleet[0].safety;
+    s2r_run_summary sum;
+    s2r_gate_result g;
+    s2r_result res;
+    s->config.estop_on = S2R_INTERVENTION_BIT(S2R_INTERVENTION_WORKSPACE) | S2R_INTERVENTION_BIT(S2R_INTERVENTION_VELOCITY) |
+                         S2R_INTERVENTION_BIT(S2R_INTERVENTION_TORQUE);   /* the operator's hand */
+    res = s2r_tethered_run(cand, &fleet[0].reach, s, &gc, opt->seed + 2, 0, &sum, &g);
+    s->config.estop_on = 0;
+    if (res != S2R_OK) { fprintf(stderr, "%s\n", fleet[0].reach.error); return res; }
+    printf("  tethered: %d episodes, %d e-stops, %ld interventions\n", sum.episodes, sum.catastrophic, sum.interventions);
+    record_bar(rec, "tethered", sum.successes, sum.episodes, sum.interventions, sum.mean_torque_peak);
+    decide(d, &g);
+    return S2R_OK;
+}
+
+static s2r_result stage_constrained(const s2r_options* opt, const s2r_controller* cand, s2r_deploy* d, record* rec) {
+    s2r_gate_config gc = s2r_gate_config_default();
+    s2r_reach_config rc = s2r_reach_config_default();
+    s2r_reach reach;
+    s2r_run_summary sum;
+    s2r_gate_result g;
+    s2r_result res;
+    rc.workspace_scale = 0.5;                               /* targets ... */
+    if ((res = s2r_reach_init(&reach, &rc, s2r_safety_backend(&fleet[0].safety))) != S2R_OK) return res;
+    s2r_safety_set_workspace_scale(&fleet[0].safety, 0.5);  /* ... and the safety box */
+    res = s2r_deploy_run(cand, &reach, &fleet[0].safety, gc.constrained_episodes, opt->seed + 3, 0, &sum);
+    s2r_safety_set_workspace_scale(&fleet[0].safety, 1.0);
+    s2r_reach_free(&reach);
+    if (res != S2R_OK) return res;
+    printf("  constrained: %d episodes at 50 %% workspace, %ld interventions, torque peak %.0f %% of the limit\n",
+           sum.episodes, sum.interventions, 100 * sum.torque_peak);
+    record_bar(rec, "constrained 50 %", sum.successes, sum.episodes, sum.interventions, sum.mean_torque_peak);
+    g = s2r_gate_constrained(&gc, sum.successes, sum.episodes, sum.catastrophic);
+    decide(d, &g);
+    return S2R_OK;
+}
+
+/* Both controllers on the same tasks of each canary unit.  The candidate's
+   episodes also set the reference of the fleet monitors (ref). */
+static s2r_result stage_canary(const s2r_options* opt, const sizes* z, const s2r_controller* cand,
+                               const s2r_controller* incumbent, s2r_deploy* d, record* rec, s2r_run_summary* ref_sum,
+                               double* action_mean, double* action_std) {
+    s2r_gate_config gc = s2r_gate_config_default();
+    s2r_run_summary c_sum, i_sum;
+    s2r_gate_result g;
+    double s1 = 0, s2 = 0;
+    int u, e, n = 0;
+    memset(&c_sum, 0, sizeof c_sum);
+    memset(&i_sum, 0, sizeof i_sum);
+    for (u = 1; u <= z->canary_units; u++)
+        for (e = 0; e < z->canary_episodes; e++) {
+            s2r_rng r1 = s2r_rng_make(opt->seed + 4, 1000u * (uint64_t)u + (uint64_t)e), r2 = r1;
+            s2r_episode_stats sc, si;
+            s2r_result res = s2r_deploy_episode(cand, &fleet[u].reach, &fleet[u].safety, &r1, &sc);
+            if (res == S2R_OK) res = s2r_deploy_episode(incumbent, &fleet[u].reach, &fleet[u].safety, &r2, &si);
+            if (res != S2R_OK) return res;
+            s2r_run_summary_add(&c_sum, &sc);
+            s2r_run_summary_add(&i_sum, &si);
+            s1 += sc.action_mean_abs;
+            s2 += sc.action_mean_abs * sc.action_mean_abs;
+            n++;
+        }
+    printf("  canary: units %s .. %s (%d of %d = %.0f %% of the fleet): candidate %d/%d, incumbent %d/%d\n",
+           fleet[1].real.name, fleet[z->canary_units].real.name, z->canary_units, z->fleet,
+           100.0 * z->canary_units / z->fleet, c_sum.successes, c_sum.episodes, i_sum.successes, i_sum.episodes);
+    record_bar(rec, "canary: candidate", c_sum.successes, c_sum.episodes, c_sum.interventions, c_sum.mean_torque_peak);
+    record_bar(rec, "canary: incumbent", i_sum.successes, i_sum.episodes, i_sum.interventions, i_sum.mean_torque_peak);
+    *ref_sum = c_sum;
+    *action_mean = s1 / n;
+    *action_std = sqrt(fmax(s2 / n - (s1 / n) * (s1 / n), 0) * n / (n - 1));
+    g = s2r_gate_canary(&gc, c_sum.successes, c_sum.episodes, i_sum.successes, i_sum.episodes);
+    decide(d, &g);
+    return S2R_OK;
+}
+
+/* Monitors referenced on the canary: success p0 = (k + 1) / (n + 2) of the
+   candidate's canary episodes, the action statistic's mean and std. */
+static s2r_result fleet_monitors(const sizes* z, const s2r_run_summary* ref, double mean, double std) {
+    s2r_monitor_config mc = s2r_monitor_config_default();
+    int u;
+    mc.success.warmup = 0;
+    mc.success.ref_mean = (ref->successes + 1.0) / (ref->episodes + 2.0);
+    mc.action.warmup = 0;
+    mc.action.ref_mean = mean;
+    mc.action.ref_std = fmax(std, 1e-3);
+    for (u = 0; u < z->fleet; u++) {
+        s2r_result res = s2r_monitor_init(&fleet[u].monitor, &mc);
+        if (res != S2R_OK) { fprintf(stderr, "%s\n", fleet[u].monitor.error); return res; }
+    }
+    printf("  monitors: success CUSUM from p0 = %.3f, mean |action| CUSUM from %.3f +- %.3f (the canary's)\n",
+           mc.success.ref_mean, mean, mc.action.ref_std);
+    return S2R_OK;
+}
+
+/* One autonomous round: every unit runs one episode with whoever is in
+   charge; monitors update while the candidate acts.  Returns the unit that
+   raised an alarm (-1 none) and its alarm bits. */
+static s2r_result autonomous_round(const s2r_options* opt, const sizes* z, int round, const s2r_controller* acting,
+                                   int watching, record* rec, int* alarm_unit, unsigned* alarms, s2r_run_summary* sum) {
+    int u, wins = 0;
+    *alarm_unit = -1;
+    *alarms = 0;
+    for (u = 0; u < z->fleet; u++) {
+        s2r_rng rng = s2r_rng_make(opt->seed + 5, 1000u * (uint64_t)round + (uint64_t)u);
+        s2r_episode_stats e;
+        s2r_result res = s2r_deploy_episode(acting, &fleet[u].reach, &fleet[u].safety, &rng, &e);
+        unsigned raised;
+        if (res != S2R_OK) return res;
+        wins += e.success;
+        s2r_run_summary_add(sum, &e);
+        raised = watching ? s2r_monitor_update(&fleet[u].monitor, &e) : 0;
+        if (raised && *alarm_unit < 0) { *alarm_unit = u; *alarms = raised; }
+        if (u == rec->changed_unit) {
+            rec->unit_success[round] = e.success;
+            rec->unit_level[round] = s2r_drift_level(&fleet[u].monitor.success);
+        }
+    }
+    rec->fleet_success[round] = (double)wins / z->fleet;
+    return S2R_OK;
+}
+
+static s2r_result stage_autonomous(const s2r_options* opt, const sizes* z, const s2r_controller* cand,
+                                   const s2r_controller* fallback, s2r_deploy* d, record* rec) {
+    s2r_run_summary on, off;   /* the candidate acting; the fallback after a rollback */
+    int round, alarm_unit = -1;
+    memset(&on, 0, sizeof on);
+    memset(&off, 0, sizeof off);
+    rec->changed_unit = z->fleet / 2;
+    rec->change_round = rec->alarm_round = -1;
+    for (round = 0; round < z->rounds_max; round++) {
+        int policy_in = d->stage == S2R_STAGE_AUTONOMOUS, u = -1;
+        unsigned bits = 0;
+        s2r_result res;
+        if (round == z->rounds_before) {   /* someone knocks a camera */
+            fleet[rec->changed_unit].camera.bump[0] = 0.025;
+            rec->change_round = round;
+            s2r_deploy_note(d, "change", "round %d: camera of %s knocked by 25 mm (injected)", round, fleet[rec->changed_unit].real.name);
+        }
+        res = autonomous_round(opt, z, round, policy_in ? cand : fallback, policy_in, rec, &u, &bits, policy_in ? &on : &off);
+        if (res != S2R_OK) return res;
+        rec->rounds = round + 1;
+        if (policy_in && u >= 0) {
+            char detail[160];
+            alarm_unit = u;
+            rec->alarm_round = round;
+            snprintf(detail, sizeof detail, "round %d: %s, rolling success %.2f over its last %d episodes",
+                     round, fleet[u].real.name, fleet[u].monitor.rolling_success,
+                     fleet[u].monitor.episodes < fleet[u].monitor.config.window ? fleet[u].monitor.episodes : fleet[u].monitor.config.window);
+            s2r_deploy_alarm(d, u, bits, detail);
+            printf("  round %d: ALARM on %s (%s) -> the fleet rolls back to the fallback\n", round, fleet[u].real.name,
+                   bits & S2R_ALARM_BIT(S2R_ALARM_SUCCESS_DRIFT) ? "success drift" : "other");
+        }
+        if (rec->alarm_round >= 0 && round >= rec->alarm_round + z->rounds_after) break;
+    }
+    record_bar(rec, "autonomous: candidate", on.successes, on.episodes, on.interventions, on.mean_torque_peak);
+    if (off.episodes > 0)
+        record_bar(rec, "after rollback: fallback", off.successes, off.episodes, off.interventions, off.mean_torque_peak);
+    if (alarm_unit >= 0) {
+        int r, late = 0, cnt = 0;
+        for (r = rec->alarm_round + 1; r < rec->rounds; r++) { late += (int)rec->unit_success[r]; cnt++; }
+        printf("  %s under the fallback after the rollback: %d of %d episodes succeed - the change is in the\n"
+               "  unit, not in the policy: flagged for maintenance (recalibrate its camera)\n", fleet[alarm_unit].real.name, late, cnt);
+        s2r_deploy_note(d, "maintenance", "%s flagged: it fails under the fallback too", fleet[alarm_unit].real.name);
+    } else
+        printf("  no alarm in %d rounds\n", rec->rounds);
+    return S2R_OK;
+}
+
+/* ---------------------------------------------------------------------------
+   Output: timeline, CSV, figure
+   ------------------------------------------------------------------------- */
+
+static void print_timeline(const s2r_deploy* d) {
+    int i;
+    printf("\nStage timeline of %s (every decision is also in the log):\n", d->policy);
+    printf("  %-3s %-17s %-8s %5s %8s  %-17s -> %s\n", "log", "stage", "verdict", "n", "value", "95 % interval", "next");
+    for (i = 0; i < d->history_count; i++) {
+        const s2r_deploy_event* e = &d->history[i];
+        if (e->alarms)
+            printf("  %-3ld %-17s %-8s %5s %8s  %-17s -> %s (alarm on %s)\n", e->seq, s2r_stage_name(e->stage),
+                   "ALARM", "", "", "", s2r_stage_name(e->next),
+                   e->unit >= 0 && e->unit < FLEET_MAX ? fleet[e->unit].real.name : "the fleet");
+        else if (e->stage == S2R_STAGE_SYSID)
+            printf("  %-3ld %-17s %-8s %5s %8.2g  %-17s -> %s (validation MSE)\n", e->seq, s2r_stage_name(e->stage),
+                   s2r_verdict_name(e->verdict), "", e->value, "", s2r_stage_name(e->next));
+        else
+            printf("  %-3ld %-17s %-8s %5d %8.3f  [%6.3f, %6.3f]  -> %s\n", e->seq, s2r_stage_name(e->stage),
+                   s2r_verdict_name(e->verdict), e->n, e->value, e->lo, e->hi, s2r_stage_name(e->next));
+    }
+    printf("  now: %s\n", s2r_stage_name(d->stage));
+}
+
+static s2r_result write_timeline_csv(const char* path, const s2r_deploy* d) {
+    FILE* f = fopen(path, "w");
+    int i;
+    if (!f) { fprintf(stderr, "cannot write %s\n", path); return S2R_ERR_IO; }
+    fprintf(f, "seq,stage,verdict,next,n,value,lo,hi,alarm_unit\n");
+    for (i = 0; i < d->history_count; i++) {
+        const s2r_deploy_event* e = &d->history[i];
+        fprintf(f, "%ld,%s,%s,%s,%d,%.6g,%.6g,%.6g,%d\n", e->seq, s2r_stage_name(e->stage),
+                e->alarms ? "alarm" : s2r_verdict_name(e->verdict), s2r_stage_name(e->next), e->n, e->value, e->lo,
+                e->hi, e->unit);
+    }
+    return fclose(f) == 0 ? S2R_OK : S2R_ERR_IO;
+}
+
+static void plot_stage_panels(s2r_figure* fig, const record* rec) {
+    double rate[BARS], lo[BARS], hi[BARS], per_episode[BARS], torque[BARS];
+    s2r_plot_style style = s2r_plot_style_default(), gate = s2r_plot_style_default();
+    int i;
+    for (i = 0; i < rec->bars; i++) {
+        rate[i] = rec->bar_n[i] > 0 ? (double)rec->bar_k[i] / rec->bar_n[i] : 0;
+        s2r_wilson_interval(rec->bar_k[i], rec->bar_n[i], &lo[i], &hi[i]);
+        per_episode[i] = rec->bar_n[i] > 0 ? (double)rec->bar_interventions[i] / rec->bar_n[i] : 0;
+        torque[i] = rec->bar_torque[i];
+    }
+    s2r_panel_labels(fig, 0, "success per stage (Wilson 95 % interval)", "", "success rate");
+    s2r_panel_categories(fig, 0, rec->bar_name, rec->bars);
+    s2r_panel_yrange(fig, 0, 0, 1.05);
+    s2r_plot_bars(fig, 0, rate, lo, hi, rec->bars, &style);
+    gate.label = "constrained gate 0.85";
+    s2r_plot_hline(fig, 0, 0.85, &gate);
+    s2r_panel_labels(fig, 1, "what the safety monitor saw", "", "per episode / fraction");
+    s2r_panel_categories(fig, 1, rec->bar_name, rec->bars);
+    s2r_panel_yrange(fig, 1, 0, 1.05);
+    style.color = S2R_COLOR_VERMILION;
+    style.label = "interventions per episode (shadow: predicted)";
+    s2r_plot_bars(fig, 1, per_episode, NULL, NULL, rec->bars, &style);
+    style.color = S2R_COLOR_SKY_BLUE;
+    style.label = "mean torque peak / limit";
+    s2r_plot_bars(fig, 1, torque, NULL, NULL, rec->bars, &style);
+    s2r_panel_legend(fig, 1, S2R_LEGEND_ABOVE);
+}
+
+static void plot_drift_panels(s2r_figure* fig, const record* rec, const char* unit_name) {
+    double x[ROUNDS_MAX];
+    s2r_plot_style line = s2r_plot_style_default(), mark = s2r_plot_style_default(), ref = s2r_plot_style_default();
+    char title[128];
+    int i, n = rec->rounds;
+    for (i = 0; i < n; i++) x[i] = i;
+    snprintf(title, sizeof title, "%s: success and its CUSUM", unit_name);
+    s2r_panel_labels(fig, 2, title, "autonomous round", "success / alarm level");
+    s2r_panel_yrange(fig, 2, -0.05, 1.6);
+    mark.label = "episode success";
+    mark.marker = S2R_MARKER_CIRCLE;
+    s2r_plot_scatter(fig, 2, x, rec->unit_success, n, &mark);
+    line.label = "CUSUM / threshold";
+    s2r_plot_line(fig, 2, x, rec->unit_level, n, &line);
+    ref.label = "alarm";
+    s2r_plot_hline(fig, 2, 1.0, &ref);
+    s2r_panel_labels(fig, 3, "fleet success per round: one broken unit hides in the mean", "autonomous round",
+                     "fraction of units");
+    s2r_panel_yrange(fig, 3, 0, 1.05);
+    line.label = NULL;
+    s2r_plot_line(fig, 3, x, rec->fleet_success, n, &line);
+    for (i = 2; i <= 3; i++) {
+        if (rec->change_round >= 0) { ref.label = "camera knocked"; s2r_plot_vline(fig, i, rec->change_round - 0.5, &ref); }
+        if (rec->alarm_round >= 0) { ref.label = "alarm: rollback"; s2r_plot_vline(fig, i, rec->alarm_round + 0.5, &ref); }
+    }
+}
+
+static s2r_result plot_deployment(const char* path, const char* robot, const record* rec) {
+    s2r_figure fig;
+    char title[128];
+    s2r_result res;
+    if ((res = s2r_figure_init(&fig, 1500, 1000, 2, 2)) != S2R_OK) return res;
+    snprintf(title, sizeof title, "Staged deployment on a %s fleet", robot);
+    s2r_figure_title(&fig, title);
+    plot_stage_panels(&fig, rec);
+    if (rec->rounds > 0) plot_drift_panels(&fig, rec, rec->changed_unit >= 0 ? fleet[rec->changed_unit].real.name : "");
+    res = s2r_figure_write_png(&fig, path);
+    if (res != S2R_OK) fprintf(stderr, "%s\n", fig.error);
+    s2r_figure_free(&fig);
+    return res;
+}
+
+/* ---------------------------------------------------------------------------
+   The recipe
+   ------------------------------------------------------------------------- */
+
+/* The stages in order; each runs only while the policy is still in. */
+static s2r_result run_stages(const s2r_options* opt, const sizes* z, const s2r_controller* cand,
+                             const s2r_controller* fallback, s2r_deploy* d, record* rec) {
+    s2r_run_summary ref;
+    double a_mean = 0, a_std = 0;
+    memset(&ref, 0, sizeof ref);
+    s2r_result res = stage_sim_regression(opt, z, cand, d, rec);
+    if (res == S2R_OK && d->stage == S2R_STAGE_SYSID) res = stage_sysid(opt, d);
+    if (res == S2R_OK && d->stage == S2R_STAGE_SHADOW) res = stage_shadow(opt, z, cand, fallback, d, rec);
+    if (res == S2R_OK && d->stage == S2R_STAGE_TETHERED) res = stage_tethered(opt, cand, d, rec);
+    if (res == S2R_OK && d->stage == S2R_STAGE_CONSTRAINED) res = stage_constrained(opt, cand, d, rec);
+    if (res == S2R_OK && d->stage == S2R_STAGE_CANARY)
+        res = stage_canary(opt, z, cand, fallback, d, rec, &ref, &a_mean, &a_std);
+    if (res == S2R_OK && d->stage == S2R_STAGE_AUTONOMOUS) res = fleet_monitors(z, &ref, a_mean, a_std);
+    if (res == S2R_OK && d->stage == S2R_STAGE_AUTONOMOUS) res = stage_autonomous(opt, z, cand, fallback, d, rec);
+    if (res == S2R_OK && d->stage == S2R_STAGE_ROLLED_BACK && rec->alarm_round < 0)
+        printf("  the candidate was stopped at a gate; the fallback stays in charge of the fleet\n");
+    return res;
+}
+
+int main(int argc, char** argv) {
+    static record rec;
+    s2r_options opt;
+    s2r_deploy_config dc = s2r_deploy_config_default();
+    s2r_deploy d;
+    s2r_expert fallback_expert;
+    s2r_expert_config ec = s2r_expert_config_default();
+    candidate_policy cp;
+    s2r_controller cand, fallback;
+    sizes z;
+    char error[S2R_ERROR_LEN], path[512];
+    s2r_result res;
+
+    if (s2r_options_parse(&opt, argc, argv, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 2; }
+    if (opt.help) { s2r_options_usage(argv[0], "staged deployment of a policy to a fleet of real units"); return 0; }
+    if (s2r_make_dir(opt.out, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
+    z = sizes_for(opt.quick);
+    rec.changed_unit = -1;
+    rec.change_round = rec.alarm_round = -1;
+
+    printf("Staged deployment on a fleet of %d %s units, #%llu .. #%llu (#%llu is the lab unit)%s\n", z.fleet,
+           s2r_robot_kind_name(opt.robot), (unsigned long long)opt.real_seed,
+           (unsigned long long)(opt.real_seed + (uint64_t)z.fleet - 1), (unsigned long long)opt.real_seed,
+           opt.quick ? "; quick sizes" : "");
+    res = fleet_init(&opt, z.fleet);
+    if (res == S2R_OK) res = load_candidate(&opt, &fleet[0].reach, &cp, &cand);
+    if (res == S2R_OK) res = s2r_expert_init(&fallback_expert, &ec, &fleet[0].reach);
+    if (res != S2R_OK) { fleet_free(z.fleet); return 1; }
+    fallback = s2r_expert_controller(&fallback_expert);
+
+    s2r_path(path, sizeof path, opt.out, "06_deployment_log.jsonl");
+    if (s2r_deploy_init(&d, &dc, "candidate", path) != S2R_OK) { fprintf(stderr, "%s\n", d.error); fleet_free(z.fleet); return 1; }
+    res = run_stages(&opt, &z, &cand, &fallback, &d, &rec);
+    if (res == S2R_OK) {
+        print_timeline(&d);
+        res = write_timeline_csv(s2r_path(path, sizeof path, opt.out, "06_timeline.csv"), &d);
+    }
+    if (res == S2R_OK)
+        res = plot_deployment(s2r_path(path, sizeof path, opt.out, "06_staged_deployment.png"),
+                              s2r_robot_kind_name(opt.robot), &rec);
+    if (res == S2R_OK) printf("wrote %s/06_deployment_log.jsonl, 06_timeline.csv and 06_staged_deployment.png\n", opt.out);
+    else fprintf(stderr, "deployment example failed: %s\n", s2r_result_string(res));
+    s2r_deploy_free(&d);
+    s2r_expert_free(&cp.expert);
+    s2r_expert_free(&fallback_expert);
+    fleet_free(z.fleet);
+    return res == S2R_OK ? 0 : 1;
+}
