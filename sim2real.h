@@ -9300,8 +9300,8 @@ S2RDEF s2r_result s2r_shadow_run(const s2r_controller* policy, const s2r_control
 S2RDEF s2r_gate_config s2r_gate_config_default(void) {
     s2r_gate_config c;
     c.sim_pass_rate = 0.85;
-    c.sysid_good_mse = 0.01;
-    c.sysid_block_mse = 0.05;
+    c.sysid_good_mse = S2R_SYSID_MSE_GOOD;
+    c.sysid_block_mse = S2R_SYSID_MSE_BLOCK;
     c.shadow_min_proposals = 300;
     c.shadow_max_unsafe_rate = 0.0;
     c.shadow_min_agreement = 0.0;
