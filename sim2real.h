@@ -1670,6 +1670,9 @@ typedef struct s2r_eval_result {
 S2RDEF s2r_result s2r_evaluate(const s2r_controller* controller, s2r_reach* reach,
                                int episodes, uint64_t seed, s2r_eval_result* out,
                                double* distance_curve);
+/* Pool b into a: counts add up, means are weighted by episodes, and the
+   interval is recomputed for the pooled counts. */
+S2RDEF void s2r_eval_merge(s2r_eval_result* a, const s2r_eval_result* b);
 /* The scripted expert as a controller (it acts on the perceived target). */
 S2RDEF s2r_controller s2r_expert_controller(s2r_expert* expert);
 /* A trained policy as a controller: its deterministic action (the mean). */
@@ -1677,7 +1680,10 @@ S2RDEF s2r_controller s2r_policy_controller(s2r_policy* policy);
 
 /* The two numbers of every row of the recipe table: success on the nominal
    simulator, and success on `units` real units (seeds first_unit, ...),
-   `episodes` on each; the gap is their difference. */
+   `episodes` on each; the gap is their difference.  The robots are
+   evaluated in parallel (OpenMP), so the controller must be safe to call
+   from several threads at once: a policy is, the stateful scripted expert
+   is not (evaluate it with s2r_evaluate, one backend at a time). */
 typedef struct s2r_sim_real_eval {
     s2r_eval_result sim;     /* nominal simulator                       */
     s2r_eval_result real;    /* all real units together                 */
@@ -1693,6 +1699,35 @@ S2RDEF void       s2r_sim_real_eval_print(const char* label, const s2r_sim_real_
 /* A CSV with a header and one row for `e` (S2R_ERR_IO if it cannot be written). */
 S2RDEF s2r_result s2r_sim_real_eval_write(const char* path, const char* label, const s2r_sim_real_eval* e,
                                           char* error);
+
+/* ==========================================================================
+   Demonstrations: a teleoperator on the real robot, recorded for cloning
+   ==========================================================================
+   Real demonstrations come from an operator driving the real arm.  Here the
+   operator is the scripted expert made human: it looks at the scene (the
+   true target, as a person beside the robot sees it, through the backend's
+   ground truth) instead of the miscalibrated camera, reacts a couple of
+   control steps late and is not steady (Gaussian noise on every action).
+   Each step is recorded as the policy would see it: the task's observation
+   and the action actually sent.  So a policy cloned from these demos learns
+   what the operator knew - where the target really is - from observations
+   it will have at deployment. */
+
+/* The imperfect human: action noise 0.05, reaction delay 2 steps (80 ms). */
+S2RDEF s2r_expert_config s2r_operator_config_default(void);
+/* Record `episodes` demonstrations on `robot` into `data` (appended; its
+   sizes must match the task).  Episode i uses stream i of `seed`.
+   successes: NULL or the number of demos that ended in success. */
+S2RDEF s2r_result s2r_collect_demos(const s2r_backend* robot, const s2r_reach_config* task,
+                                    const s2r_expert_config* op, int episodes, uint64_t seed,
+                                    s2r_dataset* data, int* successes, char* error);
+/* Behaviour cloning on demonstrations, `epochs` passes over them:
+   finetune != 0 adapts an existing policy (s2r_bc_config_finetune: small
+   learning rate, anchored to where it started, normalizer frozen);
+   finetune == 0 trains from scratch (s2r_bc_config_default: the normalizer
+   is fitted to the demos).  Only the actor and its log std change. */
+S2RDEF s2r_result s2r_clone_demos(s2r_policy* policy, const s2r_dataset* demos, int finetune,
+                                  int epochs, uint64_t seed, char* error);
 
 /* ==========================================================================
    Training a reach policy: simulators as environments, PPO, a learning curve
@@ -2106,6 +2141,25 @@ S2RDEF s2r_result         s2r_sysid_recentre(const s2r_sysid* id, const s2r_sysi
 /* Print the table of a result: parameter, unit, start, value, bounds,
    sensitivity, recentred half-width; then losses, MSEs and verdict. */
 S2RDEF void               s2r_sysid_print(const s2r_sysid* id, const s2r_sysid_result* result);
+
+/* The whole identification of one unit in one call, as the recipe table
+   runs it: `train` multisine and `valid` chirp trajectories of `samples`
+   readings every 0.02 s recorded through the backend; coordinate descent
+   with the default parameters (the sensing delay held at the centre of
+   `training`'s range, since open-loop data see only the total delay);
+   `next` = `training` recentred on the estimate. */
+typedef struct s2r_identify_config {
+    int      train;      /* trajectories to fit; 3                     */
+    int      valid;      /* held-out trajectories; 2                   */
+    int      samples;    /* readings per trajectory (0.02 s apart); 150 */
+    int      sweeps;     /* coordinate-descent budget; 12               */
+    uint64_t seed;       /* excitation streams; 1                       */
+} s2r_identify_config;
+
+S2RDEF s2r_identify_config s2r_identify_config_default(void);
+S2RDEF s2r_result s2r_identify_unit(const s2r_backend* robot, const s2r_identify_config* config,
+                                    const s2r_randomization* training, s2r_randomization* next,
+                                    s2r_sysid_result* result, char* error);
 
 /* ==========================================================================
    Deployment (1/7): overview - stages, gates, safety, fallback, monitoring
@@ -7390,8 +7444,7 @@ S2RDEF s2r_controller s2r_policy_controller(s2r_policy* policy) {
     return c;
 }
 
-/* Adds b's counts into a (means weighted by episodes). */
-static void s2r__eval_merge(s2r_eval_result* a, const s2r_eval_result* b) {
+S2RDEF void s2r_eval_merge(s2r_eval_result* a, const s2r_eval_result* b) {
     int n = a->episodes + b->episodes, ok_a = a->episodes - a->diverged, ok_b = b->episodes - b->diverged;
     a->mean_distance = ok_a + ok_b > 0 ? (a->mean_distance * ok_a + b->mean_distance * ok_b) / (ok_a + ok_b) : -1;
     a->mean_return = n > 0 ? (a->mean_return * a->episodes + b->mean_return * b->episodes) / n : 0;
@@ -7413,30 +7466,52 @@ static s2r_result s2r__evaluate_on(const s2r_controller* c, const s2r_backend* b
     return res;
 }
 
+/* Job 0: the nominal simulator; job u + 1: real unit first_unit + u. */
+static s2r_result s2r__evaluate_job(const s2r_controller* c, s2r_robot_kind robot, const s2r_reach_config* task,
+                                    int episodes, uint64_t seed, uint64_t unit, int job, s2r_eval_result* out,
+                                    char* error) {
+    s2r_result res;
+    if (job == 0) {
+        s2r_sim sim;
+        s2r_sim_config sc = s2r_sim_config_default(robot);
+        if ((res = s2r_sim_init(&sim, &sc)) != S2R_OK) return s2r__fail(error, res, "%s", sim.error);
+        res = s2r__evaluate_on(c, &sim.backend, task, episodes, seed, out, error);
+        s2r_sim_free(&sim);
+    } else {
+        s2r_real_robot real;
+        if ((res = s2r_real_robot_init(&real, robot, unit)) != S2R_OK) return s2r__fail(error, res, "%s", real.error);
+        res = s2r__evaluate_on(c, &real.backend, task, episodes, seed, out, error);
+        s2r_real_robot_free(&real);
+    }
+    return res;
+}
+
 S2RDEF s2r_result s2r_evaluate_sim_and_real(const s2r_controller* controller, s2r_robot_kind robot,
                                             const s2r_reach_config* task, int episodes, uint64_t seed,
                                             uint64_t first_unit, int units, s2r_sim_real_eval* out,
                                             char* error) {
-    s2r_sim sim;
-    s2r_sim_config sc = s2r_sim_config_default(robot);
-    s2r_result res;
-    int u;
+    s2r_eval_result results[1 + 16];
+    s2r_result status[1 + 16];
+    char errors[1 + 16][S2R_ERROR_LEN];
+    int job;
     memset(out, 0, sizeof *out);
-    if (episodes < 1 || units < 1) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "need episodes >= 1 and units >= 1");
-    if ((res = s2r_sim_init(&sim, &sc)) != S2R_OK) return s2r__fail(error, res, "%s", sim.error);
-    res = s2r__evaluate_on(controller, &sim.backend, task, episodes, seed, &out->sim, error);
-    s2r_sim_free(&sim);
-    for (u = 0; u < units && res == S2R_OK; u++) {
-        s2r_real_robot real;
-        s2r_eval_result one;
-        if ((res = s2r_real_robot_init(&real, robot, first_unit + (uint64_t)u)) != S2R_OK)
-            return s2r__fail(error, res, "%s", real.error);
-        res = s2r__evaluate_on(controller, &real.backend, task, episodes, seed, &one, error);
-        s2r_real_robot_free(&real);
-        if (res == S2R_OK) s2r__eval_merge(&out->real, &one);
+    if (episodes < 1 || units < 1 || units > 16)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "need episodes >= 1 and 1..16 units");
+    /* Jobs are independent (own robot, own task, same controller read-only)
+       and merged in order, so threads change nothing in the result. */
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic)
+#endif
+    for (job = 0; job <= units; job++)
+        status[job] = s2r__evaluate_job(controller, robot, task, episodes, seed, first_unit + (uint64_t)(job - 1), job,
+                                        &results[job], errors[job]);
+    for (job = 0; job <= units; job++) {
+        if (status[job] != S2R_OK) return s2r__fail(error, status[job], "%s", errors[job]);
+        if (job == 0) out->sim = results[0];
+        else s2r_eval_merge(&out->real, &results[job]);
     }
     out->gap = out->sim.success_rate - out->real.success_rate;
-    return res;
+    return S2R_OK;
 }
 
 S2RDEF s2r_result s2r_sim_real_eval_write(const char* path, const char* label, const s2r_sim_real_eval* e,
@@ -7458,6 +7533,82 @@ S2RDEF void s2r_sim_real_eval_print(const char* label, const s2r_sim_real_eval* 
            label, 100 * e->sim.success_rate, 100 * e->sim.success_lo, 100 * e->sim.success_hi,
            100 * e->real.success_rate, 100 * e->real.success_lo, 100 * e->real.success_hi, 100 * e->gap,
            1000 * e->sim.mean_distance, 1000 * e->real.mean_distance);
+}
+
+/* --- Demonstrations ----------------------------------------------------------- */
+
+S2RDEF s2r_expert_config s2r_operator_config_default(void) {
+    s2r_expert_config c = s2r_expert_config_default();
+    c.action_noise = 0.05;
+    c.reaction_steps = 2;
+    return c;
+}
+
+/* One demonstration: the operator acts on what it sees, the policy's
+   observation and the sent action are recorded. */
+static s2r_result s2r__demo_episode(s2r_reach* reach, s2r_expert* op, s2r_rng* rng, s2r_dataset* data, int* success) {
+    float obs[S2R_REACH_MAX_OBS], action[S2R_MAX_JOINTS];
+    s2r_ground_truth seen;
+    s2r_step_result r;
+    s2r_result res = s2r_reach_reset(reach, rng, obs);
+    if (res != S2R_OK) return res;
+    s2r_expert_reset(op);
+    s2r_backend_ground_truth(reach->backend, &seen);   /* the operator's eyes */
+    do {
+        if ((res = s2r_expert_act(op, obs, seen.target, action, rng)) != S2R_OK) return res;
+        if ((res = s2r_dataset_append(data, obs, action)) != S2R_OK) return res;
+        if ((res = s2r_reach_step(reach, action, obs, &r)) != S2R_OK) return res;
+    } while (!r.done);
+    *success = r.success;
+    return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_collect_demos(const s2r_backend* robot, const s2r_reach_config* task,
+                                    const s2r_expert_config* op, int episodes, uint64_t seed,
+                                    s2r_dataset* data, int* successes, char* error) {
+    s2r_reach reach;
+    s2r_expert expert;
+    s2r_result res;
+    int i, ok = 0;
+    if (episodes < 0) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "demos: negative episode count");
+    if ((res = s2r_reach_init(&reach, task, robot)) != S2R_OK) return s2r__fail(error, res, "%s", reach.error);
+    if (data->obs_dim != reach.obs_dim || data->act_dim != reach.n_joints) {
+        s2r_reach_free(&reach);
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "demos: dataset is %dx%d, the task needs %dx%d",
+                         data->obs_dim, data->act_dim, reach.obs_dim, reach.n_joints);
+    }
+    if ((res = s2r_expert_init(&expert, op, &reach)) != S2R_OK) {
+        s2r_reach_free(&reach);
+        return s2r__fail(error, res, "%s", expert.error);
+    }
+    for (i = 0; i < episodes && res == S2R_OK; i++) {
+        s2r_rng rng = s2r_rng_make(seed, (uint64_t)i);
+        int success = 0;
+        res = s2r__demo_episode(&reach, &expert, &rng, data, &success);
+        ok += success;
+    }
+    if (res != S2R_OK) s2r__fail(error, res, "demos: %s%s", reach.error, expert.error);
+    if (successes) *successes = ok;
+    s2r_expert_free(&expert);
+    s2r_reach_free(&reach);
+    return res;
+}
+
+S2RDEF s2r_result s2r_clone_demos(s2r_policy* policy, const s2r_dataset* demos, int finetune,
+                                  int epochs, uint64_t seed, char* error) {
+    s2r_bc_config cfg = finetune ? s2r_bc_config_finetune() : s2r_bc_config_default();
+    s2r_bc bc;
+    s2r_bc_stats stats;
+    s2r_result res;
+    int e;
+    if (epochs < 1 || demos->count < 1)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "cloning needs at least one epoch and one demonstration step");
+    cfg.seed = seed;
+    if ((res = s2r_bc_init(&bc, &cfg, policy)) != S2R_OK) return s2r__fail(error, res, "%s", bc.error);
+    for (e = 0; e < epochs && res == S2R_OK; e++) res = s2r_bc_epoch(&bc, demos, &stats);
+    if (res != S2R_OK) s2r__fail(error, res, "%s", bc.error);
+    s2r_bc_free(&bc);
+    return res;
 }
 
 /* --- Training a reach policy -------------------------------------------------- */
@@ -8678,6 +8829,47 @@ static const char* s2r__sysid_unit(s2r_param p) {
     if (s2r_param_default_mode(p) == S2R_APPLY_SCALE) return "x nominal";
     if (p == S2R_PARAM_FRICTIONLOSS) return "N m";
     return p == S2R_PARAM_PAYLOAD ? "kg" : "s";
+}
+
+S2RDEF s2r_identify_config s2r_identify_config_default(void) {
+    s2r_identify_config c;
+    c.train = 3;
+    c.valid = 2;
+    c.samples = 150;
+    c.sweeps = 12;
+    c.seed = 1;
+    return c;
+}
+
+S2RDEF s2r_result s2r_identify_unit(const s2r_backend* robot, const s2r_identify_config* config,
+                                    const s2r_randomization* training, s2r_randomization* next,
+                                    s2r_sysid_result* result, char* error) {
+    s2r_excitation_config ex = s2r_excitation_config_default();
+    s2r_sysid_config cfg = s2r_sysid_config_default();
+    s2r_sim_config model = s2r_sim_config_default(robot->info->kind);
+    s2r_trajectory_set train, valid;
+    s2r_sysid id;
+    int n = robot->info->n_joints;
+    s2r_result res;
+    memset(&train, 0, sizeof train);
+    memset(&valid, 0, sizeof valid);
+    memset(&id, 0, sizeof id);
+    cfg.known.p[S2R_PARAM_OBS_LATENCY] = training->p[S2R_PARAM_OBS_LATENCY];
+    cfg.max_sweeps = config->sweeps;
+    res = s2r_trajectory_set_init(&train, n, config->samples, config->train, 0.02);
+    if (res == S2R_OK) res = s2r_trajectory_set_init(&valid, n, config->samples, config->valid, 0.02);
+    if (res == S2R_OK && (res = s2r_trajectory_collect(&train, robot, &ex, config->train, config->seed)) != S2R_OK)
+        s2r__fail(error, res, "%s", train.error);
+    ex.kind = S2R_EXCITATION_CHIRP;
+    if (res == S2R_OK && (res = s2r_trajectory_collect(&valid, robot, &ex, config->valid, config->seed + 1)) != S2R_OK)
+        s2r__fail(error, res, "%s", valid.error);
+    if (res == S2R_OK && (res = s2r_sysid_init(&id, &cfg, &model)) != S2R_OK) s2r__fail(error, res, "%s", id.error);
+    if (res == S2R_OK && (res = s2r_sysid_run(&id, &train, &valid, result)) != S2R_OK) s2r__fail(error, res, "%s", id.error);
+    if (res == S2R_OK && (res = s2r_sysid_recentre(&id, result, training, next)) != S2R_OK) s2r__fail(error, res, "%s", id.error);
+    s2r_sysid_free(&id);
+    s2r_trajectory_set_free(&train);
+    s2r_trajectory_set_free(&valid);
+    return res;
 }
 
 S2RDEF void s2r_sysid_print(const s2r_sysid* id, const s2r_sysid_result* r) {

@@ -1,0 +1,371 @@
+/* 07_the_table.c - the whole recipe, measured: every row of the table.
+
+   For one arm and one real unit of its fleet (--real-seed), and for each of
+   --seeds training seeds, this runs the steps of examples 01-05 and
+   measures each resulting policy in the nominal simulator and on the unit:
+
+     pure sim              PPO on the nominal simulator
+     sim + DR              PPO on randomized simulators (default ranges)
+     sim + DR + sysID      the DR policy trained on, warm, with the ranges
+                           re-centred on the unit's identified parameters
+     + 100 / 1000 demos    the sysID policy fine-tuned by behaviour cloning
+                           on teleoperated demonstrations from the unit
+     real only             behaviour cloning from scratch on 10k demos
+
+   The unit is identified once and its demonstrations recorded once (every
+   seed sees the same data); training and evaluation seeds differ.  Rows
+   pool all seeds: successes over seeds x episodes, with a Wilson 95 %
+   interval.  Also measured: real success against the number of demos
+   (0, 10, 30, 100, 300, 1000).
+
+   Uses: s2r_identify_unit, s2r_collect_demos, s2r_train_reach,
+         s2r_clone_demos, s2r_evaluate_sim_and_real, s2r_figure_*.
+   Writes: DIR/07_table.md, DIR/07_table.csv, DIR/07_table.png,
+           DIR/07_demo_curve.csv, DIR/07_demo_curve.png, DIR/07_ranges_sysid.txt,
+           the policies as DIR/07_<recipe>_seed<N>.ckpt and their learning curves. */
+#define SIM2REAL_IMPLEMENTATION
+#include "../sim2real.h"
+#include <stdio.h>
+#include <string.h>
+
+enum { PURE, DR, SYSID, DEMOS_100, DEMOS_1000, REAL_ONLY, ROWS };
+static const char* const row_name[ROWS] = {
+    "Pure sim training (no DR)", "Sim + domain randomization", "Sim + DR + system ID",
+    "Sim + DR + sysID + 100 real demos", "Sim + DR + sysID + 1000 real demos", "Real-only training"};
+static const char* const row_file[ROWS] = {"pure_sim", "dr", "dr_sysid", "demos_100", "demos_1000", "real_only"};
+#define CURVE 6
+static const int curve_demos[CURVE] = {0, 10, 30, 100, 300, 1000};
+
+typedef struct sizes {
+    long long ppo_steps;      /* pure sim and DR runs                       */
+    long long sysid_steps;    /* warm-started run on the re-centred ranges  */
+    int demos;                /* recorded on the unit (real-only uses all)  */
+    int episodes;             /* evaluation episodes per row per seed       */
+    int finetune_epochs, scratch_epochs;
+    s2r_identify_config id;
+} sizes;
+
+typedef struct table {
+    s2r_sim_real_eval row[ROWS];        /* pooled over seeds               */
+    s2r_eval_result   curve[CURVE];     /* real success against demos      */
+} table;
+
+static sizes choose_sizes(int quick) {
+    sizes z;
+    z.id = s2r_identify_config_default();
+    if (quick) {
+        z.ppo_steps = 8192; z.sysid_steps = 4096; z.demos = 100; z.episodes = 10;
+        z.finetune_epochs = 2; z.scratch_epochs = 2;
+        z.id.train = 1; z.id.valid = 1; z.id.samples = 50; z.id.sweeps = 2;
+    } else {
+        z.ppo_steps = 250000; z.sysid_steps = 80000; z.demos = 10000; z.episodes = 200;
+        z.finetune_epochs = 20; z.scratch_epochs = 8;
+    }
+    return z;
+}
+
+static int fail(const char* what, const char* error) {
+    fprintf(stderr, "%s: %s\n", what, error);
+    return 1;
+}
+
+/* A fresh PPO for the arm; optionally warm-started from a checkpoint. */
+static int new_ppo(s2r_ppo* ppo, const s2r_options* opt, long long steps, uint64_t seed, const char* warm) {
+    s2r_ppo_config pc = s2r_reach_ppo_config(steps, seed, opt->threads);
+    int obs_dim, act_dim;
+    s2r_reach_dims(opt->robot, &obs_dim, &act_dim);
+    if (s2r_ppo_init(ppo, &pc, obs_dim, act_dim) != S2R_OK) return fail("ppo", ppo->error);
+    if (warm && s2r_policy_load(&ppo->policy, NULL, warm) != S2R_OK) return fail(warm, ppo->policy.error);
+    return 0;
+}
+
+/* Train a PPO policy on `randomization` and save it as <recipe>_seed<N>. */
+static int train_row(const s2r_options* opt, int row, const s2r_randomization* randomization, long long steps,
+                     uint64_t seed, const char* warm, char* ckpt, size_t cap) {
+    s2r_reach_training t = s2r_reach_training_default(opt->robot);
+    s2r_ppo ppo;
+    char name[96], csv[512], png[512], error[S2R_ERROR_LEN];
+    int bad;
+    if (new_ppo(&ppo, opt, steps, seed, warm)) return 1;
+    t.randomization = *randomization;
+    t.label = row_name[row];
+    t.progress = opt->quick ? 0 : 1;
+    snprintf(name, sizeof name, "07_%s_seed%llu_training.csv", row_file[row], (unsigned long long)seed);
+    t.csv_path = s2r_path(csv, sizeof csv, opt->out, name);
+    snprintf(name, sizeof name, "07_%s_seed%llu_training.png", row_file[row], (unsigned long long)seed);
+    t.curve_png = s2r_path(png, sizeof png, opt->out, name);
+    snprintf(name, sizeof name, "07_%s_seed%llu.ckpt", row_file[row], (unsigned long long)seed);
+    s2r_path(ckpt, cap, opt->out, name);
+    bad = s2r_train_reach(&t, &ppo, error) != S2R_OK ? fail(row_name[row], error)
+        : s2r_policy_save(&ppo.policy, &ppo.adam, ckpt) != S2R_OK ? fail(ckpt, ppo.policy.error) : 0;
+    s2r_ppo_free(&ppo);
+    return bad;
+}
+
+/* Evaluate a policy in sim and on the unit; pool it into the row. */
+static int evaluate_row(const s2r_options* opt, const sizes* z, s2r_policy* policy, uint64_t seed,
+                        s2r_sim_real_eval* pooled, s2r_sim_real_eval* one) {
+    s2r_controller c = s2r_policy_controller(policy);
+    s2r_reach_config task = s2r_reach_config_default();
+    char error[S2R_ERROR_LEN];
+    if (s2r_evaluate_sim_and_real(&c, opt->robot, &task, z->episodes, 1000 + seed, opt->real_seed, 1, one, error) != S2R_OK)
+        return fail("evaluation", error);
+    s2r_eval_merge(&pooled->sim, &one->sim);
+    s2r_eval_merge(&pooled->real, &one->real);
+    pooled->gap = pooled->sim.success_rate - pooled->real.success_rate;
+    return 0;
+}
+
+/* Load a checkpoint into a fresh policy of the same shape. */
+static int load_policy(s2r_policy* p, const char* path) {
+    s2r_policy_shape shape;
+    s2r_rng rng = s2r_rng_make(0, 0);
+    char error[S2R_ERROR_LEN];
+    if (s2r_checkpoint_shape(path, &shape, error) != S2R_OK) return fail(path, error);
+    if (s2r_policy_init(p, &shape, 0.0f, 10.0f, &rng) != S2R_OK) return fail(path, p->error);
+    if (s2r_policy_load(p, NULL, path) != S2R_OK) { s2r_policy_free(p); return fail(path, p->error); }
+    return 0;
+}
+
+/* The first `demos` demonstrations of the set (each is episode_steps pairs). */
+static s2r_dataset first_demos(const s2r_dataset* all, int demos) {
+    s2r_dataset d = *all;
+    long long pairs = (long long)demos * s2r_reach_config_default().episode_steps;
+    d.count = pairs < all->count ? (int)pairs : all->count;
+    return d;
+}
+
+/* Once per unit: identify it (ranges for the sysID row) and record demos. */
+static int measure_unit(const s2r_options* opt, const sizes* z, s2r_randomization* ranges, s2r_dataset* demos) {
+    s2r_real_robot real;
+    s2r_randomization dr = s2r_randomization_default();
+    s2r_sysid_result r;
+    s2r_expert_config op = s2r_operator_config_default();
+    s2r_reach_config task = s2r_reach_config_default();
+    char error[S2R_ERROR_LEN], path[512];
+    int obs_dim, act_dim, ok = 0;
+    s2r_reach_dims(opt->robot, &obs_dim, &act_dim);
+    if (s2r_real_robot_init(&real, opt->robot, opt->real_seed) != S2R_OK) return fail("real robot", real.error);
+    printf("System identification of %s ...\n", real.name);
+    fflush(stdout);
+    if (s2r_identify_unit(&real.backend, &z->id, &dr, ranges, &r, error) != S2R_OK) { s2r_real_robot_free(&real); return fail("sysid", error); }
+    printf("  validation MSE %.3g -> %.3g rad^2 (%s) after %d sweeps\n", r.validation_mse_start, r.validation_mse,
+           s2r_sysid_verdict_name(r.verdict), r.sweeps);
+    if (s2r_randomization_write(ranges, s2r_path(path, sizeof path, opt->out, "07_ranges_sysid.txt"), error) != S2R_OK) {
+        s2r_real_robot_free(&real);
+        return fail("ranges", error);
+    }
+    printf("Recording %d teleoperated demonstrations on %s ...\n", z->demos, real.name);
+    fflush(stdout);
+    if (s2r_dataset_init(demos, obs_dim, act_dim) != S2R_OK ||
+        s2r_collect_demos(&real.backend, &task, &op, z->demos, opt->seed + 77, demos, &ok, error) != S2R_OK) {
+        s2r_real_robot_free(&real);
+        return fail("demos", error);
+    }
+    printf("  %d of %d demonstrations ended on target (%d observation-action pairs)\n", ok, z->demos, demos->count);
+    s2r_real_robot_free(&real);
+    return 0;
+}
+
+/* Fine-tune the sysID policy on the first n demos and evaluate it. */
+static int finetune_row(const s2r_options* opt, const sizes* z, const char* start, const s2r_dataset* demos, int n,
+                        uint64_t seed, s2r_sim_real_eval* out) {
+    s2r_policy p;
+    s2r_dataset some = first_demos(demos, n);
+    s2r_sim_real_eval none;
+    char error[S2R_ERROR_LEN];
+    int bad;
+    memset(&none, 0, sizeof none);
+    if (load_policy(&p, start)) return 1;
+    bad = n > 0 && s2r_clone_demos(&p, &some, 1, z->finetune_epochs, seed, error) != S2R_OK ? fail("fine-tune", error) : 0;
+    if (!bad) bad = evaluate_row(opt, z, &p, seed, &none, out);
+    s2r_policy_free(&p);
+    return bad;
+}
+
+/* Behaviour cloning from scratch on every demo. */
+static int real_only_row(const s2r_options* opt, const sizes* z, const s2r_dataset* demos, uint64_t seed,
+                         s2r_sim_real_eval* pooled) {
+    s2r_policy p;
+    s2r_policy_shape shape;
+    s2r_rng rng = s2r_rng_make(seed, 5);
+    s2r_sim_real_eval one;
+    char error[S2R_ERROR_LEN];
+    int bad;
+    memset(&shape, 0, sizeof shape);
+    s2r_reach_dims(opt->robot, &shape.obs_dim, &shape.act_dim);
+    shape.num_hidden = 2;
+    shape.hidden[0] = shape.hidden[1] = 64;
+    if (s2r_policy_init(&p, &shape, -0.5f, 10.0f, &rng) != S2R_OK) return fail("policy", p.error);
+    bad = s2r_clone_demos(&p, demos, 0, z->scratch_epochs, seed, error) != S2R_OK ? fail("real only", error)
+        : evaluate_row(opt, z, &p, seed, pooled, &one);
+    s2r_policy_free(&p);
+    return bad;
+}
+
+/* Every row for one training seed. */
+static int run_seed(const s2r_options* opt, const sizes* z, uint64_t seed, const s2r_randomization* ranges,
+                    const s2r_dataset* demos, table* t) {
+    s2r_randomization none = s2r_randomization_none(), dr = s2r_randomization_default();
+    char pure_ckpt[512], dr_ckpt[512], id_ckpt[512];
+    s2r_sim_real_eval one;
+    s2r_policy p;
+    int i, row;
+    printf("\n== training seed %llu ==\n", (unsigned long long)seed);
+    if (train_row(opt, PURE, &none, z->ppo_steps, seed, NULL, pure_ckpt, sizeof pure_ckpt) ||
+        train_row(opt, DR, &dr, z->ppo_steps, seed, NULL, dr_ckpt, sizeof dr_ckpt) ||
+        train_row(opt, SYSID, ranges, z->sysid_steps, seed, dr_ckpt, id_ckpt, sizeof id_ckpt))
+        return 1;
+    for (row = PURE; row <= SYSID; row++) {
+        const char* path = row == PURE ? pure_ckpt : row == DR ? dr_ckpt : id_ckpt;
+        if (load_policy(&p, path)) return 1;
+        i = evaluate_row(opt, z, &p, seed, &t->row[row], &one);
+        s2r_policy_free(&p);
+        if (i) return 1;
+        s2r_sim_real_eval_print(row_name[row], &one);
+    }
+    for (i = 0; i < CURVE; i++) {   /* the demo curve holds the 100 and 1000 rows */
+        if (curve_demos[i] * s2r_reach_config_default().episode_steps > demos->count) continue;
+        if (finetune_row(opt, z, id_ckpt, demos, curve_demos[i], seed, &one)) return 1;
+        s2r_eval_merge(&t->curve[i], &one.real);
+        row = curve_demos[i] == 100 ? DEMOS_100 : curve_demos[i] == 1000 ? DEMOS_1000 : -1;
+        if (row < 0) continue;
+        s2r_eval_merge(&t->row[row].sim, &one.sim);
+        s2r_eval_merge(&t->row[row].real, &one.real);
+        s2r_sim_real_eval_print(row_name[row], &one);
+    }
+    if (real_only_row(opt, z, demos, seed, &t->row[REAL_ONLY])) return 1;
+    printf("  %-34s real %5.1f %% (pooled so far)\n", row_name[REAL_ONLY], 100 * t->row[REAL_ONLY].real.success_rate);
+    return 0;
+}
+
+/* "87.5 [85.1, 89.6]" in percent, or "n/a". */
+static const char* cell(char* buf, size_t cap, const s2r_eval_result* e) {
+    if (e->episodes == 0) snprintf(buf, cap, "n/a");
+    else snprintf(buf, cap, "%.1f [%.1f, %.1f]", 100 * e->success_rate, 100 * e->success_lo, 100 * e->success_hi);
+    return buf;
+}
+
+static int write_table(const s2r_options* opt, const sizes* z, const table* t, double seconds) {
+    char path[512], a[64], b[64], g[32], name[96];
+    FILE* md = fopen(s2r_path(path, sizeof path, opt->out, "07_table.md"), "w");
+    FILE* csv;
+    int r;
+    if (!md) return fail(path, "cannot write");
+    fprintf(md, "| Recipe | Sim success %% | Real success %% | Gap |\n|---|---|---|---|\n");
+    for (r = 0; r < ROWS; r++) {
+        const s2r_sim_real_eval* e = &t->row[r];
+        int has_sim = r != REAL_ONLY && e->sim.episodes > 0;
+        if (e->real.episodes == 0) continue;
+        snprintf(g, sizeof g, "%.1f", 100 * e->gap);
+        if (r == REAL_ONLY) snprintf(name, sizeof name, "Real-only training (%d demos)", z->demos);
+        else snprintf(name, sizeof name, "%s", row_name[r]);
+        fprintf(md, "| %s | %s | %s | %s |\n", name, has_sim ? cell(a, sizeof a, &e->sim) : "n/a",
+                cell(b, sizeof b, &e->real), has_sim ? g : "n/a");
+    }
+    fprintf(md, "\n%s, real unit #%llu, %d training seed(s), %d episodes per row per seed (pooled, Wilson 95 %% "
+                "intervals), %d demonstrations recorded; %.0f s wall.\n",
+            s2r_robot_kind_name(opt->robot), (unsigned long long)opt->real_seed, opt->seeds, z->episodes, z->demos, seconds);
+    fclose(md);
+    csv = fopen(s2r_path(path, sizeof path, opt->out, "07_table.csv"), "w");
+    if (!csv) return fail(path, "cannot write");
+    fprintf(csv, "recipe,sim_episodes,sim_success,sim_lo,sim_hi,real_episodes,real_success,real_lo,real_hi,gap\n");
+    for (r = 0; r < ROWS; r++) {
+        const s2r_sim_real_eval* e = &t->row[r];
+        fprintf(csv, "%s,%d,%.4f,%.4f,%.4f,%d,%.4f,%.4f,%.4f,%.4f\n", row_file[r], r == REAL_ONLY ? 0 : e->sim.episodes,
+                e->sim.success_rate, e->sim.success_lo, e->sim.success_hi, e->real.episodes, e->real.success_rate,
+                e->real.success_lo, e->real.success_hi, r == REAL_ONLY ? 0.0 : e->gap);
+    }
+    fclose(csv);
+    csv = fopen(s2r_path(path, sizeof path, opt->out, "07_demo_curve.csv"), "w");
+    if (!csv) return fail(path, "cannot write");
+    fprintf(csv, "demos,real_episodes,real_success,real_lo,real_hi\n");
+    for (r = 0; r < CURVE; r++)
+        if (t->curve[r].episodes > 0)
+            fprintf(csv, "%d,%d,%.4f,%.4f,%.4f\n", curve_demos[r], t->curve[r].episodes, t->curve[r].success_rate,
+                    t->curve[r].success_lo, t->curve[r].success_hi);
+    fclose(csv);
+    return 0;
+}
+
+static int plot_table(const s2r_options* opt, const table* t) {
+    static const char* short_name[ROWS] = {"pure sim", "+ DR", "+ sysID", "+ 100 demos", "+ 1000 demos", "real only"};
+    double v[2][ROWS], lo[2][ROWS], hi[2][ROWS], x[CURVE], y[CURVE], ylo[CURVE], yhi[CURVE];
+    s2r_figure fig;
+    s2r_plot_style style = s2r_plot_style_default();
+    char path[512], title[128];
+    int r, k, n = 0;
+    for (r = 0; r < ROWS; r++) {
+        const s2r_eval_result* e[2] = {&t->row[r].sim, &t->row[r].real};
+        for (k = 0; k < 2; k++) {
+            int empty = e[k]->episodes == 0 || (k == 0 && r == REAL_ONLY);
+            v[k][r] = empty ? NAN : e[k]->success_rate;
+            lo[k][r] = empty ? NAN : e[k]->success_lo;
+            hi[k][r] = empty ? NAN : e[k]->success_hi;
+        }
+    }
+    for (r = 0; r < CURVE; r++)
+        if (t->curve[r].episodes > 0) {
+            x[n] = curve_demos[r]; y[n] = t->curve[r].success_rate; ylo[n] = t->curve[r].success_lo; yhi[n] = t->curve[r].success_hi;
+            n++;
+        }
+    if (s2r_figure_init(&fig, 1400, 500, 1, 2) != S2R_OK) return fail("figure", fig.error);
+    snprintf(title, sizeof title, "The recipe on the %s, real unit #%llu", s2r_robot_kind_name(opt->robot),
+             (unsigned long long)opt->real_seed);
+    s2r_figure_title(&fig, title);
+    s2r_panel_labels(&fig, 0, "success with Wilson 95 % intervals", "", "success rate");
+    s2r_panel_categories(&fig, 0, short_name, ROWS);
+    s2r_panel_yrange(&fig, 0, 0, 1);
+    style.label = "simulation";
+    s2r_plot_bars(&fig, 0, v[0], lo[0], hi[0], ROWS, &style);
+    style.label = "real unit";
+    s2r_plot_bars(&fig, 0, v[1], lo[1], hi[1], ROWS, &style);
+    s2r_panel_labels(&fig, 1, "real success against demonstrations (fine-tuning the sysID policy)", "demonstrations",
+                     "real success rate");
+    s2r_panel_yrange(&fig, 1, 0, 1);
+    style = s2r_plot_style_default();
+    style.marker = S2R_MARKER_CIRCLE;
+    style.label = "real success";
+    if (n > 0) {
+        s2r_plot_line(&fig, 1, x, y, n, &style);
+        style.label = NULL;
+        s2r_plot_band(&fig, 1, x, ylo, yhi, n, &style);
+    }
+    r = s2r_figure_write_png(&fig, s2r_path(path, sizeof path, opt->out, "07_table.png")) != S2R_OK;
+    if (r) fail(path, fig.error);
+    s2r_figure_free(&fig);
+    return r;
+}
+
+int main(int argc, char** argv) {
+    static table t;
+    s2r_options opt;
+    s2r_randomization ranges;
+    s2r_dataset demos;
+    sizes z;
+    char error[S2R_ERROR_LEN], path[512];
+    double start = s2r_seconds();
+    int s;
+    FILE* f;
+
+    if (s2r_options_parse(&opt, argc, argv, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 2; }
+    if (opt.help) { s2r_options_usage(argv[0], "every row of the recipe table"); return 0; }
+    if (s2r_make_dir(opt.out, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
+    z = choose_sizes(opt.quick);
+    if (opt.quick) opt.seeds = 1;
+    printf("The recipe table on the %s, real unit #%llu, %d seed(s)%s\n", s2r_robot_kind_name(opt.robot),
+           (unsigned long long)opt.real_seed, opt.seeds, opt.quick ? " (quick)" : "");
+
+    if (measure_unit(&opt, &z, &ranges, &demos)) return 1;
+    for (s = 0; s < opt.seeds; s++)
+        if (run_seed(&opt, &z, opt.seed + (uint64_t)s, &ranges, &demos, &t)) return 1;
+    s2r_dataset_free(&demos);
+
+    if (write_table(&opt, &z, &t, s2r_seconds() - start) || plot_table(&opt, &t)) return 1;
+    printf("\n");
+    f = fopen(s2r_path(path, sizeof path, opt.out, "07_table.md"), "r");
+    if (f) { int c; while ((c = fgetc(f)) != EOF) putchar(c); fclose(f); }
+    printf("\nwrote %s/07_table.md, 07_table.csv, 07_table.png, 07_demo_curve.csv\n", opt.out);
+    printf("wall time %.0f s\n", s2r_seconds() - start);
+    return 0;
+}
