@@ -17,7 +17,9 @@
         (< 0.01 rad^2 good, 0.01-0.05 acceptable, > 0.05 block);
      4. re-centre the default training ranges on the estimate (narrower
         where the data are sure, untouched where a parameter could not be
-        identified) and save them for the next training run.
+        identified) and save them for the next training run;
+     5. train on them (warm from 02's DR policy when DIR/02_dr.ckpt is
+        there) and measure the policy in sim and on the same unit.
 
    The stand-in real robot also has effects the simulator cannot represent
    (sigmoid joint friction, backlash, a torque-speed limit, encoder bias):
@@ -34,7 +36,8 @@
    Writes, per arm (ur5e, panda): DIR/03_identified_ARM.txt (the identified
    simulator: a ranges file of FIXED values), DIR/03_ranges_ARM.txt (the
    recentred training ranges), DIR/03_sysid_ARM.csv (values and loss per
-   sweep), DIR/03_trajectories_ARM.png, DIR/03_fit_ARM.png.
+   sweep), DIR/03_trajectories_ARM.png, DIR/03_fit_ARM.png; for --robot
+   (default ur5e): DIR/03_dr_sysid.ckpt and its training CSV.
    Next: 04_finetune.c - fine-tune on real demonstrations. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
@@ -294,6 +297,51 @@ static int identify_arm(s2r_robot_kind kind, const s2r_options* opt, const sizes
     return ok;
 }
 
+/* Step 5: train on the recentred ranges, warm from example 02's policy when
+   it is there, and measure the result in sim and on this same unit - the
+   "Sim + DR + system ID" row of the table. */
+static int retrain(const s2r_options* opt) {
+    s2r_reach_training t = s2r_reach_training_default(opt->robot);
+    s2r_ppo_config pc = s2r_reach_ppo_config(opt->quick ? 8192 : 80000, opt->seed, opt->threads);
+    s2r_ppo ppo;
+    s2r_controller policy;
+    s2r_sim_real_eval eval;
+    char error[S2R_ERROR_LEN] = "", ranges[512], warm[512], path[512], name[64];
+    int obs_dim, act_dim, bad = 0;
+    FILE* f;
+    snprintf(name, sizeof name, "03_ranges_%s.txt", s2r_robot_kind_name(opt->robot));
+    if (s2r_randomization_load(&t.randomization, s2r_path(ranges, sizeof ranges, opt->out, name), error) != S2R_OK) {
+        fprintf(stderr, "%s\n", error);
+        return 1;
+    }
+    s2r_reach_dims(opt->robot, &obs_dim, &act_dim);
+    f = fopen(s2r_path(warm, sizeof warm, opt->out, "02_dr.ckpt"), "rb");
+    if (f) fclose(f);
+    else pc.total_steps = opt->quick ? 8192 : 250000;   /* no DR policy to start from: train fully */
+    if (s2r_ppo_init(&ppo, &pc, obs_dim, act_dim) != S2R_OK) { fprintf(stderr, "%s\n", ppo.error); return 1; }
+    if (f && s2r_policy_load(&ppo.policy, NULL, warm) != S2R_OK) {
+        fprintf(stderr, "%s (run 02 with the same --robot)\n", ppo.policy.error);
+        bad = 1;
+    }
+    printf("\nRetraining on %s for %lld steps%s\n", ranges, pc.total_steps, f ? ", starting from 02_dr.ckpt" : "");
+    t.label = "DR + sysID";
+    t.csv_path = s2r_path(path, sizeof path, opt->out, "03_dr_sysid_training.csv");
+    if (!bad && s2r_train_reach(&t, &ppo, error) != S2R_OK) { fprintf(stderr, "%s\n", error); bad = 1; }
+    if (!bad && s2r_policy_save(&ppo.policy, &ppo.adam, s2r_path(path, sizeof path, opt->out, "03_dr_sysid.ckpt")) != S2R_OK) {
+        fprintf(stderr, "%s\n", ppo.policy.error);
+        bad = 1;
+    }
+    policy = s2r_policy_controller(&ppo.policy);
+    if (!bad && s2r_evaluate_sim_and_real(&policy, opt->robot, &t.task, opt->quick ? 20 : 200, opt->seed + 1000,
+                                          opt->real_seed, 1, &eval, error) != S2R_OK) {
+        fprintf(stderr, "%s\n", error);
+        bad = 1;
+    }
+    if (!bad) s2r_sim_real_eval_print("sim + DR + system ID", &eval);
+    s2r_ppo_free(&ppo);
+    return bad;
+}
+
 int main(int argc, char** argv) {
     s2r_options opt;
     sizes z;
@@ -313,6 +361,7 @@ int main(int argc, char** argv) {
            (unsigned long long)opt.real_seed);
     if (one_robot) ok = identify_arm(opt.robot, &opt, &z);
     else ok = identify_arm(S2R_ROBOT_UR5E, &opt, &z) && identify_arm(S2R_ROBOT_PANDA, &opt, &z);
-    if (ok) printf("\nNext: train on the recentred ranges (%s/03_ranges_ARM.txt) instead of the defaults.\n", opt.out);
+    if (ok) ok = retrain(&opt) == 0;
+    if (ok) printf("\nNext: 04_finetune - fine-tune on real demonstrations from this unit.\n");
     return ok ? 0 : 1;
 }

@@ -1,8 +1,11 @@
 /* 07_the_table.c - the whole recipe, measured: every row of the table.
 
-   For one arm and one real unit of its fleet (--real-seed), and for each of
-   --seeds training seeds, this runs the steps of examples 01-05 and
-   measures each resulting policy in the nominal simulator and on the unit:
+   For one arm and each of --seeds training seeds, this runs the steps of
+   examples 01-05 and measures each resulting policy in the nominal
+   simulator and on a real unit.  Training seed s (s = 0, 1, ...) is paired
+   with unit --real-seed + s of the fleet: that unit is identified, gives
+   the demonstrations and is where the seed's policies are measured, so the
+   rows pool several units as well as several training runs:
 
      pure sim              PPO on the nominal simulator
      sim + DR              PPO on randomized simulators (default ranges)
@@ -12,11 +15,9 @@
                            on teleoperated demonstrations from the unit
      real only             behaviour cloning from scratch on 10k demos
 
-   The unit is identified once and its demonstrations recorded once (every
-   seed sees the same data); training and evaluation seeds differ.  Rows
-   pool all seeds: successes over seeds x episodes, with a Wilson 95 %
+   Rows pool all seeds: successes over seeds x episodes, with a Wilson 95 %
    interval.  Also measured: real success against the number of demos
-   (0, 10, 30, 100, 300, 1000).
+   (0, 10, 30, 100, 300, 1000), fine-tuning the sysID policy.
 
    Uses: s2r_identify_unit, s2r_collect_demos, s2r_train_reach,
          s2r_clone_demos, s2r_evaluate_sim_and_real, s2r_figure_*.
@@ -58,8 +59,8 @@ static sizes choose_sizes(int quick) {
         z.finetune_epochs = 2; z.scratch_epochs = 2;
         z.id.train = 1; z.id.valid = 1; z.id.samples = 50; z.id.sweeps = 2;
     } else {
-        z.ppo_steps = 250000; z.sysid_steps = 80000; z.demos = 10000; z.episodes = 200;
-        z.finetune_epochs = 20; z.scratch_epochs = 8;
+        z.ppo_steps = 200000; z.sysid_steps = 60000; z.demos = 10000; z.episodes = 200;
+        z.finetune_epochs = 20; z.scratch_epochs = 6;
     }
     return z;
 }
@@ -103,12 +104,12 @@ static int train_row(const s2r_options* opt, int row, const s2r_randomization* r
 }
 
 /* Evaluate a policy in sim and on the unit; pool it into the row. */
-static int evaluate_row(const s2r_options* opt, const sizes* z, s2r_policy* policy, uint64_t seed,
+static int evaluate_row(const s2r_options* opt, const sizes* z, s2r_policy* policy, uint64_t seed, uint64_t unit,
                         s2r_sim_real_eval* pooled, s2r_sim_real_eval* one) {
     s2r_controller c = s2r_policy_controller(policy);
     s2r_reach_config task = s2r_reach_config_default();
     char error[S2R_ERROR_LEN];
-    if (s2r_evaluate_sim_and_real(&c, opt->robot, &task, z->episodes, 1000 + seed, opt->real_seed, 1, one, error) != S2R_OK)
+    if (s2r_evaluate_sim_and_real(&c, opt->robot, &task, z->episodes, 1000 + seed, unit, 1, one, error) != S2R_OK)
         return fail("evaluation", error);
     s2r_eval_merge(&pooled->sim, &one->sim);
     s2r_eval_merge(&pooled->real, &one->real);
@@ -116,15 +117,10 @@ static int evaluate_row(const s2r_options* opt, const sizes* z, s2r_policy* poli
     return 0;
 }
 
-/* Load a checkpoint into a fresh policy of the same shape. */
+/* Bring a saved policy back. */
 static int load_policy(s2r_policy* p, const char* path) {
-    s2r_policy_shape shape;
-    s2r_rng rng = s2r_rng_make(0, 0);
     char error[S2R_ERROR_LEN];
-    if (s2r_checkpoint_shape(path, &shape, error) != S2R_OK) return fail(path, error);
-    if (s2r_policy_init(p, &shape, 0.0f, 10.0f, &rng) != S2R_OK) return fail(path, p->error);
-    if (s2r_policy_load(p, NULL, path) != S2R_OK) { s2r_policy_free(p); return fail(path, p->error); }
-    return 0;
+    return s2r_policy_from_checkpoint(p, path, error) != S2R_OK ? fail(path, error) : 0;
 }
 
 /* The first `demos` demonstrations of the set (each is episode_steps pairs). */
@@ -136,40 +132,39 @@ static s2r_dataset first_demos(const s2r_dataset* all, int demos) {
 }
 
 /* Once per unit: identify it (ranges for the sysID row) and record demos. */
-static int measure_unit(const s2r_options* opt, const sizes* z, s2r_randomization* ranges, s2r_dataset* demos) {
+static int measure_unit(const s2r_options* opt, const sizes* z, uint64_t unit, s2r_randomization* ranges,
+                        s2r_dataset* demos) {
     s2r_real_robot real;
     s2r_randomization dr = s2r_randomization_default();
     s2r_sysid_result r;
     s2r_expert_config op = s2r_operator_config_default();
     s2r_reach_config task = s2r_reach_config_default();
-    char error[S2R_ERROR_LEN], path[512];
-    int obs_dim, act_dim, ok = 0;
+    char error[S2R_ERROR_LEN], path[512], name[64];
+    int obs_dim, act_dim, ok = 0, bad;
     s2r_reach_dims(opt->robot, &obs_dim, &act_dim);
-    if (s2r_real_robot_init(&real, opt->robot, opt->real_seed) != S2R_OK) return fail("real robot", real.error);
+    if (s2r_real_robot_init(&real, opt->robot, unit) != S2R_OK) return fail("real robot", real.error);
     printf("System identification of %s ...\n", real.name);
     fflush(stdout);
-    if (s2r_identify_unit(&real.backend, &z->id, &dr, ranges, &r, error) != S2R_OK) { s2r_real_robot_free(&real); return fail("sysid", error); }
+    bad = s2r_identify_unit(&real.backend, &z->id, &dr, ranges, &r, error) != S2R_OK;
+    s2r_real_robot_free(&real);
+    if (bad) return fail("sysid", error);
     printf("  validation MSE %.3g -> %.3g rad^2 (%s) after %d sweeps\n", r.validation_mse_start, r.validation_mse,
            s2r_sysid_verdict_name(r.verdict), r.sweeps);
-    if (s2r_randomization_write(ranges, s2r_path(path, sizeof path, opt->out, "07_ranges_sysid.txt"), error) != S2R_OK) {
-        s2r_real_robot_free(&real);
-        return fail("ranges", error);
-    }
-    printf("Recording %d teleoperated demonstrations on %s ...\n", z->demos, real.name);
+    snprintf(name, sizeof name, "07_ranges_unit%llu.txt", (unsigned long long)unit);
+    if (s2r_randomization_write(ranges, s2r_path(path, sizeof path, opt->out, name), error) != S2R_OK) return fail("ranges", error);
+    printf("Recording %d teleoperated demonstrations on unit #%llu ...\n", z->demos, (unsigned long long)unit);
     fflush(stdout);
     if (s2r_dataset_init(demos, obs_dim, act_dim) != S2R_OK ||
-        s2r_collect_demos(&real.backend, &task, &op, z->demos, opt->seed + 77, demos, &ok, error) != S2R_OK) {
-        s2r_real_robot_free(&real);
+        s2r_collect_unit_demos(opt->robot, unit, &task, &op, z->demos, opt->seed + 77 + unit, opt->threads, demos, &ok,
+                               error) != S2R_OK)
         return fail("demos", error);
-    }
     printf("  %d of %d demonstrations ended on target (%d observation-action pairs)\n", ok, z->demos, demos->count);
-    s2r_real_robot_free(&real);
     return 0;
 }
 
 /* Fine-tune the sysID policy on the first n demos and evaluate it. */
 static int finetune_row(const s2r_options* opt, const sizes* z, const char* start, const s2r_dataset* demos, int n,
-                        uint64_t seed, s2r_sim_real_eval* out) {
+                        uint64_t seed, uint64_t unit, s2r_sim_real_eval* out) {
     s2r_policy p;
     s2r_dataset some = first_demos(demos, n);
     s2r_sim_real_eval none;
@@ -178,14 +173,14 @@ static int finetune_row(const s2r_options* opt, const sizes* z, const char* star
     memset(&none, 0, sizeof none);
     if (load_policy(&p, start)) return 1;
     bad = n > 0 && s2r_clone_demos(&p, &some, 1, z->finetune_epochs, seed, error) != S2R_OK ? fail("fine-tune", error) : 0;
-    if (!bad) bad = evaluate_row(opt, z, &p, seed, &none, out);
+    if (!bad) bad = evaluate_row(opt, z, &p, seed, unit, &none, out);
     s2r_policy_free(&p);
     return bad;
 }
 
 /* Behaviour cloning from scratch on every demo. */
 static int real_only_row(const s2r_options* opt, const sizes* z, const s2r_dataset* demos, uint64_t seed,
-                         s2r_sim_real_eval* pooled) {
+                         uint64_t unit, s2r_sim_real_eval* pooled) {
     s2r_policy p;
     s2r_policy_shape shape;
     s2r_rng rng = s2r_rng_make(seed, 5);
@@ -198,45 +193,47 @@ static int real_only_row(const s2r_options* opt, const sizes* z, const s2r_datas
     shape.hidden[0] = shape.hidden[1] = 64;
     if (s2r_policy_init(&p, &shape, -0.5f, 10.0f, &rng) != S2R_OK) return fail("policy", p.error);
     bad = s2r_clone_demos(&p, demos, 0, z->scratch_epochs, seed, error) != S2R_OK ? fail("real only", error)
-        : evaluate_row(opt, z, &p, seed, pooled, &one);
+        : evaluate_row(opt, z, &p, seed, unit, pooled, &one);
     s2r_policy_free(&p);
     return bad;
 }
 
-/* Every row for one training seed. */
-static int run_seed(const s2r_options* opt, const sizes* z, uint64_t seed, const s2r_randomization* ranges,
-                    const s2r_dataset* demos, table* t) {
-    s2r_randomization none = s2r_randomization_none(), dr = s2r_randomization_default();
+/* Every row for one training seed and its unit. */
+static int run_seed(const s2r_options* opt, const sizes* z, uint64_t seed, uint64_t unit, table* t) {
+    s2r_randomization none = s2r_randomization_none(), dr = s2r_randomization_default(), ranges;
+    s2r_dataset demos;
     char pure_ckpt[512], dr_ckpt[512], id_ckpt[512];
     s2r_sim_real_eval one;
     s2r_policy p;
-    int i, row;
-    printf("\n== training seed %llu ==\n", (unsigned long long)seed);
+    int i, row, bad = 0;
+    printf("\n== training seed %llu, real unit #%llu ==\n", (unsigned long long)seed, (unsigned long long)unit);
+    if (measure_unit(opt, z, unit, &ranges, &demos)) return 1;
     if (train_row(opt, PURE, &none, z->ppo_steps, seed, NULL, pure_ckpt, sizeof pure_ckpt) ||
         train_row(opt, DR, &dr, z->ppo_steps, seed, NULL, dr_ckpt, sizeof dr_ckpt) ||
-        train_row(opt, SYSID, ranges, z->sysid_steps, seed, dr_ckpt, id_ckpt, sizeof id_ckpt))
-        return 1;
-    for (row = PURE; row <= SYSID; row++) {
+        train_row(opt, SYSID, &ranges, z->sysid_steps, seed, dr_ckpt, id_ckpt, sizeof id_ckpt))
+        bad = 1;
+    for (row = PURE; row <= SYSID && !bad; row++) {
         const char* path = row == PURE ? pure_ckpt : row == DR ? dr_ckpt : id_ckpt;
-        if (load_policy(&p, path)) return 1;
-        i = evaluate_row(opt, z, &p, seed, &t->row[row], &one);
+        if ((bad = load_policy(&p, path)) != 0) break;
+        bad = evaluate_row(opt, z, &p, seed, unit, &t->row[row], &one);
         s2r_policy_free(&p);
-        if (i) return 1;
-        s2r_sim_real_eval_print(row_name[row], &one);
+        if (!bad) s2r_sim_real_eval_print(row_name[row], &one);
     }
-    for (i = 0; i < CURVE; i++) {   /* the demo curve holds the 100 and 1000 rows */
-        if (curve_demos[i] * s2r_reach_config_default().episode_steps > demos->count) continue;
-        if (finetune_row(opt, z, id_ckpt, demos, curve_demos[i], seed, &one)) return 1;
+    for (i = 0; i < CURVE && !bad; i++) {   /* the demo curve holds the 100 and 1000 rows */
+        if (curve_demos[i] * s2r_reach_config_default().episode_steps > demos.count) continue;
+        if ((bad = finetune_row(opt, z, id_ckpt, &demos, curve_demos[i], seed, unit, &one)) != 0) break;
         s2r_eval_merge(&t->curve[i], &one.real);
         row = curve_demos[i] == 100 ? DEMOS_100 : curve_demos[i] == 1000 ? DEMOS_1000 : -1;
         if (row < 0) continue;
         s2r_eval_merge(&t->row[row].sim, &one.sim);
         s2r_eval_merge(&t->row[row].real, &one.real);
+        t->row[row].gap = t->row[row].sim.success_rate - t->row[row].real.success_rate;
         s2r_sim_real_eval_print(row_name[row], &one);
     }
-    if (real_only_row(opt, z, demos, seed, &t->row[REAL_ONLY])) return 1;
-    printf("  %-34s real %5.1f %% (pooled so far)\n", row_name[REAL_ONLY], 100 * t->row[REAL_ONLY].real.success_rate);
-    return 0;
+    if (!bad && (bad = real_only_row(opt, z, &demos, seed, unit, &t->row[REAL_ONLY])) == 0)
+        printf("  %-34s real %5.1f %% (pooled so far)\n", row_name[REAL_ONLY], 100 * t->row[REAL_ONLY].real.success_rate);
+    s2r_dataset_free(&demos);
+    return bad;
 }
 
 /* "87.5 [85.1, 89.6]" in percent, or "n/a". */
@@ -263,9 +260,9 @@ static int write_table(const s2r_options* opt, const sizes* z, const table* t, d
         fprintf(md, "| %s | %s | %s | %s |\n", name, has_sim ? cell(a, sizeof a, &e->sim) : "n/a",
                 cell(b, sizeof b, &e->real), has_sim ? g : "n/a");
     }
-    fprintf(md, "\n%s, real unit #%llu, %d training seed(s), %d episodes per row per seed (pooled, Wilson 95 %% "
-                "intervals), %d demonstrations recorded; %.0f s wall.\n",
-            s2r_robot_kind_name(opt->robot), (unsigned long long)opt->real_seed, opt->seeds, z->episodes, z->demos, seconds);
+    fprintf(md, "\n%s; %d training seed(s), seed s paired with real unit #%llu + s; %d episodes per row per seed "
+                "(pooled, Wilson 95 %% intervals); %d demonstrations recorded per unit; %.0f s wall.\n",
+            s2r_robot_kind_name(opt->robot), opt->seeds, (unsigned long long)opt->real_seed, z->episodes, z->demos, seconds);
     fclose(md);
     csv = fopen(s2r_path(path, sizeof path, opt->out, "07_table.csv"), "w");
     if (!csv) return fail(path, "cannot write");
@@ -310,8 +307,8 @@ static int plot_table(const s2r_options* opt, const table* t) {
             n++;
         }
     if (s2r_figure_init(&fig, 1400, 500, 1, 2) != S2R_OK) return fail("figure", fig.error);
-    snprintf(title, sizeof title, "The recipe on the %s, real unit #%llu", s2r_robot_kind_name(opt->robot),
-             (unsigned long long)opt->real_seed);
+    snprintf(title, sizeof title, "The recipe on the %s (%d seed(s), real units from #%llu)", s2r_robot_kind_name(opt->robot),
+             opt->seeds, (unsigned long long)opt->real_seed);
     s2r_figure_title(&fig, title);
     s2r_panel_labels(&fig, 0, "success with Wilson 95 % intervals", "", "success rate");
     s2r_panel_categories(&fig, 0, short_name, ROWS);
@@ -340,8 +337,6 @@ static int plot_table(const s2r_options* opt, const table* t) {
 int main(int argc, char** argv) {
     static table t;
     s2r_options opt;
-    s2r_randomization ranges;
-    s2r_dataset demos;
     sizes z;
     char error[S2R_ERROR_LEN], path[512];
     double start = s2r_seconds();
@@ -353,13 +348,12 @@ int main(int argc, char** argv) {
     if (s2r_make_dir(opt.out, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
     z = choose_sizes(opt.quick);
     if (opt.quick) opt.seeds = 1;
-    printf("The recipe table on the %s, real unit #%llu, %d seed(s)%s\n", s2r_robot_kind_name(opt.robot),
-           (unsigned long long)opt.real_seed, opt.seeds, opt.quick ? " (quick)" : "");
+    printf("The recipe table on the %s, %d seed(s) paired with real units #%llu..#%llu%s\n", s2r_robot_kind_name(opt.robot),
+           opt.seeds, (unsigned long long)opt.real_seed, (unsigned long long)(opt.real_seed + opt.seeds - 1),
+           opt.quick ? " (quick)" : "");
 
-    if (measure_unit(&opt, &z, &ranges, &demos)) return 1;
     for (s = 0; s < opt.seeds; s++)
-        if (run_seed(&opt, &z, opt.seed + (uint64_t)s, &ranges, &demos, &t)) return 1;
-    s2r_dataset_free(&demos);
+        if (run_seed(&opt, &z, opt.seed + (uint64_t)s, opt.real_seed + (uint64_t)s, &t)) return 1;
 
     if (write_table(&opt, &z, &t, s2r_seconds() - start) || plot_table(&opt, &t)) return 1;
     printf("\n");
