@@ -840,6 +840,10 @@ typedef struct s2r_backend {
     s2r_result (*advance)(void* self, double seconds);
     s2r_result (*read_sensors)(void* self, s2r_sensors* out);
     s2r_result (*ground_truth)(void* self, s2r_ground_truth* out);
+    /* Optional (NULL when absent): a drive-level stop below the command
+       path - brakes engage and the servos hold where the arm is, with no
+       command latency; commands are ignored until the next reset. */
+    s2r_result (*halt)(void* self);
 } s2r_backend;
 
 /* Shorthands: s2r_backend_reset(b, ...) is b->reset(b->self, ...). */
@@ -919,6 +923,8 @@ struct s2r_sim {
     s2r_rng          rng;                     /* this episode's noise and jitter */
     double           time;                    /* s since reset                   */
     int              diverged;                /* physics blew up since reset     */
+    int              halted;                  /* brakes on until the next reset  */
+    double           hold[S2R_MAX_JOINTS];    /* rad, servo targets while halted */
     s2r_sim_effects  effects;                 /* NULL, or unmodeled effects      */
     void*            effects_context;
     char             error[S2R_ERROR_LEN];
@@ -2328,16 +2334,14 @@ S2RDEF const char* s2r_verdict_name(s2r_verdict verdict);
    itself, which takes the push away.  The velocity intervention counts
    once per excursion above the limit.
 
-   The e-stop's reaction is immediate: the halt command goes out in the
-   same check period as the trigger (s2r_safety_estop sends it at once).
-   How fast the arm then stops is physics: on the nominal UR5e simulator
-   the flange is below 0.05 m/s within 25 ms and stays there
-   (tests/test_deploy.c checks 50 ms).  Behind a backend with command latency (the stand-in real units:
-   25-45 ms) the halt arrives that much later, and the Panda's 12 N·m wrist
-   needs longer to brake a fast swing (up to about 0.3 s in the nominal
-   simulator).  A hard bound on every arm needs a stop below the command
-   path - brakes or a drive-level halt.  If your backend has one, give it as
-   config.halt: the e-stop calls it first, then sends the halt command.
+   The e-stop's reaction is immediate: it engages the backend's drive-level
+   halt (config.halt if given, else the wrapped backend's own: brakes below
+   the command path, so no command latency applies) and sends the halt
+   command in the same check period as the trigger.  On the simulators and
+   the stand-in units the brakes stop both arms from over 1 m/s at the
+   flange within about 10 ms (tests/test_deploy.c checks 50 ms).  Without a
+   drive-level halt, only the halt command acts: behind command latency
+   and with the Panda's 12 N·m wrist that can take a few hundred ms.
 
    Interventions are counted by kind, per episode (cleared by reset) and in
    total.  The monitor also records per episode the largest |tau| / limit
@@ -4992,6 +4996,7 @@ static s2r_result s2r__sim_reset(void* self, const double* q0, const double* tar
     s2r__sim_setup_sensing(sim);
     sim->time = sim->last_read = 0;
     sim->diverged = 0;
+    sim->halted = 0;
     return S2R_OK;
 }
 
@@ -5012,6 +5017,7 @@ static int s2r__sim_physics_step(s2r_sim* sim) {
     int j;
     s2r_delay_push(&sim->action_delay, sim->q_cmd);
     cmd = s2r_delay_peek(&sim->action_delay, s2r_delay_jitter_next(&sim->action_jitter, &sim->rng));
+    if (sim->halted) cmd = sim->hold;   /* below the command path: no latency */
     for (j = 0; j < r->info.n_joints; j++) r->data->ctrl[r->actuator[j]] = cmd[j] - sim->draw.qpos_bias[j];
     if (sim->effects) sim->effects(sim->effects_context, sim);
     mj_step(r->model, r->data);
@@ -5066,6 +5072,23 @@ static s2r_result s2r__sim_read_sensors(void* self, s2r_sensors* out) {
     return S2R_OK;
 }
 
+/* Brakes: a large joint damping (integrated implicitly, so it is stable at
+   any size) and servos holding the measured position.  Reset restores the
+   model's damping from the nominal copy. */
+#define S2R_BRAKE_DAMPING 2000.0   /* N·m·s/rad added to every arm joint */
+static s2r_result s2r__sim_halt(void* self) {
+    s2r_sim* sim = (s2r_sim*)self;
+    s2r_robot* r = &sim->robot;
+    int j;
+    if (sim->halted) return S2R_OK;
+    for (j = 0; j < r->info.n_joints; j++) {
+        r->model->dof_damping[r->dof_adr[j]] += S2R_BRAKE_DAMPING;
+        sim->hold[j] = r->data->qpos[r->qpos_adr[j]] + sim->draw.qpos_bias[j];
+    }
+    sim->halted = 1;
+    return S2R_OK;
+}
+
 static s2r_result s2r__sim_ground_truth(void* self, s2r_ground_truth* out) {
     s2r_sim* sim = (s2r_sim*)self;
     s2r__robot_ground_truth(&sim->robot, sim->diverged, out);
@@ -5107,6 +5130,7 @@ static void s2r__sim_wire_backend(s2r_sim* sim) {
     sim->backend.advance = s2r__sim_advance;
     sim->backend.read_sensors = s2r__sim_read_sensors;
     sim->backend.ground_truth = s2r__sim_ground_truth;
+    sim->backend.halt = s2r__sim_halt;
 }
 
 /* Allocations after loading the model: the delay lines. */
@@ -9152,6 +9176,7 @@ static void s2r__safety_stop(s2r_safety* s, const char* reason) {
     snprintf(s->estop_reason, sizeof s->estop_reason, "%s", reason ? reason : "operator");
     s2r__safety_count(s, S2R_INTERVENTION_BIT(S2R_INTERVENTION_ESTOP));
     if (s->config.halt) s->config.halt(s->config.halt_context);
+    else if (s->inner->halt) s->inner->halt(s->inner->self);
     s2r__safety_hold(s, 1);
 }
 

@@ -27,10 +27,8 @@
    Every gate decision, with the numbers and the reason, goes to a
    JSON-lines deployment log.  The timeline is printed and plotted.
 
-   The candidate.  Until the trained policy is wired in, the candidate is
-   a stand-in: the scripted expert with artificial imperfection (action
-   noise and one step of extra reaction delay).  load_candidate() is the
-   one function to change; it is marked below.
+   The candidate: the policy of example 03 (or 02) from --out, or a
+   stand-in when this example runs on its own (see load_candidate).
 
    Uses: s2r_safety_*, s2r_regression_run, s2r_shadow_run, s2r_tethered_run,
          s2r_deploy_run, s2r_deploy_episode, s2r_gate_*, s2r_monitor_*,
@@ -149,30 +147,24 @@ static double calibrate_camera(camera_layer* c, uint64_t seed) {
 }
 
 /* ---------------------------------------------------------------------------
-   THE CANDIDATE POLICY - the one function to change.
+   THE CANDIDATE POLICY
 
-   To deploy a trained policy, replace the body of load_candidate with the
-   loading of the checkpoint an earlier example wrote to opt->out (keep an
-   s2r_policy in candidate_policy instead of the expert):
-
-       s2r_policy_shape shape;
-       s2r_rng init = s2r_rng_make(opt->seed, 0);
-       s2r_path(path, sizeof path, opt->out, "<checkpoint of example 04>");
-       s2r_checkpoint_shape(path, &shape, error);
-       s2r_policy_init(&p->policy, &shape, 0.0f, 10.0f, &init);
-       s2r_policy_load(&p->policy, NULL, path);
-       *out = s2r_policy_controller(&p->policy);
-
-   (checking every result).  Nothing else in this file needs to know what
-   the candidate is.
-
-   Until then: a stand-in - the scripted expert with artificial imperfection,
-   action noise (std 0.03) and one step of extra reaction delay, so it is
-   measurably different from the fallback.  Its noise stream comes from
-   --seed.
+   The candidate is the policy example 03 trained on the ranges re-centred
+   on the lab unit (DIR/03_dr_sysid.ckpt), else example 02's domain-
+   randomized policy (DIR/02_dr.ckpt): both were trained on a simulator
+   without a camera offset, which is what the fleet's calibrated sensing
+   layer gives them.  (The fine-tuned policies of 04 learned the lab unit's
+   own offset from demonstrations; behind the calibration layer they would
+   correct it twice.)  When neither file is there - this example run on its
+   own - the candidate is a stand-in: the scripted expert with artificial
+   imperfection, action noise (std 0.03) and one step of extra reaction
+   delay, so it is measurably different from the fallback.  Its noise
+   stream comes from --seed.
    ------------------------------------------------------------------------- */
 
 typedef struct candidate_policy {
+    int        trained;    /* 1: `policy` from a checkpoint; 0: the stand-in */
+    s2r_policy policy;
     s2r_expert expert;
     s2r_rng    rng;
 } candidate_policy;
@@ -185,8 +177,21 @@ static s2r_result candidate_act(void* self, const float* obs, float* action) {
 
 static s2r_result load_candidate(const s2r_options* opt, const s2r_reach* reach, candidate_policy* p,
                                  s2r_controller* out) {
+    static const char* const checkpoints[2] = {"03_dr_sysid.ckpt", "02_dr.ckpt"};
     s2r_expert_config ec = s2r_expert_config_default();
+    char path[512], error[S2R_ERROR_LEN];
     s2r_result res;
+    int i;
+    memset(p, 0, sizeof *p);
+    for (i = 0; i < 2; i++)
+        if (s2r_policy_from_checkpoint(&p->policy, s2r_path(path, sizeof path, opt->out, checkpoints[i]), error) == S2R_OK) {
+            if (p->policy.shape.obs_dim != reach->obs_dim) { s2r_policy_free(&p->policy); continue; }
+            printf("candidate: the trained policy in %s\n", path);
+            p->trained = 1;
+            *out = s2r_policy_controller(&p->policy);
+            return S2R_OK;
+        }
+    printf("candidate: no trained policy in %s (run 02/03 first); using the imperfect-expert stand-in\n", opt->out);
     ec.action_noise = 0.03;
     ec.reaction_steps = 1;
     if ((res = s2r_expert_init(&p->expert, &ec, reach)) != S2R_OK) return res;
@@ -195,6 +200,11 @@ static s2r_result load_candidate(const s2r_options* opt, const s2r_reach* reach,
     out->reset = candidate_reset;
     out->act = candidate_act;
     return S2R_OK;
+}
+
+static void free_candidate(candidate_policy* p) {
+    if (p->trained) s2r_policy_free(&p->policy);
+    else s2r_expert_free(&p->expert);
 }
 
 /* ---------------------------------------------------------------------------
@@ -720,7 +730,7 @@ int main(int argc, char** argv) {
     if (res == S2R_OK) printf("wrote %s/06_deployment_log.jsonl, 06_timeline.csv and 06_staged_deployment.png\n", opt.out);
     else fprintf(stderr, "deployment example failed: %s\n", s2r_result_string(res));
     s2r_deploy_free(&d);
-    s2r_expert_free(&cp.expert);
+    free_candidate(&cp);
     s2r_expert_free(&fallback_expert);
     fleet_free(z.fleet);
     return res == S2R_OK ? 0 : 1;

@@ -2,7 +2,7 @@
    fails at its stated threshold on constructed statistics; the safety
    monitor blocks every injected unsafe command (NaN, Inf, beyond the
    limits, large jumps, leaving the workspace, and a fuzz of random ones)
-   and leaves safe ones alone; the e-stop halts the UR5e within 50 ms of
+   and leaves safe ones alone; the e-stop halts both arms within 50 ms of
    simulated time; the CUSUM detectors fire within a stated number of
    episodes after a change and stay silent over long unchanged runs
    (rates measured over 200 seeds); a policy that fails the tethered stage
@@ -413,13 +413,13 @@ static int test_deploy_safety_watch(void) {
 /* E-stop mid-motion on the nominal UR5e: the flange's true speed falls
    below 0.05 m/s (the task's own "at rest") within 50 ms of simulated time
    and stays below for the next 250 ms; commands after it change nothing. */
-static int test_deploy_estop_halts(void) {
+static int check_estop_halts(s2r_robot_kind kind) {
     s2r_safety_config sc = s2r_safety_config_default();
     deploy_rig r;
     const s2r_backend* b;
     double worst = 0, fastest = 0;
     int e;
-    CHECK(deploy_rig_init(&r, S2R_ROBOT_UR5E, &sc) == 0);
+    CHECK(deploy_rig_init(&r, kind, &sc) == 0);
     b = s2r_safety_backend(&r.safety);
     for (e = 0; e < 10; e++) {
         s2r_rng rng = s2r_rng_make(21, (uint64_t)e);
@@ -450,9 +450,16 @@ static int test_deploy_estop_halts(void) {
         CHECK(memcmp(held, r.sim.q_cmd, sizeof held) == 0);
     }
     CHECKF(fastest > 0.3, "the arm was not moving fast (%.2f m/s)", fastest);
-    printf("    e-stop: flange from up to %.2f m/s to rest in at most %.0f ms\n", fastest, worst * 1000);
+    printf("    e-stop (%s): flange from up to %.2f m/s to rest in at most %.0f ms\n", s2r_robot_kind_name(kind),
+           fastest, worst * 1000);
     deploy_rig_free(&r);
     return 0;
+}
+
+/* The e-stop engages the backend's brakes (drive-level halt) and sends the
+   halt command: both arms at rest within 50 ms of simulated time. */
+static int test_deploy_estop_halts(void) {
+    return check_estop_halts(S2R_ROBOT_UR5E) || check_estop_halts(S2R_ROBOT_PANDA);
 }
 
 static int test_deploy_safety_bad_config(void) {
@@ -851,7 +858,7 @@ static const test_case deploy_tests[] = {
     {"deploy: safety invariants hold over 3000 random commands", test_deploy_safety_fuzz},
     {"deploy: safety leaves the expert alone, catches NaN actions", test_deploy_safety_leaves_safe_alone},
     {"deploy: speed and torque holds, escalation to e-stop, halt hook", test_deploy_safety_watch},
-    {"deploy: e-stop halts the UR5e within 50 ms of simulated time", test_deploy_estop_halts},
+    {"deploy: e-stop halts the UR5e and the Panda within 50 ms of simulated time", test_deploy_estop_halts},
     {"deploy: safety rejects bad configs", test_deploy_safety_bad_config},
     {"deploy: regression suite: expert passes, do-nothing fails", test_deploy_regression_suite},
     {"deploy: shadow: twin agrees; NaN proposals unsafe, pushes disagree; fallback unharmed", test_deploy_shadow},
