@@ -1011,7 +1011,8 @@ S2RDEF const s2r_real_unit* s2r_real_robot_oracle(const s2r_real_robot* real);
        [0,   n)    q            measured joint positions, rad
        [n,  2n)    qd           measured joint velocities, rad/s
        [2n, 3n)    q_cmd - q    servo target minus measured position, rad
-       [3n, 3n+3)  target       perceived target position (world), m
+       [3n, 3n+3)  target       perceived target position (world), m, minus
+                                the camera calibration target_correction
        [+3, +6)    flange       flange by forward kinematics of measured q, m
        [+6, +9)    target - flange, m
        [+9, +9+n)  previous action
@@ -1034,6 +1035,10 @@ typedef struct s2r_reach_config {
     double init_q_noise;     /* rad, start pose spread around home; 0.05       */
     double bonus;            /* reward for being on target; 1.0               */
     double action_cost;      /* reward weight on |a|^2; 0.01                  */
+    double target_correction[3]; /* m, subtracted from the perceived target
+                                    before it enters the observation: the
+                                    camera calibration (s2r_calibrate_camera);
+                                    0 0 0                                     */
 } s2r_reach_config;
 
 typedef struct s2r_reach {
@@ -1692,7 +1697,9 @@ S2RDEF s2r_controller s2r_policy_controller(s2r_policy* policy);
    `episodes` on each; the gap is their difference.  The robots are
    evaluated in parallel (OpenMP), so the controller must be safe to call
    from several threads at once: a policy is, the stateful scripted expert
-   is not (evaluate it with s2r_evaluate, one backend at a time). */
+   is not (evaluate it with s2r_evaluate, one backend at a time).  A camera
+   calibration in task->target_correction belongs to the real units and is
+   applied only there: the simulator's camera is perfect. */
 typedef struct s2r_sim_real_eval {
     s2r_eval_result sim;     /* nominal simulator                       */
     s2r_eval_result real;    /* all real units together                 */
@@ -1717,8 +1724,8 @@ S2RDEF s2r_result s2r_sim_real_eval_write(const char* path, const char* label, c
    true target, as a person beside the robot sees it, through the backend's
    ground truth) instead of the miscalibrated camera, reacts a couple of
    control steps late and is not steady (Gaussian noise on every action).
-   Each step is recorded as the policy would see it: the task's observation
-   and the action actually sent.  So a policy cloned from these demos learns
+   Each action actually sent is recorded with the task's observation the
+   operator was reacting to.  So a policy cloned from these demos learns
    what the operator knew - where the target really is - from observations
    it will have at deployment. */
 
@@ -2159,12 +2166,23 @@ S2RDEF s2r_result         s2r_sysid_recentre(const s2r_sysid* id, const s2r_sysi
    sensitivity, recentred half-width; then losses, MSEs and verdict. */
 S2RDEF void               s2r_sysid_print(const s2r_sysid* id, const s2r_sysid_result* result);
 
+/* Camera-to-base calibration through the backend: the marker is placed at
+   `points` surveyed positions drawn in the arm's workspace box (reset with
+   the arm at home), the perceived position is read `reads` times 0.04 s
+   apart at each, and the offset is the mean of perceived minus placed (m).
+   spread: NULL or the largest distance of one point's mean from the
+   offset (m) - how consistent the calibration is.  Use the offset as the
+   reach task's target_correction. */
+S2RDEF s2r_result s2r_calibrate_camera(const s2r_backend* robot, int points, int reads, uint64_t seed,
+                                       double offset[3], double* spread, char* error);
+
 /* The whole identification of one unit in one call, as the recipe table
    runs it: `train` multisine and `valid` chirp trajectories of `samples`
    readings every 0.02 s recorded through the backend; coordinate descent
    with the default parameters (the sensing delay held at the centre of
    `training`'s range, since open-loop data see only the total delay);
-   `next` = `training` recentred on the estimate. */
+   `next` = `training` recentred on the estimate; and the camera calibrated
+   (s2r_calibrate_camera, 8 points, 10 readings each) into camera_offset. */
 typedef struct s2r_identify_config {
     int      train;      /* trajectories to fit; 3                     */
     int      valid;      /* held-out trajectories; 2                   */
@@ -2176,7 +2194,7 @@ typedef struct s2r_identify_config {
 S2RDEF s2r_identify_config s2r_identify_config_default(void);
 S2RDEF s2r_result s2r_identify_unit(const s2r_backend* robot, const s2r_identify_config* config,
                                     const s2r_randomization* training, s2r_randomization* next,
-                                    s2r_sysid_result* result, char* error);
+                                    s2r_sysid_result* result, double camera_offset[3], char* error);
 
 /* ==========================================================================
    Deployment (1/7): overview - stages, gates, safety, fallback, monitoring
@@ -5342,6 +5360,7 @@ S2RDEF s2r_reach_config s2r_reach_config_default(void) {
     c.init_q_noise = 0.05;
     c.bonus = 1.0;
     c.action_cost = 0.01;
+    c.target_correction[0] = c.target_correction[1] = c.target_correction[2] = 0.0;
     return c;
 }
 
@@ -5356,6 +5375,8 @@ static s2r_result s2r__reach_check_config(const s2r_reach_config* c, char* error
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "workspace_scale must be in [0, 1]");
     if (!(c->init_q_noise >= 0) || !isfinite(c->bonus) || !isfinite(c->action_cost))
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "init_q_noise must be >= 0, bonus and action_cost finite");
+    if (!s2r_all_finite(c->target_correction, 3))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "target_correction must be finite");
     return S2R_OK;
 }
 
@@ -5407,9 +5428,10 @@ static void s2r__reach_observe(s2r_reach* reach, float* obs) {
         obs[3 * n + 9 + j] = reach->prev_action[j];
     }
     for (i = 0; i < 3; i++) {
-        obs[3 * n + i] = (float)s->target[i];
+        double target = s->target[i] - reach->config.target_correction[i];
+        obs[3 * n + i] = (float)target;
         obs[3 * n + 3 + i] = (float)flange[i];
-        obs[3 * n + 6 + i] = (float)(s->target[i] - flange[i]);
+        obs[3 * n + 6 + i] = (float)(target - flange[i]);
     }
     for (i = 0; i < reach->obs_dim; i++)   /* a blown-up simulation never feeds NaN on */
         if (!isfinite(obs[i])) obs[i] = 0.0f;
@@ -7522,8 +7544,10 @@ static s2r_result s2r__evaluate_job(const s2r_controller* c, s2r_robot_kind robo
     if (job == 0) {
         s2r_sim sim;
         s2r_sim_config sc = s2r_sim_config_default(robot);
+        s2r_reach_config perfect_camera = *task;
+        memset(perfect_camera.target_correction, 0, sizeof perfect_camera.target_correction);
         if ((res = s2r_sim_init(&sim, &sc)) != S2R_OK) return s2r__fail(error, res, "%s", sim.error);
-        res = s2r__evaluate_on(c, &sim.backend, task, episodes, seed, out, error);
+        res = s2r__evaluate_on(c, &sim.backend, &perfect_camera, episodes, seed, out, error);
         s2r_sim_free(&sim);
     } else {
         s2r_real_robot real;
@@ -7592,20 +7616,25 @@ S2RDEF s2r_expert_config s2r_operator_config_default(void) {
     return c;
 }
 
-/* One demonstration: the operator acts on what it sees, the policy's
-   observation and the sent action are recorded. */
+/* One demonstration: the operator acts on what it sees; each action is
+   recorded with the observation the operator was reacting to (the one
+   reaction_steps earlier), so the pair is the operator's decision and not
+   an artefact of its delay.  The first reaction_steps steps, before the
+   operator reacts, are not recorded. */
 static s2r_result s2r__demo_episode(s2r_reach* reach, s2r_expert* op, s2r_rng* rng, s2r_dataset* data, int* success) {
-    float obs[S2R_REACH_MAX_OBS], action[S2R_MAX_JOINTS];
+    float history[8][S2R_REACH_MAX_OBS], action[S2R_MAX_JOINTS];   /* [t mod 8]: observation at step t */
+    int k = op->config.reaction_steps, t = 0;
     s2r_ground_truth seen;
     s2r_step_result r;
-    s2r_result res = s2r_reach_reset(reach, rng, obs);
+    s2r_result res = s2r_reach_reset(reach, rng, history[0]);
     if (res != S2R_OK) return res;
     s2r_expert_reset(op);
     s2r_backend_ground_truth(reach->backend, &seen);   /* the operator's eyes */
     do {
-        if ((res = s2r_expert_act(op, obs, seen.target, action, rng)) != S2R_OK) return res;
-        if ((res = s2r_dataset_append(data, obs, action)) != S2R_OK) return res;
-        if ((res = s2r_reach_step(reach, action, obs, &r)) != S2R_OK) return res;
+        if ((res = s2r_expert_act(op, history[t % 8], seen.target, action, rng)) != S2R_OK) return res;
+        if (t >= k && (res = s2r_dataset_append(data, history[(t - k) % 8], action)) != S2R_OK) return res;
+        if ((res = s2r_reach_step(reach, action, history[(t + 1) % 8], &r)) != S2R_OK) return res;
+        t++;
     } while (!r.done);
     *success = r.success;
     return S2R_OK;
@@ -8932,6 +8961,46 @@ static const char* s2r__sysid_unit(s2r_param p) {
     return p == S2R_PARAM_PAYLOAD ? "kg" : "s";
 }
 
+/* Mean perceived target (m) over `reads` readings with the marker at p. */
+static s2r_result s2r__perceive_marker(const s2r_backend* robot, const double p[3], int reads, s2r_rng* rng,
+                                       double mean[3]) {
+    s2r_sensors s;
+    s2r_result res = s2r_backend_reset(robot, NULL, p, rng);
+    int k, i;
+    mean[0] = mean[1] = mean[2] = 0;
+    for (k = 0; k < reads && res == S2R_OK; k++) {
+        res = s2r_backend_advance(robot, 0.04);
+        if (res == S2R_OK) res = s2r_backend_read_sensors(robot, &s);
+        for (i = 0; i < 3; i++) mean[i] += s.target[i] / reads;
+    }
+    return res;
+}
+
+S2RDEF s2r_result s2r_calibrate_camera(const s2r_backend* robot, int points, int reads, uint64_t seed,
+                                       double offset[3], double* spread, char* error) {
+    s2r_reach_config task = s2r_reach_config_default();
+    double seen[16][3], placed[16][3], worst = 0;
+    int k, i;
+    if (points < 1 || points > 16 || reads < 1)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "camera calibration needs 1..16 points and >= 1 reading");
+    offset[0] = offset[1] = offset[2] = 0;
+    for (k = 0; k < points; k++) {
+        s2r_rng rng = s2r_rng_make(seed, (uint64_t)k);
+        s2r_result res;
+        s2r_reach_sample_target(&task, robot->info, &rng, placed[k]);
+        if ((res = s2r__perceive_marker(robot, placed[k], reads, &rng, seen[k])) != S2R_OK)
+            return s2r__fail(error, res, "camera calibration: %s", robot->error);
+        for (i = 0; i < 3; i++) offset[i] += (seen[k][i] - placed[k][i]) / points;
+    }
+    for (k = 0; k < points; k++) {
+        double d = 0;
+        for (i = 0; i < 3; i++) d += (seen[k][i] - placed[k][i] - offset[i]) * (seen[k][i] - placed[k][i] - offset[i]);
+        worst = fmax(worst, sqrt(d));
+    }
+    if (spread) *spread = worst;
+    return S2R_OK;
+}
+
 S2RDEF s2r_identify_config s2r_identify_config_default(void) {
     s2r_identify_config c;
     c.train = 3;
@@ -8944,7 +9013,7 @@ S2RDEF s2r_identify_config s2r_identify_config_default(void) {
 
 S2RDEF s2r_result s2r_identify_unit(const s2r_backend* robot, const s2r_identify_config* config,
                                     const s2r_randomization* training, s2r_randomization* next,
-                                    s2r_sysid_result* result, char* error) {
+                                    s2r_sysid_result* result, double camera_offset[3], char* error) {
     s2r_excitation_config ex = s2r_excitation_config_default();
     s2r_sysid_config cfg = s2r_sysid_config_default();
     s2r_sim_config model = s2r_sim_config_default(robot->info->kind);
@@ -8967,6 +9036,7 @@ S2RDEF s2r_result s2r_identify_unit(const s2r_backend* robot, const s2r_identify
     if (res == S2R_OK && (res = s2r_sysid_init(&id, &cfg, &model)) != S2R_OK) s2r__fail(error, res, "%s", id.error);
     if (res == S2R_OK && (res = s2r_sysid_run(&id, &train, &valid, result)) != S2R_OK) s2r__fail(error, res, "%s", id.error);
     if (res == S2R_OK && (res = s2r_sysid_recentre(&id, result, training, next)) != S2R_OK) s2r__fail(error, res, "%s", id.error);
+    if (res == S2R_OK) res = s2r_calibrate_camera(robot, 8, 10, config->seed + 2, camera_offset, NULL, error);
     s2r_sysid_free(&id);
     s2r_trajectory_set_free(&train);
     s2r_trajectory_set_free(&valid);

@@ -9,11 +9,16 @@
 
      pure sim              PPO on the nominal simulator
      sim + DR              PPO on randomized simulators (default ranges)
-     sim + DR + sysID      the DR policy trained on, warm, with the ranges
-                           re-centred on the unit's identified parameters
+     sim + DR + sysID      the unit identified: dynamics by coordinate
+                           descent, camera by a marker at surveyed points;
+                           the DR policy trained on, warm, with the ranges
+                           re-centred on the estimate, and run with the
+                           camera calibration applied
      + 100 / 1000 demos    the sysID policy fine-tuned by behaviour cloning
                            on teleoperated demonstrations from the unit
+                           (recorded with the calibrated camera)
      real only             behaviour cloning from scratch on 10k demos
+                           (same calibrated recordings)
 
    Rows pool all seeds: successes over seeds x episodes, with a Wilson 95 %
    interval.  Also measured: real success against the number of demos
@@ -59,7 +64,7 @@ static sizes choose_sizes(int quick) {
         z.finetune_epochs = 2; z.scratch_epochs = 2;
         z.id.train = 1; z.id.valid = 1; z.id.samples = 50; z.id.sweeps = 2;
     } else {
-        z.ppo_steps = 200000; z.sysid_steps = 60000; z.demos = 10000; z.episodes = 200;
+        z.ppo_steps = 200000; z.sysid_steps = 80000; z.demos = 10000; z.episodes = 200;
         z.finetune_epochs = 20; z.scratch_epochs = 6;
     }
     return z;
@@ -75,6 +80,7 @@ static int new_ppo(s2r_ppo* ppo, const s2r_options* opt, long long steps, uint64
     s2r_ppo_config pc = s2r_reach_ppo_config(steps, seed, opt->threads);
     int obs_dim, act_dim;
     s2r_reach_dims(opt->robot, &obs_dim, &act_dim);
+    if (warm) pc.learning_rate = 3e-4f;   /* continuing a trained policy: gentler steps */
     if (s2r_ppo_init(ppo, &pc, obs_dim, act_dim) != S2R_OK) return fail("ppo", ppo->error);
     if (warm && s2r_policy_load(&ppo->policy, NULL, warm) != S2R_OK) return fail(warm, ppo->policy.error);
     return 0;
@@ -105,11 +111,10 @@ static int train_row(const s2r_options* opt, int row, const s2r_randomization* r
 
 /* Evaluate a policy in sim and on the unit; pool it into the row. */
 static int evaluate_row(const s2r_options* opt, const sizes* z, s2r_policy* policy, uint64_t seed, uint64_t unit,
-                        s2r_sim_real_eval* pooled, s2r_sim_real_eval* one) {
+                        const s2r_reach_config* task, s2r_sim_real_eval* pooled, s2r_sim_real_eval* one) {
     s2r_controller c = s2r_policy_controller(policy);
-    s2r_reach_config task = s2r_reach_config_default();
     char error[S2R_ERROR_LEN];
-    if (s2r_evaluate_sim_and_real(&c, opt->robot, &task, z->episodes, 1000 + seed, unit, 1, one, error) != S2R_OK)
+    if (s2r_evaluate_sim_and_real(&c, opt->robot, task, z->episodes, 1000 + seed, unit, 1, one, error) != S2R_OK)
         return fail("evaluation", error);
     s2r_eval_merge(&pooled->sim, &one->sim);
     s2r_eval_merge(&pooled->real, &one->real);
@@ -123,39 +128,41 @@ static int load_policy(s2r_policy* p, const char* path) {
     return s2r_policy_from_checkpoint(p, path, error) != S2R_OK ? fail(path, error) : 0;
 }
 
-/* The first `demos` demonstrations of the set (each is episode_steps pairs). */
-static s2r_dataset first_demos(const s2r_dataset* all, int demos) {
+/* The first `demos` of the `recorded` demonstrations in the set (every
+   demonstration contributes the same number of pairs). */
+static s2r_dataset first_demos(const s2r_dataset* all, int demos, int recorded) {
     s2r_dataset d = *all;
-    long long pairs = (long long)demos * s2r_reach_config_default().episode_steps;
-    d.count = pairs < all->count ? (int)pairs : all->count;
+    d.count = (int)((long long)all->count / recorded * demos);
     return d;
 }
 
 /* Once per unit: identify it (ranges for the sysID row) and record demos. */
 static int measure_unit(const s2r_options* opt, const sizes* z, uint64_t unit, s2r_randomization* ranges,
-                        s2r_dataset* demos) {
+                        s2r_reach_config* calibrated, s2r_dataset* demos) {
     s2r_real_robot real;
     s2r_randomization dr = s2r_randomization_default();
     s2r_sysid_result r;
     s2r_expert_config op = s2r_operator_config_default();
-    s2r_reach_config task = s2r_reach_config_default();
     char error[S2R_ERROR_LEN], path[512], name[64];
     int obs_dim, act_dim, ok = 0, bad;
     s2r_reach_dims(opt->robot, &obs_dim, &act_dim);
     if (s2r_real_robot_init(&real, opt->robot, unit) != S2R_OK) return fail("real robot", real.error);
     printf("System identification of %s ...\n", real.name);
     fflush(stdout);
-    bad = s2r_identify_unit(&real.backend, &z->id, &dr, ranges, &r, error) != S2R_OK;
+    *calibrated = s2r_reach_config_default();
+    bad = s2r_identify_unit(&real.backend, &z->id, &dr, ranges, &r, calibrated->target_correction, error) != S2R_OK;
     s2r_real_robot_free(&real);
     if (bad) return fail("sysid", error);
-    printf("  validation MSE %.3g -> %.3g rad^2 (%s) after %d sweeps\n", r.validation_mse_start, r.validation_mse,
-           s2r_sysid_verdict_name(r.verdict), r.sweeps);
+    printf("  validation MSE %.3g -> %.3g rad^2 (%s) after %d sweeps; camera offset (%.1f, %.1f, %.1f) mm\n",
+           r.validation_mse_start, r.validation_mse, s2r_sysid_verdict_name(r.verdict), r.sweeps,
+           1000 * calibrated->target_correction[0], 1000 * calibrated->target_correction[1],
+           1000 * calibrated->target_correction[2]);
     snprintf(name, sizeof name, "07_ranges_unit%llu.txt", (unsigned long long)unit);
     if (s2r_randomization_write(ranges, s2r_path(path, sizeof path, opt->out, name), error) != S2R_OK) return fail("ranges", error);
     printf("Recording %d teleoperated demonstrations on unit #%llu ...\n", z->demos, (unsigned long long)unit);
     fflush(stdout);
     if (s2r_dataset_init(demos, obs_dim, act_dim) != S2R_OK ||
-        s2r_collect_unit_demos(opt->robot, unit, &task, &op, z->demos, opt->seed + 77 + unit, opt->threads, demos, &ok,
+        s2r_collect_unit_demos(opt->robot, unit, calibrated, &op, z->demos, opt->seed + 77 + unit, opt->threads, demos, &ok,
                                error) != S2R_OK)
         return fail("demos", error);
     printf("  %d of %d demonstrations ended on target (%d observation-action pairs)\n", ok, z->demos, demos->count);
@@ -164,23 +171,23 @@ static int measure_unit(const s2r_options* opt, const sizes* z, uint64_t unit, s
 
 /* Fine-tune the sysID policy on the first n demos and evaluate it. */
 static int finetune_row(const s2r_options* opt, const sizes* z, const char* start, const s2r_dataset* demos, int n,
-                        uint64_t seed, uint64_t unit, s2r_sim_real_eval* out) {
+                        uint64_t seed, uint64_t unit, const s2r_reach_config* task, s2r_sim_real_eval* out) {
     s2r_policy p;
-    s2r_dataset some = first_demos(demos, n);
+    s2r_dataset some = first_demos(demos, n, z->demos);
     s2r_sim_real_eval none;
     char error[S2R_ERROR_LEN];
     int bad;
     memset(&none, 0, sizeof none);
     if (load_policy(&p, start)) return 1;
     bad = n > 0 && s2r_clone_demos(&p, &some, 1, z->finetune_epochs, seed, error) != S2R_OK ? fail("fine-tune", error) : 0;
-    if (!bad) bad = evaluate_row(opt, z, &p, seed, unit, &none, out);
+    if (!bad) bad = evaluate_row(opt, z, &p, seed, unit, task, &none, out);
     s2r_policy_free(&p);
     return bad;
 }
 
 /* Behaviour cloning from scratch on every demo. */
 static int real_only_row(const s2r_options* opt, const sizes* z, const s2r_dataset* demos, uint64_t seed,
-                         uint64_t unit, s2r_sim_real_eval* pooled) {
+                         uint64_t unit, const s2r_reach_config* task, s2r_sim_real_eval* pooled) {
     s2r_policy p;
     s2r_policy_shape shape;
     s2r_rng rng = s2r_rng_make(seed, 5);
@@ -193,7 +200,7 @@ static int real_only_row(const s2r_options* opt, const sizes* z, const s2r_datas
     shape.hidden[0] = shape.hidden[1] = 64;
     if (s2r_policy_init(&p, &shape, -0.5f, 10.0f, &rng) != S2R_OK) return fail("policy", p.error);
     bad = s2r_clone_demos(&p, demos, 0, z->scratch_epochs, seed, error) != S2R_OK ? fail("real only", error)
-        : evaluate_row(opt, z, &p, seed, unit, pooled, &one);
+        : evaluate_row(opt, z, &p, seed, unit, task, pooled, &one);
     s2r_policy_free(&p);
     return bad;
 }
@@ -201,13 +208,14 @@ static int real_only_row(const s2r_options* opt, const sizes* z, const s2r_datas
 /* Every row for one training seed and its unit. */
 static int run_seed(const s2r_options* opt, const sizes* z, uint64_t seed, uint64_t unit, table* t) {
     s2r_randomization none = s2r_randomization_none(), dr = s2r_randomization_default(), ranges;
+    s2r_reach_config raw = s2r_reach_config_default(), calibrated;
     s2r_dataset demos;
     char pure_ckpt[512], dr_ckpt[512], id_ckpt[512];
     s2r_sim_real_eval one;
     s2r_policy p;
     int i, row, bad = 0;
     printf("\n== training seed %llu, real unit #%llu ==\n", (unsigned long long)seed, (unsigned long long)unit);
-    if (measure_unit(opt, z, unit, &ranges, &demos)) return 1;
+    if (measure_unit(opt, z, unit, &ranges, &calibrated, &demos)) return 1;
     if (train_row(opt, PURE, &none, z->ppo_steps, seed, NULL, pure_ckpt, sizeof pure_ckpt) ||
         train_row(opt, DR, &dr, z->ppo_steps, seed, NULL, dr_ckpt, sizeof dr_ckpt) ||
         train_row(opt, SYSID, &ranges, z->sysid_steps, seed, dr_ckpt, id_ckpt, sizeof id_ckpt))
@@ -215,13 +223,13 @@ static int run_seed(const s2r_options* opt, const sizes* z, uint64_t seed, uint6
     for (row = PURE; row <= SYSID && !bad; row++) {
         const char* path = row == PURE ? pure_ckpt : row == DR ? dr_ckpt : id_ckpt;
         if ((bad = load_policy(&p, path)) != 0) break;
-        bad = evaluate_row(opt, z, &p, seed, unit, &t->row[row], &one);
+        bad = evaluate_row(opt, z, &p, seed, unit, row == SYSID ? &calibrated : &raw, &t->row[row], &one);
         s2r_policy_free(&p);
         if (!bad) s2r_sim_real_eval_print(row_name[row], &one);
     }
     for (i = 0; i < CURVE && !bad; i++) {   /* the demo curve holds the 100 and 1000 rows */
-        if (curve_demos[i] * s2r_reach_config_default().episode_steps > demos.count) continue;
-        if ((bad = finetune_row(opt, z, id_ckpt, &demos, curve_demos[i], seed, unit, &one)) != 0) break;
+        if (curve_demos[i] > z->demos) continue;
+        if ((bad = finetune_row(opt, z, id_ckpt, &demos, curve_demos[i], seed, unit, &calibrated, &one)) != 0) break;
         s2r_eval_merge(&t->curve[i], &one.real);
         row = curve_demos[i] == 100 ? DEMOS_100 : curve_demos[i] == 1000 ? DEMOS_1000 : -1;
         if (row < 0) continue;
@@ -230,7 +238,7 @@ static int run_seed(const s2r_options* opt, const sizes* z, uint64_t seed, uint6
         t->row[row].gap = t->row[row].sim.success_rate - t->row[row].real.success_rate;
         s2r_sim_real_eval_print(row_name[row], &one);
     }
-    if (!bad && (bad = real_only_row(opt, z, &demos, seed, unit, &t->row[REAL_ONLY])) == 0)
+    if (!bad && (bad = real_only_row(opt, z, &demos, seed, unit, &calibrated, &t->row[REAL_ONLY])) == 0)
         printf("  %-34s real %5.1f %% (pooled so far)\n", row_name[REAL_ONLY], 100 * t->row[REAL_ONLY].real.success_rate);
     s2r_dataset_free(&demos);
     return bad;
