@@ -51,16 +51,23 @@ $(BUILD)/cxx_check.o: sim2real.h | $(BUILD)
 	printf '#define SIM2REAL_IMPLEMENTATION\n#include "sim2real.h"\n' > $(BUILD)/cxx_check.cpp
 	$(CXX) $(CPPFLAGS) -O0 -Wall -Wextra -pedantic -fopenmp -c $(BUILD)/cxx_check.cpp -o $@
 
+THREADS ?= $(shell nproc 2>/dev/null || echo 1)
+
+# The suite, then the whole pipeline as a smoke run (quick sizes).
 test: deps $(BUILD)/test_main $(BUILD)/cxx_check.o $(EXAMPLES)
 	./$(BUILD)/test_main
+	./$(BUILD)/07_the_table --quick --out $(BUILD)/quick --threads $(THREADS)
 
+# The recipe table on the UR5e (ROBOT=panda for the Panda), into out/.
+ROBOT ?= ur5e
 table: deps $(EXAMPLES)
-	./$(BUILD)/00_hello_robot --out out
-	./$(BUILD)/01_the_gap --out out
+	./$(BUILD)/07_the_table --robot $(ROBOT) --out out --threads $(THREADS)
 
+# Regenerate the committed figures (runs the full table: about 15 minutes).
 figures: deps $(EXAMPLES)
 	./$(BUILD)/00_hello_robot --out figures
-	./$(BUILD)/01_the_gap --out figures
+	./$(BUILD)/01_the_gap --out figures --threads $(THREADS)
+	./$(BUILD)/07_the_table --out figures --threads $(THREADS)
 
 bench: deps $(BENCHES)
 	@for b in $(BENCHES); do ./$$b || exit 1; done

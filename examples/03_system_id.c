@@ -19,7 +19,9 @@
         where the data are sure, untouched where a parameter could not be
         identified) and save them for the next training run;
      5. train on them (warm from 02's DR policy when DIR/02_dr.ckpt is
-        there) and measure the policy in sim and on the same unit.
+        there), calibrate the unit's camera (a marker at surveyed points,
+        through the backend) and measure the policy in sim and on the same
+        unit with the calibration applied.
 
    The stand-in real robot also has effects the simulator cannot represent
    (sigmoid joint friction, backlash, a torque-speed limit, encoder bias):
@@ -300,9 +302,27 @@ static int identify_arm(s2r_robot_kind kind, const s2r_options* opt, const sizes
 /* Step 5: train on the recentred ranges, warm from example 02's policy when
    it is there, and measure the result in sim and on this same unit - the
    "Sim + DR + system ID" row of the table. */
+/* The unit's camera-to-base calibration (a marker at surveyed points),
+   saved with the ranges; the task then runs with the correction. */
+static s2r_result calibrate(const s2r_options* opt, s2r_reach_config* task, char* error) {
+    s2r_real_robot real;
+    double spread;
+    s2r_result res = s2r_real_robot_init(&real, opt->robot, opt->real_seed);
+    if (res != S2R_OK) { snprintf(error, S2R_ERROR_LEN, "%s", real.error); return res; }
+    res = s2r_calibrate_camera(&real.backend, 8, 10, opt->seed + 2, task->target_correction, &spread, error);
+    if (res == S2R_OK)
+        printf("camera of %s: offset (%.1f, %.1f, %.1f) mm, points agree within %.1f mm\n", real.name,
+               1000 * task->target_correction[0], 1000 * task->target_correction[1],
+               1000 * task->target_correction[2], 1000 * spread);
+    s2r_real_robot_free(&real);
+    return res;
+}
+
 static int retrain(const s2r_options* opt) {
     s2r_reach_training t = s2r_reach_training_default(opt->robot);
+    s2r_reach_config task = s2r_reach_config_default();
     s2r_ppo_config pc = s2r_reach_ppo_config(opt->quick ? 8192 : 80000, opt->seed, opt->threads);
+    pc.learning_rate = 3e-4f;   /* continuing a trained policy: gentler steps */
     s2r_ppo ppo;
     s2r_controller policy;
     s2r_sim_real_eval eval;
@@ -332,7 +352,8 @@ static int retrain(const s2r_options* opt) {
         bad = 1;
     }
     policy = s2r_policy_controller(&ppo.policy);
-    if (!bad && s2r_evaluate_sim_and_real(&policy, opt->robot, &t.task, opt->quick ? 20 : 200, opt->seed + 1000,
+    if (!bad && calibrate(opt, &task, error) != S2R_OK) { fprintf(stderr, "%s\n", error); bad = 1; }
+    if (!bad && s2r_evaluate_sim_and_real(&policy, opt->robot, &task, opt->quick ? 20 : 200, opt->seed + 1000,
                                           opt->real_seed, 1, &eval, error) != S2R_OK) {
         fprintf(stderr, "%s\n", error);
         bad = 1;

@@ -4,14 +4,16 @@
    the rest.  An operator drives the real unit (the scripted expert made
    human: it sees the real target, not the miscalibrated camera's, reacts
    80 ms late and is not steady) and every step is recorded in the policy's
-   own observation and action spaces.  The system-ID policy of 03 is then
+   own observation and action spaces (with the unit's camera calibrated as
+   in 03).  The system-ID policy of 03 is then
    fine-tuned by behaviour cloning - a small learning rate and an anchor
    that keeps it near where simulation left it - on the first 10, 30, 100,
    300 and 1000 demonstrations, and each result is measured in sim and on
    the unit: the curve of real success against real data.
 
-   Uses: s2r_policy_from_checkpoint, s2r_operator_config_default,
-         s2r_collect_demos, s2r_clone_demos, s2r_evaluate_sim_and_real.
+   Uses: s2r_policy_from_checkpoint, s2r_calibrate_camera,
+         s2r_operator_config_default, s2r_collect_unit_demos, s2r_clone_demos,
+         s2r_evaluate_sim_and_real.
    Reads: DIR/03_dr_sysid.ckpt (run 03 first; falls back to 02_dr.ckpt).
    Writes: DIR/04_demos_100.ckpt, DIR/04_demos_1000.ckpt, DIR/04_curve.csv,
            DIR/04_curve.png.
@@ -31,20 +33,20 @@ static s2r_result load_start(const s2r_options* opt, s2r_policy* p, char* path, 
 }
 
 /* Fine-tune a copy of the start policy on the first n demos; measure it. */
-static s2r_result finetune(const s2r_options* opt, const char* start, const s2r_dataset* demos, int n,
-                           int episodes, s2r_sim_real_eval* out, char* error) {
+static s2r_result finetune(const s2r_options* opt, const s2r_reach_config* task, const char* start,
+                           const s2r_dataset* demos, int recorded, int n, int episodes, s2r_sim_real_eval* out,
+                           char* error) {
     s2r_policy p;
     s2r_dataset some = *demos;
     s2r_controller c;
-    s2r_reach_config task = s2r_reach_config_default();
     char path[512], name[64];
     s2r_result res = s2r_policy_from_checkpoint(&p, start, error);
     if (res != S2R_OK) return res;
-    some.count = n * task.episode_steps < demos->count ? n * task.episode_steps : demos->count;
+    some.count = (int)((long long)demos->count / recorded * n);   /* the first n demonstrations */
     if (n > 0) res = s2r_clone_demos(&p, &some, 1, 20, opt->seed, error);
     c = s2r_policy_controller(&p);
     if (res == S2R_OK)
-        res = s2r_evaluate_sim_and_real(&c, opt->robot, &task, episodes, opt->seed + 1000, opt->real_seed, 1, out, error);
+        res = s2r_evaluate_sim_and_real(&c, opt->robot, task, episodes, opt->seed + 1000, opt->real_seed, 1, out, error);
     if (res == S2R_OK && (n == 100 || n == 1000)) {
         snprintf(name, sizeof name, "04_demos_%d.ckpt", n);
         res = s2r_policy_save(&p, NULL, s2r_path(path, sizeof path, opt->out, name));
@@ -109,21 +111,29 @@ int main(int argc, char** argv) {
     printf("Fine-tuning %s on demonstrations from real %s #%llu\n", start_path, s2r_robot_kind_name(opt.robot),
            (unsigned long long)opt.real_seed);
 
-    /* 2. The operator records demonstrations on the real unit. */
+    /* 2. Commissioning: the unit's camera calibration, as in 03. */
     s2r_reach_dims(opt.robot, &obs_dim, &act_dim);
     if (s2r_real_robot_init(&real, opt.robot, opt.real_seed) != S2R_OK) { fprintf(stderr, "%s\n", real.error); return 1; }
-    if (s2r_dataset_init(&demos, obs_dim, act_dim) != S2R_OK ||
-        s2r_collect_demos(&real.backend, &task, &op, n_demos, opt.seed + 77, &demos, &ok, error) != S2R_OK) {
+    if (s2r_calibrate_camera(&real.backend, 8, 10, opt.seed + 2, task.target_correction, NULL, error) != S2R_OK) {
         fprintf(stderr, "%s\n", error);
         return 1;
     }
     s2r_real_robot_free(&real);
+
+    /* 3. The operator records demonstrations on the real unit. */
+    if (s2r_dataset_init(&demos, obs_dim, act_dim) != S2R_OK ||
+        s2r_collect_unit_demos(opt.robot, opt.real_seed, &task, &op, n_demos, opt.seed + 77 + opt.real_seed,
+                               opt.threads, &demos, &ok, error) != S2R_OK) {
+        fprintf(stderr, "%s\n", error);
+        return 1;
+    }
     printf("  %d demonstrations recorded, %d ended on target\n", n_demos, ok);
 
-    /* 3. Fine-tune on more and more of them; measure each. */
+    /* 4. Fine-tune on more and more of them; measure each. */
     for (i = 0; i < POINTS && demo_counts[i] <= n_demos; i++, points++) {
         char label[48];
-        if (finetune(&opt, start_path, &demos, demo_counts[i], opt.quick ? 20 : 200, &results[i], error) != S2R_OK) {
+        if (finetune(&opt, &task, start_path, &demos, n_demos, demo_counts[i], opt.quick ? 20 : 200, &results[i],
+                     error) != S2R_OK) {
             fprintf(stderr, "%s\n", error);
             return 1;
         }
