@@ -62,21 +62,27 @@
 
    2. The recipe, step by step
    ---------------------------
-   The numbered examples walk it; each saves what the next one needs.
+   The numbered examples walk it; each saves what the next one needs in
+   its --out folder, and 07 runs every step and writes the table.
      00  hello robot: load both arms, print their facts, hold the home pose.
-     01  the gap: one scripted controller on the nominal simulator, a randomized
-         simulator and real units - the gap before any learning.  Then PPO on
-         the nominal simulator, evaluated in sim and on real units.
-     02  domain randomization: the same PPO on randomized physics, actuation,
-         sensing and latency.
+     01  the gap: one scripted controller (s2r_expert) on the nominal
+         simulator, a randomized one and real units; then PPO on the nominal
+         simulator only (s2r_train_reach), measured in sim and on real units
+         (s2r_evaluate_sim_and_real).
+     02  domain randomization: the same PPO, every episode on physics,
+         actuation, sensing and latency drawn from s2r_randomization_default.
      03  system identification: excite a real unit through the backend,
-         identify its parameters by coordinate descent, validate open loop,
-         re-centre the randomization on the estimate and retrain.
-     04  fine-tune on real demonstrations (behaviour cloning anchored to the
-         simulation policy) with 100 and 1000 demos.
+         fit the simulator by coordinate descent (s2r_sysid_run), validate
+         open loop, re-centre the ranges (s2r_sysid_recentre), calibrate the
+         unit's camera (s2r_calibrate_camera) and retrain on the new ranges.
+     04  fine-tune on real demonstrations: an imperfect operator drives the
+         unit (s2r_collect_unit_demos); behaviour cloning anchored to the
+         simulation policy (s2r_clone_demos) with 10 ... 1000 demos.
      05  real only: behaviour cloning from scratch on 10k demos.
-     06  staged deployment: gates, safety monitor, fallback, drift monitoring.
-     07  the whole table.
+     06  staged deployment: sim regression, sysID validation, shadow,
+         tethered, constrained, canary and autonomous stages behind gates, a
+         safety monitor (s2r_safety), a fallback and drift monitors.
+     07  the whole table, several training seeds, intervals, figures.
 
    3. What sim2real.h does NOT do
    ------------------------------
@@ -84,6 +90,7 @@
      calibration error on the real robot), not pixels.
    - No grasping or contact-rich manipulation: the task is reach-and-hold.
    - No GPU, no autodiff framework: small MLPs, hand-written backward passes.
+   - No contacts between the links: the arms move in free space.
    - No real hardware driver: the backend interface is where yours would go.
    - No claim that the stand-in real robot is *your* robot: it is a plausible,
      documented one, so the recipe can be measured end to end.
@@ -103,8 +110,10 @@
    ---------
    Every object is caller-owned: you provide the struct (on the stack or
    wherever), `s2r_x_init(&obj, &config)` allocates what it needs through
-   S2R_MALLOC, `s2r_x_free(&obj)` releases it.  Buffers for rollouts and delay
-   lines are allocated at init; stepping an environment allocates nothing.
+   S2R_MALLOC, `s2r_x_free(&obj)` releases it.  An object that hands out a
+   backend or environment points into itself: do not move it after init.
+   Buffers for rollouts and delay lines are allocated at init; stepping an
+   environment allocates nothing (bench/bench_main.c counts).
 
    6. Errors
    ---------
@@ -125,9 +134,24 @@
 
    8. Sections of this file
    ------------------------
-   Core (results, errors, memory, RNG) -> Robots (embedded MJCF) -> Backend
-   interface and the simulator backend -> Reach task -> Figures.
-   Each section opens with a banner saying what it is for.
+   In the order data flows, each opening with a banner saying what it is
+   for; the implementation repeats the order under SIM2REAL_IMPLEMENTATION:
+     Core                  results, error messages, allocators, RNG streams
+     Robots                embedded UR5e and Panda MJCF, your own MJCF
+     Randomization         distributions, the named parameter table, files
+     Sensing, Latency      noise models, delay lines, jitter, sample and hold
+     Backend interface     the one door to a robot; the simulator behind it
+     Stand-in real robot   a fleet of units with hidden parameters
+     Reach task            observation, action, reward, success
+     Scripted controller   IK and the expert (baseline, operator, fallback)
+     Learning              MLP, PPO, behaviour cloning, checkpoints, pendulum
+     Evaluation            controllers, success with Wilson intervals
+     Demonstrations        the operator on the real robot, cloning
+     Training              simulators as PPO environments, learning curves
+     System identification excitation, coordinate descent, calibration
+     Deployment            safety monitor, gates, shadow, canary, drift, log
+     Running the examples  command line, output folder, arm facts
+     Figures               PNG plots through stb_image_write
 */
 #ifndef SIM2REAL_H
 #define SIM2REAL_H
