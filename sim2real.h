@@ -877,6 +877,8 @@ S2RDEF s2r_result s2r_backend_command(const s2r_backend* b, const double* q_targ
 S2RDEF s2r_result s2r_backend_advance(const s2r_backend* b, double seconds);
 S2RDEF s2r_result s2r_backend_read_sensors(const s2r_backend* b, s2r_sensors* out);
 S2RDEF s2r_result s2r_backend_ground_truth(const s2r_backend* b, s2r_ground_truth* out);
+/* The drive-level halt; S2R_ERR_UNSUPPORTED when the backend has none. */
+S2RDEF s2r_result s2r_backend_halt(const s2r_backend* b);
 
 /* --- The simulator backend: nominal or randomized --------------------------
    One simulator serves both: with s2r_randomization_none() and no noise it is
@@ -4807,6 +4809,9 @@ S2RDEF s2r_result s2r_backend_read_sensors(const s2r_backend* b, s2r_sensors* ou
 }
 S2RDEF s2r_result s2r_backend_ground_truth(const s2r_backend* b, s2r_ground_truth* out) {
     return b->ground_truth(b->self, out);
+}
+S2RDEF s2r_result s2r_backend_halt(const s2r_backend* b) {
+    return b->halt ? b->halt(b->self) : S2R_ERR_UNSUPPORTED;
 }
 
 /* --- The simulator backend: nominal or randomized ---------------------------- */
@@ -9270,7 +9275,7 @@ static void s2r__safety_stop(s2r_safety* s, const char* reason) {
     snprintf(s->estop_reason, sizeof s->estop_reason, "%s", reason ? reason : "operator");
     s2r__safety_count(s, S2R_INTERVENTION_BIT(S2R_INTERVENTION_ESTOP));
     if (s->config.halt) s->config.halt(s->config.halt_context);
-    else if (s->inner->halt) s->inner->halt(s->inner->self);
+    else s2r_backend_halt(s->inner);   /* S2R_ERR_UNSUPPORTED: only the halt command acts */
     s2r__safety_hold(s, 1);
 }
 
@@ -9382,6 +9387,9 @@ static s2r_result s2r__safety_ground_truth(void* self, s2r_ground_truth* out) {
     return s2r_backend_ground_truth(s->inner, out);
 }
 
+/* The monitor's own drive-level halt is its e-stop. */
+static s2r_result s2r__safety_halt(void* self) { return s2r_safety_estop((s2r_safety*)self, "halt"); }
+
 S2RDEF s2r_result s2r_safety_init(s2r_safety* s, const s2r_safety_config* config, const s2r_backend* inner) {
     s2r_result res;
     S2R_ASSERT(s && config);
@@ -9407,6 +9415,7 @@ S2RDEF s2r_result s2r_safety_init(s2r_safety* s, const s2r_safety_config* config
     s->backend.advance = s2r__safety_advance;
     s->backend.read_sensors = s2r__safety_read_sensors;
     s->backend.ground_truth = s2r__safety_ground_truth;
+    s->backend.halt = s2r__safety_halt;
     return S2R_OK;
 }
 

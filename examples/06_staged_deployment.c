@@ -97,6 +97,9 @@ static s2r_result camera_advance(void* self, double seconds) {
 static s2r_result camera_ground_truth(void* self, s2r_ground_truth* out) {
     return s2r_backend_ground_truth(((camera_layer*)self)->inner, out);
 }
+static s2r_result camera_halt(void* self) {
+    return s2r_backend_halt(((camera_layer*)self)->inner);
+}
 static s2r_result camera_read(void* self, s2r_sensors* out) {
     camera_layer* c = (camera_layer*)self;
     s2r_result res = s2r_backend_read_sensors(c->inner, out);
@@ -117,6 +120,7 @@ static void camera_wrap(camera_layer* c, const s2r_backend* inner) {
     c->backend.advance = camera_advance;
     c->backend.read_sensors = camera_read;
     c->backend.ground_truth = camera_ground_truth;
+    c->backend.halt = camera_halt;
 }
 
 /* Hand-eye check: the marker at the workspace centre and four surveyed
