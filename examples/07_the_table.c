@@ -17,8 +17,9 @@
      + 100 / 1000 demos    the sysID policy fine-tuned by behaviour cloning
                            on teleoperated demonstrations from the unit
                            (recorded with the calibrated camera)
-     real only             behaviour cloning from scratch on 10k demos
-                           (same calibrated recordings)
+     real only             behaviour cloning from scratch on 10k demos:
+                           every unit's recordings pooled (each unit gives
+                           10k / seeds, at least the 1000 fine-tuning uses)
 
    Rows pool all seeds: successes over seeds x episodes, with a Wilson 95 %
    interval.  Also measured: real success against the number of demos
@@ -45,15 +46,24 @@ static const int curve_demos[CURVE] = {0, 10, 30, 100, 300, 1000};
 typedef struct sizes {
     long long ppo_steps;      /* pure sim and DR runs                       */
     long long sysid_steps;    /* warm-started run on the re-centred ranges  */
-    int demos;                /* recorded on the unit (real-only uses all)  */
+    int demos;                /* recorded over all units (real-only uses all) */
     int episodes;             /* evaluation episodes per row per seed       */
     int finetune_epochs, scratch_epochs;
     s2r_identify_config id;
 } sizes;
 
+typedef struct unit_data {               /* what measuring one unit gave  */
+    uint64_t          unit;
+    s2r_randomization ranges;             /* re-centred on its estimate     */
+    s2r_reach_config  calibrated;         /* task with its camera correction */
+    s2r_dataset       demos;              /* its demonstrations             */
+    int               recorded;           /* demonstrations in `demos`      */
+} unit_data;
+
 typedef struct table {
     s2r_sim_real_eval row[ROWS];        /* pooled over seeds               */
     s2r_eval_result   curve[CURVE];     /* real success against demos      */
+    int               pooled_demos;     /* demonstrations real-only learns from */
 } table;
 
 static sizes choose_sizes(int quick) {
@@ -137,14 +147,20 @@ static s2r_dataset first_demos(const s2r_dataset* all, int demos, int recorded) 
 }
 
 /* Once per unit: identify it (ranges for the sysID row) and record demos. */
-static int measure_unit(const s2r_options* opt, const sizes* z, uint64_t unit, s2r_randomization* ranges,
-                        s2r_reach_config* calibrated, s2r_dataset* demos) {
+static int measure_unit(const s2r_options* opt, const sizes* z, uint64_t unit, unit_data* u) {
     s2r_real_robot real;
+    s2r_randomization* ranges = &u->ranges;
+    s2r_reach_config* calibrated = &u->calibrated;
+    s2r_dataset* demos = &u->demos;
+    int per_unit = (z->demos + opt->seeds - 1) / opt->seeds;
     s2r_randomization dr = s2r_randomization_default();
     s2r_sysid_result r;
     s2r_expert_config op = s2r_operator_config_default();
     char error[S2R_ERROR_LEN], path[512], name[64];
     int obs_dim, act_dim, ok = 0, bad;
+    if (per_unit < 1000 && z->demos >= 1000) per_unit = 1000;   /* the largest fine-tuning set */
+    u->unit = unit;
+    u->recorded = per_unit;
     s2r_reach_dims(opt->robot, &obs_dim, &act_dim);
     if (s2r_real_robot_init(&real, opt->robot, unit) != S2R_OK) return fail("real robot", real.error);
     printf("System identification of %s ...\n", real.name);
@@ -159,28 +175,28 @@ static int measure_unit(const s2r_options* opt, const sizes* z, uint64_t unit, s
            1000 * calibrated->target_correction[2]);
     snprintf(name, sizeof name, "07_ranges_unit%llu.txt", (unsigned long long)unit);
     if (s2r_randomization_write(ranges, s2r_path(path, sizeof path, opt->out, name), error) != S2R_OK) return fail("ranges", error);
-    printf("Recording %d teleoperated demonstrations on unit #%llu ...\n", z->demos, (unsigned long long)unit);
+    printf("Recording %d teleoperated demonstrations on unit #%llu ...\n", per_unit, (unsigned long long)unit);
     fflush(stdout);
     if (s2r_dataset_init(demos, obs_dim, act_dim) != S2R_OK ||
-        s2r_collect_unit_demos(opt->robot, unit, calibrated, &op, z->demos, opt->seed + 77 + unit, opt->threads, demos, &ok,
+        s2r_collect_unit_demos(opt->robot, unit, calibrated, &op, per_unit, opt->seed + 77 + unit, opt->threads, demos, &ok,
                                error) != S2R_OK)
         return fail("demos", error);
-    printf("  %d of %d demonstrations ended on target (%d observation-action pairs)\n", ok, z->demos, demos->count);
+    printf("  %d of %d demonstrations ended on target (%d observation-action pairs)\n", ok, per_unit, demos->count);
     return 0;
 }
 
 /* Fine-tune the sysID policy on the first n demos and evaluate it. */
-static int finetune_row(const s2r_options* opt, const sizes* z, const char* start, const s2r_dataset* demos, int n,
-                        uint64_t seed, uint64_t unit, const s2r_reach_config* task, s2r_sim_real_eval* out) {
+static int finetune_row(const s2r_options* opt, const sizes* z, const char* start, const unit_data* u, int n,
+                        uint64_t seed, s2r_sim_real_eval* out) {
     s2r_policy p;
-    s2r_dataset some = first_demos(demos, n, z->demos);
+    s2r_dataset some = first_demos(&u->demos, n, u->recorded);
     s2r_sim_real_eval none;
     char error[S2R_ERROR_LEN];
     int bad;
     memset(&none, 0, sizeof none);
     if (load_policy(&p, start)) return 1;
     bad = n > 0 && s2r_clone_demos(&p, &some, 1, z->finetune_epochs, seed, error) != S2R_OK ? fail("fine-tune", error) : 0;
-    if (!bad) bad = evaluate_row(opt, z, &p, seed, unit, task, &none, out);
+    if (!bad) bad = evaluate_row(opt, z, &p, seed, u->unit, &u->calibrated, &none, out);
     s2r_policy_free(&p);
     return bad;
 }
@@ -205,31 +221,31 @@ static int real_only_row(const s2r_options* opt, const sizes* z, const s2r_datas
     return bad;
 }
 
-/* Every row for one training seed and its unit. */
-static int run_seed(const s2r_options* opt, const sizes* z, uint64_t seed, uint64_t unit, table* t) {
-    s2r_randomization none = s2r_randomization_none(), dr = s2r_randomization_default(), ranges;
-    s2r_reach_config raw = s2r_reach_config_default(), calibrated;
-    s2r_dataset demos;
+/* Every row for one training seed and its unit; `pooled` holds every
+   unit's demonstrations (the real-only row's data). */
+static int run_seed(const s2r_options* opt, const sizes* z, uint64_t seed, const unit_data* u,
+                    const s2r_dataset* pooled, table* t) {
+    s2r_randomization none = s2r_randomization_none(), dr = s2r_randomization_default();
+    s2r_reach_config raw = s2r_reach_config_default();
     char pure_ckpt[512], dr_ckpt[512], id_ckpt[512];
     s2r_sim_real_eval one;
     s2r_policy p;
     int i, row, bad = 0;
-    printf("\n== training seed %llu, real unit #%llu ==\n", (unsigned long long)seed, (unsigned long long)unit);
-    if (measure_unit(opt, z, unit, &ranges, &calibrated, &demos)) return 1;
+    printf("\n== training seed %llu, real unit #%llu ==\n", (unsigned long long)seed, (unsigned long long)u->unit);
     if (train_row(opt, PURE, &none, z->ppo_steps, seed, NULL, pure_ckpt, sizeof pure_ckpt) ||
         train_row(opt, DR, &dr, z->ppo_steps, seed, NULL, dr_ckpt, sizeof dr_ckpt) ||
-        train_row(opt, SYSID, &ranges, z->sysid_steps, seed, dr_ckpt, id_ckpt, sizeof id_ckpt))
-        bad = 1;
+        train_row(opt, SYSID, &u->ranges, z->sysid_steps, seed, dr_ckpt, id_ckpt, sizeof id_ckpt))
+        return 1;
     for (row = PURE; row <= SYSID && !bad; row++) {
         const char* path = row == PURE ? pure_ckpt : row == DR ? dr_ckpt : id_ckpt;
         if ((bad = load_policy(&p, path)) != 0) break;
-        bad = evaluate_row(opt, z, &p, seed, unit, row == SYSID ? &calibrated : &raw, &t->row[row], &one);
+        bad = evaluate_row(opt, z, &p, seed, u->unit, row == SYSID ? &u->calibrated : &raw, &t->row[row], &one);
         s2r_policy_free(&p);
         if (!bad) s2r_sim_real_eval_print(row_name[row], &one);
     }
     for (i = 0; i < CURVE && !bad; i++) {   /* the demo curve holds the 100 and 1000 rows */
-        if (curve_demos[i] > z->demos) continue;
-        if ((bad = finetune_row(opt, z, id_ckpt, &demos, curve_demos[i], seed, unit, &calibrated, &one)) != 0) break;
+        if (curve_demos[i] > u->recorded) continue;
+        if ((bad = finetune_row(opt, z, id_ckpt, u, curve_demos[i], seed, &one)) != 0) break;
         s2r_eval_merge(&t->curve[i], &one.real);
         row = curve_demos[i] == 100 ? DEMOS_100 : curve_demos[i] == 1000 ? DEMOS_1000 : -1;
         if (row < 0) continue;
@@ -238,10 +254,21 @@ static int run_seed(const s2r_options* opt, const sizes* z, uint64_t seed, uint6
         t->row[row].gap = t->row[row].sim.success_rate - t->row[row].real.success_rate;
         s2r_sim_real_eval_print(row_name[row], &one);
     }
-    if (!bad && (bad = real_only_row(opt, z, &demos, seed, unit, &calibrated, &t->row[REAL_ONLY])) == 0)
+    if (!bad && (bad = real_only_row(opt, z, pooled, seed, u->unit, &u->calibrated, &t->row[REAL_ONLY])) == 0)
         printf("  %-34s real %5.1f %% (pooled so far)\n", row_name[REAL_ONLY], 100 * t->row[REAL_ONLY].real.success_rate);
-    s2r_dataset_free(&demos);
     return bad;
+}
+
+/* Every unit's demonstrations in one set, unit by unit. */
+static int pool_demos(const unit_data* units, int n, s2r_dataset* pooled) {
+    int u, i;
+    if (s2r_dataset_init(pooled, units[0].demos.obs_dim, units[0].demos.act_dim) != S2R_OK) return fail("demos", pooled->error);
+    for (u = 0; u < n; u++)
+        for (i = 0; i < units[u].demos.count; i++)
+            if (s2r_dataset_append(pooled, units[u].demos.obs + (size_t)i * pooled->obs_dim,
+                                   units[u].demos.act + (size_t)i * pooled->act_dim) != S2R_OK)
+                return fail("demos", pooled->error);
+    return 0;
 }
 
 /* "87.5 [85.1, 89.6]" in percent, or "n/a". */
@@ -263,14 +290,15 @@ static int write_table(const s2r_options* opt, const sizes* z, const table* t, d
         int has_sim = r != REAL_ONLY && e->sim.episodes > 0;
         if (e->real.episodes == 0) continue;
         snprintf(g, sizeof g, "%.1f", 100 * e->gap);
-        if (r == REAL_ONLY) snprintf(name, sizeof name, "Real-only training (%d demos)", z->demos);
+        if (r == REAL_ONLY) snprintf(name, sizeof name, "Real-only training (%d demos)", t->pooled_demos);
         else snprintf(name, sizeof name, "%s", row_name[r]);
         fprintf(md, "| %s | %s | %s | %s |\n", name, has_sim ? cell(a, sizeof a, &e->sim) : "n/a",
                 cell(b, sizeof b, &e->real), has_sim ? g : "n/a");
     }
     fprintf(md, "\n%s; %d training seed(s), seed s paired with real unit #%llu + s; %d episodes per row per seed "
-                "(pooled, Wilson 95 %% intervals); %d demonstrations recorded per unit; %.0f s wall.\n",
-            s2r_robot_kind_name(opt->robot), opt->seeds, (unsigned long long)opt->real_seed, z->episodes, z->demos, seconds);
+                "(pooled, Wilson 95 %% intervals); %d demonstrations recorded over the units; %.0f s wall.\n",
+            s2r_robot_kind_name(opt->robot), opt->seeds, (unsigned long long)opt->real_seed, z->episodes, t->pooled_demos,
+            seconds);
     fclose(md);
     csv = fopen(s2r_path(path, sizeof path, opt->out, "07_table.csv"), "w");
     if (!csv) return fail(path, "cannot write");
@@ -342,8 +370,12 @@ static int plot_table(const s2r_options* opt, const table* t) {
     return r;
 }
 
+#define MAX_SEEDS 16
+
 int main(int argc, char** argv) {
     static table t;
+    static unit_data units[MAX_SEEDS];
+    s2r_dataset pooled;
     s2r_options opt;
     sizes z;
     char error[S2R_ERROR_LEN], path[512];
@@ -360,8 +392,15 @@ int main(int argc, char** argv) {
            opt.seeds, (unsigned long long)opt.real_seed, (unsigned long long)(opt.real_seed + opt.seeds - 1),
            opt.quick ? " (quick)" : "");
 
-    for (s = 0; s < opt.seeds; s++)
-        if (run_seed(&opt, &z, opt.seed + (uint64_t)s, opt.real_seed + (uint64_t)s, &t)) return 1;
+    if (opt.seeds > MAX_SEEDS) { fprintf(stderr, "--seeds: at most %d\n", MAX_SEEDS); return 2; }
+    for (s = 0; s < opt.seeds; s++)   /* 1. measure every unit */
+        if (measure_unit(&opt, &z, opt.real_seed + (uint64_t)s, &units[s])) return 1;
+    if (pool_demos(units, opt.seeds, &pooled)) return 1;
+    for (s = 0; s < opt.seeds; s++) t.pooled_demos += units[s].recorded;
+    for (s = 0; s < opt.seeds; s++)   /* 2. every row, seed by seed */
+        if (run_seed(&opt, &z, opt.seed + (uint64_t)s, &units[s], &pooled, &t)) return 1;
+    for (s = 0; s < opt.seeds; s++) s2r_dataset_free(&units[s].demos);
+    s2r_dataset_free(&pooled);
 
     if (write_table(&opt, &z, &t, s2r_seconds() - start) || plot_table(&opt, &t)) return 1;
     printf("\n");
