@@ -997,6 +997,8 @@ typedef struct s2r_real_unit {
     double friction_a[S2R_MAX_JOINTS];              /* N·m, sigmoid friction height  */
     double friction_alpha[S2R_MAX_JOINTS];          /* s/rad, sigmoid steepness      */
     double friction_phi[S2R_MAX_JOINTS];            /* rad/s, sigmoid offset         */
+    double friction_zero[S2R_MAX_JOINTS];           /* N·m, the sigmoid at rest (kept
+                                                       so a step needs one exp)     */
     double backlash[S2R_MAX_JOINTS];                /* rad, total gear play          */
     double torque_limit[S2R_MAX_JOINTS];            /* N·m, at standstill            */
     double torque_derate;                           /* fraction lost at the speed limit */
@@ -5265,6 +5267,7 @@ static void s2r__unit_friction(const s2r_arm_info* info, int j, s2r_rng* rng, s2
     u->friction_a[j] = s2r__gaz_a[k] * scale * s2r_rng_range(rng, 0.8, 1.2);  /* unit-to-unit spread */
     u->friction_alpha[j] = s2r__gaz_alpha[k];
     u->friction_phi[j] = s2r__gaz_phi[k];
+    u->friction_zero[j] = u->friction_a[j] / (1.0 + exp(-u->friction_alpha[j] * u->friction_phi[j]));
 }
 
 /* The fleet distribution.  Each line: the value and why it is plausible. */
@@ -5329,10 +5332,9 @@ static void s2r__real_effects(void* context, s2r_sim* sim) {
         int dof = r->dof_adr[j], a = r->actuator[j];
         double qd = d->qvel[dof], q = d->qpos[r->qpos_adr[j]];
         double ea = exp(-u->friction_alpha[j] * (qd + u->friction_phi[j]));
-        double e0 = exp(-u->friction_alpha[j] * u->friction_phi[j]);
         double err = d->ctrl[a] - q, half = 0.5 * u->backlash[j];
         double limit = u->torque_limit[j] * (1.0 - u->torque_derate * fmin(1.0, fabs(qd) / r->info.velocity_limit[j]));
-        d->qfrc_applied[dof] = -(u->friction_a[j] / (1.0 + ea) - u->friction_a[j] / (1.0 + e0));
+        d->qfrc_applied[dof] = -(u->friction_a[j] / (1.0 + ea) - u->friction_zero[j]);
         d->ctrl[a] = q + (err > half ? err - half : (err < -half ? err + half : 0.0));
         r->model->actuator_forcerange[2 * a] = -limit;
         r->model->actuator_forcerange[2 * a + 1] = limit;

@@ -178,7 +178,7 @@ int main(int argc, char** argv) {
                  rc.episode_steps, rc.control_period) != S2R_OK) return 1;
     printf("wrote %s/01_the_gap.csv and %s\n", opt.out, path);
 
-    if (train_pure_sim(&opt, opt.quick ? 16384 : 400000, episodes) != S2R_OK) return 1;
+    if (train_pure_sim(&opt, opt.quick ? 16384 : 200000, episodes) != S2R_OK) return 1;
     printf("The difference between the two success rates is the gap pure simulation training leaves.\n"
            "Next: 02_domain_randomization.\n");
     return 0;

@@ -22,7 +22,9 @@
                            10k / seeds, at least the 1000 fine-tuning uses)
 
    Rows pool all seeds: successes over seeds x episodes, with a Wilson 95 %
-   interval.  Also measured: real success against the number of demos
+   interval.  The pure-sim and DR policies are measured a second time with
+   the unit's camera calibrated (the last column), which splits their gap
+   into what the camera costs and what the dynamics cost.  Also measured: real success against the number of demos
    (0, 10, 30, 100, 300, 1000), fine-tuning the sysID policy.
 
    Uses: s2r_identify_unit, s2r_collect_demos, s2r_train_reach,
@@ -62,6 +64,9 @@ typedef struct unit_data {               /* what measuring one unit gave  */
 
 typedef struct table {
     s2r_sim_real_eval row[ROWS];        /* pooled over seeds               */
+    s2r_eval_result   calibrated[ROWS]; /* real, with the camera calibrated:
+                                           the sim-only rows again, so the
+                                           gap splits into camera and the rest */
     s2r_eval_result   curve[CURVE];     /* real success against demos      */
     int               pooled_demos;     /* demonstrations real-only learns from */
 } table;
@@ -238,10 +243,15 @@ static int run_seed(const s2r_options* opt, const sizes* z, uint64_t seed, const
         return 1;
     for (row = PURE; row <= SYSID && !bad; row++) {
         const char* path = row == PURE ? pure_ckpt : row == DR ? dr_ckpt : id_ckpt;
+        s2r_sim_real_eval with_camera, unused;
         if ((bad = load_policy(&p, path)) != 0) break;
         bad = evaluate_row(opt, z, &p, seed, u->unit, row == SYSID ? &u->calibrated : &raw, &t->row[row], &one);
+        with_camera = one;
+        if (!bad && row != SYSID) bad = evaluate_row(opt, z, &p, seed, u->unit, &u->calibrated, &unused, &with_camera);
+        if (!bad) s2r_eval_merge(&t->calibrated[row], &with_camera.real);
         s2r_policy_free(&p);
         if (!bad) s2r_sim_real_eval_print(row_name[row], &one);
+        if (!bad && row != SYSID) printf("  %-28s with the camera calibrated: real %5.1f %%\n", "", 100 * with_camera.real.success_rate);
     }
     for (i = 0; i < CURVE && !bad; i++) {   /* the demo curve holds the 100 and 1000 rows */
         if (curve_demos[i] > u->recorded) continue;
@@ -249,12 +259,15 @@ static int run_seed(const s2r_options* opt, const sizes* z, uint64_t seed, const
         s2r_eval_merge(&t->curve[i], &one.real);
         row = curve_demos[i] == 100 ? DEMOS_100 : curve_demos[i] == 1000 ? DEMOS_1000 : -1;
         if (row < 0) continue;
+        s2r_eval_merge(&t->calibrated[row], &one.real);
         s2r_eval_merge(&t->row[row].sim, &one.sim);
         s2r_eval_merge(&t->row[row].real, &one.real);
         t->row[row].gap = t->row[row].sim.success_rate - t->row[row].real.success_rate;
         s2r_sim_real_eval_print(row_name[row], &one);
     }
     if (!bad && (bad = real_only_row(opt, z, pooled, seed, u->unit, &u->calibrated, &t->row[REAL_ONLY])) == 0)
+        t->calibrated[REAL_ONLY] = t->row[REAL_ONLY].real;
+    if (!bad)
         printf("  %-34s real %5.1f %% (pooled so far)\n", row_name[REAL_ONLY], 100 * t->row[REAL_ONLY].real.success_rate);
     return bad;
 }
@@ -279,12 +292,12 @@ static const char* cell(char* buf, size_t cap, const s2r_eval_result* e) {
 }
 
 static int write_table(const s2r_options* opt, const sizes* z, const table* t, double seconds) {
-    char path[512], a[64], b[64], g[32], name[96];
+    char path[512], a[64], b[64], c[64], g[32], name[96];
     FILE* md = fopen(s2r_path(path, sizeof path, opt->out, "07_table.md"), "w");
     FILE* csv;
     int r;
     if (!md) return fail(path, "cannot write");
-    fprintf(md, "| Recipe | Sim success %% | Real success %% | Gap |\n|---|---|---|---|\n");
+    fprintf(md, "| Recipe | Sim success %% | Real success %% | Gap | Real, camera calibrated %% |\n|---|---|---|---|---|\n");
     for (r = 0; r < ROWS; r++) {
         const s2r_sim_real_eval* e = &t->row[r];
         int has_sim = r != REAL_ONLY && e->sim.episodes > 0;
@@ -292,8 +305,8 @@ static int write_table(const s2r_options* opt, const sizes* z, const table* t, d
         snprintf(g, sizeof g, "%.1f", 100 * e->gap);
         if (r == REAL_ONLY) snprintf(name, sizeof name, "Real-only training (%d demos)", t->pooled_demos);
         else snprintf(name, sizeof name, "%s", row_name[r]);
-        fprintf(md, "| %s | %s | %s | %s |\n", name, has_sim ? cell(a, sizeof a, &e->sim) : "n/a",
-                cell(b, sizeof b, &e->real), has_sim ? g : "n/a");
+        fprintf(md, "| %s | %s | %s | %s | %s |\n", name, has_sim ? cell(a, sizeof a, &e->sim) : "n/a",
+                cell(b, sizeof b, &e->real), has_sim ? g : "n/a", cell(c, sizeof c, &t->calibrated[r]));
     }
     fprintf(md, "\n%s; %d training seed(s), seed s paired with real unit #%llu + s; %d episodes per row per seed "
                 "(pooled, Wilson 95 %% intervals); %d demonstrations recorded over the units; %.0f s wall.\n",
@@ -302,12 +315,15 @@ static int write_table(const s2r_options* opt, const sizes* z, const table* t, d
     fclose(md);
     csv = fopen(s2r_path(path, sizeof path, opt->out, "07_table.csv"), "w");
     if (!csv) return fail(path, "cannot write");
-    fprintf(csv, "recipe,sim_episodes,sim_success,sim_lo,sim_hi,real_episodes,real_success,real_lo,real_hi,gap\n");
+    fprintf(csv, "recipe,sim_episodes,sim_success,sim_lo,sim_hi,real_episodes,real_success,real_lo,real_hi,gap,"
+                 "calibrated_success,calibrated_lo,calibrated_hi\n");
     for (r = 0; r < ROWS; r++) {
         const s2r_sim_real_eval* e = &t->row[r];
-        fprintf(csv, "%s,%d,%.4f,%.4f,%.4f,%d,%.4f,%.4f,%.4f,%.4f\n", row_file[r], r == REAL_ONLY ? 0 : e->sim.episodes,
-                e->sim.success_rate, e->sim.success_lo, e->sim.success_hi, e->real.episodes, e->real.success_rate,
-                e->real.success_lo, e->real.success_hi, r == REAL_ONLY ? 0.0 : e->gap);
+        fprintf(csv, "%s,%d,%.4f,%.4f,%.4f,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f\n", row_file[r],
+                r == REAL_ONLY ? 0 : e->sim.episodes, e->sim.success_rate, e->sim.success_lo, e->sim.success_hi,
+                e->real.episodes, e->real.success_rate, e->real.success_lo, e->real.success_hi,
+                r == REAL_ONLY ? 0.0 : e->gap, t->calibrated[r].success_rate, t->calibrated[r].success_lo,
+                t->calibrated[r].success_hi);
     }
     fclose(csv);
     csv = fopen(s2r_path(path, sizeof path, opt->out, "07_demo_curve.csv"), "w");
@@ -323,14 +339,14 @@ static int write_table(const s2r_options* opt, const sizes* z, const table* t, d
 
 static int plot_table(const s2r_options* opt, const table* t) {
     static const char* short_name[ROWS] = {"pure sim", "+ DR", "+ sysID", "+ 100 demos", "+ 1000 demos", "real only"};
-    double v[2][ROWS], lo[2][ROWS], hi[2][ROWS], x[CURVE], y[CURVE], ylo[CURVE], yhi[CURVE];
+    double v[3][ROWS], lo[3][ROWS], hi[3][ROWS], x[CURVE], y[CURVE], ylo[CURVE], yhi[CURVE];
     s2r_figure fig;
     s2r_plot_style style = s2r_plot_style_default();
     char path[512], title[128];
     int r, k, n = 0;
     for (r = 0; r < ROWS; r++) {
-        const s2r_eval_result* e[2] = {&t->row[r].sim, &t->row[r].real};
-        for (k = 0; k < 2; k++) {
+        const s2r_eval_result* e[3] = {&t->row[r].sim, &t->row[r].real, &t->calibrated[r]};
+        for (k = 0; k < 3; k++) {
             int empty = e[k]->episodes == 0 || (k == 0 && r == REAL_ONLY);
             v[k][r] = empty ? NAN : e[k]->success_rate;
             lo[k][r] = empty ? NAN : e[k]->success_lo;
@@ -353,6 +369,8 @@ static int plot_table(const s2r_options* opt, const table* t) {
     s2r_plot_bars(&fig, 0, v[0], lo[0], hi[0], ROWS, &style);
     style.label = "real unit";
     s2r_plot_bars(&fig, 0, v[1], lo[1], hi[1], ROWS, &style);
+    style.label = "real, camera calibrated";
+    s2r_plot_bars(&fig, 0, v[2], lo[2], hi[2], ROWS, &style);
     s2r_panel_labels(&fig, 1, "real success against demonstrations (fine-tuning the sysID policy)", "demonstrations",
                      "real success rate");
     s2r_panel_yrange(&fig, 1, 0, 1);
