@@ -15,7 +15,7 @@ BUILD    := build
 DEB_PACKAGES := libmujoco-dev libstb-dev
 
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/%,$(wildcard examples/*.c))
-BENCHES  := $(patsubst bench/%.c,$(BUILD)/bench_%,$(wildcard bench/*.c))
+BENCHES  := $(patsubst bench/%.c,$(BUILD)/%,$(wildcard bench/bench_*.c))
 TEST_SRC := $(wildcard tests/*.c tests/*.h)
 
 .PHONY: all deps test table figures bench clean
@@ -36,7 +36,7 @@ $(BUILD):
 $(BUILD)/%: examples/%.c sim2real.h | $(BUILD)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $< -o $@ $(LDLIBS)
 
-$(BUILD)/bench_%: bench/%.c sim2real.h | $(BUILD)
+$(BUILD)/bench_%: bench/bench_%.c sim2real.h | $(BUILD)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $< -o $@ $(LDLIBS)
 
 # The quick start of the header's manual, cut out verbatim so the tests compile it.

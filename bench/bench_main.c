@@ -33,6 +33,7 @@ static double raw_physics_rate(s2r_robot_kind kind) {
     int i, n = 40000;
     double t0;
     if (s2r_robot_load(&r, kind) != S2R_OK) return 0;
+    for (i = 0; i < 5000; i++) mj_step(r.model, r.data);   /* warm up caches and clocks */
     t0 = s2r_seconds();
     for (i = 0; i < n; i++) mj_step(r.model, r.data);
     t0 = s2r_seconds() - t0;

@@ -32,6 +32,74 @@ static int test_ppo_learns_reach(void) {
     return 0;
 }
 
+/* The camera calibration, through the backend only, finds the hidden
+   offset (read here through the oracle) to within 3 mm. */
+static int test_calibrate_camera(void) {
+    s2r_real_robot real;
+    double offset[3], spread, err = 0;
+    char error[S2R_ERROR_LEN];
+    int i;
+    CHECK(s2r_real_robot_init(&real, S2R_ROBOT_PANDA, 4) == S2R_OK);
+    CHECKF(s2r_calibrate_camera(&real.backend, 8, 10, 1, offset, &spread, error) == S2R_OK, "%s", error);
+    for (i = 0; i < 3; i++) err += pow(offset[i] - s2r_real_robot_oracle(&real)->draw.target_offset[i], 2);
+    CHECKF(sqrt(err) < 0.003, "calibration off by %.1f mm", 1000 * sqrt(err));
+    CHECK(spread >= 0 && spread < 0.01);
+    CHECK(s2r_calibrate_camera(&real.backend, 0, 10, 1, offset, NULL, error) == S2R_ERR_INVALID_ARGUMENT);
+    s2r_real_robot_free(&real);
+    return 0;
+}
+
+/* Demonstrations recorded by 1 or 2 copies of a unit are the same data;
+   the operator mostly succeeds, and each action is paired with the
+   observation it reacted to (reaction_steps fewer pairs per episode). */
+static int test_unit_demos_thread_independent(void) {
+    s2r_reach_config task = s2r_reach_config_default();
+    s2r_expert_config op = s2r_operator_config_default();
+    s2r_dataset a, b;
+    char error[S2R_ERROR_LEN];
+    int ok_a, ok_b;
+    CHECK(s2r_dataset_init(&a, 33, 6) == S2R_OK && s2r_dataset_init(&b, 33, 6) == S2R_OK);
+    CHECKF(s2r_collect_unit_demos(S2R_ROBOT_UR5E, 2, &task, &op, 6, 9, 1, &a, &ok_a, error) == S2R_OK, "%s", error);
+    CHECKF(s2r_collect_unit_demos(S2R_ROBOT_UR5E, 2, &task, &op, 6, 9, 2, &b, &ok_b, error) == S2R_OK, "%s", error);
+    CHECK(a.count == 6 * (task.episode_steps - op.reaction_steps) && a.count == b.count && ok_a == ok_b);
+    CHECK(memcmp(a.obs, b.obs, (size_t)a.count * 33 * sizeof(float)) == 0);
+    CHECK(memcmp(a.act, b.act, (size_t)a.count * 6 * sizeof(float)) == 0);
+    CHECK(ok_a >= 4);
+    s2r_dataset_free(&a);
+    s2r_dataset_free(&b);
+    return 0;
+}
+
+/* A saved policy comes back with s2r_policy_from_checkpoint and acts the
+   same; a missing file is an error that names it. */
+static int test_policy_from_checkpoint(void) {
+    s2r_policy_shape shape;
+    s2r_policy p, q;
+    s2r_rng rng = s2r_rng_make(4, 0);
+    float obs[33], a1[6], a2[6];
+    char error[S2R_ERROR_LEN];
+    int i;
+    memset(&shape, 0, sizeof shape);
+    shape.obs_dim = 33; shape.act_dim = 6; shape.num_hidden = 2; shape.hidden[0] = shape.hidden[1] = 16;
+    CHECK(s2r_policy_init(&p, &shape, -0.5f, 10.0f, &rng) == S2R_OK);
+    CHECK(s2r_policy_save(&p, NULL, "build/test_from_checkpoint.ckpt") == S2R_OK);
+    CHECKF(s2r_policy_from_checkpoint(&q, "build/test_from_checkpoint.ckpt", error) == S2R_OK, "%s", error);
+    for (i = 0; i < 33; i++) obs[i] = (float)s2r_rng_range(&rng, -1, 1);
+    CHECK(s2r_policy_act(&p, obs, a1, 1, NULL) == S2R_OK && s2r_policy_act(&q, obs, a2, 1, NULL) == S2R_OK);
+    CHECK(memcmp(a1, a2, sizeof a1) == 0);
+    CHECK(s2r_policy_from_checkpoint(&q, "build/no_such.ckpt", error) != S2R_OK);
+    remove("build/test_from_checkpoint.ckpt");
+    s2r_policy_free(&p);
+    s2r_policy_free(&q);
+    return 0;
+}
+
+static const test_case recipe_tests[] = {
+    {"recipe: camera calibration finds the unit's offset within 3 mm", test_calibrate_camera},
+    {"recipe: unit demonstrations are the same for 1 and 2 threads", test_unit_demos_thread_independent},
+    {"recipe: a saved policy comes back and acts the same", test_policy_from_checkpoint},
+};
+
 static const test_case recipe_slow_tests[] = {
     {"recipe: PPO learns reach on the nominal UR5e (>= 85 % in 200k steps)", test_ppo_learns_reach},
 };
