@@ -371,7 +371,7 @@ static int plot_table(const s2r_options* opt, const table* t) {
     s2r_plot_bars(&fig, 0, v[1], lo[1], hi[1], ROWS, &style);
     style.label = "real, camera calibrated";
     s2r_plot_bars(&fig, 0, v[2], lo[2], hi[2], ROWS, &style);
-    s2r_panel_labels(&fig, 1, "real success against demonstrations (fine-tuning the sysID policy)", "demonstrations",
+    s2r_panel_labels(&fig, 1, "real success against demos (from the sysID policy)", "demonstrations",
                      "real success rate");
     s2r_panel_yrange(&fig, 1, 0, 1);
     style = s2r_plot_style_default();
