@@ -3,6 +3,13 @@
 
    make test builds build/quickstart.c from the quick start in the header's
    manual first, so the documented program is compiled and run here. */
+#include <stdlib.h>
+/* Every allocation the library makes goes through these, so a test can
+   check that stepping allocates nothing. */
+static long s2r_test_allocations;
+#define S2R_MALLOC(sz) (s2r_test_allocations++, malloc(sz))
+#define S2R_REALLOC(p, sz) (s2r_test_allocations++, realloc(p, sz))
+#define S2R_FREE(p) free(p)
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
 #include <string.h>

@@ -170,7 +170,47 @@ static int test_real_deterministic(void) {
     return 0;
 }
 
+/* Stepping allocates nothing: the reach task with a policy acting, on the
+   randomized simulator and on a real unit, episodes and resets included,
+   makes no call to S2R_MALLOC / S2R_REALLOC. */
+static int test_step_loop_allocates_nothing(void) {
+    s2r_sim sim;
+    s2r_sim_config sc = s2r_sim_config_default(S2R_ROBOT_PANDA);
+    s2r_real_robot real;
+    s2r_reach on_sim, on_real;
+    s2r_reach_config rc = s2r_reach_config_default();
+    s2r_policy policy;
+    s2r_policy_shape shape;
+    s2r_rng rng = s2r_rng_make(8, 0);
+    float obs[S2R_REACH_MAX_OBS], act[S2R_MAX_JOINTS];
+    s2r_step_result r;
+    long before;
+    int t, k;
+    sc.randomization = s2r_randomization_default();
+    CHECK(s2r_sim_init(&sim, &sc) == S2R_OK && s2r_real_robot_init(&real, S2R_ROBOT_PANDA, 2) == S2R_OK);
+    CHECK(s2r_reach_init(&on_sim, &rc, &sim.backend) == S2R_OK && s2r_reach_init(&on_real, &rc, &real.backend) == S2R_OK);
+    memset(&shape, 0, sizeof shape);
+    shape.obs_dim = on_sim.obs_dim; shape.act_dim = 7; shape.num_hidden = 2; shape.hidden[0] = shape.hidden[1] = 32;
+    CHECK(s2r_policy_init(&policy, &shape, -0.5f, 10.0f, &rng) == S2R_OK);
+    before = s2r_test_allocations;
+    for (k = 0; k < 2; k++) {
+        s2r_reach* task = k ? &on_real : &on_sim;
+        CHECK(s2r_reach_reset(task, &rng, obs) == S2R_OK);
+        for (t = 0; t < 120; t++) {
+            CHECK(s2r_policy_act(&policy, obs, act, 0, &rng) == S2R_OK);
+            CHECK(s2r_reach_step(task, act, obs, &r) == S2R_OK);
+            if (r.done) CHECK(s2r_reach_reset(task, &rng, obs) == S2R_OK);
+        }
+    }
+    CHECKF(s2r_test_allocations == before, "%ld allocations while stepping", s2r_test_allocations - before);
+    s2r_policy_free(&policy);
+    s2r_reach_free(&on_sim); s2r_reach_free(&on_real);
+    s2r_sim_free(&sim); s2r_real_robot_free(&real);
+    return 0;
+}
+
 static const test_case sim_tests[] = {
+    {"sim: the step loop allocates nothing (counted through S2R_MALLOC)", test_step_loop_allocates_nothing},
     {"sim: randomize then restore is bit-identical to nominal", test_randomize_then_restore},
     {"sim: payload reaches the model consistently", test_payload_and_mass},
     {"sim: 20 ms action latency is exactly 10 physics steps", test_action_latency_steps},
