@@ -1,4 +1,4 @@
-/* wip/bench_sysid.c - cost of identifying the UR5e's six default parameters
+/* bench_sysid.c - cost of identifying the UR5e's six default parameters
    (kp, kv, payload, armature, frictionloss, action_latency) on a real unit.
 
    Records 3 multisine trajectories of 3 s to learn from and 2 chirps to
@@ -9,9 +9,7 @@
    held-out MSE before and after (and their ratio).
    Optional arguments name=value: unit (fleet seed, 1), trajectories (3),
    seconds (per trajectory, 3), sweeps (12), robot (ur5e|panda).
-
-     gcc -std=c99 -O2 -I.. -I/usr/include/stb bench_sysid.c -o /tmp/bench_sysid \
-         -lmujoco -lm && /tmp/bench_sysid */
+   Built and run by make bench. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
 
