@@ -2203,6 +2203,12 @@ S2RDEF void               s2r_sysid_print(const s2r_sysid* id, const s2r_sysid_r
    reach task's target_correction. */
 S2RDEF s2r_result s2r_calibrate_camera(const s2r_backend* robot, int points, int reads, uint64_t seed,
                                        double offset[3], double* spread, char* error);
+/* The commissioning the examples do: real unit `unit` of `robot`'s fleet,
+   S2R_CALIBRATION_POINTS points, S2R_CALIBRATION_READS readings each. */
+#define S2R_CALIBRATION_POINTS 8
+#define S2R_CALIBRATION_READS 10
+S2RDEF s2r_result s2r_calibrate_unit(s2r_robot_kind robot, uint64_t unit, uint64_t seed, double offset[3],
+                                     double* spread, char* error);
 
 /* The whole identification of one unit in one call, as the recipe table
    runs it: `train` multisine and `valid` chirp trajectories of `samples`
@@ -2210,7 +2216,8 @@ S2RDEF s2r_result s2r_calibrate_camera(const s2r_backend* robot, int points, int
    with the default parameters (the sensing delay held at the centre of
    `training`'s range, since open-loop data see only the total delay);
    `next` = `training` recentred on the estimate; and the camera calibrated
-   (s2r_calibrate_camera, 8 points, 10 readings each) into camera_offset. */
+   (s2r_calibrate_camera, S2R_CALIBRATION_POINTS points of
+   S2R_CALIBRATION_READS readings) into camera_offset. */
 typedef struct s2r_identify_config {
     int      train;      /* trajectories to fit; 3                     */
     int      valid;      /* held-out trajectories; 2                   */
@@ -9032,6 +9039,16 @@ S2RDEF s2r_result s2r_calibrate_camera(const s2r_backend* robot, int points, int
     return S2R_OK;
 }
 
+S2RDEF s2r_result s2r_calibrate_unit(s2r_robot_kind robot, uint64_t unit, uint64_t seed, double offset[3],
+                                     double* spread, char* error) {
+    s2r_real_robot real;
+    s2r_result res = s2r_real_robot_init(&real, robot, unit);
+    if (res != S2R_OK) return s2r__fail(error, res, "%s", real.error);
+    res = s2r_calibrate_camera(&real.backend, S2R_CALIBRATION_POINTS, S2R_CALIBRATION_READS, seed, offset, spread, error);
+    s2r_real_robot_free(&real);
+    return res;
+}
+
 S2RDEF s2r_identify_config s2r_identify_config_default(void) {
     s2r_identify_config c;
     c.train = 3;
@@ -9067,7 +9084,9 @@ S2RDEF s2r_result s2r_identify_unit(const s2r_backend* robot, const s2r_identify
     if (res == S2R_OK && (res = s2r_sysid_init(&id, &cfg, &model)) != S2R_OK) s2r__fail(error, res, "%s", id.error);
     if (res == S2R_OK && (res = s2r_sysid_run(&id, &train, &valid, result)) != S2R_OK) s2r__fail(error, res, "%s", id.error);
     if (res == S2R_OK && (res = s2r_sysid_recentre(&id, result, training, next)) != S2R_OK) s2r__fail(error, res, "%s", id.error);
-    if (res == S2R_OK) res = s2r_calibrate_camera(robot, 8, 10, config->seed + 2, camera_offset, NULL, error);
+    if (res == S2R_OK)
+        res = s2r_calibrate_camera(robot, S2R_CALIBRATION_POINTS, S2R_CALIBRATION_READS, config->seed + 2, camera_offset,
+                                   NULL, error);
     s2r_sysid_free(&id);
     s2r_trajectory_set_free(&train);
     s2r_trajectory_set_free(&valid);

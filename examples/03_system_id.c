@@ -299,25 +299,21 @@ static int identify_arm(s2r_robot_kind kind, const s2r_options* opt, const sizes
     return ok;
 }
 
-/* Step 5: train on the recentred ranges, warm from example 02's policy when
-   it is there, and measure the result in sim and on this same unit - the
-   "Sim + DR + system ID" row of the table. */
-/* The unit's camera-to-base calibration (a marker at surveyed points),
-   saved with the ranges; the task then runs with the correction. */
+/* The unit's camera-to-base calibration (a marker at surveyed points);
+   the task then runs with the correction. */
 static s2r_result calibrate(const s2r_options* opt, s2r_reach_config* task, char* error) {
-    s2r_real_robot real;
     double spread;
-    s2r_result res = s2r_real_robot_init(&real, opt->robot, opt->real_seed);
-    if (res != S2R_OK) { snprintf(error, S2R_ERROR_LEN, "%s", real.error); return res; }
-    res = s2r_calibrate_camera(&real.backend, 8, 10, opt->seed + 2, task->target_correction, &spread, error);
+    s2r_result res = s2r_calibrate_unit(opt->robot, opt->real_seed, opt->seed + 2, task->target_correction, &spread, error);
     if (res == S2R_OK)
-        printf("camera of %s: offset (%.1f, %.1f, %.1f) mm, points agree within %.1f mm\n", real.name,
-               1000 * task->target_correction[0], 1000 * task->target_correction[1],
-               1000 * task->target_correction[2], 1000 * spread);
-    s2r_real_robot_free(&real);
+        printf("camera of real %s #%llu: offset (%.1f, %.1f, %.1f) mm, points agree within %.1f mm\n",
+               s2r_robot_kind_name(opt->robot), (unsigned long long)opt->real_seed, 1000 * task->target_correction[0],
+               1000 * task->target_correction[1], 1000 * task->target_correction[2], 1000 * spread);
     return res;
 }
 
+/* Step 5: train on the recentred ranges, warm from example 02's policy when
+   it is there, and measure the result in sim and on this same unit - the
+   "Sim + DR + system ID" row of the table. */
 static int retrain(const s2r_options* opt) {
     s2r_reach_training t = s2r_reach_training_default(opt->robot);
     s2r_reach_config task = s2r_reach_config_default();

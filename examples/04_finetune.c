@@ -89,7 +89,6 @@ static s2r_result write_curve(const s2r_options* opt, const int* counts, const s
 int main(int argc, char** argv) {
     s2r_options opt;
     s2r_policy start;
-    s2r_real_robot real;
     s2r_dataset demos;
     s2r_sim_real_eval results[POINTS];
     s2r_reach_config task = s2r_reach_config_default();
@@ -113,12 +112,10 @@ int main(int argc, char** argv) {
 
     /* 2. Commissioning: the unit's camera calibration, as in 03. */
     s2r_reach_dims(opt.robot, &obs_dim, &act_dim);
-    if (s2r_real_robot_init(&real, opt.robot, opt.real_seed) != S2R_OK) { fprintf(stderr, "%s\n", real.error); return 1; }
-    if (s2r_calibrate_camera(&real.backend, 8, 10, opt.seed + 2, task.target_correction, NULL, error) != S2R_OK) {
+    if (s2r_calibrate_unit(opt.robot, opt.real_seed, opt.seed + 2, task.target_correction, NULL, error) != S2R_OK) {
         fprintf(stderr, "%s\n", error);
         return 1;
     }
-    s2r_real_robot_free(&real);
 
     /* 3. The operator records demonstrations on the real unit. */
     if (s2r_dataset_init(&demos, obs_dim, act_dim) != S2R_OK ||

@@ -7,7 +7,7 @@
    know how the policy behaves in situations the operator never showed it.
    The policy is measured on the same unit.
 
-   Uses: s2r_calibrate_camera, s2r_collect_unit_demos, s2r_clone_demos, s2r_policy_init,
+   Uses: s2r_calibrate_unit, s2r_collect_unit_demos, s2r_clone_demos, s2r_policy_init,
          s2r_evaluate_sim_and_real.
    Writes: DIR/05_real_only.ckpt, DIR/05_real_only.csv.
    Next: 06_staged_deployment.c - taking the best policy to a fleet. */
@@ -18,7 +18,6 @@
 
 int main(int argc, char** argv) {
     s2r_options opt;
-    s2r_real_robot real;
     s2r_dataset demos;
     s2r_policy policy;
     s2r_policy_shape shape;
@@ -39,12 +38,10 @@ int main(int argc, char** argv) {
           demonstrations on the real unit (in parallel copies of it). */
     memset(&shape, 0, sizeof shape);
     s2r_reach_dims(opt.robot, &shape.obs_dim, &shape.act_dim);
-    if (s2r_real_robot_init(&real, opt.robot, opt.real_seed) != S2R_OK) { fprintf(stderr, "%s\n", real.error); return 1; }
-    if (s2r_calibrate_camera(&real.backend, 8, 10, opt.seed + 2, task.target_correction, NULL, error) != S2R_OK) {
+    if (s2r_calibrate_unit(opt.robot, opt.real_seed, opt.seed + 2, task.target_correction, NULL, error) != S2R_OK) {
         fprintf(stderr, "%s\n", error);
         return 1;
     }
-    s2r_real_robot_free(&real);
     printf("Recording %d demonstrations on real %s #%llu\n", n_demos, s2r_robot_kind_name(opt.robot),
            (unsigned long long)opt.real_seed);
     if (s2r_dataset_init(&demos, shape.obs_dim, shape.act_dim) != S2R_OK ||
