@@ -56,6 +56,7 @@ THREADS ?= $(shell nproc 2>/dev/null || echo 1)
 # The suite, then the whole pipeline as a smoke run (quick sizes).
 test: deps $(BUILD)/test_main $(BUILD)/cxx_check.o $(EXAMPLES)
 	./$(BUILD)/test_main
+	sh tests/test_resume.sh $(BUILD)
 	./$(BUILD)/07_the_table --quick --out $(BUILD)/quick --threads $(THREADS)
 
 # The recipe table on the UR5e (ROBOT=panda for the Panda), into out/.

@@ -189,7 +189,8 @@ typedef enum s2r_result {
     S2R_ERR_DIVERGED = -7,          /* physics produced NaN/huge accelerations */
     S2R_ERR_STATE = -8,             /* call out of order (e.g. step before reset) */
     S2R_ERR_UNSUPPORTED = -9,       /* not available in this build/backend     */
-    S2R_RESULT_COUNT_ = 10          /* number of codes (0 .. -9)               */
+    S2R_ERR_INTERRUPTED = -10,      /* stopped on request (Ctrl-C); state saved */
+    S2R_RESULT_COUNT_ = 11          /* number of codes (0 .. -10)              */
 } s2r_result;
 
 /* Name of a result code, e.g. "S2R_ERR_CORRUPT"; never NULL. */
@@ -218,6 +219,26 @@ S2RDEF double s2r_clamp(double x, double lo, double hi);
    (omp_get_wtime), processor time otherwise (portable C99 has no wall
    clock).  For throughput figures, never for results. */
 S2RDEF double s2r_seconds(void);
+
+/* Output files appear whole or not at all.  s2r_file_create opens
+   `path`.tmp for writing; s2r_file_commit flushes and closes it and renames
+   it over `path` in one step; s2r_file_discard closes and removes it.  A
+   crash in between leaves the previous `path` (if any) untouched and at most
+   a stale .tmp beside it.  Every file the library writes goes this way,
+   except the deployment log, which is appended one whole record at a time. */
+#define S2R_PATH_LEN 1024   /* longest path s2r_file accepts, with its NUL */
+typedef struct s2r_file {
+    FILE* f;                     /* write through this; NULL when closed   */
+    char  path[S2R_PATH_LEN];    /* the final name                         */
+    char  tmp[S2R_PATH_LEN + 4]; /* path + ".tmp", where the bytes go first */
+} s2r_file;
+
+S2RDEF s2r_result s2r_file_create(s2r_file* file, const char* path, char* error);
+/* S2R_ERR_IO if any write failed (the .tmp is removed, `path` untouched). */
+S2RDEF s2r_result s2r_file_commit(s2r_file* file, char* error);
+S2RDEF void       s2r_file_discard(s2r_file* file);
+/* create + write n bytes + commit. */
+S2RDEF s2r_result s2r_file_write_all(const char* path, const void* data, size_t n, char* error);
 
 /* An environment as the learners (PPO, behaviour cloning, evaluation) see it:
    float observations and actions, actions normalized to [-1, 1] per
@@ -1442,6 +1463,8 @@ typedef struct s2r_ppo_stats {
     float  steps_per_second;  /* env steps / wall s of this iteration       */
     int    minibatches;       /* minibatch updates applied                  */
     int    skipped;           /* minibatches skipped: non-finite loss/grad  */
+    int    diverged;          /* episodes the physics blew up in (ended,
+                                 not bootstrapped, never fed on as NaN)     */
 } s2r_ppo_stats;
 
 /* Called after every update by s2r_ppo_train; return nonzero to stop. */
@@ -1485,7 +1508,7 @@ typedef struct s2r_ppo {
     double* discounted;        /* [N] running discounted return (reward scaling) */
     s2r_normalizer reward_norm;/* dim 1: variance of `discounted`            */
     /* rollout statistics */
-    int    episodes, successes;
+    int    episodes, successes, diverged;
     double return_sum;
     /* update scratch, one float block */
     float* work;               /* the block below                            */
@@ -1517,6 +1540,21 @@ S2RDEF s2r_result s2r_ppo_iterate(s2r_ppo* ppo, s2r_env* envs,
    NULL) returns nonzero. */
 S2RDEF s2r_result s2r_ppo_train(s2r_ppo* ppo, s2r_env* envs,
                                 s2r_ppo_callback callback, void* user);
+/* Training state, for resuming a run exactly.  s2r_ppo_save_state writes
+   (atomically) what the run needs to go on: the policy checkpoint with its
+   optimizer, the update and step counts, every random stream and the reward
+   scaler, plus the settings that shape the run (seed, sizes, schedule),
+   checksummed.  The environments' mid-episode physics is not saved;
+   instead saving ends the running episodes, as a rollout boundary does
+   (bootstrapped from the value), so the next rollout starts fresh episodes
+   from the saved streams.  A run that saves every N updates, killed at any
+   moment and resumed from its last state, therefore ends bit-identical to
+   the same run never interrupted.
+   s2r_ppo_load_state: into a ppo from s2r_ppo_init with the same settings
+   (S2R_ERR_INVALID_ARGUMENT naming the first that differs); S2R_ERR_IO,
+   S2R_ERR_CORRUPT as for checkpoints; on any error ppo is unchanged. */
+S2RDEF s2r_result s2r_ppo_save_state(s2r_ppo* ppo, const char* path);
+S2RDEF s2r_result s2r_ppo_load_state(s2r_ppo* ppo, const char* path);
 /* CSV logging of diagnostics: a header line, then one row per update. */
 S2RDEF s2r_result s2r_ppo_stats_csv_header(FILE* f);
 S2RDEF s2r_result s2r_ppo_stats_csv_row(FILE* f, const s2r_ppo_stats* s);
@@ -1641,6 +1679,10 @@ S2RDEF s2r_result s2r_policy_save(s2r_policy* p, const s2r_adam* opt,
    opt to a fresh optimizer. */
 S2RDEF s2r_result s2r_policy_load(s2r_policy* p, s2r_adam* opt,
                                   const char* path);
+/* The same from a checkpoint image in memory (n bytes); `name` labels
+   error messages (NULL: "checkpoint").  Nothing is read past bytes[n-1]. */
+S2RDEF s2r_result s2r_policy_load_memory(s2r_policy* p, s2r_adam* opt, const void* bytes,
+                                         size_t n, const char* name);
 /* Read only the shape stored in a checkpoint, to s2r_policy_init one. */
 S2RDEF s2r_result s2r_checkpoint_shape(const char* path,
                                        s2r_policy_shape* shape, char* error);
@@ -1797,6 +1839,12 @@ typedef struct s2r_reach_training {
     const char*       csv_path;       /* per-update diagnostics, or NULL           */
     const char*       curve_png;      /* learning curve, or NULL                   */
     int               progress;       /* 0 silent, 1 progress lines; 1             */
+    const char*       state_path;     /* training state (s2r_ppo_save_state), saved
+                                         every state_every updates, at the end and
+                                         on Ctrl-C; NULL: never saved             */
+    int               state_every;    /* updates between saves; 10                 */
+    int               resume;         /* 1: continue from state_path if it exists,
+                                         keeping the CSV rows up to that update; 0 */
 } s2r_reach_training;
 
 S2RDEF s2r_reach_training s2r_reach_training_default(s2r_robot_kind robot);
@@ -1808,7 +1856,10 @@ S2RDEF s2r_reach_training s2r_reach_training_default(s2r_robot_kind robot);
 S2RDEF s2r_ppo_config s2r_reach_ppo_config(long long total_steps, uint64_t seed, int threads);
 /* Observation and action sizes of the reach task on `robot`. */
 S2RDEF void       s2r_reach_dims(s2r_robot_kind robot, int* obs_dim, int* act_dim);
-/* Train ppo->policy for the rest of ppo's planned steps.  error: S2R_ERROR_LEN. */
+/* Train ppo->policy for the rest of ppo's planned steps.  error: S2R_ERROR_LEN.
+   The CSV is written as csv_path.tmp while training and renamed when done.
+   After s2r_interrupt_catch(), Ctrl-C stops after the current update,
+   saves the state and returns S2R_ERR_INTERRUPTED; rerun with resume = 1. */
 S2RDEF s2r_result s2r_train_reach(const s2r_reach_training* training, s2r_ppo* ppo, char* error);
 
 
@@ -2919,7 +2970,8 @@ S2RDEF s2r_result s2r_deploy_note(s2r_deploy* d, const char* event, const char* 
      --threads N          worker threads for rollouts (default 1)
      --out DIR            where artifacts go, created if missing (default out)
      --quick              smoke-run sizes: the whole step in seconds
-     --resume             continue from the last checkpoint in DIR
+     --resume             continue interrupted training from its saved state in DIR
+     --checkpoint-every N training updates between saved states (10)
      --help               print the options
 
    An unknown option, a missing value or a malformed number is an error
@@ -2933,6 +2985,7 @@ typedef struct s2r_options {
     int            threads;     /* --threads; 1                            */
     int            quick;       /* --quick; 0                              */
     int            resume;      /* --resume; 0                             */
+    int            checkpoint_every; /* --checkpoint-every; 10 (updates)   */
     int            help;        /* --help was given; 0                     */
     char           out[256];    /* --out; "out"                            */
 } s2r_options;
@@ -2947,6 +3000,20 @@ S2RDEF s2r_result  s2r_make_dir(const char* path, char* error);
 S2RDEF const char* s2r_path(char* out, size_t cap, const char* dir, const char* file);
 /* 1 when standard output is a terminal (progress bars redraw in place). */
 S2RDEF int         s2r_stdout_is_terminal(void);
+/* Make a training run resumable from the options: its state goes to
+   DIR/<name>.state every --checkpoint-every updates and is picked up again
+   with --resume.  `path` (cap bytes) keeps the file name for t. */
+S2RDEF void        s2r_training_use_options(s2r_reach_training* t, const s2r_options* opt, const char* name,
+                                            char* path, size_t cap);
+/* Ctrl-C for long runs: after s2r_interrupt_catch() the first SIGINT or
+   SIGTERM only raises a flag, which s2r_train_reach checks after every
+   update (it saves its state and returns S2R_ERR_INTERRUPTED); a second
+   one ends the program at once.  s2r_interrupt_requested() reads the flag. */
+S2RDEF void        s2r_interrupt_catch(void);
+S2RDEF int         s2r_interrupt_requested(void);
+/* Peak resident memory of this process so far, MiB (Linux: VmHWM from
+   /proc/self/status); -1 where that is not available. */
+S2RDEF double      s2r_peak_memory_mib(void);
 /* Print an arm's facts: joints, limits, torques, masses, workspace. */
 S2RDEF void        s2r_arm_info_print(const s2r_arm_info* info);
 /* Wilson score interval for k successes in n trials at 95 % (z = 1.96):
@@ -3162,6 +3229,7 @@ S2RDEF s2r_result s2r_figure_to_pixel(s2r_figure* fig, int panel, double x, doub
 #include <float.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -3196,7 +3264,8 @@ S2RDEF const char* s2r_result_string(s2r_result r) {
     static const char* names[S2R_RESULT_COUNT_] = {
         "S2R_OK", "S2R_ERR_INVALID_ARGUMENT", "S2R_ERR_OUT_OF_MEMORY",
         "S2R_ERR_MODEL", "S2R_ERR_IO", "S2R_ERR_CORRUPT", "S2R_ERR_PARSE",
-        "S2R_ERR_DIVERGED", "S2R_ERR_STATE", "S2R_ERR_UNSUPPORTED"};
+        "S2R_ERR_DIVERGED", "S2R_ERR_STATE", "S2R_ERR_UNSUPPORTED",
+        "S2R_ERR_INTERRUPTED"};
     int i = -(int)r;
     return (i >= 0 && i < S2R_RESULT_COUNT_) ? names[i] : "S2R_ERR_UNKNOWN";
 }
@@ -3211,6 +3280,60 @@ static s2r_result s2r__fail(char* error, s2r_result code, const char* fmt, ...) 
         va_end(ap);
     }
     return code;
+}
+
+S2RDEF s2r_result s2r_file_create(s2r_file* file, const char* path, char* error) {
+    size_t n = path ? strlen(path) : 0;
+    S2R_ASSERT(file);
+    memset(file, 0, sizeof *file);
+    if (n == 0) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "no file name given");
+    if (n >= S2R_PATH_LEN) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "path longer than %d bytes", S2R_PATH_LEN - 1);
+    memcpy(file->path, path, n + 1);
+    memcpy(file->tmp, path, n);
+    memcpy(file->tmp + n, ".tmp", 5);
+    file->f = fopen(file->tmp, "wb");
+    if (!file->f) return s2r__fail(error, S2R_ERR_IO, "cannot create %s: %s", file->tmp, strerror(errno));
+    return S2R_OK;
+}
+
+S2RDEF void s2r_file_discard(s2r_file* file) {
+    if (!file->f) return;
+    fclose(file->f);
+    file->f = NULL;
+    remove(file->tmp);
+}
+
+S2RDEF s2r_result s2r_file_commit(s2r_file* file, char* error) {
+    int ok;
+    if (!file->f) return s2r__fail(error, S2R_ERR_STATE, "%s: not open", file->path);
+    ok = !ferror(file->f);
+    ok = (fflush(file->f) == 0) && ok;
+    ok = (fclose(file->f) == 0) && ok;
+    file->f = NULL;
+    if (!ok) {
+        remove(file->tmp);
+        return s2r__fail(error, S2R_ERR_IO, "cannot write %s (disk full?)", file->path);
+    }
+    if (rename(file->tmp, file->path) != 0) {
+#ifdef _WIN32
+        /* Windows will not rename over an existing file. */
+        if (remove(file->path) == 0 && rename(file->tmp, file->path) == 0) return S2R_OK;
+#endif
+        remove(file->tmp);
+        return s2r__fail(error, S2R_ERR_IO, "cannot rename %s to %s: %s", file->tmp, file->path, strerror(errno));
+    }
+    return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_file_write_all(const char* path, const void* data, size_t n, char* error) {
+    s2r_file file;
+    s2r_result res = s2r_file_create(&file, path, error);
+    if (res != S2R_OK) return res;
+    if (n && fwrite(data, 1, n, file.f) != n) {
+        s2r_file_discard(&file);
+        return s2r__fail(error, S2R_ERR_IO, "cannot write %s", path);
+    }
+    return s2r_file_commit(&file, error);
 }
 
 /* Zeroed allocation of `count` items of `size` bytes; NULL on failure. */
@@ -4532,53 +4655,20 @@ S2RDEF size_t s2r_randomization_format(const s2r_randomization* r, char* out, si
     return t.len;
 }
 
-/* Write n bytes to `tmp` and rename it over `path`. */
-static s2r_result s2r__write_replace(const char* path, const char* tmp, const char* text,
-                                     size_t n, char* error) {
-    FILE* f = fopen(tmp, "wb");
-    int ok;
-    if (!f) return s2r__fail(error, S2R_ERR_IO, "cannot create '%s': %s", tmp, strerror(errno));
-    ok = fwrite(text, 1, n, f) == n;
-    ok = (fflush(f) == 0) && ok;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok) {
-        remove(tmp);
-        return s2r__fail(error, S2R_ERR_IO, "cannot write '%s'", tmp);
-    }
-    if (rename(tmp, path) != 0) {
-#ifdef _WIN32
-        /* Windows will not rename over an existing file. */
-        if (remove(path) == 0 && rename(tmp, path) == 0) return S2R_OK;
-#endif
-        remove(tmp);
-        return s2r__fail(error, S2R_ERR_IO, "cannot rename '%s' to '%s'", tmp, path);
-    }
-    return S2R_OK;
-}
-
 S2RDEF s2r_result s2r_randomization_write(const s2r_randomization* r, const char* path,
                                           char* error) {
-    size_t n, plen;
-    char *text, *tmp;
+    size_t n;
+    char* text;
     s2r_result res;
     if (!path) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "path is NULL");
     res = s2r_randomization_check(r, error);
     if (res != S2R_OK) return res;
     n = s2r_randomization_format(r, NULL, 0);
-    plen = strlen(path);
     text = (char*)s2r__calloc(n + 1, 1);
-    tmp = (char*)s2r__calloc(plen + 5, 1);
-    if (!text || !tmp) {
-        if (text) S2R_FREE(text);
-        if (tmp) S2R_FREE(tmp);
-        return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "no memory to write '%s'", path);
-    }
+    if (!text) return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "no memory to write '%s'", path);
     s2r_randomization_format(r, text, n + 1);
-    memcpy(tmp, path, plen);
-    memcpy(tmp + plen, ".tmp", 5);
-    res = s2r__write_replace(path, tmp, text, n, error);
+    res = s2r_file_write_all(path, text, n, error);
     S2R_FREE(text);
-    S2R_FREE(tmp);
     return res;
 }
 
@@ -4988,9 +5078,15 @@ static void s2r__clip_to_limits(const s2r_arm_info* info, const double* q, doubl
     for (j = 0; j < info->n_joints; j++) out[j] = s2r_clamp(q[j], info->q_min[j], info->q_max[j]);
 }
 
-/* Non-finite state or a joint faster than `max_speed` (rad/s). */
+/* Non-finite state, a joint faster than `max_speed` (rad/s), or MuJoCo's
+   own alarm: on a bad (NaN or > mjMAXVAL) qacc, qpos or qvel it warns and
+   silently resets the data to the start pose, which must not pass for a
+   finished motion.  mj_resetData clears the counters. */
 static int s2r__robot_diverged(const s2r_robot* r, double max_speed) {
+    const mjData* d = r->data;
     int j;
+    if (d->warning[mjWARN_BADQACC].number || d->warning[mjWARN_BADQVEL].number || d->warning[mjWARN_BADQPOS].number)
+        return 1;
     for (j = 0; j < r->info.n_joints; j++) {
         double v = r->data->qvel[r->dof_adr[j]];
         if (!isfinite(v) || !isfinite(r->data->qpos[r->qpos_adr[j]]) || fabs(v) > max_speed) return 1;
@@ -6576,6 +6672,7 @@ static void s2r__ppo_record(s2r_ppo* p, int t) {
         }
         p->episodes++;
         p->successes += sr->success ? 1 : 0;
+        p->diverged += sr->diverged ? 1 : 0;
         p->return_sum += p->episode_return[e];
         p->episode_return[e] = 0.0;
     }
@@ -6587,7 +6684,7 @@ static s2r_result s2r__ppo_collect(s2r_ppo* p, s2r_env* envs) {
     s2r_result r;
     int t, e;
     float mean[S2R_MLP_MAX_WIDTH];
-    p->episodes = p->successes = 0;
+    p->episodes = p->successes = p->diverged = 0;
     p->return_sum = 0.0;
     if (!p->started && (r = s2r__ppo_reset_all(p, envs)) != S2R_OK) return r;
     for (t = 0; t < p->steps_per_env; t++) {
@@ -6787,6 +6884,7 @@ static void s2r__ppo_fill_stats(const s2r_ppo* p, float lr, double seconds,
     st->explained_variance = (float)s2r__explained_variance(
         p->values, p->returns, p->batch_size);
     st->episodes = p->episodes;
+    st->diverged = p->diverged;
     st->mean_return = p->episodes ? (float)(p->return_sum / p->episodes) : NAN;
     st->success_rate = p->episodes ? (float)p->successes / p->episodes : NAN;
     st->steps_per_second = (float)(p->batch_size / (seconds > 1e-9 ? seconds : 1e-9));
@@ -6832,18 +6930,18 @@ S2RDEF s2r_result s2r_ppo_stats_csv_header(FILE* f) {
     int n = fprintf(f, "update,global_step,learning_rate,policy_loss,value_loss,"
                        "entropy,approx_kl,clip_fraction,explained_variance,"
                        "episodes,mean_return,success_rate,steps_per_second,"
-                       "minibatches,skipped\n");
+                       "minibatches,skipped,diverged\n");
     return n < 0 ? S2R_ERR_IO : S2R_OK;
 }
 
 S2RDEF s2r_result s2r_ppo_stats_csv_row(FILE* f, const s2r_ppo_stats* s) {
     int n = fprintf(f, "%d,%lld,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%.6g,"
-                       "%.6g,%.1f,%d,%d\n",
+                       "%.6g,%.1f,%d,%d,%d\n",
                     s->update, s->global_step, s->learning_rate, s->policy_loss,
                     s->value_loss, s->entropy, s->approx_kl, s->clip_fraction,
                     s->explained_variance, s->episodes, s->mean_return,
                     s->success_rate, s->steps_per_second, s->minibatches,
-                    s->skipped);
+                    s->skipped, s->diverged);
     return n < 0 ? S2R_ERR_IO : S2R_OK;
 }
 
@@ -7192,32 +7290,6 @@ static void s2r__ck_pack(const s2r_policy* p, const s2r_adam* opt,
     h[S2R__H_SUM_HI] = (uint32_t)(sum >> 32);
 }
 
-/* Write bytes to path.tmp, then rename over path. */
-static s2r_result s2r__write_atomic(const char* path, const void* data,
-                                    size_t n, char* error) {
-    size_t len = strlen(path);
-    char* tmp = (char*)S2R_MALLOC(len + 5);
-    FILE* f;
-    int ok;
-    if (!tmp) return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "out of memory");
-    memcpy(tmp, path, len);
-    memcpy(tmp + len, ".tmp", 5);
-    f = fopen(tmp, "wb");
-    if (!f) {
-        S2R_FREE(tmp);
-        return s2r__fail(error, S2R_ERR_IO, "cannot open %s.tmp for writing", path);
-    }
-    ok = fwrite(data, 1, n, f) == n;
-    ok = (fclose(f) == 0) && ok;
-    if (ok && rename(tmp, path) != 0) { /* non-POSIX: target must not exist */
-        remove(path);
-        ok = rename(tmp, path) == 0;
-    }
-    if (!ok) remove(tmp);
-    S2R_FREE(tmp);
-    return ok ? S2R_OK : s2r__fail(error, S2R_ERR_IO, "cannot write %s", path);
-}
-
 S2RDEF s2r_result s2r_policy_save(s2r_policy* p, const s2r_adam* opt,
                                   const char* path) {
     size_t payload, total;
@@ -7230,7 +7302,7 @@ S2RDEF s2r_result s2r_policy_save(s2r_policy* p, const s2r_adam* opt,
     buf = (unsigned char*)S2R_MALLOC(total);
     if (!buf) return s2r__fail(p->error, S2R_ERR_OUT_OF_MEMORY, "out of memory");
     s2r__ck_pack(p, opt, buf, payload);
-    r = s2r__write_atomic(path, buf, total, p->error);
+    r = s2r_file_write_all(path, buf, total, p->error);
     S2R_FREE(buf);
     return r;
 }
@@ -7360,18 +7432,28 @@ static void s2r__ck_unpack(s2r_policy* p, s2r_adam* opt, const unsigned char* bu
     }
 }
 
+S2RDEF s2r_result s2r_policy_load_memory(s2r_policy* p, s2r_adam* opt, const void* bytes,
+                                         size_t n, const char* name) {
+    const unsigned char* buf = (const unsigned char*)bytes;
+    s2r_policy_shape shape;
+    s2r_result r;
+    S2R_ASSERT(p && p->params && (bytes || n == 0));
+    if (!name) name = "checkpoint";
+    r = s2r__ck_check(buf, n, name, &shape, p->error);
+    if (r == S2R_OK) r = s2r__ck_compatible(p, opt, buf, &shape, name, p->error);
+    if (r == S2R_OK) s2r__ck_unpack(p, opt, buf);
+    return r;
+}
+
 S2RDEF s2r_result s2r_policy_load(s2r_policy* p, s2r_adam* opt,
                                   const char* path) {
     unsigned char* buf;
     size_t n;
-    s2r_policy_shape shape;
     s2r_result r;
     S2R_ASSERT(p && p->params && path);
     r = s2r__read_file(path, &buf, &n, p->error);
     if (r != S2R_OK) return r;
-    r = s2r__ck_check(buf, n, path, &shape, p->error);
-    if (r == S2R_OK) r = s2r__ck_compatible(p, opt, buf, &shape, path, p->error);
-    if (r == S2R_OK) s2r__ck_unpack(p, opt, buf);
+    r = s2r_policy_load_memory(p, opt, buf, n, path);
     S2R_FREE(buf);
     return r;
 }
@@ -7401,6 +7483,155 @@ S2RDEF s2r_result s2r_policy_from_checkpoint(s2r_policy* p, const char* path, ch
         s2r_policy_free(p);
     }
     return res;
+}
+
+/* --- Learning: PPO training state ------------------------------------------
+   Everything s2r_ppo needs to continue a run, in one checksummed file:
+     uint64 header[16]: magic "S2RSTATE", version, the run's shaping settings
+                        (seed, total_steps, num_envs, rollout_steps,
+                        num_minibatches, update_epochs, obs_dim, act_dim, a
+                        hash of the rest), update, global_step, policy image
+                        bytes, checksum, reserved
+     payload: rng; env_rng[num_envs]; act_rng[num_envs] (4 uint64 each);
+              reward scaler count, mean, var (doubles); the policy
+              checkpoint image with optimizer (as s2r_policy_save writes). */
+
+#define S2R__ST_MAGIC 0x4554415453523253ull /* "S2RSTATE" little-endian */
+#define S2R__ST_VERSION 1
+enum { S2R__S_MAGIC, S2R__S_VERSION, S2R__S_SEED, S2R__S_TOTAL, S2R__S_ENVS, S2R__S_ROLLOUT,
+       S2R__S_MINIBATCHES, S2R__S_EPOCHS, S2R__S_OBS, S2R__S_ACT, S2R__S_HASH, S2R__S_UPDATE,
+       S2R__S_STEP, S2R__S_IMAGE, S2R__S_SUM, S2R__S_WORDS = 16 };
+
+/* Hash of the settings that change what an update computes (not threads). */
+static uint64_t s2r__ppo_settings_hash(const s2r_ppo_config* c) {
+    double v[18];
+    int i;
+    v[0] = c->learning_rate; v[1] = c->anneal_lr; v[2] = c->gamma; v[3] = c->gae_lambda;
+    v[4] = c->clip_coef; v[5] = c->clip_value_loss; v[6] = c->value_coef; v[7] = c->entropy_coef;
+    v[8] = c->max_grad_norm; v[9] = c->target_kl; v[10] = c->normalize_advantages;
+    v[11] = c->normalize_rewards; v[12] = c->reward_clip; v[13] = c->obs_clip;
+    v[14] = c->init_log_std; v[15] = c->num_hidden;
+    v[16] = v[17] = 0;
+    for (i = 0; i < c->num_hidden && i < S2R_MAX_HIDDEN_LAYERS; i++) v[16] = v[16] * 4096 + c->hidden[i];
+    return s2r__fnv1a(0xCBF29CE484222325ull, v, sizeof v);
+}
+
+static void s2r__ppo_state_header(const s2r_ppo* p, uint64_t* h) {
+    memset(h, 0, sizeof(uint64_t) * S2R__S_WORDS);
+    h[S2R__S_MAGIC] = S2R__ST_MAGIC;
+    h[S2R__S_VERSION] = S2R__ST_VERSION;
+    h[S2R__S_SEED] = p->cfg.seed;
+    h[S2R__S_TOTAL] = (uint64_t)p->cfg.total_steps;
+    h[S2R__S_ENVS] = (uint64_t)p->num_envs;
+    h[S2R__S_ROLLOUT] = (uint64_t)p->cfg.rollout_steps;
+    h[S2R__S_MINIBATCHES] = (uint64_t)p->cfg.num_minibatches;
+    h[S2R__S_EPOCHS] = (uint64_t)p->cfg.update_epochs;
+    h[S2R__S_OBS] = (uint64_t)p->obs_dim;
+    h[S2R__S_ACT] = (uint64_t)p->act_dim;
+    h[S2R__S_HASH] = s2r__ppo_settings_hash(&p->cfg);
+    h[S2R__S_UPDATE] = (uint64_t)p->update;
+    h[S2R__S_STEP] = (uint64_t)p->global_step;
+}
+
+static size_t s2r__ppo_state_fixed_bytes(int num_envs) {
+    return sizeof(uint64_t) * S2R__S_WORDS + sizeof(s2r_rng) * (1 + 2 * (size_t)num_envs) + 3 * sizeof(double);
+}
+
+/* End every running episode: the next rollout resets all envs. */
+static void s2r__ppo_restart_episodes(s2r_ppo* p) {
+    p->started = 0;
+    memset(p->discounted, 0, sizeof(double) * (size_t)p->num_envs);
+    memset(p->episode_return, 0, sizeof(double) * (size_t)p->num_envs);
+}
+
+S2RDEF s2r_result s2r_ppo_save_state(s2r_ppo* ppo, const char* path) {
+    size_t payload = s2r__ck_payload_bytes(ppo->policy.num_params, ppo->obs_dim, ppo->adam.n);
+    size_t image = sizeof(uint32_t) * S2R__CK_HEADER + payload;
+    size_t fixed = s2r__ppo_state_fixed_bytes(ppo->num_envs), total = fixed + image;
+    unsigned char *buf, *c;
+    uint64_t h[S2R__S_WORDS];
+    s2r_result r;
+    S2R_ASSERT(ppo && path);
+    if (!(buf = (unsigned char*)S2R_MALLOC(total))) return s2r__fail(ppo->error, S2R_ERR_OUT_OF_MEMORY, "out of memory");
+    s2r__ppo_state_header(ppo, h);
+    h[S2R__S_IMAGE] = image;
+    c = buf + sizeof h;
+    s2r__put(&c, &ppo->rng, sizeof(s2r_rng));
+    s2r__put(&c, ppo->env_rng, sizeof(s2r_rng) * (size_t)ppo->num_envs);
+    s2r__put(&c, ppo->act_rng, sizeof(s2r_rng) * (size_t)ppo->num_envs);
+    s2r__put(&c, &ppo->reward_norm.count, sizeof(double));
+    s2r__put(&c, ppo->reward_norm.mean, sizeof(double));
+    s2r__put(&c, ppo->reward_norm.var, sizeof(double));
+    s2r__ck_pack(&ppo->policy, &ppo->adam, c, payload);
+    h[S2R__S_SUM] = s2r__fnv1a(0xCBF29CE484222325ull, buf + sizeof h, total - sizeof h);
+    h[S2R__S_SUM] = s2r__fnv1a(h[S2R__S_SUM], h, sizeof h);
+    memcpy(buf, h, sizeof h);
+    r = s2r_file_write_all(path, buf, total, ppo->error);
+    S2R_FREE(buf);
+    if (r == S2R_OK) s2r__ppo_restart_episodes(ppo);
+    return r;
+}
+
+/* The file's header against this run's: S2R_OK or an error naming the
+   first difference. */
+static s2r_result s2r__ppo_state_match(s2r_ppo* p, const uint64_t* file, const char* path) {
+    static const char* const names[S2R__S_HASH + 1] = {"magic", "version", "seed", "total_steps", "num_envs",
+        "rollout_steps", "num_minibatches", "update_epochs", "obs_dim", "act_dim", "other PPO settings"};
+    uint64_t h[S2R__S_WORDS];
+    int i;
+    s2r__ppo_state_header(p, h);
+    if (file[S2R__S_MAGIC] != S2R__ST_MAGIC)
+        return s2r__fail(p->error, S2R_ERR_CORRUPT, "%s: not a sim2real.h training state (bad magic)", path);
+    if (file[S2R__S_VERSION] != S2R__ST_VERSION)
+        return s2r__fail(p->error, S2R_ERR_CORRUPT, "%s: training state version %llu, this build reads %d", path,
+                         (unsigned long long)file[S2R__S_VERSION], S2R__ST_VERSION);
+    for (i = S2R__S_SEED; i <= S2R__S_HASH; i++)
+        if (file[i] != h[i])
+            return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT, "%s was saved by a run with different %s (%llu, "
+                             "this run %llu): start afresh or use the same settings", path, names[i],
+                             (unsigned long long)file[i], (unsigned long long)h[i]);
+    if (file[S2R__S_UPDATE] > (uint64_t)p->num_updates)
+        return s2r__fail(p->error, S2R_ERR_CORRUPT, "%s: update %llu of %d planned", path,
+                         (unsigned long long)file[S2R__S_UPDATE], p->num_updates);
+    return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_ppo_load_state(s2r_ppo* ppo, const char* path) {
+    size_t n, fixed = s2r__ppo_state_fixed_bytes(ppo->num_envs);
+    unsigned char* buf;
+    const unsigned char* c;
+    uint64_t h[S2R__S_WORDS], sum;
+    s2r_result r;
+    S2R_ASSERT(ppo && path);
+    if ((r = s2r__read_file(path, &buf, &n, ppo->error)) != S2R_OK) return r;
+    if (n < sizeof h) {
+        S2R_FREE(buf);
+        return s2r__fail(ppo->error, S2R_ERR_CORRUPT, "%s: too short for a training state (%lu bytes)", path, (unsigned long)n);
+    }
+    memcpy(h, buf, sizeof h);
+    sum = h[S2R__S_SUM];
+    h[S2R__S_SUM] = s2r__fnv1a(0xCBF29CE484222325ull, buf + sizeof h, n - sizeof h);
+    r = s2r__ppo_state_match(ppo, h, path);
+    if (r == S2R_OK && (n < fixed || h[S2R__S_IMAGE] != n - fixed))
+        r = s2r__fail(ppo->error, S2R_ERR_CORRUPT, "%s: %lu bytes, not what the header says (truncated?)", path, (unsigned long)n);
+    if (r == S2R_OK && s2r__fnv1a(h[S2R__S_SUM], h, sizeof h) != sum)
+        r = s2r__fail(ppo->error, S2R_ERR_CORRUPT, "%s: checksum mismatch (corrupt file)", path);
+    if (r == S2R_OK && (r = s2r_policy_load_memory(&ppo->policy, &ppo->adam, buf + fixed, n - fixed, path)) != S2R_OK)
+        memcpy(ppo->error, ppo->policy.error, S2R_ERROR_LEN);
+    if (r == S2R_OK) {   /* validated: nothing below can fail */
+        c = buf + sizeof h;
+        s2r__get(&c, &ppo->rng, sizeof(s2r_rng));
+        s2r__get(&c, ppo->env_rng, sizeof(s2r_rng) * (size_t)ppo->num_envs);
+        s2r__get(&c, ppo->act_rng, sizeof(s2r_rng) * (size_t)ppo->num_envs);
+        s2r__get(&c, &ppo->reward_norm.count, sizeof(double));
+        s2r__get(&c, ppo->reward_norm.mean, sizeof(double));
+        s2r__get(&c, ppo->reward_norm.var, sizeof(double));
+        ppo->update = (int)h[S2R__S_UPDATE];
+        ppo->global_step = (long long)h[S2R__S_STEP];
+        s2r__ppo_restart_episodes(ppo);
+    }
+    S2R_FREE(buf);
+    return r;
 }
 
 /* --- Learning: the pendulum environment -----------------------------------
@@ -7626,16 +7857,18 @@ S2RDEF s2r_result s2r_evaluate_sim_and_real(const s2r_controller* controller, s2
 
 S2RDEF s2r_result s2r_sim_real_eval_write(const char* path, const char* label, const s2r_sim_real_eval* e,
                                           char* error) {
-    FILE* f = fopen(path, "w");
-    if (!f) return s2r__fail(error, S2R_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+    s2r_file file;
+    FILE* f;
+    s2r_result res = s2r_file_create(&file, path, error);
+    if (res != S2R_OK) return res;
+    f = file.f;
     fprintf(f, "recipe,sim_episodes,sim_successes,sim_success,sim_lo,sim_hi,real_episodes,real_successes,"
                "real_success,real_lo,real_hi,gap,sim_distance_m,real_distance_m\n");
     fprintf(f, "%s,%d,%d,%.4f,%.4f,%.4f,%d,%d,%.4f,%.4f,%.4f,%.4f,%.5f,%.5f\n", label, e->sim.episodes,
             e->sim.successes, e->sim.success_rate, e->sim.success_lo, e->sim.success_hi, e->real.episodes,
             e->real.successes, e->real.success_rate, e->real.success_lo, e->real.success_hi, e->gap,
             e->sim.mean_distance, e->real.mean_distance);
-    if (fclose(f) != 0) return s2r__fail(error, S2R_ERR_IO, "cannot write %s", path);
-    return S2R_OK;
+    return s2r_file_commit(&file, error);
 }
 
 S2RDEF void s2r_sim_real_eval_print(const char* label, const s2r_sim_real_eval* e) {
@@ -7787,6 +8020,7 @@ S2RDEF s2r_reach_training s2r_reach_training_default(s2r_robot_kind robot) {
     t.task = s2r_reach_config_default();
     t.label = "ppo";
     t.progress = 1;
+    t.state_every = 10;
     return t;
 }
 
@@ -7884,21 +8118,117 @@ static s2r_result s2r__plot_learning_curve(const char* path, const char* label, 
 
 typedef struct s2r__training_log {
     const s2r_reach_training* t;
-    FILE*          csv;
+    s2r_ppo*       ppo;
+    s2r_file       csv;
     s2r_ppo_stats* history;   /* [capacity] one per update */
     int            count, capacity;
+    s2r_result     save_result;
+    int            saved_at;  /* update of the last saved state; -1 none */
 } s2r__training_log;
+
+/* One CSV row back into stats (as s2r_ppo_stats_csv_row wrote it). */
+static int s2r__ppo_stats_parse(const char* line, s2r_ppo_stats* s) {
+    memset(s, 0, sizeof *s);
+    return sscanf(line, "%d,%lld,%f,%f,%f,%f,%f,%f,%f,%d,%f,%f,%f,%d,%d,%d", &s->update, &s->global_step,
+                  &s->learning_rate, &s->policy_loss, &s->value_loss, &s->entropy, &s->approx_kl,
+                  &s->clip_fraction, &s->explained_variance, &s->episodes, &s->mean_return, &s->success_rate,
+                  &s->steps_per_second, &s->minibatches, &s->skipped, &s->diverged) >= 15;
+}
+
+static void s2r__training_record(s2r__training_log* log, const s2r_ppo_stats* s) {
+    if (log->csv.f) { s2r_ppo_stats_csv_row(log->csv.f, s); fflush(log->csv.f); }
+    if (log->count < log->capacity) log->history[log->count++] = *s;
+}
+
+/* Resuming: keep the rows of the interrupted run's CSV up to the update the
+   state was saved at (later ones are computed again). */
+static void s2r__training_replay_csv(s2r__training_log* log, const char* path, int upto) {
+    unsigned char* text;
+    size_t n;
+    char* line;
+    s2r_ppo_stats s;
+    if (s2r__read_file(path, &text, &n, NULL) != S2R_OK) return;
+    text[n ? n - 1 : 0] = '\0';   /* the last line is whole (rows end in \n) */
+    for (line = (char*)text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+        if (s2r__ppo_stats_parse(line, &s) && s.update >= 1 && s.update <= upto && s.update == log->count + 1)
+            s2r__training_record(log, &s);
+    S2R_FREE(text);
+}
 
 static int s2r__training_callback(const s2r_ppo_stats* s, void* user) {
     s2r__training_log* log = (s2r__training_log*)user;
-    if (log->csv) { s2r_ppo_stats_csv_row(log->csv, s); fflush(log->csv); }
-    if (log->count < log->capacity) log->history[log->count++] = *s;
-    if (log->t->progress) {
-        printf("  [%s] ", log->t->label);
+    const s2r_reach_training* t = log->t;
+    s2r__training_record(log, s);
+    if (t->progress) {
+        printf("  [%s] ", t->label);
         s2r_ppo_print_progress(stdout, s, 0);
         fflush(stdout);
     }
-    return 0;
+    if (t->state_path && t->state_every > 0 && s->update % t->state_every == 0) {
+        log->save_result = s2r_ppo_save_state(log->ppo, t->state_path);
+        log->saved_at = s->update;
+        if (log->save_result != S2R_OK) return 1;
+    }
+    return s2r_interrupt_requested();
+}
+
+/* Pick up a saved state when asked to (none yet: start afresh). */
+static s2r_result s2r__training_resume(const s2r_reach_training* t, s2r_ppo* ppo, char* error) {
+    FILE* f;
+    s2r_result res;
+    if (!t->resume || !t->state_path || !(f = fopen(t->state_path, "rb"))) return S2R_OK;
+    fclose(f);
+    if ((res = s2r_ppo_load_state(ppo, t->state_path)) != S2R_OK) return s2r__fail(error, res, "%s", ppo->error);
+    if (t->progress) printf("  [%s] resumed from %s at update %d/%d\n", t->label, t->state_path, ppo->update, ppo->num_updates);
+    return S2R_OK;
+}
+
+/* Open the CSV (carrying over rows when resuming) and the history. */
+static s2r_result s2r__training_log_open(s2r__training_log* log, const s2r_reach_training* t, s2r_ppo* ppo, char* error) {
+    char unfinished[S2R_PATH_LEN + 4];
+    s2r_result res;
+    int i;
+    memset(log, 0, sizeof *log);
+    log->t = t;
+    log->ppo = ppo;
+    log->saved_at = -1;
+    log->capacity = ppo->num_updates;
+    log->history = (s2r_ppo_stats*)s2r__calloc((size_t)log->capacity, sizeof *log->history);
+    if (!log->history) return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "out of memory for the training history");
+    if (!t->csv_path) return S2R_OK;
+    if (ppo->update > 0) {   /* resumed: the rows so far, from the unfinished or the finished CSV */
+        snprintf(unfinished, sizeof unfinished, "%s.tmp", t->csv_path);
+        s2r__training_replay_csv(log, unfinished, ppo->update);
+        if (log->count < ppo->update) { log->count = 0; s2r__training_replay_csv(log, t->csv_path, ppo->update); }
+    }
+    if ((res = s2r_file_create(&log->csv, t->csv_path, error)) != S2R_OK) return res;
+    s2r_ppo_stats_csv_header(log->csv.f);
+    for (i = 0; i < log->count; i++) s2r_ppo_stats_csv_row(log->csv.f, &log->history[i]);
+    return S2R_OK;
+}
+
+/* After training: keep the state; on success publish the CSV and curve. */
+static s2r_result s2r__training_finish(s2r__training_log* log, s2r_result res, char* error) {
+    const s2r_reach_training* t = log->t;
+    s2r_ppo* ppo = log->ppo;
+    int stopped = res == S2R_OK && ppo->update < ppo->num_updates;
+    if (res == S2R_OK && log->save_result != S2R_OK) res = s2r__fail(error, log->save_result, "%s", ppo->error);
+    if (res == S2R_OK && t->state_path && log->saved_at != ppo->update &&
+        (res = s2r_ppo_save_state(ppo, t->state_path)) != S2R_OK)
+        s2r__fail(error, res, "%s", ppo->error);
+    if (res == S2R_OK && stopped) {
+        res = s2r__fail(error, S2R_ERR_INTERRUPTED, "interrupted at update %d of %d%s%s", ppo->update, ppo->num_updates,
+                        t->state_path ? "; state saved to " : " (no state path: nothing saved)",
+                        t->state_path ? t->state_path : "");
+    }
+    if (log->csv.f) {
+        if (res == S2R_OK) res = s2r_file_commit(&log->csv, error);
+        else { fclose(log->csv.f); log->csv.f = NULL; }   /* the .tmp stays for a resume */
+    }
+    if (res == S2R_OK && t->curve_png && log->count > 0)
+        res = s2r__plot_learning_curve(t->curve_png, t->label, log->history, log->count, error);
+    S2R_FREE(log->history);
+    return res;
 }
 
 S2RDEF s2r_result s2r_train_reach(const s2r_reach_training* t, s2r_ppo* ppo, char* error) {
@@ -7910,20 +8240,12 @@ S2RDEF s2r_result s2r_train_reach(const s2r_reach_training* t, s2r_ppo* ppo, cha
     if (ppo->obs_dim != obs_dim || ppo->act_dim != act_dim)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "ppo sized %dx%d, the %s reach task needs %dx%d", ppo->obs_dim,
                          ppo->act_dim, s2r_robot_kind_name(t->robot), obs_dim, act_dim);
+    if ((res = s2r__training_resume(t, ppo, error)) != S2R_OK) return res;
     if ((res = s2r__reach_envs_init(&envs, t, ppo->num_envs, error)) != S2R_OK) return res;
-    memset(&log, 0, sizeof log);
-    log.t = t;
-    log.capacity = ppo->num_updates;
-    log.history = (s2r_ppo_stats*)s2r__calloc((size_t)log.capacity, sizeof *log.history);
-    if (t->csv_path && (log.csv = fopen(t->csv_path, "w")) != NULL) s2r_ppo_stats_csv_header(log.csv);
-    if (!log.history || (t->csv_path && !log.csv))
-        res = s2r__fail(error, log.history ? S2R_ERR_IO : S2R_ERR_OUT_OF_MEMORY, "cannot write %s", t->csv_path ? t->csv_path : "history");
-    else if ((res = s2r_ppo_train(ppo, envs.envs, s2r__training_callback, &log)) != S2R_OK)
+    res = s2r__training_log_open(&log, t, ppo, error);
+    if (res == S2R_OK && (res = s2r_ppo_train(ppo, envs.envs, s2r__training_callback, &log)) != S2R_OK)
         s2r__fail(error, res, "%s", ppo->error);
-    if (log.csv) fclose(log.csv);
-    if (res == S2R_OK && t->curve_png && log.count > 0)
-        res = s2r__plot_learning_curve(t->curve_png, t->label, log.history, log.count, error);
-    S2R_FREE(log.history);
+    res = s2r__training_finish(&log, res, error);
     s2r__reach_envs_free(&envs);
     return res;
 }
@@ -10283,6 +10605,7 @@ S2RDEF s2r_options s2r_options_default(void) {
     o.real_seed = 1;
     o.seeds = 3;
     o.threads = 1;
+    o.checkpoint_every = 10;
     snprintf(o.out, sizeof o.out, "out");
     return o;
 }
@@ -10308,7 +10631,8 @@ static s2r_result s2r__parse_option(s2r_options* o, int argc, char** argv, int* 
     if (!strcmp(name, "--resume")) { o->resume = 1; return S2R_OK; }
     if (!strcmp(name, "--help") || !strcmp(name, "-h")) { o->help = 1; return S2R_OK; }
     if (strcmp(name, "--robot") && strcmp(name, "--seed") && strcmp(name, "--real-seed") &&
-        strcmp(name, "--seeds") && strcmp(name, "--threads") && strcmp(name, "--out"))
+        strcmp(name, "--seeds") && strcmp(name, "--threads") && strcmp(name, "--out") &&
+        strcmp(name, "--checkpoint-every"))
         return s2r__fail(error, S2R_ERR_PARSE, "unknown option '%.60s' (try --help)", name);
     if (!value) return s2r__fail(error, S2R_ERR_PARSE, "option %s needs a value", name);
     (*i)++;
@@ -10324,6 +10648,10 @@ static s2r_result s2r__parse_option(s2r_options* o, int argc, char** argv, int* 
         if (!s2r__parse_count(value, 1, 64, &v))
             return s2r__fail(error, S2R_ERR_PARSE, "%s takes a whole number from 1 to 64, not '%.60s'", name, value);
         if (name[2] == 't') o->threads = (int)v; else o->seeds = (int)v;
+    } else if (!strcmp(name, "--checkpoint-every")) {
+        if (!s2r__parse_count(value, 1, 1000000, &v))
+            return s2r__fail(error, S2R_ERR_PARSE, "--checkpoint-every takes a whole number from 1 to 1000000, not '%.60s'", value);
+        o->checkpoint_every = (int)v;
     } else {
         if (!s2r__parse_count(value, 0, 0xFFFFFFFFull, &v))
             return s2r__fail(error, S2R_ERR_PARSE, "%s takes a whole number from 0 to 4294967295, not '%.60s'", name, value);
@@ -10343,6 +10671,41 @@ S2RDEF s2r_result s2r_options_parse(s2r_options* options, int argc, char** argv,
     return S2R_OK;
 }
 
+S2RDEF void s2r_training_use_options(s2r_reach_training* t, const s2r_options* opt, const char* name,
+                                     char* path, size_t cap) {
+    char file[128];
+    snprintf(file, sizeof file, "%s.state", name);
+    t->state_path = s2r_path(path, cap, opt->out, file);
+    t->state_every = opt->checkpoint_every;
+    t->resume = opt->resume;
+}
+
+S2RDEF double s2r_peak_memory_mib(void) {
+    FILE* f = fopen("/proc/self/status", "r");
+    char line[256];
+    double kib = -1;
+    if (!f) return -1;
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, "VmHWM:", 6)) kib = atof(line + 6);
+    fclose(f);
+    return kib < 0 ? -1 : kib / 1024.0;
+}
+
+static volatile sig_atomic_t s2r__interrupt_flag = 0;
+
+static void s2r__on_interrupt(int sig) {
+    s2r__interrupt_flag = 1;
+    signal(sig, SIG_DFL);   /* the second Ctrl-C is not caught */
+}
+
+S2RDEF void s2r_interrupt_catch(void) {
+    s2r__interrupt_flag = 0;
+    signal(SIGINT, s2r__on_interrupt);
+    signal(SIGTERM, s2r__on_interrupt);
+}
+
+S2RDEF int s2r_interrupt_requested(void) { return s2r__interrupt_flag != 0; }
+
 S2RDEF void s2r_options_usage(const char* program, const char* purpose) {
     printf("%s - %s\n\n"
            "  --robot ur5e|panda   which arm (default ur5e)\n"
@@ -10352,7 +10715,8 @@ S2RDEF void s2r_options_usage(const char* program, const char* purpose) {
            "  --threads N          worker threads for rollouts (default 1)\n"
            "  --out DIR            output folder, created if missing (default out)\n"
            "  --quick              smoke-run sizes\n"
-           "  --resume             continue from the last checkpoint\n",
+           "  --resume             continue interrupted training from its saved state\n"
+           "  --checkpoint-every N training updates between saved states (default 10)\n",
            program, purpose);
 }
 
@@ -11772,6 +12136,7 @@ static void s2r__png_write(void* context, void* data, int size) {
 
 S2RDEF s2r_result s2r_figure_write_png(s2r_figure* fig, const char* path) {
     s2r__png_sink sink;
+    s2r_file file;
     s2r_result r;
     int ok;
     S2R_ASSERT(fig);
@@ -11779,20 +12144,17 @@ S2RDEF s2r_result s2r_figure_write_png(s2r_figure* fig, const char* path) {
         return s2r__fail(fig->error, S2R_ERR_INVALID_ARGUMENT,
                          "s2r_figure_write_png: no file name given");
     if ((r = s2r_figure_render(fig)) != S2R_OK) return r;
+    if ((r = s2r_file_create(&file, path, fig->error)) != S2R_OK) return r;
     sink.failed = 0;
-    sink.f = fopen(path, "wb");
-    if (!sink.f)
-        return s2r__fail(fig->error, S2R_ERR_IO, "s2r_figure_write_png: cannot open '%s' "
-                         "for writing: %s", path, strerror(errno));
+    sink.f = file.f;
     ok = stbi_write_png_to_func(s2r__png_write, &sink, fig->width, fig->height, 3,
                                 fig->pixels, fig->width * 3);
-    if (fclose(sink.f) != 0) sink.failed = 1;
     if (!ok || sink.failed) {
-        remove(path);
+        s2r_file_discard(&file);
         return s2r__fail(fig->error, S2R_ERR_IO, "s2r_figure_write_png: writing '%s' failed "
                          "(%s)", path, ok ? "disk full or I/O error" : "PNG encoder out of memory");
     }
-    return S2R_OK;
+    return s2r_file_commit(&file, fig->error);
 }
 
 S2RDEF s2r_result s2r_figure_to_pixel(s2r_figure* fig, int panel, double x, double y,

@@ -12,13 +12,24 @@
      allocations  heap allocations per environment step (counted
                   through S2R_MALLOC)                                 = 0
    and the pendulum: wall time of 300k PPO steps and the final return.
-   Peak resident memory is printed at the end.
+   Memory: the peak resident memory of this run, of one PPO training run
+   (example 02, run as a child process) and of the whole table pipeline
+   (example 07 in quick mode, live; and the last full `make table`, read
+   from figures/07_run.csv, which example 07 writes).
 
    Times are wall seconds when built with OpenMP (make bench does).  Each
    rate is the best of three runs, so a hiccup of the machine does not
    decide a ratio. */
+#define _DEFAULT_SOURCE   /* wait4 */
 #include <stdio.h>
 #include <stdlib.h>
+#if defined(__unix__)
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+extern char** environ;
+#endif
 
 static long s2r_bench_allocations;  /* every S2R_MALLOC/REALLOC since start */
 #define S2R_MALLOC(sz) (s2r_bench_allocations++, malloc(sz))
@@ -183,22 +194,49 @@ static void bench_pendulum(void) {
     s2r_ppo_free(&ppo);
 }
 
-/* Peak resident memory in MiB from /proc (Linux), -1 elsewhere. */
-static double peak_rss_mib(void) {
-    FILE* f = fopen("/proc/self/status", "r");
-    char line[256];
-    double kib = -1;
-    if (!f) return -1;
-    while (fgets(line, sizeof line, f))
-        if (!strncmp(line, "VmHWM:", 6)) kib = atof(line + 6);
-    fclose(f);
-    return kib / 1024.0;
+/* Peak resident memory (MiB) of a child process running argv (its output
+   discarded); -1 if it cannot be run or fails. */
+static double child_peak_mib(char* const* argv) {
+#if defined(__unix__)
+    posix_spawn_file_actions_t quiet;
+    struct rusage ru;
+    pid_t pid;
+    int status, ok;
+    posix_spawn_file_actions_init(&quiet);
+    posix_spawn_file_actions_addopen(&quiet, 1, "/dev/null", O_WRONLY, 0);
+    ok = posix_spawn(&pid, argv[0], &quiet, NULL, argv, environ) == 0;
+    posix_spawn_file_actions_destroy(&quiet);
+    if (!ok || wait4(pid, &status, 0, &ru) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return -1;
+    return ru.ru_maxrss / 1024.0;   /* KiB on Linux */
+#else
+    (void)argv;
+    return -1;
+#endif
+}
+
+static void bench_memory(void) {
+    char* training[] = {"build/02_domain_randomization", "--quick", "--out", "build/bench_out", NULL};
+    char* table[] = {"build/07_the_table", "--quick", "--out", "build/bench_out", NULL};
+    char robot[32] = "";
+    double wall = -1, peak = -1;
+    int seeds = 0, quick = 1;
+    FILE* f = fopen("figures/07_run.csv", "r");
+    printf("memory (peak resident):\n");
+    printf("  %-44s %8.1f MiB\n", "one PPO training run (02, child process)", child_peak_mib(training));
+    printf("  %-44s %8.1f MiB\n", "table pipeline, quick sizes (07 --quick)", child_peak_mib(table));
+    if (f && fscanf(f, "%*[^\n]\n%31[^,],%d,%d,%lf,%lf", robot, &seeds, &quick, &wall, &peak) == 5 && !quick)
+        printf("  %-44s %8.1f MiB  (%s, %d seeds, %.0f s; figures/07_run.csv)\n", "make table, last full run", peak, robot,
+               seeds, wall);
+    else
+        printf("  make table, last full run: not recorded yet (figures/07_run.csv comes from make figures)\n");
+    if (f) fclose(f);
+    printf("  %-44s %8.1f MiB\n", "this benchmark", s2r_peak_memory_mib());
 }
 
 int main(void) {
     bench_robot(S2R_ROBOT_UR5E);
     bench_robot(S2R_ROBOT_PANDA);
     bench_pendulum();
-    printf("peak resident memory of this run: %.1f MiB\n", peak_rss_mib());
+    bench_memory();
     return 0;
 }

@@ -133,7 +133,7 @@ static s2r_result train_pure_sim(const s2r_options* opt, long long steps, int ep
     s2r_ppo ppo;
     s2r_controller policy;
     s2r_sim_real_eval eval;
-    char error[S2R_ERROR_LEN], csv[512], png[512], ckpt[512];
+    char error[S2R_ERROR_LEN], csv[512], png[512], ckpt[512], state[512];
     int obs_dim, act_dim;
     s2r_result res;
     s2r_reach_dims(opt->robot, &obs_dim, &act_dim);
@@ -141,6 +141,7 @@ static s2r_result train_pure_sim(const s2r_options* opt, long long steps, int ep
     training.label = "pure sim";
     training.csv_path = s2r_path(csv, sizeof csv, opt->out, "01_pure_sim_training.csv");
     training.curve_png = s2r_path(png, sizeof png, opt->out, "01_pure_sim_training.png");
+    s2r_training_use_options(&training, opt, "01_pure_sim", state, sizeof state);
     printf("\nPure sim: PPO on the nominal simulator for %lld steps\n", steps);
     res = s2r_train_reach(&training, &ppo, error);
     if (res == S2R_OK) res = s2r_policy_save(&ppo.policy, &ppo.adam, s2r_path(ckpt, sizeof ckpt, opt->out, "01_pure_sim.ckpt"));
@@ -178,7 +179,12 @@ int main(int argc, char** argv) {
                  rc.episode_steps, rc.control_period) != S2R_OK) return 1;
     printf("wrote %s/01_the_gap.csv and %s\n", opt.out, path);
 
-    if (train_pure_sim(&opt, opt.quick ? 16384 : 200000, episodes) != S2R_OK) return 1;
+    s2r_interrupt_catch();   /* Ctrl-C saves the training state; --resume goes on */
+    switch (train_pure_sim(&opt, opt.quick ? 16384 : 200000, episodes)) {
+    case S2R_OK: break;
+    case S2R_ERR_INTERRUPTED: fprintf(stderr, "run again with --resume to continue\n"); return 130;
+    default: return 1;
+    }
     printf("The difference between the two success rates is the gap pure simulation training leaves.\n"
            "Next: 02_domain_randomization.\n");
     return 0;

@@ -15,12 +15,73 @@
          s2r_randomization_load, s2r_train_reach, s2r_policy_save,
          s2r_evaluate_sim_and_real.
    Writes: DIR/02_ranges.txt, DIR/02_dr.ckpt, DIR/02_dr_training.csv,
-           DIR/02_dr_training.png, DIR/02_dr.csv.
+           DIR/02_dr_training.png, DIR/02_dr.csv; and, to show what the
+           ranges do to one simulator, DIR/02_draws.csv (the parameters
+           drawn for 200 episodes) and DIR/02_sensing.csv (one episode's
+           commanded, true and measured joint angle around a step command).
    Next: 03_system_id.c - measure the real unit and re-centre the ranges. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
 #include <stdio.h>
 #include <string.h>
+
+#define DRAWS 200            /* episodes in 02_draws.csv                  */
+#define TRACE_SECONDS 0.3    /* length of 02_sensing.csv                  */
+#define STEP_AT 0.05         /* s, when joint 1's command steps           */
+#define STEP_SIZE 0.2        /* rad, by how much                          */
+
+/* One randomized simulator, shown rather than trained on: the values it
+   drew for DRAWS episodes (one column per enabled parameter, in the units
+   of 02_ranges.txt), then one more episode in which joint 1 is commanded a
+   step.  Every physics step the trace holds the command, the true angle
+   and the angle the controller reads - the command latency, the sensing
+   delay and the encoder noise, side by side, with that episode's draws. */
+static s2r_result show_randomization(const s2r_options* opt, const s2r_randomization* r, char* error) {
+    s2r_sim sim;
+    s2r_sim_config sc = s2r_sim_config_default(opt->robot);
+    s2r_rng rng = s2r_rng_make(opt->seed, 0xd2);
+    const s2r_backend* b;
+    char path[512];
+    double q[S2R_MAX_JOINTS];
+    FILE* f;
+    int e, p;
+    s2r_result res;
+    sc.randomization = *r;
+    if ((res = s2r_sim_init(&sim, &sc)) != S2R_OK) { snprintf(error, S2R_ERROR_LEN, "%s", sim.error); return res; }
+    b = s2r_sim_backend(&sim);
+    f = fopen(s2r_path(path, sizeof path, opt->out, "02_draws.csv"), "w");
+    if (!f) { s2r_sim_free(&sim); snprintf(error, S2R_ERROR_LEN, "cannot write %.200s", path); return S2R_ERR_IO; }
+    fprintf(f, "episode");
+    for (p = 0; p < S2R_PARAM_COUNT; p++) if (r->p[p].enabled) fprintf(f, ",%s", s2r_param_name((s2r_param)p));
+    for (e = 0; e < DRAWS && res == S2R_OK; e++) {
+        res = s2r_backend_reset(b, NULL, NULL, &rng);   /* a fresh draw, as every training episode gets */
+        fprintf(f, "\n%d", e);
+        for (p = 0; p < S2R_PARAM_COUNT; p++) if (r->p[p].enabled) fprintf(f, ",%.6g", sim.draw.value[p]);
+    }
+    fprintf(f, "\n");
+    fclose(f);
+    f = res == S2R_OK ? fopen(s2r_path(path, sizeof path, opt->out, "02_sensing.csv"), "w") : NULL;
+    if (res == S2R_OK && !f) res = S2R_ERR_IO;
+    if (res == S2R_OK && (res = s2r_backend_reset(b, NULL, NULL, &rng)) == S2R_OK) {
+        double dt = sim.robot.model->opt.timestep;   /* this episode's (randomized) physics step */
+        memcpy(q, b->info->q_home, sizeof q);
+        fprintf(f, "time_s,command_rad,true_rad,measured_rad,action_latency_s,obs_latency_s,qpos_noise_rad\n");
+        while (res == S2R_OK && sim.time < TRACE_SECONDS) {
+            s2r_sensors s;
+            s2r_ground_truth g;
+            if (sim.time >= STEP_AT) q[0] = b->info->q_home[0] + STEP_SIZE;
+            if ((res = s2r_backend_command(b, q)) == S2R_OK && (res = s2r_backend_advance(b, dt)) == S2R_OK &&
+                (res = s2r_backend_read_sensors(b, &s)) == S2R_OK && (res = s2r_backend_ground_truth(b, &g)) == S2R_OK)
+                fprintf(f, "%.4f,%.6f,%.6f,%.6f,%.4f,%.4f,%.6f\n", s.time, q[0], g.q[0], s.q[0],
+                        sim.draw.value[S2R_PARAM_ACTION_LATENCY], sim.draw.value[S2R_PARAM_OBS_LATENCY],
+                        sim.draw.value[S2R_PARAM_QPOS_NOISE]);
+        }
+    }
+    if (f && fclose(f) != 0 && res == S2R_OK) res = S2R_ERR_IO;
+    if (res != S2R_OK) snprintf(error, S2R_ERROR_LEN, "%s", sim.error[0] ? sim.error : "cannot write 02_sensing.csv");
+    s2r_sim_free(&sim);
+    return res;
+}
 
 int main(int argc, char** argv) {
     s2r_options opt;
@@ -29,7 +90,8 @@ int main(int argc, char** argv) {
     s2r_ppo ppo;
     s2r_controller policy;
     s2r_sim_real_eval eval;
-    char error[S2R_ERROR_LEN] = "", csv[512], png[512], path[512];
+    char error[S2R_ERROR_LEN] = "", csv[512], png[512], path[512], state[512];
+    s2r_result res;
     int obs_dim, act_dim;
     long long steps;
 
@@ -46,6 +108,8 @@ int main(int argc, char** argv) {
         return 1;
     }
     printf("Domain randomization on the %s: ranges in %s\n", s2r_robot_kind_name(opt.robot), path);
+    if (show_randomization(&opt, &training.randomization, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
+    printf("  %d episodes' draws in 02_draws.csv; one step response, true and as sensed, in 02_sensing.csv\n", DRAWS);
 
     /* 2. Train: the same PPO as 01, every episode on freshly drawn physics. */
     s2r_reach_dims(opt.robot, &obs_dim, &act_dim);
@@ -54,11 +118,14 @@ int main(int argc, char** argv) {
     training.label = "domain randomization";
     training.csv_path = s2r_path(csv, sizeof csv, opt.out, "02_dr_training.csv");
     training.curve_png = s2r_path(png, sizeof png, opt.out, "02_dr_training.png");
+    s2r_training_use_options(&training, &opt, "02_dr", state, sizeof state);
+    s2r_interrupt_catch();   /* Ctrl-C saves the training state; --resume goes on */
     printf("PPO on randomized simulators for %lld steps\n", steps);
-    if (s2r_train_reach(&training, &ppo, error) != S2R_OK ||
-        s2r_policy_save(&ppo.policy, &ppo.adam, s2r_path(path, sizeof path, opt.out, "02_dr.ckpt")) != S2R_OK) {
+    if ((res = s2r_train_reach(&training, &ppo, error)) != S2R_OK ||
+        (res = s2r_policy_save(&ppo.policy, &ppo.adam, s2r_path(path, sizeof path, opt.out, "02_dr.ckpt"))) != S2R_OK) {
         fprintf(stderr, "%s\n", error[0] ? error : ppo.policy.error);
-        return 1;
+        if (res == S2R_ERR_INTERRUPTED) fprintf(stderr, "run again with --resume to continue\n");
+        return res == S2R_ERR_INTERRUPTED ? 130 : 1;
     }
 
     /* 3. Evaluate on the nominal simulator and on the same real units as 01. */

@@ -322,8 +322,9 @@ static int retrain(const s2r_options* opt) {
     s2r_ppo ppo;
     s2r_controller policy;
     s2r_sim_real_eval eval;
-    char error[S2R_ERROR_LEN] = "", ranges[512], warm[512], path[512], name[64];
+    char error[S2R_ERROR_LEN] = "", ranges[512], warm[512], path[512], name[64], state[512];
     int obs_dim, act_dim, bad = 0;
+    s2r_result res;
     FILE* f;
     snprintf(name, sizeof name, "03_ranges_%s.txt", s2r_robot_kind_name(opt->robot));
     if (s2r_randomization_load(&t.randomization, s2r_path(ranges, sizeof ranges, opt->out, name), error) != S2R_OK) {
@@ -342,7 +343,12 @@ static int retrain(const s2r_options* opt) {
     printf("\nRetraining on %s for %lld steps%s\n", ranges, pc.total_steps, f ? ", starting from 02_dr.ckpt" : "");
     t.label = "DR + sysID";
     t.csv_path = s2r_path(path, sizeof path, opt->out, "03_dr_sysid_training.csv");
-    if (!bad && s2r_train_reach(&t, &ppo, error) != S2R_OK) { fprintf(stderr, "%s\n", error); bad = 1; }
+    s2r_training_use_options(&t, opt, "03_dr_sysid", state, sizeof state);
+    if (!bad && (res = s2r_train_reach(&t, &ppo, error)) != S2R_OK) {
+        fprintf(stderr, "%s\n", error);
+        if (res == S2R_ERR_INTERRUPTED) fprintf(stderr, "run again with --resume to continue\n");
+        bad = res == S2R_ERR_INTERRUPTED ? 130 : 1;
+    }
     if (!bad && s2r_policy_save(&ppo.policy, &ppo.adam, s2r_path(path, sizeof path, opt->out, "03_dr_sysid.ckpt")) != S2R_OK) {
         fprintf(stderr, "%s\n", ppo.policy.error);
         bad = 1;
@@ -378,7 +384,9 @@ int main(int argc, char** argv) {
            (unsigned long long)opt.real_seed);
     if (one_robot) ok = identify_arm(opt.robot, &opt, &z);
     else ok = identify_arm(S2R_ROBOT_UR5E, &opt, &z) && identify_arm(S2R_ROBOT_PANDA, &opt, &z);
-    if (ok) ok = retrain(&opt) == 0;
-    if (ok) printf("\nNext: 04_finetune - fine-tune on real demonstrations from this unit.\n");
-    return ok ? 0 : 1;
+    if (!ok) return 1;
+    s2r_interrupt_catch();   /* Ctrl-C saves the training state; --resume goes on */
+    if ((i = retrain(&opt)) != 0) return i;
+    printf("\nNext: 04_finetune - fine-tune on real demonstrations from this unit.\n");
+    return 0;
 }

@@ -31,7 +31,10 @@
          s2r_clone_demos, s2r_evaluate_sim_and_real, s2r_figure_*.
    Writes: DIR/07_table.md, DIR/07_table.csv, DIR/07_table.png,
            DIR/07_demo_curve.csv, DIR/07_demo_curve.png, DIR/07_ranges_sysid.txt,
-           the policies as DIR/07_<recipe>_seed<N>.ckpt and their learning curves. */
+           DIR/07_run.csv (wall time and peak memory), the policies as
+           DIR/07_<recipe>_seed<N>.ckpt with their learning curves, and
+           training states DIR/07_<recipe>_seed<N>.state: after a crash or
+           Ctrl-C, --resume continues the run (finished trainings are skipped). */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
 #include <stdio.h>
@@ -106,7 +109,8 @@ static int train_row(const s2r_options* opt, int row, const s2r_randomization* r
                      uint64_t seed, const char* warm, char* ckpt, size_t cap) {
     s2r_reach_training t = s2r_reach_training_default(opt->robot);
     s2r_ppo ppo;
-    char name[96], csv[512], png[512], error[S2R_ERROR_LEN];
+    char name[96], csv[512], png[512], state[512], error[S2R_ERROR_LEN];
+    s2r_result res;
     int bad;
     if (new_ppo(&ppo, opt, steps, seed, warm)) return 1;
     t.randomization = *randomization;
@@ -118,8 +122,11 @@ static int train_row(const s2r_options* opt, int row, const s2r_randomization* r
     t.curve_png = s2r_path(png, sizeof png, opt->out, name);
     snprintf(name, sizeof name, "07_%s_seed%llu.ckpt", row_file[row], (unsigned long long)seed);
     s2r_path(ckpt, cap, opt->out, name);
-    bad = s2r_train_reach(&t, &ppo, error) != S2R_OK ? fail(row_name[row], error)
+    snprintf(name, sizeof name, "07_%s_seed%llu", row_file[row], (unsigned long long)seed);
+    s2r_training_use_options(&t, opt, name, state, sizeof state);   /* --resume skips finished runs */
+    bad = (res = s2r_train_reach(&t, &ppo, error)) != S2R_OK ? fail(row_name[row], error)
         : s2r_policy_save(&ppo.policy, &ppo.adam, ckpt) != S2R_OK ? fail(ckpt, ppo.policy.error) : 0;
+    if (res == S2R_ERR_INTERRUPTED) bad = fail("stopped", "run again with --resume to continue");
     s2r_ppo_free(&ppo);
     return bad;
 }
@@ -291,12 +298,24 @@ static const char* cell(char* buf, size_t cap, const s2r_eval_result* e) {
     return buf;
 }
 
-static int write_table(const s2r_options* opt, const sizes* z, const table* t, double seconds) {
-    char path[512], a[64], b[64], c[64], g[32], name[96];
-    FILE* md = fopen(s2r_path(path, sizeof path, opt->out, "07_table.md"), "w");
-    FILE* csv;
+/* Open DIR/name to be written whole or not at all (see s2r_file). */
+static FILE* begin_file(s2r_file* file, const s2r_options* opt, const char* name) {
+    char path[512], error[S2R_ERROR_LEN];
+    if (s2r_file_create(file, s2r_path(path, sizeof path, opt->out, name), error) != S2R_OK) { fail(name, error); return NULL; }
+    return file->f;
+}
+
+static int end_file(s2r_file* file) {
+    char error[S2R_ERROR_LEN];
+    return s2r_file_commit(file, error) != S2R_OK ? fail(file->path, error) : 0;
+}
+
+static int write_markdown(const s2r_options* opt, const sizes* z, const table* t, double seconds, double peak) {
+    char a[64], b[64], c[64], g[32], name[96];
+    s2r_file file;
+    FILE* md = begin_file(&file, opt, "07_table.md");
     int r;
-    if (!md) return fail(path, "cannot write");
+    if (!md) return 1;
     fprintf(md, "| Recipe | Sim success %% | Real success %% | Gap | Real, camera calibrated %% |\n|---|---|---|---|---|\n");
     for (r = 0; r < ROWS; r++) {
         const s2r_sim_real_eval* e = &t->row[r];
@@ -309,12 +328,18 @@ static int write_table(const s2r_options* opt, const sizes* z, const table* t, d
                 cell(b, sizeof b, &e->real), has_sim ? g : "n/a", cell(c, sizeof c, &t->calibrated[r]));
     }
     fprintf(md, "\n%s; %d training seed(s), seed s paired with real unit #%llu + s; %d episodes per row per seed "
-                "(pooled, Wilson 95 %% intervals); %d demonstrations recorded over the units; %.0f s wall.\n",
+                "(pooled, Wilson 95 %% intervals); %d demonstrations recorded over the units; %.0f s wall, "
+                "peak memory %.0f MiB.\n",
             s2r_robot_kind_name(opt->robot), opt->seeds, (unsigned long long)opt->real_seed, z->episodes, t->pooled_demos,
-            seconds);
-    fclose(md);
-    csv = fopen(s2r_path(path, sizeof path, opt->out, "07_table.csv"), "w");
-    if (!csv) return fail(path, "cannot write");
+            seconds, peak);
+    return end_file(&file);
+}
+
+static int write_csvs(const s2r_options* opt, const table* t, double seconds, double peak) {
+    s2r_file file;
+    FILE* csv = begin_file(&file, opt, "07_table.csv");
+    int r;
+    if (!csv) return 1;
     fprintf(csv, "recipe,sim_episodes,sim_success,sim_lo,sim_hi,real_episodes,real_success,real_lo,real_hi,gap,"
                  "calibrated_success,calibrated_lo,calibrated_hi\n");
     for (r = 0; r < ROWS; r++) {
@@ -325,16 +350,16 @@ static int write_table(const s2r_options* opt, const sizes* z, const table* t, d
                 r == REAL_ONLY ? 0.0 : e->gap, t->calibrated[r].success_rate, t->calibrated[r].success_lo,
                 t->calibrated[r].success_hi);
     }
-    fclose(csv);
-    csv = fopen(s2r_path(path, sizeof path, opt->out, "07_demo_curve.csv"), "w");
-    if (!csv) return fail(path, "cannot write");
+    if (end_file(&file) || !(csv = begin_file(&file, opt, "07_demo_curve.csv"))) return 1;
     fprintf(csv, "demos,real_episodes,real_success,real_lo,real_hi\n");
     for (r = 0; r < CURVE; r++)
         if (t->curve[r].episodes > 0)
             fprintf(csv, "%d,%d,%.4f,%.4f,%.4f\n", curve_demos[r], t->curve[r].episodes, t->curve[r].success_rate,
                     t->curve[r].success_lo, t->curve[r].success_hi);
-    fclose(csv);
-    return 0;
+    if (end_file(&file) || !(csv = begin_file(&file, opt, "07_run.csv"))) return 1;
+    fprintf(csv, "robot,seeds,quick,wall_seconds,peak_memory_mib\n%s,%d,%d,%.0f,%.1f\n", s2r_robot_kind_name(opt->robot),
+            opt->seeds, opt->quick, seconds, peak);
+    return end_file(&file);
 }
 
 static int plot_table(const s2r_options* opt, const table* t) {
@@ -397,13 +422,14 @@ int main(int argc, char** argv) {
     s2r_options opt;
     sizes z;
     char error[S2R_ERROR_LEN], path[512];
-    double start = s2r_seconds();
+    double start = s2r_seconds(), seconds;
     int s;
     FILE* f;
 
     if (s2r_options_parse(&opt, argc, argv, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 2; }
     if (opt.help) { s2r_options_usage(argv[0], "every row of the recipe table"); return 0; }
     if (s2r_make_dir(opt.out, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
+    s2r_interrupt_catch();   /* Ctrl-C saves the running training's state; --resume goes on */
     z = choose_sizes(opt.quick);
     if (opt.quick) opt.seeds = 1;
     printf("The recipe table on the %s, %d seed(s) paired with real units #%llu..#%llu%s\n", s2r_robot_kind_name(opt.robot),
@@ -420,11 +446,13 @@ int main(int argc, char** argv) {
     for (s = 0; s < opt.seeds; s++) s2r_dataset_free(&units[s].demos);
     s2r_dataset_free(&pooled);
 
-    if (write_table(&opt, &z, &t, s2r_seconds() - start) || plot_table(&opt, &t)) return 1;
+    seconds = s2r_seconds() - start;
+    if (write_markdown(&opt, &z, &t, seconds, s2r_peak_memory_mib()) ||
+        write_csvs(&opt, &t, seconds, s2r_peak_memory_mib()) || plot_table(&opt, &t)) return 1;
     printf("\n");
     f = fopen(s2r_path(path, sizeof path, opt.out, "07_table.md"), "r");
     if (f) { int c; while ((c = fgetc(f)) != EOF) putchar(c); fclose(f); }
-    printf("\nwrote %s/07_table.md, 07_table.csv, 07_table.png, 07_demo_curve.csv\n", opt.out);
-    printf("wall time %.0f s\n", s2r_seconds() - start);
+    printf("\nwrote %s/07_table.md, 07_table.csv, 07_table.png, 07_demo_curve.csv, 07_run.csv\n", opt.out);
+    printf("wall time %.0f s, peak memory %.0f MiB\n", s2r_seconds() - start, s2r_peak_memory_mib());
     return 0;
 }

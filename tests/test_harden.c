@@ -1,0 +1,288 @@
+/* tests/test_harden.c - crash-safe training, physics divergence and the bad
+   inputs of the README's table that no other file covers.  Included by
+   test_main.c. */
+#include <signal.h>
+
+static int harden_file_exists(const char* path) {
+    FILE* f = fopen(path, "rb");
+    if (f) fclose(f);
+    return f != NULL;
+}
+
+/* --- training state ---------------------------------------------------------- */
+
+/* A small pendulum PPO: 4 envs, 512-step rollouts, 8 updates. */
+static s2r_result harden_pendulum_ppo(s2r_ppo* ppo, s2r_pendulum* pend, s2r_env* envs, uint64_t seed) {
+    s2r_ppo_config c = s2r_ppo_config_default();
+    int e;
+    c.num_envs = 4;
+    c.rollout_steps = 512;
+    c.num_minibatches = 8;
+    c.update_epochs = 2;
+    c.total_steps = 8 * 512;
+    c.seed = seed;
+    for (e = 0; e < 4; e++) { s2r_pendulum_init(&pend[e]); envs[e] = s2r_pendulum_env(&pend[e]); }
+    return s2r_ppo_init(ppo, &c, 3, 1);
+}
+
+static int harden_iterate(s2r_ppo* ppo, s2r_env* envs, int updates) {
+    int i;
+    for (i = 0; i < updates; i++)
+        if (s2r_ppo_iterate(ppo, envs, NULL) != S2R_OK) return 1;
+    return 0;
+}
+
+/* Saved every 3 updates and resumed from the last save by a fresh process
+   (fresh trainer, fresh environments): the same parameters and optimizer
+   state, bit for bit, as the run that was never stopped. */
+static int test_state_resume_bit_identical(void) {
+    const char* path = "build/test_state.tmp.state";
+    s2r_ppo a, b;
+    s2r_pendulum pa[4], pb[4];
+    s2r_env ea[4], eb[4];
+    CHECK(harden_pendulum_ppo(&a, pa, ea, 5) == S2R_OK);
+    CHECK(harden_iterate(&a, ea, 3) == 0 && s2r_ppo_save_state(&a, path) == S2R_OK);
+    CHECK(harden_iterate(&a, ea, 3) == 0 && s2r_ppo_save_state(&a, path) == S2R_OK);
+    CHECK(harden_iterate(&a, ea, 2) == 0);                 /* never stopped: 8 updates */
+    CHECK(harden_pendulum_ppo(&b, pb, eb, 5) == S2R_OK);  /* "killed" after update 7 */
+    CHECK(s2r_ppo_load_state(&b, path) == S2R_OK);
+    CHECK(b.update == 6 && b.global_step == 6 * 512);
+    CHECK(harden_iterate(&b, eb, 2) == 0);
+    CHECK(memcmp(a.policy.params, b.policy.params, sizeof(float) * (size_t)a.policy.num_params) == 0);
+    CHECK(memcmp(a.adam.moments, b.adam.moments, sizeof(float) * 2 * (size_t)a.adam.n) == 0);
+    CHECK(memcmp(a.policy.norm.mean, b.policy.norm.mean, sizeof(double) * 3) == 0);
+    CHECK(a.adam.t == b.adam.t && a.reward_norm.var[0] == b.reward_norm.var[0]);
+    s2r_ppo_free(&a);
+    s2r_ppo_free(&b);
+    remove(path);
+    return 0;
+}
+
+/* Writes `bytes` of `src` (or all but the cut, or with one byte flipped) to
+   `dst`. */
+static int harden_copy(const char* src, const char* dst, long cut, long flip) {
+    FILE *in = fopen(src, "rb"), *out = fopen(dst, "wb");
+    long i = 0, n;
+    int c;
+    if (!in || !out) { if (in) fclose(in); if (out) fclose(out); return 1; }
+    fseek(in, 0, SEEK_END);
+    n = ftell(in);
+    rewind(in);
+    while ((c = fgetc(in)) != EOF && i < n - cut) { fputc(i == flip ? c ^ 0x10 : c, out); i++; }
+    fclose(in);
+    fclose(out);
+    return 0;
+}
+
+/* A state from another run, a truncated or corrupted file, or no file:
+   refused with a message naming the problem, and the trainer unchanged. */
+static int test_state_refused_trainer_untouched(void) {
+    const char *path = "build/test_state2.tmp.state", *bad = "build/test_state3.tmp.state";
+    s2r_ppo a, other;
+    s2r_pendulum pa[4], po[4];
+    s2r_env ea[4], eo[4];
+    float* before;
+    CHECK(harden_pendulum_ppo(&a, pa, ea, 5) == S2R_OK);
+    CHECK(harden_iterate(&a, ea, 1) == 0 && s2r_ppo_save_state(&a, path) == S2R_OK);
+    CHECK(harden_pendulum_ppo(&other, po, eo, 6) == S2R_OK);  /* another seed */
+    before = (float*)malloc(sizeof(float) * (size_t)other.policy.num_params);
+    CHECK(before != NULL);
+    memcpy(before, other.policy.params, sizeof(float) * (size_t)other.policy.num_params);
+    CHECK(s2r_ppo_load_state(&other, path) == S2R_ERR_INVALID_ARGUMENT && strstr(other.error, "seed"));
+    CHECK(harden_copy(path, bad, 7, -1) == 0);
+    CHECK(s2r_ppo_load_state(&a, bad) == S2R_ERR_CORRUPT && strstr(a.error, "truncated"));
+    CHECK(harden_copy(path, bad, 0, 300) == 0);
+    CHECK(s2r_ppo_load_state(&a, bad) == S2R_ERR_CORRUPT && strstr(a.error, "checksum"));
+    CHECK(harden_copy(path, bad, 0, 2) == 0);                /* the magic */
+    CHECK(s2r_ppo_load_state(&a, bad) == S2R_ERR_CORRUPT);
+    CHECK(s2r_ppo_load_state(&other, "build/no_such.state") == S2R_ERR_IO);
+    CHECK(other.update == 0 && other.global_step == 0);
+    CHECK(memcmp(before, other.policy.params, sizeof(float) * (size_t)other.policy.num_params) == 0);
+    free(before);
+    s2r_ppo_free(&a);
+    s2r_ppo_free(&other);
+    remove(path);
+    remove(bad);
+    return 0;
+}
+
+/* Ctrl-C during s2r_train_reach: it stops after the update, saves the state
+   and says so; the CSV exists only as .tmp (no half file under its name);
+   resuming finishes the run with every row once. */
+static int test_interrupt_saves_and_resumes(void) {
+    const char *state = "build/test_interrupt.tmp.state", *csv = "build/test_interrupt.tmp.csv";
+    s2r_reach_training t = s2r_reach_training_default(S2R_ROBOT_UR5E);
+    s2r_ppo_config c = s2r_reach_ppo_config(3 * 1024, 3, 1);
+    s2r_ppo ppo;
+    char error[S2R_ERROR_LEN], line[512];
+    int obs_dim, act_dim, rows = 0;
+    FILE* f;
+    remove(state);
+    remove(csv);
+    c.rollout_steps = 1024;
+    c.num_minibatches = 8;
+    s2r_reach_dims(S2R_ROBOT_UR5E, &obs_dim, &act_dim);
+    t.progress = 0;
+    t.csv_path = csv;
+    t.state_path = state;
+    CHECK(s2r_ppo_init(&ppo, &c, obs_dim, act_dim) == S2R_OK);
+    s2r_interrupt_catch();
+    raise(SIGINT);                               /* caught: only a flag */
+    CHECK(s2r_interrupt_requested());
+    CHECK(s2r_train_reach(&t, &ppo, error) == S2R_ERR_INTERRUPTED);
+    CHECKF(strstr(error, "update 1 of 3") && strstr(error, state), "%s", error);
+    CHECK(harden_file_exists(state) && !harden_file_exists(csv) && harden_file_exists("build/test_interrupt.tmp.csv.tmp"));
+    signal(SIGINT, SIG_DFL);
+    s2r_ppo_free(&ppo);
+    s2r_interrupt_catch();                       /* clears the flag */
+    CHECK(!s2r_interrupt_requested());
+    CHECK(s2r_ppo_init(&ppo, &c, obs_dim, act_dim) == S2R_OK);
+    t.resume = 1;
+    CHECKF(s2r_train_reach(&t, &ppo, error) == S2R_OK, "%s", error);
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    CHECK(ppo.update == 3 && harden_file_exists(csv) && !harden_file_exists("build/test_interrupt.tmp.csv.tmp"));
+    f = fopen(csv, "r");
+    CHECK(f != NULL);
+    while (fgets(line, sizeof line, f)) rows++;
+    fclose(f);
+    CHECKF(rows == 4, "%d lines", rows);         /* header + updates 1, 2, 3 */
+    s2r_ppo_free(&ppo);
+    remove(state);
+    remove(csv);
+    return 0;
+}
+
+/* --- physics divergence ------------------------------------------------------ */
+
+/* Randomized servos far too stiff for the time step (kp x 1000 with the
+   torque limit lifted, kv x 0.001) blow the simulation up: those episodes
+   end with the flag, are counted, the policy never sees NaN and the update
+   stays finite. */
+static int test_divergence_counted_never_fed(void) {
+    s2r_sim sims[4];
+    s2r_reach reaches[4];
+    s2r_env envs[4];
+    s2r_sim_config sc = s2r_sim_config_default(S2R_ROBOT_UR5E);
+    s2r_reach_config rc = s2r_reach_config_default();
+    s2r_ppo_config c = s2r_reach_ppo_config(1024, 9, 1);
+    s2r_ppo ppo;
+    s2r_ppo_stats st;
+    int e, obs_dim, act_dim;
+    sc.randomization.p[S2R_PARAM_KP].enabled = 1;
+    sc.randomization.p[S2R_PARAM_KP].mode = S2R_APPLY_SCALE;
+    sc.randomization.p[S2R_PARAM_KP].dist = s2r_dist_uniform(1, 1000);
+    sc.randomization.p[S2R_PARAM_KV].enabled = 1;
+    sc.randomization.p[S2R_PARAM_KV].mode = S2R_APPLY_SCALE;
+    sc.randomization.p[S2R_PARAM_KV].dist = s2r_dist_fixed(0.001);
+    sc.randomization.p[S2R_PARAM_TORQUE_LIMIT].enabled = 1;
+    sc.randomization.p[S2R_PARAM_TORQUE_LIMIT].mode = S2R_APPLY_SCALE;
+    sc.randomization.p[S2R_PARAM_TORQUE_LIMIT].dist = s2r_dist_fixed(1000);
+    c.num_envs = 4;
+    c.rollout_steps = 1024;
+    c.num_minibatches = 4;
+    for (e = 0; e < 4; e++) {
+        CHECK(s2r_sim_init(&sims[e], &sc) == S2R_OK);
+        CHECK(s2r_reach_init(&reaches[e], &rc, s2r_sim_backend(&sims[e])) == S2R_OK);
+        envs[e] = s2r_reach_env(&reaches[e]);
+    }
+    s2r_reach_dims(S2R_ROBOT_UR5E, &obs_dim, &act_dim);
+    CHECK(s2r_ppo_init(&ppo, &c, obs_dim, act_dim) == S2R_OK);
+    CHECKF(s2r_ppo_iterate(&ppo, envs, &st) == S2R_OK, "%s", ppo.error);
+    CHECKF(st.diverged > 0 && st.diverged <= st.episodes, "diverged %d of %d", st.diverged, st.episodes);
+    CHECK(st.skipped == 0);
+    CHECK(s2r_all_finite_f(ppo.obs, ppo.batch_size * obs_dim));
+    CHECK(s2r_all_finite_f(ppo.policy.params, ppo.policy.num_params));
+    CHECK(s2r_all_finite_f(ppo.rewards, ppo.batch_size));
+    s2r_ppo_free(&ppo);
+    for (e = 0; e < 4; e++) { s2r_reach_free(&reaches[e]); s2r_sim_free(&sims[e]); }
+    return 0;
+}
+
+/* MuJoCo's own alarm: a velocity past mjMAXVAL makes it warn and silently
+   reset the state to the start pose; the simulator must call that a
+   blow-up, not a motion that ended at home. */
+static void harden_kick(void* context, s2r_sim* sim) {
+    (void)context;
+    if (sim->time > 0.1) sim->robot.data->qvel[0] = 1e11;
+}
+
+static int harden_warnings;
+static void harden_count_warning(const char* msg) { (void)msg; harden_warnings++; }
+
+static int test_mujoco_warning_is_divergence(void) {
+    s2r_sim sim;
+    s2r_sim_config sc = s2r_sim_config_default(S2R_ROBOT_PANDA);
+    s2r_ground_truth gt;
+    const s2r_backend* b;
+    void (*saved)(const char*) = mju_user_warning;
+    mju_user_warning = harden_count_warning;   /* instead of MUJOCO_LOG.TXT */
+    CHECK(s2r_sim_init(&sim, &sc) == S2R_OK);
+    b = s2r_sim_backend(&sim);
+    sim.effects = harden_kick;
+    CHECK(s2r_backend_reset(b, NULL, NULL, NULL) == S2R_OK);
+    CHECK(s2r_backend_advance(b, 0.05) == S2R_OK);
+    CHECK(s2r_backend_advance(b, 0.2) == S2R_ERR_DIVERGED && harden_warnings == 1);
+    CHECK(s2r_backend_ground_truth(b, &gt) == S2R_OK && gt.diverged);
+    CHECK(s2r_backend_advance(b, 0.01) == S2R_ERR_DIVERGED);   /* until reset */
+    sim.effects = NULL;
+    CHECK(s2r_backend_reset(b, NULL, NULL, NULL) == S2R_OK && s2r_backend_advance(b, 0.2) == S2R_OK);
+    s2r_sim_free(&sim);
+    mju_user_warning = saved;
+    return 0;
+}
+
+/* --- bad inputs not covered elsewhere ---------------------------------------- */
+
+/* Zero episodes, zero demonstrations, zero training steps: errors that say
+   so, nothing run. */
+static int test_zero_episodes_refused(void) {
+    s2r_sim sim;
+    s2r_sim_config sc = s2r_sim_config_default(S2R_ROBOT_UR5E);
+    s2r_reach reach;
+    s2r_reach_config rc = s2r_reach_config_default();
+    s2r_expert expert;
+    s2r_expert_config ec = s2r_expert_config_default();
+    s2r_controller ctl;
+    s2r_eval_result r;
+    s2r_ppo ppo;
+    s2r_ppo_config pc = s2r_reach_ppo_config(0, 1, 1);
+    int obs_dim, act_dim;
+    CHECK(s2r_sim_init(&sim, &sc) == S2R_OK);
+    CHECK(s2r_reach_init(&reach, &rc, s2r_sim_backend(&sim)) == S2R_OK);
+    CHECK(s2r_expert_init(&expert, &ec, &reach) == S2R_OK);
+    ctl = s2r_expert_controller(&expert);
+    CHECK(s2r_evaluate(&ctl, &reach, 0, 1, &r, NULL) == S2R_ERR_INVALID_ARGUMENT && strstr(reach.error, "episode"));
+    s2r_reach_dims(S2R_ROBOT_UR5E, &obs_dim, &act_dim);
+    CHECK(s2r_ppo_init(&ppo, &pc, obs_dim, act_dim) == S2R_ERR_INVALID_ARGUMENT && ppo.error[0]);
+    s2r_expert_free(&expert);
+    s2r_reach_free(&reach);
+    s2r_sim_free(&sim);
+    return 0;
+}
+
+/* Zero latency is exact (the command acts in the next physics step); a
+   latency longer than the delay line holds is refused at init. */
+static int test_zero_and_huge_latency(void) {
+    s2r_sim sim;
+    s2r_sim_config sc = s2r_sim_config_default(S2R_ROBOT_UR5E);
+    sc.randomization.p[S2R_PARAM_ACTION_LATENCY].enabled = 1;
+    sc.randomization.p[S2R_PARAM_ACTION_LATENCY].mode = S2R_APPLY_ABSOLUTE;
+    sc.randomization.p[S2R_PARAM_ACTION_LATENCY].dist = s2r_dist_fixed(0);
+    CHECK(s2r_sim_init(&sim, &sc) == S2R_OK);
+    CHECK(s2r_backend_reset(s2r_sim_backend(&sim), NULL, NULL, NULL) == S2R_OK);
+    s2r_sim_free(&sim);
+    sc.randomization.p[S2R_PARAM_ACTION_LATENCY].dist = s2r_dist_fixed(1e6);
+    CHECK(s2r_sim_init(&sim, &sc) != S2R_OK && sim.error[0]);
+    return 0;
+}
+
+static const test_case harden_tests[] = {
+    {"state: saved, killed and resumed ends bit-identical", test_state_resume_bit_identical},
+    {"state: other run, truncated, corrupt or missing refused, trainer untouched", test_state_refused_trainer_untouched},
+    {"state: Ctrl-C saves, resume finishes, no half-written CSV", test_interrupt_saves_and_resumes},
+    {"divergence: blown-up episodes flagged, counted, never fed as NaN", test_divergence_counted_never_fed},
+    {"divergence: MuJoCo's bad-state warning ends the motion", test_mujoco_warning_is_divergence},
+    {"bad input: zero episodes and zero training steps refused", test_zero_episodes_refused},
+    {"bad input: zero latency runs, huge latency refused", test_zero_and_huge_latency},
+};

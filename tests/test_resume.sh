@@ -1,0 +1,55 @@
+#!/bin/sh
+# tests/test_resume.sh - crash-safe training, end to end, on example 02 in
+# quick mode (4 PPO updates, the state saved after each):
+#   1. a run that is never stopped;
+#   2. a run killed with SIGKILL once its first state is on disk, then resumed
+#      with --resume: its final checkpoint must be byte-identical to run 1's,
+#      and while it was dead no output existed half-written under its name;
+#   3. a run stopped with SIGINT: it must save, say so and exit with 130, and
+#      resume (on 2 threads) to the same checkpoint again.
+# Usage: tests/test_resume.sh [build dir]    (run from the repository root)
+set -u
+BUILD=${1:-build}
+EXAMPLE=$BUILD/02_domain_randomization
+WORK=$BUILD/resume_test
+ARGS="--quick --checkpoint-every 1 --threads 1"
+failed=0
+
+check() {   # check "what" command...
+    what=$1; shift
+    if "$@"; then echo "ok   resume: $what"; else echo "FAIL resume: $what"; failed=$((failed + 1)); fi
+}
+
+# Start the example in the background and wait for its first saved state.
+start_and_wait() {   # start_and_wait DIR
+    "$EXAMPLE" $ARGS --out "$1" > "$1.log" 2>&1 &
+    pid=$!
+    i=0
+    while [ ! -f "$1/02_dr.state" ] && [ $i -lt 3000 ]; do sleep 0.01; i=$((i + 1)); done
+}
+
+rm -rf "$WORK" && mkdir -p "$WORK" || exit 1
+
+"$EXAMPLE" $ARGS --out "$WORK/whole" > "$WORK/whole.log" 2>&1
+check "the uninterrupted run finishes" test -f "$WORK/whole/02_dr.ckpt"
+
+start_and_wait "$WORK/killed"
+kill -KILL $pid 2>/dev/null
+wait $pid 2>/dev/null
+check "SIGKILL lands before the run ends" test ! -f "$WORK/killed/02_dr.ckpt"
+check "no half-written training CSV under its name" test ! -f "$WORK/killed/02_dr_training.csv"
+"$EXAMPLE" $ARGS --out "$WORK/killed" --resume > "$WORK/killed.resume.log" 2>&1
+check "the resumed run says where it resumed" grep -q "resumed from" "$WORK/killed.resume.log"
+check "killed + resumed checkpoint is byte-identical" cmp -s "$WORK/whole/02_dr.ckpt" "$WORK/killed/02_dr.ckpt"
+
+start_and_wait "$WORK/interrupted"
+kill -INT $pid 2>/dev/null
+wait $pid
+status=$?
+check "SIGINT exits with 130" test $status -eq 130
+check "SIGINT says the state was saved" grep -q "state saved to" "$WORK/interrupted.log"
+"$EXAMPLE" --quick --checkpoint-every 1 --threads 2 --out "$WORK/interrupted" --resume > "$WORK/interrupted.resume.log" 2>&1
+check "interrupted + resumed on 2 threads is byte-identical" cmp -s "$WORK/whole/02_dr.ckpt" "$WORK/interrupted/02_dr.ckpt"
+
+echo "$failed resume check(s) failed"
+[ $failed -eq 0 ]
