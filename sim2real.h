@@ -1762,24 +1762,28 @@ S2RDEF s2r_controller s2r_expert_controller(s2r_expert* expert);
 /* A trained policy as a controller: its deterministic action (the mean). */
 S2RDEF s2r_controller s2r_policy_controller(s2r_policy* policy);
 
-/* The two numbers of every row of the recipe table: success on the nominal
+/* The two numbers of every row of the recipe table: success in the
    simulator, and success on `units` real units (seeds first_unit, ...),
-   `episodes` on each; the gap is their difference.  The robots are
+   `episodes` on each; the gap is their difference.  The simulator is the one
+   the recipe trusts: the nominal model (sim_physics NULL), or e.g. the
+   identified model of a unit (s2r_identify_unit's `identified`) for a
+   policy trained around it - the gap then says how far reality is from
+   the simulator as calibrated.  The robots are
    evaluated in parallel (OpenMP), so the controller must be safe to call
    from several threads at once: a policy is, the stateful scripted expert
    is not (evaluate it with s2r_evaluate, one backend at a time).  A camera
    calibration in task->target_correction belongs to the real units and is
    applied only there: the simulator's camera is perfect. */
 typedef struct s2r_sim_real_eval {
-    s2r_eval_result sim;     /* nominal simulator                       */
+    s2r_eval_result sim;     /* the simulator: nominal, or sim_physics  */
     s2r_eval_result real;    /* all real units together                 */
     double          gap;     /* sim.success_rate - real.success_rate     */
 } s2r_sim_real_eval;
 
 S2RDEF s2r_result s2r_evaluate_sim_and_real(const s2r_controller* controller, s2r_robot_kind robot,
-                                            const s2r_reach_config* task, int episodes, uint64_t seed,
-                                            uint64_t first_unit, int units, s2r_sim_real_eval* out,
-                                            char* error);
+                                            const s2r_reach_config* task, const s2r_randomization* sim_physics,
+                                            int episodes, uint64_t seed, uint64_t first_unit, int units,
+                                            s2r_sim_real_eval* out, char* error);
 /* One line: label, sim and real success with intervals, gap, distances. */
 S2RDEF void       s2r_sim_real_eval_print(const char* label, const s2r_sim_real_eval* e);
 /* A CSV with a header and one row for `e` (S2R_ERR_IO if it cannot be written). */
@@ -2266,9 +2270,11 @@ S2RDEF s2r_result s2r_calibrate_unit(s2r_robot_kind robot, uint64_t unit, uint64
    readings every 0.02 s recorded through the backend; coordinate descent
    with the default parameters (the sensing delay held at the centre of
    `training`'s range, since open-loop data see only the total delay);
-   `next` = `training` recentred on the estimate; and the camera calibrated
-   (s2r_calibrate_camera, S2R_CALIBRATION_POINTS points of
-   S2R_CALIBRATION_READS readings) into camera_offset. */
+   `next` = `training` recentred on the estimate; `identified` (may be NULL)
+   = the identified simulator, the estimates as fixed values
+   (s2r_sysid_fixed); and the camera calibrated (s2r_calibrate_camera,
+   S2R_CALIBRATION_POINTS points of S2R_CALIBRATION_READS readings) into
+   camera_offset. */
 typedef struct s2r_identify_config {
     int      train;      /* trajectories to fit; 3                     */
     int      valid;      /* held-out trajectories; 2                   */
@@ -2280,7 +2286,8 @@ typedef struct s2r_identify_config {
 S2RDEF s2r_identify_config s2r_identify_config_default(void);
 S2RDEF s2r_result s2r_identify_unit(const s2r_backend* robot, const s2r_identify_config* config,
                                     const s2r_randomization* training, s2r_randomization* next,
-                                    s2r_sysid_result* result, double camera_offset[3], char* error);
+                                    s2r_randomization* identified, s2r_sysid_result* result,
+                                    double camera_offset[3], char* error);
 
 /* ==========================================================================
    Deployment (1/7): overview - stages, gates, safety, fallback, monitoring
@@ -7406,6 +7413,12 @@ static s2r_result s2r__ck_compatible(const s2r_policy* p, const s2r_adam* opt,
     memcpy(&clip, norm + sizeof count, sizeof clip);
     if (!(count > 0.0) || !(clip > 0.0) || !isfinite(count) || !isfinite(clip))
         return s2r__fail(error, S2R_ERR_CORRUPT, "%s: bad normalizer", path);
+    if (h[S2R__H_OPT]) {   /* the step count must convert to a long */
+        double t;
+        memcpy(&t, norm + sizeof(double) * (2 + 2 * (size_t)p->norm.dim), sizeof t);
+        if (!(t >= 0.0 && t < (double)LONG_MAX) || t != floor(t))
+            return s2r__fail(error, S2R_ERR_CORRUPT, "%s: bad optimizer step count", path);
+    }
     return S2R_OK;
 }
 
@@ -7807,13 +7820,14 @@ static s2r_result s2r__evaluate_on(const s2r_controller* c, const s2r_backend* b
 
 /* Job 0: the nominal simulator; job u + 1: real unit first_unit + u. */
 static s2r_result s2r__evaluate_job(const s2r_controller* c, s2r_robot_kind robot, const s2r_reach_config* task,
-                                    int episodes, uint64_t seed, uint64_t unit, int job, s2r_eval_result* out,
-                                    char* error) {
+                                    const s2r_randomization* physics, int episodes, uint64_t seed, uint64_t unit,
+                                    int job, s2r_eval_result* out, char* error) {
     s2r_result res;
     if (job == 0) {
         s2r_sim sim;
         s2r_sim_config sc = s2r_sim_config_default(robot);
         s2r_reach_config perfect_camera = *task;
+        if (physics) sc.randomization = *physics;
         memset(perfect_camera.target_correction, 0, sizeof perfect_camera.target_correction);
         if ((res = s2r_sim_init(&sim, &sc)) != S2R_OK) return s2r__fail(error, res, "%s", sim.error);
         res = s2r__evaluate_on(c, &sim.backend, &perfect_camera, episodes, seed, out, error);
@@ -7828,9 +7842,9 @@ static s2r_result s2r__evaluate_job(const s2r_controller* c, s2r_robot_kind robo
 }
 
 S2RDEF s2r_result s2r_evaluate_sim_and_real(const s2r_controller* controller, s2r_robot_kind robot,
-                                            const s2r_reach_config* task, int episodes, uint64_t seed,
-                                            uint64_t first_unit, int units, s2r_sim_real_eval* out,
-                                            char* error) {
+                                            const s2r_reach_config* task, const s2r_randomization* sim_physics,
+                                            int episodes, uint64_t seed, uint64_t first_unit, int units,
+                                            s2r_sim_real_eval* out, char* error) {
     s2r_eval_result results[1 + 16];
     s2r_result status[1 + 16];
     char errors[1 + 16][S2R_ERROR_LEN];
@@ -7844,8 +7858,8 @@ S2RDEF s2r_result s2r_evaluate_sim_and_real(const s2r_controller* controller, s2
 #pragma omp parallel for schedule(dynamic)
 #endif
     for (job = 0; job <= units; job++)
-        status[job] = s2r__evaluate_job(controller, robot, task, episodes, seed, first_unit + (uint64_t)(job - 1), job,
-                                        &results[job], errors[job]);
+        status[job] = s2r__evaluate_job(controller, robot, task, sim_physics, episodes, seed,
+                                        first_unit + (uint64_t)(job - 1), job, &results[job], errors[job]);
     for (job = 0; job <= units; job++) {
         if (status[job] != S2R_OK) return s2r__fail(error, status[job], "%s", errors[job]);
         if (job == 0) out->sim = results[0];
@@ -9383,7 +9397,8 @@ S2RDEF s2r_identify_config s2r_identify_config_default(void) {
 
 S2RDEF s2r_result s2r_identify_unit(const s2r_backend* robot, const s2r_identify_config* config,
                                     const s2r_randomization* training, s2r_randomization* next,
-                                    s2r_sysid_result* result, double camera_offset[3], char* error) {
+                                    s2r_randomization* identified, s2r_sysid_result* result,
+                                    double camera_offset[3], char* error) {
     s2r_excitation_config ex = s2r_excitation_config_default();
     s2r_sysid_config cfg = s2r_sysid_config_default();
     s2r_sim_config model = s2r_sim_config_default(robot->info->kind);
@@ -9406,6 +9421,7 @@ S2RDEF s2r_result s2r_identify_unit(const s2r_backend* robot, const s2r_identify
     if (res == S2R_OK && (res = s2r_sysid_init(&id, &cfg, &model)) != S2R_OK) s2r__fail(error, res, "%s", id.error);
     if (res == S2R_OK && (res = s2r_sysid_run(&id, &train, &valid, result)) != S2R_OK) s2r__fail(error, res, "%s", id.error);
     if (res == S2R_OK && (res = s2r_sysid_recentre(&id, result, training, next)) != S2R_OK) s2r__fail(error, res, "%s", id.error);
+    if (res == S2R_OK && identified) res = s2r_sysid_fixed(&id, result, identified);
     if (res == S2R_OK)
         res = s2r_calibrate_camera(robot, S2R_CALIBRATION_POINTS, S2R_CALIBRATION_READS, config->seed + 2, camera_offset,
                                    NULL, error);

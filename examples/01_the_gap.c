@@ -147,7 +147,7 @@ static s2r_result train_pure_sim(const s2r_options* opt, long long steps, int ep
     if (res == S2R_OK) res = s2r_policy_save(&ppo.policy, &ppo.adam, s2r_path(ckpt, sizeof ckpt, opt->out, "01_pure_sim.ckpt"));
     policy = s2r_policy_controller(&ppo.policy);
     if (res == S2R_OK)
-        res = s2r_evaluate_sim_and_real(&policy, opt->robot, &training.task, episodes, opt->seed + 1000, opt->real_seed, 3, &eval, error);
+        res = s2r_evaluate_sim_and_real(&policy, opt->robot, &training.task, NULL, episodes, opt->seed + 1000, opt->real_seed, 3, &eval, error);
     if (res == S2R_OK) {
         s2r_sim_real_eval_print("pure sim (no DR)", &eval);
         res = s2r_sim_real_eval_write(s2r_path(csv, sizeof csv, opt->out, "01_pure_sim.csv"), "pure sim", &eval, error);

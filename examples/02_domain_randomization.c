@@ -26,7 +26,7 @@
 #include <string.h>
 
 #define DRAWS 200            /* episodes in 02_draws.csv                  */
-#define TRACE_SECONDS 0.3    /* length of 02_sensing.csv                  */
+#define TRACE_SECONDS 0.6    /* s, length of 02_sensing.csv               */
 #define STEP_AT 0.05         /* s, when joint 1's command steps           */
 #define STEP_SIZE 0.2        /* rad, by how much                          */
 
@@ -130,7 +130,7 @@ int main(int argc, char** argv) {
 
     /* 3. Evaluate on the nominal simulator and on the same real units as 01. */
     policy = s2r_policy_controller(&ppo.policy);
-    if (s2r_evaluate_sim_and_real(&policy, opt.robot, &training.task, opt.quick ? 20 : 100, opt.seed + 1000,
+    if (s2r_evaluate_sim_and_real(&policy, opt.robot, &training.task, NULL, opt.quick ? 20 : 100, opt.seed + 1000,
                                   opt.real_seed, 3, &eval, error) != S2R_OK ||
         s2r_sim_real_eval_write(s2r_path(csv, sizeof csv, opt.out, "02_dr.csv"), "sim + DR", &eval, error) != S2R_OK) {
         fprintf(stderr, "%s\n", error);

@@ -317,6 +317,7 @@ static s2r_result calibrate(const s2r_options* opt, s2r_reach_config* task, char
 static int retrain(const s2r_options* opt) {
     s2r_reach_training t = s2r_reach_training_default(opt->robot);
     s2r_reach_config task = s2r_reach_config_default();
+    s2r_randomization identified;   /* the simulator as identified: where "sim" is measured */
     s2r_ppo_config pc = s2r_reach_ppo_config(opt->quick ? 8192 : 80000, opt->seed, opt->threads);
     pc.learning_rate = 3e-4f;   /* continuing a trained policy: gentler steps */
     s2r_ppo ppo;
@@ -355,12 +356,17 @@ static int retrain(const s2r_options* opt) {
     }
     policy = s2r_policy_controller(&ppo.policy);
     if (!bad && calibrate(opt, &task, error) != S2R_OK) { fprintf(stderr, "%s\n", error); bad = 1; }
-    if (!bad && s2r_evaluate_sim_and_real(&policy, opt->robot, &task, opt->quick ? 20 : 200, opt->seed + 1000,
+    snprintf(name, sizeof name, "03_identified_%s.txt", s2r_robot_kind_name(opt->robot));
+    if (!bad && s2r_randomization_load(&identified, s2r_path(path, sizeof path, opt->out, name), error) != S2R_OK) {
+        fprintf(stderr, "%s\n", error);
+        bad = 1;
+    }
+    if (!bad && s2r_evaluate_sim_and_real(&policy, opt->robot, &task, &identified, opt->quick ? 20 : 200, opt->seed + 1000,
                                           opt->real_seed, 1, &eval, error) != S2R_OK) {
         fprintf(stderr, "%s\n", error);
         bad = 1;
     }
-    if (!bad) s2r_sim_real_eval_print("sim + DR + system ID", &eval);
+    if (!bad) s2r_sim_real_eval_print("DR + sysID (identified sim)", &eval);
     s2r_ppo_free(&ppo);
     return bad;
 }

@@ -25,17 +25,22 @@
 #define POINTS 6
 static const int demo_counts[POINTS] = {0, 10, 30, 100, 300, 1000};
 
-/* The policy fine-tuning starts from: 03's, else 02's. */
-static s2r_result load_start(const s2r_options* opt, s2r_policy* p, char* path, size_t cap, char* error) {
+/* The policy fine-tuning starts from: 03's, else 02's; and the simulator
+   it was trained around: 03's identified model, else the nominal one. */
+static s2r_result load_start(const s2r_options* opt, s2r_policy* p, char* path, size_t cap,
+                             s2r_randomization* sim, int* identified, char* error) {
+    char file[64], model[512];
     s2r_result res = s2r_policy_from_checkpoint(p, s2r_path(path, cap, opt->out, "03_dr_sysid.ckpt"), error);
+    snprintf(file, sizeof file, "03_identified_%s.txt", s2r_robot_kind_name(opt->robot));
+    *identified = res == S2R_OK && s2r_randomization_load(sim, s2r_path(model, sizeof model, opt->out, file), error) == S2R_OK;
     if (res != S2R_OK) res = s2r_policy_from_checkpoint(p, s2r_path(path, cap, opt->out, "02_dr.ckpt"), error);
     return res;
 }
 
 /* Fine-tune a copy of the start policy on the first n demos; measure it. */
-static s2r_result finetune(const s2r_options* opt, const s2r_reach_config* task, const char* start,
-                           const s2r_dataset* demos, int recorded, int n, int episodes, s2r_sim_real_eval* out,
-                           char* error) {
+static s2r_result finetune(const s2r_options* opt, const s2r_reach_config* task, const s2r_randomization* sim,
+                           const char* start, const s2r_dataset* demos, int recorded, int n, int episodes,
+                           s2r_sim_real_eval* out, char* error) {
     s2r_policy p;
     s2r_dataset some = *demos;
     s2r_controller c;
@@ -46,7 +51,7 @@ static s2r_result finetune(const s2r_options* opt, const s2r_reach_config* task,
     if (n > 0) res = s2r_clone_demos(&p, &some, 1, 20, opt->seed, error);
     c = s2r_policy_controller(&p);
     if (res == S2R_OK)
-        res = s2r_evaluate_sim_and_real(&c, opt->robot, task, episodes, opt->seed + 1000, opt->real_seed, 1, out, error);
+        res = s2r_evaluate_sim_and_real(&c, opt->robot, task, sim, episodes, opt->seed + 1000, opt->real_seed, 1, out, error);
     if (res == S2R_OK && (n == 100 || n == 1000)) {
         snprintf(name, sizeof name, "04_demos_%d.ckpt", n);
         res = s2r_policy_save(&p, NULL, s2r_path(path, sizeof path, opt->out, name));
@@ -93,8 +98,9 @@ int main(int argc, char** argv) {
     s2r_sim_real_eval results[POINTS];
     s2r_reach_config task = s2r_reach_config_default();
     s2r_expert_config op = s2r_operator_config_default();
+    s2r_randomization sim;
     char error[S2R_ERROR_LEN], start_path[512];
-    int i, n_demos, ok, obs_dim, act_dim, points = 0;
+    int i, n_demos, ok, obs_dim, act_dim, points = 0, identified;
 
     if (s2r_options_parse(&opt, argc, argv, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 2; }
     if (opt.help) { s2r_options_usage(argv[0], "fine-tune on real demonstrations"); return 0; }
@@ -102,13 +108,13 @@ int main(int argc, char** argv) {
     n_demos = opt.quick ? 100 : 1000;
 
     /* 1. The policy simulation produced. */
-    if (load_start(&opt, &start, start_path, sizeof start_path, error) != S2R_OK) {
+    if (load_start(&opt, &start, start_path, sizeof start_path, &sim, &identified, error) != S2R_OK) {
         fprintf(stderr, "%s\nrun 02_domain_randomization and 03_system_id first (same --out and --robot)\n", error);
         return 1;
     }
     s2r_policy_free(&start);
-    printf("Fine-tuning %s on demonstrations from real %s #%llu\n", start_path, s2r_robot_kind_name(opt.robot),
-           (unsigned long long)opt.real_seed);
+    printf("Fine-tuning %s on demonstrations from real %s #%llu (sim column: the %s simulator)\n", start_path,
+           s2r_robot_kind_name(opt.robot), (unsigned long long)opt.real_seed, identified ? "identified" : "nominal");
 
     /* 2. Commissioning: the unit's camera calibration, as in 03. */
     s2r_reach_dims(opt.robot, &obs_dim, &act_dim);
@@ -129,7 +135,7 @@ int main(int argc, char** argv) {
     /* 4. Fine-tune on more and more of them; measure each. */
     for (i = 0; i < POINTS && demo_counts[i] <= n_demos; i++, points++) {
         char label[48];
-        if (finetune(&opt, &task, start_path, &demos, n_demos, demo_counts[i], opt.quick ? 20 : 200, &results[i],
+        if (finetune(&opt, &task, identified ? &sim : NULL, start_path, &demos, n_demos, demo_counts[i], opt.quick ? 20 : 200, &results[i],
                      error) != S2R_OK) {
             fprintf(stderr, "%s\n", error);
             return 1;

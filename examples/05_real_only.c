@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
 
     /* 3. Measure it on the unit (and, for curiosity, in the simulator). */
     c = s2r_policy_controller(&policy);
-    if (s2r_evaluate_sim_and_real(&c, opt.robot, &task, opt.quick ? 20 : 200, opt.seed + 1000, opt.real_seed, 1,
+    if (s2r_evaluate_sim_and_real(&c, opt.robot, &task, NULL, opt.quick ? 20 : 200, opt.seed + 1000, opt.real_seed, 1,
                                   &eval, error) != S2R_OK ||
         s2r_sim_real_eval_write(s2r_path(path, sizeof path, opt.out, "05_real_only.csv"), "real only", &eval,
                                 error) != S2R_OK) {

@@ -34,7 +34,8 @@
          s2r_deploy_run, s2r_deploy_episode, s2r_gate_*, s2r_monitor_*,
          s2r_deploy_*, s2r_figure_*.
    Writes: DIR/06_deployment_log.jsonl, DIR/06_timeline.csv,
-           DIR/06_staged_deployment.png.
+           DIR/06_rounds.csv (per autonomous round: fleet success, the
+           changed unit's success and CUSUM level), DIR/06_staged_deployment.png.
    Next: 07_the_table.c - every row of the recipe table. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
@@ -597,6 +598,19 @@ static s2r_result write_timeline_csv(const char* path, const s2r_deploy* d) {
     return fclose(f) == 0 ? S2R_OK : S2R_ERR_IO;
 }
 
+/* One line per autonomous round: what the drift panels of the figure show. */
+static s2r_result write_rounds_csv(const char* path, const record* rec) {
+    FILE* f = fopen(path, "w");
+    int i;
+    if (!f) { fprintf(stderr, "cannot write %s\n", path); return S2R_ERR_IO; }
+    fprintf(f, "round,fleet_success,changed_unit,changed_unit_success,changed_unit_cusum_level,camera_knocked,alarm\n");
+    for (i = 0; i < rec->rounds; i++)
+        fprintf(f, "%d,%.4f,%s,%.0f,%.4f,%d,%d\n", i, rec->fleet_success[i],
+                rec->changed_unit >= 0 ? fleet[rec->changed_unit].real.name : "", rec->unit_success[i],
+                rec->unit_level[i], rec->change_round >= 0 && i >= rec->change_round, i == rec->alarm_round);
+    return fclose(f) == 0 ? S2R_OK : S2R_ERR_IO;
+}
+
 static void plot_stage_panels(s2r_figure* fig, const record* rec) {
     double rate[BARS], lo[BARS], hi[BARS], per_episode[BARS], torque[BARS];
     s2r_plot_style style = s2r_plot_style_default(), gate = s2r_plot_style_default();
@@ -728,10 +742,11 @@ int main(int argc, char** argv) {
         print_timeline(&d);
         res = write_timeline_csv(s2r_path(path, sizeof path, opt.out, "06_timeline.csv"), &d);
     }
+    if (res == S2R_OK) res = write_rounds_csv(s2r_path(path, sizeof path, opt.out, "06_rounds.csv"), &rec);
     if (res == S2R_OK)
         res = plot_deployment(s2r_path(path, sizeof path, opt.out, "06_staged_deployment.png"),
                               s2r_robot_kind_name(opt.robot), &rec);
-    if (res == S2R_OK) printf("wrote %s/06_deployment_log.jsonl, 06_timeline.csv and 06_staged_deployment.png\n", opt.out);
+    if (res == S2R_OK) printf("wrote %s/06_deployment_log.jsonl, 06_timeline.csv, 06_rounds.csv and 06_staged_deployment.png\n", opt.out);
     else fprintf(stderr, "deployment example failed: %s\n", s2r_result_string(res));
     s2r_deploy_free(&d);
     free_candidate(&cp);

@@ -61,6 +61,7 @@ typedef struct unit_data {               /* what measuring one unit gave  */
     uint64_t          unit;
     s2r_randomization ranges;             /* re-centred on its estimate     */
     s2r_reach_config  calibrated;         /* task with its camera correction */
+    s2r_randomization identified;         /* its identified simulator        */
     s2r_dataset       demos;              /* its demonstrations             */
     int               recorded;           /* demonstrations in `demos`      */
 } unit_data;
@@ -71,6 +72,8 @@ typedef struct table {
                                            the sim-only rows again, so the
                                            gap splits into camera and the rest */
     s2r_eval_result   curve[CURVE];     /* real success against demos      */
+    s2r_eval_result   nominal[ROWS];    /* the nominal simulator, for rows whose
+                                           "sim" is the identified one      */
     int               pooled_demos;     /* demonstrations real-only learns from */
 } table;
 
@@ -131,17 +134,37 @@ static int train_row(const s2r_options* opt, int row, const s2r_randomization* r
     return bad;
 }
 
-/* Evaluate a policy in sim and on the unit; pool it into the row. */
+/* Evaluate a policy in the simulator (`sim`: the unit's identified model,
+   or NULL for the nominal one) and on the unit; pool it into the row. */
 static int evaluate_row(const s2r_options* opt, const sizes* z, s2r_policy* policy, uint64_t seed, uint64_t unit,
-                        const s2r_reach_config* task, s2r_sim_real_eval* pooled, s2r_sim_real_eval* one) {
+                        const s2r_reach_config* task, const s2r_randomization* sim, s2r_sim_real_eval* pooled,
+                        s2r_sim_real_eval* one) {
     s2r_controller c = s2r_policy_controller(policy);
     char error[S2R_ERROR_LEN];
-    if (s2r_evaluate_sim_and_real(&c, opt->robot, task, z->episodes, 1000 + seed, unit, 1, one, error) != S2R_OK)
+    if (s2r_evaluate_sim_and_real(&c, opt->robot, task, sim, z->episodes, 1000 + seed, unit, 1, one, error) != S2R_OK)
         return fail("evaluation", error);
     s2r_eval_merge(&pooled->sim, &one->sim);
     s2r_eval_merge(&pooled->real, &one->real);
     pooled->gap = pooled->sim.success_rate - pooled->real.success_rate;
     return 0;
+}
+
+/* A row measured in the identified simulator, also in the nominal one. */
+static int nominal_sim(const s2r_options* opt, const sizes* z, s2r_policy* policy, uint64_t seed, s2r_eval_result* pooled) {
+    s2r_sim sim;
+    s2r_sim_config sc = s2r_sim_config_default(opt->robot);
+    s2r_reach reach;
+    s2r_reach_config task = s2r_reach_config_default();
+    s2r_controller c = s2r_policy_controller(policy);
+    s2r_eval_result one;
+    int bad;
+    if (s2r_sim_init(&sim, &sc) != S2R_OK) return fail("sim", sim.error);
+    bad = s2r_reach_init(&reach, &task, s2r_sim_backend(&sim)) != S2R_OK ? fail("task", reach.error)
+        : s2r_evaluate(&c, &reach, z->episodes, 1000 + seed, &one, NULL) != S2R_OK ? fail("nominal sim", reach.error) : 0;
+    if (!bad) s2r_eval_merge(pooled, &one);
+    s2r_reach_free(&reach);
+    s2r_sim_free(&sim);
+    return bad;
 }
 
 /* Bring a saved policy back. */
@@ -178,7 +201,8 @@ static int measure_unit(const s2r_options* opt, const sizes* z, uint64_t unit, u
     printf("System identification of %s ...\n", real.name);
     fflush(stdout);
     *calibrated = s2r_reach_config_default();
-    bad = s2r_identify_unit(&real.backend, &z->id, &dr, ranges, &r, calibrated->target_correction, error) != S2R_OK;
+    bad = s2r_identify_unit(&real.backend, &z->id, &dr, ranges, &u->identified, &r, calibrated->target_correction,
+                            error) != S2R_OK;
     s2r_real_robot_free(&real);
     if (bad) return fail("sysid", error);
     printf("  validation MSE %.3g -> %.3g rad^2 (%s) after %d sweeps; camera offset (%.1f, %.1f, %.1f) mm\n",
@@ -199,7 +223,7 @@ static int measure_unit(const s2r_options* opt, const sizes* z, uint64_t unit, u
 
 /* Fine-tune the sysID policy on the first n demos and evaluate it. */
 static int finetune_row(const s2r_options* opt, const sizes* z, const char* start, const unit_data* u, int n,
-                        uint64_t seed, s2r_sim_real_eval* out) {
+                        uint64_t seed, s2r_sim_real_eval* out, s2r_eval_result* nominal) {
     s2r_policy p;
     s2r_dataset some = first_demos(&u->demos, n, u->recorded);
     s2r_sim_real_eval none;
@@ -208,7 +232,8 @@ static int finetune_row(const s2r_options* opt, const sizes* z, const char* star
     memset(&none, 0, sizeof none);
     if (load_policy(&p, start)) return 1;
     bad = n > 0 && s2r_clone_demos(&p, &some, 1, z->finetune_epochs, seed, error) != S2R_OK ? fail("fine-tune", error) : 0;
-    if (!bad) bad = evaluate_row(opt, z, &p, seed, u->unit, &u->calibrated, &none, out);
+    if (!bad) bad = evaluate_row(opt, z, &p, seed, u->unit, &u->calibrated, &u->identified, &none, out);
+    if (!bad && nominal) bad = nominal_sim(opt, z, &p, seed, nominal);
     s2r_policy_free(&p);
     return bad;
 }
@@ -228,7 +253,7 @@ static int real_only_row(const s2r_options* opt, const sizes* z, const s2r_datas
     shape.hidden[0] = shape.hidden[1] = 64;
     if (s2r_policy_init(&p, &shape, -0.5f, 10.0f, &rng) != S2R_OK) return fail("policy", p.error);
     bad = s2r_clone_demos(&p, demos, 0, z->scratch_epochs, seed, error) != S2R_OK ? fail("real only", error)
-        : evaluate_row(opt, z, &p, seed, unit, task, pooled, &one);
+        : evaluate_row(opt, z, &p, seed, unit, task, NULL, pooled, &one);
     s2r_policy_free(&p);
     return bad;
 }
@@ -252,9 +277,13 @@ static int run_seed(const s2r_options* opt, const sizes* z, uint64_t seed, const
         const char* path = row == PURE ? pure_ckpt : row == DR ? dr_ckpt : id_ckpt;
         s2r_sim_real_eval with_camera, unused;
         if ((bad = load_policy(&p, path)) != 0) break;
-        bad = evaluate_row(opt, z, &p, seed, u->unit, row == SYSID ? &u->calibrated : &raw, &t->row[row], &one);
+        bad = evaluate_row(opt, z, &p, seed, u->unit, row == SYSID ? &u->calibrated : &raw,
+                           row == SYSID ? &u->identified : NULL, &t->row[row], &one);
         with_camera = one;
-        if (!bad && row != SYSID) bad = evaluate_row(opt, z, &p, seed, u->unit, &u->calibrated, &unused, &with_camera);
+        if (!bad && row != SYSID)
+            bad = evaluate_row(opt, z, &p, seed, u->unit, &u->calibrated, NULL, &unused, &with_camera);
+        if (!bad && row != SYSID) s2r_eval_merge(&t->nominal[row], &one.sim);   /* their sim is the nominal one */
+        if (!bad && row == SYSID) bad = nominal_sim(opt, z, &p, seed, &t->nominal[row]);
         if (!bad) s2r_eval_merge(&t->calibrated[row], &with_camera.real);
         s2r_policy_free(&p);
         if (!bad) s2r_sim_real_eval_print(row_name[row], &one);
@@ -262,9 +291,10 @@ static int run_seed(const s2r_options* opt, const sizes* z, uint64_t seed, const
     }
     for (i = 0; i < CURVE && !bad; i++) {   /* the demo curve holds the 100 and 1000 rows */
         if (curve_demos[i] > u->recorded) continue;
-        if ((bad = finetune_row(opt, z, id_ckpt, u, curve_demos[i], seed, &one)) != 0) break;
-        s2r_eval_merge(&t->curve[i], &one.real);
         row = curve_demos[i] == 100 ? DEMOS_100 : curve_demos[i] == 1000 ? DEMOS_1000 : -1;
+        if ((bad = finetune_row(opt, z, id_ckpt, u, curve_demos[i], seed, &one, row < 0 ? NULL : &t->nominal[row])) != 0)
+            break;
+        s2r_eval_merge(&t->curve[i], &one.real);
         if (row < 0) continue;
         s2r_eval_merge(&t->calibrated[row], &one.real);
         s2r_eval_merge(&t->row[row].sim, &one.sim);
@@ -327,6 +357,11 @@ static int write_markdown(const s2r_options* opt, const sizes* z, const table* t
         fprintf(md, "| %s | %s | %s | %s | %s |\n", name, has_sim ? cell(a, sizeof a, &e->sim) : "n/a",
                 cell(b, sizeof b, &e->real), has_sim ? g : "n/a", cell(c, sizeof c, &t->calibrated[r]));
     }
+    fprintf(md, "\nSim: the simulator each recipe trusts - the nominal model for the first two rows, the unit's "
+                "identified model for the system-ID rows; in the nominal model those score");
+    for (r = SYSID; r < REAL_ONLY; r++)
+        fprintf(md, "%s %s %%", r == SYSID ? "" : r == REAL_ONLY - 1 ? " and" : ",", cell(a, sizeof a, &t->nominal[r]));
+    fprintf(md, ".\n");
     fprintf(md, "\n%s; %d training seed(s), seed s paired with real unit #%llu + s; %d episodes per row per seed "
                 "(pooled, Wilson 95 %% intervals); %d demonstrations recorded over the units; %.0f s wall, "
                 "peak memory %.0f MiB.\n",
@@ -341,14 +376,16 @@ static int write_csvs(const s2r_options* opt, const table* t, double seconds, do
     int r;
     if (!csv) return 1;
     fprintf(csv, "recipe,sim_episodes,sim_success,sim_lo,sim_hi,real_episodes,real_success,real_lo,real_hi,gap,"
-                 "calibrated_success,calibrated_lo,calibrated_hi\n");
+                 "calibrated_success,calibrated_lo,calibrated_hi,sim_model,nominal_sim_success,nominal_sim_lo,"
+                 "nominal_sim_hi\n");
     for (r = 0; r < ROWS; r++) {
         const s2r_sim_real_eval* e = &t->row[r];
-        fprintf(csv, "%s,%d,%.4f,%.4f,%.4f,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f\n", row_file[r],
+        fprintf(csv, "%s,%d,%.4f,%.4f,%.4f,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%s,%.4f,%.4f,%.4f\n", row_file[r],
                 r == REAL_ONLY ? 0 : e->sim.episodes, e->sim.success_rate, e->sim.success_lo, e->sim.success_hi,
                 e->real.episodes, e->real.success_rate, e->real.success_lo, e->real.success_hi,
                 r == REAL_ONLY ? 0.0 : e->gap, t->calibrated[r].success_rate, t->calibrated[r].success_lo,
-                t->calibrated[r].success_hi);
+                t->calibrated[r].success_hi, r == REAL_ONLY ? "none" : r >= SYSID ? "identified" : "nominal",
+                t->nominal[r].success_rate, t->nominal[r].success_lo, t->nominal[r].success_hi);
     }
     if (end_file(&file) || !(csv = begin_file(&file, opt, "07_demo_curve.csv"))) return 1;
     fprintf(csv, "demos,real_episodes,real_success,real_lo,real_hi\n");

@@ -1,0 +1,346 @@
+/* 08_scene_renders.c - the robots in their scene, and one reach on film.
+
+   Everything so far was numbers and plots; this example shows the scene
+   the numbers come from.  First a still of each arm (UR5e, Panda) at its
+   home pose, with a target placed in the box where the reach task draws
+   targets: the red sphere is the target, and its 2 cm radius is exactly the
+   success radius.  Then a filmstrip of one reach of --robot: the same
+   start pose and the same target, once in the nominal simulator (top row)
+   and once on a unit of the stand-in real fleet (bottom row), six frames
+   over the 2 s episode, each captioned with the time and the true
+   flange-to-target distance.  On the real unit the controller meets what
+   the simulator never showed it - above all a camera that places the
+   target a centimetre or three away from where it is - and the bottom row
+   ends beside the sphere rather than in it.
+
+   The controller is the best policy an earlier example left in --out
+   (03_dr_sysid.ckpt, else 02_dr.ckpt, if it was trained for this arm), and
+   otherwise the scripted expert.
+
+   Rendering is headless: MuJoCo's own renderer drawing into an OSMesa
+   (software) context, see "Rendering" in sim2real.h.  It needs the
+   library built with -DS2R_RENDER and linked with -lOSMesa (Debian:
+   libosmesa6-dev); without them this program says so and exits.
+
+   Uses: s2r_renderer_init, s2r_render_sim, s2r_render_real,
+         s2r_render_set_target, s2r_render_arm_camera, s2r_filmstrip_*,
+         s2r_reach_reset_to, s2r_expert_*, s2r_policy_from_checkpoint.
+   Writes: DIR/08_scene_ur5e.png, DIR/08_scene_panda.png,
+           DIR/08_filmstrip_<robot>.png.
+   Next: README.md - the table, and where to go from here. */
+#define SIM2REAL_IMPLEMENTATION
+#include "../sim2real.h"
+#include <stdio.h>
+
+#ifndef S2R_RENDER
+
+int main(void) {
+    printf("08_scene_renders: this build has no rendering.\n"
+           "Rendering needs the OSMesa library (Debian: apt-get install libosmesa6-dev)\n"
+           "and the program compiled with -DS2R_RENDER and linked with -lOSMesa, e.g.\n"
+           "  cc -std=c99 -O2 -DS2R_RENDER -I. -I/usr/include/stb examples/08_scene_renders.c \\\n"
+           "     -o build/08_scene_renders -lmujoco -lOSMesa -lm\n"
+           "(make builds it that way when libosmesa6-dev is installed).\n");
+    return 0;
+}
+
+#else
+
+#define FRAMES 6   /* filmstrip frames over one episode */
+
+/* Image sizes, px: a still, and each frame of the filmstrip. */
+typedef struct sizes { int still_w, still_h, frame_w, frame_h; } sizes;
+
+/* The controller of the filmstrip: a trained policy, or the scripted expert. */
+typedef struct film_controller {
+    int        has_policy;
+    s2r_policy policy;
+    char       name[96];   /* for the title: "policy 02_dr.ckpt" or "scripted expert" */
+} film_controller;
+
+/* --- Stills ----------------------------------------------------------------- */
+
+/* One arm at home in the nominal simulator, a target in the middle of its
+   target box, the box drawn; written to DIR/08_scene_<arm>.png. */
+static s2r_result render_still(s2r_robot_kind kind, const s2r_options* opt, const sizes* px) {
+    s2r_sim sim;
+    s2r_sim_config sc = s2r_sim_config_default(kind);
+    s2r_renderer renderer;
+    s2r_filmstrip still;
+    const s2r_arm_info* info;
+    unsigned char* rgb = NULL;
+    double target[3];
+    char title[96], path[512];
+    s2r_result res;
+    int k;
+    if ((res = s2r_sim_init(&sim, &sc)) != S2R_OK) { fprintf(stderr, "%s\n", sim.error); return res; }
+    info = &sim.robot.info;
+    for (k = 0; k < 3; k++) target[k] = 0.5 * (info->workspace_lo[k] + info->workspace_hi[k]);
+    s2r_render_set_target(&sim.robot, target);
+    if ((res = s2r_renderer_init(&renderer, sim.robot.model, px->still_w, px->still_h)) != S2R_OK) {
+        fprintf(stderr, "%s\n", renderer.error);
+        s2r_sim_free(&sim);
+        return res;
+    }
+    renderer.extras |= S2R_RENDER_WORKSPACE;
+    rgb = (unsigned char*)malloc((size_t)px->still_w * (size_t)px->still_h * 3);
+    res = rgb ? s2r_render_sim(&renderer, &sim, NULL, rgb) : S2R_ERR_OUT_OF_MEMORY;
+    if (res == S2R_OK) res = s2r_filmstrip_init(&still, 1, 1, px->still_w, px->still_h);
+    if (res == S2R_OK) {
+        snprintf(title, sizeof title, "%s (%d joints) at home in its scene", info->name, info->n_joints);
+        s2r_filmstrip_title(&still, title);
+        s2r_filmstrip_frame(&still, 0, 0, rgb, "red sphere: a target (its 2 cm radius is the success radius)\n"
+                            "blue box: where targets are drawn    floor grid: 25 cm");
+        res = s2r_filmstrip_write_png(&still, s2r_path(path, sizeof path, opt->out, kind == S2R_ROBOT_UR5E ?
+                                                       "08_scene_ur5e.png" : "08_scene_panda.png"));
+        if (res != S2R_OK) fprintf(stderr, "%s\n", still.error);
+        else printf("  wrote %s\n", path);
+        s2r_filmstrip_free(&still);
+    } else {
+        fprintf(stderr, "%s\n", rgb ? renderer.error : "out of memory");
+    }
+    free(rgb);
+    s2r_renderer_free(&renderer);
+    s2r_sim_free(&sim);
+    return res;
+}
+
+/* --- The controller ---------------------------------------------------------- */
+
+/* The best checkpoint in DIR for this arm, else the scripted expert. */
+static void choose_controller(const s2r_options* opt, film_controller* c) {
+    static const char* const files[2] = {"03_dr_sysid.ckpt", "02_dr.ckpt"};
+    int obs_dim, act_dim, i;
+    s2r_reach_dims(opt->robot, &obs_dim, &act_dim);
+    memset(c, 0, sizeof *c);
+    snprintf(c->name, sizeof c->name, "scripted expert");
+    for (i = 0; i < 2 && !c->has_policy; i++) {
+        s2r_policy_shape shape;
+        char path[512], error[S2R_ERROR_LEN];
+        if (s2r_checkpoint_shape(s2r_path(path, sizeof path, opt->out, files[i]), &shape, error) != S2R_OK)
+            continue;   /* absent (or unreadable): try the next */
+        if (shape.obs_dim != obs_dim || shape.act_dim != act_dim) {
+            printf("  %s was trained for another arm; not using it\n", path);
+            continue;
+        }
+        if (s2r_policy_from_checkpoint(&c->policy, path, error) != S2R_OK) {
+            printf("  %s: %s; not using it\n", path, error);
+            continue;
+        }
+        c->has_policy = 1;
+        snprintf(c->name, sizeof c->name, "policy %s", files[i]);
+    }
+    printf("  controller: %s\n", c->name);
+}
+
+/* --- The filmstrip ------------------------------------------------------------ */
+
+/* Start pose (rad) and target (m) of the filmed episode, from --seed. */
+static void draw_task(const s2r_arm_info* info, const s2r_reach_config* rc, uint64_t seed,
+                      double q0[S2R_MAX_JOINTS], double target[3]) {
+    s2r_rng rng = s2r_rng_make(seed, 8);
+    int j;
+    for (j = 0; j < info->n_joints; j++)
+        q0[j] = info->q_home[j] + s2r_rng_range(&rng, -rc->init_q_noise, rc->init_q_noise);
+    s2r_reach_sample_target(rc, info, &rng, target);
+}
+
+/* A camera on the reach: looking side-on at the arm's base (the origin),
+   the flange's start (m) and the target (m).  close: on the target only,
+   where a centimetre shows. */
+static mjvCamera reach_camera(const s2r_arm_info* info, const double flange[3],
+                              const double target[3], int close) {
+    mjvCamera cam = s2r_render_arm_camera(info);
+    double span = 0;
+    int k;
+    for (k = 0; k < 3; k++) {
+        cam.lookat[k] = close ? target[k] : 0.5 * (flange[k] + target[k]) * (k < 2 ? 0.7 : 1.0);
+        span += (flange[k] - target[k]) * (flange[k] - target[k]);
+    }
+    cam.distance = close ? 0.45 : 1.0 + 1.5 * sqrt(span);
+    cam.azimuth = atan2(target[1], target[0]) * 180 / 3.141592653589793 + 100;
+    cam.elevation = close ? -20 : -32;
+    return cam;
+}
+
+/* Everything one filmed episode needs. */
+typedef struct film {
+    film_controller* controller;
+    s2r_renderer     renderer;
+    s2r_filmstrip    strip;           /* 2 rows x (FRAMES + 1 close-up)         */
+    unsigned char*   rgb;             /* [frame_h][frame_w][3] one frame        */
+    mjvCamera        wide, close;     /* the whole reach; the target up close   */
+    double           q0[S2R_MAX_JOINTS], target[3];   /* rad; m                 */
+    uint64_t         seed;
+} film;
+
+/* Render the robot (sim, or the real unit when real != NULL) from `camera`
+   into cell (row, col) with its time and true distance to the target. */
+static s2r_result film_frame(film* f, s2r_sim* sim, s2r_real_robot* real, const s2r_backend* backend,
+                             const mjvCamera* camera, int row, int col, double time,
+                             const s2r_step_result* last) {
+    s2r_ground_truth gt;
+    char caption[96];
+    double d = 0;
+    int k;
+    s2r_result res = real ? s2r_render_real(&f->renderer, real, camera, f->rgb)
+                          : s2r_render_sim(&f->renderer, sim, camera, f->rgb);
+    if (res != S2R_OK) return res;
+    s2r_backend_ground_truth(backend, &gt);
+    for (k = 0; k < 3; k++) d += (gt.flange[k] - gt.target[k]) * (gt.flange[k] - gt.target[k]);
+    if (camera == &f->close)
+        snprintf(caption, sizeof caption, "close-up at %.2f s", time);
+    else if (last && last->done)
+        snprintf(caption, sizeof caption, "t = %.2f s: %.0f mm, %s", time, 1000 * sqrt(d),
+                 last->success ? "success" : "miss");
+    else
+        snprintf(caption, sizeof caption, "t = %.2f s: %.0f mm", time, 1000 * sqrt(d));
+    return s2r_filmstrip_frame(&f->strip, row, col, f->rgb, caption);
+}
+
+/* One episode on `backend`, filmed into row `row`: FRAMES frames evenly over
+   the episode, then a close-up of the end. */
+static s2r_result film_episode(film* f, const s2r_backend* backend, s2r_sim* sim,
+                               s2r_real_robot* real, int row) {
+    s2r_reach reach;
+    s2r_reach_config rc = s2r_reach_config_default();
+    s2r_expert expert;
+    s2r_expert_config ec = s2r_expert_config_default();
+    s2r_controller ctl;
+    s2r_rng rng = s2r_rng_make(f->seed, 100 + (uint64_t)row);
+    s2r_step_result out;
+    float obs[S2R_REACH_MAX_OBS], act[S2R_MAX_JOINTS];
+    int step, frame = 0, every = rc.episode_steps / (FRAMES - 1), policy = f->controller->has_policy;
+    s2r_result res = s2r_reach_init(&reach, &rc, backend);
+    if (res != S2R_OK) { fprintf(stderr, "%s\n", reach.error); return res; }
+    if (!policy && (res = s2r_expert_init(&expert, &ec, &reach)) != S2R_OK) {
+        fprintf(stderr, "%s\n", expert.error);
+        s2r_reach_free(&reach);
+        return res;
+    }
+    ctl = policy ? s2r_policy_controller(&f->controller->policy) : s2r_expert_controller(&expert);
+    memset(&out, 0, sizeof out);
+    res = s2r_reach_reset_to(&reach, f->q0, f->target, &rng, obs);
+    if (ctl.reset) ctl.reset(ctl.self);
+    for (step = 0; res == S2R_OK; step++) {
+        if (step % every == 0 || out.done)
+            res = film_frame(f, sim, real, backend, &f->wide, row, frame++, step * rc.control_period,
+                             step ? &out : NULL);
+        if (res != S2R_OK || out.done || frame == FRAMES) break;
+        if ((res = ctl.act(ctl.self, obs, act)) == S2R_OK) res = s2r_reach_step(&reach, act, obs, &out);
+    }
+    if (res == S2R_OK) {   /* see-through arm; the flange and its error to the target drawn */
+        f->renderer.option.flags[mjVIS_TRANSPARENT] = 1;
+        f->renderer.extras |= S2R_RENDER_FLANGE;
+        res = film_frame(f, sim, real, backend, &f->close, row, FRAMES, step * rc.control_period, &out);
+        f->renderer.extras &= ~(unsigned)S2R_RENDER_FLANGE;
+        f->renderer.option.flags[mjVIS_TRANSPARENT] = 0;
+    }
+    if (res != S2R_OK) fprintf(stderr, "filming %s failed: %s\n", backend->name, s2r_result_string(res));
+    else printf("  %-16s final distance %5.1f mm  %s\n", backend->name, 1000 * out.distance,
+                out.success ? "success" : "miss");
+    if (!policy) s2r_expert_free(&expert);
+    s2r_reach_free(&reach);
+    return res;
+}
+
+/* Renderer, strip, cameras and task of the film; the strip's texts. */
+static s2r_result film_init(film* f, film_controller* c, s2r_sim* sim, const s2r_real_robot* real,
+                            const s2r_options* opt, const sizes* px) {
+    s2r_reach_config rc = s2r_reach_config_default();
+    const s2r_arm_info* info = &sim->robot.info;
+    double flange[3];
+    char title[S2R_PLOT_TEXT_LEN], label[S2R_PLOT_TEXT_LEN];
+    s2r_result res;
+    memset(f, 0, sizeof *f);
+    f->controller = c;
+    f->seed = opt->seed;
+    draw_task(info, &rc, opt->seed, f->q0, f->target);
+    s2r_flange_fk(sim->robot.model, sim->robot.data, sim->robot.flange_site, f->q0, info->n_joints, flange);
+    f->wide = reach_camera(info, flange, f->target, 0);
+    f->close = reach_camera(info, flange, f->target, 1);
+    f->rgb = (unsigned char*)malloc((size_t)px->frame_w * (size_t)px->frame_h * 3);
+    if (!f->rgb) { fprintf(stderr, "out of memory\n"); return S2R_ERR_OUT_OF_MEMORY; }
+    if ((res = s2r_renderer_init(&f->renderer, sim->robot.model, px->frame_w, px->frame_h)) != S2R_OK) {
+        fprintf(stderr, "%s\n", f->renderer.error);
+        return res;
+    }
+    if ((res = s2r_filmstrip_init(&f->strip, 2, FRAMES + 1, px->frame_w, px->frame_h)) != S2R_OK) {
+        fprintf(stderr, "%s\n", f->strip.error);
+        return res;
+    }
+    snprintf(title, sizeof title, "One %s reach from the same start to the same target (%s)", info->name, c->name);
+    s2r_filmstrip_title(&f->strip, title);
+    s2r_filmstrip_row_label(&f->strip, 0, "nominal simulation");
+    snprintf(label, sizeof label, "%s (stand-in real robot)", real->backend.name);
+    s2r_filmstrip_row_label(&f->strip, 1, label);
+    return S2R_OK;
+}
+
+static void film_free(film* f) {
+    s2r_filmstrip_free(&f->strip);
+    s2r_renderer_free(&f->renderer);
+    free(f->rgb);
+}
+
+/* The same reach in the nominal simulator (top row) and on real unit
+   --real-seed (bottom row); written to DIR/08_filmstrip_<robot>.png. */
+static s2r_result film_reach(const s2r_options* opt, film_controller* c, const sizes* px) {
+    s2r_sim sim;
+    s2r_sim_config sc = s2r_sim_config_default(opt->robot);
+    s2r_real_robot real;
+    film f;
+    char path[512], file[64];
+    s2r_result res;
+    if ((res = s2r_sim_init(&sim, &sc)) != S2R_OK) { fprintf(stderr, "%s\n", sim.error); return res; }
+    if ((res = s2r_real_robot_init(&real, opt->robot, opt->real_seed)) != S2R_OK) {
+        fprintf(stderr, "%s\n", real.error);
+        s2r_sim_free(&sim);
+        return res;
+    }
+    sim.backend.name = "simulation";
+    res = film_init(&f, c, &sim, &real, opt, px);
+    if (res == S2R_OK) res = film_episode(&f, &sim.backend, &sim, NULL, 0);
+    if (res == S2R_OK) res = film_episode(&f, &real.backend, NULL, &real, 1);
+    snprintf(file, sizeof file, "08_filmstrip_%s.png", s2r_robot_kind_name(opt->robot));
+    if (res == S2R_OK) {
+        res = s2r_filmstrip_write_png(&f.strip, s2r_path(path, sizeof path, opt->out, file));
+        if (res == S2R_OK) printf("  wrote %s\n", path);
+        else fprintf(stderr, "%s\n", f.strip.error);
+    }
+    film_free(&f);
+    s2r_real_robot_free(&real);
+    s2r_sim_free(&sim);
+    return res;
+}
+
+int main(int argc, char** argv) {
+    const s2r_robot_kind arms[2] = {S2R_ROBOT_UR5E, S2R_ROBOT_PANDA};
+    s2r_options opt;
+    film_controller controller;
+    sizes px = {960, 720, 360, 270};
+    char error[S2R_ERROR_LEN];
+    double start = s2r_seconds();
+    int k;
+
+    if (s2r_options_parse(&opt, argc, argv, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 2; }
+    if (opt.help) { s2r_options_usage(argv[0], "stills of both arms and a filmstrip of one reach"); return 0; }
+    if (s2r_make_dir(opt.out, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
+    if (opt.quick) { px.still_w = 480; px.still_h = 360; px.frame_w = 200; px.frame_h = 150; }
+
+    printf("Stills: each arm at home, a target in its target box\n");
+    for (k = 0; k < 2; k++)
+        if (render_still(arms[k], &opt, &px) != S2R_OK) return 1;
+
+    printf("Filmstrip: one %s reach in simulation and on real unit %llu\n",
+           s2r_robot_kind_name(opt.robot), (unsigned long long)opt.real_seed);
+    choose_controller(&opt, &controller);
+    k = film_reach(&opt, &controller, &px) == S2R_OK;
+    if (controller.has_policy) s2r_policy_free(&controller.policy);
+    if (!k) return 1;
+
+    printf("Done in %.1f s.  The bottom row is the gap, seen.\n", s2r_seconds() - start);
+    return 0;
+}
+
+#endif /* S2R_RENDER */
