@@ -6,16 +6,18 @@
    targets: the red sphere is the target, and its 2 cm radius is exactly the
    success radius.  Then a filmstrip of one reach of --robot: the same
    start pose and the same target, once in the nominal simulator (top row)
-   and once on a unit of the stand-in real fleet (bottom row), six frames
+   and once on a unit of the stand-in real fleet (bottom row): six frames
    over the 2 s episode, each captioned with the time and the true
-   flange-to-target distance.  On the real unit the controller meets what
-   the simulator never showed it - above all a camera that places the
-   target a centimetre or three away from where it is - and the bottom row
-   ends beside the sphere rather than in it.
+   flange-to-target distance, then a close-up of the end with the flange
+   marked in blue and the target drawn through the hand.  On the real unit
+   the controller meets what the simulator never showed it - above all a
+   camera that places the target a centimetre or three away from where it
+   is - and the blue dot ends beside the target's centre rather than on it.
 
    The controller is the best policy an earlier example left in --out
    (03_dr_sysid.ckpt, else 02_dr.ckpt, if it was trained for this arm), and
-   otherwise the scripted expert.
+   otherwise the scripted expert.  It runs without the unit's camera
+   calibration, as on a first deployment.
 
    Rendering is headless: MuJoCo's own renderer drawing into an OSMesa
    (software) context, see "Rendering" in sim2real.h.  It needs the
@@ -48,6 +50,11 @@ int main(void) {
 
 #define FRAMES 6   /* filmstrip frames over one episode */
 
+/* The arm's name as a caption says it. */
+static const char* display_name(s2r_robot_kind kind) {
+    return kind == S2R_ROBOT_UR5E ? "UR5e" : kind == S2R_ROBOT_PANDA ? "Franka Panda" : "custom arm";
+}
+
 /* Image sizes, px: a still, and each frame of the filmstrip. */
 typedef struct sizes { int still_w, still_h, frame_w, frame_h; } sizes;
 
@@ -55,7 +62,7 @@ typedef struct sizes { int still_w, still_h, frame_w, frame_h; } sizes;
 typedef struct film_controller {
     int        has_policy;
     s2r_policy policy;
-    char       name[96];   /* for the title: "policy 02_dr.ckpt" or "scripted expert" */
+    char       name[40];   /* for the title: "policy 02_dr.ckpt" or "scripted expert" */
 } film_controller;
 
 /* --- Stills ----------------------------------------------------------------- */
@@ -87,10 +94,10 @@ static s2r_result render_still(s2r_robot_kind kind, const s2r_options* opt, cons
     res = rgb ? s2r_render_sim(&renderer, &sim, NULL, rgb) : S2R_ERR_OUT_OF_MEMORY;
     if (res == S2R_OK) res = s2r_filmstrip_init(&still, 1, 1, px->still_w, px->still_h);
     if (res == S2R_OK) {
-        snprintf(title, sizeof title, "%s (%d joints) at home in its scene", info->name, info->n_joints);
+        snprintf(title, sizeof title, "%s (%d joints) at home in its scene", display_name(kind), info->n_joints);
         s2r_filmstrip_title(&still, title);
-        s2r_filmstrip_frame(&still, 0, 0, rgb, "red sphere: a target (its 2 cm radius is the success radius)\n"
-                            "blue box: where targets are drawn    floor grid: 25 cm");
+        s2r_filmstrip_frame(&still, 0, 0, rgb, "red sphere: target (radius 2 cm = success radius)\n"
+                            "blue box: where targets are drawn; grid 25 cm");
         res = s2r_filmstrip_write_png(&still, s2r_path(path, sizeof path, opt->out, kind == S2R_ROBOT_UR5E ?
                                                        "08_scene_ur5e.png" : "08_scene_panda.png"));
         if (res != S2R_OK) fprintf(stderr, "%s\n", still.error);
@@ -189,7 +196,7 @@ static s2r_result film_frame(film* f, s2r_sim* sim, s2r_real_robot* real, const 
     s2r_backend_ground_truth(backend, &gt);
     for (k = 0; k < 3; k++) d += (gt.flange[k] - gt.target[k]) * (gt.flange[k] - gt.target[k]);
     if (camera == &f->close)
-        snprintf(caption, sizeof caption, "close-up at %.2f s", time);
+        snprintf(caption, sizeof caption, "close-up at %.2f s\nblue: the flange", time);
     else if (last && last->done)
         snprintf(caption, sizeof caption, "t = %.2f s: %.0f mm, %s", time, 1000 * sqrt(d),
                  last->success ? "success" : "miss");
@@ -229,12 +236,10 @@ static s2r_result film_episode(film* f, const s2r_backend* backend, s2r_sim* sim
         if (res != S2R_OK || out.done || frame == FRAMES) break;
         if ((res = ctl.act(ctl.self, obs, act)) == S2R_OK) res = s2r_reach_step(&reach, act, obs, &out);
     }
-    if (res == S2R_OK) {   /* see-through arm; the flange and its error to the target drawn */
-        f->renderer.option.flags[mjVIS_TRANSPARENT] = 1;
+    if (res == S2R_OK) {   /* the flange and its error to the target, seen through the arm */
         f->renderer.extras |= S2R_RENDER_FLANGE;
         res = film_frame(f, sim, real, backend, &f->close, row, FRAMES, step * rc.control_period, &out);
         f->renderer.extras &= ~(unsigned)S2R_RENDER_FLANGE;
-        f->renderer.option.flags[mjVIS_TRANSPARENT] = 0;
     }
     if (res != S2R_OK) fprintf(stderr, "filming %s failed: %s\n", backend->name, s2r_result_string(res));
     else printf("  %-16s final distance %5.1f mm  %s\n", backend->name, 1000 * out.distance,
@@ -265,11 +270,13 @@ static s2r_result film_init(film* f, film_controller* c, s2r_sim* sim, const s2r
         fprintf(stderr, "%s\n", f->renderer.error);
         return res;
     }
+    f->renderer.extras |= S2R_RENDER_XRAY;   /* the target shows through the arm */
     if ((res = s2r_filmstrip_init(&f->strip, 2, FRAMES + 1, px->frame_w, px->frame_h)) != S2R_OK) {
         fprintf(stderr, "%s\n", f->strip.error);
         return res;
     }
-    snprintf(title, sizeof title, "One %s reach from the same start to the same target (%s)", info->name, c->name);
+    if (px->frame_w < 320) f->strip.font_scale = 1;   /* small frames: small captions */
+    snprintf(title, sizeof title, "One %s reach, same start and target (%s)", display_name(opt->robot), c->name);
     s2r_filmstrip_title(&f->strip, title);
     s2r_filmstrip_row_label(&f->strip, 0, "nominal simulation");
     snprintf(label, sizeof label, "%s (stand-in real robot)", real->backend.name);
@@ -339,7 +346,8 @@ int main(int argc, char** argv) {
     if (controller.has_policy) s2r_policy_free(&controller.policy);
     if (!k) return 1;
 
-    printf("Done in %.1f s.  The bottom row is the gap, seen.\n", s2r_seconds() - start);
+    printf("Done in %.1f s.  Compare the rows' last frames and close-ups: the difference is the gap.\n",
+           s2r_seconds() - start);
     return 0;
 }
 
