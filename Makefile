@@ -28,7 +28,7 @@ EXAMPLES := $(patsubst examples/%.c,$(BUILD)/%,$(wildcard examples/*.c))
 BENCHES  := $(patsubst bench/%.c,$(BUILD)/%,$(wildcard bench/bench_*.c))
 TEST_SRC := $(wildcard tests/*.c tests/*.h)
 
-.PHONY: all deps test table figures bench clean
+.PHONY: all deps test table figures bench clean notebooks
 
 all: deps $(EXAMPLES) $(BENCHES) $(BUILD)/test_main $(BUILD)/test_render
 
@@ -76,6 +76,24 @@ test: deps $(BUILD)/test_main $(BUILD)/test_render $(BUILD)/cxx_check.o $(EXAMPL
 	./$(BUILD)/test_render
 	sh tests/test_resume.sh $(BUILD)
 	./$(BUILD)/07_the_table --quick --out $(BUILD)/quick --threads $(THREADS)
+	@$(MAKE) --no-print-directory notebooks
+
+# The notebooks (notebooks/*.ipynb), executed headless in recipe order with
+# Debian's Jupyter and Python kernel; the executed copies, with outputs, go to
+# build/notebooks/ beside the artifacts they read (the committed notebooks stay
+# without outputs).  Skipped, with a message, where jupyter is not installed.
+NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb))
+JUPYTER   ?= $(firstword $(wildcard /usr/bin/jupyter) $(shell command -v jupyter 2>/dev/null))
+
+notebooks: deps $(EXAMPLES)
+ifeq ($(strip $(JUPYTER)),)
+	@echo "notebooks: skipped: jupyter not installed (apt-get install jupyter-nbconvert python3-ipykernel python3-numpy python3-matplotlib)"
+else
+	@mkdir -p $(BUILD)/notebooks
+	PYDEVD_DISABLE_FILE_VALIDATION=1 $(JUPYTER) nbconvert --to notebook --execute \
+	  --ExecutePreprocessor.kernel_name=python3 --ExecutePreprocessor.timeout=900 \
+	  --output-dir $(BUILD)/notebooks $(NOTEBOOKS)
+endif
 
 # The recipe table on the UR5e (ROBOT=panda for the Panda), into out/.
 ROBOT ?= ur5e

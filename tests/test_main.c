@@ -25,6 +25,7 @@ static long s2r_test_allocations;
 #include "test_deploy.c"
 #include "test_recipe.c"
 #include "test_harden.c"
+#include "test_docs.c"
 
 #define main quickstart_main
 #include "../build/quickstart.c"
@@ -40,7 +41,7 @@ typedef struct test_group { const test_case* cases; int count; } test_group;
 #define GROUP(a) {a, (int)(sizeof a / sizeof a[0])}
 
 int main(int argc, char** argv) {
-    const test_group groups[] = {GROUP(robot_tests), GROUP(tools_tests), GROUP(gap_tests), GROUP(sim_tests), GROUP(plot_tests), GROUP(learn_tests), GROUP(learn_slow_tests), GROUP(sysid_tests), GROUP(deploy_tests), GROUP(recipe_tests), GROUP(harden_tests), GROUP(manual_tests), GROUP(recipe_slow_tests)};
+    const test_group groups[] = {GROUP(robot_tests), GROUP(tools_tests), GROUP(gap_tests), GROUP(sim_tests), GROUP(plot_tests), GROUP(learn_tests), GROUP(learn_slow_tests), GROUP(sysid_tests), GROUP(deploy_tests), GROUP(recipe_tests), GROUP(harden_tests), GROUP(docs_tests), GROUP(manual_tests), GROUP(recipe_slow_tests)};
     const char* only = argc > 1 ? argv[1] : NULL;   /* optional name filter */
     int g, i, passed = 0, failed = 0;
     for (g = 0; g < (int)(sizeof groups / sizeof groups[0]); g++)
