@@ -1022,12 +1022,45 @@ static int test_sample_hold(void) {
    Runner
    ------------------------------------------------------------------------- */
 
+/* Means and centres stay inside the support at the extremes (found by
+   tests/fuzz/fuzz_randomization.c): a log-uniform whose hi / lo overflows
+   (the mean was 0), a truncated normal one of whose standardized bounds is
+   so far out that its density underflows (0 * inf gave NaN) or that is
+   infinite, and the centre of a degenerate log-uniform (sqrt(2)^2 > 2). */
+static int test_dist_mean_centre_in_support(void) {
+    s2r_dist d;
+    double m, expect;
+    d = s2r_dist_log_uniform(1e-300, 1e300);
+    expect = 1e300 / (log(1e300) - log(1e-300));
+    m = s2r_dist_mean(&d);
+    CHECKF(fabs(m - expect) <= 1e-12 * expect, "log-uniform mean %.17g, expected %.17g", m, expect);
+    d = s2r_dist_log_uniform(4.9406564584124654e-324, 1.0);
+    m = s2r_dist_mean(&d);
+    CHECKF(m > 0 && m <= 1.0 && fabs(m - 1.0 / 744.44007192138122) < 1e-12, "subnormal lo: %.17g", m);
+    d = s2r_dist_trunc_normal(-5.002, 7.771e-317, 0.0, 0.001);   /* half a normal */
+    m = s2r_dist_mean(&d);
+    expect = -0.001 * sqrt(2.0 / 3.14159265358979323846);
+    CHECKF(fabs(m - expect) < 1e-12, "half-normal mean %.17g, expected %.17g", m, expect);
+    d = s2r_dist_trunc_normal(5.002, 100.0, 100.0, 0.001);        /* mirrored */
+    m = s2r_dist_mean(&d);
+    CHECKF(fabs(m - (100.0 + expect)) < 1e-9, "mirrored half-normal mean %.17g", m);
+    d = s2r_dist_trunc_normal(-1.7e308, 1.7e308, 1e308, 1e-300); /* a, b infinite */
+    CHECK(s2r_dist_check(&d, NULL) == S2R_OK);
+    CHECKF(s2r_dist_mean(&d) == 1e308, "%.17g", s2r_dist_mean(&d));
+    d = s2r_dist_log_uniform(2.0, 2.0);
+    CHECKF(s2r_dist_centre(&d) == 2.0, "%.17g", s2r_dist_centre(&d));
+    d = s2r_dist_log_uniform(3.0, 3.0);
+    CHECKF(s2r_dist_centre(&d) == 3.0 && s2r_dist_mean(&d) == 3.0, "%.17g", s2r_dist_centre(&d));
+    return 0;
+}
+
 static const test_case gap_tests[] = {
     {"dist_uniform_moments", test_dist_uniform_moments},
     {"dist_log_uniform_moments", test_dist_log_uniform_moments},
     {"dist_trunc_normal_moments", test_dist_trunc_normal_moments},
     {"dist_extreme_bounds", test_dist_extreme_bounds},
     {"dist_degenerate_draws_nothing", test_dist_degenerate_draws_nothing},
+    {"dist_mean_centre_in_support", test_dist_mean_centre_in_support},
     {"dist_check_rejects", test_dist_check_rejects},
     {"dist_widen_recentre", test_dist_widen_recentre},
     {"param_names", test_param_names},

@@ -1023,6 +1023,76 @@ static int test_ppo_solves_pendulum(void) {
     return 0;
 }
 
+/* --- checkpoints found by fuzzing (tests/fuzz/fuzz_checkpoint.c) ----------- */
+
+/* A checkpoint image in memory: saved through a file, read back. */
+static unsigned char* learn_checkpoint_bytes(s2r_policy* p, const s2r_adam* opt, size_t* n) {
+    const char* path = S2R_TEST_TMP "/s2r_test_learn_image.ckpt";
+    unsigned char* data;
+    FILE* f;
+    long size;
+    if (s2r_policy_save(p, opt, path) != S2R_OK || !(f = fopen(path, "rb"))) return NULL;
+    fseek(f, 0, SEEK_END);
+    size = ftell(f);
+    rewind(f);
+    data = (unsigned char*)malloc((size_t)size);
+    *n = data ? fread(data, 1, (size_t)size, f) : 0;
+    fclose(f);
+    remove(path);
+    return data;
+}
+
+/* Recompute the checksum (FNV-1a 64 over the header with header words
+   12-13 zeroed, then the payload) after editing an image. */
+static void learn_reseal(unsigned char* data, size_t n) {
+    uint64_t h = 0xCBF29CE484222325ull;
+    uint32_t half;
+    size_t i;
+    memset(data + 48, 0, 8);
+    for (i = 0; i < n; i++) { h ^= data[i]; h *= 0x100000001B3ull; }
+    half = (uint32_t)h;
+    memcpy(data + 48, &half, 4);
+    half = (uint32_t)(h >> 32);
+    memcpy(data + 52, &half, 4);
+}
+
+/* A correctly sealed checkpoint whose optimizer step count is NaN, huge,
+   negative or fractional is corrupt (it used to be converted to a long
+   unchecked: undefined behaviour), and loading it changes nothing. */
+static int test_checkpoint_bad_step_count(void) {
+    static const double bad[] = {NAN, INFINITY, 1e300, 9.3e18, -1.0, 2.5};
+    s2r_ppo a, b, keep;
+    unsigned char* data;
+    size_t n, at;
+    int i;
+    CHECK(trained_toy(&a, 1) == 0 && trained_toy(&b, 2) == 0 && trained_toy(&keep, 2) == 0);
+    data = learn_checkpoint_bytes(&a.policy, &a.adam, &n);
+    CHECK(data != NULL);
+    at = 64 + sizeof(float) * (size_t)a.policy.num_params + sizeof(double) * (2 + 2 * (size_t)a.policy.norm.dim);
+    CHECK(n == at + sizeof(double) + sizeof(float) * 2 * (size_t)a.adam.n);
+    for (i = 0; i < (int)(sizeof bad / sizeof bad[0]); i++) {
+        memcpy(data + at, &bad[i], sizeof(double));
+        learn_reseal(data, n);
+        CHECKF(s2r_policy_load_memory(&b.policy, &b.adam, data, n, "image") == S2R_ERR_CORRUPT, "t = %g", bad[i]);
+        CHECKF(strstr(b.policy.error, "step count") != NULL, "%s", b.policy.error);
+        CHECK(s2r_policy_load_memory(&b.policy, NULL, data, n, NULL) == S2R_ERR_CORRUPT);
+        CHECK(same_policy(&b.policy, &keep.policy) && b.adam.t == keep.adam.t);
+        CHECK(memcmp(b.adam.moments, keep.adam.moments, sizeof(float) * 2 * (size_t)b.adam.n) == 0);
+    }
+    {   /* the same image with a whole step count loads */
+        double t = 12345.0;
+        memcpy(data + at, &t, sizeof t);
+        learn_reseal(data, n);
+        CHECKF(s2r_policy_load_memory(&b.policy, &b.adam, data, n, NULL) == S2R_OK, "%s", b.policy.error);
+        CHECK(b.adam.t == 12345 && same_policy(&b.policy, &a.policy));
+    }
+    free(data);
+    s2r_ppo_free(&a);
+    s2r_ppo_free(&b);
+    s2r_ppo_free(&keep);
+    return 0;
+}
+
 static const test_case learn_tests[] = {
     {"mlp_gradient", test_mlp_gradient},
     {"orthogonal_init", test_orthogonal_init},
@@ -1042,6 +1112,7 @@ static const test_case learn_tests[] = {
     {"bc_interleaved_with_ppo", test_bc_interleaved_with_ppo},
     {"checkpoint_round_trip", test_checkpoint_round_trip},
     {"checkpoint_corruption", test_checkpoint_corruption},
+    {"checkpoint_bad_step_count", test_checkpoint_bad_step_count},
     {"invalid_inputs_rejected", test_invalid_inputs_rejected},
     {"ppo_rejects_nan_observation", test_ppo_rejects_nan_observation},
     {"pendulum", test_pendulum},

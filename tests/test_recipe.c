@@ -7,7 +7,7 @@
    must succeed >= 85 % of the time. */
 static int test_ppo_learns_reach(void) {
     s2r_reach_training training = s2r_reach_training_default(S2R_ROBOT_UR5E);
-    s2r_ppo_config pc = s2r_reach_ppo_config(200000, 1, 2);
+    s2r_ppo_config pc = s2r_reach_ppo_config(slow_tests_short() ? 4096 : 200000, 1, 2);
     s2r_ppo ppo;
     s2r_controller policy;
     s2r_sim sim;
@@ -23,12 +23,13 @@ static int test_ppo_learns_reach(void) {
     CHECK(s2r_sim_init(&sim, &sc) == S2R_OK);
     CHECK(s2r_reach_init(&reach, &training.task, &sim.backend) == S2R_OK);
     policy = s2r_policy_controller(&ppo.policy);
-    CHECK(s2r_evaluate(&policy, &reach, 100, 777, &r, NULL) == S2R_OK);
-    printf("    reach after 200k steps: sim success %.2f, final distance %.1f mm\n", r.success_rate, 1000 * r.mean_distance);
-    CHECKF(r.success_rate >= 0.85, "success %.2f", r.success_rate);
+    CHECK(s2r_evaluate(&policy, &reach, slow_tests_short() ? 5 : 100, 777, &r, NULL) == S2R_OK);
+    printf("    reach after %lld steps: sim success %.2f, final distance %.1f mm\n", ppo.global_step, r.success_rate, 1000 * r.mean_distance);
     s2r_reach_free(&reach);
     s2r_sim_free(&sim);
     s2r_ppo_free(&ppo);
+    if (slow_tests_short()) return 0;   /* S2R_TEST_SHORT: too few steps to have learned */
+    CHECKF(r.success_rate >= 0.85, "success %.2f", r.success_rate);
     return 0;
 }
 

@@ -289,8 +289,35 @@ static int test_wilson(void) {
     return 0;
 }
 
+/* Numbers are plain decimal digits: a leading blank or sign used to slip
+   through strtoull (" 5" parsed as 5, " -18446744073709551615" as 1);
+   found by tests/fuzz/fuzz_options.c. */
+static int test_options_numbers_plain(void) {
+    static const char* const bad[] = {" 5", "\f42", "\t3", " -18446744073709551615", " +7", "\n1", "", "0x10"};
+    s2r_options o = s2r_options_default(), keep = o;
+    char error[S2R_ERROR_LEN];
+    char seed[] = "--seed", threads[] = "--threads", value[32], prog[] = "prog";
+    char* argv[3];
+    int i;
+    argv[0] = prog;
+    argv[2] = value;
+    for (i = 0; i < (int)(sizeof bad / sizeof bad[0]); i++) {
+        snprintf(value, sizeof value, "%s", bad[i]);
+        argv[1] = seed;
+        CHECKF(s2r_options_parse(&o, 3, argv, error) == S2R_ERR_PARSE, "--seed '%s'", bad[i]);
+        argv[1] = threads;
+        CHECKF(s2r_options_parse(&o, 3, argv, error) == S2R_ERR_PARSE, "--threads '%s'", bad[i]);
+        CHECK(memcmp(&o, &keep, sizeof o) == 0);
+    }
+    snprintf(value, sizeof value, "4294967295");
+    argv[1] = seed;
+    CHECK(s2r_options_parse(&o, 3, argv, error) == S2R_OK && o.seed == 4294967295ull);
+    return 0;
+}
+
 static const test_case tools_tests[] = {
     {"options: parse, and name what is wrong", test_options},
+    {"options: numbers are plain digits (no blanks, no signs)", test_options_numbers_plain},
     {"options: output folder created, unwritable refused", test_make_dir},
     {"eval: Wilson 95 % interval", test_wilson},
 };

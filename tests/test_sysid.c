@@ -406,6 +406,7 @@ static int test_bad_data_errors(void) {
     set.q[7 * 6 + 2] = NAN;
     CHECK(s2r_sysid_run(&id, &set, NULL, &r) == S2R_ERR_INVALID_ARGUMENT);
     CHECKF(sysid_t_contains(id.error, "sample 7, joint 2") && sysid_t_contains(id.error, "NaN"), "%s", id.error);
+    s2r_trajectory_set_free(&empty);   /* init does not free: release before reusing */
     CHECK(s2r_trajectory_set_init(&empty, 6, 0, 1, SYSID_T_PERIOD) == S2R_ERR_INVALID_ARGUMENT);
     s2r_trajectory_set_free(&empty);   /* safe on a failed init */
     s2r_sysid_free(&id);
