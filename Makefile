@@ -61,7 +61,7 @@ $(BUILD)/%: examples/%.c sim2real.h | $(BUILD)
 $(BUILD)/08_scene_renders: examples/08_scene_renders.c sim2real.h | $(BUILD)
 	$(CC) $(CPPFLAGS) $(RENDER_CFLAGS) $(CFLAGS) $< -o $@ $(LDLIBS) $(RENDER_LIBS)
 
-$(BUILD)/test_render: tests/test_render.c tests/test.h sim2real.h | $(BUILD)
+$(BUILD)/test_render: tests/test_render.c tests/test.h tests/stb_image_decoder.h sim2real.h | $(BUILD)
 	$(CC) $(CPPFLAGS) $(RENDER_CFLAGS) $(CFLAGS) $< -o $@ $(LDLIBS) $(RENDER_LIBS)
 
 $(BUILD)/bench_%: bench/bench_%.c sim2real.h | $(BUILD)
@@ -160,7 +160,7 @@ FUZZERS      := $(patsubst tests/fuzz/%.c,$(BUILD)/%,$(wildcard tests/fuzz/fuzz_
 $(BUILD)/test_main_asan: $(TEST_SRC) sim2real.h $(BUILD)/quickstart.c | $(BUILD)
 	$(CC) $(CPPFLAGS) $(SAN_CFLAGS) tests/test_main.c -o $@ $(LDLIBS)
 
-$(BUILD)/test_render_asan: tests/test_render.c tests/test.h sim2real.h | $(BUILD)
+$(BUILD)/test_render_asan: tests/test_render.c tests/test.h tests/stb_image_decoder.h sim2real.h | $(BUILD)
 	$(CC) $(CPPFLAGS) $(RENDER_CFLAGS) $(SAN_CFLAGS) $< -o $@ $(LDLIBS) $(RENDER_LIBS)
 
 sanitize: deps $(BUILD)/test_main_asan $(BUILD)/test_render_asan

@@ -7,6 +7,7 @@
 #ifndef S2R_TEST_H
 #define S2R_TEST_H
 #include <stdio.h>
+#include <string.h>
 #include <math.h>
 
 typedef struct test_case { const char* name; int (*fn)(void); } test_case;
@@ -18,5 +19,19 @@ typedef struct test_case { const char* name; int (*fn)(void); } test_case;
 #define CHECKF(cond, ...) do { if (!(cond)) { \
     printf("    check failed: %s (%s:%d): ", #cond, __FILE__, __LINE__); \
     printf(__VA_ARGS__); printf("\n"); return 1; } } while (0)
+
+/* Run the cases whose name contains `only` (NULL: all), one line each;
+   counts add to *passed and *failed. */
+static void test_run(const test_case* cases, int count, const char* only, int* passed, int* failed) {
+    int i;
+    for (i = 0; i < count; i++) {
+        int bad;
+        if (only && !strstr(cases[i].name, only)) continue;
+        bad = cases[i].fn();
+        printf("%s %s\n", bad ? "FAIL" : "ok  ", cases[i].name);
+        fflush(stdout);
+        if (bad) (*failed)++; else (*passed)++;
+    }
+}
 
 #endif

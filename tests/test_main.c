@@ -42,18 +42,9 @@ typedef struct test_group { const test_case* cases; int count; } test_group;
 
 int main(int argc, char** argv) {
     const test_group groups[] = {GROUP(robot_tests), GROUP(tools_tests), GROUP(gap_tests), GROUP(sim_tests), GROUP(plot_tests), GROUP(learn_tests), GROUP(learn_slow_tests), GROUP(sysid_tests), GROUP(deploy_tests), GROUP(recipe_tests), GROUP(harden_tests), GROUP(docs_tests), GROUP(manual_tests), GROUP(recipe_slow_tests)};
-    const char* only = argc > 1 ? argv[1] : NULL;   /* optional name filter */
-    int g, i, passed = 0, failed = 0;
+    int g, passed = 0, failed = 0;
     for (g = 0; g < (int)(sizeof groups / sizeof groups[0]); g++)
-        for (i = 0; i < groups[g].count; i++) {
-            const test_case* t = &groups[g].cases[i];
-            int bad;
-            if (only && !strstr(t->name, only)) continue;
-            bad = t->fn();
-            printf("%s %s\n", bad ? "FAIL" : "ok  ", t->name);
-            fflush(stdout);
-            if (bad) failed++; else passed++;
-        }
+        test_run(groups[g].cases, groups[g].count, argc > 1 ? argv[1] : NULL, &passed, &failed);
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

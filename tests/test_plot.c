@@ -12,21 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef STBI_INCLUDE_STB_IMAGE_H   /* decoder, for these tests only */
-#if defined(__GNUC__) || defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-function"
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#pragma GCC diagnostic ignored "-Wunused-but-set-variable"
-#pragma GCC diagnostic ignored "-Wconversion"
-#endif
-#define STB_IMAGE_IMPLEMENTATION
-#include <stb_image.h>
-#if defined(__GNUC__) || defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
-#endif
+#include "stb_image_decoder.h"
 
 #ifndef S2R_TEST_TMP
 #define S2R_TEST_TMP "/tmp"

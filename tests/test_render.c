@@ -31,19 +31,7 @@ int main(void) {
 
 #else
 
-#if defined(__GNUC__) || defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-function"
-#pragma GCC diagnostic ignored "-Wsign-compare"
-#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
-#pragma GCC diagnostic ignored "-Wunused-but-set-variable"
-#pragma GCC diagnostic ignored "-Wconversion"
-#endif
-#define STB_IMAGE_IMPLEMENTATION   /* decoder, to read the PNGs back */
-#include <stb_image.h>
-#if defined(__GNUC__) || defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
+#include "stb_image_decoder.h"   /* to read the PNGs back */
 
 #define W 160                  /* px, test frames: small, quick to render */
 #define H 120
@@ -313,17 +301,9 @@ static const test_case render_tests[] = {
 };
 
 int main(int argc, char** argv) {
-    const char* only = argc > 1 ? argv[1] : NULL;   /* optional name filter */
-    int i, passed = 0, failed = 0;
-    for (i = 0; i < (int)(sizeof render_tests / sizeof render_tests[0]); i++) {
-        const test_case* t = &render_tests[i];
-        int bad;
-        if (only && !strstr(t->name, only)) continue;
-        bad = t->fn();
-        printf("%s %s\n", bad ? "FAIL" : "ok  ", t->name);
-        fflush(stdout);
-        if (bad) failed++; else passed++;
-    }
+    int passed = 0, failed = 0;
+    test_run(render_tests, (int)(sizeof render_tests / sizeof render_tests[0]), argc > 1 ? argv[1] : NULL,
+             &passed, &failed);
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }
