@@ -645,8 +645,8 @@ S2RDEF s2r_result s2r_randomization_widen(s2r_randomization* r, double factor);
    - '#' starts a comment anywhere, to the end of the line.  Blank lines
      are ignored.  Words are case-sensitive (all lower case).
    - NAME is a parameter name (s2r_param_name).  Unknown names are errors.
-   - Numbers are C decimal floating-point literals read with strtod
-     (C locale); NaN and Inf are rejected.
+   - Numbers are C floating-point literals read with strtod (C locale:
+     decimal, or hexadecimal such as 0x1.8p-1); NaN and Inf are rejected.
    - MODE defaults to the parameter's default mode (s2r_param_default_mode).
    - A named entry becomes enabled with that distribution and mode; 'off'
      resets it to s2r_param_range_off (disabled identity).
@@ -1684,7 +1684,9 @@ S2RDEF s2r_result s2r_policy_save(s2r_policy* p, const s2r_adam* opt,
 /* Load into an initialized policy of the same shape (and opt of the same
    size, or NULL).  Everything is validated first: S2R_ERR_IO if the file
    cannot be read, S2R_ERR_CORRUPT for bad magic, version, sizes, length or
-   checksum, or a shape that differs from p's; on any error p and opt are
+   checksum, a shape that differs from p's, a non-positive or non-finite
+   normalizer count or clip, or an optimizer step count that is not a
+   whole number >= 0; on any error p and opt are
    untouched (except p->error).  A file saved without optimizer state resets
    opt to a fresh optimizer. */
 S2RDEF s2r_result s2r_policy_load(s2r_policy* p, s2r_adam* opt,
