@@ -77,7 +77,7 @@ typedef struct table {
     int               pooled_demos;     /* demonstrations real-only learns from */
 } table;
 
-static sizes choose_sizes(int quick, s2r_robot_kind robot) {
+static sizes choose_sizes(int quick) {
     sizes z;
     z.id = s2r_identify_config_default();
     if (quick) {
@@ -85,11 +85,7 @@ static sizes choose_sizes(int quick, s2r_robot_kind robot) {
         z.finetune_epochs = 2; z.scratch_epochs = 2;
         z.id.train = 1; z.id.valid = 1; z.id.samples = 50; z.id.sweeps = 2;
     } else {
-        /* The Panda's 7 joints learn more slowly: at 200k steps its DR
-           policy's return is still climbing (measured: 77 % in the nominal
-           sim over 3 seeds), so it trains 300k. */
-        z.ppo_steps = robot == S2R_ROBOT_PANDA ? 300000 : 200000;
-        z.sysid_steps = 80000; z.demos = 10000; z.episodes = 200;
+        z.ppo_steps = 200000; z.sysid_steps = 80000; z.demos = 10000; z.episodes = 200;
         z.finetune_epochs = 20; z.scratch_epochs = 6;
     }
     return z;
@@ -471,7 +467,7 @@ int main(int argc, char** argv) {
     if (opt.help) { s2r_options_usage(argv[0], "every row of the recipe table"); return 0; }
     if (s2r_make_dir(opt.out, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
     s2r_interrupt_catch();   /* Ctrl-C saves the running training's state; --resume goes on */
-    z = choose_sizes(opt.quick, opt.robot);
+    z = choose_sizes(opt.quick);
     if (opt.quick) opt.seeds = 1;
     printf("The recipe table on the %s, %d seed(s) paired with real units #%llu..#%llu%s\n", s2r_robot_kind_name(opt.robot),
            opt.seeds, (unsigned long long)opt.real_seed, (unsigned long long)(opt.real_seed + opt.seeds - 1),
