@@ -9,6 +9,8 @@
                   / (raw mj_step/s / physics steps per control step) >= 0.85
      PPO          end-to-end PPO steps/s / rollout-only steps/s      >= 0.5
      threads      rollout collection with 2 threads / 1 thread       >= 1.8
+                  (printed beside what the machine gives arithmetic-only
+                  work on 2 threads: on a shared VM that is below 2 too)
      allocations  heap allocations per environment step (counted
                   through S2R_MALLOC)                                 = 0
    and the pendulum: wall time of 300k PPO steps and the final return.
@@ -107,6 +109,25 @@ static double rollout_rate(s2r_reach* tasks, s2r_policy* policy, int threads, lo
     t0 = s2r_seconds() - t0;
     *allocs = s2r_bench_allocations - a0;
     return ENVS * steps / t0;
+}
+
+/* What this machine gives two threads at all: arithmetic-only work, the
+   same total split over 1 and 2 threads, time(1) / time(2).  On a shared
+   virtual machine this is itself below 2, and the rollout ratio cannot beat
+   it. */
+static double machine_spin_seconds(int threads) {
+    long i, n = 200000000L;
+    double t0 = s2r_seconds(), sink = 0;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : sink)
+#endif
+    for (i = 0; i < n; i++) sink += (double)(i & 1023) * 1e-9;
+    (void)threads;
+    return s2r_seconds() - t0 + 0 * sink;
+}
+
+static double machine_thread_ratio(void) {
+    return BEST_OF_3(1.0 / machine_spin_seconds(2)) / BEST_OF_3(1.0 / machine_spin_seconds(1));
 }
 
 static double ppo_rate(s2r_reach* tasks, int obs_dim, int act_dim) {
@@ -234,6 +255,8 @@ static void bench_memory(void) {
 }
 
 int main(void) {
+    printf("this machine: arithmetic-only work on 2 threads / 1 thread %.3f (the ceiling for the rollout ratio)\n",
+           machine_thread_ratio());
     bench_robot(S2R_ROBOT_UR5E);
     bench_robot(S2R_ROBOT_PANDA);
     bench_pendulum();
