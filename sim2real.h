@@ -7744,14 +7744,14 @@ enum { S2R__S_MAGIC, S2R__S_VERSION, S2R__S_SEED, S2R__S_TOTAL, S2R__S_ENVS, S2R
 
 /* Hash of the settings that change what an update computes (not threads). */
 static uint64_t s2r__ppo_settings_hash(const s2r_ppo_config* c) {
-    double v[18];
+    double v[17];
     int i;
     v[0] = c->learning_rate; v[1] = c->anneal_lr; v[2] = c->gamma; v[3] = c->gae_lambda;
     v[4] = c->clip_coef; v[5] = c->clip_value_loss; v[6] = c->value_coef; v[7] = c->entropy_coef;
     v[8] = c->max_grad_norm; v[9] = c->target_kl; v[10] = c->normalize_advantages;
     v[11] = c->normalize_rewards; v[12] = c->reward_clip; v[13] = c->obs_clip;
     v[14] = c->init_log_std; v[15] = c->num_hidden;
-    v[16] = v[17] = 0;
+    v[16] = 0;
     for (i = 0; i < c->num_hidden && i < S2R_MAX_HIDDEN_LAYERS; i++) v[16] = v[16] * 4096 + c->hidden[i];
     return s2r__fnv1a(0xCBF29CE484222325ull, v, sizeof v);
 }

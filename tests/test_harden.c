@@ -11,20 +11,6 @@ static int harden_file_exists(const char* path) {
 
 /* --- training state ---------------------------------------------------------- */
 
-/* A small pendulum PPO: 4 envs, 512-step rollouts, 8 updates. */
-static s2r_result harden_pendulum_ppo(s2r_ppo* ppo, s2r_pendulum* pend, s2r_env* envs, uint64_t seed) {
-    s2r_ppo_config c = s2r_ppo_config_default();
-    int e;
-    c.num_envs = 4;
-    c.rollout_steps = 512;
-    c.num_minibatches = 8;
-    c.update_epochs = 2;
-    c.total_steps = 8 * 512;
-    c.seed = seed;
-    for (e = 0; e < 4; e++) { s2r_pendulum_init(&pend[e]); envs[e] = s2r_pendulum_env(&pend[e]); }
-    return s2r_ppo_init(ppo, &c, 3, 1);
-}
-
 static int harden_iterate(s2r_ppo* ppo, s2r_env* envs, int updates) {
     int i;
     for (i = 0; i < updates; i++)
@@ -40,11 +26,11 @@ static int test_state_resume_bit_identical(void) {
     s2r_ppo a, b;
     s2r_pendulum pa[4], pb[4];
     s2r_env ea[4], eb[4];
-    CHECK(harden_pendulum_ppo(&a, pa, ea, 5) == S2R_OK);
+    CHECK(pendulum_ppo(&a, pa, ea, 5, 1, 8 * 512) == S2R_OK);
     CHECK(harden_iterate(&a, ea, 3) == 0 && s2r_ppo_save_state(&a, path) == S2R_OK);
     CHECK(harden_iterate(&a, ea, 3) == 0 && s2r_ppo_save_state(&a, path) == S2R_OK);
     CHECK(harden_iterate(&a, ea, 2) == 0);                 /* never stopped: 8 updates */
-    CHECK(harden_pendulum_ppo(&b, pb, eb, 5) == S2R_OK);  /* "killed" after update 7 */
+    CHECK(pendulum_ppo(&b, pb, eb, 5, 1, 8 * 512) == S2R_OK);  /* "killed" after update 7 */
     CHECK(s2r_ppo_load_state(&b, path) == S2R_OK);
     CHECK(b.update == 6 && b.global_step == 6 * 512);
     CHECK(harden_iterate(&b, eb, 2) == 0);
@@ -82,9 +68,9 @@ static int test_state_refused_trainer_untouched(void) {
     s2r_pendulum pa[4], po[4];
     s2r_env ea[4], eo[4];
     float* before;
-    CHECK(harden_pendulum_ppo(&a, pa, ea, 5) == S2R_OK);
+    CHECK(pendulum_ppo(&a, pa, ea, 5, 1, 8 * 512) == S2R_OK);
     CHECK(harden_iterate(&a, ea, 1) == 0 && s2r_ppo_save_state(&a, path) == S2R_OK);
-    CHECK(harden_pendulum_ppo(&other, po, eo, 6) == S2R_OK);  /* another seed */
+    CHECK(pendulum_ppo(&other, po, eo, 6, 1, 8 * 512) == S2R_OK);  /* another seed */
     before = (float*)malloc(sizeof(float) * (size_t)other.policy.num_params);
     CHECK(before != NULL);
     memcpy(before, other.policy.params, sizeof(float) * (size_t)other.policy.num_params);

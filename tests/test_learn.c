@@ -353,23 +353,30 @@ static int test_ppo_first_minibatch_ratio_one(void) {
     return 0;
 }
 
-/* Two iterations on the pendulum with num_envs envs and the given thread
-   count; copies the final parameters into out [num_params]. */
-static int pendulum_run(uint64_t seed, int threads, float* out, int* n) {
-    s2r_ppo ppo;
+/* A small pendulum PPO: 4 envs (pend[4], envs[4]), 512-step rollouts, 8
+   minibatches, 2 epochs, planned for total_steps. */
+static s2r_result pendulum_ppo(s2r_ppo* ppo, s2r_pendulum* pend, s2r_env* envs, uint64_t seed, int threads,
+                               long long total_steps) {
     s2r_ppo_config c = s2r_ppo_config_default();
-    s2r_pendulum pend[4];
-    s2r_env envs[4];
     int e;
     c.num_envs = 4;
     c.rollout_steps = 512;
     c.num_minibatches = 8;
     c.update_epochs = 2;
-    c.total_steps = 4096;
+    c.total_steps = total_steps;
     c.seed = seed;
     c.num_threads = threads;
     for (e = 0; e < 4; e++) { s2r_pendulum_init(&pend[e]); envs[e] = s2r_pendulum_env(&pend[e]); }
-    if (s2r_ppo_init(&ppo, &c, 3, 1) != S2R_OK) return 1;
+    return s2r_ppo_init(ppo, &c, 3, 1);
+}
+
+/* Two iterations on the pendulum with the given thread count; copies the
+   final parameters into out [num_params]. */
+static int pendulum_run(uint64_t seed, int threads, float* out, int* n) {
+    s2r_ppo ppo;
+    s2r_pendulum pend[4];
+    s2r_env envs[4];
+    if (pendulum_ppo(&ppo, pend, envs, seed, threads, 4096) != S2R_OK) return 1;
     if (s2r_ppo_iterate(&ppo, envs, NULL) != S2R_OK ||
         s2r_ppo_iterate(&ppo, envs, NULL) != S2R_OK) { s2r_ppo_free(&ppo); return 1; }
     memcpy(out, ppo.policy.params, sizeof(float) * (size_t)ppo.policy.num_params);
