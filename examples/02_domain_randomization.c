@@ -43,14 +43,18 @@ static s2r_result show_randomization(const s2r_options* opt, const s2r_randomiza
     const s2r_backend* b;
     char path[512];
     double q[S2R_MAX_JOINTS];
+    s2r_file file;   /* each CSV, written whole or not at all */
     FILE* f;
     int e, p;
     s2r_result res;
     sc.randomization = *r;
     if ((res = s2r_sim_init(&sim, &sc)) != S2R_OK) { snprintf(error, S2R_ERROR_LEN, "%s", sim.error); return res; }
     b = s2r_sim_backend(&sim);
-    f = fopen(s2r_path(path, sizeof path, opt->out, "02_draws.csv"), "w");
-    if (!f) { s2r_sim_free(&sim); snprintf(error, S2R_ERROR_LEN, "cannot write %.200s", path); return S2R_ERR_IO; }
+    if ((res = s2r_file_create(&file, s2r_path(path, sizeof path, opt->out, "02_draws.csv"), error)) != S2R_OK) {
+        s2r_sim_free(&sim);
+        return res;
+    }
+    f = file.f;
     fprintf(f, "episode");
     for (p = 0; p < S2R_PARAM_COUNT; p++) if (r->p[p].enabled) fprintf(f, ",%s", s2r_param_name((s2r_param)p));
     for (e = 0; e < DRAWS && res == S2R_OK; e++) {
@@ -59,9 +63,10 @@ static s2r_result show_randomization(const s2r_options* opt, const s2r_randomiza
         for (p = 0; p < S2R_PARAM_COUNT; p++) if (r->p[p].enabled) fprintf(f, ",%.6g", sim.draw.value[p]);
     }
     fprintf(f, "\n");
-    fclose(f);
-    f = res == S2R_OK ? fopen(s2r_path(path, sizeof path, opt->out, "02_sensing.csv"), "w") : NULL;
-    if (res == S2R_OK && !f) res = S2R_ERR_IO;
+    if (res != S2R_OK) s2r_file_discard(&file);
+    else if ((res = s2r_file_commit(&file, error)) == S2R_OK)
+        res = s2r_file_create(&file, s2r_path(path, sizeof path, opt->out, "02_sensing.csv"), error);
+    f = file.f;
     if (res == S2R_OK && (res = s2r_backend_reset(b, NULL, NULL, &rng)) == S2R_OK) {
         double dt = sim.robot.model->opt.timestep;   /* this episode's (randomized) physics step */
         memcpy(q, b->info->q_home, sizeof q);
@@ -77,8 +82,9 @@ static s2r_result show_randomization(const s2r_options* opt, const s2r_randomiza
                         sim.draw.value[S2R_PARAM_QPOS_NOISE]);
         }
     }
-    if (f && fclose(f) != 0 && res == S2R_OK) res = S2R_ERR_IO;
-    if (res != S2R_OK) snprintf(error, S2R_ERROR_LEN, "%s", sim.error[0] ? sim.error : "cannot write 02_sensing.csv");
+    if (res == S2R_OK) res = s2r_file_commit(&file, error);
+    else s2r_file_discard(&file);   /* does nothing when no file is open */
+    if (res != S2R_OK && sim.error[0]) snprintf(error, S2R_ERROR_LEN, "%s", sim.error);   /* else s2r_file said */
     s2r_sim_free(&sim);
     return res;
 }

@@ -205,9 +205,12 @@ static s2r_result plot_fit(const s2r_sysid* id, const s2r_sysid_result* r, const
 }
 
 static s2r_result write_csv(const s2r_sysid* id, const s2r_sysid_result* r, const char* path) {
-    FILE* f = fopen(path, "w");
+    char error[S2R_ERROR_LEN];
+    s2r_file file;
+    s2r_result res = s2r_file_create(&file, path, error);
+    FILE* f = file.f;
     int i;
-    if (!f) { fprintf(stderr, "cannot write %s\n", path); return S2R_ERR_IO; }
+    if (res != S2R_OK) { fprintf(stderr, "%s\n", error); return res; }
     fprintf(f, "parameter,start,value,lo,hi,sensitivity,identifiable,half_width\n");
     for (i = 0; i < r->n_params; i++)
         fprintf(f, "%s,%.6g,%.6g,%.6g,%.6g,%.4g,%d,%.6g\n", s2r_param_name(id->config.param[i].param), r->start[i],
@@ -217,7 +220,8 @@ static s2r_result write_csv(const s2r_sysid* id, const s2r_sysid_result* r, cons
     for (i = 0; i <= r->sweeps; i++) fprintf(f, "%d,%.6e\n", i, r->loss[i]);
     fprintf(f, "\nvalidation_mse_before_rad2,validation_mse_after_rad2,verdict\n%.6e,%.6e,%s\n",
             r->validation_mse_start, r->validation_mse, s2r_sysid_verdict_name(r->verdict));
-    return fclose(f) == 0 ? S2R_OK : S2R_ERR_IO;
+    if ((res = s2r_file_commit(&file, error)) != S2R_OK) fprintf(stderr, "%s\n", error);
+    return res;
 }
 
 /* Save the identified simulator, the recentred ranges, the CSV and the

@@ -66,17 +66,18 @@ static s2r_result write_curve(const s2r_options* opt, const int* counts, const s
     s2r_plot_style style = s2r_plot_style_default();
     double x[POINTS], y[POINTS], lo[POINTS], hi[POINTS];
     char path[512];
-    FILE* f = fopen(s2r_path(path, sizeof path, opt->out, "04_curve.csv"), "w");
-    s2r_result res;
+    s2r_file file;
+    s2r_result res = s2r_file_create(&file, s2r_path(path, sizeof path, opt->out, "04_curve.csv"), error);
+    FILE* f = file.f;
     int i;
-    if (!f) { snprintf(error, S2R_ERROR_LEN, "cannot write %.200s", path); return S2R_ERR_IO; }
+    if (res != S2R_OK) return res;
     fprintf(f, "demos,sim_success,real_success,real_lo,real_hi\n");
     for (i = 0; i < n; i++) {
         fprintf(f, "%d,%.4f,%.4f,%.4f,%.4f\n", counts[i], e[i].sim.success_rate, e[i].real.success_rate,
                 e[i].real.success_lo, e[i].real.success_hi);
         x[i] = counts[i]; y[i] = e[i].real.success_rate; lo[i] = e[i].real.success_lo; hi[i] = e[i].real.success_hi;
     }
-    fclose(f);
+    if ((res = s2r_file_commit(&file, error)) != S2R_OK) return res;
     if ((res = s2r_figure_init(&fig, 800, 480, 1, 1)) != S2R_OK) { snprintf(error, S2R_ERROR_LEN, "%s", fig.error); return res; }
     s2r_panel_labels(&fig, 0, "real success against real demonstrations", "demonstrations", "real success rate");
     s2r_panel_yrange(&fig, 0, 0, 1);
