@@ -8,16 +8,25 @@
    measurement, reads the total count valgrind prints, subtracts a run that
    sets everything up but steps nothing, and divides by the steps:
 
-     randomized   instructions per raw mj_step / per randomized physics step
-     real robot   instructions per raw mj_step / per real-robot physics step
+     randomized   instructions per mj_step on the randomized simulator's
+                  own model (its draw applied) / per physics step through
+                  the simulator: the library's own per-step work (delay
+                  lines, noise, sample-and-hold)                  goal >= 0.9
+     real robot   the same for the stand-in real robot (its effects:
+                  backlash, friction, saturation)                 goal >= 0.9
+     rollout      instructions per raw mj_step on the nominal model x
+                  substeps / per reach-task step with a policy acting
+                                                                  goal >= 0.85
+     PPO          per rollout-only step / per end-to-end PPO step, the
+                  update included                                 goal >= 0.5
 
-   (a ratio of speeds, as in bench_main: >= 0.9 is the goal).  Each is also
-   split: mj_step alone on the same backend's model (its draw applied, e.g.
-   dry friction, which adds constraint work) against the backend's step, so
-   the physics the randomization adds is told apart from the library's own
-   per-step work (delay lines, noise, effects).  It ignores
-   cache and memory effects, which seconds include.  Needs valgrind (Debian:
-   valgrind); without it, it says so and exits 0. */
+   (ratios of speeds, as in bench_main).  Under the first two, nominal
+   mj_step / the drawn model's mj_step is what the draw's physics costs
+   (dry friction adds constraint rows, a drawn timestep changes the steps
+   per control period): the price of what is simulated, not overhead.
+   Counts ignore cache and memory effects, which seconds include, and
+   cannot speak for threads.  Needs valgrind (Debian: valgrind); without
+   it, it says so and exits 0. */
 #define _DEFAULT_SOURCE   /* popen */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
@@ -25,6 +34,13 @@
 #include <string.h>
 
 #define PERIODS 200       /* control periods of 20 physics steps per measurement */
+
+/* Physics steps a backend takes for one control period of 20 nominal
+   steps: a drawn timestep (randomized) changes the count; rounded as the
+   simulator's advance does. */
+static int period_steps(const s2r_robot* r) {
+    return (int)floor(20 * r->info.physics_dt / r->model->opt.timestep + 0.5);
+}
 
 /* mj_step alone on the model a backend simulates (its draw applied), the
    same commands written straight into ctrl: the physics without the
@@ -34,23 +50,86 @@ static void physics_only(s2r_robot* r, int periods) {
     for (i = 0; i < periods; i++) {
         for (j = 0; j < r->info.n_joints; j++)
             r->data->ctrl[r->actuator[j]] = r->info.q_home[j] + 0.05 * sin(0.01 * i + j);
-        for (k = 0; k < 20; k++) mj_step(r->model, r->data);
+        for (k = 0; k < period_steps(r); k++) mj_step(r->model, r->data);
     }
+}
+
+/* `periods` reach-task steps on the nominal simulator with a policy
+   sampling the actions, as bench_main's rollout (one environment). */
+static int rollout(s2r_robot_kind kind, int periods) {
+    s2r_sim sim;
+    s2r_sim_config sc = s2r_sim_config_default(kind);
+    s2r_reach task;
+    s2r_reach_config rc = s2r_reach_config_default();
+    s2r_policy policy;
+    s2r_policy_shape shape;
+    s2r_rng rng = s2r_rng_make(2, 0), act_rng = s2r_rng_make(4, 0);
+    s2r_step_result r;
+    float obs[S2R_REACH_MAX_OBS], action[S2R_MAX_JOINTS];
+    int i;
+    memset(&shape, 0, sizeof shape);
+    s2r_reach_dims(kind, &shape.obs_dim, &shape.act_dim);
+    shape.num_hidden = 2; shape.hidden[0] = shape.hidden[1] = 64;
+    if (s2r_sim_init(&sim, &sc) != S2R_OK || s2r_reach_init(&task, &rc, &sim.backend) != S2R_OK ||
+        s2r_policy_init(&policy, &shape, -0.5f, 10.0f, &rng) != S2R_OK)
+        return 1;
+    s2r_reach_reset(&task, &rng, obs);
+    for (i = 0; i < periods; i++) {
+        s2r_policy_act(&policy, obs, action, 0, &act_rng);
+        s2r_reach_step(&task, action, obs, &r);
+        if (r.done) s2r_reach_reset(&task, &rng, obs);
+    }
+    s2r_policy_free(&policy);
+    s2r_reach_free(&task);
+    s2r_sim_free(&sim);
+    return 0;
+}
+
+/* End-to-end PPO on 8 nominal simulators: one update on a rollout of
+   `periods` env steps (a multiple of 128: minibatches of 128 samples, as
+   s2r_reach_ppo_config's 4096 / 32); periods = 0 only sets up. */
+static int ppo(s2r_robot_kind kind, int periods) {
+    s2r_sim sims[8];
+    s2r_reach tasks[8];
+    s2r_env envs[8];
+    s2r_sim_config sc = s2r_sim_config_default(kind);
+    s2r_reach_config rc = s2r_reach_config_default();
+    s2r_ppo_config c = s2r_reach_ppo_config(periods > 0 ? periods : 128, 1, 1);
+    s2r_ppo_stats st;
+    s2r_ppo p;
+    int e, obs_dim, act_dim, bad = 0;
+    c.rollout_steps = periods > 0 ? periods : 128;
+    c.num_minibatches = c.rollout_steps / 128;
+    s2r_reach_dims(kind, &obs_dim, &act_dim);
+    for (e = 0; e < 8; e++) {
+        if (s2r_sim_init(&sims[e], &sc) != S2R_OK || s2r_reach_init(&tasks[e], &rc, &sims[e].backend) != S2R_OK) return 1;
+        envs[e] = s2r_reach_env(&tasks[e]);
+    }
+    if (s2r_ppo_init(&p, &c, obs_dim, act_dim) != S2R_OK) return 1;
+    if (periods > 0) bad = s2r_ppo_iterate(&p, envs, &st) != S2R_OK;
+    s2r_ppo_free(&p);
+    for (e = 0; e < 8; e++) { s2r_reach_free(&tasks[e]); s2r_sim_free(&sims[e]); }
+    return bad;
 }
 
 /* The measured work: `periods` control periods on backend kind `what`
    ("raw": the nominal model; "dr", "real": through the backend;
-   "dr_physics", "real_physics": mj_step alone on that backend's model);
-   periods = 0 only sets up. */
+   "dr_physics", "real_physics": mj_step alone on that backend's model;
+   "rollout": reach-task steps with a policy acting; "ppo": PPO on 8
+   of them); periods = 0 only sets up.  Prints the physics steps taken. */
 static int inner(const char* what, s2r_robot_kind kind, int periods) {
     s2r_sim sim;
     s2r_real_robot real;
     s2r_sim_config sc = s2r_sim_config_default(kind);
     const s2r_backend* b;
+    const s2r_robot* model;
     s2r_rng rng = s2r_rng_make(1, 0);
     s2r_sensors s;
     double q[S2R_MAX_JOINTS];
     int i, j;
+    printf("physics steps: %d\n", periods * 20);   /* nominal timestep; a drawn one overrides below */
+    if (!strcmp(what, "rollout")) return rollout(kind, periods);
+    if (!strcmp(what, "ppo")) return ppo(kind, periods);
     if (!strcmp(what, "raw")) {
         s2r_robot r;
         if (s2r_robot_load(&r, kind) != S2R_OK) return 1;
@@ -68,7 +147,9 @@ static int inner(const char* what, s2r_robot_kind kind, int periods) {
     }
     s2r_backend_reset(b, NULL, NULL, &rng);
     memcpy(q, b->info->q_home, sizeof q);
-    if (strstr(what, "_physics")) { physics_only(!strncmp(what, "dr", 2) ? &sim.robot : &real.hidden_sim.robot, periods); periods = 0; }
+    model = !strncmp(what, "dr", 2) ? &sim.robot : &real.hidden_sim.robot;
+    printf("physics steps: %d\n", periods * period_steps(model));
+    if (strstr(what, "_physics")) { physics_only((s2r_robot*)model, periods); periods = 0; }
     for (i = 0; i < periods; i++) {
         for (j = 0; j < b->info->n_joints; j++) q[j] = b->info->q_home[j] + 0.05 * sin(0.01 * i + j);
         s2r_backend_command(b, q);
@@ -79,9 +160,10 @@ static int inner(const char* what, s2r_robot_kind kind, int periods) {
     return 0;
 }
 
-/* Instructions callgrind counts for `self --inner what kind periods`;
-   -1 if valgrind cannot be run. */
-static double count(const char* self, const char* what, const char* kind, int periods) {
+/* Instructions callgrind counts for `self --inner what kind periods`, and
+   the physics steps it took (the last count it printed); -1 if valgrind
+   cannot be run. */
+static double count(const char* self, const char* what, const char* kind, int periods, double* steps) {
     char cmd[1024], line[512];
     double n = -1;
     FILE* p;
@@ -91,14 +173,16 @@ static double count(const char* self, const char* what, const char* kind, int pe
     while (fgets(line, sizeof line, p)) {
         const char* c = strstr(line, "Collected :");
         if (c) n = atof(c + 11);
+        if (!strncmp(line, "physics steps: ", 15)) *steps = atof(line + 15);
     }
     return pclose(p) == 0 ? n : -1;
 }
 
-/* Instructions per physics step of `what`, setup subtracted. */
-static double per_step(const char* self, const char* what, const char* kind) {
-    double with = count(self, what, kind, PERIODS), without = count(self, what, kind, 0);
-    return with < 0 || without < 0 ? -1 : (with - without) / (PERIODS * 20.0);
+/* Instructions per physics step of `what` over `periods` control periods,
+   setup subtracted. */
+static double per_step(const char* self, const char* what, const char* kind, int periods) {
+    double steps = 0, unused, with = count(self, what, kind, periods, &steps), without = count(self, what, kind, 0, &unused);
+    return with < 0 || without < 0 || steps <= 0 ? -1 : (with - without) / steps;
 }
 
 int main(int argc, char** argv) {
@@ -112,20 +196,25 @@ int main(int argc, char** argv) {
     }
     printf("instruction counts per physics step (callgrind; repeatable, no cache effects):\n");
     for (k = 0; k < 2; k++) {
-        double raw = per_step(argv[0], "raw", kinds[k]), dr = per_step(argv[0], "dr", kinds[k]),
-               real = per_step(argv[0], "real", kinds[k]), drp = per_step(argv[0], "dr_physics", kinds[k]),
-               realp = per_step(argv[0], "real_physics", kinds[k]);
-        if (raw <= 0 || dr <= 0 || real <= 0 || drp <= 0 || realp <= 0) {
+        double raw = per_step(argv[0], "raw", kinds[k], PERIODS), dr = per_step(argv[0], "dr", kinds[k], PERIODS),
+               real = per_step(argv[0], "real", kinds[k], PERIODS), drp = per_step(argv[0], "dr_physics", kinds[k], PERIODS),
+               realp = per_step(argv[0], "real_physics", kinds[k], PERIODS), roll = per_step(argv[0], "rollout", kinds[k], PERIODS);
+        double ppo = per_step(argv[0], "ppo", kinds[k], 1024);
+        if (raw <= 0 || dr <= 0 || real <= 0 || drp <= 0 || realp <= 0 || roll <= 0 || ppo <= 0) {
             printf("  %s: valgrind run failed\n", kinds[k]);
             return 1;
         }
         printf("%s: raw mj_step on the nominal model %.0f instructions\n", kinds[k], raw);
-        printf("  %-44s %8.3f  (goal >= 0.9; %.0f instructions)\n", "randomized sim: raw / per step", raw / dr, dr);
-        printf("  %-44s %8.3f  (mj_step alone on that model: %.0f instructions)\n", "  its own model's mj_step / per step",
-               drp / dr, drp);
-        printf("  %-44s %8.3f  (goal >= 0.9; %.0f instructions)\n", "real robot: raw / per step", raw / real, real);
-        printf("  %-44s %8.3f  (mj_step alone on that model: %.0f instructions)\n", "  its own model's mj_step / per step",
-               realp / real, realp);
+        printf("  %-44s %8.3f  (goal >= 0.9; %.0f instructions)\n", "randomized sim: its model's mj_step / per step",
+               drp / dr, dr);
+        printf("  %-44s %8.3f  (the physics of the draw, not overhead)\n", "  nominal mj_step / its model's mj_step", raw / drp);
+        printf("  %-44s %8.3f  (goal >= 0.9; %.0f instructions)\n", "real robot: its model's mj_step / per step",
+               realp / real, real);
+        printf("  %-44s %8.3f  (the physics of the unit, not overhead)\n", "  nominal mj_step / its model's mj_step", raw / realp);
+        printf("  %-44s %8.3f  (goal >= 0.85; %.0f instructions per env step)\n", "rollout: (raw x substeps) / per env step",
+               raw / roll, 20 * roll);
+        printf("  %-44s %8.3f  (goal >= 0.5; %.0f instructions per env step)\n", "end-to-end PPO / rollout-only", roll / ppo,
+               20 * ppo);
     }
     return 0;
 }
