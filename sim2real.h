@@ -1078,7 +1078,10 @@ S2RDEF const s2r_real_unit* s2r_real_robot_oracle(const s2r_real_robot* real);
    obs_dim = 4n + 9 (UR5e 33, Panda 37).
 
    Reward per step (from ground truth, d = flange-target distance in m):
-       r = -d / 0.1  +  bonus * exp(-(d / success_radius)^2)  -  action_cost * |a|^2
+       r = -d / 0.1  +  bonus * exp(-(d / success_radius)^2) * exp(-(v / bonus_speed)^2)
+                     -  action_cost * |a|^2
+   with v the flange speed (m/s): the bonus pays for being on target and
+   still, as success asks (bonus_speed = 0 drops the speed factor).
    Success (judged at the last step from ground truth, never from sensors):
        d < success_radius  and  |flange velocity| < success_speed. */
 
@@ -1093,6 +1096,7 @@ typedef struct s2r_reach_config {
     double workspace_scale;  /* fraction of the workspace box, about its centre; 1 */
     double init_q_noise;     /* rad, start pose spread around home; 0.05       */
     double bonus;            /* reward for being on target; 1.0               */
+    double bonus_speed;      /* m/s, speed scale of the bonus; 0.05 (0: off)  */
     double action_cost;      /* reward weight on |a|^2; 0.01                  */
     double target_correction[3]; /* m, subtracted from the perceived target
                                     before it enters the observation: the
@@ -1514,6 +1518,9 @@ typedef struct s2r_ppo {
     s2r_result* status;        /* [N] last env call's result                 */
     s2r_rng* env_rng;          /* [N] resets, stream from (seed, env index)  */
     s2r_rng* act_rng;          /* [N] action noise, from (seed, env index)   */
+    s2r_rng* reset_rng;        /* [N] env_rng as it was before the env's
+                                  last reset: replaying that reset rebuilds
+                                  the env (training-state saves)            */
     double* episode_return;    /* [N] raw return of the running episode      */
     double* discounted;        /* [N] running discounted return (reward scaling) */
     s2r_normalizer reward_norm;/* dim 1: variance of `discounted`            */
@@ -1554,12 +1561,18 @@ S2RDEF s2r_result s2r_ppo_train(s2r_ppo* ppo, s2r_env* envs,
    (atomically) what the run needs to go on: the policy checkpoint with its
    optimizer, the update and step counts, every random stream and the reward
    scaler, plus the settings that shape the run (seed, sizes, schedule),
-   checksummed.  The environments' mid-episode physics is not saved;
-   instead saving ends the running episodes, as a rollout boundary does
-   (bootstrapped from the value), so the next rollout starts fresh episodes
-   from the saved streams.  A run that saves every N updates, killed at any
-   moment and resumed from its last state, therefore ends bit-identical to
-   the same run never interrupted.
+   checksummed.  The environments' mid-episode physics is not saved: an
+   environment is rebuilt by replaying a reset from a saved stream (reset
+   must depend only on the stream it is given).  When the last rollout
+   ended every episode (a rollout of whole episodes, as
+   s2r_reach_ppo_config's), the envs were just reset and the state holds
+   the streams of those resets: saving changes nothing, and a run that
+   saves trains exactly as one that never does.  Otherwise saving ends the
+   running episodes, as a rollout boundary does (bootstrapped from the
+   value), so the next rollout starts fresh episodes from the saved
+   streams; the run then differs from one that does not save.  Either way
+   a run that saves every N updates, killed at any moment and resumed from
+   its last state, ends bit-identical to the same run never interrupted.
    s2r_ppo_load_state: into a ppo from s2r_ppo_init with the same settings
    (S2R_ERR_INVALID_ARGUMENT naming the first that differs); S2R_ERR_IO,
    S2R_ERR_CORRUPT as for checkpoints; on any error ppo is unchanged. */
@@ -1865,7 +1878,9 @@ typedef struct s2r_reach_training {
 
 S2RDEF s2r_reach_training s2r_reach_training_default(s2r_robot_kind robot);
 /* PPO settings that learn the reach task: CleanRL's defaults except 8
-   environments, 4096-step rollouts, a lower initial action noise (log std
+   environments, 4000-step rollouts (500 steps per environment: ten whole
+   episodes of the default 50 steps, so a training-state save changes
+   nothing, see s2r_ppo_save_state), a lower initial action noise (log std
    -0.5), learning rate 1e-3 and 5 epochs per update (measured: the same
    success in sim as 3e-4 / 10 epochs at 250k steps, in less wall time),
    for `total_steps` environment steps. */
@@ -5727,6 +5742,7 @@ S2RDEF s2r_reach_config s2r_reach_config_default(void) {
     c.workspace_scale = 1.0;
     c.init_q_noise = 0.05;
     c.bonus = 1.0;
+    c.bonus_speed = 0.05;
     c.action_cost = 0.01;
     c.target_correction[0] = c.target_correction[1] = c.target_correction[2] = 0.0;
     return c;
@@ -5743,6 +5759,8 @@ static s2r_result s2r__reach_check_config(const s2r_reach_config* c, char* error
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "workspace_scale must be in [0, 1]");
     if (!(c->init_q_noise >= 0) || !isfinite(c->bonus) || !isfinite(c->action_cost))
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "init_q_noise must be >= 0, bonus and action_cost finite");
+    if (!(c->bonus_speed >= 0) || !isfinite(c->bonus_speed))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "bonus_speed must be >= 0 m/s (0: no speed factor)");
     if (!s2r_all_finite(c->target_correction, 3))
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "target_correction must be finite");
     return S2R_OK;
@@ -5832,6 +5850,11 @@ S2RDEF s2r_result s2r_reach_reset(s2r_reach* reach, s2r_rng* rng, float* obs) {
     return s2r_reach_reset_to(reach, q0, target, rng, obs);
 }
 
+/* exp(-(x / scale)^2): 1 at x = 0, falling off over `scale`; 1 if scale is 0. */
+static double s2r__reach_closeness(double x, double scale) {
+    return scale > 0 ? exp(-(x / scale) * (x / scale)) : 1.0;
+}
+
 /* Reward and end-of-episode bookkeeping from the ground truth. */
 static void s2r__reach_score(s2r_reach* reach, const float* a, int diverged, s2r_step_result* out) {
     const s2r_reach_config* c = &reach->config;
@@ -5852,7 +5875,8 @@ static void s2r__reach_score(s2r_reach* reach, const float* a, int diverged, s2r
     out->done = out->terminated || out->truncated;
     out->distance = diverged ? -1.0 : d;
     out->reward = diverged ? (float)(-2.0 * (c->episode_steps - reach->step + 1))
-                           : (float)(-d / 0.1 + c->bonus * exp(-(d / c->success_radius) * (d / c->success_radius)) - c->action_cost * a2);
+                           : (float)(-d / 0.1 + c->bonus * s2r__reach_closeness(d, c->success_radius) *
+                                                    s2r__reach_closeness(speed, c->bonus_speed) - c->action_cost * a2);
     out->success = out->truncated && d < c->success_radius && speed < c->success_speed;
 }
 
@@ -6691,7 +6715,7 @@ static s2r_result s2r__ppo_alloc(s2r_ppo* p) {
     p->perm = (int*)s2r__calloc(TN, sizeof(int));
     p->steps = (s2r_step_result*)s2r__calloc(N, sizeof(s2r_step_result));
     p->status = (s2r_result*)s2r__calloc(N, sizeof(s2r_result));
-    p->env_rng = (s2r_rng*)s2r__calloc(2 * N, sizeof(s2r_rng));
+    p->env_rng = (s2r_rng*)s2r__calloc(3 * N, sizeof(s2r_rng));
     p->episode_return = (double*)s2r__calloc(2 * N, sizeof(double));
     if (!p->rollout || !p->work || !p->env_block || !p->dones || !p->perm ||
         !p->steps || !p->status || !p->env_rng || !p->episode_return)
@@ -6702,6 +6726,7 @@ static s2r_result s2r__ppo_alloc(s2r_ppo* p) {
     p->raw_obs = p->env_block + N * p->obs_dim;
     p->final_obs = p->env_block + 2 * N * p->obs_dim;
     p->act_rng = p->env_rng + N;
+    p->reset_rng = p->env_rng + 2 * N;
     p->discounted = p->episode_return + N;
     return s2r__normalizer_init(&p->reward_norm, 1, p->cfg.reward_clip, p->error);
 }
@@ -6807,6 +6832,7 @@ static void s2r__ppo_step_env(s2r_ppo* p, s2r_env* env, int t, int e) {
     if (p->status[e] != S2R_OK || !(sr->done || sr->terminated || sr->truncated))
         return;
     memcpy(p->final_obs + (size_t)e * p->obs_dim, raw, sizeof(float) * (size_t)p->obs_dim);
+    p->reset_rng[e] = p->env_rng[e];
     p->status[e] = env->reset(env->self, &p->env_rng[e], raw);
 }
 
@@ -6846,10 +6872,11 @@ static s2r_result s2r__ppo_step_all(s2r_ppo* p, s2r_env* envs, int t) {
 }
 
 /* Update the observation statistics with the observations the policy will
-   act on next (raw_obs of every env, in env order), then normalize them. */
-static void s2r__ppo_observe(s2r_ppo* p) {
+   act on next (raw_obs of every env, in env order; update = 0 leaves them
+   alone), then normalize them. */
+static void s2r__ppo_observe(s2r_ppo* p, int update) {
     int e;
-    s2r__normalizer_update(&p->policy.norm, p->raw_obs, p->num_envs, p->obs_dim);
+    if (update) s2r__normalizer_update(&p->policy.norm, p->raw_obs, p->num_envs, p->obs_dim);
     for (e = 0; e < p->num_envs; e++)
         s2r__normalizer_apply(&p->policy.norm, p->raw_obs + (size_t)e * p->obs_dim,
                               p->next_obs + (size_t)e * p->obs_dim);
@@ -6860,13 +6887,17 @@ static s2r_result s2r__ppo_reset_all(s2r_ppo* p, s2r_env* envs) {
     for (e = 0; e < p->num_envs; e++) {
         s2r_result r = s2r__check_env(&envs[e], &p->policy.shape, p->error);
         if (r != S2R_OK) return r;
+        p->reset_rng[e] = p->env_rng[e];
         r = envs[e].reset(envs[e].self, &p->env_rng[e],
                           p->raw_obs + (size_t)e * p->obs_dim);
         if (r != S2R_OK)
             return s2r__fail(p->error, r, "environment %d failed to reset (%s)",
                              e, s2r_result_string(r));
     }
-    s2r__ppo_observe(p);
+    /* Only the run's first observations enter the statistics here: a later
+       reset of every env (after a failure, a state save or a resume) may
+       replay resets whose observations were counted when they happened. */
+    s2r__ppo_observe(p, p->global_step == 0);
     p->started = 1;
     return S2R_OK;
 }
@@ -6925,7 +6956,7 @@ static s2r_result s2r__ppo_collect(s2r_ppo* p, s2r_env* envs) {
         r = s2r__ppo_step_all(p, envs, t);
         if (r != S2R_OK) { p->started = 0; return r; }
         s2r__ppo_record(p, t);   /* bootstrap values use the stats so far */
-        s2r__ppo_observe(p);
+        s2r__ppo_observe(p, 1);
     }
     p->global_step += p->batch_size;
     for (e = 0; e < p->num_envs; e++)
@@ -7777,6 +7808,18 @@ static size_t s2r__ppo_state_fixed_bytes(int num_envs) {
     return sizeof(uint64_t) * S2R__S_WORDS + sizeof(s2r_rng) * (1 + 2 * (size_t)num_envs) + 3 * sizeof(double);
 }
 
+/* Whether every env's episode ended with the last step of the last
+   rollout (the rollout held whole episodes): then each env was just reset,
+   and replaying that reset from reset_rng rebuilds it exactly. */
+static int s2r__ppo_episodes_fresh(const s2r_ppo* p) {
+    const unsigned char* last = p->dones + (size_t)(p->steps_per_env - 1) * p->num_envs;
+    int e;
+    if (!p->started) return 0;
+    for (e = 0; e < p->num_envs; e++)
+        if (!last[e]) return 0;
+    return 1;
+}
+
 /* End every running episode: the next rollout resets all envs. */
 static void s2r__ppo_restart_episodes(s2r_ppo* p) {
     p->started = 0;
@@ -7791,13 +7834,15 @@ S2RDEF s2r_result s2r_ppo_save_state(s2r_ppo* ppo, const char* path) {
     unsigned char *buf, *c;
     uint64_t h[S2R__S_WORDS];
     s2r_result r;
+    int fresh;
     S2R_ASSERT(ppo && path);
     if (!(buf = (unsigned char*)S2R_MALLOC(total))) return s2r__fail(ppo->error, S2R_ERR_OUT_OF_MEMORY, "out of memory");
     s2r__ppo_state_header(ppo, h);
     h[S2R__S_IMAGE] = image;
     c = buf + sizeof h;
+    fresh = s2r__ppo_episodes_fresh(ppo);   /* saved: the streams the next envs reset from */
     s2r__put(&c, &ppo->rng, sizeof(s2r_rng));
-    s2r__put(&c, ppo->env_rng, sizeof(s2r_rng) * (size_t)ppo->num_envs);
+    s2r__put(&c, fresh ? ppo->reset_rng : ppo->env_rng, sizeof(s2r_rng) * (size_t)ppo->num_envs);
     s2r__put(&c, ppo->act_rng, sizeof(s2r_rng) * (size_t)ppo->num_envs);
     s2r__put(&c, &ppo->reward_norm.count, sizeof(double));
     s2r__put(&c, ppo->reward_norm.mean, sizeof(double));
@@ -7808,7 +7853,7 @@ S2RDEF s2r_result s2r_ppo_save_state(s2r_ppo* ppo, const char* path) {
     memcpy(buf, h, sizeof h);
     r = s2r_file_write_all(path, buf, total, ppo->error);
     S2R_FREE(buf);
-    if (r == S2R_OK) s2r__ppo_restart_episodes(ppo);
+    if (r == S2R_OK && !fresh) s2r__ppo_restart_episodes(ppo);
     return r;
 }
 
@@ -8269,7 +8314,7 @@ S2RDEF s2r_ppo_config s2r_reach_ppo_config(long long total_steps, uint64_t seed,
     s2r_ppo_config c = s2r_ppo_config_default();
     c.total_steps = total_steps;
     c.num_envs = 8;
-    c.rollout_steps = 4096;
+    c.rollout_steps = 4000;
     c.init_log_std = -0.5f;
     c.learning_rate = 1e-3f;
     c.update_epochs = 5;

@@ -147,7 +147,7 @@ static double machine_thread_ratio(void) {
 }
 
 static double ppo_rate(s2r_reach* tasks, int obs_dim, int act_dim) {
-    s2r_ppo_config c = s2r_reach_ppo_config(4096 * 4, 1, 1);
+    s2r_ppo_config c = s2r_reach_ppo_config(4000 * 4, 1, 1);   /* 4 updates */
     s2r_env envs[ENVS];
     s2r_ppo ppo;
     s2r_ppo_stats st;
@@ -159,7 +159,7 @@ static double ppo_rate(s2r_reach* tasks, int obs_dim, int act_dim) {
     for (i = 0; i < 4; i++) s2r_ppo_iterate(&ppo, envs, &st);
     t0 = s2r_seconds() - t0;
     s2r_ppo_free(&ppo);
-    return 4 * 4096 / t0;
+    return 4.0 * c.rollout_steps / t0;
 }
 
 static void bench_robot(s2r_robot_kind kind) {

@@ -44,6 +44,41 @@ static int test_state_resume_bit_identical(void) {
     return 0;
 }
 
+/* When every rollout ends every episode (128-step episodes, 128 steps per
+   env per rollout), saving after every update changes nothing: the run
+   ends bit-identical to one that never saves, and a resume from a save
+   ends there too. */
+static int test_state_save_changes_nothing(void) {
+    const char* path = "build/test_state_whole.tmp.state";
+    s2r_ppo a, b, c;
+    s2r_pendulum pa[4], pb[4], pc[4];
+    s2r_env ea[4], eb[4], ec[4];
+    int e, i;
+    CHECK(pendulum_ppo(&a, pa, ea, 5, 1, 6 * 512) == S2R_OK);
+    CHECK(pendulum_ppo(&b, pb, eb, 5, 1, 6 * 512) == S2R_OK);
+    CHECK(pendulum_ppo(&c, pc, ec, 5, 1, 6 * 512) == S2R_OK);
+    for (e = 0; e < 4; e++) pa[e].max_steps = pb[e].max_steps = pc[e].max_steps = 128;
+    for (i = 0; i < 6; i++) {
+        CHECK(harden_iterate(&a, ea, 1) == 0);
+        if (i == 2) CHECK(s2r_ppo_save_state(&a, path) == S2R_OK);
+        else CHECK(s2r_ppo_save_state(&a, "build/test_state_whole2.tmp.state") == S2R_OK);
+    }
+    CHECK(harden_iterate(&b, eb, 6) == 0);                  /* never saves */
+    CHECK(s2r_ppo_load_state(&c, path) == S2R_OK && c.update == 3);
+    CHECK(harden_iterate(&c, ec, 3) == 0);
+    CHECK(memcmp(a.policy.params, b.policy.params, sizeof(float) * (size_t)a.policy.num_params) == 0);
+    CHECK(memcmp(a.policy.norm.mean, b.policy.norm.mean, sizeof(double) * 3) == 0);
+    CHECK(memcmp(c.policy.params, b.policy.params, sizeof(float) * (size_t)b.policy.num_params) == 0);
+    CHECK(memcmp(c.adam.moments, b.adam.moments, sizeof(float) * 2 * (size_t)b.adam.n) == 0);
+    CHECK(memcmp(c.policy.norm.var, b.policy.norm.var, sizeof(double) * 3) == 0);
+    s2r_ppo_free(&a);
+    s2r_ppo_free(&b);
+    s2r_ppo_free(&c);
+    remove(path);
+    remove("build/test_state_whole2.tmp.state");
+    return 0;
+}
+
 /* Writes `bytes` of `src` (or all but the cut, or with one byte flipped) to
    `dst`. */
 static int harden_copy(const char* src, const char* dst, long cut, long flip) {
@@ -265,6 +300,7 @@ static int test_zero_and_huge_latency(void) {
 
 static const test_case harden_tests[] = {
     {"state: saved, killed and resumed ends bit-identical", test_state_resume_bit_identical},
+    {"state: with rollouts of whole episodes, saving changes nothing", test_state_save_changes_nothing},
     {"state: other run, truncated, corrupt or missing refused, trainer untouched", test_state_refused_trainer_untouched},
     {"state: Ctrl-C saves, resume finishes, no half-written CSV", test_interrupt_saves_and_resumes},
     {"divergence: blown-up episodes flagged, counted, never fed as NaN", test_divergence_counted_never_fed},

@@ -227,6 +227,62 @@ static int test_reach_success_ground_truth(void) {
     return 0;
 }
 
+/* An episode starts on target at home; after 25 steps of holding still
+   (the servos settle), the reward of one step with `action` on every
+   joint, the bonus's speed scale set to `bonus_speed`. */
+static float first_reward(double bonus_speed, float action, double* speed) {
+    s2r_sim sim;
+    s2r_sim_config sc = s2r_sim_config_default(S2R_ROBOT_UR5E);
+    s2r_reach reach;
+    s2r_reach_config rc = s2r_reach_config_default();
+    s2r_ground_truth gt;
+    float obs[S2R_REACH_MAX_OBS], hold[S2R_MAX_JOINTS] = {0}, act[S2R_MAX_JOINTS];
+    s2r_step_result r;
+    int j, ok;
+    r.reward = NAN;
+    rc.bonus_speed = bonus_speed;
+    for (j = 0; j < S2R_MAX_JOINTS; j++) act[j] = action;
+    if (s2r_sim_init(&sim, &sc) != S2R_OK) return NAN;
+    if (s2r_reach_init(&reach, &rc, s2r_sim_backend(&sim)) == S2R_OK) {
+        s2r_backend_ground_truth(&sim.backend, &gt);
+        ok = s2r_reach_reset_to(&reach, NULL, gt.flange, NULL, obs) == S2R_OK;
+        for (j = 0; j < 25 && ok; j++) ok = s2r_reach_step(&reach, hold, obs, &r) == S2R_OK;
+        if (ok && s2r_reach_step(&reach, act, obs, &r) == S2R_OK) {
+            s2r_backend_ground_truth(&sim.backend, &gt);
+            *speed = sqrt(gt.flange_vel[0] * gt.flange_vel[0] + gt.flange_vel[1] * gt.flange_vel[1] +
+                          gt.flange_vel[2] * gt.flange_vel[2]);
+        }
+        s2r_reach_free(&reach);
+    }
+    s2r_sim_free(&sim);
+    return r.reward;
+}
+
+/* The on-target bonus pays for stillness: holding still near the target
+   earns the same with the speed factor as without; moving earns less with
+   it; a negative or NaN speed scale is refused. */
+static int test_reach_reward_stillness(void) {
+    s2r_sim sim;
+    s2r_sim_config sc = s2r_sim_config_default(S2R_ROBOT_UR5E);
+    s2r_reach reach;
+    s2r_reach_config rc = s2r_reach_config_default();
+    double still_speed = -1, moving_speed = -1, unused;
+    float still = first_reward(0.05, 0.0f, &still_speed), still_plain = first_reward(0.0, 0.0f, &unused);
+    float moving = first_reward(0.05, 1.0f, &moving_speed), moving_plain = first_reward(0.0, 1.0f, &unused);
+    CHECKF(still > 0.5f && fabsf(still - still_plain) < 0.001f, "holding still on target: %.4f with the speed factor, "
+           "%.4f without", still, still_plain);
+    CHECKF(still_speed < 0.005 && moving_speed > 0.05, "speeds %.4f %.4f m/s", still_speed, moving_speed);
+    CHECKF(moving < moving_plain - 0.1f, "moving: %.4f with the speed factor, %.4f without", moving, moving_plain);
+    CHECK(s2r_sim_init(&sim, &sc) == S2R_OK);
+    rc.bonus_speed = -0.05;
+    CHECK(s2r_reach_init(&reach, &rc, s2r_sim_backend(&sim)) == S2R_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(reach.error, "bonus_speed") != NULL);
+    rc.bonus_speed = NAN;
+    CHECK(s2r_reach_init(&reach, &rc, s2r_sim_backend(&sim)) == S2R_ERR_INVALID_ARGUMENT);
+    s2r_sim_free(&sim);
+    return 0;
+}
+
 static const test_case robot_tests[] = {
     {"core: result strings", test_result_strings},
     {"core: rng streams and normal moments", test_rng_streams},
@@ -240,6 +296,7 @@ static const test_case robot_tests[] = {
     {"robot: malformed MJCF returns MuJoCo's message", test_malformed_mjcf},
     {"robot: custom MJCF from a file", test_custom_mjcf_file},
     {"reach: success judged from ground truth", test_reach_success_ground_truth},
+    {"reach: the on-target bonus pays for stillness", test_reach_reward_stillness},
 };
 
 /* The examples' command line: good options parse, bad ones name themselves
