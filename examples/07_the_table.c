@@ -81,7 +81,7 @@ static sizes choose_sizes(int quick) {
     sizes z;
     z.id = s2r_identify_config_default();
     if (quick) {
-        z.ppo_steps = 8192; z.sysid_steps = 4096; z.demos = 100; z.episodes = 10;
+        z.ppo_steps = 8000; z.sysid_steps = 4000; z.demos = 100; z.episodes = 10;   /* 2 and 1 updates */
         z.finetune_epochs = 2; z.scratch_epochs = 2;
         z.id.train = 1; z.id.valid = 1; z.id.samples = 50; z.id.sweeps = 2;
     } else {
