@@ -205,12 +205,12 @@ int main(int argc, char** argv) {
             return 1;
         }
         printf("%s: raw mj_step on the nominal model %.0f instructions\n", kinds[k], raw);
-        printf("  %-44s %8.3f  (goal >= 0.9; %.0f instructions)\n", "randomized sim: its model's mj_step / per step",
+        printf("  %-44s %8.3f  (goal >= 0.9; %.0f instructions)\n", "randomized sim: own-model mj_step / per step",
                drp / dr, dr);
-        printf("  %-44s %8.3f  (the physics of the draw, not overhead)\n", "  nominal mj_step / its model's mj_step", raw / drp);
-        printf("  %-44s %8.3f  (goal >= 0.9; %.0f instructions)\n", "real robot: its model's mj_step / per step",
+        printf("  %-44s %8.3f  (the physics of the draw, not overhead)\n", "  nominal mj_step / own-model mj_step", raw / drp);
+        printf("  %-44s %8.3f  (goal >= 0.9; %.0f instructions)\n", "real robot: own-model mj_step / per step",
                realp / real, real);
-        printf("  %-44s %8.3f  (the physics of the unit, not overhead)\n", "  nominal mj_step / its model's mj_step", raw / realp);
+        printf("  %-44s %8.3f  (the physics of the unit, not overhead)\n", "  nominal mj_step / own-model mj_step", raw / realp);
         printf("  %-44s %8.3f  (goal >= 0.85; %.0f instructions per env step)\n", "rollout: (raw x substeps) / per env step",
                raw / roll, 20 * roll);
         printf("  %-44s %8.3f  (goal >= 0.5; %.0f instructions per env step)\n", "end-to-end PPO / rollout-only", roll / ppo,
