@@ -80,9 +80,10 @@ static double backend_physics_rate(const s2r_backend* b, const s2r_robot* model,
     s2r_rng rng = s2r_rng_make(1, 0);
     double q[S2R_MAX_JOINTS], t0, dt = b->info->physics_dt;
     s2r_sensors s;
-    int i, j, periods = 2000, per = 20, steps = (int)floor(per * dt / model->model->opt.timestep + 0.5);
+    int i, j, periods = 2000, per = 20, steps;
     long a0;
-    s2r_backend_reset(b, NULL, NULL, &rng);
+    s2r_backend_reset(b, NULL, NULL, &rng);   /* applies the draw, timestep included */
+    steps = (int)floor(per * dt / model->model->opt.timestep + 0.5);
     memcpy(q, b->info->q_home, sizeof q);
     a0 = s2r_bench_allocations;
     t0 = s2r_seconds();
