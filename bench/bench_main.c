@@ -12,8 +12,9 @@
                   / (raw mj_step/s / physics steps per control step) >= 0.85
      PPO          end-to-end PPO steps/s / rollout-only steps/s      >= 0.5
      threads      rollout collection with 2 threads / 1 thread       >= 1.8
-                  (printed beside what the machine gives arithmetic-only
-                  work on 2 threads: on a shared VM that is below 2 too)
+                  (the median of 5 back-to-back pairs, with their spread,
+                  printed beside the same for arithmetic-only work: on a
+                  shared VM that is below 2 too)
      allocations  heap allocations per environment step (counted
                   through S2R_MALLOC)                                 = 0
    and the pendulum: wall time of 300k PPO steps and the final return.
@@ -23,8 +24,8 @@
    from figures/07_run.csv, which example 07 writes).
 
    Times are wall seconds when built with OpenMP (make bench does).  Each
-   rate is the best of three runs, so a hiccup of the machine does not
-   decide a ratio. */
+   other rate is the best of three runs, so a hiccup of the machine does
+   not decide a ratio. */
 #define _DEFAULT_SOURCE   /* wait4 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,8 +144,31 @@ static double machine_spin_seconds(int threads) {
     return s2r_seconds() - t0 + 0 * sink;
 }
 
-static double machine_thread_ratio(void) {
-    return BEST_OF_3(1.0 / machine_spin_seconds(2)) / BEST_OF_3(1.0 / machine_spin_seconds(1));
+/* The 2-thread / 1-thread ratio as PAIRS back-to-back measurements, each
+   pair timing 1 then 2 threads: ratios[PAIRS] sorted, the median returned.
+   On a shared machine one ratio moves by tens of percent between pairs, so
+   the spread is printed too.  what: 0 arithmetic only, 1 rollout; best1:
+   the fastest 1-thread rate seen (rollout). */
+#define PAIRS 5
+static int bench_cmp(const void* a, const void* b) {
+    double x = *(const double*)a, y = *(const double*)b;
+    return (x > y) - (x < y);
+}
+
+static double thread_ratios(int what, s2r_reach* tasks, s2r_policy* policy, double* ratios, double* best1, long* allocs) {
+    int i;
+    long a1, a2;
+    *allocs = 0;
+    if (best1) *best1 = 0;
+    for (i = 0; i < PAIRS; i++) {
+        double one = what ? rollout_rate(tasks, policy, 1, &a1) : 1.0 / machine_spin_seconds(1);
+        double two = what ? rollout_rate(tasks, policy, 2, &a2) : 1.0 / machine_spin_seconds(2);
+        if (what) *allocs += a1 + a2;
+        if (best1 && one > *best1) *best1 = one;
+        ratios[i] = two / one;
+    }
+    qsort(ratios, PAIRS, sizeof(double), bench_cmp);
+    return ratios[PAIRS / 2];
 }
 
 static double ppo_rate(s2r_reach* tasks, int obs_dim, int act_dim) {
@@ -172,8 +196,8 @@ static void bench_robot(s2r_robot_kind kind) {
     s2r_policy policy;
     s2r_policy_shape shape;
     s2r_rng rng = s2r_rng_make(2, 0);
-    double raw, rdr, rreal, mdr, mreal, roll1, roll2, ppo, substeps = rc.control_period / 0.002;
-    long a_dr, a_real, a_roll1, a_roll2;
+    double raw, rdr, rreal, mdr, mreal, roll1, threads, pairs[PAIRS], ppo, substeps = rc.control_period / 0.002;
+    long a_dr, a_real, a_roll;
     int e, obs_dim, act_dim;
     const char* name = s2r_robot_kind_name(kind);
 
@@ -194,8 +218,7 @@ static void bench_robot(s2r_robot_kind kind) {
     memset(&shape, 0, sizeof shape);
     shape.obs_dim = obs_dim; shape.act_dim = act_dim; shape.num_hidden = 2; shape.hidden[0] = shape.hidden[1] = 64;
     s2r_policy_init(&policy, &shape, -0.5f, 10.0f, &rng);
-    roll1 = BEST_OF_3(rollout_rate(tasks, &policy, 1, &a_roll1));
-    roll2 = BEST_OF_3(rollout_rate(tasks, &policy, 2, &a_roll2));
+    threads = thread_ratios(1, tasks, &policy, pairs, &roll1, &a_roll);
     ppo = ppo_rate(tasks, obs_dim, act_dim);
 
     printf("%s: raw physics %.0f mj_step/s\n", name, raw);
@@ -205,9 +228,10 @@ static void bench_robot(s2r_robot_kind kind) {
     printf("  %-44s %8.3f  (the physics of the unit)\n", "  its model's mj_step/s / raw", mreal / raw);
     printf("  %-44s %8.3f  (goal >= 0.85; %.0f env steps/s)\n", "rollout env steps/s / (raw / substeps)", roll1 / (raw / substeps), roll1);
     printf("  %-44s %8.3f  (goal >= 0.5; %.0f env steps/s)\n", "end-to-end PPO / rollout-only", ppo / roll1, ppo);
-    printf("  %-44s %8.3f  (goal >= 1.8)\n", "rollout 2 threads / 1 thread", roll2 / roll1);
+    printf("  %-44s %8.3f  (goal >= 1.8; %d pairs %.2f-%.2f)\n", "rollout 2 threads / 1 thread, median", threads, PAIRS,
+           pairs[0], pairs[PAIRS - 1]);
     printf("  %-44s %8.3f  (goal 0)\n", "heap allocations per environment step",
-           (double)(a_dr + a_real + a_roll1 + a_roll2) / (2000.0 * 2 + 2 * ENVS * 300.0));
+           (double)(a_dr + a_real + a_roll) / (2000.0 * 2 + 2 * PAIRS * ENVS * 300.0));
     for (e = 0; e < ENVS; e++) { s2r_reach_free(&tasks[e]); s2r_sim_free(&sims[e]); }
     s2r_policy_free(&policy);
 }
@@ -276,8 +300,11 @@ static void bench_memory(void) {
 }
 
 int main(void) {
-    printf("this machine: arithmetic-only work on 2 threads / 1 thread %.3f (the ceiling for the rollout ratio)\n",
-           machine_thread_ratio());
+    double pairs[PAIRS], machine;
+    long unused;
+    machine = thread_ratios(0, NULL, NULL, pairs, NULL, &unused);
+    printf("this machine: arithmetic-only work, 2 threads / 1 thread, median %.3f (%d pairs %.2f-%.2f; the ceiling "
+           "for the rollout ratio)\n", machine, PAIRS, pairs[0], pairs[PAIRS - 1]);
     bench_robot(S2R_ROBOT_UR5E);
     bench_robot(S2R_ROBOT_PANDA);
     bench_pendulum();
