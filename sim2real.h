@@ -365,6 +365,10 @@ S2RDEF size_t     s2r_robot_mjcf(s2r_robot_kind kind, char* buf, size_t cap);
 /* Put the arm at rest at `q` (rad, [n_joints]; NULL = home) with the servos
    holding it there, and recompute positions. */
 S2RDEF s2r_result s2r_robot_reset(s2r_robot* robot, const double* q);
+/* Physics steps that advance the arm by `seconds` with its model's
+   (possibly drawn) timestep, rounded to the nearest: how a simulator's
+   advance counts them. */
+S2RDEF int        s2r_robot_steps_for(const s2r_robot* robot, double seconds);
 /* Flange position (m, world) for joint angles `q` (rad, [n_joints], in
    actuator order) on `model`, using the caller's scratch `data` (from
    mj_makeData(model)); no allocation. */
@@ -4028,6 +4032,10 @@ S2RDEF void s2r_robot_free(s2r_robot* robot) {
     memset(robot, 0, sizeof *robot);
 }
 
+S2RDEF int s2r_robot_steps_for(const s2r_robot* robot, double seconds) {
+    return (int)floor(seconds / robot->model->opt.timestep + 0.5);
+}
+
 S2RDEF s2r_result s2r_robot_reset(s2r_robot* robot, const double* q) {
     const mjModel* m = robot->model;
     mjData* d = robot->data;
@@ -5436,7 +5444,7 @@ static s2r_result s2r__sim_advance(void* self, double seconds) {
     if (!(seconds >= 0) || !isfinite(seconds))
         return s2r__fail(sim->error, S2R_ERR_INVALID_ARGUMENT, "advance by %g s: need a finite time >= 0", seconds);
     if (sim->diverged) return s2r__fail(sim->error, S2R_ERR_DIVERGED, "physics diverged; reset first");
-    steps = (int)floor(seconds / sim->robot.model->opt.timestep + 0.5);
+    steps = s2r_robot_steps_for(&sim->robot, seconds);
     for (i = 0; i < steps; i++)
         if (s2r__sim_physics_step(sim)) {
             sim->diverged = 1;

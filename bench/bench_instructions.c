@@ -36,10 +36,9 @@
 #define PERIODS 200       /* control periods of 20 physics steps per measurement */
 
 /* Physics steps a backend takes for one control period of 20 nominal
-   steps: a drawn timestep (randomized) changes the count; rounded as the
-   simulator's advance does. */
+   steps: a drawn timestep (randomized) changes the count. */
 static int period_steps(const s2r_robot* r) {
-    return (int)floor(20 * r->info.physics_dt / r->model->opt.timestep + 0.5);
+    return s2r_robot_steps_for(r, 20 * r->info.physics_dt);
 }
 
 /* mj_step alone on the model a backend simulates (its draw applied), the

@@ -76,7 +76,7 @@ static double raw_physics_rate(s2r_robot_kind kind) {
 
 /* Physics steps/s through a backend simulating `model`: command + advance
    one control period of 20 nominal steps (a drawn timestep changes the
-   count; rounded as the simulator's advance does). */
+   count). */
 static double backend_physics_rate(const s2r_backend* b, const s2r_robot* model, long* allocs) {
     s2r_rng rng = s2r_rng_make(1, 0);
     double q[S2R_MAX_JOINTS], t0, dt = b->info->physics_dt;
@@ -84,7 +84,7 @@ static double backend_physics_rate(const s2r_backend* b, const s2r_robot* model,
     int i, j, periods = 2000, per = 20, steps;
     long a0;
     s2r_backend_reset(b, NULL, NULL, &rng);   /* applies the draw, timestep included */
-    steps = (int)floor(per * dt / model->model->opt.timestep + 0.5);
+    steps = s2r_robot_steps_for(model, per * dt);
     memcpy(q, b->info->q_home, sizeof q);
     a0 = s2r_bench_allocations;
     t0 = s2r_seconds();
