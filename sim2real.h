@@ -1085,7 +1085,15 @@ S2RDEF const s2r_real_unit* s2r_real_robot_oracle(const s2r_real_robot* real);
        r = -d / 0.1  +  bonus * exp(-(d / success_radius)^2) * exp(-(v / bonus_speed)^2)
                      -  action_cost * |a|^2
    with v the flange speed (m/s): the bonus pays for being on target and
-   still, as success asks (bonus_speed = 0 drops the speed factor).
+   still, as success asks (bonus_speed = 0 drops the speed factor).  An
+   action moves a servo target, so |a|^2 is the motion commanded; its cost
+   makes "on target" mean "commanding nothing".  Without enough of it
+   (0.01) policies kept moving on target - wrist joints that hardly move
+   the flange drifted at half the action range, and some policies chattered
+   (flipping sign every step) - and missed the stillness half of success,
+   on the Panda especially.  Reaching still pays: |a| = 1 on all 7 joints
+   costs 0.7 a step, and every centimetre closer earns 0.1 on every step
+   that remains.
    Success (judged at the last step from ground truth, never from sensors):
        d < success_radius  and  |flange velocity| < success_speed. */
 
@@ -1101,7 +1109,7 @@ typedef struct s2r_reach_config {
     double init_q_noise;     /* rad, start pose spread around home; 0.05       */
     double bonus;            /* reward for being on target; 1.0               */
     double bonus_speed;      /* m/s, speed scale of the bonus; 0.05 (0: off)  */
-    double action_cost;      /* reward weight on |a|^2; 0.01                  */
+    double action_cost;      /* reward weight on |a|^2; 0.1                   */
     double target_correction[3]; /* m, subtracted from the perceived target
                                     before it enters the observation: the
                                     camera calibration (s2r_calibrate_camera);
@@ -1636,6 +1644,15 @@ typedef struct s2r_bc_config {
                               parameter is pulled back with anchor_weight
                               times its displacement: 1e-2 is a mild
                               anchor, 1 a strong one.  scratch 0 / ft 1e-2 */
+    float start_weight;    /* w: the policy as s2r_bc_init found it acts as a
+                              second teacher.  On every demo observation the
+                              MSE loss adds w * (mean - a_start)^2, a_start
+                              that policy's deterministic action, so its
+                              minimum is the blend (a_demo + w a_start) /
+                              (1 + w): the anchor is on actions, where it
+                              keeps what the starting policy does, instead
+                              of on parameters, where small changes can undo
+                              it.  Ignored by the NLL loss.  0: off         */
     int   minibatch_size;  /* pairs per gradient step.  64                 */
     float max_grad_norm;   /* global gradient-norm clip (0: off).  1.0     */
     uint64_t seed;         /* minibatch shuffles.  1                       */
@@ -1670,6 +1687,7 @@ typedef struct s2r_bc {
     float* acts;               /* [M * actor.num_acts]                     */
     float* mean;               /* [M][act_dim]                             */
     float* dmean;              /* [M][act_dim]                             */
+    float* start_action;       /* [M][act_dim] the starting policy's       */
     float* back;               /* [2][M][max hidden]                       */
     s2r_rng rng;
     char   error[S2R_ERROR_LEN];
@@ -5751,7 +5769,7 @@ S2RDEF s2r_reach_config s2r_reach_config_default(void) {
     c.init_q_noise = 0.05;
     c.bonus = 1.0;
     c.bonus_speed = 0.05;
-    c.action_cost = 0.01;
+    c.action_cost = 0.1;
     c.target_correction[0] = c.target_correction[1] = c.target_correction[2] = 0.0;
     return c;
 }
@@ -5765,8 +5783,10 @@ static s2r_result s2r__reach_check_config(const s2r_reach_config* c, char* error
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "max_delta, success_radius and success_speed must be > 0");
     if (!(c->workspace_scale >= 0 && c->workspace_scale <= 1))
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "workspace_scale must be in [0, 1]");
-    if (!(c->init_q_noise >= 0) || !isfinite(c->bonus) || !isfinite(c->action_cost))
-        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "init_q_noise must be >= 0, bonus and action_cost finite");
+    if (!(c->init_q_noise >= 0) || !isfinite(c->bonus))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "init_q_noise must be >= 0 and bonus finite");
+    if (!(c->action_cost >= 0) || !isfinite(c->action_cost))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "action_cost must be >= 0 and finite (a reward for motion is not a cost)");
     if (!(c->bonus_speed >= 0) || !isfinite(c->bonus_speed))
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "bonus_speed must be >= 0 m/s (0: no speed factor)");
     if (!s2r_all_finite(c->target_correction, 3))
@@ -7313,10 +7333,11 @@ static s2r_result s2r__bc_check_config(const s2r_bc_config* c, char* err) {
         (int)c->loss >= (int)S2R_BC_LOSS_COUNT ||
         !s2r__in_range(c->learning_rate, 1e-12, 1.0) ||
         !s2r__in_range(c->anchor_weight, 0, 1e12) ||
+        !s2r__in_range(c->start_weight, 0, 1e12) ||
         !s2r__in_range(c->max_grad_norm, 0, 1e12))
         return s2r__fail(err, S2R_ERR_INVALID_ARGUMENT, "bad BC config: "
                          "minibatch_size >= 1, known loss, lr in (0, 1], "
-                         "anchor_weight and max_grad_norm >= 0 and finite");
+                         "anchor_weight, start_weight and max_grad_norm >= 0 and finite");
     return S2R_OK;
 }
 
@@ -7337,7 +7358,7 @@ S2RDEF s2r_result s2r_bc_init(s2r_bc* bc, const s2r_bc_config* cfg,
     M = (size_t)cfg->minibatch_size;
     n = (size_t)policy->num_actor_params;
     total = n + M * (policy->shape.obs_dim + actor->num_acts +
-                     2 * policy->shape.act_dim + 2 * (size_t)actor->max_hidden);
+                     3 * policy->shape.act_dim + 2 * (size_t)actor->max_hidden);
     r = s2r_adam_init(&bc->adam, policy->num_actor_params, bc->error);
     if (r != S2R_OK) return r;
     bc->work = (float*)s2r__calloc(total, sizeof(float));
@@ -7351,6 +7372,7 @@ S2RDEF s2r_result s2r_bc_init(s2r_bc* bc, const s2r_bc_config* cfg,
     bc->acts = s2r__take(&c, M * actor->num_acts);
     bc->mean = s2r__take(&c, M * policy->shape.act_dim);
     bc->dmean = s2r__take(&c, M * policy->shape.act_dim);
+    bc->start_action = s2r__take(&c, M * policy->shape.act_dim);
     bc->back = s2r__take(&c, 2 * M * actor->max_hidden);
     memcpy(bc->anchor, policy->params, sizeof(float) * n);
     return S2R_OK;
@@ -7360,7 +7382,7 @@ S2RDEF void s2r_bc_free(s2r_bc* bc) {
     s2r_adam_free(&bc->adam);
     S2R_FREE(bc->work);
     S2R_FREE(bc->perm);
-    bc->work = bc->anchor = NULL;
+    bc->work = bc->anchor = bc->start_action = NULL;
     bc->perm = NULL;
     bc->perm_capacity = 0;
 }
@@ -7369,20 +7391,24 @@ S2RDEF void s2r_bc_free(s2r_bc* bc) {
 typedef struct s2r__bc_terms { double loss, mse, anchor; } s2r__bc_terms;
 
 /* Per-sample loss of the mean vs the target; writes dL/dmean (scaled by
-   1/M) and adds dL/dlog_std for the NLL. */
+   1/M) and adds dL/dlog_std for the NLL.  With start_weight w > 0 (MSE),
+   the starting policy's action is a second target of weight w. */
 static void s2r__bc_sample(s2r_bc* bc, int i, const float* target, int M,
                            s2r__bc_terms* s) {
     const s2r_policy* p = bc->policy;
     const float* mean = bc->mean + (size_t)i * p->shape.act_dim;
+    const float* start = bc->start_action + (size_t)i * p->shape.act_dim;
     float* dmean = bc->dmean + (size_t)i * p->shape.act_dim;
     float* dlog_std = bc->adam.grad + p->actor.num_params;
+    double w = bc->cfg.start_weight;
     int a, A = p->shape.act_dim;
     for (a = 0; a < A; a++) {
         double err = (double)mean[a] - target[a];
         s->mse += err * err / A;
         if (bc->cfg.loss == S2R_BC_LOSS_MSE) {
-            s->loss += err * err / A;
-            dmean[a] = (float)(2.0 * err / (A * (double)M));
+            double err_start = w > 0.0 ? (double)mean[a] - start[a] : 0.0;
+            s->loss += (err * err + w * err_start * err_start) / A;
+            dmean[a] = (float)(2.0 * (err + w * err_start) / (A * (double)M));
         } else {
             double inv_var = exp(-2.0 * p->log_std[a]);
             s->loss += 0.5 * err * err * inv_var + p->log_std[a] + 0.9189385332046727;
@@ -7419,6 +7445,10 @@ static s2r__bc_terms s2r__bc_minibatch(s2r_bc* bc, const s2r_dataset* d,
     for (i = 0; i < M; i++)
         s2r__normalizer_apply(&p->norm, d->obs + (size_t)idx[i] * d->obs_dim,
                               bc->mb_obs + (size_t)i * d->obs_dim);
+    if (bc->cfg.start_weight > 0.0f) {   /* the starting policy's actions (frozen theta0) */
+        s2r_mlp_forward(&p->actor, bc->anchor, bc->mb_obs, M, bc->acts, bc->start_action);
+        s2r__clip_action(bc->start_action, bc->start_action, M * p->shape.act_dim);
+    }
     s2r_mlp_forward(&p->actor, p->params, bc->mb_obs, M, bc->acts, bc->mean);
     for (i = 0; i < M; i++)
         s2r__bc_sample(bc, i, d->act + (size_t)idx[i] * d->act_dim, M, &s);

@@ -527,7 +527,8 @@ static double bc_loss_at(s2r_bc* bc, const s2r_dataset* d, const int* idx, int M
     return s.loss / M;
 }
 
-/* BC loss gradient (MSE and NLL, with the anchor) vs finite differences. */
+/* BC loss gradient (MSE and NLL, with the anchor and the starting policy
+   as a second teacher) vs finite differences. */
 static int bc_gradient_check(s2r_bc_loss loss) {
     s2r_policy_shape shape = small_shape(3, 2, 8);
     s2r_policy p;
@@ -543,6 +544,7 @@ static int bc_gradient_check(s2r_bc_loss loss) {
     expert_data(&d, 12, &rng);
     c.loss = loss;
     c.anchor_weight = 0.5f;
+    c.start_weight = 0.7f;   /* the MSE's second teacher; the NLL ignores it */
     CHECK(s2r_bc_init(&bc, &c, &p) == S2R_OK);
     for (j = 0; j < p.num_actor_params; j++) /* move away from the anchor */
         p.params[j] += (float)s2r_rng_range(&rng, -0.2, 0.2);
@@ -652,6 +654,54 @@ static int test_bc_finetune_anchor(void) {
     CHECK(dist[1] < 0.8 * dist[0]);
     free(theta0);
     s2r_dataset_free(&d);
+    s2r_policy_free(&p);
+    return 0;
+}
+
+/* With start_weight 1 and no parameter anchor, fine-tuning settles on the
+   blend of the demos and the starting policy, (a_demo + a_start) / 2, not
+   on the demos: its error to the blend ends well under its error to the
+   demos, which it still approaches from where it started.  A negative or
+   NaN weight is refused. */
+static int test_bc_finetune_start_weight(void) {
+    s2r_policy_shape shape = small_shape(3, 2, 32);
+    s2r_policy p, start;
+    s2r_dataset d, blend;
+    s2r_bc bc;
+    s2r_bc_config c = s2r_bc_config_finetune();
+    s2r_rng rng = s2r_rng_make(33, 0), same = s2r_rng_make(33, 0);
+    double demo0, demo, to_blend;
+    int i, a, e;
+    CHECK(s2r_policy_init(&p, &shape, 0.0f, 10.0f, &rng) == S2R_OK);
+    CHECK(s2r_policy_init(&start, &shape, 0.0f, 10.0f, &same) == S2R_OK);
+    CHECK(s2r_dataset_init(&d, 3, 2) == S2R_OK && s2r_dataset_init(&blend, 3, 2) == S2R_OK);
+    expert_data(&d, 256, &rng);
+    p.norm.mean[0] = start.norm.mean[0] = 5.0; p.norm.var[0] = start.norm.var[0] = 3.0;
+    for (i = 0; i < d.count; i++) {
+        float act[2];
+        CHECK(s2r_policy_act(&start, d.obs + 3 * i, act, 1, NULL) == S2R_OK);
+        for (a = 0; a < 2; a++) act[a] = 0.5f * (act[a] + d.act[2 * i + a]);
+        CHECK(s2r_dataset_append(&blend, d.obs + 3 * i, act) == S2R_OK);
+    }
+    c.anchor_weight = 0.0f;
+    c.start_weight = 1.0f;
+    c.learning_rate = 1e-3f;
+    demo0 = bc_test_mse(&p, &d);
+    CHECK(s2r_bc_init(&bc, &c, &p) == S2R_OK);
+    for (e = 0; e < 50; e++) CHECK(s2r_bc_epoch(&bc, &d, NULL) == S2R_OK);
+    demo = bc_test_mse(&p, &d);
+    to_blend = bc_test_mse(&p, &blend);
+    printf("    start_weight 1: mse to the demos %.3g -> %.3g, to the blend %.3g\n", demo0, demo, to_blend);
+    CHECKF(to_blend < 0.25 * demo, "mse to the blend %g, to the demos %g", to_blend, demo);
+    CHECK(demo < 0.5 * demo0);
+    s2r_bc_free(&bc);
+    c.start_weight = -1.0f;   /* a weight pushing away from the start is refused */
+    CHECK(s2r_bc_init(&bc, &c, &p) == S2R_ERR_INVALID_ARGUMENT && strstr(bc.error, "start_weight") != NULL);
+    c.start_weight = NAN;
+    CHECK(s2r_bc_init(&bc, &c, &p) == S2R_ERR_INVALID_ARGUMENT);
+    s2r_dataset_free(&d);
+    s2r_dataset_free(&blend);
+    s2r_policy_free(&start);
     s2r_policy_free(&p);
     return 0;
 }
@@ -1116,6 +1166,7 @@ static const test_case learn_tests[] = {
     {"bc_gradient_nll", test_bc_gradient_nll},
     {"bc_fits_linear_expert", test_bc_fits_linear_expert},
     {"bc_finetune_anchor", test_bc_finetune_anchor},
+    {"bc_finetune_start_weight", test_bc_finetune_start_weight},
     {"bc_interleaved_with_ppo", test_bc_interleaved_with_ppo},
     {"checkpoint_round_trip", test_checkpoint_round_trip},
     {"checkpoint_corruption", test_checkpoint_corruption},

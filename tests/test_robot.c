@@ -230,7 +230,7 @@ static int test_reach_success_ground_truth(void) {
 /* An episode starts on target at home; after 25 steps of holding still
    (the servos settle), the reward of one step with `action` on every
    joint, the bonus's speed scale set to `bonus_speed`. */
-static float first_reward(double bonus_speed, float action, double* speed) {
+static float first_reward(double bonus_speed, double action_cost, float action, double* speed) {
     s2r_sim sim;
     s2r_sim_config sc = s2r_sim_config_default(S2R_ROBOT_UR5E);
     s2r_reach reach;
@@ -241,6 +241,7 @@ static float first_reward(double bonus_speed, float action, double* speed) {
     int j, ok;
     r.reward = NAN;
     rc.bonus_speed = bonus_speed;
+    rc.action_cost = action_cost;
     for (j = 0; j < S2R_MAX_JOINTS; j++) act[j] = action;
     if (s2r_sim_init(&sim, &sc) != S2R_OK) return NAN;
     if (s2r_reach_init(&reach, &rc, s2r_sim_backend(&sim)) == S2R_OK) {
@@ -267,8 +268,8 @@ static int test_reach_reward_stillness(void) {
     s2r_reach reach;
     s2r_reach_config rc = s2r_reach_config_default();
     double still_speed = -1, moving_speed = -1, unused;
-    float still = first_reward(0.05, 0.0f, &still_speed), still_plain = first_reward(0.0, 0.0f, &unused);
-    float moving = first_reward(0.05, 1.0f, &moving_speed), moving_plain = first_reward(0.0, 1.0f, &unused);
+    float still = first_reward(0.05, 0.1, 0.0f, &still_speed), still_plain = first_reward(0.0, 0.1, 0.0f, &unused);
+    float moving = first_reward(0.05, 0.1, 1.0f, &moving_speed), moving_plain = first_reward(0.0, 0.1, 1.0f, &unused);
     CHECKF(still > 0.5f && fabsf(still - still_plain) < 0.001f, "holding still on target: %.4f with the speed factor, "
            "%.4f without", still, still_plain);
     CHECKF(still_speed < 0.005 && moving_speed > 0.05, "speeds %.4f %.4f m/s", still_speed, moving_speed);
@@ -278,6 +279,30 @@ static int test_reach_reward_stillness(void) {
     CHECK(s2r_reach_init(&reach, &rc, s2r_sim_backend(&sim)) == S2R_ERR_INVALID_ARGUMENT);
     CHECK(strstr(reach.error, "bonus_speed") != NULL);
     rc.bonus_speed = NAN;
+    CHECK(s2r_reach_init(&reach, &rc, s2r_sim_backend(&sim)) == S2R_ERR_INVALID_ARGUMENT);
+    s2r_sim_free(&sim);
+    return 0;
+}
+
+/* Commanded motion costs action_cost |a|^2 and nothing else: the same
+   action with and without the cost moves the arm alike and differs in
+   reward by exactly that; a negative or NaN cost is refused. */
+static int test_reach_action_cost(void) {
+    s2r_sim sim;
+    s2r_sim_config sc = s2r_sim_config_default(S2R_ROBOT_UR5E);
+    s2r_reach reach;
+    s2r_reach_config rc = s2r_reach_config_default();
+    double speed_cost = -1, speed_free = -2;
+    float cost = first_reward(0.05, 0.1, 0.5f, &speed_cost), free_ = first_reward(0.05, 0.0, 0.5f, &speed_free);
+    CHECKF(fabs((free_ - cost) - 0.1 * 6 * 0.25) < 1e-4, "reward %.5f with the cost, %.5f without (expected 0.15 apart)",
+           cost, free_);
+    CHECKF(speed_cost == speed_free, "the cost changed the motion: %.6f vs %.6f m/s", speed_cost, speed_free);
+    CHECK(rc.action_cost == 0.1);
+    CHECK(s2r_sim_init(&sim, &sc) == S2R_OK);
+    rc.action_cost = -0.1;
+    CHECK(s2r_reach_init(&reach, &rc, s2r_sim_backend(&sim)) == S2R_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(reach.error, "action_cost") != NULL);
+    rc.action_cost = NAN;
     CHECK(s2r_reach_init(&reach, &rc, s2r_sim_backend(&sim)) == S2R_ERR_INVALID_ARGUMENT);
     s2r_sim_free(&sim);
     return 0;
@@ -297,6 +322,7 @@ static const test_case robot_tests[] = {
     {"robot: custom MJCF from a file", test_custom_mjcf_file},
     {"reach: success judged from ground truth", test_reach_success_ground_truth},
     {"reach: the on-target bonus pays for stillness", test_reach_reward_stillness},
+    {"reach: commanded motion costs action_cost |a|^2", test_reach_action_cost},
 };
 
 /* The examples' command line: good options parse, bad ones name themselves
