@@ -1871,6 +1871,22 @@ S2RDEF s2r_result s2r_collect_unit_demos(s2r_robot_kind robot, uint64_t unit, co
    is fitted to the demos).  Only the actor and its log std change. */
 S2RDEF s2r_result s2r_clone_demos(s2r_policy* policy, const s2r_dataset* demos, int finetune,
                                   int epochs, uint64_t seed, char* error);
+/* Fine-tuning that checks itself on the unit.  Demonstrations help when
+   the operator is better than the policy and cost success when it is worse
+   (a precise policy cloned toward a noisy operator lands where the
+   operator does), and only the unit can say which.  So two fine-tunes of
+   `policy` on `demos` (epochs passes, minibatch seed `seed`): one follows
+   the operator (s2r_bc_config_finetune), one also keeps the policy's own
+   actions as a second teacher (start_weight 1).  Each runs
+   `canary_episodes` on `robot` (the unit, through the backend: the staged
+   deployment's canary; episode i uses stream i of canary_seed), and
+   `policy` becomes the one that succeeded more often - the first on a tie.
+   canary_success[2] (may be NULL): both rates; *kept (may be NULL): 0 or 1.
+   The canary is real robot time: count its episodes with the demos. */
+S2RDEF s2r_result s2r_finetune_on_unit(s2r_policy* policy, const s2r_dataset* demos, int epochs, uint64_t seed,
+                                       const s2r_backend* robot, const s2r_reach_config* task,
+                                       int canary_episodes, uint64_t canary_seed,
+                                       double canary_success[2], int* kept, char* error);
 
 /* ==========================================================================
    Training a reach policy: simulators as environments, PPO, a learning curve
@@ -8331,6 +8347,62 @@ S2RDEF s2r_result s2r_clone_demos(s2r_policy* policy, const s2r_dataset* demos, 
     for (e = 0; e < epochs && res == S2R_OK; e++) res = s2r_bc_epoch(&bc, demos, &stats);
     if (res != S2R_OK) s2r__fail(error, res, "%s", bc.error);
     s2r_bc_free(&bc);
+    return res;
+}
+
+/* One candidate of s2r_finetune_on_unit: fine-tune from `start` with the
+   given start_weight, then run the canary. */
+static s2r_result s2r__finetune_candidate(s2r_policy* policy, const float* start, const s2r_dataset* demos,
+                                          int epochs, uint64_t seed, float start_weight, const s2r_backend* robot,
+                                          const s2r_reach_config* task, int canary_episodes, uint64_t canary_seed,
+                                          double* success, char* error) {
+    s2r_bc_config cfg = s2r_bc_config_finetune();
+    s2r_controller c = s2r_policy_controller(policy);
+    s2r_eval_result canary;
+    s2r_bc bc;
+    s2r_result res;
+    int e;
+    memset(&canary, 0, sizeof canary);
+    memcpy(policy->params, start, sizeof(float) * (size_t)policy->num_actor_params);
+    cfg.seed = seed;
+    cfg.start_weight = start_weight;
+    if ((res = s2r_bc_init(&bc, &cfg, policy)) != S2R_OK) return s2r__fail(error, res, "%s", bc.error);
+    for (e = 0; e < epochs && res == S2R_OK; e++) res = s2r_bc_epoch(&bc, demos, NULL);
+    if (res != S2R_OK) s2r__fail(error, res, "%s", bc.error);
+    s2r_bc_free(&bc);
+    if (res == S2R_OK) res = s2r__evaluate_on(&c, robot, task, canary_episodes, canary_seed, &canary, error);
+    *success = canary.success_rate;
+    return res;
+}
+
+S2RDEF s2r_result s2r_finetune_on_unit(s2r_policy* policy, const s2r_dataset* demos, int epochs, uint64_t seed,
+                                       const s2r_backend* robot, const s2r_reach_config* task,
+                                       int canary_episodes, uint64_t canary_seed,
+                                       double canary_success[2], int* kept, char* error) {
+    static const float weights[2] = {0.0f, 1.0f};
+    size_t n = (size_t)policy->num_actor_params;
+    float *start, *first;
+    double rate[2] = {0, 0};
+    s2r_result res;
+    if (epochs < 1 || demos->count < 1 || canary_episodes < 1)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "fine-tuning on a unit needs at least one epoch, one "
+                         "demonstration step and one canary episode");
+    start = (float*)S2R_MALLOC(2 * n * sizeof(float));
+    if (!start) return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "out of memory");
+    first = start + n;
+    memcpy(start, policy->params, n * sizeof(float));
+    res = s2r__finetune_candidate(policy, start, demos, epochs, seed, weights[0], robot, task, canary_episodes,
+                                  canary_seed, &rate[0], error);
+    if (res == S2R_OK) {
+        memcpy(first, policy->params, n * sizeof(float));
+        res = s2r__finetune_candidate(policy, start, demos, epochs, seed, weights[1], robot, task, canary_episodes,
+                                      canary_seed, &rate[1], error);
+    }
+    if (res == S2R_OK && rate[0] >= rate[1]) memcpy(policy->params, first, n * sizeof(float));
+    if (res != S2R_OK) memcpy(policy->params, start, n * sizeof(float));   /* as it was */
+    if (canary_success) { canary_success[0] = rate[0]; canary_success[1] = rate[1]; }
+    if (kept) *kept = res == S2R_OK && rate[1] > rate[0];
+    S2R_FREE(start);
     return res;
 }
 

@@ -11,9 +11,15 @@
    300 and 1000 demonstrations, and each result is measured in sim and on
    the unit: the curve of real success against real data.
 
+   The operator is not always the better teacher: it is noisy, and a
+   precise policy cloned toward it lands where it does.  So each fine-tune
+   is made two ways - following the operator, and keeping the policy's own
+   actions as a second teacher - and a canary of CANARY episodes of each on
+   the unit decides which one is kept (s2r_finetune_on_unit).
+
    Uses: s2r_policy_from_checkpoint, s2r_calibrate_camera,
-         s2r_operator_config_default, s2r_collect_unit_demos, s2r_clone_demos,
-         s2r_evaluate_sim_and_real.
+         s2r_operator_config_default, s2r_collect_unit_demos,
+         s2r_finetune_on_unit, s2r_evaluate_sim_and_real.
    Reads: DIR/03_dr_sysid.ckpt (run 03 first; falls back to 02_dr.ckpt).
    Writes: DIR/04_demos_100.ckpt, DIR/04_demos_1000.ckpt, DIR/04_curve.csv,
            DIR/04_curve.png.
@@ -23,6 +29,7 @@
 #include <stdio.h>
 
 #define POINTS 6
+#define CANARY 50   /* unit episodes per fine-tuning candidate (quick: 4) */
 static const int demo_counts[POINTS] = {0, 10, 30, 100, 300, 1000};
 
 /* The policy fine-tuning starts from: 03's, else 02's; and the simulator
@@ -37,18 +44,30 @@ static s2r_result load_start(const s2r_options* opt, s2r_policy* p, char* path, 
     return res;
 }
 
-/* Fine-tune a copy of the start policy on the first n demos; measure it. */
+/* Fine-tune a copy of the start policy on the first n demos, checked by a
+   canary on the unit; measure it. */
 static s2r_result finetune(const s2r_options* opt, const s2r_reach_config* task, const s2r_randomization* sim,
                            const char* start, const s2r_dataset* demos, int recorded, int n, int episodes,
                            s2r_sim_real_eval* out, char* error) {
     s2r_policy p;
+    s2r_real_robot real;
     s2r_dataset some = *demos;
     s2r_controller c;
     char path[512], name[64];
+    double canary[2];
     s2r_result res = s2r_policy_from_checkpoint(&p, start, error);
     if (res != S2R_OK) return res;
     some.count = (int)((long long)demos->count / recorded * n);   /* the first n demonstrations */
-    if (n > 0) res = s2r_clone_demos(&p, &some, 1, 20, opt->seed, error);
+    if (n > 0 && (res = s2r_real_robot_init(&real, opt->robot, opt->real_seed)) != S2R_OK)
+        snprintf(error, S2R_ERROR_LEN, "%s", real.error);
+    else if (n > 0) {
+        res = s2r_finetune_on_unit(&p, &some, 20, opt->seed, &real.backend, task, opt->quick ? 4 : CANARY,
+                                   opt->seed + 2000, canary, NULL, error);
+        s2r_real_robot_free(&real);
+        if (res == S2R_OK)
+            printf("  canary on the unit: %3.0f %% following the operator, %3.0f %% keeping its own actions too\n",
+                   100 * canary[0], 100 * canary[1]);
+    }
     c = s2r_policy_controller(&p);
     if (res == S2R_OK)
         res = s2r_evaluate_sim_and_real(&c, opt->robot, task, sim, episodes, opt->seed + 1000, opt->real_seed, 1, out, error);

@@ -16,7 +16,10 @@
                            camera calibration applied
      + 100 / 1000 demos    the sysID policy fine-tuned by behaviour cloning
                            on teleoperated demonstrations from the unit
-                           (recorded with the calibrated camera)
+                           (recorded with the calibrated camera), two ways -
+                           following the operator, and keeping its own
+                           actions too - the one kept that did better in a
+                           canary of 50 episodes each on the unit
      real only             behaviour cloning from scratch on 10k demos:
                            every unit's recordings pooled (each unit gives
                            10k / seeds, at least the 1000 fine-tuning uses)
@@ -28,7 +31,8 @@
    (0, 10, 30, 100, 300, 1000), fine-tuning the sysID policy.
 
    Uses: s2r_identify_unit, s2r_collect_demos, s2r_train_reach,
-         s2r_clone_demos, s2r_evaluate_sim_and_real, s2r_figure_*.
+         s2r_finetune_on_unit, s2r_clone_demos, s2r_evaluate_sim_and_real,
+         s2r_figure_*.
    Writes: DIR/07_table.md, DIR/07_table.csv, DIR/07_table.png,
            DIR/07_demo_curve.csv, DIR/07_demo_curve.png, DIR/07_ranges_sysid.txt,
            DIR/07_run.csv (wall time and peak memory), the policies as
@@ -53,6 +57,7 @@ typedef struct sizes {
     long long sysid_steps;    /* warm-started run on the re-centred ranges  */
     int demos;                /* recorded over all units (real-only uses all) */
     int episodes;             /* evaluation episodes per row per seed       */
+    int canary;               /* unit episodes per fine-tuning candidate    */
     int finetune_epochs, scratch_epochs;
     s2r_identify_config id;
 } sizes;
@@ -81,11 +86,11 @@ static sizes choose_sizes(int quick) {
     sizes z;
     z.id = s2r_identify_config_default();
     if (quick) {
-        z.ppo_steps = 8000; z.sysid_steps = 4000; z.demos = 100; z.episodes = 10;   /* 2 and 1 updates */
+        z.ppo_steps = 8000; z.sysid_steps = 4000; z.demos = 100; z.episodes = 10; z.canary = 4;   /* 2 and 1 updates */
         z.finetune_epochs = 2; z.scratch_epochs = 2;
         z.id.train = 1; z.id.valid = 1; z.id.samples = 50; z.id.sweeps = 2;
     } else {
-        z.ppo_steps = 200000; z.sysid_steps = 80000; z.demos = 10000; z.episodes = 200;
+        z.ppo_steps = 200000; z.sysid_steps = 80000; z.demos = 10000; z.episodes = 200; z.canary = 50;
         z.finetune_epochs = 20; z.scratch_epochs = 6;
     }
     return z;
@@ -221,17 +226,27 @@ static int measure_unit(const s2r_options* opt, const sizes* z, uint64_t unit, u
     return 0;
 }
 
-/* Fine-tune the sysID policy on the first n demos and evaluate it. */
+/* Fine-tune the sysID policy on the first n demos, checked by a canary on
+   the unit (its own episodes, stream 2000 + seed), and evaluate it. */
 static int finetune_row(const s2r_options* opt, const sizes* z, const char* start, const unit_data* u, int n,
                         uint64_t seed, s2r_sim_real_eval* out, s2r_eval_result* nominal) {
     s2r_policy p;
+    s2r_real_robot real;
     s2r_dataset some = first_demos(&u->demos, n, u->recorded);
     s2r_sim_real_eval none;
     char error[S2R_ERROR_LEN];
-    int bad;
+    double canary[2];
+    int bad = 0, kept;
     memset(&none, 0, sizeof none);
     if (load_policy(&p, start)) return 1;
-    bad = n > 0 && s2r_clone_demos(&p, &some, 1, z->finetune_epochs, seed, error) != S2R_OK ? fail("fine-tune", error) : 0;
+    if (n > 0 && s2r_real_robot_init(&real, opt->robot, u->unit) != S2R_OK) bad = fail("real robot", real.error);
+    else if (n > 0) {
+        bad = s2r_finetune_on_unit(&p, &some, z->finetune_epochs, seed, &real.backend, &u->calibrated, z->canary,
+                                   2000 + seed, canary, &kept, error) != S2R_OK ? fail("fine-tune", error) : 0;
+        s2r_real_robot_free(&real);
+        if (!bad) printf("  fine-tuned on %4d demos; canary %3.0f %% following the operator, %3.0f %% keeping its own "
+                         "actions too: kept the %s\n", n, 100 * canary[0], 100 * canary[1], kept ? "second" : "first");
+    }
     if (!bad) bad = evaluate_row(opt, z, &p, seed, u->unit, &u->calibrated, &u->identified, &none, out);
     if (!bad && nominal) bad = nominal_sim(opt, z, &p, seed, nominal);
     s2r_policy_free(&p);
@@ -363,10 +378,10 @@ static int write_markdown(const s2r_options* opt, const sizes* z, const table* t
         fprintf(md, "%s %s %%", r == SYSID ? "" : r == REAL_ONLY - 1 ? " and" : ",", cell(a, sizeof a, &t->nominal[r]));
     fprintf(md, ".\n");
     fprintf(md, "\n%s; %d training seed(s), seed s paired with real unit #%llu + s; %d episodes per row per seed "
-                "(pooled, Wilson 95 %% intervals); %d demonstrations recorded over the units; %.0f s wall, "
-                "peak memory %.0f MiB.\n",
+                "(pooled, Wilson 95 %% intervals); %d demonstrations recorded over the units; each fine-tune also "
+                "ran 2 x %d canary episodes on its unit; %.0f s wall, peak memory %.0f MiB.\n",
             s2r_robot_kind_name(opt->robot), opt->seeds, (unsigned long long)opt->real_seed, z->episodes, t->pooled_demos,
-            seconds, peak);
+            z->canary, seconds, peak);
     return end_file(&file);
 }
 

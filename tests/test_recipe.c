@@ -95,10 +95,56 @@ static int test_policy_from_checkpoint(void) {
     return 0;
 }
 
+/* Fine-tuning on a unit keeps the candidate its canary preferred (the
+   first on a tie): the policy ends as that candidate, made again here by
+   hand with s2r_bc.  No canary episodes is an error that leaves the policy
+   as it was. */
+static int test_finetune_on_unit(void) {
+    s2r_policy_shape shape;
+    s2r_policy p, q;
+    s2r_real_robot real;
+    s2r_reach_config task = s2r_reach_config_default();
+    s2r_expert_config op = s2r_operator_config_default();
+    s2r_dataset d;
+    s2r_bc bc;
+    s2r_bc_config c = s2r_bc_config_finetune();
+    s2r_rng rng = s2r_rng_make(5, 0), same = s2r_rng_make(5, 0);
+    double rate[2] = {-1, -1};
+    char error[S2R_ERROR_LEN];
+    int ok, kept = -1, e;
+    size_t bytes;
+    memset(&shape, 0, sizeof shape);
+    shape.obs_dim = 33; shape.act_dim = 6; shape.num_hidden = 2; shape.hidden[0] = shape.hidden[1] = 16;
+    CHECK(s2r_policy_init(&p, &shape, -0.5f, 10.0f, &rng) == S2R_OK);
+    CHECK(s2r_policy_init(&q, &shape, -0.5f, 10.0f, &same) == S2R_OK);
+    bytes = sizeof(float) * (size_t)p.num_actor_params;
+    CHECK(s2r_dataset_init(&d, 33, 6) == S2R_OK);
+    CHECKF(s2r_collect_unit_demos(S2R_ROBOT_UR5E, 2, &task, &op, 4, 9, 1, &d, &ok, error) == S2R_OK, "%s", error);
+    CHECK(s2r_real_robot_init(&real, S2R_ROBOT_UR5E, 2) == S2R_OK);
+    CHECK(s2r_finetune_on_unit(&p, &d, 2, 3, &real.backend, &task, 0, 11, rate, &kept, error) == S2R_ERR_INVALID_ARGUMENT);
+    CHECK(memcmp(p.params, q.params, bytes) == 0);
+    CHECKF(s2r_finetune_on_unit(&p, &d, 2, 3, &real.backend, &task, 3, 11, rate, &kept, error) == S2R_OK, "%s", error);
+    printf("    canary: %.2f following the operator, %.2f keeping its own actions; kept %d\n", rate[0], rate[1], kept);
+    CHECK(rate[0] >= 0 && rate[0] <= 1 && rate[1] >= 0 && rate[1] <= 1);
+    CHECK(kept == (rate[1] > rate[0]));
+    c.seed = 3;
+    c.start_weight = kept ? 1.0f : 0.0f;
+    CHECK(s2r_bc_init(&bc, &c, &q) == S2R_OK);
+    for (e = 0; e < 2; e++) CHECK(s2r_bc_epoch(&bc, &d, NULL) == S2R_OK);
+    s2r_bc_free(&bc);
+    CHECK(memcmp(p.params, q.params, bytes) == 0);
+    s2r_real_robot_free(&real);
+    s2r_dataset_free(&d);
+    s2r_policy_free(&p);
+    s2r_policy_free(&q);
+    return 0;
+}
+
 static const test_case recipe_tests[] = {
     {"recipe: camera calibration finds the unit's offset within 3 mm", test_calibrate_camera},
     {"recipe: unit demonstrations are the same for 1 and 2 threads", test_unit_demos_thread_independent},
     {"recipe: a saved policy comes back and acts the same", test_policy_from_checkpoint},
+    {"recipe: fine-tuning on a unit keeps the candidate its canary preferred", test_finetune_on_unit},
 };
 
 static const test_case recipe_slow_tests[] = {
