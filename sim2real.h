@@ -77,7 +77,9 @@
          unit's camera (s2r_calibrate_camera) and retrain on the new ranges.
      04  fine-tune on real demonstrations: an imperfect operator drives the
          unit (s2r_collect_unit_demos); behaviour cloning anchored to the
-         simulation policy (s2r_clone_demos) with 10 ... 1000 demos.
+         simulation policy with 10 ... 1000 demos, made two ways - following
+         the operator, keeping the policy's own actions too - and the one a
+         short canary on the unit prefers kept (s2r_finetune_on_unit).
      05  real only: behaviour cloning from scratch on 10k demos.
      06  staged deployment: sim regression, sysID validation, shadow,
          tethered, constrained, canary and autonomous stages behind gates, a
