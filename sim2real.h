@@ -8335,21 +8335,26 @@ S2RDEF s2r_result s2r_collect_unit_demos(s2r_robot_kind robot, uint64_t unit, co
     return S2R_OK;
 }
 
-S2RDEF s2r_result s2r_clone_demos(s2r_policy* policy, const s2r_dataset* demos, int finetune,
-                                  int epochs, uint64_t seed, char* error) {
-    s2r_bc_config cfg = finetune ? s2r_bc_config_finetune() : s2r_bc_config_default();
+/* `epochs` passes of behaviour cloning with config `cfg`. */
+static s2r_result s2r__clone(s2r_policy* policy, const s2r_dataset* demos, const s2r_bc_config* cfg, int epochs,
+                             char* error) {
     s2r_bc bc;
-    s2r_bc_stats stats;
     s2r_result res;
     int e;
-    if (epochs < 1 || demos->count < 1)
-        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "cloning needs at least one epoch and one demonstration step");
-    cfg.seed = seed;
-    if ((res = s2r_bc_init(&bc, &cfg, policy)) != S2R_OK) return s2r__fail(error, res, "%s", bc.error);
-    for (e = 0; e < epochs && res == S2R_OK; e++) res = s2r_bc_epoch(&bc, demos, &stats);
+    if ((res = s2r_bc_init(&bc, cfg, policy)) != S2R_OK) return s2r__fail(error, res, "%s", bc.error);
+    for (e = 0; e < epochs && res == S2R_OK; e++) res = s2r_bc_epoch(&bc, demos, NULL);
     if (res != S2R_OK) s2r__fail(error, res, "%s", bc.error);
     s2r_bc_free(&bc);
     return res;
+}
+
+S2RDEF s2r_result s2r_clone_demos(s2r_policy* policy, const s2r_dataset* demos, int finetune,
+                                  int epochs, uint64_t seed, char* error) {
+    s2r_bc_config cfg = finetune ? s2r_bc_config_finetune() : s2r_bc_config_default();
+    if (epochs < 1 || demos->count < 1)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "cloning needs at least one epoch and one demonstration step");
+    cfg.seed = seed;
+    return s2r__clone(policy, demos, &cfg, epochs, error);
 }
 
 /* One candidate of s2r_finetune_on_unit: fine-tune from `start` with the
@@ -8361,17 +8366,12 @@ static s2r_result s2r__finetune_candidate(s2r_policy* policy, const float* start
     s2r_bc_config cfg = s2r_bc_config_finetune();
     s2r_controller c = s2r_policy_controller(policy);
     s2r_eval_result canary;
-    s2r_bc bc;
     s2r_result res;
-    int e;
     memset(&canary, 0, sizeof canary);
     memcpy(policy->params, start, sizeof(float) * (size_t)policy->num_actor_params);
     cfg.seed = seed;
     cfg.start_weight = start_weight;
-    if ((res = s2r_bc_init(&bc, &cfg, policy)) != S2R_OK) return s2r__fail(error, res, "%s", bc.error);
-    for (e = 0; e < epochs && res == S2R_OK; e++) res = s2r_bc_epoch(&bc, demos, NULL);
-    if (res != S2R_OK) s2r__fail(error, res, "%s", bc.error);
-    s2r_bc_free(&bc);
+    res = s2r__clone(policy, demos, &cfg, epochs, error);
     if (res == S2R_OK) res = s2r__evaluate_on(&c, robot, task, canary_episodes, canary_seed, &canary, error);
     *success = canary.success_rate;
     return res;
