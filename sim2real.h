@@ -70,7 +70,10 @@
          simulator only (s2r_train_reach), measured in sim and on real units
          (s2r_evaluate_sim_and_real).
      02  domain randomization: the same PPO, every episode on physics,
-         actuation, sensing and latency drawn from s2r_randomization_default.
+         actuation, sensing and latency drawn from s2r_randomization_default;
+         then the margin it bought over 01's policy - success with the
+         command latency and the servo stiffness pushed past the ranges
+         (s2r_robustness_sweep).
      03  system identification: excite a real unit through the backend,
          fit the simulator by coordinate descent (s2r_sysid_run), validate
          open loop, re-centre the ranges (s2r_sysid_recentre), calibrate the
@@ -1838,6 +1841,25 @@ S2RDEF void       s2r_sim_real_eval_print(const char* label, const s2r_sim_real_
 /* A CSV with a header and one row for `e` (S2R_ERR_IO if it cannot be written). */
 S2RDEF s2r_result s2r_sim_real_eval_write(const char* path, const char* label, const s2r_sim_real_eval* e,
                                           char* error);
+
+/* The margin a policy has: its success on the nominal simulator with one
+   parameter pushed to each of `count` values (1..S2R_SWEEP_MAX), everything
+   else nominal.  Value k is parameter p fixed at values[k] in its default
+   mode (s2r_param_default_mode: a scale for kp, seconds for
+   action_latency, ...); `episodes` episodes each, episode i on stream i of
+   `seed` for every value, so the values differ only in p.  out[k] is the
+   result.  This is how to see what domain randomization buys: a policy
+   trained across a range keeps working further past it than one trained on
+   the nominal model, and a real robot that sits inside both margins cannot
+   tell them apart.  A value the simulator refuses (out of the parameter's
+   bounds, a latency past max_latency) is an error naming it, before any
+   episode runs.  Values run in parallel; the controller must be safe to
+   call from several threads (a policy is), and threads change nothing. */
+#define S2R_SWEEP_MAX 16
+S2RDEF s2r_result s2r_robustness_sweep(const s2r_controller* controller, s2r_robot_kind robot,
+                                       const s2r_reach_config* task, s2r_param p, const double* values,
+                                       int count, int episodes, uint64_t seed, s2r_eval_result* out,
+                                       char* error);
 
 /* ==========================================================================
    Demonstrations: a teleoperator on the real robot, recorded for cloning
@@ -8194,6 +8216,47 @@ S2RDEF s2r_result s2r_evaluate_sim_and_real(const s2r_controller* controller, s2
         else s2r_eval_merge(&out->real, &results[job]);
     }
     out->gap = out->sim.success_rate - out->real.success_rate;
+    return S2R_OK;
+}
+
+/* The nominal simulator with parameter p fixed at `value`, checked as a
+   simulator would check it. */
+static s2r_result s2r__sweep_physics(s2r_robot_kind robot, s2r_param p, double value, s2r_randomization* r,
+                                     char* error) {
+    s2r_sim_config sc = s2r_sim_config_default(robot);
+    s2r_sim sim;
+    s2r_result res;
+    *r = s2r_randomization_none();
+    r->p[p].dist = s2r_dist_fixed(value);
+    r->p[p].mode = s2r_param_default_mode(p);
+    r->p[p].enabled = 1;
+    sc.randomization = *r;
+    if ((res = s2r_sim_init(&sim, &sc)) != S2R_OK)
+        return s2r__fail(error, res, "robustness sweep, %s = %g: %s", s2r_param_name(p), value, sim.error);
+    s2r_sim_free(&sim);
+    return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_robustness_sweep(const s2r_controller* controller, s2r_robot_kind robot,
+                                       const s2r_reach_config* task, s2r_param p, const double* values,
+                                       int count, int episodes, uint64_t seed, s2r_eval_result* out,
+                                       char* error) {
+    s2r_randomization physics[S2R_SWEEP_MAX];
+    s2r_result status[S2R_SWEEP_MAX], res;
+    char errors[S2R_SWEEP_MAX][S2R_ERROR_LEN];
+    int k;
+    if (count < 1 || count > S2R_SWEEP_MAX || episodes < 1 || (int)p < 0 || p >= S2R_PARAM_COUNT)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "robustness sweep needs a parameter, 1..%d values "
+                         "and episodes >= 1", S2R_SWEEP_MAX);
+    for (k = 0; k < count; k++)
+        if ((res = s2r__sweep_physics(robot, p, values[k], &physics[k], error)) != S2R_OK) return res;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic)
+#endif
+    for (k = 0; k < count; k++)
+        status[k] = s2r__evaluate_job(controller, robot, task, &physics[k], episodes, seed, 0, 0, &out[k], errors[k]);
+    for (k = 0; k < count; k++)
+        if (status[k] != S2R_OK) return s2r__fail(error, status[k], "%s", errors[k]);
     return S2R_OK;
 }
 

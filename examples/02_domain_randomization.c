@@ -13,12 +13,14 @@
 
    Uses: s2r_randomization_default, s2r_randomization_write,
          s2r_randomization_load, s2r_train_reach, s2r_policy_save,
-         s2r_evaluate_sim_and_real.
+         s2r_evaluate_sim_and_real, s2r_robustness_sweep.
    Writes: DIR/02_ranges.txt, DIR/02_dr.ckpt, DIR/02_dr_training.csv,
            DIR/02_dr_training.png, DIR/02_dr.csv; and, to show what the
            ranges do to one simulator, DIR/02_draws.csv (the parameters
            drawn for 200 episodes) and DIR/02_sensing.csv (one episode's
-           commanded, true and measured joint angle around a step command).
+           commanded, true and measured joint angle around a step command);
+           DIR/02_margin.csv (success with the command latency and the
+           servo stiffness pushed past the ranges, this policy and 01's).
    Next: 03_system_id.c - measure the real unit and re-centre the ranges. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
@@ -89,6 +91,62 @@ static s2r_result show_randomization(const s2r_options* opt, const s2r_randomiza
     return res;
 }
 
+/* What the ranges bought: the DR policy and, when 01 ran into the same
+   folder, the pure-sim policy, each on the nominal simulator with one
+   parameter pushed past the training ranges (s2r_robustness_sweep). */
+static const struct { s2r_param param; int count; double values[5]; } MARGIN[2] = {
+    {S2R_PARAM_ACTION_LATENCY, 5, {0, 0.02, 0.04, 0.06, 0.08}},   /* s          */
+    {S2R_PARAM_KP, 4, {1, 0.7, 0.5, 0.3}},                        /* x nominal  */
+};
+
+static s2r_result show_margin(const s2r_options* opt, s2r_policy* dr, const s2r_reach_config* task, char* error) {
+    s2r_policy pure;
+    s2r_policy* policies[2];
+    const char* names[2] = {"DR (02)", "pure sim (01)"};
+    char path[512];
+    s2r_file file;
+    s2r_result res;
+    int n = 1, i, m, k, episodes = opt->quick ? 10 : 200;
+    memset(&pure, 0, sizeof pure);
+    policies[0] = dr;
+    s2r_path(path, sizeof path, opt->out, "01_pure_sim.ckpt");
+    if (s2r_policy_from_checkpoint(&pure, path, error) != S2R_OK)
+        printf("  (not comparing with 01's pure-sim policy: %s)\n", error);
+    else if (pure.shape.obs_dim != dr->shape.obs_dim)
+        printf("  (not comparing with 01's pure-sim policy: %s is for the other arm)\n", path);
+    else
+        policies[n++] = &pure;
+    if ((res = s2r_file_create(&file, s2r_path(path, sizeof path, opt->out, "02_margin.csv"), error)) != S2R_OK) {
+        s2r_policy_free(&pure);
+        return res;
+    }
+    fprintf(file.f, "policy,parameter,value,episodes,successes,success,success_lo,success_hi,final_distance_m\n");
+    for (m = 0; m < 2 && res == S2R_OK; m++) {
+        printf("  %-15s", s2r_param_name(MARGIN[m].param));
+        for (k = 0; k < MARGIN[m].count; k++) printf(" %6g", MARGIN[m].values[k]);
+        printf("\n");
+        for (i = 0; i < n && res == S2R_OK; i++) {
+            s2r_controller c = s2r_policy_controller(policies[i]);
+            s2r_eval_result out[5];
+            res = s2r_robustness_sweep(&c, opt->robot, task, MARGIN[m].param, MARGIN[m].values, MARGIN[m].count,
+                                       episodes, opt->seed + 3000, out, error);
+            if (res != S2R_OK) break;
+            printf("    %-13s", names[i]);
+            for (k = 0; k < MARGIN[m].count; k++) {
+                printf(" %5.1f%%", 100 * out[k].success_rate);
+                fprintf(file.f, "%s,%s,%g,%d,%d,%.4f,%.4f,%.4f,%.5f\n", names[i], s2r_param_name(MARGIN[m].param),
+                        MARGIN[m].values[k], out[k].episodes, out[k].successes, out[k].success_rate,
+                        out[k].success_lo, out[k].success_hi, out[k].mean_distance);
+            }
+            printf("\n");
+        }
+    }
+    if (res == S2R_OK) res = s2r_file_commit(&file, error);
+    else s2r_file_discard(&file);
+    s2r_policy_free(&pure);
+    return res;
+}
+
 int main(int argc, char** argv) {
     s2r_options opt;
     s2r_reach_training training;
@@ -143,7 +201,14 @@ int main(int argc, char** argv) {
         return 1;
     }
     s2r_sim_real_eval_print("sim + domain randomization", &eval);
-    printf("Compare with the pure-sim row of 01.  Next: 03_system_id.\n");
+
+    /* 4. The margin the ranges bought: success with the command latency and
+          the servo stiffness pushed past what either policy trained on. */
+    printf("Margin, in the nominal simulator with one parameter pushed (%d episodes each; 02_margin.csv):\n",
+           opt.quick ? 10 : 200);
+    if (show_margin(&opt, &ppo.policy, &training.task, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
+    printf("Compare with the pure-sim row of 01: a real unit inside both margins cannot tell\n"
+           "the two policies apart.  Next: 03_system_id.\n");
     s2r_ppo_free(&ppo);
     return 0;
 }

@@ -140,11 +140,54 @@ static int test_finetune_on_unit(void) {
     return 0;
 }
 
+/* A robustness sweep moves only the swept parameter: kp at 1x is the
+   nominal simulator (the same episodes s2r_evaluate runs there), a value's
+   result does not depend on the others in the sweep, a soft servo changes
+   where the arm ends, and values the simulator refuses are errors that
+   name the parameter. */
+static int test_robustness_sweep(void) {
+    s2r_policy_shape shape;
+    s2r_policy p;
+    s2r_rng rng = s2r_rng_make(8, 0);
+    s2r_reach_config task = s2r_reach_config_default();
+    s2r_controller c;
+    s2r_sim sim;
+    s2r_sim_config sc = s2r_sim_config_default(S2R_ROBOT_UR5E);
+    s2r_reach reach;
+    s2r_eval_result nominal, one[1], two[2];
+    const double unit[1] = {1.0}, soft_first[2] = {0.3, 1.0}, nan_kp[1] = {NAN}, long_delay[1] = {0.5};
+    char error[S2R_ERROR_LEN];
+    memset(&shape, 0, sizeof shape);
+    shape.obs_dim = 33; shape.act_dim = 6; shape.num_hidden = 2; shape.hidden[0] = shape.hidden[1] = 16;
+    CHECK(s2r_policy_init(&p, &shape, -0.5f, 10.0f, &rng) == S2R_OK);
+    c = s2r_policy_controller(&p);
+    CHECK(s2r_sim_init(&sim, &sc) == S2R_OK);
+    CHECK(s2r_reach_init(&reach, &task, &sim.backend) == S2R_OK);
+    CHECK(s2r_evaluate(&c, &reach, 3, 21, &nominal, NULL) == S2R_OK);
+    CHECKF(s2r_robustness_sweep(&c, S2R_ROBOT_UR5E, &task, S2R_PARAM_KP, unit, 1, 3, 21, one, error) == S2R_OK, "%s", error);
+    CHECK(one[0].episodes == 3 && one[0].successes == nominal.successes);
+    CHECKF(one[0].mean_distance == nominal.mean_distance, "%.6f vs %.6f m", one[0].mean_distance, nominal.mean_distance);
+    CHECKF(s2r_robustness_sweep(&c, S2R_ROBOT_UR5E, &task, S2R_PARAM_KP, soft_first, 2, 3, 21, two, error) == S2R_OK, "%s", error);
+    CHECK(two[1].mean_distance == one[0].mean_distance);
+    CHECKF(fabs(two[0].mean_distance - one[0].mean_distance) > 1e-4, "kp 0.3: %.6f m, kp 1: %.6f m",
+           two[0].mean_distance, one[0].mean_distance);
+    CHECK(s2r_robustness_sweep(&c, S2R_ROBOT_UR5E, &task, S2R_PARAM_KP, unit, 0, 3, 21, one, error) == S2R_ERR_INVALID_ARGUMENT);
+    CHECK(s2r_robustness_sweep(&c, S2R_ROBOT_UR5E, &task, S2R_PARAM_KP, nan_kp, 1, 3, 21, one, error) != S2R_OK);
+    CHECKF(strstr(error, "kp") != NULL, "%s", error);
+    CHECK(s2r_robustness_sweep(&c, S2R_ROBOT_UR5E, &task, S2R_PARAM_ACTION_LATENCY, long_delay, 1, 3, 21, one, error) != S2R_OK);
+    CHECKF(strstr(error, "action_latency") != NULL, "%s", error);
+    s2r_reach_free(&reach);
+    s2r_sim_free(&sim);
+    s2r_policy_free(&p);
+    return 0;
+}
+
 static const test_case recipe_tests[] = {
     {"recipe: camera calibration finds the unit's offset within 3 mm", test_calibrate_camera},
     {"recipe: unit demonstrations are the same for 1 and 2 threads", test_unit_demos_thread_independent},
     {"recipe: a saved policy comes back and acts the same", test_policy_from_checkpoint},
     {"recipe: fine-tuning on a unit keeps the candidate its canary preferred", test_finetune_on_unit},
+    {"recipe: a robustness sweep moves only the swept parameter", test_robustness_sweep},
 };
 
 static const test_case recipe_slow_tests[] = {
