@@ -111,15 +111,24 @@ ROBOT ?= ur5e
 table: deps $(EXAMPLES)
 	./$(BUILD)/07_the_table --robot $(ROBOT) --out out --threads $(THREADS)
 
-# Regenerate the committed figures (runs the full table on both arms: about
-# 40 minutes).  The tables run in build/ and only their figures, tables and
-# run records are copied, the Panda's with a _panda suffix.
+# Regenerate the committed figures (runs the full table on both arms and
+# examples 01-02 for DR's margin: about 50 minutes).  The tables and
+# examples run in build/ and only their figures, tables and run records are
+# copied, the Panda's with a _panda suffix.
 TABLE_FIGURES := 07_table.md 07_table.csv 07_table.png 07_demo_curve.csv 07_run.csv \
                  07_pure_sim_seed1_training.png 07_dr_seed1_training.png
+MARGIN_FIGURES := 02_margin.csv 02_margin.png
 figures: deps $(EXAMPLES)
 	./$(BUILD)/00_hello_robot --out figures
 	./$(BUILD)/08_scene_renders --out figures
 	./$(BUILD)/08_scene_renders --out figures --robot panda
+	for r in ur5e panda; do \
+	  ./$(BUILD)/01_the_gap --robot $$r --out $(BUILD)/margin_$$r --threads $(THREADS) && \
+	  ./$(BUILD)/02_domain_randomization --robot $$r --out $(BUILD)/margin_$$r --threads $(THREADS) || exit 1; \
+	  for f in $(MARGIN_FIGURES); do \
+	    cp $(BUILD)/margin_$$r/$$f figures/$${f%.*}$$( [ $$r = panda ] && echo _panda ).$${f##*.} || exit 1; \
+	  done; \
+	done
 	./$(BUILD)/07_the_table --out $(BUILD)/table_ur5e --threads $(THREADS)
 	for f in $(TABLE_FIGURES); do cp $(BUILD)/table_ur5e/$$f figures/$$f || exit 1; done
 	./$(BUILD)/07_the_table --robot panda --out $(BUILD)/table_panda --threads $(THREADS)

@@ -1825,17 +1825,24 @@ S2RDEF s2r_controller s2r_policy_controller(s2r_policy* policy);
    from several threads at once: a policy is, the stateful scripted expert
    is not (evaluate it with s2r_evaluate, one backend at a time).  A camera
    calibration in task->target_correction belongs to the real units and is
-   applied only there: the simulator's camera is perfect. */
+   applied only there: the simulator's camera is perfect.  The gap's 95 %
+   interval is Newcombe's for a difference of two independent rates
+   (s2r_newcombe_interval), so it is only as narrow as both counts allow. */
 typedef struct s2r_sim_real_eval {
     s2r_eval_result sim;     /* the simulator: nominal, or sim_physics  */
     s2r_eval_result real;    /* all real units together                 */
     double          gap;     /* sim.success_rate - real.success_rate     */
+    double          gap_lo, gap_hi;   /* its 95 % interval, in [-1, 1]   */
 } s2r_sim_real_eval;
 
 S2RDEF s2r_result s2r_evaluate_sim_and_real(const s2r_controller* controller, s2r_robot_kind robot,
                                             const s2r_reach_config* task, const s2r_randomization* sim_physics,
                                             int episodes, uint64_t seed, uint64_t first_unit, int units,
                                             s2r_sim_real_eval* out, char* error);
+/* Pool `one` into `pooled` (s2r_eval_merge of sim and of real, e.g. over
+   seeds or units) and recompute the gap and its interval from the pooled
+   counts. */
+S2RDEF void       s2r_sim_real_eval_pool(s2r_sim_real_eval* pooled, const s2r_sim_real_eval* one);
 /* One line: label, sim and real success with intervals, gap, distances. */
 S2RDEF void       s2r_sim_real_eval_print(const char* label, const s2r_sim_real_eval* e);
 /* A CSV with a header and one row for `e` (S2R_ERR_IO if it cannot be written). */
@@ -8191,6 +8198,13 @@ static s2r_result s2r__evaluate_job(const s2r_controller* c, s2r_robot_kind robo
     return res;
 }
 
+/* The gap and its interval, from the counts of sim and real. */
+static void s2r__sim_real_gap(s2r_sim_real_eval* e) {
+    e->gap = e->sim.success_rate - e->real.success_rate;
+    s2r_newcombe_interval(e->sim.successes, e->sim.episodes, e->real.successes, e->real.episodes, &e->gap_lo,
+                          &e->gap_hi);
+}
+
 S2RDEF s2r_result s2r_evaluate_sim_and_real(const s2r_controller* controller, s2r_robot_kind robot,
                                             const s2r_reach_config* task, const s2r_randomization* sim_physics,
                                             int episodes, uint64_t seed, uint64_t first_unit, int units,
@@ -8215,8 +8229,14 @@ S2RDEF s2r_result s2r_evaluate_sim_and_real(const s2r_controller* controller, s2
         if (job == 0) out->sim = results[0];
         else s2r_eval_merge(&out->real, &results[job]);
     }
-    out->gap = out->sim.success_rate - out->real.success_rate;
+    s2r__sim_real_gap(out);
     return S2R_OK;
+}
+
+S2RDEF void s2r_sim_real_eval_pool(s2r_sim_real_eval* pooled, const s2r_sim_real_eval* one) {
+    s2r_eval_merge(&pooled->sim, &one->sim);
+    s2r_eval_merge(&pooled->real, &one->real);
+    s2r__sim_real_gap(pooled);
 }
 
 /* The nominal simulator with parameter p fixed at `value`, checked as a
@@ -8268,19 +8288,20 @@ S2RDEF s2r_result s2r_sim_real_eval_write(const char* path, const char* label, c
     if (res != S2R_OK) return res;
     f = file.f;
     fprintf(f, "recipe,sim_episodes,sim_successes,sim_success,sim_lo,sim_hi,real_episodes,real_successes,"
-               "real_success,real_lo,real_hi,gap,sim_distance_m,real_distance_m\n");
-    fprintf(f, "%s,%d,%d,%.4f,%.4f,%.4f,%d,%d,%.4f,%.4f,%.4f,%.4f,%.5f,%.5f\n", label, e->sim.episodes,
+               "real_success,real_lo,real_hi,gap,gap_lo,gap_hi,sim_distance_m,real_distance_m\n");
+    fprintf(f, "%s,%d,%d,%.4f,%.4f,%.4f,%d,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.5f,%.5f\n", label, e->sim.episodes,
             e->sim.successes, e->sim.success_rate, e->sim.success_lo, e->sim.success_hi, e->real.episodes,
-            e->real.successes, e->real.success_rate, e->real.success_lo, e->real.success_hi, e->gap,
-            e->sim.mean_distance, e->real.mean_distance);
+            e->real.successes, e->real.success_rate, e->real.success_lo, e->real.success_hi, e->gap, e->gap_lo,
+            e->gap_hi, e->sim.mean_distance, e->real.mean_distance);
     return s2r_file_commit(&file, error);
 }
 
 S2RDEF void s2r_sim_real_eval_print(const char* label, const s2r_sim_real_eval* e) {
-    printf("  %-28s sim %5.1f %% [%5.1f, %5.1f]  real %5.1f %% [%5.1f, %5.1f]  gap %5.1f  (final distance sim %.1f mm, real %.1f mm)\n",
+    printf("  %-28s sim %5.1f %% [%5.1f, %5.1f]  real %5.1f %% [%5.1f, %5.1f]  gap %5.1f [%5.1f, %5.1f]"
+           "  (final distance sim %.1f mm, real %.1f mm)\n",
            label, 100 * e->sim.success_rate, 100 * e->sim.success_lo, 100 * e->sim.success_hi,
            100 * e->real.success_rate, 100 * e->real.success_lo, 100 * e->real.success_hi, 100 * e->gap,
-           1000 * e->sim.mean_distance, 1000 * e->real.mean_distance);
+           100 * e->gap_lo, 100 * e->gap_hi, 1000 * e->sim.mean_distance, 1000 * e->real.mean_distance);
 }
 
 /* --- Demonstrations ----------------------------------------------------------- */

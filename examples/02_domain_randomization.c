@@ -19,8 +19,9 @@
            ranges do to one simulator, DIR/02_draws.csv (the parameters
            drawn for 200 episodes) and DIR/02_sensing.csv (one episode's
            commanded, true and measured joint angle around a step command);
-           DIR/02_margin.csv (success with the command latency and the
-           servo stiffness pushed past the ranges, this policy and 01's).
+           DIR/02_margin.csv and DIR/02_margin.png (success with the command
+           latency and the servo stiffness pushed past the ranges, this
+           policy and 01's).
    Next: 03_system_id.c - measure the real unit and re-centre the ranges. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
@@ -94,55 +95,129 @@ static s2r_result show_randomization(const s2r_options* opt, const s2r_randomiza
 /* What the ranges bought: the DR policy and, when 01 ran into the same
    folder, the pure-sim policy, each on the nominal simulator with one
    parameter pushed past the training ranges (s2r_robustness_sweep). */
-static const struct { s2r_param param; int count; double values[5]; } MARGIN[2] = {
-    {S2R_PARAM_ACTION_LATENCY, 5, {0, 0.02, 0.04, 0.06, 0.08}},   /* s          */
-    {S2R_PARAM_KP, 4, {1, 0.7, 0.5, 0.3}},                        /* x nominal  */
+#define SWEEP_VALUES 5
+static const struct { s2r_param param; int count; double values[SWEEP_VALUES]; const char* axis; } SWEEPS[2] = {
+    {S2R_PARAM_ACTION_LATENCY, 5, {0, 0.02, 0.04, 0.06, 0.08}, "command latency, s"},
+    {S2R_PARAM_KP, 4, {1, 0.7, 0.5, 0.3}, "servo stiffness kp, x nominal"},
 };
 
-static s2r_result show_margin(const s2r_options* opt, s2r_policy* dr, const s2r_reach_config* task, char* error) {
-    s2r_policy pure;
-    s2r_policy* policies[2];
-    const char* names[2] = {"DR (02)", "pure sim (01)"};
+typedef struct margin {
+    int             policies;                     /* 1 (DR) or 2 (DR, pure sim) */
+    const char*     name[2];
+    s2r_eval_result result[2][2][SWEEP_VALUES];   /* [policy][sweep][value]     */
+} margin;
+
+/* Every sweep on every policy. */
+static s2r_result measure_margin(const s2r_options* opt, s2r_policy* const* policies, const s2r_reach_config* task,
+                                 margin* m, char* error) {
+    int i, w;
+    for (i = 0; i < m->policies; i++)
+        for (w = 0; w < 2; w++) {
+            s2r_controller c = s2r_policy_controller(policies[i]);
+            s2r_result res = s2r_robustness_sweep(&c, opt->robot, task, SWEEPS[w].param, SWEEPS[w].values,
+                                                  SWEEPS[w].count, opt->quick ? 10 : 200, opt->seed + 3000,
+                                                  m->result[i][w], error);
+            if (res != S2R_OK) return res;
+        }
+    return S2R_OK;
+}
+
+/* Printed as a small table, and written to 02_margin.csv. */
+static s2r_result write_margin(const s2r_options* opt, const margin* m, char* error) {
     char path[512];
     s2r_file file;
+    s2r_result res = s2r_file_create(&file, s2r_path(path, sizeof path, opt->out, "02_margin.csv"), error);
+    int i, w, k;
+    if (res != S2R_OK) return res;
+    fprintf(file.f, "policy,parameter,value,episodes,successes,success,success_lo,success_hi,final_distance_m\n");
+    for (w = 0; w < 2; w++) {
+        printf("  %-15s", s2r_param_name(SWEEPS[w].param));
+        for (k = 0; k < SWEEPS[w].count; k++) printf(" %6g", SWEEPS[w].values[k]);
+        printf("\n");
+        for (i = 0; i < m->policies; i++) {
+            printf("    %-13s", m->name[i]);
+            for (k = 0; k < SWEEPS[w].count; k++) {
+                const s2r_eval_result* e = &m->result[i][w][k];
+                printf(" %5.1f%%", 100 * e->success_rate);
+                fprintf(file.f, "%s,%s,%g,%d,%d,%.4f,%.4f,%.4f,%.5f\n", m->name[i], s2r_param_name(SWEEPS[w].param),
+                        SWEEPS[w].values[k], e->episodes, e->successes, e->success_rate, e->success_lo,
+                        e->success_hi, e->mean_distance);
+            }
+            printf("\n");
+        }
+    }
+    return s2r_file_commit(&file, error);
+}
+
+/* 02_margin.png: one panel per sweep, success with its interval band, and
+   the range DR trained on between two grey lines. */
+static s2r_result plot_margin(const s2r_options* opt, const margin* m, const s2r_randomization* trained,
+                              char* error) {
+    s2r_figure fig;
+    char path[512], title[128];
+    s2r_result res = s2r_figure_init(&fig, 1400, 500, 1, 2);
+    int i, w, k;
+    snprintf(title, sizeof title, "What DR bought on the %s: one parameter pushed, the rest nominal",
+             s2r_robot_kind_name(opt->robot));
+    if (res == S2R_OK) res = s2r_figure_title(&fig, title);
+    for (w = 0; w < 2 && res == S2R_OK; w++) {
+        res = s2r_panel_labels(&fig, w, s2r_param_name(SWEEPS[w].param), SWEEPS[w].axis, "success rate");
+        if (res == S2R_OK) res = s2r_panel_yrange(&fig, w, 0, 1.05);
+        if (res == S2R_OK && trained->p[SWEEPS[w].param].enabled) {
+            s2r_plot_style range = s2r_plot_style_default();
+            double lo, hi;
+            s2r_dist_support(&trained->p[SWEEPS[w].param].dist, &lo, &hi);
+            range.label = "DR range";
+            res = s2r_plot_vline(&fig, w, lo, &range);
+            range.label = NULL;
+            if (res == S2R_OK) res = s2r_plot_vline(&fig, w, hi, &range);
+        }
+        for (i = 0; i < m->policies && res == S2R_OK; i++) {
+            s2r_plot_style style = s2r_plot_style_default();
+            double y[SWEEP_VALUES], lo[SWEEP_VALUES], hi[SWEEP_VALUES];
+            for (k = 0; k < SWEEPS[w].count; k++) {
+                y[k] = m->result[i][w][k].success_rate;
+                lo[k] = m->result[i][w][k].success_lo;
+                hi[k] = m->result[i][w][k].success_hi;
+            }
+            style.label = m->name[i];
+            style.marker = S2R_MARKER_CIRCLE;
+            res = s2r_plot_line(&fig, w, SWEEPS[w].values, y, SWEEPS[w].count, &style);
+            style.label = NULL;
+            if (res == S2R_OK) res = s2r_plot_band(&fig, w, SWEEPS[w].values, lo, hi, SWEEPS[w].count, &style);
+        }
+    }
+    if (res == S2R_OK) res = s2r_figure_write_png(&fig, s2r_path(path, sizeof path, opt->out, "02_margin.png"));
+    if (res != S2R_OK) snprintf(error, S2R_ERROR_LEN, "margin figure: %.200s", fig.error);
+    s2r_figure_free(&fig);
+    return res;
+}
+
+static s2r_result show_margin(const s2r_options* opt, s2r_policy* dr, const s2r_reach_training* training,
+                              char* error) {
+    s2r_policy pure;
+    s2r_policy* policies[2];
+    margin m;
+    char path[512];
     s2r_result res;
-    int n = 1, i, m, k, episodes = opt->quick ? 10 : 200;
     memset(&pure, 0, sizeof pure);
+    memset(&m, 0, sizeof m);
     policies[0] = dr;
+    m.name[0] = "DR (02)";
+    m.policies = 1;
     s2r_path(path, sizeof path, opt->out, "01_pure_sim.ckpt");
     if (s2r_policy_from_checkpoint(&pure, path, error) != S2R_OK)
         printf("  (not comparing with 01's pure-sim policy: %s)\n", error);
     else if (pure.shape.obs_dim != dr->shape.obs_dim)
         printf("  (not comparing with 01's pure-sim policy: %s is for the other arm)\n", path);
-    else
-        policies[n++] = &pure;
-    if ((res = s2r_file_create(&file, s2r_path(path, sizeof path, opt->out, "02_margin.csv"), error)) != S2R_OK) {
-        s2r_policy_free(&pure);
-        return res;
+    else {
+        policies[1] = &pure;
+        m.name[1] = "pure sim (01)";
+        m.policies = 2;
     }
-    fprintf(file.f, "policy,parameter,value,episodes,successes,success,success_lo,success_hi,final_distance_m\n");
-    for (m = 0; m < 2 && res == S2R_OK; m++) {
-        printf("  %-15s", s2r_param_name(MARGIN[m].param));
-        for (k = 0; k < MARGIN[m].count; k++) printf(" %6g", MARGIN[m].values[k]);
-        printf("\n");
-        for (i = 0; i < n && res == S2R_OK; i++) {
-            s2r_controller c = s2r_policy_controller(policies[i]);
-            s2r_eval_result out[5];
-            res = s2r_robustness_sweep(&c, opt->robot, task, MARGIN[m].param, MARGIN[m].values, MARGIN[m].count,
-                                       episodes, opt->seed + 3000, out, error);
-            if (res != S2R_OK) break;
-            printf("    %-13s", names[i]);
-            for (k = 0; k < MARGIN[m].count; k++) {
-                printf(" %5.1f%%", 100 * out[k].success_rate);
-                fprintf(file.f, "%s,%s,%g,%d,%d,%.4f,%.4f,%.4f,%.5f\n", names[i], s2r_param_name(MARGIN[m].param),
-                        MARGIN[m].values[k], out[k].episodes, out[k].successes, out[k].success_rate,
-                        out[k].success_lo, out[k].success_hi, out[k].mean_distance);
-            }
-            printf("\n");
-        }
-    }
-    if (res == S2R_OK) res = s2r_file_commit(&file, error);
-    else s2r_file_discard(&file);
+    res = measure_margin(opt, policies, &training->task, &m, error);
+    if (res == S2R_OK) res = write_margin(opt, &m, error);
+    if (res == S2R_OK) res = plot_margin(opt, &m, &training->randomization, error);
     s2r_policy_free(&pure);
     return res;
 }
@@ -204,9 +279,9 @@ int main(int argc, char** argv) {
 
     /* 4. The margin the ranges bought: success with the command latency and
           the servo stiffness pushed past what either policy trained on. */
-    printf("Margin, in the nominal simulator with one parameter pushed (%d episodes each; 02_margin.csv):\n",
+    printf("Margin, in the nominal simulator with one parameter pushed (%d episodes each; 02_margin.csv, .png):\n",
            opt.quick ? 10 : 200);
-    if (show_margin(&opt, &ppo.policy, &training.task, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
+    if (show_margin(&opt, &ppo.policy, &training, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
     printf("Compare with the pure-sim row of 01: a real unit inside both margins cannot tell\n"
            "the two policies apart.  Next: 03_system_id.\n");
     s2r_ppo_free(&ppo);

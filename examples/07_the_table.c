@@ -25,7 +25,8 @@
                            10k / seeds, at least the 1000 fine-tuning uses)
 
    Rows pool all seeds: successes over seeds x episodes, with a Wilson 95 %
-   interval.  The pure-sim and DR policies are measured a second time with
+   interval; the gap (sim minus real) with Newcombe's 95 % interval for a
+   difference of two rates.  The pure-sim and DR policies are measured a second time with
    the unit's camera calibrated (the last column), which splits their gap
    into what the camera costs and what the dynamics cost.  Also measured: real success against the number of demos
    (0, 10, 30, 100, 300, 1000), fine-tuning the sysID policy.
@@ -148,9 +149,7 @@ static int evaluate_row(const s2r_options* opt, const sizes* z, s2r_policy* poli
     char error[S2R_ERROR_LEN];
     if (s2r_evaluate_sim_and_real(&c, opt->robot, task, sim, z->episodes, 1000 + seed, unit, 1, one, error) != S2R_OK)
         return fail("evaluation", error);
-    s2r_eval_merge(&pooled->sim, &one->sim);
-    s2r_eval_merge(&pooled->real, &one->real);
-    pooled->gap = pooled->sim.success_rate - pooled->real.success_rate;
+    s2r_sim_real_eval_pool(pooled, one);
     return 0;
 }
 
@@ -312,9 +311,7 @@ static int run_seed(const s2r_options* opt, const sizes* z, uint64_t seed, const
         s2r_eval_merge(&t->curve[i], &one.real);
         if (row < 0) continue;
         s2r_eval_merge(&t->calibrated[row], &one.real);
-        s2r_eval_merge(&t->row[row].sim, &one.sim);
-        s2r_eval_merge(&t->row[row].real, &one.real);
-        t->row[row].gap = t->row[row].sim.success_rate - t->row[row].real.success_rate;
+        s2r_sim_real_eval_pool(&t->row[row], &one);
         s2r_sim_real_eval_print(row_name[row], &one);
     }
     if (!bad && (bad = real_only_row(opt, z, pooled, seed, u->unit, &u->calibrated, &t->row[REAL_ONLY])) == 0)
@@ -356,7 +353,7 @@ static int end_file(s2r_file* file) {
 }
 
 static int write_markdown(const s2r_options* opt, const sizes* z, const table* t, double seconds, double peak) {
-    char a[64], b[64], c[64], g[32], name[96];
+    char a[64], b[64], c[64], g[64], name[96];
     s2r_file file;
     FILE* md = begin_file(&file, opt, "07_table.md");
     int r;
@@ -366,7 +363,7 @@ static int write_markdown(const s2r_options* opt, const sizes* z, const table* t
         const s2r_sim_real_eval* e = &t->row[r];
         int has_sim = r != REAL_ONLY && e->sim.episodes > 0;
         if (e->real.episodes == 0) continue;
-        snprintf(g, sizeof g, "%.1f", 100 * e->gap);
+        snprintf(g, sizeof g, "%.1f [%.1f, %.1f]", 100 * e->gap, 100 * e->gap_lo, 100 * e->gap_hi);
         if (r == REAL_ONLY) snprintf(name, sizeof name, "Real-only training (%d demos)", t->pooled_demos);
         else snprintf(name, sizeof name, "%s", row_name[r]);
         fprintf(md, "| %s | %s | %s | %s | %s |\n", name, has_sim ? cell(a, sizeof a, &e->sim) : "n/a",
@@ -378,7 +375,7 @@ static int write_markdown(const s2r_options* opt, const sizes* z, const table* t
         fprintf(md, "%s %s %%", r == SYSID ? "" : r == REAL_ONLY - 1 ? " and" : ",", cell(a, sizeof a, &t->nominal[r]));
     fprintf(md, ".\n");
     fprintf(md, "\n%s; %d training seed(s), seed s paired with real unit #%llu + s; %d episodes per row per seed "
-                "(pooled, Wilson 95 %% intervals); %d demonstrations recorded over the units; each fine-tune also "
+                "(pooled, Wilson 95 %% intervals; the gap's is Newcombe's); %d demonstrations recorded over the units; each fine-tune also "
                 "ran 2 x %d canary episodes on its unit; %.0f s wall, peak memory %.0f MiB.\n",
             s2r_robot_kind_name(opt->robot), opt->seeds, (unsigned long long)opt->real_seed, z->episodes, t->pooled_demos,
             z->canary, seconds, peak);
@@ -391,14 +388,16 @@ static int write_csvs(const s2r_options* opt, const table* t, double seconds, do
     int r;
     if (!csv) return 1;
     fprintf(csv, "recipe,sim_episodes,sim_success,sim_lo,sim_hi,real_episodes,real_success,real_lo,real_hi,gap,"
-                 "calibrated_success,calibrated_lo,calibrated_hi,sim_model,nominal_sim_success,nominal_sim_lo,"
+                 "gap_lo,gap_hi,calibrated_success,calibrated_lo,calibrated_hi,sim_model,nominal_sim_success,nominal_sim_lo,"
                  "nominal_sim_hi\n");
     for (r = 0; r < ROWS; r++) {
         const s2r_sim_real_eval* e = &t->row[r];
-        fprintf(csv, "%s,%d,%.4f,%.4f,%.4f,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%s,%.4f,%.4f,%.4f\n", row_file[r],
-                r == REAL_ONLY ? 0 : e->sim.episodes, e->sim.success_rate, e->sim.success_lo, e->sim.success_hi,
+        int has_sim = r != REAL_ONLY;
+        fprintf(csv, "%s,%d,%.4f,%.4f,%.4f,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%s,%.4f,%.4f,%.4f\n",
+                row_file[r], has_sim ? e->sim.episodes : 0, e->sim.success_rate, e->sim.success_lo, e->sim.success_hi,
                 e->real.episodes, e->real.success_rate, e->real.success_lo, e->real.success_hi,
-                r == REAL_ONLY ? 0.0 : e->gap, t->calibrated[r].success_rate, t->calibrated[r].success_lo,
+                has_sim ? e->gap : 0.0, has_sim ? e->gap_lo : 0.0, has_sim ? e->gap_hi : 0.0,
+                t->calibrated[r].success_rate, t->calibrated[r].success_lo,
                 t->calibrated[r].success_hi, r == REAL_ONLY ? "none" : r >= SYSID ? "identified" : "nominal",
                 t->nominal[r].success_rate, t->nominal[r].success_lo, t->nominal[r].success_hi);
     }

@@ -182,12 +182,37 @@ static int test_robustness_sweep(void) {
     return 0;
 }
 
+/* Pooling two evaluations adds their counts and puts Newcombe's interval
+   on the gap of the pooled rates: sim 199/200 against real 115/200 is a
+   gap of 0.42 in [0.3497, 0.4894] (worked by hand from the two Wilson
+   intervals).  An empty evaluation pooled in changes nothing. */
+static int test_gap_interval(void) {
+    s2r_sim_real_eval pooled, a, b, none;
+    memset(&pooled, 0, sizeof pooled);
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    memset(&none, 0, sizeof none);
+    a.sim.episodes = 100; a.sim.successes = 100; a.real.episodes = 100; a.real.successes = 60;
+    b.sim.episodes = 100; b.sim.successes = 99;  b.real.episodes = 100; b.real.successes = 55;
+    s2r_sim_real_eval_pool(&pooled, &a);
+    s2r_sim_real_eval_pool(&pooled, &b);
+    CHECK(pooled.sim.episodes == 200 && pooled.sim.successes == 199);
+    CHECK(pooled.real.episodes == 200 && pooled.real.successes == 115);
+    CHECKF(fabs(pooled.gap - 0.42) < 1e-12, "gap %.6f", pooled.gap);
+    CHECKF(fabs(pooled.gap_lo - 0.349741) < 1e-6 && fabs(pooled.gap_hi - 0.489414) < 1e-6, "[%.6f, %.6f]",
+           pooled.gap_lo, pooled.gap_hi);
+    s2r_sim_real_eval_pool(&pooled, &none);
+    CHECK(pooled.sim.episodes == 200 && pooled.real.successes == 115 && fabs(pooled.gap_lo - 0.349741) < 1e-6);
+    return 0;
+}
+
 static const test_case recipe_tests[] = {
     {"recipe: camera calibration finds the unit's offset within 3 mm", test_calibrate_camera},
     {"recipe: unit demonstrations are the same for 1 and 2 threads", test_unit_demos_thread_independent},
     {"recipe: a saved policy comes back and acts the same", test_policy_from_checkpoint},
     {"recipe: fine-tuning on a unit keeps the candidate its canary preferred", test_finetune_on_unit},
     {"recipe: a robustness sweep moves only the swept parameter", test_robustness_sweep},
+    {"recipe: the gap's interval is Newcombe's on the pooled counts", test_gap_interval},
 };
 
 static const test_case recipe_slow_tests[] = {
