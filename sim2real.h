@@ -8265,9 +8265,10 @@ S2RDEF s2r_result s2r_robustness_sweep(const s2r_controller* controller, s2r_rob
     s2r_result status[S2R_SWEEP_MAX], res;
     char errors[S2R_SWEEP_MAX][S2R_ERROR_LEN];
     int k;
-    if (count < 1 || count > S2R_SWEEP_MAX || episodes < 1 || (int)p < 0 || p >= S2R_PARAM_COUNT)
-        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "robustness sweep needs a parameter, 1..%d values "
-                         "and episodes >= 1", S2R_SWEEP_MAX);
+    if (!controller || !task || !values || !out || count < 1 || count > S2R_SWEEP_MAX || episodes < 1 ||
+        (int)p < 0 || p >= S2R_PARAM_COUNT)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "robustness sweep needs a controller, a task, a "
+                         "parameter, 1..%d values with room for their results and episodes >= 1", S2R_SWEEP_MAX);
     for (k = 0; k < count; k++)
         if ((res = s2r__sweep_physics(robot, p, values[k], &physics[k], error)) != S2R_OK) return res;
 #ifdef _OPENMP

@@ -172,6 +172,7 @@ static int test_robustness_sweep(void) {
     CHECKF(fabs(two[0].mean_distance - one[0].mean_distance) > 1e-4, "kp 0.3: %.6f m, kp 1: %.6f m",
            two[0].mean_distance, one[0].mean_distance);
     CHECK(s2r_robustness_sweep(&c, S2R_ROBOT_UR5E, &task, S2R_PARAM_KP, unit, 0, 3, 21, one, error) == S2R_ERR_INVALID_ARGUMENT);
+    CHECK(s2r_robustness_sweep(&c, S2R_ROBOT_UR5E, &task, S2R_PARAM_KP, NULL, 1, 3, 21, one, error) == S2R_ERR_INVALID_ARGUMENT);
     CHECK(s2r_robustness_sweep(&c, S2R_ROBOT_UR5E, &task, S2R_PARAM_KP, nan_kp, 1, 3, 21, one, error) != S2R_OK);
     CHECKF(strstr(error, "kp") != NULL, "%s", error);
     CHECK(s2r_robustness_sweep(&c, S2R_ROBOT_UR5E, &task, S2R_PARAM_ACTION_LATENCY, long_delay, 1, 3, 21, one, error) != S2R_OK);
