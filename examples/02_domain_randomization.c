@@ -149,8 +149,21 @@ static s2r_result write_margin(const s2r_options* opt, const margin* m, char* er
     return s2r_file_commit(&file, error);
 }
 
+/* The range DR trained parameter p on, between two grey lines. */
+static s2r_result plot_trained_range(s2r_figure* fig, int panel, const s2r_randomization* trained, s2r_param p) {
+    s2r_plot_style range = s2r_plot_style_default();
+    double lo, hi;
+    s2r_result res;
+    if (!trained->p[p].enabled) return S2R_OK;
+    s2r_dist_support(&trained->p[p].dist, &lo, &hi);
+    range.label = "DR range";
+    res = s2r_plot_vline(fig, panel, lo, &range);
+    range.label = NULL;
+    return res == S2R_OK ? s2r_plot_vline(fig, panel, hi, &range) : res;
+}
+
 /* 02_margin.png: one panel per sweep, success with its interval band, and
-   the range DR trained on between two grey lines. */
+   the range DR trained on. */
 static s2r_result plot_margin(const s2r_options* opt, const margin* m, const s2r_randomization* trained,
                               char* error) {
     s2r_figure fig;
@@ -163,15 +176,7 @@ static s2r_result plot_margin(const s2r_options* opt, const margin* m, const s2r
     for (w = 0; w < 2 && res == S2R_OK; w++) {
         res = s2r_panel_labels(&fig, w, s2r_param_name(SWEEPS[w].param), SWEEPS[w].axis, "success rate");
         if (res == S2R_OK) res = s2r_panel_yrange(&fig, w, 0, 1.05);
-        if (res == S2R_OK && trained->p[SWEEPS[w].param].enabled) {
-            s2r_plot_style range = s2r_plot_style_default();
-            double lo, hi;
-            s2r_dist_support(&trained->p[SWEEPS[w].param].dist, &lo, &hi);
-            range.label = "DR range";
-            res = s2r_plot_vline(&fig, w, lo, &range);
-            range.label = NULL;
-            if (res == S2R_OK) res = s2r_plot_vline(&fig, w, hi, &range);
-        }
+        if (res == S2R_OK) res = plot_trained_range(&fig, w, trained, SWEEPS[w].param);
         for (i = 0; i < m->policies && res == S2R_OK; i++) {
             s2r_plot_style style = s2r_plot_style_default();
             double y[SWEEP_VALUES], lo[SWEEP_VALUES], hi[SWEEP_VALUES];
