@@ -96,6 +96,7 @@ static s2r_result show_randomization(const s2r_options* opt, const s2r_randomiza
    folder, the pure-sim policy, each on the nominal simulator with one
    parameter pushed past the training ranges (s2r_robustness_sweep). */
 #define SWEEP_VALUES 5
+#define MARGIN_EPISODES(quick) ((quick) ? 10 : 200)   /* per value and policy */
 static const struct { s2r_param param; int count; double values[SWEEP_VALUES]; const char* axis; } SWEEPS[2] = {
     {S2R_PARAM_ACTION_LATENCY, 5, {0, 0.02, 0.04, 0.06, 0.08}, "command latency, s"},
     {S2R_PARAM_KP, 4, {1, 0.7, 0.5, 0.3}, "servo stiffness kp, x nominal"},
@@ -115,7 +116,7 @@ static s2r_result measure_margin(const s2r_options* opt, s2r_policy* const* poli
         for (w = 0; w < 2; w++) {
             s2r_controller c = s2r_policy_controller(policies[i]);
             s2r_result res = s2r_robustness_sweep(&c, opt->robot, task, SWEEPS[w].param, SWEEPS[w].values,
-                                                  SWEEPS[w].count, opt->quick ? 10 : 200, opt->seed + 3000,
+                                                  SWEEPS[w].count, MARGIN_EPISODES(opt->quick), opt->seed + 3000,
                                                   m->result[i][w], error);
             if (res != S2R_OK) return res;
         }
@@ -285,7 +286,7 @@ int main(int argc, char** argv) {
     /* 4. The margin the ranges bought: success with the command latency and
           the servo stiffness pushed past what either policy trained on. */
     printf("Margin, in the nominal simulator with one parameter pushed (%d episodes each; 02_margin.csv, .png):\n",
-           opt.quick ? 10 : 200);
+           MARGIN_EPISODES(opt.quick));
     if (show_margin(&opt, &ppo.policy, &training, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
     printf("Compare with the pure-sim row of 01: a real unit inside both margins cannot tell\n"
            "the two policies apart.  Next: 03_system_id.\n");

@@ -26,10 +26,11 @@
 
    Rows pool all seeds: successes over seeds x episodes, with a Wilson 95 %
    interval; the gap (sim minus real) with Newcombe's 95 % interval for a
-   difference of two rates.  The pure-sim and DR policies are measured a second time with
-   the unit's camera calibrated (the last column), which splits their gap
-   into what the camera costs and what the dynamics cost.  Also measured: real success against the number of demos
-   (0, 10, 30, 100, 300, 1000), fine-tuning the sysID policy.
+   difference of two rates.  The pure-sim and DR policies are measured a
+   second time with the unit's camera calibrated (the last column), which
+   splits their gap into what the camera costs and what the dynamics cost.
+   Also measured: real success against the number of demos (0, 10, 30,
+   100, 300, 1000), fine-tuning the sysID policy.
 
    Uses: s2r_identify_unit, s2r_collect_demos, s2r_train_reach,
          s2r_finetune_on_unit, s2r_clone_demos, s2r_evaluate_sim_and_real,
@@ -375,8 +376,9 @@ static int write_markdown(const s2r_options* opt, const sizes* z, const table* t
         fprintf(md, "%s %s %%", r == SYSID ? "" : r == REAL_ONLY - 1 ? " and" : ",", cell(a, sizeof a, &t->nominal[r]));
     fprintf(md, ".\n");
     fprintf(md, "\n%s; %d training seed(s), seed s paired with real unit #%llu + s; %d episodes per row per seed "
-                "(pooled, Wilson 95 %% intervals; the gap's is Newcombe's); %d demonstrations recorded over the units; each fine-tune also "
-                "ran 2 x %d canary episodes on its unit; %.0f s wall, peak memory %.0f MiB.\n",
+                "(pooled, Wilson 95 %% intervals; the gap's is Newcombe's); %d demonstrations recorded over the "
+                "units; each fine-tune also ran 2 x %d canary episodes on its unit; %.0f s wall, peak memory "
+                "%.0f MiB.\n",
             s2r_robot_kind_name(opt->robot), opt->seeds, (unsigned long long)opt->real_seed, z->episodes, t->pooled_demos,
             z->canary, seconds, peak);
     return end_file(&file);
@@ -388,8 +390,8 @@ static int write_csvs(const s2r_options* opt, const table* t, double seconds, do
     int r;
     if (!csv) return 1;
     fprintf(csv, "recipe,sim_episodes,sim_success,sim_lo,sim_hi,real_episodes,real_success,real_lo,real_hi,gap,"
-                 "gap_lo,gap_hi,calibrated_success,calibrated_lo,calibrated_hi,sim_model,nominal_sim_success,nominal_sim_lo,"
-                 "nominal_sim_hi\n");
+                 "gap_lo,gap_hi,calibrated_success,calibrated_lo,calibrated_hi,sim_model,nominal_sim_success,"
+                 "nominal_sim_lo,nominal_sim_hi\n");
     for (r = 0; r < ROWS; r++) {
         const s2r_sim_real_eval* e = &t->row[r];
         int has_sim = r != REAL_ONLY;
