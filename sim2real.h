@@ -67,7 +67,7 @@
      00  hello robot: load both arms, print their facts, hold the home pose.
      01  the gap: one scripted controller (s2r_expert) on the nominal
          simulator, a randomized one and real units; then PPO on the nominal
-         simulator only (s2r_train_reach), measured in sim and on real units
+         simulator only (s2r_train), measured in sim and on real units
          (s2r_evaluate_sim_and_real).
      02  domain randomization: the same PPO, every episode on physics,
          actuation, sensing and latency drawn from s2r_randomization_default;
@@ -90,7 +90,7 @@
      07  the whole table, several training seeds, intervals, figures.
      08  scene renders: stills of both arms, one reach filmed in simulation
          and on a real unit side by side (needs S2R_RENDER).
-   Training is crash-safe: s2r_train_reach saves its state every few
+   Training is crash-safe: s2r_train saves its state every few
    updates (s2r_ppo_save_state); a killed run resumed with --resume ends
    bit-identical to one never stopped, and Ctrl-C saves before it exits.
 
@@ -306,7 +306,37 @@ typedef struct s2r_env {
        a <numeric name="s2r_velocity_limit"> with one rad/s value per joint
        (default pi rad/s), and <numeric name="s2r_workspace"> with
        "xlo ylo zlo xhi yhi zhi" in metres (default: a 0.3 m box centred
-       0.1 m below the flange at home). */
+       0.1 m below the flange at home).
+
+   The push scene (S2R_SCENE_PUSH) adds, for the built-in arms, a pusher, a
+   table and an object; the arm is mounted on the table, as UR and Franka
+   arms usually are, so the table top is the plane z = 0 of the base:
+     - the pusher: a rod on the flange ending in a sphere of radius 12 mm,
+       the site "tip" at its centre (site z axis = the tool axis, pointing
+       down at home); 12 cm beyond the UR5e's flange, 13 cm beyond the
+       Panda's hand (between the fingers);
+     - the table: a plane (MuJoCo planes collide everywhere; the table's
+       extent is its geom size, 0.6 m x 0.6 m, and an object beyond it
+       has fallen off);
+     - the object: a puck, a cylinder 70 mm across and 40 mm high of 0.2 kg
+       (a polymer puck; an ice-hockey puck is 76 mm x 25 mm, 0.16 kg),
+       on a free joint with 0.01 N s/m of damping (air and the odd bit of
+       rolling resistance: small beside its 0.6 N of sliding friction);
+     - three contact pairs and no other contacts: object-table (sliding
+       friction 0.3, a polymer on a laminated table top, measured 0.2-0.4
+       in practice), tip-object (0.5) and tip-table (0.5);
+     - the area where objects and goals are placed: a 0.3 m x 0.24 m
+       rectangle in front of the arm, reachable with the tool vertical.
+   Your own push scene follows the same names: site "tip", geoms "tip",
+   "table" (a plane) and "object" (a cylinder, on a body "object" with a
+   free joint), <pair>s object-table and tip-object (tip-table optional),
+   and <numeric name="s2r_push_area"> "xlo ylo xhi yhi" (m, world). */
+
+typedef enum s2r_scene {
+    S2R_SCENE_ARM,      /* the arm alone, in free space (reach)                 */
+    S2R_SCENE_PUSH,     /* the arm with a pusher tip, a table and an object     */
+    S2R_SCENE_COUNT
+} s2r_scene;
 
 typedef enum s2r_robot_kind {
     S2R_ROBOT_UR5E,     /* Universal Robots UR5e, 6 DOF, 21.0 kg, reach 0.85 m  */
@@ -340,6 +370,16 @@ typedef struct s2r_arm_info {
     double physics_dt;                        /* s, nominal physics timestep         */
     const mjModel* model;                     /* the nominal model, for kinematics   */
     int    flange_site;                       /* site id of "flange" in `model`      */
+    /* The push scene; all 0 (tip_site -1) for the arm alone: */
+    s2r_scene scene;
+    int    tip_site;                          /* site id of "tip", -1 if none         */
+    double tip_radius;                        /* m, the pusher's sphere               */
+    double table_height;                      /* m, nominal table top (world z)       */
+    double table_lo[2], table_hi[2];          /* m, the table top's extent (x, y)     */
+    double push_area_lo[2], push_area_hi[2];  /* m, where objects and goals are placed */
+    double object_radius;                     /* m                                    */
+    double object_half_height;                /* m                                    */
+    double object_mass;                       /* kg, nominal                          */
 } s2r_arm_info;
 
 /* A loaded arm: MuJoCo model and data plus the indices needed to drive it. */
@@ -354,11 +394,18 @@ typedef struct s2r_robot {
     int flange_site;                /* site id of "flange"                   */
     int flange_body;                /* body carrying the flange (payloads go here) */
     int target_mocap;               /* mocap index of "target", -1 if absent */
+    /* The push scene; -1 when absent: */
+    int tip_site, tip_geom, table_geom, object_body, object_geom;
+    int object_qpos_adr, object_dof_adr;   /* the object's free joint: 7 qpos, 6 dofs */
+    int pair_object_table, pair_tip_object, pair_tip_table;   /* <pair> ids */
     char error[S2R_ERROR_LEN];
 } s2r_robot;
 
 /* Load a built-in arm (UR5E or PANDA) from its embedded MJCF. */
 S2RDEF s2r_result s2r_robot_load(s2r_robot* robot, s2r_robot_kind kind);
+/* The same arm in a scene: S2R_SCENE_ARM is s2r_robot_load; PUSH adds the
+   pusher, table and object described above. */
+S2RDEF s2r_result s2r_robot_load_scene(s2r_robot* robot, s2r_robot_kind kind, s2r_scene scene);
 /* Load an arm from MJCF text in memory / from a file.  On a malformed model
    the result is S2R_ERR_MODEL and robot->error holds MuJoCo's message. */
 S2RDEF s2r_result s2r_robot_load_xml(s2r_robot* robot, const char* xml);
@@ -367,6 +414,10 @@ S2RDEF void       s2r_robot_free(s2r_robot* robot);
 /* The embedded MJCF of a built-in arm, written into `buf` (`cap` bytes);
    returns the length it needs (like snprintf), 0 for an unknown kind. */
 S2RDEF size_t     s2r_robot_mjcf(s2r_robot_kind kind, char* buf, size_t cap);
+/* The same for the arm in `scene`. */
+S2RDEF size_t     s2r_robot_scene_mjcf(s2r_robot_kind kind, s2r_scene scene, char* buf, size_t cap);
+/* "arm", "push"; "unknown" out of range. */
+S2RDEF const char* s2r_scene_name(s2r_scene scene);
 /* Put the arm at rest at `q` (rad, [n_joints]; NULL = home) with the servos
    holding it there, and recompute positions. */
 S2RDEF s2r_result s2r_robot_reset(s2r_robot* robot, const double* q);
@@ -538,6 +589,15 @@ typedef enum s2r_param {
     S2R_PARAM_LATENCY_JITTER,  /* per-step jitter of both delays, +- s             */
     S2R_PARAM_TARGET_OFFSET,   /* camera-to-base calibration error, m, per axis    */
     S2R_PARAM_QPOS_BIAS,       /* encoder zero offset, rad, per joint              */
+    /* The push scene's (no effect on the arm alone): */
+    S2R_PARAM_OBJECT_FRICTION, /* object-table sliding friction; scale             */
+    S2R_PARAM_OBJECT_MASS,     /* object mass (and inertia); scale                 */
+    S2R_PARAM_OBJECT_DAMPING,  /* object free-joint damping; scale                 */
+    S2R_PARAM_TIP_FRICTION,    /* tip-object sliding friction; scale               */
+    S2R_PARAM_TABLE_HEIGHT,    /* table top height error, m; offset                */
+    S2R_PARAM_CAMERA_LATENCY,  /* object camera: capture-to-reading delay, s       */
+    S2R_PARAM_OBJECT_NOISE,    /* perceived object position noise std, m           */
+    S2R_PARAM_OBJECT_DROPOUT,  /* probability a camera frame misses the object     */
     S2R_PARAM_COUNT
 } s2r_param;
 
@@ -561,7 +621,9 @@ typedef struct s2r_randomization {
 /* "friction", "damping", "armature", "frictionloss", "link_mass", "payload",
    "kp", "kv", "torque_limit", "timestep", "action_latency", "obs_latency",
    "qpos_noise", "qvel_noise", "target_noise", "latency_jitter",
-   "target_offset", "qpos_bias"; "unknown" out of range. */
+   "target_offset", "qpos_bias", "object_friction", "object_mass",
+   "object_damping", "tip_friction", "table_height", "camera_latency",
+   "object_noise", "object_dropout"; "unknown" out of range. */
 S2RDEF const char*    s2r_param_name(s2r_param p);
 /* The parameter with that name; S2R_PARAM_COUNT when there is none. */
 S2RDEF s2r_param      s2r_param_find(const char* name);
@@ -611,6 +673,20 @@ S2RDEF s2r_randomization s2r_randomization_none(void);
      target_offset  off   (suggested: uniform -0.01 0.01 absolute, per axis)
      qpos_bias      off   (suggested: uniform -0.002 0.002 absolute, per joint) */
 S2RDEF s2r_randomization s2r_randomization_default(void);
+/* The push task's training ranges: the arm's as above but the command
+   latency 10-60 ms, and the object and camera (reasons in the
+   implementation):
+     action_latency  uniform     0.010  0.060  absolute  (s)
+     object_friction loguniform  0.5    2.0    scale
+     object_mass     uniform     0.7    1.3    scale
+     object_damping  loguniform  0.5    2.0    scale
+     tip_friction    uniform     0.5    1.5    scale
+     table_height    uniform    -0.01   0.01   offset    (m)
+     camera_latency  uniform     0.020  0.120  absolute  (s)
+     object_noise    uniform     0      0.005  absolute  (m)
+     object_dropout  uniform     0      0.1    absolute  (probability)
+   A simulator drawing from it needs max_latency >= 0.122 s. */
+S2RDEF s2r_randomization s2r_randomization_push(void);
 /* Validate every enabled entry; the message names the first bad parameter. */
 S2RDEF s2r_result s2r_randomization_check(const s2r_randomization* r, char* error);
 /* Draw one episode: values[p] is a draw of entry p, or for a disabled entry
@@ -877,6 +953,9 @@ typedef struct s2r_sensors {          /* what the robot's controller reads    */
     double qd[S2R_MAX_JOINTS];        /* rad/s, measured joint velocities      */
     double tau[S2R_MAX_JOINTS];       /* N·m, measured joint torques           */
     double target[3];                 /* m, perceived target position (world)  */
+    double object[3];                 /* m, perceived object centre (world): the
+                                         camera's latest frame, held when a frame
+                                         misses it (push scene; else 0)          */
 } s2r_sensors;
 
 typedef struct s2r_ground_truth {     /* external measurement, for evaluation  */
@@ -885,6 +964,8 @@ typedef struct s2r_ground_truth {     /* external measurement, for evaluation  *
     double target[3];                 /* m, true target position               */
     double q[S2R_MAX_JOINTS];         /* rad, true joint positions             */
     int    diverged;                  /* physics blew up since reset           */
+    double tip[3], tip_vel[3];        /* m, m/s, the pusher's tip (push scene) */
+    double object[3], object_vel[3];  /* m, m/s, the object's centre (push)    */
 } s2r_ground_truth;
 
 typedef struct s2r_backend {
@@ -908,6 +989,10 @@ typedef struct s2r_backend {
        path - brakes engage and the servos hold where the arm is, with no
        command latency; commands are ignored until the next reset. */
     s2r_result (*halt)(void* self);
+    /* Push scene only (NULL otherwise): put the object at rest on the table
+       with its centre above (x, y) (m, world), as an operator would set it
+       down, and start the camera's view of it afresh.  Call after reset. */
+    s2r_result (*place_object)(void* self, const double xy[2]);
 } s2r_backend;
 
 /* Shorthands: s2r_backend_reset(b, ...) is b->reset(b->self, ...). */
@@ -919,6 +1004,8 @@ S2RDEF s2r_result s2r_backend_read_sensors(const s2r_backend* b, s2r_sensors* ou
 S2RDEF s2r_result s2r_backend_ground_truth(const s2r_backend* b, s2r_ground_truth* out);
 /* The drive-level halt; S2R_ERR_UNSUPPORTED when the backend has none. */
 S2RDEF s2r_result s2r_backend_halt(const s2r_backend* b);
+/* S2R_ERR_UNSUPPORTED when the backend has no object. */
+S2RDEF s2r_result s2r_backend_place_object(const s2r_backend* b, const double xy[2]);
 
 /* --- The simulator backend: nominal or randomized --------------------------
    One simulator serves both: with s2r_randomization_none() and no noise it is
@@ -945,10 +1032,16 @@ typedef struct s2r_sim_draw {                 /* one episode's parameters       
     double link_mass[S2R_MAX_JOINTS];         /* per-link draws of link_mass       */
     double qpos_bias[S2R_MAX_JOINTS];         /* rad, encoder zero offsets         */
     double target_offset[3];                  /* m, camera-to-base calibration error */
+    double object_com[3];                     /* m, the object's centre of mass off
+                                                 its centre (object frame); no
+                                                 parameter draws it: 0 but on units */
+    double table_tilt[2];                     /* rad, table top about x and y; the same */
 } s2r_sim_draw;
 
 typedef struct s2r_sim_config {
     s2r_robot_kind    robot;          /* default S2R_ROBOT_UR5E                     */
+    s2r_scene         scene;          /* built-in arms: what surrounds the arm;     */
+                                      /* S2R_SCENE_ARM                              */
     const char*       mjcf_path;      /* S2R_ROBOT_CUSTOM: MJCF file, or ...        */
     const char*       mjcf_xml;       /* ... MJCF text (used when mjcf_path is NULL) */
     s2r_randomization randomization;  /* drawn at every reset; default none         */
@@ -957,6 +1050,15 @@ typedef struct s2r_sim_config {
     s2r_noise_config  noise_qd;       /* joint velocity sensing (rad/s); qvel_noise */
     s2r_noise_config  noise_target;   /* perceived target (m); target_noise         */
     double sensor_period;             /* s, sensors refresh this often; 0 = always  */
+    s2r_noise_config  noise_object;   /* perceived object (m); its white_std and     */
+                                      /* dropout are replaced by object_noise and   */
+                                      /* object_dropout when enabled               */
+    double camera_period;             /* s, the object camera's frame period; 0 =  */
+                                      /* a fresh frame at every reading             */
+    double occlusion_radius;          /* m: while the tip is this close to the     */
+    double occlusion_dropout;         /* object (horizontally) a frame misses it   */
+                                      /* with this probability: the arm between the */
+                                      /* camera and the object; 0, 0               */
     double max_latency;               /* s, longest delay (with jitter) the delay   */
                                       /* lines hold; 0.1                            */
     double max_joint_speed;           /* rad/s; faster is divergence; 50            */
@@ -991,6 +1093,12 @@ struct s2r_sim {
     int              diverged;                /* physics blew up since reset     */
     int              halted;                  /* brakes on until the next reset  */
     double           hold[S2R_MAX_JOINTS];    /* rad, servo targets while halted */
+    s2r_delay_line   camera_delay;            /* [capacity][3] true object centre (push) */
+    int              camera_age;              /* steps, this episode's camera delay */
+    s2r_sample_hold  camera_hold;
+    s2r_noise_config object_noise;            /* this episode's camera noise     */
+    s2r_noise_state  object_noise_state[3];
+    double           object_held[3];          /* m, the camera's last frame      */
     s2r_sim_effects  effects;                 /* NULL, or unmodeled effects      */
     void*            effects_context;
     char             error[S2R_ERROR_LEN];
@@ -1024,7 +1132,13 @@ S2RDEF s2r_result s2r_sim_pin_draw(s2r_sim* sim, const s2r_sim_draw* draw);
      - torque saturation that falls with speed (a motor's torque-speed curve);
      - encoder bias, a camera-to-base calibration offset of 1-3 cm on the
        perceived target, real latencies (with jitter), quantized encoders,
-       noise and dropped target detections.
+       noise and dropped target detections;
+     - in the push scene: the unit's own object-table and tip-object
+       friction, object mass, damping and centre of mass, table height and
+       tilt, a worn patch of the table where the object slides more easily
+       (friction varying over the table: no single simulator value can
+       represent it), and a 30 fps camera with its own delay, noise, missed
+       frames and frames lost while the arm is over the object.
 
    Everything the pipeline does to a unit goes through its backend; the
    hidden parameters are read only by s2r_real_robot_oracle(), which exists
@@ -1042,6 +1156,12 @@ typedef struct s2r_real_unit {
     double backlash[S2R_MAX_JOINTS];                /* rad, total gear play          */
     double torque_limit[S2R_MAX_JOINTS];            /* N·m, at standstill            */
     double torque_derate;                           /* fraction lost at the speed limit */
+    /* The push scene's worn patch (draw.value and the draw's object_com and
+       table_tilt hold the rest of the unit's table and object): */
+    double patch_centre[2];                         /* m, world x y                  */
+    double patch_radius;                            /* m                             */
+    double patch_friction;                          /* object-table friction there,  */
+                                                    /* as a fraction of elsewhere    */
 } s2r_real_unit;
 
 typedef struct s2r_real_robot {
@@ -1058,6 +1178,10 @@ S2RDEF s2r_randomization s2r_real_unit_modes(void);
 /* Draw unit `seed` of the fleet of `info`'s arm (UR5e or Panda). */
 S2RDEF s2r_result s2r_real_unit_draw(const s2r_arm_info* info, uint64_t seed, s2r_real_unit* unit);
 S2RDEF s2r_result s2r_real_robot_init(s2r_real_robot* real, s2r_robot_kind kind, uint64_t unit_seed);
+/* The same unit in a scene: the push scene adds the unit's table and
+   object, with their own hidden values (same seed, same arm). */
+S2RDEF s2r_result s2r_real_robot_init_scene(s2r_real_robot* real, s2r_robot_kind kind, s2r_scene scene,
+                                            uint64_t unit_seed);
 S2RDEF void       s2r_real_robot_free(s2r_real_robot* real);
 S2RDEF const s2r_backend* s2r_real_robot_backend(s2r_real_robot* real);
 /* ORACLE - the hidden truth of a unit.  For teaching and tests only: system
@@ -1157,22 +1281,223 @@ S2RDEF void       s2r_reach_sample_target(const s2r_reach_config* config,
 S2RDEF s2r_env    s2r_reach_env(s2r_reach* reach);
 
 /* ==========================================================================
-   Scripted controller: inverse kinematics and the reach expert
+   Push task: slide an object over the table to a goal
    ==========================================================================
-   A classical controller for the reach task, used three ways: the baseline
+   After Peng et al. 2018 (Sim-to-Real Transfer of Robotic Control with
+   Dynamics Randomization), where a policy trained without dynamics
+   randomization pushed a puck to its goal 0 % of the time on the real arm:
+   here contact, friction, mass, latency and actuation decide the outcome,
+   so each step of the recipe has something to close.  It needs a backend
+   with the push scene (S2R_SCENE_PUSH, see Robots).
+
+   Episode: the object is set down at a point drawn in the push area, the
+   goal is drawn in the area between min_distance and max_distance from
+   it, and the arm starts at rest with the tip at pushing height above a
+   third point at least tip_clearance from the object (the start pose is
+   found by s2r_tip_ik on the nominal model).  Every control_period the
+   policy outputs a in [-1, 1]^2, a tip velocity a * max_speed (m/s, world
+   x and y).  s2r_tip_velocity_ik turns it into servo targets, holding the
+   tip at push_height above the nominal table top with the tool vertical:
+   the Cartesian velocity mode real arms offer (UR's speedl, Franka's
+   Cartesian velocity interface), written here on the joint servos so it
+   works unchanged on your arm.  Near the edge of the reachable region
+   (the push area widened by 8 cm) the velocity component leading out is
+   dropped.  After episode_steps steps the episode is truncated.
+
+   Observation (floats), all in metres or m/s, world frame, x then y:
+       [0,  2)   tip             forward kinematics of the measured joints
+       [2,  4)   tip velocity    the tip's Jacobian times measured qd
+       [4,  6)   object          as the camera perceives it (its own frame
+                                 rate, delay, noise, missed frames, and
+                                 calibration), minus target_correction
+       [6,  8)   goal            the goal marker as the same camera sees it,
+                                 minus target_correction (so goal - object
+                                 is free of the camera's calibration error;
+                                 object - tip, from encoders and camera, is not)
+       [8, 10)   object - tip
+       [10, 12)  goal - object
+       [12, 14)  object moved    perceived object minus its value one
+                                 control step earlier
+       [14, 16)  previous action
+   obs_dim = S2R_PUSH_OBS = 16 on every arm, act_dim 2.
+
+   Reward per step, from ground truth (d = object-goal distance, c = the
+   tip's distance to the object's rim, both horizontal, m):
+       r = -d / 0.1 - approach_weight c / 0.1
+           + bonus exp(-(d / success_radius)^2) - action_cost |a|^2
+   The first term pays for progress, the second for staying at the object
+   (without it the first has no gradient until the object moves), the
+   bonus for being there.  An object off the table (fallen) ends the
+   episode as a failure (terminated, reward -2 per remaining step).
+   Success (at the last step, ground truth): d < success_radius. */
+
+#define S2R_PUSH_OBS 16   /* floats per push observation, any arm */
+
+typedef struct s2r_push_config {
+    double control_period;   /* s between policy actions; 0.04 (25 Hz)           */
+    int    episode_steps;    /* policy steps per episode; 125 (5 s)              */
+    double max_speed;        /* m/s, tip speed at |a| = 1; 0.15                  */
+    double push_height;      /* m, tip centre above the table top; 0.02 (the
+                                object's mid-height)                            */
+    double success_radius;   /* m, object centre to goal; 0.03                   */
+    double min_distance;     /* m, least object-goal distance drawn; 0.08        */
+    double max_distance;     /* m, largest; 0.2                                  */
+    double tip_clearance;    /* m, least tip-object distance at the start; 0.1   */
+    double approach_weight;  /* reward weight of the tip-object distance; 0.5    */
+    double bonus;            /* reward for the object on the goal; 1.0           */
+    double action_cost;      /* reward weight on |a|^2; 0.05                     */
+    double target_correction[3]; /* m, subtracted from the perceived object: the
+                                    camera calibration (s2r_calibrate_camera);
+                                    0 0 0                                       */
+} s2r_push_config;
+
+typedef struct s2r_push {
+    s2r_push_config    config;
+    const s2r_backend* backend;
+    int                n_joints;
+    mjData*            kinematics;             /* scratch for FK and Jacobians   */
+    double             heading[3];             /* the tip's x axis to hold (world) */
+    double             goal[2];                /* m, this episode's goal         */
+    double             q_cmd[S2R_MAX_JOINTS];  /* rad, servo targets sent        */
+    double             q_start[S2R_MAX_JOINTS];/* rad, this episode's start pose */
+    float              prev_action[2];
+    double             prev_object[2];         /* m, perceived one step earlier  */
+    s2r_sensors        sensors;                /* latest reading                 */
+    int                step;
+    int                episode_open;
+    char               error[S2R_ERROR_LEN];
+} s2r_push;
+
+S2RDEF s2r_push_config s2r_push_config_default(void);
+/* S2R_ERR_INVALID_ARGUMENT unless the backend has the push scene. */
+S2RDEF s2r_result s2r_push_init(s2r_push* push, const s2r_push_config* config, const s2r_backend* backend);
+S2RDEF void       s2r_push_free(s2r_push* push);
+/* Draw the tip's start, the object and the goal from rng; start an episode. */
+S2RDEF s2r_result s2r_push_reset(s2r_push* push, s2r_rng* rng, float* obs);
+/* Start an episode with the tip above `tip`, the object at `object` and
+   the goal at `goal` (m, world x y).  An object or goal off the table, a
+   tip out of reach: S2R_ERR_INVALID_ARGUMENT, nothing changes. */
+S2RDEF s2r_result s2r_push_reset_to(s2r_push* push, const double tip[2], const double object[2],
+                                    const double goal[2], s2r_rng* rng, float* obs);
+/* One policy step.  NaN/Inf in the action: S2R_ERR_INVALID_ARGUMENT,
+   nothing changes. */
+S2RDEF s2r_result s2r_push_step(s2r_push* push, const float* action, float* obs, s2r_step_result* out);
+/* Draw an episode's tip start, object and goal (m, world x y). */
+S2RDEF void       s2r_push_sample(const s2r_push_config* config, const s2r_arm_info* info, s2r_rng* rng,
+                                  double tip[2], double object[2], double goal[2]);
+S2RDEF s2r_env    s2r_push_env(s2r_push* push);
+
+/* Differential inverse kinematics of the tip (push scene): move the servo
+   targets q_cmd (rad, [n_joints], updated in place) so the tip moves at
+   the planar velocity v (m/s, world x y) for dt seconds while being held
+   at `height` (m, world z) with the tool axis pointing down and its x axis
+   along `heading` (world, horizontal).  With the tip's 6 x n Jacobian J
+   at the measured joints q (rad):
+       twist = [v_x, v_y, k (height - z),  k (z_tip x -e_z + ((x_tip x heading) . e_z) e_z)]
+       dq    = J^T (J J^T + lambda^2 I)^-1 twist  + a null-space pull toward q_rest
+       q_cmd = clamp(q_cmd + dq dt, joint limits, q -+ 0.2 rad)
+   with k = 10 /s and lambda = 0.01: damped least squares, which stays
+   bounded near singularities.  The height and orientation errors come
+   from the measured joints, so the servos' droop under gravity is worked
+   off the way an integral term would.  `scratch` comes from
+   mj_makeData(info->model); nothing is allocated. */
+S2RDEF void   s2r_tip_velocity_ik(const s2r_arm_info* info, mjData* scratch, const double* q, const double v[2],
+                                  double height, const double heading[3], const double* q_rest, double dt,
+                                  double* q_cmd);
+/* Joint angles (rad) putting the tip at `tip` (m, world) with the tool
+   axis down and its x axis along `heading`, from q_start by iterating the
+   same step.  Returns the remaining position error, m. */
+S2RDEF double s2r_tip_ik(const s2r_arm_info* info, mjData* scratch, const double tip[3], const double heading[3],
+                         const double* q_start, double* q_out);
+
+/* ==========================================================================
+   Tasks: one door for the pipeline to reach, push or your own task
+   ==========================================================================
+   Training, evaluation, demonstrations and fine-tuning take a task
+   configuration (which task, and its settings) and build the task over
+   whatever backend they are given, so a second task reuses the pipeline
+   instead of copying it.  An s2r_task holds one task of either kind; its
+   s2r_env is what the learners see.  Each kind names the scene its
+   simulator needs (reach: the arm alone; push: the push scene) and its
+   default training ranges. */
+
+typedef enum s2r_task_kind {
+    S2R_TASK_REACH,
+    S2R_TASK_PUSH,
+    S2R_TASK_COUNT
+} s2r_task_kind;
+
+typedef struct s2r_task_config {
+    s2r_task_kind    kind;    /* S2R_TASK_REACH                          */
+    s2r_reach_config reach;   /* used when kind is REACH; its defaults    */
+    s2r_push_config  push;    /* used when kind is PUSH; its defaults     */
+} s2r_task_config;
+
+typedef struct s2r_task {
+    s2r_task_kind kind;
+    s2r_reach     reach;          /* the task, when kind is REACH           */
+    s2r_push      push;           /* the task, when kind is PUSH            */
+    s2r_env       env;            /* the task as the learners see it        */
+    int           episode_steps;  /* policy steps per episode               */
+    char*         error;          /* the active task's error message        */
+} s2r_task;
+
+/* "reach", "push"; "unknown" out of range. */
+S2RDEF const char*       s2r_task_kind_name(s2r_task_kind kind);
+/* S2R_TASK_COUNT when `name` is none of them. */
+S2RDEF s2r_task_kind     s2r_task_kind_find(const char* name);
+S2RDEF s2r_task_config   s2r_task_config_default(s2r_task_kind kind);
+/* The scene a simulator needs for the task. */
+S2RDEF s2r_scene         s2r_task_scene(s2r_task_kind kind);
+/* A simulator configuration for `robot` ready for the task: its scene,
+   and for push the delay lines long enough for the camera (max_latency
+   0.2 s).  Nominal: no randomization. */
+S2RDEF s2r_sim_config    s2r_task_sim_config(s2r_task_kind kind, s2r_robot_kind robot);
+/* The task's default training ranges: s2r_randomization_default() for
+   reach, s2r_randomization_push() for push. */
+S2RDEF s2r_randomization s2r_task_randomization(s2r_task_kind kind);
+/* Observation and action sizes of the task on `robot`. */
+S2RDEF void              s2r_task_dims(s2r_task_kind kind, s2r_robot_kind robot, int* obs_dim, int* act_dim);
+/* A camera calibration (m, subtracted from what the camera perceives:
+   reach's target, push's object) into either task's settings. */
+S2RDEF void              s2r_task_config_set_camera(s2r_task_config* config, const double correction[3]);
+S2RDEF s2r_result        s2r_task_init(s2r_task* task, const s2r_task_config* config, const s2r_backend* backend);
+S2RDEF void              s2r_task_free(s2r_task* task);
+S2RDEF const s2r_backend* s2r_task_backend(const s2r_task* task);
+/* The configuration of a running reach task (e.g. for s2r_expert_init). */
+S2RDEF s2r_task_config   s2r_task_config_of_reach(const s2r_reach* reach);
+
+/* ==========================================================================
+   Scripted controller: inverse kinematics, the reach expert, the pusher
+   ==========================================================================
+   A classical controller for each task, used three ways: the baseline
    that shows the gap before any learning (example 01), the teleoperating
    "human" that records demonstrations on the real robot (example 04), and
    the fallback controller of staged deployment (example 06).
 
-   It solves damped least-squares inverse kinematics on the nominal model
-   for the perceived target, then moves the servo targets toward that goal
-   plus an integral of the remaining joint error (which removes the static
+   Reach: damped least-squares inverse kinematics on the nominal model for
+   the perceived target, then the servo targets move toward that goal plus
+   an integral of the remaining joint error (which removes the static
    droop of the servos):
 
        I += gain_error (q_goal - q)                  (clipped to +-0.1 rad)
-       a  = clip( gain_cmd (q_goal + I - q_cmd) / max_delta, -1, 1 )  It reads only the task's observation, so it
-   acts in the policy's action space; optional action noise and a reaction
-   delay make it an imperfect human. */
+       a  = clip( gain_cmd (q_goal + I - q_cmd) / max_delta, -1, 1 )
+
+   Push: in the frame of the push direction u (object to goal) and its
+   normal w, with the tip at s along u and l along w from the object and
+   R the object's radius plus the tip's:
+     - tip beside or ahead of the object (s > -R/2): step aside to R + 3
+       cm off the object on the tip's side, then back along that side;
+     - behind but off the line (|l| > 2 cm) or far back: go to the point
+       R + 1.5 cm behind the object on the line;
+     - on the line behind it: push along u at min(max_speed, 2 /s x the
+       object-goal distance), steering the tip back onto the line;
+     - object within half the success radius of the goal: stop.
+   Waypoints are approached at approach_gain x the distance (m/s per m).
+
+   Both read only the task's observation, so they act in the policy's
+   action space; optional action noise and a reaction delay make them an
+   imperfect human. */
 
 /* Joint angles putting the flange at `target` (m, world), from q_start
    (rad) by damped least squares with a pull toward q_start in the null
@@ -1186,12 +1511,17 @@ typedef struct s2r_expert_config {
     double gain_error;       /* integral gain on the joint error, per step; 0.1     */
     double action_noise;     /* std of Gaussian noise added to each action; 0       */
     int    reaction_steps;   /* policy steps between seeing and acting; 0           */
+    double approach_gain;    /* push: tip speed per metre to the waypoint, 1/s; 4   */
 } s2r_expert_config;
 
 typedef struct s2r_expert {
     s2r_expert_config   config;
     const s2r_arm_info* info;
-    double              max_delta;                 /* rad, the task's action scale   */
+    s2r_task_kind       task;                      /* which task it drives           */
+    int                 obs_dim, act_dim;          /* the task's sizes               */
+    double              max_delta;                 /* reach: rad, the action scale   */
+    double              max_speed;                 /* push: m/s, the action scale    */
+    double              success_radius;            /* push: m                        */
     mjData*             scratch;                   /* IK workspace                   */
     double              q_goal[S2R_MAX_JOINTS];    /* rad, IK solution               */
     double              integral[S2R_MAX_JOINTS];  /* rad, accumulated joint error   */
@@ -1204,16 +1534,20 @@ typedef struct s2r_expert {
 } s2r_expert;
 
 S2RDEF s2r_expert_config s2r_expert_config_default(void);
+/* For the task `task` describes (its kind, sizes and action scale) on the
+   arm `info` (the nominal model, for inverse kinematics). */
 S2RDEF s2r_result s2r_expert_init(s2r_expert* e, const s2r_expert_config* config,
-                                  const s2r_reach* reach);
+                                  const s2r_task_config* task, const s2r_arm_info* info);
 S2RDEF void       s2r_expert_free(s2r_expert* e);
 /* Forget the goal and the pending actions (start of an episode). */
 S2RDEF void       s2r_expert_reset(s2r_expert* e);
-/* Action for observation `obs` of the reach task.  `target` (m) overrides
-   the perceived target of the observation when not NULL - an operator who
-   sees the real scene.  rng: action noise (may be NULL when there is none). */
-S2RDEF s2r_result s2r_expert_act(s2r_expert* e, const float* obs, const double* target,
+/* Action for observation `obs` of the task.  `seen` (m, world) overrides
+   what the camera perceives when not NULL, as an operator who sees the
+   real scene does: reach's target [3]; push's object and goal [6].  rng:
+   action noise (may be NULL when there is none). */
+S2RDEF s2r_result s2r_expert_act(s2r_expert* e, const float* obs, const double* seen,
                                  float* action, s2r_rng* rng);
+
 
 /* ==========================================================================
    Learning: MLP, Gaussian policy, PPO, behaviour cloning, checkpoints
@@ -1582,7 +1916,7 @@ S2RDEF s2r_result s2r_ppo_train(s2r_ppo* ppo, s2r_env* envs,
    environment is rebuilt by replaying a reset from a saved stream (reset
    must depend only on the stream it is given).  When the last rollout
    ended every episode (a rollout of whole episodes, as
-   s2r_reach_ppo_config's), the envs were just reset and the state holds
+   s2r_task_ppo_config's), the envs were just reset and the state holds
    the streams of those resets: saving changes nothing, and a run that
    saves trains exactly as one that never does.  Otherwise saving ends the
    running episodes, as a rollout boundary does (bootstrapped from the
@@ -1803,7 +2137,7 @@ typedef struct s2r_eval_result {
 
 /* distance_curve: NULL, or [episode_steps] filled with the mean distance (m)
    after each step over all episodes. */
-S2RDEF s2r_result s2r_evaluate(const s2r_controller* controller, s2r_reach* reach,
+S2RDEF s2r_result s2r_evaluate(const s2r_controller* controller, s2r_task* task,
                                int episodes, uint64_t seed, s2r_eval_result* out,
                                double* distance_curve);
 /* Pool b into a: counts add up, means are weighted by episodes, and the
@@ -1836,7 +2170,7 @@ typedef struct s2r_sim_real_eval {
 } s2r_sim_real_eval;
 
 S2RDEF s2r_result s2r_evaluate_sim_and_real(const s2r_controller* controller, s2r_robot_kind robot,
-                                            const s2r_reach_config* task, const s2r_randomization* sim_physics,
+                                            const s2r_task_config* task, const s2r_randomization* sim_physics,
                                             int episodes, uint64_t seed, uint64_t first_unit, int units,
                                             s2r_sim_real_eval* out, char* error);
 /* Pool `one` into `pooled` (s2r_eval_merge of sim and of real, e.g. over
@@ -1864,7 +2198,7 @@ S2RDEF s2r_result s2r_sim_real_eval_write(const char* path, const char* label, c
    call from several threads (a policy is), and threads change nothing. */
 #define S2R_SWEEP_MAX 16
 S2RDEF s2r_result s2r_robustness_sweep(const s2r_controller* controller, s2r_robot_kind robot,
-                                       const s2r_reach_config* task, s2r_param p, const double* values,
+                                       const s2r_task_config* task, s2r_param p, const double* values,
                                        int count, int episodes, uint64_t seed, s2r_eval_result* out,
                                        char* error);
 
@@ -1886,13 +2220,13 @@ S2RDEF s2r_expert_config s2r_operator_config_default(void);
 /* Record `episodes` demonstrations on `robot` into `data` (appended; its
    sizes must match the task).  Episode i uses stream i of `seed`.
    successes: NULL or the number of demos that ended in success. */
-S2RDEF s2r_result s2r_collect_demos(const s2r_backend* robot, const s2r_reach_config* task,
+S2RDEF s2r_result s2r_collect_demos(const s2r_backend* robot, const s2r_task_config* task,
                                     const s2r_expert_config* op, int episodes, uint64_t seed,
                                     s2r_dataset* data, int* successes, char* error);
 /* The same on real unit `unit` of `robot`'s fleet, recorded by `threads`
    copies of the unit in parallel; the dataset is identical for any thread
    count (episode i always uses stream i and the parts join in order). */
-S2RDEF s2r_result s2r_collect_unit_demos(s2r_robot_kind robot, uint64_t unit, const s2r_reach_config* task,
+S2RDEF s2r_result s2r_collect_unit_demos(s2r_robot_kind robot, uint64_t unit, const s2r_task_config* task,
                                          const s2r_expert_config* op, int episodes, uint64_t seed, int threads,
                                          s2r_dataset* data, int* successes, char* error);
 /* Behaviour cloning on demonstrations, `epochs` passes over them:
@@ -1915,24 +2249,24 @@ S2RDEF s2r_result s2r_clone_demos(s2r_policy* policy, const s2r_dataset* demos, 
    canary_success[2] (may be NULL): both rates; *kept (may be NULL): 0 or 1.
    The canary is real robot time: count its episodes with the demos. */
 S2RDEF s2r_result s2r_finetune_on_unit(s2r_policy* policy, const s2r_dataset* demos, int epochs, uint64_t seed,
-                                       const s2r_backend* robot, const s2r_reach_config* task,
+                                       const s2r_backend* robot, const s2r_task_config* task,
                                        int canary_episodes, uint64_t canary_seed,
                                        double canary_success[2], int* kept, char* error);
 
 /* ==========================================================================
-   Training a reach policy: simulators as environments, PPO, a learning curve
+   Training a policy: simulators as environments, PPO, a learning curve
    ==========================================================================
    The step every recipe row shares: N simulators of one arm (nominal, or
-   randomized with a given table) each wrapped in a reach task, trained with
+   randomized with a given table) each wrapped in the task, trained with
    PPO, with per-update diagnostics written to a CSV and a learning-curve
    PNG.  The caller owns the s2r_ppo (and so the policy): initialize it with
-   s2r_reach_ppo_config(), optionally copy a starting policy in (warm
-   start), then call s2r_train_reach. */
+   s2r_task_ppo_config(), optionally copy a starting policy in (warm
+   start), then call s2r_train. */
 
-typedef struct s2r_reach_training {
+typedef struct s2r_training {
     s2r_robot_kind    robot;          /* which arm; S2R_ROBOT_UR5E                 */
     s2r_randomization randomization;  /* s2r_randomization_none() = pure sim       */
-    s2r_reach_config  task;           /* s2r_reach_config_default()                */
+    s2r_task_config   task;           /* s2r_task_config_default(kind)             */
     const char*       label;          /* name on progress lines; "ppo"             */
     const char*       csv_path;       /* per-update diagnostics, or NULL           */
     const char*       curve_png;      /* learning curve, or NULL                   */
@@ -1943,24 +2277,24 @@ typedef struct s2r_reach_training {
     int               state_every;    /* updates between saves; 10                 */
     int               resume;         /* 1: continue from state_path if it exists,
                                          keeping the CSV rows up to that update; 0 */
-} s2r_reach_training;
+} s2r_training;
 
-S2RDEF s2r_reach_training s2r_reach_training_default(s2r_robot_kind robot);
-/* PPO settings that learn the reach task: CleanRL's defaults except 8
+/* Task `kind` on `robot`, nominal simulator, the defaults above. */
+S2RDEF s2r_training s2r_training_default(s2r_robot_kind robot, s2r_task_kind kind);
+/* PPO settings that learn the tasks: CleanRL's defaults except 8
    environments, 4000-step rollouts (500 steps per environment: ten whole
-   episodes of the default 50 steps, so a training-state save changes
-   nothing, see s2r_ppo_save_state), a lower initial action noise (log std
-   -0.5), learning rate 1e-3 and 5 epochs per update (measured: the same
-   success in sim as 3e-4 / 10 epochs at 250k steps, in less wall time),
-   for `total_steps` environment steps. */
-S2RDEF s2r_ppo_config s2r_reach_ppo_config(long long total_steps, uint64_t seed, int threads);
-/* Observation and action sizes of the reach task on `robot`. */
-S2RDEF void       s2r_reach_dims(s2r_robot_kind robot, int* obs_dim, int* act_dim);
+   reach episodes of the default 50 steps, four push episodes of 125, so a
+   training-state save changes nothing, see s2r_ppo_save_state), a lower
+   initial action noise (log std -0.5), learning rate 1e-3 and 5 epochs per
+   update (measured on reach: the same success in sim as 3e-4 / 10 epochs
+   at 250k steps, in less wall time), for `total_steps` environment steps.
+   The same for both tasks. */
+S2RDEF s2r_ppo_config s2r_task_ppo_config(s2r_task_kind kind, long long total_steps, uint64_t seed, int threads);
 /* Train ppo->policy for the rest of ppo's planned steps.  error: S2R_ERROR_LEN.
    The CSV is written as csv_path.tmp while training and renamed when done.
    After s2r_interrupt_catch(), Ctrl-C stops after the current update,
    saves the state and returns S2R_ERR_INTERRUPTED; rerun with resume = 1. */
-S2RDEF s2r_result s2r_train_reach(const s2r_reach_training* training, s2r_ppo* ppo, char* error);
+S2RDEF s2r_result s2r_train(const s2r_training* training, s2r_ppo* ppo, char* error);
 
 
 /* ==========================================================================
@@ -3082,6 +3416,7 @@ S2RDEF s2r_result s2r_deploy_note(s2r_deploy* d, const char* event, const char* 
 
 typedef struct s2r_options {
     s2r_robot_kind robot;       /* --robot; S2R_ROBOT_UR5E                 */
+    s2r_task_kind  task;        /* --task; S2R_TASK_REACH                  */
     uint64_t       seed;        /* --seed; 1                               */
     uint64_t       real_seed;   /* --real-seed; 1                          */
     int            seeds;       /* --seeds; 3                              */
@@ -3106,10 +3441,10 @@ S2RDEF int         s2r_stdout_is_terminal(void);
 /* Make a training run resumable from the options: its state goes to
    DIR/<name>.state every --checkpoint-every updates and is picked up again
    with --resume.  `path` (cap bytes) keeps the file name for t. */
-S2RDEF void        s2r_training_use_options(s2r_reach_training* t, const s2r_options* opt, const char* name,
+S2RDEF void        s2r_training_use_options(s2r_training* t, const s2r_options* opt, const char* name,
                                             char* path, size_t cap);
 /* Ctrl-C for long runs: after s2r_interrupt_catch() the first SIGINT or
-   SIGTERM only raises a flag, which s2r_train_reach checks after every
+   SIGTERM only raises a flag, which s2r_train checks after every
    update (it saves its state and returns S2R_ERR_INTERRUPTED); a second
    one ends the program at once.  s2r_interrupt_requested() reads the flag. */
 S2RDEF void        s2r_interrupt_catch(void);
@@ -3907,6 +4242,36 @@ static const char* const s2r__mjcf_panda[] = {
     "</mujoco>",
     NULL};
 
+/* The push scene's parts for each built-in arm (see the Robots banner):
+   the pusher, written into the flange's body; the table, object and
+   their contacts.  The UR5e's tool axis is its last link's y axis, so the
+   tip site is turned to make its z axis the tool axis; the Panda's is the
+   hand's z axis.  The push area is where the tip reaches the table top
+   with the tool vertical and room to get behind the object; the table is
+   centred on it. */
+typedef struct s2r__push_scene {
+    const char* tip;            /* lines after the flange site           */
+    double      area_lo[2], area_hi[2];   /* m, s2r_push_area            */
+} s2r__push_scene;
+
+static const s2r__push_scene s2r__push_scenes[2] = {
+    {"<site name='tip' pos='0 0.22 0' quat='0.7071068 -0.7071068 0 0' size='0.012'/>\n"
+     "<geom name='pusher_rod' type='capsule' fromto='0 0.1 0 0 0.208 0' size='0.008' rgba='0.3 0.3 0.32 1'/>\n"
+     "<geom name='tip' type='sphere' pos='0 0.22 0' size='0.012' rgba='0.95 0.6 0.1 1'/>\n",
+     {-0.275, 0.38}, {0.025, 0.62}},
+    {"<site name='tip' pos='0 0 0.13' size='0.012'/>\n"
+     "<geom name='pusher_rod' type='capsule' fromto='0 0 0.06 0 0 0.118' size='0.008' rgba='0.3 0.3 0.32 1'/>\n"
+     "<geom name='tip' type='sphere' pos='0 0 0.13' size='0.012' rgba='0.95 0.6 0.1 1'/>\n",
+     {0.38, -0.15}, {0.62, 0.15}}};
+
+/* Table, object and contacts: where the lines go and what they say. */
+#define S2R__PUSH_OBJECT_Z 0.021   /* m, the object's centre at rest: half its height + the table's 1 mm lift */
+
+static size_t s2r__mjcf_emit(char* buf, size_t cap, size_t len, const char* text, size_t n) {
+    if (buf && len + n < cap) memcpy(buf + len, text, n);
+    return len + n;
+}
+
 static const char* const* s2r__builtin_mjcf(s2r_robot_kind kind) {
     if (kind == S2R_ROBOT_UR5E) return s2r__mjcf_ur5e;
     if (kind == S2R_ROBOT_PANDA) return s2r__mjcf_panda;
@@ -3927,13 +4292,62 @@ S2RDEF s2r_robot_kind s2r_robot_kind_find(const char* name) {
 }
 
 S2RDEF size_t s2r_robot_mjcf(s2r_robot_kind kind, char* buf, size_t cap) {
+    return s2r_robot_scene_mjcf(kind, S2R_SCENE_ARM, buf, cap);
+}
+
+static const char* const s2r__scene_names[S2R_SCENE_COUNT] = {"arm", "push"};
+
+S2RDEF const char* s2r_scene_name(s2r_scene scene) {
+    return (scene >= 0 && scene < S2R_SCENE_COUNT) ? s2r__scene_names[scene] : "unknown";
+}
+
+/* The table (lifted 1 mm above the floor it would otherwise z-fight with
+   in pictures; the object rests on it), the object, and the contacts. */
+static size_t s2r__push_world(const s2r__push_scene* ps, char* buf, size_t cap, size_t len, int part) {
+    char text[1024];
+    double cx = 0.5 * (ps->area_lo[0] + ps->area_hi[0]), cy = 0.5 * (ps->area_lo[1] + ps->area_hi[1]);
+    int n;
+    if (part == 0)
+        n = snprintf(text, sizeof text,
+                     "<geom name='table' type='plane' pos='%g %g 0.001' size='0.3 0.3 0.01' rgba='0.55 0.42 0.3 1'/>\n"
+                     "<body name='object' pos='%g %g %g'>\n"
+                     "  <joint name='object' type='free' damping='0.01' armature='0' frictionloss='0'/>\n"
+                     "  <geom name='object' type='cylinder' size='0.035 0.02' mass='0.2' rgba='0.15 0.35 0.8 1'/>\n"
+                     "</body>\n", cx, cy, cx, cy, S2R__PUSH_OBJECT_Z);
+    else if (part == 1)
+        n = snprintf(text, sizeof text,
+                     "<contact>\n"
+                     "  <pair geom1='object' geom2='table' condim='3' friction='0.3 0.3 0.005 0.0001 0.0001'/>\n"
+                     "  <pair geom1='tip' geom2='object' condim='3' friction='0.5 0.5 0.005 0.0001 0.0001'/>\n"
+                     "  <pair geom1='tip' geom2='table' condim='3' friction='0.5 0.5 0.005 0.0001 0.0001'/>\n"
+                     "</contact>\n"
+                     "<custom><numeric name='s2r_push_area' data='%g %g %g %g'/></custom>\n",
+                     ps->area_lo[0], ps->area_lo[1], ps->area_hi[0], ps->area_hi[1]);
+    else   /* the object's rest pose in the home keyframe */
+        n = snprintf(text, sizeof text, " %g %g %g 1 0 0 0", cx, cy, S2R__PUSH_OBJECT_Z);
+    return s2r__mjcf_emit(buf, cap, len, text, (size_t)n);
+}
+
+S2RDEF size_t s2r_robot_scene_mjcf(s2r_robot_kind kind, s2r_scene scene, char* buf, size_t cap) {
     const char* const* line = s2r__builtin_mjcf(kind);
+    const s2r__push_scene* ps = scene == S2R_SCENE_PUSH && line ? &s2r__push_scenes[kind] : NULL;
     size_t len = 0;
-    if (!line) return 0;
+    if (!line || (int)scene < 0 || scene >= S2R_SCENE_COUNT) return 0;
     for (; *line; line++) {
+        const char* key = ps ? strstr(*line, "qpos='") : NULL;
         size_t n = strlen(*line);
-        if (buf && len + n + 1 < cap) { memcpy(buf + len, *line, n); buf[len + n] = '\n'; }
-        len += n + 1;
+        if (ps && strstr(*line, "</worldbody>")) len = s2r__push_world(ps, buf, cap, len, 0);
+        if (key && strstr(*line, "<key ")) {   /* the object joins the keyframe's qpos */
+            size_t head = (size_t)(strchr(key + 6, '\'') - *line);
+            len = s2r__mjcf_emit(buf, cap, len, *line, head);
+            len = s2r__push_world(ps, buf, cap, len, 2);
+            len = s2r__mjcf_emit(buf, cap, len, *line + head, n - head);
+        } else {
+            len = s2r__mjcf_emit(buf, cap, len, *line, n);
+        }
+        len = s2r__mjcf_emit(buf, cap, len, "\n", 1);
+        if (ps && strstr(*line, "<site name='flange'")) len = s2r__mjcf_emit(buf, cap, len, ps->tip, strlen(ps->tip));
+        if (ps && strstr(*line, "</worldbody>")) len = s2r__push_world(ps, buf, cap, len, 1);
     }
     if (buf && cap > 0) buf[len < cap ? len : cap - 1] = '\0';
     return len;
@@ -4041,6 +4455,70 @@ static s2r_result s2r__robot_index_rest(s2r_robot* r) {
     return S2R_OK;
 }
 
+/* The <pair> between two geoms (either order), -1 if none. */
+static int s2r__find_pair(const mjModel* m, int g1, int g2) {
+    int i;
+    for (i = 0; i < m->npair; i++)
+        if ((m->pair_geom1[i] == g1 && m->pair_geom2[i] == g2) || (m->pair_geom1[i] == g2 && m->pair_geom2[i] == g1))
+            return i;
+    return -1;
+}
+
+/* The push scene's parts, when the model has an object; all or an error. */
+static s2r_result s2r__robot_index_push(s2r_robot* r) {
+    const mjModel* m = r->model;
+    s2r_arm_info* info = &r->info;
+    int jnt;
+    r->tip_site = r->tip_geom = r->table_geom = r->object_body = r->object_geom = -1;
+    r->object_qpos_adr = r->object_dof_adr = r->pair_object_table = r->pair_tip_object = r->pair_tip_table = -1;
+    info->tip_site = -1;
+    info->scene = S2R_SCENE_ARM;
+    r->object_body = mj_name2id(m, mjOBJ_BODY, "object");
+    if (r->object_body < 0) return S2R_OK;   /* the arm alone */
+    r->tip_site = mj_name2id(m, mjOBJ_SITE, "tip");
+    r->tip_geom = mj_name2id(m, mjOBJ_GEOM, "tip");
+    r->table_geom = mj_name2id(m, mjOBJ_GEOM, "table");
+    r->object_geom = mj_name2id(m, mjOBJ_GEOM, "object");
+    jnt = m->body_jntadr[r->object_body];
+    if (r->tip_site < 0 || r->tip_geom < 0 || r->table_geom < 0 || r->object_geom < 0)
+        return s2r__fail(r->error, S2R_ERR_MODEL, "a push scene needs a site 'tip' and geoms 'tip', 'table' and 'object'");
+    if (jnt < 0 || m->jnt_type[jnt] != mjJNT_FREE || m->body_jntnum[r->object_body] != 1)
+        return s2r__fail(r->error, S2R_ERR_MODEL, "body 'object' needs exactly one joint, a free joint");
+    if (m->geom_type[r->table_geom] != mjGEOM_PLANE || m->geom_type[r->object_geom] != mjGEOM_CYLINDER ||
+        m->geom_bodyid[r->object_geom] != r->object_body || m->geom_type[r->tip_geom] != mjGEOM_SPHERE)
+        return s2r__fail(r->error, S2R_ERR_MODEL, "push scene: 'table' must be a plane, 'object' a cylinder on body "
+                         "'object' and 'tip' a sphere");
+    r->object_qpos_adr = m->jnt_qposadr[jnt];
+    r->object_dof_adr = m->jnt_dofadr[jnt];
+    r->pair_object_table = s2r__find_pair(m, r->object_geom, r->table_geom);
+    r->pair_tip_object = s2r__find_pair(m, r->tip_geom, r->object_geom);
+    r->pair_tip_table = s2r__find_pair(m, r->tip_geom, r->table_geom);
+    if (r->pair_object_table < 0 || r->pair_tip_object < 0)
+        return s2r__fail(r->error, S2R_ERR_MODEL, "push scene: contact <pair>s object-table and tip-object are needed");
+    {   /* s2r_push_area is "xlo ylo xhi yhi" */
+        double area[4];
+        if (!s2r__custom_numeric(m, "s2r_push_area", area, 4) || !s2r_all_finite(area, 4) || !(area[0] < area[2]) ||
+            !(area[1] < area[3]))
+            return s2r__fail(r->error, S2R_ERR_MODEL, "push scene: <numeric name='s2r_push_area'> needs 'xlo ylo xhi yhi' "
+                             "with lo < hi");
+        info->push_area_lo[0] = area[0]; info->push_area_lo[1] = area[1];
+        info->push_area_hi[0] = area[2]; info->push_area_hi[1] = area[3];
+    }
+    info->scene = S2R_SCENE_PUSH;
+    info->tip_site = r->tip_site;
+    info->tip_radius = m->geom_size[3 * r->tip_geom];
+    info->table_height = m->geom_pos[3 * r->table_geom + 2];
+    info->table_lo[0] = m->geom_pos[3 * r->table_geom] - m->geom_size[3 * r->table_geom];
+    info->table_hi[0] = m->geom_pos[3 * r->table_geom] + m->geom_size[3 * r->table_geom];
+    info->table_lo[1] = m->geom_pos[3 * r->table_geom + 1] - m->geom_size[3 * r->table_geom + 1];
+    info->table_hi[1] = m->geom_pos[3 * r->table_geom + 1] + m->geom_size[3 * r->table_geom + 1];
+    info->object_radius = m->geom_size[3 * r->object_geom];
+    info->object_half_height = m->geom_size[3 * r->object_geom + 1];
+    info->object_mass = m->body_mass[r->object_body];
+    info->total_mass -= info->object_mass;   /* the arm's mass, as for the arm alone */
+    return S2R_OK;
+}
+
 static s2r_result s2r__robot_finish(s2r_robot* r, mjModel* model, s2r_robot_kind kind) {
     s2r_result res;
     if (!model) return S2R_ERR_MODEL;   /* r->error already holds MuJoCo's message */
@@ -4050,6 +4528,7 @@ static s2r_result s2r__robot_finish(s2r_robot* r, mjModel* model, s2r_robot_kind
     r->info.kind = kind;
     res = s2r__robot_index_joints(r);
     if (res == S2R_OK) res = s2r__robot_index_rest(r);
+    if (res == S2R_OK) res = s2r__robot_index_push(r);
     if (res == S2R_OK) res = s2r_robot_reset(r, NULL);
     if (res != S2R_OK) {
         char keep[S2R_ERROR_LEN];
@@ -4061,16 +4540,21 @@ static s2r_result s2r__robot_finish(s2r_robot* r, mjModel* model, s2r_robot_kind
 }
 
 S2RDEF s2r_result s2r_robot_load(s2r_robot* robot, s2r_robot_kind kind) {
+    return s2r_robot_load_scene(robot, kind, S2R_SCENE_ARM);
+}
+
+S2RDEF s2r_result s2r_robot_load_scene(s2r_robot* robot, s2r_robot_kind kind, s2r_scene scene) {
     char* xml;
     size_t len;
     mjModel* model;
     S2R_ASSERT(robot);
     memset(robot, 0, sizeof *robot);
-    len = s2r_robot_mjcf(kind, NULL, 0);
-    if (len == 0) return s2r__fail(robot->error, S2R_ERR_INVALID_ARGUMENT, "no built-in MJCF for robot kind %d", (int)kind);
+    len = s2r_robot_scene_mjcf(kind, scene, NULL, 0);
+    if (len == 0) return s2r__fail(robot->error, S2R_ERR_INVALID_ARGUMENT, "no built-in MJCF for robot kind %d, scene %d",
+                                   (int)kind, (int)scene);
     xml = (char*)S2R_MALLOC(len + 1);
     if (!xml) return s2r__fail(robot->error, S2R_ERR_OUT_OF_MEMORY, "out of memory");
-    s2r_robot_mjcf(kind, xml, len + 1);
+    s2r_robot_scene_mjcf(kind, scene, xml, len + 1);
     model = s2r__load_xml_string(xml, robot->error);
     S2R_FREE(xml);
     return s2r__robot_finish(robot, model, kind);
@@ -4449,6 +4933,22 @@ static const s2r__param_info s2r__params[S2R_PARAM_COUNT] = {
      S2R__MODE_O | S2R__MODE_A, S2R_APPLY_ABSOLUTE, 1, S2R__ANY_SIGN},
     {"qpos_bias", "joint encoder zero offset, rad, per joint",
      S2R__MODE_O | S2R__MODE_A, S2R_APPLY_ABSOLUTE, 1, S2R__ANY_SIGN},
+    {"object_friction", "object-table sliding friction coefficient (1)",
+     S2R__MODE_ALL, S2R_APPLY_SCALE, 0, S2R__NONNEG},
+    {"object_mass", "object mass and inertia, kg",
+     S2R__MODE_S | S2R__MODE_O, S2R_APPLY_SCALE, 0, S2R__POSITIVE},
+    {"object_damping", "object free-joint damping, N s/m",
+     S2R__MODE_ALL, S2R_APPLY_SCALE, 0, S2R__NONNEG},
+    {"tip_friction", "tip-object sliding friction coefficient (1)",
+     S2R__MODE_ALL, S2R_APPLY_SCALE, 0, S2R__NONNEG},
+    {"table_height", "table top height error, m",
+     S2R__MODE_O | S2R__MODE_A, S2R_APPLY_OFFSET, 1, S2R__ANY_SIGN},
+    {"camera_latency", "object camera delay, s",
+     S2R__MODE_O | S2R__MODE_A, S2R_APPLY_ABSOLUTE, 1, S2R__NONNEG},
+    {"object_noise", "perceived object position white noise std, m",
+     S2R__MODE_O | S2R__MODE_A, S2R_APPLY_ABSOLUTE, 1, S2R__NONNEG},
+    {"object_dropout", "probability a camera frame misses the object",
+     S2R__MODE_O | S2R__MODE_A, S2R_APPLY_ABSOLUTE, 1, S2R__NONNEG},
 };
 
 static const char* const s2r__apply_mode_names[S2R_APPLY_COUNT] = {
@@ -4532,6 +5032,8 @@ static s2r_result s2r__check_sign(s2r_param p, const s2r_param_range* pr, char* 
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT,
                          "%s: %s values must be > 0, but the range reaches %g",
                          name, mode, lo);
+    if (p == S2R_PARAM_OBJECT_DROPOUT && hi > 1)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%s: a probability, but the range reaches %g", name, hi);
     return S2R_OK;
 }
 
@@ -4634,6 +5136,39 @@ S2RDEF s2r_randomization s2r_randomization_default(void) {
        To study them: "target_offset uniform -0.01 0.01 absolute" (hand-eye
        calibration is typically good to a few mm, 1 cm is a poor one) and
        "qpos_bias uniform -0.002 0.002 absolute" (2 mrad zeroing error). */
+    return r;
+}
+
+S2RDEF s2r_randomization s2r_randomization_push(void) {
+    s2r_randomization r = s2r_randomization_default();   /* the arm's family, as for reach, */
+    /* ... except the command latency, s: reach's 10-30 ms is what a
+       tightly integrated arm shows, but measured command paths through
+       ROS and vendor interfaces (UR's RTDE with servoj's smoothing,
+       libfranka behind a non-real-time host) reach 40-60 ms; pushing
+       feels every one of them, so 10-60 ms. */
+    s2r__enable(&r, S2R_PARAM_ACTION_LATENCY, s2r_dist_uniform(0.010, 0.060));
+    /* Object-table friction: tables and objects of the same materials
+       differ by a factor of two (dust, wear, humidity); log-uniform
+       0.5x-2x around the nominal 0.3. */
+    s2r__enable(&r, S2R_PARAM_OBJECT_FRICTION, s2r_dist_log_uniform(0.5, 2.0));
+    /* Object mass: known from a kitchen scale, but the recipe should not
+       need one: +-30 %. */
+    s2r__enable(&r, S2R_PARAM_OBJECT_MASS, s2r_dist_uniform(0.7, 1.3));
+    /* Object damping: a small term, known only in order of magnitude. */
+    s2r__enable(&r, S2R_PARAM_OBJECT_DAMPING, s2r_dist_log_uniform(0.5, 2.0));
+    /* Tip-object friction: the pusher's material against the object's,
+       +-50 %. */
+    s2r__enable(&r, S2R_PARAM_TIP_FRICTION, s2r_dist_uniform(0.5, 1.5));
+    /* Table height, m: a mounting surface measured with a tape, +-1 cm. */
+    s2r__enable(&r, S2R_PARAM_TABLE_HEIGHT, s2r_dist_uniform(-0.01, 0.01));
+    /* Camera delay, s: exposure, USB transfer and detection of a 30 fps
+       depth camera take one to three frames, 30-100 ms; from 20 ms for a
+       fast global-shutter pipeline to 120 ms for a slow one. */
+    s2r__enable(&r, S2R_PARAM_CAMERA_LATENCY, s2r_dist_uniform(0.020, 0.120));
+    /* Object position noise, m: a few millimetres at about 1 m. */
+    s2r__enable(&r, S2R_PARAM_OBJECT_NOISE, s2r_dist_uniform(0.0, 0.005));
+    /* Missed detections: up to one frame in ten (motion blur, glare). */
+    s2r__enable(&r, S2R_PARAM_OBJECT_DROPOUT, s2r_dist_uniform(0.0, 0.1));
     return r;
 }
 
@@ -5234,6 +5769,9 @@ S2RDEF s2r_result s2r_backend_ground_truth(const s2r_backend* b, s2r_ground_trut
 S2RDEF s2r_result s2r_backend_halt(const s2r_backend* b) {
     return b->halt ? b->halt(b->self) : S2R_ERR_UNSUPPORTED;
 }
+S2RDEF s2r_result s2r_backend_place_object(const s2r_backend* b, const double xy[2]) {
+    return b->place_object ? b->place_object(b->self, xy) : S2R_ERR_UNSUPPORTED;
+}
 
 /* --- The simulator backend: nominal or randomized ---------------------------- */
 
@@ -5273,6 +5811,7 @@ static s2r_result s2r__sim_check_randomization(const s2r_sim* sim, const s2r_ran
     worst = s2r__range_hi(r, S2R_PARAM_ACTION_LATENCY);
     if (s2r__range_hi(r, S2R_PARAM_OBS_LATENCY) > worst) worst = s2r__range_hi(r, S2R_PARAM_OBS_LATENCY);
     worst += s2r__range_hi(r, S2R_PARAM_LATENCY_JITTER);
+    if (s2r__range_hi(r, S2R_PARAM_CAMERA_LATENCY) > worst) worst = s2r__range_hi(r, S2R_PARAM_CAMERA_LATENCY);
     if (worst > sim->config.max_latency)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT,
                          "latency up to %g s (with jitter) exceeds max_latency %g s", worst, sim->config.max_latency);
@@ -5308,6 +5847,9 @@ static void s2r__sim_restore_nominal(s2r_sim* sim) {
     S2R__RESTORE(actuator_gainprm, mjNGAIN * m->nu);
     S2R__RESTORE(actuator_biasprm, mjNBIAS * m->nu);
     S2R__RESTORE(actuator_forcerange, 2 * m->nu);
+    if (m->npair > 0) S2R__RESTORE(pair_friction, 5 * m->npair);
+    S2R__RESTORE(geom_pos, 3 * m->ngeom);
+    S2R__RESTORE(geom_quat, 4 * m->ngeom);
 #undef S2R__RESTORE
     m->opt.timestep = m0->opt.timestep;
 }
@@ -5329,6 +5871,41 @@ static void s2r__sim_add_payload(s2r_sim* sim, double kg) {
     }
     for (i = 0; i < 3; i++) m->body_inertia[3 * b + i] += kg * r2;
     m->body_mass[b] = m1;
+}
+
+/* Scale the sliding friction of contact pair `pair` (both tangent
+   directions) by `scale`. */
+static void s2r__scale_pair_friction(mjModel* m, int pair, double scale) {
+    if (pair < 0) return;
+    m->pair_friction[5 * pair] = fmax(0, m->pair_friction[5 * pair] * scale);
+    m->pair_friction[5 * pair + 1] = fmax(0, m->pair_friction[5 * pair + 1] * scale);
+}
+
+/* The push scene's part of a draw: friction of the object-table and
+   tip-object pairs, object mass, inertia, damping and centre of mass,
+   table height and tilt. */
+static void s2r__sim_apply_push_draw(s2r_sim* sim, const s2r_param_range* p, const double* v) {
+    s2r_robot* r = &sim->robot;
+    mjModel* m = r->model;
+    const s2r_sim_draw* d = &sim->draw;
+    int b = r->object_body, t = r->table_geom, i;
+    double mass = s2r_param_apply(&p[S2R_PARAM_OBJECT_MASS], 1.0, v[S2R_PARAM_OBJECT_MASS]);
+    double damping = s2r_param_apply(&p[S2R_PARAM_OBJECT_DAMPING], 1.0, v[S2R_PARAM_OBJECT_DAMPING]);
+    double quat_x[4], quat_y[4], tilt[4], nominal[4];
+    s2r__scale_pair_friction(m, r->pair_object_table, s2r_param_apply(&p[S2R_PARAM_OBJECT_FRICTION], 1.0, v[S2R_PARAM_OBJECT_FRICTION]));
+    s2r__scale_pair_friction(m, r->pair_tip_object, s2r_param_apply(&p[S2R_PARAM_TIP_FRICTION], 1.0, v[S2R_PARAM_TIP_FRICTION]));
+    m->body_mass[b] *= mass;
+    for (i = 0; i < 3; i++) {
+        m->body_inertia[3 * b + i] *= mass;
+        m->body_ipos[3 * b + i] += d->object_com[i];
+    }
+    for (i = 0; i < 6; i++) m->dof_damping[r->object_dof_adr + i] = fmax(0, m->dof_damping[r->object_dof_adr + i] * damping);
+    m->geom_pos[3 * t + 2] = s2r_param_apply(&p[S2R_PARAM_TABLE_HEIGHT], m->geom_pos[3 * t + 2], v[S2R_PARAM_TABLE_HEIGHT]);
+    quat_x[0] = cos(0.5 * d->table_tilt[0]); quat_x[1] = sin(0.5 * d->table_tilt[0]); quat_x[2] = quat_x[3] = 0;
+    quat_y[0] = cos(0.5 * d->table_tilt[1]); quat_y[2] = sin(0.5 * d->table_tilt[1]); quat_y[1] = quat_y[3] = 0;
+    mju_mulQuat(tilt, quat_x, quat_y);
+    memcpy(nominal, m->geom_quat + 4 * t, sizeof nominal);
+    mju_mulQuat(m->geom_quat + 4 * t, tilt, nominal);
 }
 
 /* The randomization in force: the configured one once a draw was made,
@@ -5368,6 +5945,7 @@ static void s2r__sim_apply_draw(s2r_sim* sim) {
     }
     s2r__sim_add_payload(sim, s2r_param_apply(&p[S2R_PARAM_PAYLOAD], 0, v[S2R_PARAM_PAYLOAD]));
     m->opt.timestep = s2r_param_apply(&p[S2R_PARAM_TIMESTEP], m->opt.timestep, v[S2R_PARAM_TIMESTEP]);
+    if (r->object_body >= 0) s2r__sim_apply_push_draw(sim, p, v);
 }
 
 /* Latencies, jitter and noise levels of this episode. */
@@ -5392,6 +5970,62 @@ static void s2r__sim_setup_sensing(s2r_sim* sim) {
     s2r_noise_begin_episode(&sim->noise[1], sim->noise_state + n, n, &sim->rng);
     s2r_noise_begin_episode(&sim->noise[2], sim->noise_state + 2 * n, 3, &sim->rng);
     s2r_sample_hold_reset(&sim->sensor_hold, sim->config.sensor_period > 0 ? s2r_rng_range(&sim->rng, 0, sim->config.sensor_period) : 0);
+    if (sim->robot.object_body >= 0) {   /* the object camera: delay, noise, missed frames */
+        sim->camera_age = s2r_latency_steps(s2r_param_apply(&p[S2R_PARAM_CAMERA_LATENCY], 0, v[S2R_PARAM_CAMERA_LATENCY]), dt);
+        if (sim->camera_age > max_age) sim->camera_age = max_age;
+        sim->object_noise = sim->config.noise_object;
+        sim->object_noise.white_std = s2r_param_apply(&p[S2R_PARAM_OBJECT_NOISE], sim->object_noise.white_std, v[S2R_PARAM_OBJECT_NOISE]);
+        sim->object_noise.dropout = s2r_clamp(s2r_param_apply(&p[S2R_PARAM_OBJECT_DROPOUT], sim->object_noise.dropout, v[S2R_PARAM_OBJECT_DROPOUT]), 0, 1);
+    }
+}
+
+/* The object's true centre (m, world): its free joint's position, current
+   after a step (xpos still holds the positions the step started from). */
+static const double* s2r__sim_object(const s2r_sim* sim) {
+    return sim->robot.data->qpos + sim->robot.object_qpos_adr;
+}
+
+/* The camera's view of the object starts afresh: its history filled with
+   where the object is now, a new noise episode, a random phase of its
+   frame clock.  Push scene only. */
+static void s2r__sim_camera_reset(s2r_sim* sim) {
+    s2r_delay_reset(&sim->camera_delay, s2r__sim_object(sim));
+    s2r_noise_begin_episode(&sim->object_noise, sim->object_noise_state, 3, &sim->rng);
+    s2r_sample_hold_reset(&sim->camera_hold, sim->config.camera_period > 0 ? s2r_rng_range(&sim->rng, 0, sim->config.camera_period) : 0);
+    memcpy(sim->object_held, s2r__sim_object(sim), sizeof sim->object_held);
+}
+
+/* The object at rest on the table top (as drawn: height and tilt) with its
+   centre above (x, y), flat on the table. */
+static void s2r__sim_set_object(s2r_sim* sim, const double xy[2]) {
+    s2r_robot* r = &sim->robot;
+    const mjModel* m = r->model;
+    mjData* d = r->data;
+    const double* q = m->geom_quat + 4 * r->table_geom;
+    double normal[3], up[3] = {0, 0, 1}, *pos = d->qpos + r->object_qpos_adr, h;
+    int i;
+    mju_rotVecQuat(normal, up, q);
+    h = m->geom_pos[3 * r->table_geom + 2] - (normal[0] * (xy[0] - m->geom_pos[3 * r->table_geom]) +
+                                              normal[1] * (xy[1] - m->geom_pos[3 * r->table_geom + 1])) / normal[2];
+    pos[0] = xy[0];
+    pos[1] = xy[1];
+    pos[2] = h + r->info.object_half_height / normal[2];
+    memcpy(pos + 3, q, 4 * sizeof(double));
+    for (i = 0; i < 6; i++) d->qvel[r->object_dof_adr + i] = 0;
+    mj_forward(m, d);
+}
+
+static s2r_result s2r__sim_place_object(void* self, const double xy[2]) {
+    s2r_sim* sim = (s2r_sim*)self;
+    const s2r_arm_info* info = &sim->robot.info;
+    if (!xy || !s2r_all_finite(xy, 2))
+        return s2r__fail(sim->error, S2R_ERR_INVALID_ARGUMENT, "object position is NULL or contains NaN/Inf");
+    if (xy[0] < info->table_lo[0] || xy[0] > info->table_hi[0] || xy[1] < info->table_lo[1] || xy[1] > info->table_hi[1])
+        return s2r__fail(sim->error, S2R_ERR_INVALID_ARGUMENT, "object at (%g, %g) m is off the table ([%g, %g] x [%g, %g])",
+                         xy[0], xy[1], info->table_lo[0], info->table_hi[0], info->table_lo[1], info->table_hi[1]);
+    s2r__sim_set_object(sim, xy);
+    s2r__sim_camera_reset(sim);
+    return S2R_OK;
 }
 
 /* Servo targets clipped to the joint limits. */
@@ -5442,6 +6076,13 @@ static void s2r__robot_ground_truth(s2r_robot* r, int diverged, s2r_ground_truth
     if (r->target_mocap >= 0) memcpy(out->target, d->mocap_pos + 3 * r->target_mocap, 3 * sizeof(double));
     for (j = 0; j < r->info.n_joints; j++) out->q[j] = d->qpos[r->qpos_adr[j]];
     out->diverged = diverged;
+    if (r->object_body >= 0) {
+        mj_objectVelocity(m, d, mjOBJ_SITE, r->tip_site, vel6, 0);
+        memcpy(out->tip, d->site_xpos + 3 * r->tip_site, 3 * sizeof(double));
+        memcpy(out->tip_vel, vel6 + 3, 3 * sizeof(double));
+        memcpy(out->object, d->xpos + 3 * r->object_body, 3 * sizeof(double));
+        memcpy(out->object_vel, d->qvel + r->object_dof_adr, 3 * sizeof(double));
+    }
 }
 
 static s2r_result s2r__sim_reset(void* self, const double* q0, const double* target, s2r_rng* rng) {
@@ -5468,6 +6109,10 @@ static s2r_result s2r__sim_reset(void* self, const double* q0, const double* tar
     s2r_delay_reset(&sim->action_delay, sim->q_cmd);
     s2r_delay_reset(&sim->sensor_delay, state);
     s2r__sim_setup_sensing(sim);
+    if (r->object_body >= 0) {   /* the object where the model puts it, on the table as drawn */
+        s2r__sim_set_object(sim, sim->nominal->qpos0 + r->object_qpos_adr);
+        s2r__sim_camera_reset(sim);
+    }
     sim->time = sim->last_read = 0;
     sim->diverged = 0;
     sim->halted = 0;
@@ -5499,6 +6144,7 @@ static int s2r__sim_physics_step(s2r_sim* sim) {
     s2r__robot_joint_state(r, state);
     s2r_delay_push(&sim->sensor_delay, state);
     sim->sensor_age = s2r_delay_jitter_next(&sim->sensor_jitter, &sim->rng);
+    if (r->object_body >= 0) s2r_delay_push(&sim->camera_delay, s2r__sim_object(sim));
     sim->time += r->model->opt.timestep;
     return 0;
 }
@@ -5516,6 +6162,28 @@ static s2r_result s2r__sim_advance(void* self, double seconds) {
             return s2r__fail(sim->error, S2R_ERR_DIVERGED, "physics diverged at t = %.3f s", sim->time);
         }
     return S2R_OK;
+}
+
+/* The object camera: the frame from camera_age steps ago, with the
+   calibration offset and noise; a frame that misses the object (dropout,
+   or the arm in the way) repeats the last one; refreshed at the camera's
+   own rate. */
+static void s2r__sim_read_camera(s2r_sim* sim, double dt, double object[3]) {
+    const s2r_robot* r = &sim->robot;
+    const double* truth = s2r_delay_peek(&sim->camera_delay, sim->camera_age);
+    const double* tip = r->data->site_xpos + 3 * r->tip_site;
+    const double* now = s2r__sim_object(sim);
+    double fresh[3];
+    int i;
+    for (i = 0; i < 3; i++) fresh[i] = truth[i] + sim->draw.target_offset[i];
+    s2r_noise_apply(&sim->object_noise, sim->object_noise_state, fresh, fresh, 3, dt, &sim->rng);
+    if (sim->config.occlusion_dropout > 0 &&
+        (tip[0] - now[0]) * (tip[0] - now[0]) + (tip[1] - now[1]) * (tip[1] - now[1]) <
+            sim->config.occlusion_radius * sim->config.occlusion_radius &&
+        s2r_rng_uniform(&sim->rng) < sim->config.occlusion_dropout)
+        memcpy(fresh, sim->object_held, sizeof fresh);
+    s2r_sample_hold_step(&sim->camera_hold, dt, fresh, sim->object_held, 3);
+    memcpy(object, sim->object_held, 3 * sizeof(double));
 }
 
 /* Reading = delayed truth + noise + encoder bias / calibration offset,
@@ -5543,6 +6211,7 @@ static s2r_result s2r__sim_read_sensors(void* self, s2r_sensors* out) {
         out->tau[j] = r->data->actuator_force[r->actuator[j]];
     }
     memcpy(out->target, sim->held + 2 * n, 3 * sizeof(double));
+    if (r->object_body >= 0) s2r__sim_read_camera(sim, dt, out->object);
     return S2R_OK;
 }
 
@@ -5575,7 +6244,7 @@ static s2r_result s2r__sim_load_robot(s2r_sim* sim) {
     if (c->robot == S2R_ROBOT_CUSTOM)
         res = c->mjcf_path ? s2r_robot_load_file(&sim->robot, c->mjcf_path) : s2r_robot_load_xml(&sim->robot, c->mjcf_xml);
     else
-        res = s2r_robot_load(&sim->robot, c->robot);
+        res = s2r_robot_load_scene(&sim->robot, c->robot, c->scene);
     if (res != S2R_OK) return s2r__fail(sim->error, res, "%s", sim->robot.error);
     sim->nominal = mj_copyModel(NULL, sim->robot.model);
     if (!sim->nominal) return s2r__fail(sim->error, S2R_ERR_OUT_OF_MEMORY, "could not copy the nominal model");
@@ -5591,6 +6260,11 @@ static s2r_result s2r__sim_check_config(const s2r_sim_config* c, char* error) {
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "sensor_period must be >= 0 s");
     if ((res = s2r_noise_config_check(&c->noise_q, error)) != S2R_OK) return res;
     if ((res = s2r_noise_config_check(&c->noise_qd, error)) != S2R_OK) return res;
+    if ((res = s2r_noise_config_check(&c->noise_object, error)) != S2R_OK) return res;
+    if (!(c->camera_period >= 0) || !isfinite(c->camera_period))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "camera_period must be >= 0 s");
+    if (!(c->occlusion_radius >= 0) || !isfinite(c->occlusion_radius) || !(c->occlusion_dropout >= 0 && c->occlusion_dropout <= 1))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "occlusion_radius must be >= 0 m and occlusion_dropout in [0, 1]");
     return s2r_noise_config_check(&c->noise_target, error);
 }
 
@@ -5605,12 +6279,14 @@ static void s2r__sim_wire_backend(s2r_sim* sim) {
     sim->backend.read_sensors = s2r__sim_read_sensors;
     sim->backend.ground_truth = s2r__sim_ground_truth;
     sim->backend.halt = s2r__sim_halt;
+    sim->backend.place_object = sim->robot.object_body >= 0 ? s2r__sim_place_object : NULL;
 }
 
 /* Allocations after loading the model: the delay lines. */
 static s2r_result s2r__sim_allocate(s2r_sim* sim) {
     int n = sim->robot.info.n_joints, cap = s2r__sim_delay_capacity(sim);
-    if (s2r_delay_init(&sim->action_delay, n, cap) != S2R_OK || s2r_delay_init(&sim->sensor_delay, 2 * n, cap) != S2R_OK)
+    if (s2r_delay_init(&sim->action_delay, n, cap) != S2R_OK || s2r_delay_init(&sim->sensor_delay, 2 * n, cap) != S2R_OK ||
+        (sim->robot.object_body >= 0 && s2r_delay_init(&sim->camera_delay, 3, cap) != S2R_OK))
         return s2r__fail(sim->error, S2R_ERR_OUT_OF_MEMORY, "out of memory for the delay lines");
     return S2R_OK;
 }
@@ -5632,6 +6308,7 @@ S2RDEF s2r_result s2r_sim_init(s2r_sim* sim, const s2r_sim_config* config) {
         return res;
     }
     s2r_sample_hold_init(&sim->sensor_hold, config->sensor_period);
+    s2r_sample_hold_init(&sim->camera_hold, config->camera_period);
     sim->rng = s2r_rng_make(0, 0x5e25);
     s2r__sim_wire_backend(sim);
     return s2r__sim_reset(sim, NULL, NULL, NULL);
@@ -5641,6 +6318,7 @@ S2RDEF void s2r_sim_free(s2r_sim* sim) {
     if (!sim) return;
     s2r_delay_free(&sim->action_delay);
     s2r_delay_free(&sim->sensor_delay);
+    s2r_delay_free(&sim->camera_delay);
     if (sim->nominal) mj_deleteModel(sim->nominal);
     s2r_robot_free(&sim->robot);
     memset(sim, 0, sizeof *sim);
@@ -5662,7 +6340,8 @@ S2RDEF s2r_result s2r_sim_set_randomization(s2r_sim* sim, const s2r_randomizatio
 
 S2RDEF s2r_result s2r_sim_pin_draw(s2r_sim* sim, const s2r_sim_draw* draw) {
     if (!draw || !s2r_all_finite(draw->value, S2R_PARAM_COUNT) || !s2r_all_finite(draw->link_mass, S2R_MAX_JOINTS) ||
-        !s2r_all_finite(draw->qpos_bias, S2R_MAX_JOINTS) || !s2r_all_finite(draw->target_offset, 3))
+        !s2r_all_finite(draw->qpos_bias, S2R_MAX_JOINTS) || !s2r_all_finite(draw->target_offset, 3) ||
+        !s2r_all_finite(draw->object_com, 3) || !s2r_all_finite(draw->table_tilt, 2))
         return s2r__fail(sim->error, S2R_ERR_INVALID_ARGUMENT, "draw is NULL or contains NaN/Inf");
     sim->draw = *draw;
     sim->pinned = sim->drawn = 1;
@@ -5726,6 +6405,32 @@ static void s2r__unit_calibration(s2r_rng* rng, double offset[3]) {
     for (i = 0; i < 3; i++) offset[i] = size * dir[i] / (norm > 0 ? norm : 1);
 }
 
+/* The push scene of a unit, drawn from its own stream so a unit's arm is
+   the same in both scenes.  Each line: the value and why it is plausible. */
+static void s2r__unit_push(const s2r_arm_info* info, uint64_t seed, s2r_real_unit* u) {
+    s2r_rng rng = s2r_rng_make(seed, 0x7ea2);
+    double* v = u->draw.value;
+    double angle, r;
+    v[S2R_PARAM_OBJECT_FRICTION] = s2r_rng_range(&rng, 0.6, 1.6);  /* x 0.3: 0.18-0.48, dust, wax, other plastics */
+    v[S2R_PARAM_OBJECT_MASS] = s2r_rng_range(&rng, 0.8, 1.25);     /* x 0.2 kg: each cell's own puck              */
+    v[S2R_PARAM_OBJECT_DAMPING] = s2r_rng_range(&rng, 0.5, 2.0);   /* air, the odd rolling resistance             */
+    v[S2R_PARAM_TIP_FRICTION] = s2r_rng_range(&rng, 0.6, 1.4);     /* the pusher's material against the puck's    */
+    v[S2R_PARAM_TABLE_HEIGHT] = s2r_rng_range(&rng, -0.008, 0.008); /* m: a mounting surface measured with a tape */
+    v[S2R_PARAM_CAMERA_LATENCY] = s2r_rng_range(&rng, 0.05, 0.09); /* s: 30 fps exposure, USB, detection         */
+    v[S2R_PARAM_OBJECT_NOISE] = 0.003;                             /* m: depth camera at about 1 m               */
+    v[S2R_PARAM_OBJECT_DROPOUT] = 0.03;                            /* missed detections (blur, glare)             */
+    angle = s2r_rng_range(&rng, 0, 6.283185307179586);
+    r = 0.005 * sqrt(s2r_rng_uniform(&rng));                       /* m: uneven density, up to 5 mm off centre    */
+    u->draw.object_com[0] = r * cos(angle);
+    u->draw.object_com[1] = r * sin(angle);
+    u->draw.table_tilt[0] = s2r_rng_range(&rng, -0.005, 0.005);   /* rad: a top levelled by eye, within 0.3 deg  */
+    u->draw.table_tilt[1] = s2r_rng_range(&rng, -0.005, 0.005);
+    u->patch_centre[0] = s2r_rng_range(&rng, info->push_area_lo[0], info->push_area_hi[0]);   /* where the work is */
+    u->patch_centre[1] = s2r_rng_range(&rng, info->push_area_lo[1], info->push_area_hi[1]);
+    u->patch_radius = s2r_rng_range(&rng, 0.06, 0.10);             /* m: a polished spot a hand's width across     */
+    u->patch_friction = s2r_rng_range(&rng, 0.5, 0.7);             /* of the friction elsewhere                  */
+}
+
 S2RDEF s2r_result s2r_real_unit_draw(const s2r_arm_info* info, uint64_t seed, s2r_real_unit* u) {
     s2r_rng rng = s2r_rng_make(seed, 0x7ea1);
     int j;
@@ -5743,7 +6448,20 @@ S2RDEF s2r_result s2r_real_unit_draw(const s2r_arm_info* info, uint64_t seed, s2
     }
     s2r__unit_calibration(&rng, u->draw.target_offset);
     u->torque_derate = s2r_rng_range(&rng, 0.2, 0.4);      /* torque-speed curve of the drives */
+    s2r__unit_push(info, seed, u);
     return S2R_OK;
+}
+
+/* The worn patch: the object-table friction of this physics step, by
+   where the object is. */
+static void s2r__real_patch(const s2r_real_unit* u, s2r_sim* sim) {
+    s2r_robot* r = &sim->robot;
+    const double* o = r->data->xpos + 3 * r->object_body;
+    const double* nominal = sim->nominal->pair_friction + 5 * r->pair_object_table;
+    double dx = o[0] - u->patch_centre[0], dy = o[1] - u->patch_centre[1];
+    double scale = u->draw.value[S2R_PARAM_OBJECT_FRICTION] * (dx * dx + dy * dy < u->patch_radius * u->patch_radius ? u->patch_friction : 1.0);
+    r->model->pair_friction[5 * r->pair_object_table] = nominal[0] * scale;
+    r->model->pair_friction[5 * r->pair_object_table + 1] = nominal[1] * scale;
 }
 
 /* Unmodeled effects, every physics step: friction torque, backlash in the
@@ -5764,9 +6482,15 @@ static void s2r__real_effects(void* context, s2r_sim* sim) {
         r->model->actuator_forcerange[2 * a] = -limit;
         r->model->actuator_forcerange[2 * a + 1] = limit;
     }
+    if (r->object_body >= 0) s2r__real_patch(u, sim);
 }
 
 S2RDEF s2r_result s2r_real_robot_init(s2r_real_robot* real, s2r_robot_kind kind, uint64_t unit_seed) {
+    return s2r_real_robot_init_scene(real, kind, S2R_SCENE_ARM, unit_seed);
+}
+
+S2RDEF s2r_result s2r_real_robot_init_scene(s2r_real_robot* real, s2r_robot_kind kind, s2r_scene scene,
+                                            uint64_t unit_seed) {
     s2r_sim_config c = s2r_sim_config_default(kind);
     s2r_result res;
     S2R_ASSERT(real);
@@ -5774,8 +6498,13 @@ S2RDEF s2r_result s2r_real_robot_init(s2r_real_robot* real, s2r_robot_kind kind,
     if (kind != S2R_ROBOT_UR5E && kind != S2R_ROBOT_PANDA)
         return s2r__fail(real->error, S2R_ERR_INVALID_ARGUMENT, "stand-in real robots exist for the UR5e and the Panda");
     c.randomization = s2r_real_unit_modes();
+    c.scene = scene;
+    c.max_latency = 0.2;
     c.noise_q.quant_step = 6.283185307179586 / 262144.0;   /* 18-bit absolute encoders */
     c.noise_target.dropout = 0.02;                          /* target not detected: held */
+    c.camera_period = 1.0 / 30.0;                           /* the object camera's 30 fps */
+    c.occlusion_radius = 0.06;                              /* the rod and wrist over the object ... */
+    c.occlusion_dropout = 0.3;                              /* ... hide it in three frames of ten */
     res = s2r_sim_init(&real->hidden_sim, &c);
     if (res == S2R_OK) res = s2r_real_unit_draw(&real->hidden_sim.robot.info, unit_seed, &real->hidden_unit);
     if (res == S2R_OK) res = s2r_sim_pin_draw(&real->hidden_sim, &real->hidden_unit.draw);
@@ -6001,6 +6730,485 @@ S2RDEF s2r_env s2r_reach_env(s2r_reach* reach) {
     return env;
 }
 
+/* --- Push task ---------------------------------------------------------------- */
+
+S2RDEF s2r_push_config s2r_push_config_default(void) {
+    s2r_push_config c;
+    memset(&c, 0, sizeof c);
+    c.control_period = 0.04;
+    c.episode_steps = 125;
+    c.max_speed = 0.15;
+    c.push_height = 0.02;
+    c.success_radius = 0.03;
+    c.min_distance = 0.08;
+    c.max_distance = 0.2;
+    c.tip_clearance = 0.1;
+    c.approach_weight = 0.5;
+    c.bonus = 1.0;
+    c.action_cost = 0.05;
+    return c;
+}
+
+static s2r_result s2r__push_check_config(const s2r_push_config* c, char* error) {
+    if (!(c->control_period > 0) || !isfinite(c->control_period) || c->control_period > 1)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "control_period must be in (0, 1] s");
+    if (c->episode_steps < 1 || c->episode_steps > 100000)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "episode_steps must be in 1..100000");
+    if (!(c->max_speed > 0 && c->max_speed <= 2))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "max_speed must be in (0, 2] m/s (arms' Cartesian limits are 1-2 m/s)");
+    if (!(c->push_height >= 0 && c->push_height <= 0.2))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "push_height must be in [0, 0.2] m above the table");
+    if (!(c->success_radius > 0 && c->success_radius < 1))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "success_radius must be in (0, 1) m");
+    if (!(c->min_distance >= 0 && c->min_distance <= c->max_distance && c->max_distance < 1))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "need 0 <= min_distance <= max_distance < 1 m");
+    if (!(c->tip_clearance >= 0 && c->tip_clearance < 1))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "tip_clearance must be in [0, 1) m");
+    if (!(c->approach_weight >= 0) || !isfinite(c->approach_weight) || !isfinite(c->bonus) ||
+        !(c->action_cost >= 0) || !isfinite(c->action_cost))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "approach_weight and action_cost must be >= 0, bonus finite");
+    if (!s2r_all_finite(c->target_correction, 3))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "target_correction must be finite");
+    return S2R_OK;
+}
+
+/* The tip's horizontal heading at home: the direction the tool's x axis
+   keeps while pushing. */
+static void s2r__push_heading(const s2r_arm_info* info, mjData* scratch, double heading[3]) {
+    double pos[3], n;
+    const double* R = scratch->site_xmat + 9 * info->tip_site;
+    s2r_flange_fk(info->model, scratch, info->flange_site, info->q_home, info->n_joints, pos);
+    heading[0] = R[0];
+    heading[1] = R[3];
+    heading[2] = 0;
+    n = sqrt(heading[0] * heading[0] + heading[1] * heading[1]);
+    if (n < 1e-6) { heading[0] = 1; heading[1] = 0; n = 1; }
+    heading[0] /= n;
+    heading[1] /= n;
+}
+
+S2RDEF s2r_result s2r_push_init(s2r_push* push, const s2r_push_config* config, const s2r_backend* backend) {
+    s2r_result res;
+    S2R_ASSERT(push && config);
+    memset(push, 0, sizeof *push);
+    if ((res = s2r__push_check_config(config, push->error)) != S2R_OK) return res;
+    if (!backend || !backend->info || !backend->info->model)
+        return s2r__fail(push->error, S2R_ERR_INVALID_ARGUMENT, "backend without arm info");
+    if (backend->info->scene != S2R_SCENE_PUSH || !backend->place_object)
+        return s2r__fail(push->error, S2R_ERR_INVALID_ARGUMENT, "the push task needs a backend with the push scene "
+                         "(a table, an object and a pusher tip); %s has none", backend->name);
+    push->config = *config;
+    push->backend = backend;
+    push->n_joints = backend->info->n_joints;
+    push->kinematics = mj_makeData(backend->info->model);
+    if (!push->kinematics) return s2r__fail(push->error, S2R_ERR_OUT_OF_MEMORY, "mj_makeData failed");
+    s2r__push_heading(backend->info, push->kinematics, push->heading);
+    return S2R_OK;
+}
+
+S2RDEF void s2r_push_free(s2r_push* push) {
+    if (!push) return;
+    if (push->kinematics) mj_deleteData(push->kinematics);
+    memset(push, 0, sizeof *push);
+}
+
+static double s2r__dist2(const double a[2], const double b[2]) {
+    return sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]));
+}
+
+/* A point drawn uniformly in the push area, shrunk by `margin` (m). */
+static void s2r__push_area_point(const s2r_arm_info* info, double margin, s2r_rng* rng, double p[2]) {
+    int i;
+    for (i = 0; i < 2; i++) p[i] = s2r_rng_range(rng, info->push_area_lo[i] + margin, info->push_area_hi[i] - margin);
+}
+
+S2RDEF void s2r_push_sample(const s2r_push_config* config, const s2r_arm_info* info, s2r_rng* rng,
+                            double tip[2], double object[2], double goal[2]) {
+    int k;
+    s2r__push_area_point(info, info->object_radius, rng, object);
+    for (k = 0; k < 64; k++) {   /* rejection; the area holds such goals for the default distances */
+        double angle = s2r_rng_range(rng, 0, 6.283185307179586);
+        double r = s2r_rng_range(rng, config->min_distance, config->max_distance);
+        goal[0] = object[0] + r * cos(angle);
+        goal[1] = object[1] + r * sin(angle);
+        if (goal[0] >= info->push_area_lo[0] && goal[0] <= info->push_area_hi[0] && goal[1] >= info->push_area_lo[1] &&
+            goal[1] <= info->push_area_hi[1]) break;
+    }
+    for (k = 0; k < 2; k++) goal[k] = s2r_clamp(goal[k], info->push_area_lo[k], info->push_area_hi[k]);
+    for (k = 0; k < 64; k++) {
+        s2r__push_area_point(info, 0, rng, tip);
+        if (s2r__dist2(tip, object) >= config->tip_clearance) break;
+    }
+}
+
+/* Tip position (m) and velocity (m/s) from measured q, qd, by forward
+   kinematics and the tip's Jacobian on the nominal model. */
+static void s2r__push_tip_state(s2r_push* push, const double* q, const double* qd, double pos[3], double vel[3]) {
+    const s2r_arm_info* info = push->backend->info;
+    const mjModel* m = info->model;
+    double jacp[3 * 64];
+    int r, j;
+    s2r_flange_fk(m, push->kinematics, info->flange_site, q, push->n_joints, pos);
+    memcpy(pos, push->kinematics->site_xpos + 3 * info->tip_site, 3 * sizeof(double));
+    if (!vel) return;
+    mj_comPos(m, push->kinematics);
+    mj_jacSite(m, push->kinematics, jacp, NULL, info->tip_site);
+    for (r = 0; r < 3; r++) {
+        vel[r] = 0;
+        for (j = 0; j < push->n_joints; j++) vel[r] += jacp[r * m->nv + m->jnt_dofadr[m->actuator_trnid[2 * j]]] * qd[j];
+    }
+}
+
+/* Write the observation (layout in the declaration) from the latest sensors. */
+static void s2r__push_observe(s2r_push* push, float* obs) {
+    const s2r_sensors* s = &push->sensors;
+    double tip[3], vel[3], object[2], goal[2];
+    int i;
+    s2r__push_tip_state(push, s->q, s->qd, tip, vel);
+    for (i = 0; i < 2; i++) {
+        object[i] = s->object[i] - push->config.target_correction[i];
+        goal[i] = s->target[i] - push->config.target_correction[i];
+        obs[i] = (float)tip[i];
+        obs[2 + i] = (float)vel[i];
+        obs[4 + i] = (float)object[i];
+        obs[6 + i] = (float)goal[i];
+        obs[8 + i] = (float)(object[i] - tip[i]);
+        obs[10 + i] = (float)(goal[i] - object[i]);
+        obs[12 + i] = (float)(object[i] - push->prev_object[i]);
+        obs[14 + i] = push->prev_action[i];
+        push->prev_object[i] = object[i];
+    }
+    for (i = 0; i < S2R_PUSH_OBS; i++)   /* a blown-up simulation never feeds NaN on */
+        if (!isfinite(obs[i])) obs[i] = 0.0f;
+}
+
+/* Start and goal on the table, the tip's start reachable. */
+static s2r_result s2r__push_check_layout(s2r_push* push, const double tip[2], const double object[2],
+                                         const double goal[2]) {
+    const s2r_arm_info* info = push->backend->info;
+    int i;
+    if (!tip || !object || !goal || !s2r_all_finite(tip, 2) || !s2r_all_finite(object, 2) || !s2r_all_finite(goal, 2))
+        return s2r__fail(push->error, S2R_ERR_INVALID_ARGUMENT, "push reset: tip, object and goal must be given and finite");
+    for (i = 0; i < 2; i++) {
+        if (object[i] < info->table_lo[i] || object[i] > info->table_hi[i])
+            return s2r__fail(push->error, S2R_ERR_INVALID_ARGUMENT, "push reset: the object (%g, %g) m is off the table",
+                             object[0], object[1]);
+        if (goal[i] < info->table_lo[i] || goal[i] > info->table_hi[i])
+            return s2r__fail(push->error, S2R_ERR_INVALID_ARGUMENT, "push reset: the goal (%g, %g) m is off the table",
+                             goal[0], goal[1]);
+    }
+    return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_push_reset_to(s2r_push* push, const double tip[2], const double object[2],
+                                    const double goal[2], s2r_rng* rng, float* obs) {
+    const s2r_backend* b = push->backend;
+    const s2r_arm_info* info = b->info;
+    double q0[S2R_MAX_JOINTS], at[3], goal3[3];
+    s2r_result res = s2r__push_check_layout(push, tip, object, goal);
+    if (res != S2R_OK) return res;
+    at[0] = tip[0];
+    at[1] = tip[1];
+    at[2] = info->table_height + push->config.push_height;
+    if (s2r_tip_ik(info, push->kinematics, at, push->heading, info->q_home, q0) > 0.005)
+        return s2r__fail(push->error, S2R_ERR_INVALID_ARGUMENT, "push reset: the tip cannot reach (%g, %g) m", tip[0], tip[1]);
+    goal3[0] = goal[0];
+    goal3[1] = goal[1];
+    goal3[2] = info->table_height;
+    if ((res = s2r_backend_reset(b, q0, goal3, rng)) != S2R_OK) return s2r__fail(push->error, res, "reset: %s", b->error);
+    if ((res = s2r_backend_place_object(b, object)) != S2R_OK) return s2r__fail(push->error, res, "place object: %s", b->error);
+    if ((res = s2r_backend_read_sensors(b, &push->sensors)) != S2R_OK) return s2r__fail(push->error, res, "sensors: %s", b->error);
+    memcpy(push->q_cmd, q0, (size_t)push->n_joints * sizeof(double));
+    memcpy(push->q_start, q0, (size_t)push->n_joints * sizeof(double));
+    memcpy(push->goal, goal, sizeof push->goal);
+    memset(push->prev_action, 0, sizeof push->prev_action);
+    push->prev_object[0] = push->sensors.object[0] - push->config.target_correction[0];
+    push->prev_object[1] = push->sensors.object[1] - push->config.target_correction[1];
+    push->step = 0;
+    push->episode_open = 1;
+    s2r__push_observe(push, obs);
+    return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_push_reset(s2r_push* push, s2r_rng* rng, float* obs) {
+    double tip[2], object[2], goal[2];
+    s2r_push_sample(&push->config, push->backend->info, rng, tip, object, goal);
+    return s2r_push_reset_to(push, tip, object, goal, rng, obs);
+}
+
+/* Reward and end-of-episode bookkeeping from the ground truth. */
+static void s2r__push_score(s2r_push* push, const float* a, int diverged, s2r_step_result* out) {
+    const s2r_push_config* c = &push->config;
+    const s2r_arm_info* info = push->backend->info;
+    s2r_ground_truth gt;
+    double d, rim, a2 = (double)a[0] * a[0] + (double)a[1] * a[1];
+    int fell;
+    s2r_backend_ground_truth(push->backend, &gt);
+    d = s2r__dist2(gt.object, push->goal);
+    rim = fmax(0, s2r__dist2(gt.tip, gt.object) - info->object_radius - info->tip_radius);
+    fell = gt.object[0] < info->table_lo[0] || gt.object[0] > info->table_hi[0] || gt.object[1] < info->table_lo[1] ||
+           gt.object[1] > info->table_hi[1] || gt.object[2] < info->table_height - 0.05;
+    memset(out, 0, sizeof *out);
+    out->diverged = diverged;
+    out->terminated = diverged || fell;
+    out->truncated = !out->terminated && push->step >= c->episode_steps;
+    out->done = out->terminated || out->truncated;
+    out->distance = diverged ? -1.0 : d;
+    out->reward = out->terminated ? (float)(-2.0 * (c->episode_steps - push->step + 1))
+                                  : (float)(-d / 0.1 - c->approach_weight * rim / 0.1 +
+                                            c->bonus * s2r__reach_closeness(d, c->success_radius) - c->action_cost * a2);
+    out->success = out->truncated && d < c->success_radius;
+}
+
+/* The commanded tip velocity (m/s), less any component leading the tip
+   out of the reachable region (the push area widened by 8 cm). */
+static void s2r__push_tip_velocity(const s2r_push* push, const float* a, const double tip[3], double v[2]) {
+    const s2r_arm_info* info = push->backend->info;
+    int i;
+    for (i = 0; i < 2; i++) {
+        v[i] = a[i] * push->config.max_speed;
+        if ((tip[i] < info->push_area_lo[i] - 0.08 && v[i] < 0) || (tip[i] > info->push_area_hi[i] + 0.08 && v[i] > 0))
+            v[i] = 0;
+    }
+}
+
+S2RDEF s2r_result s2r_push_step(s2r_push* push, const float* action, float* obs, s2r_step_result* out) {
+    const s2r_backend* b = push->backend;
+    const s2r_arm_info* info = b->info;
+    float a[2];
+    double q_cmd[S2R_MAX_JOINTS], tip[3], v[2];
+    s2r_result res;
+    int i;
+    if (!push->episode_open) return s2r__fail(push->error, S2R_ERR_STATE, "step before reset (or after the episode ended)");
+    if (!action || !s2r_all_finite_f(action, 2))
+        return s2r__fail(push->error, S2R_ERR_INVALID_ARGUMENT, "action contains NaN or Inf; nothing was done");
+    for (i = 0; i < 2; i++) a[i] = action[i] < -1.0f ? -1.0f : (action[i] > 1.0f ? 1.0f : action[i]);
+    s2r__push_tip_state(push, push->sensors.q, NULL, tip, NULL);
+    s2r__push_tip_velocity(push, a, tip, v);
+    memcpy(q_cmd, push->q_cmd, sizeof q_cmd);
+    s2r_tip_velocity_ik(info, push->kinematics, push->sensors.q, v, info->table_height + push->config.push_height,
+                        push->heading, push->q_start, push->config.control_period, q_cmd);
+    res = s2r_backend_command(b, q_cmd);
+    if (res != S2R_OK) return s2r__fail(push->error, res, "command: %s", b->error);
+    memcpy(push->q_cmd, q_cmd, (size_t)push->n_joints * sizeof(double));
+    memcpy(push->prev_action, a, sizeof a);
+    res = s2r_backend_advance(b, push->config.control_period);
+    if (res != S2R_OK && res != S2R_ERR_DIVERGED) return s2r__fail(push->error, res, "advance: %s", b->error);
+    push->step++;
+    s2r_backend_read_sensors(b, &push->sensors);
+    s2r__push_score(push, a, res == S2R_ERR_DIVERGED, out);
+    if (out->done) push->episode_open = 0;
+    s2r__push_observe(push, obs);
+    return S2R_OK;
+}
+
+static s2r_result s2r__push_env_reset(void* self, s2r_rng* rng, float* obs) {
+    return s2r_push_reset((s2r_push*)self, rng, obs);
+}
+static s2r_result s2r__push_env_step(void* self, const float* action, float* obs, s2r_step_result* out) {
+    return s2r_push_step((s2r_push*)self, action, obs, out);
+}
+
+S2RDEF s2r_env s2r_push_env(s2r_push* push) {
+    s2r_env env;
+    env.self = push;
+    env.obs_dim = S2R_PUSH_OBS;
+    env.act_dim = 2;
+    env.reset = s2r__push_env_reset;
+    env.step = s2r__push_env_step;
+    return env;
+}
+
+/* Solve A x = b for a symmetric positive definite n x n A (n <= 6) by
+   Cholesky; A is overwritten.  Returns 0 when A is not positive definite. */
+static int s2r__cholesky_solve(double* A, const double* b, double* x, int n) {
+    int i, j, k;
+    for (j = 0; j < n; j++) {
+        double d = A[j * n + j];
+        for (k = 0; k < j; k++) d -= A[j * n + k] * A[j * n + k];
+        if (!(d > 0)) return 0;
+        A[j * n + j] = sqrt(d);
+        for (i = j + 1; i < n; i++) {
+            double s = A[i * n + j];
+            for (k = 0; k < j; k++) s -= A[i * n + k] * A[j * n + k];
+            A[i * n + j] = s / A[j * n + j];
+        }
+    }
+    for (i = 0; i < n; i++) {   /* L y = b */
+        double s = b[i];
+        for (k = 0; k < i; k++) s -= A[i * n + k] * x[k];
+        x[i] = s / A[i * n + i];
+    }
+    for (i = n - 1; i >= 0; i--) {   /* L^T x = y */
+        double s = x[i];
+        for (k = i + 1; k < n; k++) s -= A[k * n + i] * x[k];
+        x[i] = s / A[i * n + i];
+    }
+    return 1;
+}
+
+/* y = (J J^T + lambda^2 I)^-1 e for the 6 x n Jacobian J (rows of the
+   arm's columns `dof`); 0 when singular. */
+static int s2r__dls6(const double* J, int nv, const int* dof, int n, const double e[6], double y[6]) {
+    double A[36];
+    int r, c, j;
+    for (r = 0; r < 6; r++)
+        for (c = 0; c < 6; c++) {
+            A[6 * r + c] = r == c ? 1e-4 : 0.0;   /* lambda = 0.01 */
+            for (j = 0; j < n; j++) A[6 * r + c] += J[r * nv + dof[j]] * J[c * nv + dof[j]];
+        }
+    return s2r__cholesky_solve(A, e, y, 6);
+}
+
+/* One damped least-squares step of the tip toward `twist` (m/s and rad/s)
+   at joints q: dq (rad/s) with a null-space pull toward q_rest.  Leaves the
+   kinematics of q in `scratch`. */
+static void s2r__tip_step(const s2r_arm_info* info, mjData* scratch, const double* q, const double lin[3],
+                          const double heading[3], const double* q_rest, double* dq) {
+    const mjModel* m = info->model;
+    double J[6 * 64], e[6], y[6], yp[6], Jp[6], pull[S2R_MAX_JOINTS], pos[3];
+    const double* R;
+    int dof[S2R_MAX_JOINTS], r, j, n = info->n_joints;
+    s2r_flange_fk(m, scratch, info->flange_site, q, n, pos);
+    mj_comPos(m, scratch);
+    mj_jacSite(m, scratch, J, J + 3 * m->nv, info->tip_site);
+    R = scratch->site_xmat + 9 * info->tip_site;   /* columns: the site's axes */
+    memcpy(e, lin, 3 * sizeof(double));
+    e[3] = 10.0 * (R[5] * -1.0 - 0.0);             /* z_tip x (0, 0, -1) */
+    e[4] = 10.0 * (0.0 - R[2] * -1.0);
+    e[5] = 10.0 * (R[0] * heading[1] - R[3] * heading[0]);   /* (x_tip x heading) . e_z */
+    for (j = 0; j < n; j++) {
+        dof[j] = m->jnt_dofadr[m->actuator_trnid[2 * j]];
+        pull[j] = 0.5 * (q_rest[j] - q[j]);
+    }
+    if (!s2r__dls6(J, m->nv, dof, n, e, y)) { memset(dq, 0, (size_t)n * sizeof(double)); return; }
+    for (r = 0; r < 6; r++) { Jp[r] = 0; for (j = 0; j < n; j++) Jp[r] += J[r * m->nv + dof[j]] * pull[j]; }
+    if (!s2r__dls6(J, m->nv, dof, n, Jp, yp)) memset(yp, 0, sizeof yp);
+    for (j = 0; j < n; j++) {   /* J^T y, plus the pull less what the task space sees of it */
+        dq[j] = pull[j];
+        for (r = 0; r < 6; r++) dq[j] += J[r * m->nv + dof[j]] * (y[r] - yp[r]);
+    }
+}
+
+S2RDEF void s2r_tip_velocity_ik(const s2r_arm_info* info, mjData* scratch, const double* q, const double v[2],
+                                double height, const double heading[3], const double* q_rest, double dt,
+                                double* q_cmd) {
+    double lin[3], dq[S2R_MAX_JOINTS], pos[3];
+    int j;
+    if (info->model->nv > 64) return;   /* arms only: the Jacobian lives on the stack */
+    s2r_flange_fk(info->model, scratch, info->flange_site, q, info->n_joints, pos);
+    lin[0] = v[0];
+    lin[1] = v[1];
+    lin[2] = 10.0 * (height - scratch->site_xpos[3 * info->tip_site + 2]);
+    s2r__tip_step(info, scratch, q, lin, heading, q_rest, dq);
+    for (j = 0; j < info->n_joints; j++)
+        q_cmd[j] = s2r_clamp(s2r_clamp(q_cmd[j] + dq[j] * dt, q[j] - 0.2, q[j] + 0.2), info->q_min[j], info->q_max[j]);
+}
+
+S2RDEF double s2r_tip_ik(const s2r_arm_info* info, mjData* scratch, const double tip[3], const double heading[3],
+                         const double* q_start, double* q_out) {
+    double lin[3], dq[S2R_MAX_JOINTS], pos[3], err = INFINITY;
+    int j, it, n = info->n_joints;
+    if (info->model->nv > 64 || info->tip_site < 0) return INFINITY;
+    memcpy(q_out, q_start, (size_t)n * sizeof(double));
+    for (it = 0; it < 300; it++) {
+        s2r_flange_fk(info->model, scratch, info->flange_site, q_out, n, pos);
+        for (j = 0; j < 3; j++) lin[j] = 10.0 * (tip[j] - scratch->site_xpos[3 * info->tip_site + j]);
+        err = 0.1 * sqrt(lin[0] * lin[0] + lin[1] * lin[1] + lin[2] * lin[2]);
+        s2r__tip_step(info, scratch, q_out, lin, heading, q_start, dq);
+        if (err < 1e-5) break;
+        for (j = 0; j < n; j++) q_out[j] = s2r_clamp(q_out[j] + s2r_clamp(0.1 * dq[j], -0.2, 0.2), info->q_min[j], info->q_max[j]);
+    }
+    return err;
+}
+
+/* --- Tasks -------------------------------------------------------------------- */
+
+static const char* const s2r__task_kind_names[S2R_TASK_COUNT] = {"reach", "push"};
+
+S2RDEF const char* s2r_task_kind_name(s2r_task_kind kind) {
+    return (kind >= 0 && kind < S2R_TASK_COUNT) ? s2r__task_kind_names[kind] : "unknown";
+}
+
+S2RDEF s2r_task_kind s2r_task_kind_find(const char* name) {
+    int k;
+    for (k = 0; name && k < S2R_TASK_COUNT; k++)
+        if (strcmp(name, s2r__task_kind_names[k]) == 0) return (s2r_task_kind)k;
+    return S2R_TASK_COUNT;
+}
+
+S2RDEF s2r_task_config s2r_task_config_default(s2r_task_kind kind) {
+    s2r_task_config c;
+    c.kind = kind;
+    c.reach = s2r_reach_config_default();
+    c.push = s2r_push_config_default();
+    return c;
+}
+
+S2RDEF s2r_scene s2r_task_scene(s2r_task_kind kind) {
+    return kind == S2R_TASK_PUSH ? S2R_SCENE_PUSH : S2R_SCENE_ARM;
+}
+
+S2RDEF s2r_sim_config s2r_task_sim_config(s2r_task_kind kind, s2r_robot_kind robot) {
+    s2r_sim_config c = s2r_sim_config_default(robot);
+    c.scene = s2r_task_scene(kind);
+    if (kind == S2R_TASK_PUSH) c.max_latency = 0.2;   /* camera pipelines reach 120 ms */
+    return c;
+}
+
+S2RDEF s2r_randomization s2r_task_randomization(s2r_task_kind kind) {
+    return kind == S2R_TASK_PUSH ? s2r_randomization_push() : s2r_randomization_default();
+}
+
+S2RDEF void s2r_task_dims(s2r_task_kind kind, s2r_robot_kind robot, int* obs_dim, int* act_dim) {
+    int n = robot == S2R_ROBOT_PANDA ? 7 : 6;
+    *obs_dim = kind == S2R_TASK_PUSH ? S2R_PUSH_OBS : 4 * n + 9;
+    *act_dim = kind == S2R_TASK_PUSH ? 2 : n;
+}
+
+S2RDEF void s2r_task_config_set_camera(s2r_task_config* config, const double correction[3]) {
+    memcpy(config->reach.target_correction, correction, 3 * sizeof(double));
+    memcpy(config->push.target_correction, correction, 3 * sizeof(double));
+}
+
+S2RDEF s2r_result s2r_task_init(s2r_task* task, const s2r_task_config* config, const s2r_backend* backend) {
+    s2r_result res;
+    S2R_ASSERT(task && config);
+    memset(task, 0, sizeof *task);
+    task->kind = config->kind;
+    task->error = task->reach.error;
+    if (config->kind == S2R_TASK_REACH) {
+        res = s2r_reach_init(&task->reach, &config->reach, backend);
+        task->env = s2r_reach_env(&task->reach);
+        task->episode_steps = config->reach.episode_steps;
+    } else if (config->kind == S2R_TASK_PUSH) {
+        res = s2r_push_init(&task->push, &config->push, backend);
+        task->env = s2r_push_env(&task->push);
+        task->episode_steps = config->push.episode_steps;
+        task->error = task->push.error;
+    } else {
+        res = s2r__fail(task->reach.error, S2R_ERR_INVALID_ARGUMENT, "unknown task kind %d", (int)config->kind);
+    }
+    return res;
+}
+
+S2RDEF void s2r_task_free(s2r_task* task) {
+    if (!task) return;
+    s2r_reach_free(&task->reach);
+    s2r_push_free(&task->push);
+    memset(task, 0, sizeof *task);
+}
+
+S2RDEF const s2r_backend* s2r_task_backend(const s2r_task* task) {
+    return task->kind == S2R_TASK_PUSH ? task->push.backend : task->reach.backend;
+}
+
+S2RDEF s2r_task_config s2r_task_config_of_reach(const s2r_reach* reach) {
+    s2r_task_config c = s2r_task_config_default(S2R_TASK_REACH);
+    c.reach = reach->config;
+    return c;
+}
+
 /* --- Scripted controller ------------------------------------------------------ */
 
 /* Solve the 3x3 system A x = b (A symmetric positive definite) by Cramer's
@@ -6071,18 +7279,31 @@ S2RDEF s2r_expert_config s2r_expert_config_default(void) {
     c.gain_error = 0.1;
     c.action_noise = 0.0;
     c.reaction_steps = 0;
+    c.approach_gain = 4.0;
     return c;
 }
 
-S2RDEF s2r_result s2r_expert_init(s2r_expert* e, const s2r_expert_config* config, const s2r_reach* reach) {
-    S2R_ASSERT(e && config && reach);
+S2RDEF s2r_result s2r_expert_init(s2r_expert* e, const s2r_expert_config* config,
+                                  const s2r_task_config* task, const s2r_arm_info* info) {
+    int n;
+    S2R_ASSERT(e && config && task && info);
     memset(e, 0, sizeof *e);
     if (!(config->action_noise >= 0) || config->reaction_steps < 0 || config->reaction_steps > 7 ||
-        !isfinite(config->gain_cmd) || !isfinite(config->gain_error))
-        return s2r__fail(e->error, S2R_ERR_INVALID_ARGUMENT, "expert: need finite gains, action_noise >= 0, reaction_steps 0..7");
+        !isfinite(config->gain_cmd) || !isfinite(config->gain_error) || !(config->approach_gain > 0) ||
+        !isfinite(config->approach_gain))
+        return s2r__fail(e->error, S2R_ERR_INVALID_ARGUMENT, "expert: need finite gains (approach_gain > 0), "
+                         "action_noise >= 0, reaction_steps 0..7");
+    if (task->kind == S2R_TASK_PUSH && info->scene != S2R_SCENE_PUSH)
+        return s2r__fail(e->error, S2R_ERR_INVALID_ARGUMENT, "expert: the push task needs an arm with the push scene");
     e->config = *config;
-    e->info = reach->backend->info;
-    e->max_delta = reach->config.max_delta;
+    e->info = info;
+    e->task = task->kind;
+    n = info->n_joints;
+    e->obs_dim = task->kind == S2R_TASK_PUSH ? S2R_PUSH_OBS : 4 * n + 9;
+    e->act_dim = task->kind == S2R_TASK_PUSH ? 2 : n;
+    e->max_delta = task->reach.max_delta;
+    e->max_speed = task->push.max_speed;
+    e->success_radius = task->push.success_radius;
     e->scratch = mj_makeData(e->info->model);
     if (!e->scratch) return s2r__fail(e->error, S2R_ERR_OUT_OF_MEMORY, "mj_makeData failed");
     return S2R_OK;
@@ -6101,8 +7322,8 @@ S2RDEF void s2r_expert_reset(s2r_expert* e) {
     memset(e->pending, 0, sizeof e->pending);
 }
 
-/* The undelayed action for this observation. */
-static void s2r__expert_command(s2r_expert* e, const float* obs, const double* target, float* action) {
+/* Reach: the undelayed action for this observation. */
+static void s2r__expert_reach_command(s2r_expert* e, const float* obs, const double* target, float* action) {
     int j, n = e->info->n_joints;
     double q[S2R_MAX_JOINTS], t[3];
     for (j = 0; j < n; j++) q[j] = obs[j];
@@ -6119,15 +7340,57 @@ static void s2r__expert_command(s2r_expert* e, const float* obs, const double* t
     }
 }
 
-S2RDEF s2r_result s2r_expert_act(s2r_expert* e, const float* obs, const double* target,
+/* Push: the undelayed action, from the tip, the object (`seen`, or as
+   perceived) and the goal of the observation; the plan is in the banner. */
+static void s2r__expert_push_command(s2r_expert* e, const float* obs, const double* seen, float* action) {
+    const s2r_arm_info* info = e->info;
+    double tip[2], o[2], g[2], u[2], w[2], rel[2], way[2], v[2], d, s, l, side, R = info->object_radius + info->tip_radius;
+    int i;
+    for (i = 0; i < 2; i++) {
+        tip[i] = obs[i];
+        o[i] = seen ? seen[i] : obs[4 + i];
+        g[i] = seen ? seen[3 + i] : obs[6 + i];
+    }
+    d = s2r__dist2(g, o);
+    action[0] = action[1] = 0.0f;
+    if (d < 0.5 * e->success_radius) return;   /* there: stop */
+    u[0] = (g[0] - o[0]) / d;
+    u[1] = (g[1] - o[1]) / d;
+    w[0] = -u[1];
+    w[1] = u[0];
+    rel[0] = tip[0] - o[0];
+    rel[1] = tip[1] - o[1];
+    s = rel[0] * u[0] + rel[1] * u[1];
+    l = rel[0] * w[0] + rel[1] * w[1];
+    side = l >= 0 ? 1.0 : -1.0;
+    for (i = 0; i < 2; i++) {
+        if (s > -0.5 * R && fabs(l) < R + 0.02)       /* in front: step aside first */
+            way[i] = o[i] + side * (R + 0.03) * w[i] + s * u[i];
+        else if (s > -0.5 * R)                        /* beside: back along the side */
+            way[i] = o[i] + side * (R + 0.03) * w[i] - (R + 0.015) * u[i];
+        else if (fabs(l) > 0.02 || s < -R - 0.03)     /* behind: onto the line */
+            way[i] = o[i] - (R + 0.015) * u[i];
+        else way[i] = NAN;                            /* on the line: push */
+    }
+    if (isnan(way[0])) {
+        double speed = fmin(e->max_speed, 2.0 * d);
+        for (i = 0; i < 2; i++) v[i] = speed * u[i] - e->config.approach_gain * l * w[i];
+    } else {
+        for (i = 0; i < 2; i++) v[i] = e->config.approach_gain * (way[i] - tip[i]);
+    }
+    for (i = 0; i < 2; i++) action[i] = (float)s2r_clamp(v[i] / e->max_speed, -1, 1);
+}
+
+S2RDEF s2r_result s2r_expert_act(s2r_expert* e, const float* obs, const double* seen,
                                  float* action, s2r_rng* rng) {
-    int j, n = e->info->n_joints, k = e->config.reaction_steps;
+    int j, n = e->act_dim, k = e->config.reaction_steps;
     float now[S2R_MAX_JOINTS];
-    if (!obs || !s2r_all_finite_f(obs, 4 * n + 9) || (target && !s2r_all_finite(target, 3)))
-        return s2r__fail(e->error, S2R_ERR_INVALID_ARGUMENT, "expert: observation or target contains NaN/Inf");
+    if (!obs || !s2r_all_finite_f(obs, e->obs_dim) || (seen && !s2r_all_finite(seen, e->task == S2R_TASK_PUSH ? 6 : 3)))
+        return s2r__fail(e->error, S2R_ERR_INVALID_ARGUMENT, "expert: observation or seen position contains NaN/Inf");
     if (e->config.action_noise > 0 && !rng)
         return s2r__fail(e->error, S2R_ERR_INVALID_ARGUMENT, "expert: action noise needs an rng");
-    s2r__expert_command(e, obs, target, now);
+    if (e->task == S2R_TASK_PUSH) s2r__expert_push_command(e, obs, seen, now);
+    else s2r__expert_reach_command(e, obs, seen, now);
     for (j = 0; j < n; j++) {
         float a = k > 0 ? e->pending[k - 1][j] : now[j];   /* the oldest pending action goes out */
         if (e->config.action_noise > 0) a += (float)(e->config.action_noise * s2r_rng_normal(rng));
@@ -8081,17 +9344,18 @@ S2RDEF s2r_env s2r_pendulum_env(s2r_pendulum* p) {
 /* --- Evaluation ------------------------------------------------------------------ */
 
 /* One episode; adds each step's distance into curve (if any). */
-static s2r_result s2r__evaluate_episode(const s2r_controller* c, s2r_reach* reach, s2r_rng* rng,
+static s2r_result s2r__evaluate_episode(const s2r_controller* c, s2r_task* task, s2r_rng* rng,
                                         double* curve, s2r_step_result* last, double* ret) {
-    float obs[S2R_REACH_MAX_OBS], action[S2R_MAX_JOINTS];
-    s2r_result res = s2r_reach_reset(reach, rng, obs);
+    float obs[S2R_MLP_MAX_WIDTH], action[S2R_MAX_JOINTS];
+    const s2r_env* env = &task->env;
+    s2r_result res = env->reset(env->self, rng, obs);
     int t = 0;
     if (res != S2R_OK) return res;
     if (c->reset) c->reset(c->self);
     *ret = 0;
     do {
         if ((res = c->act(c->self, obs, action)) != S2R_OK) return res;
-        if ((res = s2r_reach_step(reach, action, obs, last)) != S2R_OK) return res;
+        if ((res = env->step(env->self, action, obs, last)) != S2R_OK) return res;
         *ret += last->reward;
         if (curve) curve[t] += last->diverged ? 0 : last->distance;
         t++;
@@ -8099,19 +9363,19 @@ static s2r_result s2r__evaluate_episode(const s2r_controller* c, s2r_reach* reac
     return S2R_OK;
 }
 
-S2RDEF s2r_result s2r_evaluate(const s2r_controller* controller, s2r_reach* reach,
+S2RDEF s2r_result s2r_evaluate(const s2r_controller* controller, s2r_task* task,
                                int episodes, uint64_t seed, s2r_eval_result* out,
                                double* distance_curve) {
-    int i, t, steps = reach->config.episode_steps;
+    int i, t, steps = task->episode_steps;
     double distance = 0, returns = 0;
     memset(out, 0, sizeof *out);
-    if (episodes < 1) return s2r__fail(reach->error, S2R_ERR_INVALID_ARGUMENT, "evaluate: need at least one episode");
+    if (episodes < 1) return s2r__fail(task->error, S2R_ERR_INVALID_ARGUMENT, "evaluate: need at least one episode");
     if (distance_curve) memset(distance_curve, 0, (size_t)steps * sizeof(double));
     for (i = 0; i < episodes; i++) {
         s2r_rng rng = s2r_rng_make(seed, (uint64_t)i);
         s2r_step_result last;
         double ret;
-        s2r_result res = s2r__evaluate_episode(controller, reach, &rng, distance_curve, &last, &ret);
+        s2r_result res = s2r__evaluate_episode(controller, task, &rng, distance_curve, &last, &ret);
         if (res != S2R_OK) return res;
         out->successes += last.success;
         out->diverged += last.diverged;
@@ -8164,34 +9428,36 @@ S2RDEF void s2r_eval_merge(s2r_eval_result* a, const s2r_eval_result* b) {
     s2r_wilson_interval(a->successes, n, &a->success_lo, &a->success_hi);
 }
 
-/* Evaluate on one backend with a fresh reach task. */
-static s2r_result s2r__evaluate_on(const s2r_controller* c, const s2r_backend* b, const s2r_reach_config* task,
+/* Evaluate on one backend with a fresh task. */
+static s2r_result s2r__evaluate_on(const s2r_controller* c, const s2r_backend* b, const s2r_task_config* config,
                                    int episodes, uint64_t seed, s2r_eval_result* out, char* error) {
-    s2r_reach reach;
-    s2r_result res = s2r_reach_init(&reach, task, b);
-    if (res == S2R_OK) res = s2r_evaluate(c, &reach, episodes, seed, out, NULL);
-    if (res != S2R_OK) s2r__fail(error, res, "evaluation on %s: %s", b->name, reach.error);
-    s2r_reach_free(&reach);
+    s2r_task task;
+    s2r_result res = s2r_task_init(&task, config, b);
+    if (res == S2R_OK) res = s2r_evaluate(c, &task, episodes, seed, out, NULL);
+    if (res != S2R_OK) s2r__fail(error, res, "evaluation on %s: %s", b->name, task.error);
+    s2r_task_free(&task);
     return res;
 }
 
 /* Job 0: the nominal simulator; job u + 1: real unit first_unit + u. */
-static s2r_result s2r__evaluate_job(const s2r_controller* c, s2r_robot_kind robot, const s2r_reach_config* task,
+static s2r_result s2r__evaluate_job(const s2r_controller* c, s2r_robot_kind robot, const s2r_task_config* task,
                                     const s2r_randomization* physics, int episodes, uint64_t seed, uint64_t unit,
                                     int job, s2r_eval_result* out, char* error) {
     s2r_result res;
     if (job == 0) {
         s2r_sim sim;
-        s2r_sim_config sc = s2r_sim_config_default(robot);
-        s2r_reach_config perfect_camera = *task;
+        s2r_sim_config sc = s2r_task_sim_config(task->kind, robot);
+        s2r_task_config perfect_camera = *task;
+        const double none[3] = {0, 0, 0};
         if (physics) sc.randomization = *physics;
-        memset(perfect_camera.target_correction, 0, sizeof perfect_camera.target_correction);
+        s2r_task_config_set_camera(&perfect_camera, none);
         if ((res = s2r_sim_init(&sim, &sc)) != S2R_OK) return s2r__fail(error, res, "%s", sim.error);
         res = s2r__evaluate_on(c, &sim.backend, &perfect_camera, episodes, seed, out, error);
         s2r_sim_free(&sim);
     } else {
         s2r_real_robot real;
-        if ((res = s2r_real_robot_init(&real, robot, unit)) != S2R_OK) return s2r__fail(error, res, "%s", real.error);
+        if ((res = s2r_real_robot_init_scene(&real, robot, s2r_task_scene(task->kind), unit)) != S2R_OK)
+            return s2r__fail(error, res, "%s", real.error);
         res = s2r__evaluate_on(c, &real.backend, task, episodes, seed, out, error);
         s2r_real_robot_free(&real);
     }
@@ -8206,7 +9472,7 @@ static void s2r__sim_real_gap(s2r_sim_real_eval* e) {
 }
 
 S2RDEF s2r_result s2r_evaluate_sim_and_real(const s2r_controller* controller, s2r_robot_kind robot,
-                                            const s2r_reach_config* task, const s2r_randomization* sim_physics,
+                                            const s2r_task_config* task, const s2r_randomization* sim_physics,
                                             int episodes, uint64_t seed, uint64_t first_unit, int units,
                                             s2r_sim_real_eval* out, char* error) {
     s2r_eval_result results[1 + 16];
@@ -8241,9 +9507,9 @@ S2RDEF void s2r_sim_real_eval_pool(s2r_sim_real_eval* pooled, const s2r_sim_real
 
 /* The nominal simulator with parameter p fixed at `value`, checked as a
    simulator would check it. */
-static s2r_result s2r__sweep_physics(s2r_robot_kind robot, s2r_param p, double value, s2r_randomization* r,
-                                     char* error) {
-    s2r_sim_config sc = s2r_sim_config_default(robot);
+static s2r_result s2r__sweep_physics(s2r_robot_kind robot, s2r_task_kind kind, s2r_param p, double value,
+                                     s2r_randomization* r, char* error) {
+    s2r_sim_config sc = s2r_task_sim_config(kind, robot);
     s2r_sim sim;
     s2r_result res;
     *r = s2r_randomization_none();
@@ -8258,7 +9524,7 @@ static s2r_result s2r__sweep_physics(s2r_robot_kind robot, s2r_param p, double v
 }
 
 S2RDEF s2r_result s2r_robustness_sweep(const s2r_controller* controller, s2r_robot_kind robot,
-                                       const s2r_reach_config* task, s2r_param p, const double* values,
+                                       const s2r_task_config* task, s2r_param p, const double* values,
                                        int count, int episodes, uint64_t seed, s2r_eval_result* out,
                                        char* error) {
     s2r_randomization physics[S2R_SWEEP_MAX];
@@ -8270,7 +9536,7 @@ S2RDEF s2r_result s2r_robustness_sweep(const s2r_controller* controller, s2r_rob
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "robustness sweep needs a controller, a task, a "
                          "parameter, 1..%d values with room for their results and episodes >= 1", S2R_SWEEP_MAX);
     for (k = 0; k < count; k++)
-        if ((res = s2r__sweep_physics(robot, p, values[k], &physics[k], error)) != S2R_OK) return res;
+        if ((res = s2r__sweep_physics(robot, task->kind, p, values[k], &physics[k], error)) != S2R_OK) return res;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic)
 #endif
@@ -8319,19 +9585,24 @@ S2RDEF s2r_expert_config s2r_operator_config_default(void) {
    reaction_steps earlier), so the pair is the operator's decision and not
    an artefact of its delay.  The first reaction_steps steps, before the
    operator reacts, are not recorded. */
-static s2r_result s2r__demo_episode(s2r_reach* reach, s2r_expert* op, s2r_rng* rng, s2r_dataset* data, int* success) {
-    float history[8][S2R_REACH_MAX_OBS], action[S2R_MAX_JOINTS];   /* [t mod 8]: observation at step t */
+static s2r_result s2r__demo_episode(s2r_task* task, s2r_expert* op, s2r_rng* rng, s2r_dataset* data, int* success) {
+    float history[8][S2R_MLP_MAX_WIDTH], action[S2R_MAX_JOINTS];   /* [t mod 8]: observation at step t */
     int k = op->config.reaction_steps, t = 0;
-    s2r_ground_truth seen;
+    const s2r_env* env = &task->env;
+    s2r_ground_truth gt;
+    double seen[6];   /* the operator's eyes: reach's target; push's object and goal */
     s2r_step_result r;
-    s2r_result res = s2r_reach_reset(reach, rng, history[0]);
+    s2r_result res = env->reset(env->self, rng, history[0]);
     if (res != S2R_OK) return res;
     s2r_expert_reset(op);
-    s2r_backend_ground_truth(reach->backend, &seen);   /* the operator's eyes */
     do {
-        if ((res = s2r_expert_act(op, history[t % 8], seen.target, action, rng)) != S2R_OK) return res;
+        s2r_backend_ground_truth(s2r_task_backend(task), &gt);
+        memcpy(seen, task->kind == S2R_TASK_PUSH ? gt.object : gt.target, 3 * sizeof(double));
+        memcpy(seen + 3, gt.target, 3 * sizeof(double));
+        res = s2r_expert_act(op, history[t % 8], seen, action, rng);
+        if (res != S2R_OK) return res;
         if (t >= k && (res = s2r_dataset_append(data, history[(t - k) % 8], action)) != S2R_OK) return res;
-        if ((res = s2r_reach_step(reach, action, history[(t + 1) % 8], &r)) != S2R_OK) return res;
+        if ((res = env->step(env->self, action, history[(t + 1) % 8], &r)) != S2R_OK) return res;
         t++;
     } while (!r.done);
     *success = r.success;
@@ -8339,56 +9610,60 @@ static s2r_result s2r__demo_episode(s2r_reach* reach, s2r_expert* op, s2r_rng* r
 }
 
 /* Episodes first .. first + episodes - 1 (stream i of seed for episode i). */
-static s2r_result s2r__collect_demos(const s2r_backend* robot, const s2r_reach_config* task,
+static s2r_result s2r__collect_demos(const s2r_backend* robot, const s2r_task_config* config,
                                      const s2r_expert_config* op, int first, int episodes, uint64_t seed,
                                      s2r_dataset* data, int* successes, char* error) {
-    s2r_reach reach;
+    s2r_task task;
     s2r_expert expert;
     s2r_result res;
     int i, ok = 0;
     if (episodes < 0) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "demos: negative episode count");
-    if ((res = s2r_reach_init(&reach, task, robot)) != S2R_OK) return s2r__fail(error, res, "%s", reach.error);
-    if (data->obs_dim != reach.obs_dim || data->act_dim != reach.n_joints) {
-        s2r_reach_free(&reach);
-        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "demos: dataset is %dx%d, the task needs %dx%d",
-                         data->obs_dim, data->act_dim, reach.obs_dim, reach.n_joints);
+    if ((res = s2r_task_init(&task, config, robot)) != S2R_OK) {
+        s2r__fail(error, res, "%s", task.error);
+        s2r_task_free(&task);
+        return res;
     }
-    if ((res = s2r_expert_init(&expert, op, &reach)) != S2R_OK) {
-        s2r_reach_free(&reach);
+    if (data->obs_dim != task.env.obs_dim || data->act_dim != task.env.act_dim) {
+        s2r_task_free(&task);
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "demos: dataset is %dx%d, the task needs %dx%d",
+                         data->obs_dim, data->act_dim, task.env.obs_dim, task.env.act_dim);
+    }
+    if ((res = s2r_expert_init(&expert, op, config, robot->info)) != S2R_OK) {
+        s2r_task_free(&task);
         return s2r__fail(error, res, "%s", expert.error);
     }
     for (i = first; i < first + episodes && res == S2R_OK; i++) {
         s2r_rng rng = s2r_rng_make(seed, (uint64_t)i);
         int success = 0;
-        res = s2r__demo_episode(&reach, &expert, &rng, data, &success);
+        res = s2r__demo_episode(&task, &expert, &rng, data, &success);
         ok += success;
     }
-    if (res != S2R_OK) s2r__fail(error, res, "demos: %s%s", reach.error, expert.error);
+    if (res != S2R_OK) s2r__fail(error, res, "demos: %s%s", task.error, expert.error);
     if (successes) *successes = ok;
     s2r_expert_free(&expert);
-    s2r_reach_free(&reach);
+    s2r_task_free(&task);
     return res;
 }
 
-S2RDEF s2r_result s2r_collect_demos(const s2r_backend* robot, const s2r_reach_config* task,
+S2RDEF s2r_result s2r_collect_demos(const s2r_backend* robot, const s2r_task_config* task,
                                     const s2r_expert_config* op, int episodes, uint64_t seed,
                                     s2r_dataset* data, int* successes, char* error) {
     return s2r__collect_demos(robot, task, op, 0, episodes, seed, data, successes, error);
 }
 
 /* One worker of s2r_collect_unit_demos: its own copy of the unit. */
-static s2r_result s2r__collect_unit_part(s2r_robot_kind robot, uint64_t unit, const s2r_reach_config* task,
+static s2r_result s2r__collect_unit_part(s2r_robot_kind robot, uint64_t unit, const s2r_task_config* task,
                                          const s2r_expert_config* op, int first, int episodes, uint64_t seed,
                                          s2r_dataset* part, int* successes, char* error) {
     s2r_real_robot real;
-    s2r_result res = s2r_real_robot_init(&real, robot, unit);
+    s2r_result res = s2r_real_robot_init_scene(&real, robot, s2r_task_scene(task->kind), unit);
     if (res != S2R_OK) return s2r__fail(error, res, "%s", real.error);
     res = s2r__collect_demos(&real.backend, task, op, first, episodes, seed, part, successes, error);
     s2r_real_robot_free(&real);
     return res;
 }
 
-S2RDEF s2r_result s2r_collect_unit_demos(s2r_robot_kind robot, uint64_t unit, const s2r_reach_config* task,
+S2RDEF s2r_result s2r_collect_unit_demos(s2r_robot_kind robot, uint64_t unit, const s2r_task_config* task,
                                          const s2r_expert_config* op, int episodes, uint64_t seed, int threads,
                                          s2r_dataset* data, int* successes, char* error) {
     s2r_dataset parts[8];
@@ -8446,7 +9721,7 @@ S2RDEF s2r_result s2r_clone_demos(s2r_policy* policy, const s2r_dataset* demos, 
    given start_weight, then run the canary. */
 static s2r_result s2r__finetune_candidate(s2r_policy* policy, const float* start, const s2r_dataset* demos,
                                           int epochs, uint64_t seed, float start_weight, const s2r_backend* robot,
-                                          const s2r_reach_config* task, int canary_episodes, uint64_t canary_seed,
+                                          const s2r_task_config* task, int canary_episodes, uint64_t canary_seed,
                                           double* success, char* error) {
     s2r_bc_config cfg = s2r_bc_config_finetune();
     s2r_controller c = s2r_policy_controller(policy);
@@ -8463,7 +9738,7 @@ static s2r_result s2r__finetune_candidate(s2r_policy* policy, const float* start
 }
 
 S2RDEF s2r_result s2r_finetune_on_unit(s2r_policy* policy, const s2r_dataset* demos, int epochs, uint64_t seed,
-                                       const s2r_backend* robot, const s2r_reach_config* task,
+                                       const s2r_backend* robot, const s2r_task_config* task,
                                        int canary_episodes, uint64_t canary_seed,
                                        double canary_success[2], int* kept, char* error) {
     static const float weights[2] = {0.0f, 1.0f};
@@ -8493,22 +9768,23 @@ S2RDEF s2r_result s2r_finetune_on_unit(s2r_policy* policy, const s2r_dataset* de
     return res;
 }
 
-/* --- Training a reach policy -------------------------------------------------- */
+/* --- Training a policy --------------------------------------------------------- */
 
-S2RDEF s2r_reach_training s2r_reach_training_default(s2r_robot_kind robot) {
-    s2r_reach_training t;
+S2RDEF s2r_training s2r_training_default(s2r_robot_kind robot, s2r_task_kind kind) {
+    s2r_training t;
     memset(&t, 0, sizeof t);
     t.robot = robot;
     t.randomization = s2r_randomization_none();
-    t.task = s2r_reach_config_default();
+    t.task = s2r_task_config_default(kind);
     t.label = "ppo";
     t.progress = 1;
     t.state_every = 10;
     return t;
 }
 
-S2RDEF s2r_ppo_config s2r_reach_ppo_config(long long total_steps, uint64_t seed, int threads) {
+S2RDEF s2r_ppo_config s2r_task_ppo_config(s2r_task_kind kind, long long total_steps, uint64_t seed, int threads) {
     s2r_ppo_config c = s2r_ppo_config_default();
+    (void)kind;   /* the same settings learn both tasks */
     c.total_steps = total_steps;
     c.num_envs = 8;
     c.rollout_steps = 4000;
@@ -8520,24 +9796,18 @@ S2RDEF s2r_ppo_config s2r_reach_ppo_config(long long total_steps, uint64_t seed,
     return c;
 }
 
-S2RDEF void s2r_reach_dims(s2r_robot_kind robot, int* obs_dim, int* act_dim) {
-    int n = robot == S2R_ROBOT_PANDA ? 7 : 6;
-    *obs_dim = 4 * n + 9;
-    *act_dim = n;
-}
+/* N simulators with the task, exposed as environments. */
+typedef struct s2r__task_envs {
+    int       count;
+    s2r_sim*  sims;     /* [count] */
+    s2r_task* tasks;    /* [count] */
+    s2r_env*  envs;     /* [count] */
+} s2r__task_envs;
 
-/* N simulators with reach tasks, exposed as environments. */
-typedef struct s2r__reach_envs {
-    int        count;
-    s2r_sim*   sims;     /* [count] */
-    s2r_reach* tasks;    /* [count] */
-    s2r_env*   envs;     /* [count] */
-} s2r__reach_envs;
-
-static void s2r__reach_envs_free(s2r__reach_envs* v) {
+static void s2r__task_envs_free(s2r__task_envs* v) {
     int i;
     for (i = 0; i < v->count; i++) {
-        if (v->tasks) s2r_reach_free(&v->tasks[i]);
+        if (v->tasks) s2r_task_free(&v->tasks[i]);
         if (v->sims) s2r_sim_free(&v->sims[i]);
     }
     S2R_FREE(v->sims);
@@ -8546,25 +9816,25 @@ static void s2r__reach_envs_free(s2r__reach_envs* v) {
     memset(v, 0, sizeof *v);
 }
 
-static s2r_result s2r__reach_envs_init(s2r__reach_envs* v, const s2r_reach_training* t, int count, char* error) {
-    s2r_sim_config sc = s2r_sim_config_default(t->robot);
+static s2r_result s2r__task_envs_init(s2r__task_envs* v, const s2r_training* t, int count, char* error) {
+    s2r_sim_config sc = s2r_task_sim_config(t->task.kind, t->robot);
     int i;
     memset(v, 0, sizeof *v);
     sc.randomization = t->randomization;
     v->sims = (s2r_sim*)s2r__calloc((size_t)count, sizeof *v->sims);
-    v->tasks = (s2r_reach*)s2r__calloc((size_t)count, sizeof *v->tasks);
+    v->tasks = (s2r_task*)s2r__calloc((size_t)count, sizeof *v->tasks);
     v->envs = (s2r_env*)s2r__calloc((size_t)count, sizeof *v->envs);
     v->count = count;
-    if (!v->sims || !v->tasks || !v->envs) { s2r__reach_envs_free(v); return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "out of memory for environments"); }
+    if (!v->sims || !v->tasks || !v->envs) { s2r__task_envs_free(v); return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "out of memory for environments"); }
     for (i = 0; i < count; i++) {
         s2r_result res = s2r_sim_init(&v->sims[i], &sc);
-        if (res == S2R_OK) res = s2r_reach_init(&v->tasks[i], &t->task, &v->sims[i].backend);
+        if (res == S2R_OK) res = s2r_task_init(&v->tasks[i], &t->task, &v->sims[i].backend);
         if (res != S2R_OK) {
             s2r__fail(error, res, "environment %d: %s", i, v->sims[i].error[0] ? v->sims[i].error : v->tasks[i].error);
-            s2r__reach_envs_free(v);
+            s2r__task_envs_free(v);
             return res;
         }
-        v->envs[i] = s2r_reach_env(&v->tasks[i]);
+        v->envs[i] = v->tasks[i].env;
     }
     return S2R_OK;
 }
@@ -8600,7 +9870,7 @@ static s2r_result s2r__plot_learning_curve(const char* path, const char* label, 
 }
 
 typedef struct s2r__training_log {
-    const s2r_reach_training* t;
+    const s2r_training* t;
     s2r_ppo*       ppo;
     s2r_file       csv;
     s2r_ppo_stats* history;   /* [capacity] one per update */
@@ -8640,7 +9910,7 @@ static void s2r__training_replay_csv(s2r__training_log* log, const char* path, i
 
 static int s2r__training_callback(const s2r_ppo_stats* s, void* user) {
     s2r__training_log* log = (s2r__training_log*)user;
-    const s2r_reach_training* t = log->t;
+    const s2r_training* t = log->t;
     s2r__training_record(log, s);
     if (t->progress) {
         printf("  [%s] ", t->label);
@@ -8656,7 +9926,7 @@ static int s2r__training_callback(const s2r_ppo_stats* s, void* user) {
 }
 
 /* Pick up a saved state when asked to (none yet: start afresh). */
-static s2r_result s2r__training_resume(const s2r_reach_training* t, s2r_ppo* ppo, char* error) {
+static s2r_result s2r__training_resume(const s2r_training* t, s2r_ppo* ppo, char* error) {
     FILE* f;
     s2r_result res;
     if (!t->resume || !t->state_path || !(f = fopen(t->state_path, "rb"))) return S2R_OK;
@@ -8667,7 +9937,7 @@ static s2r_result s2r__training_resume(const s2r_reach_training* t, s2r_ppo* ppo
 }
 
 /* Open the CSV (carrying over rows when resuming) and the history. */
-static s2r_result s2r__training_log_open(s2r__training_log* log, const s2r_reach_training* t, s2r_ppo* ppo, char* error) {
+static s2r_result s2r__training_log_open(s2r__training_log* log, const s2r_training* t, s2r_ppo* ppo, char* error) {
     char unfinished[S2R_PATH_LEN + 4];
     s2r_result res;
     int i;
@@ -8692,7 +9962,7 @@ static s2r_result s2r__training_log_open(s2r__training_log* log, const s2r_reach
 
 /* After training: keep the state; on success publish the CSV and curve. */
 static s2r_result s2r__training_finish(s2r__training_log* log, s2r_result res, char* error) {
-    const s2r_reach_training* t = log->t;
+    const s2r_training* t = log->t;
     s2r_ppo* ppo = log->ppo;
     int stopped = res == S2R_OK && ppo->update < ppo->num_updates;
     if (res == S2R_OK && log->save_result != S2R_OK) res = s2r__fail(error, log->save_result, "%s", ppo->error);
@@ -8714,22 +9984,22 @@ static s2r_result s2r__training_finish(s2r__training_log* log, s2r_result res, c
     return res;
 }
 
-S2RDEF s2r_result s2r_train_reach(const s2r_reach_training* t, s2r_ppo* ppo, char* error) {
-    s2r__reach_envs envs;
+S2RDEF s2r_result s2r_train(const s2r_training* t, s2r_ppo* ppo, char* error) {
+    s2r__task_envs envs;
     s2r__training_log log;
     s2r_result res;
     int obs_dim, act_dim;
-    s2r_reach_dims(t->robot, &obs_dim, &act_dim);
+    s2r_task_dims(t->task.kind, t->robot, &obs_dim, &act_dim);
     if (ppo->obs_dim != obs_dim || ppo->act_dim != act_dim)
-        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "ppo sized %dx%d, the %s reach task needs %dx%d", ppo->obs_dim,
-                         ppo->act_dim, s2r_robot_kind_name(t->robot), obs_dim, act_dim);
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "ppo sized %dx%d, the %s %s task needs %dx%d", ppo->obs_dim,
+                         ppo->act_dim, s2r_robot_kind_name(t->robot), s2r_task_kind_name(t->task.kind), obs_dim, act_dim);
     if ((res = s2r__training_resume(t, ppo, error)) != S2R_OK) return res;
-    if ((res = s2r__reach_envs_init(&envs, t, ppo->num_envs, error)) != S2R_OK) return res;
+    if ((res = s2r__task_envs_init(&envs, t, ppo->num_envs, error)) != S2R_OK) return res;
     res = s2r__training_log_open(&log, t, ppo, error);
     if (res == S2R_OK && (res = s2r_ppo_train(ppo, envs.envs, s2r__training_callback, &log)) != S2R_OK)
         s2r__fail(error, res, "%s", ppo->error);
     res = s2r__training_finish(&log, res, error);
-    s2r__reach_envs_free(&envs);
+    s2r__task_envs_free(&envs);
     return res;
 }
 
@@ -11115,7 +12385,7 @@ static s2r_result s2r__parse_option(s2r_options* o, int argc, char** argv, int* 
     if (!strcmp(name, "--quick")) { o->quick = 1; return S2R_OK; }
     if (!strcmp(name, "--resume")) { o->resume = 1; return S2R_OK; }
     if (!strcmp(name, "--help") || !strcmp(name, "-h")) { o->help = 1; return S2R_OK; }
-    if (strcmp(name, "--robot") && strcmp(name, "--seed") && strcmp(name, "--real-seed") &&
+    if (strcmp(name, "--robot") && strcmp(name, "--task") && strcmp(name, "--seed") && strcmp(name, "--real-seed") &&
         strcmp(name, "--seeds") && strcmp(name, "--threads") && strcmp(name, "--out") &&
         strcmp(name, "--checkpoint-every"))
         return s2r__fail(error, S2R_ERR_PARSE, "unknown option '%.60s' (try --help)", name);
@@ -11125,6 +12395,9 @@ static s2r_result s2r__parse_option(s2r_options* o, int argc, char** argv, int* 
         o->robot = s2r_robot_kind_find(value);
         if (o->robot != S2R_ROBOT_UR5E && o->robot != S2R_ROBOT_PANDA)
             return s2r__fail(error, S2R_ERR_PARSE, "--robot takes ur5e or panda, not '%.60s'", value);
+    } else if (!strcmp(name, "--task")) {
+        o->task = s2r_task_kind_find(value);
+        if (o->task == S2R_TASK_COUNT) return s2r__fail(error, S2R_ERR_PARSE, "--task takes reach or push, not '%.60s'", value);
     } else if (!strcmp(name, "--out")) {
         if (!*value || strlen(value) >= sizeof o->out)
             return s2r__fail(error, S2R_ERR_PARSE, "--out needs a folder name of 1..%d characters", (int)sizeof o->out - 1);
@@ -11156,7 +12429,7 @@ S2RDEF s2r_result s2r_options_parse(s2r_options* options, int argc, char** argv,
     return S2R_OK;
 }
 
-S2RDEF void s2r_training_use_options(s2r_reach_training* t, const s2r_options* opt, const char* name,
+S2RDEF void s2r_training_use_options(s2r_training* t, const s2r_options* opt, const char* name,
                                      char* path, size_t cap) {
     char file[128];
     snprintf(file, sizeof file, "%s.state", name);
@@ -11194,6 +12467,7 @@ S2RDEF int s2r_interrupt_requested(void) { return s2r__interrupt_flag != 0; }
 S2RDEF void s2r_options_usage(const char* program, const char* purpose) {
     printf("%s - %s\n\n"
            "  --robot ur5e|panda   which arm (default ur5e)\n"
+           "  --task reach|push    which task (default reach)\n"
            "  --seed N             experiment seed (default 1)\n"
            "  --real-seed N        first unit of the real fleet (default 1)\n"
            "  --seeds N            training seeds where several are used (default 3)\n"

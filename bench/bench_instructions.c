@@ -67,7 +67,7 @@ static int rollout(s2r_robot_kind kind, int periods) {
     float obs[S2R_REACH_MAX_OBS], action[S2R_MAX_JOINTS];
     int i;
     memset(&shape, 0, sizeof shape);
-    s2r_reach_dims(kind, &shape.obs_dim, &shape.act_dim);
+    s2r_task_dims(S2R_TASK_REACH, kind, &shape.obs_dim, &shape.act_dim);
     shape.num_hidden = 2; shape.hidden[0] = shape.hidden[1] = 64;
     if (s2r_sim_init(&sim, &sc) != S2R_OK || s2r_reach_init(&task, &rc, &sim.backend) != S2R_OK ||
         s2r_policy_init(&policy, &shape, -0.5f, 10.0f, &rng) != S2R_OK)
@@ -86,20 +86,20 @@ static int rollout(s2r_robot_kind kind, int periods) {
 
 /* End-to-end PPO on 8 nominal simulators: one update on a rollout of
    `periods` env steps (a multiple of 128: minibatches of 128 samples, as
-   s2r_reach_ppo_config's 4096 / 32); periods = 0 only sets up. */
+   s2r_task_ppo_config's 4096 / 32); periods = 0 only sets up. */
 static int ppo(s2r_robot_kind kind, int periods) {
     s2r_sim sims[8];
     s2r_reach tasks[8];
     s2r_env envs[8];
     s2r_sim_config sc = s2r_sim_config_default(kind);
     s2r_reach_config rc = s2r_reach_config_default();
-    s2r_ppo_config c = s2r_reach_ppo_config(periods > 0 ? periods : 128, 1, 1);
+    s2r_ppo_config c = s2r_task_ppo_config(S2R_TASK_REACH, periods > 0 ? periods : 128, 1, 1);
     s2r_ppo_stats st;
     s2r_ppo p;
     int e, obs_dim, act_dim, bad = 0;
     c.rollout_steps = periods > 0 ? periods : 128;
     c.num_minibatches = c.rollout_steps / 128;
-    s2r_reach_dims(kind, &obs_dim, &act_dim);
+    s2r_task_dims(S2R_TASK_REACH, kind, &obs_dim, &act_dim);
     for (e = 0; e < 8; e++) {
         if (s2r_sim_init(&sims[e], &sc) != S2R_OK || s2r_reach_init(&tasks[e], &rc, &sims[e].backend) != S2R_OK) return 1;
         envs[e] = s2r_reach_env(&tasks[e]);

@@ -172,7 +172,7 @@ static double thread_ratios(int what, s2r_reach* tasks, s2r_policy* policy, doub
 }
 
 static double ppo_rate(s2r_reach* tasks, int obs_dim, int act_dim) {
-    s2r_ppo_config c = s2r_reach_ppo_config(4000 * 4, 1, 1);   /* 4 updates */
+    s2r_ppo_config c = s2r_task_ppo_config(S2R_TASK_REACH, 4000 * 4, 1, 1);   /* 4 updates */
     s2r_env envs[ENVS];
     s2r_ppo ppo;
     s2r_ppo_stats st;
@@ -214,7 +214,7 @@ static void bench_robot(s2r_robot_kind kind) {
 
     sc = s2r_sim_config_default(kind);
     for (e = 0; e < ENVS; e++) { s2r_sim_init(&sims[e], &sc); s2r_reach_init(&tasks[e], &rc, &sims[e].backend); }
-    s2r_reach_dims(kind, &obs_dim, &act_dim);
+    s2r_task_dims(S2R_TASK_REACH, kind, &obs_dim, &act_dim);
     memset(&shape, 0, sizeof shape);
     shape.obs_dim = obs_dim; shape.act_dim = act_dim; shape.num_hidden = 2; shape.hidden[0] = shape.hidden[1] = 64;
     s2r_policy_init(&policy, &shape, -0.5f, 10.0f, &rng);

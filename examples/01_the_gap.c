@@ -1,20 +1,23 @@
 /* 01_the_gap.c - the sim-to-real gap, before and after learning in pure sim.
 
-   Part 1.  One scripted controller (inverse kinematics to the perceived target, then
-   joint servoing; see "Scripted controller" in sim2real.h) runs the reach
-   task on five robots that all look the same through the backend interface:
-   the nominal simulator, a randomized simulator, and three units of the
-   stand-in real fleet.  The controller is identical; what changes is the
-   robot under it.  On the real units it meets a camera calibration offset,
-   slower servos, longer latency, friction and backlash that the simulator
-   never showed it - the gap, visible before a single policy is trained.
+   Part 1.  One scripted controller (see "Scripted controller" in
+   sim2real.h: for reach, inverse kinematics to the perceived target, then
+   joint servoing; for push, get behind the object and push it along the
+   line to the goal) runs the task (--task reach|push) on five robots that
+   all look the same through the backend interface: the nominal simulator,
+   a randomized simulator, and three units of the stand-in real fleet.  The
+   controller is identical; what changes is the robot under it.  On the
+   real units it meets a camera calibration offset, slower servos, longer
+   latency, friction and backlash that the simulator never showed it, and
+   for push the unit's own table, object and camera - the gap, visible
+   before a single policy is trained.
 
    Part 2.  Pure sim training: PPO on the nominal simulator only, then the
    trained policy evaluated in sim and on the same real units.  This is the
    first row of the recipe table.
 
-   Uses: s2r_sim_init, s2r_real_robot_init, s2r_reach_init, s2r_expert_init,
-         s2r_evaluate, s2r_reach_ppo_config, s2r_ppo_init, s2r_train_reach,
+   Uses: s2r_sim_init, s2r_real_robot_init_scene, s2r_task_init, s2r_expert_init,
+         s2r_evaluate, s2r_task_ppo_config, s2r_ppo_init, s2r_train,
          s2r_policy_save, s2r_evaluate_sim_and_real, s2r_figure_*.
    Writes: DIR/01_the_gap.csv, DIR/01_the_gap.png, DIR/01_pure_sim.ckpt,
            DIR/01_pure_sim_training.csv, DIR/01_pure_sim_training.png,
@@ -34,47 +37,50 @@ typedef struct gap_row {
 } gap_row;
 
 /* Evaluate the scripted controller on one backend. */
-static s2r_result evaluate_expert(const s2r_backend* backend, int episodes, uint64_t seed, gap_row* row) {
-    s2r_reach reach;
-    s2r_reach_config rc = s2r_reach_config_default();
+static s2r_result evaluate_expert(const s2r_options* opt, const s2r_backend* backend, int episodes, gap_row* row) {
+    s2r_task task;
+    s2r_task_config tc = s2r_task_config_default(opt->task);
     s2r_expert expert;
     s2r_expert_config ec = s2r_expert_config_default();
     s2r_controller controller;
-    s2r_result res = s2r_reach_init(&reach, &rc, backend);
-    if (res != S2R_OK) { fprintf(stderr, "%s\n", reach.error); return res; }
-    if ((res = s2r_expert_init(&expert, &ec, &reach)) != S2R_OK) { s2r_reach_free(&reach); return res; }
+    s2r_result res = s2r_task_init(&task, &tc, backend);
+    if (res != S2R_OK) { fprintf(stderr, "%s\n", task.error); s2r_task_free(&task); return res; }
+    if ((res = s2r_expert_init(&expert, &ec, &tc, backend->info)) != S2R_OK) { fprintf(stderr, "%s\n", expert.error); s2r_task_free(&task); return res; }
     controller = s2r_expert_controller(&expert);
     snprintf(row->name, sizeof row->name, "%s", backend->name);
-    res = s2r_evaluate(&controller, &reach, episodes, seed, &row->result, row->curve);
-    if (res != S2R_OK) fprintf(stderr, "%s\n", reach.error);
+    res = s2r_evaluate(&controller, &task, episodes, opt->seed, &row->result, row->curve);
+    if (res != S2R_OK) fprintf(stderr, "%s\n", task.error);
     printf("  %-22s success %5.1f %%  [%5.1f, %5.1f]   final distance %5.1f mm\n", row->name,
            100 * row->result.success_rate, 100 * row->result.success_lo, 100 * row->result.success_hi,
            1000 * row->result.mean_distance);
     s2r_expert_free(&expert);
-    s2r_reach_free(&reach);
+    s2r_task_free(&task);
     return res;
 }
 
 /* The five robots, one after the other. */
 static s2r_result measure_gap(const s2r_options* opt, int episodes, gap_row rows[ROBOTS]) {
     s2r_sim sim;
-    s2r_sim_config sc = s2r_sim_config_default(opt->robot);
+    s2r_sim_config sc = s2r_task_sim_config(opt->task, opt->robot);
     s2r_result res;
     int u;
     if ((res = s2r_sim_init(&sim, &sc)) != S2R_OK) { fprintf(stderr, "%s\n", sim.error); return res; }
     sim.backend.name = "nominal sim";
-    res = evaluate_expert(&sim.backend, episodes, opt->seed, &rows[0]);
+    res = evaluate_expert(opt, &sim.backend, episodes, &rows[0]);
     s2r_sim_free(&sim);
-    sc.randomization = s2r_randomization_default();
+    sc.randomization = s2r_task_randomization(opt->task);
     if (res == S2R_OK && (res = s2r_sim_init(&sim, &sc)) == S2R_OK) {
         sim.backend.name = "randomized sim";
-        res = evaluate_expert(&sim.backend, episodes, opt->seed, &rows[1]);
+        res = evaluate_expert(opt, &sim.backend, episodes, &rows[1]);
         s2r_sim_free(&sim);
     }
     for (u = 0; u < 3 && res == S2R_OK; u++) {
         s2r_real_robot real;
-        if ((res = s2r_real_robot_init(&real, opt->robot, opt->real_seed + (uint64_t)u)) != S2R_OK) break;
-        res = evaluate_expert(&real.backend, episodes, opt->seed, &rows[2 + u]);
+        if ((res = s2r_real_robot_init_scene(&real, opt->robot, s2r_task_scene(opt->task), opt->real_seed + (uint64_t)u)) != S2R_OK) {
+            fprintf(stderr, "%s\n", real.error);
+            break;
+        }
+        res = evaluate_expert(opt, &real.backend, episodes, &rows[2 + u]);
         s2r_real_robot_free(&real);
     }
     return res;
@@ -96,7 +102,8 @@ static s2r_result write_csv(const char* path, const gap_row rows[ROBOTS], int ep
     return res;
 }
 
-static s2r_result plot_gap(const char* path, const char* robot, const gap_row rows[ROBOTS], int steps, double dt) {
+static s2r_result plot_gap(const char* path, const char* robot, const gap_row rows[ROBOTS], int steps, double dt,
+                           const char* measure, double radius) {
     s2r_figure fig;
     double time[MAX_STEPS], mm[MAX_STEPS], rate[ROBOTS], lo[ROBOTS], hi[ROBOTS];
     const char* names[ROBOTS];
@@ -107,7 +114,7 @@ static s2r_result plot_gap(const char* path, const char* robot, const gap_row ro
     if ((res = s2r_figure_init(&fig, 1300, 480, 1, 2)) != S2R_OK) return res;
     snprintf(title, sizeof title, "The gap: one scripted controller, five %s robots", robot);
     s2r_figure_title(&fig, title);
-    s2r_panel_labels(&fig, 0, "distance to target", "time (s)", "mean distance (mm)");
+    s2r_panel_labels(&fig, 0, measure, "time (s)", "mean distance (mm)");
     for (i = 0; i < ROBOTS; i++) {
         for (t = 0; t < steps; t++) { time[t] = (t + 1) * dt; mm[t] = 1000 * rows[i].curve[t]; }
         style.label = rows[i].name;
@@ -117,8 +124,9 @@ static s2r_result plot_gap(const char* path, const char* robot, const gap_row ro
         lo[i] = rows[i].result.success_lo;
         hi[i] = rows[i].result.success_hi;
     }
-    style.label = "success radius 20 mm";
-    s2r_plot_hline(&fig, 0, 20.0, &style);
+    snprintf(title, sizeof title, "success radius %.0f mm", 1000 * radius);
+    style.label = title;
+    s2r_plot_hline(&fig, 0, 1000 * radius, &style);
     s2r_panel_labels(&fig, 1, "success (Wilson 95 % interval)", "", "success rate");
     s2r_panel_categories(&fig, 1, names, ROBOTS);
     s2r_panel_yrange(&fig, 1, 0, 1);
@@ -132,22 +140,22 @@ static s2r_result plot_gap(const char* path, const char* robot, const gap_row ro
 
 /* Part 2: PPO on the nominal simulator; checkpoint; sim and real success. */
 static s2r_result train_pure_sim(const s2r_options* opt, long long steps, int episodes) {
-    s2r_reach_training training = s2r_reach_training_default(opt->robot);
-    s2r_ppo_config pc = s2r_reach_ppo_config(steps, opt->seed, opt->threads);
+    s2r_training training = s2r_training_default(opt->robot, opt->task);
+    s2r_ppo_config pc = s2r_task_ppo_config(opt->task, steps, opt->seed, opt->threads);
     s2r_ppo ppo;
     s2r_controller policy;
     s2r_sim_real_eval eval;
     char error[S2R_ERROR_LEN], csv[512], png[512], ckpt[512], state[512];
     int obs_dim, act_dim;
     s2r_result res;
-    s2r_reach_dims(opt->robot, &obs_dim, &act_dim);
+    s2r_task_dims(opt->task, opt->robot, &obs_dim, &act_dim);
     if ((res = s2r_ppo_init(&ppo, &pc, obs_dim, act_dim)) != S2R_OK) { fprintf(stderr, "%s\n", ppo.error); return res; }
     training.label = "pure sim";
     training.csv_path = s2r_path(csv, sizeof csv, opt->out, "01_pure_sim_training.csv");
     training.curve_png = s2r_path(png, sizeof png, opt->out, "01_pure_sim_training.png");
     s2r_training_use_options(&training, opt, "01_pure_sim", state, sizeof state);
     printf("\nPure sim: PPO on the nominal simulator for %lld steps\n", steps);
-    res = s2r_train_reach(&training, &ppo, error);
+    res = s2r_train(&training, &ppo, error);
     if (res == S2R_OK) res = s2r_policy_save(&ppo.policy, &ppo.adam, s2r_path(ckpt, sizeof ckpt, opt->out, "01_pure_sim.ckpt"));
     policy = s2r_policy_controller(&ppo.policy);
     if (res == S2R_OK)
@@ -164,23 +172,27 @@ static s2r_result train_pure_sim(const s2r_options* opt, long long steps, int ep
 int main(int argc, char** argv) {
     static gap_row rows[ROBOTS];
     s2r_options opt;
-    s2r_reach_config rc = s2r_reach_config_default();
+    s2r_task_config tc;
     char error[S2R_ERROR_LEN], path[512];
-    int episodes;
+    int episodes, push;
 
     if (s2r_options_parse(&opt, argc, argv, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 2; }
     if (opt.help) { s2r_options_usage(argv[0], "one scripted controller on the simulator and on real units"); return 0; }
     if (s2r_make_dir(opt.out, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
     episodes = opt.quick ? 20 : 100;
+    tc = s2r_task_config_default(opt.task);
+    push = opt.task == S2R_TASK_PUSH;
 
-    printf("The gap on the %s: the same scripted reach controller, %d episodes per robot\n",
-           s2r_robot_kind_name(opt.robot), episodes);
+    printf("The gap on the %s: the same scripted %s controller, %d episodes per robot\n",
+           s2r_robot_kind_name(opt.robot), s2r_task_kind_name(opt.task), episodes);
     if (measure_gap(&opt, episodes, rows) != S2R_OK) return 1;
     printf("The controller is the same everywhere; the difference is the robot.\n");
 
     if (write_csv(s2r_path(path, sizeof path, opt.out, "01_the_gap.csv"), rows, episodes) != S2R_OK) return 1;
     if (plot_gap(s2r_path(path, sizeof path, opt.out, "01_the_gap.png"), s2r_robot_kind_name(opt.robot), rows,
-                 rc.episode_steps, rc.control_period) != S2R_OK) return 1;
+                 push ? tc.push.episode_steps : tc.reach.episode_steps, push ? tc.push.control_period : tc.reach.control_period,
+                 push ? "object to goal" : "distance to target",
+                 push ? tc.push.success_radius : tc.reach.success_radius) != S2R_OK) return 1;
     printf("wrote %s/01_the_gap.csv and %s\n", opt.out, path);
 
     s2r_interrupt_catch();   /* Ctrl-C saves the training state; --resume goes on */

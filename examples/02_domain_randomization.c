@@ -5,14 +5,15 @@
    drawn afresh from the default randomization table (friction 0.5-1.5x,
    damping and armature 0.7-1.4x, link masses +-10 %, a payload up to
    0.5 kg, servo gains, torque limits, timestep jitter, 10-30 ms of command
-   latency, sensor noise; see s2r_randomization_default).  A policy that
+   latency, sensor noise; see s2r_randomization_default; for --task push
+   also the object, table and camera, s2r_randomization_push).  A policy that
    succeeds on all of them has to be robust to what it cannot observe, and
    so transfers better to a real unit it has never seen.  The ranges are
    saved as a text file you can edit and load back with
    s2r_randomization_load.
 
-   Uses: s2r_randomization_default, s2r_randomization_write,
-         s2r_randomization_load, s2r_train_reach, s2r_policy_save,
+   Uses: s2r_task_randomization, s2r_randomization_write,
+         s2r_train, s2r_policy_save,
          s2r_evaluate_sim_and_real, s2r_robustness_sweep.
    Writes: DIR/02_ranges.txt, DIR/02_dr.ckpt, DIR/02_dr_training.csv,
            DIR/02_dr_training.png, DIR/02_dr.csv; and, to show what the
@@ -41,7 +42,7 @@
    delay and the encoder noise, side by side, with that episode's draws. */
 static s2r_result show_randomization(const s2r_options* opt, const s2r_randomization* r, char* error) {
     s2r_sim sim;
-    s2r_sim_config sc = s2r_sim_config_default(opt->robot);
+    s2r_sim_config sc = s2r_task_sim_config(opt->task, opt->robot);
     s2r_rng rng = s2r_rng_make(opt->seed, 0xd2);
     const s2r_backend* b;
     char path[512];
@@ -109,7 +110,7 @@ typedef struct margin {
 } margin;
 
 /* Every sweep on every policy. */
-static s2r_result measure_margin(const s2r_options* opt, s2r_policy* const* policies, const s2r_reach_config* task,
+static s2r_result measure_margin(const s2r_options* opt, s2r_policy* const* policies, const s2r_task_config* task,
                                  margin* m, char* error) {
     int i, w;
     for (i = 0; i < m->policies; i++)
@@ -199,7 +200,7 @@ static s2r_result plot_margin(const s2r_options* opt, const margin* m, const s2r
     return res;
 }
 
-static s2r_result show_margin(const s2r_options* opt, s2r_policy* dr, const s2r_reach_training* training,
+static s2r_result show_margin(const s2r_options* opt, s2r_policy* dr, const s2r_training* training,
                               char* error) {
     s2r_policy pure;
     s2r_policy* policies[2];
@@ -230,7 +231,7 @@ static s2r_result show_margin(const s2r_options* opt, s2r_policy* dr, const s2r_
 
 int main(int argc, char** argv) {
     s2r_options opt;
-    s2r_reach_training training;
+    s2r_training training;
     s2r_ppo_config pc;
     s2r_ppo ppo;
     s2r_controller policy;
@@ -246,8 +247,8 @@ int main(int argc, char** argv) {
     steps = opt.quick ? 16000 : 200000;
 
     /* 1. The ranges: the library's defaults, written out so they can be edited. */
-    training = s2r_reach_training_default(opt.robot);
-    training.randomization = s2r_randomization_default();
+    training = s2r_training_default(opt.robot, opt.task);
+    training.randomization = s2r_task_randomization(opt.task);
     if (s2r_randomization_write(&training.randomization, s2r_path(path, sizeof path, opt.out, "02_ranges.txt"), error) != S2R_OK) {
         fprintf(stderr, "%s\n", error);
         return 1;
@@ -257,8 +258,8 @@ int main(int argc, char** argv) {
     printf("  %d episodes' draws in 02_draws.csv; one step response, true and as sensed, in 02_sensing.csv\n", DRAWS);
 
     /* 2. Train: the same PPO as 01, every episode on freshly drawn physics. */
-    s2r_reach_dims(opt.robot, &obs_dim, &act_dim);
-    pc = s2r_reach_ppo_config(steps, opt.seed, opt.threads);
+    s2r_task_dims(opt.task, opt.robot, &obs_dim, &act_dim);
+    pc = s2r_task_ppo_config(opt.task, steps, opt.seed, opt.threads);
     if (s2r_ppo_init(&ppo, &pc, obs_dim, act_dim) != S2R_OK) { fprintf(stderr, "%s\n", ppo.error); return 1; }
     training.label = "domain randomization";
     training.csv_path = s2r_path(csv, sizeof csv, opt.out, "02_dr_training.csv");
@@ -266,7 +267,7 @@ int main(int argc, char** argv) {
     s2r_training_use_options(&training, &opt, "02_dr", state, sizeof state);
     s2r_interrupt_catch();   /* Ctrl-C saves the training state; --resume goes on */
     printf("PPO on randomized simulators for %lld steps\n", steps);
-    if ((res = s2r_train_reach(&training, &ppo, error)) != S2R_OK ||
+    if ((res = s2r_train(&training, &ppo, error)) != S2R_OK ||
         (res = s2r_policy_save(&ppo.policy, &ppo.adam, s2r_path(path, sizeof path, opt.out, "02_dr.ckpt"))) != S2R_OK) {
         fprintf(stderr, "%s\n", error[0] ? error : ppo.policy.error);
         if (res == S2R_ERR_INTERRUPTED) fprintf(stderr, "run again with --resume to continue\n");

@@ -263,7 +263,7 @@ static int identify_arm(s2r_robot_kind kind, const s2r_options* opt, const sizes
     s2r_sysid id;
     s2r_sysid_config cfg = s2r_sysid_config_default();
     s2r_sim_config model = s2r_sim_config_default(kind);
-    s2r_randomization training = s2r_randomization_default(), next;
+    s2r_randomization training = s2r_task_randomization(opt->task), next;
     s2r_sysid_result r;
     double obs_latency;
     int ok;
@@ -293,7 +293,7 @@ static int identify_arm(s2r_robot_kind kind, const s2r_options* opt, const sizes
              save(&id, &r, &valid, &next, robot, opt->out) == S2R_OK;
     }
     /* Retraining on the recentred ranges goes here: train PPO on `next`
-       as example 02 trains on the default ranges (s2r_train_reach with the
+       as example 02 trains on the default ranges (s2r_train with the
        training randomization set to `next`), then evaluate the policy on
        this same unit - the "Sim + DR + system ID" row of the table. */
     s2r_sysid_free(&id);
@@ -305,13 +305,15 @@ static int identify_arm(s2r_robot_kind kind, const s2r_options* opt, const sizes
 
 /* The unit's camera-to-base calibration (a marker at surveyed points);
    the task then runs with the correction. */
-static s2r_result calibrate(const s2r_options* opt, s2r_reach_config* task, char* error) {
-    double spread;
-    s2r_result res = s2r_calibrate_unit(opt->robot, opt->real_seed, opt->seed + 2, task->target_correction, &spread, error);
-    if (res == S2R_OK)
+static s2r_result calibrate(const s2r_options* opt, s2r_task_config* task, char* error) {
+    double spread, offset[3];
+    s2r_result res = s2r_calibrate_unit(opt->robot, opt->real_seed, opt->seed + 2, offset, &spread, error);
+    if (res == S2R_OK) {
+        s2r_task_config_set_camera(task, offset);
         printf("camera of real %s #%llu: offset (%.1f, %.1f, %.1f) mm, points agree within %.1f mm\n",
-               s2r_robot_kind_name(opt->robot), (unsigned long long)opt->real_seed, 1000 * task->target_correction[0],
-               1000 * task->target_correction[1], 1000 * task->target_correction[2], 1000 * spread);
+               s2r_robot_kind_name(opt->robot), (unsigned long long)opt->real_seed, 1000 * offset[0],
+               1000 * offset[1], 1000 * offset[2], 1000 * spread);
+    }
     return res;
 }
 
@@ -319,10 +321,10 @@ static s2r_result calibrate(const s2r_options* opt, s2r_reach_config* task, char
    it is there, and measure the result in sim and on this same unit - the
    "Sim + DR + system ID" row of the table. */
 static int retrain(const s2r_options* opt) {
-    s2r_reach_training t = s2r_reach_training_default(opt->robot);
-    s2r_reach_config task = s2r_reach_config_default();
+    s2r_training t = s2r_training_default(opt->robot, opt->task);
+    s2r_task_config task = s2r_task_config_default(opt->task);
     s2r_randomization identified;   /* the simulator as identified: where "sim" is measured */
-    s2r_ppo_config pc = s2r_reach_ppo_config(opt->quick ? 8000 : 80000, opt->seed, opt->threads);
+    s2r_ppo_config pc = s2r_task_ppo_config(opt->task, opt->quick ? 8000 : 80000, opt->seed, opt->threads);
     pc.learning_rate = 3e-4f;   /* continuing a trained policy: gentler steps */
     s2r_ppo ppo;
     s2r_controller policy;
@@ -336,7 +338,7 @@ static int retrain(const s2r_options* opt) {
         fprintf(stderr, "%s\n", error);
         return 1;
     }
-    s2r_reach_dims(opt->robot, &obs_dim, &act_dim);
+    s2r_task_dims(opt->task, opt->robot, &obs_dim, &act_dim);
     f = fopen(s2r_path(warm, sizeof warm, opt->out, "02_dr.ckpt"), "rb");
     if (f) fclose(f);
     else pc.total_steps = opt->quick ? 8000 : 250000;   /* no DR policy to start from: train fully */
@@ -349,7 +351,7 @@ static int retrain(const s2r_options* opt) {
     t.label = "DR + sysID";
     t.csv_path = s2r_path(path, sizeof path, opt->out, "03_dr_sysid_training.csv");
     s2r_training_use_options(&t, opt, "03_dr_sysid", state, sizeof state);
-    if (!bad && (res = s2r_train_reach(&t, &ppo, error)) != S2R_OK) {
+    if (!bad && (res = s2r_train(&t, &ppo, error)) != S2R_OK) {
         fprintf(stderr, "%s\n", error);
         if (res == S2R_ERR_INTERRUPTED) fprintf(stderr, "run again with --resume to continue\n");
         bad = res == S2R_ERR_INTERRUPTED ? 130 : 1;

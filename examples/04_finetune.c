@@ -46,7 +46,7 @@ static s2r_result load_start(const s2r_options* opt, s2r_policy* p, char* path, 
 
 /* Fine-tune a copy of the start policy on the first n demos, checked by a
    canary on the unit; measure it. */
-static s2r_result finetune(const s2r_options* opt, const s2r_reach_config* task, const s2r_randomization* sim,
+static s2r_result finetune(const s2r_options* opt, const s2r_task_config* task, const s2r_randomization* sim,
                            const char* start, const s2r_dataset* demos, int recorded, int n, int episodes,
                            s2r_sim_real_eval* out, char* error) {
     s2r_policy p;
@@ -58,7 +58,7 @@ static s2r_result finetune(const s2r_options* opt, const s2r_reach_config* task,
     s2r_result res = s2r_policy_from_checkpoint(&p, start, error);
     if (res != S2R_OK) return res;
     some.count = (int)((long long)demos->count / recorded * n);   /* the first n demonstrations */
-    if (n > 0 && (res = s2r_real_robot_init(&real, opt->robot, opt->real_seed)) != S2R_OK)
+    if (n > 0 && (res = s2r_real_robot_init_scene(&real, opt->robot, s2r_task_scene(opt->task), opt->real_seed)) != S2R_OK)
         snprintf(error, S2R_ERROR_LEN, "%s", real.error);
     else if (n > 0) {
         res = s2r_finetune_on_unit(&p, &some, 20, opt->seed, &real.backend, task, opt->quick ? 4 : CANARY,
@@ -116,7 +116,8 @@ int main(int argc, char** argv) {
     s2r_policy start;
     s2r_dataset demos;
     s2r_sim_real_eval results[POINTS];
-    s2r_reach_config task = s2r_reach_config_default();
+    s2r_task_config task;
+    double camera[3];   /* m, the unit's camera calibration */
     s2r_expert_config op = s2r_operator_config_default();
     s2r_randomization sim;
     char error[S2R_ERROR_LEN], start_path[512];
@@ -125,6 +126,7 @@ int main(int argc, char** argv) {
     if (s2r_options_parse(&opt, argc, argv, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 2; }
     if (opt.help) { s2r_options_usage(argv[0], "fine-tune on real demonstrations"); return 0; }
     if (s2r_make_dir(opt.out, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
+    task = s2r_task_config_default(opt.task);
     n_demos = opt.quick ? 100 : 1000;
 
     /* 1. The policy simulation produced. */
@@ -137,11 +139,12 @@ int main(int argc, char** argv) {
            s2r_robot_kind_name(opt.robot), (unsigned long long)opt.real_seed, identified ? "identified" : "nominal");
 
     /* 2. Commissioning: the unit's camera calibration, as in 03. */
-    s2r_reach_dims(opt.robot, &obs_dim, &act_dim);
-    if (s2r_calibrate_unit(opt.robot, opt.real_seed, opt.seed + 2, task.target_correction, NULL, error) != S2R_OK) {
+    s2r_task_dims(opt.task, opt.robot, &obs_dim, &act_dim);
+    if (s2r_calibrate_unit(opt.robot, opt.real_seed, opt.seed + 2, camera, NULL, error) != S2R_OK) {
         fprintf(stderr, "%s\n", error);
         return 1;
     }
+    s2r_task_config_set_camera(&task, camera);
 
     /* 3. The operator records demonstrations on the real unit. */
     if (s2r_dataset_init(&demos, obs_dim, act_dim) != S2R_OK ||

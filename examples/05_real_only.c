@@ -23,7 +23,8 @@ int main(int argc, char** argv) {
     s2r_policy_shape shape;
     s2r_controller c;
     s2r_sim_real_eval eval;
-    s2r_reach_config task = s2r_reach_config_default();
+    s2r_task_config task;
+    double camera[3];   /* m, the unit's camera calibration */
     s2r_expert_config op = s2r_operator_config_default();
     s2r_rng rng;
     char error[S2R_ERROR_LEN], path[512];
@@ -32,16 +33,18 @@ int main(int argc, char** argv) {
     if (s2r_options_parse(&opt, argc, argv, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 2; }
     if (opt.help) { s2r_options_usage(argv[0], "behaviour cloning from scratch on real demonstrations"); return 0; }
     if (s2r_make_dir(opt.out, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
+    task = s2r_task_config_default(opt.task);
     n_demos = opt.quick ? 200 : 10000;
 
     /* 1. Commissioning (the camera calibration, as in 03), then many
           demonstrations on the real unit (in parallel copies of it). */
     memset(&shape, 0, sizeof shape);
-    s2r_reach_dims(opt.robot, &shape.obs_dim, &shape.act_dim);
-    if (s2r_calibrate_unit(opt.robot, opt.real_seed, opt.seed + 2, task.target_correction, NULL, error) != S2R_OK) {
+    s2r_task_dims(opt.task, opt.robot, &shape.obs_dim, &shape.act_dim);
+    if (s2r_calibrate_unit(opt.robot, opt.real_seed, opt.seed + 2, camera, NULL, error) != S2R_OK) {
         fprintf(stderr, "%s\n", error);
         return 1;
     }
+    s2r_task_config_set_camera(&task, camera);
     printf("Recording %d demonstrations on real %s #%llu\n", n_demos, s2r_robot_kind_name(opt.robot),
            (unsigned long long)opt.real_seed);
     if (s2r_dataset_init(&demos, shape.obs_dim, shape.act_dim) != S2R_OK ||

@@ -184,6 +184,7 @@ static s2r_result load_candidate(const s2r_options* opt, const s2r_reach* reach,
                                  s2r_controller* out) {
     static const char* const checkpoints[2] = {"03_dr_sysid.ckpt", "02_dr.ckpt"};
     s2r_expert_config ec = s2r_expert_config_default();
+    s2r_task_config tc;
     char path[512], error[S2R_ERROR_LEN];
     s2r_result res;
     int i;
@@ -199,7 +200,8 @@ static s2r_result load_candidate(const s2r_options* opt, const s2r_reach* reach,
     printf("candidate: no trained policy in %s (run 02/03 first); using the imperfect-expert stand-in\n", opt->out);
     ec.action_noise = 0.03;
     ec.reaction_steps = 1;
-    if ((res = s2r_expert_init(&p->expert, &ec, reach)) != S2R_OK) return res;
+    tc = s2r_task_config_of_reach(reach);
+    if ((res = s2r_expert_init(&p->expert, &ec, &tc, reach->backend->info)) != S2R_OK) return res;
     p->rng = s2r_rng_make(opt->seed, 0xca9d);
     out->self = p;
     out->reset = candidate_reset;
@@ -722,6 +724,7 @@ int main(int argc, char** argv) {
     s2r_expert_config ec = s2r_expert_config_default();
     candidate_policy cp;
     s2r_controller cand, fallback;
+    s2r_task_config tc;
     sizes z;
     char error[S2R_ERROR_LEN], path[512];
     s2r_result res;
@@ -739,7 +742,8 @@ int main(int argc, char** argv) {
            opt.quick ? "; quick sizes" : "");
     res = fleet_init(&opt, z.fleet);
     if (res == S2R_OK) res = load_candidate(&opt, &fleet[0].reach, &cp, &cand);
-    if (res == S2R_OK) res = s2r_expert_init(&fallback_expert, &ec, &fleet[0].reach);
+    tc = s2r_task_config_of_reach(&fleet[0].reach);
+    if (res == S2R_OK) res = s2r_expert_init(&fallback_expert, &ec, &tc, fleet[0].reach.backend->info);
     if (res != S2R_OK) { fleet_free(z.fleet); return 1; }
     fallback = s2r_expert_controller(&fallback_expert);
 

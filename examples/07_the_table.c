@@ -32,15 +32,18 @@
    Also measured: real success against the number of demos (0, 10, 30,
    100, 300, 1000), fine-tuning the sysID policy.
 
-   Uses: s2r_identify_unit, s2r_collect_demos, s2r_train_reach,
+   Uses: s2r_identify_unit, s2r_collect_unit_demos, s2r_train,
          s2r_finetune_on_unit, s2r_clone_demos, s2r_evaluate_sim_and_real,
          s2r_figure_*.
+   --task reach (the default) or push picks the task; push's files start
+   with 07_push_ instead of 07_.
    Writes: DIR/07_table.md, DIR/07_table.csv, DIR/07_table.png,
-           DIR/07_demo_curve.csv, DIR/07_demo_curve.png, DIR/07_ranges_sysid.txt,
-           DIR/07_run.csv (wall time and peak memory), the policies as
-           DIR/07_<recipe>_seed<N>.ckpt with their learning curves, and
-           training states DIR/07_<recipe>_seed<N>.state: after a crash or
-           Ctrl-C, --resume continues the run (finished trainings are skipped). */
+           DIR/07_demo_curve.csv, DIR/07_ranges_unit<N>.txt (each unit's
+           re-centred ranges), DIR/07_run.csv (wall time and peak memory),
+           the policies as DIR/07_<recipe>_seed<N>.ckpt with their learning
+           curves, and training states DIR/07_<recipe>_seed<N>.state: after a
+           crash or Ctrl-C, --resume continues the run (finished trainings
+           are skipped). */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
 #include <stdio.h>
@@ -67,7 +70,7 @@ typedef struct sizes {
 typedef struct unit_data {               /* what measuring one unit gave  */
     uint64_t          unit;
     s2r_randomization ranges;             /* re-centred on its estimate     */
-    s2r_reach_config  calibrated;         /* task with its camera correction */
+    s2r_task_config   calibrated;         /* task with its camera correction */
     s2r_randomization identified;         /* its identified simulator        */
     s2r_dataset       demos;              /* its demonstrations             */
     int               recorded;           /* demonstrations in `demos`      */
@@ -98,6 +101,19 @@ static sizes choose_sizes(int quick) {
     return z;
 }
 
+/* Every file this example writes starts with 07_ for reach (the names
+   the first table had) and 07_push_ for push. */
+static const char* prefix(const s2r_options* opt) {
+    return opt->task == S2R_TASK_PUSH ? "07_push" : "07";
+}
+
+/* DIR/<prefix>_name into out (cap bytes); returns out. */
+static const char* output(char* out, size_t cap, const s2r_options* opt, const char* name) {
+    char file[128];
+    snprintf(file, sizeof file, "%s_%s", prefix(opt), name);
+    return s2r_path(out, cap, opt->out, file);
+}
+
 static int fail(const char* what, const char* error) {
     fprintf(stderr, "%s: %s\n", what, error);
     return 1;
@@ -105,9 +121,9 @@ static int fail(const char* what, const char* error) {
 
 /* A fresh PPO for the arm; optionally warm-started from a checkpoint. */
 static int new_ppo(s2r_ppo* ppo, const s2r_options* opt, long long steps, uint64_t seed, const char* warm) {
-    s2r_ppo_config pc = s2r_reach_ppo_config(steps, seed, opt->threads);
+    s2r_ppo_config pc = s2r_task_ppo_config(opt->task, steps, seed, opt->threads);
     int obs_dim, act_dim;
-    s2r_reach_dims(opt->robot, &obs_dim, &act_dim);
+    s2r_task_dims(opt->task, opt->robot, &obs_dim, &act_dim);
     if (warm) pc.learning_rate = 3e-4f;   /* continuing a trained policy: gentler steps */
     if (s2r_ppo_init(ppo, &pc, obs_dim, act_dim) != S2R_OK) return fail("ppo", ppo->error);
     if (warm && s2r_policy_load(&ppo->policy, NULL, warm) != S2R_OK) return fail(warm, ppo->policy.error);
@@ -117,7 +133,7 @@ static int new_ppo(s2r_ppo* ppo, const s2r_options* opt, long long steps, uint64
 /* Train a PPO policy on `randomization` and save it as <recipe>_seed<N>. */
 static int train_row(const s2r_options* opt, int row, const s2r_randomization* randomization, long long steps,
                      uint64_t seed, const char* warm, char* ckpt, size_t cap) {
-    s2r_reach_training t = s2r_reach_training_default(opt->robot);
+    s2r_training t = s2r_training_default(opt->robot, opt->task);
     s2r_ppo ppo;
     char name[96], csv[512], png[512], state[512], error[S2R_ERROR_LEN];
     s2r_result res;
@@ -126,15 +142,15 @@ static int train_row(const s2r_options* opt, int row, const s2r_randomization* r
     t.randomization = *randomization;
     t.label = row_name[row];
     t.progress = opt->quick ? 0 : 1;
-    snprintf(name, sizeof name, "07_%s_seed%llu_training.csv", row_file[row], (unsigned long long)seed);
+    snprintf(name, sizeof name, "%s_%s_seed%llu_training.csv", prefix(opt), row_file[row], (unsigned long long)seed);
     t.csv_path = s2r_path(csv, sizeof csv, opt->out, name);
-    snprintf(name, sizeof name, "07_%s_seed%llu_training.png", row_file[row], (unsigned long long)seed);
+    snprintf(name, sizeof name, "%s_%s_seed%llu_training.png", prefix(opt), row_file[row], (unsigned long long)seed);
     t.curve_png = s2r_path(png, sizeof png, opt->out, name);
-    snprintf(name, sizeof name, "07_%s_seed%llu.ckpt", row_file[row], (unsigned long long)seed);
+    snprintf(name, sizeof name, "%s_%s_seed%llu.ckpt", prefix(opt), row_file[row], (unsigned long long)seed);
     s2r_path(ckpt, cap, opt->out, name);
-    snprintf(name, sizeof name, "07_%s_seed%llu", row_file[row], (unsigned long long)seed);
+    snprintf(name, sizeof name, "%s_%s_seed%llu", prefix(opt), row_file[row], (unsigned long long)seed);
     s2r_training_use_options(&t, opt, name, state, sizeof state);   /* --resume skips finished runs */
-    bad = (res = s2r_train_reach(&t, &ppo, error)) != S2R_OK ? fail(row_name[row], error)
+    bad = (res = s2r_train(&t, &ppo, error)) != S2R_OK ? fail(row_name[row], error)
         : s2r_policy_save(&ppo.policy, &ppo.adam, ckpt) != S2R_OK ? fail(ckpt, ppo.policy.error) : 0;
     if (res == S2R_ERR_INTERRUPTED) bad = fail("stopped", "run again with --resume to continue");
     s2r_ppo_free(&ppo);
@@ -144,7 +160,7 @@ static int train_row(const s2r_options* opt, int row, const s2r_randomization* r
 /* Evaluate a policy in the simulator (`sim`: the unit's identified model,
    or NULL for the nominal one) and on the unit; pool it into the row. */
 static int evaluate_row(const s2r_options* opt, const sizes* z, s2r_policy* policy, uint64_t seed, uint64_t unit,
-                        const s2r_reach_config* task, const s2r_randomization* sim, s2r_sim_real_eval* pooled,
+                        const s2r_task_config* task, const s2r_randomization* sim, s2r_sim_real_eval* pooled,
                         s2r_sim_real_eval* one) {
     s2r_controller c = s2r_policy_controller(policy);
     char error[S2R_ERROR_LEN];
@@ -157,17 +173,17 @@ static int evaluate_row(const s2r_options* opt, const sizes* z, s2r_policy* poli
 /* A row measured in the identified simulator, also in the nominal one. */
 static int nominal_sim(const s2r_options* opt, const sizes* z, s2r_policy* policy, uint64_t seed, s2r_eval_result* pooled) {
     s2r_sim sim;
-    s2r_sim_config sc = s2r_sim_config_default(opt->robot);
-    s2r_reach reach;
-    s2r_reach_config task = s2r_reach_config_default();
+    s2r_sim_config sc = s2r_task_sim_config(opt->task, opt->robot);
+    s2r_task task;
+    s2r_task_config tc = s2r_task_config_default(opt->task);
     s2r_controller c = s2r_policy_controller(policy);
     s2r_eval_result one;
     int bad;
     if (s2r_sim_init(&sim, &sc) != S2R_OK) return fail("sim", sim.error);
-    bad = s2r_reach_init(&reach, &task, s2r_sim_backend(&sim)) != S2R_OK ? fail("task", reach.error)
-        : s2r_evaluate(&c, &reach, z->episodes, 1000 + seed, &one, NULL) != S2R_OK ? fail("nominal sim", reach.error) : 0;
+    bad = s2r_task_init(&task, &tc, s2r_sim_backend(&sim)) != S2R_OK ? fail("task", task.error)
+        : s2r_evaluate(&c, &task, z->episodes, 1000 + seed, &one, NULL) != S2R_OK ? fail("nominal sim", task.error) : 0;
     if (!bad) s2r_eval_merge(pooled, &one);
-    s2r_reach_free(&reach);
+    s2r_task_free(&task);
     s2r_sim_free(&sim);
     return bad;
 }
@@ -190,31 +206,31 @@ static s2r_dataset first_demos(const s2r_dataset* all, int demos, int recorded) 
 static int measure_unit(const s2r_options* opt, const sizes* z, uint64_t unit, unit_data* u) {
     s2r_real_robot real;
     s2r_randomization* ranges = &u->ranges;
-    s2r_reach_config* calibrated = &u->calibrated;
+    s2r_task_config* calibrated = &u->calibrated;
     s2r_dataset* demos = &u->demos;
     int per_unit = (z->demos + opt->seeds - 1) / opt->seeds;
-    s2r_randomization dr = s2r_randomization_default();
+    s2r_randomization dr = s2r_task_randomization(opt->task);
     s2r_sysid_result r;
+    double camera[3];   /* m, the unit's camera calibration */
     s2r_expert_config op = s2r_operator_config_default();
     char error[S2R_ERROR_LEN], path[512], name[64];
     int obs_dim, act_dim, ok = 0, bad;
     if (per_unit < 1000 && z->demos >= 1000) per_unit = 1000;   /* the largest fine-tuning set */
     u->unit = unit;
     u->recorded = per_unit;
-    s2r_reach_dims(opt->robot, &obs_dim, &act_dim);
+    s2r_task_dims(opt->task, opt->robot, &obs_dim, &act_dim);
     if (s2r_real_robot_init(&real, opt->robot, unit) != S2R_OK) return fail("real robot", real.error);
     printf("System identification of %s ...\n", real.name);
     fflush(stdout);
-    *calibrated = s2r_reach_config_default();
-    bad = s2r_identify_unit(&real.backend, &z->id, &dr, ranges, &u->identified, &r, calibrated->target_correction,
-                            error) != S2R_OK;
+    *calibrated = s2r_task_config_default(opt->task);
+    bad = s2r_identify_unit(&real.backend, &z->id, &dr, ranges, &u->identified, &r, camera, error) != S2R_OK;
     s2r_real_robot_free(&real);
     if (bad) return fail("sysid", error);
+    s2r_task_config_set_camera(calibrated, camera);
     printf("  validation MSE %.3g -> %.3g rad^2 (%s) after %d sweeps; camera offset (%.1f, %.1f, %.1f) mm\n",
            r.validation_mse_start, r.validation_mse, s2r_sysid_verdict_name(r.verdict), r.sweeps,
-           1000 * calibrated->target_correction[0], 1000 * calibrated->target_correction[1],
-           1000 * calibrated->target_correction[2]);
-    snprintf(name, sizeof name, "07_ranges_unit%llu.txt", (unsigned long long)unit);
+           1000 * camera[0], 1000 * camera[1], 1000 * camera[2]);
+    snprintf(name, sizeof name, "%s_ranges_unit%llu.txt", prefix(opt), (unsigned long long)unit);
     if (s2r_randomization_write(ranges, s2r_path(path, sizeof path, opt->out, name), error) != S2R_OK) return fail("ranges", error);
     printf("Recording %d teleoperated demonstrations on unit #%llu ...\n", per_unit, (unsigned long long)unit);
     fflush(stdout);
@@ -239,7 +255,8 @@ static int finetune_row(const s2r_options* opt, const sizes* z, const char* star
     int bad = 0, kept;
     memset(&none, 0, sizeof none);
     if (load_policy(&p, start)) return 1;
-    if (n > 0 && s2r_real_robot_init(&real, opt->robot, u->unit) != S2R_OK) bad = fail("real robot", real.error);
+    if (n > 0 && s2r_real_robot_init_scene(&real, opt->robot, s2r_task_scene(opt->task), u->unit) != S2R_OK)
+        bad = fail("real robot", real.error);
     else if (n > 0) {
         bad = s2r_finetune_on_unit(&p, &some, z->finetune_epochs, seed, &real.backend, &u->calibrated, z->canary,
                                    2000 + seed, canary, &kept, error) != S2R_OK ? fail("fine-tune", error) : 0;
@@ -255,7 +272,7 @@ static int finetune_row(const s2r_options* opt, const sizes* z, const char* star
 
 /* Behaviour cloning from scratch on every demo. */
 static int real_only_row(const s2r_options* opt, const sizes* z, const s2r_dataset* demos, uint64_t seed,
-                         uint64_t unit, const s2r_reach_config* task, s2r_sim_real_eval* pooled) {
+                         uint64_t unit, const s2r_task_config* task, s2r_sim_real_eval* pooled) {
     s2r_policy p;
     s2r_policy_shape shape;
     s2r_rng rng = s2r_rng_make(seed, 5);
@@ -263,7 +280,7 @@ static int real_only_row(const s2r_options* opt, const sizes* z, const s2r_datas
     char error[S2R_ERROR_LEN];
     int bad;
     memset(&shape, 0, sizeof shape);
-    s2r_reach_dims(opt->robot, &shape.obs_dim, &shape.act_dim);
+    s2r_task_dims(opt->task, opt->robot, &shape.obs_dim, &shape.act_dim);
     shape.num_hidden = 2;
     shape.hidden[0] = shape.hidden[1] = 64;
     if (s2r_policy_init(&p, &shape, -0.5f, 10.0f, &rng) != S2R_OK) return fail("policy", p.error);
@@ -277,8 +294,8 @@ static int real_only_row(const s2r_options* opt, const sizes* z, const s2r_datas
    unit's demonstrations (the real-only row's data). */
 static int run_seed(const s2r_options* opt, const sizes* z, uint64_t seed, const unit_data* u,
                     const s2r_dataset* pooled, table* t) {
-    s2r_randomization none = s2r_randomization_none(), dr = s2r_randomization_default();
-    s2r_reach_config raw = s2r_reach_config_default();
+    s2r_randomization none = s2r_randomization_none(), dr = s2r_task_randomization(opt->task);
+    s2r_task_config raw = s2r_task_config_default(opt->task);
     char pure_ckpt[512], dr_ckpt[512], id_ckpt[512];
     s2r_sim_real_eval one;
     s2r_policy p;
@@ -341,10 +358,10 @@ static const char* cell(char* buf, size_t cap, const s2r_eval_result* e) {
     return buf;
 }
 
-/* Open DIR/name to be written whole or not at all (see s2r_file). */
+/* Open DIR/<prefix>_name to be written whole or not at all (see s2r_file). */
 static FILE* begin_file(s2r_file* file, const s2r_options* opt, const char* name) {
     char path[512], error[S2R_ERROR_LEN];
-    if (s2r_file_create(file, s2r_path(path, sizeof path, opt->out, name), error) != S2R_OK) { fail(name, error); return NULL; }
+    if (s2r_file_create(file, output(path, sizeof path, opt, name), error) != S2R_OK) { fail(name, error); return NULL; }
     return file->f;
 }
 
@@ -356,7 +373,7 @@ static int end_file(s2r_file* file) {
 static int write_markdown(const s2r_options* opt, const sizes* z, const table* t, double seconds, double peak) {
     char a[64], b[64], c[64], g[64], name[96];
     s2r_file file;
-    FILE* md = begin_file(&file, opt, "07_table.md");
+    FILE* md = begin_file(&file, opt, "table.md");
     int r;
     if (!md) return 1;
     fprintf(md, "| Recipe | Sim success %% | Real success %% | Gap | Real, camera calibrated %% |\n|---|---|---|---|---|\n");
@@ -386,7 +403,7 @@ static int write_markdown(const s2r_options* opt, const sizes* z, const table* t
 
 static int write_csvs(const s2r_options* opt, const table* t, double seconds, double peak) {
     s2r_file file;
-    FILE* csv = begin_file(&file, opt, "07_table.csv");
+    FILE* csv = begin_file(&file, opt, "table.csv");
     int r;
     if (!csv) return 1;
     fprintf(csv, "recipe,sim_episodes,sim_success,sim_lo,sim_hi,real_episodes,real_success,real_lo,real_hi,gap,"
@@ -403,13 +420,13 @@ static int write_csvs(const s2r_options* opt, const table* t, double seconds, do
                 t->calibrated[r].success_hi, r == REAL_ONLY ? "none" : r >= SYSID ? "identified" : "nominal",
                 t->nominal[r].success_rate, t->nominal[r].success_lo, t->nominal[r].success_hi);
     }
-    if (end_file(&file) || !(csv = begin_file(&file, opt, "07_demo_curve.csv"))) return 1;
+    if (end_file(&file) || !(csv = begin_file(&file, opt, "demo_curve.csv"))) return 1;
     fprintf(csv, "demos,real_episodes,real_success,real_lo,real_hi\n");
     for (r = 0; r < CURVE; r++)
         if (t->curve[r].episodes > 0)
             fprintf(csv, "%d,%d,%.4f,%.4f,%.4f\n", curve_demos[r], t->curve[r].episodes, t->curve[r].success_rate,
                     t->curve[r].success_lo, t->curve[r].success_hi);
-    if (end_file(&file) || !(csv = begin_file(&file, opt, "07_run.csv"))) return 1;
+    if (end_file(&file) || !(csv = begin_file(&file, opt, "run.csv"))) return 1;
     fprintf(csv, "robot,seeds,quick,wall_seconds,peak_memory_mib\n%s,%d,%d,%.0f,%.1f\n", s2r_robot_kind_name(opt->robot),
             opt->seeds, opt->quick, seconds, peak);
     return end_file(&file);
@@ -460,7 +477,7 @@ static int plot_table(const s2r_options* opt, const table* t) {
         style.label = NULL;
         s2r_plot_band(&fig, 1, x, ylo, yhi, n, &style);
     }
-    r = s2r_figure_write_png(&fig, s2r_path(path, sizeof path, opt->out, "07_table.png")) != S2R_OK;
+    r = s2r_figure_write_png(&fig, output(path, sizeof path, opt, "table.png")) != S2R_OK;
     if (r) fail(path, fig.error);
     s2r_figure_free(&fig);
     return r;
@@ -503,9 +520,9 @@ int main(int argc, char** argv) {
     if (write_markdown(&opt, &z, &t, seconds, s2r_peak_memory_mib()) ||
         write_csvs(&opt, &t, seconds, s2r_peak_memory_mib()) || plot_table(&opt, &t)) return 1;
     printf("\n");
-    f = fopen(s2r_path(path, sizeof path, opt.out, "07_table.md"), "r");
+    f = fopen(output(path, sizeof path, &opt, "table.md"), "r");
     if (f) { int c; while ((c = fgetc(f)) != EOF) putchar(c); fclose(f); }
-    printf("\nwrote %s/07_table.md, 07_table.csv, 07_table.png, 07_demo_curve.csv, 07_run.csv\n", opt.out);
+    printf("\nwrote %s/%s_table.md, _table.csv, _table.png, _demo_curve.csv, _run.csv\n", opt.out, prefix(&opt));
     printf("wall time %.0f s, peak memory %.0f MiB\n", s2r_seconds() - start, s2r_peak_memory_mib());
     return 0;
 }

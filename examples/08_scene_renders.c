@@ -118,7 +118,7 @@ static s2r_result render_still(s2r_robot_kind kind, const s2r_options* opt, cons
 static void choose_controller(const s2r_options* opt, film_controller* c) {
     static const char* const files[2] = {"03_dr_sysid.ckpt", "02_dr.ckpt"};
     int obs_dim, act_dim, i;
-    s2r_reach_dims(opt->robot, &obs_dim, &act_dim);
+    s2r_task_dims(S2R_TASK_REACH, opt->robot, &obs_dim, &act_dim);
     memset(c, 0, sizeof *c);
     snprintf(c->name, sizeof c->name, "scripted expert");
     for (i = 0; i < 2 && !c->has_policy; i++) {
@@ -211,6 +211,7 @@ static s2r_result film_episode(film* f, const s2r_backend* backend, s2r_sim* sim
                                s2r_real_robot* real, int row) {
     s2r_reach reach;
     s2r_reach_config rc = s2r_reach_config_default();
+    s2r_task_config tc;
     s2r_expert expert;
     s2r_expert_config ec = s2r_expert_config_default();
     s2r_controller ctl;
@@ -220,7 +221,8 @@ static s2r_result film_episode(film* f, const s2r_backend* backend, s2r_sim* sim
     int step, frame = 0, every = rc.episode_steps / (FRAMES - 1), policy = f->controller->has_policy;
     s2r_result res = s2r_reach_init(&reach, &rc, backend);
     if (res != S2R_OK) { fprintf(stderr, "%s\n", reach.error); return res; }
-    if (!policy && (res = s2r_expert_init(&expert, &ec, &reach)) != S2R_OK) {
+    tc = s2r_task_config_of_reach(&reach);
+    if (!policy && (res = s2r_expert_init(&expert, &ec, &tc, reach.backend->info)) != S2R_OK) {
         fprintf(stderr, "%s\n", expert.error);
         s2r_reach_free(&reach);
         return res;

@@ -26,6 +26,12 @@ typedef struct deploy_rig {
     s2r_expert expert;
 } deploy_rig;
 
+/* The scripted expert for a running reach task. */
+static s2r_result deploy_expert_init(s2r_expert* e, const s2r_expert_config* ec, const s2r_reach* reach) {
+    s2r_task_config tc = s2r_task_config_of_reach(reach);
+    return s2r_expert_init(e, ec, &tc, reach->backend->info);
+}
+
 static int deploy_rig_init(deploy_rig* r, s2r_robot_kind kind, const s2r_safety_config* sc) {
     s2r_sim_config c = s2r_sim_config_default(kind);
     s2r_reach_config rc = s2r_reach_config_default();
@@ -34,7 +40,7 @@ static int deploy_rig_init(deploy_rig* r, s2r_robot_kind kind, const s2r_safety_
     if (s2r_sim_init(&r->sim, &c) != S2R_OK) return 1;
     if (s2r_safety_init(&r->safety, sc, s2r_sim_backend(&r->sim)) != S2R_OK) return 1;
     if (s2r_reach_init(&r->reach, &rc, s2r_safety_backend(&r->safety)) != S2R_OK) return 1;
-    return s2r_expert_init(&r->expert, &ec, &r->reach) != S2R_OK;
+    return deploy_expert_init(&r->expert, &ec, &r->reach) != S2R_OK;
 }
 
 static void deploy_rig_free(deploy_rig* r) {
@@ -523,7 +529,7 @@ static int test_deploy_shadow(void) {
     s2r_shadow_stats st;
     int state[2];
     CHECK(deploy_rig_init(&r, S2R_ROBOT_UR5E, &sc) == 0);
-    CHECK(s2r_expert_init(&twin, &ec, &r.reach) == S2R_OK);
+    CHECK(deploy_expert_init(&twin, &ec, &r.reach) == S2R_OK);
     fallback = s2r_expert_controller(&r.expert);
     policy = s2r_expert_controller(&twin);
     CHECK(s2r_shadow_run(&policy, &fallback, &r.reach, &r.safety, 6, 9, S2R_SHADOW_AGREE_TOL, &st, NULL) == S2R_OK);
@@ -821,7 +827,7 @@ static int test_deploy_tethered_failure_stops(void) {
     sc.estop_on = S2R_INTERVENTION_BIT(S2R_INTERVENTION_WORKSPACE) | S2R_INTERVENTION_BIT(S2R_INTERVENTION_VELOCITY);
     CHECK(s2r_safety_init(&safety, &sc, s2r_real_robot_backend(&unit)) == S2R_OK);
     CHECK(s2r_reach_init(&reach, &rc, s2r_safety_backend(&safety)) == S2R_OK);
-    CHECK(s2r_expert_init(&e1, &ec, &reach) == S2R_OK && s2r_expert_init(&e2, &ec, &reach) == S2R_OK);
+    CHECK(deploy_expert_init(&e1, &ec, &reach) == S2R_OK && deploy_expert_init(&e2, &ec, &reach) == S2R_OK);
     policy = s2r_expert_controller(&e1);
     fallback = s2r_expert_controller(&e2);
     CHECK(s2r_shadow_run(&policy, &fallback, &reach, &safety, 6, 2, S2R_SHADOW_AGREE_TOL, &sh, &d) == S2R_OK);

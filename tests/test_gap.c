@@ -325,7 +325,7 @@ static int test_randomization_default_sample(void) {
         s2r_randomization_sample(&r, &rng, v);
         for (p = 0; p < S2R_PARAM_COUNT; p++) {
             double lo, hi;
-            if (!r.p[p].enabled) { CHECK(v[p] == 0.0); continue; }
+            if (!r.p[p].enabled) { CHECK(v[p] == (r.p[p].mode == S2R_APPLY_SCALE ? 1.0 : 0.0)); continue; }
             s2r_dist_support(&r.p[p].dist, &lo, &hi);
             CHECKF(v[p] >= lo && v[p] <= hi, "%s: %g", s2r_param_name((s2r_param)p), v[p]);
         }
@@ -335,7 +335,7 @@ static int test_randomization_default_sample(void) {
     rng = replay;
     s2r_randomization_sample(&r, &replay, v);
     for (p = 0; p < S2R_PARAM_COUNT; p++)
-        again[p] = r.p[p].enabled ? s2r_dist_sample(&r.p[p].dist, &rng) : 0;
+        again[p] = r.p[p].enabled ? s2r_dist_sample(&r.p[p].dist, &rng) : (r.p[p].mode == S2R_APPLY_SCALE ? 1.0 : 0.0);
     for (p = 0; p < S2R_PARAM_COUNT; p++) CHECK(gap_same_bits(v[p], again[p]));
     CHECK(gap_same_rng(&rng, &replay));
     return 0;

@@ -127,13 +127,13 @@ static int test_state_refused_trainer_untouched(void) {
     return 0;
 }
 
-/* Ctrl-C during s2r_train_reach: it stops after the update, saves the state
+/* Ctrl-C during s2r_train: it stops after the update, saves the state
    and says so; the CSV exists only as .tmp (no half file under its name);
    resuming finishes the run with every row once. */
 static int test_interrupt_saves_and_resumes(void) {
     const char *state = "build/test_interrupt.tmp.state", *csv = "build/test_interrupt.tmp.csv";
-    s2r_reach_training t = s2r_reach_training_default(S2R_ROBOT_UR5E);
-    s2r_ppo_config c = s2r_reach_ppo_config(3 * 1024, 3, 1);
+    s2r_training t = s2r_training_default(S2R_ROBOT_UR5E, S2R_TASK_REACH);
+    s2r_ppo_config c = s2r_task_ppo_config(S2R_TASK_REACH, 3 * 1024, 3, 1);
     s2r_ppo ppo;
     char error[S2R_ERROR_LEN], line[512];
     int obs_dim, act_dim, rows = 0;
@@ -142,7 +142,7 @@ static int test_interrupt_saves_and_resumes(void) {
     remove(csv);
     c.rollout_steps = 1024;
     c.num_minibatches = 8;
-    s2r_reach_dims(S2R_ROBOT_UR5E, &obs_dim, &act_dim);
+    s2r_task_dims(S2R_TASK_REACH, S2R_ROBOT_UR5E, &obs_dim, &act_dim);
     t.progress = 0;
     t.csv_path = csv;
     t.state_path = state;
@@ -150,7 +150,7 @@ static int test_interrupt_saves_and_resumes(void) {
     s2r_interrupt_catch();
     raise(SIGINT);                               /* caught: only a flag */
     CHECK(s2r_interrupt_requested());
-    CHECK(s2r_train_reach(&t, &ppo, error) == S2R_ERR_INTERRUPTED);
+    CHECK(s2r_train(&t, &ppo, error) == S2R_ERR_INTERRUPTED);
     CHECKF(strstr(error, "update 1 of 3") && strstr(error, state), "%s", error);
     CHECK(harden_file_exists(state) && !harden_file_exists(csv) && harden_file_exists("build/test_interrupt.tmp.csv.tmp"));
     signal(SIGINT, SIG_DFL);
@@ -159,7 +159,7 @@ static int test_interrupt_saves_and_resumes(void) {
     CHECK(!s2r_interrupt_requested());
     CHECK(s2r_ppo_init(&ppo, &c, obs_dim, act_dim) == S2R_OK);
     t.resume = 1;
-    CHECKF(s2r_train_reach(&t, &ppo, error) == S2R_OK, "%s", error);
+    CHECKF(s2r_train(&t, &ppo, error) == S2R_OK, "%s", error);
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     CHECK(ppo.update == 3 && harden_file_exists(csv) && !harden_file_exists("build/test_interrupt.tmp.csv.tmp"));
@@ -186,7 +186,7 @@ static int test_divergence_counted_never_fed(void) {
     s2r_env envs[4];
     s2r_sim_config sc = s2r_sim_config_default(S2R_ROBOT_UR5E);
     s2r_reach_config rc = s2r_reach_config_default();
-    s2r_ppo_config c = s2r_reach_ppo_config(1024, 9, 1);
+    s2r_ppo_config c = s2r_task_ppo_config(S2R_TASK_REACH, 1024, 9, 1);
     s2r_ppo ppo;
     s2r_ppo_stats st;
     int e, obs_dim, act_dim;
@@ -207,7 +207,7 @@ static int test_divergence_counted_never_fed(void) {
         CHECK(s2r_reach_init(&reaches[e], &rc, s2r_sim_backend(&sims[e])) == S2R_OK);
         envs[e] = s2r_reach_env(&reaches[e]);
     }
-    s2r_reach_dims(S2R_ROBOT_UR5E, &obs_dim, &act_dim);
+    s2r_task_dims(S2R_TASK_REACH, S2R_ROBOT_UR5E, &obs_dim, &act_dim);
     CHECK(s2r_ppo_init(&ppo, &c, obs_dim, act_dim) == S2R_OK);
     CHECKF(s2r_ppo_iterate(&ppo, envs, &st) == S2R_OK, "%s", ppo.error);
     CHECKF(st.diverged > 0 && st.diverged <= st.episodes, "diverged %d of %d", st.diverged, st.episodes);
@@ -260,24 +260,24 @@ static int test_mujoco_warning_is_divergence(void) {
 static int test_zero_episodes_refused(void) {
     s2r_sim sim;
     s2r_sim_config sc = s2r_sim_config_default(S2R_ROBOT_UR5E);
-    s2r_reach reach;
-    s2r_reach_config rc = s2r_reach_config_default();
+    s2r_task reach;
+    s2r_task_config rc = s2r_task_config_default(S2R_TASK_REACH);
     s2r_expert expert;
     s2r_expert_config ec = s2r_expert_config_default();
     s2r_controller ctl;
     s2r_eval_result r;
     s2r_ppo ppo;
-    s2r_ppo_config pc = s2r_reach_ppo_config(0, 1, 1);
+    s2r_ppo_config pc = s2r_task_ppo_config(S2R_TASK_REACH, 0, 1, 1);
     int obs_dim, act_dim;
     CHECK(s2r_sim_init(&sim, &sc) == S2R_OK);
-    CHECK(s2r_reach_init(&reach, &rc, s2r_sim_backend(&sim)) == S2R_OK);
-    CHECK(s2r_expert_init(&expert, &ec, &reach) == S2R_OK);
+    CHECK(s2r_task_init(&reach, &rc, s2r_sim_backend(&sim)) == S2R_OK);
+    CHECK(s2r_expert_init(&expert, &ec, &rc, sim.backend.info) == S2R_OK);
     ctl = s2r_expert_controller(&expert);
     CHECK(s2r_evaluate(&ctl, &reach, 0, 1, &r, NULL) == S2R_ERR_INVALID_ARGUMENT && strstr(reach.error, "episode"));
-    s2r_reach_dims(S2R_ROBOT_UR5E, &obs_dim, &act_dim);
+    s2r_task_dims(S2R_TASK_REACH, S2R_ROBOT_UR5E, &obs_dim, &act_dim);
     CHECK(s2r_ppo_init(&ppo, &pc, obs_dim, act_dim) == S2R_ERR_INVALID_ARGUMENT && ppo.error[0]);
     s2r_expert_free(&expert);
-    s2r_reach_free(&reach);
+    s2r_task_free(&reach);
     s2r_sim_free(&sim);
     return 0;
 }

@@ -2,30 +2,30 @@
    reach task.  Included by tests/test_main.c. */
 #include "test.h"
 
-/* Budget: 200k environment steps of s2r_reach_ppo_config (the table's
+/* Budget: 200k environment steps of s2r_task_ppo_config (the table's
    budget) on the nominal UR5e, seed 1; then 100 deterministic episodes
    must succeed >= 85 % of the time. */
 static int test_ppo_learns_reach(void) {
-    s2r_reach_training training = s2r_reach_training_default(S2R_ROBOT_UR5E);
-    s2r_ppo_config pc = s2r_reach_ppo_config(slow_tests_short() ? 4096 : 200000, 1, 2);
+    s2r_training training = s2r_training_default(S2R_ROBOT_UR5E, S2R_TASK_REACH);
+    s2r_ppo_config pc = s2r_task_ppo_config(S2R_TASK_REACH, slow_tests_short() ? 4096 : 200000, 1, 2);
     s2r_ppo ppo;
     s2r_controller policy;
     s2r_sim sim;
     s2r_sim_config sc = s2r_sim_config_default(S2R_ROBOT_UR5E);
-    s2r_reach reach;
+    s2r_task task;
     s2r_eval_result r;
     char error[S2R_ERROR_LEN];
     int obs_dim, act_dim;
-    s2r_reach_dims(S2R_ROBOT_UR5E, &obs_dim, &act_dim);
+    s2r_task_dims(S2R_TASK_REACH, S2R_ROBOT_UR5E, &obs_dim, &act_dim);
     CHECK(s2r_ppo_init(&ppo, &pc, obs_dim, act_dim) == S2R_OK);
     training.progress = 0;
-    CHECKF(s2r_train_reach(&training, &ppo, error) == S2R_OK, "%s", error);
+    CHECKF(s2r_train(&training, &ppo, error) == S2R_OK, "%s", error);
     CHECK(s2r_sim_init(&sim, &sc) == S2R_OK);
-    CHECK(s2r_reach_init(&reach, &training.task, &sim.backend) == S2R_OK);
+    CHECK(s2r_task_init(&task, &training.task, &sim.backend) == S2R_OK);
     policy = s2r_policy_controller(&ppo.policy);
-    CHECK(s2r_evaluate(&policy, &reach, slow_tests_short() ? 5 : 100, 777, &r, NULL) == S2R_OK);
+    CHECK(s2r_evaluate(&policy, &task, slow_tests_short() ? 5 : 100, 777, &r, NULL) == S2R_OK);
     printf("    reach after %lld steps: sim success %.2f, final distance %.1f mm\n", ppo.global_step, r.success_rate, 1000 * r.mean_distance);
-    s2r_reach_free(&reach);
+    s2r_task_free(&task);
     s2r_sim_free(&sim);
     s2r_ppo_free(&ppo);
     if (slow_tests_short()) return 0;   /* S2R_TEST_SHORT: too few steps to have learned */
@@ -54,7 +54,7 @@ static int test_calibrate_camera(void) {
    the operator mostly succeeds, and each action is paired with the
    observation it reacted to (reaction_steps fewer pairs per episode). */
 static int test_unit_demos_thread_independent(void) {
-    s2r_reach_config task = s2r_reach_config_default();
+    s2r_task_config task = s2r_task_config_default(S2R_TASK_REACH);
     s2r_expert_config op = s2r_operator_config_default();
     s2r_dataset a, b;
     char error[S2R_ERROR_LEN];
@@ -62,7 +62,7 @@ static int test_unit_demos_thread_independent(void) {
     CHECK(s2r_dataset_init(&a, 33, 6) == S2R_OK && s2r_dataset_init(&b, 33, 6) == S2R_OK);
     CHECKF(s2r_collect_unit_demos(S2R_ROBOT_UR5E, 2, &task, &op, 6, 9, 1, &a, &ok_a, error) == S2R_OK, "%s", error);
     CHECKF(s2r_collect_unit_demos(S2R_ROBOT_UR5E, 2, &task, &op, 6, 9, 2, &b, &ok_b, error) == S2R_OK, "%s", error);
-    CHECK(a.count == 6 * (task.episode_steps - op.reaction_steps) && a.count == b.count && ok_a == ok_b);
+    CHECK(a.count == 6 * (task.reach.episode_steps - op.reaction_steps) && a.count == b.count && ok_a == ok_b);
     CHECK(memcmp(a.obs, b.obs, (size_t)a.count * 33 * sizeof(float)) == 0);
     CHECK(memcmp(a.act, b.act, (size_t)a.count * 6 * sizeof(float)) == 0);
     CHECK(ok_a >= 4);
@@ -103,7 +103,7 @@ static int test_finetune_on_unit(void) {
     s2r_policy_shape shape;
     s2r_policy p, q;
     s2r_real_robot real;
-    s2r_reach_config task = s2r_reach_config_default();
+    s2r_task_config task = s2r_task_config_default(S2R_TASK_REACH);
     s2r_expert_config op = s2r_operator_config_default();
     s2r_dataset d;
     s2r_bc bc;
@@ -149,11 +149,11 @@ static int test_robustness_sweep(void) {
     s2r_policy_shape shape;
     s2r_policy p;
     s2r_rng rng = s2r_rng_make(8, 0);
-    s2r_reach_config task = s2r_reach_config_default();
+    s2r_task_config task = s2r_task_config_default(S2R_TASK_REACH);
     s2r_controller c;
     s2r_sim sim;
     s2r_sim_config sc = s2r_sim_config_default(S2R_ROBOT_UR5E);
-    s2r_reach reach;
+    s2r_task reach;
     s2r_eval_result nominal, one[1], two[2];
     const double unit[1] = {1.0}, soft_first[2] = {0.3, 1.0}, nan_kp[1] = {NAN}, long_delay[1] = {0.5};
     char error[S2R_ERROR_LEN];
@@ -162,7 +162,7 @@ static int test_robustness_sweep(void) {
     CHECK(s2r_policy_init(&p, &shape, -0.5f, 10.0f, &rng) == S2R_OK);
     c = s2r_policy_controller(&p);
     CHECK(s2r_sim_init(&sim, &sc) == S2R_OK);
-    CHECK(s2r_reach_init(&reach, &task, &sim.backend) == S2R_OK);
+    CHECK(s2r_task_init(&reach, &task, &sim.backend) == S2R_OK);
     CHECK(s2r_evaluate(&c, &reach, 3, 21, &nominal, NULL) == S2R_OK);
     CHECKF(s2r_robustness_sweep(&c, S2R_ROBOT_UR5E, &task, S2R_PARAM_KP, unit, 1, 3, 21, one, error) == S2R_OK, "%s", error);
     CHECK(one[0].episodes == 3 && one[0].successes == nominal.successes);
@@ -177,7 +177,7 @@ static int test_robustness_sweep(void) {
     CHECKF(strstr(error, "kp") != NULL, "%s", error);
     CHECK(s2r_robustness_sweep(&c, S2R_ROBOT_UR5E, &task, S2R_PARAM_ACTION_LATENCY, long_delay, 1, 3, 21, one, error) != S2R_OK);
     CHECKF(strstr(error, "action_latency") != NULL, "%s", error);
-    s2r_reach_free(&reach);
+    s2r_task_free(&reach);
     s2r_sim_free(&sim);
     s2r_policy_free(&p);
     return 0;
