@@ -39,7 +39,8 @@
    with 07_push_ instead of 07_.
    Writes: DIR/07_table.md, DIR/07_table.csv, DIR/07_table.png,
            DIR/07_demo_curve.csv, DIR/07_ranges_unit<N>.txt (each unit's
-           re-centred ranges), DIR/07_run.csv (wall time and peak memory),
+           re-centred ranges), DIR/07_timing.csv (wall time and environment
+           steps per stage), DIR/07_run.csv (wall time and peak memory),
            the policies as DIR/07_<recipe>_seed<N>.ckpt with their learning
            curves, and training states DIR/07_<recipe>_seed<N>.state: after a
            crash or Ctrl-C, --resume continues the run (finished trainings
@@ -76,6 +77,27 @@ typedef struct unit_data {               /* what measuring one unit gave  */
     int               recorded;           /* demonstrations in `demos`      */
 } unit_data;
 
+/* Where a run's time goes: wall seconds and environment steps per stage -
+   the six rows (training, fine-tuning, cloning, and every evaluation of
+   the row), the demo curve's other points, and per unit its measurement
+   (system ID and camera calibration) and its demonstrations - summed over
+   seeds, written to 07_timing.csv. */
+enum { CURVE_POINTS = ROWS, MEASURE, RECORD, STAGES };
+static const char* const stage_file[STAGES] = {"pure_sim", "dr", "dr_sysid", "demos_100", "demos_1000", "real_only",
+                                               "demo_curve_points", "unit_measurement", "demonstrations"};
+typedef struct stage_cost {
+    double    wall_s;      /* s                                                   */
+    long long env_steps;   /* policy steps: trainings (a resumed one counts
+                              whole), evaluations, demonstrations, and canary
+                              episodes counted at their full length          */
+} stage_cost;
+
+/* Add the time since `start` (s2r_seconds) and `steps` to a stage. */
+static void charge(stage_cost* c, double start, long long steps) {
+    c->wall_s += s2r_seconds() - start;
+    c->env_steps += steps;
+}
+
 typedef struct table {
     s2r_sim_real_eval row[ROWS];        /* pooled over seeds               */
     s2r_eval_result   calibrated[ROWS]; /* real, with the camera calibrated:
@@ -85,6 +107,7 @@ typedef struct table {
     s2r_eval_result   nominal[ROWS];    /* the nominal simulator, for rows whose
                                            "sim" is the identified one      */
     int               pooled_demos;     /* demonstrations real-only learns from */
+    stage_cost        cost[STAGES];     /* time and steps, per stage       */
 } table;
 
 static sizes choose_sizes(int quick) {
@@ -132,11 +155,12 @@ static int new_ppo(s2r_ppo* ppo, const s2r_options* opt, long long steps, uint64
 
 /* Train a PPO policy on `randomization` and save it as <recipe>_seed<N>. */
 static int train_row(const s2r_options* opt, int row, const s2r_randomization* randomization, long long steps,
-                     uint64_t seed, const char* warm, char* ckpt, size_t cap) {
+                     uint64_t seed, const char* warm, char* ckpt, size_t cap, stage_cost* cost) {
     s2r_training t = s2r_training_default(opt->robot, opt->task);
     s2r_ppo ppo;
     char name[96], csv[512], png[512], state[512], error[S2R_ERROR_LEN];
     s2r_result res;
+    double start = s2r_seconds();
     int bad;
     if (new_ppo(&ppo, opt, steps, seed, warm)) return 1;
     t.randomization = *randomization;
@@ -153,6 +177,7 @@ static int train_row(const s2r_options* opt, int row, const s2r_randomization* r
     bad = (res = s2r_train(&t, &ppo, error)) != S2R_OK ? fail(row_name[row], error)
         : s2r_policy_save(&ppo.policy, &ppo.adam, ckpt) != S2R_OK ? fail(ckpt, ppo.policy.error) : 0;
     if (res == S2R_ERR_INTERRUPTED) bad = fail("stopped", "run again with --resume to continue");
+    charge(cost, start, ppo.global_step);
     s2r_ppo_free(&ppo);
     return bad;
 }
@@ -161,28 +186,33 @@ static int train_row(const s2r_options* opt, int row, const s2r_randomization* r
    or NULL for the nominal one) and on the unit; pool it into the row. */
 static int evaluate_row(const s2r_options* opt, const sizes* z, s2r_policy* policy, uint64_t seed, uint64_t unit,
                         const s2r_task_config* task, const s2r_randomization* sim, s2r_sim_real_eval* pooled,
-                        s2r_sim_real_eval* one) {
+                        s2r_sim_real_eval* one, stage_cost* cost) {
     s2r_controller c = s2r_policy_controller(policy);
     char error[S2R_ERROR_LEN];
+    double start = s2r_seconds();
     if (s2r_evaluate_sim_and_real(&c, opt->robot, task, sim, z->episodes, 1000 + seed, unit, 1, one, error) != S2R_OK)
         return fail("evaluation", error);
     s2r_sim_real_eval_pool(pooled, one);
+    charge(cost, start, one->sim.steps + one->real.steps);
     return 0;
 }
 
 /* A row measured in the identified simulator, also in the nominal one. */
-static int nominal_sim(const s2r_options* opt, const sizes* z, s2r_policy* policy, uint64_t seed, s2r_eval_result* pooled) {
+static int nominal_sim(const s2r_options* opt, const sizes* z, s2r_policy* policy, uint64_t seed, s2r_eval_result* pooled,
+                       stage_cost* cost) {
     s2r_sim sim;
     s2r_sim_config sc = s2r_task_sim_config(opt->task, opt->robot);
     s2r_task task;
     s2r_task_config tc = s2r_task_config_default(opt->task);
     s2r_controller c = s2r_policy_controller(policy);
     s2r_eval_result one;
+    double start = s2r_seconds();
     int bad;
     if (s2r_sim_init(&sim, &sc) != S2R_OK) return fail("sim", sim.error);
     bad = s2r_task_init(&task, &tc, s2r_sim_backend(&sim)) != S2R_OK ? fail("task", task.error)
         : s2r_evaluate(&c, &task, z->episodes, 1000 + seed, &one, NULL) != S2R_OK ? fail("nominal sim", task.error) : 0;
     if (!bad) s2r_eval_merge(pooled, &one);
+    if (!bad) charge(cost, start, one.steps);
     s2r_task_free(&task);
     s2r_sim_free(&sim);
     return bad;
@@ -203,7 +233,7 @@ static s2r_dataset first_demos(const s2r_dataset* all, int demos, int recorded) 
 }
 
 /* Once per unit: identify it (ranges for the sysID row) and record demos. */
-static int measure_unit(const s2r_options* opt, const sizes* z, uint64_t unit, unit_data* u) {
+static int measure_unit(const s2r_options* opt, const sizes* z, uint64_t unit, unit_data* u, stage_cost* cost) {
     s2r_real_robot real;
     s2r_randomization* ranges = &u->ranges;
     s2r_task_config* calibrated = &u->calibrated;
@@ -215,6 +245,7 @@ static int measure_unit(const s2r_options* opt, const sizes* z, uint64_t unit, u
     s2r_expert_config op = s2r_operator_config_default();
     char error[S2R_ERROR_LEN], path[512], name[64];
     int obs_dim, act_dim, ok = 0, bad;
+    double start = s2r_seconds();
     if (per_unit < 1000 && z->demos >= 1000) per_unit = 1000;   /* the largest fine-tuning set */
     u->unit = unit;
     u->recorded = per_unit;
@@ -232,12 +263,15 @@ static int measure_unit(const s2r_options* opt, const sizes* z, uint64_t unit, u
            1000 * camera[0], 1000 * camera[1], 1000 * camera[2]);
     snprintf(name, sizeof name, "%s_ranges_unit%llu.txt", prefix(opt), (unsigned long long)unit);
     if (s2r_randomization_write(ranges, s2r_path(path, sizeof path, opt->out, name), error) != S2R_OK) return fail("ranges", error);
+    charge(&cost[MEASURE], start, 0);
+    start = s2r_seconds();
     printf("Recording %d teleoperated demonstrations on unit #%llu ...\n", per_unit, (unsigned long long)unit);
     fflush(stdout);
     if (s2r_dataset_init(demos, obs_dim, act_dim) != S2R_OK ||
         s2r_collect_unit_demos(opt->robot, unit, calibrated, &op, per_unit, opt->seed + 77 + unit, opt->threads, demos, &ok,
                                error) != S2R_OK)
         return fail("demos", error);
+    charge(&cost[RECORD], start, demos->count + (long long)per_unit * op.reaction_steps);
     printf("  %d of %d demonstrations ended on target (%d observation-action pairs)\n", ok, per_unit, demos->count);
     return 0;
 }
@@ -245,7 +279,8 @@ static int measure_unit(const s2r_options* opt, const sizes* z, uint64_t unit, u
 /* Fine-tune the sysID policy on the first n demos, checked by a canary on
    the unit (its own episodes, stream 2000 + seed), and evaluate it. */
 static int finetune_row(const s2r_options* opt, const sizes* z, const char* start, const unit_data* u, int n,
-                        uint64_t seed, s2r_sim_real_eval* out, s2r_eval_result* nominal) {
+                        uint64_t seed, s2r_sim_real_eval* out, s2r_eval_result* nominal, stage_cost* cost) {
+    double begun = s2r_seconds();
     s2r_policy p;
     s2r_real_robot real;
     s2r_dataset some = first_demos(&u->demos, n, u->recorded);
@@ -263,16 +298,19 @@ static int finetune_row(const s2r_options* opt, const sizes* z, const char* star
         s2r_real_robot_free(&real);
         if (!bad) printf("  fine-tuned on %4d demos; canary %3.0f %% following the operator, %3.0f %% keeping its own "
                          "actions too: kept the %s\n", n, 100 * canary[0], 100 * canary[1], kept ? "second" : "first");
+        charge(cost, begun, 2LL * z->canary * (opt->task == S2R_TASK_PUSH ? u->calibrated.push.episode_steps
+                                                                           : u->calibrated.reach.episode_steps));
     }
-    if (!bad) bad = evaluate_row(opt, z, &p, seed, u->unit, &u->calibrated, &u->identified, &none, out);
-    if (!bad && nominal) bad = nominal_sim(opt, z, &p, seed, nominal);
+    if (!bad) bad = evaluate_row(opt, z, &p, seed, u->unit, &u->calibrated, &u->identified, &none, out, cost);
+    if (!bad && nominal) bad = nominal_sim(opt, z, &p, seed, nominal, cost);
     s2r_policy_free(&p);
     return bad;
 }
 
 /* Behaviour cloning from scratch on every demo. */
 static int real_only_row(const s2r_options* opt, const sizes* z, const s2r_dataset* demos, uint64_t seed,
-                         uint64_t unit, const s2r_task_config* task, s2r_sim_real_eval* pooled) {
+                         uint64_t unit, const s2r_task_config* task, s2r_sim_real_eval* pooled, stage_cost* cost) {
+    double start = s2r_seconds();
     s2r_policy p;
     s2r_policy_shape shape;
     s2r_rng rng = s2r_rng_make(seed, 5);
@@ -284,8 +322,9 @@ static int real_only_row(const s2r_options* opt, const sizes* z, const s2r_datas
     shape.num_hidden = 2;
     shape.hidden[0] = shape.hidden[1] = 64;
     if (s2r_policy_init(&p, &shape, -0.5f, 10.0f, &rng) != S2R_OK) return fail("policy", p.error);
-    bad = s2r_clone_demos(&p, demos, 0, z->scratch_epochs, seed, error) != S2R_OK ? fail("real only", error)
-        : evaluate_row(opt, z, &p, seed, unit, task, NULL, pooled, &one);
+    bad = s2r_clone_demos(&p, demos, 0, z->scratch_epochs, seed, error) != S2R_OK ? fail("real only", error) : 0;
+    charge(cost, start, 0);
+    if (!bad) bad = evaluate_row(opt, z, &p, seed, unit, task, NULL, pooled, &one, cost);
     s2r_policy_free(&p);
     return bad;
 }
@@ -301,21 +340,21 @@ static int run_seed(const s2r_options* opt, const sizes* z, uint64_t seed, const
     s2r_policy p;
     int i, row, bad = 0;
     printf("\n== training seed %llu, real unit #%llu ==\n", (unsigned long long)seed, (unsigned long long)u->unit);
-    if (train_row(opt, PURE, &none, z->ppo_steps, seed, NULL, pure_ckpt, sizeof pure_ckpt) ||
-        train_row(opt, DR, &dr, z->ppo_steps, seed, NULL, dr_ckpt, sizeof dr_ckpt) ||
-        train_row(opt, SYSID, &u->ranges, z->sysid_steps, seed, dr_ckpt, id_ckpt, sizeof id_ckpt))
+    if (train_row(opt, PURE, &none, z->ppo_steps, seed, NULL, pure_ckpt, sizeof pure_ckpt, &t->cost[PURE]) ||
+        train_row(opt, DR, &dr, z->ppo_steps, seed, NULL, dr_ckpt, sizeof dr_ckpt, &t->cost[DR]) ||
+        train_row(opt, SYSID, &u->ranges, z->sysid_steps, seed, dr_ckpt, id_ckpt, sizeof id_ckpt, &t->cost[SYSID]))
         return 1;
     for (row = PURE; row <= SYSID && !bad; row++) {
         const char* path = row == PURE ? pure_ckpt : row == DR ? dr_ckpt : id_ckpt;
         s2r_sim_real_eval with_camera, unused;
         if ((bad = load_policy(&p, path)) != 0) break;
         bad = evaluate_row(opt, z, &p, seed, u->unit, row == SYSID ? &u->calibrated : &raw,
-                           row == SYSID ? &u->identified : NULL, &t->row[row], &one);
+                           row == SYSID ? &u->identified : NULL, &t->row[row], &one, &t->cost[row]);
         with_camera = one;
         if (!bad && row != SYSID)
-            bad = evaluate_row(opt, z, &p, seed, u->unit, &u->calibrated, NULL, &unused, &with_camera);
+            bad = evaluate_row(opt, z, &p, seed, u->unit, &u->calibrated, NULL, &unused, &with_camera, &t->cost[row]);
         if (!bad && row != SYSID) s2r_eval_merge(&t->nominal[row], &one.sim);   /* their sim is the nominal one */
-        if (!bad && row == SYSID) bad = nominal_sim(opt, z, &p, seed, &t->nominal[row]);
+        if (!bad && row == SYSID) bad = nominal_sim(opt, z, &p, seed, &t->nominal[row], &t->cost[row]);
         if (!bad) s2r_eval_merge(&t->calibrated[row], &with_camera.real);
         s2r_policy_free(&p);
         if (!bad) s2r_sim_real_eval_print(row_name[row], &one);
@@ -324,7 +363,8 @@ static int run_seed(const s2r_options* opt, const sizes* z, uint64_t seed, const
     for (i = 0; i < CURVE && !bad; i++) {   /* the demo curve holds the 100 and 1000 rows */
         if (curve_demos[i] > u->recorded) continue;
         row = curve_demos[i] == 100 ? DEMOS_100 : curve_demos[i] == 1000 ? DEMOS_1000 : -1;
-        if ((bad = finetune_row(opt, z, id_ckpt, u, curve_demos[i], seed, &one, row < 0 ? NULL : &t->nominal[row])) != 0)
+        if ((bad = finetune_row(opt, z, id_ckpt, u, curve_demos[i], seed, &one, row < 0 ? NULL : &t->nominal[row],
+                                &t->cost[row < 0 ? CURVE_POINTS : row])) != 0)
             break;
         s2r_eval_merge(&t->curve[i], &one.real);
         if (row < 0) continue;
@@ -332,7 +372,8 @@ static int run_seed(const s2r_options* opt, const sizes* z, uint64_t seed, const
         s2r_sim_real_eval_pool(&t->row[row], &one);
         s2r_sim_real_eval_print(row_name[row], &one);
     }
-    if (!bad && (bad = real_only_row(opt, z, pooled, seed, u->unit, &u->calibrated, &t->row[REAL_ONLY])) == 0)
+    if (!bad && (bad = real_only_row(opt, z, pooled, seed, u->unit, &u->calibrated, &t->row[REAL_ONLY],
+                                     &t->cost[REAL_ONLY])) == 0)
         t->calibrated[REAL_ONLY] = t->row[REAL_ONLY].real;
     if (!bad)
         printf("  %-34s real %5.1f %% (pooled so far)\n", row_name[REAL_ONLY], 100 * t->row[REAL_ONLY].real.success_rate);
@@ -426,6 +467,11 @@ static int write_csvs(const s2r_options* opt, const table* t, double seconds, do
         if (t->curve[r].episodes > 0)
             fprintf(csv, "%d,%d,%.4f,%.4f,%.4f\n", curve_demos[r], t->curve[r].episodes, t->curve[r].success_rate,
                     t->curve[r].success_lo, t->curve[r].success_hi);
+    if (end_file(&file) || !(csv = begin_file(&file, opt, "timing.csv"))) return 1;
+    fprintf(csv, "robot,task,stage,wall_s,env_steps\n");
+    for (r = 0; r < STAGES; r++)
+        fprintf(csv, "%s,%s,%s,%.1f,%lld\n", s2r_robot_kind_name(opt->robot), s2r_task_kind_name(opt->task), stage_file[r],
+                t->cost[r].wall_s, t->cost[r].env_steps);
     if (end_file(&file) || !(csv = begin_file(&file, opt, "run.csv"))) return 1;
     fprintf(csv, "robot,seeds,quick,wall_seconds,peak_memory_mib\n%s,%d,%d,%.0f,%.1f\n", s2r_robot_kind_name(opt->robot),
             opt->seeds, opt->quick, seconds, peak);
@@ -508,7 +554,7 @@ int main(int argc, char** argv) {
 
     if (opt.seeds > MAX_SEEDS) { fprintf(stderr, "--seeds: at most %d\n", MAX_SEEDS); return 2; }
     for (s = 0; s < opt.seeds; s++)   /* 1. measure every unit */
-        if (measure_unit(&opt, &z, opt.real_seed + (uint64_t)s, &units[s])) return 1;
+        if (measure_unit(&opt, &z, opt.real_seed + (uint64_t)s, &units[s], t.cost)) return 1;
     if (pool_demos(units, opt.seeds, &pooled)) return 1;
     for (s = 0; s < opt.seeds; s++) t.pooled_demos += units[s].recorded;
     for (s = 0; s < opt.seeds; s++)   /* 2. every row, seed by seed */
@@ -522,7 +568,10 @@ int main(int argc, char** argv) {
     printf("\n");
     f = fopen(output(path, sizeof path, &opt, "table.md"), "r");
     if (f) { int c; while ((c = fgetc(f)) != EOF) putchar(c); fclose(f); }
-    printf("\nwrote %s/%s_table.md, _table.csv, _table.png, _demo_curve.csv, _run.csv\n", opt.out, prefix(&opt));
+    printf("\nWhere the time went (all seeds):\n");
+    for (s = 0; s < STAGES; s++)
+        printf("  %-20s %7.0f s %12lld environment steps\n", stage_file[s], t.cost[s].wall_s, t.cost[s].env_steps);
+    printf("\nwrote %s/%s_table.md, _table.csv, _table.png, _demo_curve.csv, _timing.csv, _run.csv\n", opt.out, prefix(&opt));
     printf("wall time %.0f s, peak memory %.0f MiB\n", s2r_seconds() - start, s2r_peak_memory_mib());
     return 0;
 }

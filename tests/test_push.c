@@ -24,7 +24,7 @@ static int test_push_scene(void) {
         CHECK(push.info.scene == S2R_SCENE_PUSH && push.tip_site >= 0 && push.object_body >= 0);
         CHECK(push.pair_object_table >= 0 && push.pair_tip_object >= 0 && push.pair_tip_table >= 0);
         CHECK(push.info.n_joints == arm.info.n_joints && fabs(push.info.total_mass - arm.info.total_mass) < 1e-9);
-        CHECK(fabs(push.info.object_mass - 0.2) < 1e-12 && fabs(push.info.object_radius - 0.035) < 1e-12);
+        CHECK(fabs(push.info.object_mass - 0.2) < 1e-12 && fabs(push.info.object_radius - 0.035) < 1e-12 && fabs(push.info.object_half_height - 0.025) < 1e-12);
         CHECK(push.info.push_area_lo[0] > push.info.table_lo[0] && push.info.push_area_hi[0] < push.info.table_hi[0]);
         CHECK(push.info.push_area_lo[1] > push.info.table_lo[1] && push.info.push_area_hi[1] < push.info.table_hi[1]);
         CHECK(arm.model->npair == 0 && push.model->npair == 3);
@@ -280,6 +280,7 @@ static int test_push_episode(void) {
             CHECK(out.done == (i == pc.episode_steps - 1));
         }
         CHECK(out.truncated && !out.terminated && out.success == (d == 0));
+        CHECK(obs[18] == 0.0f && obs[19] == 0.0f);   /* nothing moved it */
         CHECK(fabs(out.distance - (d == 0 ? 0.01 : 0.1)) < 1e-3);
     }
     CHECK(s2r_push_reset_to(&push, tip, object, goal, &rng, obs) == S2R_OK);
@@ -315,7 +316,7 @@ static int test_push_ranges_checked(void) {
 }
 
 /* The scripted pusher gets the object to the goal in the nominal
-   simulator on both arms (>= 80 % of 20 episodes; measured 93 %), the same
+   simulator on both arms (>= 80 % of 40 episodes; 95-97 % over 100), the same
    seeds give the same result twice, and stepping allocates nothing. */
 static int test_push_scripted_pusher(void) {
     int k;
@@ -334,9 +335,9 @@ static int test_push_scripted_pusher(void) {
         c = s2r_expert_controller(&e);
         CHECK(s2r_evaluate(&c, &task, 2, 5, &r1, NULL) == S2R_OK);   /* warm up */
         before = s2r_test_allocations;
-        CHECK(s2r_evaluate(&c, &task, 20, 5, &r1, NULL) == S2R_OK);
+        CHECK(s2r_evaluate(&c, &task, 40, 5, &r1, NULL) == S2R_OK);
         CHECKF(s2r_test_allocations == before, "%ld allocations while pushing", s2r_test_allocations - before);
-        CHECK(s2r_evaluate(&c, &task, 20, 5, &r2, NULL) == S2R_OK);
+        CHECK(s2r_evaluate(&c, &task, 40, 5, &r2, NULL) == S2R_OK);
         printf("    %s: scripted pusher %.0f %% in the nominal simulator\n", sim.robot.info.name, 100 * r1.success_rate);
         CHECKF(r1.success_rate >= 0.8, "%.2f", r1.success_rate);
         CHECK(r1.successes == r2.successes && r1.mean_distance == r2.mean_distance && r1.mean_return == r2.mean_return);
