@@ -196,7 +196,7 @@ int main(int argc, char** argv) {
     printf("wrote %s/01_the_gap.csv and %s\n", opt.out, path);
 
     s2r_interrupt_catch();   /* Ctrl-C saves the training state; --resume goes on */
-    switch (train_pure_sim(&opt, opt.quick ? 16000 : 200000, episodes)) {
+    switch (train_pure_sim(&opt, opt.quick ? 16000 : s2r_task_training_steps(opt.task, 0), episodes)) {
     case S2R_OK: break;
     case S2R_ERR_INTERRUPTED: fprintf(stderr, "run again with --resume to continue\n"); return 130;
     default: return 1;

@@ -324,7 +324,7 @@ static int retrain(const s2r_options* opt) {
     s2r_training t = s2r_training_default(opt->robot, opt->task);
     s2r_task_config task = s2r_task_config_default(opt->task);
     s2r_randomization identified;   /* the simulator as identified: where "sim" is measured */
-    s2r_ppo_config pc = s2r_task_ppo_config(opt->task, opt->quick ? 8000 : 80000, opt->seed, opt->threads);
+    s2r_ppo_config pc = s2r_task_ppo_config(opt->task, opt->quick ? 8000 : s2r_task_training_steps(opt->task, 1), opt->seed, opt->threads);
     pc.learning_rate = 3e-4f;   /* continuing a trained policy: gentler steps */
     s2r_ppo ppo;
     s2r_controller policy;
@@ -341,7 +341,7 @@ static int retrain(const s2r_options* opt) {
     s2r_task_dims(opt->task, opt->robot, &obs_dim, &act_dim);
     f = fopen(s2r_path(warm, sizeof warm, opt->out, "02_dr.ckpt"), "rb");
     if (f) fclose(f);
-    else pc.total_steps = opt->quick ? 8000 : 250000;   /* no DR policy to start from: train fully */
+    else pc.total_steps = opt->quick ? 8000 : s2r_task_training_steps(opt->task, 0);   /* no DR policy to start from: train fully */
     if (s2r_ppo_init(&ppo, &pc, obs_dim, act_dim) != S2R_OK) { fprintf(stderr, "%s\n", ppo.error); return 1; }
     if (f && s2r_policy_load(&ppo.policy, NULL, warm) != S2R_OK) {
         fprintf(stderr, "%s (run 02 with the same --robot)\n", ppo.policy.error);

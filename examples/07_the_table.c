@@ -110,7 +110,7 @@ typedef struct table {
     stage_cost        cost[STAGES];     /* time and steps, per stage       */
 } table;
 
-static sizes choose_sizes(int quick) {
+static sizes choose_sizes(int quick, s2r_task_kind task) {
     sizes z;
     z.id = s2r_identify_config_default();
     if (quick) {
@@ -118,7 +118,7 @@ static sizes choose_sizes(int quick) {
         z.finetune_epochs = 2; z.scratch_epochs = 2;
         z.id.train = 1; z.id.valid = 1; z.id.samples = 50; z.id.sweeps = 2;
     } else {
-        z.ppo_steps = 200000; z.sysid_steps = 80000; z.demos = 10000; z.episodes = 200; z.canary = 50;
+        z.ppo_steps = s2r_task_training_steps(task, 0); z.sysid_steps = s2r_task_training_steps(task, 1); z.demos = 10000; z.episodes = 200; z.canary = 50;
         z.finetune_epochs = 20; z.scratch_epochs = 6;
     }
     return z;
@@ -546,7 +546,7 @@ int main(int argc, char** argv) {
     if (opt.help) { s2r_options_usage(argv[0], "every row of the recipe table"); return 0; }
     if (s2r_make_dir(opt.out, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
     s2r_interrupt_catch();   /* Ctrl-C saves the running training's state; --resume goes on */
-    z = choose_sizes(opt.quick);
+    z = choose_sizes(opt.quick, opt.task);
     if (opt.quick) opt.seeds = 1;
     printf("The recipe table on the %s, %d seed(s) paired with real units #%llu..#%llu%s\n", s2r_robot_kind_name(opt.robot),
            opt.seeds, (unsigned long long)opt.real_seed, (unsigned long long)(opt.real_seed + opt.seeds - 1),
