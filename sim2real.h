@@ -6725,6 +6725,20 @@ static void s2r__reach_score(s2r_reach* reach, const float* a, int diverged, s2r
     out->success = out->truncated && d < c->success_radius && speed < c->success_speed;
 }
 
+/* The part of a step both tasks share: send the servo targets, let one
+   control period pass, read the sensors.  A physics blow-up is not an
+   error here: it sets *diverged and the task ends the episode. */
+static s2r_result s2r__task_actuate(const s2r_backend* b, const double* q_cmd, double period, s2r_sensors* sensors,
+                                    int* diverged, char* error) {
+    s2r_result res = s2r_backend_command(b, q_cmd);
+    if (res != S2R_OK) return s2r__fail(error, res, "command: %s", b->error);
+    res = s2r_backend_advance(b, period);
+    if (res != S2R_OK && res != S2R_ERR_DIVERGED) return s2r__fail(error, res, "advance: %s", b->error);
+    *diverged = res == S2R_ERR_DIVERGED;
+    s2r_backend_read_sensors(b, sensors);
+    return S2R_OK;
+}
+
 S2RDEF s2r_result s2r_reach_step(s2r_reach* reach, const float* action, float* obs,
                                  s2r_step_result* out) {
     const s2r_backend* b = reach->backend;
@@ -6732,7 +6746,7 @@ S2RDEF s2r_result s2r_reach_step(s2r_reach* reach, const float* action, float* o
     float a[S2R_MAX_JOINTS];
     double q_cmd[S2R_MAX_JOINTS];
     s2r_result res;
-    int j, n = reach->n_joints;
+    int j, n = reach->n_joints, diverged;
     if (!reach->episode_open) return s2r__fail(reach->error, S2R_ERR_STATE, "step before reset (or after the episode ended)");
     if (!action || !s2r_all_finite_f(action, n))
         return s2r__fail(reach->error, S2R_ERR_INVALID_ARGUMENT, "action contains NaN or Inf; nothing was done");
@@ -6740,15 +6754,12 @@ S2RDEF s2r_result s2r_reach_step(s2r_reach* reach, const float* action, float* o
         a[j] = action[j] < -1.0f ? -1.0f : (action[j] > 1.0f ? 1.0f : action[j]);
         q_cmd[j] = s2r_clamp(reach->q_cmd[j] + a[j] * reach->config.max_delta, info->q_min[j], info->q_max[j]);
     }
-    res = s2r_backend_command(b, q_cmd);
-    if (res != S2R_OK) return s2r__fail(reach->error, res, "command: %s", b->error);
+    res = s2r__task_actuate(b, q_cmd, reach->config.control_period, &reach->sensors, &diverged, reach->error);
+    if (res != S2R_OK) return res;
     memcpy(reach->q_cmd, q_cmd, (size_t)n * sizeof(double));
     memcpy(reach->prev_action, a, (size_t)n * sizeof(float));
-    res = s2r_backend_advance(b, reach->config.control_period);
-    if (res != S2R_OK && res != S2R_ERR_DIVERGED) return s2r__fail(reach->error, res, "advance: %s", b->error);
     reach->step++;
-    s2r_backend_read_sensors(b, &reach->sensors);
-    s2r__reach_score(reach, a, res == S2R_ERR_DIVERGED, out);
+    s2r__reach_score(reach, a, diverged, out);
     if (out->done) reach->episode_open = 0;
     s2r__reach_observe(reach, obs);
     return S2R_OK;
@@ -7041,7 +7052,7 @@ S2RDEF s2r_result s2r_push_step(s2r_push* push, const float* action, float* obs,
     float a[2];
     double q_cmd[S2R_MAX_JOINTS], tip[3], v[2];
     s2r_result res;
-    int i;
+    int i, diverged;
     if (!push->episode_open) return s2r__fail(push->error, S2R_ERR_STATE, "step before reset (or after the episode ended)");
     if (!action || !s2r_all_finite_f(action, 2))
         return s2r__fail(push->error, S2R_ERR_INVALID_ARGUMENT, "action contains NaN or Inf; nothing was done");
@@ -7051,15 +7062,12 @@ S2RDEF s2r_result s2r_push_step(s2r_push* push, const float* action, float* obs,
     memcpy(q_cmd, push->q_cmd, sizeof q_cmd);
     s2r_tip_velocity_ik(info, push->kinematics, push->sensors.q, v, info->table_height + push->config.push_height,
                         push->heading, push->q_start, push->config.control_period, q_cmd);
-    res = s2r_backend_command(b, q_cmd);
-    if (res != S2R_OK) return s2r__fail(push->error, res, "command: %s", b->error);
+    res = s2r__task_actuate(b, q_cmd, push->config.control_period, &push->sensors, &diverged, push->error);
+    if (res != S2R_OK) return res;
     memcpy(push->q_cmd, q_cmd, (size_t)push->n_joints * sizeof(double));
     memcpy(push->prev_action, a, sizeof a);
-    res = s2r_backend_advance(b, push->config.control_period);
-    if (res != S2R_OK && res != S2R_ERR_DIVERGED) return s2r__fail(push->error, res, "advance: %s", b->error);
     push->step++;
-    s2r_backend_read_sensors(b, &push->sensors);
-    s2r__push_score(push, a, res == S2R_ERR_DIVERGED, out);
+    s2r__push_score(push, a, diverged, out);
     if (out->done) push->episode_open = 0;
     s2r__push_observe(push, obs);
     return S2R_OK;
