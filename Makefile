@@ -81,12 +81,13 @@ $(BUILD)/cxx_check.o: sim2real.h | $(BUILD)
 
 THREADS ?= $(shell nproc 2>/dev/null || echo 1)
 
-# The suite, then the whole pipeline as a smoke run (quick sizes).
+# The suite, then the whole pipeline as a smoke run (quick sizes), on both tasks.
 test: test-deps $(BUILD)/test_main $(BUILD)/test_render $(BUILD)/cxx_check.o $(EXAMPLES)
 	./$(BUILD)/test_main
 	./$(BUILD)/test_render
 	sh tests/test_resume.sh $(BUILD)
 	./$(BUILD)/07_the_table --quick --out $(BUILD)/quick --threads $(THREADS)
+	./$(BUILD)/07_the_table --task push --quick --out $(BUILD)/quick_push --threads $(THREADS)
 	@$(MAKE) --no-print-directory notebooks sanitize fuzz
 
 # The notebooks (notebooks/*.ipynb), executed headless in recipe order with

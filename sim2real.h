@@ -10400,6 +10400,11 @@ static const char* s2r__sysid_unsupported(s2r_param p) {
         return "the camera calibration does not show in joint trajectories";
     case S2R_PARAM_QPOS_BIAS:
         return "encoder zero offsets are per joint; calibrate them against a reference pose";
+    case S2R_PARAM_OBJECT_FRICTION: case S2R_PARAM_OBJECT_MASS: case S2R_PARAM_OBJECT_DAMPING:
+    case S2R_PARAM_TIP_FRICTION: case S2R_PARAM_TABLE_HEIGHT:
+        return "the push scene's object and table do not show in the arm's joint trajectories";
+    case S2R_PARAM_CAMERA_LATENCY: case S2R_PARAM_OBJECT_NOISE: case S2R_PARAM_OBJECT_DROPOUT:
+        return "the object camera does not show in joint trajectories";
     default:
         return (p >= 0 && p < S2R_PARAM_COUNT) ? NULL : "unknown parameter";
     }
