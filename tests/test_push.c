@@ -309,6 +309,10 @@ static int test_push_ranges_checked(void) {
     r = s2r_randomization_push();
     r.p[S2R_PARAM_OBJECT_MASS].dist = s2r_dist_uniform(0, 1);
     CHECK(s2r_randomization_check(&r, error) == S2R_ERR_INVALID_ARGUMENT && strstr(error, "object_mass"));
+    r = s2r_randomization_push();   /* widening keeps a probability a probability (found by fuzzing) */
+    r.p[S2R_PARAM_OBJECT_DROPOUT].dist = s2r_dist_uniform(0.01, 1.0);
+    CHECK(s2r_randomization_widen(&r, 2.0) == S2R_OK && r.p[S2R_PARAM_OBJECT_DROPOUT].dist.hi == 1.0);
+    CHECKF(s2r_randomization_check(&r, error) == S2R_OK, "%s", error);
     r = s2r_randomization_push();
     r.p[S2R_PARAM_CAMERA_LATENCY].dist = s2r_dist_uniform(-0.01, 0.1);
     CHECK(s2r_randomization_check(&r, error) == S2R_ERR_INVALID_ARGUMENT && strstr(error, "camera_latency"));
