@@ -479,6 +479,7 @@ S2RDEF void       s2r_flange_fk(const mjModel* model, mjData* scratch, int flang
    Every sample lies in the support (results are clamped against rounding). */
 
 #define S2R_TRUNC_NORMAL_TRIES 10000
+#define S2R_PAYLOAD_MAX 100.0   /* kg, largest payload a range may reach: 20 times the UR5e's rated 5 kg */
 
 typedef enum s2r_dist_kind {
     S2R_DIST_FIXED,         /* "fixed":       always `mean`                  */
@@ -561,9 +562,15 @@ S2RDEF s2r_dist   s2r_dist_recentre(const s2r_dist* d, double centre);
      kp torque_limit timestep      scale         all three        > 0
      kv                            scale         all three        >= 0
      payload, action_latency, obs_latency, qpos_noise, qvel_noise,
-       target_noise, latency_jitter
+       target_noise, latency_jitter, camera_latency, object_noise
                                    absolute      offset, absolute >= 0
+                                   (payload at most S2R_PAYLOAD_MAX, 100 kg)
      target_offset qpos_bias       absolute      offset, absolute any sign
+     object_friction object_damping tip_friction
+                                   scale         all three        >= 0
+     object_mass                   scale         scale, offset    > 0
+     table_height                  offset        offset, absolute any sign
+     object_dropout                absolute      offset, absolute in [0, 1]
 
    The sign rule constrains the whole range [lo, hi] of scale and absolute
    entries, and of offsets of zero-nominal parameters; an offset added to a
@@ -4400,6 +4407,10 @@ S2RDEF size_t s2r_robot_scene_mjcf(s2r_robot_kind kind, s2r_scene scene, char* b
 static mjModel* s2r__load_xml_string(const char* xml, char* error) {
     mjModel* model = NULL;
     int len = (int)strlen(xml);
+    if (len == 0) {   /* MuJoCo 2.2.2 would end the process over an empty VFS file */
+        s2r__fail(error, S2R_ERR_MODEL, "MJCF text is empty");
+        return NULL;
+    }
 #if mjVERSION_HEADER >= 300
     mjVFS vfs;
     mj_defaultVFS(&vfs);
@@ -5076,6 +5087,9 @@ static s2r_result s2r__check_sign(s2r_param p, const s2r_param_range* pr, char* 
                          name, mode, lo);
     if (p == S2R_PARAM_OBJECT_DROPOUT && hi > 1)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%s: a probability, but the range reaches %g", name, hi);
+    if (p == S2R_PARAM_PAYLOAD && hi > S2R_PAYLOAD_MAX)   /* past this MuJoCo's inertia is singular */
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%s: at most %g kg, but the range reaches %g", name,
+                         S2R_PAYLOAD_MAX, hi);
     return S2R_OK;
 }
 

@@ -298,6 +298,22 @@ static int test_zero_and_huge_latency(void) {
     return 0;
 }
 
+/* Inputs MuJoCo 2.2.2 would answer by ending the process ("Press Enter to
+   exit") or with a singular model are refused before it sees them: an
+   empty MJCF, a payload past S2R_PAYLOAD_MAX. */
+static int test_mujoco_fatal_inputs_refused(void) {
+    s2r_robot r;
+    s2r_randomization rz = s2r_randomization_none();
+    char error[S2R_ERROR_LEN];
+    CHECK(s2r_robot_load_xml(&r, "") == S2R_ERR_MODEL);
+    CHECKF(strstr(r.error, "empty") != NULL, "%s", r.error);
+    CHECK(s2r_randomization_parse(&rz, "payload fixed 1e18\n", error) != S2R_OK);
+    CHECKF(strstr(error, "payload") != NULL, "%s", error);
+    CHECK(!rz.p[S2R_PARAM_PAYLOAD].enabled);
+    CHECK(s2r_randomization_parse(&rz, "payload uniform 0 100\n", error) == S2R_OK);
+    return 0;
+}
+
 static const test_case harden_tests[] = {
     {"state: saved, killed and resumed ends bit-identical", test_state_resume_bit_identical},
     {"state: with rollouts of whole episodes, saving changes nothing", test_state_save_changes_nothing},
@@ -307,4 +323,5 @@ static const test_case harden_tests[] = {
     {"divergence: MuJoCo's bad-state warning ends the motion", test_mujoco_warning_is_divergence},
     {"bad input: zero episodes and zero training steps refused", test_zero_episodes_refused},
     {"bad input: zero latency runs, huge latency refused", test_zero_and_huge_latency},
+    {"bad input: an empty MJCF and a 1e18 kg payload are refused before MuJoCo sees them", test_mujoco_fatal_inputs_refused},
 };
