@@ -720,7 +720,7 @@ S2RDEF void       s2r_randomization_sample(const s2r_randomization* r, s2r_rng* 
    values physically meaningful: a quantity that must be >= 0 is clipped at
    0; one that must be > 0 (link_mass, kp, torque_limit, timestep,
    object_mass) may at most halve its lower bound per call; object_dropout,
-   a probability, stops at 1.  Widen (factor > 1) while the policy
+   a probability, stops at 1, payload at S2R_PAYLOAD_MAX.  Widen (factor > 1) while the policy
    keeps its success rate on the current ranges, narrow (factor < 1) when
    it drops.  S2R_ERR_INVALID_ARGUMENT (nothing changes) unless factor is
    finite and > 0. */
@@ -5264,7 +5264,8 @@ S2RDEF s2r_result s2r_param_range_widen(s2r_param p, s2r_param_range* pr, double
         return S2R_ERR_INVALID_ARGUMENT;
     if (!pr->enabled) return S2R_OK;
     pr->dist = s2r_dist_widen(&pr->dist, factor, s2r__widen_floor(p, pr),
-                              p == S2R_PARAM_OBJECT_DROPOUT ? 1.0 : INFINITY);   /* a probability */
+                              p == S2R_PARAM_OBJECT_DROPOUT ? 1.0                  /* a probability */
+                              : p == S2R_PARAM_PAYLOAD ? S2R_PAYLOAD_MAX : INFINITY);
     return S2R_OK;
 }
 
