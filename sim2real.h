@@ -2407,7 +2407,7 @@ S2RDEF s2r_result s2r_train(const s2r_training* training, s2r_ppo* ppo, char* er
    Output (s2r_sysid_result): the identified values, the loss before and
    after every sweep, a sensitivity per parameter, the validation MSE on
    held-out trajectories (a different excitation) before and after, and
-   the gate verdict of DESIGN.md section 5 on that MSE:
+   the verdict of the staged deployment's system-ID gate on that MSE:
 
        validation MSE (rad^2, mean over samples and joints of the squared
        joint position error, open loop)
@@ -5149,7 +5149,7 @@ S2RDEF s2r_randomization s2r_randomization_default(void) {
     s2r__enable(&r, S2R_PARAM_DAMPING, s2r_dist_log_uniform(0.7, 1.4));
     s2r__enable(&r, S2R_PARAM_ARMATURE, s2r_dist_log_uniform(0.7, 1.4));
     /* Dry friction, N·m added to every joint: the Panda's identified joint
-       friction (ROBOTS.md) levels off at about half its sigmoid amplitude,
+       friction (Gaz et al., RA-L 2019) levels off at about half its sigmoid amplitude,
        0.15-0.64 N·m; both models have 0 nominal. */
     s2r__enable(&r, S2R_PARAM_FRICTIONLOSS, s2r_dist_uniform(0.0, 0.6));
     /* Link masses: CAD or identified masses miss cables, paint and

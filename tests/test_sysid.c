@@ -430,7 +430,7 @@ static int test_bad_excitation_errors(void) {
     return 0;
 }
 
-/* The gate of DESIGN.md section 5. */
+/* The system-ID gate of staged deployment. */
 static int test_verdict_thresholds(void) {
     CHECK(s2r_sysid_verdict_of(0.0) == S2R_SYSID_GOOD);
     CHECK(s2r_sysid_verdict_of(0.0099) == S2R_SYSID_GOOD);
