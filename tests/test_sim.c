@@ -26,6 +26,46 @@ static int test_randomize_then_restore(void) {
     return 0;
 }
 
+/* Each joint draws its own gains, damping, armature, seal friction and
+   torque limit: after a reset with the default ranges the joints' kp
+   scales differ, each within the range, and reach the model; a pinned
+   draw with per_joint 0 gives every joint value[p]. */
+static int test_per_joint_draws(void) {
+    s2r_sim sim;
+    s2r_sim_config c = s2r_sim_config_default(S2R_ROBOT_PANDA);
+    s2r_rng rng = s2r_rng_make(11, 0);
+    s2r_sim_draw d;
+    const s2r_arm_info* info;
+    double lo = 1, hi = 1;
+    int j, n;
+    c.randomization = s2r_randomization_default();
+    CHECKF(s2r_sim_init(&sim, &c) == S2R_OK, "%s", sim.error);
+    info = sim.backend.info;
+    n = info->n_joints;
+    CHECK(s2r_backend_reset(&sim.backend, NULL, NULL, &rng) == S2R_OK);
+    CHECK(sim.draw.per_joint == 1 && sim.draw.joint[S2R_PARAM_KP][0] == sim.draw.value[S2R_PARAM_KP]);
+    for (j = 0; j < n; j++) {
+        double kp = sim.draw.joint[S2R_PARAM_KP][j];
+        lo = fmin(lo, kp);
+        hi = fmax(hi, kp);
+        CHECK(kp >= 0.85 && kp <= 1.15);
+        CHECK(fabs(sim.robot.model->actuator_gainprm[sim.robot.actuator[j] * mjNGAIN] - kp * info->kp[j]) < 1e-9 * info->kp[j]);
+        CHECK(sim.draw.joint[S2R_PARAM_KV][j] >= 0.8 && sim.draw.joint[S2R_PARAM_KV][j] <= 1.2);
+    }
+    CHECKF(hi - lo > 0.05, "7 joints' kp scales span only %.3f", hi - lo);
+    d = sim.draw;
+    d.per_joint = 0;
+    d.value[S2R_PARAM_KP] = 0.9;
+    CHECK(s2r_sim_pin_draw(&sim, &d) == S2R_OK && s2r_backend_reset(&sim.backend, NULL, NULL, &rng) == S2R_OK);
+    for (j = 0; j < n; j++)
+        CHECK(fabs(sim.robot.model->actuator_gainprm[sim.robot.actuator[j] * mjNGAIN] - 0.9 * info->kp[j]) < 1e-9 * info->kp[j]);
+    d.per_joint = 1;
+    d.joint[S2R_PARAM_KV][3] = NAN;
+    CHECK(s2r_sim_pin_draw(&sim, &d) == S2R_ERR_INVALID_ARGUMENT);
+    s2r_sim_free(&sim);
+    return 0;
+}
+
 /* A payload and a mass scale reach the model consistently: the subtree
    mass (recomputed by mj_setConst) grows by exactly the added mass. */
 static int test_payload_and_mass(void) {
@@ -213,6 +253,7 @@ static const test_case sim_tests[] = {
     {"sim: the step loop allocates nothing (counted through S2R_MALLOC)", test_step_loop_allocates_nothing},
     {"sim: randomize then restore is bit-identical to nominal", test_randomize_then_restore},
     {"sim: payload reaches the model consistently", test_payload_and_mass},
+    {"sim: each joint draws its own gains, damping and limits", test_per_joint_draws},
     {"sim: 20 ms action latency is exactly 10 physics steps", test_action_latency_steps},
     {"sim: NaN, min > max and huge latency rejected", test_bad_randomization},
     {"sim: nominal sensors exact, noisy sensors not", test_sensing_noise},
