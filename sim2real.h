@@ -142,8 +142,25 @@
    `char error[S2R_ERROR_LEN]` with a sentence saying what went wrong (for a
    malformed MJCF, MuJoCo's own message).  Bad input (NaN actions, min > max
    ranges, corrupt files) is an error code, never a crash, and leaves the
-   object as it was.  Files are written whole or not at all (s2r_file).  The library never calls exit() or abort(); S2R_ASSERT
-   guards only against programmer errors such as a NULL object.
+   object as it was.  Files are written whole or not at all (s2r_file).
+   The library never calls exit() or abort(); S2R_ASSERT guards only
+   against programmer errors such as a NULL object.
+
+   MuJoCo's own fatal errors (mju_error: out of memory, a model it cannot
+   take, an overflowing stack) end the process in MuJoCo 2.2.2 after
+   printing "Press Enter to exit" and waiting on stdin, unless a handler is
+   installed in mju_user_error - and that handler must not return.  The
+   library installs one the first time it calls MuJoCo (unless your program
+   installed its own first): every library call into MuJoCo that can fail
+   that way (loading a model, making its data, a reset, a simulator's
+   physics step)
+   runs under a guard that the handler jumps back to (setjmp / longjmp, per
+   thread), and fails with S2R_ERR_MODEL and MuJoCo's message; memory
+   MuJoCo held at that moment may leak.  Inputs that MuJoCo would reject
+   fatally are checked before the call where they are known (an empty
+   MJCF, a payload beyond S2R_PAYLOAD_MAX).  An mju_error raised outside
+   the library's calls (your own mj_* calls) is printed to stderr and the
+   handler returns, as MuJoCo then continues.
 
    7. Determinism and random numbers
    ---------------------------------
@@ -3951,6 +3968,7 @@ S2RDEF s2r_result s2r_filmstrip_write_png(s2r_filmstrip* f, const char* path);
 #include <float.h>
 #include <limits.h>
 #include <math.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -4434,6 +4452,94 @@ S2RDEF size_t s2r_robot_scene_mjcf(s2r_robot_kind kind, s2r_scene scene, char* b
     return len;
 }
 
+/* --- MuJoCo's fatal errors (see Errors in the manual) ----------------------
+   s2r__mj_run(call, arg, error) runs call(arg) with this thread's guard set;
+   an mju_error inside jumps back here with MuJoCo's message. */
+#if defined(_MSC_VER)
+#define S2R__THREAD_LOCAL __declspec(thread)
+#elif defined(__GNUC__) || defined(__clang__)
+#define S2R__THREAD_LOCAL __thread
+#else
+#define S2R__THREAD_LOCAL   /* one thread at a time */
+#endif
+
+typedef struct s2r__mj_guard {
+    jmp_buf                jump;
+    struct s2r__mj_guard*  outer;              /* the guard this one is inside */
+    char                   message[S2R_ERROR_LEN];
+} s2r__mj_guard;
+
+static S2R__THREAD_LOCAL s2r__mj_guard* s2r__mj_current;
+
+static void s2r__mj_error(const char* message) {
+    s2r__mj_guard* g = s2r__mj_current;
+    if (!g) {   /* not the library's call: say it, and let MuJoCo go on */
+        fprintf(stderr, "MuJoCo error: %s\n", message);
+        return;
+    }
+    snprintf(g->message, sizeof g->message, "%s", message);
+    longjmp(g->jump, 1);
+}
+
+typedef void (*s2r__mj_call)(void* arg);
+
+static s2r_result s2r__mj_run(s2r__mj_call call, void* arg, char* error) {
+    s2r__mj_guard guard;
+    if (!mju_user_error) mju_user_error = s2r__mj_error;
+    guard.outer = s2r__mj_current;
+    guard.message[0] = '\0';
+    s2r__mj_current = &guard;
+    if (setjmp(guard.jump) == 0) {
+        call(arg);
+        s2r__mj_current = guard.outer;
+        return S2R_OK;
+    }
+    s2r__mj_current = guard.outer;
+    return s2r__fail(error, S2R_ERR_MODEL, "MuJoCo: %s", guard.message);
+}
+
+/* The guarded calls' arguments and bodies. */
+typedef struct s2r__mj_load {
+    const char* file;       /* a path, or the name in vfs                     */
+    const mjVFS* vfs;       /* NULL: read the file                            */
+    char*       error;      /* MuJoCo's message when it refuses the model    */
+    mjModel*    model;      /* out                                            */
+} s2r__mj_load;
+
+static void s2r__mj_load_call(void* arg) {
+    s2r__mj_load* a = (s2r__mj_load*)arg;
+    a->model = mj_loadXML(a->file, a->vfs, a->error, S2R_ERROR_LEN);
+}
+
+static mjModel* s2r__load_xml(const char* file, const mjVFS* vfs, char* error) {
+    s2r__mj_load a;
+    a.file = file;
+    a.vfs = vfs;
+    a.error = error;
+    a.model = NULL;
+    return s2r__mj_run(s2r__mj_load_call, &a, error) == S2R_OK ? a.model : NULL;
+}
+
+typedef struct s2r__mj_physics {
+    const mjModel* m;
+    mjData*        d;
+} s2r__mj_physics;
+
+static void s2r__mj_make_data_call(void* arg) {
+    s2r__mj_physics* a = (s2r__mj_physics*)arg;
+    a->d = mj_makeData(a->m);
+}
+
+static void s2r__mj_step_call(void* arg) {
+    s2r__mj_physics* a = (s2r__mj_physics*)arg;
+    mj_step(a->m, a->d);
+}
+
+static void s2r__mj_forward_call(void* arg) {
+    s2r__mj_physics* a = (s2r__mj_physics*)arg;
+    mj_forward(a->m, a->d);
+}
+
 /* The one place that knows how MuJoCo reads a model from memory: 2.x fills a
    pre-sized VFS slot, 3.x copies a buffer in with mj_addBufferVFS. */
 static mjModel* s2r__load_xml_string(const char* xml, char* error) {
@@ -4447,7 +4553,7 @@ static mjModel* s2r__load_xml_string(const char* xml, char* error) {
     mjVFS vfs;
     mj_defaultVFS(&vfs);
     if (mj_addBufferVFS(&vfs, "model.xml", xml, len) == 0)
-        model = mj_loadXML("model.xml", &vfs, error, S2R_ERROR_LEN);
+        model = s2r__load_xml("model.xml", &vfs, error);
     else
         s2r__fail(error, S2R_ERR_MODEL, "could not place the MJCF in MuJoCo's VFS");
     mj_deleteVFS(&vfs);
@@ -4457,7 +4563,7 @@ static mjModel* s2r__load_xml_string(const char* xml, char* error) {
     mj_defaultVFS(vfs);
     if (mj_makeEmptyFileVFS(vfs, "model.xml", len) == 0) {
         memcpy(vfs->filedata[mj_findFileVFS(vfs, "model.xml")], xml, (size_t)len);
-        model = mj_loadXML("model.xml", vfs, error, S2R_ERROR_LEN);
+        model = s2r__load_xml("model.xml", vfs, error);
     } else {
         s2r__fail(error, S2R_ERR_MODEL, "could not place the MJCF in MuJoCo's VFS");
     }
@@ -4606,9 +4712,13 @@ static s2r_result s2r__robot_index_push(s2r_robot* r) {
 
 static s2r_result s2r__robot_finish(s2r_robot* r, mjModel* model, s2r_robot_kind kind) {
     s2r_result res;
+    s2r__mj_physics make;
     if (!model) return S2R_ERR_MODEL;   /* r->error already holds MuJoCo's message */
     r->model = model;
-    r->data = mj_makeData(model);
+    make.m = model;
+    make.d = NULL;
+    if ((res = s2r__mj_run(s2r__mj_make_data_call, &make, r->error)) != S2R_OK) { s2r_robot_free(r); return res; }
+    r->data = make.d;
     if (!r->data) { s2r_robot_free(r); return s2r__fail(r->error, S2R_ERR_OUT_OF_MEMORY, "mj_makeData failed"); }
     r->info.kind = kind;
     res = s2r__robot_index_joints(r);
@@ -4656,7 +4766,7 @@ S2RDEF s2r_result s2r_robot_load_file(s2r_robot* robot, const char* path) {
     S2R_ASSERT(robot);
     memset(robot, 0, sizeof *robot);
     if (!path) return s2r__fail(robot->error, S2R_ERR_INVALID_ARGUMENT, "MJCF path is NULL");
-    return s2r__robot_finish(robot, mj_loadXML(path, NULL, robot->error, S2R_ERROR_LEN), S2R_ROBOT_CUSTOM);
+    return s2r__robot_finish(robot, s2r__load_xml(path, NULL, robot->error), S2R_ROBOT_CUSTOM);
 }
 
 S2RDEF void s2r_robot_free(s2r_robot* robot) {
@@ -4673,6 +4783,7 @@ S2RDEF int s2r_robot_steps_for(const s2r_robot* robot, double seconds) {
 S2RDEF s2r_result s2r_robot_reset(s2r_robot* robot, const double* q) {
     const mjModel* m = robot->model;
     mjData* d = robot->data;
+    s2r__mj_physics forward;
     int j, n = robot->info.n_joints;
     if (q && !s2r_all_finite(q, n))
         return s2r__fail(robot->error, S2R_ERR_INVALID_ARGUMENT, "start pose contains NaN or Inf");
@@ -4682,8 +4793,9 @@ S2RDEF s2r_result s2r_robot_reset(s2r_robot* robot, const double* q) {
         d->qpos[robot->qpos_adr[j]] = qj;
         d->ctrl[robot->actuator[j]] = qj;
     }
-    mj_forward(m, d);
-    return S2R_OK;
+    forward.m = m;
+    forward.d = d;
+    return s2r__mj_run(s2r__mj_forward_call, &forward, robot->error);
 }
 
 S2RDEF void s2r_flange_fk(const mjModel* model, mjData* scratch, int flange_site,
@@ -6238,18 +6350,23 @@ static s2r_result s2r__sim_command(void* self, const double* q_target) {
 }
 
 /* One physics step: delayed command (servo acts on the biased encoder),
-   effects, mj_step, then record the true state for the sensors. */
+   effects, mj_step, then record the true state for the sensors.  0, or
+   1 when the physics diverged, 2 on a MuJoCo error (its message in
+   sim->error). */
 static int s2r__sim_physics_step(s2r_sim* sim) {
     s2r_robot* r = &sim->robot;
     double state[2 * S2R_MAX_JOINTS];
     const double* cmd;
+    s2r__mj_physics step;
     int j;
     s2r_delay_push(&sim->action_delay, sim->q_cmd);
     cmd = s2r_delay_peek(&sim->action_delay, s2r_delay_jitter_next(&sim->action_jitter, &sim->rng));
     if (sim->halted) cmd = sim->hold;   /* below the command path: no latency */
     for (j = 0; j < r->info.n_joints; j++) r->data->ctrl[r->actuator[j]] = cmd[j] - sim->draw.qpos_bias[j];
     if (sim->effects) sim->effects(sim->effects_context, sim);
-    mj_step(r->model, r->data);
+    step.m = r->model;
+    step.d = r->data;
+    if (s2r__mj_run(s2r__mj_step_call, &step, sim->error) != S2R_OK) return 2;
     if (s2r__robot_diverged(r, sim->config.max_joint_speed)) return 1;
     s2r__robot_joint_state(r, state);
     s2r_delay_push(&sim->sensor_delay, state);
@@ -6266,11 +6383,12 @@ static s2r_result s2r__sim_advance(void* self, double seconds) {
         return s2r__fail(sim->error, S2R_ERR_INVALID_ARGUMENT, "advance by %g s: need a finite time >= 0", seconds);
     if (sim->diverged) return s2r__fail(sim->error, S2R_ERR_DIVERGED, "physics diverged; reset first");
     steps = s2r_robot_steps_for(&sim->robot, seconds);
-    for (i = 0; i < steps; i++)
-        if (s2r__sim_physics_step(sim)) {
-            sim->diverged = 1;
-            return s2r__fail(sim->error, S2R_ERR_DIVERGED, "physics diverged at t = %.3f s", sim->time);
-        }
+    for (i = 0; i < steps; i++) {
+        int bad = s2r__sim_physics_step(sim);
+        if (bad) sim->diverged = 1;   /* either way, only a reset goes on */
+        if (bad == 2) return S2R_ERR_MODEL;   /* sim->error: MuJoCo's message */
+        if (bad) return s2r__fail(sim->error, S2R_ERR_DIVERGED, "physics diverged at t = %.3f s", sim->time);
+    }
     return S2R_OK;
 }
 

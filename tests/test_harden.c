@@ -314,6 +314,40 @@ static int test_mujoco_fatal_inputs_refused(void) {
     return 0;
 }
 
+/* MuJoCo's fatal errors come back as errors: an mju_error inside a
+   library call into MuJoCo (a load, a reset, a physics step all run
+   through s2r__mj_run) returns S2R_ERR_MODEL with its message, also from
+   inside another guard; a model whose stack is far too small
+   (<size nstack>) is refused with MuJoCo's message. */
+static void raise_mujoco_error(void* arg) { (void)arg; mju_error("the test's own fatal error"); }
+static void nested_mujoco_error(void* arg) {
+    char inner[S2R_ERROR_LEN];
+    *(s2r_result*)arg = s2r__mj_run(raise_mujoco_error, NULL, inner);
+    mju_error("raised after the inner guard returned");
+}
+static int test_mujoco_errors_come_back(void) {
+    char error[S2R_ERROR_LEN], *xml;
+    s2r_result inner = S2R_OK, res;
+    s2r_robot r;
+    size_t n = s2r_robot_mjcf(S2R_ROBOT_UR5E, NULL, 0);
+    const char* at;
+    CHECK(s2r__mj_run(raise_mujoco_error, NULL, error) == S2R_ERR_MODEL);
+    CHECKF(strstr(error, "the test's own fatal error") != NULL, "%s", error);
+    CHECK(s2r__mj_run(nested_mujoco_error, &inner, error) == S2R_ERR_MODEL && inner == S2R_ERR_MODEL);
+    CHECKF(strstr(error, "after the inner guard") != NULL, "%s", error);
+    xml = (char*)malloc(n + 64);
+    CHECK(xml != NULL);
+    s2r_robot_mjcf(S2R_ROBOT_UR5E, xml, n + 1);
+    at = strstr(xml, "<option");
+    CHECK(at != NULL);
+    memmove(xml + (at - xml) + 21, at, strlen(at) + 1);
+    memcpy(xml + (at - xml), "<size nstack='50'/>\n ", 21);
+    res = s2r_robot_load_xml(&r, xml);
+    CHECKF(res == S2R_ERR_MODEL && strstr(r.error, "Stack overflow") != NULL, "%s: %s", s2r_result_string(res), r.error);
+    free(xml);
+    return 0;
+}
+
 static const test_case harden_tests[] = {
     {"state: saved, killed and resumed ends bit-identical", test_state_resume_bit_identical},
     {"state: with rollouts of whole episodes, saving changes nothing", test_state_save_changes_nothing},
@@ -324,4 +358,5 @@ static const test_case harden_tests[] = {
     {"bad input: zero episodes and zero training steps refused", test_zero_episodes_refused},
     {"bad input: zero latency runs, huge latency refused", test_zero_and_huge_latency},
     {"bad input: an empty MJCF and a 1e18 kg payload are refused before MuJoCo sees them", test_mujoco_fatal_inputs_refused},
+    {"bad input: MuJoCo's fatal errors come back as errors, the process goes on", test_mujoco_errors_come_back},
 };
