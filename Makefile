@@ -4,7 +4,8 @@
 #   make test     build and run the test suite (one runner, "N passed, N failed"),
 #                 the crash-safety and rendering tests, the quick pipeline, the
 #                 notebooks, the suite again under sanitizers, and the fuzzers
-#   make table    reproduce the recipe table (examples/07) into out/
+#   make table    reproduce the recipe table (examples/07) into out/: push on
+#                 the UR5e; ROBOT=panda for the Panda, TASK=reach for reach
 #   make figures  regenerate the committed figures in figures/
 #   make bench    run the benchmarks (ratios, not timings)
 
@@ -107,17 +108,22 @@ else
 	  --output-dir $(BUILD)/notebooks $(NOTEBOOKS)
 endif
 
-# The recipe table on the UR5e (ROBOT=panda for the Panda), into out/.
+# The recipe table, push on the UR5e (ROBOT=panda for the Panda, TASK=reach
+# for reach), into out/.
 ROBOT ?= ur5e
+TASK  ?= push
 table: deps $(EXAMPLES)
-	./$(BUILD)/07_the_table --robot $(ROBOT) --out out --threads $(THREADS)
+	./$(BUILD)/07_the_table --task $(TASK) --robot $(ROBOT) --out out --threads $(THREADS)
 
-# Regenerate the committed figures (runs the full table on both arms and
-# examples 01-02 for DR's margin: about 50 minutes).  The tables and
-# examples run in build/ and only their figures, tables and run records are
-# copied, the Panda's with a _panda suffix.
+# Regenerate the committed figures (runs the full tables, both tasks on both
+# arms, and examples 01-02 for DR's margin: about 90 minutes).  The tables
+# and examples run in build/ and only their figures, tables and run records
+# are copied: reach's with a _panda suffix for the Panda, push's with the
+# arm's name (07_push_table_ur5e.csv).
 TABLE_FIGURES := 07_table.md 07_table.csv 07_table.png 07_demo_curve.csv 07_run.csv \
                  07_pure_sim_seed1_training.png 07_dr_seed1_training.png
+PUSH_FIGURES  := table.md table.csv table.png demo_curve.csv run.csv timing.csv dr_ranges.txt \
+                 pure_sim_seed1_training.png dr_seed1_training.png
 MARGIN_FIGURES := 02_margin.csv 02_margin.png
 figures: deps $(EXAMPLES)
 	./$(BUILD)/00_hello_robot --out figures
@@ -130,10 +136,14 @@ figures: deps $(EXAMPLES)
 	    cp $(BUILD)/margin_$$r/$$f figures/$${f%.*}$$( [ $$r = panda ] && echo _panda ).$${f##*.} || exit 1; \
 	  done; \
 	done
-	./$(BUILD)/07_the_table --out $(BUILD)/table_ur5e --threads $(THREADS)
+	./$(BUILD)/07_the_table --task reach --out $(BUILD)/table_ur5e --threads $(THREADS)
 	for f in $(TABLE_FIGURES); do cp $(BUILD)/table_ur5e/$$f figures/$$f || exit 1; done
-	./$(BUILD)/07_the_table --robot panda --out $(BUILD)/table_panda --threads $(THREADS)
+	./$(BUILD)/07_the_table --task reach --robot panda --out $(BUILD)/table_panda --threads $(THREADS)
 	for f in $(TABLE_FIGURES); do cp $(BUILD)/table_panda/$$f figures/$${f%.*}_panda.$${f##*.} || exit 1; done
+	for r in ur5e panda; do \
+	  ./$(BUILD)/07_the_table --task push --robot $$r --out $(BUILD)/push_$$r --threads $(THREADS) || exit 1; \
+	  for f in $(PUSH_FIGURES); do cp $(BUILD)/push_$$r/07_push_$$f figures/07_push_$${f%.*}_$$r.$${f##*.} || exit 1; done; \
+	done
 
 bench: deps $(BENCHES)
 	@for b in $(BENCHES); do ./$$b || exit 1; done

@@ -1890,6 +1890,11 @@ typedef struct s2r_ppo_config {
                                   it (init, shuffles, env resets, actions). 1 */
     int   num_threads;         /* threads stepping envs with OpenMP (0: the
                                   OpenMP default; ignored without it).  1    */
+    uint64_t env_identity[2];  /* what the environments are, for resuming: a
+                                  training state saved with others is
+                                  refused.  s2r_train sets [0] to the task
+                                  and arm, [1] to a digest of the
+                                  randomization.  {0, 0}                    */
 } s2r_ppo_config;
 
 S2RDEF s2r_ppo_config s2r_ppo_config_default(void);
@@ -9365,20 +9370,21 @@ S2RDEF s2r_result s2r_policy_from_checkpoint(s2r_policy* p, const char* path, ch
 
 /* --- Learning: PPO training state ------------------------------------------
    Everything s2r_ppo needs to continue a run, in one checksummed file:
-     uint64 header[16]: magic "S2RSTATE", version, the run's shaping settings
+     uint64 header[18]: magic "S2RSTATE", version, the run's shaping settings
                         (seed, total_steps, num_envs, rollout_steps,
                         num_minibatches, update_epochs, obs_dim, act_dim, a
                         hash of the rest), update, global_step, policy image
-                        bytes, checksum, reserved
+                        bytes, checksum, reserved, env_identity[2]
      payload: rng; env_rng[num_envs]; act_rng[num_envs] (4 uint64 each);
               reward scaler count, mean, var (doubles); the policy
               checkpoint image with optimizer (as s2r_policy_save writes). */
 
 #define S2R__ST_MAGIC 0x4554415453523253ull /* "S2RSTATE" little-endian */
-#define S2R__ST_VERSION 1
+#define S2R__ST_VERSION 2
 enum { S2R__S_MAGIC, S2R__S_VERSION, S2R__S_SEED, S2R__S_TOTAL, S2R__S_ENVS, S2R__S_ROLLOUT,
        S2R__S_MINIBATCHES, S2R__S_EPOCHS, S2R__S_OBS, S2R__S_ACT, S2R__S_HASH, S2R__S_UPDATE,
-       S2R__S_STEP, S2R__S_IMAGE, S2R__S_SUM, S2R__S_WORDS = 16 };
+       S2R__S_STEP, S2R__S_IMAGE, S2R__S_SUM, S2R__S_RESERVED, S2R__S_TASK, S2R__S_RANDOMIZATION,
+       S2R__S_WORDS };
 
 /* Hash of the settings that change what an update computes (not threads). */
 static uint64_t s2r__ppo_settings_hash(const s2r_ppo_config* c) {
@@ -9409,6 +9415,8 @@ static void s2r__ppo_state_header(const s2r_ppo* p, uint64_t* h) {
     h[S2R__S_HASH] = s2r__ppo_settings_hash(&p->cfg);
     h[S2R__S_UPDATE] = (uint64_t)p->update;
     h[S2R__S_STEP] = (uint64_t)p->global_step;
+    h[S2R__S_TASK] = p->cfg.env_identity[0];
+    h[S2R__S_RANDOMIZATION] = p->cfg.env_identity[1];
 }
 
 static size_t s2r__ppo_state_fixed_bytes(int num_envs) {
@@ -9482,6 +9490,11 @@ static s2r_result s2r__ppo_state_match(s2r_ppo* p, const uint64_t* file, const c
             return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT, "%s was saved by a run with different %s (%llu, "
                              "this run %llu): start afresh or use the same settings", path, names[i],
                              (unsigned long long)file[i], (unsigned long long)h[i]);
+    if (file[S2R__S_TASK] != h[S2R__S_TASK] || file[S2R__S_RANDOMIZATION] != h[S2R__S_RANDOMIZATION])
+        return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT, "%s was saved by a run training on a different %s: "
+                         "start afresh or use the same settings", path,
+                         file[S2R__S_TASK] != h[S2R__S_TASK] ? "task or arm" : "randomization (ranges, or the unit they were "
+                         "re-centred on)");
     if (file[S2R__S_UPDATE] > (uint64_t)p->num_updates)
         return s2r__fail(p->error, S2R_ERR_CORRUPT, "%s: update %llu of %d planned", path,
                          (unsigned long long)file[S2R__S_UPDATE], p->num_updates);
@@ -10250,6 +10263,22 @@ static s2r_result s2r__training_finish(s2r__training_log* log, s2r_result res, c
     return res;
 }
 
+/* A digest of every entry of a randomization, field by field (the struct's
+   padding is never read). */
+static uint64_t s2r__randomization_digest(const s2r_randomization* r) {
+    uint64_t h = 0xCBF29CE484222325ull;
+    int p;
+    for (p = 0; p < S2R_PARAM_COUNT; p++) {
+        const s2r_param_range* e = &r->p[p];
+        double v[7];
+        v[0] = e->enabled; v[1] = e->mode; v[2] = e->dist.kind;
+        v[3] = e->dist.lo; v[4] = e->dist.hi; v[5] = e->dist.mean; v[6] = e->dist.std;
+        if (!e->enabled) v[1] = v[2] = v[3] = v[4] = v[5] = v[6] = 0;   /* off is off, whatever it held */
+        h = s2r__fnv1a(h, v, sizeof v);
+    }
+    return h;
+}
+
 S2RDEF s2r_result s2r_train(const s2r_training* t, s2r_ppo* ppo, char* error) {
     s2r__task_envs envs;
     s2r__training_log log;
@@ -10259,6 +10288,8 @@ S2RDEF s2r_result s2r_train(const s2r_training* t, s2r_ppo* ppo, char* error) {
     if (ppo->obs_dim != obs_dim || ppo->act_dim != act_dim)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "ppo sized %dx%d, the %s %s task needs %dx%d", ppo->obs_dim,
                          ppo->act_dim, s2r_robot_kind_name(t->robot), s2r_task_kind_name(t->task.kind), obs_dim, act_dim);
+    ppo->cfg.env_identity[0] = (uint64_t)t->task.kind * 256 + (uint64_t)t->robot + 1;
+    ppo->cfg.env_identity[1] = s2r__randomization_digest(&t->randomization);
     if ((res = s2r__training_resume(t, ppo, error)) != S2R_OK) return res;
     if ((res = s2r__task_envs_init(&envs, t, ppo->num_envs, error)) != S2R_OK) return res;
     res = s2r__training_log_open(&log, t, ppo, error);

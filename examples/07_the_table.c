@@ -38,8 +38,8 @@
    --task reach (the default) or push picks the task; push's files start
    with 07_push_ instead of 07_.
    Writes: DIR/07_table.md, DIR/07_table.csv, DIR/07_table.png,
-           DIR/07_demo_curve.csv, DIR/07_ranges_unit<N>.txt (each unit's
-           re-centred ranges), DIR/07_timing.csv (wall time and environment
+           DIR/07_demo_curve.csv, DIR/07_dr_ranges.txt (the DR ranges),
+           DIR/07_ranges_unit<N>.txt (each unit's re-centred ranges), DIR/07_timing.csv (wall time and environment
            steps per stage), DIR/07_run.csv (wall time and peak memory),
            the policies as DIR/07_<recipe>_seed<N>.ckpt with their learning
            curves, and training states DIR/07_<recipe>_seed<N>.state: after a
@@ -529,6 +529,15 @@ static int plot_table(const s2r_options* opt, const table* t) {
     return r;
 }
 
+/* The DR ranges every DR row starts from, as a ranges file. */
+static int write_dr_ranges(const s2r_options* opt) {
+    s2r_randomization dr = s2r_task_randomization(opt->task);
+    char path[512], error[S2R_ERROR_LEN];
+    if (s2r_randomization_write(&dr, output(path, sizeof path, opt, "dr_ranges.txt"), error) != S2R_OK)
+        return fail("DR ranges", error);
+    return 0;
+}
+
 #define MAX_SEEDS 16
 
 int main(int argc, char** argv) {
@@ -553,6 +562,7 @@ int main(int argc, char** argv) {
            opt.quick ? " (quick)" : "");
 
     if (opt.seeds > MAX_SEEDS) { fprintf(stderr, "--seeds: at most %d\n", MAX_SEEDS); return 2; }
+    if (write_dr_ranges(&opt)) return 1;
     for (s = 0; s < opt.seeds; s++)   /* 1. measure every unit */
         if (measure_unit(&opt, &z, opt.real_seed + (uint64_t)s, &units[s], t.cost)) return 1;
     if (pool_demos(units, opt.seeds, &pooled)) return 1;

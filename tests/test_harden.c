@@ -130,7 +130,7 @@ static int test_state_refused_trainer_untouched(void) {
 /* Ctrl-C during s2r_train: it stops after the update, saves the state
    and says so; the CSV exists only as .tmp (no half file under its name);
    resuming finishes the run with every row once. */
-static int test_interrupt_saves_and_resumes(void) {
+static int test_interrupt_saves_and_resumes(void) {   /* and a state of other ranges is refused */
     const char *state = "build/test_interrupt.tmp.state", *csv = "build/test_interrupt.tmp.csv";
     s2r_training t = s2r_training_default(S2R_ROBOT_UR5E, S2R_TASK_REACH);
     s2r_ppo_config c = s2r_task_ppo_config(S2R_TASK_REACH, 3 * 1024, 3, 1);
@@ -159,6 +159,11 @@ static int test_interrupt_saves_and_resumes(void) {
     CHECK(!s2r_interrupt_requested());
     CHECK(s2r_ppo_init(&ppo, &c, obs_dim, act_dim) == S2R_OK);
     t.resume = 1;
+    t.randomization = s2r_randomization_default();   /* another run's state: refused, nothing touched */
+    CHECK(s2r_train(&t, &ppo, error) == S2R_ERR_INVALID_ARGUMENT);
+    CHECKF(strstr(error, "randomization") != NULL, "%s", error);
+    CHECK(ppo.update == 0 && harden_file_exists("build/test_interrupt.tmp.csv.tmp"));
+    t.randomization = s2r_randomization_none();
     CHECKF(s2r_train(&t, &ppo, error) == S2R_OK, "%s", error);
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
