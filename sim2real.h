@@ -1251,6 +1251,40 @@ S2RDEF const s2r_backend* s2r_real_robot_backend(s2r_real_robot* real);
    identification, demonstrations, evaluation and deployment never call it. */
 S2RDEF const s2r_real_unit* s2r_real_robot_oracle(const s2r_real_robot* real);
 
+/* ORACLE - gap attribution.  A unit differs from the nominal simulator by
+   the effects below; s2r_real_robot_init_ablated builds unit `unit_seed`
+   with the effects in `off` (bits 1u << s2r_effect) put back to the
+   nominal simulator's, so switching one effect off (or every effect but
+   one) measures what that effect costs a policy.  It reads and edits the
+   hidden truth on purpose: a teaching and research tool (examples/09),
+   never a step of the pipeline.  Each group: */
+typedef enum s2r_effect {
+    S2R_EFFECT_JOINT_FRICTION,   /* sigmoid friction torque, seal drag (frictionloss) */
+    S2R_EFFECT_BACKLASH,         /* gear play                                          */
+    S2R_EFFECT_TORQUE_LIMIT,     /* the drives' lower limit and its fall with speed    */
+    S2R_EFFECT_ARM_DYNAMICS,     /* servo gains, joint damping, armature, link masses,
+                                    payload, geom friction                             */
+    S2R_EFFECT_LATENCY,          /* command and encoder latency, jitter                */
+    S2R_EFFECT_ENCODERS,         /* encoder zero offsets, noise, quantization          */
+    S2R_EFFECT_CALIBRATION,      /* the camera-to-base offset                          */
+    S2R_EFFECT_CAMERA,           /* the camera's delay, frame rate, noise, missed and
+                                    occluded frames (target and object)                */
+    S2R_EFFECT_OBJECT_FRICTION,  /* object-table and tip-object friction (push)        */
+    S2R_EFFECT_OBJECT_MASS,      /* object mass, damping, centre of mass (push)        */
+    S2R_EFFECT_TABLE,            /* table height and tilt (push)                       */
+    S2R_EFFECT_WORN_PATCH,       /* the table's slippery spot (push)                   */
+    S2R_EFFECT_COUNT
+} s2r_effect;
+#define S2R_EFFECTS_ALL ((1u << S2R_EFFECT_COUNT) - 1u)
+
+/* "joint_friction", "backlash", ...; "unknown" out of range. */
+S2RDEF const char* s2r_effect_name(s2r_effect e);
+/* Whether effect e exists in `scene` (the object and table effects only
+   in the push scene). */
+S2RDEF int         s2r_effect_in_scene(s2r_effect e, s2r_scene scene);
+S2RDEF s2r_result  s2r_real_robot_init_ablated(s2r_real_robot* real, s2r_robot_kind kind, s2r_scene scene,
+                                               uint64_t unit_seed, unsigned off);
+
 
 /* ==========================================================================
    Reach task: bring the tool flange to a target and hold it there
@@ -2292,6 +2326,29 @@ S2RDEF s2r_result s2r_robustness_sweep(const s2r_controller* controller, s2r_rob
                                        const s2r_task_config* task, s2r_param p, const double* values,
                                        int count, int episodes, uint64_t seed, s2r_eval_result* out,
                                        char* error);
+
+/* ORACLE - where a controller's gap on a unit comes from (see
+   s2r_real_robot_init_ablated): its success on the unit as it is, with
+   every effect off (the nominal simulator as the fleet's physics gives
+   it), and for each effect of the task's scene the unit with that effect
+   off and the nominal simulator with only that effect on.  Every
+   condition runs the same episode streams of `seed`, so conditions differ
+   only in the effects.  Effects the scene does not have are left empty
+   (episodes 0).  Conditions run in parallel: the controller must be safe
+   to call from several threads (a policy is).  A teaching and research
+   tool (examples/09); the pipeline never calls it. */
+typedef struct s2r_gap_attribution {
+    s2r_eval_result unit;                        /* the unit as it is            */
+    s2r_eval_result nominal;                     /* every effect off             */
+    s2r_eval_result without[S2R_EFFECT_COUNT];   /* the unit with effect e off   */
+    s2r_eval_result only[S2R_EFFECT_COUNT];      /* only effect e on             */
+} s2r_gap_attribution;
+
+S2RDEF s2r_result s2r_attribute_gap(const s2r_controller* controller, s2r_robot_kind robot,
+                                    const s2r_task_config* task, uint64_t unit, int episodes, uint64_t seed,
+                                    s2r_gap_attribution* out, char* error);
+/* Pool `one` into `pooled`, condition by condition (s2r_eval_merge). */
+S2RDEF void       s2r_gap_attribution_pool(s2r_gap_attribution* pooled, const s2r_gap_attribution* one);
 
 /* ==========================================================================
    Demonstrations: a teleoperator on the real robot, recorded for cloning
@@ -6725,12 +6782,55 @@ S2RDEF s2r_result s2r_real_robot_init(s2r_real_robot* real, s2r_robot_kind kind,
 
 S2RDEF s2r_result s2r_real_robot_init_scene(s2r_real_robot* real, s2r_robot_kind kind, s2r_scene scene,
                                             uint64_t unit_seed) {
+    return s2r_real_robot_init_ablated(real, kind, scene, unit_seed, 0);
+}
+
+/* The effects in `off` put back to the nominal simulator's values: scales
+   1, offsets, latencies, noise and the unit's own extras 0. */
+static void s2r__unit_switch_off(const s2r_arm_info* info, unsigned off, s2r_real_unit* u) {
+    double* v = u->draw.value;
+    int j, n = info->n_joints;
+#define S2R__OFF(e) (off & (1u << (e)))
+    for (j = 0; j < n; j++) {
+        if (S2R__OFF(S2R_EFFECT_JOINT_FRICTION)) u->friction_a[j] = u->friction_zero[j] = 0;
+        if (S2R__OFF(S2R_EFFECT_BACKLASH)) u->backlash[j] = 0;
+        if (S2R__OFF(S2R_EFFECT_TORQUE_LIMIT)) u->torque_limit[j] = info->torque_limit[j];
+        if (S2R__OFF(S2R_EFFECT_ARM_DYNAMICS)) u->draw.link_mass[j] = 1;
+        if (S2R__OFF(S2R_EFFECT_ENCODERS)) u->draw.qpos_bias[j] = 0;
+    }
+    if (S2R__OFF(S2R_EFFECT_JOINT_FRICTION)) v[S2R_PARAM_FRICTIONLOSS] = 0;
+    if (S2R__OFF(S2R_EFFECT_TORQUE_LIMIT)) { u->torque_derate = 0; v[S2R_PARAM_TORQUE_LIMIT] = 1; }
+    if (S2R__OFF(S2R_EFFECT_ARM_DYNAMICS)) {
+        v[S2R_PARAM_FRICTION] = v[S2R_PARAM_DAMPING] = v[S2R_PARAM_ARMATURE] = v[S2R_PARAM_KP] = v[S2R_PARAM_KV] = 1;
+        v[S2R_PARAM_PAYLOAD] = 0;
+    }
+    if (S2R__OFF(S2R_EFFECT_LATENCY)) v[S2R_PARAM_ACTION_LATENCY] = v[S2R_PARAM_OBS_LATENCY] = v[S2R_PARAM_LATENCY_JITTER] = 0;
+    if (S2R__OFF(S2R_EFFECT_ENCODERS)) v[S2R_PARAM_QPOS_NOISE] = v[S2R_PARAM_QVEL_NOISE] = 0;
+    if (S2R__OFF(S2R_EFFECT_CALIBRATION)) memset(u->draw.target_offset, 0, sizeof u->draw.target_offset);
+    if (S2R__OFF(S2R_EFFECT_CAMERA))
+        v[S2R_PARAM_TARGET_NOISE] = v[S2R_PARAM_OBJECT_NOISE] = v[S2R_PARAM_OBJECT_DROPOUT] = v[S2R_PARAM_CAMERA_LATENCY] = 0;
+    if (S2R__OFF(S2R_EFFECT_OBJECT_FRICTION)) v[S2R_PARAM_OBJECT_FRICTION] = v[S2R_PARAM_TIP_FRICTION] = 1;
+    if (S2R__OFF(S2R_EFFECT_OBJECT_MASS)) {
+        v[S2R_PARAM_OBJECT_MASS] = v[S2R_PARAM_OBJECT_DAMPING] = 1;
+        memset(u->draw.object_com, 0, sizeof u->draw.object_com);
+    }
+    if (S2R__OFF(S2R_EFFECT_TABLE)) {
+        v[S2R_PARAM_TABLE_HEIGHT] = 0;
+        memset(u->draw.table_tilt, 0, sizeof u->draw.table_tilt);
+    }
+    if (S2R__OFF(S2R_EFFECT_WORN_PATCH)) { u->patch_friction = 1; u->patch_radius = 0; }
+}
+
+S2RDEF s2r_result s2r_real_robot_init_ablated(s2r_real_robot* real, s2r_robot_kind kind, s2r_scene scene,
+                                              uint64_t unit_seed, unsigned off) {
     s2r_sim_config c = s2r_sim_config_default(kind);
     s2r_result res;
     S2R_ASSERT(real);
     memset(real, 0, sizeof *real);
     if (kind != S2R_ROBOT_UR5E && kind != S2R_ROBOT_PANDA)
         return s2r__fail(real->error, S2R_ERR_INVALID_ARGUMENT, "stand-in real robots exist for the UR5e and the Panda");
+    if (off & ~S2R_EFFECTS_ALL)
+        return s2r__fail(real->error, S2R_ERR_INVALID_ARGUMENT, "effects mask 0x%x names effects that do not exist", off);
     c.randomization = s2r_real_unit_modes();
     c.scene = scene;
     c.max_latency = 0.2;
@@ -6739,8 +6839,12 @@ S2RDEF s2r_result s2r_real_robot_init_scene(s2r_real_robot* real, s2r_robot_kind
     c.camera_period = 1.0 / 30.0;                           /* the object camera's 30 fps */
     c.occlusion_radius = 0.06;                              /* the rod and wrist over the object ... */
     c.occlusion_dropout = 0.3;                              /* ... hide it in three frames of ten */
+    if (S2R__OFF(S2R_EFFECT_ENCODERS)) c.noise_q.quant_step = 0;
+    if (S2R__OFF(S2R_EFFECT_CAMERA)) c.noise_target.dropout = c.camera_period = c.occlusion_radius = c.occlusion_dropout = 0;
+#undef S2R__OFF
     res = s2r_sim_init(&real->hidden_sim, &c);
     if (res == S2R_OK) res = s2r_real_unit_draw(&real->hidden_sim.robot.info, unit_seed, &real->hidden_unit);
+    if (res == S2R_OK) s2r__unit_switch_off(&real->hidden_sim.robot.info, off, &real->hidden_unit);
     if (res == S2R_OK) res = s2r_sim_pin_draw(&real->hidden_sim, &real->hidden_unit.draw);
     if (res != S2R_OK) {
         s2r__fail(real->error, res, "%s", real->hidden_sim.error);
@@ -6764,6 +6868,18 @@ S2RDEF void s2r_real_robot_free(s2r_real_robot* real) {
 S2RDEF const s2r_backend* s2r_real_robot_backend(s2r_real_robot* real) { return &real->backend; }
 
 S2RDEF const s2r_real_unit* s2r_real_robot_oracle(const s2r_real_robot* real) { return &real->hidden_unit; }
+
+static const char* const s2r__effect_names[S2R_EFFECT_COUNT] = {
+    "joint_friction", "backlash", "torque_limit", "arm_dynamics", "latency", "encoders", "calibration", "camera",
+    "object_friction", "object_mass", "table", "worn_patch"};
+
+S2RDEF const char* s2r_effect_name(s2r_effect e) {
+    return (e >= 0 && e < S2R_EFFECT_COUNT) ? s2r__effect_names[e] : "unknown";
+}
+
+S2RDEF int s2r_effect_in_scene(s2r_effect e, s2r_scene scene) {
+    return e >= 0 && e < S2R_EFFECT_COUNT && (scene == S2R_SCENE_PUSH || e < S2R_EFFECT_OBJECT_FRICTION);
+}
 
 
 /* --- Reach task -------------------------------------------------------------- */
@@ -9819,6 +9935,61 @@ S2RDEF s2r_result s2r_robustness_sweep(const s2r_controller* controller, s2r_rob
     for (k = 0; k < count; k++)
         if (status[k] != S2R_OK) return s2r__fail(error, status[k], "%s", errors[k]);
     return S2R_OK;
+}
+
+/* Condition k of an attribution: 0 the unit, 1 nominal, then without /
+   only for each effect; its effects-off mask and where its result goes. */
+static unsigned s2r__attribution_condition(s2r_gap_attribution* a, int k, s2r_eval_result** out) {
+    int e = (k - 2) / 2;
+    if (k == 0) { *out = &a->unit; return 0; }
+    if (k == 1) { *out = &a->nominal; return S2R_EFFECTS_ALL; }
+    if (k % 2 == 0) { *out = &a->without[e]; return 1u << e; }
+    *out = &a->only[e];
+    return S2R_EFFECTS_ALL & ~(1u << e);
+}
+
+S2RDEF s2r_result s2r_attribute_gap(const s2r_controller* controller, s2r_robot_kind robot,
+                                    const s2r_task_config* task, uint64_t unit, int episodes, uint64_t seed,
+                                    s2r_gap_attribution* out, char* error) {
+    enum { CONDITIONS = 2 + 2 * S2R_EFFECT_COUNT };
+    s2r_result status[CONDITIONS];
+    char errors[CONDITIONS][S2R_ERROR_LEN];
+    s2r_scene scene;
+    int k;
+    if (!controller || !task || !out || episodes < 1)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "gap attribution needs a controller, a task, room for "
+                         "the result and episodes >= 1");
+    memset(out, 0, sizeof *out);
+    scene = s2r_task_scene(task->kind);
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic)
+#endif
+    for (k = 0; k < CONDITIONS; k++) {
+        s2r_eval_result* result;
+        unsigned off = s2r__attribution_condition(out, k, &result);
+        s2r_real_robot real;
+        status[k] = S2R_OK;
+        if (k >= 2 && !s2r_effect_in_scene((s2r_effect)((k - 2) / 2), scene)) continue;
+        if ((status[k] = s2r_real_robot_init_ablated(&real, robot, scene, unit, off)) != S2R_OK) {
+            snprintf(errors[k], S2R_ERROR_LEN, "%s", real.error);
+            continue;
+        }
+        status[k] = s2r__evaluate_on(controller, &real.backend, task, episodes, seed, result, errors[k]);
+        s2r_real_robot_free(&real);
+    }
+    for (k = 0; k < CONDITIONS; k++)
+        if (status[k] != S2R_OK) return s2r__fail(error, status[k], "gap attribution: %s", errors[k]);
+    return S2R_OK;
+}
+
+S2RDEF void s2r_gap_attribution_pool(s2r_gap_attribution* pooled, const s2r_gap_attribution* one) {
+    int e;
+    s2r_eval_merge(&pooled->unit, &one->unit);
+    s2r_eval_merge(&pooled->nominal, &one->nominal);
+    for (e = 0; e < S2R_EFFECT_COUNT; e++) {
+        s2r_eval_merge(&pooled->without[e], &one->without[e]);
+        s2r_eval_merge(&pooled->only[e], &one->only[e]);
+    }
 }
 
 S2RDEF s2r_result s2r_sim_real_eval_write(const char* path, const char* label, const s2r_sim_real_eval* e,

@@ -249,6 +249,54 @@ static int test_step_loop_allocates_nothing(void) {
     return 0;
 }
 
+/* Gap attribution's units: with every effect off a unit moves and senses
+   exactly as the nominal simulator (both scenes); one effect off changes
+   only that effect; a mask naming no effect is refused. */
+static int test_ablated_units(void) {
+    int scene;
+    for (scene = 0; scene < 2; scene++) {
+        s2r_sim sim;
+        s2r_sim_config c = s2r_sim_config_default(S2R_ROBOT_UR5E);
+        s2r_real_robot real, whole, no_offset;
+        s2r_sensors a, b;
+        double q[S2R_MAX_JOINTS];
+        int j;
+        c.scene = (s2r_scene)scene;
+        c.max_latency = 0.2;
+        CHECK(s2r_sim_init(&sim, &c) == S2R_OK);
+        CHECK(s2r_real_robot_init_ablated(&real, S2R_ROBOT_UR5E, (s2r_scene)scene, 4, S2R_EFFECTS_ALL) == S2R_OK);
+        CHECK(s2r_backend_reset(&sim.backend, NULL, NULL, NULL) == S2R_OK);
+        CHECK(s2r_backend_reset(&real.backend, NULL, NULL, NULL) == S2R_OK);
+        memcpy(q, sim.robot.info.q_home, sizeof q);
+        for (j = 0; j < sim.robot.info.n_joints; j++) q[j] += 0.05 * (j % 2 ? 1 : -1);
+        CHECK(s2r_backend_command(&sim.backend, q) == S2R_OK && s2r_backend_command(&real.backend, q) == S2R_OK);
+        CHECK(s2r_backend_advance(&sim.backend, 0.3) == S2R_OK && s2r_backend_advance(&real.backend, 0.3) == S2R_OK);
+        CHECK(s2r_backend_read_sensors(&sim.backend, &a) == S2R_OK && s2r_backend_read_sensors(&real.backend, &b) == S2R_OK);
+        for (j = 0; j < sim.robot.info.n_joints; j++)
+            CHECKF(fabs(a.q[j] - b.q[j]) < 1e-9 && fabs(a.qd[j] - b.qd[j]) < 1e-7, "joint %d: %.9f vs %.9f", j, a.q[j], b.q[j]);
+        if (scene) CHECK(fabs(a.object[0] - b.object[0]) < 1e-9 && fabs(a.object[1] - b.object[1]) < 1e-9);
+        CHECK(s2r_real_robot_init_scene(&whole, S2R_ROBOT_UR5E, (s2r_scene)scene, 4) == S2R_OK);
+        CHECK(s2r_real_robot_init_ablated(&no_offset, S2R_ROBOT_UR5E, (s2r_scene)scene, 4, 1u << S2R_EFFECT_CALIBRATION) == S2R_OK);
+        {
+            const s2r_real_unit *u = s2r_real_robot_oracle(&whole), *v = s2r_real_robot_oracle(&no_offset);
+            CHECK(u->draw.target_offset[0] != 0 && v->draw.target_offset[0] == 0);
+            CHECK(memcmp(u->draw.value, v->draw.value, sizeof u->draw.value) == 0 && u->backlash[0] == v->backlash[0]);
+        }
+        s2r_real_robot_free(&whole);
+        s2r_real_robot_free(&no_offset);
+        s2r_real_robot_free(&real);
+        s2r_sim_free(&sim);
+    }
+    {
+        s2r_real_robot bad;
+        CHECK(s2r_real_robot_init_ablated(&bad, S2R_ROBOT_UR5E, S2R_SCENE_ARM, 1, 1u << S2R_EFFECT_COUNT) == S2R_ERR_INVALID_ARGUMENT);
+        CHECK(strstr(bad.error, "effects") != NULL);
+    }
+    CHECK(strcmp(s2r_effect_name(S2R_EFFECT_WORN_PATCH), "worn_patch") == 0 && strcmp(s2r_effect_name(S2R_EFFECT_COUNT), "unknown") == 0);
+    CHECK(!s2r_effect_in_scene(S2R_EFFECT_TABLE, S2R_SCENE_ARM) && s2r_effect_in_scene(S2R_EFFECT_TABLE, S2R_SCENE_PUSH));
+    return 0;
+}
+
 static const test_case sim_tests[] = {
     {"sim: the step loop allocates nothing (counted through S2R_MALLOC)", test_step_loop_allocates_nothing},
     {"sim: randomize then restore is bit-identical to nominal", test_randomize_then_restore},
@@ -259,4 +307,5 @@ static const test_case sim_tests[] = {
     {"sim: nominal sensors exact, noisy sensors not", test_sensing_noise},
     {"real: same unit seed same robot, other seed differs", test_real_units},
     {"real: same seeds give the same trajectory", test_real_deterministic},
+    {"real: a unit with every effect off is the nominal simulator; one off changes only it", test_ablated_units},
 };
