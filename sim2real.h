@@ -261,17 +261,20 @@ S2RDEF double s2r_clamp(double x, double lo, double hi);
    clock).  For throughput figures, never for results. */
 S2RDEF double s2r_seconds(void);
 
-/* Output files appear whole or not at all.  s2r_file_create opens
-   `path`.tmp for writing; s2r_file_commit flushes and closes it and renames
-   it over `path` in one step; s2r_file_discard closes and removes it.  A
-   crash in between leaves the previous `path` (if any) untouched and at most
-   a stale .tmp beside it.  Every file the library writes goes this way,
-   except the deployment log, which is appended one whole record at a time. */
+/* Output files appear whole or not at all.  s2r_file_create opens a
+   temporary file beside `path`, named after it and unique to the process
+   and the call (`path`.<pid>-<n>.tmp), for writing; s2r_file_commit flushes
+   and closes it and renames it over `path` in one step; s2r_file_discard
+   closes and removes it.  A crash in between leaves the previous `path`
+   (if any) untouched and at most a stale .tmp beside it; two processes
+   writing the same name never write into one file.  Every file the library
+   writes goes this way, except the deployment log, which is appended one
+   whole record at a time. */
 #define S2R_PATH_LEN 1024   /* longest path s2r_file accepts, with its NUL */
 typedef struct s2r_file {
-    FILE* f;                     /* write through this; NULL when closed   */
-    char  path[S2R_PATH_LEN];    /* the final name                         */
-    char  tmp[S2R_PATH_LEN + 4]; /* path + ".tmp", where the bytes go first */
+    FILE* f;                      /* write through this; NULL when closed  */
+    char  path[S2R_PATH_LEN];     /* the final name                        */
+    char  tmp[S2R_PATH_LEN + 48]; /* where the bytes go first              */
 } s2r_file;
 
 S2RDEF s2r_result s2r_file_create(s2r_file* file, const char* path, char* error);
@@ -2446,7 +2449,11 @@ S2RDEF s2r_ppo_config s2r_task_ppo_config(s2r_task_kind kind, long long total_st
    slowly, see the README). */
 S2RDEF long long      s2r_task_training_steps(s2r_task_kind kind, int warm);
 /* Train ppo->policy for the rest of ppo's planned steps.  error: S2R_ERROR_LEN.
-   The CSV is written as csv_path.tmp while training and renamed when done.
+   The CSV's rows so far are published as csv_path.partial (written whole,
+   never in place) every state_every updates and with every saved state;
+   when training ends csv_path is written whole and the .partial removed.
+   A resumed run takes its rows from the .partial (or the finished CSV),
+   up to the update its state was saved at.
    After s2r_interrupt_catch(), Ctrl-C stops after the current update,
    saves the state and returns S2R_ERR_INTERRUPTED; rerun with resume = 1. */
 S2RDEF s2r_result s2r_train(const s2r_training* training, s2r_ppo* ppo, char* error);
@@ -4084,15 +4091,29 @@ static s2r_result s2r__fail(char* error, s2r_result code, const char* fmt, ...) 
     return code;
 }
 
+/* This process's id where there is one (0 elsewhere). */
+static unsigned long s2r__process_id(void) {
+#if defined(__unix__) || defined(__APPLE__)
+    return (unsigned long)getpid();
+#else
+    return 0;
+#endif
+}
+
 S2RDEF s2r_result s2r_file_create(s2r_file* file, const char* path, char* error) {
+    static unsigned long created;   /* per process: two files to one name differ */
+    unsigned long mine;
     size_t n = path ? strlen(path) : 0;
     S2R_ASSERT(file);
     memset(file, 0, sizeof *file);
     if (n == 0) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "no file name given");
     if (n >= S2R_PATH_LEN) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "path longer than %d bytes", S2R_PATH_LEN - 1);
     memcpy(file->path, path, n + 1);
-    memcpy(file->tmp, path, n);
-    memcpy(file->tmp + n, ".tmp", 5);
+#ifdef _OPENMP
+#pragma omp atomic capture
+#endif
+    mine = ++created;
+    snprintf(file->tmp, sizeof file->tmp, "%s.%lu-%lu.tmp", path, s2r__process_id(), mine);
     file->f = fopen(file->tmp, "wb");
     if (!file->f) return s2r__fail(error, S2R_ERR_IO, "cannot create %s: %s", file->tmp, strerror(errno));
     return S2R_OK;
@@ -5653,13 +5674,49 @@ S2RDEF s2r_result s2r_randomization_parse(s2r_randomization* r, const char* text
     return S2R_OK;
 }
 
-/* Read a whole file (at most S2R_RANGES_MAX_BYTES) into a NUL-terminated
-   buffer from S2R_MALLOC.  Reads in growing chunks, so pipes work too. */
+/* Open a file the library reads, refusing what is not one before opening
+   it: a directory, and unless `pipes` a FIFO, device or socket (opening a
+   FIFO would wait for a writer); a regular file larger than `max_bytes`.
+   *size: the regular file's size in bytes, or -1 (a pipe). */
+static FILE* s2r__open_input(const char* path, int pipes, long max_bytes, long* size, char* error) {
+    struct stat st;
+    FILE* f;
+    *size = -1;
+    if (stat(path, &st) != 0) {
+        s2r__fail(error, S2R_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+#if defined(S_ISDIR) && defined(S_ISREG)
+    if (S_ISDIR(st.st_mode)) {
+        s2r__fail(error, S2R_ERR_IO, "'%s' is a directory, not a file", path);
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode) && !pipes) {
+        s2r__fail(error, S2R_ERR_IO, "'%s' is not a regular file (a pipe, device or socket)", path);
+        return NULL;
+    }
+    if (S_ISREG(st.st_mode)) *size = (long)st.st_size;
+#else
+    *size = (long)st.st_size;
+#endif
+    if (*size > max_bytes || (*size < 0 && st.st_size < 0)) {
+        s2r__fail(error, S2R_ERR_IO, "'%s' is %.0f bytes, more than the %ld this reader takes", path,
+                  (double)st.st_size, max_bytes);
+        return NULL;
+    }
+    if (!(f = fopen(path, "rb"))) s2r__fail(error, S2R_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
+    return f;
+}
+
+/* Read a whole text file (at most S2R_RANGES_MAX_BYTES) into a
+   NUL-terminated buffer from S2R_MALLOC.  Reads in growing chunks, so
+   pipes work too.  A NUL byte in it is an error (not a text file). */
 static s2r_result s2r__read_text_file(const char* path, char** text, char* error) {
-    FILE* f = fopen(path, "rb");
+    long size;
+    FILE* f = s2r__open_input(path, 1, S2R_RANGES_MAX_BYTES, &size, error);
     size_t len = 0, cap = 4096;
-    char *buf, *grown;
-    if (!f) return s2r__fail(error, S2R_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
+    char *buf, *grown, *nul;
+    if (!f) return S2R_ERR_IO;
     buf = (char*)S2R_MALLOC(cap + 1);
     for (;;) {
         if (!buf) {
@@ -5686,6 +5743,11 @@ static s2r_result s2r__read_text_file(const char* path, char** text, char* error
         return s2r__fail(error, S2R_ERR_IO, "cannot read '%s': %s", path, strerror(err));
     }
     fclose(f);
+    if ((nul = (char*)memchr(buf, '\0', len)) != NULL) {
+        long at = (long)(nul - buf);
+        S2R_FREE(buf);
+        return s2r__fail(error, S2R_ERR_PARSE, "'%s' holds a NUL byte at offset %ld: not a text file", path, at);
+    }
     buf[len] = '\0';
     *text = buf;
     return S2R_OK;
@@ -9301,19 +9363,17 @@ S2RDEF s2r_result s2r_policy_save(s2r_policy* p, const s2r_adam* opt,
 }
 
 /* Read a whole file into a new buffer. */
+/* A whole regular file of at most S2R_FILE_MAX_BYTES into *data (from
+   S2R_MALLOC): checkpoints, training states, the training CSV. */
+#define S2R_FILE_MAX_BYTES (512L * 1024 * 1024)
 static s2r_result s2r__read_file(const char* path, unsigned char** data,
                                  size_t* n, char* error) {
-    FILE* f = fopen(path, "rb");
     long size;
+    FILE* f = s2r__open_input(path, 0, S2R_FILE_MAX_BYTES, &size, error);
     *data = NULL;
-    if (!f) return s2r__fail(error, S2R_ERR_IO, "cannot open %s", path);
-    if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 ||
-        fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        return s2r__fail(error, S2R_ERR_IO, "cannot read %s", path);
-    }
+    if (!f) return S2R_ERR_IO;
     *data = (unsigned char*)S2R_MALLOC(size ? (size_t)size : 1);
-    if (!*data) { fclose(f); return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "out of memory"); }
+    if (!*data) { fclose(f); return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "out of memory to read %s (%ld bytes)", path, size); }
     *n = fread(*data, 1, (size_t)size, f);
     fclose(f);
     if (*n != (size_t)size) {
@@ -10322,7 +10382,7 @@ static s2r_result s2r__plot_learning_curve(const char* path, const char* label, 
 typedef struct s2r__training_log {
     const s2r_training* t;
     s2r_ppo*       ppo;
-    s2r_file       csv;
+    char           partial[S2R_PATH_LEN + 16];   /* csv_path.partial, "" without a CSV */
     s2r_ppo_stats* history;   /* [capacity] one per update */
     int            count, capacity;
     s2r_result     save_result;
@@ -10339,8 +10399,18 @@ static int s2r__ppo_stats_parse(const char* line, s2r_ppo_stats* s) {
 }
 
 static void s2r__training_record(s2r__training_log* log, const s2r_ppo_stats* s) {
-    if (log->csv.f) { s2r_ppo_stats_csv_row(log->csv.f, s); fflush(log->csv.f); }
     if (log->count < log->capacity) log->history[log->count++] = *s;
+}
+
+/* The rows so far, as a whole file at `path`. */
+static s2r_result s2r__training_write_csv(const s2r__training_log* log, const char* path, char* error) {
+    s2r_file file;
+    s2r_result res = s2r_file_create(&file, path, error);
+    int i;
+    if (res != S2R_OK) return res;
+    s2r_ppo_stats_csv_header(file.f);
+    for (i = 0; i < log->count; i++) s2r_ppo_stats_csv_row(file.f, &log->history[i]);
+    return s2r_file_commit(&file, error);
 }
 
 /* Resuming: keep the rows of the interrupted run's CSV up to the update the
@@ -10367,9 +10437,12 @@ static int s2r__training_callback(const s2r_ppo_stats* s, void* user) {
         s2r_ppo_print_progress(stdout, s, 0);
         fflush(stdout);
     }
-    if (t->state_path && t->state_every > 0 && s->update % t->state_every == 0) {
-        log->save_result = s2r_ppo_save_state(log->ppo, t->state_path);
-        log->saved_at = s->update;
+    if (t->state_every > 0 && s->update % t->state_every == 0) {
+        if (log->partial[0]) log->save_result = s2r__training_write_csv(log, log->partial, log->ppo->error);
+        if (log->save_result == S2R_OK && t->state_path) {
+            log->save_result = s2r_ppo_save_state(log->ppo, t->state_path);
+            log->saved_at = s->update;
+        }
         if (log->save_result != S2R_OK) return 1;
     }
     return s2r_interrupt_requested();
@@ -10386,11 +10459,8 @@ static s2r_result s2r__training_resume(const s2r_training* t, s2r_ppo* ppo, char
     return S2R_OK;
 }
 
-/* Open the CSV (carrying over rows when resuming) and the history. */
+/* The history, with the rows of the run so far when resuming. */
 static s2r_result s2r__training_log_open(s2r__training_log* log, const s2r_training* t, s2r_ppo* ppo, char* error) {
-    char unfinished[S2R_PATH_LEN + 4];
-    s2r_result res;
-    int i;
     memset(log, 0, sizeof *log);
     log->t = t;
     log->ppo = ppo;
@@ -10399,14 +10469,13 @@ static s2r_result s2r__training_log_open(s2r__training_log* log, const s2r_train
     log->history = (s2r_ppo_stats*)s2r__calloc((size_t)log->capacity, sizeof *log->history);
     if (!log->history) return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "out of memory for the training history");
     if (!t->csv_path) return S2R_OK;
-    if (ppo->update > 0) {   /* resumed: the rows so far, from the unfinished or the finished CSV */
-        snprintf(unfinished, sizeof unfinished, "%s.tmp", t->csv_path);
-        s2r__training_replay_csv(log, unfinished, ppo->update);
+    if (strlen(t->csv_path) >= S2R_PATH_LEN)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "CSV path longer than %d bytes", S2R_PATH_LEN - 1);
+    snprintf(log->partial, sizeof log->partial, "%s.partial", t->csv_path);
+    if (ppo->update > 0) {   /* resumed: the rows so far, from the partial or the finished CSV */
+        s2r__training_replay_csv(log, log->partial, ppo->update);
         if (log->count < ppo->update) { log->count = 0; s2r__training_replay_csv(log, t->csv_path, ppo->update); }
     }
-    if ((res = s2r_file_create(&log->csv, t->csv_path, error)) != S2R_OK) return res;
-    s2r_ppo_stats_csv_header(log->csv.f);
-    for (i = 0; i < log->count; i++) s2r_ppo_stats_csv_row(log->csv.f, &log->history[i]);
     return S2R_OK;
 }
 
@@ -10424,9 +10493,11 @@ static s2r_result s2r__training_finish(s2r__training_log* log, s2r_result res, c
                         t->state_path ? "; state saved to " : " (no state path: nothing saved)",
                         t->state_path ? t->state_path : "");
     }
-    if (log->csv.f) {
-        if (res == S2R_OK) res = s2r_file_commit(&log->csv, error);
-        else { fclose(log->csv.f); log->csv.f = NULL; }   /* the .tmp stays for a resume */
+    if (log->partial[0] && res == S2R_OK) {
+        res = s2r__training_write_csv(log, t->csv_path, error);
+        if (res == S2R_OK) remove(log->partial);
+    } else if (log->partial[0] && (res == S2R_ERR_INTERRUPTED || log->saved_at == ppo->update)) {
+        s2r__training_write_csv(log, log->partial, NULL);   /* the rows the saved state continues from */
     }
     if (res == S2R_OK && t->curve_png && log->count > 0)
         res = s2r__plot_learning_curve(t->curve_png, t->label, log->history, log->count, error);

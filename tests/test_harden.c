@@ -128,9 +128,11 @@ static int test_state_refused_trainer_untouched(void) {
 }
 
 /* Ctrl-C during s2r_train: it stops after the update, saves the state
-   and says so; the CSV exists only as .tmp (no half file under its name);
-   resuming finishes the run with every row once. */
-static int test_interrupt_saves_and_resumes(void) {   /* and a state of other ranges is refused */
+   and says so; the rows so far are in the CSV's .partial (no half file
+   under its name); a state saved with other ranges is refused, touching
+   nothing; resuming finishes the run with every row once and removes the
+   .partial. */
+static int test_interrupt_saves_and_resumes(void) {
     const char *state = "build/test_interrupt.tmp.state", *csv = "build/test_interrupt.tmp.csv";
     s2r_training t = s2r_training_default(S2R_ROBOT_UR5E, S2R_TASK_REACH);
     s2r_ppo_config c = s2r_task_ppo_config(S2R_TASK_REACH, 3 * 1024, 3, 1);
@@ -152,7 +154,13 @@ static int test_interrupt_saves_and_resumes(void) {   /* and a state of other ra
     CHECK(s2r_interrupt_requested());
     CHECK(s2r_train(&t, &ppo, error) == S2R_ERR_INTERRUPTED);
     CHECKF(strstr(error, "update 1 of 3") && strstr(error, state), "%s", error);
-    CHECK(harden_file_exists(state) && !harden_file_exists(csv) && harden_file_exists("build/test_interrupt.tmp.csv.tmp"));
+    CHECK(harden_file_exists(state) && !harden_file_exists(csv) && harden_file_exists("build/test_interrupt.tmp.csv.partial"));
+    f = fopen("build/test_interrupt.tmp.csv.partial", "r");
+    CHECK(f != NULL);
+    while (fgets(line, sizeof line, f)) rows++;
+    fclose(f);
+    CHECKF(rows == 2, "%d lines in the partial CSV", rows);   /* header + update 1 */
+    rows = 0;
     signal(SIGINT, SIG_DFL);
     s2r_ppo_free(&ppo);
     s2r_interrupt_catch();                       /* clears the flag */
@@ -162,12 +170,12 @@ static int test_interrupt_saves_and_resumes(void) {   /* and a state of other ra
     t.randomization = s2r_randomization_default();   /* another run's state: refused, nothing touched */
     CHECK(s2r_train(&t, &ppo, error) == S2R_ERR_INVALID_ARGUMENT);
     CHECKF(strstr(error, "randomization") != NULL, "%s", error);
-    CHECK(ppo.update == 0 && harden_file_exists("build/test_interrupt.tmp.csv.tmp"));
+    CHECK(ppo.update == 0 && harden_file_exists("build/test_interrupt.tmp.csv.partial"));
     t.randomization = s2r_randomization_none();
     CHECKF(s2r_train(&t, &ppo, error) == S2R_OK, "%s", error);
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
-    CHECK(ppo.update == 3 && harden_file_exists(csv) && !harden_file_exists("build/test_interrupt.tmp.csv.tmp"));
+    CHECK(ppo.update == 3 && harden_file_exists(csv) && !harden_file_exists("build/test_interrupt.tmp.csv.partial"));
     f = fopen(csv, "r");
     CHECK(f != NULL);
     while (fgets(line, sizeof line, f)) rows++;
@@ -353,6 +361,56 @@ static int test_mujoco_errors_come_back(void) {
     return 0;
 }
 
+/* File readers refuse what is not a file before reading it, naming the
+   path: a directory where a checkpoint or a ranges file is expected, a
+   FIFO where a training state is (opening it would wait forever); a
+   ranges file with a NUL byte is not text.  Output files go through a
+   temporary name unique to the process, so none is left behind. */
+static int test_file_readers_refuse_non_files(void) {
+    s2r_policy p;
+    s2r_randomization r;
+    char error[S2R_ERROR_LEN];
+    FILE* f;
+    CHECK(s2r_policy_from_checkpoint(&p, "build", error) == S2R_ERR_IO);
+    CHECKF(strstr(error, "build") && strstr(error, "directory"), "%s", error);
+    CHECK(s2r_randomization_load(&r, "build", error) != S2R_OK);
+    CHECKF(strstr(error, "directory") != NULL, "%s", error);
+    f = fopen("build/test_nul.tmp.txt", "wb");
+    CHECK(f != NULL);
+    fwrite("kp uniform 0.9 1.1\n\0payload fixed 1e18\n", 1, 40, f);
+    fclose(f);
+    CHECK(s2r_randomization_load(&r, "build/test_nul.tmp.txt", error) == S2R_ERR_PARSE);
+    CHECKF(strstr(error, "NUL byte at offset 19") != NULL, "%s", error);
+    remove("build/test_nul.tmp.txt");
+#if defined(__unix__)
+    {
+        s2r_ppo ppo;
+        s2r_ppo_config c = s2r_ppo_config_default();
+        remove("build/test_fifo.tmp.state");
+        CHECK(mkfifo("build/test_fifo.tmp.state", 0600) == 0);
+        CHECK(s2r_ppo_init(&ppo, &c, 3, 1) == S2R_OK);
+        CHECK(s2r_ppo_load_state(&ppo, "build/test_fifo.tmp.state") == S2R_ERR_IO);
+        CHECKF(strstr(ppo.error, "not a regular file") != NULL, "%s", ppo.error);
+        s2r_ppo_free(&ppo);
+        remove("build/test_fifo.tmp.state");
+    }
+#endif
+    {
+        s2r_file a, b;
+        CHECK(s2r_file_create(&a, "build/test_unique.tmp.txt", error) == S2R_OK);
+        CHECK(s2r_file_create(&b, "build/test_unique.tmp.txt", error) == S2R_OK);
+        CHECK(strcmp(a.tmp, b.tmp) != 0);
+        fputs("a\n", a.f);
+        fputs("b\n", b.f);
+        CHECK(s2r_file_commit(&a, error) == S2R_OK && s2r_file_commit(&b, error) == S2R_OK);
+        f = fopen("build/test_unique.tmp.txt", "r");
+        CHECK(f != NULL && fgetc(f) == 'b' && fgetc(f) == '\n' && fgetc(f) == EOF);   /* the last whole, not spliced */
+        fclose(f);
+        remove("build/test_unique.tmp.txt");
+    }
+    return 0;
+}
+
 static const test_case harden_tests[] = {
     {"state: saved, killed and resumed ends bit-identical", test_state_resume_bit_identical},
     {"state: with rollouts of whole episodes, saving changes nothing", test_state_save_changes_nothing},
@@ -364,4 +422,5 @@ static const test_case harden_tests[] = {
     {"bad input: zero latency runs, huge latency refused", test_zero_and_huge_latency},
     {"bad input: an empty MJCF and a 1e18 kg payload are refused before MuJoCo sees them", test_mujoco_fatal_inputs_refused},
     {"bad input: MuJoCo's fatal errors come back as errors, the process goes on", test_mujoco_errors_come_back},
+    {"files: directories, FIFOs and NUL bytes refused by path; temporary names unique", test_file_readers_refuse_non_files},
 };
