@@ -12934,6 +12934,8 @@ static s2r_result s2r__parse_option(s2r_options* o, int argc, char** argv, int* 
         strcmp(name, "--checkpoint-every"))
         return s2r__fail(error, S2R_ERR_PARSE, "unknown option '%.60s' (try --help)", name);
     if (!value) return s2r__fail(error, S2R_ERR_PARSE, "option %s needs a value", name);
+    if (!strncmp(value, "--", 2))   /* "--out --quick": the value forgotten, not a folder named --quick */
+        return s2r__fail(error, S2R_ERR_PARSE, "option %s needs a value, not the option '%.60s'", name, value);
     (*i)++;
     if (!strcmp(name, "--robot")) {
         o->robot = s2r_robot_kind_find(value);

@@ -344,6 +344,10 @@ static int test_options(void) {
     keep = o;
     CHECK(s2r_options_parse(&o, 3, unknown, error) == S2R_ERR_PARSE && strstr(error, "--robto"));
     CHECK(s2r_options_parse(&o, 2, missing, error) == S2R_ERR_PARSE && strstr(error, "--seed"));
+    {
+        char* option_as_value[] = {"prog", "--out", "--quick"};
+        CHECK(s2r_options_parse(&o, 3, option_as_value, error) == S2R_ERR_PARSE && strstr(error, "not the option '--quick'"));
+    }
     CHECK(s2r_options_parse(&o, 3, malformed, error) == S2R_ERR_PARSE && strstr(error, "2x"));
     CHECK(s2r_options_parse(&o, 3, negative, error) == S2R_ERR_PARSE);
     CHECK(s2r_options_parse(&o, 3, robot, error) == S2R_ERR_PARSE && strstr(error, "kuka"));
