@@ -160,7 +160,10 @@
    fatally are checked before the call where they are known (an empty
    MJCF, a payload beyond S2R_PAYLOAD_MAX).  An mju_error raised outside
    the library's calls (your own mj_* calls) is printed to stderr and the
-   handler returns, as MuJoCo then continues.
+   handler returns, as MuJoCo then continues.  MuJoCo's warnings, which by
+   default it appends to MUJOCO_LOG.TXT in the current folder, go to stderr
+   once the library has installed its handlers (again, unless yours were
+   there first).
 
    7. Determinism and random numbers
    ---------------------------------
@@ -464,7 +467,8 @@ S2RDEF size_t     s2r_robot_scene_mjcf(s2r_robot_kind kind, s2r_scene scene, cha
 /* "arm", "push"; "unknown" out of range. */
 S2RDEF const char* s2r_scene_name(s2r_scene scene);
 /* Put the arm at rest at `q` (rad, [n_joints]; NULL = home) with the servos
-   holding it there, and recompute positions. */
+   holding it there, and recompute positions.  A q with NaN/Inf or outside
+   a joint's range: S2R_ERR_INVALID_ARGUMENT, nothing changed. */
 S2RDEF s2r_result s2r_robot_reset(s2r_robot* robot, const double* q);
 /* Physics steps that advance the arm by `seconds` with its model's
    (possibly drawn) timestep, rounded to the nearest: how a simulator's
@@ -513,6 +517,7 @@ S2RDEF void       s2r_flange_fk(const mjModel* model, mjData* scratch, int flang
    Every sample lies in the support (results are clamped against rounding). */
 
 #define S2R_TRUNC_NORMAL_TRIES 10000
+#define S2R_ADVANCE_MAX 3600.0   /* s, longest single advance of a backend: an hour */
 #define S2R_PAYLOAD_MAX 100.0   /* kg, largest payload a range may reach: 20 times the UR5e's rated 5 kg */
 
 typedef enum s2r_dist_kind {
@@ -1037,7 +1042,8 @@ typedef struct s2r_backend {
     /* Set the servo targets (rad, [n_joints]); clipped to the joint limits.
        NaN/Inf: S2R_ERR_INVALID_ARGUMENT and nothing changes. */
     s2r_result (*command)(void* self, const double* q_target);
-    /* Let `seconds` of time pass (rounded to whole physics steps).
+    /* Let `seconds` of time pass (rounded to whole physics steps), 0 to
+       S2R_ADVANCE_MAX (else S2R_ERR_INVALID_ARGUMENT).
        S2R_ERR_DIVERGED if the physics blew up (the episode must end). */
     s2r_result (*advance)(void* self, double seconds);
     s2r_result (*read_sensors)(void* self, s2r_sensors* out);
@@ -4564,11 +4570,16 @@ static void s2r__mj_error(const char* message) {
     longjmp(g->jump, 1);
 }
 
+/* A MuJoCo warning goes to stderr, not to MUJOCO_LOG.TXT in the current
+   folder (MuJoCo's default). */
+static void s2r__mj_warning(const char* message) { fprintf(stderr, "MuJoCo warning: %s\n", message); }
+
 typedef void (*s2r__mj_call)(void* arg);
 
 static s2r_result s2r__mj_run(s2r__mj_call call, void* arg, char* error) {
     s2r__mj_guard guard;
     if (!mju_user_error) mju_user_error = s2r__mj_error;
+    if (!mju_user_warning) mju_user_warning = s2r__mj_warning;
     guard.outer = s2r__mj_current;
     guard.message[0] = '\0';
     s2r__mj_current = &guard;
@@ -4680,6 +4691,12 @@ static s2r_result s2r__robot_index_joints(s2r_robot* r) {
             return s2r__fail(r->error, S2R_ERR_MODEL, "joint '%s' needs a range and its actuator a forcerange", name ? name : "?");
         if (m->actuator_biastype[a] != mjBIAS_AFFINE)
             return s2r__fail(r->error, S2R_ERR_MODEL, "actuator %d is not a position servo (biastype affine)", a);
+        if (!isfinite(m->jnt_range[2 * j]) || !isfinite(m->jnt_range[2 * j + 1]) || !(m->jnt_range[2 * j] < m->jnt_range[2 * j + 1]))
+            return s2r__fail(r->error, S2R_ERR_MODEL, "joint '%s': range [%g, %g] is not a finite interval (lo < hi)",
+                             name ? name : "?", m->jnt_range[2 * j], m->jnt_range[2 * j + 1]);
+        if (!(m->actuator_forcerange[2 * a + 1] > 0) || !isfinite(m->actuator_forcerange[2 * a + 1]) ||
+            !(m->actuator_gainprm[a * mjNGAIN] > 0) || !isfinite(m->actuator_gainprm[a * mjNGAIN]))
+            return s2r__fail(r->error, S2R_ERR_MODEL, "actuator %d: forcerange and gain must be finite and > 0", a);
         r->qpos_adr[a] = m->jnt_qposadr[j];
         r->dof_adr[a] = m->jnt_dofadr[j];
         r->actuator[a] = a;
@@ -4712,6 +4729,10 @@ static s2r_result s2r__robot_index_rest(s2r_robot* r) {
     for (j = 0; j < n; j++)
         info->q_home[j] = key >= 0 ? m->key_qpos[key * m->nq + r->qpos_adr[j]] : 0.0;
     s2r__custom_numeric(m, "s2r_velocity_limit", info->velocity_limit, n);
+    for (j = 0; j < n; j++)
+        if (!(info->velocity_limit[j] > 0) || !isfinite(info->velocity_limit[j]))
+            return s2r__fail(r->error, S2R_ERR_MODEL, "s2r_velocity_limit of joint %d is %g: need a finite speed > 0 rad/s", j + 1,
+                             info->velocity_limit[j]);
     info->total_mass = 0;
     for (b = 1; b < m->nbody; b++)
         if (m->body_mocapid[b] < 0) info->total_mass += m->body_mass[b];
@@ -4722,6 +4743,10 @@ static s2r_result s2r__robot_index_rest(s2r_robot* r) {
             info->workspace_hi[j] = flange[j] + 0.15 - (j == 2 ? 0.1 : 0.0);
         }
     }
+    for (j = 0; j < 3; j++)
+        if (!isfinite(info->workspace_lo[j]) || !isfinite(info->workspace_hi[j]) || !(info->workspace_lo[j] <= info->workspace_hi[j]))
+            return s2r__fail(r->error, S2R_ERR_MODEL, "s2r_workspace: axis %c runs from %g to %g m; need finite lo <= hi",
+                             "xyz"[j], info->workspace_lo[j], info->workspace_hi[j]);
     info->physics_dt = m->opt.timestep;
     info->model = m;
     info->flange_site = r->flange_site;
@@ -4870,6 +4895,10 @@ S2RDEF s2r_result s2r_robot_reset(s2r_robot* robot, const double* q) {
     int j, n = robot->info.n_joints;
     if (q && !s2r_all_finite(q, n))
         return s2r__fail(robot->error, S2R_ERR_INVALID_ARGUMENT, "start pose contains NaN or Inf");
+    for (j = 0; q && j < n; j++)
+        if (q[j] < robot->info.q_min[j] - 1e-9 || q[j] > robot->info.q_max[j] + 1e-9)
+            return s2r__fail(robot->error, S2R_ERR_INVALID_ARGUMENT, "start pose: joint %d at %g rad is outside its "
+                             "range [%g, %g]", j + 1, q[j], robot->info.q_min[j], robot->info.q_max[j]);
     mj_resetData(m, d);
     for (j = 0; j < n; j++) {
         double qj = q ? q[j] : robot->info.q_home[j];
@@ -6137,6 +6166,15 @@ static s2r_result s2r__sim_check_randomization(const s2r_sim* sim, const s2r_ran
     worst = s2r__range_hi(r, S2R_PARAM_ACTION_LATENCY);
     if (s2r__range_hi(r, S2R_PARAM_OBS_LATENCY) > worst) worst = s2r__range_hi(r, S2R_PARAM_OBS_LATENCY);
     worst += s2r__range_hi(r, S2R_PARAM_LATENCY_JITTER);
+    if (r->p[S2R_PARAM_TIMESTEP].enabled) {   /* a drawn timestep: half to twice the model's */
+        double lo, hi, dt = sim->nominal->opt.timestep;
+        s2r_dist_support(&r->p[S2R_PARAM_TIMESTEP].dist, &lo, &hi);
+        lo = s2r_param_apply(&r->p[S2R_PARAM_TIMESTEP], dt, lo);
+        hi = s2r_param_apply(&r->p[S2R_PARAM_TIMESTEP], dt, hi);
+        if (!(lo >= 0.5 * dt && hi <= 2 * dt))
+            return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "timestep: the range gives %g to %g s; the simulator "
+                             "takes half to twice its model's %g s", lo, hi, dt);
+    }
     if (s2r__range_hi(r, S2R_PARAM_CAMERA_LATENCY) > worst) worst = s2r__range_hi(r, S2R_PARAM_CAMERA_LATENCY);
     if (worst > sim->config.max_latency)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT,
@@ -6503,8 +6541,8 @@ static int s2r__sim_physics_step(s2r_sim* sim) {
 static s2r_result s2r__sim_advance(void* self, double seconds) {
     s2r_sim* sim = (s2r_sim*)self;
     int i, steps;
-    if (!(seconds >= 0) || !isfinite(seconds))
-        return s2r__fail(sim->error, S2R_ERR_INVALID_ARGUMENT, "advance by %g s: need a finite time >= 0", seconds);
+    if (!(seconds >= 0) || !(seconds <= S2R_ADVANCE_MAX))
+        return s2r__fail(sim->error, S2R_ERR_INVALID_ARGUMENT, "advance by %g s: need 0 to %g s", seconds, S2R_ADVANCE_MAX);
     if (sim->diverged) return s2r__fail(sim->error, S2R_ERR_DIVERGED, "physics diverged; reset first");
     steps = s2r_robot_steps_for(&sim->robot, seconds);
     for (i = 0; i < steps; i++) {
@@ -6967,8 +7005,10 @@ static s2r_result s2r__reach_check_config(const s2r_reach_config* c, char* error
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "control_period must be > 0 s");
     if (c->episode_steps < 1)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "episode_steps must be >= 1");
-    if (!(c->max_delta > 0) || !(c->success_radius > 0) || !(c->success_speed > 0))
-        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "max_delta, success_radius and success_speed must be > 0");
+    if (!(c->max_delta > 0 && c->max_delta <= 3.141592653589793) || !(c->success_radius > 0) || !(c->success_speed > 0) ||
+        !isfinite(c->success_radius) || !isfinite(c->success_speed))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "max_delta must be in (0, pi] rad, success_radius and "
+                         "success_speed finite and > 0");
     if (!(c->workspace_scale >= 0 && c->workspace_scale <= 1))
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "workspace_scale must be in [0, 1]");
     if (!(c->init_q_noise >= 0) || !isfinite(c->bonus))
@@ -8436,6 +8476,8 @@ static s2r_result s2r__ppo_check_config(const s2r_ppo_config* c, char* err) {
     if (c->total_steps < c->rollout_steps)
         return s2r__fail(err, bad, "total_steps %lld is less than one rollout "
                          "(%d)", c->total_steps, c->rollout_steps);
+    if (c->total_steps / c->rollout_steps > 1000000000LL)
+        return s2r__fail(err, bad, "total_steps %lld is more than 1e9 rollouts of %d", c->total_steps, c->rollout_steps);
     if (!s2r__in_range(c->learning_rate, 1e-12, 1.0) ||
         !s2r__in_range(c->gamma, 0, 1) || !s2r__in_range(c->gae_lambda, 0, 1) ||
         !s2r__in_range(c->clip_coef, 1e-6, 10) ||

@@ -411,6 +411,69 @@ static int test_file_readers_refuse_non_files(void) {
     return 0;
 }
 
+/* Numbers that size memory or loops have physical bounds: an advance past
+   S2R_ADVANCE_MAX, a drawn timestep beyond half to twice the model's, an
+   infinite max_delta, PPO's update count past 1e9, a NaN joint range or an
+   inverted workspace in an MJCF, a start pose outside the joint limits -
+   each refused with a message, nothing changed. */
+static char* mjcf_with(const char* find, const char* replace) {
+    size_t n = s2r_robot_mjcf(S2R_ROBOT_UR5E, NULL, 0), extra = strlen(replace) + 1;
+    char* xml = (char*)malloc(n + extra);
+    char* at;
+    if (!xml) return NULL;
+    s2r_robot_mjcf(S2R_ROBOT_UR5E, xml, n + 1);
+    if (!(at = strstr(xml, find))) { free(xml); return NULL; }
+    memmove(at + strlen(replace), at + strlen(find), strlen(at + strlen(find)) + 1);
+    memcpy(at, replace, strlen(replace));
+    return xml;
+}
+static int test_numbers_have_bounds(void) {
+    s2r_sim sim;
+    s2r_sim_config c = s2r_sim_config_default(S2R_ROBOT_UR5E);
+    s2r_randomization r = s2r_randomization_none();
+    s2r_robot robot;
+    s2r_ppo ppo;
+    s2r_ppo_config pc = s2r_ppo_config_default();
+    s2r_reach reach;
+    s2r_reach_config rc = s2r_reach_config_default();
+    double q[S2R_MAX_JOINTS], t0;
+    char* xml;
+    CHECK(s2r_sim_init(&sim, &c) == S2R_OK && s2r_backend_reset(&sim.backend, NULL, NULL, NULL) == S2R_OK);
+    t0 = sim.time;
+    CHECK(s2r_backend_advance(&sim.backend, 1e12) == S2R_ERR_INVALID_ARGUMENT && sim.time == t0);
+    CHECKF(strstr(sim.error, "3600") != NULL, "%s", sim.error);
+    r.p[S2R_PARAM_TIMESTEP].enabled = 1;
+    r.p[S2R_PARAM_TIMESTEP].dist = s2r_dist_fixed(50);
+    CHECK(s2r_sim_set_randomization(&sim, &r) == S2R_ERR_INVALID_ARGUMENT);
+    CHECKF(strstr(sim.error, "timestep") != NULL, "%s", sim.error);
+    r.p[S2R_PARAM_TIMESTEP].dist = s2r_dist_fixed(1e-6);
+    CHECK(s2r_sim_set_randomization(&sim, &r) == S2R_ERR_INVALID_ARGUMENT);
+    r.p[S2R_PARAM_TIMESTEP].dist = s2r_dist_uniform(0.97, 1.03);
+    CHECK(s2r_sim_set_randomization(&sim, &r) == S2R_OK);
+    memcpy(q, sim.robot.info.q_home, sizeof q);
+    q[1] = sim.robot.info.q_max[1] + 0.5;
+    CHECK(s2r_backend_reset(&sim.backend, q, NULL, NULL) == S2R_ERR_INVALID_ARGUMENT);
+    CHECKF(strstr(sim.error, "outside") != NULL, "%s", sim.error);
+    rc.max_delta = INFINITY;
+    CHECK(s2r_reach_init(&reach, &rc, &sim.backend) == S2R_ERR_INVALID_ARGUMENT);
+    s2r_sim_free(&sim);
+    pc.total_steps = 4000LL * 2147483647LL;
+    pc.rollout_steps = 4000;
+    CHECK(s2r_ppo_init(&ppo, &pc, 3, 1) == S2R_ERR_INVALID_ARGUMENT);
+    CHECKF(strstr(ppo.error, "1e9") != NULL, "%s", ppo.error);
+    xml = mjcf_with("range='-6.2832 6.2832'", "range='nan 1'");
+    CHECK(xml != NULL);
+    CHECK(s2r_robot_load_xml(&robot, xml) == S2R_ERR_MODEL);
+    CHECKF(strstr(robot.error, "range") != NULL, "%s", robot.error);
+    free(xml);
+    xml = mjcf_with("data='-0.30 0.35 0.25 0.05 0.60 0.50'", "data='0.30 0.35 0.25 -0.05 0.60 0.50'");
+    CHECK(xml != NULL);
+    CHECK(s2r_robot_load_xml(&robot, xml) == S2R_ERR_MODEL);
+    CHECKF(strstr(robot.error, "s2r_workspace") != NULL, "%s", robot.error);
+    free(xml);
+    return 0;
+}
+
 static const test_case harden_tests[] = {
     {"state: saved, killed and resumed ends bit-identical", test_state_resume_bit_identical},
     {"state: with rollouts of whole episodes, saving changes nothing", test_state_save_changes_nothing},
@@ -423,4 +486,5 @@ static const test_case harden_tests[] = {
     {"bad input: an empty MJCF and a 1e18 kg payload are refused before MuJoCo sees them", test_mujoco_fatal_inputs_refused},
     {"bad input: MuJoCo's fatal errors come back as errors, the process goes on", test_mujoco_errors_come_back},
     {"files: directories, FIFOs and NUL bytes refused by path; temporary names unique", test_file_readers_refuse_non_files},
+    {"bad input: numbers that size memory or loops have bounds (advance, timestep, max_delta, updates, MJCF, limits)", test_numbers_have_bounds},
 };
