@@ -117,10 +117,11 @@ table: deps $(EXAMPLES)
 	./$(BUILD)/07_the_table --task $(TASK) --robot $(ROBOT) --out out --threads $(THREADS)
 
 # Regenerate the committed figures (runs the full tables, both tasks on both
-# arms, and examples 01-02 for DR's margin: about 90 minutes).  The tables
-# and examples run in build/ and only their figures, tables and run records
-# are copied: reach's with a _panda suffix for the Panda, push's with the
-# arm's name (07_push_table_ur5e.csv).
+# arms, examples 01-02 for DR's margin, and on push the gap attribution (09)
+# and a filmstrip (08): about 2 hours).  The tables and examples run in
+# build/ and only their figures, tables and run records are copied: reach's
+# with a _panda suffix for the Panda, push's with the arm's name
+# (07_push_table_ur5e.csv).
 TABLE_FIGURES := 07_table.md 07_table.csv 07_table.png 07_demo_curve.csv 07_run.csv \
                  07_pure_sim_seed1_training.png 07_dr_seed1_training.png
 PUSH_FIGURES  := table.md table.csv table.png demo_curve.csv run.csv timing.csv dr_ranges.txt \
@@ -144,6 +145,10 @@ figures: deps $(EXAMPLES)
 	for r in ur5e panda; do \
 	  ./$(BUILD)/07_the_table --task push --robot $$r --out $(BUILD)/push_$$r --threads $(THREADS) || exit 1; \
 	  for f in $(PUSH_FIGURES); do cp $(BUILD)/push_$$r/07_push_$$f figures/07_push_$${f%.*}_$$r.$${f##*.} || exit 1; done; \
+	  ./$(BUILD)/09_gap_attribution --task push --robot $$r --out $(BUILD)/push_$$r --threads $(THREADS) || exit 1; \
+	  for f in csv png; do cp $(BUILD)/push_$$r/09_push_attribution.$$f figures/09_push_attribution_$$r.$$f || exit 1; done; \
+	  ./$(BUILD)/08_scene_renders --task push --robot $$r --out $(BUILD)/push_$$r || exit 1; \
+	  cp $(BUILD)/push_$$r/08_push_filmstrip_$$r.png figures/ || exit 1; \
 	done
 
 bench: deps $(BENCHES)

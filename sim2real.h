@@ -4449,6 +4449,7 @@ static const s2r__push_scene s2r__push_scenes[2] = {
 
 /* Table, object and contacts: where the lines go and what they say. */
 #define S2R__PUSH_OPTION "  <option timestep='0.004' integrator='implicit'/>"
+#define S2R__PUSH_FLOOR "    <geom name='floor' type='plane' pos='0 0 -0.05' size='2 2 0.05' rgba='0.85 0.85 0.85 1' contype='1' conaffinity='1'/>"
 #define S2R__PUSH_OBJECT_Z 0.026   /* m, the object's centre at rest: half its height + the table's 1 mm lift */
 
 static size_t s2r__mjcf_emit(char* buf, size_t cap, size_t len, const char* text, size_t n) {
@@ -4523,6 +4524,10 @@ S2RDEF size_t s2r_robot_scene_mjcf(s2r_robot_kind kind, s2r_scene scene, char* b
         if (ps && strstr(*line, "</worldbody>")) len = s2r__push_world(ps, buf, cap, len, 0);
         if (ps && strstr(*line, "<option timestep=")) {   /* contacts: 4 ms, see the Robots banner */
             len = s2r__mjcf_emit(buf, cap, len, S2R__PUSH_OPTION "\n", sizeof S2R__PUSH_OPTION);
+            continue;
+        }
+        if (ps && strstr(*line, "<geom name='floor'")) {   /* drawn only: below any table height a unit has */
+            len = s2r__mjcf_emit(buf, cap, len, S2R__PUSH_FLOOR "\n", sizeof S2R__PUSH_FLOOR);
             continue;
         }
         if (key && strstr(*line, "<key ")) {   /* the object joins the keyframe's qpos */

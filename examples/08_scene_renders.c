@@ -1,4 +1,4 @@
-/* 08_scene_renders.c - the robots in their scene, and one reach on film.
+/* 08_scene_renders.c - the robots in their scene, and one episode on film.
 
    Everything so far was numbers and plots; this example shows the scene
    the numbers come from.  First a still of each arm (UR5e, Panda) at its
@@ -13,11 +13,15 @@
    the controller meets what the simulator never showed it - above all a
    camera that places the target a centimetre or three away from where it
    is - and the blue dot ends beside the target's centre rather than on it.
+   With --task push the filmstrip is one push instead: the same tip start,
+   puck and goal (the red marker) in both rows, each frame captioned with
+   the true puck-to-goal distance, the close-up on the goal.
 
-   The controller is the best policy an earlier example left in --out
-   (03_dr_sysid.ckpt, else 02_dr.ckpt, if it was trained for this arm), and
-   otherwise the scripted expert.  It runs without the unit's camera
-   calibration, as on a first deployment.
+   The controller is the best policy an earlier example left in --out for
+   this arm and task (reach: 03_dr_sysid.ckpt, else 02_dr.ckpt; push:
+   07_push_pure_sim_seed1.ckpt, else 07_push_dr_seed1.ckpt), and otherwise
+   the scripted controller.  It runs without the unit's camera calibration,
+   as on a first deployment.
 
    Rendering is headless: MuJoCo's own renderer drawing into an OSMesa
    (software) context, see "Rendering" in sim2real.h.  It needs the
@@ -26,9 +30,10 @@
 
    Uses: s2r_renderer_init, s2r_render_sim, s2r_render_real,
          s2r_render_set_target, s2r_render_arm_camera, s2r_filmstrip_*,
-         s2r_reach_reset_to, s2r_expert_*, s2r_policy_from_checkpoint.
+         s2r_task_init, s2r_reach_reset_to, s2r_push_reset_to, s2r_expert_*,
+         s2r_policy_from_checkpoint.
    Writes: DIR/08_scene_ur5e.png, DIR/08_scene_panda.png,
-           DIR/08_filmstrip_<robot>.png.
+           DIR/08_filmstrip_<robot>.png (push: 08_push_filmstrip_<robot>.png).
    Next: README.md - the table, and where to go from here. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
@@ -114,20 +119,22 @@ static s2r_result render_still(s2r_robot_kind kind, const s2r_options* opt, cons
 
 /* --- The controller ---------------------------------------------------------- */
 
-/* The best checkpoint in DIR for this arm, else the scripted expert. */
+/* The best checkpoint in DIR for this arm and task, else the scripted
+   controller. */
 static void choose_controller(const s2r_options* opt, film_controller* c) {
-    static const char* const files[2] = {"03_dr_sysid.ckpt", "02_dr.ckpt"};
+    static const char* const files[S2R_TASK_COUNT][2] = {{"03_dr_sysid.ckpt", "02_dr.ckpt"},
+                                                         {"07_push_pure_sim_seed1.ckpt", "07_push_dr_seed1.ckpt"}};
     int obs_dim, act_dim, i;
-    s2r_task_dims(S2R_TASK_REACH, opt->robot, &obs_dim, &act_dim);
+    s2r_task_dims(opt->task, opt->robot, &obs_dim, &act_dim);
     memset(c, 0, sizeof *c);
-    snprintf(c->name, sizeof c->name, "scripted expert");
+    snprintf(c->name, sizeof c->name, opt->task == S2R_TASK_PUSH ? "scripted pusher" : "scripted expert");
     for (i = 0; i < 2 && !c->has_policy; i++) {
         s2r_policy_shape shape;
         char path[512], error[S2R_ERROR_LEN];
-        if (s2r_checkpoint_shape(s2r_path(path, sizeof path, opt->out, files[i]), &shape, error) != S2R_OK)
+        if (s2r_checkpoint_shape(s2r_path(path, sizeof path, opt->out, files[opt->task][i]), &shape, error) != S2R_OK)
             continue;   /* absent (or unreadable): try the next */
         if (shape.obs_dim != obs_dim || shape.act_dim != act_dim) {
-            printf("  %s was trained for another arm; not using it\n", path);
+            printf("  %s was trained for another arm or task; not using it\n", path);
             continue;
         }
         if (s2r_policy_from_checkpoint(&c->policy, path, error) != S2R_OK) {
@@ -135,28 +142,41 @@ static void choose_controller(const s2r_options* opt, film_controller* c) {
             continue;
         }
         c->has_policy = 1;
-        snprintf(c->name, sizeof c->name, "policy %s", files[i]);
+        snprintf(c->name, sizeof c->name, "policy %s", files[opt->task][i]);
     }
     printf("  controller: %s\n", c->name);
 }
 
 /* --- The filmstrip ------------------------------------------------------------ */
 
-/* Start pose (rad) and target (m) of the filmed episode, from --seed. */
-static void draw_task(const s2r_arm_info* info, const s2r_reach_config* rc, uint64_t seed,
-                      double q0[S2R_MAX_JOINTS], double target[3]) {
+/* The filmed episode's layout, from --seed: reach, the start pose (rad)
+   and the target (m); push, the tip's start, the puck and the goal (m,
+   world x y; target = the goal on the table). */
+typedef struct layout {
+    double q0[S2R_MAX_JOINTS], target[3];
+    double tip[2], object[2], goal[2];
+} layout;
+
+static void draw_task(const s2r_arm_info* info, const s2r_task_config* tc, uint64_t seed, layout* l) {
     s2r_rng rng = s2r_rng_make(seed, 8);
     int j;
+    if (tc->kind == S2R_TASK_PUSH) {
+        s2r_push_sample(&tc->push, info, &rng, l->tip, l->object, l->goal);
+        l->target[0] = l->goal[0];
+        l->target[1] = l->goal[1];
+        l->target[2] = info->table_height;
+        return;
+    }
     for (j = 0; j < info->n_joints; j++)
-        q0[j] = info->q_home[j] + s2r_rng_range(&rng, -rc->init_q_noise, rc->init_q_noise);
-    s2r_reach_sample_target(rc, info, &rng, target);
+        l->q0[j] = info->q_home[j] + s2r_rng_range(&rng, -tc->reach.init_q_noise, tc->reach.init_q_noise);
+    s2r_reach_sample_target(&tc->reach, info, &rng, l->target);
 }
 
-/* A camera on the reach: looking side-on at the arm's base (the origin),
-   the flange's start (m) and the target (m).  close: on the target only,
-   where a centimetre shows. */
-static mjvCamera reach_camera(const s2r_arm_info* info, const double flange[3],
-                              const double target[3], int close) {
+/* A camera on the episode: looking side-on at the arm's base (the origin),
+   where the motion starts (the flange, or the puck; m) and the target (m).
+   close: on the target only, where a centimetre shows. */
+static mjvCamera task_camera(const s2r_arm_info* info, const double flange[3],
+                             const double target[3], int close) {
     mjvCamera cam = s2r_render_arm_camera(info);
     double span = 0;
     int k;
@@ -173,16 +193,18 @@ static mjvCamera reach_camera(const s2r_arm_info* info, const double flange[3],
 /* Everything one filmed episode needs. */
 typedef struct film {
     film_controller* controller;
+    s2r_task_config  task;            /* which task, its settings               */
     s2r_renderer     renderer;
     s2r_filmstrip    strip;           /* 2 rows x (FRAMES + 1 close-up)         */
     unsigned char*   rgb;             /* [frame_h][frame_w][3] one frame        */
-    mjvCamera        wide, close;     /* the whole reach; the target up close   */
-    double           q0[S2R_MAX_JOINTS], target[3];   /* rad; m                 */
+    mjvCamera        wide, close;     /* the whole episode; the target up close */
+    layout           layout;          /* the same start in both rows            */
     uint64_t         seed;
 } film;
 
 /* Render the robot (sim, or the real unit when real != NULL) from `camera`
-   into cell (row, col) with its time and true distance to the target. */
+   into cell (row, col) with its time and the true distance the task
+   measures: flange to target, or (push) puck to goal. */
 static s2r_result film_frame(film* f, s2r_sim* sim, s2r_real_robot* real, const s2r_backend* backend,
                              const mjvCamera* camera, int row, int col, double time,
                              const s2r_step_result* last) {
@@ -194,9 +216,13 @@ static s2r_result film_frame(film* f, s2r_sim* sim, s2r_real_robot* real, const 
                           : s2r_render_sim(&f->renderer, sim, camera, f->rgb);
     if (res != S2R_OK) return res;
     s2r_backend_ground_truth(backend, &gt);
-    for (k = 0; k < 3; k++) d += (gt.flange[k] - gt.target[k]) * (gt.flange[k] - gt.target[k]);
+    for (k = 0; k < (f->task.kind == S2R_TASK_PUSH ? 2 : 3); k++) {
+        double e = (f->task.kind == S2R_TASK_PUSH ? gt.object[k] : gt.flange[k]) - gt.target[k];
+        d += e * e;
+    }
     if (camera == &f->close)
-        snprintf(caption, sizeof caption, "close-up at %.2f s\nblue: the flange", time);
+        snprintf(caption, sizeof caption, "close-up at %.2f s\n%s", time,
+                 f->task.kind == S2R_TASK_PUSH ? "red: the goal marker" : "blue: the flange");
     else if (last && last->done)
         snprintf(caption, sizeof caption, "t = %.2f s: %.0f mm, %s", time, 1000 * sqrt(d),
                  last->success ? "success" : "miss");
@@ -209,63 +235,70 @@ static s2r_result film_frame(film* f, s2r_sim* sim, s2r_real_robot* real, const 
    the episode, then a close-up of the end. */
 static s2r_result film_episode(film* f, const s2r_backend* backend, s2r_sim* sim,
                                s2r_real_robot* real, int row) {
-    s2r_reach reach;
-    s2r_reach_config rc = s2r_reach_config_default();
-    s2r_task_config tc;
+    s2r_task task;
     s2r_expert expert;
     s2r_expert_config ec = s2r_expert_config_default();
     s2r_controller ctl;
     s2r_rng rng = s2r_rng_make(f->seed, 100 + (uint64_t)row);
     s2r_step_result out;
-    float obs[S2R_REACH_MAX_OBS], act[S2R_MAX_JOINTS];
-    int step, frame = 0, every = rc.episode_steps / (FRAMES - 1), policy = f->controller->has_policy;
-    s2r_result res = s2r_reach_init(&reach, &rc, backend);
-    if (res != S2R_OK) { fprintf(stderr, "%s\n", reach.error); return res; }
-    tc = s2r_task_config_of_reach(&reach);
-    if (!policy && (res = s2r_expert_init(&expert, &ec, &tc, reach.backend->info)) != S2R_OK) {
+    const layout* l = &f->layout;
+    int push = f->task.kind == S2R_TASK_PUSH;
+    double period = push ? f->task.push.control_period : f->task.reach.control_period;
+    float obs[S2R_REACH_MAX_OBS > S2R_PUSH_OBS ? S2R_REACH_MAX_OBS : S2R_PUSH_OBS], act[S2R_MAX_JOINTS];
+    int step, frame = 0, every, policy = f->controller->has_policy;
+    s2r_result res = s2r_task_init(&task, &f->task, backend);
+    if (res != S2R_OK) { fprintf(stderr, "%s\n", task.error); return res; }
+    every = task.episode_steps / (FRAMES - 1);
+    if (!policy && (res = s2r_expert_init(&expert, &ec, &f->task, backend->info)) != S2R_OK) {
         fprintf(stderr, "%s\n", expert.error);
-        s2r_reach_free(&reach);
+        s2r_task_free(&task);
         return res;
     }
     ctl = policy ? s2r_policy_controller(&f->controller->policy) : s2r_expert_controller(&expert);
     memset(&out, 0, sizeof out);
-    res = s2r_reach_reset_to(&reach, f->q0, f->target, &rng, obs);
+    res = push ? s2r_push_reset_to(&task.push, l->tip, l->object, l->goal, &rng, obs)
+               : s2r_reach_reset_to(&task.reach, l->q0, l->target, &rng, obs);
     if (ctl.reset) ctl.reset(ctl.self);
     for (step = 0; res == S2R_OK; step++) {
         if (step % every == 0 || out.done)
-            res = film_frame(f, sim, real, backend, &f->wide, row, frame++, step * rc.control_period,
-                             step ? &out : NULL);
+            res = film_frame(f, sim, real, backend, &f->wide, row, frame++, step * period, step ? &out : NULL);
         if (res != S2R_OK || out.done || frame == FRAMES) break;
-        if ((res = ctl.act(ctl.self, obs, act)) == S2R_OK) res = s2r_reach_step(&reach, act, obs, &out);
+        if ((res = ctl.act(ctl.self, obs, act)) == S2R_OK) res = task.env.step(task.env.self, act, obs, &out);
     }
-    if (res == S2R_OK) {   /* the flange and its error to the target, seen through the arm */
-        f->renderer.extras |= S2R_RENDER_FLANGE;
-        res = film_frame(f, sim, real, backend, &f->close, row, FRAMES, step * rc.control_period, &out);
+    if (res == S2R_OK) {   /* the end up close, the target seen through the arm */
+        if (!push) f->renderer.extras |= S2R_RENDER_FLANGE;
+        res = film_frame(f, sim, real, backend, &f->close, row, FRAMES, step * period, &out);
         f->renderer.extras &= ~(unsigned)S2R_RENDER_FLANGE;
     }
     if (res != S2R_OK) fprintf(stderr, "filming %s failed: %s\n", backend->name, s2r_result_string(res));
     else printf("  %-16s final distance %5.1f mm  %s\n", backend->name, 1000 * out.distance,
                 out.success ? "success" : "miss");
     if (!policy) s2r_expert_free(&expert);
-    s2r_reach_free(&reach);
+    s2r_task_free(&task);
     return res;
 }
 
 /* Renderer, strip, cameras and task of the film; the strip's texts. */
 static s2r_result film_init(film* f, film_controller* c, s2r_sim* sim, const s2r_real_robot* real,
                             const s2r_options* opt, const sizes* px) {
-    s2r_reach_config rc = s2r_reach_config_default();
     const s2r_arm_info* info = &sim->robot.info;
-    double flange[3];
+    double start[3];   /* m, where the motion starts: the flange, or the puck */
     char title[S2R_PLOT_TEXT_LEN], label[S2R_PLOT_TEXT_LEN];
     s2r_result res;
     memset(f, 0, sizeof *f);
     f->controller = c;
     f->seed = opt->seed;
-    draw_task(info, &rc, opt->seed, f->q0, f->target);
-    s2r_flange_fk(sim->robot.model, sim->robot.data, sim->robot.flange_site, f->q0, info->n_joints, flange);
-    f->wide = reach_camera(info, flange, f->target, 0);
-    f->close = reach_camera(info, flange, f->target, 1);
+    f->task = s2r_task_config_default(opt->task);
+    draw_task(info, &f->task, opt->seed, &f->layout);
+    if (opt->task == S2R_TASK_PUSH) {
+        start[0] = f->layout.object[0];
+        start[1] = f->layout.object[1];
+        start[2] = info->table_height;
+    } else {
+        s2r_flange_fk(sim->robot.model, sim->robot.data, sim->robot.flange_site, f->layout.q0, info->n_joints, start);
+    }
+    f->wide = task_camera(info, start, f->layout.target, 0);
+    f->close = task_camera(info, start, f->layout.target, 1);
     f->rgb = (unsigned char*)malloc((size_t)px->frame_w * (size_t)px->frame_h * 3);
     if (!f->rgb) { fprintf(stderr, "out of memory\n"); return S2R_ERR_OUT_OF_MEMORY; }
     if ((res = s2r_renderer_init(&f->renderer, sim->robot.model, px->frame_w, px->frame_h)) != S2R_OK) {
@@ -273,12 +306,16 @@ static s2r_result film_init(film* f, film_controller* c, s2r_sim* sim, const s2r
         return res;
     }
     f->renderer.extras |= S2R_RENDER_XRAY;   /* the target shows through the arm */
+    if (opt->task == S2R_TASK_PUSH) f->renderer.extras &= ~(unsigned)S2R_RENDER_FLOOR_GRID;   /* the grid is at z = 0: on the table */
     if ((res = s2r_filmstrip_init(&f->strip, 2, FRAMES + 1, px->frame_w, px->frame_h)) != S2R_OK) {
         fprintf(stderr, "%s\n", f->strip.error);
         return res;
     }
     if (px->frame_w < 320) f->strip.font_scale = 1;   /* small frames: small captions */
-    snprintf(title, sizeof title, "One %s reach, same start and target (%s)", display_name(opt->robot), c->name);
+    if (opt->task == S2R_TASK_PUSH)
+        snprintf(title, sizeof title, "One %s push, same start, puck and goal (%s)", display_name(opt->robot), c->name);
+    else
+        snprintf(title, sizeof title, "One %s reach, same start and target (%s)", display_name(opt->robot), c->name);
     s2r_filmstrip_title(&f->strip, title);
     s2r_filmstrip_row_label(&f->strip, 0, "nominal simulation");
     snprintf(label, sizeof label, "%s (stand-in real robot)", real->backend.name);
@@ -292,17 +329,18 @@ static void film_free(film* f) {
     free(f->rgb);
 }
 
-/* The same reach in the nominal simulator (top row) and on real unit
-   --real-seed (bottom row); written to DIR/08_filmstrip_<robot>.png. */
-static s2r_result film_reach(const s2r_options* opt, film_controller* c, const sizes* px) {
+/* The same episode in the nominal simulator (top row) and on real unit
+   --real-seed (bottom row); written to DIR/08_filmstrip_<robot>.png
+   (push: 08_push_filmstrip_<robot>.png). */
+static s2r_result film_task(const s2r_options* opt, film_controller* c, const sizes* px) {
     s2r_sim sim;
-    s2r_sim_config sc = s2r_sim_config_default(opt->robot);
+    s2r_sim_config sc = s2r_task_sim_config(opt->task, opt->robot);
     s2r_real_robot real;
     film f;
     char path[512], file[64];
     s2r_result res;
     if ((res = s2r_sim_init(&sim, &sc)) != S2R_OK) { fprintf(stderr, "%s\n", sim.error); return res; }
-    if ((res = s2r_real_robot_init(&real, opt->robot, opt->real_seed)) != S2R_OK) {
+    if ((res = s2r_real_robot_init_scene(&real, opt->robot, s2r_task_scene(opt->task), opt->real_seed)) != S2R_OK) {
         fprintf(stderr, "%s\n", real.error);
         s2r_sim_free(&sim);
         return res;
@@ -311,7 +349,8 @@ static s2r_result film_reach(const s2r_options* opt, film_controller* c, const s
     res = film_init(&f, c, &sim, &real, opt, px);
     if (res == S2R_OK) res = film_episode(&f, &sim.backend, &sim, NULL, 0);
     if (res == S2R_OK) res = film_episode(&f, &real.backend, NULL, &real, 1);
-    snprintf(file, sizeof file, "08_filmstrip_%s.png", s2r_robot_kind_name(opt->robot));
+    snprintf(file, sizeof file, "08_%sfilmstrip_%s.png", opt->task == S2R_TASK_PUSH ? "push_" : "",
+             s2r_robot_kind_name(opt->robot));
     if (res == S2R_OK) {
         res = s2r_filmstrip_write_png(&f.strip, s2r_path(path, sizeof path, opt->out, file));
         if (res == S2R_OK) printf("  wrote %s\n", path);
@@ -333,7 +372,7 @@ int main(int argc, char** argv) {
     int k;
 
     if (s2r_options_parse(&opt, argc, argv, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 2; }
-    if (opt.help) { s2r_options_usage(argv[0], "stills of both arms and a filmstrip of one reach"); return 0; }
+    if (opt.help) { s2r_options_usage(argv[0], "stills of both arms and a filmstrip of one reach or push"); return 0; }
     if (s2r_make_dir(opt.out, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
     if (opt.quick) { px.still_w = 480; px.still_h = 360; px.frame_w = 200; px.frame_h = 150; }
 
@@ -341,10 +380,10 @@ int main(int argc, char** argv) {
     for (k = 0; k < 2; k++)
         if (render_still(arms[k], &opt, &px) != S2R_OK) return 1;
 
-    printf("Filmstrip: one %s reach in simulation and on real unit %llu\n",
-           s2r_robot_kind_name(opt.robot), (unsigned long long)opt.real_seed);
+    printf("Filmstrip: one %s %s in simulation and on real unit %llu\n", s2r_robot_kind_name(opt.robot),
+           s2r_task_kind_name(opt.task), (unsigned long long)opt.real_seed);
     choose_controller(&opt, &controller);
-    k = film_reach(&opt, &controller, &px) == S2R_OK;
+    k = film_task(&opt, &controller, &px) == S2R_OK;
     if (controller.has_policy) s2r_policy_free(&controller.policy);
     if (!k) return 1;
 
