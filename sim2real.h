@@ -2255,6 +2255,11 @@ typedef struct s2r_controller {
     void (*reset)(void* self);
     /* Action in [-1, 1]^act_dim for one observation. */
     s2r_result (*act)(void* self, const float* obs, float* action);
+    /* The sizes it was made for, which evaluation checks against the
+       task's (a policy trained for another arm or task is an error, not
+       a result); 0 0: any - fill a controller of your own from
+       `s2r_controller c = {0};`. */
+    int obs_dim, act_dim;
 } s2r_controller;
 
 typedef struct s2r_eval_result {
@@ -3604,6 +3609,11 @@ S2RDEF void        s2r_options_usage(const char* program, const char* purpose);
 S2RDEF s2r_result  s2r_make_dir(const char* path, char* error);
 /* dir + "/" + file into out (cap bytes); returns out. */
 S2RDEF const char* s2r_path(char* out, size_t cap, const char* dir, const char* file);
+/* 1 when something exists at `path` (readable or not).  The examples' rule
+   for an upstream artifact: missing, they may say how to make it and go on
+   without it; there but unusable (corrupt, for another arm or task), they
+   stop with an error naming the file - never a silent fallback. */
+S2RDEF int         s2r_file_exists(const char* path);
 /* 1 when standard output is a terminal (progress bars redraw in place). */
 S2RDEF int         s2r_stdout_is_terminal(void);
 /* Make a training run resumable from the options: its state goes to
@@ -9866,6 +9876,12 @@ S2RDEF s2r_result s2r_evaluate(const s2r_controller* controller, s2r_task* task,
     double distance = 0, returns = 0;
     memset(out, 0, sizeof *out);
     if (episodes < 1) return s2r__fail(task->error, S2R_ERR_INVALID_ARGUMENT, "evaluate: need at least one episode");
+    if ((controller->obs_dim && controller->obs_dim != task->env.obs_dim) ||
+        (controller->act_dim && controller->act_dim != task->env.act_dim))
+        return s2r__fail(task->error, S2R_ERR_INVALID_ARGUMENT, "evaluate: the controller takes %d observations and "
+                         "gives %d actions, the %s task on %s has %d and %d (made for another arm or task?)",
+                         controller->obs_dim, controller->act_dim, s2r_task_kind_name(task->kind),
+                         s2r_task_backend(task)->info->name, task->env.obs_dim, task->env.act_dim);
     if (distance_curve) memset(distance_curve, 0, (size_t)steps * sizeof(double));
     for (i = 0; i < episodes; i++) {
         s2r_rng rng = s2r_rng_make(seed, (uint64_t)i);
@@ -9898,6 +9914,8 @@ S2RDEF s2r_controller s2r_expert_controller(s2r_expert* expert) {
     c.self = expert;
     c.reset = s2r__expert_controller_reset;
     c.act = s2r__expert_controller_act;
+    c.obs_dim = expert->obs_dim;
+    c.act_dim = expert->act_dim;
     return c;
 }
 
@@ -9910,6 +9928,8 @@ S2RDEF s2r_controller s2r_policy_controller(s2r_policy* policy) {
     c.self = policy;
     c.reset = NULL;
     c.act = s2r__policy_controller_act;
+    c.obs_dim = policy->shape.obs_dim;
+    c.act_dim = policy->shape.act_dim;
     return c;
 }
 
@@ -13097,6 +13117,11 @@ S2RDEF s2r_result s2r_make_dir(const char* path, char* error) {
 S2RDEF const char* s2r_path(char* out, size_t cap, const char* dir, const char* file) {
     snprintf(out, cap, "%s/%s", dir, file);
     return out;
+}
+
+S2RDEF int s2r_file_exists(const char* path) {
+    struct stat st;
+    return path && stat(path, &st) == 0;
 }
 
 S2RDEF int s2r_stdout_is_terminal(void) {

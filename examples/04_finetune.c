@@ -20,7 +20,9 @@
    Uses: s2r_policy_from_checkpoint, s2r_calibrate_camera,
          s2r_operator_config_default, s2r_collect_unit_demos,
          s2r_finetune_on_unit, s2r_evaluate_sim_and_real.
-   Reads: DIR/03_dr_sysid.ckpt (run 03 first; falls back to 02_dr.ckpt).
+   Reads: DIR/03_dr_sysid.ckpt and DIR/03_identified_<robot>.txt (run 03
+          first; without them it starts from DIR/02_dr.ckpt and says so; a
+          file there but corrupt or for another arm stops it).
    Writes: DIR/04_demos_100.ckpt, DIR/04_demos_1000.ckpt, DIR/04_curve.csv,
            DIR/04_curve.png.
    Next: 05_real_only.c - what the same real data does without simulation. */
@@ -32,15 +34,30 @@
 #define CANARY 50   /* unit episodes per fine-tuning candidate (quick: 4) */
 static const int demo_counts[POINTS] = {0, 10, 30, 100, 300, 1000};
 
-/* The policy fine-tuning starts from: 03's, else 02's; and the simulator
-   it was trained around: 03's identified model, else the nominal one. */
+/* The policy fine-tuning starts from and the simulator it was trained
+   around: 03's policy and identified model when 03 has run, else 02's
+   policy and the nominal model.  A file that is there but unusable
+   (corrupt, or trained for another arm or task) stops the example. */
 static s2r_result load_start(const s2r_options* opt, s2r_policy* p, char* path, size_t cap,
                              s2r_randomization* sim, int* identified, char* error) {
     char file[64], model[512];
-    s2r_result res = s2r_policy_from_checkpoint(p, s2r_path(path, cap, opt->out, "03_dr_sysid.ckpt"), error);
+    int obs_dim, act_dim;
+    s2r_result res;
+    s2r_task_dims(opt->task, opt->robot, &obs_dim, &act_dim);
+    *identified = s2r_file_exists(s2r_path(path, cap, opt->out, "03_dr_sysid.ckpt"));
+    if (!*identified) printf("%s not found (run 03 first to start from the system-ID policy); starting from 02_dr.ckpt\n", path);
+    if (!*identified) s2r_path(path, cap, opt->out, "02_dr.ckpt");
+    if ((res = s2r_policy_from_checkpoint(p, path, error)) != S2R_OK) return res;
+    if (p->shape.obs_dim != obs_dim || p->shape.act_dim != act_dim) {
+        snprintf(error, S2R_ERROR_LEN, "%.120s was trained for another arm or task (%d observations, %d actions; the %s "
+                 "%s task has %d and %d)", path, p->shape.obs_dim, p->shape.act_dim, s2r_robot_kind_name(opt->robot),
+                 s2r_task_kind_name(opt->task), obs_dim, act_dim);
+        s2r_policy_free(p);
+        return S2R_ERR_INVALID_ARGUMENT;
+    }
+    if (!*identified) return S2R_OK;
     snprintf(file, sizeof file, "03_identified_%s.txt", s2r_robot_kind_name(opt->robot));
-    *identified = res == S2R_OK && s2r_randomization_load(sim, s2r_path(model, sizeof model, opt->out, file), error) == S2R_OK;
-    if (res != S2R_OK) res = s2r_policy_from_checkpoint(p, s2r_path(path, cap, opt->out, "02_dr.ckpt"), error);
+    if ((res = s2r_randomization_load(sim, s2r_path(model, sizeof model, opt->out, file), error)) != S2R_OK) s2r_policy_free(p);
     return res;
 }
 

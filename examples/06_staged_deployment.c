@@ -189,14 +189,23 @@ static s2r_result load_candidate(const s2r_options* opt, const s2r_reach* reach,
     s2r_result res;
     int i;
     memset(p, 0, sizeof *p);
-    for (i = 0; i < 2; i++)
-        if (s2r_policy_from_checkpoint(&p->policy, s2r_path(path, sizeof path, opt->out, checkpoints[i]), error) == S2R_OK) {
-            if (p->policy.shape.obs_dim != reach->obs_dim) { s2r_policy_free(&p->policy); continue; }
-            printf("candidate: the trained policy in %s\n", path);
-            p->trained = 1;
-            *out = s2r_policy_controller(&p->policy);
-            return S2R_OK;
+    for (i = 0; i < 2; i++) {   /* missing: the next; there but unusable: an error */
+        if (!s2r_file_exists(s2r_path(path, sizeof path, opt->out, checkpoints[i]))) continue;
+        if (s2r_policy_from_checkpoint(&p->policy, path, error) != S2R_OK) {
+            fprintf(stderr, "%s\n", error);
+            return S2R_ERR_CORRUPT;
         }
+        if (p->policy.shape.obs_dim != reach->obs_dim || p->policy.shape.act_dim != reach->backend->info->n_joints) {
+            fprintf(stderr, "%s was trained for another arm or task (%d observations; reach on the %s has %d)\n", path,
+                    p->policy.shape.obs_dim, s2r_robot_kind_name(opt->robot), reach->obs_dim);
+            s2r_policy_free(&p->policy);
+            return S2R_ERR_INVALID_ARGUMENT;
+        }
+        printf("candidate: the trained policy in %s\n", path);
+        p->trained = 1;
+        *out = s2r_policy_controller(&p->policy);
+        return S2R_OK;
+    }
     printf("candidate: no trained policy in %s (run 02/03 first); using the imperfect-expert stand-in\n", opt->out);
     ec.action_noise = 0.03;
     ec.reaction_steps = 1;

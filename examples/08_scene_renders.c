@@ -119,9 +119,9 @@ static s2r_result render_still(s2r_robot_kind kind, const s2r_options* opt, cons
 
 /* --- The controller ---------------------------------------------------------- */
 
-/* The best checkpoint in DIR for this arm and task, else the scripted
-   controller. */
-static void choose_controller(const s2r_options* opt, film_controller* c) {
+/* The best checkpoint in DIR for this arm and task, else (none there) the
+   scripted controller; one that is there but unusable is an error. */
+static s2r_result choose_controller(const s2r_options* opt, film_controller* c) {
     static const char* const files[S2R_TASK_COUNT][2] = {{"03_dr_sysid.ckpt", "02_dr.ckpt"},
                                                          {"07_push_pure_sim_seed1.ckpt", "07_push_dr_seed1.ckpt"}};
     int obs_dim, act_dim, i;
@@ -131,20 +131,20 @@ static void choose_controller(const s2r_options* opt, film_controller* c) {
     for (i = 0; i < 2 && !c->has_policy; i++) {
         s2r_policy_shape shape;
         char path[512], error[S2R_ERROR_LEN];
-        if (s2r_checkpoint_shape(s2r_path(path, sizeof path, opt->out, files[opt->task][i]), &shape, error) != S2R_OK)
-            continue;   /* absent (or unreadable): try the next */
+        if (!s2r_file_exists(s2r_path(path, sizeof path, opt->out, files[opt->task][i]))) continue;
+        if (s2r_checkpoint_shape(path, &shape, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return S2R_ERR_CORRUPT; }
         if (shape.obs_dim != obs_dim || shape.act_dim != act_dim) {
-            printf("  %s was trained for another arm or task; not using it\n", path);
-            continue;
+            fprintf(stderr, "%s was trained for another arm or task (%d observations, %d actions; the %s %s task has "
+                    "%d and %d)\n", path, shape.obs_dim, shape.act_dim, s2r_robot_kind_name(opt->robot),
+                    s2r_task_kind_name(opt->task), obs_dim, act_dim);
+            return S2R_ERR_INVALID_ARGUMENT;
         }
-        if (s2r_policy_from_checkpoint(&c->policy, path, error) != S2R_OK) {
-            printf("  %s: %s; not using it\n", path, error);
-            continue;
-        }
+        if (s2r_policy_from_checkpoint(&c->policy, path, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return S2R_ERR_CORRUPT; }
         c->has_policy = 1;
         snprintf(c->name, sizeof c->name, "policy %s", files[opt->task][i]);
     }
-    printf("  controller: %s\n", c->name);
+    printf("  controller: %s%s\n", c->name, c->has_policy ? "" : " (no trained policy in --out)");
+    return S2R_OK;
 }
 
 /* --- The filmstrip ------------------------------------------------------------ */
@@ -382,7 +382,7 @@ int main(int argc, char** argv) {
 
     printf("Filmstrip: one %s %s in simulation and on real unit %llu\n", s2r_robot_kind_name(opt.robot),
            s2r_task_kind_name(opt.task), (unsigned long long)opt.real_seed);
-    choose_controller(&opt, &controller);
+    if (choose_controller(&opt, &controller) != S2R_OK) return 1;
     k = film_task(&opt, &controller, &px) == S2R_OK;
     if (controller.has_policy) s2r_policy_free(&controller.policy);
     if (!k) return 1;

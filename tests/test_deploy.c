@@ -72,7 +72,7 @@ static s2r_result deploy_nan_act(void* self, const float* obs, float* a) {
     return S2R_OK;
 }
 static s2r_controller deploy_controller(int* state, s2r_result (*act)(void*, const float*, float*)) {
-    s2r_controller c;
+    s2r_controller c = {0};
     c.self = state;
     c.reset = deploy_noop_reset;
     c.act = act;

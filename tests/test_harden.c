@@ -474,6 +474,34 @@ static int test_numbers_have_bounds(void) {
     return 0;
 }
 
+/* A controller carries its sizes: a policy made for the UR5e's reach
+   evaluated on the Panda, or on push, is an error before any episode. */
+static int test_controller_sizes_checked(void) {
+    s2r_policy p;
+    s2r_policy_shape shape;
+    s2r_rng rng = s2r_rng_make(1, 0);
+    s2r_sim sim;
+    s2r_sim_config c = s2r_sim_config_default(S2R_ROBOT_PANDA);
+    s2r_task task;
+    s2r_task_config tc = s2r_task_config_default(S2R_TASK_REACH);
+    s2r_controller ctl;
+    s2r_eval_result r;
+    memset(&shape, 0, sizeof shape);
+    s2r_task_dims(S2R_TASK_REACH, S2R_ROBOT_UR5E, &shape.obs_dim, &shape.act_dim);
+    shape.num_hidden = 1;
+    shape.hidden[0] = 8;
+    CHECK(s2r_policy_init(&p, &shape, -0.5f, 10.0f, &rng) == S2R_OK);
+    ctl = s2r_policy_controller(&p);
+    CHECK(ctl.obs_dim == 33 && ctl.act_dim == 6);
+    CHECK(s2r_sim_init(&sim, &c) == S2R_OK && s2r_task_init(&task, &tc, &sim.backend) == S2R_OK);
+    CHECK(s2r_evaluate(&ctl, &task, 3, 1, &r, NULL) == S2R_ERR_INVALID_ARGUMENT && r.episodes == 0);
+    CHECKF(strstr(task.error, "another arm or task") != NULL, "%s", task.error);
+    s2r_task_free(&task);
+    s2r_sim_free(&sim);
+    s2r_policy_free(&p);
+    return 0;
+}
+
 static const test_case harden_tests[] = {
     {"state: saved, killed and resumed ends bit-identical", test_state_resume_bit_identical},
     {"state: with rollouts of whole episodes, saving changes nothing", test_state_save_changes_nothing},
@@ -486,5 +514,6 @@ static const test_case harden_tests[] = {
     {"bad input: an empty MJCF and a 1e18 kg payload are refused before MuJoCo sees them", test_mujoco_fatal_inputs_refused},
     {"bad input: MuJoCo's fatal errors come back as errors, the process goes on", test_mujoco_errors_come_back},
     {"files: directories, FIFOs and NUL bytes refused by path; temporary names unique", test_file_readers_refuse_non_files},
+    {"bad input: a policy made for another arm or task is refused by evaluation", test_controller_sizes_checked},
     {"bad input: numbers that size memory or loops have bounds (advance, timestep, max_delta, updates, MJCF, limits)", test_numbers_have_bounds},
 };
