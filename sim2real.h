@@ -28,6 +28,7 @@
    6. Errors
    7. Determinism and random numbers
    8. Sections of this file
+   9. Reading paths
 
    1. Quick start
    --------------
@@ -196,6 +197,52 @@
      Running the examples  command line, output folder, Ctrl-C, arm facts
      Figures               PNG plots through stb_image_write
      Rendering             headless scene images and filmstrips (S2R_RENDER)
+
+   9. Reading paths
+   ----------------
+   For each question a reader brings, the functions that answer it, in the
+   order to read them (search for the name; each is defined once in the
+   implementation, most of them in file order):
+
+   What does domain randomization do to a simulator?
+     s2r_randomization_default   the ranges, each with its reason
+     s2r__sim_reset              per episode: draw, apply, sense, reset
+     s2r__sim_sample_draw        one value per parameter, per joint where
+                                 joints differ
+     s2r__sim_apply_draw         the draw written into the MuJoCo model
+     s2r__sim_setup_sensing      latencies, jitter and noise of the episode
+     s2r__sim_physics_step       every physics step: delayed command, mj_step,
+                                 the delayed sensors
+   What does one PPO update do?
+     s2r_ppo_iterate             collect, advantages, update, statistics
+     s2r__ppo_collect            a rollout from every environment
+     s2r__ppo_update             epochs of shuffled minibatches
+     s2r__ppo_minibatch          the clipped objective, value loss, entropy
+   How does a stand-in real unit differ from the simulator?
+     s2r_real_unit_draw          the fleet distribution, each value's reason
+     s2r__unit_friction          sigmoid joint friction (Gaz et al.)
+     s2r__unit_push              the unit's table and puck
+     s2r__real_effects           unmodeled effects, every physics step
+     s2r_real_robot_init_ablated the same unit with effects switched off
+   How is one row of the table made? (examples/07_the_table.c)
+     run_seed                    the rows of one training seed
+     s2r_train                   PPO on simulators of the task
+     s2r_identify_unit           system ID and camera calibration
+     s2r_finetune_on_unit        demos, two fine-tunes, a canary
+     s2r_evaluate_sim_and_real   the row's two numbers
+   Where does a policy's gap come from? (examples/09_gap_attribution.c)
+     s2r_attribute_gap           every condition, in parallel
+     s2r__unit_switch_off        what "off" means for each effect
+   How does system identification fit a unit?
+     s2r_identify_unit           record, fit, validate, re-centre
+     s2r_trajectory_collect      excitation through the backend
+     s2r_sysid_run               coordinate descent, then the assessment
+     s2r__sysid_descend          one sweep: coordinates, then directions
+     s2r_sysid_recentre          the next training ranges
+   How does a deployment gate decide?
+     s2r_gate_canary             a candidate against the incumbent
+     s2r__gate_rate              Wilson intervals behind every verdict
+     s2r_deploy_apply            the gate's verdict applied to the rollout
 */
 #ifndef SIM2REAL_H
 #define SIM2REAL_H

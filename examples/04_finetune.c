@@ -17,7 +17,7 @@
    actions as a second teacher - and a canary of CANARY episodes of each on
    the unit decides which one is kept (s2r_finetune_on_unit).
 
-   Uses: s2r_policy_from_checkpoint, s2r_calibrate_camera,
+   Uses: s2r_policy_from_checkpoint, s2r_calibrate_unit,
          s2r_operator_config_default, s2r_collect_unit_demos,
          s2r_finetune_on_unit, s2r_evaluate_sim_and_real.
    Reads: DIR/03_dr_sysid.ckpt and DIR/03_identified_<robot>.txt (run 03

@@ -13,6 +13,7 @@
    Included by tests/test_main.c. */
 #include "test.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -248,8 +249,100 @@ static int test_docs_notebooks(void) {
     return 0;
 }
 
+/* --- names in the documentation are names in the code ------------------- */
+
+/* Whether `text` defines function `name`: the name followed by "(" at the
+   start of a line or after a return type, outside a comment line. */
+static int docs_defines(const char* text, const char* name) {
+    size_t n = strlen(name);
+    const char* at;
+    for (at = strstr(text, name); at; at = strstr(at + 1, name)) {
+        const char* line = at;
+        while (line > text && line[-1] != '\n') line--;
+        if (at[n] != '(' || (at > text && (isalnum((unsigned char)at[-1]) || at[-1] == '_'))) continue;
+        if (line[0] == ' ' || line[0] == '/' || line[0] == '*') continue;   /* a call or a comment */
+        return 1;
+    }
+    return 0;
+}
+
+/* Whether `code` (the text after the opening comment) calls `name`, or for
+   "prefix_*" any function starting with the prefix. */
+static int docs_calls(const char* code, const char* name) {
+    char prefix[64];
+    size_t n = strlen(name);
+    const char* at;
+    int wildcard = n > 0 && name[n - 1] == '*';
+    if (wildcard) n--;
+    if (n == 0 || n >= sizeof prefix) return 0;
+    memcpy(prefix, name, n);
+    prefix[n] = '\0';
+    for (at = strstr(code, prefix); at; at = strstr(at + 1, prefix)) {
+        const char* end = at + n;
+        if (at > code && (isalnum((unsigned char)at[-1]) || at[-1] == '_')) continue;
+        if (wildcard) while (isalnum((unsigned char)*end) || *end == '_') end++;
+        if (*end == '(') return 1;
+    }
+    return 0;
+}
+
+/* Every function in the manual's reading paths is defined in the header
+   (or, for run_seed, in examples/07_the_table.c); every function an
+   example's "Uses:" line names is called by that example. */
+static int test_docs_names_exist(void) {
+    static const char* const examples[] = {"00_hello_robot", "01_the_gap", "02_domain_randomization", "03_system_id",
+        "04_finetune", "05_real_only", "06_staged_deployment", "07_the_table", "08_scene_renders", "09_gap_attribution"};
+    long size;
+    char* header = docs_read("sim2real.h", &size);
+    char* table = docs_read("examples/07_the_table.c", &size);
+    const char *paths, *end, *line;
+    int names = 0, k;
+    CHECK(header && table);
+    paths = strstr(header, "   9. Reading paths\n   ----");
+    CHECK(paths != NULL);
+    end = strstr(paths, "*/");
+    for (line = strchr(paths, '\n'); line && line < end; line = strchr(line + 1, '\n')) {
+        char name[64];
+        int len = 0;
+        if (strncmp(line, "\n     ", 6) != 0 || line[6] == ' ') continue;   /* a function line */
+        while (len < 63 && (isalnum((unsigned char)line[6 + len]) || line[6 + len] == '_')) { name[len] = line[6 + len]; len++; }
+        name[len] = '\0';
+        if (len == 0) continue;
+        names++;
+        CHECKF(docs_defines(header, name) || docs_defines(table, name), "reading paths name %s, which is defined nowhere", name);
+    }
+    CHECKF(names >= 25, "only %d functions found in the reading paths", names);
+    for (k = 0; k < (int)(sizeof examples / sizeof *examples); k++) {
+        char path[DOCS_PATH_LEN];
+        char *text, *uses, *stop, *code;
+        snprintf(path, sizeof path, "examples/%s.c", examples[k]);
+        text = docs_read(path, &size);
+        CHECKF(text != NULL, "%s", path);
+        uses = strstr(text, "Uses:");
+        code = strstr(text, "*/");
+        CHECKF(uses && code && uses < code, "%s has no Uses: line in its opening comment", path);
+        stop = strstr(uses, "\n   Writes:");
+        if (!stop || stop > code) stop = strstr(uses, "\n\n");
+        if (!stop || stop > code) stop = code;
+        for (uses += 5; uses < stop;) {
+            char name[64];
+            int len = 0;
+            while (uses < stop && !(isalnum((unsigned char)*uses) || *uses == '_')) uses++;
+            while (uses < stop && len < 63 && (isalnum((unsigned char)*uses) || *uses == '_' || *uses == '*')) name[len++] = *uses++;
+            name[len] = '\0';
+            if (len == 0 || strncmp(name, "s2r_", 4) != 0) continue;
+            CHECKF(docs_calls(code, name), "%s names %s in its Uses: line but never calls it", path, name);
+        }
+        free(text);
+    }
+    free(header);
+    free(table);
+    return 0;
+}
+
 static const test_case docs_tests[] = {
     {"docs: the PNG check accepts a written figure and rejects broken ones", test_docs_png_checker},
     {"docs: every figure README.md names is a whole PNG", test_docs_readme_figures},
     {"docs: notebooks are JSON with cells, stored without outputs", test_docs_notebooks},
+    {"docs: the reading paths and the examples' Uses: lines name functions that exist and are called", test_docs_names_exist},
 };
