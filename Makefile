@@ -75,6 +75,11 @@ $(BUILD)/quickstart.c: sim2real.h | $(BUILD)
 $(BUILD)/test_main: $(TEST_SRC) sim2real.h $(BUILD)/quickstart.c | $(BUILD)
 	$(CC) $(CPPFLAGS) $(CFLAGS) tests/test_main.c -o $@ $(LDLIBS)
 
+# The core without the Figures section compiles and runs with no stb on the
+# include path (S2R_NO_FIGURES): the quick start, built that way.
+$(BUILD)/core_check: $(BUILD)/quickstart.c sim2real.h | $(BUILD)
+	$(CC) -I. -DS2R_NO_FIGURES $(CFLAGS) $< -o $@ $(LDLIBS)
+
 # The header must also compile as C++.
 $(BUILD)/cxx_check.o: sim2real.h | $(BUILD)
 	printf '#define SIM2REAL_IMPLEMENTATION\n#include "sim2real.h"\n' > $(BUILD)/cxx_check.cpp
@@ -83,8 +88,9 @@ $(BUILD)/cxx_check.o: sim2real.h | $(BUILD)
 THREADS ?= $(shell nproc 2>/dev/null || echo 1)
 
 # The suite, then the whole pipeline as a smoke run (quick sizes), on both tasks.
-test: test-deps $(BUILD)/test_main $(BUILD)/test_render $(BUILD)/cxx_check.o $(EXAMPLES)
+test: test-deps $(BUILD)/test_main $(BUILD)/test_render $(BUILD)/cxx_check.o $(BUILD)/core_check $(EXAMPLES)
 	./$(BUILD)/test_main
+	./$(BUILD)/core_check
 	./$(BUILD)/test_render
 	sh tests/test_resume.sh $(BUILD)
 	./$(BUILD)/07_the_table --quick --out $(BUILD)/quick --threads $(THREADS)

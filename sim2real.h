@@ -124,6 +124,10 @@
                              you compile stb_image_write yourself elsewhere
    S2R_RENDER                compile the Rendering section (headless scene
                              images with OSMesa); link -lOSMesa
+   S2R_NO_FIGURES            leave the Figures section out: the core alone
+                             (simulation, learning, system ID, deployment),
+                             no stb needed; training then refuses a
+                             curve_png (not with S2R_RENDER)
    S2R_RENDER_SAMPLES, S2R_RENDER_SHADOW_SIZE
                              its multisampling (4) and shadow map size (2048 px)
 
@@ -3683,6 +3687,7 @@ S2RDEF void        s2r_arm_info_print(const s2r_arm_info* info);
    lo, hi in [0, 1]; n = 0 gives [0, 1]. */
 S2RDEF void        s2r_wilson_interval(int k, int n, double* lo, double* hi);
 
+#ifndef S2R_NO_FIGURES
 /* ==========================================================================
    Figures: PNG line plots, bar charts, histograms and panel grids
    ==========================================================================
@@ -3878,6 +3883,11 @@ S2RDEF s2r_result s2r_figure_write_png(s2r_figure* fig, const char* path);
    render and until the figure changes; S2R_ERR_STATE otherwise. */
 S2RDEF s2r_result s2r_figure_to_pixel(s2r_figure* fig, int panel, double x, double y,
                                       double* px, double* py);
+#endif /* S2R_NO_FIGURES (declarations) */
+
+#if defined(S2R_RENDER) && defined(S2R_NO_FIGURES)
+#error "S2R_RENDER draws its captions with the Figures section: do not define S2R_NO_FIGURES with it"
+#endif
 
 #ifdef S2R_RENDER
 
@@ -10465,6 +10475,12 @@ static s2r_result s2r__task_envs_init(s2r__task_envs* v, const s2r_training* t, 
 
 /* Learning curve: mean return and success rate of the episodes finished in
    each update's rollout, against environment steps. */
+#ifdef S2R_NO_FIGURES
+static s2r_result s2r__plot_learning_curve(const char* path, const char* label, const s2r_ppo_stats* s, int n, char* error) {
+    (void)label; (void)s; (void)n;
+    return s2r__fail(error, S2R_ERR_UNSUPPORTED, "%s: this build has no figures (S2R_NO_FIGURES)", path);
+}
+#else
 static s2r_result s2r__plot_learning_curve(const char* path, const char* label, const s2r_ppo_stats* s, int n, char* error) {
     s2r_figure fig;
     double* x = (double*)s2r__calloc((size_t)(3 * n), sizeof(double));
@@ -10492,6 +10508,7 @@ static s2r_result s2r__plot_learning_curve(const char* path, const char* label, 
     S2R_FREE(x);
     return res;
 }
+#endif
 
 typedef struct s2r__training_log {
     const s2r_training* t;
@@ -10644,6 +10661,9 @@ S2RDEF s2r_result s2r_train(const s2r_training* t, s2r_ppo* ppo, char* error) {
     if (ppo->obs_dim != obs_dim || ppo->act_dim != act_dim)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "ppo sized %dx%d, the %s %s task needs %dx%d", ppo->obs_dim,
                          ppo->act_dim, s2r_robot_kind_name(t->robot), s2r_task_kind_name(t->task.kind), obs_dim, act_dim);
+#ifdef S2R_NO_FIGURES
+    if (t->curve_png) return s2r__fail(error, S2R_ERR_UNSUPPORTED, "curve_png: this build has no figures (S2R_NO_FIGURES)");
+#endif
     ppo->cfg.env_identity[0] = (uint64_t)t->task.kind * 256 + (uint64_t)t->robot + 1;
     ppo->cfg.env_identity[1] = s2r__randomization_digest(&t->randomization);
     if ((res = s2r__training_resume(t, ppo, error)) != S2R_OK) return res;
@@ -13203,6 +13223,7 @@ S2RDEF void s2r_wilson_interval(int k, int n, double* lo, double* hi) {
     *hi = fmin(1, centre + half);
 }
 
+#ifndef S2R_NO_FIGURES
 /* --- Figures ---------------------------------------------------------------
    stb_image_write encodes the PNG (compiled here as static functions unless
    S2R_NO_STB_IMAGE_WRITE_IMPLEMENTATION says you compile it yourself);
@@ -14600,6 +14621,7 @@ S2RDEF s2r_result s2r_figure_to_pixel(s2r_figure* fig, int panel, double x, doub
     if (py) *py = s2r__map_y(&fig->panels_[panel], y);
     return S2R_OK;
 }
+#endif /* S2R_NO_FIGURES (implementation) */
 
 #ifdef S2R_RENDER
 
