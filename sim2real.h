@@ -219,9 +219,9 @@
                                  the delayed sensors
    What does one PPO update do?
      s2r_ppo_iterate             collect, advantages, update, statistics
-     s2r__ppo_collect            a rollout from every environment
-     s2r__ppo_update             epochs of shuffled minibatches
+     s2r__ppo_collect            a rollout from every environment, then GAE
      s2r__ppo_minibatch          the clipped objective, value loss, entropy
+     s2r__ppo_update             epochs of shuffled minibatches
    How does a stand-in real unit differ from the simulator?
      s2r_real_unit_draw          the fleet distribution, each value's reason
      s2r__unit_friction          sigmoid joint friction (Gaz et al.)
@@ -8693,6 +8693,41 @@ S2RDEF void s2r_ppo_free(s2r_ppo* ppo) {
     ppo->episode_return = ppo->discounted = NULL;
 }
 
+/* --- Learning: one PPO update --------------------------------------------
+   The flow, as in CleanRL's loop: anneal the learning rate, collect a
+   rollout from every environment (s2r__ppo_collect: act, step, record,
+   then advantages by GAE), update the actor and critic for some epochs of
+   shuffled minibatches (s2r__ppo_update: the clipped objective, the value
+   loss, the entropy bonus), then the statistics.  The pieces follow in
+   that order. */
+
+static s2r_result s2r__ppo_collect(s2r_ppo* p, s2r_env* envs);
+static void       s2r__ppo_update(s2r_ppo* p, float lr, s2r_ppo_stats* st);
+static void s2r__ppo_fill_stats(const s2r_ppo* p, float lr, double seconds,
+                                s2r_ppo_stats* st);
+
+S2RDEF s2r_result s2r_ppo_iterate(s2r_ppo* ppo, s2r_env* envs,
+                                  s2r_ppo_stats* stats) {
+    s2r_ppo_stats st;
+    double t0 = s2r_seconds();
+    float lr = ppo->cfg.learning_rate;
+    s2r_result r;
+    S2R_ASSERT(ppo && envs);
+    memset(&st, 0, sizeof st);
+    if (ppo->update >= ppo->num_updates)
+        return s2r__fail(ppo->error, S2R_ERR_STATE, "all %d planned updates are "
+                         "done (raise total_steps)", ppo->num_updates);
+    if (ppo->cfg.anneal_lr)  /* CleanRL: frac = 1 - (iteration - 1) / num */
+        lr *= 1.0f - (float)ppo->update / (float)ppo->num_updates;
+    r = s2r__ppo_collect(ppo, envs);
+    if (r != S2R_OK) return r;
+    s2r__ppo_update(ppo, lr, &st);
+    ppo->update++;
+    s2r__ppo_fill_stats(ppo, lr, s2r_seconds() - t0, &st);
+    if (stats) *stats = st;
+    return S2R_OK;
+}
+
 /* --- Learning: PPO rollouts -----------------------------------------------
    Collecting a batch: envs step in parallel (each touching only its own
    slots), then the bookkeeping runs serially in env order. */
@@ -9049,27 +9084,6 @@ static void s2r__ppo_fill_stats(const s2r_ppo* p, float lr, double seconds,
     st->steps_per_second = (float)(p->batch_size / (seconds > 1e-9 ? seconds : 1e-9));
 }
 
-S2RDEF s2r_result s2r_ppo_iterate(s2r_ppo* ppo, s2r_env* envs,
-                                  s2r_ppo_stats* stats) {
-    s2r_ppo_stats st;
-    double t0 = s2r_seconds();
-    float lr = ppo->cfg.learning_rate;
-    s2r_result r;
-    S2R_ASSERT(ppo && envs);
-    memset(&st, 0, sizeof st);
-    if (ppo->update >= ppo->num_updates)
-        return s2r__fail(ppo->error, S2R_ERR_STATE, "all %d planned updates are "
-                         "done (raise total_steps)", ppo->num_updates);
-    if (ppo->cfg.anneal_lr)  /* CleanRL: frac = 1 - (iteration - 1) / num */
-        lr *= 1.0f - (float)ppo->update / (float)ppo->num_updates;
-    r = s2r__ppo_collect(ppo, envs);
-    if (r != S2R_OK) return r;
-    s2r__ppo_update(ppo, lr, &st);
-    ppo->update++;
-    s2r__ppo_fill_stats(ppo, lr, s2r_seconds() - t0, &st);
-    if (stats) *stats = st;
-    return S2R_OK;
-}
 
 S2RDEF s2r_result s2r_ppo_train(s2r_ppo* ppo, s2r_env* envs,
                                 s2r_ppo_callback callback, void* user) {
