@@ -534,6 +534,17 @@ S2RDEF void       s2r_flange_fk(const mjModel* model, mjData* scratch, int flang
 /* ==========================================================================
    Randomization (1/3): scalar distributions
    ==========================================================================
+   Domain randomization in one paragraph: a randomized simulator (s2r_sim,
+   under Backend interface) holds a table of ranges, one entry per named
+   parameter (part 2 below; the defaults are s2r_randomization_default).
+   At every episode's reset it draws a value from each enabled entry - per
+   joint for the joint-wise ones - writes them into its MuJoCo model (a
+   friction scaled, a mass scaled, a latency set), and runs the episode on
+   that model; a policy trained across many such episodes must work on all
+   of them.  The flow is s2r__sim_reset (the reading path "What does domain
+   randomization do to a simulator?" in the manual lists the rest).  This
+   part is the distributions the entries draw from; part 3 is the text file.
+
    A distribution says how one randomized quantity is drawn at the start of
    an episode.  Four kinds:
 
