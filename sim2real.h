@@ -2341,6 +2341,12 @@ typedef struct s2r_eval_result {
 S2RDEF s2r_result s2r_evaluate(const s2r_controller* controller, s2r_task* task,
                                int episodes, uint64_t seed, s2r_eval_result* out,
                                double* distance_curve);
+/* Wilson score interval for k successes in n trials at 95 % (z = 1.96):
+   lo, hi in [0, 1]; n = 0 gives [0, 1]. */
+S2RDEF void s2r_wilson_interval(int k, int n, double* lo, double* hi);
+/* Newcombe's hybrid score interval (method 10) at 95 % for p1 - p2, from the
+   Wilson intervals of k1/n1 and k2/n2. */
+S2RDEF void s2r_newcombe_interval(int k1, int n1, int k2, int n2, double* lo, double* hi);
 /* Pool b into a: counts add up, means are weighted by episodes, and the
    interval is recomputed for the pooled counts. */
 S2RDEF void s2r_eval_merge(s2r_eval_result* a, const s2r_eval_result* b);
@@ -3408,9 +3414,6 @@ S2RDEF s2r_gate_result s2r_gate_constrained(const s2r_gate_config* c, int succes
                                             int catastrophic);
 S2RDEF s2r_gate_result s2r_gate_canary(const s2r_gate_config* c, int cand_successes, int cand_episodes,
                                        int inc_successes, int inc_episodes);
-/* Newcombe's hybrid score interval (method 10) at 95 % for p1 - p2, from the
-   Wilson intervals of k1/n1 and k2/n2. */
-S2RDEF void            s2r_newcombe_interval(int k1, int n1, int k2, int n2, double* lo, double* hi);
 /* The tethered stage run to its verdict: episodes (stream0, stream0 + 1, ...)
    until s2r_gate_tethered says PASS or FAIL (at most tethered_max_episodes).
    Configure the monitor with estop_on for the operator's hand. */
@@ -3694,9 +3697,6 @@ S2RDEF int         s2r_interrupt_requested(void);
 S2RDEF double      s2r_peak_memory_mib(void);
 /* Print an arm's facts: joints, limits, torques, masses, workspace. */
 S2RDEF void        s2r_arm_info_print(const s2r_arm_info* info);
-/* Wilson score interval for k successes in n trials at 95 % (z = 1.96):
-   lo, hi in [0, 1]; n = 0 gives [0, 1]. */
-S2RDEF void        s2r_wilson_interval(int k, int n, double* lo, double* hi);
 
 #ifndef S2R_NO_FIGURES
 /* ==========================================================================
@@ -10015,6 +10015,27 @@ S2RDEF s2r_controller s2r_policy_controller(s2r_policy* policy) {
     return c;
 }
 
+S2RDEF void s2r_wilson_interval(int k, int n, double* lo, double* hi) {
+    const double z = 1.96;
+    double p, denom, centre, half;
+    if (n <= 0) { *lo = 0; *hi = 1; return; }
+    p = (double)k / n;
+    denom = 1 + z * z / n;
+    centre = (p + z * z / (2.0 * n)) / denom;
+    half = z * sqrt(p * (1 - p) / n + z * z / (4.0 * n * n)) / denom;
+    *lo = fmax(0, centre - half);
+    *hi = fmin(1, centre + half);
+}
+
+S2RDEF void s2r_newcombe_interval(int k1, int n1, int k2, int n2, double* lo, double* hi) {
+    double l1, u1, l2, u2;
+    double p1 = n1 > 0 ? (double)k1 / n1 : 0, p2 = n2 > 0 ? (double)k2 / n2 : 0, d = p1 - p2;
+    s2r_wilson_interval(k1, n1, &l1, &u1);
+    s2r_wilson_interval(k2, n2, &l2, &u2);
+    *lo = d - sqrt((p1 - l1) * (p1 - l1) + (u2 - p2) * (u2 - p2));
+    *hi = d + sqrt((u1 - p1) * (u1 - p1) + (p2 - l2) * (p2 - l2));
+}
+
 S2RDEF void s2r_eval_merge(s2r_eval_result* a, const s2r_eval_result* b) {
     int n = a->episodes + b->episodes, ok_a = a->episodes - a->diverged, ok_b = b->episodes - b->diverged;
     a->mean_distance = ok_a + ok_b > 0 ? (a->mean_distance * ok_a + b->mean_distance * ok_b) / (ok_a + ok_b) : -1;
@@ -12645,14 +12666,6 @@ S2RDEF s2r_gate_result s2r_gate_constrained(const s2r_gate_config* c, int k, int
     return g;
 }
 
-S2RDEF void s2r_newcombe_interval(int k1, int n1, int k2, int n2, double* lo, double* hi) {
-    double l1, u1, l2, u2;
-    double p1 = n1 > 0 ? (double)k1 / n1 : 0, p2 = n2 > 0 ? (double)k2 / n2 : 0, d = p1 - p2;
-    s2r_wilson_interval(k1, n1, &l1, &u1);
-    s2r_wilson_interval(k2, n2, &l2, &u2);
-    *lo = d - sqrt((p1 - l1) * (p1 - l1) + (u2 - p2) * (u2 - p2));
-    *hi = d + sqrt((u1 - p1) * (u1 - p1) + (p2 - l2) * (p2 - l2));
-}
 
 S2RDEF s2r_gate_result s2r_gate_canary(const s2r_gate_config* c, int kc, int nc, int ki, int ni) {
     s2r_gate_result g = s2r__gate_make(S2R_STAGE_CANARY, nc, 0, -c->canary_margin);
@@ -13236,17 +13249,6 @@ S2RDEF void s2r_arm_info_print(const s2r_arm_info* info) {
            info->workspace_hi[0], info->workspace_lo[1], info->workspace_hi[1], info->workspace_lo[2], info->workspace_hi[2]);
 }
 
-S2RDEF void s2r_wilson_interval(int k, int n, double* lo, double* hi) {
-    const double z = 1.96;
-    double p, denom, centre, half;
-    if (n <= 0) { *lo = 0; *hi = 1; return; }
-    p = (double)k / n;
-    denom = 1 + z * z / n;
-    centre = (p + z * z / (2.0 * n)) / denom;
-    half = z * sqrt(p * (1 - p) / n + z * z / (4.0 * n * n)) / denom;
-    *lo = fmax(0, centre - half);
-    *hi = fmin(1, centre + half);
-}
 
 #ifndef S2R_NO_FIGURES
 /* --- Figures ---------------------------------------------------------------
