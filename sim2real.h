@@ -1274,6 +1274,36 @@ S2RDEF s2r_result s2r_sim_pin_draw(s2r_sim* sim, const s2r_sim_draw* draw);
        represent it), and a 30 fps camera with its own delay, noise, missed
        frames and frames lost while the arm is over the object.
 
+   The fleet beside the default training ranges (s2r_randomization_default;
+   push: s2r_randomization_push) - the fleet was fixed from physical
+   reasoning, the ranges from data sheets and practice, each value's reason
+   beside it in the implementation; a unit may sit outside a range:
+
+     parameter        fleet (per unit)                DR (per episode)
+     kp               0.75-0.95 x                     0.85-1.15 x, per joint
+     kv               0.9-1.3 x                       0.8-1.2 x, per joint
+     damping          0.8-1.5 x                       0.7-1.4 x (log), per joint
+     armature         0.9-1.3 x                       0.7-1.4 x (log), per joint
+     dry friction     sigmoid (Gaz et al.) + 0-0.2    0-0.6 N m, per joint
+                      N m of seal drag
+     torque limit     0.9-1.0 x, 20-40 % lower at     0.9-1.1 x, per joint
+                      the speed limit
+     link masses      0.95-1.08 x, per link           0.9-1.1 x, per link
+     payload          0.4-1.0 kg                      0-0.5 kg
+     backlash         0.5-2 mrad per joint            -
+     command latency  25-45 ms + 2 ms jitter          10-30 ms (push 10-60)
+     encoder latency  4-12 ms                         2-10 ms
+     encoder bias     about 1 mrad per joint          - (off by default)
+     camera offset    1-3 cm                          - (off by default)
+     puck-table fric. 0.6-1.6 x, a worn patch at      0.5-2 x (log)
+                      0.5-0.7 x of that
+     tip-puck fric.   0.6-1.4 x                       0.5-1.5 x
+     puck mass        0.8-1.25 x, centre of mass      0.7-1.3 x
+                      up to 5 mm off
+     table            height +-8 mm, tilt <= 0.3 deg  height +-10 mm
+     object camera    50-90 ms, 30 fps, 3 mm, 3 %     20-120 ms, 0-5 mm, 0-10 %
+                      missed (30 % under the arm)     missed
+
    Everything the pipeline does to a unit goes through its backend; the
    hidden parameters are read only by s2r_real_robot_oracle(), which exists
    for teaching (printing the truth beside an estimate) and for tests. */
