@@ -1464,7 +1464,8 @@ S2RDEF s2r_result s2r_reach_init(s2r_reach* reach, const s2r_reach_config* confi
 S2RDEF void       s2r_reach_free(s2r_reach* reach);
 /* Draw a start pose and a target from rng and start an episode. */
 S2RDEF s2r_result s2r_reach_reset(s2r_reach* reach, s2r_rng* rng, float* obs);
-/* Start an episode from a given pose (rad; NULL = home) and target (m). */
+/* Start an episode from a given pose (rad; NULL = home) and target (m;
+   NULL = where the backend's target already is). */
 S2RDEF s2r_result s2r_reach_reset_to(s2r_reach* reach, const double* q0,
                                      const double target[3], s2r_rng* rng, float* obs);
 /* One policy step.  NaN/Inf in the action: S2R_ERR_INVALID_ARGUMENT, nothing
@@ -6585,7 +6586,7 @@ static void s2r__robot_ground_truth(s2r_robot* r, int diverged, s2r_ground_truth
 static s2r_result s2r__sim_reset(void* self, const double* q0, const double* target, s2r_rng* rng) {
     s2r_sim* sim = (s2r_sim*)self;
     s2r_robot* r = &sim->robot;
-    double state[2 * S2R_MAX_JOINTS] = {0};
+    double state[2 * S2R_MAX_JOINTS] = {0}, kept[3];
     s2r_result res;
     if (target && !s2r_all_finite(target, 3))
         return s2r__fail(sim->error, S2R_ERR_INVALID_ARGUMENT, "target contains NaN or Inf");
@@ -6595,6 +6596,10 @@ static s2r_result s2r__sim_reset(void* self, const double* q0, const double* tar
         if (!sim->pinned) s2r__sim_sample_draw(&sim->config.randomization, r->info.n_joints, rng, &sim->draw);
         sim->drawn = 1;
         sim->rng = s2r_rng_split(rng, 0x5e25);
+    }
+    if (!target && r->target_mocap >= 0) {   /* NULL: the marker stays (resetting the data would move it) */
+        memcpy(kept, r->data->mocap_pos + 3 * r->target_mocap, sizeof kept);
+        target = kept;
     }
     s2r__sim_apply_draw(sim);
     mj_setConst(r->model, r->data);          /* masses, inertias and gains changed */
@@ -7198,7 +7203,13 @@ S2RDEF s2r_result s2r_reach_reset_to(s2r_reach* reach, const double* q0, const d
     s2r_result res = s2r_backend_reset(b, q0, target, rng);
     if (res != S2R_OK) return s2r__fail(reach->error, res, "reset: %s", b->error);
     memcpy(reach->q_cmd, q0 ? q0 : b->info->q_home, (size_t)reach->n_joints * sizeof(double));
-    memcpy(reach->target, target, sizeof reach->target);
+    if (target) {
+        memcpy(reach->target, target, sizeof reach->target);
+    } else {   /* left where it was: the ground truth says where */
+        s2r_ground_truth truth;
+        if ((res = s2r_backend_ground_truth(b, &truth)) != S2R_OK) return s2r__fail(reach->error, res, "ground truth: %s", b->error);
+        memcpy(reach->target, truth.target, sizeof reach->target);
+    }
     memset(reach->prev_action, 0, sizeof reach->prev_action);
     res = s2r_backend_read_sensors(b, &reach->sensors);
     if (res != S2R_OK) return s2r__fail(reach->error, res, "sensors: %s", b->error);
@@ -10329,9 +10340,10 @@ static s2r_result s2r__collect_demos(const s2r_backend* robot, const s2r_task_co
         return res;
     }
     if (data->obs_dim != task.env.obs_dim || data->act_dim != task.env.act_dim) {
+        s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "demos: dataset is %dx%d, the task needs %dx%d", data->obs_dim,
+                  data->act_dim, task.env.obs_dim, task.env.act_dim);   /* said before the task is freed */
         s2r_task_free(&task);
-        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "demos: dataset is %dx%d, the task needs %dx%d",
-                         data->obs_dim, data->act_dim, task.env.obs_dim, task.env.act_dim);
+        return S2R_ERR_INVALID_ARGUMENT;
     }
     if ((res = s2r_expert_init(&expert, op, config, robot->info)) != S2R_OK) {
         s2r_task_free(&task);

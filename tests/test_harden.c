@@ -502,6 +502,34 @@ static int test_controller_sizes_checked(void) {
     return 0;
 }
 
+/* Small ones: a reach reset with NULL pose and target (the backend's
+   "leave") keeps the target where it is; a dataset of the wrong size for
+   the demonstrations' task names both sizes. */
+static int test_reset_to_null_and_dataset_sizes(void) {
+    s2r_sim sim;
+    s2r_sim_config c = s2r_sim_config_default(S2R_ROBOT_UR5E);
+    s2r_reach reach;
+    s2r_reach_config rc = s2r_reach_config_default();
+    s2r_task_config tc = s2r_task_config_default(S2R_TASK_REACH);
+    s2r_expert_config op = s2r_operator_config_default();
+    s2r_dataset d;
+    float obs[S2R_REACH_MAX_OBS];
+    double target[3] = {-0.1, 0.45, 0.3};
+    char error[S2R_ERROR_LEN];
+    int ok;
+    CHECK(s2r_sim_init(&sim, &c) == S2R_OK && s2r_reach_init(&reach, &rc, &sim.backend) == S2R_OK);
+    CHECK(s2r_reach_reset_to(&reach, NULL, target, NULL, obs) == S2R_OK);
+    CHECK(s2r_reach_reset_to(&reach, NULL, NULL, NULL, obs) == S2R_OK);
+    CHECK(reach.target[0] == target[0] && reach.target[1] == target[1] && reach.target[2] == target[2]);
+    CHECK(s2r_dataset_init(&d, 5, 2) == S2R_OK);
+    CHECK(s2r_collect_demos(&sim.backend, &tc, &op, 1, 1, &d, &ok, error) == S2R_ERR_INVALID_ARGUMENT);
+    CHECKF(strstr(error, "dataset is 5x2, the task needs 33x6") != NULL, "%s", error);
+    s2r_dataset_free(&d);
+    s2r_reach_free(&reach);
+    s2r_sim_free(&sim);
+    return 0;
+}
+
 static const test_case harden_tests[] = {
     {"state: saved, killed and resumed ends bit-identical", test_state_resume_bit_identical},
     {"state: with rollouts of whole episodes, saving changes nothing", test_state_save_changes_nothing},
@@ -515,5 +543,6 @@ static const test_case harden_tests[] = {
     {"bad input: MuJoCo's fatal errors come back as errors, the process goes on", test_mujoco_errors_come_back},
     {"files: directories, FIFOs and NUL bytes refused by path; temporary names unique", test_file_readers_refuse_non_files},
     {"bad input: a policy made for another arm or task is refused by evaluation", test_controller_sizes_checked},
+    {"bad input: reach reset with NULL pose and target; a wrong-sized dataset names both sizes", test_reset_to_null_and_dataset_sizes},
     {"bad input: numbers that size memory or loops have bounds (advance, timestep, max_delta, updates, MJCF, limits)", test_numbers_have_bounds},
 };
