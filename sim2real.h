@@ -145,7 +145,8 @@
    Functions that can fail return `s2r_result`: S2R_OK (0) or a negative code;
    `s2r_result_string(code)` names it.  Objects that can fail carry a
    `char error[S2R_ERROR_LEN]` with a sentence saying what went wrong (for a
-   malformed MJCF, MuJoCo's own message).  Bad input (NaN actions, min > max
+   malformed MJCF, MuJoCo's own message); control bytes quoted from a file
+   or a command line show as '?'.  Bad input (NaN actions, min > max
    ranges, corrupt files) is an error code, never a crash, and leaves the
    object as it was.  Files are written whole or not at all (s2r_file).
    The library never calls exit() or abort(); S2R_ASSERT guards only
@@ -4199,9 +4200,12 @@ S2RDEF const char* s2r_result_string(s2r_result r) {
 static s2r_result s2r__fail(char* error, s2r_result code, const char* fmt, ...) {
     if (error) {
         va_list ap;
+        char* c;
         va_start(ap, fmt);
         vsnprintf(error, S2R_ERROR_LEN, fmt, ap);
         va_end(ap);
+        for (c = error; *c; c++)   /* bytes quoted from a file or a command line: no control codes */
+            if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
     }
     return code;
 }

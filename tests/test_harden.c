@@ -379,6 +379,8 @@ static int test_file_readers_refuse_non_files(void) {
     CHECK(f != NULL);
     fwrite("kp uniform 0.9 1.1\n\0payload fixed 1e18\n", 1, 40, f);
     fclose(f);
+    CHECK(s2r_randomization_parse(&r, "kp uniform 0.9 1.1\nk\033[2Jp uniform 0 1\n", error) == S2R_ERR_PARSE);
+    CHECKF(strchr(error, '\033') == NULL && strstr(error, "k?[2Jp") != NULL, "%s", error);   /* no terminal escapes echoed */
     CHECK(s2r_randomization_load(&r, "build/test_nul.tmp.txt", error) == S2R_ERR_PARSE);
     CHECKF(strstr(error, "NUL byte at offset 19") != NULL, "%s", error);
     remove("build/test_nul.tmp.txt");
