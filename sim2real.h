@@ -3704,6 +3704,15 @@ S2RDEF void        s2r_options_usage(const char* program, const char* purpose);
 /* Create a folder (and its parents) if missing and check it can be written:
    S2R_ERR_IO with a message otherwise. */
 S2RDEF s2r_result  s2r_make_dir(const char* path, char* error);
+/* Make an output folder (s2r_make_dir) and claim it for this process: the
+   examples' first step.  DIR/.sim2real.lock holds its
+   pid until the process exits (removed at exit).  A folder another live
+   process holds is refused (S2R_ERR_IO naming the process), so two runs
+   never write one folder; a lock left by a process that is gone (killed)
+   is taken over.  (Liveness is read from /proc on Linux; elsewhere a lock
+   is only taken over once removed by hand.)  A process holds one folder:
+   claiming another releases the first. */
+S2RDEF s2r_result  s2r_claim_dir(const char* dir, char* error);
 /* dir + "/" + file into out (cap bytes); returns out. */
 S2RDEF const char* s2r_path(char* out, size_t cap, const char* dir, const char* file);
 /* 1 when something exists at `path` (readable or not).  The examples' rule
@@ -13273,6 +13282,54 @@ S2RDEF const char* s2r_path(char* out, size_t cap, const char* dir, const char* 
 S2RDEF int s2r_file_exists(const char* path) {
     struct stat st;
     return path && stat(path, &st) == 0;
+}
+
+static char s2r__claimed_lock[S2R_PATH_LEN];   /* this process's lock file, "" none */
+
+static void s2r__release_dir(void) {
+    if (s2r__claimed_lock[0]) remove(s2r__claimed_lock);
+    s2r__claimed_lock[0] = '\0';
+}
+
+/* Whether process `pid` is running (1 where that cannot be told). */
+static int s2r__process_alive(unsigned long pid) {
+#if defined(__linux__)
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%lu", pid);
+    return s2r_file_exists(path);
+#else
+    (void)pid;
+    return 1;
+#endif
+}
+
+S2RDEF s2r_result s2r_claim_dir(const char* dir, char* error) {
+    static int registered;
+    char path[S2R_PATH_LEN], text[32];
+    unsigned long owner = 0, me = s2r__process_id();
+    FILE* f;
+    if (!dir || strlen(dir) + 16 >= sizeof path) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "no folder, or its name is too long");
+    if (s2r_make_dir(dir, error) != S2R_OK) return S2R_ERR_IO;
+    s2r_path(path, sizeof path, dir, ".sim2real.lock");
+    if ((f = fopen(path, "rb")) != NULL) {
+        if (!fgets(text, sizeof text, f) || sscanf(text, "%lu", &owner) != 1) owner = 0;
+        fclose(f);
+        if (owner && owner != me && s2r__process_alive(owner))
+            return s2r__fail(error, S2R_ERR_IO, "folder '%s' is in use by process %lu (%s): wait for it or choose "
+                             "another --out (remove the lock if that process is gone)", dir, owner, path);
+    }
+    snprintf(text, sizeof text, "%lu\n", me);
+    if (s2r_file_write_all(path, text, strlen(text), error) != S2R_OK) return S2R_ERR_IO;
+    if ((f = fopen(path, "rb")) != NULL) {   /* two starting at once: the last rename wins, the other backs off */
+        if (!fgets(text, sizeof text, f) || sscanf(text, "%lu", &owner) != 1) owner = 0;
+        fclose(f);
+        if (owner != me)
+            return s2r__fail(error, S2R_ERR_IO, "folder '%s' was claimed by process %lu at the same moment", dir, owner);
+    }
+    if (s2r__claimed_lock[0] && strcmp(s2r__claimed_lock, path) != 0) s2r__release_dir();   /* one folder at a time */
+    snprintf(s2r__claimed_lock, sizeof s2r__claimed_lock, "%s", path);
+    if (!registered) registered = atexit(s2r__release_dir) == 0;
+    return S2R_OK;
 }
 
 S2RDEF int s2r_stdout_is_terminal(void) {

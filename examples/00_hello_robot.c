@@ -78,7 +78,7 @@ int main(int argc, char** argv) {
 
     if (s2r_options_parse(&opt, argc, argv, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 2; }
     if (opt.help) { s2r_options_usage(argv[0], "load both arms, print their facts, hold home"); return 0; }
-    if (s2r_make_dir(opt.out, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
+    if (s2r_claim_dir(opt.out, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
 
     for (k = 0; k < 2; k++)
         if (hold_home(arms[k], sag[k], &n[k]) != S2R_OK) return 1;

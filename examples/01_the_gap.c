@@ -178,7 +178,7 @@ int main(int argc, char** argv) {
 
     if (s2r_options_parse(&opt, argc, argv, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 2; }
     if (opt.help) { s2r_options_usage(argv[0], "one scripted controller on the simulator and on real units"); return 0; }
-    if (s2r_make_dir(opt.out, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
+    if (s2r_claim_dir(opt.out, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
     episodes = opt.quick ? 20 : 100;
     tc = s2r_task_config_default(opt.task);
     push = opt.task == S2R_TASK_PUSH;

@@ -385,7 +385,7 @@ int main(int argc, char** argv) {
 
     if (s2r_options_parse(&opt, argc, argv, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 2; }
     if (opt.help) { s2r_options_usage(argv[0], "identify a real unit's parameters and re-centre the training ranges"); return 0; }
-    if (s2r_make_dir(opt.out, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
+    if (s2r_claim_dir(opt.out, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
     for (i = 1; i < argc; i++) one_robot |= strcmp(argv[i], "--robot") == 0;
     z.train = opt.quick ? 2 : 3;
     z.valid = opt.quick ? 1 : 2;

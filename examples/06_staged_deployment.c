@@ -740,7 +740,7 @@ int main(int argc, char** argv) {
 
     if (s2r_options_parse(&opt, argc, argv, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 2; }
     if (opt.help) { s2r_options_usage(argv[0], "staged deployment of a policy to a fleet of real units"); return 0; }
-    if (s2r_make_dir(opt.out, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
+    if (s2r_claim_dir(opt.out, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
     z = sizes_for(opt.quick);
     rec.changed_unit = -1;
     rec.change_round = rec.alarm_round = -1;

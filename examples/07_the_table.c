@@ -553,7 +553,7 @@ int main(int argc, char** argv) {
 
     if (s2r_options_parse(&opt, argc, argv, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 2; }
     if (opt.help) { s2r_options_usage(argv[0], "every row of the recipe table"); return 0; }
-    if (s2r_make_dir(opt.out, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
+    if (s2r_claim_dir(opt.out, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
     s2r_interrupt_catch();   /* Ctrl-C saves the running training's state; --resume goes on */
     z = choose_sizes(opt.quick, opt.task);
     if (opt.quick) opt.seeds = 1;

@@ -373,7 +373,7 @@ int main(int argc, char** argv) {
 
     if (s2r_options_parse(&opt, argc, argv, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 2; }
     if (opt.help) { s2r_options_usage(argv[0], "stills of both arms and a filmstrip of one reach or push"); return 0; }
-    if (s2r_make_dir(opt.out, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
+    if (s2r_claim_dir(opt.out, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
     if (opt.quick) { px.still_w = 480; px.still_h = 360; px.frame_w = 200; px.frame_h = 150; }
 
     printf("Stills: each arm at home, a target in its target box\n");

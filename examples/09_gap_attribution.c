@@ -167,6 +167,7 @@ int main(int argc, char** argv) {
 
     if (s2r_options_parse(&opt, argc, argv, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 2; }
     if (opt.help) { s2r_options_usage(argv[0], "where the gap comes from, effect by effect (oracle)"); return 0; }
+    if (s2r_claim_dir(opt.out, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
     if (opt.quick) opt.seeds = 1;   /* as 07 --quick */
     episodes = opt.quick ? 10 : 100;
     printf("Gap attribution: %s on the %s, %d seed(s) on units #%llu.., %d episodes per condition\n",

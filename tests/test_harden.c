@@ -532,6 +532,33 @@ static int test_reset_to_null_and_dataset_sizes(void) {
     return 0;
 }
 
+/* An output folder held by another live process is refused, naming it;
+   a lock left by a process that is gone is taken over. */
+static int test_claim_dir(void) {
+    char error[S2R_ERROR_LEN], text[32];
+    FILE* f;
+    unsigned long owner = 0;
+    CHECK(s2r_claim_dir("build/test_claim.tmp", error) == S2R_OK);
+    f = fopen("build/test_claim.tmp/.sim2real.lock", "w");   /* as if process 1 (always running) held it */
+    CHECK(f != NULL);
+    fputs("1\n", f);
+    fclose(f);
+#if defined(__linux__)
+    CHECK(s2r_claim_dir("build/test_claim.tmp", error) == S2R_ERR_IO);
+    CHECKF(strstr(error, "in use by process 1") != NULL, "%s", error);
+#endif
+    f = fopen("build/test_claim.tmp/.sim2real.lock", "w");   /* a process long gone */
+    CHECK(f != NULL);
+    fputs("4000000000\n", f);
+    fclose(f);
+    CHECK(s2r_claim_dir("build/test_claim.tmp", error) == S2R_OK);
+    f = fopen("build/test_claim.tmp/.sim2real.lock", "r");
+    CHECK(f != NULL && fgets(text, sizeof text, f) && sscanf(text, "%lu", &owner) == 1);
+    fclose(f);
+    CHECK(owner == (unsigned long)getpid());
+    return 0;
+}
+
 static const test_case harden_tests[] = {
     {"state: saved, killed and resumed ends bit-identical", test_state_resume_bit_identical},
     {"state: with rollouts of whole episodes, saving changes nothing", test_state_save_changes_nothing},
@@ -544,6 +571,7 @@ static const test_case harden_tests[] = {
     {"bad input: an empty MJCF and a 1e18 kg payload are refused before MuJoCo sees them", test_mujoco_fatal_inputs_refused},
     {"bad input: MuJoCo's fatal errors come back as errors, the process goes on", test_mujoco_errors_come_back},
     {"files: directories, FIFOs and NUL bytes refused by path; temporary names unique", test_file_readers_refuse_non_files},
+    {"files: an output folder another live run holds is refused; a dead run's lock is taken over", test_claim_dir},
     {"bad input: a policy made for another arm or task is refused by evaluation", test_controller_sizes_checked},
     {"bad input: reach reset with NULL pose and target; a wrong-sized dataset names both sizes", test_reset_to_null_and_dataset_sizes},
     {"bad input: numbers that size memory or loops have bounds (advance, timestep, max_delta, updates, MJCF, limits)", test_numbers_have_bounds},
