@@ -152,6 +152,13 @@
    The library never calls exit() or abort(); S2R_ASSERT guards only
    against programmer errors such as a NULL object.
 
+   The NULL rule.  The object a function works on (its first argument: the
+   sim, the policy, the task, ...) must not be NULL - S2R_ASSERT.  Every
+   other pointer (configs, buffers, paths, controllers, backends) is
+   checked: NULL is S2R_ERR_INVALID_ARGUMENT with a message in the object's
+   error (or `error`), unless its comment documents NULL as a choice (a
+   NULL start pose is home, a NULL rng keeps the draw, ...).
+
    MuJoCo's own fatal errors (mju_error: out of memory, a model it cannot
    take, an overflowing stack) end the process in MuJoCo 2.2.2 after
    printing "Press Enter to exit" and waiting on stdin, unless a handler is
@@ -6243,9 +6250,11 @@ S2RDEF s2r_result s2r_backend_advance(const s2r_backend* b, double seconds) {
     return b->advance(b->self, seconds);
 }
 S2RDEF s2r_result s2r_backend_read_sensors(const s2r_backend* b, s2r_sensors* out) {
+    if (!out) return S2R_ERR_INVALID_ARGUMENT;
     return b->read_sensors(b->self, out);
 }
 S2RDEF s2r_result s2r_backend_ground_truth(const s2r_backend* b, s2r_ground_truth* out) {
+    if (!out) return S2R_ERR_INVALID_ARGUMENT;
     return b->ground_truth(b->self, out);
 }
 S2RDEF s2r_result s2r_backend_halt(const s2r_backend* b) {
@@ -6814,8 +6823,9 @@ static s2r_result s2r__sim_allocate(s2r_sim* sim) {
 
 S2RDEF s2r_result s2r_sim_init(s2r_sim* sim, const s2r_sim_config* config) {
     s2r_result res;
-    S2R_ASSERT(sim && config);
+    S2R_ASSERT(sim);
     memset(sim, 0, sizeof *sim);
+    if (!config) return s2r__fail(sim->error, S2R_ERR_INVALID_ARGUMENT, "sim config is NULL");
     sim->config = *config;
     res = s2r__sim_check_config(config, sim->error);
     if (res == S2R_OK) res = s2r__sim_load_robot(sim);
@@ -7237,6 +7247,7 @@ S2RDEF s2r_result s2r_reach_reset(s2r_reach* reach, s2r_rng* rng, float* obs) {
     double q0[S2R_MAX_JOINTS], target[3];
     double noise = reach->config.init_q_noise;
     int j;
+    if (!rng || !obs) return s2r__fail(reach->error, S2R_ERR_INVALID_ARGUMENT, "reach reset: rng and obs are needed");
     for (j = 0; j < reach->n_joints; j++)
         q0[j] = s2r_clamp(info->q_home[j] + s2r_rng_range(rng, -noise, noise), info->q_min[j], info->q_max[j]);
     s2r_reach_sample_target(&reach->config, info, rng, target);
@@ -7554,6 +7565,7 @@ S2RDEF s2r_result s2r_push_reset_to(s2r_push* push, const double tip[2], const d
 
 S2RDEF s2r_result s2r_push_reset(s2r_push* push, s2r_rng* rng, float* obs) {
     double tip[2], object[2], goal[2];
+    if (!rng || !obs) return s2r__fail(push->error, S2R_ERR_INVALID_ARGUMENT, "push reset: rng and obs are needed");
     s2r_push_sample(&push->config, push->backend->info, rng, tip, object, goal);
     return s2r_push_reset_to(push, tip, object, goal, rng, obs);
 }
@@ -7792,10 +7804,11 @@ S2RDEF void s2r_task_config_set_camera(s2r_task_config* config, const double cor
 
 S2RDEF s2r_result s2r_task_init(s2r_task* task, const s2r_task_config* config, const s2r_backend* backend) {
     s2r_result res;
-    S2R_ASSERT(task && config);
+    S2R_ASSERT(task);
     memset(task, 0, sizeof *task);
-    task->kind = config->kind;
     task->error = task->reach.error;
+    if (!config || !backend) return s2r__fail(task->error, S2R_ERR_INVALID_ARGUMENT, "task: config or backend is NULL");
+    task->kind = config->kind;
     if (config->kind == S2R_TASK_REACH) {
         res = s2r_reach_init(&task->reach, &config->reach, backend);
         task->env = s2r_reach_env(&task->reach);
@@ -8399,7 +8412,8 @@ S2RDEF s2r_result s2r_policy_act(s2r_policy* p, const float* obs,
                                  s2r_rng* rng) {
     float nobs[S2R_MLP_MAX_WIDTH], mean[S2R_MLP_MAX_WIDTH];
     float sample[S2R_MLP_MAX_WIDTH];
-    S2R_ASSERT(p && p->params && obs && action);
+    S2R_ASSERT(p && p->params);
+    if (!obs || !action) return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT, "policy act: obs or action is NULL");
     if (!s2r_all_finite_f(obs, p->shape.obs_dim))
         return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT,
                          "observation contains NaN or Inf");
@@ -9231,7 +9245,8 @@ static s2r_result s2r__dataset_grow(s2r_dataset* d) {
 
 S2RDEF s2r_result s2r_dataset_append(s2r_dataset* d, const float* obs,
                                      const float* act) {
-    S2R_ASSERT(d && obs && act);
+    S2R_ASSERT(d);
+    if (!obs || !act) return s2r__fail(d->error, S2R_ERR_INVALID_ARGUMENT, "dataset: observation or action is NULL");
     if (!s2r_all_finite_f(obs, d->obs_dim) || !s2r_all_finite_f(act, d->act_dim))
         return s2r__fail(d->error, S2R_ERR_INVALID_ARGUMENT,
                          "observation or action contains NaN or Inf");
@@ -9543,7 +9558,8 @@ S2RDEF s2r_result s2r_policy_save(s2r_policy* p, const s2r_adam* opt,
     size_t payload, total;
     unsigned char* buf;
     s2r_result r;
-    S2R_ASSERT(p && p->params && path);
+    S2R_ASSERT(p && p->params);
+    if (!path) return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT, "checkpoint path is NULL");
     payload = s2r__ck_payload_bytes(p->num_params, p->shape.obs_dim,
                                     opt ? opt->n : 0);
     total = sizeof(uint32_t) * S2R__CK_HEADER + payload;
@@ -9702,7 +9718,8 @@ S2RDEF s2r_result s2r_policy_load(s2r_policy* p, s2r_adam* opt,
     unsigned char* buf;
     size_t n;
     s2r_result r;
-    S2R_ASSERT(p && p->params && path);
+    S2R_ASSERT(p && p->params);
+    if (!path) return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT, "checkpoint path is NULL");
     r = s2r__read_file(path, &buf, &n, p->error);
     if (r != S2R_OK) return r;
     r = s2r_policy_load_memory(p, opt, buf, n, path);
@@ -9715,7 +9732,7 @@ S2RDEF s2r_result s2r_checkpoint_shape(const char* path,
     unsigned char* buf;
     size_t n;
     s2r_result r;
-    S2R_ASSERT(path && shape);
+    if (!path || !shape) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "checkpoint path or shape is NULL");
     r = s2r__read_file(path, &buf, &n, error);
     if (r != S2R_OK) return r;
     memset(shape, 0, sizeof *shape);
@@ -10010,7 +10027,9 @@ S2RDEF s2r_result s2r_evaluate(const s2r_controller* controller, s2r_task* task,
                                double* distance_curve) {
     int i, t, steps = task->episode_steps;
     double distance = 0, returns = 0;
+    if (!out) return s2r__fail(task->error, S2R_ERR_INVALID_ARGUMENT, "evaluate: out is NULL");
     memset(out, 0, sizeof *out);
+    if (!controller || !controller->act) return s2r__fail(task->error, S2R_ERR_INVALID_ARGUMENT, "evaluate: no controller");
     if (episodes < 1) return s2r__fail(task->error, S2R_ERR_INVALID_ARGUMENT, "evaluate: need at least one episode");
     if ((controller->obs_dim && controller->obs_dim != task->env.obs_dim) ||
         (controller->act_dim && controller->act_dim != task->env.act_dim))
@@ -11873,6 +11892,7 @@ S2RDEF s2r_result s2r_calibrate_camera(const s2r_backend* robot, int points, int
     s2r_reach_config task = s2r_reach_config_default();
     double seen[16][3], placed[16][3], worst = 0;
     int k, i;
+    if (!robot || !offset) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "camera calibration needs a robot and room for the offset");
     if (points < 1 || points > 16 || reads < 1)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "camera calibration needs 1..16 points and >= 1 reading");
     offset[0] = offset[1] = offset[2] = 0;

@@ -559,6 +559,49 @@ static int test_claim_dir(void) {
     return 0;
 }
 
+/* The NULL rule (manual, Errors): a NULL object asserts, any other NULL
+   pointer is S2R_ERR_INVALID_ARGUMENT - never a crash. */
+static int test_null_rule(void) {
+    s2r_sim sim;
+    s2r_sim_config c = s2r_sim_config_default(S2R_ROBOT_UR5E);
+    s2r_reach reach;
+    s2r_reach_config rc = s2r_reach_config_default();
+    s2r_task task;
+    s2r_policy p;
+    s2r_policy_shape shape;
+    s2r_dataset d;
+    s2r_rng rng = s2r_rng_make(1, 0);
+    char error[S2R_ERROR_LEN];
+    memset(&shape, 0, sizeof shape);
+    shape.obs_dim = 33; shape.act_dim = 6; shape.num_hidden = 1; shape.hidden[0] = 8;
+    CHECK(s2r_sim_init(&sim, NULL) == S2R_ERR_INVALID_ARGUMENT);
+    CHECK(s2r_sim_init(&sim, &c) == S2R_OK && s2r_reach_init(&reach, &rc, &sim.backend) == S2R_OK);
+    CHECK(s2r_backend_read_sensors(&sim.backend, NULL) == S2R_ERR_INVALID_ARGUMENT);
+    CHECK(s2r_backend_ground_truth(&sim.backend, NULL) == S2R_ERR_INVALID_ARGUMENT);
+    CHECK(s2r_backend_command(&sim.backend, NULL) == S2R_ERR_INVALID_ARGUMENT);
+    CHECK(s2r_reach_reset(&reach, NULL, NULL) == S2R_ERR_INVALID_ARGUMENT);
+    CHECK(s2r_task_init(&task, NULL, &sim.backend) == S2R_ERR_INVALID_ARGUMENT);
+    CHECK(s2r_policy_init(&p, &shape, -0.5f, 10.0f, &rng) == S2R_OK);
+    CHECK(s2r_policy_act(&p, NULL, NULL, 1, NULL) == S2R_ERR_INVALID_ARGUMENT);
+    CHECK(s2r_policy_save(&p, NULL, NULL) == S2R_ERR_INVALID_ARGUMENT);
+    CHECK(s2r_policy_load(&p, NULL, NULL) == S2R_ERR_INVALID_ARGUMENT);
+    CHECK(s2r_checkpoint_shape(NULL, &shape, error) == S2R_ERR_INVALID_ARGUMENT);
+    CHECK(s2r_calibrate_camera(NULL, 4, 2, 1, NULL, NULL, error) == S2R_ERR_INVALID_ARGUMENT);
+    CHECK(s2r_dataset_init(&d, 33, 6) == S2R_OK && s2r_dataset_append(&d, NULL, NULL) == S2R_ERR_INVALID_ARGUMENT && d.count == 0);
+    {
+        s2r_task_config tc = s2r_task_config_default(S2R_TASK_REACH);
+        s2r_eval_result r;
+        CHECK(s2r_task_init(&task, &tc, &sim.backend) == S2R_OK);
+        CHECK(s2r_evaluate(NULL, &task, 1, 1, &r, NULL) == S2R_ERR_INVALID_ARGUMENT);
+        s2r_task_free(&task);
+    }
+    s2r_dataset_free(&d);
+    s2r_policy_free(&p);
+    s2r_reach_free(&reach);
+    s2r_sim_free(&sim);
+    return 0;
+}
+
 static const test_case harden_tests[] = {
     {"state: saved, killed and resumed ends bit-identical", test_state_resume_bit_identical},
     {"state: with rollouts of whole episodes, saving changes nothing", test_state_save_changes_nothing},
@@ -573,6 +616,7 @@ static const test_case harden_tests[] = {
     {"files: directories, FIFOs and NUL bytes refused by path; temporary names unique", test_file_readers_refuse_non_files},
     {"files: an output folder another live run holds is refused; a dead run's lock is taken over", test_claim_dir},
     {"bad input: a policy made for another arm or task is refused by evaluation", test_controller_sizes_checked},
+    {"bad input: the NULL rule - NULL arguments other than the object are errors, not crashes", test_null_rule},
     {"bad input: reach reset with NULL pose and target; a wrong-sized dataset names both sizes", test_reset_to_null_and_dataset_sizes},
     {"bad input: numbers that size memory or loops have bounds (advance, timestep, max_delta, updates, MJCF, limits)", test_numbers_have_bounds},
 };
