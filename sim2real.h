@@ -3703,11 +3703,24 @@ typedef struct s2r_options {
     int            checkpoint_every; /* --checkpoint-every; 10 (updates)   */
     int            help;        /* --help was given; 0                     */
     char           out[256];    /* --out; "out"                            */
+    unsigned       given;       /* S2R_OPT_* bits of the options given     */
 } s2r_options;
+
+/* The options, as bits: what a program uses (s2r_options_only) and what
+   was given (s2r_options.given). */
+enum {
+    S2R_OPT_ROBOT = 1u << 0, S2R_OPT_TASK = 1u << 1, S2R_OPT_SEED = 1u << 2, S2R_OPT_REAL_SEED = 1u << 3,
+    S2R_OPT_SEEDS = 1u << 4, S2R_OPT_THREADS = 1u << 5, S2R_OPT_OUT = 1u << 6, S2R_OPT_QUICK = 1u << 7,
+    S2R_OPT_RESUME = 1u << 8   /* --resume and --checkpoint-every */
+};
 
 S2RDEF s2r_options s2r_options_default(void);
 S2RDEF s2r_result  s2r_options_parse(s2r_options* options, int argc, char** argv, char* error);
 S2RDEF void        s2r_options_usage(const char* program, const char* purpose);
+/* S2R_ERR_PARSE naming the first option given that a program does not use
+   (`used`: S2R_OPT_* bits), so that "--resume" or "--task push" never
+   passes silently where it would change nothing. */
+S2RDEF s2r_result  s2r_options_only(const s2r_options* options, unsigned used, char* error);
 /* Create a folder (and its parents) if missing and check it can be written:
    S2R_ERR_IO with a message otherwise. */
 S2RDEF s2r_result  s2r_make_dir(const char* path, char* error);
@@ -13169,10 +13182,26 @@ static int s2r__parse_count(const char* text, unsigned long long lo, unsigned lo
 }
 
 /* One option at argv[*i] (advancing past its value). */
+static const struct { const char* name; unsigned bit; } s2r__option_bits[] = {
+    {"--robot", S2R_OPT_ROBOT}, {"--task", S2R_OPT_TASK}, {"--seed", S2R_OPT_SEED}, {"--real-seed", S2R_OPT_REAL_SEED},
+    {"--seeds", S2R_OPT_SEEDS}, {"--threads", S2R_OPT_THREADS}, {"--out", S2R_OPT_OUT}, {"--quick", S2R_OPT_QUICK},
+    {"--resume", S2R_OPT_RESUME}, {"--checkpoint-every", S2R_OPT_RESUME}};
+
+S2RDEF s2r_result s2r_options_only(const s2r_options* o, unsigned used, char* error) {
+    size_t k;
+    for (k = 0; k < sizeof s2r__option_bits / sizeof *s2r__option_bits; k++)
+        if ((o->given & s2r__option_bits[k].bit) && !(used & s2r__option_bits[k].bit))
+            return s2r__fail(error, S2R_ERR_PARSE, "%s does nothing in this program (see --help)", s2r__option_bits[k].name);
+    return S2R_OK;
+}
+
 static s2r_result s2r__parse_option(s2r_options* o, int argc, char** argv, int* i, char* error) {
     const char* name = argv[*i];
     const char* value = *i + 1 < argc ? argv[*i + 1] : NULL;
     unsigned long long v;
+    size_t k;
+    for (k = 0; k < sizeof s2r__option_bits / sizeof *s2r__option_bits; k++)
+        if (!strcmp(name, s2r__option_bits[k].name)) o->given |= s2r__option_bits[k].bit;
     if (!strcmp(name, "--quick")) { o->quick = 1; return S2R_OK; }
     if (!strcmp(name, "--resume")) { o->resume = 1; return S2R_OK; }
     if (!strcmp(name, "--help") || !strcmp(name, "-h")) { o->help = 1; return S2R_OK; }

@@ -78,6 +78,10 @@ int main(int argc, char** argv) {
 
     if (s2r_options_parse(&opt, argc, argv, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 2; }
     if (opt.help) { s2r_options_usage(argv[0], "load both arms, print their facts, hold home"); return 0; }
+    if (s2r_options_only(&opt, S2R_OPT_OUT, error) != S2R_OK) {
+        fprintf(stderr, "%s\n", error);
+        return 2;
+    }
     if (s2r_claim_dir(opt.out, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
 
     for (k = 0; k < 2; k++)

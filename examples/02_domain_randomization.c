@@ -243,6 +243,10 @@ int main(int argc, char** argv) {
 
     if (s2r_options_parse(&opt, argc, argv, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 2; }
     if (opt.help) { s2r_options_usage(argv[0], "PPO with domain randomization"); return 0; }
+    if (s2r_options_only(&opt, S2R_OPT_ROBOT | S2R_OPT_TASK | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_THREADS | S2R_OPT_OUT | S2R_OPT_QUICK | S2R_OPT_RESUME, error) != S2R_OK) {
+        fprintf(stderr, "%s\n", error);
+        return 2;
+    }
     if (s2r_claim_dir(opt.out, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
     steps = opt.quick ? 16000 : s2r_task_training_steps(opt.task, 0);
 

@@ -740,6 +740,13 @@ int main(int argc, char** argv) {
 
     if (s2r_options_parse(&opt, argc, argv, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 2; }
     if (opt.help) { s2r_options_usage(argv[0], "staged deployment of a policy to a fleet of real units"); return 0; }
+    if (s2r_options_only(&opt, S2R_OPT_ROBOT | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_THREADS | S2R_OPT_OUT | S2R_OPT_QUICK, error) != S2R_OK) {
+        fprintf(stderr, "%s\n", error);
+        return 2;
+    }
+#ifdef _OPENMP
+    if (opt.given & S2R_OPT_THREADS) omp_set_num_threads(opt.threads);   /* else OpenMP's default */
+#endif
     if (s2r_claim_dir(opt.out, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
     z = sizes_for(opt.quick);
     rec.changed_unit = -1;

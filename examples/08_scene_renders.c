@@ -373,6 +373,10 @@ int main(int argc, char** argv) {
 
     if (s2r_options_parse(&opt, argc, argv, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 2; }
     if (opt.help) { s2r_options_usage(argv[0], "stills of both arms and a filmstrip of one reach or push"); return 0; }
+    if (s2r_options_only(&opt, S2R_OPT_ROBOT | S2R_OPT_TASK | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_OUT | S2R_OPT_QUICK, error) != S2R_OK) {
+        fprintf(stderr, "%s\n", error);
+        return 2;
+    }
     if (s2r_claim_dir(opt.out, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
     if (opt.quick) { px.still_w = 480; px.still_h = 360; px.frame_w = 200; px.frame_h = 150; }
 

@@ -345,6 +345,13 @@ static int test_options(void) {
     CHECK(s2r_options_parse(&o, 3, unknown, error) == S2R_ERR_PARSE && strstr(error, "--robto"));
     CHECK(s2r_options_parse(&o, 2, missing, error) == S2R_ERR_PARSE && strstr(error, "--seed"));
     {
+        char* unused[] = {"prog", "--resume", "--out", "x"};
+        s2r_options u;
+        CHECK(s2r_options_parse(&u, 4, unused, error) == S2R_OK && u.given == (S2R_OPT_RESUME | S2R_OPT_OUT));
+        CHECK(s2r_options_only(&u, S2R_OPT_OUT, error) == S2R_ERR_PARSE && strstr(error, "--resume does nothing"));
+        CHECK(s2r_options_only(&u, S2R_OPT_OUT | S2R_OPT_RESUME, error) == S2R_OK);
+    }
+    {
         char* option_as_value[] = {"prog", "--out", "--quick"};
         CHECK(s2r_options_parse(&o, 3, option_as_value, error) == S2R_ERR_PARSE && strstr(error, "not the option '--quick'"));
     }
