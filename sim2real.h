@@ -3721,6 +3721,13 @@ S2RDEF void        s2r_options_usage(const char* program, const char* purpose);
    (`used`: S2R_OPT_* bits), so that "--resume" or "--task push" never
    passes silently where it would change nothing. */
 S2RDEF s2r_result  s2r_options_only(const s2r_options* options, unsigned used, char* error);
+/* How every example starts: parse the command line, print the usage on
+   --help, refuse options it does not use (`used`), hand --threads to
+   OpenMP when given, and make and claim --out (s2r_claim_dir).  S2R_OK to
+   go on; otherwise stop with *status as the exit status (0 after --help, 2
+   for a bad command line, 1 for an unusable folder), the reason printed. */
+S2RDEF s2r_result  s2r_example_start(s2r_options* options, int argc, char** argv, const char* purpose,
+                                     unsigned used, int* status);
 /* Create a folder (and its parents) if missing and check it can be written:
    S2R_ERR_IO with a message otherwise. */
 S2RDEF s2r_result  s2r_make_dir(const char* path, char* error);
@@ -13186,6 +13193,31 @@ static const struct { const char* name; unsigned bit; } s2r__option_bits[] = {
     {"--robot", S2R_OPT_ROBOT}, {"--task", S2R_OPT_TASK}, {"--seed", S2R_OPT_SEED}, {"--real-seed", S2R_OPT_REAL_SEED},
     {"--seeds", S2R_OPT_SEEDS}, {"--threads", S2R_OPT_THREADS}, {"--out", S2R_OPT_OUT}, {"--quick", S2R_OPT_QUICK},
     {"--resume", S2R_OPT_RESUME}, {"--checkpoint-every", S2R_OPT_RESUME}};
+
+S2RDEF s2r_result s2r_example_start(s2r_options* o, int argc, char** argv, const char* purpose, unsigned used,
+                                    int* status) {
+    char error[S2R_ERROR_LEN];
+    *status = 2;
+    if (s2r_options_parse(o, argc, argv, error) != S2R_OK || s2r_options_only(o, used, error) != S2R_OK) {
+        fprintf(stderr, "%s\n", error);
+        return S2R_ERR_PARSE;
+    }
+    if (o->help) {
+        s2r_options_usage(argv[0], purpose);
+        *status = 0;
+        return S2R_ERR_STATE;
+    }
+#ifdef _OPENMP
+    if (o->given & S2R_OPT_THREADS) omp_set_num_threads(o->threads);   /* else OpenMP's default */
+#endif
+    if (s2r_claim_dir(o->out, error) != S2R_OK) {
+        fprintf(stderr, "%s\n", error);
+        *status = 1;
+        return S2R_ERR_IO;
+    }
+    *status = 0;
+    return S2R_OK;
+}
 
 S2RDEF s2r_result s2r_options_only(const s2r_options* o, unsigned used, char* error) {
     size_t k;

@@ -71,18 +71,15 @@ int main(int argc, char** argv) {
     static double sag[2][S2R_MAX_JOINTS][SAMPLES];
     const s2r_robot_kind arms[2] = {S2R_ROBOT_UR5E, S2R_ROBOT_PANDA};
     s2r_options opt;
+    int status;
     s2r_figure fig;
     char error[S2R_ERROR_LEN], path[512];
     int n[2], k;
     s2r_file csv;   /* 00_hold_home.csv, written whole or not at all */
 
-    if (s2r_options_parse(&opt, argc, argv, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 2; }
-    if (opt.help) { s2r_options_usage(argv[0], "load both arms, print their facts, hold home"); return 0; }
-    if (s2r_options_only(&opt, S2R_OPT_OUT, error) != S2R_OK) {
-        fprintf(stderr, "%s\n", error);
-        return 2;
-    }
-    if (s2r_claim_dir(opt.out, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
+    if (s2r_example_start(&opt, argc, argv, "load both arms, print their facts, hold home",
+                          S2R_OPT_OUT, &status) != S2R_OK)
+        return status;
 
     for (k = 0; k < 2; k++)
         if (hold_home(arms[k], sag[k], &n[k]) != S2R_OK) return 1;

@@ -172,17 +172,14 @@ static s2r_result train_pure_sim(const s2r_options* opt, long long steps, int ep
 int main(int argc, char** argv) {
     static gap_row rows[ROBOTS];
     s2r_options opt;
+    int status;
     s2r_task_config tc;
-    char error[S2R_ERROR_LEN], path[512];
+    char path[512];
     int episodes, push;
 
-    if (s2r_options_parse(&opt, argc, argv, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 2; }
-    if (opt.help) { s2r_options_usage(argv[0], "one scripted controller on the simulator and on real units"); return 0; }
-    if (s2r_options_only(&opt, S2R_OPT_ROBOT | S2R_OPT_TASK | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_THREADS | S2R_OPT_OUT | S2R_OPT_QUICK | S2R_OPT_RESUME, error) != S2R_OK) {
-        fprintf(stderr, "%s\n", error);
-        return 2;
-    }
-    if (s2r_claim_dir(opt.out, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
+    if (s2r_example_start(&opt, argc, argv, "one scripted controller on the simulator and on real units",
+                          S2R_OPT_ROBOT | S2R_OPT_TASK | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_THREADS | S2R_OPT_OUT | S2R_OPT_QUICK | S2R_OPT_RESUME, &status) != S2R_OK)
+        return status;
     episodes = opt.quick ? 20 : 100;
     tc = s2r_task_config_default(opt.task);
     push = opt.task == S2R_TASK_PUSH;

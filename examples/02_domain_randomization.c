@@ -231,6 +231,7 @@ static s2r_result show_margin(const s2r_options* opt, s2r_policy* dr, const s2r_
 
 int main(int argc, char** argv) {
     s2r_options opt;
+    int status;
     s2r_training training;
     s2r_ppo_config pc;
     s2r_ppo ppo;
@@ -241,13 +242,9 @@ int main(int argc, char** argv) {
     int obs_dim, act_dim;
     long long steps;
 
-    if (s2r_options_parse(&opt, argc, argv, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 2; }
-    if (opt.help) { s2r_options_usage(argv[0], "PPO with domain randomization"); return 0; }
-    if (s2r_options_only(&opt, S2R_OPT_ROBOT | S2R_OPT_TASK | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_THREADS | S2R_OPT_OUT | S2R_OPT_QUICK | S2R_OPT_RESUME, error) != S2R_OK) {
-        fprintf(stderr, "%s\n", error);
-        return 2;
-    }
-    if (s2r_claim_dir(opt.out, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
+    if (s2r_example_start(&opt, argc, argv, "PPO with domain randomization",
+                          S2R_OPT_ROBOT | S2R_OPT_TASK | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_THREADS | S2R_OPT_OUT | S2R_OPT_QUICK | S2R_OPT_RESUME, &status) != S2R_OK)
+        return status;
     steps = opt.quick ? 16000 : s2r_task_training_steps(opt.task, 0);
 
     /* 1. The ranges: the library's defaults, written out so they can be edited. */

@@ -379,17 +379,13 @@ static int retrain(const s2r_options* opt) {
 
 int main(int argc, char** argv) {
     s2r_options opt;
+    int status;
     sizes z;
-    char error[S2R_ERROR_LEN];
     int i, one_robot = 0, ok = 1;
 
-    if (s2r_options_parse(&opt, argc, argv, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 2; }
-    if (opt.help) { s2r_options_usage(argv[0], "identify a real unit's parameters and re-centre the training ranges"); return 0; }
-    if (s2r_options_only(&opt, S2R_OPT_ROBOT | S2R_OPT_TASK | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_THREADS | S2R_OPT_OUT | S2R_OPT_QUICK | S2R_OPT_RESUME, error) != S2R_OK) {
-        fprintf(stderr, "%s\n", error);
-        return 2;
-    }
-    if (s2r_claim_dir(opt.out, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
+    if (s2r_example_start(&opt, argc, argv, "identify a real unit's parameters and re-centre the training ranges",
+                          S2R_OPT_ROBOT | S2R_OPT_TASK | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_THREADS | S2R_OPT_OUT | S2R_OPT_QUICK | S2R_OPT_RESUME, &status) != S2R_OK)
+        return status;
     for (i = 1; i < argc; i++) one_robot |= strcmp(argv[i], "--robot") == 0;
     z.train = opt.quick ? 2 : 3;
     z.valid = opt.quick ? 1 : 2;

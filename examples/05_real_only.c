@@ -18,6 +18,7 @@
 
 int main(int argc, char** argv) {
     s2r_options opt;
+    int status;
     s2r_dataset demos;
     s2r_policy policy;
     s2r_policy_shape shape;
@@ -30,13 +31,9 @@ int main(int argc, char** argv) {
     char error[S2R_ERROR_LEN], path[512];
     int n_demos, ok;
 
-    if (s2r_options_parse(&opt, argc, argv, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 2; }
-    if (opt.help) { s2r_options_usage(argv[0], "behaviour cloning from scratch on real demonstrations"); return 0; }
-    if (s2r_options_only(&opt, S2R_OPT_ROBOT | S2R_OPT_TASK | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_THREADS | S2R_OPT_OUT | S2R_OPT_QUICK, error) != S2R_OK) {
-        fprintf(stderr, "%s\n", error);
-        return 2;
-    }
-    if (s2r_claim_dir(opt.out, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
+    if (s2r_example_start(&opt, argc, argv, "behaviour cloning from scratch on real demonstrations",
+                          S2R_OPT_ROBOT | S2R_OPT_TASK | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_THREADS | S2R_OPT_OUT | S2R_OPT_QUICK, &status) != S2R_OK)
+        return status;
     task = s2r_task_config_default(opt.task);
     n_demos = opt.quick ? 200 : 10000;
 

@@ -727,6 +727,7 @@ static s2r_result run_stages(const s2r_options* opt, const sizes* z, const s2r_c
 int main(int argc, char** argv) {
     static record rec;
     s2r_options opt;
+    int status;
     s2r_deploy_config dc = s2r_deploy_config_default();
     s2r_deploy d;
     s2r_expert fallback_expert;
@@ -735,19 +736,12 @@ int main(int argc, char** argv) {
     s2r_controller cand, fallback;
     s2r_task_config tc;
     sizes z;
-    char error[S2R_ERROR_LEN], path[512];
+    char path[512];
     s2r_result res;
 
-    if (s2r_options_parse(&opt, argc, argv, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 2; }
-    if (opt.help) { s2r_options_usage(argv[0], "staged deployment of a policy to a fleet of real units"); return 0; }
-    if (s2r_options_only(&opt, S2R_OPT_ROBOT | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_THREADS | S2R_OPT_OUT | S2R_OPT_QUICK, error) != S2R_OK) {
-        fprintf(stderr, "%s\n", error);
-        return 2;
-    }
-#ifdef _OPENMP
-    if (opt.given & S2R_OPT_THREADS) omp_set_num_threads(opt.threads);   /* else OpenMP's default */
-#endif
-    if (s2r_claim_dir(opt.out, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
+    if (s2r_example_start(&opt, argc, argv, "staged deployment of a policy to a fleet of real units",
+                          S2R_OPT_ROBOT | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_THREADS | S2R_OPT_OUT | S2R_OPT_QUICK, &status) != S2R_OK)
+        return status;
     z = sizes_for(opt.quick);
     rec.changed_unit = -1;
     rec.change_round = rec.alarm_round = -1;

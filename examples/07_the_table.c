@@ -545,19 +545,16 @@ int main(int argc, char** argv) {
     static unit_data units[MAX_SEEDS];
     s2r_dataset pooled;
     s2r_options opt;
+    int status;
     sizes z;
-    char error[S2R_ERROR_LEN], path[512];
+    char path[512];
     double start = s2r_seconds(), seconds;
     int s;
     FILE* f;
 
-    if (s2r_options_parse(&opt, argc, argv, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 2; }
-    if (opt.help) { s2r_options_usage(argv[0], "every row of the recipe table"); return 0; }
-    if (s2r_options_only(&opt, S2R_OPT_ROBOT | S2R_OPT_TASK | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_SEEDS | S2R_OPT_THREADS | S2R_OPT_OUT | S2R_OPT_QUICK | S2R_OPT_RESUME, error) != S2R_OK) {
-        fprintf(stderr, "%s\n", error);
-        return 2;
-    }
-    if (s2r_claim_dir(opt.out, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
+    if (s2r_example_start(&opt, argc, argv, "every row of the recipe table",
+                          S2R_OPT_ROBOT | S2R_OPT_TASK | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_SEEDS | S2R_OPT_THREADS | S2R_OPT_OUT | S2R_OPT_QUICK | S2R_OPT_RESUME, &status) != S2R_OK)
+        return status;
     s2r_interrupt_catch();   /* Ctrl-C saves the running training's state; --resume goes on */
     z = choose_sizes(opt.quick, opt.task);
     if (opt.quick) opt.seeds = 1;

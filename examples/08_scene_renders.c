@@ -365,19 +365,15 @@ static s2r_result film_task(const s2r_options* opt, film_controller* c, const si
 int main(int argc, char** argv) {
     const s2r_robot_kind arms[2] = {S2R_ROBOT_UR5E, S2R_ROBOT_PANDA};
     s2r_options opt;
+    int status;
     film_controller controller;
     sizes px = {960, 720, 360, 270};
-    char error[S2R_ERROR_LEN];
     double start = s2r_seconds();
     int k;
 
-    if (s2r_options_parse(&opt, argc, argv, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 2; }
-    if (opt.help) { s2r_options_usage(argv[0], "stills of both arms and a filmstrip of one reach or push"); return 0; }
-    if (s2r_options_only(&opt, S2R_OPT_ROBOT | S2R_OPT_TASK | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_OUT | S2R_OPT_QUICK, error) != S2R_OK) {
-        fprintf(stderr, "%s\n", error);
-        return 2;
-    }
-    if (s2r_claim_dir(opt.out, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
+    if (s2r_example_start(&opt, argc, argv, "stills of both arms and a filmstrip of one reach or push",
+                          S2R_OPT_ROBOT | S2R_OPT_TASK | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_OUT | S2R_OPT_QUICK, &status) != S2R_OK)
+        return status;
     if (opt.quick) { px.still_w = 480; px.still_h = 360; px.frame_w = 200; px.frame_h = 150; }
 
     printf("Stills: each arm at home, a target in its target box\n");

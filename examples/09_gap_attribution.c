@@ -162,19 +162,13 @@ static int plot(const s2r_options* opt, const s2r_gap_attribution* a) {
 int main(int argc, char** argv) {
     static s2r_gap_attribution a[RECIPES];
     s2r_options opt;
+    int status;
     char error[S2R_ERROR_LEN];
     int r, episodes;
 
-    if (s2r_options_parse(&opt, argc, argv, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 2; }
-    if (opt.help) { s2r_options_usage(argv[0], "where the gap comes from, effect by effect (oracle)"); return 0; }
-    if (s2r_options_only(&opt, S2R_OPT_ROBOT | S2R_OPT_TASK | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_SEEDS | S2R_OPT_THREADS | S2R_OPT_OUT | S2R_OPT_QUICK, error) != S2R_OK) {
-        fprintf(stderr, "%s\n", error);
-        return 2;
-    }
-#ifdef _OPENMP
-    if (opt.given & S2R_OPT_THREADS) omp_set_num_threads(opt.threads);   /* else OpenMP's default */
-#endif
-    if (s2r_claim_dir(opt.out, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
+    if (s2r_example_start(&opt, argc, argv, "where the gap comes from, effect by effect (oracle)",
+                          S2R_OPT_ROBOT | S2R_OPT_TASK | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_SEEDS | S2R_OPT_THREADS | S2R_OPT_OUT | S2R_OPT_QUICK, &status) != S2R_OK)
+        return status;
     if (opt.quick) opt.seeds = 1;   /* as 07 --quick */
     episodes = opt.quick ? 10 : 100;
     printf("Gap attribution: %s on the %s, %d seed(s) on units #%llu.., %d episodes per condition\n",
