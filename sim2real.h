@@ -9922,11 +9922,14 @@ S2RDEF s2r_result s2r_ppo_load_state(s2r_ppo* ppo, const char* path) {
     memcpy(h, buf, sizeof h);
     sum = h[S2R__S_SUM];
     h[S2R__S_SUM] = s2r__fnv1a(0xCBF29CE484222325ull, buf + sizeof h, n - sizeof h);
-    r = s2r__ppo_state_match(ppo, h, path);
+    /* what the file is, then whether it is whole, then whether it is this run's: a flipped bit in a
+       setting is corruption, not "another run" */
+    r = h[S2R__S_MAGIC] != S2R__ST_MAGIC || h[S2R__S_VERSION] != S2R__ST_VERSION ? s2r__ppo_state_match(ppo, h, path) : S2R_OK;
     if (r == S2R_OK && (n < fixed || h[S2R__S_IMAGE] != n - fixed))
         r = s2r__fail(ppo->error, S2R_ERR_CORRUPT, "%s: %lu bytes, not what the header says (truncated?)", path, (unsigned long)n);
     if (r == S2R_OK && s2r__fnv1a(h[S2R__S_SUM], h, sizeof h) != sum)
         r = s2r__fail(ppo->error, S2R_ERR_CORRUPT, "%s: checksum mismatch (corrupt file)", path);
+    if (r == S2R_OK) r = s2r__ppo_state_match(ppo, h, path);
     if (r == S2R_OK && (r = s2r_policy_load_memory(&ppo->policy, &ppo->adam, buf + fixed, n - fixed, path)) != S2R_OK)
         memcpy(ppo->error, ppo->policy.error, S2R_ERROR_LEN);
     if (r == S2R_OK) {   /* validated: nothing below can fail */

@@ -169,6 +169,7 @@ int main(int argc, char** argv) {
         s2r_collect_unit_demos(opt.robot, opt.real_seed, &task, &op, n_demos, opt.seed + 77 + opt.real_seed,
                                opt.threads, &demos, &ok, error) != S2R_OK) {
         fprintf(stderr, "%s\n", error);
+        s2r_dataset_free(&demos);
         return 1;
     }
     printf("  %d demonstrations recorded, %d ended on target\n", n_demos, ok);
@@ -179,6 +180,7 @@ int main(int argc, char** argv) {
         if (finetune(&opt, &task, identified ? &sim : NULL, start_path, &demos, n_demos, demo_counts[i], opt.quick ? 20 : 200, &results[i],
                      error) != S2R_OK) {
             fprintf(stderr, "%s\n", error);
+            s2r_dataset_free(&demos);
             return 1;
         }
         snprintf(label, sizeof label, "%d demos", demo_counts[i]);

@@ -116,6 +116,8 @@ static int test_state_refused_trainer_untouched(void) {
     CHECK(s2r_ppo_load_state(&a, bad) == S2R_ERR_CORRUPT && strstr(a.error, "checksum"));
     CHECK(harden_copy(path, bad, 0, 2) == 0);                /* the magic */
     CHECK(s2r_ppo_load_state(&a, bad) == S2R_ERR_CORRUPT);
+    CHECK(harden_copy(path, bad, 0, 16) == 0);               /* a bit of the seed: corruption, not another run */
+    CHECK(s2r_ppo_load_state(&a, bad) == S2R_ERR_CORRUPT && strstr(a.error, "checksum"));
     CHECK(s2r_ppo_load_state(&other, "build/no_such.state") == S2R_ERR_IO);
     CHECK(other.update == 0 && other.global_step == 0);
     CHECK(memcmp(before, other.policy.params, sizeof(float) * (size_t)other.policy.num_params) == 0);
