@@ -195,9 +195,19 @@ $(BUILD)/test_main_asan: $(TEST_SRC) sim2real.h $(BUILD)/quickstart.c | $(BUILD)
 $(BUILD)/test_render_asan: tests/test_render.c tests/test.h tests/stb_image_decoder.h sim2real.h | $(BUILD)
 	$(CC) $(CPPFLAGS) $(RENDER_CFLAGS) $(SAN_CFLAGS) $< -o $@ $(LDLIBS) $(RENDER_LIBS)
 
-sanitize: deps $(BUILD)/test_main_asan $(BUILD)/test_render_asan
+# Examples' error exits under the sanitizers too: each must fail (status 1)
+# without a leak - 04 and 09 run in an empty folder (no upstream policy).
+SAN_EXAMPLES := 04_finetune 09_gap_attribution
+$(BUILD)/%_asan: examples/%.c sim2real.h | $(BUILD)
+	$(CC) $(CPPFLAGS) $(SAN_CFLAGS) $< -o $@ $(LDLIBS)
+
+sanitize: deps $(BUILD)/test_main_asan $(BUILD)/test_render_asan $(patsubst %,$(BUILD)/%_asan,$(SAN_EXAMPLES))
 	$(SAN_ENV) ./$(BUILD)/test_main_asan
 	$(SAN_ENV) ./$(BUILD)/test_render_asan
+	@for e in $(SAN_EXAMPLES); do rm -rf $(BUILD)/san_empty_$$e; \
+	  $(SAN_ENV) ./$(BUILD)/$${e}_asan --quick --out $(BUILD)/san_empty_$$e > $(BUILD)/san_$$e.log 2>&1; st=$$?; \
+	  if [ $$st -ne 1 ]; then echo "$$e: error exit gave status $$st (want 1; sanitizer report?)"; tail -n 30 $(BUILD)/san_$$e.log; exit 1; fi; \
+	  echo "ok   $$e: error exit clean under the sanitizers"; done
 
 $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c sim2real.h | $(BUILD)
 	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) $< -o $@ $(LDLIBS)

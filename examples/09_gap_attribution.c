@@ -163,7 +163,6 @@ int main(int argc, char** argv) {
     static s2r_gap_attribution a[RECIPES];
     s2r_options opt;
     int status;
-    char error[S2R_ERROR_LEN];
     int r, episodes;
 
     if (s2r_example_start(&opt, argc, argv, "where the gap comes from, effect by effect (oracle)",
