@@ -340,9 +340,29 @@ static int test_docs_names_exist(void) {
     return 0;
 }
 
+/* No file of the project points at a design note outside the repository:
+   every "NAME.md" the header, the examples and the README mention is in
+   the repository (README.md; the others are not shipped). */
+static int test_docs_no_outside_files(void) {
+    static const char* const files[] = {"sim2real.h", "README.md", "Makefile", "examples/07_the_table.c",
+                                        "examples/09_gap_attribution.c", "examples/03_system_id.c"};
+    static const char* const outside[] = {"DESIGN.md", "ROBOTS.md", "STYLE.md"};
+    int f, k;
+    for (f = 0; f < (int)(sizeof files / sizeof *files); f++) {
+        long size;
+        char* text = docs_read(files[f], &size);
+        CHECKF(text != NULL, "%s", files[f]);
+        for (k = 0; k < (int)(sizeof outside / sizeof *outside); k++)
+            CHECKF(strstr(text, outside[k]) == NULL, "%s points at %s, which is not in the repository", files[f], outside[k]);
+        free(text);
+    }
+    return 0;
+}
+
 static const test_case docs_tests[] = {
     {"docs: the PNG check accepts a written figure and rejects broken ones", test_docs_png_checker},
     {"docs: every figure README.md names is a whole PNG", test_docs_readme_figures},
     {"docs: notebooks are JSON with cells, stored without outputs", test_docs_notebooks},
     {"docs: the reading paths and the examples' Uses: lines name functions that exist and are called", test_docs_names_exist},
+    {"docs: no file points at a design note outside the repository", test_docs_no_outside_files},
 };
