@@ -6338,6 +6338,60 @@ static s2r_result s2r__sim_check_randomization(const s2r_sim* sim, const s2r_ran
     return S2R_OK;
 }
 
+/* --- The randomized simulator: one episode ---------------------------------
+   The flow of a reset (the reading path "What does domain randomization do to
+   a simulator?"): draw this episode's parameters (s2r__sim_sample_draw),
+   write them into the model (s2r__sim_apply_draw), set up latencies and
+   noise (s2r__sim_setup_sensing), put the arm, the marker and the object in
+   place.  The pieces follow in that order; the physics step that every
+   advance runs comes after them. */
+
+static void s2r__sim_sample_draw(const s2r_randomization* r, int n, s2r_rng* rng, s2r_sim_draw* d);
+static void s2r__sim_apply_draw(s2r_sim* sim);
+static void s2r__sim_setup_sensing(s2r_sim* sim);
+static void s2r__sim_camera_reset(s2r_sim* sim);
+static void s2r__sim_set_object(s2r_sim* sim, const double xy[2]);
+static void s2r__clip_to_limits(const s2r_arm_info* info, const double* q, double* out);
+static void s2r__robot_joint_state(const s2r_robot* r, double* qqd);
+
+static s2r_result s2r__sim_reset(void* self, const double* q0, const double* target, s2r_rng* rng) {
+    s2r_sim* sim = (s2r_sim*)self;
+    s2r_robot* r = &sim->robot;
+    double state[2 * S2R_MAX_JOINTS] = {0}, kept[3];
+    s2r_result res;
+    if (target && !s2r_all_finite(target, 3))
+        return s2r__fail(sim->error, S2R_ERR_INVALID_ARGUMENT, "target contains NaN or Inf");
+    if (q0 && !s2r_all_finite(q0, r->info.n_joints))
+        return s2r__fail(sim->error, S2R_ERR_INVALID_ARGUMENT, "start pose contains NaN or Inf");
+    if (rng) {
+        if (!sim->pinned) s2r__sim_sample_draw(&sim->config.randomization, r->info.n_joints, rng, &sim->draw);
+        sim->drawn = 1;
+        sim->rng = s2r_rng_split(rng, 0x5e25);
+    }
+    if (!target && r->target_mocap >= 0) {   /* NULL: the marker stays (resetting the data would move it) */
+        memcpy(kept, r->data->mocap_pos + 3 * r->target_mocap, sizeof kept);
+        target = kept;
+    }
+    s2r__sim_apply_draw(sim);
+    mj_setConst(r->model, r->data);          /* masses, inertias and gains changed */
+    res = s2r_robot_reset(r, q0);
+    if (res != S2R_OK) return s2r__fail(sim->error, res, "%s", r->error);
+    if (target && r->target_mocap >= 0) memcpy(r->data->mocap_pos + 3 * r->target_mocap, target, 3 * sizeof(double));
+    s2r__clip_to_limits(&r->info, q0 ? q0 : r->info.q_home, sim->q_cmd);
+    s2r__robot_joint_state(r, state);
+    s2r_delay_reset(&sim->action_delay, sim->q_cmd);
+    s2r_delay_reset(&sim->sensor_delay, state);
+    s2r__sim_setup_sensing(sim);
+    if (r->object_body >= 0) {   /* the object where the model puts it, on the table as drawn */
+        s2r__sim_set_object(sim, sim->nominal->qpos0 + r->object_qpos_adr);
+        s2r__sim_camera_reset(sim);
+    }
+    sim->time = sim->last_read = 0;
+    sim->diverged = 0;
+    sim->halted = 0;
+    return S2R_OK;
+}
+
 /* The parameters each joint draws for itself: real joints are not alike
    (each drive's gains, seals and gearbox are its own), so a randomized
    simulator whose joints all share one draw never shows a policy an arm
@@ -6625,43 +6679,6 @@ static void s2r__robot_ground_truth(s2r_robot* r, int diverged, s2r_ground_truth
     }
 }
 
-static s2r_result s2r__sim_reset(void* self, const double* q0, const double* target, s2r_rng* rng) {
-    s2r_sim* sim = (s2r_sim*)self;
-    s2r_robot* r = &sim->robot;
-    double state[2 * S2R_MAX_JOINTS] = {0}, kept[3];
-    s2r_result res;
-    if (target && !s2r_all_finite(target, 3))
-        return s2r__fail(sim->error, S2R_ERR_INVALID_ARGUMENT, "target contains NaN or Inf");
-    if (q0 && !s2r_all_finite(q0, r->info.n_joints))
-        return s2r__fail(sim->error, S2R_ERR_INVALID_ARGUMENT, "start pose contains NaN or Inf");
-    if (rng) {
-        if (!sim->pinned) s2r__sim_sample_draw(&sim->config.randomization, r->info.n_joints, rng, &sim->draw);
-        sim->drawn = 1;
-        sim->rng = s2r_rng_split(rng, 0x5e25);
-    }
-    if (!target && r->target_mocap >= 0) {   /* NULL: the marker stays (resetting the data would move it) */
-        memcpy(kept, r->data->mocap_pos + 3 * r->target_mocap, sizeof kept);
-        target = kept;
-    }
-    s2r__sim_apply_draw(sim);
-    mj_setConst(r->model, r->data);          /* masses, inertias and gains changed */
-    res = s2r_robot_reset(r, q0);
-    if (res != S2R_OK) return s2r__fail(sim->error, res, "%s", r->error);
-    if (target && r->target_mocap >= 0) memcpy(r->data->mocap_pos + 3 * r->target_mocap, target, 3 * sizeof(double));
-    s2r__clip_to_limits(&r->info, q0 ? q0 : r->info.q_home, sim->q_cmd);
-    s2r__robot_joint_state(r, state);
-    s2r_delay_reset(&sim->action_delay, sim->q_cmd);
-    s2r_delay_reset(&sim->sensor_delay, state);
-    s2r__sim_setup_sensing(sim);
-    if (r->object_body >= 0) {   /* the object where the model puts it, on the table as drawn */
-        s2r__sim_set_object(sim, sim->nominal->qpos0 + r->object_qpos_adr);
-        s2r__sim_camera_reset(sim);
-    }
-    sim->time = sim->last_read = 0;
-    sim->diverged = 0;
-    sim->halted = 0;
-    return S2R_OK;
-}
 
 static s2r_result s2r__sim_command(void* self, const double* q_target) {
     s2r_sim* sim = (s2r_sim*)self;
