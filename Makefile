@@ -96,6 +96,7 @@ test: test-deps $(BUILD)/test_main $(BUILD)/test_render $(BUILD)/cxx_check.o $(B
 	./$(BUILD)/07_the_table --quick --out $(BUILD)/quick --threads $(THREADS)
 	./$(BUILD)/07_the_table --task push --quick --out $(BUILD)/quick_push --threads $(THREADS)
 	./$(BUILD)/09_gap_attribution --task push --quick --out $(BUILD)/quick_push --threads $(THREADS)
+	./$(BUILD)/10_sysid_vs_truth --quick --out $(BUILD)/quick --threads $(THREADS)
 	@$(MAKE) --no-print-directory notebooks sanitize fuzz
 
 # The notebooks (notebooks/*.ipynb), executed headless in recipe order with
@@ -155,6 +156,9 @@ figures: deps $(EXAMPLES)
 	  for f in csv png; do cp $(BUILD)/push_$$r/09_push_attribution.$$f figures/09_push_attribution_$$r.$$f || exit 1; done; \
 	  ./$(BUILD)/08_scene_renders --task push --robot $$r --out $(BUILD)/push_$$r || exit 1; \
 	  cp $(BUILD)/push_$$r/08_push_filmstrip_$$r.png figures/ || exit 1; \
+	  ./$(BUILD)/10_sysid_vs_truth --robot $$r --out $(BUILD)/sysid_$$r --threads $(THREADS) || exit 1; \
+	  for f in sysid_vs_truth.csv sysid_summary.csv sysid_vs_truth.png; do \
+	    cp $(BUILD)/sysid_$$r/10_$$f figures/10_$${f%.*}_$$r.$${f##*.} || exit 1; done; \
 	done
 
 bench: deps $(BENCHES)

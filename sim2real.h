@@ -1388,6 +1388,14 @@ typedef enum s2r_effect {
 
 /* "joint_friction", "backlash", ...; "unknown" out of range. */
 S2RDEF const char* s2r_effect_name(s2r_effect e);
+/* ORACLE - the value unit `u` truly has for parameter p, in the unit
+   system identification reports it in (the parameter's default mode: a
+   scale, kg, N m, s), as open-loop identification can see it: for
+   action_latency the total delay less the sensing delay the fit holds
+   (`held_obs_latency`, s).  For scoring system ID against the truth
+   (examples 03 and 10); frictionloss is the unit's seal drag only - its
+   sigmoid joint friction has no simulator parameter to be. */
+S2RDEF double      s2r_real_unit_truth(const s2r_real_unit* u, s2r_param p, double held_obs_latency);
 /* Whether effect e exists in `scene` (the object and table effects only
    in the push scene). */
 S2RDEF int         s2r_effect_in_scene(s2r_effect e, s2r_scene scene);
@@ -7153,6 +7161,13 @@ static const char* const s2r__effect_names[S2R_EFFECT_COUNT] = {
 
 S2RDEF const char* s2r_effect_name(s2r_effect e) {
     return (e >= 0 && e < S2R_EFFECT_COUNT) ? s2r__effect_names[e] : "unknown";
+}
+
+S2RDEF double s2r_real_unit_truth(const s2r_real_unit* u, s2r_param p, double held_obs_latency) {
+    if (!u || (int)p < 0 || p >= S2R_PARAM_COUNT) return NAN;
+    if (p == S2R_PARAM_ACTION_LATENCY)   /* open loop sees the total delay */
+        return u->draw.value[p] + u->draw.value[S2R_PARAM_OBS_LATENCY] - held_obs_latency;
+    return u->draw.value[p];
 }
 
 S2RDEF int s2r_effect_in_scene(s2r_effect e, s2r_scene scene) {

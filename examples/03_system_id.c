@@ -89,9 +89,7 @@ static void print_oracle(const s2r_sysid* id, const s2r_sysid_result* r, const s
     printf("  ORACLE (the stand-in's hidden values; a real robot has no such thing):\n");
     for (i = 0; i < r->n_params; i++) {
         s2r_param p = id->config.param[i].param;
-        double truth = u->draw.value[p];
-        if (p == S2R_PARAM_ACTION_LATENCY)   /* open loop sees the total delay */
-            truth += u->draw.value[S2R_PARAM_OBS_LATENCY] - obs_latency;
+        double truth = s2r_real_unit_truth(u, p, obs_latency);
         printf("    %-15s identified %8.4g   hidden %8.4g%s\n", s2r_param_name(p), r->value[i], truth,
                p == S2R_PARAM_FRICTIONLOSS ? "   (plus sigmoid friction the simulator lacks)" : "");
     }

@@ -1,0 +1,177 @@
+/* 10_sysid_vs_truth.c - system identification scored against the truth.
+
+   ORACLE.  Example 03 identifies one unit and can only say how well the
+   fitted simulator replays held-out trajectories.  The stand-in fleet knows
+   every unit's true parameters, so here the identification the table runs
+   (s2r_identify_unit: multisine training and chirp validation trajectories
+   through the backend, coordinate descent on kp, kv, payload, armature,
+   friction loss and command latency) is run on many units and each
+   estimate is set beside the unit's true value (s2r_real_unit_truth) - what
+   no real lab can do.  Per parameter: the bias and spread of the relative
+   error over the units, its median size, and how often the fit called the
+   parameter identifiable.  And the validation verdict, for the nominal
+   starting model and for the identified one: a gate that says "good" for
+   both cannot tell identification from none.
+
+   The units are identified in parallel (--threads); the identification
+   never reads the oracle, only this scoring does.
+
+   Uses: s2r_real_robot_init, s2r_identify_unit, s2r_real_robot_oracle,
+         s2r_real_unit_truth, s2r_sysid_verdict_of, s2r_figure_*.
+   Writes: DIR/10_sysid_vs_truth.csv (one row per unit and parameter),
+           DIR/10_sysid_summary.csv (one row per parameter),
+           DIR/10_sysid_vs_truth.png (estimate against truth, a panel per
+           parameter). */
+#define SIM2REAL_IMPLEMENTATION
+#include "../sim2real.h"
+#include <stdio.h>
+#include <string.h>
+
+#define MAX_UNITS 64
+
+typedef struct unit_fit {          /* one unit: its fit and its truth        */
+    s2r_sysid_result result;
+    double           truth[S2R_SYSID_MAX_PARAMS];
+    s2r_result       status;
+    char             error[S2R_ERROR_LEN];
+} unit_fit;
+
+/* Identify unit `unit` as the table does and read its truth. */
+static void identify(const s2r_options* opt, const s2r_identify_config* id, const s2r_sysid_config* params,
+                     uint64_t unit, unit_fit* f) {
+    s2r_randomization dr = s2r_randomization_default(), next;
+    s2r_real_robot real;
+    double camera[3], held = s2r_dist_centre(&dr.p[S2R_PARAM_OBS_LATENCY].dist);
+    int i;
+    if ((f->status = s2r_real_robot_init(&real, opt->robot, unit)) != S2R_OK) {
+        snprintf(f->error, sizeof f->error, "%s", real.error);
+        return;
+    }
+    f->status = s2r_identify_unit(&real.backend, id, &dr, &next, NULL, &f->result, camera, f->error);
+    for (i = 0; i < params->n_params; i++)   /* the scoring reads the oracle; the fit above did not */
+        f->truth[i] = s2r_real_unit_truth(s2r_real_robot_oracle(&real), params->param[i].param, held);
+    s2r_real_robot_free(&real);
+}
+
+static double relative_error(const unit_fit* f, int i) {
+    return f->truth[i] != 0 ? (f->result.value[i] - f->truth[i]) / fabs(f->truth[i]) : NAN;
+}
+
+static int compare_doubles(const void* a, const void* b) {
+    double x = *(const double*)a, y = *(const double*)b;
+    return (x > y) - (x < y);
+}
+
+static int write_csvs(const s2r_options* opt, const s2r_sysid_config* params, const unit_fit* fits, int n) {
+    char path[512], error[S2R_ERROR_LEN];
+    s2r_file file;
+    int u, i, verdicts[2][S2R_SYSID_VERDICT_COUNT];
+    if (s2r_file_create(&file, s2r_path(path, sizeof path, opt->out, "10_sysid_vs_truth.csv"), error) != S2R_OK) {
+        fprintf(stderr, "%s\n", error);
+        return 1;
+    }
+    fprintf(file.f, "unit,parameter,truth,estimate,relative_error,identifiable,validation_mse_start,validation_mse\n");
+    for (u = 0; u < n; u++)
+        for (i = 0; i < params->n_params; i++)
+            fprintf(file.f, "%llu,%s,%.6g,%.6g,%.5f,%d,%.4g,%.4g\n", (unsigned long long)(opt->real_seed + (uint64_t)u),
+                    s2r_param_name(params->param[i].param), fits[u].truth[i], fits[u].result.value[i],
+                    relative_error(&fits[u], i), fits[u].result.identifiable[i], fits[u].result.validation_mse_start,
+                    fits[u].result.validation_mse);
+    if (s2r_file_commit(&file, error) != S2R_OK ||
+        s2r_file_create(&file, s2r_path(path, sizeof path, opt->out, "10_sysid_summary.csv"), error) != S2R_OK) {
+        fprintf(stderr, "%s\n", error);
+        return 1;
+    }
+    fprintf(file.f, "parameter,units,bias,spread,median_abs_error,identifiable\n");
+    printf("\n  %-15s %8s %8s %10s %13s   (relative errors over %d units)\n", "parameter", "bias", "spread",
+           "median |e|", "identifiable", n);
+    for (i = 0; i < params->n_params; i++) {
+        double e[MAX_UNITS], mean = 0, var = 0;
+        int count = 0;
+        for (u = 0; u < n; u++) {
+            count += fits[u].result.identifiable[i];
+            e[u] = relative_error(&fits[u], i);
+            mean += e[u] / n;
+        }
+        for (u = 0; u < n; u++) var += (e[u] - mean) * (e[u] - mean) / (n > 1 ? n - 1 : 1);
+        for (u = 0; u < n; u++) e[u] = fabs(e[u]);
+        qsort(e, (size_t)n, sizeof *e, compare_doubles);
+        fprintf(file.f, "%s,%d,%.5f,%.5f,%.5f,%d\n", s2r_param_name(params->param[i].param), n, mean, sqrt(var),
+                e[n / 2], count);
+        printf("  %-15s %+7.1f%% %7.1f%% %9.1f%% %9d of %d\n", s2r_param_name(params->param[i].param), 100 * mean,
+               100 * sqrt(var), 100 * e[n / 2], count, n);
+    }
+    memset(verdicts, 0, sizeof verdicts);
+    for (u = 0; u < n; u++) {
+        verdicts[0][s2r_sysid_verdict_of(fits[u].result.validation_mse_start)]++;
+        verdicts[1][fits[u].result.verdict]++;
+    }
+    printf("  validation verdict, nominal start model: %d good, %d acceptable, %d block; identified: %d good, %d "
+           "acceptable, %d block\n", verdicts[0][0], verdicts[0][1], verdicts[0][2], verdicts[1][0], verdicts[1][1],
+           verdicts[1][2]);
+    if (s2r_file_commit(&file, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
+    return 0;
+}
+
+/* A panel per parameter: each unit's estimate against its truth, and the
+   line estimate = truth. */
+static int plot(const s2r_options* opt, const s2r_sysid_config* params, const unit_fit* fits, int n) {
+    s2r_figure fig;
+    s2r_plot_style dots = s2r_plot_style_default(), line = s2r_plot_style_default();
+    char path[512], title[128];
+    int i, u, bad;
+    if (s2r_figure_init(&fig, 1500, 900, 2, (params->n_params + 1) / 2) != S2R_OK) { fprintf(stderr, "%s\n", fig.error); return 1; }
+    snprintf(title, sizeof title, "System ID against the truth: %d %s units from #%llu (ORACLE)", n,
+             s2r_robot_kind_name(opt->robot), (unsigned long long)opt->real_seed);
+    s2r_figure_title(&fig, title);
+    dots.marker = S2R_MARKER_CIRCLE;
+    line.color = S2R_COLOR_BLACK;
+    for (i = 0; i < params->n_params; i++) {
+        double x[MAX_UNITS], y[MAX_UNITS], lo = INFINITY, hi = -INFINITY, diag[2];
+        for (u = 0; u < n; u++) {
+            x[u] = fits[u].truth[i];
+            y[u] = fits[u].result.value[i];
+            lo = fmin(lo, fmin(x[u], y[u]));
+            hi = fmax(hi, fmax(x[u], y[u]));
+        }
+        diag[0] = lo;
+        diag[1] = hi;
+        s2r_panel_labels(&fig, i, s2r_param_name(params->param[i].param), "truth", "estimate");
+        s2r_plot_line(&fig, i, diag, diag, 2, &line);
+        s2r_plot_scatter(&fig, i, x, y, n, &dots);
+    }
+    bad = s2r_figure_write_png(&fig, s2r_path(path, sizeof path, opt->out, "10_sysid_vs_truth.png")) != S2R_OK;
+    if (bad) fprintf(stderr, "%s\n", fig.error);
+    s2r_figure_free(&fig);
+    return bad;
+}
+
+int main(int argc, char** argv) {
+    static unit_fit fits[MAX_UNITS];
+    s2r_options opt;
+    s2r_identify_config id = s2r_identify_config_default();
+    s2r_sysid_config params = s2r_sysid_config_default();   /* what s2r_identify_unit fits, in order */
+    int status, n, u;
+
+    if (s2r_example_start(&opt, argc, argv, "system identification scored against the truth (oracle)",
+                          S2R_OPT_ROBOT | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_THREADS | S2R_OPT_OUT | S2R_OPT_QUICK,
+                          &status) != S2R_OK)
+        return status;
+    n = opt.quick ? 2 : 20;
+    if (opt.quick) { id.train = 1; id.valid = 1; id.samples = 50; id.sweeps = 2; }
+    id.seed = opt.seed;
+    printf("System ID against the truth on %d %s units from #%llu\n", n, s2r_robot_kind_name(opt.robot),
+           (unsigned long long)opt.real_seed);
+    fflush(stdout);
+
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic)
+#endif
+    for (u = 0; u < n; u++) identify(&opt, &id, &params, opt.real_seed + (uint64_t)u, &fits[u]);
+    for (u = 0; u < n; u++)
+        if (fits[u].status != S2R_OK) { fprintf(stderr, "unit %d: %s\n", u, fits[u].error); return 1; }
+
+    if (write_csvs(&opt, &params, fits, n) || plot(&opt, &params, fits, n)) return 1;
+    printf("wrote %s/10_sysid_vs_truth.csv, 10_sysid_summary.csv and 10_sysid_vs_truth.png\n", opt.out);
+    return 0;
+}
