@@ -291,7 +291,8 @@ static int docs_calls(const char* code, const char* name) {
    example's "Uses:" line names is called by that example. */
 static int test_docs_names_exist(void) {
     static const char* const examples[] = {"00_hello_robot", "01_the_gap", "02_domain_randomization", "03_system_id",
-        "04_finetune", "05_real_only", "06_staged_deployment", "07_the_table", "08_scene_renders", "09_gap_attribution"};
+        "04_finetune", "05_real_only", "06_staged_deployment", "07_the_table", "08_scene_renders", "09_gap_attribution",
+        "10_sysid_vs_truth"};
     long size;
     char* header = docs_read("sim2real.h", &size);
     char* table = docs_read("examples/07_the_table.c", &size);
