@@ -2732,6 +2732,15 @@ S2RDEF s2r_result s2r_train(const s2r_training* training, s2r_ppo* ppo, char* er
 #define S2R_EXCITATION_MAX_SINES 16 /* sines per joint in a multisine         */
 #define S2R_SYSID_MSE_GOOD   0.01  /* rad^2: validation MSE below is GOOD    */
 #define S2R_SYSID_MSE_BLOCK  0.05  /* rad^2: above is BLOCK, between ACCEPTABLE */
+/* The verdict relative to the motion: the rms position error as a fraction
+   of the rms motion of the validation trajectories.  Below 3 % the replay
+   follows the motion within what encoder noise, backlash and unmodeled
+   friction leave on a well-fitted model; above 10 % it no longer follows
+   its shape.  The absolute thresholds above are far looser at this
+   excitation's scale (a few hundredths of a radian of motion): a nominal
+   model passes them untouched. */
+#define S2R_SYSID_REL_GOOD   0.03
+#define S2R_SYSID_REL_BLOCK  0.10
 
 /* --- Excitation ------------------------------------------------------------ */
 
@@ -2821,9 +2830,10 @@ S2RDEF s2r_result s2r_trajectory_set_check(const s2r_trajectory_set* set, int n_
 /* --- Identification ---------------------------------------------------------- */
 
 typedef enum s2r_sysid_verdict {
-    S2R_SYSID_GOOD,         /* "good":       MSE < 0.01 rad^2                  */
-    S2R_SYSID_ACCEPTABLE,   /* "acceptable": 0.01 <= MSE <= 0.05, warn         */
-    S2R_SYSID_BLOCK,        /* "block":      MSE > 0.05 (or not finite)        */
+    S2R_SYSID_GOOD,         /* "good":       relative error < 3 % (absolute:
+                                                 MSE < 0.01 rad^2)              */
+    S2R_SYSID_ACCEPTABLE,   /* "acceptable": 3-10 % (0.01 <= MSE <= 0.05), warn */
+    S2R_SYSID_BLOCK,        /* "block":      > 10 % (MSE > 0.05) or not finite */
     S2R_SYSID_VERDICT_COUNT
 } s2r_sysid_verdict;
 
@@ -2858,8 +2868,18 @@ typedef struct s2r_sysid_result {
     double validation_mse_start;                   /* rad^2: held-out MSE at the start
                                                       values (NaN without validation) */
     double validation_mse;                         /* rad^2: at the identified values */
-    s2r_sysid_verdict verdict;                     /* from validation_mse (or, without
-                                                      validation data, train MSE)     */
+    double validation_motion;                      /* rad^2: variance of the measured
+                                                      positions about their mean (per
+                                                      joint, averaged): the motion the
+                                                      errors are judged against      */
+    double validation_relative_start;              /* sqrt(mse_start / motion)        */
+    double validation_relative;                    /* sqrt(mse / motion)              */
+    s2r_sysid_verdict verdict;                     /* from validation_relative
+                                                      (S2R_SYSID_REL_*; without
+                                                      validation data, the training
+                                                      set's, which flatters the fit);
+                                                      s2r_sysid_verdict_of gives the
+                                                      absolute one                   */
 } s2r_sysid_result;
 
 typedef struct s2r_sysid_config {
@@ -2915,6 +2935,8 @@ typedef struct s2r_sysid {
 S2RDEF const char*        s2r_sysid_verdict_name(s2r_sysid_verdict v);
 /* The gate on a validation MSE in rad^2 (NaN or Inf: BLOCK). */
 S2RDEF s2r_sysid_verdict  s2r_sysid_verdict_of(double mse);
+/* The verdict on a relative error (rms error / rms motion; S2R_SYSID_REL_*). */
+S2RDEF s2r_sysid_verdict  s2r_sysid_verdict_relative(double relative);
 /* Parameter p with its default bounds (table above) and start NAN; for a
    parameter identification does not handle, lo = hi = NAN (rejected by
    s2r_sysid_init with a message saying why). */
@@ -11153,6 +11175,11 @@ S2RDEF s2r_sysid_verdict s2r_sysid_verdict_of(double mse) {
     return mse < S2R_SYSID_MSE_GOOD ? S2R_SYSID_GOOD : S2R_SYSID_ACCEPTABLE;
 }
 
+S2RDEF s2r_sysid_verdict s2r_sysid_verdict_relative(double relative) {
+    if (!isfinite(relative) || relative > S2R_SYSID_REL_BLOCK) return S2R_SYSID_BLOCK;
+    return relative < S2R_SYSID_REL_GOOD ? S2R_SYSID_GOOD : S2R_SYSID_ACCEPTABLE;
+}
+
 /* Latencies are searched over whole physics steps. */
 static int s2r__sysid_is_latency(s2r_param p) {
     return p == S2R_PARAM_ACTION_LATENCY || p == S2R_PARAM_OBS_LATENCY;
@@ -11867,14 +11894,36 @@ static s2r_result s2r__sysid_begin(s2r_sysid* id, const s2r_trajectory_set* trai
 }
 
 /* Held-out MSE before and after, and the verdict. */
+/* Mean over joints of the variance of a set's measured positions (rad^2):
+   the size of the motion the errors are judged against. */
+static double s2r__traj_motion(const s2r_trajectory_set* set) {
+    int j, i, k, m = set->count * set->n_samples;
+    double total = 0;
+    for (j = 0; j < set->n_joints && m > 0; j++) {
+        double mean = 0, var = 0;
+        for (i = 0; i < set->count; i++)
+            for (k = 0; k < set->n_samples; k++) mean += set->q[s2r__traj_at(set, i, k) + (size_t)j] / m;
+        for (i = 0; i < set->count; i++)
+            for (k = 0; k < set->n_samples; k++) {
+                double d = set->q[s2r__traj_at(set, i, k) + (size_t)j] - mean;
+                var += d * d / m;
+            }
+        total += var / set->n_joints;
+    }
+    return total;
+}
+
 static void s2r__sysid_validate(s2r_sysid* id, const s2r_trajectory_set* train,
                                 const s2r_trajectory_set* validation, s2r_sysid_result* r) {
     double ev;
     const s2r_trajectory_set* set = validation ? validation : train;
     if (s2r__sysid_errors(id, r->start, set, &r->validation_mse_start, &ev) != S2R_OK) r->validation_mse_start = INFINITY;
     if (s2r__sysid_errors(id, r->value, set, &r->validation_mse, &ev) != S2R_OK) r->validation_mse = INFINITY;
-    r->verdict = s2r_sysid_verdict_of(r->validation_mse);
-    if (!validation) r->validation_mse_start = NAN;
+    r->validation_motion = s2r__traj_motion(set);
+    r->validation_relative_start = r->validation_motion > 0 ? sqrt(r->validation_mse_start / r->validation_motion) : INFINITY;
+    r->validation_relative = r->validation_motion > 0 ? sqrt(r->validation_mse / r->validation_motion) : INFINITY;
+    r->verdict = s2r_sysid_verdict_relative(r->validation_relative);
+    if (!validation) r->validation_mse_start = r->validation_relative_start = NAN;
 }
 
 S2RDEF s2r_result s2r_sysid_run(s2r_sysid* id, const s2r_trajectory_set* train,

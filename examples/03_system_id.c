@@ -245,12 +245,14 @@ static s2r_result save(s2r_sysid* id, const s2r_sysid_result* r, const s2r_traje
     return S2R_OK;
 }
 
-/* What the gate says, in words. */
+/* What the verdict says, in words: the error relative to the motion, and
+   the absolute MSE beside it. */
 static void print_verdict(const s2r_sysid_result* r) {
-    printf("  held-out MSE %.2e rad^2 (rms %.2f mrad), was %.2e at the datasheet values: %s\n", r->validation_mse,
-           1000 * sqrt(r->validation_mse), r->validation_mse_start, s2r_sysid_verdict_name(r->verdict));
-    if (r->verdict == S2R_SYSID_ACCEPTABLE) printf("  WARNING: between 0.01 and 0.05 rad^2; proceed with care\n");
-    if (r->verdict == S2R_SYSID_BLOCK) printf("  BLOCKED: above 0.05 rad^2; the simulator is not trusted for this unit\n");
+    printf("  held-out rms error %.1f %% of the rms motion (MSE %.2e rad^2), was %.1f %% at the datasheet values: %s\n",
+           100 * r->validation_relative, r->validation_mse, 100 * r->validation_relative_start,
+           s2r_sysid_verdict_name(r->verdict));
+    if (r->verdict == S2R_SYSID_ACCEPTABLE) printf("  WARNING: between 3 %% and 10 %% of the motion; proceed with care\n");
+    if (r->verdict == S2R_SYSID_BLOCK) printf("  BLOCKED: above 10 %% of the motion; the simulator is not trusted for this unit\n");
 }
 
 /* The whole step for one arm. */

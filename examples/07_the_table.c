@@ -258,9 +258,10 @@ static int measure_unit(const s2r_options* opt, const sizes* z, uint64_t unit, u
     s2r_real_robot_free(&real);
     if (bad) return fail("sysid", error);
     s2r_task_config_set_camera(calibrated, camera);
-    printf("  validation MSE %.3g -> %.3g rad^2 (%s) after %d sweeps; camera offset (%.1f, %.1f, %.1f) mm\n",
-           r.validation_mse_start, r.validation_mse, s2r_sysid_verdict_name(r.verdict), r.sweeps,
-           1000 * camera[0], 1000 * camera[1], 1000 * camera[2]);
+    printf("  validation error %.1f %% -> %.1f %% of the motion (MSE %.3g -> %.3g rad^2; %s) after %d sweeps; camera "
+           "offset (%.1f, %.1f, %.1f) mm\n", 100 * r.validation_relative_start, 100 * r.validation_relative,
+           r.validation_mse_start, r.validation_mse, s2r_sysid_verdict_name(r.verdict), r.sweeps, 1000 * camera[0],
+           1000 * camera[1], 1000 * camera[2]);
     snprintf(name, sizeof name, "%s_ranges_unit%llu.txt", prefix(opt), (unsigned long long)unit);
     if (s2r_randomization_write(ranges, s2r_path(path, sizeof path, opt->out, name), error) != S2R_OK) return fail("ranges", error);
     charge(&cost[MEASURE], start, 0);

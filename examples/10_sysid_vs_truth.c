@@ -70,13 +70,15 @@ static int write_csvs(const s2r_options* opt, const s2r_sysid_config* params, co
         fprintf(stderr, "%s\n", error);
         return 1;
     }
-    fprintf(file.f, "unit,parameter,truth,estimate,relative_error,identifiable,validation_mse_start,validation_mse\n");
+    fprintf(file.f, "unit,parameter,truth,estimate,relative_error,identifiable,validation_mse_start,validation_mse,"
+                    "validation_relative_start,validation_relative\n");
     for (u = 0; u < n; u++)
         for (i = 0; i < params->n_params; i++)
-            fprintf(file.f, "%llu,%s,%.6g,%.6g,%.5f,%d,%.4g,%.4g\n", (unsigned long long)(opt->real_seed + (uint64_t)u),
+            fprintf(file.f, "%llu,%s,%.6g,%.6g,%.5f,%d,%.4g,%.4g,%.4f,%.4f\n", (unsigned long long)(opt->real_seed + (uint64_t)u),
                     s2r_param_name(params->param[i].param), fits[u].truth[i], fits[u].result.value[i],
                     relative_error(&fits[u], i), fits[u].result.identifiable[i], fits[u].result.validation_mse_start,
-                    fits[u].result.validation_mse);
+                    fits[u].result.validation_mse, fits[u].result.validation_relative_start,
+                    fits[u].result.validation_relative);
     if (s2r_file_commit(&file, error) != S2R_OK ||
         s2r_file_create(&file, s2r_path(path, sizeof path, opt->out, "10_sysid_summary.csv"), error) != S2R_OK) {
         fprintf(stderr, "%s\n", error);
@@ -101,14 +103,17 @@ static int write_csvs(const s2r_options* opt, const s2r_sysid_config* params, co
         printf("  %-15s %+7.1f%% %7.1f%% %9.1f%% %9d of %d\n", s2r_param_name(params->param[i].param), 100 * mean,
                100 * sqrt(var), 100 * e[n / 2], count, n);
     }
-    memset(verdicts, 0, sizeof verdicts);
-    for (u = 0; u < n; u++) {
-        verdicts[0][s2r_sysid_verdict_of(fits[u].result.validation_mse_start)]++;
-        verdicts[1][fits[u].result.verdict]++;
+    for (i = 0; i < 2; i++) {   /* the verdict on the absolute MSE, then on the error relative to the motion */
+        memset(verdicts, 0, sizeof verdicts);
+        for (u = 0; u < n; u++) {
+            const s2r_sysid_result* r = &fits[u].result;
+            verdicts[0][i ? s2r_sysid_verdict_relative(r->validation_relative_start) : s2r_sysid_verdict_of(r->validation_mse_start)]++;
+            verdicts[1][i ? r->verdict : s2r_sysid_verdict_of(r->validation_mse)]++;
+        }
+        printf("  verdict on the %s, nominal start model: %d good, %d acceptable, %d block; identified: %d good, "
+               "%d acceptable, %d block\n", i ? "error relative to the motion" : "absolute MSE", verdicts[0][0],
+               verdicts[0][1], verdicts[0][2], verdicts[1][0], verdicts[1][1], verdicts[1][2]);
     }
-    printf("  validation verdict, nominal start model: %d good, %d acceptable, %d block; identified: %d good, %d "
-           "acceptable, %d block\n", verdicts[0][0], verdicts[0][1], verdicts[0][2], verdicts[1][0], verdicts[1][1],
-           verdicts[1][2]);
     if (s2r_file_commit(&file, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
     return 0;
 }

@@ -335,7 +335,10 @@ static int test_real_unit_validation_falls(void) {
     CHECKF(s2r_sysid_run(&id, &train, &valid, &r) == S2R_OK, "%s", id.error);
     CHECKF(r.validation_mse < 0.1 * r.validation_mse_start, "validation MSE %g -> %g rad^2",
            r.validation_mse_start, r.validation_mse);
-    CHECK(r.verdict == S2R_SYSID_GOOD);
+    /* the relative verdict tells them apart: the nominal model blocks, four sweeps leave it at most acceptable */
+    CHECKF(r.verdict != S2R_SYSID_BLOCK && s2r_sysid_verdict_relative(r.validation_relative_start) == S2R_SYSID_BLOCK,
+           "relative error %.4f -> %.4f (motion %.3g rad^2)", r.validation_relative_start, r.validation_relative,
+           r.validation_motion);
     s2r_sysid_free(&id);
     s2r_trajectory_set_free(&train);
     s2r_trajectory_set_free(&valid);
@@ -438,6 +441,9 @@ static int test_verdict_thresholds(void) {
     CHECK(s2r_sysid_verdict_of(0.05) == S2R_SYSID_ACCEPTABLE);
     CHECK(s2r_sysid_verdict_of(0.0501) == S2R_SYSID_BLOCK);
     CHECK(s2r_sysid_verdict_of(NAN) == S2R_SYSID_BLOCK);
+    CHECK(s2r_sysid_verdict_relative(0.0299) == S2R_SYSID_GOOD && s2r_sysid_verdict_relative(0.03) == S2R_SYSID_ACCEPTABLE);
+    CHECK(s2r_sysid_verdict_relative(0.10) == S2R_SYSID_ACCEPTABLE && s2r_sysid_verdict_relative(0.1001) == S2R_SYSID_BLOCK);
+    CHECK(s2r_sysid_verdict_relative(NAN) == S2R_SYSID_BLOCK);
     CHECK(strcmp(s2r_sysid_verdict_name(S2R_SYSID_ACCEPTABLE), "acceptable") == 0);
     return 0;
 }
@@ -479,6 +485,6 @@ static const test_case sysid_tests[] = {
     {"sysid: lo > hi, NaN, bad start, unsupported and repeated parameters rejected", test_bad_config_errors},
     {"sysid: empty set, NaN data and out-of-bounds values give clear errors", test_bad_data_errors},
     {"sysid: bad excitation settings rejected", test_bad_excitation_errors},
-    {"sysid: verdict thresholds 0.01 and 0.05 rad^2", test_verdict_thresholds},
+    {"sysid: verdict thresholds 0.01 and 0.05 rad^2, relative 3 % and 10 %", test_verdict_thresholds},
     {"sysid: the same data and config give bit-identical results", test_deterministic},
 };
