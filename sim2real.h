@@ -1930,8 +1930,19 @@ typedef struct s2r_policy {
     float*   log_std;           /* [act_dim] = params + actor.num_params      */
     float*   critic_params;     /* = params + num_actor_params                */
     s2r_normalizer norm;        /* observation normalizer, saved with params  */
+    int      made_for;          /* the arm and task it was trained for
+                                   (s2r_made_for; 0: not known), saved in
+                                   the checkpoint; s2r_train sets it         */
     char     error[S2R_ERROR_LEN];
 } s2r_policy;
+
+/* A policy's arm and task in one number (never 0), and back: the two UR5e
+   and Panda push policies have the same sizes, so sizes alone cannot tell
+   them apart.  s2r_made_for_robot / _task of 0 give S2R_ROBOT_COUNT /
+   S2R_TASK_COUNT. */
+#define s2r_made_for(robot, task) ((int)(robot) * 16 + (int)(task) + 1)
+#define s2r_made_for_robot(code) ((code) > 0 ? (s2r_robot_kind)(((code) - 1) / 16) : S2R_ROBOT_COUNT)
+#define s2r_made_for_task(code) ((code) > 0 ? (s2r_task_kind)(((code) - 1) % 16) : S2R_TASK_COUNT)
 
 /* Allocate and initialize: orthogonal weights (gain sqrt(2) hidden, 0.01
    actor head, 1 critic head), log_std = init_log_std, normalizer at
@@ -2369,6 +2380,8 @@ typedef struct s2r_controller {
        a result); 0 0: any - fill a controller of your own from
        `s2r_controller c = {0};`. */
     int obs_dim, act_dim;
+    int made_for;   /* the arm and task it was trained for (s2r_made_for), checked
+                       by evaluation like the sizes; 0: any                     */
 } s2r_controller;
 
 typedef struct s2r_eval_result {
@@ -9559,7 +9572,8 @@ S2RDEF s2r_result s2r_bc_epoch(s2r_bc* bc, const s2r_dataset* data,
 /* header word indices */
 enum { S2R__H_MAGIC, S2R__H_VERSION, S2R__H_OBS, S2R__H_ACT, S2R__H_NHIDDEN,
        S2R__H_HIDDEN, S2R__H_PARAMS = S2R__H_HIDDEN + S2R_MAX_HIDDEN_LAYERS,
-       S2R__H_OPT, S2R__H_PAYLOAD, S2R__H_SUM_LO, S2R__H_SUM_HI };
+       S2R__H_OPT, S2R__H_PAYLOAD, S2R__H_SUM_LO, S2R__H_SUM_HI,
+       S2R__H_MADE_FOR };   /* 0 in checkpoints written before it was recorded */
 
 static uint64_t s2r__fnv1a(uint64_t h, const void* data, size_t n) {
     const unsigned char* b = (const unsigned char*)data;
@@ -9612,6 +9626,7 @@ static void s2r__ck_pack(const s2r_policy* p, const s2r_adam* opt,
     h[S2R__H_PARAMS] = (uint32_t)p->num_params;
     h[S2R__H_OPT] = opt ? (uint32_t)opt->n : 0;
     h[S2R__H_PAYLOAD] = (uint32_t)payload;
+    h[S2R__H_MADE_FOR] = (uint32_t)(p->made_for > 0 ? p->made_for : 0);
     s2r__put(&c, p->params, sizeof(float) * (size_t)p->num_params);
     s2r__put(&c, &n->count, sizeof(double));
     s2r__put(&c, &n->clip, sizeof(double));
@@ -9783,7 +9798,12 @@ S2RDEF s2r_result s2r_policy_load_memory(s2r_policy* p, s2r_adam* opt, const voi
     if (!name) name = "checkpoint";
     r = s2r__ck_check(buf, n, name, &shape, p->error);
     if (r == S2R_OK) r = s2r__ck_compatible(p, opt, buf, &shape, name, p->error);
-    if (r == S2R_OK) s2r__ck_unpack(p, opt, buf);
+    if (r == S2R_OK) {
+        uint32_t made_for;
+        memcpy(&made_for, buf + sizeof(uint32_t) * S2R__H_MADE_FOR, sizeof made_for);
+        s2r__ck_unpack(p, opt, buf);
+        p->made_for = made_for <= 0xFFFF ? (int)made_for : 0;
+    }
     return r;
 }
 
@@ -10114,6 +10134,11 @@ S2RDEF s2r_result s2r_evaluate(const s2r_controller* controller, s2r_task* task,
                          "gives %d actions, the %s task on %s has %d and %d (made for another arm or task?)",
                          controller->obs_dim, controller->act_dim, s2r_task_kind_name(task->kind),
                          s2r_task_backend(task)->info->name, task->env.obs_dim, task->env.act_dim);
+    if (controller->made_for > 0 && controller->made_for != s2r_made_for(s2r_task_backend(task)->info->kind, task->kind))
+        return s2r__fail(task->error, S2R_ERR_INVALID_ARGUMENT, "evaluate: the policy was trained for the %s %s task, "
+                         "this is the %s %s task", s2r_robot_kind_name(s2r_made_for_robot(controller->made_for)),
+                         s2r_task_kind_name(s2r_made_for_task(controller->made_for)),
+                         s2r_robot_kind_name(s2r_task_backend(task)->info->kind), s2r_task_kind_name(task->kind));
     if (distance_curve) memset(distance_curve, 0, (size_t)steps * sizeof(double));
     for (i = 0; i < episodes; i++) {
         s2r_rng rng = s2r_rng_make(seed, (uint64_t)i);
@@ -10148,6 +10173,7 @@ S2RDEF s2r_controller s2r_expert_controller(s2r_expert* expert) {
     c.act = s2r__expert_controller_act;
     c.obs_dim = expert->obs_dim;
     c.act_dim = expert->act_dim;
+    c.made_for = 0;   /* it reads its arm from the task */
     return c;
 }
 
@@ -10162,6 +10188,7 @@ S2RDEF s2r_controller s2r_policy_controller(s2r_policy* policy) {
     c.act = s2r__policy_controller_act;
     c.obs_dim = policy->shape.obs_dim;
     c.act_dim = policy->shape.act_dim;
+    c.made_for = policy->made_for;
     return c;
 }
 
@@ -10862,6 +10889,7 @@ S2RDEF s2r_result s2r_train(const s2r_training* t, s2r_ppo* ppo, char* error) {
     if (t->curve_png) return s2r__fail(error, S2R_ERR_UNSUPPORTED, "curve_png: this build has no figures (S2R_NO_FIGURES)");
 #endif
     ppo->cfg.env_identity[0] = (uint64_t)t->task.kind * 256 + (uint64_t)t->robot + 1;
+    ppo->policy.made_for = s2r_made_for(t->robot, t->task.kind);
     ppo->cfg.env_identity[1] = s2r__randomization_digest(&t->randomization);
     if ((res = s2r__training_resume(t, ppo, error)) != S2R_OK) return res;
     if ((res = s2r__task_envs_init(&envs, t, ppo->num_envs, error)) != S2R_OK) return res;

@@ -478,8 +478,10 @@ static int test_numbers_have_bounds(void) {
     return 0;
 }
 
-/* A controller carries its sizes: a policy made for the UR5e's reach
-   evaluated on the Panda, or on push, is an error before any episode. */
+/* A controller carries its sizes and what it was trained for: a policy
+   made for the UR5e's reach evaluated on the Panda, or a UR5e push policy
+   (saved and loaded: the checkpoint keeps it) on the Panda's push task,
+   whose sizes are the same, is an error before any episode. */
 static int test_controller_sizes_checked(void) {
     s2r_policy p;
     s2r_policy_shape shape;
@@ -503,6 +505,28 @@ static int test_controller_sizes_checked(void) {
     s2r_task_free(&task);
     s2r_sim_free(&sim);
     s2r_policy_free(&p);
+    {   /* the same sizes, another arm: a UR5e push policy on the Panda's push task */
+        s2r_task_config pc = s2r_task_config_default(S2R_TASK_PUSH);
+        s2r_sim_config push = s2r_task_sim_config(S2R_TASK_PUSH, S2R_ROBOT_PANDA);
+        s2r_policy q, back;
+        char error[S2R_ERROR_LEN];
+        s2r_task_dims(S2R_TASK_PUSH, S2R_ROBOT_UR5E, &shape.obs_dim, &shape.act_dim);
+        CHECK(s2r_policy_init(&q, &shape, -0.5f, 10.0f, &rng) == S2R_OK && q.made_for == 0);
+        q.made_for = s2r_made_for(S2R_ROBOT_UR5E, S2R_TASK_PUSH);
+        CHECK(s2r_policy_save(&q, NULL, "build/test_made_for.tmp.ckpt") == S2R_OK);
+        CHECK(s2r_policy_from_checkpoint(&back, "build/test_made_for.tmp.ckpt", error) == S2R_OK);
+        CHECK(back.made_for == q.made_for && s2r_made_for_robot(back.made_for) == S2R_ROBOT_UR5E &&
+              s2r_made_for_task(back.made_for) == S2R_TASK_PUSH);
+        ctl = s2r_policy_controller(&back);
+        CHECK(s2r_sim_init(&sim, &push) == S2R_OK && s2r_task_init(&task, &pc, &sim.backend) == S2R_OK);
+        CHECK(s2r_evaluate(&ctl, &task, 1, 1, &r, NULL) == S2R_ERR_INVALID_ARGUMENT);
+        CHECKF(strstr(task.error, "trained for the ur5e push task") != NULL, "%s", task.error);
+        s2r_task_free(&task);
+        s2r_sim_free(&sim);
+        s2r_policy_free(&back);
+        s2r_policy_free(&q);
+        remove("build/test_made_for.tmp.ckpt");
+    }
     return 0;
 }
 
