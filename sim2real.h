@@ -5925,7 +5925,7 @@ static FILE* s2r__open_input(const char* path, int pipes, long max_bytes, long* 
 #else
     *size = (long)st.st_size;
 #endif
-    if (*size > max_bytes || (*size < 0 && st.st_size < 0)) {
+    if (*size > max_bytes) {
         s2r__fail(error, S2R_ERR_IO, "'%s' is %.0f bytes, more than the %ld this reader takes", path,
                   (double)st.st_size, max_bytes);
         return NULL;
@@ -6721,7 +6721,6 @@ static void s2r__robot_ground_truth(s2r_robot* r, int diverged, s2r_ground_truth
         memcpy(out->object_vel, d->qvel + r->object_dof_adr, 3 * sizeof(double));
     }
 }
-
 
 static s2r_result s2r__sim_command(void* self, const double* q_target) {
     s2r_sim* sim = (s2r_sim*)self;
@@ -9250,7 +9249,6 @@ static void s2r__ppo_fill_stats(const s2r_ppo* p, float lr, double seconds,
     st->steps_per_second = (float)(p->batch_size / (seconds > 1e-9 ? seconds : 1e-9));
 }
 
-
 S2RDEF s2r_result s2r_ppo_train(s2r_ppo* ppo, s2r_env* envs,
                                 s2r_ppo_callback callback, void* user) {
     while (ppo->update < ppo->num_updates) {
@@ -9660,7 +9658,6 @@ S2RDEF s2r_result s2r_policy_save(s2r_policy* p, const s2r_adam* opt,
     return r;
 }
 
-/* Read a whole file into a new buffer. */
 /* A whole regular file of at most S2R_FILE_MAX_BYTES into *data (from
    S2R_MALLOC): checkpoints, training states, the training CSV. */
 #define S2R_FILE_MAX_BYTES (512L * 1024 * 1024)
@@ -10888,8 +10885,8 @@ S2RDEF s2r_result s2r_train(const s2r_training* t, s2r_ppo* ppo, char* error) {
 #ifdef S2R_NO_FIGURES
     if (t->curve_png) return s2r__fail(error, S2R_ERR_UNSUPPORTED, "curve_png: this build has no figures (S2R_NO_FIGURES)");
 #endif
-    ppo->cfg.env_identity[0] = (uint64_t)t->task.kind * 256 + (uint64_t)t->robot + 1;
     ppo->policy.made_for = s2r_made_for(t->robot, t->task.kind);
+    ppo->cfg.env_identity[0] = (uint64_t)ppo->policy.made_for;
     ppo->cfg.env_identity[1] = s2r__randomization_digest(&t->randomization);
     if ((res = s2r__training_resume(t, ppo, error)) != S2R_OK) return res;
     if ((res = s2r__task_envs_init(&envs, t, ppo->num_envs, error)) != S2R_OK) return res;
@@ -11921,7 +11918,6 @@ static s2r_result s2r__sysid_begin(s2r_sysid* id, const s2r_trajectory_set* trai
     return S2R_OK;
 }
 
-/* Held-out MSE before and after, and the verdict. */
 /* Mean over joints of the variance of a set's measured positions (rad^2):
    the size of the motion the errors are judged against. */
 static double s2r__traj_motion(const s2r_trajectory_set* set) {
@@ -11941,6 +11937,7 @@ static double s2r__traj_motion(const s2r_trajectory_set* set) {
     return total;
 }
 
+/* Held-out MSE before and after, relative to the motion, and the verdict. */
 static void s2r__sysid_validate(s2r_sysid* id, const s2r_trajectory_set* train,
                                 const s2r_trajectory_set* validation, s2r_sysid_result* r) {
     double ev;
@@ -12873,7 +12870,6 @@ S2RDEF s2r_gate_result s2r_gate_constrained(const s2r_gate_config* c, int k, int
     return g;
 }
 
-
 S2RDEF s2r_gate_result s2r_gate_canary(const s2r_gate_config* c, int kc, int nc, int ki, int ni) {
     s2r_gate_result g = s2r__gate_make(S2R_STAGE_CANARY, nc, 0, -c->canary_margin);
     double pc, pi;
@@ -13300,7 +13296,7 @@ static int s2r__parse_count(const char* text, unsigned long long lo, unsigned lo
     return 1;
 }
 
-/* One option at argv[*i] (advancing past its value). */
+/* Each option's S2R_OPT_* bit. */
 static const struct { const char* name; unsigned bit; } s2r__option_bits[] = {
     {"--robot", S2R_OPT_ROBOT}, {"--task", S2R_OPT_TASK}, {"--seed", S2R_OPT_SEED}, {"--real-seed", S2R_OPT_REAL_SEED},
     {"--seeds", S2R_OPT_SEEDS}, {"--threads", S2R_OPT_THREADS}, {"--out", S2R_OPT_OUT}, {"--quick", S2R_OPT_QUICK},
@@ -13339,6 +13335,7 @@ S2RDEF s2r_result s2r_options_only(const s2r_options* o, unsigned used, char* er
     return S2R_OK;
 }
 
+/* One option at argv[*i] (advancing past its value). */
 static s2r_result s2r__parse_option(s2r_options* o, int argc, char** argv, int* i, char* error) {
     const char* name = argv[*i];
     const char* value = *i + 1 < argc ? argv[*i + 1] : NULL;
@@ -13496,29 +13493,32 @@ static int s2r__process_alive(unsigned long pid) {
 #endif
 }
 
+/* The pid in a lock file; 0 when there is none or it cannot be read. */
+static unsigned long s2r__lock_owner(const char* path) {
+    char text[32];
+    unsigned long owner = 0;
+    FILE* f = fopen(path, "rb");
+    if (!f) return 0;
+    if (!fgets(text, sizeof text, f) || sscanf(text, "%lu", &owner) != 1) owner = 0;
+    fclose(f);
+    return owner;
+}
+
 S2RDEF s2r_result s2r_claim_dir(const char* dir, char* error) {
     static int registered;
     char path[S2R_PATH_LEN], text[32];
-    unsigned long owner = 0, me = s2r__process_id();
-    FILE* f;
+    unsigned long owner, me = s2r__process_id();
     if (!dir || strlen(dir) + 16 >= sizeof path) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "no folder, or its name is too long");
     if (s2r_make_dir(dir, error) != S2R_OK) return S2R_ERR_IO;
     s2r_path(path, sizeof path, dir, ".sim2real.lock");
-    if ((f = fopen(path, "rb")) != NULL) {
-        if (!fgets(text, sizeof text, f) || sscanf(text, "%lu", &owner) != 1) owner = 0;
-        fclose(f);
-        if (owner && owner != me && s2r__process_alive(owner))
-            return s2r__fail(error, S2R_ERR_IO, "folder '%s' is in use by process %lu (%s): wait for it or choose "
-                             "another --out (remove the lock if that process is gone)", dir, owner, path);
-    }
+    owner = s2r__lock_owner(path);
+    if (owner && owner != me && s2r__process_alive(owner))
+        return s2r__fail(error, S2R_ERR_IO, "folder '%s' is in use by process %lu (%s): wait for it or choose "
+                         "another --out (remove the lock if that process is gone)", dir, owner, path);
     snprintf(text, sizeof text, "%lu\n", me);
     if (s2r_file_write_all(path, text, strlen(text), error) != S2R_OK) return S2R_ERR_IO;
-    if ((f = fopen(path, "rb")) != NULL) {   /* two starting at once: the last rename wins, the other backs off */
-        if (!fgets(text, sizeof text, f) || sscanf(text, "%lu", &owner) != 1) owner = 0;
-        fclose(f);
-        if (owner != me)
-            return s2r__fail(error, S2R_ERR_IO, "folder '%s' was claimed by process %lu at the same moment", dir, owner);
-    }
+    if ((owner = s2r__lock_owner(path)) != me)   /* two starting at once: the last rename wins, the other backs off */
+        return s2r__fail(error, S2R_ERR_IO, "folder '%s' was claimed by process %lu at the same moment", dir, owner);
     if (s2r__claimed_lock[0] && strcmp(s2r__claimed_lock, path) != 0) s2r__release_dir();   /* one folder at a time */
     snprintf(s2r__claimed_lock, sizeof s2r__claimed_lock, "%s", path);
     if (!registered) registered = atexit(s2r__release_dir) == 0;
@@ -13544,7 +13544,6 @@ S2RDEF void s2r_arm_info_print(const s2r_arm_info* info) {
     printf("  targets drawn in x [%.2f, %.2f], y [%.2f, %.2f], z [%.2f, %.2f] m\n", info->workspace_lo[0],
            info->workspace_hi[0], info->workspace_lo[1], info->workspace_hi[1], info->workspace_lo[2], info->workspace_hi[2]);
 }
-
 
 #ifndef S2R_NO_FIGURES
 /* --- Figures ---------------------------------------------------------------

@@ -341,22 +341,38 @@ static int test_docs_names_exist(void) {
     return 0;
 }
 
-/* No file of the project points at a design note outside the repository:
-   every "NAME.md" the header, the examples and the README mention is in
-   the repository (README.md; the others are not shipped). */
+/* No file of the project points at a document outside the repository:
+   every document ("NAME.md" in capitals, as README.md; lowercase .md
+   names are the examples' outputs) that the header, the examples, the
+   Makefile or the README mention is a file of the repository. */
 static int test_docs_no_outside_files(void) {
-    static const char* const files[] = {"sim2real.h", "README.md", "Makefile", "examples/07_the_table.c",
-                                        "examples/09_gap_attribution.c", "examples/03_system_id.c"};
-    static const char* const outside[] = {"DESIGN.md", "ROBOTS.md", "STYLE.md"};
-    int f, k;
+    static const char* const files[] = {"sim2real.h", "README.md", "Makefile", "examples/03_system_id.c",
+                                        "examples/07_the_table.c", "examples/08_scene_renders.c",
+                                        "examples/09_gap_attribution.c", "examples/10_sysid_vs_truth.c"};
+    int f, mentions = 0;
     for (f = 0; f < (int)(sizeof files / sizeof *files); f++) {
         long size;
         char* text = docs_read(files[f], &size);
+        const char* at;
         CHECKF(text != NULL, "%s", files[f]);
-        for (k = 0; k < (int)(sizeof outside / sizeof *outside); k++)
-            CHECKF(strstr(text, outside[k]) == NULL, "%s points at %s, which is not in the repository", files[f], outside[k]);
+        for (at = strstr(text, ".md"); at; at = strstr(at + 3, ".md")) {
+            const char *start = at, *base;
+            char name[DOCS_PATH_LEN];
+            FILE* doc;
+            while (start > text && (isalnum((unsigned char)start[-1]) || strchr("_-/.", start[-1]))) start--;
+            if (start == at || at - start + 3 >= (long)sizeof name) continue;   /* ".md" alone */
+            memcpy(name, start, (size_t)(at - start) + 3);
+            name[at - start + 3] = '\0';
+            base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+            if (!isupper((unsigned char)*base)) continue;   /* an example's output, not a document */
+            mentions++;
+            doc = fopen(name, "rb");
+            CHECKF(doc != NULL, "%s mentions %s, which is not in the repository", files[f], name);
+            fclose(doc);
+        }
         free(text);
     }
+    CHECKF(mentions > 0, "no document found at all (08 names README.md): the scan is broken");
     return 0;
 }
 
@@ -365,5 +381,5 @@ static const test_case docs_tests[] = {
     {"docs: every figure README.md names is a whole PNG", test_docs_readme_figures},
     {"docs: notebooks are JSON with cells, stored without outputs", test_docs_notebooks},
     {"docs: the reading paths and the examples' Uses: lines name functions that exist and are called", test_docs_names_exist},
-    {"docs: no file points at a design note outside the repository", test_docs_no_outside_files},
+    {"docs: every document a file of the project mentions is in the repository", test_docs_no_outside_files},
 };
