@@ -2698,6 +2698,28 @@ S2RDEF s2r_result s2r_train(const s2r_training* training, s2r_ppo* ppo, char* er
      action_latency  absolute  0    .. 0.08     s, whole physics steps
      obs_latency     absolute  0    .. 0.08     s, whole physics steps
 
+   The push scene's object shows only in where the object goes, so its
+   parameters need trajectories that hold the object (a set with
+   s2r_trajectory_set_add_object, recorded by s2r_trajectory_collect_strikes)
+   and a loss that weighs it (weight_object, rad^2 per m^2: the object's
+   squared distance from where the camera saw it; s2r_sysid_config_object):
+
+     object_friction scale     0.25 .. 3        x nominal (object-table)
+     tip_friction    scale     0.25 .. 3        x nominal (tip-object)
+     object_mass     scale     0.5  .. 2        x nominal
+     object_damping  scale     0.25 .. 4        x nominal
+     table_height    offset    -0.02 .. 0.02    m
+     camera_latency  absolute  0    .. 0.16     s, whole physics steps
+
+   Fit the arm first and hold it (`known` = the arm's fixed values): where
+   the object goes depends on where the arm put the tip.  The camera's own
+   error does not go away with any parameter, so for the object the
+   verdict judges the error beyond the camera's error on the resting object
+   (validation_object_floor), relative to how far the object moved.
+   s2r_identify_object does all of it for one unit.  What it finds on the
+   stand-in fleet is in the README: positions from strikes do not pin the
+   object down there, and the verdict says so.
+
    (the modes are each parameter's default mode).  Do not identify
    link_mass together with kp, kv, armature and payload: scaling every gain
    and every mass by one factor leaves the motion unchanged, so only the
@@ -2800,7 +2822,10 @@ S2RDEF s2r_result s2r_excitation_make(const s2r_excitation_config* c, const s2r_
    allocated at init.  Trajectory i, sample k, joint j lives at
    [(i * n_samples + k) * n_joints + j] of command, q and qd; q0 at
    [i * n_joints + j].  Sample k is read `sample_period` after command k
-   was sent, i.e. at t = (k + 1) sample_period. */
+   was sent, i.e. at t = (k + 1) sample_period.
+   A set may also hold the push scene's object (s2r_trajectory_set_add_object):
+   where it was set down before trajectory i, at object0[2 i], and where
+   the camera saw it at sample k, at object[2 (i n_samples + k)]. */
 typedef struct s2r_trajectory_set {
     int     n_joints;       /* joints per sample                                 */
     int     n_samples;      /* commands (= readings) per trajectory              */
@@ -2811,6 +2836,10 @@ typedef struct s2r_trajectory_set {
     double* command;        /* [capacity][n_samples][n_joints] rad, servo targets */
     double* q;              /* [capacity][n_samples][n_joints] rad, measured      */
     double* qd;             /* [capacity][n_samples][n_joints] rad/s, measured    */
+    double* object0;        /* [capacity][2] m, object set down at (x, y); NULL
+                               when the set holds no object                       */
+    double* object;         /* [capacity][n_samples][2] m, perceived object (x, y),
+                               less any camera correction the caller subtracted   */
     char    error[S2R_ERROR_LEN];
 } s2r_trajectory_set;
 
@@ -2820,20 +2849,50 @@ typedef struct s2r_trajectory_set {
 S2RDEF s2r_result s2r_trajectory_set_init(s2r_trajectory_set* set, int n_joints, int n_samples,
                                           int capacity, double sample_period);
 S2RDEF void       s2r_trajectory_set_free(s2r_trajectory_set* set);
+/* Make the set hold the object too (push scene): recording then sets the
+   object down at object0 after each reset and stores the camera's view of
+   it.  Call before the first record.  S2R_ERR_OUT_OF_MEMORY; a set that
+   already holds trajectories: S2R_ERR_STATE. */
+S2RDEF s2r_result s2r_trajectory_set_add_object(s2r_trajectory_set* set);
 /* Run one command sequence (q0 [n_joints], command [n_samples][n_joints],
    rad) on a robot through its backend and append it: reset at q0 (rng is
-   passed to reset: the episode's noise on a simulator; may be NULL), then
-   per sample command, advance, read_sensors.  A full set, a backend with a
+   passed to reset: the episode's noise on a simulator; may be NULL), set
+   the object down at object0 ([2] m; only for a set with the object, else
+   NULL), then per sample command, advance, read_sensors.  A full set, a
+   backend with a
    different number of joints, NaN/Inf in q0 or the commands:
    S2R_ERR_INVALID_ARGUMENT; a backend failure (e.g. S2R_ERR_DIVERGED) is
    returned with the backend's message.  On error nothing is appended. */
 S2RDEF s2r_result s2r_trajectory_record(s2r_trajectory_set* set, const s2r_backend* robot,
-                                        const double* q0, const double* command, s2r_rng* rng);
+                                        const double* q0, const double* object0, const double* command,
+                                        s2r_rng* rng);
 /* Make and record `count` excitations; trajectory i uses the stream
    s2r_rng_make(seed, i) for its signal and its reset. */
 S2RDEF s2r_result s2r_trajectory_collect(s2r_trajectory_set* set, const s2r_backend* robot,
                                          const s2r_excitation_config* excitation, int count,
                                          uint64_t seed);
+/* Make and record `count` strikes (a set with the object; `robot` a
+   built-in arm in the push scene): the way to see an object's friction.
+   Strike i, from s2r_rng_make(seed, i): the object is set down in the push
+   area (kept 8 cm inside it) and the tip waits 2 cm behind its rim, facing
+   the area's middle (+-45 degrees); after 0.2 s (the object at rest: what
+   the camera sees then measures its own error) the tip's path speeds up
+   to `speed` (m/s, 0.05..1) over 0.1 s, runs 6 cm past first contact and
+   stops.  An object leaves a tip that decelerates faster than mu g and
+   slides on by about v^2 / (2 mu g), which is what shows its friction;
+   whether it does depends on the arm's servo.  Measured on the nominal
+   simulators (three strikes, object-table friction x 0.6 / 1 / 1.6): the
+   Panda's tip lets the object go - at 1 m/s it travels 126 / 84 / 66 mm
+   (first strike), at 0.4 m/s 72 / 62 / 62 mm - while the UR5e's softer
+   servo slows the tip more gently than mu g and the object ends within a
+   millimetre of the same place (56 mm) at both speeds.  The strikes also
+   show where the tip met the object (tip-object friction turns it aside)
+   and when the camera saw it move (its delay).
+   The commands are the tip's path through inverse kinematics on the
+   nominal model, played open loop (nothing measured is fed back), so a
+   simulator can replay exactly what the robot was sent. */
+S2RDEF s2r_result s2r_trajectory_collect_strikes(s2r_trajectory_set* set, const s2r_backend* robot, double speed,
+                                                 int count, uint64_t seed);
 /* Ready for identification on an arm of n_joints: at least one
    trajectory, matching joints, and every stored number finite.  The
    message names the first problem (e.g. "trajectory 1, sample 7, joint 2:
@@ -2887,12 +2946,31 @@ typedef struct s2r_sysid_result {
                                                       errors are judged against      */
     double validation_relative_start;              /* sqrt(mse_start / motion)        */
     double validation_relative;                    /* sqrt(mse / motion)              */
-    s2r_sysid_verdict verdict;                     /* from validation_relative
-                                                      (S2R_SYSID_REL_*; without
-                                                      validation data, the training
-                                                      set's, which flatters the fit);
+    double validation_object_mse_start;            /* m^2: held-out mean squared object
+                                                      position error at the start values
+                                                      (NaN when the set has no object) */
+    double validation_object_mse;                  /* m^2: at the identified values   */
+    double validation_object_motion;               /* m^2: mean squared distance of the
+                                                      seen object from its trajectory's
+                                                      mean position                   */
+    double validation_object_floor;                /* m^2: the same error while the
+                                                      object rests where it was set
+                                                      down and the arm has not moved
+                                                      (samples whose command is still
+                                                      the first): the camera's own
+                                                      noise and bias, which no object
+                                                      parameter explains             */
+    double validation_object_relative_start;       /* sqrt((mse_start - floor) / motion),
+                                                      0 when at or below the floor  */
+    double validation_object_relative;             /* sqrt((mse - floor) / motion)    */
+    s2r_sysid_verdict verdict;                     /* from the relative errors of what
+                                                      the loss weighs (S2R_SYSID_REL_*,
+                                                      the worse of the joints' and the
+                                                      object's; without validation
+                                                      data, the training set's, which
+                                                      flatters the fit);
                                                       s2r_sysid_verdict_of gives the
-                                                      absolute one                   */
+                                                      absolute one on the joints     */
 } s2r_sysid_result;
 
 typedef struct s2r_sysid_config {
@@ -2919,6 +2997,9 @@ typedef struct s2r_sysid_config {
                                   payload); 0 = plain cyclic coordinate descent; 2       */
     double weight_q;           /* weight of squared position errors (plain number); 1    */
     double weight_qd;          /* s^2, weight of squared velocity errors; 0              */
+    double weight_object;      /* rad^2 per m^2, weight of the object's squared position
+                                  error (sets with the object; the loss stays in rad^2);
+                                  0 (s2r_sysid_config_object: 1, with weight_q 0)        */
     double sensitivity_step;   /* fraction of the bounds moved to read sensitivity; 0.1  */
     double min_sensitivity;    /* sensitivity below which a parameter is reported
                                   unidentifiable (a tenth of its bounds moves the loss by
@@ -2955,6 +3036,11 @@ S2RDEF s2r_sysid_verdict  s2r_sysid_verdict_relative(double relative);
    s2r_sysid_init with a message saying why). */
 S2RDEF s2r_sysid_param    s2r_sysid_param_default(s2r_param p);
 S2RDEF s2r_sysid_config   s2r_sysid_config_default(void);
+/* The push scene's object, fitted with the arm held at what was identified
+   before (put it in `known`): object-table friction, tip-object friction,
+   object mass and the camera's latency, by the object's perceived path
+   alone (weight_q 0, weight_object 1); otherwise as the default. */
+S2RDEF s2r_sysid_config   s2r_sysid_config_object(void);
 /* S2R_ERR_INVALID_ARGUMENT naming the parameter or field: an unsupported
    or repeated parameter, NaN bounds, lo > hi, a start outside the bounds,
    bounds a parameter cannot take (e.g. a kp scale <= 0), a bad `known`
@@ -3029,11 +3115,16 @@ S2RDEF s2r_result s2r_calibrate_unit(s2r_robot_kind robot, uint64_t unit, uint64
    S2R_CALIBRATION_POINTS points of S2R_CALIBRATION_READS readings) into
    camera_offset. */
 typedef struct s2r_identify_config {
-    int      train;      /* trajectories to fit; 3                     */
-    int      valid;      /* held-out trajectories; 2                   */
-    int      samples;    /* readings per trajectory (0.02 s apart); 150 */
-    int      sweeps;     /* coordinate-descent budget; 12               */
-    uint64_t seed;       /* excitation streams; 1                       */
+    int      train;         /* trajectories to fit; 3                             */
+    int      valid;         /* held-out trajectories; 2                           */
+    int      samples;       /* readings per trajectory (0.02 s apart); 150        */
+    int      sweeps;        /* coordinate-descent budget; 12                      */
+    uint64_t seed;          /* excitation streams; 1                              */
+    int      strikes;       /* s2r_identify_object: strikes to fit (1.2 s each); 8 */
+    int      strikes_valid; /* s2r_identify_object: held out; 4                    */
+    double   strike_speed;  /* s2r_identify_object: m/s; 1 (the UR5e datasheet's
+                               typical tool speed; the Panda's Cartesian limit is
+                               1.7 m/s)                                           */
 } s2r_identify_config;
 
 S2RDEF s2r_identify_config s2r_identify_config_default(void);
@@ -3041,6 +3132,21 @@ S2RDEF s2r_result s2r_identify_unit(const s2r_backend* robot, const s2r_identify
                                     const s2r_randomization* training, s2r_randomization* next,
                                     s2r_randomization* identified, s2r_sysid_result* result,
                                     double camera_offset[3], char* error);
+/* Then the push scene's object on the same unit (`push_robot`: the unit in
+   the push scene): config->strikes strikes to fit and config->strikes_valid
+   held out on other places (s2r_trajectory_collect_strikes, 1.2 s at
+   50 Hz each, streams seed + 3 and seed + 4), the
+   camera's readings corrected by camera_offset (from s2r_identify_unit),
+   the arm held at `identified` (from s2r_identify_unit), and
+   s2r_sysid_config_object's parameters fitted.  Unless the held-out
+   verdict is BLOCK, `next` and `identified` are updated in place: the
+   object's identifiable entries recentred / fixed, the others untouched;
+   a fit the held-out strikes do not trust changes nothing.  Arm first,
+   then the object: the object's path depends on where the arm put the
+   tip, not the other way round. */
+S2RDEF s2r_result s2r_identify_object(const s2r_backend* push_robot, const s2r_identify_config* config,
+                                      const double camera_offset[3], s2r_randomization* next,
+                                      s2r_randomization* identified, s2r_sysid_result* result, char* error);
 
 /* ==========================================================================
    Deployment (1/7): overview - stages, gates, safety, fallback, monitoring
@@ -11077,8 +11183,26 @@ S2RDEF void s2r_trajectory_set_free(s2r_trajectory_set* set) {
     if (set->command) S2R_FREE(set->command);
     if (set->q) S2R_FREE(set->q);
     if (set->qd) S2R_FREE(set->qd);
+    if (set->object0) S2R_FREE(set->object0);
+    if (set->object) S2R_FREE(set->object);
     memset(set, 0, sizeof *set);
     memcpy(set->error, keep, sizeof keep);
+}
+
+S2RDEF s2r_result s2r_trajectory_set_add_object(s2r_trajectory_set* set) {
+    S2R_ASSERT(set);
+    if (!set->q) return s2r__fail(set->error, S2R_ERR_STATE, "add object: the set is not initialised");
+    if (set->count > 0) return s2r__fail(set->error, S2R_ERR_STATE, "add object: the set already holds trajectories");
+    if (set->object) return S2R_OK;
+    set->object0 = (double*)s2r__calloc((size_t)set->capacity * 2, sizeof(double));
+    set->object = (double*)s2r__calloc((size_t)set->capacity * (size_t)set->n_samples * 2, sizeof(double));
+    if (!set->object0 || !set->object) {
+        if (set->object0) S2R_FREE(set->object0);
+        if (set->object) S2R_FREE(set->object);
+        set->object0 = set->object = NULL;
+        return s2r__fail(set->error, S2R_ERR_OUT_OF_MEMORY, "add object: out of memory");
+    }
+    return S2R_OK;
 }
 
 /* Offset of trajectory i, sample k, joint 0 in command, q and qd. */
@@ -11086,11 +11210,19 @@ static size_t s2r__traj_at(const s2r_trajectory_set* set, int i, int k) {
     return ((size_t)i * (size_t)set->n_samples + (size_t)k) * (size_t)set->n_joints;
 }
 
+/* Start trajectory i on a robot: reset at its start pose and, for a set
+   with the object, set the object down.  Recording and replay share it. */
+static s2r_result s2r__traj_start(const s2r_trajectory_set* set, const s2r_backend* robot, int i, s2r_rng* rng) {
+    s2r_result res = s2r_backend_reset(robot, set->q0 + (size_t)i * set->n_joints, NULL, rng);
+    if (res == S2R_OK && set->object0) res = s2r_backend_place_object(robot, set->object0 + 2 * (size_t)i);
+    return res;
+}
+
 /* Play the stored commands of slot i on the robot and store its readings. */
 static s2r_result s2r__traj_play(s2r_trajectory_set* set, const s2r_backend* robot, int i, s2r_rng* rng) {
     int k, n = set->n_joints;
     s2r_sensors s;
-    s2r_result res = s2r_backend_reset(robot, set->q0 + (size_t)i * n, NULL, rng);
+    s2r_result res = s2r__traj_start(set, robot, i, rng);
     for (k = 0; k < set->n_samples && res == S2R_OK; k++) {
         size_t at = s2r__traj_at(set, i, k);
         if ((res = s2r_backend_command(robot, set->command + at)) != S2R_OK) break;
@@ -11098,6 +11230,7 @@ static s2r_result s2r__traj_play(s2r_trajectory_set* set, const s2r_backend* rob
         if ((res = s2r_backend_read_sensors(robot, &s)) != S2R_OK) break;
         memcpy(set->q + at, s.q, (size_t)n * sizeof(double));
         memcpy(set->qd + at, s.qd, (size_t)n * sizeof(double));
+        if (set->object) memcpy(set->object + 2 * ((size_t)i * set->n_samples + k), s.object, 2 * sizeof(double));
     }
     if (res != S2R_OK)
         return s2r__fail(set->error, res, "trajectory %d on '%s': %s", i, robot->name ? robot->name : "backend",
@@ -11106,12 +11239,16 @@ static s2r_result s2r__traj_play(s2r_trajectory_set* set, const s2r_backend* rob
 }
 
 S2RDEF s2r_result s2r_trajectory_record(s2r_trajectory_set* set, const s2r_backend* robot,
-                                        const double* q0, const double* command, s2r_rng* rng) {
+                                        const double* q0, const double* object0, const double* command,
+                                        s2r_rng* rng) {
     int n, i;
     s2r_result res;
     S2R_ASSERT(set);
     if (!robot || !robot->info || !q0 || !command)
         return s2r__fail(set->error, S2R_ERR_INVALID_ARGUMENT, "record: robot, q0 and command are required");
+    if (!set->object != !object0 || (object0 && !s2r_all_finite(object0, 2)))
+        return s2r__fail(set->error, S2R_ERR_INVALID_ARGUMENT, set->object ? "record: the set holds the object: give "
+                         "where it is set down (finite x, y)" : "record: the set holds no object (s2r_trajectory_set_add_object)");
     n = set->n_joints;
     i = set->count;
     if (i >= set->capacity)
@@ -11123,6 +11260,7 @@ S2RDEF s2r_result s2r_trajectory_record(s2r_trajectory_set* set, const s2r_backe
         return s2r__fail(set->error, S2R_ERR_INVALID_ARGUMENT, "record: start pose or commands contain NaN or Inf");
     memmove(set->q0 + (size_t)i * n, q0, (size_t)n * sizeof(double));
     memmove(set->command + s2r__traj_at(set, i, 0), command, (size_t)n * set->n_samples * sizeof(double));
+    if (object0) memmove(set->object0 + 2 * (size_t)i, object0, 2 * sizeof(double));
     res = s2r__traj_play(set, robot, i, rng);
     if (res == S2R_OK) set->count++;
     return res;
@@ -11142,6 +11280,9 @@ S2RDEF s2r_result s2r_trajectory_collect(s2r_trajectory_set* set, const s2r_back
     if (robot->info->n_joints != set->n_joints)
         return s2r__fail(set->error, S2R_ERR_INVALID_ARGUMENT, "collect: the robot has %d joints, the set %d",
                          robot->info->n_joints, set->n_joints);
+    if (set->object)
+        return s2r__fail(set->error, S2R_ERR_INVALID_ARGUMENT, "collect: the set holds the object; excite the arm "
+                         "alone, or record pushes (s2r_trajectory_collect_strikes)");
     for (t = 0; t < count; t++) {
         int i = set->count;
         s2r_rng rng = s2r_rng_make(seed, (uint64_t)t);
@@ -11152,6 +11293,78 @@ S2RDEF s2r_result s2r_trajectory_collect(s2r_trajectory_set* set, const s2r_back
         set->count++;
     }
     return S2R_OK;
+}
+
+/* Distance (m) the tip has moved along the strike at time t (s): rest,
+   a constant-acceleration ramp to `speed`, cruise until `length`, stop. */
+static double s2r__strike_travel(double t, double speed, double length) {
+    const double settle = 0.2, ramp = 0.1;
+    double d, tau = t - settle;
+    if (tau <= 0) return 0;
+    d = tau < ramp ? 0.5 * speed / ramp * tau * tau : 0.5 * speed * ramp + speed * (tau - ramp);
+    return d < length ? d : length;
+}
+
+/* Plan strike i into slot i: the object's place, the tip's start pose and
+   the servo targets of its path. */
+static s2r_result s2r__strike_plan(s2r_trajectory_set* set, const s2r_arm_info* info, mjData* scratch,
+                                   const double heading[3], double speed, s2r_rng* rng, int i) {
+    const double gap = 0.02, follow = 0.06, inset = 0.08;
+    double* object = set->object0 + 2 * (size_t)i, mid[2], u[2], angle, back, tip[3], q[S2R_MAX_JOINTS];
+    int k, n = set->n_joints;
+    for (k = 0; k < 2; k++) {
+        object[k] = s2r_rng_range(rng, info->push_area_lo[k] + inset, info->push_area_hi[k] - inset);
+        mid[k] = 0.5 * (info->push_area_lo[k] + info->push_area_hi[k]);
+    }
+    angle = atan2(mid[1] - object[1], mid[0] - object[0]) + s2r_rng_range(rng, -0.785398, 0.785398);
+    u[0] = cos(angle);
+    u[1] = sin(angle);
+    back = info->object_radius + info->tip_radius + gap;
+    memcpy(q, info->q_home, (size_t)n * sizeof(double));
+    for (k = 0; k < set->n_samples; k++) {   /* sample k's target, held from t = k period */
+        double s = s2r__strike_travel(k * set->sample_period, speed, gap + follow) - back;
+        tip[0] = object[0] + s * u[0];
+        tip[1] = object[1] + s * u[1];
+        tip[2] = info->table_height + 0.03;
+        if (s2r_tip_ik(info, scratch, tip, heading, q, q) > 0.005)
+            return s2r__fail(set->error, S2R_ERR_INVALID_ARGUMENT, "strike %d: the tip cannot reach (%.3f, %.3f) m", i,
+                             tip[0], tip[1]);
+        memcpy(set->command + s2r__traj_at(set, i, k), q, (size_t)n * sizeof(double));
+        if (k == 0) memcpy(set->q0 + (size_t)i * n, q, (size_t)n * sizeof(double));
+    }
+    return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_trajectory_collect_strikes(s2r_trajectory_set* set, const s2r_backend* robot, double speed,
+                                                 int count, uint64_t seed) {
+    const s2r_arm_info* info;
+    double heading[3];
+    mjData* scratch;
+    s2r_result res = S2R_OK;
+    int t;
+    S2R_ASSERT(set);
+    if (!robot || !robot->info || robot->info->scene != S2R_SCENE_PUSH || robot->info->tip_site < 0)
+        return s2r__fail(set->error, S2R_ERR_INVALID_ARGUMENT, "strikes: need an arm in the push scene");
+    if (!set->object)
+        return s2r__fail(set->error, S2R_ERR_INVALID_ARGUMENT, "strikes: the set holds no object (s2r_trajectory_set_add_object)");
+    if (!(speed >= 0.05 && speed <= 1))
+        return s2r__fail(set->error, S2R_ERR_INVALID_ARGUMENT, "strikes: speed must be 0.05..1 m/s, got %g", speed);
+    if (robot->info->n_joints != set->n_joints || count < 0 || count > set->capacity - set->count)
+        return s2r__fail(set->error, S2R_ERR_INVALID_ARGUMENT, "strikes: %d strikes of a %d-joint arm do not fit the "
+                         "set (%d joints, %d of %d used)", count, robot->info->n_joints, set->n_joints, set->count,
+                         set->capacity);
+    info = robot->info;
+    if (!(scratch = mj_makeData(info->model))) return s2r__fail(set->error, S2R_ERR_OUT_OF_MEMORY, "mj_makeData failed");
+    s2r__push_heading(info, scratch, heading);
+    for (t = 0; t < count && res == S2R_OK; t++) {
+        s2r_rng rng = s2r_rng_make(seed, (uint64_t)t);
+        int i = set->count;
+        if ((res = s2r__strike_plan(set, info, scratch, heading, speed, &rng, i)) == S2R_OK &&
+            (res = s2r__traj_play(set, robot, i, &rng)) == S2R_OK)
+            set->count++;
+    }
+    mj_deleteData(scratch);
+    return res;
 }
 
 /* The first non-finite number of one array of trajectory i, or -1. */
@@ -11183,6 +11396,9 @@ S2RDEF s2r_result s2r_trajectory_set_check(const s2r_trajectory_set* set, int n_
                 return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "trajectory %d, sample %d, joint %d: %s is %s", i,
                                  x / n_joints, x % n_joints, names[a], what);
         }
+        if (set->object && (!s2r_all_finite(set->object0 + 2 * (size_t)i, 2) ||
+                            !s2r_all_finite(set->object + 2 * (size_t)i * set->n_samples, 2 * set->n_samples)))
+            return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "trajectory %d: an object position is NaN or Inf", i);
     }
     return S2R_OK;
 }
@@ -11207,7 +11423,13 @@ S2RDEF s2r_sysid_verdict s2r_sysid_verdict_relative(double relative) {
 
 /* Latencies are searched over whole physics steps. */
 static int s2r__sysid_is_latency(s2r_param p) {
-    return p == S2R_PARAM_ACTION_LATENCY || p == S2R_PARAM_OBS_LATENCY;
+    return p == S2R_PARAM_ACTION_LATENCY || p == S2R_PARAM_OBS_LATENCY || p == S2R_PARAM_CAMERA_LATENCY;
+}
+
+/* Parameters that show only in the object's motion (push scene). */
+static int s2r__sysid_is_object(s2r_param p) {
+    return p == S2R_PARAM_OBJECT_FRICTION || p == S2R_PARAM_OBJECT_MASS || p == S2R_PARAM_OBJECT_DAMPING ||
+           p == S2R_PARAM_TIP_FRICTION || p == S2R_PARAM_TABLE_HEIGHT || p == S2R_PARAM_CAMERA_LATENCY;
 }
 
 /* Why a parameter cannot be identified from joint trajectories (NULL: it can). */
@@ -11222,11 +11444,8 @@ static const char* s2r__sysid_unsupported(s2r_param p) {
         return "the camera calibration does not show in joint trajectories";
     case S2R_PARAM_QPOS_BIAS:
         return "encoder zero offsets are per joint; calibrate them against a reference pose";
-    case S2R_PARAM_OBJECT_FRICTION: case S2R_PARAM_OBJECT_MASS: case S2R_PARAM_OBJECT_DAMPING:
-    case S2R_PARAM_TIP_FRICTION: case S2R_PARAM_TABLE_HEIGHT:
-        return "the push scene's object and table do not show in the arm's joint trajectories";
-    case S2R_PARAM_CAMERA_LATENCY: case S2R_PARAM_OBJECT_NOISE: case S2R_PARAM_OBJECT_DROPOUT:
-        return "the object camera does not show in joint trajectories";
+    case S2R_PARAM_OBJECT_NOISE: case S2R_PARAM_OBJECT_DROPOUT:
+        return "the camera's noise and dropouts are read from the residual, not fitted to a trajectory";
     default:
         return (p >= 0 && p < S2R_PARAM_COUNT) ? NULL : "unknown parameter";
     }
@@ -11251,6 +11470,14 @@ S2RDEF s2r_sysid_param s2r_sysid_param_default(s2r_param p) {
     case S2R_PARAM_TORQUE_LIMIT:   sp.lo = 0.5;  sp.hi = 1.5;  break; /* x, derating                */
     case S2R_PARAM_ACTION_LATENCY: sp.lo = 0.0;  sp.hi = 0.08; break; /* s, up to two 25 Hz periods */
     case S2R_PARAM_OBS_LATENCY:    sp.lo = 0.0;  sp.hi = 0.08; break; /* s                          */
+    case S2R_PARAM_OBJECT_FRICTION: sp.lo = 0.25; sp.hi = 3.0; break; /* x, plastic on laminate,    */
+                                                                     /* wood, steel: 0.1 to 0.8   */
+    case S2R_PARAM_TIP_FRICTION:   sp.lo = 0.25; sp.hi = 3.0;  break; /* x, the same materials      */
+    case S2R_PARAM_OBJECT_MASS:    sp.lo = 0.5;  sp.hi = 2.0;  break; /* x, an unweighed object     */
+    case S2R_PARAM_OBJECT_DAMPING: sp.lo = 0.25; sp.hi = 4.0;  break; /* x                          */
+    case S2R_PARAM_TABLE_HEIGHT:   sp.lo = -0.02; sp.hi = 0.02; break; /* m, a tape-measured table  */
+    case S2R_PARAM_CAMERA_LATENCY: sp.lo = 0.0;  sp.hi = 0.16; break; /* s, USB cameras and detection */
+                                                                     /* reach 100-150 ms          */
     default: break;
     }
     return sp;
@@ -11275,10 +11502,25 @@ S2RDEF s2r_sysid_config s2r_sysid_config_default(void) {
     c.directions = 2;
     c.weight_q = 1.0;
     c.weight_qd = 0.0;
+    c.weight_object = 0.0;
     c.sensitivity_step = 0.1;
     c.min_sensitivity = 0.02;
     c.range_loss_rise = 0.5;
     c.range_min_width = 0.05;
+    return c;
+}
+
+S2RDEF s2r_sysid_config s2r_sysid_config_object(void) {
+    /* Frictions first, the latency last (as for the arm: a latency scanned
+       first would absorb what the frictions explain). */
+    static const s2r_param chosen[4] = {S2R_PARAM_OBJECT_FRICTION, S2R_PARAM_TIP_FRICTION, S2R_PARAM_OBJECT_MASS,
+                                        S2R_PARAM_CAMERA_LATENCY};
+    s2r_sysid_config c = s2r_sysid_config_default();
+    int i;
+    c.n_params = 4;
+    for (i = 0; i < 4; i++) c.param[i] = s2r_sysid_param_default(chosen[i]);
+    c.weight_q = 0.0;
+    c.weight_object = 1.0;
     return c;
 }
 
@@ -11295,6 +11537,9 @@ static s2r_result s2r__sysid_check_param(const s2r_sysid_config* c, int i, char*
     s2r_param_range pr = s2r_param_range_off(sp->param);
     int k;
     if (why) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "parameter %d (%s) cannot be identified: %s", i, name, why);
+    if (s2r__sysid_is_object(sp->param) && !(c->weight_object > 0))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "parameter %d (%s) shows only in the object's motion: record "
+                         "strikes (s2r_trajectory_collect_strikes) and set weight_object > 0", i, name);
     for (k = 0; k < i; k++)
         if (c->param[k].param == sp->param)
             return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%s is listed twice (entries %d and %d)", name, k, i);
@@ -11325,9 +11570,9 @@ S2RDEF s2r_result s2r_sysid_config_check(const s2r_sysid_config* c, char* error)
     if (!(c->loss_tol >= 0 && c->loss_tol < 1) || !(c->step_tol > 0 && c->step_tol < 1) ||
         !(c->first_step > 0 && c->first_step <= 1))
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "need 0 <= loss_tol < 1, 0 < step_tol < 1, 0 < first_step <= 1");
-    if (!(c->weight_q >= 0) || !(c->weight_qd >= 0) || !isfinite(c->weight_q) || !isfinite(c->weight_qd) ||
-        !(c->weight_q + c->weight_qd > 0))
-        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "weights must be finite, >= 0 and not both 0");
+    if (!(c->weight_q >= 0) || !(c->weight_qd >= 0) || !(c->weight_object >= 0) || !isfinite(c->weight_q) ||
+        !isfinite(c->weight_qd) || !isfinite(c->weight_object) || !(c->weight_q + c->weight_qd + c->weight_object > 0))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "weights must be finite, >= 0 and not all 0");
     if (!(c->sensitivity_step > 0 && c->sensitivity_step <= 0.5) || !(c->min_sensitivity >= 0) ||
         !(c->range_loss_rise > 0) || !isfinite(c->range_loss_rise) || !(c->range_min_width >= 0 && c->range_min_width <= 0.5))
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT,
@@ -11449,15 +11694,16 @@ static void s2r__sysid_draw(const s2r_sysid* id, const double* values, s2r_sim_d
 }
 
 /* Replay trajectory i on the simulator as pinned; add the squared position
-   (sums[0], rad^2) and velocity (sums[1], rad^2/s^2) errors; copy the
-   simulated readings to q_out / qd_out ([n_samples][n_joints]) if given. */
+   (sums[0], rad^2) and velocity (sums[1], rad^2/s^2) errors and, for a set
+   with the object, its squared distance (sums[2], m^2); copy the simulated
+   readings to q_out / qd_out ([n_samples][n_joints]) if given. */
 static s2r_result s2r__sysid_replay(s2r_sysid* id, const s2r_trajectory_set* set, int i,
-                                    double sums[2], double* q_out, double* qd_out) {
+                                    double sums[3], double* q_out, double* qd_out) {
     const s2r_backend* b = &id->sim.backend;
     int k, j, n = set->n_joints;
     s2r_rng rng = s2r_rng_make(0, (uint64_t)i);   /* the simulator's noise, if `known` has any */
     s2r_sensors s;
-    s2r_result res = s2r_backend_reset(b, set->q0 + (size_t)i * n, NULL, &rng);
+    s2r_result res = s2r__traj_start(set, b, i, &rng);
     for (k = 0; k < set->n_samples && res == S2R_OK; k++) {
         size_t at = s2r__traj_at(set, i, k);
         if ((res = s2r_backend_command(b, set->command + at)) != S2R_OK) break;
@@ -11468,17 +11714,23 @@ static s2r_result s2r__sysid_replay(s2r_sysid* id, const s2r_trajectory_set* set
             sums[0] += eq * eq;
             sums[1] += ev * ev;
         }
+        if (set->object) {
+            const double* seen = set->object + 2 * ((size_t)i * set->n_samples + k);
+            sums[2] += (s.object[0] - seen[0]) * (s.object[0] - seen[0]) + (s.object[1] - seen[1]) * (s.object[1] - seen[1]);
+        }
         if (q_out) memcpy(q_out + (size_t)k * n, s.q, (size_t)n * sizeof(double));
         if (qd_out) memcpy(qd_out + (size_t)k * n, s.qd, (size_t)n * sizeof(double));
     }
     return res;
 }
 
-/* Mean squared position and velocity errors over a whole set, for values;
-   S2R_ERR_DIVERGED (or another backend error) when a replay failed. */
+/* Mean squared errors over a whole set, for values: mse[0] joint
+   positions (rad^2), mse[1] velocities (rad^2/s^2), mse[2] the object's
+   distance (m^2; 0 without it); S2R_ERR_DIVERGED (or another backend
+   error) when a replay failed. */
 static s2r_result s2r__sysid_errors(s2r_sysid* id, const double* values, const s2r_trajectory_set* set,
-                                    double* mse_q, double* mse_qd) {
-    double sums[2] = {0, 0}, count = (double)set->count * set->n_samples * set->n_joints;
+                                    double mse[3]) {
+    double sums[3] = {0, 0, 0}, samples = (double)set->count * set->n_samples;
     s2r_sim_draw d;
     s2r_result res;
     int i;
@@ -11487,16 +11739,18 @@ static s2r_result s2r__sysid_errors(s2r_sysid* id, const double* values, const s
     id->evaluations++;
     for (i = 0; i < set->count; i++)
         if ((res = s2r__sysid_replay(id, set, i, sums, NULL, NULL)) != S2R_OK) return res;
-    *mse_q = sums[0] / count;
-    *mse_qd = sums[1] / count;
+    mse[0] = sums[0] / (samples * set->n_joints);
+    mse[1] = sums[1] / (samples * set->n_joints);
+    mse[2] = sums[2] / samples;
     return S2R_OK;
 }
 
 /* The objective for values; +Inf when the simulation fails. */
 static double s2r__sysid_objective(s2r_sysid* id, const double* values, const s2r_trajectory_set* set) {
-    double eq, ev;
-    if (s2r__sysid_errors(id, values, set, &eq, &ev) != S2R_OK) return INFINITY;
-    return id->config.weight_q * eq + id->config.weight_qd * ev;
+    const s2r_sysid_config* c = &id->config;
+    double e[3];
+    if (s2r__sysid_errors(id, values, set, e) != S2R_OK) return INFINITY;
+    return c->weight_q * e[0] + c->weight_qd * e[1] + c->weight_object * e[2];
 }
 
 /* Candidate values finite and inside their bounds; the set usable. */
@@ -11509,6 +11763,12 @@ static s2r_result s2r__sysid_check_call(s2r_sysid* id, const double* values, con
             return s2r__fail(id->error, S2R_ERR_INVALID_ARGUMENT, "%s: value %g is outside its bounds [%g, %g]",
                              s2r_param_name(sp->param), values[i], sp->lo, sp->hi);
     }
+    if (id->config.weight_object > 0 && set && !set->object)
+        return s2r__fail(id->error, S2R_ERR_INVALID_ARGUMENT, "weight_object > 0 needs trajectories with the object "
+                         "(s2r_trajectory_collect_strikes)");
+    if (set && set->object && id->sim.robot.info.scene != S2R_SCENE_PUSH)
+        return s2r__fail(id->error, S2R_ERR_INVALID_ARGUMENT, "the trajectories hold an object; the model has none "
+                         "(fit with the push scene: s2r_task_sim_config)");
     return s2r_trajectory_set_check(set, id->sim.robot.info.n_joints, id->error);
 }
 
@@ -11520,16 +11780,16 @@ S2RDEF s2r_result s2r_sysid_loss(s2r_sysid* id, const double* values, const s2r_
 }
 
 S2RDEF s2r_result s2r_sysid_mse(s2r_sysid* id, const double* values, const s2r_trajectory_set* set, double* mse) {
-    double ev;
+    double e[3];
     s2r_result res = s2r__sysid_check_call(id, values, set);
     if (res != S2R_OK) return res;
-    if (s2r__sysid_errors(id, values, set, mse, &ev) != S2R_OK) *mse = INFINITY;
+    *mse = s2r__sysid_errors(id, values, set, e) == S2R_OK ? e[0] : INFINITY;
     return S2R_OK;
 }
 
 S2RDEF s2r_result s2r_sysid_simulate(s2r_sysid* id, const double* values, const s2r_trajectory_set* set,
                                      int index, double* q_out, double* qd_out) {
-    double sums[2] = {0, 0};
+    double sums[3] = {0, 0, 0};
     s2r_sim_draw d;
     s2r_result res = s2r__sysid_check_call(id, values, set);
     if (res != S2R_OK) return res;
@@ -11903,15 +12163,22 @@ static s2r_result s2r__sysid_begin(s2r_sysid* id, const s2r_trajectory_set* trai
                                    const s2r_trajectory_set* validation, s2r_sysid_result* r, double* x) {
     char msg[S2R_ERROR_LEN];
     int i, n = id->sim.robot.info.n_joints;
+    s2r_result res;
     memset(r, 0, sizeof *r);
     r->n_params = id->config.n_params;
-    r->validation_mse_start = r->validation_mse = NAN;
+    r->validation_mse_start = r->validation_mse = r->validation_object_mse_start = r->validation_object_mse = NAN;
+    r->validation_object_motion = r->validation_object_relative_start = r->validation_object_relative = NAN;
+    r->validation_object_floor = NAN;
     r->verdict = S2R_SYSID_BLOCK;
     if (s2r_trajectory_set_check(train, n, msg) != S2R_OK)
         return s2r__fail(id->error, S2R_ERR_INVALID_ARGUMENT, "training data: %s", msg);
     if (validation && s2r_trajectory_set_check(validation, n, msg) != S2R_OK)
         return s2r__fail(id->error, S2R_ERR_INVALID_ARGUMENT, "validation data: %s", msg);
+    if (validation && !train->object != !validation->object)
+        return s2r__fail(id->error, S2R_ERR_INVALID_ARGUMENT, "the training and validation sets must both hold the "
+                         "object or both not");
     for (i = 0; i < r->n_params; i++) x[i] = r->start[i] = r->value[i] = s2r__sysid_start(id, i);
+    if ((res = s2r__sysid_check_call(id, r->start, train)) != S2R_OK) return res;
     r->loss[0] = r->train_loss = s2r__sysid_objective(id, x, train);
     if (!isfinite(r->loss[0]))
         return s2r__fail(id->error, S2R_ERR_INVALID_ARGUMENT, "the simulation diverges at the start values: %s", id->sim.error);
@@ -11937,18 +12204,79 @@ static double s2r__traj_motion(const s2r_trajectory_set* set) {
     return total;
 }
 
+/* Mean over trajectories and samples of the seen object's squared distance
+   from that trajectory's mean position (m^2; 0 without the object): how
+   far the pushes moved it. */
+static double s2r__traj_object_motion(const s2r_trajectory_set* set) {
+    int i, k, ns = set->n_samples;
+    double total = 0;
+    for (i = 0; set->object && i < set->count; i++) {
+        const double* o = set->object + 2 * (size_t)i * ns;
+        double mx = 0, my = 0;
+        for (k = 0; k < ns; k++) { mx += o[2 * k] / ns; my += o[2 * k + 1] / ns; }
+        for (k = 0; k < ns; k++)
+            total += ((o[2 * k] - mx) * (o[2 * k] - mx) + (o[2 * k + 1] - my) * (o[2 * k + 1] - my)) / ((double)ns * set->count);
+    }
+    return total;
+}
+
+/* The seen object's mean squared distance from where it was set down (m^2)
+   over the samples before the arm was sent anywhere (command k equal to
+   command 0): the camera's error on a resting object; 0 when no trajectory
+   has such samples. */
+static double s2r__traj_object_floor(const s2r_trajectory_set* set) {
+    int i, k, n = set->n_joints, used = 0;
+    double total = 0;
+    for (i = 0; set->object && i < set->count; i++) {
+        const double* c0 = set->command + s2r__traj_at(set, i, 0);
+        for (k = 0; k < set->n_samples; k++) {
+            const double* o = set->object + 2 * ((size_t)i * set->n_samples + k);
+            const double* p = set->object0 + 2 * (size_t)i;
+            if (memcmp(set->command + s2r__traj_at(set, i, k), c0, (size_t)n * sizeof(double)) != 0) break;
+            total += (o[0] - p[0]) * (o[0] - p[0]) + (o[1] - p[1]) * (o[1] - p[1]);
+            used++;
+        }
+    }
+    return used > 0 ? total / used : 0;
+}
+
+/* sqrt((mse - floor) / motion): the error beyond the floor, relative. */
+static double s2r__relative_error(double mse, double floor, double motion) {
+    if (!(motion > 0) || !isfinite(mse)) return INFINITY;
+    return sqrt(fmax(mse - floor, 0) / motion);
+}
+
 /* Held-out MSE before and after, relative to the motion, and the verdict. */
 static void s2r__sysid_validate(s2r_sysid* id, const s2r_trajectory_set* train,
                                 const s2r_trajectory_set* validation, s2r_sysid_result* r) {
-    double ev;
+    const s2r_sysid_config* c = &id->config;
     const s2r_trajectory_set* set = validation ? validation : train;
-    if (s2r__sysid_errors(id, r->start, set, &r->validation_mse_start, &ev) != S2R_OK) r->validation_mse_start = INFINITY;
-    if (s2r__sysid_errors(id, r->value, set, &r->validation_mse, &ev) != S2R_OK) r->validation_mse = INFINITY;
+    double before[3], after[3], object_motion = s2r__traj_object_motion(set);
+    s2r_sysid_verdict joints, object;
+    if (s2r__sysid_errors(id, r->start, set, before) != S2R_OK) before[0] = before[2] = INFINITY;
+    if (s2r__sysid_errors(id, r->value, set, after) != S2R_OK) after[0] = after[2] = INFINITY;
+    r->validation_mse_start = before[0];
+    r->validation_mse = after[0];
     r->validation_motion = s2r__traj_motion(set);
-    r->validation_relative_start = r->validation_motion > 0 ? sqrt(r->validation_mse_start / r->validation_motion) : INFINITY;
-    r->validation_relative = r->validation_motion > 0 ? sqrt(r->validation_mse / r->validation_motion) : INFINITY;
-    r->verdict = s2r_sysid_verdict_relative(r->validation_relative);
-    if (!validation) r->validation_mse_start = r->validation_relative_start = NAN;
+    r->validation_relative_start = r->validation_motion > 0 ? sqrt(before[0] / r->validation_motion) : INFINITY;
+    r->validation_relative = r->validation_motion > 0 ? sqrt(after[0] / r->validation_motion) : INFINITY;
+    r->validation_object_mse_start = r->validation_object_mse = r->validation_object_motion = NAN;
+    r->validation_object_floor = r->validation_object_relative_start = r->validation_object_relative = NAN;
+    if (set->object) {
+        double floor = s2r__traj_object_floor(set);
+        r->validation_object_mse_start = before[2];
+        r->validation_object_mse = after[2];
+        r->validation_object_motion = object_motion;
+        r->validation_object_floor = floor;
+        r->validation_object_relative_start = s2r__relative_error(before[2], floor, object_motion);
+        r->validation_object_relative = s2r__relative_error(after[2], floor, object_motion);
+    }
+    /* judged on what the loss weighs: the worse of the two */
+    joints = c->weight_q + c->weight_qd > 0 ? s2r_sysid_verdict_relative(r->validation_relative) : S2R_SYSID_GOOD;
+    object = c->weight_object > 0 ? s2r_sysid_verdict_relative(r->validation_object_relative) : S2R_SYSID_GOOD;
+    r->verdict = joints > object ? joints : object;
+    if (!validation) r->validation_mse_start = r->validation_relative_start = r->validation_object_mse_start =
+                     r->validation_object_relative_start = NAN;
 }
 
 S2RDEF s2r_result s2r_sysid_run(s2r_sysid* id, const s2r_trajectory_set* train,
@@ -12059,6 +12387,9 @@ S2RDEF s2r_identify_config s2r_identify_config_default(void) {
     c.samples = 150;
     c.sweeps = 12;
     c.seed = 1;
+    c.strikes = 8;
+    c.strikes_valid = 4;
+    c.strike_speed = 1.0;
     return c;
 }
 
@@ -12098,6 +12429,61 @@ S2RDEF s2r_result s2r_identify_unit(const s2r_backend* robot, const s2r_identify
     return res;
 }
 
+/* Record `count` strikes into a set with the object (stream `seed`) and
+   take the camera's calibration offset out of what it saw. */
+static s2r_result s2r__record_strikes(s2r_trajectory_set* set, const s2r_backend* robot, const s2r_identify_config* c,
+                                      int count, uint64_t seed, const double camera_offset[3], char* error) {
+    s2r_result res = s2r_trajectory_set_init(set, robot->info->n_joints, 60, count, 0.02);
+    size_t k, n;
+    if (res == S2R_OK) res = s2r_trajectory_set_add_object(set);
+    if (res == S2R_OK) res = s2r_trajectory_collect_strikes(set, robot, c->strike_speed, count, seed);
+    if (res != S2R_OK) return s2r__fail(error, res, "%s", set->error);
+    n = (size_t)set->count * set->n_samples;
+    for (k = 0; k < n; k++) {
+        set->object[2 * k] -= camera_offset[0];
+        set->object[2 * k + 1] -= camera_offset[1];
+    }
+    return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_identify_object(const s2r_backend* push_robot, const s2r_identify_config* config,
+                                      const double camera_offset[3], s2r_randomization* next,
+                                      s2r_randomization* identified, s2r_sysid_result* result, char* error) {
+    s2r_sysid_config cfg = s2r_sysid_config_object();
+    s2r_sim_config model;
+    s2r_trajectory_set train, valid;
+    s2r_sysid id;
+    s2r_result res;
+    if (!push_robot || !push_robot->info || !config || !camera_offset || !next || !identified || !result)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "identify object: every argument is required");
+    if (config->strikes < 1 || config->strikes_valid < 1)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "identify object: need >= 1 strike to fit and >= 1 held out");
+    memset(&train, 0, sizeof train);
+    memset(&valid, 0, sizeof valid);
+    memset(&id, 0, sizeof id);
+    model = s2r_task_sim_config(S2R_TASK_PUSH, push_robot->info->kind);
+    cfg.known = *identified;
+    cfg.max_sweeps = config->sweeps;
+    res = s2r__record_strikes(&train, push_robot, config, config->strikes, config->seed + 3, camera_offset, error);
+    if (res == S2R_OK)
+        res = s2r__record_strikes(&valid, push_robot, config, config->strikes_valid, config->seed + 4, camera_offset, error);
+    if (res == S2R_OK && (res = s2r_sysid_init(&id, &cfg, &model)) != S2R_OK) s2r__fail(error, res, "%s", id.error);
+    if (res == S2R_OK && (res = s2r_sysid_run(&id, &train, &valid, result)) != S2R_OK) s2r__fail(error, res, "%s", id.error);
+    if (res == S2R_OK && result->verdict != S2R_SYSID_BLOCK) {
+        s2r_randomization fixed;
+        if ((res = s2r_sysid_recentre(&id, result, next, next)) != S2R_OK) s2r__fail(error, res, "recentring the object's ranges");
+        else if ((res = s2r_sysid_fixed(&id, result, &fixed)) == S2R_OK) {   /* only what the data could see */
+            int i;
+            for (i = 0; i < result->n_params; i++)
+                if (result->identifiable[i]) identified->p[cfg.param[i].param] = fixed.p[cfg.param[i].param];
+        }
+    }
+    s2r_sysid_free(&id);
+    s2r_trajectory_set_free(&train);
+    s2r_trajectory_set_free(&valid);
+    return res;
+}
+
 S2RDEF void s2r_sysid_print(const s2r_sysid* id, const s2r_sysid_result* r) {
     int i;
     printf("  %-15s %-9s %9s %9s %19s %11s %10s\n", "parameter", "unit", "start", "value", "bounds", "sensitivity",
@@ -12112,6 +12498,10 @@ S2RDEF void s2r_sysid_print(const s2r_sysid* id, const s2r_sysid_result* r) {
     }
     printf("  training loss %.3e -> %.3e rad^2 in %d sweeps (%s), %d loss evaluations\n", r->loss[0], r->train_loss,
            r->sweeps, r->converged ? "converged" : "sweep budget spent", r->evaluations);
+    if (!isnan(r->validation_object_motion))
+        printf("  object: held-out mean squared error %.3e -> %.3e m^2, camera floor %.3e: %.1f %% -> %.1f %% of "
+               "its motion\n", r->validation_object_mse_start, r->validation_object_mse, r->validation_object_floor,
+               100 * r->validation_object_relative_start, 100 * r->validation_object_relative);
     printf("  validation MSE %.3e -> %.3e rad^2: %s\n", r->validation_mse_start, r->validation_mse,
            s2r_sysid_verdict_name(r->verdict));
 }

@@ -10,7 +10,9 @@
      pure sim              PPO on the nominal simulator
      sim + DR              PPO on randomized simulators (default ranges)
      sim + DR + sysID      the unit identified: dynamics by coordinate
-                           descent, camera by a marker at surveyed points;
+                           descent (push: then the object, from strikes,
+                           used unless its held-out verdict blocks),
+                           camera by a marker at surveyed points;
                            the DR policy trained on, warm, with the ranges
                            re-centred on the estimate, and run with the
                            camera calibration applied
@@ -32,7 +34,7 @@
    Also measured: real success against the number of demos (0, 10, 30,
    100, 300, 1000), fine-tuning the sysID policy.
 
-   Uses: s2r_identify_unit, s2r_collect_unit_demos, s2r_train,
+   Uses: s2r_identify_unit, s2r_identify_object, s2r_collect_unit_demos, s2r_train,
          s2r_finetune_on_unit, s2r_clone_demos, s2r_evaluate_sim_and_real,
          s2r_figure_*.
    --task reach (the default) or push picks the task; push's files start
@@ -116,7 +118,7 @@ static sizes choose_sizes(int quick, s2r_task_kind task) {
     if (quick) {
         z.ppo_steps = 8000; z.sysid_steps = 4000; z.demos = 100; z.episodes = 10; z.canary = 4;   /* 2 and 1 updates */
         z.finetune_epochs = 2; z.scratch_epochs = 2;
-        z.id.train = 1; z.id.valid = 1; z.id.samples = 50; z.id.sweeps = 2;
+        z.id.train = 1; z.id.valid = 1; z.id.samples = 50; z.id.sweeps = 2; z.id.strikes = 2; z.id.strikes_valid = 1;
     } else {
         z.ppo_steps = s2r_task_training_steps(task, 0); z.sysid_steps = s2r_task_training_steps(task, 1); z.demos = 10000; z.episodes = 200; z.canary = 50;
         z.finetune_epochs = 20; z.scratch_epochs = 6;
@@ -262,6 +264,15 @@ static int measure_unit(const s2r_options* opt, const sizes* z, uint64_t unit, u
            "offset (%.1f, %.1f, %.1f) mm\n", 100 * r.validation_relative_start, 100 * r.validation_relative,
            r.validation_mse_start, r.validation_mse, s2r_sysid_verdict_name(r.verdict), r.sweeps, 1000 * camera[0],
            1000 * camera[1], 1000 * camera[2]);
+    if (opt->task == S2R_TASK_PUSH) {   /* then the object, struck by the identified arm's tip */
+        if (s2r_real_robot_init_scene(&real, opt->robot, S2R_SCENE_PUSH, unit) != S2R_OK) return fail("real robot", real.error);
+        bad = s2r_identify_object(&real.backend, &z->id, camera, ranges, &u->identified, &r, error) != S2R_OK;
+        s2r_real_robot_free(&real);
+        if (bad) return fail("object sysid", error);
+        printf("  object: held-out error %.1f %% -> %.1f %% of its motion beyond the camera's own (%s%s)\n",
+               100 * r.validation_object_relative_start, 100 * r.validation_object_relative,
+               s2r_sysid_verdict_name(r.verdict), r.verdict == S2R_SYSID_BLOCK ? ": the object keeps the DR ranges" : "");
+    }
     snprintf(name, sizeof name, "%s_ranges_unit%llu.txt", prefix(opt), (unsigned long long)unit);
     if (s2r_randomization_write(ranges, s2r_path(path, sizeof path, opt->out, name), error) != S2R_OK) return fail("ranges", error);
     charge(&cost[MEASURE], start, 0);
