@@ -3163,31 +3163,39 @@ S2RDEF s2r_result s2r_identify_object(const s2r_backend* push_robot, const s2r_i
                        trajectory (the MSE is an input)   warn (passes); > 0.05 fail
      shadow            the fallback acts, the policy      no unsafe proposal;
                        proposes; both are compared        agreement reported
-     tethered          the policy acts behind the safety  > 0.80 success, decided
-                       monitor, the operator on the       between 20 and 50 episodes
-                       e-stop
-     constrained       the same, targets and safety box   >= 0.85 over 100 episodes,
-                       at 50 % of the workspace           no catastrophic failure
+     tethered          the policy acts behind the safety  SPRT: 0.95 against 0.80,
+                       monitor, the operator on the       alpha 0.05, beta 0.10, at
+                       e-stop                             most 80 episodes
+     constrained       the same, targets and safety box   SPRT: 0.95 against 0.85, at
+                       at 50 % of the workspace           most 130; no catastrophic
+                                                          failure
      canary            a few percent of the fleet,        not worse than the incumbent
                        beside the incumbent controller    (interval of the difference)
      autonomous        the whole fleet, monitored         drift or limit alarms demote
                                                           or roll back to the fallback
 
-   How each gate uses the Wilson 95 % interval (s2r_wilson_interval):
+   How each gate decides:
      - sim regression: the point estimate passed/runs >= 0.85 decides.  The
        suite is a fixed list of cases, not a sample of tasks, so there is no
-       population to put an interval on; the interval is reported to show
-       how much the repeats vary.
-     - tethered (sequential, the expensive real-robot stage): nothing is
-       decided before 20 episodes.  From 20 on, after every episode: PASS as
-       soon as the interval's lower bound is above 0.80 (confidently above),
-       FAIL as soon as its upper bound is at or below 0.80 (confidently not
-       above); at 50 episodes the point estimate decides, strictly: > 0.80
-       passes, exactly 0.80 fails.  Looking after every episode makes the
-       early decisions less than 95 % sure; the 50-episode cap bounds that.
-     - constrained: 100 episodes, then the point estimate >= 0.85 decides
-       (85/100 passes, 84/100 fails), and any catastrophic episode (an
-       e-stop or a physics blow-up) fails at once, whatever the rate.
+       population to put an interval on; the Wilson 95 % interval
+       (s2r_wilson_interval) is reported to show how much the repeats vary.
+     - tethered and constrained (the expensive real-robot stages): a
+       sequential test after every episode, Wald's SPRT (s2r_sprt_*), with
+       the error rates in the config: a policy whose true success is at or
+       below 0.80 (constrained: 0.85) passes with probability at most
+       alpha = 0.05, one at 0.95 with probability at least 1 - beta = 0.90,
+       and the test stops as soon as the evidence settles it - on average
+       17-34 episodes for tethered and 20-50 for constrained, instead of
+       50 and 100 (s2r_gate_oc computes these exactly; the README has the
+       table).  At the cap it fails.  Any catastrophic episode (an e-stop
+       or a physics blow-up) fails constrained at once, whatever the rate.
+       The earlier rules are kept as S2R_GATE_INTERVAL, to compare with:
+       tethered PASS once the Wilson interval's lower bound is above 0.80,
+       FAIL once its upper bound is at or below it, from 20 episodes on,
+       the point estimate at the cap; constrained the point estimate after
+       its episodes.  Peeking at a 95 % interval after every episode passes
+       a policy at exactly 0.80 more often than 5 % (s2r_gate_oc measures
+       how often).
      - shadow: counts, not rates - one unsafe proposal fails (the default
        allowed rate is 0); agreement passes when its point estimate is at
        least the configured minimum (default 0: reported, not gated).
@@ -3208,7 +3216,7 @@ S2RDEF s2r_result s2r_identify_object(const s2r_backend* push_robot, const s2r_i
                        workspace box) and the measured state during motion
                        (speed, torque), with a latched e-stop; the reach task
                        and s2r_evaluate run on it unchanged
-     s2r_deploy_episode / s2r_deploy_run / s2r_tethered_run
+     s2r_deploy_episode / s2r_deploy_run / s2r_stage_run
                        episodes behind the monitor, with the statistics the
                        gates and the fleet monitor need
      s2r_regression_*  the sim regression suite
@@ -3563,7 +3571,48 @@ S2RDEF s2r_result s2r_shadow_run(const s2r_controller* policy, const s2r_control
    a one-sentence reason for the log.  The rules and how they use the
    intervals are in the overview (Deployment 1/7). */
 
+/* Wald's sequential probability ratio test on a success rate (Wald, 1945).
+   After every episode the log-likelihood ratio of k successes in n
+   episodes under p1 against p0,
+
+       llr = k log(p1 / p0) + (n - k) log((1 - p1) / (1 - p0)),
+
+   is compared with two boundaries: PASS once llr >= log((1 - beta) / alpha),
+   FAIL once llr <= log(beta / (1 - alpha)), otherwise one more episode.
+   A policy whose true rate is p0 (or worse) passes with probability about
+   alpha at most, one at p1 (or better) with about 1 - beta; between them
+   lies the indifference zone, where either verdict is acceptable.  The
+   test is truncated at max_n episodes, where it FAILS: a truncation that
+   can only turn passes into fails keeps the false-pass rate at or below
+   what the boundaries give, and costs some power, which s2r_gate_oc
+   measures exactly.  The LLR depends on (k, n) only, so a decision is a
+   pure function of the counts. */
+typedef struct s2r_sprt_config {
+    double p0;      /* a rate that must not pass (H0), 0 < p0 < p1                  */
+    double p1;      /* a rate that should pass (H1), p1 < 1                          */
+    double alpha;   /* the designed false-pass probability at p0, 0 < alpha < 0.5    */
+    double beta;    /* the designed false-fail probability at p1, 0 < beta < 0.5     */
+    int    max_n;   /* episodes at most; FAIL there without a crossing, >= 1         */
+} s2r_sprt_config;
+
+/* S2R_ERR_INVALID_ARGUMENT with a message naming the field. */
+S2RDEF s2r_result  s2r_sprt_check(const s2r_sprt_config* c, char* error);
+/* PASS, FAIL or CONTINUE for k successes in n episodes; llr (may be NULL)
+   gets the log-likelihood ratio.  Invalid counts or config: FAIL. */
+S2RDEF s2r_verdict s2r_sprt_decide(const s2r_sprt_config* c, int k, int n, double* llr);
+
+/* Which rules the success-rate gates (tethered, constrained) apply. */
+typedef enum s2r_gate_rule {
+    S2R_GATE_SEQUENTIAL,  /* "sequential": Wald's SPRT with stated alpha and beta    */
+    S2R_GATE_INTERVAL,    /* "interval": the earlier rules - tethered peeks at a
+                             Wilson interval after every episode from 20 to 50,
+                             constrained decides on the point estimate after 100;
+                             kept to compare against (s2r_gate_oc measures both)    */
+    S2R_GATE_RULE_COUNT
+} s2r_gate_rule;
+
 typedef struct s2r_gate_config {
+    s2r_gate_rule rule;            /* SEQUENTIAL                                     */
     double sim_pass_rate;          /* required suite pass rate, point estimate; 0.85  */
     double sysid_good_mse;         /* below: pass; 0.01                                */
     double sysid_block_mse;        /* above: fail; in between (inclusive): warn; 0.05  */
@@ -3571,11 +3620,25 @@ typedef struct s2r_gate_config {
                                       300, a few episodes of the reach task            */
     double shadow_max_unsafe_rate; /* allowed unsafe proposals / proposals; 0 (none)  */
     double shadow_min_agreement;   /* required agreement rate; 0 (reported only)      */
-    double tethered_success;       /* success rate to exceed (strictly); 0.80          */
-    int    tethered_min_episodes;  /* nothing is decided before; 20                    */
-    int    tethered_max_episodes;  /* the point estimate decides here; 50              */
-    double constrained_success;    /* required success rate (at least); 0.85           */
-    int    constrained_episodes;   /* episodes before the rate decides; 100            */
+    double tethered_success;       /* the rate to beat: SEQUENTIAL's p0 (passes with
+                                      probability <= tethered_alpha); INTERVAL's
+                                      threshold (strictly above); 0.80                 */
+    double tethered_good;          /* SEQUENTIAL's p1: passes with probability about
+                                      1 - tethered_beta; 0.95                          */
+    double tethered_alpha;         /* SEQUENTIAL: designed false-pass rate; 0.05       */
+    double tethered_beta;          /* SEQUENTIAL: designed false-fail rate; 0.10       */
+    int    tethered_min_episodes;  /* INTERVAL: nothing is decided before; 20          */
+    int    tethered_max_episodes;  /* at most; SEQUENTIAL fails there (80: the false-pass
+                                      rate stays under alpha and the power over 1 - beta,
+                                      measured by s2r_gate_oc), INTERVAL's point estimate
+                                      decides there (it used 50); 80                   */
+    double constrained_success;    /* SEQUENTIAL's p0; INTERVAL's required rate (at
+                                      least); 0.85                                     */
+    double constrained_good;       /* SEQUENTIAL's p1; 0.95                            */
+    double constrained_alpha;      /* SEQUENTIAL; 0.05                                 */
+    double constrained_beta;       /* SEQUENTIAL; 0.10                                 */
+    int    constrained_episodes;   /* SEQUENTIAL: at most (130, as tethered's 80);
+                                      INTERVAL: exactly (it used 100); 130             */
     int    constrained_max_catastrophic; /* allowed catastrophic episodes; 0           */
     double canary_margin;          /* largest tolerated drop below the incumbent; 0.05 */
     int    canary_min_episodes;    /* per arm (candidate, incumbent) before deciding; 40 */
@@ -3594,6 +3657,10 @@ typedef struct s2r_gate_result {
 } s2r_gate_result;
 
 S2RDEF s2r_gate_config s2r_gate_config_default(void);
+/* "sequential", "interval"; "unknown" out of range. */
+S2RDEF const char*     s2r_gate_rule_name(s2r_gate_rule rule);
+/* The SPRT a sequential gate runs for stage TETHERED or CONSTRAINED. */
+S2RDEF s2r_sprt_config s2r_gate_sprt(const s2r_gate_config* c, s2r_stage stage);
 S2RDEF s2r_gate_result s2r_gate_sim_regression(const s2r_gate_config* c, int passed, int runs);
 S2RDEF s2r_gate_result s2r_gate_sysid(const s2r_gate_config* c, double validation_mse);
 S2RDEF s2r_gate_result s2r_gate_shadow(const s2r_gate_config* c, const s2r_shadow_stats* s);
@@ -3602,12 +3669,29 @@ S2RDEF s2r_gate_result s2r_gate_constrained(const s2r_gate_config* c, int succes
                                             int catastrophic);
 S2RDEF s2r_gate_result s2r_gate_canary(const s2r_gate_config* c, int cand_successes, int cand_episodes,
                                        int inc_successes, int inc_episodes);
-/* The tethered stage run to its verdict: episodes (stream0, stream0 + 1, ...)
-   until s2r_gate_tethered says PASS or FAIL (at most tethered_max_episodes).
-   Configure the monitor with estop_on for the operator's hand. */
-S2RDEF s2r_result      s2r_tethered_run(const s2r_controller* policy, s2r_reach* reach, s2r_safety* safety,
-                                        const s2r_gate_config* gates, uint64_t seed, uint64_t stream0,
-                                        s2r_run_summary* out, s2r_gate_result* gate);
+/* A tethered or constrained stage run to its verdict: episodes (stream0,
+   stream0 + 1, ...) until the stage's gate says PASS or FAIL - the fewest
+   the gate needs, at most its maximum.  Configure the monitor with
+   estop_on for the operator's hand (tethered), the task and the safety box
+   for the constrained workspace. */
+S2RDEF s2r_result      s2r_stage_run(const s2r_controller* policy, s2r_reach* reach, s2r_safety* safety,
+                                     const s2r_gate_config* gates, s2r_stage stage, uint64_t seed,
+                                     uint64_t stream0, s2r_run_summary* out, s2r_gate_result* gate);
+
+/* The operating characteristic of a tethered or constrained gate, exactly:
+   the probability that it passes a policy whose episodes succeed
+   independently with probability p, and the expected and largest number
+   of episodes it spends (no catastrophic episodes).  Computed by carrying
+   the probability of every count (k, n) forward episode by episode and
+   asking the gate itself at each, so it holds for either rule and any
+   config: a budget to plan robot time with before starting.
+   S2R_ERR_INVALID_ARGUMENT for p outside [0, 1], another stage, or a
+   maximum outside 1..100000; S2R_ERR_OUT_OF_MEMORY. */
+S2RDEF s2r_result      s2r_gate_oc(const s2r_gate_config* c, s2r_stage stage, double p, double* pass,
+                                   double* expected_episodes, int* max_episodes);
+/* Print a gate's plan: its rule and design, then pass probability and
+   expected episodes for true rates from 0.5 to 1 (s2r_gate_oc). */
+S2RDEF void            s2r_gate_plan_print(const s2r_gate_config* c, s2r_stage stage);
 
 /* ==========================================================================
    Deployment (6/7): drift detection and the fleet monitor
@@ -13110,8 +13194,35 @@ S2RDEF s2r_result s2r_shadow_run(const s2r_controller* policy, const s2r_control
    Deployment (5/7): the gates
    ========================================================================== */
 
+/* k successes of n trials make sense. */
+static int s2r__counts_ok(int k, int n) { return n >= 0 && k >= 0 && k <= n; }
+
+S2RDEF s2r_result s2r_sprt_check(const s2r_sprt_config* c, char* error) {
+    if (!c) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "sprt: config is NULL");
+    if (!(c->p0 > 0 && c->p0 < c->p1 && c->p1 < 1))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "sprt: need 0 < p0 < p1 < 1, got p0 %g, p1 %g", c->p0, c->p1);
+    if (!(c->alpha > 0 && c->alpha < 0.5) || !(c->beta > 0 && c->beta < 0.5))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "sprt: alpha and beta must be in (0, 0.5), got %g and %g",
+                         c->alpha, c->beta);
+    if (c->max_n < 1 || c->max_n > 100000)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "sprt: max_n must be 1..100000, got %d", c->max_n);
+    return S2R_OK;
+}
+
+S2RDEF s2r_verdict s2r_sprt_decide(const s2r_sprt_config* c, int k, int n, double* llr) {
+    double l;
+    if (llr) *llr = NAN;
+    if (s2r_sprt_check(c, NULL) != S2R_OK || !s2r__counts_ok(k, n)) return S2R_VERDICT_FAIL;
+    l = k * log(c->p1 / c->p0) + (n - k) * log((1 - c->p1) / (1 - c->p0));
+    if (llr) *llr = l;
+    if (l >= log((1 - c->beta) / c->alpha) - S2R_GATE_EPS) return S2R_VERDICT_PASS;
+    if (l <= log(c->beta / (1 - c->alpha)) + S2R_GATE_EPS || n >= c->max_n) return S2R_VERDICT_FAIL;
+    return S2R_VERDICT_CONTINUE;
+}
+
 S2RDEF s2r_gate_config s2r_gate_config_default(void) {
     s2r_gate_config c;
+    c.rule = S2R_GATE_SEQUENTIAL;
     c.sim_pass_rate = 0.85;
     c.sysid_good_mse = S2R_SYSID_MSE_GOOD;
     c.sysid_block_mse = S2R_SYSID_MSE_BLOCK;
@@ -13119,10 +13230,16 @@ S2RDEF s2r_gate_config s2r_gate_config_default(void) {
     c.shadow_max_unsafe_rate = 0.0;
     c.shadow_min_agreement = 0.0;
     c.tethered_success = 0.80;
+    c.tethered_good = 0.95;
+    c.tethered_alpha = 0.05;
+    c.tethered_beta = 0.10;
     c.tethered_min_episodes = 20;
-    c.tethered_max_episodes = 50;
+    c.tethered_max_episodes = 80;
     c.constrained_success = 0.85;
-    c.constrained_episodes = 100;
+    c.constrained_good = 0.95;
+    c.constrained_alpha = 0.05;
+    c.constrained_beta = 0.10;
+    c.constrained_episodes = 130;
     c.constrained_max_catastrophic = 0;
     c.canary_margin = 0.05;
     c.canary_min_episodes = 40;
@@ -13150,8 +13267,6 @@ static void s2r__gate_say(s2r_gate_result* g, s2r_verdict v, const char* fmt, ..
     va_end(ap);
 }
 
-/* k successes of n trials make sense. */
-static int s2r__counts_ok(int k, int n) { return n >= 0 && k >= 0 && k <= n; }
 
 /* A rate with its Wilson interval into a gate result. */
 static void s2r__gate_rate(s2r_gate_result* g, int k, int n) {
@@ -13217,6 +13332,50 @@ S2RDEF s2r_gate_result s2r_gate_shadow(const s2r_gate_config* c, const s2r_shado
     return g;
 }
 
+S2RDEF const char* s2r_gate_rule_name(s2r_gate_rule rule) {
+    static const char* const names[S2R_GATE_RULE_COUNT] = {"sequential", "interval"};
+    return s2r__name_of(names, S2R_GATE_RULE_COUNT, (int)rule);
+}
+
+S2RDEF s2r_sprt_config s2r_gate_sprt(const s2r_gate_config* c, s2r_stage stage) {
+    s2r_sprt_config t;
+    int tethered = stage == S2R_STAGE_TETHERED;
+    t.p0 = tethered ? c->tethered_success : c->constrained_success;
+    t.p1 = tethered ? c->tethered_good : c->constrained_good;
+    t.alpha = tethered ? c->tethered_alpha : c->constrained_alpha;
+    t.beta = tethered ? c->tethered_beta : c->constrained_beta;
+    t.max_n = tethered ? c->tethered_max_episodes : c->constrained_episodes;
+    return t;
+}
+
+/* The sequential rule of a success-rate gate: the SPRT's verdict, and a
+   reason naming the boundary crossed (or the cap). */
+static void s2r__gate_sequential(const s2r_gate_config* c, s2r_stage stage, int k, int n, s2r_gate_result* g) {
+    s2r_sprt_config t = s2r_gate_sprt(c, stage);
+    char why[S2R_ERROR_LEN];
+    double llr, upper, lower;
+    s2r_verdict v;
+    if (s2r_sprt_check(&t, why) != S2R_OK) {
+        s2r__gate_say(g, S2R_VERDICT_FAIL, "bad gate design: %s", why);
+        return;
+    }
+    v = s2r_sprt_decide(&t, k, n, &llr);
+    upper = log((1 - t.beta) / t.alpha);
+    lower = log(t.beta / (1 - t.alpha));
+    if (v == S2R_VERDICT_PASS)
+        s2r__gate_say(g, v, "%d of %d episodes: log-likelihood ratio %.2f reached the pass boundary %.2f (SPRT %.2f "
+                      "against %.2f, alpha %.2f, beta %.2f)", k, n, llr, upper, t.p1, t.p0, t.alpha, t.beta);
+    else if (v == S2R_VERDICT_FAIL && llr <= lower + S2R_GATE_EPS)
+        s2r__gate_say(g, v, "%d of %d episodes: log-likelihood ratio %.2f reached the fail boundary %.2f (SPRT %.2f "
+                      "against %.2f)", k, n, llr, lower, t.p1, t.p0);
+    else if (v == S2R_VERDICT_FAIL)
+        s2r__gate_say(g, v, "%d of %d episodes (the cap) without reaching the pass boundary: log-likelihood ratio "
+                      "%.2f < %.2f", k, n, llr, upper);
+    else
+        s2r__gate_say(g, v, "%d of %d: log-likelihood ratio %.2f between the boundaries %.2f and %.2f", k, n, llr,
+                      lower, upper);
+}
+
 S2RDEF s2r_gate_result s2r_gate_tethered(const s2r_gate_config* c, int k, int n) {
     s2r_gate_result g = s2r__gate_make(S2R_STAGE_TETHERED, n, 0, c->tethered_success);
     double t = c->tethered_success;
@@ -13225,7 +13384,8 @@ S2RDEF s2r_gate_result s2r_gate_tethered(const s2r_gate_config* c, int k, int n)
         return g;
     }
     s2r__gate_rate(&g, k, n);
-    if (n < c->tethered_min_episodes)
+    if (c->rule == S2R_GATE_SEQUENTIAL) s2r__gate_sequential(c, S2R_STAGE_TETHERED, k, n, &g);
+    else if (n < c->tethered_min_episodes)
         s2r__gate_say(&g, S2R_VERDICT_CONTINUE, "%d of at least %d episodes", n, c->tethered_min_episodes);
     else if (g.lo > t)
         s2r__gate_say(&g, S2R_VERDICT_PASS, "%d of %d episodes succeeded: 95%% CI %.3f-%.3f lies above %.2f", k, n, g.lo, g.hi, t);
@@ -13251,6 +13411,8 @@ S2RDEF s2r_gate_result s2r_gate_constrained(const s2r_gate_config* c, int k, int
     pass = g.value >= c->constrained_success - S2R_GATE_EPS;
     if (catastrophic > c->constrained_max_catastrophic)
         s2r__gate_say(&g, S2R_VERDICT_FAIL, "%d catastrophic episode(s) (e-stop or blow-up) in %d", catastrophic, n);
+    else if (c->rule == S2R_GATE_SEQUENTIAL)
+        s2r__gate_sequential(c, S2R_STAGE_CONSTRAINED, k, n, &g);
     else if (n < c->constrained_episodes)
         s2r__gate_say(&g, S2R_VERDICT_CONTINUE, "%d of %d episodes", n, c->constrained_episodes);
     else
@@ -13286,21 +13448,95 @@ S2RDEF s2r_gate_result s2r_gate_canary(const s2r_gate_config* c, int kc, int nc,
     return g;
 }
 
-S2RDEF s2r_result s2r_tethered_run(const s2r_controller* policy, s2r_reach* reach, s2r_safety* s,
-                                   const s2r_gate_config* gates, uint64_t seed, uint64_t stream0,
-                                   s2r_run_summary* out, s2r_gate_result* gate) {
+/* The most episodes a stage's gate may ask for. */
+static int s2r__gate_cap(const s2r_gate_config* c, s2r_stage stage) {
+    return stage == S2R_STAGE_TETHERED ? c->tethered_max_episodes : c->constrained_episodes;
+}
+
+/* The stage's gate on k successes of n and `catastrophic` catastrophes. */
+static s2r_gate_result s2r__gate_of(const s2r_gate_config* c, s2r_stage stage, int k, int n, int catastrophic) {
+    return stage == S2R_STAGE_TETHERED ? s2r_gate_tethered(c, k, n) : s2r_gate_constrained(c, k, n, catastrophic);
+}
+
+S2RDEF s2r_result s2r_stage_run(const s2r_controller* policy, s2r_reach* reach, s2r_safety* s,
+                                const s2r_gate_config* gates, s2r_stage stage, uint64_t seed, uint64_t stream0,
+                                s2r_run_summary* out, s2r_gate_result* gate) {
+    int cap;
     memset(out, 0, sizeof *out);
-    if (gates->tethered_max_episodes < 1 || gates->tethered_min_episodes > gates->tethered_max_episodes)
-        return s2r__fail(reach->error, S2R_ERR_INVALID_ARGUMENT, "tethered: need 1 <= min_episodes <= max_episodes");
+    if (stage != S2R_STAGE_TETHERED && stage != S2R_STAGE_CONSTRAINED)
+        return s2r__fail(reach->error, S2R_ERR_INVALID_ARGUMENT, "stage run: only tethered and constrained run to a gate");
+    cap = s2r__gate_cap(gates, stage);
+    if (cap < 1 || cap > 100000 || (stage == S2R_STAGE_TETHERED && gates->tethered_min_episodes > cap))
+        return s2r__fail(reach->error, S2R_ERR_INVALID_ARGUMENT, "stage run: need 1 <= min_episodes <= max_episodes <= 100000");
     do {
         s2r_rng rng = s2r_rng_make(seed, stream0 + (uint64_t)out->episodes);
         s2r_episode_stats e;
         s2r_result res = s2r_deploy_episode(policy, reach, s, &rng, &e);
         if (res != S2R_OK) return res;
         s2r_run_summary_add(out, &e);
-        *gate = s2r_gate_tethered(gates, out->successes, out->episodes);
-    } while (gate->verdict == S2R_VERDICT_CONTINUE && out->episodes < gates->tethered_max_episodes);
+        *gate = s2r__gate_of(gates, stage, out->successes, out->episodes, out->catastrophic);
+    } while (gate->verdict == S2R_VERDICT_CONTINUE && out->episodes < cap);
     return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_gate_oc(const s2r_gate_config* c, s2r_stage stage, double p, double* pass,
+                              double* expected_episodes, int* max_episodes) {
+    double *now, *next, done = 0, asn = 0, yes = 0;
+    int n, k, cap, longest = 0;
+    if (!c || !pass || !expected_episodes || !(p >= 0 && p <= 1) ||
+        (stage != S2R_STAGE_TETHERED && stage != S2R_STAGE_CONSTRAINED))
+        return S2R_ERR_INVALID_ARGUMENT;
+    cap = s2r__gate_cap(c, stage);
+    if (cap < 1 || cap > 100000) return S2R_ERR_INVALID_ARGUMENT;
+    now = (double*)s2r__calloc((size_t)cap + 2, sizeof(double));
+    next = (double*)s2r__calloc((size_t)cap + 2, sizeof(double));
+    if (!now || !next) {
+        if (now) S2R_FREE(now);
+        if (next) S2R_FREE(next);
+        return S2R_ERR_OUT_OF_MEMORY;
+    }
+    now[0] = 1;   /* now[k]: probability of k successes in n episodes, still undecided */
+    for (n = 1; n <= cap && done < 1 - 1e-15; n++) {
+        for (k = n; k >= 0; k--) next[k] = (k > 0 ? now[k - 1] * p : 0) + (k < n ? now[k] * (1 - p) : 0);
+        for (k = 0; k <= n; k++) {
+            s2r_verdict v;
+            if (next[k] == 0) continue;
+            v = s2r__gate_of(c, stage, k, n, 0).verdict;
+            if (v == S2R_VERDICT_CONTINUE && n < cap) continue;
+            if (v == S2R_VERDICT_PASS) yes += next[k];
+            done += next[k];
+            asn += n * next[k];
+            longest = n;
+            next[k] = 0;
+        }
+        memcpy(now, next, ((size_t)n + 1) * sizeof(double));
+    }
+    S2R_FREE(now);
+    S2R_FREE(next);
+    *pass = yes;
+    *expected_episodes = asn;
+    if (max_episodes) *max_episodes = longest;
+    return S2R_OK;
+}
+
+S2RDEF void s2r_gate_plan_print(const s2r_gate_config* c, s2r_stage stage) {
+    s2r_sprt_config t = s2r_gate_sprt(c, stage);
+    int i, most = 0;
+    printf("  %s gate, %s rule: ", s2r_stage_name(stage), s2r_gate_rule_name(c->rule));
+    if (c->rule == S2R_GATE_SEQUENTIAL)
+        printf("SPRT of %.2f against %.2f, alpha %.2f, beta %.2f, at most %d episodes\n", t.p1, t.p0, t.alpha, t.beta, t.max_n);
+    else
+        printf("%s %.2f, at most %d episodes\n", stage == S2R_STAGE_TETHERED ? "Wilson interval above" : "point estimate at least",
+               t.p0, t.max_n);
+    printf("    true success  P(pass)  expected episodes\n");
+    for (i = 0; i <= 10; i++) {
+        double p = 0.5 + 0.05 * i, yes, asn;
+        int longest;
+        if (s2r_gate_oc(c, stage, p, &yes, &asn, &longest) != S2R_OK) { printf("    (invalid gate)\n"); return; }
+        if (longest > most) most = longest;
+        printf("    %12.2f  %7.3f  %17.1f\n", p, yes, asn);
+    }
+    printf("    never more than %d episodes\n", most);
 }
 
 /* ==========================================================================

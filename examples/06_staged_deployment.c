@@ -16,8 +16,12 @@
                     violations are measured
      tethered       the candidate acts on the lab unit behind the safety
                     monitor; an operator's hand on the e-stop (workspace,
-                    speed or torque trouble stops the arm)
-     constrained    targets and safety box shrunk to 50 % of the workspace
+                    speed or torque trouble stops the arm); a sequential
+                    test decides after as few episodes as the evidence
+                    allows, its error rates and episode budget printed
+                    before it starts
+     constrained    targets and safety box shrunk to 50 % of the workspace,
+                    the same kind of test
      canary         two units run the candidate beside the incumbent
      autonomous     the whole fleet, each unit watched by CUSUM detectors;
                     midway someone knocks one unit's camera by 2.5 cm, its
@@ -30,7 +34,7 @@
    The candidate: the policy of example 03 (or 02) from --out, or a
    stand-in when this example runs on its own (see load_candidate).
 
-   Uses: s2r_safety_*, s2r_regression_run, s2r_shadow_run, s2r_tethered_run,
+   Uses: s2r_safety_*, s2r_regression_run, s2r_shadow_run, s2r_stage_run, s2r_gate_plan_print,
          s2r_deploy_run, s2r_deploy_episode, s2r_gate_*, s2r_monitor_*,
          s2r_deploy_*, s2r_figure_*.
    Writes: DIR/06_deployment_log.jsonl, DIR/06_timeline.csv,
@@ -409,10 +413,12 @@ static s2r_result stage_tethered(const s2r_options* opt, const s2r_controller* c
     s2r_result res;
     s->config.estop_on = S2R_INTERVENTION_BIT(S2R_INTERVENTION_WORKSPACE) | S2R_INTERVENTION_BIT(S2R_INTERVENTION_VELOCITY) |
                          S2R_INTERVENTION_BIT(S2R_INTERVENTION_TORQUE);   /* the operator's hand */
-    res = s2r_tethered_run(cand, &fleet[0].reach, s, &gc, opt->seed + 2, 0, &sum, &g);
+    s2r_gate_plan_print(&gc, S2R_STAGE_TETHERED);   /* the robot time to budget, before starting */
+    res = s2r_stage_run(cand, &fleet[0].reach, s, &gc, S2R_STAGE_TETHERED, opt->seed + 2, 0, &sum, &g);
     s->config.estop_on = 0;
     if (res != S2R_OK) { fprintf(stderr, "%s\n", fleet[0].reach.error); return res; }
-    printf("  tethered: %d episodes, %d e-stops, %ld interventions\n", sum.episodes, sum.catastrophic, sum.interventions);
+    printf("  tethered: the gate decided after %d episodes (at most %d), %d e-stops, %ld interventions\n", sum.episodes,
+           gc.tethered_max_episodes, sum.catastrophic, sum.interventions);
     record_bar(rec, "tethered", sum.successes, sum.episodes, sum.interventions, sum.mean_torque_peak);
     decide(d, &g);
     return S2R_OK;
@@ -428,14 +434,15 @@ static s2r_result stage_constrained(const s2r_options* opt, const s2r_controller
     rc.workspace_scale = 0.5;                               /* targets ... */
     if ((res = s2r_reach_init(&reach, &rc, s2r_safety_backend(&fleet[0].safety))) != S2R_OK) return res;
     s2r_safety_set_workspace_scale(&fleet[0].safety, 0.5);  /* ... and the safety box */
-    res = s2r_deploy_run(cand, &reach, &fleet[0].safety, gc.constrained_episodes, opt->seed + 3, 0, &sum);
+    s2r_gate_plan_print(&gc, S2R_STAGE_CONSTRAINED);
+    res = s2r_stage_run(cand, &reach, &fleet[0].safety, &gc, S2R_STAGE_CONSTRAINED, opt->seed + 3, 0, &sum, &g);
     s2r_safety_set_workspace_scale(&fleet[0].safety, 1.0);
     s2r_reach_free(&reach);
     if (res != S2R_OK) return res;
-    printf("  constrained: %d episodes at 50 %% workspace, %ld interventions, torque peak %.0f %% of the limit\n",
-           sum.episodes, sum.interventions, 100 * sum.torque_peak);
+    printf("  constrained: the gate decided after %d episodes (at most %d) at 50 %% workspace, %ld interventions, "
+           "torque peak %.0f %% of the limit\n", sum.episodes, gc.constrained_episodes, sum.interventions,
+           100 * sum.torque_peak);
     record_bar(rec, "constrained 50 %", sum.successes, sum.episodes, sum.interventions, sum.mean_torque_peak);
-    g = s2r_gate_constrained(&gc, sum.successes, sum.episodes, sum.catastrophic);
     decide(d, &g);
     return S2R_OK;
 }

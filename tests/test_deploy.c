@@ -194,6 +194,8 @@ static int test_deploy_gate_tethered(void) {
     s2r_gate_config c = s2r_gate_config_default();
     double lo, hi;
     int k;
+    c.rule = S2R_GATE_INTERVAL;   /* the earlier rule, as it was */
+    c.tethered_max_episodes = 50;
     CHECK(s2r_gate_tethered(&c, 19, 19).verdict == S2R_VERDICT_CONTINUE);   /* before 20 */
     CHECK(s2r_gate_tethered(&c, 0, 19).verdict == S2R_VERDICT_CONTINUE);
     s2r_wilson_interval(20, 20, &lo, &hi);
@@ -216,11 +218,104 @@ static int test_deploy_gate_tethered(void) {
 
 static int test_deploy_gate_constrained(void) {
     s2r_gate_config c = s2r_gate_config_default();
+    c.rule = S2R_GATE_INTERVAL;
+    c.constrained_episodes = 100;
     CHECK(s2r_gate_constrained(&c, 85, 100, 0).verdict == S2R_VERDICT_PASS);   /* exactly 0.85 */
     CHECK(s2r_gate_constrained(&c, 84, 100, 0).verdict == S2R_VERDICT_FAIL);
     CHECK(s2r_gate_constrained(&c, 100, 100, 1).verdict == S2R_VERDICT_FAIL);  /* a catastrophe */
     CHECK(s2r_gate_constrained(&c, 99, 99, 0).verdict == S2R_VERDICT_CONTINUE);
     CHECK(s2r_gate_constrained(&c, 10, 10, 1).verdict == S2R_VERDICT_FAIL);    /* at once */
+    return 0;
+}
+
+/* The SPRT's boundaries with the default tethered design (0.95 against
+   0.80, alpha 0.05, beta 0.10): a success adds log(0.95/0.8) = 0.172, a
+   failure log(0.05/0.2) = -1.386; pass at log(0.9/0.05) = 2.890 (17
+   straight successes), fail at log(0.1/0.95) = -2.251 (two failures
+   first); the reason names the boundary; at the cap it fails; the same
+   counts give the same verdict and words. */
+static int test_deploy_gate_sequential(void) {
+    s2r_gate_config c = s2r_gate_config_default();
+    s2r_sprt_config t = s2r_gate_sprt(&c, S2R_STAGE_TETHERED), bad = t;
+    s2r_gate_result g, again;
+    double llr;
+    char e[S2R_ERROR_LEN];
+    CHECK(c.rule == S2R_GATE_SEQUENTIAL && t.p0 == 0.80 && t.p1 == 0.95 && t.max_n == 80);
+    CHECK(s2r_sprt_decide(&t, 16, 16, &llr) == S2R_VERDICT_CONTINUE && fabs(llr - 16 * log(0.95 / 0.8)) < 1e-12);
+    g = s2r_gate_tethered(&c, 17, 17);
+    CHECKF(g.verdict == S2R_VERDICT_PASS && strstr(g.reason, "pass boundary"), "%s", g.reason);
+    CHECK(s2r_gate_tethered(&c, 0, 1).verdict == S2R_VERDICT_CONTINUE);
+    g = s2r_gate_tethered(&c, 0, 2);
+    CHECKF(g.verdict == S2R_VERDICT_FAIL && strstr(g.reason, "fail boundary"), "%s", g.reason);
+    CHECK(s2r_sprt_decide(&t, 71, 79, &llr) == S2R_VERDICT_CONTINUE);   /* 71 of 80: llr -0.27, inside */
+    CHECK(s2r_sprt_decide(&t, 71, 80, &llr) == S2R_VERDICT_FAIL && llr > log(0.1 / 0.95) && llr < log(0.9 / 0.05));
+    g = s2r_gate_tethered(&c, 71, 80);
+    CHECKF(strstr(g.reason, "the cap"), "%s", g.reason);
+    again = s2r_gate_tethered(&c, 71, 80);
+    CHECK(again.verdict == g.verdict && strcmp(again.reason, g.reason) == 0);
+    CHECK(s2r_gate_constrained(&c, 30, 30, 1).verdict == S2R_VERDICT_FAIL);   /* a catastrophe still fails at once */
+    bad.p1 = 0.7;
+    CHECK(s2r_sprt_check(&bad, e) == S2R_ERR_INVALID_ARGUMENT && strstr(e, "p0 < p1"));
+    bad = t; bad.alpha = 0.6;
+    CHECK(s2r_sprt_check(&bad, e) == S2R_ERR_INVALID_ARGUMENT && strstr(e, "alpha"));
+    c.tethered_good = 0.5;   /* a design that makes no sense never passes */
+    g = s2r_gate_tethered(&c, 40, 40);
+    CHECKF(g.verdict == S2R_VERDICT_FAIL && strstr(g.reason, "bad gate design"), "%s", g.reason);
+    return 0;
+}
+
+/* Run one gate on Bernoulli(p) episodes from rng until it decides. */
+static int deploy_gate_trial(const s2r_gate_config* c, s2r_stage stage, double p, s2r_rng* rng, int* episodes) {
+    int k = 0, n = 0;
+    s2r_verdict v;
+    do {
+        k += s2r_rng_uniform(rng) < p;
+        n++;
+        v = stage == S2R_STAGE_TETHERED ? s2r_gate_tethered(c, k, n).verdict : s2r_gate_constrained(c, k, n, 0).verdict;
+    } while (v == S2R_VERDICT_CONTINUE);
+    *episodes = n;
+    return v == S2R_VERDICT_PASS;
+}
+
+/* The exact operating characteristic (s2r_gate_oc) against 20000
+   simulated runs of each gate at the threshold and at the good rate:
+   pass rates within 4 standard errors, mean episodes too; at the
+   threshold the sequential gates pass at most alpha, at the good rate at
+   least 1 - beta; the interval rule as it was passes a policy at exactly
+   0.80 far more often than 5 %. */
+static int test_deploy_gate_oc(void) {
+    static const double rates[2] = {0.80, 0.95};
+    s2r_gate_config c = s2r_gate_config_default(), old = c;
+    int st, i, r, rule;
+    old.rule = S2R_GATE_INTERVAL;
+    old.tethered_max_episodes = 50;
+    old.constrained_episodes = 100;
+    for (rule = 0; rule < 2; rule++)
+        for (st = 0; st < 2; st++) {
+            const s2r_gate_config* g = rule == 0 ? &c : &old;
+            s2r_stage stage = st == 0 ? S2R_STAGE_TETHERED : S2R_STAGE_CONSTRAINED;
+            for (i = 0; i < 2; i++) {
+                double p = rates[i] + (st == 1 && i == 0 ? 0.05 : 0), exact, asn, passed = 0, sum = 0, sum2 = 0, se, se_n;
+                int longest, runs = 20000;
+                s2r_rng rng = s2r_rng_make(77, (uint64_t)(4 * rule + 2 * st + i));
+                CHECK(s2r_gate_oc(g, stage, p, &exact, &asn, &longest) == S2R_OK);
+                for (r = 0; r < runs; r++) {
+                    int n;
+                    passed += deploy_gate_trial(g, stage, p, &rng, &n);
+                    sum += n;
+                    sum2 += (double)n * n;
+                }
+                se = sqrt(exact * (1 - exact) / runs) + 1e-9;
+                se_n = sqrt((sum2 / runs - (sum / runs) * (sum / runs)) / runs) + 1e-9;
+                CHECKF(fabs(passed / runs - exact) < 4 * se, "%s %s p %.2f: simulated %.4f, exact %.4f",
+                       s2r_gate_rule_name(g->rule), s2r_stage_name(stage), p, passed / runs, exact);
+                CHECKF(fabs(sum / runs - asn) < 4 * se_n, "%s %s p %.2f: simulated %.2f episodes, exact %.2f",
+                       s2r_gate_rule_name(g->rule), s2r_stage_name(stage), p, sum / runs, asn);
+                if (rule == 0 && i == 0) CHECKF(exact <= s2r_gate_sprt(g, stage).alpha, "false pass %.4f", exact);
+                if (rule == 0 && i == 1) CHECKF(exact >= 1 - s2r_gate_sprt(g, stage).beta, "power %.4f", exact);
+                if (rule == 1 && st == 0 && i == 0) CHECKF(exact > 0.2, "interval rule at 0.80 passes %.3f", exact);
+            }
+        }
     return 0;
 }
 
@@ -833,9 +928,9 @@ static int test_deploy_tethered_failure_stops(void) {
     CHECK(s2r_shadow_run(&policy, &fallback, &reach, &safety, 6, 2, S2R_SHADOW_AGREE_TOL, &sh, &d) == S2R_OK);
     g = s2r_gate_shadow(&gc, &sh);
     CHECK(s2r_deploy_apply(&d, &g) == S2R_OK && d.stage == S2R_STAGE_TETHERED);
-    CHECK(s2r_tethered_run(&policy, &reach, &safety, &gc, 3, 0, &sum, &g) == S2R_OK);
+    CHECK(s2r_stage_run(&policy, &reach, &safety, &gc, S2R_STAGE_TETHERED, 3, 0, &sum, &g) == S2R_OK);
     CHECKF(g.verdict == S2R_VERDICT_FAIL, "%s: %s", s2r_verdict_name(g.verdict), g.reason);
-    CHECK(sum.episodes >= gc.tethered_min_episodes && sum.episodes <= gc.tethered_max_episodes);
+    CHECK(sum.episodes >= 1 && sum.episodes <= gc.tethered_max_episodes);
     CHECK(s2r_deploy_apply(&d, &g) == S2R_OK && d.stage == S2R_STAGE_ROLLED_BACK);
     for (s = S2R_STAGE_TETHERED; s <= S2R_STAGE_AUTONOMOUS; s++) {
         g = deploy_gate((s2r_stage)s, S2R_VERDICT_PASS);
@@ -856,8 +951,10 @@ static const test_case deploy_tests[] = {
     {"deploy: sim regression gate passes at 0.85, fails below", test_deploy_gate_sim_regression},
     {"deploy: sysID gate: < 0.01 pass, 0.01-0.05 warn, > 0.05 and NaN block", test_deploy_gate_sysid},
     {"deploy: shadow gate: one unsafe proposal fails, agreement inclusive", test_deploy_gate_shadow},
-    {"deploy: tethered gate: waits to 20, Wilson bounds early, > 0.80 at 50", test_deploy_gate_tethered},
-    {"deploy: constrained gate: 85/100 passes, 84/100 or a catastrophe fails", test_deploy_gate_constrained},
+    {"deploy: interval tethered gate: waits to 20, Wilson bounds early, > 0.80 at 50", test_deploy_gate_tethered},
+    {"deploy: interval constrained gate: 85/100 passes, 84/100 or a catastrophe fails", test_deploy_gate_constrained},
+    {"deploy: sequential gate: SPRT boundaries, the cap, reasons, bad designs", test_deploy_gate_sequential},
+    {"deploy: gates' exact operating characteristic matches 20000 simulated runs; alpha and beta hold", test_deploy_gate_oc},
     {"deploy: canary gate: Newcombe bound below 0 or a drop beyond the margin fails", test_deploy_gate_canary},
     {"deploy: impossible statistics never pass a gate", test_deploy_gate_garbage},
     {"deploy: safety blocks NaN, Inf, limit, jump and workspace commands (UR5e, Panda)", test_deploy_safety_injected},
