@@ -659,8 +659,8 @@ static int test_deploy_shadow(void) {
 /* Bernoulli success stream p0 -> p1 after `before` post-warm-up samples:
    the episodes until the alarm (0 when it fired before the change, 999
    when it did not fire within 200). */
-static int deploy_bernoulli_delay(uint64_t seed, double p0, double p1, int before) {
-    s2r_drift_config c = s2r_drift_config_default(S2R_DRIFT_BERNOULLI);
+static int deploy_bernoulli_delay(const s2r_drift_config* config, uint64_t seed, double p0, double p1, int before) {
+    s2r_drift_config c = *config;
     s2r_drift d;
     s2r_rng rng = s2r_rng_make(seed, 77);
     int i;
@@ -672,8 +672,8 @@ static int deploy_bernoulli_delay(uint64_t seed, double p0, double p1, int befor
     return 999;
 }
 
-static int deploy_gaussian_delay(uint64_t seed, double shift_sd, int before) {
-    s2r_drift_config c = s2r_drift_config_default(S2R_DRIFT_GAUSSIAN);
+static int deploy_gaussian_delay(const s2r_drift_config* config, uint64_t seed, double shift_sd, int before) {
+    s2r_drift_config c = *config;
     s2r_drift d;
     s2r_rng rng = s2r_rng_make(seed, 78);
     const double mean = 0.3, sd = 0.05;   /* e.g. a mean |action| */
@@ -703,35 +703,47 @@ static int deploy_p95(int* delay, int n) {
     return delay[(int)ceil(0.95 * n) - 1];
 }
 
+/* Both detectors on the same streams: CUSUM (defaults) and Page-Hinkley
+   (s2r_drift_config_page_hinkley), each held to the stated bounds. */
 static int test_deploy_drift_bernoulli(void) {
-    int s, silent = 0, fast = 0, delay[DEPLOY_SEEDS];
-    for (s = 0; s < DEPLOY_SEEDS; s++) {
-        int d = deploy_bernoulli_delay((uint64_t)s, 0.95, 0.95, 1000);   /* never changes */
-        silent += d == 999 ;
-        d = deploy_bernoulli_delay((uint64_t)s + 1000, 0.95, 0.5, 50);
-        if (d > 0 && d <= 40) fast++;
-        delay[s] = d;
+    int m;
+    for (m = 0; m < 2; m++) {
+        s2r_drift_config c = m ? s2r_drift_config_page_hinkley(S2R_DRIFT_BERNOULLI) : s2r_drift_config_default(S2R_DRIFT_BERNOULLI);
+        int s, silent = 0, fast = 0, delay[DEPLOY_SEEDS];
+        for (s = 0; s < DEPLOY_SEEDS; s++) {
+            int d = deploy_bernoulli_delay(&c, (uint64_t)s, 0.95, 0.95, 1000);   /* never changes */
+            silent += d == 999;
+            d = deploy_bernoulli_delay(&c, (uint64_t)s + 1000, 0.95, 0.5, 50);
+            if (d > 0 && d <= 40) fast++;
+            delay[s] = d;
+        }
+        printf("    bernoulli %s: silent over 1000 episodes in %d/%d seeds; fall 0.95->0.5 caught within 40 in %d/%d "
+               "(95th percentile %d)\n", s2r_drift_method_name(c.method), silent, DEPLOY_SEEDS, fast, DEPLOY_SEEDS,
+               deploy_p95(delay, DEPLOY_SEEDS));
+        CHECK(silent >= 0.95 * DEPLOY_SEEDS);
+        CHECK(fast >= 0.95 * DEPLOY_SEEDS);
     }
-    printf("    bernoulli: silent over 1000 episodes in %d/%d seeds; fall 0.95->0.5 caught within 40 in %d/%d (95th percentile %d)\n",
-           silent, DEPLOY_SEEDS, fast, DEPLOY_SEEDS, deploy_p95(delay, DEPLOY_SEEDS));
-    CHECK(silent >= 0.95 * DEPLOY_SEEDS);
-    CHECK(fast >= 0.95 * DEPLOY_SEEDS);
     return 0;
 }
 
 static int test_deploy_drift_gaussian(void) {
-    int s, silent = 0, fast = 0, delay[DEPLOY_SEEDS];
-    for (s = 0; s < DEPLOY_SEEDS; s++) {
-        int d = deploy_gaussian_delay((uint64_t)s, 0.0, 1000);
-        silent += d == 999;
-        d = deploy_gaussian_delay((uint64_t)s + 1000, 2.0, 50);
-        if (d > 0 && d <= 25) fast++;
-        delay[s] = d;
+    int m;
+    for (m = 0; m < 2; m++) {
+        s2r_drift_config c = m ? s2r_drift_config_page_hinkley(S2R_DRIFT_GAUSSIAN) : s2r_drift_config_default(S2R_DRIFT_GAUSSIAN);
+        int s, silent = 0, fast = 0, delay[DEPLOY_SEEDS];
+        for (s = 0; s < DEPLOY_SEEDS; s++) {
+            int d = deploy_gaussian_delay(&c, (uint64_t)s, 0.0, 1000);
+            silent += d == 999;
+            d = deploy_gaussian_delay(&c, (uint64_t)s + 1000, 2.0, 50);
+            if (d > 0 && d <= 25) fast++;
+            delay[s] = d;
+        }
+        printf("    gaussian %s: silent over 1000 episodes in %d/%d seeds; 2-std shift caught within 25 in %d/%d "
+               "(95th percentile %d)\n", s2r_drift_method_name(c.method), silent, DEPLOY_SEEDS, fast, DEPLOY_SEEDS,
+               deploy_p95(delay, DEPLOY_SEEDS));
+        CHECK(silent >= 0.95 * DEPLOY_SEEDS);
+        CHECK(fast >= 0.95 * DEPLOY_SEEDS);
     }
-    printf("    gaussian: silent over 1000 episodes in %d/%d seeds; 2-std shift caught within 25 in %d/%d (95th percentile %d)\n",
-           silent, DEPLOY_SEEDS, fast, DEPLOY_SEEDS, deploy_p95(delay, DEPLOY_SEEDS));
-    CHECK(silent >= 0.95 * DEPLOY_SEEDS);
-    CHECK(fast >= 0.95 * DEPLOY_SEEDS);
     return 0;
 }
 
@@ -965,8 +977,8 @@ static const test_case deploy_tests[] = {
     {"deploy: safety rejects bad configs", test_deploy_safety_bad_config},
     {"deploy: regression suite: expert passes, do-nothing fails", test_deploy_regression_suite},
     {"deploy: shadow: twin agrees; NaN proposals unsafe, pushes disagree; fallback unharmed", test_deploy_shadow},
-    {"deploy: Bernoulli CUSUM: silent when unchanged, fast after a fall (200 seeds)", test_deploy_drift_bernoulli},
-    {"deploy: Gaussian CUSUM: silent when unchanged, fast after a shift (200 seeds)", test_deploy_drift_gaussian},
+    {"deploy: Bernoulli CUSUM and Page-Hinkley: silent when unchanged, fast after a fall (200 seeds)", test_deploy_drift_bernoulli},
+    {"deploy: Gaussian CUSUM and Page-Hinkley: silent when unchanged, fast after a shift (200 seeds)", test_deploy_drift_gaussian},
     {"deploy: drift detector config, NaN samples, latched alarm", test_deploy_drift_config},
     {"deploy: monitor raises each alarm once", test_deploy_monitor},
     {"deploy: stage machine: in order, no skipping, alarms roll back or demote", test_deploy_stage_machine},
