@@ -97,6 +97,7 @@ test: test-deps $(BUILD)/test_main $(BUILD)/test_render $(BUILD)/cxx_check.o $(B
 	./$(BUILD)/07_the_table --task push --quick --out $(BUILD)/quick_push --threads $(THREADS)
 	./$(BUILD)/09_gap_attribution --task push --quick --out $(BUILD)/quick_push --threads $(THREADS)
 	./$(BUILD)/10_sysid_vs_truth --quick --out $(BUILD)/quick --threads $(THREADS)
+	./$(BUILD)/11_gates --quick --out $(BUILD)/quick
 	@$(MAKE) --no-print-directory notebooks sanitize fuzz
 
 # The notebooks (notebooks/*.ipynb), executed headless in recipe order with
@@ -136,6 +137,7 @@ PUSH_FIGURES  := table.md table.csv table.png demo_curve.csv run.csv timing.csv 
 MARGIN_FIGURES := 02_margin.csv 02_margin.png
 figures: deps $(EXAMPLES)
 	./$(BUILD)/00_hello_robot --out figures
+	./$(BUILD)/11_gates --out figures
 	./$(BUILD)/08_scene_renders --out figures
 	./$(BUILD)/08_scene_renders --out figures --robot panda
 	for r in ur5e panda; do \

@@ -3736,9 +3736,13 @@ S2RDEF void            s2r_gate_plan_print(const s2r_gate_config* c, s2r_stage s
    successes; GAUSSIAN lambda 8 std.  Measured on the same streams: a
    false alarm within 1000 unchanged episodes in 0.5 % of seeds, the fall
    to 0.5 caught within 31 episodes in 95 % [40]; Gaussian 1 %, a 2-std
-   shift within 23 in 95 % [25].  Fewer false alarms than CUSUM for the
-   same delay on success, because a warm-up's misjudged reference is
-   replaced by the running mean as the episodes come.
+   shift within 23 in 95 % [25].  Over 2000 success streams (example 11):
+   false alarms 0.25 % against CUSUM's 5.1 %, the fall to 0.5 noticed after
+   14 episodes (median; 95th percentile 32) against 12 (31) - a warm-up's
+   misjudged reference gives way to the running mean as the episodes come.
+   The price: a fall to 0.8 (smaller than the shift both are tuned for) is
+   noticed within 200 episodes in 28 % of the streams, CUSUM's 70 % - the
+   running mean follows a slow decline.
 
    s2r_monitor watches one unit in the autonomous stage: a Bernoulli CUSUM
    on success, a Gaussian CUSUM on the episode's mean |action| (the action

@@ -35,7 +35,7 @@
    stand-in when this example runs on its own (see load_candidate).
 
    Uses: s2r_safety_*, s2r_regression_run, s2r_shadow_run, s2r_stage_run, s2r_gate_plan_print,
-         s2r_deploy_run, s2r_deploy_episode, s2r_gate_*, s2r_monitor_*,
+         s2r_deploy_episode, s2r_gate_*, s2r_monitor_*,
          s2r_deploy_*, s2r_figure_*.
    Writes: DIR/06_deployment_log.jsonl, DIR/06_timeline.csv,
            DIR/06_rounds.csv (per autonomous round: fleet success, the
