@@ -2899,6 +2899,51 @@ S2RDEF s2r_result s2r_trajectory_collect_strikes(s2r_trajectory_set* set, const 
    measured q is NaN"); S2R_ERR_INVALID_ARGUMENT. */
 S2RDEF s2r_result s2r_trajectory_set_check(const s2r_trajectory_set* set, int n_joints, char* error);
 
+/* --- Trajectory files ---------------------------------------------------------
+   One trajectory per CSV file, so a log from any arm - a UR's RTDE stream,
+   a Franka log, a ROS bag exported to CSV - can be identified from without
+   a backend.  Lines starting with '#' are comments.  The first other line
+   names the columns, in any order, separated by commas:
+
+     t                  s, strictly increasing (any rate, any start)
+     command_J          rad, the servo target of joint J sent at t (held
+                        until the next row), J = 0 .. n_joints - 1
+     q_J                rad, joint J measured at t
+     qd_J               rad/s, optional: measured velocity
+     object_x, object_y m, optional: where the camera saw the object at t
+
+   (tau_J, N m, is accepted and ignored: torques are not fitted.)  Every
+   other line is one row: a number per column, finite.  The log starts with
+   the arm at rest at the first row's q (identification replays it from
+   rest there).  Reading resamples it to the simulator's sample period T:
+   command k is the command in force at t0 + k T, reading k the measured
+   values at t0 + (k + 1) T, linearly interpolated between rows (exactly a
+   row's values when a row falls on that time); without qd columns the
+   velocities are the differences of the resampled positions.  Files of one
+   set are cut to the shortest.  s2r_trajectory_write_csv writes a set's
+   trajectory so that reading it back at the same period gives the same
+   numbers bit for bit. */
+#define S2R_LOG_MAX_BYTES (64L << 20)   /* largest trajectory file read       */
+#define S2R_LOG_MAX_LINE  65536         /* longest line, bytes                 */
+#define S2R_LOG_MAX_SAMPLES 1000000     /* resampled samples per file (5.5 h at
+                                           50 Hz): bounds the memory a log asks */
+
+/* Trajectory `index` of `set` as CSV at `path` (written whole or not at
+   all).  S2R_ERR_INVALID_ARGUMENT for an index the set does not hold;
+   S2R_ERR_IO with the reason. */
+S2RDEF s2r_result s2r_trajectory_write_csv(const s2r_trajectory_set* set, int index, const char* path, char* error);
+/* Make `set` (not initialised; free it after) from `count` files, each
+   resampled to sample_period and cut to the shortest.  Errors name the
+   file and line (S2R_ERR_PARSE: an unknown, missing or repeated column,
+   joints that do not match each other, a time that does not increase, a
+   NaN, a line too long, a log shorter than two sample periods...;
+   S2R_ERR_IO: a file that cannot be read); the set is then empty. */
+S2RDEF s2r_result s2r_trajectory_set_load_csv(s2r_trajectory_set* set, const char* const* paths, int count,
+                                              double sample_period, char* error);
+/* The same for one file's text already in memory (`name` for messages). */
+S2RDEF s2r_result s2r_trajectory_set_parse_csv(s2r_trajectory_set* set, const char* text, const char* name,
+                                               double sample_period, char* error);
+
 /* --- Identification ---------------------------------------------------------- */
 
 typedef enum s2r_sysid_verdict {
@@ -4453,6 +4498,7 @@ S2RDEF s2r_result s2r_filmstrip_write_png(s2r_filmstrip* f, const char* path);
 #ifndef SIM2REAL_IMPLEMENTATION_DONE
 #define SIM2REAL_IMPLEMENTATION_DONE
 
+#include <ctype.h>
 #include <errno.h>
 #include <float.h>
 #include <limits.h>
@@ -6159,12 +6205,12 @@ static FILE* s2r__open_input(const char* path, int pipes, long max_bytes, long* 
     return f;
 }
 
-/* Read a whole text file (at most S2R_RANGES_MAX_BYTES) into a
+/* Read a whole text file (at most max_bytes) into a
    NUL-terminated buffer from S2R_MALLOC.  Reads in growing chunks, so
    pipes work too.  A NUL byte in it is an error (not a text file). */
-static s2r_result s2r__read_text_file(const char* path, char** text, char* error) {
+static s2r_result s2r__read_text_file(const char* path, long max_bytes, char** text, char* error) {
     long size;
-    FILE* f = s2r__open_input(path, 1, S2R_RANGES_MAX_BYTES, &size, error);
+    FILE* f = s2r__open_input(path, 1, max_bytes, &size, error);
     size_t len = 0, cap = 4096;
     char *buf, *grown, *nul;
     if (!f) return S2R_ERR_IO;
@@ -6176,13 +6222,12 @@ static s2r_result s2r__read_text_file(const char* path, char** text, char* error
         }
         len += fread(buf + len, 1, cap - len, f);
         if (len < cap) break;                      /* end of file, or an error */
-        if (cap > S2R_RANGES_MAX_BYTES) {
+        if (cap > (size_t)max_bytes) {
             fclose(f);
             S2R_FREE(buf);
-            return s2r__fail(error, S2R_ERR_IO, "'%s' is larger than %d bytes", path,
-                             S2R_RANGES_MAX_BYTES);
+            return s2r__fail(error, S2R_ERR_IO, "'%s' is larger than %ld bytes", path, max_bytes);
         }
-        cap = cap * 2 > S2R_RANGES_MAX_BYTES ? (size_t)S2R_RANGES_MAX_BYTES + 1 : cap * 2;
+        cap = cap * 2 > (size_t)max_bytes ? (size_t)max_bytes + 1 : cap * 2;
         grown = (char*)S2R_REALLOC(buf, cap + 1);
         if (!grown) S2R_FREE(buf);
         buf = grown;
@@ -6210,7 +6255,7 @@ S2RDEF s2r_result s2r_randomization_load(s2r_randomization* r, const char* path,
     s2r_result res;
     if (!r || !path)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "randomization or path is NULL");
-    res = s2r__read_text_file(path, &text, error);
+    res = s2r__read_text_file(path, S2R_RANGES_MAX_BYTES, &text, error);
     if (res != S2R_OK) return res;
     res = s2r_randomization_parse(r, text, msg);
     S2R_FREE(text);
@@ -11520,6 +11565,337 @@ S2RDEF s2r_result s2r_trajectory_set_check(const s2r_trajectory_set* set, int n_
             return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "trajectory %d: an object position is NaN or Inf", i);
     }
     return S2R_OK;
+}
+
+/* --- System identification: trajectory files ------------------------------- */
+
+/* One parsed log, as recorded: rows at their own times. */
+typedef struct s2r__log {
+    int     n_joints, rows, cap;
+    int     col_t, col_cmd[S2R_MAX_JOINTS], col_q[S2R_MAX_JOINTS], col_qd[S2R_MAX_JOINTS], col_obj[2];
+    int     has_qd, has_object, columns;
+    double* v;   /* [rows][columns], in file column order */
+} s2r__log;
+
+static void s2r__log_free(s2r__log* g) {
+    if (g->v) S2R_FREE(g->v);
+    memset(g, 0, sizeof *g);
+}
+
+/* Which column is `name` (a span of len bytes): its kind and joint, into
+   the log's maps.  0, or a message in error. */
+static int s2r__log_column(s2r__log* g, const char* name, size_t len, int column, const char* file, char* error) {
+    static const char* const prefixes[4] = {"command_", "q_", "qd_", "tau_"};
+    char word[64];
+    int k, j, *slot = NULL;
+    if (len == 0 || len >= sizeof word) {
+        s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: column %d has %s name", file, column + 1,
+                  len ? "too long a" : "no");
+        return 1;
+    }
+    memcpy(word, name, len);
+    word[len] = '\0';
+    if (strcmp(word, "t") == 0) slot = &g->col_t;
+    else if (strcmp(word, "object_x") == 0) slot = &g->col_obj[0];
+    else if (strcmp(word, "object_y") == 0) slot = &g->col_obj[1];
+    for (k = 0; k < 4 && !slot; k++) {
+        size_t pl = strlen(prefixes[k]);
+        char* end;
+        long idx;
+        if (strncmp(word, prefixes[k], pl) != 0 || !isdigit((unsigned char)word[pl])) continue;
+        idx = strtol(word + pl, &end, 10);
+        if (*end || idx < 0 || idx >= S2R_MAX_JOINTS) break;
+        j = (int)idx;
+        if (k == 3) return 0;   /* torques: accepted, not used */
+        slot = k == 0 ? &g->col_cmd[j] : k == 1 ? &g->col_q[j] : &g->col_qd[j];
+    }
+    if (!slot) {
+        s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: unknown column '%s' (t, command_J, q_J, qd_J, "
+                  "tau_J, object_x, object_y; J from 0 to %d)", file, word, S2R_MAX_JOINTS - 1);
+        return 1;
+    }
+    if (*slot >= 0) {
+        s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: column '%s' appears twice", file, word);
+        return 1;
+    }
+    *slot = column;
+    return 0;
+}
+
+/* The header's columns into the maps; the joints must be 0..n-1 with a
+   command and a q each (qd for all or none, both object coordinates or
+   neither). */
+static s2r_result s2r__log_header(s2r__log* g, const char* line, size_t len, const char* file, char* error) {
+    size_t at = 0;
+    int j, c = 0, q = 0, qd = 0;
+    memset(g, 0, sizeof *g);
+    g->col_t = g->col_obj[0] = g->col_obj[1] = -1;
+    for (j = 0; j < S2R_MAX_JOINTS; j++) g->col_cmd[j] = g->col_q[j] = g->col_qd[j] = -1;
+    for (;;) {
+        size_t end = at, a, b;
+        while (end < len && line[end] != ',') end++;
+        for (a = at; a < end && isspace((unsigned char)line[a]); a++) {}
+        for (b = end; b > a && isspace((unsigned char)line[b - 1]); b--) {}
+        if (s2r__log_column(g, line + a, b - a, g->columns, file, error)) return S2R_ERR_PARSE;
+        g->columns++;
+        if (end >= len) break;
+        at = end + 1;
+    }
+    for (j = 0; j < S2R_MAX_JOINTS; j++) {
+        c += g->col_cmd[j] >= 0;
+        q += g->col_q[j] >= 0;
+        qd += g->col_qd[j] >= 0;
+    }
+    g->n_joints = c;
+    for (j = 0; j < c; j++)
+        if (g->col_cmd[j] < 0 || g->col_q[j] < 0 || (qd && g->col_qd[j] < 0))
+            return s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: joint %d lacks its command_%d, q_%d%s "
+                             "column (joints are numbered 0 to n - 1, each with all of them)", file, j, j, j,
+                             qd ? " or qd" : "");
+    if (g->col_t < 0 || c < 1 || q != c || (qd && qd != c) || (g->col_obj[0] < 0) != (g->col_obj[1] < 0))
+        return s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: need t, and command_J and q_J for the same "
+                         "joints (got %d commands, %d positions, %d velocities), object_x with object_y", file, c, q, qd);
+    g->has_qd = qd > 0;
+    g->has_object = g->col_obj[0] >= 0;
+    return S2R_OK;
+}
+
+/* One data row into the log (grown as needed). */
+static s2r_result s2r__log_row(s2r__log* g, const char* line, size_t len, int number, const char* file, char* error) {
+    double* row;
+    size_t at = 0;
+    int c;
+    if (g->rows == g->cap) {
+        int cap = g->cap ? 2 * g->cap : 256;
+        double* grown = (double*)S2R_REALLOC(g->v, (size_t)cap * (size_t)g->columns * sizeof(double));
+        if (!grown) return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "%s: no memory for %d rows", file, cap);
+        g->v = grown;
+        g->cap = cap;
+    }
+    row = g->v + (size_t)g->rows * g->columns;
+    for (c = 0; c < g->columns; c++) {
+        char number_text[64], *end;
+        size_t e = at, a, b;
+        while (e < len && line[e] != ',') e++;
+        for (a = at; a < e && isspace((unsigned char)line[a]); a++) {}
+        for (b = e; b > a && isspace((unsigned char)line[b - 1]); b--) {}
+        if (b - a == 0 || b - a >= sizeof number_text)
+            return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: column %d is %s", file, number, c + 1,
+                             b == a ? "empty" : "too long to be a number");
+        memcpy(number_text, line + a, b - a);
+        number_text[b - a] = '\0';
+        row[c] = strtod(number_text, &end);
+        if (*end || !isfinite(row[c]))
+            return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d, column %d: '%s' is not a finite number", file, number,
+                             c + 1, number_text);
+        if (c + 1 < g->columns && e >= len)
+            return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: %d numbers, the header names %d columns", file, number,
+                             c + 1, g->columns);
+        at = e + 1;
+        if (c + 1 == g->columns && e < len)
+            return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: more numbers than the %d columns the header names",
+                             file, number, g->columns);
+    }
+    if (g->rows > 0 && !(row[g->col_t] > row[g->col_t - g->columns]))
+        return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: time %.9g s does not come after %.9g s", file, number,
+                         row[g->col_t], row[g->col_t - g->columns]);
+    g->rows++;
+    return S2R_OK;
+}
+
+/* Parse a whole file's text into a log. */
+static s2r_result s2r__log_parse(s2r__log* g, const char* text, const char* file, char* error) {
+    int number = 0, header = 0;
+    s2r_result res;
+    memset(g, 0, sizeof *g);
+    while (*text) {
+        const char* end = strchr(text, '\n');
+        size_t len = end ? (size_t)(end - text) : strlen(text);
+        number++;
+        if (len > S2R_LOG_MAX_LINE) {
+            s2r__log_free(g);
+            return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: longer than %d bytes", file, number, S2R_LOG_MAX_LINE);
+        }
+        if (len > 0 && text[len - 1] == '\r') len--;
+        if (len > 0 && text[0] != '#') {
+            res = header ? s2r__log_row(g, text, len, number, file, error) : s2r__log_header(g, text, len, file, error);
+            if (res != S2R_OK) {
+                s2r__log_free(g);
+                return res;
+            }
+            header = 1;
+        }
+        text = end ? end + 1 : text + strlen(text);
+    }
+    if (!header || g->rows < 2) {
+        s2r__log_free(g);
+        return s2r__fail(error, S2R_ERR_PARSE, "%s: %s", file, header ? "fewer than two rows of numbers" :
+                         "no line of column names (t, command_0, q_0, ...)");
+    }
+    return S2R_OK;
+}
+
+/* Column c of the log at time `at` (s): exactly a row's value when a row
+   lies within a billionth of a period of it, else linear between rows;
+   `hold`: the last row at or before it instead (commands). */
+static double s2r__log_at(const s2r__log* g, int c, double at, double period, int hold, int* cursor) {
+    const double* v = g->v;
+    int w = g->columns, j = *cursor;
+    double tol = 1e-9 * period, t0, t1;
+    while (j + 1 < g->rows && v[(size_t)(j + 1) * w + g->col_t] <= at + tol) j++;
+    *cursor = j;
+    t0 = v[(size_t)j * w + g->col_t];
+    if (hold || fabs(t0 - at) <= tol || j + 1 >= g->rows) return v[(size_t)j * w + c];
+    t1 = v[(size_t)(j + 1) * w + g->col_t];
+    return v[(size_t)j * w + c] + (v[(size_t)(j + 1) * w + c] - v[(size_t)j * w + c]) * (at - t0) / (t1 - t0);
+}
+
+/* Samples of period T the log holds: commands 0..n-1 and readings at 1..n
+   (S2R_LOG_MAX_SAMPLES + 1 for anything longer). */
+static int s2r__log_samples(const s2r__log* g, double period) {
+    double span = g->v[(size_t)(g->rows - 1) * g->columns + g->col_t] - g->v[g->col_t];
+    double n = floor(span / period + 1e-9);
+    return n > S2R_LOG_MAX_SAMPLES ? S2R_LOG_MAX_SAMPLES + 1 : (int)n;
+}
+
+/* Resample the log into slot i of the set (its n_samples, its period). */
+static void s2r__log_resample(const s2r__log* g, s2r_trajectory_set* set, int i) {
+    double T = set->sample_period, t0 = g->v[g->col_t];
+    int n = set->n_joints, k, j, hold = 0, cursor = 0;
+    for (j = 0; j < n; j++) set->q0[(size_t)i * n + j] = g->v[g->col_q[j]];
+    if (set->object0)
+        for (j = 0; j < 2; j++) set->object0[2 * (size_t)i + j] = g->v[g->col_obj[j]];
+    for (k = 0; k < set->n_samples; k++) {
+        size_t at = s2r__traj_at(set, i, k);
+        double tc = t0 + k * T, tr = t0 + (k + 1) * T;
+        int c1 = hold, c2 = cursor;
+        for (j = 0; j < n; j++) {
+            c1 = hold; c2 = cursor;
+            set->command[at + j] = s2r__log_at(g, g->col_cmd[j], tc, T, 1, &c1);
+            set->q[at + j] = s2r__log_at(g, g->col_q[j], tr, T, 0, &c2);
+            set->qd[at + j] = g->has_qd ? s2r__log_at(g, g->col_qd[j], tr, T, 0, &c2)
+                                        : (set->q[at + j] - (k ? set->q[at + j - (size_t)n] : set->q0[(size_t)i * n + j])) / T;
+        }
+        if (set->object)
+            for (j = 0; j < 2; j++) {
+                c2 = cursor;
+                set->object[2 * ((size_t)i * set->n_samples + k) + j] = s2r__log_at(g, g->col_obj[j], tr, T, 0, &c2);
+            }
+        hold = c1;
+        cursor = c2;
+    }
+}
+
+/* The parsed logs into a fresh set. */
+static s2r_result s2r__logs_to_set(s2r_trajectory_set* set, const s2r__log* logs, const char* const* names, int count,
+                                   double period, char* error) {
+    int i, samples = INT_MAX;
+    s2r_result res;
+    for (i = 0; i < count; i++) {
+        int n = s2r__log_samples(&logs[i], period);
+        if (logs[i].n_joints != logs[0].n_joints || logs[i].has_object != logs[0].has_object)
+            return s2r__fail(error, S2R_ERR_PARSE, "%s: %d joints%s, but %s has %d%s", names[i], logs[i].n_joints,
+                             logs[i].has_object ? " and the object" : "", names[0], logs[0].n_joints,
+                             logs[0].has_object ? " and the object" : "");
+        if (n < 2)
+            return s2r__fail(error, S2R_ERR_PARSE, "%s: covers less than two sample periods of %g s", names[i], period);
+        if (n > S2R_LOG_MAX_SAMPLES)
+            return s2r__fail(error, S2R_ERR_PARSE, "%s: spans more than %d samples of %g s (%.6g s); split it", names[i],
+                             S2R_LOG_MAX_SAMPLES, period, logs[i].v[(size_t)(logs[i].rows - 1) * logs[i].columns + logs[i].col_t] -
+                             logs[i].v[logs[i].col_t]);
+        if (n < samples) samples = n;
+    }
+    if ((res = s2r_trajectory_set_init(set, logs[0].n_joints, samples, count, period)) != S2R_OK ||
+        (logs[0].has_object && (res = s2r_trajectory_set_add_object(set)) != S2R_OK)) {
+        s2r__fail(error, res, "%s", set->error);
+        s2r_trajectory_set_free(set);
+        return res;
+    }
+    for (i = 0; i < count; i++) {
+        char why[S2R_ERROR_LEN];
+        s2r__log_resample(&logs[i], set, i);
+        set->count = i + 1;
+        if (s2r_trajectory_set_check(set, set->n_joints, why) != S2R_OK) {   /* e.g. 1e308 - -1e308 */
+            s2r__fail(error, S2R_ERR_PARSE, "%s: numbers too large to resample (%s)", names[i], why);
+            s2r_trajectory_set_free(set);
+            memset(set, 0, sizeof *set);
+            return S2R_ERR_PARSE;
+        }
+    }
+    return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_trajectory_set_parse_csv(s2r_trajectory_set* set, const char* text, const char* name,
+                                               double sample_period, char* error) {
+    s2r__log g;
+    s2r_result res;
+    S2R_ASSERT(set);
+    memset(set, 0, sizeof *set);
+    if (!text || !name || !(sample_period > 0) || !isfinite(sample_period))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "trajectory file: text, name and a period > 0 s are needed");
+    if ((res = s2r__log_parse(&g, text, name, error)) != S2R_OK) return res;
+    res = s2r__logs_to_set(set, &g, &name, 1, sample_period, error);
+    s2r__log_free(&g);
+    return res;
+}
+
+S2RDEF s2r_result s2r_trajectory_set_load_csv(s2r_trajectory_set* set, const char* const* paths, int count,
+                                              double sample_period, char* error) {
+    s2r__log* logs;
+    s2r_result res = S2R_OK;
+    int i, parsed = 0;
+    S2R_ASSERT(set);
+    memset(set, 0, sizeof *set);
+    if (!paths || count < 1 || count > 100000 || !(sample_period > 0) || !isfinite(sample_period))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "trajectory files: need 1 or more paths and a period > 0 s");
+    if (!(logs = (s2r__log*)s2r__calloc((size_t)count, sizeof *logs)))
+        return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "trajectory files: no memory for %d logs", count);
+    for (i = 0; i < count && res == S2R_OK; i++) {
+        char* text = NULL;
+        if (!paths[i]) res = s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "trajectory files: path %d is NULL", i);
+        else if ((res = s2r__read_text_file(paths[i], S2R_LOG_MAX_BYTES, &text, error)) == S2R_OK) {
+            res = s2r__log_parse(&logs[i], text, paths[i], error);
+            S2R_FREE(text);
+            parsed += res == S2R_OK;
+        }
+    }
+    if (res == S2R_OK) res = s2r__logs_to_set(set, logs, paths, count, sample_period, error);
+    for (i = 0; i < parsed; i++) s2r__log_free(&logs[i]);
+    S2R_FREE(logs);
+    return res;
+}
+
+S2RDEF s2r_result s2r_trajectory_write_csv(const s2r_trajectory_set* set, int index, const char* path, char* error) {
+    s2r_file file;
+    s2r_result res;
+    int n, k, j;
+    if (!set || !path || index < 0 || index >= set->count)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "write trajectory: no trajectory %d in the set", index);
+    if ((res = s2r_file_create(&file, path, error)) != S2R_OK) return res;
+    n = set->n_joints;
+    fprintf(file.f, "# sim2real.h trajectory: t in s, command_J and q_J in rad, qd_J in rad/s%s\nt",
+            set->object ? ", object_x/y in m" : "");
+    for (j = 0; j < n; j++) fprintf(file.f, ",command_%d", j);
+    for (j = 0; j < n; j++) fprintf(file.f, ",q_%d", j);
+    for (j = 0; j < n; j++) fprintf(file.f, ",qd_%d", j);
+    fprintf(file.f, "%s\n", set->object ? ",object_x,object_y" : "");
+    for (k = 0; k <= set->n_samples; k++) {   /* row k: command k (the last held), the reading of k - 1 */
+        const double* cmd = set->command + s2r__traj_at(set, index, k < set->n_samples ? k : k - 1);
+        const double* q = k ? set->q + s2r__traj_at(set, index, k - 1) : set->q0 + (size_t)index * n;
+        const double* qd = k ? set->qd + s2r__traj_at(set, index, k - 1) : NULL;
+        char b[32];
+        fprintf(file.f, "%s", s2r__exact_number(b, k * set->sample_period));
+        for (j = 0; j < n; j++) fprintf(file.f, ",%s", s2r__exact_number(b, cmd[j]));
+        for (j = 0; j < n; j++) fprintf(file.f, ",%s", s2r__exact_number(b, q[j]));
+        for (j = 0; j < n; j++) fprintf(file.f, ",%s", s2r__exact_number(b, qd ? qd[j] : 0.0));
+        if (set->object) {
+            const double* o = k ? set->object + 2 * ((size_t)index * set->n_samples + k - 1) : set->object0 + 2 * (size_t)index;
+            fprintf(file.f, ",%s", s2r__exact_number(b, o[0]));
+            fprintf(file.f, ",%s", s2r__exact_number(b, o[1]));
+        }
+        fputc('\n', file.f);
+    }
+    return s2r_file_commit(&file, error);
 }
 
 /* --- System identification: parameters and configuration ------------------ */
