@@ -98,6 +98,9 @@ test: test-deps $(BUILD)/test_main $(BUILD)/test_render $(BUILD)/cxx_check.o $(B
 	./$(BUILD)/09_gap_attribution --task push --quick --out $(BUILD)/quick_push --threads $(THREADS)
 	./$(BUILD)/10_sysid_vs_truth --quick --out $(BUILD)/quick --threads $(THREADS)
 	./$(BUILD)/11_gates --quick --out $(BUILD)/quick
+	./$(BUILD)/12_sysid_from_logs --quick --out $(BUILD)/quick_logs
+	./$(BUILD)/12_sysid_from_logs --quick --log $(BUILD)/quick_logs/12_log_0.csv --log $(BUILD)/quick_logs/12_log_3.csv --out $(BUILD)/quick_logs
+	./$(BUILD)/02_domain_randomization --quick --ranges $(BUILD)/quick_logs/12_ranges.txt --out $(BUILD)/quick_logs
 	@$(MAKE) --no-print-directory notebooks sanitize fuzz
 
 # The notebooks (notebooks/*.ipynb), executed headless in recipe order with

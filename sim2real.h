@@ -3999,10 +3999,18 @@ S2RDEF s2r_result s2r_deploy_note(s2r_deploy* d, const char* event, const char* 
      --quick              smoke-run sizes: the whole step in seconds
      --resume             continue interrupted training from its saved state in DIR
      --checkpoint-every N training updates between saved states (10)
+     --mjcf FILE          your arm's MJCF (the conventions in Robots), for the
+                          built-in --robot
+     --ranges FILE        a ranges file (s2r_randomization_write), e.g. what
+                          system identification recentred, to train on
+     --log FILE           a trajectory file (CSV, see Trajectory files); give it
+                          once per file, up to S2R_OPTIONS_MAX_LOGS
      --help               print the options
 
    An unknown option, a missing value or a malformed number is an error
    (S2R_ERR_PARSE) naming the option; nothing is half-parsed. */
+
+#define S2R_OPTIONS_MAX_LOGS 16   /* --log files one run takes */
 
 typedef struct s2r_options {
     s2r_robot_kind robot;       /* --robot; S2R_ROBOT_UR5E                 */
@@ -4016,6 +4024,10 @@ typedef struct s2r_options {
     int            checkpoint_every; /* --checkpoint-every; 10 (updates)   */
     int            help;        /* --help was given; 0                     */
     char           out[256];    /* --out; "out"                            */
+    char           mjcf[256];   /* --mjcf; "" (none)                       */
+    char           ranges[256]; /* --ranges; "" (none)                     */
+    int            n_logs;      /* --log given this many times; 0          */
+    char           logs[S2R_OPTIONS_MAX_LOGS][256];   /* --log, in order  */
     unsigned       given;       /* S2R_OPT_* bits of the options given     */
 } s2r_options;
 
@@ -4024,7 +4036,8 @@ typedef struct s2r_options {
 enum {
     S2R_OPT_ROBOT = 1u << 0, S2R_OPT_TASK = 1u << 1, S2R_OPT_SEED = 1u << 2, S2R_OPT_REAL_SEED = 1u << 3,
     S2R_OPT_SEEDS = 1u << 4, S2R_OPT_THREADS = 1u << 5, S2R_OPT_OUT = 1u << 6, S2R_OPT_QUICK = 1u << 7,
-    S2R_OPT_RESUME = 1u << 8   /* --resume and --checkpoint-every */
+    S2R_OPT_RESUME = 1u << 8,  /* --resume and --checkpoint-every */
+    S2R_OPT_MJCF = 1u << 9, S2R_OPT_RANGES = 1u << 10, S2R_OPT_LOG = 1u << 11
 };
 
 S2RDEF s2r_options s2r_options_default(void);
@@ -14364,7 +14377,16 @@ static int s2r__parse_count(const char* text, unsigned long long lo, unsigned lo
 static const struct { const char* name; unsigned bit; } s2r__option_bits[] = {
     {"--robot", S2R_OPT_ROBOT}, {"--task", S2R_OPT_TASK}, {"--seed", S2R_OPT_SEED}, {"--real-seed", S2R_OPT_REAL_SEED},
     {"--seeds", S2R_OPT_SEEDS}, {"--threads", S2R_OPT_THREADS}, {"--out", S2R_OPT_OUT}, {"--quick", S2R_OPT_QUICK},
-    {"--resume", S2R_OPT_RESUME}, {"--checkpoint-every", S2R_OPT_RESUME}};
+    {"--resume", S2R_OPT_RESUME}, {"--checkpoint-every", S2R_OPT_RESUME}, {"--mjcf", S2R_OPT_MJCF},
+    {"--ranges", S2R_OPT_RANGES}, {"--log", S2R_OPT_LOG}};
+
+/* A path option's value into out[cap]. */
+static s2r_result s2r__option_path(const char* name, const char* value, char* out, size_t cap, char* error) {
+    if (!*value || strlen(value) >= cap)
+        return s2r__fail(error, S2R_ERR_PARSE, "%s needs a path of 1..%d characters", name, (int)cap - 1);
+    snprintf(out, cap, "%s", value);
+    return S2R_OK;
+}
 
 S2RDEF s2r_result s2r_example_start(s2r_options* o, int argc, char** argv, const char* purpose, unsigned used,
                                     int* status) {
@@ -14412,7 +14434,7 @@ static s2r_result s2r__parse_option(s2r_options* o, int argc, char** argv, int* 
     if (!strcmp(name, "--help") || !strcmp(name, "-h")) { o->help = 1; return S2R_OK; }
     if (strcmp(name, "--robot") && strcmp(name, "--task") && strcmp(name, "--seed") && strcmp(name, "--real-seed") &&
         strcmp(name, "--seeds") && strcmp(name, "--threads") && strcmp(name, "--out") &&
-        strcmp(name, "--checkpoint-every"))
+        strcmp(name, "--checkpoint-every") && strcmp(name, "--mjcf") && strcmp(name, "--ranges") && strcmp(name, "--log"))
         return s2r__fail(error, S2R_ERR_PARSE, "unknown option '%.60s' (try --help)", name);
     if (!value) return s2r__fail(error, S2R_ERR_PARSE, "option %s needs a value", name);
     if (!strncmp(value, "--", 2))   /* "--out --quick": the value forgotten, not a folder named --quick */
@@ -14429,6 +14451,14 @@ static s2r_result s2r__parse_option(s2r_options* o, int argc, char** argv, int* 
         if (!*value || strlen(value) >= sizeof o->out)
             return s2r__fail(error, S2R_ERR_PARSE, "--out needs a folder name of 1..%d characters", (int)sizeof o->out - 1);
         snprintf(o->out, sizeof o->out, "%s", value);
+    } else if (!strcmp(name, "--mjcf")) {
+        return s2r__option_path(name, value, o->mjcf, sizeof o->mjcf, error);
+    } else if (!strcmp(name, "--ranges")) {
+        return s2r__option_path(name, value, o->ranges, sizeof o->ranges, error);
+    } else if (!strcmp(name, "--log")) {
+        if (o->n_logs >= S2R_OPTIONS_MAX_LOGS)
+            return s2r__fail(error, S2R_ERR_PARSE, "--log is given more than %d times", S2R_OPTIONS_MAX_LOGS);
+        return s2r__option_path(name, value, o->logs[o->n_logs++], sizeof o->logs[0], error);
     } else if (!strcmp(name, "--threads") || !strcmp(name, "--seeds")) {
         if (!s2r__parse_count(value, 1, 64, &v))
             return s2r__fail(error, S2R_ERR_PARSE, "%s takes a whole number from 1 to 64, not '%.60s'", name, value);
@@ -14502,8 +14532,11 @@ S2RDEF void s2r_options_usage(const char* program, const char* purpose) {
            "  --out DIR            output folder, created if missing (default out)\n"
            "  --quick              smoke-run sizes\n"
            "  --resume             continue interrupted training from its saved state\n"
-           "  --checkpoint-every N training updates between saved states (default 10)\n",
-           program, purpose);
+           "  --checkpoint-every N training updates between saved states (default 10)\n"
+           "  --mjcf FILE          your arm's MJCF instead of the built-in --robot\n"
+           "  --ranges FILE        a ranges file to train on (e.g. one system ID recentred)\n"
+           "  --log FILE           a trajectory CSV (once per file, up to %d)\n",
+           program, purpose, S2R_OPTIONS_MAX_LOGS);
 }
 
 S2RDEF s2r_result s2r_make_dir(const char* path, char* error) {

@@ -10,7 +10,8 @@
    succeeds on all of them has to be robust to what it cannot observe, and
    so transfers better to a real unit it has never seen.  The ranges are
    saved as a text file you can edit and load back with
-   s2r_randomization_load.
+   s2r_randomization_load; --ranges FILE trains on such a file instead (for
+   example the ranges example 12 recentred on your arm's logs).
 
    Uses: s2r_task_randomization, s2r_randomization_write,
          s2r_train, s2r_policy_save,
@@ -243,13 +244,19 @@ int main(int argc, char** argv) {
     long long steps;
 
     if (s2r_example_start(&opt, argc, argv, "PPO with domain randomization",
-                          S2R_OPT_ROBOT | S2R_OPT_TASK | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_THREADS | S2R_OPT_OUT | S2R_OPT_QUICK | S2R_OPT_RESUME, &status) != S2R_OK)
+                          S2R_OPT_ROBOT | S2R_OPT_TASK | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_THREADS | S2R_OPT_OUT |
+                          S2R_OPT_QUICK | S2R_OPT_RESUME | S2R_OPT_RANGES, &status) != S2R_OK)
         return status;
     steps = opt.quick ? 16000 : s2r_task_training_steps(opt.task, 0);
 
-    /* 1. The ranges: the library's defaults, written out so they can be edited. */
+    /* 1. The ranges: the library's defaults (or --ranges, e.g. what system
+       identification recentred), written out so they can be edited. */
     training = s2r_training_default(opt.robot, opt.task);
     training.randomization = s2r_task_randomization(opt.task);
+    if (opt.ranges[0] && s2r_randomization_load(&training.randomization, opt.ranges, error) != S2R_OK) {
+        fprintf(stderr, "%s\n", error);
+        return 1;
+    }
     if (s2r_randomization_write(&training.randomization, s2r_path(path, sizeof path, opt.out, "02_ranges.txt"), error) != S2R_OK) {
         fprintf(stderr, "%s\n", error);
         return 1;

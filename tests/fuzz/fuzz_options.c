@@ -11,7 +11,8 @@
        message within S2R_ERROR_LEN;
      - on success: give options in their documented ranges (robot ur5e or
        panda, seeds and threads 1..64, seed and real_seed 0..4294967295,
-       flags 0/1, out a non-empty NUL-terminated name), every number having
+       flags 0/1, out a non-empty NUL-terminated name, so are mjcf, ranges
+       and each of the at most S2R_OPTIONS_MAX_LOGS logs), every number having
        been written as plain decimal digits (no sign, no blanks);
      - never write to the argument strings.
 
@@ -31,13 +32,23 @@ static void fuzz_fail(const char* what, const char* detail) {
     abort();
 }
 
+/* Every --log path given is a non-empty NUL-terminated name. */
+static int fuzz_logs_valid(const s2r_options* o) {
+    int i;
+    for (i = 0; i < o->n_logs; i++)
+        if (!memchr(o->logs[i], '\0', sizeof o->logs[i]) || !o->logs[i][0]) return 0;
+    return 1;
+}
+
 static int fuzz_options_valid(const s2r_options* o) {
     return (o->robot == S2R_ROBOT_UR5E || o->robot == S2R_ROBOT_PANDA) &&
            o->seed <= 0xFFFFFFFFull && o->real_seed <= 0xFFFFFFFFull &&
            o->seeds >= 1 && o->seeds <= 64 && o->threads >= 1 && o->threads <= 64 &&
            (o->quick == 0 || o->quick == 1) && (o->resume == 0 || o->resume == 1) &&
            (o->help == 0 || o->help == 1) &&
-           memchr(o->out, '\0', sizeof o->out) != NULL && o->out[0] != '\0';
+           memchr(o->out, '\0', sizeof o->out) != NULL && o->out[0] != '\0' &&
+           memchr(o->mjcf, '\0', sizeof o->mjcf) != NULL && memchr(o->ranges, '\0', sizeof o->ranges) != NULL &&
+           o->n_logs >= 0 && o->n_logs <= S2R_OPTIONS_MAX_LOGS && fuzz_logs_valid(o);
 }
 
 /* Every value of a numeric option is nothing but decimal digits. */
@@ -45,7 +56,8 @@ static int fuzz_numbers_plain(int argc, char** argv) {
     int a;
     for (a = 1; a + 1 < argc; a++) {
         const char* v = argv[a + 1];
-        if (!strcmp(argv[a], "--robot") || !strcmp(argv[a], "--out")) { a++; continue; }
+        if (!strcmp(argv[a], "--robot") || !strcmp(argv[a], "--out") || !strcmp(argv[a], "--mjcf") ||
+            !strcmp(argv[a], "--ranges") || !strcmp(argv[a], "--log")) { a++; continue; }
         if (strcmp(argv[a], "--seed") && strcmp(argv[a], "--real-seed") &&
             strcmp(argv[a], "--seeds") && strcmp(argv[a], "--threads")) continue;
         if (!*v) return 0;
