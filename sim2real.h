@@ -2209,6 +2209,19 @@ S2RDEF s2r_result s2r_dataset_init(s2r_dataset* d, int obs_dim, int act_dim);
 S2RDEF s2r_result s2r_dataset_append(s2r_dataset* d, const float* obs,
                                      const float* act);
 S2RDEF void s2r_dataset_free(s2r_dataset* d);
+/* Demonstration files: CSV, one observation-action pair per row, columns
+   obs_0 .. obs_{D-1} and act_0 .. act_{A-1} in any order, an optional
+   `episode` column (kept out of the pairs), '#' comment lines - the raw
+   observations of the task the demonstrations were recorded on (its
+   layout: s2r_reach / s2r_push) and the actions in [-1, 1].  Write: every
+   pair, numbers that read back as the same floats; written whole or not at
+   all.  Load / parse (d not initialised; free it after): errors name the
+   file and line (S2R_ERR_PARSE, as for trajectory files, and numbers a
+   float cannot hold), and nothing is loaded; the caller checks the sizes
+   against its policy (s2r_clone_demos does). */
+S2RDEF s2r_result s2r_dataset_write_csv(const s2r_dataset* d, const char* path, char* error);
+S2RDEF s2r_result s2r_dataset_load_csv(s2r_dataset* d, const char* path, char* error);
+S2RDEF s2r_result s2r_dataset_parse_csv(s2r_dataset* d, const char* text, const char* name, char* error);
 
 typedef enum s2r_bc_loss {
     S2R_BC_LOSS_MSE = 0,   /* mean over samples and dims of (mean - a)^2;
@@ -6291,6 +6304,121 @@ static s2r_result s2r__read_text_file(const char* path, long max_bytes, char** t
     return S2R_OK;
 }
 
+/* A CSV table of numbers, as trajectory and demonstration files are: '#'
+   lines are comments, the first other line names the columns (split at
+   commas, blanks trimmed; `name_column` maps each name and may refuse
+   it), every later line is a row of finite numbers, one per column.
+   Lines longer than S2R_LOG_MAX_LINE are refused.  Errors name the file
+   and line; on error the table is empty. */
+typedef struct s2r__table {
+    int     columns, rows, cap;
+    int     increasing;   /* a column whose values must strictly increase, or -1 */
+    double* v;            /* [rows][columns], in file column order              */
+} s2r__table;
+
+/* Map column `column` called name[len]: 0, or 1 with a message in error. */
+typedef int (*s2r__column_fn)(void* context, const char* name, size_t len, int column, const char* file, char* error);
+
+static void s2r__table_free(s2r__table* t) {
+    if (t->v) S2R_FREE(t->v);
+    t->v = NULL;
+    t->rows = t->cap = 0;
+}
+
+/* The span [at, end) of the next comma-separated field of line[len], blanks
+   trimmed into [*a, *b); returns end. */
+static size_t s2r__csv_field(const char* line, size_t len, size_t at, size_t* a, size_t* b) {
+    size_t end = at;
+    while (end < len && line[end] != ',') end++;
+    for (*a = at; *a < end && isspace((unsigned char)line[*a]); ++*a) {}
+    for (*b = end; *b > *a && isspace((unsigned char)line[*b - 1]); --*b) {}
+    return end;
+}
+
+static s2r_result s2r__table_header(s2r__table* t, const char* line, size_t len, s2r__column_fn name_column,
+                                    void* context, const char* file, char* error) {
+    size_t at = 0, a, b, end;
+    for (;;) {
+        end = s2r__csv_field(line, len, at, &a, &b);
+        if (name_column(context, line + a, b - a, t->columns, file, error)) return S2R_ERR_PARSE;
+        t->columns++;
+        if (end >= len) return S2R_OK;
+        at = end + 1;
+    }
+}
+
+static s2r_result s2r__table_row(s2r__table* t, const char* line, size_t len, int number, const char* file, char* error) {
+    double* row;
+    size_t at = 0, a, b, end;
+    int c;
+    if (t->rows == t->cap) {
+        int cap = t->cap ? 2 * t->cap : 256;
+        double* grown = (double*)S2R_REALLOC(t->v, (size_t)cap * (size_t)t->columns * sizeof(double));
+        if (!grown) return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "%s: no memory for %d rows", file, cap);
+        t->v = grown;
+        t->cap = cap;
+    }
+    row = t->v + (size_t)t->rows * t->columns;
+    for (c = 0; c < t->columns; c++) {
+        char text[64], *stop;
+        end = s2r__csv_field(line, len, at, &a, &b);
+        if (b - a == 0 || b - a >= sizeof text)
+            return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: column %d is %s", file, number, c + 1,
+                             b == a ? "empty" : "too long to be a number");
+        memcpy(text, line + a, b - a);
+        text[b - a] = '\0';
+        row[c] = strtod(text, &stop);
+        if (*stop || !isfinite(row[c]))
+            return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d, column %d: '%s' is not a finite number", file, number,
+                             c + 1, text);
+        if (c + 1 < t->columns && end >= len)
+            return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: %d numbers, the header names %d columns", file, number,
+                             c + 1, t->columns);
+        if (c + 1 == t->columns && end < len)
+            return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: more numbers than the %d columns the header names",
+                             file, number, t->columns);
+        at = end + 1;
+    }
+    if (t->increasing >= 0 && t->rows > 0 && !(row[t->increasing] > row[t->increasing - t->columns]))
+        return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: time %.9g s does not come after %.9g s", file, number,
+                         row[t->increasing], row[t->increasing - t->columns]);
+    t->rows++;
+    return S2R_OK;
+}
+
+/* Parse a whole file's text.  `after_header` (may be NULL) checks the
+   mapped columns and sets t->increasing before the rows are read. */
+static s2r_result s2r__table_parse(s2r__table* t, const char* text, const char* file, s2r__column_fn name_column,
+                                   s2r_result (*after_header)(void* context, s2r__table* t, const char* file, char* error),
+                                   void* context, char* error) {
+    int number = 0, header = 0;
+    s2r_result res = S2R_OK;
+    memset(t, 0, sizeof *t);
+    t->increasing = -1;
+    while (*text && res == S2R_OK) {
+        const char* end = strchr(text, '\n');
+        size_t len = end ? (size_t)(end - text) : strlen(text);
+        number++;
+        if (len > S2R_LOG_MAX_LINE)
+            res = s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: longer than %d bytes", file, number, S2R_LOG_MAX_LINE);
+        else {
+            if (len > 0 && text[len - 1] == '\r') len--;
+            if (len > 0 && text[0] != '#') {
+                if (header) res = s2r__table_row(t, text, len, number, file, error);
+                else if ((res = s2r__table_header(t, text, len, name_column, context, file, error)) == S2R_OK && after_header)
+                    res = after_header(context, t, file, error);
+                header = 1;
+            }
+        }
+        text = end ? end + 1 : text + strlen(text);
+    }
+    if (res == S2R_OK && (!header || t->rows < 2))
+        res = s2r__fail(error, S2R_ERR_PARSE, "%s: %s", file, header ? "fewer than two rows of numbers" :
+                        "no line of column names");
+    if (res != S2R_OK) s2r__table_free(t);
+    return res;
+}
+
 S2RDEF s2r_result s2r_randomization_load(s2r_randomization* r, const char* path, char* error) {
     char msg[S2R_ERROR_LEN];
     char* text = NULL;
@@ -9664,6 +9792,116 @@ S2RDEF void s2r_dataset_free(s2r_dataset* d) {
     d->count = d->capacity = 0;
 }
 
+S2RDEF s2r_result s2r_dataset_write_csv(const s2r_dataset* d, const char* path, char* error) {
+    s2r_file file;
+    s2r_result res;
+    int i, k;
+    if (!d || !path) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "write demonstrations: dataset or path is NULL");
+    if ((res = s2r_file_create(&file, path, error)) != S2R_OK) return res;
+    fprintf(file.f, "# sim2real.h demonstrations: %d pairs of %d observations and %d actions\n", d->count, d->obs_dim,
+            d->act_dim);
+    for (k = 0; k < d->obs_dim; k++) fprintf(file.f, "%sobs_%d", k ? "," : "", k);
+    for (k = 0; k < d->act_dim; k++) fprintf(file.f, ",act_%d", k);
+    fputc('\n', file.f);
+    for (i = 0; i < d->count; i++) {   /* %.9g: every float reads back exactly */
+        for (k = 0; k < d->obs_dim; k++) fprintf(file.f, "%s%.9g", k ? "," : "", d->obs[(size_t)i * d->obs_dim + k]);
+        for (k = 0; k < d->act_dim; k++) fprintf(file.f, ",%.9g", d->act[(size_t)i * d->act_dim + k]);
+        fputc('\n', file.f);
+    }
+    return s2r_file_commit(&file, error);
+}
+
+#define S2R__DEMO_MAX_DIM 1024   /* observation or action entries a file may name */
+
+/* Column maps of a demonstration file. */
+typedef struct s2r__demo_columns {
+    int obs[S2R__DEMO_MAX_DIM], act[S2R__DEMO_MAX_DIM], episode, obs_dim, act_dim;
+} s2r__demo_columns;
+
+static int s2r__demo_column(void* context, const char* name, size_t len, int column, const char* file, char* error) {
+    s2r__demo_columns* m = (s2r__demo_columns*)context;
+    char word[64], *end;
+    int is_obs, *slot;
+    long k;
+    if (len == 0 || len >= sizeof word) {
+        s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: column %d has %s name", file, column + 1,
+                  len ? "too long a" : "no");
+        return 1;
+    }
+    memcpy(word, name, len);
+    word[len] = '\0';
+    if (strcmp(word, "episode") == 0 && m->episode < 0) { m->episode = column; return 0; }
+    is_obs = strncmp(word, "obs_", 4) == 0;
+    k = (is_obs || strncmp(word, "act_", 4) == 0) && isdigit((unsigned char)word[4]) ? strtol(word + 4, &end, 10) : -1;
+    if (k < 0 || *end || k >= S2R__DEMO_MAX_DIM) {
+        s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: unknown or repeated column '%s' (obs_I, act_I for I "
+                  "from 0 to %d, episode)", file, word, S2R__DEMO_MAX_DIM - 1);
+        return 1;
+    }
+    slot = is_obs ? &m->obs[k] : &m->act[k];
+    if (*slot >= 0) {
+        s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: column '%s' appears twice", file, word);
+        return 1;
+    }
+    *slot = column;
+    if (is_obs && k >= m->obs_dim) m->obs_dim = (int)k + 1;
+    if (!is_obs && k >= m->act_dim) m->act_dim = (int)k + 1;
+    return 0;
+}
+
+static s2r_result s2r__demo_columns_done(void* context, s2r__table* t, const char* file, char* error) {
+    s2r__demo_columns* m = (s2r__demo_columns*)context;
+    int k;
+    (void)t;
+    for (k = 0; k < m->obs_dim; k++)
+        if (m->obs[k] < 0) return s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: obs_%d is missing", file, k);
+    for (k = 0; k < m->act_dim; k++)
+        if (m->act[k] < 0) return s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: act_%d is missing", file, k);
+    if (m->obs_dim < 1 || m->act_dim < 1)
+        return s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: need obs_0 and act_0 at least", file);
+    return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_dataset_parse_csv(s2r_dataset* d, const char* text, const char* name, char* error) {
+    s2r__demo_columns m;
+    s2r__table t;
+    s2r_result res;
+    float obs[S2R__DEMO_MAX_DIM], act[S2R__DEMO_MAX_DIM];
+    int i, k;
+    S2R_ASSERT(d);
+    memset(d, 0, sizeof *d);
+    if (!text || !name) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "demonstrations: text and name are needed");
+    memset(&m, 0xFF, sizeof m);   /* every map -1 */
+    m.obs_dim = m.act_dim = 0;
+    if ((res = s2r__table_parse(&t, text, name, s2r__demo_column, s2r__demo_columns_done, &m, error)) != S2R_OK) return res;
+    if ((res = s2r_dataset_init(d, m.obs_dim, m.act_dim)) != S2R_OK) s2r__fail(error, res, "%s: %s", name, d->error);
+    for (i = 0; i < t.rows && res == S2R_OK; i++) {
+        const double* row = t.v + (size_t)i * t.columns;
+        for (k = 0; k < m.obs_dim; k++) obs[k] = (float)row[m.obs[k]];
+        for (k = 0; k < m.act_dim; k++) act[k] = (float)row[m.act[k]];
+        if (s2r_dataset_append(d, obs, act) != S2R_OK)   /* a double beyond FLT_MAX */
+            res = s2r__fail(error, S2R_ERR_PARSE, "%s: row %d of numbers holds one a float cannot hold", name, i + 1);
+    }
+    s2r__table_free(&t);
+    if (res != S2R_OK) {
+        s2r_dataset_free(d);
+        memset(d, 0, sizeof *d);
+    }
+    return res;
+}
+
+S2RDEF s2r_result s2r_dataset_load_csv(s2r_dataset* d, const char* path, char* error) {
+    char* text = NULL;
+    s2r_result res;
+    S2R_ASSERT(d);
+    memset(d, 0, sizeof *d);
+    if (!path) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "demonstrations: path is NULL");
+    if ((res = s2r__read_text_file(path, S2R_LOG_MAX_BYTES, &text, error)) != S2R_OK) return res;
+    res = s2r_dataset_parse_csv(d, text, path, error);
+    S2R_FREE(text);
+    return res;
+}
+
 S2RDEF s2r_bc_config s2r_bc_config_default(void) {
     s2r_bc_config c;
     memset(&c, 0, sizeof c);
@@ -11613,23 +11851,18 @@ S2RDEF s2r_result s2r_trajectory_set_check(const s2r_trajectory_set* set, int n_
 
 /* One parsed log, as recorded: rows at their own times. */
 typedef struct s2r__log {
-    int     n_joints, rows, cap;
-    int     col_t, col_cmd[S2R_MAX_JOINTS], col_q[S2R_MAX_JOINTS], col_qd[S2R_MAX_JOINTS], col_obj[2];
-    int     has_qd, has_object, columns;
-    double* v;   /* [rows][columns], in file column order */
+    s2r__table t;    /* the numbers, in file column order */
+    int        n_joints;
+    int        col_t, col_cmd[S2R_MAX_JOINTS], col_q[S2R_MAX_JOINTS], col_qd[S2R_MAX_JOINTS], col_obj[2];
+    int        has_qd, has_object;
 } s2r__log;
 
-static void s2r__log_free(s2r__log* g) {
-    if (g->v) S2R_FREE(g->v);
-    memset(g, 0, sizeof *g);
-}
-
-/* Which column is `name` (a span of len bytes): its kind and joint, into
-   the log's maps.  0, or a message in error. */
-static int s2r__log_column(s2r__log* g, const char* name, size_t len, int column, const char* file, char* error) {
+/* Which column is `name`: its kind and joint, into the log's maps. */
+static int s2r__log_column(void* context, const char* name, size_t len, int column, const char* file, char* error) {
     static const char* const prefixes[4] = {"command_", "q_", "qd_", "tau_"};
+    s2r__log* g = (s2r__log*)context;
     char word[64];
-    int k, j, *slot = NULL;
+    int k, *slot = NULL;
     if (len == 0 || len >= sizeof word) {
         s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: column %d has %s name", file, column + 1,
                   len ? "too long a" : "no");
@@ -11643,11 +11876,10 @@ static int s2r__log_column(s2r__log* g, const char* name, size_t len, int column
     for (k = 0; k < 4 && !slot; k++) {
         size_t pl = strlen(prefixes[k]);
         char* end;
-        long idx;
+        long j;
         if (strncmp(word, prefixes[k], pl) != 0 || !isdigit((unsigned char)word[pl])) continue;
-        idx = strtol(word + pl, &end, 10);
-        if (*end || idx < 0 || idx >= S2R_MAX_JOINTS) break;
-        j = (int)idx;
+        j = strtol(word + pl, &end, 10);
+        if (*end || j < 0 || j >= S2R_MAX_JOINTS) break;
         if (k == 3) return 0;   /* torques: accepted, not used */
         slot = k == 0 ? &g->col_cmd[j] : k == 1 ? &g->col_q[j] : &g->col_qd[j];
     }
@@ -11664,25 +11896,11 @@ static int s2r__log_column(s2r__log* g, const char* name, size_t len, int column
     return 0;
 }
 
-/* The header's columns into the maps; the joints must be 0..n-1 with a
-   command and a q each (qd for all or none, both object coordinates or
-   neither). */
-static s2r_result s2r__log_header(s2r__log* g, const char* line, size_t len, const char* file, char* error) {
-    size_t at = 0;
+/* The joints must be 0..n-1 with a command and a q each (qd for all or
+   none), both object coordinates or neither; time must increase. */
+static s2r_result s2r__log_columns_done(void* context, s2r__table* t, const char* file, char* error) {
+    s2r__log* g = (s2r__log*)context;
     int j, c = 0, q = 0, qd = 0;
-    memset(g, 0, sizeof *g);
-    g->col_t = g->col_obj[0] = g->col_obj[1] = -1;
-    for (j = 0; j < S2R_MAX_JOINTS; j++) g->col_cmd[j] = g->col_q[j] = g->col_qd[j] = -1;
-    for (;;) {
-        size_t end = at, a, b;
-        while (end < len && line[end] != ',') end++;
-        for (a = at; a < end && isspace((unsigned char)line[a]); a++) {}
-        for (b = end; b > a && isspace((unsigned char)line[b - 1]); b--) {}
-        if (s2r__log_column(g, line + a, b - a, g->columns, file, error)) return S2R_ERR_PARSE;
-        g->columns++;
-        if (end >= len) break;
-        at = end + 1;
-    }
     for (j = 0; j < S2R_MAX_JOINTS; j++) {
         c += g->col_cmd[j] >= 0;
         q += g->col_q[j] >= 0;
@@ -11699,95 +11917,30 @@ static s2r_result s2r__log_header(s2r__log* g, const char* line, size_t len, con
                          "joints (got %d commands, %d positions, %d velocities), object_x with object_y", file, c, q, qd);
     g->has_qd = qd > 0;
     g->has_object = g->col_obj[0] >= 0;
-    return S2R_OK;
-}
-
-/* One data row into the log (grown as needed). */
-static s2r_result s2r__log_row(s2r__log* g, const char* line, size_t len, int number, const char* file, char* error) {
-    double* row;
-    size_t at = 0;
-    int c;
-    if (g->rows == g->cap) {
-        int cap = g->cap ? 2 * g->cap : 256;
-        double* grown = (double*)S2R_REALLOC(g->v, (size_t)cap * (size_t)g->columns * sizeof(double));
-        if (!grown) return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "%s: no memory for %d rows", file, cap);
-        g->v = grown;
-        g->cap = cap;
-    }
-    row = g->v + (size_t)g->rows * g->columns;
-    for (c = 0; c < g->columns; c++) {
-        char number_text[64], *end;
-        size_t e = at, a, b;
-        while (e < len && line[e] != ',') e++;
-        for (a = at; a < e && isspace((unsigned char)line[a]); a++) {}
-        for (b = e; b > a && isspace((unsigned char)line[b - 1]); b--) {}
-        if (b - a == 0 || b - a >= sizeof number_text)
-            return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: column %d is %s", file, number, c + 1,
-                             b == a ? "empty" : "too long to be a number");
-        memcpy(number_text, line + a, b - a);
-        number_text[b - a] = '\0';
-        row[c] = strtod(number_text, &end);
-        if (*end || !isfinite(row[c]))
-            return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d, column %d: '%s' is not a finite number", file, number,
-                             c + 1, number_text);
-        if (c + 1 < g->columns && e >= len)
-            return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: %d numbers, the header names %d columns", file, number,
-                             c + 1, g->columns);
-        at = e + 1;
-        if (c + 1 == g->columns && e < len)
-            return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: more numbers than the %d columns the header names",
-                             file, number, g->columns);
-    }
-    if (g->rows > 0 && !(row[g->col_t] > row[g->col_t - g->columns]))
-        return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: time %.9g s does not come after %.9g s", file, number,
-                         row[g->col_t], row[g->col_t - g->columns]);
-    g->rows++;
+    t->increasing = g->col_t;
     return S2R_OK;
 }
 
 /* Parse a whole file's text into a log. */
 static s2r_result s2r__log_parse(s2r__log* g, const char* text, const char* file, char* error) {
-    int number = 0, header = 0;
-    s2r_result res;
+    int j;
     memset(g, 0, sizeof *g);
-    while (*text) {
-        const char* end = strchr(text, '\n');
-        size_t len = end ? (size_t)(end - text) : strlen(text);
-        number++;
-        if (len > S2R_LOG_MAX_LINE) {
-            s2r__log_free(g);
-            return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: longer than %d bytes", file, number, S2R_LOG_MAX_LINE);
-        }
-        if (len > 0 && text[len - 1] == '\r') len--;
-        if (len > 0 && text[0] != '#') {
-            res = header ? s2r__log_row(g, text, len, number, file, error) : s2r__log_header(g, text, len, file, error);
-            if (res != S2R_OK) {
-                s2r__log_free(g);
-                return res;
-            }
-            header = 1;
-        }
-        text = end ? end + 1 : text + strlen(text);
-    }
-    if (!header || g->rows < 2) {
-        s2r__log_free(g);
-        return s2r__fail(error, S2R_ERR_PARSE, "%s: %s", file, header ? "fewer than two rows of numbers" :
-                         "no line of column names (t, command_0, q_0, ...)");
-    }
-    return S2R_OK;
+    g->col_t = g->col_obj[0] = g->col_obj[1] = -1;
+    for (j = 0; j < S2R_MAX_JOINTS; j++) g->col_cmd[j] = g->col_q[j] = g->col_qd[j] = -1;
+    return s2r__table_parse(&g->t, text, file, s2r__log_column, s2r__log_columns_done, g, error);
 }
 
 /* Column c of the log at time `at` (s): exactly a row's value when a row
    lies within a billionth of a period of it, else linear between rows;
    `hold`: the last row at or before it instead (commands). */
 static double s2r__log_at(const s2r__log* g, int c, double at, double period, int hold, int* cursor) {
-    const double* v = g->v;
-    int w = g->columns, j = *cursor;
+    const double* v = g->t.v;
+    int w = g->t.columns, j = *cursor;
     double tol = 1e-9 * period, t0, t1;
-    while (j + 1 < g->rows && v[(size_t)(j + 1) * w + g->col_t] <= at + tol) j++;
+    while (j + 1 < g->t.rows && v[(size_t)(j + 1) * w + g->col_t] <= at + tol) j++;
     *cursor = j;
     t0 = v[(size_t)j * w + g->col_t];
-    if (hold || fabs(t0 - at) <= tol || j + 1 >= g->rows) return v[(size_t)j * w + c];
+    if (hold || fabs(t0 - at) <= tol || j + 1 >= g->t.rows) return v[(size_t)j * w + c];
     t1 = v[(size_t)(j + 1) * w + g->col_t];
     return v[(size_t)j * w + c] + (v[(size_t)(j + 1) * w + c] - v[(size_t)j * w + c]) * (at - t0) / (t1 - t0);
 }
@@ -11795,18 +11948,18 @@ static double s2r__log_at(const s2r__log* g, int c, double at, double period, in
 /* Samples of period T the log holds: commands 0..n-1 and readings at 1..n
    (S2R_LOG_MAX_SAMPLES + 1 for anything longer). */
 static int s2r__log_samples(const s2r__log* g, double period) {
-    double span = g->v[(size_t)(g->rows - 1) * g->columns + g->col_t] - g->v[g->col_t];
+    double span = g->t.v[(size_t)(g->t.rows - 1) * g->t.columns + g->col_t] - g->t.v[g->col_t];
     double n = floor(span / period + 1e-9);
     return n > S2R_LOG_MAX_SAMPLES ? S2R_LOG_MAX_SAMPLES + 1 : (int)n;
 }
 
 /* Resample the log into slot i of the set (its n_samples, its period). */
 static void s2r__log_resample(const s2r__log* g, s2r_trajectory_set* set, int i) {
-    double T = set->sample_period, t0 = g->v[g->col_t];
+    double T = set->sample_period, t0 = g->t.v[g->col_t];
     int n = set->n_joints, k, j, hold = 0, cursor = 0;
-    for (j = 0; j < n; j++) set->q0[(size_t)i * n + j] = g->v[g->col_q[j]];
+    for (j = 0; j < n; j++) set->q0[(size_t)i * n + j] = g->t.v[g->col_q[j]];
     if (set->object0)
-        for (j = 0; j < 2; j++) set->object0[2 * (size_t)i + j] = g->v[g->col_obj[j]];
+        for (j = 0; j < 2; j++) set->object0[2 * (size_t)i + j] = g->t.v[g->col_obj[j]];
     for (k = 0; k < set->n_samples; k++) {
         size_t at = s2r__traj_at(set, i, k);
         double tc = t0 + k * T, tr = t0 + (k + 1) * T;
@@ -11843,8 +11996,8 @@ static s2r_result s2r__logs_to_set(s2r_trajectory_set* set, const s2r__log* logs
             return s2r__fail(error, S2R_ERR_PARSE, "%s: covers less than two sample periods of %g s", names[i], period);
         if (n > S2R_LOG_MAX_SAMPLES)
             return s2r__fail(error, S2R_ERR_PARSE, "%s: spans more than %d samples of %g s (%.6g s); split it", names[i],
-                             S2R_LOG_MAX_SAMPLES, period, logs[i].v[(size_t)(logs[i].rows - 1) * logs[i].columns + logs[i].col_t] -
-                             logs[i].v[logs[i].col_t]);
+                             S2R_LOG_MAX_SAMPLES, period, logs[i].t.v[(size_t)(logs[i].t.rows - 1) * logs[i].t.columns + logs[i].col_t] -
+                             logs[i].t.v[logs[i].col_t]);
         if (n < samples) samples = n;
     }
     if ((res = s2r_trajectory_set_init(set, logs[0].n_joints, samples, count, period)) != S2R_OK ||
@@ -11877,7 +12030,7 @@ S2RDEF s2r_result s2r_trajectory_set_parse_csv(s2r_trajectory_set* set, const ch
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "trajectory file: text, name and a period > 0 s are needed");
     if ((res = s2r__log_parse(&g, text, name, error)) != S2R_OK) return res;
     res = s2r__logs_to_set(set, &g, &name, 1, sample_period, error);
-    s2r__log_free(&g);
+    s2r__table_free(&g.t);
     return res;
 }
 
@@ -11902,7 +12055,7 @@ S2RDEF s2r_result s2r_trajectory_set_load_csv(s2r_trajectory_set* set, const cha
         }
     }
     if (res == S2R_OK) res = s2r__logs_to_set(set, logs, paths, count, sample_period, error);
-    for (i = 0; i < parsed; i++) s2r__log_free(&logs[i]);
+    for (i = 0; i < parsed; i++) s2r__table_free(&logs[i].t);
     S2R_FREE(logs);
     return res;
 }
