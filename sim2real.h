@@ -1933,6 +1933,9 @@ typedef struct s2r_policy {
     int      made_for;          /* the arm and task it was trained for
                                    (s2r_made_for; 0: not known), saved in
                                    the checkpoint; s2r_train sets it         */
+    int      history;           /* frames of history its observations stack
+                                   (s2r_frame_history; 0 none), saved in the
+                                   checkpoint; s2r_train sets it             */
     char     error[S2R_ERROR_LEN];
 } s2r_policy;
 
@@ -2395,6 +2398,9 @@ typedef struct s2r_controller {
     int obs_dim, act_dim;
     int made_for;   /* the arm and task it was trained for (s2r_made_for), checked
                        by evaluation like the sizes; 0: any                     */
+    int history;    /* frames of history it expects stacked onto the task's
+                       observation (s2r_frame_history; obs_dim is the stacked
+                       size): s2r_evaluate stacks them itself, per episode; 0  */
 } s2r_controller;
 
 typedef struct s2r_eval_result {
@@ -2427,6 +2433,67 @@ S2RDEF void s2r_eval_merge(s2r_eval_result* a, const s2r_eval_result* b);
 S2RDEF s2r_controller s2r_expert_controller(s2r_expert* expert);
 /* A trained policy as a controller: its deterministic action (the mean). */
 S2RDEF s2r_controller s2r_policy_controller(s2r_policy* policy);
+
+/* --- Frame history: a policy with memory -----------------------------------
+   One observation cannot tell a slow servo from a long command delay, or a
+   slippery object from a light one; the last few observations and actions
+   can (Peng et al. 2018 found a pushing policy with memory clearly better
+   on a real arm).  With history k the policy sees, at every step,
+
+       [ obs_t | obs_{t-1} ... obs_{t-k} | act_{t-1} ... act_{t-k} ]
+
+   (obs_dim (k + 1) + act_dim k floats; at the start of an episode every
+   past observation is the first one and every past action 0).  Training
+   wraps each environment (s2r_training.history), a deployed policy wraps
+   its controller (s2r_history_controller_init) - the same stacking, so
+   what the policy saw in training is what it sees on the robot.  The
+   checkpoint records k (s2r_policy.history). */
+#define S2R_HISTORY_MAX 8   /* frames of history at most */
+
+typedef struct s2r_frame_history {
+    int    k, obs_dim, act_dim;
+    float* past_obs;   /* [k][obs_dim], most recent first */
+    float* past_act;   /* [k][act_dim], most recent first */
+} s2r_frame_history;
+
+/* The stacked size: obs_dim (k + 1) + act_dim k. */
+S2RDEF int        s2r_history_obs_dim(int obs_dim, int act_dim, int k);
+/* k 0..S2R_HISTORY_MAX, sizes >= 1: else S2R_ERR_INVALID_ARGUMENT. */
+S2RDEF s2r_result s2r_frame_history_init(s2r_frame_history* h, int obs_dim, int act_dim, int k);
+S2RDEF void       s2r_frame_history_free(s2r_frame_history* h);
+/* Start an episode at its first observation. */
+S2RDEF void       s2r_frame_history_reset(s2r_frame_history* h, const float* obs);
+/* The stacked observation for `obs` into out[s2r_history_obs_dim]. */
+S2RDEF void       s2r_frame_history_stack(const s2r_frame_history* h, const float* obs, float* out);
+/* After acting: `obs` and the action taken on it become the latest past. */
+S2RDEF void       s2r_frame_history_push(s2r_frame_history* h, const float* obs, const float* act);
+
+/* An environment seen through a frame history (what training uses). */
+typedef struct s2r_history_env {
+    s2r_env           inner;
+    s2r_frame_history history;
+    float*            raw;    /* [inner.obs_dim] the latest raw observation */
+} s2r_history_env;
+S2RDEF s2r_result s2r_history_env_init(s2r_history_env* he, const s2r_env* inner, int k);
+S2RDEF void       s2r_history_env_free(s2r_history_env* he);
+S2RDEF s2r_env    s2r_history_env_get(s2r_history_env* he);
+
+/* A controller (a trained history policy) fed the stacked observation
+   from the task's raw ones (what deployment and evaluation use). */
+typedef struct s2r_history_controller {
+    s2r_controller    inner;
+    s2r_frame_history history;
+    float*            last_obs;   /* [obs_dim] raw, and the action taken on it */
+    float*            last_act;   /* [act_dim]                                 */
+    float*            stacked;    /* [s2r_history_obs_dim]                     */
+    int               started;
+} s2r_history_controller;
+/* obs_dim: the task's raw observation; inner.obs_dim must be the stacked
+   size (or 0). */
+S2RDEF s2r_result     s2r_history_controller_init(s2r_history_controller* hc, const s2r_controller* inner, int obs_dim,
+                                                  int act_dim, int k);
+S2RDEF void           s2r_history_controller_free(s2r_history_controller* hc);
+S2RDEF s2r_controller s2r_history_controller_get(s2r_history_controller* hc);
 
 /* The two numbers of every row of the recipe table: success in the
    simulator, and success on `units` real units (seeds first_unit, ...),
@@ -2580,6 +2647,9 @@ typedef struct s2r_training {
     int               state_every;    /* updates between saves; 10                 */
     int               resume;         /* 1: continue from state_path if it exists,
                                          keeping the CSV rows up to that update; 0 */
+    int               history;        /* frames of history the policy sees
+                                         (s2r_frame_history); the ppo must be
+                                         sized s2r_history_obs_dim; 0          */
 } s2r_training;
 
 /* Task `kind` on `robot`, nominal simulator, the defaults above. */
@@ -4047,6 +4117,8 @@ S2RDEF s2r_result s2r_deploy_note(s2r_deploy* d, const char* event, const char* 
                           system identification recentred, to train on
      --log FILE           a trajectory file (CSV, see Trajectory files); give it
                           once per file, up to S2R_OPTIONS_MAX_LOGS
+     --history K          frames of history the policy sees (0..S2R_HISTORY_MAX;
+                          0, a policy without memory)
      --help               print the options
 
    An unknown option, a missing value or a malformed number is an error
@@ -4068,6 +4140,7 @@ typedef struct s2r_options {
     char           out[256];    /* --out; "out"                            */
     char           mjcf[256];   /* --mjcf; "" (none)                       */
     char           ranges[256]; /* --ranges; "" (none)                     */
+    int            history;     /* --history; 0                            */
     int            n_logs;      /* --log given this many times; 0          */
     char           logs[S2R_OPTIONS_MAX_LOGS][256];   /* --log, in order  */
     unsigned       given;       /* S2R_OPT_* bits of the options given     */
@@ -4079,7 +4152,7 @@ enum {
     S2R_OPT_ROBOT = 1u << 0, S2R_OPT_TASK = 1u << 1, S2R_OPT_SEED = 1u << 2, S2R_OPT_REAL_SEED = 1u << 3,
     S2R_OPT_SEEDS = 1u << 4, S2R_OPT_THREADS = 1u << 5, S2R_OPT_OUT = 1u << 6, S2R_OPT_QUICK = 1u << 7,
     S2R_OPT_RESUME = 1u << 8,  /* --resume and --checkpoint-every */
-    S2R_OPT_MJCF = 1u << 9, S2R_OPT_RANGES = 1u << 10, S2R_OPT_LOG = 1u << 11
+    S2R_OPT_MJCF = 1u << 9, S2R_OPT_RANGES = 1u << 10, S2R_OPT_LOG = 1u << 11, S2R_OPT_HISTORY = 1u << 12
 };
 
 S2RDEF s2r_options s2r_options_default(void);
@@ -10121,7 +10194,8 @@ S2RDEF s2r_result s2r_bc_epoch(s2r_bc* bc, const s2r_dataset* data,
 enum { S2R__H_MAGIC, S2R__H_VERSION, S2R__H_OBS, S2R__H_ACT, S2R__H_NHIDDEN,
        S2R__H_HIDDEN, S2R__H_PARAMS = S2R__H_HIDDEN + S2R_MAX_HIDDEN_LAYERS,
        S2R__H_OPT, S2R__H_PAYLOAD, S2R__H_SUM_LO, S2R__H_SUM_HI,
-       S2R__H_MADE_FOR };   /* 0 in checkpoints written before it was recorded */
+       S2R__H_MADE_FOR,     /* 0 in checkpoints written before it was recorded */
+       S2R__H_HISTORY };    /* likewise */
 
 static uint64_t s2r__fnv1a(uint64_t h, const void* data, size_t n) {
     const unsigned char* b = (const unsigned char*)data;
@@ -10175,6 +10249,7 @@ static void s2r__ck_pack(const s2r_policy* p, const s2r_adam* opt,
     h[S2R__H_OPT] = opt ? (uint32_t)opt->n : 0;
     h[S2R__H_PAYLOAD] = (uint32_t)payload;
     h[S2R__H_MADE_FOR] = (uint32_t)(p->made_for > 0 ? p->made_for : 0);
+    h[S2R__H_HISTORY] = (uint32_t)(p->history > 0 ? p->history : 0);
     s2r__put(&c, p->params, sizeof(float) * (size_t)p->num_params);
     s2r__put(&c, &n->count, sizeof(double));
     s2r__put(&c, &n->clip, sizeof(double));
@@ -10346,10 +10421,12 @@ S2RDEF s2r_result s2r_policy_load_memory(s2r_policy* p, s2r_adam* opt, const voi
     r = s2r__ck_check(buf, n, name, &shape, p->error);
     if (r == S2R_OK) r = s2r__ck_compatible(p, opt, buf, &shape, name, p->error);
     if (r == S2R_OK) {
-        uint32_t made_for;
+        uint32_t made_for, history;
         memcpy(&made_for, buf + sizeof(uint32_t) * S2R__H_MADE_FOR, sizeof made_for);
+        memcpy(&history, buf + sizeof(uint32_t) * S2R__H_HISTORY, sizeof history);
         s2r__ck_unpack(p, opt, buf);
         p->made_for = made_for <= 0xFFFF ? (int)made_for : 0;
+        p->history = history <= S2R_HISTORY_MAX ? (int)history : 0;
     }
     return r;
 }
@@ -10645,11 +10722,11 @@ S2RDEF s2r_env s2r_pendulum_env(s2r_pendulum* p) {
 
 /* --- Evaluation ------------------------------------------------------------------ */
 
-/* One episode; adds each step's distance into curve (if any). */
-static s2r_result s2r__evaluate_episode(const s2r_controller* c, s2r_task* task, s2r_rng* rng,
+/* One episode on env (the task's, or it seen through a frame history);
+   adds each step's distance into curve (if any). */
+static s2r_result s2r__evaluate_episode(const s2r_controller* c, const s2r_env* env, s2r_rng* rng,
                                         double* curve, s2r_step_result* last, double* ret, long long* steps) {
     float obs[S2R_MLP_MAX_WIDTH], action[S2R_MAX_JOINTS];
-    const s2r_env* env = &task->env;
     s2r_result res = env->reset(env->self, rng, obs);
     int t = 0;
     if (res != S2R_OK) return res;
@@ -10669,35 +10746,46 @@ static s2r_result s2r__evaluate_episode(const s2r_controller* c, s2r_task* task,
 S2RDEF s2r_result s2r_evaluate(const s2r_controller* controller, s2r_task* task,
                                int episodes, uint64_t seed, s2r_eval_result* out,
                                double* distance_curve) {
-    int i, t, steps = task->episode_steps;
+    int i, t, steps = task->episode_steps, k, obs_dim;
     double distance = 0, returns = 0;
+    s2r_history_env memory;
+    s2r_env env = task->env;
+    s2r_result res = S2R_OK;
     if (!out) return s2r__fail(task->error, S2R_ERR_INVALID_ARGUMENT, "evaluate: out is NULL");
     memset(out, 0, sizeof *out);
     if (!controller || !controller->act) return s2r__fail(task->error, S2R_ERR_INVALID_ARGUMENT, "evaluate: no controller");
     if (episodes < 1) return s2r__fail(task->error, S2R_ERR_INVALID_ARGUMENT, "evaluate: need at least one episode");
-    if ((controller->obs_dim && controller->obs_dim != task->env.obs_dim) ||
+    k = controller->history;
+    obs_dim = k >= 0 && k <= S2R_HISTORY_MAX ? s2r_history_obs_dim(task->env.obs_dim, task->env.act_dim, k) : -1;
+    if ((controller->obs_dim && controller->obs_dim != obs_dim) ||
         (controller->act_dim && controller->act_dim != task->env.act_dim))
         return s2r__fail(task->error, S2R_ERR_INVALID_ARGUMENT, "evaluate: the controller takes %d observations and "
-                         "gives %d actions, the %s task on %s has %d and %d (made for another arm or task?)",
-                         controller->obs_dim, controller->act_dim, s2r_task_kind_name(task->kind),
-                         s2r_task_backend(task)->info->name, task->env.obs_dim, task->env.act_dim);
+                         "gives %d actions, the %s task on %s has %d (with %d frames of history) and %d (made for "
+                         "another arm or task?)", controller->obs_dim, controller->act_dim, s2r_task_kind_name(task->kind),
+                         s2r_task_backend(task)->info->name, obs_dim, k, task->env.act_dim);
     if (controller->made_for > 0 && controller->made_for != s2r_made_for(s2r_task_backend(task)->info->kind, task->kind))
         return s2r__fail(task->error, S2R_ERR_INVALID_ARGUMENT, "evaluate: the policy was trained for the %s %s task, "
                          "this is the %s %s task", s2r_robot_kind_name(s2r_made_for_robot(controller->made_for)),
                          s2r_task_kind_name(s2r_made_for_task(controller->made_for)),
                          s2r_robot_kind_name(s2r_task_backend(task)->info->kind), s2r_task_kind_name(task->kind));
+    if (k > 0) {   /* the policy remembers: this call's own history, so parallel calls do not share one */
+        if ((res = s2r_history_env_init(&memory, &task->env, k)) != S2R_OK)
+            return s2r__fail(task->error, res, "evaluate: no memory for %d frames of history", k);
+        env = s2r_history_env_get(&memory);
+    }
     if (distance_curve) memset(distance_curve, 0, (size_t)steps * sizeof(double));
-    for (i = 0; i < episodes; i++) {
+    for (i = 0; i < episodes && res == S2R_OK; i++) {
         s2r_rng rng = s2r_rng_make(seed, (uint64_t)i);
         s2r_step_result last;
         double ret;
-        s2r_result res = s2r__evaluate_episode(controller, task, &rng, distance_curve, &last, &ret, &out->steps);
-        if (res != S2R_OK) return res;
+        if ((res = s2r__evaluate_episode(controller, &env, &rng, distance_curve, &last, &ret, &out->steps)) != S2R_OK) break;
         out->successes += last.success;
         out->diverged += last.diverged;
         distance += last.diverged ? 0 : last.distance;
         returns += ret;
     }
+    if (k > 0) s2r_history_env_free(&memory);
+    if (res != S2R_OK) return res;
     out->episodes = episodes;
     out->success_rate = (double)out->successes / episodes;
     s2r_wilson_interval(out->successes, episodes, &out->success_lo, &out->success_hi);
@@ -10721,6 +10809,7 @@ S2RDEF s2r_controller s2r_expert_controller(s2r_expert* expert) {
     c.obs_dim = expert->obs_dim;
     c.act_dim = expert->act_dim;
     c.made_for = 0;   /* it reads its arm from the task */
+    c.history = 0;
     return c;
 }
 
@@ -10736,6 +10825,167 @@ S2RDEF s2r_controller s2r_policy_controller(s2r_policy* policy) {
     c.obs_dim = policy->shape.obs_dim;
     c.act_dim = policy->shape.act_dim;
     c.made_for = policy->made_for;
+    c.history = policy->history;
+    return c;
+}
+
+/* --- Frame history ----------------------------------------------------------- */
+
+S2RDEF int s2r_history_obs_dim(int obs_dim, int act_dim, int k) { return obs_dim * (k + 1) + act_dim * k; }
+
+S2RDEF s2r_result s2r_frame_history_init(s2r_frame_history* h, int obs_dim, int act_dim, int k) {
+    S2R_ASSERT(h);
+    memset(h, 0, sizeof *h);
+    if (k < 0 || k > S2R_HISTORY_MAX || obs_dim < 1 || act_dim < 1 || obs_dim > 100000 || act_dim > 100000)
+        return S2R_ERR_INVALID_ARGUMENT;
+    h->k = k;
+    h->obs_dim = obs_dim;
+    h->act_dim = act_dim;
+    if (k == 0) return S2R_OK;
+    h->past_obs = (float*)s2r__calloc((size_t)k * obs_dim, sizeof(float));
+    h->past_act = (float*)s2r__calloc((size_t)k * act_dim, sizeof(float));
+    if (!h->past_obs || !h->past_act) {
+        s2r_frame_history_free(h);
+        return S2R_ERR_OUT_OF_MEMORY;
+    }
+    return S2R_OK;
+}
+
+S2RDEF void s2r_frame_history_free(s2r_frame_history* h) {
+    if (!h) return;
+    if (h->past_obs) S2R_FREE(h->past_obs);
+    if (h->past_act) S2R_FREE(h->past_act);
+    memset(h, 0, sizeof *h);
+}
+
+S2RDEF void s2r_frame_history_reset(s2r_frame_history* h, const float* obs) {
+    int i;
+    for (i = 0; i < h->k; i++) memcpy(h->past_obs + (size_t)i * h->obs_dim, obs, (size_t)h->obs_dim * sizeof(float));
+    if (h->k) memset(h->past_act, 0, (size_t)h->k * h->act_dim * sizeof(float));
+}
+
+S2RDEF void s2r_frame_history_stack(const s2r_frame_history* h, const float* obs, float* out) {
+    size_t o = (size_t)h->obs_dim, a = (size_t)h->act_dim, k = (size_t)h->k;
+    memcpy(out, obs, o * sizeof(float));
+    if (!k) return;
+    memcpy(out + o, h->past_obs, k * o * sizeof(float));
+    memcpy(out + o + k * o, h->past_act, k * a * sizeof(float));
+}
+
+S2RDEF void s2r_frame_history_push(s2r_frame_history* h, const float* obs, const float* act) {
+    size_t o = (size_t)h->obs_dim, a = (size_t)h->act_dim, k = (size_t)h->k;
+    if (!k) return;
+    memmove(h->past_obs + o, h->past_obs, (k - 1) * o * sizeof(float));   /* older frames move back */
+    memmove(h->past_act + a, h->past_act, (k - 1) * a * sizeof(float));
+    memcpy(h->past_obs, obs, o * sizeof(float));
+    memcpy(h->past_act, act, a * sizeof(float));
+}
+
+static s2r_result s2r__history_env_reset(void* self, s2r_rng* rng, float* obs) {
+    s2r_history_env* he = (s2r_history_env*)self;
+    s2r_result res = he->inner.reset(he->inner.self, rng, he->raw);
+    if (res != S2R_OK) return res;
+    s2r_frame_history_reset(&he->history, he->raw);
+    s2r_frame_history_stack(&he->history, he->raw, obs);
+    return S2R_OK;
+}
+
+static s2r_result s2r__history_env_step(void* self, const float* action, float* obs, s2r_step_result* out) {
+    s2r_history_env* he = (s2r_history_env*)self;
+    s2r_result res;
+    s2r_frame_history_push(&he->history, he->raw, action);   /* the step's own observation and action */
+    res = he->inner.step(he->inner.self, action, he->raw, out);
+    if (res == S2R_OK) s2r_frame_history_stack(&he->history, he->raw, obs);
+    return res;
+}
+
+S2RDEF s2r_result s2r_history_env_init(s2r_history_env* he, const s2r_env* inner, int k) {
+    s2r_result res;
+    S2R_ASSERT(he);
+    memset(he, 0, sizeof *he);
+    if (!inner || !inner->reset || !inner->step) return S2R_ERR_INVALID_ARGUMENT;
+    if ((res = s2r_frame_history_init(&he->history, inner->obs_dim, inner->act_dim, k)) != S2R_OK) return res;
+    he->inner = *inner;
+    if (!(he->raw = (float*)s2r__calloc((size_t)inner->obs_dim, sizeof(float)))) {
+        s2r_history_env_free(he);
+        return S2R_ERR_OUT_OF_MEMORY;
+    }
+    return S2R_OK;
+}
+
+S2RDEF void s2r_history_env_free(s2r_history_env* he) {
+    if (!he) return;
+    s2r_frame_history_free(&he->history);
+    if (he->raw) S2R_FREE(he->raw);
+    memset(he, 0, sizeof *he);
+}
+
+S2RDEF s2r_env s2r_history_env_get(s2r_history_env* he) {
+    s2r_env e;
+    e.self = he;
+    e.obs_dim = s2r_history_obs_dim(he->inner.obs_dim, he->inner.act_dim, he->history.k);
+    e.act_dim = he->inner.act_dim;
+    e.reset = s2r__history_env_reset;
+    e.step = s2r__history_env_step;
+    return e;
+}
+
+static void s2r__history_controller_reset(void* self) {
+    s2r_history_controller* hc = (s2r_history_controller*)self;
+    hc->started = 0;
+    if (hc->inner.reset) hc->inner.reset(hc->inner.self);
+}
+
+static s2r_result s2r__history_controller_act(void* self, const float* obs, float* action) {
+    s2r_history_controller* hc = (s2r_history_controller*)self;
+    s2r_frame_history* h = &hc->history;
+    s2r_result res;
+    if (!hc->started) s2r_frame_history_reset(h, obs);
+    else s2r_frame_history_push(h, hc->last_obs, hc->last_act);
+    hc->started = 1;
+    s2r_frame_history_stack(h, obs, hc->stacked);
+    if ((res = hc->inner.act(hc->inner.self, hc->stacked, action)) != S2R_OK) return res;
+    memcpy(hc->last_obs, obs, (size_t)h->obs_dim * sizeof(float));
+    memcpy(hc->last_act, action, (size_t)h->act_dim * sizeof(float));
+    return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_history_controller_init(s2r_history_controller* hc, const s2r_controller* inner, int obs_dim,
+                                              int act_dim, int k) {
+    s2r_result res;
+    S2R_ASSERT(hc);
+    memset(hc, 0, sizeof *hc);
+    if (!inner || !inner->act || (inner->obs_dim && inner->obs_dim != s2r_history_obs_dim(obs_dim, act_dim, k)))
+        return S2R_ERR_INVALID_ARGUMENT;
+    if ((res = s2r_frame_history_init(&hc->history, obs_dim, act_dim, k)) != S2R_OK) return res;
+    hc->inner = *inner;
+    hc->last_obs = (float*)s2r__calloc((size_t)obs_dim, sizeof(float));
+    hc->last_act = (float*)s2r__calloc((size_t)act_dim, sizeof(float));
+    hc->stacked = (float*)s2r__calloc((size_t)s2r_history_obs_dim(obs_dim, act_dim, k), sizeof(float));
+    if (!hc->last_obs || !hc->last_act || !hc->stacked) {
+        s2r_history_controller_free(hc);
+        return S2R_ERR_OUT_OF_MEMORY;
+    }
+    return S2R_OK;
+}
+
+S2RDEF void s2r_history_controller_free(s2r_history_controller* hc) {
+    if (!hc) return;
+    s2r_frame_history_free(&hc->history);
+    if (hc->last_obs) S2R_FREE(hc->last_obs);
+    if (hc->last_act) S2R_FREE(hc->last_act);
+    if (hc->stacked) S2R_FREE(hc->stacked);
+    memset(hc, 0, sizeof *hc);
+}
+
+S2RDEF s2r_controller s2r_history_controller_get(s2r_history_controller* hc) {
+    s2r_controller c = hc->inner;   /* the arm and task it was made for */
+    c.self = hc;
+    c.reset = s2r__history_controller_reset;
+    c.act = s2r__history_controller_act;
+    c.obs_dim = hc->inner.obs_dim ? hc->history.obs_dim : 0;
+    c.act_dim = hc->inner.act_dim;
+    c.history = 0;   /* it stacks them itself */
     return c;
 }
 
@@ -11203,18 +11453,21 @@ S2RDEF s2r_ppo_config s2r_task_ppo_config(s2r_task_kind kind, long long total_st
 
 /* N simulators with the task, exposed as environments. */
 typedef struct s2r__task_envs {
-    int       count;
-    s2r_sim*  sims;     /* [count] */
-    s2r_task* tasks;    /* [count] */
-    s2r_env*  envs;     /* [count] */
+    int              count;
+    s2r_sim*         sims;      /* [count] */
+    s2r_task*        tasks;     /* [count] */
+    s2r_history_env* history;   /* [count], with a frame history; else NULL */
+    s2r_env*         envs;      /* [count] what PPO steps */
 } s2r__task_envs;
 
 static void s2r__task_envs_free(s2r__task_envs* v) {
     int i;
     for (i = 0; i < v->count; i++) {
+        if (v->history) s2r_history_env_free(&v->history[i]);
         if (v->tasks) s2r_task_free(&v->tasks[i]);
         if (v->sims) s2r_sim_free(&v->sims[i]);
     }
+    if (v->history) S2R_FREE(v->history);
     S2R_FREE(v->sims);
     S2R_FREE(v->tasks);
     S2R_FREE(v->envs);
@@ -11229,8 +11482,12 @@ static s2r_result s2r__task_envs_init(s2r__task_envs* v, const s2r_training* t, 
     v->sims = (s2r_sim*)s2r__calloc((size_t)count, sizeof *v->sims);
     v->tasks = (s2r_task*)s2r__calloc((size_t)count, sizeof *v->tasks);
     v->envs = (s2r_env*)s2r__calloc((size_t)count, sizeof *v->envs);
+    if (t->history > 0) v->history = (s2r_history_env*)s2r__calloc((size_t)count, sizeof *v->history);
     v->count = count;
-    if (!v->sims || !v->tasks || !v->envs) { s2r__task_envs_free(v); return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "out of memory for environments"); }
+    if (!v->sims || !v->tasks || !v->envs || (t->history > 0 && !v->history)) {
+        s2r__task_envs_free(v);
+        return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "out of memory for environments");
+    }
     for (i = 0; i < count; i++) {
         s2r_result res = s2r_sim_init(&v->sims[i], &sc);
         if (res == S2R_OK) res = s2r_task_init(&v->tasks[i], &t->task, &v->sims[i].backend);
@@ -11240,6 +11497,11 @@ static s2r_result s2r__task_envs_init(s2r__task_envs* v, const s2r_training* t, 
             return res;
         }
         v->envs[i] = v->tasks[i].env;
+        if (v->history && (res = s2r_history_env_init(&v->history[i], &v->tasks[i].env, t->history)) != S2R_OK) {
+            s2r__task_envs_free(v);
+            return s2r__fail(error, res, "environment %d: frame history of %d", i, t->history);
+        }
+        if (v->history) v->envs[i] = s2r_history_env_get(&v->history[i]);
     }
     return S2R_OK;
 }
@@ -11429,14 +11691,19 @@ S2RDEF s2r_result s2r_train(const s2r_training* t, s2r_ppo* ppo, char* error) {
     s2r_result res;
     int obs_dim, act_dim;
     s2r_task_dims(t->task.kind, t->robot, &obs_dim, &act_dim);
+    if (t->history < 0 || t->history > S2R_HISTORY_MAX)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "history must be 0..%d frames, got %d", S2R_HISTORY_MAX, t->history);
+    obs_dim = s2r_history_obs_dim(obs_dim, act_dim, t->history);
     if (ppo->obs_dim != obs_dim || ppo->act_dim != act_dim)
-        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "ppo sized %dx%d, the %s %s task needs %dx%d", ppo->obs_dim,
-                         ppo->act_dim, s2r_robot_kind_name(t->robot), s2r_task_kind_name(t->task.kind), obs_dim, act_dim);
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "ppo sized %dx%d, the %s %s task needs %dx%d (history %d)",
+                         ppo->obs_dim, ppo->act_dim, s2r_robot_kind_name(t->robot), s2r_task_kind_name(t->task.kind),
+                         obs_dim, act_dim, t->history);
 #ifdef S2R_NO_FIGURES
     if (t->curve_png) return s2r__fail(error, S2R_ERR_UNSUPPORTED, "curve_png: this build has no figures (S2R_NO_FIGURES)");
 #endif
     ppo->policy.made_for = s2r_made_for(t->robot, t->task.kind);
-    ppo->cfg.env_identity[0] = (uint64_t)ppo->policy.made_for;
+    ppo->policy.history = t->history;
+    ppo->cfg.env_identity[0] = (uint64_t)ppo->policy.made_for | ((uint64_t)t->history << 32);
     ppo->cfg.env_identity[1] = s2r__randomization_digest(&t->randomization);
     if ((res = s2r__training_resume(t, ppo, error)) != S2R_OK) return res;
     if ((res = s2r__task_envs_init(&envs, t, ppo->num_envs, error)) != S2R_OK) return res;
@@ -14670,7 +14937,7 @@ static const struct { const char* name; unsigned bit; } s2r__option_bits[] = {
     {"--robot", S2R_OPT_ROBOT}, {"--task", S2R_OPT_TASK}, {"--seed", S2R_OPT_SEED}, {"--real-seed", S2R_OPT_REAL_SEED},
     {"--seeds", S2R_OPT_SEEDS}, {"--threads", S2R_OPT_THREADS}, {"--out", S2R_OPT_OUT}, {"--quick", S2R_OPT_QUICK},
     {"--resume", S2R_OPT_RESUME}, {"--checkpoint-every", S2R_OPT_RESUME}, {"--mjcf", S2R_OPT_MJCF},
-    {"--ranges", S2R_OPT_RANGES}, {"--log", S2R_OPT_LOG}};
+    {"--ranges", S2R_OPT_RANGES}, {"--log", S2R_OPT_LOG}, {"--history", S2R_OPT_HISTORY}};
 
 /* A path option's value into out[cap]. */
 static s2r_result s2r__option_path(const char* name, const char* value, char* out, size_t cap, char* error) {
@@ -14726,7 +14993,8 @@ static s2r_result s2r__parse_option(s2r_options* o, int argc, char** argv, int* 
     if (!strcmp(name, "--help") || !strcmp(name, "-h")) { o->help = 1; return S2R_OK; }
     if (strcmp(name, "--robot") && strcmp(name, "--task") && strcmp(name, "--seed") && strcmp(name, "--real-seed") &&
         strcmp(name, "--seeds") && strcmp(name, "--threads") && strcmp(name, "--out") &&
-        strcmp(name, "--checkpoint-every") && strcmp(name, "--mjcf") && strcmp(name, "--ranges") && strcmp(name, "--log"))
+        strcmp(name, "--checkpoint-every") && strcmp(name, "--mjcf") && strcmp(name, "--ranges") && strcmp(name, "--log") &&
+        strcmp(name, "--history"))
         return s2r__fail(error, S2R_ERR_PARSE, "unknown option '%.60s' (try --help)", name);
     if (!value) return s2r__fail(error, S2R_ERR_PARSE, "option %s needs a value", name);
     if (!strncmp(value, "--", 2))   /* "--out --quick": the value forgotten, not a folder named --quick */
@@ -14755,6 +15023,11 @@ static s2r_result s2r__parse_option(s2r_options* o, int argc, char** argv, int* 
         if (!s2r__parse_count(value, 1, 64, &v))
             return s2r__fail(error, S2R_ERR_PARSE, "%s takes a whole number from 1 to 64, not '%.60s'", name, value);
         if (name[2] == 't') o->threads = (int)v; else o->seeds = (int)v;
+    } else if (!strcmp(name, "--history")) {
+        if (!s2r__parse_count(value, 0, S2R_HISTORY_MAX, &v))
+            return s2r__fail(error, S2R_ERR_PARSE, "--history takes a whole number from 0 to %d, not '%.60s'",
+                             S2R_HISTORY_MAX, value);
+        o->history = (int)v;
     } else if (!strcmp(name, "--checkpoint-every")) {
         if (!s2r__parse_count(value, 1, 1000000, &v))
             return s2r__fail(error, S2R_ERR_PARSE, "--checkpoint-every takes a whole number from 1 to 1000000, not '%.60s'", value);
@@ -14827,7 +15100,8 @@ S2RDEF void s2r_options_usage(const char* program, const char* purpose) {
            "  --checkpoint-every N training updates between saved states (default 10)\n"
            "  --mjcf FILE          your arm's MJCF instead of the built-in --robot\n"
            "  --ranges FILE        a ranges file to train on (e.g. one system ID recentred)\n"
-           "  --log FILE           a trajectory CSV (once per file, up to %d)\n",
+           "  --log FILE           a trajectory CSV (once per file, up to %d)\n"
+           "  --history K          frames of history the policy sees (default 0)\n",
            program, purpose, S2R_OPTIONS_MAX_LOGS);
 }
 

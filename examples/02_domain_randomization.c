@@ -11,7 +11,9 @@
    so transfers better to a real unit it has never seen.  The ranges are
    saved as a text file you can edit and load back with
    s2r_randomization_load; --ranges FILE trains on such a file instead (for
-   example the ranges example 12 recentred on your arm's logs).
+   example the ranges example 12 recentred on your arm's logs), and
+   --history K gives the policy memory: it sees its last K observations
+   and actions too (s2r_frame_history).
 
    Uses: s2r_task_randomization, s2r_randomization_write,
          s2r_train, s2r_policy_save,
@@ -217,7 +219,7 @@ static s2r_result show_margin(const s2r_options* opt, s2r_policy* dr, const s2r_
     if (s2r_policy_from_checkpoint(&pure, path, error) != S2R_OK)
         printf("  (not comparing with 01's pure-sim policy: %s)\n", error);
     else if (pure.shape.obs_dim != dr->shape.obs_dim)
-        printf("  (not comparing with 01's pure-sim policy: %s is for the other arm)\n", path);
+        printf("  (not comparing with 01's pure-sim policy: %s is for the other arm or sees no history)\n", path);
     else {
         policies[1] = &pure;
         m.name[1] = "pure sim (01)";
@@ -245,7 +247,7 @@ int main(int argc, char** argv) {
 
     if (s2r_example_start(&opt, argc, argv, "PPO with domain randomization",
                           S2R_OPT_ROBOT | S2R_OPT_TASK | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_THREADS | S2R_OPT_OUT |
-                          S2R_OPT_QUICK | S2R_OPT_RESUME | S2R_OPT_RANGES, &status) != S2R_OK)
+                          S2R_OPT_QUICK | S2R_OPT_RESUME | S2R_OPT_RANGES | S2R_OPT_HISTORY, &status) != S2R_OK)
         return status;
     steps = opt.quick ? 16000 : s2r_task_training_steps(opt.task, 0);
 
@@ -267,8 +269,12 @@ int main(int argc, char** argv) {
 
     /* 2. Train: the same PPO as 01, every episode on freshly drawn physics. */
     s2r_task_dims(opt.task, opt.robot, &obs_dim, &act_dim);
+    training.history = opt.history;   /* --history K: the policy sees its last K steps too */
     pc = s2r_task_ppo_config(opt.task, steps, opt.seed, opt.threads);
-    if (s2r_ppo_init(&ppo, &pc, obs_dim, act_dim) != S2R_OK) { fprintf(stderr, "%s\n", ppo.error); return 1; }
+    if (s2r_ppo_init(&ppo, &pc, s2r_history_obs_dim(obs_dim, act_dim, opt.history), act_dim) != S2R_OK) {
+        fprintf(stderr, "%s\n", ppo.error);
+        return 1;
+    }
     training.label = "domain randomization";
     training.csv_path = s2r_path(csv, sizeof csv, opt.out, "02_dr_training.csv");
     training.curve_png = s2r_path(png, sizeof png, opt.out, "02_dr_training.png");

@@ -777,9 +777,93 @@ static int test_checkpoint_round_trip(void) {
     CHECK(s2r_policy_save(&a.policy, NULL, CK_PATH) == S2R_OK);
     CHECK(s2r_policy_load(&b.policy, &b.adam, CK_PATH) == S2R_OK);
     CHECK(same_policy(&a.policy, &b.policy) && b.adam.t == 0 && b.adam.moments[0] == 0.0f);
+    a.policy.history = 3;   /* the frame history travels with the policy */
+    CHECK(s2r_policy_save(&a.policy, NULL, CK_PATH) == S2R_OK);
+    CHECK(s2r_policy_load(&b.policy, NULL, CK_PATH) == S2R_OK && b.policy.history == 3);
     s2r_ppo_free(&a);
     s2r_ppo_free(&b);
     remove(CK_PATH);
+    return 0;
+}
+
+/* A toy environment for the history tests: observation (step, 10 step),
+   the action is recorded; episodes of 5 steps. */
+typedef struct hist_toy { int step; float acts[16]; } hist_toy;
+static s2r_result hist_toy_reset(void* self, s2r_rng* rng, float* obs) {
+    hist_toy* t = (hist_toy*)self;
+    (void)rng;
+    t->step = 0;
+    obs[0] = 0; obs[1] = 0;
+    return S2R_OK;
+}
+static s2r_result hist_toy_step(void* self, const float* action, float* obs, s2r_step_result* out) {
+    hist_toy* t = (hist_toy*)self;
+    t->acts[t->step] = action[0];
+    t->step++;
+    obs[0] = (float)t->step; obs[1] = 10.0f * t->step;
+    memset(out, 0, sizeof *out);
+    out->done = out->truncated = t->step >= 5;
+    return S2R_OK;
+}
+
+/* The controller under test: acts 100 + the first stacked entry, and
+   keeps every stacked observation it was given. */
+typedef struct hist_seen { float obs[16][16]; int n, dim; } hist_seen;
+static s2r_result hist_seen_act(void* self, const float* obs, float* action) {
+    hist_seen* h = (hist_seen*)self;
+    memcpy(h->obs[h->n++], obs, sizeof(float) * (size_t)h->dim);
+    action[0] = 100.0f + obs[0];
+    return S2R_OK;
+}
+
+/* Frame history, k = 2: at reset every past frame is the first
+   observation and every past action 0; after each step the newest past is
+   the step's own observation and action, older ones shift back; a new
+   episode starts clean.  The environment wrapper (training) and the
+   controller wrapper (deployment) hand the policy the same stacked
+   observations step for step. */
+static int test_frame_history(void) {
+    hist_toy toy;
+    s2r_env inner, env;
+    s2r_history_env he;
+    s2r_history_controller hc;
+    s2r_controller seen_c, c;
+    hist_seen seen;
+    s2r_step_result r;
+    float obs[16], raw[2], act[1];
+    int dim = s2r_history_obs_dim(2, 1, 2), step, e;
+    memset(&toy, 0, sizeof toy);
+    memset(&seen, 0, sizeof seen);
+    inner.self = &toy; inner.obs_dim = 2; inner.act_dim = 1; inner.reset = hist_toy_reset; inner.step = hist_toy_step;
+    CHECK(dim == 2 * 3 + 1 * 2);
+    CHECK(s2r_history_env_init(&he, &inner, 2) == S2R_OK);
+    env = s2r_history_env_get(&he);
+    CHECK(env.obs_dim == 8 && env.act_dim == 1);
+    seen.dim = dim;
+    memset(&seen_c, 0, sizeof seen_c);
+    seen_c.self = &seen; seen_c.act = hist_seen_act; seen_c.obs_dim = dim; seen_c.act_dim = 1;
+    CHECK(s2r_history_controller_init(&hc, &seen_c, 2, 1, 2) == S2R_OK);
+    c = s2r_history_controller_get(&hc);
+    CHECK(c.obs_dim == 2 && c.act_dim == 1);
+    for (e = 0; e < 2; e++) {   /* two episodes: the second starts clean */
+        seen.n = 0;
+        CHECK(env.reset(env.self, NULL, obs) == S2R_OK);
+        c.reset(c.self);
+        raw[0] = 0; raw[1] = 0;
+        CHECK(obs[0] == 0 && obs[2] == 0 && obs[4] == 0 && obs[6] == 0 && obs[7] == 0);
+        for (step = 0; step < 5; step++) {
+            CHECK(c.act(c.self, raw, act) == S2R_OK);               /* deployment's view */
+            CHECK(memcmp(seen.obs[step], obs, sizeof(float) * (size_t)dim) == 0);   /* = training's */
+            CHECK(env.step(env.self, act, obs, &r) == S2R_OK);
+            raw[0] = obs[0]; raw[1] = obs[1];
+            CHECK(obs[0] == step + 1 && obs[2] == step && obs[6] == 100.0f + (float)step);   /* newest past */
+            CHECK(obs[4] == (step >= 1 ? step - 1 : 0) && obs[7] == (step >= 1 ? 100.0f + (float)(step - 1) : 0));
+        }
+    }
+    s2r_history_env_free(&he);
+    s2r_history_controller_free(&hc);
+    CHECK(s2r_history_controller_init(&hc, &seen_c, 3, 1, 2) == S2R_ERR_INVALID_ARGUMENT);   /* sizes disagree */
+    CHECK(s2r_history_env_init(&he, &inner, S2R_HISTORY_MAX + 1) == S2R_ERR_INVALID_ARGUMENT);
     return 0;
 }
 
@@ -1197,6 +1281,7 @@ static int test_demo_files(void) {
 
 static const test_case learn_tests[] = {
     {"demo_files", test_demo_files},
+    {"frame_history", test_frame_history},
     {"mlp_gradient", test_mlp_gradient},
     {"orthogonal_init", test_orthogonal_init},
     {"normalizer", test_normalizer},

@@ -207,7 +207,53 @@ static int test_gap_interval(void) {
     return 0;
 }
 
+/* A policy with memory end to end: trained with a frame history of 2
+   (the PPO sized for the stacked observation, the policy records it),
+   evaluated through s2r_policy_controller (evaluation stacks the history
+   itself) it gives exactly what the deployment wrapper gives when it
+   stacks the history instead; a PPO sized for the raw observation is
+   refused. */
+static int test_history_policy(void) {
+    s2r_training training = s2r_training_default(S2R_ROBOT_UR5E, S2R_TASK_REACH);
+    s2r_ppo_config pc = s2r_task_ppo_config(S2R_TASK_REACH, 4000, 3, 1);
+    s2r_ppo ppo, raw;
+    s2r_controller policy, wrapped;
+    s2r_history_controller memory;
+    s2r_sim sim;
+    s2r_sim_config sc = s2r_sim_config_default(S2R_ROBOT_UR5E);
+    s2r_task task;
+    s2r_eval_result a, b;
+    char error[S2R_ERROR_LEN];
+    int obs_dim, act_dim;
+    s2r_task_dims(S2R_TASK_REACH, S2R_ROBOT_UR5E, &obs_dim, &act_dim);
+    training.progress = 0;
+    training.history = 2;
+    CHECK(s2r_ppo_init(&raw, &pc, obs_dim, act_dim) == S2R_OK);
+    CHECK(s2r_train(&training, &raw, error) == S2R_ERR_INVALID_ARGUMENT && strstr(error, "history 2"));
+    s2r_ppo_free(&raw);
+    CHECK(s2r_ppo_init(&ppo, &pc, s2r_history_obs_dim(obs_dim, act_dim, 2), act_dim) == S2R_OK);
+    CHECKF(s2r_train(&training, &ppo, error) == S2R_OK, "%s", error);
+    CHECK(ppo.policy.history == 2);
+    CHECK(s2r_sim_init(&sim, &sc) == S2R_OK);
+    CHECK(s2r_task_init(&task, &training.task, &sim.backend) == S2R_OK);
+    policy = s2r_policy_controller(&ppo.policy);
+    CHECK(policy.history == 2);
+    CHECKF(s2r_evaluate(&policy, &task, 4, 5, &a, NULL) == S2R_OK, "%s", task.error);
+    policy.history = 0;   /* the deployment wrapper stacks instead */
+    CHECK(s2r_history_controller_init(&memory, &policy, obs_dim, act_dim, 2) == S2R_OK);
+    wrapped = s2r_history_controller_get(&memory);
+    CHECKF(s2r_evaluate(&wrapped, &task, 4, 5, &b, NULL) == S2R_OK, "%s", task.error);
+    CHECK(a.successes == b.successes && a.mean_distance == b.mean_distance && a.mean_return == b.mean_return);
+    CHECK(s2r_evaluate(&policy, &task, 1, 5, &b, NULL) == S2R_ERR_INVALID_ARGUMENT);   /* stacked size, no history */
+    s2r_history_controller_free(&memory);
+    s2r_task_free(&task);
+    s2r_sim_free(&sim);
+    s2r_ppo_free(&ppo);
+    return 0;
+}
+
 static const test_case recipe_tests[] = {
+    {"recipe: a policy with a frame history trains, records it, and evaluates as deployed", test_history_policy},
     {"recipe: camera calibration finds the unit's offset within 3 mm", test_calibrate_camera},
     {"recipe: unit demonstrations are the same for 1 and 2 threads", test_unit_demos_thread_independent},
     {"recipe: a saved policy comes back and acts the same", test_policy_from_checkpoint},

@@ -48,7 +48,8 @@ static int fuzz_options_valid(const s2r_options* o) {
            (o->help == 0 || o->help == 1) &&
            memchr(o->out, '\0', sizeof o->out) != NULL && o->out[0] != '\0' &&
            memchr(o->mjcf, '\0', sizeof o->mjcf) != NULL && memchr(o->ranges, '\0', sizeof o->ranges) != NULL &&
-           o->n_logs >= 0 && o->n_logs <= S2R_OPTIONS_MAX_LOGS && fuzz_logs_valid(o);
+           o->n_logs >= 0 && o->n_logs <= S2R_OPTIONS_MAX_LOGS && fuzz_logs_valid(o) &&
+           o->history >= 0 && o->history <= S2R_HISTORY_MAX;
 }
 
 /* Every value of a numeric option is nothing but decimal digits. */
@@ -59,7 +60,7 @@ static int fuzz_numbers_plain(int argc, char** argv) {
         if (!strcmp(argv[a], "--robot") || !strcmp(argv[a], "--out") || !strcmp(argv[a], "--mjcf") ||
             !strcmp(argv[a], "--ranges") || !strcmp(argv[a], "--log")) { a++; continue; }
         if (strcmp(argv[a], "--seed") && strcmp(argv[a], "--real-seed") &&
-            strcmp(argv[a], "--seeds") && strcmp(argv[a], "--threads")) continue;
+            strcmp(argv[a], "--seeds") && strcmp(argv[a], "--threads") && strcmp(argv[a], "--history")) continue;
         if (!*v) return 0;
         for (; *v; v++) if (*v < '0' || *v > '9') return 0;
         a++;
