@@ -94,6 +94,14 @@
      07  the whole table, several training seeds, intervals, figures.
      08  scene renders: stills of both arms, one reach filmed in simulation
          and on a real unit side by side (needs S2R_RENDER).
+     09  (oracle) where the gap comes from: each unit effect switched off
+         alone and on alone (s2r_attribute_gap).
+     10  (oracle) the table's system identification scored against the
+         units' true values (s2r_real_unit_truth).
+     11  the deployment gates' false-pass rates and episode costs, exact
+         and simulated (s2r_gate_oc); CUSUM against Page-Hinkley.
+     12  your arm from its logs: system identification from CSV files alone
+         (s2r_trajectory_set_load_csv), ranges that 02 --ranges trains on.
    Training is crash-safe: s2r_train saves its state every few
    updates (s2r_ppo_save_state); a killed run resumed with --resume ends
    bit-identical to one never stopped, and Ctrl-C saves before it exits.
@@ -200,12 +208,18 @@
      Tasks                 one door for the pipeline to either task
      Scripted controller   IK, the reach expert and the pusher (baseline,
                            operator, fallback)
-     Learning              MLP, PPO, behaviour cloning, checkpoints, pendulum
-     Evaluation            controllers, success with Wilson intervals
+     Learning              MLP, PPO, behaviour cloning, checkpoints, pendulum,
+                           demonstration files
+     Evaluation            controllers, success with Wilson intervals, frame
+                           history (a policy with memory)
      Demonstrations        the operator on the real robot, cloning
      Training              simulators as PPO environments, learning curves
-     System identification excitation, coordinate descent, calibration
-     Deployment            safety monitor, gates, shadow, canary, drift, log
+     System identification excitation, strikes, trajectory files (CSV logs),
+                           the replay backend, coordinate descent, the object,
+                           calibration
+     Deployment            safety monitor, sequential gates (SPRT) and their
+                           exact operating characteristic, shadow, canary,
+                           CUSUM and Page-Hinkley drift, log
      Running the examples  command line, output folder, Ctrl-C, arm facts
      Figures               PNG plots through stb_image_write
      Rendering             headless scene images and filmstrips (S2R_RENDER)
