@@ -17,7 +17,9 @@
    probability and expected episodes exactly (s2r_gate_oc), checks them
    against --runs simulated deployments of Bernoulli episodes, and prints
    the plan a team would budget robot time with (s2r_gate_plan_print).
-   Then the drift detectors of the autonomous stage, CUSUM and
+   Then the canary gate, which stays a fixed-size comparison: how often it
+   passes a candidate worse than the incumbent by 0 to 20 points.  Then
+   the drift detectors of the autonomous stage, CUSUM and
    Page-Hinkley, on streams with a known change: how often each raises a
    false alarm in 1000 unchanged episodes, and how many episodes each
    needs to notice a fall in success.
@@ -26,11 +28,12 @@
    rates are properties of the rule, measurable before any deployment.
 
    Uses: s2r_gate_oc, s2r_gate_plan_print, s2r_gate_tethered,
-         s2r_gate_constrained, s2r_drift_init, s2r_drift_update,
+         s2r_gate_constrained, s2r_gate_canary, s2r_drift_init, s2r_drift_update,
          s2r_drift_config_page_hinkley, s2r_figure_*.
    Writes: DIR/11_gate_oc.csv (rule, stage, true rate: exact and simulated
-           pass probability and episodes), DIR/11_gate_oc.png, and
-           DIR/11_drift.csv (detector, false alarms, delays). */
+           pass probability and episodes), DIR/11_gate_oc.png,
+           DIR/11_canary_oc.csv and DIR/11_drift.csv (detector, false
+           alarms, delays). */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
 #include <stdio.h>
@@ -144,6 +147,46 @@ static int write_oc(const s2r_options* opt, const gate_curve* g, int n, int runs
     return bad;
 }
 
+/* --- The canary: a fixed-size comparison, measured ------------------------ */
+
+/* The canary gate (Newcombe interval of the difference, 40 episodes per
+   controller on each of two units: 80 each) passing a candidate that is
+   worse than the incumbent by `drop`, over `runs` simulated canaries with
+   independent episodes. */
+static int measure_canary(const s2r_options* opt, int runs) {
+    static const double incumbents[2] = {0.95, 0.85}, drops[5] = {0, 0.05, 0.10, 0.15, 0.20};
+    s2r_gate_config c = s2r_gate_config_default();
+    char path[512], error[S2R_ERROR_LEN];
+    s2r_file file;
+    int a, b, r, e, n = 80;
+    if (s2r_file_create(&file, s2r_path(path, sizeof path, opt->out, "11_canary_oc.csv"), error) != S2R_OK) {
+        fprintf(stderr, "%s\n", error);
+        return 1;
+    }
+    fprintf(file.f, "incumbent,candidate,drop,episodes_each,pass_simulated,runs\n");
+    printf("\nThe canary (fixed %d episodes per controller, not worse by the Newcombe interval and a %.2f margin), "
+           "%d simulated canaries:\n", n, c.canary_margin, runs);
+    for (a = 0; a < 2; a++)
+        for (b = 0; b < 5; b++) {
+            double pi = incumbents[a], pc = pi - drops[b];
+            int pass = 0;
+            s2r_rng rng = s2r_rng_make(opt->seed + 50, (uint64_t)(5 * a + b));
+            for (r = 0; r < runs; r++) {
+                int kc = 0, ki = 0;
+                for (e = 0; e < n; e++) {
+                    kc += s2r_rng_uniform(&rng) < pc;
+                    ki += s2r_rng_uniform(&rng) < pi;
+                }
+                pass += s2r_gate_canary(&c, kc, n, ki, n).verdict == S2R_VERDICT_PASS;
+            }
+            fprintf(file.f, "%.2f,%.2f,%.2f,%d,%.5f,%d\n", pi, pc, drops[b], n, (double)pass / runs, runs);
+            printf("  incumbent %.2f, candidate %.2f (%.2f worse): passes %5.1f %%\n", pi, pc, drops[b],
+                   100.0 * pass / runs);
+        }
+    if (s2r_file_commit(&file, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
+    return 0;
+}
+
 /* --- Drift detectors on streams with a known change ----------------------- */
 
 /* Episodes after the change until the alarm (0: before it, a false alarm;
@@ -232,7 +275,7 @@ int main(int argc, char** argv) {
         if (measure(&g[c], runs, opt.seed + (uint64_t)c)) { fprintf(stderr, "gate %s: invalid\n", g[c].name); return 1; }
         print_summary(&g[c], runs);
     }
-    if (write_oc(&opt, g, 4, runs) || measure_drift(&opt, seeds)) return 1;
-    printf("\nwrote %s/11_gate_oc.csv, 11_gate_oc.png and 11_drift.csv\n", opt.out);
+    if (write_oc(&opt, g, 4, runs) || measure_canary(&opt, runs) || measure_drift(&opt, seeds)) return 1;
+    printf("\nwrote %s/11_gate_oc.csv, 11_gate_oc.png, 11_canary_oc.csv and 11_drift.csv\n", opt.out);
     return 0;
 }
