@@ -102,6 +102,8 @@
          and simulated (s2r_gate_oc); CUSUM against Page-Hinkley.
      12  your arm from its logs: system identification from CSV files alone
          (s2r_trajectory_set_load_csv), ranges that 02 --ranges trains on.
+     13  a policy with memory (s2r_training.history) against one without,
+         trained with DR and measured in sim and on real units.
    Training is crash-safe: s2r_train saves its state every few
    updates (s2r_ppo_save_state); a killed run resumed with --resume ends
    bit-identical to one never stopped, and Ctrl-C saves before it exits.

@@ -1,0 +1,156 @@
+/* 13_memory.c - does a policy with memory transfer better?
+
+   One observation cannot tell a slow servo from a long command delay, or a
+   late camera from a slow object; the last few observations and actions
+   can.  Peng et al. (2018) found a memory-less pushing policy clearly
+   worse on a real arm than one with memory.  Here the same domain
+   randomization training as example 02 runs twice per seed - the policy
+   seeing one observation, and seeing its last --history K (default 3)
+   observations and actions too (s2r_training.history, s2r_frame_history)
+   - and each policy is measured in the nominal simulator and on real unit
+   --real-seed + s with the unit's camera calibrated (as the table's
+   system-ID row runs), pooled over --seeds seeds with Wilson intervals,
+   with the training time of each.
+
+   Uses: s2r_train, s2r_history_obs_dim, s2r_calibrate_unit,
+         s2r_evaluate_sim_and_real, s2r_sim_real_eval_pool, s2r_figure_*.
+   Writes: DIR/13_memory.csv (one row per seed and policy, and the pooled
+           rows), DIR/13_memory.png (success with intervals, sim and real),
+           the checkpoints DIR/13_memory_h<K>_seed<N>.ckpt. */
+#define SIM2REAL_IMPLEMENTATION
+#include "../sim2real.h"
+#include <stdio.h>
+#include <string.h>
+
+#define MAX_SEEDS 16
+
+typedef struct arm_result {        /* one policy kind (history 0 or K) */
+    int               history;
+    s2r_sim_real_eval pooled;
+    s2r_sim_real_eval seed[MAX_SEEDS];
+    double            seconds;      /* training wall time, summed        */
+} arm_result;
+
+/* Train DR with `history` frames for seed s; evaluate it on the nominal
+   simulator and on unit real_seed + s with the camera calibrated. */
+static int run_one(const s2r_options* opt, int s, arm_result* r) {
+    s2r_training t = s2r_training_default(opt->robot, opt->task);
+    s2r_ppo_config pc = s2r_task_ppo_config(opt->task, opt->quick ? 8000 : s2r_task_training_steps(opt->task, 0),
+                                            opt->seed + (uint64_t)s, opt->threads);
+    s2r_ppo ppo;
+    s2r_controller policy;
+    double camera[3], start;
+    char error[S2R_ERROR_LEN] = "", name[64], path[512];
+    int obs_dim, act_dim, bad = 0;
+    uint64_t unit = opt->real_seed + (uint64_t)s;
+    s2r_task_dims(opt->task, opt->robot, &obs_dim, &act_dim);
+    t.randomization = s2r_task_randomization(opt->task);
+    t.history = r->history;
+    t.progress = 0;
+    if (s2r_ppo_init(&ppo, &pc, s2r_history_obs_dim(obs_dim, act_dim, r->history), act_dim) != S2R_OK) {
+        fprintf(stderr, "%s\n", ppo.error);
+        return 1;
+    }
+    printf("  seed %d, history %d: training ...\n", s, r->history);
+    fflush(stdout);
+    start = s2r_seconds();
+    if (s2r_train(&t, &ppo, error) != S2R_OK) bad = 1;
+    r->seconds += s2r_seconds() - start;
+    snprintf(name, sizeof name, "13_memory_h%d_seed%d.ckpt", r->history, s);
+    if (!bad && s2r_policy_save(&ppo.policy, NULL, s2r_path(path, sizeof path, opt->out, name)) != S2R_OK) {
+        snprintf(error, sizeof error, "%s", ppo.policy.error);
+        bad = 1;
+    }
+    if (!bad && s2r_calibrate_unit(opt->robot, unit, opt->seed + 2, camera, NULL, error) != S2R_OK) bad = 1;
+    if (!bad) {
+        s2r_task_config_set_camera(&t.task, camera);
+        policy = s2r_policy_controller(&ppo.policy);   /* evaluation stacks its history per episode */
+        bad = s2r_evaluate_sim_and_real(&policy, opt->robot, &t.task, NULL, opt->quick ? 10 : 200, 1000 + (uint64_t)s,
+                                        unit, 1, &r->seed[s], error) != S2R_OK;
+    }
+    if (bad) fprintf(stderr, "%s\n", error);
+    else {
+        s2r_sim_real_eval_pool(&r->pooled, &r->seed[s]);
+        s2r_sim_real_eval_print(r->history ? "    with memory" : "    without memory", &r->seed[s]);
+    }
+    s2r_ppo_free(&ppo);
+    return bad;
+}
+
+static int write_results(const s2r_options* opt, const arm_result* r) {
+    char path[512], error[S2R_ERROR_LEN], title[128];
+    const char* names[2] = {"one observation", "with memory"};
+    double v[2][2], lo[2][2], hi[2][2];
+    s2r_plot_style style = s2r_plot_style_default();
+    s2r_figure fig;
+    s2r_file file;
+    int k, s, bad;
+    if (s2r_file_create(&file, s2r_path(path, sizeof path, opt->out, "13_memory.csv"), error) != S2R_OK) {
+        fprintf(stderr, "%s\n", error);
+        return 1;
+    }
+    fprintf(file.f, "robot,task,history,seed,unit,sim_success,sim_lo,sim_hi,real_success,real_lo,real_hi,training_seconds\n");
+    for (k = 0; k < 2; k++) {
+        for (s = 0; s <= opt->seeds; s++) {   /* the seeds, then the pooled row (seed -1) */
+            const s2r_sim_real_eval* e = s < opt->seeds ? &r[k].seed[s] : &r[k].pooled;
+            fprintf(file.f, "%s,%s,%d,%d,%lld,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.0f\n", s2r_robot_kind_name(opt->robot),
+                    s2r_task_kind_name(opt->task), r[k].history, s < opt->seeds ? s : -1,
+                    s < opt->seeds ? (long long)(opt->real_seed + (uint64_t)s) : -1LL, e->sim.success_rate,
+                    e->sim.success_lo, e->sim.success_hi, e->real.success_rate, e->real.success_lo, e->real.success_hi,
+                    r[k].seconds);
+        }
+        v[0][k] = 100 * r[k].pooled.sim.success_rate;
+        lo[0][k] = 100 * r[k].pooled.sim.success_lo;
+        hi[0][k] = 100 * r[k].pooled.sim.success_hi;
+        v[1][k] = 100 * r[k].pooled.real.success_rate;
+        lo[1][k] = 100 * r[k].pooled.real.success_lo;
+        hi[1][k] = 100 * r[k].pooled.real.success_hi;
+    }
+    if (s2r_file_commit(&file, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
+    if (s2r_figure_init(&fig, 1000, 480, 1, 2) != S2R_OK) { fprintf(stderr, "%s\n", fig.error); return 1; }
+    snprintf(title, sizeof title, "%s %s, DR, %d seeds: one observation vs the last %d too", s2r_robot_kind_name(opt->robot),
+             s2r_task_kind_name(opt->task), opt->seeds, r[1].history);
+    s2r_figure_title(&fig, title);
+    for (k = 0; k < 2; k++) {
+        s2r_panel_labels(&fig, k, k ? "real units, camera calibrated" : "nominal simulator", "", "success % (95 % CI)");
+        s2r_panel_categories(&fig, k, names, 2);
+        s2r_plot_bars(&fig, k, v[k], lo[k], hi[k], 2, &style);
+    }
+    bad = s2r_figure_write_png(&fig, s2r_path(path, sizeof path, opt->out, "13_memory.png")) != S2R_OK;
+    if (bad) fprintf(stderr, "%s\n", fig.error);
+    s2r_figure_free(&fig);
+    return bad;
+}
+
+int main(int argc, char** argv) {
+    s2r_options opt;
+    static arm_result r[2];
+    int status, s, k;
+
+    if (s2r_example_start(&opt, argc, argv, "a policy with memory against one without (DR, sim and real)",
+                          S2R_OPT_ROBOT | S2R_OPT_TASK | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_SEEDS |
+                          S2R_OPT_THREADS | S2R_OPT_OUT | S2R_OPT_QUICK | S2R_OPT_HISTORY, &status) != S2R_OK)
+        return status;
+    if (!(opt.given & S2R_OPT_TASK)) opt.task = S2R_TASK_PUSH;   /* where memory has something to infer */
+    if (!(opt.given & S2R_OPT_HISTORY)) opt.history = 3;
+    if (!(opt.given & S2R_OPT_SEEDS) && opt.quick) opt.seeds = 1;
+    if (opt.history < 1 || opt.seeds > MAX_SEEDS) {
+        fprintf(stderr, "need --history 1..%d and --seeds up to %d\n", S2R_HISTORY_MAX, MAX_SEEDS);
+        return 2;
+    }
+    printf("Memory on %s %s: DR training with one observation and with the last %d, %d seed(s), units #%llu..\n",
+           s2r_robot_kind_name(opt.robot), s2r_task_kind_name(opt.task), opt.history, opt.seeds,
+           (unsigned long long)opt.real_seed);
+    r[0].history = 0;
+    r[1].history = opt.history;
+    for (s = 0; s < opt.seeds; s++)
+        for (k = 0; k < 2; k++)
+            if (run_one(&opt, s, &r[k])) return 1;
+    printf("\nPooled over %d seed(s):\n", opt.seeds);
+    s2r_sim_real_eval_print("one observation", &r[0].pooled);
+    s2r_sim_real_eval_print("with memory", &r[1].pooled);
+    printf("training time: %.0f s and %.0f s\n", r[0].seconds, r[1].seconds);
+    if (write_results(&opt, r)) return 1;
+    printf("wrote %s/13_memory.csv and 13_memory.png\n", opt.out);
+    return 0;
+}
