@@ -16,7 +16,8 @@
          s2r_evaluate_sim_and_real, s2r_sim_real_eval_pool, s2r_figure_*.
    Writes: DIR/13_memory.csv (one row per seed and policy, and the pooled
            rows), DIR/13_memory.png (success with intervals, sim and real),
-           the checkpoints DIR/13_memory_h<K>_seed<N>.ckpt. */
+           the checkpoints DIR/13_memory_h<K>_seed<N>.ckpt and their
+           learning curves DIR/13_memory_h<K>_seed<N>_training.csv. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
 #include <stdio.h>
@@ -40,13 +41,15 @@ static int run_one(const s2r_options* opt, int s, arm_result* r) {
     s2r_ppo ppo;
     s2r_controller policy;
     double camera[3], start;
-    char error[S2R_ERROR_LEN] = "", name[64], path[512];
+    char error[S2R_ERROR_LEN] = "", name[64], path[512], csv[512];
     int obs_dim, act_dim, bad = 0;
     uint64_t unit = opt->real_seed + (uint64_t)s;
     s2r_task_dims(opt->task, opt->robot, &obs_dim, &act_dim);
     t.randomization = s2r_task_randomization(opt->task);
     t.history = r->history;
     t.progress = 0;
+    snprintf(name, sizeof name, "13_memory_h%d_seed%d_training.csv", r->history, s);   /* the learning curve */
+    t.csv_path = s2r_path(csv, sizeof csv, opt->out, name);
     if (s2r_ppo_init(&ppo, &pc, s2r_history_obs_dim(obs_dim, act_dim, r->history), act_dim) != S2R_OK) {
         fprintf(stderr, "%s\n", ppo.error);
         return 1;
