@@ -415,6 +415,34 @@ static int test_file_readers_refuse_non_files(void) {
     return 0;
 }
 
+/* A 3 GB file (sparse: nothing is written) where a checkpoint, a ranges
+   file, a trajectory log or a demonstration file is expected: each reader
+   refuses it by its size before reading a byte, naming the path. */
+static int test_huge_files_refused_unread(void) {
+    const char* path = "build/test_huge.tmp";
+    const char* paths[1];
+    s2r_policy p;
+    s2r_randomization r;
+    s2r_trajectory_set set;
+    s2r_dataset d;
+    char error[S2R_ERROR_LEN];
+    FILE* f = fopen(path, "wb");
+    CHECK(f != NULL);
+    CHECK(fseek(f, 3L << 30, SEEK_SET) == 0 && fputc('\n', f) != EOF);
+    fclose(f);
+    paths[0] = path;
+    CHECK(s2r_policy_from_checkpoint(&p, path, error) == S2R_ERR_IO);
+    CHECKF(strstr(error, path) && strstr(error, "bytes"), "%s", error);
+    CHECK(s2r_randomization_load(&r, path, error) == S2R_ERR_IO);
+    CHECKF(strstr(error, path) && strstr(error, "bytes"), "%s", error);
+    CHECK(s2r_trajectory_set_load_csv(&set, paths, 1, 0.02, error) == S2R_ERR_IO && set.q == NULL);
+    CHECKF(strstr(error, path) && strstr(error, "bytes"), "%s", error);
+    CHECK(s2r_dataset_load_csv(&d, path, error) == S2R_ERR_IO && d.obs == NULL);
+    CHECKF(strstr(error, path) && strstr(error, "bytes"), "%s", error);
+    remove(path);
+    return 0;
+}
+
 /* Numbers that size memory or loops have physical bounds: an advance past
    S2R_ADVANCE_MAX, a drawn timestep beyond half to twice the model's, an
    infinite max_delta, PPO's update count past 1e9, a NaN joint range or an
@@ -629,6 +657,7 @@ static int test_null_rule(void) {
 }
 
 static const test_case harden_tests[] = {
+    {"bad input: a 3 GB file is refused by every reader by its size, unread", test_huge_files_refused_unread},
     {"state: saved, killed and resumed ends bit-identical", test_state_resume_bit_identical},
     {"state: with rollouts of whole episodes, saving changes nothing", test_state_save_changes_nothing},
     {"state: other run, truncated, corrupt or missing refused, trainer untouched", test_state_refused_trainer_untouched},
