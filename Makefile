@@ -76,9 +76,13 @@ $(BUILD)/test_main: $(TEST_SRC) sim2real.h $(BUILD)/quickstart.c | $(BUILD)
 	$(CC) $(CPPFLAGS) $(CFLAGS) tests/test_main.c -o $@ $(LDLIBS)
 
 # The core without the Figures section compiles and runs with no stb on the
-# include path (S2R_NO_FIGURES): the quick start, built that way.
+# include path (S2R_NO_FIGURES): the quick start, and the whole suite but the
+# figure tests, built that way.
 $(BUILD)/core_check: $(BUILD)/quickstart.c sim2real.h | $(BUILD)
 	$(CC) -I. -DS2R_NO_FIGURES $(CFLAGS) $< -o $@ $(LDLIBS)
+
+$(BUILD)/test_main_core: $(TEST_SRC) sim2real.h $(BUILD)/quickstart.c | $(BUILD)
+	$(CC) -I. -I$(BUILD) -DS2R_NO_FIGURES $(CFLAGS) tests/test_main.c -o $@ $(LDLIBS)
 
 # The header must also compile as C++.
 $(BUILD)/cxx_check.o: sim2real.h | $(BUILD)
@@ -88,9 +92,10 @@ $(BUILD)/cxx_check.o: sim2real.h | $(BUILD)
 THREADS ?= $(shell nproc 2>/dev/null || echo 1)
 
 # The suite, then the whole pipeline as a smoke run (quick sizes), on both tasks.
-test: test-deps $(BUILD)/test_main $(BUILD)/test_render $(BUILD)/cxx_check.o $(BUILD)/core_check $(EXAMPLES)
+test: test-deps $(BUILD)/test_main $(BUILD)/test_render $(BUILD)/cxx_check.o $(BUILD)/core_check $(BUILD)/test_main_core $(EXAMPLES)
 	./$(BUILD)/test_main
 	./$(BUILD)/core_check
+	S2R_TEST_SHORT=1 ./$(BUILD)/test_main_core
 	./$(BUILD)/test_render
 	sh tests/test_resume.sh $(BUILD)
 	./$(BUILD)/07_the_table --quick --out $(BUILD)/quick --threads $(THREADS)
