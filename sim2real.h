@@ -2329,7 +2329,9 @@ S2RDEF s2r_result s2r_bc_epoch(s2r_bc* bc, const s2r_dataset* data,
 /* File layout (native byte order; a byte-swapped file fails the magic test):
      uint32 header[16]: magic "S2RP", version, obs_dim, act_dim, num_hidden,
                         hidden[4], num_params, optimizer floats (0: none),
-                        payload bytes, checksum lo/hi, 2 reserved
+                        payload bytes, checksum lo/hi, made_for (the arm and
+                        task, s2r_made_for), history (frames, s2r_frame_history);
+                        the last two are 0 in files written before them
      payload: params float[num_params]; normalizer count, clip, mean[obs_dim],
               var[obs_dim] as doubles; if an optimizer was saved: its step
               count t (double) and moments float[2][n]
