@@ -3344,8 +3344,9 @@ S2RDEF s2r_result s2r_identify_object(const s2r_backend* push_robot, const s2r_i
      constrained       the same, targets and safety box   SPRT: 0.95 against 0.85, at
                        at 50 % of the workspace           most 130; no catastrophic
                                                           failure
-     canary            a few percent of the fleet,        not worse than the incumbent
-                       beside the incumbent controller    (interval of the difference)
+     canary            a few percent of the fleet,        not worse than the incumbent:
+                       beside the incumbent controller    SPRT on the pairs where the
+                       on the same tasks                  two disagree, at most 200
      autonomous        the whole fleet, monitored         drift or limit alarms demote
                                                           or roll back to the fallback
 
@@ -3374,12 +3375,16 @@ S2RDEF s2r_result s2r_identify_object(const s2r_backend* push_robot, const s2r_i
      - shadow: counts, not rates - one unsafe proposal fails (the default
        allowed rate is 0); agreement passes when its point estimate is at
        least the configured minimum (default 0: reported, not gated).
-     - canary: the Newcombe interval (built from the two Wilson intervals)
-       of the difference candidate - incumbent.  FAIL when its upper bound
-       is below 0 (the candidate is worse at 95 %) or when the observed drop
-       exceeds the margin (default 0.05; a drop of exactly the margin
-       passes).  A small canary rarely proves a candidate *better*; its job
-       is to catch one that is worse.
+     - canary (s2r_gate_canary_pairs): the candidate and the incumbent on
+       the same tasks, pair by pair; Wald's SPRT on the candidate's share of
+       the pairs where they disagree (a worse candidate wins a third of
+       them, an equal one half; alpha 0.05, beta 0.10), and at 200 pairs
+       the observed drop against the margin (0.05).  Its job is to catch a
+       candidate that is worse; a small canary rarely proves one better.
+       The fixed comparison it replaced stays as s2r_gate_canary: the
+       Newcombe interval of the difference of two independent samples,
+       FAIL when its upper bound is below 0 or the observed drop exceeds
+       the margin (a drop of exactly the margin passes).
    Rates are compared with a tolerance of S2R_GATE_EPS (1e-12) so that, for
    example, 85/100 counts as exactly 0.85.  A gate given impossible
    statistics (negative counts, more successes than trials, NaN) FAILS: a
@@ -3816,7 +3821,15 @@ typedef struct s2r_gate_config {
                                       INTERVAL: exactly (it used 100); 130             */
     int    constrained_max_catastrophic; /* allowed catastrophic episodes; 0           */
     double canary_margin;          /* largest tolerated drop below the incumbent; 0.05 */
-    int    canary_min_episodes;    /* per arm (candidate, incumbent) before deciding; 40 */
+    int    canary_min_episodes;    /* INTERVAL canary: per controller before deciding; 40 */
+    double canary_worse_share;     /* sequential canary (s2r_gate_canary_pairs): the share
+                                      of the disagreements a worse candidate wins (H0);
+                                      an equal one wins half (H1); 1/3                 */
+    double canary_alpha;           /* its designed false-pass rate at that share; 0.05 */
+    double canary_beta;            /* its designed false-fail rate at one half; 0.10   */
+    int    canary_max_pairs;       /* pairs at most; there it passes when the observed
+                                      drop is within canary_margin (the controllers
+                                      rarely disagree), else fails; 200                */
 } s2r_gate_config;
 
 typedef struct s2r_gate_result {
@@ -3844,6 +3857,17 @@ S2RDEF s2r_gate_result s2r_gate_constrained(const s2r_gate_config* c, int succes
                                             int catastrophic);
 S2RDEF s2r_gate_result s2r_gate_canary(const s2r_gate_config* c, int cand_successes, int cand_episodes,
                                        int inc_successes, int inc_episodes);
+/* The sequential canary, on paired episodes (the candidate and the
+   incumbent on the same task, unit and seed): only the pairs where they
+   disagree carry evidence.  Wald's SPRT on the candidate's share of those
+   - a worse candidate wins canary_worse_share of them, an equal one half -
+   PASS or FAIL as soon as it crosses, with canary_alpha and canary_beta;
+   at canary_max_pairs, PASS when the observed drop (incumbent_only -
+   candidate_only) / pairs is within canary_margin, else FAIL.  The error
+   rates are stated on the share; example 11 measures what they mean as
+   drops in success. */
+S2RDEF s2r_gate_result s2r_gate_canary_pairs(const s2r_gate_config* c, int pairs, int candidate_only,
+                                             int incumbent_only);
 /* A tethered or constrained stage run to its verdict: episodes (stream0,
    stream0 + 1, ...) until the stage's gate says PASS or FAIL - the fewest
    the gate needs, at most its maximum.  Configure the monitor with
@@ -14244,6 +14268,10 @@ S2RDEF s2r_gate_config s2r_gate_config_default(void) {
     c.constrained_max_catastrophic = 0;
     c.canary_margin = 0.05;
     c.canary_min_episodes = 40;
+    c.canary_worse_share = 1.0 / 3.0;
+    c.canary_alpha = 0.05;
+    c.canary_beta = 0.10;
+    c.canary_max_pairs = 200;
     return c;
 }
 
@@ -14446,6 +14474,45 @@ S2RDEF s2r_gate_result s2r_gate_canary(const s2r_gate_config* c, int kc, int nc,
     else
         s2r__gate_say(&g, S2R_VERDICT_PASS, "candidate %d/%d vs incumbent %d/%d: difference %.3f, 95%% CI %.3f to %.3f, not worse",
                       kc, nc, ki, ni, g.value, g.lo, g.hi);
+    return g;
+}
+
+S2RDEF s2r_gate_result s2r_gate_canary_pairs(const s2r_gate_config* c, int pairs, int wins, int losses) {
+    s2r_gate_result g = s2r__gate_make(S2R_STAGE_CANARY, pairs, 0, -c->canary_margin);
+    s2r_sprt_config t;
+    char why[S2R_ERROR_LEN];
+    double llr;
+    s2r_verdict v;
+    if (pairs < 0 || wins < 0 || losses < 0 || wins > pairs - losses) {
+        s2r__gate_say(&g, S2R_VERDICT_FAIL, "invalid statistics: %d pairs, %d won by the candidate, %d by the incumbent",
+                      pairs, wins, losses);
+        return g;
+    }
+    t.p0 = c->canary_worse_share;
+    t.p1 = 0.5;
+    t.alpha = c->canary_alpha;
+    t.beta = c->canary_beta;
+    t.max_n = 100000;   /* the cap is on pairs, below */
+    if (s2r_sprt_check(&t, why) != S2R_OK || c->canary_max_pairs < 1) {
+        s2r__gate_say(&g, S2R_VERDICT_FAIL, "bad canary design: %s", c->canary_max_pairs < 1 ? "max pairs < 1" : why);
+        return g;
+    }
+    g.value = g.lo = g.hi = pairs > 0 ? (double)(wins - losses) / pairs : 0;   /* the observed difference */
+    v = s2r_sprt_decide(&t, wins, wins + losses, &llr);
+    if (v == S2R_VERDICT_PASS)
+        s2r__gate_say(&g, v, "%d pairs, %d disagreements won %d : %d: log-likelihood ratio %.2f reached the pass "
+                      "boundary (not worse)", pairs, wins + losses, wins, losses, llr);
+    else if (v == S2R_VERDICT_FAIL)
+        s2r__gate_say(&g, v, "%d pairs, %d disagreements won %d : %d: log-likelihood ratio %.2f reached the fail "
+                      "boundary (worse)", pairs, wins + losses, wins, losses, llr);
+    else if (pairs >= c->canary_max_pairs)
+        s2r__gate_say(&g, g.value >= -c->canary_margin - S2R_GATE_EPS ? S2R_VERDICT_PASS : S2R_VERDICT_FAIL,
+                      "%d pairs (the cap), %d disagreements won %d : %d: drop %.3f %s the margin %.2f", pairs,
+                      wins + losses, wins, losses, (double)(losses - wins) / pairs,
+                      g.value >= -c->canary_margin - S2R_GATE_EPS ? "within" : "beyond", c->canary_margin);
+    else
+        s2r__gate_say(&g, S2R_VERDICT_CONTINUE, "%d pairs, %d disagreements won %d : %d: log-likelihood ratio %.2f "
+                      "between the boundaries", pairs, wins + losses, wins, losses, llr);
     return g;
 }
 

@@ -22,7 +22,9 @@
                     before it starts
      constrained    targets and safety box shrunk to 50 % of the workspace,
                     the same kind of test
-     canary         two units run the candidate beside the incumbent
+     canary         two units run the candidate beside the incumbent on the
+                    same tasks, pair by pair, until a sequential test on
+                    the pairs where they disagree decides
      autonomous     the whole fleet, each unit watched by CUSUM detectors;
                     midway someone knocks one unit's camera by 2.5 cm, its
                     success collapses, the detector fires and the fleet
@@ -53,7 +55,6 @@
 typedef struct sizes {
     int fleet;            /* units in the fleet (the first is the lab unit)    */
     int canary_units;     /* units 1..canary_units run the canary             */
-    int canary_episodes;  /* per canary unit and controller                   */
     int suite_repeats;    /* repeats of each regression case                  */
     int shadow_episodes;  /* on the lab unit                                  */
     int rounds_before;    /* autonomous rounds before the change is injected  */
@@ -65,7 +66,6 @@ static sizes sizes_for(int quick) {
     sizes s;
     s.fleet = quick ? 16 : 40;
     s.canary_units = 2;
-    s.canary_episodes = quick ? 20 : 40;
     s.suite_repeats = quick ? 1 : 3;
     s.shadow_episodes = quick ? 6 : 20;
     s.rounds_before = quick ? 8 : 15;
@@ -456,31 +456,33 @@ static s2r_result stage_canary(const s2r_options* opt, const sizes* z, const s2r
     s2r_run_summary c_sum, i_sum;
     s2r_gate_result g;
     double s1 = 0, s2 = 0;
-    int u, e, n = 0;
+    int n = 0, wins = 0, losses = 0;
     memset(&c_sum, 0, sizeof c_sum);
     memset(&i_sum, 0, sizeof i_sum);
-    for (u = 1; u <= z->canary_units; u++)
-        for (e = 0; e < z->canary_episodes; e++) {
-            s2r_rng r1 = s2r_rng_make(opt->seed + 4, 1000u * (uint64_t)u + (uint64_t)e), r2 = r1;
-            s2r_episode_stats sc, si;
-            s2r_result res = s2r_deploy_episode(cand, &fleet[u].reach, &fleet[u].safety, &r1, &sc);
-            if (res == S2R_OK) res = s2r_deploy_episode(incumbent, &fleet[u].reach, &fleet[u].safety, &r2, &si);
-            if (res != S2R_OK) return res;
-            s2r_run_summary_add(&c_sum, &sc);
-            s2r_run_summary_add(&i_sum, &si);
-            s1 += sc.action_mean_abs;
-            s2 += sc.action_mean_abs * sc.action_mean_abs;
-            n++;
-        }
-    printf("  canary: units %s .. %s (%d of %d = %.0f %% of the fleet): candidate %d/%d, incumbent %d/%d\n",
-           fleet[1].real.name, fleet[z->canary_units].real.name, z->canary_units, z->fleet,
-           100.0 * z->canary_units / z->fleet, c_sum.successes, c_sum.episodes, i_sum.successes, i_sum.episodes);
+    do {   /* pairs in turn over the canary units, until the sequential canary decides */
+        int u = 1 + n % z->canary_units, e = n / z->canary_units;
+        s2r_rng r1 = s2r_rng_make(opt->seed + 4, 1000u * (uint64_t)u + (uint64_t)e), r2 = r1;
+        s2r_episode_stats sc, si;
+        s2r_result res = s2r_deploy_episode(cand, &fleet[u].reach, &fleet[u].safety, &r1, &sc);
+        if (res == S2R_OK) res = s2r_deploy_episode(incumbent, &fleet[u].reach, &fleet[u].safety, &r2, &si);
+        if (res != S2R_OK) return res;
+        s2r_run_summary_add(&c_sum, &sc);
+        s2r_run_summary_add(&i_sum, &si);
+        wins += sc.success && !si.success;
+        losses += si.success && !sc.success;
+        s1 += sc.action_mean_abs;
+        s2 += sc.action_mean_abs * sc.action_mean_abs;
+        n++;
+        g = s2r_gate_canary_pairs(&gc, n, wins, losses);
+    } while (g.verdict == S2R_VERDICT_CONTINUE || n < 2);
+    printf("  canary: units %s .. %s (%d of %d = %.0f %% of the fleet), %d pairs on the same tasks: candidate %d/%d, "
+           "incumbent %d/%d\n", fleet[1].real.name, fleet[z->canary_units].real.name, z->canary_units, z->fleet,
+           100.0 * z->canary_units / z->fleet, n, c_sum.successes, c_sum.episodes, i_sum.successes, i_sum.episodes);
     record_bar(rec, "canary: candidate", c_sum.successes, c_sum.episodes, c_sum.interventions, c_sum.mean_torque_peak);
     record_bar(rec, "canary: incumbent", i_sum.successes, i_sum.episodes, i_sum.interventions, i_sum.mean_torque_peak);
     *ref_sum = c_sum;
     *action_mean = s1 / n;
     *action_std = sqrt(fmax(s2 / n - (s1 / n) * (s1 / n), 0) * n / (n - 1));
-    g = s2r_gate_canary(&gc, c_sum.successes, c_sum.episodes, i_sum.successes, i_sum.episodes);
     decide(d, &g);
     return S2R_OK;
 }

@@ -17,8 +17,9 @@
    probability and expected episodes exactly (s2r_gate_oc), checks them
    against --runs simulated deployments of Bernoulli episodes, and prints
    the plan a team would budget robot time with (s2r_gate_plan_print).
-   Then the canary gate, which stays a fixed-size comparison: how often it
-   passes a candidate worse than the incumbent by 0 to 20 points.  Then
+   Then the canary, the fixed comparison against the sequential one on
+   pairs: how often each passes a candidate worse than the incumbent by 0
+   to 20 points, and the episodes each spends.  Then
    the drift detectors of the autonomous stage, CUSUM and
    Page-Hinkley, on streams with a known change: how often each raises a
    false alarm in 1000 unchanged episodes, and how many episodes each
@@ -28,7 +29,7 @@
    rates are properties of the rule, measurable before any deployment.
 
    Uses: s2r_gate_oc, s2r_gate_plan_print, s2r_gate_tethered,
-         s2r_gate_constrained, s2r_gate_canary, s2r_drift_init, s2r_drift_update,
+         s2r_gate_constrained, s2r_gate_canary, s2r_gate_canary_pairs, s2r_drift_init, s2r_drift_update,
          s2r_drift_config_page_hinkley, s2r_figure_*.
    Writes: DIR/11_gate_oc.csv (rule, stage, true rate: exact and simulated
            pass probability and episodes), DIR/11_gate_oc.png,
@@ -147,41 +148,65 @@ static int write_oc(const s2r_options* opt, const gate_curve* g, int n, int runs
     return bad;
 }
 
-/* --- The canary: a fixed-size comparison, measured ------------------------ */
+/* --- The canary, measured ---------------------------------------------------- */
 
-/* The canary gate (Newcombe interval of the difference, 40 episodes per
-   controller on each of two units: 80 each) passing a candidate that is
-   worse than the incumbent by `drop`, over `runs` simulated canaries with
-   independent episodes. */
+/* One simulated canary: the fixed comparison (interval rule: 80 episodes
+   per controller) or the sequential one on pairs; returns 1 for PASS, the
+   episodes each controller ran in *n. */
+static int canary_once(const s2r_gate_config* c, int sequential, double pc, double pi, s2r_rng* rng, int* n) {
+    int kc = 0, ki = 0, wins = 0, losses = 0;
+    s2r_gate_result g;
+    memset(&g, 0, sizeof g);
+    *n = 0;
+    do {
+        int sc = s2r_rng_uniform(rng) < pc, si = s2r_rng_uniform(rng) < pi;
+        kc += sc;
+        ki += si;
+        wins += sc && !si;
+        losses += si && !sc;
+        ++*n;
+        if (sequential) g = s2r_gate_canary_pairs(c, *n, wins, losses);
+    } while (sequential ? g.verdict == S2R_VERDICT_CONTINUE : *n < 80);
+    if (!sequential) g = s2r_gate_canary(c, kc, *n, ki, *n);
+    return g.verdict == S2R_VERDICT_PASS;
+}
+
+/* Both canaries passing a candidate worse than the incumbent by `drop`,
+   over `runs` simulated canaries with independent episodes. */
 static int measure_canary(const s2r_options* opt, int runs) {
     static const double incumbents[2] = {0.95, 0.85}, drops[5] = {0, 0.05, 0.10, 0.15, 0.20};
     s2r_gate_config c = s2r_gate_config_default();
     char path[512], error[S2R_ERROR_LEN];
     s2r_file file;
-    int a, b, r, e, n = 80;
+    int a, b, r, q;
     if (s2r_file_create(&file, s2r_path(path, sizeof path, opt->out, "11_canary_oc.csv"), error) != S2R_OK) {
         fprintf(stderr, "%s\n", error);
         return 1;
     }
-    fprintf(file.f, "incumbent,candidate,drop,episodes_each,pass_simulated,runs\n");
-    printf("\nThe canary (fixed %d episodes per controller, not worse by the Newcombe interval and a %.2f margin), "
-           "%d simulated canaries:\n", n, c.canary_margin, runs);
+    fprintf(file.f, "rule,incumbent,candidate,drop,pass_simulated,episodes_each,runs\n");
+    printf("\nThe canary, %d simulated canaries each: the fixed comparison (80 episodes per controller, Newcombe "
+           "interval and a %.2f margin) and the sequential one on pairs (worse share %.2f, alpha %.2f, beta %.2f, "
+           "at most %d pairs):\n", runs, c.canary_margin, c.canary_worse_share, c.canary_alpha, c.canary_beta,
+           c.canary_max_pairs);
     for (a = 0; a < 2; a++)
         for (b = 0; b < 5; b++) {
-            double pi = incumbents[a], pc = pi - drops[b];
-            int pass = 0;
-            s2r_rng rng = s2r_rng_make(opt->seed + 50, (uint64_t)(5 * a + b));
-            for (r = 0; r < runs; r++) {
-                int kc = 0, ki = 0;
-                for (e = 0; e < n; e++) {
-                    kc += s2r_rng_uniform(&rng) < pc;
-                    ki += s2r_rng_uniform(&rng) < pi;
+            double pi = incumbents[a], pc = pi - drops[b], pass[2], spent[2];
+            for (q = 0; q < 2; q++) {
+                s2r_rng rng = s2r_rng_make(opt->seed + 50 + (uint64_t)q, (uint64_t)(5 * a + b));
+                int passed = 0;
+                long long episodes = 0;
+                for (r = 0; r < runs; r++) {
+                    int n;
+                    passed += canary_once(&c, q, pc, pi, &rng, &n);
+                    episodes += n;
                 }
-                pass += s2r_gate_canary(&c, kc, n, ki, n).verdict == S2R_VERDICT_PASS;
+                pass[q] = (double)passed / runs;
+                spent[q] = (double)episodes / runs;
+                fprintf(file.f, "%s,%.2f,%.2f,%.2f,%.5f,%.1f,%d\n", q ? "sequential" : "interval", pi, pc, drops[b],
+                        pass[q], spent[q], runs);
             }
-            fprintf(file.f, "%.2f,%.2f,%.2f,%d,%.5f,%d\n", pi, pc, drops[b], n, (double)pass / runs, runs);
-            printf("  incumbent %.2f, candidate %.2f (%.2f worse): passes %5.1f %%\n", pi, pc, drops[b],
-                   100.0 * pass / runs);
+            printf("  incumbent %.2f, candidate %.2f (%.2f worse): fixed passes %5.1f %% (80 episodes each), "
+                   "sequential %5.1f %% (%.0f)\n", pi, pc, drops[b], 100 * pass[0], 100 * pass[1], spent[1]);
         }
     if (s2r_file_commit(&file, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
     return 0;

@@ -319,6 +319,53 @@ static int test_deploy_gate_oc(void) {
     return 0;
 }
 
+/* The sequential canary on pairs (a worse candidate wins a third of the
+   disagreements, an equal one half): a win adds log(1.5) = 0.405, a loss
+   log(0.75) = -0.288; 8 straight wins pass, 8 straight losses fail; at the
+   cap the observed drop decides against the margin.  Over 20000 simulated
+   canaries whose candidate wins exactly a third of the disagreements it
+   passes at most Wald's bound alpha / (1 - beta), and one winning half of
+   them passes at least 1 - beta; the same counts give the same words. */
+static int test_deploy_gate_canary_pairs(void) {
+    s2r_gate_config c = s2r_gate_config_default();
+    s2r_gate_result g, again;
+    int th, r;
+    CHECK(s2r_gate_canary_pairs(&c, 7, 7, 0).verdict == S2R_VERDICT_CONTINUE);
+    g = s2r_gate_canary_pairs(&c, 8, 8, 0);
+    CHECKF(g.verdict == S2R_VERDICT_PASS && strstr(g.reason, "pass boundary"), "%s", g.reason);
+    CHECK(s2r_gate_canary_pairs(&c, 7, 0, 7).verdict == S2R_VERDICT_CONTINUE);
+    g = s2r_gate_canary_pairs(&c, 8, 0, 8);
+    CHECKF(g.verdict == S2R_VERDICT_FAIL && strstr(g.reason, "fail boundary"), "%s", g.reason);
+    CHECK(s2r_gate_canary_pairs(&c, 199, 0, 7).verdict == S2R_VERDICT_CONTINUE);   /* the controllers agree */
+    g = s2r_gate_canary_pairs(&c, 200, 0, 7);
+    CHECKF(g.verdict == S2R_VERDICT_PASS && strstr(g.reason, "the cap"), "%s", g.reason);   /* drop 0.035 */
+    g = s2r_gate_canary_pairs(&c, 200, 20, 31);                                 /* llr -0.81, drop 0.055 */
+    CHECKF(g.verdict == S2R_VERDICT_FAIL && strstr(g.reason, "beyond the margin"), "%s", g.reason);
+    again = s2r_gate_canary_pairs(&c, 200, 20, 31);
+    CHECK(again.verdict == g.verdict && strcmp(again.reason, g.reason) == 0);
+    CHECK(s2r_gate_canary_pairs(&c, 10, 6, 5).verdict == S2R_VERDICT_FAIL);     /* more disagreements than pairs */
+    CHECK(s2r_gate_canary_pairs(&c, -1, 0, 0).verdict == S2R_VERDICT_FAIL);
+    for (th = 0; th < 2; th++) {   /* every pair a disagreement: the share alone decides */
+        double share = th ? 0.5 : 1.0 / 3.0, passed = 0;
+        int runs = 20000;
+        s2r_rng rng = s2r_rng_make(31, (uint64_t)th);
+        for (r = 0; r < runs; r++) {
+            int n = 0, w = 0;
+            do {
+                w += s2r_rng_uniform(&rng) < share;
+                n++;
+                g = s2r_gate_canary_pairs(&c, n, w, n - w);
+            } while (g.verdict == S2R_VERDICT_CONTINUE);
+            passed += g.verdict == S2R_VERDICT_PASS;
+        }
+        printf("    sequential canary, candidate winning %.3f of the disagreements: passes %.4f\n", share, passed / runs);
+        if (th == 0) CHECKF(passed / runs <= c.canary_alpha / (1 - c.canary_beta) + 3 * sqrt(0.05 * 0.95 / runs),
+                            "false pass %.4f", passed / runs);
+        else CHECKF(passed / runs >= 1 - c.canary_beta - 3 * sqrt(0.1 * 0.9 / runs), "power %.4f", passed / runs);
+    }
+    return 0;
+}
+
 static int test_deploy_gate_canary(void) {
     s2r_gate_config c = s2r_gate_config_default();
     s2r_gate_result g;
@@ -967,6 +1014,7 @@ static const test_case deploy_tests[] = {
     {"deploy: interval constrained gate: 85/100 passes, 84/100 or a catastrophe fails", test_deploy_gate_constrained},
     {"deploy: sequential gate: SPRT boundaries, the cap, reasons, bad designs", test_deploy_gate_sequential},
     {"deploy: gates' exact operating characteristic matches 20000 simulated runs; alpha and beta hold", test_deploy_gate_oc},
+    {"deploy: sequential canary on pairs: boundaries, the cap, and its error rates over 20000 runs", test_deploy_gate_canary_pairs},
     {"deploy: canary gate: Newcombe bound below 0 or a drop beyond the margin fails", test_deploy_gate_canary},
     {"deploy: impossible statistics never pass a gate", test_deploy_gate_garbage},
     {"deploy: safety blocks NaN, Inf, limit, jump and workspace commands (UR5e, Panda)", test_deploy_safety_injected},
