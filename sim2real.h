@@ -1711,6 +1711,8 @@ S2RDEF s2r_sim_config    s2r_task_sim_config(s2r_task_kind kind, s2r_robot_kind 
 S2RDEF s2r_randomization s2r_task_randomization(s2r_task_kind kind);
 /* Observation and action sizes of the task on `robot`. */
 S2RDEF void              s2r_task_dims(s2r_task_kind kind, s2r_robot_kind robot, int* obs_dim, int* act_dim);
+/* The same for an arm of n_joints joints (your own MJCF). */
+S2RDEF void              s2r_task_dims_n(s2r_task_kind kind, int n_joints, int* obs_dim, int* act_dim);
 /* A camera calibration (m, subtracted from what the camera perceives:
    reach's target, push's object) into either task's settings. */
 S2RDEF void              s2r_task_config_set_camera(s2r_task_config* config, const double correction[3]);
@@ -2668,6 +2670,10 @@ typedef struct s2r_training {
     int               history;        /* frames of history the policy sees
                                          (s2r_frame_history); the ppo must be
                                          sized s2r_history_obs_dim; 0          */
+    const char*       mjcf_path;      /* robot S2R_ROBOT_CUSTOM: your arm's MJCF
+                                         file (the conventions in Robots); the
+                                         ppo sized s2r_task_dims_n(kind, its
+                                         joints); NULL                         */
 } s2r_training;
 
 /* Task `kind` on `robot`, nominal simulator, the defaults above. */
@@ -8433,9 +8439,12 @@ S2RDEF s2r_randomization s2r_task_randomization(s2r_task_kind kind) {
 }
 
 S2RDEF void s2r_task_dims(s2r_task_kind kind, s2r_robot_kind robot, int* obs_dim, int* act_dim) {
-    int n = robot == S2R_ROBOT_PANDA ? 7 : 6;
-    *obs_dim = kind == S2R_TASK_PUSH ? S2R_PUSH_OBS : 4 * n + 9;
-    *act_dim = kind == S2R_TASK_PUSH ? 2 : n;
+    s2r_task_dims_n(kind, robot == S2R_ROBOT_PANDA ? 7 : 6, obs_dim, act_dim);
+}
+
+S2RDEF void s2r_task_dims_n(s2r_task_kind kind, int n_joints, int* obs_dim, int* act_dim) {
+    *obs_dim = kind == S2R_TASK_PUSH ? S2R_PUSH_OBS : 4 * n_joints + 9;
+    *act_dim = kind == S2R_TASK_PUSH ? 2 : n_joints;
 }
 
 S2RDEF void s2r_task_config_set_camera(s2r_task_config* config, const double correction[3]) {
@@ -11521,6 +11530,7 @@ static s2r_result s2r__task_envs_init(s2r__task_envs* v, const s2r_training* t, 
     int i;
     memset(v, 0, sizeof *v);
     sc.randomization = t->randomization;
+    if (t->robot == S2R_ROBOT_CUSTOM) sc.mjcf_path = t->mjcf_path;
     v->sims = (s2r_sim*)s2r__calloc((size_t)count, sizeof *v->sims);
     v->tasks = (s2r_task*)s2r__calloc((size_t)count, sizeof *v->tasks);
     v->envs = (s2r_env*)s2r__calloc((size_t)count, sizeof *v->envs);
@@ -11732,10 +11742,14 @@ S2RDEF s2r_result s2r_train(const s2r_training* t, s2r_ppo* ppo, char* error) {
     s2r__training_log log;
     s2r_result res;
     int obs_dim, act_dim;
-    s2r_task_dims(t->task.kind, t->robot, &obs_dim, &act_dim);
     if (t->history < 0 || t->history > S2R_HISTORY_MAX)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "history must be 0..%d frames, got %d", S2R_HISTORY_MAX, t->history);
-    obs_dim = s2r_history_obs_dim(obs_dim, act_dim, t->history);
+    if (t->robot == S2R_ROBOT_CUSTOM && !t->mjcf_path)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "a custom arm needs its MJCF (mjcf_path)");
+    if ((res = s2r__task_envs_init(&envs, t, 1, error)) != S2R_OK) return res;   /* the sizes of this arm's task */
+    obs_dim = envs.envs[0].obs_dim;
+    act_dim = envs.envs[0].act_dim;
+    s2r__task_envs_free(&envs);
     if (ppo->obs_dim != obs_dim || ppo->act_dim != act_dim)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "ppo sized %dx%d, the %s %s task needs %dx%d (history %d)",
                          ppo->obs_dim, ppo->act_dim, s2r_robot_kind_name(t->robot), s2r_task_kind_name(t->task.kind),

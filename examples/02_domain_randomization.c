@@ -13,7 +13,8 @@
    s2r_randomization_load; --ranges FILE trains on such a file instead (for
    example the ranges example 12 recentred on your arm's logs), and
    --history K gives the policy memory: it sees its last K observations
-   and actions too (s2r_frame_history).
+   and actions too (s2r_frame_history).  --mjcf FILE trains your own arm
+   instead (measured in its simulator only: it has no stand-in fleet).
 
    Uses: s2r_task_randomization, s2r_randomization_write,
          s2r_train, s2r_policy_save,
@@ -43,9 +44,38 @@
    step.  Every physics step the trace holds the command, the true angle
    and the angle the controller reads - the command latency, the sensing
    delay and the encoder noise, side by side, with that episode's draws. */
+/* The simulator of the arm trained on: a built-in one, or --mjcf's. */
+static s2r_sim_config arm_sim_config(const s2r_options* opt) {
+    s2r_sim_config sc = s2r_task_sim_config(opt->task, opt->mjcf[0] ? S2R_ROBOT_CUSTOM : opt->robot);
+    if (opt->mjcf[0]) sc.mjcf_path = opt->mjcf;
+    return sc;
+}
+
+/* Your own arm (--mjcf) has no stand-in fleet: the policy is measured in
+   its nominal simulator only. */
+static int evaluate_in_sim(const s2r_options* opt, s2r_policy* p, const s2r_training* t, char* error) {
+    s2r_sim_config sc = arm_sim_config(opt);
+    s2r_controller c = s2r_policy_controller(p);
+    s2r_eval_result r;
+    s2r_sim sim;
+    s2r_task task;
+    int bad;
+    if (s2r_sim_init(&sim, &sc) != S2R_OK) { snprintf(error, S2R_ERROR_LEN, "%s", sim.error); return 1; }
+    bad = s2r_task_init(&task, &t->task, &sim.backend) != S2R_OK;
+    if (bad) snprintf(error, S2R_ERROR_LEN, "%s", task.error ? task.error : "task");
+    else if ((bad = s2r_evaluate(&c, &task, opt->quick ? 20 : 200, opt->seed + 1000, &r, NULL) != S2R_OK))
+        snprintf(error, S2R_ERROR_LEN, "%s", task.error);
+    else
+        printf("  sim + domain randomization on %s: sim %.1f %% [%.1f, %.1f] (no stand-in fleet for your arm: no "
+               "real units)\n", opt->mjcf, 100 * r.success_rate, 100 * r.success_lo, 100 * r.success_hi);
+    if (!bad) s2r_task_free(&task);
+    s2r_sim_free(&sim);
+    return bad;
+}
+
 static s2r_result show_randomization(const s2r_options* opt, const s2r_randomization* r, char* error) {
     s2r_sim sim;
-    s2r_sim_config sc = s2r_task_sim_config(opt->task, opt->robot);
+    s2r_sim_config sc = arm_sim_config(opt);
     s2r_rng rng = s2r_rng_make(opt->seed, 0xd2);
     const s2r_backend* b;
     char path[512];
@@ -247,7 +277,7 @@ int main(int argc, char** argv) {
 
     if (s2r_example_start(&opt, argc, argv, "PPO with domain randomization",
                           S2R_OPT_ROBOT | S2R_OPT_TASK | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_THREADS | S2R_OPT_OUT |
-                          S2R_OPT_QUICK | S2R_OPT_RESUME | S2R_OPT_RANGES | S2R_OPT_HISTORY, &status) != S2R_OK)
+                          S2R_OPT_QUICK | S2R_OPT_RESUME | S2R_OPT_RANGES | S2R_OPT_HISTORY | S2R_OPT_MJCF, &status) != S2R_OK)
         return status;
     steps = opt.quick ? 16000 : s2r_task_training_steps(opt.task, 0);
 
@@ -269,6 +299,14 @@ int main(int argc, char** argv) {
 
     /* 2. Train: the same PPO as 01, every episode on freshly drawn physics. */
     s2r_task_dims(opt.task, opt.robot, &obs_dim, &act_dim);
+    if (opt.mjcf[0]) {   /* your arm: its own joint count */
+        s2r_robot arm;
+        if (s2r_robot_load_file(&arm, opt.mjcf) != S2R_OK) { fprintf(stderr, "%s\n", arm.error); return 1; }
+        s2r_task_dims_n(opt.task, arm.info.n_joints, &obs_dim, &act_dim);
+        s2r_robot_free(&arm);
+        training.robot = S2R_ROBOT_CUSTOM;
+        training.mjcf_path = opt.mjcf;
+    }
     training.history = opt.history;   /* --history K: the policy sees its last K steps too */
     pc = s2r_task_ppo_config(opt.task, steps, opt.seed, opt.threads);
     if (s2r_ppo_init(&ppo, &pc, s2r_history_obs_dim(obs_dim, act_dim, opt.history), act_dim) != S2R_OK) {
@@ -289,6 +327,12 @@ int main(int argc, char** argv) {
     }
 
     /* 3. Evaluate on the nominal simulator and on the same real units as 01. */
+    if (opt.mjcf[0]) {
+        int bad = evaluate_in_sim(&opt, &ppo.policy, &training, error);
+        if (bad) fprintf(stderr, "%s\n", error);
+        s2r_ppo_free(&ppo);
+        return bad;
+    }
     policy = s2r_policy_controller(&ppo.policy);
     if (s2r_evaluate_sim_and_real(&policy, opt.robot, &training.task, NULL, opt.quick ? 20 : 100, opt.seed + 1000,
                                   opt.real_seed, 3, &eval, error) != S2R_OK ||

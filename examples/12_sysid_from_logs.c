@@ -10,11 +10,11 @@
 
        build/12_sysid_from_logs --mjcf my_arm.xml --log a.csv --log b.csv \
            --log c.csv --out DIR                         # identify
-       build/02_domain_randomization --ranges DIR/12_ranges.txt --out DIR
-                                                         # train on them
+       build/02_domain_randomization --mjcf my_arm.xml \
+           --ranges DIR/12_ranges.txt --out DIR          # train on them
 
-   (--robot ur5e|panda instead of --mjcf for a built-in arm; training on
-   your own MJCF is not wired into the examples yet.)
+   (--robot ur5e|panda instead of --mjcf for a built-in arm; your own arm
+   is then measured in its simulator only, having no stand-in fleet.)
 
    The files: one trajectory per file in the format of the manual's
    "Trajectory files" (t, command_J, q_J per joint; any rate; starting at
@@ -129,7 +129,8 @@ int main(int argc, char** argv) {
         bad = 1;
     }
     if (!bad) printf("wrote %s/12_identified.txt and %s/12_ranges.txt\nNext: train on them - "
-                     "build/02_domain_randomization --ranges %s/12_ranges.txt\n", opt.out, opt.out, opt.out);
+                     "build/02_domain_randomization%s%s --ranges %s/12_ranges.txt\n", opt.out, opt.out,
+                     opt.mjcf[0] ? " --mjcf " : "", opt.mjcf, opt.out);
     s2r_sysid_free(&id);
     s2r_trajectory_set_free(&train);
     s2r_trajectory_set_free(&valid);

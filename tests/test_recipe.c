@@ -252,7 +252,38 @@ static int test_history_policy(void) {
     return 0;
 }
 
+/* Your own arm: s2r_train on an MJCF file (here the UR5e's, written out)
+   builds its environments from the file and sizes the task from its
+   joints; a custom arm without a file is refused. */
+static int test_train_custom_mjcf(void) {
+    const char* path = "build/test_recipe_arm.xml";
+    s2r_training t = s2r_training_default(S2R_ROBOT_CUSTOM, S2R_TASK_REACH);
+    s2r_ppo_config pc = s2r_task_ppo_config(S2R_TASK_REACH, 4000, 2, 1);
+    s2r_ppo ppo;
+    char error[S2R_ERROR_LEN];
+    size_t n = s2r_robot_mjcf(S2R_ROBOT_UR5E, NULL, 0);
+    char* xml = (char*)malloc(n + 1);
+    int obs_dim, act_dim;
+    FILE* f = fopen(path, "w");
+    CHECK(xml && f);
+    s2r_robot_mjcf(S2R_ROBOT_UR5E, xml, n + 1);
+    fputs(xml, f);
+    fclose(f);
+    free(xml);
+    t.progress = 0;
+    s2r_task_dims_n(S2R_TASK_REACH, 6, &obs_dim, &act_dim);
+    CHECK(s2r_ppo_init(&ppo, &pc, obs_dim, act_dim) == S2R_OK);
+    CHECK(s2r_train(&t, &ppo, error) == S2R_ERR_INVALID_ARGUMENT && strstr(error, "mjcf_path"));
+    t.mjcf_path = path;
+    CHECKF(s2r_train(&t, &ppo, error) == S2R_OK, "%s", error);
+    CHECK(ppo.global_step >= 4000 && s2r_made_for_robot(ppo.policy.made_for) == S2R_ROBOT_CUSTOM);
+    s2r_ppo_free(&ppo);
+    remove(path);
+    return 0;
+}
+
 static const test_case recipe_tests[] = {
+    {"recipe: training on your own arm's MJCF file", test_train_custom_mjcf},
     {"recipe: a policy with a frame history trains, records it, and evaluates as deployed", test_history_policy},
     {"recipe: camera calibration finds the unit's offset within 3 mm", test_calibrate_camera},
     {"recipe: unit demonstrations are the same for 1 and 2 threads", test_unit_demos_thread_independent},
