@@ -268,9 +268,20 @@
      s2r__sysid_descend          one sweep: coordinates, then directions
      s2r_sysid_recentre          the next training ranges
    How does a deployment gate decide?
-     s2r_gate_canary             a candidate against the incumbent
-     s2r__gate_rate              Wilson intervals behind every verdict
+     s2r_sprt_decide             Wald's test on k successes of n episodes
+     s2r_gate_tethered           the sequential rule, or the earlier one
+     s2r_gate_oc                 what a gate costs and risks, exactly
+     s2r_gate_canary_pairs       a candidate against the incumbent, in pairs
      s2r_deploy_apply            the gate's verdict applied to the rollout
+   How does the object's system identification work?
+     s2r_identify_object         strikes, the fit, the verdict
+     s2r_trajectory_collect_strikes  the tip strikes the object, open loop
+     s2r__sysid_replay           the simulator replays them; the object's error
+     s2r__sysid_validate         the error beyond the camera's own
+   How does a log become a trajectory set?
+     s2r_trajectory_set_load_csv the files, then resampling
+     s2r__table_parse            any CSV of numbers, with file and line
+     s2r__log_resample           held commands, interpolated readings
 */
 #ifndef SIM2REAL_H
 #define SIM2REAL_H
