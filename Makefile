@@ -106,6 +106,8 @@ test: test-deps $(BUILD)/test_main $(BUILD)/test_render $(BUILD)/cxx_check.o $(B
 	./$(BUILD)/12_sysid_from_logs --quick --out $(BUILD)/quick_logs
 	./$(BUILD)/12_sysid_from_logs --quick --log $(BUILD)/quick_logs/12_log_0.csv --log $(BUILD)/quick_logs/12_log_3.csv --out $(BUILD)/quick_logs
 	./$(BUILD)/02_domain_randomization --quick --ranges $(BUILD)/quick_logs/12_ranges.txt --out $(BUILD)/quick_logs
+	./$(BUILD)/12_sysid_from_logs --quick --mjcf examples/arm4.xml --out $(BUILD)/quick_arm4
+	./$(BUILD)/02_domain_randomization --quick --mjcf examples/arm4.xml --ranges $(BUILD)/quick_arm4/12_ranges.txt --out $(BUILD)/quick_arm4
 	./$(BUILD)/13_memory --quick --out $(BUILD)/quick_push
 	@$(MAKE) --no-print-directory notebooks sanitize fuzz
 

@@ -26,9 +26,12 @@
    delay.
 
    Without --log it first makes logs the way a lab would: three multisine
-   excitations and a chirp on real unit --real-seed of the stand-in fleet,
-   written as DIR/12_log_N.csv - then forgets the robot and identifies
-   from the files, so the whole path runs on any machine.
+   excitations and a chirp on real unit --real-seed of the stand-in fleet
+   (with --mjcf: on your arm's simulator made different from its model on
+   purpose - kp x 0.9, kv x 1.1, a 0.2 kg payload, 0.2 N m of dry friction,
+   20 ms of command delay), written as DIR/12_log_N.csv - then forgets the
+   robot and identifies from the files, so the whole path runs on any
+   machine.  examples/arm4.xml is a small four-joint arm to try it with.
 
    Uses: s2r_trajectory_set_load_csv, s2r_trajectory_write_csv,
          s2r_trajectory_collect, s2r_sysid_init, s2r_sysid_run,
@@ -44,19 +47,50 @@
 
 #define PERIOD 0.02   /* s: logs are resampled to 50 Hz */
 
-/* No logs given: record them on a stand-in unit and write them as CSV,
-   as a lab would from its robot.  The paths go into opt->logs. */
+/* --mjcf without logs: your arm's simulator, made different from its
+   model on purpose, stands in for the arm (a softer servo, a 0.2 kg
+   payload, some dry friction, 20 ms of command delay) - a demonstration,
+   not your robot. */
+static s2r_randomization lab_arm(void) {
+    static const s2r_param p[5] = {S2R_PARAM_KP, S2R_PARAM_KV, S2R_PARAM_PAYLOAD, S2R_PARAM_FRICTIONLOSS,
+                                   S2R_PARAM_ACTION_LATENCY};
+    static const double v[5] = {0.9, 1.1, 0.2, 0.2, 0.02};
+    s2r_randomization r = s2r_randomization_none();
+    int i;
+    for (i = 0; i < 5; i++) {
+        r.p[p[i]].enabled = 1;
+        r.p[p[i]].mode = s2r_param_default_mode(p[i]);
+        r.p[p[i]].dist = s2r_dist_fixed(v[i]);
+    }
+    return r;
+}
+
+/* No logs given: record them on a stand-in and write them as CSV, as a lab
+   would from its robot - a unit of the stand-in fleet, or with --mjcf your
+   arm's simulator as lab_arm makes it.  The paths go into opt->logs. */
 static int make_logs(s2r_options* opt) {
     s2r_real_robot real;
+    s2r_sim lab;
+    s2r_sim_config sc = s2r_sim_config_default(S2R_ROBOT_CUSTOM);
+    const s2r_backend* robot;
     s2r_trajectory_set set;
     s2r_excitation_config ex = s2r_excitation_config_default();
     char error[S2R_ERROR_LEN], name[64], file[512];
     int i, n = 4, samples = opt->quick ? 60 : 150, bad = 0;
-    if (s2r_real_robot_init(&real, opt->robot, opt->real_seed) != S2R_OK) { fprintf(stderr, "%s\n", real.error); return 1; }
-    if (s2r_trajectory_set_init(&set, real.backend.info->n_joints, samples, n, PERIOD) != S2R_OK ||
-        s2r_trajectory_collect(&set, &real.backend, &ex, n - 1, opt->seed) != S2R_OK) bad = 1;
+    memset(&set, 0, sizeof set);
+    if (opt->mjcf[0]) {
+        sc.mjcf_path = opt->mjcf;
+        sc.randomization = lab_arm();
+        if (s2r_sim_init(&lab, &sc) != S2R_OK) { fprintf(stderr, "%s\n", lab.error); return 1; }
+        robot = &lab.backend;
+    } else {
+        if (s2r_real_robot_init(&real, opt->robot, opt->real_seed) != S2R_OK) { fprintf(stderr, "%s\n", real.error); return 1; }
+        robot = &real.backend;
+    }
+    if (s2r_trajectory_set_init(&set, robot->info->n_joints, samples, n, PERIOD) != S2R_OK ||
+        s2r_trajectory_collect(&set, robot, &ex, n - 1, opt->seed) != S2R_OK) bad = 1;
     ex.kind = S2R_EXCITATION_CHIRP;   /* the held-out log: another signal */
-    if (!bad && s2r_trajectory_collect(&set, &real.backend, &ex, 1, opt->seed + 1) != S2R_OK) bad = 1;
+    if (!bad && s2r_trajectory_collect(&set, robot, &ex, 1, opt->seed + 1) != S2R_OK) bad = 1;
     if (bad) fprintf(stderr, "%s\n", set.error);
     for (i = 0; i < n && !bad; i++) {
         snprintf(name, sizeof name, "12_log_%d.csv", i);
@@ -67,9 +101,10 @@ static int make_logs(s2r_options* opt) {
     }
     opt->n_logs = bad ? 0 : n;
     printf("No --log given: recorded %d logs of %.0f s on %s (3 multisines, a chirp) into %s/12_log_*.csv\n", n,
-           samples * PERIOD, real.name, opt->out);
+           samples * PERIOD, opt->mjcf[0] ? "your arm's simulator, made different on purpose" : real.name, opt->out);
     s2r_trajectory_set_free(&set);
-    s2r_real_robot_free(&real);
+    if (opt->mjcf[0]) s2r_sim_free(&lab);
+    else s2r_real_robot_free(&real);
     return bad;
 }
 
