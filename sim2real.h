@@ -4221,6 +4221,10 @@ S2RDEF void        s2r_options_usage(const char* program, const char* purpose);
    (`used`: S2R_OPT_* bits), so that "--resume" or "--task push" never
    passes silently where it would change nothing. */
 S2RDEF s2r_result  s2r_options_only(const s2r_options* options, unsigned used, char* error);
+/* The training ranges a program starts from: the file --ranges names when
+   given (s2r_randomization_load), else the task's defaults
+   (s2r_task_randomization).  Errors are the loader's, naming the file. */
+S2RDEF s2r_result  s2r_options_ranges(const s2r_options* options, s2r_randomization* out, char* error);
 /* How every example starts: parse the command line, print the usage on
    --help, refuse options it does not use (`used`), hand --threads to
    OpenMP when given, and make and claim --out (s2r_claim_dir).  S2R_OK to
@@ -15080,6 +15084,15 @@ S2RDEF s2r_result s2r_example_start(s2r_options* o, int argc, char** argv, const
     }
     *status = 0;
     return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_options_ranges(const s2r_options* o, s2r_randomization* out, char* error) {
+    if (!o || !out) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "options ranges: options and out are required");
+    if (!o->ranges[0]) {
+        *out = s2r_task_randomization(o->task);
+        return S2R_OK;
+    }
+    return s2r_randomization_load(out, o->ranges, error);
 }
 
 S2RDEF s2r_result s2r_options_only(const s2r_options* o, unsigned used, char* error) {

@@ -16,7 +16,7 @@
    and actions too (s2r_frame_history).  --mjcf FILE trains your own arm
    instead (measured in its simulator only: it has no stand-in fleet).
 
-   Uses: s2r_task_randomization, s2r_randomization_write,
+   Uses: s2r_options_ranges, s2r_randomization_write,
          s2r_train, s2r_policy_save,
          s2r_evaluate_sim_and_real, s2r_robustness_sweep.
    Writes: DIR/02_ranges.txt, DIR/02_dr.ckpt, DIR/02_dr_training.csv,
@@ -284,8 +284,7 @@ int main(int argc, char** argv) {
     /* 1. The ranges: the library's defaults (or --ranges, e.g. what system
        identification recentred), written out so they can be edited. */
     training = s2r_training_default(opt.robot, opt.task);
-    training.randomization = s2r_task_randomization(opt.task);
-    if (opt.ranges[0] && s2r_randomization_load(&training.randomization, opt.ranges, error) != S2R_OK) {
+    if (s2r_options_ranges(&opt, &training.randomization, error) != S2R_OK) {
         fprintf(stderr, "%s\n", error);
         return 1;
     }

@@ -15,7 +15,7 @@
      3. validate on held-out trajectories of a different signal (chirps):
         the mean squared error before and after, and the gate verdict
         (< 0.01 rad^2 good, 0.01-0.05 acceptable, > 0.05 block);
-     4. re-centre the default training ranges on the estimate (narrower
+     4. re-centre the default training ranges (or --ranges FILE's) on the estimate (narrower
         where the data are sure, untouched where a parameter could not be
         identified) and save them for the next training run; with --task
         push, first the object too: the tip strikes it through the
@@ -35,7 +35,7 @@
    ORACLE - which only a stand-in has, and which identification never
    reads.
 
-   Uses: s2r_real_robot_init, s2r_trajectory_set_init, s2r_trajectory_collect,
+   Uses: s2r_options_ranges, s2r_real_robot_init, s2r_trajectory_set_init, s2r_trajectory_collect,
          s2r_sysid_config_default, s2r_sysid_init, s2r_sysid_run,
          s2r_identify_object, s2r_sysid_config_object,
          s2r_sysid_simulate, s2r_sysid_print, s2r_sysid_recentre,
@@ -304,14 +304,16 @@ static int identify_arm(s2r_robot_kind kind, const s2r_options* opt, const sizes
     s2r_sysid id;
     s2r_sysid_config cfg = s2r_sysid_config_default();
     s2r_sim_config model = s2r_sim_config_default(kind);
-    s2r_randomization training = s2r_task_randomization(opt->task), next, fixed;
+    s2r_randomization training, next, fixed;   /* training: --ranges, or the task's defaults */
     s2r_sysid_result r;
+    char error[S2R_ERROR_LEN];
     double obs_latency;
     int ok;
 
     memset(&train, 0, sizeof train);
     memset(&valid, 0, sizeof valid);
     memset(&id, 0, sizeof id);
+    if (s2r_options_ranges(opt, &training, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 0; }
     if (s2r_real_robot_init(&real, kind, opt->real_seed) != S2R_OK) { fprintf(stderr, "%s\n", real.error); return 0; }
     printf("\n%s: %d trajectories of %.0f s to identify from, %d held out\n", real.name, z->train,
            z->samples * PERIOD, z->valid);
@@ -426,7 +428,7 @@ int main(int argc, char** argv) {
     int i, one_robot = 0, ok = 1;
 
     if (s2r_example_start(&opt, argc, argv, "identify a real unit's parameters and re-centre the training ranges",
-                          S2R_OPT_ROBOT | S2R_OPT_TASK | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_THREADS | S2R_OPT_OUT | S2R_OPT_QUICK | S2R_OPT_RESUME, &status) != S2R_OK)
+                          S2R_OPT_ROBOT | S2R_OPT_TASK | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_THREADS | S2R_OPT_OUT | S2R_OPT_QUICK | S2R_OPT_RESUME | S2R_OPT_RANGES, &status) != S2R_OK)
         return status;
     for (i = 1; i < argc; i++) one_robot |= strcmp(argv[i], "--robot") == 0;
     z.train = opt.quick ? 2 : 3;

@@ -34,7 +34,7 @@
    Also measured: real success against the number of demos (0, 10, 30,
    100, 300, 1000), fine-tuning the sysID policy.
 
-   Uses: s2r_identify_unit, s2r_identify_object, s2r_collect_unit_demos, s2r_train,
+   Uses: s2r_options_ranges, s2r_identify_unit, s2r_identify_object, s2r_collect_unit_demos, s2r_train,
          s2r_finetune_on_unit, s2r_clone_demos, s2r_evaluate_sim_and_real,
          s2r_figure_*.
    --task reach (the default) or push picks the task; push's files start
@@ -241,7 +241,7 @@ static int measure_unit(const s2r_options* opt, const sizes* z, uint64_t unit, u
     s2r_task_config* calibrated = &u->calibrated;
     s2r_dataset* demos = &u->demos;
     int per_unit = (z->demos + opt->seeds - 1) / opt->seeds;
-    s2r_randomization dr = s2r_task_randomization(opt->task);
+    s2r_randomization dr;
     s2r_sysid_result r;
     double camera[3];   /* m, the unit's camera calibration */
     s2r_expert_config op = s2r_operator_config_default();
@@ -251,6 +251,7 @@ static int measure_unit(const s2r_options* opt, const sizes* z, uint64_t unit, u
     if (per_unit < 1000 && z->demos >= 1000) per_unit = 1000;   /* the largest fine-tuning set */
     u->unit = unit;
     u->recorded = per_unit;
+    if (s2r_options_ranges(opt, &dr, error) != S2R_OK) return fail("DR ranges", error);   /* --ranges, or the defaults */
     s2r_task_dims(opt->task, opt->robot, &obs_dim, &act_dim);
     if (s2r_real_robot_init(&real, opt->robot, unit) != S2R_OK) return fail("real robot", real.error);
     printf("System identification of %s ...\n", real.name);
@@ -345,13 +346,15 @@ static int real_only_row(const s2r_options* opt, const sizes* z, const s2r_datas
    unit's demonstrations (the real-only row's data). */
 static int run_seed(const s2r_options* opt, const sizes* z, uint64_t seed, const unit_data* u,
                     const s2r_dataset* pooled, table* t) {
-    s2r_randomization none = s2r_randomization_none(), dr = s2r_task_randomization(opt->task);
+    s2r_randomization none = s2r_randomization_none(), dr;
     s2r_task_config raw = s2r_task_config_default(opt->task);
     char pure_ckpt[512], dr_ckpt[512], id_ckpt[512];
     s2r_sim_real_eval one;
     s2r_policy p;
     int i, row, bad = 0;
+    char error[S2R_ERROR_LEN];
     printf("\n== training seed %llu, real unit #%llu ==\n", (unsigned long long)seed, (unsigned long long)u->unit);
+    if (s2r_options_ranges(opt, &dr, error) != S2R_OK) return fail("DR ranges", error);   /* --ranges, or the defaults */
     if (train_row(opt, PURE, &none, z->ppo_steps, seed, NULL, pure_ckpt, sizeof pure_ckpt, &t->cost[PURE]) ||
         train_row(opt, DR, &dr, z->ppo_steps, seed, NULL, dr_ckpt, sizeof dr_ckpt, &t->cost[DR]) ||
         train_row(opt, SYSID, &u->ranges, z->sysid_steps, seed, dr_ckpt, id_ckpt, sizeof id_ckpt, &t->cost[SYSID]))
@@ -543,8 +546,9 @@ static int plot_table(const s2r_options* opt, const table* t) {
 
 /* The DR ranges every DR row starts from, as a ranges file. */
 static int write_dr_ranges(const s2r_options* opt) {
-    s2r_randomization dr = s2r_task_randomization(opt->task);
+    s2r_randomization dr;
     char path[512], error[S2R_ERROR_LEN];
+    if (s2r_options_ranges(opt, &dr, error) != S2R_OK) return fail("DR ranges", error);
     if (s2r_randomization_write(&dr, output(path, sizeof path, opt, "dr_ranges.txt"), error) != S2R_OK)
         return fail("DR ranges", error);
     return 0;
@@ -565,7 +569,7 @@ int main(int argc, char** argv) {
     FILE* f;
 
     if (s2r_example_start(&opt, argc, argv, "every row of the recipe table",
-                          S2R_OPT_ROBOT | S2R_OPT_TASK | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_SEEDS | S2R_OPT_THREADS | S2R_OPT_OUT | S2R_OPT_QUICK | S2R_OPT_RESUME, &status) != S2R_OK)
+                          S2R_OPT_ROBOT | S2R_OPT_TASK | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_SEEDS | S2R_OPT_THREADS | S2R_OPT_OUT | S2R_OPT_QUICK | S2R_OPT_RESUME | S2R_OPT_RANGES, &status) != S2R_OK)
         return status;
     s2r_interrupt_catch();   /* Ctrl-C saves the running training's state; --resume goes on */
     z = choose_sizes(opt.quick, opt.task);

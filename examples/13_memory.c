@@ -12,7 +12,7 @@
    system-ID row runs), pooled over --seeds seeds with Wilson intervals,
    with the training time of each.
 
-   Uses: s2r_train, s2r_history_obs_dim, s2r_calibrate_unit,
+   Uses: s2r_options_ranges, s2r_train, s2r_history_obs_dim, s2r_calibrate_unit,
          s2r_evaluate_sim_and_real, s2r_sim_real_eval_pool, s2r_figure_*.
    Writes: DIR/13_memory.csv (one row per seed and policy, and the pooled
            rows), DIR/13_memory.png (success with intervals, sim and real),
@@ -45,7 +45,10 @@ static int run_one(const s2r_options* opt, int s, arm_result* r) {
     int obs_dim, act_dim, bad = 0;
     uint64_t unit = opt->real_seed + (uint64_t)s;
     s2r_task_dims(opt->task, opt->robot, &obs_dim, &act_dim);
-    t.randomization = s2r_task_randomization(opt->task);
+    if (s2r_options_ranges(opt, &t.randomization, error) != S2R_OK) {   /* --ranges, or the task's defaults */
+        fprintf(stderr, "%s\n", error);
+        return 1;
+    }
     t.history = r->history;
     t.progress = 0;
     snprintf(name, sizeof name, "13_memory_h%d_seed%d_training.csv", r->history, s);   /* the learning curve */
@@ -132,7 +135,7 @@ int main(int argc, char** argv) {
 
     if (s2r_example_start(&opt, argc, argv, "a policy with memory against one without (DR, sim and real)",
                           S2R_OPT_ROBOT | S2R_OPT_TASK | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_SEEDS |
-                          S2R_OPT_THREADS | S2R_OPT_OUT | S2R_OPT_QUICK | S2R_OPT_HISTORY, &status) != S2R_OK)
+                          S2R_OPT_THREADS | S2R_OPT_OUT | S2R_OPT_QUICK | S2R_OPT_HISTORY | S2R_OPT_RANGES, &status) != S2R_OK)
         return status;
     if (!(opt.given & S2R_OPT_TASK)) opt.task = S2R_TASK_PUSH;   /* where memory has something to infer */
     if (!(opt.given & S2R_OPT_HISTORY)) opt.history = 3;
