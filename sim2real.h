@@ -2816,6 +2816,17 @@ S2RDEF s2r_result s2r_train(const s2r_training* training, s2r_ppo* ppo, char* er
      action_latency  absolute  0    .. 0.08     s, whole physics steps
      obs_latency     absolute  0    .. 0.08     s, whole physics steps
 
+   (the modes are each parameter's default mode).  Do not identify
+   link_mass together with kp, kv, armature and payload: scaling every gain
+   and every mass by one factor leaves the motion unchanged, so only the
+   known link masses pin the scale.  Noise levels, jitter,
+   encoder bias and calibration offset are properties of the sensors, not
+   of the trajectory, and the timestep is not a property of the robot:
+   they are rejected.  Open-loop data see only the *sum* of the command
+   and sensing delays (both shift the measured response in time): identify
+   one of them and hold the other at a known value in `known` (whatever it
+   is held at is subtracted from the total).
+
    The push scene's object shows only in where the object goes, so its
    parameters need trajectories that hold the object (a set with
    s2r_trajectory_set_add_object, recorded by s2r_trajectory_collect_strikes)
@@ -2837,17 +2848,6 @@ S2RDEF s2r_result s2r_train(const s2r_training* training, s2r_ppo* ppo, char* er
    s2r_identify_object does all of it for one unit.  What it finds on the
    stand-in fleet is in the README: positions from strikes do not pin the
    object down there, and the verdict says so.
-
-   (the modes are each parameter's default mode).  Do not identify
-   link_mass together with kp, kv, armature and payload: scaling every gain
-   and every mass by one factor leaves the motion unchanged, so only the
-   known link masses pin the scale.  Noise levels, jitter,
-   encoder bias and calibration offset are properties of the sensors, not
-   of the trajectory, and the timestep is not a property of the robot:
-   they are rejected.  Open-loop data see only the *sum* of the command
-   and sensing delays (both shift the measured response in time): identify
-   one of them and hold the other at a known value in `known` (whatever it
-   is held at is subtracted from the total).
 
    Usage:
 
@@ -11763,23 +11763,25 @@ S2RDEF s2r_result s2r_train(const s2r_training* t, s2r_ppo* ppo, char* error) {
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "history must be 0..%d frames, got %d", S2R_HISTORY_MAX, t->history);
     if (t->robot == S2R_ROBOT_CUSTOM && !t->mjcf_path)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "a custom arm needs its MJCF (mjcf_path)");
-    if ((res = s2r__task_envs_init(&envs, t, 1, error)) != S2R_OK) return res;   /* the sizes of this arm's task */
-    obs_dim = envs.envs[0].obs_dim;
-    act_dim = envs.envs[0].act_dim;
-    s2r__task_envs_free(&envs);
-    if (ppo->obs_dim != obs_dim || ppo->act_dim != act_dim)
-        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "ppo sized %dx%d, the %s %s task needs %dx%d (history %d)",
-                         ppo->obs_dim, ppo->act_dim, s2r_robot_kind_name(t->robot), s2r_task_kind_name(t->task.kind),
-                         obs_dim, act_dim, t->history);
 #ifdef S2R_NO_FIGURES
     if (t->curve_png) return s2r__fail(error, S2R_ERR_UNSUPPORTED, "curve_png: this build has no figures (S2R_NO_FIGURES)");
 #endif
+    if ((res = s2r__task_envs_init(&envs, t, ppo->num_envs, error)) != S2R_OK) return res;
+    obs_dim = envs.envs[0].obs_dim;   /* the sizes of this arm's task, as built */
+    act_dim = envs.envs[0].act_dim;
+    if (ppo->obs_dim != obs_dim || ppo->act_dim != act_dim)
+        res = s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "ppo sized %dx%d, the %s %s task needs %dx%d (history %d)",
+                        ppo->obs_dim, ppo->act_dim, s2r_robot_kind_name(t->robot), s2r_task_kind_name(t->task.kind),
+                        obs_dim, act_dim, t->history);
     ppo->policy.made_for = s2r_made_for(t->robot, t->task.kind);
     ppo->policy.history = t->history;
     ppo->cfg.env_identity[0] = (uint64_t)ppo->policy.made_for | ((uint64_t)t->history << 32);
     ppo->cfg.env_identity[1] = s2r__randomization_digest(&t->randomization);
-    if ((res = s2r__training_resume(t, ppo, error)) != S2R_OK) return res;
-    if ((res = s2r__task_envs_init(&envs, t, ppo->num_envs, error)) != S2R_OK) return res;
+    if (res == S2R_OK) res = s2r__training_resume(t, ppo, error);
+    if (res != S2R_OK) {
+        s2r__task_envs_free(&envs);
+        return res;
+    }
     res = s2r__training_log_open(&log, t, ppo, error);
     if (res == S2R_OK && (res = s2r_ppo_train(ppo, envs.envs, s2r__training_callback, &log)) != S2R_OK)
         s2r__fail(error, res, "%s", ppo->error);
@@ -12304,8 +12306,9 @@ static void s2r__log_resample(const s2r__log* g, s2r_trajectory_set* set, int i)
         size_t at = s2r__traj_at(set, i, k);
         double tc = t0 + k * T, tr = t0 + (k + 1) * T;
         int c1 = hold, c2 = cursor;
-        for (j = 0; j < n; j++) {
-            c1 = hold; c2 = cursor;
+        for (j = 0; j < n; j++) {   /* every joint from the same rows */
+            c1 = hold;
+            c2 = cursor;
             set->command[at + j] = s2r__log_at(g, g->col_cmd[j], tc, T, 1, &c1);
             set->q[at + j] = s2r__log_at(g, g->col_q[j], tr, T, 0, &c2);
             set->qd[at + j] = g->has_qd ? s2r__log_at(g, g->col_qd[j], tr, T, 0, &c2)

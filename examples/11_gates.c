@@ -88,13 +88,12 @@ static int measure(gate_curve* g, int runs, uint64_t seed) {
     return 0;
 }
 
-static void print_summary(const gate_curve* g, int runs) {
+static void print_summary(const gate_curve* g) {
     const s2r_sprt_config t = s2r_gate_sprt(&g->config, g->stage);
     int at = (int)((t.p0 - 0.5) / 0.025 + 0.5), good = (int)((0.95 - 0.5) / 0.025 + 0.5);
     printf("  %-24s passes a policy at %.2f with probability %.3f (simulated %.3f), one at 0.95 with %.3f (%.3f); "
            "expected episodes %.1f and %.1f, never more than %d\n", g->name, t.p0, g->pass[at], g->sim_pass[at],
            g->pass[good], g->sim_pass[good], g->episodes[at], g->episodes[good], g->longest);
-    (void)runs;
 }
 
 static int write_oc(const s2r_options* opt, const gate_curve* g, int n, int runs) {
@@ -298,7 +297,7 @@ int main(int argc, char** argv) {
     printf("\nEach gate at its threshold and at 0.95, exact and over %d simulated deployments:\n", runs);
     for (c = 0; c < 4; c++) {
         if (measure(&g[c], runs, opt.seed + (uint64_t)c)) { fprintf(stderr, "gate %s: invalid\n", g[c].name); return 1; }
-        print_summary(&g[c], runs);
+        print_summary(&g[c]);
     }
     if (write_oc(&opt, g, 4, runs) || measure_canary(&opt, runs) || measure_drift(&opt, seeds)) return 1;
     printf("\nwrote %s/11_gate_oc.csv, 11_gate_oc.png, 11_canary_oc.csv and 11_drift.csv\n", opt.out);
