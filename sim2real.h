@@ -3003,7 +3003,9 @@ S2RDEF s2r_result s2r_trajectory_collect(s2r_trajectory_set* set, const s2r_back
    Panda's tip lets the object go - at 1 m/s it travels 126 / 84 / 66 mm
    (first strike), at 0.4 m/s 72 / 62 / 62 mm - while the UR5e's softer
    servo slows the tip more gently than mu g and the object ends within a
-   millimetre of the same place (56 mm) at both speeds.  The strikes also
+   millimetre of the same place (56 mm) at both speeds (the test "a
+   strike's travel shows friction on the Panda, not on the UR5e" measures
+   the 1 m/s cases for x 0.6 and x 1.6; the rest is one run).  The strikes also
    show where the tip met the object (tip-object friction turns it aside)
    and when the camera saw it move (its delay).
    The commands are the tip's path through inverse kinematics on the
