@@ -2882,6 +2882,8 @@ S2RDEF s2r_result s2r_train(const s2r_training* training, s2r_ppo* ppo, char* er
 #define S2R_SYSID_MAX_PARAMS 16    /* parameters one run identifies         */
 #define S2R_SYSID_MAX_SWEEPS 64    /* largest sweep budget                   */
 #define S2R_SYSID_MAX_DIRECTIONS 4 /* learned search directions kept         */
+#define S2R_SYSID_MAX_PROFILE 128  /* latency steps the loss profile records  */
+#define S2R_SYSID_POLISH_ITERATIONS 10 /* Levenberg-Marquardt steps at most   */
 #define S2R_EXCITATION_MAX_SINES 16 /* sines per joint in a multisine         */
 #define S2R_SYSID_MSE_GOOD   0.01  /* rad^2: validation MSE below is GOOD    */
 #define S2R_SYSID_MSE_BLOCK  0.05  /* rad^2: above is BLOCK, between ACCEPTABLE */
@@ -3124,13 +3126,48 @@ typedef struct s2r_sysid_result {
     double curvature[S2R_SYSID_MAX_PARAMS];        /* rad^2 per (unit)^2: second
                                                       difference of the loss there   */
     double half_width[S2R_SYSID_MAX_PARAMS];       /* unit: of the recentred range   */
-    int    identifiable[S2R_SYSID_MAX_PARAMS];     /* sensitivity >= min_sensitivity */
-    int    sweeps;                                 /* sweeps run                      */
+    double std_error[S2R_SYSID_MAX_PARAMS];        /* unit: standard error of the value
+                                                      from the residual Jacobian, its
+                                                      correlation allowed for (see the
+                                                      manual); NaN for a latency     */
+    int    identifiable[S2R_SYSID_MAX_PARAMS];     /* sensitivity >= min_sensitivity,
+                                                      alone and with the other
+                                                      continuous parameters re-fitted */
+    int    sweeps;                                 /* sweeps of the first descent     */
     int    converged;                              /* stopped on loss_tol, not budget */
     int    evaluations;                            /* loss evaluations in this run    */
     double loss[S2R_SYSID_MAX_SWEEPS + 1];         /* rad^2: training loss at the start
                                                       [0] and after each sweep [1..sweeps] */
     double train_loss;                             /* rad^2: at the reported values   */
+    int    latency_index;                          /* the entry searched by the outer
+                                                      latency search (the last latency
+                                                      listed); -1: none               */
+    double latency_profile[S2R_SYSID_MAX_PROFILE]; /* rad^2: training loss with that
+                                                      latency at k physics steps and the
+                                                      continuous parameters re-fitted;
+                                                      NaN where not searched          */
+    double descent_loss;                           /* rad^2: where coordinate descent and
+                                                      the latency search stopped      */
+    double polish_value[S2R_SYSID_MAX_PARAMS];     /* where Levenberg-Marquardt from the
+                                                      descent's point stopped         */
+    double polish_loss;                            /* rad^2: the loss there           */
+    double polish_distance;                        /* largest |polish_value - value| of
+                                                      a parameter, fraction of its bounds */
+    int    polished;                               /* 1: value is the polish (config.polish) */
+    int    n_directions;                           /* continuous parameters: the eigenpairs */
+    double eigenvalue[S2R_SYSID_MAX_PARAMS];       /* rad^2: loss rise for a move of one
+                                                      bounds width along eigenvector k
+                                                      (Gauss-Newton), ascending        */
+    double eigenvector[S2R_SYSID_MAX_PARAMS][S2R_SYSID_MAX_PARAMS];
+                                                   /* [k][i]: unit length in coordinates
+                                                      scaled by the bounds; 0 for latencies */
+    int    n_flat;                                 /* eigenvectors 0..n_flat-1 are flat:
+                                                      a move of sensitivity_step along one
+                                                      raises the loss by less than
+                                                      min_sensitivity of it            */
+    double condition;                              /* largest / smallest eigenvalue   */
+    double effective_samples;                      /* residuals, discounted for their
+                                                      correlation along time          */
     double validation_mse_start;                   /* rad^2: held-out MSE at the start
                                                       values (NaN without validation) */
     double validation_mse;                         /* rad^2: at the identified values */
@@ -3157,6 +3194,12 @@ typedef struct s2r_sysid_result {
     double validation_object_relative_start;       /* sqrt((mse_start - floor) / motion),
                                                       0 when at or below the floor  */
     double validation_object_relative;             /* sqrt((mse - floor) / motion)    */
+    double joint_rms[S2R_MAX_JOINTS];              /* rad: held-out rms position error
+                                                      per joint at the identified values */
+    double joint_relative[S2R_MAX_JOINTS];         /* joint_rms / that joint's rms motion */
+    int    joint_misfit[S2R_MAX_JOINTS];           /* joint_relative above
+                                                      S2R_SYSID_REL_GOOD: an effect of
+                                                      this joint the model does not hold */
     s2r_sysid_verdict verdict;                     /* from the relative errors of what
                                                       the loss weighs (S2R_SYSID_REL_*,
                                                       the worse of the joints' and the
@@ -3176,9 +3219,11 @@ typedef struct s2r_sysid_config {
     s2r_randomization known;   /* held, not identified: every enabled entry is applied at
                                   its centre (s2r_dist_centre) in its own mode; entries
                                   of identified parameters are ignored; default none     */
-    int    max_sweeps;         /* sweep budget, 1..S2R_SYSID_MAX_SWEEPS; 12              */
+    int    max_sweeps;         /* sweep budget of one descent, 1..S2R_SYSID_MAX_SWEEPS;
+                                  30 (the fleet's units converge in 10-20)               */
     double loss_tol;           /* stop when a sweep lowers the loss by less than this
-                                  fraction of it; 1e-3                                   */
+                                  fraction of it; 1e-4 (at 1e-3 the descent stopped 2-4 %
+                                  above the minimum on slow valleys)                     */
     double step_tol;           /* a line search ends when its bracket is narrower than
                                   this fraction of the bounds (fine: along a valley of
                                   correlated parameters progress needs small moves); 1e-4 */
@@ -3202,6 +3247,9 @@ typedef struct s2r_sysid_config {
                                   fraction; 0.5                                          */
     double range_min_width;    /* narrowest recentred half-width, fraction of the bounds
                                   (a policy should not rely on one exact value); 0.05    */
+    int    polish;             /* 0: the Levenberg-Marquardt polish only checks the
+                                  descent (polish_loss, polish_distance); 1: its point
+                                  is reported when lower; 0                              */
     void (*on_sweep)(void* context, const s2r_sysid_result* so_far);
                                /* called after every sweep (progress); NULL              */
     void*  on_sweep_context;   /* passed to on_sweep; NULL                               */
@@ -3312,7 +3360,7 @@ typedef struct s2r_identify_config {
     int      train;         /* trajectories to fit; 3                             */
     int      valid;         /* held-out trajectories; 2                           */
     int      samples;       /* readings per trajectory (0.02 s apart); 150        */
-    int      sweeps;        /* coordinate-descent budget; 12                      */
+    int      sweeps;        /* coordinate-descent budget; 30                      */
     uint64_t seed;          /* excitation streams; 1                              */
     int      strikes;       /* s2r_identify_object: strikes to fit (1.2 s each); 8 */
     int      strikes_valid; /* s2r_identify_object: held out; 4                    */
@@ -12640,8 +12688,8 @@ S2RDEF s2r_sysid_config s2r_sysid_config_default(void) {
     c.n_params = 6;
     for (i = 0; i < 6; i++) c.param[i] = s2r_sysid_param_default(chosen[i]);
     c.known = s2r_randomization_none();
-    c.max_sweeps = 12;
-    c.loss_tol = 1e-3;
+    c.max_sweeps = 30;
+    c.loss_tol = 1e-4;
     c.step_tol = 1e-4;
     c.first_step = 0.1;
     c.directions = 2;
@@ -12838,19 +12886,34 @@ static void s2r__sysid_draw(const s2r_sysid* id, const double* values, s2r_sim_d
     }
 }
 
+/* Rows of the weighted residual per sample: the joint positions, the
+   velocities and the object's x, y, each block where its weight is > 0. */
+static int s2r__sysid_rows(const s2r_sysid* id, const s2r_trajectory_set* set) {
+    const s2r_sysid_config* c = &id->config;
+    return (c->weight_q > 0) * set->n_joints + (c->weight_qd > 0) * set->n_joints +
+           (c->weight_object > 0 && set->object) * 2;
+}
+
 /* Replay trajectory i on the simulator as pinned; add the squared position
    (sums[0], rad^2) and velocity (sums[1], rad^2/s^2) errors and, for a set
    with the object, its squared distance (sums[2], m^2); copy the simulated
-   readings to q_out / qd_out ([n_samples][n_joints]) if given. */
+   readings to q_out / qd_out ([n_samples][n_joints]) if given, and the
+   weighted residuals to resid ([n_samples][s2r__sysid_rows], scaled so that
+   their squares summed over the whole set are the loss) if given. */
 static s2r_result s2r__sysid_replay(s2r_sysid* id, const s2r_trajectory_set* set, int i,
-                                    double sums[3], double* q_out, double* qd_out) {
+                                    double sums[3], double* q_out, double* qd_out, double* resid) {
     const s2r_backend* b = &id->sim.backend;
+    const s2r_sysid_config* c = &id->config;
     int k, j, n = set->n_joints;
+    double samples = (double)set->count * set->n_samples;
+    double wq = sqrt(c->weight_q / (samples * n)), wv = sqrt(c->weight_qd / (samples * n));
+    double wo = sqrt(c->weight_object / samples);
     s2r_rng rng = s2r_rng_make(0, (uint64_t)i);   /* the simulator's noise, if `known` has any */
     s2r_sensors s;
     s2r_result res = s2r__traj_start(set, b, i, &rng);
     for (k = 0; k < set->n_samples && res == S2R_OK; k++) {
         size_t at = s2r__traj_at(set, i, k);
+        const double* seen = set->object ? set->object + 2 * ((size_t)i * set->n_samples + k) : NULL;
         if ((res = s2r_backend_command(b, set->command + at)) != S2R_OK) break;
         if ((res = s2r_backend_advance(b, set->sample_period)) != S2R_OK) break;
         if ((res = s2r_backend_read_sensors(b, &s)) != S2R_OK) break;
@@ -12858,10 +12921,13 @@ static s2r_result s2r__sysid_replay(s2r_sysid* id, const s2r_trajectory_set* set
             double eq = s.q[j] - set->q[at + j], ev = s.qd[j] - set->qd[at + j];
             sums[0] += eq * eq;
             sums[1] += ev * ev;
+            if (resid && c->weight_q > 0) *resid++ = wq * eq;
         }
-        if (set->object) {
-            const double* seen = set->object + 2 * ((size_t)i * set->n_samples + k);
-            sums[2] += (s.object[0] - seen[0]) * (s.object[0] - seen[0]) + (s.object[1] - seen[1]) * (s.object[1] - seen[1]);
+        for (j = 0; resid && c->weight_qd > 0 && j < n; j++) *resid++ = wv * (s.qd[j] - set->qd[at + j]);
+        if (seen) {
+            double ex = s.object[0] - seen[0], ey = s.object[1] - seen[1];
+            sums[2] += ex * ex + ey * ey;
+            if (resid && c->weight_object > 0) { *resid++ = wo * ex; *resid++ = wo * ey; }
         }
         if (q_out) memcpy(q_out + (size_t)k * n, s.q, (size_t)n * sizeof(double));
         if (qd_out) memcpy(qd_out + (size_t)k * n, s.qd, (size_t)n * sizeof(double));
@@ -12871,11 +12937,13 @@ static s2r_result s2r__sysid_replay(s2r_sysid* id, const s2r_trajectory_set* set
 
 /* Mean squared errors over a whole set, for values: mse[0] joint
    positions (rad^2), mse[1] velocities (rad^2/s^2), mse[2] the object's
-   distance (m^2; 0 without it); S2R_ERR_DIVERGED (or another backend
-   error) when a replay failed. */
+   distance (m^2; 0 without it); the weighted residuals into resid if
+   given ([count][n_samples][s2r__sysid_rows]); S2R_ERR_DIVERGED (or
+   another backend error) when a replay failed. */
 static s2r_result s2r__sysid_errors(s2r_sysid* id, const double* values, const s2r_trajectory_set* set,
-                                    double mse[3]) {
+                                    double mse[3], double* resid) {
     double sums[3] = {0, 0, 0}, samples = (double)set->count * set->n_samples;
+    size_t per = (size_t)set->n_samples * s2r__sysid_rows(id, set);
     s2r_sim_draw d;
     s2r_result res;
     int i;
@@ -12883,7 +12951,8 @@ static s2r_result s2r__sysid_errors(s2r_sysid* id, const double* values, const s
     if ((res = s2r_sim_pin_draw(&id->sim, &d)) != S2R_OK) return res;
     id->evaluations++;
     for (i = 0; i < set->count; i++)
-        if ((res = s2r__sysid_replay(id, set, i, sums, NULL, NULL)) != S2R_OK) return res;
+        if ((res = s2r__sysid_replay(id, set, i, sums, NULL, NULL, resid ? resid + i * per : NULL)) != S2R_OK)
+            return res;
     mse[0] = sums[0] / (samples * set->n_joints);
     mse[1] = sums[1] / (samples * set->n_joints);
     mse[2] = sums[2] / samples;
@@ -12894,7 +12963,7 @@ static s2r_result s2r__sysid_errors(s2r_sysid* id, const double* values, const s
 static double s2r__sysid_objective(s2r_sysid* id, const double* values, const s2r_trajectory_set* set) {
     const s2r_sysid_config* c = &id->config;
     double e[3];
-    if (s2r__sysid_errors(id, values, set, e) != S2R_OK) return INFINITY;
+    if (s2r__sysid_errors(id, values, set, e, NULL) != S2R_OK) return INFINITY;
     return c->weight_q * e[0] + c->weight_qd * e[1] + c->weight_object * e[2];
 }
 
@@ -12928,7 +12997,7 @@ S2RDEF s2r_result s2r_sysid_mse(s2r_sysid* id, const double* values, const s2r_t
     double e[3];
     s2r_result res = s2r__sysid_check_call(id, values, set);
     if (res != S2R_OK) return res;
-    *mse = s2r__sysid_errors(id, values, set, e) == S2R_OK ? e[0] : INFINITY;
+    *mse = s2r__sysid_errors(id, values, set, e, NULL) == S2R_OK ? e[0] : INFINITY;
     return S2R_OK;
 }
 
@@ -12942,7 +13011,7 @@ S2RDEF s2r_result s2r_sysid_simulate(s2r_sysid* id, const double* values, const 
         return s2r__fail(id->error, S2R_ERR_INVALID_ARGUMENT, "trajectory %d does not exist (the set holds %d)", index, set->count);
     s2r__sysid_draw(id, values, &d);
     if ((res = s2r_sim_pin_draw(&id->sim, &d)) != S2R_OK) return s2r__fail(id->error, res, "%s", id->sim.error);
-    res = s2r__sysid_replay(id, set, index, sums, q_out, qd_out);
+    res = s2r__sysid_replay(id, set, index, sums, q_out, qd_out, NULL);
     if (res != S2R_OK) return s2r__fail(id->error, res, "replaying trajectory %d: %s", index, id->sim.error);
     return S2R_OK;
 }
@@ -13212,29 +13281,88 @@ static double s2r__sysid_latency_search(s2r_sysid* id, const s2r_trajectory_set*
     return f;
 }
 
-/* Sweeps until the loss stops falling or the budget is spent. */
-static void s2r__sysid_descend(s2r_sysid* id, const s2r_trajectory_set* set, s2r_sysid_result* r, double* x,
-                               int evaluations_before) {
+/* Sweeps from x (loss f) until one lowers the loss by less than loss_tol
+   of it or the budget is spent; coordinate `hold` (-1: none) stays where
+   it is.  With r (the first descent): the first sweep scans latencies, and
+   r records the loss after each sweep and the progress.  Returns the loss. */
+static double s2r__sysid_descend(s2r_sysid* id, const s2r_trajectory_set* set, double* x, double f, int hold,
+                                 s2r_sysid_result* r, int evaluations_before) {
     const s2r_sysid_config* c = &id->config;
-    double f = r->loss[0], step[S2R_SYSID_MAX_PARAMS];
+    double step[S2R_SYSID_MAX_PARAMS];
     s2r__sysid_directions learned;
     int i, sweep;
     memset(&learned, 0, sizeof learned);
     for (i = 0; i < c->n_params; i++) step[i] = c->first_step * (c->param[i].hi - c->param[i].lo);
     for (sweep = 1; sweep <= c->max_sweeps; sweep++) {
         double before = f, start[S2R_SYSID_MAX_PARAMS];
+        int converged;
         memcpy(start, x, (size_t)c->n_params * sizeof(double));
-        for (i = 0; i < c->n_params; i++)
-            f = s2r__sysid_is_latency(c->param[i].param) ? s2r__sysid_latency_search(id, set, x, i, f, sweep == 1)
+        for (i = 0; i < c->n_params; i++) {
+            if (i == hold) continue;
+            f = s2r__sysid_is_latency(c->param[i].param) ? s2r__sysid_latency_search(id, set, x, i, f, r && sweep == 1)
                                                          : s2r__sysid_line_search(id, set, x, i, f, &step[i]);
+        }
         f = s2r__sysid_learned(id, set, x, start, f, &learned);
-        r->loss[sweep] = r->train_loss = f;
-        r->sweeps = sweep;
-        r->evaluations = id->evaluations - evaluations_before;
-        memcpy(r->value, x, (size_t)c->n_params * sizeof(double));
-        if (c->on_sweep) c->on_sweep(c->on_sweep_context, r);
-        if (before - f <= c->loss_tol * before) { r->converged = 1; break; }
+        converged = before - f <= c->loss_tol * before;
+        if (r) {
+            r->loss[sweep] = r->train_loss = f;
+            r->sweeps = sweep;
+            r->converged = converged;
+            r->evaluations = id->evaluations - evaluations_before;
+            memcpy(r->value, x, (size_t)c->n_params * sizeof(double));
+            if (c->on_sweep) c->on_sweep(c->on_sweep_context, r);
+        }
+        if (converged) break;
     }
+    return f;
+}
+
+/* Latency i by an outer search.  A step's loss with the other coordinates
+   held is a poor guide (they have adapted to the current step: one step
+   off raises it 30-100 % on the fleet), so each neighbouring step is
+   judged with every other coordinate re-fitted: a descent with i held,
+   started from the best point so far.  The search walks up, then down,
+   while the re-fitted loss falls.  Records the profile; x becomes the best
+   point.  Returns its loss. */
+static double s2r__sysid_latency_outer(s2r_sysid* id, const s2r_trajectory_set* set, s2r_sysid_result* r,
+                                       double* x, int i, double f) {
+    double best[S2R_SYSID_MAX_PARAMS], y[S2R_SYSID_MAX_PARAMS];
+    size_t bytes = (size_t)id->config.n_params * sizeof(double);
+    int klo, khi, k, dir, kbest = (int)floor(x[i] / id->dt + 0.5);
+    s2r__sysid_step_range(id, i, &klo, &khi);
+    memcpy(best, x, bytes);
+    if (kbest < S2R_SYSID_MAX_PROFILE) r->latency_profile[kbest] = f;
+    for (dir = 1; dir >= -1; dir -= 2)
+        for (k = kbest + dir; k >= klo && k <= khi; k += dir) {
+            double fk;
+            if (k < S2R_SYSID_MAX_PROFILE && !isnan(r->latency_profile[k]) && !(r->latency_profile[k] < f)) break;
+            memcpy(y, best, bytes);
+            y[i] = k * id->dt;
+            fk = s2r__sysid_descend(id, set, y, s2r__sysid_objective(id, y, set), i, NULL, 0);
+            if (k < S2R_SYSID_MAX_PROFILE) r->latency_profile[k] = fk;
+            if (!(fk < f)) break;
+            f = fk;
+            kbest = k;
+            memcpy(best, y, bytes);
+        }
+    memcpy(x, best, bytes);
+    return f;
+}
+
+/* The descent, then every latency by its outer search. */
+static void s2r__sysid_fit(s2r_sysid* id, const s2r_trajectory_set* set, s2r_sysid_result* r, double* x,
+                           int evaluations_before) {
+    int i;
+    double f = s2r__sysid_descend(id, set, x, r->loss[0], -1, r, evaluations_before);
+    for (i = 0; i < id->config.n_params; i++)
+        if (s2r__sysid_is_latency(id->config.param[i].param)) {
+            int k;
+            r->latency_index = i;   /* the last latency's profile is kept */
+            for (k = 0; k < S2R_SYSID_MAX_PROFILE; k++) r->latency_profile[k] = NAN;
+            f = s2r__sysid_latency_outer(id, set, r, x, i, f);
+        }
+    r->train_loss = f;
+    memcpy(r->value, x, (size_t)id->config.n_params * sizeof(double));
 }
 
 /* --- System identification: sensitivity, validation, ranges ----------------- */
@@ -13268,27 +13396,279 @@ static void s2r__sysid_probe(s2r_sysid* id, const s2r_trajectory_set* set, doubl
     }
 }
 
-/* Half-width of the recentred range of coordinate i. */
-static double s2r__sysid_half_width(const s2r_sysid_config* c, int i, double loss, double curvature) {
-    double width = c->param[i].hi - c->param[i].lo, w = 0.5 * width;
-    if (curvature > 0) w = sqrt(2 * c->range_loss_rise * loss / curvature);
-    return s2r_clamp(w, c->range_min_width * width, 0.5 * width);
+/* --- System identification: how sure the estimate is -----------------------
+   Near the estimate the loss is almost quadratic in the continuous
+   parameters: with r the weighted residuals (their squares sum to the
+   loss) and J = dr/dvalue, loss(x + d) ~ loss(x) + 2 d'J'r + d'J'J d.
+   s2r__sysid_assess: Levenberg-Marquardt from the descent's point (a check
+   of how far it stopped from the minimum, or the reported point with
+   config.polish) -> one-at-a-time probes (sensitivity, curvature) -> J'J
+   at the reported point, eigen-decomposed in coordinates scaled by the
+   bounds (flat combinations, condition) -> standard errors and the
+   recentred half-widths. */
+
+/* The residuals at a point and their Jacobian over the continuous
+   parameters (central differences of a thousandth of the bounds). */
+typedef struct s2r__sysid_jacobian {
+    int     m, p;                        /* residual rows; continuous parameters        */
+    int     col[S2R_SYSID_MAX_PARAMS];   /* parameter index of column c                 */
+    double* r;                           /* [m] weighted residuals at the point         */
+    double* J;                           /* [m][p] dr/dvalue, per parameter unit        */
+    double* probe;                       /* [2][m] residuals at the two sides of a probe */
+} s2r__sysid_jacobian;
+
+static void s2r__sysid_jacobian_free(s2r__sysid_jacobian* G) {
+    S2R_FREE(G->r);
+    S2R_FREE(G->J);
+    S2R_FREE(G->probe);
 }
 
-/* Sensitivities; unidentifiable parameters go back to their start. */
-static void s2r__sysid_assess(s2r_sysid* id, const s2r_trajectory_set* set, s2r_sysid_result* r, double* x) {
+static s2r_result s2r__sysid_jacobian_init(s2r__sysid_jacobian* G, const s2r_sysid* id, const s2r_trajectory_set* set) {
+    int i;
+    memset(G, 0, sizeof *G);
+    G->m = set->count * set->n_samples * s2r__sysid_rows(id, set);
+    for (i = 0; i < id->config.n_params; i++)
+        if (!s2r__sysid_is_latency(id->config.param[i].param) && id->config.param[i].hi > id->config.param[i].lo)
+            G->col[G->p++] = i;
+    G->r = (double*)s2r__calloc((size_t)G->m, sizeof(double));
+    G->J = (double*)s2r__calloc((size_t)G->m * (G->p > 0 ? G->p : 1), sizeof(double));
+    G->probe = (double*)s2r__calloc(2 * (size_t)G->m, sizeof(double));
+    if (G->r && G->J && G->probe) return S2R_OK;
+    s2r__sysid_jacobian_free(G);
+    return S2R_ERR_OUT_OF_MEMORY;
+}
+
+/* Fill G at x; S2R_ERR_DIVERGED (or another backend error) when a replay fails. */
+static s2r_result s2r__sysid_jacobian_at(s2r_sysid* id, const s2r_trajectory_set* set, const double* x,
+                                         s2r__sysid_jacobian* G) {
+    double y[S2R_SYSID_MAX_PARAMS], e[3];
+    s2r_result res;
+    int c, k;
+    memcpy(y, x, (size_t)id->config.n_params * sizeof(double));
+    if ((res = s2r__sysid_errors(id, x, set, e, G->r)) != S2R_OK) return res;
+    for (c = 0; c < G->p; c++) {
+        const s2r_sysid_param* sp = &id->config.param[G->col[c]];
+        double h = 1e-3 * (sp->hi - sp->lo), up = fmin(x[G->col[c]] + h, sp->hi), down = fmax(x[G->col[c]] - h, sp->lo);
+        const double *rup = G->r, *rdown = G->r;
+        if (up > x[G->col[c]]) {
+            y[G->col[c]] = up;
+            if ((res = s2r__sysid_errors(id, y, set, e, G->probe)) != S2R_OK) return res;
+            rup = G->probe;
+        }
+        if (down < x[G->col[c]]) {
+            y[G->col[c]] = down;
+            if ((res = s2r__sysid_errors(id, y, set, e, G->probe + G->m)) != S2R_OK) return res;
+            rdown = G->probe + G->m;
+        }
+        y[G->col[c]] = x[G->col[c]];
+        for (k = 0; k < G->m; k++) G->J[(size_t)k * G->p + c] = (rup[k] - rdown[k]) / (up - down);
+    }
+    return S2R_OK;
+}
+
+/* J'J (p x p, row-major) and J'r ([p]) of G, columns scaled by `scale`. */
+static void s2r__sysid_normal(const s2r__sysid_jacobian* G, const double* scale, double* A, double* g) {
+    int a, b, k, p = G->p;
+    memset(A, 0, (size_t)p * p * sizeof(double));
+    memset(g, 0, (size_t)p * sizeof(double));
+    for (k = 0; k < G->m; k++) {
+        const double* row = G->J + (size_t)k * p;
+        for (a = 0; a < p; a++) {
+            g[a] += row[a] * scale[a] * G->r[k];
+            for (b = 0; b <= a; b++) A[a * p + b] += row[a] * scale[a] * row[b] * scale[b];
+        }
+    }
+    for (a = 0; a < p; a++)
+        for (b = a + 1; b < p; b++) A[a * p + b] = A[b * p + a];
+}
+
+/* Eigen-decomposition of the symmetric n x n matrix a (row-major, n <=
+   S2R_SYSID_MAX_PARAMS; destroyed) by cyclic Jacobi rotations: eigenvalues
+   ascending in w, eigenvector k as row k of v (v[k n + i]). */
+static void s2r__symmetric_eigen(int n, double* a, double* w, double* v) {
+    double vec[S2R_SYSID_MAX_PARAMS * S2R_SYSID_MAX_PARAMS];   /* columns: eigenvectors */
+    int order[S2R_SYSID_MAX_PARAMS], i, j, p, q, sweep;
+    for (i = 0; i < n * n; i++) vec[i] = (i / n == i % n);
+    for (sweep = 0; sweep < 60; sweep++) {
+        double off = 0, diag = 0;
+        for (p = 0; p < n; p++) {
+            diag += a[p * n + p] * a[p * n + p];
+            for (q = p + 1; q < n; q++) off += a[p * n + q] * a[p * n + q];
+        }
+        if (off <= 1e-30 * diag || off == 0) break;
+        for (p = 0; p < n; p++)
+            for (q = p + 1; q < n; q++) {
+                double apq = a[p * n + q], theta, t, c, s;
+                if (apq == 0) continue;
+                theta = (a[q * n + q] - a[p * n + p]) / (2 * apq);
+                t = (theta >= 0 ? 1.0 : -1.0) / (fabs(theta) + sqrt(theta * theta + 1));
+                c = 1 / sqrt(t * t + 1);
+                s = t * c;
+                a[p * n + p] -= t * apq;
+                a[q * n + q] += t * apq;
+                a[p * n + q] = a[q * n + p] = 0;
+                for (i = 0; i < n; i++) {
+                    double aip, aiq, vip = vec[i * n + p], viq = vec[i * n + q];
+                    vec[i * n + p] = c * vip - s * viq;
+                    vec[i * n + q] = s * vip + c * viq;
+                    if (i == p || i == q) continue;
+                    aip = a[i * n + p]; aiq = a[i * n + q];
+                    a[i * n + p] = a[p * n + i] = c * aip - s * aiq;
+                    a[i * n + q] = a[q * n + i] = s * aip + c * aiq;
+                }
+            }
+    }
+    for (i = 0; i < n; i++) order[i] = i;
+    for (i = 1; i < n; i++)   /* insertion sort by eigenvalue */
+        for (j = i; j > 0 && a[order[j] * n + order[j]] < a[order[j - 1] * n + order[j - 1]]; j--) {
+            int t = order[j]; order[j] = order[j - 1]; order[j - 1] = t;
+        }
+    for (i = 0; i < n; i++) {
+        w[i] = a[order[i] * n + order[i]];
+        for (j = 0; j < n; j++) v[i * n + j] = vec[j * n + order[i]];
+    }
+}
+
+/* Levenberg-Marquardt on the continuous parameters from x (loss f, G the
+   Jacobian there on entry; G is left at the end point), inside the bounds:
+   solve (J'J + mu diag(J'J)) d = -J'r, take the step when it lowers the
+   loss (mu / 10), else mu x 10; at most S2R_SYSID_POLISH_ITERATIONS steps.
+   out: the point reached; returns its loss. */
+static double s2r__sysid_polish(s2r_sysid* id, const s2r_trajectory_set* set, const double* x, double f,
+                                s2r__sysid_jacobian* G, double* out) {
+    double A[S2R_SYSID_MAX_PARAMS * S2R_SYSID_MAX_PARAMS], M[S2R_SYSID_MAX_PARAMS * S2R_SYSID_MAX_PARAMS];
+    double g[S2R_SYSID_MAX_PARAMS], w[S2R_SYSID_MAX_PARAMS], V[S2R_SYSID_MAX_PARAMS * S2R_SYSID_MAX_PARAMS];
+    double one[S2R_SYSID_MAX_PARAMS], y[S2R_SYSID_MAX_PARAMS], mu = 1e-3;
+    int it, a, k, p = G->p, n = id->config.n_params;
+    memcpy(out, x, (size_t)n * sizeof(double));
+    for (a = 0; a < p; a++) one[a] = 1;
+    for (it = 0; it < S2R_SYSID_POLISH_ITERATIONS && p > 0; it++) {
+        double fy = INFINITY;
+        if (it > 0 && s2r__sysid_jacobian_at(id, set, out, G) != S2R_OK) break;
+        s2r__sysid_normal(G, one, A, g);
+        while (mu < 1e8) {
+            memcpy(M, A, (size_t)p * p * sizeof(double));
+            for (a = 0; a < p; a++) M[a * p + a] += mu * fmax(A[a * p + a], DBL_MIN);
+            s2r__symmetric_eigen(p, M, w, V);
+            memcpy(y, out, (size_t)n * sizeof(double));
+            for (k = 0; k < p; k++) {   /* d = -sum_k (v_k . g / w_k) v_k */
+                double vg = 0;
+                if (!(w[k] > 1e-14 * w[p - 1])) continue;
+                for (a = 0; a < p; a++) vg += V[k * p + a] * g[a];
+                for (a = 0; a < p; a++) y[G->col[a]] -= vg / w[k] * V[k * p + a];
+            }
+            for (a = 0; a < p; a++) {
+                const s2r_sysid_param* sp = &id->config.param[G->col[a]];
+                y[G->col[a]] = s2r_clamp(y[G->col[a]], sp->lo, sp->hi);
+            }
+            fy = s2r__sysid_objective(id, y, set);
+            if (fy < f) break;
+            mu *= 10;
+        }
+        if (!(fy < f)) break;
+        mu = fmax(mu / 10, 1e-12);
+        memcpy(out, y, (size_t)n * sizeof(double));
+        if (f - fy <= 1e-6 * f) { f = fy; break; }
+        f = fy;
+    }
+    return f;
+}
+
+/* Lag-one correlation of the residuals along time, pooled over every
+   trajectory and row (0 when negative). */
+static double s2r__sysid_residual_correlation(const s2r__sysid_jacobian* G, const s2r_trajectory_set* set) {
+    int rows = G->m / (set->count * set->n_samples), i, k, j;
+    double lag = 0, sq = 0;
+    for (i = 0; i < set->count; i++)
+        for (k = 0; k < set->n_samples; k++)
+            for (j = 0; j < rows; j++) {
+                const double* r = G->r + ((size_t)i * set->n_samples + k) * rows + j;
+                sq += r[0] * r[0];
+                if (k + 1 < set->n_samples) lag += r[0] * r[rows];
+            }
+    return sq > 0 ? s2r_clamp(lag / sq, 0, 0.9999) : 0;
+}
+
+/* From G at the reported point (loss f): the eigenpairs of J'J in bounds
+   units, flat directions, condition, standard errors and the continuous
+   parameters' half-widths. */
+static void s2r__sysid_curvature(const s2r_sysid* id, const s2r_trajectory_set* set, const s2r__sysid_jacobian* G,
+                                 double f, s2r_sysid_result* r) {
     const s2r_sysid_config* c = &id->config;
+    double A[S2R_SYSID_MAX_PARAMS * S2R_SYSID_MAX_PARAMS], V[S2R_SYSID_MAX_PARAMS * S2R_SYSID_MAX_PARAMS];
+    double g[S2R_SYSID_MAX_PARAMS], w[S2R_SYSID_MAX_PARAMS], width[S2R_SYSID_MAX_PARAMS] = {0};
+    double rho = s2r__sysid_residual_correlation(G, set), noise;
+    double flat = c->min_sensitivity * f / (c->sensitivity_step * c->sensitivity_step);
+    int a, k, p = G->p;
+    r->n_directions = p;
+    r->effective_samples = G->m * (1 - rho) / (1 + rho);
+    /* residual variance per row, the correlation's inflation of the estimate's variance folded in */
+    noise = G->m > p ? f / (G->m - p) * (1 + rho) / (1 - rho) : INFINITY;
+    if (p == 0) return;
+    for (a = 0; a < p; a++) width[a] = c->param[G->col[a]].hi - c->param[G->col[a]].lo;
+    s2r__sysid_normal(G, width, A, g);
+    s2r__symmetric_eigen(p, A, w, V);
+    r->condition = w[0] > 0 ? w[p - 1] / w[0] : INFINITY;
+    for (k = 0; k < p; k++) {
+        r->eigenvalue[k] = w[k];
+        for (a = 0; a < p; a++) r->eigenvector[k][G->col[a]] = V[k * p + a];
+        if (w[k] < flat) r->n_flat = k + 1;
+    }
+    for (a = 0; a < p; a++) {
+        int i = G->col[a];
+        double inverse = 0;   /* (J'J)^-1_ii in bounds units */
+        for (k = 0; k < p; k++) {
+            double u2 = V[k * p + a] * V[k * p + a];
+            if (w[k] > 1e-14 * w[p - 1]) inverse += u2 / w[k];
+            else if (u2 > 1e-12) inverse = INFINITY;   /* on a direction the data do not see at all */
+        }
+        r->std_error[i] = width[a] * sqrt(noise * inverse);
+        /* sensitive also with the others re-fitted: a move of sensitivity_step along the profile raises the
+           loss by sensitivity_step^2 / inverse */
+        r->identifiable[i] = r->identifiable[i] && c->sensitivity_step * c->sensitivity_step >=
+                                                   c->min_sensitivity * f * inverse;
+        /* the move raising the loss by range_loss_rise with the others re-fitted */
+        r->half_width[i] = s2r_clamp(width[a] * sqrt(c->range_loss_rise * f * inverse), c->range_min_width * width[a],
+                                     0.5 * width[a]);
+    }
+}
+
+/* Polish (check or adopt), probes, then the curvature at the reported
+   point; nothing is put back.  S2R_ERR_OUT_OF_MEMORY for the Jacobian. */
+static s2r_result s2r__sysid_assess(s2r_sysid* id, const s2r_trajectory_set* set, s2r_sysid_result* r, double* x) {
+    const s2r_sysid_config* c = &id->config;
+    s2r__sysid_jacobian G;
     double f = r->train_loss;
-    int i, reverted = 0;
+    int i;
+    if (s2r__sysid_jacobian_init(&G, id, set) != S2R_OK)
+        return s2r__fail(id->error, S2R_ERR_OUT_OF_MEMORY, "out of memory for the residual Jacobian (%d rows)", G.m);
+    r->polish_loss = r->descent_loss = f;
+    memcpy(r->polish_value, x, (size_t)c->n_params * sizeof(double));
+    if (s2r__sysid_jacobian_at(id, set, x, &G) == S2R_OK) r->polish_loss = s2r__sysid_polish(id, set, x, f, &G, r->polish_value);
+    for (i = 0; i < c->n_params; i++) {
+        const s2r_sysid_param* sp = &c->param[i];
+        if (sp->hi > sp->lo)
+            r->polish_distance = fmax(r->polish_distance, fabs(r->polish_value[i] - x[i]) / (sp->hi - sp->lo));
+    }
+    if (c->polish && r->polish_loss < f) {
+        memcpy(x, r->polish_value, (size_t)c->n_params * sizeof(double));
+        f = r->train_loss = r->polish_loss;
+        r->polished = 1;
+    }
+    memcpy(r->value, x, (size_t)c->n_params * sizeof(double));
     for (i = 0; i < c->n_params; i++) {
         s2r__sysid_probe(id, set, x, i, f, &r->sensitivity[i], &r->curvature[i]);
         r->identifiable[i] = r->sensitivity[i] >= c->min_sensitivity;
-        if (!r->identifiable[i] && x[i] != r->start[i]) { x[i] = r->start[i]; reverted = 1; }
+        r->std_error[i] = NAN;
+        /* latencies (and anything the Jacobian cannot reach): from the probe's curvature */
+        r->half_width[i] = 0.5 * (c->param[i].hi - c->param[i].lo);
+        if (r->curvature[i] > 0) r->half_width[i] = sqrt(2 * c->range_loss_rise * f / r->curvature[i]);
+        r->half_width[i] = s2r_clamp(r->half_width[i], c->range_min_width * (c->param[i].hi - c->param[i].lo),
+                                     0.5 * (c->param[i].hi - c->param[i].lo));
     }
-    if (reverted) f = s2r__sysid_objective(id, x, set);
-    r->train_loss = f;
-    memcpy(r->value, x, (size_t)c->n_params * sizeof(double));
-    for (i = 0; i < c->n_params; i++) r->half_width[i] = s2r__sysid_half_width(c, i, f, r->curvature[i]);
+    if (s2r__sysid_jacobian_at(id, set, x, &G) == S2R_OK) s2r__sysid_curvature(id, set, &G, f, r);
+    s2r__sysid_jacobian_free(&G);
+    return S2R_OK;
 }
 
 /* The first guess: start, or the nominal model, clamped; latencies on a step. */
@@ -13313,7 +13693,10 @@ static s2r_result s2r__sysid_begin(s2r_sysid* id, const s2r_trajectory_set* trai
     r->n_params = id->config.n_params;
     r->validation_mse_start = r->validation_mse = r->validation_object_mse_start = r->validation_object_mse = NAN;
     r->validation_object_motion = r->validation_object_relative_start = r->validation_object_relative = NAN;
-    r->validation_object_floor = NAN;
+    r->validation_object_floor = r->polish_loss = r->condition = r->effective_samples = NAN;
+    r->latency_index = -1;
+    for (i = 0; i < S2R_SYSID_MAX_PROFILE; i++) r->latency_profile[i] = NAN;
+    for (i = 0; i < S2R_MAX_JOINTS; i++) r->joint_rms[i] = r->joint_relative[i] = NAN;
     r->verdict = S2R_SYSID_BLOCK;
     if (s2r_trajectory_set_check(train, n, msg) != S2R_OK)
         return s2r__fail(id->error, S2R_ERR_INVALID_ARGUMENT, "training data: %s", msg);
@@ -13331,8 +13714,9 @@ static s2r_result s2r__sysid_begin(s2r_sysid* id, const s2r_trajectory_set* trai
 }
 
 /* Mean over joints of the variance of a set's measured positions (rad^2):
-   the size of the motion the errors are judged against. */
-static double s2r__traj_motion(const s2r_trajectory_set* set) {
+   the size of the motion the errors are judged against; each joint's in
+   per_joint ([n_joints]) if given. */
+static double s2r__traj_motion(const s2r_trajectory_set* set, double* per_joint) {
     int j, i, k, m = set->count * set->n_samples;
     double total = 0;
     for (j = 0; j < set->n_joints && m > 0; j++) {
@@ -13344,6 +13728,7 @@ static double s2r__traj_motion(const s2r_trajectory_set* set) {
                 double d = set->q[s2r__traj_at(set, i, k) + (size_t)j] - mean;
                 var += d * d / m;
             }
+        if (per_joint) per_joint[j] = var;
         total += var / set->n_joints;
     }
     return total;
@@ -13391,6 +13776,31 @@ static double s2r__relative_error(double mse, double floor, double motion) {
     return sqrt(fmax(mse - floor, 0) / motion);
 }
 
+/* Per joint: the held-out rms position error at the identified values,
+   relative to that joint's own motion; above S2R_SYSID_REL_GOOD the joint
+   is flagged (left NaN when memory or a replay fails). */
+static void s2r__sysid_joint_fit(s2r_sysid* id, const s2r_trajectory_set* set, s2r_sysid_result* r) {
+    int n = set->n_joints, i, k, j;
+    double motion[S2R_MAX_JOINTS], sq[S2R_MAX_JOINTS] = {0};
+    double* q = (double*)s2r__calloc((size_t)set->n_samples * n, sizeof(double));
+    if (!q) return;
+    s2r__traj_motion(set, motion);
+    for (i = 0; i < set->count; i++) {
+        if (s2r_sysid_simulate(id, r->value, set, i, q, NULL) != S2R_OK) { S2R_FREE(q); return; }
+        for (k = 0; k < set->n_samples; k++)
+            for (j = 0; j < n; j++) {
+                double e = q[(size_t)k * n + j] - set->q[s2r__traj_at(set, i, k) + (size_t)j];
+                sq[j] += e * e;
+            }
+    }
+    for (j = 0; j < n; j++) {
+        r->joint_rms[j] = sqrt(sq[j] / ((double)set->count * set->n_samples));
+        r->joint_relative[j] = motion[j] > 0 ? r->joint_rms[j] / sqrt(motion[j]) : INFINITY;
+        r->joint_misfit[j] = !(r->joint_relative[j] <= S2R_SYSID_REL_GOOD);
+    }
+    S2R_FREE(q);
+}
+
 /* Held-out MSE before and after, relative to the motion, and the verdict. */
 static void s2r__sysid_validate(s2r_sysid* id, const s2r_trajectory_set* train,
                                 const s2r_trajectory_set* validation, s2r_sysid_result* r) {
@@ -13398,11 +13808,11 @@ static void s2r__sysid_validate(s2r_sysid* id, const s2r_trajectory_set* train,
     const s2r_trajectory_set* set = validation ? validation : train;
     double before[3], after[3], object_motion = s2r__traj_object_motion(set);
     s2r_sysid_verdict joints, object;
-    if (s2r__sysid_errors(id, r->start, set, before) != S2R_OK) before[0] = before[2] = INFINITY;
-    if (s2r__sysid_errors(id, r->value, set, after) != S2R_OK) after[0] = after[2] = INFINITY;
+    if (s2r__sysid_errors(id, r->start, set, before, NULL) != S2R_OK) before[0] = before[2] = INFINITY;
+    if (s2r__sysid_errors(id, r->value, set, after, NULL) != S2R_OK) after[0] = after[2] = INFINITY;
     r->validation_mse_start = before[0];
     r->validation_mse = after[0];
-    r->validation_motion = s2r__traj_motion(set);
+    r->validation_motion = s2r__traj_motion(set, NULL);
     r->validation_relative_start = r->validation_motion > 0 ? sqrt(before[0] / r->validation_motion) : INFINITY;
     r->validation_relative = r->validation_motion > 0 ? sqrt(after[0] / r->validation_motion) : INFINITY;
     r->validation_object_mse_start = r->validation_object_mse = r->validation_object_motion = NAN;
@@ -13420,6 +13830,7 @@ static void s2r__sysid_validate(s2r_sysid* id, const s2r_trajectory_set* train,
     joints = c->weight_q + c->weight_qd > 0 ? s2r_sysid_verdict_relative(r->validation_relative) : S2R_SYSID_GOOD;
     object = c->weight_object > 0 ? s2r_sysid_verdict_relative(r->validation_object_relative) : S2R_SYSID_GOOD;
     r->verdict = joints > object ? joints : object;
+    s2r__sysid_joint_fit(id, set, r);
     if (!validation) r->validation_mse_start = r->validation_relative_start = r->validation_object_mse_start =
                      r->validation_object_relative_start = NAN;
 }
@@ -13432,8 +13843,8 @@ S2RDEF s2r_result s2r_sysid_run(s2r_sysid* id, const s2r_trajectory_set* train,
     S2R_ASSERT(id && result);
     before = id->evaluations;
     if ((res = s2r__sysid_begin(id, train, validation, result, x)) != S2R_OK) return res;
-    s2r__sysid_descend(id, train, result, x, before);
-    s2r__sysid_assess(id, train, result, x);
+    s2r__sysid_fit(id, train, result, x, before);
+    if ((res = s2r__sysid_assess(id, train, result, x)) != S2R_OK) return res;
     s2r__sysid_validate(id, train, validation, result);
     result->evaluations = id->evaluations - before;
     return S2R_OK;
@@ -13530,7 +13941,7 @@ S2RDEF s2r_identify_config s2r_identify_config_default(void) {
     c.train = 3;
     c.valid = 2;
     c.samples = 150;
-    c.sweeps = 12;
+    c.sweeps = 30;
     c.seed = 1;
     c.strikes = 8;
     c.strikes_valid = 4;
@@ -13629,25 +14040,61 @@ S2RDEF s2r_result s2r_identify_object(const s2r_backend* push_robot, const s2r_i
     return res;
 }
 
+/* The latency profile as "k: loss" around its minimum (searched steps only). */
+static void s2r__sysid_print_profile(const s2r_sysid* id, const s2r_sysid_result* r) {
+    int k;
+    if (r->latency_index < 0) return;
+    printf("  %s profile (others re-fitted), loss by delay:", s2r_param_name(id->config.param[r->latency_index].param));
+    for (k = 0; k < S2R_SYSID_MAX_PROFILE; k++)
+        if (!isnan(r->latency_profile[k]))
+            printf(" %.0f ms %.3e%s", 1000 * k * id->dt, r->latency_profile[k],
+                   fabs(k * id->dt - r->value[r->latency_index]) < 0.5 * id->dt ? " (best)" : "");
+    printf("\n");
+}
+
+/* Each flat combination as "0.71 kp - 0.70 payload" (components >= 0.2). */
+static void s2r__sysid_print_flat(const s2r_sysid* id, const s2r_sysid_result* r) {
+    int k, i;
+    printf("  curvature in bounds units: condition %.3g, %d flat combination%s\n", r->condition, r->n_flat,
+           r->n_flat == 1 ? "" : "s");
+    for (k = 0; k < r->n_flat; k++) {
+        printf("    flat (rise %.2e rad^2 per bounds width):", r->eigenvalue[k]);
+        for (i = 0; i < r->n_params; i++)
+            if (fabs(r->eigenvector[k][i]) >= 0.2)
+                printf(" %+.2f %s", r->eigenvector[k][i], s2r_param_name(id->config.param[i].param));
+        printf("\n");
+    }
+}
+
 S2RDEF void s2r_sysid_print(const s2r_sysid* id, const s2r_sysid_result* r) {
-    int i;
-    printf("  %-15s %-9s %9s %9s %19s %11s %10s\n", "parameter", "unit", "start", "value", "bounds", "sensitivity",
-           "range +-");
+    int i, j;
+    printf("  %-15s %-9s %9s %9s %9s %19s %11s %10s\n", "parameter", "unit", "start", "value", "std err", "bounds",
+           "sensitivity", "range +-");
     for (i = 0; i < r->n_params; i++) {
         const s2r_sysid_param* sp = &id->config.param[i];
-        const char* note = !r->identifiable[i] ? "  unidentifiable: kept at start"
+        const char* note = !r->identifiable[i] ? "  not identifiable"
                          : (r->value[i] == sp->lo || r->value[i] == sp->hi) ? "  at a bound" : "";
-        printf("  %-15s %-9s %9.4g %9.4g   [%7.3g, %7.3g] %11.2e %10.3g%s\n", s2r_param_name(sp->param),
-               s2r__sysid_unit(sp->param), r->start[i], r->value[i], sp->lo, sp->hi, r->sensitivity[i], r->half_width[i],
-               note);
+        printf("  %-15s %-9s %9.4g %9.4g %9.2g   [%7.3g, %7.3g] %11.2e %10.3g%s\n", s2r_param_name(sp->param),
+               s2r__sysid_unit(sp->param), r->start[i], r->value[i], r->std_error[i], sp->lo, sp->hi, r->sensitivity[i],
+               r->half_width[i], note);
     }
     printf("  training loss %.3e -> %.3e rad^2 in %d sweeps (%s), %d loss evaluations\n", r->loss[0], r->train_loss,
            r->sweeps, r->converged ? "converged" : "sweep budget spent", r->evaluations);
+    s2r__sysid_print_profile(id, r);
+    printf("  Levenberg-Marquardt from there (%s): loss %.3e (%+.2f %%), largest move %.2g of a parameter's bounds\n",
+           r->polished ? "taken" : "a check", r->polish_loss, 100 * (r->polish_loss / r->descent_loss - 1),
+           r->polish_distance);
+    printf("  standard errors from %.0f effectively independent residuals\n", r->effective_samples);
+    if (r->n_directions > 0) s2r__sysid_print_flat(id, r);
     if (!isnan(r->validation_object_motion))
         printf("  object: held-out mean squared error %.3e -> %.3e m^2, camera floor %.3e: %.1f %% -> %.1f %% of "
                "its motion\n", r->validation_object_mse_start, r->validation_object_mse, r->validation_object_floor,
                100 * r->validation_object_relative_start, 100 * r->validation_object_relative);
-    printf("  validation MSE %.3e -> %.3e rad^2: %s\n", r->validation_mse_start, r->validation_mse,
+    printf("  held-out error per joint (rms, %% of the joint's motion):");
+    for (j = 0; j < id->sim.robot.info.n_joints && !isnan(r->joint_rms[j]); j++)
+        printf(" %.2g mrad %.1f%%%s", 1000 * r->joint_rms[j], 100 * r->joint_relative[j], r->joint_misfit[j] ? " (misfit)" : "");
+    printf("\n  validation MSE %.3e -> %.3e rad^2, %.1f %% -> %.1f %% of the motion: %s\n", r->validation_mse_start,
+           r->validation_mse, 100 * r->validation_relative_start, 100 * r->validation_relative,
            s2r_sysid_verdict_name(r->verdict));
 }
 

@@ -8,7 +8,8 @@
    simulated physics steps per CPU second, the training loss and the
    held-out MSE before and after (and their ratio).
    Optional arguments name=value: unit (fleet seed, 1), trajectories (3),
-   seconds (per trajectory, 3), sweeps (12), robot (ur5e|panda).
+   seconds (per trajectory, 3), sweeps (the default budget), loss_tol
+   (the default), polish (0: a check; 1: taken), robot (ur5e|panda).
    Built and run by make bench. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
@@ -23,8 +24,8 @@
 typedef struct bench_args {
     s2r_robot_kind robot;
     uint64_t       unit;
-    int            trajectories, sweeps;
-    double         seconds;
+    int            trajectories, sweeps, polish;
+    double         seconds, loss_tol;
 } bench_args;
 
 /* Apply one name=value argument; 0 if unknown or malformed. */
@@ -38,6 +39,8 @@ static int apply_arg(bench_args* a, const char* arg) {
     else if (n == 7 && !strncmp(arg, "seconds", n)) a->seconds = atof(v);
     else if (n == 6 && !strncmp(arg, "sweeps", n)) a->sweeps = atoi(v);
     else if (n == 5 && !strncmp(arg, "robot", n)) a->robot = s2r_robot_kind_find(v);
+    else if (n == 8 && !strncmp(arg, "loss_tol", n)) a->loss_tol = atof(v);
+    else if (n == 6 && !strncmp(arg, "polish", n)) a->polish = atoi(v);
     else return 0;
     return 1;
 }
@@ -59,6 +62,8 @@ static int bench(const bench_args* a) {
     n = real.backend.info->n_joints;
     cfg.known.p[S2R_PARAM_OBS_LATENCY] = training.p[S2R_PARAM_OBS_LATENCY];
     cfg.max_sweeps = a->sweeps;
+    if (a->loss_tol >= 0) cfg.loss_tol = a->loss_tol;
+    cfg.polish = a->polish;
     ok = s2r_trajectory_set_init(&train, n, samples, a->trajectories, PERIOD) == S2R_OK &&
          s2r_trajectory_set_init(&valid, n, samples, 2, PERIOD) == S2R_OK &&
          s2r_trajectory_collect(&train, &real.backend, &ex, a->trajectories, 1) == S2R_OK;
@@ -95,7 +100,9 @@ int main(int argc, char** argv) {
     a.unit = 1;
     a.trajectories = 3;
     a.seconds = 3.0;
-    a.sweeps = 12;
+    a.sweeps = s2r_sysid_config_default().max_sweeps;
+    a.loss_tol = -1;   /* the default */
+    a.polish = 0;
     for (i = 1; i < argc; i++)
         if (!apply_arg(&a, argv[i])) { fprintf(stderr, "unknown option %s\n", argv[i]); return 2; }
     if ((a.robot != S2R_ROBOT_UR5E && a.robot != S2R_ROBOT_PANDA) || a.trajectories < 1 || a.sweeps < 1 ||
