@@ -11,10 +11,14 @@
      2. fit the simulator to them: cyclic coordinate descent over the servo
         gains kp and kv, the payload, the armature, the joint dry friction
         and the command latency, minimizing the open-loop joint position
-        error of the simulator replaying the same commands;
+        error of the simulator replaying the same commands, then the
+        latency's outer search (its loss profile is printed), standard
+        errors and the combinations the data do not pin down;
      3. validate on held-out trajectories of a different signal (chirps):
-        the mean squared error before and after, and the gate verdict
-        (< 0.01 rad^2 good, 0.01-0.05 acceptable, > 0.05 block);
+        the rms error relative to the motion, per joint and overall, and
+        the verdict (< 3 % good, 3-10 % acceptable, > 10 % block) for the
+        identified model, the datasheet model it started from and two
+        corners of the search box;
      4. re-centre the default training ranges (or --ranges FILE's) on the estimate (narrower
         where the data are sure, untouched where a parameter could not be
         identified) and save them for the next training run; with --task
@@ -38,7 +42,8 @@
    Uses: s2r_options_ranges, s2r_real_robot_init, s2r_trajectory_set_init, s2r_trajectory_collect,
          s2r_sysid_config_default, s2r_sysid_init, s2r_sysid_run,
          s2r_identify_object, s2r_sysid_config_object,
-         s2r_sysid_simulate, s2r_sysid_print, s2r_sysid_recentre,
+         s2r_sysid_simulate, s2r_sysid_print, s2r_sysid_mse,
+         s2r_sysid_verdict_relative, s2r_sysid_recentre,
          s2r_sysid_fixed, s2r_randomization_write, s2r_figure_*.
    Writes, per arm (ur5e, panda): DIR/03_identified_ARM.txt (the identified
    simulator: a ranges file of FIXED values), DIR/03_ranges_ARM.txt (the
@@ -214,15 +219,22 @@ static s2r_result write_csv(const s2r_sysid* id, const s2r_sysid_result* r, cons
     FILE* f = file.f;
     int i;
     if (res != S2R_OK) { fprintf(stderr, "%s\n", error); return res; }
-    fprintf(f, "parameter,start,value,lo,hi,sensitivity,identifiable,half_width\n");
+    fprintf(f, "parameter,start,value,std_error,lo,hi,sensitivity,identifiable,half_width\n");
     for (i = 0; i < r->n_params; i++)
-        fprintf(f, "%s,%.6g,%.6g,%.6g,%.6g,%.4g,%d,%.6g\n", s2r_param_name(id->config.param[i].param), r->start[i],
-                r->value[i], id->config.param[i].lo, id->config.param[i].hi, r->sensitivity[i], r->identifiable[i],
-                r->half_width[i]);
+        fprintf(f, "%s,%.6g,%.6g,%.4g,%.6g,%.6g,%.4g,%d,%.6g\n", s2r_param_name(id->config.param[i].param), r->start[i],
+                r->value[i], r->std_error[i], id->config.param[i].lo, id->config.param[i].hi, r->sensitivity[i],
+                r->identifiable[i], r->half_width[i]);
     fprintf(f, "\nsweep,training_loss_rad2\n");
     for (i = 0; i <= r->sweeps; i++) fprintf(f, "%d,%.6e\n", i, r->loss[i]);
-    fprintf(f, "\nvalidation_mse_before_rad2,validation_mse_after_rad2,verdict\n%.6e,%.6e,%s\n",
-            r->validation_mse_start, r->validation_mse, s2r_sysid_verdict_name(r->verdict));
+    fprintf(f, "\nlatency_s,refitted_loss_rad2\n");
+    for (i = 0; i < S2R_SYSID_MAX_PROFILE; i++)
+        if (!isnan(r->latency_profile[i])) fprintf(f, "%.4f,%.6e\n", i * id->dt, r->latency_profile[i]);
+    fprintf(f, "\njoint,heldout_rms_rad,relative,misfit\n");
+    for (i = 0; i < id->sim.robot.info.n_joints; i++)
+        fprintf(f, "%d,%.4e,%.4f,%d\n", i, r->joint_rms[i], r->joint_relative[i], r->joint_misfit[i]);
+    fprintf(f, "\nvalidation_mse_before_rad2,validation_mse_after_rad2,relative_before,relative_after,verdict\n"
+               "%.6e,%.6e,%.4f,%.4f,%s\n", r->validation_mse_start, r->validation_mse, r->validation_relative_start,
+            r->validation_relative, s2r_sysid_verdict_name(r->verdict));
     if ((res = s2r_file_commit(&file, error)) != S2R_OK) fprintf(stderr, "%s\n", error);
     return res;
 }
@@ -250,11 +262,22 @@ static s2r_result save(s2r_sysid* id, const s2r_sysid_result* r, const s2r_traje
 }
 
 /* What the verdict says, in words: the error relative to the motion, and
-   the absolute MSE beside it. */
-static void print_verdict(const s2r_sysid_result* r) {
+   the absolute MSE beside it; then the same judgement of the datasheet
+   model and of two corners of the search box, which must not pass. */
+static void print_verdict(s2r_sysid* id, const s2r_sysid_result* r, const s2r_trajectory_set* valid) {
+    double corner[S2R_SYSID_MAX_PARAMS], mse;
+    int side, i;
     printf("  held-out rms error %.1f %% of the rms motion (MSE %.2e rad^2), was %.1f %% at the datasheet values: %s\n",
            100 * r->validation_relative, r->validation_mse, 100 * r->validation_relative_start,
            s2r_sysid_verdict_name(r->verdict));
+    printf("  the same verdict on the datasheet model: %s", s2r_sysid_verdict_name(s2r_sysid_verdict_relative(r->validation_relative_start)));
+    for (side = 0; side < 2; side++) {
+        for (i = 0; i < r->n_params; i++) corner[i] = side ? id->config.param[i].hi : id->config.param[i].lo;
+        if (s2r_sysid_mse(id, corner, valid, &mse) != S2R_OK) continue;
+        printf("; every parameter at its %s bound: %.1f %%, %s", side ? "upper" : "lower",
+               100 * sqrt(mse / r->validation_motion), s2r_sysid_verdict_name(s2r_sysid_verdict_relative(sqrt(mse / r->validation_motion))));
+    }
+    printf("\n");
     if (r->verdict == S2R_SYSID_ACCEPTABLE) printf("  WARNING: between 3 %% and 10 %% of the motion; proceed with care\n");
     if (r->verdict == S2R_SYSID_BLOCK) printf("  BLOCKED: above 10 %% of the motion; the simulator is not trusted for this unit\n");
 }
@@ -331,7 +354,7 @@ static int identify_arm(s2r_robot_kind kind, const s2r_options* opt, const sizes
     if (ok) {
         s2r_sysid_print(&id, &r);
         print_oracle(&id, &r, &real, obs_latency);
-        print_verdict(&r);
+        print_verdict(&id, &r, &valid);
         ok = s2r_sysid_recentre(&id, &r, &training, &next) == S2R_OK && s2r_sysid_fixed(&id, &r, &fixed) == S2R_OK;
         if (ok && opt->task == S2R_TASK_PUSH) ok = identify_object(kind, opt, &fixed, &next);
         ok = ok && save(&id, &r, &valid, &fixed, &next, robot, opt->out) == S2R_OK;
@@ -434,7 +457,7 @@ int main(int argc, char** argv) {
     z.train = opt.quick ? 2 : 3;
     z.valid = opt.quick ? 1 : 2;
     z.samples = opt.quick ? 100 : MAX_SAMPLES;
-    z.sweeps = opt.quick ? 4 : 12;
+    z.sweeps = opt.quick ? 4 : s2r_sysid_config_default().max_sweeps;
 
     printf("System identification: excite real unit #%llu, fit the simulator, validate, re-centre the ranges\n",
            (unsigned long long)opt.real_seed);
