@@ -3237,6 +3237,11 @@ typedef struct s2r_sysid_result {
                                                       errors are judged against      */
     double validation_relative_start;              /* sqrt(mse_start / motion)        */
     double validation_relative;                    /* sqrt(mse / motion)              */
+    double validation_relative_corner[2];          /* the relative error the verdict
+                                                      judges (the worse of joints and
+                                                      object) with every parameter at
+                                                      its lower [0] / upper [1] bound:
+                                                      what it must not pass           */
     double validation_object_mse_start;            /* m^2: held-out mean squared object
                                                       position error at the start values
                                                       (NaN when the set has no object) */
@@ -13868,6 +13873,7 @@ static void s2r__sysid_validate(s2r_sysid* id, const s2r_trajectory_set* train,
     const s2r_trajectory_set* set = validation ? validation : train;
     double before[3], after[3], object_motion = s2r__traj_object_motion(set);
     s2r_sysid_verdict joints, object;
+    int side, i;
     if (s2r__sysid_errors(id, r->start, set, before, NULL) != S2R_OK) before[0] = before[2] = INFINITY;
     if (s2r__sysid_errors(id, r->value, set, after, NULL) != S2R_OK) after[0] = after[2] = INFINITY;
     r->validation_mse_start = before[0];
@@ -13875,6 +13881,16 @@ static void s2r__sysid_validate(s2r_sysid* id, const s2r_trajectory_set* train,
     r->validation_motion = s2r__traj_motion(set, NULL);
     r->validation_relative_start = r->validation_motion > 0 ? sqrt(before[0] / r->validation_motion) : INFINITY;
     r->validation_relative = r->validation_motion > 0 ? sqrt(after[0] / r->validation_motion) : INFINITY;
+    for (side = 0; side < 2; side++) {   /* judged as the verdict judges: the worse of what the loss weighs */
+        double corner[S2R_SYSID_MAX_PARAMS], e[3] = {INFINITY, INFINITY, INFINITY}, worst = 0;
+        for (i = 0; i < c->n_params; i++) corner[i] = side ? c->param[i].hi : c->param[i].lo;
+        if (s2r__sysid_errors(id, corner, set, e, NULL) != S2R_OK) e[0] = e[2] = INFINITY;
+        if (c->weight_q + c->weight_qd > 0)
+            worst = r->validation_motion > 0 ? sqrt(e[0] / r->validation_motion) : INFINITY;
+        if (c->weight_object > 0 && set->object)
+            worst = fmax(worst, s2r__relative_error(e[2], s2r__traj_object_floor(set), object_motion));
+        r->validation_relative_corner[side] = worst;
+    }
     r->validation_object_mse_start = r->validation_object_mse = r->validation_object_motion = NAN;
     r->validation_object_floor = r->validation_object_relative_start = r->validation_object_relative = NAN;
     if (set->object) {
@@ -14153,9 +14169,10 @@ S2RDEF void s2r_sysid_print(const s2r_sysid* id, const s2r_sysid_result* r) {
     printf("  held-out error per joint (rms, %% of the joint's motion):");
     for (j = 0; j < id->sim.robot.info.n_joints && !isnan(r->joint_rms[j]); j++)
         printf(" %.2g mrad %.1f%%%s", 1000 * r->joint_rms[j], 100 * r->joint_relative[j], r->joint_misfit[j] ? " (misfit)" : "");
-    printf("\n  validation MSE %.3e -> %.3e rad^2, %.1f %% -> %.1f %% of the motion: %s\n", r->validation_mse_start,
-           r->validation_mse, 100 * r->validation_relative_start, 100 * r->validation_relative,
-           s2r_sysid_verdict_name(r->verdict));
+    printf("\n  validation MSE %.3e -> %.3e rad^2, %.1f %% -> %.1f %% of the motion: %s (every parameter at its lower "
+           "bound: %.1f %%, upper: %.1f %%)\n", r->validation_mse_start, r->validation_mse, 100 * r->validation_relative_start,
+           100 * r->validation_relative, s2r_sysid_verdict_name(r->verdict), 100 * r->validation_relative_corner[0],
+           100 * r->validation_relative_corner[1]);
 }
 
 /* --- Deployment: names ------------------------------------------------------ */

@@ -42,8 +42,8 @@
    Uses: s2r_options_ranges, s2r_real_robot_init, s2r_trajectory_set_init, s2r_trajectory_collect,
          s2r_sysid_config_default, s2r_sysid_init, s2r_sysid_run,
          s2r_identify_object, s2r_sysid_config_object,
-         s2r_sysid_simulate, s2r_sysid_print, s2r_sysid_mse,
-         s2r_sysid_verdict_relative, s2r_sysid_recentre,
+         s2r_sysid_simulate, s2r_sysid_print, s2r_sysid_verdict_relative,
+         s2r_sysid_recentre,
          s2r_sysid_fixed, s2r_randomization_write, s2r_figure_*.
    Writes, per arm (ur5e, panda): DIR/03_identified_ARM.txt (the identified
    simulator: a ranges file of FIXED values), DIR/03_ranges_ARM.txt (the
@@ -263,20 +263,17 @@ static s2r_result save(s2r_sysid* id, const s2r_sysid_result* r, const s2r_traje
 
 /* What the verdict says, in words: the error relative to the motion, and
    the absolute MSE beside it; then the same judgement of the datasheet
-   model and of two corners of the search box, which must not pass. */
-static void print_verdict(s2r_sysid* id, const s2r_sysid_result* r, const s2r_trajectory_set* valid) {
-    double corner[S2R_SYSID_MAX_PARAMS], mse;
-    int side, i;
+   model and of the search box's corners, which must not pass. */
+static void print_verdict(const s2r_sysid_result* r) {
+    int side;
     printf("  held-out rms error %.1f %% of the rms motion (MSE %.2e rad^2), was %.1f %% at the datasheet values: %s\n",
            100 * r->validation_relative, r->validation_mse, 100 * r->validation_relative_start,
            s2r_sysid_verdict_name(r->verdict));
-    printf("  the same verdict on the datasheet model: %s", s2r_sysid_verdict_name(s2r_sysid_verdict_relative(r->validation_relative_start)));
-    for (side = 0; side < 2; side++) {
-        for (i = 0; i < r->n_params; i++) corner[i] = side ? id->config.param[i].hi : id->config.param[i].lo;
-        if (s2r_sysid_mse(id, corner, valid, &mse) != S2R_OK) continue;
-        printf("; every parameter at its %s bound: %.1f %%, %s", side ? "upper" : "lower",
-               100 * sqrt(mse / r->validation_motion), s2r_sysid_verdict_name(s2r_sysid_verdict_relative(sqrt(mse / r->validation_motion))));
-    }
+    printf("  the same verdict on the datasheet model: %s",
+           s2r_sysid_verdict_name(s2r_sysid_verdict_relative(r->validation_relative_start)));
+    for (side = 0; side < 2; side++)
+        printf("; every parameter at its %s bound: %s", side ? "upper" : "lower",
+               s2r_sysid_verdict_name(s2r_sysid_verdict_relative(r->validation_relative_corner[side])));
     printf("\n");
     if (r->verdict == S2R_SYSID_ACCEPTABLE) printf("  WARNING: between 3 %% and 10 %% of the motion; proceed with care\n");
     if (r->verdict == S2R_SYSID_BLOCK) printf("  BLOCKED: above 10 %% of the motion; the simulator is not trusted for this unit\n");
@@ -354,7 +351,7 @@ static int identify_arm(s2r_robot_kind kind, const s2r_options* opt, const sizes
     if (ok) {
         s2r_sysid_print(&id, &r);
         print_oracle(&id, &r, &real, obs_latency);
-        print_verdict(&id, &r, &valid);
+        print_verdict(&r);
         ok = s2r_sysid_recentre(&id, &r, &training, &next) == S2R_OK && s2r_sysid_fixed(&id, &r, &fixed) == S2R_OK;
         if (ok && opt->task == S2R_TASK_PUSH) ok = identify_object(kind, opt, &fixed, &next);
         ok = ok && save(&id, &r, &valid, &fixed, &next, robot, opt->out) == S2R_OK;

@@ -9,9 +9,13 @@
    estimate is set beside the unit's true value (s2r_real_unit_truth) - what
    no real lab can do.  Per parameter: the bias and spread of the relative
    error over the units, its median size, and how often the fit called the
-   parameter identifiable.  And the validation verdict, for the nominal
-   starting model and for the identified one: a gate that says "good" for
-   both cannot tell identification from none.
+   parameter identifiable, and how often the truth lies within two of the
+   fit's own standard errors.  And the validation verdict, for the nominal
+   starting model, for the identified one and for the search box's two
+   corners (every parameter at its lower, then upper bound): a gate that
+   says "good" for the nominal model cannot tell identification from none.
+   Last, the Levenberg-Marquardt check: how much lower than the coordinate
+   descent's loss it found, at most, over the units.
 
    The units are identified in parallel (--threads); the identification
    never reads the oracle, only this scoring does.
@@ -65,43 +69,49 @@ static int compare_doubles(const void* a, const void* b) {
 static int write_csvs(const s2r_options* opt, const s2r_sysid_config* params, const unit_fit* fits, int n) {
     char path[512], error[S2R_ERROR_LEN];
     s2r_file file;
-    int u, i, verdicts[2][S2R_SYSID_VERDICT_COUNT];
+    int u, i, verdicts[3][S2R_SYSID_VERDICT_COUNT];
+    double gain = 0;
     if (s2r_file_create(&file, s2r_path(path, sizeof path, opt->out, "10_sysid_vs_truth.csv"), error) != S2R_OK) {
         fprintf(stderr, "%s\n", error);
         return 1;
     }
-    fprintf(file.f, "unit,parameter,truth,estimate,relative_error,identifiable,validation_mse_start,validation_mse,"
-                    "validation_relative_start,validation_relative\n");
+    fprintf(file.f, "unit,parameter,truth,estimate,std_error,relative_error,identifiable,validation_mse_start,"
+                    "validation_mse,validation_relative_start,validation_relative,relative_corner_lo,relative_corner_hi,"
+                    "descent_loss,polish_loss\n");
     for (u = 0; u < n; u++)
-        for (i = 0; i < params->n_params; i++)
-            fprintf(file.f, "%llu,%s,%.6g,%.6g,%.5f,%d,%.4g,%.4g,%.4f,%.4f\n", (unsigned long long)(opt->real_seed + (uint64_t)u),
-                    s2r_param_name(params->param[i].param), fits[u].truth[i], fits[u].result.value[i],
-                    relative_error(&fits[u], i), fits[u].result.identifiable[i], fits[u].result.validation_mse_start,
-                    fits[u].result.validation_mse, fits[u].result.validation_relative_start,
-                    fits[u].result.validation_relative);
+        for (i = 0; i < params->n_params; i++) {
+            const s2r_sysid_result* r = &fits[u].result;
+            fprintf(file.f, "%llu,%s,%.6g,%.6g,%.4g,%.5f,%d,%.4g,%.4g,%.4f,%.4f,%.4f,%.4f,%.6e,%.6e\n",
+                    (unsigned long long)(opt->real_seed + (uint64_t)u), s2r_param_name(params->param[i].param),
+                    fits[u].truth[i], r->value[i], r->std_error[i], relative_error(&fits[u], i), r->identifiable[i],
+                    r->validation_mse_start, r->validation_mse, r->validation_relative_start, r->validation_relative,
+                    r->validation_relative_corner[0], r->validation_relative_corner[1], r->descent_loss, r->polish_loss);
+        }
     if (s2r_file_commit(&file, error) != S2R_OK ||
         s2r_file_create(&file, s2r_path(path, sizeof path, opt->out, "10_sysid_summary.csv"), error) != S2R_OK) {
         fprintf(stderr, "%s\n", error);
         return 1;
     }
-    fprintf(file.f, "parameter,units,bias,spread,median_abs_error,identifiable\n");
-    printf("\n  %-15s %8s %8s %10s %13s   (relative errors over %d units)\n", "parameter", "bias", "spread",
-           "median |e|", "identifiable", n);
+    fprintf(file.f, "parameter,units,bias,spread,median_abs_error,identifiable,within_2_std_errors\n");
+    printf("\n  %-15s %8s %8s %10s %13s %13s   (relative errors over %d units)\n", "parameter", "bias", "spread",
+           "median |e|", "identifiable", "truth in 2 se", n);
     for (i = 0; i < params->n_params; i++) {
         double e[MAX_UNITS], mean = 0, var = 0;
-        int count = 0;
+        int count = 0, covered = 0;
         for (u = 0; u < n; u++) {
-            count += fits[u].result.identifiable[i];
+            const s2r_sysid_result* r = &fits[u].result;
+            count += r->identifiable[i];
+            covered += fabs(r->value[i] - fits[u].truth[i]) <= 2 * r->std_error[i];   /* NaN (a latency): no */
             e[u] = relative_error(&fits[u], i);
             mean += e[u] / n;
         }
         for (u = 0; u < n; u++) var += (e[u] - mean) * (e[u] - mean) / (n > 1 ? n - 1 : 1);
         for (u = 0; u < n; u++) e[u] = fabs(e[u]);
         qsort(e, (size_t)n, sizeof *e, compare_doubles);
-        fprintf(file.f, "%s,%d,%.5f,%.5f,%.5f,%d\n", s2r_param_name(params->param[i].param), n, mean, sqrt(var),
-                e[n / 2], count);
-        printf("  %-15s %+7.1f%% %7.1f%% %9.1f%% %9d of %d\n", s2r_param_name(params->param[i].param), 100 * mean,
-               100 * sqrt(var), 100 * e[n / 2], count, n);
+        fprintf(file.f, "%s,%d,%.5f,%.5f,%.5f,%d,%d\n", s2r_param_name(params->param[i].param), n, mean, sqrt(var),
+                e[n / 2], count, covered);
+        printf("  %-15s %+7.1f%% %7.1f%% %9.1f%% %9d of %d %9d of %d\n", s2r_param_name(params->param[i].param),
+               100 * mean, 100 * sqrt(var), 100 * e[n / 2], count, n, covered, n);
     }
     for (i = 0; i < 2; i++) {   /* the verdict on the absolute MSE, then on the error relative to the motion */
         memset(verdicts, 0, sizeof verdicts);
@@ -109,11 +119,17 @@ static int write_csvs(const s2r_options* opt, const s2r_sysid_config* params, co
             const s2r_sysid_result* r = &fits[u].result;
             verdicts[0][i ? s2r_sysid_verdict_relative(r->validation_relative_start) : s2r_sysid_verdict_of(r->validation_mse_start)]++;
             verdicts[1][i ? r->verdict : s2r_sysid_verdict_of(r->validation_mse)]++;
+            if (i) verdicts[2][s2r_sysid_verdict_relative(fmin(r->validation_relative_corner[0],
+                                                               r->validation_relative_corner[1]))]++;
         }
         printf("  verdict on the %s, nominal start model: %d good, %d acceptable, %d block; identified: %d good, "
                "%d acceptable, %d block\n", i ? "error relative to the motion" : "absolute MSE", verdicts[0][0],
                verdicts[0][1], verdicts[0][2], verdicts[1][0], verdicts[1][1], verdicts[1][2]);
     }
+    printf("  the better corner of the search box: %d good, %d acceptable, %d block\n", verdicts[2][0], verdicts[2][1],
+           verdicts[2][2]);
+    for (u = 0; u < n; u++) gain = fmax(gain, 1 - fits[u].result.polish_loss / fits[u].result.descent_loss);
+    printf("  Levenberg-Marquardt after the descent: at most %.2f %% lower loss over the units\n", 100 * gain);
     if (s2r_file_commit(&file, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
     return 0;
 }

@@ -415,6 +415,8 @@ static int test_real_unit_validation_falls(void) {
         CHECKF(s2r_sysid_verdict_relative(sqrt(mse / r.validation_motion)) == S2R_SYSID_BLOCK, "corner %d: %.4f", c,
                sqrt(mse / r.validation_motion));
     }
+    for (c = 0; c < 2; c++)   /* the run's own corner check agrees */
+        CHECK(s2r_sysid_verdict_relative(r.validation_relative_corner[c]) == S2R_SYSID_BLOCK);
     CHECKF(r.converged && r.polish_loss > 0.99 * r.descent_loss, "polish %g, descent %g after %d sweeps",
            r.polish_loss, r.descent_loss, r.sweeps);
     s2r_sysid_free(&id);
