@@ -21,7 +21,7 @@
 
 /* A simulator standing in for the robot: the nominal arm with the given
    parameters pinned at known values (p[i] = v[i], each in its default mode). */
-static s2r_result sysid_t_standin(s2r_sim* sim, s2r_robot_kind kind, const s2r_param* p, const double* v, int n) {
+static s2r_sim_config sysid_t_standin_config(s2r_robot_kind kind, const s2r_param* p, const double* v, int n) {
     s2r_sim_config c = s2r_sim_config_default(kind);
     int i;
     for (i = 0; i < n; i++) {
@@ -29,6 +29,11 @@ static s2r_result sysid_t_standin(s2r_sim* sim, s2r_robot_kind kind, const s2r_p
         c.randomization.p[p[i]].mode = s2r_param_default_mode(p[i]);
         c.randomization.p[p[i]].dist = s2r_dist_fixed(v[i]);
     }
+    return c;
+}
+
+static s2r_result sysid_t_standin(s2r_sim* sim, s2r_robot_kind kind, const s2r_param* p, const double* v, int n) {
+    s2r_sim_config c = sysid_t_standin_config(kind, p, v, n);
     return s2r_sim_init(sim, &c);
 }
 
@@ -259,7 +264,7 @@ static int test_flat_combination_named(void) {
     static const s2r_param p[4] = {S2R_PARAM_KP, S2R_PARAM_KV, S2R_PARAM_ARMATURE, S2R_PARAM_LINK_MASS};
     static const double truth[4] = {1.2, 0.9, 1.0, 1.0};
     s2r_sim standin;
-    s2r_sim_config noisy = s2r_sim_config_default(S2R_ROBOT_UR5E);
+    s2r_sim_config noisy = sysid_t_standin_config(S2R_ROBOT_UR5E, p, truth, 4);
     s2r_trajectory_set set;
     s2r_excitation_config ex = s2r_excitation_config_default();
     s2r_sim_config model = s2r_sim_config_default(S2R_ROBOT_UR5E);
@@ -268,12 +273,7 @@ static int test_flat_combination_named(void) {
     s2r_sysid_result r;
     int i;
     cfg.max_sweeps = 6;
-    for (i = 0; i < 4; i++) {   /* the stand-in, with encoder noise: a loss that cannot reach 0 */
-        noisy.randomization.p[p[i]].enabled = 1;
-        noisy.randomization.p[p[i]].mode = s2r_param_default_mode(p[i]);
-        noisy.randomization.p[p[i]].dist = s2r_dist_fixed(truth[i]);
-    }
-    noisy.noise_q.white_std = 1e-4;
+    noisy.noise_q.white_std = 1e-4;   /* encoder noise: a loss that cannot reach 0 */
     CHECK(s2r_sim_init(&standin, &noisy) == S2R_OK);
     CHECK(s2r_trajectory_set_init(&set, 6, 60, 1, SYSID_T_PERIOD) == S2R_OK);
     CHECK(s2r_trajectory_collect(&set, &standin.backend, &ex, 1, 13) == S2R_OK);
