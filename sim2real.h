@@ -4363,6 +4363,11 @@ S2RDEF s2r_result  s2r_make_dir(const char* path, char* error);
 S2RDEF s2r_result  s2r_claim_dir(const char* dir, char* error);
 /* dir + "/" + file into out (cap bytes); returns out. */
 S2RDEF const char* s2r_path(char* out, size_t cap, const char* dir, const char* file);
+/* An example's output file, whole or not at all: s2r_file_create at
+   `path`, printing the reason to stderr when it fails; returns the stream
+   to write, or NULL.  s2r_output_commit is s2r_file_commit, likewise. */
+S2RDEF FILE*       s2r_output_create(s2r_file* file, const char* path);
+S2RDEF s2r_result  s2r_output_commit(s2r_file* file);
 /* 1 when something exists at `path` (readable or not).  The examples' rule
    for an upstream artifact: missing, they may say how to make it and go on
    without it; there but unusable (corrupt, for another arm or task), they
@@ -15784,6 +15789,20 @@ S2RDEF s2r_result s2r_make_dir(const char* path, char* error) {
 S2RDEF const char* s2r_path(char* out, size_t cap, const char* dir, const char* file) {
     snprintf(out, cap, "%s/%s", dir, file);
     return out;
+}
+
+S2RDEF FILE* s2r_output_create(s2r_file* file, const char* path) {
+    char error[S2R_ERROR_LEN];
+    if (s2r_file_create(file, path, error) == S2R_OK) return file->f;
+    fprintf(stderr, "%s\n", error);
+    return NULL;
+}
+
+S2RDEF s2r_result s2r_output_commit(s2r_file* file) {
+    char error[S2R_ERROR_LEN];
+    s2r_result res = s2r_file_commit(file, error);
+    if (res != S2R_OK) fprintf(stderr, "%s\n", error);
+    return res;
 }
 
 S2RDEF int s2r_file_exists(const char* path) {

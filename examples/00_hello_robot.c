@@ -73,7 +73,7 @@ int main(int argc, char** argv) {
     s2r_options opt;
     int status;
     s2r_figure fig;
-    char error[S2R_ERROR_LEN], path[512];
+    char path[512];
     int n[2], k;
     s2r_file csv;   /* 00_hold_home.csv, written whole or not at all */
 
@@ -84,13 +84,10 @@ int main(int argc, char** argv) {
     for (k = 0; k < 2; k++)
         if (hold_home(arms[k], sag[k], &n[k]) != S2R_OK) return 1;
 
-    if (s2r_file_create(&csv, s2r_path(path, sizeof path, opt.out, "00_hold_home.csv"), error) != S2R_OK) {
-        fprintf(stderr, "%s\n", error);
-        return 1;
-    }
+    if (!s2r_output_create(&csv, s2r_path(path, sizeof path, opt.out, "00_hold_home.csv"))) return 1;
     fprintf(csv.f, "robot,time_s,q1_mrad,q2_mrad,q3_mrad,q4_mrad,q5_mrad,q6_mrad,q7_mrad,q8_mrad\n");
     for (k = 0; k < 2; k++) write_csv(csv.f, s2r_robot_kind_name(arms[k]), sag[k], n[k]);
-    if (s2r_file_commit(&csv, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
+    if (s2r_output_commit(&csv) != S2R_OK) return 1;
 
     if (s2r_figure_init(&fig, 1200, 450, 1, 2) != S2R_OK) return 1;
     s2r_figure_title(&fig, "Position servos holding the home pose under gravity");

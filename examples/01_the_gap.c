@@ -87,19 +87,16 @@ static s2r_result measure_gap(const s2r_options* opt, int episodes, gap_row rows
 }
 
 static s2r_result write_csv(const char* path, const gap_row rows[ROBOTS], int episodes) {
-    char error[S2R_ERROR_LEN];
     s2r_file file;
-    s2r_result res = s2r_file_create(&file, path, error);
-    FILE* f = file.f;
+    FILE* f = s2r_output_create(&file, path);
     int i;
-    if (res != S2R_OK) { fprintf(stderr, "%s\n", error); return res; }
+    if (!f) return S2R_ERR_IO;
     fprintf(f, "robot,episodes,successes,success_rate,success_lo,success_hi,mean_final_distance_m\n");
     for (i = 0; i < ROBOTS; i++)
         fprintf(f, "%s,%d,%d,%.4f,%.4f,%.4f,%.5f\n", rows[i].name, episodes, rows[i].result.successes,
                 rows[i].result.success_rate, rows[i].result.success_lo, rows[i].result.success_hi,
                 rows[i].result.mean_distance);
-    if ((res = s2r_file_commit(&file, error)) != S2R_OK) fprintf(stderr, "%s\n", error);
-    return res;
+    return s2r_output_commit(&file);
 }
 
 static s2r_result plot_gap(const char* path, const char* robot, const gap_row rows[ROBOTS], int steps, double dt,

@@ -213,12 +213,10 @@ static s2r_result plot_fit(const s2r_sysid* id, const s2r_sysid_result* r, const
 }
 
 static s2r_result write_csv(const s2r_sysid* id, const s2r_sysid_result* r, const char* path) {
-    char error[S2R_ERROR_LEN];
     s2r_file file;
-    s2r_result res = s2r_file_create(&file, path, error);
-    FILE* f = file.f;
+    FILE* f = s2r_output_create(&file, path);
     int i;
-    if (res != S2R_OK) { fprintf(stderr, "%s\n", error); return res; }
+    if (!f) return S2R_ERR_IO;
     fprintf(f, "parameter,start,value,std_error,lo,hi,sensitivity,identifiable,half_width\n");
     for (i = 0; i < r->n_params; i++)
         fprintf(f, "%s,%.6g,%.6g,%.4g,%.6g,%.6g,%.4g,%d,%.6g\n", s2r_param_name(id->config.param[i].param), r->start[i],
@@ -235,8 +233,7 @@ static s2r_result write_csv(const s2r_sysid* id, const s2r_sysid_result* r, cons
     fprintf(f, "\nvalidation_mse_before_rad2,validation_mse_after_rad2,relative_before,relative_after,verdict\n"
                "%.6e,%.6e,%.4f,%.4f,%s\n", r->validation_mse_start, r->validation_mse, r->validation_relative_start,
             r->validation_relative, s2r_sysid_verdict_name(r->verdict));
-    if ((res = s2r_file_commit(&file, error)) != S2R_OK) fprintf(stderr, "%s\n", error);
-    return res;
+    return s2r_output_commit(&file);
 }
 
 /* Save the identified simulator, the recentred ranges, the CSV and the

@@ -605,12 +605,10 @@ static void print_timeline(const s2r_deploy* d) {
 }
 
 static s2r_result write_timeline_csv(const char* path, const s2r_deploy* d) {
-    char error[S2R_ERROR_LEN];
     s2r_file file;
-    s2r_result res = s2r_file_create(&file, path, error);
-    FILE* f = file.f;
+    FILE* f = s2r_output_create(&file, path);
     int i;
-    if (res != S2R_OK) { fprintf(stderr, "%s\n", error); return res; }
+    if (!f) return S2R_ERR_IO;
     fprintf(f, "seq,stage,verdict,next,n,value,lo,hi,alarm_unit\n");
     for (i = 0; i < d->history_count; i++) {
         const s2r_deploy_event* e = &d->history[i];
@@ -618,25 +616,21 @@ static s2r_result write_timeline_csv(const char* path, const s2r_deploy* d) {
                 e->alarms ? "alarm" : s2r_verdict_name(e->verdict), s2r_stage_name(e->next), e->n, e->value, e->lo,
                 e->hi, e->unit);
     }
-    if ((res = s2r_file_commit(&file, error)) != S2R_OK) fprintf(stderr, "%s\n", error);
-    return res;
+    return s2r_output_commit(&file);
 }
 
 /* One line per autonomous round: what the drift panels of the figure show. */
 static s2r_result write_rounds_csv(const char* path, const record* rec) {
-    char error[S2R_ERROR_LEN];
     s2r_file file;
-    s2r_result res = s2r_file_create(&file, path, error);
-    FILE* f = file.f;
+    FILE* f = s2r_output_create(&file, path);
     int i;
-    if (res != S2R_OK) { fprintf(stderr, "%s\n", error); return res; }
+    if (!f) return S2R_ERR_IO;
     fprintf(f, "round,fleet_success,changed_unit,changed_unit_success,changed_unit_cusum_level,camera_knocked,alarm\n");
     for (i = 0; i < rec->rounds; i++)
         fprintf(f, "%d,%.4f,%s,%.0f,%.4f,%d,%d\n", i, rec->fleet_success[i],
                 rec->changed_unit >= 0 ? fleet[rec->changed_unit].real.name : "", rec->unit_success[i],
                 rec->unit_level[i], rec->change_round >= 0 && i >= rec->change_round, i == rec->alarm_round);
-    if ((res = s2r_file_commit(&file, error)) != S2R_OK) fprintf(stderr, "%s\n", error);
-    return res;
+    return s2r_output_commit(&file);
 }
 
 static void plot_stage_panels(s2r_figure* fig, const record* rec) {

@@ -416,15 +416,11 @@ static const char* cell(char* buf, size_t cap, const s2r_eval_result* e) {
 
 /* Open DIR/<prefix>_name to be written whole or not at all (see s2r_file). */
 static FILE* begin_file(s2r_file* file, const s2r_options* opt, const char* name) {
-    char path[512], error[S2R_ERROR_LEN];
-    if (s2r_file_create(file, output(path, sizeof path, opt, name), error) != S2R_OK) { fail(name, error); return NULL; }
-    return file->f;
+    char path[512];
+    return s2r_output_create(file, output(path, sizeof path, opt, name));
 }
 
-static int end_file(s2r_file* file) {
-    char error[S2R_ERROR_LEN];
-    return s2r_file_commit(file, error) != S2R_OK ? fail(file->path, error) : 0;
-}
+static int end_file(s2r_file* file) { return s2r_output_commit(file) != S2R_OK; }
 
 static int write_markdown(const s2r_options* opt, const sizes* z, const table* t, double seconds, double peak) {
     char a[64], b[64], c[64], g[64], name[96];

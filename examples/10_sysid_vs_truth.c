@@ -67,14 +67,11 @@ static int compare_doubles(const void* a, const void* b) {
 }
 
 static int write_csvs(const s2r_options* opt, const s2r_sysid_config* params, const unit_fit* fits, int n) {
-    char path[512], error[S2R_ERROR_LEN];
+    char path[512];
     s2r_file file;
     int u, i, verdicts[3][S2R_SYSID_VERDICT_COUNT];
     double gain = 0;
-    if (s2r_file_create(&file, s2r_path(path, sizeof path, opt->out, "10_sysid_vs_truth.csv"), error) != S2R_OK) {
-        fprintf(stderr, "%s\n", error);
-        return 1;
-    }
+    if (!s2r_output_create(&file, s2r_path(path, sizeof path, opt->out, "10_sysid_vs_truth.csv"))) return 1;
     fprintf(file.f, "unit,parameter,truth,estimate,std_error,relative_error,identifiable,validation_mse_start,"
                     "validation_mse,validation_relative_start,validation_relative,relative_corner_lo,relative_corner_hi,"
                     "descent_loss,polish_loss\n");
@@ -87,11 +84,9 @@ static int write_csvs(const s2r_options* opt, const s2r_sysid_config* params, co
                     r->validation_mse_start, r->validation_mse, r->validation_relative_start, r->validation_relative,
                     r->validation_relative_corner[0], r->validation_relative_corner[1], r->descent_loss, r->polish_loss);
         }
-    if (s2r_file_commit(&file, error) != S2R_OK ||
-        s2r_file_create(&file, s2r_path(path, sizeof path, opt->out, "10_sysid_summary.csv"), error) != S2R_OK) {
-        fprintf(stderr, "%s\n", error);
+    if (s2r_output_commit(&file) != S2R_OK ||
+        !s2r_output_create(&file, s2r_path(path, sizeof path, opt->out, "10_sysid_summary.csv")))
         return 1;
-    }
     fprintf(file.f, "parameter,units,bias,spread,median_abs_error,identifiable,within_2_std_errors\n");
     printf("\n  %-15s %8s %8s %10s %13s %13s   (relative errors over %d units)\n", "parameter", "bias", "spread",
            "median |e|", "identifiable", "truth in 2 se", n);
@@ -130,7 +125,7 @@ static int write_csvs(const s2r_options* opt, const s2r_sysid_config* params, co
            verdicts[2][2]);
     for (u = 0; u < n; u++) gain = fmax(gain, 1 - fits[u].result.polish_loss / fits[u].result.descent_loss);
     printf("  Levenberg-Marquardt after the descent: at most %.2f %% lower loss over the units\n", 100 * gain);
-    if (s2r_file_commit(&file, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
+    if (s2r_output_commit(&file) != S2R_OK) return 1;
     return 0;
 }
 

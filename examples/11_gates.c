@@ -97,14 +97,11 @@ static void print_summary(const gate_curve* g) {
 }
 
 static int write_oc(const s2r_options* opt, const gate_curve* g, int n, int runs) {
-    char path[512], error[S2R_ERROR_LEN], title[96];
+    char path[512], title[96];
     s2r_file file;
     s2r_figure fig;
     int c, i, bad;
-    if (s2r_file_create(&file, s2r_path(path, sizeof path, opt->out, "11_gate_oc.csv"), error) != S2R_OK) {
-        fprintf(stderr, "%s\n", error);
-        return 1;
-    }
+    if (!s2r_output_create(&file, s2r_path(path, sizeof path, opt->out, "11_gate_oc.csv"))) return 1;
     fprintf(file.f, "gate,rule,stage,true_success,pass_exact,pass_simulated,episodes_exact,episodes_simulated,"
                     "max_episodes,runs\n");
     for (c = 0; c < n; c++)
@@ -112,7 +109,7 @@ static int write_oc(const s2r_options* opt, const gate_curve* g, int n, int runs
             fprintf(file.f, "%s,%s,%s,%.3f,%.6f,%.6f,%.3f,%.3f,%d,%d\n", g[c].name, s2r_gate_rule_name(g[c].config.rule),
                     s2r_stage_name(g[c].stage), rate_at(i), g[c].pass[i], g[c].sim_pass[i], g[c].episodes[i],
                     g[c].sim_episodes[i], g[c].longest, runs);
-    if (s2r_file_commit(&file, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
+    if (s2r_output_commit(&file) != S2R_OK) return 1;
     if (s2r_figure_init(&fig, 1500, 520, 1, 2) != S2R_OK) { fprintf(stderr, "%s\n", fig.error); return 1; }
     snprintf(title, sizeof title, "Deployment gates: exact (lines) and %d simulated runs (dots) per rate", runs);
     s2r_figure_title(&fig, title);
@@ -175,13 +172,10 @@ static int canary_once(const s2r_gate_config* c, int sequential, double pc, doub
 static int measure_canary(const s2r_options* opt, int runs) {
     static const double incumbents[2] = {0.95, 0.85}, drops[5] = {0, 0.05, 0.10, 0.15, 0.20};
     s2r_gate_config c = s2r_gate_config_default();
-    char path[512], error[S2R_ERROR_LEN];
+    char path[512];
     s2r_file file;
     int a, b, r, q;
-    if (s2r_file_create(&file, s2r_path(path, sizeof path, opt->out, "11_canary_oc.csv"), error) != S2R_OK) {
-        fprintf(stderr, "%s\n", error);
-        return 1;
-    }
+    if (!s2r_output_create(&file, s2r_path(path, sizeof path, opt->out, "11_canary_oc.csv"))) return 1;
     fprintf(file.f, "rule,incumbent,candidate,drop,pass_simulated,episodes_each,runs\n");
     printf("\nThe canary, %d simulated canaries each: the fixed comparison (80 episodes per controller, Newcombe "
            "interval and a %.2f margin) and the sequential one on pairs (worse share %.2f, alpha %.2f, beta %.2f, "
@@ -207,7 +201,7 @@ static int measure_canary(const s2r_options* opt, int runs) {
             printf("  incumbent %.2f, candidate %.2f (%.2f worse): fixed passes %5.1f %% (80 episodes each), "
                    "sequential %5.1f %% (%.0f)\n", pi, pc, drops[b], 100 * pass[0], 100 * pass[1], spent[1]);
         }
-    if (s2r_file_commit(&file, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
+    if (s2r_output_commit(&file) != S2R_OK) return 1;
     return 0;
 }
 
@@ -234,13 +228,10 @@ static int compare_ints(const void* a, const void* b) { return *(const int*)a - 
 static int measure_drift(const s2r_options* opt, int seeds) {
     static int delay[4096];
     static const double falls[2] = {0.8, 0.5};
-    char path[512], error[S2R_ERROR_LEN];
+    char path[512];
     s2r_file file;
     int m, f, s;
-    if (s2r_file_create(&file, s2r_path(path, sizeof path, opt->out, "11_drift.csv"), error) != S2R_OK) {
-        fprintf(stderr, "%s\n", error);
-        return 1;
-    }
+    if (!s2r_output_create(&file, s2r_path(path, sizeof path, opt->out, "11_drift.csv"))) return 1;
     fprintf(file.f, "detector,threshold,seeds,false_alarm_rate_1000,fall_to,missed_within_200,median_delay,p95_delay\n");
     printf("\nDrift detectors on success streams (0.95, warm-up 20), %d streams each:\n", seeds);
     for (m = 0; m < 2; m++) {
@@ -263,7 +254,7 @@ static int measure_drift(const s2r_options* opt, int seeds) {
                    " - not within 200" : "");
         }
     }
-    if (s2r_file_commit(&file, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
+    if (s2r_output_commit(&file) != S2R_OK) return 1;
     return 0;
 }
 

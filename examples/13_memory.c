@@ -84,17 +84,14 @@ static int run_one(const s2r_options* opt, int s, arm_result* r) {
 }
 
 static int write_results(const s2r_options* opt, const arm_result* r) {
-    char path[512], error[S2R_ERROR_LEN], title[128];
+    char path[512], title[128];
     const char* names[2] = {"one observation", "with memory"};
     double v[2][2], lo[2][2], hi[2][2];
     s2r_plot_style style = s2r_plot_style_default();
     s2r_figure fig;
     s2r_file file;
     int k, s, bad;
-    if (s2r_file_create(&file, s2r_path(path, sizeof path, opt->out, "13_memory.csv"), error) != S2R_OK) {
-        fprintf(stderr, "%s\n", error);
-        return 1;
-    }
+    if (!s2r_output_create(&file, s2r_path(path, sizeof path, opt->out, "13_memory.csv"))) return 1;
     fprintf(file.f, "robot,task,history,seed,unit,sim_success,sim_lo,sim_hi,real_success,real_lo,real_hi,training_seconds\n");
     for (k = 0; k < 2; k++) {
         for (s = 0; s <= opt->seeds; s++) {   /* the seeds, then the pooled row (seed -1) */
@@ -112,7 +109,7 @@ static int write_results(const s2r_options* opt, const arm_result* r) {
         lo[1][k] = 100 * r[k].pooled.real.success_lo;
         hi[1][k] = 100 * r[k].pooled.real.success_hi;
     }
-    if (s2r_file_commit(&file, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
+    if (s2r_output_commit(&file) != S2R_OK) return 1;
     if (s2r_figure_init(&fig, 1000, 480, 1, 2) != S2R_OK) { fprintf(stderr, "%s\n", fig.error); return 1; }
     snprintf(title, sizeof title, "%s %s, DR, %d seeds: one observation vs the last %d too", s2r_robot_kind_name(opt->robot),
              s2r_task_kind_name(opt->task), opt->seeds, r[1].history);
