@@ -2685,10 +2685,87 @@ typedef struct s2r_training {
                                          file (the conventions in Robots); the
                                          ppo sized s2r_task_dims_n(kind, its
                                          joints); NULL                         */
+    struct s2r_adr*   adr;            /* automatic domain randomization (below),
+                                         caller-owned, grown from
+                                         `randomization` during training; NULL:
+                                         the ranges stay as given              */
 } s2r_training;
 
 /* Task `kind` on `robot`, nominal simulator, the defaults above. */
 S2RDEF s2r_training s2r_training_default(s2r_robot_kind robot, s2r_task_kind kind);
+
+/* --- Automatic domain randomization ------------------------------------------
+   Hand-set ranges (s2r_randomization_default) are a guess at how wide the
+   world varies.  ADR (OpenAI et al. 2019, "Solving Rubik's Cube with a
+   Robot Hand") lets training find out: every range starts narrow around
+   the centre of its training range and grows while the policy copes with
+   its edges.  Flow, per episode and per update of s2r_train:
+
+     reset: with probability boundary_probability the episode tests an
+            edge - one adapted parameter, one side, drawn uniformly - and
+            that parameter is pinned at the side's current value; the
+            others (and every episode that tests nothing) draw from the
+            current ranges
+     episode end: a tested edge counts the episode and its success
+     after each update: an edge with `buffer` episodes counted is judged:
+            success >= widen_at moves that side outward by step_fraction of
+            the training width (not past the limit), success <= narrow_at
+            moves it inward (not past the centre); the count restarts.
+
+   Adapted: the entries of the training randomization that are enabled with
+   a uniform or log-uniform range; the rest keep their training entry.  The
+   limit of each side: the training range scaled about its centre by
+   limit_scale, kept inside what the parameter may take (>= 0, or > 0 for a
+   scale).  The environments' simulators are built for the limits (their
+   delay lines must hold the widest latency).  Everything is drawn from the
+   episodes' own random streams, and judged between updates in environment
+   order: the same seed grows the same ranges.  An ADR run is not resumed
+   from a saved state (its ranges are not in it): resume is refused.
+
+   Caller-owned: s2r_adr_init / s2r_adr_free; `changes` logs every move. */
+typedef struct s2r_adr_config {
+    double start_fraction;        /* a range starts this fraction of its training
+                                     width wide, about the centre; 0 (a point)    */
+    double limit_scale;           /* widest: the training range scaled about its
+                                     centre; 2                                     */
+    double step_fraction;         /* one move of a side, fraction of the training
+                                     width; 0.125 (the training range regained in
+                                     4 moves a side)                               */
+    double boundary_probability;  /* episodes that test an edge; 0.5              */
+    int    buffer;                /* episodes counted before an edge is judged; 16 */
+    double widen_at;              /* success at the edge that widens; 0.8         */
+    double narrow_at;             /* success at or below which it narrows; 0.4    */
+} s2r_adr_config;
+
+typedef struct s2r_adr_change {
+    int       update;   /* after which update (0: the start)                */
+    s2r_param param;
+    double    lo, hi;   /* the range from then on, in the parameter's mode  */
+} s2r_adr_change;
+
+typedef struct s2r_adr {
+    s2r_adr_config    config;
+    s2r_randomization training;   /* the ranges it was started from              */
+    s2r_randomization limits;     /* the widest each adapted entry may grow      */
+    s2r_randomization current;    /* what episodes draw from now (uniform)       */
+    int               n_params;   /* adapted entries                              */
+    s2r_param         param[S2R_PARAM_COUNT];
+    int               tried[S2R_PARAM_COUNT][2];      /* edge episodes counted [lo, hi] */
+    int               succeeded[S2R_PARAM_COUNT][2];
+    int               update;     /* updates seen                                 */
+    s2r_adr_change*   changes;    /* [n_changes] every move, the start first       */
+    int               n_changes, capacity;
+    char              error[S2R_ERROR_LEN];
+} s2r_adr;
+
+S2RDEF s2r_adr_config s2r_adr_config_default(void);
+/* S2R_ERR_INVALID_ARGUMENT naming the field: fractions outside [0, 1],
+   limit_scale < 1, buffer < 1, narrow_at >= widen_at, a bad training
+   randomization or none enabled to adapt. */
+S2RDEF s2r_result     s2r_adr_init(s2r_adr* adr, const s2r_adr_config* config, const s2r_randomization* training);
+S2RDEF void           s2r_adr_free(s2r_adr* adr);
+/* Every change as CSV rows update,parameter,lo,hi (written whole). */
+S2RDEF s2r_result     s2r_adr_write_csv(const s2r_adr* adr, const char* path, char* error);
 /* PPO settings that learn the tasks: CleanRL's defaults except 8
    environments, 4000-step rollouts (500 steps per environment: ten whole
    reach episodes of the default 50 steps, four push episodes of 125, so a
@@ -11639,11 +11716,184 @@ S2RDEF s2r_ppo_config s2r_task_ppo_config(s2r_task_kind kind, long long total_st
     return c;
 }
 
+/* --- Automatic domain randomization ---------------------------------------- */
+
+S2RDEF s2r_adr_config s2r_adr_config_default(void) {
+    s2r_adr_config c;
+    c.start_fraction = 0.0;
+    c.limit_scale = 2.0;
+    c.step_fraction = 0.125;
+    c.boundary_probability = 0.5;
+    c.buffer = 16;
+    c.widen_at = 0.8;
+    c.narrow_at = 0.4;
+    return c;
+}
+
+static s2r_result s2r__adr_check_config(const s2r_adr_config* c, char* error) {
+    if (!(c->start_fraction >= 0 && c->start_fraction <= 1) || !(c->step_fraction > 0 && c->step_fraction <= 1) ||
+        !(c->boundary_probability >= 0 && c->boundary_probability <= 1))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "adr: start_fraction and boundary_probability must be in [0, 1], "
+                         "step_fraction in (0, 1]");
+    if (!(c->limit_scale >= 1) || !isfinite(c->limit_scale) || c->buffer < 1)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "adr: need limit_scale >= 1 (finite) and buffer >= 1, got %g and %d",
+                         c->limit_scale, c->buffer);
+    if (!(c->narrow_at >= 0 && c->narrow_at < c->widen_at && c->widen_at <= 1))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "adr: need 0 <= narrow_at < widen_at <= 1, got %g and %g",
+                         c->narrow_at, c->widen_at);
+    return S2R_OK;
+}
+
+/* Note the current range of p as a change after the current update. */
+static s2r_result s2r__adr_log(s2r_adr* a, s2r_param p) {
+    s2r_adr_change* c;
+    if (a->n_changes == a->capacity) {
+        int cap = a->capacity ? 2 * a->capacity : 64;
+        s2r_adr_change* grown = (s2r_adr_change*)S2R_REALLOC(a->changes, (size_t)cap * sizeof *grown);
+        if (!grown) return s2r__fail(a->error, S2R_ERR_OUT_OF_MEMORY, "adr: out of memory for the change log");
+        a->changes = grown;
+        a->capacity = cap;
+    }
+    c = &a->changes[a->n_changes++];
+    c->update = a->update;
+    c->param = p;
+    c->lo = a->current.p[p].dist.lo;
+    c->hi = a->current.p[p].dist.hi;
+    return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_adr_init(s2r_adr* adr, const s2r_adr_config* config, const s2r_randomization* training) {
+    s2r_result res;
+    int p;
+    S2R_ASSERT(adr);
+    memset(adr, 0, sizeof *adr);
+    if (!config || !training) return s2r__fail(adr->error, S2R_ERR_INVALID_ARGUMENT, "adr: config and training ranges are required");
+    if ((res = s2r__adr_check_config(config, adr->error)) != S2R_OK) return res;
+    if ((res = s2r_randomization_check(training, adr->error)) != S2R_OK) return res;
+    adr->config = *config;
+    adr->training = adr->limits = adr->current = *training;
+    for (p = 0; p < S2R_PARAM_COUNT; p++) {
+        const s2r_param_range* e = &training->p[p];
+        double lo, hi, centre, half, width;
+        if (!e->enabled || (e->dist.kind != S2R_DIST_UNIFORM && e->dist.kind != S2R_DIST_LOG_UNIFORM)) continue;
+        s2r_dist_support(&e->dist, &lo, &hi);
+        if (!(hi > lo)) continue;   /* a point: nothing to grow */
+        centre = 0.5 * (lo + hi);
+        half = 0.5 * (hi - lo) * config->limit_scale;
+        width = 0.5 * config->start_fraction * (hi - lo);
+        /* the limit stays where the parameter may go: >= 0, a scale above half the training low end */
+        adr->limits.p[p].dist = s2r_dist_uniform(
+            s2r__params[p].sign == S2R__NONNEG ? fmax(centre - half, 0) :
+            s2r__params[p].sign == S2R__POSITIVE ? fmax(centre - half, 0.5 * lo) : centre - half, centre + half);
+        adr->current.p[p].dist = s2r_dist_uniform(centre - width, centre + width);
+        adr->param[adr->n_params++] = (s2r_param)p;
+        if ((res = s2r__adr_log(adr, (s2r_param)p)) != S2R_OK) { s2r_adr_free(adr); return res; }
+    }
+    if (adr->n_params == 0) {
+        s2r_adr_free(adr);
+        return s2r__fail(adr->error, S2R_ERR_INVALID_ARGUMENT, "adr: the training ranges enable no uniform range to adapt");
+    }
+    if ((res = s2r_randomization_check(&adr->limits, adr->error)) != S2R_OK) { s2r_adr_free(adr); return res; }
+    return S2R_OK;
+}
+
+S2RDEF void s2r_adr_free(s2r_adr* adr) {
+    if (!adr) return;
+    if (adr->changes) S2R_FREE(adr->changes);
+    adr->changes = NULL;
+    adr->n_changes = adr->capacity = 0;
+}
+
+S2RDEF s2r_result s2r_adr_write_csv(const s2r_adr* adr, const char* path, char* error) {
+    s2r_file file;
+    s2r_result res;
+    int i;
+    if (!adr || !path) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "adr: nothing to write");
+    if ((res = s2r_file_create(&file, path, error)) != S2R_OK) return res;
+    fprintf(file.f, "update,parameter,lo,hi\n");
+    for (i = 0; i < adr->n_changes; i++)
+        fprintf(file.f, "%d,%s,%.9g,%.9g\n", adr->changes[i].update, s2r_param_name(adr->changes[i].param),
+                adr->changes[i].lo, adr->changes[i].hi);
+    return s2r_file_commit(&file, error);
+}
+
+/* One environment under ADR: picks the episode's edge at reset, pins it on
+   its simulator, and counts the edge's episodes until the next update. */
+typedef struct s2r__adr_env {
+    s2r_env        inner;
+    s2r_sim*       sim;
+    const s2r_adr* adr;
+    int            param, side;                           /* this episode's edge; param -1: none */
+    int            tried[S2R_PARAM_COUNT][2], succeeded[S2R_PARAM_COUNT][2];   /* since the last update */
+} s2r__adr_env;
+
+static s2r_result s2r__adr_env_reset(void* self, s2r_rng* rng, float* obs) {
+    s2r__adr_env* e = (s2r__adr_env*)self;
+    const s2r_adr* a = e->adr;
+    s2r_randomization r = a->current;
+    s2r_result res;
+    e->param = -1;
+    if (s2r_rng_uniform(rng) < a->config.boundary_probability) {
+        const s2r_dist* d;
+        e->param = a->param[s2r_rng_int(rng, a->n_params)];
+        e->side = s2r_rng_int(rng, 2);
+        d = &a->current.p[e->param].dist;
+        r.p[e->param].dist = s2r_dist_fixed(e->side ? d->hi : d->lo);
+    }
+    if ((res = s2r_sim_set_randomization(e->sim, &r)) != S2R_OK) return res;
+    return e->inner.reset(e->inner.self, rng, obs);
+}
+
+static s2r_result s2r__adr_env_step(void* self, const float* action, float* obs, s2r_step_result* out) {
+    s2r__adr_env* e = (s2r__adr_env*)self;
+    s2r_result res = e->inner.step(e->inner.self, action, obs, out);
+    if (res == S2R_OK && out->done && e->param >= 0) {
+        e->tried[e->param][e->side]++;
+        e->succeeded[e->param][e->side] += out->success != 0;
+        e->param = -1;
+    }
+    return res;
+}
+
+/* After an update: pool the environments' counts (in their order) and
+   judge every edge that has `buffer` episodes. */
+static s2r_result s2r__adr_judge(s2r_adr* a, s2r__adr_env* envs, int count) {
+    const s2r_adr_config* c = &a->config;
+    int k, side, i;
+    a->update++;
+    for (k = 0; k < a->n_params; k++) {
+        s2r_param p = a->param[k];
+        for (side = 0; side < 2; side++) {
+            double lo, hi, rate, step, centre, before, *end;
+            s2r_result res;
+            for (i = 0; i < count; i++) {
+                a->tried[p][side] += envs[i].tried[p][side];
+                a->succeeded[p][side] += envs[i].succeeded[p][side];
+                envs[i].tried[p][side] = envs[i].succeeded[p][side] = 0;
+            }
+            if (a->tried[p][side] < c->buffer) continue;
+            rate = (double)a->succeeded[p][side] / a->tried[p][side];
+            a->tried[p][side] = a->succeeded[p][side] = 0;
+            if (rate > c->narrow_at && rate < c->widen_at) continue;
+            s2r_dist_support(&a->training.p[p].dist, &lo, &hi);
+            step = c->step_fraction * (hi - lo);
+            centre = 0.5 * (lo + hi);
+            end = side ? &a->current.p[p].dist.hi : &a->current.p[p].dist.lo;
+            before = *end;
+            if (rate >= c->widen_at) *end = side ? fmin(*end + step, a->limits.p[p].dist.hi) : fmax(*end - step, a->limits.p[p].dist.lo);
+            else *end = side ? fmax(*end - step, centre) : fmin(*end + step, centre);
+            if (*end != before && (res = s2r__adr_log(a, p)) != S2R_OK) return res;
+        }
+    }
+    return S2R_OK;
+}
+
 /* N simulators with the task, exposed as environments. */
 typedef struct s2r__task_envs {
     int              count;
     s2r_sim*         sims;      /* [count] */
     s2r_task*        tasks;     /* [count] */
+    s2r__adr_env*    adr;       /* [count], under automatic DR; else NULL */
     s2r_history_env* history;   /* [count], with a frame history; else NULL */
     s2r_env*         envs;      /* [count] what PPO steps */
 } s2r__task_envs;
@@ -11656,6 +11906,7 @@ static void s2r__task_envs_free(s2r__task_envs* v) {
         if (v->sims) s2r_sim_free(&v->sims[i]);
     }
     if (v->history) S2R_FREE(v->history);
+    if (v->adr) S2R_FREE(v->adr);
     S2R_FREE(v->sims);
     S2R_FREE(v->tasks);
     S2R_FREE(v->envs);
@@ -11666,14 +11917,15 @@ static s2r_result s2r__task_envs_init(s2r__task_envs* v, const s2r_training* t, 
     s2r_sim_config sc = s2r_task_sim_config(t->task.kind, t->robot);
     int i;
     memset(v, 0, sizeof *v);
-    sc.randomization = t->randomization;
+    sc.randomization = t->adr ? t->adr->limits : t->randomization;   /* under ADR: sized for the widest */
     if (t->robot == S2R_ROBOT_CUSTOM) sc.mjcf_path = t->mjcf_path;
     v->sims = (s2r_sim*)s2r__calloc((size_t)count, sizeof *v->sims);
     v->tasks = (s2r_task*)s2r__calloc((size_t)count, sizeof *v->tasks);
     v->envs = (s2r_env*)s2r__calloc((size_t)count, sizeof *v->envs);
     if (t->history > 0) v->history = (s2r_history_env*)s2r__calloc((size_t)count, sizeof *v->history);
+    if (t->adr) v->adr = (s2r__adr_env*)s2r__calloc((size_t)count, sizeof *v->adr);
     v->count = count;
-    if (!v->sims || !v->tasks || !v->envs || (t->history > 0 && !v->history)) {
+    if (!v->sims || !v->tasks || !v->envs || (t->history > 0 && !v->history) || (t->adr && !v->adr)) {
         s2r__task_envs_free(v);
         return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "out of memory for environments");
     }
@@ -11686,7 +11938,17 @@ static s2r_result s2r__task_envs_init(s2r__task_envs* v, const s2r_training* t, 
             return res;
         }
         v->envs[i] = v->tasks[i].env;
-        if (v->history && (res = s2r_history_env_init(&v->history[i], &v->tasks[i].env, t->history)) != S2R_OK) {
+        if (v->adr) {   /* innermost: it needs the task's own episode ends */
+            s2r__adr_env* e = &v->adr[i];
+            e->inner = v->tasks[i].env;
+            e->sim = &v->sims[i];
+            e->adr = t->adr;
+            e->param = -1;
+            v->envs[i].self = e;
+            v->envs[i].reset = s2r__adr_env_reset;
+            v->envs[i].step = s2r__adr_env_step;
+        }
+        if (v->history && (res = s2r_history_env_init(&v->history[i], &v->envs[i], t->history)) != S2R_OK) {
             s2r__task_envs_free(v);
             return s2r__fail(error, res, "environment %d: frame history of %d", i, t->history);
         }
@@ -11735,6 +11997,7 @@ static s2r_result s2r__plot_learning_curve(const char* path, const char* label, 
 typedef struct s2r__training_log {
     const s2r_training* t;
     s2r_ppo*       ppo;
+    s2r__task_envs* envs;     /* for ADR's judgement after each update */
     char           partial[S2R_PATH_LEN + 16];   /* csv_path.partial, "" without a CSV */
     s2r_ppo_stats* history;   /* [capacity] one per update */
     int            count, capacity;
@@ -11785,6 +12048,10 @@ static int s2r__training_callback(const s2r_ppo_stats* s, void* user) {
     s2r__training_log* log = (s2r__training_log*)user;
     const s2r_training* t = log->t;
     s2r__training_record(log, s);
+    if (t->adr && (log->save_result = s2r__adr_judge(t->adr, log->envs->adr, log->envs->count)) != S2R_OK) {
+        s2r__fail(log->ppo->error, log->save_result, "%s", t->adr->error);
+        return 1;
+    }
     if (t->progress) {
         printf("  [%s] ", t->label);
         s2r_ppo_print_progress(stdout, s, 0);
@@ -11886,6 +12153,11 @@ S2RDEF s2r_result s2r_train(const s2r_training* t, s2r_ppo* ppo, char* error) {
 #ifdef S2R_NO_FIGURES
     if (t->curve_png) return s2r__fail(error, S2R_ERR_UNSUPPORTED, "curve_png: this build has no figures (S2R_NO_FIGURES)");
 #endif
+    if (t->adr && s2r__randomization_digest(&t->adr->training) != s2r__randomization_digest(&t->randomization))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "adr was started from other ranges than training.randomization");
+    if (t->adr && t->resume && t->state_path && s2r_file_exists(t->state_path))
+        return s2r__fail(error, S2R_ERR_UNSUPPORTED, "%s: an ADR run cannot be resumed (its ranges are not in the saved "
+                         "state); remove the state to start again", t->state_path);
     if ((res = s2r__task_envs_init(&envs, t, ppo->num_envs, error)) != S2R_OK) return res;
     obs_dim = envs.envs[0].obs_dim;   /* the sizes of this arm's task, as built */
     act_dim = envs.envs[0].act_dim;
@@ -11903,6 +12175,7 @@ S2RDEF s2r_result s2r_train(const s2r_training* t, s2r_ppo* ppo, char* error) {
         return res;
     }
     res = s2r__training_log_open(&log, t, ppo, error);
+    log.envs = &envs;
     if (res == S2R_OK && (res = s2r_ppo_train(ppo, envs.envs, s2r__training_callback, &log)) != S2R_OK)
         s2r__fail(error, res, "%s", ppo->error);
     res = s2r__training_finish(&log, res, error);

@@ -252,6 +252,110 @@ static int test_history_policy(void) {
     return 0;
 }
 
+/* Automatic DR: ranges start at the centre of the training ranges, limits
+   hold them, bad settings are refused; an edge with `buffer` episodes is
+   judged - mostly successes widen that side by a step, mostly failures
+   narrow it (never past the centre), anything between leaves it. */
+static int test_adr_judges_edges(void) {
+    s2r_randomization dr = s2r_randomization_default();
+    s2r_adr_config c = s2r_adr_config_default();
+    s2r_adr adr;
+    s2r__adr_env envs[2];
+    double lo, hi, step;
+    int i, k = -1;
+    CHECKF(s2r_adr_init(&adr, &c, &dr) == S2R_OK, "%s", adr.error);
+    CHECK(adr.n_params > 0 && adr.n_changes == adr.n_params);
+    for (i = 0; i < adr.n_params; i++) {
+        s2r_param p = adr.param[i];
+        s2r_dist_support(&dr.p[p].dist, &lo, &hi);
+        CHECK(adr.current.p[p].dist.lo == 0.5 * (lo + hi) && adr.current.p[p].dist.hi == 0.5 * (lo + hi));
+        CHECK(adr.limits.p[p].dist.lo <= lo && adr.limits.p[p].dist.hi >= hi && adr.limits.p[p].dist.lo >= 0);
+        if (p == S2R_PARAM_KP) k = i;
+    }
+    CHECK(k >= 0);
+    memset(envs, 0, sizeof envs);
+    envs[0].tried[S2R_PARAM_KP][1] = 10; envs[0].succeeded[S2R_PARAM_KP][1] = 9;   /* 15 of 16: widen the top */
+    envs[1].tried[S2R_PARAM_KP][1] = 6;  envs[1].succeeded[S2R_PARAM_KP][1] = 6;
+    envs[1].tried[S2R_PARAM_KP][0] = 16; envs[1].succeeded[S2R_PARAM_KP][0] = 2;   /* 2 of 16 at the bottom: narrow */
+    envs[0].tried[S2R_PARAM_KV][1] = 16; envs[0].succeeded[S2R_PARAM_KV][1] = 10;  /* 62 %: between, no move */
+    CHECK(s2r__adr_judge(&adr, envs, 2) == S2R_OK);
+    s2r_dist_support(&dr.p[S2R_PARAM_KP].dist, &lo, &hi);
+    step = c.step_fraction * (hi - lo);
+    CHECKF(fabs(adr.current.p[S2R_PARAM_KP].dist.hi - (1.0 + step)) < 1e-12, "kp hi %g", adr.current.p[S2R_PARAM_KP].dist.hi);
+    CHECK(adr.current.p[S2R_PARAM_KP].dist.lo == 1.0);                     /* already at the centre */
+    CHECK(adr.current.p[S2R_PARAM_KV].dist.hi == 1.0);
+    CHECK(adr.n_changes == adr.n_params + 1 && adr.changes[adr.n_changes - 1].update == 1);
+    CHECK(envs[0].tried[S2R_PARAM_KP][1] == 0 && adr.tried[S2R_PARAM_KP][1] == 0 && adr.tried[S2R_PARAM_KV][1] == 0);
+    for (i = 0; i < 40; i++) {   /* keep widening: it stops at the limit */
+        envs[0].tried[S2R_PARAM_KP][1] = envs[0].succeeded[S2R_PARAM_KP][1] = 16;
+        CHECK(s2r__adr_judge(&adr, envs, 2) == S2R_OK);
+    }
+    CHECK(adr.current.p[S2R_PARAM_KP].dist.hi == adr.limits.p[S2R_PARAM_KP].dist.hi);
+    s2r_adr_free(&adr);
+    c.narrow_at = c.widen_at;
+    CHECK(s2r_adr_init(&adr, &c, &dr) == S2R_ERR_INVALID_ARGUMENT && strstr(adr.error, "narrow_at"));
+    c = s2r_adr_config_default();
+    c.buffer = 0;
+    CHECK(s2r_adr_init(&adr, &c, &dr) == S2R_ERR_INVALID_ARGUMENT);
+    c = s2r_adr_config_default();
+    dr = s2r_randomization_none();
+    CHECK(s2r_adr_init(&adr, &c, &dr) == S2R_ERR_INVALID_ARGUMENT && strstr(adr.error, "no uniform range"));
+    return 0;
+}
+
+/* An ADR training run: ranges move inside their limits, the same seed
+   moves them the same way, the change log writes, and a resume is refused
+   (its ranges are not in the saved state). */
+static int test_adr_trains(void) {
+    const char* state = "build/test_adr.state";
+    s2r_randomization dr = s2r_randomization_default();
+    s2r_adr_config c = s2r_adr_config_default();
+    s2r_adr a, b;
+    s2r_training t = s2r_training_default(S2R_ROBOT_UR5E, S2R_TASK_REACH);
+    s2r_ppo_config pc = s2r_task_ppo_config(S2R_TASK_REACH, 8000, 4, 1);
+    s2r_ppo ppo;
+    char error[S2R_ERROR_LEN];
+    int obs_dim, act_dim, i, run;
+    s2r_task_dims(S2R_TASK_REACH, S2R_ROBOT_UR5E, &obs_dim, &act_dim);
+    c.start_fraction = 1;   /* from the training ranges: an untrained policy fails, so edges narrow */
+    c.buffer = 2;
+    t.progress = 0;
+    t.randomization = dr;
+    for (run = 0; run < 2; run++) {
+        s2r_adr* adr = run ? &b : &a;
+        CHECKF(s2r_adr_init(adr, &c, &dr) == S2R_OK, "%s", adr->error);
+        t.adr = adr;
+        CHECK(s2r_ppo_init(&ppo, &pc, obs_dim, act_dim) == S2R_OK);
+        CHECKF(s2r_train(&t, &ppo, error) == S2R_OK, "%s", error);
+        s2r_ppo_free(&ppo);
+    }
+    CHECKF(a.n_changes > a.n_params && a.update == 2, "%d changes, %d updates", a.n_changes, a.update);
+    CHECK(a.n_changes == b.n_changes && memcmp(a.changes, b.changes, (size_t)a.n_changes * sizeof *a.changes) == 0);
+    for (i = 0; i < a.n_params; i++) {
+        const s2r_dist* d = &a.current.p[a.param[i]].dist;
+        CHECK(d->lo >= a.limits.p[a.param[i]].dist.lo && d->hi <= a.limits.p[a.param[i]].dist.hi && d->lo <= d->hi);
+    }
+    CHECKF(s2r_adr_write_csv(&a, "build/test_adr.csv", error) == S2R_OK, "%s", error);
+    remove("build/test_adr.csv");
+    /* a state on disk and resume asked for: refused, nothing trained */
+    CHECK(s2r_file_write_all(state, "x", 1, error) == S2R_OK);
+    t.state_path = state;
+    t.resume = 1;
+    CHECK(s2r_ppo_init(&ppo, &pc, obs_dim, act_dim) == S2R_OK);
+    CHECK(s2r_train(&t, &ppo, error) == S2R_ERR_UNSUPPORTED && strstr(error, "cannot be resumed"));
+    s2r_ppo_free(&ppo);
+    remove(state);
+    t.randomization = s2r_randomization_none();   /* ADR started from other ranges */
+    t.resume = 0;
+    t.state_path = NULL;
+    CHECK(s2r_ppo_init(&ppo, &pc, obs_dim, act_dim) == S2R_OK);
+    CHECK(s2r_train(&t, &ppo, error) == S2R_ERR_INVALID_ARGUMENT && strstr(error, "other ranges"));
+    s2r_ppo_free(&ppo);
+    s2r_adr_free(&a);
+    s2r_adr_free(&b);
+    return 0;
+}
+
 /* Your own arm: s2r_train on an MJCF file (here the UR5e's, written out)
    builds its environments from the file and sizes the task from its
    joints; a custom arm without a file is refused. */
@@ -285,6 +389,8 @@ static int test_train_custom_mjcf(void) {
 static const test_case recipe_tests[] = {
     {"recipe: training on your own arm's MJCF file", test_train_custom_mjcf},
     {"recipe: a policy with a frame history trains, records it, and evaluates as deployed", test_history_policy},
+    {"recipe: ADR starts at the centre; an edge's successes widen it, failures narrow it", test_adr_judges_edges},
+    {"recipe: ADR training moves ranges inside their limits, deterministically; no resume", test_adr_trains},
     {"recipe: camera calibration finds the unit's offset within 3 mm", test_calibrate_camera},
     {"recipe: unit demonstrations are the same for 1 and 2 threads", test_unit_demos_thread_independent},
     {"recipe: a saved policy comes back and acts the same", test_policy_from_checkpoint},
