@@ -4372,6 +4372,8 @@ S2RDEF s2r_result s2r_deploy_note(s2r_deploy* d, const char* event, const char* 
                           once per file, up to S2R_OPTIONS_MAX_LOGS
      --history K          frames of history the policy sees (0..S2R_HISTORY_MAX;
                           0, a policy without memory)
+     --adr                automatic domain randomization: the ranges grow from
+                          their centres during training (s2r_adr)
      --help               print the options
 
    An unknown option, a missing value or a malformed number is an error
@@ -4394,6 +4396,7 @@ typedef struct s2r_options {
     char           mjcf[256];   /* --mjcf; "" (none)                       */
     char           ranges[256]; /* --ranges; "" (none)                     */
     int            history;     /* --history; 0                            */
+    int            adr;         /* --adr; 0                                */
     int            n_logs;      /* --log given this many times; 0          */
     char           logs[S2R_OPTIONS_MAX_LOGS][256];   /* --log, in order  */
     unsigned       given;       /* S2R_OPT_* bits of the options given     */
@@ -4405,7 +4408,8 @@ enum {
     S2R_OPT_ROBOT = 1u << 0, S2R_OPT_TASK = 1u << 1, S2R_OPT_SEED = 1u << 2, S2R_OPT_REAL_SEED = 1u << 3,
     S2R_OPT_SEEDS = 1u << 4, S2R_OPT_THREADS = 1u << 5, S2R_OPT_OUT = 1u << 6, S2R_OPT_QUICK = 1u << 7,
     S2R_OPT_RESUME = 1u << 8,  /* --resume and --checkpoint-every */
-    S2R_OPT_MJCF = 1u << 9, S2R_OPT_RANGES = 1u << 10, S2R_OPT_LOG = 1u << 11, S2R_OPT_HISTORY = 1u << 12
+    S2R_OPT_MJCF = 1u << 9, S2R_OPT_RANGES = 1u << 10, S2R_OPT_LOG = 1u << 11, S2R_OPT_HISTORY = 1u << 12,
+    S2R_OPT_ADR = 1u << 13
 };
 
 S2RDEF s2r_options s2r_options_default(void);
@@ -15860,7 +15864,7 @@ static const struct { const char* name; unsigned bit; } s2r__option_bits[] = {
     {"--robot", S2R_OPT_ROBOT}, {"--task", S2R_OPT_TASK}, {"--seed", S2R_OPT_SEED}, {"--real-seed", S2R_OPT_REAL_SEED},
     {"--seeds", S2R_OPT_SEEDS}, {"--threads", S2R_OPT_THREADS}, {"--out", S2R_OPT_OUT}, {"--quick", S2R_OPT_QUICK},
     {"--resume", S2R_OPT_RESUME}, {"--checkpoint-every", S2R_OPT_RESUME}, {"--mjcf", S2R_OPT_MJCF},
-    {"--ranges", S2R_OPT_RANGES}, {"--log", S2R_OPT_LOG}, {"--history", S2R_OPT_HISTORY}};
+    {"--ranges", S2R_OPT_RANGES}, {"--log", S2R_OPT_LOG}, {"--history", S2R_OPT_HISTORY}, {"--adr", S2R_OPT_ADR}};
 
 /* A path option's value into out[cap]. */
 static s2r_result s2r__option_path(const char* name, const char* value, char* out, size_t cap, char* error) {
@@ -15922,6 +15926,7 @@ static s2r_result s2r__parse_option(s2r_options* o, int argc, char** argv, int* 
         if (!strcmp(name, s2r__option_bits[k].name)) o->given |= s2r__option_bits[k].bit;
     if (!strcmp(name, "--quick")) { o->quick = 1; return S2R_OK; }
     if (!strcmp(name, "--resume")) { o->resume = 1; return S2R_OK; }
+    if (!strcmp(name, "--adr")) { o->adr = 1; return S2R_OK; }
     if (!strcmp(name, "--help") || !strcmp(name, "-h")) { o->help = 1; return S2R_OK; }
     if (strcmp(name, "--robot") && strcmp(name, "--task") && strcmp(name, "--seed") && strcmp(name, "--real-seed") &&
         strcmp(name, "--seeds") && strcmp(name, "--threads") && strcmp(name, "--out") &&
@@ -16033,7 +16038,8 @@ S2RDEF void s2r_options_usage(const char* program, const char* purpose) {
            "  --mjcf FILE          your arm's MJCF instead of the built-in --robot\n"
            "  --ranges FILE        a ranges file to train on (e.g. one system ID recentred)\n"
            "  --log FILE           a trajectory CSV (once per file, up to %d)\n"
-           "  --history K          frames of history the policy sees (default 0)\n",
+           "  --history K          frames of history the policy sees (default 0)\n"
+           "  --adr                automatic domain randomization: ranges grow during training\n",
            program, purpose, S2R_OPTIONS_MAX_LOGS);
 }
 

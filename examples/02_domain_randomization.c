@@ -13,11 +13,14 @@
    s2r_randomization_load; --ranges FILE trains on such a file instead (for
    example the ranges example 12 recentred on your arm's logs), and
    --history K gives the policy memory: it sees its last K observations
-   and actions too (s2r_frame_history).  --mjcf FILE trains your own arm
-   instead (measured in its simulator only: it has no stand-in fleet).
+   and actions too (s2r_frame_history).  --adr lets training grow the
+   ranges itself instead (automatic domain randomization, s2r_adr): every
+   range starts at its centre and widens while the policy copes with its
+   edges.  --mjcf FILE trains your own arm instead (measured in its
+   simulator only: it has no stand-in fleet).
 
-   Uses: s2r_options_ranges, s2r_randomization_write,
-         s2r_train, s2r_policy_save,
+   Uses: s2r_options_ranges, s2r_randomization_write, s2r_adr_init,
+         s2r_train, s2r_policy_save, s2r_adr_write_csv,
          s2r_evaluate_sim_and_real, s2r_robustness_sweep.
    Writes: DIR/02_ranges.txt, DIR/02_dr.ckpt, DIR/02_dr_training.csv,
            DIR/02_dr_training.png, DIR/02_dr.csv; and, to show what the
@@ -26,7 +29,8 @@
            commanded, true and measured joint angle around a step command);
            DIR/02_margin.csv and DIR/02_margin.png (success with the command
            latency and the servo stiffness pushed past the ranges, this
-           policy and 01's).
+           policy and 01's); with --adr, DIR/02_adr_ranges.csv (every move
+           of every range) and DIR/02_adr_final.txt (the ranges reached).
    Next: 03_system_id.c - measure the real unit and re-centre the ranges. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
@@ -262,6 +266,26 @@ static s2r_result show_margin(const s2r_options* opt, s2r_policy* dr, const s2r_
     return res;
 }
 
+/* --adr: every move of the ranges, and where they ended beside where the
+   hand-set ranges are. */
+static s2r_result write_adr(const s2r_options* opt, const s2r_adr* adr, char* error) {
+    char path[512];
+    s2r_result res = s2r_adr_write_csv(adr, s2r_path(path, sizeof path, opt->out, "02_adr_ranges.csv"), error);
+    int i;
+    if (res == S2R_OK) res = s2r_randomization_write(&adr->current, s2r_path(path, sizeof path, opt->out, "02_adr_final.txt"), error);
+    if (res != S2R_OK) return res;
+    printf("ADR after %d updates (%d moves; 02_adr_ranges.csv): range reached, hand-set range\n", adr->update,
+           adr->n_changes - adr->n_params);
+    for (i = 0; i < adr->n_params; i++) {
+        s2r_param p = adr->param[i];
+        double lo, hi;
+        s2r_dist_support(&adr->training.p[p].dist, &lo, &hi);
+        printf("  %-15s [%8.4g, %8.4g]   [%8.4g, %8.4g]\n", s2r_param_name(p), adr->current.p[p].dist.lo,
+               adr->current.p[p].dist.hi, lo, hi);
+    }
+    return S2R_OK;
+}
+
 int main(int argc, char** argv) {
     s2r_options opt;
     int status;
@@ -270,6 +294,7 @@ int main(int argc, char** argv) {
     s2r_ppo ppo;
     s2r_controller policy;
     s2r_sim_real_eval eval;
+    s2r_adr adr;
     char error[S2R_ERROR_LEN] = "", csv[512], png[512], path[512], state[512];
     s2r_result res;
     int obs_dim, act_dim;
@@ -277,7 +302,8 @@ int main(int argc, char** argv) {
 
     if (s2r_example_start(&opt, argc, argv, "PPO with domain randomization",
                           S2R_OPT_ROBOT | S2R_OPT_TASK | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_THREADS | S2R_OPT_OUT |
-                          S2R_OPT_QUICK | S2R_OPT_RESUME | S2R_OPT_RANGES | S2R_OPT_HISTORY | S2R_OPT_MJCF, &status) != S2R_OK)
+                          S2R_OPT_QUICK | S2R_OPT_RESUME | S2R_OPT_RANGES | S2R_OPT_HISTORY | S2R_OPT_MJCF | S2R_OPT_ADR,
+                          &status) != S2R_OK)
         return status;
     steps = opt.quick ? 16000 : s2r_task_training_steps(opt.task, 0);
 
@@ -307,6 +333,11 @@ int main(int argc, char** argv) {
         training.mjcf_path = opt.mjcf;
     }
     training.history = opt.history;   /* --history K: the policy sees its last K steps too */
+    if (opt.adr) {   /* --adr: the ranges start at their centres and grow while the policy copes */
+        s2r_adr_config ac = s2r_adr_config_default();
+        if (s2r_adr_init(&adr, &ac, &training.randomization) != S2R_OK) { fprintf(stderr, "%s\n", adr.error); return 1; }
+        training.adr = &adr;
+    }
     pc = s2r_task_ppo_config(opt.task, steps, opt.seed, opt.threads);
     if (s2r_ppo_init(&ppo, &pc, s2r_history_obs_dim(obs_dim, act_dim, opt.history), act_dim) != S2R_OK) {
         fprintf(stderr, "%s\n", ppo.error);
@@ -317,13 +348,16 @@ int main(int argc, char** argv) {
     training.curve_png = s2r_path(png, sizeof png, opt.out, "02_dr_training.png");
     s2r_training_use_options(&training, &opt, "02_dr", state, sizeof state);
     s2r_interrupt_catch();   /* Ctrl-C saves the training state; --resume goes on */
-    printf("PPO on randomized simulators for %lld steps\n", steps);
+    printf("PPO on randomized simulators for %lld steps%s\n", steps, opt.adr ? ", ranges grown by ADR" : "");
     if ((res = s2r_train(&training, &ppo, error)) != S2R_OK ||
-        (res = s2r_policy_save(&ppo.policy, &ppo.adam, s2r_path(path, sizeof path, opt.out, "02_dr.ckpt"))) != S2R_OK) {
+        (res = s2r_policy_save(&ppo.policy, &ppo.adam, s2r_path(path, sizeof path, opt.out, "02_dr.ckpt"))) != S2R_OK ||
+        (opt.adr && (res = write_adr(&opt, &adr, error)) != S2R_OK)) {
         fprintf(stderr, "%s\n", error[0] ? error : ppo.policy.error);
         if (res == S2R_ERR_INTERRUPTED) fprintf(stderr, "run again with --resume to continue\n");
+        if (opt.adr) s2r_adr_free(&adr);
         return res == S2R_ERR_INTERRUPTED ? 130 : 1;
     }
+    if (opt.adr) s2r_adr_free(&adr);
 
     /* 3. Evaluate on the nominal simulator and on the same real units as 01. */
     if (opt.mjcf[0]) {

@@ -352,6 +352,12 @@ static int test_options(void) {
         CHECK(s2r_options_only(&u, S2R_OPT_OUT | S2R_OPT_RESUME, error) == S2R_OK);
     }
     {
+        char* adr[] = {"prog", "--adr"};
+        s2r_options u;
+        CHECK(s2r_options_parse(&u, 2, adr, error) == S2R_OK && u.adr == 1 && u.given == S2R_OPT_ADR);
+        CHECK(s2r_options_only(&u, S2R_OPT_OUT, error) == S2R_ERR_PARSE && strstr(error, "--adr does nothing"));
+    }
+    {
         char* option_as_value[] = {"prog", "--out", "--quick"};
         CHECK(s2r_options_parse(&o, 3, option_as_value, error) == S2R_ERR_PARSE && strstr(error, "not the option '--quick'"));
     }
