@@ -215,7 +215,8 @@
      Evaluation            controllers, success with Wilson intervals, frame
                            history (a policy with memory)
      Demonstrations        the operator on the real robot, cloning
-     Training              simulators as PPO environments, learning curves
+     Training              simulators as PPO environments, automatic domain
+                           randomization, learning curves
      System identification excitation, strikes, trajectory files (CSV logs),
                            the replay backend, coordinate descent, the object,
                            calibration
@@ -264,9 +265,17 @@
    How does system identification fit a unit?
      s2r_identify_unit           record, fit, validate, re-centre
      s2r_trajectory_collect      excitation through the backend
-     s2r_sysid_run               coordinate descent, then the assessment
-     s2r__sysid_descend          one sweep: coordinates, then directions
+     s2r_sysid_run               the fit, how sure it is, the verdict
+     s2r__sysid_descend          sweeps: coordinates, then directions
+     s2r__sysid_latency_outer    each delay judged with the rest re-fitted
+     s2r__sysid_assess           polish check, standard errors, flat
+                                 combinations, half-widths
+     s2r__sysid_validate         held-out error, per joint, the corners
      s2r_sysid_recentre          the next training ranges
+   How does automatic domain randomization grow the ranges?
+     s2r_adr_init                where ranges start and how far they may go
+     s2r__adr_env_reset          an episode tests one edge, or none
+     s2r__adr_judge              after each update: widen, narrow or keep
    How does a deployment gate decide?
      s2r_sprt_decide             Wald's test on k successes of n episodes
      s2r_gate_tethered           the sequential rule, or the earlier one
