@@ -2930,9 +2930,12 @@ S2RDEF s2r_result s2r_train(const s2r_training* training, s2r_ppo* ppo, char* er
    nominal model, every corner of the search box and an identified one
    all pass them.
    Measured on unit 1: the nominal model 11-14 % (BLOCK), identified
-   0.5 % (GOOD).  Per joint, joint_relative above REL_GOOD flags a joint
-   whose motion the model cannot follow (joint_misfit): an effect of that
-   joint (its own friction, backlash) the fitted parameters cannot hold.
+   0.5 % (GOOD).  Per joint, joint_relative above REL_GOOD and three times
+   the median joint's flags a joint whose motion the model cannot follow
+   (joint_misfit): an effect of that joint (its own friction, backlash,
+   gain) the shared parameters cannot hold.  Errors every joint shares
+   come from the fit as a whole (the joints are coupled) and are not
+   flagged.
 
    Recentred ranges.  s2r_sysid_recentre turns the estimate into the next
    training run's randomization: each identifiable parameter becomes
@@ -3349,8 +3352,9 @@ typedef struct s2r_sysid_result {
                                                       per joint at the identified values */
     double joint_relative[S2R_MAX_JOINTS];         /* joint_rms / that joint's rms motion */
     int    joint_misfit[S2R_MAX_JOINTS];           /* joint_relative above
-                                                      S2R_SYSID_REL_GOOD: an effect of
-                                                      this joint the model does not hold */
+                                                      S2R_SYSID_REL_GOOD and 3 times the
+                                                      median joint's: an effect of this
+                                                      joint the model does not hold  */
     s2r_sysid_verdict verdict;                     /* from the relative errors of what
                                                       the loss weighs (S2R_SYSID_REL_*,
                                                       the worse of the joints' and the
@@ -14132,12 +14136,18 @@ static double s2r__relative_error(double mse, double floor, double motion) {
     return sqrt(fmax(mse - floor, 0) / motion);
 }
 
+static int s2r__compare_doubles(const void* a, const void* b) {
+    double x = *(const double*)a, y = *(const double*)b;
+    return (x > y) - (x < y);
+}
+
 /* Per joint: the held-out rms position error at the identified values,
-   relative to that joint's own motion; above S2R_SYSID_REL_GOOD the joint
-   is flagged (left NaN when memory or a replay fails). */
+   relative to that joint's own motion; a joint above S2R_SYSID_REL_GOOD
+   and three times the median joint's is flagged (left NaN when memory or
+   a replay fails). */
 static void s2r__sysid_joint_fit(s2r_sysid* id, const s2r_trajectory_set* set, s2r_sysid_result* r) {
     int n = set->n_joints, i, k, j;
-    double motion[S2R_MAX_JOINTS], sq[S2R_MAX_JOINTS] = {0};
+    double motion[S2R_MAX_JOINTS], sq[S2R_MAX_JOINTS] = {0}, sorted[S2R_MAX_JOINTS], median;
     double* q = (double*)s2r__calloc((size_t)set->n_samples * n, sizeof(double));
     if (!q) return;
     s2r__traj_motion(set, motion);
@@ -14152,8 +14162,12 @@ static void s2r__sysid_joint_fit(s2r_sysid* id, const s2r_trajectory_set* set, s
     for (j = 0; j < n; j++) {
         r->joint_rms[j] = sqrt(sq[j] / ((double)set->count * set->n_samples));
         r->joint_relative[j] = motion[j] > 0 ? r->joint_rms[j] / sqrt(motion[j]) : INFINITY;
-        r->joint_misfit[j] = !(r->joint_relative[j] <= S2R_SYSID_REL_GOOD);
+        sorted[j] = r->joint_relative[j];
     }
+    qsort(sorted, (size_t)n, sizeof *sorted, s2r__compare_doubles);
+    median = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+    for (j = 0; j < n; j++)   /* a joint that stands out: what the others share is the fit's, not the joint's */
+        r->joint_misfit[j] = !(r->joint_relative[j] <= S2R_SYSID_REL_GOOD) && !(r->joint_relative[j] <= 3 * median);
     S2R_FREE(q);
 }
 

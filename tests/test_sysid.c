@@ -293,6 +293,48 @@ static int test_flat_combination_named(void) {
     return 0;
 }
 
+/* One joint's servo is softer than the rest (kp x 0.6 on joint 3 only):
+   the one kp the model has cannot hold it, and the per-joint report must
+   point at that joint alone. */
+static int test_joint_misfit_flagged(void) {
+    static const s2r_param p[1] = {S2R_PARAM_KP};
+    s2r_sim_config c = sysid_t_standin_config(S2R_ROBOT_UR5E, p, (const double[]){1.0}, 1), model = s2r_sim_config_default(S2R_ROBOT_UR5E);
+    s2r_sim standin;
+    s2r_sim_draw d;
+    s2r_trajectory_set set, valid;
+    s2r_excitation_config ex = s2r_excitation_config_default();
+    s2r_sysid_config cfg = sysid_t_config(p, NULL, 1);
+    s2r_sysid id;
+    s2r_sysid_result r;
+    int j, k;
+    c.noise_q.white_std = 1e-4;
+    CHECK(s2r_sim_init(&standin, &c) == S2R_OK);
+    memset(&d, 0, sizeof d);
+    for (k = 0; k < S2R_PARAM_COUNT; k++) d.value[k] = s2r_param_default_mode((s2r_param)k) == S2R_APPLY_SCALE ? 1 : 0;
+    for (j = 0; j < S2R_MAX_JOINTS; j++) {
+        d.link_mass[j] = 1;
+        for (k = 0; k < S2R_PARAM_COUNT; k++) d.joint[k][j] = d.value[k];
+    }
+    d.per_joint = 1;
+    d.joint[S2R_PARAM_KP][3] = 0.6;
+    CHECK(s2r_sim_pin_draw(&standin, &d) == S2R_OK);
+    CHECK(s2r_trajectory_set_init(&set, 6, 100, 2, SYSID_T_PERIOD) == S2R_OK);
+    CHECK(s2r_trajectory_set_init(&valid, 6, 100, 1, SYSID_T_PERIOD) == S2R_OK);
+    CHECK(s2r_trajectory_collect(&set, &standin.backend, &ex, 2, 3) == S2R_OK);
+    ex.kind = S2R_EXCITATION_CHIRP;
+    CHECK(s2r_trajectory_collect(&valid, &standin.backend, &ex, 1, 4) == S2R_OK);
+    CHECKF(s2r_sysid_init(&id, &cfg, &model) == S2R_OK, "%s", id.error);
+    CHECKF(s2r_sysid_run(&id, &set, &valid, &r) == S2R_OK, "%s", id.error);
+    for (j = 0; j < 6; j++)
+        CHECKF(r.joint_misfit[j] == (j == 3), "joint %d: %.1f %% of its motion, flagged %d", j, 100 * r.joint_relative[j],
+               r.joint_misfit[j]);
+    s2r_sysid_free(&id);
+    s2r_trajectory_set_free(&set);
+    s2r_trajectory_set_free(&valid);
+    s2r_sim_free(&standin);
+    return 0;
+}
+
 static int test_zero_sensitivity_flagged(void) {
     const s2r_sysid_result* r = &sysid_t_rec.result;
     int i;
@@ -904,6 +946,7 @@ static const test_case sysid_tests[] = {
     {"sysid: reported loss is the loss there; latency neighbours re-fitted are worse; LM moves < 0.1 %", test_reaches_its_optimum},
     {"sysid: zero-sensitivity friction is flagged and kept at its start", test_zero_sensitivity_flagged},
     {"sysid: gains and masses scaled together: the flat combination is named", test_flat_combination_named},
+    {"sysid: one joint's softer servo is flagged on that joint alone", test_joint_misfit_flagged},
     {"sysid: estimates stay inside their bounds", test_bounds_hold},
     {"sysid: recentred ranges narrow around the estimate and save", test_recentred_ranges},
     {"sysid: on a real UR5e unit the validation MSE falls at least 10x", test_real_unit_validation_falls},
