@@ -108,7 +108,8 @@ test: test-deps $(BUILD)/test_main $(BUILD)/test_render $(BUILD)/cxx_check.o $(B
 	./$(BUILD)/02_domain_randomization --quick --ranges $(BUILD)/quick_logs/12_ranges.txt --out $(BUILD)/quick_logs
 	./$(BUILD)/12_sysid_from_logs --quick --mjcf examples/arm4.xml --out $(BUILD)/quick_arm4
 	./$(BUILD)/02_domain_randomization --quick --mjcf examples/arm4.xml --ranges $(BUILD)/quick_arm4/12_ranges.txt --out $(BUILD)/quick_arm4
-	./$(BUILD)/13_memory --quick --out $(BUILD)/quick_push
+	./$(BUILD)/13_recipe_depth --quick --out $(BUILD)/quick_push
+	./$(BUILD)/13_recipe_depth --adr --quick --out $(BUILD)/quick_push
 	@$(MAKE) --no-print-directory notebooks sanitize fuzz
 
 # The notebooks (notebooks/*.ipynb), executed headless in recipe order with
@@ -169,8 +170,10 @@ figures: deps $(EXAMPLES)
 	  for f in csv png; do cp $(BUILD)/push_$$r/09_push_attribution.$$f figures/09_push_attribution_$$r.$$f || exit 1; done; \
 	  ./$(BUILD)/08_scene_renders --task push --robot $$r --out $(BUILD)/push_$$r || exit 1; \
 	  cp $(BUILD)/push_$$r/08_push_filmstrip_$$r.png figures/ || exit 1; \
-	  ./$(BUILD)/13_memory --robot $$r --out $(BUILD)/memory_$$r --threads $(THREADS) || exit 1; \
-	  for f in csv png; do cp $(BUILD)/memory_$$r/13_memory.$$f figures/13_ablation_memory_$$r.$$f || exit 1; done; \
+	  ./$(BUILD)/13_recipe_depth --robot $$r --out $(BUILD)/depth_$$r --threads $(THREADS) || exit 1; \
+	  ./$(BUILD)/13_recipe_depth --adr --robot $$r --out $(BUILD)/depth_$$r --threads $(THREADS) || exit 1; \
+	  for t in memory adr; do for f in csv png; do \
+	    cp $(BUILD)/depth_$$r/13_$$t.$$f figures/13_ablation_$${t}_$$r.$$f || exit 1; done; done; \
 	  ./$(BUILD)/10_sysid_vs_truth --robot $$r --out $(BUILD)/sysid_$$r --threads $(THREADS) || exit 1; \
 	  for f in sysid_vs_truth.csv sysid_summary.csv sysid_vs_truth.png; do \
 	    cp $(BUILD)/sysid_$$r/10_$$f figures/10_$${f%.*}_$$r.$${f##*.} || exit 1; done; \
