@@ -69,7 +69,7 @@ static int compare_doubles(const void* a, const void* b) {
 static int write_csvs(const s2r_options* opt, const s2r_sysid_config* params, const unit_fit* fits, int n) {
     char path[512];
     s2r_file file;
-    int u, i, verdicts[3][S2R_SYSID_VERDICT_COUNT];
+    int u, i, verdicts[4][S2R_SYSID_VERDICT_COUNT];
     double gain = 0;
     if (!s2r_output_create(&file, s2r_path(path, sizeof path, opt->out, "10_sysid_vs_truth.csv"))) return 1;
     fprintf(file.f, "unit,parameter,truth,estimate,std_error,relative_error,identifiable,validation_mse_start,"
@@ -114,15 +114,16 @@ static int write_csvs(const s2r_options* opt, const s2r_sysid_config* params, co
             const s2r_sysid_result* r = &fits[u].result;
             verdicts[0][i ? s2r_sysid_verdict_relative(r->validation_relative_start) : s2r_sysid_verdict_of(r->validation_mse_start)]++;
             verdicts[1][i ? r->verdict : s2r_sysid_verdict_of(r->validation_mse)]++;
-            if (i) verdicts[2][s2r_sysid_verdict_relative(fmin(r->validation_relative_corner[0],
-                                                               r->validation_relative_corner[1]))]++;
+            if (i) verdicts[2][s2r_sysid_verdict_relative(r->validation_relative_corner[0])]++;
+            if (i) verdicts[3][s2r_sysid_verdict_relative(r->validation_relative_corner[1])]++;
         }
         printf("  verdict on the %s, nominal start model: %d good, %d acceptable, %d block; identified: %d good, "
                "%d acceptable, %d block\n", i ? "error relative to the motion" : "absolute MSE", verdicts[0][0],
                verdicts[0][1], verdicts[0][2], verdicts[1][0], verdicts[1][1], verdicts[1][2]);
     }
-    printf("  the better corner of the search box: %d good, %d acceptable, %d block\n", verdicts[2][0], verdicts[2][1],
-           verdicts[2][2]);
+    printf("  every parameter at its lower bound: %d good, %d acceptable, %d block; at its upper bound: %d good, "
+           "%d acceptable, %d block\n", verdicts[2][0], verdicts[2][1], verdicts[2][2], verdicts[3][0], verdicts[3][1],
+           verdicts[3][2]);
     for (u = 0; u < n; u++) gain = fmax(gain, 1 - fits[u].result.polish_loss / fits[u].result.descent_loss);
     printf("  Levenberg-Marquardt after the descent: at most %.2f %% lower loss over the units\n", 100 * gain);
     if (s2r_output_commit(&file) != S2R_OK) return 1;
