@@ -3025,7 +3025,7 @@ S2RDEF s2r_result s2r_train(const s2r_training* training, s2r_ppo* ppo, char* er
    allocates nothing.
    Cost: one loss evaluation replays every training trajectory once.  The
    default run on unit 1 (6 parameters, 3 x 3 s of data; bench_sysid):
-   UR5e 815 evaluations, Panda 1074 - about twice what the descent alone
+   UR5e 807 evaluations, Panda 1065 - about twice what the descent alone
    took (396, 466), for the outer latency search and the tighter stop. */
 
 #define S2R_SYSID_MAX_PARAMS 16    /* parameters one run identifies         */
@@ -13993,18 +13993,41 @@ static void s2r__sysid_curvature(const s2r_sysid* id, const s2r_trajectory_set* 
     }
 }
 
-/* Polish (check or adopt), probes, then the curvature at the reported
-   point; nothing is put back.  S2R_ERR_OUT_OF_MEMORY for the Jacobian. */
+/* At the reported point x (loss f, G its Jacobian when `fresh`): the
+   probes (sensitivity; a latency's half-width from its curvature), then
+   the curvature of J'J for the continuous parameters. */
+static void s2r__sysid_local(s2r_sysid* id, const s2r_trajectory_set* set, s2r_sysid_result* r, double* x, double f,
+                             const s2r__sysid_jacobian* G, int fresh) {
+    const s2r_sysid_config* c = &id->config;
+    int i;
+    memcpy(r->value, x, (size_t)c->n_params * sizeof(double));
+    for (i = 0; i < c->n_params; i++) {
+        double width = c->param[i].hi - c->param[i].lo;
+        s2r__sysid_probe(id, set, x, i, f, &r->sensitivity[i], &r->curvature[i]);
+        r->identifiable[i] = r->sensitivity[i] >= c->min_sensitivity;
+        r->std_error[i] = NAN;
+        /* latencies (and anything the Jacobian cannot reach): from the probe's curvature */
+        r->half_width[i] = r->curvature[i] > 0 ? sqrt(2 * c->range_loss_rise * f / r->curvature[i]) : 0.5 * width;
+        r->half_width[i] = s2r_clamp(r->half_width[i], c->range_min_width * width, 0.5 * width);
+    }
+    if (fresh) s2r__sysid_curvature(id, set, G, f, r);
+}
+
+/* The assessment at the descent's point, then the polish from there (a
+   check, or with config.polish the reported point, assessed again);
+   nothing is put back.  S2R_ERR_OUT_OF_MEMORY for the Jacobian. */
 static s2r_result s2r__sysid_assess(s2r_sysid* id, const s2r_trajectory_set* set, s2r_sysid_result* r, double* x) {
     const s2r_sysid_config* c = &id->config;
     s2r__sysid_jacobian G;
     double f = r->train_loss;
-    int i;
+    int i, fresh;
     if (s2r__sysid_jacobian_init(&G, id, set) != S2R_OK)
         return s2r__fail(id->error, S2R_ERR_OUT_OF_MEMORY, "out of memory for the residual Jacobian (%d rows)", G.m);
     r->polish_loss = r->descent_loss = f;
     memcpy(r->polish_value, x, (size_t)c->n_params * sizeof(double));
-    if (s2r__sysid_jacobian_at(id, set, x, &G) == S2R_OK) r->polish_loss = s2r__sysid_polish(id, set, x, f, &G, r->polish_value);
+    fresh = s2r__sysid_jacobian_at(id, set, x, &G) == S2R_OK;
+    s2r__sysid_local(id, set, r, x, f, &G, fresh);
+    if (fresh) r->polish_loss = s2r__sysid_polish(id, set, x, f, &G, r->polish_value);   /* moves G */
     for (i = 0; i < c->n_params; i++) {
         const s2r_sysid_param* sp = &c->param[i];
         if (sp->hi > sp->lo)
@@ -14014,19 +14037,10 @@ static s2r_result s2r__sysid_assess(s2r_sysid* id, const s2r_trajectory_set* set
         memcpy(x, r->polish_value, (size_t)c->n_params * sizeof(double));
         f = r->train_loss = r->polish_loss;
         r->polished = 1;
+        memset(r->eigenvector, 0, sizeof r->eigenvector);
+        r->n_flat = 0;
+        s2r__sysid_local(id, set, r, x, f, &G, s2r__sysid_jacobian_at(id, set, x, &G) == S2R_OK);
     }
-    memcpy(r->value, x, (size_t)c->n_params * sizeof(double));
-    for (i = 0; i < c->n_params; i++) {
-        s2r__sysid_probe(id, set, x, i, f, &r->sensitivity[i], &r->curvature[i]);
-        r->identifiable[i] = r->sensitivity[i] >= c->min_sensitivity;
-        r->std_error[i] = NAN;
-        /* latencies (and anything the Jacobian cannot reach): from the probe's curvature */
-        r->half_width[i] = 0.5 * (c->param[i].hi - c->param[i].lo);
-        if (r->curvature[i] > 0) r->half_width[i] = sqrt(2 * c->range_loss_rise * f / r->curvature[i]);
-        r->half_width[i] = s2r_clamp(r->half_width[i], c->range_min_width * (c->param[i].hi - c->param[i].lo),
-                                     0.5 * (c->param[i].hi - c->param[i].lo));
-    }
-    if (s2r__sysid_jacobian_at(id, set, x, &G) == S2R_OK) s2r__sysid_curvature(id, set, &G, f, r);
     s2r__sysid_jacobian_free(&G);
     return S2R_OK;
 }
