@@ -103,7 +103,12 @@
      12  your arm from its logs: system identification from CSV files alone
          (s2r_trajectory_set_load_csv), ranges that 02 --ranges trains on.
      13  a policy with memory (s2r_training.history) against one without,
-         trained with DR and measured in sim and on real units.
+         or automatic DR (s2r_adr) against hand-set ranges, trained and
+         measured in sim and on real units.
+     14  predicting transfer: each policy's real success predicted from
+         simulation alone - nominal, DR, the unit's identified ranges, and
+         those with the camera as deployed (s2r_predict_transfer) - then
+         measured on the units and each predictor scored.
    Training is crash-safe: s2r_train saves its state every few
    updates (s2r_ppo_save_state); a killed run resumed with --resume ends
    bit-identical to one never stopped, and Ctrl-C saves before it exits.
@@ -262,6 +267,9 @@
    Where does a policy's gap come from? (examples/09_gap_attribution.c)
      s2r_attribute_gap           every condition, in parallel
      s2r__unit_switch_off        what "off" means for each effect
+   How far can a simulation number be trusted? (examples/14_predicting_transfer.c)
+     s2r_predict_transfer        four simulators, each a prediction
+     s2r__evaluate_sim           a simulator with a given camera
    How does system identification fit a unit?
      s2r_identify_unit           record, fit, validate, re-centre
      s2r_trajectory_collect      excitation through the backend
@@ -2589,6 +2597,53 @@ S2RDEF s2r_result s2r_robustness_sweep(const s2r_controller* controller, s2r_rob
                                        int count, int episodes, uint64_t seed, s2r_eval_result* out,
                                        char* error);
 
+/* --- Predicting transfer: success on the robot, before the robot ----------
+   Before a policy meets the robot the simulator is all there is: how much
+   of its success will survive?  s2r_predict_transfer measures it in the
+   simulators that can be built from what is known before the first real
+   episode, each a prediction of its success on the unit:
+
+     NOMINAL     the nominal simulator - what a pure-sim workflow reports
+     DR          a distribution of plausible worlds (`randomized`: the DR
+                 ranges), drawn per episode on streams of `seed`: draws the
+                 training never saw
+     IDENTIFIED  the unit's identified ranges (`identified`: s2r_identify_unit's
+                 `next`, centred on its estimate, as wide as its uncertainty)
+     DEPLOYED    IDENTIFIED with the camera as the policy will meet it: the
+                 offset the unit's calibration measured (`camera_offset`) less
+                 the correction `task` applies - a policy run uncalibrated
+                 sees the whole offset, a calibrated one none of it (with
+                 IDENTIFIED also asked for, its result is then copied)
+
+   Nothing here touches the unit: the ranges and the offset come from the
+   system identification and calibration that precede deployment.  Every
+   predictor runs episode i on stream i of `seed` (as s2r_evaluate), the
+   predictors in parallel; the controller must be safe to call from several
+   threads (a policy is).  `predictors`: bits 1u << S2R_PREDICT_*, 0 = every
+   one whose evidence is given; one not run has episodes 0.  How well they
+   predict is measured, not assumed: example 14 scores them against the
+   units. */
+typedef enum s2r_predictor {
+    S2R_PREDICT_NOMINAL, S2R_PREDICT_DR, S2R_PREDICT_IDENTIFIED, S2R_PREDICT_DEPLOYED, S2R_PREDICTOR_COUNT
+} s2r_predictor;
+
+typedef struct s2r_transfer_evidence {
+    const s2r_randomization* randomized;    /* DR's ranges, or NULL (no DR)              */
+    const s2r_randomization* identified;    /* the unit's re-centred ranges, or NULL     */
+    const double*            camera_offset; /* m [3], what the unit's camera calibration */
+                                            /* measured, or NULL (no DEPLOYED)           */
+    unsigned                 predictors;    /* which to run; 0: all the evidence allows  */
+} s2r_transfer_evidence;
+
+/* "nominal", "dr", "identified", "deployed"; "unknown" out of range. */
+S2RDEF const char* s2r_predictor_name(s2r_predictor p);
+/* task: as deployed, with the camera correction the policy will run with.
+   out[S2R_PREDICTOR_COUNT].  A predictor asked for without its evidence is
+   S2R_ERR_INVALID_ARGUMENT. */
+S2RDEF s2r_result  s2r_predict_transfer(const s2r_controller* controller, s2r_robot_kind robot,
+                                        const s2r_task_config* task, const s2r_transfer_evidence* evidence,
+                                        int episodes, uint64_t seed, s2r_eval_result* out, char* error);
+
 /* ORACLE - where a controller's gap on a unit comes from (see
    s2r_real_robot_init_ablated): its success on the unit as it is, with
    every effect off (the nominal simulator as the fleet's physics gives
@@ -2596,9 +2651,12 @@ S2RDEF s2r_result s2r_robustness_sweep(const s2r_controller* controller, s2r_rob
    off and the nominal simulator with only that effect on.  Every
    condition runs the same episode streams of `seed`, so conditions differ
    only in the effects.  Effects the scene does not have are left empty
-   (episodes 0).  Conditions run in parallel: the controller must be safe
-   to call from several threads (a policy is).  A teaching and research
-   tool (examples/09); the pipeline never calls it. */
+   (episodes 0).  A camera correction in `task` (a calibrated policy)
+   answers the unit's calibration offset, so where the offset is switched
+   off the correction goes too: that condition's camera is as perfect as a
+   calibration would find it.  Conditions run in parallel: the controller
+   must be safe to call from several threads (a policy is).  A teaching
+   and research tool (examples/09); the pipeline never calls it. */
 typedef struct s2r_gap_attribution {
     s2r_eval_result unit;                        /* the unit as it is            */
     s2r_eval_result nominal;                     /* every effect off             */
@@ -11315,21 +11373,32 @@ static s2r_result s2r__evaluate_on(const s2r_controller* c, const s2r_backend* b
     return res;
 }
 
-/* Job 0: the nominal simulator; job u + 1: real unit first_unit + u. */
+/* On a simulator of `robot` with `physics` (NULL: nominal), the camera
+   correction as `task` has it. */
+static s2r_result s2r__evaluate_sim(const s2r_controller* c, s2r_robot_kind robot, const s2r_task_config* task,
+                                    const s2r_randomization* physics, int episodes, uint64_t seed,
+                                    s2r_eval_result* out, char* error) {
+    s2r_sim sim;
+    s2r_sim_config sc = s2r_task_sim_config(task->kind, robot);
+    s2r_result res;
+    if (physics) sc.randomization = *physics;
+    if ((res = s2r_sim_init(&sim, &sc)) != S2R_OK) return s2r__fail(error, res, "%s", sim.error);
+    res = s2r__evaluate_on(c, &sim.backend, task, episodes, seed, out, error);
+    s2r_sim_free(&sim);
+    return res;
+}
+
+/* Job 0: the simulator (its camera perfect); job u + 1: real unit
+   first_unit + u. */
 static s2r_result s2r__evaluate_job(const s2r_controller* c, s2r_robot_kind robot, const s2r_task_config* task,
                                     const s2r_randomization* physics, int episodes, uint64_t seed, uint64_t unit,
                                     int job, s2r_eval_result* out, char* error) {
     s2r_result res;
     if (job == 0) {
-        s2r_sim sim;
-        s2r_sim_config sc = s2r_task_sim_config(task->kind, robot);
         s2r_task_config perfect_camera = *task;
         const double none[3] = {0, 0, 0};
-        if (physics) sc.randomization = *physics;
         s2r_task_config_set_camera(&perfect_camera, none);
-        if ((res = s2r_sim_init(&sim, &sc)) != S2R_OK) return s2r__fail(error, res, "%s", sim.error);
-        res = s2r__evaluate_on(c, &sim.backend, &perfect_camera, episodes, seed, out, error);
-        s2r_sim_free(&sim);
+        res = s2r__evaluate_sim(c, robot, &perfect_camera, physics, episodes, seed, out, error);
     } else {
         s2r_real_robot real;
         if ((res = s2r_real_robot_init_scene(&real, robot, s2r_task_scene(task->kind), unit)) != S2R_OK)
@@ -11423,6 +11492,72 @@ S2RDEF s2r_result s2r_robustness_sweep(const s2r_controller* controller, s2r_rob
     return S2R_OK;
 }
 
+S2RDEF const char* s2r_predictor_name(s2r_predictor p) {
+    static const char* const names[S2R_PREDICTOR_COUNT] = {"nominal", "dr", "identified", "deployed"};
+    return (int)p >= 0 && p < S2R_PREDICTOR_COUNT ? names[p] : "unknown";
+}
+
+S2RDEF s2r_result s2r_predict_transfer(const s2r_controller* controller, s2r_robot_kind robot,
+                                       const s2r_task_config* task, const s2r_transfer_evidence* evidence,
+                                       int episodes, uint64_t seed, s2r_eval_result* out, char* error) {
+    const s2r_randomization* physics[S2R_PREDICTOR_COUNT];
+    s2r_task_config camera[S2R_PREDICTOR_COUNT];   /* each predictor's simulated camera */
+    s2r_result status[S2R_PREDICTOR_COUNT];
+    char errors[S2R_PREDICTOR_COUNT][S2R_ERROR_LEN];
+    const double* applied;
+    double residual[3], none[3] = {0, 0, 0};
+    unsigned given, run;
+    int k, deployed_is_identified;
+    if (!controller || !task || !evidence || !out || episodes < 1)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "predicting transfer needs a controller, a task, the "
+                         "evidence, room for %d results and episodes >= 1", S2R_PREDICTOR_COUNT);
+    memset(out, 0, S2R_PREDICTOR_COUNT * sizeof *out);
+    given = 1u << S2R_PREDICT_NOMINAL | (evidence->randomized ? 1u << S2R_PREDICT_DR : 0) |
+            (evidence->identified ? 1u << S2R_PREDICT_IDENTIFIED : 0) |
+            (evidence->identified && evidence->camera_offset ? 1u << S2R_PREDICT_DEPLOYED : 0);
+    run = evidence->predictors ? evidence->predictors : given;
+    for (k = 0; k < S2R_PREDICTOR_COUNT; k++)
+        if (run & ~given & 1u << k)
+            return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "predicting transfer: %s asked for without its "
+                             "evidence (DR needs the randomized ranges, IDENTIFIED the identified ones, DEPLOYED "
+                             "those and the camera offset)", s2r_predictor_name((s2r_predictor)k));
+    if (run >> S2R_PREDICTOR_COUNT)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "predicting transfer: predictors 0x%x has bits of no "
+                         "predictor", run);
+    /* The simulator's camera: perfect, or for DEPLOYED the residual the
+       policy meets - the measured offset less the applied correction,
+       which the simulator reproduces as a correction of the opposite sign. */
+    applied = task->kind == S2R_TASK_PUSH ? task->push.target_correction : task->reach.target_correction;
+    for (k = 0; k < 3; k++) residual[k] = evidence->camera_offset ? evidence->camera_offset[k] - applied[k] : 0;
+    if (!s2r_all_finite(residual, 3))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "predicting transfer: the camera offset must be finite");
+    deployed_is_identified = residual[0] == 0 && residual[1] == 0 && residual[2] == 0 &&
+                             (run & 1u << S2R_PREDICT_IDENTIFIED);   /* then copied, not run twice */
+    for (k = 0; k < S2R_PREDICTOR_COUNT; k++) {
+        camera[k] = *task;
+        s2r_task_config_set_camera(&camera[k], none);
+    }
+    for (k = 0; k < 3; k++) residual[k] = -residual[k];
+    s2r_task_config_set_camera(&camera[S2R_PREDICT_DEPLOYED], residual);
+    physics[S2R_PREDICT_NOMINAL] = NULL;
+    physics[S2R_PREDICT_DR] = evidence->randomized;
+    physics[S2R_PREDICT_IDENTIFIED] = physics[S2R_PREDICT_DEPLOYED] = evidence->identified;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic)
+#endif
+    for (k = 0; k < S2R_PREDICTOR_COUNT; k++) {
+        status[k] = S2R_OK;
+        if (!(run & 1u << k) || (k == S2R_PREDICT_DEPLOYED && deployed_is_identified)) continue;
+        status[k] = s2r__evaluate_sim(controller, robot, &camera[k], physics[k], episodes, seed, &out[k], errors[k]);
+    }
+    for (k = 0; k < S2R_PREDICTOR_COUNT; k++)
+        if (status[k] != S2R_OK)
+            return s2r__fail(error, status[k], "predicting transfer, %s: %s", s2r_predictor_name((s2r_predictor)k),
+                             errors[k]);
+    if (deployed_is_identified && (run & 1u << S2R_PREDICT_DEPLOYED)) out[S2R_PREDICT_DEPLOYED] = out[S2R_PREDICT_IDENTIFIED];
+    return S2R_OK;
+}
+
 /* Condition k of an attribution: 0 the unit, 1 nominal, then without /
    only for each effect; its effects-off mask and where its result goes. */
 static unsigned s2r__attribution_condition(s2r_gap_attribution* a, int k, s2r_eval_result** out) {
@@ -11438,6 +11573,8 @@ S2RDEF s2r_result s2r_attribute_gap(const s2r_controller* controller, s2r_robot_
                                     const s2r_task_config* task, uint64_t unit, int episodes, uint64_t seed,
                                     s2r_gap_attribution* out, char* error) {
     enum { CONDITIONS = 2 + 2 * S2R_EFFECT_COUNT };
+    const double none[3] = {0, 0, 0};
+    s2r_task_config perfect;   /* the task without its camera correction */
     s2r_result status[CONDITIONS];
     char errors[CONDITIONS][S2R_ERROR_LEN];
     s2r_scene scene;
@@ -11447,6 +11584,8 @@ S2RDEF s2r_result s2r_attribute_gap(const s2r_controller* controller, s2r_robot_
                          "the result and episodes >= 1");
     memset(out, 0, sizeof *out);
     scene = s2r_task_scene(task->kind);
+    perfect = *task;
+    s2r_task_config_set_camera(&perfect, none);
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic)
 #endif
@@ -11460,7 +11599,8 @@ S2RDEF s2r_result s2r_attribute_gap(const s2r_controller* controller, s2r_robot_
             snprintf(errors[k], S2R_ERROR_LEN, "%s", real.error);
             continue;
         }
-        status[k] = s2r__evaluate_on(controller, &real.backend, task, episodes, seed, result, errors[k]);
+        status[k] = s2r__evaluate_on(controller, &real.backend, (off & 1u << S2R_EFFECT_CALIBRATION) ? &perfect : task,
+                                     episodes, seed, result, errors[k]);
         s2r_real_robot_free(&real);
     }
     for (k = 0; k < CONDITIONS; k++)

@@ -9,17 +9,20 @@
    is a teaching and research tool, and no step of the recipe calls it.
    No lab can do this with hardware.
 
-   It takes the pure-sim and DR policies example 07 trained - run 07 first
-   with the same --task, --robot, --seed, --real-seed, --seeds and --out -
-   and measures each on the unit 07 paired it with (training seed s on
-   unit --real-seed + s, the same evaluation episodes), under every
-   condition: the unit as it is, every effect off (the nominal simulator),
+   It takes the pure-sim, DR and sysID policies example 07 trained - run
+   07 first with the same --task, --robot, --seed, --real-seed, --seeds and
+   --out - and measures each on the unit 07 paired it with (training seed
+   s on unit --real-seed + s, the same evaluation episodes), deployed as
+   in the table (the sysID policy with the unit's camera calibrated), under
+   every condition: the unit as it is, every effect off (the nominal simulator),
    each effect off alone (what removing it gains), each effect on alone
    (what it costs by itself).  Results pool the seeds, with Wilson 95 %
    intervals.  The effects interact: the gains of switching them off one
-   at a time need not add up to the whole gap.
+   at a time need not add up to the whole gap.  For the calibrated policy
+   the camera correction goes wherever the offset it answers is switched
+   off (s2r_attribute_gap).
 
-   Uses: s2r_policy_from_checkpoint, s2r_attribute_gap,
+   Uses: s2r_policy_from_checkpoint, s2r_calibrate_unit, s2r_attribute_gap,
          s2r_gap_attribution_pool, s2r_figure_*.
    Writes: DIR/09_attribution.csv (push: 09_push_attribution.csv; one row
            per recipe, condition and effect: episodes, successes, success
@@ -29,9 +32,9 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { PURE, DR, RECIPES };
-static const char* const recipe_file[RECIPES] = {"pure_sim", "dr"};
-static const char* const recipe_name[RECIPES] = {"pure sim", "sim + DR"};
+enum { PURE, DR, SYSID, RECIPES };
+static const char* const recipe_file[RECIPES] = {"pure_sim", "dr", "dr_sysid"};
+static const char* const recipe_name[RECIPES] = {"pure sim", "sim + DR", "sim + DR + sysID"};
 
 static int fail(const char* what, const char* error) {
     fprintf(stderr, "%s: %s\n", what, error);
@@ -47,11 +50,11 @@ static const char* output(char* out, size_t cap, const s2r_options* opt, const c
 
 /* Every condition for one recipe, pooled over the training seeds. */
 static int attribute(const s2r_options* opt, int recipe, int episodes, s2r_gap_attribution* pooled) {
-    s2r_task_config task = s2r_task_config_default(opt->task);   /* the camera as 07 measured these rows */
     int s;
     memset(pooled, 0, sizeof *pooled);
     for (s = 0; s < opt->seeds; s++) {
         uint64_t seed = opt->seed + (uint64_t)s, unit = opt->real_seed + (uint64_t)s;
+        s2r_task_config task = s2r_task_config_default(opt->task);   /* the camera as 07 measured these rows */
         char name[96], path[512], error[S2R_ERROR_LEN];
         s2r_gap_attribution one;
         s2r_policy policy;
@@ -66,6 +69,12 @@ static int attribute(const s2r_options* opt, int recipe, int episodes, s2r_gap_a
                (unsigned long long)unit);
         fflush(stdout);
         c = s2r_policy_controller(&policy);
+        if (recipe == SYSID) {   /* deployed calibrated, as 07 measured it */
+            double camera[3];
+            res = s2r_calibrate_unit(opt->robot, unit, opt->seed + 2, camera, NULL, error);
+            if (res != S2R_OK) { s2r_policy_free(&policy); return fail("camera calibration", error); }
+            s2r_task_config_set_camera(&task, camera);
+        }
         res = s2r_attribute_gap(&c, opt->robot, &task, unit, episodes, 1000 + seed, &one, error);
         s2r_policy_free(&policy);
         if (res != S2R_OK) return fail("attribution", error);

@@ -294,7 +294,7 @@ static int docs_calls(const char* code, const char* name) {
 static int test_docs_names_exist(void) {
     static const char* const examples[] = {"00_hello_robot", "01_the_gap", "02_domain_randomization", "03_system_id",
         "04_finetune", "05_real_only", "06_staged_deployment", "07_the_table", "08_scene_renders", "09_gap_attribution",
-        "10_sysid_vs_truth", "11_gates", "12_sysid_from_logs", "13_recipe_depth"};
+        "10_sysid_vs_truth", "11_gates", "12_sysid_from_logs", "13_recipe_depth", "14_predicting_transfer"};
     long size;
     char* header = docs_read("sim2real.h", &size);
     char* table = docs_read("examples/07_the_table.c", &size);
@@ -352,7 +352,7 @@ static int test_docs_no_outside_files(void) {
                                         "examples/07_the_table.c", "examples/08_scene_renders.c",
                                         "examples/09_gap_attribution.c", "examples/10_sysid_vs_truth.c",
                                         "examples/11_gates.c", "examples/12_sysid_from_logs.c",
-                                        "examples/13_recipe_depth.c"};
+                                        "examples/13_recipe_depth.c", "examples/14_predicting_transfer.c"};
     int f, mentions = 0;
     for (f = 0; f < (int)(sizeof files / sizeof *files); f++) {
         long size;

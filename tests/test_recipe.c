@@ -183,6 +183,72 @@ static int test_robustness_sweep(void) {
     return 0;
 }
 
+/* Predicting transfer: NOMINAL is s2r_evaluate on the nominal simulator,
+   episode for episode; DEPLOYED with the offset a unit's camera truly has
+   is that unit with only its calibration offset on (the sign of the
+   camera's residual is right), and with the policy calibrated it is
+   IDENTIFIED - copied when both run, the same when DEPLOYED runs alone.
+   Asking for a predictor without its evidence is an error naming it. */
+static int test_predict_transfer(void) {
+    s2r_policy_shape shape;
+    s2r_policy p;
+    s2r_rng rng = s2r_rng_make(8, 0);
+    s2r_task_config task = s2r_task_config_default(S2R_TASK_REACH), calibrated = task;
+    s2r_randomization exact = s2r_randomization_none(), dr = s2r_randomization_default();
+    s2r_transfer_evidence ev = {0};
+    s2r_controller c;
+    s2r_sim sim;
+    s2r_sim_config sc = s2r_task_sim_config(S2R_TASK_REACH, S2R_ROBOT_UR5E);
+    s2r_real_robot unit;
+    s2r_task t;
+    s2r_eval_result nominal, on_unit, out[S2R_PREDICTOR_COUNT], alone[S2R_PREDICTOR_COUNT];
+    double offset[3];
+    char error[S2R_ERROR_LEN];
+    memset(&shape, 0, sizeof shape);
+    shape.obs_dim = 33; shape.act_dim = 6; shape.num_hidden = 2; shape.hidden[0] = shape.hidden[1] = 16;
+    CHECK(s2r_policy_init(&p, &shape, -0.5f, 10.0f, &rng) == S2R_OK);
+    c = s2r_policy_controller(&p);
+    CHECK(s2r_sim_init(&sim, &sc) == S2R_OK);
+    CHECK(s2r_task_init(&t, &task, &sim.backend) == S2R_OK);
+    CHECK(s2r_evaluate(&c, &t, 4, 31, &nominal, NULL) == S2R_OK);
+    s2r_task_free(&t);
+    s2r_sim_free(&sim);
+    CHECK(s2r_real_robot_init_ablated(&unit, S2R_ROBOT_UR5E, S2R_SCENE_ARM, 4,
+                                      S2R_EFFECTS_ALL & ~(1u << S2R_EFFECT_CALIBRATION)) == S2R_OK);
+    memcpy(offset, s2r_real_robot_oracle(&unit)->draw.target_offset, sizeof offset);   /* a perfect calibration */
+    CHECK(s2r_task_init(&t, &task, &unit.backend) == S2R_OK);
+    CHECK(s2r_evaluate(&c, &t, 4, 31, &on_unit, NULL) == S2R_OK);
+    s2r_task_free(&t);
+    s2r_real_robot_free(&unit);
+    ev.randomized = &dr;
+    ev.identified = &exact;
+    ev.camera_offset = offset;
+    CHECKF(s2r_predict_transfer(&c, S2R_ROBOT_UR5E, &task, &ev, 4, 31, out, error) == S2R_OK, "%s", error);
+    CHECK(out[S2R_PREDICT_NOMINAL].successes == nominal.successes && out[S2R_PREDICT_NOMINAL].mean_distance == nominal.mean_distance);
+    CHECK(out[S2R_PREDICT_IDENTIFIED].mean_distance == nominal.mean_distance);
+    CHECK(out[S2R_PREDICT_DR].episodes == 4 && out[S2R_PREDICT_DR].mean_distance != nominal.mean_distance);
+    CHECKF(fabs(out[S2R_PREDICT_DEPLOYED].mean_distance - on_unit.mean_distance) < 1e-9, "deployed %.9f m, the unit %.9f m",
+           out[S2R_PREDICT_DEPLOYED].mean_distance, on_unit.mean_distance);
+    CHECK(out[S2R_PREDICT_DEPLOYED].mean_distance != nominal.mean_distance);
+    s2r_task_config_set_camera(&calibrated, offset);
+    CHECKF(s2r_predict_transfer(&c, S2R_ROBOT_UR5E, &calibrated, &ev, 4, 31, out, error) == S2R_OK, "%s", error);
+    CHECK(out[S2R_PREDICT_DEPLOYED].mean_distance == out[S2R_PREDICT_IDENTIFIED].mean_distance);
+    ev.predictors = 1u << S2R_PREDICT_DEPLOYED;
+    CHECKF(s2r_predict_transfer(&c, S2R_ROBOT_UR5E, &calibrated, &ev, 4, 31, alone, error) == S2R_OK, "%s", error);
+    CHECK(alone[S2R_PREDICT_NOMINAL].episodes == 0 && alone[S2R_PREDICT_IDENTIFIED].episodes == 0);
+    CHECK(alone[S2R_PREDICT_DEPLOYED].mean_distance == out[S2R_PREDICT_IDENTIFIED].mean_distance);
+    ev.camera_offset = NULL;
+    CHECK(s2r_predict_transfer(&c, S2R_ROBOT_UR5E, &task, &ev, 4, 31, out, error) == S2R_ERR_INVALID_ARGUMENT);
+    CHECKF(strstr(error, "deployed") != NULL, "%s", error);
+    ev.predictors = 1u << S2R_PREDICTOR_COUNT;
+    CHECK(s2r_predict_transfer(&c, S2R_ROBOT_UR5E, &task, &ev, 4, 31, out, error) == S2R_ERR_INVALID_ARGUMENT);
+    CHECK(s2r_predict_transfer(&c, S2R_ROBOT_UR5E, &task, NULL, 4, 31, out, error) == S2R_ERR_INVALID_ARGUMENT);
+    CHECK(strcmp(s2r_predictor_name(S2R_PREDICT_DEPLOYED), "deployed") == 0 &&
+          strcmp(s2r_predictor_name(S2R_PREDICTOR_COUNT), "unknown") == 0);
+    s2r_policy_free(&p);
+    return 0;
+}
+
 /* Pooling two evaluations adds their counts and puts Newcombe's interval
    on the gap of the pooled rates: sim 199/200 against real 115/200 is a
    gap of 0.42 in [0.3497, 0.4894] (worked by hand from the two Wilson
@@ -396,6 +462,7 @@ static const test_case recipe_tests[] = {
     {"recipe: a saved policy comes back and acts the same", test_policy_from_checkpoint},
     {"recipe: fine-tuning on a unit keeps the candidate its canary preferred", test_finetune_on_unit},
     {"recipe: a robustness sweep moves only the swept parameter", test_robustness_sweep},
+    {"recipe: transfer predictions: nominal, DR, identified, and the camera as deployed", test_predict_transfer},
     {"recipe: the gap's interval is Newcombe's on the pooled counts", test_gap_interval},
 };
 
