@@ -45,11 +45,14 @@
          s2r_sysid_simulate, s2r_sysid_print, s2r_sysid_verdict_relative,
          s2r_sysid_recentre,
          s2r_sysid_fixed, s2r_randomization_write, s2r_figure_*.
-   Writes, per arm (ur5e, panda): DIR/03_identified_ARM.txt (the identified
-   simulator: a ranges file of FIXED values), DIR/03_ranges_ARM.txt (the
-   recentred training ranges), DIR/03_sysid_ARM.csv (values and loss per
-   sweep), DIR/03_trajectories_ARM.png, DIR/03_fit_ARM.png; for --robot
-   (default ur5e): DIR/03_dr_sysid.ckpt and its training CSV.
+   Writes, per arm (ur5e, panda): DIR/03_identified_ARM_unitN.txt (the
+   identified simulator of unit N = --real-seed: a ranges file of FIXED
+   values), DIR/03_ranges_ARM_unitN.txt (the recentred training ranges),
+   DIR/03_sysid_ARM.csv (values and loss per sweep),
+   DIR/03_trajectories_ARM.png, DIR/03_fit_ARM.png; for --robot (default
+   ur5e): DIR/03_dr_sysid_unitN.ckpt and its training CSV.  What belongs
+   to one unit is named by it, so 04, 06 and 08 run for another
+   --real-seed never pick up this unit's model or policy.
    Next: 04_finetune.c - fine-tune on real demonstrations. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
@@ -239,12 +242,14 @@ static s2r_result write_csv(const s2r_sysid* id, const s2r_sysid_result* r, cons
 /* Save the identified simulator, the recentred ranges, the CSV and the
    figures. */
 static s2r_result save(s2r_sysid* id, const s2r_sysid_result* r, const s2r_trajectory_set* valid,
-                       const s2r_randomization* fixed, const s2r_randomization* next, const char* robot, const char* out) {
+                       const s2r_randomization* fixed, const s2r_randomization* next, const char* robot,
+                       const s2r_options* opt) {
+    const char* out = opt->out;
     char path[512], file[64], error[S2R_ERROR_LEN];
     s2r_result res;
-    snprintf(file, sizeof file, "03_identified_%s.txt", robot);
+    snprintf(file, sizeof file, "03_identified_%s_unit%llu.txt", robot, (unsigned long long)opt->real_seed);
     res = s2r_randomization_write(fixed, s2r_path(path, sizeof path, out, file), error);
-    snprintf(file, sizeof file, "03_ranges_%s.txt", robot);
+    snprintf(file, sizeof file, "03_ranges_%s_unit%llu.txt", robot, (unsigned long long)opt->real_seed);
     if (res == S2R_OK) res = s2r_randomization_write(next, s2r_path(path, sizeof path, out, file), error);
     if (res != S2R_OK) { fprintf(stderr, "%s\n", error); return res; }
     snprintf(file, sizeof file, "03_sysid_%s.csv", robot);
@@ -253,8 +258,8 @@ static s2r_result save(s2r_sysid* id, const s2r_sysid_result* r, const s2r_traje
     if ((res = plot_trajectories(id, r, valid, robot, s2r_path(path, sizeof path, out, file))) != S2R_OK) return res;
     snprintf(file, sizeof file, "03_fit_%s.png", robot);
     if ((res = plot_fit(id, r, robot, s2r_path(path, sizeof path, out, file))) != S2R_OK) return res;
-    printf("  wrote %s/03_{identified,ranges}_%s.txt, 03_sysid_%s.csv, 03_{trajectories,fit}_%s.png\n", out, robot,
-           robot, robot);
+    printf("  wrote %s/03_{identified,ranges}_%s_unit%llu.txt, 03_sysid_%s.csv, 03_{trajectories,fit}_%s.png\n", out,
+           robot, (unsigned long long)opt->real_seed, robot, robot);
     return S2R_OK;
 }
 
@@ -351,7 +356,7 @@ static int identify_arm(s2r_robot_kind kind, const s2r_options* opt, const sizes
         print_verdict(&r);
         ok = s2r_sysid_recentre(&id, &r, &training, &next) == S2R_OK && s2r_sysid_fixed(&id, &r, &fixed) == S2R_OK;
         if (ok && opt->task == S2R_TASK_PUSH) ok = identify_object(kind, opt, &fixed, &next);
-        ok = ok && save(&id, &r, &valid, &fixed, &next, robot, opt->out) == S2R_OK;
+        ok = ok && save(&id, &r, &valid, &fixed, &next, robot, opt) == S2R_OK;
     }
     /* Retraining on the recentred ranges goes here: train PPO on `next`
        as example 02 trains on the default ranges (s2r_train with the
@@ -390,11 +395,13 @@ static int retrain(const s2r_options* opt) {
     s2r_ppo ppo;
     s2r_controller policy;
     s2r_sim_real_eval eval;
-    char error[S2R_ERROR_LEN] = "", ranges[512], warm[512], path[512], name[64], state[512];
+    char error[S2R_ERROR_LEN] = "", ranges[512], warm[512], path[512], name[96], state[512], policy_name[48];
     int obs_dim, act_dim, bad = 0;
     s2r_result res;
     FILE* f;
-    snprintf(name, sizeof name, "03_ranges_%s.txt", s2r_robot_kind_name(opt->robot));
+    unsigned long long unit = (unsigned long long)opt->real_seed;
+    snprintf(policy_name, sizeof policy_name, "03_dr_sysid_unit%llu", unit);   /* .ckpt, .state, _training.csv */
+    snprintf(name, sizeof name, "03_ranges_%s_unit%llu.txt", s2r_robot_kind_name(opt->robot), unit);
     if (s2r_randomization_load(&t.randomization, s2r_path(ranges, sizeof ranges, opt->out, name), error) != S2R_OK) {
         fprintf(stderr, "%s\n", error);
         return 1;
@@ -410,20 +417,22 @@ static int retrain(const s2r_options* opt) {
     }
     printf("\nRetraining on %s for %lld steps%s\n", ranges, pc.total_steps, f ? ", starting from 02_dr.ckpt" : "");
     t.label = "DR + sysID";
-    t.csv_path = s2r_path(path, sizeof path, opt->out, "03_dr_sysid_training.csv");
-    s2r_training_use_options(&t, opt, "03_dr_sysid", state, sizeof state);
+    snprintf(name, sizeof name, "%s_training.csv", policy_name);
+    t.csv_path = s2r_path(path, sizeof path, opt->out, name);
+    s2r_training_use_options(&t, opt, policy_name, state, sizeof state);
     if (!bad && (res = s2r_train(&t, &ppo, error)) != S2R_OK) {
         fprintf(stderr, "%s\n", error);
         if (res == S2R_ERR_INTERRUPTED) fprintf(stderr, "run again with --resume to continue\n");
         bad = res == S2R_ERR_INTERRUPTED ? 130 : 1;
     }
-    if (!bad && s2r_policy_save(&ppo.policy, &ppo.adam, s2r_path(path, sizeof path, opt->out, "03_dr_sysid.ckpt")) != S2R_OK) {
+    snprintf(name, sizeof name, "%s.ckpt", policy_name);
+    if (!bad && s2r_policy_save(&ppo.policy, &ppo.adam, s2r_path(path, sizeof path, opt->out, name)) != S2R_OK) {
         fprintf(stderr, "%s\n", ppo.policy.error);
         bad = 1;
     }
     policy = s2r_policy_controller(&ppo.policy);
     if (!bad && calibrate(opt, &task, error) != S2R_OK) { fprintf(stderr, "%s\n", error); bad = 1; }
-    snprintf(name, sizeof name, "03_identified_%s.txt", s2r_robot_kind_name(opt->robot));
+    snprintf(name, sizeof name, "03_identified_%s_unit%llu.txt", s2r_robot_kind_name(opt->robot), unit);
     if (!bad && s2r_randomization_load(&identified, s2r_path(path, sizeof path, opt->out, name), error) != S2R_OK) {
         fprintf(stderr, "%s\n", error);
         bad = 1;

@@ -20,9 +20,10 @@
    Uses: s2r_policy_from_checkpoint, s2r_calibrate_unit,
          s2r_operator_config_default, s2r_collect_unit_demos,
          s2r_finetune_on_unit, s2r_evaluate_sim_and_real.
-   Reads: DIR/03_dr_sysid.ckpt and DIR/03_identified_<robot>.txt (run 03
-          first; without them it starts from DIR/02_dr.ckpt and says so; a
-          file there but corrupt or for another arm stops it).
+   Reads: DIR/03_dr_sysid_unitN.ckpt and DIR/03_identified_<robot>_unitN.txt
+          for unit N = --real-seed (run 03 first with the same --real-seed;
+          without them it starts from DIR/02_dr.ckpt and says so; a file
+          there but corrupt or for another arm stops it).
    Writes: DIR/04_demos_100.ckpt, DIR/04_demos_1000.ckpt, DIR/04_curve.csv,
            DIR/04_curve.png.
    Next: 05_real_only.c - what the same real data does without simulation. */
@@ -43,9 +44,13 @@ static s2r_result load_start(const s2r_options* opt, s2r_policy* p, char* path, 
     char file[64], model[512];
     int obs_dim, act_dim;
     s2r_result res;
+    unsigned long long unit = (unsigned long long)opt->real_seed;
     s2r_task_dims(opt->task, opt->robot, &obs_dim, &act_dim);
-    *identified = s2r_file_exists(s2r_path(path, cap, opt->out, "03_dr_sysid.ckpt"));
-    if (!*identified) printf("%s not found (run 03 first to start from the system-ID policy); starting from 02_dr.ckpt\n", path);
+    snprintf(file, sizeof file, "03_dr_sysid_unit%llu.ckpt", unit);   /* this unit's, never another's */
+    *identified = s2r_file_exists(s2r_path(path, cap, opt->out, file));
+    if (!*identified)
+        printf("%s not found (run 03 --real-seed %llu first to start from the system-ID policy); starting from "
+               "02_dr.ckpt\n", path, unit);
     if (!*identified) s2r_path(path, cap, opt->out, "02_dr.ckpt");
     if ((res = s2r_policy_from_checkpoint(p, path, error)) != S2R_OK) return res;
     if (p->shape.obs_dim != obs_dim || p->shape.act_dim != act_dim) {
@@ -56,7 +61,7 @@ static s2r_result load_start(const s2r_options* opt, s2r_policy* p, char* path, 
         return S2R_ERR_INVALID_ARGUMENT;
     }
     if (!*identified) return S2R_OK;
-    snprintf(file, sizeof file, "03_identified_%s.txt", s2r_robot_kind_name(opt->robot));
+    snprintf(file, sizeof file, "03_identified_%s_unit%llu.txt", s2r_robot_kind_name(opt->robot), unit);
     if ((res = s2r_randomization_load(sim, s2r_path(model, sizeof model, opt->out, file), error)) != S2R_OK) s2r_policy_free(p);
     return res;
 }

@@ -159,7 +159,7 @@ static double calibrate_camera(camera_layer* c, uint64_t seed) {
    THE CANDIDATE POLICY
 
    The candidate is the policy example 03 trained on the ranges re-centred
-   on the lab unit (DIR/03_dr_sysid.ckpt), else example 02's domain-
+   on the lab unit (DIR/03_dr_sysid_unitN.ckpt, N = --real-seed), else example 02's domain-
    randomized policy (DIR/02_dr.ckpt): both were trained on a simulator
    without a camera offset, which is what the fleet's calibrated sensing
    layer gives them.  (The fine-tuned policies of 04 learned the lab unit's
@@ -186,13 +186,15 @@ static s2r_result candidate_act(void* self, const float* obs, float* action) {
 
 static s2r_result load_candidate(const s2r_options* opt, const s2r_reach* reach, candidate_policy* p,
                                  s2r_controller* out) {
-    static const char* const checkpoints[2] = {"03_dr_sysid.ckpt", "02_dr.ckpt"};
+    char checkpoints[2][64];   /* the lab unit's system-ID policy, else the DR policy */
     s2r_expert_config ec = s2r_expert_config_default();
     s2r_task_config tc;
     char path[512], error[S2R_ERROR_LEN];
     s2r_result res;
     int i;
     memset(p, 0, sizeof *p);
+    snprintf(checkpoints[0], sizeof checkpoints[0], "03_dr_sysid_unit%llu.ckpt", (unsigned long long)opt->real_seed);
+    snprintf(checkpoints[1], sizeof checkpoints[1], "02_dr.ckpt");
     for (i = 0; i < 2; i++) {   /* missing: the next; there but unusable: an error */
         if (!s2r_file_exists(s2r_path(path, sizeof path, opt->out, checkpoints[i]))) continue;
         if (s2r_policy_from_checkpoint(&p->policy, path, error) != S2R_OK) {

@@ -18,7 +18,8 @@
    the true puck-to-goal distance, the close-up on the goal.
 
    The controller is the best policy an earlier example left in --out for
-   this arm and task (reach: 03_dr_sysid.ckpt, else 02_dr.ckpt; push:
+   this arm and task (reach: 03_dr_sysid_unitN.ckpt for the filmed unit
+   N = --real-seed, else 02_dr.ckpt; push:
    07_push_pure_sim_seed1.ckpt, else 07_push_dr_seed1.ckpt), and otherwise
    the scripted controller.  It runs without the unit's camera calibration,
    as on a first deployment.
@@ -122,9 +123,9 @@ static s2r_result render_still(s2r_robot_kind kind, const s2r_options* opt, cons
 /* The best checkpoint in DIR for this arm and task, else (none there) the
    scripted controller; one that is there but unusable is an error. */
 static s2r_result choose_controller(const s2r_options* opt, film_controller* c) {
-    static const char* const files[S2R_TASK_COUNT][2] = {{"03_dr_sysid.ckpt", "02_dr.ckpt"},
-                                                         {"07_push_pure_sim_seed1.ckpt", "07_push_dr_seed1.ckpt"}};
+    char files[S2R_TASK_COUNT][2][64] = {{"", "02_dr.ckpt"}, {"07_push_pure_sim_seed1.ckpt", "07_push_dr_seed1.ckpt"}};
     int obs_dim, act_dim, i;
+    snprintf(files[S2R_TASK_REACH][0], sizeof files[0][0], "03_dr_sysid_unit%llu.ckpt", (unsigned long long)opt->real_seed);
     s2r_task_dims(opt->task, opt->robot, &obs_dim, &act_dim);
     memset(c, 0, sizeof *c);
     snprintf(c->name, sizeof c->name, opt->task == S2R_TASK_PUSH ? "scripted pusher" : "scripted expert");

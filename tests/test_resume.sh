@@ -6,7 +6,8 @@
 #      with --resume: its final checkpoint must be byte-identical to run 1's,
 #      and while it was dead no output existed half-written under its name;
 #   3. a run stopped with SIGINT: it must save, say so and exit with 130, and
-#      resume (on 2 threads) to the same checkpoint again.
+#      resume (on 2 threads) to the same checkpoint again;
+#   4. a unit's system-ID policy is not taken for another unit (example 04).
 # Usage: tests/test_resume.sh [build dir]    (run from the repository root)
 set -u
 BUILD=${1:-build}
@@ -50,6 +51,15 @@ check "SIGINT exits with 130" test $status -eq 130
 check "SIGINT says the state was saved" grep -q "state saved to" "$WORK/interrupted.log"
 "$EXAMPLE" --quick --checkpoint-every 1 --threads 2 --out "$WORK/interrupted" --resume > "$WORK/interrupted.resume.log" 2>&1
 check "interrupted + resumed on 2 threads is byte-identical" cmp -s "$WORK/whole/02_dr.ckpt" "$WORK/interrupted/02_dr.ckpt"
+
+# A policy belongs to the unit it was identified on: 04 run for unit #2
+# beside unit #1's system-ID policy must not take it (it says so and starts
+# from the DR policy).
+mkdir -p "$WORK/unit" && cp "$WORK/whole/02_dr.ckpt" "$WORK/unit/02_dr.ckpt" &&
+  cp "$WORK/whole/02_dr.ckpt" "$WORK/unit/03_dr_sysid_unit1.ckpt" || exit 1
+$BUILD/04_finetune --quick --threads 1 --real-seed 2 --out "$WORK/unit" > "$WORK/unit.log" 2>&1
+check "04 for unit #2 finishes beside unit #1's system-ID policy" test -f "$WORK/unit/04_curve.csv"
+check "04 for unit #2 does not take unit #1's policy" grep -q "03_dr_sysid_unit2.ckpt not found" "$WORK/unit.log"
 
 echo "$failed resume check(s) failed"
 [ $failed -eq 0 ]
