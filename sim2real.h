@@ -4515,6 +4515,11 @@ S2RDEF s2r_result  s2r_make_dir(const char* path, char* error);
 S2RDEF s2r_result  s2r_claim_dir(const char* dir, char* error);
 /* dir + "/" + file into out (cap bytes); returns out. */
 S2RDEF const char* s2r_path(char* out, size_t cap, const char* dir, const char* file);
+/* An example's file for the task: --out + "/" + example + ("_push" for
+   push) + "_" + name, e.g. "out/07_push_table.csv" (reach's names have no
+   task: they were the first); returns out. */
+S2RDEF const char* s2r_task_path(char* out, size_t cap, const s2r_options* opt, const char* example,
+                                 const char* name);
 /* An example's output file, whole or not at all: s2r_file_create at
    `path`, printing the reason to stderr when it fails; returns the stream
    to write, or NULL.  s2r_output_commit is s2r_file_commit, likewise. */
@@ -16244,6 +16249,12 @@ S2RDEF s2r_result s2r_make_dir(const char* path, char* error) {
 
 S2RDEF const char* s2r_path(char* out, size_t cap, const char* dir, const char* file) {
     snprintf(out, cap, "%s/%s", dir, file);
+    return out;
+}
+
+S2RDEF const char* s2r_task_path(char* out, size_t cap, const s2r_options* opt, const char* example,
+                                 const char* name) {
+    snprintf(out, cap, "%s/%s%s_%s", opt->out, example, opt->task == S2R_TASK_PUSH ? "_push" : "", name);
     return out;
 }
 

@@ -127,16 +127,14 @@ static sizes choose_sizes(int quick, s2r_task_kind task) {
 }
 
 /* Every file this example writes starts with 07_ for reach (the names
-   the first table had) and 07_push_ for push. */
+   the first table had) and 07_push_ for push (s2r_task_path). */
 static const char* prefix(const s2r_options* opt) {
     return opt->task == S2R_TASK_PUSH ? "07_push" : "07";
 }
 
 /* DIR/<prefix>_name into out (cap bytes); returns out. */
 static const char* output(char* out, size_t cap, const s2r_options* opt, const char* name) {
-    char file[128];
-    snprintf(file, sizeof file, "%s_%s", prefix(opt), name);
-    return s2r_path(out, cap, opt->out, file);
+    return s2r_task_path(out, cap, opt, "07", name);
 }
 
 static int fail(const char* what, const char* error) {

@@ -41,13 +41,6 @@ static int fail(const char* what, const char* error) {
     return 1;
 }
 
-/* DIR/<name> with 07's or 09's prefix for the task into out (cap bytes). */
-static const char* output(char* out, size_t cap, const s2r_options* opt, const char* example, const char* name) {
-    char file[128];
-    snprintf(file, sizeof file, "%s%s_%s", example, opt->task == S2R_TASK_PUSH ? "_push" : "", name);
-    return s2r_path(out, cap, opt->out, file);
-}
-
 /* Every condition for one recipe, pooled over the training seeds. */
 static int attribute(const s2r_options* opt, int recipe, int episodes, s2r_gap_attribution* pooled) {
     int s;
@@ -61,7 +54,7 @@ static int attribute(const s2r_options* opt, int recipe, int episodes, s2r_gap_a
         s2r_controller c;
         s2r_result res;
         snprintf(name, sizeof name, "%s_seed%llu.ckpt", recipe_file[recipe], (unsigned long long)seed);
-        if (s2r_policy_from_checkpoint(&policy, output(path, sizeof path, opt, "07", name), error) != S2R_OK) {
+        if (s2r_policy_from_checkpoint(&policy, s2r_task_path(path, sizeof path, opt, "07", name), error) != S2R_OK) {
             fprintf(stderr, "%s\n(09 measures the policies example 07 trained: run 07 first with the same options)\n", error);
             return 1;
         }
@@ -106,7 +99,7 @@ static int write_csv(const s2r_options* opt, const s2r_gap_attribution* a) {
     char path[512], error[S2R_ERROR_LEN];
     s2r_file file;
     int r, e;
-    if (s2r_file_create(&file, output(path, sizeof path, opt, "09", "attribution.csv"), error) != S2R_OK)
+    if (s2r_file_create(&file, s2r_task_path(path, sizeof path, opt, "09", "attribution.csv"), error) != S2R_OK)
         return fail(path, error);
     fprintf(file.f, "recipe,condition,effect,episodes,successes,success,lo,hi\n");
     for (r = 0; r < RECIPES; r++) {
@@ -162,7 +155,7 @@ static int plot(const s2r_options* opt, const s2r_gap_attribution* a) {
             s2r_plot_bars(&fig, panel, v[panel][r], lo[panel][r], hi[panel][r], n, &style);
         }
     }
-    bad = s2r_figure_write_png(&fig, output(path, sizeof path, opt, "09", "attribution.png")) != S2R_OK;
+    bad = s2r_figure_write_png(&fig, s2r_task_path(path, sizeof path, opt, "09", "attribution.png")) != S2R_OK;
     if (bad) fail(path, fig.error);
     s2r_figure_free(&fig);
     return bad;

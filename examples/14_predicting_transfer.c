@@ -70,28 +70,21 @@ static int fail(const char* what, const char* error) {
     return 1;
 }
 
-/* DIR/<example>[_push]_<name> into out (cap bytes). */
-static const char* output(char* out, size_t cap, const s2r_options* opt, const char* example, const char* name) {
-    char file[128];
-    snprintf(file, sizeof file, "%s%s_%s", example, opt->task == S2R_TASK_PUSH ? "_push" : "", name);
-    return s2r_path(out, cap, opt->out, file);
-}
-
 /* 07's policies and ranges, and each unit's camera calibration. */
 static int load(const s2r_options* opt, inputs* in) {
     char name[96], path[512], error[S2R_ERROR_LEN];
     int r, s;
-    if (s2r_randomization_load(&in->dr, output(path, sizeof path, opt, "07", "dr_ranges.txt"), error) != S2R_OK)
+    if (s2r_randomization_load(&in->dr, s2r_task_path(path, sizeof path, opt, "07", "dr_ranges.txt"), error) != S2R_OK)
         return fail("DR ranges (run 07 first with the same options)", error);
     for (s = 0; s < opt->seeds; s++) {
         uint64_t seed = opt->seed + (uint64_t)s, unit = opt->real_seed + (uint64_t)s;
         for (r = 0; r < RECIPES; r++) {
             snprintf(name, sizeof name, "%s_seed%llu.ckpt", recipe_file[r], (unsigned long long)seed);
-            if (s2r_policy_from_checkpoint(&in->policy[r][s], output(path, sizeof path, opt, "07", name), error) != S2R_OK)
+            if (s2r_policy_from_checkpoint(&in->policy[r][s], s2r_task_path(path, sizeof path, opt, "07", name), error) != S2R_OK)
                 return fail("policy (run 07 first with the same options)", error);
         }
         snprintf(name, sizeof name, "ranges_unit%llu.txt", (unsigned long long)unit);
-        if (s2r_randomization_load(&in->identified[s], output(path, sizeof path, opt, "07", name), error) != S2R_OK)
+        if (s2r_randomization_load(&in->identified[s], s2r_task_path(path, sizeof path, opt, "07", name), error) != S2R_OK)
             return fail("identified ranges (run 07 first with the same options)", error);
         if (s2r_calibrate_unit(opt->robot, unit, opt->seed + 2, in->camera[s], NULL, error) != S2R_OK)
             return fail("camera calibration", error);
@@ -182,7 +175,7 @@ static int report(const s2r_options* opt, const case_result* cases, int n) {
     char path[512];
     s2r_file file;
     int d, p;
-    if (!s2r_output_create(&file, output(path, sizeof path, opt, "14", "prediction_summary.csv"))) return 1;
+    if (!s2r_output_create(&file, s2r_task_path(path, sizeof path, opt, "14", "prediction_summary.csv"))) return 1;
     fprintf(file.f, "deployment,predictor,cases,measured,predicted,mean_abs_error,mae_lo,mae_hi,mean_error,within_noise\n");
     printf("\nMean success over the cases, %% (measured on the units; predicted by each simulator):\n");
     printf("  %-22s %9s", "deployment", "measured");
@@ -213,7 +206,7 @@ static int write_cases(const s2r_options* opt, const case_result* cases, int n) 
     char path[512];
     s2r_file file;
     int i, p;
-    if (!s2r_output_create(&file, output(path, sizeof path, opt, "14", "prediction.csv"))) return 1;
+    if (!s2r_output_create(&file, s2r_task_path(path, sizeof path, opt, "14", "prediction.csv"))) return 1;
     fprintf(file.f, "recipe,calibrated,seed,unit,episodes,measured,measured_lo,measured_hi");
     for (p = 0; p < S2R_PREDICTOR_COUNT; p++)
         fprintf(file.f, ",%s,%s_lo,%s_hi", s2r_predictor_name((s2r_predictor)p), s2r_predictor_name((s2r_predictor)p),
@@ -271,7 +264,7 @@ static int plot(const s2r_options* opt, const case_result* cases, int n) {
         }
         if (p == 0) s2r_panel_legend(&fig, p, S2R_LEGEND_UPPER_LEFT);
     }
-    bad = s2r_figure_write_png(&fig, output(path, sizeof path, opt, "14", "prediction.png")) != S2R_OK;
+    bad = s2r_figure_write_png(&fig, s2r_task_path(path, sizeof path, opt, "14", "prediction.png")) != S2R_OK;
     if (bad) fail(path, fig.error);
     s2r_figure_free(&fig);
     return bad;

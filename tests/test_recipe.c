@@ -71,18 +71,24 @@ static int test_unit_demos_thread_independent(void) {
     return 0;
 }
 
+/* A small reach policy for the UR5e (33 observations, 6 actions, two
+   hidden layers of 16), its weights drawn from rng. */
+static s2r_result reach_policy(s2r_policy* p, s2r_rng* rng) {
+    s2r_policy_shape shape;
+    memset(&shape, 0, sizeof shape);
+    shape.obs_dim = 33; shape.act_dim = 6; shape.num_hidden = 2; shape.hidden[0] = shape.hidden[1] = 16;
+    return s2r_policy_init(p, &shape, -0.5f, 10.0f, rng);
+}
+
 /* A saved policy comes back with s2r_policy_from_checkpoint and acts the
    same; a missing file is an error that names it. */
 static int test_policy_from_checkpoint(void) {
-    s2r_policy_shape shape;
     s2r_policy p, q;
     s2r_rng rng = s2r_rng_make(4, 0);
     float obs[33], a1[6], a2[6];
     char error[S2R_ERROR_LEN];
     int i;
-    memset(&shape, 0, sizeof shape);
-    shape.obs_dim = 33; shape.act_dim = 6; shape.num_hidden = 2; shape.hidden[0] = shape.hidden[1] = 16;
-    CHECK(s2r_policy_init(&p, &shape, -0.5f, 10.0f, &rng) == S2R_OK);
+    CHECK(reach_policy(&p, &rng) == S2R_OK);
     CHECK(s2r_policy_save(&p, NULL, "build/test_from_checkpoint.ckpt") == S2R_OK);
     CHECKF(s2r_policy_from_checkpoint(&q, "build/test_from_checkpoint.ckpt", error) == S2R_OK, "%s", error);
     for (i = 0; i < 33; i++) obs[i] = (float)s2r_rng_range(&rng, -1, 1);
@@ -100,7 +106,6 @@ static int test_policy_from_checkpoint(void) {
    hand with s2r_bc.  No canary episodes is an error that leaves the policy
    as it was. */
 static int test_finetune_on_unit(void) {
-    s2r_policy_shape shape;
     s2r_policy p, q;
     s2r_real_robot real;
     s2r_task_config task = s2r_task_config_default(S2R_TASK_REACH);
@@ -113,10 +118,8 @@ static int test_finetune_on_unit(void) {
     char error[S2R_ERROR_LEN];
     int ok, kept = -1, e;
     size_t bytes;
-    memset(&shape, 0, sizeof shape);
-    shape.obs_dim = 33; shape.act_dim = 6; shape.num_hidden = 2; shape.hidden[0] = shape.hidden[1] = 16;
-    CHECK(s2r_policy_init(&p, &shape, -0.5f, 10.0f, &rng) == S2R_OK);
-    CHECK(s2r_policy_init(&q, &shape, -0.5f, 10.0f, &same) == S2R_OK);
+    CHECK(reach_policy(&p, &rng) == S2R_OK);
+    CHECK(reach_policy(&q, &same) == S2R_OK);
     bytes = sizeof(float) * (size_t)p.num_actor_params;
     CHECK(s2r_dataset_init(&d, 33, 6) == S2R_OK);
     CHECKF(s2r_collect_unit_demos(S2R_ROBOT_UR5E, 2, &task, &op, 4, 9, 1, &d, &ok, error) == S2R_OK, "%s", error);
@@ -146,7 +149,6 @@ static int test_finetune_on_unit(void) {
    where the arm ends, and values the simulator refuses are errors that
    name the parameter. */
 static int test_robustness_sweep(void) {
-    s2r_policy_shape shape;
     s2r_policy p;
     s2r_rng rng = s2r_rng_make(8, 0);
     s2r_task_config task = s2r_task_config_default(S2R_TASK_REACH);
@@ -157,9 +159,7 @@ static int test_robustness_sweep(void) {
     s2r_eval_result nominal, one[1], two[2];
     const double unit[1] = {1.0}, soft_first[2] = {0.3, 1.0}, nan_kp[1] = {NAN}, long_delay[1] = {0.5};
     char error[S2R_ERROR_LEN];
-    memset(&shape, 0, sizeof shape);
-    shape.obs_dim = 33; shape.act_dim = 6; shape.num_hidden = 2; shape.hidden[0] = shape.hidden[1] = 16;
-    CHECK(s2r_policy_init(&p, &shape, -0.5f, 10.0f, &rng) == S2R_OK);
+    CHECK(reach_policy(&p, &rng) == S2R_OK);
     c = s2r_policy_controller(&p);
     CHECK(s2r_sim_init(&sim, &sc) == S2R_OK);
     CHECK(s2r_task_init(&reach, &task, &sim.backend) == S2R_OK);
@@ -190,7 +190,6 @@ static int test_robustness_sweep(void) {
    IDENTIFIED - copied when both run, the same when DEPLOYED runs alone.
    Asking for a predictor without its evidence is an error naming it. */
 static int test_predict_transfer(void) {
-    s2r_policy_shape shape;
     s2r_policy p;
     s2r_rng rng = s2r_rng_make(8, 0);
     s2r_task_config task = s2r_task_config_default(S2R_TASK_REACH), calibrated = task;
@@ -204,9 +203,7 @@ static int test_predict_transfer(void) {
     s2r_eval_result nominal, on_unit, out[S2R_PREDICTOR_COUNT], alone[S2R_PREDICTOR_COUNT];
     double offset[3];
     char error[S2R_ERROR_LEN];
-    memset(&shape, 0, sizeof shape);
-    shape.obs_dim = 33; shape.act_dim = 6; shape.num_hidden = 2; shape.hidden[0] = shape.hidden[1] = 16;
-    CHECK(s2r_policy_init(&p, &shape, -0.5f, 10.0f, &rng) == S2R_OK);
+    CHECK(reach_policy(&p, &rng) == S2R_OK);
     c = s2r_policy_controller(&p);
     CHECK(s2r_sim_init(&sim, &sc) == S2R_OK);
     CHECK(s2r_task_init(&t, &task, &sim.backend) == S2R_OK);
