@@ -559,7 +559,7 @@ int main(int argc, char** argv) {
     sizes z;
     char path[512];
     double start = s2r_seconds(), seconds;
-    int s;
+    int s, bad;
     FILE* f;
 
     if (s2r_example_start(&opt, argc, argv, "every row of the recipe table",
@@ -573,15 +573,17 @@ int main(int argc, char** argv) {
            opt.quick ? " (quick)" : "");
 
     if (opt.seeds > MAX_SEEDS) { fprintf(stderr, "--seeds: at most %d\n", MAX_SEEDS); return 2; }
-    if (write_dr_ranges(&opt)) return 1;
-    for (s = 0; s < opt.seeds; s++)   /* 1. measure every unit */
-        if (measure_unit(&opt, &z, opt.real_seed + (uint64_t)s, &units[s], t.cost)) return 1;
-    if (pool_demos(units, opt.seeds, &pooled)) return 1;
+    memset(&pooled, 0, sizeof pooled);
+    bad = write_dr_ranges(&opt);
+    for (s = 0; s < opt.seeds && !bad; s++)   /* 1. measure every unit */
+        bad = measure_unit(&opt, &z, opt.real_seed + (uint64_t)s, &units[s], t.cost);
+    if (!bad) bad = pool_demos(units, opt.seeds, &pooled);
     for (s = 0; s < opt.seeds; s++) t.pooled_demos += units[s].recorded;
-    for (s = 0; s < opt.seeds; s++)   /* 2. every row, seed by seed */
-        if (run_seed(&opt, &z, opt.seed + (uint64_t)s, &units[s], &pooled, &t)) return 1;
+    for (s = 0; s < opt.seeds && !bad; s++)   /* 2. every row, seed by seed */
+        bad = run_seed(&opt, &z, opt.seed + (uint64_t)s, &units[s], &pooled, &t);
     for (s = 0; s < opt.seeds; s++) s2r_dataset_free(&units[s].demos);
     s2r_dataset_free(&pooled);
+    if (bad) return bad;
 
     seconds = s2r_seconds() - start;
     if (write_markdown(&opt, &z, &t, seconds, s2r_peak_memory_mib()) ||

@@ -39,6 +39,7 @@
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
 #include <stdio.h>
+#include <string.h>
 
 #ifndef S2R_RENDER
 
