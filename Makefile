@@ -187,18 +187,23 @@ figures: deps $(EXAMPLES)
 # run first) - and system ID against the truth over 20 units per arm (10;
 # the arm's identification is the same for both tasks).  Figures named with
 # the task and the arm: 09_push_attribution_ur5e.png, 14_prediction_panda.csv.
+# REAL_SEED=N measures on units N, N+1, N+2 instead (its tables in folders
+# of their own).
+REAL_SEED ?= 1
+ANSWERS_UNITS = $(if $(filter 1,$(REAL_SEED)),,_unit$(REAL_SEED))
 answers: deps $(EXAMPLES)
 	for t in reach push; do for r in ur5e panda; do \
-	  d=$(BUILD)/$$( [ $$t = push ] && echo push || echo table )_$$r; p=$$( [ $$t = push ] && echo _push ); \
-	  [ -f $$d/07$${p}_table.csv ] || ./$(BUILD)/07_the_table --task $$t --robot $$r --out $$d --threads $(THREADS) || exit 1; \
-	  ./$(BUILD)/09_gap_attribution --task $$t --robot $$r --out $$d --threads $(THREADS) || exit 1; \
-	  ./$(BUILD)/14_predicting_transfer --task $$t --robot $$r --out $$d --threads $(THREADS) || exit 1; \
+	  d=$(BUILD)/$$( [ $$t = push ] && echo push || echo table )_$$r$(ANSWERS_UNITS); p=$$( [ $$t = push ] && echo _push ); \
+	  o="--task $$t --robot $$r --real-seed $(REAL_SEED) --out $$d --threads $(THREADS)"; \
+	  [ -f $$d/07$${p}_table.csv ] || ./$(BUILD)/07_the_table $$o || exit 1; \
+	  ./$(BUILD)/09_gap_attribution $$o || exit 1; \
+	  ./$(BUILD)/14_predicting_transfer $$o || exit 1; \
 	  for f in 09$${p}_attribution.csv 09$${p}_attribution.png 14$${p}_prediction.csv 14$${p}_prediction.png \
 	           14$${p}_prediction_summary.csv; do cp $$d/$$f figures/$${f%.*}_$$r.$${f##*.} || exit 1; done; \
 	done; done
 	for r in ur5e panda; do \
-	  ./$(BUILD)/10_sysid_vs_truth --robot $$r --out $(BUILD)/sysid_$$r --threads $(THREADS) || exit 1; \
-	  for f in sysid_vs_truth.csv sysid_summary.csv sysid_vs_truth.png; do \
+	  ./$(BUILD)/10_sysid_vs_truth --robot $$r --real-seed $(REAL_SEED) --out $(BUILD)/sysid_$$r --threads $(THREADS) || exit 1; \
+	  for f in sysid_truth.csv sysid_truth_summary.csv sysid_truth.png; do \
 	    cp $(BUILD)/sysid_$$r/10_$$f figures/10_$${f%.*}_$$r.$${f##*.} || exit 1; done; \
 	done
 

@@ -64,6 +64,13 @@ static int attribute(const s2r_options* opt, int recipe, int episodes, s2r_gap_a
         c = s2r_policy_controller(&policy);
         if (recipe == SYSID) {   /* deployed calibrated, as 07 measured it */
             double camera[3];
+            snprintf(name, sizeof name, "ranges_unit%llu.txt", (unsigned long long)unit);
+            if (!s2r_file_exists(s2r_task_path(path, sizeof path, opt, "07", name))) {   /* 07 ran for other units */
+                s2r_policy_free(&policy);
+                fprintf(stderr, "%s not found: 07 in %s did not identify unit #%llu (run 07 with the same "
+                        "--real-seed)\n", path, opt->out, (unsigned long long)unit);
+                return 1;
+            }
             res = s2r_calibrate_unit(opt->robot, unit, opt->seed + 2, camera, NULL, error);
             if (res != S2R_OK) { s2r_policy_free(&policy); return fail("camera calibration", error); }
             s2r_task_config_set_camera(&task, camera);

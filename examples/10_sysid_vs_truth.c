@@ -22,9 +22,9 @@
 
    Uses: s2r_real_robot_init, s2r_identify_unit, s2r_real_robot_oracle,
          s2r_real_unit_truth, s2r_sysid_verdict_of, s2r_figure_*.
-   Writes: DIR/10_sysid_vs_truth.csv (one row per unit and parameter),
-           DIR/10_sysid_summary.csv (one row per parameter),
-           DIR/10_sysid_vs_truth.png (estimate against truth, a panel per
+   Writes: DIR/10_sysid_truth.csv (one row per unit and parameter),
+           DIR/10_sysid_truth_summary.csv (one row per parameter),
+           DIR/10_sysid_truth.png (estimate against truth, a panel per
            parameter). */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
@@ -71,7 +71,7 @@ static int write_csvs(const s2r_options* opt, const s2r_sysid_config* params, co
     s2r_file file;
     int u, i, verdicts[4][S2R_SYSID_VERDICT_COUNT];
     double gain = 0;
-    if (!s2r_output_create(&file, s2r_path(path, sizeof path, opt->out, "10_sysid_vs_truth.csv"))) return 1;
+    if (!s2r_output_create(&file, s2r_path(path, sizeof path, opt->out, "10_sysid_truth.csv"))) return 1;
     fprintf(file.f, "unit,parameter,truth,estimate,std_error,relative_error,identifiable,validation_mse_start,"
                     "validation_mse,validation_relative_start,validation_relative,relative_corner_lo,relative_corner_hi,"
                     "descent_loss,polish_loss\n");
@@ -85,7 +85,7 @@ static int write_csvs(const s2r_options* opt, const s2r_sysid_config* params, co
                     r->validation_relative_corner[0], r->validation_relative_corner[1], r->descent_loss, r->polish_loss);
         }
     if (s2r_output_commit(&file) != S2R_OK ||
-        !s2r_output_create(&file, s2r_path(path, sizeof path, opt->out, "10_sysid_summary.csv")))
+        !s2r_output_create(&file, s2r_path(path, sizeof path, opt->out, "10_sysid_truth_summary.csv")))
         return 1;
     fprintf(file.f, "parameter,units,bias,spread,median_abs_error,identifiable,within_2_std_errors\n");
     printf("\n  %-15s %8s %8s %10s %13s %13s   (relative errors over %d units)\n", "parameter", "bias", "spread",
@@ -157,7 +157,7 @@ static int plot(const s2r_options* opt, const s2r_sysid_config* params, const un
         s2r_plot_line(&fig, i, diag, diag, 2, &line);
         s2r_plot_scatter(&fig, i, x, y, n, &dots);
     }
-    bad = s2r_figure_write_png(&fig, s2r_path(path, sizeof path, opt->out, "10_sysid_vs_truth.png")) != S2R_OK;
+    bad = s2r_figure_write_png(&fig, s2r_path(path, sizeof path, opt->out, "10_sysid_truth.png")) != S2R_OK;
     if (bad) fprintf(stderr, "%s\n", fig.error);
     s2r_figure_free(&fig);
     return bad;
@@ -189,6 +189,6 @@ int main(int argc, char** argv) {
         if (fits[u].status != S2R_OK) { fprintf(stderr, "unit %d: %s\n", u, fits[u].error); return 1; }
 
     if (write_csvs(&opt, &params, fits, n) || plot(&opt, &params, fits, n)) return 1;
-    printf("wrote %s/10_sysid_vs_truth.csv, 10_sysid_summary.csv and 10_sysid_vs_truth.png\n", opt.out);
+    printf("wrote %s/10_sysid_truth.csv, 10_sysid_truth_summary.csv and 10_sysid_truth.png\n", opt.out);
     return 0;
 }
