@@ -194,7 +194,7 @@ REAL_SEED ?= 1
 ANSWERS_UNITS = $(if $(filter 1,$(REAL_SEED)),,_unit$(REAL_SEED))
 answers: deps $(EXAMPLES)
 	for t in reach push; do for r in ur5e panda; do \
-	  d=$(BUILD)/$$( [ $$t = push ] && echo push || echo table )_$$r$(ANSWERS_UNITS); p=$$( [ $$t = push ] && echo _push ); \
+	  d=$(BUILD)/$$( [ $$t = push ] && echo push || echo table )_$${r}$(ANSWERS_UNITS); p=$$( [ $$t = push ] && echo _push ); \
 	  o="--task $$t --robot $$r --real-seed $(REAL_SEED) --out $$d --threads $(THREADS)"; \
 	  [ -f $$d/07$${p}_table.csv ] || ./$(BUILD)/07_the_table $$o || exit 1; \
 	  ./$(BUILD)/09_gap_attribution $$o || exit 1; \
