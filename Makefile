@@ -94,7 +94,12 @@ $(BUILD)/cxx_check.o: sim2real.h | $(BUILD)
 THREADS ?= $(shell nproc 2>/dev/null || echo 1)
 
 # The suite, then the whole pipeline as a smoke run (quick sizes), on both tasks.
-test: test-deps $(BUILD)/test_main $(BUILD)/test_render $(BUILD)/cxx_check.o $(BUILD)/core_check $(BUILD)/test_main_core $(EXAMPLES)
+# Its programs are built first, THREADS at a time (each compiles the whole header),
+# once the packages they need are there.
+TEST_BUILDS := $(BUILD)/test_main $(BUILD)/test_render $(BUILD)/cxx_check.o $(BUILD)/core_check \
+               $(BUILD)/test_main_core $(EXAMPLES)
+test: test-deps
+	@$(MAKE) --no-print-directory -j$(THREADS) --output-sync=target $(TEST_BUILDS)
 	./$(BUILD)/test_main
 	./$(BUILD)/core_check
 	S2R_TEST_SHORT=1 ./$(BUILD)/test_main_core
@@ -257,7 +262,9 @@ $(BUILD)/%_asan: examples/%.c $(BUILD)/sim2real_asan.o
 	sed '/^#define SIM2REAL_IMPLEMENTATION/d' $< > $(BUILD)/$*_decl.c
 	$(CC) $(CPPFLAGS) $(RENDER_CFLAGS) $(SAN_CFLAGS) $(BUILD)/$*_decl.c $(BUILD)/sim2real_asan.o -o $@ $(LDLIBS) $(RENDER_LIBS)
 
-sanitize: deps $(BUILD)/test_main_asan $(BUILD)/test_render_asan $(SAN_EXAMPLES)
+sanitize: deps
+	@$(MAKE) --no-print-directory -j$(THREADS) --output-sync=target $(BUILD)/test_main_asan $(BUILD)/test_render_asan \
+	  $(SAN_EXAMPLES)
 	$(SAN_ENV) ./$(BUILD)/test_main_asan
 	$(SAN_ENV) ./$(BUILD)/test_render_asan
 	$(SAN_ENV) sh tests/test_error_exits.sh $(BUILD)
@@ -265,13 +272,18 @@ sanitize: deps $(BUILD)/test_main_asan $(BUILD)/test_render_asan $(SAN_EXAMPLES)
 $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c sim2real.h | $(BUILD)
 	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) $< -o $@ $(LDLIBS)
 
-fuzz: test-deps $(FUZZERS)
-	@for f in $(FUZZERS); do n=$${f#$(BUILD)/fuzz_}; \
-	  rm -rf $(BUILD)/fuzz_corpus/$$n && mkdir -p $(BUILD)/fuzz_corpus/$$n && \
+# Each harness builds and runs THREADS at a time, each for FUZZ_SECONDS.
+FUZZ_RUNS := $(patsubst $(BUILD)/fuzz_%,fuzz-run-%,$(FUZZERS))
+fuzz: test-deps
+	@$(MAKE) --no-print-directory -j$(THREADS) --output-sync=target $(FUZZERS)
+	@$(MAKE) --no-print-directory -j$(THREADS) --output-sync=target $(FUZZ_RUNS)
+
+fuzz-run-%: $(BUILD)/fuzz_%
+	@n=$*; rm -rf $(BUILD)/fuzz_corpus/$$n && mkdir -p $(BUILD)/fuzz_corpus/$$n && \
 	  cp tests/fuzz/corpus/$$n/* $(BUILD)/fuzz_corpus/$$n/ || exit 1; \
 	  echo "fuzz_$$n: $(FUZZ_SECONDS) s (log: $(BUILD)/fuzz_$$n.log)"; \
-	  if $(FUZZ_ENV) ./$$f -dict=tests/fuzz/$$n.dict -max_total_time=$(FUZZ_SECONDS) \
+	  if $(FUZZ_ENV) ./$< -dict=tests/fuzz/$$n.dict -max_total_time=$(FUZZ_SECONDS) \
 	       -print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz_$$n- \
 	       $(BUILD)/fuzz_corpus/$$n > $(BUILD)/fuzz_$$n.log 2>&1; \
 	  then grep -E '^(Done|stat::average_exec_per_sec)' $(BUILD)/fuzz_$$n.log; \
-	  else tail -n 40 $(BUILD)/fuzz_$$n.log; exit 1; fi; done
+	  else tail -n 40 $(BUILD)/fuzz_$$n.log; exit 1; fi
