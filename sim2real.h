@@ -4508,8 +4508,8 @@ S2RDEF s2r_result  s2r_make_dir(const char* path, char* error);
    examples' first step.  DIR/.sim2real.lock holds its
    pid until the process exits (removed at exit).  A folder another live
    process holds is refused (S2R_ERR_IO naming the process), so two runs
-   never write one folder; a lock left by a process that is gone (killed)
-   is taken over.  (Liveness is read from /proc on Linux; elsewhere a lock
+   never write one folder; a lock left by a process that is gone (killed,
+   whether or not its parent has reaped it yet) is taken over.  (Liveness is read from /proc on Linux; elsewhere a lock
    is only taken over once removed by hand.)  A process holds one folder:
    claiming another releases the first. */
 S2RDEF s2r_result  s2r_claim_dir(const char* dir, char* error);
@@ -16287,9 +16287,18 @@ static void s2r__release_dir(void) {
 /* Whether process `pid` is running (1 where that cannot be told). */
 static int s2r__process_alive(unsigned long pid) {
 #if defined(__linux__)
-    char path[64];
-    snprintf(path, sizeof path, "/proc/%lu", pid);
-    return s2r_file_exists(path);
+    char path[64], text[256];
+    const char* state;
+    size_t n;
+    FILE* f;
+    snprintf(path, sizeof path, "/proc/%lu/stat", pid);
+    if (!(f = fopen(path, "rb"))) return 0;
+    n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    /* "pid (name) S ...": a zombie (Z) has exited and waits only to be reaped */
+    state = strrchr(text, ')');
+    return !(state && state[1] == ' ' && (state[2] == 'Z' || state[2] == 'X'));
 #else
     (void)pid;
     return 1;
