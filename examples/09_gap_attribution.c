@@ -71,7 +71,8 @@ static int attribute(const s2r_options* opt, int recipe, int episodes, s2r_gap_a
                         "--real-seed)\n", path, opt->out, (unsigned long long)unit);
                 return 1;
             }
-            res = s2r_calibrate_unit(opt->robot, unit, opt->seed + 2, camera, NULL, error);
+            /* the calibration 07 applied: its identification's, made with stream seed + 2 */
+            res = s2r_calibrate_unit(opt->robot, unit, s2r_identify_config_default().seed + 2, camera, NULL, error);
             if (res != S2R_OK) { s2r_policy_free(&policy); return fail("camera calibration", error); }
             s2r_task_config_set_camera(&task, camera);
         }

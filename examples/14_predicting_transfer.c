@@ -86,7 +86,9 @@ static int load(const s2r_options* opt, inputs* in) {
         snprintf(name, sizeof name, "ranges_unit%llu.txt", (unsigned long long)unit);
         if (s2r_randomization_load(&in->identified[s], s2r_task_path(path, sizeof path, opt, "07", name), error) != S2R_OK)
             return fail("identified ranges (run 07 first with the same options)", error);
-        if (s2r_calibrate_unit(opt->robot, unit, opt->seed + 2, in->camera[s], NULL, error) != S2R_OK)
+        /* the calibration 07's identification made (s2r_identify_unit: stream seed + 2) */
+        if (s2r_calibrate_unit(opt->robot, unit, s2r_identify_config_default().seed + 2, in->camera[s], NULL, error) !=
+            S2R_OK)
             return fail("camera calibration", error);
     }
     return 0;
