@@ -342,7 +342,7 @@ static int test_options(void) {
     CHECK(s2r_options_parse(&o, 10, good, error) == S2R_OK);
     CHECK(o.robot == S2R_ROBOT_PANDA && o.seed == 7 && o.quick && o.threads == 2 && !strcmp(o.out, "build/opt"));
     {   /* an example's file for the task: reach's names carry no task */
-        char path[64];
+        char path[512];
         CHECK(!strcmp(s2r_task_path(path, sizeof path, &o, "07", "table.csv"), "build/opt/07_table.csv"));
         o.task = S2R_TASK_PUSH;
         CHECK(!strcmp(s2r_task_path(path, sizeof path, &o, "14", "prediction.png"), "build/opt/14_push_prediction.png"));
