@@ -3567,8 +3567,9 @@ S2RDEF s2r_result s2r_calibrate_unit(s2r_robot_kind robot, uint64_t unit, uint64
    `next` = `training` recentred on the estimate; `identified` (may be NULL)
    = the identified simulator, the estimates as fixed values
    (s2r_sysid_fixed); and the camera calibrated (s2r_calibrate_camera,
-   S2R_CALIBRATION_POINTS points of S2R_CALIBRATION_READS readings) into
-   camera_offset. */
+   S2R_CALIBRATION_POINTS points of S2R_CALIBRATION_READS readings, stream
+   config->seed + 2: the offset s2r_calibrate_unit(kind, unit,
+   config->seed + 2, ...) measures again) into camera_offset. */
 typedef struct s2r_identify_config {
     int      train;         /* trajectories to fit; 3                             */
     int      valid;         /* held-out trajectories; 2                           */
@@ -4509,9 +4510,10 @@ S2RDEF s2r_result  s2r_make_dir(const char* path, char* error);
    pid until the process exits (removed at exit).  A folder another live
    process holds is refused (S2R_ERR_IO naming the process), so two runs
    never write one folder; a lock left by a process that is gone (killed,
-   whether or not its parent has reaped it yet) is taken over.  (Liveness is read from /proc on Linux; elsewhere a lock
-   is only taken over once removed by hand.)  A process holds one folder:
-   claiming another releases the first. */
+   whether or not its parent has reaped it yet) is taken over.  (Liveness
+   is read from /proc on Linux; elsewhere a lock is only taken over once
+   removed by hand.)  A process holds one folder: claiming another
+   releases the first. */
 S2RDEF s2r_result  s2r_claim_dir(const char* dir, char* error);
 /* dir + "/" + file into out (cap bytes); returns out. */
 S2RDEF const char* s2r_path(char* out, size_t cap, const char* dir, const char* file);
@@ -11506,13 +11508,13 @@ S2RDEF s2r_result s2r_predict_transfer(const s2r_controller* controller, s2r_rob
                                        const s2r_task_config* task, const s2r_transfer_evidence* evidence,
                                        int episodes, uint64_t seed, s2r_eval_result* out, char* error) {
     const s2r_randomization* physics[S2R_PREDICTOR_COUNT];
-    s2r_task_config camera[S2R_PREDICTOR_COUNT];   /* each predictor's simulated camera */
+    s2r_task_config perfect = *task, deployed = *task;   /* the simulated cameras */
     s2r_result status[S2R_PREDICTOR_COUNT];
     char errors[S2R_PREDICTOR_COUNT][S2R_ERROR_LEN];
     const double* applied;
-    double residual[3], none[3] = {0, 0, 0};
+    double correction[3], none[3] = {0, 0, 0};
     unsigned given, run;
-    int k, deployed_is_identified;
+    int k, copy_deployed;
     if (!controller || !task || !evidence || !out || episodes < 1)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "predicting transfer needs a controller, a task, the "
                          "evidence, room for %d results and episodes >= 1", S2R_PREDICTOR_COUNT);
@@ -11529,21 +11531,17 @@ S2RDEF s2r_result s2r_predict_transfer(const s2r_controller* controller, s2r_rob
     if (run >> S2R_PREDICTOR_COUNT)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "predicting transfer: predictors 0x%x has bits of no "
                          "predictor", run);
-    /* The simulator's camera: perfect, or for DEPLOYED the residual the
-       policy meets - the measured offset less the applied correction,
-       which the simulator reproduces as a correction of the opposite sign. */
+    /* A perfect camera for all but DEPLOYED, which meets what the policy
+       will: the measured offset less the applied correction - on a perfect
+       camera, a correction of (applied - measured). */
     applied = task->kind == S2R_TASK_PUSH ? task->push.target_correction : task->reach.target_correction;
-    for (k = 0; k < 3; k++) residual[k] = evidence->camera_offset ? evidence->camera_offset[k] - applied[k] : 0;
-    if (!s2r_all_finite(residual, 3))
+    for (k = 0; k < 3; k++) correction[k] = evidence->camera_offset ? applied[k] - evidence->camera_offset[k] : 0;
+    if (!s2r_all_finite(correction, 3))
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "predicting transfer: the camera offset must be finite");
-    deployed_is_identified = residual[0] == 0 && residual[1] == 0 && residual[2] == 0 &&
-                             (run & 1u << S2R_PREDICT_IDENTIFIED);   /* then copied, not run twice */
-    for (k = 0; k < S2R_PREDICTOR_COUNT; k++) {
-        camera[k] = *task;
-        s2r_task_config_set_camera(&camera[k], none);
-    }
-    for (k = 0; k < 3; k++) residual[k] = -residual[k];
-    s2r_task_config_set_camera(&camera[S2R_PREDICT_DEPLOYED], residual);
+    s2r_task_config_set_camera(&perfect, none);
+    s2r_task_config_set_camera(&deployed, correction);
+    copy_deployed = correction[0] == 0 && correction[1] == 0 && correction[2] == 0 &&
+                    (run & 1u << S2R_PREDICT_IDENTIFIED);   /* the same simulator: copied, not run twice */
     physics[S2R_PREDICT_NOMINAL] = NULL;
     physics[S2R_PREDICT_DR] = evidence->randomized;
     physics[S2R_PREDICT_IDENTIFIED] = physics[S2R_PREDICT_DEPLOYED] = evidence->identified;
@@ -11552,14 +11550,15 @@ S2RDEF s2r_result s2r_predict_transfer(const s2r_controller* controller, s2r_rob
 #endif
     for (k = 0; k < S2R_PREDICTOR_COUNT; k++) {
         status[k] = S2R_OK;
-        if (!(run & 1u << k) || (k == S2R_PREDICT_DEPLOYED && deployed_is_identified)) continue;
-        status[k] = s2r__evaluate_sim(controller, robot, &camera[k], physics[k], episodes, seed, &out[k], errors[k]);
+        if (!(run & 1u << k) || (k == S2R_PREDICT_DEPLOYED && copy_deployed)) continue;
+        status[k] = s2r__evaluate_sim(controller, robot, k == S2R_PREDICT_DEPLOYED ? &deployed : &perfect, physics[k],
+                                      episodes, seed, &out[k], errors[k]);
     }
     for (k = 0; k < S2R_PREDICTOR_COUNT; k++)
         if (status[k] != S2R_OK)
             return s2r__fail(error, status[k], "predicting transfer, %s: %s", s2r_predictor_name((s2r_predictor)k),
                              errors[k]);
-    if (deployed_is_identified && (run & 1u << S2R_PREDICT_DEPLOYED)) out[S2R_PREDICT_DEPLOYED] = out[S2R_PREDICT_IDENTIFIED];
+    if (copy_deployed && (run & 1u << S2R_PREDICT_DEPLOYED)) out[S2R_PREDICT_DEPLOYED] = out[S2R_PREDICT_IDENTIFIED];
     return S2R_OK;
 }
 

@@ -110,15 +110,26 @@ static s2r_result measure(const s2r_controller* c, const s2r_options* opt, uint6
     return res;
 }
 
-/* One case: the predictions, then the unit.  The nominal and DR
-   predictions depend on the policy only, so the policy's first case runs
-   them and the others copy them (after the parallel loop). */
+/* The first deployment of a recipe: where its policies' nominal and DR
+   predictions are made (they depend on the policy only). */
+static int first_deployment(int recipe) {
+    int d = 0;
+    while (deployments[d].recipe != recipe) d++;
+    return d;
+}
+
+/* Cases are laid out by deployment, then training seed, then unit. */
+static int case_index(int deployment, int seed, int unit, int seeds) { return (deployment * seeds + seed) * seeds + unit; }
+
+/* One case: the predictions, then the unit.  A policy's first case (its
+   recipe's first deployment, the first unit) runs the nominal and DR
+   predictions; the others copy them after the parallel loop. */
 static void run_case(const s2r_options* opt, inputs* in, int episodes, case_result* k) {
     const deployment* d = &deployments[k->deployment];
     s2r_controller c = s2r_policy_controller(&in->policy[d->recipe][k->seed]);
     s2r_task_config task = s2r_task_config_default(opt->task);
     s2r_transfer_evidence evidence = {0};
-    int first = k->unit == 0 && (k->deployment == 0 || deployments[k->deployment - 1].recipe != d->recipe);
+    int first = k->unit == 0 && k->deployment == first_deployment(d->recipe);
     uint64_t seed = 1400 + opt->seed + (uint64_t)k->seed;   /* no stream 07 trained or measured on */
     if (d->calibrated) s2r_task_config_set_camera(&task, in->camera[k->unit]);
     evidence.randomized = &in->dr;
@@ -293,8 +304,9 @@ int main(int argc, char** argv) {
     bad = load(&opt, &in);   /* 1. 07's policies and ranges, each unit's camera */
     for (d = 0; d < DEPLOYMENTS && !bad; d++)   /* 2. every policy on every unit, predicted then measured */
         for (s = 0; s < opt.seeds; s++)
-            for (u = 0; u < opt.seeds; u++) {
-                cases[n].deployment = d; cases[n].seed = s; cases[n++].unit = u;
+            for (u = 0; u < opt.seeds; u++, n++) {
+                case_result* k = &cases[case_index(d, s, u, opt.seeds)];
+                k->deployment = d; k->seed = s; k->unit = u;
             }
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic)
@@ -303,11 +315,10 @@ int main(int argc, char** argv) {
     for (i = 0; i < n && !bad; i++)
         if (cases[i].status != S2R_OK) bad = fail("case", cases[i].error);
     for (i = 0; i < n && !bad; i++) {   /* the policy's nominal and DR predictions, from its first case */
-        for (d = 0; deployments[d].recipe != deployments[cases[i].deployment].recipe; d++) {}
-        for (s = 0; s < n; s++)
-            if (cases[s].deployment == d && cases[s].seed == cases[i].seed && cases[s].unit == 0) break;
-        cases[i].predicted[S2R_PREDICT_NOMINAL] = cases[s].predicted[S2R_PREDICT_NOMINAL];
-        cases[i].predicted[S2R_PREDICT_DR] = cases[s].predicted[S2R_PREDICT_DR];
+        const case_result* first =
+            &cases[case_index(first_deployment(deployments[cases[i].deployment].recipe), cases[i].seed, 0, opt.seeds)];
+        cases[i].predicted[S2R_PREDICT_NOMINAL] = first->predicted[S2R_PREDICT_NOMINAL];
+        cases[i].predicted[S2R_PREDICT_DR] = first->predicted[S2R_PREDICT_DR];
     }
     if (!bad) bad = report(&opt, cases, n) || write_cases(&opt, cases, n) || plot(&opt, cases, n);   /* 3. the score */
     for (i = 0; i < RECIPES; i++)
