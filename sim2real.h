@@ -413,6 +413,16 @@ typedef struct s2r_env {
     s2r_result (*reset)(void* self, s2r_rng* rng, float* obs /* [obs_dim] */);
     s2r_result (*step)(void* self, const float* action /* [act_dim] */,
                        float* obs /* [obs_dim] */, s2r_step_result* out);
+    /* Optional, for a privileged critic (s2r_ppo_config.privileged_dim):
+       what only a simulator knows about the running episode, e.g. its
+       randomized parameters (s2r_sim_privileged), priv_dim floats written
+       by privileged(priv_self, out).  Read after every reset, and before
+       the reset that follows an episode's end.  priv_dim 0 / NULL: none
+       (what the environments of this library report unless training asks,
+       and what a real robot always reports). */
+    int   priv_dim;
+    void* priv_self;
+    s2r_result (*privileged)(void* priv_self, float* out /* [priv_dim] */);
 } s2r_env;
 
 /* ==========================================================================
@@ -872,6 +882,11 @@ S2RDEF s2r_result s2r_randomization_check(const s2r_randomization* r, char* erro
    s2r_randomization_check. */
 S2RDEF void       s2r_randomization_sample(const s2r_randomization* r, s2r_rng* rng,
                                            double values[S2R_PARAM_COUNT]);
+/* A 64-bit digest of every enabled entry (kind, mode, bounds): two
+   randomizations that train alike have the same digest, whatever disabled
+   entries hold.  Training states and checkpoints record it, so a policy
+   can be checked against the ranges it is said to be trained on. */
+S2RDEF uint64_t   s2r_randomization_digest(const s2r_randomization* r);
 /* Automatic domain randomization: stretch every enabled entry (or only
    entry p with s2r_param_range_widen) by `factor` about its centre, keeping
    values physically meaningful: a quantity that must be >= 0 is clipped at
@@ -1301,6 +1316,18 @@ S2RDEF s2r_result s2r_sim_set_randomization(s2r_sim* sim, const s2r_randomizatio
    e.g. a candidate during system identification.  Modes come from the
    simulator's randomization: a parameter disabled there stays nominal. */
 S2RDEF s2r_result s2r_sim_pin_draw(s2r_sim* sim, const s2r_sim_draw* draw);
+/* What a privileged critic sees (s2r_env.privileged, s2r_training.
+   privileged_critic): the running episode's parameters, what only a
+   simulator knows.  out[p] for each s2r_param p in enum order is its value
+   in units of the randomized range, (value - centre) / half-width of the
+   range's support (-1 .. 1 for a uniform draw, clipped to +-3), so the
+   critic's inputs share one scale; a joint-wise or per-link parameter
+   gives its mean over the joints, qpos_bias its rms (sign carries
+   nothing); target_offset gives x there and y, z in the last two floats.
+   0 for an entry the randomization leaves off or fixed (and for the
+   nominal model before any draw). */
+#define S2R_PRIVILEGED_DIM (S2R_PARAM_COUNT + 2)
+S2RDEF void s2r_sim_privileged(const s2r_sim* sim, float out[S2R_PRIVILEGED_DIM]);
 
 /* ==========================================================================
    The stand-in real robot: a fleet of units with hidden parameters
@@ -1959,17 +1986,24 @@ typedef struct s2r_policy_shape {
     int act_dim;                          /* floats per action              */
     int num_hidden;                       /* hidden layers of both networks */
     int hidden[S2R_MAX_HIDDEN_LAYERS];    /* their widths, e.g. {64, 64}    */
+    int privileged;                       /* floats only the critic sees,
+                                             after the observation (a
+                                             privileged critic; 0: none)    */
 } s2r_policy_shape;
 
 /* A Gaussian policy pi(a|s) = N(actor(norm(s)), exp(log_std)^2) and a value
-   function critic(norm(s)).  params is one block, so a checkpoint is one
-   write and the optimizer treats it as one vector:
+   function critic(norm(s)), or critic(norm(s), z) with a privileged critic:
+   z [shape.privileged] is what the simulator knows and a robot does not
+   (the episode's parameters, s2r_sim_privileged).  The actor never sees z,
+   so acting and deploying need only the observation.  params is one block,
+   so a checkpoint is one write and the optimizer treats it as one vector:
        [ actor W/b (actor.num_params) | log_std [act_dim] | critic W/b ]
    Behaviour cloning trains only the first num_actor_params floats. */
 typedef struct s2r_policy {
     s2r_policy_shape shape;
     s2r_mlp  actor;             /* normalized obs [obs_dim] -> mean [act_dim]  */
-    s2r_mlp  critic;            /* normalized obs [obs_dim] -> value [1]       */
+    s2r_mlp  critic;            /* normalized obs [obs_dim], then z
+                                   [shape.privileged] -> value [1]            */
     int      num_params;        /* floats in params                           */
     int      num_actor_params;  /* actor.num_params + act_dim                 */
     float*   params;            /* [num_params] the block described above     */
@@ -1982,6 +2016,9 @@ typedef struct s2r_policy {
     int      history;           /* frames of history its observations stack
                                    (s2r_frame_history; 0 none), saved in the
                                    checkpoint; s2r_train sets it             */
+    uint64_t randomization;     /* digest of the ranges it was trained on
+                                   (s2r_randomization_digest; 0: not known),
+                                   saved in the checkpoint; s2r_train sets it */
     char     error[S2R_ERROR_LEN];
 } s2r_policy;
 
@@ -2107,6 +2144,11 @@ typedef struct s2r_ppo_config {
                                   refused.  s2r_train sets [0] to the task
                                   and arm, [1] to a digest of the
                                   randomization.  {0, 0}                    */
+    int   privileged_dim;      /* a privileged critic: floats of the envs'
+                                  privileged channel (s2r_env.priv_dim,
+                                  e.g. S2R_PRIVILEGED_DIM) the critic sees
+                                  besides the observation; the actor never
+                                  does.  0: a plain critic.  0              */
 } s2r_ppo_config;
 
 S2RDEF s2r_ppo_config s2r_ppo_config_default(void);
@@ -2160,6 +2202,8 @@ typedef struct s2r_ppo {
     float* advantages;         /* [T][N] GAE advantages                      */
     float* returns;            /* [T][N] advantages + values                 */
     float* last_values;        /* [N] V(next_obs) after the rollout          */
+    float* priv;               /* [T][N][P] privileged inputs when sampled
+                                  (P = cfg.privileged_dim; empty if 0)      */
     unsigned char* dones;      /* [T][N] episode ended at this step          */
     /* per-environment state: each env owns its slot, so envs can step in
        parallel */
@@ -2167,6 +2211,8 @@ typedef struct s2r_ppo {
     float* next_obs;           /* [N][obs_dim] normalized obs to act on next */
     float* raw_obs;            /* [N][obs_dim] raw obs from the env          */
     float* final_obs;          /* [N][obs_dim] raw final obs of an episode   */
+    float* next_priv;          /* [N][P] privileged inputs of next_obs       */
+    float* final_priv;         /* [N][P] those of final_obs                  */
     s2r_step_result* steps;    /* [N] last step's outcome                    */
     s2r_result* status;        /* [N] last env call's result                 */
     s2r_rng* env_rng;          /* [N] resets, stream from (seed, env index)  */
@@ -2184,6 +2230,8 @@ typedef struct s2r_ppo {
     float* work;               /* the block below                            */
     int*   perm;               /* [batch] shuffled sample indices            */
     float* mb_obs;             /* [M][obs_dim] minibatch observations        */
+    float* mb_critic;          /* [M][obs_dim + P] the critic's inputs (=
+                                  mb_obs when P = 0)                        */
     float* mb_adv;             /* [M] (normalized) advantages                */
     float* actor_acts;         /* [M * actor.num_acts]                       */
     float* critic_acts;        /* [M * critic.num_acts]                      */
@@ -2357,17 +2405,21 @@ S2RDEF s2r_result s2r_bc_epoch(s2r_bc* bc, const s2r_dataset* data,
 /* --- Checkpoints ---------------------------------------------------------- */
 
 /* File layout (native byte order; a byte-swapped file fails the magic test):
-     uint32 header[16]: magic "S2RP", version, obs_dim, act_dim, num_hidden,
-                        hidden[4], num_params, optimizer floats (0: none),
-                        payload bytes, checksum lo/hi, made_for (the arm and
-                        task, s2r_made_for), history (frames, s2r_frame_history);
-                        the last two are 0 in files written before them
+     uint32 header[32]: magic "S2RP", version (2), obs_dim, act_dim,
+                        num_hidden, hidden[4], num_params, optimizer floats
+                        (0: none), payload bytes, checksum lo/hi, made_for
+                        (the arm and task, s2r_made_for), history (frames,
+                        s2r_frame_history), privileged (the critic's extra
+                        inputs), the randomization's digest lo/hi (0: not
+                        known), then zeros (reserved)
      payload: params float[num_params]; normalizer count, clip, mean[obs_dim],
               var[obs_dim] as doubles; if an optimizer was saved: its step
               count t (double) and moments float[2][n]
    The checksum is FNV-1a 64 over the header (checksum zeroed) and the
-   payload.  Saving writes `path`.tmp and renames it over `path`. */
-#define S2R_CHECKPOINT_VERSION 1
+   payload.  Saving writes `path`.tmp and renames it over `path`.  Version
+   1 files (a 16-word header ending at history, made_for and history 0 in
+   the oldest) still load: no privileged inputs, randomization not known. */
+#define S2R_CHECKPOINT_VERSION 2
 
 /* opt may be NULL (policy only).  Errors in p->error. */
 S2RDEF s2r_result s2r_policy_save(s2r_policy* p, const s2r_adam* opt,
@@ -2392,6 +2444,15 @@ S2RDEF s2r_result s2r_checkpoint_shape(const char* path,
 /* Initialize `p` with the shape stored in the checkpoint and load it
    (policy and normalizer): the one call to bring a saved policy back. */
 S2RDEF s2r_result s2r_policy_from_checkpoint(s2r_policy* p, const char* path, char* error);
+/* Whether policy p (from the checkpoint `checkpoint`, named in messages)
+   was trained on the ranges in the file `ranges_path` (as
+   s2r_randomization_write writes them): S2R_OK when the digest p records
+   is that file's, or when p records none (a version 1 checkpoint, a
+   policy not trained by s2r_train); S2R_ERR_INVALID_ARGUMENT naming both
+   files when they differ - a checkpoint copied from another run, or the
+   ranges edited after training; the ranges file's own errors otherwise. */
+S2RDEF s2r_result s2r_policy_check_ranges(const s2r_policy* p, const char* checkpoint, const char* ranges_path,
+                                          char* error);
 
 /* --- Pendulum: a tiny environment to test learners on -------------------- */
 
@@ -2756,6 +2817,13 @@ typedef struct s2r_training {
                                          caller-owned, grown from
                                          `randomization` during training; NULL:
                                          the ranges stay as given              */
+    int               privileged_critic; /* 1: the critic also sees each
+                                         episode's parameters
+                                         (s2r_sim_privileged), the actor
+                                         only observations (asymmetric
+                                         actor-critic); the ppo must be made
+                                         with privileged_dim
+                                         S2R_PRIVILEGED_DIM; 0                */
 } s2r_training;
 
 /* Task `kind` on `robot`, nominal simulator, the defaults above. */
@@ -4446,6 +4514,8 @@ S2RDEF s2r_result s2r_deploy_note(s2r_deploy* d, const char* event, const char* 
                           0, a policy without memory)
      --adr                automatic domain randomization: the ranges grow from
                           their centres during training (s2r_adr)
+     --privileged         a privileged critic: the value network also sees the
+                          simulator's parameters (s2r_training.privileged_critic)
      --help               print the options
 
    An unknown option, a missing value or a malformed number is an error
@@ -4469,6 +4539,7 @@ typedef struct s2r_options {
     char           ranges[256]; /* --ranges; "" (none)                     */
     int            history;     /* --history; 0                            */
     int            adr;         /* --adr; 0                                */
+    int            privileged;  /* --privileged; 0                         */
     int            n_logs;      /* --log given this many times; 0          */
     char           logs[S2R_OPTIONS_MAX_LOGS][256];   /* --log, in order  */
     unsigned       given;       /* S2R_OPT_* bits of the options given     */
@@ -4481,7 +4552,7 @@ enum {
     S2R_OPT_SEEDS = 1u << 4, S2R_OPT_THREADS = 1u << 5, S2R_OPT_OUT = 1u << 6, S2R_OPT_QUICK = 1u << 7,
     S2R_OPT_RESUME = 1u << 8,  /* --resume and --checkpoint-every */
     S2R_OPT_MJCF = 1u << 9, S2R_OPT_RANGES = 1u << 10, S2R_OPT_LOG = 1u << 11, S2R_OPT_HISTORY = 1u << 12,
-    S2R_OPT_ADR = 1u << 13
+    S2R_OPT_ADR = 1u << 13, S2R_OPT_PRIVILEGED = 1u << 14
 };
 
 S2RDEF s2r_options s2r_options_default(void);
@@ -5030,6 +5101,15 @@ static s2r_result s2r__fail(char* error, s2r_result code, const char* fmt, ...) 
             if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
     }
     return code;
+}
+
+/* FNV-1a 64 of n bytes, continuing from h (start: 0xCBF29CE484222325):
+   checksums of checkpoints and states, digests of settings. */
+static uint64_t s2r__fnv1a(uint64_t h, const void* data, size_t n) {
+    const unsigned char* b = (const unsigned char*)data;
+    size_t i;
+    for (i = 0; i < n; i++) { h ^= b[i]; h *= 0x100000001B3ull; }
+    return h;
 }
 
 /* This process's id where there is one (0 elsewhere). */
@@ -6444,6 +6524,21 @@ S2RDEF void s2r_randomization_sample(const s2r_randomization* r, s2r_rng* rng,
     }
 }
 
+/* Field by field (the struct's padding is never read). */
+S2RDEF uint64_t s2r_randomization_digest(const s2r_randomization* r) {
+    uint64_t h = 0xCBF29CE484222325ull;
+    int p;
+    for (p = 0; p < S2R_PARAM_COUNT; p++) {
+        const s2r_param_range* e = &r->p[p];
+        double v[7];
+        v[0] = e->enabled; v[1] = e->mode; v[2] = e->dist.kind;
+        v[3] = e->dist.lo; v[4] = e->dist.hi; v[5] = e->dist.mean; v[6] = e->dist.std;
+        if (!e->enabled) v[1] = v[2] = v[3] = v[4] = v[5] = v[6] = 0;   /* off is off, whatever it held */
+        h = s2r__fnv1a(h, v, sizeof v);
+    }
+    return h;
+}
+
 /* Lowest value widening may reach for entry pr of p (see the declaration). */
 static double s2r__widen_floor(s2r_param p, const s2r_param_range* pr) {
     double lo;
@@ -7816,6 +7911,42 @@ S2RDEF s2r_result s2r_sim_pin_draw(s2r_sim* sim, const s2r_sim_draw* draw) {
     return S2R_OK;
 }
 
+/* One parameter's value in the draw: the mean over the joints (links) for
+   the joint-wise ones, qpos_bias's rms, target_offset's x. */
+static double s2r__sim_draw_summary(const s2r_sim_draw* d, s2r_param p, int n) {
+    double sum = 0;
+    int j, k, joint_wise = 0;
+    if (p == S2R_PARAM_TARGET_OFFSET) return d->target_offset[0];
+    for (k = 0; k < (int)(sizeof s2r__joint_wise / sizeof *s2r__joint_wise); k++) joint_wise |= s2r__joint_wise[k] == p;
+    if (!joint_wise && p != S2R_PARAM_LINK_MASS && p != S2R_PARAM_QPOS_BIAS) return d->value[p];
+    for (j = 0; j < n; j++) {
+        if (p == S2R_PARAM_LINK_MASS) sum += d->link_mass[j];
+        else if (p == S2R_PARAM_QPOS_BIAS) sum += d->qpos_bias[j] * d->qpos_bias[j];
+        else sum += s2r__joint_draw(d, p, j);
+    }
+    return p == S2R_PARAM_QPOS_BIAS ? sqrt(sum / n) : sum / n;
+}
+
+S2RDEF void s2r_sim_privileged(const s2r_sim* sim, float out[S2R_PRIVILEGED_DIM]) {
+    s2r_randomization active = s2r__sim_active(sim);
+    const s2r_sim_draw* d = &sim->draw;
+    int p, n = sim->robot.info.n_joints;
+    for (p = 0; p < S2R_PRIVILEGED_DIM; p++) {
+        const s2r_param_range* e = &active.p[p < S2R_PARAM_COUNT ? p : S2R_PARAM_TARGET_OFFSET];
+        double lo, hi, v;
+        out[p] = 0;
+        if (!e->enabled) continue;
+        s2r_dist_support(&e->dist, &lo, &hi);
+        if (!(hi > lo)) continue;
+        if (p == S2R_PARAM_QPOS_BIAS) {   /* the rms's range */
+            hi = fmax(fabs(lo), fabs(hi));
+            lo = 0;
+        }
+        v = p < S2R_PARAM_COUNT ? s2r__sim_draw_summary(d, (s2r_param)p, n) : d->target_offset[p - S2R_PARAM_COUNT + 1];
+        out[p] = (float)s2r_clamp((v - 0.5 * (lo + hi)) / (0.5 * (hi - lo)), -3, 3);
+    }
+}
+
 /* --- The stand-in real robot ------------------------------------------------ */
 
 S2RDEF s2r_randomization s2r_real_unit_modes(void) {
@@ -8276,6 +8407,7 @@ static s2r_result s2r__reach_env_step(void* self, const float* action, float* ob
 
 S2RDEF s2r_env s2r_reach_env(s2r_reach* reach) {
     s2r_env env;
+    memset(&env, 0, sizeof env);
     env.self = reach;
     env.obs_dim = reach->obs_dim;
     env.act_dim = reach->n_joints;
@@ -8585,6 +8717,7 @@ static s2r_result s2r__push_env_step(void* self, const float* action, float* obs
 
 S2RDEF s2r_env s2r_push_env(s2r_push* push) {
     s2r_env env;
+    memset(&env, 0, sizeof env);
     env.self = push;
     env.obs_dim = S2R_PUSH_OBS;
     env.act_dim = 2;
@@ -9271,8 +9404,10 @@ static s2r_result s2r__shape_layouts(const s2r_policy_shape* s, s2r_mlp* actor,
     s2r_result r = s2r_mlp_layout(actor, s->obs_dim, s->num_hidden, s->hidden,
                                   s->act_dim, error);
     if (r != S2R_OK) return r;
-    return s2r_mlp_layout(critic, s->obs_dim, s->num_hidden, s->hidden, 1,
-                          error);
+    if (s->privileged < 0 || s->privileged > S2R_MLP_MAX_WIDTH - s->obs_dim)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "privileged inputs must be 0..%d (the critic's input is "
+                         "at most %d wide), got %d", S2R_MLP_MAX_WIDTH - s->obs_dim, S2R_MLP_MAX_WIDTH, s->privileged);
+    return s2r_mlp_layout(critic, s->obs_dim + s->privileged, s->num_hidden, s->hidden, 1, error);
 }
 
 S2RDEF s2r_result s2r_policy_init(s2r_policy* p, const s2r_policy_shape* shape,
@@ -9330,13 +9465,22 @@ static double s2r__gaussian_entropy(const float* log_std, int act_dim) {
     return h;
 }
 
-/* Actor and critic on one normalized observation, with stack scratch (no
-   allocation, safe to call from several threads).  value may be NULL. */
-static void s2r__policy_forward_one(const s2r_policy* p, const float* nobs,
+/* Actor and critic on one normalized observation (and the critic's
+   privileged inputs priv [shape.privileged], unused by the actor), with
+   stack scratch (no allocation, safe to call from several threads).
+   value may be NULL. */
+static void s2r__policy_forward_one(const s2r_policy* p, const float* nobs, const float* priv,
                                     float* mean, float* value) {
-    float acts[S2R_MAX_HIDDEN_LAYERS * S2R_MLP_MAX_WIDTH];
+    float acts[S2R_MAX_HIDDEN_LAYERS * S2R_MLP_MAX_WIDTH], in[S2R_MLP_MAX_WIDTH];
+    const float* critic_in = nobs;
     s2r_mlp_forward(&p->actor, p->params, nobs, 1, acts, mean);
-    if (value) s2r_mlp_forward(&p->critic, p->critic_params, nobs, 1, acts, value);
+    if (!value) return;
+    if (p->shape.privileged > 0) {
+        memcpy(in, nobs, sizeof(float) * (size_t)p->shape.obs_dim);
+        memcpy(in + p->shape.obs_dim, priv, sizeof(float) * (size_t)p->shape.privileged);
+        critic_in = in;
+    }
+    s2r_mlp_forward(&p->critic, p->critic_params, critic_in, 1, acts, value);
 }
 
 /* action = mean + std * eps, eps ~ N(0, 1) from rng. */
@@ -9367,7 +9511,7 @@ S2RDEF s2r_result s2r_policy_act(s2r_policy* p, const float* obs,
         return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT,
                          "a stochastic action needs an rng");
     s2r__normalizer_apply(&p->norm, obs, nobs);
-    s2r__policy_forward_one(p, nobs, mean, NULL);
+    s2r__policy_forward_one(p, nobs, NULL, mean, NULL);
     if (deterministic) memcpy(sample, mean, sizeof(float) * (size_t)p->shape.act_dim);
     else s2r__sample_action(p, mean, rng, sample);
     if (!s2r_all_finite_f(sample, p->shape.act_dim))
@@ -9586,6 +9730,8 @@ static s2r_result s2r__ppo_check_config(const s2r_ppo_config* c, char* err) {
         return s2r__fail(err, bad, "a PPO coefficient is NaN or out of range "
                          "(lr in (0,1], gamma and lambda in [0,1], clip > 0, "
                          "coefficients >= 0)");
+    if (c->privileged_dim < 0 || c->privileged_dim > S2R_MLP_MAX_WIDTH)
+        return s2r__fail(err, bad, "privileged_dim must be 0..%d, got %d", S2R_MLP_MAX_WIDTH, c->privileged_dim);
     return S2R_OK;
 }
 
@@ -9601,6 +9747,7 @@ static void s2r__ppo_layout_rollout(s2r_ppo* p, float* block) {
     p->advantages = s2r__take(&c, TN);
     p->returns = s2r__take(&c, TN);
     p->last_values = s2r__take(&c, (size_t)p->num_envs);
+    p->priv = s2r__take(&c, TN * p->cfg.privileged_dim);
 }
 
 static void s2r__ppo_layout_work(s2r_ppo* p, float* block) {
@@ -9609,6 +9756,7 @@ static void s2r__ppo_layout_work(s2r_ppo* p, float* block) {
     int wide = pol->actor.max_hidden;
     float* c = block;
     p->mb_obs = s2r__take(&c, M * p->obs_dim);
+    p->mb_critic = p->cfg.privileged_dim ? s2r__take(&c, M * (size_t)(p->obs_dim + p->cfg.privileged_dim)) : p->mb_obs;
     p->mb_adv = s2r__take(&c, M);
     p->actor_acts = s2r__take(&c, M * pol->actor.num_acts);
     p->critic_acts = s2r__take(&c, M * pol->critic.num_acts);
@@ -9622,14 +9770,15 @@ static void s2r__ppo_layout_work(s2r_ppo* p, float* block) {
 /* Allocate the three float blocks and the per-env arrays. */
 static s2r_result s2r__ppo_alloc(s2r_ppo* p) {
     size_t TN = (size_t)p->batch_size, N = (size_t)p->num_envs;
-    size_t M = (size_t)p->minibatch_size;
-    size_t roll = TN * (p->obs_dim + p->act_dim + 6) + N;
+    size_t M = (size_t)p->minibatch_size, P = (size_t)p->cfg.privileged_dim;
+    size_t roll = TN * (p->obs_dim + p->act_dim + 6 + P) + N;
     size_t work = M * (p->obs_dim + 2 * p->act_dim + 3 +
                        p->policy.actor.num_acts + p->policy.critic.num_acts +
-                       2 * (size_t)p->policy.actor.max_hidden);
+                       2 * (size_t)p->policy.actor.max_hidden) +
+                  (P ? M * (p->obs_dim + P) : 0);
     p->rollout = (float*)s2r__calloc(roll, sizeof(float));
     p->work = (float*)s2r__calloc(work, sizeof(float));
-    p->env_block = (float*)s2r__calloc(3 * N * p->obs_dim, sizeof(float));
+    p->env_block = (float*)s2r__calloc(3 * N * p->obs_dim + 2 * N * P + 1, sizeof(float));
     p->dones = (unsigned char*)s2r__calloc(TN, 1);
     p->perm = (int*)s2r__calloc(TN, sizeof(int));
     p->steps = (s2r_step_result*)s2r__calloc(N, sizeof(s2r_step_result));
@@ -9644,6 +9793,8 @@ static s2r_result s2r__ppo_alloc(s2r_ppo* p) {
     p->next_obs = p->env_block;
     p->raw_obs = p->env_block + N * p->obs_dim;
     p->final_obs = p->env_block + 2 * N * p->obs_dim;
+    p->next_priv = p->env_block + 3 * N * p->obs_dim;
+    p->final_priv = p->next_priv + N * P;
     p->act_rng = p->env_rng + N;
     p->reset_rng = p->env_rng + 2 * N;
     p->discounted = p->episode_return + N;
@@ -9682,6 +9833,7 @@ S2RDEF s2r_result s2r_ppo_init(s2r_ppo* ppo, const s2r_ppo_config* cfg,
     shape.act_dim = act_dim;
     shape.num_hidden = cfg->num_hidden;
     memcpy(shape.hidden, cfg->hidden, sizeof shape.hidden);
+    shape.privileged = cfg->privileged_dim;
     init_rng = s2r_rng_make(cfg->seed, 0);
     r = s2r_policy_init(&ppo->policy, &shape, cfg->init_log_std, cfg->obs_clip,
                         &init_rng);
@@ -9764,18 +9916,27 @@ static int s2r__ppo_threads(const s2r_ppo* p) {
 }
 #endif
 
+/* The privileged inputs [P] of env's current observation into out
+   (nothing for a plain critic). */
+static s2r_result s2r__ppo_privileged(const s2r_ppo* p, const s2r_env* env, float* out) {
+    return p->cfg.privileged_dim > 0 ? env->privileged(env->priv_self, out) : S2R_OK;
+}
+
 /* Env e, step t (may run on any thread; touches only env e's slots): act on
    next_obs[e], store the sample, step the env with the clipped action and
-   reset it if the episode ended (keeping the final observation). */
+   reset it if the episode ended (keeping the final observation and its
+   privileged inputs). */
 static void s2r__ppo_step_env(s2r_ppo* p, s2r_env* env, int t, int e) {
-    size_t k = (size_t)t * p->num_envs + e;
+    size_t k = (size_t)t * p->num_envs + e, P = (size_t)p->cfg.privileged_dim;
     float* obs = p->obs + k * p->obs_dim;
     float* act = p->actions + k * p->act_dim;
     float* raw = p->raw_obs + (size_t)e * p->obs_dim;
+    float* priv = p->next_priv + e * P;
     float mean[S2R_MLP_MAX_WIDTH], clipped[S2R_MLP_MAX_WIDTH];
     s2r_step_result* sr = &p->steps[e];
     memcpy(obs, p->next_obs + (size_t)e * p->obs_dim, sizeof(float) * (size_t)p->obs_dim);
-    s2r__policy_forward_one(&p->policy, obs, mean, &p->values[k]);
+    memcpy(p->priv + k * P, priv, sizeof(float) * P);
+    s2r__policy_forward_one(&p->policy, obs, priv, mean, &p->values[k]);
     s2r__sample_action(&p->policy, mean, &p->act_rng[e], act);
     p->logprobs[k] = s2r__gaussian_logp(mean, p->policy.log_std, act, p->act_dim);
     p->status[e] = S2R_OK;
@@ -9783,11 +9944,16 @@ static void s2r__ppo_step_env(s2r_ppo* p, s2r_env* env, int t, int e) {
     s2r__clip_action(act, clipped, p->act_dim);
     memset(sr, 0, sizeof *sr);
     p->status[e] = env->step(env->self, clipped, raw, sr);
-    if (p->status[e] != S2R_OK || !(sr->done || sr->terminated || sr->truncated))
+    if (p->status[e] != S2R_OK) return;
+    if (!(sr->done || sr->terminated || sr->truncated)) {
+        p->status[e] = s2r__ppo_privileged(p, env, priv);
         return;
+    }
     memcpy(p->final_obs + (size_t)e * p->obs_dim, raw, sizeof(float) * (size_t)p->obs_dim);
+    if ((p->status[e] = s2r__ppo_privileged(p, env, p->final_priv + e * P)) != S2R_OK) return;
     p->reset_rng[e] = p->env_rng[e];
     p->status[e] = env->reset(env->self, &p->env_rng[e], raw);
+    if (p->status[e] == S2R_OK) p->status[e] = s2r__ppo_privileged(p, env, priv);
 }
 
 /* Check, in env order, what the parallel step produced. */
@@ -9807,6 +9973,9 @@ static s2r_result s2r__ppo_check_step(s2r_ppo* p, int t, int e) {
         (done && !s2r_all_finite_f(p->final_obs + (size_t)e * p->obs_dim, p->obs_dim)))
         return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT, "environment %d "
                          "returned a non-finite observation or reward", e);
+    if (!s2r_all_finite_f(p->next_priv + (size_t)e * p->cfg.privileged_dim, p->cfg.privileged_dim) ||
+        (done && !s2r_all_finite_f(p->final_priv + (size_t)e * p->cfg.privileged_dim, p->cfg.privileged_dim)))
+        return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT, "environment %d returned non-finite privileged inputs", e);
     return S2R_OK;
 }
 
@@ -9841,9 +10010,14 @@ static s2r_result s2r__ppo_reset_all(s2r_ppo* p, s2r_env* envs) {
     for (e = 0; e < p->num_envs; e++) {
         s2r_result r = s2r__check_env(&envs[e], &p->policy.shape, p->error);
         if (r != S2R_OK) return r;
+        if (p->cfg.privileged_dim > 0 && (!envs[e].privileged || envs[e].priv_dim != p->cfg.privileged_dim))
+            return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT, "environment %d has %d privileged inputs, the "
+                             "privileged critic takes %d", e, envs[e].privileged ? envs[e].priv_dim : 0,
+                             p->cfg.privileged_dim);
         p->reset_rng[e] = p->env_rng[e];
         r = envs[e].reset(envs[e].self, &p->env_rng[e],
                           p->raw_obs + (size_t)e * p->obs_dim);
+        if (r == S2R_OK) r = s2r__ppo_privileged(p, &envs[e], p->next_priv + (size_t)e * p->cfg.privileged_dim);
         if (r != S2R_OK)
             return s2r__fail(p->error, r, "environment %d failed to reset (%s)",
                              e, s2r_result_string(r));
@@ -9887,7 +10061,8 @@ static void s2r__ppo_record(s2r_ppo* p, int t) {
             float nobs[S2R_MLP_MAX_WIDTH], mean[S2R_MLP_MAX_WIDTH];
             s2r__normalizer_apply(&p->policy.norm,
                                   p->final_obs + (size_t)e * p->obs_dim, nobs);
-            s2r__policy_forward_one(&p->policy, nobs, mean, &p->end_values[k]);
+            s2r__policy_forward_one(&p->policy, nobs, p->final_priv + (size_t)e * p->cfg.privileged_dim, mean,
+                                    &p->end_values[k]);
         }
         p->episodes++;
         p->successes += sr->success ? 1 : 0;
@@ -9915,7 +10090,7 @@ static s2r_result s2r__ppo_collect(s2r_ppo* p, s2r_env* envs) {
     p->global_step += p->batch_size;
     for (e = 0; e < p->num_envs; e++)
         s2r__policy_forward_one(&p->policy, p->next_obs + (size_t)e * p->obs_dim,
-                                mean, &p->last_values[e]);
+                                p->next_priv + (size_t)e * p->cfg.privileged_dim, mean, &p->last_values[e]);
     s2r_gae(p->steps_per_env, p->num_envs, p->rewards, p->values, p->dones,
             p->end_values, p->last_values, p->cfg.gamma, p->cfg.gae_lambda,
             p->advantages, p->returns);
@@ -9932,14 +10107,20 @@ typedef struct s2r__ppo_terms {
     double max_ratio_dev;  /* max |ratio - 1|: 0 on an update's first minibatch */
 } s2r__ppo_terms;
 
-/* Gather minibatch observations and advantages (normalized per minibatch
+/* Gather minibatch observations, the critic's inputs (the observation,
+   then its privileged inputs) and advantages (normalized per minibatch
    with the unbiased std, as torch's .std()). */
 static void s2r__ppo_gather(s2r_ppo* p, const int* idx, int M) {
     double sum = 0.0, sq = 0.0, mu, sd;
+    size_t P = (size_t)p->cfg.privileged_dim, wide = p->obs_dim + P;
     int i;
     for (i = 0; i < M; i++) {
         memcpy(p->mb_obs + (size_t)i * p->obs_dim, p->obs + (size_t)idx[i] * p->obs_dim,
                sizeof(float) * (size_t)p->obs_dim);
+        if (P) {
+            memcpy(p->mb_critic + i * wide, p->obs + (size_t)idx[i] * p->obs_dim, sizeof(float) * (size_t)p->obs_dim);
+            memcpy(p->mb_critic + i * wide + p->obs_dim, p->priv + (size_t)idx[i] * P, sizeof(float) * P);
+        }
         p->mb_adv[i] = p->advantages[idx[i]];
         sum += p->mb_adv[i];
     }
@@ -10010,7 +10191,7 @@ static s2r__ppo_terms s2r__ppo_minibatch(s2r_ppo* p, const int* idx, int M) {
     memset(grad, 0, sizeof(float) * (size_t)p->adam.n);
     s2r__ppo_gather(p, idx, M);
     s2r_mlp_forward(&pol->actor, pol->params, p->mb_obs, M, p->actor_acts, p->mean);
-    s2r_mlp_forward(&pol->critic, pol->critic_params, p->mb_obs, M,
+    s2r_mlp_forward(&pol->critic, pol->critic_params, p->mb_critic, M,
                     p->critic_acts, p->value);
     for (i = 0; i < M; i++) {
         s2r__ppo_policy_term(p, i, idx[i], M, &s, dlog_std);
@@ -10021,7 +10202,7 @@ static s2r__ppo_terms s2r__ppo_minibatch(s2r_ppo* p, const int* idx, int M) {
     for (a = 0; a < p->act_dim; a++) dlog_std[a] -= p->cfg.entropy_coef;
     s2r_mlp_backward(&pol->actor, pol->params, p->mb_obs, p->actor_acts, p->dmean,
                      M, grad, p->back);
-    s2r_mlp_backward(&pol->critic, pol->critic_params, p->mb_obs, p->critic_acts,
+    s2r_mlp_backward(&pol->critic, pol->critic_params, p->mb_critic, p->critic_acts,
                      p->dvalue, M, grad + pol->num_actor_params, p->back);
     return s;
 }
@@ -10536,28 +10717,25 @@ S2RDEF s2r_result s2r_bc_epoch(s2r_bc* bc, const s2r_dataset* data,
    Save/load of policy, normalizer and optimizer: validated before use. */
 
 #define S2R__CK_MAGIC 0x50523253u  /* "S2RP" read as a little-endian uint32 */
-#define S2R__CK_HEADER 16          /* uint32 words of header                 */
+#define S2R__CK_HEADER 32          /* uint32 words of header (version 2)     */
+#define S2R__CK_HEADER_V1 16       /* version 1's, which ended at history    */
 /* header word indices */
 enum { S2R__H_MAGIC, S2R__H_VERSION, S2R__H_OBS, S2R__H_ACT, S2R__H_NHIDDEN,
        S2R__H_HIDDEN, S2R__H_PARAMS = S2R__H_HIDDEN + S2R_MAX_HIDDEN_LAYERS,
        S2R__H_OPT, S2R__H_PAYLOAD, S2R__H_SUM_LO, S2R__H_SUM_HI,
-       S2R__H_MADE_FOR,     /* 0 in checkpoints written before it was recorded */
-       S2R__H_HISTORY };    /* likewise */
+       S2R__H_MADE_FOR,     /* 0 in version 1 files written before it was recorded */
+       S2R__H_HISTORY,      /* likewise */
+       S2R__H_PRIVILEGED,   /* version 2 on: 0 in version 1 files */
+       S2R__H_RANDOM_LO, S2R__H_RANDOM_HI,   /* likewise */
+       S2R__H_RESERVED };   /* .. S2R__CK_HEADER - 1: zero */
 
-static uint64_t s2r__fnv1a(uint64_t h, const void* data, size_t n) {
-    const unsigned char* b = (const unsigned char*)data;
-    size_t i;
-    for (i = 0; i < n; i++) { h ^= b[i]; h *= 0x100000001B3ull; }
-    return h;
-}
-
-/* Checksum of header (checksum words as zero) + payload. */
-static uint64_t s2r__ck_checksum(const uint32_t* header, const unsigned char* payload,
+/* Checksum of the header's `words` words (checksum words as zero) + payload. */
+static uint64_t s2r__ck_checksum(const uint32_t* header, int words, const unsigned char* payload,
                                  size_t n) {
     uint32_t h[S2R__CK_HEADER];
-    memcpy(h, header, sizeof h);
+    memcpy(h, header, sizeof(uint32_t) * (size_t)words);
     h[S2R__H_SUM_LO] = h[S2R__H_SUM_HI] = 0;
-    return s2r__fnv1a(s2r__fnv1a(0xCBF29CE484222325ull, h, sizeof h), payload, n);
+    return s2r__fnv1a(s2r__fnv1a(0xCBF29CE484222325ull, h, sizeof(uint32_t) * (size_t)words), payload, n);
 }
 
 static size_t s2r__ck_payload_bytes(int num_params, int obs_dim, int opt_n) {
@@ -10597,6 +10775,9 @@ static void s2r__ck_pack(const s2r_policy* p, const s2r_adam* opt,
     h[S2R__H_PAYLOAD] = (uint32_t)payload;
     h[S2R__H_MADE_FOR] = (uint32_t)(p->made_for > 0 ? p->made_for : 0);
     h[S2R__H_HISTORY] = (uint32_t)(p->history > 0 ? p->history : 0);
+    h[S2R__H_PRIVILEGED] = (uint32_t)p->shape.privileged;
+    h[S2R__H_RANDOM_LO] = (uint32_t)(p->randomization & 0xFFFFFFFFu);
+    h[S2R__H_RANDOM_HI] = (uint32_t)(p->randomization >> 32);
     s2r__put(&c, p->params, sizeof(float) * (size_t)p->num_params);
     s2r__put(&c, &n->count, sizeof(double));
     s2r__put(&c, &n->clip, sizeof(double));
@@ -10607,7 +10788,7 @@ static void s2r__ck_pack(const s2r_policy* p, const s2r_adam* opt,
         s2r__put(&c, &t, sizeof t);
         s2r__put(&c, opt->moments, sizeof(float) * 2 * (size_t)opt->n);
     }
-    sum = s2r__ck_checksum(h, buf + sizeof(uint32_t) * S2R__CK_HEADER, payload);
+    sum = s2r__ck_checksum(h, S2R__CK_HEADER, buf + sizeof(uint32_t) * S2R__CK_HEADER, payload);
     h[S2R__H_SUM_LO] = (uint32_t)(sum & 0xFFFFFFFFu);
     h[S2R__H_SUM_HI] = (uint32_t)(sum >> 32);
 }
@@ -10651,42 +10832,51 @@ static s2r_result s2r__read_file(const char* path, unsigned char** data,
     return S2R_OK;
 }
 
-/* Validate the header and checksum of a checkpoint image; fills shape. */
-static s2r_result s2r__ck_check(const unsigned char* buf, size_t n,
-                                const char* path, s2r_policy_shape* shape,
-                                char* error) {
-    uint32_t h[S2R__CK_HEADER];
+/* Validate the header and checksum of a checkpoint image: h receives the
+   header as version 2 words (a version 1 header zero-extended), *offset
+   where the payload starts; fills shape. */
+static s2r_result s2r__ck_check(const unsigned char* buf, size_t n, const char* path, uint32_t* h, size_t* offset,
+                                s2r_policy_shape* shape, char* error) {
     s2r_mlp actor, critic;
     uint64_t sum;
-    int l;
+    int l, words;
     const s2r_result bad = S2R_ERR_CORRUPT;
-    if (n < sizeof h)
+    memset(h, 0, sizeof(uint32_t) * S2R__CK_HEADER);
+    if (n < sizeof(uint32_t) * S2R__CK_HEADER_V1)
         return s2r__fail(error, bad, "%s: too short for a checkpoint (%lu bytes)",
                          path, (unsigned long)n);
-    memcpy(h, buf, sizeof h);
+    memcpy(h, buf, sizeof(uint32_t) * S2R__CK_HEADER_V1);
     if (h[S2R__H_MAGIC] != S2R__CK_MAGIC)
         return s2r__fail(error, bad, "%s: not a sim2real.h policy checkpoint "
                          "(bad magic)", path);
-    if (h[S2R__H_VERSION] != S2R_CHECKPOINT_VERSION)
+    if (h[S2R__H_VERSION] != 1 && h[S2R__H_VERSION] != S2R_CHECKPOINT_VERSION)
         return s2r__fail(error, bad, "%s: checkpoint version %u, this build "
-                         "reads %d", path, (unsigned)h[S2R__H_VERSION], S2R_CHECKPOINT_VERSION);
+                         "reads 1 and %d", path, (unsigned)h[S2R__H_VERSION], S2R_CHECKPOINT_VERSION);
+    words = h[S2R__H_VERSION] == 1 ? S2R__CK_HEADER_V1 : S2R__CK_HEADER;
+    *offset = sizeof(uint32_t) * (size_t)words;
+    if (n < *offset)
+        return s2r__fail(error, bad, "%s: too short for a checkpoint (%lu bytes)", path, (unsigned long)n);
+    memcpy(h, buf, *offset);
+    for (l = S2R__H_RESERVED; l < words; l++)
+        if (h[l]) return s2r__fail(error, bad, "%s: reserved header word %d is not zero", path, l);
     shape->obs_dim = (int)(h[S2R__H_OBS] & 0xFFFF);
     shape->act_dim = (int)(h[S2R__H_ACT] & 0xFFFF);
     shape->num_hidden = (int)(h[S2R__H_NHIDDEN] & 0xFF);
     for (l = 0; l < S2R_MAX_HIDDEN_LAYERS; l++)
         shape->hidden[l] = (int)(h[S2R__H_HIDDEN + l] & 0xFFFF);
-    if (h[S2R__H_OBS] > 0xFFFF || h[S2R__H_ACT] > 0xFFFF ||
+    shape->privileged = (int)(h[S2R__H_PRIVILEGED] & 0xFFFF);
+    if (h[S2R__H_OBS] > 0xFFFF || h[S2R__H_ACT] > 0xFFFF || h[S2R__H_PRIVILEGED] > 0xFFFF ||
         s2r__shape_layouts(shape, &actor, &critic, NULL) != S2R_OK ||
         h[S2R__H_PARAMS] != (uint32_t)(actor.num_params + shape->act_dim + critic.num_params) ||
         h[S2R__H_OPT] > h[S2R__H_PARAMS] ||
         h[S2R__H_PAYLOAD] != s2r__ck_payload_bytes((int)h[S2R__H_PARAMS],
                                                   shape->obs_dim, (int)h[S2R__H_OPT]))
         return s2r__fail(error, bad, "%s: inconsistent sizes in the header", path);
-    if (n != sizeof h + h[S2R__H_PAYLOAD])
+    if (n != *offset + h[S2R__H_PAYLOAD])
         return s2r__fail(error, bad, "%s: %lu bytes, header says %lu (truncated "
                          "or padded)", path, (unsigned long)n,
-                         (unsigned long)(sizeof h + h[S2R__H_PAYLOAD]));
-    sum = s2r__ck_checksum(h, buf + sizeof h, h[S2R__H_PAYLOAD]);
+                         (unsigned long)(*offset + h[S2R__H_PAYLOAD]));
+    sum = s2r__ck_checksum(h, words, buf + *offset, h[S2R__H_PAYLOAD]);
     if (h[S2R__H_SUM_LO] != (uint32_t)(sum & 0xFFFFFFFFu) ||
         h[S2R__H_SUM_HI] != (uint32_t)(sum >> 32))
         return s2r__fail(error, bad, "%s: checksum mismatch (corrupt file)", path);
@@ -10696,29 +10886,27 @@ static s2r_result s2r__ck_check(const unsigned char* buf, size_t n,
 static int s2r__same_shape(const s2r_policy_shape* a, const s2r_policy_shape* b) {
     int l;
     if (a->obs_dim != b->obs_dim || a->act_dim != b->act_dim ||
-        a->num_hidden != b->num_hidden)
+        a->num_hidden != b->num_hidden || a->privileged != b->privileged)
         return 0;
     for (l = 0; l < a->num_hidden; l++)
         if (a->hidden[l] != b->hidden[l]) return 0;
     return 1;
 }
 
-/* Check the image matches p and opt, and its numbers are sane. */
-static s2r_result s2r__ck_compatible(const s2r_policy* p, const s2r_adam* opt,
-                                     const unsigned char* buf,
-                                     const s2r_policy_shape* file, const char* path,
-                                     char* error) {
-    uint32_t h[S2R__CK_HEADER];
-    const unsigned char* norm = buf + sizeof h + sizeof(float) * (size_t)p->num_params;
+/* Check the payload (at `payload`, header h) matches p and opt, and its
+   numbers are sane. */
+static s2r_result s2r__ck_compatible(const s2r_policy* p, const s2r_adam* opt, const uint32_t* h,
+                                     const unsigned char* payload, const s2r_policy_shape* file,
+                                     const char* path, char* error) {
+    const unsigned char* norm = payload + sizeof(float) * (size_t)p->num_params;
     double count, clip;
-    memcpy(h, buf, sizeof h);
     if (!s2r__same_shape(file, &p->shape))
         return s2r__fail(error, S2R_ERR_CORRUPT, "%s: checkpoint is obs %d act %d "
-                         "with %d hidden layers (first %d wide); the policy is obs "
-                         "%d act %d, %d layers (first %d)", path, file->obs_dim,
-                         file->act_dim, file->num_hidden, file->hidden[0],
+                         "with %d hidden layers (first %d wide), %d privileged inputs; the policy is obs "
+                         "%d act %d, %d layers (first %d), %d privileged", path, file->obs_dim,
+                         file->act_dim, file->num_hidden, file->hidden[0], file->privileged,
                          p->shape.obs_dim, p->shape.act_dim, p->shape.num_hidden,
-                         p->shape.hidden[0]);
+                         p->shape.hidden[0], p->shape.privileged);
     if (opt && h[S2R__H_OPT] && (int)h[S2R__H_OPT] != opt->n)
         return s2r__fail(error, S2R_ERR_CORRUPT, "%s: optimizer state has %u "
                          "parameters, the optimizer %d", path, (unsigned)h[S2R__H_OPT], opt->n);
@@ -10735,17 +10923,18 @@ static s2r_result s2r__ck_compatible(const s2r_policy* p, const s2r_adam* opt,
     return S2R_OK;
 }
 
-/* Copy a validated image into p and opt. */
-static void s2r__ck_unpack(s2r_policy* p, s2r_adam* opt, const unsigned char* buf) {
-    uint32_t h[S2R__CK_HEADER];
-    const unsigned char* c = buf + sizeof h;
+/* Copy a validated image (header h, payload) into p and opt. */
+static void s2r__ck_unpack(s2r_policy* p, s2r_adam* opt, const uint32_t* h, const unsigned char* payload) {
+    const unsigned char* c = payload;
     s2r_normalizer* n = &p->norm;
-    memcpy(h, buf, sizeof h);
     s2r__get(&c, p->params, sizeof(float) * (size_t)p->num_params);
     s2r__get(&c, &n->count, sizeof(double));
     s2r__get(&c, &n->clip, sizeof(double));
     s2r__get(&c, n->mean, sizeof(double) * (size_t)n->dim);
     s2r__get(&c, n->var, sizeof(double) * (size_t)n->dim);
+    p->made_for = h[S2R__H_MADE_FOR] <= 0xFFFF ? (int)h[S2R__H_MADE_FOR] : 0;
+    p->history = h[S2R__H_HISTORY] <= S2R_HISTORY_MAX ? (int)h[S2R__H_HISTORY] : 0;
+    p->randomization = (uint64_t)h[S2R__H_RANDOM_HI] << 32 | h[S2R__H_RANDOM_LO];
     if (!opt) return;
     if (h[S2R__H_OPT]) {
         double t;
@@ -10762,19 +10951,14 @@ S2RDEF s2r_result s2r_policy_load_memory(s2r_policy* p, s2r_adam* opt, const voi
                                          size_t n, const char* name) {
     const unsigned char* buf = (const unsigned char*)bytes;
     s2r_policy_shape shape;
+    uint32_t h[S2R__CK_HEADER];
+    size_t offset = 0;
     s2r_result r;
     S2R_ASSERT(p && p->params && (bytes || n == 0));
     if (!name) name = "checkpoint";
-    r = s2r__ck_check(buf, n, name, &shape, p->error);
-    if (r == S2R_OK) r = s2r__ck_compatible(p, opt, buf, &shape, name, p->error);
-    if (r == S2R_OK) {
-        uint32_t made_for, history;
-        memcpy(&made_for, buf + sizeof(uint32_t) * S2R__H_MADE_FOR, sizeof made_for);
-        memcpy(&history, buf + sizeof(uint32_t) * S2R__H_HISTORY, sizeof history);
-        s2r__ck_unpack(p, opt, buf);
-        p->made_for = made_for <= 0xFFFF ? (int)made_for : 0;
-        p->history = history <= S2R_HISTORY_MAX ? (int)history : 0;
-    }
+    r = s2r__ck_check(buf, n, name, h, &offset, &shape, p->error);
+    if (r == S2R_OK) r = s2r__ck_compatible(p, opt, h, buf + offset, &shape, name, p->error);
+    if (r == S2R_OK) s2r__ck_unpack(p, opt, h, buf + offset);
     return r;
 }
 
@@ -10795,13 +10979,14 @@ S2RDEF s2r_result s2r_policy_load(s2r_policy* p, s2r_adam* opt,
 S2RDEF s2r_result s2r_checkpoint_shape(const char* path,
                                        s2r_policy_shape* shape, char* error) {
     unsigned char* buf;
-    size_t n;
+    uint32_t h[S2R__CK_HEADER];
+    size_t n, offset;
     s2r_result r;
     if (!path || !shape) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "checkpoint path or shape is NULL");
     r = s2r__read_file(path, &buf, &n, error);
     if (r != S2R_OK) return r;
     memset(shape, 0, sizeof *shape);
-    r = s2r__ck_check(buf, n, path, shape, error);
+    r = s2r__ck_check(buf, n, path, h, &offset, shape, error);
     S2R_FREE(buf);
     return r;
 }
@@ -10817,6 +11002,20 @@ S2RDEF s2r_result s2r_policy_from_checkpoint(s2r_policy* p, const char* path, ch
         s2r_policy_free(p);
     }
     return res;
+}
+
+S2RDEF s2r_result s2r_policy_check_ranges(const s2r_policy* p, const char* checkpoint, const char* ranges_path,
+                                          char* error) {
+    s2r_randomization r;
+    s2r_result res;
+    if (!p || !checkpoint || !ranges_path)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "check ranges: policy, checkpoint or ranges path is NULL");
+    if ((res = s2r_randomization_load(&r, ranges_path, error)) != S2R_OK) return res;
+    if (p->randomization && p->randomization != s2r_randomization_digest(&r))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%.200s was not trained on the ranges in %.200s (a checkpoint "
+                         "from another run, or ranges changed since): train again, or use that run's files",
+                         checkpoint, ranges_path);
+    return S2R_OK;
 }
 
 /* --- Learning: PPO training state ------------------------------------------
@@ -10840,6 +11039,7 @@ enum { S2R__S_MAGIC, S2R__S_VERSION, S2R__S_SEED, S2R__S_TOTAL, S2R__S_ENVS, S2R
 /* Hash of the settings that change what an update computes (not threads). */
 static uint64_t s2r__ppo_settings_hash(const s2r_ppo_config* c) {
     double v[17];
+    uint64_t h;
     int i;
     v[0] = c->learning_rate; v[1] = c->anneal_lr; v[2] = c->gamma; v[3] = c->gae_lambda;
     v[4] = c->clip_coef; v[5] = c->clip_value_loss; v[6] = c->value_coef; v[7] = c->entropy_coef;
@@ -10848,7 +11048,9 @@ static uint64_t s2r__ppo_settings_hash(const s2r_ppo_config* c) {
     v[14] = c->init_log_std; v[15] = c->num_hidden;
     v[16] = 0;
     for (i = 0; i < c->num_hidden && i < S2R_MAX_HIDDEN_LAYERS; i++) v[16] = v[16] * 4096 + c->hidden[i];
-    return s2r__fnv1a(0xCBF29CE484222325ull, v, sizeof v);
+    h = s2r__fnv1a(0xCBF29CE484222325ull, v, sizeof v);
+    /* folded in only when set, so states saved before it existed still match */
+    return c->privileged_dim ? s2r__fnv1a(h, &c->privileged_dim, sizeof c->privileged_dim) : h;
 }
 
 static void s2r__ppo_state_header(const s2r_ppo* p, uint64_t* h) {
@@ -11059,6 +11261,7 @@ static s2r_result s2r__pendulum_step(void* self, const float* action,
 
 S2RDEF s2r_env s2r_pendulum_env(s2r_pendulum* p) {
     s2r_env env;
+    memset(&env, 0, sizeof env);
     env.self = p;
     env.obs_dim = 3;
     env.act_dim = 1;
@@ -11268,7 +11471,7 @@ S2RDEF void s2r_history_env_free(s2r_history_env* he) {
 }
 
 S2RDEF s2r_env s2r_history_env_get(s2r_history_env* he) {
-    s2r_env e;
+    s2r_env e = he->inner;   /* its privileged channel, if any, is the inner one's */
     e.self = he;
     e.obs_dim = s2r_history_obs_dim(he->inner.obs_dim, he->inner.act_dim, he->history.k);
     e.act_dim = he->inner.act_dim;
@@ -12049,6 +12252,11 @@ static s2r_result s2r__adr_judge(s2r_adr* a, s2r__adr_env* envs, int count) {
     return S2R_OK;
 }
 
+static s2r_result s2r__sim_env_privileged(void* sim, float* out) {
+    s2r_sim_privileged((const s2r_sim*)sim, out);
+    return S2R_OK;
+}
+
 /* N simulators with the task, exposed as environments. */
 typedef struct s2r__task_envs {
     int              count;
@@ -12114,6 +12322,11 @@ static s2r_result s2r__task_envs_init(s2r__task_envs* v, const s2r_training* t, 
             return s2r__fail(error, res, "environment %d: frame history of %d", i, t->history);
         }
         if (v->history) v->envs[i] = s2r_history_env_get(&v->history[i]);
+        if (t->privileged_critic) {   /* from the simulator itself, whatever wraps it */
+            v->envs[i].priv_dim = S2R_PRIVILEGED_DIM;
+            v->envs[i].priv_self = &v->sims[i];
+            v->envs[i].privileged = s2r__sim_env_privileged;
+        }
     }
     return S2R_OK;
 }
@@ -12286,22 +12499,6 @@ static s2r_result s2r__training_finish(s2r__training_log* log, s2r_result res, c
     return res;
 }
 
-/* A digest of every entry of a randomization, field by field (the struct's
-   padding is never read). */
-static uint64_t s2r__randomization_digest(const s2r_randomization* r) {
-    uint64_t h = 0xCBF29CE484222325ull;
-    int p;
-    for (p = 0; p < S2R_PARAM_COUNT; p++) {
-        const s2r_param_range* e = &r->p[p];
-        double v[7];
-        v[0] = e->enabled; v[1] = e->mode; v[2] = e->dist.kind;
-        v[3] = e->dist.lo; v[4] = e->dist.hi; v[5] = e->dist.mean; v[6] = e->dist.std;
-        if (!e->enabled) v[1] = v[2] = v[3] = v[4] = v[5] = v[6] = 0;   /* off is off, whatever it held */
-        h = s2r__fnv1a(h, v, sizeof v);
-    }
-    return h;
-}
-
 S2RDEF s2r_result s2r_train(const s2r_training* t, s2r_ppo* ppo, char* error) {
     s2r__task_envs envs;
     s2r__training_log log;
@@ -12314,7 +12511,7 @@ S2RDEF s2r_result s2r_train(const s2r_training* t, s2r_ppo* ppo, char* error) {
 #ifdef S2R_NO_FIGURES
     if (t->curve_png) return s2r__fail(error, S2R_ERR_UNSUPPORTED, "curve_png: this build has no figures (S2R_NO_FIGURES)");
 #endif
-    if (t->adr && s2r__randomization_digest(&t->adr->training) != s2r__randomization_digest(&t->randomization))
+    if (t->adr && s2r_randomization_digest(&t->adr->training) != s2r_randomization_digest(&t->randomization))
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "adr was started from other ranges than training.randomization");
     if (t->adr && t->resume && t->state_path && s2r_file_exists(t->state_path))
         return s2r__fail(error, S2R_ERR_UNSUPPORTED, "%s: an ADR run cannot be resumed (its ranges are not in the saved "
@@ -12326,10 +12523,16 @@ S2RDEF s2r_result s2r_train(const s2r_training* t, s2r_ppo* ppo, char* error) {
         res = s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "ppo sized %dx%d, the %s %s task needs %dx%d (history %d)",
                         ppo->obs_dim, ppo->act_dim, s2r_robot_kind_name(t->robot), s2r_task_kind_name(t->task.kind),
                         obs_dim, act_dim, t->history);
+    if (res == S2R_OK && ppo->cfg.privileged_dim != (t->privileged_critic ? S2R_PRIVILEGED_DIM : 0))
+        res = s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "the ppo's critic takes %d privileged inputs, the training "
+                        "gives %d (privileged_critic %d: make the ppo with privileged_dim %d)", ppo->cfg.privileged_dim,
+                        t->privileged_critic ? S2R_PRIVILEGED_DIM : 0, t->privileged_critic,
+                        t->privileged_critic ? S2R_PRIVILEGED_DIM : 0);
     ppo->policy.made_for = s2r_made_for(t->robot, t->task.kind);
     ppo->policy.history = t->history;
+    ppo->policy.randomization = s2r_randomization_digest(&t->randomization);
     ppo->cfg.env_identity[0] = (uint64_t)ppo->policy.made_for | ((uint64_t)t->history << 32);
-    ppo->cfg.env_identity[1] = s2r__randomization_digest(&t->randomization);
+    ppo->cfg.env_identity[1] = s2r_randomization_digest(&t->randomization);
     if (res == S2R_OK) res = s2r__training_resume(t, ppo, error);
     if (res != S2R_OK) {
         s2r__task_envs_free(&envs);
@@ -16045,7 +16248,8 @@ static const struct { const char* name; unsigned bit; } s2r__option_bits[] = {
     {"--robot", S2R_OPT_ROBOT}, {"--task", S2R_OPT_TASK}, {"--seed", S2R_OPT_SEED}, {"--real-seed", S2R_OPT_REAL_SEED},
     {"--seeds", S2R_OPT_SEEDS}, {"--threads", S2R_OPT_THREADS}, {"--out", S2R_OPT_OUT}, {"--quick", S2R_OPT_QUICK},
     {"--resume", S2R_OPT_RESUME}, {"--checkpoint-every", S2R_OPT_RESUME}, {"--mjcf", S2R_OPT_MJCF},
-    {"--ranges", S2R_OPT_RANGES}, {"--log", S2R_OPT_LOG}, {"--history", S2R_OPT_HISTORY}, {"--adr", S2R_OPT_ADR}};
+    {"--ranges", S2R_OPT_RANGES}, {"--log", S2R_OPT_LOG}, {"--history", S2R_OPT_HISTORY}, {"--adr", S2R_OPT_ADR},
+    {"--privileged", S2R_OPT_PRIVILEGED}};
 
 /* A path option's value into out[cap]. */
 static s2r_result s2r__option_path(const char* name, const char* value, char* out, size_t cap, char* error) {
@@ -16108,6 +16312,7 @@ static s2r_result s2r__parse_option(s2r_options* o, int argc, char** argv, int* 
     if (!strcmp(name, "--quick")) { o->quick = 1; return S2R_OK; }
     if (!strcmp(name, "--resume")) { o->resume = 1; return S2R_OK; }
     if (!strcmp(name, "--adr")) { o->adr = 1; return S2R_OK; }
+    if (!strcmp(name, "--privileged")) { o->privileged = 1; return S2R_OK; }
     if (!strcmp(name, "--help") || !strcmp(name, "-h")) { o->help = 1; return S2R_OK; }
     if (strcmp(name, "--robot") && strcmp(name, "--task") && strcmp(name, "--seed") && strcmp(name, "--real-seed") &&
         strcmp(name, "--seeds") && strcmp(name, "--threads") && strcmp(name, "--out") &&

@@ -20,10 +20,12 @@
    Uses: s2r_policy_from_checkpoint, s2r_calibrate_unit,
          s2r_operator_config_default, s2r_collect_unit_demos,
          s2r_finetune_on_unit, s2r_evaluate_sim_and_real.
-   Reads: DIR/03_dr_sysid_unitN.ckpt and DIR/03_identified_<robot>_unitN.txt
-          for unit N = --real-seed (run 03 first with the same --real-seed;
-          without them it starts from DIR/02_dr.ckpt and says so; a file
-          there but corrupt or for another arm stops it).
+   Reads: DIR/03_dr_sysid_unitN.ckpt, DIR/03_identified_<robot>_unitN.txt
+          and DIR/03_ranges_<robot>_unitN.txt for unit N = --real-seed (run
+          03 first with the same --real-seed; without them it starts from
+          DIR/02_dr.ckpt with DIR/02_ranges.txt and says so; a file there
+          but corrupt, for another arm, or a policy not trained on the
+          ranges beside it stops it).
    Writes: DIR/04_demos_100.ckpt, DIR/04_demos_1000.ckpt, DIR/04_curve.csv,
            DIR/04_curve.png.
    Next: 05_real_only.c - what the same real data does without simulation. */
@@ -38,7 +40,8 @@ static const int demo_counts[POINTS] = {0, 10, 30, 100, 300, 1000};
 /* The policy fine-tuning starts from and the simulator it was trained
    around: 03's policy and identified model when 03 has run, else 02's
    policy and the nominal model.  A file that is there but unusable
-   (corrupt, or trained for another arm or task) stops the example. */
+   (corrupt, trained for another arm or task, or on other ranges than the
+   run's ranges file records) stops the example. */
 static s2r_result load_start(const s2r_options* opt, s2r_policy* p, char* path, size_t cap,
                              s2r_randomization* sim, int* identified, char* error) {
     char file[64], model[512];
@@ -53,6 +56,12 @@ static s2r_result load_start(const s2r_options* opt, s2r_policy* p, char* path, 
                "02_dr.ckpt\n", path, unit);
     if (!*identified) s2r_path(path, cap, opt->out, "02_dr.ckpt");
     if ((res = s2r_policy_from_checkpoint(p, path, error)) != S2R_OK) return res;
+    if (*identified) snprintf(file, sizeof file, "03_ranges_%s_unit%llu.txt", s2r_robot_kind_name(opt->robot), unit);
+    if ((res = s2r_policy_check_ranges(p, path, s2r_path(model, sizeof model, opt->out, *identified ? file :
+                                                         "02_ranges.txt"), error)) != S2R_OK) {
+        s2r_policy_free(p);
+        return res;
+    }
     if (p->shape.obs_dim != obs_dim || p->shape.act_dim != act_dim) {
         snprintf(error, S2R_ERROR_LEN, "%.120s was trained for another arm or task (%d observations, %d actions; the %s "
                  "%s task has %d and %d)", path, p->shape.obs_dim, p->shape.act_dim, s2r_robot_kind_name(opt->robot),

@@ -160,8 +160,9 @@ static double calibrate_camera(camera_layer* c, uint64_t seed) {
 
    The candidate is the policy example 03 trained on the ranges re-centred
    on the lab unit (DIR/03_dr_sysid_unitN.ckpt, N = --real-seed), else example 02's domain-
-   randomized policy (DIR/02_dr.ckpt): both were trained on a simulator
-   without a camera offset, which is what the fleet's calibrated sensing
+   randomized policy (DIR/02_dr.ckpt), each checked against the ranges file
+   its run wrote beside it (03_ranges_<robot>_unitN.txt, 02_ranges.txt):
+   both were trained on a simulator without a camera offset, which is what the fleet's calibrated sensing
    layer gives them.  (The fine-tuned policies of 04 learned the lab unit's
    own offset from demonstrations; behind the calibration layer they would
    correct it twice.)  When neither file is there - this example run on its
@@ -186,20 +187,29 @@ static s2r_result candidate_act(void* self, const float* obs, float* action) {
 
 static s2r_result load_candidate(const s2r_options* opt, const s2r_reach* reach, candidate_policy* p,
                                  s2r_controller* out) {
-    char checkpoints[2][64];   /* the lab unit's system-ID policy, else the DR policy */
+    char checkpoints[2][64], ranges[2][64];   /* the lab unit's system-ID policy, else the DR policy */
     s2r_expert_config ec = s2r_expert_config_default();
     s2r_task_config tc;
-    char path[512], error[S2R_ERROR_LEN];
+    char path[512], file[512], error[S2R_ERROR_LEN];
     s2r_result res;
     int i;
     memset(p, 0, sizeof *p);
     snprintf(checkpoints[0], sizeof checkpoints[0], "03_dr_sysid_unit%llu.ckpt", (unsigned long long)opt->real_seed);
     snprintf(checkpoints[1], sizeof checkpoints[1], "02_dr.ckpt");
+    snprintf(ranges[0], sizeof ranges[0], "03_ranges_%s_unit%llu.txt", s2r_robot_kind_name(opt->robot),
+             (unsigned long long)opt->real_seed);
+    snprintf(ranges[1], sizeof ranges[1], "02_ranges.txt");
     for (i = 0; i < 2; i++) {   /* missing: the next; there but unusable: an error */
         if (!s2r_file_exists(s2r_path(path, sizeof path, opt->out, checkpoints[i]))) continue;
         if (s2r_policy_from_checkpoint(&p->policy, path, error) != S2R_OK) {
             fprintf(stderr, "%s\n", error);
             return S2R_ERR_CORRUPT;
+        }
+        if ((res = s2r_policy_check_ranges(&p->policy, path, s2r_path(file, sizeof file, opt->out, ranges[i]), error)) !=
+            S2R_OK) {   /* a policy from another run than its ranges */
+            fprintf(stderr, "%s\n", error);
+            s2r_policy_free(&p->policy);
+            return res;
         }
         if (p->policy.shape.obs_dim != reach->obs_dim || p->policy.shape.act_dim != reach->backend->info->n_joints) {
             fprintf(stderr, "%s was trained for another arm or task (%d observations; reach on the %s has %d)\n", path,

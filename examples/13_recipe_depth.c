@@ -1,4 +1,5 @@
-/* 13_recipe_depth.c - what the recipe's deeper tools buy: memory, ADR.
+/* 13_recipe_depth.c - what the recipe's deeper tools buy: memory, ADR, a
+   privileged critic.
 
    The same domain randomization training as example 02 runs twice per
    seed, once plain and once with one tool, and each policy is measured in
@@ -15,15 +16,23 @@
      automatic DR (--adr): the ranges start at their centres and grow
        while the policy copes with their edges (s2r_adr; OpenAI et al.
        2019), instead of being fixed by hand from the start.
+     a privileged critic (--privileged): under randomization the same
+       observation may come from an easy or a hard episode, so a critic
+       that sees only observations predicts returns blurred over the
+       ranges; one that also sees the episode's parameters can tell them
+       apart (Pinto et al. 2018, asymmetric actor-critic).  The actor -
+       the deployed policy - still sees observations only
+       (s2r_training.privileged_critic, s2r_sim_privileged).
 
    Uses: s2r_options_ranges, s2r_train, s2r_history_obs_dim, s2r_adr_init,
          s2r_adr_write_csv, s2r_calibrate_unit, s2r_evaluate_sim_and_real,
          s2r_sim_real_eval_pool, s2r_figure_*.
-   Writes, for TOOL memory or adr: DIR/13_TOOL.csv (one row per seed and
-           policy, and the pooled rows), DIR/13_TOOL.png (success with
-           intervals, sim and real), the checkpoints
-           DIR/13_<policy>_seed<N>.ckpt (policy dr, memory or adr; the plain
-           DR policy is the same in both runs) and their learning curves
+   Writes, for TOOL memory, adr or privileged: DIR/13_TOOL.csv (one row per
+           seed and policy, and the pooled rows), DIR/13_TOOL.png (success
+           with intervals, sim and real), the checkpoints
+           DIR/13_<policy>_seed<N>.ckpt (policy dr, memory, adr or
+           privileged; the plain DR policy is the same in every run) and
+           their learning curves
            DIR/13_<policy>_seed<N>_training.csv; with --adr each ADR run's
            moves, DIR/13_adr_seed<N>_ranges.csv. */
 #define SIM2REAL_IMPLEMENTATION
@@ -38,13 +47,14 @@ typedef struct arm_result {        /* one policy kind: plain DR, or with the too
     const char*       label;        /* in the output                     */
     int               history;      /* frames of memory                  */
     int               adr;          /* ranges grown by ADR               */
+    int               privileged;   /* the critic sees the episode's parameters */
     s2r_sim_real_eval pooled;
     s2r_sim_real_eval seed[MAX_SEEDS];
     double            seconds;      /* training wall time, summed        */
 } arm_result;
 
-/* "memory" or "adr": what this run compares. */
-static const char* tool(const s2r_options* opt) { return opt->adr ? "adr" : "memory"; }
+/* "memory", "adr" or "privileged": what this run compares. */
+static const char* tool(const s2r_options* opt) { return opt->adr ? "adr" : opt->privileged ? "privileged" : "memory"; }
 
 /* Train DR (with the policy kind's tool) for seed s; evaluate it on the
    nominal simulator and on unit real_seed + s with the camera calibrated. */
@@ -60,6 +70,8 @@ static int run_one(const s2r_options* opt, int s, arm_result* r) {
     int obs_dim, act_dim, bad = 0;
     uint64_t unit = opt->real_seed + (uint64_t)s;
     s2r_task_dims(opt->task, opt->robot, &obs_dim, &act_dim);
+    t.privileged_critic = r->privileged;
+    pc.privileged_dim = r->privileged ? S2R_PRIVILEGED_DIM : 0;
     if (s2r_options_ranges(opt, &t.randomization, error) != S2R_OK) {   /* --ranges, or the task's defaults */
         fprintf(stderr, "%s\n", error);
         return 1;
@@ -117,13 +129,14 @@ static int write_results(const s2r_options* opt, const arm_result* r) {
     int k, s, bad;
     snprintf(name, sizeof name, "13_%s.csv", tool(opt));
     if (!s2r_output_create(&file, s2r_path(path, sizeof path, opt->out, name))) return 1;
-    fprintf(file.f, "robot,task,policy,history,adr,seed,unit,sim_success,sim_lo,sim_hi,real_success,real_lo,real_hi,"
-                    "training_seconds\n");
+    fprintf(file.f, "robot,task,policy,history,adr,privileged,seed,unit,sim_success,sim_lo,sim_hi,real_success,"
+                    "real_lo,real_hi,training_seconds\n");
     for (k = 0; k < 2; k++) {
         for (s = 0; s <= opt->seeds; s++) {   /* the seeds, then the pooled row (seed -1) */
             const s2r_sim_real_eval* e = s < opt->seeds ? &r[k].seed[s] : &r[k].pooled;
-            fprintf(file.f, "%s,%s,%s,%d,%d,%d,%lld,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.0f\n", s2r_robot_kind_name(opt->robot),
-                    s2r_task_kind_name(opt->task), r[k].name, r[k].history, r[k].adr, s < opt->seeds ? s : -1,
+            fprintf(file.f, "%s,%s,%s,%d,%d,%d,%d,%lld,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.0f\n",
+                    s2r_robot_kind_name(opt->robot), s2r_task_kind_name(opt->task), r[k].name, r[k].history, r[k].adr,
+                    r[k].privileged, s < opt->seeds ? s : -1,
                     s < opt->seeds ? (long long)(opt->real_seed + (uint64_t)s) : -1LL, e->sim.success_rate,
                     e->sim.success_lo, e->sim.success_hi, e->real.success_rate, e->real.success_lo, e->real.success_hi,
                     r[k].seconds);
@@ -157,25 +170,29 @@ int main(int argc, char** argv) {
     static arm_result r[2];
     int status, s, k;
 
-    if (s2r_example_start(&opt, argc, argv, "DR plain against DR with memory (--history K) or with ADR (--adr)",
+    if (s2r_example_start(&opt, argc, argv, "DR plain against DR with memory (--history K), with ADR (--adr) or with a "
+                          "privileged critic (--privileged)",
                           S2R_OPT_ROBOT | S2R_OPT_TASK | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_SEEDS |
-                          S2R_OPT_THREADS | S2R_OPT_OUT | S2R_OPT_QUICK | S2R_OPT_HISTORY | S2R_OPT_RANGES | S2R_OPT_ADR,
-                          &status) != S2R_OK)
+                          S2R_OPT_THREADS | S2R_OPT_OUT | S2R_OPT_QUICK | S2R_OPT_HISTORY | S2R_OPT_RANGES | S2R_OPT_ADR |
+                          S2R_OPT_PRIVILEGED, &status) != S2R_OK)
         return status;
     if (!(opt.given & S2R_OPT_TASK)) opt.task = S2R_TASK_PUSH;   /* where the tools have something to do */
-    if (!(opt.given & S2R_OPT_HISTORY)) opt.history = opt.adr ? 0 : 3;
+    if (!(opt.given & S2R_OPT_HISTORY)) opt.history = opt.adr || opt.privileged ? 0 : 3;
     if (!(opt.given & S2R_OPT_SEEDS) && opt.quick) opt.seeds = 1;
-    if ((opt.adr ? opt.history != 0 : opt.history < 1) || opt.seeds > MAX_SEEDS) {
-        fprintf(stderr, "need --history 1..%d or --adr (one tool per run) and --seeds up to %d\n", S2R_HISTORY_MAX, MAX_SEEDS);
+    if (opt.adr + opt.privileged + (opt.history > 0) != 1 || opt.seeds > MAX_SEEDS) {
+        fprintf(stderr, "need one tool per run - --history 1..%d, --adr or --privileged - and --seeds up to %d\n",
+                S2R_HISTORY_MAX, MAX_SEEDS);
         return 2;
     }
     r[0].name = "dr";
-    r[0].label = opt.adr ? "hand-set ranges" : "one observation";
-    r[1].name = opt.adr ? "adr" : "memory";
-    r[1].label = opt.adr ? "automatic DR" : "with memory";
+    r[0].label = opt.adr ? "hand-set ranges" : opt.privileged ? "plain critic" : "one observation";
+    r[1].name = tool(&opt);
+    r[1].label = opt.adr ? "automatic DR" : opt.privileged ? "privileged critic" : "with memory";
     r[1].history = opt.history;
     r[1].adr = opt.adr;
-    printf("%s on %s %s: DR training, %s and %s, %d seed(s), units #%llu..\n", opt.adr ? "ADR" : "Memory",
+    r[1].privileged = opt.privileged;
+    printf("%s on %s %s: DR training, %s and %s, %d seed(s), units #%llu..\n",
+           opt.adr ? "ADR" : opt.privileged ? "Privileged critic" : "Memory",
            s2r_robot_kind_name(opt.robot), s2r_task_kind_name(opt.task), r[0].label, r[1].label, opt.seeds,
            (unsigned long long)opt.real_seed);
     for (s = 0; s < opt.seeds; s++)

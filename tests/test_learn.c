@@ -49,6 +49,7 @@ static s2r_result toy_step(void* self, const float* a, float* obs,
 
 static s2r_env toy_make(toy_env* e, int len) {
     s2r_env env;
+    memset(&env, 0, sizeof env);
     memset(e, 0, sizeof *e);
     e->len = len;
     env.self = e;
@@ -328,6 +329,125 @@ static int test_ppo_loss_gradient(void) {
     free(an);
     s2r_ppo_free(&ppo);
     CHECKF(bad == 0, "%d gradients outside tolerance", bad);
+    return 0;
+}
+
+/* --- Privileged critic ------------------------------------------------------ */
+
+/* The toy env's privileged channel: 3 floats that depend on the episode
+   (its index) and the step, times `scale` (toy_env.t and .episodes are
+   read through priv_self, the toy env itself). */
+typedef struct toy_priv { toy_env* env; float scale; } toy_priv;
+static s2r_result toy_privileged(void* self, float* out) {
+    const toy_priv* tp = (const toy_priv*)self;
+    out[0] = tp->scale * (float)(tp->env->episodes % 3);
+    out[1] = tp->scale * 0.1f * (float)tp->env->t;
+    out[2] = tp->scale * tp->env->state[3];
+    return S2R_OK;
+}
+
+/* Two toy envs with the channel, and a trainer whose critic takes it. */
+static s2r_result toy_priv_ppo(s2r_ppo* ppo, s2r_ppo_config* c, toy_env* te, toy_priv* tp, s2r_env* envs,
+                               float scale) {
+    int e;
+    c->privileged_dim = 3;
+    for (e = 0; e < c->num_envs; e++) {
+        envs[e] = toy_make(&te[e], 5);
+        tp[e].env = &te[e];
+        tp[e].scale = scale;
+        envs[e].priv_dim = 3;
+        envs[e].priv_self = &tp[e];
+        envs[e].privileged = toy_privileged;
+    }
+    return s2r_ppo_init(ppo, c, 4, 2);
+}
+
+/* The loss gradient with a privileged critic (its first layer is 7 wide:
+   the observation, then the 3 privileged inputs) against finite
+   differences, as test_ppo_loss_gradient; the weights on the privileged
+   inputs get a gradient, so the critic does use them. */
+static int test_ppo_privileged_gradient(void) {
+    s2r_ppo ppo;
+    s2r_ppo_config c = toy_config();
+    toy_env te[2];
+    toy_priv tp[2];
+    s2r_env envs[2];
+    int idx[16], i, j, bad = 0, M = 16, used = 0;
+    float* an;
+    CHECK(toy_priv_ppo(&ppo, &c, te, tp, envs, 1.0f) == S2R_OK);
+    CHECK(ppo.policy.critic.size[0] == 7 && ppo.policy.actor.size[0] == 4);
+    CHECK(s2r__ppo_collect(&ppo, envs) == S2R_OK);
+    for (i = 0; i < M; i++) {
+        idx[i] = 2 * i;
+        ppo.values[idx[i]] += (float)((i % 3) - 1) * 1.0f;
+    }
+    s2r__ppo_minibatch(&ppo, idx, M);
+    an = (float*)malloc(sizeof(float) * (size_t)ppo.adam.n);
+    memcpy(an, ppo.adam.grad, sizeof(float) * (size_t)ppo.adam.n);
+    for (j = 0; j < ppo.policy.num_params; j++) {
+        float keep = ppo.policy.params[j];
+        double lp, lm, num;
+        ppo.policy.params[j] = keep + 1e-3f; lp = ppo_loss_at(&ppo, idx, M);
+        ppo.policy.params[j] = keep - 1e-3f; lm = ppo_loss_at(&ppo, idx, M);
+        ppo.policy.params[j] = keep;
+        num = (lp - lm) / ((double)(keep + 1e-3f) - (double)(keep - 1e-3f));
+        if (!FD_OK(an[j], num) && bad++ < 5) printf("    param %d: analytic %g numeric %g\n", j, an[j], num);
+    }
+    for (i = 0; i < ppo.policy.critic.size[1]; i++)   /* first-layer weights on inputs 4..6 */
+        for (j = 4; j < 7; j++) used += an[ppo.policy.num_actor_params + ppo.policy.critic.weight[0] + i * 7 + j] != 0;
+    free(an);
+    s2r_ppo_free(&ppo);
+    CHECKF(bad == 0, "%d gradients outside tolerance", bad);
+    CHECKF(used > 0, "no gradient reaches the privileged inputs' weights");
+    return 0;
+}
+
+/* The privileged inputs never reach the actor: two runs with the same seed
+   whose privileged channels differ (x1 and x10) sample the same actions
+   and log-probabilities in their first rollout while their values differ;
+   and on the same batch, changing the stored privileged inputs changes
+   the critic's gradient and leaves the actor's (and log_std's) bit for
+   bit.  A PPO asked for a privileged critic refuses envs without the
+   channel, and a training state of one is not resumed by the other. */
+static int test_ppo_privileged_actor_blind(void) {
+    s2r_ppo a, b;
+    s2r_ppo_config ca = toy_config(), cb = toy_config();
+    toy_env ta[2], tb[2];
+    toy_priv pa[2], pb[2];
+    s2r_env ea[2], eb[2];
+    float* ga;
+    size_t T = 32, k;
+    int values_differ = 0, critic_moved = 0, n;
+    CHECK(toy_priv_ppo(&a, &ca, ta, pa, ea, 1.0f) == S2R_OK && toy_priv_ppo(&b, &cb, tb, pb, eb, 10.0f) == S2R_OK);
+    CHECK(s2r__ppo_collect(&a, ea) == S2R_OK && s2r__ppo_collect(&b, eb) == S2R_OK);
+    CHECK(!memcmp(a.actions, b.actions, sizeof(float) * T * 2) && !memcmp(a.logprobs, b.logprobs, sizeof(float) * T));
+    for (k = 0; k < T; k++) values_differ += a.values[k] != b.values[k];
+    CHECKF(values_differ > 0, "the critic ignored its privileged inputs");
+    s2r__iota(a.perm, a.batch_size);
+    s2r__ppo_minibatch(&a, a.perm, a.minibatch_size);
+    n = a.adam.n;
+    ga = (float*)malloc(sizeof(float) * (size_t)n);
+    memcpy(ga, a.adam.grad, sizeof(float) * (size_t)n);
+    for (k = 0; k < T * 3; k++) a.priv[k] = 5.0f - a.priv[k];
+    s2r__ppo_minibatch(&a, a.perm, a.minibatch_size);
+    CHECK(!memcmp(ga, a.adam.grad, sizeof(float) * (size_t)a.policy.num_actor_params));
+    for (k = (size_t)a.policy.num_actor_params; k < (size_t)n; k++) critic_moved += ga[k] != a.adam.grad[k];
+    free(ga);
+    CHECK(critic_moved > 0);
+    s2r_ppo_free(&b);
+    /* an env without the channel */
+    CHECK(toy_priv_ppo(&b, &cb, tb, pb, eb, 1.0f) == S2R_OK);
+    eb[1].privileged = NULL;
+    CHECK(s2r_ppo_iterate(&b, eb, NULL) == S2R_ERR_INVALID_ARGUMENT && strstr(b.error, "privileged"));
+    s2r_ppo_free(&b);
+    /* a state saved with a privileged critic, loaded by a plain one */
+    CHECK(s2r_ppo_save_state(&a, S2R_TEST_TMP "/s2r_priv.state") == S2R_OK);
+    cb = toy_config();
+    CHECK(toy_ppo(&b, &cb, tb, eb) == S2R_OK);
+    CHECK(s2r_ppo_load_state(&b, S2R_TEST_TMP "/s2r_priv.state") != S2R_OK);
+    s2r_ppo_free(&b);
+    s2r_ppo_free(&a);
+    remove(S2R_TEST_TMP "/s2r_priv.state");
     return 0;
 }
 
@@ -777,11 +897,44 @@ static int test_checkpoint_round_trip(void) {
     CHECK(s2r_policy_save(&a.policy, NULL, CK_PATH) == S2R_OK);
     CHECK(s2r_policy_load(&b.policy, &b.adam, CK_PATH) == S2R_OK);
     CHECK(same_policy(&a.policy, &b.policy) && b.adam.t == 0 && b.adam.moments[0] == 0.0f);
-    a.policy.history = 3;   /* the frame history travels with the policy */
+    a.policy.history = 3;   /* the frame history travels with the policy, */
+    a.policy.randomization = 0x0123456789ABCDEFull;   /* and the digest of its ranges */
     CHECK(s2r_policy_save(&a.policy, NULL, CK_PATH) == S2R_OK);
     CHECK(s2r_policy_load(&b.policy, NULL, CK_PATH) == S2R_OK && b.policy.history == 3);
+    CHECK(b.policy.randomization == 0x0123456789ABCDEFull);
+    /* a version 1 file (16-word header) still loads, its ranges not known */
+    CHECKF(s2r_policy_load(&b.policy, NULL, "tests/fuzz/corpus/checkpoint/v1_policy_only.ckpt") == S2R_OK, "%s",
+           b.policy.error);
+    CHECK(b.policy.randomization == 0 && b.policy.shape.privileged == 0);
     s2r_ppo_free(&a);
     s2r_ppo_free(&b);
+    remove(CK_PATH);
+    return 0;
+}
+
+/* A policy with a privileged critic saves and loads whole (the shape
+   records the critic's extra inputs); a plain policy of the same sizes
+   refuses its checkpoint, naming the privileged inputs. */
+static int test_checkpoint_privileged(void) {
+    s2r_ppo a, plain;
+    s2r_ppo_config c = toy_config(), cp = toy_config();
+    toy_env te[2];
+    toy_priv tp[2];
+    s2r_env envs[2];
+    s2r_policy back;
+    s2r_policy_shape shape;
+    char error[S2R_ERROR_LEN];
+    CHECK(toy_priv_ppo(&a, &c, te, tp, envs, 1.0f) == S2R_OK);
+    CHECK(s2r_ppo_iterate(&a, envs, NULL) == S2R_OK);
+    CHECK(s2r_policy_save(&a.policy, &a.adam, CK_PATH) == S2R_OK);
+    CHECK(s2r_checkpoint_shape(CK_PATH, &shape, error) == S2R_OK && shape.privileged == 3);
+    CHECKF(s2r_policy_from_checkpoint(&back, CK_PATH, error) == S2R_OK, "%s", error);
+    CHECK(back.shape.privileged == 3 && back.critic.size[0] == 7 && same_policy(&a.policy, &back));
+    s2r_policy_free(&back);
+    CHECK(s2r_ppo_init(&plain, &cp, 4, 2) == S2R_OK);
+    CHECK(s2r_policy_load(&plain.policy, NULL, CK_PATH) == S2R_ERR_CORRUPT && strstr(plain.policy.error, "privileged"));
+    s2r_ppo_free(&plain);
+    s2r_ppo_free(&a);
     remove(CK_PATH);
     return 0;
 }
@@ -908,7 +1061,7 @@ static int test_checkpoint_corruption(void) {
     data = (unsigned char*)malloc((size_t)n);
     CHECK(fread(data, 1, (size_t)n, f) == (size_t)n);
     fclose(f);
-    for (i = 0; i < n; i += i < 64 ? 1 : 37) { /* one flipped bit at a time */
+    for (i = 0; i < n; i += i < 128 ? 1 : 37) { /* one flipped bit at a time: every header byte */
         data[i] ^= 0x10;
         CHECK(learn_write_bytes(CK_PATH, data, n) == n);
         CHECKF(load_fails(&b, &keep, moments, S2R_ERR_CORRUPT) == 0, "flip at byte %ld", i);
@@ -1184,7 +1337,7 @@ static unsigned char* learn_checkpoint_bytes(s2r_policy* p, const s2r_adam* opt,
 }
 
 /* Recompute the checksum (FNV-1a 64 over the header with header words
-   12-13 zeroed, then the payload) after editing an image. */
+   12-13 zeroed, then the payload; 32 words, 128 bytes) after editing an image. */
 static void learn_reseal(unsigned char* data, size_t n) {
     uint64_t h = 0xCBF29CE484222325ull;
     uint32_t half;
@@ -1209,7 +1362,7 @@ static int test_checkpoint_bad_step_count(void) {
     CHECK(trained_toy(&a, 1) == 0 && trained_toy(&b, 2) == 0 && trained_toy(&keep, 2) == 0);
     data = learn_checkpoint_bytes(&a.policy, &a.adam, &n);
     CHECK(data != NULL);
-    at = 64 + sizeof(float) * (size_t)a.policy.num_params + sizeof(double) * (2 + 2 * (size_t)a.policy.norm.dim);
+    at = 128 + sizeof(float) * (size_t)a.policy.num_params + sizeof(double) * (2 + 2 * (size_t)a.policy.norm.dim);
     CHECK(n == at + sizeof(double) + sizeof(float) * 2 * (size_t)a.adam.n);
     for (i = 0; i < (int)(sizeof bad / sizeof bad[0]); i++) {
         memcpy(data + at, &bad[i], sizeof(double));
@@ -1289,6 +1442,9 @@ static const test_case learn_tests[] = {
     {"adam_hand_computed", test_adam_hand_computed},
     {"ppo_loss_gradient", test_ppo_loss_gradient},
     {"ppo_first_minibatch_ratio_one", test_ppo_first_minibatch_ratio_one},
+    {"ppo_privileged_gradient", test_ppo_privileged_gradient},
+    {"ppo_privileged_actor_blind", test_ppo_privileged_actor_blind},
+    {"checkpoint_privileged", test_checkpoint_privileged},
     {"ppo_deterministic", test_ppo_deterministic},
     {"ppo_nan_update_skipped", test_ppo_nan_update_skipped},
     {"ppo_truncation_bootstrap", test_ppo_truncation_bootstrap},

@@ -361,6 +361,51 @@ static int test_history_policy(void) {
     return 0;
 }
 
+/* A privileged critic through s2r_train, on push with DR and a frame
+   history (the channel passes the history wrapper): a ppo made without
+   privileged_dim is refused, naming it; one made with it trains, its
+   checkpoint records the critic's extra inputs and the ranges' digest, and
+   the deployed policy (the actor) is evaluated with observations only. */
+static int test_privileged_critic_trains(void) {
+    s2r_training training = s2r_training_default(S2R_ROBOT_UR5E, S2R_TASK_PUSH);
+    s2r_ppo_config pc = s2r_task_ppo_config(S2R_TASK_PUSH, 4000, 3, 1);
+    s2r_ppo ppo;
+    s2r_policy back;
+    s2r_controller policy;
+    s2r_sim sim;
+    s2r_sim_config sc = s2r_task_sim_config(S2R_TASK_PUSH, S2R_ROBOT_UR5E);
+    s2r_task task;
+    s2r_eval_result r;
+    char error[S2R_ERROR_LEN];
+    const char* path = "build/test_privileged.ckpt";
+    int obs_dim, act_dim;
+    s2r_task_dims(S2R_TASK_PUSH, S2R_ROBOT_UR5E, &obs_dim, &act_dim);
+    obs_dim = s2r_history_obs_dim(obs_dim, act_dim, 2);
+    training.progress = 0;
+    training.history = 2;
+    training.privileged_critic = 1;
+    training.randomization = s2r_randomization_push();
+    CHECK(s2r_ppo_init(&ppo, &pc, obs_dim, act_dim) == S2R_OK);
+    CHECK(s2r_train(&training, &ppo, error) == S2R_ERR_INVALID_ARGUMENT && strstr(error, "privileged_dim"));
+    s2r_ppo_free(&ppo);
+    pc.privileged_dim = S2R_PRIVILEGED_DIM;
+    CHECK(s2r_ppo_init(&ppo, &pc, obs_dim, act_dim) == S2R_OK);
+    CHECKF(s2r_train(&training, &ppo, error) == S2R_OK, "%s", error);
+    CHECK(s2r_policy_save(&ppo.policy, NULL, path) == S2R_OK);
+    CHECKF(s2r_policy_from_checkpoint(&back, path, error) == S2R_OK, "%s", error);
+    CHECK(back.shape.privileged == S2R_PRIVILEGED_DIM && back.history == 2);
+    CHECK(back.randomization == s2r_randomization_digest(&training.randomization) && back.randomization != 0);
+    CHECK(s2r_sim_init(&sim, &sc) == S2R_OK && s2r_task_init(&task, &training.task, &sim.backend) == S2R_OK);
+    policy = s2r_policy_controller(&back);
+    CHECKF(s2r_evaluate(&policy, &task, 2, 5, &r, NULL) == S2R_OK, "%s", task.error);
+    s2r_task_free(&task);
+    s2r_sim_free(&sim);
+    s2r_policy_free(&back);
+    s2r_ppo_free(&ppo);
+    remove(path);
+    return 0;
+}
+
 /* Automatic DR: ranges start at the centre of the training ranges, limits
    hold them, bad settings are refused; an edge with `buffer` episodes is
    judged - mostly successes widen that side by a step, mostly failures
@@ -498,6 +543,7 @@ static int test_train_custom_mjcf(void) {
 static const test_case recipe_tests[] = {
     {"recipe: training on your own arm's MJCF file", test_train_custom_mjcf},
     {"recipe: a policy with a frame history trains, records it, and evaluates as deployed", test_history_policy},
+    {"recipe: a privileged critic trains through s2r_train; the actor deploys alone", test_privileged_critic_trains},
     {"recipe: ADR starts at the centre; an edge's successes widen it, failures narrow it", test_adr_judges_edges},
     {"recipe: ADR training moves ranges inside their limits, deterministically; no resume", test_adr_trains},
     {"recipe: camera calibration finds the unit's offset within 3 mm", test_calibrate_camera},

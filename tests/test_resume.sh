@@ -7,7 +7,8 @@
 #      and while it was dead no output existed half-written under its name;
 #   3. a run stopped with SIGINT: it must save, say so and exit with 130, and
 #      resume (on 2 threads) to the same checkpoint again;
-#   4. a unit's system-ID policy is not taken for another unit (example 04).
+#   4. a unit's system-ID policy is not taken for another unit (example 04),
+#      nor any policy trained on other ranges than its run wrote (04, 06).
 # Usage: tests/test_resume.sh [build dir]    (run from the repository root)
 set -u
 BUILD=${1:-build}
@@ -55,11 +56,29 @@ check "interrupted + resumed on 2 threads is byte-identical" cmp -s "$WORK/whole
 # A policy belongs to the unit it was identified on: 04 run for unit #2
 # beside unit #1's system-ID policy must not take it (it says so and starts
 # from the DR policy).
-mkdir -p "$WORK/unit" && cp "$WORK/whole/02_dr.ckpt" "$WORK/unit/02_dr.ckpt" &&
+mkdir -p "$WORK/unit" && cp "$WORK/whole/02_dr.ckpt" "$WORK/whole/02_ranges.txt" "$WORK/unit/" &&
   cp "$WORK/whole/02_dr.ckpt" "$WORK/unit/03_dr_sysid_unit1.ckpt" || exit 1
 $BUILD/04_finetune --quick --threads 1 --real-seed 2 --out "$WORK/unit" > "$WORK/unit.log" 2>&1
 check "04 for unit #2 finishes beside unit #1's system-ID policy" test -f "$WORK/unit/04_curve.csv"
 check "04 for unit #2 does not take unit #1's policy" grep -q "03_dr_sysid_unit2.ckpt not found" "$WORK/unit.log"
+
+# A checkpoint records the ranges it was trained on: a "system-ID policy"
+# for unit #2 that is really the DR policy, beside ranges re-centred
+# otherwise, stops 04 and 06 with an error naming both files; so does the
+# DR policy once its own ranges file is edited.
+cp "$WORK/whole/02_dr.ckpt" "$WORK/unit/03_dr_sysid_unit2.ckpt" &&
+  sed 's/^kp .*/kp uniform 0.9 1.1 scale/' "$WORK/whole/02_ranges.txt" > "$WORK/unit/03_ranges_ur5e_unit2.txt" || exit 1
+$BUILD/04_finetune --quick --threads 1 --real-seed 2 --out "$WORK/unit" > "$WORK/ranges.log" 2>&1
+status=$?
+check "04 stops on a policy not trained on its unit's ranges" test $status -ne 0
+check "04 names the checkpoint and the ranges" grep -q "03_dr_sysid_unit2.ckpt was not trained on the ranges in .*03_ranges_ur5e_unit2.txt" "$WORK/ranges.log"
+$BUILD/06_staged_deployment --quick --real-seed 2 --out "$WORK/unit" > "$WORK/ranges6.log" 2>&1
+status=$?
+check "06 stops on the same policy" test $status -ne 0
+check "06 names them" grep -q "was not trained on the ranges" "$WORK/ranges6.log"
+rm "$WORK/unit/03_dr_sysid_unit2.ckpt" && cp "$WORK/unit/03_ranges_ur5e_unit2.txt" "$WORK/unit/02_ranges.txt" || exit 1
+$BUILD/04_finetune --quick --threads 1 --real-seed 2 --out "$WORK/unit" > "$WORK/ranges2.log" 2>&1
+check "04 stops on the DR policy once its ranges are edited" grep -q "02_dr.ckpt was not trained on the ranges" "$WORK/ranges2.log"
 
 echo "$failed resume check(s) failed"
 [ $failed -eq 0 ]

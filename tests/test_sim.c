@@ -297,6 +297,44 @@ static int test_ablated_units(void) {
     return 0;
 }
 
+/* What a privileged critic sees (s2r_sim_privileged): zeros before any
+   draw; a pinned draw reads in units of the ranges - kp at the top of
+   0.85-1.15 is +1, the command latency at the bottom of 10-30 ms -1, kv
+   per joint averages (0.9 and 1.1 on alternate joints: 0 on an even
+   count), an entry the ranges leave off (target_offset) reads 0; a
+   random draw stays within [-1, 1] for uniform ranges. */
+static int test_sim_privileged(void) {
+    s2r_sim sim;
+    s2r_sim_config c = s2r_sim_config_default(S2R_ROBOT_UR5E);
+    s2r_rng rng = s2r_rng_make(4, 0);
+    s2r_sim_draw d;
+    float z[S2R_PRIVILEGED_DIM];
+    int p, j;
+    c.randomization = s2r_randomization_default();
+    CHECKF(s2r_sim_init(&sim, &c) == S2R_OK, "%s", sim.error);
+    s2r_sim_privileged(&sim, z);
+    for (p = 0; p < S2R_PRIVILEGED_DIM; p++) CHECKF(z[p] == 0, "before any draw: %s %g", p < S2R_PARAM_COUNT ? s2r_param_name((s2r_param)p) : "target y/z", z[p]);
+    CHECK(s2r_backend_reset(&sim.backend, NULL, NULL, &rng) == S2R_OK);
+    s2r_sim_privileged(&sim, z);
+    for (p = 0; p < S2R_PRIVILEGED_DIM; p++) CHECKF(z[p] >= -1 && z[p] <= 1, "%d: %g", p, z[p]);
+    d = sim.draw;
+    d.per_joint = 1;
+    for (j = 0; j < 6; j++) {
+        d.joint[S2R_PARAM_KP][j] = 1.15;
+        d.joint[S2R_PARAM_KV][j] = j % 2 ? 1.1 : 0.9;
+    }
+    d.value[S2R_PARAM_ACTION_LATENCY] = 0.010;
+    d.target_offset[1] = 0.02;
+    CHECK(s2r_sim_pin_draw(&sim, &d) == S2R_OK && s2r_backend_reset(&sim.backend, NULL, NULL, NULL) == S2R_OK);
+    s2r_sim_privileged(&sim, z);
+    CHECKF(fabs(z[S2R_PARAM_KP] - 1) < 1e-5, "kp %g", z[S2R_PARAM_KP]);
+    CHECKF(fabs(z[S2R_PARAM_KV]) < 1e-5, "kv %g", z[S2R_PARAM_KV]);
+    CHECKF(fabs(z[S2R_PARAM_ACTION_LATENCY] + 1) < 1e-5, "latency %g", z[S2R_PARAM_ACTION_LATENCY]);
+    CHECK(z[S2R_PARAM_TARGET_OFFSET] == 0 && z[S2R_PARAM_COUNT] == 0);
+    s2r_sim_free(&sim);
+    return 0;
+}
+
 static const test_case sim_tests[] = {
     {"sim: the step loop allocates nothing (counted through S2R_MALLOC)", test_step_loop_allocates_nothing},
     {"sim: randomize then restore is bit-identical to nominal", test_randomize_then_restore},
@@ -305,6 +343,7 @@ static const test_case sim_tests[] = {
     {"sim: 20 ms action latency is exactly 10 physics steps", test_action_latency_steps},
     {"sim: NaN, min > max and huge latency rejected", test_bad_randomization},
     {"sim: nominal sensors exact, noisy sensors not", test_sensing_noise},
+    {"sim: a privileged critic sees the draw in units of the ranges", test_sim_privileged},
     {"real: same unit seed same robot, other seed differs", test_real_units},
     {"real: same seeds give the same trajectory", test_real_deterministic},
     {"real: a unit with every effect off is the nominal simulator; one off changes only it", test_ablated_units},

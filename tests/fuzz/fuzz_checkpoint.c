@@ -28,15 +28,17 @@
    file built with -DFUZZ_WRITE_SEEDS (a plain main, no libFuzzer):
        cc -I. -I/usr/include/stb -DFUZZ_WRITE_SEEDS tests/fuzz/fuzz_checkpoint.c \
            -o build/checkpoint_seeds -lmujoco -lm
-       ./build/checkpoint_seeds tests/fuzz/corpus/checkpoint */
+       ./build/checkpoint_seeds tests/fuzz/corpus/checkpoint
+   The v1_*.ckpt seeds are the same checkpoints written in format version
+   1 (a 16-word header), which the loader still reads. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../../sim2real.h"
 #include <stdlib.h>
 #include <string.h>
 
 /* The policy every input is loaded into: obs 4 -> {8, 8} -> act 2, which
-   makes 253 parameters and a 1156-byte checkpoint (3188 with Adam state). */
-static const s2r_policy_shape FUZZ_SHAPE = {4, 2, 2, {8, 8, 0, 0}};
+   makes 253 parameters and a 1220-byte checkpoint (3252 with Adam state). */
+static const s2r_policy_shape FUZZ_SHAPE = {4, 2, 2, {8, 8, 0, 0}, 0};
 
 static s2r_policy fuzz_policy;        /* loaded into                      */
 static s2r_adam   fuzz_adam;          /* over all of fuzz_policy.params   */
@@ -225,7 +227,8 @@ static void seed_save(const char* dir, const char* name, s2r_policy* p, const s2
 
 int main(int argc, char** argv) {
     const char* dir = argc > 1 ? argv[1] : "tests/fuzz/corpus/checkpoint";
-    static const s2r_policy_shape other = {3, 1, 1, {4, 0, 0, 0}};
+    static const s2r_policy_shape other = {3, 1, 1, {4, 0, 0, 0}, 0};
+    s2r_policy_shape privileged = FUZZ_SHAPE;
     s2r_policy small;
     s2r_rng rng = s2r_rng_make(3, 0);
     const size_t all = (size_t)-1;
@@ -239,6 +242,11 @@ int main(int argc, char** argv) {
     seed_save(dir, "truncated.ckpt", &fuzz_policy, NULL, 100, S2R_ERR_CORRUPT);
     if (s2r_policy_init(&small, &other, 0.0f, 5.0f, &rng) != S2R_OK) fuzz_fail(small.error);
     seed_save(dir, "other_shape.ckpt", &small, NULL, all, S2R_ERR_CORRUPT);
+    s2r_policy_free(&small);
+    privileged.privileged = 3;   /* the same sizes with a privileged critic: another shape */
+    if (s2r_policy_init(&small, &privileged, 0.0f, 5.0f, &rng) != S2R_OK) fuzz_fail(small.error);
+    small.randomization = 0x0123456789ABCDEFull;
+    seed_save(dir, "privileged_critic.ckpt", &small, NULL, all, S2R_ERR_CORRUPT);
     s2r_policy_free(&small);
     printf("checkpoint seeds written to %s\n", dir);
     return 0;
