@@ -119,6 +119,7 @@ test: test-deps
 	./$(BUILD)/02_domain_randomization --quick --mjcf examples/arm4.xml --ranges $(BUILD)/quick_arm4/12_ranges.txt --out $(BUILD)/quick_arm4
 	./$(BUILD)/13_recipe_depth --quick --out $(BUILD)/quick_push
 	./$(BUILD)/13_recipe_depth --adr --quick --out $(BUILD)/quick_push
+	./$(BUILD)/13_recipe_depth --privileged --quick --out $(BUILD)/quick_push
 	@$(MAKE) --no-print-directory notebooks sanitize fuzz
 
 # The notebooks (notebooks/*.ipynb), executed headless in recipe order with
@@ -180,7 +181,8 @@ figures: deps $(EXAMPLES)
 	  cp $(BUILD)/push_$$r/08_push_filmstrip_$$r.png figures/ || exit 1; \
 	  ./$(BUILD)/13_recipe_depth --robot $$r --out $(BUILD)/depth_$$r --threads $(THREADS) || exit 1; \
 	  ./$(BUILD)/13_recipe_depth --adr --robot $$r --out $(BUILD)/depth_$$r --threads $(THREADS) || exit 1; \
-	  for t in memory adr; do for f in csv png; do \
+	  ./$(BUILD)/13_recipe_depth --privileged --robot $$r --out $(BUILD)/depth_$$r --threads $(THREADS) || exit 1; \
+	  for t in memory adr privileged; do for f in csv png; do \
 	    cp $(BUILD)/depth_$$r/13_$$t.$$f figures/13_ablation_$${t}_$$r.$$f || exit 1; done; done; \
 	done
 	@$(MAKE) --no-print-directory answers

@@ -103,8 +103,9 @@
      12  your arm from its logs: system identification from CSV files alone
          (s2r_trajectory_set_load_csv), ranges that 02 --ranges trains on.
      13  a policy with memory (s2r_training.history) against one without,
-         or automatic DR (s2r_adr) against hand-set ranges, trained and
-         measured in sim and on real units.
+         automatic DR (s2r_adr) against hand-set ranges, or a privileged
+         critic (s2r_training.privileged_critic) against a plain one,
+         trained and measured in sim and on real units.
      14  predicting transfer: each policy's real success predicted from
          simulation alone - nominal, DR, the unit's identified ranges, and
          those with the camera as deployed (s2r_predict_transfer) - then
@@ -215,7 +216,8 @@
      Tasks                 one door for the pipeline to either task
      Scripted controller   IK, the reach expert and the pusher (baseline,
                            operator, fallback)
-     Learning              MLP, PPO, behaviour cloning, checkpoints, pendulum,
+     Learning              MLP, PPO (optionally with a privileged critic),
+                           behaviour cloning, checkpoints, pendulum,
                            demonstration files
      Evaluation            controllers, success with Wilson intervals, frame
                            history (a policy with memory)
@@ -1876,7 +1878,14 @@ S2RDEF s2r_result s2r_expert_act(s2r_expert* e, const float* obs, const double* 
      s2r_ppo          PPO as in CleanRL's ppo_continuous_action: rollouts over
                       N environments (optionally in parallel), clipped
                       surrogate, value clipping, entropy bonus, annealed
-                      learning rate, shuffled minibatches, gradient clipping
+                      learning rate, shuffled minibatches, gradient clipping;
+                      optionally a privileged critic (Pinto et al. 2018,
+                      asymmetric actor-critic): with cfg.privileged_dim the
+                      value network also sees what the environments know
+                      and a robot does not (s2r_env.privileged, e.g. the
+                      episode's randomized parameters), the actor only the
+                      observation - a better baseline in training, nothing
+                      extra at deployment
      s2r_dataset,     behaviour cloning from (observation, action) pairs,
      s2r_bc           from scratch or as an anchored fine-tune of a policy
      s2r_policy_save  versioned, checksummed checkpoints written atomically

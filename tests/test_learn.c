@@ -290,6 +290,27 @@ static double ppo_loss_at(s2r_ppo* ppo, const int* idx, int M) {
     return s2r__ppo_total(ppo, &s, M);
 }
 
+/* The analytic gradient of minibatch idx [M] (copied to an [adam.n])
+   against central differences in every parameter: returns how many are
+   outside tolerance, *max_err the largest error. */
+static int ppo_gradient_check(s2r_ppo* ppo, const int* idx, int M, float* an, double* max_err) {
+    int j, bad = 0;
+    *max_err = 0.0;
+    s2r__ppo_minibatch(ppo, idx, M);
+    memcpy(an, ppo->adam.grad, sizeof(float) * (size_t)ppo->adam.n);
+    for (j = 0; j < ppo->policy.num_params; j++) {
+        float keep = ppo->policy.params[j];
+        double lp, lm, num;
+        ppo->policy.params[j] = keep + 1e-3f; lp = ppo_loss_at(ppo, idx, M);
+        ppo->policy.params[j] = keep - 1e-3f; lm = ppo_loss_at(ppo, idx, M);
+        ppo->policy.params[j] = keep;
+        num = (lp - lm) / ((double)(keep + 1e-3f) - (double)(keep - 1e-3f));
+        if (fabs(an[j] - num) > *max_err) *max_err = fabs(an[j] - num);
+        if (!FD_OK(an[j], num) && bad++ < 5) printf("    param %d: analytic %g numeric %g\n", j, an[j], num);
+    }
+    return bad;
+}
+
 /* The PPO loss gradient (policy, value, entropy; with ratios and values
    both inside and outside their clip ranges) against finite differences. */
 static int test_ppo_loss_gradient(void) {
@@ -297,9 +318,9 @@ static int test_ppo_loss_gradient(void) {
     s2r_ppo_config c = toy_config();
     toy_env te[2];
     s2r_env envs[2];
-    int idx[16], i, j, bad = 0, M = 16;
+    int idx[16], i, bad, M = 16;
     float* an;
-    double max_err = 0.0;
+    double max_err;
     CHECK(toy_ppo(&ppo, &c, te, envs) == S2R_OK);
     CHECK(s2r__ppo_collect(&ppo, envs) == S2R_OK);
     for (i = 0; i < M; i++) {
@@ -309,21 +330,8 @@ static int test_ppo_loss_gradient(void) {
         ppo.logprobs[idx[i]] += (float)((i % 3) - 1) * 0.5f;
         ppo.values[idx[i]] += (float)((i % 3) - 1) * 1.0f;
     }
-    s2r__ppo_minibatch(&ppo, idx, M);
     an = (float*)malloc(sizeof(float) * (size_t)ppo.adam.n);
-    memcpy(an, ppo.adam.grad, sizeof(float) * (size_t)ppo.adam.n);
-    for (j = 0; j < ppo.policy.num_params; j++) {
-        float keep = ppo.policy.params[j];
-        double lp, lm, num;
-        ppo.policy.params[j] = keep + 1e-3f; lp = ppo_loss_at(&ppo, idx, M);
-        ppo.policy.params[j] = keep - 1e-3f; lm = ppo_loss_at(&ppo, idx, M);
-        ppo.policy.params[j] = keep;
-        num = (lp - lm) / ((double)(keep + 1e-3f) - (double)(keep - 1e-3f));
-        if (fabs(an[j] - num) > max_err) max_err = fabs(an[j] - num);
-        if (!FD_OK(an[j], num)) {
-            if (bad++ < 5) printf("    param %d: analytic %g numeric %g\n", j, an[j], num);
-        }
-    }
+    bad = ppo_gradient_check(&ppo, idx, M, an, &max_err);
     printf("    ppo loss: %d params, max abs gradient error %.2e\n",
            ppo.policy.num_params, max_err);
     free(an);
@@ -372,8 +380,9 @@ static int test_ppo_privileged_gradient(void) {
     toy_env te[2];
     toy_priv tp[2];
     s2r_env envs[2];
-    int idx[16], i, j, bad = 0, M = 16, used = 0;
+    int idx[16], i, j, bad, M = 16, used = 0;
     float* an;
+    double max_err;
     CHECK(toy_priv_ppo(&ppo, &c, te, tp, envs, 1.0f) == S2R_OK);
     CHECK(ppo.policy.critic.size[0] == 7 && ppo.policy.actor.size[0] == 4);
     CHECK(s2r__ppo_collect(&ppo, envs) == S2R_OK);
@@ -381,18 +390,8 @@ static int test_ppo_privileged_gradient(void) {
         idx[i] = 2 * i;
         ppo.values[idx[i]] += (float)((i % 3) - 1) * 1.0f;
     }
-    s2r__ppo_minibatch(&ppo, idx, M);
     an = (float*)malloc(sizeof(float) * (size_t)ppo.adam.n);
-    memcpy(an, ppo.adam.grad, sizeof(float) * (size_t)ppo.adam.n);
-    for (j = 0; j < ppo.policy.num_params; j++) {
-        float keep = ppo.policy.params[j];
-        double lp, lm, num;
-        ppo.policy.params[j] = keep + 1e-3f; lp = ppo_loss_at(&ppo, idx, M);
-        ppo.policy.params[j] = keep - 1e-3f; lm = ppo_loss_at(&ppo, idx, M);
-        ppo.policy.params[j] = keep;
-        num = (lp - lm) / ((double)(keep + 1e-3f) - (double)(keep - 1e-3f));
-        if (!FD_OK(an[j], num) && bad++ < 5) printf("    param %d: analytic %g numeric %g\n", j, an[j], num);
-    }
+    bad = ppo_gradient_check(&ppo, idx, M, an, &max_err);
     for (i = 0; i < ppo.policy.critic.size[1]; i++)   /* first-layer weights on inputs 4..6 */
         for (j = 4; j < 7; j++) used += an[ppo.policy.num_actor_params + ppo.policy.critic.weight[0] + i * 7 + j] != 0;
     free(an);
