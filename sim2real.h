@@ -3070,7 +3070,11 @@ S2RDEF s2r_result s2r_train(const s2r_training* training, s2r_ppo* ppo, char* er
    (joint_misfit): an effect of that joint (its own friction, backlash,
    gain) the shared parameters cannot hold.  Errors every joint shares
    come from the fit as a whole (the joints are coupled) and are not
-   flagged.
+   flagged.  A flagged joint can be given entries of its own
+   (s2r_sysid_param.joint: its kp, kv, torque limit, damping, armature or
+   friction loss apart from the rest's) and fitted again: a softer
+   fourth servo of the UR5e (kp x 0.6) comes back as kp 1.00 and
+   kp[4] 0.60 and the flag goes away (tests/test_sysid.c).
 
    Recentred ranges.  s2r_sysid_recentre turns the estimate into the next
    training run's randomization: each identifiable parameter becomes
@@ -3396,6 +3400,14 @@ typedef struct s2r_sysid_param {
     double    lo, hi;  /* search bounds, lo <= hi                                     */
     double    start;   /* first guess in [lo, hi]; NAN = the nominal model (1 for a
                           scale, 0 otherwise), clamped into the bounds                 */
+    int       joint;   /* 0: one value for every joint (the default); j = 1..n: joint
+                          j alone (1-based), for the joint-wise parameters - kp, kv,
+                          torque_limit, damping, armature, frictionloss - where one
+                          drive differs from the rest: it overrides, for that joint,
+                          the shared entry of the same parameter if there is one (or
+                          the nominal value).  Reported like any entry; a range table
+                          holds one range per parameter, so s2r_sysid_recentre and
+                          s2r_sysid_fixed leave per-joint entries out              */
 } s2r_sysid_param;
 
 /* What a run found.  Arrays are indexed like config.param. */
@@ -7403,6 +7415,14 @@ static s2r_result s2r__sim_reset(void* self, const double* q0, const double* tar
 static const s2r_param s2r__joint_wise[] = {S2R_PARAM_KP, S2R_PARAM_KV, S2R_PARAM_TORQUE_LIMIT,
                                             S2R_PARAM_DAMPING, S2R_PARAM_ARMATURE, S2R_PARAM_FRICTIONLOSS};
 
+/* 1 if p is one of them. */
+static int s2r__is_joint_wise(s2r_param p) {
+    int k;
+    for (k = 0; k < (int)(sizeof s2r__joint_wise / sizeof *s2r__joint_wise); k++)
+        if (s2r__joint_wise[k] == p) return 1;
+    return 0;
+}
+
 /* Draw one episode: per-parameter values, then per-joint and per-element
    draws (joint 0 of a joint-wise parameter keeps value[p]). */
 static void s2r__sim_sample_draw(const s2r_randomization* r, int n, s2r_rng* rng, s2r_sim_draw* d) {
@@ -7924,10 +7944,9 @@ S2RDEF s2r_result s2r_sim_pin_draw(s2r_sim* sim, const s2r_sim_draw* draw) {
    the joint-wise ones, qpos_bias's rms, target_offset's x. */
 static double s2r__sim_draw_summary(const s2r_sim_draw* d, s2r_param p, int n) {
     double sum = 0;
-    int j, k, joint_wise = 0;
+    int j;
     if (p == S2R_PARAM_TARGET_OFFSET) return d->target_offset[0];
-    for (k = 0; k < (int)(sizeof s2r__joint_wise / sizeof *s2r__joint_wise); k++) joint_wise |= s2r__joint_wise[k] == p;
-    if (!joint_wise && p != S2R_PARAM_LINK_MASS && p != S2R_PARAM_QPOS_BIAS) return d->value[p];
+    if (!s2r__is_joint_wise(p) && p != S2R_PARAM_LINK_MASS && p != S2R_PARAM_QPOS_BIAS) return d->value[p];
     for (j = 0; j < n; j++) {
         if (p == S2R_PARAM_LINK_MASS) sum += d->link_mass[j];
         else if (p == S2R_PARAM_QPOS_BIAS) sum += d->qpos_bias[j] * d->qpos_bias[j];
@@ -13365,6 +13384,7 @@ S2RDEF s2r_sysid_param s2r_sysid_param_default(s2r_param p) {
     sp.param = p;
     sp.start = NAN;
     sp.lo = sp.hi = NAN;
+    sp.joint = 0;
     switch (p) {   /* wider than the default training ranges: a unit may lie outside them */
     case S2R_PARAM_FRICTION:       sp.lo = 0.25; sp.hi = 2.0;  break; /* x, contact tables vary 4x  */
     case S2R_PARAM_DAMPING:        sp.lo = 0.25; sp.hi = 4.0;  break; /* x, lubricant and wear      */
@@ -13449,8 +13469,17 @@ static s2r_result s2r__sysid_check_param(const s2r_sysid_config* c, int i, char*
     if (s2r__sysid_is_object(sp->param) && !(c->weight_object > 0))
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "parameter %d (%s) shows only in the object's motion: record "
                          "strikes (s2r_trajectory_collect_strikes) and set weight_object > 0", i, name);
+    if (sp->joint < 0 || sp->joint > S2R_MAX_JOINTS)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%s: joint must be 0 (every joint) or 1..%d, got %d", name,
+                         S2R_MAX_JOINTS, sp->joint);
+    if (sp->joint > 0 && !s2r__is_joint_wise(sp->param))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%s is not a joint's own parameter: only kp, kv, torque_limit, "
+                         "damping, armature and frictionloss take a joint", name);
+    if (sp->joint > 0 && c->known.p[sp->param].enabled && c->known.p[sp->param].mode != s2r_param_default_mode(sp->param))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%s of joint %d: the known entry of %s must use its default mode",
+                         name, sp->joint, name);
     for (k = 0; k < i; k++)
-        if (c->param[k].param == sp->param)
+        if (c->param[k].param == sp->param && c->param[k].joint == sp->joint)
             return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%s is listed twice (entries %d and %d)", name, k, i);
     if (!isfinite(sp->lo) || !isfinite(sp->hi))
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%s: bounds must be finite, got [%g, %g]", name, sp->lo, sp->hi);
@@ -13510,9 +13539,15 @@ static s2r_randomization s2r__sysid_modes(const s2r_sysid_config* c, const doubl
         }
     for (i = 0; i < c->n_params; i++) {
         s2r_param p2 = c->param[i].param;
-        r.p[p2].enabled = 1;
-        r.p[p2].mode = s2r_param_default_mode(p2);
-        r.p[p2].dist = s2r_dist_fixed(at[i]);
+        s2r_param_range* e;
+        double v;
+        if ((unsigned)p2 >= S2R_PARAM_COUNT) continue;   /* (a checked config has none) */
+        e = &r.p[p2];
+        /* one joint's own entry: the other joints keep the shared, known or nominal value */
+        v = c->param[i].joint == 0 ? at[i] : e->enabled ? s2r_dist_centre(&e->dist) : s2r__sysid_nominal(p2);
+        e->enabled = 1;
+        e->mode = s2r_param_default_mode(p2);
+        e->dist = s2r_dist_fixed(v);
     }
     return r;
 }
@@ -13541,6 +13576,10 @@ static s2r_result s2r__sysid_check_model(s2r_sysid* id) {
     int i, klo, khi;
     for (i = 0; i < id->config.n_params; i++) {
         upper[i] = id->config.param[i].hi;
+        if (id->config.param[i].joint > id->sim.robot.info.n_joints)
+            return s2r__fail(id->error, S2R_ERR_INVALID_ARGUMENT, "%s of joint %d: the arm has %d joints",
+                             s2r_param_name(id->config.param[i].param), id->config.param[i].joint,
+                             id->sim.robot.info.n_joints);
         if (!s2r__sysid_is_latency(id->config.param[i].param)) continue;
         s2r__sysid_step_range(id, i, &klo, &khi);
         if (klo > khi)
@@ -13592,14 +13631,22 @@ S2RDEF void s2r_sysid_free(s2r_sysid* id) {
 
 /* The simulator's draw for candidate values ([n_params]). */
 static void s2r__sysid_draw(const s2r_sysid* id, const double* values, s2r_sim_draw* d) {
-    int i, j;
+    int i, j, k, per_joint = 0;
     *d = id->base;
     for (i = 0; i < id->config.n_params; i++) {
         s2r_param p = id->config.param[i].param;
+        per_joint |= id->config.param[i].joint > 0;
+        if (id->config.param[i].joint > 0) continue;
         d->value[p] = values[i];
         if (p == S2R_PARAM_LINK_MASS)
             for (j = 0; j < S2R_MAX_JOINTS; j++) d->link_mass[j] = values[i];
     }
+    if (!per_joint) return;
+    d->per_joint = 1;   /* every joint the shared value, then the joints' own */
+    for (k = 0; k < (int)(sizeof s2r__joint_wise / sizeof *s2r__joint_wise); k++)
+        for (j = 0; j < S2R_MAX_JOINTS; j++) d->joint[s2r__joint_wise[k]][j] = d->value[s2r__joint_wise[k]];
+    for (i = 0; i < id->config.n_params; i++)
+        if (id->config.param[i].joint > 0) d->joint[id->config.param[i].param][id->config.param[i].joint - 1] = values[i];
 }
 
 /* Rows of the weighted residual per sample: the joint positions, the
@@ -14619,7 +14666,7 @@ S2RDEF s2r_result s2r_sysid_recentre(const s2r_sysid* id, const s2r_sysid_result
     for (i = 0; i < result->n_params; i++) {
         const s2r_sysid_param* sp = &id->config.param[i];
         double v = result->value[i], w = result->half_width[i];
-        if (!result->identifiable[i]) continue;
+        if (!result->identifiable[i] || sp->joint > 0) continue;   /* one range per parameter */
         r.p[sp->param].enabled = 1;
         r.p[sp->param].mode = s2r_param_default_mode(sp->param);
         r.p[sp->param].dist = s2r_dist_uniform(fmax(sp->lo, v - w), fmin(sp->hi, v + w));
@@ -14791,6 +14838,13 @@ S2RDEF s2r_result s2r_identify_object(const s2r_backend* push_robot, const s2r_i
     return res;
 }
 
+/* An entry's name for the report: "kp", or "kp[4]" for joint 4's own. */
+static const char* s2r__sysid_label(const s2r_sysid_param* sp, char* buf, size_t cap) {
+    if (sp->joint <= 0) return s2r_param_name(sp->param);
+    snprintf(buf, cap, "%s[%d]", s2r_param_name(sp->param), sp->joint);
+    return buf;
+}
+
 /* The latency profile as "k: loss" around its minimum (searched steps only). */
 static void s2r__sysid_print_profile(const s2r_sysid* id, const s2r_sysid_result* r) {
     int k;
@@ -14811,8 +14865,10 @@ static void s2r__sysid_print_flat(const s2r_sysid* id, const s2r_sysid_result* r
     for (k = 0; k < r->n_flat; k++) {
         printf("    flat (rise %.2e rad^2 per bounds width):", r->eigenvalue[k]);
         for (i = 0; i < r->n_params; i++)
-            if (fabs(r->eigenvector[k][i]) >= 0.2)
-                printf(" %+.2f %s", r->eigenvector[k][i], s2r_param_name(id->config.param[i].param));
+            if (fabs(r->eigenvector[k][i]) >= 0.2) {
+                char label[40];
+                printf(" %+.2f %s", r->eigenvector[k][i], s2r__sysid_label(&id->config.param[i], label, sizeof label));
+            }
         printf("\n");
     }
 }
@@ -14825,7 +14881,8 @@ S2RDEF void s2r_sysid_print(const s2r_sysid* id, const s2r_sysid_result* r) {
         const s2r_sysid_param* sp = &id->config.param[i];
         const char* note = !r->identifiable[i] ? "  not identifiable"
                          : (r->value[i] == sp->lo || r->value[i] == sp->hi) ? "  at a bound" : "";
-        printf("  %-15s %-9s %9.4g %9.4g %9.2g   [%7.3g, %7.3g] %11.2e %10.3g%s\n", s2r_param_name(sp->param),
+        char label[40];
+        printf("  %-15s %-9s %9.4g %9.4g %9.2g   [%7.3g, %7.3g] %11.2e %10.3g%s\n", s2r__sysid_label(sp, label, sizeof label),
                s2r__sysid_unit(sp->param), r->start[i], r->value[i], r->std_error[i], sp->lo, sp->hi, r->sensitivity[i],
                r->half_width[i], note);
     }

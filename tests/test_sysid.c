@@ -293,9 +293,10 @@ static int test_flat_combination_named(void) {
     return 0;
 }
 
-/* One joint's servo is softer than the rest (kp x 0.6 on joint 3 only):
-   the one kp the model has cannot hold it, and the per-joint report must
-   point at that joint alone. */
+/* One joint's servo is softer than the rest (kp x 0.6 on the fourth joint,
+   index 3, only): the one kp the model has cannot hold it, and the
+   per-joint report must point at that joint alone; given that joint's kp
+   as an entry of its own, identification recovers both. */
 static int test_joint_misfit_flagged(void) {
     static const s2r_param p[1] = {S2R_PARAM_KP};
     s2r_sim_config c = sysid_t_standin_config(S2R_ROBOT_UR5E, p, (const double[]){1.0}, 1), model = s2r_sim_config_default(S2R_ROBOT_UR5E);
@@ -329,6 +330,30 @@ static int test_joint_misfit_flagged(void) {
         CHECKF(r.joint_misfit[j] == (j == 3), "joint %d: %.1f %% of its motion, flagged %d", j, 100 * r.joint_relative[j],
                r.joint_misfit[j]);
     s2r_sysid_free(&id);
+    /* The same data with joint 4's kp as an entry of its own (1-based): both values come back, no joint is
+       flagged; the recentred ranges hold the shared kp only (one range per parameter). */
+    cfg.n_params = 2;
+    cfg.param[1] = s2r_sysid_param_default(S2R_PARAM_KP);
+    cfg.param[1].joint = 4;
+    CHECKF(s2r_sysid_init(&id, &cfg, &model) == S2R_OK, "%s", id.error);
+    CHECKF(s2r_sysid_run(&id, &set, &valid, &r) == S2R_OK, "%s", id.error);
+    printf("    joint 4's kp as an entry of its own: kp %.3f, kp[4] %.3f\n", r.value[0], r.value[1]);
+    CHECKF(fabs(r.value[0] - 1.0) < 0.03 && fabs(r.value[1] - 0.6) < 0.03, "kp %.3f, kp[4] %.3f", r.value[0], r.value[1]);
+    for (j = 0; j < 6; j++) CHECKF(!r.joint_misfit[j], "joint %d still flagged (%.1f %%)", j, 100 * r.joint_relative[j]);
+    {
+        s2r_randomization dr = s2r_randomization_default(), next;
+        CHECK(s2r_sysid_recentre(&id, &r, &dr, &next) == S2R_OK);
+        CHECK(next.p[S2R_PARAM_KP].dist.lo <= r.value[0] && next.p[S2R_PARAM_KP].dist.hi >= r.value[0]);
+    }
+    s2r_sysid_free(&id);
+    /* what a per-joint entry may not be */
+    cfg.param[1].joint = 7;   /* the UR5e has 6 */
+    CHECK(s2r_sysid_init(&id, &cfg, &model) == S2R_ERR_INVALID_ARGUMENT && strstr(id.error, "6 joints"));
+    cfg.param[1].joint = 0;   /* kp twice */
+    CHECK(s2r_sysid_config_check(&cfg, NULL) == S2R_ERR_INVALID_ARGUMENT);
+    cfg.param[1] = s2r_sysid_param_default(S2R_PARAM_PAYLOAD);
+    cfg.param[1].joint = 2;   /* not a joint's own */
+    CHECK(s2r_sysid_config_check(&cfg, NULL) == S2R_ERR_INVALID_ARGUMENT);
     s2r_trajectory_set_free(&set);
     s2r_trajectory_set_free(&valid);
     s2r_sim_free(&standin);
@@ -946,7 +971,7 @@ static const test_case sysid_tests[] = {
     {"sysid: reported loss is the loss there; latency neighbours re-fitted are worse; LM moves < 0.1 %", test_reaches_its_optimum},
     {"sysid: zero-sensitivity friction is flagged and kept at its start", test_zero_sensitivity_flagged},
     {"sysid: gains and masses scaled together: the flat combination is named", test_flat_combination_named},
-    {"sysid: one joint's softer servo is flagged on that joint alone", test_joint_misfit_flagged},
+    {"sysid: one joint's softer servo is flagged on that joint alone; its own entry recovers it", test_joint_misfit_flagged},
     {"sysid: estimates stay inside their bounds", test_bounds_hold},
     {"sysid: recentred ranges narrow around the estimate and save", test_recentred_ranges},
     {"sysid: on a real UR5e unit the validation MSE falls at least 10x", test_real_unit_validation_falls},
