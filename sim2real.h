@@ -1884,8 +1884,11 @@ S2RDEF s2r_result s2r_expert_act(s2r_expert* e, const float* obs, const double* 
                       value network also sees what the environments know
                       and a robot does not (s2r_env.privileged, e.g. the
                       episode's randomized parameters), the actor only the
-                      observation - a better baseline in training, nothing
-                      extra at deployment
+                      observation - in principle a better baseline in
+                      training, and nothing extra at deployment; measured
+                      on push with the episode's parameters as the inputs,
+                      it kept PPO from learning on every seed (README, "A
+                      privileged critic")
      s2r_dataset,     behaviour cloning from (observation, action) pairs,
      s2r_bc           from scratch or as an anchored fine-tune of a policy
      s2r_policy_save  versioned, checksummed checkpoints written atomically
