@@ -3087,6 +3087,12 @@ S2RDEF s2r_result s2r_train(const s2r_training* training, s2r_ppo* ppo, char* er
    the probe's second difference), at least `range_min_width` of its
    bounds and at most half of them; unidentifiable parameters keep the
    training entry unchanged.  s2r_randomization_write saves the result.
+   half_width_alone is the same move with the others held: an
+   independent range per parameter is what a randomization draws, and
+   along a flat combination the re-fitted width is much wider than any
+   one parameter can move alone without changing the motion.  Which of
+   the two the ranges should use is measured, not decided: example 10
+   counts how often each holds the unit's true value.
 
    Which parameters.  Those that shape an open-loop joint trajectory:
 
@@ -3425,6 +3431,14 @@ typedef struct s2r_sysid_result {
     double curvature[S2R_SYSID_MAX_PARAMS];        /* rad^2 per (unit)^2: second
                                                       difference of the loss there   */
     double half_width[S2R_SYSID_MAX_PARAMS];       /* unit: of the recentred range   */
+    double half_width_alone[S2R_SYSID_MAX_PARAMS]; /* unit: the same for a move of
+                                                      this parameter alone, the
+                                                      others held (from the probe's
+                                                      curvature); <= half_width up
+                                                      to the probe's step - far
+                                                      below it along a flat
+                                                      combination.  Reported, not
+                                                      used by s2r_sysid_recentre */
     double std_error[S2R_SYSID_MAX_PARAMS];        /* unit: standard error of the value
                                                       from the residual Jacobian, its
                                                       correlation allowed for (see the
@@ -14414,7 +14428,7 @@ static void s2r__sysid_local(s2r_sysid* id, const s2r_trajectory_set* set, s2r_s
         r->std_error[i] = NAN;
         /* latencies (and anything the Jacobian cannot reach): from the probe's curvature */
         r->half_width[i] = r->curvature[i] > 0 ? sqrt(2 * c->range_loss_rise * f / r->curvature[i]) : 0.5 * width;
-        r->half_width[i] = s2r_clamp(r->half_width[i], c->range_min_width * width, 0.5 * width);
+        r->half_width[i] = r->half_width_alone[i] = s2r_clamp(r->half_width[i], c->range_min_width * width, 0.5 * width);
     }
     if (fresh) s2r__sysid_curvature(id, set, G, f, r);
 }

@@ -9,8 +9,10 @@
    estimate is set beside the unit's true value (s2r_real_unit_truth) - what
    no real lab can do.  Per parameter: the bias and spread of the relative
    error over the units, its median size, and how often the fit called the
-   parameter identifiable, and how often the truth lies within two of the
-   fit's own standard errors.  And the validation verdict, for the nominal
+   parameter identifiable, how often the truth lies within two of the
+   fit's own standard errors, and how often within the recentred range's
+   half-width (the others re-fitted, as s2r_sysid_recentre uses) and
+   within the half-width of the parameter alone (half_width_alone).  And the validation verdict, for the nominal
    starting model, for the identified one and for the search box's two
    corners (every parameter at its lower, then upper bound): a gate that
    says "good" for the nominal model cannot tell identification from none.
@@ -74,40 +76,48 @@ static int write_csvs(const s2r_options* opt, const s2r_sysid_config* params, co
     if (!s2r_output_create(&file, s2r_path(path, sizeof path, opt->out, "10_sysid_truth.csv"))) return 1;
     fprintf(file.f, "unit,parameter,truth,estimate,std_error,relative_error,identifiable,validation_mse_start,"
                     "validation_mse,validation_relative_start,validation_relative,relative_corner_lo,relative_corner_hi,"
-                    "descent_loss,polish_loss\n");
+                    "descent_loss,polish_loss,half_width,half_width_alone\n");
     for (u = 0; u < n; u++)
         for (i = 0; i < params->n_params; i++) {
             const s2r_sysid_result* r = &fits[u].result;
-            fprintf(file.f, "%llu,%s,%.6g,%.6g,%.4g,%.5f,%d,%.4g,%.4g,%.4f,%.4f,%.4f,%.4f,%.6e,%.6e\n",
+            fprintf(file.f, "%llu,%s,%.6g,%.6g,%.4g,%.5f,%d,%.4g,%.4g,%.4f,%.4f,%.4f,%.4f,%.6e,%.6e,%.4g,%.4g\n",
                     (unsigned long long)(opt->real_seed + (uint64_t)u), s2r_param_name(params->param[i].param),
                     fits[u].truth[i], r->value[i], r->std_error[i], relative_error(&fits[u], i), r->identifiable[i],
                     r->validation_mse_start, r->validation_mse, r->validation_relative_start, r->validation_relative,
-                    r->validation_relative_corner[0], r->validation_relative_corner[1], r->descent_loss, r->polish_loss);
+                    r->validation_relative_corner[0], r->validation_relative_corner[1], r->descent_loss, r->polish_loss,
+                    r->half_width[i], r->half_width_alone[i]);
         }
     if (s2r_output_commit(&file) != S2R_OK ||
         !s2r_output_create(&file, s2r_path(path, sizeof path, opt->out, "10_sysid_truth_summary.csv")))
         return 1;
-    fprintf(file.f, "parameter,units,bias,spread,median_abs_error,identifiable,within_2_std_errors\n");
-    printf("\n  %-15s %8s %8s %10s %13s %13s   (relative errors over %d units)\n", "parameter", "bias", "spread",
-           "median |e|", "identifiable", "truth in 2 se", n);
+    fprintf(file.f, "parameter,units,bias,spread,median_abs_error,identifiable,within_2_std_errors,within_range,"
+                    "within_range_alone\n");
+    printf("\n  %-15s %8s %8s %10s %13s %13s %13s %13s   (relative errors over %d units)\n", "parameter", "bias", "spread",
+           "median |e|", "identifiable", "truth in 2 se", "in range", "in alone", n);
     for (i = 0; i < params->n_params; i++) {
         double e[MAX_UNITS], mean = 0, var = 0;
-        int count = 0, covered = 0;
+        int count = 0, covered = 0, in_range = 0, in_alone = 0;
         for (u = 0; u < n; u++) {
             const s2r_sysid_result* r = &fits[u].result;
+            double miss = fabs(r->value[i] - fits[u].truth[i]);
             count += r->identifiable[i];
-            covered += fabs(r->value[i] - fits[u].truth[i]) <= 2 * r->std_error[i];   /* NaN (a latency): no */
+            covered += miss <= 2 * r->std_error[i];   /* NaN (a latency): no */
+            in_range += miss <= r->half_width[i];
+            in_alone += miss <= r->half_width_alone[i];
             e[u] = relative_error(&fits[u], i);
             mean += e[u] / n;
         }
         for (u = 0; u < n; u++) var += (e[u] - mean) * (e[u] - mean) / (n > 1 ? n - 1 : 1);
         for (u = 0; u < n; u++) e[u] = fabs(e[u]);
         qsort(e, (size_t)n, sizeof *e, compare_doubles);
-        fprintf(file.f, "%s,%d,%.5f,%.5f,%.5f,%d,%d\n", s2r_param_name(params->param[i].param), n, mean, sqrt(var),
-                e[n / 2], count, covered);
-        printf("  %-15s %+7.1f%% %7.1f%% %9.1f%% %9d of %d %9d of %d\n", s2r_param_name(params->param[i].param),
-               100 * mean, 100 * sqrt(var), 100 * e[n / 2], count, n, covered, n);
+        fprintf(file.f, "%s,%d,%.5f,%.5f,%.5f,%d,%d,%d,%d\n", s2r_param_name(params->param[i].param), n, mean, sqrt(var),
+                e[n / 2], count, covered, in_range, in_alone);
+        printf("  %-15s %+7.1f%% %7.1f%% %9.1f%% %9d of %d %9d of %d %9d of %d %9d of %d\n",
+               s2r_param_name(params->param[i].param), 100 * mean, 100 * sqrt(var), 100 * e[n / 2], count, n, covered, n,
+               in_range, n, in_alone, n);
     }
+    printf("  (in range: the truth within value +- half_width, the width the recentred ranges use - the others\n"
+           "   re-fitted; in alone: within +- half_width_alone, the others held)\n");
     for (i = 0; i < 2; i++) {   /* the verdict on the absolute MSE, then on the error relative to the motion */
         memset(verdicts, 0, sizeof verdicts);
         for (u = 0; u < n; u++) {

@@ -424,6 +424,14 @@ static int test_recentred_ranges(void) {
         CHECK(e->dist.hi - e->dist.lo >= rec->id.config.range_min_width * (sp->hi - sp->lo) - 1e-12);
         CHECK(e->dist.hi - e->dist.lo < sp->hi - sp->lo);   /* narrowed */
     }
+    for (i = 0; i < SYSID_T_N; i++) {   /* a parameter alone moves no farther than with the others re-fitted */
+        const s2r_sysid_param* sp = &rec->id.config.param[i];
+        double w = sp->hi - sp->lo;
+        printf("    %-14s half-width %.4g, alone %.4g\n", s2r_param_name(sp->param), r->half_width[i], r->half_width_alone[i]);
+        CHECK(r->half_width_alone[i] >= rec->id.config.range_min_width * w - 1e-12 && r->half_width_alone[i] <= 0.5 * w + 1e-12);
+        CHECKF(r->half_width_alone[i] <= 1.1 * r->half_width[i] + 1e-12, "%s: alone %g, re-fitted %g",
+               s2r_param_name(sp->param), r->half_width_alone[i], r->half_width[i]);
+    }
     CHECK(memcmp(&next.p[S2R_PARAM_QPOS_NOISE], &training.p[S2R_PARAM_QPOS_NOISE], sizeof next.p[0]) == 0);
     CHECKF(s2r_randomization_write(&next, path, error) == S2R_OK, "%s", error);
     CHECKF(s2r_randomization_load(&back, path, error) == S2R_OK, "%s", error);
