@@ -14922,6 +14922,10 @@ S2RDEF void s2r_sysid_print(const s2r_sysid* id, const s2r_sysid_result* r) {
            "bound: %.1f %%, upper: %.1f %%)\n", r->validation_mse_start, r->validation_mse, 100 * r->validation_relative_start,
            100 * r->validation_relative, s2r_sysid_verdict_name(r->verdict), 100 * r->validation_relative_corner[0],
            100 * r->validation_relative_corner[1]);
+    for (j = 0; j < id->sim.robot.info.n_joints; j++)
+        if (r->joint_misfit[j])
+            printf("  joint %d is not followed: the shared parameters cannot hold it; fit its own kp, kv, damping, "
+                   "armature or friction loss (s2r_sysid_param.joint = %d)\n", j + 1, j + 1);
 }
 
 /* --- Deployment: names ------------------------------------------------------ */
