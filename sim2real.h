@@ -418,8 +418,9 @@ typedef struct s2r_env {
     /* Optional, for a privileged critic (s2r_ppo_config.privileged_dim):
        what only a simulator knows about the running episode, e.g. its
        randomized parameters (s2r_sim_privileged), priv_dim floats written
-       by privileged(priv_self, out).  Read after every reset, and before
-       the reset that follows an episode's end.  priv_dim 0 / NULL: none
+       by privileged(priv_self, out).  Read with every observation: after
+       each reset and each step (before the reset that follows an
+       episode's end).  priv_dim 0 / NULL: none
        (what the environments of this library report unless training asks,
        and what a real robot always reports). */
     int   priv_dim;
@@ -7973,14 +7974,13 @@ static double s2r__sim_draw_summary(const s2r_sim_draw* d, s2r_param p, int n) {
 }
 
 S2RDEF void s2r_sim_privileged(const s2r_sim* sim, float out[S2R_PRIVILEGED_DIM]) {
-    s2r_randomization active = s2r__sim_active(sim);
     const s2r_sim_draw* d = &sim->draw;
     int p, n = sim->robot.info.n_joints;
-    for (p = 0; p < S2R_PRIVILEGED_DIM; p++) {
-        const s2r_param_range* e = &active.p[p < S2R_PARAM_COUNT ? p : S2R_PARAM_TARGET_OFFSET];
+    for (p = 0; p < S2R_PRIVILEGED_DIM; p++) {   /* (read every step: no copy of the randomization) */
+        const s2r_param_range* e = &sim->config.randomization.p[p < S2R_PARAM_COUNT ? p : S2R_PARAM_TARGET_OFFSET];
         double lo, hi, v;
         out[p] = 0;
-        if (!e->enabled) continue;
+        if (!sim->drawn || !e->enabled) continue;   /* the nominal model before any draw */
         s2r_dist_support(&e->dist, &lo, &hi);
         if (!(hi > lo)) continue;
         if (p == S2R_PARAM_QPOS_BIAS) {   /* the rms's range */
@@ -9823,7 +9823,7 @@ static s2r_result s2r__ppo_alloc(s2r_ppo* p) {
                   (P ? M * (p->obs_dim + P) : 0);
     p->rollout = (float*)s2r__calloc(roll, sizeof(float));
     p->work = (float*)s2r__calloc(work, sizeof(float));
-    p->env_block = (float*)s2r__calloc(3 * N * p->obs_dim + 2 * N * P + 1, sizeof(float));
+    p->env_block = (float*)s2r__calloc(3 * N * p->obs_dim + 2 * N * P, sizeof(float));
     p->dones = (unsigned char*)s2r__calloc(TN, 1);
     p->perm = (int*)s2r__calloc(TN, sizeof(int));
     p->steps = (s2r_step_result*)s2r__calloc(N, sizeof(s2r_step_result));
@@ -12577,7 +12577,7 @@ S2RDEF s2r_result s2r_train(const s2r_training* t, s2r_ppo* ppo, char* error) {
     ppo->policy.history = t->history;
     ppo->policy.randomization = s2r_randomization_digest(&t->randomization);
     ppo->cfg.env_identity[0] = (uint64_t)ppo->policy.made_for | ((uint64_t)t->history << 32);
-    ppo->cfg.env_identity[1] = s2r_randomization_digest(&t->randomization);
+    ppo->cfg.env_identity[1] = ppo->policy.randomization;
     if (res == S2R_OK) res = s2r__training_resume(t, ppo, error);
     if (res != S2R_OK) {
         s2r__task_envs_free(&envs);

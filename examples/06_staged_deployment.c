@@ -162,8 +162,8 @@ static double calibrate_camera(camera_layer* c, uint64_t seed) {
    on the lab unit (DIR/03_dr_sysid_unitN.ckpt, N = --real-seed), else example 02's domain-
    randomized policy (DIR/02_dr.ckpt), each checked against the ranges file
    its run wrote beside it (03_ranges_<robot>_unitN.txt, 02_ranges.txt):
-   both were trained on a simulator without a camera offset, which is what the fleet's calibrated sensing
-   layer gives them.  (The fine-tuned policies of 04 learned the lab unit's
+   both were trained on a simulator without a camera offset, which is what
+   the fleet's calibrated sensing layer gives them.  (The fine-tuned policies of 04 learned the lab unit's
    own offset from demonstrations; behind the calibration layer they would
    correct it twice.)  When neither file is there - this example run on its
    own - the candidate is a stand-in: the scripted expert with artificial

@@ -12,10 +12,11 @@
    parameter identifiable, how often the truth lies within two of the
    fit's own standard errors, and how often within the recentred range's
    half-width (the others re-fitted, as s2r_sysid_recentre uses) and
-   within the half-width of the parameter alone (half_width_alone).  And the validation verdict, for the nominal
-   starting model, for the identified one and for the search box's two
-   corners (every parameter at its lower, then upper bound): a gate that
-   says "good" for the nominal model cannot tell identification from none.
+   within the half-width of the parameter alone (half_width_alone).  And
+   the validation verdict, for the nominal starting model, for the
+   identified one and for the search box's two corners (every parameter at
+   its lower, then upper bound): a gate that says "good" for the nominal
+   model cannot tell identification from none.
    Last, the Levenberg-Marquardt check: how much lower than the coordinate
    descent's loss it found, at most, over the units.
 

@@ -53,8 +53,14 @@ typedef struct arm_result {        /* one policy kind: plain DR, or with the too
     double            seconds;      /* training wall time, summed        */
 } arm_result;
 
-/* "memory", "adr" or "privileged": what this run compares. */
-static const char* tool(const s2r_options* opt) { return opt->adr ? "adr" : opt->privileged ? "privileged" : "memory"; }
+/* The tool this run compares: its name in files, its title, and the two
+   policies' labels. */
+typedef struct tool_names { const char *name, *title, *plain, *with; } tool_names;
+static const tool_names tools[3] = {
+    {"memory", "Memory", "one observation", "with memory"},
+    {"adr", "ADR", "hand-set ranges", "automatic DR"},
+    {"privileged", "Privileged critic", "plain critic", "privileged critic"}};
+static const tool_names* tool(const s2r_options* opt) { return &tools[opt->adr ? 1 : opt->privileged ? 2 : 0]; }
 
 /* Train DR (with the policy kind's tool) for seed s; evaluate it on the
    nominal simulator and on unit real_seed + s with the camera calibrated. */
@@ -127,7 +133,7 @@ static int write_results(const s2r_options* opt, const arm_result* r) {
     s2r_figure fig;
     s2r_file file;
     int k, s, bad;
-    snprintf(name, sizeof name, "13_%s.csv", tool(opt));
+    snprintf(name, sizeof name, "13_%s.csv", tool(opt)->name);
     if (!s2r_output_create(&file, s2r_path(path, sizeof path, opt->out, name))) return 1;
     fprintf(file.f, "robot,task,policy,history,adr,privileged,seed,unit,sim_success,sim_lo,sim_hi,real_success,"
                     "real_lo,real_hi,training_seconds\n");
@@ -158,7 +164,7 @@ static int write_results(const s2r_options* opt, const arm_result* r) {
         s2r_panel_categories(&fig, k, names, 2);
         s2r_plot_bars(&fig, k, v[k], lo[k], hi[k], 2, &style);
     }
-    snprintf(name, sizeof name, "13_%s.png", tool(opt));
+    snprintf(name, sizeof name, "13_%s.png", tool(opt)->name);
     bad = s2r_figure_write_png(&fig, s2r_path(path, sizeof path, opt->out, name)) != S2R_OK;
     if (bad) fprintf(stderr, "%s\n", fig.error);
     s2r_figure_free(&fig);
@@ -185,14 +191,14 @@ int main(int argc, char** argv) {
         return 2;
     }
     r[0].name = "dr";
-    r[0].label = opt.adr ? "hand-set ranges" : opt.privileged ? "plain critic" : "one observation";
-    r[1].name = tool(&opt);
-    r[1].label = opt.adr ? "automatic DR" : opt.privileged ? "privileged critic" : "with memory";
+    r[0].label = tool(&opt)->plain;
+    r[1].name = tool(&opt)->name;
+    r[1].label = tool(&opt)->with;
     r[1].history = opt.history;
     r[1].adr = opt.adr;
     r[1].privileged = opt.privileged;
     printf("%s on %s %s: DR training, %s and %s, %d seed(s), units #%llu..\n",
-           opt.adr ? "ADR" : opt.privileged ? "Privileged critic" : "Memory",
+           tool(&opt)->title,
            s2r_robot_kind_name(opt.robot), s2r_task_kind_name(opt.task), r[0].label, r[1].label, opt.seeds,
            (unsigned long long)opt.real_seed);
     for (s = 0; s < opt.seeds; s++)
@@ -203,6 +209,6 @@ int main(int argc, char** argv) {
     s2r_sim_real_eval_print(r[1].label, &r[1].pooled);
     printf("training time: %.0f s and %.0f s\n", r[0].seconds, r[1].seconds);
     if (write_results(&opt, r)) return 1;
-    printf("wrote %s/13_%s.csv and 13_%s.png\n", opt.out, tool(&opt), tool(&opt));
+    printf("wrote %s/13_%s.csv and 13_%s.png\n", opt.out, tool(&opt)->name, tool(&opt)->name);
     return 0;
 }
