@@ -253,19 +253,24 @@ static int test_docs_notebooks(void) {
 
 /* --- names in the documentation are names in the code ------------------- */
 
-/* Whether `text` defines function `name`: the name followed by "(" at the
+/* Where `text` defines function `name` (its last definition: a header's
+   prototype comes before its body), or NULL: the name followed by "(" at the
    start of a line or after a return type, outside a comment line. */
-static int docs_defines(const char* text, const char* name) {
+static const char* docs_definition(const char* text, const char* name) {
     size_t n = strlen(name);
-    const char* at;
+    const char *at, *found = NULL;
     for (at = strstr(text, name); at; at = strstr(at + 1, name)) {
         const char* line = at;
         while (line > text && line[-1] != '\n') line--;
         if (at[n] != '(' || (at > text && (isalnum((unsigned char)at[-1]) || at[-1] == '_'))) continue;
         if (line[0] == ' ' || line[0] == '/' || line[0] == '*') continue;   /* a call or a comment */
-        return 1;
+        found = at;
     }
-    return 0;
+    return found;
+}
+
+static int docs_defines(const char* text, const char* name) {
+    return docs_definition(text, name) != NULL;
 }
 
 /* Whether `code` (the text after the opening comment) calls `name`, or for
@@ -289,8 +294,10 @@ static int docs_calls(const char* code, const char* name) {
 }
 
 /* Every function in the manual's reading paths is defined in the header
-   (or, for run_seed, in examples/07_the_table.c); every function an
-   example's "Uses:" line names is called by that example. */
+   (or, for run_seed, in examples/07_the_table.c); the paths for what
+   domain randomization does and what one PPO update does are read going
+   down the file, never back up; every function an example's "Uses:" line
+   names is called by that example. */
 static int test_docs_names_exist(void) {
     static const char* const examples[] = {"00_hello_robot", "01_the_gap", "02_domain_randomization", "03_system_id",
         "04_finetune", "05_real_only", "06_staged_deployment", "07_the_table", "08_scene_renders", "09_gap_attribution",
@@ -298,8 +305,9 @@ static int test_docs_names_exist(void) {
     long size;
     char* header = docs_read("sim2real.h", &size);
     char* table = docs_read("examples/07_the_table.c", &size);
-    const char *paths, *end, *line;
-    int names = 0, k;
+    static const char* const downward[] = {"What does domain randomization do", "What does one PPO update do"};
+    const char *paths, *end, *line, *previous = NULL;
+    int names = 0, k, in_order = 0, ordered = 0;
     CHECK(header && table);
     paths = strstr(header, "   9. Reading paths\n   ----");
     CHECK(paths != NULL);
@@ -307,14 +315,27 @@ static int test_docs_names_exist(void) {
     for (line = strchr(paths, '\n'); line && line < end; line = strchr(line + 1, '\n')) {
         char name[64];
         int len = 0;
+        if (strncmp(line, "\n   ", 4) == 0 && line[4] != ' ') {   /* a question opens a path */
+            for (in_order = 0, k = 0; k < (int)(sizeof downward / sizeof *downward); k++)
+                in_order |= strncmp(line + 4, downward[k], strlen(downward[k])) == 0;
+            previous = NULL;
+            continue;
+        }
         if (strncmp(line, "\n     ", 6) != 0 || line[6] == ' ') continue;   /* a function line */
         while (len < 63 && (isalnum((unsigned char)line[6 + len]) || line[6 + len] == '_')) { name[len] = line[6 + len]; len++; }
         name[len] = '\0';
         if (len == 0) continue;
         names++;
         CHECKF(docs_defines(header, name) || docs_defines(table, name), "reading paths name %s, which is defined nowhere", name);
+        if (in_order) {
+            const char* at = docs_definition(header, name);
+            CHECKF(!previous || at > previous, "reading path: %s is defined above the function read before it", name);
+            previous = at;
+            ordered++;
+        }
     }
     CHECKF(names >= 25, "only %d functions found in the reading paths", names);
+    CHECKF(ordered >= 8, "only %d functions found in the two downward reading paths", ordered);
     for (k = 0; k < (int)(sizeof examples / sizeof *examples); k++) {
         char path[DOCS_PATH_LEN];
         char *text, *uses, *stop, *code;
