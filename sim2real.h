@@ -326,6 +326,11 @@
 
 #define S2R_ERROR_LEN 256   /* bytes in every object's `error` message buffer */
 #define S2R_MAX_JOINTS 8    /* largest arm this library drives (Panda: 7)      */
+#ifndef S2R_CACHE_LINE
+#define S2R_CACHE_LINE 64   /* bytes; what threads write in parallel is laid
+                               out in whole lines of this size (x86-64, most
+                               ARM cores; define 128 for Apple's M-series)  */
+#endif
 
 typedef enum s2r_result {
     S2R_OK = 0,
@@ -2195,6 +2200,26 @@ typedef int (*s2r_ppo_callback)(const s2r_ppo_stats* stats, void* user);
 /* The trainer.  All buffers are allocated by s2r_ppo_init; iterating
    allocates nothing.  Rollout storage is step-major [T][N] as in CleanRL,
    T = rollout_steps / num_envs steps of N = num_envs environments. */
+/* What stepping one environment writes during a rollout (see s2r_ppo's
+   lanes): its streams, the sample it took and what the env returned. */
+typedef struct s2r_ppo_lane {
+    s2r_rng env_rng;           /* resets, stream from (seed, env index)      */
+    s2r_rng act_rng;           /* action noise, from (seed, env index)       */
+    s2r_rng reset_rng;         /* env_rng as it was before the env's last
+                                  reset: replaying that reset rebuilds the
+                                  env (training-state saves)                */
+    s2r_step_result step;      /* last step's outcome                        */
+    s2r_result status;         /* last env call's result                     */
+    float  value, logprob;     /* V(obs) and log pi(action | obs) of the
+                                  sample just taken                         */
+    float* action;             /* [act_dim] the sample just taken            */
+    float* raw_obs;            /* [obs_dim] raw obs from the env             */
+    float* final_obs;          /* [obs_dim] raw final obs of an episode      */
+    float* priv;               /* [P] privileged inputs of the obs to act on
+                                  next (P = cfg.privileged_dim)             */
+    float* final_priv;         /* [P] those of final_obs                     */
+} s2r_ppo_lane;
+
 typedef struct s2r_ppo {
     s2r_ppo_config cfg;
     s2r_policy policy;         /* what is being trained (owned)              */
@@ -2218,21 +2243,16 @@ typedef struct s2r_ppo {
     float* priv;               /* [T][N][P] privileged inputs when sampled
                                   (P = cfg.privileged_dim; empty if 0)      */
     unsigned char* dones;      /* [T][N] episode ended at this step          */
-    /* per-environment state: each env owns its slot, so envs can step in
-       parallel */
-    float* env_block;          /* the block below                            */
+    /* per-environment state: what a worker thread writes while it steps
+       env e is env e's lane (s2r_ppo_lane, lanes + e * lane_stride: whole
+       cache lines of its own, so threads never write one line); the
+       serial part copies it into the rollout in env order */
+    unsigned char* lanes;      /* [N] lanes, lane_stride bytes apart         */
+    size_t lane_stride;        /* bytes: a whole number of cache lines       */
+    void*  lane_block;         /* the allocation lanes sits in (freed)       */
+    float* env_block;          /* the block below (written serially)         */
     float* next_obs;           /* [N][obs_dim] normalized obs to act on next */
-    float* raw_obs;            /* [N][obs_dim] raw obs from the env          */
-    float* final_obs;          /* [N][obs_dim] raw final obs of an episode   */
-    float* next_priv;          /* [N][P] privileged inputs of next_obs       */
-    float* final_priv;         /* [N][P] those of final_obs                  */
-    s2r_step_result* steps;    /* [N] last step's outcome                    */
-    s2r_result* status;        /* [N] last env call's result                 */
-    s2r_rng* env_rng;          /* [N] resets, stream from (seed, env index)  */
-    s2r_rng* act_rng;          /* [N] action noise, from (seed, env index)   */
-    s2r_rng* reset_rng;        /* [N] env_rng as it was before the env's
-                                  last reset: replaying that reset rebuilds
-                                  the env (training-state saves)            */
+    float* raw_obs;            /* [N][obs_dim] raw obs, gathered from lanes  */
     double* episode_return;    /* [N] raw return of the running episode      */
     double* discounted;        /* [N] running discounted return (reward scaling) */
     s2r_normalizer reward_norm;/* dim 1: variance of `discounted`            */
@@ -5227,6 +5247,18 @@ static void* s2r__calloc(size_t count, size_t size) {
     p = S2R_MALLOC(bytes ? bytes : 1);
     if (p) memset(p, 0, bytes ? bytes : 1);
     return p;
+}
+
+/* count zeroed elements of `size` bytes in one block, each starting a
+   cache line of its own: *stride gets the bytes between elements (size
+   rounded up to whole lines of S2R_CACHE_LINE), *raw what to free.  Blocks
+   that threads write in parallel are laid out so, and no two threads ever
+   write one line (false sharing). */
+static void* s2r__calloc_lines(size_t count, size_t size, size_t* stride, void** raw) {
+    *stride = (size + S2R_CACHE_LINE - 1) / S2R_CACHE_LINE * S2R_CACHE_LINE;
+    if (count > ((size_t)-1 - S2R_CACHE_LINE) / (*stride ? *stride : 1)) return *raw = NULL;
+    if (!(*raw = s2r__calloc(count * *stride + S2R_CACHE_LINE, 1))) return NULL;
+    return (unsigned char*)*raw + (S2R_CACHE_LINE - (uintptr_t)*raw % S2R_CACHE_LINE) % S2R_CACHE_LINE;
 }
 
 static uint64_t s2r__splitmix64(uint64_t* x) {
@@ -9812,7 +9844,12 @@ static void s2r__ppo_layout_work(s2r_ppo* p, float* block) {
     p->back = s2r__take(&c, 2 * M * (size_t)wide);
 }
 
-/* Allocate the three float blocks and the per-env arrays. */
+/* Env e's lane. */
+static s2r_ppo_lane* s2r__ppo_lane(const s2r_ppo* p, int e) {
+    return (s2r_ppo_lane*)(p->lanes + (size_t)e * p->lane_stride);
+}
+
+/* Allocate the three float blocks, the lanes and the per-env arrays. */
 static s2r_result s2r__ppo_alloc(s2r_ppo* p) {
     size_t TN = (size_t)p->batch_size, N = (size_t)p->num_envs;
     size_t M = (size_t)p->minibatch_size, P = (size_t)p->cfg.privileged_dim;
@@ -9823,25 +9860,29 @@ static s2r_result s2r__ppo_alloc(s2r_ppo* p) {
                   (P ? M * (p->obs_dim + P) : 0);
     p->rollout = (float*)s2r__calloc(roll, sizeof(float));
     p->work = (float*)s2r__calloc(work, sizeof(float));
-    p->env_block = (float*)s2r__calloc(3 * N * p->obs_dim + 2 * N * P, sizeof(float));
+    size_t lane_floats = p->act_dim + 2 * (size_t)p->obs_dim + 2 * P;
+    int e;
+    p->env_block = (float*)s2r__calloc(2 * N * p->obs_dim, sizeof(float));
     p->dones = (unsigned char*)s2r__calloc(TN, 1);
     p->perm = (int*)s2r__calloc(TN, sizeof(int));
-    p->steps = (s2r_step_result*)s2r__calloc(N, sizeof(s2r_step_result));
-    p->status = (s2r_result*)s2r__calloc(N, sizeof(s2r_result));
-    p->env_rng = (s2r_rng*)s2r__calloc(3 * N, sizeof(s2r_rng));
+    p->lanes = (unsigned char*)s2r__calloc_lines(N, sizeof(s2r_ppo_lane) + sizeof(float) * lane_floats,
+                                                 &p->lane_stride, &p->lane_block);
     p->episode_return = (double*)s2r__calloc(2 * N, sizeof(double));
-    if (!p->rollout || !p->work || !p->env_block || !p->dones || !p->perm ||
-        !p->steps || !p->status || !p->env_rng || !p->episode_return)
+    if (!p->rollout || !p->work || !p->env_block || !p->dones || !p->perm || !p->lanes || !p->episode_return)
         return s2r__fail(p->error, S2R_ERR_OUT_OF_MEMORY, "out of memory");
     s2r__ppo_layout_rollout(p, p->rollout);
     s2r__ppo_layout_work(p, p->work);
     p->next_obs = p->env_block;
     p->raw_obs = p->env_block + N * p->obs_dim;
-    p->final_obs = p->env_block + 2 * N * p->obs_dim;
-    p->next_priv = p->env_block + 3 * N * p->obs_dim;
-    p->final_priv = p->next_priv + N * P;
-    p->act_rng = p->env_rng + N;
-    p->reset_rng = p->env_rng + 2 * N;
+    for (e = 0; e < p->num_envs; e++) {   /* each lane's floats follow its struct */
+        s2r_ppo_lane* l = s2r__ppo_lane(p, e);
+        float* f = (float*)(l + 1);
+        l->action = s2r__take(&f, p->act_dim);
+        l->raw_obs = s2r__take(&f, p->obs_dim);
+        l->final_obs = s2r__take(&f, p->obs_dim);
+        l->priv = s2r__take(&f, P);
+        l->final_priv = s2r__take(&f, P);
+    }
     p->discounted = p->episode_return + N;
     return s2r__normalizer_init(&p->reward_norm, 1, p->cfg.reward_clip, p->error);
 }
@@ -9852,8 +9893,8 @@ static void s2r__ppo_seed(s2r_ppo* p) {
     int e;
     p->rng = s2r_rng_make(p->cfg.seed, 1);
     for (e = 0; e < p->num_envs; e++) {
-        p->env_rng[e] = s2r_rng_make(p->cfg.seed, 2 + 2 * (uint64_t)e);
-        p->act_rng[e] = s2r_rng_make(p->cfg.seed, 3 + 2 * (uint64_t)e);
+        s2r__ppo_lane(p, e)->env_rng = s2r_rng_make(p->cfg.seed, 2 + 2 * (uint64_t)e);
+        s2r__ppo_lane(p, e)->act_rng = s2r_rng_make(p->cfg.seed, 3 + 2 * (uint64_t)e);
     }
 }
 
@@ -9902,16 +9943,13 @@ S2RDEF void s2r_ppo_free(s2r_ppo* ppo) {
     S2R_FREE(ppo->env_block);
     S2R_FREE(ppo->dones);
     S2R_FREE(ppo->perm);
-    S2R_FREE(ppo->steps);
-    S2R_FREE(ppo->status);
-    S2R_FREE(ppo->env_rng);
+    S2R_FREE(ppo->lane_block);
     S2R_FREE(ppo->episode_return);
     ppo->rollout = ppo->work = ppo->env_block = NULL;
     ppo->dones = NULL;
     ppo->perm = NULL;
-    ppo->steps = NULL;
-    ppo->status = NULL;
-    ppo->env_rng = ppo->act_rng = NULL;
+    ppo->lanes = NULL;
+    ppo->lane_block = NULL;
     ppo->episode_return = ppo->discounted = NULL;
 }
 
@@ -9967,75 +10005,85 @@ static s2r_result s2r__ppo_privileged(const s2r_ppo* p, const s2r_env* env, floa
     return p->cfg.privileged_dim > 0 ? env->privileged(env->priv_self, out) : S2R_OK;
 }
 
-/* Env e, step t (may run on any thread; touches only env e's slots): act on
-   next_obs[e], store the sample, step the env with the clipped action and
-   reset it if the episode ended (keeping the final observation and its
-   privileged inputs). */
-static void s2r__ppo_step_env(s2r_ppo* p, s2r_env* env, int t, int e) {
-    size_t k = (size_t)t * p->num_envs + e, P = (size_t)p->cfg.privileged_dim;
-    float* obs = p->obs + k * p->obs_dim;
-    float* act = p->actions + k * p->act_dim;
-    float* raw = p->raw_obs + (size_t)e * p->obs_dim;
-    float* priv = p->next_priv + e * P;
-    float mean[S2R_MLP_MAX_WIDTH], clipped[S2R_MLP_MAX_WIDTH];
-    s2r_step_result* sr = &p->steps[e];
-    memcpy(obs, p->next_obs + (size_t)e * p->obs_dim, sizeof(float) * (size_t)p->obs_dim);
-    memcpy(p->priv + k * P, priv, sizeof(float) * P);
-    s2r__policy_forward_one(&p->policy, obs, priv, mean, &p->values[k]);
-    s2r__sample_action(&p->policy, mean, &p->act_rng[e], act);
-    p->logprobs[k] = s2r__gaussian_logp(mean, p->policy.log_std, act, p->act_dim);
-    p->status[e] = S2R_OK;
-    if (!s2r_all_finite_f(act, p->act_dim)) return; /* reported serially */
-    s2r__clip_action(act, clipped, p->act_dim);
-    memset(sr, 0, sizeof *sr);
-    p->status[e] = env->step(env->self, clipped, raw, sr);
-    if (p->status[e] != S2R_OK) return;
-    if (!(sr->done || sr->terminated || sr->truncated)) {
-        p->status[e] = s2r__ppo_privileged(p, env, priv);
-        return;
-    }
-    memcpy(p->final_obs + (size_t)e * p->obs_dim, raw, sizeof(float) * (size_t)p->obs_dim);
-    if ((p->status[e] = s2r__ppo_privileged(p, env, p->final_priv + e * P)) != S2R_OK) return;
-    p->reset_rng[e] = p->env_rng[e];
-    p->status[e] = env->reset(env->self, &p->env_rng[e], raw);
-    if (p->status[e] == S2R_OK) p->status[e] = s2r__ppo_privileged(p, env, priv);
-}
+/* Step every env once: the observations acted on go into the rollout,
+   the envs step in parallel (each writing its own lane), then, in env
+   order, each lane is checked and its sample copied into the rollout. */
+static void       s2r__ppo_step_env(s2r_ppo* p, s2r_env* env, int e);
+static s2r_result s2r__ppo_check_step(s2r_ppo* p, int e);
 
-/* Check, in env order, what the parallel step produced. */
-static s2r_result s2r__ppo_check_step(s2r_ppo* p, int t, int e) {
-    const s2r_step_result* sr = &p->steps[e];
-    size_t k = (size_t)t * p->num_envs + e;
-    int done = sr->done || sr->terminated || sr->truncated;
-    if (!s2r_all_finite_f(p->actions + k * p->act_dim, p->act_dim))
-        return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT, "the policy "
-                         "produced a non-finite action for environment %d "
-                         "(corrupt parameters?)", e);
-    if (p->status[e] != S2R_OK)
-        return s2r__fail(p->error, p->status[e], "environment %d failed: %s",
-                         e, s2r_result_string(p->status[e]));
-    if (!isfinite(sr->reward) ||
-        !s2r_all_finite_f(p->raw_obs + (size_t)e * p->obs_dim, p->obs_dim) ||
-        (done && !s2r_all_finite_f(p->final_obs + (size_t)e * p->obs_dim, p->obs_dim)))
-        return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT, "environment %d "
-                         "returned a non-finite observation or reward", e);
-    if (!s2r_all_finite_f(p->next_priv + (size_t)e * p->cfg.privileged_dim, p->cfg.privileged_dim) ||
-        (done && !s2r_all_finite_f(p->final_priv + (size_t)e * p->cfg.privileged_dim, p->cfg.privileged_dim)))
-        return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT, "environment %d returned non-finite privileged inputs", e);
+static s2r_result s2r__ppo_step_all(s2r_ppo* p, s2r_env* envs, int t) {
+    size_t P = (size_t)p->cfg.privileged_dim, k0 = (size_t)t * p->num_envs;
+    int e, n = p->num_envs;
+    for (e = 0; e < n; e++) {
+        memcpy(p->obs + (k0 + e) * p->obs_dim, p->next_obs + (size_t)e * p->obs_dim, sizeof(float) * (size_t)p->obs_dim);
+        memcpy(p->priv + (k0 + e) * P, s2r__ppo_lane(p, e)->priv, sizeof(float) * P);
+    }
+#ifdef _OPENMP
+    {
+        int nt = s2r__ppo_threads(p);
+#pragma omp parallel for num_threads(nt) schedule(static)
+        for (e = 0; e < n; e++) s2r__ppo_step_env(p, &envs[e], e);
+    }
+#else
+    for (e = 0; e < n; e++) s2r__ppo_step_env(p, &envs[e], e);
+#endif
+    for (e = 0; e < n; e++) {
+        const s2r_ppo_lane* l = s2r__ppo_lane(p, e);
+        s2r_result r = s2r__ppo_check_step(p, e);
+        if (r != S2R_OK) return r;
+        memcpy(p->actions + (k0 + e) * p->act_dim, l->action, sizeof(float) * (size_t)p->act_dim);
+        p->values[k0 + e] = l->value;
+        p->logprobs[k0 + e] = l->logprob;
+        memcpy(p->raw_obs + (size_t)e * p->obs_dim, l->raw_obs, sizeof(float) * (size_t)p->obs_dim);
+    }
     return S2R_OK;
 }
 
-/* Step every env once: in parallel, then checked in env order. */
-static s2r_result s2r__ppo_step_all(s2r_ppo* p, s2r_env* envs, int t) {
-    int e, n = p->num_envs;
-#ifdef _OPENMP
-    int nt = s2r__ppo_threads(p);
-#pragma omp parallel for num_threads(nt) schedule(static)
-#endif
-    for (e = 0; e < n; e++) s2r__ppo_step_env(p, &envs[e], t, e);
-    for (e = 0; e < n; e++) {
-        s2r_result r = s2r__ppo_check_step(p, t, e);
-        if (r != S2R_OK) return r;
+/* Env e (may run on any thread; writes only env e and its lane): act on
+   next_obs[e], keep the sample, step the env with the clipped action and
+   reset it if the episode ended (keeping the final observation and its
+   privileged inputs). */
+static void s2r__ppo_step_env(s2r_ppo* p, s2r_env* env, int e) {
+    s2r_ppo_lane* l = s2r__ppo_lane(p, e);
+    float mean[S2R_MLP_MAX_WIDTH], clipped[S2R_MLP_MAX_WIDTH];
+    s2r__policy_forward_one(&p->policy, p->next_obs + (size_t)e * p->obs_dim, l->priv, mean, &l->value);
+    s2r__sample_action(&p->policy, mean, &l->act_rng, l->action);
+    l->logprob = s2r__gaussian_logp(mean, p->policy.log_std, l->action, p->act_dim);
+    l->status = S2R_OK;
+    if (!s2r_all_finite_f(l->action, p->act_dim)) return; /* reported serially */
+    s2r__clip_action(l->action, clipped, p->act_dim);
+    memset(&l->step, 0, sizeof l->step);
+    l->status = env->step(env->self, clipped, l->raw_obs, &l->step);
+    if (l->status != S2R_OK) return;
+    if (!(l->step.done || l->step.terminated || l->step.truncated)) {
+        l->status = s2r__ppo_privileged(p, env, l->priv);
+        return;
     }
+    memcpy(l->final_obs, l->raw_obs, sizeof(float) * (size_t)p->obs_dim);
+    if ((l->status = s2r__ppo_privileged(p, env, l->final_priv)) != S2R_OK) return;
+    l->reset_rng = l->env_rng;
+    l->status = env->reset(env->self, &l->env_rng, l->raw_obs);
+    if (l->status == S2R_OK) l->status = s2r__ppo_privileged(p, env, l->priv);
+}
+
+/* Check, in env order, what the parallel step produced. */
+static s2r_result s2r__ppo_check_step(s2r_ppo* p, int e) {
+    const s2r_ppo_lane* l = s2r__ppo_lane(p, e);
+    const s2r_step_result* sr = &l->step;
+    int done = sr->done || sr->terminated || sr->truncated, P = p->cfg.privileged_dim;
+    if (!s2r_all_finite_f(l->action, p->act_dim))
+        return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT, "the policy "
+                         "produced a non-finite action for environment %d "
+                         "(corrupt parameters?)", e);
+    if (l->status != S2R_OK)
+        return s2r__fail(p->error, l->status, "environment %d failed: %s",
+                         e, s2r_result_string(l->status));
+    if (!isfinite(sr->reward) || !s2r_all_finite_f(l->raw_obs, p->obs_dim) ||
+        (done && !s2r_all_finite_f(l->final_obs, p->obs_dim)))
+        return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT, "environment %d "
+                         "returned a non-finite observation or reward", e);
+    if (!s2r_all_finite_f(l->priv, P) || (done && !s2r_all_finite_f(l->final_priv, P)))
+        return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT, "environment %d returned non-finite privileged inputs", e);
     return S2R_OK;
 }
 
@@ -10059,10 +10107,9 @@ static s2r_result s2r__ppo_reset_all(s2r_ppo* p, s2r_env* envs) {
             return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT, "environment %d has %d privileged inputs, the "
                              "privileged critic takes %d", e, envs[e].privileged ? envs[e].priv_dim : 0,
                              p->cfg.privileged_dim);
-        p->reset_rng[e] = p->env_rng[e];
-        r = envs[e].reset(envs[e].self, &p->env_rng[e],
-                          p->raw_obs + (size_t)e * p->obs_dim);
-        if (r == S2R_OK) r = s2r__ppo_privileged(p, &envs[e], p->next_priv + (size_t)e * p->cfg.privileged_dim);
+        s2r__ppo_lane(p, e)->reset_rng = s2r__ppo_lane(p, e)->env_rng;
+        r = envs[e].reset(envs[e].self, &s2r__ppo_lane(p, e)->env_rng, p->raw_obs + (size_t)e * p->obs_dim);
+        if (r == S2R_OK) r = s2r__ppo_privileged(p, &envs[e], s2r__ppo_lane(p, e)->priv);
         if (r != S2R_OK)
             return s2r__fail(p->error, r, "environment %d failed to reset (%s)",
                              e, s2r_result_string(r));
@@ -10094,7 +10141,8 @@ static void s2r__ppo_record(s2r_ppo* p, int t) {
     int e;
     for (e = 0; e < p->num_envs; e++) {
         size_t k = (size_t)t * p->num_envs + e;
-        const s2r_step_result* sr = &p->steps[e];
+        const s2r_ppo_lane* l = s2r__ppo_lane(p, e);
+        const s2r_step_result* sr = &l->step;
         int done = sr->done || sr->terminated || sr->truncated;
         p->dones[k] = (unsigned char)done;
         p->episode_return[e] += sr->reward;
@@ -10104,10 +10152,8 @@ static void s2r__ppo_record(s2r_ppo* p, int t) {
         if (!done) continue;
         if (!sr->terminated) { /* truncated: bootstrap with V(final obs) */
             float nobs[S2R_MLP_MAX_WIDTH], mean[S2R_MLP_MAX_WIDTH];
-            s2r__normalizer_apply(&p->policy.norm,
-                                  p->final_obs + (size_t)e * p->obs_dim, nobs);
-            s2r__policy_forward_one(&p->policy, nobs, p->final_priv + (size_t)e * p->cfg.privileged_dim, mean,
-                                    &p->end_values[k]);
+            s2r__normalizer_apply(&p->policy.norm, l->final_obs, nobs);
+            s2r__policy_forward_one(&p->policy, nobs, l->final_priv, mean, &p->end_values[k]);
         }
         p->episodes++;
         p->successes += sr->success ? 1 : 0;
@@ -10134,8 +10180,8 @@ static s2r_result s2r__ppo_collect(s2r_ppo* p, s2r_env* envs) {
     }
     p->global_step += p->batch_size;
     for (e = 0; e < p->num_envs; e++)
-        s2r__policy_forward_one(&p->policy, p->next_obs + (size_t)e * p->obs_dim,
-                                p->next_priv + (size_t)e * p->cfg.privileged_dim, mean, &p->last_values[e]);
+        s2r__policy_forward_one(&p->policy, p->next_obs + (size_t)e * p->obs_dim, s2r__ppo_lane(p, e)->priv, mean,
+                                &p->last_values[e]);
     s2r_gae(p->steps_per_env, p->num_envs, p->rewards, p->values, p->dones,
             p->end_values, p->last_values, p->cfg.gamma, p->cfg.gae_lambda,
             p->advantages, p->returns);
@@ -11147,7 +11193,7 @@ S2RDEF s2r_result s2r_ppo_save_state(s2r_ppo* ppo, const char* path) {
     unsigned char *buf, *c;
     uint64_t h[S2R__S_WORDS];
     s2r_result r;
-    int fresh;
+    int fresh, e;
     S2R_ASSERT(ppo && path);
     if (!(buf = (unsigned char*)S2R_MALLOC(total))) return s2r__fail(ppo->error, S2R_ERR_OUT_OF_MEMORY, "out of memory");
     s2r__ppo_state_header(ppo, h);
@@ -11155,8 +11201,9 @@ S2RDEF s2r_result s2r_ppo_save_state(s2r_ppo* ppo, const char* path) {
     c = buf + sizeof h;
     fresh = s2r__ppo_episodes_fresh(ppo);   /* saved: the streams the next envs reset from */
     s2r__put(&c, &ppo->rng, sizeof(s2r_rng));
-    s2r__put(&c, fresh ? ppo->reset_rng : ppo->env_rng, sizeof(s2r_rng) * (size_t)ppo->num_envs);
-    s2r__put(&c, ppo->act_rng, sizeof(s2r_rng) * (size_t)ppo->num_envs);
+    for (e = 0; e < ppo->num_envs; e++)
+        s2r__put(&c, fresh ? &s2r__ppo_lane(ppo, e)->reset_rng : &s2r__ppo_lane(ppo, e)->env_rng, sizeof(s2r_rng));
+    for (e = 0; e < ppo->num_envs; e++) s2r__put(&c, &s2r__ppo_lane(ppo, e)->act_rng, sizeof(s2r_rng));
     s2r__put(&c, &ppo->reward_norm.count, sizeof(double));
     s2r__put(&c, ppo->reward_norm.mean, sizeof(double));
     s2r__put(&c, ppo->reward_norm.var, sizeof(double));
@@ -11205,6 +11252,7 @@ S2RDEF s2r_result s2r_ppo_load_state(s2r_ppo* ppo, const char* path) {
     const unsigned char* c;
     uint64_t h[S2R__S_WORDS], sum;
     s2r_result r;
+    int e;
     S2R_ASSERT(ppo && path);
     if ((r = s2r__read_file(path, &buf, &n, ppo->error)) != S2R_OK) return r;
     if (n < sizeof h) {
@@ -11227,8 +11275,8 @@ S2RDEF s2r_result s2r_ppo_load_state(s2r_ppo* ppo, const char* path) {
     if (r == S2R_OK) {   /* validated: nothing below can fail */
         c = buf + sizeof h;
         s2r__get(&c, &ppo->rng, sizeof(s2r_rng));
-        s2r__get(&c, ppo->env_rng, sizeof(s2r_rng) * (size_t)ppo->num_envs);
-        s2r__get(&c, ppo->act_rng, sizeof(s2r_rng) * (size_t)ppo->num_envs);
+        for (e = 0; e < ppo->num_envs; e++) s2r__get(&c, &s2r__ppo_lane(ppo, e)->env_rng, sizeof(s2r_rng));
+        for (e = 0; e < ppo->num_envs; e++) s2r__get(&c, &s2r__ppo_lane(ppo, e)->act_rng, sizeof(s2r_rng));
         s2r__get(&c, &ppo->reward_norm.count, sizeof(double));
         s2r__get(&c, ppo->reward_norm.mean, sizeof(double));
         s2r__get(&c, ppo->reward_norm.var, sizeof(double));
@@ -12266,7 +12314,7 @@ static s2r_result s2r__adr_env_step(void* self, const float* action, float* obs,
 
 /* After an update: pool the environments' counts (in their order) and
    judge every edge that has `buffer` episodes. */
-static s2r_result s2r__adr_judge(s2r_adr* a, s2r__adr_env* envs, int count) {
+static s2r_result s2r__adr_judge(s2r_adr* a, s2r__adr_env* const* envs, int count) {
     const s2r_adr_config* c = &a->config;
     int k, side, i;
     a->update++;
@@ -12276,9 +12324,9 @@ static s2r_result s2r__adr_judge(s2r_adr* a, s2r__adr_env* envs, int count) {
             double lo, hi, rate, step, centre, before, *end;
             s2r_result res;
             for (i = 0; i < count; i++) {
-                a->tried[p][side] += envs[i].tried[p][side];
-                a->succeeded[p][side] += envs[i].succeeded[p][side];
-                envs[i].tried[p][side] = envs[i].succeeded[p][side] = 0;
+                a->tried[p][side] += envs[i]->tried[p][side];
+                a->succeeded[p][side] += envs[i]->succeeded[p][side];
+                envs[i]->tried[p][side] = envs[i]->succeeded[p][side] = 0;
             }
             if (a->tried[p][side] < c->buffer) continue;
             rate = (double)a->succeeded[p][side] / a->tried[p][side];
@@ -12302,27 +12350,41 @@ static s2r_result s2r__sim_env_privileged(void* sim, float* out) {
     return S2R_OK;
 }
 
-/* N simulators with the task, exposed as environments. */
+/* One environment's objects: the simulator, the task on it and the
+   wrappers around it (those training asks for). */
+typedef struct s2r__task_env_objects {
+    s2r_sim         sim;
+    s2r_task        task;
+    s2r__adr_env    adr;       /* under automatic DR */
+    s2r_history_env history;   /* with a frame history */
+} s2r__task_env_objects;
+
+/* N simulators with the task, exposed as environments.  Each environment's
+   objects sit in cache lines of their own (the thread stepping it writes
+   nothing another thread writes). */
 typedef struct s2r__task_envs {
     int              count;
-    s2r_sim*         sims;      /* [count] */
-    s2r_task*        tasks;     /* [count] */
-    s2r__adr_env*    adr;       /* [count], under automatic DR; else NULL */
-    s2r_history_env* history;   /* [count], with a frame history; else NULL */
+    unsigned char*   objects;   /* [count], stride bytes apart */
+    size_t           stride;
+    void*            block;     /* the allocation objects sits in */
+    s2r__adr_env**   adr;       /* [count] each env's ADR wrapper; NULL without ADR */
     s2r_env*         envs;      /* [count] what PPO steps */
 } s2r__task_envs;
 
+static s2r__task_env_objects* s2r__task_env_at(const s2r__task_envs* v, int i) {
+    return (s2r__task_env_objects*)(v->objects + (size_t)i * v->stride);
+}
+
 static void s2r__task_envs_free(s2r__task_envs* v) {
     int i;
-    for (i = 0; i < v->count; i++) {
-        if (v->history) s2r_history_env_free(&v->history[i]);
-        if (v->tasks) s2r_task_free(&v->tasks[i]);
-        if (v->sims) s2r_sim_free(&v->sims[i]);
+    for (i = 0; v->objects && i < v->count; i++) {
+        s2r__task_env_objects* o = s2r__task_env_at(v, i);
+        s2r_history_env_free(&o->history);
+        s2r_task_free(&o->task);
+        s2r_sim_free(&o->sim);
     }
-    if (v->history) S2R_FREE(v->history);
-    if (v->adr) S2R_FREE(v->adr);
-    S2R_FREE(v->sims);
-    S2R_FREE(v->tasks);
+    S2R_FREE(v->block);
+    S2R_FREE(v->adr);
     S2R_FREE(v->envs);
     memset(v, 0, sizeof *v);
 }
@@ -12333,43 +12395,44 @@ static s2r_result s2r__task_envs_init(s2r__task_envs* v, const s2r_training* t, 
     memset(v, 0, sizeof *v);
     sc.randomization = t->adr ? t->adr->limits : t->randomization;   /* under ADR: sized for the widest */
     if (t->robot == S2R_ROBOT_CUSTOM) sc.mjcf_path = t->mjcf_path;
-    v->sims = (s2r_sim*)s2r__calloc((size_t)count, sizeof *v->sims);
-    v->tasks = (s2r_task*)s2r__calloc((size_t)count, sizeof *v->tasks);
+    v->objects = (unsigned char*)s2r__calloc_lines((size_t)count, sizeof(s2r__task_env_objects), &v->stride, &v->block);
     v->envs = (s2r_env*)s2r__calloc((size_t)count, sizeof *v->envs);
-    if (t->history > 0) v->history = (s2r_history_env*)s2r__calloc((size_t)count, sizeof *v->history);
-    if (t->adr) v->adr = (s2r__adr_env*)s2r__calloc((size_t)count, sizeof *v->adr);
+    if (t->adr) v->adr = (s2r__adr_env**)s2r__calloc((size_t)count, sizeof *v->adr);
     v->count = count;
-    if (!v->sims || !v->tasks || !v->envs || (t->history > 0 && !v->history) || (t->adr && !v->adr)) {
+    if (!v->objects || !v->envs || (t->adr && !v->adr)) {
         s2r__task_envs_free(v);
         return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "out of memory for environments");
     }
     for (i = 0; i < count; i++) {
-        s2r_result res = s2r_sim_init(&v->sims[i], &sc);
-        if (res == S2R_OK) res = s2r_task_init(&v->tasks[i], &t->task, &v->sims[i].backend);
+        s2r__task_env_objects* o = s2r__task_env_at(v, i);
+        s2r_result res = s2r_sim_init(&o->sim, &sc);
+        if (res == S2R_OK) res = s2r_task_init(&o->task, &t->task, &o->sim.backend);
         if (res != S2R_OK) {
-            s2r__fail(error, res, "environment %d: %s", i, v->sims[i].error[0] ? v->sims[i].error : v->tasks[i].error);
+            s2r__fail(error, res, "environment %d: %s", i, o->sim.error[0] ? o->sim.error : o->task.error);
             s2r__task_envs_free(v);
             return res;
         }
-        v->envs[i] = v->tasks[i].env;
+        v->envs[i] = o->task.env;
         if (v->adr) {   /* innermost: it needs the task's own episode ends */
-            s2r__adr_env* e = &v->adr[i];
-            e->inner = v->tasks[i].env;
-            e->sim = &v->sims[i];
+            s2r__adr_env* e = v->adr[i] = &o->adr;
+            e->inner = o->task.env;
+            e->sim = &o->sim;
             e->adr = t->adr;
             e->param = -1;
             v->envs[i].self = e;
             v->envs[i].reset = s2r__adr_env_reset;
             v->envs[i].step = s2r__adr_env_step;
         }
-        if (v->history && (res = s2r_history_env_init(&v->history[i], &v->envs[i], t->history)) != S2R_OK) {
-            s2r__task_envs_free(v);
-            return s2r__fail(error, res, "environment %d: frame history of %d", i, t->history);
+        if (t->history > 0) {
+            if ((res = s2r_history_env_init(&o->history, &v->envs[i], t->history)) != S2R_OK) {
+                s2r__task_envs_free(v);
+                return s2r__fail(error, res, "environment %d: frame history of %d", i, t->history);
+            }
+            v->envs[i] = s2r_history_env_get(&o->history);
         }
-        if (v->history) v->envs[i] = s2r_history_env_get(&v->history[i]);
         if (t->privileged_critic) {   /* from the simulator itself, whatever wraps it */
             v->envs[i].priv_dim = S2R_PRIVILEGED_DIM;
-            v->envs[i].priv_self = &v->sims[i];
+            v->envs[i].priv_self = &o->sim;
             v->envs[i].privileged = s2r__sim_env_privileged;
         }
     }

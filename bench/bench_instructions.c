@@ -19,6 +19,12 @@
                                                                   goal >= 0.85
      PPO          per rollout-only step / per end-to-end PPO step, the
                   update included                                 goal >= 0.5
+     threads      per end-to-end PPO step with the 8 environments stepped
+                  by 2 threads / by 1 thread: threads add no work (no
+                  locks, no allocation, nothing recomputed), so it is 1
+                  but for OpenMP's own start-up and barriers (run with
+                  OMP_WAIT_POLICY=passive: a waiting thread sleeps instead
+                  of spinning, so it counts no work)       goal <= 1.01
 
    (ratios of speeds, as in bench_main).  Under the first two, nominal
    mj_step / the drawn model's mj_step is what the draw's physics costs
@@ -84,16 +90,17 @@ static int rollout(s2r_robot_kind kind, int periods) {
     return 0;
 }
 
-/* End-to-end PPO on 8 nominal simulators: one update on a rollout of
-   `periods` env steps (a multiple of 128: minibatches of 128 samples, as
-   s2r_task_ppo_config's 4096 / 32); periods = 0 only sets up. */
-static int ppo(s2r_robot_kind kind, int periods) {
+/* End-to-end PPO on 8 nominal simulators stepped by `threads` threads: one
+   update on a rollout of `periods` env steps (a multiple of 128:
+   minibatches of 128 samples, as s2r_task_ppo_config's 4096 / 32);
+   periods = 0 only sets up. */
+static int ppo(s2r_robot_kind kind, int periods, int threads) {
     s2r_sim sims[8];
     s2r_reach tasks[8];
     s2r_env envs[8];
     s2r_sim_config sc = s2r_sim_config_default(kind);
     s2r_reach_config rc = s2r_reach_config_default();
-    s2r_ppo_config c = s2r_task_ppo_config(S2R_TASK_REACH, periods > 0 ? periods : 128, 1, 1);
+    s2r_ppo_config c = s2r_task_ppo_config(S2R_TASK_REACH, periods > 0 ? periods : 128, 1, threads);
     s2r_ppo_stats st;
     s2r_ppo p;
     int e, obs_dim, act_dim, bad = 0;
@@ -128,7 +135,8 @@ static int inner(const char* what, s2r_robot_kind kind, int periods) {
     int i, j;
     printf("physics steps: %d\n", periods * 20);   /* nominal timestep; a drawn one overrides below */
     if (!strcmp(what, "rollout")) return rollout(kind, periods);
-    if (!strcmp(what, "ppo")) return ppo(kind, periods);
+    if (!strcmp(what, "ppo")) return ppo(kind, periods, 1);
+    if (!strcmp(what, "ppo_threads")) return ppo(kind, periods, 2);
     if (!strcmp(what, "raw")) {
         s2r_robot r;
         if (s2r_robot_load(&r, kind) != S2R_OK) return 1;
@@ -166,7 +174,8 @@ static double count(const char* self, const char* what, const char* kind, int pe
     char cmd[1024], line[512];
     double n = -1;
     FILE* p;
-    snprintf(cmd, sizeof cmd, "valgrind --tool=callgrind --callgrind-out-file=/dev/null %s --inner %s %s %d 2>&1",
+    snprintf(cmd, sizeof cmd, "OMP_WAIT_POLICY=passive valgrind --tool=callgrind --callgrind-out-file=/dev/null "
+             "%s --inner %s %s %d 2>&1",
              self, what, kind, periods);
     if (!(p = popen(cmd, "r"))) return -1;
     while (fgets(line, sizeof line, p)) {
@@ -198,8 +207,8 @@ int main(int argc, char** argv) {
         double raw = per_step(argv[0], "raw", kinds[k], PERIODS), dr = per_step(argv[0], "dr", kinds[k], PERIODS),
                real = per_step(argv[0], "real", kinds[k], PERIODS), drp = per_step(argv[0], "dr_physics", kinds[k], PERIODS),
                realp = per_step(argv[0], "real_physics", kinds[k], PERIODS), roll = per_step(argv[0], "rollout", kinds[k], PERIODS);
-        double ppo = per_step(argv[0], "ppo", kinds[k], 1024);
-        if (raw <= 0 || dr <= 0 || real <= 0 || drp <= 0 || realp <= 0 || roll <= 0 || ppo <= 0) {
+        double ppo = per_step(argv[0], "ppo", kinds[k], 1024), ppo2 = per_step(argv[0], "ppo_threads", kinds[k], 1024);
+        if (raw <= 0 || dr <= 0 || real <= 0 || drp <= 0 || realp <= 0 || roll <= 0 || ppo <= 0 || ppo2 <= 0) {
             printf("  %s: valgrind run failed\n", kinds[k]);
             return 1;
         }
@@ -214,6 +223,8 @@ int main(int argc, char** argv) {
                raw / roll, 20 * roll);
         printf("  %-44s %8.3f  (goal >= 0.5; %.0f instructions per env step)\n", "end-to-end PPO / rollout-only", roll / ppo,
                20 * ppo);
+        printf("  %-44s %8.4f  (goal <= 1.01; %.0f instructions per env step)\n", "PPO, 2 threads / 1 thread", ppo2 / ppo,
+               20 * ppo2);
     }
     return 0;
 }

@@ -415,6 +415,7 @@ static int test_adr_judges_edges(void) {
     s2r_adr_config c = s2r_adr_config_default();
     s2r_adr adr;
     s2r__adr_env envs[2];
+    s2r__adr_env* both[2] = {&envs[0], &envs[1]};
     double lo, hi, step;
     int i, k = -1;
     CHECKF(s2r_adr_init(&adr, &c, &dr) == S2R_OK, "%s", adr.error);
@@ -432,7 +433,7 @@ static int test_adr_judges_edges(void) {
     envs[1].tried[S2R_PARAM_KP][1] = 6;  envs[1].succeeded[S2R_PARAM_KP][1] = 6;
     envs[1].tried[S2R_PARAM_KP][0] = 16; envs[1].succeeded[S2R_PARAM_KP][0] = 2;   /* 2 of 16 at the bottom: narrow */
     envs[0].tried[S2R_PARAM_KV][1] = 16; envs[0].succeeded[S2R_PARAM_KV][1] = 10;  /* 62 %: between, no move */
-    CHECK(s2r__adr_judge(&adr, envs, 2) == S2R_OK);
+    CHECK(s2r__adr_judge(&adr, both, 2) == S2R_OK);
     s2r_dist_support(&dr.p[S2R_PARAM_KP].dist, &lo, &hi);
     step = c.step_fraction * (hi - lo);
     CHECKF(fabs(adr.current.p[S2R_PARAM_KP].dist.hi - (1.0 + step)) < 1e-12, "kp hi %g", adr.current.p[S2R_PARAM_KP].dist.hi);
@@ -442,7 +443,7 @@ static int test_adr_judges_edges(void) {
     CHECK(envs[0].tried[S2R_PARAM_KP][1] == 0 && adr.tried[S2R_PARAM_KP][1] == 0 && adr.tried[S2R_PARAM_KV][1] == 0);
     for (i = 0; i < 40; i++) {   /* keep widening: it stops at the limit */
         envs[0].tried[S2R_PARAM_KP][1] = envs[0].succeeded[S2R_PARAM_KP][1] = 16;
-        CHECK(s2r__adr_judge(&adr, envs, 2) == S2R_OK);
+        CHECK(s2r__adr_judge(&adr, both, 2) == S2R_OK);
     }
     CHECK(adr.current.p[S2R_PARAM_KP].dist.hi == adr.limits.p[S2R_PARAM_KP].dist.hi);
     s2r_adr_free(&adr);
@@ -540,10 +541,94 @@ static int test_train_custom_mjcf(void) {
     return 0;
 }
 
+/* Threads stepping different environments never write one cache line:
+   PPO's lanes and the environments' objects s2r_train builds are laid out in
+   whole cache lines, and stepping env e - what a worker thread does, here
+   over more than an episode, resets included - changes env e's lane and
+   objects and nothing else in either block, the rollout or the serially
+   written env block.  (MuJoCo's own mjData is a separate allocation per
+   simulator.) */
+static int test_ppo_envs_own_their_lines(void) {
+    s2r_training training = s2r_training_default(S2R_ROBOT_UR5E, S2R_TASK_PUSH);
+    s2r_ppo_config pc = s2r_task_ppo_config(S2R_TASK_PUSH, 4000, 3, 1);
+    s2r__task_envs v;
+    s2r_ppo ppo;
+    char error[S2R_ERROR_LEN];
+    const int N = 4;
+    unsigned char *lanes, *objects, *rollout, *env_block;
+    size_t P = S2R_PRIVILEGED_DIM, rollout_bytes, env_bytes, lane_bytes, object_bytes;
+    int obs_dim, act_dim, t, e, i, ends = 0;
+    training.progress = 0;
+    training.history = 2;
+    training.privileged_critic = 1;
+    training.randomization = s2r_randomization_push();
+    CHECKF(s2r__task_envs_init(&v, &training, N, error) == S2R_OK, "%s", error);
+    obs_dim = v.envs[0].obs_dim;
+    act_dim = v.envs[0].act_dim;
+    pc.num_envs = N;
+    pc.privileged_dim = (int)P;
+    CHECK(s2r_ppo_init(&ppo, &pc, obs_dim, act_dim) == S2R_OK);
+    CHECK((uintptr_t)ppo.lanes % S2R_CACHE_LINE == 0 && ppo.lane_stride % S2R_CACHE_LINE == 0);
+    CHECK((uintptr_t)v.objects % S2R_CACHE_LINE == 0 && v.stride % S2R_CACHE_LINE == 0);
+    CHECK(v.stride >= sizeof(s2r__task_env_objects));
+    for (e = 0; e < N; e++) {   /* each lane's floats inside its own lines */
+        const s2r_ppo_lane* l = s2r__ppo_lane(&ppo, e);
+        CHECK((const unsigned char*)(l->final_priv + P) <= (const unsigned char*)l + ppo.lane_stride);
+    }
+    CHECKF(s2r__ppo_reset_all(&ppo, v.envs) == S2R_OK, "%s", ppo.error);
+    lane_bytes = (size_t)N * ppo.lane_stride;
+    object_bytes = (size_t)N * v.stride;
+    rollout_bytes = sizeof(float) * ((size_t)ppo.batch_size * (obs_dim + act_dim + 6 + P) + N);   /* as s2r__ppo_alloc */
+    env_bytes = sizeof(float) * 2 * (size_t)N * obs_dim;
+    lanes = (unsigned char*)malloc(lane_bytes);
+    objects = (unsigned char*)malloc(object_bytes);
+    rollout = (unsigned char*)malloc(rollout_bytes);
+    env_block = (unsigned char*)malloc(env_bytes);
+    CHECK(lanes && objects && rollout && env_block);
+    for (t = 0; t < 130; t++) {   /* push episodes are 125 steps */
+        for (e = 0; e < N; e++) {
+            int own_lane = 0, own_objects = 0;
+            memcpy(lanes, ppo.lanes, lane_bytes);
+            memcpy(objects, v.objects, object_bytes);
+            memcpy(rollout, ppo.rollout, rollout_bytes);
+            memcpy(env_block, ppo.env_block, env_bytes);
+            s2r__ppo_step_env(&ppo, &v.envs[e], e);
+            CHECKF(s2r__ppo_lane(&ppo, e)->status == S2R_OK, "%s", ppo.error);
+            ends += s2r__ppo_lane(&ppo, e)->step.truncated || s2r__ppo_lane(&ppo, e)->step.done;
+            for (i = 0; i < (int)lane_bytes; i++)
+                if (lanes[i] != ppo.lanes[i]) {
+                    CHECKF(i / ppo.lane_stride == (size_t)e, "stepping env %d wrote byte %d of lane %d", e, i,
+                           (int)(i / ppo.lane_stride));
+                    own_lane = 1;
+                }
+            for (i = 0; i < (int)object_bytes; i++)
+                if (objects[i] != v.objects[i]) {
+                    CHECKF(i / v.stride == (size_t)e, "stepping env %d wrote byte %d of env %d's objects", e, i, (int)(i / v.stride));
+                    own_objects = 1;
+                }
+            CHECK(own_lane && own_objects);
+            CHECKF(memcmp(rollout, ppo.rollout, rollout_bytes) == 0, "stepping env %d wrote the shared rollout", e);
+            CHECKF(memcmp(env_block, ppo.env_block, env_bytes) == 0, "stepping env %d wrote the serial env block", e);
+        }
+    }
+    CHECKF(ends == N, "%d episode ends", ends);
+    memcpy(rollout, ppo.rollout, rollout_bytes);   /* the serial part does write the rollout: the check can see it */
+    CHECKF(s2r__ppo_step_all(&ppo, v.envs, 0) == S2R_OK, "%s", ppo.error);
+    CHECK(memcmp(rollout, ppo.rollout, rollout_bytes) != 0);
+    free(lanes);
+    free(objects);
+    free(rollout);
+    free(env_block);
+    s2r_ppo_free(&ppo);
+    s2r__task_envs_free(&v);
+    return 0;
+}
+
 static const test_case recipe_tests[] = {
     {"recipe: training on your own arm's MJCF file", test_train_custom_mjcf},
     {"recipe: a policy with a frame history trains, records it, and evaluates as deployed", test_history_policy},
     {"recipe: a privileged critic trains through s2r_train; the actor deploys alone", test_privileged_critic_trains},
+    {"recipe: threads stepping different environments write no common cache line", test_ppo_envs_own_their_lines},
     {"recipe: ADR starts at the centre; an edge's successes widen it, failures narrow it", test_adr_judges_edges},
     {"recipe: ADR training moves ranges inside their limits, deterministically; no resume", test_adr_trains},
     {"recipe: camera calibration finds the unit's offset within 3 mm", test_calibrate_camera},
