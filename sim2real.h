@@ -2272,7 +2272,9 @@ typedef struct s2r_ppo {
     float* dmean;              /* [M][act_dim] dL/dmean                      */
     float* value;              /* [M] critic output                          */
     float* dvalue;             /* [M] dL/dvalue                              */
-    float* back;               /* [2][M][max hidden] backward scratch        */
+    float* back;               /* [2][M][max hidden] the actor's backward
+                                  scratch                                   */
+    float* back_critic;        /* [2][M][max hidden] the critic's            */
     s2r_rng rng;               /* minibatch shuffles                         */
     char error[S2R_ERROR_LEN];
 } s2r_ppo;
@@ -9842,6 +9844,7 @@ static void s2r__ppo_layout_work(s2r_ppo* p, float* block) {
     p->value = s2r__take(&c, M);
     p->dvalue = s2r__take(&c, M);
     p->back = s2r__take(&c, 2 * M * (size_t)wide);
+    p->back_critic = s2r__take(&c, 2 * M * (size_t)wide);
 }
 
 /* Env e's lane. */
@@ -9856,7 +9859,7 @@ static s2r_result s2r__ppo_alloc(s2r_ppo* p) {
     size_t roll = TN * (p->obs_dim + p->act_dim + 6 + P) + N;
     size_t work = M * (p->obs_dim + 2 * p->act_dim + 3 +
                        p->policy.actor.num_acts + p->policy.critic.num_acts +
-                       2 * (size_t)p->policy.actor.max_hidden) +
+                       4 * (size_t)p->policy.actor.max_hidden) +
                   (P ? M * (p->obs_dim + P) : 0);
     p->rollout = (float*)s2r__calloc(roll, sizeof(float));
     p->work = (float*)s2r__calloc(work, sizeof(float));
@@ -10271,30 +10274,55 @@ static void s2r__ppo_value_term(s2r_ppo* p, int i, int k, int M,
     p->dvalue[i] = (float)(vf * grad / M);
 }
 
-/* Loss and gradient (into adam.grad) of one minibatch idx [M]. */
-static s2r__ppo_terms s2r__ppo_minibatch(s2r_ppo* p, const int* idx, int M) {
+/* The actor's half of a minibatch: forward, the clipped objective per
+   sample, the entropy, backward into grad [actor params, then log_std]. */
+static void s2r__ppo_actor_pass(s2r_ppo* p, const int* idx, int M, s2r__ppo_terms* s) {
     s2r_policy* pol = &p->policy;
-    float* grad = p->adam.grad;
-    float* dlog_std = grad + pol->actor.num_params;
-    s2r__ppo_terms s;
+    float* dlog_std = p->adam.grad + pol->actor.num_params;
     int i, a;
-    memset(&s, 0, sizeof s);
-    memset(grad, 0, sizeof(float) * (size_t)p->adam.n);
-    s2r__ppo_gather(p, idx, M);
     s2r_mlp_forward(&pol->actor, pol->params, p->mb_obs, M, p->actor_acts, p->mean);
-    s2r_mlp_forward(&pol->critic, pol->critic_params, p->mb_critic, M,
-                    p->critic_acts, p->value);
-    for (i = 0; i < M; i++) {
-        s2r__ppo_policy_term(p, i, idx[i], M, &s, dlog_std);
-        s2r__ppo_value_term(p, i, idx[i], M, &s);
-    }
+    for (i = 0; i < M; i++) s2r__ppo_policy_term(p, i, idx[i], M, s, dlog_std);
     /* entropy is the same for every sample: d(-c H)/dlog_std = -c */
-    s.entropy = M * s2r__gaussian_entropy(pol->log_std, p->act_dim);
+    s->entropy = M * s2r__gaussian_entropy(pol->log_std, p->act_dim);
     for (a = 0; a < p->act_dim; a++) dlog_std[a] -= p->cfg.entropy_coef;
-    s2r_mlp_backward(&pol->actor, pol->params, p->mb_obs, p->actor_acts, p->dmean,
-                     M, grad, p->back);
-    s2r_mlp_backward(&pol->critic, pol->critic_params, p->mb_critic, p->critic_acts,
-                     p->dvalue, M, grad + pol->num_actor_params, p->back);
+    s2r_mlp_backward(&pol->actor, pol->params, p->mb_obs, p->actor_acts, p->dmean, M, p->adam.grad, p->back);
+}
+
+/* The critic's half: forward, the value loss per sample, backward into
+   grad's critic part. */
+static void s2r__ppo_critic_pass(s2r_ppo* p, const int* idx, int M, s2r__ppo_terms* s) {
+    s2r_policy* pol = &p->policy;
+    int i;
+    s2r_mlp_forward(&pol->critic, pol->critic_params, p->mb_critic, M, p->critic_acts, p->value);
+    for (i = 0; i < M; i++) s2r__ppo_value_term(p, i, idx[i], M, s);
+    s2r_mlp_backward(&pol->critic, pol->critic_params, p->mb_critic, p->critic_acts, p->dvalue, M,
+                     p->adam.grad + pol->num_actor_params, p->back_critic);
+}
+
+/* Loss and gradient (into adam.grad) of one minibatch idx [M].  The actor
+   and the critic share no parameter, input buffer or scratch, so with two
+   or more threads their halves run side by side; each sums in its own
+   fixed order, so the result is the same bit for bit on any number of
+   threads. */
+static s2r__ppo_terms s2r__ppo_minibatch(s2r_ppo* p, const int* idx, int M) {
+    s2r__ppo_terms s, critic;
+    memset(&s, 0, sizeof s);
+    memset(&critic, 0, sizeof critic);
+    memset(p->adam.grad, 0, sizeof(float) * (size_t)p->adam.n);
+    s2r__ppo_gather(p, idx, M);
+#ifdef _OPENMP
+#pragma omp parallel sections num_threads(2) if (s2r__ppo_threads(p) > 1)
+    {
+#pragma omp section
+        s2r__ppo_actor_pass(p, idx, M, &s);
+#pragma omp section
+        s2r__ppo_critic_pass(p, idx, M, &critic);
+    }
+#else
+    s2r__ppo_actor_pass(p, idx, M, &s);
+    s2r__ppo_critic_pass(p, idx, M, &critic);
+#endif
+    s.value_loss = critic.value_loss;
     return s;
 }
 

@@ -9,6 +9,9 @@
      update      the rest of a PPO iteration on 8 push environments: GAE,
                  the epochs of minibatches, the optimizer; goal <= 1/4 of
                  the total
+   and then the update alone (one batch's epochs) on 2 threads against 1:
+   the actor's and the critic's halves of each minibatch run side by side
+   (the median of 5 interleaved pairs).
    Seconds on a shared machine move; the shares within one run are the
    measurement.  Built and run by `make bench`. */
 #include <stdio.h>
@@ -17,6 +20,7 @@
 #include <string.h>
 
 #define ENVS 8
+#define PAIRS 5
 #define STEPS 3000   /* env steps timed for the physics, task and inference parts */
 
 /* Seconds per call of raw mj_step on a copy of the sim's state. */
@@ -33,6 +37,22 @@ static double physics_seconds(const s2r_sim* sim) {
     return t0 / n;
 }
 
+static int compare_doubles(const void* a, const void* b) {
+    double x = *(const double*)a, y = *(const double*)b;
+    return (x > y) - (x < y);
+}
+
+/* Seconds of one update (the epochs on the batch collected last) on
+   `threads` threads. */
+static double update_seconds(s2r_ppo* ppo, int threads) {
+    s2r_ppo_stats st;
+    double t0 = s2r_seconds();
+    memset(&st, 0, sizeof st);
+    ppo->cfg.num_threads = threads;
+    s2r__ppo_update(ppo, 1e-4f, &st);
+    return s2r_seconds() - t0;
+}
+
 static void bench_arm(s2r_robot_kind kind) {
     s2r_sim sims[ENVS];
     s2r_sim_config sc = s2r_task_sim_config(S2R_TASK_PUSH, kind);
@@ -45,7 +65,7 @@ static void bench_arm(s2r_robot_kind kind) {
     s2r_rng rng = s2r_rng_make(3, 0);
     s2r_step_result out;
     float obs[S2R_PUSH_OBS], act[2] = {0.3f, -0.2f};
-    double physics, env, inference, total, t0, substeps;
+    double physics, env, inference, total, t0, substeps, ratio[PAIRS];
     int e, i, obs_dim, act_dim;
     s2r_task_dims(S2R_TASK_PUSH, kind, &obs_dim, &act_dim);
     for (e = 0; e < ENVS; e++)
@@ -78,6 +98,10 @@ static void bench_arm(s2r_robot_kind kind) {
     printf("  update     %7.1f s  %5.1f %%  (goal <= 25 %%)\n", 1e6 * (total - env - inference),
            100 * (total - env - inference) / total);
     printf("  total      %7.1f s  (%.0f environment steps/s)\n", 1e6 * total, 1 / total);
+    for (i = 0; i < PAIRS; i++) ratio[i] = update_seconds(&ppo, 1) / update_seconds(&ppo, 2);
+    qsort(ratio, PAIRS, sizeof(double), compare_doubles);
+    printf("  the update on 2 threads: %.2fx as fast as on 1 (median of %d pairs, %.2f-%.2f)\n", ratio[PAIRS / 2], PAIRS,
+           ratio[0], ratio[PAIRS - 1]);
     s2r_ppo_free(&ppo);
     for (e = 0; e < ENVS; e++) { s2r_task_free(&tasks[e]); s2r_sim_free(&sims[e]); }
 }
