@@ -77,6 +77,8 @@ typedef struct unit_data {               /* what measuring one unit gave  */
     s2r_randomization identified;         /* its identified simulator        */
     s2r_dataset       demos;              /* its demonstrations             */
     int               recorded;           /* demonstrations in `demos`      */
+    char              report[1024];       /* what identifying it printed    */
+    char              error[S2R_ERROR_LEN + 32];   /* why it failed, if it did */
 } unit_data;
 
 /* Where a run's time goes: wall seconds and environment steps per stage -
@@ -139,6 +141,12 @@ static const char* output(char* out, size_t cap, const s2r_options* opt, const c
 
 static int fail(const char* what, const char* error) {
     fprintf(stderr, "%s: %s\n", what, error);
+    return 1;
+}
+
+/* The same for a unit measured in parallel: kept for later. */
+static int unit_failed(unit_data* u, const char* what, const char* error) {
+    snprintf(u->error, sizeof u->error, "%s: %s", what, error);
     return 1;
 }
 
@@ -232,59 +240,90 @@ static s2r_dataset first_demos(const s2r_dataset* all, int demos, int recorded) 
     return d;
 }
 
-/* Once per unit: identify it (ranges for the sysID row) and record demos. */
-static int measure_unit(const s2r_options* opt, const sizes* z, uint64_t unit, unit_data* u, stage_cost* cost) {
+/* Once per unit: identify it - the arm, its camera and on push the object
+   - and write its ranges for the sysID row.  Units are identified in
+   parallel (each has its own simulators), so what it finds is written
+   into u->report, printed in unit order afterwards, and a failure into
+   u->error. */
+static int identify_unit(const s2r_options* opt, const sizes* z, uint64_t unit, unit_data* u) {
     s2r_real_robot real;
-    s2r_randomization* ranges = &u->ranges;
-    s2r_task_config* calibrated = &u->calibrated;
-    s2r_dataset* demos = &u->demos;
-    int per_unit = (z->demos + opt->seeds - 1) / opt->seeds;
     s2r_randomization dr;
     s2r_sysid_result r;
     double camera[3];   /* m, the unit's camera calibration */
-    s2r_expert_config op = s2r_operator_config_default();
     char error[S2R_ERROR_LEN], path[512], name[64];
-    int obs_dim, act_dim, ok = 0, bad;
-    double start = s2r_seconds();
-    if (per_unit < 1000 && z->demos >= 1000) per_unit = 1000;   /* the largest fine-tuning set */
+    size_t n;
+    int bad;
     u->unit = unit;
-    u->recorded = per_unit;
-    if (s2r_options_ranges(opt, &dr, error) != S2R_OK) return fail("DR ranges", error);   /* --ranges, or the defaults */
-    s2r_task_dims(opt->task, opt->robot, &obs_dim, &act_dim);
-    if (s2r_real_robot_init(&real, opt->robot, unit) != S2R_OK) return fail("real robot", real.error);
-    printf("System identification of %s ...\n", real.name);
-    fflush(stdout);
-    *calibrated = s2r_task_config_default(opt->task);
-    bad = s2r_identify_unit(&real.backend, &z->id, &dr, ranges, &u->identified, &r, camera, error) != S2R_OK;
+    u->error[0] = '\0';
+    if (s2r_options_ranges(opt, &dr, error) != S2R_OK) return unit_failed(u, "DR ranges", error);   /* --ranges, or the defaults */
+    if (s2r_real_robot_init(&real, opt->robot, unit) != S2R_OK) return unit_failed(u, "real robot", real.error);
+    n = (size_t)snprintf(u->report, sizeof u->report, "System identification of %s ...\n", real.name);
+    u->calibrated = s2r_task_config_default(opt->task);
+    bad = s2r_identify_unit(&real.backend, &z->id, &dr, &u->ranges, &u->identified, &r, camera, error) != S2R_OK;
     s2r_real_robot_free(&real);
-    if (bad) return fail("sysid", error);
-    s2r_task_config_set_camera(calibrated, camera);
-    printf("  validation error %.1f %% -> %.1f %% of the motion (MSE %.3g -> %.3g rad^2; %s) after %d sweeps; camera "
-           "offset (%.1f, %.1f, %.1f) mm\n", 100 * r.validation_relative_start, 100 * r.validation_relative,
-           r.validation_mse_start, r.validation_mse, s2r_sysid_verdict_name(r.verdict), r.sweeps, 1000 * camera[0],
-           1000 * camera[1], 1000 * camera[2]);
+    if (bad) return unit_failed(u, "sysid", error);
+    s2r_task_config_set_camera(&u->calibrated, camera);
+    n += (size_t)snprintf(u->report + n, sizeof u->report - n, "  validation error %.1f %% -> %.1f %% of the motion (MSE "
+                          "%.3g -> %.3g rad^2; %s) after %d sweeps; camera offset (%.1f, %.1f, %.1f) mm\n",
+                          100 * r.validation_relative_start, 100 * r.validation_relative, r.validation_mse_start,
+                          r.validation_mse, s2r_sysid_verdict_name(r.verdict), r.sweeps, 1000 * camera[0], 1000 * camera[1],
+                          1000 * camera[2]);
     if (opt->task == S2R_TASK_PUSH) {   /* then the object, struck by the identified arm's tip */
-        if (s2r_real_robot_init_scene(&real, opt->robot, S2R_SCENE_PUSH, unit) != S2R_OK) return fail("real robot", real.error);
-        bad = s2r_identify_object(&real.backend, &z->id, camera, ranges, &u->identified, &r, error) != S2R_OK;
+        if (s2r_real_robot_init_scene(&real, opt->robot, S2R_SCENE_PUSH, unit) != S2R_OK)
+            return unit_failed(u, "real robot", real.error);
+        bad = s2r_identify_object(&real.backend, &z->id, camera, &u->ranges, &u->identified, &r, error) != S2R_OK;
         s2r_real_robot_free(&real);
-        if (bad) return fail("object sysid", error);
-        printf("  object: held-out error %.1f %% -> %.1f %% of its motion beyond the camera's own (%s%s)\n",
-               100 * r.validation_object_relative_start, 100 * r.validation_object_relative,
-               s2r_sysid_verdict_name(r.verdict), r.verdict == S2R_SYSID_BLOCK ? ": the object keeps the DR ranges" : "");
+        if (bad) return unit_failed(u, "object sysid", error);
+        snprintf(u->report + n, sizeof u->report - n, "  object: held-out error %.1f %% -> %.1f %% of its motion beyond "
+                 "the camera's own (%s%s)\n", 100 * r.validation_object_relative_start, 100 * r.validation_object_relative,
+                 s2r_sysid_verdict_name(r.verdict), r.verdict == S2R_SYSID_BLOCK ? ": the object keeps the DR ranges" : "");
     }
     snprintf(name, sizeof name, "%s_ranges_unit%llu.txt", prefix(opt), (unsigned long long)unit);
-    if (s2r_randomization_write(ranges, s2r_path(path, sizeof path, opt->out, name), error) != S2R_OK) return fail("ranges", error);
-    charge(&cost[MEASURE], start, 0);
-    start = s2r_seconds();
-    printf("Recording %d teleoperated demonstrations on unit #%llu ...\n", per_unit, (unsigned long long)unit);
-    fflush(stdout);
-    if (s2r_dataset_init(demos, obs_dim, act_dim) != S2R_OK ||
-        s2r_collect_unit_demos(opt->robot, unit, calibrated, &op, per_unit, opt->seed + 77 + unit, opt->threads, demos, &ok,
-                               error) != S2R_OK)
-        return fail("demos", error);
-    charge(&cost[RECORD], start, demos->count + (long long)per_unit * op.reaction_steps);
-    printf("  %d of %d demonstrations ended on target (%d observation-action pairs)\n", ok, per_unit, demos->count);
+    if (s2r_randomization_write(&u->ranges, s2r_path(path, sizeof path, opt->out, name), error) != S2R_OK)
+        return unit_failed(u, "ranges", error);
     return 0;
+}
+
+/* Then its demonstrations, through the calibrated camera. */
+static int record_demos(const s2r_options* opt, const sizes* z, unit_data* u, stage_cost* cost) {
+    int per_unit = (z->demos + opt->seeds - 1) / opt->seeds;
+    s2r_expert_config op = s2r_operator_config_default();
+    char error[S2R_ERROR_LEN];
+    int obs_dim, act_dim, ok = 0;
+    double start = s2r_seconds();
+    if (per_unit < 1000 && z->demos >= 1000) per_unit = 1000;   /* the largest fine-tuning set */
+    u->recorded = per_unit;
+    s2r_task_dims(opt->task, opt->robot, &obs_dim, &act_dim);
+    printf("Recording %d teleoperated demonstrations on unit #%llu ...\n", per_unit, (unsigned long long)u->unit);
+    fflush(stdout);
+    if (s2r_dataset_init(&u->demos, obs_dim, act_dim) != S2R_OK ||
+        s2r_collect_unit_demos(opt->robot, u->unit, &u->calibrated, &op, per_unit, opt->seed + 77 + u->unit, opt->threads,
+                               &u->demos, &ok, error) != S2R_OK)
+        return fail("demos", error);
+    charge(&cost[RECORD], start, u->demos.count + (long long)per_unit * op.reaction_steps);
+    printf("  %d of %d demonstrations ended on target (%d observation-action pairs)\n", ok, per_unit, u->demos.count);
+    return 0;
+}
+
+/* Measure every unit: identify them all, side by side, then record each
+   one's demonstrations (which use the threads themselves). */
+static int measure_units(const s2r_options* opt, const sizes* z, unit_data* units, stage_cost* cost) {
+    double start = s2r_seconds();
+    int s, bad = 0;
+    printf("Identifying units #%llu..#%llu, side by side ...\n", (unsigned long long)opt->real_seed,
+           (unsigned long long)(opt->real_seed + opt->seeds - 1));
+    fflush(stdout);
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic)
+#endif
+    for (s = 0; s < opt->seeds; s++) identify_unit(opt, z, opt->real_seed + (uint64_t)s, &units[s]);
+    for (s = 0; s < opt->seeds && !bad; s++) {
+        if (units[s].error[0]) bad = fail("unit", units[s].error);
+        else fputs(units[s].report, stdout);
+    }
+    charge(&cost[MEASURE], start, 0);
+    for (s = 0; s < opt->seeds && !bad; s++) bad = record_demos(opt, z, &units[s], cost);
+    return bad;
 }
 
 /* Fine-tune the sysID policy on the first n demos, checked by a canary on
@@ -575,8 +614,7 @@ int main(int argc, char** argv) {
     if (opt.seeds > MAX_SEEDS) { fprintf(stderr, "--seeds: at most %d\n", MAX_SEEDS); return 2; }
     memset(&pooled, 0, sizeof pooled);
     bad = write_dr_ranges(&opt);
-    for (s = 0; s < opt.seeds && !bad; s++)   /* 1. measure every unit */
-        bad = measure_unit(&opt, &z, opt.real_seed + (uint64_t)s, &units[s], t.cost);
+    if (!bad) bad = measure_units(&opt, &z, units, t.cost);   /* 1. measure every unit */
     if (!bad) bad = pool_demos(units, opt.seeds, &pooled);
     for (s = 0; s < opt.seeds; s++) t.pooled_demos += units[s].recorded;
     for (s = 0; s < opt.seeds && !bad; s++)   /* 2. every row, seed by seed */
