@@ -803,8 +803,24 @@ typedef struct s2r_param_range {
     int            enabled;  /* 0: the parameter keeps its nominal value     */
 } s2r_param_range;
 
+/* One joint's own range for a joint-wise parameter (kp, kv, torque_limit,
+   damping, armature, frictionloss): that joint draws from `dist` instead of
+   the parameter's shared range, in the shared entry's mode (which must be
+   on).  Real joints differ - one drive's gains or seals are not another's
+   - and system identification that fits a joint on its own
+   (s2r_sysid_param.joint) hands its estimate on as one of these. */
+typedef struct s2r_joint_range {
+    s2r_param param;
+    int       joint;     /* 1..S2R_MAX_JOINTS (1 is the first joint)      */
+    s2r_dist  dist;
+} s2r_joint_range;
+
+#define S2R_JOINT_RANGES_MAX 16
+
 typedef struct s2r_randomization {
     s2r_param_range p[S2R_PARAM_COUNT];   /* indexed by s2r_param */
+    int             n_joint_ranges;       /* 0 unless joints have their own */
+    s2r_joint_range joint_range[S2R_JOINT_RANGES_MAX];
 } s2r_randomization;
 
 /* "friction", "damping", "armature", "frictionloss", "link_mass", "payload",
@@ -880,7 +896,10 @@ S2RDEF s2r_randomization s2r_randomization_default(void);
      object_dropout  uniform     0      0.1    absolute  (probability)
    A simulator drawing from it needs max_latency >= 0.122 s. */
 S2RDEF s2r_randomization s2r_randomization_push(void);
-/* Validate every enabled entry; the message names the first bad parameter. */
+/* Validate every enabled entry and every joint range (a joint-wise
+   parameter whose shared entry is on, a joint 1..S2R_MAX_JOINTS named
+   once, a distribution its mode allows); the message names the first bad
+   parameter. */
 S2RDEF s2r_result s2r_randomization_check(const s2r_randomization* r, char* error);
 /* Draw one episode: values[p] is a draw of entry p, or for a disabled entry
    the identity of its mode (1 for scale, 0 for offset and absolute - which
@@ -922,6 +941,7 @@ S2RDEF s2r_result s2r_randomization_widen(s2r_randomization* r, double factor);
                 | NAME 'uniform'     LO HI             [ MODE ]
                 | NAME 'loguniform'  LO HI             [ MODE ]
                 | NAME 'truncnormal' LO HI MEAN STD    [ MODE ]
+                | NAME '[' JOINT ']' (any of the four distributions above)
        MODE    := 'scale' | 'offset' | 'absolute'
 
    - Tokens are separated by spaces or tabs; '\r' is whitespace, so CRLF
@@ -938,6 +958,10 @@ S2RDEF s2r_result s2r_randomization_widen(s2r_randomization* r, double factor);
      can adjust the defaults: start from s2r_randomization_none() for a file
      that should say everything itself.  Naming a parameter twice is an error.
    - Every entry is validated as by s2r_param_range_check.
+   - NAME[JOINT] (e.g. kp[4], joints from 1, no spaces) is that joint's own
+     range of a joint-wise parameter (s2r_joint_range): the parameter's own
+     line must leave it on, and the joint's numbers are in its mode (a MODE
+     on the joint's line must be that mode).  Joint lines cannot be 'off'.
 
    Example:
 
@@ -3437,9 +3461,10 @@ typedef struct s2r_sysid_param {
                           torque_limit, damping, armature, frictionloss - where one
                           drive differs from the rest: it overrides, for that joint,
                           the shared entry of the same parameter if there is one (or
-                          the nominal value).  Reported like any entry; a range table
-                          holds one range per parameter, so s2r_sysid_recentre and
-                          s2r_sysid_fixed leave per-joint entries out              */
+                          the nominal value).  Reported like any entry;
+                          s2r_sysid_recentre and s2r_sysid_fixed hand it on as
+                          that joint's own range (s2r_joint_range, "kp[4]" in a
+                          ranges file)                                            */
 } s2r_sysid_param;
 
 /* What a run found.  Arrays are indexed like config.param. */
@@ -6474,6 +6499,7 @@ S2RDEF double s2r_param_apply(const s2r_param_range* pr, double nominal, double 
 S2RDEF s2r_randomization s2r_randomization_none(void) {
     s2r_randomization r;
     int p;
+    memset(&r, 0, sizeof r);
     for (p = 0; p < S2R_PARAM_COUNT; p++) r.p[p] = s2r_param_range_off((s2r_param)p);
     return r;
 }
@@ -6577,11 +6603,63 @@ S2RDEF s2r_randomization s2r_randomization_push(void) {
     return r;
 }
 
+/* The parameters each joint draws for itself: real joints are not alike
+   (each drive's gains, seals and gearbox are its own), so a randomized
+   simulator whose joints all share one draw never shows a policy an arm
+   whose shoulder is stiff and whose wrist is soft. */
+static const s2r_param s2r__joint_wise[] = {S2R_PARAM_KP, S2R_PARAM_KV, S2R_PARAM_TORQUE_LIMIT,
+                                            S2R_PARAM_DAMPING, S2R_PARAM_ARMATURE, S2R_PARAM_FRICTIONLOSS};
+
+/* 1 if p is one of them. */
+static int s2r__is_joint_wise(s2r_param p) {
+    int k;
+    for (k = 0; k < (int)(sizeof s2r__joint_wise / sizeof *s2r__joint_wise); k++)
+        if (s2r__joint_wise[k] == p) return 1;
+    return 0;
+}
+
+/* Joint range k of r checked: its parameter, joint, shared entry and
+   distribution (in the shared entry's mode), and no earlier range for the
+   same joint.  The message starts "kp[4]: ". */
+static s2r_result s2r__joint_range_check(const s2r_randomization* r, int k, char* error) {
+    const s2r_joint_range* jr = &r->joint_range[k];
+    s2r_param_range pr;
+    char msg[S2R_ERROR_LEN];
+    int i;
+    if ((unsigned)jr->param >= S2R_PARAM_COUNT || !s2r__is_joint_wise(jr->param))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "joint range %d: %s is not a joint-wise parameter (kp, kv, "
+                         "torque_limit, damping, armature, frictionloss)", k + 1, s2r_param_name(jr->param));
+    if (jr->joint < 1 || jr->joint > S2R_MAX_JOINTS)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%s: joint %d is not 1..%d", s2r_param_name(jr->param),
+                         jr->joint, S2R_MAX_JOINTS);
+    if (!r->p[jr->param].enabled)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%s[%d]: a joint's own range needs %s on (its mode applies)",
+                         s2r_param_name(jr->param), jr->joint, s2r_param_name(jr->param));
+    for (i = 0; i < k; i++)
+        if (r->joint_range[i].param == jr->param && r->joint_range[i].joint == jr->joint)
+            return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%s[%d] has two ranges", s2r_param_name(jr->param), jr->joint);
+    pr = r->p[jr->param];
+    pr.dist = jr->dist;
+    if (s2r_param_range_check(jr->param, &pr, msg) != S2R_OK) {   /* its message starts "kp: " */
+        size_t n = strlen(s2r_param_name(jr->param));
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%s[%d]: %s", s2r_param_name(jr->param), jr->joint,
+                         strncmp(msg, s2r_param_name(jr->param), n) == 0 && msg[n] == ':' ? msg + n + 2 : msg);
+    }
+    return S2R_OK;
+}
+
 S2RDEF s2r_result s2r_randomization_check(const s2r_randomization* r, char* error) {
-    int p;
+    int p, k;
     if (!r) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "randomization is NULL");
     for (p = 0; p < S2R_PARAM_COUNT; p++) {
         s2r_result res = s2r_param_range_check((s2r_param)p, &r->p[p], error);
+        if (res != S2R_OK) return res;
+    }
+    if (r->n_joint_ranges < 0 || r->n_joint_ranges > S2R_JOINT_RANGES_MAX)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%d joint ranges: at most %d", r->n_joint_ranges,
+                         S2R_JOINT_RANGES_MAX);
+    for (k = 0; k < r->n_joint_ranges; k++) {
+        s2r_result res = s2r__joint_range_check(r, k, error);
         if (res != S2R_OK) return res;
     }
     return S2R_OK;
@@ -6607,6 +6685,13 @@ S2RDEF uint64_t s2r_randomization_digest(const s2r_randomization* r) {
         v[0] = e->enabled; v[1] = e->mode; v[2] = e->dist.kind;
         v[3] = e->dist.lo; v[4] = e->dist.hi; v[5] = e->dist.mean; v[6] = e->dist.std;
         if (!e->enabled) v[1] = v[2] = v[3] = v[4] = v[5] = v[6] = 0;   /* off is off, whatever it held */
+        h = s2r__fnv1a(h, v, sizeof v);
+    }
+    for (p = 0; p < r->n_joint_ranges; p++) {   /* none: the digest ranges had before joints had their own */
+        const s2r_joint_range* j = &r->joint_range[p];
+        double v[7];
+        v[0] = j->param; v[1] = j->joint; v[2] = j->dist.kind;
+        v[3] = j->dist.lo; v[4] = j->dist.hi; v[5] = j->dist.mean; v[6] = j->dist.std;
         h = s2r__fnv1a(h, v, sizeof v);
     }
     return h;
@@ -6751,20 +6836,84 @@ static s2r_result s2r__parse_spec(const s2r__token* tok, int count, int line, s2
     return S2R_OK;
 }
 
-/* Parse one line [s, end) into work; set_on[p] remembers where p was set. */
-static s2r_result s2r__parse_line(s2r_randomization* work, int* set_on, const char* s,
+/* What a parse has set so far: the line of each parameter's entry, and of
+   each joint range (with the mode its line named, checked at the end
+   against the shared entry's). */
+typedef struct s2r__parse_state {
+    int            set_on[S2R_PARAM_COUNT];
+    int            joint_line[S2R_JOINT_RANGES_MAX];
+    s2r_apply_mode joint_mode[S2R_JOINT_RANGES_MAX];
+} s2r__parse_state;
+
+/* A "name[J]" token: the joint J (1..) into *joint, the name's length
+   returned; a plain name gives joint 0; -1 if the brackets are malformed. */
+static int s2r__joint_suffix(s2r__token t, int* joint) {
+    int i, j = 0, open = -1;
+    *joint = 0;
+    for (i = 0; i < t.n && open < 0; i++)
+        if (t.s[i] == '[') open = i;
+    if (open < 0) return t.n;
+    if (open + 2 >= t.n || t.s[t.n - 1] != ']') return -1;
+    for (i = open + 1; i < t.n - 1; i++) {
+        if (t.s[i] < '0' || t.s[i] > '9' || j > 1000) return -1;
+        j = 10 * j + (t.s[i] - '0');
+    }
+    *joint = j;
+    return open;
+}
+
+/* One "name[J] dist numbers [mode]" line: joint J's own range of p. */
+static s2r_result s2r__parse_joint_line(s2r_randomization* work, s2r__parse_state* st, const s2r__token* tok,
+                                        int count, int line, s2r_param p, int joint, char* error) {
+    s2r_param_range pr;
+    s2r_result res;
+    int k;
+    if (!s2r__is_joint_wise(p))
+        return s2r__fail(error, S2R_ERR_PARSE, "line %d: %s is not joint-wise (kp, kv, torque_limit, damping, armature, "
+                         "frictionloss have ranges per joint)", line, s2r__params[p].name);
+    if (joint < 1 || joint > S2R_MAX_JOINTS)
+        return s2r__fail(error, S2R_ERR_PARSE, "line %d: joint %d of %s is not 1..%d", line, joint, s2r__params[p].name,
+                         S2R_MAX_JOINTS);
+    if (count < 2 || s2r__token_is(tok[1], "off"))
+        return s2r__fail(error, S2R_ERR_PARSE, "line %d: %s[%d] needs a distribution (fixed, uniform, loguniform, "
+                         "truncnormal); a joint without its own range uses %s's", line, s2r__params[p].name, joint,
+                         s2r__params[p].name);
+    if ((res = s2r__parse_spec(tok, count, line, p, &pr, error)) != S2R_OK) return res;
+    for (k = 0; k < work->n_joint_ranges && !(work->joint_range[k].param == p && work->joint_range[k].joint == joint); k++) {}
+    if (k < work->n_joint_ranges && st->joint_line[k])
+        return s2r__fail(error, S2R_ERR_PARSE, "line %d: '%s[%d]' was already set on line %d", line, s2r__params[p].name,
+                         joint, st->joint_line[k]);
+    if (k == S2R_JOINT_RANGES_MAX)
+        return s2r__fail(error, S2R_ERR_PARSE, "line %d: more than %d joint ranges", line, S2R_JOINT_RANGES_MAX);
+    if (k == work->n_joint_ranges) work->n_joint_ranges++;
+    work->joint_range[k].param = p;
+    work->joint_range[k].joint = joint;
+    work->joint_range[k].dist = pr.dist;
+    st->joint_line[k] = line;
+    st->joint_mode[k] = pr.mode;
+    return S2R_OK;
+}
+
+/* Parse one line [s, end) into work; st remembers where what was set. */
+static s2r_result s2r__parse_line(s2r_randomization* work, s2r__parse_state* st, const char* s,
                                   const char* end, int line, char* error) {
-    s2r__token tok[S2R__MAX_TOKENS];
+    s2r__token tok[S2R__MAX_TOKENS], name;
     char msg[S2R_ERROR_LEN];
     s2r_param_range pr;
     s2r_result res;
     int count = s2r__tokenize(s, end, tok, S2R__MAX_TOKENS);
-    int p;
+    int* set_on = st->set_on;
+    int p, joint;
     if (count == 0) return S2R_OK;
-    p = s2r__find_param_token(tok[0]);
+    name = tok[0];
+    if ((name.n = s2r__joint_suffix(tok[0], &joint)) < 0)
+        return s2r__fail(error, S2R_ERR_PARSE, "line %d: '%.*s': a joint is named as kp[4] (joints from 1)", line,
+                         S2R__TOK(tok[0]));
+    p = s2r__find_param_token(name);
     if (p == S2R_PARAM_COUNT)
         return s2r__fail(error, S2R_ERR_PARSE, "line %d: unknown parameter '%.*s'",
                          line, S2R__TOK(tok[0]));
+    if (name.n < tok[0].n) return s2r__parse_joint_line(work, st, tok, count, line, (s2r_param)p, joint, error);
     if (set_on[p])
         return s2r__fail(error, S2R_ERR_PARSE, "line %d: '%s' was already set on line %d",
                          line, s2r__params[p].name, set_on[p]);
@@ -6789,23 +6938,38 @@ static s2r_result s2r__parse_line(s2r_randomization* work, int* set_on, const ch
 
 S2RDEF s2r_result s2r_randomization_parse(s2r_randomization* r, const char* text, char* error) {
     s2r_randomization work;
-    int set_on[S2R_PARAM_COUNT];
-    int line = 1;
+    s2r__parse_state st;
+    char msg[S2R_ERROR_LEN];
+    int line = 1, k;
     const char* s = text;
     if (!r || !text)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "randomization or text is NULL");
     work = *r;
-    memset(set_on, 0, sizeof set_on);
+    if (work.n_joint_ranges < 0 || work.n_joint_ranges > S2R_JOINT_RANGES_MAX)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "the randomization passed in holds %d joint ranges",
+                         work.n_joint_ranges);
+    memset(&st, 0, sizeof st);
     if ((unsigned char)s[0] == 0xEF && (unsigned char)s[1] == 0xBB && (unsigned char)s[2] == 0xBF)
         s += 3;
     while (*s) {
         const char* end = strchr(s, '\n');
         s2r_result res;
         if (!end) end = s + strlen(s);
-        res = s2r__parse_line(&work, set_on, s, end, line, error);
+        res = s2r__parse_line(&work, &st, s, end, line, error);
         if (res != S2R_OK) return res;
         s = *end ? end + 1 : end;
         line++;
+    }
+    for (k = 0; k < work.n_joint_ranges; k++) {   /* the joints' lines against the shared entries as the file left them */
+        const s2r_joint_range* jr = &work.joint_range[k];
+        if (!st.joint_line[k]) continue;
+        if (work.p[jr->param].enabled && st.joint_mode[k] != work.p[jr->param].mode)
+            return s2r__fail(error, S2R_ERR_PARSE, "line %d: %s[%d] is in %s mode, %s in %s: a joint's range is in its "
+                             "parameter's mode", st.joint_line[k], s2r__params[jr->param].name, jr->joint,
+                             s2r_apply_mode_name(st.joint_mode[k]), s2r__params[jr->param].name,
+                             s2r_apply_mode_name(work.p[jr->param].mode));
+        if (s2r__joint_range_check(&work, k, msg) != S2R_OK)
+            return s2r__fail(error, S2R_ERR_PARSE, "line %d: %s", st.joint_line[k], msg);
     }
     *r = work;
     return S2R_OK;
@@ -7083,9 +7247,19 @@ S2RDEF size_t s2r_randomization_format(const s2r_randomization* r, char* out, si
         "# dist and numbers: fixed value | uniform lo hi | loguniform lo hi |\n"
         "#   truncnormal lo hi mean std\n"
         "# mode: scale (x nominal) | offset (+ nominal) | absolute (replaces it)\n"
+        "# name[J] (after the parameters, if any): joint J's own range, in its parameter's mode\n"
         "#\n"
         "# %-13s %-12s %-32s %-9s # %s\n", "name", "dist", "numbers", "mode", "what");
     for (p = 0; p < S2R_PARAM_COUNT; p++) s2r__format_entry(&t, (s2r_param)p, &r->p[p]);
+    for (p = 0; p < r->n_joint_ranges && p < S2R_JOINT_RANGES_MAX; p++) {   /* joints with ranges of their own */
+        const s2r_joint_range* jr = &r->joint_range[p];
+        char name[32], numbers[160];
+        if ((unsigned)jr->param >= S2R_PARAM_COUNT) continue;   /* (a checked table has none) */
+        snprintf(name, sizeof name, "%s[%d]", s2r__params[jr->param].name, jr->joint);
+        s2r__format_numbers(&jr->dist, numbers, sizeof numbers);
+        s2r__strbuf_add(&t, "%-15s %-12s %-32s %-9s # joint %d's own\n", name, s2r_dist_kind_name(jr->dist.kind), numbers,
+                        s2r_apply_mode_name(r->p[jr->param].mode), jr->joint);
+    }
     return t.len;
 }
 
@@ -7460,23 +7634,9 @@ static s2r_result s2r__sim_reset(void* self, const double* q0, const double* tar
     return S2R_OK;
 }
 
-/* The parameters each joint draws for itself: real joints are not alike
-   (each drive's gains, seals and gearbox are its own), so a randomized
-   simulator whose joints all share one draw never shows a policy an arm
-   whose shoulder is stiff and whose wrist is soft. */
-static const s2r_param s2r__joint_wise[] = {S2R_PARAM_KP, S2R_PARAM_KV, S2R_PARAM_TORQUE_LIMIT,
-                                            S2R_PARAM_DAMPING, S2R_PARAM_ARMATURE, S2R_PARAM_FRICTIONLOSS};
-
-/* 1 if p is one of them. */
-static int s2r__is_joint_wise(s2r_param p) {
-    int k;
-    for (k = 0; k < (int)(sizeof s2r__joint_wise / sizeof *s2r__joint_wise); k++)
-        if (s2r__joint_wise[k] == p) return 1;
-    return 0;
-}
-
 /* Draw one episode: per-parameter values, then per-joint and per-element
-   draws (joint 0 of a joint-wise parameter keeps value[p]). */
+   draws (joint 0 of a joint-wise parameter keeps value[p]), then the joints
+   with ranges of their own draw from those. */
 static void s2r__sim_sample_draw(const s2r_randomization* r, int n, s2r_rng* rng, s2r_sim_draw* d) {
     int j, k;
     s2r_randomization_sample(r, rng, d->value);
@@ -7486,6 +7646,9 @@ static void s2r__sim_sample_draw(const s2r_randomization* r, int n, s2r_rng* rng
         for (j = 0; j < n; j++)
             d->joint[p][j] = j > 0 && r->p[p].enabled ? s2r_dist_sample(&r->p[p].dist, rng) : d->value[p];
     }
+    for (k = 0; k < r->n_joint_ranges; k++)
+        if (r->joint_range[k].joint <= n)
+            d->joint[r->joint_range[k].param][r->joint_range[k].joint - 1] = s2r_dist_sample(&r->joint_range[k].dist, rng);
     for (j = 0; j < n; j++) {
         d->link_mass[j] = r->p[S2R_PARAM_LINK_MASS].enabled ? s2r_dist_sample(&r->p[S2R_PARAM_LINK_MASS].dist, rng)
                                                             : d->value[S2R_PARAM_LINK_MASS];
@@ -13635,8 +13798,9 @@ static void s2r__sysid_step_range(const s2r_sysid* id, int i, int* klo, int* khi
     *khi = (int)floor(sp->hi / id->dt + 1e-9);
 }
 
-/* The randomization the fit runs with: known entries FIXED at their
-   centre in their own mode, identified ones FIXED at `at` ([n_params]). */
+/* The randomization the fit runs with: known entries (and known joints'
+   own ranges) FIXED at their centre in their own mode, identified shared
+   ones FIXED at `at` ([n_params]). */
 static s2r_randomization s2r__sysid_modes(const s2r_sysid_config* c, const double* at) {
     s2r_randomization r = s2r_randomization_none();
     int p, i;
@@ -13645,6 +13809,11 @@ static s2r_randomization s2r__sysid_modes(const s2r_sysid_config* c, const doubl
             r.p[p] = c->known.p[p];
             r.p[p].dist = s2r_dist_fixed(s2r_dist_centre(&c->known.p[p].dist));
         }
+    r.n_joint_ranges = c->known.n_joint_ranges;
+    for (i = 0; i < r.n_joint_ranges; i++) {
+        r.joint_range[i] = c->known.joint_range[i];
+        r.joint_range[i].dist = s2r_dist_fixed(s2r_dist_centre(&c->known.joint_range[i].dist));
+    }
     for (i = 0; i < c->n_params; i++) {
         s2r_param p2 = c->param[i].param;
         s2r_param_range* e;
@@ -13749,10 +13918,13 @@ static void s2r__sysid_draw(const s2r_sysid* id, const double* values, s2r_sim_d
         if (p == S2R_PARAM_LINK_MASS)
             for (j = 0; j < S2R_MAX_JOINTS; j++) d->link_mass[j] = values[i];
     }
-    if (!per_joint) return;
-    d->per_joint = 1;   /* every joint the shared value, then the joints' own */
+    if (!per_joint && !id->modes.n_joint_ranges) return;
+    d->per_joint = 1;   /* every joint the shared value, then the known joints' own, then the fitted joints' own */
     for (k = 0; k < (int)(sizeof s2r__joint_wise / sizeof *s2r__joint_wise); k++)
         for (j = 0; j < S2R_MAX_JOINTS; j++) d->joint[s2r__joint_wise[k]][j] = d->value[s2r__joint_wise[k]];
+    for (k = 0; k < id->modes.n_joint_ranges; k++)
+        d->joint[id->modes.joint_range[k].param][id->modes.joint_range[k].joint - 1] =
+            s2r_dist_centre(&id->modes.joint_range[k].dist);
     for (i = 0; i < id->config.n_params; i++)
         if (id->config.param[i].joint > 0) d->joint[id->config.param[i].param][id->config.param[i].joint - 1] = values[i];
 }
@@ -14756,10 +14928,38 @@ S2RDEF s2r_result s2r_sysid_run(s2r_sysid* id, const s2r_trajectory_set* train,
     return S2R_OK;
 }
 
+/* Joint `joint` of parameter p given its own range `dist` in r (replacing
+   one it has); the shared entry is switched on at its mode's identity if it
+   was off, so the other joints keep their nominal values.  S2R_ERR_STATE
+   when r holds S2R_JOINT_RANGES_MAX others already. */
+static s2r_result s2r__set_joint_range(s2r_randomization* r, s2r_param p, int joint, s2r_dist dist) {
+    int k;
+    if ((unsigned)p >= S2R_PARAM_COUNT) return S2R_ERR_INVALID_ARGUMENT;
+    for (k = 0; k < r->n_joint_ranges && !(r->joint_range[k].param == p && r->joint_range[k].joint == joint); k++) {}
+    if (k == S2R_JOINT_RANGES_MAX) return S2R_ERR_STATE;
+    if (k == r->n_joint_ranges) r->n_joint_ranges++;
+    r->joint_range[k].param = p;
+    r->joint_range[k].joint = joint;
+    r->joint_range[k].dist = dist;
+    if (!r->p[p].enabled) {
+        r->p[p].enabled = 1;
+        r->p[p].mode = s2r_param_default_mode(p);
+        r->p[p].dist = s2r_dist_fixed(s2r__mode_identity(r->p[p].mode));
+    }
+    return S2R_OK;
+}
+
 S2RDEF s2r_result s2r_sysid_fixed(const s2r_sysid* id, const s2r_sysid_result* result, s2r_randomization* out) {
+    s2r_randomization r;
+    int i;
     if (!id || !result || !out || result->n_params != id->config.n_params)
         return S2R_ERR_INVALID_ARGUMENT;
-    *out = s2r__sysid_modes(&id->config, result->value);
+    r = s2r__sysid_modes(&id->config, result->value);
+    for (i = 0; i < result->n_params; i++)   /* the joints fitted on their own */
+        if (id->config.param[i].joint > 0 &&
+            s2r__set_joint_range(&r, id->config.param[i].param, id->config.param[i].joint, s2r_dist_fixed(result->value[i])) != S2R_OK)
+            return S2R_ERR_STATE;
+    *out = r;
     return S2R_OK;
 }
 
@@ -14771,13 +14971,21 @@ S2RDEF s2r_result s2r_sysid_recentre(const s2r_sysid* id, const s2r_sysid_result
     if (!id || !result || !training || !out || result->n_params != id->config.n_params)
         return S2R_ERR_INVALID_ARGUMENT;
     r = *training;
-    for (i = 0; i < result->n_params; i++) {
+    for (i = 0; i < result->n_params; i++) {   /* the shared entries */
         const s2r_sysid_param* sp = &id->config.param[i];
         double v = result->value[i], w = result->half_width[i];
-        if (!result->identifiable[i] || sp->joint > 0) continue;   /* one range per parameter */
+        if (!result->identifiable[i] || sp->joint > 0) continue;
         r.p[sp->param].enabled = 1;
         r.p[sp->param].mode = s2r_param_default_mode(sp->param);
         r.p[sp->param].dist = s2r_dist_uniform(fmax(sp->lo, v - w), fmin(sp->hi, v + w));
+    }
+    for (i = 0; i < result->n_params; i++) {   /* then the joints fitted on their own: ranges of their own */
+        const s2r_sysid_param* sp = &id->config.param[i];
+        double v = result->value[i], w = result->half_width[i];
+        if (!result->identifiable[i] || sp->joint == 0) continue;
+        if (r.p[sp->param].enabled && r.p[sp->param].mode != s2r_param_default_mode(sp->param)) return S2R_ERR_INVALID_ARGUMENT;
+        if (s2r__set_joint_range(&r, sp->param, sp->joint, s2r_dist_uniform(fmax(sp->lo, v - w), fmin(sp->hi, v + w))) != S2R_OK)
+            return S2R_ERR_STATE;
     }
     if ((res = s2r_randomization_check(&r, NULL)) != S2R_OK) return res;
     *out = r;

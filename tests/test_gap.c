@@ -47,6 +47,11 @@ static int gap_first_difference(const s2r_randomization* a, const s2r_randomizat
         if (x->enabled != y->enabled || x->mode != y->mode || !gap_same_dist(&x->dist, &y->dist))
             return p;
     }
+    if (a->n_joint_ranges != b->n_joint_ranges) return S2R_PARAM_COUNT;
+    for (p = 0; p < a->n_joint_ranges; p++) {
+        const s2r_joint_range *x = &a->joint_range[p], *y = &b->joint_range[p];
+        if (x->param != y->param || x->joint != y->joint || !gap_same_dist(&x->dist, &y->dist)) return x->param;
+    }
     return -1;
 }
 
@@ -511,6 +516,17 @@ static int test_parse_errors_name_the_line(void) {
          "loguniform: lo must be > 0"},
         {"friction uniform 0.5 1.5\nkp uniform 0.9 1.1\nfriction uniform 0.6 1.4\n", 3,
          "'friction' was already set on line 1"},
+        /* joints' own ranges */
+        {"damping[9] uniform 0.5 1\n", 1, "joint 9 of damping is not 1..8"},
+        {"payload[2] uniform 0 0.1\n", 1, "payload is not joint-wise"},
+        {"kp[4] off\n", 1, "kp[4] needs a distribution"},
+        {"kp[x] uniform 0.5 1\n", 1, "a joint is named as kp[4]"},
+        {"kp[] uniform 0.5 1\n", 1, "a joint is named as kp[4]"},
+        {"kp[4 uniform 0.5 1\n", 1, "a joint is named as kp[4]"},
+        {"kp[4] uniform 0.5 0.7\nkp[4] uniform 0.5 0.7\n", 2, "'kp[4]' was already set on line 1"},
+        {"kp[4] uniform 0.5 0.7 offset\n", 1, "kp[4] is in offset mode, kp in scale"},
+        {"kp off\nkp[4] uniform 0.5 0.7\n", 2, "kp[4]: a joint's own range needs kp on"},
+        {"kp[4] uniform 0.7 0.5\n", 1, "kp[4]: uniform: lo 0.7 is greater than hi 0.5"},
         {"kp uniform 0.9 1.1", 1, ""},   /* (valid: no final newline) - skipped below */
     };
     int i, n = (int)(sizeof bad / sizeof bad[0]) - 1;
@@ -571,6 +587,16 @@ static int test_round_trip_exact(void) {
     r.p[S2R_PARAM_QPOS_NOISE] = s2r_param_range_off(S2R_PARAM_QPOS_NOISE);
     CHECK(s2r_randomization_check(&r, NULL) == S2R_OK);
     if (gap_round_trip(&r)) return 1;
+    r.n_joint_ranges = 2;   /* joints with ranges of their own */
+    r.joint_range[0].param = S2R_PARAM_KV;
+    r.joint_range[0].joint = 4;
+    r.joint_range[0].dist = s2r_dist_uniform(1.0 / 3.0, nextafter(1.0, 2.0));
+    r.joint_range[1].param = S2R_PARAM_DAMPING;
+    r.joint_range[1].joint = 1;
+    r.joint_range[1].dist = s2r_dist_log_uniform(1e-300, 0.7);
+    CHECK(s2r_randomization_check(&r, NULL) == S2R_OK);
+    if (gap_round_trip(&r)) return 1;
+    r.n_joint_ranges = 0;
     /* Random bit patterns. */
     for (i = 0; i < 2000; i++) {
         uint64_t b1 = s2r_rng_u64(&rng), b2 = s2r_rng_u64(&rng);

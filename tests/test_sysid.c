@@ -340,10 +340,48 @@ static int test_joint_misfit_flagged(void) {
     printf("    joint 4's kp as an entry of its own: kp %.3f, kp[4] %.3f\n", r.value[0], r.value[1]);
     CHECKF(fabs(r.value[0] - 1.0) < 0.03 && fabs(r.value[1] - 0.6) < 0.03, "kp %.3f, kp[4] %.3f", r.value[0], r.value[1]);
     for (j = 0; j < 6; j++) CHECKF(!r.joint_misfit[j], "joint %d still flagged (%.1f %%)", j, 100 * r.joint_relative[j]);
-    {
-        s2r_randomization dr = s2r_randomization_default(), next;
+    {   /* the ranges: the shared kp about its estimate, joint 4 a range of its own about its own; the identified
+           simulator: joint 4's servo at its estimate, the others at theirs */
+        s2r_randomization dr = s2r_randomization_default(), next, fixed, back = s2r_randomization_none();
+        s2r_sim_config sc = s2r_sim_config_default(S2R_ROBOT_UR5E);
+        s2r_sim sim;
+        s2r_rng rng = s2r_rng_make(5, 0);
+        const s2r_joint_range* jr = &next.joint_range[0];
+        char text[8192], error[S2R_ERROR_LEN];
         CHECK(s2r_sysid_recentre(&id, &r, &dr, &next) == S2R_OK);
         CHECK(next.p[S2R_PARAM_KP].dist.lo <= r.value[0] && next.p[S2R_PARAM_KP].dist.hi >= r.value[0]);
+        CHECK(next.n_joint_ranges == 1 && jr->param == S2R_PARAM_KP && jr->joint == 4);
+        CHECKF(jr->dist.lo <= r.value[1] && jr->dist.hi >= r.value[1] && jr->dist.hi < next.p[S2R_PARAM_KP].dist.lo,
+               "kp[4] [%g, %g] around %g, kp from %g", jr->dist.lo, jr->dist.hi, r.value[1], next.p[S2R_PARAM_KP].dist.lo);
+        CHECK(s2r_randomization_format(&next, text, sizeof text) < sizeof text && strstr(text, "\nkp[4] "));
+        CHECKF(s2r_randomization_parse(&back, text, error) == S2R_OK, "%s", error);
+        CHECK(s2r_randomization_digest(&back) == s2r_randomization_digest(&next));
+        CHECK(s2r_randomization_digest(&next) != s2r_randomization_digest(&dr));
+        CHECK(s2r_sysid_fixed(&id, &r, &fixed) == S2R_OK && fixed.n_joint_ranges == 1 &&
+              fixed.joint_range[0].dist.kind == S2R_DIST_FIXED && fixed.joint_range[0].dist.mean == r.value[1]);
+        sc.randomization = fixed;
+        CHECKF(s2r_sim_init(&sim, &sc) == S2R_OK, "%s", sim.error);
+        CHECK(s2r_backend_reset(&sim.backend, NULL, NULL, &rng) == S2R_OK);
+        for (j = 0; j < 6; j++) {
+            double gain = sim.robot.model->actuator_gainprm[sim.robot.actuator[j] * mjNGAIN];
+            CHECKF(fabs(gain - sim.robot.info.kp[j] * r.value[j == 3]) < 1e-9 * gain, "joint %d: kp %g, nominal %g", j + 1,
+                   gain, sim.robot.info.kp[j]);
+        }
+        s2r_sim_free(&sim);
+        /* a joint known to be different: given kp[4] as known, the shared kp alone fits the rest, nothing flagged */
+        s2r_sysid_free(&id);
+        cfg.n_params = 1;
+        cfg.known = s2r_randomization_none();
+        cfg.known.p[S2R_PARAM_KP].enabled = 1;
+        cfg.known.p[S2R_PARAM_KP].dist = s2r_dist_fixed(1.0);
+        cfg.known.n_joint_ranges = 1;
+        cfg.known.joint_range[0] = fixed.joint_range[0];
+        CHECKF(s2r_sysid_init(&id, &cfg, &model) == S2R_OK, "%s", id.error);
+        CHECKF(s2r_sysid_run(&id, &set, &valid, &r) == S2R_OK, "%s", id.error);
+        CHECKF(fabs(r.value[0] - 1.0) < 0.03, "kp %.3f with kp[4] known", r.value[0]);
+        for (j = 0; j < 6; j++) CHECKF(!r.joint_misfit[j], "joint %d flagged with kp[4] known", j + 1);
+        cfg.known = s2r_randomization_none();
+        cfg.n_params = 2;
     }
     s2r_sysid_free(&id);
     /* what a per-joint entry may not be */

@@ -11,7 +11,7 @@
        prefix of the text; parsing the formatted text again (on top of a
        different table) succeeds and gives the same table - every entry's
        enabled flag and, for enabled entries, mode, kind and the numbers the
-       kind uses, bit for bit;
+       kind uses, bit for bit, and the joints' own ranges likewise;
      - the parsed table can be used: one s2r_randomization_sample draws
        values inside each enabled entry's support, s2r_dist_mean and
        s2r_dist_centre lie in that support too, and after
@@ -55,6 +55,18 @@ static int fuzz_same_table(const s2r_randomization* a, const s2r_randomization* 
             continue;
         }
         if (!fuzz_same_bits(x->dist.lo, y->dist.lo) || !fuzz_same_bits(x->dist.hi, y->dist.hi))
+            return 0;
+        if (x->dist.kind == S2R_DIST_TRUNC_NORMAL &&
+            (!fuzz_same_bits(x->dist.mean, y->dist.mean) || !fuzz_same_bits(x->dist.std, y->dist.std)))
+            return 0;
+    }
+    if (a->n_joint_ranges != b->n_joint_ranges) return 0;
+    for (p = 0; p < a->n_joint_ranges; p++) {   /* joints' own ranges: the numbers their kind uses */
+        const s2r_joint_range* x = &a->joint_range[p];
+        const s2r_joint_range* y = &b->joint_range[p];
+        if (x->param != y->param || x->joint != y->joint || x->dist.kind != y->dist.kind) return 0;
+        if (x->dist.kind == S2R_DIST_FIXED ? !fuzz_same_bits(x->dist.mean, y->dist.mean)
+                                           : !fuzz_same_bits(x->dist.lo, y->dist.lo) || !fuzz_same_bits(x->dist.hi, y->dist.hi))
             return 0;
         if (x->dist.kind == S2R_DIST_TRUNC_NORMAL &&
             (!fuzz_same_bits(x->dist.mean, y->dist.mean) || !fuzz_same_bits(x->dist.std, y->dist.std)))
