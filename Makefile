@@ -152,7 +152,7 @@ table: deps $(EXAMPLES)
 # each table 10-50 minutes - see their 07_run.csv).  The tables and examples run in
 # build/ and only their figures, tables and run records are copied: reach's
 # with a _panda suffix for the Panda, push's with the arm's name
-# (07_push_table_ur5e.csv).
+# (07_push_table_ur5e.csv); each table's timing as 07_<task>_timing_<arm>.csv.
 TABLE_FIGURES := 07_table.md 07_table.csv 07_table.png 07_demo_curve.csv 07_run.csv \
                  07_pure_sim_seed1_training.png 07_dr_seed1_training.png
 PUSH_FIGURES  := table.md table.csv table.png demo_curve.csv run.csv timing.csv dr_ranges.txt \
@@ -172,8 +172,10 @@ figures: deps $(EXAMPLES)
 	done
 	./$(BUILD)/07_the_table --task reach --out $(BUILD)/table_ur5e --threads $(THREADS)
 	for f in $(TABLE_FIGURES); do cp $(BUILD)/table_ur5e/$$f figures/$$f || exit 1; done
+	cp $(BUILD)/table_ur5e/07_timing.csv figures/07_reach_timing_ur5e.csv
 	./$(BUILD)/07_the_table --task reach --robot panda --out $(BUILD)/table_panda --threads $(THREADS)
 	for f in $(TABLE_FIGURES); do cp $(BUILD)/table_panda/$$f figures/$${f%.*}_panda.$${f##*.} || exit 1; done
+	cp $(BUILD)/table_panda/07_timing.csv figures/07_reach_timing_panda.csv
 	for r in ur5e panda; do \
 	  ./$(BUILD)/07_the_table --task push --robot $$r --out $(BUILD)/push_$$r --threads $(THREADS) || exit 1; \
 	  for f in $(PUSH_FIGURES); do cp $(BUILD)/push_$$r/07_push_$$f figures/07_push_$${f%.*}_$$r.$${f##*.} || exit 1; done; \

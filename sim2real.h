@@ -2417,6 +2417,9 @@ typedef struct s2r_bc_config {
     int   minibatch_size;  /* pairs per gradient step.  64                 */
     float max_grad_norm;   /* global gradient-norm clip (0: off).  1.0     */
     uint64_t seed;         /* minibatch shuffles.  1                       */
+    int   threads;         /* threads sharing each minibatch's passes (0:
+                              OpenMP's default, what --threads sets); the
+                              result is the same for any number.  0         */
 } s2r_bc_config;
 
 /* From-scratch defaults, and the fine-tuning defaults. */
@@ -2450,6 +2453,7 @@ typedef struct s2r_bc {
     float* dmean;              /* [M][act_dim]                             */
     float* start_action;       /* [M][act_dim] the starting policy's       */
     float* back;               /* [2][M][max hidden]                       */
+    int    threads;            /* cfg.threads, 0 resolved                  */
     s2r_rng rng;
     char   error[S2R_ERROR_LEN];
 } s2r_bc;
@@ -9514,59 +9518,74 @@ static float s2r__tanh(float x) {
     return x < 0.0f ? -y : y;
 }
 
+/* The layers below may split a batch among `threads` threads (1: the
+   calling thread alone): samples for the forward pass and the input
+   gradient, weight rows for the weight gradient.  Every sum keeps its
+   order (a weight row sums its samples first to last whoever computes it),
+   so the result is the same bit for bit on any number of threads. */
+
 /* y [B][out] = x [B][in] W^T + b, W [out][in]. */
 static void s2r__linear_forward(const float* W, const float* b,
                                 const float* x, int B, int in, int out,
-                                float* y) {
+                                float* y, int threads) {
     int s, o;
+#ifdef _OPENMP
+#pragma omp parallel for private(o) num_threads(threads) if (threads > 1) schedule(static)
+#endif
     for (s = 0; s < B; s++) {
         const float* xs = x + (size_t)s * in;
         float* ys = y + (size_t)s * out;
         for (o = 0; o < out; o++)
             ys[o] = b[o] + s2r__dot(W + (size_t)o * in, xs, in);
     }
+    (void)threads;
 }
 
-/* Given dy [B][out]: dW [out][in] += dy^T x, db [out] += sum dy, and if dx
-   is not NULL, dx [B][in] = dy W. */
+/* Given dy [B][out]: dW [out][in] += dy^T x, db [out] += sum dy (each row
+   over the samples in order), and if dx is not NULL, dx [B][in] = dy W. */
 static void s2r__linear_backward(const float* W, const float* x,
                                  const float* dy, int B, int in, int out,
-                                 float* dW, float* db, float* dx) {
+                                 float* dW, float* db, float* dx, int threads) {
     int s, o;
+#ifdef _OPENMP
+#pragma omp parallel for private(s) num_threads(threads) if (threads > 1) schedule(static)
+#endif
+    for (o = 0; o < out; o++)
+        for (s = 0; s < B; s++) {
+            float g = dy[(size_t)s * out + o];
+            db[o] += g;
+            s2r__axpy(dW + (size_t)o * in, g, x + (size_t)s * in, in);
+        }
+    if (!dx) return;
+#ifdef _OPENMP
+#pragma omp parallel for private(o) num_threads(threads) if (threads > 1) schedule(static)
+#endif
     for (s = 0; s < B; s++) {
-        const float* xs = x + (size_t)s * in;
         const float* g = dy + (size_t)s * out;
-        for (o = 0; o < out; o++) {
-            db[o] += g[o];
-            s2r__axpy(dW + (size_t)o * in, g[o], xs, in);
-        }
-        if (dx) {
-            float* d = dx + (size_t)s * in;
-            memset(d, 0, sizeof(float) * (size_t)in);
-            for (o = 0; o < out; o++) s2r__axpy(d, g[o], W + (size_t)o * in, in);
-        }
+        float* d = dx + (size_t)s * in;
+        memset(d, 0, sizeof(float) * (size_t)in);
+        for (o = 0; o < out; o++) s2r__axpy(d, g[o], W + (size_t)o * in, in);
     }
+    (void)threads;
 }
 
-S2RDEF void s2r_mlp_forward(const s2r_mlp* m, const float* params,
-                            const float* x, int B, float* acts, float* out) {
+static void s2r__mlp_forward_threads(const s2r_mlp* m, const float* params, const float* x, int B, float* acts,
+                                     float* out, int threads) {
     const float* in = x;
     int l, k;
     for (l = 0; l < m->num_layers; l++) {
         int hidden = l + 1 < m->num_layers, n = m->size[l + 1];
         float* y = hidden ? acts + (size_t)B * m->act_offset[l] : out;
         s2r__linear_forward(params + m->weight[l], params + m->bias[l], in, B,
-                            m->size[l], n, y);
+                            m->size[l], n, y, threads);
         if (hidden)
             for (k = 0; k < B * n; k++) y[k] = s2r__tanh(y[k]);
         in = y;
     }
 }
 
-S2RDEF void s2r_mlp_backward(const s2r_mlp* m, const float* params,
-                             const float* x, const float* acts,
-                             const float* dout, int B, float* grads,
-                             float* scratch) {
+static void s2r__mlp_backward_threads(const s2r_mlp* m, const float* params, const float* x, const float* acts,
+                                      const float* dout, int B, float* grads, float* scratch, int threads) {
     const float* dy = dout;
     int l, k;
     for (l = m->num_layers - 1; l >= 0; l--) {
@@ -9574,12 +9593,24 @@ S2RDEF void s2r_mlp_backward(const s2r_mlp* m, const float* params,
         float* dx = l ? scratch + (size_t)(l % 2) * B * m->max_hidden : NULL;
         s2r__linear_backward(params + m->weight[l], in, dy, B, m->size[l],
                              m->size[l + 1], grads + m->weight[l],
-                             grads + m->bias[l], dx);
+                             grads + m->bias[l], dx, threads);
         if (dx) { /* through tanh: d pre = d post * (1 - post^2) */
             for (k = 0; k < B * m->size[l]; k++) dx[k] *= 1.0f - in[k] * in[k];
             dy = dx;
         }
     }
+}
+
+S2RDEF void s2r_mlp_forward(const s2r_mlp* m, const float* params,
+                            const float* x, int B, float* acts, float* out) {
+    s2r__mlp_forward_threads(m, params, x, B, acts, out, 1);
+}
+
+S2RDEF void s2r_mlp_backward(const s2r_mlp* m, const float* params,
+                             const float* x, const float* acts,
+                             const float* dout, int B, float* grads,
+                             float* scratch) {
+    s2r__mlp_backward_threads(m, params, x, acts, dout, B, grads, scratch, 1);
 }
 
 /* --- Learning: observation normalizer ------------------------------------
@@ -10812,10 +10843,10 @@ static s2r_result s2r__bc_check_config(const s2r_bc_config* c, char* err) {
         !s2r__in_range(c->learning_rate, 1e-12, 1.0) ||
         !s2r__in_range(c->anchor_weight, 0, 1e12) ||
         !s2r__in_range(c->start_weight, 0, 1e12) ||
-        !s2r__in_range(c->max_grad_norm, 0, 1e12))
+        !s2r__in_range(c->max_grad_norm, 0, 1e12) || c->threads < 0)
         return s2r__fail(err, S2R_ERR_INVALID_ARGUMENT, "bad BC config: "
                          "minibatch_size >= 1, known loss, lr in (0, 1], "
-                         "anchor_weight, start_weight and max_grad_norm >= 0 and finite");
+                         "anchor_weight, start_weight and max_grad_norm >= 0 and finite, threads >= 0");
     return S2R_OK;
 }
 
@@ -10832,6 +10863,11 @@ S2RDEF s2r_result s2r_bc_init(s2r_bc* bc, const s2r_bc_config* cfg,
     bc->cfg = *cfg;
     bc->policy = policy;
     bc->rng = s2r_rng_make(cfg->seed, 0);
+#ifdef _OPENMP
+    bc->threads = cfg->threads > 0 ? cfg->threads : omp_get_max_threads();
+#else
+    bc->threads = 1;
+#endif
     actor = &policy->actor;
     M = (size_t)cfg->minibatch_size;
     n = (size_t)policy->num_actor_params;
@@ -10924,14 +10960,14 @@ static s2r__bc_terms s2r__bc_minibatch(s2r_bc* bc, const s2r_dataset* d,
         s2r__normalizer_apply(&p->norm, d->obs + (size_t)idx[i] * d->obs_dim,
                               bc->mb_obs + (size_t)i * d->obs_dim);
     if (bc->cfg.start_weight > 0.0f) {   /* the starting policy's actions (frozen theta0) */
-        s2r_mlp_forward(&p->actor, bc->anchor, bc->mb_obs, M, bc->acts, bc->start_action);
+        s2r__mlp_forward_threads(&p->actor, bc->anchor, bc->mb_obs, M, bc->acts, bc->start_action, bc->threads);
         s2r__clip_action(bc->start_action, bc->start_action, M * p->shape.act_dim);
     }
-    s2r_mlp_forward(&p->actor, p->params, bc->mb_obs, M, bc->acts, bc->mean);
+    s2r__mlp_forward_threads(&p->actor, p->params, bc->mb_obs, M, bc->acts, bc->mean, bc->threads);
     for (i = 0; i < M; i++)
         s2r__bc_sample(bc, i, d->act + (size_t)idx[i] * d->act_dim, M, &s);
-    s2r_mlp_backward(&p->actor, p->params, bc->mb_obs, bc->acts, bc->dmean, M,
-                     bc->adam.grad, bc->back);
+    s2r__mlp_backward_threads(&p->actor, p->params, bc->mb_obs, bc->acts, bc->dmean, M, bc->adam.grad, bc->back,
+                              bc->threads);
     s2r__bc_anchor(bc, M, &s);
     return s;
 }

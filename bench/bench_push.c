@@ -10,8 +10,9 @@
                  the epochs of minibatches, the optimizer; goal <= 1/4 of
                  the total
    and then the update alone (one batch's epochs) on 2 threads against 1:
-   the actor's and the critic's halves of each minibatch run side by side
-   (the median of 5 interleaved pairs).
+   the actor's and the critic's halves of each minibatch run side by side;
+   and an epoch of behaviour cloning on 20,000 pairs, 2 threads against 1,
+   each minibatch's passes shared (the medians of 5 interleaved pairs).
    Seconds on a shared machine move; the shares within one run are the
    measurement.  Built and run by `make bench`. */
 #include <stdio.h>
@@ -53,6 +54,28 @@ static double update_seconds(s2r_ppo* ppo, int threads) {
     return s2r_seconds() - t0;
 }
 
+/* Seconds of one behaviour-cloning epoch (fine-tuning settings) of policy
+   on d with `threads` threads. */
+static double bc_seconds(s2r_policy* policy, const s2r_dataset* d, int threads) {
+    s2r_bc bc;
+    s2r_bc_config c = s2r_bc_config_finetune();
+    double t0;
+    c.threads = threads;
+    if (s2r_bc_init(&bc, &c, policy) != S2R_OK) return NAN;
+    t0 = s2r_seconds();
+    s2r_bc_epoch(&bc, d, NULL);
+    t0 = s2r_seconds() - t0;
+    s2r_bc_free(&bc);
+    return t0;
+}
+
+/* The median of PAIRS ratios one thread / two threads, printed. */
+static void print_ratio(const char* what, double* ratio) {
+    qsort(ratio, PAIRS, sizeof(double), compare_doubles);
+    printf("  %s on 2 threads: %.2fx as fast as on 1 (median of %d pairs, %.2f-%.2f)\n", what, ratio[PAIRS / 2], PAIRS,
+           ratio[0], ratio[PAIRS - 1]);
+}
+
 static void bench_arm(s2r_robot_kind kind) {
     s2r_sim sims[ENVS];
     s2r_sim_config sc = s2r_task_sim_config(S2R_TASK_PUSH, kind);
@@ -66,6 +89,7 @@ static void bench_arm(s2r_robot_kind kind) {
     s2r_step_result out;
     float obs[S2R_PUSH_OBS], act[2] = {0.3f, -0.2f};
     double physics, env, inference, total, t0, substeps, ratio[PAIRS];
+    s2r_dataset pairs;
     int e, i, obs_dim, act_dim;
     s2r_task_dims(S2R_TASK_PUSH, kind, &obs_dim, &act_dim);
     for (e = 0; e < ENVS; e++)
@@ -99,9 +123,19 @@ static void bench_arm(s2r_robot_kind kind) {
            100 * (total - env - inference) / total);
     printf("  total      %7.1f s  (%.0f environment steps/s)\n", 1e6 * total, 1 / total);
     for (i = 0; i < PAIRS; i++) ratio[i] = update_seconds(&ppo, 1) / update_seconds(&ppo, 2);
-    qsort(ratio, PAIRS, sizeof(double), compare_doubles);
-    printf("  the update on 2 threads: %.2fx as fast as on 1 (median of %d pairs, %.2f-%.2f)\n", ratio[PAIRS / 2], PAIRS,
-           ratio[0], ratio[PAIRS - 1]);
+    print_ratio("the update", ratio);
+    if (s2r_dataset_init(&pairs, obs_dim, act_dim) == S2R_OK) {
+        for (i = 0; i < 20000; i++) {   /* observations and actions of a rollout stand in for demonstrations */
+            float o[S2R_PUSH_OBS], a[2];
+            int k;
+            for (k = 0; k < obs_dim; k++) o[k] = (float)s2r_rng_normal(&rng);
+            for (k = 0; k < act_dim; k++) a[k] = (float)s2r_rng_range(&rng, -1, 1);
+            s2r_dataset_append(&pairs, o, a);
+        }
+        for (i = 0; i < PAIRS; i++) ratio[i] = bc_seconds(&ppo.policy, &pairs, 1) / bc_seconds(&ppo.policy, &pairs, 2);
+        print_ratio("behaviour cloning", ratio);
+        s2r_dataset_free(&pairs);
+    }
     s2r_ppo_free(&ppo);
     for (e = 0; e < ENVS; e++) { s2r_task_free(&tasks[e]); s2r_sim_free(&sims[e]); }
 }

@@ -726,6 +726,52 @@ static int test_bc_fits_linear_expert(void) {
     return 0;
 }
 
+/* Behaviour cloning shares each minibatch's passes among threads (samples
+   for the forward pass and input gradients, weight rows for the weight
+   gradients): 1, 2 and 3 threads give the same parameters bit for bit,
+   fine-tuning with the starting policy as a second teacher included. */
+static int test_bc_same_on_any_threads(void) {
+    s2r_policy_shape shape = small_shape(3, 2, 64);
+    s2r_policy p;
+    s2r_dataset d;
+    s2r_rng rng = s2r_rng_make(23, 0);
+    float* result[3];
+    float* start;
+    int n, e, k;
+    CHECK(s2r_policy_init(&p, &shape, 0.0f, 10.0f, &rng) == S2R_OK);
+    CHECK(s2r_dataset_init(&d, 3, 2) == S2R_OK);
+    expert_data(&d, 500, &rng);
+    start = (float*)malloc(sizeof(float) * (size_t)p.num_params * 4);
+    CHECK(start != NULL);
+    memcpy(start, p.params, sizeof(float) * (size_t)p.num_params);
+    for (n = 0; n < 3; n++) {
+        s2r_bc bc;
+        s2r_bc_config c = s2r_bc_config_finetune();
+        c.start_weight = 0.5f;
+        c.threads = n + 1;
+        result[n] = start + (size_t)(n + 1) * p.num_params;
+        memcpy(p.params, start, sizeof(float) * (size_t)p.num_params);
+        CHECK(s2r_bc_init(&bc, &c, &p) == S2R_OK);
+        for (e = 0; e < 3; e++) CHECK(s2r_bc_epoch(&bc, &d, NULL) == S2R_OK);
+        s2r_bc_free(&bc);
+        memcpy(result[n], p.params, sizeof(float) * (size_t)p.num_params);
+    }
+    for (k = 0; k < p.num_actor_params && result[0][k] == start[k]; k++) {}
+    CHECK(k < p.num_actor_params);   /* it trained */
+    CHECK(memcmp(result[0], result[1], sizeof(float) * (size_t)p.num_params) == 0);
+    CHECK(memcmp(result[0], result[2], sizeof(float) * (size_t)p.num_params) == 0);
+    {
+        s2r_bc bc;
+        s2r_bc_config c = s2r_bc_config_default();
+        c.threads = -1;
+        CHECK(s2r_bc_init(&bc, &c, &p) == S2R_ERR_INVALID_ARGUMENT && strstr(bc.error, "threads"));
+    }
+    free(start);
+    s2r_dataset_free(&d);
+    s2r_policy_free(&p);
+    return 0;
+}
+
 static double anchor_distance(const s2r_policy* p, const float* theta0) {
     double sq = 0.0;
     int j;
@@ -1451,6 +1497,7 @@ static const test_case learn_tests[] = {
     {"bc_gradient_mse", test_bc_gradient_mse},
     {"bc_gradient_nll", test_bc_gradient_nll},
     {"bc_fits_linear_expert", test_bc_fits_linear_expert},
+    {"bc: 1, 2 and 3 threads give the same policy bit for bit", test_bc_same_on_any_threads},
     {"bc_finetune_anchor", test_bc_finetune_anchor},
     {"bc_finetune_start_weight", test_bc_finetune_start_weight},
     {"bc_interleaved_with_ppo", test_bc_interleaved_with_ppo},
