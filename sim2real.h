@@ -1954,10 +1954,13 @@ S2RDEF s2r_result s2r_expert_act(s2r_expert* e, const float* obs, const double* 
    policy acts on), which is saved with the policy for deployment.
 
    Threads: with -fopenmp and cfg.num_threads > 1 the environments of a
-   rollout are stepped in parallel.  Each environment has its own RNG streams
-   and scratch slots and every reduction runs afterwards in environment
-   order, so results are bit-identical for any thread count.  The envs
-   passed in must not share mutable state.
+   rollout are stepped in parallel, and each minibatch of the update runs
+   its actor's and critic's halves side by side.  Each environment has its
+   own RNG streams and a lane of its own (s2r_ppo_lane: whole cache lines,
+   so no two threads write one line), every reduction runs afterwards in
+   environment order, and the halves share nothing, so results are
+   bit-identical for any thread count.  The envs passed in must not share
+   mutable state.
    ========================================================================== */
 
 
@@ -2179,8 +2182,9 @@ typedef struct s2r_ppo_config {
     float init_log_std;        /* initial log std of the actions.  0         */
     uint64_t seed;             /* every random draw of the run derives from
                                   it (init, shuffles, env resets, actions). 1 */
-    int   num_threads;         /* threads stepping envs with OpenMP (0: the
-                                  OpenMP default; ignored without it).  1    */
+    int   num_threads;         /* threads stepping envs, and 2 for the update
+                                  when > 1, with OpenMP (0: the OpenMP
+                                  default; ignored without it).  1          */
     uint64_t env_identity[2];  /* what the environments are, for resuming: a
                                   training state saved with others is
                                   refused.  s2r_train sets [0] to the task
@@ -4589,7 +4593,7 @@ S2RDEF s2r_result s2r_deploy_note(s2r_deploy* d, const char* event, const char* 
      --seed N             training / experiment seed (default 1)
      --real-seed N        first unit of the real fleet to use (default 1)
      --seeds N            number of training seeds, where an example uses several (3)
-     --threads N          worker threads for rollouts (default 1)
+     --threads N          worker threads for rollouts, updates, cloning, evaluation (default 1)
      --out DIR            where artifacts go, created if missing (default out)
      --quick              smoke-run sizes: the whole step in seconds
      --resume             continue interrupted training from its saved state in DIR
@@ -16838,7 +16842,7 @@ S2RDEF void s2r_options_usage(const char* program, const char* purpose) {
            "  --seed N             experiment seed (default 1)\n"
            "  --real-seed N        first unit of the real fleet (default 1)\n"
            "  --seeds N            training seeds where several are used (default 3)\n"
-           "  --threads N          worker threads for rollouts (default 1)\n"
+           "  --threads N          worker threads for rollouts, updates, cloning, evaluation (default 1)\n"
            "  --out DIR            output folder, created if missing (default out)\n"
            "  --quick              smoke-run sizes\n"
            "  --resume             continue interrupted training from its saved state\n"
