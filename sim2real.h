@@ -2225,9 +2225,6 @@ typedef struct s2r_ppo_stats {
 /* Called after every update by s2r_ppo_train; return nonzero to stop. */
 typedef int (*s2r_ppo_callback)(const s2r_ppo_stats* stats, void* user);
 
-/* The trainer.  All buffers are allocated by s2r_ppo_init; iterating
-   allocates nothing.  Rollout storage is step-major [T][N] as in CleanRL,
-   T = rollout_steps / num_envs steps of N = num_envs environments. */
 /* What stepping one environment writes during a rollout (see s2r_ppo's
    lanes): its streams, the sample it took and what the env returned. */
 typedef struct s2r_ppo_lane {
@@ -2248,6 +2245,9 @@ typedef struct s2r_ppo_lane {
     float* final_priv;         /* [P] those of final_obs                     */
 } s2r_ppo_lane;
 
+/* The trainer.  All buffers are allocated by s2r_ppo_init; iterating
+   allocates nothing.  Rollout storage is step-major [T][N] as in CleanRL,
+   T = rollout_steps / num_envs steps of N = num_envs environments. */
 typedef struct s2r_ppo {
     s2r_ppo_config cfg;
     s2r_policy policy;         /* what is being trained (owned)              */
@@ -6695,7 +6695,7 @@ S2RDEF uint64_t s2r_randomization_digest(const s2r_randomization* r) {
         if (!e->enabled) v[1] = v[2] = v[3] = v[4] = v[5] = v[6] = 0;   /* off is off, whatever it held */
         h = s2r__fnv1a(h, v, sizeof v);
     }
-    for (p = 0; p < r->n_joint_ranges; p++) {   /* none: the digest ranges had before joints had their own */
+    for (p = 0; p < r->n_joint_ranges && p < S2R_JOINT_RANGES_MAX; p++) {   /* none: the digest as before joint ranges */
         const s2r_joint_range* j = &r->joint_range[p];
         double v[7];
         v[0] = j->param; v[1] = j->joint; v[2] = j->dist.kind;
@@ -6979,6 +6979,8 @@ S2RDEF s2r_result s2r_randomization_parse(s2r_randomization* r, const char* text
         if (s2r__joint_range_check(&work, k, msg) != S2R_OK)
             return s2r__fail(error, S2R_ERR_PARSE, "line %d: %s", st.joint_line[k], msg);
     }
+    if (s2r_randomization_check(&work, msg) != S2R_OK)   /* joint ranges it was given, e.g. with their parameter now off */
+        return s2r__fail(error, S2R_ERR_PARSE, "after the last line: %s", msg);
     *r = work;
     return S2R_OK;
 }

@@ -542,8 +542,13 @@ static int test_parse_errors_name_the_line(void) {
     }
     {
         s2r_randomization r = s2r_randomization_none();
+        char error[S2R_ERROR_LEN];
         CHECK(s2r_randomization_parse(&r, bad[n].text, NULL) == S2R_OK);
         CHECK(r.p[S2R_PARAM_KP].enabled);
+        /* a joint range the table already held, its parameter switched off by the file */
+        CHECK(s2r_randomization_parse(&r, "kp[2] uniform 0.8 0.9\n", NULL) == S2R_OK && r.n_joint_ranges == 1);
+        CHECKF(s2r_randomization_parse(&r, "kp off\n", error) == S2R_ERR_PARSE && strstr(error, "needs kp on"), "%s", error);
+        CHECK(r.p[S2R_PARAM_KP].enabled && r.n_joint_ranges == 1);
     }
     return 0;
 }
