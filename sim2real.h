@@ -962,6 +962,11 @@ S2RDEF s2r_result s2r_randomization_widen(s2r_randomization* r, double factor);
      range of a joint-wise parameter (s2r_joint_range): the parameter's own
      line must leave it on, and the joint's numbers are in its mode (a MODE
      on the joint's line must be that mode).  Joint lines cannot be 'off'.
+     A table's joint ranges are the file's alone: those the struct held
+     are dropped, so a file without NAME[J] lines leaves none.
+   - The result is validated as a whole: entries the file does not name
+     must be valid already (parse onto s2r_randomization_none() or a table
+     from the library, not onto an uninitialized struct).
 
    Example:
 
@@ -4610,12 +4615,17 @@ S2RDEF s2r_result s2r_deploy_note(s2r_deploy* d, const char* event, const char* 
                           their centres during training (s2r_adr)
      --privileged         a privileged critic: the value network also sees the
                           simulator's parameters (s2r_training.privileged_critic)
+     --joint NAME[J]      system identification: fit joint J's own NAME (kp, kv,
+                          torque_limit, damping, armature, frictionloss; joints
+                          from 1), e.g. --joint kp[4] for a joint the report
+                          flags; up to S2R_OPTIONS_MAX_JOINTS
      --help               print the options
 
    An unknown option, a missing value or a malformed number is an error
    (S2R_ERR_PARSE) naming the option; nothing is half-parsed. */
 
 #define S2R_OPTIONS_MAX_LOGS 16   /* --log files one run takes */
+#define S2R_OPTIONS_MAX_JOINTS 8  /* --joint entries one run takes */
 
 typedef struct s2r_options {
     s2r_robot_kind robot;       /* --robot; S2R_ROBOT_UR5E                 */
@@ -4636,6 +4646,9 @@ typedef struct s2r_options {
     int            privileged;  /* --privileged; 0                         */
     int            n_logs;      /* --log given this many times; 0          */
     char           logs[S2R_OPTIONS_MAX_LOGS][256];   /* --log, in order  */
+    int            n_joints;    /* --joint given this many times; 0        */
+    s2r_param      joint_param[S2R_OPTIONS_MAX_JOINTS];   /* --joint NAME */
+    int            joint[S2R_OPTIONS_MAX_JOINTS];         /* ... and J    */
     unsigned       given;       /* S2R_OPT_* bits of the options given     */
 } s2r_options;
 
@@ -4646,7 +4659,7 @@ enum {
     S2R_OPT_SEEDS = 1u << 4, S2R_OPT_THREADS = 1u << 5, S2R_OPT_OUT = 1u << 6, S2R_OPT_QUICK = 1u << 7,
     S2R_OPT_RESUME = 1u << 8,  /* --resume and --checkpoint-every */
     S2R_OPT_MJCF = 1u << 9, S2R_OPT_RANGES = 1u << 10, S2R_OPT_LOG = 1u << 11, S2R_OPT_HISTORY = 1u << 12,
-    S2R_OPT_ADR = 1u << 13, S2R_OPT_PRIVILEGED = 1u << 14
+    S2R_OPT_ADR = 1u << 13, S2R_OPT_PRIVILEGED = 1u << 14, S2R_OPT_JOINT = 1u << 15
 };
 
 S2RDEF s2r_options s2r_options_default(void);
@@ -6953,9 +6966,8 @@ S2RDEF s2r_result s2r_randomization_parse(s2r_randomization* r, const char* text
     if (!r || !text)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "randomization or text is NULL");
     work = *r;
-    if (work.n_joint_ranges < 0 || work.n_joint_ranges > S2R_JOINT_RANGES_MAX)
-        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "the randomization passed in holds %d joint ranges",
-                         work.n_joint_ranges);
+    work.n_joint_ranges = 0;   /* the file's joint ranges are all the table will have */
+    memset(work.joint_range, 0, sizeof work.joint_range);
     memset(&st, 0, sizeof st);
     if ((unsigned char)s[0] == 0xEF && (unsigned char)s[1] == 0xBB && (unsigned char)s[2] == 0xBF)
         s += 3;
@@ -6979,8 +6991,8 @@ S2RDEF s2r_result s2r_randomization_parse(s2r_randomization* r, const char* text
         if (s2r__joint_range_check(&work, k, msg) != S2R_OK)
             return s2r__fail(error, S2R_ERR_PARSE, "line %d: %s", st.joint_line[k], msg);
     }
-    if (s2r_randomization_check(&work, msg) != S2R_OK)   /* joint ranges it was given, e.g. with their parameter now off */
-        return s2r__fail(error, S2R_ERR_PARSE, "after the last line: %s", msg);
+    if (s2r_randomization_check(&work, msg) != S2R_OK)   /* an entry the file left as it found it */
+        return s2r__fail(error, S2R_ERR_PARSE, "after the last line: %s (an entry the file does not name)", msg);
     *r = work;
     return S2R_OK;
 }
@@ -11330,7 +11342,7 @@ S2RDEF s2r_result s2r_policy_from_checkpoint(s2r_policy* p, const char* path, ch
 
 S2RDEF s2r_result s2r_policy_check_ranges(const s2r_policy* p, const char* checkpoint, const char* ranges_path,
                                           char* error) {
-    s2r_randomization r;
+    s2r_randomization r = s2r_randomization_none();
     s2r_result res;
     if (!p || !checkpoint || !ranges_path)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "check ranges: policy, checkpoint or ranges path is NULL");
@@ -16677,7 +16689,7 @@ static const struct { const char* name; unsigned bit; } s2r__option_bits[] = {
     {"--seeds", S2R_OPT_SEEDS}, {"--threads", S2R_OPT_THREADS}, {"--out", S2R_OPT_OUT}, {"--quick", S2R_OPT_QUICK},
     {"--resume", S2R_OPT_RESUME}, {"--checkpoint-every", S2R_OPT_RESUME}, {"--mjcf", S2R_OPT_MJCF},
     {"--ranges", S2R_OPT_RANGES}, {"--log", S2R_OPT_LOG}, {"--history", S2R_OPT_HISTORY}, {"--adr", S2R_OPT_ADR},
-    {"--privileged", S2R_OPT_PRIVILEGED}};
+    {"--privileged", S2R_OPT_PRIVILEGED}, {"--joint", S2R_OPT_JOINT}};
 
 /* A path option's value into out[cap]. */
 static s2r_result s2r__option_path(const char* name, const char* value, char* out, size_t cap, char* error) {
@@ -16713,12 +16725,13 @@ S2RDEF s2r_result s2r_example_start(s2r_options* o, int argc, char** argv, const
 }
 
 S2RDEF s2r_result s2r_options_ranges(const s2r_options* o, s2r_randomization* out, char* error) {
+    s2r_randomization r;
+    s2r_result res;
     if (!o || !out) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "options ranges: options and out are required");
-    if (!o->ranges[0]) {
-        *out = s2r_task_randomization(o->task);
-        return S2R_OK;
-    }
-    return s2r_randomization_load(out, o->ranges, error);
+    r = s2r_task_randomization(o->task);   /* a file adjusts the task's defaults */
+    res = o->ranges[0] ? s2r_randomization_load(&r, o->ranges, error) : S2R_OK;
+    if (res == S2R_OK) *out = r;
+    return res;
 }
 
 S2RDEF s2r_result s2r_options_only(const s2r_options* o, unsigned used, char* error) {
@@ -16745,7 +16758,7 @@ static s2r_result s2r__parse_option(s2r_options* o, int argc, char** argv, int* 
     if (strcmp(name, "--robot") && strcmp(name, "--task") && strcmp(name, "--seed") && strcmp(name, "--real-seed") &&
         strcmp(name, "--seeds") && strcmp(name, "--threads") && strcmp(name, "--out") &&
         strcmp(name, "--checkpoint-every") && strcmp(name, "--mjcf") && strcmp(name, "--ranges") && strcmp(name, "--log") &&
-        strcmp(name, "--history"))
+        strcmp(name, "--history") && strcmp(name, "--joint"))
         return s2r__fail(error, S2R_ERR_PARSE, "unknown option '%.60s' (try --help)", name);
     if (!value) return s2r__fail(error, S2R_ERR_PARSE, "option %s needs a value", name);
     if (!strncmp(value, "--", 2))   /* "--out --quick": the value forgotten, not a folder named --quick */
@@ -16770,6 +16783,21 @@ static s2r_result s2r__parse_option(s2r_options* o, int argc, char** argv, int* 
         if (o->n_logs >= S2R_OPTIONS_MAX_LOGS)
             return s2r__fail(error, S2R_ERR_PARSE, "--log is given more than %d times", S2R_OPTIONS_MAX_LOGS);
         return s2r__option_path(name, value, o->logs[o->n_logs++], sizeof o->logs[0], error);
+    } else if (!strcmp(name, "--joint")) {
+        s2r__token t, base;
+        int joint;
+        t.s = value;
+        t.n = (int)strlen(value);
+        base = t;
+        if (o->n_joints >= S2R_OPTIONS_MAX_JOINTS)
+            return s2r__fail(error, S2R_ERR_PARSE, "--joint is given more than %d times", S2R_OPTIONS_MAX_JOINTS);
+        base.n = t.n < 64 ? s2r__joint_suffix(t, &joint) : -1;
+        if (base.n <= 0 || base.n == t.n || !s2r__is_joint_wise((s2r_param)s2r__find_param_token(base)) || joint < 1 ||
+            joint > S2R_MAX_JOINTS)
+            return s2r__fail(error, S2R_ERR_PARSE, "--joint takes NAME[J]: kp, kv, torque_limit, damping, armature or "
+                             "frictionloss of joint J = 1..%d (e.g. kp[4]), not '%.60s'", S2R_MAX_JOINTS, value);
+        o->joint_param[o->n_joints] = (s2r_param)s2r__find_param_token(base);
+        o->joint[o->n_joints++] = joint;
     } else if (!strcmp(name, "--threads") || !strcmp(name, "--seeds")) {
         if (!s2r__parse_count(value, 1, 64, &v))
             return s2r__fail(error, S2R_ERR_PARSE, "%s takes a whole number from 1 to 64, not '%.60s'", name, value);
@@ -16853,8 +16881,10 @@ S2RDEF void s2r_options_usage(const char* program, const char* purpose) {
            "  --ranges FILE        a ranges file to train on (e.g. one system ID recentred)\n"
            "  --log FILE           a trajectory CSV (once per file, up to %d)\n"
            "  --history K          frames of history the policy sees (default 0)\n"
-           "  --adr                automatic domain randomization: ranges grow during training\n",
-           program, purpose, S2R_OPTIONS_MAX_LOGS);
+           "  --adr                automatic domain randomization: ranges grow during training\n"
+           "  --privileged         a privileged critic: the value network also sees the parameters\n"
+           "  --joint NAME[J]      system ID: fit joint J's own NAME (e.g. kp[4]; up to %d)\n",
+           program, purpose, S2R_OPTIONS_MAX_LOGS, S2R_OPTIONS_MAX_JOINTS);
 }
 
 S2RDEF s2r_result s2r_make_dir(const char* path, char* error) {

@@ -389,7 +389,7 @@ static s2r_result calibrate(const s2r_options* opt, s2r_task_config* task, char*
 static int retrain(const s2r_options* opt) {
     s2r_training t = s2r_training_default(opt->robot, opt->task);
     s2r_task_config task = s2r_task_config_default(opt->task);
-    s2r_randomization identified;   /* the simulator as identified: where "sim" is measured */
+    s2r_randomization identified = s2r_randomization_none();   /* the simulator as identified: where "sim" is measured */
     s2r_ppo_config pc = s2r_task_ppo_config(opt->task, opt->quick ? 8000 : s2r_task_training_steps(opt->task, 1), opt->seed, opt->threads);
     pc.learning_rate = 3e-4f;   /* continuing a trained policy: gentler steps */
     s2r_ppo ppo;

@@ -71,6 +71,7 @@ static s2r_result load_start(const s2r_options* opt, s2r_policy* p, char* path, 
     }
     if (!*identified) return S2R_OK;
     snprintf(file, sizeof file, "03_identified_%s_unit%llu.txt", s2r_robot_kind_name(opt->robot), unit);
+    *sim = s2r_randomization_none();
     if ((res = s2r_randomization_load(sim, s2r_path(model, sizeof model, opt->out, file), error)) != S2R_OK) s2r_policy_free(p);
     return res;
 }

@@ -25,6 +25,11 @@
    default s2r_randomization_default): open-loop logs see only the total
    delay.
 
+   When the report flags a joint the shared parameters cannot follow,
+   --joint kp[4] (repeatable) fits that joint's own kp - or kv,
+   torque_limit, damping, armature, frictionloss - beside the shared one,
+   and the ranges file gives it a range of its own (a kp[4] line).
+
    Without --log it first makes logs the way a lab would: three multisine
    excitations and a chirp on real unit --real-seed of the stand-in fleet
    (with --mjcf: on your arm's simulator made different from its model on
@@ -122,7 +127,7 @@ int main(int argc, char** argv) {
 
     if (s2r_example_start(&opt, argc, argv, "identify the simulator from your arm's logs (CSV)",
                           S2R_OPT_ROBOT | S2R_OPT_MJCF | S2R_OPT_RANGES | S2R_OPT_LOG | S2R_OPT_SEED | S2R_OPT_REAL_SEED |
-                          S2R_OPT_OUT | S2R_OPT_QUICK, &status) != S2R_OK)
+                          S2R_OPT_OUT | S2R_OPT_QUICK | S2R_OPT_JOINT, &status) != S2R_OK)
         return status;
     if (opt.ranges[0] && s2r_randomization_load(&training, opt.ranges, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
     if (opt.n_logs == 0 && make_logs(&opt)) return 1;
@@ -147,6 +152,10 @@ int main(int argc, char** argv) {
     /* 3. Fit, judge, recentre - as example 03, from the files. */
     cfg.known.p[S2R_PARAM_OBS_LATENCY] = training.p[S2R_PARAM_OBS_LATENCY];
     cfg.max_sweeps = opt.quick ? 3 : 12;
+    for (i = 0; i < opt.n_joints; i++) {   /* --joint kp[4]: that joint's own entry */
+        cfg.param[cfg.n_params] = s2r_sysid_param_default(opt.joint_param[i]);
+        cfg.param[cfg.n_params++].joint = opt.joint[i];
+    }
     if (s2r_sysid_init(&id, &cfg, &model) != S2R_OK) { fprintf(stderr, "%s\n", id.error); bad = 1; }
     if (!bad && s2r_sysid_run(&id, &train, opt.n_logs > 1 ? &valid : NULL, &r) != S2R_OK) {
         fprintf(stderr, "%s\n", id.error);

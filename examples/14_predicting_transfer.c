@@ -74,6 +74,7 @@ static int fail(const char* what, const char* error) {
 static int load(const s2r_options* opt, inputs* in) {
     char name[96], path[512], error[S2R_ERROR_LEN];
     int r, s;
+    in->dr = s2r_randomization_none();
     if (s2r_randomization_load(&in->dr, s2r_task_path(path, sizeof path, opt, "07", "dr_ranges.txt"), error) != S2R_OK)
         return fail("DR ranges (run 07 first with the same options)", error);
     for (s = 0; s < opt->seeds; s++) {
@@ -84,6 +85,7 @@ static int load(const s2r_options* opt, inputs* in) {
                 return fail("policy (run 07 first with the same options)", error);
         }
         snprintf(name, sizeof name, "ranges_unit%llu.txt", (unsigned long long)unit);
+        in->identified[s] = s2r_randomization_none();
         if (s2r_randomization_load(&in->identified[s], s2r_task_path(path, sizeof path, opt, "07", name), error) != S2R_OK)
             return fail("identified ranges (run 07 first with the same options)", error);
         /* the calibration 07's identification made (s2r_identify_unit: stream seed + 2) */

@@ -545,10 +545,17 @@ static int test_parse_errors_name_the_line(void) {
         char error[S2R_ERROR_LEN];
         CHECK(s2r_randomization_parse(&r, bad[n].text, NULL) == S2R_OK);
         CHECK(r.p[S2R_PARAM_KP].enabled);
-        /* a joint range the table already held, its parameter switched off by the file */
+        /* joint ranges are the file's alone: the table's earlier ones are dropped */
         CHECK(s2r_randomization_parse(&r, "kp[2] uniform 0.8 0.9\n", NULL) == S2R_OK && r.n_joint_ranges == 1);
-        CHECKF(s2r_randomization_parse(&r, "kp off\n", error) == S2R_ERR_PARSE && strstr(error, "needs kp on"), "%s", error);
-        CHECK(r.p[S2R_PARAM_KP].enabled && r.n_joint_ranges == 1);
+        CHECKF(s2r_randomization_parse(&r, "kp off\n", error) == S2R_OK, "%s", error);
+        CHECK(!r.p[S2R_PARAM_KP].enabled && r.n_joint_ranges == 0);
+        r.n_joint_ranges = -7;   /* whatever the struct held there */
+        CHECK(s2r_randomization_parse(&r, "kp uniform 0.9 1.1\nkp[3] fixed 0.7\n", NULL) == S2R_OK && r.n_joint_ranges == 1);
+        r.p[S2R_PARAM_FRICTION].dist = s2r_dist_uniform(0.5, 1.5);   /* an entry the file does not name must be valid */
+        r.p[S2R_PARAM_FRICTION].dist.lo = NAN;
+        r.p[S2R_PARAM_FRICTION].enabled = 1;
+        CHECKF(s2r_randomization_parse(&r, "kp uniform 0.9 1.1\n", error) == S2R_ERR_PARSE && strstr(error, "does not name"),
+               "%s", error);
     }
     return 0;
 }

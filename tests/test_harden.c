@@ -371,7 +371,7 @@ static int test_mujoco_errors_come_back(void) {
    temporary name unique to the process, so none is left behind. */
 static int test_file_readers_refuse_non_files(void) {
     s2r_policy p;
-    s2r_randomization r;
+    s2r_randomization r = s2r_randomization_none();
     char error[S2R_ERROR_LEN];
     FILE* f;
     CHECK(s2r_policy_from_checkpoint(&p, "build", error) == S2R_ERR_IO);

@@ -364,6 +364,20 @@ static int test_options(void) {
         CHECK(s2r_options_parse(&u, 2, adr, error) == S2R_OK && u.adr == 1 && u.given == S2R_OPT_ADR);
         CHECK(s2r_options_only(&u, S2R_OPT_OUT, error) == S2R_ERR_PARSE && strstr(error, "--adr does nothing"));
     }
+    {   /* --joint NAME[J]: a joint-wise parameter of joint 1..8 */
+        char* joints[] = {"prog", "--joint", "kp[4]", "--joint", "frictionloss[1]"};
+        char* bad[] = {"payload[2]", "kp[9]", "kp[0]", "kp", "kp[]", "kp[x]", "kpp[2]", "[3]"};
+        s2r_options u;
+        int k;
+        CHECK(s2r_options_parse(&u, 5, joints, error) == S2R_OK && u.given == S2R_OPT_JOINT && u.n_joints == 2);
+        CHECK(u.joint_param[0] == S2R_PARAM_KP && u.joint[0] == 4 && u.joint_param[1] == S2R_PARAM_FRICTIONLOSS &&
+              u.joint[1] == 1);
+        for (k = 0; k < (int)(sizeof bad / sizeof *bad); k++) {
+            char* one[] = {"prog", "--joint", bad[k]};
+            CHECKF(s2r_options_parse(&u, 3, one, error) == S2R_ERR_PARSE && strstr(error, "--joint takes NAME[J]"), "%s: %s",
+                   bad[k], error);
+        }
+    }
     {
         char* option_as_value[] = {"prog", "--out", "--quick"};
         CHECK(s2r_options_parse(&o, 3, option_as_value, error) == S2R_ERR_PARSE && strstr(error, "not the option '--quick'"));
