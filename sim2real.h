@@ -6669,6 +6669,20 @@ static s2r_result s2r__joint_range_check(const s2r_randomization* r, int k, char
     return S2R_OK;
 }
 
+/* Joint `joint` of p given the range `dist` in r, replacing the one it
+   had: the index it went to, or -1 when r holds S2R_JOINT_RANGES_MAX
+   others already. */
+static int s2r__put_joint_range(s2r_randomization* r, s2r_param p, int joint, s2r_dist dist) {
+    int k;
+    for (k = 0; k < r->n_joint_ranges && !(r->joint_range[k].param == p && r->joint_range[k].joint == joint); k++) {}
+    if (k == S2R_JOINT_RANGES_MAX) return -1;
+    if (k == r->n_joint_ranges) r->n_joint_ranges++;
+    r->joint_range[k].param = p;
+    r->joint_range[k].joint = joint;
+    r->joint_range[k].dist = dist;
+    return k;
+}
+
 S2RDEF s2r_result s2r_randomization_check(const s2r_randomization* r, char* error) {
     int p, k;
     if (!r) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "randomization is NULL");
@@ -6900,16 +6914,11 @@ static s2r_result s2r__parse_joint_line(s2r_randomization* work, s2r__parse_stat
                          "truncnormal); a joint without its own range uses %s's", line, s2r__params[p].name, joint,
                          s2r__params[p].name);
     if ((res = s2r__parse_spec(tok, count, line, p, &pr, error)) != S2R_OK) return res;
-    for (k = 0; k < work->n_joint_ranges && !(work->joint_range[k].param == p && work->joint_range[k].joint == joint); k++) {}
-    if (k < work->n_joint_ranges && st->joint_line[k])
+    if ((k = s2r__put_joint_range(work, p, joint, pr.dist)) < 0)
+        return s2r__fail(error, S2R_ERR_PARSE, "line %d: more than %d joint ranges", line, S2R_JOINT_RANGES_MAX);
+    if (st->joint_line[k])   /* (every joint range of `work` comes from this file) */
         return s2r__fail(error, S2R_ERR_PARSE, "line %d: '%s[%d]' was already set on line %d", line, s2r__params[p].name,
                          joint, st->joint_line[k]);
-    if (k == S2R_JOINT_RANGES_MAX)
-        return s2r__fail(error, S2R_ERR_PARSE, "line %d: more than %d joint ranges", line, S2R_JOINT_RANGES_MAX);
-    if (k == work->n_joint_ranges) work->n_joint_ranges++;
-    work->joint_range[k].param = p;
-    work->joint_range[k].joint = joint;
-    work->joint_range[k].dist = pr.dist;
     st->joint_line[k] = line;
     st->joint_mode[k] = pr.mode;
     return S2R_OK;
@@ -6982,7 +6991,6 @@ S2RDEF s2r_result s2r_randomization_parse(s2r_randomization* r, const char* text
     }
     for (k = 0; k < work.n_joint_ranges; k++) {   /* the joints' lines against the shared entries as the file left them */
         const s2r_joint_range* jr = &work.joint_range[k];
-        if (!st.joint_line[k]) continue;
         if (work.p[jr->param].enabled && st.joint_mode[k] != work.p[jr->param].mode)
             return s2r__fail(error, S2R_ERR_PARSE, "line %d: %s[%d] is in %s mode, %s in %s: a joint's range is in its "
                              "parameter's mode", st.joint_line[k], s2r__params[jr->param].name, jr->joint,
@@ -14987,14 +14995,8 @@ S2RDEF s2r_result s2r_sysid_run(s2r_sysid* id, const s2r_trajectory_set* train,
    was off, so the other joints keep their nominal values.  S2R_ERR_STATE
    when r holds S2R_JOINT_RANGES_MAX others already. */
 static s2r_result s2r__set_joint_range(s2r_randomization* r, s2r_param p, int joint, s2r_dist dist) {
-    int k;
     if ((unsigned)p >= S2R_PARAM_COUNT) return S2R_ERR_INVALID_ARGUMENT;
-    for (k = 0; k < r->n_joint_ranges && !(r->joint_range[k].param == p && r->joint_range[k].joint == joint); k++) {}
-    if (k == S2R_JOINT_RANGES_MAX) return S2R_ERR_STATE;
-    if (k == r->n_joint_ranges) r->n_joint_ranges++;
-    r->joint_range[k].param = p;
-    r->joint_range[k].joint = joint;
-    r->joint_range[k].dist = dist;
+    if (s2r__put_joint_range(r, p, joint, dist) < 0) return S2R_ERR_STATE;
     if (!r->p[p].enabled) {
         r->p[p].enabled = 1;
         r->p[p].mode = s2r_param_default_mode(p);

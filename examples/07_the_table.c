@@ -49,6 +49,7 @@
            are skipped). */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -148,6 +149,15 @@ static int fail(const char* what, const char* error) {
 static int unit_failed(unit_data* u, const char* what, const char* error) {
     snprintf(u->error, sizeof u->error, "%s: %s", what, error);
     return 1;
+}
+
+/* A line for the unit's report, appended (cut short if it is full). */
+static void report(unit_data* u, const char* format, ...) {
+    size_t n = strlen(u->report);
+    va_list ap;
+    va_start(ap, format);
+    vsnprintf(u->report + n, sizeof u->report - n, format, ap);
+    va_end(ap);
 }
 
 /* A fresh PPO for the arm; optionally warm-started from a checkpoint. */
@@ -251,32 +261,30 @@ static int identify_unit(const s2r_options* opt, const sizes* z, uint64_t unit, 
     s2r_sysid_result r;
     double camera[3];   /* m, the unit's camera calibration */
     char error[S2R_ERROR_LEN], path[512], name[64];
-    size_t n;
     int bad;
     u->unit = unit;
     u->error[0] = '\0';
     if (s2r_options_ranges(opt, &dr, error) != S2R_OK) return unit_failed(u, "DR ranges", error);   /* --ranges, or the defaults */
     if (s2r_real_robot_init(&real, opt->robot, unit) != S2R_OK) return unit_failed(u, "real robot", real.error);
-    n = (size_t)snprintf(u->report, sizeof u->report, "System identification of %s ...\n", real.name);
+    snprintf(u->report, sizeof u->report, "System identification of %s ...\n", real.name);
     u->calibrated = s2r_task_config_default(opt->task);
     bad = s2r_identify_unit(&real.backend, &z->id, &dr, &u->ranges, &u->identified, &r, camera, error) != S2R_OK;
     s2r_real_robot_free(&real);
     if (bad) return unit_failed(u, "sysid", error);
     s2r_task_config_set_camera(&u->calibrated, camera);
-    n += (size_t)snprintf(u->report + n, sizeof u->report - n, "  validation error %.1f %% -> %.1f %% of the motion (MSE "
-                          "%.3g -> %.3g rad^2; %s) after %d sweeps; camera offset (%.1f, %.1f, %.1f) mm\n",
-                          100 * r.validation_relative_start, 100 * r.validation_relative, r.validation_mse_start,
-                          r.validation_mse, s2r_sysid_verdict_name(r.verdict), r.sweeps, 1000 * camera[0], 1000 * camera[1],
-                          1000 * camera[2]);
+    report(u, "  validation error %.1f %% -> %.1f %% of the motion (MSE %.3g -> %.3g rad^2; %s) after %d sweeps; camera "
+           "offset (%.1f, %.1f, %.1f) mm\n", 100 * r.validation_relative_start, 100 * r.validation_relative,
+           r.validation_mse_start, r.validation_mse, s2r_sysid_verdict_name(r.verdict), r.sweeps, 1000 * camera[0],
+           1000 * camera[1], 1000 * camera[2]);
     if (opt->task == S2R_TASK_PUSH) {   /* then the object, struck by the identified arm's tip */
         if (s2r_real_robot_init_scene(&real, opt->robot, S2R_SCENE_PUSH, unit) != S2R_OK)
             return unit_failed(u, "real robot", real.error);
         bad = s2r_identify_object(&real.backend, &z->id, camera, &u->ranges, &u->identified, &r, error) != S2R_OK;
         s2r_real_robot_free(&real);
         if (bad) return unit_failed(u, "object sysid", error);
-        snprintf(u->report + n, sizeof u->report - n, "  object: held-out error %.1f %% -> %.1f %% of its motion beyond "
-                 "the camera's own (%s%s)\n", 100 * r.validation_object_relative_start, 100 * r.validation_object_relative,
-                 s2r_sysid_verdict_name(r.verdict), r.verdict == S2R_SYSID_BLOCK ? ": the object keeps the DR ranges" : "");
+        report(u, "  object: held-out error %.1f %% -> %.1f %% of its motion beyond the camera's own (%s%s)\n",
+               100 * r.validation_object_relative_start, 100 * r.validation_object_relative,
+               s2r_sysid_verdict_name(r.verdict), r.verdict == S2R_SYSID_BLOCK ? ": the object keeps the DR ranges" : "");
     }
     snprintf(name, sizeof name, "%s_ranges_unit%llu.txt", prefix(opt), (unsigned long long)unit);
     if (s2r_randomization_write(&u->ranges, s2r_path(path, sizeof path, opt->out, name), error) != S2R_OK)
