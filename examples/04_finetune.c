@@ -15,7 +15,9 @@
    precise policy cloned toward it lands where it does.  So each fine-tune
    is made two ways - following the operator, and keeping the policy's own
    actions as a second teacher - and a canary of CANARY episodes of each on
-   the unit decides which one is kept (s2r_finetune_on_unit).
+   the unit decides which one is kept, if either beats the policy as it was
+   on the same episodes (s2r_finetune_on_unit); if neither does, the
+   point is the policy unchanged.
 
    Uses: s2r_policy_from_checkpoint, s2r_calibrate_unit,
          s2r_operator_config_default, s2r_collect_unit_demos,
@@ -86,7 +88,8 @@ static s2r_result finetune(const s2r_options* opt, const s2r_task_config* task, 
     s2r_dataset some = *demos;
     s2r_controller c;
     char path[512], name[64];
-    double canary[2];
+    double canary[3];
+    int kept;
     s2r_result res = s2r_policy_from_checkpoint(&p, start, error);
     if (res != S2R_OK) return res;
     some.count = (int)((long long)demos->count / recorded * n);   /* the first n demonstrations */
@@ -94,11 +97,13 @@ static s2r_result finetune(const s2r_options* opt, const s2r_task_config* task, 
         snprintf(error, S2R_ERROR_LEN, "%s", real.error);
     else if (n > 0) {
         res = s2r_finetune_on_unit(&p, &some, 20, opt->seed, &real.backend, task, opt->quick ? 4 : CANARY,
-                                   opt->seed + 2000, canary, NULL, error);
+                                   opt->seed + 2000, canary, &kept, error);
         s2r_real_robot_free(&real);
         if (res == S2R_OK)
-            printf("  canary on the unit: %3.0f %% following the operator, %3.0f %% keeping its own actions too\n",
-                   100 * canary[0], 100 * canary[1]);
+            printf("  canary on the unit: %3.0f %% following the operator, %3.0f %% keeping its own actions too, "
+                   "%3.0f %% as it was: kept %s\n", 100 * canary[S2R_KEPT_FOLLOWING], 100 * canary[S2R_KEPT_OWN_ACTIONS],
+                   100 * canary[S2R_KEPT_UNCHANGED], kept == S2R_KEPT_UNCHANGED ? "the policy as it was"
+                   : kept == S2R_KEPT_FOLLOWING ? "the first fine-tune" : "the second fine-tune");
     }
     c = s2r_policy_controller(&p);
     if (res == S2R_OK)

@@ -101,10 +101,11 @@ static int test_policy_from_checkpoint(void) {
     return 0;
 }
 
-/* Fine-tuning on a unit keeps the candidate its canary preferred (the
-   first on a tie): the policy ends as that candidate, made again here by
-   hand with s2r_bc.  No canary episodes is an error that leaves the policy
-   as it was. */
+/* Fine-tuning on a unit keeps the candidate its canary preferred - a
+   fine-tune only when strictly better than the policy as it was, the first
+   fine-tune on a tie between them: the policy ends as that candidate, made
+   again here by hand with s2r_bc.  No canary episodes is an error that
+   leaves the policy as it was. */
 static int test_finetune_on_unit(void) {
     s2r_policy p, q;
     s2r_real_robot real;
@@ -114,7 +115,7 @@ static int test_finetune_on_unit(void) {
     s2r_bc bc;
     s2r_bc_config c = s2r_bc_config_finetune();
     s2r_rng rng = s2r_rng_make(5, 0), same = s2r_rng_make(5, 0);
-    double rate[2] = {-1, -1};
+    double rate[3] = {-1, -1, -1};
     char error[S2R_ERROR_LEN];
     int ok, kept = -1, e;
     size_t bytes;
@@ -127,14 +128,24 @@ static int test_finetune_on_unit(void) {
     CHECK(s2r_finetune_on_unit(&p, &d, 2, 3, &real.backend, &task, 0, 11, rate, &kept, error) == S2R_ERR_INVALID_ARGUMENT);
     CHECK(memcmp(p.params, q.params, bytes) == 0);
     CHECKF(s2r_finetune_on_unit(&p, &d, 2, 3, &real.backend, &task, 3, 11, rate, &kept, error) == S2R_OK, "%s", error);
-    printf("    canary: %.2f following the operator, %.2f keeping its own actions; kept %d\n", rate[0], rate[1], kept);
-    CHECK(rate[0] >= 0 && rate[0] <= 1 && rate[1] >= 0 && rate[1] <= 1);
-    CHECK(kept == (rate[1] > rate[0]));
-    c.seed = 3;
-    c.start_weight = kept ? 1.0f : 0.0f;
-    CHECK(s2r_bc_init(&bc, &c, &q) == S2R_OK);
-    for (e = 0; e < 2; e++) CHECK(s2r_bc_epoch(&bc, &d, NULL) == S2R_OK);
-    s2r_bc_free(&bc);
+    printf("    canary: %.2f following the operator, %.2f keeping its own actions, %.2f as it was; kept %d\n",
+           rate[0], rate[1], rate[2], kept);
+    CHECK(rate[0] >= 0 && rate[0] <= 1 && rate[1] >= 0 && rate[1] <= 1 && rate[2] >= 0 && rate[2] <= 1);
+    /* the best, strictly better to replace: the policy as it was, then following, then its own actions */
+    CHECK(kept == s2r__canary_pick(rate));
+    {   /* the rule, rates in S2R_KEPT_* order: following, own actions, as it was */
+        static const double r[6][3] = {{.5, .5, .5}, {.6, .5, .5}, {.6, .6, .5}, {.5, .6, .5}, {.7, .6, .8}, {.7, .9, .8}};
+        static const int want[6] = {S2R_KEPT_UNCHANGED, S2R_KEPT_FOLLOWING, S2R_KEPT_FOLLOWING, S2R_KEPT_OWN_ACTIONS,
+                                    S2R_KEPT_UNCHANGED, S2R_KEPT_OWN_ACTIONS};
+        for (e = 0; e < 6; e++) CHECKF(s2r__canary_pick(r[e]) == want[e], "rates %g %g %g", r[e][0], r[e][1], r[e][2]);
+    }
+    if (kept != S2R_KEPT_UNCHANGED) {   /* the kept fine-tune, made again */
+        c.seed = 3;
+        c.start_weight = kept == S2R_KEPT_OWN_ACTIONS ? 1.0f : 0.0f;
+        CHECK(s2r_bc_init(&bc, &c, &q) == S2R_OK);
+        for (e = 0; e < 2; e++) CHECK(s2r_bc_epoch(&bc, &d, NULL) == S2R_OK);
+        s2r_bc_free(&bc);
+    }
     CHECK(memcmp(p.params, q.params, bytes) == 0);
     s2r_real_robot_free(&real);
     s2r_dataset_free(&d);
