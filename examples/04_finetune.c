@@ -103,7 +103,8 @@ static s2r_result finetune(const s2r_options* opt, const s2r_task_config* task, 
             printf("  canary on the unit: %3.0f %% following the operator, %3.0f %% keeping its own actions too, "
                    "%3.0f %% as it was: kept %s\n", 100 * canary[S2R_KEPT_FOLLOWING], 100 * canary[S2R_KEPT_OWN_ACTIONS],
                    100 * canary[S2R_KEPT_UNCHANGED], kept == S2R_KEPT_UNCHANGED ? "the policy as it was"
-                   : kept == S2R_KEPT_FOLLOWING ? "the first fine-tune" : "the second fine-tune");
+                   : kept == S2R_KEPT_FOLLOWING ? "the fine-tune following the operator"
+                   : "the fine-tune keeping its own actions");
     }
     c = s2r_policy_controller(&p);
     if (res == S2R_OK)

@@ -345,7 +345,9 @@ static int measure_units(const s2r_options* opt, const sizes* z, unit_data* unit
 }
 
 /* Fine-tune the sysID policy on the first n demos, checked by a canary on
-   the unit (its own episodes, stream 2000 + seed), and evaluate it. */
+   the unit (its own episodes, stream 2000 + seed) that keeps a fine-tune
+   only if it beats the sysID policy there (kept_count[S2R_KEPT_*] counts
+   which), and evaluate what was kept. */
 static int finetune_row(const s2r_options* opt, const sizes* z, const char* start, const unit_data* u, int n,
                         uint64_t seed, s2r_sim_real_eval* out, s2r_eval_result* nominal, int kept_count[3],
                         stage_cost* cost) {
@@ -355,7 +357,8 @@ static int finetune_row(const s2r_options* opt, const sizes* z, const char* star
     s2r_dataset some = first_demos(&u->demos, n, u->recorded);
     s2r_sim_real_eval none;
     char error[S2R_ERROR_LEN];
-    static const char* const kept_name[3] = {"following the operator", "keeping its own actions", "the policy as it was"};
+    static const char* const kept_name[3] = {"the fine-tune following the operator",
+                                              "the fine-tune keeping its own actions", "the policy as it was"};
     double canary[3];
     int bad = 0, kept;
     memset(&none, 0, sizeof none);
