@@ -150,7 +150,7 @@ table: deps $(EXAMPLES)
 # Regenerate the committed figures (runs the full tables, both tasks on both
 # arms, examples 01-02 for DR's margin, on push a filmstrip (08) and the
 # recipe's deeper tools (13), then make answers: several hours on two cores,
-# each table 10-50 minutes - see their 07_run.csv).  The tables and examples run in
+# each table 7-21 minutes - see their 07_run.csv).  The tables and examples run in
 # build/ and only their figures, tables and run records are copied: reach's
 # with a _panda suffix for the Panda, push's with the arm's name
 # (07_push_table_ur5e.csv); each table's timing as 07_<task>_timing_<arm>.csv.
