@@ -92,7 +92,9 @@
      06  staged deployment: sim regression, sysID validation, shadow,
          tethered, constrained, canary and autonomous stages behind gates, a
          safety monitor (s2r_safety), a fallback and drift monitors.
-     07  the whole table, several training seeds, intervals, figures.
+     07  the whole table, several training seeds, intervals, figures; its
+         rows are one chain (DR continues 01's kind of policy, system ID
+         continues DR, the demos fine-tune system ID's).
      08  scene renders: stills of both arms, one reach filmed in simulation
          and on a real unit side by side (needs S2R_RENDER).
      09  (oracle) where the gap comes from: each unit effect switched off
