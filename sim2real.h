@@ -12412,11 +12412,11 @@ S2RDEF s2r_result s2r_finetune_on_unit(s2r_policy* policy, const s2r_dataset* de
         res = s2r__finetune_candidate(policy, start, demos, epochs, seed, 1.0f, robot, task, canary_episodes,
                                       canary_seed, &rate[S2R_KEPT_OWN_ACTIONS], error);
     }
-    if (res == S2R_OK) best = s2r__canary_pick(rate);
-    if (res != S2R_OK || best == S2R_KEPT_UNCHANGED) memcpy(policy->params, start, n * sizeof(float));   /* as it was */
+    if (res == S2R_OK) best = s2r__canary_pick(rate);   /* on an error the policy stays as it was */
+    if (best == S2R_KEPT_UNCHANGED) memcpy(policy->params, start, n * sizeof(float));
     else if (best == S2R_KEPT_FOLLOWING) memcpy(policy->params, first, n * sizeof(float));
     if (canary_success) memcpy(canary_success, rate, sizeof rate);
-    if (kept) *kept = res == S2R_OK ? best : S2R_KEPT_UNCHANGED;
+    if (kept) *kept = best;
     S2R_FREE(start);
     return res;
 }
@@ -16815,18 +16815,18 @@ static s2r_result s2r__parse_option(s2r_options* o, int argc, char** argv, int* 
         return s2r__option_path(name, value, o->logs[o->n_logs++], sizeof o->logs[0], error);
     } else if (!strcmp(name, "--joint")) {
         s2r__token t, base;
-        int joint;
+        int joint, p;
         t.s = value;
         t.n = (int)strlen(value);
         base = t;
         if (o->n_joints >= S2R_OPTIONS_MAX_JOINTS)
             return s2r__fail(error, S2R_ERR_PARSE, "--joint is given more than %d times", S2R_OPTIONS_MAX_JOINTS);
         base.n = t.n < 64 ? s2r__joint_suffix(t, &joint) : -1;
-        if (base.n <= 0 || base.n == t.n || !s2r__is_joint_wise((s2r_param)s2r__find_param_token(base)) || joint < 1 ||
-            joint > S2R_MAX_JOINTS)
+        p = base.n > 0 && base.n < t.n ? s2r__find_param_token(base) : S2R_PARAM_COUNT;
+        if (!s2r__is_joint_wise((s2r_param)p) || joint < 1 || joint > S2R_MAX_JOINTS)
             return s2r__fail(error, S2R_ERR_PARSE, "--joint takes NAME[J]: kp, kv, torque_limit, damping, armature or "
                              "frictionloss of joint J = 1..%d (e.g. kp[4]), not '%.60s'", S2R_MAX_JOINTS, value);
-        o->joint_param[o->n_joints] = (s2r_param)s2r__find_param_token(base);
+        o->joint_param[o->n_joints] = (s2r_param)p;
         o->joint[o->n_joints++] = joint;
     } else if (!strcmp(name, "--threads") || !strcmp(name, "--seeds")) {
         if (!s2r__parse_count(value, 1, 64, &v))
