@@ -2154,6 +2154,19 @@ S2RDEF void s2r_gae(int T, int N, const float* rewards, const float* values,
                     const float* last_value, float gamma, float lambda,
                     float* advantages, float* returns);
 
+/* PPO's clipped surrogate objective for one sample (Schulman et al., 2017),
+   as a loss to minimize, and its derivative:
+     ratio = exp(logratio), logratio = log pi_new(a|s) - log pi_old(a|s)
+     loss  = max(-A ratio, -A clamp(ratio, 1 - clip, 1 + clip))
+   *dloss_dlogp gets d loss / d log pi_new(a|s): -A ratio where the
+   unclipped term is the larger or the two are equal, 0 where the clipped
+   term is strictly larger (the loss is flat there: the update has moved
+   the ratio far enough in the advantage's direction).  A = advantage (as
+   normalized by the caller), clip > 0 (CleanRL's clip_coef, 0.2).
+   Together with s2r_gae this is the course's PPO exercise
+   (S2R_EXERCISE_PPO leaves both definitions out for yours). */
+S2RDEF double s2r_ppo_clipped_loss(double logratio, double advantage, double clip, double* dloss_dlogp);
+
 /* --- PPO ------------------------------------------------------------------ */
 
 /* Hyperparameters.  Defaults are CleanRL's ppo_continuous_action (MuJoCo
@@ -3462,6 +3475,30 @@ typedef struct s2r_replay {
 S2RDEF s2r_result s2r_replay_init(s2r_replay* replay, const s2r_trajectory_set* set, int index,
                                   const s2r_arm_info* info, double tolerance);
 S2RDEF const s2r_backend* s2r_replay_backend(s2r_replay* replay);
+
+/* --- The bounded line search ----------------------------------------------
+   The step coordinate descent repeats: minimize the loss along one line -
+   one parameter with the others held, or one learned direction - inside
+   bounds.  System identification calls it for every continuous parameter
+   of every sweep (step 3 above); it is also the course's system-ID
+   exercise (S2R_EXERCISE_SYSID leaves the definition out for yours).
+
+   Contract.  loss(context, t) is the loss at t, for lo <= t <= hi (it may
+   be expensive: a whole replay of the trajectories, so the fewer calls the
+   better; the reference spends about 10-30).  f0 = loss(t0) is known, with
+   lo <= t0 <= hi.  Return the t found and its loss in *f_min, such that
+     - lo <= t <= hi: never ask for, or return, a point outside the bounds;
+     - *f_min <= f0, and t = t0 if nothing strictly lower was found: a
+       parameter the data cannot see must not drift;
+     - on a loss with one minimum in [lo, hi] (or at a bound), t lies
+       within a few tol of it.
+   `step` (> 0) is the first probe's distance from t0 (the reference probes
+   t0 + step, then t0 - step, then doubles the step while the loss keeps
+   falling); `tol` (> 0) is the precision in t to stop at.  Neither ever
+   takes t out of [lo, hi]. */
+typedef double (*s2r_line_loss)(void* context, double t);
+S2RDEF double s2r_line_minimize(s2r_line_loss loss, void* context, double lo, double hi, double t0, double f0,
+                                double step, double tol, double* f_min);
 
 /* --- Identification ---------------------------------------------------------- */
 
@@ -6169,6 +6206,9 @@ S2RDEF s2r_result s2r_dist_check(const s2r_dist* d, char* error) {
     }
 }
 
+/* >> exercise randomization: drawing from a distribution (course/2_randomization) */
+#ifndef S2R_EXERCISE_RANDOMIZATION
+/* >> solution randomization begin */
 /* z ~ N(0, 1) conditioned on a <= z <= b, by exact rejection.  Wide intervals
    containing 0 propose from the normal itself; everything else proposes
    uniformly on [a, b] and accepts with exp((z0^2 - z^2) / 2), where z0 is the
@@ -6220,6 +6260,8 @@ S2RDEF double s2r_dist_sample(const s2r_dist* d, s2r_rng* rng) {
         return NAN;
     }
 }
+/* >> solution randomization end */
+#endif /* S2R_EXERCISE_RANDOMIZATION */
 
 /* (lo + hi) / 2 without overflow near +-DBL_MAX. */
 static double s2r__midpoint(double lo, double hi) {
@@ -6711,6 +6753,9 @@ S2RDEF s2r_result s2r_randomization_check(const s2r_randomization* r, char* erro
     return S2R_OK;
 }
 
+/* >> exercise randomization (continued) */
+#ifndef S2R_EXERCISE_RANDOMIZATION
+/* >> solution randomization begin */
 S2RDEF void s2r_randomization_sample(const s2r_randomization* r, s2r_rng* rng,
                                      double values[S2R_PARAM_COUNT]) {
     int p;
@@ -6720,6 +6765,8 @@ S2RDEF void s2r_randomization_sample(const s2r_randomization* r, s2r_rng* rng,
                                 : s2r__mode_identity(pr->mode);
     }
 }
+/* >> solution randomization end */
+#endif /* S2R_EXERCISE_RANDOMIZATION */
 
 /* Field by field (the struct's padding is never read). */
 S2RDEF uint64_t s2r_randomization_digest(const s2r_randomization* r) {
@@ -7427,6 +7474,16 @@ S2RDEF void s2r_noise_apply(const s2r_noise_config* cfg, s2r_noise_state* state,
    Latency: delay lines, jitter and sample-and-hold
    ========================================================================== */
 
+S2RDEF int s2r_latency_steps(double seconds, double dt) {
+    double steps;
+    if (!(seconds > 0) || !(dt > 0)) return 0;
+    steps = floor(seconds / dt + 0.5 + 1e-9);
+    return steps > (double)(INT_MAX / 2) ? INT_MAX / 2 : (int)steps;
+}
+
+/* >> exercise latency: the delay line and its jitter (course/1_latency) */
+#ifndef S2R_EXERCISE_LATENCY
+/* >> solution latency begin */
 S2RDEF s2r_result s2r_delay_init(s2r_delay_line* line, int width, int capacity) {
     memset(line, 0, sizeof *line);
     if (width < 1 || capacity < 1) return S2R_ERR_INVALID_ARGUMENT;
@@ -7473,13 +7530,6 @@ S2RDEF void s2r_delay_read(const s2r_delay_line* line, int k, double* out) {
     memcpy(out, s2r_delay_peek(line, k), (size_t)line->width * sizeof(double));
 }
 
-S2RDEF int s2r_latency_steps(double seconds, double dt) {
-    double steps;
-    if (!(seconds > 0) || !(dt > 0)) return 0;
-    steps = floor(seconds / dt + 0.5 + 1e-9);
-    return steps > (double)(INT_MAX / 2) ? INT_MAX / 2 : (int)steps;
-}
-
 S2RDEF void s2r_delay_jitter_init(s2r_delay_jitter* j, int base_steps, int jitter_steps,
                                   int max_steps) {
     j->max = max_steps > 0 ? max_steps : 0;
@@ -7500,6 +7550,8 @@ S2RDEF int s2r_delay_jitter_next(s2r_delay_jitter* j, s2r_rng* rng) {
     j->last = (int)k;
     return j->last;
 }
+/* >> solution latency end */
+#endif /* S2R_EXERCISE_LATENCY */
 
 S2RDEF s2r_result s2r_sample_hold_init(s2r_sample_hold* sh, double period) {
     memset(sh, 0, sizeof *sh);
@@ -9950,6 +10002,9 @@ S2RDEF void s2r_adam_step(s2r_adam* a, float* params, float lr) {
    Advantages from a rollout, cut at episode ends, bootstrapped on
    truncation. */
 
+/* >> exercise ppo: advantages and the clipped objective (course/3_ppo) */
+#ifndef S2R_EXERCISE_PPO
+/* >> solution ppo begin */
 S2RDEF void s2r_gae(int T, int N, const float* rewards, const float* values,
                     const unsigned char* done, const float* end_value,
                     const float* last_value, float gamma, float lambda,
@@ -9972,6 +10027,15 @@ S2RDEF void s2r_gae(int T, int N, const float* rewards, const float* values,
         }
     }
 }
+
+S2RDEF double s2r_ppo_clipped_loss(double logratio, double advantage, double clip, double* dloss_dlogp) {
+    double ratio = exp(logratio), clipped = s2r_clamp(ratio, 1.0 - clip, 1.0 + clip);
+    double unclipped_loss = -advantage * ratio, clipped_loss = -advantage * clipped;
+    *dloss_dlogp = unclipped_loss >= clipped_loss ? -advantage * ratio : 0.0;
+    return fmax(unclipped_loss, clipped_loss);
+}
+/* >> solution ppo end */
+#endif /* S2R_EXERCISE_PPO */
 
 /* --- Learning: PPO setup --------------------------------------------------
    Config defaults and validation, buffer allocation, RNG streams. */
@@ -10467,18 +10531,13 @@ static void s2r__ppo_policy_term(s2r_ppo* p, int i, int k, int M,
     float* dmean = p->dmean + (size_t)i * p->act_dim;
     double logratio = (double)s2r__gaussian_logp(mean, p->policy.log_std, act,
                                                  p->act_dim) - p->logprobs[k];
-    double ratio = exp(logratio), adv = p->mb_adv[i], c = p->cfg.clip_coef;
-    double clipped = s2r_clamp(ratio, 1.0 - c, 1.0 + c);
-    double dlogp = 0.0;
+    double ratio = exp(logratio), c = p->cfg.clip_coef, dlogp;
     int a;
     s->approx_kl += (ratio - 1.0) - logratio;
     s->clip_fraction += fabs(ratio - 1.0) > c ? 1.0 : 0.0;
     if (fabs(ratio - 1.0) > s->max_ratio_dev) s->max_ratio_dev = fabs(ratio - 1.0);
-    s->policy_loss += fmax(-adv * ratio, -adv * clipped);
-    /* max(unclipped, clipped): the gradient is the unclipped one's unless
-       the clipped branch is strictly larger, where the ratio is outside the
-       clip range and the loss is flat */
-    if (-adv * ratio >= -adv * clipped) dlogp = -adv * ratio / M;
+    s->policy_loss += s2r_ppo_clipped_loss(logratio, p->mb_adv[i], c, &dlogp);
+    dlogp /= M;   /* the minibatch mean */
     for (a = 0; a < p->act_dim; a++) {
         double sd = exp((double)p->policy.log_std[a]);
         double z = (act[a] - mean[a]) / sd;
@@ -11896,6 +11955,9 @@ S2RDEF s2r_controller s2r_history_controller_get(s2r_history_controller* hc) {
     return c;
 }
 
+/* >> exercise gates: the Wilson interval and Wald's sequential test (course/5_gates) */
+#ifndef S2R_EXERCISE_GATES
+/* >> solution gates begin */
 S2RDEF void s2r_wilson_interval(int k, int n, double* lo, double* hi) {
     const double z = 1.96;
     double p, denom, centre, half;
@@ -11907,6 +11969,8 @@ S2RDEF void s2r_wilson_interval(int k, int n, double* lo, double* hi) {
     *lo = fmax(0, centre - half);
     *hi = fmin(1, centre + half);
 }
+/* >> solution gates end */
+#endif /* S2R_EXERCISE_GATES */
 
 S2RDEF void s2r_newcombe_interval(int k1, int n1, int k2, int n2, double* lo, double* hi) {
     double l1, u1, l2, u2;
@@ -14160,9 +14224,9 @@ static double s2r__sysid_at(s2r_sysid* id, const s2r_trajectory_set* set, double
     return f;
 }
 
-/* A line through parameter space searched in its own coordinate t in
-   [lo, hi]: coordinate `i` of x (t is its value), or, for i < 0, the
-   pattern line x = origin + t dir. */
+/* A line through parameter space searched in its own coordinate t:
+   coordinate `i` of x (t is its value), or, for i < 0, the pattern line
+   x = origin + t dir (clamped to the bounds). */
 typedef struct s2r__sysid_line {
     s2r_sysid*                id;
     const s2r_trajectory_set* set;
@@ -14170,11 +14234,11 @@ typedef struct s2r__sysid_line {
     int                       i;       /* coordinate, or -1 for the pattern  */
     const double*             origin;  /* [n_params] pattern line: t = 0     */
     const double*             dir;     /* [n_params] pattern line direction  */
-    double                    lo, hi;  /* bounds of t                        */
 } s2r__sysid_line;
 
-/* Loss at t on the line. */
-static double s2r__sysid_line_loss(const s2r__sysid_line* L, double t) {
+/* Loss at t on the line (an s2r_line_loss; context: the s2r__sysid_line). */
+static double s2r__sysid_line_loss(void* context, double t) {
+    const s2r__sysid_line* L = (const s2r__sysid_line*)context;
     double y[S2R_SYSID_MAX_PARAMS];
     int k, n = L->id->config.n_params;
     if (L->i >= 0) return s2r__sysid_at(L->id, L->set, L->x, L->i, t);
@@ -14183,22 +14247,32 @@ static double s2r__sysid_line_loss(const s2r__sysid_line* L, double t) {
     return s2r__sysid_objective(L->id, y, L->set);
 }
 
+/* >> exercise sysid: the bounded line search (course/4_sysid) */
+#ifndef S2R_EXERCISE_SYSID
+/* >> solution sysid begin */
+/* The line being searched: its loss and the bounds of t. */
+typedef struct s2r__line {
+    s2r_line_loss loss;
+    void*         context;
+    double        lo, hi;
+} s2r__line;
+
 /* A bracket a <= m <= b around a minimum, with the losses at all three
    (fa = fm when a == m, likewise fb). */
-typedef struct s2r__sysid_bracket { double a, m, b, fa, fm, fb; } s2r__sysid_bracket;
+typedef struct s2r__line_bracket { double a, m, b, fa, fm, fb; } s2r__line_bracket;
 
 /* From br->m (already better than where the search started), keep
    stepping in direction dir (+1 / -1), doubling the step, while the loss
    falls; then the far side of the bracket is the first point that did not
    improve (or the bound). */
-static void s2r__sysid_expand(const s2r__sysid_line* L, int dir, double step, s2r__sysid_bracket* br) {
+static void s2r__line_expand(const s2r__line* L, int dir, double step, s2r__line_bracket* br) {
     double edge = dir > 0 ? L->hi : L->lo, near = dir > 0 ? br->a : br->b, far = edge;
     double fnear = dir > 0 ? br->fa : br->fb, ffar = INFINITY;
     while (br->m != edge) {
         double next, fn;
         step *= 2;
         next = dir > 0 ? fmin(br->m + step, edge) : fmax(br->m - step, edge);
-        fn = s2r__sysid_line_loss(L, next);
+        fn = L->loss(L->context, next);
         if (!(fn < br->fm)) { far = next; ffar = fn; break; }
         near = br->m; fnear = br->fm;
         br->m = next; br->fm = fn;
@@ -14210,15 +14284,15 @@ static void s2r__sysid_expand(const s2r__sysid_line* L, int dir, double step, s2
 
 /* Refinement state: the bracket [a, b], the best point x, the second best
    w, the third v (with losses), and the last two moves. */
-typedef struct s2r__sysid_refine {
+typedef struct s2r__line_refine {
     double a, b, x, fx, w, fw, v, fv;
     double move, move_before;
-} s2r__sysid_refine;
+} s2r__line_refine;
 
 /* The next move from x: the vertex of the parabola through x, w, v when it
    lies inside the bracket and shrinks the moves fast enough; otherwise a
    golden-section step into the larger side. */
-static double s2r__sysid_next_move(s2r__sysid_refine* s, double tol) {
+static double s2r__line_next_move(s2r__line_refine* s, double tol) {
     const double golden = 0.3819660112501051;   /* 2 - golden ratio */
     double mid = 0.5 * (s->a + s->b), r, q, p, limit = s->move_before;
     if (fabs(limit) > tol && isfinite(s->fw) && isfinite(s->fv)) {
@@ -14240,7 +14314,7 @@ static double s2r__sysid_next_move(s2r__sysid_refine* s, double tol) {
 }
 
 /* Take the point u with loss fu into the state. */
-static void s2r__sysid_refine_take(s2r__sysid_refine* s, double u, double fu) {
+static void s2r__line_refine_take(s2r__line_refine* s, double u, double fu) {
     if (fu < s->fx) {   /* strictly better only: a flat loss never moves x */
         if (u >= s->x) s->a = s->x; else s->b = s->x;
         s->v = s->w; s->fv = s->fw;
@@ -14256,8 +14330,8 @@ static void s2r__sysid_refine_take(s2r__sysid_refine* s, double u, double fu) {
 /* Safeguarded parabolic search inside the bracket: stops when the best
    point is within about tol of the bracket's centre and the bracket is
    about 4 tol wide.  The bracket's outer points seed the parabola. */
-static void s2r__sysid_refine_bracket(const s2r__sysid_line* L, double tol, s2r__sysid_bracket* br) {
-    s2r__sysid_refine s;
+static void s2r__line_refine_bracket(const s2r__line* L, double tol, s2r__line_bracket* br) {
+    s2r__line_refine s;
     int iter;
     s.a = br->a; s.b = br->b; s.x = br->m; s.fx = br->fm;
     s.w = br->fa <= br->fb ? br->a : br->b; s.fw = fmin(br->fa, br->fb);
@@ -14266,38 +14340,42 @@ static void s2r__sysid_refine_bracket(const s2r__sysid_line* L, double tol, s2r_
     for (iter = 0; iter < 100; iter++) {
         double mid = 0.5 * (s.a + s.b), d, u;
         if (fabs(s.x - mid) <= 2 * tol - 0.5 * (s.b - s.a)) break;
-        d = s2r__sysid_next_move(&s, tol);
+        d = s2r__line_next_move(&s, tol);
         u = s.x + (fabs(d) >= tol ? d : (d >= 0 ? tol : -tol));
         s.move = d;
-        s2r__sysid_refine_take(&s, u, s2r__sysid_line_loss(L, u));
+        s2r__line_refine_take(&s, u, L->loss(L->context, u));
     }
     br->m = s.x;
     br->fm = s.fx;
 }
 
-/* Minimize along a line from t0 (loss f there): probe a step up, else a
-   step down; expand the way the loss falls, or keep the bracket between
-   the two probes; refine to tol.  Returns the best t, its loss in *f. */
-static double s2r__sysid_line_min(const s2r__sysid_line* L, double t0, double* f, double step, double tol) {
-    double up = fmin(t0 + step, L->hi), down = fmax(t0 - step, L->lo), fu, fd;
-    s2r__sysid_bracket br;
-    fu = up > t0 ? s2r__sysid_line_loss(L, up) : *f;
-    if (fu < *f) {
-        br.a = t0; br.fa = *f; br.m = up; br.fm = fu; br.b = up; br.fb = fu;
-        s2r__sysid_expand(L, +1, step, &br);
+S2RDEF double s2r_line_minimize(s2r_line_loss loss, void* context, double lo, double hi, double t0, double f0,
+                                double step, double tol, double* f_min) {
+    s2r__line line;
+    s2r__line* L = &line;
+    double up = fmin(t0 + step, hi), down = fmax(t0 - step, lo), fu, fd;
+    s2r__line_bracket br;
+    line.loss = loss; line.context = context; line.lo = lo; line.hi = hi;
+    *f_min = f0;
+    fu = up > t0 ? L->loss(L->context, up) : f0;
+    if (fu < f0) {
+        br.a = t0; br.fa = f0; br.m = up; br.fm = fu; br.b = up; br.fb = fu;
+        s2r__line_expand(L, +1, step, &br);
     } else {
-        fd = down < t0 ? s2r__sysid_line_loss(L, down) : *f;
-        if (fd == *f && fu == *f) return t0;   /* exactly flat: the data do not see this direction */
-        br.a = down; br.fa = fd; br.m = t0; br.fm = *f; br.b = up; br.fb = fu;
-        if (fd < *f) {
-            br.b = t0; br.fb = *f; br.m = down; br.fm = fd; br.a = down;
-            s2r__sysid_expand(L, -1, step, &br);
+        fd = down < t0 ? L->loss(L->context, down) : f0;
+        if (fd == f0 && fu == f0) return t0;   /* exactly flat: the data do not see this direction */
+        br.a = down; br.fa = fd; br.m = t0; br.fm = f0; br.b = up; br.fb = fu;
+        if (fd < f0) {
+            br.b = t0; br.fb = f0; br.m = down; br.fm = fd; br.a = down;
+            s2r__line_expand(L, -1, step, &br);
         }
     }
-    s2r__sysid_refine_bracket(L, tol, &br);
-    *f = br.fm;
+    s2r__line_refine_bracket(L, tol, &br);
+    *f_min = br.fm;
     return br.m;
 }
+/* >> solution sysid end */
+#endif /* S2R_EXERCISE_SYSID */
 
 /* One coordinate, continuous.  Moves x[i], returns the new loss, sets the
    next first step (twice this move, within [2 tol, first_step]). */
@@ -14308,8 +14386,8 @@ static double s2r__sysid_line_search(s2r_sysid* id, const s2r_trajectory_set* se
     s2r__sysid_line L;
     if (!(width > 0)) return f;
     memset(&L, 0, sizeof L);
-    L.id = id; L.set = set; L.x = x; L.i = i; L.lo = sp->lo; L.hi = sp->hi;
-    x[i] = s2r__sysid_line_min(&L, x0, &f, *step, tol);
+    L.id = id; L.set = set; L.x = x; L.i = i;
+    x[i] = s2r_line_minimize(s2r__sysid_line_loss, &L, sp->lo, sp->hi, x0, f, *step, tol, &f);
     *step = fmin(fmax(2 * fabs(x[i] - x0), 2 * tol), id->config.first_step * width);
     return f;
 }
@@ -14330,7 +14408,7 @@ static double s2r__sysid_pattern_reach(const s2r_sysid* id, const double* origin
    step_tol on the coordinate that moves most relative to its bounds. */
 static double s2r__sysid_direction_search(s2r_sysid* id, const s2r_trajectory_set* set, double* x,
                                           const double* dir, double f) {
-    double origin[S2R_SYSID_MAX_PARAMS], back[S2R_SYSID_MAX_PARAMS], scale = 0, t;
+    double origin[S2R_SYSID_MAX_PARAMS], back[S2R_SYSID_MAX_PARAMS], scale = 0, t, lo, hi;
     int k, n = id->config.n_params;
     s2r__sysid_line L;
     for (k = 0; k < n; k++) {
@@ -14342,10 +14420,10 @@ static double s2r__sysid_direction_search(s2r_sysid* id, const s2r_trajectory_se
     if (!(scale > 0)) return f;
     memset(&L, 0, sizeof L);
     L.id = id; L.set = set; L.x = x; L.i = -1; L.origin = origin; L.dir = dir;
-    L.lo = -s2r__sysid_pattern_reach(id, origin, back);
-    L.hi = s2r__sysid_pattern_reach(id, origin, dir);
-    if (!(L.hi > L.lo)) return f;
-    t = s2r__sysid_line_min(&L, 0, &f, fmin(1.0, fmax(L.hi, -L.lo)), id->config.step_tol / scale);
+    lo = -s2r__sysid_pattern_reach(id, origin, back);
+    hi = s2r__sysid_pattern_reach(id, origin, dir);
+    if (!(hi > lo)) return f;
+    t = s2r_line_minimize(s2r__sysid_line_loss, &L, lo, hi, 0, f, fmin(1.0, fmax(hi, -lo)), id->config.step_tol / scale, &f);
     for (k = 0; k < n; k++) x[k] = s2r_clamp(origin[k] + t * dir[k], id->config.param[k].lo, id->config.param[k].hi);
     return f;
 }
@@ -15930,6 +16008,9 @@ S2RDEF s2r_result s2r_sprt_check(const s2r_sprt_config* c, char* error) {
     return S2R_OK;
 }
 
+/* >> exercise gates (continued) */
+#ifndef S2R_EXERCISE_GATES
+/* >> solution gates begin */
 S2RDEF s2r_verdict s2r_sprt_decide(const s2r_sprt_config* c, int k, int n, double* llr) {
     double l;
     if (llr) *llr = NAN;
@@ -15940,6 +16021,8 @@ S2RDEF s2r_verdict s2r_sprt_decide(const s2r_sprt_config* c, int k, int n, doubl
     if (l <= log(c->beta / (1 - c->alpha)) + S2R_GATE_EPS || n >= c->max_n) return S2R_VERDICT_FAIL;
     return S2R_VERDICT_CONTINUE;
 }
+/* >> solution gates end */
+#endif /* S2R_EXERCISE_GATES */
 
 S2RDEF s2r_gate_config s2r_gate_config_default(void) {
     s2r_gate_config c;
