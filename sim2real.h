@@ -1144,7 +1144,10 @@ S2RDEF void s2r_delay_jitter_init(s2r_delay_jitter* j, int base_steps, int jitte
 /* Forget the previous read (start of an episode). */
 S2RDEF void s2r_delay_jitter_reset(s2r_delay_jitter* j);
 /* The age k to pass to s2r_delay_read for this step.  Call exactly once per
-   push, after the push; draws one integer when jitter > 0. */
+   push, after the push.  k = base, plus s2r_rng_int(rng, 2 jitter + 1) -
+   jitter when jitter > 0 (the one draw it makes); then clamped to
+   [0, max] and to at most the previous age + 1; that k is remembered as
+   the previous age and returned. */
 S2RDEF int  s2r_delay_jitter_next(s2r_delay_jitter* j, s2r_rng* rng);
 
 typedef struct s2r_sample_hold {

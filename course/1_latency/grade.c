@@ -1,0 +1,239 @@
+/* course/1_latency/grade.c - the grader of assignment 1 (the delay line).
+
+   Unit checks hold the delay line to its contract (sim2real.h, "Latency:
+   delay lines"): sizes, zero fill, the age of what a read returns, the
+   clamping at both ends, reset, free, and the jitter's ages and the one
+   random draw it makes.  A plain history array (every sample ever pushed)
+   is the model the ring is compared with.  The integration check runs the
+   scripted reach controller in the simulator with 0, 40 and 80 ms of
+   command and sensing delay (the gap example's latency effect) and
+   compares success and final distance with the reference's, which are
+   bit-identical when the delay line meets its contract.
+
+   Run through course/grade.sh (it compiles this file with your
+   latency.c); it prints one line per check and "N passed, N failed". */
+#include "grade.h"
+#include "sim2real.h"
+
+/* Push the samples 1, 2, ..., n (width w: sample t is t, t + 0.5, ...). */
+static void push_counting(s2r_delay_line* line, int w, int n) {
+    double x[8];
+    int t, i;
+    for (t = 1; t <= n; t++) {
+        for (i = 0; i < w; i++) x[i] = t + 0.5 * i;
+        s2r_delay_push(line, x);
+    }
+}
+
+static void check_init(void) {
+    s2r_delay_line line;
+    double out[3] = {7, 7, 7};
+    int k;
+    GRADE_EXPECT(s2r_delay_init(&line, 0, 4) == S2R_ERR_INVALID_ARGUMENT, "init(width 0) must be S2R_ERR_INVALID_ARGUMENT");
+    GRADE_EXPECT(line.data == NULL && line.width == 0, "after a failed init the line must be zeroed and hold nothing");
+    GRADE_EXPECT(s2r_delay_init(&line, 3, 0) == S2R_ERR_INVALID_ARGUMENT, "init(capacity 0) must be S2R_ERR_INVALID_ARGUMENT");
+    GRADE_EXPECT(s2r_delay_init(&line, -2, 5) == S2R_ERR_INVALID_ARGUMENT, "init(width -2) must be S2R_ERR_INVALID_ARGUMENT");
+    if (s2r_delay_init(&line, 3, 5) != S2R_OK) { grade_fail("init(width 3, capacity 5) did not return S2R_OK"); return; }
+    GRADE_EXPECT(line.width == 3 && line.capacity == 5 && line.data != NULL, "init(3, 5): width %d, capacity %d, data %p",
+                 line.width, line.capacity, (void*)line.data);
+    for (k = 0; k < 5; k++) {
+        s2r_delay_read(&line, k, out);
+        GRADE_EXPECT(out[0] == 0 && out[1] == 0 && out[2] == 0, "a new line must read zeros (read(%d) gave %g %g %g)", k, out[0],
+                     out[1], out[2]);
+    }
+    s2r_delay_free(&line);
+    GRADE_EXPECT(line.data == NULL, "free must leave data NULL");
+    s2r_delay_free(&line);   /* twice: must be safe */
+}
+
+static void check_age(void) {
+    s2r_delay_line line;
+    double out[2];
+    int k;
+    if (s2r_delay_init(&line, 2, 6) != S2R_OK) { grade_fail("init(2, 6) failed"); return; }
+    push_counting(&line, 2, 4);   /* pushed 1 2 3 4 */
+    for (k = 0; k < 4; k++) {
+        s2r_delay_read(&line, k, out);
+        GRADE_EXPECT(out[0] == 4 - k && out[1] == 4.5 - k, "after pushing 1, 2, 3, 4: read(%d) gave %g, expected %d "
+                     "(k = 0 is the newest push; k pushes ago)", k, out[0], 4 - k);
+    }
+    s2r_delay_read(&line, 4, out);
+    GRADE_EXPECT(out[0] == 0, "after 4 pushes into a zeroed line of capacity 6, read(4) must be 0 (gave %g)", out[0]);
+    s2r_delay_free(&line);
+}
+
+/* Many pushes, wrapping the ring several times, against the whole history. */
+static void check_wrap(void) {
+    enum { CAP = 7, PUSHES = 50 };
+    s2r_delay_line line;
+    double history[PUSHES + 1], out[1], x[1];
+    s2r_rng rng = s2r_rng_make(11, 0);
+    int t, k, bad = 0;
+    if (s2r_delay_init(&line, 1, CAP) != S2R_OK) { grade_fail("init(1, %d) failed", CAP); return; }
+    for (t = 0; t < PUSHES; t++) {
+        x[0] = history[t] = s2r_rng_uniform(&rng);
+        s2r_delay_push(&line, x);
+        for (k = 0; k <= t && k < CAP; k++) {
+            s2r_delay_read(&line, k, out);
+            if (out[0] != history[t - k] && bad++ < 3)
+                grade_fail("after push %d, read(%d) gave %g, the push %d ago was %g", t + 1, k, out[0], k, history[t - k]);
+        }
+    }
+    s2r_delay_free(&line);
+}
+
+static void check_clamp(void) {
+    s2r_delay_line line;
+    double out[1];
+    if (s2r_delay_init(&line, 1, 4) != S2R_OK) { grade_fail("init(1, 4) failed"); return; }
+    push_counting(&line, 1, 9);   /* keeps 6 7 8 9 */
+    s2r_delay_read(&line, -3, out);
+    GRADE_EXPECT(out[0] == 9, "read(-3) must read as read(0), the newest (9); gave %g", out[0]);
+    s2r_delay_read(&line, 3, out);
+    GRADE_EXPECT(out[0] == 6, "read(3) on capacity 4 must be the oldest kept (6); gave %g", out[0]);
+    s2r_delay_read(&line, 100, out);
+    GRADE_EXPECT(out[0] == 6, "read(100) on capacity 4 must read as read(3), the oldest kept (6); gave %g", out[0]);
+    GRADE_EXPECT(s2r_delay_peek(&line, 1) && s2r_delay_peek(&line, 1)[0] == 8, "peek(1) must point at the sample 1 push ago (8)");
+    GRADE_EXPECT(s2r_delay_peek(&line, 100) && s2r_delay_peek(&line, 100)[0] == 6, "peek(100) must clamp like read");
+    s2r_delay_free(&line);
+}
+
+static void check_reset(void) {
+    s2r_delay_line line;
+    double fill[2] = {0.25, -1.5}, out[2];
+    int k;
+    if (s2r_delay_init(&line, 2, 3) != S2R_OK) { grade_fail("init(2, 3) failed"); return; }
+    push_counting(&line, 2, 5);
+    s2r_delay_reset(&line, fill);
+    for (k = 0; k < 3; k++) {
+        s2r_delay_read(&line, k, out);
+        GRADE_EXPECT(out[0] == 0.25 && out[1] == -1.5, "after reset(fill) read(%d) gave %g %g, expected the fill 0.25 -1.5",
+                     k, out[0], out[1]);
+    }
+    push_counting(&line, 2, 1);
+    s2r_delay_read(&line, 0, out);
+    GRADE_EXPECT(out[0] == 1, "after reset and one push, read(0) must be that push (1), gave %g", out[0]);
+    s2r_delay_read(&line, 1, out);
+    GRADE_EXPECT(out[0] == 0.25, "after reset and one push, read(1) must be the fill (0.25), gave %g", out[0]);
+    s2r_delay_reset(&line, NULL);
+    s2r_delay_read(&line, 2, out);
+    GRADE_EXPECT(out[0] == 0 && out[1] == 0, "reset(NULL) must fill zeros, read(2) gave %g %g", out[0], out[1]);
+    s2r_delay_free(&line);
+}
+
+/* The jitter: ages without jitter, the clamps, and the draws. */
+static void check_jitter_rules(void) {
+    s2r_delay_jitter j;
+    s2r_rng rng = s2r_rng_make(5, 0), before;
+    int t, k;
+    s2r_delay_jitter_init(&j, 3, 0, 10);
+    before = rng;
+    for (t = 0; t < 5; t++) {
+        k = s2r_delay_jitter_next(&j, &rng);
+        GRADE_EXPECT(k == 3, "base 3, no jitter: age %d at call %d, expected 3", k, t + 1);
+    }
+    GRADE_EXPECT(memcmp(&rng, &before, sizeof rng) == 0, "with jitter 0 the generator must not be used");
+    s2r_delay_jitter_init(&j, 12, 0, 10);
+    k = s2r_delay_jitter_next(&j, &rng);
+    GRADE_EXPECT(k == 10, "base 12 with max 10: age %d, expected 10 (clamped to max)", k);
+    s2r_delay_jitter_init(&j, -4, -1, 10);
+    GRADE_EXPECT(j.base == 0 && j.jitter == 0, "negative base and jitter must be taken as 0 (got %d, %d)", j.base, j.jitter);
+    /* never older than the previous read plus one: a long delay after a short one grows one step per call */
+    s2r_delay_jitter_init(&j, 0, 0, 10);
+    s2r_delay_jitter_next(&j, &rng);
+    j.base = 6;
+    for (t = 1; t <= 6; t++) {
+        k = s2r_delay_jitter_next(&j, &rng);
+        GRADE_EXPECT(k == t, "after age 0, base 6: call %d gave age %d, expected %d (at most the previous age + 1)", t, k, t);
+    }
+    s2r_delay_jitter_reset(&j);
+    GRADE_EXPECT(j.last == j.max, "reset must forget the previous age (last = max), got last %d", j.last);
+}
+
+static void check_jitter_draws(void) {
+    s2r_delay_jitter j;
+    s2r_rng rng = s2r_rng_make(2024, 3);
+    double ages[40], mean = 0;
+    int t, lo = 100, hi = -100;
+    s2r_delay_jitter_init(&j, 5, 2, 9);
+    for (t = 0; t < 40; t++) ages[t] = s2r_delay_jitter_next(&j, &rng);
+    grade_answer("jitter_ages_base5_jitter2", ages, 40, 0);
+    s2r_delay_jitter_init(&j, 4, 3, 20);
+    for (t = 0; t < 20000; t++) {
+        int k = s2r_delay_jitter_next(&j, &rng);
+        mean += k;
+        if (k < lo) lo = k;
+        if (k > hi) hi = k;
+    }
+    mean /= 20000;
+    GRADE_EXPECT(lo == 1 && hi == 7, "base 4 +- 3: ages ranged %d..%d, expected 1..7", lo, hi);
+    /* the "never older" rule pulls the mean below base: compare with the reference's */
+    grade_answer("jitter_mean_age_base4_jitter3", &mean, 1, 0.01);
+    GRADE_EXPECT(mean < 4.0, "base 4 +- 3: mean age %.3f; the rule 'never older than the previous age + 1' "
+                 "should pull it below 4", mean);
+}
+
+/* The reach expert with command and sensing delays: the gap example's
+   latency effect, on this delay line. */
+static void check_latency_effect(void) {
+    static const double latency_ms[3] = {0, 40, 80};
+    double got[6];
+    int i;
+    for (i = 0; i < 3; i++) {
+        s2r_task_config tc = s2r_task_config_default(S2R_TASK_REACH);
+        s2r_sim_config sc = s2r_task_sim_config(S2R_TASK_REACH, S2R_ROBOT_UR5E);
+        s2r_sim sim;
+        s2r_task task;
+        s2r_expert expert;
+        s2r_expert_config ec = s2r_expert_config_default();
+        s2r_controller controller;
+        s2r_eval_result r;
+        s2r_result res;
+        sc.randomization = s2r_randomization_none();
+        sc.randomization.p[S2R_PARAM_ACTION_LATENCY].enabled = 1;
+        sc.randomization.p[S2R_PARAM_ACTION_LATENCY].dist = s2r_dist_fixed(latency_ms[i] / 1000);
+        sc.randomization.p[S2R_PARAM_OBS_LATENCY].enabled = 1;
+        sc.randomization.p[S2R_PARAM_OBS_LATENCY].dist = s2r_dist_fixed(latency_ms[i] / 2000);
+        sc.randomization.p[S2R_PARAM_LATENCY_JITTER].enabled = 1;
+        sc.randomization.p[S2R_PARAM_LATENCY_JITTER].dist = s2r_dist_fixed(0.004);
+        if (s2r_sim_init(&sim, &sc) != S2R_OK) { grade_fail("the simulator did not start: %s", sim.error); return; }
+        if (s2r_task_init(&task, &tc, s2r_sim_backend(&sim)) != S2R_OK) {
+            grade_fail("the task did not start: %s", task.error ? task.error : "?");
+            s2r_sim_free(&sim);
+            return;
+        }
+        if (s2r_expert_init(&expert, &ec, &tc, s2r_sim_backend(&sim)->info) != S2R_OK) {
+            grade_fail("the expert did not start: %s", expert.error);
+            s2r_task_free(&task);
+            s2r_sim_free(&sim);
+            return;
+        }
+        controller = s2r_expert_controller(&expert);
+        res = s2r_evaluate(&controller, &task, 24, 7, &r, NULL);
+        GRADE_EXPECT(res == S2R_OK, "evaluation at %g ms failed: %s", latency_ms[i], s2r_result_string(res));
+        got[2 * i] = r.success_rate;
+        got[2 * i + 1] = r.mean_distance;
+        printf("      %2.0f ms command delay: success %4.1f %%, final distance %.4f m\n", latency_ms[i], 100 * r.success_rate,
+               r.mean_distance);
+        s2r_expert_free(&expert);
+        s2r_task_free(&task);
+        s2r_sim_free(&sim);
+    }
+    grade_answer("expert_success_distance_0_40_80ms", got, 6, 1e-9);
+    GRADE_EXPECT(got[5] > got[1], "80 ms of delay should leave the arm further from the target than none "
+                 "(%.4f vs %.4f m): is the delay applied at all?", got[5], got[1]);
+}
+
+int main(int argc, char** argv) {
+    static const grade_check checks[] = {
+        {"init: sizes, zero fill, free", 1, 10, GRADE_UNIT, check_init},
+        {"read(k) returns the sample pushed k pushes ago", 2, 10, GRADE_UNIT, check_age},
+        {"the ring wraps: 50 pushes into capacity 7", 2, 10, GRADE_UNIT, check_wrap},
+        {"read and peek clamp k to 0 .. capacity - 1", 1, 10, GRADE_UNIT, check_clamp},
+        {"reset fills the history (fill or zeros)", 1, 10, GRADE_UNIT, check_reset},
+        {"jitter: base, clamps, never older than last + 1", 2, 10, GRADE_UNIT, check_jitter_rules},
+        {"jitter: the draws (one s2r_rng_int per call)", 1, 10, GRADE_UNIT, check_jitter_draws},
+        {"integration: the expert at 0, 40, 80 ms of delay", 4, 60, GRADE_INTEGRATION, check_latency_effect},
+    };
+    return grade_main(argc, argv, "1_latency (the delay line)", checks, (int)(sizeof checks / sizeof *checks));
+}

@@ -1,0 +1,67 @@
+/* A typical mistake: k is not clamped, so read(-3) or read(100) takes a
+   slot modulo the capacity instead of the newest or the oldest kept.
+   expect: FAIL read and peek clamp k to 0 .. capacity - 1 */
+#include "sim2real.h"
+#include <stdlib.h>
+#include <string.h>
+
+S2RDEF s2r_result s2r_delay_init(s2r_delay_line* line, int width, int capacity) {
+    memset(line, 0, sizeof *line);
+    if (width <= 0 || capacity <= 0) return S2R_ERR_INVALID_ARGUMENT;
+    line->data = (double*)calloc((size_t)width * capacity, sizeof(double));
+    if (line->data == NULL) return S2R_ERR_OUT_OF_MEMORY;
+    line->width = width;
+    line->capacity = capacity;
+    return S2R_OK;
+}
+
+S2RDEF void s2r_delay_free(s2r_delay_line* line) {
+    free(line->data);
+    line->data = NULL;
+    line->width = line->capacity = line->newest = 0;
+}
+
+S2RDEF void s2r_delay_reset(s2r_delay_line* line, const double* fill) {
+    int s, i;
+    for (s = 0; s < line->capacity; s++)
+        for (i = 0; i < line->width; i++) line->data[s * line->width + i] = fill ? fill[i] : 0.0;
+    line->newest = 0;
+}
+
+S2RDEF void s2r_delay_push(s2r_delay_line* line, const double* x) {
+    line->newest = (line->newest + 1) % line->capacity;
+    memcpy(&line->data[line->newest * line->width], x, sizeof(double) * line->width);
+}
+
+S2RDEF const double* s2r_delay_peek(const s2r_delay_line* line, int k) {
+    int slot;
+    k = ((k % line->capacity) + line->capacity) % line->capacity;
+    slot = line->newest - k;
+    if (slot < 0) slot += line->capacity;
+    return &line->data[slot * line->width];
+}
+
+S2RDEF void s2r_delay_read(const s2r_delay_line* line, int k, double* out) {
+    const double* p = s2r_delay_peek(line, k);
+    int i;
+    for (i = 0; i < line->width; i++) out[i] = p[i];
+}
+
+S2RDEF void s2r_delay_jitter_init(s2r_delay_jitter* j, int base_steps, int jitter_steps, int max_steps) {
+    j->base = base_steps < 0 ? 0 : base_steps;
+    j->jitter = jitter_steps < 0 ? 0 : jitter_steps;
+    j->max = max_steps < 0 ? 0 : max_steps;
+    j->last = j->max;
+}
+
+S2RDEF void s2r_delay_jitter_reset(s2r_delay_jitter* j) { j->last = j->max; }
+
+S2RDEF int s2r_delay_jitter_next(s2r_delay_jitter* j, s2r_rng* rng) {
+    int k = j->base;
+    if (j->jitter > 0) k = k - j->jitter + s2r_rng_int(rng, 2 * j->jitter + 1);
+    if (k > j->max) k = j->max;
+    if (k < 0) k = 0;
+    if (k > j->last + 1) k = j->last + 1;
+    j->last = k;
+    return k;
+}

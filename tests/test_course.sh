@@ -1,0 +1,132 @@
+#!/bin/sh
+# tests/test_course.sh - the course kit's tests (course/).
+#
+#   sh tests/test_course.sh [ASSIGNMENT ...]     (from the repository root)
+#
+# 1. The student copy (course/student_copy.sh): it is made, it compiles as
+#    C99 and as C++, it differs from sim2real.h only between the solution
+#    markers, and no line of a solution survives in it.
+# 2. Every grader (or the ones named), against
+#    - the reference (the header's own solution): every check passes;
+#    - the skeleton as handed out: it fails;
+#    - tests/course/ASSIGNMENT/right*.c, correct implementations written
+#      apart from the reference: every check passes;
+#    - tests/course/ASSIGNMENT/wrong_*.c, each a typical mistake: it fails,
+#      and the check its "expect: FAIL <name>" line names is among the
+#      failures.
+# 3. The one-command grading of a folder of submissions (one right, one
+#    wrong, one that does not compile, one missing the file, one that
+#    crashes and one that loops forever): each student is graded, the run
+#    ends, and the summary names them all.
+# Prints one line per check and "N passed, N failed"; exits 1 on a failure.
+set -u
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root" || exit 2
+build=${GRADE_BUILD:-$root/build/course}
+export GRADE_BUILD="$build"
+mkdir -p "$build/test"
+passed=0; failed=0
+ok()   { echo "ok   course: $1"; passed=$((passed + 1)); }
+fail() { echo "FAIL course: $1"; failed=$((failed + 1)); }
+
+assignments=${*:-$(cd course && ls -d [0-9]*_*/ | tr -d /)}
+
+# --- 1. the student copy ----------------------------------------------------
+copy="$build/test/student/sim2real.h"
+if sh course/student_copy.sh sim2real.h "$copy" > "$build/test/copy.log" 2>&1; then
+    ok "the student copy is made"
+    printf '#define SIM2REAL_IMPLEMENTATION\n#include "sim2real.h"\n' > "$build/test/student/impl.c"
+    cp "$build/test/student/impl.c" "$build/test/student/impl.cpp"
+    if ${CC:-cc} -std=c99 -Wall -Wextra -pedantic -fopenmp -I"$build/test/student" -I/usr/include/stb -fsyntax-only \
+         "$build/test/student/impl.c" > "$build/test/c99.log" 2>&1 && ! grep -q warning "$build/test/c99.log"; then
+        ok "the student copy compiles as C99, without warnings"
+    else fail "the student copy does not compile cleanly as C99 ($build/test/c99.log)"; fi
+    if ${CXX:-c++} -Wall -fopenmp -I"$build/test/student" -I/usr/include/stb -fsyntax-only \
+         "$build/test/student/impl.cpp" > "$build/test/cxx.log" 2>&1; then
+        ok "the student copy compiles as C++"
+    else fail "the student copy does not compile as C++ ($build/test/cxx.log)"; fi
+    # outside the solution markers, the two are the same line for line
+    outside='/^\/\* >> solution [a-z0-9_]+ begin \*\/$/ { skip = 1; print; next }
+             /^\/\* >> solution [a-z0-9_]+ end \*\/$/ { skip = 0 } !skip { print }'
+    if awk "$outside" sim2real.h > "$build/test/outside_ref" && awk "$outside" "$copy" > "$build/test/outside_copy" && \
+       cmp -s "$build/test/outside_ref" "$build/test/outside_copy"; then
+        ok "the student copy differs from the header only between the solution markers"
+    else fail "the student copy differs from the header outside the solution markers"; fi
+    # no solution line of any substance survives anywhere in the copy
+    awk '/^\/\* >> solution [a-z0-9_]+ begin \*\/$/ { s = 1; next } /^\/\* >> solution [a-z0-9_]+ end \*\/$/ { s = 0 }
+         s { sub(/^[ \t]+/, ""); if (length($0) >= 24 && $0 !~ /^(\/\*|\*|})/) print }' sim2real.h | sort -u > "$build/test/solution_lines"
+    survivors=$(grep -cxFf "$build/test/solution_lines" "$copy" 2>/dev/null || true)
+    n_solution=$(wc -l < "$build/test/solution_lines")
+    if [ "$n_solution" -gt 100 ] && [ "${survivors:-0}" = 0 ]; then
+        ok "none of the $n_solution solution lines survives in the student copy"
+    else
+        stripped=$(sed 's/^[ \t]*//' "$copy" | grep -xFf "$build/test/solution_lines" | head -n 3)
+        if [ "$n_solution" -gt 100 ] && [ -z "$stripped" ]; then ok "none of the $n_solution solution lines survives in the student copy"
+        else fail "solution lines survive in the student copy (or too few found: $n_solution): $stripped"; fi
+    fi
+else
+    fail "the student copy could not be made: $(cat "$build/test/copy.log")"
+fi
+
+# --- 2. every grader against the reference, the skeleton, right and wrong ---
+expect_rc() {   # expect_rc WHAT RC LOG
+    [ "$2" = "$3" ]
+}
+for a in $assignments; do
+    [ -f "course/$a/grade.c" ] || { fail "$a: no course/$a/grade.c"; continue; }
+    log="$build/test/$a"
+    sh course/grade.sh "$a" --reference > "$log.reference.log" 2>&1
+    if [ $? = 0 ] && grep -q '^[1-9][0-9]* passed, 0 failed$' "$log.reference.log"; then
+        ok "$a: the reference passes every check ($(grep '^score:' "$log.reference.log"))"
+    else fail "$a: the reference fails its grader ($log.reference.log)"; tail -n 20 "$log.reference.log"; fi
+    sh course/grade.sh "$a" > "$log.skeleton.log" 2>&1
+    if [ $? = 1 ] && grep -q '^0 passed, [1-9][0-9]* failed$' "$log.skeleton.log"; then
+        ok "$a: the skeleton as handed out fails every check"
+    else fail "$a: the skeleton does not fail every check ($log.skeleton.log)"; fi
+    for f in tests/course/$a/right*.c; do
+        [ -f "$f" ] || continue
+        sh course/grade.sh "$a" "$f" > "$log.$(basename "$f" .c).log" 2>&1
+        if [ $? = 0 ]; then ok "$a: $(basename "$f") (a correct implementation of its own) passes"
+        else fail "$a: $(basename "$f"), a correct implementation, fails ($log.$(basename "$f" .c).log)"
+             grep -A3 '^FAIL' "$log.$(basename "$f" .c).log" | head -n 12; fi
+    done
+    wrong=0
+    for f in tests/course/$a/wrong_*.c; do
+        [ -f "$f" ] || continue
+        wrong=$((wrong + 1))
+        expect=$(sed -n 's/^.*expect: FAIL \(.*[^ ]\) *\*\/.*$/\1/p; s/^.*expect: FAIL \(.*[^ ]\) *$/\1/p' "$f" | head -n 1)
+        flog="$log.$(basename "$f" .c).log"
+        sh course/grade.sh "$a" "$f" > "$flog" 2>&1
+        rc=$?
+        if [ $rc = 1 ] && [ -n "$expect" ] && grep -F "FAIL $expect" "$flog" > /dev/null; then
+            ok "$a: $(basename "$f" .c) is caught by \"$expect\""
+        else fail "$a: $(basename "$f" .c) not caught as expected (rc $rc, expected FAIL $expect; $flog)"; fi
+    done
+    [ $wrong -ge 2 ] && ok "$a: $wrong typical mistakes kept as tests" || fail "$a: fewer than two wrong implementations in tests/course/$a"
+done
+
+# --- 3. a folder of submissions, graded in one command ---------------------
+case " $assignments " in *" 1_latency "*)
+    sub="$build/test/submissions"
+    rm -rf "$sub" && mkdir -p "$sub/ada" "$sub/grace" "$sub/linus" "$sub/ken" "$sub/dennis" "$sub/barbara"
+    cp tests/course/1_latency/right.c "$sub/ada/latency.c"
+    cp tests/course/1_latency/wrong_off_by_one.c "$sub/grace/latency.c"
+    printf '#include "sim2real.h"\nthis is not C\n' > "$sub/linus/latency.c"
+    sed 's/^S2RDEF void s2r_delay_push(s2r_delay_line\* line, const double\* x) {$/&\n    *(volatile int*)0 = 1;/' \
+        tests/course/1_latency/right.c > "$sub/dennis/latency.c"
+    sed 's/^S2RDEF int s2r_delay_jitter_next(s2r_delay_jitter\* j, s2r_rng\* rng) {$/&\n    for (;;) {}/' \
+        tests/course/1_latency/right.c > "$sub/barbara/latency.c"
+    sh course/grade.sh 1_latency "$sub" > "$build/test/folder.log" 2>&1
+    rc=$?
+    summary=$(sed -n '/^=== summary/,$p' "$build/test/folder.log")
+    if [ $rc = 1 ] && echo "$summary" | grep -q '^ada .* 0 failed' && echo "$summary" | grep -q '^grace ' && \
+       echo "$summary" | grep -q '^linus .*does not compile' && echo "$summary" | grep -q '^ken .*missing latency.c' && \
+       echo "$summary" | grep -q '^dennis ' && echo "$summary" | grep -q '^barbara ' && \
+       grep -q 'crashed: ' "$build/test/folder.log" && grep -q 'did not finish within' "$build/test/folder.log"; then
+        ok "a folder of six submissions is graded in one command (right, wrong, broken, missing, crashing, endless)"
+    else fail "grading a folder of submissions ($build/test/folder.log)"; echo "$summary"; fi
+    ;;
+esac
+
+echo "$passed passed, $failed failed"
+[ $failed = 0 ]
