@@ -90,7 +90,12 @@ GRADE_FN int grade_recording(void);
    answer is missing, after reporting it. */
 GRADE_FN int grade_reference(const char* key, const double* got, double* want, int n);
 
-/* Parse --record FILE / --answers FILE / --only TEXT, run the checks, print
+/* The file a student handed in when it is data, not code (--submission
+   FILE: e.g. the open assignment's ranges file); NULL when none. */
+GRADE_FN const char* grade_submission(void);
+
+/* Parse --record FILE / --answers FILE / --only TEXT / --submission FILE,
+   run the checks, print
    the report.  `assignment` names the grader in its first line. */
 GRADE_FN int grade_main(int argc, char** argv, const char* assignment, const grade_check* checks, int count);
 
@@ -112,6 +117,7 @@ static struct {
     int                 n_answers;
     int                 failures;    /* in the running child                  */
     const char*         check;       /* name of the running check             */
+    const char*         submission;  /* --submission FILE, or NULL            */
 } grade__state;
 
 GRADE_FN void grade_fail(const char* fmt, ...) {
@@ -133,6 +139,8 @@ GRADE_FN int grade_close(double got, double want, double tol) {
 }
 
 GRADE_FN int grade_recording(void) { return grade__state.record != NULL; }
+
+GRADE_FN const char* grade_submission(void) { return grade__state.submission; }
 
 GRADE_FN const grade_answer_entry* grade__find(const char* key) {
     int i;
@@ -259,8 +267,9 @@ GRADE_FN int grade_main(int argc, char** argv, const char* assignment, const gra
         if (strcmp(argv[i], "--record") == 0 && i + 1 < argc) record = argv[++i];
         else if (strcmp(argv[i], "--answers") == 0 && i + 1 < argc) answers = argv[++i];
         else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) only = argv[++i];
+        else if (strcmp(argv[i], "--submission") == 0 && i + 1 < argc) grade__state.submission = argv[++i];
         else {
-            fprintf(stderr, "usage: %s (--record FILE | --answers FILE) [--only TEXT]\n", argv[0]);
+            fprintf(stderr, "usage: %s (--record FILE | --answers FILE) [--only TEXT] [--submission FILE]\n", argv[0]);
             return 2;
         }
     }

@@ -8,7 +8,7 @@
 # ASSIGNMENT   an assignment folder in course/ (1_latency) or its number (1)
 # SUBMISSION   a student's file (e.g. latency.c); a folder holding that file
 #              (one student, named after the folder); or a folder of such
-#              folders or of .c files (one student each).  None: the
+#              folders or of such files (one student each).  None: the
 #              skeleton in course/ASSIGNMENT, as handed out.
 # --reference  the header's own solution (an instructor's check: 100 %)
 #
@@ -25,7 +25,9 @@
 # ships them as course/ASSIGNMENT/answers.txt instead.
 #
 # Environment: CC (cc), GRADE_BUILD (build/course beside course/),
-# GRADE_TIMEOUT (seconds for a whole grader run; 600).
+# GRADE_TIMEOUT (seconds for a whole grader run; 600), GRADE_QUICK (1: the
+# graders cut their slowest budgets, for testing the kit; its answers are
+# kept apart).
 # Exit status: 0 when every submission passed every check, 1 otherwise,
 # 2 on a usage error.
 set -u
@@ -47,7 +49,10 @@ if [ -z "$a" ] || [ ! -f "$here/$a/grade.c" ]; then
     exit 2
 fi
 name=${a#*_}
+# What a student hands in: code (NAME.c, linked into the grader) or data
+# (NAME.txt, e.g. a ranges file, given to the grader as --submission).
 file="$name.c"
+[ -f "$here/$a/$file" ] || file="$name.txt"
 macro=S2R_EXERCISE_$(echo "$name" | tr a-z A-Z)
 out="$build/$a"
 mkdir -p "$out" || exit 2
@@ -64,7 +69,7 @@ fi
 # header holds the solution.
 has_solution=$(awk -v n="$name" '$0 == "/* >> solution " n " begin */" { inside = 1; seen = 1 }
     inside && /TODO\(course/ { stub = 1 } $0 == "/* >> solution " n " end */" { inside = 0 }
-    END { print (seen && !stub) ? 1 : 0 }' "$root/sim2real.h")
+    END { print (!seen || !stub) ? 1 : 0 }' "$root/sim2real.h")
 
 reference_grader() {
     if [ ! -f "$out/grade_reference" ] || [ "$root/sim2real.h" -nt "$out/grade_reference" ] || \
@@ -76,8 +81,9 @@ reference_grader() {
 
 # The answers: shipped with a kit, or measured on the reference.
 answers="$here/$a/answers.txt"
-if [ ! -f "$answers" ]; then
-    answers="$out/answers.txt"
+quick=""; [ "${GRADE_QUICK:-0}" = 1 ] && quick=".quick"
+if [ ! -f "$answers" ] || [ -n "$quick" ]; then
+    answers="$out/answers$quick.txt"
     if [ ! -f "$answers" ] || [ "$root/sim2real.h" -nt "$answers" ] || [ "$here/$a/grade.c" -nt "$answers" ]; then
         if [ $has_solution = 0 ]; then
             echo "grade: no answers: this header has no reference solution for $name and course/$a/answers.txt is missing" >&2
@@ -95,7 +101,7 @@ fi
 summary=""
 any_failed=0
 grade_one() {
-    who=$1; src=$2; log="$out/$(echo "$who" | tr -c 'A-Za-z0-9._\n-' _).log"
+    who=$1; src=$2; data=""; log="$out/$(echo "$who" | tr -c 'A-Za-z0-9._\n-' _).log"
     echo "=== $who"
     if [ "$src" = "--reference" ]; then
         reference_grader || { echo "grade: the grader does not compile" >&2; exit 2; }
@@ -103,6 +109,11 @@ grade_one() {
     elif [ ! -f "$src" ]; then
         echo "missing: $file (nothing to grade)"
         summary="$summary$who|missing $file|0|-\n"; any_failed=1; return
+    elif [ "${file%.txt}" != "$file" ]; then
+        if [ ! -f "$out/grade_data" ] || [ "$impl" -nt "$out/grade_data" ] || [ "$here/$a/grade.c" -nt "$out/grade_data" ]; then
+            $CC $CFLAGS "$here/$a/grade.c" "$impl" -o "$out/grade_data" $LIBS || { echo "grade: the grader does not compile" >&2; exit 2; }
+        fi
+        bin="$out/grade_data"; data="$src"
     else
         bin="$out/grade_student"
         rm -f "$bin"
@@ -114,7 +125,8 @@ grade_one() {
         fi
         grep -q "warning" "$out/compile.log" && { echo "(compiler warnings:)"; grep -A3 "warning" "$out/compile.log" | head -n 12; }
     fi
-    timeout "$limit" "$bin" --answers "$answers" > "$log" 2>&1
+    if [ -n "$data" ]; then timeout "$limit" "$bin" --answers "$answers" --submission "$data" > "$log" 2>&1
+    else timeout "$limit" "$bin" --answers "$answers" > "$log" 2>&1; fi
     rc=$?
     cat "$log"
     [ $rc = 124 ] && echo "FAIL the whole grader ran over $limit s"
@@ -132,7 +144,7 @@ for s in "$@"; do
     if [ "$s" = "--reference" ]; then
         grade_one "reference" --reference
     elif [ -f "$s" ]; then
-        grade_one "$(basename "$s" .c)" "$s"
+        grade_one "$(basename "$s" | sed 's/\.[a-z]*$//')" "$s"
     elif [ -d "$s" ] && [ -f "$s/$file" ]; then
         grade_one "$(basename "$s")" "$s/$file"
     elif [ -d "$s" ]; then
@@ -140,9 +152,9 @@ for s in "$@"; do
         for d in "$s"/*; do
             [ -e "$d" ] || continue
             if [ -d "$d" ]; then grade_one "$(basename "$d")" "$d/$file"; found=1
-            elif [ "${d%.c}" != "$d" ]; then grade_one "$(basename "$d" .c)" "$d"; found=1; fi
+            elif [ "${d%.${file##*.}}" != "$d" ]; then grade_one "$(basename "$d" ".${file##*.}")" "$d"; found=1; fi
         done
-        [ $found = 1 ] || { echo "grade: $s holds no $file, no student folders and no .c files" >&2; any_failed=1; }
+        [ $found = 1 ] || { echo "grade: $s holds no $file, no student folders and no .${file##*.} files" >&2; any_failed=1; }
     else
         echo "grade: no such file or folder: $s" >&2
         any_failed=1

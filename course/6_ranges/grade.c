@@ -1,0 +1,108 @@
+/* course/6_ranges/grade.c - the open assignment: ranges that beat the
+   default domain randomization on real units.
+
+   The student hands in a ranges file (ranges.txt, the format of
+   s2r_randomization_write).  The grader trains the reach policy on it
+   from scratch, with the same seed and budget the reference row uses
+   (the library's default reach ranges, s2r_randomization_default), and
+   measures both on held-out stand-in units: units the examples and the
+   tables never touch (HELD_OUT_UNIT onwards), whose hidden parameters no
+   student has looked at.  It reports the two rows side by side with their
+   95 % intervals and the interval of the difference (Newcombe), and
+   passes when the student's policy is not clearly worse than the
+   reference; whether it is better, and why, is the written part.
+
+   GRADE_QUICK=1 in the environment cuts the budget (the kit's own tests):
+   the numbers then say nothing about ranges, only that the path works. */
+#include "grade.h"
+#include "sim2real.h"
+
+#define HELD_OUT_UNIT 7001   /* first held-out unit (seed of the fleet draw) */
+#define UNITS 4              /* held-out units                                */
+#define SEED 1               /* training seed, the same for both rows         */
+
+static int quick(void) { const char* q = getenv("GRADE_QUICK"); return q && q[0] == '1'; }
+
+/* The ranges to train on: the student's file, or (recording the
+   reference) the library's defaults.  0 and a message on failure. */
+static int load_ranges(s2r_randomization* r) {
+    char error[S2R_ERROR_LEN];
+    *r = s2r_randomization_none();
+    if (!grade_submission()) { *r = s2r_task_randomization(S2R_TASK_REACH); return 1; }
+    if (s2r_randomization_load(r, grade_submission(), error) != S2R_OK) {
+        grade_fail("your ranges file does not load: %s", error);
+        return 0;
+    }
+    return 1;
+}
+
+static void check_loads(void) {
+    s2r_randomization r;
+    char error[S2R_ERROR_LEN];
+    if (!load_ranges(&r)) return;
+    GRADE_EXPECT(s2r_randomization_check(&r, error) == S2R_OK, "your ranges are not valid: %s", error);
+}
+
+static void check_differs(void) {
+    s2r_randomization r, d = s2r_task_randomization(S2R_TASK_REACH);
+    if (!load_ranges(&r) || !grade_submission()) return;
+    GRADE_EXPECT(s2r_randomization_digest(&r) != s2r_randomization_digest(&d),
+                 "these are the default ranges: change what you think the default gets wrong");
+}
+
+/* Train reach on `r`, evaluate on the held-out units; rates into out. */
+static int train_and_measure(const s2r_randomization* r, s2r_sim_real_eval* out) {
+    long long steps = quick() ? 8000 : s2r_task_training_steps(S2R_TASK_REACH, 0);
+    int episodes = quick() ? 4 : 50, obs_dim, act_dim;
+    s2r_training t = s2r_training_default(S2R_ROBOT_UR5E, S2R_TASK_REACH);
+    s2r_ppo_config pc = s2r_task_ppo_config(S2R_TASK_REACH, steps, SEED, 0);
+    s2r_ppo ppo;
+    s2r_controller c;
+    char error[S2R_ERROR_LEN];
+    s2r_task_dims(S2R_TASK_REACH, S2R_ROBOT_UR5E, &obs_dim, &act_dim);
+    t.randomization = *r;
+    t.label = grade_submission() ? "yours" : "default";
+    t.progress = 0;
+    if (s2r_ppo_init(&ppo, &pc, obs_dim, act_dim) != S2R_OK) { grade_fail("PPO did not start: %s", ppo.error); return 0; }
+    if (s2r_train(&t, &ppo, error) != S2R_OK) { grade_fail("training failed: %s", error); s2r_ppo_free(&ppo); return 0; }
+    c = s2r_policy_controller(&ppo.policy);
+    if (s2r_evaluate_sim_and_real(&c, S2R_ROBOT_UR5E, &t.task, NULL, episodes, 99, HELD_OUT_UNIT, UNITS, out, error) != S2R_OK) {
+        grade_fail("evaluation failed: %s", error);
+        s2r_ppo_free(&ppo);
+        return 0;
+    }
+    s2r_ppo_free(&ppo);
+    return 1;
+}
+
+static void check_row(void) {
+    s2r_randomization r;
+    s2r_sim_real_eval e;
+    double got[4], ref[4], lo, hi;
+    if (!load_ranges(&r) || !train_and_measure(&r, &e)) return;
+    got[0] = e.real.successes; got[1] = e.real.episodes; got[2] = e.sim.successes; got[3] = e.sim.episodes;
+    if (!grade_reference(quick() ? "default_row_quick" : "default_row", got, ref, 4)) return;
+    printf("      held-out units %d..%d, %d episodes each; training seed %d, %s steps\n", HELD_OUT_UNIT,
+           HELD_OUT_UNIT + UNITS - 1, (int)(got[1] / UNITS), SEED, quick() ? "8k (GRADE_QUICK)" : "200k");
+    s2r_wilson_interval((int)ref[0], (int)ref[1], &lo, &hi);
+    printf("      %-16s real %5.1f %% [%4.1f, %4.1f]   nominal sim %5.1f %%\n", "default ranges", 100 * ref[0] / ref[1],
+           100 * lo, 100 * hi, 100 * ref[2] / ref[3]);
+    if (grade_recording()) return;
+    printf("      %-16s real %5.1f %% [%4.1f, %4.1f]   nominal sim %5.1f %%\n", "your ranges", 100 * e.real.success_rate,
+           100 * e.real.success_lo, 100 * e.real.success_hi, 100 * e.sim.success_rate);
+    s2r_newcombe_interval((int)got[0], (int)got[1], (int)ref[0], (int)ref[1], &lo, &hi);
+    printf("      difference %+.1f points, 95 %% interval [%+.1f, %+.1f]: %s\n", 100 * (got[0] / got[1] - ref[0] / ref[1]),
+           100 * lo, 100 * hi, lo > 0 ? "better than the default" : hi < 0 ? "worse than the default" : "within noise of the default");
+    GRADE_EXPECT(hi >= 0, "your ranges' policy is clearly worse than the default's on the held-out units: "
+                 "which range made training harder without matching the units?");
+}
+
+int main(int argc, char** argv) {
+    static const grade_check checks[] = {
+        {"your ranges file loads and is valid", 1, 10, GRADE_UNIT, check_loads},
+        {"it is not the default ranges", 1, 10, GRADE_UNIT, check_differs},
+        {"trained on it: success on held-out units vs the default", 8, 900, GRADE_INTEGRATION, check_row},
+    };
+    return grade_main(argc, argv, "6_ranges (open: ranges that beat the default)", checks,
+                      (int)(sizeof checks / sizeof *checks));
+}
