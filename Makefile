@@ -10,6 +10,7 @@
 #   make answers  the benchmark with known answers (gap attribution, system
 #                 ID against the truth, predicting transfer) on both tasks
 #   make bench    run the benchmarks (ratios, not timings)
+#   make course   the course kit a student receives (build/course/kit/)
 
 CC       ?= cc
 CXX      ?= c++
@@ -33,7 +34,7 @@ EXAMPLES := $(patsubst examples/%.c,$(BUILD)/%,$(wildcard examples/*.c))
 BENCHES  := $(patsubst bench/%.c,$(BUILD)/%,$(wildcard bench/bench_*.c))
 TEST_SRC := $(wildcard tests/*.c tests/*.h)
 
-.PHONY: all deps test-deps install-missing test table figures answers bench clean notebooks sanitize fuzz
+.PHONY: all deps test-deps install-missing test table figures answers bench clean notebooks sanitize fuzz course
 
 all: deps $(EXAMPLES) $(BENCHES) $(BUILD)/test_main $(BUILD)/test_render
 
@@ -121,6 +122,7 @@ test: test-deps
 	./$(BUILD)/13_recipe_depth --quick --out $(BUILD)/quick_push
 	./$(BUILD)/13_recipe_depth --adr --quick --out $(BUILD)/quick_push
 	./$(BUILD)/13_recipe_depth --privileged --quick --out $(BUILD)/quick_push
+	sh tests/test_course.sh
 	@$(MAKE) --no-print-directory notebooks sanitize fuzz
 
 # The notebooks (notebooks/*.ipynb), executed headless in recipe order with
@@ -217,6 +219,17 @@ answers: deps $(EXAMPLES)
 	  for f in sysid_truth.csv sysid_truth_summary.csv sysid_truth.png; do \
 	    cp $(BUILD)/sysid_$$r/10_$$f figures/10_$${f%.*}_$$r.$${f##*.} || exit 1; done; \
 	done
+
+# The course kit (course/README.md is the instructor's guide):
+#   make course   the kit a student receives, in build/course/kit/: the
+#                 student copy of the header (every exercise point's solution
+#                 replaced by its stub), the assignments and their graders,
+#                 with the reference's answers measured
+#   make test     runs tests/test_course.sh: every grader against the
+#                 reference, the skeletons, correct answers and typical
+#                 mistakes (tests/course/), a folder of submissions, the kit
+course: deps
+	sh course/kit.sh $(BUILD)/course/kit
 
 bench: deps $(BENCHES)
 	@for b in $(BENCHES); do ./$$b || exit 1; done

@@ -4,6 +4,7 @@
 #
 #   sh course/grade.sh ASSIGNMENT [SUBMISSION ...]
 #   sh course/grade.sh ASSIGNMENT --reference
+#   sh course/grade.sh ASSIGNMENT --measure
 #
 # ASSIGNMENT   an assignment folder in course/ (1_latency) or its number (1)
 # SUBMISSION   a student's file (e.g. latency.c); a folder holding that file
@@ -11,6 +12,9 @@
 #              folders or of such files (one student each).  None: the
 #              skeleton in course/ASSIGNMENT, as handed out.
 # --reference  the header's own solution (an instructor's check: 100 %)
+# --measure    only measure the reference's answers (once; the run that
+#              measures them fails unless the reference passes every check),
+#              and print the file's name
 #
 # Each submission is compiled with the header's exercise point switched
 # off (-DS2R_EXERCISE_NAME), linked with the grader and the rest of the
@@ -39,7 +43,7 @@ limit=${GRADE_TIMEOUT:-600}
 CFLAGS="-std=c99 -O2 -fopenmp -I$root -I$here -I/usr/include/stb"
 LIBS="-lmujoco -lm"
 
-usage() { sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [ $# -ge 1 ] || usage
 case "$1" in -h|--help) usage ;; esac
 a=$1; shift
@@ -94,16 +98,24 @@ if [ ! -f "$answers" ] || [ -n "$quick" ]; then
         "$out/grade_reference" --record "$answers.partial" > "$out/record.log" 2>&1 || {
             cat "$out/record.log"; echo "grade: the reference does not pass its own grader" >&2; rm -f "$answers.partial"; exit 2; }
         mv "$answers.partial" "$answers"
+        just_recorded=1
     fi
 fi
 
+# --measure: only make sure the answers are measured (course/kit.sh).
+if [ "${1:-}" = "--measure" ]; then echo "$answers"; exit 0; fi
+
 # Grade one student's file ($2, may be missing) under the name $1.
+just_recorded=${just_recorded:-0}
 summary=""
 any_failed=0
 grade_one() {
     who=$1; src=$2; data=""; log="$out/$(echo "$who" | tr -c 'A-Za-z0-9._\n-' _).log"
     echo "=== $who"
-    if [ "$src" = "--reference" ]; then
+    if [ "$src" = "--reference" ] && [ "$just_recorded" = 1 ]; then
+        cp "$out/record.log" "$log"   # the run that measured the answers graded the reference
+        bin=""
+    elif [ "$src" = "--reference" ]; then
         reference_grader || { echo "grade: the grader does not compile" >&2; exit 2; }
         bin="$out/grade_reference"
     elif [ ! -f "$src" ]; then
@@ -125,9 +137,11 @@ grade_one() {
         fi
         grep -q "warning" "$out/compile.log" && { echo "(compiler warnings:)"; grep -A3 "warning" "$out/compile.log" | head -n 12; }
     fi
-    if [ -n "$data" ]; then timeout "$limit" "$bin" --answers "$answers" --submission "$data" > "$log" 2>&1
+    rc=0
+    if [ -z "$bin" ]; then grep -q '^[0-9]* passed, 0 failed$' "$log" || rc=1
+    elif [ -n "$data" ]; then timeout "$limit" "$bin" --answers "$answers" --submission "$data" > "$log" 2>&1
     else timeout "$limit" "$bin" --answers "$answers" > "$log" 2>&1; fi
-    rc=$?
+    [ -z "$bin" ] || rc=$?
     cat "$log"
     [ $rc = 124 ] && echo "FAIL the whole grader ran over $limit s"
     result=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)

@@ -133,5 +133,22 @@ case " $assignments " in *" 1_latency "*)
     ;;
 esac
 
+# --- 4. the kit a student receives, used as a student would ---------------
+# Only when every assignment is tested (the kit needs every answer).
+if [ $# = 0 ]; then
+    kit="$build/test/kit"
+    if sh course/kit.sh "$kit" > "$build/test/kit.log" 2>&1 && [ -f "$kit/sim2real.h" ] && \
+       ! grep -q '^/\* >> solution [a-z]* begin \*/$' "$kit/course/grade.sh" && \
+       [ "$(grep -c 'TODO(course' "$kit/sim2real.h")" -ge 5 ]; then
+        ok "the kit is made: the student copy, $(ls -d "$kit"/course/[0-9]*_*/ | wc -l) assignments, their answers"
+        # in the kit, with its own header and answers: a correct file passes, the skeleton fails
+        (cd "$kit" && GRADE_BUILD="$kit/build" sh course/grade.sh 1_latency "$root/tests/course/1_latency/right.c") \
+            > "$build/test/kit_right.log" 2>&1 && ok "in the kit, a correct delay line passes (the kit's header and answers)" \
+            || fail "in the kit, a correct delay line does not pass ($build/test/kit_right.log)"
+        (cd "$kit" && GRADE_BUILD="$kit/build" sh course/grade.sh 1_latency) > "$build/test/kit_skeleton.log" 2>&1 \
+            && fail "in the kit, the skeleton passes" || ok "in the kit, the skeleton as handed out fails"
+    else fail "the kit could not be made ($build/test/kit.log)"; tail -n 5 "$build/test/kit.log"; fi
+fi
+
 echo "$passed passed, $failed failed"
 [ $failed = 0 ]
