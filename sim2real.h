@@ -4279,7 +4279,8 @@ typedef struct s2r_sprt_config {
 /* S2R_ERR_INVALID_ARGUMENT with a message naming the field. */
 S2RDEF s2r_result  s2r_sprt_check(const s2r_sprt_config* c, char* error);
 /* PASS, FAIL or CONTINUE for k successes in n episodes; llr (may be NULL)
-   gets the log-likelihood ratio.  Invalid counts or config: FAIL. */
+   gets the log-likelihood ratio.  Invalid counts (k < 0, k > n, n < 0) or
+   config (s2r_sprt_check; NULL too): FAIL, llr NaN. */
 S2RDEF s2r_verdict s2r_sprt_decide(const s2r_sprt_config* c, int k, int n, double* llr);
 
 /* Which rules the success-rate gates (tethered, constrained) apply. */

@@ -4,7 +4,7 @@
 #
 #   sh course/grade.sh ASSIGNMENT [SUBMISSION ...]
 #   sh course/grade.sh ASSIGNMENT --reference
-#   sh course/grade.sh ASSIGNMENT --measure
+#   sh course/grade.sh ASSIGNMENT --measure | --library
 #
 # ASSIGNMENT   an assignment folder in course/ (1_latency) or its number (1)
 # SUBMISSION   a student's file (e.g. latency.c); a folder holding that file
@@ -15,6 +15,9 @@
 # --measure    only measure the reference's answers (once; the run that
 #              measures them fails unless the reference passes every check),
 #              and print the file's name
+# --library    only compile the library without the exercise, and print
+#              the object's name (a kit ships it as course/ASSIGNMENT/library.o,
+#              so an assignment does not need the others done)
 #
 # Each submission is compiled with the header's exercise point switched
 # off (-DS2R_EXERCISE_NAME), linked with the grader and the rest of the
@@ -43,7 +46,7 @@ limit=${GRADE_TIMEOUT:-600}
 CFLAGS="-std=c99 -O2 -fopenmp -I$root -I$here -I/usr/include/stb"
 LIBS="-lmujoco -lm"
 
-usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [ $# -ge 1 ] || usage
 case "$1" in -h|--help) usage ;; esac
 a=$1; shift
@@ -64,13 +67,18 @@ mkdir -p "$out" || exit 2
 # The library without the exercise (every student links to it), and the
 # reference with it: each compiled once, again only when the header changed.
 impl="$out/impl_exercise.o"
-if [ ! -f "$impl" ] || [ "$root/sim2real.h" -nt "$impl" ]; then
+if [ -f "$here/$a/library.o" ]; then
+    impl="$here/$a/library.o"   # a kit: the whole library but this exercise, as the instructor built it
+elif [ ! -f "$impl" ] || [ "$root/sim2real.h" -nt "$impl" ]; then
     printf '#define SIM2REAL_IMPLEMENTATION\n#include "sim2real.h"\n' > "$out/impl.c"
     echo "grade: compiling the library without the $name exercise (once)"
     $CC $CFLAGS -D$macro -c "$out/impl.c" -o "$impl" || { echo "grade: the library does not compile" >&2; exit 2; }
 fi
 # A student copy holds the stub (it says TODO(course ...)) where the
 # header holds the solution.
+# --library: only build that library and print its file's name (course/kit.sh).
+if [ "${1:-}" = "--library" ]; then echo "$impl"; exit 0; fi
+
 has_solution=$(awk -v n="$name" '$0 == "/* >> solution " n " begin */" { inside = 1; seen = 1 }
     inside && /TODO\(course/ { stub = 1 } $0 == "/* >> solution " n " end */" { inside = 0 }
     END { print (!seen || !stub) ? 1 : 0 }' "$root/sim2real.h")
@@ -78,8 +86,12 @@ has_solution=$(awk -v n="$name" '$0 == "/* >> solution " n " begin */" { inside 
 reference_grader() {
     if [ ! -f "$out/grade_reference" ] || [ "$root/sim2real.h" -nt "$out/grade_reference" ] || \
        [ "$here/$a/grade.c" -nt "$out/grade_reference" ] || [ "$here/grade.h" -nt "$out/grade_reference" ]; then
-        printf '#define SIM2REAL_IMPLEMENTATION\n#include "sim2real.h"\n' > "$out/impl.c"
-        $CC $CFLAGS "$here/$a/grade.c" "$out/impl.c" -o "$out/grade_reference" $LIBS || return 1
+        if [ -f "$here/$a/library.o" ]; then   # a kit, for an assignment without an exercise point
+            $CC $CFLAGS "$here/$a/grade.c" "$here/$a/library.o" -o "$out/grade_reference" $LIBS || return 1
+        else
+            printf '#define SIM2REAL_IMPLEMENTATION\n#include "sim2real.h"\n' > "$out/impl.c"
+            $CC $CFLAGS "$here/$a/grade.c" "$out/impl.c" -o "$out/grade_reference" $LIBS || return 1
+        fi
     fi
 }
 
@@ -139,9 +151,8 @@ grade_one() {
     fi
     rc=0
     if [ -z "$bin" ]; then grep -q '^[0-9]* passed, 0 failed$' "$log" || rc=1
-    elif [ -n "$data" ]; then timeout "$limit" "$bin" --answers "$answers" --submission "$data" > "$log" 2>&1
-    else timeout "$limit" "$bin" --answers "$answers" > "$log" 2>&1; fi
-    [ -z "$bin" ] || rc=$?
+    elif [ -n "$data" ]; then timeout "$limit" "$bin" --answers "$answers" --submission "$data" > "$log" 2>&1; rc=$?
+    else timeout "$limit" "$bin" --answers "$answers" > "$log" 2>&1; rc=$?; fi
     cat "$log"
     [ $rc = 124 ] && echo "FAIL the whole grader ran over $limit s"
     result=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)

@@ -9,7 +9,15 @@
 #                    harness, the driver, and each assignment's README,
 #                    skeleton and grader, with answers.txt - the reference's
 #                    answers, measured on the reference by course/grade.sh
-#                    (which must pass every check, or no kit is made)
+#                    (which must pass every check, or no kit is made) - and
+#                    library.o: the whole library but that assignment's
+#                    exercise, compiled from the full header, which the
+#                    grader links the student's file to; so each assignment
+#                    stands alone (the student copy's other stubs would
+#                    stop, say, the simulator an assignment's integration
+#                    checks use).  It is object code for this machine's
+#                    compiler and MuJoCo (Debian's): make the kit on the
+#                    kind of machine the students use.
 #
 # A student unpacks OUT, edits course/N_NAME/NAME.c and runs
 #   sh course/grade.sh N_NAME course/N_NAME/NAME.c
@@ -28,8 +36,11 @@ for dir in "$here"/[0-9]*_*/; do
     a=$(basename "$dir")
     mkdir -p "$out.partial/course/$a"
     for f in "$dir"*; do
-        case "$(basename "$f")" in answers*.txt) ;; *) cp "$f" "$out.partial/course/$a/" ;; esac
+        case "$(basename "$f")" in answers*.txt|library.o) ;; *) cp "$f" "$out.partial/course/$a/" ;; esac
     done
+    GRADE_BUILD="$build" sh "$here/grade.sh" "$a" --library > "$build/kit_$a.log" 2>&1 || {
+        cat "$build/kit_$a.log"; echo "kit: the library does not compile: no kit made" >&2; rm -rf "$out.partial"; exit 1; }
+    cp "$(tail -n 1 "$build/kit_$a.log")" "$out.partial/course/$a/library.o"
     if grep -q "^/\* >> solution ${a#*_} begin \*/\$" "$root/sim2real.h"; then
         GRADE_BUILD="$build" sh "$here/grade.sh" "$a" --measure > "$build/kit_$a.log" 2>&1 || {
             cat "$build/kit_$a.log"; echo "kit: the reference does not pass course/$a's grader: no kit made" >&2

@@ -145,6 +145,10 @@ if [ $# = 0 ]; then
         (cd "$kit" && GRADE_BUILD="$kit/build" sh course/grade.sh 1_latency "$root/tests/course/1_latency/right.c") \
             > "$build/test/kit_right.log" 2>&1 && ok "in the kit, a correct delay line passes (the kit's header and answers)" \
             || fail "in the kit, a correct delay line does not pass ($build/test/kit_right.log)"
+        # an assignment stands alone: the simulator runs on the kit's library, not on the other stubs
+        (cd "$kit" && GRADE_BUILD="$kit/build" sh course/grade.sh 2_randomization "$root/tests/course/2_randomization/right.c") \
+            > "$build/test/kit_right2.log" 2>&1 && ok "in the kit, a correct sampler passes, integration checks included" \
+            || fail "in the kit, a correct sampler does not pass ($build/test/kit_right2.log)"
         (cd "$kit" && GRADE_BUILD="$kit/build" sh course/grade.sh 1_latency) > "$build/test/kit_skeleton.log" 2>&1 \
             && fail "in the kit, the skeleton passes" || ok "in the kit, the skeleton as handed out fails"
     else fail "the kit could not be made ($build/test/kit.log)"; tail -n 5 "$build/test/kit.log"; fi

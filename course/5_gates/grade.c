@@ -1,0 +1,523 @@
+/* course/5_gates/grade.c - the grader of assignment 5 (the gates'
+   statistics: the Wilson interval and Wald's sequential test).
+
+   Unit checks hold the two functions to their contracts (sim2real.h,
+   above s2r_wilson_interval and in "Deployment (5/7): the gates"):
+     - the Wilson interval against the roots of its defining equation
+       (p_hat - p)^2 = z^2 p (1 - p) / n, solved here independently, at
+       known points (k = 0, k = n, 5 of 10) and on a table; its shape
+       (n = 0, bounds in [0, 1], k/n inside, symmetry under k -> n - k,
+       narrowing with n); and its coverage, computed exactly by summing
+       binomial probabilities over every possible count;
+     - the SPRT's log-likelihood ratio (and a NULL llr), its two
+       boundaries on every count of an asymmetric design (alpha != beta,
+       so a swap shows), a crossing exactly on a boundary, the truncation
+       at max_n, and FAIL on invalid counts or configs.
+   The integration checks run the deployment gates on the student's
+   functions: the tethered and constrained gates' exact operating
+   characteristic (s2r_gate_oc: the probability of passing a policy at
+   the threshold and at 0.95, the expected episodes), compared with the
+   reference's, and a few thousand simulated deployments (streams of
+   Bernoulli episodes from s2r_rng with a fixed seed) through
+   s2r_sprt_decide, whose false-pass rate must stay under alpha and agree
+   with the exact number within Monte-Carlo error.
+
+   Run through course/grade.sh (it compiles this file with your gates.c);
+   it prints one line per check and "N passed, N failed". */
+#include "grade.h"
+#include "sim2real.h"
+
+#define Z95 1.96
+
+/* ---- independent models of the two functions ------------------------------ */
+
+/* The Wilson bounds as the two roots of (n + z^2) p^2 - (2k + z^2) p +
+   k^2 / n = 0 (the score test's acceptance region), the smaller root from
+   the product of the roots to avoid cancellation; n > 0. */
+static void model_wilson(int k, int n, double z, double* lo, double* hi) {
+    double a = n + z * z, b = 2.0 * k + z * z, c = (double)k * k / n;
+    double root = sqrt(b * b - 4 * a * c);
+    *hi = (b + root) / (2 * a);
+    *lo = c / (a * *hi);
+    if (*hi > 1) *hi = 1;
+}
+
+/* The normal (Wald) interval p_hat +- z sqrt(p_hat (1 - p_hat) / n), clipped:
+   the usual mistake, to name it in a message. */
+static void model_wald(int k, int n, double* lo, double* hi) {
+    double p = (double)k / n, half = Z95 * sqrt(p * (1 - p) / n);
+    *lo = p - half < 0 ? 0 : p - half;
+    *hi = p + half > 1 ? 1 : p + half;
+}
+
+/* What a wrong interval looks like, in words (or "" when unknown). */
+static const char* wilson_diagnosis(int k, int n, double lo, double hi) {
+    double a, b;
+    model_wald(k, n, &a, &b);
+    if (fabs(lo - a) < 1e-9 && fabs(hi - b) < 1e-9)
+        return " - this is the normal (Wald) interval p_hat +- z sqrt(p_hat (1 - p_hat) / n); the contract asks for "
+               "Wilson's score interval";
+    model_wilson(k, n, 1.645, &a, &b);
+    if (fabs(lo - a) < 1e-9 && fabs(hi - b) < 1e-9) return " - this is the Wilson interval with z = 1.645 (90 %); use z = 1.96";
+    if (k < n && hi == 1) return " - the upper bound is 1: a one-sided interval? Both bounds are needed";
+    if (k > 0 && lo == 0) return " - the lower bound is 0: a one-sided interval? Both bounds are needed";
+    return "";
+}
+
+/* The verdict the contract gives, with its llr; NaN llr for invalid input. */
+static s2r_verdict model_sprt(const s2r_sprt_config* c, int k, int n, double* llr) {
+    double l, upper, lower;
+    *llr = NAN;
+    if (s2r_sprt_check(c, NULL) != S2R_OK || n < 0 || k < 0 || k > n) return S2R_VERDICT_FAIL;
+    l = k * log(c->p1 / c->p0) + (n - k) * log((1 - c->p1) / (1 - c->p0));
+    upper = log((1 - c->beta) / c->alpha);
+    lower = log(c->beta / (1 - c->alpha));
+    *llr = l;
+    if (l >= upper - S2R_GATE_EPS) return S2R_VERDICT_PASS;
+    if (l <= lower + S2R_GATE_EPS || n >= c->max_n) return S2R_VERDICT_FAIL;
+    return S2R_VERDICT_CONTINUE;
+}
+
+/* An SPRT design: rates p0 < p1, error rates alpha and beta, the cap max_n. */
+static s2r_sprt_config sprt_make(double p0, double p1, double alpha, double beta, int max_n) {
+    s2r_sprt_config c;
+    c.p0 = p0;
+    c.p1 = p1;
+    c.alpha = alpha;
+    c.beta = beta;
+    c.max_n = max_n;
+    return c;
+}
+
+/* PASS, FAIL, CONTINUE as the contract writes them. */
+static const char* vname(s2r_verdict v) {
+    return v == S2R_VERDICT_PASS ? "PASS" : v == S2R_VERDICT_FAIL ? "FAIL" : v == S2R_VERDICT_CONTINUE ? "CONTINUE"
+           : v == S2R_VERDICT_WARN ? "WARN" : "an invalid verdict";
+}
+
+/* ---- the Wilson interval -------------------------------------------------- */
+
+/* Known values: 0 of 10, 10 of 10, 5 of 10, and a table of 32 counts
+   (fixed, then random from a fixed seed) against the model, to 1e-9. */
+static void check_wilson_known(void) {
+    static const int table[][2] = {{0, 1}, {1, 1}, {0, 5}, {3, 7}, {1, 20}, {19, 20}, {8, 20}, {40, 50},
+                                   {80, 100}, {95, 100}, {1, 1000}, {500, 1000}, {999, 1000}, {17, 80}};
+    const int fixed = (int)(sizeof table / sizeof *table);
+    double got[64], lo, hi, want_lo, want_hi;
+    s2r_rng rng = s2r_rng_make(505, 0);
+    int i, bad = 0;
+    /* k = 0 and k = n: one bound is exact, the other z^2 / (n + z^2) from it */
+    s2r_wilson_interval(0, 10, &lo, &hi);
+    GRADE_EXPECT(fabs(lo) <= 1e-9 && grade_close(hi, Z95 * Z95 / (10 + Z95 * Z95), 1e-9),
+                 "0 of 10: got [%.6f, %.6f], expected [0, %.6f] (z^2 / (n + z^2))%s", lo, hi, Z95 * Z95 / (10 + Z95 * Z95),
+                 wilson_diagnosis(0, 10, lo, hi));
+    s2r_wilson_interval(10, 10, &lo, &hi);
+    GRADE_EXPECT(grade_close(lo, 10 / (10 + Z95 * Z95), 1e-9) && fabs(hi - 1) <= 1e-9,
+                 "10 of 10: got [%.6f, %.6f], expected [%.6f, 1] (n / (n + z^2))%s", lo, hi, 10 / (10 + Z95 * Z95),
+                 wilson_diagnosis(10, 10, lo, hi));
+    s2r_wilson_interval(5, 10, &lo, &hi);
+    model_wilson(5, 10, Z95, &want_lo, &want_hi);
+    GRADE_EXPECT(grade_close(lo, want_lo, 1e-9) && grade_close(hi, want_hi, 1e-9),
+                 "5 of 10: got [%.6f, %.6f], expected [%.6f, %.6f]%s", lo, hi, want_lo, want_hi, wilson_diagnosis(5, 10, lo, hi));
+    /* a table: fixed counts, then random ones */
+    for (i = 0; i < 32; i++) {
+        int k, n;
+        if (i < fixed) { k = table[i][0]; n = table[i][1]; }
+        else { n = 1 + s2r_rng_int(&rng, 300); k = s2r_rng_int(&rng, n + 1); }
+        s2r_wilson_interval(k, n, &lo, &hi);
+        model_wilson(k, n, Z95, &want_lo, &want_hi);
+        if ((!(fabs(lo - want_lo) <= 1e-9) || !(fabs(hi - want_hi) <= 1e-9)) && bad++ < 3)
+            grade_fail("%d of %d: got [%.6f, %.6f], expected [%.6f, %.6f]%s", k, n, lo, hi, want_lo, want_hi,
+                       wilson_diagnosis(k, n, lo, hi));
+        got[2 * i] = lo;
+        got[2 * i + 1] = hi;
+    }
+    grade_answer("wilson_table_32", got, 64, 1e-9);
+}
+
+/* The interval's shape on every count up to n = 60: inside [0, 1], the
+   observed rate inside, mirrored under k -> n - k, rising with k; n = 0;
+   narrowing as n grows. */
+static void check_wilson_shape(void) {
+    double lo = -1, hi = -1, lo2, hi2, w_small, w_large;
+    int n, k, bad = 0;
+    s2r_wilson_interval(0, 0, &lo, &hi);
+    GRADE_EXPECT(lo == 0 && hi == 1, "n = 0 must give [0, 1] (nothing is known), got [%g, %g]", lo, hi);
+    for (n = 1; n <= 60; n++)
+        for (k = 0; k <= n; k++) {
+            double p = (double)k / n;
+            s2r_wilson_interval(k, n, &lo, &hi);
+            s2r_wilson_interval(n - k, n, &lo2, &hi2);
+            if (!(lo >= 0 && hi <= 1 && lo < hi)) {
+                if (bad++ < 4) grade_fail("%d of %d: [%g, %g] is not an interval inside [0, 1]", k, n, lo, hi);
+            } else if (!(lo <= p + 1e-12 && p <= hi + 1e-12)) {
+                if (bad++ < 4) grade_fail("%d of %d: [%g, %g] does not contain the observed rate %g", k, n, lo, hi, p);
+            } else if (!(fabs(lo - (1 - hi2)) <= 1e-12 && fabs(hi - (1 - lo2)) <= 1e-12)) {
+                if (bad++ < 4)
+                    grade_fail("not symmetric: %d of %d gave [%.9f, %.9f], %d of %d gave [%.9f, %.9f]; counting failures "
+                               "instead of successes must mirror the interval (lo(k) = 1 - hi(n - k))",
+                               k, n, lo, hi, n - k, n, lo2, hi2);
+            } else if (k > 0) {
+                s2r_wilson_interval(k - 1, n, &lo2, &hi2);
+                if (!(lo2 < lo && hi2 < hi) && bad++ < 4)
+                    grade_fail("%d of %d gave [%g, %g], %d of %d [%g, %g]: one more success must move both bounds up",
+                               k - 1, n, lo2, hi2, k, n, lo, hi);
+            }
+        }
+    s2r_wilson_interval(50, 100, &lo, &hi);
+    w_small = hi - lo;
+    s2r_wilson_interval(500, 1000, &lo, &hi);
+    w_large = hi - lo;
+    GRADE_EXPECT(w_large < 0.065 && w_large < 0.5 * w_small,
+                 "the interval must narrow as evidence grows: 50 of 100 is %.4f wide, 500 of 1000 %.4f "
+                 "(expected about 0.19 and 0.062)", w_small, w_large);
+}
+
+/* The probability that the interval of a Binomial(n, p) count contains p,
+   summed exactly over the counts 0..n. */
+static double coverage(int n, double p) {
+    double sum = 0;
+    int k;
+    for (k = 0; k <= n; k++) {
+        double lo, hi;
+        double logpk = lgamma(n + 1.0) - lgamma(k + 1.0) - lgamma(n - k + 1.0) + k * log(p) + (n - k) * log(1 - p);
+        s2r_wilson_interval(k, n, &lo, &hi);
+        if (lo <= p && p <= hi) sum += exp(logpk);
+    }
+    return sum;
+}
+
+/* Coverage for n = 20, 50, 100 over p = 0.05 .. 0.95: 94-96 % on average,
+   nowhere below 90 %; a few values against the reference's. */
+static void check_wilson_coverage(void) {
+    static const int ns[3] = {20, 50, 100};
+    static const double ps[4] = {0.1, 0.3, 0.5, 0.9};
+    double got[12];
+    int i, j;
+    for (i = 0; i < 3; i++) {
+        double mean = 0, least = 1, at = 0;
+        int count = 0;
+        for (j = 5; j <= 95; j++) {
+            double c = coverage(ns[i], 0.01 * j);
+            mean += c;
+            count++;
+            if (c < least) { least = c; at = 0.01 * j; }
+        }
+        mean /= count;
+        printf("      n = %3d: coverage averaged over p = 0.05 .. 0.95 is %.4f, lowest %.4f (at p = %.2f)\n", ns[i], mean,
+               least, at);
+        GRADE_EXPECT(mean >= 0.94 && mean <= 0.96,
+                     "n = %d: the interval contains the true rate %.1f %% of the time on average over p = 0.05 .. 0.95; "
+                     "a 95 %% interval should be within 94-96 %%%s", ns[i], 100 * mean,
+                     mean > 0.96 ? " (too wide: a one-sided bound, or a z above 1.96?)" : " (too narrow: the normal (Wald) "
+                     "interval, or a z below 1.96?)");
+        GRADE_EXPECT(least >= 0.90,
+                     "n = %d: at p = %.2f the interval contains the true rate only %.1f %% of the time (Wilson's stays "
+                     "above 92 %% there; the normal (Wald) interval collapses near 0 and 1)", ns[i], at, 100 * least);
+        for (j = 0; j < 4; j++) got[4 * i + j] = coverage(ns[i], ps[j]);
+    }
+    grade_answer("wilson_coverage_n20_50_100_p1_3_5_9", got, 12, 1e-9);
+}
+
+/* ---- Wald's SPRT ----------------------------------------------------------- */
+
+/* The llr of two designs at a few counts against the formula, and the
+   same verdict with llr = NULL. */
+static void check_sprt_llr(void) {
+    s2r_sprt_config cs[2];
+    static const int counts[][2] = {{0, 0}, {1, 1}, {0, 1}, {7, 9}, {12, 12}, {30, 39}, {3, 11}, {60, 75}};
+    int i, j;
+    double got[16];
+    cs[0] = sprt_make(0.80, 0.95, 0.05, 0.10, 80);
+    cs[1] = sprt_make(0.60, 0.90, 0.02, 0.25, 40);
+    for (i = 0; i < 2; i++)
+        for (j = 0; j < 8; j++) {
+            int k = counts[j][0], n = counts[j][1];
+            double llr = NAN, want;
+            s2r_verdict v, w;
+            v = s2r_sprt_decide(&cs[i], k, n, &llr);
+            model_sprt(&cs[i], k, n, &want);
+            got[8 * i + j] = llr;
+            GRADE_EXPECT(grade_close(llr, want, 1e-9),
+                         "p0 %.2f, p1 %.2f: %d successes of %d gave llr %.9g, expected k log(p1/p0) + (n - k) "
+                         "log((1-p1)/(1-p0)) = %.9g%s", cs[i].p0, cs[i].p1, k, n, llr, want,
+                         grade_close(llr, -want, 1e-9) ? " (the sign is flipped: it is the evidence FOR p1)" : "");
+            w = s2r_sprt_decide(&cs[i], k, n, NULL);
+            GRADE_EXPECT(v == w, "%d of %d: the verdict with llr = NULL (%s) differs from the one with an llr (%s)", k, n,
+                         vname(w), vname(v));
+        }
+    grade_answer("sprt_llr", got, 16, 1e-9);
+}
+
+/* Every count of an asymmetric design against the model; exact ties are
+   the next check's business. */
+static void check_sprt_boundaries(void) {
+    s2r_sprt_config c = sprt_make(0.60, 0.90, 0.02, 0.25, 40), t = sprt_make(0.80, 0.95, 0.05, 0.10, 80);
+    double upper = log((1 - c.beta) / c.alpha), lower = log(c.beta / (1 - c.alpha)), llr;
+    int n, k, bad = 0;
+    for (n = 0; n < c.max_n; n++)
+        for (k = 0; k <= n; k++) {
+            double want_llr;
+            s2r_verdict want = model_sprt(&c, k, n, &want_llr), v;
+            if (fabs(want_llr - upper) < 1e-9 || fabs(want_llr - lower) < 1e-9) continue;
+            v = s2r_sprt_decide(&c, k, n, &llr);
+            if (v != want && bad++ < 4) {
+                s2r_sprt_config swapped = c;   /* alpha and beta exchanged: the usual mix-up */
+                double ignored;
+                swapped.alpha = c.beta;
+                swapped.beta = c.alpha;
+                grade_fail("p0 0.60, p1 0.90, alpha 0.02, beta 0.25: %d successes of %d (llr %.3f) gave %s, expected %s: "
+                           "PASS once llr >= log((1 - beta) / alpha) = %.3f, FAIL once llr <= log(beta / (1 - alpha)) = "
+                           "%.3f%s", k, n, want_llr, vname(v), vname(want), upper, lower,
+                           v == model_sprt(&swapped, k, n, &ignored)
+                               ? " (that is what alpha and beta swapped give: the boundaries log((1 - alpha) / beta) = "
+                                 "1.366 and log(alpha / (1 - beta)) = -3.624)" : "");
+            }
+        }
+    /* the tethered design: 17 straight successes cross log(0.9/0.05) = 2.89, 16 do not */
+    GRADE_EXPECT(s2r_sprt_decide(&t, 16, 16, NULL) == S2R_VERDICT_CONTINUE && s2r_sprt_decide(&t, 17, 17, NULL) == S2R_VERDICT_PASS,
+                 "0.95 against 0.80 (alpha 0.05, beta 0.10): 16 of 16 gave %s (expected CONTINUE), 17 of 17 %s (expected "
+                 "PASS): each success adds log(0.95/0.80) = 0.172 to the llr, the pass boundary is log(0.9/0.05) = 2.890",
+                 vname(s2r_sprt_decide(&t, 16, 16, NULL)), vname(s2r_sprt_decide(&t, 17, 17, NULL)));
+    GRADE_EXPECT(s2r_sprt_decide(&t, 0, 1, NULL) == S2R_VERDICT_CONTINUE && s2r_sprt_decide(&t, 0, 2, NULL) == S2R_VERDICT_FAIL,
+                 "0.95 against 0.80: 0 of 1 gave %s (expected CONTINUE), 0 of 2 %s (expected FAIL): each failure adds "
+                 "log(0.05/0.20) = -1.386, the fail boundary is log(0.10/0.95) = -2.251",
+                 vname(s2r_sprt_decide(&t, 0, 1, NULL)), vname(s2r_sprt_decide(&t, 0, 2, NULL)));
+}
+
+/* p0 = 1/3, p1 = 2/3: every success adds log 2, every failure takes it
+   away, and alpha, beta are chosen so a boundary is exactly 4 log 2. */
+static void check_sprt_ties(void) {
+    s2r_sprt_config up = sprt_make(1.0 / 3, 2.0 / 3, 0.05, 0.20, 30), down = sprt_make(1.0 / 3, 2.0 / 3, 0.20, 0.05, 30);
+    static const struct { int k, n; s2r_verdict want; int upper; } cases[] = {
+        {4, 4, S2R_VERDICT_PASS, 1}, {5, 6, S2R_VERDICT_PASS, 1}, {3, 4, S2R_VERDICT_CONTINUE, 1}, {9, 14, S2R_VERDICT_PASS, 1},
+        {0, 4, S2R_VERDICT_FAIL, 0}, {1, 6, S2R_VERDICT_FAIL, 0}, {0, 3, S2R_VERDICT_CONTINUE, 0}, {5, 14, S2R_VERDICT_FAIL, 0}};
+    int i;
+    for (i = 0; i < (int)(sizeof cases / sizeof *cases); i++) {
+        const s2r_sprt_config* c = cases[i].upper ? &up : &down;
+        s2r_verdict v = s2r_sprt_decide(c, cases[i].k, cases[i].n, NULL);
+        GRADE_EXPECT(v == cases[i].want,
+                     "p0 1/3, p1 2/3, alpha %.2f, beta %.2f: %d of %d (llr %+d log 2) gave %s, expected %s: the %s boundary is "
+                     "exactly %s4 log 2; %s", c->alpha, c->beta, cases[i].k, cases[i].n, 2 * cases[i].k - cases[i].n, vname(v),
+                     vname(cases[i].want), cases[i].upper ? "pass" : "fail", cases[i].upper ? "" : "-",
+                     cases[i].want == S2R_VERDICT_CONTINUE ? "short of it the test continues"
+                     : cases[i].upper ? "the contract says PASS once llr >= the boundary (>=, not >)"
+                                      : "the contract says FAIL once llr <= the boundary (<=, not <)");
+    }
+}
+
+/* At n = max_n and beyond: never CONTINUE, FAIL unless the pass boundary
+   is reached; before it, CONTINUE; the smallest cap, max_n = 1. */
+static void check_sprt_truncation(void) {
+    s2r_sprt_config c = sprt_make(0.80, 0.95, 0.05, 0.10, 80), one = sprt_make(0.80, 0.95, 0.05, 0.10, 1);
+    int n, k, bad = 0;
+    static const int beyond[3] = {80, 81, 200};
+    for (n = 0; n < 3; n++)
+        for (k = 0; k <= beyond[n]; k++) {
+            double want_llr;
+            s2r_verdict want = model_sprt(&c, k, beyond[n], &want_llr), v = s2r_sprt_decide(&c, k, beyond[n], NULL);
+            if (v != want && bad++ < 4)
+                grade_fail("max_n 80: %d successes of %d (llr %.3f) gave %s, expected %s: at max_n and beyond the test "
+                           "never continues - FAIL unless the llr reached the pass boundary %.3f", k, beyond[n], want_llr,
+                           vname(v), vname(want), log(0.9 / 0.05));
+        }
+    /* just before the cap an undecided count still continues */
+    GRADE_EXPECT(s2r_sprt_decide(&c, 70, 79, NULL) == S2R_VERDICT_CONTINUE,
+                 "max_n 80: 70 of 79 (llr between the boundaries) gave %s, expected CONTINUE (the cap is at 80)",
+                 vname(s2r_sprt_decide(&c, 70, 79, NULL)));
+    GRADE_EXPECT(s2r_sprt_decide(&one, 1, 1, NULL) == S2R_VERDICT_FAIL && s2r_sprt_decide(&one, 0, 1, NULL) == S2R_VERDICT_FAIL &&
+                 s2r_sprt_decide(&one, 0, 0, NULL) == S2R_VERDICT_CONTINUE,
+                 "max_n 1: 1 of 1 gave %s, 0 of 1 %s (both must FAIL: one episode cannot reach the pass boundary), 0 of 0 %s "
+                 "(must CONTINUE: no episode yet)", vname(s2r_sprt_decide(&one, 1, 1, NULL)),
+                 vname(s2r_sprt_decide(&one, 0, 1, NULL)), vname(s2r_sprt_decide(&one, 0, 0, NULL)));
+}
+
+/* SIGSEGV while s2r_sprt_decide reads a NULL config: say so and fail. */
+static void on_crash(int sig) {
+    static const char msg[] = "      - s2r_sprt_decide(NULL, ...) crashed: a NULL config is invalid input and must give FAIL\n";
+    (void)sig;
+    if (write(STDOUT_FILENO, msg, sizeof msg - 1) < 0) _exit(1);
+    _exit(1);
+}
+
+/* Valid designs at the edges still decide; invalid counts and configs
+   (each with counts a bare formula would pass) and NULL give FAIL. */
+static void check_sprt_invalid(void) {
+    const s2r_sprt_config t = sprt_make(0.80, 0.95, 0.05, 0.10, 80);
+    struct { const char* what; s2r_sprt_config c; int k, n; } bad[20];
+    int nb = 0, i;
+    s2r_sprt_config e;
+    double llr;
+    /* valid designs near the edges of validity must still be tested */
+    e = sprt_make(0.001, 0.999, 0.49, 0.49, 100000);
+    GRADE_EXPECT(s2r_sprt_decide(&e, 1, 1, &llr) == S2R_VERDICT_PASS,
+                 "p0 0.001, p1 0.999, alpha = beta = 0.49, max_n 100000 is a valid design: 1 of 1 gave %s, expected PASS",
+                 vname(s2r_sprt_decide(&e, 1, 1, NULL)));
+    GRADE_EXPECT(s2r_sprt_decide(&t, 0, 0, NULL) == S2R_VERDICT_CONTINUE && s2r_sprt_decide(&t, 5, 6, NULL) == S2R_VERDICT_CONTINUE,
+                 "0.95 against 0.80: 0 of 0 gave %s, 5 of 6 %s; both must CONTINUE (valid counts, no boundary reached)",
+                 vname(s2r_sprt_decide(&t, 0, 0, NULL)), vname(s2r_sprt_decide(&t, 5, 6, NULL)));
+    /* invalid counts, each of which a formula alone would pass */
+#define BAD(text, cfg, kk, nn) do { bad[nb].what = text; bad[nb].c = cfg; bad[nb].k = kk; bad[nb].n = nn; nb++; } while (0)
+    BAD("more successes than episodes (70 of 60)", t, 70, 60);
+    BAD("negative successes (-1 of 60)", t, -1, 60);
+    BAD("negative episodes (0 of -5)", t, 0, -5);
+    BAD("negative episodes (-40 of -30)", t, -40, -30);
+    /* invalid configs, with counts that would pass a valid one */
+    e = t; e.p0 = 0;          BAD("p0 = 0", e, 60, 60);
+    e = t; e.p0 = 0.95;       BAD("p0 = p1", e, 60, 60);
+    e = t; e.p0 = 0.95; e.p1 = 0.80; BAD("p0 > p1 (0.95 and 0.80)", e, 0, 60);
+    e = t; e.p1 = 1;          BAD("p1 = 1", e, 60, 60);
+    e = t; e.alpha = 0;       BAD("alpha = 0", e, 60, 60);
+    e = t; e.alpha = 0.5;     BAD("alpha = 0.5", e, 60, 60);
+    e = t; e.alpha = 0.7;     BAD("alpha = 0.7", e, 60, 60);
+    e = t; e.beta = 0;        BAD("beta = 0", e, 60, 60);
+    e = t; e.beta = 0.6;      BAD("beta = 0.6", e, 60, 60);
+    e = t; e.max_n = 0;       BAD("max_n = 0", e, 60, 60);
+    e = t; e.p0 = NAN;        BAD("p0 = NaN", e, 60, 60);
+    e = t; e.alpha = NAN;     BAD("alpha = NaN", e, 60, 60);
+#undef BAD
+    for (i = 0; i < nb; i++) {
+        s2r_verdict v = s2r_sprt_decide(&bad[i].c, bad[i].k, bad[i].n, &llr);
+        GRADE_EXPECT(v == S2R_VERDICT_FAIL, "invalid input, %s: gave %s, expected FAIL (a gate never passes on garbage; "
+                     "s2r_sprt_check validates a config)", bad[i].what, vname(v));
+    }
+    signal(SIGSEGV, on_crash);
+    signal(SIGBUS, on_crash);
+    {
+        s2r_verdict v = s2r_sprt_decide(NULL, 60, 60, &llr);
+        GRADE_EXPECT(v == S2R_VERDICT_FAIL, "invalid input, config NULL: gave %s, expected FAIL", vname(v));
+    }
+    signal(SIGSEGV, SIG_DFL);
+    signal(SIGBUS, SIG_DFL);
+}
+
+/* ---- integration: the deployment gates ------------------------------------- */
+
+/* The exact operating characteristic of the tethered and constrained gates
+   (both rules: SEQUENTIAL runs on s2r_sprt_decide, INTERVAL on the Wilson
+   interval) at the threshold, at 0.90 and at 0.95. */
+static void check_gate_oc(void) {
+    static const s2r_stage stages[2] = {S2R_STAGE_TETHERED, S2R_STAGE_CONSTRAINED};
+    double got[24];
+    int s, r, i, m = 0;
+    for (r = 0; r < 2; r++)
+        for (s = 0; s < 2; s++) {
+            s2r_gate_config g = s2r_gate_config_default();
+            s2r_sprt_config t;
+            double ps[3];
+            g.rule = r == 0 ? S2R_GATE_SEQUENTIAL : S2R_GATE_INTERVAL;
+            t = s2r_gate_sprt(&g, stages[s]);
+            ps[0] = t.p0; ps[1] = 0.90; ps[2] = 0.95;
+            for (i = 0; i < 3; i++) {
+                double pass = NAN, asn = NAN;
+                int longest = 0;
+                if (s2r_gate_oc(&g, stages[s], ps[i], &pass, &asn, &longest) != S2R_OK) {
+                    grade_fail("s2r_gate_oc failed for the %s gate", s2r_stage_name(stages[s]));
+                    return;
+                }
+                printf("      %-11s %-10s true success %.2f: passes with probability %.4f after %.1f episodes on average\n",
+                       s2r_stage_name(stages[s]), s2r_gate_rule_name(g.rule), ps[i], pass, asn);
+                got[m++] = pass;
+                got[m++] = asn;
+                if (r == 0 && i == 0)
+                    GRADE_EXPECT(pass <= t.alpha + 1e-9, "the %s gate passes a policy at its threshold %.2f with probability "
+                                 "%.4f, more than alpha = %.2f", s2r_stage_name(stages[s]), t.p0, pass, t.alpha);
+                if (r == 0 && i == 2)
+                    GRADE_EXPECT(pass >= 1 - t.beta - 1e-9, "the %s gate passes a policy at 0.95 with probability %.4f, "
+                                 "less than 1 - beta = %.2f", s2r_stage_name(stages[s]), pass, 1 - t.beta);
+            }
+        }
+    grade_answer("gate_oc_pass_and_episodes", got, m, 1e-9);
+}
+
+/* One deployment: Bernoulli(p) episodes through s2r_sprt_decide until it
+   decides; 1 for PASS, 0 for FAIL, -1 when it continues past max_n. */
+static int deploy_once(const s2r_sprt_config* t, double p, s2r_rng* rng, int* episodes) {
+    int k = 0, n = 0;
+    s2r_verdict v = S2R_VERDICT_CONTINUE;
+    while (v == S2R_VERDICT_CONTINUE) {
+        if (n >= t->max_n) { *episodes = n; return -1; }
+        k += s2r_rng_uniform(rng) < p;
+        n++;
+        v = s2r_sprt_decide(t, k, n, NULL);
+    }
+    *episodes = n;
+    return v == S2R_VERDICT_PASS;
+}
+
+/* Simulated deployments at p0 and at p1 against the exact numbers of the
+   reference: the false-pass rate within alpha plus three standard errors,
+   and every simulated rate and mean episode count within four standard
+   errors of the exact one (a correct test fails this with probability
+   below 1e-4; with this fixed seed, never). */
+#define RUNS 5000
+static void check_simulated(void) {
+    static const s2r_stage stages[2] = {S2R_STAGE_TETHERED, S2R_STAGE_CONSTRAINED};
+    int s, i, r;
+    for (s = 0; s < 2; s++) {
+        s2r_gate_config g = s2r_gate_config_default();
+        s2r_sprt_config t = s2r_gate_sprt(&g, stages[s]);
+        for (i = 0; i < 2; i++) {
+            double p = i == 0 ? t.p0 : t.p1, exact[2], want[2], passed = 0, spent = 0, spent2 = 0, rate, se, mean, se_n;
+            char key[64];
+            int longest;
+            for (r = 0; r < RUNS; r++) {
+                s2r_rng rng = s2r_rng_make(2024, (uint64_t)(RUNS * (2 * s + i) + r));   /* one stream each */
+                int n, res = deploy_once(&t, p, &rng, &n);
+                if (res < 0) {
+                    grade_fail("%s design (max_n %d): a deployment got CONTINUE after %d episodes; the test must stop at "
+                               "max_n", s2r_stage_name(stages[s]), t.max_n, n);
+                    return;
+                }
+                passed += res;
+                spent += n;
+                spent2 += (double)n * n;
+            }
+            rate = passed / RUNS;
+            mean = spent / RUNS;
+            se_n = sqrt((spent2 / RUNS - mean * mean) / RUNS);
+            /* the reference's exact numbers (its s2r_gate_oc) */
+            if (s2r_gate_oc(&g, stages[s], p, &exact[0], &exact[1], &longest) != S2R_OK) {
+                grade_fail("s2r_gate_oc failed");
+                return;
+            }
+            snprintf(key, sizeof key, "exact_pass_episodes_%s_p%d", s2r_stage_name(stages[s]), i);
+            if (!grade_reference(key, exact, want, 2)) return;
+            se = sqrt(want[0] * (1 - want[0]) / RUNS);
+            printf("      %-11s true success %.2f: %d simulated deployments pass %.4f (exact %.4f +- %.4f), "
+                   "%.2f episodes (exact %.2f)\n", s2r_stage_name(stages[s]), p, RUNS, rate, want[0], 4 * se, mean, want[1]);
+            if (i == 0)
+                GRADE_EXPECT(rate <= t.alpha + 3 * sqrt(t.alpha * (1 - t.alpha) / RUNS),
+                             "%s gate: %d simulated policies at the threshold %.2f passed %.2f %% of the time; the design "
+                             "allows alpha = %.0f %% (+ %.2f %% Monte-Carlo tolerance)", s2r_stage_name(stages[s]), RUNS,
+                             p, 100 * rate, 100 * t.alpha, 300 * sqrt(t.alpha * (1 - t.alpha) / RUNS));
+            else
+                GRADE_EXPECT(rate >= 1 - t.beta - 3 * sqrt(t.beta * (1 - t.beta) / RUNS),
+                             "%s gate: %d simulated policies at %.2f passed only %.2f %% of the time; the design asks for "
+                             "1 - beta = %.0f %%", s2r_stage_name(stages[s]), RUNS, p, 100 * rate, 100 * (1 - t.beta));
+            GRADE_EXPECT(fabs(rate - want[0]) <= 4 * se + 1e-12,
+                         "%s gate at %.2f: simulated pass rate %.4f, the reference's exact probability %.4f; more than "
+                         "four standard errors (%.4f) apart", s2r_stage_name(stages[s]), p, rate, want[0], 4 * se);
+            GRADE_EXPECT(fabs(mean - want[1]) <= 4 * se_n + 1e-12,
+                         "%s gate at %.2f: %.2f episodes per deployment on average, the reference's exact expectation "
+                         "%.2f; more than four standard errors (%.3f) apart", s2r_stage_name(stages[s]), p, mean,
+                         want[1], 4 * se_n);
+        }
+    }
+}
+
+int main(int argc, char** argv) {
+    static const grade_check checks[] = {
+        {"wilson: known values (0 of n, n of n, 5 of 10, a table)", 3, 10, GRADE_UNIT, check_wilson_known},
+        {"wilson: n = 0, inside [0, 1], symmetric, narrows with n", 2, 10, GRADE_UNIT, check_wilson_shape},
+        {"wilson: coverage near 95 % (exact binomial sums)", 2, 20, GRADE_UNIT, check_wilson_coverage},
+        {"sprt: the log-likelihood ratio (llr output, NULL accepted)", 2, 10, GRADE_UNIT, check_sprt_llr},
+        {"sprt: the pass and fail boundaries", 3, 10, GRADE_UNIT, check_sprt_boundaries},
+        {"sprt: a crossing exactly on a boundary decides", 1, 10, GRADE_UNIT, check_sprt_ties},
+        {"sprt: truncation at max_n (FAIL there, never CONTINUE)", 2, 10, GRADE_UNIT, check_sprt_truncation},
+        {"sprt: invalid counts or config give FAIL", 2, 10, GRADE_UNIT, check_sprt_invalid},
+        {"integration: the gates' exact pass probabilities", 3, 30, GRADE_INTEGRATION, check_gate_oc},
+        {"integration: 5000 simulated deployments at p0 and p1", 3, 60, GRADE_INTEGRATION, check_simulated},
+    };
+    return grade_main(argc, argv, "5_gates (the Wilson interval and the SPRT)", checks, (int)(sizeof checks / sizeof *checks));
+}
