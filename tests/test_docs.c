@@ -2,12 +2,16 @@
 
    Every figure README.md points at (markdown image links and plain
    mentions of figures/NAME.png, including wildcards like
-   figures/07_*_training.png) must be in the repository and be a PNG that
+   figures/07_*_training.png), and every one figures/RESULTS.md names
+   (relative to figures/), must be in the repository and be a PNG that
    is whole: the 8-byte signature, an IHDR chunk with a nonzero width and
    height and a correct CRC, and the IEND chunk at the end.  Every notebook
    in notebooks/ must look like a Jupyter notebook (a JSON object with
    "cells" and "nbformat") and be stored without outputs, so the repository
-   stays small and its diffs readable.
+   stays small and its diffs readable.  README.md stays an introduction
+   (at most 600 lines, "## Use it" within the first 250); RESULTS.md
+   names only commands that exist, and the links between the two land on
+   headings.
 
    Paths are relative to the repository root, where the runner is started.
    Included by tests/test_main.c. */
@@ -23,6 +27,9 @@
 #endif
 
 #define DOCS_README "README.md"
+#define DOCS_RESULTS "figures/RESULTS.md"   /* the measurements; its paths are relative to figures/ */
+#define DOCS_README_MAX_LINES 600          /* the README stays an introduction ...             */
+#define DOCS_USE_IT_BY_LINE 250            /* ... and says how to use the library early on     */
 #define DOCS_NOTEBOOKS "notebooks"
 #define DOCS_MAX_FILE (16L << 20)   /* bytes; larger docs files are a mistake */
 #define DOCS_PATH_LEN 512
@@ -105,12 +112,12 @@ static int docs_match(const char* pattern, const char* name) {
 /* Check one README reference: a path, or a pattern with '*' in its file
    name (at least one file must match).  Returns the number of PNGs checked,
    or -1 after printing what is wrong. */
-static int docs_check_figure(const char* ref) {
+static int docs_check_figure(const char* ref, const char* doc) {
     unsigned long w = 0, h = 0;
     const char* problem;
     if (!strchr(ref, '*')) {
         problem = docs_png_problem(ref, &w, &h);
-        if (problem) { printf("    %s (named in " DOCS_README "): %s\n", ref, problem); return -1; }
+        if (problem) { printf("    %s (named in %s): %s\n", ref, doc, problem); return -1; }
         return 1;
     }
 #ifdef DOCS_HAVE_DIRENT
@@ -127,13 +134,13 @@ static int docs_check_figure(const char* ref) {
             if (docs_match(slash + 1, e->d_name)) {
                 snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
                 if ((problem = docs_png_problem(path, &w, &h)) != NULL) {
-                    printf("    %s (matches %s in " DOCS_README "): %s\n", path, ref, problem);
+                    printf("    %s (matches %s in %s): %s\n", path, ref, doc, problem);
                     bad = 1;
                 }
                 n++;
             }
         closedir(d);
-        if (n == 0) printf("    %s (named in " DOCS_README "): no file matches\n", ref);
+        if (n == 0) printf("    %s (named in %s): no file matches\n", ref, doc);
         return bad || n == 0 ? -1 : n;
     }
 #else
@@ -192,11 +199,154 @@ static int test_docs_readme_figures(void) {
         if (end - start < 4 || end - start >= DOCS_PATH_LEN || strncmp(end - 4, ".png", 4) != 0) continue;
         snprintf(ref, sizeof ref, "%.*s", (int)(end - start), start);
         refs++;
-        if (docs_check_figure(ref) < 0) bad++;
+        if (docs_check_figure(ref, DOCS_README) < 0) bad++;
     }
     free(text);
     CHECKF(refs > 0, DOCS_README " names no figures/*.png (the scan is broken?)");
     CHECKF(bad == 0, "%d of %d figure references are broken", bad, refs);
+    return 0;
+}
+
+/* Every figure RESULTS.md names (a PNG path anywhere in it: image links and
+   plain mentions) is a whole PNG; its paths are relative to figures/, where
+   it lives. */
+static int test_docs_results_figures(void) {
+    long size = 0;
+    char* text = docs_read(DOCS_RESULTS, &size);
+    const char* p;
+    int refs = 0, bad = 0;
+    CHECKF(text != NULL, "cannot read " DOCS_RESULTS " (run from the repository root)");
+    for (p = text; (p = strstr(p, ".png")) != NULL; p += 4) {
+        const char* start = p;
+        char ref[DOCS_PATH_LEN];
+        while (start > text && docs_path_char(start[-1])) start--;
+        if (start == p || p + 4 - start >= DOCS_PATH_LEN - 8) continue;
+        snprintf(ref, sizeof ref, "figures/%.*s", (int)(p + 4 - start), start);
+        refs++;
+        if (docs_check_figure(ref, DOCS_RESULTS) < 0) bad++;
+    }
+    free(text);
+    CHECKF(refs >= 10, DOCS_RESULTS " names only %d PNGs (the scan is broken?)", refs);
+    CHECKF(bad == 0, "%d of %d figure references in " DOCS_RESULTS " are broken", bad, refs);
+    return 0;
+}
+
+/* The README stays short enough to read: at most DOCS_README_MAX_LINES
+   lines, with "## Use it" within its first DOCS_USE_IT_BY_LINE; the
+   measurements live in RESULTS.md. */
+static int test_docs_readme_shape(void) {
+    long size = 0;
+    char* text = docs_read(DOCS_README, &size);
+    const char* p;
+    int lines = 0, use_it = 0;
+    CHECKF(text != NULL, "cannot read " DOCS_README " (run from the repository root)");
+    for (p = text; *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p)) {
+        lines++;
+        if (!use_it && strncmp(p, "## Use it", 9) == 0 && (p[9] == '\n' || p[9] == '\r' || p[9] == '\0')) use_it = lines;
+    }
+    free(text);
+    CHECKF(lines <= DOCS_README_MAX_LINES, DOCS_README " has %d lines, more than %d", lines, DOCS_README_MAX_LINES);
+    CHECKF(use_it > 0, DOCS_README " has no \"## Use it\" heading");
+    CHECKF(use_it <= DOCS_USE_IT_BY_LINE, DOCS_README "'s \"## Use it\" is on line %d, after line %d", use_it, DOCS_USE_IT_BY_LINE);
+    return 0;
+}
+
+/* The GitHub anchor of a markdown heading's text: lowercase letters, digits,
+   '-' and '_' kept, spaces turned into '-', everything else dropped. */
+static void docs_anchor(const char* heading, size_t len, char* out, size_t cap) {
+    size_t i, n = 0;
+    for (i = 0; i < len && n + 1 < cap; i++) {
+        unsigned char c = (unsigned char)heading[i];
+        if (isalnum(c) || c == '-' || c == '_') out[n++] = (char)tolower(c);
+        else if (c == ' ') out[n++] = '-';
+    }
+    out[n] = '\0';
+}
+
+/* Whether a heading of `text` has the anchor `anchor`. */
+static int docs_has_anchor(const char* text, const char* anchor) {
+    const char* line;
+    for (line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        const char* h = line;
+        const char* end;
+        char got[DOCS_PATH_LEN];
+        if (*h != '#') continue;
+        while (*h == '#') h++;
+        if (*h != ' ') continue;
+        h++;
+        end = strchr(h, '\n');
+        if (!end) end = h + strlen(h);
+        if (end > h && end[-1] == '\r') end--;
+        docs_anchor(h, (size_t)(end - h), got, sizeof got);
+        if (strcmp(got, anchor) == 0) return 1;
+    }
+    return 0;
+}
+
+/* RESULTS.md exists and says how each number was made: every command it
+   names - `make X` (a Makefile target) and build/NAME (NN_name: an example
+   in examples/; bench_name: a bench in bench/) - exists.  Every link from
+   the README into RESULTS.md lands on one of its headings, and every link
+   from RESULTS.md back to a README heading does too. */
+static int test_docs_results_commands(void) {
+    long size = 0;
+    char* results = docs_read(DOCS_RESULTS, &size);
+    char* makefile = docs_read("Makefile", &size);
+    char* readme = docs_read(DOCS_README, &size);
+    const char* p;
+    int makes = 0, builds = 0, links = 0, bad = 0;
+    CHECKF(results != NULL, DOCS_RESULTS " is missing");
+    CHECK(makefile != NULL && readme != NULL);
+    for (p = results; (p = strstr(p, "make ")) != NULL; p += 5) {
+        char target[64], rule[80];
+        int n = 0;
+        if (!(p > results && (p[-1] == '`' || p[-1] == '\n'))) continue;   /* a command, not the verb */
+        while (n < 63 && (islower((unsigned char)p[5 + n]) || p[5 + n] == '-' || p[5 + n] == '_')) { target[n] = p[5 + n]; n++; }
+        target[n] = '\0';
+        if (n == 0) continue;
+        makes++;
+        snprintf(rule, sizeof rule, "\n%s:", target);
+        if (!strstr(makefile, rule)) { printf("    " DOCS_RESULTS " runs `make %s`, which is no Makefile target\n", target); bad++; }
+    }
+    for (p = results; (p = strstr(p, "build/")) != NULL; p += 6) {
+        char name[DOCS_PATH_LEN], path[DOCS_PATH_LEN + 16];
+        const char* dir;
+        FILE* f;
+        int n = 0;
+        if (p > results && (isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '/' || p[-1] == '.')) continue;
+        while (n < 200 && (isalnum((unsigned char)p[6 + n]) || p[6 + n] == '_')) { name[n] = p[6 + n]; n++; }
+        name[n] = '\0';
+        if (n >= 3 && isdigit((unsigned char)name[0]) && isdigit((unsigned char)name[1]) && name[2] == '_') dir = "examples";
+        else if (strncmp(name, "bench_", 6) == 0) dir = "bench";
+        else continue;   /* a test program or a folder under build/ */
+        builds++;
+        snprintf(path, sizeof path, "%s/%s.c", dir, name);
+        if ((f = fopen(path, "rb")) == NULL) { printf("    " DOCS_RESULTS " runs build/%s, but there is no %s\n", name, path); bad++; }
+        else fclose(f);
+    }
+    {
+        static const struct { const char *from_name, *to_name, *link; } pairs[] = {
+            {DOCS_README, DOCS_RESULTS, "RESULTS.md#"}, {DOCS_RESULTS, DOCS_README, "README.md#"}};
+        int k;
+        for (k = 0; k < 2; k++) {
+            const char* from = k == 0 ? readme : results;
+            const char* to = k == 0 ? results : readme;
+            size_t len = strlen(pairs[k].link);
+            for (p = from; (p = strstr(p, pairs[k].link)) != NULL; p += len) {
+                char anchor[DOCS_PATH_LEN];
+                int n = 0;
+                while (n < DOCS_PATH_LEN - 1 && (isalnum((unsigned char)p[len + n]) || p[len + n] == '-' || p[len + n] == '_')) { anchor[n] = p[len + n]; n++; }
+                anchor[n] = '\0';
+                links++;
+                if (!docs_has_anchor(to, anchor)) { printf("    %s links to %s#%s, which is no heading there\n", pairs[k].from_name, pairs[k].to_name, anchor); bad++; }
+            }
+        }
+    }
+    free(results);
+    free(makefile);
+    free(readme);
+    CHECKF(makes >= 3 && builds >= 5 && links >= 5, "only %d make commands, %d build/ programs and %d links found (the scan is broken?)", makes, builds, links);
+    CHECKF(bad == 0, "%d commands or links named in the docs do not exist", bad);
     return 0;
 }
 
@@ -369,7 +519,7 @@ static int test_docs_names_exist(void) {
    names are the examples' outputs) that the header, the examples, the
    Makefile or the README mention is a file of the repository. */
 static int test_docs_no_outside_files(void) {
-    static const char* const files[] = {"sim2real.h", "README.md", "Makefile", "examples/03_system_id.c",
+    static const char* const files[] = {"sim2real.h", "README.md", DOCS_RESULTS, "Makefile", "examples/03_system_id.c",
                                         "examples/07_the_table.c", "examples/08_scene_renders.c",
                                         "examples/09_gap_attribution.c", "examples/10_sysid_vs_truth.c",
                                         "examples/11_gates.c", "examples/12_sysid_from_logs.c",
@@ -391,6 +541,13 @@ static int test_docs_no_outside_files(void) {
             base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
             if (!isupper((unsigned char)*base)) continue;   /* an example's output, not a document */
             mentions++;
+            if (strcmp(files[f], DOCS_RESULTS) == 0) {   /* its links are relative to figures/, its prose to the root */
+                if (strncmp(name, "../", 3) == 0) memmove(name, name + 3, strlen(name + 3) + 1);
+                else if ((doc = fopen(name, "rb")) == NULL && strlen(name) + 8 < sizeof name) {
+                    memmove(name + 8, name, strlen(name) + 1);
+                    memcpy(name, "figures/", 8);
+                } else if (doc) fclose(doc);
+            }
             doc = fopen(name, "rb");
             CHECKF(doc != NULL, "%s mentions %s, which is not in the repository", files[f], name);
             fclose(doc);
@@ -406,6 +563,9 @@ static const test_case docs_tests[] = {
     {"docs: the PNG check accepts a written figure and rejects broken ones", test_docs_png_checker},
 #endif
     {"docs: every figure README.md names is a whole PNG", test_docs_readme_figures},
+    {"docs: every figure figures/RESULTS.md names is a whole PNG", test_docs_results_figures},
+    {"docs: README.md is at most 600 lines, with \"## Use it\" in its first 250", test_docs_readme_shape},
+    {"docs: RESULTS.md's commands exist; links between README.md and RESULTS.md land on headings", test_docs_results_commands},
     {"docs: notebooks are JSON with cells, stored without outputs", test_docs_notebooks},
     {"docs: the reading paths and the examples' Uses: lines name functions that exist and are called", test_docs_names_exist},
     {"docs: every document a file of the project mentions is in the repository", test_docs_no_outside_files},

@@ -37,11 +37,63 @@ static long s2r_test_allocations;
 #include "../build/quickstart.c"
 #undef main
 
-static int test_quickstart(void) {
-    CHECK(quickstart_main() == 0);
+/* The quick start must not only run: what it prints must show the scripted
+   controller succeeding, in the nominal and in the randomized simulator.
+   Its standard output goes to a file for the run (POSIX dup/dup2), then
+   each line "<simulator> success K of N, ..." is read back. */
+#if defined(__unix__) || defined(__APPLE__)
+#include <fcntl.h>
+#include <unistd.h>
+#define QUICKSTART_CAPTURE 1
+#endif
+
+/* K and N from the line of `text` that starts with `name` and " success";
+   0 when there is none. */
+static int quickstart_line(const char* text, const char* name, int* k, int* n) {
+    const char* at;
+    size_t len = strlen(name);
+    for (at = text; at && *at; at = strchr(at, '\n') ? strchr(at, '\n') + 1 : NULL)
+        if (strncmp(at, name, len) == 0 && at[len] == ' ') {
+            const char* s = strstr(at, " success ");
+            return s && sscanf(s, " success %d of %d", k, n) == 2;
+        }
     return 0;
 }
-static const test_case manual_tests[] = {{"manual: the quick start compiles and runs", test_quickstart}};
+
+static int test_quickstart(void) {
+#ifdef QUICKSTART_CAPTURE
+    const char* path = S2R_TEST_TMP "/s2r_test_quickstart.txt";
+    char text[4096];
+    size_t got;
+    int saved, fd, status, k = -1, n = -1;
+    FILE* f;
+    fflush(stdout);
+    saved = dup(1);
+    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    CHECK(saved >= 0 && fd >= 0);
+    dup2(fd, 1);
+    close(fd);
+    status = quickstart_main();
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    f = fopen(path, "rb");
+    CHECK(f != NULL);
+    got = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    remove(path);
+    text[got] = '\0';
+    CHECKF(status == 0, "the quick start returned %d; it printed:\n%s", status, text);
+    CHECKF(quickstart_line(text, "nominal sim", &k, &n), "no \"nominal sim ... success K of N\" line in:\n%s", text);
+    CHECKF(n == 100 && k >= 95, "nominal sim: the scripted controller succeeded %d of %d", k, n);
+    CHECKF(quickstart_line(text, "randomized sim", &k, &n), "no \"randomized sim ... success K of N\" line in:\n%s", text);
+    CHECKF(n == 100 && k >= 90, "randomized sim: the scripted controller succeeded %d of %d", k, n);
+#else
+    CHECK(quickstart_main() == 0);
+#endif
+    return 0;
+}
+static const test_case manual_tests[] = {{"manual: the quick start compiles, runs and shows the scripted controller succeeding", test_quickstart}};
 
 typedef struct test_group { const test_case* cases; int count; } test_group;
 #define GROUP(a) {a, (int)(sizeof a / sizeof a[0])}
