@@ -7385,24 +7385,24 @@ static s2r_result s2r__check_nonneg_field(const char* field, double v, char* err
     return S2R_OK;
 }
 
-S2RDEF s2r_result s2r_noise_config_check(const s2r_noise_config* c, char* error) {
+S2RDEF s2r_result s2r_noise_config_check(const s2r_noise_config* cfg, char* error) {
     s2r_result res = S2R_OK;
-    if (!c) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "noise config is NULL");
-    if (!res) res = s2r__check_nonneg_field("white_std", c->white_std, error);
-    if (!res) res = s2r__check_nonneg_field("bias_std", c->bias_std, error);
-    if (!res) res = s2r__check_nonneg_field("scale_std", c->scale_std, error);
-    if (!res) res = s2r__check_nonneg_field("drift_std", c->drift_std, error);
-    if (!res) res = s2r__check_nonneg_field("quant_step", c->quant_step, error);
+    if (!cfg) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "noise config is NULL");
+    if (!res) res = s2r__check_nonneg_field("white_std", cfg->white_std, error);
+    if (!res) res = s2r__check_nonneg_field("bias_std", cfg->bias_std, error);
+    if (!res) res = s2r__check_nonneg_field("scale_std", cfg->scale_std, error);
+    if (!res) res = s2r__check_nonneg_field("drift_std", cfg->drift_std, error);
+    if (!res) res = s2r__check_nonneg_field("quant_step", cfg->quant_step, error);
     if (res) return res;
-    if (isnan(c->drift_tau) || c->drift_tau < 0)
+    if (isnan(cfg->drift_tau) || cfg->drift_tau < 0)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT,
                          "noise config: drift_tau must be >= 0 s (0 or inf: random walk), got %g",
-                         c->drift_tau);
-    if (!(c->dropout >= 0 && c->dropout <= 1))
+                         cfg->drift_tau);
+    if (!(cfg->dropout >= 0 && cfg->dropout <= 1))
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT,
                          "noise config: dropout must be a probability in [0, 1], got %g",
-                         c->dropout);
-    if (isnan(c->sat_lo) || isnan(c->sat_hi))
+                         cfg->dropout);
+    if (isnan(cfg->sat_lo) || isnan(cfg->sat_hi))
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT,
                          "noise config: sat_lo and sat_hi must not be NaN");
     return S2R_OK;
@@ -8365,24 +8365,24 @@ static void s2r__unit_push(const s2r_arm_info* info, uint64_t seed, s2r_real_uni
     u->patch_friction = s2r_rng_range(&rng, 0.5, 0.7);             /* of the friction elsewhere                  */
 }
 
-S2RDEF s2r_result s2r_real_unit_draw(const s2r_arm_info* info, uint64_t seed, s2r_real_unit* u) {
+S2RDEF s2r_result s2r_real_unit_draw(const s2r_arm_info* info, uint64_t seed, s2r_real_unit* unit) {
     s2r_rng rng = s2r_rng_make(seed, 0x7ea1);
     int j;
     if (!info || info->n_joints < 6 || info->n_joints > 7)
         return S2R_ERR_INVALID_ARGUMENT;   /* the fleets are UR5e and Panda */
-    memset(u, 0, sizeof *u);
-    u->seed = seed;
-    s2r__unit_dynamics(&rng, u->draw.value);
+    memset(unit, 0, sizeof *unit);
+    unit->seed = seed;
+    s2r__unit_dynamics(&rng, unit->draw.value);
     for (j = 0; j < info->n_joints; j++) {
-        u->draw.link_mass[j] = s2r_rng_range(&rng, 0.95, 1.08);                 /* cables and covers  */
-        u->draw.qpos_bias[j] = s2r_clamp(0.001 * s2r_rng_normal(&rng), -0.003, 0.003); /* rad, zeroing */
-        u->backlash[j] = s2r_rng_range(&rng, 0.0005, 0.002);                    /* rad, gear play     */
-        u->torque_limit[j] = info->torque_limit[j] * u->draw.value[S2R_PARAM_TORQUE_LIMIT];
-        s2r__unit_friction(info, j, &rng, u);
+        unit->draw.link_mass[j] = s2r_rng_range(&rng, 0.95, 1.08);                 /* cables and covers  */
+        unit->draw.qpos_bias[j] = s2r_clamp(0.001 * s2r_rng_normal(&rng), -0.003, 0.003); /* rad, zeroing */
+        unit->backlash[j] = s2r_rng_range(&rng, 0.0005, 0.002);                    /* rad, gear play     */
+        unit->torque_limit[j] = info->torque_limit[j] * unit->draw.value[S2R_PARAM_TORQUE_LIMIT];
+        s2r__unit_friction(info, j, &rng, unit);
     }
-    s2r__unit_calibration(&rng, u->draw.target_offset);
-    u->torque_derate = s2r_rng_range(&rng, 0.2, 0.4);      /* torque-speed curve of the drives */
-    s2r__unit_push(info, seed, u);
+    s2r__unit_calibration(&rng, unit->draw.target_offset);
+    unit->torque_derate = s2r_rng_range(&rng, 0.2, 0.4);      /* torque-speed curve of the drives */
+    s2r__unit_push(info, seed, unit);
     return S2R_OK;
 }
 
@@ -12952,46 +12952,46 @@ static s2r_result s2r__training_finish(s2r__training_log* log, s2r_result res, c
     return res;
 }
 
-S2RDEF s2r_result s2r_train(const s2r_training* t, s2r_ppo* ppo, char* error) {
+S2RDEF s2r_result s2r_train(const s2r_training* training, s2r_ppo* ppo, char* error) {
     s2r__task_envs envs;
     s2r__training_log log;
     s2r_result res;
     int obs_dim, act_dim;
-    if (t->history < 0 || t->history > S2R_HISTORY_MAX)
-        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "history must be 0..%d frames, got %d", S2R_HISTORY_MAX, t->history);
-    if (t->robot == S2R_ROBOT_CUSTOM && !t->mjcf_path)
+    if (training->history < 0 || training->history > S2R_HISTORY_MAX)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "history must be 0..%d frames, got %d", S2R_HISTORY_MAX, training->history);
+    if (training->robot == S2R_ROBOT_CUSTOM && !training->mjcf_path)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "a custom arm needs its MJCF (mjcf_path)");
 #ifdef S2R_NO_FIGURES
-    if (t->curve_png) return s2r__fail(error, S2R_ERR_UNSUPPORTED, "curve_png: this build has no figures (S2R_NO_FIGURES)");
+    if (training->curve_png) return s2r__fail(error, S2R_ERR_UNSUPPORTED, "curve_png: this build has no figures (S2R_NO_FIGURES)");
 #endif
-    if (t->adr && s2r_randomization_digest(&t->adr->training) != s2r_randomization_digest(&t->randomization))
+    if (training->adr && s2r_randomization_digest(&training->adr->training) != s2r_randomization_digest(&training->randomization))
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "adr was started from other ranges than training.randomization");
-    if (t->adr && t->resume && t->state_path && s2r_file_exists(t->state_path))
+    if (training->adr && training->resume && training->state_path && s2r_file_exists(training->state_path))
         return s2r__fail(error, S2R_ERR_UNSUPPORTED, "%s: an ADR run cannot be resumed (its ranges are not in the saved "
-                         "state); remove the state to start again", t->state_path);
-    if ((res = s2r__task_envs_init(&envs, t, ppo->num_envs, error)) != S2R_OK) return res;
+                         "state); remove the state to start again", training->state_path);
+    if ((res = s2r__task_envs_init(&envs, training, ppo->num_envs, error)) != S2R_OK) return res;
     obs_dim = envs.envs[0].obs_dim;   /* the sizes of this arm's task, as built */
     act_dim = envs.envs[0].act_dim;
     if (ppo->obs_dim != obs_dim || ppo->act_dim != act_dim)
         res = s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "ppo sized %dx%d, the %s %s task needs %dx%d (history %d)",
-                        ppo->obs_dim, ppo->act_dim, s2r_robot_kind_name(t->robot), s2r_task_kind_name(t->task.kind),
-                        obs_dim, act_dim, t->history);
-    if (res == S2R_OK && ppo->cfg.privileged_dim != (t->privileged_critic ? S2R_PRIVILEGED_DIM : 0))
+                        ppo->obs_dim, ppo->act_dim, s2r_robot_kind_name(training->robot), s2r_task_kind_name(training->task.kind),
+                        obs_dim, act_dim, training->history);
+    if (res == S2R_OK && ppo->cfg.privileged_dim != (training->privileged_critic ? S2R_PRIVILEGED_DIM : 0))
         res = s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "the ppo's critic takes %d privileged inputs, the training "
                         "gives %d (privileged_critic %d: make the ppo with privileged_dim %d)", ppo->cfg.privileged_dim,
-                        t->privileged_critic ? S2R_PRIVILEGED_DIM : 0, t->privileged_critic,
-                        t->privileged_critic ? S2R_PRIVILEGED_DIM : 0);
-    ppo->policy.made_for = s2r_made_for(t->robot, t->task.kind);
-    ppo->policy.history = t->history;
-    ppo->policy.randomization = s2r_randomization_digest(&t->randomization);
-    ppo->cfg.env_identity[0] = (uint64_t)ppo->policy.made_for | ((uint64_t)t->history << 32);
+                        training->privileged_critic ? S2R_PRIVILEGED_DIM : 0, training->privileged_critic,
+                        training->privileged_critic ? S2R_PRIVILEGED_DIM : 0);
+    ppo->policy.made_for = s2r_made_for(training->robot, training->task.kind);
+    ppo->policy.history = training->history;
+    ppo->policy.randomization = s2r_randomization_digest(&training->randomization);
+    ppo->cfg.env_identity[0] = (uint64_t)ppo->policy.made_for | ((uint64_t)training->history << 32);
     ppo->cfg.env_identity[1] = ppo->policy.randomization;
-    if (res == S2R_OK) res = s2r__training_resume(t, ppo, error);
+    if (res == S2R_OK) res = s2r__training_resume(training, ppo, error);
     if (res != S2R_OK) {
         s2r__task_envs_free(&envs);
         return res;
     }
-    res = s2r__training_log_open(&log, t, ppo, error);
+    res = s2r__training_log_open(&log, training, ppo, error);
     log.envs = &envs;
     if (res == S2R_OK && (res = s2r_ppo_train(ppo, envs.envs, s2r__training_callback, &log)) != S2R_OK)
         s2r__fail(error, res, "%s", ppo->error);
@@ -13728,33 +13728,33 @@ static s2r_result s2r__replay_place(void* self, const double xy[2]) {
     return ((s2r_replay*)self)->set->object ? S2R_OK : S2R_ERR_UNSUPPORTED;
 }
 
-S2RDEF s2r_result s2r_replay_init(s2r_replay* r, const s2r_trajectory_set* set, int index, const s2r_arm_info* info,
+S2RDEF s2r_result s2r_replay_init(s2r_replay* replay, const s2r_trajectory_set* set, int index, const s2r_arm_info* info,
                                   double tolerance) {
-    S2R_ASSERT(r);
-    memset(r, 0, sizeof *r);
+    S2R_ASSERT(replay);
+    memset(replay, 0, sizeof *replay);
     if (!set || !info || index < 0 || index >= set->count)
-        return s2r__fail(r->error, S2R_ERR_INVALID_ARGUMENT, "replay: no trajectory %d in the set", index);
+        return s2r__fail(replay->error, S2R_ERR_INVALID_ARGUMENT, "replay: no trajectory %d in the set", index);
     if (info->n_joints != set->n_joints || !isfinite(tolerance))
-        return s2r__fail(r->error, S2R_ERR_INVALID_ARGUMENT, "replay: the arm has %d joints, the log %d (and the "
+        return s2r__fail(replay->error, S2R_ERR_INVALID_ARGUMENT, "replay: the arm has %d joints, the log %d (and the "
                          "tolerance must be finite)", info->n_joints, set->n_joints);
-    r->set = set;
-    r->index = index;
-    r->tolerance = tolerance;
-    r->info = *info;
-    r->backend.self = r;
-    r->backend.name = "replay";
-    r->backend.info = &r->info;
-    r->backend.error = r->error;
-    r->backend.reset = s2r__replay_reset;
-    r->backend.command = s2r__replay_command;
-    r->backend.advance = s2r__replay_advance;
-    r->backend.read_sensors = s2r__replay_read;
-    r->backend.ground_truth = s2r__replay_truth;
-    r->backend.place_object = set->object ? s2r__replay_place : NULL;
+    replay->set = set;
+    replay->index = index;
+    replay->tolerance = tolerance;
+    replay->info = *info;
+    replay->backend.self = replay;
+    replay->backend.name = "replay";
+    replay->backend.info = &replay->info;
+    replay->backend.error = replay->error;
+    replay->backend.reset = s2r__replay_reset;
+    replay->backend.command = s2r__replay_command;
+    replay->backend.advance = s2r__replay_advance;
+    replay->backend.read_sensors = s2r__replay_read;
+    replay->backend.ground_truth = s2r__replay_truth;
+    replay->backend.place_object = set->object ? s2r__replay_place : NULL;
     return S2R_OK;
 }
 
-S2RDEF const s2r_backend* s2r_replay_backend(s2r_replay* r) { return &r->backend; }
+S2RDEF const s2r_backend* s2r_replay_backend(s2r_replay* replay) { return &replay->backend; }
 
 /* --- System identification: parameters and configuration ------------------ */
 
@@ -15351,40 +15351,40 @@ static void s2r__sysid_print_flat(const s2r_sysid* id, const s2r_sysid_result* r
     }
 }
 
-S2RDEF void s2r_sysid_print(const s2r_sysid* id, const s2r_sysid_result* r) {
+S2RDEF void s2r_sysid_print(const s2r_sysid* id, const s2r_sysid_result* result) {
     int i, j;
     printf("  %-15s %-9s %9s %9s %9s %19s %11s %10s\n", "parameter", "unit", "start", "value", "std err", "bounds",
            "sensitivity", "range +-");
-    for (i = 0; i < r->n_params; i++) {
+    for (i = 0; i < result->n_params; i++) {
         const s2r_sysid_param* sp = &id->config.param[i];
-        const char* note = !r->identifiable[i] ? "  not identifiable"
-                         : (r->value[i] == sp->lo || r->value[i] == sp->hi) ? "  at a bound" : "";
+        const char* note = !result->identifiable[i] ? "  not identifiable"
+                         : (result->value[i] == sp->lo || result->value[i] == sp->hi) ? "  at a bound" : "";
         char label[40];
         printf("  %-15s %-9s %9.4g %9.4g %9.2g   [%7.3g, %7.3g] %11.2e %10.3g%s\n", s2r__sysid_label(sp, label, sizeof label),
-               s2r__sysid_unit(sp->param), r->start[i], r->value[i], r->std_error[i], sp->lo, sp->hi, r->sensitivity[i],
-               r->half_width[i], note);
+               s2r__sysid_unit(sp->param), result->start[i], result->value[i], result->std_error[i], sp->lo, sp->hi, result->sensitivity[i],
+               result->half_width[i], note);
     }
-    printf("  training loss %.3e -> %.3e rad^2 in %d sweeps (%s), %d loss evaluations\n", r->loss[0], r->train_loss,
-           r->sweeps, r->converged ? "converged" : "sweep budget spent", r->evaluations);
-    s2r__sysid_print_profile(id, r);
+    printf("  training loss %.3e -> %.3e rad^2 in %d sweeps (%s), %d loss evaluations\n", result->loss[0], result->train_loss,
+           result->sweeps, result->converged ? "converged" : "sweep budget spent", result->evaluations);
+    s2r__sysid_print_profile(id, result);
     printf("  Levenberg-Marquardt from there (%s): loss %.3e (%+.2f %%), largest move %.2g of a parameter's bounds\n",
-           r->polished ? "taken" : "a check", r->polish_loss, 100 * (r->polish_loss / r->descent_loss - 1),
-           r->polish_distance);
-    printf("  standard errors from %.0f effectively independent residuals\n", r->effective_samples);
-    if (r->n_directions > 0) s2r__sysid_print_flat(id, r);
-    if (!isnan(r->validation_object_motion))
+           result->polished ? "taken" : "a check", result->polish_loss, 100 * (result->polish_loss / result->descent_loss - 1),
+           result->polish_distance);
+    printf("  standard errors from %.0f effectively independent residuals\n", result->effective_samples);
+    if (result->n_directions > 0) s2r__sysid_print_flat(id, result);
+    if (!isnan(result->validation_object_motion))
         printf("  object: held-out mean squared error %.3e -> %.3e m^2, camera floor %.3e: %.1f %% -> %.1f %% of "
-               "its motion\n", r->validation_object_mse_start, r->validation_object_mse, r->validation_object_floor,
-               100 * r->validation_object_relative_start, 100 * r->validation_object_relative);
+               "its motion\n", result->validation_object_mse_start, result->validation_object_mse, result->validation_object_floor,
+               100 * result->validation_object_relative_start, 100 * result->validation_object_relative);
     printf("  held-out error per joint (rms, %% of the joint's motion):");
-    for (j = 0; j < id->sim.robot.info.n_joints && !isnan(r->joint_rms[j]); j++)
-        printf(" %.2g mrad %.1f%%%s", 1000 * r->joint_rms[j], 100 * r->joint_relative[j], r->joint_misfit[j] ? " (misfit)" : "");
+    for (j = 0; j < id->sim.robot.info.n_joints && !isnan(result->joint_rms[j]); j++)
+        printf(" %.2g mrad %.1f%%%s", 1000 * result->joint_rms[j], 100 * result->joint_relative[j], result->joint_misfit[j] ? " (misfit)" : "");
     printf("\n  validation MSE %.3e -> %.3e rad^2, %.1f %% -> %.1f %% of the motion: %s (every parameter at its lower "
-           "bound: %.1f %%, upper: %.1f %%)\n", r->validation_mse_start, r->validation_mse, 100 * r->validation_relative_start,
-           100 * r->validation_relative, s2r_sysid_verdict_name(r->verdict), 100 * r->validation_relative_corner[0],
-           100 * r->validation_relative_corner[1]);
+           "bound: %.1f %%, upper: %.1f %%)\n", result->validation_mse_start, result->validation_mse, 100 * result->validation_relative_start,
+           100 * result->validation_relative, s2r_sysid_verdict_name(result->verdict), 100 * result->validation_relative_corner[0],
+           100 * result->validation_relative_corner[1]);
     for (j = 0; j < id->sim.robot.info.n_joints; j++)
-        if (r->joint_misfit[j])
+        if (result->joint_misfit[j])
             printf("  joint %d is not followed: the shared parameters cannot hold it; fit its own kp, kv, damping, "
                    "armature or friction loss (s2r_sysid_param.joint = %d)\n", j + 1, j + 1);
 }
@@ -15407,15 +15407,15 @@ static const char* s2r__name_of(const char* const* names, int n, int i) {
     return (i >= 0 && i < n) ? names[i] : "unknown";
 }
 
-S2RDEF const char* s2r_stage_name(s2r_stage s) { return s2r__name_of(s2r__stage_names, S2R_STAGE_COUNT, (int)s); }
-S2RDEF const char* s2r_verdict_name(s2r_verdict v) { return s2r__name_of(s2r__verdict_names, S2R_VERDICT_COUNT, (int)v); }
-S2RDEF const char* s2r_intervention_name(s2r_intervention k) {
-    return s2r__name_of(s2r__intervention_names, S2R_INTERVENTION_COUNT, (int)k);
+S2RDEF const char* s2r_stage_name(s2r_stage stage) { return s2r__name_of(s2r__stage_names, S2R_STAGE_COUNT, (int)stage); }
+S2RDEF const char* s2r_verdict_name(s2r_verdict verdict) { return s2r__name_of(s2r__verdict_names, S2R_VERDICT_COUNT, (int)verdict); }
+S2RDEF const char* s2r_intervention_name(s2r_intervention kind) {
+    return s2r__name_of(s2r__intervention_names, S2R_INTERVENTION_COUNT, (int)kind);
 }
-S2RDEF const char* s2r_drift_kind_name(s2r_drift_kind k) {
-    return s2r__name_of(s2r__drift_kind_names, S2R_DRIFT_KIND_COUNT, (int)k);
+S2RDEF const char* s2r_drift_kind_name(s2r_drift_kind kind) {
+    return s2r__name_of(s2r__drift_kind_names, S2R_DRIFT_KIND_COUNT, (int)kind);
 }
-S2RDEF const char* s2r_alarm_name(s2r_alarm a) { return s2r__name_of(s2r__alarm_names, S2R_ALARM_COUNT, (int)a); }
+S2RDEF const char* s2r_alarm_name(s2r_alarm alarm) { return s2r__name_of(s2r__alarm_names, S2R_ALARM_COUNT, (int)alarm); }
 S2RDEF const char* s2r_alarm_response_name(s2r_alarm_response r) {
     return s2r__name_of(s2r__alarm_response_names, S2R_ALARM_RESPONSE_COUNT, (int)r);
 }
@@ -15689,71 +15689,71 @@ static s2r_result s2r__safety_ground_truth(void* self, s2r_ground_truth* out) {
 /* The monitor's own drive-level halt is its e-stop. */
 static s2r_result s2r__safety_halt(void* self) { return s2r_safety_estop((s2r_safety*)self, "halt"); }
 
-S2RDEF s2r_result s2r_safety_init(s2r_safety* s, const s2r_safety_config* config, const s2r_backend* inner) {
+S2RDEF s2r_result s2r_safety_init(s2r_safety* safety, const s2r_safety_config* config, const s2r_backend* inner) {
     s2r_result res;
-    S2R_ASSERT(s && config);
-    memset(s, 0, sizeof *s);
-    res = s2r__safety_check_config(config, s->error);
+    S2R_ASSERT(safety && config);
+    memset(safety, 0, sizeof *safety);
+    res = s2r__safety_check_config(config, safety->error);
     if (res != S2R_OK) return res;
     if (!inner || !inner->info || !inner->info->model)
-        return s2r__fail(s->error, S2R_ERR_INVALID_ARGUMENT, "safety: backend without arm info");
-    s->config = *config;
-    s->inner = inner;
-    s->kinematics = mj_makeData(inner->info->model);
-    if (!s->kinematics) return s2r__fail(s->error, S2R_ERR_OUT_OF_MEMORY, "safety: mj_makeData failed");
-    s2r__safety_geometry(s);
-    memcpy(s->q_sent, inner->info->q_home, sizeof s->q_sent);
-    s->estop_time = -1;
-    snprintf(s->name, sizeof s->name, "safety(%.50s)", inner->name ? inner->name : "backend");
-    s->backend.self = s;
-    s->backend.name = s->name;
-    s->backend.info = inner->info;
-    s->backend.error = s->error;
-    s->backend.reset = s2r__safety_reset;
-    s->backend.command = s2r__safety_command;
-    s->backend.advance = s2r__safety_advance;
-    s->backend.read_sensors = s2r__safety_read_sensors;
-    s->backend.ground_truth = s2r__safety_ground_truth;
-    s->backend.halt = s2r__safety_halt;
+        return s2r__fail(safety->error, S2R_ERR_INVALID_ARGUMENT, "safety: backend without arm info");
+    safety->config = *config;
+    safety->inner = inner;
+    safety->kinematics = mj_makeData(inner->info->model);
+    if (!safety->kinematics) return s2r__fail(safety->error, S2R_ERR_OUT_OF_MEMORY, "safety: mj_makeData failed");
+    s2r__safety_geometry(safety);
+    memcpy(safety->q_sent, inner->info->q_home, sizeof safety->q_sent);
+    safety->estop_time = -1;
+    snprintf(safety->name, sizeof safety->name, "safety(%.50s)", inner->name ? inner->name : "backend");
+    safety->backend.self = safety;
+    safety->backend.name = safety->name;
+    safety->backend.info = inner->info;
+    safety->backend.error = safety->error;
+    safety->backend.reset = s2r__safety_reset;
+    safety->backend.command = s2r__safety_command;
+    safety->backend.advance = s2r__safety_advance;
+    safety->backend.read_sensors = s2r__safety_read_sensors;
+    safety->backend.ground_truth = s2r__safety_ground_truth;
+    safety->backend.halt = s2r__safety_halt;
     return S2R_OK;
 }
 
-S2RDEF void s2r_safety_free(s2r_safety* s) {
-    if (!s) return;
-    if (s->kinematics) mj_deleteData(s->kinematics);
-    memset(s, 0, sizeof *s);
+S2RDEF void s2r_safety_free(s2r_safety* safety) {
+    if (!safety) return;
+    if (safety->kinematics) mj_deleteData(safety->kinematics);
+    memset(safety, 0, sizeof *safety);
 }
 
-S2RDEF const s2r_backend* s2r_safety_backend(s2r_safety* s) { return &s->backend; }
+S2RDEF const s2r_backend* s2r_safety_backend(s2r_safety* safety) { return &safety->backend; }
 
-S2RDEF unsigned s2r_safety_check(s2r_safety* s, const double* q_target, double* q_safe) {
+S2RDEF unsigned s2r_safety_check(s2r_safety* safety, const double* q_target, double* q_safe) {
     double scratch[S2R_MAX_JOINTS];
-    return s2r__safety_filter(s, q_target, q_safe ? q_safe : scratch);
+    return s2r__safety_filter(safety, q_target, q_safe ? q_safe : scratch);
 }
 
-S2RDEF unsigned s2r_safety_filter_action(s2r_safety* s, float* action, int n) {
+S2RDEF unsigned s2r_safety_filter_action(s2r_safety* safety, float* action, int n) {
     if (!action || n <= 0 || s2r_all_finite_f(action, n)) return 0;
     memset(action, 0, (size_t)n * sizeof(float));
-    if (s) s2r__safety_count(s, S2R_INTERVENTION_BIT(S2R_INTERVENTION_NONFINITE));
+    if (safety) s2r__safety_count(safety, S2R_INTERVENTION_BIT(S2R_INTERVENTION_NONFINITE));
     return S2R_INTERVENTION_BIT(S2R_INTERVENTION_NONFINITE);
 }
 
-S2RDEF s2r_result s2r_safety_estop(s2r_safety* s, const char* reason) {
-    s2r__safety_stop(s, reason);
+S2RDEF s2r_result s2r_safety_estop(s2r_safety* safety, const char* reason) {
+    s2r__safety_stop(safety, reason);
     return S2R_OK;
 }
 
-S2RDEF int s2r_safety_episode_interventions(const s2r_safety* s) {
+S2RDEF int s2r_safety_episode_interventions(const s2r_safety* safety) {
     int k, total = 0;
-    for (k = 0; k < S2R_INTERVENTION_COUNT; k++) total += s->episode_count[k];
+    for (k = 0; k < S2R_INTERVENTION_COUNT; k++) total += safety->episode_count[k];
     return total;
 }
 
-S2RDEF s2r_result s2r_safety_set_workspace_scale(s2r_safety* s, double scale) {
+S2RDEF s2r_result s2r_safety_set_workspace_scale(s2r_safety* safety, double scale) {
     if (!(scale >= 0 && scale <= 1))
-        return s2r__fail(s->error, S2R_ERR_INVALID_ARGUMENT, "safety: workspace scale must be in [0, 1]");
-    s->config.workspace_scale = scale;
-    s2r__safety_geometry(s);
+        return s2r__fail(safety->error, S2R_ERR_INVALID_ARGUMENT, "safety: workspace scale must be in [0, 1]");
+    safety->config.workspace_scale = scale;
+    s2r__safety_geometry(safety);
     return S2R_OK;
 }
 
@@ -15800,32 +15800,32 @@ static s2r_result s2r__deploy_check_pair(s2r_reach* reach, s2r_safety* s) {
     return S2R_OK;
 }
 
-S2RDEF s2r_result s2r_deploy_episode(const s2r_controller* policy, s2r_reach* reach, s2r_safety* s,
+S2RDEF s2r_result s2r_deploy_episode(const s2r_controller* policy, s2r_reach* reach, s2r_safety* safety,
                                      s2r_rng* rng, s2r_episode_stats* out) {
     float obs[S2R_REACH_MAX_OBS];
-    s2r_result res = s2r__deploy_check_pair(reach, s);
+    s2r_result res = s2r__deploy_check_pair(reach, safety);
     if (res != S2R_OK) return res;
     if ((res = s2r_reach_reset(reach, rng, obs)) != S2R_OK) return res;
-    return s2r__deploy_rollout(policy, reach, s, obs, out);
+    return s2r__deploy_rollout(policy, reach, safety, obs, out);
 }
 
-S2RDEF void s2r_run_summary_add(s2r_run_summary* sum, const s2r_episode_stats* e) {
+S2RDEF void s2r_run_summary_add(s2r_run_summary* summary, const s2r_episode_stats* e) {
     int k;
-    double returns = sum->mean_return * sum->episodes + e->ret;
-    double peaks = sum->mean_torque_peak * sum->episodes + e->torque_peak;
-    sum->episodes++;
-    sum->successes += e->success;
-    sum->catastrophic += e->catastrophic;
-    sum->interventions += e->interventions;
-    for (k = 0; k < S2R_INTERVENTION_COUNT; k++) sum->intervention[k] += e->intervention[k];
-    if (e->torque_peak > sum->torque_peak) sum->torque_peak = e->torque_peak;
-    sum->mean_return = returns / sum->episodes;
-    sum->mean_torque_peak = peaks / sum->episodes;
-    sum->success_rate = (double)sum->successes / sum->episodes;
-    s2r_wilson_interval(sum->successes, sum->episodes, &sum->success_lo, &sum->success_hi);
+    double returns = summary->mean_return * summary->episodes + e->ret;
+    double peaks = summary->mean_torque_peak * summary->episodes + e->torque_peak;
+    summary->episodes++;
+    summary->successes += e->success;
+    summary->catastrophic += e->catastrophic;
+    summary->interventions += e->interventions;
+    for (k = 0; k < S2R_INTERVENTION_COUNT; k++) summary->intervention[k] += e->intervention[k];
+    if (e->torque_peak > summary->torque_peak) summary->torque_peak = e->torque_peak;
+    summary->mean_return = returns / summary->episodes;
+    summary->mean_torque_peak = peaks / summary->episodes;
+    summary->success_rate = (double)summary->successes / summary->episodes;
+    s2r_wilson_interval(summary->successes, summary->episodes, &summary->success_lo, &summary->success_hi);
 }
 
-S2RDEF s2r_result s2r_deploy_run(const s2r_controller* policy, s2r_reach* reach, s2r_safety* s,
+S2RDEF s2r_result s2r_deploy_run(const s2r_controller* policy, s2r_reach* reach, s2r_safety* safety,
                                  int episodes, uint64_t seed, uint64_t stream0, s2r_run_summary* out) {
     int i;
     memset(out, 0, sizeof *out);
@@ -15833,7 +15833,7 @@ S2RDEF s2r_result s2r_deploy_run(const s2r_controller* policy, s2r_reach* reach,
     for (i = 0; i < episodes; i++) {
         s2r_rng rng = s2r_rng_make(seed, stream0 + (uint64_t)i);
         s2r_episode_stats e;
-        s2r_result res = s2r_deploy_episode(policy, reach, s, &rng, &e);
+        s2r_result res = s2r_deploy_episode(policy, reach, safety, &rng, &e);
         if (res != S2R_OK) return res;
         s2r_run_summary_add(out, &e);
     }
@@ -15965,18 +15965,18 @@ static void s2r__shadow_finish(s2r_shadow_stats* out) {
 }
 
 S2RDEF s2r_result s2r_shadow_run(const s2r_controller* policy, const s2r_controller* fallback,
-                                 s2r_reach* reach, s2r_safety* s, int episodes, uint64_t seed,
+                                 s2r_reach* reach, s2r_safety* safety, int episodes, uint64_t seed,
                                  double agree_tol, s2r_shadow_stats* out, s2r_deploy* log) {
     int i;
     memset(out, 0, sizeof *out);
-    if (!policy || !fallback || !s || episodes < 1 || !(agree_tol >= 0))
+    if (!policy || !fallback || !safety || episodes < 1 || !(agree_tol >= 0))
         return s2r__fail(reach->error, S2R_ERR_INVALID_ARGUMENT, "shadow: need a policy, a fallback, a monitor, episodes >= 1, agree_tol >= 0");
-    if (s2r__deploy_check_pair(reach, s) != S2R_OK) return S2R_ERR_INVALID_ARGUMENT;
+    if (s2r__deploy_check_pair(reach, safety) != S2R_OK) return S2R_ERR_INVALID_ARGUMENT;
     for (i = 0; i < episodes; i++) {
         s2r_rng rng = s2r_rng_make(seed, (uint64_t)i);
         s2r_step_result r;
         int before_unsafe = out->unsafe, before_agree = out->agreements, before = out->proposals;
-        s2r_result res = s2r__shadow_episode(policy, fallback, reach, s, agree_tol, &rng, out, &r);
+        s2r_result res = s2r__shadow_episode(policy, fallback, reach, safety, agree_tol, &rng, out, &r);
         if (res != S2R_OK) return res;
         out->episodes++;
         out->fallback_successes += r.success;
@@ -16097,20 +16097,20 @@ S2RDEF s2r_gate_result s2r_gate_sim_regression(const s2r_gate_config* c, int pas
     return g;
 }
 
-S2RDEF s2r_gate_result s2r_gate_sysid(const s2r_gate_config* c, double mse) {
-    s2r_gate_result g = s2r__gate_make(S2R_STAGE_SYSID, 0, mse, c->sysid_good_mse);
-    if (!(mse >= 0) || !isfinite(mse))
-        s2r__gate_say(&g, S2R_VERDICT_FAIL, "invalid validation MSE %g: blocked", mse);
-    else if (mse < c->sysid_good_mse)
-        s2r__gate_say(&g, S2R_VERDICT_PASS, "validation MSE %.4g < %.3g: the simulator matches this unit", mse, c->sysid_good_mse);
-    else if (mse <= c->sysid_block_mse) {
+S2RDEF s2r_gate_result s2r_gate_sysid(const s2r_gate_config* c, double validation_mse) {
+    s2r_gate_result g = s2r__gate_make(S2R_STAGE_SYSID, 0, validation_mse, c->sysid_good_mse);
+    if (!(validation_mse >= 0) || !isfinite(validation_mse))
+        s2r__gate_say(&g, S2R_VERDICT_FAIL, "invalid validation MSE %g: blocked", validation_mse);
+    else if (validation_mse < c->sysid_good_mse)
+        s2r__gate_say(&g, S2R_VERDICT_PASS, "validation MSE %.4g < %.3g: the simulator matches this unit", validation_mse, c->sysid_good_mse);
+    else if (validation_mse <= c->sysid_block_mse) {
         g.threshold = c->sysid_block_mse;
         s2r__gate_say(&g, S2R_VERDICT_WARN, "validation MSE %.4g in [%.3g, %.3g]: acceptable, watch this unit closely",
-                      mse, c->sysid_good_mse, c->sysid_block_mse);
+                      validation_mse, c->sysid_good_mse, c->sysid_block_mse);
     } else {
         g.threshold = c->sysid_block_mse;
         s2r__gate_say(&g, S2R_VERDICT_FAIL, "validation MSE %.4g > %.3g: the simulator does not describe this unit; blocked",
-                      mse, c->sysid_block_mse);
+                      validation_mse, c->sysid_block_mse);
     }
     return g;
 }
@@ -16184,87 +16184,87 @@ static void s2r__gate_sequential(const s2r_gate_config* c, s2r_stage stage, int 
                       lower, upper);
 }
 
-S2RDEF s2r_gate_result s2r_gate_tethered(const s2r_gate_config* c, int k, int n) {
-    s2r_gate_result g = s2r__gate_make(S2R_STAGE_TETHERED, n, 0, c->tethered_success);
+S2RDEF s2r_gate_result s2r_gate_tethered(const s2r_gate_config* c, int successes, int episodes) {
+    s2r_gate_result g = s2r__gate_make(S2R_STAGE_TETHERED, episodes, 0, c->tethered_success);
     double t = c->tethered_success;
-    if (!s2r__counts_ok(k, n)) {
-        s2r__gate_say(&g, S2R_VERDICT_FAIL, "invalid statistics: %d successes of %d episodes", k, n);
+    if (!s2r__counts_ok(successes, episodes)) {
+        s2r__gate_say(&g, S2R_VERDICT_FAIL, "invalid statistics: %d successes of %d episodes", successes, episodes);
         return g;
     }
-    s2r__gate_rate(&g, k, n);
-    if (c->rule == S2R_GATE_SEQUENTIAL) s2r__gate_sequential(c, S2R_STAGE_TETHERED, k, n, &g);
-    else if (n < c->tethered_min_episodes)
-        s2r__gate_say(&g, S2R_VERDICT_CONTINUE, "%d of at least %d episodes", n, c->tethered_min_episodes);
+    s2r__gate_rate(&g, successes, episodes);
+    if (c->rule == S2R_GATE_SEQUENTIAL) s2r__gate_sequential(c, S2R_STAGE_TETHERED, successes, episodes, &g);
+    else if (episodes < c->tethered_min_episodes)
+        s2r__gate_say(&g, S2R_VERDICT_CONTINUE, "%d of at least %d episodes", episodes, c->tethered_min_episodes);
     else if (g.lo > t)
-        s2r__gate_say(&g, S2R_VERDICT_PASS, "%d of %d episodes succeeded: 95%% CI %.3f-%.3f lies above %.2f", k, n, g.lo, g.hi, t);
+        s2r__gate_say(&g, S2R_VERDICT_PASS, "%d of %d episodes succeeded: 95%% CI %.3f-%.3f lies above %.2f", successes, episodes, g.lo, g.hi, t);
     else if (g.hi <= t)
-        s2r__gate_say(&g, S2R_VERDICT_FAIL, "%d of %d episodes succeeded: 95%% CI %.3f-%.3f is not above %.2f", k, n, g.lo, g.hi, t);
-    else if (n >= c->tethered_max_episodes)
+        s2r__gate_say(&g, S2R_VERDICT_FAIL, "%d of %d episodes succeeded: 95%% CI %.3f-%.3f is not above %.2f", successes, episodes, g.lo, g.hi, t);
+    else if (episodes >= c->tethered_max_episodes)
         s2r__gate_say(&g, g.value > t + S2R_GATE_EPS ? S2R_VERDICT_PASS : S2R_VERDICT_FAIL,
-                      "%d of %d episodes (the cap): %.3f %s %.2f (95%% CI %.3f-%.3f)", k, n, g.value,
+                      "%d of %d episodes (the cap): %.3f %s %.2f (95%% CI %.3f-%.3f)", successes, episodes, g.value,
                       g.value > t + S2R_GATE_EPS ? "is above" : "is not above", t, g.lo, g.hi);
     else
-        s2r__gate_say(&g, S2R_VERDICT_CONTINUE, "%d of %d: 95%% CI %.3f-%.3f still contains %.2f", k, n, g.lo, g.hi, t);
+        s2r__gate_say(&g, S2R_VERDICT_CONTINUE, "%d of %d: 95%% CI %.3f-%.3f still contains %.2f", successes, episodes, g.lo, g.hi, t);
     return g;
 }
 
-S2RDEF s2r_gate_result s2r_gate_constrained(const s2r_gate_config* c, int k, int n, int catastrophic) {
-    s2r_gate_result g = s2r__gate_make(S2R_STAGE_CONSTRAINED, n, 0, c->constrained_success);
+S2RDEF s2r_gate_result s2r_gate_constrained(const s2r_gate_config* c, int successes, int episodes, int catastrophic) {
+    s2r_gate_result g = s2r__gate_make(S2R_STAGE_CONSTRAINED, episodes, 0, c->constrained_success);
     int pass;
-    if (!s2r__counts_ok(k, n) || !s2r__counts_ok(catastrophic, n)) {
-        s2r__gate_say(&g, S2R_VERDICT_FAIL, "invalid statistics: %d successes, %d catastrophic of %d episodes", k, catastrophic, n);
+    if (!s2r__counts_ok(successes, episodes) || !s2r__counts_ok(catastrophic, episodes)) {
+        s2r__gate_say(&g, S2R_VERDICT_FAIL, "invalid statistics: %d successes, %d catastrophic of %d episodes", successes, catastrophic, episodes);
         return g;
     }
-    s2r__gate_rate(&g, k, n);
+    s2r__gate_rate(&g, successes, episodes);
     pass = g.value >= c->constrained_success - S2R_GATE_EPS;
     if (catastrophic > c->constrained_max_catastrophic)
-        s2r__gate_say(&g, S2R_VERDICT_FAIL, "%d catastrophic episode(s) (e-stop or blow-up) in %d", catastrophic, n);
+        s2r__gate_say(&g, S2R_VERDICT_FAIL, "%d catastrophic episode(s) (e-stop or blow-up) in %d", catastrophic, episodes);
     else if (c->rule == S2R_GATE_SEQUENTIAL)
-        s2r__gate_sequential(c, S2R_STAGE_CONSTRAINED, k, n, &g);
-    else if (n < c->constrained_episodes)
-        s2r__gate_say(&g, S2R_VERDICT_CONTINUE, "%d of %d episodes", n, c->constrained_episodes);
+        s2r__gate_sequential(c, S2R_STAGE_CONSTRAINED, successes, episodes, &g);
+    else if (episodes < c->constrained_episodes)
+        s2r__gate_say(&g, S2R_VERDICT_CONTINUE, "%d of %d episodes", episodes, c->constrained_episodes);
     else
         s2r__gate_say(&g, pass ? S2R_VERDICT_PASS : S2R_VERDICT_FAIL,
-                      "%d of %d episodes succeeded: %.3f (95%% CI %.3f-%.3f) %s %.2f, no catastrophic failure", k, n,
+                      "%d of %d episodes succeeded: %.3f (95%% CI %.3f-%.3f) %s %.2f, no catastrophic failure", successes, episodes,
                       g.value, g.lo, g.hi, pass ? "meets" : "is below", c->constrained_success);
     return g;
 }
 
-S2RDEF s2r_gate_result s2r_gate_canary(const s2r_gate_config* c, int kc, int nc, int ki, int ni) {
-    s2r_gate_result g = s2r__gate_make(S2R_STAGE_CANARY, nc, 0, -c->canary_margin);
+S2RDEF s2r_gate_result s2r_gate_canary(const s2r_gate_config* c, int cand_successes, int cand_episodes, int inc_successes, int inc_episodes) {
+    s2r_gate_result g = s2r__gate_make(S2R_STAGE_CANARY, cand_episodes, 0, -c->canary_margin);
     double pc, pi;
-    if (!s2r__counts_ok(kc, nc) || !s2r__counts_ok(ki, ni)) {
-        s2r__gate_say(&g, S2R_VERDICT_FAIL, "invalid statistics: candidate %d of %d, incumbent %d of %d", kc, nc, ki, ni);
+    if (!s2r__counts_ok(cand_successes, cand_episodes) || !s2r__counts_ok(inc_successes, inc_episodes)) {
+        s2r__gate_say(&g, S2R_VERDICT_FAIL, "invalid statistics: candidate %d of %d, incumbent %d of %d", cand_successes, cand_episodes, inc_successes, inc_episodes);
         return g;
     }
-    pc = nc > 0 ? (double)kc / nc : 0;
-    pi = ni > 0 ? (double)ki / ni : 0;
+    pc = cand_episodes > 0 ? (double)cand_successes / cand_episodes : 0;
+    pi = inc_episodes > 0 ? (double)inc_successes / inc_episodes : 0;
     g.value = pc - pi;
-    s2r_newcombe_interval(kc, nc, ki, ni, &g.lo, &g.hi);
-    if (nc < c->canary_min_episodes || ni < c->canary_min_episodes)
-        s2r__gate_say(&g, S2R_VERDICT_CONTINUE, "%d and %d of %d episodes per controller", nc, ni, c->canary_min_episodes);
+    s2r_newcombe_interval(cand_successes, cand_episodes, inc_successes, inc_episodes, &g.lo, &g.hi);
+    if (cand_episodes < c->canary_min_episodes || inc_episodes < c->canary_min_episodes)
+        s2r__gate_say(&g, S2R_VERDICT_CONTINUE, "%d and %d of %d episodes per controller", cand_episodes, inc_episodes, c->canary_min_episodes);
     else if (g.hi < 0) {
         g.threshold = 0;
         s2r__gate_say(&g, S2R_VERDICT_FAIL, "candidate %d/%d vs incumbent %d/%d: difference %.3f, 95%% CI %.3f to %.3f, worse",
-                      kc, nc, ki, ni, g.value, g.lo, g.hi);
+                      cand_successes, cand_episodes, inc_successes, inc_episodes, g.value, g.lo, g.hi);
     } else if (g.value < -c->canary_margin - S2R_GATE_EPS)
         s2r__gate_say(&g, S2R_VERDICT_FAIL, "candidate %d/%d vs incumbent %d/%d: drop %.3f exceeds the margin %.2f",
-                      kc, nc, ki, ni, -g.value, c->canary_margin);
+                      cand_successes, cand_episodes, inc_successes, inc_episodes, -g.value, c->canary_margin);
     else
         s2r__gate_say(&g, S2R_VERDICT_PASS, "candidate %d/%d vs incumbent %d/%d: difference %.3f, 95%% CI %.3f to %.3f, not worse",
-                      kc, nc, ki, ni, g.value, g.lo, g.hi);
+                      cand_successes, cand_episodes, inc_successes, inc_episodes, g.value, g.lo, g.hi);
     return g;
 }
 
-S2RDEF s2r_gate_result s2r_gate_canary_pairs(const s2r_gate_config* c, int pairs, int wins, int losses) {
+S2RDEF s2r_gate_result s2r_gate_canary_pairs(const s2r_gate_config* c, int pairs, int candidate_only, int incumbent_only) {
     s2r_gate_result g = s2r__gate_make(S2R_STAGE_CANARY, pairs, 0, -c->canary_margin);
     s2r_sprt_config t;
     char why[S2R_ERROR_LEN];
     double llr;
     s2r_verdict v;
-    if (pairs < 0 || wins < 0 || losses < 0 || wins > pairs - losses) {
+    if (pairs < 0 || candidate_only < 0 || incumbent_only < 0 || candidate_only > pairs - incumbent_only) {
         s2r__gate_say(&g, S2R_VERDICT_FAIL, "invalid statistics: %d pairs, %d won by the candidate, %d by the incumbent",
-                      pairs, wins, losses);
+                      pairs, candidate_only, incumbent_only);
         return g;
     }
     t.p0 = c->canary_worse_share;
@@ -16276,22 +16276,22 @@ S2RDEF s2r_gate_result s2r_gate_canary_pairs(const s2r_gate_config* c, int pairs
         s2r__gate_say(&g, S2R_VERDICT_FAIL, "bad canary design: %s", c->canary_max_pairs < 1 ? "max pairs < 1" : why);
         return g;
     }
-    g.value = g.lo = g.hi = pairs > 0 ? (double)(wins - losses) / pairs : 0;   /* the observed difference */
-    v = s2r_sprt_decide(&t, wins, wins + losses, &llr);
+    g.value = g.lo = g.hi = pairs > 0 ? (double)(candidate_only - incumbent_only) / pairs : 0;   /* the observed difference */
+    v = s2r_sprt_decide(&t, candidate_only, candidate_only + incumbent_only, &llr);
     if (v == S2R_VERDICT_PASS)
         s2r__gate_say(&g, v, "%d pairs, %d disagreements won %d : %d: log-likelihood ratio %.2f reached the pass "
-                      "boundary (not worse)", pairs, wins + losses, wins, losses, llr);
+                      "boundary (not worse)", pairs, candidate_only + incumbent_only, candidate_only, incumbent_only, llr);
     else if (v == S2R_VERDICT_FAIL)
         s2r__gate_say(&g, v, "%d pairs, %d disagreements won %d : %d: log-likelihood ratio %.2f reached the fail "
-                      "boundary (worse)", pairs, wins + losses, wins, losses, llr);
+                      "boundary (worse)", pairs, candidate_only + incumbent_only, candidate_only, incumbent_only, llr);
     else if (pairs >= c->canary_max_pairs)
         s2r__gate_say(&g, g.value >= -c->canary_margin - S2R_GATE_EPS ? S2R_VERDICT_PASS : S2R_VERDICT_FAIL,
                       "%d pairs (the cap), %d disagreements won %d : %d: drop %.3f %s the margin %.2f", pairs,
-                      wins + losses, wins, losses, (double)(losses - wins) / pairs,
+                      candidate_only + incumbent_only, candidate_only, incumbent_only, (double)(incumbent_only - candidate_only) / pairs,
                       g.value >= -c->canary_margin - S2R_GATE_EPS ? "within" : "beyond", c->canary_margin);
     else
         s2r__gate_say(&g, S2R_VERDICT_CONTINUE, "%d pairs, %d disagreements won %d : %d: log-likelihood ratio %.2f "
-                      "between the boundaries", pairs, wins + losses, wins, losses, llr);
+                      "between the boundaries", pairs, candidate_only + incumbent_only, candidate_only, incumbent_only, llr);
     return g;
 }
 
@@ -16305,7 +16305,7 @@ static s2r_gate_result s2r__gate_of(const s2r_gate_config* c, s2r_stage stage, i
     return stage == S2R_STAGE_TETHERED ? s2r_gate_tethered(c, k, n) : s2r_gate_constrained(c, k, n, catastrophic);
 }
 
-S2RDEF s2r_result s2r_stage_run(const s2r_controller* policy, s2r_reach* reach, s2r_safety* s,
+S2RDEF s2r_result s2r_stage_run(const s2r_controller* policy, s2r_reach* reach, s2r_safety* safety,
                                 const s2r_gate_config* gates, s2r_stage stage, uint64_t seed, uint64_t stream0,
                                 s2r_run_summary* out, s2r_gate_result* gate) {
     int cap;
@@ -16318,7 +16318,7 @@ S2RDEF s2r_result s2r_stage_run(const s2r_controller* policy, s2r_reach* reach, 
     do {
         s2r_rng rng = s2r_rng_make(seed, stream0 + (uint64_t)out->episodes);
         s2r_episode_stats e;
-        s2r_result res = s2r_deploy_episode(policy, reach, s, &rng, &e);
+        s2r_result res = s2r_deploy_episode(policy, reach, safety, &rng, &e);
         if (res != S2R_OK) return res;
         s2r_run_summary_add(out, &e);
         *gate = s2r__gate_of(gates, stage, out->successes, out->episodes, out->catastrophic);
@@ -16686,34 +16686,34 @@ static s2r_stage s2r__stage_after(s2r_stage s, s2r_verdict v) {
     return (s2r_stage)(s + 1);
 }
 
-S2RDEF s2r_result s2r_deploy_apply(s2r_deploy* d, const s2r_gate_result* g) {
+S2RDEF s2r_result s2r_deploy_apply(s2r_deploy* d, const s2r_gate_result* gate) {
     s2r__json j;
     s2r_deploy_event e;
-    if (!g || (int)g->verdict < 0 || (int)g->verdict >= S2R_VERDICT_COUNT || (int)g->stage < 0 ||
-        (int)g->stage >= S2R_STAGE_COUNT)
+    if (!gate || (int)gate->verdict < 0 || (int)gate->verdict >= S2R_VERDICT_COUNT || (int)gate->stage < 0 ||
+        (int)gate->stage >= S2R_STAGE_COUNT)
         return s2r__fail(d->error, S2R_ERR_INVALID_ARGUMENT, "deploy: invalid gate result");
-    if (d->stage == S2R_STAGE_ROLLED_BACK) return s2r__deploy_refuse(d, g, "the policy was rolled back; deploy a new version");
-    if (g->stage != d->stage) return s2r__deploy_refuse(d, g, "the policy is at another stage; stages cannot be skipped");
+    if (d->stage == S2R_STAGE_ROLLED_BACK) return s2r__deploy_refuse(d, gate, "the policy was rolled back; deploy a new version");
+    if (gate->stage != d->stage) return s2r__deploy_refuse(d, gate, "the policy is at another stage; stages cannot be skipped");
     memset(&e, 0, sizeof e);
     e.seq = d->seq + 1;
     e.stage = d->stage;
-    e.next = s2r__stage_after(d->stage, g->verdict);
-    e.verdict = g->verdict;
+    e.next = s2r__stage_after(d->stage, gate->verdict);
+    e.verdict = gate->verdict;
     e.unit = -1;
-    e.n = g->n;
-    e.value = g->value;
-    e.lo = g->lo;
-    e.hi = g->hi;
+    e.n = gate->n;
+    e.value = gate->value;
+    e.lo = gate->lo;
+    e.hi = gate->hi;
     s2r__json_begin(&j, d, "gate");
-    s2r__json_string(&j, "verdict", s2r_verdict_name(g->verdict));
+    s2r__json_string(&j, "verdict", s2r_verdict_name(gate->verdict));
     s2r__json_string(&j, "next", s2r_stage_name(e.next));
-    s2r__json_number(&j, "n", g->n);
-    s2r__json_number(&j, "value", g->value);
-    s2r__json_number(&j, "lo", g->lo);
-    s2r__json_number(&j, "hi", g->hi);
-    s2r__json_number(&j, "threshold", g->threshold);
-    s2r__json_string(&j, "reason", g->reason);
-    if (g->verdict != S2R_VERDICT_CONTINUE) s2r__deploy_remember(d, &e);
+    s2r__json_number(&j, "n", gate->n);
+    s2r__json_number(&j, "value", gate->value);
+    s2r__json_number(&j, "lo", gate->lo);
+    s2r__json_number(&j, "hi", gate->hi);
+    s2r__json_number(&j, "threshold", gate->threshold);
+    s2r__json_string(&j, "reason", gate->reason);
+    if (gate->verdict != S2R_VERDICT_CONTINUE) s2r__deploy_remember(d, &e);
     d->stage = e.next;   /* the decision stands even if the disk fails */
     return s2r__json_commit(&j, d);
 }
