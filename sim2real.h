@@ -208,6 +208,9 @@
    ------------------------
    In the order data flows, each opening with a banner saying what it is
    for; the implementation repeats the order under SIM2REAL_IMPLEMENTATION:
+   each section's implementation opens with a comment whose first line is
+   ">> section: NAME" (search for ">> section"), then its flow: what to read
+   first, what follows.
      Core                  results, error messages, allocators, RNG streams
      Robots                embedded UR5e and Panda MJCF, your own MJCF
      Randomization         distributions, the named parameter table, files
@@ -241,34 +244,41 @@
    ----------------
    For each question a reader brings, the functions that answer it, in the
    order to read them (search for the name; each is defined once in the
-   implementation, most of them in file order):
+   implementation or the example named).  The first five read down the
+   file: each function, and each function of its section it calls, is
+   defined below its caller (tests/test_docs.c keeps them so).
 
-   What does domain randomization do to a simulator?
+   What does domain randomization do to a simulator on a reset?
      s2r_randomization_default   the ranges, each with its reason
-     s2r__sim_reset              per episode: draw, apply, sense, reset
-     s2r__sim_sample_draw        one value per parameter, per joint where
-                                 joints differ
-     s2r__sim_apply_draw         the draw written into the MuJoCo model
-     s2r__sim_setup_sensing      latencies, jitter and noise of the episode
-     s2r__sim_physics_step       every physics step: delayed command, mj_step,
-                                 the delayed sensors
+     s2r__sim_reset              per episode: draw (s2r__sim_sample_draw),
+                                 apply (s2r__sim_apply_draw), sensing
+                                 (s2r__sim_setup_sensing), arm and object;
+                                 then every physics step runs
+                                 s2r__sim_physics_step (delayed command,
+                                 mj_step, the delayed sensors)
    What does one PPO update do?
-     s2r_ppo_iterate             collect, advantages, update, statistics
-     s2r__ppo_collect            a rollout from every environment, then GAE
-     s2r__ppo_minibatch          the clipped objective, value loss, entropy
-     s2r__ppo_update             epochs of shuffled minibatches
+     s2r_ppo_iterate             anneal, collect, update, statistics
+     s2r__ppo_collect            a rollout from every environment (act, step,
+                                 record), then GAE
+     s2r__ppo_update             epochs of shuffled minibatches: gather, the
+                                 clipped objective, value loss and entropy
+                                 (s2r__ppo_losses), clip, Adam, target KL
    How does a stand-in real unit differ from the simulator?
      s2r_real_unit_draw          the fleet distribution, each value's reason
-     s2r__unit_friction          sigmoid joint friction (Gaz et al.)
-     s2r__unit_push              the unit's table and puck
+                                 (s2r__unit_friction: Gaz et al.; s2r__unit_push:
+                                 the unit's table and puck)
      s2r__real_effects           unmodeled effects, every physics step
      s2r_real_robot_init_ablated the same unit with effects switched off
    How is one row of the table made? (examples/07_the_table.c)
-     run_seed                    the rows of one training seed
-     s2r_train                   PPO on simulators of the task
-     s2r_identify_unit           system ID and camera calibration
-     s2r_finetune_on_unit        demos, two fine-tunes, a canary against the policy
-     s2r_evaluate_sim_and_real   the row's two numbers
+     run_seed                    the rows of one training seed, each a
+                                 function below it: train_row, evaluate_row,
+                                 finetune_row, real_only_row
+     s2r_train                   PPO on simulators of the task (train_row)
+     s2r_evaluate_sim_and_real   the row's two numbers (evaluate_row)
+     s2r_finetune_on_unit        demos, two fine-tunes, a canary against the
+                                 policy (finetune_row)
+     s2r_clone_demos             cloning from scratch on the pooled demos
+                                 (real_only_row)
    Where does a policy's gap come from? (examples/09_gap_attribution.c)
      s2r_attribute_gap           every condition, in parallel
      s2r__unit_switch_off        what "off" means for each effect
@@ -292,9 +302,9 @@
    How does a deployment gate decide?
      s2r_sprt_decide             Wald's test on k successes of n episodes
      s2r_gate_tethered           the sequential rule, or the earlier one
-     s2r_gate_oc                 what a gate costs and risks, exactly
      s2r_gate_canary_pairs       a candidate against the incumbent, in pairs
-     s2r_deploy_apply            the gate's verdict applied to the rollout
+     s2r_gate_oc                 what a gate costs and risks, exactly; the
+                                 verdict then goes to s2r_deploy_apply
    How does the object's system identification work?
      s2r_identify_object         strikes, the fit, the verdict
      s2r_trajectory_collect_strikes  the tip strikes the object, open loop
@@ -5231,6 +5241,11 @@ S2RDEF s2r_result s2r_filmstrip_write_png(s2r_filmstrip* f, const char* path);
 #define S2R_ASSERT(x) assert(x)
 #endif
 
+/* >> section: Core
+   Flow: the pieces every other section uses: result names, s2r__fail (the
+   one way to report an error), the file writer that commits whole files,
+   the RNG streams and the shuffles built on them.  Read s2r__fail first. */
+
 /* --- Core ---------------------------------------------------------------- */
 
 S2RDEF const char* s2r_result_string(s2r_result r) {
@@ -5409,6 +5424,22 @@ S2RDEF s2r_rng s2r_rng_split(s2r_rng* parent, uint64_t index) {
     return s2r_rng_make(s2r_rng_u64(parent), index);
 }
 
+/* idx [n] = 0, 1, ..., n - 1. */
+static void s2r__iota(int* idx, int n) {
+    int i;
+    for (i = 0; i < n; i++) idx[i] = i;
+}
+
+/* Fisher-Yates shuffle of idx [n] in place (the learners' minibatches). */
+static void s2r__shuffle(int* idx, int n, s2r_rng* rng) {
+    int i;
+    for (i = n - 1; i > 0; i--) {
+        int j = s2r_rng_int(rng, i + 1), tmp = idx[i];
+        idx[i] = idx[j];
+        idx[j] = tmp;
+    }
+}
+
 S2RDEF int s2r_all_finite(const double* x, int n) {
     int i;
     for (i = 0; i < n; i++) if (!isfinite(x[i])) return 0;
@@ -5424,6 +5455,11 @@ S2RDEF int s2r_all_finite_f(const float* x, int n) {
 S2RDEF double s2r_clamp(double x, double lo, double hi) {
     return x < lo ? lo : (x > hi ? hi : x);
 }
+
+/* >> section: Robots
+   Flow: the embedded UR5e and Panda MJCF, then loading a robot (s2r_robot_load:
+   parse, find joints, actuators and sites, record the nominal model), the
+   guard around MuJoCo's fatal errors, reset and forward kinematics. */
 
 /* --- Robots ---------------------------------------------------------------- */
 
@@ -6107,6 +6143,12 @@ S2RDEF void s2r_flange_fk(const mjModel* model, mjData* scratch, int flange_site
 }
 
 
+/* >> section: Randomization
+   Flow: scalar distributions (sample, support, parse), then the table of named
+   parameters with s2r_randomization_default (the ranges and their
+   reasons) and how a drawn value is applied, then the text file of
+   ranges.  Read s2r_randomization_default first. */
+
 /* ==========================================================================
    Randomization (1/3): scalar distributions
    ========================================================================== */
@@ -6578,12 +6620,7 @@ S2RDEF s2r_randomization s2r_randomization_none(void) {
     return r;
 }
 
-/* Turn entry p on with distribution d in the parameter's default mode. */
-static void s2r__enable(s2r_randomization* r, s2r_param p, s2r_dist d) {
-    r->p[p].dist = d;
-    r->p[p].mode = s2r__params[p].mode;
-    r->p[p].enabled = 1;
-}
+static void s2r__enable(s2r_randomization* r, s2r_param p, s2r_dist d);
 
 S2RDEF s2r_randomization s2r_randomization_default(void) {
     s2r_randomization r = s2r_randomization_none();
@@ -6642,6 +6679,13 @@ S2RDEF s2r_randomization s2r_randomization_default(void) {
        calibration is typically good to a few mm, 1 cm is a poor one) and
        "qpos_bias uniform -0.002 0.002 absolute" (2 mrad zeroing error). */
     return r;
+}
+
+/* Turn entry p on with distribution d in the parameter's default mode. */
+static void s2r__enable(s2r_randomization* r, s2r_param p, s2r_dist d) {
+    r->p[p].dist = d;
+    r->p[p].mode = s2r__params[p].mode;
+    r->p[p].enabled = 1;
 }
 
 S2RDEF s2r_randomization s2r_randomization_push(void) {
@@ -7368,6 +7412,11 @@ S2RDEF s2r_result s2r_randomization_write(const s2r_randomization* r, const char
     return res;
 }
 
+/* >> section: Sensing
+   Flow: one noise model per sensor channel: the episode's bias and scale are
+   drawn at s2r_noise_begin_episode, each reading then adds white noise,
+   quantization, dropout and outliers (s2r_noise_apply). */
+
 /* ==========================================================================
    Sensing: per-channel noise models
    ========================================================================== */
@@ -7469,6 +7518,11 @@ S2RDEF void s2r_noise_apply(const s2r_noise_config* cfg, s2r_noise_state* state,
         st->has_last = 1;
     }
 }
+
+/* >> section: Latency
+   Flow: the delay line a command or a reading passes through (push, then read
+   the value `steps` ago), its jitter, and the sample-and-hold of a slow
+   sensor.  Read s2r_delay_push and s2r_delay_read first. */
 
 /* ==========================================================================
    Latency: delay lines, jitter and sample-and-hold
@@ -7592,6 +7646,13 @@ S2RDEF int s2r_sample_hold_step(s2r_sample_hold* sh, double dt, const double* fr
     return 1;
 }
 
+/* >> section: Backend interface
+   Flow: the one door to a robot (reset, command, advance, sensors), then the
+   simulator behind it: config and init, then one episode of the
+   randomized simulator - s2r__sim_reset draws, applies, sets up sensing
+   and places the arm (its pieces follow it in order) - and the physics
+   step every advance runs.  Read s2r__sim_reset first. */
+
 /* --- Backend interface ---------------------------------------------------- */
 
 S2RDEF s2r_result s2r_backend_reset(const s2r_backend* b, const double* q0,
@@ -7681,6 +7742,13 @@ static s2r_result s2r__sim_check_randomization(const s2r_sim* sim, const s2r_ran
    place.  The pieces follow in that order; the physics step that every
    advance runs comes after them. */
 
+static const double* s2r__sim_object(const s2r_sim* sim);
+static s2r_randomization s2r__sim_active(const s2r_sim* sim);
+static void s2r__scale_pair_friction(mjModel* m, int pair, double scale);
+static void s2r__sim_apply_push_draw(s2r_sim* sim, const s2r_param_range* p, const double* v);
+static void s2r__sim_add_payload(s2r_sim* sim, double kg);
+static double s2r__joint_draw(const s2r_sim_draw* d, s2r_param p, int j);
+static void s2r__sim_restore_nominal(s2r_sim* sim);
 static void s2r__sim_sample_draw(const s2r_randomization* r, int n, s2r_rng* rng, s2r_sim_draw* d);
 static void s2r__sim_apply_draw(s2r_sim* sim);
 static void s2r__sim_setup_sensing(s2r_sim* sim);
@@ -7752,93 +7820,6 @@ static void s2r__sim_sample_draw(const s2r_randomization* r, int n, s2r_rng* rng
                                   ? s2r_dist_sample(&r->p[S2R_PARAM_TARGET_OFFSET].dist, rng) : 0;
 }
 
-/* Every field a draw touches, copied back from the nominal model. */
-static void s2r__sim_restore_nominal(s2r_sim* sim) {
-    mjModel* m = sim->robot.model;
-    const mjModel* m0 = sim->nominal;
-#define S2R__RESTORE(field, count) memcpy(m->field, m0->field, (size_t)(count) * sizeof(*m->field))
-    S2R__RESTORE(geom_friction, 3 * m->ngeom);
-    S2R__RESTORE(dof_damping, m->nv);
-    S2R__RESTORE(dof_armature, m->nv);
-    S2R__RESTORE(dof_frictionloss, m->nv);
-    S2R__RESTORE(body_mass, m->nbody);
-    S2R__RESTORE(body_inertia, 3 * m->nbody);
-    S2R__RESTORE(body_ipos, 3 * m->nbody);
-    S2R__RESTORE(actuator_gainprm, mjNGAIN * m->nu);
-    S2R__RESTORE(actuator_biasprm, mjNBIAS * m->nu);
-    S2R__RESTORE(actuator_forcerange, 2 * m->nu);
-    if (m->npair > 0) S2R__RESTORE(pair_friction, 5 * m->npair);
-    S2R__RESTORE(geom_pos, 3 * m->ngeom);
-    S2R__RESTORE(geom_quat, 4 * m->ngeom);
-#undef S2R__RESTORE
-    m->opt.timestep = m0->opt.timestep;
-}
-
-/* A payload of `kg` rigidly fixed at the flange: mass added to the flange's
-   body, its centre of mass moved toward the flange, and the point mass's
-   inertia about the new centre added to each principal axis (an upper bound
-   that keeps the inertia valid). */
-static void s2r__sim_add_payload(s2r_sim* sim, double kg) {
-    mjModel* m = sim->robot.model;
-    int b = sim->robot.flange_body, i;
-    double m0 = m->body_mass[b], m1 = m0 + kg, r2 = 0, site[3];
-    if (!(kg > 0)) return;
-    memcpy(site, m->site_pos + 3 * sim->robot.flange_site, sizeof site);
-    for (i = 0; i < 3; i++) {
-        double c = (m0 * m->body_ipos[3 * b + i] + kg * site[i]) / m1;
-        r2 += (site[i] - c) * (site[i] - c);
-        m->body_ipos[3 * b + i] = c;
-    }
-    for (i = 0; i < 3; i++) m->body_inertia[3 * b + i] += kg * r2;
-    m->body_mass[b] = m1;
-}
-
-/* Scale the sliding friction of contact pair `pair` (both tangent
-   directions) by `scale`. */
-static void s2r__scale_pair_friction(mjModel* m, int pair, double scale) {
-    if (pair < 0) return;
-    m->pair_friction[5 * pair] = fmax(0, m->pair_friction[5 * pair] * scale);
-    m->pair_friction[5 * pair + 1] = fmax(0, m->pair_friction[5 * pair + 1] * scale);
-}
-
-/* The push scene's part of a draw: friction of the object-table and
-   tip-object pairs, object mass, inertia, damping and centre of mass,
-   table height and tilt. */
-static void s2r__sim_apply_push_draw(s2r_sim* sim, const s2r_param_range* p, const double* v) {
-    s2r_robot* r = &sim->robot;
-    mjModel* m = r->model;
-    const s2r_sim_draw* d = &sim->draw;
-    int b = r->object_body, t = r->table_geom, i;
-    double mass = s2r_param_apply(&p[S2R_PARAM_OBJECT_MASS], 1.0, v[S2R_PARAM_OBJECT_MASS]);
-    double damping = s2r_param_apply(&p[S2R_PARAM_OBJECT_DAMPING], 1.0, v[S2R_PARAM_OBJECT_DAMPING]);
-    double quat_x[4], quat_y[4], tilt[4], nominal[4];
-    s2r__scale_pair_friction(m, r->pair_object_table, s2r_param_apply(&p[S2R_PARAM_OBJECT_FRICTION], 1.0, v[S2R_PARAM_OBJECT_FRICTION]));
-    s2r__scale_pair_friction(m, r->pair_tip_object, s2r_param_apply(&p[S2R_PARAM_TIP_FRICTION], 1.0, v[S2R_PARAM_TIP_FRICTION]));
-    m->body_mass[b] *= mass;
-    for (i = 0; i < 3; i++) {
-        m->body_inertia[3 * b + i] *= mass;
-        m->body_ipos[3 * b + i] += d->object_com[i];
-    }
-    for (i = 0; i < 6; i++) m->dof_damping[r->object_dof_adr + i] = fmax(0, m->dof_damping[r->object_dof_adr + i] * damping);
-    m->geom_pos[3 * t + 2] = s2r_param_apply(&p[S2R_PARAM_TABLE_HEIGHT], m->geom_pos[3 * t + 2], v[S2R_PARAM_TABLE_HEIGHT]);
-    quat_x[0] = cos(0.5 * d->table_tilt[0]); quat_x[1] = sin(0.5 * d->table_tilt[0]); quat_x[2] = quat_x[3] = 0;
-    quat_y[0] = cos(0.5 * d->table_tilt[1]); quat_y[2] = sin(0.5 * d->table_tilt[1]); quat_y[1] = quat_y[3] = 0;
-    mju_mulQuat(tilt, quat_x, quat_y);
-    memcpy(nominal, m->geom_quat + 4 * t, sizeof nominal);
-    mju_mulQuat(m->geom_quat + 4 * t, tilt, nominal);
-}
-
-/* The randomization in force: the configured one once a draw was made,
-   else everything off (the nominal model). */
-static s2r_randomization s2r__sim_active(const s2r_sim* sim) {
-    return sim->drawn ? sim->config.randomization : s2r_randomization_none();
-}
-
-/* Joint j's draw of joint-wise parameter p. */
-static double s2r__joint_draw(const s2r_sim_draw* d, s2r_param p, int j) {
-    return d->per_joint ? d->joint[p][j] : d->value[p];
-}
-
 /* Model = nominal with `draw` applied through the randomization's modes. */
 static void s2r__sim_apply_draw(s2r_sim* sim) {
     s2r_randomization active = s2r__sim_active(sim);
@@ -7874,6 +7855,87 @@ static void s2r__sim_apply_draw(s2r_sim* sim) {
     if (r->object_body >= 0) s2r__sim_apply_push_draw(sim, p, v);
 }
 
+/* Every field a draw touches, copied back from the nominal model. */
+static void s2r__sim_restore_nominal(s2r_sim* sim) {
+    mjModel* m = sim->robot.model;
+    const mjModel* m0 = sim->nominal;
+#define S2R__RESTORE(field, count) memcpy(m->field, m0->field, (size_t)(count) * sizeof(*m->field))
+    S2R__RESTORE(geom_friction, 3 * m->ngeom);
+    S2R__RESTORE(dof_damping, m->nv);
+    S2R__RESTORE(dof_armature, m->nv);
+    S2R__RESTORE(dof_frictionloss, m->nv);
+    S2R__RESTORE(body_mass, m->nbody);
+    S2R__RESTORE(body_inertia, 3 * m->nbody);
+    S2R__RESTORE(body_ipos, 3 * m->nbody);
+    S2R__RESTORE(actuator_gainprm, mjNGAIN * m->nu);
+    S2R__RESTORE(actuator_biasprm, mjNBIAS * m->nu);
+    S2R__RESTORE(actuator_forcerange, 2 * m->nu);
+    if (m->npair > 0) S2R__RESTORE(pair_friction, 5 * m->npair);
+    S2R__RESTORE(geom_pos, 3 * m->ngeom);
+    S2R__RESTORE(geom_quat, 4 * m->ngeom);
+#undef S2R__RESTORE
+    m->opt.timestep = m0->opt.timestep;
+}
+
+/* Joint j's draw of joint-wise parameter p. */
+static double s2r__joint_draw(const s2r_sim_draw* d, s2r_param p, int j) {
+    return d->per_joint ? d->joint[p][j] : d->value[p];
+}
+
+/* A payload of `kg` rigidly fixed at the flange: mass added to the flange's
+   body, its centre of mass moved toward the flange, and the point mass's
+   inertia about the new centre added to each principal axis (an upper bound
+   that keeps the inertia valid). */
+static void s2r__sim_add_payload(s2r_sim* sim, double kg) {
+    mjModel* m = sim->robot.model;
+    int b = sim->robot.flange_body, i;
+    double m0 = m->body_mass[b], m1 = m0 + kg, r2 = 0, site[3];
+    if (!(kg > 0)) return;
+    memcpy(site, m->site_pos + 3 * sim->robot.flange_site, sizeof site);
+    for (i = 0; i < 3; i++) {
+        double c = (m0 * m->body_ipos[3 * b + i] + kg * site[i]) / m1;
+        r2 += (site[i] - c) * (site[i] - c);
+        m->body_ipos[3 * b + i] = c;
+    }
+    for (i = 0; i < 3; i++) m->body_inertia[3 * b + i] += kg * r2;
+    m->body_mass[b] = m1;
+}
+
+/* The push scene's part of a draw: friction of the object-table and
+   tip-object pairs, object mass, inertia, damping and centre of mass,
+   table height and tilt. */
+static void s2r__sim_apply_push_draw(s2r_sim* sim, const s2r_param_range* p, const double* v) {
+    s2r_robot* r = &sim->robot;
+    mjModel* m = r->model;
+    const s2r_sim_draw* d = &sim->draw;
+    int b = r->object_body, t = r->table_geom, i;
+    double mass = s2r_param_apply(&p[S2R_PARAM_OBJECT_MASS], 1.0, v[S2R_PARAM_OBJECT_MASS]);
+    double damping = s2r_param_apply(&p[S2R_PARAM_OBJECT_DAMPING], 1.0, v[S2R_PARAM_OBJECT_DAMPING]);
+    double quat_x[4], quat_y[4], tilt[4], nominal[4];
+    s2r__scale_pair_friction(m, r->pair_object_table, s2r_param_apply(&p[S2R_PARAM_OBJECT_FRICTION], 1.0, v[S2R_PARAM_OBJECT_FRICTION]));
+    s2r__scale_pair_friction(m, r->pair_tip_object, s2r_param_apply(&p[S2R_PARAM_TIP_FRICTION], 1.0, v[S2R_PARAM_TIP_FRICTION]));
+    m->body_mass[b] *= mass;
+    for (i = 0; i < 3; i++) {
+        m->body_inertia[3 * b + i] *= mass;
+        m->body_ipos[3 * b + i] += d->object_com[i];
+    }
+    for (i = 0; i < 6; i++) m->dof_damping[r->object_dof_adr + i] = fmax(0, m->dof_damping[r->object_dof_adr + i] * damping);
+    m->geom_pos[3 * t + 2] = s2r_param_apply(&p[S2R_PARAM_TABLE_HEIGHT], m->geom_pos[3 * t + 2], v[S2R_PARAM_TABLE_HEIGHT]);
+    quat_x[0] = cos(0.5 * d->table_tilt[0]); quat_x[1] = sin(0.5 * d->table_tilt[0]); quat_x[2] = quat_x[3] = 0;
+    quat_y[0] = cos(0.5 * d->table_tilt[1]); quat_y[2] = sin(0.5 * d->table_tilt[1]); quat_y[1] = quat_y[3] = 0;
+    mju_mulQuat(tilt, quat_x, quat_y);
+    memcpy(nominal, m->geom_quat + 4 * t, sizeof nominal);
+    mju_mulQuat(m->geom_quat + 4 * t, tilt, nominal);
+}
+
+/* Scale the sliding friction of contact pair `pair` (both tangent
+   directions) by `scale`. */
+static void s2r__scale_pair_friction(mjModel* m, int pair, double scale) {
+    if (pair < 0) return;
+    m->pair_friction[5 * pair] = fmax(0, m->pair_friction[5 * pair] * scale);
+    m->pair_friction[5 * pair + 1] = fmax(0, m->pair_friction[5 * pair + 1] * scale);
+}
+
 /* Latencies, jitter and noise levels of this episode. */
 static void s2r__sim_setup_sensing(s2r_sim* sim) {
     s2r_randomization active = s2r__sim_active(sim);
@@ -7905,10 +7967,10 @@ static void s2r__sim_setup_sensing(s2r_sim* sim) {
     }
 }
 
-/* The object's true centre (m, world): its free joint's position, current
-   after a step (xpos still holds the positions the step started from). */
-static const double* s2r__sim_object(const s2r_sim* sim) {
-    return sim->robot.data->qpos + sim->robot.object_qpos_adr;
+/* The randomization in force: the configured one once a draw was made,
+   else everything off (the nominal model). */
+static s2r_randomization s2r__sim_active(const s2r_sim* sim) {
+    return sim->drawn ? sim->config.randomization : s2r_randomization_none();
 }
 
 /* The camera's view of the object starts afresh: its history filled with
@@ -7919,6 +7981,12 @@ static void s2r__sim_camera_reset(s2r_sim* sim) {
     s2r_noise_begin_episode(&sim->object_noise, sim->object_noise_state, 3, &sim->rng);
     s2r_sample_hold_reset(&sim->camera_hold, sim->config.camera_period > 0 ? s2r_rng_range(&sim->rng, 0, sim->config.camera_period) : 0);
     memcpy(sim->object_held, s2r__sim_object(sim), sizeof sim->object_held);
+}
+
+/* The object's true centre (m, world): its free joint's position, current
+   after a step (xpos still holds the positions the step started from). */
+static const double* s2r__sim_object(const s2r_sim* sim) {
+    return sim->robot.data->qpos + sim->robot.object_qpos_adr;
 }
 
 /* The object at rest on the table top (as drawn: height and tilt) with its
@@ -8282,7 +8350,21 @@ S2RDEF void s2r_sim_privileged(const s2r_sim* sim, float out[S2R_PRIVILEGED_DIM]
     }
 }
 
+/* >> section: Stand-in real robot
+   Flow: a unit is a simulator with hidden parameters and unmodeled effects:
+   s2r_real_unit_draw draws the unit from the fleet distribution (its
+   pieces follow it), s2r__real_effects runs every physics step (friction,
+   backlash, torque derating, the worn patch), then the unit's init, the
+   ablated unit and the ground truth.  Read s2r_real_unit_draw first. */
+
 /* --- The stand-in real robot ------------------------------------------------ */
+
+static void s2r__unit_dynamics(s2r_rng* rng, double* v);
+static void s2r__unit_friction(const s2r_arm_info* info, int j, s2r_rng* rng, s2r_real_unit* u);
+static void s2r__unit_calibration(s2r_rng* rng, double offset[3]);
+static void s2r__unit_push(const s2r_arm_info* info, uint64_t seed, s2r_real_unit* u);
+static void s2r__real_patch(const s2r_real_unit* u, s2r_sim* sim);
+static void s2r__unit_switch_off(const s2r_arm_info* info, unsigned off, s2r_real_unit* u);
 
 S2RDEF s2r_randomization s2r_real_unit_modes(void) {
     s2r_randomization r = s2r_randomization_none();
@@ -8291,21 +8373,25 @@ S2RDEF s2r_randomization s2r_real_unit_modes(void) {
     return r;
 }
 
-/* Sigmoid friction of the Panda's joints (Gaz et al., RA-L 2019, Table). */
-static const double s2r__gaz_a[7] = {0.54615, 0.87224, 0.64068, 1.2794, 0.83904, 0.30301, 0.56489};
-static const double s2r__gaz_alpha[7] = {5.1181, 9.0657, 10.136, 5.5903, 8.3469, 17.133, 10.336};
-static const double s2r__gaz_phi[7] = {0.039533, 0.025882, -0.04607, 0.036194, 0.026226, -0.021047, 0.0035526};
-
-/* Joint j's friction curve: the Panda's own, or for a 6-joint arm the
-   Panda's joints 1-3 for the base joints and 5-7 for the wrist, scaled by
-   the ratio of rated torques (bigger drives, proportionally more friction). */
-static void s2r__unit_friction(const s2r_arm_info* info, int j, s2r_rng* rng, s2r_real_unit* u) {
-    int k = info->n_joints == 7 ? j : (j < 3 ? j : j + 1);
-    double scale = info->n_joints == 7 ? 1.0 : info->torque_limit[j] / (k < 4 ? 87.0 : 12.0);
-    u->friction_a[j] = s2r__gaz_a[k] * scale * s2r_rng_range(rng, 0.8, 1.2);  /* unit-to-unit spread */
-    u->friction_alpha[j] = s2r__gaz_alpha[k];
-    u->friction_phi[j] = s2r__gaz_phi[k];
-    u->friction_zero[j] = u->friction_a[j] / (1.0 + exp(-u->friction_alpha[j] * u->friction_phi[j]));
+S2RDEF s2r_result s2r_real_unit_draw(const s2r_arm_info* info, uint64_t seed, s2r_real_unit* unit) {
+    s2r_rng rng = s2r_rng_make(seed, 0x7ea1);
+    int j;
+    if (!info || info->n_joints < 6 || info->n_joints > 7)
+        return S2R_ERR_INVALID_ARGUMENT;   /* the fleets are UR5e and Panda */
+    memset(unit, 0, sizeof *unit);
+    unit->seed = seed;
+    s2r__unit_dynamics(&rng, unit->draw.value);
+    for (j = 0; j < info->n_joints; j++) {
+        unit->draw.link_mass[j] = s2r_rng_range(&rng, 0.95, 1.08);                 /* cables and covers  */
+        unit->draw.qpos_bias[j] = s2r_clamp(0.001 * s2r_rng_normal(&rng), -0.003, 0.003); /* rad, zeroing */
+        unit->backlash[j] = s2r_rng_range(&rng, 0.0005, 0.002);                    /* rad, gear play     */
+        unit->torque_limit[j] = info->torque_limit[j] * unit->draw.value[S2R_PARAM_TORQUE_LIMIT];
+        s2r__unit_friction(info, j, &rng, unit);
+    }
+    s2r__unit_calibration(&rng, unit->draw.target_offset);
+    unit->torque_derate = s2r_rng_range(&rng, 0.2, 0.4);      /* torque-speed curve of the drives */
+    s2r__unit_push(info, seed, unit);
+    return S2R_OK;
 }
 
 /* The fleet distribution.  Each line: the value and why it is plausible. */
@@ -8327,6 +8413,23 @@ static void s2r__unit_dynamics(s2r_rng* rng, double* v) {
     v[S2R_PARAM_TARGET_NOISE] = 0.003;                          /* m: depth camera at about 1 m         */
     v[S2R_PARAM_LINK_MASS] = 1.0;                               /* per link below                       */
     v[S2R_PARAM_TARGET_OFFSET] = v[S2R_PARAM_QPOS_BIAS] = 0.0;  /* per axis / joint below               */
+}
+
+/* Sigmoid friction of the Panda's joints (Gaz et al., RA-L 2019, Table). */
+static const double s2r__gaz_a[7] = {0.54615, 0.87224, 0.64068, 1.2794, 0.83904, 0.30301, 0.56489};
+static const double s2r__gaz_alpha[7] = {5.1181, 9.0657, 10.136, 5.5903, 8.3469, 17.133, 10.336};
+static const double s2r__gaz_phi[7] = {0.039533, 0.025882, -0.04607, 0.036194, 0.026226, -0.021047, 0.0035526};
+
+/* Joint j's friction curve: the Panda's own, or for a 6-joint arm the
+   Panda's joints 1-3 for the base joints and 5-7 for the wrist, scaled by
+   the ratio of rated torques (bigger drives, proportionally more friction). */
+static void s2r__unit_friction(const s2r_arm_info* info, int j, s2r_rng* rng, s2r_real_unit* u) {
+    int k = info->n_joints == 7 ? j : (j < 3 ? j : j + 1);
+    double scale = info->n_joints == 7 ? 1.0 : info->torque_limit[j] / (k < 4 ? 87.0 : 12.0);
+    u->friction_a[j] = s2r__gaz_a[k] * scale * s2r_rng_range(rng, 0.8, 1.2);  /* unit-to-unit spread */
+    u->friction_alpha[j] = s2r__gaz_alpha[k];
+    u->friction_phi[j] = s2r__gaz_phi[k];
+    u->friction_zero[j] = u->friction_a[j] / (1.0 + exp(-u->friction_alpha[j] * u->friction_phi[j]));
 }
 
 /* Camera-to-base calibration error: 1-3 cm in a uniformly random direction
@@ -8365,39 +8468,6 @@ static void s2r__unit_push(const s2r_arm_info* info, uint64_t seed, s2r_real_uni
     u->patch_friction = s2r_rng_range(&rng, 0.5, 0.7);             /* of the friction elsewhere                  */
 }
 
-S2RDEF s2r_result s2r_real_unit_draw(const s2r_arm_info* info, uint64_t seed, s2r_real_unit* unit) {
-    s2r_rng rng = s2r_rng_make(seed, 0x7ea1);
-    int j;
-    if (!info || info->n_joints < 6 || info->n_joints > 7)
-        return S2R_ERR_INVALID_ARGUMENT;   /* the fleets are UR5e and Panda */
-    memset(unit, 0, sizeof *unit);
-    unit->seed = seed;
-    s2r__unit_dynamics(&rng, unit->draw.value);
-    for (j = 0; j < info->n_joints; j++) {
-        unit->draw.link_mass[j] = s2r_rng_range(&rng, 0.95, 1.08);                 /* cables and covers  */
-        unit->draw.qpos_bias[j] = s2r_clamp(0.001 * s2r_rng_normal(&rng), -0.003, 0.003); /* rad, zeroing */
-        unit->backlash[j] = s2r_rng_range(&rng, 0.0005, 0.002);                    /* rad, gear play     */
-        unit->torque_limit[j] = info->torque_limit[j] * unit->draw.value[S2R_PARAM_TORQUE_LIMIT];
-        s2r__unit_friction(info, j, &rng, unit);
-    }
-    s2r__unit_calibration(&rng, unit->draw.target_offset);
-    unit->torque_derate = s2r_rng_range(&rng, 0.2, 0.4);      /* torque-speed curve of the drives */
-    s2r__unit_push(info, seed, unit);
-    return S2R_OK;
-}
-
-/* The worn patch: the object-table friction of this physics step, by
-   where the object is. */
-static void s2r__real_patch(const s2r_real_unit* u, s2r_sim* sim) {
-    s2r_robot* r = &sim->robot;
-    const double* o = r->data->xpos + 3 * r->object_body;
-    const double* nominal = sim->nominal->pair_friction + 5 * r->pair_object_table;
-    double dx = o[0] - u->patch_centre[0], dy = o[1] - u->patch_centre[1];
-    double scale = u->draw.value[S2R_PARAM_OBJECT_FRICTION] * (dx * dx + dy * dy < u->patch_radius * u->patch_radius ? u->patch_friction : 1.0);
-    r->model->pair_friction[5 * r->pair_object_table] = nominal[0] * scale;
-    r->model->pair_friction[5 * r->pair_object_table + 1] = nominal[1] * scale;
-}
-
 /* Unmodeled effects, every physics step: friction torque, backlash in the
    servo's view of its error, speed-dependent torque limit. */
 static void s2r__real_effects(void* context, s2r_sim* sim) {
@@ -8419,6 +8489,18 @@ static void s2r__real_effects(void* context, s2r_sim* sim) {
     if (r->object_body >= 0) s2r__real_patch(u, sim);
 }
 
+/* The worn patch: the object-table friction of this physics step, by
+   where the object is. */
+static void s2r__real_patch(const s2r_real_unit* u, s2r_sim* sim) {
+    s2r_robot* r = &sim->robot;
+    const double* o = r->data->xpos + 3 * r->object_body;
+    const double* nominal = sim->nominal->pair_friction + 5 * r->pair_object_table;
+    double dx = o[0] - u->patch_centre[0], dy = o[1] - u->patch_centre[1];
+    double scale = u->draw.value[S2R_PARAM_OBJECT_FRICTION] * (dx * dx + dy * dy < u->patch_radius * u->patch_radius ? u->patch_friction : 1.0);
+    r->model->pair_friction[5 * r->pair_object_table] = nominal[0] * scale;
+    r->model->pair_friction[5 * r->pair_object_table + 1] = nominal[1] * scale;
+}
+
 S2RDEF s2r_result s2r_real_robot_init(s2r_real_robot* real, s2r_robot_kind kind, uint64_t unit_seed) {
     return s2r_real_robot_init_scene(real, kind, S2R_SCENE_ARM, unit_seed);
 }
@@ -8428,12 +8510,51 @@ S2RDEF s2r_result s2r_real_robot_init_scene(s2r_real_robot* real, s2r_robot_kind
     return s2r_real_robot_init_ablated(real, kind, scene, unit_seed, 0);
 }
 
+/* Whether effect e is in the mask `off` (in the ablated unit and its switches). */
+#define S2R__OFF(e) (off & (1u << (e)))
+
+S2RDEF s2r_result s2r_real_robot_init_ablated(s2r_real_robot* real, s2r_robot_kind kind, s2r_scene scene,
+                                              uint64_t unit_seed, unsigned off) {
+    s2r_sim_config c = s2r_sim_config_default(kind);
+    s2r_result res;
+    S2R_ASSERT(real);
+    memset(real, 0, sizeof *real);
+    if (kind != S2R_ROBOT_UR5E && kind != S2R_ROBOT_PANDA)
+        return s2r__fail(real->error, S2R_ERR_INVALID_ARGUMENT, "stand-in real robots exist for the UR5e and the Panda");
+    if (off & ~S2R_EFFECTS_ALL)
+        return s2r__fail(real->error, S2R_ERR_INVALID_ARGUMENT, "effects mask 0x%x names effects that do not exist", off);
+    c.randomization = s2r_real_unit_modes();
+    c.scene = scene;
+    c.max_latency = 0.2;
+    c.noise_q.quant_step = 6.283185307179586 / 262144.0;   /* 18-bit absolute encoders */
+    c.noise_target.dropout = 0.02;                          /* target not detected: held */
+    c.camera_period = 1.0 / 30.0;                           /* the object camera's 30 fps */
+    c.occlusion_radius = 0.06;                              /* the rod and wrist over the object ... */
+    c.occlusion_dropout = 0.3;                              /* ... hide it in three frames of ten */
+    if (S2R__OFF(S2R_EFFECT_ENCODERS)) c.noise_q.quant_step = 0;
+    if (S2R__OFF(S2R_EFFECT_CAMERA)) c.noise_target.dropout = c.camera_period = c.occlusion_radius = c.occlusion_dropout = 0;
+    res = s2r_sim_init(&real->hidden_sim, &c);
+    if (res == S2R_OK) res = s2r_real_unit_draw(&real->hidden_sim.robot.info, unit_seed, &real->hidden_unit);
+    if (res == S2R_OK) s2r__unit_switch_off(&real->hidden_sim.robot.info, off, &real->hidden_unit);
+    if (res == S2R_OK) res = s2r_sim_pin_draw(&real->hidden_sim, &real->hidden_unit.draw);
+    if (res != S2R_OK) {
+        s2r__fail(real->error, res, "%s", real->hidden_sim.error);
+        s2r_sim_free(&real->hidden_sim);
+        return res;
+    }
+    real->hidden_sim.effects = s2r__real_effects;
+    real->hidden_sim.effects_context = &real->hidden_unit;
+    snprintf(real->name, sizeof real->name, "real %s #%llu", s2r_robot_kind_name(kind), (unsigned long long)unit_seed);
+    real->backend = real->hidden_sim.backend;
+    real->backend.name = real->name;
+    return s2r_backend_reset(&real->backend, NULL, NULL, NULL);
+}
+
 /* The effects in `off` put back to the nominal simulator's values: scales
    1, offsets, latencies, noise and the unit's own extras 0. */
 static void s2r__unit_switch_off(const s2r_arm_info* info, unsigned off, s2r_real_unit* u) {
     double* v = u->draw.value;
     int j, n = info->n_joints;
-#define S2R__OFF(e) (off & (1u << (e)))
     for (j = 0; j < n; j++) {
         if (S2R__OFF(S2R_EFFECT_JOINT_FRICTION)) u->friction_a[j] = u->friction_zero[j] = 0;
         if (S2R__OFF(S2R_EFFECT_BACKLASH)) u->backlash[j] = 0;
@@ -8463,44 +8584,7 @@ static void s2r__unit_switch_off(const s2r_arm_info* info, unsigned off, s2r_rea
     }
     if (S2R__OFF(S2R_EFFECT_WORN_PATCH)) { u->patch_friction = 1; u->patch_radius = 0; }
 }
-
-S2RDEF s2r_result s2r_real_robot_init_ablated(s2r_real_robot* real, s2r_robot_kind kind, s2r_scene scene,
-                                              uint64_t unit_seed, unsigned off) {
-    s2r_sim_config c = s2r_sim_config_default(kind);
-    s2r_result res;
-    S2R_ASSERT(real);
-    memset(real, 0, sizeof *real);
-    if (kind != S2R_ROBOT_UR5E && kind != S2R_ROBOT_PANDA)
-        return s2r__fail(real->error, S2R_ERR_INVALID_ARGUMENT, "stand-in real robots exist for the UR5e and the Panda");
-    if (off & ~S2R_EFFECTS_ALL)
-        return s2r__fail(real->error, S2R_ERR_INVALID_ARGUMENT, "effects mask 0x%x names effects that do not exist", off);
-    c.randomization = s2r_real_unit_modes();
-    c.scene = scene;
-    c.max_latency = 0.2;
-    c.noise_q.quant_step = 6.283185307179586 / 262144.0;   /* 18-bit absolute encoders */
-    c.noise_target.dropout = 0.02;                          /* target not detected: held */
-    c.camera_period = 1.0 / 30.0;                           /* the object camera's 30 fps */
-    c.occlusion_radius = 0.06;                              /* the rod and wrist over the object ... */
-    c.occlusion_dropout = 0.3;                              /* ... hide it in three frames of ten */
-    if (S2R__OFF(S2R_EFFECT_ENCODERS)) c.noise_q.quant_step = 0;
-    if (S2R__OFF(S2R_EFFECT_CAMERA)) c.noise_target.dropout = c.camera_period = c.occlusion_radius = c.occlusion_dropout = 0;
 #undef S2R__OFF
-    res = s2r_sim_init(&real->hidden_sim, &c);
-    if (res == S2R_OK) res = s2r_real_unit_draw(&real->hidden_sim.robot.info, unit_seed, &real->hidden_unit);
-    if (res == S2R_OK) s2r__unit_switch_off(&real->hidden_sim.robot.info, off, &real->hidden_unit);
-    if (res == S2R_OK) res = s2r_sim_pin_draw(&real->hidden_sim, &real->hidden_unit.draw);
-    if (res != S2R_OK) {
-        s2r__fail(real->error, res, "%s", real->hidden_sim.error);
-        s2r_sim_free(&real->hidden_sim);
-        return res;
-    }
-    real->hidden_sim.effects = s2r__real_effects;
-    real->hidden_sim.effects_context = &real->hidden_unit;
-    snprintf(real->name, sizeof real->name, "real %s #%llu", s2r_robot_kind_name(kind), (unsigned long long)unit_seed);
-    real->backend = real->hidden_sim.backend;
-    real->backend.name = real->name;
-    return s2r_backend_reset(&real->backend, NULL, NULL, NULL);
-}
 
 S2RDEF void s2r_real_robot_free(s2r_real_robot* real) {
     if (!real) return;
@@ -8531,6 +8615,11 @@ S2RDEF int s2r_effect_in_scene(s2r_effect e, s2r_scene scene) {
     return e >= 0 && e < S2R_EFFECT_COUNT && (scene == S2R_SCENE_PUSH || e < S2R_EFFECT_OBJECT_FRICTION);
 }
 
+
+/* >> section: Reach task
+   Flow: config, init, then an episode: s2r_reach_reset places the arm and the
+   target, s2r_reach_step commands, advances, observes and scores (reward,
+   success at the last step). */
 
 /* --- Reach task -------------------------------------------------------------- */
 
@@ -8750,6 +8839,11 @@ S2RDEF s2r_env s2r_reach_env(s2r_reach* reach) {
     env.step = s2r__reach_env_step;
     return env;
 }
+
+/* >> section: Push task
+   Flow: the same flow as reach for an object on the table: reset places the
+   object and the goal, step runs the tip's Cartesian control, the camera
+   sees the object (with its delay, dropout and occlusion), and scores. */
 
 /* --- Push task ---------------------------------------------------------------- */
 
@@ -9164,6 +9258,10 @@ S2RDEF double s2r_tip_ik(const s2r_arm_info* info, mjData* scratch, const double
     return err;
 }
 
+/* >> section: Tasks
+   Flow: one door for the pipeline to either task: the task config and its
+   backend, dimensions, reset, step, the path of its output files. */
+
 /* --- Tasks -------------------------------------------------------------------- */
 
 static const char* const s2r__task_kind_names[S2R_TASK_COUNT] = {"reach", "push"};
@@ -9254,6 +9352,10 @@ S2RDEF s2r_task_config s2r_task_config_of_reach(const s2r_reach* reach) {
     c.reach = reach->config;
     return c;
 }
+
+/* >> section: Scripted controller
+   Flow: damped least-squares IK, then the reach expert and the pusher built on
+   it (the baseline, the operator of the demos and the fallback). */
 
 /* --- Scripted controller ------------------------------------------------------ */
 
@@ -9450,8 +9552,15 @@ S2RDEF s2r_result s2r_expert_act(s2r_expert* e, const float* obs, const double* 
     return S2R_OK;
 }
 
+/* >> section: Learning
+   Flow: the building blocks first (MLP forward and backward, the observation
+   normalizer, the Gaussian policy, Adam, GAE), then PPO: its setup, then
+   one update (s2r_ppo_iterate, the loop: read it first), its helpers,
+   diagnostics; then behaviour cloning, checkpoints, the training state
+   and the pendulum to test learners on. */
+
 /* --- Learning: small helpers ---------------------------------------------
-   Timing, bump allocation and shuffling shared by the learners. */
+   Timing and bump allocation shared by the learners. */
 
 /* Wall-clock seconds for steps/s.  Without OpenMP, CPU time (the same for
    this single-threaded code). */
@@ -9468,20 +9577,6 @@ static float* s2r__take(float** cursor, size_t n) {
     float* p = *cursor;
     *cursor += n;
     return p;
-}
-
-static void s2r__shuffle(int* idx, int n, s2r_rng* rng) {
-    int i;
-    for (i = n - 1; i > 0; i--) {
-        int j = s2r_rng_int(rng, i + 1), tmp = idx[i];
-        idx[i] = idx[j];
-        idx[j] = tmp;
-    }
-}
-
-static void s2r__iota(int* idx, int n) {
-    int i;
-    for (i = 0; i < n; i++) idx[i] = i;
 }
 
 /* --- Learning: MLP forward and backward ----------------------------------
@@ -10252,17 +10347,38 @@ S2RDEF void s2r_ppo_free(s2r_ppo* ppo) {
 }
 
 /* --- Learning: one PPO update --------------------------------------------
-   The flow, as in CleanRL's loop: anneal the learning rate, collect a
-   rollout from every environment (s2r__ppo_collect: act, step, record,
-   then advantages by GAE), update the actor and critic for some epochs of
-   shuffled minibatches (s2r__ppo_update: the clipped objective, the value
-   loss, the entropy bonus), then the statistics.  The pieces follow in
-   that order. */
+   The flow, as CleanRL's loop (ppo_continuous_action.py): s2r_ppo_iterate
+   anneals the learning rate, collects a rollout from every environment
+   (s2r__ppo_collect: act, step, record, then the advantages by GAE),
+   updates (s2r__ppo_update: for each epoch shuffle the batch and, for each
+   minibatch, gather it, run the actor and the critic forward, the clipped
+   policy loss, the value loss and the entropy, backward, clip the
+   gradient, an Adam step; stop early on the target KL), then fills in the
+   statistics.  Read s2r_ppo_iterate first: the pieces follow in the order
+   it calls them, then the helpers that hold the threads, the lanes (one
+   per environment), the privileged critic and the NaN guards. */
 
-static s2r_result s2r__ppo_collect(s2r_ppo* p, s2r_env* envs);
-static void       s2r__ppo_update(s2r_ppo* p, float lr, s2r_ppo_stats* st);
-static void s2r__ppo_fill_stats(const s2r_ppo* p, float lr, double seconds,
-                                s2r_ppo_stats* st);
+/* Sums over one minibatch, turned into means by the caller. */
+typedef struct s2r__ppo_terms {
+    double policy_loss, value_loss, entropy, approx_kl, clip_fraction;
+    double max_ratio_dev;  /* max |ratio - 1|: 0 on an update's first minibatch */
+    double total;          /* the loss of minibatch means: policy - c_ent * entropy + c_v * value */
+} s2r__ppo_terms;
+
+static s2r_result     s2r__ppo_collect(s2r_ppo* p, s2r_env* envs);
+static void           s2r__ppo_update(s2r_ppo* p, float lr, s2r_ppo_stats* st);
+static void           s2r__ppo_fill_stats(const s2r_ppo* p, float lr, double seconds, s2r_ppo_stats* st);
+
+S2RDEF s2r_result s2r_ppo_train(s2r_ppo* ppo, s2r_env* envs,
+                                s2r_ppo_callback callback, void* user) {
+    while (ppo->update < ppo->num_updates) {
+        s2r_ppo_stats st;
+        s2r_result r = s2r_ppo_iterate(ppo, envs, &st);
+        if (r != S2R_OK) return r;
+        if (callback && callback(&st, user)) break;
+    }
+    return S2R_OK;
+}
 
 S2RDEF s2r_result s2r_ppo_iterate(s2r_ppo* ppo, s2r_env* envs,
                                   s2r_ppo_stats* stats) {
@@ -10277,39 +10393,85 @@ S2RDEF s2r_result s2r_ppo_iterate(s2r_ppo* ppo, s2r_env* envs,
                          "done (raise total_steps)", ppo->num_updates);
     if (ppo->cfg.anneal_lr)  /* CleanRL: frac = 1 - (iteration - 1) / num */
         lr *= 1.0f - (float)ppo->update / (float)ppo->num_updates;
-    r = s2r__ppo_collect(ppo, envs);
+    r = s2r__ppo_collect(ppo, envs);   /* the rollout and its advantages */
     if (r != S2R_OK) return r;
-    s2r__ppo_update(ppo, lr, &st);
+    s2r__ppo_update(ppo, lr, &st);     /* epochs of shuffled minibatches */
     ppo->update++;
     s2r__ppo_fill_stats(ppo, lr, s2r_seconds() - t0, &st);
     if (stats) *stats = st;
     return S2R_OK;
 }
 
-/* --- Learning: PPO rollouts -----------------------------------------------
-   Collecting a batch: envs step in parallel (each touching only its own
-   slots), then the bookkeeping runs serially in env order. */
-
+/* The rollout's pieces: every env stepped in parallel (each touching only
+   its own lane), then the bookkeeping serially in env order. */
+static s2r_result s2r__ppo_reset_all(s2r_ppo* p, s2r_env* envs);
+static s2r_result s2r__ppo_act_and_step(s2r_ppo* p, s2r_env* envs, int t);
+static void       s2r__ppo_record(s2r_ppo* p, int t);
+static void       s2r__ppo_observe(s2r_ppo* p, int update);
+static void       s2r__ppo_last_values(s2r_ppo* p);
 #ifdef _OPENMP
-/* Number of threads for the per-env loop. */
-static int s2r__ppo_threads(const s2r_ppo* p) {
-    return p->cfg.num_threads > 0 ? p->cfg.num_threads : omp_get_max_threads();
-}
+static int        s2r__ppo_threads(const s2r_ppo* p);
 #endif
-
-/* The privileged inputs [P] of env's current observation into out
-   (nothing for a plain critic). */
-static s2r_result s2r__ppo_privileged(const s2r_ppo* p, const s2r_env* env, float* out) {
-    return p->cfg.privileged_dim > 0 ? env->privileged(env->priv_self, out) : S2R_OK;
-}
-
-/* Step every env once: the observations acted on go into the rollout,
-   the envs step in parallel (each writing its own lane), then, in env
-   order, each lane is checked and its sample copied into the rollout. */
 static void       s2r__ppo_step_env(s2r_ppo* p, s2r_env* env, int e);
 static s2r_result s2r__ppo_check_step(s2r_ppo* p, int e);
+static s2r_result s2r__ppo_privileged(const s2r_ppo* p, const s2r_env* env, float* out);
+static float      s2r__ppo_scale_reward(s2r_ppo* p, int e, float reward, int done);
 
-static s2r_result s2r__ppo_step_all(s2r_ppo* p, s2r_env* envs, int t) {
+/* Collect steps_per_env steps from every env (act, step, record), then the
+   advantages and returns by GAE.  After a failure the next collection
+   starts by resetting every env. */
+static s2r_result s2r__ppo_collect(s2r_ppo* p, s2r_env* envs) {
+    s2r_result r;
+    int t;
+    p->episodes = p->successes = p->diverged = 0;
+    p->return_sum = 0.0;
+    if (!p->started && (r = s2r__ppo_reset_all(p, envs)) != S2R_OK) return r;
+    for (t = 0; t < p->steps_per_env; t++) {
+        r = s2r__ppo_act_and_step(p, envs, t);
+        if (r != S2R_OK) { p->started = 0; return r; }
+        s2r__ppo_record(p, t);   /* bootstrap values use the stats so far */
+        s2r__ppo_observe(p, 1);
+    }
+    p->global_step += p->batch_size;
+    s2r__ppo_last_values(p);
+    s2r_gae(p->steps_per_env, p->num_envs, p->rewards, p->values, p->dones,
+            p->end_values, p->last_values, p->cfg.gamma, p->cfg.gae_lambda,
+            p->advantages, p->returns);
+    return S2R_OK;
+}
+
+/* Reset every env (after checking it fits the policy and, with a
+   privileged critic, that it has those inputs) and normalize the first
+   observations. */
+static s2r_result s2r__ppo_reset_all(s2r_ppo* p, s2r_env* envs) {
+    int e;
+    for (e = 0; e < p->num_envs; e++) {
+        s2r_result r = s2r__check_env(&envs[e], &p->policy.shape, p->error);
+        if (r != S2R_OK) return r;
+        if (p->cfg.privileged_dim > 0 && (!envs[e].privileged || envs[e].priv_dim != p->cfg.privileged_dim))
+            return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT, "environment %d has %d privileged inputs, the "
+                             "privileged critic takes %d", e, envs[e].privileged ? envs[e].priv_dim : 0,
+                             p->cfg.privileged_dim);
+        s2r__ppo_lane(p, e)->reset_rng = s2r__ppo_lane(p, e)->env_rng;
+        r = envs[e].reset(envs[e].self, &s2r__ppo_lane(p, e)->env_rng, p->raw_obs + (size_t)e * p->obs_dim);
+        if (r == S2R_OK) r = s2r__ppo_privileged(p, &envs[e], s2r__ppo_lane(p, e)->priv);
+        if (r != S2R_OK)
+            return s2r__fail(p->error, r, "environment %d failed to reset (%s)",
+                             e, s2r_result_string(r));
+    }
+    /* Only the run's first observations enter the statistics here: a later
+       reset of every env (after a failure, a state save or a resume) may
+       replay resets whose observations were counted when they happened. */
+    s2r__ppo_observe(p, p->global_step == 0);
+    p->started = 1;
+    return S2R_OK;
+}
+
+/* Act and step every env once: the observations acted on go into the
+   rollout, the envs act and step in parallel (each writing its own lane),
+   then, in env order, each lane is checked and its sample copied into the
+   rollout. */
+static s2r_result s2r__ppo_act_and_step(s2r_ppo* p, s2r_env* envs, int t) {
     size_t P = (size_t)p->cfg.privileged_dim, k0 = (size_t)t * p->num_envs;
     int e, n = p->num_envs;
     for (e = 0; e < n; e++) {
@@ -10336,6 +10498,199 @@ static s2r_result s2r__ppo_step_all(s2r_ppo* p, s2r_env* envs, int t) {
     }
     return S2R_OK;
 }
+
+/* The serial part of a rollout step, in env order: episode bookkeeping,
+   rewards, bootstrap values of truncated episodes. */
+static void s2r__ppo_record(s2r_ppo* p, int t) {
+    int e;
+    for (e = 0; e < p->num_envs; e++) {
+        size_t k = (size_t)t * p->num_envs + e;
+        const s2r_ppo_lane* l = s2r__ppo_lane(p, e);
+        const s2r_step_result* sr = &l->step;
+        int done = sr->done || sr->terminated || sr->truncated;
+        p->dones[k] = (unsigned char)done;
+        p->episode_return[e] += sr->reward;
+        p->rewards[k] = p->cfg.normalize_rewards ?
+            s2r__ppo_scale_reward(p, e, sr->reward, done) : sr->reward;
+        p->end_values[k] = 0.0f;
+        if (!done) continue;
+        if (!sr->terminated) { /* truncated: bootstrap with V(final obs) */
+            float nobs[S2R_MLP_MAX_WIDTH], mean[S2R_MLP_MAX_WIDTH];
+            s2r__normalizer_apply(&p->policy.norm, l->final_obs, nobs);
+            s2r__policy_forward_one(&p->policy, nobs, l->final_priv, mean, &p->end_values[k]);
+        }
+        p->episodes++;
+        p->successes += sr->success ? 1 : 0;
+        p->diverged += sr->diverged ? 1 : 0;
+        p->return_sum += p->episode_return[e];
+        p->episode_return[e] = 0.0;
+    }
+}
+
+/* Update the observation statistics with the observations the policy will
+   act on next (raw_obs of every env, in env order; update = 0 leaves them
+   alone), then normalize them. */
+static void s2r__ppo_observe(s2r_ppo* p, int update) {
+    int e;
+    if (update) s2r__normalizer_update(&p->policy.norm, p->raw_obs, p->num_envs, p->obs_dim);
+    for (e = 0; e < p->num_envs; e++)
+        s2r__normalizer_apply(&p->policy.norm, p->raw_obs + (size_t)e * p->obs_dim,
+                              p->next_obs + (size_t)e * p->obs_dim);
+}
+
+/* V of every env's next observation [num_envs], GAE's bootstrap. */
+static void s2r__ppo_last_values(s2r_ppo* p) {
+    float mean[S2R_MLP_MAX_WIDTH];
+    int e;
+    for (e = 0; e < p->num_envs; e++)
+        s2r__policy_forward_one(&p->policy, p->next_obs + (size_t)e * p->obs_dim, s2r__ppo_lane(p, e)->priv, mean,
+                                &p->last_values[e]);
+}
+
+/* The update epochs on the collected batch at learning rate lr: each
+   epoch shuffles the batch and, for each minibatch, gathers it, runs the
+   actor and the critic forward and backward through the loss terms
+   (s2r__ppo_losses), clips the gradient and takes an Adam step; a
+   non-finite minibatch is skipped.  The epochs stop early once one's mean
+   approx_kl exceeds target_kl.  Minibatch means into *st. */
+static void           s2r__ppo_gather(s2r_ppo* p, const int* idx, int M);
+static s2r__ppo_terms s2r__ppo_losses(s2r_ppo* p, const int* idx, int M);
+static void           s2r__ppo_accumulate(s2r_ppo_stats* st, const s2r__ppo_terms* s, int M);
+
+static void s2r__ppo_update(s2r_ppo* p, float lr, s2r_ppo_stats* st) {
+    int epoch, start, M = p->minibatch_size;
+    s2r__iota(p->perm, p->batch_size);
+    for (epoch = 0; epoch < p->cfg.update_epochs; epoch++) {
+        double kl = 0.0;   /* approx_kl summed over the applied minibatches */
+        int applied = 0;
+        s2r__shuffle(p->perm, p->batch_size, &p->rng);
+        for (start = 0; start < p->batch_size; start += M) {
+            const int* idx = p->perm + start;
+            s2r__ppo_terms s;
+            double norm;
+            s2r__ppo_gather(p, idx, M);
+            s = s2r__ppo_losses(p, idx, M);
+            norm = s2r_adam_clip_grad(&p->adam, p->cfg.max_grad_norm);
+            if (!isfinite(s.total) || !isfinite(norm)) {
+                st->skipped++; /* NaN/Inf never reaches the optimizer */
+                continue;
+            }
+            s2r_adam_step(&p->adam, p->policy.params, lr);
+            s2r__ppo_accumulate(st, &s, M);
+            kl += s.approx_kl / M;
+            applied++;
+        }
+        if (p->cfg.target_kl > 0.0f && applied && kl / applied > p->cfg.target_kl) break;
+    }
+    if (st->minibatches > 0) {
+        float n = (float)st->minibatches;
+        st->policy_loss /= n;
+        st->value_loss /= n;
+        st->entropy /= n;
+        st->approx_kl /= n;
+        st->clip_fraction /= n;
+    }
+}
+
+/* Gather minibatch observations, the critic's inputs (the observation,
+   then its privileged inputs) and advantages (normalized per minibatch
+   with the unbiased std, as torch's .std()). */
+static void s2r__ppo_gather(s2r_ppo* p, const int* idx, int M) {
+    double sum = 0.0, sq = 0.0, mu, sd;
+    size_t P = (size_t)p->cfg.privileged_dim, wide = p->obs_dim + P;
+    int i;
+    for (i = 0; i < M; i++) {
+        memcpy(p->mb_obs + (size_t)i * p->obs_dim, p->obs + (size_t)idx[i] * p->obs_dim,
+               sizeof(float) * (size_t)p->obs_dim);
+        if (P) {
+            memcpy(p->mb_critic + i * wide, p->obs + (size_t)idx[i] * p->obs_dim, sizeof(float) * (size_t)p->obs_dim);
+            memcpy(p->mb_critic + i * wide + p->obs_dim, p->priv + (size_t)idx[i] * P, sizeof(float) * P);
+        }
+        p->mb_adv[i] = p->advantages[idx[i]];
+        sum += p->mb_adv[i];
+    }
+    if (!p->cfg.normalize_advantages) return;
+    mu = sum / M;
+    for (i = 0; i < M; i++) sq += (p->mb_adv[i] - mu) * (p->mb_adv[i] - mu);
+    sd = M > 1 ? sqrt(sq / (M - 1)) : 0.0;
+    for (i = 0; i < M; i++) p->mb_adv[i] = (float)((p->mb_adv[i] - mu) / (sd + 1e-8));
+}
+
+/* Loss and gradient (into adam.grad) of the gathered minibatch idx [M]:
+   each half runs forward, adds its loss terms per sample and runs
+   backward.  The actor and the critic share no parameter, input buffer or
+   scratch, so with two or more threads their halves run side by side;
+   each sums in its own fixed order, so the result is the same bit for bit
+   on any number of threads. */
+static void s2r__ppo_actor_pass(s2r_ppo* p, const int* idx, int M, s2r__ppo_terms* s);
+static void s2r__ppo_critic_pass(s2r_ppo* p, const int* idx, int M, s2r__ppo_terms* s);
+static void s2r__ppo_policy_term(s2r_ppo* p, int i, int k, int M, s2r__ppo_terms* s, float* dlog_std);
+static void s2r__ppo_value_term(s2r_ppo* p, int i, int k, int M, s2r__ppo_terms* s);
+
+static s2r__ppo_terms s2r__ppo_losses(s2r_ppo* p, const int* idx, int M) {
+    s2r__ppo_terms s, critic;
+    memset(&s, 0, sizeof s);
+    memset(&critic, 0, sizeof critic);
+    memset(p->adam.grad, 0, sizeof(float) * (size_t)p->adam.n);
+#ifdef _OPENMP
+#pragma omp parallel sections num_threads(2) if (s2r__ppo_threads(p) > 1)
+    {
+#pragma omp section
+        s2r__ppo_actor_pass(p, idx, M, &s);
+#pragma omp section
+        s2r__ppo_critic_pass(p, idx, M, &critic);
+    }
+#else
+    s2r__ppo_actor_pass(p, idx, M, &s);
+    s2r__ppo_critic_pass(p, idx, M, &critic);
+#endif
+    s.value_loss = critic.value_loss;
+    s.total = (s.policy_loss - p->cfg.entropy_coef * s.entropy + p->cfg.value_coef * s.value_loss) / M;
+    return s;
+}
+
+/* Add one applied minibatch's means to the update's statistics. */
+static void s2r__ppo_accumulate(s2r_ppo_stats* st, const s2r__ppo_terms* s,
+                                int M) {
+    st->policy_loss += (float)(s->policy_loss / M);
+    st->value_loss += (float)(s->value_loss / M);
+    st->entropy += (float)(s->entropy / M);
+    st->approx_kl += (float)(s->approx_kl / M);
+    st->clip_fraction += (float)(s->clip_fraction / M);
+    st->minibatches++;
+}
+
+/* The update's statistics beside the loss terms' means: the rollout's
+   episodes, the critic's explained variance and the speed. */
+static double s2r__explained_variance(const float* pred, const float* y, int n);
+
+static void s2r__ppo_fill_stats(const s2r_ppo* p, float lr, double seconds,
+                                s2r_ppo_stats* st) {
+    st->update = p->update;
+    st->num_updates = p->num_updates;
+    st->global_step = p->global_step;
+    st->learning_rate = lr;
+    st->explained_variance = (float)s2r__explained_variance(
+        p->values, p->returns, p->batch_size);
+    st->episodes = p->episodes;
+    st->diverged = p->diverged;
+    st->mean_return = p->episodes ? (float)(p->return_sum / p->episodes) : NAN;
+    st->success_rate = p->episodes ? (float)p->successes / p->episodes : NAN;
+    st->steps_per_second = (float)(p->batch_size / (seconds > 1e-9 ? seconds : 1e-9));
+}
+
+/* --- Learning: PPO helpers ------------------------------------------------
+   What the update's pieces call: the threads, each env's step on its lane,
+   the NaN guards that check it, the privileged critic's inputs, reward
+   scaling, the actor's and the critic's halves of a minibatch with their
+   per-sample terms, explained variance. */
+
+#ifdef _OPENMP
+/* Number of threads for the per-env loop. */
+static int s2r__ppo_threads(const s2r_ppo* p) {
+    return p->cfg.num_threads > 0 ? p->cfg.num_threads : omp_get_max_threads();
+}
+#endif
 
 /* Env e (may run on any thread; writes only env e and its lane): act on
    next_obs[e], keep the sample, step the env with the clipped action and
@@ -10385,39 +10740,10 @@ static s2r_result s2r__ppo_check_step(s2r_ppo* p, int e) {
     return S2R_OK;
 }
 
-/* Update the observation statistics with the observations the policy will
-   act on next (raw_obs of every env, in env order; update = 0 leaves them
-   alone), then normalize them. */
-static void s2r__ppo_observe(s2r_ppo* p, int update) {
-    int e;
-    if (update) s2r__normalizer_update(&p->policy.norm, p->raw_obs, p->num_envs, p->obs_dim);
-    for (e = 0; e < p->num_envs; e++)
-        s2r__normalizer_apply(&p->policy.norm, p->raw_obs + (size_t)e * p->obs_dim,
-                              p->next_obs + (size_t)e * p->obs_dim);
-}
-
-static s2r_result s2r__ppo_reset_all(s2r_ppo* p, s2r_env* envs) {
-    int e;
-    for (e = 0; e < p->num_envs; e++) {
-        s2r_result r = s2r__check_env(&envs[e], &p->policy.shape, p->error);
-        if (r != S2R_OK) return r;
-        if (p->cfg.privileged_dim > 0 && (!envs[e].privileged || envs[e].priv_dim != p->cfg.privileged_dim))
-            return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT, "environment %d has %d privileged inputs, the "
-                             "privileged critic takes %d", e, envs[e].privileged ? envs[e].priv_dim : 0,
-                             p->cfg.privileged_dim);
-        s2r__ppo_lane(p, e)->reset_rng = s2r__ppo_lane(p, e)->env_rng;
-        r = envs[e].reset(envs[e].self, &s2r__ppo_lane(p, e)->env_rng, p->raw_obs + (size_t)e * p->obs_dim);
-        if (r == S2R_OK) r = s2r__ppo_privileged(p, &envs[e], s2r__ppo_lane(p, e)->priv);
-        if (r != S2R_OK)
-            return s2r__fail(p->error, r, "environment %d failed to reset (%s)",
-                             e, s2r_result_string(r));
-    }
-    /* Only the run's first observations enter the statistics here: a later
-       reset of every env (after a failure, a state save or a resume) may
-       replay resets whose observations were counted when they happened. */
-    s2r__ppo_observe(p, p->global_step == 0);
-    p->started = 1;
-    return S2R_OK;
+/* The privileged inputs [P] of env's current observation into out
+   (nothing for a plain critic). */
+static s2r_result s2r__ppo_privileged(const s2r_ppo* p, const s2r_env* env, float* out) {
+    return p->cfg.privileged_dim > 0 ? env->privileged(env->priv_self, out) : S2R_OK;
 }
 
 /* Reward scaling as gym's NormalizeReward: divide by the running std of the
@@ -10433,91 +10759,18 @@ static float s2r__ppo_scale_reward(s2r_ppo* p, int e, float reward, int done) {
     return (float)s2r_clamp(scaled, -p->cfg.reward_clip, p->cfg.reward_clip);
 }
 
-/* The serial part of a rollout step, in env order: episode bookkeeping,
-   rewards, bootstrap values of truncated episodes. */
-static void s2r__ppo_record(s2r_ppo* p, int t) {
-    int e;
-    for (e = 0; e < p->num_envs; e++) {
-        size_t k = (size_t)t * p->num_envs + e;
-        const s2r_ppo_lane* l = s2r__ppo_lane(p, e);
-        const s2r_step_result* sr = &l->step;
-        int done = sr->done || sr->terminated || sr->truncated;
-        p->dones[k] = (unsigned char)done;
-        p->episode_return[e] += sr->reward;
-        p->rewards[k] = p->cfg.normalize_rewards ?
-            s2r__ppo_scale_reward(p, e, sr->reward, done) : sr->reward;
-        p->end_values[k] = 0.0f;
-        if (!done) continue;
-        if (!sr->terminated) { /* truncated: bootstrap with V(final obs) */
-            float nobs[S2R_MLP_MAX_WIDTH], mean[S2R_MLP_MAX_WIDTH];
-            s2r__normalizer_apply(&p->policy.norm, l->final_obs, nobs);
-            s2r__policy_forward_one(&p->policy, nobs, l->final_priv, mean, &p->end_values[k]);
-        }
-        p->episodes++;
-        p->successes += sr->success ? 1 : 0;
-        p->diverged += sr->diverged ? 1 : 0;
-        p->return_sum += p->episode_return[e];
-        p->episode_return[e] = 0.0;
-    }
-}
-
-/* Collect steps_per_env steps from every env, then GAE.  After a failure
-   the next collection starts by resetting every env. */
-static s2r_result s2r__ppo_collect(s2r_ppo* p, s2r_env* envs) {
-    s2r_result r;
-    int t, e;
-    float mean[S2R_MLP_MAX_WIDTH];
-    p->episodes = p->successes = p->diverged = 0;
-    p->return_sum = 0.0;
-    if (!p->started && (r = s2r__ppo_reset_all(p, envs)) != S2R_OK) return r;
-    for (t = 0; t < p->steps_per_env; t++) {
-        r = s2r__ppo_step_all(p, envs, t);
-        if (r != S2R_OK) { p->started = 0; return r; }
-        s2r__ppo_record(p, t);   /* bootstrap values use the stats so far */
-        s2r__ppo_observe(p, 1);
-    }
-    p->global_step += p->batch_size;
-    for (e = 0; e < p->num_envs; e++)
-        s2r__policy_forward_one(&p->policy, p->next_obs + (size_t)e * p->obs_dim, s2r__ppo_lane(p, e)->priv, mean,
-                                &p->last_values[e]);
-    s2r_gae(p->steps_per_env, p->num_envs, p->rewards, p->values, p->dones,
-            p->end_values, p->last_values, p->cfg.gamma, p->cfg.gae_lambda,
-            p->advantages, p->returns);
-    return S2R_OK;
-}
-
-/* --- Learning: PPO loss and update ----------------------------------------
-   The clipped surrogate, value and entropy terms with their gradients,
-   and the shuffled minibatch epochs. */
-
-/* Sums over one minibatch, turned into means by the caller. */
-typedef struct s2r__ppo_terms {
-    double policy_loss, value_loss, entropy, approx_kl, clip_fraction;
-    double max_ratio_dev;  /* max |ratio - 1|: 0 on an update's first minibatch */
-} s2r__ppo_terms;
-
-/* Gather minibatch observations, the critic's inputs (the observation,
-   then its privileged inputs) and advantages (normalized per minibatch
-   with the unbiased std, as torch's .std()). */
-static void s2r__ppo_gather(s2r_ppo* p, const int* idx, int M) {
-    double sum = 0.0, sq = 0.0, mu, sd;
-    size_t P = (size_t)p->cfg.privileged_dim, wide = p->obs_dim + P;
-    int i;
-    for (i = 0; i < M; i++) {
-        memcpy(p->mb_obs + (size_t)i * p->obs_dim, p->obs + (size_t)idx[i] * p->obs_dim,
-               sizeof(float) * (size_t)p->obs_dim);
-        if (P) {
-            memcpy(p->mb_critic + i * wide, p->obs + (size_t)idx[i] * p->obs_dim, sizeof(float) * (size_t)p->obs_dim);
-            memcpy(p->mb_critic + i * wide + p->obs_dim, p->priv + (size_t)idx[i] * P, sizeof(float) * P);
-        }
-        p->mb_adv[i] = p->advantages[idx[i]];
-        sum += p->mb_adv[i];
-    }
-    if (!p->cfg.normalize_advantages) return;
-    mu = sum / M;
-    for (i = 0; i < M; i++) sq += (p->mb_adv[i] - mu) * (p->mb_adv[i] - mu);
-    sd = M > 1 ? sqrt(sq / (M - 1)) : 0.0;
-    for (i = 0; i < M; i++) p->mb_adv[i] = (float)((p->mb_adv[i] - mu) / (sd + 1e-8));
+/* The actor's half of a minibatch: forward, the clipped objective per
+   sample, the entropy, backward into grad [actor params, then log_std]. */
+static void s2r__ppo_actor_pass(s2r_ppo* p, const int* idx, int M, s2r__ppo_terms* s) {
+    s2r_policy* pol = &p->policy;
+    float* dlog_std = p->adam.grad + pol->actor.num_params;
+    int i, a;
+    s2r_mlp_forward(&pol->actor, pol->params, p->mb_obs, M, p->actor_acts, p->mean);
+    for (i = 0; i < M; i++) s2r__ppo_policy_term(p, i, idx[i], M, s, dlog_std);
+    /* entropy is the same for every sample: d(-c H)/dlog_std = -c */
+    s->entropy = M * s2r__gaussian_entropy(pol->log_std, p->act_dim);
+    for (a = 0; a < p->act_dim; a++) dlog_std[a] -= p->cfg.entropy_coef;
+    s2r_mlp_backward(&pol->actor, pol->params, p->mb_obs, p->actor_acts, p->dmean, M, p->adam.grad, p->back);
 }
 
 /* Clipped surrogate for minibatch sample i (rollout sample k): adds to the
@@ -10546,6 +10799,17 @@ static void s2r__ppo_policy_term(s2r_ppo* p, int i, int k, int M,
     }
 }
 
+/* The critic's half: forward, the value loss per sample, backward into
+   grad's critic part. */
+static void s2r__ppo_critic_pass(s2r_ppo* p, const int* idx, int M, s2r__ppo_terms* s) {
+    s2r_policy* pol = &p->policy;
+    int i;
+    s2r_mlp_forward(&pol->critic, pol->critic_params, p->mb_critic, M, p->critic_acts, p->value);
+    for (i = 0; i < M; i++) s2r__ppo_value_term(p, i, idx[i], M, s);
+    s2r_mlp_backward(&pol->critic, pol->critic_params, p->mb_critic, p->critic_acts, p->dvalue, M,
+                     p->adam.grad + pol->num_actor_params, p->back_critic);
+}
+
 /* Value loss for sample i; writes dL/dvalue. */
 static void s2r__ppo_value_term(s2r_ppo* p, int i, int k, int M,
                                 s2r__ppo_terms* s) {
@@ -10564,94 +10828,8 @@ static void s2r__ppo_value_term(s2r_ppo* p, int i, int k, int M,
     p->dvalue[i] = (float)(vf * grad / M);
 }
 
-/* The actor's half of a minibatch: forward, the clipped objective per
-   sample, the entropy, backward into grad [actor params, then log_std]. */
-static void s2r__ppo_actor_pass(s2r_ppo* p, const int* idx, int M, s2r__ppo_terms* s) {
-    s2r_policy* pol = &p->policy;
-    float* dlog_std = p->adam.grad + pol->actor.num_params;
-    int i, a;
-    s2r_mlp_forward(&pol->actor, pol->params, p->mb_obs, M, p->actor_acts, p->mean);
-    for (i = 0; i < M; i++) s2r__ppo_policy_term(p, i, idx[i], M, s, dlog_std);
-    /* entropy is the same for every sample: d(-c H)/dlog_std = -c */
-    s->entropy = M * s2r__gaussian_entropy(pol->log_std, p->act_dim);
-    for (a = 0; a < p->act_dim; a++) dlog_std[a] -= p->cfg.entropy_coef;
-    s2r_mlp_backward(&pol->actor, pol->params, p->mb_obs, p->actor_acts, p->dmean, M, p->adam.grad, p->back);
-}
-
-/* The critic's half: forward, the value loss per sample, backward into
-   grad's critic part. */
-static void s2r__ppo_critic_pass(s2r_ppo* p, const int* idx, int M, s2r__ppo_terms* s) {
-    s2r_policy* pol = &p->policy;
-    int i;
-    s2r_mlp_forward(&pol->critic, pol->critic_params, p->mb_critic, M, p->critic_acts, p->value);
-    for (i = 0; i < M; i++) s2r__ppo_value_term(p, i, idx[i], M, s);
-    s2r_mlp_backward(&pol->critic, pol->critic_params, p->mb_critic, p->critic_acts, p->dvalue, M,
-                     p->adam.grad + pol->num_actor_params, p->back_critic);
-}
-
-/* Loss and gradient (into adam.grad) of one minibatch idx [M].  The actor
-   and the critic share no parameter, input buffer or scratch, so with two
-   or more threads their halves run side by side; each sums in its own
-   fixed order, so the result is the same bit for bit on any number of
-   threads. */
-static s2r__ppo_terms s2r__ppo_minibatch(s2r_ppo* p, const int* idx, int M) {
-    s2r__ppo_terms s, critic;
-    memset(&s, 0, sizeof s);
-    memset(&critic, 0, sizeof critic);
-    memset(p->adam.grad, 0, sizeof(float) * (size_t)p->adam.n);
-    s2r__ppo_gather(p, idx, M);
-#ifdef _OPENMP
-#pragma omp parallel sections num_threads(2) if (s2r__ppo_threads(p) > 1)
-    {
-#pragma omp section
-        s2r__ppo_actor_pass(p, idx, M, &s);
-#pragma omp section
-        s2r__ppo_critic_pass(p, idx, M, &critic);
-    }
-#else
-    s2r__ppo_actor_pass(p, idx, M, &s);
-    s2r__ppo_critic_pass(p, idx, M, &critic);
-#endif
-    s.value_loss = critic.value_loss;
-    return s;
-}
-
-/* Total loss of minibatch means: policy - c_ent * entropy + c_v * value. */
-static double s2r__ppo_total(const s2r_ppo* p, const s2r__ppo_terms* s, int M) {
-    return (s->policy_loss - p->cfg.entropy_coef * s->entropy +
-            p->cfg.value_coef * s->value_loss) / M;
-}
-
-static void s2r__ppo_accumulate(s2r_ppo_stats* st, const s2r__ppo_terms* s,
-                                int M) {
-    st->policy_loss += (float)(s->policy_loss / M);
-    st->value_loss += (float)(s->value_loss / M);
-    st->entropy += (float)(s->entropy / M);
-    st->approx_kl += (float)(s->approx_kl / M);
-    st->clip_fraction += (float)(s->clip_fraction / M);
-    st->minibatches++;
-}
-
-/* One epoch over the shuffled batch; returns the epoch's mean approx_kl. */
-static double s2r__ppo_epoch(s2r_ppo* p, float lr, s2r_ppo_stats* st) {
-    int start, M = p->minibatch_size, applied = 0;
-    double kl = 0.0;
-    s2r__shuffle(p->perm, p->batch_size, &p->rng);
-    for (start = 0; start < p->batch_size; start += M) {
-        s2r__ppo_terms s = s2r__ppo_minibatch(p, p->perm + start, M);
-        double norm = s2r_adam_clip_grad(&p->adam, p->cfg.max_grad_norm);
-        if (!isfinite(s2r__ppo_total(p, &s, M)) || !isfinite(norm)) {
-            st->skipped++; /* NaN/Inf never reaches the optimizer */
-            continue;
-        }
-        s2r_adam_step(&p->adam, p->policy.params, lr);
-        s2r__ppo_accumulate(st, &s, M);
-        kl += s.approx_kl / M;
-        applied++;
-    }
-    return applied ? kl / applied : 0.0;
-}
-
+/* 1 - Var(y - pred) / Var(y) over n samples: how much of the returns the
+   critic explains (NaN when the returns do not vary). */
 static double s2r__explained_variance(const float* pred, const float* y, int n) {
     double my = 0.0, md = 0.0, vy = 0.0, vd = 0.0;
     int i;
@@ -10664,50 +10842,6 @@ static double s2r__explained_variance(const float* pred, const float* y, int n) 
         vd += dd * dd;
     }
     return vy == 0.0 ? NAN : 1.0 - vd / vy;
-}
-
-/* The update epochs on the collected batch; means into *st. */
-static void s2r__ppo_update(s2r_ppo* p, float lr, s2r_ppo_stats* st) {
-    int epoch;
-    s2r__iota(p->perm, p->batch_size);
-    for (epoch = 0; epoch < p->cfg.update_epochs; epoch++) {
-        double kl = s2r__ppo_epoch(p, lr, st);
-        if (p->cfg.target_kl > 0.0f && kl > p->cfg.target_kl) break;
-    }
-    if (st->minibatches > 0) {
-        float n = (float)st->minibatches;
-        st->policy_loss /= n;
-        st->value_loss /= n;
-        st->entropy /= n;
-        st->approx_kl /= n;
-        st->clip_fraction /= n;
-    }
-}
-
-static void s2r__ppo_fill_stats(const s2r_ppo* p, float lr, double seconds,
-                                s2r_ppo_stats* st) {
-    st->update = p->update;
-    st->num_updates = p->num_updates;
-    st->global_step = p->global_step;
-    st->learning_rate = lr;
-    st->explained_variance = (float)s2r__explained_variance(
-        p->values, p->returns, p->batch_size);
-    st->episodes = p->episodes;
-    st->diverged = p->diverged;
-    st->mean_return = p->episodes ? (float)(p->return_sum / p->episodes) : NAN;
-    st->success_rate = p->episodes ? (float)p->successes / p->episodes : NAN;
-    st->steps_per_second = (float)(p->batch_size / (seconds > 1e-9 ? seconds : 1e-9));
-}
-
-S2RDEF s2r_result s2r_ppo_train(s2r_ppo* ppo, s2r_env* envs,
-                                s2r_ppo_callback callback, void* user) {
-    while (ppo->update < ppo->num_updates) {
-        s2r_ppo_stats st;
-        s2r_result r = s2r_ppo_iterate(ppo, envs, &st);
-        if (r != S2R_OK) return r;
-        if (callback && callback(&st, user)) break;
-    }
-    return S2R_OK;
 }
 
 /* --- Learning: PPO diagnostics output -------------------------------------
@@ -11686,6 +11820,11 @@ S2RDEF s2r_env s2r_pendulum_env(s2r_pendulum* p) {
     return env;
 }
 
+/* >> section: Evaluation
+   Flow: s2r_evaluate runs a controller for many episodes (in parallel, each
+   with its own stream) and counts successes with Wilson intervals; then
+   frame history (a policy with memory) and predicting transfer. */
+
 /* --- Evaluation ------------------------------------------------------------------ */
 
 /* One episode on env (the task's, or it seen through a frame history);
@@ -12270,6 +12409,11 @@ S2RDEF void s2r_sim_real_eval_print(const char* label, const s2r_sim_real_eval* 
            100 * e->gap_lo, 100 * e->gap_hi, 1000 * e->sim.mean_distance, 1000 * e->real.mean_distance);
 }
 
+/* >> section: Demonstrations
+   Flow: the operator drives a real unit and every step is recorded
+   (s2r_collect_unit_demos); then cloning on them and fine-tuning against
+   the policy, kept only if a canary on the unit prefers it. */
+
 /* --- Demonstrations ----------------------------------------------------------- */
 
 S2RDEF s2r_expert_config s2r_operator_config_default(void) {
@@ -12484,6 +12628,11 @@ S2RDEF s2r_result s2r_finetune_on_unit(s2r_policy* policy, const s2r_dataset* de
     S2R_FREE(start);
     return res;
 }
+
+/* >> section: Training
+   Flow: simulators of a task as PPO environments, s2r_train (the whole run:
+   environments, PPO, checkpoints, the learning curve), then automatic
+   domain randomization (s2r__adr_env_reset, s2r__adr_judge). */
 
 /* --- Training a policy --------------------------------------------------------- */
 
@@ -12999,6 +13148,12 @@ S2RDEF s2r_result s2r_train(const s2r_training* training, s2r_ppo* ppo, char* er
     s2r__task_envs_free(&envs);
     return res;
 }
+
+/* >> section: System identification
+   Flow: excitation and recording (trajectories, their files, the replay
+   backend), then the fit: parameters, the simulator being fitted, the
+   loss, coordinate descent (s2r__sysid_descend), how sure the estimate is,
+   validation and the re-centred ranges.  Read s2r_sysid_run first. */
 
 /* --- System identification: excitation ------------------------------------- */
 
@@ -15389,6 +15544,12 @@ S2RDEF void s2r_sysid_print(const s2r_sysid* id, const s2r_sysid_result* result)
                    "armature or friction loss (s2r_sysid_param.joint = %d)\n", j + 1, j + 1);
 }
 
+/* >> section: Deployment
+   Flow: the safety monitor (a backend in front of a backend), episodes behind
+   it, shadow mode, the gates (s2r_sprt_decide, then each stage's gate,
+   their shared pieces last), drift detection, the stage machine and its
+   log.  Read s2r_gate_tethered for how a gate decides. */
+
 /* --- Deployment: names ------------------------------------------------------ */
 
 static const char* const s2r__stage_names[S2R_STAGE_COUNT] = {
@@ -15993,8 +16154,13 @@ S2RDEF s2r_result s2r_shadow_run(const s2r_controller* policy, const s2r_control
    Deployment (5/7): the gates
    ========================================================================== */
 
-/* k successes of n trials make sense. */
-static int s2r__counts_ok(int k, int n) { return n >= 0 && k >= 0 && k <= n; }
+static s2r_gate_result s2r__gate_make(s2r_stage stage, int n, double value, double threshold);
+static void s2r__gate_say(s2r_gate_result* g, s2r_verdict v, const char* fmt, ...);
+static void s2r__gate_rate(s2r_gate_result* g, int k, int n);
+static void s2r__gate_sequential(const s2r_gate_config* c, s2r_stage stage, int k, int n, s2r_gate_result* g);
+static int s2r__counts_ok(int k, int n);
+static int s2r__gate_cap(const s2r_gate_config* c, s2r_stage stage);
+static s2r_gate_result s2r__gate_of(const s2r_gate_config* c, s2r_stage stage, int k, int n, int catastrophic);
 
 S2RDEF s2r_result s2r_sprt_check(const s2r_sprt_config* c, char* error) {
     if (!c) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "sprt: config is NULL");
@@ -16054,34 +16220,6 @@ S2RDEF s2r_gate_config s2r_gate_config_default(void) {
     return c;
 }
 
-static s2r_gate_result s2r__gate_make(s2r_stage stage, int n, double value, double threshold) {
-    s2r_gate_result g;
-    memset(&g, 0, sizeof g);
-    g.stage = stage;
-    g.verdict = S2R_VERDICT_FAIL;
-    g.n = n;
-    g.value = value;
-    g.lo = g.hi = value;
-    g.threshold = threshold;
-    return g;
-}
-
-/* Set the verdict and format the reason. */
-static void s2r__gate_say(s2r_gate_result* g, s2r_verdict v, const char* fmt, ...) {
-    va_list ap;
-    g->verdict = v;
-    va_start(ap, fmt);
-    vsnprintf(g->reason, sizeof g->reason, fmt, ap);
-    va_end(ap);
-}
-
-
-/* A rate with its Wilson interval into a gate result. */
-static void s2r__gate_rate(s2r_gate_result* g, int k, int n) {
-    g->n = n;
-    g->value = n > 0 ? (double)k / n : 0;
-    s2r_wilson_interval(k, n, &g->lo, &g->hi);
-}
 
 S2RDEF s2r_gate_result s2r_gate_sim_regression(const s2r_gate_config* c, int passed, int runs) {
     s2r_gate_result g = s2r__gate_make(S2R_STAGE_SIM_REGRESSION, runs, 0, c->sim_pass_rate);
@@ -16154,34 +16292,6 @@ S2RDEF s2r_sprt_config s2r_gate_sprt(const s2r_gate_config* c, s2r_stage stage) 
     t.beta = tethered ? c->tethered_beta : c->constrained_beta;
     t.max_n = tethered ? c->tethered_max_episodes : c->constrained_episodes;
     return t;
-}
-
-/* The sequential rule of a success-rate gate: the SPRT's verdict, and a
-   reason naming the boundary crossed (or the cap). */
-static void s2r__gate_sequential(const s2r_gate_config* c, s2r_stage stage, int k, int n, s2r_gate_result* g) {
-    s2r_sprt_config t = s2r_gate_sprt(c, stage);
-    char why[S2R_ERROR_LEN];
-    double llr, upper, lower;
-    s2r_verdict v;
-    if (s2r_sprt_check(&t, why) != S2R_OK) {
-        s2r__gate_say(g, S2R_VERDICT_FAIL, "bad gate design: %s", why);
-        return;
-    }
-    v = s2r_sprt_decide(&t, k, n, &llr);
-    upper = log((1 - t.beta) / t.alpha);
-    lower = log(t.beta / (1 - t.alpha));
-    if (v == S2R_VERDICT_PASS)
-        s2r__gate_say(g, v, "%d of %d episodes: log-likelihood ratio %.2f reached the pass boundary %.2f (SPRT %.2f "
-                      "against %.2f, alpha %.2f, beta %.2f)", k, n, llr, upper, t.p1, t.p0, t.alpha, t.beta);
-    else if (v == S2R_VERDICT_FAIL && llr <= lower + S2R_GATE_EPS)
-        s2r__gate_say(g, v, "%d of %d episodes: log-likelihood ratio %.2f reached the fail boundary %.2f (SPRT %.2f "
-                      "against %.2f)", k, n, llr, lower, t.p1, t.p0);
-    else if (v == S2R_VERDICT_FAIL)
-        s2r__gate_say(g, v, "%d of %d episodes (the cap) without reaching the pass boundary: log-likelihood ratio "
-                      "%.2f < %.2f", k, n, llr, upper);
-    else
-        s2r__gate_say(g, v, "%d of %d: log-likelihood ratio %.2f between the boundaries %.2f and %.2f", k, n, llr,
-                      lower, upper);
 }
 
 S2RDEF s2r_gate_result s2r_gate_tethered(const s2r_gate_config* c, int successes, int episodes) {
@@ -16295,16 +16405,6 @@ S2RDEF s2r_gate_result s2r_gate_canary_pairs(const s2r_gate_config* c, int pairs
     return g;
 }
 
-/* The most episodes a stage's gate may ask for. */
-static int s2r__gate_cap(const s2r_gate_config* c, s2r_stage stage) {
-    return stage == S2R_STAGE_TETHERED ? c->tethered_max_episodes : c->constrained_episodes;
-}
-
-/* The stage's gate on k successes of n and `catastrophic` catastrophes. */
-static s2r_gate_result s2r__gate_of(const s2r_gate_config* c, s2r_stage stage, int k, int n, int catastrophic) {
-    return stage == S2R_STAGE_TETHERED ? s2r_gate_tethered(c, k, n) : s2r_gate_constrained(c, k, n, catastrophic);
-}
-
 S2RDEF s2r_result s2r_stage_run(const s2r_controller* policy, s2r_reach* reach, s2r_safety* safety,
                                 const s2r_gate_config* gates, s2r_stage stage, uint64_t seed, uint64_t stream0,
                                 s2r_run_summary* out, s2r_gate_result* gate) {
@@ -16384,6 +16484,78 @@ S2RDEF void s2r_gate_plan_print(const s2r_gate_config* c, s2r_stage stage) {
         printf("    %12.2f  %7.3f  %17.1f\n", p, yes, asn);
     }
     printf("    never more than %d episodes\n", most);
+}
+
+/* The gates' shared pieces: a result, its sentence, its rate, the
+   sequential rule, a check of counts, a stage's cap and its gate. */
+
+static s2r_gate_result s2r__gate_make(s2r_stage stage, int n, double value, double threshold) {
+    s2r_gate_result g;
+    memset(&g, 0, sizeof g);
+    g.stage = stage;
+    g.verdict = S2R_VERDICT_FAIL;
+    g.n = n;
+    g.value = value;
+    g.lo = g.hi = value;
+    g.threshold = threshold;
+    return g;
+}
+
+/* Set the verdict and format the reason. */
+static void s2r__gate_say(s2r_gate_result* g, s2r_verdict v, const char* fmt, ...) {
+    va_list ap;
+    g->verdict = v;
+    va_start(ap, fmt);
+    vsnprintf(g->reason, sizeof g->reason, fmt, ap);
+    va_end(ap);
+}
+
+/* A rate with its Wilson interval into a gate result. */
+static void s2r__gate_rate(s2r_gate_result* g, int k, int n) {
+    g->n = n;
+    g->value = n > 0 ? (double)k / n : 0;
+    s2r_wilson_interval(k, n, &g->lo, &g->hi);
+}
+
+/* The sequential rule of a success-rate gate: the SPRT's verdict, and a
+   reason naming the boundary crossed (or the cap). */
+static void s2r__gate_sequential(const s2r_gate_config* c, s2r_stage stage, int k, int n, s2r_gate_result* g) {
+    s2r_sprt_config t = s2r_gate_sprt(c, stage);
+    char why[S2R_ERROR_LEN];
+    double llr, upper, lower;
+    s2r_verdict v;
+    if (s2r_sprt_check(&t, why) != S2R_OK) {
+        s2r__gate_say(g, S2R_VERDICT_FAIL, "bad gate design: %s", why);
+        return;
+    }
+    v = s2r_sprt_decide(&t, k, n, &llr);
+    upper = log((1 - t.beta) / t.alpha);
+    lower = log(t.beta / (1 - t.alpha));
+    if (v == S2R_VERDICT_PASS)
+        s2r__gate_say(g, v, "%d of %d episodes: log-likelihood ratio %.2f reached the pass boundary %.2f (SPRT %.2f "
+                      "against %.2f, alpha %.2f, beta %.2f)", k, n, llr, upper, t.p1, t.p0, t.alpha, t.beta);
+    else if (v == S2R_VERDICT_FAIL && llr <= lower + S2R_GATE_EPS)
+        s2r__gate_say(g, v, "%d of %d episodes: log-likelihood ratio %.2f reached the fail boundary %.2f (SPRT %.2f "
+                      "against %.2f)", k, n, llr, lower, t.p1, t.p0);
+    else if (v == S2R_VERDICT_FAIL)
+        s2r__gate_say(g, v, "%d of %d episodes (the cap) without reaching the pass boundary: log-likelihood ratio "
+                      "%.2f < %.2f", k, n, llr, upper);
+    else
+        s2r__gate_say(g, v, "%d of %d: log-likelihood ratio %.2f between the boundaries %.2f and %.2f", k, n, llr,
+                      lower, upper);
+}
+
+/* k successes of n trials make sense. */
+static int s2r__counts_ok(int k, int n) { return n >= 0 && k >= 0 && k <= n; }
+
+/* The most episodes a stage's gate may ask for. */
+static int s2r__gate_cap(const s2r_gate_config* c, s2r_stage stage) {
+    return stage == S2R_STAGE_TETHERED ? c->tethered_max_episodes : c->constrained_episodes;
+}
+
+/* The stage's gate on k successes of n and `catastrophic` catastrophes. */
+static s2r_gate_result s2r__gate_of(const s2r_gate_config* c, s2r_stage stage, int k, int n, int catastrophic) {
+    return stage == S2R_STAGE_TETHERED ? s2r_gate_tethered(c, k, n) : s2r_gate_constrained(c, k, n, catastrophic);
 }
 
 /* ==========================================================================
@@ -16670,21 +16842,13 @@ static void s2r__deploy_remember(s2r_deploy* d, const s2r_deploy_event* e) {
     if (d->history_count < S2R_DEPLOY_MAX_HISTORY) d->history[d->history_count++] = *e;
 }
 
-/* Log a refused gate and return S2R_ERR_STATE. */
-static s2r_result s2r__deploy_refuse(s2r_deploy* d, const s2r_gate_result* g, const char* why) {
-    s2r__json j;
-    s2r__json_begin(&j, d, "refused");
-    s2r__json_string(&j, "gate", s2r_stage_name(g->stage));
-    s2r__json_string(&j, "reason", why);
-    s2r__json_commit(&j, d);
-    return s2r__fail(d->error, S2R_ERR_STATE, "%s gate refused: %s", s2r_stage_name(g->stage), why);
-}
-
 static s2r_stage s2r__stage_after(s2r_stage s, s2r_verdict v) {
     if (v == S2R_VERDICT_FAIL) return S2R_STAGE_ROLLED_BACK;
     if (v == S2R_VERDICT_CONTINUE || s == S2R_STAGE_AUTONOMOUS) return s;
     return (s2r_stage)(s + 1);
 }
+
+static s2r_result s2r__deploy_refuse(s2r_deploy* d, const s2r_gate_result* g, const char* why);
 
 S2RDEF s2r_result s2r_deploy_apply(s2r_deploy* d, const s2r_gate_result* gate) {
     s2r__json j;
@@ -16716,6 +16880,16 @@ S2RDEF s2r_result s2r_deploy_apply(s2r_deploy* d, const s2r_gate_result* gate) {
     if (gate->verdict != S2R_VERDICT_CONTINUE) s2r__deploy_remember(d, &e);
     d->stage = e.next;   /* the decision stands even if the disk fails */
     return s2r__json_commit(&j, d);
+}
+
+/* Log a refused gate and return S2R_ERR_STATE. */
+static s2r_result s2r__deploy_refuse(s2r_deploy* d, const s2r_gate_result* g, const char* why) {
+    s2r__json j;
+    s2r__json_begin(&j, d, "refused");
+    s2r__json_string(&j, "gate", s2r_stage_name(g->stage));
+    s2r__json_string(&j, "reason", why);
+    s2r__json_commit(&j, d);
+    return s2r__fail(d->error, S2R_ERR_STATE, "%s gate refused: %s", s2r_stage_name(g->stage), why);
 }
 
 /* "a+b+c" of the alarm names in `alarms`. */
