@@ -164,7 +164,8 @@
    Functions that can fail return `s2r_result`: S2R_OK (0) or a negative code;
    `s2r_result_string(code)` names it.  Objects that can fail carry a
    `char error[S2R_ERROR_LEN]` with a sentence saying what went wrong (for a
-   malformed MJCF, MuJoCo's own message); control bytes quoted from a file
+   malformed MJCF, MuJoCo's own message; s2r_task's `error` points to its
+   active task's, reach's or push's); control bytes quoted from a file
    or a command line show as '?'.  Bad input (NaN actions, min > max
    ranges, corrupt files) is an error code, never a crash, and leaves the
    object as it was.  Files are written whole or not at all (s2r_file).
