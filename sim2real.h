@@ -165,7 +165,8 @@
    Functions that can fail return `s2r_result`: S2R_OK (0) or a negative code;
    `s2r_result_string(code)` names it.  Objects that can fail carry a
    `char error[S2R_ERROR_LEN]` with a sentence saying what went wrong (for a
-   malformed MJCF, MuJoCo's own message); control bytes quoted from a file
+   malformed MJCF, MuJoCo's own message; s2r_task's `error` points to its
+   active task's, reach's or push's); control bytes quoted from a file
    or a command line show as '?'.  Bad input (NaN actions, min > max
    ranges, corrupt files) is an error code, never a crash, and leaves the
    object as it was.  Files are written whole or not at all (s2r_file).
@@ -209,6 +210,9 @@
    ------------------------
    In the order data flows, each opening with a banner saying what it is
    for; the implementation repeats the order under SIM2REAL_IMPLEMENTATION:
+   each section's implementation opens with a comment whose first line is
+   ">> section: NAME" (search for ">> section"), then its flow: what to read
+   first, what follows.
      Core                  results, error messages, allocators, RNG streams
      Robots                embedded UR5e and Panda MJCF, your own MJCF
      Randomization         distributions, the named parameter table, files
@@ -242,34 +246,41 @@
    ----------------
    For each question a reader brings, the functions that answer it, in the
    order to read them (search for the name; each is defined once in the
-   implementation, most of them in file order):
+   implementation or the example named).  The first five read down the
+   file: each function, and each function of its section it calls, is
+   defined below its caller (tests/test_docs.c keeps them so).
 
-   What does domain randomization do to a simulator?
+   What does domain randomization do to a simulator on a reset?
      s2r_randomization_default   the ranges, each with its reason
-     s2r__sim_reset              per episode: draw, apply, sense, reset
-     s2r__sim_sample_draw        one value per parameter, per joint where
-                                 joints differ
-     s2r__sim_apply_draw         the draw written into the MuJoCo model
-     s2r__sim_setup_sensing      latencies, jitter and noise of the episode
-     s2r__sim_physics_step       every physics step: delayed command, mj_step,
-                                 the delayed sensors
+     s2r__sim_reset              per episode: draw (s2r__sim_sample_draw),
+                                 apply (s2r__sim_apply_draw), sensing
+                                 (s2r__sim_setup_sensing), arm and object;
+                                 then every physics step runs
+                                 s2r__sim_physics_step (delayed command,
+                                 mj_step, the delayed sensors)
    What does one PPO update do?
-     s2r_ppo_iterate             collect, advantages, update, statistics
-     s2r__ppo_collect            a rollout from every environment, then GAE
-     s2r__ppo_minibatch          the clipped objective, value loss, entropy
-     s2r__ppo_update             epochs of shuffled minibatches
+     s2r_ppo_iterate             anneal, collect, update, statistics
+     s2r__ppo_collect            a rollout from every environment (act, step,
+                                 record), then GAE
+     s2r__ppo_update             epochs of shuffled minibatches: gather, the
+                                 clipped objective, value loss and entropy
+                                 (s2r__ppo_losses), clip, Adam, target KL
    How does a stand-in real unit differ from the simulator?
      s2r_real_unit_draw          the fleet distribution, each value's reason
-     s2r__unit_friction          sigmoid joint friction (Gaz et al.)
-     s2r__unit_push              the unit's table and puck
+                                 (s2r__unit_friction: Gaz et al.; s2r__unit_push:
+                                 the unit's table and puck)
      s2r__real_effects           unmodeled effects, every physics step
      s2r_real_robot_init_ablated the same unit with effects switched off
    How is one row of the table made? (examples/07_the_table.c)
-     run_seed                    the rows of one training seed
-     s2r_train                   PPO on simulators of the task
-     s2r_identify_unit           system ID and camera calibration
-     s2r_finetune_on_unit        demos, two fine-tunes, a canary against the policy
-     s2r_evaluate_sim_and_real   the row's two numbers
+     run_seed                    the rows of one training seed, each a
+                                 function below it: train_row, evaluate_row,
+                                 finetune_row, real_only_row
+     s2r_train                   PPO on simulators of the task (train_row)
+     s2r_evaluate_sim_and_real   the row's two numbers (evaluate_row)
+     s2r_finetune_on_unit        demos, two fine-tunes, a canary against the
+                                 policy (finetune_row)
+     s2r_clone_demos             cloning from scratch on the pooled demos
+                                 (real_only_row)
    Where does a policy's gap come from? (examples/09_gap_attribution.c)
      s2r_attribute_gap           every condition, in parallel
      s2r__unit_switch_off        what "off" means for each effect
@@ -293,9 +304,9 @@
    How does a deployment gate decide?
      s2r_sprt_decide             Wald's test on k successes of n episodes
      s2r_gate_tethered           the sequential rule, or the earlier one
-     s2r_gate_oc                 what a gate costs and risks, exactly
      s2r_gate_canary_pairs       a candidate against the incumbent, in pairs
-     s2r_deploy_apply            the gate's verdict applied to the rollout
+     s2r_gate_oc                 what a gate costs and risks, exactly; the
+                                 verdict then goes to s2r_deploy_apply
    How does the object's system identification work?
      s2r_identify_object         strikes, the fit, the verdict
      s2r_trajectory_collect_strikes  the tip strikes the object, open loop
@@ -5236,6 +5247,11 @@ S2RDEF s2r_result s2r_filmstrip_write_png(s2r_filmstrip* f, const char* path);
 #define S2R_ASSERT(x) assert(x)
 #endif
 
+/* >> section: Core
+   Flow: the pieces every other section uses: result names, s2r__fail (the
+   one way to report an error), the file writer that commits whole files,
+   the RNG streams and the shuffles built on them.  Read s2r__fail first. */
+
 /* --- Core ---------------------------------------------------------------- */
 
 S2RDEF const char* s2r_result_string(s2r_result r) {
@@ -5414,6 +5430,22 @@ S2RDEF s2r_rng s2r_rng_split(s2r_rng* parent, uint64_t index) {
     return s2r_rng_make(s2r_rng_u64(parent), index);
 }
 
+/* idx [n] = 0, 1, ..., n - 1. */
+static void s2r__iota(int* idx, int n) {
+    int i;
+    for (i = 0; i < n; i++) idx[i] = i;
+}
+
+/* Fisher-Yates shuffle of idx [n] in place (the learners' minibatches). */
+static void s2r__shuffle(int* idx, int n, s2r_rng* rng) {
+    int i;
+    for (i = n - 1; i > 0; i--) {
+        int j = s2r_rng_int(rng, i + 1), tmp = idx[i];
+        idx[i] = idx[j];
+        idx[j] = tmp;
+    }
+}
+
 S2RDEF int s2r_all_finite(const double* x, int n) {
     int i;
     for (i = 0; i < n; i++) if (!isfinite(x[i])) return 0;
@@ -5429,6 +5461,11 @@ S2RDEF int s2r_all_finite_f(const float* x, int n) {
 S2RDEF double s2r_clamp(double x, double lo, double hi) {
     return x < lo ? lo : (x > hi ? hi : x);
 }
+
+/* >> section: Robots
+   Flow: the embedded UR5e and Panda MJCF, then loading a robot (s2r_robot_load:
+   parse, find joints, actuators and sites, record the nominal model), the
+   guard around MuJoCo's fatal errors, reset and forward kinematics. */
 
 /* --- Robots ---------------------------------------------------------------- */
 
@@ -6112,6 +6149,12 @@ S2RDEF void s2r_flange_fk(const mjModel* model, mjData* scratch, int flange_site
 }
 
 
+/* >> section: Randomization
+   Flow: scalar distributions (sample, support, parse), then the table of named
+   parameters with s2r_randomization_default (the ranges and their
+   reasons) and how a drawn value is applied, then the text file of
+   ranges.  Read s2r_randomization_default first. */
+
 /* ==========================================================================
    Randomization (1/3): scalar distributions
    ========================================================================== */
@@ -6583,12 +6626,7 @@ S2RDEF s2r_randomization s2r_randomization_none(void) {
     return r;
 }
 
-/* Turn entry p on with distribution d in the parameter's default mode. */
-static void s2r__enable(s2r_randomization* r, s2r_param p, s2r_dist d) {
-    r->p[p].dist = d;
-    r->p[p].mode = s2r__params[p].mode;
-    r->p[p].enabled = 1;
-}
+static void s2r__enable(s2r_randomization* r, s2r_param p, s2r_dist d);
 
 S2RDEF s2r_randomization s2r_randomization_default(void) {
     s2r_randomization r = s2r_randomization_none();
@@ -6647,6 +6685,13 @@ S2RDEF s2r_randomization s2r_randomization_default(void) {
        calibration is typically good to a few mm, 1 cm is a poor one) and
        "qpos_bias uniform -0.002 0.002 absolute" (2 mrad zeroing error). */
     return r;
+}
+
+/* Turn entry p on with distribution d in the parameter's default mode. */
+static void s2r__enable(s2r_randomization* r, s2r_param p, s2r_dist d) {
+    r->p[p].dist = d;
+    r->p[p].mode = s2r__params[p].mode;
+    r->p[p].enabled = 1;
 }
 
 S2RDEF s2r_randomization s2r_randomization_push(void) {
@@ -7373,6 +7418,11 @@ S2RDEF s2r_result s2r_randomization_write(const s2r_randomization* r, const char
     return res;
 }
 
+/* >> section: Sensing
+   Flow: one noise model per sensor channel: the episode's bias and scale are
+   drawn at s2r_noise_begin_episode, each reading then adds white noise,
+   quantization, dropout and outliers (s2r_noise_apply). */
+
 /* ==========================================================================
    Sensing: per-channel noise models
    ========================================================================== */
@@ -7390,24 +7440,24 @@ static s2r_result s2r__check_nonneg_field(const char* field, double v, char* err
     return S2R_OK;
 }
 
-S2RDEF s2r_result s2r_noise_config_check(const s2r_noise_config* c, char* error) {
+S2RDEF s2r_result s2r_noise_config_check(const s2r_noise_config* cfg, char* error) {
     s2r_result res = S2R_OK;
-    if (!c) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "noise config is NULL");
-    if (!res) res = s2r__check_nonneg_field("white_std", c->white_std, error);
-    if (!res) res = s2r__check_nonneg_field("bias_std", c->bias_std, error);
-    if (!res) res = s2r__check_nonneg_field("scale_std", c->scale_std, error);
-    if (!res) res = s2r__check_nonneg_field("drift_std", c->drift_std, error);
-    if (!res) res = s2r__check_nonneg_field("quant_step", c->quant_step, error);
+    if (!cfg) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "noise config is NULL");
+    if (!res) res = s2r__check_nonneg_field("white_std", cfg->white_std, error);
+    if (!res) res = s2r__check_nonneg_field("bias_std", cfg->bias_std, error);
+    if (!res) res = s2r__check_nonneg_field("scale_std", cfg->scale_std, error);
+    if (!res) res = s2r__check_nonneg_field("drift_std", cfg->drift_std, error);
+    if (!res) res = s2r__check_nonneg_field("quant_step", cfg->quant_step, error);
     if (res) return res;
-    if (isnan(c->drift_tau) || c->drift_tau < 0)
+    if (isnan(cfg->drift_tau) || cfg->drift_tau < 0)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT,
                          "noise config: drift_tau must be >= 0 s (0 or inf: random walk), got %g",
-                         c->drift_tau);
-    if (!(c->dropout >= 0 && c->dropout <= 1))
+                         cfg->drift_tau);
+    if (!(cfg->dropout >= 0 && cfg->dropout <= 1))
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT,
                          "noise config: dropout must be a probability in [0, 1], got %g",
-                         c->dropout);
-    if (isnan(c->sat_lo) || isnan(c->sat_hi))
+                         cfg->dropout);
+    if (isnan(cfg->sat_lo) || isnan(cfg->sat_hi))
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT,
                          "noise config: sat_lo and sat_hi must not be NaN");
     return S2R_OK;
@@ -7474,6 +7524,11 @@ S2RDEF void s2r_noise_apply(const s2r_noise_config* cfg, s2r_noise_state* state,
         st->has_last = 1;
     }
 }
+
+/* >> section: Latency
+   Flow: the delay line a command or a reading passes through (push, then read
+   the value `steps` ago), its jitter, and the sample-and-hold of a slow
+   sensor.  Read s2r_delay_push and s2r_delay_read first. */
 
 /* ==========================================================================
    Latency: delay lines, jitter and sample-and-hold
@@ -7597,6 +7652,13 @@ S2RDEF int s2r_sample_hold_step(s2r_sample_hold* sh, double dt, const double* fr
     return 1;
 }
 
+/* >> section: Backend interface
+   Flow: the one door to a robot (reset, command, advance, sensors), then the
+   simulator behind it: config and init, then one episode of the
+   randomized simulator - s2r__sim_reset draws, applies, sets up sensing
+   and places the arm (its pieces follow it in order) - and the physics
+   step every advance runs.  Read s2r__sim_reset first. */
+
 /* --- Backend interface ---------------------------------------------------- */
 
 S2RDEF s2r_result s2r_backend_reset(const s2r_backend* b, const double* q0,
@@ -7686,6 +7748,13 @@ static s2r_result s2r__sim_check_randomization(const s2r_sim* sim, const s2r_ran
    place.  The pieces follow in that order; the physics step that every
    advance runs comes after them. */
 
+static const double* s2r__sim_object(const s2r_sim* sim);
+static s2r_randomization s2r__sim_active(const s2r_sim* sim);
+static void s2r__scale_pair_friction(mjModel* m, int pair, double scale);
+static void s2r__sim_apply_push_draw(s2r_sim* sim, const s2r_param_range* p, const double* v);
+static void s2r__sim_add_payload(s2r_sim* sim, double kg);
+static double s2r__joint_draw(const s2r_sim_draw* d, s2r_param p, int j);
+static void s2r__sim_restore_nominal(s2r_sim* sim);
 static void s2r__sim_sample_draw(const s2r_randomization* r, int n, s2r_rng* rng, s2r_sim_draw* d);
 static void s2r__sim_apply_draw(s2r_sim* sim);
 static void s2r__sim_setup_sensing(s2r_sim* sim);
@@ -7757,93 +7826,6 @@ static void s2r__sim_sample_draw(const s2r_randomization* r, int n, s2r_rng* rng
                                   ? s2r_dist_sample(&r->p[S2R_PARAM_TARGET_OFFSET].dist, rng) : 0;
 }
 
-/* Every field a draw touches, copied back from the nominal model. */
-static void s2r__sim_restore_nominal(s2r_sim* sim) {
-    mjModel* m = sim->robot.model;
-    const mjModel* m0 = sim->nominal;
-#define S2R__RESTORE(field, count) memcpy(m->field, m0->field, (size_t)(count) * sizeof(*m->field))
-    S2R__RESTORE(geom_friction, 3 * m->ngeom);
-    S2R__RESTORE(dof_damping, m->nv);
-    S2R__RESTORE(dof_armature, m->nv);
-    S2R__RESTORE(dof_frictionloss, m->nv);
-    S2R__RESTORE(body_mass, m->nbody);
-    S2R__RESTORE(body_inertia, 3 * m->nbody);
-    S2R__RESTORE(body_ipos, 3 * m->nbody);
-    S2R__RESTORE(actuator_gainprm, mjNGAIN * m->nu);
-    S2R__RESTORE(actuator_biasprm, mjNBIAS * m->nu);
-    S2R__RESTORE(actuator_forcerange, 2 * m->nu);
-    if (m->npair > 0) S2R__RESTORE(pair_friction, 5 * m->npair);
-    S2R__RESTORE(geom_pos, 3 * m->ngeom);
-    S2R__RESTORE(geom_quat, 4 * m->ngeom);
-#undef S2R__RESTORE
-    m->opt.timestep = m0->opt.timestep;
-}
-
-/* A payload of `kg` rigidly fixed at the flange: mass added to the flange's
-   body, its centre of mass moved toward the flange, and the point mass's
-   inertia about the new centre added to each principal axis (an upper bound
-   that keeps the inertia valid). */
-static void s2r__sim_add_payload(s2r_sim* sim, double kg) {
-    mjModel* m = sim->robot.model;
-    int b = sim->robot.flange_body, i;
-    double m0 = m->body_mass[b], m1 = m0 + kg, r2 = 0, site[3];
-    if (!(kg > 0)) return;
-    memcpy(site, m->site_pos + 3 * sim->robot.flange_site, sizeof site);
-    for (i = 0; i < 3; i++) {
-        double c = (m0 * m->body_ipos[3 * b + i] + kg * site[i]) / m1;
-        r2 += (site[i] - c) * (site[i] - c);
-        m->body_ipos[3 * b + i] = c;
-    }
-    for (i = 0; i < 3; i++) m->body_inertia[3 * b + i] += kg * r2;
-    m->body_mass[b] = m1;
-}
-
-/* Scale the sliding friction of contact pair `pair` (both tangent
-   directions) by `scale`. */
-static void s2r__scale_pair_friction(mjModel* m, int pair, double scale) {
-    if (pair < 0) return;
-    m->pair_friction[5 * pair] = fmax(0, m->pair_friction[5 * pair] * scale);
-    m->pair_friction[5 * pair + 1] = fmax(0, m->pair_friction[5 * pair + 1] * scale);
-}
-
-/* The push scene's part of a draw: friction of the object-table and
-   tip-object pairs, object mass, inertia, damping and centre of mass,
-   table height and tilt. */
-static void s2r__sim_apply_push_draw(s2r_sim* sim, const s2r_param_range* p, const double* v) {
-    s2r_robot* r = &sim->robot;
-    mjModel* m = r->model;
-    const s2r_sim_draw* d = &sim->draw;
-    int b = r->object_body, t = r->table_geom, i;
-    double mass = s2r_param_apply(&p[S2R_PARAM_OBJECT_MASS], 1.0, v[S2R_PARAM_OBJECT_MASS]);
-    double damping = s2r_param_apply(&p[S2R_PARAM_OBJECT_DAMPING], 1.0, v[S2R_PARAM_OBJECT_DAMPING]);
-    double quat_x[4], quat_y[4], tilt[4], nominal[4];
-    s2r__scale_pair_friction(m, r->pair_object_table, s2r_param_apply(&p[S2R_PARAM_OBJECT_FRICTION], 1.0, v[S2R_PARAM_OBJECT_FRICTION]));
-    s2r__scale_pair_friction(m, r->pair_tip_object, s2r_param_apply(&p[S2R_PARAM_TIP_FRICTION], 1.0, v[S2R_PARAM_TIP_FRICTION]));
-    m->body_mass[b] *= mass;
-    for (i = 0; i < 3; i++) {
-        m->body_inertia[3 * b + i] *= mass;
-        m->body_ipos[3 * b + i] += d->object_com[i];
-    }
-    for (i = 0; i < 6; i++) m->dof_damping[r->object_dof_adr + i] = fmax(0, m->dof_damping[r->object_dof_adr + i] * damping);
-    m->geom_pos[3 * t + 2] = s2r_param_apply(&p[S2R_PARAM_TABLE_HEIGHT], m->geom_pos[3 * t + 2], v[S2R_PARAM_TABLE_HEIGHT]);
-    quat_x[0] = cos(0.5 * d->table_tilt[0]); quat_x[1] = sin(0.5 * d->table_tilt[0]); quat_x[2] = quat_x[3] = 0;
-    quat_y[0] = cos(0.5 * d->table_tilt[1]); quat_y[2] = sin(0.5 * d->table_tilt[1]); quat_y[1] = quat_y[3] = 0;
-    mju_mulQuat(tilt, quat_x, quat_y);
-    memcpy(nominal, m->geom_quat + 4 * t, sizeof nominal);
-    mju_mulQuat(m->geom_quat + 4 * t, tilt, nominal);
-}
-
-/* The randomization in force: the configured one once a draw was made,
-   else everything off (the nominal model). */
-static s2r_randomization s2r__sim_active(const s2r_sim* sim) {
-    return sim->drawn ? sim->config.randomization : s2r_randomization_none();
-}
-
-/* Joint j's draw of joint-wise parameter p. */
-static double s2r__joint_draw(const s2r_sim_draw* d, s2r_param p, int j) {
-    return d->per_joint ? d->joint[p][j] : d->value[p];
-}
-
 /* Model = nominal with `draw` applied through the randomization's modes. */
 static void s2r__sim_apply_draw(s2r_sim* sim) {
     s2r_randomization active = s2r__sim_active(sim);
@@ -7879,6 +7861,87 @@ static void s2r__sim_apply_draw(s2r_sim* sim) {
     if (r->object_body >= 0) s2r__sim_apply_push_draw(sim, p, v);
 }
 
+/* Every field a draw touches, copied back from the nominal model. */
+static void s2r__sim_restore_nominal(s2r_sim* sim) {
+    mjModel* m = sim->robot.model;
+    const mjModel* m0 = sim->nominal;
+#define S2R__RESTORE(field, count) memcpy(m->field, m0->field, (size_t)(count) * sizeof(*m->field))
+    S2R__RESTORE(geom_friction, 3 * m->ngeom);
+    S2R__RESTORE(dof_damping, m->nv);
+    S2R__RESTORE(dof_armature, m->nv);
+    S2R__RESTORE(dof_frictionloss, m->nv);
+    S2R__RESTORE(body_mass, m->nbody);
+    S2R__RESTORE(body_inertia, 3 * m->nbody);
+    S2R__RESTORE(body_ipos, 3 * m->nbody);
+    S2R__RESTORE(actuator_gainprm, mjNGAIN * m->nu);
+    S2R__RESTORE(actuator_biasprm, mjNBIAS * m->nu);
+    S2R__RESTORE(actuator_forcerange, 2 * m->nu);
+    if (m->npair > 0) S2R__RESTORE(pair_friction, 5 * m->npair);
+    S2R__RESTORE(geom_pos, 3 * m->ngeom);
+    S2R__RESTORE(geom_quat, 4 * m->ngeom);
+#undef S2R__RESTORE
+    m->opt.timestep = m0->opt.timestep;
+}
+
+/* Joint j's draw of joint-wise parameter p. */
+static double s2r__joint_draw(const s2r_sim_draw* d, s2r_param p, int j) {
+    return d->per_joint ? d->joint[p][j] : d->value[p];
+}
+
+/* A payload of `kg` rigidly fixed at the flange: mass added to the flange's
+   body, its centre of mass moved toward the flange, and the point mass's
+   inertia about the new centre added to each principal axis (an upper bound
+   that keeps the inertia valid). */
+static void s2r__sim_add_payload(s2r_sim* sim, double kg) {
+    mjModel* m = sim->robot.model;
+    int b = sim->robot.flange_body, i;
+    double m0 = m->body_mass[b], m1 = m0 + kg, r2 = 0, site[3];
+    if (!(kg > 0)) return;
+    memcpy(site, m->site_pos + 3 * sim->robot.flange_site, sizeof site);
+    for (i = 0; i < 3; i++) {
+        double c = (m0 * m->body_ipos[3 * b + i] + kg * site[i]) / m1;
+        r2 += (site[i] - c) * (site[i] - c);
+        m->body_ipos[3 * b + i] = c;
+    }
+    for (i = 0; i < 3; i++) m->body_inertia[3 * b + i] += kg * r2;
+    m->body_mass[b] = m1;
+}
+
+/* The push scene's part of a draw: friction of the object-table and
+   tip-object pairs, object mass, inertia, damping and centre of mass,
+   table height and tilt. */
+static void s2r__sim_apply_push_draw(s2r_sim* sim, const s2r_param_range* p, const double* v) {
+    s2r_robot* r = &sim->robot;
+    mjModel* m = r->model;
+    const s2r_sim_draw* d = &sim->draw;
+    int b = r->object_body, t = r->table_geom, i;
+    double mass = s2r_param_apply(&p[S2R_PARAM_OBJECT_MASS], 1.0, v[S2R_PARAM_OBJECT_MASS]);
+    double damping = s2r_param_apply(&p[S2R_PARAM_OBJECT_DAMPING], 1.0, v[S2R_PARAM_OBJECT_DAMPING]);
+    double quat_x[4], quat_y[4], tilt[4], nominal[4];
+    s2r__scale_pair_friction(m, r->pair_object_table, s2r_param_apply(&p[S2R_PARAM_OBJECT_FRICTION], 1.0, v[S2R_PARAM_OBJECT_FRICTION]));
+    s2r__scale_pair_friction(m, r->pair_tip_object, s2r_param_apply(&p[S2R_PARAM_TIP_FRICTION], 1.0, v[S2R_PARAM_TIP_FRICTION]));
+    m->body_mass[b] *= mass;
+    for (i = 0; i < 3; i++) {
+        m->body_inertia[3 * b + i] *= mass;
+        m->body_ipos[3 * b + i] += d->object_com[i];
+    }
+    for (i = 0; i < 6; i++) m->dof_damping[r->object_dof_adr + i] = fmax(0, m->dof_damping[r->object_dof_adr + i] * damping);
+    m->geom_pos[3 * t + 2] = s2r_param_apply(&p[S2R_PARAM_TABLE_HEIGHT], m->geom_pos[3 * t + 2], v[S2R_PARAM_TABLE_HEIGHT]);
+    quat_x[0] = cos(0.5 * d->table_tilt[0]); quat_x[1] = sin(0.5 * d->table_tilt[0]); quat_x[2] = quat_x[3] = 0;
+    quat_y[0] = cos(0.5 * d->table_tilt[1]); quat_y[2] = sin(0.5 * d->table_tilt[1]); quat_y[1] = quat_y[3] = 0;
+    mju_mulQuat(tilt, quat_x, quat_y);
+    memcpy(nominal, m->geom_quat + 4 * t, sizeof nominal);
+    mju_mulQuat(m->geom_quat + 4 * t, tilt, nominal);
+}
+
+/* Scale the sliding friction of contact pair `pair` (both tangent
+   directions) by `scale`. */
+static void s2r__scale_pair_friction(mjModel* m, int pair, double scale) {
+    if (pair < 0) return;
+    m->pair_friction[5 * pair] = fmax(0, m->pair_friction[5 * pair] * scale);
+    m->pair_friction[5 * pair + 1] = fmax(0, m->pair_friction[5 * pair + 1] * scale);
+}
+
 /* Latencies, jitter and noise levels of this episode. */
 static void s2r__sim_setup_sensing(s2r_sim* sim) {
     s2r_randomization active = s2r__sim_active(sim);
@@ -7910,10 +7973,10 @@ static void s2r__sim_setup_sensing(s2r_sim* sim) {
     }
 }
 
-/* The object's true centre (m, world): its free joint's position, current
-   after a step (xpos still holds the positions the step started from). */
-static const double* s2r__sim_object(const s2r_sim* sim) {
-    return sim->robot.data->qpos + sim->robot.object_qpos_adr;
+/* The randomization in force: the configured one once a draw was made,
+   else everything off (the nominal model). */
+static s2r_randomization s2r__sim_active(const s2r_sim* sim) {
+    return sim->drawn ? sim->config.randomization : s2r_randomization_none();
 }
 
 /* The camera's view of the object starts afresh: its history filled with
@@ -7924,6 +7987,12 @@ static void s2r__sim_camera_reset(s2r_sim* sim) {
     s2r_noise_begin_episode(&sim->object_noise, sim->object_noise_state, 3, &sim->rng);
     s2r_sample_hold_reset(&sim->camera_hold, sim->config.camera_period > 0 ? s2r_rng_range(&sim->rng, 0, sim->config.camera_period) : 0);
     memcpy(sim->object_held, s2r__sim_object(sim), sizeof sim->object_held);
+}
+
+/* The object's true centre (m, world): its free joint's position, current
+   after a step (xpos still holds the positions the step started from). */
+static const double* s2r__sim_object(const s2r_sim* sim) {
+    return sim->robot.data->qpos + sim->robot.object_qpos_adr;
 }
 
 /* The object at rest on the table top (as drawn: height and tilt) with its
@@ -8287,7 +8356,21 @@ S2RDEF void s2r_sim_privileged(const s2r_sim* sim, float out[S2R_PRIVILEGED_DIM]
     }
 }
 
+/* >> section: Stand-in real robot
+   Flow: a unit is a simulator with hidden parameters and unmodeled effects:
+   s2r_real_unit_draw draws the unit from the fleet distribution (its
+   pieces follow it), s2r__real_effects runs every physics step (friction,
+   backlash, torque derating, the worn patch), then the unit's init, the
+   ablated unit and the ground truth.  Read s2r_real_unit_draw first. */
+
 /* --- The stand-in real robot ------------------------------------------------ */
+
+static void s2r__unit_dynamics(s2r_rng* rng, double* v);
+static void s2r__unit_friction(const s2r_arm_info* info, int j, s2r_rng* rng, s2r_real_unit* u);
+static void s2r__unit_calibration(s2r_rng* rng, double offset[3]);
+static void s2r__unit_push(const s2r_arm_info* info, uint64_t seed, s2r_real_unit* u);
+static void s2r__real_patch(const s2r_real_unit* u, s2r_sim* sim);
+static void s2r__unit_switch_off(const s2r_arm_info* info, unsigned off, s2r_real_unit* u);
 
 S2RDEF s2r_randomization s2r_real_unit_modes(void) {
     s2r_randomization r = s2r_randomization_none();
@@ -8296,21 +8379,25 @@ S2RDEF s2r_randomization s2r_real_unit_modes(void) {
     return r;
 }
 
-/* Sigmoid friction of the Panda's joints (Gaz et al., RA-L 2019, Table). */
-static const double s2r__gaz_a[7] = {0.54615, 0.87224, 0.64068, 1.2794, 0.83904, 0.30301, 0.56489};
-static const double s2r__gaz_alpha[7] = {5.1181, 9.0657, 10.136, 5.5903, 8.3469, 17.133, 10.336};
-static const double s2r__gaz_phi[7] = {0.039533, 0.025882, -0.04607, 0.036194, 0.026226, -0.021047, 0.0035526};
-
-/* Joint j's friction curve: the Panda's own, or for a 6-joint arm the
-   Panda's joints 1-3 for the base joints and 5-7 for the wrist, scaled by
-   the ratio of rated torques (bigger drives, proportionally more friction). */
-static void s2r__unit_friction(const s2r_arm_info* info, int j, s2r_rng* rng, s2r_real_unit* u) {
-    int k = info->n_joints == 7 ? j : (j < 3 ? j : j + 1);
-    double scale = info->n_joints == 7 ? 1.0 : info->torque_limit[j] / (k < 4 ? 87.0 : 12.0);
-    u->friction_a[j] = s2r__gaz_a[k] * scale * s2r_rng_range(rng, 0.8, 1.2);  /* unit-to-unit spread */
-    u->friction_alpha[j] = s2r__gaz_alpha[k];
-    u->friction_phi[j] = s2r__gaz_phi[k];
-    u->friction_zero[j] = u->friction_a[j] / (1.0 + exp(-u->friction_alpha[j] * u->friction_phi[j]));
+S2RDEF s2r_result s2r_real_unit_draw(const s2r_arm_info* info, uint64_t seed, s2r_real_unit* unit) {
+    s2r_rng rng = s2r_rng_make(seed, 0x7ea1);
+    int j;
+    if (!info || info->n_joints < 6 || info->n_joints > 7)
+        return S2R_ERR_INVALID_ARGUMENT;   /* the fleets are UR5e and Panda */
+    memset(unit, 0, sizeof *unit);
+    unit->seed = seed;
+    s2r__unit_dynamics(&rng, unit->draw.value);
+    for (j = 0; j < info->n_joints; j++) {
+        unit->draw.link_mass[j] = s2r_rng_range(&rng, 0.95, 1.08);                 /* cables and covers  */
+        unit->draw.qpos_bias[j] = s2r_clamp(0.001 * s2r_rng_normal(&rng), -0.003, 0.003); /* rad, zeroing */
+        unit->backlash[j] = s2r_rng_range(&rng, 0.0005, 0.002);                    /* rad, gear play     */
+        unit->torque_limit[j] = info->torque_limit[j] * unit->draw.value[S2R_PARAM_TORQUE_LIMIT];
+        s2r__unit_friction(info, j, &rng, unit);
+    }
+    s2r__unit_calibration(&rng, unit->draw.target_offset);
+    unit->torque_derate = s2r_rng_range(&rng, 0.2, 0.4);      /* torque-speed curve of the drives */
+    s2r__unit_push(info, seed, unit);
+    return S2R_OK;
 }
 
 /* The fleet distribution.  Each line: the value and why it is plausible. */
@@ -8332,6 +8419,23 @@ static void s2r__unit_dynamics(s2r_rng* rng, double* v) {
     v[S2R_PARAM_TARGET_NOISE] = 0.003;                          /* m: depth camera at about 1 m         */
     v[S2R_PARAM_LINK_MASS] = 1.0;                               /* per link below                       */
     v[S2R_PARAM_TARGET_OFFSET] = v[S2R_PARAM_QPOS_BIAS] = 0.0;  /* per axis / joint below               */
+}
+
+/* Sigmoid friction of the Panda's joints (Gaz et al., RA-L 2019, Table). */
+static const double s2r__gaz_a[7] = {0.54615, 0.87224, 0.64068, 1.2794, 0.83904, 0.30301, 0.56489};
+static const double s2r__gaz_alpha[7] = {5.1181, 9.0657, 10.136, 5.5903, 8.3469, 17.133, 10.336};
+static const double s2r__gaz_phi[7] = {0.039533, 0.025882, -0.04607, 0.036194, 0.026226, -0.021047, 0.0035526};
+
+/* Joint j's friction curve: the Panda's own, or for a 6-joint arm the
+   Panda's joints 1-3 for the base joints and 5-7 for the wrist, scaled by
+   the ratio of rated torques (bigger drives, proportionally more friction). */
+static void s2r__unit_friction(const s2r_arm_info* info, int j, s2r_rng* rng, s2r_real_unit* u) {
+    int k = info->n_joints == 7 ? j : (j < 3 ? j : j + 1);
+    double scale = info->n_joints == 7 ? 1.0 : info->torque_limit[j] / (k < 4 ? 87.0 : 12.0);
+    u->friction_a[j] = s2r__gaz_a[k] * scale * s2r_rng_range(rng, 0.8, 1.2);  /* unit-to-unit spread */
+    u->friction_alpha[j] = s2r__gaz_alpha[k];
+    u->friction_phi[j] = s2r__gaz_phi[k];
+    u->friction_zero[j] = u->friction_a[j] / (1.0 + exp(-u->friction_alpha[j] * u->friction_phi[j]));
 }
 
 /* Camera-to-base calibration error: 1-3 cm in a uniformly random direction
@@ -8370,39 +8474,6 @@ static void s2r__unit_push(const s2r_arm_info* info, uint64_t seed, s2r_real_uni
     u->patch_friction = s2r_rng_range(&rng, 0.5, 0.7);             /* of the friction elsewhere                  */
 }
 
-S2RDEF s2r_result s2r_real_unit_draw(const s2r_arm_info* info, uint64_t seed, s2r_real_unit* u) {
-    s2r_rng rng = s2r_rng_make(seed, 0x7ea1);
-    int j;
-    if (!info || info->n_joints < 6 || info->n_joints > 7)
-        return S2R_ERR_INVALID_ARGUMENT;   /* the fleets are UR5e and Panda */
-    memset(u, 0, sizeof *u);
-    u->seed = seed;
-    s2r__unit_dynamics(&rng, u->draw.value);
-    for (j = 0; j < info->n_joints; j++) {
-        u->draw.link_mass[j] = s2r_rng_range(&rng, 0.95, 1.08);                 /* cables and covers  */
-        u->draw.qpos_bias[j] = s2r_clamp(0.001 * s2r_rng_normal(&rng), -0.003, 0.003); /* rad, zeroing */
-        u->backlash[j] = s2r_rng_range(&rng, 0.0005, 0.002);                    /* rad, gear play     */
-        u->torque_limit[j] = info->torque_limit[j] * u->draw.value[S2R_PARAM_TORQUE_LIMIT];
-        s2r__unit_friction(info, j, &rng, u);
-    }
-    s2r__unit_calibration(&rng, u->draw.target_offset);
-    u->torque_derate = s2r_rng_range(&rng, 0.2, 0.4);      /* torque-speed curve of the drives */
-    s2r__unit_push(info, seed, u);
-    return S2R_OK;
-}
-
-/* The worn patch: the object-table friction of this physics step, by
-   where the object is. */
-static void s2r__real_patch(const s2r_real_unit* u, s2r_sim* sim) {
-    s2r_robot* r = &sim->robot;
-    const double* o = r->data->xpos + 3 * r->object_body;
-    const double* nominal = sim->nominal->pair_friction + 5 * r->pair_object_table;
-    double dx = o[0] - u->patch_centre[0], dy = o[1] - u->patch_centre[1];
-    double scale = u->draw.value[S2R_PARAM_OBJECT_FRICTION] * (dx * dx + dy * dy < u->patch_radius * u->patch_radius ? u->patch_friction : 1.0);
-    r->model->pair_friction[5 * r->pair_object_table] = nominal[0] * scale;
-    r->model->pair_friction[5 * r->pair_object_table + 1] = nominal[1] * scale;
-}
-
 /* Unmodeled effects, every physics step: friction torque, backlash in the
    servo's view of its error, speed-dependent torque limit. */
 static void s2r__real_effects(void* context, s2r_sim* sim) {
@@ -8424,6 +8495,18 @@ static void s2r__real_effects(void* context, s2r_sim* sim) {
     if (r->object_body >= 0) s2r__real_patch(u, sim);
 }
 
+/* The worn patch: the object-table friction of this physics step, by
+   where the object is. */
+static void s2r__real_patch(const s2r_real_unit* u, s2r_sim* sim) {
+    s2r_robot* r = &sim->robot;
+    const double* o = r->data->xpos + 3 * r->object_body;
+    const double* nominal = sim->nominal->pair_friction + 5 * r->pair_object_table;
+    double dx = o[0] - u->patch_centre[0], dy = o[1] - u->patch_centre[1];
+    double scale = u->draw.value[S2R_PARAM_OBJECT_FRICTION] * (dx * dx + dy * dy < u->patch_radius * u->patch_radius ? u->patch_friction : 1.0);
+    r->model->pair_friction[5 * r->pair_object_table] = nominal[0] * scale;
+    r->model->pair_friction[5 * r->pair_object_table + 1] = nominal[1] * scale;
+}
+
 S2RDEF s2r_result s2r_real_robot_init(s2r_real_robot* real, s2r_robot_kind kind, uint64_t unit_seed) {
     return s2r_real_robot_init_scene(real, kind, S2R_SCENE_ARM, unit_seed);
 }
@@ -8433,12 +8516,51 @@ S2RDEF s2r_result s2r_real_robot_init_scene(s2r_real_robot* real, s2r_robot_kind
     return s2r_real_robot_init_ablated(real, kind, scene, unit_seed, 0);
 }
 
+/* Whether effect e is in the mask `off` (in the ablated unit and its switches). */
+#define S2R__OFF(e) (off & (1u << (e)))
+
+S2RDEF s2r_result s2r_real_robot_init_ablated(s2r_real_robot* real, s2r_robot_kind kind, s2r_scene scene,
+                                              uint64_t unit_seed, unsigned off) {
+    s2r_sim_config c = s2r_sim_config_default(kind);
+    s2r_result res;
+    S2R_ASSERT(real);
+    memset(real, 0, sizeof *real);
+    if (kind != S2R_ROBOT_UR5E && kind != S2R_ROBOT_PANDA)
+        return s2r__fail(real->error, S2R_ERR_INVALID_ARGUMENT, "stand-in real robots exist for the UR5e and the Panda");
+    if (off & ~S2R_EFFECTS_ALL)
+        return s2r__fail(real->error, S2R_ERR_INVALID_ARGUMENT, "effects mask 0x%x names effects that do not exist", off);
+    c.randomization = s2r_real_unit_modes();
+    c.scene = scene;
+    c.max_latency = 0.2;
+    c.noise_q.quant_step = 6.283185307179586 / 262144.0;   /* 18-bit absolute encoders */
+    c.noise_target.dropout = 0.02;                          /* target not detected: held */
+    c.camera_period = 1.0 / 30.0;                           /* the object camera's 30 fps */
+    c.occlusion_radius = 0.06;                              /* the rod and wrist over the object ... */
+    c.occlusion_dropout = 0.3;                              /* ... hide it in three frames of ten */
+    if (S2R__OFF(S2R_EFFECT_ENCODERS)) c.noise_q.quant_step = 0;
+    if (S2R__OFF(S2R_EFFECT_CAMERA)) c.noise_target.dropout = c.camera_period = c.occlusion_radius = c.occlusion_dropout = 0;
+    res = s2r_sim_init(&real->hidden_sim, &c);
+    if (res == S2R_OK) res = s2r_real_unit_draw(&real->hidden_sim.robot.info, unit_seed, &real->hidden_unit);
+    if (res == S2R_OK) s2r__unit_switch_off(&real->hidden_sim.robot.info, off, &real->hidden_unit);
+    if (res == S2R_OK) res = s2r_sim_pin_draw(&real->hidden_sim, &real->hidden_unit.draw);
+    if (res != S2R_OK) {
+        s2r__fail(real->error, res, "%s", real->hidden_sim.error);
+        s2r_sim_free(&real->hidden_sim);
+        return res;
+    }
+    real->hidden_sim.effects = s2r__real_effects;
+    real->hidden_sim.effects_context = &real->hidden_unit;
+    snprintf(real->name, sizeof real->name, "real %s #%llu", s2r_robot_kind_name(kind), (unsigned long long)unit_seed);
+    real->backend = real->hidden_sim.backend;
+    real->backend.name = real->name;
+    return s2r_backend_reset(&real->backend, NULL, NULL, NULL);
+}
+
 /* The effects in `off` put back to the nominal simulator's values: scales
    1, offsets, latencies, noise and the unit's own extras 0. */
 static void s2r__unit_switch_off(const s2r_arm_info* info, unsigned off, s2r_real_unit* u) {
     double* v = u->draw.value;
     int j, n = info->n_joints;
-#define S2R__OFF(e) (off & (1u << (e)))
     for (j = 0; j < n; j++) {
         if (S2R__OFF(S2R_EFFECT_JOINT_FRICTION)) u->friction_a[j] = u->friction_zero[j] = 0;
         if (S2R__OFF(S2R_EFFECT_BACKLASH)) u->backlash[j] = 0;
@@ -8468,44 +8590,7 @@ static void s2r__unit_switch_off(const s2r_arm_info* info, unsigned off, s2r_rea
     }
     if (S2R__OFF(S2R_EFFECT_WORN_PATCH)) { u->patch_friction = 1; u->patch_radius = 0; }
 }
-
-S2RDEF s2r_result s2r_real_robot_init_ablated(s2r_real_robot* real, s2r_robot_kind kind, s2r_scene scene,
-                                              uint64_t unit_seed, unsigned off) {
-    s2r_sim_config c = s2r_sim_config_default(kind);
-    s2r_result res;
-    S2R_ASSERT(real);
-    memset(real, 0, sizeof *real);
-    if (kind != S2R_ROBOT_UR5E && kind != S2R_ROBOT_PANDA)
-        return s2r__fail(real->error, S2R_ERR_INVALID_ARGUMENT, "stand-in real robots exist for the UR5e and the Panda");
-    if (off & ~S2R_EFFECTS_ALL)
-        return s2r__fail(real->error, S2R_ERR_INVALID_ARGUMENT, "effects mask 0x%x names effects that do not exist", off);
-    c.randomization = s2r_real_unit_modes();
-    c.scene = scene;
-    c.max_latency = 0.2;
-    c.noise_q.quant_step = 6.283185307179586 / 262144.0;   /* 18-bit absolute encoders */
-    c.noise_target.dropout = 0.02;                          /* target not detected: held */
-    c.camera_period = 1.0 / 30.0;                           /* the object camera's 30 fps */
-    c.occlusion_radius = 0.06;                              /* the rod and wrist over the object ... */
-    c.occlusion_dropout = 0.3;                              /* ... hide it in three frames of ten */
-    if (S2R__OFF(S2R_EFFECT_ENCODERS)) c.noise_q.quant_step = 0;
-    if (S2R__OFF(S2R_EFFECT_CAMERA)) c.noise_target.dropout = c.camera_period = c.occlusion_radius = c.occlusion_dropout = 0;
 #undef S2R__OFF
-    res = s2r_sim_init(&real->hidden_sim, &c);
-    if (res == S2R_OK) res = s2r_real_unit_draw(&real->hidden_sim.robot.info, unit_seed, &real->hidden_unit);
-    if (res == S2R_OK) s2r__unit_switch_off(&real->hidden_sim.robot.info, off, &real->hidden_unit);
-    if (res == S2R_OK) res = s2r_sim_pin_draw(&real->hidden_sim, &real->hidden_unit.draw);
-    if (res != S2R_OK) {
-        s2r__fail(real->error, res, "%s", real->hidden_sim.error);
-        s2r_sim_free(&real->hidden_sim);
-        return res;
-    }
-    real->hidden_sim.effects = s2r__real_effects;
-    real->hidden_sim.effects_context = &real->hidden_unit;
-    snprintf(real->name, sizeof real->name, "real %s #%llu", s2r_robot_kind_name(kind), (unsigned long long)unit_seed);
-    real->backend = real->hidden_sim.backend;
-    real->backend.name = real->name;
-    return s2r_backend_reset(&real->backend, NULL, NULL, NULL);
-}
 
 S2RDEF void s2r_real_robot_free(s2r_real_robot* real) {
     if (!real) return;
@@ -8536,6 +8621,11 @@ S2RDEF int s2r_effect_in_scene(s2r_effect e, s2r_scene scene) {
     return e >= 0 && e < S2R_EFFECT_COUNT && (scene == S2R_SCENE_PUSH || e < S2R_EFFECT_OBJECT_FRICTION);
 }
 
+
+/* >> section: Reach task
+   Flow: config, init, then an episode: s2r_reach_reset places the arm and the
+   target, s2r_reach_step commands, advances, observes and scores (reward,
+   success at the last step). */
 
 /* --- Reach task -------------------------------------------------------------- */
 
@@ -8755,6 +8845,11 @@ S2RDEF s2r_env s2r_reach_env(s2r_reach* reach) {
     env.step = s2r__reach_env_step;
     return env;
 }
+
+/* >> section: Push task
+   Flow: the same flow as reach for an object on the table: reset places the
+   object and the goal, step runs the tip's Cartesian control, the camera
+   sees the object (with its delay, dropout and occlusion), and scores. */
 
 /* --- Push task ---------------------------------------------------------------- */
 
@@ -9169,6 +9264,10 @@ S2RDEF double s2r_tip_ik(const s2r_arm_info* info, mjData* scratch, const double
     return err;
 }
 
+/* >> section: Tasks
+   Flow: one door for the pipeline to either task: the task config and its
+   backend, dimensions, reset, step, the path of its output files. */
+
 /* --- Tasks -------------------------------------------------------------------- */
 
 static const char* const s2r__task_kind_names[S2R_TASK_COUNT] = {"reach", "push"};
@@ -9259,6 +9358,10 @@ S2RDEF s2r_task_config s2r_task_config_of_reach(const s2r_reach* reach) {
     c.reach = reach->config;
     return c;
 }
+
+/* >> section: Scripted controller
+   Flow: damped least-squares IK, then the reach expert and the pusher built on
+   it (the baseline, the operator of the demos and the fallback). */
 
 /* --- Scripted controller ------------------------------------------------------ */
 
@@ -9455,8 +9558,15 @@ S2RDEF s2r_result s2r_expert_act(s2r_expert* e, const float* obs, const double* 
     return S2R_OK;
 }
 
+/* >> section: Learning
+   Flow: the building blocks first (MLP forward and backward, the observation
+   normalizer, the Gaussian policy, Adam, GAE), then PPO: its setup, then
+   one update (s2r_ppo_iterate, the loop: read it first), its helpers,
+   diagnostics; then behaviour cloning, checkpoints, the training state
+   and the pendulum to test learners on. */
+
 /* --- Learning: small helpers ---------------------------------------------
-   Timing, bump allocation and shuffling shared by the learners. */
+   Timing and bump allocation shared by the learners. */
 
 /* Wall-clock seconds for steps/s.  Without OpenMP, CPU time (the same for
    this single-threaded code). */
@@ -9473,20 +9583,6 @@ static float* s2r__take(float** cursor, size_t n) {
     float* p = *cursor;
     *cursor += n;
     return p;
-}
-
-static void s2r__shuffle(int* idx, int n, s2r_rng* rng) {
-    int i;
-    for (i = n - 1; i > 0; i--) {
-        int j = s2r_rng_int(rng, i + 1), tmp = idx[i];
-        idx[i] = idx[j];
-        idx[j] = tmp;
-    }
-}
-
-static void s2r__iota(int* idx, int n) {
-    int i;
-    for (i = 0; i < n; i++) idx[i] = i;
 }
 
 /* --- Learning: MLP forward and backward ----------------------------------
@@ -10257,17 +10353,38 @@ S2RDEF void s2r_ppo_free(s2r_ppo* ppo) {
 }
 
 /* --- Learning: one PPO update --------------------------------------------
-   The flow, as in CleanRL's loop: anneal the learning rate, collect a
-   rollout from every environment (s2r__ppo_collect: act, step, record,
-   then advantages by GAE), update the actor and critic for some epochs of
-   shuffled minibatches (s2r__ppo_update: the clipped objective, the value
-   loss, the entropy bonus), then the statistics.  The pieces follow in
-   that order. */
+   The flow, as CleanRL's loop (ppo_continuous_action.py): s2r_ppo_iterate
+   anneals the learning rate, collects a rollout from every environment
+   (s2r__ppo_collect: act, step, record, then the advantages by GAE),
+   updates (s2r__ppo_update: for each epoch shuffle the batch and, for each
+   minibatch, gather it, run the actor and the critic forward, the clipped
+   policy loss, the value loss and the entropy, backward, clip the
+   gradient, an Adam step; stop early on the target KL), then fills in the
+   statistics.  Read s2r_ppo_iterate first: the pieces follow in the order
+   it calls them, then the helpers that hold the threads, the lanes (one
+   per environment), the privileged critic and the NaN guards. */
 
-static s2r_result s2r__ppo_collect(s2r_ppo* p, s2r_env* envs);
-static void       s2r__ppo_update(s2r_ppo* p, float lr, s2r_ppo_stats* st);
-static void s2r__ppo_fill_stats(const s2r_ppo* p, float lr, double seconds,
-                                s2r_ppo_stats* st);
+/* Sums over one minibatch, turned into means by the caller. */
+typedef struct s2r__ppo_terms {
+    double policy_loss, value_loss, entropy, approx_kl, clip_fraction;
+    double max_ratio_dev;  /* max |ratio - 1|: 0 on an update's first minibatch */
+    double total;          /* the loss of minibatch means: policy - c_ent * entropy + c_v * value */
+} s2r__ppo_terms;
+
+static s2r_result     s2r__ppo_collect(s2r_ppo* p, s2r_env* envs);
+static void           s2r__ppo_update(s2r_ppo* p, float lr, s2r_ppo_stats* st);
+static void           s2r__ppo_fill_stats(const s2r_ppo* p, float lr, double seconds, s2r_ppo_stats* st);
+
+S2RDEF s2r_result s2r_ppo_train(s2r_ppo* ppo, s2r_env* envs,
+                                s2r_ppo_callback callback, void* user) {
+    while (ppo->update < ppo->num_updates) {
+        s2r_ppo_stats st;
+        s2r_result r = s2r_ppo_iterate(ppo, envs, &st);
+        if (r != S2R_OK) return r;
+        if (callback && callback(&st, user)) break;
+    }
+    return S2R_OK;
+}
 
 S2RDEF s2r_result s2r_ppo_iterate(s2r_ppo* ppo, s2r_env* envs,
                                   s2r_ppo_stats* stats) {
@@ -10282,39 +10399,85 @@ S2RDEF s2r_result s2r_ppo_iterate(s2r_ppo* ppo, s2r_env* envs,
                          "done (raise total_steps)", ppo->num_updates);
     if (ppo->cfg.anneal_lr)  /* CleanRL: frac = 1 - (iteration - 1) / num */
         lr *= 1.0f - (float)ppo->update / (float)ppo->num_updates;
-    r = s2r__ppo_collect(ppo, envs);
+    r = s2r__ppo_collect(ppo, envs);   /* the rollout and its advantages */
     if (r != S2R_OK) return r;
-    s2r__ppo_update(ppo, lr, &st);
+    s2r__ppo_update(ppo, lr, &st);     /* epochs of shuffled minibatches */
     ppo->update++;
     s2r__ppo_fill_stats(ppo, lr, s2r_seconds() - t0, &st);
     if (stats) *stats = st;
     return S2R_OK;
 }
 
-/* --- Learning: PPO rollouts -----------------------------------------------
-   Collecting a batch: envs step in parallel (each touching only its own
-   slots), then the bookkeeping runs serially in env order. */
-
+/* The rollout's pieces: every env stepped in parallel (each touching only
+   its own lane), then the bookkeeping serially in env order. */
+static s2r_result s2r__ppo_reset_all(s2r_ppo* p, s2r_env* envs);
+static s2r_result s2r__ppo_act_and_step(s2r_ppo* p, s2r_env* envs, int t);
+static void       s2r__ppo_record(s2r_ppo* p, int t);
+static void       s2r__ppo_observe(s2r_ppo* p, int update);
+static void       s2r__ppo_last_values(s2r_ppo* p);
 #ifdef _OPENMP
-/* Number of threads for the per-env loop. */
-static int s2r__ppo_threads(const s2r_ppo* p) {
-    return p->cfg.num_threads > 0 ? p->cfg.num_threads : omp_get_max_threads();
-}
+static int        s2r__ppo_threads(const s2r_ppo* p);
 #endif
-
-/* The privileged inputs [P] of env's current observation into out
-   (nothing for a plain critic). */
-static s2r_result s2r__ppo_privileged(const s2r_ppo* p, const s2r_env* env, float* out) {
-    return p->cfg.privileged_dim > 0 ? env->privileged(env->priv_self, out) : S2R_OK;
-}
-
-/* Step every env once: the observations acted on go into the rollout,
-   the envs step in parallel (each writing its own lane), then, in env
-   order, each lane is checked and its sample copied into the rollout. */
 static void       s2r__ppo_step_env(s2r_ppo* p, s2r_env* env, int e);
 static s2r_result s2r__ppo_check_step(s2r_ppo* p, int e);
+static s2r_result s2r__ppo_privileged(const s2r_ppo* p, const s2r_env* env, float* out);
+static float      s2r__ppo_scale_reward(s2r_ppo* p, int e, float reward, int done);
 
-static s2r_result s2r__ppo_step_all(s2r_ppo* p, s2r_env* envs, int t) {
+/* Collect steps_per_env steps from every env (act, step, record), then the
+   advantages and returns by GAE.  After a failure the next collection
+   starts by resetting every env. */
+static s2r_result s2r__ppo_collect(s2r_ppo* p, s2r_env* envs) {
+    s2r_result r;
+    int t;
+    p->episodes = p->successes = p->diverged = 0;
+    p->return_sum = 0.0;
+    if (!p->started && (r = s2r__ppo_reset_all(p, envs)) != S2R_OK) return r;
+    for (t = 0; t < p->steps_per_env; t++) {
+        r = s2r__ppo_act_and_step(p, envs, t);
+        if (r != S2R_OK) { p->started = 0; return r; }
+        s2r__ppo_record(p, t);   /* bootstrap values use the stats so far */
+        s2r__ppo_observe(p, 1);
+    }
+    p->global_step += p->batch_size;
+    s2r__ppo_last_values(p);
+    s2r_gae(p->steps_per_env, p->num_envs, p->rewards, p->values, p->dones,
+            p->end_values, p->last_values, p->cfg.gamma, p->cfg.gae_lambda,
+            p->advantages, p->returns);
+    return S2R_OK;
+}
+
+/* Reset every env (after checking it fits the policy and, with a
+   privileged critic, that it has those inputs) and normalize the first
+   observations. */
+static s2r_result s2r__ppo_reset_all(s2r_ppo* p, s2r_env* envs) {
+    int e;
+    for (e = 0; e < p->num_envs; e++) {
+        s2r_result r = s2r__check_env(&envs[e], &p->policy.shape, p->error);
+        if (r != S2R_OK) return r;
+        if (p->cfg.privileged_dim > 0 && (!envs[e].privileged || envs[e].priv_dim != p->cfg.privileged_dim))
+            return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT, "environment %d has %d privileged inputs, the "
+                             "privileged critic takes %d", e, envs[e].privileged ? envs[e].priv_dim : 0,
+                             p->cfg.privileged_dim);
+        s2r__ppo_lane(p, e)->reset_rng = s2r__ppo_lane(p, e)->env_rng;
+        r = envs[e].reset(envs[e].self, &s2r__ppo_lane(p, e)->env_rng, p->raw_obs + (size_t)e * p->obs_dim);
+        if (r == S2R_OK) r = s2r__ppo_privileged(p, &envs[e], s2r__ppo_lane(p, e)->priv);
+        if (r != S2R_OK)
+            return s2r__fail(p->error, r, "environment %d failed to reset (%s)",
+                             e, s2r_result_string(r));
+    }
+    /* Only the run's first observations enter the statistics here: a later
+       reset of every env (after a failure, a state save or a resume) may
+       replay resets whose observations were counted when they happened. */
+    s2r__ppo_observe(p, p->global_step == 0);
+    p->started = 1;
+    return S2R_OK;
+}
+
+/* Act and step every env once: the observations acted on go into the
+   rollout, the envs act and step in parallel (each writing its own lane),
+   then, in env order, each lane is checked and its sample copied into the
+   rollout. */
+static s2r_result s2r__ppo_act_and_step(s2r_ppo* p, s2r_env* envs, int t) {
     size_t P = (size_t)p->cfg.privileged_dim, k0 = (size_t)t * p->num_envs;
     int e, n = p->num_envs;
     for (e = 0; e < n; e++) {
@@ -10341,6 +10504,199 @@ static s2r_result s2r__ppo_step_all(s2r_ppo* p, s2r_env* envs, int t) {
     }
     return S2R_OK;
 }
+
+/* The serial part of a rollout step, in env order: episode bookkeeping,
+   rewards, bootstrap values of truncated episodes. */
+static void s2r__ppo_record(s2r_ppo* p, int t) {
+    int e;
+    for (e = 0; e < p->num_envs; e++) {
+        size_t k = (size_t)t * p->num_envs + e;
+        const s2r_ppo_lane* l = s2r__ppo_lane(p, e);
+        const s2r_step_result* sr = &l->step;
+        int done = sr->done || sr->terminated || sr->truncated;
+        p->dones[k] = (unsigned char)done;
+        p->episode_return[e] += sr->reward;
+        p->rewards[k] = p->cfg.normalize_rewards ?
+            s2r__ppo_scale_reward(p, e, sr->reward, done) : sr->reward;
+        p->end_values[k] = 0.0f;
+        if (!done) continue;
+        if (!sr->terminated) { /* truncated: bootstrap with V(final obs) */
+            float nobs[S2R_MLP_MAX_WIDTH], mean[S2R_MLP_MAX_WIDTH];
+            s2r__normalizer_apply(&p->policy.norm, l->final_obs, nobs);
+            s2r__policy_forward_one(&p->policy, nobs, l->final_priv, mean, &p->end_values[k]);
+        }
+        p->episodes++;
+        p->successes += sr->success ? 1 : 0;
+        p->diverged += sr->diverged ? 1 : 0;
+        p->return_sum += p->episode_return[e];
+        p->episode_return[e] = 0.0;
+    }
+}
+
+/* Update the observation statistics with the observations the policy will
+   act on next (raw_obs of every env, in env order; update = 0 leaves them
+   alone), then normalize them. */
+static void s2r__ppo_observe(s2r_ppo* p, int update) {
+    int e;
+    if (update) s2r__normalizer_update(&p->policy.norm, p->raw_obs, p->num_envs, p->obs_dim);
+    for (e = 0; e < p->num_envs; e++)
+        s2r__normalizer_apply(&p->policy.norm, p->raw_obs + (size_t)e * p->obs_dim,
+                              p->next_obs + (size_t)e * p->obs_dim);
+}
+
+/* V of every env's next observation [num_envs], GAE's bootstrap. */
+static void s2r__ppo_last_values(s2r_ppo* p) {
+    float mean[S2R_MLP_MAX_WIDTH];
+    int e;
+    for (e = 0; e < p->num_envs; e++)
+        s2r__policy_forward_one(&p->policy, p->next_obs + (size_t)e * p->obs_dim, s2r__ppo_lane(p, e)->priv, mean,
+                                &p->last_values[e]);
+}
+
+/* The update epochs on the collected batch at learning rate lr: each
+   epoch shuffles the batch and, for each minibatch, gathers it, runs the
+   actor and the critic forward and backward through the loss terms
+   (s2r__ppo_losses), clips the gradient and takes an Adam step; a
+   non-finite minibatch is skipped.  The epochs stop early once one's mean
+   approx_kl exceeds target_kl.  Minibatch means into *st. */
+static void           s2r__ppo_gather(s2r_ppo* p, const int* idx, int M);
+static s2r__ppo_terms s2r__ppo_losses(s2r_ppo* p, const int* idx, int M);
+static void           s2r__ppo_accumulate(s2r_ppo_stats* st, const s2r__ppo_terms* s, int M);
+
+static void s2r__ppo_update(s2r_ppo* p, float lr, s2r_ppo_stats* st) {
+    int epoch, start, M = p->minibatch_size;
+    s2r__iota(p->perm, p->batch_size);
+    for (epoch = 0; epoch < p->cfg.update_epochs; epoch++) {
+        double kl = 0.0;   /* approx_kl summed over the applied minibatches */
+        int applied = 0;
+        s2r__shuffle(p->perm, p->batch_size, &p->rng);
+        for (start = 0; start < p->batch_size; start += M) {
+            const int* idx = p->perm + start;
+            s2r__ppo_terms s;
+            double norm;
+            s2r__ppo_gather(p, idx, M);
+            s = s2r__ppo_losses(p, idx, M);
+            norm = s2r_adam_clip_grad(&p->adam, p->cfg.max_grad_norm);
+            if (!isfinite(s.total) || !isfinite(norm)) {
+                st->skipped++; /* NaN/Inf never reaches the optimizer */
+                continue;
+            }
+            s2r_adam_step(&p->adam, p->policy.params, lr);
+            s2r__ppo_accumulate(st, &s, M);
+            kl += s.approx_kl / M;
+            applied++;
+        }
+        if (p->cfg.target_kl > 0.0f && applied && kl / applied > p->cfg.target_kl) break;
+    }
+    if (st->minibatches > 0) {
+        float n = (float)st->minibatches;
+        st->policy_loss /= n;
+        st->value_loss /= n;
+        st->entropy /= n;
+        st->approx_kl /= n;
+        st->clip_fraction /= n;
+    }
+}
+
+/* Gather minibatch observations, the critic's inputs (the observation,
+   then its privileged inputs) and advantages (normalized per minibatch
+   with the unbiased std, as torch's .std()). */
+static void s2r__ppo_gather(s2r_ppo* p, const int* idx, int M) {
+    double sum = 0.0, sq = 0.0, mu, sd;
+    size_t P = (size_t)p->cfg.privileged_dim, wide = p->obs_dim + P;
+    int i;
+    for (i = 0; i < M; i++) {
+        memcpy(p->mb_obs + (size_t)i * p->obs_dim, p->obs + (size_t)idx[i] * p->obs_dim,
+               sizeof(float) * (size_t)p->obs_dim);
+        if (P) {
+            memcpy(p->mb_critic + i * wide, p->obs + (size_t)idx[i] * p->obs_dim, sizeof(float) * (size_t)p->obs_dim);
+            memcpy(p->mb_critic + i * wide + p->obs_dim, p->priv + (size_t)idx[i] * P, sizeof(float) * P);
+        }
+        p->mb_adv[i] = p->advantages[idx[i]];
+        sum += p->mb_adv[i];
+    }
+    if (!p->cfg.normalize_advantages) return;
+    mu = sum / M;
+    for (i = 0; i < M; i++) sq += (p->mb_adv[i] - mu) * (p->mb_adv[i] - mu);
+    sd = M > 1 ? sqrt(sq / (M - 1)) : 0.0;
+    for (i = 0; i < M; i++) p->mb_adv[i] = (float)((p->mb_adv[i] - mu) / (sd + 1e-8));
+}
+
+/* Loss and gradient (into adam.grad) of the gathered minibatch idx [M]:
+   each half runs forward, adds its loss terms per sample and runs
+   backward.  The actor and the critic share no parameter, input buffer or
+   scratch, so with two or more threads their halves run side by side;
+   each sums in its own fixed order, so the result is the same bit for bit
+   on any number of threads. */
+static void s2r__ppo_actor_pass(s2r_ppo* p, const int* idx, int M, s2r__ppo_terms* s);
+static void s2r__ppo_critic_pass(s2r_ppo* p, const int* idx, int M, s2r__ppo_terms* s);
+static void s2r__ppo_policy_term(s2r_ppo* p, int i, int k, int M, s2r__ppo_terms* s, float* dlog_std);
+static void s2r__ppo_value_term(s2r_ppo* p, int i, int k, int M, s2r__ppo_terms* s);
+
+static s2r__ppo_terms s2r__ppo_losses(s2r_ppo* p, const int* idx, int M) {
+    s2r__ppo_terms s, critic;
+    memset(&s, 0, sizeof s);
+    memset(&critic, 0, sizeof critic);
+    memset(p->adam.grad, 0, sizeof(float) * (size_t)p->adam.n);
+#ifdef _OPENMP
+#pragma omp parallel sections num_threads(2) if (s2r__ppo_threads(p) > 1)
+    {
+#pragma omp section
+        s2r__ppo_actor_pass(p, idx, M, &s);
+#pragma omp section
+        s2r__ppo_critic_pass(p, idx, M, &critic);
+    }
+#else
+    s2r__ppo_actor_pass(p, idx, M, &s);
+    s2r__ppo_critic_pass(p, idx, M, &critic);
+#endif
+    s.value_loss = critic.value_loss;
+    s.total = (s.policy_loss - p->cfg.entropy_coef * s.entropy + p->cfg.value_coef * s.value_loss) / M;
+    return s;
+}
+
+/* Add one applied minibatch's means to the update's statistics. */
+static void s2r__ppo_accumulate(s2r_ppo_stats* st, const s2r__ppo_terms* s,
+                                int M) {
+    st->policy_loss += (float)(s->policy_loss / M);
+    st->value_loss += (float)(s->value_loss / M);
+    st->entropy += (float)(s->entropy / M);
+    st->approx_kl += (float)(s->approx_kl / M);
+    st->clip_fraction += (float)(s->clip_fraction / M);
+    st->minibatches++;
+}
+
+/* The update's statistics beside the loss terms' means: the rollout's
+   episodes, the critic's explained variance and the speed. */
+static double s2r__explained_variance(const float* pred, const float* y, int n);
+
+static void s2r__ppo_fill_stats(const s2r_ppo* p, float lr, double seconds,
+                                s2r_ppo_stats* st) {
+    st->update = p->update;
+    st->num_updates = p->num_updates;
+    st->global_step = p->global_step;
+    st->learning_rate = lr;
+    st->explained_variance = (float)s2r__explained_variance(
+        p->values, p->returns, p->batch_size);
+    st->episodes = p->episodes;
+    st->diverged = p->diverged;
+    st->mean_return = p->episodes ? (float)(p->return_sum / p->episodes) : NAN;
+    st->success_rate = p->episodes ? (float)p->successes / p->episodes : NAN;
+    st->steps_per_second = (float)(p->batch_size / (seconds > 1e-9 ? seconds : 1e-9));
+}
+
+/* --- Learning: PPO helpers ------------------------------------------------
+   What the update's pieces call: the threads, each env's step on its lane,
+   the NaN guards that check it, the privileged critic's inputs, reward
+   scaling, the actor's and the critic's halves of a minibatch with their
+   per-sample terms, explained variance. */
+
+#ifdef _OPENMP
+/* Number of threads for the per-env loop. */
+static int s2r__ppo_threads(const s2r_ppo* p) {
+    return p->cfg.num_threads > 0 ? p->cfg.num_threads : omp_get_max_threads();
+}
+#endif
 
 /* Env e (may run on any thread; writes only env e and its lane): act on
    next_obs[e], keep the sample, step the env with the clipped action and
@@ -10390,39 +10746,10 @@ static s2r_result s2r__ppo_check_step(s2r_ppo* p, int e) {
     return S2R_OK;
 }
 
-/* Update the observation statistics with the observations the policy will
-   act on next (raw_obs of every env, in env order; update = 0 leaves them
-   alone), then normalize them. */
-static void s2r__ppo_observe(s2r_ppo* p, int update) {
-    int e;
-    if (update) s2r__normalizer_update(&p->policy.norm, p->raw_obs, p->num_envs, p->obs_dim);
-    for (e = 0; e < p->num_envs; e++)
-        s2r__normalizer_apply(&p->policy.norm, p->raw_obs + (size_t)e * p->obs_dim,
-                              p->next_obs + (size_t)e * p->obs_dim);
-}
-
-static s2r_result s2r__ppo_reset_all(s2r_ppo* p, s2r_env* envs) {
-    int e;
-    for (e = 0; e < p->num_envs; e++) {
-        s2r_result r = s2r__check_env(&envs[e], &p->policy.shape, p->error);
-        if (r != S2R_OK) return r;
-        if (p->cfg.privileged_dim > 0 && (!envs[e].privileged || envs[e].priv_dim != p->cfg.privileged_dim))
-            return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT, "environment %d has %d privileged inputs, the "
-                             "privileged critic takes %d", e, envs[e].privileged ? envs[e].priv_dim : 0,
-                             p->cfg.privileged_dim);
-        s2r__ppo_lane(p, e)->reset_rng = s2r__ppo_lane(p, e)->env_rng;
-        r = envs[e].reset(envs[e].self, &s2r__ppo_lane(p, e)->env_rng, p->raw_obs + (size_t)e * p->obs_dim);
-        if (r == S2R_OK) r = s2r__ppo_privileged(p, &envs[e], s2r__ppo_lane(p, e)->priv);
-        if (r != S2R_OK)
-            return s2r__fail(p->error, r, "environment %d failed to reset (%s)",
-                             e, s2r_result_string(r));
-    }
-    /* Only the run's first observations enter the statistics here: a later
-       reset of every env (after a failure, a state save or a resume) may
-       replay resets whose observations were counted when they happened. */
-    s2r__ppo_observe(p, p->global_step == 0);
-    p->started = 1;
-    return S2R_OK;
+/* The privileged inputs [P] of env's current observation into out
+   (nothing for a plain critic). */
+static s2r_result s2r__ppo_privileged(const s2r_ppo* p, const s2r_env* env, float* out) {
+    return p->cfg.privileged_dim > 0 ? env->privileged(env->priv_self, out) : S2R_OK;
 }
 
 /* Reward scaling as gym's NormalizeReward: divide by the running std of the
@@ -10438,91 +10765,18 @@ static float s2r__ppo_scale_reward(s2r_ppo* p, int e, float reward, int done) {
     return (float)s2r_clamp(scaled, -p->cfg.reward_clip, p->cfg.reward_clip);
 }
 
-/* The serial part of a rollout step, in env order: episode bookkeeping,
-   rewards, bootstrap values of truncated episodes. */
-static void s2r__ppo_record(s2r_ppo* p, int t) {
-    int e;
-    for (e = 0; e < p->num_envs; e++) {
-        size_t k = (size_t)t * p->num_envs + e;
-        const s2r_ppo_lane* l = s2r__ppo_lane(p, e);
-        const s2r_step_result* sr = &l->step;
-        int done = sr->done || sr->terminated || sr->truncated;
-        p->dones[k] = (unsigned char)done;
-        p->episode_return[e] += sr->reward;
-        p->rewards[k] = p->cfg.normalize_rewards ?
-            s2r__ppo_scale_reward(p, e, sr->reward, done) : sr->reward;
-        p->end_values[k] = 0.0f;
-        if (!done) continue;
-        if (!sr->terminated) { /* truncated: bootstrap with V(final obs) */
-            float nobs[S2R_MLP_MAX_WIDTH], mean[S2R_MLP_MAX_WIDTH];
-            s2r__normalizer_apply(&p->policy.norm, l->final_obs, nobs);
-            s2r__policy_forward_one(&p->policy, nobs, l->final_priv, mean, &p->end_values[k]);
-        }
-        p->episodes++;
-        p->successes += sr->success ? 1 : 0;
-        p->diverged += sr->diverged ? 1 : 0;
-        p->return_sum += p->episode_return[e];
-        p->episode_return[e] = 0.0;
-    }
-}
-
-/* Collect steps_per_env steps from every env, then GAE.  After a failure
-   the next collection starts by resetting every env. */
-static s2r_result s2r__ppo_collect(s2r_ppo* p, s2r_env* envs) {
-    s2r_result r;
-    int t, e;
-    float mean[S2R_MLP_MAX_WIDTH];
-    p->episodes = p->successes = p->diverged = 0;
-    p->return_sum = 0.0;
-    if (!p->started && (r = s2r__ppo_reset_all(p, envs)) != S2R_OK) return r;
-    for (t = 0; t < p->steps_per_env; t++) {
-        r = s2r__ppo_step_all(p, envs, t);
-        if (r != S2R_OK) { p->started = 0; return r; }
-        s2r__ppo_record(p, t);   /* bootstrap values use the stats so far */
-        s2r__ppo_observe(p, 1);
-    }
-    p->global_step += p->batch_size;
-    for (e = 0; e < p->num_envs; e++)
-        s2r__policy_forward_one(&p->policy, p->next_obs + (size_t)e * p->obs_dim, s2r__ppo_lane(p, e)->priv, mean,
-                                &p->last_values[e]);
-    s2r_gae(p->steps_per_env, p->num_envs, p->rewards, p->values, p->dones,
-            p->end_values, p->last_values, p->cfg.gamma, p->cfg.gae_lambda,
-            p->advantages, p->returns);
-    return S2R_OK;
-}
-
-/* --- Learning: PPO loss and update ----------------------------------------
-   The clipped surrogate, value and entropy terms with their gradients,
-   and the shuffled minibatch epochs. */
-
-/* Sums over one minibatch, turned into means by the caller. */
-typedef struct s2r__ppo_terms {
-    double policy_loss, value_loss, entropy, approx_kl, clip_fraction;
-    double max_ratio_dev;  /* max |ratio - 1|: 0 on an update's first minibatch */
-} s2r__ppo_terms;
-
-/* Gather minibatch observations, the critic's inputs (the observation,
-   then its privileged inputs) and advantages (normalized per minibatch
-   with the unbiased std, as torch's .std()). */
-static void s2r__ppo_gather(s2r_ppo* p, const int* idx, int M) {
-    double sum = 0.0, sq = 0.0, mu, sd;
-    size_t P = (size_t)p->cfg.privileged_dim, wide = p->obs_dim + P;
-    int i;
-    for (i = 0; i < M; i++) {
-        memcpy(p->mb_obs + (size_t)i * p->obs_dim, p->obs + (size_t)idx[i] * p->obs_dim,
-               sizeof(float) * (size_t)p->obs_dim);
-        if (P) {
-            memcpy(p->mb_critic + i * wide, p->obs + (size_t)idx[i] * p->obs_dim, sizeof(float) * (size_t)p->obs_dim);
-            memcpy(p->mb_critic + i * wide + p->obs_dim, p->priv + (size_t)idx[i] * P, sizeof(float) * P);
-        }
-        p->mb_adv[i] = p->advantages[idx[i]];
-        sum += p->mb_adv[i];
-    }
-    if (!p->cfg.normalize_advantages) return;
-    mu = sum / M;
-    for (i = 0; i < M; i++) sq += (p->mb_adv[i] - mu) * (p->mb_adv[i] - mu);
-    sd = M > 1 ? sqrt(sq / (M - 1)) : 0.0;
-    for (i = 0; i < M; i++) p->mb_adv[i] = (float)((p->mb_adv[i] - mu) / (sd + 1e-8));
+/* The actor's half of a minibatch: forward, the clipped objective per
+   sample, the entropy, backward into grad [actor params, then log_std]. */
+static void s2r__ppo_actor_pass(s2r_ppo* p, const int* idx, int M, s2r__ppo_terms* s) {
+    s2r_policy* pol = &p->policy;
+    float* dlog_std = p->adam.grad + pol->actor.num_params;
+    int i, a;
+    s2r_mlp_forward(&pol->actor, pol->params, p->mb_obs, M, p->actor_acts, p->mean);
+    for (i = 0; i < M; i++) s2r__ppo_policy_term(p, i, idx[i], M, s, dlog_std);
+    /* entropy is the same for every sample: d(-c H)/dlog_std = -c */
+    s->entropy = M * s2r__gaussian_entropy(pol->log_std, p->act_dim);
+    for (a = 0; a < p->act_dim; a++) dlog_std[a] -= p->cfg.entropy_coef;
+    s2r_mlp_backward(&pol->actor, pol->params, p->mb_obs, p->actor_acts, p->dmean, M, p->adam.grad, p->back);
 }
 
 /* Clipped surrogate for minibatch sample i (rollout sample k): adds to the
@@ -10551,6 +10805,17 @@ static void s2r__ppo_policy_term(s2r_ppo* p, int i, int k, int M,
     }
 }
 
+/* The critic's half: forward, the value loss per sample, backward into
+   grad's critic part. */
+static void s2r__ppo_critic_pass(s2r_ppo* p, const int* idx, int M, s2r__ppo_terms* s) {
+    s2r_policy* pol = &p->policy;
+    int i;
+    s2r_mlp_forward(&pol->critic, pol->critic_params, p->mb_critic, M, p->critic_acts, p->value);
+    for (i = 0; i < M; i++) s2r__ppo_value_term(p, i, idx[i], M, s);
+    s2r_mlp_backward(&pol->critic, pol->critic_params, p->mb_critic, p->critic_acts, p->dvalue, M,
+                     p->adam.grad + pol->num_actor_params, p->back_critic);
+}
+
 /* Value loss for sample i; writes dL/dvalue. */
 static void s2r__ppo_value_term(s2r_ppo* p, int i, int k, int M,
                                 s2r__ppo_terms* s) {
@@ -10569,94 +10834,8 @@ static void s2r__ppo_value_term(s2r_ppo* p, int i, int k, int M,
     p->dvalue[i] = (float)(vf * grad / M);
 }
 
-/* The actor's half of a minibatch: forward, the clipped objective per
-   sample, the entropy, backward into grad [actor params, then log_std]. */
-static void s2r__ppo_actor_pass(s2r_ppo* p, const int* idx, int M, s2r__ppo_terms* s) {
-    s2r_policy* pol = &p->policy;
-    float* dlog_std = p->adam.grad + pol->actor.num_params;
-    int i, a;
-    s2r_mlp_forward(&pol->actor, pol->params, p->mb_obs, M, p->actor_acts, p->mean);
-    for (i = 0; i < M; i++) s2r__ppo_policy_term(p, i, idx[i], M, s, dlog_std);
-    /* entropy is the same for every sample: d(-c H)/dlog_std = -c */
-    s->entropy = M * s2r__gaussian_entropy(pol->log_std, p->act_dim);
-    for (a = 0; a < p->act_dim; a++) dlog_std[a] -= p->cfg.entropy_coef;
-    s2r_mlp_backward(&pol->actor, pol->params, p->mb_obs, p->actor_acts, p->dmean, M, p->adam.grad, p->back);
-}
-
-/* The critic's half: forward, the value loss per sample, backward into
-   grad's critic part. */
-static void s2r__ppo_critic_pass(s2r_ppo* p, const int* idx, int M, s2r__ppo_terms* s) {
-    s2r_policy* pol = &p->policy;
-    int i;
-    s2r_mlp_forward(&pol->critic, pol->critic_params, p->mb_critic, M, p->critic_acts, p->value);
-    for (i = 0; i < M; i++) s2r__ppo_value_term(p, i, idx[i], M, s);
-    s2r_mlp_backward(&pol->critic, pol->critic_params, p->mb_critic, p->critic_acts, p->dvalue, M,
-                     p->adam.grad + pol->num_actor_params, p->back_critic);
-}
-
-/* Loss and gradient (into adam.grad) of one minibatch idx [M].  The actor
-   and the critic share no parameter, input buffer or scratch, so with two
-   or more threads their halves run side by side; each sums in its own
-   fixed order, so the result is the same bit for bit on any number of
-   threads. */
-static s2r__ppo_terms s2r__ppo_minibatch(s2r_ppo* p, const int* idx, int M) {
-    s2r__ppo_terms s, critic;
-    memset(&s, 0, sizeof s);
-    memset(&critic, 0, sizeof critic);
-    memset(p->adam.grad, 0, sizeof(float) * (size_t)p->adam.n);
-    s2r__ppo_gather(p, idx, M);
-#ifdef _OPENMP
-#pragma omp parallel sections num_threads(2) if (s2r__ppo_threads(p) > 1)
-    {
-#pragma omp section
-        s2r__ppo_actor_pass(p, idx, M, &s);
-#pragma omp section
-        s2r__ppo_critic_pass(p, idx, M, &critic);
-    }
-#else
-    s2r__ppo_actor_pass(p, idx, M, &s);
-    s2r__ppo_critic_pass(p, idx, M, &critic);
-#endif
-    s.value_loss = critic.value_loss;
-    return s;
-}
-
-/* Total loss of minibatch means: policy - c_ent * entropy + c_v * value. */
-static double s2r__ppo_total(const s2r_ppo* p, const s2r__ppo_terms* s, int M) {
-    return (s->policy_loss - p->cfg.entropy_coef * s->entropy +
-            p->cfg.value_coef * s->value_loss) / M;
-}
-
-static void s2r__ppo_accumulate(s2r_ppo_stats* st, const s2r__ppo_terms* s,
-                                int M) {
-    st->policy_loss += (float)(s->policy_loss / M);
-    st->value_loss += (float)(s->value_loss / M);
-    st->entropy += (float)(s->entropy / M);
-    st->approx_kl += (float)(s->approx_kl / M);
-    st->clip_fraction += (float)(s->clip_fraction / M);
-    st->minibatches++;
-}
-
-/* One epoch over the shuffled batch; returns the epoch's mean approx_kl. */
-static double s2r__ppo_epoch(s2r_ppo* p, float lr, s2r_ppo_stats* st) {
-    int start, M = p->minibatch_size, applied = 0;
-    double kl = 0.0;
-    s2r__shuffle(p->perm, p->batch_size, &p->rng);
-    for (start = 0; start < p->batch_size; start += M) {
-        s2r__ppo_terms s = s2r__ppo_minibatch(p, p->perm + start, M);
-        double norm = s2r_adam_clip_grad(&p->adam, p->cfg.max_grad_norm);
-        if (!isfinite(s2r__ppo_total(p, &s, M)) || !isfinite(norm)) {
-            st->skipped++; /* NaN/Inf never reaches the optimizer */
-            continue;
-        }
-        s2r_adam_step(&p->adam, p->policy.params, lr);
-        s2r__ppo_accumulate(st, &s, M);
-        kl += s.approx_kl / M;
-        applied++;
-    }
-    return applied ? kl / applied : 0.0;
-}
-
+/* 1 - Var(y - pred) / Var(y) over n samples: how much of the returns the
+   critic explains (NaN when the returns do not vary). */
 static double s2r__explained_variance(const float* pred, const float* y, int n) {
     double my = 0.0, md = 0.0, vy = 0.0, vd = 0.0;
     int i;
@@ -10669,50 +10848,6 @@ static double s2r__explained_variance(const float* pred, const float* y, int n) 
         vd += dd * dd;
     }
     return vy == 0.0 ? NAN : 1.0 - vd / vy;
-}
-
-/* The update epochs on the collected batch; means into *st. */
-static void s2r__ppo_update(s2r_ppo* p, float lr, s2r_ppo_stats* st) {
-    int epoch;
-    s2r__iota(p->perm, p->batch_size);
-    for (epoch = 0; epoch < p->cfg.update_epochs; epoch++) {
-        double kl = s2r__ppo_epoch(p, lr, st);
-        if (p->cfg.target_kl > 0.0f && kl > p->cfg.target_kl) break;
-    }
-    if (st->minibatches > 0) {
-        float n = (float)st->minibatches;
-        st->policy_loss /= n;
-        st->value_loss /= n;
-        st->entropy /= n;
-        st->approx_kl /= n;
-        st->clip_fraction /= n;
-    }
-}
-
-static void s2r__ppo_fill_stats(const s2r_ppo* p, float lr, double seconds,
-                                s2r_ppo_stats* st) {
-    st->update = p->update;
-    st->num_updates = p->num_updates;
-    st->global_step = p->global_step;
-    st->learning_rate = lr;
-    st->explained_variance = (float)s2r__explained_variance(
-        p->values, p->returns, p->batch_size);
-    st->episodes = p->episodes;
-    st->diverged = p->diverged;
-    st->mean_return = p->episodes ? (float)(p->return_sum / p->episodes) : NAN;
-    st->success_rate = p->episodes ? (float)p->successes / p->episodes : NAN;
-    st->steps_per_second = (float)(p->batch_size / (seconds > 1e-9 ? seconds : 1e-9));
-}
-
-S2RDEF s2r_result s2r_ppo_train(s2r_ppo* ppo, s2r_env* envs,
-                                s2r_ppo_callback callback, void* user) {
-    while (ppo->update < ppo->num_updates) {
-        s2r_ppo_stats st;
-        s2r_result r = s2r_ppo_iterate(ppo, envs, &st);
-        if (r != S2R_OK) return r;
-        if (callback && callback(&st, user)) break;
-    }
-    return S2R_OK;
 }
 
 /* --- Learning: PPO diagnostics output -------------------------------------
@@ -11691,6 +11826,11 @@ S2RDEF s2r_env s2r_pendulum_env(s2r_pendulum* p) {
     return env;
 }
 
+/* >> section: Evaluation
+   Flow: s2r_evaluate runs a controller for many episodes (in parallel, each
+   with its own stream) and counts successes with Wilson intervals; then
+   frame history (a policy with memory) and predicting transfer. */
+
 /* --- Evaluation ------------------------------------------------------------------ */
 
 /* One episode on env (the task's, or it seen through a frame history);
@@ -12275,6 +12415,11 @@ S2RDEF void s2r_sim_real_eval_print(const char* label, const s2r_sim_real_eval* 
            100 * e->gap_lo, 100 * e->gap_hi, 1000 * e->sim.mean_distance, 1000 * e->real.mean_distance);
 }
 
+/* >> section: Demonstrations
+   Flow: the operator drives a real unit and every step is recorded
+   (s2r_collect_unit_demos); then cloning on them and fine-tuning against
+   the policy, kept only if a canary on the unit prefers it. */
+
 /* --- Demonstrations ----------------------------------------------------------- */
 
 S2RDEF s2r_expert_config s2r_operator_config_default(void) {
@@ -12489,6 +12634,11 @@ S2RDEF s2r_result s2r_finetune_on_unit(s2r_policy* policy, const s2r_dataset* de
     S2R_FREE(start);
     return res;
 }
+
+/* >> section: Training
+   Flow: simulators of a task as PPO environments, s2r_train (the whole run:
+   environments, PPO, checkpoints, the learning curve), then automatic
+   domain randomization (s2r__adr_env_reset, s2r__adr_judge). */
 
 /* --- Training a policy --------------------------------------------------------- */
 
@@ -12957,46 +13107,46 @@ static s2r_result s2r__training_finish(s2r__training_log* log, s2r_result res, c
     return res;
 }
 
-S2RDEF s2r_result s2r_train(const s2r_training* t, s2r_ppo* ppo, char* error) {
+S2RDEF s2r_result s2r_train(const s2r_training* training, s2r_ppo* ppo, char* error) {
     s2r__task_envs envs;
     s2r__training_log log;
     s2r_result res;
     int obs_dim, act_dim;
-    if (t->history < 0 || t->history > S2R_HISTORY_MAX)
-        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "history must be 0..%d frames, got %d", S2R_HISTORY_MAX, t->history);
-    if (t->robot == S2R_ROBOT_CUSTOM && !t->mjcf_path)
+    if (training->history < 0 || training->history > S2R_HISTORY_MAX)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "history must be 0..%d frames, got %d", S2R_HISTORY_MAX, training->history);
+    if (training->robot == S2R_ROBOT_CUSTOM && !training->mjcf_path)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "a custom arm needs its MJCF (mjcf_path)");
 #ifdef S2R_NO_FIGURES
-    if (t->curve_png) return s2r__fail(error, S2R_ERR_UNSUPPORTED, "curve_png: this build has no figures (S2R_NO_FIGURES)");
+    if (training->curve_png) return s2r__fail(error, S2R_ERR_UNSUPPORTED, "curve_png: this build has no figures (S2R_NO_FIGURES)");
 #endif
-    if (t->adr && s2r_randomization_digest(&t->adr->training) != s2r_randomization_digest(&t->randomization))
+    if (training->adr && s2r_randomization_digest(&training->adr->training) != s2r_randomization_digest(&training->randomization))
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "adr was started from other ranges than training.randomization");
-    if (t->adr && t->resume && t->state_path && s2r_file_exists(t->state_path))
+    if (training->adr && training->resume && training->state_path && s2r_file_exists(training->state_path))
         return s2r__fail(error, S2R_ERR_UNSUPPORTED, "%s: an ADR run cannot be resumed (its ranges are not in the saved "
-                         "state); remove the state to start again", t->state_path);
-    if ((res = s2r__task_envs_init(&envs, t, ppo->num_envs, error)) != S2R_OK) return res;
+                         "state); remove the state to start again", training->state_path);
+    if ((res = s2r__task_envs_init(&envs, training, ppo->num_envs, error)) != S2R_OK) return res;
     obs_dim = envs.envs[0].obs_dim;   /* the sizes of this arm's task, as built */
     act_dim = envs.envs[0].act_dim;
     if (ppo->obs_dim != obs_dim || ppo->act_dim != act_dim)
         res = s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "ppo sized %dx%d, the %s %s task needs %dx%d (history %d)",
-                        ppo->obs_dim, ppo->act_dim, s2r_robot_kind_name(t->robot), s2r_task_kind_name(t->task.kind),
-                        obs_dim, act_dim, t->history);
-    if (res == S2R_OK && ppo->cfg.privileged_dim != (t->privileged_critic ? S2R_PRIVILEGED_DIM : 0))
+                        ppo->obs_dim, ppo->act_dim, s2r_robot_kind_name(training->robot), s2r_task_kind_name(training->task.kind),
+                        obs_dim, act_dim, training->history);
+    if (res == S2R_OK && ppo->cfg.privileged_dim != (training->privileged_critic ? S2R_PRIVILEGED_DIM : 0))
         res = s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "the ppo's critic takes %d privileged inputs, the training "
                         "gives %d (privileged_critic %d: make the ppo with privileged_dim %d)", ppo->cfg.privileged_dim,
-                        t->privileged_critic ? S2R_PRIVILEGED_DIM : 0, t->privileged_critic,
-                        t->privileged_critic ? S2R_PRIVILEGED_DIM : 0);
-    ppo->policy.made_for = s2r_made_for(t->robot, t->task.kind);
-    ppo->policy.history = t->history;
-    ppo->policy.randomization = s2r_randomization_digest(&t->randomization);
-    ppo->cfg.env_identity[0] = (uint64_t)ppo->policy.made_for | ((uint64_t)t->history << 32);
+                        training->privileged_critic ? S2R_PRIVILEGED_DIM : 0, training->privileged_critic,
+                        training->privileged_critic ? S2R_PRIVILEGED_DIM : 0);
+    ppo->policy.made_for = s2r_made_for(training->robot, training->task.kind);
+    ppo->policy.history = training->history;
+    ppo->policy.randomization = s2r_randomization_digest(&training->randomization);
+    ppo->cfg.env_identity[0] = (uint64_t)ppo->policy.made_for | ((uint64_t)training->history << 32);
     ppo->cfg.env_identity[1] = ppo->policy.randomization;
-    if (res == S2R_OK) res = s2r__training_resume(t, ppo, error);
+    if (res == S2R_OK) res = s2r__training_resume(training, ppo, error);
     if (res != S2R_OK) {
         s2r__task_envs_free(&envs);
         return res;
     }
-    res = s2r__training_log_open(&log, t, ppo, error);
+    res = s2r__training_log_open(&log, training, ppo, error);
     log.envs = &envs;
     if (res == S2R_OK && (res = s2r_ppo_train(ppo, envs.envs, s2r__training_callback, &log)) != S2R_OK)
         s2r__fail(error, res, "%s", ppo->error);
@@ -13004,6 +13154,12 @@ S2RDEF s2r_result s2r_train(const s2r_training* t, s2r_ppo* ppo, char* error) {
     s2r__task_envs_free(&envs);
     return res;
 }
+
+/* >> section: System identification
+   Flow: excitation and recording (trajectories, their files, the replay
+   backend), then the fit: parameters, the simulator being fitted, the
+   loss, coordinate descent (s2r__sysid_descend), how sure the estimate is,
+   validation and the re-centred ranges.  Read s2r_sysid_run first. */
 
 /* --- System identification: excitation ------------------------------------- */
 
@@ -13733,33 +13889,33 @@ static s2r_result s2r__replay_place(void* self, const double xy[2]) {
     return ((s2r_replay*)self)->set->object ? S2R_OK : S2R_ERR_UNSUPPORTED;
 }
 
-S2RDEF s2r_result s2r_replay_init(s2r_replay* r, const s2r_trajectory_set* set, int index, const s2r_arm_info* info,
+S2RDEF s2r_result s2r_replay_init(s2r_replay* replay, const s2r_trajectory_set* set, int index, const s2r_arm_info* info,
                                   double tolerance) {
-    S2R_ASSERT(r);
-    memset(r, 0, sizeof *r);
+    S2R_ASSERT(replay);
+    memset(replay, 0, sizeof *replay);
     if (!set || !info || index < 0 || index >= set->count)
-        return s2r__fail(r->error, S2R_ERR_INVALID_ARGUMENT, "replay: no trajectory %d in the set", index);
+        return s2r__fail(replay->error, S2R_ERR_INVALID_ARGUMENT, "replay: no trajectory %d in the set", index);
     if (info->n_joints != set->n_joints || !isfinite(tolerance))
-        return s2r__fail(r->error, S2R_ERR_INVALID_ARGUMENT, "replay: the arm has %d joints, the log %d (and the "
+        return s2r__fail(replay->error, S2R_ERR_INVALID_ARGUMENT, "replay: the arm has %d joints, the log %d (and the "
                          "tolerance must be finite)", info->n_joints, set->n_joints);
-    r->set = set;
-    r->index = index;
-    r->tolerance = tolerance;
-    r->info = *info;
-    r->backend.self = r;
-    r->backend.name = "replay";
-    r->backend.info = &r->info;
-    r->backend.error = r->error;
-    r->backend.reset = s2r__replay_reset;
-    r->backend.command = s2r__replay_command;
-    r->backend.advance = s2r__replay_advance;
-    r->backend.read_sensors = s2r__replay_read;
-    r->backend.ground_truth = s2r__replay_truth;
-    r->backend.place_object = set->object ? s2r__replay_place : NULL;
+    replay->set = set;
+    replay->index = index;
+    replay->tolerance = tolerance;
+    replay->info = *info;
+    replay->backend.self = replay;
+    replay->backend.name = "replay";
+    replay->backend.info = &replay->info;
+    replay->backend.error = replay->error;
+    replay->backend.reset = s2r__replay_reset;
+    replay->backend.command = s2r__replay_command;
+    replay->backend.advance = s2r__replay_advance;
+    replay->backend.read_sensors = s2r__replay_read;
+    replay->backend.ground_truth = s2r__replay_truth;
+    replay->backend.place_object = set->object ? s2r__replay_place : NULL;
     return S2R_OK;
 }
 
-S2RDEF const s2r_backend* s2r_replay_backend(s2r_replay* r) { return &r->backend; }
+S2RDEF const s2r_backend* s2r_replay_backend(s2r_replay* replay) { return &replay->backend; }
 
 /* --- System identification: parameters and configuration ------------------ */
 
@@ -15356,43 +15512,49 @@ static void s2r__sysid_print_flat(const s2r_sysid* id, const s2r_sysid_result* r
     }
 }
 
-S2RDEF void s2r_sysid_print(const s2r_sysid* id, const s2r_sysid_result* r) {
+S2RDEF void s2r_sysid_print(const s2r_sysid* id, const s2r_sysid_result* result) {
     int i, j;
     printf("  %-15s %-9s %9s %9s %9s %19s %11s %10s\n", "parameter", "unit", "start", "value", "std err", "bounds",
            "sensitivity", "range +-");
-    for (i = 0; i < r->n_params; i++) {
+    for (i = 0; i < result->n_params; i++) {
         const s2r_sysid_param* sp = &id->config.param[i];
-        const char* note = !r->identifiable[i] ? "  not identifiable"
-                         : (r->value[i] == sp->lo || r->value[i] == sp->hi) ? "  at a bound" : "";
+        const char* note = !result->identifiable[i] ? "  not identifiable"
+                         : (result->value[i] == sp->lo || result->value[i] == sp->hi) ? "  at a bound" : "";
         char label[40];
         printf("  %-15s %-9s %9.4g %9.4g %9.2g   [%7.3g, %7.3g] %11.2e %10.3g%s\n", s2r__sysid_label(sp, label, sizeof label),
-               s2r__sysid_unit(sp->param), r->start[i], r->value[i], r->std_error[i], sp->lo, sp->hi, r->sensitivity[i],
-               r->half_width[i], note);
+               s2r__sysid_unit(sp->param), result->start[i], result->value[i], result->std_error[i], sp->lo, sp->hi, result->sensitivity[i],
+               result->half_width[i], note);
     }
-    printf("  training loss %.3e -> %.3e rad^2 in %d sweeps (%s), %d loss evaluations\n", r->loss[0], r->train_loss,
-           r->sweeps, r->converged ? "converged" : "sweep budget spent", r->evaluations);
-    s2r__sysid_print_profile(id, r);
+    printf("  training loss %.3e -> %.3e rad^2 in %d sweeps (%s), %d loss evaluations\n", result->loss[0], result->train_loss,
+           result->sweeps, result->converged ? "converged" : "sweep budget spent", result->evaluations);
+    s2r__sysid_print_profile(id, result);
     printf("  Levenberg-Marquardt from there (%s): loss %.3e (%+.2f %%), largest move %.2g of a parameter's bounds\n",
-           r->polished ? "taken" : "a check", r->polish_loss, 100 * (r->polish_loss / r->descent_loss - 1),
-           r->polish_distance);
-    printf("  standard errors from %.0f effectively independent residuals\n", r->effective_samples);
-    if (r->n_directions > 0) s2r__sysid_print_flat(id, r);
-    if (!isnan(r->validation_object_motion))
+           result->polished ? "taken" : "a check", result->polish_loss, 100 * (result->polish_loss / result->descent_loss - 1),
+           result->polish_distance);
+    printf("  standard errors from %.0f effectively independent residuals\n", result->effective_samples);
+    if (result->n_directions > 0) s2r__sysid_print_flat(id, result);
+    if (!isnan(result->validation_object_motion))
         printf("  object: held-out mean squared error %.3e -> %.3e m^2, camera floor %.3e: %.1f %% -> %.1f %% of "
-               "its motion\n", r->validation_object_mse_start, r->validation_object_mse, r->validation_object_floor,
-               100 * r->validation_object_relative_start, 100 * r->validation_object_relative);
+               "its motion\n", result->validation_object_mse_start, result->validation_object_mse, result->validation_object_floor,
+               100 * result->validation_object_relative_start, 100 * result->validation_object_relative);
     printf("  held-out error per joint (rms, %% of the joint's motion):");
-    for (j = 0; j < id->sim.robot.info.n_joints && !isnan(r->joint_rms[j]); j++)
-        printf(" %.2g mrad %.1f%%%s", 1000 * r->joint_rms[j], 100 * r->joint_relative[j], r->joint_misfit[j] ? " (misfit)" : "");
+    for (j = 0; j < id->sim.robot.info.n_joints && !isnan(result->joint_rms[j]); j++)
+        printf(" %.2g mrad %.1f%%%s", 1000 * result->joint_rms[j], 100 * result->joint_relative[j], result->joint_misfit[j] ? " (misfit)" : "");
     printf("\n  validation MSE %.3e -> %.3e rad^2, %.1f %% -> %.1f %% of the motion: %s (every parameter at its lower "
-           "bound: %.1f %%, upper: %.1f %%)\n", r->validation_mse_start, r->validation_mse, 100 * r->validation_relative_start,
-           100 * r->validation_relative, s2r_sysid_verdict_name(r->verdict), 100 * r->validation_relative_corner[0],
-           100 * r->validation_relative_corner[1]);
+           "bound: %.1f %%, upper: %.1f %%)\n", result->validation_mse_start, result->validation_mse, 100 * result->validation_relative_start,
+           100 * result->validation_relative, s2r_sysid_verdict_name(result->verdict), 100 * result->validation_relative_corner[0],
+           100 * result->validation_relative_corner[1]);
     for (j = 0; j < id->sim.robot.info.n_joints; j++)
-        if (r->joint_misfit[j])
+        if (result->joint_misfit[j])
             printf("  joint %d is not followed: the shared parameters cannot hold it; fit its own kp, kv, damping, "
                    "armature or friction loss (s2r_sysid_param.joint = %d)\n", j + 1, j + 1);
 }
+
+/* >> section: Deployment
+   Flow: the safety monitor (a backend in front of a backend), episodes behind
+   it, shadow mode, the gates (s2r_sprt_decide, then each stage's gate,
+   their shared pieces last), drift detection, the stage machine and its
+   log.  Read s2r_gate_tethered for how a gate decides. */
 
 /* --- Deployment: names ------------------------------------------------------ */
 
@@ -15412,15 +15574,15 @@ static const char* s2r__name_of(const char* const* names, int n, int i) {
     return (i >= 0 && i < n) ? names[i] : "unknown";
 }
 
-S2RDEF const char* s2r_stage_name(s2r_stage s) { return s2r__name_of(s2r__stage_names, S2R_STAGE_COUNT, (int)s); }
-S2RDEF const char* s2r_verdict_name(s2r_verdict v) { return s2r__name_of(s2r__verdict_names, S2R_VERDICT_COUNT, (int)v); }
-S2RDEF const char* s2r_intervention_name(s2r_intervention k) {
-    return s2r__name_of(s2r__intervention_names, S2R_INTERVENTION_COUNT, (int)k);
+S2RDEF const char* s2r_stage_name(s2r_stage stage) { return s2r__name_of(s2r__stage_names, S2R_STAGE_COUNT, (int)stage); }
+S2RDEF const char* s2r_verdict_name(s2r_verdict verdict) { return s2r__name_of(s2r__verdict_names, S2R_VERDICT_COUNT, (int)verdict); }
+S2RDEF const char* s2r_intervention_name(s2r_intervention kind) {
+    return s2r__name_of(s2r__intervention_names, S2R_INTERVENTION_COUNT, (int)kind);
 }
-S2RDEF const char* s2r_drift_kind_name(s2r_drift_kind k) {
-    return s2r__name_of(s2r__drift_kind_names, S2R_DRIFT_KIND_COUNT, (int)k);
+S2RDEF const char* s2r_drift_kind_name(s2r_drift_kind kind) {
+    return s2r__name_of(s2r__drift_kind_names, S2R_DRIFT_KIND_COUNT, (int)kind);
 }
-S2RDEF const char* s2r_alarm_name(s2r_alarm a) { return s2r__name_of(s2r__alarm_names, S2R_ALARM_COUNT, (int)a); }
+S2RDEF const char* s2r_alarm_name(s2r_alarm alarm) { return s2r__name_of(s2r__alarm_names, S2R_ALARM_COUNT, (int)alarm); }
 S2RDEF const char* s2r_alarm_response_name(s2r_alarm_response r) {
     return s2r__name_of(s2r__alarm_response_names, S2R_ALARM_RESPONSE_COUNT, (int)r);
 }
@@ -15694,71 +15856,71 @@ static s2r_result s2r__safety_ground_truth(void* self, s2r_ground_truth* out) {
 /* The monitor's own drive-level halt is its e-stop. */
 static s2r_result s2r__safety_halt(void* self) { return s2r_safety_estop((s2r_safety*)self, "halt"); }
 
-S2RDEF s2r_result s2r_safety_init(s2r_safety* s, const s2r_safety_config* config, const s2r_backend* inner) {
+S2RDEF s2r_result s2r_safety_init(s2r_safety* safety, const s2r_safety_config* config, const s2r_backend* inner) {
     s2r_result res;
-    S2R_ASSERT(s && config);
-    memset(s, 0, sizeof *s);
-    res = s2r__safety_check_config(config, s->error);
+    S2R_ASSERT(safety && config);
+    memset(safety, 0, sizeof *safety);
+    res = s2r__safety_check_config(config, safety->error);
     if (res != S2R_OK) return res;
     if (!inner || !inner->info || !inner->info->model)
-        return s2r__fail(s->error, S2R_ERR_INVALID_ARGUMENT, "safety: backend without arm info");
-    s->config = *config;
-    s->inner = inner;
-    s->kinematics = mj_makeData(inner->info->model);
-    if (!s->kinematics) return s2r__fail(s->error, S2R_ERR_OUT_OF_MEMORY, "safety: mj_makeData failed");
-    s2r__safety_geometry(s);
-    memcpy(s->q_sent, inner->info->q_home, sizeof s->q_sent);
-    s->estop_time = -1;
-    snprintf(s->name, sizeof s->name, "safety(%.50s)", inner->name ? inner->name : "backend");
-    s->backend.self = s;
-    s->backend.name = s->name;
-    s->backend.info = inner->info;
-    s->backend.error = s->error;
-    s->backend.reset = s2r__safety_reset;
-    s->backend.command = s2r__safety_command;
-    s->backend.advance = s2r__safety_advance;
-    s->backend.read_sensors = s2r__safety_read_sensors;
-    s->backend.ground_truth = s2r__safety_ground_truth;
-    s->backend.halt = s2r__safety_halt;
+        return s2r__fail(safety->error, S2R_ERR_INVALID_ARGUMENT, "safety: backend without arm info");
+    safety->config = *config;
+    safety->inner = inner;
+    safety->kinematics = mj_makeData(inner->info->model);
+    if (!safety->kinematics) return s2r__fail(safety->error, S2R_ERR_OUT_OF_MEMORY, "safety: mj_makeData failed");
+    s2r__safety_geometry(safety);
+    memcpy(safety->q_sent, inner->info->q_home, sizeof safety->q_sent);
+    safety->estop_time = -1;
+    snprintf(safety->name, sizeof safety->name, "safety(%.50s)", inner->name ? inner->name : "backend");
+    safety->backend.self = safety;
+    safety->backend.name = safety->name;
+    safety->backend.info = inner->info;
+    safety->backend.error = safety->error;
+    safety->backend.reset = s2r__safety_reset;
+    safety->backend.command = s2r__safety_command;
+    safety->backend.advance = s2r__safety_advance;
+    safety->backend.read_sensors = s2r__safety_read_sensors;
+    safety->backend.ground_truth = s2r__safety_ground_truth;
+    safety->backend.halt = s2r__safety_halt;
     return S2R_OK;
 }
 
-S2RDEF void s2r_safety_free(s2r_safety* s) {
-    if (!s) return;
-    if (s->kinematics) mj_deleteData(s->kinematics);
-    memset(s, 0, sizeof *s);
+S2RDEF void s2r_safety_free(s2r_safety* safety) {
+    if (!safety) return;
+    if (safety->kinematics) mj_deleteData(safety->kinematics);
+    memset(safety, 0, sizeof *safety);
 }
 
-S2RDEF const s2r_backend* s2r_safety_backend(s2r_safety* s) { return &s->backend; }
+S2RDEF const s2r_backend* s2r_safety_backend(s2r_safety* safety) { return &safety->backend; }
 
-S2RDEF unsigned s2r_safety_check(s2r_safety* s, const double* q_target, double* q_safe) {
+S2RDEF unsigned s2r_safety_check(s2r_safety* safety, const double* q_target, double* q_safe) {
     double scratch[S2R_MAX_JOINTS];
-    return s2r__safety_filter(s, q_target, q_safe ? q_safe : scratch);
+    return s2r__safety_filter(safety, q_target, q_safe ? q_safe : scratch);
 }
 
-S2RDEF unsigned s2r_safety_filter_action(s2r_safety* s, float* action, int n) {
+S2RDEF unsigned s2r_safety_filter_action(s2r_safety* safety, float* action, int n) {
     if (!action || n <= 0 || s2r_all_finite_f(action, n)) return 0;
     memset(action, 0, (size_t)n * sizeof(float));
-    if (s) s2r__safety_count(s, S2R_INTERVENTION_BIT(S2R_INTERVENTION_NONFINITE));
+    if (safety) s2r__safety_count(safety, S2R_INTERVENTION_BIT(S2R_INTERVENTION_NONFINITE));
     return S2R_INTERVENTION_BIT(S2R_INTERVENTION_NONFINITE);
 }
 
-S2RDEF s2r_result s2r_safety_estop(s2r_safety* s, const char* reason) {
-    s2r__safety_stop(s, reason);
+S2RDEF s2r_result s2r_safety_estop(s2r_safety* safety, const char* reason) {
+    s2r__safety_stop(safety, reason);
     return S2R_OK;
 }
 
-S2RDEF int s2r_safety_episode_interventions(const s2r_safety* s) {
+S2RDEF int s2r_safety_episode_interventions(const s2r_safety* safety) {
     int k, total = 0;
-    for (k = 0; k < S2R_INTERVENTION_COUNT; k++) total += s->episode_count[k];
+    for (k = 0; k < S2R_INTERVENTION_COUNT; k++) total += safety->episode_count[k];
     return total;
 }
 
-S2RDEF s2r_result s2r_safety_set_workspace_scale(s2r_safety* s, double scale) {
+S2RDEF s2r_result s2r_safety_set_workspace_scale(s2r_safety* safety, double scale) {
     if (!(scale >= 0 && scale <= 1))
-        return s2r__fail(s->error, S2R_ERR_INVALID_ARGUMENT, "safety: workspace scale must be in [0, 1]");
-    s->config.workspace_scale = scale;
-    s2r__safety_geometry(s);
+        return s2r__fail(safety->error, S2R_ERR_INVALID_ARGUMENT, "safety: workspace scale must be in [0, 1]");
+    safety->config.workspace_scale = scale;
+    s2r__safety_geometry(safety);
     return S2R_OK;
 }
 
@@ -15805,32 +15967,32 @@ static s2r_result s2r__deploy_check_pair(s2r_reach* reach, s2r_safety* s) {
     return S2R_OK;
 }
 
-S2RDEF s2r_result s2r_deploy_episode(const s2r_controller* policy, s2r_reach* reach, s2r_safety* s,
+S2RDEF s2r_result s2r_deploy_episode(const s2r_controller* policy, s2r_reach* reach, s2r_safety* safety,
                                      s2r_rng* rng, s2r_episode_stats* out) {
     float obs[S2R_REACH_MAX_OBS];
-    s2r_result res = s2r__deploy_check_pair(reach, s);
+    s2r_result res = s2r__deploy_check_pair(reach, safety);
     if (res != S2R_OK) return res;
     if ((res = s2r_reach_reset(reach, rng, obs)) != S2R_OK) return res;
-    return s2r__deploy_rollout(policy, reach, s, obs, out);
+    return s2r__deploy_rollout(policy, reach, safety, obs, out);
 }
 
-S2RDEF void s2r_run_summary_add(s2r_run_summary* sum, const s2r_episode_stats* e) {
+S2RDEF void s2r_run_summary_add(s2r_run_summary* summary, const s2r_episode_stats* e) {
     int k;
-    double returns = sum->mean_return * sum->episodes + e->ret;
-    double peaks = sum->mean_torque_peak * sum->episodes + e->torque_peak;
-    sum->episodes++;
-    sum->successes += e->success;
-    sum->catastrophic += e->catastrophic;
-    sum->interventions += e->interventions;
-    for (k = 0; k < S2R_INTERVENTION_COUNT; k++) sum->intervention[k] += e->intervention[k];
-    if (e->torque_peak > sum->torque_peak) sum->torque_peak = e->torque_peak;
-    sum->mean_return = returns / sum->episodes;
-    sum->mean_torque_peak = peaks / sum->episodes;
-    sum->success_rate = (double)sum->successes / sum->episodes;
-    s2r_wilson_interval(sum->successes, sum->episodes, &sum->success_lo, &sum->success_hi);
+    double returns = summary->mean_return * summary->episodes + e->ret;
+    double peaks = summary->mean_torque_peak * summary->episodes + e->torque_peak;
+    summary->episodes++;
+    summary->successes += e->success;
+    summary->catastrophic += e->catastrophic;
+    summary->interventions += e->interventions;
+    for (k = 0; k < S2R_INTERVENTION_COUNT; k++) summary->intervention[k] += e->intervention[k];
+    if (e->torque_peak > summary->torque_peak) summary->torque_peak = e->torque_peak;
+    summary->mean_return = returns / summary->episodes;
+    summary->mean_torque_peak = peaks / summary->episodes;
+    summary->success_rate = (double)summary->successes / summary->episodes;
+    s2r_wilson_interval(summary->successes, summary->episodes, &summary->success_lo, &summary->success_hi);
 }
 
-S2RDEF s2r_result s2r_deploy_run(const s2r_controller* policy, s2r_reach* reach, s2r_safety* s,
+S2RDEF s2r_result s2r_deploy_run(const s2r_controller* policy, s2r_reach* reach, s2r_safety* safety,
                                  int episodes, uint64_t seed, uint64_t stream0, s2r_run_summary* out) {
     int i;
     memset(out, 0, sizeof *out);
@@ -15838,7 +16000,7 @@ S2RDEF s2r_result s2r_deploy_run(const s2r_controller* policy, s2r_reach* reach,
     for (i = 0; i < episodes; i++) {
         s2r_rng rng = s2r_rng_make(seed, stream0 + (uint64_t)i);
         s2r_episode_stats e;
-        s2r_result res = s2r_deploy_episode(policy, reach, s, &rng, &e);
+        s2r_result res = s2r_deploy_episode(policy, reach, safety, &rng, &e);
         if (res != S2R_OK) return res;
         s2r_run_summary_add(out, &e);
     }
@@ -15970,18 +16132,18 @@ static void s2r__shadow_finish(s2r_shadow_stats* out) {
 }
 
 S2RDEF s2r_result s2r_shadow_run(const s2r_controller* policy, const s2r_controller* fallback,
-                                 s2r_reach* reach, s2r_safety* s, int episodes, uint64_t seed,
+                                 s2r_reach* reach, s2r_safety* safety, int episodes, uint64_t seed,
                                  double agree_tol, s2r_shadow_stats* out, s2r_deploy* log) {
     int i;
     memset(out, 0, sizeof *out);
-    if (!policy || !fallback || !s || episodes < 1 || !(agree_tol >= 0))
+    if (!policy || !fallback || !safety || episodes < 1 || !(agree_tol >= 0))
         return s2r__fail(reach->error, S2R_ERR_INVALID_ARGUMENT, "shadow: need a policy, a fallback, a monitor, episodes >= 1, agree_tol >= 0");
-    if (s2r__deploy_check_pair(reach, s) != S2R_OK) return S2R_ERR_INVALID_ARGUMENT;
+    if (s2r__deploy_check_pair(reach, safety) != S2R_OK) return S2R_ERR_INVALID_ARGUMENT;
     for (i = 0; i < episodes; i++) {
         s2r_rng rng = s2r_rng_make(seed, (uint64_t)i);
         s2r_step_result r;
         int before_unsafe = out->unsafe, before_agree = out->agreements, before = out->proposals;
-        s2r_result res = s2r__shadow_episode(policy, fallback, reach, s, agree_tol, &rng, out, &r);
+        s2r_result res = s2r__shadow_episode(policy, fallback, reach, safety, agree_tol, &rng, out, &r);
         if (res != S2R_OK) return res;
         out->episodes++;
         out->fallback_successes += r.success;
@@ -15998,8 +16160,13 @@ S2RDEF s2r_result s2r_shadow_run(const s2r_controller* policy, const s2r_control
    Deployment (5/7): the gates
    ========================================================================== */
 
-/* k successes of n trials make sense. */
-static int s2r__counts_ok(int k, int n) { return n >= 0 && k >= 0 && k <= n; }
+static s2r_gate_result s2r__gate_make(s2r_stage stage, int n, double value, double threshold);
+static void s2r__gate_say(s2r_gate_result* g, s2r_verdict v, const char* fmt, ...);
+static void s2r__gate_rate(s2r_gate_result* g, int k, int n);
+static void s2r__gate_sequential(const s2r_gate_config* c, s2r_stage stage, int k, int n, s2r_gate_result* g);
+static int s2r__counts_ok(int k, int n);
+static int s2r__gate_cap(const s2r_gate_config* c, s2r_stage stage);
+static s2r_gate_result s2r__gate_of(const s2r_gate_config* c, s2r_stage stage, int k, int n, int catastrophic);
 
 S2RDEF s2r_result s2r_sprt_check(const s2r_sprt_config* c, char* error) {
     if (!c) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "sprt: config is NULL");
@@ -16059,34 +16226,6 @@ S2RDEF s2r_gate_config s2r_gate_config_default(void) {
     return c;
 }
 
-static s2r_gate_result s2r__gate_make(s2r_stage stage, int n, double value, double threshold) {
-    s2r_gate_result g;
-    memset(&g, 0, sizeof g);
-    g.stage = stage;
-    g.verdict = S2R_VERDICT_FAIL;
-    g.n = n;
-    g.value = value;
-    g.lo = g.hi = value;
-    g.threshold = threshold;
-    return g;
-}
-
-/* Set the verdict and format the reason. */
-static void s2r__gate_say(s2r_gate_result* g, s2r_verdict v, const char* fmt, ...) {
-    va_list ap;
-    g->verdict = v;
-    va_start(ap, fmt);
-    vsnprintf(g->reason, sizeof g->reason, fmt, ap);
-    va_end(ap);
-}
-
-
-/* A rate with its Wilson interval into a gate result. */
-static void s2r__gate_rate(s2r_gate_result* g, int k, int n) {
-    g->n = n;
-    g->value = n > 0 ? (double)k / n : 0;
-    s2r_wilson_interval(k, n, &g->lo, &g->hi);
-}
 
 S2RDEF s2r_gate_result s2r_gate_sim_regression(const s2r_gate_config* c, int passed, int runs) {
     s2r_gate_result g = s2r__gate_make(S2R_STAGE_SIM_REGRESSION, runs, 0, c->sim_pass_rate);
@@ -16102,20 +16241,20 @@ S2RDEF s2r_gate_result s2r_gate_sim_regression(const s2r_gate_config* c, int pas
     return g;
 }
 
-S2RDEF s2r_gate_result s2r_gate_sysid(const s2r_gate_config* c, double mse) {
-    s2r_gate_result g = s2r__gate_make(S2R_STAGE_SYSID, 0, mse, c->sysid_good_mse);
-    if (!(mse >= 0) || !isfinite(mse))
-        s2r__gate_say(&g, S2R_VERDICT_FAIL, "invalid validation MSE %g: blocked", mse);
-    else if (mse < c->sysid_good_mse)
-        s2r__gate_say(&g, S2R_VERDICT_PASS, "validation MSE %.4g < %.3g: the simulator matches this unit", mse, c->sysid_good_mse);
-    else if (mse <= c->sysid_block_mse) {
+S2RDEF s2r_gate_result s2r_gate_sysid(const s2r_gate_config* c, double validation_mse) {
+    s2r_gate_result g = s2r__gate_make(S2R_STAGE_SYSID, 0, validation_mse, c->sysid_good_mse);
+    if (!(validation_mse >= 0) || !isfinite(validation_mse))
+        s2r__gate_say(&g, S2R_VERDICT_FAIL, "invalid validation MSE %g: blocked", validation_mse);
+    else if (validation_mse < c->sysid_good_mse)
+        s2r__gate_say(&g, S2R_VERDICT_PASS, "validation MSE %.4g < %.3g: the simulator matches this unit", validation_mse, c->sysid_good_mse);
+    else if (validation_mse <= c->sysid_block_mse) {
         g.threshold = c->sysid_block_mse;
         s2r__gate_say(&g, S2R_VERDICT_WARN, "validation MSE %.4g in [%.3g, %.3g]: acceptable, watch this unit closely",
-                      mse, c->sysid_good_mse, c->sysid_block_mse);
+                      validation_mse, c->sysid_good_mse, c->sysid_block_mse);
     } else {
         g.threshold = c->sysid_block_mse;
         s2r__gate_say(&g, S2R_VERDICT_FAIL, "validation MSE %.4g > %.3g: the simulator does not describe this unit; blocked",
-                      mse, c->sysid_block_mse);
+                      validation_mse, c->sysid_block_mse);
     }
     return g;
 }
@@ -16161,115 +16300,87 @@ S2RDEF s2r_sprt_config s2r_gate_sprt(const s2r_gate_config* c, s2r_stage stage) 
     return t;
 }
 
-/* The sequential rule of a success-rate gate: the SPRT's verdict, and a
-   reason naming the boundary crossed (or the cap). */
-static void s2r__gate_sequential(const s2r_gate_config* c, s2r_stage stage, int k, int n, s2r_gate_result* g) {
-    s2r_sprt_config t = s2r_gate_sprt(c, stage);
-    char why[S2R_ERROR_LEN];
-    double llr, upper, lower;
-    s2r_verdict v;
-    if (s2r_sprt_check(&t, why) != S2R_OK) {
-        s2r__gate_say(g, S2R_VERDICT_FAIL, "bad gate design: %s", why);
-        return;
-    }
-    v = s2r_sprt_decide(&t, k, n, &llr);
-    upper = log((1 - t.beta) / t.alpha);
-    lower = log(t.beta / (1 - t.alpha));
-    if (v == S2R_VERDICT_PASS)
-        s2r__gate_say(g, v, "%d of %d episodes: log-likelihood ratio %.2f reached the pass boundary %.2f (SPRT %.2f "
-                      "against %.2f, alpha %.2f, beta %.2f)", k, n, llr, upper, t.p1, t.p0, t.alpha, t.beta);
-    else if (v == S2R_VERDICT_FAIL && llr <= lower + S2R_GATE_EPS)
-        s2r__gate_say(g, v, "%d of %d episodes: log-likelihood ratio %.2f reached the fail boundary %.2f (SPRT %.2f "
-                      "against %.2f)", k, n, llr, lower, t.p1, t.p0);
-    else if (v == S2R_VERDICT_FAIL)
-        s2r__gate_say(g, v, "%d of %d episodes (the cap) without reaching the pass boundary: log-likelihood ratio "
-                      "%.2f < %.2f", k, n, llr, upper);
-    else
-        s2r__gate_say(g, v, "%d of %d: log-likelihood ratio %.2f between the boundaries %.2f and %.2f", k, n, llr,
-                      lower, upper);
-}
-
-S2RDEF s2r_gate_result s2r_gate_tethered(const s2r_gate_config* c, int k, int n) {
-    s2r_gate_result g = s2r__gate_make(S2R_STAGE_TETHERED, n, 0, c->tethered_success);
+S2RDEF s2r_gate_result s2r_gate_tethered(const s2r_gate_config* c, int successes, int episodes) {
+    s2r_gate_result g = s2r__gate_make(S2R_STAGE_TETHERED, episodes, 0, c->tethered_success);
     double t = c->tethered_success;
-    if (!s2r__counts_ok(k, n)) {
-        s2r__gate_say(&g, S2R_VERDICT_FAIL, "invalid statistics: %d successes of %d episodes", k, n);
+    if (!s2r__counts_ok(successes, episodes)) {
+        s2r__gate_say(&g, S2R_VERDICT_FAIL, "invalid statistics: %d successes of %d episodes", successes, episodes);
         return g;
     }
-    s2r__gate_rate(&g, k, n);
-    if (c->rule == S2R_GATE_SEQUENTIAL) s2r__gate_sequential(c, S2R_STAGE_TETHERED, k, n, &g);
-    else if (n < c->tethered_min_episodes)
-        s2r__gate_say(&g, S2R_VERDICT_CONTINUE, "%d of at least %d episodes", n, c->tethered_min_episodes);
+    s2r__gate_rate(&g, successes, episodes);
+    if (c->rule == S2R_GATE_SEQUENTIAL) s2r__gate_sequential(c, S2R_STAGE_TETHERED, successes, episodes, &g);
+    else if (episodes < c->tethered_min_episodes)
+        s2r__gate_say(&g, S2R_VERDICT_CONTINUE, "%d of at least %d episodes", episodes, c->tethered_min_episodes);
     else if (g.lo > t)
-        s2r__gate_say(&g, S2R_VERDICT_PASS, "%d of %d episodes succeeded: 95%% CI %.3f-%.3f lies above %.2f", k, n, g.lo, g.hi, t);
+        s2r__gate_say(&g, S2R_VERDICT_PASS, "%d of %d episodes succeeded: 95%% CI %.3f-%.3f lies above %.2f", successes, episodes, g.lo, g.hi, t);
     else if (g.hi <= t)
-        s2r__gate_say(&g, S2R_VERDICT_FAIL, "%d of %d episodes succeeded: 95%% CI %.3f-%.3f is not above %.2f", k, n, g.lo, g.hi, t);
-    else if (n >= c->tethered_max_episodes)
+        s2r__gate_say(&g, S2R_VERDICT_FAIL, "%d of %d episodes succeeded: 95%% CI %.3f-%.3f is not above %.2f", successes, episodes, g.lo, g.hi, t);
+    else if (episodes >= c->tethered_max_episodes)
         s2r__gate_say(&g, g.value > t + S2R_GATE_EPS ? S2R_VERDICT_PASS : S2R_VERDICT_FAIL,
-                      "%d of %d episodes (the cap): %.3f %s %.2f (95%% CI %.3f-%.3f)", k, n, g.value,
+                      "%d of %d episodes (the cap): %.3f %s %.2f (95%% CI %.3f-%.3f)", successes, episodes, g.value,
                       g.value > t + S2R_GATE_EPS ? "is above" : "is not above", t, g.lo, g.hi);
     else
-        s2r__gate_say(&g, S2R_VERDICT_CONTINUE, "%d of %d: 95%% CI %.3f-%.3f still contains %.2f", k, n, g.lo, g.hi, t);
+        s2r__gate_say(&g, S2R_VERDICT_CONTINUE, "%d of %d: 95%% CI %.3f-%.3f still contains %.2f", successes, episodes, g.lo, g.hi, t);
     return g;
 }
 
-S2RDEF s2r_gate_result s2r_gate_constrained(const s2r_gate_config* c, int k, int n, int catastrophic) {
-    s2r_gate_result g = s2r__gate_make(S2R_STAGE_CONSTRAINED, n, 0, c->constrained_success);
+S2RDEF s2r_gate_result s2r_gate_constrained(const s2r_gate_config* c, int successes, int episodes, int catastrophic) {
+    s2r_gate_result g = s2r__gate_make(S2R_STAGE_CONSTRAINED, episodes, 0, c->constrained_success);
     int pass;
-    if (!s2r__counts_ok(k, n) || !s2r__counts_ok(catastrophic, n)) {
-        s2r__gate_say(&g, S2R_VERDICT_FAIL, "invalid statistics: %d successes, %d catastrophic of %d episodes", k, catastrophic, n);
+    if (!s2r__counts_ok(successes, episodes) || !s2r__counts_ok(catastrophic, episodes)) {
+        s2r__gate_say(&g, S2R_VERDICT_FAIL, "invalid statistics: %d successes, %d catastrophic of %d episodes", successes, catastrophic, episodes);
         return g;
     }
-    s2r__gate_rate(&g, k, n);
+    s2r__gate_rate(&g, successes, episodes);
     pass = g.value >= c->constrained_success - S2R_GATE_EPS;
     if (catastrophic > c->constrained_max_catastrophic)
-        s2r__gate_say(&g, S2R_VERDICT_FAIL, "%d catastrophic episode(s) (e-stop or blow-up) in %d", catastrophic, n);
+        s2r__gate_say(&g, S2R_VERDICT_FAIL, "%d catastrophic episode(s) (e-stop or blow-up) in %d", catastrophic, episodes);
     else if (c->rule == S2R_GATE_SEQUENTIAL)
-        s2r__gate_sequential(c, S2R_STAGE_CONSTRAINED, k, n, &g);
-    else if (n < c->constrained_episodes)
-        s2r__gate_say(&g, S2R_VERDICT_CONTINUE, "%d of %d episodes", n, c->constrained_episodes);
+        s2r__gate_sequential(c, S2R_STAGE_CONSTRAINED, successes, episodes, &g);
+    else if (episodes < c->constrained_episodes)
+        s2r__gate_say(&g, S2R_VERDICT_CONTINUE, "%d of %d episodes", episodes, c->constrained_episodes);
     else
         s2r__gate_say(&g, pass ? S2R_VERDICT_PASS : S2R_VERDICT_FAIL,
-                      "%d of %d episodes succeeded: %.3f (95%% CI %.3f-%.3f) %s %.2f, no catastrophic failure", k, n,
+                      "%d of %d episodes succeeded: %.3f (95%% CI %.3f-%.3f) %s %.2f, no catastrophic failure", successes, episodes,
                       g.value, g.lo, g.hi, pass ? "meets" : "is below", c->constrained_success);
     return g;
 }
 
-S2RDEF s2r_gate_result s2r_gate_canary(const s2r_gate_config* c, int kc, int nc, int ki, int ni) {
-    s2r_gate_result g = s2r__gate_make(S2R_STAGE_CANARY, nc, 0, -c->canary_margin);
+S2RDEF s2r_gate_result s2r_gate_canary(const s2r_gate_config* c, int cand_successes, int cand_episodes, int inc_successes, int inc_episodes) {
+    s2r_gate_result g = s2r__gate_make(S2R_STAGE_CANARY, cand_episodes, 0, -c->canary_margin);
     double pc, pi;
-    if (!s2r__counts_ok(kc, nc) || !s2r__counts_ok(ki, ni)) {
-        s2r__gate_say(&g, S2R_VERDICT_FAIL, "invalid statistics: candidate %d of %d, incumbent %d of %d", kc, nc, ki, ni);
+    if (!s2r__counts_ok(cand_successes, cand_episodes) || !s2r__counts_ok(inc_successes, inc_episodes)) {
+        s2r__gate_say(&g, S2R_VERDICT_FAIL, "invalid statistics: candidate %d of %d, incumbent %d of %d", cand_successes, cand_episodes, inc_successes, inc_episodes);
         return g;
     }
-    pc = nc > 0 ? (double)kc / nc : 0;
-    pi = ni > 0 ? (double)ki / ni : 0;
+    pc = cand_episodes > 0 ? (double)cand_successes / cand_episodes : 0;
+    pi = inc_episodes > 0 ? (double)inc_successes / inc_episodes : 0;
     g.value = pc - pi;
-    s2r_newcombe_interval(kc, nc, ki, ni, &g.lo, &g.hi);
-    if (nc < c->canary_min_episodes || ni < c->canary_min_episodes)
-        s2r__gate_say(&g, S2R_VERDICT_CONTINUE, "%d and %d of %d episodes per controller", nc, ni, c->canary_min_episodes);
+    s2r_newcombe_interval(cand_successes, cand_episodes, inc_successes, inc_episodes, &g.lo, &g.hi);
+    if (cand_episodes < c->canary_min_episodes || inc_episodes < c->canary_min_episodes)
+        s2r__gate_say(&g, S2R_VERDICT_CONTINUE, "%d and %d of %d episodes per controller", cand_episodes, inc_episodes, c->canary_min_episodes);
     else if (g.hi < 0) {
         g.threshold = 0;
         s2r__gate_say(&g, S2R_VERDICT_FAIL, "candidate %d/%d vs incumbent %d/%d: difference %.3f, 95%% CI %.3f to %.3f, worse",
-                      kc, nc, ki, ni, g.value, g.lo, g.hi);
+                      cand_successes, cand_episodes, inc_successes, inc_episodes, g.value, g.lo, g.hi);
     } else if (g.value < -c->canary_margin - S2R_GATE_EPS)
         s2r__gate_say(&g, S2R_VERDICT_FAIL, "candidate %d/%d vs incumbent %d/%d: drop %.3f exceeds the margin %.2f",
-                      kc, nc, ki, ni, -g.value, c->canary_margin);
+                      cand_successes, cand_episodes, inc_successes, inc_episodes, -g.value, c->canary_margin);
     else
         s2r__gate_say(&g, S2R_VERDICT_PASS, "candidate %d/%d vs incumbent %d/%d: difference %.3f, 95%% CI %.3f to %.3f, not worse",
-                      kc, nc, ki, ni, g.value, g.lo, g.hi);
+                      cand_successes, cand_episodes, inc_successes, inc_episodes, g.value, g.lo, g.hi);
     return g;
 }
 
-S2RDEF s2r_gate_result s2r_gate_canary_pairs(const s2r_gate_config* c, int pairs, int wins, int losses) {
+S2RDEF s2r_gate_result s2r_gate_canary_pairs(const s2r_gate_config* c, int pairs, int candidate_only, int incumbent_only) {
     s2r_gate_result g = s2r__gate_make(S2R_STAGE_CANARY, pairs, 0, -c->canary_margin);
     s2r_sprt_config t;
     char why[S2R_ERROR_LEN];
     double llr;
     s2r_verdict v;
-    if (pairs < 0 || wins < 0 || losses < 0 || wins > pairs - losses) {
+    if (pairs < 0 || candidate_only < 0 || incumbent_only < 0 || candidate_only > pairs - incumbent_only) {
         s2r__gate_say(&g, S2R_VERDICT_FAIL, "invalid statistics: %d pairs, %d won by the candidate, %d by the incumbent",
-                      pairs, wins, losses);
+                      pairs, candidate_only, incumbent_only);
         return g;
     }
     t.p0 = c->canary_worse_share;
@@ -16281,36 +16392,26 @@ S2RDEF s2r_gate_result s2r_gate_canary_pairs(const s2r_gate_config* c, int pairs
         s2r__gate_say(&g, S2R_VERDICT_FAIL, "bad canary design: %s", c->canary_max_pairs < 1 ? "max pairs < 1" : why);
         return g;
     }
-    g.value = g.lo = g.hi = pairs > 0 ? (double)(wins - losses) / pairs : 0;   /* the observed difference */
-    v = s2r_sprt_decide(&t, wins, wins + losses, &llr);
+    g.value = g.lo = g.hi = pairs > 0 ? (double)(candidate_only - incumbent_only) / pairs : 0;   /* the observed difference */
+    v = s2r_sprt_decide(&t, candidate_only, candidate_only + incumbent_only, &llr);
     if (v == S2R_VERDICT_PASS)
         s2r__gate_say(&g, v, "%d pairs, %d disagreements won %d : %d: log-likelihood ratio %.2f reached the pass "
-                      "boundary (not worse)", pairs, wins + losses, wins, losses, llr);
+                      "boundary (not worse)", pairs, candidate_only + incumbent_only, candidate_only, incumbent_only, llr);
     else if (v == S2R_VERDICT_FAIL)
         s2r__gate_say(&g, v, "%d pairs, %d disagreements won %d : %d: log-likelihood ratio %.2f reached the fail "
-                      "boundary (worse)", pairs, wins + losses, wins, losses, llr);
+                      "boundary (worse)", pairs, candidate_only + incumbent_only, candidate_only, incumbent_only, llr);
     else if (pairs >= c->canary_max_pairs)
         s2r__gate_say(&g, g.value >= -c->canary_margin - S2R_GATE_EPS ? S2R_VERDICT_PASS : S2R_VERDICT_FAIL,
                       "%d pairs (the cap), %d disagreements won %d : %d: drop %.3f %s the margin %.2f", pairs,
-                      wins + losses, wins, losses, (double)(losses - wins) / pairs,
+                      candidate_only + incumbent_only, candidate_only, incumbent_only, (double)(incumbent_only - candidate_only) / pairs,
                       g.value >= -c->canary_margin - S2R_GATE_EPS ? "within" : "beyond", c->canary_margin);
     else
         s2r__gate_say(&g, S2R_VERDICT_CONTINUE, "%d pairs, %d disagreements won %d : %d: log-likelihood ratio %.2f "
-                      "between the boundaries", pairs, wins + losses, wins, losses, llr);
+                      "between the boundaries", pairs, candidate_only + incumbent_only, candidate_only, incumbent_only, llr);
     return g;
 }
 
-/* The most episodes a stage's gate may ask for. */
-static int s2r__gate_cap(const s2r_gate_config* c, s2r_stage stage) {
-    return stage == S2R_STAGE_TETHERED ? c->tethered_max_episodes : c->constrained_episodes;
-}
-
-/* The stage's gate on k successes of n and `catastrophic` catastrophes. */
-static s2r_gate_result s2r__gate_of(const s2r_gate_config* c, s2r_stage stage, int k, int n, int catastrophic) {
-    return stage == S2R_STAGE_TETHERED ? s2r_gate_tethered(c, k, n) : s2r_gate_constrained(c, k, n, catastrophic);
-}
-
-S2RDEF s2r_result s2r_stage_run(const s2r_controller* policy, s2r_reach* reach, s2r_safety* s,
+S2RDEF s2r_result s2r_stage_run(const s2r_controller* policy, s2r_reach* reach, s2r_safety* safety,
                                 const s2r_gate_config* gates, s2r_stage stage, uint64_t seed, uint64_t stream0,
                                 s2r_run_summary* out, s2r_gate_result* gate) {
     int cap;
@@ -16323,7 +16424,7 @@ S2RDEF s2r_result s2r_stage_run(const s2r_controller* policy, s2r_reach* reach, 
     do {
         s2r_rng rng = s2r_rng_make(seed, stream0 + (uint64_t)out->episodes);
         s2r_episode_stats e;
-        s2r_result res = s2r_deploy_episode(policy, reach, s, &rng, &e);
+        s2r_result res = s2r_deploy_episode(policy, reach, safety, &rng, &e);
         if (res != S2R_OK) return res;
         s2r_run_summary_add(out, &e);
         *gate = s2r__gate_of(gates, stage, out->successes, out->episodes, out->catastrophic);
@@ -16389,6 +16490,78 @@ S2RDEF void s2r_gate_plan_print(const s2r_gate_config* c, s2r_stage stage) {
         printf("    %12.2f  %7.3f  %17.1f\n", p, yes, asn);
     }
     printf("    never more than %d episodes\n", most);
+}
+
+/* The gates' shared pieces: a result, its sentence, its rate, the
+   sequential rule, a check of counts, a stage's cap and its gate. */
+
+static s2r_gate_result s2r__gate_make(s2r_stage stage, int n, double value, double threshold) {
+    s2r_gate_result g;
+    memset(&g, 0, sizeof g);
+    g.stage = stage;
+    g.verdict = S2R_VERDICT_FAIL;
+    g.n = n;
+    g.value = value;
+    g.lo = g.hi = value;
+    g.threshold = threshold;
+    return g;
+}
+
+/* Set the verdict and format the reason. */
+static void s2r__gate_say(s2r_gate_result* g, s2r_verdict v, const char* fmt, ...) {
+    va_list ap;
+    g->verdict = v;
+    va_start(ap, fmt);
+    vsnprintf(g->reason, sizeof g->reason, fmt, ap);
+    va_end(ap);
+}
+
+/* A rate with its Wilson interval into a gate result. */
+static void s2r__gate_rate(s2r_gate_result* g, int k, int n) {
+    g->n = n;
+    g->value = n > 0 ? (double)k / n : 0;
+    s2r_wilson_interval(k, n, &g->lo, &g->hi);
+}
+
+/* The sequential rule of a success-rate gate: the SPRT's verdict, and a
+   reason naming the boundary crossed (or the cap). */
+static void s2r__gate_sequential(const s2r_gate_config* c, s2r_stage stage, int k, int n, s2r_gate_result* g) {
+    s2r_sprt_config t = s2r_gate_sprt(c, stage);
+    char why[S2R_ERROR_LEN];
+    double llr, upper, lower;
+    s2r_verdict v;
+    if (s2r_sprt_check(&t, why) != S2R_OK) {
+        s2r__gate_say(g, S2R_VERDICT_FAIL, "bad gate design: %s", why);
+        return;
+    }
+    v = s2r_sprt_decide(&t, k, n, &llr);
+    upper = log((1 - t.beta) / t.alpha);
+    lower = log(t.beta / (1 - t.alpha));
+    if (v == S2R_VERDICT_PASS)
+        s2r__gate_say(g, v, "%d of %d episodes: log-likelihood ratio %.2f reached the pass boundary %.2f (SPRT %.2f "
+                      "against %.2f, alpha %.2f, beta %.2f)", k, n, llr, upper, t.p1, t.p0, t.alpha, t.beta);
+    else if (v == S2R_VERDICT_FAIL && llr <= lower + S2R_GATE_EPS)
+        s2r__gate_say(g, v, "%d of %d episodes: log-likelihood ratio %.2f reached the fail boundary %.2f (SPRT %.2f "
+                      "against %.2f)", k, n, llr, lower, t.p1, t.p0);
+    else if (v == S2R_VERDICT_FAIL)
+        s2r__gate_say(g, v, "%d of %d episodes (the cap) without reaching the pass boundary: log-likelihood ratio "
+                      "%.2f < %.2f", k, n, llr, upper);
+    else
+        s2r__gate_say(g, v, "%d of %d: log-likelihood ratio %.2f between the boundaries %.2f and %.2f", k, n, llr,
+                      lower, upper);
+}
+
+/* k successes of n trials make sense. */
+static int s2r__counts_ok(int k, int n) { return n >= 0 && k >= 0 && k <= n; }
+
+/* The most episodes a stage's gate may ask for. */
+static int s2r__gate_cap(const s2r_gate_config* c, s2r_stage stage) {
+    return stage == S2R_STAGE_TETHERED ? c->tethered_max_episodes : c->constrained_episodes;
+}
+
+/* The stage's gate on k successes of n and `catastrophic` catastrophes. */
+static s2r_gate_result s2r__gate_of(const s2r_gate_config* c, s2r_stage stage, int k, int n, int catastrophic) {
+    return stage == S2R_STAGE_TETHERED ? s2r_gate_tethered(c, k, n) : s2r_gate_constrained(c, k, n, catastrophic);
 }
 
 /* ==========================================================================
@@ -16675,6 +16848,46 @@ static void s2r__deploy_remember(s2r_deploy* d, const s2r_deploy_event* e) {
     if (d->history_count < S2R_DEPLOY_MAX_HISTORY) d->history[d->history_count++] = *e;
 }
 
+static s2r_stage s2r__stage_after(s2r_stage s, s2r_verdict v) {
+    if (v == S2R_VERDICT_FAIL) return S2R_STAGE_ROLLED_BACK;
+    if (v == S2R_VERDICT_CONTINUE || s == S2R_STAGE_AUTONOMOUS) return s;
+    return (s2r_stage)(s + 1);
+}
+
+static s2r_result s2r__deploy_refuse(s2r_deploy* d, const s2r_gate_result* g, const char* why);
+
+S2RDEF s2r_result s2r_deploy_apply(s2r_deploy* d, const s2r_gate_result* gate) {
+    s2r__json j;
+    s2r_deploy_event e;
+    if (!gate || (int)gate->verdict < 0 || (int)gate->verdict >= S2R_VERDICT_COUNT || (int)gate->stage < 0 ||
+        (int)gate->stage >= S2R_STAGE_COUNT)
+        return s2r__fail(d->error, S2R_ERR_INVALID_ARGUMENT, "deploy: invalid gate result");
+    if (d->stage == S2R_STAGE_ROLLED_BACK) return s2r__deploy_refuse(d, gate, "the policy was rolled back; deploy a new version");
+    if (gate->stage != d->stage) return s2r__deploy_refuse(d, gate, "the policy is at another stage; stages cannot be skipped");
+    memset(&e, 0, sizeof e);
+    e.seq = d->seq + 1;
+    e.stage = d->stage;
+    e.next = s2r__stage_after(d->stage, gate->verdict);
+    e.verdict = gate->verdict;
+    e.unit = -1;
+    e.n = gate->n;
+    e.value = gate->value;
+    e.lo = gate->lo;
+    e.hi = gate->hi;
+    s2r__json_begin(&j, d, "gate");
+    s2r__json_string(&j, "verdict", s2r_verdict_name(gate->verdict));
+    s2r__json_string(&j, "next", s2r_stage_name(e.next));
+    s2r__json_number(&j, "n", gate->n);
+    s2r__json_number(&j, "value", gate->value);
+    s2r__json_number(&j, "lo", gate->lo);
+    s2r__json_number(&j, "hi", gate->hi);
+    s2r__json_number(&j, "threshold", gate->threshold);
+    s2r__json_string(&j, "reason", gate->reason);
+    if (gate->verdict != S2R_VERDICT_CONTINUE) s2r__deploy_remember(d, &e);
+    d->stage = e.next;   /* the decision stands even if the disk fails */
+    return s2r__json_commit(&j, d);
+}
+
 /* Log a refused gate and return S2R_ERR_STATE. */
 static s2r_result s2r__deploy_refuse(s2r_deploy* d, const s2r_gate_result* g, const char* why) {
     s2r__json j;
@@ -16683,44 +16896,6 @@ static s2r_result s2r__deploy_refuse(s2r_deploy* d, const s2r_gate_result* g, co
     s2r__json_string(&j, "reason", why);
     s2r__json_commit(&j, d);
     return s2r__fail(d->error, S2R_ERR_STATE, "%s gate refused: %s", s2r_stage_name(g->stage), why);
-}
-
-static s2r_stage s2r__stage_after(s2r_stage s, s2r_verdict v) {
-    if (v == S2R_VERDICT_FAIL) return S2R_STAGE_ROLLED_BACK;
-    if (v == S2R_VERDICT_CONTINUE || s == S2R_STAGE_AUTONOMOUS) return s;
-    return (s2r_stage)(s + 1);
-}
-
-S2RDEF s2r_result s2r_deploy_apply(s2r_deploy* d, const s2r_gate_result* g) {
-    s2r__json j;
-    s2r_deploy_event e;
-    if (!g || (int)g->verdict < 0 || (int)g->verdict >= S2R_VERDICT_COUNT || (int)g->stage < 0 ||
-        (int)g->stage >= S2R_STAGE_COUNT)
-        return s2r__fail(d->error, S2R_ERR_INVALID_ARGUMENT, "deploy: invalid gate result");
-    if (d->stage == S2R_STAGE_ROLLED_BACK) return s2r__deploy_refuse(d, g, "the policy was rolled back; deploy a new version");
-    if (g->stage != d->stage) return s2r__deploy_refuse(d, g, "the policy is at another stage; stages cannot be skipped");
-    memset(&e, 0, sizeof e);
-    e.seq = d->seq + 1;
-    e.stage = d->stage;
-    e.next = s2r__stage_after(d->stage, g->verdict);
-    e.verdict = g->verdict;
-    e.unit = -1;
-    e.n = g->n;
-    e.value = g->value;
-    e.lo = g->lo;
-    e.hi = g->hi;
-    s2r__json_begin(&j, d, "gate");
-    s2r__json_string(&j, "verdict", s2r_verdict_name(g->verdict));
-    s2r__json_string(&j, "next", s2r_stage_name(e.next));
-    s2r__json_number(&j, "n", g->n);
-    s2r__json_number(&j, "value", g->value);
-    s2r__json_number(&j, "lo", g->lo);
-    s2r__json_number(&j, "hi", g->hi);
-    s2r__json_number(&j, "threshold", g->threshold);
-    s2r__json_string(&j, "reason", g->reason);
-    if (g->verdict != S2R_VERDICT_CONTINUE) s2r__deploy_remember(d, &e);
-    d->stage = e.next;   /* the decision stands even if the disk fails */
-    return s2r__json_commit(&j, d);
 }
 
 /* "a+b+c" of the alarm names in `alarms`. */

@@ -150,6 +150,77 @@ static const char* output(char* out, size_t cap, const s2r_options* opt, const c
     return s2r_task_path(out, cap, opt, "07", name);
 }
 
+/* One row of the table is made by run_seed; the pieces it calls follow
+   it, in the order it calls them. */
+static int fail(const char* what, const char* error);
+static int train_row(const s2r_options* opt, int row, const s2r_randomization* randomization, long long steps,
+                     uint64_t seed, const char* warm, char* ckpt, size_t cap, stage_cost* cost);
+static int evaluate_row(const s2r_options* opt, const sizes* z, s2r_policy* policy, uint64_t seed, uint64_t unit,
+                        const s2r_task_config* task, const s2r_randomization* sim, s2r_sim_real_eval* pooled,
+                        s2r_sim_real_eval* one, stage_cost* cost);
+static int nominal_sim(const s2r_options* opt, const sizes* z, s2r_policy* policy, uint64_t seed, s2r_eval_result* pooled,
+                       stage_cost* cost);
+static int load_policy(s2r_policy* p, const char* path);
+static int finetune_row(const s2r_options* opt, const sizes* z, const char* start, const unit_data* u, int n,
+                        uint64_t seed, s2r_sim_real_eval* out, s2r_eval_result* nominal, int kept_count[3],
+                        stage_cost* cost);
+static int real_only_row(const s2r_options* opt, const sizes* z, const s2r_dataset* demos, uint64_t seed,
+                         uint64_t unit, const s2r_task_config* task, s2r_sim_real_eval* pooled, stage_cost* cost);
+
+/* Every row for one training seed and its unit; `pooled` holds every
+   unit's demonstrations (the real-only row's data). */
+static int run_seed(const s2r_options* opt, const sizes* z, uint64_t seed, const unit_data* u,
+                    const s2r_dataset* pooled, table* t) {
+    s2r_randomization none = s2r_randomization_none(), dr;
+    s2r_task_config raw = s2r_task_config_default(opt->task);
+    char pure_ckpt[512], dr_ckpt[512], id_ckpt[512];
+    s2r_sim_real_eval one;
+    s2r_policy p;
+    int i, row, bad = 0;
+    char error[S2R_ERROR_LEN];
+    printf("\n== training seed %llu, real unit #%llu ==\n", (unsigned long long)seed, (unsigned long long)u->unit);
+    if (s2r_options_ranges(opt, &dr, error) != S2R_OK) return fail("DR ranges", error);   /* --ranges, or the defaults */
+    if (train_row(opt, PURE, &none, z->fresh_steps, seed, NULL, pure_ckpt, sizeof pure_ckpt, &t->cost[PURE]) ||
+        train_row(opt, DR, &dr, z->warm_steps, seed, pure_ckpt, dr_ckpt, sizeof dr_ckpt, &t->cost[DR]) ||
+        train_row(opt, SYSID, &u->ranges, z->warm_steps, seed, dr_ckpt, id_ckpt, sizeof id_ckpt, &t->cost[SYSID]))
+        return 1;
+    for (row = PURE; row <= SYSID && !bad; row++) {
+        const char* path = row == PURE ? pure_ckpt : row == DR ? dr_ckpt : id_ckpt;
+        s2r_sim_real_eval with_camera, unused;
+        if ((bad = load_policy(&p, path)) != 0) break;
+        bad = evaluate_row(opt, z, &p, seed, u->unit, row == SYSID ? &u->calibrated : &raw,
+                           row == SYSID ? &u->identified : NULL, &t->row[row], &one, &t->cost[row]);
+        with_camera = one;
+        if (!bad && row != SYSID)
+            bad = evaluate_row(opt, z, &p, seed, u->unit, &u->calibrated, NULL, &unused, &with_camera, &t->cost[row]);
+        if (!bad && row != SYSID) s2r_eval_merge(&t->nominal[row], &one.sim);   /* their sim is the nominal one */
+        if (!bad && row == SYSID) bad = nominal_sim(opt, z, &p, seed, &t->nominal[row], &t->cost[row]);
+        if (!bad) s2r_eval_merge(&t->calibrated[row], &with_camera.real);
+        s2r_policy_free(&p);
+        if (!bad) s2r_sim_real_eval_print(row_name[row], &one);
+        if (!bad && row != SYSID) printf("  %-28s with the camera calibrated: real %5.1f %%\n", "", 100 * with_camera.real.success_rate);
+    }
+    for (i = 0; i < CURVE && !bad; i++) {   /* the demo curve holds the 100 and 1000 rows */
+        if (curve_demos[i] > u->recorded) continue;
+        row = curve_demos[i] == 100 ? DEMOS_100 : curve_demos[i] == 1000 ? DEMOS_1000 : -1;
+        if ((bad = finetune_row(opt, z, id_ckpt, u, curve_demos[i], seed, &one, row < 0 ? NULL : &t->nominal[row],
+                                t->kept, &t->cost[row < 0 ? CURVE_POINTS : row])) != 0)
+            break;
+        s2r_eval_merge(&t->curve[i], &one.real);
+        if (row < 0) continue;
+        s2r_eval_merge(&t->calibrated[row], &one.real);
+        s2r_sim_real_eval_pool(&t->row[row], &one);
+        s2r_sim_real_eval_print(row_name[row], &one);
+    }
+    if (!bad && (bad = real_only_row(opt, z, pooled, seed, u->unit, &u->calibrated, &t->row[REAL_ONLY],
+                                     &t->cost[REAL_ONLY])) == 0)
+        t->calibrated[REAL_ONLY] = t->row[REAL_ONLY].real;
+    if (!bad)
+        printf("  %-34s real %5.1f %% (pooled so far)\n", row_name[REAL_ONLY], 100 * t->row[REAL_ONLY].real.success_rate);
+    return bad;
+}
+
+/* Print what failed and why; returns 1. */
 static int fail(const char* what, const char* error) {
     fprintf(stderr, "%s: %s\n", what, error);
     return 1;
@@ -170,16 +241,7 @@ static void report(unit_data* u, const char* format, ...) {
     va_end(ap);
 }
 
-/* A fresh PPO for the arm; optionally warm-started from a checkpoint. */
-static int new_ppo(s2r_ppo* ppo, const s2r_options* opt, long long steps, uint64_t seed, const char* warm) {
-    s2r_ppo_config pc = s2r_task_ppo_config(opt->task, steps, seed, opt->threads);
-    int obs_dim, act_dim;
-    s2r_task_dims(opt->task, opt->robot, &obs_dim, &act_dim);
-    if (warm) pc.learning_rate = 3e-4f;   /* continuing a trained policy: gentler steps */
-    if (s2r_ppo_init(ppo, &pc, obs_dim, act_dim) != S2R_OK) return fail("ppo", ppo->error);
-    if (warm && s2r_policy_load(&ppo->policy, NULL, warm) != S2R_OK) return fail(warm, ppo->policy.error);
-    return 0;
-}
+static int new_ppo(s2r_ppo* ppo, const s2r_options* opt, long long steps, uint64_t seed, const char* warm);
 
 /* Train a PPO policy on `randomization` and save it as <recipe>_seed<N>. */
 static int train_row(const s2r_options* opt, int row, const s2r_randomization* randomization, long long steps,
@@ -208,6 +270,17 @@ static int train_row(const s2r_options* opt, int row, const s2r_randomization* r
     charge(cost, start, ppo.global_step);
     s2r_ppo_free(&ppo);
     return bad;
+}
+
+/* A fresh PPO for the arm; optionally warm-started from a checkpoint. */
+static int new_ppo(s2r_ppo* ppo, const s2r_options* opt, long long steps, uint64_t seed, const char* warm) {
+    s2r_ppo_config pc = s2r_task_ppo_config(opt->task, steps, seed, opt->threads);
+    int obs_dim, act_dim;
+    s2r_task_dims(opt->task, opt->robot, &obs_dim, &act_dim);
+    if (warm) pc.learning_rate = 3e-4f;   /* continuing a trained policy: gentler steps */
+    if (s2r_ppo_init(ppo, &pc, obs_dim, act_dim) != S2R_OK) return fail("ppo", ppo->error);
+    if (warm && s2r_policy_load(&ppo->policy, NULL, warm) != S2R_OK) return fail(warm, ppo->policy.error);
+    return 0;
 }
 
 /* Evaluate a policy in the simulator (`sim`: the unit's identified model,
@@ -250,14 +323,6 @@ static int nominal_sim(const s2r_options* opt, const sizes* z, s2r_policy* polic
 static int load_policy(s2r_policy* p, const char* path) {
     char error[S2R_ERROR_LEN];
     return s2r_policy_from_checkpoint(p, path, error) != S2R_OK ? fail(path, error) : 0;
-}
-
-/* The first `demos` of the `recorded` demonstrations in the set (every
-   demonstration contributes the same number of pairs). */
-static s2r_dataset first_demos(const s2r_dataset* all, int demos, int recorded) {
-    s2r_dataset d = *all;
-    d.count = (int)((long long)all->count / recorded * demos);
-    return d;
 }
 
 /* Once per unit: identify it - the arm, its camera and on push the object
@@ -344,6 +409,8 @@ static int measure_units(const s2r_options* opt, const sizes* z, unit_data* unit
     return bad;
 }
 
+static s2r_dataset first_demos(const s2r_dataset* all, int demos, int recorded);
+
 /* Fine-tune the sysID policy on the first n demos, checked by a canary on
    the unit (its own episodes, stream 2000 + seed) that keeps a fine-tune
    only if it beats the sysID policy there (kept_count[S2R_KEPT_*] counts
@@ -382,6 +449,14 @@ static int finetune_row(const s2r_options* opt, const sizes* z, const char* star
     return bad;
 }
 
+/* The first `demos` of the `recorded` demonstrations in the set (every
+   demonstration contributes the same number of pairs). */
+static s2r_dataset first_demos(const s2r_dataset* all, int demos, int recorded) {
+    s2r_dataset d = *all;
+    d.count = (int)((long long)all->count / recorded * demos);
+    return d;
+}
+
 /* Behaviour cloning from scratch on every demo. */
 static int real_only_row(const s2r_options* opt, const sizes* z, const s2r_dataset* demos, uint64_t seed,
                          uint64_t unit, const s2r_task_config* task, s2r_sim_real_eval* pooled, stage_cost* cost) {
@@ -401,59 +476,6 @@ static int real_only_row(const s2r_options* opt, const sizes* z, const s2r_datas
     charge(cost, start, 0);
     if (!bad) bad = evaluate_row(opt, z, &p, seed, unit, task, NULL, pooled, &one, cost);
     s2r_policy_free(&p);
-    return bad;
-}
-
-/* Every row for one training seed and its unit; `pooled` holds every
-   unit's demonstrations (the real-only row's data). */
-static int run_seed(const s2r_options* opt, const sizes* z, uint64_t seed, const unit_data* u,
-                    const s2r_dataset* pooled, table* t) {
-    s2r_randomization none = s2r_randomization_none(), dr;
-    s2r_task_config raw = s2r_task_config_default(opt->task);
-    char pure_ckpt[512], dr_ckpt[512], id_ckpt[512];
-    s2r_sim_real_eval one;
-    s2r_policy p;
-    int i, row, bad = 0;
-    char error[S2R_ERROR_LEN];
-    printf("\n== training seed %llu, real unit #%llu ==\n", (unsigned long long)seed, (unsigned long long)u->unit);
-    if (s2r_options_ranges(opt, &dr, error) != S2R_OK) return fail("DR ranges", error);   /* --ranges, or the defaults */
-    if (train_row(opt, PURE, &none, z->fresh_steps, seed, NULL, pure_ckpt, sizeof pure_ckpt, &t->cost[PURE]) ||
-        train_row(opt, DR, &dr, z->warm_steps, seed, pure_ckpt, dr_ckpt, sizeof dr_ckpt, &t->cost[DR]) ||
-        train_row(opt, SYSID, &u->ranges, z->warm_steps, seed, dr_ckpt, id_ckpt, sizeof id_ckpt, &t->cost[SYSID]))
-        return 1;
-    for (row = PURE; row <= SYSID && !bad; row++) {
-        const char* path = row == PURE ? pure_ckpt : row == DR ? dr_ckpt : id_ckpt;
-        s2r_sim_real_eval with_camera, unused;
-        if ((bad = load_policy(&p, path)) != 0) break;
-        bad = evaluate_row(opt, z, &p, seed, u->unit, row == SYSID ? &u->calibrated : &raw,
-                           row == SYSID ? &u->identified : NULL, &t->row[row], &one, &t->cost[row]);
-        with_camera = one;
-        if (!bad && row != SYSID)
-            bad = evaluate_row(opt, z, &p, seed, u->unit, &u->calibrated, NULL, &unused, &with_camera, &t->cost[row]);
-        if (!bad && row != SYSID) s2r_eval_merge(&t->nominal[row], &one.sim);   /* their sim is the nominal one */
-        if (!bad && row == SYSID) bad = nominal_sim(opt, z, &p, seed, &t->nominal[row], &t->cost[row]);
-        if (!bad) s2r_eval_merge(&t->calibrated[row], &with_camera.real);
-        s2r_policy_free(&p);
-        if (!bad) s2r_sim_real_eval_print(row_name[row], &one);
-        if (!bad && row != SYSID) printf("  %-28s with the camera calibrated: real %5.1f %%\n", "", 100 * with_camera.real.success_rate);
-    }
-    for (i = 0; i < CURVE && !bad; i++) {   /* the demo curve holds the 100 and 1000 rows */
-        if (curve_demos[i] > u->recorded) continue;
-        row = curve_demos[i] == 100 ? DEMOS_100 : curve_demos[i] == 1000 ? DEMOS_1000 : -1;
-        if ((bad = finetune_row(opt, z, id_ckpt, u, curve_demos[i], seed, &one, row < 0 ? NULL : &t->nominal[row],
-                                t->kept, &t->cost[row < 0 ? CURVE_POINTS : row])) != 0)
-            break;
-        s2r_eval_merge(&t->curve[i], &one.real);
-        if (row < 0) continue;
-        s2r_eval_merge(&t->calibrated[row], &one.real);
-        s2r_sim_real_eval_pool(&t->row[row], &one);
-        s2r_sim_real_eval_print(row_name[row], &one);
-    }
-    if (!bad && (bad = real_only_row(opt, z, pooled, seed, u->unit, &u->calibrated, &t->row[REAL_ONLY],
-                                     &t->cost[REAL_ONLY])) == 0)
-        t->calibrated[REAL_ONLY] = t->row[REAL_ONLY].real;
-    if (!bad)
-        printf("  %-34s real %5.1f %% (pooled so far)\n", row_name[REAL_ONLY], 100 * t->row[REAL_ONLY].real.success_rate);
     return bad;
 }
 

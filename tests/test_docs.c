@@ -444,10 +444,9 @@ static int docs_calls(const char* code, const char* name) {
 }
 
 /* Every function in the manual's reading paths is defined in the header
-   (or, for run_seed, in examples/07_the_table.c); the paths for what
-   domain randomization does and what one PPO update does are read going
-   down the file, never back up; every function an example's "Uses:" line
-   names is called by that example. */
+   (or, for run_seed, in examples/07_the_table.c; five paths are also read
+   going down the file: test_docs_paths_read_down); every function an
+   example's "Uses:" line names is called by that example. */
 static int test_docs_names_exist(void) {
     static const char* const examples[] = {"00_hello_robot", "01_the_gap", "02_domain_randomization", "03_system_id",
         "04_finetune", "05_real_only", "06_staged_deployment", "07_the_table", "08_scene_renders", "09_gap_attribution",
@@ -455,9 +454,8 @@ static int test_docs_names_exist(void) {
     long size;
     char* header = docs_read("sim2real.h", &size);
     char* table = docs_read("examples/07_the_table.c", &size);
-    static const char* const downward[] = {"What does domain randomization do", "What does one PPO update do"};
-    const char *paths, *end, *line, *previous = NULL;
-    int names = 0, k, in_order = 0, ordered = 0;
+    const char *paths, *end, *line;
+    int names = 0, k;
     CHECK(header && table);
     paths = strstr(header, "   9. Reading paths\n   ----");
     CHECK(paths != NULL);
@@ -465,27 +463,14 @@ static int test_docs_names_exist(void) {
     for (line = strchr(paths, '\n'); line && line < end; line = strchr(line + 1, '\n')) {
         char name[64];
         int len = 0;
-        if (strncmp(line, "\n   ", 4) == 0 && line[4] != ' ') {   /* a question opens a path */
-            for (in_order = 0, k = 0; k < (int)(sizeof downward / sizeof *downward); k++)
-                in_order |= strncmp(line + 4, downward[k], strlen(downward[k])) == 0;
-            previous = NULL;
-            continue;
-        }
         if (strncmp(line, "\n     ", 6) != 0 || line[6] == ' ') continue;   /* a function line */
         while (len < 63 && (isalnum((unsigned char)line[6 + len]) || line[6 + len] == '_')) { name[len] = line[6 + len]; len++; }
         name[len] = '\0';
         if (len == 0) continue;
         names++;
         CHECKF(docs_defines(header, name) || docs_defines(table, name), "reading paths name %s, which is defined nowhere", name);
-        if (in_order) {
-            const char* at = docs_definition(header, name);
-            CHECKF(!previous || at > previous, "reading path: %s is defined above the function read before it", name);
-            previous = at;
-            ordered++;
-        }
     }
     CHECKF(names >= 25, "only %d functions found in the reading paths", names);
-    CHECKF(ordered >= 8, "only %d functions found in the two downward reading paths", ordered);
     for (k = 0; k < (int)(sizeof examples / sizeof *examples); k++) {
         char path[DOCS_PATH_LEN];
         char *text, *uses, *stop, *code;
@@ -511,6 +496,257 @@ static int test_docs_names_exist(void) {
     }
     free(header);
     free(table);
+    return 0;
+}
+
+/* --- reading paths that read down the file --------------------------------
+
+   Five reading paths of the manual (section 9) read top-down: DR on a
+   reset, one PPO update, a stand-in unit, one table row, a gate's
+   decision.  A
+   path is its listed functions plus the functions they call directly that
+   are static and defined in the same file and the same section (a section
+   of the header opens with a line ">> section: NAME" in a comment;
+   examples/07_the_table.c is one section).  Those callees must be defined below their caller and the
+   listed functions (of the first one's file) in file order; the path has at
+   most DOCS_PATH_FUNCTIONS functions and DOCS_PATH_LINES lines (signature to
+   closing brace).  What a path calls elsewhere is read elsewhere: a public
+   S2RDEF function it calls (s2r_gae, s2r_mlp_forward, ...) or a static one
+   of another section (Core's s2r__fail, s2r__shuffle) is a leaf, not
+   counted.  A listed function defined in another file than the path's
+   first (s2r_train in the path of examples/07's run_seed) is one leaf:
+   counted as one function, its lines and calls are not. */
+
+static const char* const docs_down_paths[] = {"What does domain randomization do", "What does one PPO update do",
+    "How does a stand-in real unit", "How is one row of the table", "How does a deployment gate decide"};
+#define DOCS_PATHS 5
+#define DOCS_PATH_FUNCTIONS 12
+#define DOCS_PATH_LINES 350
+#define DOCS_MAX_DEFS 4096
+
+typedef struct docs_def {
+    const char *name, *start, *body, *end;   /* name, the signature's line, its '{', its closing '}' */
+    int name_len, lines, section, is_public;
+} docs_def;
+
+/* The functions defined in text (a signature at column 0, static or
+   S2RDEF, ending in '{'; its body ends at a '}' at column 0) into defs
+   [DOCS_MAX_DEFS]; returns how many. */
+static int docs_parse_defs(const char* text, docs_def* defs) {
+    const char* line = text;
+    int n = 0, section = 0;
+    for (; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+        const char *paren, *brace, *semi, *name, *close;
+        if (strncmp(line, "/* >> section:", 14) == 0) section++;
+        if (strncmp(line, "static ", 7) != 0 && strncmp(line, "S2RDEF ", 7) != 0) continue;
+        paren = strchr(line, '(');
+        brace = strchr(line, '{');
+        semi = strchr(line, ';');
+        if (!paren || !brace || (semi && semi < brace) || (strchr(line, '=') && strchr(line, '=') < paren)) continue;
+        for (name = paren; name > line && (isalnum((unsigned char)name[-1]) || name[-1] == '_'); name--) {}
+        close = brace[1] == '}' ? brace + 1 : strstr(brace, "\n}");
+        if (!close || name == paren || n >= DOCS_MAX_DEFS) continue;
+        if (*close == '\n') close++;
+        defs[n].name = name;
+        defs[n].name_len = (int)(paren - name);
+        defs[n].start = line;
+        defs[n].body = brace;
+        defs[n].end = close;
+        defs[n].section = section;
+        defs[n].is_public = line[0] == 'S';
+        defs[n].lines = 1;
+        for (name = line; name < close; name++) defs[n].lines += *name == '\n';
+        n++;
+        line = close;
+    }
+    return n;
+}
+
+/* The definition of name [len] in defs [n], or NULL. */
+static const docs_def* docs_find_def(const docs_def* defs, int n, const char* name, int len) {
+    int i;
+    for (i = 0; i < n; i++)
+        if (defs[i].name_len == len && strncmp(defs[i].name, name, (size_t)len) == 0) return &defs[i];
+    return NULL;
+}
+
+/* Check one path: listed [count] names; defs of its first function's file
+   in own [n_own], the header's in header [n_header] (the same array for a
+   path of the header).  Returns 0 or fails a CHECK. */
+static int docs_check_path(const char* question, char (*listed)[64], int count, const docs_def* own, int n_own,
+                           const docs_def* header, int n_header) {
+    const docs_def* path[64];
+    int in_path = 0, leaves = 0, lines = 0, i, k;
+    const char* previous = NULL;
+    for (k = 0; k < count; k++) {
+        const docs_def* f = docs_find_def(own, n_own, listed[k], (int)strlen(listed[k]));
+        int j;
+        if (!f) {
+            CHECKF(docs_find_def(header, n_header, listed[k], (int)strlen(listed[k])), "%s: %s is defined nowhere",
+                   question, listed[k]);
+            leaves++;
+            continue;
+        }
+        CHECKF(!previous || f->start > previous, "%s: %s is defined above the function listed before it", question,
+               listed[k]);
+        previous = f->start;
+        for (j = 0; j < in_path && path[j] != f; j++) {}
+        if (j == in_path && in_path < 64) path[in_path++] = f;
+        {
+            const char* at = f->body;
+            while (at < f->end) {   /* calls: name( outside comments and strings */
+                const docs_def* g;
+                const char* id;
+                if (at[0] == '/' && at[1] == '*') { at = strstr(at + 2, "*/"); at = at ? at + 2 : f->end; continue; }
+                if (*at == '"' || *at == '\'') {
+                    char q = *at++;
+                    while (at < f->end && *at != q) at += *at == '\\' ? 2 : 1;
+                    at++;
+                    continue;
+                }
+                if (!(isalpha((unsigned char)*at) || *at == '_')) { at++; continue; }
+                for (id = at; at < f->end && (isalnum((unsigned char)*at) || *at == '_'); at++) {}
+                if (*at != '(') continue;
+                g = docs_find_def(own, n_own, id, (int)(at - id));
+                if (!g || g == f || g->is_public || g->section != f->section) continue;
+                CHECKF(g->start > f->start, "%s: %.*s calls %.*s, defined above it", question, f->name_len, f->name,
+                       g->name_len, g->name);
+                for (j = 0; j < in_path && path[j] != g; j++) {}
+                if (j == in_path && in_path < 64) path[in_path++] = g;
+            }
+        }
+    }
+    for (i = 0; i < in_path; i++) lines += path[i]->lines;
+    printf("    %s: %d functions, %d lines\n", question, in_path + leaves, lines);
+    CHECKF(in_path + leaves <= DOCS_PATH_FUNCTIONS && lines <= DOCS_PATH_LINES,
+           "%s: %d functions and %d lines (at most %d and %d)", question, in_path + leaves, lines, DOCS_PATH_FUNCTIONS,
+           DOCS_PATH_LINES);
+    return 0;
+}
+
+static int test_docs_paths_read_down(void) {
+    long size;
+    char* header = docs_read("sim2real.h", &size);
+    char* table = docs_read("examples/07_the_table.c", &size);
+    docs_def* defs = (docs_def*)malloc(sizeof(docs_def) * 2 * DOCS_MAX_DEFS);
+    docs_def* table_defs = defs + DOCS_MAX_DEFS;
+    char listed[64][64], question[80];
+    const char *paths, *end, *line;
+    int n_header, n_table, count = 0, checked = 0, wanted = 0, k;
+    CHECK(header && table && defs);
+    n_header = docs_parse_defs(header, defs);
+    n_table = docs_parse_defs(table, table_defs);
+    CHECKF(n_header > 500 && n_table > 10, "%d functions found in the header, %d in examples/07", n_header, n_table);
+    paths = strstr(header, "   9. Reading paths\n   ----");
+    CHECK(paths != NULL);
+    end = strstr(paths, "*/");
+    question[0] = '\0';
+    for (line = strchr(paths, '\n');; line = strchr(line + 1, '\n')) {
+        int len = 0;
+        const char* eol = line ? strchr(line + 1, '\n') : NULL;
+        const char* mark = line ? strchr(line + 1, '?') : NULL;
+        if (!line || line >= end || (strncmp(line, "\n   ", 4) == 0 && line[4] != ' ' && mark && mark < eol)) {   /* a question, or the end */
+            if (wanted && count > 0) {
+                int in_table = docs_find_def(table_defs, n_table, listed[0], (int)strlen(listed[0])) != NULL;
+                if (docs_check_path(question, listed, count, in_table ? table_defs : defs, in_table ? n_table : n_header,
+                                    defs, n_header) != 0) return 1;
+                checked++;
+            }
+            if (!line || line >= end) break;
+            for (wanted = 0, k = 0; k < DOCS_PATHS; k++)
+                wanted |= strncmp(line + 4, docs_down_paths[k], strlen(docs_down_paths[k])) == 0;
+            for (len = 0; len < 79 && line[4 + len] != '\n'; len++) question[len] = line[4 + len];
+            question[len] = '\0';
+            count = 0;
+            continue;
+        }
+        if (strncmp(line, "\n     ", 6) != 0 || line[6] == ' ' || count >= 64) continue;   /* a function line */
+        while (len < 63 && (isalnum((unsigned char)line[6 + len]) || line[6 + len] == '_')) { listed[count][len] = line[6 + len]; len++; }
+        listed[count][len] = '\0';
+        if (len > 0) count++;
+    }
+    CHECKF(checked == DOCS_PATHS, "%d of the %d reading paths found", checked, DOCS_PATHS);
+    free(defs);
+    free(header);
+    free(table);
+    return 0;
+}
+
+/* --- parameter names --------------------------------------------------------
+
+   A public function's parameters have the same names in its declaration
+   (the S2RDEF lines before the "#ifdef SIM2REAL_IMPLEMENTATION" line) and
+   its definition. */
+
+/* The names of the parameters of the signature whose '(' is at `open`,
+   comma-separated into out [cap] (a parameter's name is its last
+   identifier, outside comments and array bounds; "void" is none). */
+static void docs_param_names(const char* open, char* out, size_t cap) {
+    const char* at = open + 1;
+    char last[64] = "";
+    int depth = 0, used = 0;
+    out[0] = '\0';
+    for (; *at; at++) {
+        if (at[0] == '/' && at[1] == '*') { at = strstr(at + 2, "*/"); if (!at) return; at++; continue; }
+        if (*at == '[') { while (*at && *at != ']') at++; continue; }
+        if (*at == '(') depth++;
+        if ((*at == ',' || *at == ')') && depth == 0) {
+            if (last[0] && strcmp(last, "void") != 0 && used + strlen(last) + 2 < cap)
+                used += snprintf(out + used, cap - (size_t)used, "%s%s", used ? ", " : "", last);
+            last[0] = '\0';
+            if (*at == ')') return;
+            continue;
+        }
+        if (*at == ')') depth--;
+        if (isalpha((unsigned char)*at) || *at == '_') {
+            int len = 0;
+            while ((isalnum((unsigned char)at[len]) || at[len] == '_') && len < 63) { last[len] = at[len]; len++; }
+            last[len] = '\0';
+            at += len - 1;
+        }
+    }
+}
+
+static int test_docs_parameter_names(void) {
+    /* Left as they are for now: their section is being reorganized. */
+    static const char* const pending[] = {"s2r_options_only", "s2r_options_ranges", "s2r_example_start"};
+    long size;
+    char* header = docs_read("sim2real.h", &size);
+    docs_def* defs = (docs_def*)malloc(sizeof(docs_def) * DOCS_MAX_DEFS);
+    const char *impl, *line;
+    int declared = 0, compared = 0, differ = 0, n_defs, k;
+    CHECK(header && defs);
+    impl = strstr(header, "\n#ifdef SIM2REAL_IMPLEMENTATION\n");
+    CHECK(impl != NULL);
+    n_defs = docs_parse_defs(impl, defs);
+    for (line = header; line && line < impl; line = strchr(line + 1, '\n')) {
+        const char *decl = line[0] == '\n' ? line + 1 : line, *open, *name;
+        const docs_def* def;
+        char want[512], got[512], fn[64];
+        int len, skip = 0;
+        if (strncmp(decl, "S2RDEF ", 7) != 0 || !(open = strchr(decl, '(')) || (strchr(decl, '{') && strchr(decl, '{') < open))
+            continue;
+        for (name = open; name > decl && (isalnum((unsigned char)name[-1]) || name[-1] == '_'); name--) {}
+        len = (int)(open - name);
+        if (len == 0 || len >= 64) continue;
+        memcpy(fn, name, (size_t)len);
+        fn[len] = '\0';
+        declared++;
+        for (k = 0; k < (int)(sizeof pending / sizeof *pending); k++) skip |= strcmp(fn, pending[k]) == 0;
+        def = docs_find_def(defs, n_defs, fn, len);
+        if (skip || !def || !def->is_public) continue;
+        docs_param_names(open, want, sizeof want);
+        docs_param_names(def->name + len, got, sizeof got);
+        compared++;
+        if (strcmp(want, got) != 0) {
+            differ++;
+            printf("    %s: declared (%s), defined (%s)\n", fn, want, got);
+        }
+    }
+    CHECKF(declared > 300 && compared > 300, "%d declarations found, %d compared with a definition", declared, compared);
+    CHECKF(differ == 0, "%d public functions name their parameters differently in the definition (above)", differ);
+    free(defs);
+    free(header);
     return 0;
 }
 
@@ -569,4 +805,6 @@ static const test_case docs_tests[] = {
     {"docs: notebooks are JSON with cells, stored without outputs", test_docs_notebooks},
     {"docs: the reading paths and the examples' Uses: lines name functions that exist and are called", test_docs_names_exist},
     {"docs: every document a file of the project mentions is in the repository", test_docs_no_outside_files},
+    {"docs: five reading paths read down the file, each at most 12 functions and 350 lines", test_docs_paths_read_down},
+    {"docs: every public function names its parameters the same in its declaration and its definition", test_docs_parameter_names},
 };

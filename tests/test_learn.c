@@ -285,9 +285,16 @@ static s2r_result toy_ppo(s2r_ppo* ppo, const s2r_ppo_config* c, toy_env* te,
    O(h^2) truncation. */
 #define FD_OK(an, num) (fabs((an) - (num)) <= 2e-3 + 2e-2 * fabs(num))
 
+/* What one minibatch of an update does before the optimizer: gather
+   idx [M], then loss terms and gradient (into adam.grad). */
+static s2r__ppo_terms ppo_minibatch(s2r_ppo* ppo, const int* idx, int M) {
+    s2r__ppo_gather(ppo, idx, M);
+    return s2r__ppo_losses(ppo, idx, M);
+}
+
 static double ppo_loss_at(s2r_ppo* ppo, const int* idx, int M) {
-    s2r__ppo_terms s = s2r__ppo_minibatch(ppo, idx, M);
-    return s2r__ppo_total(ppo, &s, M);
+    s2r__ppo_terms s = ppo_minibatch(ppo, idx, M);
+    return s.total;
 }
 
 /* The analytic gradient of minibatch idx [M] (copied to an [adam.n])
@@ -296,7 +303,7 @@ static double ppo_loss_at(s2r_ppo* ppo, const int* idx, int M) {
 static int ppo_gradient_check(s2r_ppo* ppo, const int* idx, int M, float* an, double* max_err) {
     int j, bad = 0;
     *max_err = 0.0;
-    s2r__ppo_minibatch(ppo, idx, M);
+    ppo_minibatch(ppo, idx, M);
     memcpy(an, ppo->adam.grad, sizeof(float) * (size_t)ppo->adam.n);
     for (j = 0; j < ppo->policy.num_params; j++) {
         float keep = ppo->policy.params[j];
@@ -423,12 +430,12 @@ static int test_ppo_privileged_actor_blind(void) {
     for (k = 0; k < T; k++) values_differ += a.values[k] != b.values[k];
     CHECKF(values_differ > 0, "the critic ignored its privileged inputs");
     s2r__iota(a.perm, a.batch_size);
-    s2r__ppo_minibatch(&a, a.perm, a.minibatch_size);
+    ppo_minibatch(&a, a.perm, a.minibatch_size);
     n = a.adam.n;
     ga = (float*)malloc(sizeof(float) * (size_t)n);
     memcpy(ga, a.adam.grad, sizeof(float) * (size_t)n);
     for (k = 0; k < T * 3; k++) a.priv[k] = 5.0f - a.priv[k];
-    s2r__ppo_minibatch(&a, a.perm, a.minibatch_size);
+    ppo_minibatch(&a, a.perm, a.minibatch_size);
     CHECK(!memcmp(ga, a.adam.grad, sizeof(float) * (size_t)a.policy.num_actor_params));
     for (k = (size_t)a.policy.num_actor_params; k < (size_t)n; k++) critic_moved += ga[k] != a.adam.grad[k];
     free(ga);
@@ -463,7 +470,7 @@ static int test_ppo_first_minibatch_ratio_one(void) {
     CHECK(s2r__ppo_collect(&ppo, envs) == S2R_OK);
     s2r__iota(ppo.perm, ppo.batch_size);
     s2r__shuffle(ppo.perm, ppo.batch_size, &ppo.rng);
-    s = s2r__ppo_minibatch(&ppo, ppo.perm, ppo.minibatch_size);
+    s = ppo_minibatch(&ppo, ppo.perm, ppo.minibatch_size);
     CHECKF(s.max_ratio_dev == 0.0, "max |ratio - 1| = %g", s.max_ratio_dev);
     CHECKF(s.approx_kl == 0.0, "approx_kl = %g", s.approx_kl);
     CHECK(s2r_ppo_iterate(&ppo, envs, &st) == S2R_OK);

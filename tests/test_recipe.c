@@ -624,7 +624,7 @@ static int test_ppo_envs_own_their_lines(void) {
     }
     CHECKF(ends == N, "%d episode ends", ends);
     memcpy(rollout, ppo.rollout, rollout_bytes);   /* the serial part does write the rollout: the check can see it */
-    CHECKF(s2r__ppo_step_all(&ppo, v.envs, 0) == S2R_OK, "%s", ppo.error);
+    CHECKF(s2r__ppo_act_and_step(&ppo, v.envs, 0) == S2R_OK, "%s", ppo.error);
     CHECK(memcmp(rollout, ppo.rollout, rollout_bytes) != 0);
     free(lanes);
     free(objects);
