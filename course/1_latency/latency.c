@@ -17,7 +17,8 @@
    then a delay line cannot be made (s2r_delay_init fails), so a simulator
    built on this copy of the library refuses to start with that error. */
 S2RDEF s2r_result s2r_delay_init(s2r_delay_line* line, int width, int capacity) {
-    memset(line, 0, sizeof *line);
+    line->data = NULL;
+    line->width = line->capacity = line->newest = 0;
     (void)width; (void)capacity;
     return S2R_ERR_UNSUPPORTED;
 }

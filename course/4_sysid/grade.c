@@ -1,0 +1,514 @@
+/* course/4_sysid/grade.c - the grader of assignment 4 (the bounded line
+   search of system identification).
+
+   Unit checks hold s2r_line_minimize to its contract (sim2real.h, "The
+   bounded line search"): on test losses whose minimum is known - inside
+   the bounds, at or beyond either bound, flat, bumpy, smooth but not
+   quadratic, and the non-smooth |t - c| - every call of the loss is
+   counted and checked to lie in [lo, hi], the result must never be worse
+   than where the search started, must stay at t0 when nothing is lower,
+   and must lie within 4 tol of the minimum; the number of calls
+   is bounded.  The random cases come from s2r_rng with fixed seeds, so
+   every run asks the same questions.
+
+   The integration checks identify kp, kv and the payload of two stand-in
+   real units (a UR5e and a Panda) from two short multisine trajectories
+   each, with the library's coordinate descent calling your line search,
+   and compare the final training loss and the identified values with the
+   reference's.
+
+   Run through course/grade.sh (it compiles this file with your sysid.c);
+   it prints one line per check and "N passed, N failed". */
+#include "grade.h"
+#include "sim2real.h"
+
+/* How close to the minimum a search must end, in units of tol.  The
+   reference stops when its bracket (which holds the minimum) is about
+   4 tol wide, so any point of such a bracket is within 4 tol.  Measured
+   worst over the cases below: the reference 1.2 tol (on |t - c|), golden
+   section stopped at a 2 tol bracket (tests' right.c) 1.0 tol; a golden
+   section cut off after 12 steps ends up to 17 tol away. */
+#define PRECISION 4.0
+
+/* At most this many loss calls in one search for tol = 1e-4 of the
+   bounds, also from a first step of 1e-3 of the bounds.  Measured on the
+   check's 200 searches: the reference needs at most 19 (10.3 on
+   average), golden section at most 32 (22.6); walking towards the
+   minimum in steps that do not grow needs up to 842. */
+#define MAX_CALLS 100
+
+/* The test losses, in u = (t - c) / w. */
+typedef enum loss_kind {
+    QUADRATIC,    /* 1 + u^2                                       */
+    V_SHAPE,      /* 1 + |u| (slope `shape` right of c)            */
+    FLAT,         /* 2.5 everywhere                                */
+    TILTED,       /* 1 + 1e-6 (t - lo) / w: lowest at lo           */
+    BUMPY,        /* u^2 + 0.3 (1 - cos(12 pi u + shape)): ripples */
+    ASYMMETRIC,   /* exp(3 u) - 1 - 3 u                            */
+    LOGCOSH,      /* log cosh(4 u)                                 */
+    WELL          /* 1 - exp(-(u / 0.4)^2)                         */
+} loss_kind;
+
+/* One search: the loss, the arguments, and the calls it made. */
+typedef struct line_case {
+    loss_kind kind;
+    double    c, w, shape;              /* the loss's centre, width scale, shape     */
+    double    lo, hi, t0, step, tol;    /* the arguments of s2r_line_minimize        */
+    int       calls, outside;           /* loss calls; those outside [lo, hi]        */
+    double    first_outside;            /* the first t asked for outside the bounds  */
+    double    t, f;                     /* what the search returned                  */
+    double    f0;                       /* the loss at t0                            */
+} line_case;
+
+/* The loss of case `lc` at t (no bookkeeping). */
+static double case_value(const line_case* lc, double t) {
+    double u = (t - lc->c) / lc->w;
+    switch (lc->kind) {
+    case QUADRATIC:  return 1 + u * u;
+    case V_SHAPE:    return 1 + (u < 0 ? -u : lc->shape * u);
+    case FLAT:       return 2.5;
+    case TILTED:     return 1 + 1e-6 * (t - lc->lo) / lc->w;
+    case BUMPY:      return u * u + 0.3 * (1 - cos(12 * 3.141592653589793 * u + lc->shape));
+    case ASYMMETRIC: return exp(3 * u) - 1 - 3 * u;
+    case LOGCOSH:    return log(cosh(4 * u));
+    case WELL:       return 1 - exp(-(u / 0.4) * (u / 0.4));
+    }
+    return NAN;
+}
+
+/* The s2r_line_loss handed to the student's search: counts the call and
+   notes a t outside [lo, hi] (or NaN). */
+static double case_loss(void* context, double t) {
+    line_case* lc = (line_case*)context;
+    lc->calls++;
+    if (!(t >= lc->lo && t <= lc->hi) && lc->outside++ == 0) lc->first_outside = t;
+    return case_value(lc, t);
+}
+
+/* Where the minimum of a unimodal case lies in [lo, hi]. */
+static double case_argmin(const line_case* lc) {
+    if (lc->kind == TILTED) return lc->lo;
+    return s2r_clamp(lc->c, lc->lo, lc->hi);
+}
+
+/* A line saying which search this was, for messages. */
+static const char* case_text(const line_case* lc) {
+    static char text[320];
+    char loss[160];
+    switch (lc->kind) {
+    case QUADRATIC:  snprintf(loss, sizeof loss, "1 + ((t - %.6g) / %.6g)^2", lc->c, lc->w); break;
+    case V_SHAPE:    snprintf(loss, sizeof loss, "the V 1 + |t - %.6g| / %.6g (slope x%.3g right of it)", lc->c, lc->w,
+                              lc->shape); break;
+    case FLAT:       snprintf(loss, sizeof loss, "the flat loss 2.5"); break;
+    case TILTED:     snprintf(loss, sizeof loss, "the barely tilted 1 + 1e-6 (t - lo) / %.6g", lc->w); break;
+    case BUMPY:      snprintf(loss, sizeof loss, "a bumpy loss (a bowl about %.6g with ripples)", lc->c); break;
+    case ASYMMETRIC: snprintf(loss, sizeof loss, "exp(3u) - 1 - 3u, u = (t - %.6g) / %.6g", lc->c, lc->w); break;
+    case LOGCOSH:    snprintf(loss, sizeof loss, "log cosh(4 (t - %.6g) / %.6g)", lc->c, lc->w); break;
+    case WELL:       snprintf(loss, sizeof loss, "the well 1 - exp(-((t - %.6g) / %.6g)^2)", lc->c, 0.4 * lc->w); break;
+    }
+    snprintf(text, sizeof text, "%s on [%.6g, %.6g] from t0 = %.6g (step %.3g, tol %.3g)", loss, lc->lo, lc->hi, lc->t0,
+             lc->step, lc->tol);
+    return text;
+}
+
+/* Run the student's search on `lc` and hold the result to the parts of
+   the contract every case shares: no call and no result outside the
+   bounds, never worse than f0, *f_min the loss at t, t0 kept unless a
+   point is strictly lower.  Returns 1 when all of that held. */
+static int run_case(line_case* lc) {
+    int ok = 1;
+    lc->calls = lc->outside = 0;
+    lc->f0 = case_value(lc, lc->t0);
+    lc->f = NAN;
+    lc->t = s2r_line_minimize(case_loss, lc, lc->lo, lc->hi, lc->t0, lc->f0, lc->step, lc->tol, &lc->f);
+    if (lc->outside) {
+        grade_fail("%s: asked for the loss at t = %.9g, outside the bounds (%d such calls); clamp every probe "
+                   "into [lo, hi]", case_text(lc), lc->first_outside, lc->outside);
+        ok = 0;
+    }
+    if (!(lc->t >= lc->lo && lc->t <= lc->hi)) {
+        grade_fail("%s: returned t = %.9g, outside the bounds", case_text(lc), lc->t);
+        return 0;
+    }
+    if (!(lc->f <= lc->f0)) {
+        grade_fail("%s: returned a loss of %.9g, worse than f0 = %.9g at t0 (by %.3g); keep the best point "
+                   "seen, starting from (t0, f0)", case_text(lc), lc->f, lc->f0, lc->f - lc->f0);
+        ok = 0;
+    }
+    if (!grade_close(lc->f, case_value(lc, lc->t), 1e-12)) {
+        grade_fail("%s: *f_min = %.9g, but the loss at the returned t = %.9g is %.9g; *f_min must be the loss "
+                   "of the point returned", case_text(lc), lc->f, lc->t, case_value(lc, lc->t));
+        ok = 0;
+    }
+    if (ok && lc->f == lc->f0 && lc->t != lc->t0) {
+        grade_fail("%s: moved from t0 to %.9g without lowering the loss; keep t0 unless a point is strictly "
+                   "lower (a parameter the data cannot see must not drift)", case_text(lc), lc->t);
+        ok = 0;
+    }
+    return ok;
+}
+
+/* A random case: bounds of width 0.1 .. 100 from lo in [-50, 50],
+   the centre c and t0 uniform in them (t0 on a bound one time in ten),
+   the first step 1e-3 .. 0.5 of the width, tol = tol_fraction of it. */
+static line_case random_case(s2r_rng* rng, loss_kind kind, double tol_fraction) {
+    line_case lc;
+    double width = pow(10, s2r_rng_range(rng, -1, 2)), r;
+    memset(&lc, 0, sizeof lc);
+    lc.kind = kind;
+    lc.lo = s2r_rng_range(rng, -50, 50);
+    lc.hi = lc.lo + width;
+    lc.w = width;
+    lc.c = lc.lo + width * s2r_rng_uniform(rng);
+    r = s2r_rng_uniform(rng);
+    lc.t0 = r < 0.05 ? lc.lo : (r < 0.1 ? lc.hi : lc.lo + width * s2r_rng_uniform(rng));
+    lc.step = width * pow(10, s2r_rng_range(rng, -3, -0.3));
+    lc.tol = tol_fraction * width;
+    lc.shape = s2r_rng_range(rng, 0.2, 5);
+    return lc;
+}
+
+/* A case built by hand. */
+static line_case make_case(loss_kind kind, double c, double w, double lo, double hi, double t0, double step, double tol) {
+    line_case lc;
+    memset(&lc, 0, sizeof lc);
+    lc.kind = kind;
+    lc.c = c; lc.w = w; lc.shape = 1;
+    lc.lo = lo; lc.hi = hi; lc.t0 = t0; lc.step = step; lc.tol = tol;
+    return lc;
+}
+
+/* Running tally of how far searches ended from the minimum. */
+typedef struct tally {
+    int    searches, far, calls, max_calls;
+    double worst;   /* largest |t - argmin| / tol */
+} tally;
+
+/* Run `lc`, and require t within PRECISION tol of its minimum.  `hint`
+   ends the message when it is not (what to look at). */
+static void expect_minimum(line_case* lc, tally* s, const char* hint) {
+    double want, error;
+    if (!run_case(lc)) { s->far++; return; }
+    want = case_argmin(lc);
+    error = fabs(lc->t - want) / lc->tol;
+    s->searches++;
+    s->calls += lc->calls;
+    if (lc->calls > s->max_calls) s->max_calls = lc->calls;
+    if (error > s->worst) s->worst = error;
+    if (error > PRECISION && s->far++ < 3)
+        grade_fail("%s: returned t = %.9g, the minimum is at %.9g: %.3g tol away (at most %g allowed)%s", case_text(lc),
+                   lc->t, want, error, PRECISION, hint);
+}
+
+/* One line: searches, the worst distance from the minimum, the calls. */
+static void print_tally(const tally* s) {
+    printf("      %d searches: worst %.2f tol from the minimum, %.1f loss calls on average, at most %d\n", s->searches,
+           s->worst, s->searches ? (double)s->calls / s->searches : 0.0, s->max_calls);
+}
+
+/* ---------------------------------------------------------------------------
+   The checks
+   ------------------------------------------------------------------------- */
+
+/* Quadratics with the minimum inside the bounds: by hand (t0 at the
+   minimum, on a bound, first steps tiny and huge, small numbers), then
+   150 random ones; within PRECISION tol. */
+static void check_quadratic_inside(void) {
+    static const double fixed[][7] = {   /* c, w, lo, hi, t0, step, tol */
+        {0.3, 1, 0, 1, 0.8, 0.1, 1e-4},       /* below t0: the first probe up fails     */
+        {0.7, 1, 0, 1, 0.2, 0.1, 1e-4},       /* above t0                                */
+        {0.5, 1, 0, 1, 0.5, 0.1, 1e-4},       /* t0 is the minimum                      */
+        {0.50003, 1, 0, 1, 0.5, 0.1, 1e-6},   /* just beside t0                         */
+        {12.3, 40, -10, 30, -10, 4, 4e-3},    /* t0 on the lower bound                  */
+        {-3.7, 40, -10, 30, 30, 4, 4e-3},     /* t0 on the upper bound                  */
+        {0.9, 1, 0, 1, 0.05, 1e-4, 1e-4},     /* a tiny first step: it must grow        */
+        {0.2, 1, 0, 1, 0.6, 5, 1e-4},         /* a first step wider than the bounds     */
+        {2e-3, 1e-3, 0, 1e-2, 7e-3, 1e-3, 1e-7},  /* small numbers                      */
+    };
+    s2r_rng rng = s2r_rng_make(401, 0);
+    tally s;
+    size_t k;
+    int i;
+    memset(&s, 0, sizeof s);
+    for (k = 0; k < sizeof fixed / sizeof *fixed; k++) {
+        const double* f = fixed[k];
+        line_case lc = make_case(QUADRATIC, f[0], f[1], f[2], f[3], f[4], f[5], f[6]);
+        expect_minimum(&lc, &s, "; bracket the minimum, then narrow the bracket until it is a few tol wide");
+    }
+    for (i = 0; i < 150; i++) {
+        line_case lc = random_case(&rng, QUADRATIC, 1e-4);
+        expect_minimum(&lc, &s, "; bracket the minimum, then narrow the bracket until it is a few tol wide");
+    }
+    print_tally(&s);
+}
+
+/* The minimum at or beyond a bound: the search must end on the bound
+   without asking for a point past it (and stay when t0 is that bound). */
+static void check_bounds(void) {
+    static const double fixed[][7] = {   /* c, w, lo, hi, t0, step, tol */
+        {1.5, 1, 0, 1, 0.3, 0.1, 1e-4},      /* beyond hi                              */
+        {-0.5, 1, 0, 1, 0.7, 0.1, 1e-4},     /* beyond lo                              */
+        {1, 1, 0, 1, 0.5, 0.3, 1e-4},        /* exactly at hi                          */
+        {0, 1, 0, 1, 0.5, 0.3, 1e-4},        /* exactly at lo                          */
+        {5, 1, 0, 1, 0.95, 0.2, 1e-4},       /* beyond hi, the first probe past it     */
+        {-5, 1, 0, 1, 0.02, 0.2, 1e-4},      /* beyond lo, the first probe past it     */
+        {5, 1, 0, 1, 1, 0.1, 1e-4},          /* t0 = hi and lowest there: stay         */
+        {-5, 1, 0, 1, 0, 0.1, 1e-4},         /* t0 = lo and lowest there: stay         */
+        {9, 1, 0, 1, 0, 1e-3, 1e-4},         /* from lo all the way up to hi           */
+        {-9, 1, 0, 1, 1, 1e-3, 1e-4},        /* from hi all the way down to lo         */
+        {40, 10, -2, 3, 0, 50, 1e-3},        /* a first step far wider than the bounds */
+        {-40, 10, -2, 3, 0, 50, 1e-3},
+    };
+    s2r_rng rng = s2r_rng_make(402, 0);
+    tally s;
+    size_t k;
+    int i;
+    memset(&s, 0, sizeof s);
+    for (k = 0; k < sizeof fixed / sizeof *fixed; k++) {
+        const double* f = fixed[k];
+        line_case lc = make_case(QUADRATIC, f[0], f[1], f[2], f[3], f[4], f[5], f[6]);
+        expect_minimum(&lc, &s, "; the loss falls all the way to the bound, so the result must be the bound");
+    }
+    for (i = 0; i < 100; i++) {   /* the centre beyond a bound, up to one width away */
+        line_case lc = random_case(&rng, i % 3 == 0 ? ASYMMETRIC : QUADRATIC, 1e-4);
+        double beyond = lc.w * s2r_rng_range(&rng, 0, 1);
+        lc.c = i % 2 ? lc.hi + beyond : lc.lo - beyond;
+        expect_minimum(&lc, &s, "; the loss falls all the way to the bound, so the result must be the bound");
+    }
+    print_tally(&s);
+}
+
+/* A constant loss: t0 and f0 back exactly.  A loss tilted by 1e-6:
+   followed down to lo (only exact ties count as flat). */
+static void check_flat(void) {
+    static const double t0s[4] = {0.37, 0, 1, 0.999};
+    int k;
+    for (k = 0; k < 4; k++) {
+        line_case lc = make_case(FLAT, 0, 1, 0, 1, t0s[k], 0.1, 1e-4);
+        if (!run_case(&lc)) continue;
+        GRADE_EXPECT(lc.t == lc.t0 && lc.f == lc.f0, "%s: returned t = %.9g with loss %.9g; on a flat loss nothing is "
+                     "strictly lower, so t must stay exactly t0 and *f_min exactly f0", case_text(&lc), lc.t, lc.f);
+    }
+    for (k = 0; k < 4; k++) {   /* nearly flat: still a slope to follow, down to lo */
+        tally s;
+        line_case lc = make_case(TILTED, 0, 1, 0, 1, t0s[k], 0.1, 1e-4);
+        memset(&s, 0, sizeof s);
+        expect_minimum(&lc, &s, "; a loss that is barely tilted is still lower at lo: only exact ties mean flat");
+    }
+}
+
+/* Bumpy losses (many local minima): never worse than f0; from a point on
+   a slope, at least 3 searches in 4 lower the loss. */
+static void check_never_worse(void) {
+    s2r_rng rng = s2r_rng_make(404, 0);
+    int i, lowered = 0, sloped = 0, ok = 0;
+    for (i = 0; i < 200; i++) {
+        line_case lc = random_case(&rng, BUMPY, 1e-4);
+        double h = 1e-3 * lc.w;
+        int slope;
+        lc.shape = s2r_rng_range(&rng, 0, 6.283185307179586);   /* the ripples' phase */
+        /* t0 on a slope: a point within h of it is lower */
+        slope = fmin(case_value(&lc, fmax(lc.t0 - h, lc.lo)), case_value(&lc, fmin(lc.t0 + h, lc.hi))) <
+                case_value(&lc, lc.t0) - 1e-9;
+        if (!run_case(&lc)) continue;
+        ok++;
+        sloped += slope;
+        lowered += slope && lc.f < lc.f0;
+    }
+    printf("      %d searches: %d started on a slope, %d of those lowered the loss\n", ok, sloped, lowered);
+    GRADE_EXPECT(sloped == 0 || lowered >= 0.75 * sloped, "from a point where the loss slopes downhill close by, only "
+                 "%d of %d searches lowered the loss (at least 3 in 4 should: look near t0 first, with the "
+                 "step given)", lowered, sloped);
+}
+
+/* Smooth losses that are not quadratic, tol from 1e-2 to 1e-6 of the
+   bounds: within PRECISION tol. */
+static void check_precision(void) {
+    static const loss_kind kinds[4] = {ASYMMETRIC, LOGCOSH, WELL, QUADRATIC};
+    static const double tols[5] = {1e-2, 1e-3, 1e-4, 1e-5, 1e-6};
+    s2r_rng rng = s2r_rng_make(405, 0);
+    tally s;
+    int i, k, j;
+    memset(&s, 0, sizeof s);
+    for (j = 0; j < 5; j++)
+        for (k = 0; k < 4; k++)
+            for (i = 0; i < 12; i++) {
+                line_case lc = random_case(&rng, kinds[k], tols[j]);
+                expect_minimum(&lc, &s, "; keep narrowing until the bracket is a few tol wide (tol is in units of t)");
+            }
+    print_tally(&s);
+}
+
+/* The non-smooth 1 + |u| with unequal slopes: within PRECISION tol of the
+   kink, in at most 2 MAX_CALLS calls. */
+static void check_v_shape(void) {
+    s2r_rng rng = s2r_rng_make(406, 0);
+    tally s;
+    int i;
+    line_case lc = make_case(V_SHAPE, 0.3141, 1, 0, 1, 0.9, 0.1, 1e-5);
+    memset(&s, 0, sizeof s);
+    expect_minimum(&lc, &s, "; a parabola through points of |t - c| is no guide near the kink: fall back on "
+                   "golden-section steps");
+    for (i = 0; i < 100; i++) {
+        lc = random_case(&rng, V_SHAPE, i % 2 ? 1e-4 : 1e-6);
+        expect_minimum(&lc, &s, "; a parabola through points of |t - c| is no guide near the kink: fall back on "
+                       "golden-section steps");
+    }
+    print_tally(&s);
+    GRADE_EXPECT(s.max_calls <= 2 * MAX_CALLS, "a search on |t - c| made %d loss calls (more than %d): the bracket must "
+                 "shrink by a fixed fraction at least every few calls", s.max_calls, 2 * MAX_CALLS);
+}
+
+/* At most MAX_CALLS loss calls per search at tol 1e-4 of the bounds, from
+   system ID's first step (0.1 of the bounds), a tiny one and random ones. */
+static void check_calls(void) {
+    s2r_rng rng = s2r_rng_make(407, 0);
+    tally s;
+    int i;
+    memset(&s, 0, sizeof s);
+    for (i = 0; i < 200; i++) {
+        line_case lc = random_case(&rng, i % 2 ? QUADRATIC : ASYMMETRIC, 1e-4);
+        if (i % 4 < 2) lc.step = i % 8 < 4 ? 0.1 * lc.w : 1e-3 * lc.w;   /* system ID's first step; a tiny one */
+        expect_minimum(&lc, &s, "");
+        if (lc.calls > MAX_CALLS && s.max_calls == lc.calls)
+            grade_fail("%s: %d loss calls (at most %d allowed; each may be a whole replay of the robot's "
+                       "trajectories): grow the step while the loss falls, and shrink the bracket by a fixed "
+                       "fraction per call", case_text(&lc), lc.calls, MAX_CALLS);
+    }
+    print_tally(&s);
+}
+
+/* ---------------------------------------------------------------------------
+   Integration: system identification on the stand-in real UR5e
+   ------------------------------------------------------------------------- */
+
+/* Loss: within this fraction of the reference's final training loss.  A
+   sanity bound on what a user sees: a search meeting the contract reaches
+   the same minimum (measured on both units: golden section, tests'
+   right.c, ends 0.0000 % from the reference, and the Levenberg-Marquardt
+   polish finds the reference's point within 0.00002 % of the minimum);
+   10 % leaves room for a descent that takes another path down the
+   kp-kv-payload valley and stops a sweep earlier on loss_tol, and still
+   fails a search that does not work in the pipeline (one that never
+   moves leaves the loss 140-170 times higher). */
+#define LOSS_TOLERANCE 0.10
+/* Values: within this many of the reference's standard errors of its
+   estimate.  The valley is so flat that the loss alone hardly tells a
+   sloppy search (one probe each way, no refinement: 0.2 % higher loss on
+   the UR5e, 5.5 % on the Panda) from a correct one; the values do: that
+   search ends 0.7 standard errors away on the UR5e and 3.7 on the Panda
+   (its payload stops at 1.2 kg, short of the bound), golden section
+   0.002 on both.  A quarter of one is a firm "the same answer" with a
+   hundredfold margin for any correct search. */
+#define VALUE_TOLERANCE 0.25
+
+/* One identification run: which unit, how much data, the delays held. */
+typedef struct unit_run {
+    s2r_robot_kind robot;
+    int            unit;           /* the stand-in's unit seed                   */
+    int            samples;        /* per trajectory, at 50 Hz (2 trajectories)  */
+    double         action_latency; /* s, held (not identified)                   */
+    const char*    key;            /* prefix of the reference's answers          */
+} unit_run;
+
+/* Record 2 trajectories of multisine on the stand-in unit (50 Hz). */
+static int record_unit(const unit_run* u, s2r_real_robot* real, s2r_trajectory_set* train) {
+    s2r_excitation_config ex = s2r_excitation_config_default();
+    if (s2r_real_robot_init(real, u->robot, (uint64_t)u->unit) != S2R_OK) {
+        grade_fail("the stand-in robot did not start");
+        return 0;
+    }
+    if (s2r_trajectory_set_init(train, real->backend.info->n_joints, u->samples, 2, 0.02) != S2R_OK ||
+        s2r_trajectory_collect(train, &real->backend, &ex, 2, 21) != S2R_OK) {
+        grade_fail("recording the excitation failed: %s", train->error);
+        return 0;
+    }
+    return 1;
+}
+
+/* Compare the run's loss and values with the reference's. */
+static void compare_identified(const unit_run* u, const s2r_sysid_result* r, const s2r_param* p) {
+    double got[6], want[6];
+    char key[64];
+    int i;
+    got[0] = r->train_loss;
+    got[1] = r->evaluations;
+    snprintf(key, sizeof key, "%s_loss_evaluations", u->key);
+    if (!grade_reference(key, got, want, 2)) return;
+    printf("      the reference: %.4e rad^2 in %.0f loss evaluations (yours %+.3f %%)\n", want[0], want[1],
+           100 * (r->train_loss / want[0] - 1));
+    GRADE_EXPECT(r->train_loss <= (1 + LOSS_TOLERANCE) * want[0], "the identified model's training loss %.4e rad^2 is "
+                 "%.1f %% above the reference's %.4e (at most %.0f %% allowed): the descent stopped short - is every "
+                 "line search refined to tol?", r->train_loss, 100 * (r->train_loss / want[0] - 1), want[0],
+                 100 * LOSS_TOLERANCE);
+    for (i = 0; i < 3; i++) { got[i] = r->value[i]; got[3 + i] = r->std_error[i]; }
+    snprintf(key, sizeof key, "%s_values_std_errors", u->key);
+    if (!grade_reference(key, got, want, 6)) return;
+    for (i = 0; i < 3; i++) {
+        double off = fabs(got[i] - want[i]) / want[3 + i];
+        printf("      %-8s %.5g (reference %.5g, standard error %.3g: %.3f of it apart)\n", s2r_param_name(p[i]), got[i],
+               want[i], want[3 + i], off);
+        GRADE_EXPECT(off <= VALUE_TOLERANCE, "%s identified as %.5g, %.2f standard errors from the reference's %.5g "
+                     "(at most %.2f allowed): the descent stopped elsewhere in the valley - are the line searches "
+                     "precise to tol?", s2r_param_name(p[i]), got[i], off, want[i], VALUE_TOLERANCE);
+    }
+}
+
+/* Identify kp, kv and the payload of a stand-in unit with the library's
+   coordinate descent (default settings; the sensing delay held at 6 ms
+   and the command delay at u->action_latency: the full example 03 fits
+   that too, at ten times the cost). */
+static void identify(const unit_run* u) {
+    static const s2r_param p[3] = {S2R_PARAM_KP, S2R_PARAM_KV, S2R_PARAM_PAYLOAD};
+    s2r_real_robot real;
+    s2r_trajectory_set train;
+    s2r_sim_config model = s2r_sim_config_default(u->robot);
+    s2r_sysid_config cfg = s2r_sysid_config_default();
+    s2r_sysid id;
+    s2r_sysid_result r;
+    int i;
+    cfg.n_params = 3;
+    for (i = 0; i < 3; i++) cfg.param[i] = s2r_sysid_param_default(p[i]);
+    cfg.known.p[S2R_PARAM_OBS_LATENCY].enabled = 1;
+    cfg.known.p[S2R_PARAM_OBS_LATENCY].dist = s2r_dist_fixed(0.006);
+    cfg.known.p[S2R_PARAM_ACTION_LATENCY].enabled = 1;
+    cfg.known.p[S2R_PARAM_ACTION_LATENCY].dist = s2r_dist_fixed(u->action_latency);
+    if (!record_unit(u, &real, &train)) return;
+    if (s2r_sysid_init(&id, &cfg, &model) != S2R_OK) { grade_fail("s2r_sysid_init: %s", id.error); return; }
+    if (s2r_sysid_run(&id, &train, NULL, &r) != S2R_OK) { grade_fail("s2r_sysid_run: %s", id.error); return; }
+    printf("      %d sweeps, %d loss evaluations: training loss %.4e -> %.4e rad^2\n", r.sweeps, r.evaluations, r.loss[0],
+           r.train_loss);
+    compare_identified(u, &r, p);
+    s2r_sysid_free(&id);
+    s2r_trajectory_set_free(&train);
+    s2r_real_robot_free(&real);
+}
+
+/* UR5e unit 2, 2 x 1.5 s: every value inside its bounds. */
+static void check_identify_ur5e(void) {
+    static const unit_run u = {S2R_ROBOT_UR5E, 2, 75, 0.036, "ur5e_unit2"};
+    identify(&u);
+}
+
+/* Panda unit 1, 2 x 1.2 s: the payload trades off against kp and kv
+   along a valley that ends on its upper bound (3 kg), where the search
+   must stop - not beyond. */
+static void check_identify_panda(void) {
+    static const unit_run u = {S2R_ROBOT_PANDA, 1, 60, 0.03, "panda_unit1"};
+    identify(&u);
+}
+
+int main(int argc, char** argv) {
+    static const grade_check checks[] = {
+        {"quadratic, minimum inside: within 4 tol of it", 3, 20, GRADE_UNIT, check_quadratic_inside},
+        {"minimum at or beyond a bound: the bound, no call outside", 3, 20, GRADE_UNIT, check_bounds},
+        {"flat loss: t stays t0, f0 kept; a slight tilt is followed", 2, 20, GRADE_UNIT, check_flat},
+        {"bumpy losses: never worse than f0, lower from a slope", 2, 20, GRADE_UNIT, check_never_worse},
+        {"precision: smooth losses, tol 1e-2 .. 1e-6 of the bounds", 3, 20, GRADE_UNIT, check_precision},
+        {"non-smooth loss |t - c|: within 4 tol of the kink", 2, 20, GRADE_UNIT, check_v_shape},
+        {"loss calls: at most 100 per search at tol 1e-4", 2, 20, GRADE_UNIT, check_calls},
+        {"integration: identify UR5e unit 2 (kp, kv, payload)", 4, 150, GRADE_INTEGRATION, check_identify_ur5e},
+        {"integration: identify Panda unit 1 (payload on its bound)", 3, 150, GRADE_INTEGRATION, check_identify_panda},
+    };
+    return grade_main(argc, argv, "4_sysid (the bounded line search)", checks, (int)(sizeof checks / sizeof *checks));
+}
