@@ -64,21 +64,36 @@ macro=S2R_EXERCISE_$(echo "$name" | tr a-z A-Z)
 out="$build/$a"
 mkdir -p "$out" || exit 2
 
+# The whole library, solutions included: one object every assignment's
+# reference grader links to.
+reference_library() {
+    if [ ! -f "$build/impl_reference.o" ] || [ "$root/sim2real.h" -nt "$build/impl_reference.o" ]; then
+        printf '#define SIM2REAL_IMPLEMENTATION\n#include "sim2real.h"\n' > "$build/impl_reference.c"
+        echo "grade: compiling the library with its solutions (once)"
+        $CC $CFLAGS -c "$build/impl_reference.c" -o "$build/impl_reference.o.partial" &&
+            mv "$build/impl_reference.o.partial" "$build/impl_reference.o"
+    fi
+}
+
 # The library without the exercise (every student links to it), and the
 # reference with it: each compiled once, again only when the header changed.
 impl="$out/impl_exercise.o"
 if [ -f "$here/$a/library.o" ]; then
     impl="$here/$a/library.o"   # a kit: the whole library but this exercise, as the instructor built it
+elif ! grep -q "^#ifndef $macro\$" "$root/sim2real.h"; then
+    reference_library || { echo "grade: the library does not compile" >&2; exit 2; }
+    impl="$build/impl_reference.o"   # no exercise point: the whole library
 elif [ ! -f "$impl" ] || [ "$root/sim2real.h" -nt "$impl" ]; then
     printf '#define SIM2REAL_IMPLEMENTATION\n#include "sim2real.h"\n' > "$out/impl.c"
     echo "grade: compiling the library without the $name exercise (once)"
-    $CC $CFLAGS -D$macro -c "$out/impl.c" -o "$impl" || { echo "grade: the library does not compile" >&2; exit 2; }
+    $CC $CFLAGS -D$macro -c "$out/impl.c" -o "$impl.partial" && mv "$impl.partial" "$impl" ||
+        { echo "grade: the library does not compile" >&2; exit 2; }
 fi
-# A student copy holds the stub (it says TODO(course ...)) where the
-# header holds the solution.
 # --library: only build that library and print its file's name (course/kit.sh).
 if [ "${1:-}" = "--library" ]; then echo "$impl"; exit 0; fi
 
+# A student copy holds the stub (it says TODO(course ...)) where the
+# header holds the solution.
 has_solution=$(awk -v n="$name" '$0 == "/* >> solution " n " begin */" { inside = 1; seen = 1 }
     inside && /TODO\(course/ { stub = 1 } $0 == "/* >> solution " n " end */" { inside = 0 }
     END { print (!seen || !stub) ? 1 : 0 }' "$root/sim2real.h")
@@ -89,8 +104,8 @@ reference_grader() {
         if [ -f "$here/$a/library.o" ]; then   # a kit, for an assignment without an exercise point
             $CC $CFLAGS "$here/$a/grade.c" "$here/$a/library.o" -o "$out/grade_reference" $LIBS || return 1
         else
-            printf '#define SIM2REAL_IMPLEMENTATION\n#include "sim2real.h"\n' > "$out/impl.c"
-            $CC $CFLAGS "$here/$a/grade.c" "$out/impl.c" -o "$out/grade_reference" $LIBS || return 1
+            reference_library || return 1
+            $CC $CFLAGS "$here/$a/grade.c" "$build/impl_reference.o" -o "$out/grade_reference" $LIBS || return 1
         fi
     fi
 }
