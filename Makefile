@@ -10,7 +10,7 @@
 #   make answers  the benchmark with known answers (gap attribution, system
 #                 ID against the truth, predicting transfer) on both tasks
 #   make bench    run the benchmarks (ratios, not timings)
-#   make course   the course kit a student receives (build/course/kit/)
+#   make course   the course kits students receive (build/course/kit/N_NAME/)
 
 CC       ?= cc
 CXX      ?= c++
@@ -221,13 +221,13 @@ answers: deps $(EXAMPLES)
 	done
 
 # The course kit (course/README.md is the instructor's guide):
-#   make course   the kit a student receives, in build/course/kit/: the
+#   make course   one kit per assignment, build/course/kit/N_NAME/: the
 #                 student copy of the header (every exercise point's solution
-#                 replaced by its stub), the assignments and their graders,
-#                 with the reference's answers measured
+#                 replaced by its stub), the assignment and its grader, the
+#                 reference's answers, the rest of the library compiled
 #   make test     runs tests/test_course.sh: every grader against the
 #                 reference, the skeletons, correct answers and typical
-#                 mistakes (tests/course/), a folder of submissions, the kit
+#                 mistakes (tests/course/), a folder of submissions, the kits
 course: deps
 	sh course/kit.sh $(BUILD)/course/kit
 

@@ -6,7 +6,8 @@
 #   sh course/grade.sh ASSIGNMENT --reference
 #   sh course/grade.sh ASSIGNMENT --measure | --library
 #
-# ASSIGNMENT   an assignment folder in course/ (1_latency) or its number (1)
+# ASSIGNMENT   an assignment folder in course/ (1_latency), its number (1)
+#              or its name (latency)
 # SUBMISSION   a student's file (e.g. latency.c); a folder holding that file
 #              (one student, named after the folder); or a folder of such
 #              folders or of such files (one student each).  None: the
@@ -49,10 +50,11 @@ LIBS="-lmujoco -lm"
 usage() { sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [ $# -ge 1 ] || usage
 case "$1" in -h|--help) usage ;; esac
-a=$1; shift
-[ -d "$here/$a" ] || a=$(cd "$here" && ls -d "$a"_* 2>/dev/null | head -n 1)
+asked=$1; shift
+a=$asked
+[ -d "$here/$a" ] || a=$(cd "$here" && ls -d "$a"_* [0-9]*_"$a" 2>/dev/null | head -n 1)
 if [ -z "$a" ] || [ ! -f "$here/$a/grade.c" ]; then
-    echo "grade: no assignment '$1' in course/ (there: $(cd "$here" && ls -d [0-9]*_*/ | tr -d / | tr '\n' ' '))" >&2
+    echo "grade: no assignment '$asked' in course/ (there: $(cd "$here" && ls -d [0-9]*_*/ | tr -d / | tr '\n' ' '))" >&2
     exit 2
 fi
 name=${a#*_}
@@ -117,7 +119,8 @@ if [ ! -f "$answers" ]; then
     answers="$out/answers$quick.txt"
     if [ ! -f "$answers" ] || [ "$root/sim2real.h" -nt "$answers" ] || [ "$here/$a/grade.c" -nt "$answers" ]; then
         if [ $has_solution = 0 ]; then
-            echo "grade: no answers: this header has no reference solution for $name and course/$a/answers.txt is missing" >&2
+            echo "grade: no answers: this header is a student copy (no reference solution for $name) and" >&2
+            echo "course/$a/answers.txt is missing; the kit made by 'make course' ships it" >&2
             exit 2
         fi
         echo "grade: measuring the reference's answers (once)"
@@ -143,6 +146,7 @@ grade_one() {
         cp "$out/record.log" "$log"   # the run that measured the answers graded the reference
         bin=""
     elif [ "$src" = "--reference" ]; then
+        [ $has_solution = 1 ] || { echo "grade: --reference: this header is a student copy, with no reference to grade (use the repository)" >&2; exit 2; }
         reference_grader || { echo "grade: the grader does not compile" >&2; exit 2; }
         bin="$out/grade_reference"
     elif [ ! -f "$src" ]; then
@@ -157,10 +161,15 @@ grade_one() {
         bin="$out/grade_student"
         rm -f "$bin"
         if ! $CC $CFLAGS -Wall -D$macro "$here/$a/grade.c" "$src" "$impl" -o "$bin" $LIBS > "$out/compile.log" 2>&1; then
-            head -n 25 "$out/compile.log"
-            echo "FAIL does not compile (the compiler's first messages are above)"
-            echo "0 passed, 1 failed"
-            summary="$summary$who|does not compile|0|-\n"; any_failed=1; return
+            { head -n 25 "$out/compile.log"
+              if [ -f "$here/$a/library.o" ] && grep -q "library.o" "$out/compile.log" && ! grep -q "$src" "$out/compile.log"; then
+                  echo "(the kit's course/$a/library.o does not link here: a kit holds object code for the kind"
+                  echo " of machine it was made on - ask for a kit made on this one)"
+              fi
+              echo "FAIL does not compile (the compiler's first messages are above)"
+              echo "0 passed, 1 failed"; } > "$log"
+            cat "$log"
+            summary="$summary$who|does not compile|0|$log\n"; any_failed=1; return
         fi
         grep -q "warning" "$out/compile.log" && { echo "(compiler warnings:)"; grep -A3 "warning" "$out/compile.log" | head -n 12; }
     fi
@@ -181,6 +190,7 @@ if [ $# = 0 ]; then
     grade_one "skeleton ($a/$file)" "$here/$a/$file"
 fi
 for s in "$@"; do
+    while [ "${s%/}" != "$s" ] && [ "$s" != / ]; do s=${s%/}; done
     if [ "$s" = "--reference" ]; then
         grade_one "reference" --reference
     elif [ -f "$s" ]; then

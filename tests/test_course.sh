@@ -142,19 +142,19 @@ esac
 # Only when every assignment is tested (the kit needs every answer).
 if [ $# = 0 ]; then
     kit="$build/test/kit"
-    if sh course/kit.sh "$kit" > "$build/test/kit.log" 2>&1 && [ -f "$kit/sim2real.h" ] && \
-       ! grep -q '^/\* >> solution [a-z]* begin \*/$' "$kit/course/grade.sh" && \
-       [ "$(grep -c 'TODO(course' "$kit/sim2real.h")" -ge 5 ]; then
-        ok "the kit is made: the student copy, $(ls -d "$kit"/course/[0-9]*_*/ | wc -l) assignments, their answers"
-        # in the kit, with its own header and answers: a correct file passes, the skeleton fails
-        (cd "$kit" && GRADE_BUILD="$kit/build" sh course/grade.sh 1_latency "$root/tests/course/1_latency/right.c") \
+    if sh course/kit.sh "$kit" > "$build/test/kit.log" 2>&1 && [ -f "$kit/1_latency/sim2real.h" ] && \
+       [ -f "$kit/1_latency/course/1_latency/answers.txt" ] && [ ! -d "$kit/1_latency/course/2_randomization" ] && \
+       [ "$(grep -c 'TODO(course' "$kit/1_latency/sim2real.h")" -ge 5 ]; then
+        ok "the kits are made: $(ls -d "$kit"/[0-9]*_*/ | wc -l) assignments, each with the student copy and its answers"
+        # in a kit, with its own header and answers: a correct file passes, the skeleton fails
+        (cd "$kit/1_latency" && GRADE_BUILD="$kit/build" sh course/grade.sh 1_latency "$root/tests/course/1_latency/right.c") \
             > "$build/test/kit_right.log" 2>&1 && ok "in the kit, a correct delay line passes (the kit's header and answers)" \
             || fail "in the kit, a correct delay line does not pass ($build/test/kit_right.log)"
         # an assignment stands alone: the simulator runs on the kit's library, not on the other stubs
-        (cd "$kit" && GRADE_BUILD="$kit/build" sh course/grade.sh 2_randomization "$root/tests/course/2_randomization/right.c") \
+        (cd "$kit/2_randomization" && GRADE_BUILD="$kit/build" sh course/grade.sh 2_randomization "$root/tests/course/2_randomization/right.c") \
             > "$build/test/kit_right2.log" 2>&1 && ok "in the kit, a correct sampler passes, integration checks included" \
             || fail "in the kit, a correct sampler does not pass ($build/test/kit_right2.log)"
-        (cd "$kit" && GRADE_BUILD="$kit/build" sh course/grade.sh 1_latency) > "$build/test/kit_skeleton.log" 2>&1 \
+        (cd "$kit/1_latency" && GRADE_BUILD="$kit/build" sh course/grade.sh 1_latency) > "$build/test/kit_skeleton.log" 2>&1 \
             && fail "in the kit, the skeleton passes" || ok "in the kit, the skeleton as handed out fails"
     else fail "the kit could not be made ($build/test/kit.log)"; tail -n 5 "$build/test/kit.log"; fi
 fi
