@@ -143,7 +143,6 @@ static int docs_check_figure(const char* ref) {
 
 /* --- tests --------------------------------------------------------------- */
 
-#ifndef S2R_NO_FIGURES
 /* The checker itself, on a PNG the library writes and on broken copies. */
 static int test_docs_png_checker(void) {
     const char* path = S2R_TEST_TMP "/s2r_test_docs.png";
@@ -175,7 +174,6 @@ static int test_docs_png_checker(void) {
     CHECK(!docs_match("07_*_training.png", "07_dr_seed1_training.csv"));
     return 0;
 }
-#endif
 
 static int test_docs_readme_figures(void) {
     long size = 0;
@@ -402,9 +400,7 @@ static int test_docs_no_outside_files(void) {
 }
 
 static const test_case docs_tests[] = {
-#ifndef S2R_NO_FIGURES
     {"docs: the PNG check accepts a written figure and rejects broken ones", test_docs_png_checker},
-#endif
     {"docs: every figure README.md names is a whole PNG", test_docs_readme_figures},
     {"docs: notebooks are JSON with cells, stored without outputs", test_docs_notebooks},
     {"docs: the reading paths and the examples' Uses: lines name functions that exist and are called", test_docs_names_exist},
