@@ -38,9 +38,16 @@ TEST_SRC := $(wildcard tests/*.c tests/*.h)
 
 all: deps $(EXAMPLES) $(BENCHES) $(BUILD)/test_main $(BUILD)/test_render
 
-# Install what is missing, through sudo when not root.
-deps:
+# Install what is missing, through sudo when not root.  Every compile waits
+# for the first check ($(DEPS_STAMP), an order-only prerequisite), so even
+# `make -j2` on a fresh machine installs the packages before it compiles.
+DEPS_STAMP := $(BUILD)/.deps-checked
+deps: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory install-missing PACKAGES="$(DEB_PACKAGES)"
+
+$(DEPS_STAMP):
+	@$(MAKE) --no-print-directory install-missing PACKAGES="$(DEB_PACKAGES)"
+	@mkdir -p $(BUILD) && touch $@
 
 # What the test suite adds: clang and its runtimes for the fuzzers, Jupyter
 # for the notebooks.
@@ -55,55 +62,78 @@ install-missing:
 	  echo "installing:$$missing"; SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq --no-install-recommends $$missing; fi
 
-$(BUILD):
-	@mkdir -p $(BUILD)
+# Compile once.  The implementation - sim2real.h and the examples' companion
+# headers (examples/s2r_cli.h, s2r_figures.h, s2r_render.h) - is compiled
+# once per configuration from one generated file, $(IMPL_C), into an object:
+# sim2real.o (-O2), sim2real_render.o (-O2 with rendering, for 08 and
+# test_render), sim2real_asan.o (sanitizers), sim2real_fuzz.o (clang,
+# libFuzzer).  Each example, bench and test keeps its own
+# `#define SIM2REAL_IMPLEMENTATION` line, so it still builds alone
+# (`cc -I. -I/usr/include/stb examples/02_domain_randomization.c -lmujoco -lm`);
+# here it is compiled with -DS2R_IMPLEMENTATION_ELSEWHERE (sim2real.h,
+# section 4), which turns that line off, and linked to the object.  Only the
+# programs that call private functions or count allocations through
+# S2R_MALLOC (tests/test_main.c, bench_main, bench_push) compile the
+# implementation themselves: each is a configuration of its own.
+HEADERS   := sim2real.h $(wildcard examples/s2r_*.h)
+IMPL_C    := $(BUILD)/sim2real_impl.c
+ELSEWHERE := -DS2R_IMPLEMENTATION_ELSEWHERE
 
-$(BUILD)/%: examples/%.c sim2real.h | $(BUILD)
+$(IMPL_C): | $(DEPS_STAMP)
+	printf '#define SIM2REAL_IMPLEMENTATION\n#include "sim2real.h"\n#include "examples/s2r_cli.h"\n#include "examples/s2r_figures.h"\n#include "examples/s2r_render.h"\n' > $@
+
+$(BUILD)/sim2real.o: $(IMPL_C) $(HEADERS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/sim2real_render.o: $(IMPL_C) $(HEADERS)
+	$(CC) $(CPPFLAGS) $(RENDER_CFLAGS) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/%: examples/%.c $(HEADERS) $(BUILD)/sim2real.o
+	$(CC) $(CPPFLAGS) $(ELSEWHERE) $(CFLAGS) $< $(BUILD)/sim2real.o -o $@ $(LDLIBS)
+
+# These explicit rules take precedence over the pattern rules.
+$(BUILD)/08_scene_renders: examples/08_scene_renders.c $(HEADERS) $(BUILD)/sim2real_render.o
+	$(CC) $(CPPFLAGS) $(ELSEWHERE) $(RENDER_CFLAGS) $(CFLAGS) $< $(BUILD)/sim2real_render.o -o $@ $(LDLIBS) $(RENDER_LIBS)
+
+$(BUILD)/test_render: tests/test_render.c tests/test.h tests/stb_image_decoder.h $(HEADERS) $(BUILD)/sim2real_render.o
+	$(CC) $(CPPFLAGS) $(ELSEWHERE) $(RENDER_CFLAGS) $(CFLAGS) $< $(BUILD)/sim2real_render.o -o $@ $(LDLIBS) $(RENDER_LIBS)
+
+WHITEBOX_BENCHES := $(BUILD)/bench_main $(BUILD)/bench_push
+$(WHITEBOX_BENCHES): $(BUILD)/bench_%: bench/bench_%.c $(HEADERS) | $(DEPS_STAMP)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $< -o $@ $(LDLIBS)
 
-# These explicit rules take precedence over the pattern rule above.
-$(BUILD)/08_scene_renders: examples/08_scene_renders.c sim2real.h | $(BUILD)
-	$(CC) $(CPPFLAGS) $(RENDER_CFLAGS) $(CFLAGS) $< -o $@ $(LDLIBS) $(RENDER_LIBS)
-
-$(BUILD)/test_render: tests/test_render.c tests/test.h tests/stb_image_decoder.h sim2real.h | $(BUILD)
-	$(CC) $(CPPFLAGS) $(RENDER_CFLAGS) $(CFLAGS) $< -o $@ $(LDLIBS) $(RENDER_LIBS)
-
-$(BUILD)/bench_%: bench/bench_%.c sim2real.h | $(BUILD)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $< -o $@ $(LDLIBS)
+$(BUILD)/bench_%: bench/bench_%.c $(HEADERS) $(BUILD)/sim2real.o
+	$(CC) $(CPPFLAGS) $(ELSEWHERE) $(CFLAGS) $< $(BUILD)/sim2real.o -o $@ $(LDLIBS)
 
 # The quick start of the header's manual, cut out verbatim so the tests compile it.
-$(BUILD)/quickstart.c: sim2real.h | $(BUILD)
+$(BUILD)/quickstart.c: sim2real.h | $(DEPS_STAMP)
 	awk '/^   #define SIM2REAL_IMPLEMENTATION/{f=1} f{sub(/^   /,""); print} f&&/^}/{exit}' $< > $@
 
-$(BUILD)/test_main: $(TEST_SRC) sim2real.h $(BUILD)/quickstart.c | $(BUILD)
+$(BUILD)/test_main: $(TEST_SRC) $(HEADERS) $(BUILD)/quickstart.c | $(DEPS_STAMP)
 	$(CC) $(CPPFLAGS) $(CFLAGS) tests/test_main.c -o $@ $(LDLIBS)
 
-# The core without the Figures section compiles and runs with no stb on the
-# include path (S2R_NO_FIGURES): the quick start, and the whole suite but the
-# figure tests, built that way.
-$(BUILD)/core_check: $(BUILD)/quickstart.c sim2real.h | $(BUILD)
-	$(CC) -I. -DS2R_NO_FIGURES $(CFLAGS) $< -o $@ $(LDLIBS)
+# The core alone compiles and runs with no stb on the include path: the
+# quick start, built with -I. only.
+$(BUILD)/core_check: $(BUILD)/quickstart.c sim2real.h | $(DEPS_STAMP)
+	$(CC) -I. $(CFLAGS) $< -o $@ $(LDLIBS)
 
-$(BUILD)/test_main_core: $(TEST_SRC) sim2real.h $(BUILD)/quickstart.c | $(BUILD)
-	$(CC) -I. -I$(BUILD) -DS2R_NO_FIGURES $(CFLAGS) tests/test_main.c -o $@ $(LDLIBS)
-
-# The header must also compile as C++.
-$(BUILD)/cxx_check.o: sim2real.h | $(BUILD)
-	printf '#define SIM2REAL_IMPLEMENTATION\n#include "sim2real.h"\n' > $(BUILD)/cxx_check.cpp
+# The header and its companions must also compile as C++.
+$(BUILD)/cxx_check.o: $(IMPL_C) $(HEADERS)
+	cp $(IMPL_C) $(BUILD)/cxx_check.cpp
 	$(CXX) $(CPPFLAGS) $(RENDER_CFLAGS) -O0 -Wall -Wextra -pedantic -fopenmp -c $(BUILD)/cxx_check.cpp -o $@
 
 THREADS ?= $(shell nproc 2>/dev/null || echo 1)
 
 # The suite, then the whole pipeline as a smoke run (quick sizes), on both tasks.
-# Its programs are built first, THREADS at a time (each compiles the whole header),
-# once the packages they need are there.
-TEST_BUILDS := $(BUILD)/test_main $(BUILD)/test_render $(BUILD)/cxx_check.o $(BUILD)/core_check \
-               $(BUILD)/test_main_core $(EXAMPLES)
+# Its programs are built first, THREADS at a time, once the packages they
+# need are there.  tests/test_companions.sh checks that a companion header
+# misused (before sim2real.h, its implementation twice) stops compilation.
+TEST_BUILDS := $(BUILD)/test_main $(BUILD)/test_render $(BUILD)/cxx_check.o $(BUILD)/core_check $(EXAMPLES)
 test: test-deps
 	@$(MAKE) --no-print-directory -j$(THREADS) --output-sync=target $(TEST_BUILDS)
 	./$(BUILD)/test_main
 	./$(BUILD)/core_check
-	S2R_TEST_SHORT=1 ./$(BUILD)/test_main_core
+	sh tests/test_companions.sh "$(CC) $(CPPFLAGS)" $(BUILD)
 	./$(BUILD)/test_render
 	sh tests/test_resume.sh $(BUILD)
 	./$(BUILD)/07_the_table --quick --out $(BUILD)/quick --threads $(THREADS)
@@ -263,22 +293,20 @@ FUZZ_CFLAGS  := -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefin
 FUZZ_ENV     := UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 FUZZERS      := $(patsubst tests/fuzz/%.c,$(BUILD)/%,$(wildcard tests/fuzz/fuzz_*.c))
 
-$(BUILD)/test_main_asan: $(TEST_SRC) sim2real.h $(BUILD)/quickstart.c | $(BUILD)
+$(BUILD)/test_main_asan: $(TEST_SRC) $(HEADERS) $(BUILD)/quickstart.c | $(DEPS_STAMP)
 	$(CC) $(CPPFLAGS) $(SAN_CFLAGS) tests/test_main.c -o $@ $(LDLIBS)
 
-$(BUILD)/test_render_asan: tests/test_render.c tests/test.h tests/stb_image_decoder.h sim2real.h | $(BUILD)
-	$(CC) $(CPPFLAGS) $(RENDER_CFLAGS) $(SAN_CFLAGS) $< -o $@ $(LDLIBS) $(RENDER_LIBS)
-
-# Every example's error exit under the sanitizers too (tests/test_error_exits.sh):
-# the implementation is compiled once with them (sim2real_asan.o) and each
-# example, its own SIM2REAL_IMPLEMENTATION line left out, is linked to it.
+# The implementation compiled once with the sanitizers (and rendering), for
+# the rendering tests and every example's error exit (tests/test_error_exits.sh).
 SAN_EXAMPLES := $(patsubst examples/%.c,$(BUILD)/%_asan,$(wildcard examples/*.c))
-$(BUILD)/sim2real_asan.o: sim2real.h | $(BUILD)
-	printf '#define SIM2REAL_IMPLEMENTATION\n#include "sim2real.h"\n' > $(BUILD)/sim2real_impl.c
-	$(CC) $(CPPFLAGS) $(RENDER_CFLAGS) $(SAN_CFLAGS) -c $(BUILD)/sim2real_impl.c -o $@
-$(BUILD)/%_asan: examples/%.c $(BUILD)/sim2real_asan.o
-	sed '/^#define SIM2REAL_IMPLEMENTATION/d' $< > $(BUILD)/$*_decl.c
-	$(CC) $(CPPFLAGS) $(RENDER_CFLAGS) $(SAN_CFLAGS) $(BUILD)/$*_decl.c $(BUILD)/sim2real_asan.o -o $@ $(LDLIBS) $(RENDER_LIBS)
+$(BUILD)/sim2real_asan.o: $(IMPL_C) $(HEADERS)
+	$(CC) $(CPPFLAGS) $(RENDER_CFLAGS) $(SAN_CFLAGS) -c $< -o $@
+
+$(BUILD)/test_render_asan: tests/test_render.c tests/test.h tests/stb_image_decoder.h $(HEADERS) $(BUILD)/sim2real_asan.o
+	$(CC) $(CPPFLAGS) $(ELSEWHERE) $(RENDER_CFLAGS) $(SAN_CFLAGS) $< $(BUILD)/sim2real_asan.o -o $@ $(LDLIBS) $(RENDER_LIBS)
+
+$(BUILD)/%_asan: examples/%.c $(HEADERS) $(BUILD)/sim2real_asan.o
+	$(CC) $(CPPFLAGS) $(ELSEWHERE) $(RENDER_CFLAGS) $(SAN_CFLAGS) $< $(BUILD)/sim2real_asan.o -o $@ $(LDLIBS) $(RENDER_LIBS)
 
 sanitize: deps
 	@$(MAKE) --no-print-directory -j$(THREADS) --output-sync=target $(BUILD)/test_main_asan $(BUILD)/test_render_asan \
@@ -287,8 +315,11 @@ sanitize: deps
 	$(SAN_ENV) ./$(BUILD)/test_render_asan
 	$(SAN_ENV) sh tests/test_error_exits.sh $(BUILD)
 
-$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c sim2real.h | $(BUILD)
-	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) $< -o $@ $(LDLIBS)
+$(BUILD)/sim2real_fuzz.o: $(IMPL_C) $(HEADERS)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -c $< -o $@
+
+$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(HEADERS) $(BUILD)/sim2real_fuzz.o
+	$(FUZZ_CC) $(CPPFLAGS) $(ELSEWHERE) $(FUZZ_CFLAGS) $< $(BUILD)/sim2real_fuzz.o -o $@ $(LDLIBS)
 
 # Each harness builds and runs THREADS at a time, each for FUZZ_SECONDS.
 FUZZ_RUNS := $(patsubst $(BUILD)/fuzz_%,fuzz-run-%,$(FUZZERS))

@@ -52,6 +52,7 @@ static long s2r_bench_allocations;  /* every S2R_MALLOC/REALLOC since start */
 #define S2R_FREE(p) free(p)
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
+#include "../examples/s2r_cli.h"
 #include <string.h>
 
 #define ENVS 8

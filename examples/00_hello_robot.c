@@ -12,6 +12,8 @@
    Next: 01_the_gap.c - one controller, the simulator and real units. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
+#include "s2r_cli.h"
+#include "s2r_figures.h"
 #include <stdio.h>
 
 #define HOLD_SECONDS 2.0

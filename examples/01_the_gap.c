@@ -18,13 +18,15 @@
 
    Uses: s2r_sim_init, s2r_real_robot_init_scene, s2r_task_init, s2r_expert_init,
          s2r_evaluate, s2r_task_ppo_config, s2r_ppo_init, s2r_train,
-         s2r_policy_save, s2r_evaluate_sim_and_real, s2r_figure_*.
+         s2r_plot_training_csv, s2r_policy_save, s2r_evaluate_sim_and_real, s2r_figure_*.
    Writes: DIR/01_the_gap.csv, DIR/01_the_gap.png, DIR/01_pure_sim.ckpt,
            DIR/01_pure_sim_training.csv, DIR/01_pure_sim_training.png,
            DIR/01_pure_sim.csv.
    Next: 02_domain_randomization.c - the same PPO on randomized physics. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
+#include "s2r_cli.h"
+#include "s2r_figures.h"
 #include <stdio.h>
 
 #define ROBOTS 5        /* nominal, randomized, three real units */
@@ -149,10 +151,12 @@ static s2r_result train_pure_sim(const s2r_options* opt, long long steps, int ep
     if ((res = s2r_ppo_init(&ppo, &pc, obs_dim, act_dim)) != S2R_OK) { fprintf(stderr, "%s\n", ppo.error); return res; }
     training.label = "pure sim";
     training.csv_path = s2r_path(csv, sizeof csv, opt->out, "01_pure_sim_training.csv");
-    training.curve_png = s2r_path(png, sizeof png, opt->out, "01_pure_sim_training.png");
     s2r_training_use_options(&training, opt, "01_pure_sim", state, sizeof state);
     printf("\nPure sim: PPO on the nominal simulator for %lld steps\n", steps);
     res = s2r_train(&training, &ppo, error);
+    if (res == S2R_OK)   /* its learning curve, from the CSV training wrote */
+        res = s2r_plot_training_csv(training.csv_path, s2r_path(png, sizeof png, opt->out, "01_pure_sim_training.png"),
+                                    training.label, error);
     if (res == S2R_OK) res = s2r_policy_save(&ppo.policy, &ppo.adam, s2r_path(ckpt, sizeof ckpt, opt->out, "01_pure_sim.ckpt"));
     policy = s2r_policy_controller(&ppo.policy);
     if (res == S2R_OK)

@@ -20,7 +20,7 @@
    simulator only: it has no stand-in fleet).
 
    Uses: s2r_options_ranges, s2r_randomization_write, s2r_adr_init,
-         s2r_train, s2r_policy_save, s2r_adr_write_csv,
+         s2r_train, s2r_plot_training_csv, s2r_policy_save, s2r_adr_write_csv,
          s2r_evaluate_sim_and_real, s2r_robustness_sweep.
    Writes: DIR/02_ranges.txt, DIR/02_dr.ckpt, DIR/02_dr_training.csv,
            DIR/02_dr_training.png, DIR/02_dr.csv; and, to show what the
@@ -34,6 +34,8 @@
    Next: 03_system_id.c - measure the real unit and re-centre the ranges. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
+#include "s2r_cli.h"
+#include "s2r_figures.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -345,11 +347,12 @@ int main(int argc, char** argv) {
     }
     training.label = "domain randomization";
     training.csv_path = s2r_path(csv, sizeof csv, opt.out, "02_dr_training.csv");
-    training.curve_png = s2r_path(png, sizeof png, opt.out, "02_dr_training.png");
     s2r_training_use_options(&training, &opt, "02_dr", state, sizeof state);
     s2r_interrupt_catch();   /* Ctrl-C saves the training state; --resume goes on */
     printf("PPO on randomized simulators for %lld steps%s\n", steps, opt.adr ? ", ranges grown by ADR" : "");
     if ((res = s2r_train(&training, &ppo, error)) != S2R_OK ||
+        (res = s2r_plot_training_csv(training.csv_path, s2r_path(png, sizeof png, opt.out, "02_dr_training.png"),
+                                     training.label, error)) != S2R_OK ||
         (res = s2r_policy_save(&ppo.policy, &ppo.adam, s2r_path(path, sizeof path, opt.out, "02_dr.ckpt"))) != S2R_OK ||
         (opt.adr && (res = write_adr(&opt, &adr, error)) != S2R_OK)) {
         fprintf(stderr, "%s\n", error[0] ? error : ppo.policy.error);

@@ -56,6 +56,8 @@
    Next: 04_finetune.c - fine-tune on real demonstrations. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
+#include "s2r_cli.h"
+#include "s2r_figures.h"
 #include <stdio.h>
 #include <string.h>
 

@@ -13,6 +13,7 @@
    Next: 06_staged_deployment.c - taking the best policy to a fleet. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
+#include "s2r_cli.h"
 #include <stdio.h>
 #include <string.h>
 

@@ -45,6 +45,8 @@
    Next: 07_the_table.c - every row of the recipe table. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
+#include "s2r_cli.h"
+#include "s2r_figures.h"
 #include <stdio.h>
 #include <string.h>
 

@@ -44,7 +44,7 @@
 
    Uses: s2r_options_ranges, s2r_identify_unit, s2r_identify_object, s2r_collect_unit_demos, s2r_train,
          s2r_finetune_on_unit, s2r_clone_demos, s2r_evaluate_sim_and_real,
-         s2r_figure_*.
+         s2r_plot_training_csv, s2r_figure_*.
    --task reach (the default) or push picks the task; push's files start
    with 07_push_ instead of 07_.
    Writes: DIR/07_table.md, DIR/07_table.csv, DIR/07_table.png,
@@ -57,6 +57,8 @@
            are skipped). */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
+#include "s2r_cli.h"
+#include "s2r_figures.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -259,12 +261,13 @@ static int train_row(const s2r_options* opt, int row, const s2r_randomization* r
     snprintf(name, sizeof name, "%s_%s_seed%llu_training.csv", prefix(opt), row_file[row], (unsigned long long)seed);
     t.csv_path = s2r_path(csv, sizeof csv, opt->out, name);
     snprintf(name, sizeof name, "%s_%s_seed%llu_training.png", prefix(opt), row_file[row], (unsigned long long)seed);
-    t.curve_png = s2r_path(png, sizeof png, opt->out, name);
+    s2r_path(png, sizeof png, opt->out, name);
     snprintf(name, sizeof name, "%s_%s_seed%llu.ckpt", prefix(opt), row_file[row], (unsigned long long)seed);
     s2r_path(ckpt, cap, opt->out, name);
     snprintf(name, sizeof name, "%s_%s_seed%llu", prefix(opt), row_file[row], (unsigned long long)seed);
     s2r_training_use_options(&t, opt, name, state, sizeof state);   /* --resume skips finished runs */
     bad = (res = s2r_train(&t, &ppo, error)) != S2R_OK ? fail(row_name[row], error)
+        : s2r_plot_training_csv(t.csv_path, png, t.label, error) != S2R_OK ? fail(png, error)   /* its learning curve */
         : s2r_policy_save(&ppo.policy, &ppo.adam, ckpt) != S2R_OK ? fail(ckpt, ppo.policy.error) : 0;
     if (res == S2R_ERR_INTERRUPTED) bad = fail("stopped", "run again with --resume to continue");
     charge(cost, start, ppo.global_step);

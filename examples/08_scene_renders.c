@@ -25,7 +25,7 @@
    as on a first deployment.
 
    Rendering is headless: MuJoCo's own renderer drawing into an OSMesa
-   (software) context, see "Rendering" in sim2real.h.  It needs the
+   (software) context, see examples/s2r_render.h.  It needs the
    library built with -DS2R_RENDER and linked with -lOSMesa (Debian:
    libosmesa6-dev); without them this program says so and exits.
 
@@ -38,6 +38,9 @@
    Next: README.md - the table, and where to go from here. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
+#include "s2r_cli.h"
+#include "s2r_figures.h"
+#include "s2r_render.h"
 #include <stdio.h>
 #include <string.h>
 

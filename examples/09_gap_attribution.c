@@ -29,6 +29,8 @@
            rate and interval) and DIR/09_attribution.png. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
+#include "s2r_cli.h"
+#include "s2r_figures.h"
 #include <stdio.h>
 #include <string.h>
 

@@ -31,6 +31,8 @@
            parameter). */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
+#include "s2r_cli.h"
+#include "s2r_figures.h"
 #include <stdio.h>
 #include <string.h>
 

@@ -37,6 +37,8 @@
            alarms, delays). */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
+#include "s2r_cli.h"
+#include "s2r_figures.h"
 #include <stdio.h>
 #include <string.h>
 

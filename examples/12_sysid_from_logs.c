@@ -47,6 +47,7 @@
            without --log also DIR/12_log_0.csv .. 12_log_3.csv. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
+#include "s2r_cli.h"
 #include <stdio.h>
 #include <string.h>
 

@@ -12,6 +12,8 @@ static long s2r_test_allocations;
 #define S2R_FREE(p) free(p)
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
+#include "../examples/s2r_cli.h"
+#include "../examples/s2r_figures.h"
 #include <string.h>
 #include "test.h"
 
@@ -19,12 +21,7 @@ static long s2r_test_allocations;
 #include "test_robot.c"
 #include "test_gap.c"
 #include "test_sim.c"
-#ifndef S2R_NO_FIGURES   /* the core alone: everything but the figures (make test runs both builds) */
 #include "test_plot.c"
-#define PLOT_GROUP GROUP(plot_tests),
-#else
-#define PLOT_GROUP
-#endif
 #include "test_learn.c"
 #include "test_sysid.c"
 #include "test_deploy.c"
@@ -99,7 +96,7 @@ typedef struct test_group { const test_case* cases; int count; } test_group;
 #define GROUP(a) {a, (int)(sizeof a / sizeof a[0])}
 
 int main(int argc, char** argv) {
-    const test_group groups[] = {GROUP(robot_tests), GROUP(tools_tests), GROUP(gap_tests), GROUP(sim_tests), PLOT_GROUP GROUP(learn_tests), GROUP(learn_slow_tests), GROUP(sysid_tests), GROUP(deploy_tests), GROUP(recipe_tests), GROUP(push_tests), GROUP(harden_tests), GROUP(docs_tests), GROUP(manual_tests), GROUP(recipe_slow_tests)};
+    const test_group groups[] = {GROUP(robot_tests), GROUP(tools_tests), GROUP(gap_tests), GROUP(sim_tests), GROUP(plot_tests), GROUP(learn_tests), GROUP(learn_slow_tests), GROUP(sysid_tests), GROUP(deploy_tests), GROUP(recipe_tests), GROUP(push_tests), GROUP(harden_tests), GROUP(docs_tests), GROUP(manual_tests), GROUP(recipe_slow_tests)};
     int g, passed = 0, failed = 0;
     for (g = 0; g < (int)(sizeof groups / sizeof groups[0]); g++)
         test_run(groups[g].cases, groups[g].count, argc > 1 ? argv[1] : NULL, &passed, &failed);

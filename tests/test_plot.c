@@ -1,4 +1,4 @@
-/* tests/test_plot.c - tests of the Figures section.
+/* tests/test_plot.c - tests of the figures (examples/s2r_figures.h).
 
    Each test draws a small figure and checks pixels where the data must (or
    must not) land, using s2r_figure_to_pixel to find them; PNGs are decoded
@@ -102,6 +102,73 @@ static int test_plot_png_roundtrip(void) {
     s2r_figure_free(&fig);
     remove(path);
     CHECK(same);   /* PNG is lossless: the file holds exactly the rendered pixels */
+    return 0;
+}
+
+/* A training CSV (as s2r_train writes it) drawn as a learning curve: a PNG of
+   1100 x 420 px; a missing CSV, one with no rows, a NULL path and an
+   unwritable PNG are errors with a sentence, and leave no PNG. */
+static int test_plot_training_csv(void) {
+    const char* csv = S2R_TEST_TMP "/s2r_test_plot_training.csv";
+    const char* png = S2R_TEST_TMP "/s2r_test_plot_training.png";
+    char error[S2R_ERROR_LEN];
+    s2r_ppo_stats st;
+    unsigned char* img;
+    int i, w = 0, h = 0, comp = 0;
+    FILE* f = fopen(csv, "wb");
+    CHECK(f != NULL);
+    memset(&st, 0, sizeof st);
+    CHECK(s2r_ppo_stats_csv_header(f) == S2R_OK);
+    for (i = 1; i <= 6; i++) {
+        st.update = i;
+        st.global_step = 2048LL * i;
+        st.mean_return = i == 3 ? NAN : (float)(10 * i);   /* no episode ended: a gap */
+        st.success_rate = i == 3 ? NAN : 0.15f * (float)i;
+        CHECK(s2r_ppo_stats_csv_row(f, &st) == S2R_OK);
+    }
+    fclose(f);
+    remove(png);
+    CHECKF(s2r_plot_training_csv(csv, png, "seed 1", error) == S2R_OK, "%s", error);
+    img = stbi_load(png, &w, &h, &comp, 3);
+    CHECK(img != NULL);
+    stbi_image_free(img);
+    CHECKF(w == 1100 && h == 420, "decoded %d x %d", w, h);
+    remove(png);
+    CHECK(s2r_plot_training_csv(S2R_TEST_TMP "/s2r_test_no_such.csv", png, NULL, error) == S2R_ERR_IO &&
+          strstr(error, "s2r_test_no_such.csv"));
+    CHECK(s2r_plot_training_csv(NULL, png, NULL, error) == S2R_ERR_INVALID_ARGUMENT);
+    CHECK(s2r_plot_training_csv(csv, NULL, NULL, error) == S2R_ERR_INVALID_ARGUMENT);
+    CHECK(s2r_plot_training_csv(csv, S2R_TEST_TMP "/s2r_no_such_folder/x.png", NULL, error) == S2R_ERR_IO && error[0]);
+    f = fopen(csv, "wb");
+    CHECK(f != NULL);
+    CHECK(s2r_ppo_stats_csv_header(f) == S2R_OK);   /* the header alone */
+    fclose(f);
+    CHECK(s2r_plot_training_csv(csv, png, NULL, error) == S2R_ERR_PARSE && strstr(error, "no training rows"));
+    CHECK((f = fopen(png, "rb")) == NULL);
+    remove(csv);
+    return 0;
+}
+
+/* s2r_ppo_stats_csv_parse reads back what s2r_ppo_stats_csv_row wrote, and
+   refuses the header. */
+static int test_plot_stats_csv_parse(void) {
+    char line[512];
+    s2r_ppo_stats a, b;
+    FILE* f = tmpfile();
+    CHECK(f != NULL);
+    memset(&a, 0, sizeof a);
+    a.update = 7; a.global_step = 123456789LL; a.learning_rate = 3e-4f; a.episodes = 12;
+    a.mean_return = -4.5f; a.success_rate = 0.25f; a.minibatches = 32; a.skipped = 1; a.diverged = 2;
+    CHECK(s2r_ppo_stats_csv_header(f) == S2R_OK && s2r_ppo_stats_csv_row(f, &a) == S2R_OK);
+    rewind(f);
+    CHECK(fgets(line, sizeof line, f) != NULL);
+    CHECK(!s2r_ppo_stats_csv_parse(line, &b));
+    CHECK(fgets(line, sizeof line, f) != NULL);
+    fclose(f);
+    CHECK(s2r_ppo_stats_csv_parse(line, &b));
+    CHECK(b.update == 7 && b.global_step == 123456789LL && b.episodes == 12 && b.mean_return == -4.5f &&
+          b.success_rate == 0.25f && b.minibatches == 32 && b.skipped == 1 && b.diverged == 2);
+    CHECK(!s2r_ppo_stats_csv_parse("7,8,not a number", &b));
     return 0;
 }
 
@@ -449,6 +516,8 @@ static int test_plot_deterministic_and_text_safe(void) {
 static const test_case plot_tests[] = {
     {"plot_manual_example", test_plot_manual_example},
     {"plot_png_roundtrip", test_plot_png_roundtrip},
+    {"plot_training_csv", test_plot_training_csv},
+    {"plot_stats_csv_parse", test_plot_stats_csv_parse},
     {"plot_line_colours_pixels", test_plot_line_colours_pixels},
     {"plot_nan_breaks_line", test_plot_nan_breaks_line},
     {"plot_errors_have_messages", test_plot_errors_have_messages},

@@ -17,6 +17,8 @@
    of two or more from each. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
+#include "../examples/s2r_figures.h"
+#include "../examples/s2r_render.h"
 #include <stdlib.h>
 #include <string.h>
 #include "test.h"

@@ -22,6 +22,7 @@
        ./build/fuzz_options -dict=tests/fuzz/options.dict -max_total_time=60 CORPUS_COPY */
 #define SIM2REAL_IMPLEMENTATION
 #include "../../sim2real.h"
+#include "../../examples/s2r_cli.h"
 #include <stdlib.h>
 #include <string.h>
 

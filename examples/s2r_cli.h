@@ -1,0 +1,535 @@
+/* s2r_cli.h - running sim2real.h's examples: command line, output folder,
+               progress, arm facts (a companion header of sim2real.h)
+
+   What every example program shares and the recipe itself does not need:
+   the options they all take (s2r_options_parse, s2r_example_start), the
+   output folder (made, and claimed so two runs never write one), the
+   names of an example's files per task, output files written whole,
+   whether progress can redraw in place, peak memory, and an arm's facts
+   printed as a table.  Ctrl-C stays in sim2real.h (s2r_interrupt_catch),
+   since s2r_train honours it; so does s2r_file_exists.
+
+   Including it.  After sim2real.h, in every file that uses it:
+       #define SIM2REAL_IMPLEMENTATION    // in one file only
+       #include "sim2real.h"
+       #include "s2r_cli.h"
+   The one SIM2REAL_IMPLEMENTATION compiles this header's implementation
+   too, in the same translation unit as the core's, whose private helpers
+   (s2r__fail, s2r__calloc, ...) it uses: define it before sim2real.h is
+   first included, in the file that includes every companion the program
+   uses.  S2R_IMPLEMENTATION_ELSEWHERE (sim2real.h, section 4) turns it
+   off for a file linked to an implementation compiled elsewhere.
+   Included before sim2real.h, or a second time with the implementation
+   in the same file, it stops compilation with an #error saying so.
+   Needs only what sim2real.h needs.
+*/
+#ifndef SIM2REAL_H
+#error "include sim2real.h before s2r_cli.h"
+#endif
+#ifndef S2R_CLI_H
+#define S2R_CLI_H
+
+/* ==========================================================================
+   Running the examples: command line, output folder, progress
+   ==========================================================================
+   Every example takes the same options:
+
+     --robot ur5e|panda   which arm (default ur5e)
+     --seed N             training / experiment seed (default 1)
+     --real-seed N        first unit of the real fleet to use (default 1)
+     --seeds N            number of training seeds, where an example uses several (3)
+     --threads N          worker threads for rollouts, updates, cloning, evaluation (default 1)
+     --out DIR            where artifacts go, created if missing (default out)
+     --quick              smoke-run sizes: the whole step in seconds
+     --resume             continue interrupted training from its saved state in DIR
+     --checkpoint-every N training updates between saved states (10)
+     --mjcf FILE          your arm's MJCF (the conventions in Robots), for the
+                          built-in --robot
+     --ranges FILE        a ranges file (s2r_randomization_write), e.g. what
+                          system identification recentred, to train on
+     --log FILE           a trajectory file (CSV, see Trajectory files); give it
+                          once per file, up to S2R_OPTIONS_MAX_LOGS
+     --history K          frames of history the policy sees (0..S2R_HISTORY_MAX;
+                          0, a policy without memory)
+     --adr                automatic domain randomization: the ranges grow from
+                          their centres during training (s2r_adr)
+     --privileged         a privileged critic: the value network also sees the
+                          simulator's parameters (s2r_training.privileged_critic)
+     --joint NAME[J]      system identification: fit joint J's own NAME (kp, kv,
+                          torque_limit, damping, armature, frictionloss; joints
+                          from 1), e.g. --joint kp[4] for a joint the report
+                          flags; up to S2R_OPTIONS_MAX_JOINTS
+     --help               print the options
+
+   An unknown option, a missing value or a malformed number is an error
+   (S2R_ERR_PARSE) naming the option; nothing is half-parsed. */
+
+#define S2R_OPTIONS_MAX_LOGS 16   /* --log files one run takes */
+#define S2R_OPTIONS_MAX_JOINTS 8  /* --joint entries one run takes */
+
+typedef struct s2r_options {
+    s2r_robot_kind robot;       /* --robot; S2R_ROBOT_UR5E                 */
+    s2r_task_kind  task;        /* --task; S2R_TASK_REACH                  */
+    uint64_t       seed;        /* --seed; 1                               */
+    uint64_t       real_seed;   /* --real-seed; 1                          */
+    int            seeds;       /* --seeds; 3                              */
+    int            threads;     /* --threads; 1                            */
+    int            quick;       /* --quick; 0                              */
+    int            resume;      /* --resume; 0                             */
+    int            checkpoint_every; /* --checkpoint-every; 10 (updates)   */
+    int            help;        /* --help was given; 0                     */
+    char           out[256];    /* --out; "out"                            */
+    char           mjcf[256];   /* --mjcf; "" (none)                       */
+    char           ranges[256]; /* --ranges; "" (none)                     */
+    int            history;     /* --history; 0                            */
+    int            adr;         /* --adr; 0                                */
+    int            privileged;  /* --privileged; 0                         */
+    int            n_logs;      /* --log given this many times; 0          */
+    char           logs[S2R_OPTIONS_MAX_LOGS][256];   /* --log, in order  */
+    int            n_joints;    /* --joint given this many times; 0        */
+    s2r_param      joint_param[S2R_OPTIONS_MAX_JOINTS];   /* --joint NAME */
+    int            joint[S2R_OPTIONS_MAX_JOINTS];         /* ... and J    */
+    unsigned       given;       /* S2R_OPT_* bits of the options given     */
+} s2r_options;
+
+/* The options, as bits: what a program uses (s2r_options_only) and what
+   was given (s2r_options.given). */
+enum {
+    S2R_OPT_ROBOT = 1u << 0, S2R_OPT_TASK = 1u << 1, S2R_OPT_SEED = 1u << 2, S2R_OPT_REAL_SEED = 1u << 3,
+    S2R_OPT_SEEDS = 1u << 4, S2R_OPT_THREADS = 1u << 5, S2R_OPT_OUT = 1u << 6, S2R_OPT_QUICK = 1u << 7,
+    S2R_OPT_RESUME = 1u << 8,  /* --resume and --checkpoint-every */
+    S2R_OPT_MJCF = 1u << 9, S2R_OPT_RANGES = 1u << 10, S2R_OPT_LOG = 1u << 11, S2R_OPT_HISTORY = 1u << 12,
+    S2R_OPT_ADR = 1u << 13, S2R_OPT_PRIVILEGED = 1u << 14, S2R_OPT_JOINT = 1u << 15
+};
+
+S2RDEF s2r_options s2r_options_default(void);
+S2RDEF s2r_result  s2r_options_parse(s2r_options* options, int argc, char** argv, char* error);
+S2RDEF void        s2r_options_usage(const char* program, const char* purpose);
+/* S2R_ERR_PARSE naming the first option given that a program does not use
+   (`used`: S2R_OPT_* bits), so that "--resume" or "--task push" never
+   passes silently where it would change nothing. */
+S2RDEF s2r_result  s2r_options_only(const s2r_options* options, unsigned used, char* error);
+/* The training ranges a program starts from: the file --ranges names when
+   given (s2r_randomization_load), else the task's defaults
+   (s2r_task_randomization).  Errors are the loader's, naming the file. */
+S2RDEF s2r_result  s2r_options_ranges(const s2r_options* options, s2r_randomization* out, char* error);
+/* How every example starts: parse the command line, print the usage on
+   --help, refuse options it does not use (`used`), hand --threads to
+   OpenMP when given, and make and claim --out (s2r_claim_dir).  S2R_OK to
+   go on; otherwise stop with *status as the exit status (0 after --help, 2
+   for a bad command line, 1 for an unusable folder), the reason printed. */
+S2RDEF s2r_result  s2r_example_start(s2r_options* options, int argc, char** argv, const char* purpose,
+                                     unsigned used, int* status);
+/* Create a folder (and its parents) if missing and check it can be written:
+   S2R_ERR_IO with a message otherwise. */
+S2RDEF s2r_result  s2r_make_dir(const char* path, char* error);
+/* Make an output folder (s2r_make_dir) and claim it for this process: the
+   examples' first step.  DIR/.sim2real.lock holds its
+   pid until the process exits (removed at exit).  A folder another live
+   process holds is refused (S2R_ERR_IO naming the process), so two runs
+   never write one folder; a lock left by a process that is gone (killed,
+   whether or not its parent has reaped it yet) is taken over.  (Liveness
+   is read from /proc on Linux; elsewhere a lock is only taken over once
+   removed by hand.)  A process holds one folder: claiming another
+   releases the first. */
+S2RDEF s2r_result  s2r_claim_dir(const char* dir, char* error);
+/* dir + "/" + file into out (cap bytes); returns out. */
+S2RDEF const char* s2r_path(char* out, size_t cap, const char* dir, const char* file);
+/* An example's file for the task: --out + "/" + example + ("_push" for
+   push) + "_" + name, e.g. "out/07_push_table.csv" (reach's names have no
+   task: they were the first); returns out. */
+S2RDEF const char* s2r_task_path(char* out, size_t cap, const s2r_options* opt, const char* example,
+                                 const char* name);
+/* An example's output file, whole or not at all: s2r_file_create at
+   `path`, printing the reason to stderr when it fails; returns the stream
+   to write, or NULL.  s2r_output_commit is s2r_file_commit, likewise. */
+S2RDEF FILE*       s2r_output_create(s2r_file* file, const char* path);
+S2RDEF s2r_result  s2r_output_commit(s2r_file* file);
+/* 1 when standard output is a terminal (progress bars redraw in place). */
+S2RDEF int         s2r_stdout_is_terminal(void);
+/* Make a training run resumable from the options: its state goes to
+   DIR/<name>.state every --checkpoint-every updates and is picked up again
+   with --resume.  `path` (cap bytes) keeps the file name for t. */
+S2RDEF void        s2r_training_use_options(s2r_training* t, const s2r_options* opt, const char* name,
+                                            char* path, size_t cap);
+/* Peak resident memory of this process so far, MiB (Linux: VmHWM from
+   /proc/self/status); -1 where that is not available. */
+S2RDEF double      s2r_peak_memory_mib(void);
+/* Print an arm's facts: joints, limits, torques, masses, workspace. */
+S2RDEF void        s2r_arm_info_print(const s2r_arm_info* info);
+
+
+#endif /* S2R_CLI_H */
+
+#if defined(SIM2REAL_IMPLEMENTATION) && !defined(S2R_IMPLEMENTATION_ELSEWHERE)
+#ifdef S2R_CLI_IMPLEMENTATION_DONE
+#error "s2r_cli.h: its implementation is already in this file (included twice with SIM2REAL_IMPLEMENTATION defined)"
+#endif
+#define S2R_CLI_IMPLEMENTATION_DONE
+#ifndef SIM2REAL_IMPLEMENTATION_DONE
+#error "s2r_cli.h: define SIM2REAL_IMPLEMENTATION before sim2real.h is first included (this implementation uses the core's)"
+#endif
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#if defined(__unix__) || defined(__APPLE__)
+#include <unistd.h>
+#endif
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* ==========================================================================
+   Running the examples (implementation)
+   ========================================================================== */
+
+S2RDEF s2r_options s2r_options_default(void) {
+    s2r_options o;
+    memset(&o, 0, sizeof o);
+    o.robot = S2R_ROBOT_UR5E;
+    o.seed = 1;
+    o.real_seed = 1;
+    o.seeds = 3;
+    o.threads = 1;
+    o.checkpoint_every = 10;
+    snprintf(o.out, sizeof o.out, "out");
+    return o;
+}
+
+/* A whole decimal number in [lo, hi]. */
+static int s2r__parse_count(const char* text, unsigned long long lo, unsigned long long hi, unsigned long long* out) {
+    char* end = NULL;
+    unsigned long long v;
+    if (!text || *text < '0' || *text > '9') return 0;   /* strtoull takes blanks and signs */
+    errno = 0;
+    v = strtoull(text, &end, 10);
+    if (errno || *end || v < lo || v > hi) return 0;
+    *out = v;
+    return 1;
+}
+
+/* Each option's S2R_OPT_* bit. */
+static const struct { const char* name; unsigned bit; } s2r__option_bits[] = {
+    {"--robot", S2R_OPT_ROBOT}, {"--task", S2R_OPT_TASK}, {"--seed", S2R_OPT_SEED}, {"--real-seed", S2R_OPT_REAL_SEED},
+    {"--seeds", S2R_OPT_SEEDS}, {"--threads", S2R_OPT_THREADS}, {"--out", S2R_OPT_OUT}, {"--quick", S2R_OPT_QUICK},
+    {"--resume", S2R_OPT_RESUME}, {"--checkpoint-every", S2R_OPT_RESUME}, {"--mjcf", S2R_OPT_MJCF},
+    {"--ranges", S2R_OPT_RANGES}, {"--log", S2R_OPT_LOG}, {"--history", S2R_OPT_HISTORY}, {"--adr", S2R_OPT_ADR},
+    {"--privileged", S2R_OPT_PRIVILEGED}, {"--joint", S2R_OPT_JOINT}};
+
+/* A path option's value into out[cap]. */
+static s2r_result s2r__option_path(const char* name, const char* value, char* out, size_t cap, char* error) {
+    if (!*value || strlen(value) >= cap)
+        return s2r__fail(error, S2R_ERR_PARSE, "%s needs a path of 1..%d characters", name, (int)cap - 1);
+    snprintf(out, cap, "%s", value);
+    return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_example_start(s2r_options* options, int argc, char** argv, const char* purpose, unsigned used,
+                                    int* status) {
+    char error[S2R_ERROR_LEN];
+    *status = 2;
+    if (s2r_options_parse(options, argc, argv, error) != S2R_OK || s2r_options_only(options, used, error) != S2R_OK) {
+        fprintf(stderr, "%s\n", error);
+        return S2R_ERR_PARSE;
+    }
+    if (options->help) {
+        s2r_options_usage(argv[0], purpose);
+        *status = 0;
+        return S2R_ERR_STATE;
+    }
+#ifdef _OPENMP
+    if (options->given & S2R_OPT_THREADS) omp_set_num_threads(options->threads);   /* else OpenMP's default */
+#endif
+    if (s2r_claim_dir(options->out, error) != S2R_OK) {
+        fprintf(stderr, "%s\n", error);
+        *status = 1;
+        return S2R_ERR_IO;
+    }
+    *status = 0;
+    return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_options_ranges(const s2r_options* options, s2r_randomization* out, char* error) {
+    s2r_randomization r;
+    s2r_result res;
+    if (!o || !out) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "options ranges: options and out are required");
+    r = s2r_task_randomization(options->task);   /* a file adjusts the task's defaults */
+    res = options->ranges[0] ? s2r_randomization_load(&r, options->ranges, error) : S2R_OK;
+    if (res == S2R_OK) *out = r;
+    return res;
+}
+
+S2RDEF s2r_result s2r_options_only(const s2r_options* options, unsigned used, char* error) {
+    size_t k;
+    for (k = 0; k < sizeof s2r__option_bits / sizeof *s2r__option_bits; k++)
+        if ((options->given & s2r__option_bits[k].bit) && !(used & s2r__option_bits[k].bit))
+            return s2r__fail(error, S2R_ERR_PARSE, "%s does nothing in this program (see --help)", s2r__option_bits[k].name);
+    return S2R_OK;
+}
+
+/* One option at argv[*i] (advancing past its value). */
+static s2r_result s2r__parse_option(s2r_options* o, int argc, char** argv, int* i, char* error) {
+    const char* name = argv[*i];
+    const char* value = *i + 1 < argc ? argv[*i + 1] : NULL;
+    unsigned long long v;
+    size_t k;
+    for (k = 0; k < sizeof s2r__option_bits / sizeof *s2r__option_bits; k++)
+        if (!strcmp(name, s2r__option_bits[k].name)) o->given |= s2r__option_bits[k].bit;
+    if (!strcmp(name, "--quick")) { o->quick = 1; return S2R_OK; }
+    if (!strcmp(name, "--resume")) { o->resume = 1; return S2R_OK; }
+    if (!strcmp(name, "--adr")) { o->adr = 1; return S2R_OK; }
+    if (!strcmp(name, "--privileged")) { o->privileged = 1; return S2R_OK; }
+    if (!strcmp(name, "--help") || !strcmp(name, "-h")) { o->help = 1; return S2R_OK; }
+    if (strcmp(name, "--robot") && strcmp(name, "--task") && strcmp(name, "--seed") && strcmp(name, "--real-seed") &&
+        strcmp(name, "--seeds") && strcmp(name, "--threads") && strcmp(name, "--out") &&
+        strcmp(name, "--checkpoint-every") && strcmp(name, "--mjcf") && strcmp(name, "--ranges") && strcmp(name, "--log") &&
+        strcmp(name, "--history") && strcmp(name, "--joint"))
+        return s2r__fail(error, S2R_ERR_PARSE, "unknown option '%.60s' (try --help)", name);
+    if (!value) return s2r__fail(error, S2R_ERR_PARSE, "option %s needs a value", name);
+    if (!strncmp(value, "--", 2))   /* "--out --quick": the value forgotten, not a folder named --quick */
+        return s2r__fail(error, S2R_ERR_PARSE, "option %s needs a value, not the option '%.60s'", name, value);
+    (*i)++;
+    if (!strcmp(name, "--robot")) {
+        o->robot = s2r_robot_kind_find(value);
+        if (o->robot != S2R_ROBOT_UR5E && o->robot != S2R_ROBOT_PANDA)
+            return s2r__fail(error, S2R_ERR_PARSE, "--robot takes ur5e or panda, not '%.60s'", value);
+    } else if (!strcmp(name, "--task")) {
+        o->task = s2r_task_kind_find(value);
+        if (o->task == S2R_TASK_COUNT) return s2r__fail(error, S2R_ERR_PARSE, "--task takes reach or push, not '%.60s'", value);
+    } else if (!strcmp(name, "--out")) {
+        if (!*value || strlen(value) >= sizeof o->out)
+            return s2r__fail(error, S2R_ERR_PARSE, "--out needs a folder name of 1..%d characters", (int)sizeof o->out - 1);
+        snprintf(o->out, sizeof o->out, "%s", value);
+    } else if (!strcmp(name, "--mjcf")) {
+        return s2r__option_path(name, value, o->mjcf, sizeof o->mjcf, error);
+    } else if (!strcmp(name, "--ranges")) {
+        return s2r__option_path(name, value, o->ranges, sizeof o->ranges, error);
+    } else if (!strcmp(name, "--log")) {
+        if (o->n_logs >= S2R_OPTIONS_MAX_LOGS)
+            return s2r__fail(error, S2R_ERR_PARSE, "--log is given more than %d times", S2R_OPTIONS_MAX_LOGS);
+        return s2r__option_path(name, value, o->logs[o->n_logs++], sizeof o->logs[0], error);
+    } else if (!strcmp(name, "--joint")) {
+        s2r__token t, base;
+        int joint, p;
+        t.s = value;
+        t.n = (int)strlen(value);
+        base = t;
+        if (o->n_joints >= S2R_OPTIONS_MAX_JOINTS)
+            return s2r__fail(error, S2R_ERR_PARSE, "--joint is given more than %d times", S2R_OPTIONS_MAX_JOINTS);
+        base.n = t.n < 64 ? s2r__joint_suffix(t, &joint) : -1;
+        p = base.n > 0 && base.n < t.n ? s2r__find_param_token(base) : S2R_PARAM_COUNT;
+        if (!s2r__is_joint_wise((s2r_param)p) || joint < 1 || joint > S2R_MAX_JOINTS)
+            return s2r__fail(error, S2R_ERR_PARSE, "--joint takes NAME[J]: kp, kv, torque_limit, damping, armature or "
+                             "frictionloss of joint J = 1..%d (e.g. kp[4]), not '%.60s'", S2R_MAX_JOINTS, value);
+        o->joint_param[o->n_joints] = (s2r_param)p;
+        o->joint[o->n_joints++] = joint;
+    } else if (!strcmp(name, "--threads") || !strcmp(name, "--seeds")) {
+        if (!s2r__parse_count(value, 1, 64, &v))
+            return s2r__fail(error, S2R_ERR_PARSE, "%s takes a whole number from 1 to 64, not '%.60s'", name, value);
+        if (name[2] == 't') o->threads = (int)v; else o->seeds = (int)v;
+    } else if (!strcmp(name, "--history")) {
+        if (!s2r__parse_count(value, 0, S2R_HISTORY_MAX, &v))
+            return s2r__fail(error, S2R_ERR_PARSE, "--history takes a whole number from 0 to %d, not '%.60s'",
+                             S2R_HISTORY_MAX, value);
+        o->history = (int)v;
+    } else if (!strcmp(name, "--checkpoint-every")) {
+        if (!s2r__parse_count(value, 1, 1000000, &v))
+            return s2r__fail(error, S2R_ERR_PARSE, "--checkpoint-every takes a whole number from 1 to 1000000, not '%.60s'", value);
+        o->checkpoint_every = (int)v;
+    } else {
+        if (!s2r__parse_count(value, 0, 0xFFFFFFFFull, &v))
+            return s2r__fail(error, S2R_ERR_PARSE, "%s takes a whole number from 0 to 4294967295, not '%.60s'", name, value);
+        if (!strcmp(name, "--seed")) o->seed = v; else o->real_seed = v;
+    }
+    return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_options_parse(s2r_options* options, int argc, char** argv, char* error) {
+    s2r_options o = s2r_options_default();
+    int i;
+    for (i = 1; i < argc; i++) {
+        s2r_result res = s2r__parse_option(&o, argc, argv, &i, error);
+        if (res != S2R_OK) return res;
+    }
+    *options = o;
+    return S2R_OK;
+}
+
+S2RDEF void s2r_training_use_options(s2r_training* t, const s2r_options* opt, const char* name,
+                                     char* path, size_t cap) {
+    char file[128];
+    snprintf(file, sizeof file, "%s.state", name);
+    t->state_path = s2r_path(path, cap, opt->out, file);
+    t->state_every = opt->checkpoint_every;
+    t->resume = opt->resume;
+}
+
+S2RDEF double s2r_peak_memory_mib(void) {
+    FILE* f = fopen("/proc/self/status", "r");
+    char line[256];
+    double kib = -1;
+    if (!f) return -1;
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, "VmHWM:", 6)) kib = atof(line + 6);
+    fclose(f);
+    return kib < 0 ? -1 : kib / 1024.0;
+}
+
+
+S2RDEF void s2r_options_usage(const char* program, const char* purpose) {
+    printf("%s - %s\n\n"
+           "  --robot ur5e|panda   which arm (default ur5e)\n"
+           "  --task reach|push    which task (default reach)\n"
+           "  --seed N             experiment seed (default 1)\n"
+           "  --real-seed N        first unit of the real fleet (default 1)\n"
+           "  --seeds N            training seeds where several are used (default 3)\n"
+           "  --threads N          worker threads for rollouts, updates, cloning, evaluation (default 1)\n"
+           "  --out DIR            output folder, created if missing (default out)\n"
+           "  --quick              smoke-run sizes\n"
+           "  --resume             continue interrupted training from its saved state\n"
+           "  --checkpoint-every N training updates between saved states (default 10)\n"
+           "  --mjcf FILE          your arm's MJCF instead of the built-in --robot\n"
+           "  --ranges FILE        a ranges file to train on (e.g. one system ID recentred)\n"
+           "  --log FILE           a trajectory CSV (once per file, up to %d)\n"
+           "  --history K          frames of history the policy sees (default 0)\n"
+           "  --adr                automatic domain randomization: ranges grow during training\n"
+           "  --privileged         a privileged critic: the value network also sees the parameters\n"
+           "  --joint NAME[J]      system ID: fit joint J's own NAME (e.g. kp[4]; up to %d)\n",
+           program, purpose, S2R_OPTIONS_MAX_LOGS, S2R_OPTIONS_MAX_JOINTS);
+}
+
+S2RDEF s2r_result s2r_make_dir(const char* path, char* error) {
+    char buf[512], probe[560];
+    size_t i, len = path ? strlen(path) : 0;
+    FILE* f;
+    if (len == 0 || len >= sizeof buf) return s2r__fail(error, S2R_ERR_IO, "output folder name is empty or too long");
+    memcpy(buf, path, len + 1);
+    for (i = 1; i <= len; i++)    /* every prefix ending at a '/' or the end */
+        if (buf[i] == '/' || buf[i] == '\0') {
+            char c = buf[i];
+            buf[i] = '\0';
+            if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+                return s2r__fail(error, S2R_ERR_IO, "cannot create folder '%s': %s", buf, strerror(errno));
+            buf[i] = c;
+        }
+    snprintf(probe, sizeof probe, "%s/.s2r_write_probe", path);
+    f = fopen(probe, "w");
+    if (!f) return s2r__fail(error, S2R_ERR_IO, "folder '%s' is not writable: %s", path, strerror(errno));
+    fclose(f);
+    remove(probe);
+    return S2R_OK;
+}
+
+S2RDEF const char* s2r_path(char* out, size_t cap, const char* dir, const char* file) {
+    snprintf(out, cap, "%s/%s", dir, file);
+    return out;
+}
+
+S2RDEF const char* s2r_task_path(char* out, size_t cap, const s2r_options* opt, const char* example,
+                                 const char* name) {
+    snprintf(out, cap, "%s/%s%s_%s", opt->out, example, opt->task == S2R_TASK_PUSH ? "_push" : "", name);
+    return out;
+}
+
+S2RDEF FILE* s2r_output_create(s2r_file* file, const char* path) {
+    char error[S2R_ERROR_LEN];
+    if (s2r_file_create(file, path, error) == S2R_OK) return file->f;
+    fprintf(stderr, "%s\n", error);
+    return NULL;
+}
+
+S2RDEF s2r_result s2r_output_commit(s2r_file* file) {
+    char error[S2R_ERROR_LEN];
+    s2r_result res = s2r_file_commit(file, error);
+    if (res != S2R_OK) fprintf(stderr, "%s\n", error);
+    return res;
+}
+
+
+static char s2r__claimed_lock[S2R_PATH_LEN];   /* this process's lock file, "" none */
+
+static void s2r__release_dir(void) {
+    if (s2r__claimed_lock[0]) remove(s2r__claimed_lock);
+    s2r__claimed_lock[0] = '\0';
+}
+
+/* Whether process `pid` is running (1 where that cannot be told). */
+static int s2r__process_alive(unsigned long pid) {
+#if defined(__linux__)
+    char path[64], text[256];
+    const char* state;
+    size_t n;
+    FILE* f;
+    snprintf(path, sizeof path, "/proc/%lu/stat", pid);
+    if (!(f = fopen(path, "rb"))) return 0;
+    n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    /* "pid (name) S ...": a zombie (Z) has exited and waits only to be reaped */
+    state = strrchr(text, ')');
+    return !(state && state[1] == ' ' && (state[2] == 'Z' || state[2] == 'X'));
+#else
+    (void)pid;
+    return 1;
+#endif
+}
+
+/* The pid in a lock file; 0 when there is none or it cannot be read. */
+static unsigned long s2r__lock_owner(const char* path) {
+    char text[32];
+    unsigned long owner = 0;
+    FILE* f = fopen(path, "rb");
+    if (!f) return 0;
+    if (!fgets(text, sizeof text, f) || sscanf(text, "%lu", &owner) != 1) owner = 0;
+    fclose(f);
+    return owner;
+}
+
+S2RDEF s2r_result s2r_claim_dir(const char* dir, char* error) {
+    static int registered;
+    char path[S2R_PATH_LEN], text[32];
+    unsigned long owner, me = s2r__process_id();
+    if (!dir || strlen(dir) + 16 >= sizeof path) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "no folder, or its name is too long");
+    if (s2r_make_dir(dir, error) != S2R_OK) return S2R_ERR_IO;
+    s2r_path(path, sizeof path, dir, ".sim2real.lock");
+    owner = s2r__lock_owner(path);
+    if (owner && owner != me && s2r__process_alive(owner))
+        return s2r__fail(error, S2R_ERR_IO, "folder '%s' is in use by process %lu (%s): wait for it or choose "
+                         "another --out (remove the lock if that process is gone)", dir, owner, path);
+    snprintf(text, sizeof text, "%lu\n", me);
+    if (s2r_file_write_all(path, text, strlen(text), error) != S2R_OK) return S2R_ERR_IO;
+    if ((owner = s2r__lock_owner(path)) != me)   /* two starting at once: the last rename wins, the other backs off */
+        return s2r__fail(error, S2R_ERR_IO, "folder '%s' was claimed by process %lu at the same moment", dir, owner);
+    if (s2r__claimed_lock[0] && strcmp(s2r__claimed_lock, path) != 0) s2r__release_dir();   /* one folder at a time */
+    snprintf(s2r__claimed_lock, sizeof s2r__claimed_lock, "%s", path);
+    if (!registered) registered = atexit(s2r__release_dir) == 0;
+    return S2R_OK;
+}
+
+S2RDEF int s2r_stdout_is_terminal(void) {
+#if defined(__unix__) || defined(__APPLE__)
+    return isatty(1);
+#else
+    return 0;
+#endif
+}
+
+S2RDEF void s2r_arm_info_print(const s2r_arm_info* info) {
+    int j;
+    printf("%s: %d joints, %.2f kg, physics dt %.4f s\n", info->name, info->n_joints, info->total_mass, info->physics_dt);
+    printf("  %-14s %8s %8s %8s %9s %9s %7s\n", "joint", "min", "max", "home", "torque", "speed", "link");
+    printf("  %-14s %8s %8s %8s %9s %9s %7s\n", "", "rad", "rad", "rad", "N m", "rad/s", "kg");
+    for (j = 0; j < info->n_joints; j++)
+        printf("  %-14s %8.3f %8.3f %8.3f %9.1f %9.3f %7.3f\n", info->joint_name[j], info->q_min[j], info->q_max[j],
+               info->q_home[j], info->torque_limit[j], info->velocity_limit[j], info->link_mass[j]);
+    printf("  targets drawn in x [%.2f, %.2f], y [%.2f, %.2f], z [%.2f, %.2f] m\n", info->workspace_lo[0],
+           info->workspace_hi[0], info->workspace_lo[1], info->workspace_hi[1], info->workspace_lo[2], info->workspace_hi[2]);
+}
+
+
+#endif /* SIM2REAL_IMPLEMENTATION */
+
+/* LICENSE: the same as sim2real.h's (MIT), at the end of that file. */
