@@ -255,7 +255,7 @@ S2RDEF s2r_result s2r_example_start(s2r_options* options, int argc, char** argv,
 S2RDEF s2r_result s2r_options_ranges(const s2r_options* options, s2r_randomization* out, char* error) {
     s2r_randomization r;
     s2r_result res;
-    if (!o || !out) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "options ranges: options and out are required");
+    if (!options || !out) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "options ranges: options and out are required");
     r = s2r_task_randomization(options->task);   /* a file adjusts the task's defaults */
     res = options->ranges[0] ? s2r_randomization_load(&r, options->ranges, error) : S2R_OK;
     if (res == S2R_OK) *out = r;
