@@ -151,6 +151,16 @@
                              define at its top, linked to an implementation
                              compiled once elsewhere (the Makefile builds
                              the examples, benches and tests that way)
+   S2R_EXERCISE_LATENCY, S2R_EXERCISE_RANDOMIZATION, S2R_EXERCISE_PPO,
+   S2R_EXERCISE_SYSID, S2R_EXERCISE_GATES
+                             leave out one step of the recipe for your own
+                             definitions, same signatures (the course kit,
+                             course/README.md): the delay line and jitter
+                             (s2r_delay_*); s2r_dist_sample and
+                             s2r_randomization_sample; s2r_gae and
+                             s2r_ppo_clipped_loss; s2r_line_minimize;
+                             s2r_wilson_interval and s2r_sprt_decide.  Each
+                             is a block marked ">> exercise NAME"
    The companions' switches are in their own manuals: S2R_RENDER,
    S2R_RENDER_SAMPLES and S2R_RENDER_SHADOW_SIZE in examples/s2r_render.h,
    S2R_NO_STB_IMAGE_WRITE_IMPLEMENTATION in examples/s2r_figures.h.
