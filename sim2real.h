@@ -253,7 +253,19 @@
                            exact operating characteristic, shadow, canary,
                            CUSUM and Page-Hinkley drift, log
    The examples' own sections are companion headers in examples/, each with
-   its manual at the top; include them after this file:
+   its manual at the top.  Include them after this file, in every file that
+   uses them:
+       #define SIM2REAL_IMPLEMENTATION    // in one file only
+       #include "sim2real.h"
+       #include "s2r_figures.h"           // and the others it uses
+   The one SIM2REAL_IMPLEMENTATION compiles their implementations too, in
+   the same translation unit as the core's, whose private helpers
+   (s2r__fail, s2r__calloc, ...) they use: define it before sim2real.h is
+   first included, in the file that includes every companion the program
+   uses (S2R_IMPLEMENTATION_ELSEWHERE, section 4, turns it off for a file
+   linked to an implementation compiled elsewhere).  A companion included
+   before sim2real.h, or a second time with the implementation in the same
+   file, stops compilation with an #error saying so.
      examples/s2r_cli.h      running the examples: command line, output
                              folder, progress, arm facts
      examples/s2r_figures.h  PNG line plots, bar charts, histograms, and the

@@ -14,13 +14,8 @@
        #include "sim2real.h"
        #include "s2r_cli.h"
    The one SIM2REAL_IMPLEMENTATION compiles this header's implementation
-   too, in the same translation unit as the core's, whose private helpers
-   (s2r__fail, s2r__calloc, ...) it uses: define it before sim2real.h is
-   first included, in the file that includes every companion the program
-   uses.  S2R_IMPLEMENTATION_ELSEWHERE (sim2real.h, section 4) turns it
-   off for a file linked to an implementation compiled elsewhere.
-   Included before sim2real.h, or a second time with the implementation
-   in the same file, it stops compilation with an #error saying so.
+   too; the rules, and the #error that a wrong order stops with, are in
+   sim2real.h's manual, section 8.
    Needs only what sim2real.h needs.
 */
 #ifndef SIM2REAL_H

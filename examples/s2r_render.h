@@ -8,20 +8,15 @@
    Debian's libosmesa6-dev, link -lOSMesa); without it this header
    declares nothing, so a program can say how to enable rendering.
 
-   Including it.  After sim2real.h, in every file that uses it, and after s2r_figures.h (the captions and the
-   PNG writer are the figures'):
+   Including it.  After sim2real.h and s2r_figures.h (the captions and
+   the PNG writer are the figures'), in every file that uses it:
        #define SIM2REAL_IMPLEMENTATION    // in one file only
        #include "sim2real.h"
        #include "s2r_figures.h"
        #include "s2r_render.h"
    The one SIM2REAL_IMPLEMENTATION compiles this header's implementation
-   too, in the same translation unit as the core's, whose private helpers
-   (s2r__fail, s2r__calloc, ...) it uses: define it before sim2real.h is
-   first included, in the file that includes every companion the program
-   uses.  S2R_IMPLEMENTATION_ELSEWHERE (sim2real.h, section 4) turns it
-   off for a file linked to an implementation compiled elsewhere.
-   Included before sim2real.h, or a second time with the implementation
-   in the same file, it stops compilation with an #error saying so.
+   too; the rules, and the #error that a wrong order stops with, are in
+   sim2real.h's manual, section 8.
 
    Configuration (before including it):
      S2R_RENDER              compile the renders; link -lOSMesa
