@@ -152,7 +152,7 @@ test: test-deps
 	./$(BUILD)/13_recipe_depth --quick --out $(BUILD)/quick_push
 	./$(BUILD)/13_recipe_depth --adr --quick --out $(BUILD)/quick_push
 	./$(BUILD)/13_recipe_depth --privileged --quick --out $(BUILD)/quick_push
-	sh tests/test_course.sh
+	GRADE_REFERENCE_LIBRARY=$(BUILD)/sim2real.o THREADS=$(THREADS) sh tests/test_course.sh
 	@$(MAKE) --no-print-directory notebooks sanitize fuzz
 
 # The notebooks (notebooks/*.ipynb), executed headless in recipe order with

@@ -95,8 +95,8 @@ GRADE_FN int grade_reference(const char* key, const double* got, double* want, i
 GRADE_FN const char* grade_submission(void);
 
 /* Parse --record FILE / --answers FILE / --only TEXT / --submission FILE,
-   run the checks, print
-   the report.  `assignment` names the grader in its first line. */
+   run the checks, print the report.  `assignment` names the grader in its
+   first line. */
 GRADE_FN int grade_main(int argc, char** argv, const char* assignment, const grade_check* checks, int count);
 
 /* ------------------------------------------------------------------------ */
@@ -179,7 +179,7 @@ GRADE_FN void grade_answer(const char* key, const double* got, int n, double tol
     if (!grade_reference(key, got, want, n)) return;
     for (i = 0; i < n; i++)
         if (!grade_close(got[i], want[i], tol) && shown++ < 3)
-            grade_fail("%s[%d]: got %.9g, expected %.9g", key, i, got[i], want[i]);
+            grade_fail("%s, value %d of %d: got %.9g, the reference gives %.9g", key, i + 1, n, got[i], want[i]);
 }
 
 /* The answers file: one "key n v1 ... vn" per line. */

@@ -34,6 +34,7 @@ ok()   { echo "ok   course: $1"; passed=$((passed + 1)); }
 fail() { echo "FAIL course: $1"; failed=$((failed + 1)); }
 
 assignments=${*:-$(cd course && ls -d [0-9]*_*/ | tr -d /)}
+tested_all=0; [ $# = 0 ] && tested_all=1
 
 # --- 1. the student copy ----------------------------------------------------
 copy="$build/test/student/sim2real.h"
@@ -78,11 +79,13 @@ else
 fi
 
 # --- 2. every grader against the reference, the skeleton, right and wrong ---
-expect_rc() {   # expect_rc WHAT RC LOG
-    [ "$2" = "$3" ]
-}
-for a in $assignments; do
-    [ -f "course/$a/grade.c" ] || { fail "$a: no course/$a/grade.c"; continue; }
+# The libraries the graders link to, compiled first, two at a time.
+printf '%s\n' $assignments | xargs -P "${THREADS:-2}" -I{} sh course/grade.sh {} --library > "$build/test/libraries.log" 2>&1 ||
+    { fail "the graders' libraries do not compile ($build/test/libraries.log)"; tail -n 20 "$build/test/libraries.log"; }
+# One assignment's lines ("ok ..." / "FAIL ..."), on standard output.
+test_assignment() {
+    a=$1
+    [ -f "course/$a/grade.c" ] || { fail "$a: no course/$a/grade.c"; return; }
     log="$build/test/$a"
     sh course/grade.sh "$a" --reference > "$log.reference.log" 2>&1
     if [ $? = 0 ] && grep -q '^[1-9][0-9]* passed, 0 failed$' "$log.reference.log"; then
@@ -113,6 +116,21 @@ for a in $assignments; do
         else fail "$a: $(basename "$f") not caught as expected (rc $rc, expected FAIL $expect; $flog)"; fi
     done
     [ $wrong -ge 2 ] && ok "$a: $wrong typical mistakes kept as tests" || fail "$a: fewer than two wrong implementations in tests/course/$a"
+}
+
+# Two assignments at a time (each grader is one process; their folders are
+# their own), their lines printed in order and counted.
+set -- $assignments
+while [ $# -gt 0 ]; do
+    test_assignment "$1" > "$build/test/$1.out" 2>&1 &
+    if [ $# -gt 1 ]; then (test_assignment "$2") > "$build/test/$2.out" 2>&1; shift; fi
+    wait
+    shift
+done
+for a in $assignments; do
+    cat "$build/test/$a.out"
+    passed=$((passed + $(grep -c '^ok   course: ' "$build/test/$a.out")))
+    failed=$((failed + $(grep -c '^FAIL course: ' "$build/test/$a.out")))
 done
 
 # --- 3. a folder of submissions, graded in one command ---------------------
@@ -120,7 +138,8 @@ case " $assignments " in *" 1_latency "*)
     sub="$build/test/submissions"
     rm -rf "$sub" && mkdir -p "$sub/ada" "$sub/grace" "$sub/linus" "$sub/ken" "$sub/dennis" "$sub/barbara"
     cp tests/course/1_latency/right.c "$sub/ada/latency.c"
-    cp tests/course/1_latency/wrong_off_by_one.c "$sub/grace/latency.c"
+    # a wrong file includes right.c beside it: grace gets the two in one file
+    { printf '#define MISTAKE_OFF_BY_ONE\n'; cat tests/course/1_latency/right.c; } > "$sub/grace/latency.c"
     printf '#include "sim2real.h"\nthis is not C\n' > "$sub/linus/latency.c"
     sed 's/^S2RDEF void s2r_delay_push(s2r_delay_line\* line, const double\* x) {$/&\n    *(volatile int*)0 = 1;/' \
         tests/course/1_latency/right.c > "$sub/dennis/latency.c"
@@ -140,7 +159,7 @@ esac
 
 # --- 4. the kit a student receives, used as a student would ---------------
 # Only when every assignment is tested (the kit needs every answer).
-if [ $# = 0 ]; then
+if [ $tested_all = 1 ]; then
     kit="$build/test/kit"
     if sh course/kit.sh "$kit" > "$build/test/kit.log" 2>&1 && [ -f "$kit/1_latency/sim2real.h" ] && \
        [ -f "$kit/1_latency/course/1_latency/answers.txt" ] && [ ! -d "$kit/1_latency/course/2_randomization" ] && \

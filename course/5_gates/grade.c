@@ -59,6 +59,7 @@ static const char* wilson_diagnosis(int k, int n, double lo, double hi) {
                "Wilson's score interval";
     model_wilson(k, n, 1.645, &a, &b);
     if (fabs(lo - a) < 1e-9 && fabs(hi - b) < 1e-9) return " - this is the Wilson interval with z = 1.645 (90 %); use z = 1.96";
+    if (n > 0 && lo == 0 && hi == 1) return " - [0, 1] says nothing: is the interval computed at all?";
     if (k < n && hi == 1) return " - the upper bound is 1: a one-sided interval? Both bounds are needed";
     if (k > 0 && lo == 0) return " - the lower bound is 0: a one-sided interval? Both bounds are needed";
     return "";
@@ -149,7 +150,8 @@ static void check_wilson_shape(void) {
             s2r_wilson_interval(k, n, &lo, &hi);
             s2r_wilson_interval(n - k, n, &lo2, &hi2);
             if (!(lo >= 0 && hi <= 1 && lo < hi)) {
-                if (bad++ < 4) grade_fail("%d of %d: [%g, %g] is not an interval inside [0, 1]", k, n, lo, hi);
+                if (bad++ < 4) grade_fail("%d of %d: [%g, %g] is not an interval inside [0, 1]%s", k, n, lo, hi,
+                                          lo == hi ? " (it has zero width)" : "");
             } else if (!(lo <= p + 1e-12 && p <= hi + 1e-12)) {
                 if (bad++ < 4) grade_fail("%d of %d: [%g, %g] does not contain the observed rate %g", k, n, lo, hi, p);
             } else if (!(fabs(lo - (1 - hi2)) <= 1e-12 && fabs(hi - (1 - lo2)) <= 1e-12)) {
@@ -216,6 +218,7 @@ static void check_wilson_coverage(void) {
                      "above 92 %% there; the normal (Wald) interval collapses near 0 and 1)", ns[i], at, 100 * least);
         for (j = 0; j < 4; j++) got[4 * i + j] = coverage(ns[i], ps[j]);
     }
+    /* the exact coverage at n = 20, 50, 100 and p = 0.1, 0.3, 0.5, 0.9, against the reference's */
     grade_answer("wilson_coverage_n20_50_100_p1_3_5_9", got, 12, 1e-9);
 }
 
@@ -239,7 +242,7 @@ static void check_sprt_llr(void) {
             model_sprt(&cs[i], k, n, &want);
             got[8 * i + j] = llr;
             GRADE_EXPECT(grade_close(llr, want, 1e-9),
-                         "p0 %.2f, p1 %.2f: %d successes of %d gave llr %.9g, expected k log(p1/p0) + (n - k) "
+                         "p0 %.2f, p1 %.2f: k = %d, n = %d gave llr %.9g, expected k log(p1/p0) + (n - k) "
                          "log((1-p1)/(1-p0)) = %.9g%s", cs[i].p0, cs[i].p1, k, n, llr, want,
                          grade_close(llr, -want, 1e-9) ? " (the sign is flipped: it is the evidence FOR p1)" : "");
             w = s2r_sprt_decide(&cs[i], k, n, NULL);
@@ -266,7 +269,7 @@ static void check_sprt_boundaries(void) {
                 double ignored;
                 swapped.alpha = c.beta;
                 swapped.beta = c.alpha;
-                grade_fail("p0 0.60, p1 0.90, alpha 0.02, beta 0.25: %d successes of %d (llr %.3f) gave %s, expected %s: "
+                grade_fail("p0 0.60, p1 0.90, alpha 0.02, beta 0.25: k = %d, n = %d (llr %.3f) gave %s, expected %s: "
                            "PASS once llr >= log((1 - beta) / alpha) = %.3f, FAIL once llr <= log(beta / (1 - alpha)) = "
                            "%.3f%s", k, n, want_llr, vname(v), vname(want), upper, lower,
                            v == model_sprt(&swapped, k, n, &ignored)
@@ -317,7 +320,7 @@ static void check_sprt_truncation(void) {
             double want_llr;
             s2r_verdict want = model_sprt(&c, k, beyond[n], &want_llr), v = s2r_sprt_decide(&c, k, beyond[n], NULL);
             if (v != want && bad++ < 4)
-                grade_fail("max_n 80: %d successes of %d (llr %.3f) gave %s, expected %s: at max_n and beyond the test "
+                grade_fail("max_n 80: k = %d, n = %d (llr %.3f) gave %s, expected %s: at max_n and beyond the test "
                            "never continues - FAIL unless the llr reached the pass boundary %.3f", k, beyond[n], want_llr,
                            vname(v), vname(want), log(0.9 / 0.05));
         }

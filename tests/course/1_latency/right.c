@@ -1,6 +1,8 @@
 /* A correct delay line written apart from the reference: `newest` counts
    pushes, and the slot is taken modulo capacity when read.  It must pass
-   every check of course/1_latency. */
+   every check of course/1_latency.  The typical mistakes of
+   tests/course/1_latency/wrong_*.c each switch on a wrong variant here
+   (#ifdef MISTAKE_...). */
 #include "sim2real.h"
 #include <stdlib.h>
 #include <string.h>
@@ -35,8 +37,18 @@ S2RDEF void s2r_delay_push(s2r_delay_line* line, const double* x) {
 
 S2RDEF const double* s2r_delay_peek(const s2r_delay_line* line, int k) {
     int slot;
+#ifdef MISTAKE_NO_CLAMP
+    /* the mistake: k taken modulo the capacity instead of clamped to 0 .. capacity - 1 */
+    k = ((k % line->capacity) + line->capacity) % line->capacity;
+#else
     k = k < 0 ? 0 : (k >= line->capacity ? line->capacity - 1 : k);
+#endif
+#ifdef MISTAKE_OFF_BY_ONE
+    /* the mistake: one slot too far back, the sample k + 1 pushes ago */
+    slot = line->newest - k - 1;
+#else
     slot = line->newest - k;
+#endif
     if (slot < 0) slot += line->capacity;
     return &line->data[slot * line->width];
 }
@@ -61,7 +73,11 @@ S2RDEF int s2r_delay_jitter_next(s2r_delay_jitter* j, s2r_rng* rng) {
     if (j->jitter > 0) k = k - j->jitter + s2r_rng_int(rng, 2 * j->jitter + 1);
     if (k > j->max) k = j->max;
     if (k < 0) k = 0;
-    if (k > j->last + 1) k = j->last + 1;
+#ifdef MISTAKE_JITTER_GOES_BACK
+    /* the mistake: no limit from the last age used, so ages jump back and forth */
+#else
+    if (k > j->last + 1) k = j->last + 1;   /* never older than the last sample used + 1 */
+#endif
     j->last = k;
     return k;
 }

@@ -3,9 +3,18 @@
    normal chooses its proposal by the mass of the interval rather than its
    width.  Its draws differ from the reference's, so the grader's
    statistical bands are what it passes by.  It must pass every check of
-   course/2_randomization. */
+   course/2_randomization.  The typical mistakes of
+   tests/course/2_randomization/wrong_*.c each switch on a wrong variant
+   here (#ifdef MISTAKE_...). */
 #include "sim2real.h"
 #include <math.h>
+
+#ifdef MISTAKE_HIDDEN_RAND
+/* the mistake: every uniform number below comes from the C library's rand(), not from the rng passed in */
+#include <stdlib.h>
+static double hidden_uniform(s2r_rng* rng) { (void)rng; return rand() / ((double)RAND_MAX + 1.0); }
+#define s2r_rng_uniform hidden_uniform
+#endif
 
 /* Phi(b) - Phi(a) for the standard normal. */
 static double mass_between(double a, double b) {
@@ -18,6 +27,10 @@ static double mass_between(double a, double b) {
 static double standard_truncated(s2r_rng* rng, double a, double b) {
     double peak = a > 0 ? a : b < 0 ? b : 0;
     int tries;
+#ifdef MISTAKE_TRUNC_NORMAL_CLAMPED
+    /* the mistake: one normal draw clamped to [a, b] instead of drawn again, its mass outside piled on a and b */
+    return s2r_clamp(s2r_rng_normal(rng), a, b);
+#endif
     if (mass_between(a, b) >= 0.5) {
         for (tries = 0; tries < S2R_TRUNC_NORMAL_TRIES; tries++) {
             double z = s2r_rng_normal(rng);
@@ -40,7 +53,12 @@ S2RDEF double s2r_dist_sample(const s2r_dist* d, s2r_rng* rng) {
     if (d->kind == S2R_DIST_UNIFORM) {
         x = d->hi - (d->hi - d->lo) * s2r_rng_uniform(rng);
     } else if (d->kind == S2R_DIST_LOG_UNIFORM) {
+#ifdef MISTAKE_LOG_UNIFORM_LINEAR
+        /* the mistake: uniform in x, not in log(x), as for a uniform range */
+        x = d->hi - (d->hi - d->lo) * s2r_rng_uniform(rng);
+#else
         x = d->lo * pow(d->hi / d->lo, s2r_rng_uniform(rng));
+#endif
     } else {
         if (!(d->std > 0)) return s2r_clamp(d->mean, d->lo, d->hi);
         x = d->mean + d->std * standard_truncated(rng, (d->lo - d->mean) / d->std, (d->hi - d->mean) / d->std);
@@ -51,12 +69,20 @@ S2RDEF double s2r_dist_sample(const s2r_dist* d, s2r_rng* rng) {
 S2RDEF void s2r_randomization_sample(const s2r_randomization* r, s2r_rng* rng, double values[S2R_PARAM_COUNT]) {
     int p;
     for (p = 0; p < S2R_PARAM_COUNT; p++) {
+#ifdef MISTAKE_DISABLED_DRAWN
+        /* the mistake: a disabled entry is drawn too (the draw then thrown away below), moving the rng */
+        if (!r->p[p].enabled) (void)s2r_dist_sample(&r->p[p].dist, rng);
+#endif
         if (r->p[p].enabled) {
             values[p] = s2r_dist_sample(&r->p[p].dist, rng);
             continue;
         }
         switch (r->p[p].mode) {
+#ifdef MISTAKE_DISABLED_ZERO
+        /* the mistake: 0 for a scale too, whose identity is 1 */
+#else
         case S2R_APPLY_SCALE: values[p] = 1.0; break;
+#endif
         default: values[p] = 0.0; break;
         }
     }

@@ -2,31 +2,5 @@
    scale entry that is a friction, a gain or a timestep of zero, not the
    nominal value (the identity of scale is 1).
    expect: FAIL table: enabled entries drawn, disabled at identity */
-#include "sim2real.h"
-#include <math.h>
-
-S2RDEF double s2r_dist_sample(const s2r_dist* d, s2r_rng* rng) {
-    switch (d->kind) {
-    case S2R_DIST_FIXED: return d->mean;
-    case S2R_DIST_UNIFORM:
-        if (d->lo == d->hi) return d->lo;
-        return s2r_clamp(d->lo + (d->hi - d->lo) * s2r_rng_uniform(rng), d->lo, d->hi);
-    case S2R_DIST_LOG_UNIFORM:
-        if (d->lo == d->hi) return d->lo;
-        return s2r_clamp(exp(log(d->lo) + log(d->hi / d->lo) * s2r_rng_uniform(rng)), d->lo, d->hi);
-    case S2R_DIST_TRUNC_NORMAL:
-        if (d->std <= 0 || d->lo == d->hi) return s2r_clamp(d->mean, d->lo, d->hi);
-        for (;;) {   /* rejection: draw again until inside */
-            double x = d->mean + d->std * s2r_rng_normal(rng);
-            if (x >= d->lo && x <= d->hi) return x;
-        }
-    default: return NAN;
-    }
-}
-
-
-S2RDEF void s2r_randomization_sample(const s2r_randomization* r, s2r_rng* rng, double values[S2R_PARAM_COUNT]) {
-    int p;
-    for (p = 0; p < S2R_PARAM_COUNT; p++)
-        values[p] = r->p[p].enabled ? s2r_dist_sample(&r->p[p].dist, rng) : 0.0;   /* wrong: 0 for a scale too */
-}
+#define MISTAKE_DISABLED_ZERO
+#include "right.c"

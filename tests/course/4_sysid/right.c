@@ -2,12 +2,21 @@
    minimum with steps growing by the golden ratio, then plain golden-section
    search inside the bracket (no parabolic interpolation).  It needs more
    evaluations than the reference on smooth losses, but it meets the
-   contract and must pass every check of course/4_sysid. */
+   contract and must pass every check of course/4_sysid.  The typical
+   mistakes of tests/course/4_sysid/wrong_*.c each switch on a wrong
+   variant here (#ifdef MISTAKE_...). */
 #include "sim2real.h"
 #include <math.h>
 
 #define RIGHT_GOLD 0.3819660112501051   /* 2 - golden ratio: the section's fraction */
 #define RIGHT_GROW 1.618033988749895    /* golden ratio: the bracket's growth        */
+
+#ifdef MISTAKE_ACCEPTS_TIES
+/* the mistake: a probe counts as lower when it is no worse (<=), so on a flat loss the search moves */
+#define RIGHT_LOWER(f, than) ((f) <= (than))
+#else
+#define RIGHT_LOWER(f, than) ((f) < (than))   /* a probe is taken only when strictly lower */
+#endif
 
 /* From the lower point *x (loss *fx), reached from *near, step on towards
    `edge` (the step growing) while the loss falls.  On return *near is the
@@ -15,15 +24,23 @@
    edge when *x reached it): the minimum lies between *near and *far. */
 static void right_expand(s2r_line_loss loss, void* context, double edge, double* near, double* x, double* fx,
                          double* far) {
-    double dir = edge > *x ? 1 : -1, step = fabs(*x - *near);
+    double dir = *x > *near ? 1 : -1, step = fabs(*x - *near);
     *far = edge;
     while (*x != edge) {
         double u, fu;
+#ifdef MISTAKE_FIXED_STEP
+        /* the mistake: the step never grows, so a far minimum costs hundreds of calls */
+#else
         step *= RIGHT_GROW;
+#endif
         u = *x + dir * step;
+#ifdef MISTAKE_IGNORES_BOUNDS
+        /* the mistake: u is not held at the bound, so the bracket's steps go past it */
+#else
         if ((u - edge) * dir > 0) u = edge;   /* never beyond the bound */
+#endif
         fu = loss(context, u);
-        if (!(fu < *fx)) { *far = u; return; }
+        if (!RIGHT_LOWER(fu, *fx)) { *far = u; return; }
         *near = *x;
         *x = u;
         *fx = fu;
@@ -35,10 +52,15 @@ static void right_expand(s2r_line_loss loss, void* context, double edge, double*
 static double right_golden(s2r_line_loss loss, void* context, double a, double b, double x, double fx, double tol,
                            double* f_min) {
     int iter;
+#ifdef MISTAKE_FIXED_ITERATIONS
+    /* the mistake: 12 steps, whatever tol, so a small tol is never reached */
+    for (iter = 0; iter < 12; iter++) {
+#else
     for (iter = 0; iter < 500 && b - a > 2 * tol; iter++) {
+#endif
         double u = b - x > x - a ? x + RIGHT_GOLD * (b - x) : x - RIGHT_GOLD * (x - a);
         double fu = loss(context, u);
-        if (fu < fx) {   /* strictly lower only */
+        if (RIGHT_LOWER(fu, fx)) {   /* strictly lower only */
             if (u > x) a = x; else b = x;
             x = u;
             fx = fu;
@@ -51,16 +73,32 @@ static double right_golden(s2r_line_loss loss, void* context, double a, double b
 
 S2RDEF double s2r_line_minimize(s2r_line_loss loss, void* context, double lo, double hi, double t0, double f0,
                                 double step, double tol, double* f_min) {
+#ifdef MISTAKE_WORSE_THAN_START
+    /* the mistake: a fresh golden section over all of [lo, hi], t0 and f0 ignored: it may end above f0 */
+    double mid = lo + RIGHT_GOLD * (hi - lo);
+    return right_golden(loss, context, lo, hi, mid, loss(context, mid), tol, f_min);
+#endif
+#ifdef MISTAKE_IGNORES_BOUNDS
+    /* the mistake: the first probes are not clamped into [lo, hi] */
+    double up = t0 + step, down = t0 - step;
+#else
     double up = t0 + step < hi ? t0 + step : hi, down = t0 - step > lo ? t0 - step : lo;
+#endif
     double fu = f0, fd = f0, near, x, fx, far;
     if (up > t0) fu = loss(context, up);
-    if (fu < f0) {   /* downhill upwards */
+#ifdef MISTAKE_FIRST_PROBE
+    /* the mistake: the best of t0 and the first probe each way is the answer - no bracket, no refinement */
+    if (down < t0) fd = loss(context, down);
+    *f_min = fmin(f0, fmin(fu, fd));
+    return *f_min == f0 ? t0 : *f_min == fu ? up : down;
+#endif
+    if (RIGHT_LOWER(fu, f0)) {   /* downhill upwards */
         near = t0; x = up; fx = fu;
         right_expand(loss, context, hi, &near, &x, &fx, &far);
         return right_golden(loss, context, near, far, x, fx, tol, f_min);
     }
     if (down < t0) fd = loss(context, down);
-    if (fd < f0) {   /* downhill downwards */
+    if (RIGHT_LOWER(fd, f0)) {   /* downhill downwards */
         near = t0; x = down; fx = fd;
         right_expand(loss, context, lo, &near, &x, &fx, &far);
         return right_golden(loss, context, far, near, x, fx, tol, f_min);

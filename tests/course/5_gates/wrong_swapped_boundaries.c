@@ -2,30 +2,5 @@
    log((1 - alpha) / beta), FAIL at log(alpha / (1 - beta)) - so the
    false-pass rate is about beta instead of alpha.
    expect: FAIL sprt: the pass and fail boundaries */
-#include "sim2real.h"
-#include <math.h>
-
-S2RDEF void s2r_wilson_interval(int k, int n, double* lo, double* hi) {
-    const double z2 = 1.96 * 1.96;
-    double root, den;
-    if (n <= 0) {
-        *lo = 0.0;
-        *hi = 1.0;
-        return;
-    }
-    root = 1.96 * sqrt(z2 + 4.0 * k * (double)(n - k) / n);
-    den = 2.0 * (n + z2);
-    *lo = k == 0 ? 0.0 : (2.0 * k + z2 - root) / den;
-    *hi = k == n ? 1.0 : (2.0 * k + z2 + root) / den;
-}
-
-S2RDEF s2r_verdict s2r_sprt_decide(const s2r_sprt_config* c, int k, int n, double* llr) {
-    double l;
-    if (llr) *llr = NAN;
-    if (s2r_sprt_check(c, NULL) != S2R_OK || n < 0 || k < 0 || k > n) return S2R_VERDICT_FAIL;
-    l = k * log(c->p1 / c->p0) + (n - k) * log((1 - c->p1) / (1 - c->p0));
-    if (llr) *llr = l;
-    if (l >= log((1 - c->alpha) / c->beta) - S2R_GATE_EPS) return S2R_VERDICT_PASS;   /* swapped */
-    if (l <= log(c->alpha / (1 - c->beta)) + S2R_GATE_EPS || n >= c->max_n) return S2R_VERDICT_FAIL;
-    return S2R_VERDICT_CONTINUE;
-}
+#define MISTAKE_SWAPPED_BOUNDARIES
+#include "right.c"
