@@ -507,6 +507,8 @@ typedef struct s2r_env {
    contacts.
 
    Your own MJCF works if it follows the same conventions:
+     - a physics timestep (<option timestep>) from S2R_TIMESTEP_MIN (0.1 ms)
+       to S2R_TIMESTEP_MAX (10 ms); another is refused at load;
      - every arm joint is a limited hinge driven by one position actuator
        (<general gaintype="fixed" biastype="affine">, forcelimited); the
        actuators' order is the joint order (at most S2R_MAX_JOINTS);
@@ -555,6 +557,15 @@ typedef struct s2r_env {
    depends on the timestep at 2 ms too, only less.  (Euler with kv moved
    into joint damping measured 1.7-2x faster with contacts but changed the
    saturated response more, so the integrator stays implicit.) */
+
+/* The physics timesteps a model may have, s.  Below 0.1 ms one 40 ms
+   control step takes over 400 physics steps (at 1e-7 s a step never
+   ends in practice); above 10 ms a control step holds fewer than four
+   physics steps and the stiff position servos' implicit step loses its
+   accuracy; zero or a negative timestep freezes or reverses time.  The
+   built-in arms use 2 ms (4 ms in the push scene). */
+#define S2R_TIMESTEP_MIN 1e-4
+#define S2R_TIMESTEP_MAX 1e-2
 
 typedef enum s2r_scene {
     S2R_SCENE_ARM,      /* the arm alone, in free space (reach)                 */
@@ -5559,6 +5570,12 @@ static s2r_result s2r__robot_finish(s2r_robot* r, mjModel* model, s2r_robot_kind
     s2r__mj_physics make;
     if (!model) return S2R_ERR_MODEL;   /* r->error already holds MuJoCo's message */
     r->model = model;
+    if (!(model->opt.timestep >= S2R_TIMESTEP_MIN && model->opt.timestep <= S2R_TIMESTEP_MAX)) {
+        double dt = model->opt.timestep;
+        s2r_robot_free(r);
+        return s2r__fail(r->error, S2R_ERR_MODEL, "the model's physics timestep (<option timestep>) is %g s; "
+                         "it must be from %g to %g s", dt, S2R_TIMESTEP_MIN, S2R_TIMESTEP_MAX);
+    }
     make.m = model;
     make.d = NULL;
     if ((res = s2r__mj_run(s2r__mj_make_data_call, &make, r->error)) != S2R_OK) { s2r_robot_free(r); return res; }

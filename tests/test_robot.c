@@ -196,6 +196,31 @@ static int test_custom_mjcf_file(void) {
     return 0;
 }
 
+/* A model whose physics timestep is zero, negative, tiny or longer than a
+   fraction of a control step is refused at load, naming the timestep
+   (an MJCF timestep of 0 used to crash system identification and hang
+   training). */
+static int test_timestep_bounds(void) {
+    static const char* const bad[] = {"0", "-0.002", "1e-7", "0.5"};
+    static char xml[16384], changed[16500];
+    size_t len = s2r_robot_mjcf(S2R_ROBOT_UR5E, xml, sizeof xml);
+    const char *at = strstr(xml, "timestep='0.002'"), *tail;
+    s2r_robot r;
+    int k;
+    CHECK(len > 0 && len < sizeof xml && at != NULL);
+    tail = at + strlen("timestep='0.002'");
+    for (k = 0; k < (int)(sizeof bad / sizeof *bad); k++) {
+        snprintf(changed, sizeof changed, "%.*stimestep='%s'%s", (int)(at - xml), xml, bad[k], tail);
+        CHECKF(s2r_robot_load_xml(&r, changed) == S2R_ERR_MODEL && strstr(r.error, "timestep") != NULL,
+               "timestep %s: %s", bad[k], r.error);
+        CHECK(r.model == NULL && r.data == NULL);
+    }
+    snprintf(changed, sizeof changed, "%.*stimestep='0.005'%s", (int)(at - xml), xml, tail);
+    CHECKF(s2r_robot_load_xml(&r, changed) == S2R_OK, "%s", r.error);
+    s2r_robot_free(&r);
+    return 0;
+}
+
 /* Success is judged from the ground truth: a target placed at the flange
    with a zero policy succeeds, one 5 cm away fails. */
 static int test_reach_success_ground_truth(void) {
@@ -322,6 +347,7 @@ static const test_case robot_tests[] = {
     {"sim: same seed same 1000 steps, other seed differs", test_determinism},
     {"sim: NaN/Inf action rejected, state unchanged", test_nan_action_rejected},
     {"robot: malformed MJCF returns MuJoCo's message", test_malformed_mjcf},
+    {"robot: a timestep outside 0.1 .. 10 ms is refused at load", test_timestep_bounds},
     {"robot: custom MJCF from a file", test_custom_mjcf_file},
     {"reach: success judged from ground truth", test_reach_success_ground_truth},
     {"reach: the on-target bonus pays for stillness", test_reach_reward_stillness},
