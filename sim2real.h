@@ -83,7 +83,7 @@
 
        cc -O2 quick.c -o quick -lmujoco -lm && ./quick
 
-   (add -fopenmp for threads).  It prints, in about 3 s:
+   (add -fopenmp for threads).  It prints, in about 4 s:
 
        nominal sim    success 100 of 100, 100.0 % [ 96.3, 100.0], final distance  3.5 mm
        randomized sim success 100 of 100, 100.0 % [ 96.3, 100.0], final distance  5.5 mm

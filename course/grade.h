@@ -116,7 +116,6 @@ static struct {
     grade_answer_entry* answers;     /* check mode: loaded before any check   */
     int                 n_answers;
     int                 failures;    /* in the running child                  */
-    const char*         check;       /* name of the running check             */
     const char*         submission;  /* --submission FILE, or NULL            */
 } grade__state;
 
@@ -232,7 +231,6 @@ GRADE_FN int grade__run_one(const grade_check* c, FILE* out) {
         dup2(fileno(out), STDOUT_FILENO);
         dup2(fileno(out), STDERR_FILENO);
         grade__state.failures = 0;
-        grade__state.check = c->name;
         alarm((unsigned)c->seconds);
         c->run();
         if (grade__state.failures > GRADE_MAX_MESSAGES)

@@ -86,9 +86,10 @@ reference_library() {
 # The library without the exercise (every student links to it), and the
 # reference with it: each compiled once, again only when the header changed.
 impl="$out/impl_exercise.o"
+has_exercise=1; grep -q "^#ifndef $macro\$" "$root/sim2real.h" || has_exercise=0
 if [ -f "$here/$a/library.o" ]; then
     impl="$here/$a/library.o"   # a kit: the whole library but this exercise, as the instructor built it
-elif ! grep -q "^#ifndef $macro\$" "$root/sim2real.h"; then
+elif [ $has_exercise = 0 ]; then
     reference_library || { echo "grade: the library does not compile" >&2; exit 2; }
     impl=$ref_obj   # no exercise point: the whole library
 elif [ ! -f "$impl" ] || [ "$root/sim2real.h" -nt "$impl" ]; then
@@ -109,12 +110,9 @@ has_solution=$(awk -v n="$name" '$0 == "/* >> solution " n " begin */" { inside 
 reference_grader() {
     if [ ! -f "$out/grade_reference" ] || [ "$root/sim2real.h" -nt "$out/grade_reference" ] || \
        [ "$here/$a/grade.c" -nt "$out/grade_reference" ] || [ "$here/grade.h" -nt "$out/grade_reference" ]; then
-        if [ -f "$here/$a/library.o" ]; then   # a kit, for an assignment without an exercise point
-            $CC $CFLAGS "$here/$a/grade.c" "$here/$a/library.o" -o "$out/grade_reference" $LIBS || return 1
-        else
-            reference_library || return 1
-            $CC $CFLAGS "$here/$a/grade.c" "$ref_obj" -o "$out/grade_reference" $LIBS || return 1
-        fi
+        obj=$impl   # without an exercise point, the library students link to is the reference
+        if [ $has_exercise = 1 ]; then reference_library || return 1; obj=$ref_obj; fi
+        $CC $CFLAGS "$here/$a/grade.c" "$obj" -o "$out/grade_reference" $LIBS || return 1
     fi
 }
 
