@@ -50,8 +50,10 @@ $(DEPS_STAMP):
 	@mkdir -p $(BUILD) && touch $@
 
 # What the test suite adds: clang and its runtimes for the fuzzers, Jupyter
-# for the notebooks.
-TEST_PACKAGES := clang-14 libclang-rt-14-dev jupyter-nbconvert python3-ipykernel python3-numpy python3-matplotlib
+# for the notebooks, GNU parallel and a one-node Slurm for the table's jobs
+# (tests/test_jobs.sh).
+TEST_PACKAGES := clang-14 libclang-rt-14-dev jupyter-nbconvert python3-ipykernel python3-numpy python3-matplotlib \
+                 parallel slurm-wlm munge
 test-deps: deps
 	@$(MAKE) --no-print-directory install-missing PACKAGES="$(TEST_PACKAGES)"
 
@@ -137,6 +139,7 @@ test: test-deps
 	./$(BUILD)/test_render
 	sh tests/test_resume.sh $(BUILD)
 	./$(BUILD)/07_the_table --quick --out $(BUILD)/quick --threads $(THREADS)
+	sh tests/test_jobs.sh $(BUILD) $(BUILD)/quick
 	./$(BUILD)/07_the_table --task push --quick --out $(BUILD)/quick_push --threads $(THREADS)
 	./$(BUILD)/09_gap_attribution --task push --quick --out $(BUILD)/quick_push --threads $(THREADS)
 	./$(BUILD)/14_predicting_transfer --task push --quick --out $(BUILD)/quick_push --threads $(THREADS)
@@ -173,11 +176,24 @@ else
 endif
 
 # The recipe table, push on the UR5e (ROBOT=panda for the Panda, TASK=reach
-# for reach), into out/.
+# for reach), into out/.  SEEDS=N training seeds (each with its own unit;
+# default 3), QUICK=1 the quick sizes (a smoke test, labelled so in the
+# table's files), OUT=DIR another folder.  JOBS=N runs the table as its jobs,
+# N at a time, with GNU parallel (examples/jobs/parallel_table.sh, installed
+# here when missing): the same table byte for byte, and run again after a
+# crash it picks up where it stopped.  On a Slurm cluster:
+# examples/jobs/slurm_table.sh.
 ROBOT ?= ur5e
 TASK  ?= push
+OUT   ?= out
+TABLE_OPTIONS = --task $(TASK) --robot $(ROBOT) --out $(OUT) $(if $(QUICK),--quick) $(if $(SEEDS),--seeds $(SEEDS))
 table: deps $(EXAMPLES)
-	./$(BUILD)/07_the_table --task $(TASK) --robot $(ROBOT) --out out --threads $(THREADS)
+ifeq ($(strip $(JOBS)),)
+	./$(BUILD)/07_the_table $(TABLE_OPTIONS) --threads $(THREADS)
+else
+	@$(MAKE) --no-print-directory install-missing PACKAGES=parallel
+	sh examples/jobs/parallel_table.sh $(JOBS) $(THREADS) ./$(BUILD)/07_the_table $(TABLE_OPTIONS)
+endif
 
 # Regenerate the committed figures (runs the full tables, both tasks on both
 # arms, examples 01-02 for DR's margin, on push a filmstrip (08) and the

@@ -307,9 +307,11 @@
      s2r__real_effects           unmodeled effects, every physics step
      s2r_real_robot_init_ablated the same unit with effects switched off
    How is one row of the table made? (examples/07_the_table.c)
-     run_seed                    the rows of one training seed, each a
-                                 function below it: train_row, evaluate_row,
-                                 finetune_row, real_only_row
+     run_chain                   the rows of one training seed on its unit,
+                                 each a function below it: train_row,
+                                 evaluate_row, finetune_row; then
+                                 real_only_row (the jobs, and the merge that
+                                 pools the seeds, end the file)
      s2r_train                   PPO on simulators of the task (train_row)
      s2r_evaluate_sim_and_real   the row's two numbers (evaluate_row)
      s2r_finetune_on_unit        demos, two fine-tunes, a canary against the
@@ -2474,6 +2476,22 @@ S2RDEF void s2r_dataset_free(s2r_dataset* d);
 S2RDEF s2r_result s2r_dataset_write_csv(const s2r_dataset* d, const char* path, char* error);
 S2RDEF s2r_result s2r_dataset_load_csv(s2r_dataset* d, const char* path, char* error);
 S2RDEF s2r_result s2r_dataset_parse_csv(s2r_dataset* d, const char* text, const char* name, char* error);
+/* The same pairs as raw floats behind a checksummed header: how a run's
+   jobs hand demonstrations to each other (a unit's recording is tens of
+   MB as floats and several times that as text).  The layout, 8 uint32
+   words then the payload, in this machine's byte order:
+     magic "S2RD", version 1, obs_dim, act_dim, count, 0, checksum lo, hi
+     obs [count][obs_dim] floats, then act [count][act_dim] floats
+   the checksum FNV-1a 64 over the header (checksum words zero) and the
+   payload.  Save: written whole or not at all.  Load (d not initialised;
+   free it after) / unpack (an image in memory; `name` for messages): a
+   wrong magic, version, size or checksum, a non-finite number or an
+   action outside [-1, 1] is S2R_ERR_CORRUPT naming the file, and nothing
+   is loaded. */
+S2RDEF s2r_result s2r_dataset_save(const s2r_dataset* d, const char* path, char* error);
+S2RDEF s2r_result s2r_dataset_load(s2r_dataset* d, const char* path, char* error);
+S2RDEF s2r_result s2r_dataset_unpack(s2r_dataset* d, const unsigned char* image, size_t n, const char* name,
+                                     char* error);
 
 typedef enum s2r_bc_loss {
     S2R_BC_LOSS_MSE = 0,   /* mean over samples and dims of (mean - a)^2;
@@ -2912,8 +2930,10 @@ S2RDEF s2r_result s2r_collect_demos(const s2r_backend* robot, const s2r_task_con
                                     const s2r_expert_config* op, int episodes, uint64_t seed,
                                     s2r_dataset* data, int* successes, char* error);
 /* The same on real unit `unit` of `robot`'s fleet, recorded by `threads`
-   copies of the unit in parallel; the dataset is identical for any thread
-   count (episode i always uses stream i and the parts join in order). */
+   copies of the unit in parallel (1 .. S2R_DEMO_THREADS_MAX); the dataset
+   is identical for any thread count (episode i always uses stream i and
+   the parts join in order). */
+#define S2R_DEMO_THREADS_MAX 8
 S2RDEF s2r_result s2r_collect_unit_demos(s2r_robot_kind robot, uint64_t unit, const s2r_task_config* task,
                                          const s2r_expert_config* op, int episodes, uint64_t seed, int threads,
                                          s2r_dataset* data, int* successes, char* error);
@@ -10585,6 +10605,107 @@ S2RDEF s2r_result s2r_dataset_load_csv(s2r_dataset* d, const char* path, char* e
     return res;
 }
 
+static s2r_result s2r__read_file(const char* path, unsigned char** data, size_t* n, char* error);
+
+#define S2R__DS_MAGIC 0x44523253u   /* "S2RD" read as a little-endian uint32 */
+#define S2R__DS_HEADER 8            /* uint32 words */
+
+/* The checksum of a binary demonstration file: header words (checksum
+   zeroed), observations, actions. */
+static uint64_t s2r__dataset_checksum(const uint32_t* header, const float* obs, size_t obs_n, const float* act,
+                                      size_t act_n) {
+    uint32_t h[S2R__DS_HEADER];
+    memcpy(h, header, sizeof h);
+    h[6] = h[7] = 0;
+    return s2r__fnv1a(s2r__fnv1a(s2r__fnv1a(0xCBF29CE484222325ull, h, sizeof h), obs, sizeof(float) * obs_n), act,
+                      sizeof(float) * act_n);
+}
+
+S2RDEF s2r_result s2r_dataset_save(const s2r_dataset* d, const char* path, char* error) {
+    uint32_t h[S2R__DS_HEADER] = {S2R__DS_MAGIC, 1, 0, 0, 0, 0, 0, 0};
+    size_t obs_n, act_n;
+    uint64_t sum;
+    s2r_file file;
+    s2r_result res;
+    if (!d || !path) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "save demonstrations: dataset or path is NULL");
+    obs_n = (size_t)d->count * (size_t)d->obs_dim;
+    act_n = (size_t)d->count * (size_t)d->act_dim;
+    h[2] = (uint32_t)d->obs_dim;
+    h[3] = (uint32_t)d->act_dim;
+    h[4] = (uint32_t)d->count;
+    sum = s2r__dataset_checksum(h, d->obs, obs_n, d->act, act_n);
+    h[6] = (uint32_t)(sum & 0xFFFFFFFFu);
+    h[7] = (uint32_t)(sum >> 32);
+    if ((res = s2r_file_create(&file, path, error)) != S2R_OK) return res;
+    fwrite(h, sizeof h, 1, file.f);
+    if (obs_n) fwrite(d->obs, sizeof(float), obs_n, file.f);
+    if (act_n) fwrite(d->act, sizeof(float), act_n, file.f);
+    return s2r_file_commit(&file, error);   /* a failed write is found here */
+}
+
+S2RDEF s2r_result s2r_dataset_unpack(s2r_dataset* d, const unsigned char* image, size_t n, const char* name,
+                                     char* error) {
+    const s2r_result bad = S2R_ERR_CORRUPT;
+    uint32_t h[S2R__DS_HEADER];
+    size_t obs_n, act_n, i;
+    uint64_t sum;
+    S2R_ASSERT(d);
+    memset(d, 0, sizeof *d);
+    if (!image || !name) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "demonstrations: image and name are needed");
+    if (n < sizeof h) return s2r__fail(error, bad, "%s: too short for demonstrations (%lu bytes)", name, (unsigned long)n);
+    memcpy(h, image, sizeof h);
+    if (h[0] != S2R__DS_MAGIC) return s2r__fail(error, bad, "%s: not a sim2real.h demonstration file (bad magic)", name);
+    if (h[1] != 1) return s2r__fail(error, bad, "%s: demonstration file version %u, this build reads 1", name, (unsigned)h[1]);
+    if (h[2] < 1 || h[2] > S2R__DEMO_MAX_DIM || h[3] < 1 || h[3] > S2R__DEMO_MAX_DIM || h[4] > INT32_MAX || h[5] != 0)
+        return s2r__fail(error, bad, "%s: impossible sizes in the header (%u observations, %u actions, %u pairs)", name,
+                         (unsigned)h[2], (unsigned)h[3], (unsigned)h[4]);
+    obs_n = (size_t)h[4] * h[2];
+    act_n = (size_t)h[4] * h[3];
+    if ((n - sizeof h) / sizeof(float) != obs_n + act_n || (n - sizeof h) % sizeof(float))
+        return s2r__fail(error, bad, "%s: %lu bytes, the header says %lu (truncated or padded)", name, (unsigned long)n,
+                         (unsigned long)(sizeof h + sizeof(float) * (obs_n + act_n)));
+    if (s2r_dataset_init(d, (int)h[2], (int)h[3]) != S2R_OK) return s2r__fail(error, bad, "%s: %s", name, d->error);
+    if (h[4] > 0 && (size_t)d->capacity < h[4]) {   /* room for every pair at once */
+        float* obs = (float*)S2R_REALLOC(d->obs, sizeof(float) * (obs_n ? obs_n : 1));
+        float* act = obs ? (float*)S2R_REALLOC(d->act, sizeof(float) * (act_n ? act_n : 1)) : NULL;
+        if (obs) d->obs = obs;
+        if (act) d->act = act;
+        if (!obs || !act) {
+            s2r_dataset_free(d);
+            memset(d, 0, sizeof *d);
+            return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "%s: out of memory for %u pairs", name, (unsigned)h[4]);
+        }
+        d->capacity = (int)h[4];
+    }
+    if (obs_n) memcpy(d->obs, image + sizeof h, sizeof(float) * obs_n);
+    if (act_n) memcpy(d->act, image + sizeof h + sizeof(float) * obs_n, sizeof(float) * act_n);
+    sum = s2r__dataset_checksum(h, d->obs, obs_n, d->act, act_n);
+    for (i = 0; i < act_n && fabsf(d->act[i]) <= 1.0f; i++) continue;
+    if (h[6] != (uint32_t)(sum & 0xFFFFFFFFu) || h[7] != (uint32_t)(sum >> 32) || i < act_n ||
+        obs_n > INT32_MAX || !s2r_all_finite_f(d->obs, (int)obs_n)) {
+        s2r__fail(error, bad, "%s: %s", name, i < act_n ? "an action outside [-1, 1] or not a number"
+                  : "checksum mismatch or a non-finite observation (corrupt file)");
+        s2r_dataset_free(d);
+        memset(d, 0, sizeof *d);
+        return bad;
+    }
+    d->count = (int)h[4];
+    return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_dataset_load(s2r_dataset* d, const char* path, char* error) {
+    unsigned char* image;
+    size_t n;
+    s2r_result res;
+    S2R_ASSERT(d);
+    memset(d, 0, sizeof *d);
+    if (!path) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "demonstrations: path is NULL");
+    if ((res = s2r__read_file(path, &image, &n, error)) != S2R_OK) return res;
+    res = s2r_dataset_unpack(d, image, n, path, error);
+    S2R_FREE(image);
+    return res;
+}
+
 S2RDEF s2r_bc_config s2r_bc_config_default(void) {
     s2r_bc_config c;
     memset(&c, 0, sizeof c);
@@ -12053,7 +12174,8 @@ S2RDEF s2r_result s2r_collect_unit_demos(s2r_robot_kind robot, uint64_t unit, co
     s2r_result status[8];
     char errors[8][S2R_ERROR_LEN];
     int ok[8] = {0}, t, i;
-    if (threads < 1 || threads > 8) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "demos: 1..8 threads");
+    if (threads < 1 || threads > S2R_DEMO_THREADS_MAX)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "demos: %d threads, this takes 1..%d", threads, S2R_DEMO_THREADS_MAX);
     for (t = 0; t < threads; t++) {
         errors[t][0] = '\0';
         status[t] = s2r_dataset_init(&parts[t], data->obs_dim, data->act_dim);

@@ -42,14 +42,42 @@
    Also measured: real success against the number of demos (0, 10, 30,
    100, 300, 1000), fine-tuning the sysID policy.
 
+   The work is jobs that hand each other nothing but files in --out, so
+   they can run in any order their inputs allow, on one machine or many
+   (GNU parallel: make table JOBS=N; Slurm: examples/slurm/):
+
+     unit:S       identify unit --real-seed + S - 1 and record its
+                  demonstrations (S = 1 .. --seeds)
+     chain:S      training seed --seed + S - 1 on that unit: pure sim ->
+                  DR -> sysID, their evaluations, the demo curve's
+                  fine-tunes (needs unit:S)
+     real-only:S  behaviour cloning from scratch on every unit's
+                  demonstrations, measured on unit S (needs every unit:S)
+     merge        the table, from the jobs' records (needs all of them)
+
+   Without --job the program runs them all, in that order, and merges: the
+   same code on the same files, so the table is the same byte for byte
+   however the jobs ran.  Each job ends by writing its record,
+   DIR/07[_push]_job_<job>.csv (its measurements, stamped with the run's
+   settings and the build, s2r_options_digest / s2r_build_digest); with
+   --resume a job whose record is there is skipped, and the training it was
+   in continues from its saved state.  A merge refuses records of other
+   settings or another build, names the jobs whose records are missing, and
+   then writes no table.
+
    Uses: s2r_options_ranges, s2r_identify_unit, s2r_identify_object, s2r_collect_unit_demos, s2r_train,
          s2r_finetune_on_unit, s2r_clone_demos, s2r_evaluate_sim_and_real,
          s2r_plot_training_csv, s2r_figure_*.
    --task reach (the default) or push picks the task; push's files start
    with 07_push_ instead of 07_.
    Writes: DIR/07_table.md, DIR/07_table.csv, DIR/07_table.png,
-           DIR/07_demo_curve.csv, DIR/07_dr_ranges.txt (the DR ranges),
-           DIR/07_ranges_unit<N>.txt (each unit's re-centred ranges), DIR/07_timing.csv (wall time and environment
+           DIR/07_demo_curve.csv, DIR/07_seeds.csv (every row per seed:
+           the spread behind the pooled rows), DIR/07_jobs.csv (each job's
+           wall time), DIR/07_dr_ranges.txt (the DR ranges),
+           DIR/07_ranges_unit<N>.txt (each unit's re-centred ranges),
+           DIR/07_identified_unit<N>.txt (its identified simulator),
+           DIR/07_demos_unit<N>.bin (its demonstrations, s2r_dataset_save),
+           the jobs' records, DIR/07_timing.csv (wall time and environment
            steps per stage), DIR/07_run.csv (wall time and peak memory),
            the policies as DIR/07_<recipe>_seed<N>.ckpt with their learning
            curves, and training states DIR/07_<recipe>_seed<N>.state: after a
@@ -62,6 +90,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 enum { PURE, DR, SYSID, DEMOS_100, DEMOS_1000, REAL_ONLY, ROWS };
 static const char* const row_name[ROWS] = {
@@ -86,8 +115,10 @@ typedef struct unit_data {               /* what measuring one unit gave  */
     s2r_randomization ranges;             /* re-centred on its estimate     */
     s2r_task_config   calibrated;         /* task with its camera correction */
     s2r_randomization identified;         /* its identified simulator        */
+    double            camera[3];          /* m, its camera calibration       */
     s2r_dataset       demos;              /* its demonstrations             */
     int               recorded;           /* demonstrations in `demos`      */
+    int               on_target;          /* of them, ending on target      */
     char              report[1024];       /* what identifying it printed    */
     char              error[S2R_ERROR_LEN + 32];   /* why it failed, if it did */
 } unit_data;
@@ -152,8 +183,8 @@ static const char* output(char* out, size_t cap, const s2r_options* opt, const c
     return s2r_task_path(out, cap, opt, "07", name);
 }
 
-/* One row of the table is made by run_seed; the pieces it calls follow
-   it, in the order it calls them. */
+/* The rows of one training seed are made by run_chain; the pieces it
+   calls follow it, in the order it calls them. */
 static int fail(const char* what, const char* error);
 static int train_row(const s2r_options* opt, int row, const s2r_randomization* randomization, long long steps,
                      uint64_t seed, const char* warm, char* ckpt, size_t cap, stage_cost* cost);
@@ -166,13 +197,10 @@ static int load_policy(s2r_policy* p, const char* path);
 static int finetune_row(const s2r_options* opt, const sizes* z, const char* start, const unit_data* u, int n,
                         uint64_t seed, s2r_sim_real_eval* out, s2r_eval_result* nominal, int kept_count[3],
                         stage_cost* cost);
-static int real_only_row(const s2r_options* opt, const sizes* z, const s2r_dataset* demos, uint64_t seed,
-                         uint64_t unit, const s2r_task_config* task, s2r_sim_real_eval* pooled, stage_cost* cost);
 
-/* Every row for one training seed and its unit; `pooled` holds every
-   unit's demonstrations (the real-only row's data). */
-static int run_seed(const s2r_options* opt, const sizes* z, uint64_t seed, const unit_data* u,
-                    const s2r_dataset* pooled, table* t) {
+/* Every row but real-only for one training seed and its unit, into t (one
+   seed's table: merge pools them). */
+static int run_chain(const s2r_options* opt, const sizes* z, uint64_t seed, const unit_data* u, table* t) {
     s2r_randomization none = s2r_randomization_none(), dr;
     s2r_task_config raw = s2r_task_config_default(opt->task);
     char pure_ckpt[512], dr_ckpt[512], id_ckpt[512];
@@ -214,11 +242,6 @@ static int run_seed(const s2r_options* opt, const sizes* z, uint64_t seed, const
         s2r_sim_real_eval_pool(&t->row[row], &one);
         s2r_sim_real_eval_print(row_name[row], &one);
     }
-    if (!bad && (bad = real_only_row(opt, z, pooled, seed, u->unit, &u->calibrated, &t->row[REAL_ONLY],
-                                     &t->cost[REAL_ONLY])) == 0)
-        t->calibrated[REAL_ONLY] = t->row[REAL_ONLY].real;
-    if (!bad)
-        printf("  %-34s real %5.1f %% (pooled so far)\n", row_name[REAL_ONLY], 100 * t->row[REAL_ONLY].real.success_rate);
     return bad;
 }
 
@@ -350,6 +373,7 @@ static int identify_unit(const s2r_options* opt, const sizes* z, uint64_t unit, 
     s2r_real_robot_free(&real);
     if (bad) return unit_failed(u, "sysid", error);
     s2r_task_config_set_camera(&u->calibrated, camera);
+    memcpy(u->camera, camera, sizeof camera);
     report(u, "  validation error %.1f %% -> %.1f %% of the motion (MSE %.3g -> %.3g rad^2; %s) after %d sweeps; camera "
            "offset (%.1f, %.1f, %.1f) mm\n", 100 * r.validation_relative_start, 100 * r.validation_relative,
            r.validation_mse_start, r.validation_mse, s2r_sysid_verdict_name(r.verdict), r.sweeps, 1000 * camera[0],
@@ -364,9 +388,12 @@ static int identify_unit(const s2r_options* opt, const sizes* z, uint64_t unit, 
                100 * r.validation_object_relative_start, 100 * r.validation_object_relative,
                s2r_sysid_verdict_name(r.verdict), r.verdict == S2R_SYSID_BLOCK ? ": the object keeps the DR ranges" : "");
     }
-    snprintf(name, sizeof name, "%s_ranges_unit%llu.txt", prefix(opt), (unsigned long long)unit);
-    if (s2r_randomization_write(&u->ranges, s2r_path(path, sizeof path, opt->out, name), error) != S2R_OK)
+    snprintf(name, sizeof name, "ranges_unit%llu.txt", (unsigned long long)unit);
+    if (s2r_randomization_write(&u->ranges, output(path, sizeof path, opt, name), error) != S2R_OK)
         return unit_failed(u, "ranges", error);
+    snprintf(name, sizeof name, "identified_unit%llu.txt", (unsigned long long)unit);
+    if (s2r_randomization_write(&u->identified, output(path, sizeof path, opt, name), error) != S2R_OK)
+        return unit_failed(u, "identified model", error);
     return 0;
 }
 
@@ -374,7 +401,7 @@ static int identify_unit(const s2r_options* opt, const sizes* z, uint64_t unit, 
 static int record_demos(const s2r_options* opt, const sizes* z, unit_data* u, stage_cost* cost) {
     int per_unit = (z->demos + opt->seeds - 1) / opt->seeds;
     s2r_expert_config op = s2r_operator_config_default();
-    char error[S2R_ERROR_LEN];
+    char error[S2R_ERROR_LEN], path[512], name[64];
     int obs_dim, act_dim, ok = 0;
     double start = s2r_seconds();
     if (per_unit < 1000 && z->demos >= 1000) per_unit = 1000;   /* the largest fine-tuning set */
@@ -388,28 +415,10 @@ static int record_demos(const s2r_options* opt, const sizes* z, unit_data* u, st
         return fail("demos", error);
     charge(&cost[RECORD], start, u->demos.count + (long long)per_unit * op.reaction_steps);
     printf("  %d of %d demonstrations ended on target (%d observation-action pairs)\n", ok, per_unit, u->demos.count);
+    u->on_target = ok;
+    snprintf(name, sizeof name, "demos_unit%llu.bin", (unsigned long long)u->unit);
+    if (s2r_dataset_save(&u->demos, output(path, sizeof path, opt, name), error) != S2R_OK) return fail("demos", error);
     return 0;
-}
-
-/* Measure every unit: identify them all, side by side, then record each
-   one's demonstrations (which use the threads themselves). */
-static int measure_units(const s2r_options* opt, const sizes* z, unit_data* units, stage_cost* cost) {
-    double start = s2r_seconds();
-    int s, bad = 0;
-    printf("Identifying units #%llu..#%llu, side by side ...\n", (unsigned long long)opt->real_seed,
-           (unsigned long long)(opt->real_seed + opt->seeds - 1));
-    fflush(stdout);
-#ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic)
-#endif
-    for (s = 0; s < opt->seeds; s++) identify_unit(opt, z, opt->real_seed + (uint64_t)s, &units[s]);
-    for (s = 0; s < opt->seeds && !bad; s++) {
-        if (units[s].error[0]) bad = fail("unit", units[s].error);
-        else fputs(units[s].report, stdout);
-    }
-    charge(&cost[MEASURE], start, 0);
-    for (s = 0; s < opt->seeds && !bad; s++) bad = record_demos(opt, z, &units[s], cost);
-    return bad;
 }
 
 static s2r_dataset first_demos(const s2r_dataset* all, int demos, int recorded);
@@ -482,24 +491,16 @@ static int real_only_row(const s2r_options* opt, const sizes* z, const s2r_datas
     return bad;
 }
 
-/* Every unit's demonstrations in one set, unit by unit. */
-static int pool_demos(const unit_data* units, int n, s2r_dataset* pooled) {
-    int u, i;
-    if (s2r_dataset_init(pooled, units[0].demos.obs_dim, units[0].demos.act_dim) != S2R_OK) return fail("demos", pooled->error);
-    for (u = 0; u < n; u++)
-        for (i = 0; i < units[u].demos.count; i++)
-            if (s2r_dataset_append(pooled, units[u].demos.obs + (size_t)i * pooled->obs_dim,
-                                   units[u].demos.act + (size_t)i * pooled->act_dim) != S2R_OK)
-                return fail("demos", pooled->error);
-    return 0;
-}
-
 /* "87.5 [85.1, 89.6]" in percent, or "n/a". */
 static const char* cell(char* buf, size_t cap, const s2r_eval_result* e) {
     if (e->episodes == 0) snprintf(buf, cap, "n/a");
     else snprintf(buf, cap, "%.1f [%.1f, %.1f]", 100 * e->success_rate, 100 * e->success_lo, 100 * e->success_hi);
     return buf;
 }
+
+/* What the table's files say of the run's sizes: "quick" (--quick, a smoke
+   test) or "full". */
+static const char* sizes_name(const s2r_options* opt) { return opt->quick ? "quick" : "full"; }
 
 /* Open DIR/<prefix>_name to be written whole or not at all (see s2r_file). */
 static FILE* begin_file(s2r_file* file, const s2r_options* opt, const char* name) {
@@ -515,6 +516,9 @@ static int write_markdown(const s2r_options* opt, const sizes* z, const table* t
     FILE* md = begin_file(&file, opt, "table.md");
     int r;
     if (!md) return 1;
+    if (opt->quick)
+        fprintf(md, "Quick run (--quick): smoke-test sizes that check the pipeline end to end; not a measurement of "
+                    "the recipe.\n\n");
     fprintf(md, "| Recipe | Sim success %% | Real success %% | Gap | Real, camera calibrated %% |\n|---|---|---|---|---|\n");
     for (r = 0; r < ROWS; r++) {
         const s2r_sim_real_eval* e = &t->row[r];
@@ -549,24 +553,24 @@ static int write_csvs(const s2r_options* opt, const table* t, double seconds, do
     if (!csv) return 1;
     fprintf(csv, "recipe,sim_episodes,sim_success,sim_lo,sim_hi,real_episodes,real_success,real_lo,real_hi,gap,"
                  "gap_lo,gap_hi,calibrated_success,calibrated_lo,calibrated_hi,sim_model,nominal_sim_success,"
-                 "nominal_sim_lo,nominal_sim_hi\n");
+                 "nominal_sim_lo,nominal_sim_hi,sizes\n");
     for (r = 0; r < ROWS; r++) {
         const s2r_sim_real_eval* e = &t->row[r];
         int has_sim = r != REAL_ONLY;
-        fprintf(csv, "%s,%d,%.4f,%.4f,%.4f,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%s,%.4f,%.4f,%.4f\n",
+        fprintf(csv, "%s,%d,%.4f,%.4f,%.4f,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%s,%.4f,%.4f,%.4f,%s\n",
                 row_file[r], has_sim ? e->sim.episodes : 0, e->sim.success_rate, e->sim.success_lo, e->sim.success_hi,
                 e->real.episodes, e->real.success_rate, e->real.success_lo, e->real.success_hi,
                 has_sim ? e->gap : 0.0, has_sim ? e->gap_lo : 0.0, has_sim ? e->gap_hi : 0.0,
                 t->calibrated[r].success_rate, t->calibrated[r].success_lo,
                 t->calibrated[r].success_hi, r == REAL_ONLY ? "none" : r >= SYSID ? "identified" : "nominal",
-                t->nominal[r].success_rate, t->nominal[r].success_lo, t->nominal[r].success_hi);
+                t->nominal[r].success_rate, t->nominal[r].success_lo, t->nominal[r].success_hi, sizes_name(opt));
     }
     if (end_file(&file) || !(csv = begin_file(&file, opt, "demo_curve.csv"))) return 1;
-    fprintf(csv, "demos,real_episodes,real_success,real_lo,real_hi\n");
+    fprintf(csv, "demos,real_episodes,real_success,real_lo,real_hi,sizes\n");
     for (r = 0; r < CURVE; r++)
         if (t->curve[r].episodes > 0)
-            fprintf(csv, "%d,%d,%.4f,%.4f,%.4f\n", curve_demos[r], t->curve[r].episodes, t->curve[r].success_rate,
-                    t->curve[r].success_lo, t->curve[r].success_hi);
+            fprintf(csv, "%d,%d,%.4f,%.4f,%.4f,%s\n", curve_demos[r], t->curve[r].episodes, t->curve[r].success_rate,
+                    t->curve[r].success_lo, t->curve[r].success_hi, sizes_name(opt));
     if (end_file(&file) || !(csv = begin_file(&file, opt, "timing.csv"))) return 1;
     fprintf(csv, "robot,task,stage,wall_s,env_steps\n");
     for (r = 0; r < STAGES; r++)
@@ -639,52 +643,508 @@ static int write_dr_ranges(const s2r_options* opt) {
     return 0;
 }
 
-#define MAX_SEEDS 16
 
-int main(int argc, char** argv) {
-    static table t;
-    static unit_data units[MAX_SEEDS];
-    s2r_dataset pooled;
-    s2r_options opt;
-    int status;
-    sizes z;
+/* ==========================================================================
+   Jobs: the table as independent pieces of work, and the merge
+   ==========================================================================
+   main runs one job (--job) or all of them in order, then the merge.  A
+   job reads only files (its inputs' records and what they wrote), writes
+   its own files whole (s2r_file), and ends with its record: the job's
+   measurements as lines "key,index,numbers..." (below), stamped with the
+   run's settings and build.  Records are read back exactly (%.17g). */
+
+enum { UNIT_JOB, CHAIN_JOB, REAL_ONLY_JOB, MERGE_JOB, LIST_JOBS, JOB_KINDS };
+static const char* const job_kind_name[JOB_KINDS] = {"unit", "chain", "real-only", "merge", "list"};
+#define MAX_SEEDS 64   /* --seeds takes at most this */
+
+typedef struct job {
+    int kind;    /* UNIT_JOB ...                   */
+    int index;   /* S = 1 .. --seeds; 0 for merge  */
+} job;
+
+typedef struct run {                /* what every job of one run shares    */
+    const s2r_options* opt;
+    sizes              z;
+    uint64_t           settings;   /* s2r_options_digest                   */
+    uint64_t           build;      /* s2r_build_digest                     */
+} run;
+
+typedef struct job_record {         /* what a job hands the merge          */
+    table  t;                       /* one seed's rows, curve, kept, cost  */
+    double camera[3];               /* unit jobs: the camera calibration, m */
+    int    recorded, on_target;     /* unit jobs: demonstrations, on target */
+    double started, ended;          /* s since the epoch (whole seconds)    */
+    double wall_s, peak_mib;        /* the job's own wall time and memory   */
+} job_record;
+
+static int run_units(const run* r, int first, int count);
+static int run_chain_job(const run* r, int s);
+static int run_real_only_job(const run* r, int s);
+static int merge(const run* r, double single_wall, double single_peak);
+
+/* "unit:2" (S in 1..seeds), "merge" or "list" into j; 0, or 1 with the
+   reason printed. */
+static int parse_job(const char* text, int seeds, job* j) {
+    int k;
+    for (k = 0; k < JOB_KINDS; k++) {
+        size_t n = strlen(job_kind_name[k]);
+        char* end;
+        long s;
+        if (strncmp(text, job_kind_name[k], n) != 0) continue;
+        j->kind = k;
+        j->index = 0;
+        if ((k == MERGE_JOB || k == LIST_JOBS) && text[n] == '\0') return 0;
+        if (k >= MERGE_JOB || text[n] != ':' || text[n + 1] < '1' || text[n + 1] > '9') continue;
+        s = strtol(text + n + 1, &end, 10);
+        if (*end || s > seeds) continue;
+        j->index = (int)s;
+        return 0;
+    }
+    fprintf(stderr, "--job takes unit:S, chain:S or real-only:S for S = 1..%d (--seeds), merge, or list (the jobs in "
+                    "an order that works), not '%s'\n", seeds, text);
+    return 1;
+}
+
+/* The file name a job's record has (its name with '_' for ':'). */
+static const char* record_path(char* out, size_t cap, const s2r_options* opt, job j) {
+    char name[64];
+    snprintf(name, sizeof name, "job_%s_%d.csv", job_kind_name[j.kind], j.index);
+    return output(out, cap, opt, name);
+}
+
+static job make_job(int kind, int index) {
+    job j;
+    j.kind = kind;
+    j.index = index;
+    return j;
+}
+
+/* Print every job, one per line, in an order where each job's inputs come
+   before it: the units, then the chains and real-only jobs, then merge. */
+static void list_jobs(const s2r_options* opt) {
+    int k, s;
+    for (k = UNIT_JOB; k <= REAL_ONLY_JOB; k++)
+        for (s = 1; s <= opt->seeds; s++) printf("%s:%d\n", job_kind_name[k], s);
+    printf("merge\n");
+}
+
+/* --- records ------------------------------------------------------------ */
+
+static const char* const part_name[5] = {"sim", "real", "calibrated", "nominal", "curve"};
+
+/* The eval line of a non-empty result. */
+static void write_eval(FILE* f, int part, int index, const s2r_eval_result* e) {
+    if (e->episodes == 0) return;
+    fprintf(f, "eval,%s,%d,%d,%d,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%lld\n", part_name[part], index, e->episodes,
+            e->successes, e->diverged, e->success_rate, e->success_lo, e->success_hi, e->mean_distance, e->mean_return,
+            e->steps);
+}
+
+static int write_record(const run* r, job j, const job_record* rec) {
+    const table* t = &rec->t;
     char path[512];
-    double start = s2r_seconds(), seconds;
-    int s, bad;
+    s2r_file file;
+    FILE* f = s2r_output_create(&file, record_path(path, sizeof path, r->opt, j));
+    int k;
+    if (!f) return 1;
+    fprintf(f, "# sim2real.h example 07: the record of job %s:%d (see examples/07_the_table.c)\n",
+            job_kind_name[j.kind], j.index);
+    fprintf(f, "settings,%016llx\nbuild,%016llx\njob,%s,%d\n", (unsigned long long)r->settings,
+            (unsigned long long)r->build, job_kind_name[j.kind], j.index);
+    fprintf(f, "time,%.0f,%.0f,%.17g,%.17g\n", rec->started, rec->ended, rec->wall_s, rec->peak_mib);
+    if (j.kind == UNIT_JOB)
+        fprintf(f, "unit,%.17g,%.17g,%.17g,%d,%d\n", rec->camera[0], rec->camera[1], rec->camera[2], rec->recorded,
+                rec->on_target);
+    for (k = 0; k < ROWS; k++) {
+        write_eval(f, 0, k, &t->row[k].sim);
+        write_eval(f, 1, k, &t->row[k].real);
+        write_eval(f, 2, k, &t->calibrated[k]);
+        write_eval(f, 3, k, &t->nominal[k]);
+    }
+    for (k = 0; k < CURVE; k++) write_eval(f, 4, k, &t->curve[k]);
+    fprintf(f, "kept,%d,%d,%d\n", t->kept[0], t->kept[1], t->kept[2]);
+    for (k = 0; k < STAGES; k++)
+        if (t->cost[k].wall_s > 0 || t->cost[k].env_steps > 0)
+            fprintf(f, "cost,%s,%.17g,%lld\n", stage_file[k], t->cost[k].wall_s, t->cost[k].env_steps);
+    fprintf(f, "end\n");
+    return s2r_output_commit(&file) != S2R_OK;
+}
+
+/* One line of a record into rec; 0, or 1 when it is not one. */
+static int read_record_line(const char* line, job j, const run* r, job_record* rec, int* ended, char* why, size_t cap) {
+    char word[32], kind[32];
+    unsigned long long settings, build;
+    int index, k, n = 0;
+    s2r_eval_result e;
+    if (sscanf(line, "settings,%llx%n", &settings, &n) == 1 && line[n] == '\n') {
+        if (settings != r->settings) snprintf(why, cap, "it was made by a run with other settings (--robot, --task, "
+                                              "--seed, --real-seed, --seeds, --quick or --ranges differ)");
+        return settings != r->settings;
+    }
+    if (sscanf(line, "build,%llx%n", &build, &n) == 1 && line[n] == '\n') {
+        if (build != r->build) snprintf(why, cap, "it was made by another build of this program");
+        return build != r->build;
+    }
+    if (sscanf(line, "job,%31[^,],%d%n", kind, &index, &n) == 2 && line[n] == '\n')
+        return strcmp(kind, job_kind_name[j.kind]) != 0 || index != j.index;
+    if (sscanf(line, "time,%lf,%lf,%lf,%lf%n", &rec->started, &rec->ended, &rec->wall_s, &rec->peak_mib, &n) == 4 &&
+        line[n] == '\n')
+        return 0;
+    if (sscanf(line, "unit,%lf,%lf,%lf,%d,%d%n", &rec->camera[0], &rec->camera[1], &rec->camera[2], &rec->recorded,
+               &rec->on_target, &n) == 5 && line[n] == '\n')
+        return rec->recorded < 1;
+    memset(&e, 0, sizeof e);
+    if (sscanf(line, "eval,%31[^,],%d,%d,%d,%d,%lf,%lf,%lf,%lf,%lf,%lld%n", word, &index, &e.episodes, &e.successes,
+               &e.diverged, &e.success_rate, &e.success_lo, &e.success_hi, &e.mean_distance, &e.mean_return, &e.steps,
+               &n) == 11 && line[n] == '\n') {
+        table* t = &rec->t;
+        for (k = 0; k < 5 && strcmp(word, part_name[k]); k++) continue;
+        if (k == 5 || index < 0 || index >= (k == 4 ? CURVE : ROWS) || e.episodes < 1 || e.successes < 0 ||
+            e.successes > e.episodes)
+            return 1;
+        *(k == 0 ? &t->row[index].sim : k == 1 ? &t->row[index].real : k == 2 ? &t->calibrated[index]
+          : k == 3 ? &t->nominal[index] : &t->curve[index]) = e;
+        return 0;
+    }
+    if (sscanf(line, "kept,%d,%d,%d%n", &rec->t.kept[0], &rec->t.kept[1], &rec->t.kept[2], &n) == 3 && line[n] == '\n')
+        return 0;
+    if (sscanf(line, "cost,%31[^,],%lf,%lld%n", word, &e.mean_return, &e.steps, &n) == 3 && line[n] == '\n') {
+        for (k = 0; k < STAGES && strcmp(word, stage_file[k]); k++) continue;
+        if (k == STAGES) return 1;
+        rec->t.cost[k].wall_s = e.mean_return;
+        rec->t.cost[k].env_steps = e.steps;
+        return 0;
+    }
+    if (!strcmp(line, "end\n")) { *ended = 1; return 0; }
+    return line[0] != '#';
+}
+
+/* A job's record into rec: 0; 1 when it is not there (nothing printed); 2
+   when it cannot be used (the reason printed). */
+static int read_record(const run* r, job j, job_record* rec) {
+    char path[512], line[512], why[256] = "";
+    int number = 0, ended = 0, bad = 0;
     FILE* f;
+    memset(rec, 0, sizeof *rec);
+    record_path(path, sizeof path, r->opt, j);
+    if (!s2r_file_exists(path)) return 1;
+    if (!(f = fopen(path, "r"))) return fail(path, "cannot be read") + 1;
+    while (!bad && !ended && fgets(line, sizeof line, f)) {
+        number++;
+        if (!strchr(line, '\n') || read_record_line(line, j, r, rec, &ended, why, sizeof why)) bad = 1;
+    }
+    fclose(f);
+    if (bad || !ended) {
+        char message[400];
+        snprintf(message, sizeof message, "%s (line %d); delete it and run job %s:%d again", why[0] ? why
+                 : bad ? "not a job record as this program writes them" : "it ends early", number,
+                 job_kind_name[j.kind], j.index);
+        fail(path, message);
+        return 2;
+    }
+    return 0;
+}
 
-    if (s2r_example_start(&opt, argc, argv, "every row of the recipe table",
-                          S2R_OPT_ROBOT | S2R_OPT_TASK | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_SEEDS | S2R_OPT_THREADS | S2R_OPT_OUT | S2R_OPT_QUICK | S2R_OPT_RESUME | S2R_OPT_RANGES, &status) != S2R_OK)
-        return status;
-    s2r_interrupt_catch();   /* Ctrl-C saves the running training's state; --resume goes on */
-    z = choose_sizes(opt.quick, opt.task);
-    if (opt.quick) opt.seeds = 1;
-    printf("The recipe table on the %s, %d seed(s) paired with real units #%llu..#%llu%s\n", s2r_robot_kind_name(opt.robot),
-           opt.seeds, (unsigned long long)opt.real_seed, (unsigned long long)(opt.real_seed + opt.seeds - 1),
-           opt.quick ? " (quick)" : "");
+/* The job is done already: --resume and its record is there and usable. */
+static int done_already(const run* r, job j) {
+    job_record rec;
+    if (!r->opt->resume || read_record(r, j, &rec) != 0) return 0;
+    printf("job %s:%d: done already (its record is in %s)\n", job_kind_name[j.kind], j.index, r->opt->out);
+    return 1;
+}
 
-    if (opt.seeds > MAX_SEEDS) { fprintf(stderr, "--seeds: at most %d\n", MAX_SEEDS); return 2; }
+/* --- the jobs ------------------------------------------------------------- */
+
+static unit_data units[MAX_SEEDS];   /* a unit job's units, or a chain's one */
+
+/* Units first .. first + count - 1 (job indices): identify them side by
+   side (each has its own simulators), then record each one's
+   demonstrations (which use the threads themselves) and write its files
+   and record. */
+static int run_units(const run* r, int first, int count) {
+    const s2r_options* opt = r->opt;
+    int todo[MAX_SEEDS], n = 0, i, bad = 0;
+    job_record rec[MAX_SEEDS];
+    for (i = 0; i < count; i++)
+        if (!done_already(r, make_job(UNIT_JOB, first + i))) todo[n++] = first + i;
+    if (n == 0) return 0;
+    printf("Identifying unit%s", n > 1 ? "s side by side:" : "");
+    for (i = 0; i < n; i++) printf(" #%llu", (unsigned long long)(opt->real_seed + (uint64_t)todo[i] - 1));
+    printf(" ...\n");
+    fflush(stdout);
+    memset(rec, 0, sizeof rec);
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic)
+#endif
+    for (i = 0; i < n; i++) {
+        double start = s2r_seconds();
+        rec[i].started = (double)time(NULL);
+        identify_unit(opt, &r->z, opt->real_seed + (uint64_t)todo[i] - 1, &units[i]);
+        charge(&rec[i].t.cost[MEASURE], start, 0);
+    }
+    for (i = 0; i < n && !bad; i++) {
+        unit_data* u = &units[i];
+        double start = s2r_seconds();
+        if (u->error[0]) { bad = fail("unit", u->error); break; }
+        fputs(u->report, stdout);
+        bad = record_demos(opt, &r->z, u, rec[i].t.cost);
+        s2r_dataset_free(&u->demos);
+        memcpy(rec[i].camera, u->camera, sizeof u->camera);
+        rec[i].recorded = u->recorded;
+        rec[i].on_target = u->on_target;
+        rec[i].wall_s = rec[i].t.cost[MEASURE].wall_s + (s2r_seconds() - start);
+        rec[i].ended = (double)time(NULL);
+        rec[i].peak_mib = s2r_peak_memory_mib();
+        if (!bad) bad = write_record(r, make_job(UNIT_JOB, todo[i]), &rec[i]);
+        if (!bad && s2r_interrupt_requested()) bad = fail("stopped", "run again with --resume to continue");
+    }
+    return bad;
+}
+
+/* Unit job s's files into u: its record, ranges, identified model and,
+   when `demos`, its demonstrations.  What a chain or real-only job needs. */
+static int load_unit(const run* r, int s, int demos, unit_data* u) {
+    const s2r_options* opt = r->opt;
+    job_record rec;
+    char path[512], name[64], error[S2R_ERROR_LEN], need[128];
+    int got = read_record(r, make_job(UNIT_JOB, s), &rec);
+    memset(u, 0, sizeof *u);
+    u->unit = opt->real_seed + (uint64_t)s - 1;
+    snprintf(need, sizeof need, "run job unit:%d first (its record is missing)", s);
+    if (got) return got == 1 ? fail(record_path(path, sizeof path, opt, make_job(UNIT_JOB, s)), need) : 1;
+    u->recorded = rec.recorded;
+    u->on_target = rec.on_target;
+    memcpy(u->camera, rec.camera, sizeof u->camera);
+    u->calibrated = s2r_task_config_default(opt->task);
+    s2r_task_config_set_camera(&u->calibrated, u->camera);
+    u->ranges = u->identified = s2r_task_randomization(opt->task);
+    snprintf(name, sizeof name, "ranges_unit%llu.txt", (unsigned long long)u->unit);
+    if (s2r_randomization_load(&u->ranges, output(path, sizeof path, opt, name), error) != S2R_OK) return fail("unit", error);
+    snprintf(name, sizeof name, "identified_unit%llu.txt", (unsigned long long)u->unit);
+    if (s2r_randomization_load(&u->identified, output(path, sizeof path, opt, name), error) != S2R_OK)
+        return fail("unit", error);
+    if (!demos) return 0;
+    snprintf(name, sizeof name, "demos_unit%llu.bin", (unsigned long long)u->unit);
+    if (s2r_dataset_load(&u->demos, output(path, sizeof path, opt, name), error) != S2R_OK) return fail("unit", error);
+    if (u->demos.count % u->recorded != 0) {
+        s2r_dataset_free(&u->demos);
+        return fail(path, "its pairs do not split into the demonstrations its record counts");
+    }
+    return 0;
+}
+
+/* Training seed s's chain on its unit. */
+static int run_chain_job(const run* r, int s) {
+    job j = make_job(CHAIN_JOB, s);
+    job_record rec;
+    unit_data* u = &units[0];
+    double start = s2r_seconds();
+    int bad;
+    if (done_already(r, j)) return 0;
+    memset(&rec, 0, sizeof rec);
+    rec.started = (double)time(NULL);
+    if (load_unit(r, s, 1, u)) return 1;
+    bad = run_chain(r->opt, &r->z, r->opt->seed + (uint64_t)s - 1, u, &rec.t);
+    s2r_dataset_free(&u->demos);
+    rec.ended = (double)time(NULL);
+    rec.wall_s = s2r_seconds() - start;
+    rec.peak_mib = s2r_peak_memory_mib();
+    return bad ? 1 : write_record(r, j, &rec);
+}
+
+/* Behaviour cloning from scratch on every unit's demonstrations (unit by
+   unit), measured on unit s with its camera calibrated. */
+static int run_real_only_job(const run* r, int s) {
+    const s2r_options* opt = r->opt;
+    job j = make_job(REAL_ONLY_JOB, s);
+    job_record rec;
+    s2r_dataset pooled;
+    unit_data* u = &units[0];
+    s2r_task_config mine = s2r_task_config_default(opt->task);
+    double start = s2r_seconds();
+    int k, i, bad = 0;
+    if (done_already(r, j)) return 0;
+    memset(&rec, 0, sizeof rec);
     memset(&pooled, 0, sizeof pooled);
-    bad = write_dr_ranges(&opt);
-    if (!bad) bad = measure_units(&opt, &z, units, t.cost);   /* 1. measure every unit */
-    if (!bad) bad = pool_demos(units, opt.seeds, &pooled);
-    for (s = 0; s < opt.seeds; s++) t.pooled_demos += units[s].recorded;
-    for (s = 0; s < opt.seeds && !bad; s++)   /* 2. every row, seed by seed */
-        bad = run_seed(&opt, &z, opt.seed + (uint64_t)s, &units[s], &pooled, &t);
-    for (s = 0; s < opt.seeds; s++) s2r_dataset_free(&units[s].demos);
+    rec.started = (double)time(NULL);
+    for (k = 1; k <= opt->seeds && !bad; k++) {
+        if ((bad = load_unit(r, k, 1, u)) != 0) break;
+        if (k == s) mine = u->calibrated;
+        if (k == 1 && s2r_dataset_init(&pooled, u->demos.obs_dim, u->demos.act_dim) != S2R_OK) bad = fail("demos", pooled.error);
+        for (i = 0; i < u->demos.count && !bad; i++)
+            if (s2r_dataset_append(&pooled, u->demos.obs + (size_t)i * pooled.obs_dim,
+                                   u->demos.act + (size_t)i * pooled.act_dim) != S2R_OK)
+                bad = fail("demos", pooled.error);
+        s2r_dataset_free(&u->demos);
+    }
+    if (!bad) {
+        printf("\n== real only, training seed %llu, real unit #%llu: %d pairs from %d units ==\n",
+               (unsigned long long)(opt->seed + (uint64_t)s - 1), (unsigned long long)(opt->real_seed + (uint64_t)s - 1),
+               pooled.count, opt->seeds);
+        bad = real_only_row(opt, &r->z, &pooled, opt->seed + (uint64_t)s - 1, opt->real_seed + (uint64_t)s - 1, &mine,
+                            &rec.t.row[REAL_ONLY], &rec.t.cost[REAL_ONLY]);
+    }
     s2r_dataset_free(&pooled);
-    if (bad) return bad;
+    if (bad) return 1;
+    rec.t.calibrated[REAL_ONLY] = rec.t.row[REAL_ONLY].real;
+    printf("  %-34s real %5.1f %%\n", row_name[REAL_ONLY], 100 * rec.t.row[REAL_ONLY].real.success_rate);
+    rec.ended = (double)time(NULL);
+    rec.wall_s = s2r_seconds() - start;
+    rec.peak_mib = s2r_peak_memory_mib();
+    return write_record(r, j, &rec);
+}
 
-    seconds = s2r_seconds() - start;
-    if (write_markdown(&opt, &z, &t, seconds, s2r_peak_memory_mib()) ||
-        write_csvs(&opt, &t, seconds, s2r_peak_memory_mib()) || plot_table(&opt, &t)) return 1;
-    printf("\n");
-    f = fopen(output(path, sizeof path, &opt, "table.md"), "r");
-    if (f) { int c; while ((c = fgetc(f)) != EOF) putchar(c); fclose(f); }
-    printf("\nWhere the time went (all seeds):\n");
+/* --- the merge ---------------------------------------------------------- */
+
+static int write_markdown(const s2r_options* opt, const sizes* z, const table* t, double seconds, double peak);
+static int write_csvs(const s2r_options* opt, const table* t, double seconds, double peak);
+static int write_seeds(const run* r, job_record (*rec)[3]);
+static int plot_table(const s2r_options* opt, const table* t);
+
+/* Pool every job's record, in seed order, into the table and write it. */
+static int merge(const run* r, double single_wall, double single_peak) {
+    static job_record rec[MAX_SEEDS][3];   /* [seed][unit, chain, real-only] */
+    static table t;
+    const s2r_options* opt = r->opt;
+    char missing[1024] = "";
+    double first = 0, last = 0, peak = 0, sum = 0, seconds, longest[3] = {0, 0, 0};
+    int s, k, i, n_missing = 0, bad = 0;
+    memset(&t, 0, sizeof t);
+    for (s = 1; s <= opt->seeds; s++)
+        for (k = 0; k < 3; k++) {
+            int got = read_record(r, make_job(k, s), &rec[s - 1][k]);
+            size_t used = strlen(missing);
+            if (got == 2) bad = 1;
+            if (got == 1 && n_missing++ < 20)
+                snprintf(missing + used, sizeof missing - used, " %s:%d", job_kind_name[k], s);
+        }
+    if (n_missing) {
+        fprintf(stderr, "merge: %d job(s) have no record in %s yet:%s%s - run them, then merge again; no table "
+                "written\n", n_missing, opt->out, missing, n_missing > 20 ? " ..." : "");
+        return 1;
+    }
+    if (bad) return fail("merge", "no table written");
+    for (s = 0; s < opt->seeds; s++) {
+        const job_record* unit = &rec[s][UNIT_JOB];
+        const table* c = &rec[s][CHAIN_JOB].t;
+        for (i = PURE; i <= REAL_ONLY; i++) {   /* what a job did not measure stays empty */
+            const table* from = i == REAL_ONLY ? &rec[s][REAL_ONLY_JOB].t : c;
+            if (from->row[i].sim.episodes || from->row[i].real.episodes) s2r_sim_real_eval_pool(&t.row[i], &from->row[i]);
+            if (from->calibrated[i].episodes) s2r_eval_merge(&t.calibrated[i], &from->calibrated[i]);
+            if (from->nominal[i].episodes) s2r_eval_merge(&t.nominal[i], &from->nominal[i]);
+        }
+        for (i = 0; i < CURVE; i++)
+            if (c->curve[i].episodes) s2r_eval_merge(&t.curve[i], &c->curve[i]);
+        for (i = 0; i < 3; i++) t.kept[i] += c->kept[i];
+        t.pooled_demos += unit->recorded;
+        for (k = 0; k < 3; k++) {
+            const job_record* one = &rec[s][k];
+            for (i = 0; i < STAGES; i++) {
+                t.cost[i].wall_s += one->t.cost[i].wall_s;
+                t.cost[i].env_steps += one->t.cost[i].env_steps;
+            }
+            if ((s == 0 && k == 0) || one->started < first) first = one->started;
+            if (one->ended > last) last = one->ended;
+            if (one->peak_mib > peak) peak = one->peak_mib;
+            if (one->wall_s > longest[k]) longest[k] = one->wall_s;
+            sum += one->wall_s;
+        }
+    }
+    seconds = single_wall > 0 ? single_wall : last - first;   /* one process ran them all, or jobs from first to last */
+    if (single_wall > 0) peak = single_peak;
+    printf("\njobs: %.0f s of work over %d jobs; the longest unit, chain and real-only jobs took %.0f, %.0f and %.0f s, "
+           "so with a core per job the run would take about %.0f s (projected from this run's job times)\n",
+           sum, 3 * opt->seeds, longest[0], longest[1], longest[2],
+           longest[0] + (longest[1] > longest[2] ? longest[1] : longest[2]));
+    if (write_markdown(opt, &r->z, &t, seconds, peak) || write_csvs(opt, &t, seconds, peak) ||
+        write_seeds(r, rec) || plot_table(opt, &t))
+        return 1;
+    {
+        char path[512];
+        FILE* f = fopen(output(path, sizeof path, opt, "table.md"), "r");
+        int c;
+        printf("\n");
+        if (f) { while ((c = fgetc(f)) != EOF) putchar(c); fclose(f); }
+    }
+    printf("\nWhere the time went (all jobs):\n");
     for (s = 0; s < STAGES; s++)
         printf("  %-20s %7.0f s %12lld environment steps\n", stage_file[s], t.cost[s].wall_s, t.cost[s].env_steps);
-    printf("\nwrote %s/%s_table.md, _table.csv, _table.png, _demo_curve.csv, _timing.csv, _run.csv\n", opt.out, prefix(&opt));
-    printf("wall time %.0f s, peak memory %.0f MiB\n", s2r_seconds() - start, s2r_peak_memory_mib());
+    printf("\nwrote %s/%s_table.md, _table.csv, _table.png, _demo_curve.csv, _seeds.csv, _jobs.csv, _timing.csv, _run.csv\n",
+           opt->out, prefix(opt));
+    return 0;
+}
+
+/* Every row per seed (the spread behind the pooled rows), and every job's
+   time. */
+static int write_seeds(const run* r, job_record (*rec)[3]) {
+    const s2r_options* opt = r->opt;
+    s2r_file file;
+    FILE* csv = begin_file(&file, opt, "seeds.csv");
+    int s, k;
+    if (!csv) return 1;
+    fprintf(csv, "seed,unit,recipe,sim_episodes,sim_success,real_episodes,real_success,calibrated_success,sizes\n");
+    for (s = 0; s < opt->seeds; s++)
+        for (k = 0; k < ROWS; k++) {
+            const table* t = &rec[s][k == REAL_ONLY ? REAL_ONLY_JOB : CHAIN_JOB].t;
+            if (t->row[k].real.episodes == 0) continue;
+            fprintf(csv, "%llu,%llu,%s,%d,%.4f,%d,%.4f,%.4f,%s\n", (unsigned long long)(opt->seed + (uint64_t)s),
+                    (unsigned long long)(opt->real_seed + (uint64_t)s), row_file[k], t->row[k].sim.episodes,
+                    t->row[k].sim.success_rate, t->row[k].real.episodes, t->row[k].real.success_rate,
+                    t->calibrated[k].success_rate, opt->quick ? "quick" : "full");
+        }
+    if (end_file(&file) || !(csv = begin_file(&file, opt, "jobs.csv"))) return 1;
+    fprintf(csv, "job,wall_s,started,ended,peak_memory_mib\n");
+    for (k = 0; k < 3; k++)
+        for (s = 0; s < opt->seeds; s++)
+            fprintf(csv, "%s:%d,%.1f,%.0f,%.0f,%.1f\n", job_kind_name[k], s + 1, rec[s][k].wall_s, rec[s][k].started,
+                    rec[s][k].ended, rec[s][k].peak_mib);
+    return end_file(&file);
+}
+
+int main(int argc, char** argv) {
+    s2r_options opt;
+    run r;
+    job j;
+    char error[S2R_ERROR_LEN];
+    double start = s2r_seconds();
+    int status, s, bad = 0;
+
+    if (s2r_example_start(&opt, argc, argv, "every row of the recipe table; --job NAME runs one job of it (unit:S, "
+                          "chain:S, real-only:S for S = 1..--seeds, merge; --job list prints them in order)",
+                          S2R_OPT_ROBOT | S2R_OPT_TASK | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_SEEDS | S2R_OPT_THREADS |
+                          S2R_OPT_OUT | S2R_OPT_QUICK | S2R_OPT_RESUME | S2R_OPT_RANGES | S2R_OPT_JOB, &status) != S2R_OK)
+        return status;
+    if (opt.quick && !(opt.given & S2R_OPT_SEEDS)) opt.seeds = 1;   /* quick: one seed unless asked */
+    /* Everything that can be checked, before any work. */
+    if (opt.job[0] && parse_job(opt.job, opt.seeds, &j)) return 2;
+    if (!opt.job[0]) j = make_job(JOB_KINDS, 0);   /* all of them */
+    if (opt.threads > S2R_DEMO_THREADS_MAX) {
+        fprintf(stderr, "--threads: at most %d (recording demonstrations uses one simulator per thread)\n",
+                S2R_DEMO_THREADS_MAX);
+        return 2;
+    }
+    if (s2r_options_digest(&opt, &r.settings, error) != S2R_OK) return fail("--ranges", error) + 1;
+    if (j.kind == LIST_JOBS) { list_jobs(&opt); return 0; }
+    r.opt = &opt;
+    r.z = choose_sizes(opt.quick, opt.task);
+    r.build = s2r_build_digest();
+    s2r_interrupt_catch();   /* Ctrl-C saves the running training's state; --resume goes on */
+    printf("The recipe table on the %s, %d seed(s) paired with real units #%llu..#%llu%s%s%s\n",
+           s2r_robot_kind_name(opt.robot), opt.seeds, (unsigned long long)opt.real_seed,
+           (unsigned long long)(opt.real_seed + opt.seeds - 1), opt.quick ? " (quick)" : "", opt.job[0] ? ": job " : "",
+           opt.job);
+
+    if (j.kind == JOB_KINDS || (j.kind == UNIT_JOB && j.index == 1)) bad = write_dr_ranges(&opt);
+    if (!bad && j.kind == JOB_KINDS) bad = run_units(&r, 1, opt.seeds);
+    for (s = 1; s <= opt.seeds && !bad && j.kind == JOB_KINDS; s++) bad = run_chain_job(&r, s);
+    for (s = 1; s <= opt.seeds && !bad && j.kind == JOB_KINDS; s++) bad = run_real_only_job(&r, s);
+    if (!bad && j.kind == UNIT_JOB) bad = run_units(&r, j.index, 1);
+    if (!bad && j.kind == CHAIN_JOB) bad = run_chain_job(&r, j.index);
+    if (!bad && j.kind == REAL_ONLY_JOB) bad = run_real_only_job(&r, j.index);
+    if (!bad && (j.kind == JOB_KINDS || j.kind == MERGE_JOB))
+        bad = merge(&r, j.kind == JOB_KINDS ? s2r_seconds() - start : 0, s2r_peak_memory_mib());
+    if (bad) return s2r_interrupt_requested() ? 130 : 1;
+    printf("%swall time %.0f s, peak memory %.0f MiB\n", opt.job[0] ? "this job: " : "", s2r_seconds() - start,
+           s2r_peak_memory_mib());
     return 0;
 }

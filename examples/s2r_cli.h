@@ -54,6 +54,11 @@
                           torque_limit, damping, armature, frictionloss; joints
                           from 1), e.g. --joint kp[4] for a joint the report
                           flags; up to S2R_OPTIONS_MAX_JOINTS
+     --job NAME           run one job of a program that splits its work
+                          into jobs (example 07: unit:S, chain:S,
+                          real-only:S for S = 1..--seeds, or merge); a job
+                          claims --out for itself only, so the jobs of one
+                          run share the folder
      --help               print the options
 
    An unknown option, a missing value or a malformed number is an error
@@ -84,6 +89,7 @@ typedef struct s2r_options {
     int            n_joints;    /* --joint given this many times; 0        */
     s2r_param      joint_param[S2R_OPTIONS_MAX_JOINTS];   /* --joint NAME */
     int            joint[S2R_OPTIONS_MAX_JOINTS];         /* ... and J    */
+    char           job[32];     /* --job; "" (the whole program)           */
     unsigned       given;       /* S2R_OPT_* bits of the options given     */
 } s2r_options;
 
@@ -94,7 +100,7 @@ enum {
     S2R_OPT_SEEDS = 1u << 4, S2R_OPT_THREADS = 1u << 5, S2R_OPT_OUT = 1u << 6, S2R_OPT_QUICK = 1u << 7,
     S2R_OPT_RESUME = 1u << 8,  /* --resume and --checkpoint-every */
     S2R_OPT_MJCF = 1u << 9, S2R_OPT_RANGES = 1u << 10, S2R_OPT_LOG = 1u << 11, S2R_OPT_HISTORY = 1u << 12,
-    S2R_OPT_ADR = 1u << 13, S2R_OPT_PRIVILEGED = 1u << 14, S2R_OPT_JOINT = 1u << 15
+    S2R_OPT_ADR = 1u << 13, S2R_OPT_PRIVILEGED = 1u << 14, S2R_OPT_JOINT = 1u << 15, S2R_OPT_JOB = 1u << 16
 };
 
 S2RDEF s2r_options s2r_options_default(void);
@@ -115,6 +121,16 @@ S2RDEF s2r_result  s2r_options_ranges(const s2r_options* options, s2r_randomizat
    for a bad command line, 1 for an unusable folder), the reason printed. */
 S2RDEF s2r_result  s2r_example_start(s2r_options* options, int argc, char** argv, const char* purpose,
                                      unsigned used, int* status);
+/* What makes two runs' results comparable, as 64-bit digests: the
+   settings (--robot, --task, --seed, --real-seed, --seeds, --quick,
+   --history, --adr, --privileged, --mjcf's name and the training ranges'
+   content - s2r_options_ranges, so a --ranges file is read; not --threads,
+   --out, --resume or --job, which change no number), and the program as
+   built (its executable's bytes, from /proc/self/exe; where that cannot be
+   read, the library's version).  Jobs stamp their files with both, and a
+   merge refuses files whose stamps differ from its own. */
+S2RDEF s2r_result  s2r_options_digest(const s2r_options* options, uint64_t* digest, char* error);
+S2RDEF uint64_t    s2r_build_digest(void);
 /* Create a folder (and its parents) if missing and check it can be written:
    S2R_ERR_IO with a message otherwise. */
 S2RDEF s2r_result  s2r_make_dir(const char* path, char* error);
@@ -128,6 +144,10 @@ S2RDEF s2r_result  s2r_make_dir(const char* path, char* error);
    removed by hand.)  A process holds one folder: claiming another
    releases the first. */
 S2RDEF s2r_result  s2r_claim_dir(const char* dir, char* error);
+/* The same for one job of a run (--job): DIR/.sim2real.JOB.lock, so the
+   jobs of one run share the folder and the same job never runs twice at
+   once (the ':' of a job's name is written '-'). */
+S2RDEF s2r_result  s2r_claim_dir_for_job(const char* dir, const char* job, char* error);
 /* dir + "/" + file into out (cap bytes); returns out. */
 S2RDEF const char* s2r_path(char* out, size_t cap, const char* dir, const char* file);
 /* An example's file for the task: --out + "/" + example + ("_push" for
@@ -212,7 +232,7 @@ static const struct { const char* name; unsigned bit; } s2r__option_bits[] = {
     {"--seeds", S2R_OPT_SEEDS}, {"--threads", S2R_OPT_THREADS}, {"--out", S2R_OPT_OUT}, {"--quick", S2R_OPT_QUICK},
     {"--resume", S2R_OPT_RESUME}, {"--checkpoint-every", S2R_OPT_RESUME}, {"--mjcf", S2R_OPT_MJCF},
     {"--ranges", S2R_OPT_RANGES}, {"--log", S2R_OPT_LOG}, {"--history", S2R_OPT_HISTORY}, {"--adr", S2R_OPT_ADR},
-    {"--privileged", S2R_OPT_PRIVILEGED}, {"--joint", S2R_OPT_JOINT}};
+    {"--privileged", S2R_OPT_PRIVILEGED}, {"--joint", S2R_OPT_JOINT}, {"--job", S2R_OPT_JOB}};
 
 /* A path option's value into out[cap]. */
 static s2r_result s2r__option_path(const char* name, const char* value, char* out, size_t cap, char* error) {
@@ -238,7 +258,8 @@ S2RDEF s2r_result s2r_example_start(s2r_options* options, int argc, char** argv,
 #ifdef _OPENMP
     if (options->given & S2R_OPT_THREADS) omp_set_num_threads(options->threads);   /* else OpenMP's default */
 #endif
-    if (s2r_claim_dir(options->out, error) != S2R_OK) {
+    if ((options->job[0] ? s2r_claim_dir_for_job(options->out, options->job, error)
+                         : s2r_claim_dir(options->out, error)) != S2R_OK) {
         fprintf(stderr, "%s\n", error);
         *status = 1;
         return S2R_ERR_IO;
@@ -255,6 +276,34 @@ S2RDEF s2r_result s2r_options_ranges(const s2r_options* options, s2r_randomizati
     res = options->ranges[0] ? s2r_randomization_load(&r, options->ranges, error) : S2R_OK;
     if (res == S2R_OK) *out = r;
     return res;
+}
+
+S2RDEF s2r_result s2r_options_digest(const s2r_options* options, uint64_t* digest, char* error) {
+    s2r_randomization ranges;
+    s2r_result res;
+    char text[512];
+    if (!options || !digest) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "options digest: options and digest are required");
+    if ((res = s2r_options_ranges(options, &ranges, error)) != S2R_OK) return res;
+    snprintf(text, sizeof text, "robot %d task %d seed %llu real_seed %llu seeds %d quick %d history %d adr %d "
+             "privileged %d mjcf %s ranges %016llx", (int)options->robot, (int)options->task,
+             (unsigned long long)options->seed, (unsigned long long)options->real_seed, options->seeds, options->quick,
+             options->history, options->adr, options->privileged, options->mjcf,
+             (unsigned long long)s2r_randomization_digest(&ranges));
+    *digest = s2r__fnv1a(0xCBF29CE484222325ull, text, strlen(text));
+    return S2R_OK;
+}
+
+S2RDEF uint64_t s2r_build_digest(void) {
+    static const char built[] = __DATE__ " " __TIME__;
+    unsigned char* image = NULL;
+    size_t n = 0;
+    char error[S2R_ERROR_LEN];
+    uint64_t h;
+    if (s2r__read_file("/proc/self/exe", &image, &n, error) != S2R_OK)
+        return s2r__fnv1a(0xCBF29CE484222325ull, built, sizeof built - 1);
+    h = s2r__fnv1a(0xCBF29CE484222325ull, image, n);
+    S2R_FREE(image);
+    return h;
 }
 
 S2RDEF s2r_result s2r_options_only(const s2r_options* options, unsigned used, char* error) {
@@ -281,7 +330,7 @@ static s2r_result s2r__parse_option(s2r_options* o, int argc, char** argv, int* 
     if (strcmp(name, "--robot") && strcmp(name, "--task") && strcmp(name, "--seed") && strcmp(name, "--real-seed") &&
         strcmp(name, "--seeds") && strcmp(name, "--threads") && strcmp(name, "--out") &&
         strcmp(name, "--checkpoint-every") && strcmp(name, "--mjcf") && strcmp(name, "--ranges") && strcmp(name, "--log") &&
-        strcmp(name, "--history") && strcmp(name, "--joint"))
+        strcmp(name, "--history") && strcmp(name, "--joint") && strcmp(name, "--job"))
         return s2r__fail(error, S2R_ERR_PARSE, "unknown option '%.60s' (try --help)", name);
     if (!value) return s2r__fail(error, S2R_ERR_PARSE, "option %s needs a value", name);
     if (!strncmp(value, "--", 2))   /* "--out --quick": the value forgotten, not a folder named --quick */
@@ -306,6 +355,13 @@ static s2r_result s2r__parse_option(s2r_options* o, int argc, char** argv, int* 
         if (o->n_logs >= S2R_OPTIONS_MAX_LOGS)
             return s2r__fail(error, S2R_ERR_PARSE, "--log is given more than %d times", S2R_OPTIONS_MAX_LOGS);
         return s2r__option_path(name, value, o->logs[o->n_logs++], sizeof o->logs[0], error);
+    } else if (!strcmp(name, "--job")) {
+        size_t k2, n = strlen(value);
+        for (k2 = 0; k2 < n && (isalnum((unsigned char)value[k2]) || value[k2] == ':' || value[k2] == '-'); k2++) continue;
+        if (n == 0 || n >= sizeof o->job || k2 < n)
+            return s2r__fail(error, S2R_ERR_PARSE, "--job takes a job's name (letters, digits, ':' and '-', up to %d), "
+                             "not '%.60s'", (int)sizeof o->job - 1, value);
+        snprintf(o->job, sizeof o->job, "%s", value);
     } else if (!strcmp(name, "--joint")) {
         s2r__token t, base;
         int joint, p;
@@ -392,7 +448,8 @@ S2RDEF void s2r_options_usage(const char* program, const char* purpose) {
            "  --history K          frames of history the policy sees (default 0)\n"
            "  --adr                automatic domain randomization: ranges grow during training\n"
            "  --privileged         a privileged critic: the value network also sees the parameters\n"
-           "  --joint NAME[J]      system ID: fit joint J's own NAME (e.g. kp[4]; up to %d)\n",
+           "  --joint NAME[J]      system ID: fit joint J's own NAME (e.g. kp[4]; up to %d)\n"
+           "  --job NAME           run one job of the program's work (see its --help)\n",
            program, purpose, S2R_OPTIONS_MAX_LOGS, S2R_OPTIONS_MAX_JOINTS);
 }
 
@@ -483,13 +540,20 @@ static unsigned long s2r__lock_owner(const char* path) {
     return owner;
 }
 
-S2RDEF s2r_result s2r_claim_dir(const char* dir, char* error) {
+S2RDEF s2r_result s2r_claim_dir(const char* dir, char* error) { return s2r_claim_dir_for_job(dir, NULL, error); }
+
+S2RDEF s2r_result s2r_claim_dir_for_job(const char* dir, const char* job, char* error) {
     static int registered;
-    char path[S2R_PATH_LEN], text[32];
+    char path[S2R_PATH_LEN], text[32], name[64];
     unsigned long owner, me = s2r__process_id();
-    if (!dir || strlen(dir) + 16 >= sizeof path) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "no folder, or its name is too long");
+    size_t k;
+    if (!dir || strlen(dir) + sizeof name + 2 >= sizeof path || (job && strlen(job) + 16 >= sizeof name))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "no folder, or its name or the job's is too long");
     if (s2r_make_dir(dir, error) != S2R_OK) return S2R_ERR_IO;
-    s2r_path(path, sizeof path, dir, ".sim2real.lock");
+    snprintf(name, sizeof name, job ? ".sim2real.%s.lock" : ".sim2real.lock", job);
+    for (k = 0; name[k]; k++)
+        if (name[k] == ':' || name[k] == '/') name[k] = '-';
+    s2r_path(path, sizeof path, dir, name);
     owner = s2r__lock_owner(path);
     if (owner && owner != me && s2r__process_alive(owner))
         return s2r__fail(error, S2R_ERR_IO, "folder '%s' is in use by process %lu (%s): wait for it or choose "

@@ -442,7 +442,7 @@ static int docs_calls(const char* code, const char* name) {
 }
 
 /* Every function in the manual's reading paths is defined in the header
-   (or, for run_seed, in examples/07_the_table.c; five paths are also read
+   (or, for run_chain, in examples/07_the_table.c; five paths are also read
    going down the file: test_docs_paths_read_down); every function an
    example's "Uses:" line names is called by that example. */
 static int test_docs_names_exist(void) {
@@ -512,7 +512,7 @@ static int test_docs_names_exist(void) {
    S2RDEF function it calls (s2r_gae, s2r_mlp_forward, ...) or a static one
    of another section (Core's s2r__fail, s2r__shuffle) is a leaf, not
    counted.  A listed function defined in another file than the path's
-   first (s2r_train in the path of examples/07's run_seed) is one leaf:
+   first (s2r_train in the path of examples/07's run_chain) is one leaf:
    counted as one function, its lines and calls are not. */
 
 static const char* const docs_down_paths[] = {"What does domain randomization do", "What does one PPO update do",

@@ -1480,6 +1480,32 @@ static int test_demo_files(void) {
         CHECK(back.count == 0 && back.obs == NULL);
     }
     CHECK(s2r_dataset_load_csv(&back, "build/no_such_demos.csv", e) == S2R_ERR_IO && strstr(e, "no_such_demos"));
+    {   /* the binary form: the same floats back; any damage refused, nothing loaded */
+        static const char* bin = "build/test_demos.bin";
+        unsigned char image[8 * 4 + 250 * 4];
+        FILE* f;
+        size_t n;
+        CHECKF(s2r_dataset_save(&d, bin, e) == S2R_OK, "%s", e);
+        CHECKF(s2r_dataset_load(&back, bin, e) == S2R_OK, "%s", e);
+        CHECK(back.obs_dim == 3 && back.act_dim == 2 && back.count == 50);
+        CHECK(!memcmp(back.obs, d.obs, sizeof(float) * 150) && !memcmp(back.act, d.act, sizeof(float) * 100));
+        s2r_dataset_free(&back);
+        f = fopen(bin, "rb");
+        n = f ? fread(image, 1, sizeof image, f) : 0;
+        if (f) fclose(f);
+        CHECK(n == sizeof image);
+        CHECK(s2r_dataset_unpack(&back, image, n - 4, "cut.bin", e) == S2R_ERR_CORRUPT && strstr(e, "cut.bin") &&
+              strstr(e, "truncated") && back.obs == NULL && back.count == 0);
+        image[40] ^= 1;   /* one bit of an observation */
+        CHECK(s2r_dataset_unpack(&back, image, n, "bit.bin", e) == S2R_ERR_CORRUPT && strstr(e, "checksum") && back.obs == NULL);
+        image[40] ^= 1;
+        image[0] = 'X';
+        CHECK(s2r_dataset_unpack(&back, image, n, "magic.bin", e) == S2R_ERR_CORRUPT && strstr(e, "magic"));
+        d.act[7] = 5.0f;   /* an action outside [-1, 1], checksummed as written */
+        CHECKF(s2r_dataset_save(&d, bin, e) == S2R_OK, "%s", e);
+        CHECK(s2r_dataset_load(&back, bin, e) == S2R_ERR_CORRUPT && strstr(e, "[-1, 1]") && back.obs == NULL);
+        CHECK(s2r_dataset_load(&back, "build/no_such_demos.bin", e) == S2R_ERR_IO && strstr(e, "no_such_demos"));
+    }
     s2r_dataset_free(&d);
     return 0;
 }
