@@ -2914,6 +2914,7 @@ S2RDEF s2r_result s2r_collect_demos(const s2r_backend* robot, const s2r_task_con
 /* The same on real unit `unit` of `robot`'s fleet, recorded by `threads`
    copies of the unit in parallel; the dataset is identical for any thread
    count (episode i always uses stream i and the parts join in order). */
+#define S2R_DEMO_THREADS_MAX 8   /* copies of a unit s2r_collect_unit_demos records on at most */
 S2RDEF s2r_result s2r_collect_unit_demos(s2r_robot_kind robot, uint64_t unit, const s2r_task_config* task,
                                          const s2r_expert_config* op, int episodes, uint64_t seed, int threads,
                                          s2r_dataset* data, int* successes, char* error);
@@ -12049,11 +12050,12 @@ static s2r_result s2r__collect_unit_part(s2r_robot_kind robot, uint64_t unit, co
 S2RDEF s2r_result s2r_collect_unit_demos(s2r_robot_kind robot, uint64_t unit, const s2r_task_config* task,
                                          const s2r_expert_config* op, int episodes, uint64_t seed, int threads,
                                          s2r_dataset* data, int* successes, char* error) {
-    s2r_dataset parts[8];
-    s2r_result status[8];
-    char errors[8][S2R_ERROR_LEN];
-    int ok[8] = {0}, t, i;
-    if (threads < 1 || threads > 8) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "demos: 1..8 threads");
+    s2r_dataset parts[S2R_DEMO_THREADS_MAX];
+    s2r_result status[S2R_DEMO_THREADS_MAX];
+    char errors[S2R_DEMO_THREADS_MAX][S2R_ERROR_LEN];
+    int ok[S2R_DEMO_THREADS_MAX] = {0}, t, i;
+    if (threads < 1 || threads > S2R_DEMO_THREADS_MAX)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "demos: 1..%d threads, not %d", S2R_DEMO_THREADS_MAX, threads);
     for (t = 0; t < threads; t++) {
         errors[t][0] = '\0';
         status[t] = s2r_dataset_init(&parts[t], data->obs_dim, data->act_dim);

@@ -165,7 +165,7 @@ int main(int argc, char** argv) {
     int i, n_demos, ok, obs_dim, act_dim, points = 0, identified;
 
     if (s2r_example_start(&opt, argc, argv, "fine-tune on real demonstrations",
-                          S2R_OPT_ROBOT | S2R_OPT_TASK | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_THREADS | S2R_OPT_OUT | S2R_OPT_QUICK, &status) != S2R_OK)
+                          S2R_OPT_ROBOT | S2R_OPT_TASK | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_THREADS | S2R_OPT_OUT | S2R_OPT_QUICK | S2R_STAGE_DEMOS, &status) != S2R_OK)
         return status;
     task = s2r_task_config_default(opt.task);
     n_demos = opt.quick ? 100 : 1000;

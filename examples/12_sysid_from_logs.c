@@ -114,6 +114,27 @@ static int make_logs(s2r_options* opt) {
     return bad;
 }
 
+/* Each --joint names a joint of the arm (--robot, or --mjcf's): checked
+   before any log is recorded or read.  The exit status of a bad command
+   line (2) when one does not. */
+static int check_joints(const s2r_options* opt) {
+    s2r_robot arm;
+    int i, bad = 0;
+    if (opt->n_joints == 0) return 0;
+    if ((opt->mjcf[0] ? s2r_robot_load_file(&arm, opt->mjcf) : s2r_robot_load(&arm, opt->robot)) != S2R_OK) {
+        fprintf(stderr, "%s\n", arm.error);
+        return 1;
+    }
+    for (i = 0; i < opt->n_joints && !bad; i++)
+        if (opt->joint[i] > arm.info.n_joints) {
+            fprintf(stderr, "--joint %s[%d]: %s has %d joints\n", s2r_param_name(opt->joint_param[i]), opt->joint[i],
+                    arm.info.name, arm.info.n_joints);
+            bad = 2;
+        }
+    s2r_robot_free(&arm);
+    return bad;
+}
+
 int main(int argc, char** argv) {
     s2r_options opt;
     s2r_sim_config model;
@@ -130,6 +151,7 @@ int main(int argc, char** argv) {
                           S2R_OPT_ROBOT | S2R_OPT_MJCF | S2R_OPT_RANGES | S2R_OPT_LOG | S2R_OPT_SEED | S2R_OPT_REAL_SEED |
                           S2R_OPT_OUT | S2R_OPT_QUICK | S2R_OPT_JOINT, &status) != S2R_OK)
         return status;
+    if ((status = check_joints(&opt)) != 0) return status;
     if (opt.ranges[0] && s2r_randomization_load(&training, opt.ranges, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
     if (opt.n_logs == 0 && make_logs(&opt)) return 1;
 

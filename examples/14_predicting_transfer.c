@@ -297,8 +297,11 @@ int main(int argc, char** argv) {
                           S2R_OPT_ROBOT | S2R_OPT_TASK | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_SEEDS |
                           S2R_OPT_THREADS | S2R_OPT_OUT | S2R_OPT_QUICK, &status) != S2R_OK)
         return status;
+    if (opt.seeds > MAX_SEEDS) {   /* refused before any work */
+        fprintf(stderr, "--seeds %d: this program takes at most %d\n", opt.seeds, MAX_SEEDS);
+        return 2;
+    }
     if (opt.quick) opt.seeds = 1;   /* as 07 --quick */
-    if (opt.seeds > MAX_SEEDS) return fail("--seeds", "at most 16 here");
     episodes = opt.quick ? 10 : 200;
     printf("Predicting transfer: %s on the %s, %d seed(s) x %d unit(s) from #%llu, %d episodes per case\n",
            s2r_task_kind_name(opt.task), s2r_robot_kind_name(opt.robot), opt.seeds, opt.seeds,
