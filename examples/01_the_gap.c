@@ -21,7 +21,9 @@
          s2r_plot_training_csv, s2r_policy_save, s2r_evaluate_sim_and_real, s2r_figure_*.
    Writes: DIR/01_the_gap.csv, DIR/01_the_gap.png, DIR/01_pure_sim.ckpt,
            DIR/01_pure_sim_training.csv, DIR/01_pure_sim_training.png,
-           DIR/01_pure_sim.csv.
+           DIR/01_pure_sim.csv; with --task push the same names with
+           _push after the number (DIR/01_push_the_gap.csv, ...;
+           s2r_task_path), so the two tasks share a folder.
    Next: 02_domain_randomization.c - the same PPO on randomized physics. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
@@ -144,26 +146,26 @@ static s2r_result train_pure_sim(const s2r_options* opt, long long steps, int ep
     s2r_ppo ppo;
     s2r_controller policy;
     s2r_sim_real_eval eval;
-    char error[S2R_ERROR_LEN], csv[512], png[512], ckpt[512], state[512];
+    char error[S2R_ERROR_LEN], csv[512], png[512], ckpt[512], state[512], name[64];
     int obs_dim, act_dim;
     s2r_result res;
     s2r_task_dims(opt->task, opt->robot, &obs_dim, &act_dim);
     if ((res = s2r_ppo_init(&ppo, &pc, obs_dim, act_dim)) != S2R_OK) { fprintf(stderr, "%s\n", ppo.error); return res; }
     training.label = "pure sim";
-    training.csv_path = s2r_path(csv, sizeof csv, opt->out, "01_pure_sim_training.csv");
-    s2r_training_use_options(&training, opt, "01_pure_sim", state, sizeof state);
+    training.csv_path = s2r_task_path(csv, sizeof csv, opt, "01", "pure_sim_training.csv");
+    s2r_training_use_options(&training, opt, s2r_task_name(name, sizeof name, opt, "01", "pure_sim"), state, sizeof state);
     printf("\nPure sim: PPO on the nominal simulator for %lld steps\n", steps);
     res = s2r_train(&training, &ppo, error);
     if (res == S2R_OK)   /* its learning curve, from the CSV training wrote */
-        res = s2r_plot_training_csv(training.csv_path, s2r_path(png, sizeof png, opt->out, "01_pure_sim_training.png"),
+        res = s2r_plot_training_csv(training.csv_path, s2r_task_path(png, sizeof png, opt, "01", "pure_sim_training.png"),
                                     training.label, error);
-    if (res == S2R_OK) res = s2r_policy_save(&ppo.policy, &ppo.adam, s2r_path(ckpt, sizeof ckpt, opt->out, "01_pure_sim.ckpt"));
+    if (res == S2R_OK) res = s2r_policy_save(&ppo.policy, &ppo.adam, s2r_task_path(ckpt, sizeof ckpt, opt, "01", "pure_sim.ckpt"));
     policy = s2r_policy_controller(&ppo.policy);
     if (res == S2R_OK)
         res = s2r_evaluate_sim_and_real(&policy, opt->robot, &training.task, NULL, episodes, opt->seed + 1000, opt->real_seed, 3, &eval, error);
     if (res == S2R_OK) {
         s2r_sim_real_eval_print("pure sim (no DR)", &eval);
-        res = s2r_sim_real_eval_write(s2r_path(csv, sizeof csv, opt->out, "01_pure_sim.csv"), "pure sim", &eval, error);
+        res = s2r_sim_real_eval_write(s2r_task_path(csv, sizeof csv, opt, "01", "pure_sim.csv"), "pure sim", &eval, error);
     }
     if (res != S2R_OK) fprintf(stderr, "%s\n", error[0] ? error : ppo.policy.error);
     s2r_ppo_free(&ppo);
@@ -175,7 +177,7 @@ int main(int argc, char** argv) {
     s2r_options opt;
     int status;
     s2r_task_config tc;
-    char path[512];
+    char csv[512], path[512];
     int episodes, push;
 
     if (s2r_example_start(&opt, argc, argv, "one scripted controller on the simulator and on real units",
@@ -190,12 +192,12 @@ int main(int argc, char** argv) {
     if (measure_gap(&opt, episodes, rows) != S2R_OK) return 1;
     printf("The controller is the same everywhere; the difference is the robot.\n");
 
-    if (write_csv(s2r_path(path, sizeof path, opt.out, "01_the_gap.csv"), rows, episodes) != S2R_OK) return 1;
-    if (plot_gap(s2r_path(path, sizeof path, opt.out, "01_the_gap.png"), s2r_robot_kind_name(opt.robot), rows,
+    if (write_csv(s2r_task_path(csv, sizeof csv, &opt, "01", "the_gap.csv"), rows, episodes) != S2R_OK) return 1;
+    if (plot_gap(s2r_task_path(path, sizeof path, &opt, "01", "the_gap.png"), s2r_robot_kind_name(opt.robot), rows,
                  push ? tc.push.episode_steps : tc.reach.episode_steps, push ? tc.push.control_period : tc.reach.control_period,
                  push ? "object to goal" : "distance to target",
                  push ? tc.push.success_radius : tc.reach.success_radius) != S2R_OK) return 1;
-    printf("wrote %s/01_the_gap.csv and %s\n", opt.out, path);
+    printf("wrote %s and %s\n", csv, path);
 
     s2r_interrupt_catch();   /* Ctrl-C saves the training state; --resume goes on */
     switch (train_pure_sim(&opt, opt.quick ? 16000 : s2r_task_training_steps(opt.task, 0), episodes)) {

@@ -30,7 +30,9 @@
            DIR/02_margin.csv and DIR/02_margin.png (success with the command
            latency and the servo stiffness pushed past the ranges, this
            policy and 01's); with --adr, DIR/02_adr_ranges.csv (every move
-           of every range) and DIR/02_adr_final.txt (the ranges reached).
+           of every range) and DIR/02_adr_final.txt (the ranges reached);
+           with --task push the same names with _push after the number
+           (DIR/02_push_dr.ckpt, ...), reading 01's push policy.
    Next: 03_system_id.c - measure the real unit and re-centre the ranges. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
@@ -93,7 +95,7 @@ static s2r_result show_randomization(const s2r_options* opt, const s2r_randomiza
     sc.randomization = *r;
     if ((res = s2r_sim_init(&sim, &sc)) != S2R_OK) { snprintf(error, S2R_ERROR_LEN, "%s", sim.error); return res; }
     b = s2r_sim_backend(&sim);
-    if ((res = s2r_file_create(&file, s2r_path(path, sizeof path, opt->out, "02_draws.csv"), error)) != S2R_OK) {
+    if ((res = s2r_file_create(&file, s2r_task_path(path, sizeof path, opt, "02", "draws.csv"), error)) != S2R_OK) {
         s2r_sim_free(&sim);
         return res;
     }
@@ -108,7 +110,7 @@ static s2r_result show_randomization(const s2r_options* opt, const s2r_randomiza
     fprintf(f, "\n");
     if (res != S2R_OK) s2r_file_discard(&file);
     else if ((res = s2r_file_commit(&file, error)) == S2R_OK)
-        res = s2r_file_create(&file, s2r_path(path, sizeof path, opt->out, "02_sensing.csv"), error);
+        res = s2r_file_create(&file, s2r_task_path(path, sizeof path, opt, "02", "sensing.csv"), error);
     f = file.f;
     if (res == S2R_OK && (res = s2r_backend_reset(b, NULL, NULL, &rng)) == S2R_OK) {
         double dt = sim.robot.model->opt.timestep;   /* this episode's (randomized) physics step */
@@ -167,7 +169,7 @@ static s2r_result measure_margin(const s2r_options* opt, s2r_policy* const* poli
 static s2r_result write_margin(const s2r_options* opt, const margin* m, char* error) {
     char path[512];
     s2r_file file;
-    s2r_result res = s2r_file_create(&file, s2r_path(path, sizeof path, opt->out, "02_margin.csv"), error);
+    s2r_result res = s2r_file_create(&file, s2r_task_path(path, sizeof path, opt, "02", "margin.csv"), error);
     int i, w, k;
     if (res != S2R_OK) return res;
     fprintf(file.f, "policy,parameter,value,episodes,successes,success,success_lo,success_hi,final_distance_m\n");
@@ -233,7 +235,7 @@ static s2r_result plot_margin(const s2r_options* opt, const margin* m, const s2r
             if (res == S2R_OK) res = s2r_plot_band(&fig, w, SWEEPS[w].values, lo, hi, SWEEPS[w].count, &style);
         }
     }
-    if (res == S2R_OK) res = s2r_figure_write_png(&fig, s2r_path(path, sizeof path, opt->out, "02_margin.png"));
+    if (res == S2R_OK) res = s2r_figure_write_png(&fig, s2r_task_path(path, sizeof path, opt, "02", "margin.png"));
     if (res != S2R_OK) snprintf(error, S2R_ERROR_LEN, "margin figure: %.200s", fig.error);
     s2r_figure_free(&fig);
     return res;
@@ -251,7 +253,7 @@ static s2r_result show_margin(const s2r_options* opt, s2r_policy* dr, const s2r_
     policies[0] = dr;
     m.name[0] = "DR (02)";
     m.policies = 1;
-    s2r_path(path, sizeof path, opt->out, "01_pure_sim.ckpt");
+    s2r_task_path(path, sizeof path, opt, "01", "pure_sim.ckpt");
     if (s2r_policy_from_checkpoint(&pure, path, error) != S2R_OK)
         printf("  (not comparing with 01's pure-sim policy: %s)\n", error);
     else if (pure.shape.obs_dim != dr->shape.obs_dim)
@@ -272,9 +274,9 @@ static s2r_result show_margin(const s2r_options* opt, s2r_policy* dr, const s2r_
    hand-set ranges are. */
 static s2r_result write_adr(const s2r_options* opt, const s2r_adr* adr, char* error) {
     char path[512];
-    s2r_result res = s2r_adr_write_csv(adr, s2r_path(path, sizeof path, opt->out, "02_adr_ranges.csv"), error);
+    s2r_result res = s2r_adr_write_csv(adr, s2r_task_path(path, sizeof path, opt, "02", "adr_ranges.csv"), error);
     int i;
-    if (res == S2R_OK) res = s2r_randomization_write(&adr->current, s2r_path(path, sizeof path, opt->out, "02_adr_final.txt"), error);
+    if (res == S2R_OK) res = s2r_randomization_write(&adr->current, s2r_task_path(path, sizeof path, opt, "02", "adr_final.txt"), error);
     if (res != S2R_OK) return res;
     printf("ADR after %d updates (%d moves; 02_adr_ranges.csv): range reached, hand-set range\n", adr->update,
            adr->n_changes - adr->n_params);
@@ -297,7 +299,7 @@ int main(int argc, char** argv) {
     s2r_controller policy;
     s2r_sim_real_eval eval;
     s2r_adr adr;
-    char error[S2R_ERROR_LEN] = "", csv[512], png[512], path[512], state[512];
+    char error[S2R_ERROR_LEN] = "", csv[512], png[512], path[512], state[512], name[64];
     s2r_result res;
     int obs_dim, act_dim;
     long long steps;
@@ -316,7 +318,7 @@ int main(int argc, char** argv) {
         fprintf(stderr, "%s\n", error);
         return 1;
     }
-    if (s2r_randomization_write(&training.randomization, s2r_path(path, sizeof path, opt.out, "02_ranges.txt"), error) != S2R_OK) {
+    if (s2r_randomization_write(&training.randomization, s2r_task_path(path, sizeof path, &opt, "02", "ranges.txt"), error) != S2R_OK) {
         fprintf(stderr, "%s\n", error);
         return 1;
     }
@@ -346,14 +348,14 @@ int main(int argc, char** argv) {
         return 1;
     }
     training.label = "domain randomization";
-    training.csv_path = s2r_path(csv, sizeof csv, opt.out, "02_dr_training.csv");
-    s2r_training_use_options(&training, &opt, "02_dr", state, sizeof state);
+    training.csv_path = s2r_task_path(csv, sizeof csv, &opt, "02", "dr_training.csv");
+    s2r_training_use_options(&training, &opt, s2r_task_name(name, sizeof name, &opt, "02", "dr"), state, sizeof state);
     s2r_interrupt_catch();   /* Ctrl-C saves the training state; --resume goes on */
     printf("PPO on randomized simulators for %lld steps%s\n", steps, opt.adr ? ", ranges grown by ADR" : "");
     if ((res = s2r_train(&training, &ppo, error)) != S2R_OK ||
-        (res = s2r_plot_training_csv(training.csv_path, s2r_path(png, sizeof png, opt.out, "02_dr_training.png"),
+        (res = s2r_plot_training_csv(training.csv_path, s2r_task_path(png, sizeof png, &opt, "02", "dr_training.png"),
                                      training.label, error)) != S2R_OK ||
-        (res = s2r_policy_save(&ppo.policy, &ppo.adam, s2r_path(path, sizeof path, opt.out, "02_dr.ckpt"))) != S2R_OK ||
+        (res = s2r_policy_save(&ppo.policy, &ppo.adam, s2r_task_path(path, sizeof path, &opt, "02", "dr.ckpt"))) != S2R_OK ||
         (opt.adr && (res = write_adr(&opt, &adr, error)) != S2R_OK)) {
         fprintf(stderr, "%s\n", error[0] ? error : ppo.policy.error);
         if (res == S2R_ERR_INTERRUPTED) fprintf(stderr, "run again with --resume to continue\n");
@@ -372,7 +374,7 @@ int main(int argc, char** argv) {
     policy = s2r_policy_controller(&ppo.policy);
     if (s2r_evaluate_sim_and_real(&policy, opt.robot, &training.task, NULL, opt.quick ? 20 : 100, opt.seed + 1000,
                                   opt.real_seed, 3, &eval, error) != S2R_OK ||
-        s2r_sim_real_eval_write(s2r_path(csv, sizeof csv, opt.out, "02_dr.csv"), "sim + DR", &eval, error) != S2R_OK) {
+        s2r_sim_real_eval_write(s2r_task_path(csv, sizeof csv, &opt, "02", "dr.csv"), "sim + DR", &eval, error) != S2R_OK) {
         fprintf(stderr, "%s\n", error);
         return 1;
     }

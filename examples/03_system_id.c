@@ -52,7 +52,9 @@
    DIR/03_trajectories_ARM.png, DIR/03_fit_ARM.png; for --robot (default
    ur5e): DIR/03_dr_sysid_unitN.ckpt and its training CSV.  What belongs
    to one unit is named by it, so 04, 06 and 08 run for another
-   --real-seed never pick up this unit's model or policy.
+   --real-seed never pick up this unit's model or policy.  With --task
+   push every name has _push after the number (DIR/03_push_ranges_ARM_unitN.txt,
+   ...), and the warm start is 02's push policy.
    Next: 04_finetune.c - fine-tune on real demonstrations. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
@@ -246,22 +248,21 @@ static s2r_result write_csv(const s2r_sysid* id, const s2r_sysid_result* r, cons
 static s2r_result save(s2r_sysid* id, const s2r_sysid_result* r, const s2r_trajectory_set* valid,
                        const s2r_randomization* fixed, const s2r_randomization* next, const char* robot,
                        const s2r_options* opt) {
-    const char* out = opt->out;
     char path[512], file[64], error[S2R_ERROR_LEN];
     s2r_result res;
-    snprintf(file, sizeof file, "03_identified_%s_unit%llu.txt", robot, (unsigned long long)opt->real_seed);
-    res = s2r_randomization_write(fixed, s2r_path(path, sizeof path, out, file), error);
-    snprintf(file, sizeof file, "03_ranges_%s_unit%llu.txt", robot, (unsigned long long)opt->real_seed);
-    if (res == S2R_OK) res = s2r_randomization_write(next, s2r_path(path, sizeof path, out, file), error);
+    snprintf(file, sizeof file, "identified_%s_unit%llu.txt", robot, (unsigned long long)opt->real_seed);
+    res = s2r_randomization_write(fixed, s2r_task_path(path, sizeof path, opt, "03", file), error);
+    snprintf(file, sizeof file, "ranges_%s_unit%llu.txt", robot, (unsigned long long)opt->real_seed);
+    if (res == S2R_OK) res = s2r_randomization_write(next, s2r_task_path(path, sizeof path, opt, "03", file), error);
     if (res != S2R_OK) { fprintf(stderr, "%s\n", error); return res; }
-    snprintf(file, sizeof file, "03_sysid_%s.csv", robot);
-    if ((res = write_csv(id, r, s2r_path(path, sizeof path, out, file))) != S2R_OK) return res;
-    snprintf(file, sizeof file, "03_trajectories_%s.png", robot);
-    if ((res = plot_trajectories(id, r, valid, robot, s2r_path(path, sizeof path, out, file))) != S2R_OK) return res;
-    snprintf(file, sizeof file, "03_fit_%s.png", robot);
-    if ((res = plot_fit(id, r, robot, s2r_path(path, sizeof path, out, file))) != S2R_OK) return res;
-    printf("  wrote %s/03_{identified,ranges}_%s_unit%llu.txt, 03_sysid_%s.csv, 03_{trajectories,fit}_%s.png\n", out,
-           robot, (unsigned long long)opt->real_seed, robot, robot);
+    snprintf(file, sizeof file, "sysid_%s.csv", robot);
+    if ((res = write_csv(id, r, s2r_task_path(path, sizeof path, opt, "03", file))) != S2R_OK) return res;
+    snprintf(file, sizeof file, "trajectories_%s.png", robot);
+    if ((res = plot_trajectories(id, r, valid, robot, s2r_task_path(path, sizeof path, opt, "03", file))) != S2R_OK) return res;
+    snprintf(file, sizeof file, "fit_%s.png", robot);
+    if ((res = plot_fit(id, r, robot, s2r_task_path(path, sizeof path, opt, "03", file))) != S2R_OK) return res;
+    printf("  wrote %s: the identified model and the recentred ranges, the fit's CSV and figures\n",
+           s2r_task_path(path, sizeof path, opt, "03", "{identified,ranges,sysid,trajectories,fit}_*"));
     return S2R_OK;
 }
 
@@ -402,14 +403,15 @@ static int retrain(const s2r_options* opt) {
     s2r_result res;
     FILE* f;
     unsigned long long unit = (unsigned long long)opt->real_seed;
-    snprintf(policy_name, sizeof policy_name, "03_dr_sysid_unit%llu", unit);   /* .ckpt, .state, _training.csv */
-    snprintf(name, sizeof name, "03_ranges_%s_unit%llu.txt", s2r_robot_kind_name(opt->robot), unit);
-    if (s2r_randomization_load(&t.randomization, s2r_path(ranges, sizeof ranges, opt->out, name), error) != S2R_OK) {
+    snprintf(name, sizeof name, "dr_sysid_unit%llu", unit);
+    s2r_task_name(policy_name, sizeof policy_name, opt, "03", name);   /* .ckpt, .state, _training.csv */
+    snprintf(name, sizeof name, "ranges_%s_unit%llu.txt", s2r_robot_kind_name(opt->robot), unit);
+    if (s2r_randomization_load(&t.randomization, s2r_task_path(ranges, sizeof ranges, opt, "03", name), error) != S2R_OK) {
         fprintf(stderr, "%s\n", error);
         return 1;
     }
     s2r_task_dims(opt->task, opt->robot, &obs_dim, &act_dim);
-    f = fopen(s2r_path(warm, sizeof warm, opt->out, "02_dr.ckpt"), "rb");
+    f = fopen(s2r_task_path(warm, sizeof warm, opt, "02", "dr.ckpt"), "rb");
     if (f) fclose(f);
     else pc.total_steps = opt->quick ? 8000 : s2r_task_training_steps(opt->task, 0);   /* no DR policy to start from: train fully */
     if (s2r_ppo_init(&ppo, &pc, obs_dim, act_dim) != S2R_OK) { fprintf(stderr, "%s\n", ppo.error); return 1; }
@@ -417,7 +419,7 @@ static int retrain(const s2r_options* opt) {
         fprintf(stderr, "%s (run 02 with the same --robot)\n", ppo.policy.error);
         bad = 1;
     }
-    printf("\nRetraining on %s for %lld steps%s\n", ranges, pc.total_steps, f ? ", starting from 02_dr.ckpt" : "");
+    printf("\nRetraining on %s for %lld steps%s%s\n", ranges, pc.total_steps, f ? ", starting from " : "", f ? warm : "");
     t.label = "DR + sysID";
     snprintf(name, sizeof name, "%s_training.csv", policy_name);
     t.csv_path = s2r_path(path, sizeof path, opt->out, name);
@@ -434,8 +436,8 @@ static int retrain(const s2r_options* opt) {
     }
     policy = s2r_policy_controller(&ppo.policy);
     if (!bad && calibrate(opt, &task, error) != S2R_OK) { fprintf(stderr, "%s\n", error); bad = 1; }
-    snprintf(name, sizeof name, "03_identified_%s_unit%llu.txt", s2r_robot_kind_name(opt->robot), unit);
-    if (!bad && s2r_randomization_load(&identified, s2r_path(path, sizeof path, opt->out, name), error) != S2R_OK) {
+    snprintf(name, sizeof name, "identified_%s_unit%llu.txt", s2r_robot_kind_name(opt->robot), unit);
+    if (!bad && s2r_randomization_load(&identified, s2r_task_path(path, sizeof path, opt, "03", name), error) != S2R_OK) {
         fprintf(stderr, "%s\n", error);
         bad = 1;
     }

@@ -9,7 +9,8 @@
 
    Uses: s2r_calibrate_unit, s2r_collect_unit_demos, s2r_clone_demos, s2r_policy_init,
          s2r_evaluate_sim_and_real.
-   Writes: DIR/05_real_only.ckpt, DIR/05_real_only.csv.
+   Writes: DIR/05_real_only.ckpt, DIR/05_real_only.csv (with --task push,
+           DIR/05_push_real_only.ckpt and .csv).
    Next: 06_staged_deployment.c - taking the best policy to a fleet. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
@@ -63,7 +64,7 @@ int main(int argc, char** argv) {
     rng = s2r_rng_make(opt.seed, 5);
     if (s2r_policy_init(&policy, &shape, -0.5f, 10.0f, &rng) != S2R_OK ||
         s2r_clone_demos(&policy, &demos, 0, opt.quick ? 2 : 6, opt.seed, error) != S2R_OK ||
-        s2r_policy_save(&policy, NULL, s2r_path(path, sizeof path, opt.out, "05_real_only.ckpt")) != S2R_OK) {
+        s2r_policy_save(&policy, NULL, s2r_task_path(path, sizeof path, &opt, "05", "real_only.ckpt")) != S2R_OK) {
         fprintf(stderr, "%s%s\n", error, policy.error);
         return 1;
     }
@@ -73,7 +74,7 @@ int main(int argc, char** argv) {
     c = s2r_policy_controller(&policy);
     if (s2r_evaluate_sim_and_real(&c, opt.robot, &task, NULL, opt.quick ? 20 : 200, opt.seed + 1000, opt.real_seed, 1,
                                   &eval, error) != S2R_OK ||
-        s2r_sim_real_eval_write(s2r_path(path, sizeof path, opt.out, "05_real_only.csv"), "real only", &eval,
+        s2r_sim_real_eval_write(s2r_task_path(path, sizeof path, &opt, "05", "real_only.csv"), "real only", &eval,
                                 error) != S2R_OK) {
         fprintf(stderr, "%s\n", error);
         return 1;

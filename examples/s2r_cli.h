@@ -168,6 +168,10 @@ S2RDEF const char* s2r_path(char* out, size_t cap, const char* dir, const char* 
    task: they were the first); returns out. */
 S2RDEF const char* s2r_task_path(char* out, size_t cap, const s2r_options* opt, const char* example,
                                  const char* name);
+/* The same name without the folder, e.g. "01_push_pure_sim" (for
+   s2r_training_use_options); returns out. */
+S2RDEF const char* s2r_task_name(char* out, size_t cap, const s2r_options* opt, const char* example,
+                                 const char* name);
 /* An example's output file, whole or not at all: s2r_file_create at
    `path`, printing the reason to stderr when it fails; returns the stream
    to write, or NULL.  s2r_output_commit is s2r_file_commit, likewise. */
@@ -536,7 +540,13 @@ S2RDEF const char* s2r_path(char* out, size_t cap, const char* dir, const char* 
 
 S2RDEF const char* s2r_task_path(char* out, size_t cap, const s2r_options* opt, const char* example,
                                  const char* name) {
-    snprintf(out, cap, "%s/%s%s_%s", opt->out, example, opt->task == S2R_TASK_PUSH ? "_push" : "", name);
+    char file[S2R_PATH_LEN];
+    return s2r_path(out, cap, opt->out, s2r_task_name(file, sizeof file, opt, example, name));
+}
+
+S2RDEF const char* s2r_task_name(char* out, size_t cap, const s2r_options* opt, const char* example,
+                                 const char* name) {
+    snprintf(out, cap, "%s%s_%s", example, opt->task == S2R_TASK_PUSH ? "_push" : "", name);
     return out;
 }
 

@@ -8,7 +8,8 @@
 #   3. a run stopped with SIGINT: it must save, say so and exit with 130, and
 #      resume (on 2 threads) to the same checkpoint again;
 #   4. a unit's system-ID policy is not taken for another unit (example 04),
-#      nor any policy trained on other ranges than its run wrote (04, 06).
+#      nor any policy trained on other ranges than its run wrote (04, 06);
+#   5. --task push in the reach run's folder keeps the reach files.
 # Usage: tests/test_resume.sh [build dir]    (run from the repository root)
 set -u
 BUILD=${1:-build}
@@ -34,6 +35,17 @@ rm -rf "$WORK" && mkdir -p "$WORK" || exit 1
 
 "$EXAMPLE" $ARGS --out "$WORK/whole" > "$WORK/whole.log" 2>&1
 check "the uninterrupted run finishes" test -f "$WORK/whole/02_dr.ckpt"
+
+# The other task in the same folder writes its own names (02_push_*) and
+# leaves the reach run's files as they were.
+mkdir -p "$WORK/reach_files" && cp "$WORK/whole/02_dr.ckpt" "$WORK/whole/02_ranges.txt" "$WORK/whole/02_dr.csv" \
+  "$WORK/reach_files/" || exit 1
+"$EXAMPLE" $ARGS --task push --out "$WORK/whole" > "$WORK/push.log" 2>&1
+check "push in the reach folder writes 02_push_dr.ckpt" test -f "$WORK/whole/02_push_dr.ckpt"
+check "push leaves the reach policy, ranges and results as they were" \
+  sh -c "cmp -s '$WORK/reach_files/02_dr.ckpt' '$WORK/whole/02_dr.ckpt' &&
+         cmp -s '$WORK/reach_files/02_ranges.txt' '$WORK/whole/02_ranges.txt' &&
+         cmp -s '$WORK/reach_files/02_dr.csv' '$WORK/whole/02_dr.csv'"
 
 start_and_wait "$WORK/killed"
 kill -KILL $pid 2>/dev/null
