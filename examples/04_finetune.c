@@ -51,31 +51,17 @@ static const int demo_counts[POINTS] = {0, 10, 30, 100, 300, 1000};
 static s2r_result load_start(const s2r_options* opt, s2r_policy* p, char* path, size_t cap,
                              s2r_randomization* sim, int* identified, char* error) {
     char file[64], model[512];
-    int obs_dim, act_dim;
     s2r_result res;
     unsigned long long unit = (unsigned long long)opt->real_seed;
-    s2r_task_dims(opt->task, opt->robot, &obs_dim, &act_dim);
     snprintf(file, sizeof file, "dr_sysid_unit%llu.ckpt", unit);   /* this unit's, never another's */
     *identified = s2r_file_exists(s2r_task_path(path, cap, opt, "03", file));
     if (!*identified)
         printf("%s not found (run 03 --real-seed %llu first to start from the system-ID policy); starting from "
                "%s\n", path, unit, s2r_task_path(model, sizeof model, opt, "02", "dr.ckpt"));
     if (!*identified) s2r_task_path(path, cap, opt, "02", "dr.ckpt");
-    if ((res = s2r_policy_from_checkpoint(p, path, error)) != S2R_OK) return res;
     if (*identified) snprintf(file, sizeof file, "ranges_%s_unit%llu.txt", s2r_robot_kind_name(opt->robot), unit);
-    if ((res = s2r_policy_check_ranges(p, path, s2r_task_path(model, sizeof model, opt, *identified ? "03" : "02",
-                                                              *identified ? file : "ranges.txt"), error)) != S2R_OK) {
-        s2r_policy_free(p);
-        return res;
-    }
-    if (p->shape.obs_dim != obs_dim || p->shape.act_dim != act_dim) {
-        snprintf(error, S2R_ERROR_LEN, "%.120s was trained for another arm or task (%d observations, %d actions; the %s "
-                 "%s task has %d and %d)", path, p->shape.obs_dim, p->shape.act_dim, s2r_robot_kind_name(opt->robot),
-                 s2r_task_kind_name(opt->task), obs_dim, act_dim);
-        s2r_policy_free(p);
-        return S2R_ERR_INVALID_ARGUMENT;
-    }
-    if (!*identified) return S2R_OK;
+    s2r_task_path(model, sizeof model, opt, *identified ? "03" : "02", *identified ? file : "ranges.txt");
+    if ((res = s2r_upstream_policy(p, path, opt, 0, model, error)) != S2R_OK || !*identified) return res;
     snprintf(file, sizeof file, "identified_%s_unit%llu.txt", s2r_robot_kind_name(opt->robot), unit);
     *sim = s2r_randomization_none();
     if ((res = s2r_randomization_load(sim, s2r_task_path(model, sizeof model, opt, "03", file), error)) != S2R_OK) s2r_policy_free(p);

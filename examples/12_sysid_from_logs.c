@@ -153,9 +153,20 @@ int main(int argc, char** argv) {
         return status;
     if ((status = check_joints(&opt)) != 0) return status;
     if (opt.ranges[0] && s2r_randomization_load(&training, opt.ranges, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
-    if (opt.n_logs == 0 && make_logs(&opt)) return 1;
+    /* 1. The model: your MJCF, or a built-in arm; made with what the fit
+          will search before any log is recorded or read. */
+    model = s2r_sim_config_default(opt.mjcf[0] ? S2R_ROBOT_CUSTOM : opt.robot);
+    if (opt.mjcf[0]) model.mjcf_path = opt.mjcf;
+    cfg.known.p[S2R_PARAM_OBS_LATENCY] = training.p[S2R_PARAM_OBS_LATENCY];
+    cfg.max_sweeps = opt.quick ? 3 : 12;
+    for (i = 0; i < opt.n_joints; i++) {   /* --joint kp[4]: that joint's own entry */
+        cfg.param[cfg.n_params] = s2r_sysid_param_default(opt.joint_param[i]);
+        cfg.param[cfg.n_params++].joint = opt.joint[i];
+    }
+    if (s2r_sysid_init(&id, &cfg, &model) != S2R_OK) { fprintf(stderr, "%s\n", id.error); return 1; }
+    if (opt.n_logs == 0 && make_logs(&opt)) { s2r_sysid_free(&id); return 1; }
 
-    /* 1. The logs: all but the last to fit, the last to judge the fit. */
+    /* 2. The logs: all but the last to fit, the last to judge the fit. */
     for (i = 0; i < opt.n_logs; i++) paths[i] = opt.logs[i];
     n_train = opt.n_logs > 1 ? opt.n_logs - 1 : 1;
     memset(&valid, 0, sizeof valid);
@@ -163,23 +174,13 @@ int main(int argc, char** argv) {
         (opt.n_logs > 1 && s2r_trajectory_set_load_csv(&valid, paths + n_train, 1, PERIOD, error) != S2R_OK)) {
         fprintf(stderr, "%s\n", error);
         s2r_trajectory_set_free(&train);
+        s2r_sysid_free(&id);
         return 1;
     }
     printf("Fitting %d log(s) of %.1f s at 50 Hz; %s\n", train.count, train.n_samples * PERIOD,
            opt.n_logs > 1 ? "the last log held out" : "one log only: the verdict judges the fitted data (flattering)");
 
-    /* 2. The model: your MJCF, or a built-in arm. */
-    model = s2r_sim_config_default(opt.mjcf[0] ? S2R_ROBOT_CUSTOM : opt.robot);
-    if (opt.mjcf[0]) model.mjcf_path = opt.mjcf;
-
     /* 3. Fit, judge, recentre - as example 03, from the files. */
-    cfg.known.p[S2R_PARAM_OBS_LATENCY] = training.p[S2R_PARAM_OBS_LATENCY];
-    cfg.max_sweeps = opt.quick ? 3 : 12;
-    for (i = 0; i < opt.n_joints; i++) {   /* --joint kp[4]: that joint's own entry */
-        cfg.param[cfg.n_params] = s2r_sysid_param_default(opt.joint_param[i]);
-        cfg.param[cfg.n_params++].joint = opt.joint[i];
-    }
-    if (s2r_sysid_init(&id, &cfg, &model) != S2R_OK) { fprintf(stderr, "%s\n", id.error); bad = 1; }
     if (!bad && s2r_sysid_run(&id, &train, opt.n_logs > 1 ? &valid : NULL, &r) != S2R_OK) {
         fprintf(stderr, "%s\n", id.error);
         bad = 1;

@@ -81,15 +81,19 @@ static int load(const s2r_options* opt, inputs* in) {
         return fail("DR ranges (run 07 first with the same options)", error);
     for (s = 0; s < opt->seeds; s++) {
         uint64_t seed = opt->seed + (uint64_t)s, unit = opt->real_seed + (uint64_t)s;
-        for (r = 0; r < RECIPES; r++) {
-            snprintf(name, sizeof name, "%s_seed%llu.ckpt", recipe_file[r], (unsigned long long)seed);
-            if (s2r_policy_from_checkpoint(&in->policy[r][s], s2r_task_path(path, sizeof path, opt, "07", name), error) != S2R_OK)
-                return fail("policy (run 07 first with the same options)", error);
-        }
+        char ranges[RECIPES][512];   /* what each recipe's policy was trained on (pure sim: nothing to check) */
+        s2r_task_path(ranges[DR], sizeof ranges[DR], opt, "07", "dr_ranges.txt");
         snprintf(name, sizeof name, "ranges_unit%llu.txt", (unsigned long long)unit);
+        s2r_task_path(ranges[SYSID], sizeof ranges[SYSID], opt, "07", name);
         in->identified[s] = s2r_randomization_none();
-        if (s2r_randomization_load(&in->identified[s], s2r_task_path(path, sizeof path, opt, "07", name), error) != S2R_OK)
+        if (s2r_randomization_load(&in->identified[s], ranges[SYSID], error) != S2R_OK)
             return fail("identified ranges (run 07 first with the same options)", error);
+        for (r = 0; r < RECIPES; r++) {   /* made for this arm and task, trained on the ranges beside it */
+            snprintf(name, sizeof name, "%s_seed%llu.ckpt", recipe_file[r], (unsigned long long)seed);
+            if (s2r_upstream_policy(&in->policy[r][s], s2r_task_path(path, sizeof path, opt, "07", name), opt, 0,
+                                    r == PURE ? NULL : ranges[r], error) != S2R_OK)
+                return fail("policy (run 07 first with the same options)", error);   /* main frees those loaded */
+        }
         /* the calibration 07's identification made (s2r_identify_unit: stream seed + 2) */
         if (s2r_calibrate_unit(opt->robot, unit, s2r_identify_config_default().seed + 2, in->camera[s], NULL, error) !=
             S2R_OK)

@@ -347,9 +347,9 @@ S2RDEF s2r_result s2r_options_check(const s2r_options* options, char* error) {
     if (options->mjcf[0]) sc.mjcf_path = options->mjcf;
     if (options->ranges[0] && (res = s2r_options_ranges(options, &sc.randomization, error)) != S2R_OK) return res;
     if ((res = s2r_sim_init(&sim, &sc)) != S2R_OK)
-        return options->ranges[0] ? s2r__fail(error, res, "%s (the simulator with the ranges in %.200s)", sim.error,
-                                              options->ranges)
-                                  : s2r__fail(error, res, "%s", sim.error);
+        return s2r__fail(error, res, "the %s simulator of %.200s%s%.200s: %s", s2r_task_kind_name(options->task),
+                         options->mjcf[0] ? options->mjcf : s2r_robot_kind_name(options->robot),
+                         options->ranges[0] ? " with the ranges in " : "", options->ranges, sim.error);
     s2r_sim_free(&sim);
     return S2R_OK;
 }

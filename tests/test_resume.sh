@@ -9,7 +9,11 @@
 #      resume (on 2 threads) to the same checkpoint again;
 #   4. a unit's system-ID policy is not taken for another unit (example 04),
 #      nor any policy trained on other ranges than its run wrote (04, 06);
-#   5. --task push in the reach run's folder keeps the reach files.
+#   5. --task push in the reach run's folder keeps the reach files;
+#   6. a run refused for what it was given or found (impossible ranges, a
+#      bad MJCF, a foreign training state, an upstream checkpoint cut short
+#      or made for another arm or task, a policy beside ranges from another
+#      run) says so, changes no file of the folder and does no work first.
 # Usage: tests/test_resume.sh [build dir]    (run from the repository root)
 set -u
 BUILD=${1:-build}
@@ -42,10 +46,9 @@ mkdir -p "$WORK/reach_files" && cp "$WORK/whole/02_dr.ckpt" "$WORK/whole/02_rang
   "$WORK/reach_files/" || exit 1
 "$EXAMPLE" $ARGS --task push --out "$WORK/whole" > "$WORK/push.log" 2>&1
 check "push in the reach folder writes 02_push_dr.ckpt" test -f "$WORK/whole/02_push_dr.ckpt"
-check "push leaves the reach policy, ranges and results as they were" \
-  sh -c "cmp -s '$WORK/reach_files/02_dr.ckpt' '$WORK/whole/02_dr.ckpt' &&
-         cmp -s '$WORK/reach_files/02_ranges.txt' '$WORK/whole/02_ranges.txt' &&
-         cmp -s '$WORK/reach_files/02_dr.csv' '$WORK/whole/02_dr.csv'"
+for file in 02_dr.ckpt 02_ranges.txt 02_dr.csv; do
+    check "push leaves the reach run's $file as it was" cmp -s "$WORK/reach_files/$file" "$WORK/whole/$file"
+done
 
 start_and_wait "$WORK/killed"
 kill -KILL $pid 2>/dev/null
@@ -91,6 +94,43 @@ check "06 names them" grep -q "was not trained on the ranges" "$WORK/ranges6.log
 rm "$WORK/unit/03_dr_sysid_unit2.ckpt" && cp "$WORK/unit/03_ranges_ur5e_unit2.txt" "$WORK/unit/02_ranges.txt" || exit 1
 $BUILD/04_finetune --quick --threads 1 --real-seed 2 --out "$WORK/unit" > "$WORK/ranges2.log" 2>&1
 check "04 stops on the DR policy once its ranges are edited" grep -q "02_dr.ckpt was not trained on the ranges" "$WORK/ranges2.log"
+
+# Nothing is written before everything that can be checked is checked, and
+# what an example reads from an earlier one is checked first: a failed run
+# leaves the folder's good files as they were.
+# refused NAME "what it must say" "how to prepare the folder" EXAMPLE ARGS... :
+# in a copy of the whole run's folder (the preparation runs there); status 1,
+# the message, and no file of the folder changed.
+refused() {
+    name=$1 says=$2 prepare=$3 prog=$4
+    shift 4
+    dir=$WORK/refused_$name
+    rm -rf "$dir" && cp -r "$WORK/whole" "$dir" && (cd "$dir" && sh -c "$prepare") || exit 1
+    (cd "$dir" && ls -l --time-style=+%s.%N | sort > "../refused_$name.before"; md5sum * | sort >> "../refused_$name.before")
+    "$BUILD/$prog" --quick --threads 1 --out "$dir" "$@" > "$dir.log" 2>&1
+    status=$?
+    (cd "$dir" && ls -l --time-style=+%s.%N | sort > "../refused_$name.after"; md5sum * | sort >> "../refused_$name.after")
+    check "$prog refuses $name (status $status)" test $status -eq 1
+    check "$prog names it: $says" grep -q -e "$says" "$dir.log"
+    check "$prog refusing $name writes nothing" cmp -s "$WORK/refused_$name.before" "$WORK/refused_$name.after"
+}
+sed 's/^action_latency .*/action_latency uniform 0.5 0.6 absolute/' "$WORK/whole/02_ranges.txt" > "$WORK/latency.txt"
+printf '<mujoco/>\n' > "$WORK/empty_arm.xml"
+refused latency "latency up to .* exceeds max_latency" "" 02_domain_randomization --ranges "$WORK/latency.txt"
+refused mjcf "empty_arm.xml: the model has 0 actuators" "" 02_domain_randomization --mjcf "$WORK/empty_arm.xml"
+refused state "02_dr.state was saved by a run with different" "cp ../whole/02_push_dr.state 02_dr.state" 02_domain_randomization --resume
+refused pure_cut "01_pure_sim.ckpt: 1000 bytes" "head -c 1000 ../whole/02_dr.ckpt > 01_pure_sim.ckpt" 02_domain_randomization
+refused pure_push "01_pure_sim.ckpt was trained for the ur5e push task, not the ur5e reach task" "cp ../whole/02_push_dr.ckpt 01_pure_sim.ckpt" 02_domain_randomization
+refused dr_cut "02_dr.ckpt: 1000 bytes" "head -c 1000 ../whole/02_dr.ckpt > 02_dr.ckpt" 03_system_id
+refused other_state "03_dr_sysid_unit1.state was saved by a run with different" "cp ../whole/02_ranges.txt 03_ranges_ur5e_unit1.txt &&
+  cp ../whole/02_dr.state 03_dr_sysid_unit1.state" 03_system_id --robot ur5e --resume
+refused arm4 "03_dr_sysid_unit1.ckpt was trained for the ur5e reach task, not the panda reach task" "cp ../whole/02_dr.ckpt 03_dr_sysid_unit1.ckpt" 04_finetune --robot panda
+refused arm6 "03_dr_sysid_unit1.ckpt was trained for the ur5e reach task, not the panda reach task" "cp ../whole/02_dr.ckpt 03_dr_sysid_unit1.ckpt" 06_staged_deployment --robot panda
+# 14 reads 07's policies beside their ranges: a unit's ranges from another
+# run (here edited) are refused before any unit is measured.
+refused foreign14 "07_dr_sysid_seed1.ckpt was not trained on the ranges in .*07_ranges_unit1.txt" "cp 02_dr.ckpt 07_pure_sim_seed1.ckpt && cp 02_dr.ckpt 07_dr_seed1.ckpt &&
+  cp 02_dr.ckpt 07_dr_sysid_seed1.ckpt && cp 02_ranges.txt 07_dr_ranges.txt &&
+  sed 's/^kp .*/kp uniform 0.9 1.1 scale/' 02_ranges.txt > 07_ranges_unit1.txt" 14_predicting_transfer
 
 echo "$failed resume check(s) failed"
 [ $failed -eq 0 ]
