@@ -3104,7 +3104,9 @@ S2RDEF s2r_result s2r_training_check_resume(const s2r_training* training, s2r_pp
 /* Ctrl-C for long runs: after s2r_interrupt_catch() the first SIGINT or
    SIGTERM only raises a flag, which s2r_train checks after every
    update (it saves its state and returns S2R_ERR_INTERRUPTED); a second
-   one ends the program at once.  s2r_interrupt_requested() reads the flag. */
+   one ends the program at once.  s2r_interrupt_requested() reads the flag:
+   a program checks it between its own stages too, so that a stop asked
+   for outside training is not lost. */
 S2RDEF void        s2r_interrupt_catch(void);
 S2RDEF int         s2r_interrupt_requested(void);
 

@@ -179,6 +179,7 @@ static s2r_result train_pure_sim(const s2r_options* opt, pure_sim_run* run, int 
                                     run->training.label, error);
     if (res == S2R_OK)
         res = s2r_policy_save(&run->ppo.policy, &run->ppo.adam, s2r_task_path(ckpt, sizeof ckpt, opt, "01", "pure_sim.ckpt"));
+    if (res == S2R_OK && s2r_example_stopped()) return S2R_ERR_INTERRUPTED;
     policy = s2r_policy_controller(&run->ppo.policy);
     if (res == S2R_OK)
         res = s2r_evaluate_sim_and_real(&policy, opt->robot, &run->training.task, NULL, episodes, opt->seed + 1000,
@@ -207,6 +208,7 @@ int main(int argc, char** argv) {
     episodes = opt.quick ? 20 : 100;
     tc = s2r_task_config_default(opt.task);
     push = opt.task == S2R_TASK_PUSH;
+    s2r_interrupt_catch();   /* Ctrl-C or SIGTERM: training saves its state; either stops between stages, status 130 */
     if (prepare_pure_sim(&opt, opt.quick ? 16000 : s2r_task_training_steps(opt.task, 0), &run, error) != S2R_OK) {
         fprintf(stderr, "%s\n", error);   /* e.g. --resume with a state that does not continue this run */
         return 1;
@@ -226,8 +228,7 @@ int main(int argc, char** argv) {
                        push ? "object to goal" : "distance to target",
                        push ? tc.push.success_radius : tc.reach.success_radius);
     if (res == S2R_OK) printf("wrote %s and %s\n", csv, path);
-
-    s2r_interrupt_catch();   /* Ctrl-C saves the training state; --resume goes on */
+    if (res == S2R_OK && s2r_example_stopped()) res = S2R_ERR_INTERRUPTED;
     if (res == S2R_OK) res = train_pure_sim(&opt, &run, episodes);
     s2r_ppo_free(&run.ppo);
     if (res == S2R_ERR_INTERRUPTED) fprintf(stderr, "run again with --resume to continue\n");

@@ -382,6 +382,7 @@ static s2r_result run_steps(const s2r_options* opt, long long steps, dr_run* run
         return res;
     printf("Domain randomization on the %s: ranges in %s\n", s2r_robot_kind_name(opt->robot), path);
     if ((res = show_randomization(opt, &t->randomization, error)) != S2R_OK) return res;
+    if (s2r_example_stopped()) return S2R_ERR_INTERRUPTED;
     printf("  %d episodes' draws in %s; one step response, true and as sensed, in %s\n", DRAWS,
            s2r_task_path(path, sizeof path, opt, "02", "draws.csv"), s2r_task_path(png, sizeof png, opt, "02", "sensing.csv"));
 
@@ -397,6 +398,7 @@ static s2r_result run_steps(const s2r_options* opt, long long steps, dr_run* run
         return res;
     }
     if (opt->adr && (res = write_adr(opt, &run->adr, error)) != S2R_OK) return res;
+    if (s2r_example_stopped()) return S2R_ERR_INTERRUPTED;
 
     /* 4. Evaluate on the nominal simulator and on the same real units as 01. */
     if (opt->mjcf[0]) return evaluate_in_sim(opt, &run->ppo.policy, t, error) ? S2R_ERR_STATE : S2R_OK;
@@ -407,6 +409,7 @@ static s2r_result run_steps(const s2r_options* opt, long long steps, dr_run* run
             S2R_OK)
         return res;
     s2r_sim_real_eval_print("sim + domain randomization", &eval);
+    if (s2r_example_stopped()) return S2R_ERR_INTERRUPTED;
 
     /* 5. The margin the ranges bought: success with the command latency and
           the servo stiffness pushed past what either policy trained on. */
@@ -433,15 +436,15 @@ int main(int argc, char** argv) {
     /* 1. The ranges (the library's defaults, or --ranges: e.g. what system
           identification recentred), the learner and what it continues or
           is compared with - all checked before anything is written. */
+    s2r_interrupt_catch();   /* Ctrl-C or SIGTERM: training saves its state; either stops between stages, status 130 */
     if (prepare(&opt, steps, &run, error) != S2R_OK) {
         fprintf(stderr, "%s\n", error);
         return 1;
     }
-    s2r_interrupt_catch();   /* Ctrl-C saves the training state; --resume goes on */
     res = run_steps(&opt, steps, &run, error);
     free_run(&opt, &run);
     if (res != S2R_OK) {
-        fprintf(stderr, "%s\n", error);
+        if (error[0]) fprintf(stderr, "%s\n", error);
         if (res == S2R_ERR_INTERRUPTED) fprintf(stderr, "run again with --resume to continue\n");
         return res == S2R_ERR_INTERRUPTED ? 130 : 1;
     }

@@ -486,6 +486,7 @@ static int retrain(const s2r_options* opt) {
         fprintf(stderr, "%s\n", r.ppo.policy.error);
         bad = 1;
     }
+    if (!bad && s2r_example_stopped()) bad = 130;
     policy = s2r_policy_controller(&r.ppo.policy);
     if (!bad && calibrate(opt, &task, error) != S2R_OK) { fprintf(stderr, "%s\n", error); bad = 1; }
     snprintf(name, sizeof name, "identified_%s_unit%llu.txt", s2r_robot_kind_name(opt->robot), (unsigned long long)opt->real_seed);
@@ -519,6 +520,7 @@ int main(int argc, char** argv) {
     z.samples = opt.quick ? 100 : MAX_SAMPLES;
     z.sweeps = opt.quick ? 4 : s2r_sysid_config_default().max_sweeps;
 
+    s2r_interrupt_catch();   /* Ctrl-C or SIGTERM: training saves its state; either stops between stages, status 130 */
     if (check_before_work(&opt, error) != S2R_OK) {
         fprintf(stderr, "%s\n", error);
         return 1;
@@ -526,9 +528,9 @@ int main(int argc, char** argv) {
     printf("System identification: excite real unit #%llu, fit the simulator, validate, re-centre the ranges\n",
            (unsigned long long)opt.real_seed);
     if (one_robot) ok = identify_arm(opt.robot, &opt, &z);
-    else ok = identify_arm(S2R_ROBOT_UR5E, &opt, &z) && identify_arm(S2R_ROBOT_PANDA, &opt, &z);
+    else ok = identify_arm(S2R_ROBOT_UR5E, &opt, &z) && (s2r_interrupt_requested() || identify_arm(S2R_ROBOT_PANDA, &opt, &z));
     if (!ok) return 1;
-    s2r_interrupt_catch();   /* Ctrl-C saves the training state; --resume goes on */
+    if (s2r_example_stopped()) return 130;
     if ((i = retrain(&opt)) != 0) return i;
     printf("\nNext: 04_finetune - fine-tune on real demonstrations from this unit.\n");
     return 0;

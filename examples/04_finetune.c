@@ -157,6 +157,7 @@ int main(int argc, char** argv) {
         return status;
     task = s2r_task_config_default(opt.task);
     n_demos = opt.quick ? 100 : 1000;
+    s2r_interrupt_catch();   /* Ctrl-C or SIGTERM: stop between stages with status 130 */
 
     /* 1. The policy simulation produced. */
     if (load_start(&opt, &start, start_path, sizeof start_path, &sim, &identified, error) != S2R_OK) {
@@ -184,6 +185,10 @@ int main(int argc, char** argv) {
         return 1;
     }
     printf("  %d demonstrations recorded, %d ended on target\n", n_demos, ok);
+    if (s2r_example_stopped()) {
+        s2r_dataset_free(&demos);
+        return 130;
+    }
 
     /* 4. Fine-tune on more and more of them; measure each. */
     for (i = 0; i < POINTS && demo_counts[i] <= n_demos; i++, points++) {
@@ -196,6 +201,10 @@ int main(int argc, char** argv) {
         }
         snprintf(label, sizeof label, "%d demos", demo_counts[i]);
         s2r_sim_real_eval_print(label, &results[i]);
+        if (s2r_example_stopped()) {
+            s2r_dataset_free(&demos);
+            return 130;
+        }
     }
     s2r_dataset_free(&demos);
     if (write_curve(&opt, demo_counts, results, points, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }

@@ -38,6 +38,7 @@ int main(int argc, char** argv) {
         return status;
     task = s2r_task_config_default(opt.task);
     n_demos = opt.quick ? 200 : 10000;
+    s2r_interrupt_catch();   /* Ctrl-C or SIGTERM: stop between stages with status 130 */
 
     /* 1. Commissioning (the camera calibration, as in 03), then many
           demonstrations on the real unit (in parallel copies of it). */
@@ -57,6 +58,10 @@ int main(int argc, char** argv) {
         return 1;
     }
     printf("  %d ended on target; %d observation-action pairs\n", ok, demos.count);
+    if (s2r_example_stopped()) {
+        s2r_dataset_free(&demos);
+        return 130;
+    }
 
     /* 2. Clone them into a fresh policy of the same size as the PPO ones. */
     shape.num_hidden = 2;
@@ -69,6 +74,10 @@ int main(int argc, char** argv) {
         return 1;
     }
     s2r_dataset_free(&demos);
+    if (s2r_example_stopped()) {
+        s2r_policy_free(&policy);
+        return 130;
+    }
 
     /* 3. Measure it on the unit (and, for curiosity, in the simulator). */
     c = s2r_policy_controller(&policy);

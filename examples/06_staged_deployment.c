@@ -563,6 +563,7 @@ static s2r_result stage_autonomous(const s2r_options* opt, const sizes* z, const
         int policy_in = d->stage == S2R_STAGE_AUTONOMOUS, u = -1;
         unsigned bits = 0;
         s2r_result res;
+        if (s2r_example_stopped()) return S2R_ERR_INTERRUPTED;   /* between rounds */
         if (round == z->rounds_before) {   /* someone knocks a camera */
             fleet[rec->changed_unit].camera.bump[0] = 0.025;
             rec->change_round = round;
@@ -725,6 +726,9 @@ static s2r_result plot_deployment(const char* path, const char* robot, const rec
    The recipe
    ------------------------------------------------------------------------- */
 
+/* Whether the run may go on to the next stage (Ctrl-C or SIGTERM stop it). */
+#define GO_ON(res) ((res) == S2R_OK && !((res) = s2r_example_stopped() ? S2R_ERR_INTERRUPTED : S2R_OK))
+
 /* The stages in order; each runs only while the policy is still in. */
 static s2r_result run_stages(const s2r_options* opt, const sizes* z, const s2r_controller* cand,
                              const s2r_controller* fallback, s2r_deploy* d, record* rec) {
@@ -732,14 +736,14 @@ static s2r_result run_stages(const s2r_options* opt, const sizes* z, const s2r_c
     double a_mean = 0, a_std = 0;
     memset(&ref, 0, sizeof ref);
     s2r_result res = stage_sim_regression(opt, z, cand, d, rec);
-    if (res == S2R_OK && d->stage == S2R_STAGE_SYSID) res = stage_sysid(opt, d);
-    if (res == S2R_OK && d->stage == S2R_STAGE_SHADOW) res = stage_shadow(opt, z, cand, fallback, d, rec);
-    if (res == S2R_OK && d->stage == S2R_STAGE_TETHERED) res = stage_tethered(opt, cand, d, rec);
-    if (res == S2R_OK && d->stage == S2R_STAGE_CONSTRAINED) res = stage_constrained(opt, cand, d, rec);
-    if (res == S2R_OK && d->stage == S2R_STAGE_CANARY)
+    if (GO_ON(res) && d->stage == S2R_STAGE_SYSID) res = stage_sysid(opt, d);
+    if (GO_ON(res) && d->stage == S2R_STAGE_SHADOW) res = stage_shadow(opt, z, cand, fallback, d, rec);
+    if (GO_ON(res) && d->stage == S2R_STAGE_TETHERED) res = stage_tethered(opt, cand, d, rec);
+    if (GO_ON(res) && d->stage == S2R_STAGE_CONSTRAINED) res = stage_constrained(opt, cand, d, rec);
+    if (GO_ON(res) && d->stage == S2R_STAGE_CANARY)
         res = stage_canary(opt, z, cand, fallback, d, rec, &ref, &a_mean, &a_std);
-    if (res == S2R_OK && d->stage == S2R_STAGE_AUTONOMOUS) res = fleet_monitors(z, &ref, a_mean, a_std);
-    if (res == S2R_OK && d->stage == S2R_STAGE_AUTONOMOUS) res = stage_autonomous(opt, z, cand, fallback, d, rec);
+    if (GO_ON(res) && d->stage == S2R_STAGE_AUTONOMOUS) res = fleet_monitors(z, &ref, a_mean, a_std);
+    if (GO_ON(res) && d->stage == S2R_STAGE_AUTONOMOUS) res = stage_autonomous(opt, z, cand, fallback, d, rec);
     if (res == S2R_OK && d->stage == S2R_STAGE_ROLLED_BACK && rec->alarm_round < 0)
         printf("  the candidate was stopped at a gate; the fallback stays in charge of the fleet\n");
     return res;
@@ -764,6 +768,7 @@ int main(int argc, char** argv) {
                           S2R_OPT_ROBOT | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_THREADS | S2R_OPT_OUT | S2R_OPT_QUICK, &status) != S2R_OK)
         return status;
     z = sizes_for(opt.quick);
+    s2r_interrupt_catch();   /* Ctrl-C or SIGTERM: stop between stages with status 130 */
     rec.changed_unit = -1;
     rec.change_round = rec.alarm_round = -1;
 
@@ -776,7 +781,8 @@ int main(int argc, char** argv) {
     if (res == S2R_OK) res = candidate_controller(&opt, &fleet[0].reach, &cp, &cand);
     tc = s2r_task_config_of_reach(&fleet[0].reach);
     if (res == S2R_OK) res = s2r_expert_init(&fallback_expert, &ec, &tc, fleet[0].reach.backend->info);
-    if (res != S2R_OK) { free_candidate(&cp); fleet_free(z.fleet); return 1; }
+    if (res == S2R_OK && s2r_example_stopped()) res = S2R_ERR_INTERRUPTED;   /* after commissioning */
+    if (res != S2R_OK) { free_candidate(&cp); fleet_free(z.fleet); return res == S2R_ERR_INTERRUPTED ? 130 : 1; }
     fallback = s2r_expert_controller(&fallback_expert);
 
     s2r_path(path, sizeof path, opt.out, "06_deployment_log.jsonl");
@@ -791,10 +797,10 @@ int main(int argc, char** argv) {
         res = plot_deployment(s2r_path(path, sizeof path, opt.out, "06_staged_deployment.png"),
                               s2r_robot_kind_name(opt.robot), &rec);
     if (res == S2R_OK) printf("wrote %s/06_deployment_log.jsonl, 06_timeline.csv, 06_rounds.csv and 06_staged_deployment.png\n", opt.out);
-    else fprintf(stderr, "deployment example failed: %s\n", s2r_result_string(res));
+    else if (res != S2R_ERR_INTERRUPTED) fprintf(stderr, "deployment example failed: %s\n", s2r_result_string(res));
     s2r_deploy_free(&d);
     free_candidate(&cp);
     s2r_expert_free(&fallback_expert);
     fleet_free(z.fleet);
-    return res == S2R_OK ? 0 : 1;
+    return res == S2R_OK ? 0 : res == S2R_ERR_INTERRUPTED ? 130 : 1;
 }

@@ -375,6 +375,7 @@ int main(int argc, char** argv) {
                           S2R_OPT_ROBOT | S2R_OPT_TASK | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_OUT | S2R_OPT_QUICK, &status) != S2R_OK)
         return status;
     if (opt.quick) { px.still_w = 480; px.still_h = 360; px.frame_w = 200; px.frame_h = 150; }
+    s2r_interrupt_catch();   /* Ctrl-C or SIGTERM: stop between stages with status 130 */
 
     if (choose_controller(&opt, &controller) != S2R_OK) return 1;   /* checked before anything is written */
     printf("Stills: each arm at home, a target in its target box\n");
@@ -384,6 +385,10 @@ int main(int argc, char** argv) {
             return 1;
         }
 
+    if (s2r_example_stopped()) {
+        if (controller.has_policy) s2r_policy_free(&controller.policy);
+        return 130;
+    }
     printf("Filmstrip: one %s %s in simulation and on real unit %llu\n", s2r_robot_kind_name(opt.robot),
            s2r_task_kind_name(opt.task), (unsigned long long)opt.real_seed);
     k = film_task(&opt, &controller, &px) == S2R_OK;

@@ -210,9 +210,12 @@ int main(int argc, char** argv) {
            s2r_task_kind_name(opt.task), s2r_robot_kind_name(opt.robot), opt.seeds, (unsigned long long)opt.real_seed,
            episodes);
 
+    s2r_interrupt_catch();   /* Ctrl-C or SIGTERM: stop between recipes with status 130 */
     if (check_policies(&opt)) return 1;
-    for (r = 0; r < RECIPES; r++)   /* 1. every condition, for each policy */
+    for (r = 0; r < RECIPES; r++) {   /* 1. every condition, for each policy */
         if (attribute(&opt, r, episodes, &a[r])) return 1;
+        if (s2r_example_stopped()) return 130;
+    }
     for (r = 0; r < RECIPES; r++) print_recipe(&opt, r, &a[r]);
     if (write_csv(&opt, a) || plot(&opt, a)) return 1;   /* 2. the record */
     printf("\nwrote %s/09%s_attribution.csv and .png\n", opt.out, opt.task == S2R_TASK_PUSH ? "_push" : "");

@@ -152,6 +152,7 @@ int main(int argc, char** argv) {
                           S2R_OPT_OUT | S2R_OPT_QUICK | S2R_OPT_JOINT, &status) != S2R_OK)
         return status;
     if ((status = check_joints(&opt)) != 0) return status;
+    s2r_interrupt_catch();   /* Ctrl-C or SIGTERM: stop between stages with status 130 */
     if (opt.ranges[0] && s2r_randomization_load(&training, opt.ranges, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
     /* 1. The model: your MJCF, or a built-in arm; made with what the fit
           will search before any log is recorded or read. */
@@ -165,6 +166,7 @@ int main(int argc, char** argv) {
     }
     if (s2r_sysid_init(&id, &cfg, &model) != S2R_OK) { fprintf(stderr, "%s\n", id.error); return 1; }
     if (opt.n_logs == 0 && make_logs(&opt)) { s2r_sysid_free(&id); return 1; }
+    if (s2r_example_stopped()) { s2r_sysid_free(&id); return 130; }
 
     /* 2. The logs: all but the last to fit, the last to judge the fit. */
     for (i = 0; i < opt.n_logs; i++) paths[i] = opt.logs[i];
@@ -185,6 +187,7 @@ int main(int argc, char** argv) {
         fprintf(stderr, "%s\n", id.error);
         bad = 1;
     }
+    if (!bad && s2r_example_stopped()) bad = 130;
     if (!bad) {
         s2r_sysid_print(&id, &r);
         printf("  held-out error %.1f %% of the motion (was %.1f %% at the model's own values): %s\n",

@@ -306,6 +306,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     if (opt.quick) opt.seeds = 1;   /* as 07 --quick */
+    s2r_interrupt_catch();   /* Ctrl-C or SIGTERM: stop between stages with status 130 */
     episodes = opt.quick ? 10 : 200;
     printf("Predicting transfer: %s on the %s, %d seed(s) x %d unit(s) from #%llu, %d episodes per case\n",
            s2r_task_kind_name(opt.task), s2r_robot_kind_name(opt.robot), opt.seeds, opt.seeds,
@@ -313,6 +314,7 @@ int main(int argc, char** argv) {
     fflush(stdout);
 
     bad = load(&opt, &in);   /* 1. 07's policies and ranges, each unit's camera */
+    if (!bad && s2r_example_stopped()) bad = 130;
     for (d = 0; d < DEPLOYMENTS && !bad; d++)   /* 2. every policy on every unit, predicted then measured */
         for (s = 0; s < opt.seeds; s++)
             for (u = 0; u < opt.seeds; u++, n++) {
@@ -325,6 +327,7 @@ int main(int argc, char** argv) {
     for (i = 0; i < n; i++) run_case(&opt, &in, episodes, &cases[i]);
     for (i = 0; i < n && !bad; i++)
         if (cases[i].status != S2R_OK) bad = fail("case", cases[i].error);
+    if (!bad && s2r_example_stopped()) bad = 130;
     for (i = 0; i < n && !bad; i++) {   /* the policy's nominal and DR predictions, from its first case */
         const case_result* first =
             &cases[case_index(first_deployment(deployments[cases[i].deployment].recipe), cases[i].seed, 0, opt.seeds)];
