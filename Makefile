@@ -137,6 +137,7 @@ test: test-deps
 	./$(BUILD)/core_check
 	sh tests/test_companions.sh "$(CC) $(CPPFLAGS)" $(BUILD)
 	./$(BUILD)/test_render
+	sh tests/test_options.sh $(BUILD)
 	sh tests/test_resume.sh $(BUILD)
 	./$(BUILD)/07_the_table --quick --out $(BUILD)/quick --threads $(THREADS)
 	sh tests/test_jobs.sh $(BUILD) $(BUILD)/quick

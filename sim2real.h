@@ -3113,10 +3113,19 @@ S2RDEF long long      s2r_task_training_steps(s2r_task_kind kind, int warm);
    After s2r_interrupt_catch(), Ctrl-C stops after the current update,
    saves the state and returns S2R_ERR_INTERRUPTED; rerun with resume = 1. */
 S2RDEF s2r_result s2r_train(const s2r_training* training, s2r_ppo* ppo, char* error);
+/* Before any other work of a run that will resume: S2R_OK when training
+   does not resume (resume 0, no state_path, or no file there yet) or when
+   its saved state continues this training with this ppo (the run's
+   settings, sizes, task, arm and ranges); otherwise s2r_train's own error
+   for that state, naming what differs.  The state is loaded into ppo (as
+   s2r_train will load it again); on an error it is not. */
+S2RDEF s2r_result s2r_training_check_resume(const s2r_training* training, s2r_ppo* ppo, char* error);
 /* Ctrl-C for long runs: after s2r_interrupt_catch() the first SIGINT or
    SIGTERM only raises a flag, which s2r_train checks after every
    update (it saves its state and returns S2R_ERR_INTERRUPTED); a second
-   one ends the program at once.  s2r_interrupt_requested() reads the flag. */
+   one ends the program at once.  s2r_interrupt_requested() reads the flag:
+   a program checks it between its own stages too, so that a stop asked
+   for outside training is not lost. */
 S2RDEF void        s2r_interrupt_catch(void);
 S2RDEF int         s2r_interrupt_requested(void);
 
@@ -12170,12 +12179,12 @@ static s2r_result s2r__collect_unit_part(s2r_robot_kind robot, uint64_t unit, co
 S2RDEF s2r_result s2r_collect_unit_demos(s2r_robot_kind robot, uint64_t unit, const s2r_task_config* task,
                                          const s2r_expert_config* op, int episodes, uint64_t seed, int threads,
                                          s2r_dataset* data, int* successes, char* error) {
-    s2r_dataset parts[8];
-    s2r_result status[8];
-    char errors[8][S2R_ERROR_LEN];
-    int ok[8] = {0}, t, i;
+    s2r_dataset parts[S2R_DEMO_THREADS_MAX];
+    s2r_result status[S2R_DEMO_THREADS_MAX];
+    char errors[S2R_DEMO_THREADS_MAX][S2R_ERROR_LEN];
+    int ok[S2R_DEMO_THREADS_MAX] = {0}, t, i;
     if (threads < 1 || threads > S2R_DEMO_THREADS_MAX)
-        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "demos: %d threads, this takes 1..%d", threads, S2R_DEMO_THREADS_MAX);
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "demos: 1..%d threads, not %d", S2R_DEMO_THREADS_MAX, threads);
     for (t = 0; t < threads; t++) {
         errors[t][0] = '\0';
         status[t] = s2r_dataset_init(&parts[t], data->obs_dim, data->act_dim);
@@ -12659,15 +12668,37 @@ static int s2r__training_callback(const s2r_ppo_stats* s, void* user) {
     return s2r_interrupt_requested();
 }
 
+/* What the policy and a saved state record of the training: arm, task,
+   history, ranges. */
+static void s2r__training_identity(const s2r_training* t, s2r_ppo* ppo) {
+    ppo->policy.made_for = s2r_made_for(t->robot, t->task.kind);
+    ppo->policy.history = t->history;
+    ppo->policy.randomization = s2r_randomization_digest(&t->randomization);
+    ppo->cfg.env_identity[0] = (uint64_t)ppo->policy.made_for | ((uint64_t)t->history << 32);
+    ppo->cfg.env_identity[1] = ppo->policy.randomization;
+}
+
 /* Pick up a saved state when asked to (none yet: start afresh). */
 static s2r_result s2r__training_resume(const s2r_training* t, s2r_ppo* ppo, char* error) {
     FILE* f;
     s2r_result res;
     if (!t->resume || !t->state_path || !(f = fopen(t->state_path, "rb"))) return S2R_OK;
     fclose(f);
+    if (t->adr)
+        return s2r__fail(error, S2R_ERR_UNSUPPORTED, "%s: an ADR run cannot be resumed (its ranges are not in the saved "
+                         "state); remove the state to start again", t->state_path);
     if ((res = s2r_ppo_load_state(ppo, t->state_path)) != S2R_OK) return s2r__fail(error, res, "%s", ppo->error);
     if (t->progress) printf("  [%s] resumed from %s at update %d/%d\n", t->label, t->state_path, ppo->update, ppo->num_updates);
     return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_training_check_resume(const s2r_training* training, s2r_ppo* ppo, char* error) {
+    s2r_training quiet;
+    if (!training || !ppo) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "check resume: training and ppo are required");
+    quiet = *training;
+    quiet.progress = 0;   /* s2r_train says where it resumed */
+    s2r__training_identity(training, ppo);
+    return s2r__training_resume(&quiet, ppo, error);
 }
 
 /* The history, with the rows of the run so far when resuming. */
@@ -12741,9 +12772,6 @@ S2RDEF s2r_result s2r_train(const s2r_training* training, s2r_ppo* ppo, char* er
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "a custom arm needs its MJCF (mjcf_path)");
     if (training->adr && s2r_randomization_digest(&training->adr->training) != s2r_randomization_digest(&training->randomization))
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "adr was started from other ranges than training.randomization");
-    if (training->adr && training->resume && training->state_path && s2r_file_exists(training->state_path))
-        return s2r__fail(error, S2R_ERR_UNSUPPORTED, "%s: an ADR run cannot be resumed (its ranges are not in the saved "
-                         "state); remove the state to start again", training->state_path);
     if ((res = s2r__task_envs_init(&envs, training, ppo->num_envs, error)) != S2R_OK) return res;
     obs_dim = envs.envs[0].obs_dim;   /* the sizes of this arm's task, as built */
     act_dim = envs.envs[0].act_dim;
@@ -12756,11 +12784,7 @@ S2RDEF s2r_result s2r_train(const s2r_training* training, s2r_ppo* ppo, char* er
                         "gives %d (privileged_critic %d: make the ppo with privileged_dim %d)", ppo->cfg.privileged_dim,
                         training->privileged_critic ? S2R_PRIVILEGED_DIM : 0, training->privileged_critic,
                         training->privileged_critic ? S2R_PRIVILEGED_DIM : 0);
-    ppo->policy.made_for = s2r_made_for(training->robot, training->task.kind);
-    ppo->policy.history = training->history;
-    ppo->policy.randomization = s2r_randomization_digest(&training->randomization);
-    ppo->cfg.env_identity[0] = (uint64_t)ppo->policy.made_for | ((uint64_t)training->history << 32);
-    ppo->cfg.env_identity[1] = ppo->policy.randomization;
+    s2r__training_identity(training, ppo);
     if (res == S2R_OK) res = s2r__training_resume(training, ppo, error);
     if (res != S2R_OK) {
         s2r__task_envs_free(&envs);

@@ -82,9 +82,11 @@ int main(int argc, char** argv) {
     if (s2r_example_start(&opt, argc, argv, "load both arms, print their facts, hold home",
                           S2R_OPT_OUT, &status) != S2R_OK)
         return status;
+    s2r_interrupt_catch();   /* Ctrl-C or SIGTERM: stop between stages with status 130 */
 
     for (k = 0; k < 2; k++)
         if (hold_home(arms[k], sag[k], &n[k]) != S2R_OK) return 1;
+    if (s2r_example_stopped()) return 130;
 
     if (!s2r_output_create(&csv, s2r_path(path, sizeof path, opt.out, "00_hold_home.csv"))) return 1;
     fprintf(csv.f, "robot,time_s,q1_mrad,q2_mrad,q3_mrad,q4_mrad,q5_mrad,q6_mrad,q7_mrad,q8_mrad\n");

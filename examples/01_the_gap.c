@@ -21,7 +21,9 @@
          s2r_plot_training_csv, s2r_policy_save, s2r_evaluate_sim_and_real, s2r_figure_*.
    Writes: DIR/01_the_gap.csv, DIR/01_the_gap.png, DIR/01_pure_sim.ckpt,
            DIR/01_pure_sim_training.csv, DIR/01_pure_sim_training.png,
-           DIR/01_pure_sim.csv.
+           DIR/01_pure_sim.csv; with --task push the same names with
+           _push after the number (DIR/01_push_the_gap.csv, ...;
+           s2r_task_path), so the two tasks share a folder.
    Next: 02_domain_randomization.c - the same PPO on randomized physics. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
@@ -137,36 +139,56 @@ static s2r_result plot_gap(const char* path, const char* robot, const gap_row ro
     return res;
 }
 
-/* Part 2: PPO on the nominal simulator; checkpoint; sim and real success. */
-static s2r_result train_pure_sim(const s2r_options* opt, long long steps, int episodes) {
-    s2r_training training = s2r_training_default(opt->robot, opt->task);
+/* Part 2's run: its training and learner, made before part 1 so that a
+   saved state that does not continue it (--resume) stops the example
+   before any work. */
+typedef struct pure_sim_run {
+    s2r_training training;
+    s2r_ppo      ppo;
+    char         csv[512], state[512], name[64];
+} pure_sim_run;
+
+static s2r_result prepare_pure_sim(const s2r_options* opt, long long steps, pure_sim_run* run, char* error) {
     s2r_ppo_config pc = s2r_task_ppo_config(opt->task, steps, opt->seed, opt->threads);
-    s2r_ppo ppo;
-    s2r_controller policy;
-    s2r_sim_real_eval eval;
-    char error[S2R_ERROR_LEN], csv[512], png[512], ckpt[512], state[512];
     int obs_dim, act_dim;
     s2r_result res;
+    run->training = s2r_training_default(opt->robot, opt->task);
     s2r_task_dims(opt->task, opt->robot, &obs_dim, &act_dim);
-    if ((res = s2r_ppo_init(&ppo, &pc, obs_dim, act_dim)) != S2R_OK) { fprintf(stderr, "%s\n", ppo.error); return res; }
-    training.label = "pure sim";
-    training.csv_path = s2r_path(csv, sizeof csv, opt->out, "01_pure_sim_training.csv");
-    s2r_training_use_options(&training, opt, "01_pure_sim", state, sizeof state);
-    printf("\nPure sim: PPO on the nominal simulator for %lld steps\n", steps);
-    res = s2r_train(&training, &ppo, error);
+    if ((res = s2r_ppo_init(&run->ppo, &pc, obs_dim, act_dim)) != S2R_OK) {
+        snprintf(error, S2R_ERROR_LEN, "%s", run->ppo.error);
+        return res;
+    }
+    run->training.label = "pure sim";
+    run->training.csv_path = s2r_task_path(run->csv, sizeof run->csv, opt, "01", "pure_sim_training.csv");
+    s2r_training_use_options(&run->training, opt, s2r_task_name(run->name, sizeof run->name, opt, "01", "pure_sim"),
+                             run->state, sizeof run->state);
+    if ((res = s2r_training_check_resume(&run->training, &run->ppo, error)) != S2R_OK) s2r_ppo_free(&run->ppo);
+    return res;
+}
+
+/* Part 2: PPO on the nominal simulator; checkpoint; sim and real success. */
+static s2r_result train_pure_sim(const s2r_options* opt, pure_sim_run* run, int episodes) {
+    s2r_controller policy;
+    s2r_sim_real_eval eval;
+    char error[S2R_ERROR_LEN] = "", csv[512], png[512], ckpt[512];
+    s2r_result res;
+    printf("\nPure sim: PPO on the nominal simulator for %lld steps\n", run->ppo.cfg.total_steps);
+    res = s2r_train(&run->training, &run->ppo, error);
     if (res == S2R_OK)   /* its learning curve, from the CSV training wrote */
-        res = s2r_plot_training_csv(training.csv_path, s2r_path(png, sizeof png, opt->out, "01_pure_sim_training.png"),
-                                    training.label, error);
-    if (res == S2R_OK) res = s2r_policy_save(&ppo.policy, &ppo.adam, s2r_path(ckpt, sizeof ckpt, opt->out, "01_pure_sim.ckpt"));
-    policy = s2r_policy_controller(&ppo.policy);
+        res = s2r_plot_training_csv(run->training.csv_path, s2r_task_path(png, sizeof png, opt, "01", "pure_sim_training.png"),
+                                    run->training.label, error);
     if (res == S2R_OK)
-        res = s2r_evaluate_sim_and_real(&policy, opt->robot, &training.task, NULL, episodes, opt->seed + 1000, opt->real_seed, 3, &eval, error);
+        res = s2r_policy_save(&run->ppo.policy, &run->ppo.adam, s2r_task_path(ckpt, sizeof ckpt, opt, "01", "pure_sim.ckpt"));
+    if (res == S2R_OK && s2r_example_stopped()) return S2R_ERR_INTERRUPTED;
+    policy = s2r_policy_controller(&run->ppo.policy);
+    if (res == S2R_OK)
+        res = s2r_evaluate_sim_and_real(&policy, opt->robot, &run->training.task, NULL, episodes, opt->seed + 1000,
+                                        opt->real_seed, 3, &eval, error);
     if (res == S2R_OK) {
         s2r_sim_real_eval_print("pure sim (no DR)", &eval);
-        res = s2r_sim_real_eval_write(s2r_path(csv, sizeof csv, opt->out, "01_pure_sim.csv"), "pure sim", &eval, error);
+        res = s2r_sim_real_eval_write(s2r_task_path(csv, sizeof csv, opt, "01", "pure_sim.csv"), "pure sim", &eval, error);
     }
-    if (res != S2R_OK) fprintf(stderr, "%s\n", error[0] ? error : ppo.policy.error);
-    s2r_ppo_free(&ppo);
+    if (res != S2R_OK) fprintf(stderr, "%s\n", error[0] ? error : run->ppo.policy.error);
     return res;
 }
 
@@ -174,8 +196,10 @@ int main(int argc, char** argv) {
     static gap_row rows[ROBOTS];
     s2r_options opt;
     int status;
+    static pure_sim_run run;
     s2r_task_config tc;
-    char path[512];
+    s2r_result res;
+    char csv[512], path[512], error[S2R_ERROR_LEN];
     int episodes, push;
 
     if (s2r_example_start(&opt, argc, argv, "one scripted controller on the simulator and on real units",
@@ -184,25 +208,31 @@ int main(int argc, char** argv) {
     episodes = opt.quick ? 20 : 100;
     tc = s2r_task_config_default(opt.task);
     push = opt.task == S2R_TASK_PUSH;
+    s2r_interrupt_catch();   /* Ctrl-C or SIGTERM: training saves its state; either stops between stages, status 130 */
+    if (prepare_pure_sim(&opt, opt.quick ? 16000 : s2r_task_training_steps(opt.task, 0), &run, error) != S2R_OK) {
+        fprintf(stderr, "%s\n", error);   /* e.g. --resume with a state that does not continue this run */
+        return 1;
+    }
 
     printf("The gap on the %s: the same scripted %s controller, %d episodes per robot\n",
            s2r_robot_kind_name(opt.robot), s2r_task_kind_name(opt.task), episodes);
-    if (measure_gap(&opt, episodes, rows) != S2R_OK) return 1;
-    printf("The controller is the same everywhere; the difference is the robot.\n");
-
-    if (write_csv(s2r_path(path, sizeof path, opt.out, "01_the_gap.csv"), rows, episodes) != S2R_OK) return 1;
-    if (plot_gap(s2r_path(path, sizeof path, opt.out, "01_the_gap.png"), s2r_robot_kind_name(opt.robot), rows,
-                 push ? tc.push.episode_steps : tc.reach.episode_steps, push ? tc.push.control_period : tc.reach.control_period,
-                 push ? "object to goal" : "distance to target",
-                 push ? tc.push.success_radius : tc.reach.success_radius) != S2R_OK) return 1;
-    printf("wrote %s/01_the_gap.csv and %s\n", opt.out, path);
-
-    s2r_interrupt_catch();   /* Ctrl-C saves the training state; --resume goes on */
-    switch (train_pure_sim(&opt, opt.quick ? 16000 : s2r_task_training_steps(opt.task, 0), episodes)) {
-    case S2R_OK: break;
-    case S2R_ERR_INTERRUPTED: fprintf(stderr, "run again with --resume to continue\n"); return 130;
-    default: return 1;
+    res = measure_gap(&opt, episodes, rows);
+    if (res == S2R_OK) {
+        printf("The controller is the same everywhere; the difference is the robot.\n");
+        res = write_csv(s2r_task_path(csv, sizeof csv, &opt, "01", "the_gap.csv"), rows, episodes);
     }
+    if (res == S2R_OK)
+        res = plot_gap(s2r_task_path(path, sizeof path, &opt, "01", "the_gap.png"), s2r_robot_kind_name(opt.robot), rows,
+                       push ? tc.push.episode_steps : tc.reach.episode_steps,
+                       push ? tc.push.control_period : tc.reach.control_period,
+                       push ? "object to goal" : "distance to target",
+                       push ? tc.push.success_radius : tc.reach.success_radius);
+    if (res == S2R_OK) printf("wrote %s and %s\n", csv, path);
+    if (res == S2R_OK && s2r_example_stopped()) res = S2R_ERR_INTERRUPTED;
+    if (res == S2R_OK) res = train_pure_sim(&opt, &run, episodes);
+    s2r_ppo_free(&run.ppo);
+    if (res == S2R_ERR_INTERRUPTED) fprintf(stderr, "run again with --resume to continue\n");
+    if (res != S2R_OK) return res == S2R_ERR_INTERRUPTED ? 130 : 1;
     printf("The difference between the two success rates is the gap pure simulation training leaves.\n"
            "Next: 02_domain_randomization.\n");
     return 0;

@@ -30,7 +30,9 @@
            DIR/02_margin.csv and DIR/02_margin.png (success with the command
            latency and the servo stiffness pushed past the ranges, this
            policy and 01's); with --adr, DIR/02_adr_ranges.csv (every move
-           of every range) and DIR/02_adr_final.txt (the ranges reached).
+           of every range) and DIR/02_adr_final.txt (the ranges reached);
+           with --task push the same names with _push after the number
+           (DIR/02_push_dr.ckpt, ...), reading 01's push policy.
    Next: 03_system_id.c - measure the real unit and re-centre the ranges. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
@@ -93,7 +95,7 @@ static s2r_result show_randomization(const s2r_options* opt, const s2r_randomiza
     sc.randomization = *r;
     if ((res = s2r_sim_init(&sim, &sc)) != S2R_OK) { snprintf(error, S2R_ERROR_LEN, "%s", sim.error); return res; }
     b = s2r_sim_backend(&sim);
-    if ((res = s2r_file_create(&file, s2r_path(path, sizeof path, opt->out, "02_draws.csv"), error)) != S2R_OK) {
+    if ((res = s2r_file_create(&file, s2r_task_path(path, sizeof path, opt, "02", "draws.csv"), error)) != S2R_OK) {
         s2r_sim_free(&sim);
         return res;
     }
@@ -108,7 +110,7 @@ static s2r_result show_randomization(const s2r_options* opt, const s2r_randomiza
     fprintf(f, "\n");
     if (res != S2R_OK) s2r_file_discard(&file);
     else if ((res = s2r_file_commit(&file, error)) == S2R_OK)
-        res = s2r_file_create(&file, s2r_path(path, sizeof path, opt->out, "02_sensing.csv"), error);
+        res = s2r_file_create(&file, s2r_task_path(path, sizeof path, opt, "02", "sensing.csv"), error);
     f = file.f;
     if (res == S2R_OK && (res = s2r_backend_reset(b, NULL, NULL, &rng)) == S2R_OK) {
         double dt = sim.robot.model->opt.timestep;   /* this episode's (randomized) physics step */
@@ -167,7 +169,7 @@ static s2r_result measure_margin(const s2r_options* opt, s2r_policy* const* poli
 static s2r_result write_margin(const s2r_options* opt, const margin* m, char* error) {
     char path[512];
     s2r_file file;
-    s2r_result res = s2r_file_create(&file, s2r_path(path, sizeof path, opt->out, "02_margin.csv"), error);
+    s2r_result res = s2r_file_create(&file, s2r_task_path(path, sizeof path, opt, "02", "margin.csv"), error);
     int i, w, k;
     if (res != S2R_OK) return res;
     fprintf(file.f, "policy,parameter,value,episodes,successes,success,success_lo,success_hi,final_distance_m\n");
@@ -233,48 +235,60 @@ static s2r_result plot_margin(const s2r_options* opt, const margin* m, const s2r
             if (res == S2R_OK) res = s2r_plot_band(&fig, w, SWEEPS[w].values, lo, hi, SWEEPS[w].count, &style);
         }
     }
-    if (res == S2R_OK) res = s2r_figure_write_png(&fig, s2r_path(path, sizeof path, opt->out, "02_margin.png"));
+    if (res == S2R_OK) res = s2r_figure_write_png(&fig, s2r_task_path(path, sizeof path, opt, "02", "margin.png"));
     if (res != S2R_OK) snprintf(error, S2R_ERROR_LEN, "margin figure: %.200s", fig.error);
     s2r_figure_free(&fig);
     return res;
 }
 
-static s2r_result show_margin(const s2r_options* opt, s2r_policy* dr, const s2r_training* training,
+static s2r_result show_margin(const s2r_options* opt, s2r_policy* dr, s2r_policy* pure, const s2r_training* training,
                               char* error) {
-    s2r_policy pure;
     s2r_policy* policies[2];
     margin m;
-    char path[512];
     s2r_result res;
-    memset(&pure, 0, sizeof pure);
     memset(&m, 0, sizeof m);
     policies[0] = dr;
     m.name[0] = "DR (02)";
     m.policies = 1;
-    s2r_path(path, sizeof path, opt->out, "01_pure_sim.ckpt");
-    if (s2r_policy_from_checkpoint(&pure, path, error) != S2R_OK)
-        printf("  (not comparing with 01's pure-sim policy: %s)\n", error);
-    else if (pure.shape.obs_dim != dr->shape.obs_dim)
-        printf("  (not comparing with 01's pure-sim policy: %s is for the other arm or sees no history)\n", path);
-    else {
-        policies[1] = &pure;
+    if (pure) {
+        policies[1] = pure;
         m.name[1] = "pure sim (01)";
         m.policies = 2;
     }
     res = measure_margin(opt, policies, &training->task, &m, error);
     if (res == S2R_OK) res = write_margin(opt, &m, error);
     if (res == S2R_OK) res = plot_margin(opt, &m, &training->randomization, error);
-    s2r_policy_free(&pure);
     return res;
+}
+
+/* 01's pure-sim policy, to compare with in the margin, when 01 ran into
+   the same folder for this arm and task: checked before any work (a file
+   there but corrupt, or for another arm or task, stops the example).
+   Returns 1 when it is loaded into *pure. */
+static int load_pure_sim(const s2r_options* opt, s2r_policy* pure, s2r_result* res, char* error) {
+    char path[512];
+    *res = S2R_OK;
+    s2r_task_path(path, sizeof path, opt, "01", "pure_sim.ckpt");
+    if (opt->mjcf[0]) return 0;   /* your arm: measured in its simulator only, no margin */
+    if (!s2r_file_exists(path)) {
+        printf("  (not comparing with 01's pure-sim policy: %s not found)\n", path);
+        return 0;
+    }
+    if (opt->history > 0) {
+        printf("  (not comparing with 01's pure-sim policy: it sees no history)\n");
+        return 0;
+    }
+    *res = s2r_upstream_policy(pure, path, opt, 0, NULL, error);
+    return *res == S2R_OK;
 }
 
 /* --adr: every move of the ranges, and where they ended beside where the
    hand-set ranges are. */
 static s2r_result write_adr(const s2r_options* opt, const s2r_adr* adr, char* error) {
     char path[512];
-    s2r_result res = s2r_adr_write_csv(adr, s2r_path(path, sizeof path, opt->out, "02_adr_ranges.csv"), error);
+    s2r_result res = s2r_adr_write_csv(adr, s2r_task_path(path, sizeof path, opt, "02", "adr_ranges.csv"), error);
     int i;
-    if (res == S2R_OK) res = s2r_randomization_write(&adr->current, s2r_path(path, sizeof path, opt->out, "02_adr_final.txt"), error);
+    if (res == S2R_OK) res = s2r_randomization_write(&adr->current, s2r_task_path(path, sizeof path, opt, "02", "adr_final.txt"), error);
     if (res != S2R_OK) return res;
     printf("ADR after %d updates (%d moves; 02_adr_ranges.csv): range reached, hand-set range\n", adr->update,
            adr->n_changes - adr->n_params);
@@ -288,18 +302,128 @@ static s2r_result write_adr(const s2r_options* opt, const s2r_adr* adr, char* er
     return S2R_OK;
 }
 
-int main(int argc, char** argv) {
-    s2r_options opt;
-    int status;
+/* Everything the run will use, made and checked before anything is
+   written: the ranges (--ranges; the simulator built with them when the
+   example started), your arm's sizes (--mjcf), ADR, the learner, a saved
+   state that must continue this training (--resume), and 01's policy. */
+typedef struct dr_run {
     s2r_training training;
-    s2r_ppo_config pc;
-    s2r_ppo ppo;
+    s2r_ppo      ppo;
+    s2r_adr      adr;
+    s2r_policy   pure;   /* 01's, when has_pure */
+    int          has_pure;
+    char         csv[512], state[512], name[64];
+} dr_run;
+
+static s2r_result prepare(const s2r_options* opt, long long steps, dr_run* run, char* error) {
+    s2r_ppo_config pc = s2r_task_ppo_config(opt->task, steps, opt->seed, opt->threads);
+    s2r_training* t = &run->training;
+    int obs_dim, act_dim;
+    s2r_result res;
+    *t = s2r_training_default(opt->robot, opt->task);
+    if ((res = s2r_options_ranges(opt, &t->randomization, error)) != S2R_OK) return res;
+    s2r_task_dims(opt->task, opt->robot, &obs_dim, &act_dim);
+    if (opt->mjcf[0]) {   /* your arm: its own joint count */
+        s2r_robot arm;
+        if ((res = s2r_robot_load_file(&arm, opt->mjcf)) != S2R_OK) {
+            snprintf(error, S2R_ERROR_LEN, "%s", arm.error);
+            return res;
+        }
+        s2r_task_dims_n(opt->task, arm.info.n_joints, &obs_dim, &act_dim);
+        s2r_robot_free(&arm);
+        t->robot = S2R_ROBOT_CUSTOM;
+        t->mjcf_path = opt->mjcf;
+    }
+    t->history = opt->history;   /* --history K: the policy sees its last K steps too */
+    t->label = "domain randomization";
+    t->csv_path = s2r_task_path(run->csv, sizeof run->csv, opt, "02", "dr_training.csv");
+    s2r_training_use_options(t, opt, s2r_task_name(run->name, sizeof run->name, opt, "02", "dr"), run->state,
+                             sizeof run->state);
+    if (opt->adr) {   /* --adr: the ranges start at their centres and grow while the policy copes */
+        s2r_adr_config ac = s2r_adr_config_default();
+        if ((res = s2r_adr_init(&run->adr, &ac, &t->randomization)) != S2R_OK) {
+            snprintf(error, S2R_ERROR_LEN, "%s", run->adr.error);
+            return res;
+        }
+        t->adr = &run->adr;
+    }
+    if ((res = s2r_ppo_init(&run->ppo, &pc, s2r_history_obs_dim(obs_dim, act_dim, opt->history), act_dim)) != S2R_OK) {
+        snprintf(error, S2R_ERROR_LEN, "%s", run->ppo.error);
+        if (opt->adr) s2r_adr_free(&run->adr);
+        return res;
+    }
+    if ((res = s2r_training_check_resume(t, &run->ppo, error)) == S2R_OK)
+        run->has_pure = load_pure_sim(opt, &run->pure, &res, error);
+    if (res != S2R_OK) {
+        s2r_ppo_free(&run->ppo);
+        if (opt->adr) s2r_adr_free(&run->adr);
+    }
+    return res;
+}
+
+static void free_run(const s2r_options* opt, dr_run* run) {
+    if (opt->adr) s2r_adr_free(&run->adr);
+    if (run->has_pure) s2r_policy_free(&run->pure);
+    s2r_ppo_free(&run->ppo);
+}
+
+/* 2-4: the ranges written and shown, training, evaluation, the margin. */
+static s2r_result run_steps(const s2r_options* opt, long long steps, dr_run* run, char* error) {
+    s2r_training* t = &run->training;
     s2r_controller policy;
     s2r_sim_real_eval eval;
-    s2r_adr adr;
-    char error[S2R_ERROR_LEN] = "", csv[512], png[512], path[512], state[512];
+    char path[512], png[512];
     s2r_result res;
-    int obs_dim, act_dim;
+
+    /* 2. The ranges, written out so they can be edited, and what they do
+          to one simulator. */
+    if ((res = s2r_randomization_write(&t->randomization, s2r_task_path(path, sizeof path, opt, "02", "ranges.txt"),
+                                       error)) != S2R_OK)
+        return res;
+    printf("Domain randomization on the %s: ranges in %s\n", s2r_robot_kind_name(opt->robot), path);
+    if ((res = show_randomization(opt, &t->randomization, error)) != S2R_OK) return res;
+    if (s2r_example_stopped()) return S2R_ERR_INTERRUPTED;
+    printf("  %d episodes' draws in %s; one step response, true and as sensed, in %s\n", DRAWS,
+           s2r_task_path(path, sizeof path, opt, "02", "draws.csv"), s2r_task_path(png, sizeof png, opt, "02", "sensing.csv"));
+
+    /* 3. Train: the same PPO as 01, every episode on freshly drawn physics. */
+    printf("PPO on randomized simulators for %lld steps%s\n", steps, opt->adr ? ", ranges grown by ADR" : "");
+    if ((res = s2r_train(t, &run->ppo, error)) != S2R_OK ||
+        (res = s2r_plot_training_csv(t->csv_path, s2r_task_path(png, sizeof png, opt, "02", "dr_training.png"), t->label,
+                                     error)) != S2R_OK)
+        return res;
+    if ((res = s2r_policy_save(&run->ppo.policy, &run->ppo.adam, s2r_task_path(path, sizeof path, opt, "02", "dr.ckpt"))) !=
+        S2R_OK) {
+        snprintf(error, S2R_ERROR_LEN, "%s", run->ppo.policy.error);
+        return res;
+    }
+    if (opt->adr && (res = write_adr(opt, &run->adr, error)) != S2R_OK) return res;
+    if (s2r_example_stopped()) return S2R_ERR_INTERRUPTED;
+
+    /* 4. Evaluate on the nominal simulator and on the same real units as 01. */
+    if (opt->mjcf[0]) return evaluate_in_sim(opt, &run->ppo.policy, t, error) ? S2R_ERR_STATE : S2R_OK;
+    policy = s2r_policy_controller(&run->ppo.policy);
+    if ((res = s2r_evaluate_sim_and_real(&policy, opt->robot, &t->task, NULL, opt->quick ? 20 : 100, opt->seed + 1000,
+                                         opt->real_seed, 3, &eval, error)) != S2R_OK ||
+        (res = s2r_sim_real_eval_write(s2r_task_path(path, sizeof path, opt, "02", "dr.csv"), "sim + DR", &eval, error)) !=
+            S2R_OK)
+        return res;
+    s2r_sim_real_eval_print("sim + domain randomization", &eval);
+    if (s2r_example_stopped()) return S2R_ERR_INTERRUPTED;
+
+    /* 5. The margin the ranges bought: success with the command latency and
+          the servo stiffness pushed past what either policy trained on. */
+    printf("Margin, in the nominal simulator with one parameter pushed (%d episodes each; %s, .png):\n",
+           MARGIN_EPISODES(opt->quick), s2r_task_path(path, sizeof path, opt, "02", "margin.csv"));
+    return show_margin(opt, &run->ppo.policy, run->has_pure ? &run->pure : NULL, t, error);
+}
+
+int main(int argc, char** argv) {
+    static dr_run run;
+    s2r_options opt;
+    int status;
+    char error[S2R_ERROR_LEN] = "";
+    s2r_result res;
     long long steps;
 
     if (s2r_example_start(&opt, argc, argv, "PPO with domain randomization",
@@ -309,82 +433,23 @@ int main(int argc, char** argv) {
         return status;
     steps = opt.quick ? 16000 : s2r_task_training_steps(opt.task, 0);
 
-    /* 1. The ranges: the library's defaults (or --ranges, e.g. what system
-       identification recentred), written out so they can be edited. */
-    training = s2r_training_default(opt.robot, opt.task);
-    if (s2r_options_ranges(&opt, &training.randomization, error) != S2R_OK) {
+    /* 1. The ranges (the library's defaults, or --ranges: e.g. what system
+          identification recentred), the learner and what it continues or
+          is compared with - all checked before anything is written. */
+    s2r_interrupt_catch();   /* Ctrl-C or SIGTERM: training saves its state; either stops between stages, status 130 */
+    if (prepare(&opt, steps, &run, error) != S2R_OK) {
         fprintf(stderr, "%s\n", error);
         return 1;
     }
-    if (s2r_randomization_write(&training.randomization, s2r_path(path, sizeof path, opt.out, "02_ranges.txt"), error) != S2R_OK) {
-        fprintf(stderr, "%s\n", error);
-        return 1;
-    }
-    printf("Domain randomization on the %s: ranges in %s\n", s2r_robot_kind_name(opt.robot), path);
-    if (show_randomization(&opt, &training.randomization, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
-    printf("  %d episodes' draws in 02_draws.csv; one step response, true and as sensed, in 02_sensing.csv\n", DRAWS);
-
-    /* 2. Train: the same PPO as 01, every episode on freshly drawn physics. */
-    s2r_task_dims(opt.task, opt.robot, &obs_dim, &act_dim);
-    if (opt.mjcf[0]) {   /* your arm: its own joint count */
-        s2r_robot arm;
-        if (s2r_robot_load_file(&arm, opt.mjcf) != S2R_OK) { fprintf(stderr, "%s\n", arm.error); return 1; }
-        s2r_task_dims_n(opt.task, arm.info.n_joints, &obs_dim, &act_dim);
-        s2r_robot_free(&arm);
-        training.robot = S2R_ROBOT_CUSTOM;
-        training.mjcf_path = opt.mjcf;
-    }
-    training.history = opt.history;   /* --history K: the policy sees its last K steps too */
-    if (opt.adr) {   /* --adr: the ranges start at their centres and grow while the policy copes */
-        s2r_adr_config ac = s2r_adr_config_default();
-        if (s2r_adr_init(&adr, &ac, &training.randomization) != S2R_OK) { fprintf(stderr, "%s\n", adr.error); return 1; }
-        training.adr = &adr;
-    }
-    pc = s2r_task_ppo_config(opt.task, steps, opt.seed, opt.threads);
-    if (s2r_ppo_init(&ppo, &pc, s2r_history_obs_dim(obs_dim, act_dim, opt.history), act_dim) != S2R_OK) {
-        fprintf(stderr, "%s\n", ppo.error);
-        return 1;
-    }
-    training.label = "domain randomization";
-    training.csv_path = s2r_path(csv, sizeof csv, opt.out, "02_dr_training.csv");
-    s2r_training_use_options(&training, &opt, "02_dr", state, sizeof state);
-    s2r_interrupt_catch();   /* Ctrl-C saves the training state; --resume goes on */
-    printf("PPO on randomized simulators for %lld steps%s\n", steps, opt.adr ? ", ranges grown by ADR" : "");
-    if ((res = s2r_train(&training, &ppo, error)) != S2R_OK ||
-        (res = s2r_plot_training_csv(training.csv_path, s2r_path(png, sizeof png, opt.out, "02_dr_training.png"),
-                                     training.label, error)) != S2R_OK ||
-        (res = s2r_policy_save(&ppo.policy, &ppo.adam, s2r_path(path, sizeof path, opt.out, "02_dr.ckpt"))) != S2R_OK ||
-        (opt.adr && (res = write_adr(&opt, &adr, error)) != S2R_OK)) {
-        fprintf(stderr, "%s\n", error[0] ? error : ppo.policy.error);
+    res = run_steps(&opt, steps, &run, error);
+    free_run(&opt, &run);
+    if (res != S2R_OK) {
+        if (error[0]) fprintf(stderr, "%s\n", error);
         if (res == S2R_ERR_INTERRUPTED) fprintf(stderr, "run again with --resume to continue\n");
-        if (opt.adr) s2r_adr_free(&adr);
         return res == S2R_ERR_INTERRUPTED ? 130 : 1;
     }
-    if (opt.adr) s2r_adr_free(&adr);
-
-    /* 3. Evaluate on the nominal simulator and on the same real units as 01. */
-    if (opt.mjcf[0]) {
-        int bad = evaluate_in_sim(&opt, &ppo.policy, &training, error);
-        if (bad) fprintf(stderr, "%s\n", error);
-        s2r_ppo_free(&ppo);
-        return bad;
-    }
-    policy = s2r_policy_controller(&ppo.policy);
-    if (s2r_evaluate_sim_and_real(&policy, opt.robot, &training.task, NULL, opt.quick ? 20 : 100, opt.seed + 1000,
-                                  opt.real_seed, 3, &eval, error) != S2R_OK ||
-        s2r_sim_real_eval_write(s2r_path(csv, sizeof csv, opt.out, "02_dr.csv"), "sim + DR", &eval, error) != S2R_OK) {
-        fprintf(stderr, "%s\n", error);
-        return 1;
-    }
-    s2r_sim_real_eval_print("sim + domain randomization", &eval);
-
-    /* 4. The margin the ranges bought: success with the command latency and
-          the servo stiffness pushed past what either policy trained on. */
-    printf("Margin, in the nominal simulator with one parameter pushed (%d episodes each; 02_margin.csv, .png):\n",
-           MARGIN_EPISODES(opt.quick));
-    if (show_margin(&opt, &ppo.policy, &training, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
-    printf("Compare with the pure-sim row of 01: a real unit inside both margins cannot tell\n"
-           "the two policies apart.  Next: 03_system_id.\n");
-    s2r_ppo_free(&ppo);
+    if (!opt.mjcf[0])
+        printf("Compare with the pure-sim row of 01: a real unit inside both margins cannot tell\n"
+               "the two policies apart.  Next: 03_system_id.\n");
     return 0;
 }

@@ -52,7 +52,9 @@
    DIR/03_trajectories_ARM.png, DIR/03_fit_ARM.png; for --robot (default
    ur5e): DIR/03_dr_sysid_unitN.ckpt and its training CSV.  What belongs
    to one unit is named by it, so 04, 06 and 08 run for another
-   --real-seed never pick up this unit's model or policy.
+   --real-seed never pick up this unit's model or policy.  With --task
+   push every name has _push after the number (DIR/03_push_ranges_ARM_unitN.txt,
+   ...), and the warm start is 02's push policy.
    Next: 04_finetune.c - fine-tune on real demonstrations. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
@@ -246,22 +248,21 @@ static s2r_result write_csv(const s2r_sysid* id, const s2r_sysid_result* r, cons
 static s2r_result save(s2r_sysid* id, const s2r_sysid_result* r, const s2r_trajectory_set* valid,
                        const s2r_randomization* fixed, const s2r_randomization* next, const char* robot,
                        const s2r_options* opt) {
-    const char* out = opt->out;
     char path[512], file[64], error[S2R_ERROR_LEN];
     s2r_result res;
-    snprintf(file, sizeof file, "03_identified_%s_unit%llu.txt", robot, (unsigned long long)opt->real_seed);
-    res = s2r_randomization_write(fixed, s2r_path(path, sizeof path, out, file), error);
-    snprintf(file, sizeof file, "03_ranges_%s_unit%llu.txt", robot, (unsigned long long)opt->real_seed);
-    if (res == S2R_OK) res = s2r_randomization_write(next, s2r_path(path, sizeof path, out, file), error);
+    snprintf(file, sizeof file, "identified_%s_unit%llu.txt", robot, (unsigned long long)opt->real_seed);
+    res = s2r_randomization_write(fixed, s2r_task_path(path, sizeof path, opt, "03", file), error);
+    snprintf(file, sizeof file, "ranges_%s_unit%llu.txt", robot, (unsigned long long)opt->real_seed);
+    if (res == S2R_OK) res = s2r_randomization_write(next, s2r_task_path(path, sizeof path, opt, "03", file), error);
     if (res != S2R_OK) { fprintf(stderr, "%s\n", error); return res; }
-    snprintf(file, sizeof file, "03_sysid_%s.csv", robot);
-    if ((res = write_csv(id, r, s2r_path(path, sizeof path, out, file))) != S2R_OK) return res;
-    snprintf(file, sizeof file, "03_trajectories_%s.png", robot);
-    if ((res = plot_trajectories(id, r, valid, robot, s2r_path(path, sizeof path, out, file))) != S2R_OK) return res;
-    snprintf(file, sizeof file, "03_fit_%s.png", robot);
-    if ((res = plot_fit(id, r, robot, s2r_path(path, sizeof path, out, file))) != S2R_OK) return res;
-    printf("  wrote %s/03_{identified,ranges}_%s_unit%llu.txt, 03_sysid_%s.csv, 03_{trajectories,fit}_%s.png\n", out,
-           robot, (unsigned long long)opt->real_seed, robot, robot);
+    snprintf(file, sizeof file, "sysid_%s.csv", robot);
+    if ((res = write_csv(id, r, s2r_task_path(path, sizeof path, opt, "03", file))) != S2R_OK) return res;
+    snprintf(file, sizeof file, "trajectories_%s.png", robot);
+    if ((res = plot_trajectories(id, r, valid, robot, s2r_task_path(path, sizeof path, opt, "03", file))) != S2R_OK) return res;
+    snprintf(file, sizeof file, "fit_%s.png", robot);
+    if ((res = plot_fit(id, r, robot, s2r_task_path(path, sizeof path, opt, "03", file))) != S2R_OK) return res;
+    printf("  wrote %s: the identified model and the recentred ranges, the fit's CSV and figures\n",
+           s2r_task_path(path, sizeof path, opt, "03", "{identified,ranges,sysid,trajectories,fit}_*"));
     return S2R_OK;
 }
 
@@ -385,57 +386,111 @@ static s2r_result calibrate(const s2r_options* opt, s2r_task_config* task, char*
     return res;
 }
 
+/* Step 5's run: PPO on the recentred ranges this example wrote for the
+   unit, warm from example 02's policy when it is there. */
+typedef struct retraining {
+    s2r_training t;
+    s2r_ppo      ppo;
+    int          warm;   /* started from 02's policy */
+    char         ranges[512], from[512], csv[512], state[512], name[64];
+} retraining;
+
+/* The DR policy of 02 for this arm and task, when it is there; one that
+   is there but corrupt or made for another arm or task is an error naming
+   it.  *found: whether it is there. */
+static s2r_result check_warm_start(const s2r_options* opt, char* path, size_t cap, int* found, char* error) {
+    s2r_policy p;
+    s2r_result res;
+    *found = s2r_file_exists(s2r_task_path(path, cap, opt, "02", "dr.ckpt"));
+    if (!*found) return S2R_OK;
+    if ((res = s2r_upstream_policy(&p, path, opt, 0, NULL, error)) == S2R_OK) s2r_policy_free(&p);
+    return res;
+}
+
+static s2r_result retraining_init(const s2r_options* opt, retraining* r, char* error) {
+    s2r_ppo_config pc = s2r_task_ppo_config(opt->task, opt->quick ? 8000 : s2r_task_training_steps(opt->task, 1), opt->seed, opt->threads);
+    char name[96];
+    int obs_dim, act_dim;
+    s2r_result res;
+    unsigned long long unit = (unsigned long long)opt->real_seed;
+    pc.learning_rate = 3e-4f;   /* continuing a trained policy: gentler steps */
+    r->t = s2r_training_default(opt->robot, opt->task);
+    snprintf(name, sizeof name, "ranges_%s_unit%llu.txt", s2r_robot_kind_name(opt->robot), unit);
+    if ((res = s2r_randomization_load(&r->t.randomization, s2r_task_path(r->ranges, sizeof r->ranges, opt, "03", name),
+                                      error)) != S2R_OK)
+        return res;
+    if ((res = check_warm_start(opt, r->from, sizeof r->from, &r->warm, error)) != S2R_OK) return res;
+    if (!r->warm) pc.total_steps = opt->quick ? 8000 : s2r_task_training_steps(opt->task, 0);   /* no DR policy to start from: train fully */
+    s2r_task_dims(opt->task, opt->robot, &obs_dim, &act_dim);
+    if ((res = s2r_ppo_init(&r->ppo, &pc, obs_dim, act_dim)) != S2R_OK) {
+        snprintf(error, S2R_ERROR_LEN, "%s", r->ppo.error);
+        return res;
+    }
+    if (r->warm && (res = s2r_policy_load(&r->ppo.policy, NULL, r->from)) != S2R_OK) {
+        snprintf(error, S2R_ERROR_LEN, "%s", r->ppo.policy.error);
+        s2r_ppo_free(&r->ppo);
+        return res;
+    }
+    snprintf(name, sizeof name, "dr_sysid_unit%llu", unit);
+    s2r_task_name(r->name, sizeof r->name, opt, "03", name);   /* .ckpt, .state, _training.csv */
+    snprintf(name, sizeof name, "%s_training.csv", r->name);
+    r->t.label = "DR + sysID";
+    r->t.csv_path = s2r_path(r->csv, sizeof r->csv, opt->out, name);
+    s2r_training_use_options(&r->t, opt, r->name, r->state, sizeof r->state);
+    return S2R_OK;
+}
+
+/* Before any unit is excited: 02's policy, which retraining starts from,
+   and with --resume a saved state that must continue the retraining of a
+   previous run for this unit (against the ranges that run wrote; the
+   identification, deterministic, writes them again). */
+static s2r_result check_before_work(const s2r_options* opt, char* error) {
+    static retraining r;
+    char path[512], name[96];
+    int found;
+    s2r_result res;
+    snprintf(name, sizeof name, "dr_sysid_unit%llu.state", (unsigned long long)opt->real_seed);
+    if (!opt->resume || !s2r_file_exists(s2r_task_path(path, sizeof path, opt, "03", name)))
+        return check_warm_start(opt, path, sizeof path, &found, error);
+    if ((res = retraining_init(opt, &r, error)) != S2R_OK) return res;
+    res = s2r_training_check_resume(&r.t, &r.ppo, error);
+    s2r_ppo_free(&r.ppo);
+    return res;
+}
+
 /* Step 5: train on the recentred ranges, warm from example 02's policy when
    it is there, and measure the result in sim and on this same unit - the
    "Sim + DR + system ID" row of the table. */
 static int retrain(const s2r_options* opt) {
-    s2r_training t = s2r_training_default(opt->robot, opt->task);
+    static retraining r;
     s2r_task_config task = s2r_task_config_default(opt->task);
     s2r_randomization identified = s2r_randomization_none();   /* the simulator as identified: where "sim" is measured */
-    s2r_ppo_config pc = s2r_task_ppo_config(opt->task, opt->quick ? 8000 : s2r_task_training_steps(opt->task, 1), opt->seed, opt->threads);
-    pc.learning_rate = 3e-4f;   /* continuing a trained policy: gentler steps */
-    s2r_ppo ppo;
     s2r_controller policy;
     s2r_sim_real_eval eval;
-    char error[S2R_ERROR_LEN] = "", ranges[512], warm[512], path[512], name[96], state[512], policy_name[48];
-    int obs_dim, act_dim, bad = 0;
+    char error[S2R_ERROR_LEN] = "", path[512], name[96];
+    int bad = 0;
     s2r_result res;
-    FILE* f;
-    unsigned long long unit = (unsigned long long)opt->real_seed;
-    snprintf(policy_name, sizeof policy_name, "03_dr_sysid_unit%llu", unit);   /* .ckpt, .state, _training.csv */
-    snprintf(name, sizeof name, "03_ranges_%s_unit%llu.txt", s2r_robot_kind_name(opt->robot), unit);
-    if (s2r_randomization_load(&t.randomization, s2r_path(ranges, sizeof ranges, opt->out, name), error) != S2R_OK) {
+    if (retraining_init(opt, &r, error) != S2R_OK) {
         fprintf(stderr, "%s\n", error);
         return 1;
     }
-    s2r_task_dims(opt->task, opt->robot, &obs_dim, &act_dim);
-    f = fopen(s2r_path(warm, sizeof warm, opt->out, "02_dr.ckpt"), "rb");
-    if (f) fclose(f);
-    else pc.total_steps = opt->quick ? 8000 : s2r_task_training_steps(opt->task, 0);   /* no DR policy to start from: train fully */
-    if (s2r_ppo_init(&ppo, &pc, obs_dim, act_dim) != S2R_OK) { fprintf(stderr, "%s\n", ppo.error); return 1; }
-    if (f && s2r_policy_load(&ppo.policy, NULL, warm) != S2R_OK) {
-        fprintf(stderr, "%s (run 02 with the same --robot)\n", ppo.policy.error);
-        bad = 1;
-    }
-    printf("\nRetraining on %s for %lld steps%s\n", ranges, pc.total_steps, f ? ", starting from 02_dr.ckpt" : "");
-    t.label = "DR + sysID";
-    snprintf(name, sizeof name, "%s_training.csv", policy_name);
-    t.csv_path = s2r_path(path, sizeof path, opt->out, name);
-    s2r_training_use_options(&t, opt, policy_name, state, sizeof state);
-    if (!bad && (res = s2r_train(&t, &ppo, error)) != S2R_OK) {
+    printf("\nRetraining on %s for %lld steps%s%s\n", r.ranges, r.ppo.cfg.total_steps, r.warm ? ", starting from " : "",
+           r.warm ? r.from : "");
+    if ((res = s2r_train(&r.t, &r.ppo, error)) != S2R_OK) {
         fprintf(stderr, "%s\n", error);
         if (res == S2R_ERR_INTERRUPTED) fprintf(stderr, "run again with --resume to continue\n");
         bad = res == S2R_ERR_INTERRUPTED ? 130 : 1;
     }
-    snprintf(name, sizeof name, "%s.ckpt", policy_name);
-    if (!bad && s2r_policy_save(&ppo.policy, &ppo.adam, s2r_path(path, sizeof path, opt->out, name)) != S2R_OK) {
-        fprintf(stderr, "%s\n", ppo.policy.error);
+    snprintf(name, sizeof name, "%s.ckpt", r.name);
+    if (!bad && s2r_policy_save(&r.ppo.policy, &r.ppo.adam, s2r_path(path, sizeof path, opt->out, name)) != S2R_OK) {
+        fprintf(stderr, "%s\n", r.ppo.policy.error);
         bad = 1;
     }
-    policy = s2r_policy_controller(&ppo.policy);
+    if (!bad && s2r_example_stopped()) bad = 130;
+    policy = s2r_policy_controller(&r.ppo.policy);
     if (!bad && calibrate(opt, &task, error) != S2R_OK) { fprintf(stderr, "%s\n", error); bad = 1; }
-    snprintf(name, sizeof name, "03_identified_%s_unit%llu.txt", s2r_robot_kind_name(opt->robot), unit);
-    if (!bad && s2r_randomization_load(&identified, s2r_path(path, sizeof path, opt->out, name), error) != S2R_OK) {
+    snprintf(name, sizeof name, "identified_%s_unit%llu.txt", s2r_robot_kind_name(opt->robot), (unsigned long long)opt->real_seed);
+    if (!bad && s2r_randomization_load(&identified, s2r_task_path(path, sizeof path, opt, "03", name), error) != S2R_OK) {
         fprintf(stderr, "%s\n", error);
         bad = 1;
     }
@@ -445,7 +500,7 @@ static int retrain(const s2r_options* opt) {
         bad = 1;
     }
     if (!bad) s2r_sim_real_eval_print("DR + sysID (identified sim)", &eval);
-    s2r_ppo_free(&ppo);
+    s2r_ppo_free(&r.ppo);
     return bad;
 }
 
@@ -453,6 +508,7 @@ int main(int argc, char** argv) {
     s2r_options opt;
     int status;
     sizes z;
+    char error[S2R_ERROR_LEN];
     int i, one_robot = 0, ok = 1;
 
     if (s2r_example_start(&opt, argc, argv, "identify a real unit's parameters and re-centre the training ranges",
@@ -464,12 +520,17 @@ int main(int argc, char** argv) {
     z.samples = opt.quick ? 100 : MAX_SAMPLES;
     z.sweeps = opt.quick ? 4 : s2r_sysid_config_default().max_sweeps;
 
+    s2r_interrupt_catch();   /* Ctrl-C or SIGTERM: training saves its state; either stops between stages, status 130 */
+    if (check_before_work(&opt, error) != S2R_OK) {
+        fprintf(stderr, "%s\n", error);
+        return 1;
+    }
     printf("System identification: excite real unit #%llu, fit the simulator, validate, re-centre the ranges\n",
            (unsigned long long)opt.real_seed);
     if (one_robot) ok = identify_arm(opt.robot, &opt, &z);
-    else ok = identify_arm(S2R_ROBOT_UR5E, &opt, &z) && identify_arm(S2R_ROBOT_PANDA, &opt, &z);
+    else ok = identify_arm(S2R_ROBOT_UR5E, &opt, &z) && (s2r_interrupt_requested() || identify_arm(S2R_ROBOT_PANDA, &opt, &z));
     if (!ok) return 1;
-    s2r_interrupt_catch();   /* Ctrl-C saves the training state; --resume goes on */
+    if (s2r_example_stopped()) return 130;
     if ((i = retrain(&opt)) != 0) return i;
     printf("\nNext: 04_finetune - fine-tune on real demonstrations from this unit.\n");
     return 0;

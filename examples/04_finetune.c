@@ -29,7 +29,9 @@
           but corrupt, for another arm, or a policy not trained on the
           ranges beside it stops it).
    Writes: DIR/04_demos_100.ckpt, DIR/04_demos_1000.ckpt, DIR/04_curve.csv,
-           DIR/04_curve.png.
+           DIR/04_curve.png; with --task push, each name read and
+           written has _push after the number (DIR/03_push_dr_sysid_unitN.ckpt,
+           DIR/04_push_curve.csv, ...).
    Next: 05_real_only.c - what the same real data does without simulation. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
@@ -49,34 +51,20 @@ static const int demo_counts[POINTS] = {0, 10, 30, 100, 300, 1000};
 static s2r_result load_start(const s2r_options* opt, s2r_policy* p, char* path, size_t cap,
                              s2r_randomization* sim, int* identified, char* error) {
     char file[64], model[512];
-    int obs_dim, act_dim;
     s2r_result res;
     unsigned long long unit = (unsigned long long)opt->real_seed;
-    s2r_task_dims(opt->task, opt->robot, &obs_dim, &act_dim);
-    snprintf(file, sizeof file, "03_dr_sysid_unit%llu.ckpt", unit);   /* this unit's, never another's */
-    *identified = s2r_file_exists(s2r_path(path, cap, opt->out, file));
+    snprintf(file, sizeof file, "dr_sysid_unit%llu.ckpt", unit);   /* this unit's, never another's */
+    *identified = s2r_file_exists(s2r_task_path(path, cap, opt, "03", file));
     if (!*identified)
         printf("%s not found (run 03 --real-seed %llu first to start from the system-ID policy); starting from "
-               "02_dr.ckpt\n", path, unit);
-    if (!*identified) s2r_path(path, cap, opt->out, "02_dr.ckpt");
-    if ((res = s2r_policy_from_checkpoint(p, path, error)) != S2R_OK) return res;
-    if (*identified) snprintf(file, sizeof file, "03_ranges_%s_unit%llu.txt", s2r_robot_kind_name(opt->robot), unit);
-    if ((res = s2r_policy_check_ranges(p, path, s2r_path(model, sizeof model, opt->out, *identified ? file :
-                                                         "02_ranges.txt"), error)) != S2R_OK) {
-        s2r_policy_free(p);
-        return res;
-    }
-    if (p->shape.obs_dim != obs_dim || p->shape.act_dim != act_dim) {
-        snprintf(error, S2R_ERROR_LEN, "%.120s was trained for another arm or task (%d observations, %d actions; the %s "
-                 "%s task has %d and %d)", path, p->shape.obs_dim, p->shape.act_dim, s2r_robot_kind_name(opt->robot),
-                 s2r_task_kind_name(opt->task), obs_dim, act_dim);
-        s2r_policy_free(p);
-        return S2R_ERR_INVALID_ARGUMENT;
-    }
-    if (!*identified) return S2R_OK;
-    snprintf(file, sizeof file, "03_identified_%s_unit%llu.txt", s2r_robot_kind_name(opt->robot), unit);
+               "%s\n", path, unit, s2r_task_path(model, sizeof model, opt, "02", "dr.ckpt"));
+    if (!*identified) s2r_task_path(path, cap, opt, "02", "dr.ckpt");
+    if (*identified) snprintf(file, sizeof file, "ranges_%s_unit%llu.txt", s2r_robot_kind_name(opt->robot), unit);
+    s2r_task_path(model, sizeof model, opt, *identified ? "03" : "02", *identified ? file : "ranges.txt");
+    if ((res = s2r_upstream_policy(p, path, opt, 0, model, error)) != S2R_OK || !*identified) return res;
+    snprintf(file, sizeof file, "identified_%s_unit%llu.txt", s2r_robot_kind_name(opt->robot), unit);
     *sim = s2r_randomization_none();
-    if ((res = s2r_randomization_load(sim, s2r_path(model, sizeof model, opt->out, file), error)) != S2R_OK) s2r_policy_free(p);
+    if ((res = s2r_randomization_load(sim, s2r_task_path(model, sizeof model, opt, "03", file), error)) != S2R_OK) s2r_policy_free(p);
     return res;
 }
 
@@ -112,8 +100,8 @@ static s2r_result finetune(const s2r_options* opt, const s2r_task_config* task, 
     if (res == S2R_OK)
         res = s2r_evaluate_sim_and_real(&c, opt->robot, task, sim, episodes, opt->seed + 1000, opt->real_seed, 1, out, error);
     if (res == S2R_OK && (n == 100 || n == 1000)) {
-        snprintf(name, sizeof name, "04_demos_%d.ckpt", n);
-        res = s2r_policy_save(&p, NULL, s2r_path(path, sizeof path, opt->out, name));
+        snprintf(name, sizeof name, "demos_%d.ckpt", n);
+        res = s2r_policy_save(&p, NULL, s2r_task_path(path, sizeof path, opt, "04", name));
         if (res != S2R_OK) snprintf(error, S2R_ERROR_LEN, "%s", p.error);
     }
     s2r_policy_free(&p);
@@ -126,7 +114,7 @@ static s2r_result write_curve(const s2r_options* opt, const int* counts, const s
     double x[POINTS], y[POINTS], lo[POINTS], hi[POINTS];
     char path[512];
     s2r_file file;
-    s2r_result res = s2r_file_create(&file, s2r_path(path, sizeof path, opt->out, "04_curve.csv"), error);
+    s2r_result res = s2r_file_create(&file, s2r_task_path(path, sizeof path, opt, "04", "curve.csv"), error);
     FILE* f = file.f;
     int i;
     if (res != S2R_OK) return res;
@@ -145,7 +133,7 @@ static s2r_result write_curve(const s2r_options* opt, const int* counts, const s
     s2r_plot_line(&fig, 0, x, y, n, &style);
     style.label = NULL;
     s2r_plot_band(&fig, 0, x, lo, hi, n, &style);
-    res = s2r_figure_write_png(&fig, s2r_path(path, sizeof path, opt->out, "04_curve.png"));
+    res = s2r_figure_write_png(&fig, s2r_task_path(path, sizeof path, opt, "04", "curve.png"));
     if (res != S2R_OK) snprintf(error, S2R_ERROR_LEN, "%s", fig.error);
     s2r_figure_free(&fig);
     return res;
@@ -165,10 +153,11 @@ int main(int argc, char** argv) {
     int i, n_demos, ok, obs_dim, act_dim, points = 0, identified;
 
     if (s2r_example_start(&opt, argc, argv, "fine-tune on real demonstrations",
-                          S2R_OPT_ROBOT | S2R_OPT_TASK | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_THREADS | S2R_OPT_OUT | S2R_OPT_QUICK, &status) != S2R_OK)
+                          S2R_OPT_ROBOT | S2R_OPT_TASK | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_THREADS | S2R_OPT_OUT | S2R_OPT_QUICK | S2R_STAGE_DEMOS, &status) != S2R_OK)
         return status;
     task = s2r_task_config_default(opt.task);
     n_demos = opt.quick ? 100 : 1000;
+    s2r_interrupt_catch();   /* Ctrl-C or SIGTERM: stop between stages with status 130 */
 
     /* 1. The policy simulation produced. */
     if (load_start(&opt, &start, start_path, sizeof start_path, &sim, &identified, error) != S2R_OK) {
@@ -196,6 +185,10 @@ int main(int argc, char** argv) {
         return 1;
     }
     printf("  %d demonstrations recorded, %d ended on target\n", n_demos, ok);
+    if (s2r_example_stopped()) {
+        s2r_dataset_free(&demos);
+        return 130;
+    }
 
     /* 4. Fine-tune on more and more of them; measure each. */
     for (i = 0; i < POINTS && demo_counts[i] <= n_demos; i++, points++) {
@@ -208,9 +201,13 @@ int main(int argc, char** argv) {
         }
         snprintf(label, sizeof label, "%d demos", demo_counts[i]);
         s2r_sim_real_eval_print(label, &results[i]);
+        if (s2r_example_stopped()) {
+            s2r_dataset_free(&demos);
+            return 130;
+        }
     }
     s2r_dataset_free(&demos);
     if (write_curve(&opt, demo_counts, results, points, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
-    printf("wrote %s/04_curve.csv and 04_curve.png.  Next: 05_real_only.\n", opt.out);
+    printf("wrote %s and its figure.  Next: 05_real_only.\n", s2r_task_path(start_path, sizeof start_path, &opt, "04", "curve.csv"));
     return 0;
 }

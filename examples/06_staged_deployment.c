@@ -176,6 +176,7 @@ static double calibrate_camera(camera_layer* c, uint64_t seed) {
 
 typedef struct candidate_policy {
     int        trained;    /* 1: `policy` from a checkpoint; 0: the stand-in */
+    int        has_expert; /* the stand-in's expert is made */
     s2r_policy policy;
     s2r_expert expert;
     s2r_rng    rng;
@@ -187,11 +188,11 @@ static s2r_result candidate_act(void* self, const float* obs, float* action) {
     return s2r_expert_act(&p->expert, obs, NULL, action, &p->rng);
 }
 
-static s2r_result load_candidate(const s2r_options* opt, const s2r_reach* reach, candidate_policy* p,
-                                 s2r_controller* out) {
+/* The trained candidate, when 03 or 02 left one in DIR: checked before
+   the fleet is commissioned (a file there but corrupt, made for another
+   arm, or not trained on the ranges beside it is an error naming it). */
+static s2r_result load_trained(const s2r_options* opt, candidate_policy* p) {
     char checkpoints[2][64], ranges[2][64];   /* the lab unit's system-ID policy, else the DR policy */
-    s2r_expert_config ec = s2r_expert_config_default();
-    s2r_task_config tc;
     char path[512], file[512], error[S2R_ERROR_LEN];
     s2r_result res;
     int i;
@@ -203,33 +204,36 @@ static s2r_result load_candidate(const s2r_options* opt, const s2r_reach* reach,
     snprintf(ranges[1], sizeof ranges[1], "02_ranges.txt");
     for (i = 0; i < 2; i++) {   /* missing: the next; there but unusable: an error */
         if (!s2r_file_exists(s2r_path(path, sizeof path, opt->out, checkpoints[i]))) continue;
-        if (s2r_policy_from_checkpoint(&p->policy, path, error) != S2R_OK) {
+        res = s2r_upstream_policy(&p->policy, path, opt, 0, s2r_path(file, sizeof file, opt->out, ranges[i]), error);
+        if (res != S2R_OK) {
             fprintf(stderr, "%s\n", error);
-            return S2R_ERR_CORRUPT;
-        }
-        if ((res = s2r_policy_check_ranges(&p->policy, path, s2r_path(file, sizeof file, opt->out, ranges[i]), error)) !=
-            S2R_OK) {   /* a policy from another run than its ranges */
-            fprintf(stderr, "%s\n", error);
-            s2r_policy_free(&p->policy);
             return res;
-        }
-        if (p->policy.shape.obs_dim != reach->obs_dim || p->policy.shape.act_dim != reach->backend->info->n_joints) {
-            fprintf(stderr, "%s was trained for another arm or task (%d observations; reach on the %s has %d)\n", path,
-                    p->policy.shape.obs_dim, s2r_robot_kind_name(opt->robot), reach->obs_dim);
-            s2r_policy_free(&p->policy);
-            return S2R_ERR_INVALID_ARGUMENT;
         }
         printf("candidate: the trained policy in %s\n", path);
         p->trained = 1;
-        *out = s2r_policy_controller(&p->policy);
         return S2R_OK;
     }
     printf("candidate: no trained policy in %s (run 02/03 first); using the imperfect-expert stand-in\n", opt->out);
+    return S2R_OK;
+}
+
+/* The candidate as a controller: the trained policy, or the stand-in on
+   the lab unit's task. */
+static s2r_result candidate_controller(const s2r_options* opt, const s2r_reach* reach, candidate_policy* p,
+                                       s2r_controller* out) {
+    s2r_expert_config ec = s2r_expert_config_default();
+    s2r_task_config tc;
+    s2r_result res;
+    if (p->trained) {
+        *out = s2r_policy_controller(&p->policy);
+        return S2R_OK;
+    }
     ec.action_noise = 0.03;
     ec.reaction_steps = 1;
     tc = s2r_task_config_of_reach(reach);
     if ((res = s2r_expert_init(&p->expert, &ec, &tc, reach->backend->info)) != S2R_OK) return res;
     p->rng = s2r_rng_make(opt->seed, 0xca9d);
+    p->has_expert = 1;
     out->self = p;
     out->reset = candidate_reset;
     out->act = candidate_act;
@@ -238,7 +242,7 @@ static s2r_result load_candidate(const s2r_options* opt, const s2r_reach* reach,
 
 static void free_candidate(candidate_policy* p) {
     if (p->trained) s2r_policy_free(&p->policy);
-    else s2r_expert_free(&p->expert);
+    if (p->has_expert) s2r_expert_free(&p->expert);
 }
 
 /* ---------------------------------------------------------------------------
@@ -559,6 +563,7 @@ static s2r_result stage_autonomous(const s2r_options* opt, const sizes* z, const
         int policy_in = d->stage == S2R_STAGE_AUTONOMOUS, u = -1;
         unsigned bits = 0;
         s2r_result res;
+        if (s2r_example_stopped()) return S2R_ERR_INTERRUPTED;   /* between rounds */
         if (round == z->rounds_before) {   /* someone knocks a camera */
             fleet[rec->changed_unit].camera.bump[0] = 0.025;
             rec->change_round = round;
@@ -721,6 +726,9 @@ static s2r_result plot_deployment(const char* path, const char* robot, const rec
    The recipe
    ------------------------------------------------------------------------- */
 
+/* Whether the run may go on to the next stage (Ctrl-C or SIGTERM stop it). */
+#define GO_ON(res) ((res) == S2R_OK && !((res) = s2r_example_stopped() ? S2R_ERR_INTERRUPTED : S2R_OK))
+
 /* The stages in order; each runs only while the policy is still in. */
 static s2r_result run_stages(const s2r_options* opt, const sizes* z, const s2r_controller* cand,
                              const s2r_controller* fallback, s2r_deploy* d, record* rec) {
@@ -728,14 +736,14 @@ static s2r_result run_stages(const s2r_options* opt, const sizes* z, const s2r_c
     double a_mean = 0, a_std = 0;
     memset(&ref, 0, sizeof ref);
     s2r_result res = stage_sim_regression(opt, z, cand, d, rec);
-    if (res == S2R_OK && d->stage == S2R_STAGE_SYSID) res = stage_sysid(opt, d);
-    if (res == S2R_OK && d->stage == S2R_STAGE_SHADOW) res = stage_shadow(opt, z, cand, fallback, d, rec);
-    if (res == S2R_OK && d->stage == S2R_STAGE_TETHERED) res = stage_tethered(opt, cand, d, rec);
-    if (res == S2R_OK && d->stage == S2R_STAGE_CONSTRAINED) res = stage_constrained(opt, cand, d, rec);
-    if (res == S2R_OK && d->stage == S2R_STAGE_CANARY)
+    if (GO_ON(res) && d->stage == S2R_STAGE_SYSID) res = stage_sysid(opt, d);
+    if (GO_ON(res) && d->stage == S2R_STAGE_SHADOW) res = stage_shadow(opt, z, cand, fallback, d, rec);
+    if (GO_ON(res) && d->stage == S2R_STAGE_TETHERED) res = stage_tethered(opt, cand, d, rec);
+    if (GO_ON(res) && d->stage == S2R_STAGE_CONSTRAINED) res = stage_constrained(opt, cand, d, rec);
+    if (GO_ON(res) && d->stage == S2R_STAGE_CANARY)
         res = stage_canary(opt, z, cand, fallback, d, rec, &ref, &a_mean, &a_std);
-    if (res == S2R_OK && d->stage == S2R_STAGE_AUTONOMOUS) res = fleet_monitors(z, &ref, a_mean, a_std);
-    if (res == S2R_OK && d->stage == S2R_STAGE_AUTONOMOUS) res = stage_autonomous(opt, z, cand, fallback, d, rec);
+    if (GO_ON(res) && d->stage == S2R_STAGE_AUTONOMOUS) res = fleet_monitors(z, &ref, a_mean, a_std);
+    if (GO_ON(res) && d->stage == S2R_STAGE_AUTONOMOUS) res = stage_autonomous(opt, z, cand, fallback, d, rec);
     if (res == S2R_OK && d->stage == S2R_STAGE_ROLLED_BACK && rec->alarm_round < 0)
         printf("  the candidate was stopped at a gate; the fallback stays in charge of the fleet\n");
     return res;
@@ -760,6 +768,7 @@ int main(int argc, char** argv) {
                           S2R_OPT_ROBOT | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_THREADS | S2R_OPT_OUT | S2R_OPT_QUICK, &status) != S2R_OK)
         return status;
     z = sizes_for(opt.quick);
+    s2r_interrupt_catch();   /* Ctrl-C or SIGTERM: stop between stages with status 130 */
     rec.changed_unit = -1;
     rec.change_round = rec.alarm_round = -1;
 
@@ -767,11 +776,13 @@ int main(int argc, char** argv) {
            s2r_robot_kind_name(opt.robot), (unsigned long long)opt.real_seed,
            (unsigned long long)(opt.real_seed + (uint64_t)z.fleet - 1), (unsigned long long)opt.real_seed,
            opt.quick ? "; quick sizes" : "");
+    if (load_trained(&opt, &cp) != S2R_OK) return 1;   /* before any unit is commissioned */
     res = fleet_init(&opt, z.fleet);
-    if (res == S2R_OK) res = load_candidate(&opt, &fleet[0].reach, &cp, &cand);
+    if (res == S2R_OK) res = candidate_controller(&opt, &fleet[0].reach, &cp, &cand);
     tc = s2r_task_config_of_reach(&fleet[0].reach);
     if (res == S2R_OK) res = s2r_expert_init(&fallback_expert, &ec, &tc, fleet[0].reach.backend->info);
-    if (res != S2R_OK) { fleet_free(z.fleet); return 1; }
+    if (res == S2R_OK && s2r_example_stopped()) res = S2R_ERR_INTERRUPTED;   /* after commissioning */
+    if (res != S2R_OK) { free_candidate(&cp); fleet_free(z.fleet); return res == S2R_ERR_INTERRUPTED ? 130 : 1; }
     fallback = s2r_expert_controller(&fallback_expert);
 
     s2r_path(path, sizeof path, opt.out, "06_deployment_log.jsonl");
@@ -786,10 +797,10 @@ int main(int argc, char** argv) {
         res = plot_deployment(s2r_path(path, sizeof path, opt.out, "06_staged_deployment.png"),
                               s2r_robot_kind_name(opt.robot), &rec);
     if (res == S2R_OK) printf("wrote %s/06_deployment_log.jsonl, 06_timeline.csv, 06_rounds.csv and 06_staged_deployment.png\n", opt.out);
-    else fprintf(stderr, "deployment example failed: %s\n", s2r_result_string(res));
+    else if (res != S2R_ERR_INTERRUPTED) fprintf(stderr, "deployment example failed: %s\n", s2r_result_string(res));
     s2r_deploy_free(&d);
     free_candidate(&cp);
     s2r_expert_free(&fallback_expert);
     fleet_free(z.fleet);
-    return res == S2R_OK ? 0 : 1;
+    return res == S2R_OK ? 0 : res == S2R_ERR_INTERRUPTED ? 130 : 1;
 }

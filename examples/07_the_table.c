@@ -1112,18 +1112,15 @@ int main(int argc, char** argv) {
     if (s2r_example_start(&opt, argc, argv, "every row of the recipe table; --job NAME runs one job of it (unit:S, "
                           "chain:S, real-only:S for S = 1..--seeds, merge; --job list prints them in order)",
                           S2R_OPT_ROBOT | S2R_OPT_TASK | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_SEEDS | S2R_OPT_THREADS |
-                          S2R_OPT_OUT | S2R_OPT_QUICK | S2R_OPT_RESUME | S2R_OPT_RANGES | S2R_OPT_JOB, &status) != S2R_OK)
+                          S2R_OPT_OUT | S2R_OPT_QUICK | S2R_OPT_RESUME | S2R_OPT_RANGES | S2R_OPT_JOB | S2R_STAGE_DEMOS,
+                          &status) != S2R_OK)
         return status;
     if (opt.quick && !(opt.given & S2R_OPT_SEEDS)) opt.seeds = 1;   /* quick: one seed unless asked */
     /* Everything that can be checked, before any work. */
     if (opt.job[0] && parse_job(opt.job, opt.seeds, &j)) return 2;
     if (!opt.job[0]) j = make_job(JOB_KINDS, 0);   /* all of them */
-    if (opt.threads > S2R_DEMO_THREADS_MAX) {
-        fprintf(stderr, "--threads: at most %d (recording demonstrations uses one simulator per thread)\n",
-                S2R_DEMO_THREADS_MAX);
-        return 2;
-    }
-    if (s2r_options_digest(&opt, &r.settings, error) != S2R_OK) return fail("--ranges", error) + 1;
+    if (s2r_options_check(&opt, error) != S2R_OK || s2r_options_digest(&opt, &r.settings, error) != S2R_OK)
+        return fail("--ranges", error) + 1;
     if (j.kind == LIST_JOBS) { list_jobs(&opt); return 0; }
     r.opt = &opt;
     r.z = choose_sizes(opt.quick, opt.task);
@@ -1136,8 +1133,8 @@ int main(int argc, char** argv) {
 
     if (j.kind == JOB_KINDS || (j.kind == UNIT_JOB && j.index == 1)) bad = write_dr_ranges(&opt);
     if (!bad && j.kind == JOB_KINDS) bad = run_units(&r, 1, opt.seeds);
-    for (s = 1; s <= opt.seeds && !bad && j.kind == JOB_KINDS; s++) bad = run_chain_job(&r, s);
-    for (s = 1; s <= opt.seeds && !bad && j.kind == JOB_KINDS; s++) bad = run_real_only_job(&r, s);
+    for (s = 1; s <= opt.seeds && !bad && j.kind == JOB_KINDS; s++) bad = s2r_example_stopped() || run_chain_job(&r, s);
+    for (s = 1; s <= opt.seeds && !bad && j.kind == JOB_KINDS; s++) bad = s2r_example_stopped() || run_real_only_job(&r, s);
     if (!bad && j.kind == UNIT_JOB) bad = run_units(&r, j.index, 1);
     if (!bad && j.kind == CHAIN_JOB) bad = run_chain_job(&r, j.index);
     if (!bad && j.kind == REAL_ONLY_JOB) bad = run_real_only_job(&r, j.index);

@@ -32,7 +32,7 @@
    Uses: s2r_renderer_init, s2r_render_sim, s2r_render_real,
          s2r_render_set_target, s2r_render_arm_camera, s2r_filmstrip_*,
          s2r_task_init, s2r_reach_reset_to, s2r_push_reset_to, s2r_expert_*,
-         s2r_policy_from_checkpoint.
+         s2r_upstream_policy.
    Writes: DIR/08_scene_ur5e.png, DIR/08_scene_panda.png,
            DIR/08_filmstrip_<robot>.png (push: 08_push_filmstrip_<robot>.png).
    Next: README.md - the table, and where to go from here. */
@@ -128,23 +128,18 @@ static s2r_result render_still(s2r_robot_kind kind, const s2r_options* opt, cons
    scripted controller; one that is there but unusable is an error. */
 static s2r_result choose_controller(const s2r_options* opt, film_controller* c) {
     char files[S2R_TASK_COUNT][2][64] = {{"", "02_dr.ckpt"}, {"07_push_pure_sim_seed1.ckpt", "07_push_dr_seed1.ckpt"}};
-    int obs_dim, act_dim, i;
+    int i;
     snprintf(files[S2R_TASK_REACH][0], sizeof files[0][0], "03_dr_sysid_unit%llu.ckpt", (unsigned long long)opt->real_seed);
-    s2r_task_dims(opt->task, opt->robot, &obs_dim, &act_dim);
     memset(c, 0, sizeof *c);
     snprintf(c->name, sizeof c->name, opt->task == S2R_TASK_PUSH ? "scripted pusher" : "scripted expert");
     for (i = 0; i < 2 && !c->has_policy; i++) {
-        s2r_policy_shape shape;
         char path[512], error[S2R_ERROR_LEN];
+        s2r_result res;
         if (!s2r_file_exists(s2r_path(path, sizeof path, opt->out, files[opt->task][i]))) continue;
-        if (s2r_checkpoint_shape(path, &shape, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return S2R_ERR_CORRUPT; }
-        if (shape.obs_dim != obs_dim || shape.act_dim != act_dim) {
-            fprintf(stderr, "%s was trained for another arm or task (%d observations, %d actions; the %s %s task has "
-                    "%d and %d)\n", path, shape.obs_dim, shape.act_dim, s2r_robot_kind_name(opt->robot),
-                    s2r_task_kind_name(opt->task), obs_dim, act_dim);
-            return S2R_ERR_INVALID_ARGUMENT;
+        if ((res = s2r_upstream_policy(&c->policy, path, opt, 0, NULL, error)) != S2R_OK) {   /* this arm's and task's */
+            fprintf(stderr, "%s\n", error);
+            return res;
         }
-        if (s2r_policy_from_checkpoint(&c->policy, path, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return S2R_ERR_CORRUPT; }
         c->has_policy = 1;
         snprintf(c->name, sizeof c->name, "policy %s", files[opt->task][i]);
     }
@@ -380,14 +375,22 @@ int main(int argc, char** argv) {
                           S2R_OPT_ROBOT | S2R_OPT_TASK | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_OUT | S2R_OPT_QUICK, &status) != S2R_OK)
         return status;
     if (opt.quick) { px.still_w = 480; px.still_h = 360; px.frame_w = 200; px.frame_h = 150; }
+    s2r_interrupt_catch();   /* Ctrl-C or SIGTERM: stop between stages with status 130 */
 
+    if (choose_controller(&opt, &controller) != S2R_OK) return 1;   /* checked before anything is written */
     printf("Stills: each arm at home, a target in its target box\n");
     for (k = 0; k < 2; k++)
-        if (render_still(arms[k], &opt, &px) != S2R_OK) return 1;
+        if (render_still(arms[k], &opt, &px) != S2R_OK) {
+            if (controller.has_policy) s2r_policy_free(&controller.policy);
+            return 1;
+        }
 
+    if (s2r_example_stopped()) {
+        if (controller.has_policy) s2r_policy_free(&controller.policy);
+        return 130;
+    }
     printf("Filmstrip: one %s %s in simulation and on real unit %llu\n", s2r_robot_kind_name(opt.robot),
            s2r_task_kind_name(opt.task), (unsigned long long)opt.real_seed);
-    if (choose_controller(&opt, &controller) != S2R_OK) return 1;
     k = film_task(&opt, &controller, &px) == S2R_OK;
     if (controller.has_policy) s2r_policy_free(&controller.policy);
     if (!k) return 1;

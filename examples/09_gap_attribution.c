@@ -43,6 +43,30 @@ static int fail(const char* what, const char* error) {
     return 1;
 }
 
+/* Before any episode: every policy 07 trained for these seeds is there,
+   made for this arm and task, and trained on the ranges beside it (07's
+   DR ranges; each unit's re-centred ranges). */
+static int check_policies(const s2r_options* opt) {
+    char name[96], path[512], ranges[512], error[S2R_ERROR_LEN];
+    s2r_policy p;
+    int r, s;
+    for (s = 0; s < opt->seeds; s++)
+        for (r = 0; r < RECIPES; r++) {
+            uint64_t seed = opt->seed + (uint64_t)s, unit = opt->real_seed + (uint64_t)s;
+            snprintf(name, sizeof name, "ranges_unit%llu.txt", (unsigned long long)unit);
+            s2r_task_path(ranges, sizeof ranges, opt, "07", r == DR ? "dr_ranges.txt" : name);
+            snprintf(name, sizeof name, "%s_seed%llu.ckpt", recipe_file[r], (unsigned long long)seed);
+            if (s2r_upstream_policy(&p, s2r_task_path(path, sizeof path, opt, "07", name), opt, 0, r == PURE ? NULL : ranges,
+                                    error) != S2R_OK) {
+                fprintf(stderr, "%s\n(09 measures the policies example 07 trained: run 07 first with the same options)\n",
+                        error);
+                return 1;
+            }
+            s2r_policy_free(&p);
+        }
+    return 0;
+}
+
 /* Every condition for one recipe, pooled over the training seeds. */
 static int attribute(const s2r_options* opt, int recipe, int episodes, s2r_gap_attribution* pooled) {
     int s;
@@ -186,8 +210,12 @@ int main(int argc, char** argv) {
            s2r_task_kind_name(opt.task), s2r_robot_kind_name(opt.robot), opt.seeds, (unsigned long long)opt.real_seed,
            episodes);
 
-    for (r = 0; r < RECIPES; r++)   /* 1. every condition, for each policy */
+    s2r_interrupt_catch();   /* Ctrl-C or SIGTERM: stop between recipes with status 130 */
+    if (check_policies(&opt)) return 1;
+    for (r = 0; r < RECIPES; r++) {   /* 1. every condition, for each policy */
         if (attribute(&opt, r, episodes, &a[r])) return 1;
+        if (s2r_example_stopped()) return 130;
+    }
     for (r = 0; r < RECIPES; r++) print_recipe(&opt, r, &a[r]);
     if (write_csv(&opt, a) || plot(&opt, a)) return 1;   /* 2. the record */
     printf("\nwrote %s/09%s_attribution.csv and .png\n", opt.out, opt.task == S2R_TASK_PUSH ? "_push" : "");

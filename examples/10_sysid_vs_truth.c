@@ -190,6 +190,7 @@ int main(int argc, char** argv) {
     n = opt.quick ? 2 : 20;
     if (opt.quick) { id.train = 1; id.valid = 1; id.samples = 50; id.sweeps = 2; }
     id.seed = opt.seed;
+    s2r_interrupt_catch();   /* Ctrl-C or SIGTERM: stop between stages with status 130 */
     printf("System ID against the truth on %d %s units from #%llu\n", n, s2r_robot_kind_name(opt.robot),
            (unsigned long long)opt.real_seed);
     fflush(stdout);
@@ -198,6 +199,7 @@ int main(int argc, char** argv) {
 #pragma omp parallel for schedule(dynamic)
 #endif
     for (u = 0; u < n; u++) identify(&opt, &id, &params, opt.real_seed + (uint64_t)u, &fits[u]);
+    if (s2r_example_stopped()) return 130;
     for (u = 0; u < n; u++)
         if (fits[u].status != S2R_OK) { fprintf(stderr, "unit %d: %s\n", u, fits[u].error); return 1; }
 

@@ -270,6 +270,7 @@ int main(int argc, char** argv) {
         return status;
     runs = opt.quick ? 500 : 20000;
     seeds = opt.quick ? 200 : 2000;
+    s2r_interrupt_catch();   /* Ctrl-C or SIGTERM: stop between stages with status 130 */
     memset(g, 0, sizeof g);
     for (c = 0; c < 4; c++) {   /* sequential and interval, tethered and constrained */
         g[c].config = s2r_gate_config_default();
@@ -291,8 +292,13 @@ int main(int argc, char** argv) {
     for (c = 0; c < 4; c++) {
         if (measure(&g[c], runs, opt.seed + (uint64_t)c)) { fprintf(stderr, "gate %s: invalid\n", g[c].name); return 1; }
         print_summary(&g[c]);
+        if (s2r_example_stopped()) return 130;
     }
-    if (write_oc(&opt, g, 4, runs) || measure_canary(&opt, runs) || measure_drift(&opt, seeds)) return 1;
+    if (write_oc(&opt, g, 4, runs)) return 1;
+    if (s2r_example_stopped()) return 130;
+    if (measure_canary(&opt, runs)) return 1;
+    if (s2r_example_stopped()) return 130;
+    if (measure_drift(&opt, seeds)) return 1;
     printf("\nwrote %s/11_gate_oc.csv, 11_gate_oc.png, 11_canary_oc.csv and 11_drift.csv\n", opt.out);
     return 0;
 }

@@ -114,6 +114,27 @@ static int make_logs(s2r_options* opt) {
     return bad;
 }
 
+/* Each --joint names a joint of the arm (--robot, or --mjcf's): checked
+   before any log is recorded or read.  The exit status of a bad command
+   line (2) when one does not. */
+static int check_joints(const s2r_options* opt) {
+    s2r_robot arm;
+    int i, bad = 0;
+    if (opt->n_joints == 0) return 0;
+    if ((opt->mjcf[0] ? s2r_robot_load_file(&arm, opt->mjcf) : s2r_robot_load(&arm, opt->robot)) != S2R_OK) {
+        fprintf(stderr, "%s\n", arm.error);
+        return 1;
+    }
+    for (i = 0; i < opt->n_joints && !bad; i++)
+        if (opt->joint[i] > arm.info.n_joints) {
+            fprintf(stderr, "--joint %s[%d]: %s has %d joints\n", s2r_param_name(opt->joint_param[i]), opt->joint[i],
+                    arm.info.name, arm.info.n_joints);
+            bad = 2;
+        }
+    s2r_robot_free(&arm);
+    return bad;
+}
+
 int main(int argc, char** argv) {
     s2r_options opt;
     s2r_sim_config model;
@@ -130,10 +151,24 @@ int main(int argc, char** argv) {
                           S2R_OPT_ROBOT | S2R_OPT_MJCF | S2R_OPT_RANGES | S2R_OPT_LOG | S2R_OPT_SEED | S2R_OPT_REAL_SEED |
                           S2R_OPT_OUT | S2R_OPT_QUICK | S2R_OPT_JOINT, &status) != S2R_OK)
         return status;
+    if ((status = check_joints(&opt)) != 0) return status;
+    s2r_interrupt_catch();   /* Ctrl-C or SIGTERM: stop between stages with status 130 */
     if (opt.ranges[0] && s2r_randomization_load(&training, opt.ranges, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
-    if (opt.n_logs == 0 && make_logs(&opt)) return 1;
+    /* 1. The model: your MJCF, or a built-in arm; made with what the fit
+          will search before any log is recorded or read. */
+    model = s2r_sim_config_default(opt.mjcf[0] ? S2R_ROBOT_CUSTOM : opt.robot);
+    if (opt.mjcf[0]) model.mjcf_path = opt.mjcf;
+    cfg.known.p[S2R_PARAM_OBS_LATENCY] = training.p[S2R_PARAM_OBS_LATENCY];
+    cfg.max_sweeps = opt.quick ? 3 : 12;
+    for (i = 0; i < opt.n_joints; i++) {   /* --joint kp[4]: that joint's own entry */
+        cfg.param[cfg.n_params] = s2r_sysid_param_default(opt.joint_param[i]);
+        cfg.param[cfg.n_params++].joint = opt.joint[i];
+    }
+    if (s2r_sysid_init(&id, &cfg, &model) != S2R_OK) { fprintf(stderr, "%s\n", id.error); return 1; }
+    if (opt.n_logs == 0 && make_logs(&opt)) { s2r_sysid_free(&id); return 1; }
+    if (s2r_example_stopped()) { s2r_sysid_free(&id); return 130; }
 
-    /* 1. The logs: all but the last to fit, the last to judge the fit. */
+    /* 2. The logs: all but the last to fit, the last to judge the fit. */
     for (i = 0; i < opt.n_logs; i++) paths[i] = opt.logs[i];
     n_train = opt.n_logs > 1 ? opt.n_logs - 1 : 1;
     memset(&valid, 0, sizeof valid);
@@ -141,27 +176,18 @@ int main(int argc, char** argv) {
         (opt.n_logs > 1 && s2r_trajectory_set_load_csv(&valid, paths + n_train, 1, PERIOD, error) != S2R_OK)) {
         fprintf(stderr, "%s\n", error);
         s2r_trajectory_set_free(&train);
+        s2r_sysid_free(&id);
         return 1;
     }
     printf("Fitting %d log(s) of %.1f s at 50 Hz; %s\n", train.count, train.n_samples * PERIOD,
            opt.n_logs > 1 ? "the last log held out" : "one log only: the verdict judges the fitted data (flattering)");
 
-    /* 2. The model: your MJCF, or a built-in arm. */
-    model = s2r_sim_config_default(opt.mjcf[0] ? S2R_ROBOT_CUSTOM : opt.robot);
-    if (opt.mjcf[0]) model.mjcf_path = opt.mjcf;
-
     /* 3. Fit, judge, recentre - as example 03, from the files. */
-    cfg.known.p[S2R_PARAM_OBS_LATENCY] = training.p[S2R_PARAM_OBS_LATENCY];
-    cfg.max_sweeps = opt.quick ? 3 : 12;
-    for (i = 0; i < opt.n_joints; i++) {   /* --joint kp[4]: that joint's own entry */
-        cfg.param[cfg.n_params] = s2r_sysid_param_default(opt.joint_param[i]);
-        cfg.param[cfg.n_params++].joint = opt.joint[i];
-    }
-    if (s2r_sysid_init(&id, &cfg, &model) != S2R_OK) { fprintf(stderr, "%s\n", id.error); bad = 1; }
     if (!bad && s2r_sysid_run(&id, &train, opt.n_logs > 1 ? &valid : NULL, &r) != S2R_OK) {
         fprintf(stderr, "%s\n", id.error);
         bad = 1;
     }
+    if (!bad && s2r_example_stopped()) bad = 130;
     if (!bad) {
         s2r_sysid_print(&id, &r);
         printf("  held-out error %.1f %% of the motion (was %.1f %% at the model's own values): %s\n",

@@ -76,6 +76,7 @@ static int run_one(const s2r_options* opt, int s, arm_result* r) {
     double camera[3], start;
     char error[S2R_ERROR_LEN] = "", name[64], path[512], csv[512];
     int obs_dim, act_dim, bad = 0;
+    s2r_result res;
     uint64_t unit = opt->real_seed + (uint64_t)s;
     s2r_task_dims(opt->task, opt->robot, &obs_dim, &act_dim);
     t.privileged_critic = r->privileged;
@@ -101,7 +102,7 @@ static int run_one(const s2r_options* opt, int s, arm_result* r) {
     printf("  seed %d, %s: training ...\n", s, r->label);
     fflush(stdout);
     start = s2r_seconds();
-    if (s2r_train(&t, &ppo, error) != S2R_OK) bad = 1;
+    if ((res = s2r_train(&t, &ppo, error)) != S2R_OK) bad = res == S2R_ERR_INTERRUPTED ? 130 : 1;
     r->seconds += s2r_seconds() - start;
     snprintf(name, sizeof name, "13_%s_seed%d.ckpt", r->name, s);
     if (!bad && s2r_policy_save(&ppo.policy, NULL, s2r_path(path, sizeof path, opt->out, name)) != S2R_OK) {
@@ -199,13 +200,16 @@ int main(int argc, char** argv) {
     r[1].history = opt.history;
     r[1].adr = opt.adr;
     r[1].privileged = opt.privileged;
+    s2r_interrupt_catch();   /* Ctrl-C or SIGTERM: stop between stages with status 130 */
     printf("%s on %s %s: DR training, %s and %s, %d seed(s), units #%llu..\n",
            tool(&opt)->title,
            s2r_robot_kind_name(opt.robot), s2r_task_kind_name(opt.task), r[0].label, r[1].label, opt.seeds,
            (unsigned long long)opt.real_seed);
     for (s = 0; s < opt.seeds; s++)
-        for (k = 0; k < 2; k++)
-            if (run_one(&opt, s, &r[k])) return 1;
+        for (k = 0; k < 2; k++) {
+            if ((status = run_one(&opt, s, &r[k])) != 0) return status;
+            if (s2r_example_stopped()) return 130;
+        }
     printf("\nPooled over %d seed(s):\n", opt.seeds);
     s2r_sim_real_eval_print(r[0].label, &r[0].pooled);
     s2r_sim_real_eval_print(r[1].label, &r[1].pooled);

@@ -23,7 +23,7 @@
    of predicted minus measured holds 0).  The prediction never touches the
    units; the measuring does, through the backend, as a lab would.
 
-   Uses: s2r_policy_from_checkpoint, s2r_randomization_load,
+   Uses: s2r_upstream_policy, s2r_randomization_load,
          s2r_calibrate_unit, s2r_predict_transfer, s2r_evaluate,
          s2r_newcombe_interval, s2r_figure_*.
    Writes: DIR/14_prediction.csv (push: 14_push_prediction.csv; one row
@@ -81,15 +81,19 @@ static int load(const s2r_options* opt, inputs* in) {
         return fail("DR ranges (run 07 first with the same options)", error);
     for (s = 0; s < opt->seeds; s++) {
         uint64_t seed = opt->seed + (uint64_t)s, unit = opt->real_seed + (uint64_t)s;
-        for (r = 0; r < RECIPES; r++) {
-            snprintf(name, sizeof name, "%s_seed%llu.ckpt", recipe_file[r], (unsigned long long)seed);
-            if (s2r_policy_from_checkpoint(&in->policy[r][s], s2r_task_path(path, sizeof path, opt, "07", name), error) != S2R_OK)
-                return fail("policy (run 07 first with the same options)", error);
-        }
+        char ranges[RECIPES][512];   /* what each recipe's policy was trained on (pure sim: nothing to check) */
+        s2r_task_path(ranges[DR], sizeof ranges[DR], opt, "07", "dr_ranges.txt");
         snprintf(name, sizeof name, "ranges_unit%llu.txt", (unsigned long long)unit);
+        s2r_task_path(ranges[SYSID], sizeof ranges[SYSID], opt, "07", name);
         in->identified[s] = s2r_randomization_none();
-        if (s2r_randomization_load(&in->identified[s], s2r_task_path(path, sizeof path, opt, "07", name), error) != S2R_OK)
+        if (s2r_randomization_load(&in->identified[s], ranges[SYSID], error) != S2R_OK)
             return fail("identified ranges (run 07 first with the same options)", error);
+        for (r = 0; r < RECIPES; r++) {   /* made for this arm and task, trained on the ranges beside it */
+            snprintf(name, sizeof name, "%s_seed%llu.ckpt", recipe_file[r], (unsigned long long)seed);
+            if (s2r_upstream_policy(&in->policy[r][s], s2r_task_path(path, sizeof path, opt, "07", name), opt, 0,
+                                    r == PURE ? NULL : ranges[r], error) != S2R_OK)
+                return fail("policy (run 07 first with the same options)", error);   /* main frees those loaded */
+        }
         /* the calibration 07's identification made (s2r_identify_unit: stream seed + 2) */
         if (s2r_calibrate_unit(opt->robot, unit, s2r_identify_config_default().seed + 2, in->camera[s], NULL, error) !=
             S2R_OK)
@@ -297,8 +301,12 @@ int main(int argc, char** argv) {
                           S2R_OPT_ROBOT | S2R_OPT_TASK | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_SEEDS |
                           S2R_OPT_THREADS | S2R_OPT_OUT | S2R_OPT_QUICK, &status) != S2R_OK)
         return status;
+    if (opt.seeds > MAX_SEEDS) {   /* refused before any work */
+        fprintf(stderr, "--seeds %d: this program takes at most %d\n", opt.seeds, MAX_SEEDS);
+        return 2;
+    }
     if (opt.quick) opt.seeds = 1;   /* as 07 --quick */
-    if (opt.seeds > MAX_SEEDS) return fail("--seeds", "at most 16 here");
+    s2r_interrupt_catch();   /* Ctrl-C or SIGTERM: stop between stages with status 130 */
     episodes = opt.quick ? 10 : 200;
     printf("Predicting transfer: %s on the %s, %d seed(s) x %d unit(s) from #%llu, %d episodes per case\n",
            s2r_task_kind_name(opt.task), s2r_robot_kind_name(opt.robot), opt.seeds, opt.seeds,
@@ -306,6 +314,7 @@ int main(int argc, char** argv) {
     fflush(stdout);
 
     bad = load(&opt, &in);   /* 1. 07's policies and ranges, each unit's camera */
+    if (!bad && s2r_example_stopped()) bad = 130;
     for (d = 0; d < DEPLOYMENTS && !bad; d++)   /* 2. every policy on every unit, predicted then measured */
         for (s = 0; s < opt.seeds; s++)
             for (u = 0; u < opt.seeds; u++, n++) {
@@ -318,6 +327,7 @@ int main(int argc, char** argv) {
     for (i = 0; i < n; i++) run_case(&opt, &in, episodes, &cases[i]);
     for (i = 0; i < n && !bad; i++)
         if (cases[i].status != S2R_OK) bad = fail("case", cases[i].error);
+    if (!bad && s2r_example_stopped()) bad = 130;
     for (i = 0; i < n && !bad; i++) {   /* the policy's nominal and DR predictions, from its first case */
         const case_result* first =
             &cases[case_index(first_deployment(deployments[cases[i].deployment].recipe), cases[i].seed, 0, opt.seeds)];

@@ -27,7 +27,8 @@
 /* ==========================================================================
    Running the examples: command line, output folder, progress
    ==========================================================================
-   Every example takes the same options:
+   The examples share these options; each takes those it uses (its
+   --help lists them) and refuses the others:
 
      --robot ur5e|panda   which arm (default ur5e)
      --seed N             training / experiment seed (default 1)
@@ -59,7 +60,7 @@
                           real-only:S for S = 1..--seeds, or merge); a job
                           claims --out for itself only, so the jobs of one
                           run share the folder
-     --help               print the options
+     --help               print the options this program takes
 
    An unknown option, a missing value or a malformed number is an error
    (S2R_ERR_PARSE) naming the option; nothing is half-parsed. */
@@ -98,14 +99,21 @@ typedef struct s2r_options {
 enum {
     S2R_OPT_ROBOT = 1u << 0, S2R_OPT_TASK = 1u << 1, S2R_OPT_SEED = 1u << 2, S2R_OPT_REAL_SEED = 1u << 3,
     S2R_OPT_SEEDS = 1u << 4, S2R_OPT_THREADS = 1u << 5, S2R_OPT_OUT = 1u << 6, S2R_OPT_QUICK = 1u << 7,
-    S2R_OPT_RESUME = 1u << 8,  /* --resume and --checkpoint-every */
+    S2R_OPT_RESUME = 1u << 8 | 1u << 17,   /* --resume and --checkpoint-every, taken together; */
+    S2R_OPT_RESUME_FLAG = 1u << 8, S2R_OPT_CHECKPOINT_EVERY = 1u << 17,   /* ... each given sets its own */
     S2R_OPT_MJCF = 1u << 9, S2R_OPT_RANGES = 1u << 10, S2R_OPT_LOG = 1u << 11, S2R_OPT_HISTORY = 1u << 12,
-    S2R_OPT_ADR = 1u << 13, S2R_OPT_PRIVILEGED = 1u << 14, S2R_OPT_JOINT = 1u << 15, S2R_OPT_JOB = 1u << 16
+    S2R_OPT_ADR = 1u << 13, S2R_OPT_PRIVILEGED = 1u << 14, S2R_OPT_JOINT = 1u << 15, S2R_OPT_JOB = 1u << 18,
+    /* Not options: stages a program runs, whose limits s2r_example_start
+       checks before any work. */
+    S2R_STAGE_DEMOS = 1u << 16   /* records demonstrations (s2r_collect_unit_demos): --threads
+                                    1..S2R_DEMO_THREADS_MAX */
 };
 
 S2RDEF s2r_options s2r_options_default(void);
 S2RDEF s2r_result  s2r_options_parse(s2r_options* options, int argc, char** argv, char* error);
-S2RDEF void        s2r_options_usage(const char* program, const char* purpose);
+/* Print the program's purpose and the options it takes (`used`: S2R_OPT_*
+   bits), one line each, and --help. */
+S2RDEF void        s2r_options_usage(const char* program, const char* purpose, unsigned used);
 /* S2R_ERR_PARSE naming the first option given that a program does not use
    (`used`: S2R_OPT_* bits), so that "--resume" or "--task push" never
    passes silently where it would change nothing. */
@@ -115,10 +123,14 @@ S2RDEF s2r_result  s2r_options_only(const s2r_options* options, unsigned used, c
    (s2r_task_randomization).  Errors are the loader's, naming the file. */
 S2RDEF s2r_result  s2r_options_ranges(const s2r_options* options, s2r_randomization* out, char* error);
 /* How every example starts: parse the command line, print the usage on
-   --help, refuse options it does not use (`used`), hand --threads to
-   OpenMP when given, and make and claim --out (s2r_claim_dir).  S2R_OK to
-   go on; otherwise stop with *status as the exit status (0 after --help, 2
-   for a bad command line, 1 for an unusable folder), the reason printed. */
+   --help (the options in `used` only), refuse options it does not use and
+   values its stages cannot take (`used`'s S2R_STAGE_* bits),
+   check the files the options name before any work (s2r_options_check),
+   hand --threads to OpenMP when given, and make and claim --out
+   (s2r_claim_dir).  S2R_OK to go on; otherwise stop with *status as the
+   exit status (0 after --help, 2 for a bad command line, 1 for an unusable
+   file or folder), the reason printed.  Nothing is written but the
+   folder's lock. */
 S2RDEF s2r_result  s2r_example_start(s2r_options* options, int argc, char** argv, const char* purpose,
                                      unsigned used, int* status);
 /* What makes two runs' results comparable, as 64-bit digests: the
@@ -131,6 +143,27 @@ S2RDEF s2r_result  s2r_example_start(s2r_options* options, int argc, char** argv
    merge refuses files whose stamps differ from its own. */
 S2RDEF s2r_result  s2r_options_digest(const s2r_options* options, uint64_t* digest, char* error);
 S2RDEF uint64_t    s2r_build_digest(void);
+/* The files the options name, checked as the program will use them,
+   before anything is written: --ranges read (s2r_options_ranges) and
+   --mjcf loaded, by building the simulator of the arm (--robot or --mjcf)
+   and task with those ranges - so a latency longer than the delay line,
+   a timestep out of bounds or a malformed model stops the run at once.
+   The loader's or the simulator's error, naming the file. */
+S2RDEF s2r_result  s2r_options_check(const s2r_options* options, char* error);
+/* A policy an earlier example saved, checked before any work: the
+   checkpoint at `path` loaded into p (s2r_policy_from_checkpoint), made
+   for the options' arm and task (--robot, --task; the arm and task it was
+   made for are named when they differ), seeing `history` frames, and,
+   when ranges_path is not NULL, trained on the ranges in that file
+   (s2r_policy_check_ranges).  On an error p is freed and error names the
+   file and what is wrong. */
+S2RDEF s2r_result  s2r_upstream_policy(s2r_policy* p, const char* path, const s2r_options* options, int history,
+                                       const char* ranges_path, char* error);
+/* Between an example's stages: 1, after saying so, when Ctrl-C or
+   SIGTERM asked the run to stop (s2r_interrupt_catch); the example then
+   exits with status 130.  What it saved stays: run again (with --resume
+   where it trains) to go on. */
+S2RDEF int         s2r_example_stopped(void);
 /* Create a folder (and its parents) if missing and check it can be written:
    S2R_ERR_IO with a message otherwise. */
 S2RDEF s2r_result  s2r_make_dir(const char* path, char* error);
@@ -154,6 +187,10 @@ S2RDEF const char* s2r_path(char* out, size_t cap, const char* dir, const char* 
    push) + "_" + name, e.g. "out/07_push_table.csv" (reach's names have no
    task: they were the first); returns out. */
 S2RDEF const char* s2r_task_path(char* out, size_t cap, const s2r_options* opt, const char* example,
+                                 const char* name);
+/* The same name without the folder, e.g. "01_push_pure_sim" (for
+   s2r_training_use_options); returns out. */
+S2RDEF const char* s2r_task_name(char* out, size_t cap, const s2r_options* opt, const char* example,
                                  const char* name);
 /* An example's output file, whole or not at all: s2r_file_create at
    `path`, printing the reason to stderr when it fails; returns the stream
@@ -226,13 +263,48 @@ static int s2r__parse_count(const char* text, unsigned long long lo, unsigned lo
     return 1;
 }
 
-/* Each option's S2R_OPT_* bit. */
-static const struct { const char* name; unsigned bit; } s2r__option_bits[] = {
-    {"--robot", S2R_OPT_ROBOT}, {"--task", S2R_OPT_TASK}, {"--seed", S2R_OPT_SEED}, {"--real-seed", S2R_OPT_REAL_SEED},
-    {"--seeds", S2R_OPT_SEEDS}, {"--threads", S2R_OPT_THREADS}, {"--out", S2R_OPT_OUT}, {"--quick", S2R_OPT_QUICK},
-    {"--resume", S2R_OPT_RESUME}, {"--checkpoint-every", S2R_OPT_RESUME}, {"--mjcf", S2R_OPT_MJCF},
-    {"--ranges", S2R_OPT_RANGES}, {"--log", S2R_OPT_LOG}, {"--history", S2R_OPT_HISTORY}, {"--adr", S2R_OPT_ADR},
-    {"--privileged", S2R_OPT_PRIVILEGED}, {"--joint", S2R_OPT_JOINT}, {"--job", S2R_OPT_JOB}};
+#define S2R__CLI_STR(x) S2R__CLI_STR2(x)   /* a number as its digits, in a string literal */
+#define S2R__CLI_STR2(x) #x
+
+/* Each option: its name, its S2R_OPT_* bit and its line of --help. */
+static const struct { const char* name; unsigned bit; const char* help; } s2r__option_bits[] = {
+    {"--robot", S2R_OPT_ROBOT,
+     "  --robot ur5e|panda   which arm (default ur5e)"},
+    {"--task", S2R_OPT_TASK,
+     "  --task reach|push    which task (default reach)"},
+    {"--seed", S2R_OPT_SEED,
+     "  --seed N             experiment seed (default 1)"},
+    {"--real-seed", S2R_OPT_REAL_SEED,
+     "  --real-seed N        first unit of the real fleet (default 1)"},
+    {"--seeds", S2R_OPT_SEEDS,
+     "  --seeds N            training seeds where several are used (default 3)"},
+    {"--threads", S2R_OPT_THREADS,
+     "  --threads N          worker threads for rollouts, updates, cloning, evaluation (default 1)"},
+    {"--out", S2R_OPT_OUT,
+     "  --out DIR            output folder, created if missing (default out)"},
+    {"--quick", S2R_OPT_QUICK,
+     "  --quick              smoke-run sizes"},
+    {"--resume", S2R_OPT_RESUME_FLAG,
+     "  --resume             continue interrupted training from its saved state"},
+    {"--checkpoint-every", S2R_OPT_CHECKPOINT_EVERY,
+     "  --checkpoint-every N training updates between saved states (default 10)"},
+    {"--mjcf", S2R_OPT_MJCF,
+     "  --mjcf FILE          your arm's MJCF instead of the built-in --robot"},
+    {"--ranges", S2R_OPT_RANGES,
+     "  --ranges FILE        a ranges file to train on (e.g. one system ID recentred)"},
+    {"--log", S2R_OPT_LOG,
+     "  --log FILE           a trajectory CSV (once per file, up to " S2R__CLI_STR(S2R_OPTIONS_MAX_LOGS) ")"},
+    {"--history", S2R_OPT_HISTORY,
+     "  --history K          frames of history the policy sees (default 0)"},
+    {"--adr", S2R_OPT_ADR,
+     "  --adr                automatic domain randomization: ranges grow during training"},
+    {"--privileged", S2R_OPT_PRIVILEGED,
+     "  --privileged         a privileged critic: the value network also sees the parameters"},
+    {"--joint", S2R_OPT_JOINT,
+     "  --joint NAME[J]      system ID: fit joint J's own NAME (e.g. kp[4]; up to "
+     S2R__CLI_STR(S2R_OPTIONS_MAX_JOINTS) ")"},
+    {"--job", S2R_OPT_JOB,
+     "  --job NAME           run one job of this program's work (see above)"}};
 
 /* A path option's value into out[cap]. */
 static s2r_result s2r__option_path(const char* name, const char* value, char* out, size_t cap, char* error) {
@@ -251,9 +323,19 @@ S2RDEF s2r_result s2r_example_start(s2r_options* options, int argc, char** argv,
         return S2R_ERR_PARSE;
     }
     if (options->help) {
-        s2r_options_usage(argv[0], purpose);
+        s2r_options_usage(argv[0], purpose, used);
         *status = 0;
         return S2R_ERR_STATE;
+    }
+    if ((used & S2R_STAGE_DEMOS) && options->threads > S2R_DEMO_THREADS_MAX) {
+        fprintf(stderr, "--threads %d: this program records demonstrations on at most %d copies of the unit at once "
+                "(--threads 1..%d)\n", options->threads, S2R_DEMO_THREADS_MAX, S2R_DEMO_THREADS_MAX);
+        return S2R_ERR_PARSE;
+    }
+    *status = 1;
+    if (s2r_options_check(options, error) != S2R_OK) {
+        fprintf(stderr, "%s\n", error);
+        return S2R_ERR_INVALID_ARGUMENT;
     }
 #ifdef _OPENMP
     if (options->given & S2R_OPT_THREADS) omp_set_num_threads(options->threads);   /* else OpenMP's default */
@@ -304,6 +386,55 @@ S2RDEF uint64_t s2r_build_digest(void) {
     h = s2r__fnv1a(0xCBF29CE484222325ull, image, n);
     S2R_FREE(image);
     return h;
+}
+
+S2RDEF s2r_result s2r_options_check(const s2r_options* options, char* error) {
+    s2r_sim_config sc;
+    s2r_sim sim;
+    s2r_result res;
+    if (!options) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "options check: options are required");
+    if (!options->ranges[0] && !options->mjcf[0]) return S2R_OK;
+    sc = s2r_task_sim_config(options->task, options->mjcf[0] ? S2R_ROBOT_CUSTOM : options->robot);
+    if (options->mjcf[0]) sc.mjcf_path = options->mjcf;
+    if (options->ranges[0] && (res = s2r_options_ranges(options, &sc.randomization, error)) != S2R_OK) return res;
+    if ((res = s2r_sim_init(&sim, &sc)) != S2R_OK)
+        return s2r__fail(error, res, "the %s simulator of %.200s%s%.200s: %s", s2r_task_kind_name(options->task),
+                         options->mjcf[0] ? options->mjcf : s2r_robot_kind_name(options->robot),
+                         options->ranges[0] ? " with the ranges in " : "", options->ranges, sim.error);
+    s2r_sim_free(&sim);
+    return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_upstream_policy(s2r_policy* p, const char* path, const s2r_options* options, int history,
+                                      const char* ranges_path, char* error) {
+    int made_for, obs_dim, act_dim;
+    s2r_result res;
+    if (!p || !path || !options) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "upstream policy: policy, path and options are required");
+    if ((res = s2r_policy_from_checkpoint(p, path, error)) != S2R_OK) return res;
+    made_for = s2r_made_for(options->robot, options->task);
+    s2r_task_dims(options->task, options->robot, &obs_dim, &act_dim);
+    obs_dim = s2r_history_obs_dim(obs_dim, act_dim, history);
+    if (p->made_for > 0 && p->made_for != made_for)
+        res = s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%.200s was trained for the %s %s task, not the %s %s task "
+                        "(--robot, --task): run the earlier examples with these options, or into another --out", path,
+                        s2r_robot_kind_name(s2r_made_for_robot(p->made_for)), s2r_task_kind_name(s2r_made_for_task(p->made_for)),
+                        s2r_robot_kind_name(options->robot), s2r_task_kind_name(options->task));
+    else if (p->shape.obs_dim != obs_dim || p->shape.act_dim != act_dim)
+        res = s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%.200s takes %d observations and gives %d actions; the %s %s "
+                        "task with %d frames of history has %d and %d (another arm, task or history)", path,
+                        p->shape.obs_dim, p->shape.act_dim, s2r_robot_kind_name(options->robot),
+                        s2r_task_kind_name(options->task), history, obs_dim, act_dim);
+    else if (ranges_path)
+        res = s2r_policy_check_ranges(p, path, ranges_path, error);
+    if (res != S2R_OK) s2r_policy_free(p);
+    return res;
+}
+
+S2RDEF int s2r_example_stopped(void) {
+    if (!s2r_interrupt_requested()) return 0;
+    fprintf(stderr, "interrupted between stages: what is saved stays; run again (with --resume where it trains) "
+            "to go on\n");
+    return 1;
 }
 
 S2RDEF s2r_result s2r_options_only(const s2r_options* options, unsigned used, char* error) {
@@ -430,27 +561,12 @@ S2RDEF double s2r_peak_memory_mib(void) {
 }
 
 
-S2RDEF void s2r_options_usage(const char* program, const char* purpose) {
-    printf("%s - %s\n\n"
-           "  --robot ur5e|panda   which arm (default ur5e)\n"
-           "  --task reach|push    which task (default reach)\n"
-           "  --seed N             experiment seed (default 1)\n"
-           "  --real-seed N        first unit of the real fleet (default 1)\n"
-           "  --seeds N            training seeds where several are used (default 3)\n"
-           "  --threads N          worker threads for rollouts, updates, cloning, evaluation (default 1)\n"
-           "  --out DIR            output folder, created if missing (default out)\n"
-           "  --quick              smoke-run sizes\n"
-           "  --resume             continue interrupted training from its saved state\n"
-           "  --checkpoint-every N training updates between saved states (default 10)\n"
-           "  --mjcf FILE          your arm's MJCF instead of the built-in --robot\n"
-           "  --ranges FILE        a ranges file to train on (e.g. one system ID recentred)\n"
-           "  --log FILE           a trajectory CSV (once per file, up to %d)\n"
-           "  --history K          frames of history the policy sees (default 0)\n"
-           "  --adr                automatic domain randomization: ranges grow during training\n"
-           "  --privileged         a privileged critic: the value network also sees the parameters\n"
-           "  --joint NAME[J]      system ID: fit joint J's own NAME (e.g. kp[4]; up to %d)\n"
-           "  --job NAME           run one job of the program's work (see its --help)\n",
-           program, purpose, S2R_OPTIONS_MAX_LOGS, S2R_OPTIONS_MAX_JOINTS);
+S2RDEF void s2r_options_usage(const char* program, const char* purpose, unsigned used) {
+    size_t k;
+    printf("%s - %s\n\n", program, purpose);
+    for (k = 0; k < sizeof s2r__option_bits / sizeof *s2r__option_bits; k++)
+        if (used & s2r__option_bits[k].bit) printf("%s\n", s2r__option_bits[k].help);
+    printf("  --help               print these options\n");
 }
 
 S2RDEF s2r_result s2r_make_dir(const char* path, char* error) {
@@ -476,13 +592,20 @@ S2RDEF s2r_result s2r_make_dir(const char* path, char* error) {
 }
 
 S2RDEF const char* s2r_path(char* out, size_t cap, const char* dir, const char* file) {
-    snprintf(out, cap, "%s/%s", dir, file);
+    if (cap > 0 && snprintf(out, cap, "%s/%s", dir, file) >= (int)cap)
+        out[cap - 1] = '\0';   /* cut short to cap - 1 characters, as snprintf does */
     return out;
 }
 
 S2RDEF const char* s2r_task_path(char* out, size_t cap, const s2r_options* opt, const char* example,
                                  const char* name) {
-    snprintf(out, cap, "%s/%s%s_%s", opt->out, example, opt->task == S2R_TASK_PUSH ? "_push" : "", name);
+    char file[S2R_PATH_LEN];
+    return s2r_path(out, cap, opt->out, s2r_task_name(file, sizeof file, opt, example, name));
+}
+
+S2RDEF const char* s2r_task_name(char* out, size_t cap, const s2r_options* opt, const char* example,
+                                 const char* name) {
+    snprintf(out, cap, "%s%s_%s", example, opt->task == S2R_TASK_PUSH ? "_push" : "", name);
     return out;
 }
 
@@ -553,7 +676,8 @@ S2RDEF s2r_result s2r_claim_dir_for_job(const char* dir, const char* job, char* 
     snprintf(name, sizeof name, job ? ".sim2real.%s.lock" : ".sim2real.lock", job);
     for (k = 0; name[k]; k++)
         if (name[k] == ':' || name[k] == '/') name[k] = '-';
-    s2r_path(path, sizeof path, dir, name);
+    if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "folder name too long: %.200s", dir);
     owner = s2r__lock_owner(path);
     if (owner && owner != me && s2r__process_alive(owner))
         return s2r__fail(error, S2R_ERR_IO, "folder '%s' is in use by process %lu (%s): wait for it or choose "

@@ -6,9 +6,16 @@
 #      with --resume: its final checkpoint must be byte-identical to run 1's,
 #      and while it was dead no output existed half-written under its name;
 #   3. a run stopped with SIGINT: it must save, say so and exit with 130, and
-#      resume (on 2 threads) to the same checkpoint again;
+#      resume (on 2 threads) to the same checkpoint again; SIGTERM the same,
+#      during training and between later stages (02, and 10, which trains
+#      nothing);
 #   4. a unit's system-ID policy is not taken for another unit (example 04),
-#      nor any policy trained on other ranges than its run wrote (04, 06).
+#      nor any policy trained on other ranges than its run wrote (04, 06);
+#   5. --task push in the reach run's folder keeps the reach files;
+#   6. a run refused for what it was given or found (impossible ranges, a
+#      bad MJCF, a foreign training state, an upstream checkpoint cut short
+#      or made for another arm or task, a policy beside ranges from another
+#      run) says so, changes no file of the folder and does no work first.
 # Usage: tests/test_resume.sh [build dir]    (run from the repository root)
 set -u
 BUILD=${1:-build}
@@ -35,6 +42,16 @@ rm -rf "$WORK" && mkdir -p "$WORK" || exit 1
 "$EXAMPLE" $ARGS --out "$WORK/whole" > "$WORK/whole.log" 2>&1
 check "the uninterrupted run finishes" test -f "$WORK/whole/02_dr.ckpt"
 
+# The other task in the same folder writes its own names (02_push_*) and
+# leaves the reach run's files as they were.
+mkdir -p "$WORK/reach_files" && cp "$WORK/whole/02_dr.ckpt" "$WORK/whole/02_ranges.txt" "$WORK/whole/02_dr.csv" \
+  "$WORK/reach_files/" || exit 1
+"$EXAMPLE" $ARGS --task push --out "$WORK/whole" > "$WORK/push.log" 2>&1
+check "push in the reach folder writes 02_push_dr.ckpt" test -f "$WORK/whole/02_push_dr.ckpt"
+for file in 02_dr.ckpt 02_ranges.txt 02_dr.csv; do
+    check "push leaves the reach run's $file as it was" cmp -s "$WORK/reach_files/$file" "$WORK/whole/$file"
+done
+
 start_and_wait "$WORK/killed"
 kill -KILL $pid 2>/dev/null
 wait $pid 2>/dev/null
@@ -52,6 +69,41 @@ check "SIGINT exits with 130" test $status -eq 130
 check "SIGINT says the state was saved" grep -q "state saved to" "$WORK/interrupted.log"
 "$EXAMPLE" --quick --checkpoint-every 1 --threads 2 --out "$WORK/interrupted" --resume > "$WORK/interrupted.resume.log" 2>&1
 check "interrupted + resumed on 2 threads is byte-identical" cmp -s "$WORK/whole/02_dr.ckpt" "$WORK/interrupted/02_dr.ckpt"
+
+# SIGTERM is Ctrl-C's twin: during training it saves the state and exits
+# with 130 (resumed, the same checkpoint); after training, between stages,
+# the run stops at the next stage with 130, and --resume finishes it from
+# what was saved.
+start_and_wait "$WORK/terminated"
+kill -TERM $pid 2>/dev/null
+wait $pid
+status=$?
+check "SIGTERM during training exits with 130" test $status -eq 130
+check "SIGTERM during training says the state was saved" grep -q "state saved to" "$WORK/terminated.log"
+"$EXAMPLE" $ARGS --out "$WORK/terminated" --resume > "$WORK/terminated.resume.log" 2>&1
+check "SIGTERM + resumed is byte-identical" cmp -s "$WORK/whole/02_dr.ckpt" "$WORK/terminated/02_dr.ckpt"
+"$EXAMPLE" $ARGS --out "$WORK/terminated_late" > "$WORK/terminated_late.log" 2>&1 &
+pid=$!
+i=0
+while [ ! -f "$WORK/terminated_late/02_dr.ckpt" ] && [ $i -lt 6000 ]; do sleep 0.01; i=$((i + 1)); done
+kill -TERM $pid 2>/dev/null
+wait $pid
+status=$?
+check "SIGTERM after training exits with 130 at the next stage" test $status -eq 130
+check "SIGTERM after training says it stopped between stages" grep -q "interrupted between stages" "$WORK/terminated_late.log"
+check "SIGTERM after training: the run's results are not written" test ! -f "$WORK/terminated_late/02_margin.csv"
+"$EXAMPLE" $ARGS --out "$WORK/terminated_late" --resume > "$WORK/terminated_late.resume.log" 2>&1
+check "SIGTERM after training, resumed: finishes with the same checkpoint" \
+  cmp -s "$WORK/whole/02_dr.ckpt" "$WORK/terminated_late/02_dr.ckpt"
+check "SIGTERM after training, resumed: writes the results" test -f "$WORK/terminated_late/02_margin.csv"
+# an example without training stops at its next stage too (10: after identifying its units)
+$BUILD/10_sysid_vs_truth --quick --threads 1 --out "$WORK/terminated10" > "$WORK/terminated10.log" 2>&1 &
+pid=$!
+sleep 1
+kill -TERM $pid 2>/dev/null
+wait $pid
+status=$?
+check "SIGTERM stops 10 with 130 before it writes" sh -c "test $status -eq 130 && test ! -f '$WORK/terminated10/10_sysid_truth.csv'"
 
 # A policy belongs to the unit it was identified on: 04 run for unit #2
 # beside unit #1's system-ID policy must not take it (it says so and starts
@@ -79,6 +131,43 @@ check "06 names them" grep -q "was not trained on the ranges" "$WORK/ranges6.log
 rm "$WORK/unit/03_dr_sysid_unit2.ckpt" && cp "$WORK/unit/03_ranges_ur5e_unit2.txt" "$WORK/unit/02_ranges.txt" || exit 1
 $BUILD/04_finetune --quick --threads 1 --real-seed 2 --out "$WORK/unit" > "$WORK/ranges2.log" 2>&1
 check "04 stops on the DR policy once its ranges are edited" grep -q "02_dr.ckpt was not trained on the ranges" "$WORK/ranges2.log"
+
+# Nothing is written before everything that can be checked is checked, and
+# what an example reads from an earlier one is checked first: a failed run
+# leaves the folder's good files as they were.
+# refused NAME "what it must say" "how to prepare the folder" EXAMPLE ARGS... :
+# in a copy of the whole run's folder (the preparation runs there); status 1,
+# the message, and no file of the folder changed.
+refused() {
+    name=$1 says=$2 prepare=$3 prog=$4
+    shift 4
+    dir=$WORK/refused_$name
+    rm -rf "$dir" && cp -r "$WORK/whole" "$dir" && (cd "$dir" && sh -c "$prepare") || exit 1
+    (cd "$dir" && ls -l --time-style=+%s.%N | sort > "../refused_$name.before"; md5sum * | sort >> "../refused_$name.before")
+    "$BUILD/$prog" --quick --threads 1 --out "$dir" "$@" > "$dir.log" 2>&1
+    status=$?
+    (cd "$dir" && ls -l --time-style=+%s.%N | sort > "../refused_$name.after"; md5sum * | sort >> "../refused_$name.after")
+    check "$prog refuses $name (status $status)" test $status -eq 1
+    check "$prog names it: $says" grep -q -e "$says" "$dir.log"
+    check "$prog refusing $name writes nothing" cmp -s "$WORK/refused_$name.before" "$WORK/refused_$name.after"
+}
+sed 's/^action_latency .*/action_latency uniform 0.5 0.6 absolute/' "$WORK/whole/02_ranges.txt" > "$WORK/latency.txt"
+printf '<mujoco/>\n' > "$WORK/empty_arm.xml"
+refused latency "latency up to .* exceeds max_latency" "" 02_domain_randomization --ranges "$WORK/latency.txt"
+refused mjcf "empty_arm.xml: the model has 0 actuators" "" 02_domain_randomization --mjcf "$WORK/empty_arm.xml"
+refused state "02_dr.state was saved by a run with different" "cp ../whole/02_push_dr.state 02_dr.state" 02_domain_randomization --resume
+refused pure_cut "01_pure_sim.ckpt: 1000 bytes" "head -c 1000 ../whole/02_dr.ckpt > 01_pure_sim.ckpt" 02_domain_randomization
+refused pure_push "01_pure_sim.ckpt was trained for the ur5e push task, not the ur5e reach task" "cp ../whole/02_push_dr.ckpt 01_pure_sim.ckpt" 02_domain_randomization
+refused dr_cut "02_dr.ckpt: 1000 bytes" "head -c 1000 ../whole/02_dr.ckpt > 02_dr.ckpt" 03_system_id
+refused other_state "03_dr_sysid_unit1.state was saved by a run with different" "cp ../whole/02_ranges.txt 03_ranges_ur5e_unit1.txt &&
+  cp ../whole/02_dr.state 03_dr_sysid_unit1.state" 03_system_id --robot ur5e --resume
+refused arm4 "03_dr_sysid_unit1.ckpt was trained for the ur5e reach task, not the panda reach task" "cp ../whole/02_dr.ckpt 03_dr_sysid_unit1.ckpt" 04_finetune --robot panda
+refused arm6 "03_dr_sysid_unit1.ckpt was trained for the ur5e reach task, not the panda reach task" "cp ../whole/02_dr.ckpt 03_dr_sysid_unit1.ckpt" 06_staged_deployment --robot panda
+# 14 reads 07's policies beside their ranges: a unit's ranges from another
+# run (here edited) are refused before any unit is measured.
+refused foreign14 "07_dr_sysid_seed1.ckpt was not trained on the ranges in .*07_ranges_unit1.txt" "cp 02_dr.ckpt 07_pure_sim_seed1.ckpt && cp 02_dr.ckpt 07_dr_seed1.ckpt &&
+  cp 02_dr.ckpt 07_dr_sysid_seed1.ckpt && cp 02_ranges.txt 07_dr_ranges.txt &&
+  sed 's/^kp .*/kp uniform 0.9 1.1 scale/' 02_ranges.txt > 07_ranges_unit1.txt" 14_predicting_transfer
 
 echo "$failed resume check(s) failed"
 [ $failed -eq 0 ]

@@ -380,7 +380,7 @@ static int test_options(void) {
     {
         char* unused[] = {"prog", "--resume", "--out", "x"};
         s2r_options u;
-        CHECK(s2r_options_parse(&u, 4, unused, error) == S2R_OK && u.given == (S2R_OPT_RESUME | S2R_OPT_OUT));
+        CHECK(s2r_options_parse(&u, 4, unused, error) == S2R_OK && u.given == (S2R_OPT_RESUME_FLAG | S2R_OPT_OUT));
         CHECK(s2r_options_only(&u, S2R_OPT_OUT, error) == S2R_ERR_PARSE && strstr(error, "--resume does nothing"));
         CHECK(s2r_options_only(&u, S2R_OPT_OUT | S2R_OPT_RESUME, error) == S2R_OK);
     }
