@@ -32,7 +32,7 @@
    Uses: s2r_renderer_init, s2r_render_sim, s2r_render_real,
          s2r_render_set_target, s2r_render_arm_camera, s2r_filmstrip_*,
          s2r_task_init, s2r_reach_reset_to, s2r_push_reset_to, s2r_expert_*,
-         s2r_policy_from_checkpoint.
+         s2r_upstream_policy.
    Writes: DIR/08_scene_ur5e.png, DIR/08_scene_panda.png,
            DIR/08_filmstrip_<robot>.png (push: 08_push_filmstrip_<robot>.png).
    Next: README.md - the table, and where to go from here. */

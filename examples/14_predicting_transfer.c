@@ -23,7 +23,7 @@
    of predicted minus measured holds 0).  The prediction never touches the
    units; the measuring does, through the backend, as a lab would.
 
-   Uses: s2r_policy_from_checkpoint, s2r_randomization_load,
+   Uses: s2r_upstream_policy, s2r_randomization_load,
          s2r_calibrate_unit, s2r_predict_transfer, s2r_evaluate,
          s2r_newcombe_interval, s2r_figure_*.
    Writes: DIR/14_prediction.csv (push: 14_push_prediction.csv; one row
