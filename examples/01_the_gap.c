@@ -17,7 +17,7 @@
    first row of the recipe table.
 
    Uses: s2r_sim_init, s2r_real_robot_init_scene, s2r_task_init, s2r_expert_init,
-         s2r_evaluate, s2r_task_ppo_config, s2r_ppo_init, s2r_train,
+         s2r_evaluate, s2r_task_ppo_config, s2r_ppo_init, s2r_training_check_resume, s2r_train,
          s2r_plot_training_csv, s2r_policy_save, s2r_evaluate_sim_and_real, s2r_figure_*.
    Writes: DIR/01_the_gap.csv, DIR/01_the_gap.png, DIR/01_pure_sim.ckpt,
            DIR/01_pure_sim_training.csv, DIR/01_pure_sim_training.png,

@@ -19,7 +19,8 @@
    edges.  --mjcf FILE trains your own arm instead (measured in its
    simulator only: it has no stand-in fleet).
 
-   Uses: s2r_options_ranges, s2r_randomization_write, s2r_adr_init,
+   Uses: s2r_options_ranges, s2r_training_check_resume, s2r_upstream_policy,
+         s2r_randomization_write, s2r_adr_init,
          s2r_train, s2r_plot_training_csv, s2r_policy_save, s2r_adr_write_csv,
          s2r_evaluate_sim_and_real, s2r_robustness_sweep.
    Writes: DIR/02_ranges.txt, DIR/02_dr.ckpt, DIR/02_dr_training.csv,

@@ -39,7 +39,7 @@
    ORACLE - which only a stand-in has, and which identification never
    reads.
 
-   Uses: s2r_options_ranges, s2r_real_robot_init, s2r_trajectory_set_init, s2r_trajectory_collect,
+   Uses: s2r_options_ranges, s2r_upstream_policy, s2r_training_check_resume, s2r_real_robot_init, s2r_trajectory_set_init, s2r_trajectory_collect,
          s2r_sysid_config_default, s2r_sysid_init, s2r_sysid_run,
          s2r_identify_object, s2r_sysid_config_object,
          s2r_sysid_simulate, s2r_sysid_print, s2r_sysid_verdict_relative,

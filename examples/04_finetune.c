@@ -19,7 +19,7 @@
    on the same episodes (s2r_finetune_on_unit); if neither does, the
    point is the policy unchanged.
 
-   Uses: s2r_policy_from_checkpoint, s2r_calibrate_unit,
+   Uses: s2r_upstream_policy, s2r_policy_from_checkpoint, s2r_calibrate_unit,
          s2r_operator_config_default, s2r_collect_unit_demos,
          s2r_finetune_on_unit, s2r_evaluate_sim_and_real.
    Reads: DIR/03_dr_sysid_unitN.ckpt, DIR/03_identified_<robot>_unitN.txt

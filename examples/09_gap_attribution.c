@@ -22,7 +22,7 @@
    the camera correction goes wherever the offset it answers is switched
    off (s2r_attribute_gap).
 
-   Uses: s2r_policy_from_checkpoint, s2r_calibrate_unit, s2r_attribute_gap,
+   Uses: s2r_upstream_policy, s2r_policy_from_checkpoint, s2r_calibrate_unit, s2r_attribute_gap,
          s2r_gap_attribution_pool, s2r_figure_*.
    Writes: DIR/09_attribution.csv (push: 09_push_attribution.csv; one row
            per recipe, condition and effect: episodes, successes, success

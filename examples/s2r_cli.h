@@ -599,8 +599,9 @@ S2RDEF const char* s2r_path(char* out, size_t cap, const char* dir, const char* 
 
 S2RDEF const char* s2r_task_path(char* out, size_t cap, const s2r_options* opt, const char* example,
                                  const char* name) {
-    char file[S2R_PATH_LEN];
-    return s2r_path(out, cap, opt->out, s2r_task_name(file, sizeof file, opt, example, name));
+    size_t n = strlen(s2r_path(out, cap, opt->out, ""));   /* "DIR/", then the name */
+    if (n + 1 < cap) s2r_task_name(out + n, cap - n, opt, example, name);
+    return out;
 }
 
 S2RDEF const char* s2r_task_name(char* out, size_t cap, const s2r_options* opt, const char* example,
