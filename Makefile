@@ -33,10 +33,12 @@ RENDER_LIBS   = $(if $(HAVE_OSMESA),-lOSMesa)
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/%,$(wildcard examples/*.c))
 BENCHES  := $(patsubst bench/%.c,$(BUILD)/%,$(wildcard bench/bench_*.c))
 TEST_SRC := $(wildcard tests/*.c tests/*.h)
+PY_LIB   := $(BUILD)/libsim2real.so
 
-.PHONY: all deps test-deps install-missing test table figures answers bench clean notebooks sanitize fuzz course
+.PHONY: all deps test-deps install-missing test table figures answers bench clean notebooks sanitize fuzz course \
+        python test-python
 
-all: deps $(EXAMPLES) $(BENCHES) $(BUILD)/test_main $(BUILD)/test_render
+all: deps $(EXAMPLES) $(BENCHES) $(BUILD)/test_main $(BUILD)/test_render $(PY_LIB)
 
 # Install what is missing, through sudo when not root.  Every compile waits
 # for the first check ($(DEPS_STAMP), an order-only prerequisite), so even
@@ -104,6 +106,17 @@ $(WHITEBOX_BENCHES): $(BUILD)/bench_%: bench/bench_%.c $(HEADERS) | $(DEPS_STAMP
 
 $(BUILD)/bench_%: bench/bench_%.c $(HEADERS) $(BUILD)/sim2real.o
 	$(CC) $(CPPFLAGS) $(ELSEWHERE) $(CFLAGS) $< $(BUILD)/sim2real.o -o $@ $(LDLIBS)
+
+# Python (python/README.md): the flat C API for bindings (python/sim2real_flat.h)
+# compiled with the implementation into the shared library the package
+# python/sim2real/ loads, and the C program its tests compare against.
+$(PY_LIB): python/sim2real_flat.c python/sim2real_flat.h sim2real.h | $(DEPS_STAMP)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -shared $< -o $@ $(LDLIBS)
+
+$(BUILD)/python_reference: python/tests/reference.c $(PY_LIB)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $< -o $@ -L$(BUILD) -lsim2real -Wl,-rpath,'$$ORIGIN' $(LDLIBS)
+
+python: deps $(PY_LIB)
 
 # The quick start of the header's manual, cut out verbatim so the tests compile it.
 $(BUILD)/quickstart.c: sim2real.h | $(DEPS_STAMP)
