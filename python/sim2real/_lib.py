@@ -10,6 +10,8 @@ import ctypes
 import ctypes.util
 import os
 
+import numpy as np
+
 VERSION = "0.1"       # SIM2REAL_VERSION this package expects
 FLAT_API = 1          # S2R_FLAT_API_VERSION this package expects
 ERROR_LEN = 256       # S2R_FLAT_ERROR_LEN
@@ -45,6 +47,11 @@ class LibraryMismatchError(Sim2RealError, ImportError):
 class Step(ctypes.Structure):
     _fields_ = [("reward", ctypes.c_float), ("terminated", ctypes.c_int), ("truncated", ctypes.c_int),
                 ("success", ctypes.c_int), ("diverged", ctypes.c_int), ("distance", ctypes.c_double)]
+
+
+# The same as a numpy record, for arrays of them (the batched step).
+STEP_DTYPE = np.dtype([(name, np.dtype(ctype)) for name, ctype in Step._fields_], align=True)
+assert STEP_DTYPE.itemsize == ctypes.sizeof(Step)
 
 
 class Eval(ctypes.Structure):

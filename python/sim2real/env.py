@@ -195,7 +195,7 @@ class VecEnv:
         self.obs_dim, self.act_dim, self.episode_steps = first.obs_dim, first.act_dim, first.episode_steps
         self.single_observation_space, self.single_action_space = first.observation_space, first.action_space
         self._handles = (ctypes.c_void_p * self.num_envs)(*[e._handle for e in self.envs])
-        self._steps = (_lib.Step * self.num_envs)()
+        self._steps = np.zeros(self.num_envs, _lib.STEP_DTYPE)   # s2r_flat_step [num_envs]
         self._error = _lib.ErrorBuffer()
         self._lib = first._lib
         self._seed, self._next = 0, 0
@@ -233,8 +233,8 @@ class VecEnv:
         a = _action_array(actions, (self.num_envs, self.act_dim), "actions")
         obs = np.empty((self.num_envs, self.obs_dim), np.float32)
         self._error.check(self._lib.s2r_flat_step_many(handles, self.num_envs, _lib.pointer(a), _lib.pointer(obs),
-                                                       ctypes.addressof(self._steps), self.threads, self._error.ptr))
-        s = np.ctypeslib.as_array(self._steps)
+                                                       _lib.pointer(self._steps), self.threads, self._error.ptr))
+        s = self._steps
         rewards = s["reward"].astype(np.float32)
         terminated, truncated = s["terminated"].astype(bool), s["truncated"].astype(bool)
         done = terminated | truncated
