@@ -10,9 +10,10 @@ See python/README.md.
 """
 from ._lib import (FLAT_API, VERSION, InvalidArgumentError, LibraryMismatchError, Sim2RealError, library,
                    load_library)
+from .checkpoint import actor_mean, read_checkpoint
 from .env import Box, Env, VecEnv
 from .policy import Policy, evaluate_sim_and_real
 
 __version__ = VERSION
-__all__ = ["Env", "VecEnv", "Policy", "Box", "evaluate_sim_and_real", "Sim2RealError", "InvalidArgumentError",
+__all__ = ["Env", "VecEnv", "Policy", "Box", "evaluate_sim_and_real", "read_checkpoint", "actor_mean", "Sim2RealError", "InvalidArgumentError",
            "LibraryMismatchError", "library", "load_library", "VERSION", "FLAT_API"]

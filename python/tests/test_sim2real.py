@@ -184,11 +184,37 @@ class TestPolicy(unittest.TestCase):
         self.assertTrue(np.array_equal(c.act(obs), c.act(obs)))
         self.assertTrue(np.all(np.abs(draws) <= 1))
 
+    def test_documented_layout(self):
+        """read_checkpoint's weights, run in numpy as documented, act as the C policy does."""
+        weights, policy = sim2real.read_checkpoint(CHECKPOINT), sim2real.Policy(CHECKPOINT)
+        self.assertEqual((weights["obs_dim"], weights["act_dim"], weights["history"]), (33, 6, 0))
+        env = sim2real.Env("ur5e", "reach", "randomized")
+        obs, _ = env.reset(seed=1)
+        for _ in range(env.episode_steps):
+            action = policy.act(obs)
+            np.testing.assert_allclose(sim2real.actor_mean(weights, obs), action, atol=1e-5)
+            obs, _, _, _, _ = env.step(action)
+
     def test_sim_and_real(self):
         r = sim2real.evaluate_sim_and_real(sim2real.Policy(CHECKPOINT), episodes=4, units=2)
         self.assertEqual((r["sim"]["episodes"], r["real"]["episodes"]), (4, 8))
         self.assertLessEqual(r["gap"][1], r["gap"][0])
         self.assertLessEqual(r["gap"][0], r["gap"][2])
+
+
+class TestReadme(unittest.TestCase):
+    @unittest.skipUnless(os.path.isfile(CHECKPOINT), "no checkpoint %s" % CHECKPOINT)
+    def test_first_program_runs(self):
+        """python/README.md's first program, as printed there (on the checkpoint the tests use)."""
+        text = open(os.path.join(ROOT, "python", "README.md")).read()
+        code = text.split("## A first program")[1].split("```python")[1].split("```")[0]
+        code = code.replace('"build/quick_python/01_pure_sim.ckpt"', repr(CHECKPOINT))
+        cwd = os.getcwd()
+        try:
+            os.chdir(ROOT)
+            exec(compile(code, "python/README.md", "exec"), {})
+        finally:
+            os.chdir(cwd)
 
 
 class TestSpaces(unittest.TestCase):
@@ -278,6 +304,8 @@ class TestBadInput(unittest.TestCase):
         corpus = os.path.join(ROOT, "tests", "fuzz", "corpus", "checkpoint")
         self.assertRaisesMessage(sim2real.Sim2RealError, ["no_such.ckpt"], sim2real.Policy, "no_such.ckpt")
         self.assertRaisesMessage(sim2real.Sim2RealError, ["truncated.ckpt", "S2R_ERR_CORRUPT"], sim2real.Policy,
+                                 os.path.join(corpus, "truncated.ckpt"))
+        self.assertRaisesMessage(ValueError, ["truncated.ckpt"], sim2real.read_checkpoint,
                                  os.path.join(corpus, "truncated.ckpt"))
         if os.path.isfile(CHECKPOINT):
             policy = sim2real.Policy(CHECKPOINT)
