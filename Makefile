@@ -291,8 +291,10 @@ answers: deps $(EXAMPLES)
 course: deps
 	sh course/kit.sh $(BUILD)/course/kit
 
-bench: deps $(BENCHES)
+bench: deps $(BENCHES) $(PY_LIB) $(BUILD)/python_reference
 	@for b in $(BENCHES); do ./$$b || exit 1; done
+	@if [ -n "$(PYTHON)" ] && $(PYTHON) -c 'import numpy' 2>/dev/null; then S2R_BUILD=$(BUILD) $(PYTHON) python/bench_steps.py; \
+	else echo "bench_steps: skipped: python3 with numpy not installed"; fi
 
 clean:
 	rm -rf $(BUILD)

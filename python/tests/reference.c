@@ -8,7 +8,9 @@
          (float32 [EPISODES][episode_steps][act_dim]); writes to OUT per
          episode the first observation (float32 [obs_dim]) and per step the
          observation, the reward (float32), terminated, truncated, success
-         (int32) and the distance (float64), until the episode ends
+         (int32) and the distance (float64), until the episode ends; prints
+         "steps N seconds S", the steps taken and the time they took (the
+         C side of python/bench_steps.py)
      python_reference evaluate ROBOT TASK SIMULATOR RANGES UNIT SEED EPISODES CHECKPOINT
          s2r_evaluate of the checkpoint's policy: prints "successes K of N"
 
@@ -71,6 +73,8 @@ static int rollout(reference* r, uint64_t seed, int episodes, const char* action
     FILE* in = fopen(actions_path, "rb");
     FILE* out = fopen(out_path, "wb");
     int status = 0;
+    long long taken = 0;
+    double t0 = s2r_seconds();
     if (!in || !out) status = fail(in ? out_path : actions_path, "cannot open");
     for (i = 0; i < episodes && !status; i++) {
         s2r_rng rng = s2r_rng_make(seed, (uint64_t)i);
@@ -86,6 +90,7 @@ static int rollout(reference* r, uint64_t seed, int episodes, const char* action
             }
             if (sr.done) continue;   /* the rest of an episode that ended early */
             if (env.step(env.self, action, obs, &sr) != S2R_OK) { status = fail("step", r->task.error); break; }
+            taken++;
             flags[0] = sr.terminated;
             flags[1] = sr.truncated;
             flags[2] = sr.success;
@@ -97,6 +102,7 @@ static int rollout(reference* r, uint64_t seed, int episodes, const char* action
     }
     if (in) fclose(in);
     if (out && fclose(out) != 0 && !status) status = fail(out_path, "write failed");
+    if (!status) printf("steps %lld seconds %.6f\n", taken, s2r_seconds() - t0);
     return status;
 }
 

@@ -12,6 +12,8 @@ libsim2real.so and python_reference; S2R_TEST_CHECKPOINT (default:
 build/quick_python/01_pure_sim.ckpt, `01_the_gap --quick`) a reach policy of
 the UR5e.
 """
+import contextlib
+import io
 import os
 import shutil
 import subprocess
@@ -58,7 +60,7 @@ def c_rollout(robot, task, simulator, unit, actions, folder):
     path_in, path_out = os.path.join(folder, "actions.bin"), os.path.join(folder, "out.bin")
     actions.astype(np.float32).tofile(path_in)
     subprocess.run([REFERENCE, "rollout", robot, task, simulator, "-", str(unit), str(SEED), str(actions.shape[0]),
-                    path_in, path_out], check=True)
+                    path_in, path_out], check=True, capture_output=True)
     with open(path_out, "rb") as f:
         return f.read()
 
@@ -212,9 +214,24 @@ class TestReadme(unittest.TestCase):
         cwd = os.getcwd()
         try:
             os.chdir(ROOT)
-            exec(compile(code, "python/README.md", "exec"), {})
+            with contextlib.redirect_stdout(io.StringIO()) as printed:
+                exec(compile(code, "python/README.md", "exec"), {})
+            self.assertIn("'gap'", printed.getvalue())
         finally:
             os.chdir(cwd)
+
+
+class TestTorchExample(unittest.TestCase):
+    def test_torch_load(self):
+        """examples/torch_load.py: the equivalent PyTorch module acts as the C policy does, or a skip message."""
+        if not os.path.isfile(CHECKPOINT):
+            self.skipTest("no checkpoint %s" % CHECKPOINT)
+        run = subprocess.run([sys.executable, os.path.join(ROOT, "python", "examples", "torch_load.py"), CHECKPOINT],
+                             capture_output=True, text=True)
+        self.assertEqual(run.returncode, 0, run.stdout + run.stderr)
+        if "skipped" in run.stdout:
+            self.skipTest(run.stdout.strip())
+        self.assertIn("the module's actions are the C policy's", run.stdout)
 
 
 class TestSpaces(unittest.TestCase):
