@@ -13,6 +13,7 @@ build/quick_python/01_pure_sim.ckpt, `01_the_gap --quick`) a reach policy of
 the UR5e.
 """
 import contextlib
+import ctypes
 import io
 import os
 import shutil
@@ -208,7 +209,8 @@ class TestReadme(unittest.TestCase):
     @unittest.skipUnless(os.path.isfile(CHECKPOINT), "no checkpoint %s" % CHECKPOINT)
     def test_first_program_runs(self):
         """python/README.md's first program, as printed there (on the checkpoint the tests use)."""
-        text = open(os.path.join(ROOT, "python", "README.md")).read()
+        with open(os.path.join(ROOT, "python", "README.md")) as f:
+            text = f.read()
         code = text.split("## A first program")[1].split("```python")[1].split("```")[0]
         code = code.replace('"build/quick_python/01_pure_sim.ckpt"', repr(CHECKPOINT))
         cwd = os.getcwd()
@@ -331,6 +333,21 @@ class TestBadInput(unittest.TestCase):
             self.assertRaisesMessage(sim2real.Sim2RealError, ["33 observations", "push task"], push.evaluate, policy, 2)
             policy.close()
             self.assertRaisesMessage(sim2real.Sim2RealError, ["closed"], policy.act, np.zeros(33, np.float32))
+
+    def test_flat_api_takes_null_everywhere(self):
+        """Every function of sim2real_flat.h, called with NULL (or 0) for every argument, returns an error."""
+        from sim2real import _lib
+        lib = sim2real.library()
+        error = _lib.ErrorBuffer()
+        for name, (restype, argtypes) in _lib._SIGNATURES.items():
+            args = [0 if t in (ctypes.c_int, ctypes.c_uint64) else None for t in argtypes]
+            result = getattr(lib, name)(*args)
+            if restype is ctypes.c_int:
+                self.assertLess(result, 0, name)
+                if argtypes[-1] is ctypes.c_void_p:   # and with an error buffer, a message
+                    error.buffer.value = b""
+                    self.assertLess(getattr(lib, name)(*(args[:-1] + [error.ptr])), 0, name)
+                    self.assertNotEqual(error.buffer.value, b"", name)
 
     @unittest.skipUnless(shutil.which("cc"), "no C compiler to build a library of another version")
     def test_library_of_another_version_is_refused(self):
