@@ -426,3 +426,81 @@ int s2r_flat_evaluate_sim_and_real(const s2r_flat_policy* policy, const char* ro
     gap[2] = e.gap_hi;
     return S2R_OK;
 }
+
+/* --- System identification ----------------------------------------------------- */
+
+/* The result's parameters by name, its verdict and errors into out. */
+static void s2r_flat__copy_sysid(const s2r_sysid_result* r, s2r_flat_sysid* out) {
+    s2r_sysid_config cfg = s2r_sysid_config_default();   /* what s2r_identify_unit fits */
+    int i;
+    out->n_params = r->n_params < S2R_FLAT_SYSID_MAX ? r->n_params : S2R_FLAT_SYSID_MAX;
+    for (i = 0; i < out->n_params; i++) {
+        if (cfg.param[i].joint > 0)
+            snprintf(out->name[i], sizeof out->name[i], "%s[%d]", s2r_param_name(cfg.param[i].param), cfg.param[i].joint);
+        else
+            snprintf(out->name[i], sizeof out->name[i], "%s", s2r_param_name(cfg.param[i].param));
+        out->value[i] = r->value[i];
+        out->identifiable[i] = r->identifiable[i];
+    }
+    out->sweeps = r->sweeps;
+    out->relative_start = r->validation_relative_start;
+    out->relative = r->validation_relative;
+    snprintf(out->verdict, sizeof out->verdict, "%s", s2r_sysid_verdict_name(r->verdict));
+}
+
+/* Then, for push, the object on the unit in the push scene. */
+static s2r_result s2r_flat__identify_object(s2r_robot_kind robot, uint64_t unit, const s2r_identify_config* ic,
+                                            s2r_randomization* next, s2r_randomization* identified,
+                                            s2r_flat_sysid* out, char* error) {
+    s2r_real_robot real;
+    s2r_sysid_result r;
+    s2r_result res;
+    if ((res = s2r_real_robot_init_scene(&real, robot, S2R_SCENE_PUSH, unit)) != S2R_OK)
+        return s2r__fail(error, res, "%s", real.error);
+    res = s2r_identify_object(&real.backend, ic, out->camera_offset, next, identified, &r, error);
+    s2r_real_robot_free(&real);
+    if (res != S2R_OK) return res;
+    out->object = 1;
+    out->object_relative_start = r.validation_object_relative_start;
+    out->object_relative = r.validation_object_relative;
+    snprintf(out->object_verdict, sizeof out->object_verdict, "%s", s2r_sysid_verdict_name(r.verdict));
+    return S2R_OK;
+}
+
+int s2r_flat_identify_unit(const char* robot, const char* task, uint64_t unit, const char* training_ranges,
+                           int quick, const char* ranges_out, const char* identified_out, s2r_flat_sysid* out,
+                           char* error) {
+    s2r_robot_kind r;
+    s2r_task_kind k;
+    s2r_identify_config ic = s2r_identify_config_default();
+    s2r_randomization training, next, identified;
+    s2r_sysid_result result;
+    s2r_real_robot real;
+    s2r_result res;
+    if (!out) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "identify: NULL output");
+    memset(out, 0, sizeof *out);
+    if ((res = s2r_flat__robot(robot, &r, error)) != S2R_OK || (res = s2r_flat__task(task, &k, error)) != S2R_OK)
+        return res;
+    if (quick) {   /* examples/07_the_table.c's quick sizes */
+        ic.train = ic.valid = 1;
+        ic.samples = 50;
+        ic.sweeps = 2;
+        ic.strikes = 2;
+        ic.strikes_valid = 1;
+    }
+    training = s2r_task_randomization(k);
+    if (training_ranges && training_ranges[0] &&
+        (res = s2r_randomization_load(&training, training_ranges, error)) != S2R_OK)
+        return res;
+    if ((res = s2r_real_robot_init(&real, r, unit)) != S2R_OK) return s2r__fail(error, res, "%s", real.error);
+    res = s2r_identify_unit(&real.backend, &ic, &training, &next, &identified, &result, out->camera_offset, error);
+    s2r_real_robot_free(&real);
+    if (res != S2R_OK) return res;
+    s2r_flat__copy_sysid(&result, out);
+    if (k == S2R_TASK_PUSH && (res = s2r_flat__identify_object(r, unit, &ic, &next, &identified, out, error)) != S2R_OK)
+        return res;
+    if (ranges_out && ranges_out[0] && (res = s2r_randomization_write(&next, ranges_out, error)) != S2R_OK) return res;
+    if (identified_out && identified_out[0] && (res = s2r_randomization_write(&identified, identified_out, error)) != S2R_OK)
+        return res;
+    return S2R_OK;
+}

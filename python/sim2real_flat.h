@@ -146,6 +146,38 @@ int  s2r_flat_evaluate_sim_and_real(const s2r_flat_policy* policy, const char* r
                                     int episodes, uint64_t seed, uint64_t first_unit, int units,
                                     s2r_flat_eval* sim, s2r_flat_eval* real, double* gap, char* error);
 
+/* --- System identification ----------------------------------------------------- */
+
+/* What identifying a unit found (s2r_sysid_result, in part). */
+#define S2R_FLAT_SYSID_MAX 16   /* S2R_SYSID_MAX_PARAMS */
+typedef struct s2r_flat_sysid {
+    int    n_params;
+    char   name[S2R_FLAT_SYSID_MAX][24];   /* "kp", "action_latency", "kp[4]" ...        */
+    double value[S2R_FLAT_SYSID_MAX];      /* identified, in the parameter's draw unit   */
+    int    identifiable[S2R_FLAT_SYSID_MAX];
+    int    sweeps;                         /* coordinate-descent sweeps                  */
+    double relative_start, relative;       /* held-out error, fraction of the motion,
+                                              at the first guess and identified          */
+    char   verdict[16];                    /* "good", "acceptable", "block"              */
+    double camera_offset[3];               /* m, the camera calibration measured          */
+    int    object;                         /* push: 1 when the object was identified too */
+    double object_relative_start, object_relative;
+    char   object_verdict[16];
+} s2r_flat_sysid;
+
+/* Identify stand-in unit `unit` of `robot` through its backend, as the
+   recipe's table does (s2r_identify_unit; for push then s2r_identify_object):
+   excite, fit, validate, calibrate the camera.  training_ranges: the ranges
+   to re-centre (a file; NULL or "": the task's defaults); quick: the
+   examples' --quick sizes (one trajectory of 50 readings to fit, one held
+   out, 2 sweeps, 2 + 1 strikes: seconds instead of minutes, a rough
+   fit), else s2r_identify_config_default's.  ranges_out (NULL or "": not
+   written): the re-centred ranges, for a randomized environment to train
+   on; identified_out: the identified simulator as fixed values. */
+int  s2r_flat_identify_unit(const char* robot, const char* task, uint64_t unit, const char* training_ranges,
+                            int quick, const char* ranges_out, const char* identified_out, s2r_flat_sysid* out,
+                            char* error);
+
 #ifdef __cplusplus
 }
 #endif

@@ -64,6 +64,14 @@ class Eval(ctypes.Structure):
         return {name: getattr(self, name) for name, _ in self._fields_}
 
 
+class Sysid(ctypes.Structure):
+    _fields_ = [("n_params", ctypes.c_int), ("name", (ctypes.c_char * 24) * 16), ("value", ctypes.c_double * 16),
+                ("identifiable", ctypes.c_int * 16), ("sweeps", ctypes.c_int), ("relative_start", ctypes.c_double),
+                ("relative", ctypes.c_double), ("verdict", ctypes.c_char * 16), ("camera_offset", ctypes.c_double * 3),
+                ("object", ctypes.c_int), ("object_relative_start", ctypes.c_double),
+                ("object_relative", ctypes.c_double), ("object_verdict", ctypes.c_char * 16)]
+
+
 _P = ctypes.c_void_p
 _I = ctypes.c_int
 _U64 = ctypes.c_uint64
@@ -87,6 +95,7 @@ _SIGNATURES = {
     "s2r_flat_policy_reset": (_I, [_P, _P]),
     "s2r_flat_policy_act": (_I, [_P, _P, _I, _P, _I, _P]),
     "s2r_flat_evaluate_sim_and_real": (_I, [_P, _S, _S, _I, _U64, _U64, _I, _P, _P, _P, _P]),
+    "s2r_flat_identify_unit": (_I, [_S, _S, _U64, _S, _I, _S, _S, _P, _P]),
 }
 
 _library = None

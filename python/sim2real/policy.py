@@ -1,5 +1,5 @@
 """Policies trained in C (s2r_policy_save's checkpoints, the examples' *.ckpt),
-acting from Python on numpy observations, and their sim-vs-real evaluation."""
+acting from Python on numpy observations."""
 import ctypes
 
 import numpy as np
@@ -61,19 +61,3 @@ class Policy:
         return "Policy(%r: %s %s, obs %d, act %d, history %d)" % (self.path, self.robot, self.task, self.obs_dim,
                                                                    self.act_dim, self.history)
 
-
-def evaluate_sim_and_real(policy, robot=None, task=None, episodes=100, seed=1, first_unit=1, units=3):
-    """The two numbers of a row of the recipe's table: success in the nominal
-    simulator and on stand-in units first_unit .. first_unit + units - 1
-    (``episodes`` on each), each with its Wilson 95 % interval, and the gap
-    with Newcombe's. robot and task default to what the policy was trained for.
-    Returns {"sim": {...}, "real": {...}, "gap": (gap, lo, hi)}."""
-    robot = robot or policy.robot
-    task = task or policy.task
-    sim, real = _lib.Eval(), _lib.Eval()
-    gap = (ctypes.c_double * 3)()
-    error = _lib.ErrorBuffer()
-    error.check(_lib.library().s2r_flat_evaluate_sim_and_real(
-        policy._live(), _encode(robot, "robot"), _encode(task, "task"), int(episodes), int(seed), int(first_unit),
-        int(units), ctypes.addressof(sim), ctypes.addressof(real), ctypes.addressof(gap), error.ptr))
-    return {"sim": sim.as_dict(), "real": real.as_dict(), "gap": tuple(gap)}

@@ -205,6 +205,32 @@ class TestPolicy(unittest.TestCase):
         self.assertLessEqual(r["gap"][0], r["gap"][2])
 
 
+class TestIdentify(unittest.TestCase):
+    def test_quick_identification_feeds_a_randomized_env(self):
+        """A unit identified in quick mode: the fit improves on the first guess, the camera's offset is measured
+        within the fleet's 1-3 cm (give or take), and the re-centred ranges load into an environment."""
+        folder = tempfile.mkdtemp(prefix="s2r_python_")
+        try:
+            ranges = os.path.join(folder, "ranges.txt")
+            r = sim2real.identify_unit("ur5e", "reach", 1, quick=True, ranges_out=ranges)
+            self.assertIn(r["verdict"], ("good", "acceptable", "block"))
+            self.assertLess(r["relative"], r["relative_start"])
+            self.assertEqual(set(r["params"]), set(r["identifiable"]))
+            self.assertIn("kp", r["params"])
+            self.assertTrue(0.005 < np.linalg.norm(r["camera_offset"]) < 0.04, r["camera_offset"])
+            env = sim2real.Env("ur5e", "reach", "randomized", ranges=ranges)
+            obs, _ = env.reset(seed=1)
+            self.assertEqual(obs.shape, (33,))
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+    def test_bad_input(self):
+        with self.assertRaisesRegex(ValueError, "unknown robot"):
+            sim2real.identify_unit("kuka", "reach", 1, quick=True)
+        with self.assertRaisesRegex(sim2real.Sim2RealError, "missing_ranges.txt"):
+            sim2real.identify_unit("ur5e", "reach", 1, ranges="missing_ranges.txt", quick=True)
+
+
 class TestReadme(unittest.TestCase):
     @unittest.skipUnless(os.path.isfile(CHECKPOINT), "no checkpoint %s" % CHECKPOINT)
     def test_first_program_runs(self):
