@@ -112,8 +112,15 @@ static const s2r_backend* s2r_flat__env_backend(s2r_flat_env* e) {
     return e->on_unit ? s2r_real_robot_backend(&e->unit) : s2r_sim_backend(&e->sim);
 }
 
+/* The backend, and the environment with it. */
+static void s2r_flat__free_backend(s2r_flat_env* e) {
+    if (e->on_unit) s2r_real_robot_free(&e->unit);
+    else s2r_sim_free(&e->sim);
+    S2R_FREE(e);
+}
+
 int s2r_flat_env_create(s2r_flat_env** out, const char* robot, const char* task, const char* simulator,
-                        const char* ranges, uint64_t unit, char* error) {
+                        const char* ranges, uint64_t unit, const double* camera, char* error) {
     s2r_flat_env* e;
     s2r_task_kind kind;
     s2r_expert_config ec = s2r_expert_config_default();
@@ -130,6 +137,13 @@ int s2r_flat_env_create(s2r_flat_env** out, const char* robot, const char* task,
         return res;
     }
     e->task_config = s2r_task_config_default(kind);
+    if (camera) {
+        if (!s2r_all_finite(camera, 3)) {
+            s2r_flat__free_backend(e);
+            return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "env create: the camera calibration is not finite");
+        }
+        s2r_task_config_set_camera(&e->task_config, camera);
+    }
     b = s2r_flat__env_backend(e);
     if ((res = s2r_task_init(&e->task, &e->task_config, b)) != S2R_OK) {
         s2r__fail(error, res, "%s", e->task.error);
@@ -138,9 +152,7 @@ int s2r_flat_env_create(s2r_flat_env** out, const char* robot, const char* task,
         s2r_task_free(&e->task);
     }
     if (res != S2R_OK) {
-        if (e->on_unit) s2r_real_robot_free(&e->unit);
-        else s2r_sim_free(&e->sim);
-        S2R_FREE(e);
+        s2r_flat__free_backend(e);
         return res;
     }
     e->obs_dim = e->task.env.obs_dim;
@@ -153,9 +165,7 @@ void s2r_flat_env_destroy(s2r_flat_env* env) {
     if (!env) return;
     s2r_expert_free(&env->expert);
     s2r_task_free(&env->task);
-    if (env->on_unit) s2r_real_robot_free(&env->unit);
-    else s2r_sim_free(&env->sim);
-    S2R_FREE(env);
+    s2r_flat__free_backend(env);
 }
 
 int s2r_flat_env_dims(const s2r_flat_env* env, int* obs_dim, int* act_dim, int* episode_steps, int* privileged_dim,

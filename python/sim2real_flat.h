@@ -82,9 +82,12 @@ const char* s2r_flat_result_name(int code);
    "randomized" | "unit".  ranges: a ranges file (s2r_randomization_write's
    format) for "randomized", NULL or "" for the task's default ranges
    (s2r_task_randomization); refused for the others.  unit: the stand-in
-   unit's seed for "unit" (its hidden parameters never leave the library). */
+   unit's seed for "unit" (its hidden parameters never leave the library).
+   camera: NULL, or a camera calibration [3] (m, subtracted from what the
+   camera perceives: s2r_task_config_set_camera), e.g. the offset
+   s2r_flat_identify_unit measured on that unit. */
 int  s2r_flat_env_create(s2r_flat_env** out, const char* robot, const char* task, const char* simulator,
-                         const char* ranges, uint64_t unit, char* error);
+                         const char* ranges, uint64_t unit, const double* camera, char* error);
 void s2r_flat_env_destroy(s2r_flat_env* env);   /* NULL: nothing */
 /* Sizes: observation and action floats, policy steps per episode, floats
    of s2r_flat_env_privileged (0 on a unit). */

@@ -78,7 +78,7 @@ _U64 = ctypes.c_uint64
 _S = ctypes.c_char_p
 _SIGNATURES = {
     "s2r_flat_result_name": (_S, [_I]),
-    "s2r_flat_env_create": (_I, [ctypes.POINTER(_P), _S, _S, _S, _S, _U64, _P]),
+    "s2r_flat_env_create": (_I, [ctypes.POINTER(_P), _S, _S, _S, _S, _U64, _P, _P]),
     "s2r_flat_env_destroy": (None, [_P]),
     "s2r_flat_env_dims": (_I, [_P, _P, _P, _P, _P, _P]),
     "s2r_flat_env_bounds": (_I, [_P, _P, _P, _P, _P, _P]),

@@ -77,19 +77,25 @@ class Env(_EnvBase):
     "randomized" (every episode's physics, latency and sensing drawn from
     ``ranges``, a ranges file, or the task's default ranges) or "unit" (the
     stand-in real unit whose seed is ``unit``: hidden parameters, effects the
-    simulator lacks)."""
+    simulator lacks). camera: None, or a camera calibration (x, y, z in m,
+    subtracted from what the camera perceives), e.g. the offset identify_unit
+    measured on that unit."""
 
     metadata = {"render_modes": []}
     render_mode = None
 
-    def __init__(self, robot="ur5e", task="reach", simulator="nominal", ranges=None, unit=1):
+    def __init__(self, robot="ur5e", task="reach", simulator="nominal", ranges=None, unit=1, camera=None):
         lib = _lib.library()
         self._error = _lib.ErrorBuffer()
         self._handle = None
         handle = ctypes.c_void_p()
         ranges_arg = None if ranges is None else _encode(str(ranges), "ranges")
+        camera_arg = None if camera is None else np.ascontiguousarray(camera, dtype=np.float64)
+        if camera_arg is not None and camera_arg.shape != (3,):
+            raise ValueError("camera must be 3 values (x, y, z in m), got shape %s" % (camera_arg.shape,))
         self._error.check(lib.s2r_flat_env_create(ctypes.byref(handle), _encode(robot, "robot"), _encode(task, "task"),
                                                   _encode(simulator, "simulator"), ranges_arg, int(unit),
+                                                  None if camera_arg is None else _lib.pointer(camera_arg),
                                                   self._error.ptr))
         self._handle = handle.value
         self._lib = lib
@@ -186,10 +192,11 @@ class VecEnv:
     ``info["final_obs"][i]``. On units, every environment is a copy of the
     same unit."""
 
-    def __init__(self, num_envs, robot="ur5e", task="reach", simulator="nominal", ranges=None, unit=1, threads=0):
+    def __init__(self, num_envs, robot="ur5e", task="reach", simulator="nominal", ranges=None, unit=1, threads=0,
+                 camera=None):
         if int(num_envs) < 1:
             raise ValueError("num_envs must be at least 1, got %r" % (num_envs,))
-        self.envs = [Env(robot, task, simulator, ranges, unit) for _ in range(int(num_envs))]
+        self.envs = [Env(robot, task, simulator, ranges, unit, camera) for _ in range(int(num_envs))]
         first = self.envs[0]
         self.num_envs, self.threads = int(num_envs), int(threads)
         self.obs_dim, self.act_dim, self.episode_steps = first.obs_dim, first.act_dim, first.episode_steps

@@ -276,6 +276,21 @@ class TestSpaces(unittest.TestCase):
             self.assertEqual((obs.dtype, obs.shape), (np.float32, (obs_dim,)))
             self.assertTrue(env.observation_space.contains(obs))
 
+    def test_camera_calibration(self):
+        """A calibration is subtracted from the perceived target: reach's target and target - flange move by
+        -camera (UR5e: [18, 21) and [24, 27)), nothing else does."""
+        camera = np.array([0.01, -0.02, 0.015])
+        plain, _ = sim2real.Env("ur5e", "reach", "unit", unit=2).reset(seed=1)
+        calibrated, _ = sim2real.Env("ur5e", "reach", "unit", unit=2, camera=camera).reset(seed=1)
+        for k in (18, 24):
+            np.testing.assert_allclose(calibrated[k:k + 3] - plain[k:k + 3], -camera, atol=1e-6)
+        moved = np.flatnonzero(calibrated != plain)
+        self.assertTrue(set(moved) <= set(range(18, 21)) | set(range(24, 27)), moved)
+        with self.assertRaisesRegex(ValueError, "not finite"):
+            sim2real.Env("ur5e", "reach", camera=[0, np.inf, 0])
+        with self.assertRaisesRegex(ValueError, "3 values"):
+            sim2real.Env("ur5e", "reach", camera=[0, 0])
+
     def test_privileged(self):
         env = sim2real.Env("ur5e", "reach", "randomized")
         env.reset(seed=1)
