@@ -120,18 +120,21 @@ $(BUILD)/python_reference: python/tests/reference.c $(PY_LIB)
 
 python: deps $(PY_LIB)
 
-# The Python tests (python/tests/test_sim2real.py, about 10 s): Python against
-# the C reference, bit for bit, and a policy 01_the_gap trains in quick mode.
+# The Python tests (python/tests/test_sim2real.py, under a minute): Python
+# against the C reference, bit for bit, a policy 01_the_gap trains in quick
+# mode, and 12_sysid_from_logs's identification from its logs.
 # Debian's python3 and numpy (python3-numpy, in TEST_PACKAGES); skipped, with
 # a message, where either is missing.
 PYTHON ?= $(firstword $(wildcard /usr/bin/python3) $(shell command -v python3 2>/dev/null))
 $(BUILD)/quick_python/01_pure_sim.ckpt: $(BUILD)/01_the_gap
 	./$(BUILD)/01_the_gap --quick --out $(BUILD)/quick_python --threads $(THREADS)
+$(BUILD)/quick_python/12_ranges.txt: $(BUILD)/12_sysid_from_logs
+	./$(BUILD)/12_sysid_from_logs --quick --out $(BUILD)/quick_python
 
 test-python: deps $(PY_LIB) $(BUILD)/python_reference
 	@if [ -z "$(PYTHON)" ] || ! $(PYTHON) -c 'import numpy' 2>/dev/null; then \
 	  echo "test-python: skipped: python3 with numpy not installed (apt-get install python3 python3-numpy)"; \
-	else $(MAKE) --no-print-directory $(BUILD)/quick_python/01_pure_sim.ckpt && \
+	else $(MAKE) --no-print-directory $(BUILD)/quick_python/01_pure_sim.ckpt $(BUILD)/quick_python/12_ranges.txt && \
 	  S2R_BUILD=$(BUILD) $(PYTHON) python/tests/test_sim2real.py; fi
 
 # The quick start of the header's manual, cut out verbatim so the tests compile it.

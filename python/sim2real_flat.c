@@ -439,16 +439,15 @@ int s2r_flat_evaluate_sim_and_real(const s2r_flat_policy* policy, const char* ro
 
 /* --- System identification ----------------------------------------------------- */
 
-/* The result's parameters by name, its verdict and errors into out. */
-static void s2r_flat__copy_sysid(const s2r_sysid_result* r, s2r_flat_sysid* out) {
-    s2r_sysid_config cfg = s2r_sysid_config_default();   /* what s2r_identify_unit fits */
+/* The result of a run of `cfg`: its parameters by name, its verdict and errors into out. */
+static void s2r_flat__copy_sysid(const s2r_sysid_config* cfg, const s2r_sysid_result* r, s2r_flat_sysid* out) {
     int i;
     out->n_params = r->n_params < S2R_FLAT_SYSID_MAX ? r->n_params : S2R_FLAT_SYSID_MAX;
     for (i = 0; i < out->n_params; i++) {
-        if (cfg.param[i].joint > 0)
-            snprintf(out->name[i], sizeof out->name[i], "%s[%d]", s2r_param_name(cfg.param[i].param), cfg.param[i].joint);
+        if (cfg->param[i].joint > 0)
+            snprintf(out->name[i], sizeof out->name[i], "%s[%d]", s2r_param_name(cfg->param[i].param), cfg->param[i].joint);
         else
-            snprintf(out->name[i], sizeof out->name[i], "%s", s2r_param_name(cfg.param[i].param));
+            snprintf(out->name[i], sizeof out->name[i], "%s", s2r_param_name(cfg->param[i].param));
         out->value[i] = r->value[i];
         out->identifiable[i] = r->identifiable[i];
     }
@@ -485,6 +484,7 @@ int s2r_flat_identify_unit(const char* robot, const char* task, uint64_t unit, c
     s2r_identify_config ic = s2r_identify_config_default();
     s2r_randomization training, next, identified;
     s2r_sysid_result result;
+    s2r_sysid_config fitted = s2r_sysid_config_default();   /* what s2r_identify_unit fits */
     s2r_real_robot real;
     s2r_result res;
     if (!out) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "identify: NULL output");
@@ -506,11 +506,71 @@ int s2r_flat_identify_unit(const char* robot, const char* task, uint64_t unit, c
     res = s2r_identify_unit(&real.backend, &ic, &training, &next, &identified, &result, out->camera_offset, error);
     s2r_real_robot_free(&real);
     if (res != S2R_OK) return res;
-    s2r_flat__copy_sysid(&result, out);
+    s2r_flat__copy_sysid(&fitted, &result, out);
     if (k == S2R_TASK_PUSH && (res = s2r_flat__identify_object(r, unit, &ic, &next, &identified, out, error)) != S2R_OK)
         return res;
     if (ranges_out && ranges_out[0] && (res = s2r_randomization_write(&next, ranges_out, error)) != S2R_OK) return res;
     if (identified_out && identified_out[0] && (res = s2r_randomization_write(&identified, identified_out, error)) != S2R_OK)
         return res;
     return S2R_OK;
+}
+
+/* Fit `train` (validate on `valid`, or on nothing) with `model`; re-centre
+   `training` on the estimate into next, the estimate as fixed values into
+   identified. */
+static s2r_result s2r_flat__fit_logs(const s2r_sim_config* model, const s2r_trajectory_set* train,
+                                     const s2r_trajectory_set* valid, const s2r_randomization* training, int quick,
+                                     s2r_randomization* next, s2r_randomization* identified, s2r_flat_sysid* out,
+                                     char* error) {
+    s2r_sysid_config cfg = s2r_sysid_config_default();
+    s2r_sysid id;
+    s2r_sysid_result r;
+    s2r_result res;
+    cfg.known.p[S2R_PARAM_OBS_LATENCY] = training->p[S2R_PARAM_OBS_LATENCY];   /* logs see only the total delay */
+    cfg.max_sweeps = quick ? 3 : 12;
+    if ((res = s2r_sysid_init(&id, &cfg, model)) != S2R_OK) return s2r__fail(error, res, "%s", id.error);
+    if ((res = s2r_sysid_run(&id, train, valid, &r)) != S2R_OK || (res = s2r_sysid_recentre(&id, &r, training, next)) != S2R_OK ||
+        (res = s2r_sysid_fixed(&id, &r, identified)) != S2R_OK)
+        s2r__fail(error, res, "%s", id.error);
+    else
+        s2r_flat__copy_sysid(&cfg, &r, out);
+    s2r_sysid_free(&id);
+    return res;
+}
+
+int s2r_flat_identify_logs(const char* robot, const char* mjcf, const char* const* logs, int n_logs,
+                           const char* training_ranges, int quick, const char* ranges_out, const char* identified_out,
+                           s2r_flat_sysid* out, char* error) {
+    s2r_robot_kind r = S2R_ROBOT_CUSTOM;
+    s2r_sim_config model;
+    s2r_randomization training = s2r_randomization_default(), next, identified;
+    s2r_trajectory_set train, valid;
+    int i, n_train;
+    s2r_result res;
+    if (!out) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "identify from logs: NULL output");
+    memset(out, 0, sizeof *out);
+    if (!logs || n_logs < 1) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "identify from logs: no logs");
+    for (i = 0; i < n_logs; i++)
+        if (!logs[i]) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "identify from logs: log %d is NULL", i);
+    if (!(mjcf && mjcf[0]) && (res = s2r_flat__robot(robot, &r, error)) != S2R_OK) return res;
+    if (training_ranges && training_ranges[0] &&
+        (res = s2r_randomization_load(&training, training_ranges, error)) != S2R_OK)
+        return res;
+    model = s2r_sim_config_default(r);
+    if (r == S2R_ROBOT_CUSTOM) model.mjcf_path = mjcf;
+    n_train = n_logs > 1 ? n_logs - 1 : 1;
+    memset(&valid, 0, sizeof valid);
+    res = s2r_trajectory_set_load_csv(&train, logs, n_train, 0.02, error);   /* 50 Hz, as example 12 */
+    if (res == S2R_OK && n_logs > 1) res = s2r_trajectory_set_load_csv(&valid, logs + n_train, 1, 0.02, error);
+    if (res != S2R_OK) {
+        s2r_trajectory_set_free(&train);
+        s2r_trajectory_set_free(&valid);
+        return res;
+    }
+    res = s2r_flat__fit_logs(&model, &train, n_logs > 1 ? &valid : NULL, &training, quick, &next, &identified, out, error);
+    s2r_trajectory_set_free(&train);
+    s2r_trajectory_set_free(&valid);
+    if (res == S2R_OK && ranges_out && ranges_out[0]) res = s2r_randomization_write(&next, ranges_out, error);
+    if (res == S2R_OK && identified_out && identified_out[0]) res = s2r_randomization_write(&identified, identified_out, error);
+    return res;
 }

@@ -181,6 +181,17 @@ int  s2r_flat_identify_unit(const char* robot, const char* task, uint64_t unit, 
                             int quick, const char* ranges_out, const char* identified_out, s2r_flat_sysid* out,
                             char* error);
 
+/* The same from an arm's logs alone (CSV files in the manual's "Trajectory
+   files" format: t, command_J, q_J), as examples/12_sysid_from_logs.c does:
+   every log but the last fitted, the last held out for the verdict (a
+   single log is judged on itself, which flatters the fit); the model is
+   `robot`'s ("ur5e" | "panda") or, when mjcf is not NULL or "", that MJCF
+   file's.  training_ranges: NULL or "" for s2r_randomization_default;
+   quick: 3 sweeps instead of 12.  No camera, no object: logs hold joints. */
+int  s2r_flat_identify_logs(const char* robot, const char* mjcf, const char* const* logs, int n_logs,
+                            const char* training_ranges, int quick, const char* ranges_out, const char* identified_out,
+                            s2r_flat_sysid* out, char* error);
+
 #ifdef __cplusplus
 }
 #endif

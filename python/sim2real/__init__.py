@@ -13,9 +13,9 @@ from ._lib import (FLAT_API, VERSION, InvalidArgumentError, LibraryMismatchError
 from .checkpoint import actor_mean, read_checkpoint
 from .env import Box, Env, VecEnv
 from .policy import Policy
-from .recipe import evaluate_sim_and_real, identify_unit
+from .recipe import evaluate_sim_and_real, identify_logs, identify_unit
 
 __version__ = VERSION
-__all__ = ["Env", "VecEnv", "Policy", "Box", "evaluate_sim_and_real", "identify_unit", "read_checkpoint",
-           "actor_mean", "Sim2RealError", "InvalidArgumentError", "LibraryMismatchError", "library", "load_library",
-           "VERSION", "FLAT_API"]
+__all__ = ["Env", "VecEnv", "Policy", "Box", "evaluate_sim_and_real", "identify_unit", "identify_logs",
+           "read_checkpoint", "actor_mean", "Sim2RealError", "InvalidArgumentError", "LibraryMismatchError",
+           "library", "load_library", "VERSION", "FLAT_API"]

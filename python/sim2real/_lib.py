@@ -96,6 +96,7 @@ _SIGNATURES = {
     "s2r_flat_policy_act": (_I, [_P, _P, _I, _P, _I, _P]),
     "s2r_flat_evaluate_sim_and_real": (_I, [_P, _S, _S, _I, _U64, _U64, _I, _P, _P, _P, _P]),
     "s2r_flat_identify_unit": (_I, [_S, _S, _U64, _S, _I, _S, _S, _P, _P]),
+    "s2r_flat_identify_logs": (_I, [_S, _S, _P, _I, _S, _I, _S, _S, _P, _P]),
 }
 
 _library = None

@@ -34,15 +34,41 @@ def identify_unit(robot, task, unit, ranges=None, quick=False, ranges_out=None, 
     (m), "sweeps", and for push "object_verdict", "object_relative_start", "object_relative"}."""
     out = _lib.Sysid()
     error = _lib.ErrorBuffer()
-    path = lambda p: None if p is None else _encode(str(p), "path")   # noqa: E731
     error.check(_lib.library().s2r_flat_identify_unit(_encode(robot, "robot"), _encode(task, "task"), int(unit),
-                                                      path(ranges), int(bool(quick)), path(ranges_out),
-                                                      path(identified_out), ctypes.addressof(out), error.ptr))
+                                                      _path(ranges), int(bool(quick)), _path(ranges_out),
+                                                      _path(identified_out), ctypes.addressof(out), error.ptr))
+    return _sysid_dict(out, camera=True)
+
+
+def identify_logs(logs, robot="ur5e", mjcf=None, ranges=None, quick=False, ranges_out=None, identified_out=None):
+    """System identification from an arm's logs alone (CSV: t, command_J, q_J; the header's "Trajectory files"),
+    as examples/12_sysid_from_logs.c does it: every log but the last fitted, the last held out for the verdict.
+    The model: ``robot``'s, or the MJCF file ``mjcf``. ``ranges``: the training ranges to re-centre (None: the
+    defaults); ``quick``: 3 sweeps instead of 12. Writes and returns as identify_unit does, without the camera
+    (logs hold joints only)."""
+    if isinstance(logs, (str, bytes)) or not len(logs):
+        raise ValueError("logs must be a non-empty list of CSV paths")
+    paths = (ctypes.c_char_p * len(logs))(*[_encode(str(p), "log path") for p in logs])
+    out = _lib.Sysid()
+    error = _lib.ErrorBuffer()
+    error.check(_lib.library().s2r_flat_identify_logs(_encode(robot, "robot"), _path(mjcf), ctypes.addressof(paths),
+                                                      len(logs), _path(ranges), int(bool(quick)), _path(ranges_out),
+                                                      _path(identified_out), ctypes.addressof(out), error.ptr))
+    return _sysid_dict(out, camera=False)
+
+
+def _path(p):
+    return None if p is None else _encode(str(p), "path")
+
+
+def _sysid_dict(out, camera):
     names = [out.name[i].value.decode() for i in range(out.n_params)]
     r = {"params": {n: out.value[i] for i, n in enumerate(names)},
          "identifiable": {n: bool(out.identifiable[i]) for i, n in enumerate(names)},
          "verdict": out.verdict.decode(), "relative_start": out.relative_start, "relative": out.relative,
-         "camera_offset": tuple(out.camera_offset), "sweeps": out.sweeps}
+         "sweeps": out.sweeps}
+    if camera:
+        r["camera_offset"] = tuple(out.camera_offset)
     if out.object:
         r.update(object_verdict=out.object_verdict.decode(), object_relative_start=out.object_relative_start,
                  object_relative=out.object_relative)

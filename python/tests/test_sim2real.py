@@ -10,7 +10,8 @@ raises an exception carrying the library's message.
 Environment: S2R_BUILD (default: the repository's build/) holds
 libsim2real.so and python_reference; S2R_TEST_CHECKPOINT (default:
 build/quick_python/01_pure_sim.ckpt, `01_the_gap --quick`) a reach policy of
-the UR5e.
+the UR5e; S2R_TEST_LOGS (default: build/quick_python) the logs and results of
+`12_sysid_from_logs --quick`.
 """
 import contextlib
 import ctypes
@@ -32,6 +33,7 @@ BUILD = os.environ.get("S2R_BUILD", os.path.join(ROOT, "build"))
 os.environ.setdefault("S2R_LIBRARY", os.path.join(BUILD, "libsim2real.so"))
 REFERENCE = os.path.join(BUILD, "python_reference")
 CHECKPOINT = os.environ.get("S2R_TEST_CHECKPOINT", os.path.join(BUILD, "quick_python", "01_pure_sim.ckpt"))
+LOGS = os.environ.get("S2R_TEST_LOGS", os.path.join(BUILD, "quick_python"))   # 12_sysid_from_logs --quick's
 
 import sim2real  # noqa: E402  (after the path and the library are set)
 
@@ -225,9 +227,31 @@ class TestIdentify(unittest.TestCase):
         finally:
             shutil.rmtree(folder, ignore_errors=True)
 
+    @unittest.skipUnless(os.path.isfile(os.path.join(LOGS, "12_ranges.txt")), "no %s/12_ranges.txt (make "
+                         "test-python runs 12_sysid_from_logs --quick)" % LOGS)
+    def test_from_logs_as_example_12(self):
+        """From 12_sysid_from_logs --quick's four logs, the ranges and the identified simulator it wrote, byte for
+        byte."""
+        folder = tempfile.mkdtemp(prefix="s2r_python_")
+        try:
+            logs = [os.path.join(LOGS, "12_log_%d.csv" % i) for i in range(4)]
+            ranges, identified = os.path.join(folder, "ranges.txt"), os.path.join(folder, "identified.txt")
+            r = sim2real.identify_logs(logs, "ur5e", quick=True, ranges_out=ranges, identified_out=identified)
+            self.assertIn(r["verdict"], ("good", "acceptable", "block"))
+            self.assertNotIn("camera_offset", r)
+            for mine, theirs in ((ranges, "12_ranges.txt"), (identified, "12_identified.txt")):
+                with open(mine, "rb") as a, open(os.path.join(LOGS, theirs), "rb") as b:
+                    self.assertTrue(a.read() == b.read(), theirs)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
     def test_bad_input(self):
         with self.assertRaisesRegex(ValueError, "unknown robot"):
             sim2real.identify_unit("kuka", "reach", 1, quick=True)
+        with self.assertRaisesRegex(ValueError, "non-empty list"):
+            sim2real.identify_logs("one.csv")
+        with self.assertRaisesRegex(sim2real.Sim2RealError, "no_such_log.csv"):
+            sim2real.identify_logs(["no_such_log.csv"], quick=True)
         with self.assertRaisesRegex(sim2real.Sim2RealError, "missing_ranges.txt"):
             sim2real.identify_unit("ur5e", "reach", 1, ranges="missing_ranges.txt", quick=True)
 
