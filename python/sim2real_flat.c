@@ -50,14 +50,14 @@ static s2r_result s2r_flat__robot(const char* name, s2r_robot_kind* kind, char* 
     *kind = s2r_robot_kind_find(name);
     if (*kind == S2R_ROBOT_UR5E || *kind == S2R_ROBOT_PANDA) return S2R_OK;
     return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "unknown robot \"%.31s\": the arms are ur5e and panda",
-                          name ? name : "(null)");
+                     name ? name : "(null)");
 }
 
 static s2r_result s2r_flat__task(const char* name, s2r_task_kind* kind, char* error) {
     *kind = s2r_task_kind_find(name);
     if (*kind != S2R_TASK_COUNT) return S2R_OK;
     return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "unknown task \"%.31s\": the tasks are reach and push",
-                          name ? name : "(null)");
+                     name ? name : "(null)");
 }
 
 static void s2r_flat__copy_eval(const s2r_eval_result* r, s2r_flat_eval* out) {
@@ -87,7 +87,7 @@ static s2r_result s2r_flat__backend(s2r_flat_env* e, s2r_task_kind kind, const c
     if (simulator && strcmp(simulator, "unit") == 0) {
         if (ranges && ranges[0])
             return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "a ranges file is for the randomized simulator, "
-                                  "not for a stand-in unit");
+                             "not for a stand-in unit");
         if ((res = s2r_real_robot_init_scene(&e->unit, e->robot, s2r_task_scene(kind), unit)) != S2R_OK)
             return s2r__fail(error, res, "%s", e->unit.error);
         e->on_unit = 1;
@@ -95,10 +95,10 @@ static s2r_result s2r_flat__backend(s2r_flat_env* e, s2r_task_kind kind, const c
     }
     if (!randomized && !(simulator && strcmp(simulator, "nominal") == 0))
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "unknown simulator \"%.31s\": nominal, randomized or unit",
-                              simulator ? simulator : "(null)");
+                         simulator ? simulator : "(null)");
     if (!randomized && ranges && ranges[0])
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "a ranges file is for the randomized simulator, "
-                              "not for the nominal one");
+                         "not for the nominal one");
     if (randomized) {
         sc.randomization = s2r_task_randomization(kind);
         if (ranges && ranges[0] && (res = s2r_randomization_load(&sc.randomization, ranges, error)) != S2R_OK)
@@ -213,7 +213,7 @@ int s2r_flat_env_step(s2r_flat_env* env, const float* action, int act_len, float
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "env step: NULL environment, action, observation or output");
     if (act_len != env->act_dim)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "step: the action has %d values, the %s task on %s takes %d",
-                              act_len, s2r_task_kind_name(env->task.kind), s2r_robot_kind_name(env->robot), env->act_dim);
+                         act_len, s2r_task_kind_name(env->task.kind), s2r_robot_kind_name(env->robot), env->act_dim);
     if ((res = env->task.env.step(env->task.env.self, action, obs, &r)) != S2R_OK)
         return s2r__fail(error, res, "step: %s", env->task.error);
     out->reward = r.reward;
@@ -229,10 +229,10 @@ int s2r_flat_env_privileged(const s2r_flat_env* env, float* out, int len, char* 
     if (!env || !out) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "privileged: NULL environment or output");
     if (env->on_unit)
         return s2r__fail(error, S2R_ERR_UNSUPPORTED, "privileged: a stand-in unit's parameters are hidden "
-                              "(only a simulator knows its own)");
+                         "(only a simulator knows its own)");
     if (len != S2R_PRIVILEGED_DIM)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "privileged: room for %d values, need %d", len,
-                              S2R_PRIVILEGED_DIM);
+                         S2R_PRIVILEGED_DIM);
     s2r_sim_privileged(&env->sim, out);
     return S2R_OK;
 }
@@ -269,8 +269,8 @@ static s2r_result s2r_flat__check_many(s2r_flat_env* const* envs, int n, char* e
         if (!envs[i]) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "batch: environment %d is NULL", i);
         if (envs[i]->obs_dim != envs[0]->obs_dim || envs[i]->act_dim != envs[0]->act_dim)
             return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "batch: environment %d has sizes %d, %d; "
-                                  "environment 0 %d, %d", i, envs[i]->obs_dim, envs[i]->act_dim, envs[0]->obs_dim,
-                                  envs[0]->act_dim);
+                             "environment 0 %d, %d", i, envs[i]->obs_dim, envs[i]->act_dim, envs[0]->obs_dim,
+                             envs[0]->act_dim);
         for (k = 0; k < i; k++)
             if (envs[k] == envs[i])
                 return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "batch: environments %d and %d are the same", k, i);
@@ -405,7 +405,7 @@ int s2r_flat_policy_act(s2r_flat_policy* policy, const float* obs, int obs_len, 
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "policy act: NULL policy, observation or action");
     if (obs_len != policy->obs_dim)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "policy act: the observation has %d values, the policy "
-                              "takes %d (made for another arm or task?)", obs_len, policy->obs_dim);
+                         "takes %d (made for another arm or task?)", obs_len, policy->obs_dim);
     policy->deterministic = deterministic;
     if ((res = policy->acting.act(policy->acting.self, obs, action)) != S2R_OK)
         return s2r__fail(error, res, "policy act: %s", policy->policy.error);
