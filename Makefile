@@ -3,7 +3,8 @@
 #   make          install missing Debian packages, build examples, tests, benches
 #   make test     build and run the test suite (one runner, "N passed, N failed"),
 #                 the crash-safety and rendering tests, the quick pipeline, the
-#                 notebooks, the suite again under sanitizers, and the fuzzers
+#                 Python package's tests, the notebooks, the suite again under
+#                 sanitizers, and the fuzzers
 #   make table    reproduce the recipe table (examples/07) into out/: push on
 #                 the UR5e; ROBOT=panda for the Panda, TASK=reach for reach
 #   make figures  regenerate the committed figures in figures/
@@ -11,6 +12,7 @@
 #                 ID against the truth, predicting transfer) on both tasks
 #   make bench    run the benchmarks (ratios, not timings)
 #   make course   the course kits students receive (build/course/kit/N_NAME/)
+#   make python   the shared library the Python package loads (python/README.md)
 
 CC       ?= cc
 CXX      ?= c++
@@ -33,10 +35,12 @@ RENDER_LIBS   = $(if $(HAVE_OSMESA),-lOSMesa)
 EXAMPLES := $(patsubst examples/%.c,$(BUILD)/%,$(wildcard examples/*.c))
 BENCHES  := $(patsubst bench/%.c,$(BUILD)/%,$(wildcard bench/bench_*.c))
 TEST_SRC := $(wildcard tests/*.c tests/*.h)
+PY_LIB   := $(BUILD)/libsim2real.so
 
-.PHONY: all deps test-deps install-missing test table figures answers bench clean notebooks sanitize fuzz course
+.PHONY: all deps test-deps install-missing test table figures answers bench clean notebooks sanitize fuzz course \
+        python test-python
 
-all: deps $(EXAMPLES) $(BENCHES) $(BUILD)/test_main $(BUILD)/test_render
+all: deps $(EXAMPLES) $(BENCHES) $(BUILD)/test_main $(BUILD)/test_render $(PY_LIB)
 
 # Install what is missing, through sudo when not root.  Every compile waits
 # for the first check ($(DEPS_STAMP), an order-only prerequisite), so even
@@ -107,6 +111,34 @@ $(WHITEBOX_BENCHES): $(BUILD)/bench_%: bench/bench_%.c $(HEADERS) | $(DEPS_STAMP
 $(BUILD)/bench_%: bench/bench_%.c $(HEADERS) $(BUILD)/sim2real.o
 	$(CC) $(CPPFLAGS) $(ELSEWHERE) $(CFLAGS) $< $(BUILD)/sim2real.o -o $@ $(LDLIBS)
 
+# Python (python/README.md): the flat C API for bindings (python/sim2real_flat.h)
+# compiled with the implementation into the shared library the package
+# python/sim2real/ loads, and the C program its tests compare against.
+$(PY_LIB): python/sim2real_flat.c python/sim2real_flat.h sim2real.h | $(DEPS_STAMP)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -shared $< -o $@ $(LDLIBS)
+
+$(BUILD)/python_reference: python/tests/reference.c $(PY_LIB)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $< -o $@ -L$(BUILD) -lsim2real -Wl,-rpath,'$$ORIGIN' $(LDLIBS)
+
+python: deps $(PY_LIB)
+
+# The Python tests (python/tests/test_sim2real.py, under a minute): Python
+# against the C reference, bit for bit, a policy 01_the_gap trains in quick
+# mode, and 12_sysid_from_logs's identification from its logs.
+# Debian's python3 and numpy (python3-numpy, in TEST_PACKAGES); skipped, with
+# a message, where either is missing.
+PYTHON ?= $(firstword $(wildcard /usr/bin/python3) $(shell command -v python3 2>/dev/null))
+$(BUILD)/quick_python/01_pure_sim.ckpt: $(BUILD)/01_the_gap
+	./$(BUILD)/01_the_gap --quick --out $(BUILD)/quick_python --threads $(THREADS)
+$(BUILD)/quick_python/12_ranges.txt: $(BUILD)/12_sysid_from_logs
+	./$(BUILD)/12_sysid_from_logs --quick --out $(BUILD)/quick_python
+
+test-python: deps $(PY_LIB) $(BUILD)/python_reference
+	@if [ -z "$(PYTHON)" ] || ! $(PYTHON) -c 'import numpy' 2>/dev/null; then \
+	  echo "test-python: skipped: python3 with numpy not installed (apt-get install python3 python3-numpy)"; \
+	else $(MAKE) --no-print-directory $(BUILD)/quick_python/01_pure_sim.ckpt $(BUILD)/quick_python/12_ranges.txt && \
+	  S2R_BUILD=$(BUILD) $(PYTHON) python/tests/test_sim2real.py; fi
+
 # The quick start of the header's manual, cut out verbatim so the tests compile it.
 $(BUILD)/quickstart.c: sim2real.h | $(DEPS_STAMP)
 	awk '/^   #define SIM2REAL_IMPLEMENTATION/{f=1} f{sub(/^   /,""); print} f&&/^}/{exit}' $< > $@
@@ -130,7 +162,8 @@ THREADS ?= $(shell nproc 2>/dev/null || echo 1)
 # Its programs are built first, THREADS at a time, once the packages they
 # need are there.  tests/test_companions.sh checks that a companion header
 # misused (before sim2real.h, its implementation twice) stops compilation.
-TEST_BUILDS := $(BUILD)/test_main $(BUILD)/test_render $(BUILD)/cxx_check.o $(BUILD)/core_check $(EXAMPLES)
+TEST_BUILDS := $(BUILD)/test_main $(BUILD)/test_render $(BUILD)/cxx_check.o $(BUILD)/core_check $(EXAMPLES) \
+               $(PY_LIB) $(BUILD)/python_reference
 test: test-deps
 	@$(MAKE) --no-print-directory -j$(THREADS) --output-sync=target $(TEST_BUILDS)
 	./$(BUILD)/test_main
@@ -157,7 +190,7 @@ test: test-deps
 	./$(BUILD)/13_recipe_depth --adr --quick --out $(BUILD)/quick_push
 	./$(BUILD)/13_recipe_depth --privileged --quick --out $(BUILD)/quick_push
 	GRADE_REFERENCE_LIBRARY=$(BUILD)/sim2real.o THREADS=$(THREADS) sh tests/test_course.sh
-	@$(MAKE) --no-print-directory notebooks sanitize fuzz
+	@$(MAKE) --no-print-directory test-python notebooks sanitize fuzz
 
 # The notebooks (notebooks/*.ipynb), executed headless in recipe order with
 # Debian's Jupyter and Python kernel; the executed copies, with outputs, go to
@@ -278,8 +311,10 @@ answers: deps $(EXAMPLES)
 course: deps
 	sh course/kit.sh $(BUILD)/course/kit
 
-bench: deps $(BENCHES)
+bench: deps $(BENCHES) $(PY_LIB) $(BUILD)/python_reference
 	@for b in $(BENCHES); do ./$$b || exit 1; done
+	@if [ -n "$(PYTHON)" ] && $(PYTHON) -c 'import numpy' 2>/dev/null; then S2R_BUILD=$(BUILD) $(PYTHON) python/bench_steps.py; \
+	else echo "bench_steps: skipped: python3 with numpy not installed"; fi
 
 clean:
 	rm -rf $(BUILD)

@@ -1,0 +1,576 @@
+/* sim2real_flat.c - the flat C API of sim2real_flat.h, compiled with the
+   library's implementation into build/libsim2real.so (`make python`).
+
+   Flow: names to kinds (s2r_flat__robot, s2r_flat__task); an environment
+   is a backend (a simulator or a stand-in unit) with a task and the task's
+   scripted controller over it (s2r_flat_env_create); reset, step and the
+   batched forms drive the task's s2r_env; a policy is a checkpoint behind
+   a controller that stacks its own frame history (s2r_flat_policy_load).
+   Only sim2real.h's public API is used, and its error helper s2r__fail. */
+#define SIM2REAL_IMPLEMENTATION
+#include "../sim2real.h"
+#include "sim2real_flat.h"
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+struct s2r_flat_env {
+    s2r_robot_kind robot;
+    s2r_task_config task_config;
+    int            on_unit;         /* 1: `unit` is the backend, else `sim`   */
+    s2r_sim        sim;             /* the nominal or randomized simulator    */
+    s2r_real_robot unit;            /* a stand-in real unit                   */
+    s2r_task       task;
+    s2r_expert     expert;          /* the task's scripted controller         */
+    int            obs_dim, act_dim;
+    s2r_result     status;          /* the last batched call's, and its error: */
+    char           error[S2R_FLAT_ERROR_LEN];   /* each thread writes its own */
+};
+
+struct s2r_flat_policy {
+    s2r_policy             policy;
+    s2r_controller         sampler;     /* the policy acting, deterministic or not */
+    s2r_history_controller memory;      /* the sampler behind a frame history      */
+    s2r_controller         acting;      /* what act calls: memory's or the sampler */
+    int                    deterministic;
+    s2r_rng                rng;         /* sampled actions                         */
+    int                    obs_dim;     /* the task's raw observation              */
+};
+
+/* --- Names --------------------------------------------------------------------
+   Errors go through the core's s2r__fail (this file compiles the
+   implementation, as the examples' companion headers do): the message into
+   `error` when it is not NULL, control bytes shown as '?'. */
+
+static s2r_result s2r_flat__robot(const char* name, s2r_robot_kind* kind, char* error) {
+    *kind = s2r_robot_kind_find(name);
+    if (*kind == S2R_ROBOT_UR5E || *kind == S2R_ROBOT_PANDA) return S2R_OK;
+    return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "unknown robot \"%.31s\": the arms are ur5e and panda",
+                     name ? name : "(null)");
+}
+
+static s2r_result s2r_flat__task(const char* name, s2r_task_kind* kind, char* error) {
+    *kind = s2r_task_kind_find(name);
+    if (*kind != S2R_TASK_COUNT) return S2R_OK;
+    return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "unknown task \"%.31s\": the tasks are reach and push",
+                     name ? name : "(null)");
+}
+
+static void s2r_flat__copy_eval(const s2r_eval_result* r, s2r_flat_eval* out) {
+    out->episodes = r->episodes;
+    out->successes = r->successes;
+    out->diverged = r->diverged;
+    out->success_rate = r->success_rate;
+    out->success_lo = r->success_lo;
+    out->success_hi = r->success_hi;
+    out->mean_distance = r->mean_distance;
+    out->mean_return = r->mean_return;
+}
+
+const char* s2r_flat_version(void) { return SIM2REAL_VERSION; }
+int s2r_flat_api_version(void) { return S2R_FLAT_API_VERSION; }
+const char* s2r_flat_result_name(int code) { return s2r_result_string((s2r_result)code); }
+
+/* --- Environments ------------------------------------------------------------ */
+
+/* The backend: a simulator (randomized from `ranges` or the task's
+   defaults) or stand-in unit `unit`. */
+static s2r_result s2r_flat__backend(s2r_flat_env* e, s2r_task_kind kind, const char* simulator, const char* ranges,
+                             uint64_t unit, char* error) {
+    s2r_sim_config sc = s2r_task_sim_config(kind, e->robot);
+    int randomized = simulator && strcmp(simulator, "randomized") == 0;
+    s2r_result res;
+    if (simulator && strcmp(simulator, "unit") == 0) {
+        if (ranges && ranges[0])
+            return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "a ranges file is for the randomized simulator, "
+                             "not for a stand-in unit");
+        if ((res = s2r_real_robot_init_scene(&e->unit, e->robot, s2r_task_scene(kind), unit)) != S2R_OK)
+            return s2r__fail(error, res, "%s", e->unit.error);
+        e->on_unit = 1;
+        return S2R_OK;
+    }
+    if (!randomized && !(simulator && strcmp(simulator, "nominal") == 0))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "unknown simulator \"%.31s\": nominal, randomized or unit",
+                         simulator ? simulator : "(null)");
+    if (!randomized && ranges && ranges[0])
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "a ranges file is for the randomized simulator, "
+                         "not for the nominal one");
+    if (randomized) {
+        sc.randomization = s2r_task_randomization(kind);
+        if (ranges && ranges[0] && (res = s2r_randomization_load(&sc.randomization, ranges, error)) != S2R_OK)
+            return res;
+    }
+    if ((res = s2r_sim_init(&e->sim, &sc)) != S2R_OK) return s2r__fail(error, res, "%s", e->sim.error);
+    return S2R_OK;
+}
+
+static const s2r_backend* s2r_flat__env_backend(s2r_flat_env* e) {
+    return e->on_unit ? s2r_real_robot_backend(&e->unit) : s2r_sim_backend(&e->sim);
+}
+
+/* The backend, and the environment with it. */
+static void s2r_flat__free_backend(s2r_flat_env* e) {
+    if (e->on_unit) s2r_real_robot_free(&e->unit);
+    else s2r_sim_free(&e->sim);
+    S2R_FREE(e);
+}
+
+int s2r_flat_env_create(s2r_flat_env** out, const char* robot, const char* task, const char* simulator,
+                        const char* ranges, uint64_t unit, const double* camera, char* error) {
+    s2r_flat_env* e;
+    s2r_task_kind kind;
+    s2r_expert_config ec = s2r_expert_config_default();
+    const s2r_backend* b;
+    s2r_result res;
+    if (!out) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "env create: nowhere to put the environment");
+    *out = NULL;
+    if (!(e = (s2r_flat_env*)S2R_MALLOC(sizeof *e)))
+        return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "env create: out of memory");
+    memset(e, 0, sizeof *e);
+    if ((res = s2r_flat__robot(robot, &e->robot, error)) != S2R_OK || (res = s2r_flat__task(task, &kind, error)) != S2R_OK ||
+        (res = s2r_flat__backend(e, kind, simulator, ranges, unit, error)) != S2R_OK) {
+        S2R_FREE(e);
+        return res;
+    }
+    e->task_config = s2r_task_config_default(kind);
+    if (camera) {
+        if (!s2r_all_finite(camera, 3)) {
+            s2r_flat__free_backend(e);
+            return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "env create: the camera calibration is not finite");
+        }
+        s2r_task_config_set_camera(&e->task_config, camera);
+    }
+    b = s2r_flat__env_backend(e);
+    if ((res = s2r_task_init(&e->task, &e->task_config, b)) != S2R_OK) {
+        s2r__fail(error, res, "%s", e->task.error);
+    } else if ((res = s2r_expert_init(&e->expert, &ec, &e->task_config, b->info)) != S2R_OK) {
+        s2r__fail(error, res, "%s", e->expert.error);
+        s2r_task_free(&e->task);
+    }
+    if (res != S2R_OK) {
+        s2r_flat__free_backend(e);
+        return res;
+    }
+    e->obs_dim = e->task.env.obs_dim;
+    e->act_dim = e->task.env.act_dim;
+    *out = e;
+    return S2R_OK;
+}
+
+void s2r_flat_env_destroy(s2r_flat_env* env) {
+    if (!env) return;
+    s2r_expert_free(&env->expert);
+    s2r_task_free(&env->task);
+    s2r_flat__free_backend(env);
+}
+
+int s2r_flat_env_dims(const s2r_flat_env* env, int* obs_dim, int* act_dim, int* episode_steps, int* privileged_dim,
+                      char* error) {
+    if (!env || !obs_dim || !act_dim || !episode_steps || !privileged_dim)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "env dims: NULL environment or output");
+    *obs_dim = env->obs_dim;
+    *act_dim = env->act_dim;
+    *episode_steps = env->task.episode_steps;
+    *privileged_dim = env->on_unit ? 0 : S2R_PRIVILEGED_DIM;
+    return S2R_OK;
+}
+
+int s2r_flat_env_bounds(const s2r_flat_env* env, float* obs_low, float* obs_high, float* act_low, float* act_high,
+                        char* error) {
+    int i;
+    if (!env || !obs_low || !obs_high || !act_low || !act_high)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "env bounds: NULL environment or output");
+    for (i = 0; i < env->obs_dim; i++) {
+        obs_low[i] = -(float)INFINITY;
+        obs_high[i] = (float)INFINITY;
+    }
+    for (i = 0; i < env->act_dim; i++) {
+        act_low[i] = -1.0f;
+        act_high[i] = 1.0f;
+    }
+    return S2R_OK;
+}
+
+int s2r_flat_env_reset(s2r_flat_env* env, uint64_t seed, uint64_t episode, float* obs, char* error) {
+    s2r_rng rng = s2r_rng_make(seed, episode);
+    s2r_result res;
+    if (!env || !obs) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "env reset: NULL environment or observation");
+    if ((res = env->task.env.reset(env->task.env.self, &rng, obs)) != S2R_OK)
+        return s2r__fail(error, res, "reset: %s", env->task.error);
+    s2r_expert_reset(&env->expert);
+    return S2R_OK;
+}
+
+int s2r_flat_env_step(s2r_flat_env* env, const float* action, int act_len, float* obs, s2r_flat_step* out,
+                      char* error) {
+    s2r_step_result r;
+    s2r_result res;
+    if (!env || !action || !obs || !out)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "env step: NULL environment, action, observation or output");
+    if (act_len != env->act_dim)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "step: the action has %d values, the %s task on %s takes %d",
+                         act_len, s2r_task_kind_name(env->task.kind), s2r_robot_kind_name(env->robot), env->act_dim);
+    if ((res = env->task.env.step(env->task.env.self, action, obs, &r)) != S2R_OK)
+        return s2r__fail(error, res, "step: %s", env->task.error);
+    out->reward = r.reward;
+    out->terminated = r.terminated;
+    out->truncated = r.truncated;
+    out->success = r.success;
+    out->diverged = r.diverged;
+    out->distance = r.distance;
+    return S2R_OK;
+}
+
+int s2r_flat_env_privileged(const s2r_flat_env* env, float* out, int len, char* error) {
+    if (!env || !out) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "privileged: NULL environment or output");
+    if (env->on_unit)
+        return s2r__fail(error, S2R_ERR_UNSUPPORTED, "privileged: a stand-in unit's parameters are hidden "
+                         "(only a simulator knows its own)");
+    if (len != S2R_PRIVILEGED_DIM)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "privileged: room for %d values, need %d", len,
+                         S2R_PRIVILEGED_DIM);
+    s2r_sim_privileged(&env->sim, out);
+    return S2R_OK;
+}
+
+int s2r_flat_env_scripted_act(s2r_flat_env* env, const float* obs, float* action, char* error) {
+    s2r_result res;
+    if (!env || !obs || !action)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "scripted act: NULL environment, observation or action");
+    if ((res = s2r_expert_act(&env->expert, obs, NULL, action, NULL)) != S2R_OK)
+        return s2r__fail(error, res, "scripted controller: %s", env->expert.error);
+    return S2R_OK;
+}
+
+int s2r_flat_env_evaluate(s2r_flat_env* env, const s2r_flat_policy* policy, int episodes, uint64_t seed,
+                          s2r_flat_eval* out, char* error) {
+    s2r_controller c;
+    s2r_eval_result r;
+    s2r_result res;
+    if (!env || !out) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "evaluate: NULL environment or output");
+    c = policy ? s2r_policy_controller((s2r_policy*)&policy->policy) : s2r_expert_controller(&env->expert);
+    if ((res = s2r_evaluate(&c, &env->task, episodes, seed, &r, NULL)) != S2R_OK)
+        return s2r__fail(error, res, "%s", env->task.error);
+    s2r_flat__copy_eval(&r, out);
+    return S2R_OK;
+}
+
+/* --- Batched ------------------------------------------------------------------ */
+
+/* n >= 1 distinct environments of one size. */
+static s2r_result s2r_flat__check_many(s2r_flat_env* const* envs, int n, char* error) {
+    int i, k;
+    if (!envs || n < 1) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "batch: no environments");
+    for (i = 0; i < n; i++) {
+        if (!envs[i]) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "batch: environment %d is NULL", i);
+        if (envs[i]->obs_dim != envs[0]->obs_dim || envs[i]->act_dim != envs[0]->act_dim)
+            return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "batch: environment %d has sizes %d, %d; "
+                             "environment 0 %d, %d", i, envs[i]->obs_dim, envs[i]->act_dim, envs[0]->obs_dim,
+                             envs[0]->act_dim);
+        for (k = 0; k < i; k++)
+            if (envs[k] == envs[i])
+                return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "batch: environments %d and %d are the same", k, i);
+    }
+    return S2R_OK;
+}
+
+/* The first failure, in environment order. */
+static s2r_result s2r_flat__first_failure(s2r_flat_env* const* envs, int n, char* error) {
+    int i;
+    for (i = 0; i < n; i++)
+        if (envs[i]->status != S2R_OK)
+            return s2r__fail(error, (s2r_result)envs[i]->status, "environment %d: %s", i, envs[i]->error);
+    return S2R_OK;
+}
+
+static int s2r_flat__threads(int threads) {
+#ifdef _OPENMP
+    return threads > 0 ? threads : omp_get_max_threads();
+#else
+    (void)threads;
+    return 1;
+#endif
+}
+
+int s2r_flat_reset_many(s2r_flat_env* const* envs, int n, const uint64_t* seeds, const uint64_t* episodes,
+                        float* obs, int threads, char* error) {
+    int i, t = s2r_flat__threads(threads);
+    s2r_result res;
+    if ((res = s2r_flat__check_many(envs, n, error)) != S2R_OK) return res;
+    if (!seeds || !episodes || !obs)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "reset many: NULL seeds, episodes or observations");
+    (void)t;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(t) schedule(dynamic)
+#endif
+    for (i = 0; i < n; i++)
+        envs[i]->status = (s2r_result)s2r_flat_env_reset(envs[i], seeds[i], episodes[i],
+                                                         obs + (size_t)i * envs[0]->obs_dim, envs[i]->error);
+    return s2r_flat__first_failure(envs, n, error);
+}
+
+int s2r_flat_step_many(s2r_flat_env* const* envs, int n, const float* actions, float* obs, s2r_flat_step* out,
+                       int threads, char* error) {
+    int i, t = s2r_flat__threads(threads);
+    s2r_result res;
+    if ((res = s2r_flat__check_many(envs, n, error)) != S2R_OK) return res;
+    if (!actions || !obs || !out)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "step many: NULL actions, observations or outputs");
+    (void)t;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(t) schedule(dynamic)
+#endif
+    for (i = 0; i < n; i++)
+        envs[i]->status = (s2r_result)s2r_flat_env_step(envs[i], actions + (size_t)i * envs[0]->act_dim, envs[0]->act_dim,
+                                                        obs + (size_t)i * envs[0]->obs_dim, &out[i], envs[i]->error);
+    return s2r_flat__first_failure(envs, n, error);
+}
+
+/* --- Policies ----------------------------------------------------------------- */
+
+static s2r_result s2r_flat__sampler_act(void* self, const float* obs, float* action) {
+    s2r_flat_policy* fp = (s2r_flat_policy*)self;
+    return s2r_policy_act(&fp->policy, obs, action, fp->deterministic, &fp->rng);
+}
+
+int s2r_flat_policy_load(s2r_flat_policy** out, const char* path, uint64_t seed, char* error) {
+    s2r_flat_policy* fp;
+    int k, act_dim;
+    s2r_result res;
+    if (!out) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "policy load: nowhere to put the policy");
+    *out = NULL;
+    if (!path) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "policy load: no checkpoint path");
+    if (!(fp = (s2r_flat_policy*)S2R_MALLOC(sizeof *fp)))
+        return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "policy load: out of memory");
+    memset(fp, 0, sizeof *fp);
+    if ((res = s2r_policy_from_checkpoint(&fp->policy, path, error)) != S2R_OK) {
+        S2R_FREE(fp);
+        return res;
+    }
+    k = fp->policy.history;
+    act_dim = fp->policy.shape.act_dim;
+    fp->obs_dim = (fp->policy.shape.obs_dim - act_dim * k) / (k + 1);
+    fp->rng = s2r_rng_make(seed, 0);
+    fp->sampler = s2r_policy_controller(&fp->policy);
+    fp->sampler.self = fp;
+    fp->sampler.act = s2r_flat__sampler_act;
+    fp->acting = fp->sampler;
+    if (k > 0) {
+        if ((res = s2r_history_controller_init(&fp->memory, &fp->sampler, fp->obs_dim, act_dim, k)) != S2R_OK) {
+            s2r_policy_free(&fp->policy);
+            S2R_FREE(fp);
+            return s2r__fail(error, res, "policy load: %s: no memory for %d frames of history", path, k);
+        }
+        fp->acting = s2r_history_controller_get(&fp->memory);
+    }
+    *out = fp;
+    return S2R_OK;
+}
+
+void s2r_flat_policy_destroy(s2r_flat_policy* policy) {
+    if (!policy) return;
+    if (policy->policy.history > 0) s2r_history_controller_free(&policy->memory);
+    s2r_policy_free(&policy->policy);
+    S2R_FREE(policy);
+}
+
+int s2r_flat_policy_dims(const s2r_flat_policy* policy, int* obs_dim, int* act_dim, int* history, char* robot,
+                         char* task, char* error) {
+    int made_for;
+    if (!policy || !obs_dim || !act_dim || !history || !robot || !task)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "policy dims: NULL policy or output");
+    made_for = policy->policy.made_for;
+    *obs_dim = policy->obs_dim;
+    *act_dim = policy->policy.shape.act_dim;
+    *history = policy->policy.history;
+    snprintf(robot, 16, "%s", made_for > 0 ? s2r_robot_kind_name(s2r_made_for_robot(made_for)) : "unknown");
+    snprintf(task, 16, "%s", made_for > 0 ? s2r_task_kind_name(s2r_made_for_task(made_for)) : "unknown");
+    return S2R_OK;
+}
+
+int s2r_flat_policy_reset(s2r_flat_policy* policy, char* error) {
+    if (!policy) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "policy reset: NULL policy");
+    if (policy->acting.reset) policy->acting.reset(policy->acting.self);
+    return S2R_OK;
+}
+
+int s2r_flat_policy_act(s2r_flat_policy* policy, const float* obs, int obs_len, float* action, int deterministic,
+                        char* error) {
+    s2r_result res;
+    if (!policy || !obs || !action)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "policy act: NULL policy, observation or action");
+    if (obs_len != policy->obs_dim)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "policy act: the observation has %d values, the policy "
+                         "takes %d (made for another arm or task?)", obs_len, policy->obs_dim);
+    policy->deterministic = deterministic;
+    if ((res = policy->acting.act(policy->acting.self, obs, action)) != S2R_OK)
+        return s2r__fail(error, res, "policy act: %s", policy->policy.error);
+    return S2R_OK;
+}
+
+int s2r_flat_evaluate_sim_and_real(const s2r_flat_policy* policy, const char* robot, const char* task,
+                                   int episodes, uint64_t seed, uint64_t first_unit, int units,
+                                   s2r_flat_eval* sim, s2r_flat_eval* real, double* gap, char* error) {
+    s2r_robot_kind r;
+    s2r_task_kind k;
+    s2r_task_config tc;
+    s2r_controller c;
+    s2r_sim_real_eval e;
+    s2r_result res;
+    if (!policy || !sim || !real || !gap)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "evaluate sim and real: NULL policy or output");
+    if ((res = s2r_flat__robot(robot, &r, error)) != S2R_OK || (res = s2r_flat__task(task, &k, error)) != S2R_OK)
+        return res;
+    tc = s2r_task_config_default(k);
+    c = s2r_policy_controller((s2r_policy*)&policy->policy);
+    if ((res = s2r_evaluate_sim_and_real(&c, r, &tc, NULL, episodes, seed, first_unit, units, &e, error)) != S2R_OK)
+        return res;
+    s2r_flat__copy_eval(&e.sim, sim);
+    s2r_flat__copy_eval(&e.real, real);
+    gap[0] = e.gap;
+    gap[1] = e.gap_lo;
+    gap[2] = e.gap_hi;
+    return S2R_OK;
+}
+
+/* --- System identification ----------------------------------------------------- */
+
+/* The result of a run of `cfg`: its parameters by name, its verdict and errors into out. */
+static void s2r_flat__copy_sysid(const s2r_sysid_config* cfg, const s2r_sysid_result* r, s2r_flat_sysid* out) {
+    int i;
+    out->n_params = r->n_params < S2R_FLAT_SYSID_MAX ? r->n_params : S2R_FLAT_SYSID_MAX;
+    for (i = 0; i < out->n_params; i++) {
+        if (cfg->param[i].joint > 0)
+            snprintf(out->name[i], sizeof out->name[i], "%s[%d]", s2r_param_name(cfg->param[i].param), cfg->param[i].joint);
+        else
+            snprintf(out->name[i], sizeof out->name[i], "%s", s2r_param_name(cfg->param[i].param));
+        out->value[i] = r->value[i];
+        out->identifiable[i] = r->identifiable[i];
+    }
+    out->sweeps = r->sweeps;
+    out->relative_start = r->validation_relative_start;
+    out->relative = r->validation_relative;
+    snprintf(out->verdict, sizeof out->verdict, "%s", s2r_sysid_verdict_name(r->verdict));
+}
+
+/* Then, for push, the object on the unit in the push scene. */
+static s2r_result s2r_flat__identify_object(s2r_robot_kind robot, uint64_t unit, const s2r_identify_config* ic,
+                                            s2r_randomization* next, s2r_randomization* identified,
+                                            s2r_flat_sysid* out, char* error) {
+    s2r_real_robot real;
+    s2r_sysid_result r;
+    s2r_result res;
+    if ((res = s2r_real_robot_init_scene(&real, robot, S2R_SCENE_PUSH, unit)) != S2R_OK)
+        return s2r__fail(error, res, "%s", real.error);
+    res = s2r_identify_object(&real.backend, ic, out->camera_offset, next, identified, &r, error);
+    s2r_real_robot_free(&real);
+    if (res != S2R_OK) return res;
+    out->object = 1;
+    out->object_relative_start = r.validation_object_relative_start;
+    out->object_relative = r.validation_object_relative;
+    snprintf(out->object_verdict, sizeof out->object_verdict, "%s", s2r_sysid_verdict_name(r.verdict));
+    return S2R_OK;
+}
+
+int s2r_flat_identify_unit(const char* robot, const char* task, uint64_t unit, const char* training_ranges,
+                           int quick, const char* ranges_out, const char* identified_out, s2r_flat_sysid* out,
+                           char* error) {
+    s2r_robot_kind r;
+    s2r_task_kind k;
+    s2r_identify_config ic = s2r_identify_config_default();
+    s2r_randomization training, next, identified;
+    s2r_sysid_result result;
+    s2r_sysid_config fitted = s2r_sysid_config_default();   /* what s2r_identify_unit fits */
+    s2r_real_robot real;
+    s2r_result res;
+    if (!out) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "identify: NULL output");
+    memset(out, 0, sizeof *out);
+    if ((res = s2r_flat__robot(robot, &r, error)) != S2R_OK || (res = s2r_flat__task(task, &k, error)) != S2R_OK)
+        return res;
+    if (quick) {   /* examples/07_the_table.c's quick sizes */
+        ic.train = ic.valid = 1;
+        ic.samples = 50;
+        ic.sweeps = 2;
+        ic.strikes = 2;
+        ic.strikes_valid = 1;
+    }
+    training = s2r_task_randomization(k);
+    if (training_ranges && training_ranges[0] &&
+        (res = s2r_randomization_load(&training, training_ranges, error)) != S2R_OK)
+        return res;
+    if ((res = s2r_real_robot_init(&real, r, unit)) != S2R_OK) return s2r__fail(error, res, "%s", real.error);
+    res = s2r_identify_unit(&real.backend, &ic, &training, &next, &identified, &result, out->camera_offset, error);
+    s2r_real_robot_free(&real);
+    if (res != S2R_OK) return res;
+    s2r_flat__copy_sysid(&fitted, &result, out);
+    if (k == S2R_TASK_PUSH && (res = s2r_flat__identify_object(r, unit, &ic, &next, &identified, out, error)) != S2R_OK)
+        return res;
+    if (ranges_out && ranges_out[0] && (res = s2r_randomization_write(&next, ranges_out, error)) != S2R_OK) return res;
+    if (identified_out && identified_out[0] && (res = s2r_randomization_write(&identified, identified_out, error)) != S2R_OK)
+        return res;
+    return S2R_OK;
+}
+
+/* Fit `train` (validate on `valid`, or on nothing) with `model`; re-centre
+   `training` on the estimate into next, the estimate as fixed values into
+   identified. */
+static s2r_result s2r_flat__fit_logs(const s2r_sim_config* model, const s2r_trajectory_set* train,
+                                     const s2r_trajectory_set* valid, const s2r_randomization* training, int quick,
+                                     s2r_randomization* next, s2r_randomization* identified, s2r_flat_sysid* out,
+                                     char* error) {
+    s2r_sysid_config cfg = s2r_sysid_config_default();
+    s2r_sysid id;
+    s2r_sysid_result r;
+    s2r_result res;
+    cfg.known.p[S2R_PARAM_OBS_LATENCY] = training->p[S2R_PARAM_OBS_LATENCY];   /* logs see only the total delay */
+    cfg.max_sweeps = quick ? 3 : 12;
+    if ((res = s2r_sysid_init(&id, &cfg, model)) != S2R_OK) return s2r__fail(error, res, "%s", id.error);
+    if ((res = s2r_sysid_run(&id, train, valid, &r)) != S2R_OK || (res = s2r_sysid_recentre(&id, &r, training, next)) != S2R_OK ||
+        (res = s2r_sysid_fixed(&id, &r, identified)) != S2R_OK)
+        s2r__fail(error, res, "%s", id.error);
+    else
+        s2r_flat__copy_sysid(&cfg, &r, out);
+    s2r_sysid_free(&id);
+    return res;
+}
+
+int s2r_flat_identify_logs(const char* robot, const char* mjcf, const char* const* logs, int n_logs,
+                           const char* training_ranges, int quick, const char* ranges_out, const char* identified_out,
+                           s2r_flat_sysid* out, char* error) {
+    s2r_robot_kind r = S2R_ROBOT_CUSTOM;
+    s2r_sim_config model;
+    s2r_randomization training = s2r_randomization_default(), next, identified;
+    s2r_trajectory_set train, valid;
+    int i, n_train;
+    s2r_result res;
+    if (!out) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "identify from logs: NULL output");
+    memset(out, 0, sizeof *out);
+    if (!logs || n_logs < 1) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "identify from logs: no logs");
+    for (i = 0; i < n_logs; i++)
+        if (!logs[i]) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "identify from logs: log %d is NULL", i);
+    if (!(mjcf && mjcf[0]) && (res = s2r_flat__robot(robot, &r, error)) != S2R_OK) return res;
+    if (training_ranges && training_ranges[0] &&
+        (res = s2r_randomization_load(&training, training_ranges, error)) != S2R_OK)
+        return res;
+    model = s2r_sim_config_default(r);
+    if (r == S2R_ROBOT_CUSTOM) model.mjcf_path = mjcf;
+    n_train = n_logs > 1 ? n_logs - 1 : 1;
+    memset(&valid, 0, sizeof valid);
+    res = s2r_trajectory_set_load_csv(&train, logs, n_train, 0.02, error);   /* 50 Hz, as example 12 */
+    if (res == S2R_OK && n_logs > 1) res = s2r_trajectory_set_load_csv(&valid, logs + n_train, 1, 0.02, error);
+    if (res != S2R_OK) {
+        s2r_trajectory_set_free(&train);
+        s2r_trajectory_set_free(&valid);
+        return res;
+    }
+    res = s2r_flat__fit_logs(&model, &train, n_logs > 1 ? &valid : NULL, &training, quick, &next, &identified, out, error);
+    s2r_trajectory_set_free(&train);
+    s2r_trajectory_set_free(&valid);
+    if (res == S2R_OK && ranges_out && ranges_out[0]) res = s2r_randomization_write(&next, ranges_out, error);
+    if (res == S2R_OK && identified_out && identified_out[0]) res = s2r_randomization_write(&identified, identified_out, error);
+    return res;
+}

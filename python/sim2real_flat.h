@@ -1,0 +1,198 @@
+/* sim2real_flat.h - a flat C API over sim2real.h, for bindings (Python's
+   ctypes, other languages' foreign-function interfaces).
+
+   sim2real.h's objects are caller-allocated structs whose layout a binding
+   would have to mirror; here every object is an opaque handle made and
+   freed by the library, every argument a number, a string or a flat array,
+   and every function returns an s2r_result code (0 = S2R_OK, negative =
+   error) and writes a sentence saying what went wrong into `error` (a
+   buffer of S2R_FLAT_ERROR_LEN bytes, or NULL).  Nothing here crashes on a
+   NULL handle, a NULL array or an unknown name: each is an error code.
+
+   Built with sim2real.h's implementation into a shared library
+   (`make python`: build/libsim2real.so), which the Python package
+   python/sim2real/ loads.  The flow of a binding:
+
+       s2r_flat_env_create      a task (reach | push) on an arm (ur5e |
+                                panda) over a backend: the nominal
+                                simulator, a randomized one (a ranges file
+                                or the task's defaults) or stand-in unit N
+       s2r_flat_env_reset       episode `episode` of `seed`: the start, the
+                                target and the randomized draw of stream
+                                `episode` of `seed`, as s2r_evaluate's
+                                episode i is stream i of its seed
+       s2r_flat_env_step        one action in [-1, 1]^act_dim (clipped),
+                                the observation after it, reward, the end
+       s2r_flat_policy_load     a checkpoint saved in C (s2r_policy_save)
+       s2r_flat_policy_act      its action for one observation
+       s2r_flat_env_evaluate    C's own evaluation loop on the same task,
+                                for checking a binding's loop against
+
+   Observations and actions are float32 (what the learners use), in the
+   task's layout (sim2real.h: "Reach task", "Push task").  Determinism: the
+   same seeds and actions give bit-identical observations and rewards,
+   whatever the thread count of the batched calls. */
+#ifndef SIM2REAL_FLAT_H
+#define SIM2REAL_FLAT_H
+
+#include <stdint.h>
+
+/* The library's version, as its first line says; a binding refuses a
+   library of another version (or flat API) than it was written for. */
+#ifndef SIM2REAL_VERSION
+#define SIM2REAL_VERSION "0.1"
+#endif
+#define S2R_FLAT_API_VERSION 1   /* bumped whenever a signature below changes */
+#define S2R_FLAT_ERROR_LEN 256   /* bytes of every `error` buffer (S2R_ERROR_LEN) */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct s2r_flat_env s2r_flat_env;         /* a task over a backend    */
+typedef struct s2r_flat_policy s2r_flat_policy;   /* a policy from a checkpoint */
+
+/* What one step reports (s2r_step_result, flattened). */
+typedef struct s2r_flat_step {
+    float  reward;      /* this step's reward                                     */
+    int    terminated;  /* ended by the task (physics diverged, object fell off)    */
+    int    truncated;   /* ended by the time limit                                 */
+    int    success;     /* at the episode's end: success judged from ground truth  */
+    int    diverged;    /* the physics blew up; the episode ended                   */
+    double distance;    /* m, the task's measure (reach: flange-target; push:
+                           object-goal)                                            */
+} s2r_flat_step;
+
+/* What an evaluation reports (s2r_eval_result, flattened). */
+typedef struct s2r_flat_eval {
+    int    episodes, successes, diverged;
+    double success_rate, success_lo, success_hi;   /* Wilson 95 % interval     */
+    double mean_distance;                          /* m, at the end             */
+    double mean_return;                            /* sum of rewards per episode */
+} s2r_flat_eval;
+
+const char* s2r_flat_version(void);        /* SIM2REAL_VERSION             */
+int         s2r_flat_api_version(void);    /* S2R_FLAT_API_VERSION         */
+/* "S2R_ERR_CORRUPT" for a code; never NULL. */
+const char* s2r_flat_result_name(int code);
+
+/* --- Environments --------------------------------------------------------- */
+
+/* robot "ur5e" | "panda"; task "reach" | "push"; simulator "nominal" |
+   "randomized" | "unit".  ranges: a ranges file (s2r_randomization_write's
+   format) for "randomized", NULL or "" for the task's default ranges
+   (s2r_task_randomization); refused for the others.  unit: the stand-in
+   unit's seed for "unit" (its hidden parameters never leave the library).
+   camera: NULL, or a camera calibration [3] (m, subtracted from what the
+   camera perceives: s2r_task_config_set_camera), e.g. the offset
+   s2r_flat_identify_unit measured on that unit. */
+int  s2r_flat_env_create(s2r_flat_env** out, const char* robot, const char* task, const char* simulator,
+                         const char* ranges, uint64_t unit, const double* camera, char* error);
+void s2r_flat_env_destroy(s2r_flat_env* env);   /* NULL: nothing */
+/* Sizes: observation and action floats, policy steps per episode, floats
+   of s2r_flat_env_privileged (0 on a unit). */
+int  s2r_flat_env_dims(const s2r_flat_env* env, int* obs_dim, int* act_dim, int* episode_steps, int* privileged_dim,
+                       char* error);
+/* Bounds: observations are unbounded (-inf, inf), actions [-1, 1]. */
+int  s2r_flat_env_bounds(const s2r_flat_env* env, float* obs_low, float* obs_high, float* act_low, float* act_high,
+                         char* error);
+/* Start episode `episode` of `seed`; obs [obs_dim].  The scripted
+   controller starts its episode too. */
+int  s2r_flat_env_reset(s2r_flat_env* env, uint64_t seed, uint64_t episode, float* obs, char* error);
+/* act_len must be act_dim; NaN/Inf: S2R_ERR_INVALID_ARGUMENT and nothing
+   changes; a step before reset or after the episode ended: S2R_ERR_STATE. */
+int  s2r_flat_env_step(s2r_flat_env* env, const float* action, int act_len, float* obs, s2r_flat_step* out,
+                       char* error);
+/* The running episode's randomized parameters (s2r_sim_privileged: each in
+   units of its range), out [privileged_dim]; S2R_ERR_UNSUPPORTED on a unit,
+   whose parameters are hidden. */
+int  s2r_flat_env_privileged(const s2r_flat_env* env, float* out, int len, char* error);
+/* The scripted controller (s2r_expert) for the task: its action for obs. */
+int  s2r_flat_env_scripted_act(s2r_flat_env* env, const float* obs, float* action, char* error);
+/* C's evaluation (s2r_evaluate) on this environment's task: `episodes`
+   episodes of `seed` with the policy's deterministic action, or with the
+   scripted controller when policy is NULL.  Ends any running episode. */
+int  s2r_flat_env_evaluate(s2r_flat_env* env, const s2r_flat_policy* policy, int episodes, uint64_t seed,
+                           s2r_flat_eval* out, char* error);
+
+/* Batched: n distinct environments of the same sizes, reset or stepped in
+   one call, `threads` at a time (OpenMP; 0: all cores).  seeds, episodes
+   [n]; obs [n][obs_dim], actions [n][act_dim], out [n].  The first
+   failure is reported with its environment's index. */
+int  s2r_flat_reset_many(s2r_flat_env* const* envs, int n, const uint64_t* seeds, const uint64_t* episodes,
+                         float* obs, int threads, char* error);
+int  s2r_flat_step_many(s2r_flat_env* const* envs, int n, const float* actions, float* obs, s2r_flat_step* out,
+                        int threads, char* error);
+
+/* --- Policies --------------------------------------------------------------- */
+
+/* A checkpoint written by s2r_policy_save (examples' *.ckpt).  seed: the
+   stream of its sampled actions. */
+int  s2r_flat_policy_load(s2r_flat_policy** out, const char* path, uint64_t seed, char* error);
+void s2r_flat_policy_destroy(s2r_flat_policy* policy);   /* NULL: nothing */
+/* obs_dim: the task's observation it acts on (with frame history, the
+   raw one: the policy stacks its own frames); history: frames it stacks;
+   robot, task: what it was trained for ("unknown" when the checkpoint does
+   not say), each into 16 bytes. */
+int  s2r_flat_policy_dims(const s2r_flat_policy* policy, int* obs_dim, int* act_dim, int* history, char* robot,
+                          char* task, char* error);
+/* The start of an episode (forgets the frame history). */
+int  s2r_flat_policy_reset(s2r_flat_policy* policy, char* error);
+/* One action in [-1, 1]^act_dim for one observation: the mean when
+   deterministic, else mean + std * N(0, 1) from the policy's stream. */
+int  s2r_flat_policy_act(s2r_flat_policy* policy, const float* obs, int obs_len, float* action, int deterministic,
+                         char* error);
+/* Success in the nominal simulator and on stand-in units first_unit ..
+   first_unit + units - 1 (1..16), `episodes` each, and the gap with its
+   Newcombe 95 % interval (s2r_evaluate_sim_and_real): gap [3] = gap, lo, hi. */
+int  s2r_flat_evaluate_sim_and_real(const s2r_flat_policy* policy, const char* robot, const char* task,
+                                    int episodes, uint64_t seed, uint64_t first_unit, int units,
+                                    s2r_flat_eval* sim, s2r_flat_eval* real, double* gap, char* error);
+
+/* --- System identification ----------------------------------------------------- */
+
+/* What identifying a unit found (s2r_sysid_result, in part). */
+#define S2R_FLAT_SYSID_MAX 16   /* S2R_SYSID_MAX_PARAMS */
+typedef struct s2r_flat_sysid {
+    int    n_params;
+    char   name[S2R_FLAT_SYSID_MAX][24];   /* "kp", "action_latency", "kp[4]" ...        */
+    double value[S2R_FLAT_SYSID_MAX];      /* identified, in the parameter's draw unit   */
+    int    identifiable[S2R_FLAT_SYSID_MAX];
+    int    sweeps;                         /* coordinate-descent sweeps                  */
+    double relative_start, relative;       /* held-out error, fraction of the motion,
+                                              at the first guess and identified          */
+    char   verdict[16];                    /* "good", "acceptable", "block"              */
+    double camera_offset[3];               /* m, the camera calibration measured          */
+    int    object;                         /* push: 1 when the object was identified too */
+    double object_relative_start, object_relative;
+    char   object_verdict[16];
+} s2r_flat_sysid;
+
+/* Identify stand-in unit `unit` of `robot` through its backend, as the
+   recipe's table does (s2r_identify_unit; for push then s2r_identify_object):
+   excite, fit, validate, calibrate the camera.  training_ranges: the ranges
+   to re-centre (a file; NULL or "": the task's defaults); quick: the
+   examples' --quick sizes (one trajectory of 50 readings to fit, one held
+   out, 2 sweeps, 2 + 1 strikes: seconds instead of minutes, a rough
+   fit), else s2r_identify_config_default's.  ranges_out (NULL or "": not
+   written): the re-centred ranges, for a randomized environment to train
+   on; identified_out: the identified simulator as fixed values. */
+int  s2r_flat_identify_unit(const char* robot, const char* task, uint64_t unit, const char* training_ranges,
+                            int quick, const char* ranges_out, const char* identified_out, s2r_flat_sysid* out,
+                            char* error);
+
+/* The same from an arm's logs alone (CSV files in the manual's "Trajectory
+   files" format: t, command_J, q_J), as examples/12_sysid_from_logs.c does:
+   every log but the last fitted, the last held out for the verdict (a
+   single log is judged on itself, which flatters the fit); the model is
+   `robot`'s ("ur5e" | "panda") or, when mjcf is not NULL or "", that MJCF
+   file's.  training_ranges: NULL or "" for s2r_randomization_default;
+   quick: 3 sweeps instead of 12.  No camera, no object: logs hold joints. */
+int  s2r_flat_identify_logs(const char* robot, const char* mjcf, const char* const* logs, int n_logs,
+                            const char* training_ranges, int quick, const char* ranges_out, const char* identified_out,
+                            s2r_flat_sysid* out, char* error);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
