@@ -7,6 +7,7 @@
 #ifndef S2R_TEST_H
 #define S2R_TEST_H
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <math.h>
 
@@ -22,13 +23,18 @@ typedef struct test_case { const char* name; int (*fn)(void); } test_case;
 
 /* Run the cases whose name contains `only` (NULL: all), one line each;
    counts add to *passed and *failed. */
+/* Run the cases whose name holds `only` (NULL: all).  With S2R_TEST_TIMES
+   set in the environment, each line ends with the case's wall seconds, so
+   the slow ones can be found. */
 static void test_run(const test_case* cases, int count, const char* only, int* passed, int* failed) {
-    int i;
+    int i, times = getenv("S2R_TEST_TIMES") != NULL;
     for (i = 0; i < count; i++) {
         int bad;
+        double start = s2r_seconds();
         if (only && !strstr(cases[i].name, only)) continue;
         bad = cases[i].fn();
-        printf("%s %s\n", bad ? "FAIL" : "ok  ", cases[i].name);
+        if (times) printf("%s %s (%.1f s)\n", bad ? "FAIL" : "ok  ", cases[i].name, s2r_seconds() - start);
+        else printf("%s %s\n", bad ? "FAIL" : "ok  ", cases[i].name);
         fflush(stdout);
         if (bad) (*failed)++; else (*passed)++;
     }
