@@ -510,14 +510,21 @@ typedef struct s2r_env {
      - a physics timestep (<option timestep>) from S2R_TIMESTEP_MIN (0.1 ms)
        to S2R_TIMESTEP_MAX (10 ms); another is refused at load;
      - every arm joint is a limited hinge driven by one position actuator
-       (<general gaintype="fixed" biastype="affine">, forcelimited); the
-       actuators' order is the joint order (at most S2R_MAX_JOINTS);
+       (<general gaintype="fixed" biastype="affine">, forcelimited) of its
+       own; the actuators' order is the joint order (at most
+       S2R_MAX_JOINTS); every joint is an arm joint but the push object's
+       free joint (a joint no actuator drives is refused);
      - a site named "flange" marks the tool flange;
-     - optional: a mocap body "target" (the marker), a keyframe "home",
-       a <numeric name="s2r_velocity_limit"> with one rad/s value per joint
-       (default pi rad/s), and <numeric name="s2r_workspace"> with
-       "xlo ylo zlo xhi yhi zhi" in metres (default: a 0.3 m box centred
-       0.1 m below the flange at home).
+     - no body heavier than S2R_BODY_MASS_MAX (1000 kg);
+     - optional: a mocap body "target" (the marker), a keyframe "home"
+       inside the joint ranges (without one, home is every joint at 0,
+       which must then be inside them), a <numeric
+       name="s2r_velocity_limit"> with one rad/s value per joint (default
+       pi rad/s), and <numeric name="s2r_workspace"> with "xlo ylo zlo xhi
+       yhi zhi" in metres (default: a 0.3 m box centred 0.1 m below the
+       flange at home); a <numeric> with another number of values is
+       refused, not replaced by the default.
+     Each convention broken is S2R_ERR_MODEL at load, naming it.
 
    The push scene (S2R_SCENE_PUSH) adds, for the built-in arms, a pusher, a
    table and an object; the arm is mounted on the table, as UR and Franka
@@ -566,6 +573,13 @@ typedef struct s2r_env {
    built-in arms use 2 ms (4 ms in the push scene). */
 #define S2R_TIMESTEP_MIN 1e-4
 #define S2R_TIMESTEP_MAX 1e-2
+
+/* The heaviest body a model may have, kg: ten times S2R_PAYLOAD_MAX, far
+   beyond a link of the arms this library is for (the whole UR5e weighs
+   20.6 kg, the Panda about 18 kg), well before masses whose ratio to the
+   others makes MuJoCo's mass matrix singular (a 1e30 kg link loaded and
+   ran).  Refused at load, naming the body. */
+#define S2R_BODY_MASS_MAX 1000.0
 
 typedef enum s2r_scene {
     S2R_SCENE_ARM,      /* the arm alone, in free space (reach)                 */
@@ -642,7 +656,9 @@ S2RDEF s2r_result s2r_robot_load(s2r_robot* robot, s2r_robot_kind kind);
    pusher, table and object described above. */
 S2RDEF s2r_result s2r_robot_load_scene(s2r_robot* robot, s2r_robot_kind kind, s2r_scene scene);
 /* Load an arm from MJCF text in memory / from a file.  On a malformed model
-   the result is S2R_ERR_MODEL and robot->error holds MuJoCo's message. */
+   the result is S2R_ERR_MODEL and robot->error holds MuJoCo's message; a
+   path that is not a regular file (missing, a directory, a FIFO MuJoCo
+   would wait on) is S2R_ERR_IO naming it, before MuJoCo opens it. */
 S2RDEF s2r_result s2r_robot_load_xml(s2r_robot* robot, const char* xml);
 S2RDEF s2r_result s2r_robot_load_file(s2r_robot* robot, const char* path);
 S2RDEF void       s2r_robot_free(s2r_robot* robot);
@@ -1028,6 +1044,8 @@ S2RDEF s2r_result s2r_randomization_widen(s2r_randomization* r, double factor);
      range of a joint-wise parameter (s2r_joint_range): the parameter's own
      line must leave it on, and the joint's numbers are in its mode (a MODE
      on the joint's line must be that mode).  Joint lines cannot be 'off'.
+     A file does not know its arm: a simulator refuses ranges naming a
+     joint its arm does not have (kp[7] on the 6-joint UR5e).
      A table's joint ranges are the file's alone: those the struct held
      are dropped, so a file without NAME[J] lines leaves none.
    - The result is validated as a whole: entries the file does not name
@@ -1420,7 +1438,11 @@ S2RDEF const s2r_backend* s2r_sim_backend(s2r_sim* sim);
 S2RDEF s2r_result s2r_sim_set_randomization(s2r_sim* sim, const s2r_randomization* r);
 /* Use exactly this draw from the next reset on (kept by every reset) -
    e.g. a candidate during system identification.  Modes come from the
-   simulator's randomization: a parameter disabled there stays nominal. */
+   simulator's randomization: a parameter disabled there stays nominal.
+   A value those ranges apply must meet the bounds a ranges file meets
+   (s2r_param_range_check per joint and link; a timestep within half to
+   twice the model's and S2R_TIMESTEP_MIN .. MAX; latencies within
+   max_latency): else S2R_ERR_INVALID_ARGUMENT naming it, nothing pinned. */
 S2RDEF s2r_result s2r_sim_pin_draw(s2r_sim* sim, const s2r_sim_draw* draw);
 /* What a privileged critic sees (s2r_env.privileged, s2r_training.
    privileged_critic): the running episode's parameters, what only a
@@ -2465,7 +2487,8 @@ S2RDEF void s2r_dataset_free(s2r_dataset* d);
    obs_0 .. obs_{D-1} and act_0 .. act_{A-1} in any order, an optional
    `episode` column (kept out of the pairs), '#' comment lines - the raw
    observations of the task the demonstrations were recorded on (its
-   layout: s2r_reach / s2r_push) and the actions in [-1, 1].  Write: every
+   layout: s2r_reach / s2r_push) and the actions in [-1, 1] (another is
+   refused, naming its row and column).  Write: every
    pair, numbers that read back as the same floats; written whole or not at
    all.  Load / parse (d not initialised; free it after): errors name the
    file and line (S2R_ERR_PARSE, as for trajectory files, and numbers a
@@ -3404,6 +3427,13 @@ S2RDEF s2r_result s2r_excitation_make(const s2r_excitation_config* c, const s2r_
    A set may also hold the push scene's object (s2r_trajectory_set_add_object):
    where it was set down before trajectory i, at object0[2 i], and where
    the camera saw it at sample k, at object[2 (i n_samples + k)]. */
+/* Where a trajectory read from a file came from, for messages. */
+typedef struct s2r_trajectory_source {
+    char   file[S2R_PATH_LEN];   /* the name it was read under               */
+    int    line;                 /* its first row of numbers: the start pose */
+    double t0;                   /* s, that row's time (sample k: t0 + k T)  */
+} s2r_trajectory_source;
+
 typedef struct s2r_trajectory_set {
     int     n_joints;       /* joints per sample                                 */
     int     n_samples;      /* commands (= readings) per trajectory              */
@@ -3418,6 +3448,10 @@ typedef struct s2r_trajectory_set {
                                when the set holds no object                       */
     double* object;         /* [capacity][n_samples][2] m, perceived object (x, y),
                                less any camera correction the caller subtracted   */
+    s2r_trajectory_source* source;   /* [capacity] for sets read from files
+                               (s2r_trajectory_set_load_csv, _parse_csv), so
+                               errors found later name the file; NULL when
+                               recorded                                          */
     char    error[S2R_ERROR_LEN];
 } s2r_trajectory_set;
 
@@ -5414,10 +5448,16 @@ static mjModel* s2r__load_xml_string(const char* xml, char* error) {
     return model;
 }
 
-/* Read a <numeric> custom field of exactly `n` values; 0 if absent. */
-static int s2r__custom_numeric(const mjModel* m, const char* name, double* out, int n) {
+/* Read a <numeric> custom field of exactly `n` values: 1, or 0 if absent;
+   -1 with a message in error if it holds another number of values (a
+   convention half followed is refused, not replaced by the default). */
+static int s2r__custom_numeric(const mjModel* m, const char* name, double* out, int n, char* error) {
     int id = mj_name2id(m, mjOBJ_NUMERIC, name), i;
-    if (id < 0 || m->numeric_size[id] != n) return 0;
+    if (id < 0) return 0;
+    if (m->numeric_size[id] != n) {
+        s2r__fail(error, S2R_ERR_MODEL, "<numeric name='%s'> holds %d values; it needs %d", name, m->numeric_size[id], n);
+        return -1;
+    }
     for (i = 0; i < n; i++) out[i] = m->numeric_data[m->numeric_adr[id] + i];
     return 1;
 }
@@ -5426,14 +5466,19 @@ static int s2r__custom_numeric(const mjModel* m, const char* name, double* out, 
 static s2r_result s2r__robot_index_joints(s2r_robot* r) {
     const mjModel* m = r->model;
     s2r_arm_info* info = &r->info;
-    int a;
+    int a, b, j;
     if (m->nu < 1 || m->nu > S2R_MAX_JOINTS)
         return s2r__fail(r->error, S2R_ERR_MODEL, "the model has %d actuators; need 1..%d, one per arm joint", m->nu, S2R_MAX_JOINTS);
     for (a = 0; a < m->nu; a++) {
-        int j = m->actuator_trnid[2 * a];
-        const char* name = mj_id2name(m, mjOBJ_JOINT, j);
+        const char* name;
+        j = m->actuator_trnid[2 * a];
+        name = mj_id2name(m, mjOBJ_JOINT, j);
         if (m->actuator_trntype[a] != mjTRN_JOINT || m->jnt_type[j] != mjJNT_HINGE)
             return s2r__fail(r->error, S2R_ERR_MODEL, "actuator %d does not drive a hinge joint", a);
+        for (b = 0; b < a; b++)
+            if (m->actuator_trnid[2 * b] == j)
+                return s2r__fail(r->error, S2R_ERR_MODEL, "actuators %d and %d both drive joint '%s'; each arm joint needs "
+                                 "one of its own", b, a, name ? name : "?");
         if (!m->jnt_limited[j] || !m->actuator_forcelimited[a])
             return s2r__fail(r->error, S2R_ERR_MODEL, "joint '%s' needs a range and its actuator a forcerange", name ? name : "?");
         if (m->actuator_biastype[a] != mjBIAS_AFFINE)
@@ -5457,6 +5502,14 @@ static s2r_result s2r__robot_index_joints(s2r_robot* r) {
         info->link_mass[a] = m->body_mass[r->body[a]];
         info->velocity_limit[a] = 3.141592653589793;
     }
+    for (j = 0; j < m->njnt; j++) {   /* a joint no servo drives: the policy could not move it */
+        const char* name = mj_id2name(m, mjOBJ_JOINT, j);
+        for (a = 0; a < m->nu && m->actuator_trnid[2 * a] != j; a++) {}
+        if (a == m->nu && m->jnt_type[j] != mjJNT_FREE)
+            return s2r__fail(r->error, S2R_ERR_MODEL, "joint '%s' is driven by no actuator (%d joints, %d actuators); every "
+                             "joint but an object's free joint is an arm joint with its own position servo",
+                             name ? name : "?", m->njnt, m->nu);
+    }
     info->n_joints = m->nu;
     return S2R_OK;
 }
@@ -5465,7 +5518,7 @@ static s2r_result s2r__robot_index_joints(s2r_robot* r) {
 static s2r_result s2r__robot_index_rest(s2r_robot* r) {
     const mjModel* m = r->model;
     s2r_arm_info* info = &r->info;
-    int n = info->n_joints, target_body, key, b, j;
+    int n = info->n_joints, target_body, key, b, j, k;
     double flange[3];
     r->flange_site = mj_name2id(m, mjOBJ_SITE, "flange");
     if (r->flange_site < 0) return s2r__fail(r->error, S2R_ERR_MODEL, "the model has no site named 'flange'");
@@ -5473,17 +5526,27 @@ static s2r_result s2r__robot_index_rest(s2r_robot* r) {
     target_body = mj_name2id(m, mjOBJ_BODY, "target");
     r->target_mocap = target_body >= 0 ? m->body_mocapid[target_body] : -1;
     key = mj_name2id(m, mjOBJ_KEY, "home");
-    for (j = 0; j < n; j++)
+    for (j = 0; j < n; j++) {
         info->q_home[j] = key >= 0 ? m->key_qpos[key * m->nq + r->qpos_adr[j]] : 0.0;
-    s2r__custom_numeric(m, "s2r_velocity_limit", info->velocity_limit, n);
+        if (!(info->q_home[j] >= info->q_min[j] && info->q_home[j] <= info->q_max[j]))
+            return s2r__fail(r->error, S2R_ERR_MODEL, "%s: joint '%s' at %g rad is outside its range [%g, %g]",
+                             key >= 0 ? "keyframe 'home'" : "home (no keyframe 'home': every joint at 0)", info->joint_name[j],
+                             info->q_home[j], info->q_min[j], info->q_max[j]);
+    }
+    if (s2r__custom_numeric(m, "s2r_velocity_limit", info->velocity_limit, n, r->error) < 0) return S2R_ERR_MODEL;
     for (j = 0; j < n; j++)
         if (!(info->velocity_limit[j] > 0) || !isfinite(info->velocity_limit[j]))
             return s2r__fail(r->error, S2R_ERR_MODEL, "s2r_velocity_limit of joint %d is %g: need a finite speed > 0 rad/s", j + 1,
                              info->velocity_limit[j]);
     info->total_mass = 0;
-    for (b = 1; b < m->nbody; b++)
+    for (b = 1; b < m->nbody; b++) {
+        if (!(m->body_mass[b] <= S2R_BODY_MASS_MAX))
+            return s2r__fail(r->error, S2R_ERR_MODEL, "body '%s' has a mass of %g kg; at most %g kg",
+                             mj_id2name(m, mjOBJ_BODY, b) ? mj_id2name(m, mjOBJ_BODY, b) : "?", m->body_mass[b], S2R_BODY_MASS_MAX);
         if (m->body_mocapid[b] < 0) info->total_mass += m->body_mass[b];
-    if (!s2r__custom_numeric(m, "s2r_workspace", info->workspace_lo, 6)) {
+    }
+    if ((k = s2r__custom_numeric(m, "s2r_workspace", info->workspace_lo, 6, r->error)) < 0) return S2R_ERR_MODEL;
+    if (k == 0) {
         s2r_flange_fk(m, r->data, r->flange_site, info->q_home, n, flange);
         for (j = 0; j < 3; j++) {
             info->workspace_lo[j] = flange[j] - 0.15 - (j == 2 ? 0.1 : 0.0);
@@ -5543,7 +5606,7 @@ static s2r_result s2r__robot_index_push(s2r_robot* r) {
         return s2r__fail(r->error, S2R_ERR_MODEL, "push scene: contact <pair>s object-table and tip-object are needed");
     {   /* s2r_push_area is "xlo ylo xhi yhi" */
         double area[4];
-        if (!s2r__custom_numeric(m, "s2r_push_area", area, 4) || !s2r_all_finite(area, 4) || !(area[0] < area[2]) ||
+        if (s2r__custom_numeric(m, "s2r_push_area", area, 4, r->error) != 1 || !s2r_all_finite(area, 4) || !(area[0] < area[2]) ||
             !(area[1] < area[3]))
             return s2r__fail(r->error, S2R_ERR_MODEL, "push scene: <numeric name='s2r_push_area'> needs 'xlo ylo xhi yhi' "
                              "with lo < hi");
@@ -5623,10 +5686,16 @@ S2RDEF s2r_result s2r_robot_load_xml(s2r_robot* robot, const char* xml) {
     return s2r__robot_finish(robot, s2r__load_xml_string(xml, robot->error), S2R_ROBOT_CUSTOM);
 }
 
+static FILE* s2r__open_input(const char* path, long max_bytes, long* size, char* error);
+
 S2RDEF s2r_result s2r_robot_load_file(s2r_robot* robot, const char* path) {
+    FILE* f;
+    long size;
     S2R_ASSERT(robot);
     memset(robot, 0, sizeof *robot);
     if (!path) return s2r__fail(robot->error, S2R_ERR_INVALID_ARGUMENT, "MJCF path is NULL");
+    if (!(f = s2r__open_input(path, LONG_MAX, &size, robot->error))) return S2R_ERR_IO;   /* MuJoCo would wait on a FIFO */
+    fclose(f);
     return s2r__robot_finish(robot, s2r__load_xml(path, NULL, robot->error), S2R_ROBOT_CUSTOM);
 }
 
@@ -6637,11 +6706,11 @@ S2RDEF s2r_result s2r_randomization_parse(s2r_randomization* r, const char* text
     return S2R_OK;
 }
 
-/* Open a file the library reads, refusing what is not one before opening
-   it: a directory, and unless `pipes` a FIFO, device or socket (opening a
-   FIFO would wait for a writer); a regular file larger than `max_bytes`.
-   *size: the regular file's size in bytes, or -1 (a pipe). */
-static FILE* s2r__open_input(const char* path, int pipes, long max_bytes, long* size, char* error) {
+/* Open a file the library reads, refusing what is not a regular file
+   before opening it: a directory, a FIFO, device or socket (opening a FIFO
+   would wait for a writer), and a regular file larger than `max_bytes`.
+   *size: the file's size in bytes. */
+static FILE* s2r__open_input(const char* path, long max_bytes, long* size, char* error) {
     struct stat st;
     FILE* f;
     *size = -1;
@@ -6654,14 +6723,12 @@ static FILE* s2r__open_input(const char* path, int pipes, long max_bytes, long* 
         s2r__fail(error, S2R_ERR_IO, "'%s' is a directory, not a file", path);
         return NULL;
     }
-    if (!S_ISREG(st.st_mode) && !pipes) {
+    if (!S_ISREG(st.st_mode)) {
         s2r__fail(error, S2R_ERR_IO, "'%s' is not a regular file (a pipe, device or socket)", path);
         return NULL;
     }
-    if (S_ISREG(st.st_mode)) *size = (long)st.st_size;
-#else
-    *size = (long)st.st_size;
 #endif
+    *size = (long)st.st_size;
     if (*size > max_bytes) {
         s2r__fail(error, S2R_ERR_IO, "'%s' is %.0f bytes, more than the %ld this reader takes", path,
                   (double)st.st_size, max_bytes);
@@ -6671,12 +6738,12 @@ static FILE* s2r__open_input(const char* path, int pipes, long max_bytes, long* 
     return f;
 }
 
-/* Read a whole text file (at most max_bytes) into a
-   NUL-terminated buffer from S2R_MALLOC.  Reads in growing chunks, so
-   pipes work too.  A NUL byte in it is an error (not a text file). */
+/* Read a whole text file (at most max_bytes, a regular file) into a
+   NUL-terminated buffer from S2R_MALLOC, in growing chunks (a file may grow
+   while it is read).  A NUL byte in it is an error (not a text file). */
 static s2r_result s2r__read_text_file(const char* path, long max_bytes, char** text, char* error) {
     long size;
-    FILE* f = s2r__open_input(path, 1, max_bytes, &size, error);
+    FILE* f = s2r__open_input(path, max_bytes, &size, error);
     size_t len = 0, cap = 4096;
     char *buf, *grown, *nul;
     if (!f) return S2R_ERR_IO;
@@ -6723,6 +6790,7 @@ static s2r_result s2r__read_text_file(const char* path, long max_bytes, char** t
    and line; on error the table is empty. */
 typedef struct s2r__table {
     int     columns, rows, cap;
+    int     first_line;   /* the line of the first row of numbers                */
     int     increasing;   /* a column whose values must strictly increase, or -1 */
     double* v;            /* [rows][columns], in file column order              */
 } s2r__table;
@@ -6806,6 +6874,8 @@ static s2r_result s2r__table_parse(s2r__table* t, const char* text, const char* 
     s2r_result res = S2R_OK;
     memset(t, 0, sizeof *t);
     t->increasing = -1;
+    if ((unsigned char)text[0] == 0xEF && (unsigned char)text[1] == 0xBB && (unsigned char)text[2] == 0xBF)
+        text += 3;   /* a UTF-8 byte order mark, as spreadsheets write */
     while (*text && res == S2R_OK) {
         const char* end = strchr(text, '\n');
         size_t len = end ? (size_t)(end - text) : strlen(text);
@@ -6815,6 +6885,7 @@ static s2r_result s2r__table_parse(s2r__table* t, const char* text, const char* 
         else {
             if (len > 0 && text[len - 1] == '\r') len--;
             if (len > 0 && text[0] != '#') {
+                if (header && !t->first_line) t->first_line = number;
                 if (header) res = s2r__table_row(t, text, len, number, file, error);
                 else if ((res = s2r__table_header(t, text, len, name_column, context, file, error)) == S2R_OK && after_header)
                     res = after_header(context, t, file, error);
@@ -7244,7 +7315,12 @@ static int s2r__sim_delay_capacity(const s2r_sim* sim) {
 static s2r_result s2r__sim_check_randomization(const s2r_sim* sim, const s2r_randomization* r, char* error) {
     double worst;
     s2r_result res = s2r_randomization_check(r, error);
+    int k;
     if (res != S2R_OK) return res;
+    for (k = 0; k < r->n_joint_ranges; k++)
+        if (r->joint_range[k].joint > sim->robot.info.n_joints)
+            return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%s[%d]: the arm has %d joints",
+                             s2r_param_name(r->joint_range[k].param), r->joint_range[k].joint, sim->robot.info.n_joints);
     worst = s2r__range_hi(r, S2R_PARAM_ACTION_LATENCY);
     if (s2r__range_hi(r, S2R_PARAM_OBS_LATENCY) > worst) worst = s2r__range_hi(r, S2R_PARAM_OBS_LATENCY);
     worst += s2r__range_hi(r, S2R_PARAM_LATENCY_JITTER);
@@ -7253,9 +7329,10 @@ static s2r_result s2r__sim_check_randomization(const s2r_sim* sim, const s2r_ran
         s2r_dist_support(&r->p[S2R_PARAM_TIMESTEP].dist, &lo, &hi);
         lo = s2r_param_apply(&r->p[S2R_PARAM_TIMESTEP], dt, lo);
         hi = s2r_param_apply(&r->p[S2R_PARAM_TIMESTEP], dt, hi);
-        if (!(lo >= 0.5 * dt && hi <= 2 * dt))
+        if (!(lo >= 0.5 * dt && hi <= 2 * dt && lo >= S2R_TIMESTEP_MIN && hi <= S2R_TIMESTEP_MAX))
             return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "timestep: the range gives %g to %g s; the simulator "
-                             "takes half to twice its model's %g s", lo, hi, dt);
+                             "takes half to twice its model's %g s, within %g to %g s", lo, hi, dt,
+                             S2R_TIMESTEP_MIN, S2R_TIMESTEP_MAX);
     }
     if (s2r__range_hi(r, S2R_PARAM_CAMERA_LATENCY) > worst) worst = s2r__range_hi(r, S2R_PARAM_CAMERA_LATENCY);
     if (worst > sim->config.max_latency)
@@ -7338,7 +7415,7 @@ static void s2r__sim_sample_draw(const s2r_randomization* r, int n, s2r_rng* rng
             d->joint[p][j] = j > 0 && r->p[p].enabled ? s2r_dist_sample(&r->p[p].dist, rng) : d->value[p];
     }
     for (k = 0; k < r->n_joint_ranges; k++)
-        if (r->joint_range[k].joint <= n)
+        if (r->joint_range[k].joint <= n)   /* always, once the simulator has checked its ranges */
             d->joint[r->joint_range[k].param][r->joint_range[k].joint - 1] = s2r_dist_sample(&r->joint_range[k].dist, rng);
     for (j = 0; j < n; j++) {
         d->link_mass[j] = r->p[S2R_PARAM_LINK_MASS].enabled ? s2r_dist_sample(&r->p[S2R_PARAM_LINK_MASS].dist, rng)
@@ -7835,14 +7912,46 @@ S2RDEF s2r_result s2r_sim_set_randomization(s2r_sim* sim, const s2r_randomizatio
     return S2R_OK;
 }
 
+static s2r_result s2r__sim_check_draw(s2r_sim* sim, const s2r_sim_draw* d);
+
 S2RDEF s2r_result s2r_sim_pin_draw(s2r_sim* sim, const s2r_sim_draw* draw) {
+    s2r_result res;
     if (!draw || !s2r_all_finite(draw->value, S2R_PARAM_COUNT) || !s2r_all_finite(draw->link_mass, S2R_MAX_JOINTS) ||
         !s2r_all_finite(draw->qpos_bias, S2R_MAX_JOINTS) || !s2r_all_finite(draw->target_offset, 3) ||
         !s2r_all_finite(draw->object_com, 3) || !s2r_all_finite(draw->table_tilt, 2) ||
         (draw->per_joint && !s2r_all_finite(&draw->joint[0][0], S2R_PARAM_COUNT * S2R_MAX_JOINTS)))
         return s2r__fail(sim->error, S2R_ERR_INVALID_ARGUMENT, "draw is NULL or contains NaN/Inf");
+    if ((res = s2r__sim_check_draw(sim, draw)) != S2R_OK) return res;
     sim->draw = *draw;
     sim->pinned = sim->drawn = 1;
+    return S2R_OK;
+}
+
+/* A pinned draw meets the bounds a ranges file meets: every value the
+   simulator's ranges apply (joint by joint, link by link), taken as a range
+   fixed at that value, passes the check a randomization passes
+   (s2r__sim_check_randomization: signs, a timestep within half to twice the
+   model's and S2R_TIMESTEP_MIN .. MAX, latencies within max_latency). */
+static s2r_result s2r__sim_check_draw(s2r_sim* sim, const s2r_sim_draw* d) {
+    s2r_randomization fixed = sim->config.randomization;
+    s2r_result res;
+    char msg[S2R_ERROR_LEN];
+    int p, j, k, n = sim->robot.info.n_joints;
+    fixed.n_joint_ranges = 0;
+    for (p = 0; p < S2R_PARAM_COUNT; p++) fixed.p[p].dist = s2r_dist_fixed(d->value[p]);
+    if ((res = s2r__sim_check_randomization(sim, &fixed, msg)) != S2R_OK)
+        return s2r__fail(sim->error, res, "pinned draw: %s", msg);
+    for (j = 0; j < n; j++) {
+        fixed.p[S2R_PARAM_LINK_MASS].dist = s2r_dist_fixed(d->link_mass[j]);
+        if ((res = s2r_param_range_check(S2R_PARAM_LINK_MASS, &fixed.p[S2R_PARAM_LINK_MASS], msg)) != S2R_OK)
+            return s2r__fail(sim->error, res, "pinned draw, link %d: %s", j + 1, msg);
+        for (k = 0; d->per_joint && k < (int)(sizeof s2r__joint_wise / sizeof *s2r__joint_wise); k++) {
+            s2r_param q = s2r__joint_wise[k];
+            fixed.p[q].dist = s2r_dist_fixed(d->joint[q][j]);
+            if ((res = s2r_param_range_check(q, &fixed.p[q], msg)) != S2R_OK)
+                return s2r__fail(sim->error, res, "pinned draw, joint %d: %s", j + 1, msg);
+        }
+    }
     return S2R_OK;
 }
 
@@ -10562,7 +10671,11 @@ S2RDEF s2r_result s2r_dataset_parse_csv(s2r_dataset* d, const char* text, const 
         const double* row = t.v + (size_t)i * t.columns;
         for (k = 0; k < m.obs_dim; k++) obs[k] = (float)row[m.obs[k]];
         for (k = 0; k < m.act_dim; k++) act[k] = (float)row[m.act[k]];
-        if (s2r_dataset_append(d, obs, act) != S2R_OK)   /* a double beyond FLT_MAX */
+        for (k = 0; k < m.act_dim && fabs(row[m.act[k]]) <= 1; k++) {}
+        if (k < m.act_dim)
+            res = s2r__fail(error, S2R_ERR_PARSE, "%s: row %d of numbers: act_%d is %g; actions are in [-1, 1]",
+                            name, i + 1, k, row[m.act[k]]);
+        else if (s2r_dataset_append(d, obs, act) != S2R_OK)   /* a double beyond FLT_MAX */
             res = s2r__fail(error, S2R_ERR_PARSE, "%s: row %d of numbers holds one a float cannot hold", name, i + 1);
     }
     s2r__table_free(&t);
@@ -10904,7 +11017,7 @@ S2RDEF s2r_result s2r_policy_save(s2r_policy* p, const s2r_adam* opt,
 static s2r_result s2r__read_file(const char* path, unsigned char** data,
                                  size_t* n, char* error) {
     long size;
-    FILE* f = s2r__open_input(path, 0, S2R_FILE_MAX_BYTES, &size, error);
+    FILE* f = s2r__open_input(path, S2R_FILE_MAX_BYTES, &size, error);
     *data = NULL;
     if (!f) return S2R_ERR_IO;
     *data = (unsigned char*)S2R_MALLOC(size ? (size_t)size : 1);
@@ -12539,10 +12652,8 @@ static int s2r__training_callback(const s2r_ppo_stats* s, void* user) {
 
 /* Pick up a saved state when asked to (none yet: start afresh). */
 static s2r_result s2r__training_resume(const s2r_training* t, s2r_ppo* ppo, char* error) {
-    FILE* f;
     s2r_result res;
-    if (!t->resume || !t->state_path || !(f = fopen(t->state_path, "rb"))) return S2R_OK;
-    fclose(f);
+    if (!t->resume || !t->state_path || !s2r_file_exists(t->state_path)) return S2R_OK;   /* stat: a FIFO does not block */
     if ((res = s2r_ppo_load_state(ppo, t->state_path)) != S2R_OK) return s2r__fail(error, res, "%s", ppo->error);
     if (t->progress) printf("  [%s] resumed from %s at update %d/%d\n", t->label, t->state_path, ppo->update, ppo->num_updates);
     return S2R_OK;
@@ -12840,6 +12951,7 @@ S2RDEF void s2r_trajectory_set_free(s2r_trajectory_set* set) {
     if (set->qd) S2R_FREE(set->qd);
     if (set->object0) S2R_FREE(set->object0);
     if (set->object) S2R_FREE(set->object);
+    if (set->source) S2R_FREE(set->source);
     memset(set, 0, sizeof *set);
     memcpy(set->error, keep, sizeof keep);
 }
@@ -13031,30 +13143,63 @@ static int s2r__traj_first_bad(const s2r_trajectory_set* set, const double* a, i
     return -1;
 }
 
+static const char* s2r__traj_name(const s2r_trajectory_set* set, int i, char* name);
+
 S2RDEF s2r_result s2r_trajectory_set_check(const s2r_trajectory_set* set, int n_joints, char* error) {
     static const char* const names[3] = {"command", "measured q", "measured qd"};
     int i, a;
     if (!set || set->count < 1 || !set->q)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "the trajectory set is empty: record at least one trajectory");
     if (set->n_joints != n_joints)
-        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "the trajectories have %d joints, the arm %d",
-                         set->n_joints, n_joints);
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%s%sthe trajectories have %d joints (command_J, q_J), the arm %d",
+                         set->source ? set->source[0].file : "", set->source ? ": " : "", set->n_joints, n_joints);
     for (i = 0; i < set->count; i++) {
         const double* arrays[3];
+        char name[S2R_ERROR_LEN];
         arrays[0] = set->command; arrays[1] = set->q; arrays[2] = set->qd;
         if (!s2r_all_finite(set->q0 + (size_t)i * n_joints, n_joints))
-            return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "trajectory %d: start pose contains NaN or Inf", i);
+            return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%s: start pose contains NaN or Inf", s2r__traj_name(set, i, name));
         for (a = 0; a < 3; a++) {
             int x = s2r__traj_first_bad(set, arrays[a], i);
             const char* what = x >= 0 && isnan(arrays[a][s2r__traj_at(set, i, 0) + (size_t)x]) ? "NaN" : "Inf";
             if (x >= 0)
-                return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "trajectory %d, sample %d, joint %d: %s is %s", i,
+                return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%s, sample %d, joint %d: %s is %s", s2r__traj_name(set, i, name),
                                  x / n_joints, x % n_joints, names[a], what);
         }
         if (set->object && (!s2r_all_finite(set->object0 + 2 * (size_t)i, 2) ||
                             !s2r_all_finite(set->object + 2 * (size_t)i * set->n_samples, 2 * set->n_samples)))
-            return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "trajectory %d: an object position is NaN or Inf", i);
+            return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%s: an object position is NaN or Inf", s2r__traj_name(set, i, name));
     }
+    return S2R_OK;
+}
+
+/* "trajectory i", or for one read from a file "FILE, line N" (its first
+   row); name holds S2R_ERROR_LEN chars. */
+static const char* s2r__traj_name(const s2r_trajectory_set* set, int i, char* name) {
+    if (set->source) snprintf(name, S2R_ERROR_LEN, "%.180s, line %d", set->source[i].file, set->source[i].line);
+    else snprintf(name, S2R_ERROR_LEN, "trajectory %d", i);
+    return name;
+}
+
+/* The trajectories against the arm they will be replayed on: each start
+   pose and every command inside the joint ranges (a log of another arm,
+   or in degrees, or of commands of 1e300 rad, is refused naming where). */
+static s2r_result s2r__traj_check_arm(const s2r_trajectory_set* set, const s2r_arm_info* info, char* error) {
+    char name[S2R_ERROR_LEN];
+    int i, j, k, n = set->n_joints;
+    for (i = 0; i < set->count; i++)
+        for (k = -1; k < set->n_samples; k++)   /* -1: the start pose */
+            for (j = 0; j < n; j++) {
+                double v = k < 0 ? set->q0[(size_t)i * n + j] : set->command[s2r__traj_at(set, i, k) + (size_t)j];
+                if (v >= info->q_min[j] - 1e-9 && v <= info->q_max[j] + 1e-9) continue;
+                s2r__traj_name(set, i, name);
+                if (k < 0)
+                    return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%s: start pose q_%d = %g rad is outside the joint's "
+                                     "range [%g, %g]", name, j, v, info->q_min[j], info->q_max[j]);
+                return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%s: command_%d = %g rad at t = %g s is outside the "
+                                 "joint's range [%g, %g] (a log of another arm, or in degrees?)", name, j, v,
+                                 (set->source ? set->source[i].t0 : 0) + k * set->sample_period, info->q_min[j], info->q_max[j]);
+            }
     return S2R_OK;
 }
 
@@ -13218,8 +13363,15 @@ static s2r_result s2r__logs_to_set(s2r_trajectory_set* set, const s2r__log* logs
         s2r_trajectory_set_free(set);
         return res;
     }
+    if (!(set->source = (s2r_trajectory_source*)s2r__calloc((size_t)count, sizeof *set->source))) {
+        s2r_trajectory_set_free(set);
+        return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "trajectory files: no memory for %d names", count);
+    }
     for (i = 0; i < count; i++) {
         char why[S2R_ERROR_LEN];
+        snprintf(set->source[i].file, sizeof set->source[i].file, "%s", names[i]);
+        set->source[i].line = logs[i].t.first_line;
+        set->source[i].t0 = logs[i].t.v[logs[i].col_t];
         s2r__log_resample(&logs[i], set, i);
         set->count = i + 1;
         if (s2r_trajectory_set_check(set, set->n_joints, why) != S2R_OK) {   /* e.g. 1e308 - -1e308 */
@@ -13825,6 +13977,7 @@ static double s2r__sysid_objective(s2r_sysid* id, const double* values, const s2
 
 /* Candidate values finite and inside their bounds; the set usable. */
 static s2r_result s2r__sysid_check_call(s2r_sysid* id, const double* values, const s2r_trajectory_set* set) {
+    s2r_result res;
     int i;
     if (!values) return s2r__fail(id->error, S2R_ERR_INVALID_ARGUMENT, "values are NULL");
     for (i = 0; i < id->config.n_params; i++) {
@@ -13839,7 +13992,8 @@ static s2r_result s2r__sysid_check_call(s2r_sysid* id, const double* values, con
     if (set && set->object && id->sim.robot.info.scene != S2R_SCENE_PUSH)
         return s2r__fail(id->error, S2R_ERR_INVALID_ARGUMENT, "the trajectories hold an object; the model has none "
                          "(fit with the push scene: s2r_task_sim_config)");
-    return s2r_trajectory_set_check(set, id->sim.robot.info.n_joints, id->error);
+    if ((res = s2r_trajectory_set_check(set, id->sim.robot.info.n_joints, id->error)) != S2R_OK) return res;
+    return s2r__traj_check_arm(set, &id->sim.robot.info, id->error);
 }
 
 S2RDEF s2r_result s2r_sysid_loss(s2r_sysid* id, const double* values, const s2r_trajectory_set* set, double* loss) {
@@ -15011,7 +15165,7 @@ static void s2r__sysid_print_flat(const s2r_sysid* id, const s2r_sysid_result* r
 }
 
 S2RDEF void s2r_sysid_print(const s2r_sysid* id, const s2r_sysid_result* result) {
-    int i, j;
+    int i, j, held_out = !isnan(result->validation_mse_start);   /* NaN: run without validation trajectories */
     printf("  %-15s %-9s %9s %9s %9s %19s %11s %10s\n", "parameter", "unit", "start", "value", "std err", "bounds",
            "sensitivity", "range +-");
     for (i = 0; i < result->n_params; i++) {
@@ -15031,17 +15185,24 @@ S2RDEF void s2r_sysid_print(const s2r_sysid* id, const s2r_sysid_result* result)
            result->polish_distance);
     printf("  standard errors from %.0f effectively independent residuals\n", result->effective_samples);
     if (result->n_directions > 0) s2r__sysid_print_flat(id, result);
-    if (!isnan(result->validation_object_motion))
+    if (!isnan(result->validation_object_motion) && held_out)
         printf("  object: held-out mean squared error %.3e -> %.3e m^2, camera floor %.3e: %.1f %% -> %.1f %% of "
                "its motion\n", result->validation_object_mse_start, result->validation_object_mse, result->validation_object_floor,
                100 * result->validation_object_relative_start, 100 * result->validation_object_relative);
-    printf("  held-out error per joint (rms, %% of the joint's motion):");
+    else if (!isnan(result->validation_object_motion))
+        printf("  object: on the fitted data mean squared error %.3e m^2, camera floor %.3e: %.1f %% of its motion\n",
+               result->validation_object_mse, result->validation_object_floor, 100 * result->validation_object_relative);
+    printf("  %s error per joint (rms, %% of the joint's motion):", held_out ? "held-out" : "fitted data's");
     for (j = 0; j < id->sim.robot.info.n_joints && !isnan(result->joint_rms[j]); j++)
         printf(" %.2g mrad %.1f%%%s", 1000 * result->joint_rms[j], 100 * result->joint_relative[j], result->joint_misfit[j] ? " (misfit)" : "");
-    printf("\n  validation MSE %.3e -> %.3e rad^2, %.1f %% -> %.1f %% of the motion: %s (every parameter at its lower "
-           "bound: %.1f %%, upper: %.1f %%)\n", result->validation_mse_start, result->validation_mse, 100 * result->validation_relative_start,
-           100 * result->validation_relative, s2r_sysid_verdict_name(result->verdict), 100 * result->validation_relative_corner[0],
-           100 * result->validation_relative_corner[1]);
+    if (held_out)
+        printf("\n  validation MSE %.3e -> %.3e rad^2, %.1f %% -> %.1f %% of the motion", result->validation_mse_start,
+               result->validation_mse, 100 * result->validation_relative_start, 100 * result->validation_relative);
+    else   /* no held-out trajectories: nothing to compare the start values on */
+        printf("\n  no held-out trajectories: on the fitted data MSE %.3e rad^2, %.1f %% of the motion (flattering)",
+               result->validation_mse, 100 * result->validation_relative);
+    printf(": %s (every parameter at its lower bound: %.1f %%, upper: %.1f %%)\n", s2r_sysid_verdict_name(result->verdict),
+           100 * result->validation_relative_corner[0], 100 * result->validation_relative_corner[1]);
     for (j = 0; j < id->sim.robot.info.n_joints; j++)
         if (result->joint_misfit[j])
             printf("  joint %d is not followed: the shared parameters cannot hold it; fit its own kp, kv, damping, "
