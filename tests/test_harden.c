@@ -835,6 +835,17 @@ static int test_null_rule(void) {
     CHECK(s2r_backend_ground_truth(&sim.backend, NULL) == S2R_ERR_INVALID_ARGUMENT);
     CHECK(s2r_backend_command(&sim.backend, NULL) == S2R_ERR_INVALID_ARGUMENT);
     CHECK(s2r_reach_reset(&reach, NULL, NULL) == S2R_ERR_INVALID_ARGUMENT);
+    {   /* a NULL action is NULL, not "NaN or Inf"; a NULL observation or result is an error, not a crash */
+        float obs[64], act[S2R_MAX_JOINTS] = {0};
+        s2r_step_result res;
+        CHECK(s2r_reach_reset(&reach, &rng, obs) == S2R_OK);
+        CHECK(s2r_reach_step(&reach, NULL, obs, &res) == S2R_ERR_INVALID_ARGUMENT);
+        CHECKF(strstr(reach.error, "action is NULL") && !strstr(reach.error, "NaN"), "%s", reach.error);
+        CHECK(s2r_reach_step(&reach, act, NULL, &res) == S2R_ERR_INVALID_ARGUMENT && strstr(reach.error, "obs is NULL"));
+        CHECK(s2r_reach_step(&reach, act, obs, NULL) == S2R_ERR_INVALID_ARGUMENT && strstr(reach.error, "out is NULL"));
+        CHECK(s2r_reach_step(&reach, act, obs, &res) == S2R_OK);   /* the episode goes on */
+        CHECK(s2r_file_write_all("build/test_null.tmp", NULL, 10, error) == S2R_ERR_INVALID_ARGUMENT && strstr(error, "data is NULL"));
+    }
     CHECK(s2r_task_init(&task, NULL, &sim.backend) == S2R_ERR_INVALID_ARGUMENT);
     CHECK(s2r_policy_init(&p, &shape, -0.5f, 10.0f, &rng) == S2R_OK);
     CHECK(s2r_policy_act(&p, NULL, NULL, 1, NULL) == S2R_ERR_INVALID_ARGUMENT);
