@@ -187,12 +187,21 @@
    The library never calls exit() or abort(); S2R_ASSERT guards only
    against programmer errors such as a NULL object.
 
-   The NULL rule.  The object a function works on (its first argument: the
-   sim, the policy, the task, ...) must not be NULL - S2R_ASSERT.  Every
-   other pointer (configs, buffers, paths, controllers, backends) is
-   checked: NULL is S2R_ERR_INVALID_ARGUMENT with a message in the object's
-   error (or `error`), unless its comment documents NULL as a choice (a
-   NULL start pose is home, a NULL rng keeps the draw, ...).
+   The NULL rule.  The object a function works on (its first argument,
+   whose type names the function: the s2r_sim of s2r_sim_*, the policy of
+   s2r_policy_*, the delay line of s2r_delay_*, ...) must not be NULL -
+   S2R_ASSERT (a free function given NULL does nothing).  Every other
+   pointer (configs, buffers, paths, controllers, backends) is checked: in
+   a function that returns s2r_result, NULL is S2R_ERR_INVALID_ARGUMENT with
+   a message in the object's error (or `error`), unless its comment
+   documents NULL as a choice (a NULL start pose is home, a NULL rng keeps
+   the draw, a NULL `error` drops the message, ...).  A function that
+   returns no s2r_result (the hot path's and the maths' pieces: delay
+   lines, noise, network passes, GAE, inverse kinematics, intervals) has no
+   error to give: a NULL buffer there is a programmer error, S2R_ASSERT as
+   for the object; a name lookup (*_find) answers "not found".  A test
+   calls every public function with each pointer NULL in turn
+   (tests/test_null_rule.c).
 
    MuJoCo's own fatal errors (mju_error: out of memory, a model it cannot
    take, an overflowing stack) end the process in MuJoCo 2.2.2 after
@@ -512,14 +521,21 @@ typedef struct s2r_env {
      - a physics timestep (<option timestep>) from S2R_TIMESTEP_MIN (0.1 ms)
        to S2R_TIMESTEP_MAX (10 ms); another is refused at load;
      - every arm joint is a limited hinge driven by one position actuator
-       (<general gaintype="fixed" biastype="affine">, forcelimited); the
-       actuators' order is the joint order (at most S2R_MAX_JOINTS);
+       (<general gaintype="fixed" biastype="affine">, forcelimited) of its
+       own; the actuators' order is the joint order (at most
+       S2R_MAX_JOINTS); every joint is an arm joint but the push object's
+       free joint (a joint no actuator drives is refused);
      - a site named "flange" marks the tool flange;
-     - optional: a mocap body "target" (the marker), a keyframe "home",
-       a <numeric name="s2r_velocity_limit"> with one rad/s value per joint
-       (default pi rad/s), and <numeric name="s2r_workspace"> with
-       "xlo ylo zlo xhi yhi zhi" in metres (default: a 0.3 m box centred
-       0.1 m below the flange at home).
+     - no body heavier than S2R_BODY_MASS_MAX (1000 kg);
+     - optional: a mocap body "target" (the marker), a keyframe "home"
+       inside the joint ranges (without one, home is every joint at 0,
+       which must then be inside them), a <numeric
+       name="s2r_velocity_limit"> with one rad/s value per joint (default
+       pi rad/s), and <numeric name="s2r_workspace"> with "xlo ylo zlo xhi
+       yhi zhi" in metres (default: a 0.3 m box centred 0.1 m below the
+       flange at home); a <numeric> with another number of values is
+       refused, not replaced by the default.
+     Each convention broken is S2R_ERR_MODEL at load, naming it.
 
    The push scene (S2R_SCENE_PUSH) adds, for the built-in arms, a pusher, a
    table and an object; the arm is mounted on the table, as UR and Franka
@@ -568,6 +584,13 @@ typedef struct s2r_env {
    built-in arms use 2 ms (4 ms in the push scene). */
 #define S2R_TIMESTEP_MIN 1e-4
 #define S2R_TIMESTEP_MAX 1e-2
+
+/* The heaviest body a model may have, kg: ten times S2R_PAYLOAD_MAX, far
+   beyond a link of the arms this library is for (the whole UR5e weighs
+   20.6 kg, the Panda about 18 kg), well before masses whose ratio to the
+   others makes MuJoCo's mass matrix singular (a 1e30 kg link loaded and
+   ran).  Refused at load, naming the body. */
+#define S2R_BODY_MASS_MAX 1000.0
 
 typedef enum s2r_scene {
     S2R_SCENE_ARM,      /* the arm alone, in free space (reach)                 */
@@ -644,7 +667,9 @@ S2RDEF s2r_result s2r_robot_load(s2r_robot* robot, s2r_robot_kind kind);
    pusher, table and object described above. */
 S2RDEF s2r_result s2r_robot_load_scene(s2r_robot* robot, s2r_robot_kind kind, s2r_scene scene);
 /* Load an arm from MJCF text in memory / from a file.  On a malformed model
-   the result is S2R_ERR_MODEL and robot->error holds MuJoCo's message. */
+   the result is S2R_ERR_MODEL and robot->error holds MuJoCo's message; a
+   path that is not a regular file (missing, a directory, a FIFO MuJoCo
+   would wait on) is S2R_ERR_IO naming it, before MuJoCo opens it. */
 S2RDEF s2r_result s2r_robot_load_xml(s2r_robot* robot, const char* xml);
 S2RDEF s2r_result s2r_robot_load_file(s2r_robot* robot, const char* path);
 S2RDEF void       s2r_robot_free(s2r_robot* robot);
@@ -1030,6 +1055,8 @@ S2RDEF s2r_result s2r_randomization_widen(s2r_randomization* r, double factor);
      range of a joint-wise parameter (s2r_joint_range): the parameter's own
      line must leave it on, and the joint's numbers are in its mode (a MODE
      on the joint's line must be that mode).  Joint lines cannot be 'off'.
+     A file does not know its arm: a simulator refuses ranges naming a
+     joint its arm does not have (kp[7] on the 6-joint UR5e).
      A table's joint ranges are the file's alone: those the struct held
      are dropped, so a file without NAME[J] lines leaves none.
    - The result is validated as a whole: entries the file does not name
@@ -1422,7 +1449,11 @@ S2RDEF const s2r_backend* s2r_sim_backend(s2r_sim* sim);
 S2RDEF s2r_result s2r_sim_set_randomization(s2r_sim* sim, const s2r_randomization* r);
 /* Use exactly this draw from the next reset on (kept by every reset) -
    e.g. a candidate during system identification.  Modes come from the
-   simulator's randomization: a parameter disabled there stays nominal. */
+   simulator's randomization: a parameter disabled there stays nominal.
+   A value those ranges apply must meet the bounds a ranges file meets
+   (s2r_param_range_check per joint and link; a timestep within half to
+   twice the model's and S2R_TIMESTEP_MIN .. MAX; latencies within
+   max_latency): else S2R_ERR_INVALID_ARGUMENT naming it, nothing pinned. */
 S2RDEF s2r_result s2r_sim_pin_draw(s2r_sim* sim, const s2r_sim_draw* draw);
 /* What a privileged critic sees (s2r_env.privileged, s2r_training.
    privileged_critic): the running episode's parameters, what only a
@@ -2467,7 +2498,8 @@ S2RDEF void s2r_dataset_free(s2r_dataset* d);
    obs_0 .. obs_{D-1} and act_0 .. act_{A-1} in any order, an optional
    `episode` column (kept out of the pairs), '#' comment lines - the raw
    observations of the task the demonstrations were recorded on (its
-   layout: s2r_reach / s2r_push) and the actions in [-1, 1].  Write: every
+   layout: s2r_reach / s2r_push) and the actions in [-1, 1] (another is
+   refused, naming its row and column).  Write: every
    pair, numbers that read back as the same floats; written whole or not at
    all.  Load / parse (d not initialised; free it after): errors name the
    file and line (S2R_ERR_PARSE, as for trajectory files, and numbers a
@@ -3433,6 +3465,13 @@ S2RDEF s2r_result s2r_excitation_make(const s2r_excitation_config* c, const s2r_
    A set may also hold the push scene's object (s2r_trajectory_set_add_object):
    where it was set down before trajectory i, at object0[2 i], and where
    the camera saw it at sample k, at object[2 (i n_samples + k)]. */
+/* Where a trajectory read from a file came from, for messages. */
+typedef struct s2r_trajectory_source {
+    char   file[S2R_PATH_LEN];   /* the name it was read under               */
+    int    line;                 /* its first row of numbers: the start pose */
+    double t0;                   /* s, that row's time (sample k: t0 + k T)  */
+} s2r_trajectory_source;
+
 typedef struct s2r_trajectory_set {
     int     n_joints;       /* joints per sample                                 */
     int     n_samples;      /* commands (= readings) per trajectory              */
@@ -3447,6 +3486,10 @@ typedef struct s2r_trajectory_set {
                                when the set holds no object                       */
     double* object;         /* [capacity][n_samples][2] m, perceived object (x, y),
                                less any camera correction the caller subtracted   */
+    s2r_trajectory_source* source;   /* [capacity] for sets read from files
+                               (s2r_trajectory_set_load_csv, _parse_csv), so
+                               errors found later name the file; NULL when
+                               recorded                                          */
     char    error[S2R_ERROR_LEN];
 } s2r_trajectory_set;
 
@@ -4859,6 +4902,7 @@ S2RDEF s2r_result s2r_file_create(s2r_file* file, const char* path, char* error)
 }
 
 S2RDEF void s2r_file_discard(s2r_file* file) {
+    S2R_ASSERT(file);
     if (!file->f) return;
     fclose(file->f);
     file->f = NULL;
@@ -4866,6 +4910,7 @@ S2RDEF void s2r_file_discard(s2r_file* file) {
 }
 
 S2RDEF s2r_result s2r_file_commit(s2r_file* file, char* error) {
+    S2R_ASSERT(file);
     int ok;
     if (!file->f) return s2r__fail(error, S2R_ERR_STATE, "%s: not open", file->path);
     ok = !ferror(file->f);
@@ -4888,6 +4933,8 @@ S2RDEF s2r_result s2r_file_commit(s2r_file* file, char* error) {
 }
 
 S2RDEF s2r_result s2r_file_write_all(const char* path, const void* data, size_t n, char* error) {
+    if (!data)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "s2r_file_write_all: data is NULL");
     s2r_file file;
     s2r_result res = s2r_file_create(&file, path, error);
     if (res != S2R_OK) return res;
@@ -4943,6 +4990,7 @@ S2RDEF s2r_rng s2r_rng_make(uint64_t seed, uint64_t stream) {
 }
 
 S2RDEF uint64_t s2r_rng_u64(s2r_rng* rng) {
+    S2R_ASSERT(rng);
     uint64_t* s = rng->s;
     uint64_t result = s2r__rotl(s[1] * 5, 7) * 9;
     uint64_t t = s[1] << 17;
@@ -4953,14 +5001,17 @@ S2RDEF uint64_t s2r_rng_u64(s2r_rng* rng) {
 }
 
 S2RDEF double s2r_rng_uniform(s2r_rng* rng) {
+    S2R_ASSERT(rng);
     return (double)(s2r_rng_u64(rng) >> 11) * (1.0 / 9007199254740992.0);
 }
 
 S2RDEF double s2r_rng_range(s2r_rng* rng, double lo, double hi) {
+    S2R_ASSERT(rng);
     return lo + (hi - lo) * s2r_rng_uniform(rng);
 }
 
 S2RDEF double s2r_rng_normal(s2r_rng* rng) {
+    S2R_ASSERT(rng);
     /* Box-Muller; one draw per call so the stream position never depends on
        a cached spare. */
     double u1 = 1.0 - s2r_rng_uniform(rng); /* (0, 1] */
@@ -4969,11 +5020,13 @@ S2RDEF double s2r_rng_normal(s2r_rng* rng) {
 }
 
 S2RDEF int s2r_rng_int(s2r_rng* rng, int n) {
+    S2R_ASSERT(rng);
     S2R_ASSERT(n > 0);
     return (int)(s2r_rng_u64(rng) % (uint64_t)n);
 }
 
 S2RDEF s2r_rng s2r_rng_split(s2r_rng* parent, uint64_t index) {
+    S2R_ASSERT(parent);
     return s2r_rng_make(s2r_rng_u64(parent), index);
 }
 
@@ -5443,10 +5496,16 @@ static mjModel* s2r__load_xml_string(const char* xml, char* error) {
     return model;
 }
 
-/* Read a <numeric> custom field of exactly `n` values; 0 if absent. */
-static int s2r__custom_numeric(const mjModel* m, const char* name, double* out, int n) {
+/* Read a <numeric> custom field of exactly `n` values: 1, or 0 if absent;
+   -1 with a message in error if it holds another number of values (a
+   convention half followed is refused, not replaced by the default). */
+static int s2r__custom_numeric(const mjModel* m, const char* name, double* out, int n, char* error) {
     int id = mj_name2id(m, mjOBJ_NUMERIC, name), i;
-    if (id < 0 || m->numeric_size[id] != n) return 0;
+    if (id < 0) return 0;
+    if (m->numeric_size[id] != n) {
+        s2r__fail(error, S2R_ERR_MODEL, "<numeric name='%s'> holds %d values; it needs %d", name, m->numeric_size[id], n);
+        return -1;
+    }
     for (i = 0; i < n; i++) out[i] = m->numeric_data[m->numeric_adr[id] + i];
     return 1;
 }
@@ -5455,14 +5514,19 @@ static int s2r__custom_numeric(const mjModel* m, const char* name, double* out, 
 static s2r_result s2r__robot_index_joints(s2r_robot* r) {
     const mjModel* m = r->model;
     s2r_arm_info* info = &r->info;
-    int a;
+    int a, b, j;
     if (m->nu < 1 || m->nu > S2R_MAX_JOINTS)
         return s2r__fail(r->error, S2R_ERR_MODEL, "the model has %d actuators; need 1..%d, one per arm joint", m->nu, S2R_MAX_JOINTS);
     for (a = 0; a < m->nu; a++) {
-        int j = m->actuator_trnid[2 * a];
-        const char* name = mj_id2name(m, mjOBJ_JOINT, j);
+        const char* name;
+        j = m->actuator_trnid[2 * a];
+        name = mj_id2name(m, mjOBJ_JOINT, j);
         if (m->actuator_trntype[a] != mjTRN_JOINT || m->jnt_type[j] != mjJNT_HINGE)
             return s2r__fail(r->error, S2R_ERR_MODEL, "actuator %d does not drive a hinge joint", a);
+        for (b = 0; b < a; b++)
+            if (m->actuator_trnid[2 * b] == j)
+                return s2r__fail(r->error, S2R_ERR_MODEL, "actuators %d and %d both drive joint '%s'; each arm joint needs "
+                                 "one of its own", b, a, name ? name : "?");
         if (!m->jnt_limited[j] || !m->actuator_forcelimited[a])
             return s2r__fail(r->error, S2R_ERR_MODEL, "joint '%s' needs a range and its actuator a forcerange", name ? name : "?");
         if (m->actuator_biastype[a] != mjBIAS_AFFINE)
@@ -5486,6 +5550,14 @@ static s2r_result s2r__robot_index_joints(s2r_robot* r) {
         info->link_mass[a] = m->body_mass[r->body[a]];
         info->velocity_limit[a] = 3.141592653589793;
     }
+    for (j = 0; j < m->njnt; j++) {   /* a joint no servo drives: the policy could not move it */
+        const char* name = mj_id2name(m, mjOBJ_JOINT, j);
+        for (a = 0; a < m->nu && m->actuator_trnid[2 * a] != j; a++) {}
+        if (a == m->nu && m->jnt_type[j] != mjJNT_FREE)
+            return s2r__fail(r->error, S2R_ERR_MODEL, "joint '%s' is driven by no actuator (%d joints, %d actuators); every "
+                             "joint but an object's free joint is an arm joint with its own position servo",
+                             name ? name : "?", m->njnt, m->nu);
+    }
     info->n_joints = m->nu;
     return S2R_OK;
 }
@@ -5494,7 +5566,7 @@ static s2r_result s2r__robot_index_joints(s2r_robot* r) {
 static s2r_result s2r__robot_index_rest(s2r_robot* r) {
     const mjModel* m = r->model;
     s2r_arm_info* info = &r->info;
-    int n = info->n_joints, target_body, key, b, j;
+    int n = info->n_joints, target_body, key, b, j, k;
     double flange[3];
     r->flange_site = mj_name2id(m, mjOBJ_SITE, "flange");
     if (r->flange_site < 0) return s2r__fail(r->error, S2R_ERR_MODEL, "the model has no site named 'flange'");
@@ -5502,17 +5574,27 @@ static s2r_result s2r__robot_index_rest(s2r_robot* r) {
     target_body = mj_name2id(m, mjOBJ_BODY, "target");
     r->target_mocap = target_body >= 0 ? m->body_mocapid[target_body] : -1;
     key = mj_name2id(m, mjOBJ_KEY, "home");
-    for (j = 0; j < n; j++)
+    for (j = 0; j < n; j++) {
         info->q_home[j] = key >= 0 ? m->key_qpos[key * m->nq + r->qpos_adr[j]] : 0.0;
-    s2r__custom_numeric(m, "s2r_velocity_limit", info->velocity_limit, n);
+        if (!(info->q_home[j] >= info->q_min[j] && info->q_home[j] <= info->q_max[j]))
+            return s2r__fail(r->error, S2R_ERR_MODEL, "%s: joint '%s' at %g rad is outside its range [%g, %g]",
+                             key >= 0 ? "keyframe 'home'" : "home (no keyframe 'home': every joint at 0)", info->joint_name[j],
+                             info->q_home[j], info->q_min[j], info->q_max[j]);
+    }
+    if (s2r__custom_numeric(m, "s2r_velocity_limit", info->velocity_limit, n, r->error) < 0) return S2R_ERR_MODEL;
     for (j = 0; j < n; j++)
         if (!(info->velocity_limit[j] > 0) || !isfinite(info->velocity_limit[j]))
             return s2r__fail(r->error, S2R_ERR_MODEL, "s2r_velocity_limit of joint %d is %g: need a finite speed > 0 rad/s", j + 1,
                              info->velocity_limit[j]);
     info->total_mass = 0;
-    for (b = 1; b < m->nbody; b++)
+    for (b = 1; b < m->nbody; b++) {
+        if (!(m->body_mass[b] <= S2R_BODY_MASS_MAX))
+            return s2r__fail(r->error, S2R_ERR_MODEL, "body '%s' has a mass of %g kg; at most %g kg",
+                             mj_id2name(m, mjOBJ_BODY, b) ? mj_id2name(m, mjOBJ_BODY, b) : "?", m->body_mass[b], S2R_BODY_MASS_MAX);
         if (m->body_mocapid[b] < 0) info->total_mass += m->body_mass[b];
-    if (!s2r__custom_numeric(m, "s2r_workspace", info->workspace_lo, 6)) {
+    }
+    if ((k = s2r__custom_numeric(m, "s2r_workspace", info->workspace_lo, 6, r->error)) < 0) return S2R_ERR_MODEL;
+    if (k == 0) {
         s2r_flange_fk(m, r->data, r->flange_site, info->q_home, n, flange);
         for (j = 0; j < 3; j++) {
             info->workspace_lo[j] = flange[j] - 0.15 - (j == 2 ? 0.1 : 0.0);
@@ -5572,7 +5654,7 @@ static s2r_result s2r__robot_index_push(s2r_robot* r) {
         return s2r__fail(r->error, S2R_ERR_MODEL, "push scene: contact <pair>s object-table and tip-object are needed");
     {   /* s2r_push_area is "xlo ylo xhi yhi" */
         double area[4];
-        if (!s2r__custom_numeric(m, "s2r_push_area", area, 4) || !s2r_all_finite(area, 4) || !(area[0] < area[2]) ||
+        if (s2r__custom_numeric(m, "s2r_push_area", area, 4, r->error) != 1 || !s2r_all_finite(area, 4) || !(area[0] < area[2]) ||
             !(area[1] < area[3]))
             return s2r__fail(r->error, S2R_ERR_MODEL, "push scene: <numeric name='s2r_push_area'> needs 'xlo ylo xhi yhi' "
                              "with lo < hi");
@@ -5652,10 +5734,16 @@ S2RDEF s2r_result s2r_robot_load_xml(s2r_robot* robot, const char* xml) {
     return s2r__robot_finish(robot, s2r__load_xml_string(xml, robot->error), S2R_ROBOT_CUSTOM);
 }
 
+static FILE* s2r__open_input(const char* path, long max_bytes, long* size, char* error);
+
 S2RDEF s2r_result s2r_robot_load_file(s2r_robot* robot, const char* path) {
+    FILE* f;
+    long size;
     S2R_ASSERT(robot);
     memset(robot, 0, sizeof *robot);
     if (!path) return s2r__fail(robot->error, S2R_ERR_INVALID_ARGUMENT, "MJCF path is NULL");
+    if (!(f = s2r__open_input(path, LONG_MAX, &size, robot->error))) return S2R_ERR_IO;   /* MuJoCo would wait on a FIFO */
+    fclose(f);
     return s2r__robot_finish(robot, s2r__load_xml(path, NULL, robot->error), S2R_ROBOT_CUSTOM);
 }
 
@@ -5671,6 +5759,7 @@ S2RDEF int s2r_robot_steps_for(const s2r_robot* robot, double seconds) {
 }
 
 S2RDEF s2r_result s2r_robot_reset(s2r_robot* robot, const double* q) {
+    S2R_ASSERT(robot);
     const mjModel* m = robot->model;
     mjData* d = robot->data;
     s2r__mj_physics forward;
@@ -5694,6 +5783,7 @@ S2RDEF s2r_result s2r_robot_reset(s2r_robot* robot, const double* q) {
 
 S2RDEF void s2r_flange_fk(const mjModel* model, mjData* scratch, int flange_site,
                           const double* q, int n_joints, double pos[3]) {
+    S2R_ASSERT(model && scratch && q && pos);
     int a;
     for (a = 0; a < n_joints && a < model->nu; a++)
         scratch->qpos[model->jnt_qposadr[model->actuator_trnid[2 * a]]] = q[a];
@@ -5841,6 +5931,7 @@ static double s2r__sample_trunc_normal(const s2r_dist* d, s2r_rng* rng) {
 }
 
 S2RDEF double s2r_dist_sample(const s2r_dist* d, s2r_rng* rng) {
+    S2R_ASSERT(d && rng);
     double u;
     switch (d->kind) {
     case S2R_DIST_FIXED:
@@ -5899,6 +5990,7 @@ static double s2r__trunc_normal_mean(const s2r_dist* d) {
 }
 
 S2RDEF double s2r_dist_mean(const s2r_dist* d) {
+    S2R_ASSERT(d);
     switch (d->kind) {
     case S2R_DIST_FIXED:
         return d->mean;
@@ -5918,6 +6010,7 @@ S2RDEF double s2r_dist_mean(const s2r_dist* d) {
 }
 
 S2RDEF double s2r_dist_centre(const s2r_dist* d) {
+    S2R_ASSERT(d);
     switch (d->kind) {
     case S2R_DIST_FIXED:        return d->mean;
     case S2R_DIST_UNIFORM:      return s2r__midpoint(d->lo, d->hi);
@@ -5928,6 +6021,7 @@ S2RDEF double s2r_dist_centre(const s2r_dist* d) {
 }
 
 S2RDEF void s2r_dist_support(const s2r_dist* d, double* lo, double* hi) {
+    S2R_ASSERT(d);
     double l = d->kind == S2R_DIST_FIXED ? d->mean : d->lo;
     double h = d->kind == S2R_DIST_FIXED ? d->mean : d->hi;
     if (lo) *lo = l;
@@ -5935,6 +6029,7 @@ S2RDEF void s2r_dist_support(const s2r_dist* d, double* lo, double* hi) {
 }
 
 S2RDEF s2r_dist s2r_dist_widen(const s2r_dist* d, double factor, double min, double max) {
+    S2R_ASSERT(d);
     s2r_dist w = *d;
     double c;
     if (!isfinite(factor) || factor <= 0 || d->kind == S2R_DIST_FIXED) return w;
@@ -5961,6 +6056,7 @@ S2RDEF s2r_dist s2r_dist_widen(const s2r_dist* d, double factor, double min, dou
 }
 
 S2RDEF s2r_dist s2r_dist_recentre(const s2r_dist* d, double centre) {
+    S2R_ASSERT(d);
     s2r_dist r = *d;
     if (d->kind == S2R_DIST_FIXED) return s2r_dist_fixed(centre);
     if (d->kind == S2R_DIST_LOG_UNIFORM) {
@@ -6361,6 +6457,7 @@ S2RDEF s2r_result s2r_randomization_check(const s2r_randomization* r, char* erro
 /* >> solution randomization begin */
 S2RDEF void s2r_randomization_sample(const s2r_randomization* r, s2r_rng* rng,
                                      double values[S2R_PARAM_COUNT]) {
+    S2R_ASSERT(r && rng && values);
     int p;
     for (p = 0; p < S2R_PARAM_COUNT; p++) {
         const s2r_param_range* pr = &r->p[p];
@@ -6666,11 +6763,11 @@ S2RDEF s2r_result s2r_randomization_parse(s2r_randomization* r, const char* text
     return S2R_OK;
 }
 
-/* Open a file the library reads, refusing what is not one before opening
-   it: a directory, and unless `pipes` a FIFO, device or socket (opening a
-   FIFO would wait for a writer); a regular file larger than `max_bytes`.
-   *size: the regular file's size in bytes, or -1 (a pipe). */
-static FILE* s2r__open_input(const char* path, int pipes, long max_bytes, long* size, char* error) {
+/* Open a file the library reads, refusing what is not a regular file
+   before opening it: a directory, a FIFO, device or socket (opening a FIFO
+   would wait for a writer), and a regular file larger than `max_bytes`.
+   *size: the file's size in bytes. */
+static FILE* s2r__open_input(const char* path, long max_bytes, long* size, char* error) {
     struct stat st;
     FILE* f;
     *size = -1;
@@ -6683,14 +6780,12 @@ static FILE* s2r__open_input(const char* path, int pipes, long max_bytes, long* 
         s2r__fail(error, S2R_ERR_IO, "'%s' is a directory, not a file", path);
         return NULL;
     }
-    if (!S_ISREG(st.st_mode) && !pipes) {
+    if (!S_ISREG(st.st_mode)) {
         s2r__fail(error, S2R_ERR_IO, "'%s' is not a regular file (a pipe, device or socket)", path);
         return NULL;
     }
-    if (S_ISREG(st.st_mode)) *size = (long)st.st_size;
-#else
-    *size = (long)st.st_size;
 #endif
+    *size = (long)st.st_size;
     if (*size > max_bytes) {
         s2r__fail(error, S2R_ERR_IO, "'%s' is %.0f bytes, more than the %ld this reader takes", path,
                   (double)st.st_size, max_bytes);
@@ -6700,12 +6795,12 @@ static FILE* s2r__open_input(const char* path, int pipes, long max_bytes, long* 
     return f;
 }
 
-/* Read a whole text file (at most max_bytes) into a
-   NUL-terminated buffer from S2R_MALLOC.  Reads in growing chunks, so
-   pipes work too.  A NUL byte in it is an error (not a text file). */
+/* Read a whole text file (at most max_bytes, a regular file) into a
+   NUL-terminated buffer from S2R_MALLOC, in growing chunks (a file may grow
+   while it is read).  A NUL byte in it is an error (not a text file). */
 static s2r_result s2r__read_text_file(const char* path, long max_bytes, char** text, char* error) {
     long size;
-    FILE* f = s2r__open_input(path, 1, max_bytes, &size, error);
+    FILE* f = s2r__open_input(path, max_bytes, &size, error);
     size_t len = 0, cap = 4096;
     char *buf, *grown, *nul;
     if (!f) return S2R_ERR_IO;
@@ -6752,6 +6847,7 @@ static s2r_result s2r__read_text_file(const char* path, long max_bytes, char** t
    and line; on error the table is empty. */
 typedef struct s2r__table {
     int     columns, rows, cap;
+    int     first_line;   /* the line of the first row of numbers                */
     int     increasing;   /* a column whose values must strictly increase, or -1 */
     double* v;            /* [rows][columns], in file column order              */
 } s2r__table;
@@ -6835,6 +6931,8 @@ static s2r_result s2r__table_parse(s2r__table* t, const char* text, const char* 
     s2r_result res = S2R_OK;
     memset(t, 0, sizeof *t);
     t->increasing = -1;
+    if ((unsigned char)text[0] == 0xEF && (unsigned char)text[1] == 0xBB && (unsigned char)text[2] == 0xBF)
+        text += 3;   /* a UTF-8 byte order mark, as spreadsheets write */
     while (*text && res == S2R_OK) {
         const char* end = strchr(text, '\n');
         size_t len = end ? (size_t)(end - text) : strlen(text);
@@ -6844,6 +6942,7 @@ static s2r_result s2r__table_parse(s2r__table* t, const char* text, const char* 
         else {
             if (len > 0 && text[len - 1] == '\r') len--;
             if (len > 0 && text[0] != '#') {
+                if (header && !t->first_line) t->first_line = number;
                 if (header) res = s2r__table_row(t, text, len, number, file, error);
                 else if ((res = s2r__table_header(t, text, len, name_column, context, file, error)) == S2R_OK && after_header)
                     res = after_header(context, t, file, error);
@@ -6926,6 +7025,7 @@ static void s2r__format_entry(s2r__strbuf* t, s2r_param p, const s2r_param_range
 }
 
 S2RDEF size_t s2r_randomization_format(const s2r_randomization* r, char* out, size_t cap) {
+    S2R_ASSERT(r);
     s2r__strbuf t;
     int p;
     t.out = out;
@@ -7023,6 +7123,7 @@ static int s2r__drift_is_ou(const s2r_noise_config* c) {
 
 S2RDEF void s2r_noise_begin_episode(const s2r_noise_config* cfg, s2r_noise_state* state,
                                     int n, s2r_rng* rng) {
+    S2R_ASSERT(cfg && state);
     int i;
     for (i = 0; i < n; i++) {
         s2r_noise_state* st = &state[i];
@@ -7066,6 +7167,7 @@ static double s2r__noise_one(const s2r_noise_config* c, s2r_noise_state* st, dou
 S2RDEF void s2r_noise_apply(const s2r_noise_config* cfg, s2r_noise_state* state,
                             const double* truth, double* measured, int n,
                             double dt, s2r_rng* rng) {
+    S2R_ASSERT(cfg && state && truth && measured);
     int i;
     if (!(dt > 0)) dt = 0;   /* NaN or negative: no time passes */
     for (i = 0; i < n; i++) {
@@ -7098,6 +7200,7 @@ S2RDEF int s2r_latency_steps(double seconds, double dt) {
 #ifndef S2R_EXERCISE_LATENCY
 /* >> solution latency begin */
 S2RDEF s2r_result s2r_delay_init(s2r_delay_line* line, int width, int capacity) {
+    S2R_ASSERT(line);
     memset(line, 0, sizeof *line);
     if (width < 1 || capacity < 1) return S2R_ERR_INVALID_ARGUMENT;
     line->data = (double*)s2r__calloc((size_t)width * (size_t)capacity, sizeof(double));
@@ -7108,11 +7211,13 @@ S2RDEF s2r_result s2r_delay_init(s2r_delay_line* line, int width, int capacity) 
 }
 
 S2RDEF void s2r_delay_free(s2r_delay_line* line) {
+    S2R_ASSERT(line);
     if (line->data) S2R_FREE(line->data);
     memset(line, 0, sizeof *line);
 }
 
 S2RDEF void s2r_delay_reset(s2r_delay_line* line, const double* fill) {
+    S2R_ASSERT(line);
     int s;
     S2R_ASSERT(line->data);
     for (s = 0; s < line->capacity; s++) {
@@ -7124,6 +7229,7 @@ S2RDEF void s2r_delay_reset(s2r_delay_line* line, const double* fill) {
 }
 
 S2RDEF void s2r_delay_push(s2r_delay_line* line, const double* x) {
+    S2R_ASSERT(line && x);
     S2R_ASSERT(line->data);
     line->newest = (line->newest + 1) % line->capacity;
     memcpy(line->data + (size_t)line->newest * (size_t)line->width, x,
@@ -7131,6 +7237,7 @@ S2RDEF void s2r_delay_push(s2r_delay_line* line, const double* x) {
 }
 
 S2RDEF const double* s2r_delay_peek(const s2r_delay_line* line, int k) {
+    S2R_ASSERT(line);
     int slot;
     S2R_ASSERT(line->data);
     if (k < 0) k = 0;
@@ -7140,11 +7247,13 @@ S2RDEF const double* s2r_delay_peek(const s2r_delay_line* line, int k) {
 }
 
 S2RDEF void s2r_delay_read(const s2r_delay_line* line, int k, double* out) {
+    S2R_ASSERT(line && out);
     memcpy(out, s2r_delay_peek(line, k), (size_t)line->width * sizeof(double));
 }
 
 S2RDEF void s2r_delay_jitter_init(s2r_delay_jitter* j, int base_steps, int jitter_steps,
                                   int max_steps) {
+    S2R_ASSERT(j);
     j->max = max_steps > 0 ? max_steps : 0;
     j->base = base_steps > 0 ? base_steps : 0;
     j->jitter = jitter_steps > 0 ? jitter_steps : 0;
@@ -7152,9 +7261,13 @@ S2RDEF void s2r_delay_jitter_init(s2r_delay_jitter* j, int base_steps, int jitte
     s2r_delay_jitter_reset(j);
 }
 
-S2RDEF void s2r_delay_jitter_reset(s2r_delay_jitter* j) { j->last = j->max; }
+S2RDEF void s2r_delay_jitter_reset(s2r_delay_jitter* j) {
+    S2R_ASSERT(j);
+    j->last = j->max;
+}
 
 S2RDEF int s2r_delay_jitter_next(s2r_delay_jitter* j, s2r_rng* rng) {
+    S2R_ASSERT(j && rng);
     long k = j->base;   /* long: base + jitter cannot overflow */
     if (j->jitter > 0) k += (long)s2r_rng_int(rng, 2 * j->jitter + 1) - j->jitter;
     if (k < 0) k = 0;
@@ -7167,6 +7280,7 @@ S2RDEF int s2r_delay_jitter_next(s2r_delay_jitter* j, s2r_rng* rng) {
 #endif /* S2R_EXERCISE_LATENCY */
 
 S2RDEF s2r_result s2r_sample_hold_init(s2r_sample_hold* sh, double period) {
+    S2R_ASSERT(sh);
     memset(sh, 0, sizeof *sh);
     if (!isfinite(period) || period < 0) return S2R_ERR_INVALID_ARGUMENT;
     sh->period = period;
@@ -7175,6 +7289,7 @@ S2RDEF s2r_result s2r_sample_hold_init(s2r_sample_hold* sh, double period) {
 }
 
 S2RDEF void s2r_sample_hold_reset(s2r_sample_hold* sh, double phase) {
+    S2R_ASSERT(sh);
     if (!(phase > 0)) phase = 0;
     if (sh->period > 0) phase = fmod(phase, sh->period);
     else phase = 0;
@@ -7200,6 +7315,7 @@ static int s2r__sample_hold_due(s2r_sample_hold* sh, double dt) {
 
 S2RDEF int s2r_sample_hold_step(s2r_sample_hold* sh, double dt, const double* fresh,
                                 double* held, int n) {
+    S2R_ASSERT(sh && fresh && held);
     if (!s2r__sample_hold_due(sh, dt)) return 0;
     if (n > 0) memmove(held, fresh, (size_t)n * sizeof(double));
     return 1;
@@ -7216,26 +7332,33 @@ S2RDEF int s2r_sample_hold_step(s2r_sample_hold* sh, double dt, const double* fr
 
 S2RDEF s2r_result s2r_backend_reset(const s2r_backend* b, const double* q0,
                                     const double* target, s2r_rng* rng) {
+    S2R_ASSERT(b);
     return b->reset(b->self, q0, target, rng);
 }
 S2RDEF s2r_result s2r_backend_command(const s2r_backend* b, const double* q_target) {
+    S2R_ASSERT(b);
     return b->command(b->self, q_target);
 }
 S2RDEF s2r_result s2r_backend_advance(const s2r_backend* b, double seconds) {
+    S2R_ASSERT(b);
     return b->advance(b->self, seconds);
 }
 S2RDEF s2r_result s2r_backend_read_sensors(const s2r_backend* b, s2r_sensors* out) {
+    S2R_ASSERT(b);
     if (!out) return S2R_ERR_INVALID_ARGUMENT;
     return b->read_sensors(b->self, out);
 }
 S2RDEF s2r_result s2r_backend_ground_truth(const s2r_backend* b, s2r_ground_truth* out) {
+    S2R_ASSERT(b);
     if (!out) return S2R_ERR_INVALID_ARGUMENT;
     return b->ground_truth(b->self, out);
 }
 S2RDEF s2r_result s2r_backend_halt(const s2r_backend* b) {
+    S2R_ASSERT(b);
     return b->halt ? b->halt(b->self) : S2R_ERR_UNSUPPORTED;
 }
 S2RDEF s2r_result s2r_backend_place_object(const s2r_backend* b, const double xy[2]) {
+    S2R_ASSERT(b);
     return b->place_object ? b->place_object(b->self, xy) : S2R_ERR_UNSUPPORTED;
 }
 
@@ -7273,7 +7396,12 @@ static int s2r__sim_delay_capacity(const s2r_sim* sim) {
 static s2r_result s2r__sim_check_randomization(const s2r_sim* sim, const s2r_randomization* r, char* error) {
     double worst;
     s2r_result res = s2r_randomization_check(r, error);
+    int k;
     if (res != S2R_OK) return res;
+    for (k = 0; k < r->n_joint_ranges; k++)
+        if (r->joint_range[k].joint > sim->robot.info.n_joints)
+            return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%s[%d]: the arm has %d joints",
+                             s2r_param_name(r->joint_range[k].param), r->joint_range[k].joint, sim->robot.info.n_joints);
     worst = s2r__range_hi(r, S2R_PARAM_ACTION_LATENCY);
     if (s2r__range_hi(r, S2R_PARAM_OBS_LATENCY) > worst) worst = s2r__range_hi(r, S2R_PARAM_OBS_LATENCY);
     worst += s2r__range_hi(r, S2R_PARAM_LATENCY_JITTER);
@@ -7282,9 +7410,10 @@ static s2r_result s2r__sim_check_randomization(const s2r_sim* sim, const s2r_ran
         s2r_dist_support(&r->p[S2R_PARAM_TIMESTEP].dist, &lo, &hi);
         lo = s2r_param_apply(&r->p[S2R_PARAM_TIMESTEP], dt, lo);
         hi = s2r_param_apply(&r->p[S2R_PARAM_TIMESTEP], dt, hi);
-        if (!(lo >= 0.5 * dt && hi <= 2 * dt))
+        if (!(lo >= 0.5 * dt && hi <= 2 * dt && lo >= S2R_TIMESTEP_MIN && hi <= S2R_TIMESTEP_MAX))
             return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "timestep: the range gives %g to %g s; the simulator "
-                             "takes half to twice its model's %g s", lo, hi, dt);
+                             "takes half to twice its model's %g s, within %g to %g s", lo, hi, dt,
+                             S2R_TIMESTEP_MIN, S2R_TIMESTEP_MAX);
     }
     if (s2r__range_hi(r, S2R_PARAM_CAMERA_LATENCY) > worst) worst = s2r__range_hi(r, S2R_PARAM_CAMERA_LATENCY);
     if (worst > sim->config.max_latency)
@@ -7367,7 +7496,7 @@ static void s2r__sim_sample_draw(const s2r_randomization* r, int n, s2r_rng* rng
             d->joint[p][j] = j > 0 && r->p[p].enabled ? s2r_dist_sample(&r->p[p].dist, rng) : d->value[p];
     }
     for (k = 0; k < r->n_joint_ranges; k++)
-        if (r->joint_range[k].joint <= n)
+        if (r->joint_range[k].joint <= n)   /* always, once the simulator has checked its ranges */
             d->joint[r->joint_range[k].param][r->joint_range[k].joint - 1] = s2r_dist_sample(&r->joint_range[k].dist, rng);
     for (j = 0; j < n; j++) {
         d->link_mass[j] = r->p[S2R_PARAM_LINK_MASS].enabled ? s2r_dist_sample(&r->p[S2R_PARAM_LINK_MASS].dist, rng)
@@ -7853,6 +7982,7 @@ S2RDEF void s2r_sim_free(s2r_sim* sim) {
 S2RDEF const s2r_backend* s2r_sim_backend(s2r_sim* sim) { return &sim->backend; }
 
 S2RDEF s2r_result s2r_sim_set_randomization(s2r_sim* sim, const s2r_randomization* r) {
+    S2R_ASSERT(sim);
     s2r_result res;
     if (!r) return s2r__fail(sim->error, S2R_ERR_INVALID_ARGUMENT, "randomization is NULL");
     res = s2r__sim_check_randomization(sim, r, sim->error);
@@ -7864,14 +7994,47 @@ S2RDEF s2r_result s2r_sim_set_randomization(s2r_sim* sim, const s2r_randomizatio
     return S2R_OK;
 }
 
+static s2r_result s2r__sim_check_draw(s2r_sim* sim, const s2r_sim_draw* d);
+
 S2RDEF s2r_result s2r_sim_pin_draw(s2r_sim* sim, const s2r_sim_draw* draw) {
+    S2R_ASSERT(sim);
+    s2r_result res;
     if (!draw || !s2r_all_finite(draw->value, S2R_PARAM_COUNT) || !s2r_all_finite(draw->link_mass, S2R_MAX_JOINTS) ||
         !s2r_all_finite(draw->qpos_bias, S2R_MAX_JOINTS) || !s2r_all_finite(draw->target_offset, 3) ||
         !s2r_all_finite(draw->object_com, 3) || !s2r_all_finite(draw->table_tilt, 2) ||
         (draw->per_joint && !s2r_all_finite(&draw->joint[0][0], S2R_PARAM_COUNT * S2R_MAX_JOINTS)))
         return s2r__fail(sim->error, S2R_ERR_INVALID_ARGUMENT, "draw is NULL or contains NaN/Inf");
+    if ((res = s2r__sim_check_draw(sim, draw)) != S2R_OK) return res;
     sim->draw = *draw;
     sim->pinned = sim->drawn = 1;
+    return S2R_OK;
+}
+
+/* A pinned draw meets the bounds a ranges file meets: every value the
+   simulator's ranges apply (joint by joint, link by link), taken as a range
+   fixed at that value, passes the check a randomization passes
+   (s2r__sim_check_randomization: signs, a timestep within half to twice the
+   model's and S2R_TIMESTEP_MIN .. MAX, latencies within max_latency). */
+static s2r_result s2r__sim_check_draw(s2r_sim* sim, const s2r_sim_draw* d) {
+    s2r_randomization fixed = sim->config.randomization;
+    s2r_result res;
+    char msg[S2R_ERROR_LEN];
+    int p, j, k, n = sim->robot.info.n_joints;
+    fixed.n_joint_ranges = 0;
+    for (p = 0; p < S2R_PARAM_COUNT; p++) fixed.p[p].dist = s2r_dist_fixed(d->value[p]);
+    if ((res = s2r__sim_check_randomization(sim, &fixed, msg)) != S2R_OK)
+        return s2r__fail(sim->error, res, "pinned draw: %s", msg);
+    for (j = 0; j < n; j++) {
+        fixed.p[S2R_PARAM_LINK_MASS].dist = s2r_dist_fixed(d->link_mass[j]);
+        if ((res = s2r_param_range_check(S2R_PARAM_LINK_MASS, &fixed.p[S2R_PARAM_LINK_MASS], msg)) != S2R_OK)
+            return s2r__fail(sim->error, res, "pinned draw, link %d: %s", j + 1, msg);
+        for (k = 0; d->per_joint && k < (int)(sizeof s2r__joint_wise / sizeof *s2r__joint_wise); k++) {
+            s2r_param q = s2r__joint_wise[k];
+            fixed.p[q].dist = s2r_dist_fixed(d->joint[q][j]);
+            if ((res = s2r_param_range_check(q, &fixed.p[q], msg)) != S2R_OK)
+                return s2r__fail(sim->error, res, "pinned draw, joint %d: %s", j + 1, msg);
+        }
+    }
     return S2R_OK;
 }
 
@@ -7891,6 +8054,7 @@ static double s2r__sim_draw_summary(const s2r_sim_draw* d, s2r_param p, int n) {
 }
 
 S2RDEF void s2r_sim_privileged(const s2r_sim* sim, float out[S2R_PRIVILEGED_DIM]) {
+    S2R_ASSERT(sim && out);
     const s2r_sim_draw* d = &sim->draw;
     int p, n = sim->robot.info.n_joints;
     for (p = 0; p < S2R_PRIVILEGED_DIM; p++) {   /* (read every step: no copy of the randomization) */
@@ -7933,6 +8097,8 @@ S2RDEF s2r_randomization s2r_real_unit_modes(void) {
 }
 
 S2RDEF s2r_result s2r_real_unit_draw(const s2r_arm_info* info, uint64_t seed, s2r_real_unit* unit) {
+    if (!unit)
+        return s2r__fail(NULL, S2R_ERR_INVALID_ARGUMENT, "s2r_real_unit_draw: unit is NULL");
     s2r_rng rng = s2r_rng_make(seed, 0x7ea1);
     int j;
     if (!info || info->n_joints < 6 || info->n_joints > 7)
@@ -8222,9 +8388,11 @@ static s2r_result s2r__reach_check_config(const s2r_reach_config* c, char* error
 
 S2RDEF s2r_result s2r_reach_init(s2r_reach* reach, const s2r_reach_config* config,
                                  const s2r_backend* backend) {
+    S2R_ASSERT(reach);
     s2r_result res;
-    S2R_ASSERT(reach && config);
     memset(reach, 0, sizeof *reach);
+    if (!config)
+        return s2r__fail(reach->error, S2R_ERR_INVALID_ARGUMENT, "s2r_reach_init: config is NULL");
     res = s2r__reach_check_config(config, reach->error);
     if (res != S2R_OK) return res;
     if (!backend || !backend->info || !backend->info->model)
@@ -8246,6 +8414,7 @@ S2RDEF void s2r_reach_free(s2r_reach* reach) {
 
 S2RDEF void s2r_reach_sample_target(const s2r_reach_config* config, const s2r_arm_info* info,
                                     s2r_rng* rng, double target[3]) {
+    S2R_ASSERT(config && info && rng && target);
     int i;
     for (i = 0; i < 3; i++) {
         double mid = 0.5 * (info->workspace_lo[i] + info->workspace_hi[i]);
@@ -8279,6 +8448,9 @@ static void s2r__reach_observe(s2r_reach* reach, float* obs) {
 
 S2RDEF s2r_result s2r_reach_reset_to(s2r_reach* reach, const double* q0, const double target[3],
                                      s2r_rng* rng, float* obs) {
+    S2R_ASSERT(reach);
+    if (!obs)
+        return s2r__fail(reach->error, S2R_ERR_INVALID_ARGUMENT, "s2r_reach_reset_to: obs is NULL");
     const s2r_backend* b = reach->backend;
     s2r_result res = s2r_backend_reset(b, q0, target, rng);
     if (res != S2R_OK) return s2r__fail(reach->error, res, "reset: %s", b->error);
@@ -8300,6 +8472,7 @@ S2RDEF s2r_result s2r_reach_reset_to(s2r_reach* reach, const double* q0, const d
 }
 
 S2RDEF s2r_result s2r_reach_reset(s2r_reach* reach, s2r_rng* rng, float* obs) {
+    S2R_ASSERT(reach);
     const s2r_arm_info* info = reach->backend->info;
     double q0[S2R_MAX_JOINTS], target[3];
     double noise = reach->config.init_q_noise;
@@ -8357,14 +8530,18 @@ static s2r_result s2r__task_actuate(const s2r_backend* b, const double* q_cmd, d
 
 S2RDEF s2r_result s2r_reach_step(s2r_reach* reach, const float* action, float* obs,
                                  s2r_step_result* out) {
+    S2R_ASSERT(reach);
     const s2r_backend* b = reach->backend;
     const s2r_arm_info* info = b->info;
     float a[S2R_MAX_JOINTS];
     double q_cmd[S2R_MAX_JOINTS];
     s2r_result res;
     int j, n = reach->n_joints, diverged;
+    if (!action || !obs || !out)
+        return s2r__fail(reach->error, S2R_ERR_INVALID_ARGUMENT, "s2r_reach_step: %s is NULL; nothing was done",
+                         !action ? "action" : !obs ? "obs" : "out");
     if (!reach->episode_open) return s2r__fail(reach->error, S2R_ERR_STATE, "step before reset (or after the episode ended)");
-    if (!action || !s2r_all_finite_f(action, n))
+    if (!s2r_all_finite_f(action, n))
         return s2r__fail(reach->error, S2R_ERR_INVALID_ARGUMENT, "action contains NaN or Inf; nothing was done");
     for (j = 0; j < n; j++) {
         a[j] = action[j] < -1.0f ? -1.0f : (action[j] > 1.0f ? 1.0f : action[j]);
@@ -8389,6 +8566,7 @@ static s2r_result s2r__reach_env_step(void* self, const float* action, float* ob
 }
 
 S2RDEF s2r_env s2r_reach_env(s2r_reach* reach) {
+    S2R_ASSERT(reach);
     s2r_env env;
     memset(&env, 0, sizeof env);
     env.self = reach;
@@ -8462,9 +8640,11 @@ static void s2r__push_heading(const s2r_arm_info* info, mjData* scratch, double 
 }
 
 S2RDEF s2r_result s2r_push_init(s2r_push* push, const s2r_push_config* config, const s2r_backend* backend) {
+    S2R_ASSERT(push);
     s2r_result res;
-    S2R_ASSERT(push && config);
     memset(push, 0, sizeof *push);
+    if (!config)
+        return s2r__fail(push->error, S2R_ERR_INVALID_ARGUMENT, "s2r_push_init: config is NULL");
     if ((res = s2r__push_check_config(config, push->error)) != S2R_OK) return res;
     if (!backend || !backend->info || !backend->info->model)
         return s2r__fail(push->error, S2R_ERR_INVALID_ARGUMENT, "backend without arm info");
@@ -8498,6 +8678,7 @@ static void s2r__push_area_point(const s2r_arm_info* info, double margin, s2r_rn
 
 S2RDEF void s2r_push_sample(const s2r_push_config* config, const s2r_arm_info* info, s2r_rng* rng,
                             double tip[2], double object[2], double goal[2]) {
+    S2R_ASSERT(config && info && rng && tip && object && goal);
     int k;
     s2r__push_area_point(info, info->object_radius, rng, object);
     for (k = 0; k < 64; k++) {   /* rejection; the area holds such goals for the default distances */
@@ -8597,6 +8778,9 @@ static s2r_result s2r__push_check_layout(s2r_push* push, const double tip[2], co
 
 S2RDEF s2r_result s2r_push_reset_to(s2r_push* push, const double tip[2], const double object[2],
                                     const double goal[2], s2r_rng* rng, float* obs) {
+    S2R_ASSERT(push);
+    if (!tip || !object || !goal || !rng || !obs)
+        return s2r__fail(push->error, S2R_ERR_INVALID_ARGUMENT, "s2r_push_reset_to: tip or object or goal or rng or obs is NULL");
     const s2r_backend* b = push->backend;
     const s2r_arm_info* info = b->info;
     double q0[S2R_MAX_JOINTS], at[3], goal3[3];
@@ -8627,6 +8811,7 @@ S2RDEF s2r_result s2r_push_reset_to(s2r_push* push, const double tip[2], const d
 }
 
 S2RDEF s2r_result s2r_push_reset(s2r_push* push, s2r_rng* rng, float* obs) {
+    S2R_ASSERT(push);
     double tip[2], object[2], goal[2];
     if (!rng || !obs) return s2r__fail(push->error, S2R_ERR_INVALID_ARGUMENT, "push reset: rng and obs are needed");
     s2r_push_sample(&push->config, push->backend->info, rng, tip, object, goal);
@@ -8670,6 +8855,9 @@ static void s2r__push_tip_velocity(const s2r_push* push, const float* a, const d
 }
 
 S2RDEF s2r_result s2r_push_step(s2r_push* push, const float* action, float* obs, s2r_step_result* out) {
+    S2R_ASSERT(push);
+    if (!action || !obs || !out)
+        return s2r__fail(push->error, S2R_ERR_INVALID_ARGUMENT, "s2r_push_step: action or obs or out is NULL");
     const s2r_backend* b = push->backend;
     const s2r_arm_info* info = b->info;
     float a[2];
@@ -8788,6 +8976,7 @@ static void s2r__tip_step(const s2r_arm_info* info, mjData* scratch, const doubl
 S2RDEF void s2r_tip_velocity_ik(const s2r_arm_info* info, mjData* scratch, const double* q, const double v[2],
                                 double height, const double heading[3], const double* q_rest, double dt,
                                 double* q_cmd) {
+    S2R_ASSERT(info && scratch && q && v && heading && q_rest && q_cmd);
     double lin[3], dq[S2R_MAX_JOINTS], pos[3];
     int j;
     if (info->model->nv > 64) return;   /* arms only: the Jacobian lives on the stack */
@@ -8802,6 +8991,7 @@ S2RDEF void s2r_tip_velocity_ik(const s2r_arm_info* info, mjData* scratch, const
 
 S2RDEF double s2r_tip_ik(const s2r_arm_info* info, mjData* scratch, const double tip[3], const double heading[3],
                          const double* q_start, double* q_out) {
+    S2R_ASSERT(info);
     double lin[3], dq[S2R_MAX_JOINTS], pos[3], err = INFINITY;
     int j, it, n = info->n_joints;
     if (info->model->nv > 64 || info->tip_site < 0) return INFINITY;
@@ -8860,15 +9050,18 @@ S2RDEF s2r_randomization s2r_task_randomization(s2r_task_kind kind) {
 }
 
 S2RDEF void s2r_task_dims(s2r_task_kind kind, s2r_robot_kind robot, int* obs_dim, int* act_dim) {
+    S2R_ASSERT(obs_dim && act_dim);
     s2r_task_dims_n(kind, robot == S2R_ROBOT_PANDA ? 7 : 6, obs_dim, act_dim);
 }
 
 S2RDEF void s2r_task_dims_n(s2r_task_kind kind, int n_joints, int* obs_dim, int* act_dim) {
+    S2R_ASSERT(obs_dim && act_dim);
     *obs_dim = kind == S2R_TASK_PUSH ? S2R_PUSH_OBS : 4 * n_joints + 9;
     *act_dim = kind == S2R_TASK_PUSH ? 2 : n_joints;
 }
 
 S2RDEF void s2r_task_config_set_camera(s2r_task_config* config, const double correction[3]) {
+    S2R_ASSERT(config && correction);
     memcpy(config->reach.target_correction, correction, 3 * sizeof(double));
     memcpy(config->push.target_correction, correction, 3 * sizeof(double));
 }
@@ -8907,6 +9100,7 @@ S2RDEF const s2r_backend* s2r_task_backend(const s2r_task* task) {
 }
 
 S2RDEF s2r_task_config s2r_task_config_of_reach(const s2r_reach* reach) {
+    S2R_ASSERT(reach);
     s2r_task_config c = s2r_task_config_default(S2R_TASK_REACH);
     c.reach = reach->config;
     return c;
@@ -8961,6 +9155,7 @@ static void s2r__ik_step(const mjModel* m, const double* J, const int* dof, int 
 
 S2RDEF double s2r_ik_solve(const s2r_arm_info* info, mjData* scratch, const double target[3],
                            const double* q_start, double* q_out) {
+    S2R_ASSERT(info && scratch && target && q_start && q_out);
     const mjModel* m = info->model;
     double J[3 * 64], pos[3], e[3], dq[S2R_MAX_JOINTS], err = 0;
     int dof[S2R_MAX_JOINTS], j, it, n = info->n_joints;
@@ -8992,9 +9187,11 @@ S2RDEF s2r_expert_config s2r_expert_config_default(void) {
 
 S2RDEF s2r_result s2r_expert_init(s2r_expert* e, const s2r_expert_config* config,
                                   const s2r_task_config* task, const s2r_arm_info* info) {
+    S2R_ASSERT(e);
     int n;
-    S2R_ASSERT(e && config && task && info);
     memset(e, 0, sizeof *e);
+    if (!config || !task || !info)
+        return s2r__fail(e->error, S2R_ERR_INVALID_ARGUMENT, "s2r_expert_init: config or task or info is NULL");
     if (!(config->action_noise >= 0) || config->reaction_steps < 0 || config->reaction_steps > 7 ||
         !isfinite(config->gain_cmd) || !isfinite(config->gain_error) || !(config->approach_gain > 0) ||
         !isfinite(config->approach_gain))
@@ -9023,6 +9220,7 @@ S2RDEF void s2r_expert_free(s2r_expert* e) {
 }
 
 S2RDEF void s2r_expert_reset(s2r_expert* e) {
+    S2R_ASSERT(e);
     e->has_goal = 0;
     e->steps = 0;
     memset(e->integral, 0, sizeof e->integral);
@@ -9090,6 +9288,9 @@ static void s2r__expert_push_command(s2r_expert* e, const float* obs, const doub
 
 S2RDEF s2r_result s2r_expert_act(s2r_expert* e, const float* obs, const double* seen,
                                  float* action, s2r_rng* rng) {
+    S2R_ASSERT(e);
+    if (!action)
+        return s2r__fail(e->error, S2R_ERR_INVALID_ARGUMENT, "s2r_expert_act: action is NULL");
     int j, n = e->act_dim, k = e->config.reaction_steps;
     float now[S2R_MAX_JOINTS];
     if (!obs || !s2r_all_finite_f(obs, e->obs_dim) || (seen && !s2r_all_finite(seen, e->task == S2R_TASK_PUSH ? 6 : 3)))
@@ -9144,12 +9345,15 @@ static float* s2r__take(float** cursor, size_t n) {
 
 S2RDEF s2r_result s2r_mlp_layout(s2r_mlp* m, int in, int num_hidden,
                                  const int* hidden, int out, char* error) {
+    S2R_ASSERT(m);
     int l, off = 0, acts = 0;
     if (num_hidden < 1 || num_hidden > S2R_MAX_HIDDEN_LAYERS)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT,
                          "MLP needs 1..%d hidden layers, got %d",
                          S2R_MAX_HIDDEN_LAYERS, num_hidden);
     memset(m, 0, sizeof *m);
+    if (!hidden)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "s2r_mlp_layout: hidden is NULL");
     m->num_layers = num_hidden + 1;
     m->size[0] = in;
     for (l = 0; l < num_hidden; l++) m->size[l + 1] = hidden[l];
@@ -9213,6 +9417,7 @@ static void s2r__orthogonal_matrix(float* W, int out, int in, float gain,
 S2RDEF void s2r_mlp_init_orthogonal(const s2r_mlp* m, float* params,
                                     float hidden_gain, float out_gain,
                                     s2r_rng* rng) {
+    S2R_ASSERT(m && params && rng);
     int l;
     memset(params, 0, sizeof(float) * (size_t)m->num_params);
     for (l = 0; l < m->num_layers; l++) {
@@ -9346,6 +9551,7 @@ static void s2r__mlp_backward_threads(const s2r_mlp* m, const float* params, con
 
 S2RDEF void s2r_mlp_forward(const s2r_mlp* m, const float* params,
                             const float* x, int B, float* acts, float* out) {
+    S2R_ASSERT(m && params && x && acts && out);
     s2r__mlp_forward_threads(m, params, x, B, acts, out, 1);
 }
 
@@ -9353,6 +9559,7 @@ S2RDEF void s2r_mlp_backward(const s2r_mlp* m, const float* params,
                              const float* x, const float* acts,
                              const float* dout, int B, float* grads,
                              float* scratch) {
+    S2R_ASSERT(m && params && x && acts && dout && grads && scratch);
     s2r__mlp_backward_threads(m, params, x, acts, dout, B, grads, scratch, 1);
 }
 
@@ -9429,10 +9636,12 @@ static s2r_result s2r__shape_layouts(const s2r_policy_shape* s, s2r_mlp* actor,
 S2RDEF s2r_result s2r_policy_init(s2r_policy* p, const s2r_policy_shape* shape,
                                   float init_log_std, float obs_clip,
                                   s2r_rng* rng) {
+    S2R_ASSERT(p);
     s2r_result r;
     int a;
-    S2R_ASSERT(p && shape && rng);
     memset(p, 0, sizeof *p);
+    if (!shape || !rng)
+        return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT, "s2r_policy_init: shape or rng is NULL");
     r = s2r__shape_layouts(shape, &p->actor, &p->critic, p->error);
     if (r != S2R_OK) return r;
     if (!isfinite(init_log_std) || !(obs_clip > 0.0f) || !isfinite(obs_clip))
@@ -9456,6 +9665,7 @@ S2RDEF s2r_result s2r_policy_init(s2r_policy* p, const s2r_policy_shape* shape,
 }
 
 S2RDEF void s2r_policy_free(s2r_policy* p) {
+    S2R_ASSERT(p);
     S2R_FREE(p->params);
     s2r__normalizer_free(&p->norm);
     p->params = p->log_std = p->critic_params = NULL;
@@ -9573,9 +9783,11 @@ static s2r_result s2r__policy_episode(s2r_policy* p, s2r_env* env,
 S2RDEF s2r_result s2r_policy_evaluate(s2r_policy* p, s2r_env* env,
                                       int episodes, int deterministic,
                                       s2r_rng* rng, s2r_env_eval* out) {
+    S2R_ASSERT(p);
+    if (!env || !rng || !out)
+        return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT, "s2r_policy_evaluate: env or rng or out is NULL");
     s2r_result r;
     int e;
-    S2R_ASSERT(p && env && rng && out);
     memset(out, 0, sizeof *out);
     p->error[0] = '\0';
     r = s2r__check_env(env, &p->shape, p->error);
@@ -9616,12 +9828,14 @@ S2RDEF s2r_result s2r_adam_init(s2r_adam* a, int n, char* error) {
 }
 
 S2RDEF void s2r_adam_free(s2r_adam* a) {
+    S2R_ASSERT(a);
     S2R_FREE(a->grad);
     S2R_FREE(a->moments);
     a->grad = a->moments = NULL;
 }
 
 S2RDEF double s2r_adam_clip_grad(s2r_adam* a, double max_norm) {
+    S2R_ASSERT(a);
     double sq = 0.0, norm;
     int i;
     for (i = 0; i < a->n; i++) sq += (double)a->grad[i] * a->grad[i];
@@ -9634,6 +9848,7 @@ S2RDEF double s2r_adam_clip_grad(s2r_adam* a, double max_norm) {
 }
 
 S2RDEF void s2r_adam_step(s2r_adam* a, float* params, float lr) {
+    S2R_ASSERT(a && params);
     float* m = a->moments;     /* [n] first moment  */
     float* v = a->moments + a->n; /* [n] second moment */
     double bc1, bc2;
@@ -9663,6 +9878,7 @@ S2RDEF void s2r_gae(int T, int N, const float* rewards, const float* values,
                     const unsigned char* done, const float* end_value,
                     const float* last_value, float gamma, float lambda,
                     float* advantages, float* returns) {
+    S2R_ASSERT(rewards && values && done && last_value && advantages && returns);
     int t, n;
     for (n = 0; n < N; n++) {
         float next_adv = 0.0f;
@@ -9683,6 +9899,7 @@ S2RDEF void s2r_gae(int T, int N, const float* rewards, const float* values,
 }
 
 S2RDEF double s2r_ppo_clipped_loss(double logratio, double advantage, double clip, double* dloss_dlogp) {
+    S2R_ASSERT(dloss_dlogp);
     double ratio = exp(logratio), clipped = s2r_clamp(ratio, 1.0 - clip, 1.0 + clip);
     double unclipped_loss = -advantage * ratio, clipped_loss = -advantage * clipped;
     *dloss_dlogp = unclipped_loss >= clipped_loss ? -advantage * ratio : 0.0;
@@ -9852,11 +10069,13 @@ static void s2r__ppo_seed(s2r_ppo* p) {
 
 S2RDEF s2r_result s2r_ppo_init(s2r_ppo* ppo, const s2r_ppo_config* cfg,
                                int obs_dim, int act_dim) {
+    S2R_ASSERT(ppo);
     s2r_policy_shape shape;
     s2r_rng init_rng;
     s2r_result r;
-    S2R_ASSERT(ppo && cfg);
     memset(ppo, 0, sizeof *ppo);
+    if (!cfg)
+        return s2r__fail(ppo->error, S2R_ERR_INVALID_ARGUMENT, "s2r_ppo_init: cfg is NULL");
     r = s2r__ppo_check_config(cfg, ppo->error);
     if (r != S2R_OK) return r;
     ppo->cfg = *cfg;
@@ -9887,6 +10106,7 @@ S2RDEF s2r_result s2r_ppo_init(s2r_ppo* ppo, const s2r_ppo_config* cfg,
 }
 
 S2RDEF void s2r_ppo_free(s2r_ppo* ppo) {
+    S2R_ASSERT(ppo);
     s2r_policy_free(&ppo->policy);
     s2r_adam_free(&ppo->adam);
     s2r__normalizer_free(&ppo->reward_norm);
@@ -9930,6 +10150,9 @@ static void           s2r__ppo_fill_stats(const s2r_ppo* p, float lr, double sec
 
 S2RDEF s2r_result s2r_ppo_train(s2r_ppo* ppo, s2r_env* envs,
                                 s2r_ppo_callback callback, void* user) {
+    S2R_ASSERT(ppo);
+    if (!envs)
+        return s2r__fail(ppo->error, S2R_ERR_INVALID_ARGUMENT, "s2r_ppo_train: envs is NULL");
     while (ppo->update < ppo->num_updates) {
         s2r_ppo_stats st;
         s2r_result r = s2r_ppo_iterate(ppo, envs, &st);
@@ -9941,11 +10164,13 @@ S2RDEF s2r_result s2r_ppo_train(s2r_ppo* ppo, s2r_env* envs,
 
 S2RDEF s2r_result s2r_ppo_iterate(s2r_ppo* ppo, s2r_env* envs,
                                   s2r_ppo_stats* stats) {
+    S2R_ASSERT(ppo);
+    if (!envs)
+        return s2r__fail(ppo->error, S2R_ERR_INVALID_ARGUMENT, "s2r_ppo_iterate: envs is NULL");
     s2r_ppo_stats st;
     double t0 = s2r_seconds();
     float lr = ppo->cfg.learning_rate;
     s2r_result r;
-    S2R_ASSERT(ppo && envs);
     memset(&st, 0, sizeof st);
     if (ppo->update >= ppo->num_updates)
         return s2r__fail(ppo->error, S2R_ERR_STATE, "all %d planned updates are "
@@ -10407,6 +10632,8 @@ static double s2r__explained_variance(const float* pred, const float* y, int n) 
    CSV rows and the one-line progress display. */
 
 S2RDEF s2r_result s2r_ppo_stats_csv_header(FILE* f) {
+    if (!f)
+        return s2r__fail(NULL, S2R_ERR_INVALID_ARGUMENT, "s2r_ppo_stats_csv_header: f is NULL");
     int n = fprintf(f, "update,global_step,learning_rate,policy_loss,value_loss,"
                        "entropy,approx_kl,clip_fraction,explained_variance,"
                        "episodes,mean_return,success_rate,steps_per_second,"
@@ -10415,6 +10642,8 @@ S2RDEF s2r_result s2r_ppo_stats_csv_header(FILE* f) {
 }
 
 S2RDEF s2r_result s2r_ppo_stats_csv_row(FILE* f, const s2r_ppo_stats* s) {
+    if (!f || !s)
+        return s2r__fail(NULL, S2R_ERR_INVALID_ARGUMENT, "s2r_ppo_stats_csv_row: f or s is NULL");
     int n = fprintf(f, "%d,%lld,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%.6g,"
                        "%.6g,%.1f,%d,%d,%d\n",
                     s->update, s->global_step, s->learning_rate, s->policy_loss,
@@ -10427,6 +10656,7 @@ S2RDEF s2r_result s2r_ppo_stats_csv_row(FILE* f, const s2r_ppo_stats* s) {
 
 /* One CSV row back into stats (as s2r_ppo_stats_csv_row wrote it). */
 S2RDEF int s2r_ppo_stats_csv_parse(const char* line, s2r_ppo_stats* s) {
+    S2R_ASSERT(line && s);
     memset(s, 0, sizeof *s);
     return sscanf(line, "%d,%lld,%f,%f,%f,%f,%f,%f,%f,%d,%f,%f,%f,%d,%d,%d", &s->update, &s->global_step,
                   &s->learning_rate, &s->policy_loss, &s->value_loss, &s->entropy, &s->approx_kl,
@@ -10436,6 +10666,7 @@ S2RDEF int s2r_ppo_stats_csv_parse(const char* line, s2r_ppo_stats* s) {
 
 S2RDEF void s2r_ppo_print_progress(FILE* f, const s2r_ppo_stats* s,
                                    int interactive) {
+    S2R_ASSERT(f && s);
     fprintf(f, "%supdate %4d/%-4d  steps %9lld  return %8.1f  success %4.2f  "
                "kl %.4f  clip %.3f  ev %5.2f  %6.0f steps/s%s",
             interactive ? "\r" : "", s->update, s->num_updates, s->global_step,
@@ -10498,6 +10729,7 @@ S2RDEF s2r_result s2r_dataset_append(s2r_dataset* d, const float* obs,
 }
 
 S2RDEF void s2r_dataset_free(s2r_dataset* d) {
+    S2R_ASSERT(d);
     S2R_FREE(d->obs);
     S2R_FREE(d->act);
     d->obs = d->act = NULL;
@@ -10591,7 +10823,11 @@ S2RDEF s2r_result s2r_dataset_parse_csv(s2r_dataset* d, const char* text, const 
         const double* row = t.v + (size_t)i * t.columns;
         for (k = 0; k < m.obs_dim; k++) obs[k] = (float)row[m.obs[k]];
         for (k = 0; k < m.act_dim; k++) act[k] = (float)row[m.act[k]];
-        if (s2r_dataset_append(d, obs, act) != S2R_OK)   /* a double beyond FLT_MAX */
+        for (k = 0; k < m.act_dim && fabs(row[m.act[k]]) <= 1; k++) {}
+        if (k < m.act_dim)
+            res = s2r__fail(error, S2R_ERR_PARSE, "%s: row %d of numbers: act_%d is %g; actions are in [-1, 1]",
+                            name, i + 1, k, row[m.act[k]]);
+        else if (s2r_dataset_append(d, obs, act) != S2R_OK)   /* a double beyond FLT_MAX */
             res = s2r__fail(error, S2R_ERR_PARSE, "%s: row %d of numbers holds one a float cannot hold", name, i + 1);
     }
     s2r__table_free(&t);
@@ -10751,12 +10987,15 @@ static s2r_result s2r__bc_check_config(const s2r_bc_config* c, char* err) {
 
 S2RDEF s2r_result s2r_bc_init(s2r_bc* bc, const s2r_bc_config* cfg,
                               s2r_policy* policy) {
+    S2R_ASSERT(bc);
     const s2r_mlp* actor;
     size_t M, n, total;
     float* c;
     s2r_result r;
-    S2R_ASSERT(bc && cfg && policy && policy->params);
     memset(bc, 0, sizeof *bc);
+    if (!cfg || !policy)
+        return s2r__fail(bc->error, S2R_ERR_INVALID_ARGUMENT, "s2r_bc_init: cfg or policy is NULL");
+    S2R_ASSERT(policy->params);
     r = s2r__bc_check_config(cfg, bc->error);
     if (r != S2R_OK) return r;
     bc->cfg = *cfg;
@@ -10792,6 +11031,7 @@ S2RDEF s2r_result s2r_bc_init(s2r_bc* bc, const s2r_bc_config* cfg,
 }
 
 S2RDEF void s2r_bc_free(s2r_bc* bc) {
+    S2R_ASSERT(bc);
     s2r_adam_free(&bc->adam);
     S2R_FREE(bc->work);
     S2R_FREE(bc->perm);
@@ -10901,10 +11141,12 @@ static s2r_result s2r__bc_prepare(s2r_bc* bc, const s2r_dataset* d) {
 
 S2RDEF s2r_result s2r_bc_epoch(s2r_bc* bc, const s2r_dataset* data,
                                s2r_bc_stats* stats) {
+    S2R_ASSERT(bc);
+    if (!data)
+        return s2r__fail(bc->error, S2R_ERR_INVALID_ARGUMENT, "s2r_bc_epoch: data is NULL");
     s2r_bc_stats st;
     int start;
     s2r_result r;
-    S2R_ASSERT(bc && data);
     memset(&st, 0, sizeof st);
     r = s2r__bc_prepare(bc, data);
     if (r != S2R_OK) return r;
@@ -11034,7 +11276,7 @@ S2RDEF s2r_result s2r_policy_save(s2r_policy* p, const s2r_adam* opt,
 static s2r_result s2r__read_file(const char* path, unsigned char** data,
                                  size_t* n, char* error) {
     long size;
-    FILE* f = s2r__open_input(path, 0, S2R_FILE_MAX_BYTES, &size, error);
+    FILE* f = s2r__open_input(path, S2R_FILE_MAX_BYTES, &size, error);
     *data = NULL;
     if (!f) return S2R_ERR_IO;
     *data = (unsigned char*)S2R_MALLOC(size ? (size_t)size : 1);
@@ -11166,12 +11408,15 @@ static void s2r__ck_unpack(s2r_policy* p, s2r_adam* opt, const uint32_t* h, cons
 
 S2RDEF s2r_result s2r_policy_load_memory(s2r_policy* p, s2r_adam* opt, const void* bytes,
                                          size_t n, const char* name) {
+    S2R_ASSERT(p);
+    if (!bytes)
+        return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT, "s2r_policy_load_memory: bytes is NULL");
     const unsigned char* buf = (const unsigned char*)bytes;
     s2r_policy_shape shape;
     uint32_t h[S2R__CK_HEADER];
     size_t offset = 0;
     s2r_result r;
-    S2R_ASSERT(p && p->params && (bytes || n == 0));
+    S2R_ASSERT(p->params && (bytes || n == 0));
     if (!name) name = "checkpoint";
     r = s2r__ck_check(buf, n, name, h, &offset, &shape, p->error);
     if (r == S2R_OK) r = s2r__ck_compatible(p, opt, h, buf + offset, &shape, name, p->error);
@@ -11313,6 +11558,9 @@ static void s2r__ppo_restart_episodes(s2r_ppo* p) {
 }
 
 S2RDEF s2r_result s2r_ppo_save_state(s2r_ppo* ppo, const char* path) {
+    S2R_ASSERT(ppo);
+    if (!path)
+        return s2r__fail(ppo->error, S2R_ERR_INVALID_ARGUMENT, "s2r_ppo_save_state: path is NULL");
     size_t payload = s2r__ck_payload_bytes(ppo->policy.num_params, ppo->obs_dim, ppo->adam.n);
     size_t image = sizeof(uint32_t) * S2R__CK_HEADER + payload;
     size_t fixed = s2r__ppo_state_fixed_bytes(ppo->num_envs), total = fixed + image;
@@ -11320,7 +11568,6 @@ S2RDEF s2r_result s2r_ppo_save_state(s2r_ppo* ppo, const char* path) {
     uint64_t h[S2R__S_WORDS];
     s2r_result r;
     int fresh, e;
-    S2R_ASSERT(ppo && path);
     if (!(buf = (unsigned char*)S2R_MALLOC(total))) return s2r__fail(ppo->error, S2R_ERR_OUT_OF_MEMORY, "out of memory");
     s2r__ppo_state_header(ppo, h);
     h[S2R__S_IMAGE] = image;
@@ -11373,13 +11620,15 @@ static s2r_result s2r__ppo_state_match(s2r_ppo* p, const uint64_t* file, const c
 }
 
 S2RDEF s2r_result s2r_ppo_load_state(s2r_ppo* ppo, const char* path) {
+    S2R_ASSERT(ppo);
+    if (!path)
+        return s2r__fail(ppo->error, S2R_ERR_INVALID_ARGUMENT, "s2r_ppo_load_state: path is NULL");
     size_t n, fixed = s2r__ppo_state_fixed_bytes(ppo->num_envs);
     unsigned char* buf;
     const unsigned char* c;
     uint64_t h[S2R__S_WORDS], sum;
     s2r_result r;
     int e;
-    S2R_ASSERT(ppo && path);
     if ((r = s2r__read_file(path, &buf, &n, ppo->error)) != S2R_OK) return r;
     if (n < sizeof h) {
         S2R_FREE(buf);
@@ -11520,6 +11769,8 @@ static s2r_result s2r__evaluate_episode(const s2r_controller* c, const s2r_env* 
 S2RDEF s2r_result s2r_evaluate(const s2r_controller* controller, s2r_task* task,
                                int episodes, uint64_t seed, s2r_eval_result* out,
                                double* distance_curve) {
+    if (!task)
+        return s2r__fail(NULL, S2R_ERR_INVALID_ARGUMENT, "s2r_evaluate: task is NULL");
     int i, t, steps = task->episode_steps, k, obs_dim;
     double distance = 0, returns = 0;
     s2r_history_env memory;
@@ -11633,12 +11884,14 @@ S2RDEF void s2r_frame_history_free(s2r_frame_history* h) {
 }
 
 S2RDEF void s2r_frame_history_reset(s2r_frame_history* h, const float* obs) {
+    S2R_ASSERT(h && obs);
     int i;
     for (i = 0; i < h->k; i++) memcpy(h->past_obs + (size_t)i * h->obs_dim, obs, (size_t)h->obs_dim * sizeof(float));
     if (h->k) memset(h->past_act, 0, (size_t)h->k * h->act_dim * sizeof(float));
 }
 
 S2RDEF void s2r_frame_history_stack(const s2r_frame_history* h, const float* obs, float* out) {
+    S2R_ASSERT(h && obs && out);
     size_t o = (size_t)h->obs_dim, a = (size_t)h->act_dim, k = (size_t)h->k;
     memcpy(out, obs, o * sizeof(float));
     if (!k) return;
@@ -11647,6 +11900,7 @@ S2RDEF void s2r_frame_history_stack(const s2r_frame_history* h, const float* obs
 }
 
 S2RDEF void s2r_frame_history_push(s2r_frame_history* h, const float* obs, const float* act) {
+    S2R_ASSERT(h && obs && act);
     size_t o = (size_t)h->obs_dim, a = (size_t)h->act_dim, k = (size_t)h->k;
     if (!k) return;
     memmove(h->past_obs + o, h->past_obs, (k - 1) * o * sizeof(float));   /* older frames move back */
@@ -11767,6 +12021,7 @@ S2RDEF s2r_controller s2r_history_controller_get(s2r_history_controller* hc) {
 #ifndef S2R_EXERCISE_GATES
 /* >> solution gates begin */
 S2RDEF void s2r_wilson_interval(int k, int n, double* lo, double* hi) {
+    S2R_ASSERT(lo && hi);
     const double z = 1.96;
     double p, denom, centre, half;
     if (n <= 0) { *lo = 0; *hi = 1; return; }
@@ -11781,6 +12036,7 @@ S2RDEF void s2r_wilson_interval(int k, int n, double* lo, double* hi) {
 #endif /* S2R_EXERCISE_GATES */
 
 S2RDEF void s2r_newcombe_interval(int k1, int n1, int k2, int n2, double* lo, double* hi) {
+    S2R_ASSERT(lo && hi);
     double l1, u1, l2, u2;
     double p1 = n1 > 0 ? (double)k1 / n1 : 0, p2 = n2 > 0 ? (double)k2 / n2 : 0, d = p1 - p2;
     s2r_wilson_interval(k1, n1, &l1, &u1);
@@ -11790,6 +12046,7 @@ S2RDEF void s2r_newcombe_interval(int k1, int n1, int k2, int n2, double* lo, do
 }
 
 S2RDEF void s2r_eval_merge(s2r_eval_result* a, const s2r_eval_result* b) {
+    S2R_ASSERT(a && b);
     int n = a->episodes + b->episodes, ok_a = a->episodes - a->diverged, ok_b = b->episodes - b->diverged;
     a->mean_distance = ok_a + ok_b > 0 ? (a->mean_distance * ok_a + b->mean_distance * ok_b) / (ok_a + ok_b) : -1;
     a->mean_return = n > 0 ? (a->mean_return * a->episodes + b->mean_return * b->episodes) / n : 0;
@@ -11859,6 +12116,8 @@ S2RDEF s2r_result s2r_evaluate_sim_and_real(const s2r_controller* controller, s2
                                             const s2r_task_config* task, const s2r_randomization* sim_physics,
                                             int episodes, uint64_t seed, uint64_t first_unit, int units,
                                             s2r_sim_real_eval* out, char* error) {
+    if (!controller || !task || !out)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "s2r_evaluate_sim_and_real: controller, task or out is NULL");
     s2r_eval_result results[1 + 16];
     s2r_result status[1 + 16];
     char errors[1 + 16][S2R_ERROR_LEN];
@@ -11884,6 +12143,7 @@ S2RDEF s2r_result s2r_evaluate_sim_and_real(const s2r_controller* controller, s2
 }
 
 S2RDEF void s2r_sim_real_eval_pool(s2r_sim_real_eval* pooled, const s2r_sim_real_eval* one) {
+    S2R_ASSERT(pooled && one);
     s2r_eval_merge(&pooled->sim, &one->sim);
     s2r_eval_merge(&pooled->real, &one->real);
     s2r__sim_real_gap(pooled);
@@ -11939,6 +12199,8 @@ S2RDEF const char* s2r_predictor_name(s2r_predictor p) {
 S2RDEF s2r_result s2r_predict_transfer(const s2r_controller* controller, s2r_robot_kind robot,
                                        const s2r_task_config* task, const s2r_transfer_evidence* evidence,
                                        int episodes, uint64_t seed, s2r_eval_result* out, char* error) {
+    if (!task)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "s2r_predict_transfer: task is NULL");
     const s2r_randomization* physics[S2R_PREDICTOR_COUNT];
     s2r_task_config perfect = *task, deployed = *task;   /* the simulated cameras */
     s2r_result status[S2R_PREDICTOR_COUNT];
@@ -12045,6 +12307,7 @@ S2RDEF s2r_result s2r_attribute_gap(const s2r_controller* controller, s2r_robot_
 }
 
 S2RDEF void s2r_gap_attribution_pool(s2r_gap_attribution* pooled, const s2r_gap_attribution* one) {
+    S2R_ASSERT(pooled && one);
     int e;
     s2r_eval_merge(&pooled->unit, &one->unit);
     s2r_eval_merge(&pooled->nominal, &one->nominal);
@@ -12056,6 +12319,8 @@ S2RDEF void s2r_gap_attribution_pool(s2r_gap_attribution* pooled, const s2r_gap_
 
 S2RDEF s2r_result s2r_sim_real_eval_write(const char* path, const char* label, const s2r_sim_real_eval* e,
                                           char* error) {
+    if (!e)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "s2r_sim_real_eval_write: e is NULL");
     s2r_file file;
     FILE* f;
     s2r_result res = s2r_file_create(&file, path, error);
@@ -12071,6 +12336,7 @@ S2RDEF s2r_result s2r_sim_real_eval_write(const char* path, const char* label, c
 }
 
 S2RDEF void s2r_sim_real_eval_print(const char* label, const s2r_sim_real_eval* e) {
+    S2R_ASSERT(e);
     printf("  %-28s sim %5.1f %% [%5.1f, %5.1f]  real %5.1f %% [%5.1f, %5.1f]  gap %5.1f [%5.1f, %5.1f]"
            "  (final distance sim %.1f mm, real %.1f mm)\n",
            label, 100 * e->sim.success_rate, 100 * e->sim.success_lo, 100 * e->sim.success_hi,
@@ -12161,6 +12427,8 @@ static s2r_result s2r__collect_demos(const s2r_backend* robot, const s2r_task_co
 S2RDEF s2r_result s2r_collect_demos(const s2r_backend* robot, const s2r_task_config* task,
                                     const s2r_expert_config* op, int episodes, uint64_t seed,
                                     s2r_dataset* data, int* successes, char* error) {
+    if (!op || !data)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "s2r_collect_demos: op or data is NULL");
     return s2r__collect_demos(robot, task, op, 0, episodes, seed, data, successes, error);
 }
 
@@ -12183,6 +12451,8 @@ S2RDEF s2r_result s2r_collect_unit_demos(s2r_robot_kind robot, uint64_t unit, co
     s2r_result status[S2R_DEMO_THREADS_MAX];
     char errors[S2R_DEMO_THREADS_MAX][S2R_ERROR_LEN];
     int ok[S2R_DEMO_THREADS_MAX] = {0}, t, i;
+    if (!task || !op || !data)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "s2r_collect_unit_demos: task or op or data is NULL");
     if (threads < 1 || threads > S2R_DEMO_THREADS_MAX)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "demos: 1..%d threads, not %d", S2R_DEMO_THREADS_MAX, threads);
     for (t = 0; t < threads; t++) {
@@ -12224,6 +12494,8 @@ static s2r_result s2r__clone(s2r_policy* policy, const s2r_dataset* demos, const
 
 S2RDEF s2r_result s2r_clone_demos(s2r_policy* policy, const s2r_dataset* demos, int finetune,
                                   int epochs, uint64_t seed, char* error) {
+    if (!demos)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "s2r_clone_demos: demos is NULL");
     s2r_bc_config cfg = finetune ? s2r_bc_config_finetune() : s2r_bc_config_default();
     if (epochs < 1 || demos->count < 1)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "cloning needs at least one epoch and one demonstration step");
@@ -12265,6 +12537,8 @@ S2RDEF s2r_result s2r_finetune_on_unit(s2r_policy* policy, const s2r_dataset* de
                                        const s2r_backend* robot, const s2r_task_config* task,
                                        int canary_episodes, uint64_t canary_seed,
                                        double canary_success[3], int* kept, char* error) {
+    if (!policy || !demos)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "s2r_finetune_on_unit: policy or demos is NULL");
     size_t n = (size_t)policy->num_actor_params;
     s2r_controller c = s2r_policy_controller(policy);
     s2r_eval_result as_it_was;
@@ -12680,10 +12954,8 @@ static void s2r__training_identity(const s2r_training* t, s2r_ppo* ppo) {
 
 /* Pick up a saved state when asked to (none yet: start afresh). */
 static s2r_result s2r__training_resume(const s2r_training* t, s2r_ppo* ppo, char* error) {
-    FILE* f;
     s2r_result res;
-    if (!t->resume || !t->state_path || !(f = fopen(t->state_path, "rb"))) return S2R_OK;
-    fclose(f);
+    if (!t->resume || !t->state_path || !s2r_file_exists(t->state_path)) return S2R_OK;   /* stat: a FIFO does not block */
     if (t->adr)
         return s2r__fail(error, S2R_ERR_UNSUPPORTED, "%s: an ADR run cannot be resumed (its ranges are not in the saved "
                          "state); remove the state to start again", t->state_path);
@@ -12762,6 +13034,8 @@ S2RDEF void s2r_interrupt_catch(void) {
 S2RDEF int s2r_interrupt_requested(void) { return s2r__interrupt_flag != 0; }
 
 S2RDEF s2r_result s2r_train(const s2r_training* training, s2r_ppo* ppo, char* error) {
+    if (!training || !ppo)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "s2r_train: training or ppo is NULL");
     s2r__task_envs envs;
     s2r__training_log log;
     s2r_result res;
@@ -12986,6 +13260,7 @@ S2RDEF void s2r_trajectory_set_free(s2r_trajectory_set* set) {
     if (set->qd) S2R_FREE(set->qd);
     if (set->object0) S2R_FREE(set->object0);
     if (set->object) S2R_FREE(set->object);
+    if (set->source) S2R_FREE(set->source);
     memset(set, 0, sizeof *set);
     memcpy(set->error, keep, sizeof keep);
 }
@@ -13177,30 +13452,63 @@ static int s2r__traj_first_bad(const s2r_trajectory_set* set, const double* a, i
     return -1;
 }
 
+static const char* s2r__traj_name(const s2r_trajectory_set* set, int i, char* name);
+
 S2RDEF s2r_result s2r_trajectory_set_check(const s2r_trajectory_set* set, int n_joints, char* error) {
     static const char* const names[3] = {"command", "measured q", "measured qd"};
     int i, a;
     if (!set || set->count < 1 || !set->q)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "the trajectory set is empty: record at least one trajectory");
     if (set->n_joints != n_joints)
-        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "the trajectories have %d joints, the arm %d",
-                         set->n_joints, n_joints);
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%s%sthe trajectories have %d joints (command_J, q_J), the arm %d",
+                         set->source ? set->source[0].file : "", set->source ? ": " : "", set->n_joints, n_joints);
     for (i = 0; i < set->count; i++) {
         const double* arrays[3];
+        char name[S2R_ERROR_LEN];
         arrays[0] = set->command; arrays[1] = set->q; arrays[2] = set->qd;
         if (!s2r_all_finite(set->q0 + (size_t)i * n_joints, n_joints))
-            return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "trajectory %d: start pose contains NaN or Inf", i);
+            return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%s: start pose contains NaN or Inf", s2r__traj_name(set, i, name));
         for (a = 0; a < 3; a++) {
             int x = s2r__traj_first_bad(set, arrays[a], i);
             const char* what = x >= 0 && isnan(arrays[a][s2r__traj_at(set, i, 0) + (size_t)x]) ? "NaN" : "Inf";
             if (x >= 0)
-                return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "trajectory %d, sample %d, joint %d: %s is %s", i,
+                return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%s, sample %d, joint %d: %s is %s", s2r__traj_name(set, i, name),
                                  x / n_joints, x % n_joints, names[a], what);
         }
         if (set->object && (!s2r_all_finite(set->object0 + 2 * (size_t)i, 2) ||
                             !s2r_all_finite(set->object + 2 * (size_t)i * set->n_samples, 2 * set->n_samples)))
-            return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "trajectory %d: an object position is NaN or Inf", i);
+            return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%s: an object position is NaN or Inf", s2r__traj_name(set, i, name));
     }
+    return S2R_OK;
+}
+
+/* "trajectory i", or for one read from a file "FILE, line N" (its first
+   row); name holds S2R_ERROR_LEN chars. */
+static const char* s2r__traj_name(const s2r_trajectory_set* set, int i, char* name) {
+    if (set->source) snprintf(name, S2R_ERROR_LEN, "%.180s, line %d", set->source[i].file, set->source[i].line);
+    else snprintf(name, S2R_ERROR_LEN, "trajectory %d", i);
+    return name;
+}
+
+/* The trajectories against the arm they will be replayed on: each start
+   pose and every command inside the joint ranges (a log of another arm,
+   or in degrees, or of commands of 1e300 rad, is refused naming where). */
+static s2r_result s2r__traj_check_arm(const s2r_trajectory_set* set, const s2r_arm_info* info, char* error) {
+    char name[S2R_ERROR_LEN];
+    int i, j, k, n = set->n_joints;
+    for (i = 0; i < set->count; i++)
+        for (k = -1; k < set->n_samples; k++)   /* -1: the start pose */
+            for (j = 0; j < n; j++) {
+                double v = k < 0 ? set->q0[(size_t)i * n + j] : set->command[s2r__traj_at(set, i, k) + (size_t)j];
+                if (v >= info->q_min[j] - 1e-9 && v <= info->q_max[j] + 1e-9) continue;
+                s2r__traj_name(set, i, name);
+                if (k < 0)
+                    return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%s: start pose q_%d = %g rad is outside the joint's "
+                                     "range [%g, %g]", name, j, v, info->q_min[j], info->q_max[j]);
+                return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%s: command_%d = %g rad at t = %g s is outside the "
+                                 "joint's range [%g, %g] (a log of another arm, or in degrees?)", name, j, v,
+                                 (set->source ? set->source[i].t0 : 0) + k * set->sample_period, info->q_min[j], info->q_max[j]);
+            }
     return S2R_OK;
 }
 
@@ -13364,8 +13672,15 @@ static s2r_result s2r__logs_to_set(s2r_trajectory_set* set, const s2r__log* logs
         s2r_trajectory_set_free(set);
         return res;
     }
+    if (!(set->source = (s2r_trajectory_source*)s2r__calloc((size_t)count, sizeof *set->source))) {
+        s2r_trajectory_set_free(set);
+        return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "trajectory files: no memory for %d names", count);
+    }
     for (i = 0; i < count; i++) {
         char why[S2R_ERROR_LEN];
+        snprintf(set->source[i].file, sizeof set->source[i].file, "%s", names[i]);
+        set->source[i].line = logs[i].t.first_line;
+        set->source[i].t0 = logs[i].t.v[logs[i].col_t];
         s2r__log_resample(&logs[i], set, i);
         set->count = i + 1;
         if (s2r_trajectory_set_check(set, set->n_joints, why) != S2R_OK) {   /* e.g. 1e308 - -1e308 */
@@ -13971,6 +14286,7 @@ static double s2r__sysid_objective(s2r_sysid* id, const double* values, const s2
 
 /* Candidate values finite and inside their bounds; the set usable. */
 static s2r_result s2r__sysid_check_call(s2r_sysid* id, const double* values, const s2r_trajectory_set* set) {
+    s2r_result res;
     int i;
     if (!values) return s2r__fail(id->error, S2R_ERR_INVALID_ARGUMENT, "values are NULL");
     for (i = 0; i < id->config.n_params; i++) {
@@ -13985,10 +14301,12 @@ static s2r_result s2r__sysid_check_call(s2r_sysid* id, const double* values, con
     if (set && set->object && id->sim.robot.info.scene != S2R_SCENE_PUSH)
         return s2r__fail(id->error, S2R_ERR_INVALID_ARGUMENT, "the trajectories hold an object; the model has none "
                          "(fit with the push scene: s2r_task_sim_config)");
-    return s2r_trajectory_set_check(set, id->sim.robot.info.n_joints, id->error);
+    if ((res = s2r_trajectory_set_check(set, id->sim.robot.info.n_joints, id->error)) != S2R_OK) return res;
+    return s2r__traj_check_arm(set, &id->sim.robot.info, id->error);
 }
 
 S2RDEF s2r_result s2r_sysid_loss(s2r_sysid* id, const double* values, const s2r_trajectory_set* set, double* loss) {
+    S2R_ASSERT(id);
     s2r_result res = s2r__sysid_check_call(id, values, set);
     if (res != S2R_OK) return res;
     *loss = s2r__sysid_objective(id, values, set);
@@ -13996,6 +14314,7 @@ S2RDEF s2r_result s2r_sysid_loss(s2r_sysid* id, const double* values, const s2r_
 }
 
 S2RDEF s2r_result s2r_sysid_mse(s2r_sysid* id, const double* values, const s2r_trajectory_set* set, double* mse) {
+    S2R_ASSERT(id);
     double e[3];
     s2r_result res = s2r__sysid_check_call(id, values, set);
     if (res != S2R_OK) return res;
@@ -14005,6 +14324,7 @@ S2RDEF s2r_result s2r_sysid_mse(s2r_sysid* id, const double* values, const s2r_t
 
 S2RDEF s2r_result s2r_sysid_simulate(s2r_sysid* id, const double* values, const s2r_trajectory_set* set,
                                      int index, double* q_out, double* qd_out) {
+    S2R_ASSERT(id);
     double sums[3] = {0, 0, 0};
     s2r_sim_draw d;
     s2r_result res = s2r__sysid_check_call(id, values, set);
@@ -14156,6 +14476,7 @@ static void s2r__line_refine_bracket(const s2r__line* L, double tol, s2r__line_b
 
 S2RDEF double s2r_line_minimize(s2r_line_loss loss, void* context, double lo, double hi, double t0, double f0,
                                 double step, double tol, double* f_min) {
+    S2R_ASSERT(f_min);
     s2r__line line;
     s2r__line* L = &line;
     double up = fmin(t0 + step, hi), down = fmax(t0 - step, lo), fu, fd;
@@ -14888,10 +15209,12 @@ static void s2r__sysid_validate(s2r_sysid* id, const s2r_trajectory_set* train,
 
 S2RDEF s2r_result s2r_sysid_run(s2r_sysid* id, const s2r_trajectory_set* train,
                                 const s2r_trajectory_set* validation, s2r_sysid_result* result) {
+    S2R_ASSERT(id);
+    if (!result)
+        return s2r__fail(id->error, S2R_ERR_INVALID_ARGUMENT, "s2r_sysid_run: result is NULL");
     double x[S2R_SYSID_MAX_PARAMS];
     int before;
     s2r_result res;
-    S2R_ASSERT(id && result);
     before = id->evaluations;
     if ((res = s2r__sysid_begin(id, train, validation, result, x)) != S2R_OK) return res;
     s2r__sysid_fit(id, train, result, x, before);
@@ -15034,6 +15357,8 @@ S2RDEF s2r_result s2r_identify_unit(const s2r_backend* robot, const s2r_identify
                                     const s2r_randomization* training, s2r_randomization* next,
                                     s2r_randomization* identified, s2r_sysid_result* result,
                                     double camera_offset[3], char* error) {
+    if (!robot || !config || !training || !result)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "s2r_identify_unit: robot or config or training or result is NULL");
     s2r_excitation_config ex = s2r_excitation_config_default();
     s2r_sysid_config cfg = s2r_sysid_config_default();
     s2r_sim_config model = s2r_sim_config_default(robot->info->kind);
@@ -15157,7 +15482,8 @@ static void s2r__sysid_print_flat(const s2r_sysid* id, const s2r_sysid_result* r
 }
 
 S2RDEF void s2r_sysid_print(const s2r_sysid* id, const s2r_sysid_result* result) {
-    int i, j;
+    S2R_ASSERT(id && result);
+    int i, j, held_out = !isnan(result->validation_mse_start);   /* NaN: run without validation trajectories */
     printf("  %-15s %-9s %9s %9s %9s %19s %11s %10s\n", "parameter", "unit", "start", "value", "std err", "bounds",
            "sensitivity", "range +-");
     for (i = 0; i < result->n_params; i++) {
@@ -15177,17 +15503,24 @@ S2RDEF void s2r_sysid_print(const s2r_sysid* id, const s2r_sysid_result* result)
            result->polish_distance);
     printf("  standard errors from %.0f effectively independent residuals\n", result->effective_samples);
     if (result->n_directions > 0) s2r__sysid_print_flat(id, result);
-    if (!isnan(result->validation_object_motion))
+    if (!isnan(result->validation_object_motion) && held_out)
         printf("  object: held-out mean squared error %.3e -> %.3e m^2, camera floor %.3e: %.1f %% -> %.1f %% of "
                "its motion\n", result->validation_object_mse_start, result->validation_object_mse, result->validation_object_floor,
                100 * result->validation_object_relative_start, 100 * result->validation_object_relative);
-    printf("  held-out error per joint (rms, %% of the joint's motion):");
+    else if (!isnan(result->validation_object_motion))
+        printf("  object: on the fitted data mean squared error %.3e m^2, camera floor %.3e: %.1f %% of its motion\n",
+               result->validation_object_mse, result->validation_object_floor, 100 * result->validation_object_relative);
+    printf("  %s error per joint (rms, %% of the joint's motion):", held_out ? "held-out" : "fitted data's");
     for (j = 0; j < id->sim.robot.info.n_joints && !isnan(result->joint_rms[j]); j++)
         printf(" %.2g mrad %.1f%%%s", 1000 * result->joint_rms[j], 100 * result->joint_relative[j], result->joint_misfit[j] ? " (misfit)" : "");
-    printf("\n  validation MSE %.3e -> %.3e rad^2, %.1f %% -> %.1f %% of the motion: %s (every parameter at its lower "
-           "bound: %.1f %%, upper: %.1f %%)\n", result->validation_mse_start, result->validation_mse, 100 * result->validation_relative_start,
-           100 * result->validation_relative, s2r_sysid_verdict_name(result->verdict), 100 * result->validation_relative_corner[0],
-           100 * result->validation_relative_corner[1]);
+    if (held_out)
+        printf("\n  validation MSE %.3e -> %.3e rad^2, %.1f %% -> %.1f %% of the motion", result->validation_mse_start,
+               result->validation_mse, 100 * result->validation_relative_start, 100 * result->validation_relative);
+    else   /* no held-out trajectories: nothing to compare the start values on */
+        printf("\n  no held-out trajectories: on the fitted data MSE %.3e rad^2, %.1f %% of the motion (flattering)",
+               result->validation_mse, 100 * result->validation_relative);
+    printf(": %s (every parameter at its lower bound: %.1f %%, upper: %.1f %%)\n", s2r_sysid_verdict_name(result->verdict),
+           100 * result->validation_relative_corner[0], 100 * result->validation_relative_corner[1]);
     for (j = 0; j < id->sim.robot.info.n_joints; j++)
         if (result->joint_misfit[j])
             printf("  joint %d is not followed: the shared parameters cannot hold it; fit its own kp, kv, damping, "
@@ -15501,9 +15834,11 @@ static s2r_result s2r__safety_ground_truth(void* self, s2r_ground_truth* out) {
 static s2r_result s2r__safety_halt(void* self) { return s2r_safety_estop((s2r_safety*)self, "halt"); }
 
 S2RDEF s2r_result s2r_safety_init(s2r_safety* safety, const s2r_safety_config* config, const s2r_backend* inner) {
+    S2R_ASSERT(safety);
     s2r_result res;
-    S2R_ASSERT(safety && config);
     memset(safety, 0, sizeof *safety);
+    if (!config)
+        return s2r__fail(safety->error, S2R_ERR_INVALID_ARGUMENT, "s2r_safety_init: config is NULL");
     res = s2r__safety_check_config(config, safety->error);
     if (res != S2R_OK) return res;
     if (!inner || !inner->info || !inner->info->model)
@@ -15538,6 +15873,7 @@ S2RDEF void s2r_safety_free(s2r_safety* safety) {
 S2RDEF const s2r_backend* s2r_safety_backend(s2r_safety* safety) { return &safety->backend; }
 
 S2RDEF unsigned s2r_safety_check(s2r_safety* safety, const double* q_target, double* q_safe) {
+    S2R_ASSERT(safety);
     double scratch[S2R_MAX_JOINTS];
     return s2r__safety_filter(safety, q_target, q_safe ? q_safe : scratch);
 }
@@ -15550,6 +15886,7 @@ S2RDEF unsigned s2r_safety_filter_action(s2r_safety* safety, float* action, int 
 }
 
 S2RDEF s2r_result s2r_safety_estop(s2r_safety* safety, const char* reason) {
+    S2R_ASSERT(safety);
     s2r__safety_stop(safety, reason);
     return S2R_OK;
 }
@@ -15561,6 +15898,7 @@ S2RDEF int s2r_safety_episode_interventions(const s2r_safety* safety) {
 }
 
 S2RDEF s2r_result s2r_safety_set_workspace_scale(s2r_safety* safety, double scale) {
+    S2R_ASSERT(safety);
     if (!(scale >= 0 && scale <= 1))
         return s2r__fail(safety->error, S2R_ERR_INVALID_ARGUMENT, "safety: workspace scale must be in [0, 1]");
     safety->config.workspace_scale = scale;
@@ -15613,6 +15951,8 @@ static s2r_result s2r__deploy_check_pair(s2r_reach* reach, s2r_safety* s) {
 
 S2RDEF s2r_result s2r_deploy_episode(const s2r_controller* policy, s2r_reach* reach, s2r_safety* safety,
                                      s2r_rng* rng, s2r_episode_stats* out) {
+    if (!reach)
+        return s2r__fail(NULL, S2R_ERR_INVALID_ARGUMENT, "s2r_deploy_episode: reach is NULL");
     float obs[S2R_REACH_MAX_OBS];
     s2r_result res = s2r__deploy_check_pair(reach, safety);
     if (res != S2R_OK) return res;
@@ -15621,6 +15961,7 @@ S2RDEF s2r_result s2r_deploy_episode(const s2r_controller* policy, s2r_reach* re
 }
 
 S2RDEF void s2r_run_summary_add(s2r_run_summary* summary, const s2r_episode_stats* e) {
+    S2R_ASSERT(summary && e);
     int k;
     double returns = summary->mean_return * summary->episodes + e->ret;
     double peaks = summary->mean_torque_peak * summary->episodes + e->torque_peak;
@@ -15638,6 +15979,8 @@ S2RDEF void s2r_run_summary_add(s2r_run_summary* summary, const s2r_episode_stat
 
 S2RDEF s2r_result s2r_deploy_run(const s2r_controller* policy, s2r_reach* reach, s2r_safety* safety,
                                  int episodes, uint64_t seed, uint64_t stream0, s2r_run_summary* out) {
+    if (!reach || !out)
+        return s2r__fail(NULL, S2R_ERR_INVALID_ARGUMENT, "s2r_deploy_run: reach or out is NULL");
     int i;
     memset(out, 0, sizeof *out);
     if (episodes < 1) return s2r__fail(reach->error, S2R_ERR_INVALID_ARGUMENT, "deploy run: need at least one episode");
@@ -15675,12 +16018,14 @@ static const s2r_regression_case s2r__regression_suite[] = {
 };
 
 S2RDEF int s2r_regression_suite_default(const s2r_regression_case** cases) {
+    S2R_ASSERT(cases);
     *cases = s2r__regression_suite;
     return (int)(sizeof s2r__regression_suite / sizeof s2r__regression_suite[0]);
 }
 
 S2RDEF void s2r_regression_case_pose(const s2r_regression_case* c, const s2r_arm_info* info,
                                      double* q0, double target[3]) {
+    S2R_ASSERT(c && info && q0 && target);
     int i, j;
     for (j = 0; j < info->n_joints; j++) q0[j] = info->q_home[j];
     if (c->start_joint >= 0 && c->start_joint < info->n_joints)
@@ -15693,6 +16038,8 @@ S2RDEF void s2r_regression_case_pose(const s2r_regression_case* c, const s2r_arm
 S2RDEF s2r_result s2r_regression_run(const s2r_controller* policy, s2r_reach* reach,
                                      const s2r_regression_case* cases, int n_cases, int repeats,
                                      uint64_t seed, s2r_regression_result* out) {
+    if (!policy || !reach || !out)
+        return s2r__fail(NULL, S2R_ERR_INVALID_ARGUMENT, "s2r_regression_run: policy or reach or out is NULL");
     float obs[S2R_REACH_MAX_OBS];
     int i, r;
     memset(out, 0, sizeof *out);
@@ -15778,6 +16125,8 @@ static void s2r__shadow_finish(s2r_shadow_stats* out) {
 S2RDEF s2r_result s2r_shadow_run(const s2r_controller* policy, const s2r_controller* fallback,
                                  s2r_reach* reach, s2r_safety* safety, int episodes, uint64_t seed,
                                  double agree_tol, s2r_shadow_stats* out, s2r_deploy* log) {
+    if (!reach || !out)
+        return s2r__fail(NULL, S2R_ERR_INVALID_ARGUMENT, "s2r_shadow_run: reach or out is NULL");
     int i;
     memset(out, 0, sizeof *out);
     if (!policy || !fallback || !safety || episodes < 1 || !(agree_tol >= 0))
@@ -15872,6 +16221,7 @@ S2RDEF s2r_gate_config s2r_gate_config_default(void) {
 
 
 S2RDEF s2r_gate_result s2r_gate_sim_regression(const s2r_gate_config* c, int passed, int runs) {
+    S2R_ASSERT(c);
     s2r_gate_result g = s2r__gate_make(S2R_STAGE_SIM_REGRESSION, runs, 0, c->sim_pass_rate);
     if (!s2r__counts_ok(passed, runs) || runs == 0) {
         s2r__gate_say(&g, S2R_VERDICT_FAIL, "invalid statistics: %d passed of %d runs", passed, runs);
@@ -15886,6 +16236,7 @@ S2RDEF s2r_gate_result s2r_gate_sim_regression(const s2r_gate_config* c, int pas
 }
 
 S2RDEF s2r_gate_result s2r_gate_sysid(const s2r_gate_config* c, double validation_mse) {
+    S2R_ASSERT(c);
     s2r_gate_result g = s2r__gate_make(S2R_STAGE_SYSID, 0, validation_mse, c->sysid_good_mse);
     if (!(validation_mse >= 0) || !isfinite(validation_mse))
         s2r__gate_say(&g, S2R_VERDICT_FAIL, "invalid validation MSE %g: blocked", validation_mse);
@@ -15904,6 +16255,7 @@ S2RDEF s2r_gate_result s2r_gate_sysid(const s2r_gate_config* c, double validatio
 }
 
 S2RDEF s2r_gate_result s2r_gate_shadow(const s2r_gate_config* c, const s2r_shadow_stats* s) {
+    S2R_ASSERT(c && s);
     s2r_gate_result g = s2r__gate_make(S2R_STAGE_SHADOW, s->proposals, 0, c->shadow_max_unsafe_rate);
     double unsafe;
     if (!s2r__counts_ok(s->unsafe, s->proposals) || !s2r__counts_ok(s->agreements, s->proposals)) {
@@ -15945,6 +16297,7 @@ S2RDEF s2r_sprt_config s2r_gate_sprt(const s2r_gate_config* c, s2r_stage stage) 
 }
 
 S2RDEF s2r_gate_result s2r_gate_tethered(const s2r_gate_config* c, int successes, int episodes) {
+    S2R_ASSERT(c);
     s2r_gate_result g = s2r__gate_make(S2R_STAGE_TETHERED, episodes, 0, c->tethered_success);
     double t = c->tethered_success;
     if (!s2r__counts_ok(successes, episodes)) {
@@ -15969,6 +16322,7 @@ S2RDEF s2r_gate_result s2r_gate_tethered(const s2r_gate_config* c, int successes
 }
 
 S2RDEF s2r_gate_result s2r_gate_constrained(const s2r_gate_config* c, int successes, int episodes, int catastrophic) {
+    S2R_ASSERT(c);
     s2r_gate_result g = s2r__gate_make(S2R_STAGE_CONSTRAINED, episodes, 0, c->constrained_success);
     int pass;
     if (!s2r__counts_ok(successes, episodes) || !s2r__counts_ok(catastrophic, episodes)) {
@@ -15991,6 +16345,7 @@ S2RDEF s2r_gate_result s2r_gate_constrained(const s2r_gate_config* c, int succes
 }
 
 S2RDEF s2r_gate_result s2r_gate_canary(const s2r_gate_config* c, int cand_successes, int cand_episodes, int inc_successes, int inc_episodes) {
+    S2R_ASSERT(c);
     s2r_gate_result g = s2r__gate_make(S2R_STAGE_CANARY, cand_episodes, 0, -c->canary_margin);
     double pc, pi;
     if (!s2r__counts_ok(cand_successes, cand_episodes) || !s2r__counts_ok(inc_successes, inc_episodes)) {
@@ -16017,6 +16372,7 @@ S2RDEF s2r_gate_result s2r_gate_canary(const s2r_gate_config* c, int cand_succes
 }
 
 S2RDEF s2r_gate_result s2r_gate_canary_pairs(const s2r_gate_config* c, int pairs, int candidate_only, int incumbent_only) {
+    S2R_ASSERT(c);
     s2r_gate_result g = s2r__gate_make(S2R_STAGE_CANARY, pairs, 0, -c->canary_margin);
     s2r_sprt_config t;
     char why[S2R_ERROR_LEN];
@@ -16058,6 +16414,8 @@ S2RDEF s2r_gate_result s2r_gate_canary_pairs(const s2r_gate_config* c, int pairs
 S2RDEF s2r_result s2r_stage_run(const s2r_controller* policy, s2r_reach* reach, s2r_safety* safety,
                                 const s2r_gate_config* gates, s2r_stage stage, uint64_t seed, uint64_t stream0,
                                 s2r_run_summary* out, s2r_gate_result* gate) {
+    if (!reach || !out)
+        return s2r__fail(NULL, S2R_ERR_INVALID_ARGUMENT, "s2r_stage_run: reach or out is NULL");
     int cap;
     memset(out, 0, sizeof *out);
     if (stage != S2R_STAGE_TETHERED && stage != S2R_STAGE_CONSTRAINED)
@@ -16117,6 +16475,7 @@ S2RDEF s2r_result s2r_gate_oc(const s2r_gate_config* c, s2r_stage stage, double 
 }
 
 S2RDEF void s2r_gate_plan_print(const s2r_gate_config* c, s2r_stage stage) {
+    S2R_ASSERT(c);
     s2r_sprt_config t = s2r_gate_sprt(c, stage);
     int i, most = 0;
     printf("  %s gate, %s rule: ", s2r_stage_name(stage), s2r_gate_rule_name(c->rule));
@@ -16269,6 +16628,7 @@ static void s2r__drift_reference(s2r_drift* d) {
 }
 
 S2RDEF s2r_result s2r_drift_init(s2r_drift* d, const s2r_drift_config* c, char* error) {
+    S2R_ASSERT(d);
     s2r_result res;
     memset(d, 0, sizeof *d);
     if (!c) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "drift: config is NULL");
@@ -16313,6 +16673,7 @@ S2RDEF double s2r_drift_level(const s2r_drift* d) {
 }
 
 S2RDEF int s2r_drift_update(s2r_drift* d, double x) {
+    S2R_ASSERT(d);
     if (!isfinite(x)) return -1;
     d->samples++;
     d->total += x;
@@ -16340,9 +16701,11 @@ S2RDEF s2r_monitor_config s2r_monitor_config_default(void) {
 }
 
 S2RDEF s2r_result s2r_monitor_init(s2r_monitor* m, const s2r_monitor_config* c) {
+    S2R_ASSERT(m);
     s2r_result res;
-    S2R_ASSERT(m && c);
     memset(m, 0, sizeof *m);
+    if (!c)
+        return s2r__fail(m->error, S2R_ERR_INVALID_ARGUMENT, "s2r_monitor_init: c is NULL");
     if (c->window < 1 || c->window > S2R_MONITOR_MAX_WINDOW || !(c->max_interventions >= 0) || !(c->max_torque_peak > 0))
         return s2r__fail(m->error, S2R_ERR_INVALID_ARGUMENT, "monitor: window 1..%d, max_interventions >= 0, max_torque_peak > 0",
                          S2R_MONITOR_MAX_WINDOW);
@@ -16371,6 +16734,7 @@ static void s2r__monitor_rolling(s2r_monitor* m) {
 }
 
 S2RDEF unsigned s2r_monitor_update(s2r_monitor* m, const s2r_episode_stats* e) {
+    S2R_ASSERT(m && e);
     unsigned raised = 0;
     int slot = m->episodes % m->config.window, full;
     if (s2r_drift_update(&m->success, e->success ? 1.0 : 0.0) == 1) raised |= S2R_ALARM_BIT(S2R_ALARM_SUCCESS_DRIFT);
@@ -16466,8 +16830,10 @@ S2RDEF s2r_deploy_config s2r_deploy_config_default(void) {
 
 S2RDEF s2r_result s2r_deploy_init(s2r_deploy* d, const s2r_deploy_config* config, const char* policy,
                                   const char* log_path) {
-    S2R_ASSERT(d && config);
+    S2R_ASSERT(d);
     memset(d, 0, sizeof *d);
+    if (!config)
+        return s2r__fail(d->error, S2R_ERR_INVALID_ARGUMENT, "s2r_deploy_init: config is NULL");
     if ((int)config->alarm_response < 0 || (int)config->alarm_response >= S2R_ALARM_RESPONSE_COUNT)
         return s2r__fail(d->error, S2R_ERR_INVALID_ARGUMENT, "deploy: unknown alarm response %d", (int)config->alarm_response);
     d->config = *config;
@@ -16501,6 +16867,7 @@ static s2r_stage s2r__stage_after(s2r_stage s, s2r_verdict v) {
 static s2r_result s2r__deploy_refuse(s2r_deploy* d, const s2r_gate_result* g, const char* why);
 
 S2RDEF s2r_result s2r_deploy_apply(s2r_deploy* d, const s2r_gate_result* gate) {
+    S2R_ASSERT(d);
     s2r__json j;
     s2r_deploy_event e;
     if (!gate || (int)gate->verdict < 0 || (int)gate->verdict >= S2R_VERDICT_COUNT || (int)gate->stage < 0 ||
@@ -16556,6 +16923,7 @@ static void s2r__alarm_list(unsigned alarms, char* out, size_t cap) {
 }
 
 S2RDEF s2r_result s2r_deploy_alarm(s2r_deploy* d, int unit, unsigned alarms, const char* detail) {
+    S2R_ASSERT(d);
     s2r__json j;
     s2r_deploy_event e;
     char names[128];
@@ -16582,6 +16950,7 @@ S2RDEF s2r_result s2r_deploy_alarm(s2r_deploy* d, int unit, unsigned alarms, con
 }
 
 S2RDEF s2r_result s2r_deploy_note(s2r_deploy* d, const char* event, const char* format, ...) {
+    S2R_ASSERT(d);
     s2r__json j;
     char detail[512];
     va_list ap;

@@ -388,16 +388,40 @@ static int test_file_readers_refuse_non_files(void) {
     CHECKF(strstr(error, "NUL byte at offset 19") != NULL, "%s", error);
     remove("build/test_nul.tmp.txt");
 #if defined(__unix__)
-    {
+    {   /* a FIFO where each reader expects a file: refused by its path before open() would wait for a writer
+           (alarm: a reader that blocks ends the suite with SIGALRM instead of hanging it) */
+        const char* fifo = "build/test_fifo.tmp";
+        const char* paths[1];
         s2r_ppo ppo;
-        s2r_ppo_config c = s2r_ppo_config_default();
-        remove("build/test_fifo.tmp.state");
-        CHECK(mkfifo("build/test_fifo.tmp.state", 0600) == 0);
-        CHECK(s2r_ppo_init(&ppo, &c, 3, 1) == S2R_OK);
-        CHECK(s2r_ppo_load_state(&ppo, "build/test_fifo.tmp.state") == S2R_ERR_IO);
+        s2r_ppo_config c = s2r_task_ppo_config(S2R_TASK_REACH, 3 * 1024, 3, 1);
+        s2r_training t = s2r_training_default(S2R_ROBOT_UR5E, S2R_TASK_REACH);
+        s2r_trajectory_set set;
+        s2r_dataset d;
+        s2r_robot robot;
+        int obs_dim, act_dim;
+        paths[0] = fifo;
+        remove(fifo);
+        CHECK(mkfifo(fifo, 0600) == 0);
+        alarm(60);
+        s2r_task_dims(S2R_TASK_REACH, S2R_ROBOT_UR5E, &obs_dim, &act_dim);
+        c.rollout_steps = 1024;
+        CHECK(s2r_ppo_init(&ppo, &c, obs_dim, act_dim) == S2R_OK);
+        CHECK(s2r_ppo_load_state(&ppo, fifo) == S2R_ERR_IO);
         CHECKF(strstr(ppo.error, "not a regular file") != NULL, "%s", ppo.error);
+        t.progress = 0;
+        t.state_path = fifo;
+        t.resume = 1;   /* --resume with a FIFO as the training state */
+        CHECK(s2r_train(&t, &ppo, error) == S2R_ERR_IO && ppo.update == 0);
+        CHECKF(strstr(error, fifo) && strstr(error, "not a regular file"), "%s", error);
         s2r_ppo_free(&ppo);
-        remove("build/test_fifo.tmp.state");
+        CHECK(s2r_policy_from_checkpoint(&p, fifo, error) == S2R_ERR_IO && strstr(error, "not a regular file"));
+        CHECK(s2r_randomization_load(&r, fifo, error) == S2R_ERR_IO && strstr(error, "not a regular file"));
+        CHECK(s2r_trajectory_set_load_csv(&set, paths, 1, 0.01, error) == S2R_ERR_IO && strstr(error, "not a regular file"));
+        CHECK(s2r_dataset_load_csv(&d, fifo, error) == S2R_ERR_IO && strstr(error, "not a regular file"));
+        CHECK(s2r_robot_load_file(&robot, fifo) == S2R_ERR_IO);
+        CHECKF(strstr(robot.error, fifo) && strstr(robot.error, "not a regular file"), "%s", robot.error);
+        alarm(0);
+        remove(fifo);
     }
 #endif
     {
@@ -449,16 +473,23 @@ static int test_huge_files_refused_unread(void) {
    infinite max_delta, PPO's update count past 1e9, a NaN joint range or an
    inverted workspace in an MJCF, a start pose outside the joint limits -
    each refused with a message, nothing changed. */
-static char* mjcf_with(const char* find, const char* replace) {
-    size_t n = s2r_robot_mjcf(S2R_ROBOT_UR5E, NULL, 0), extra = strlen(replace) + 1;
-    char* xml = (char*)malloc(n + extra);
-    char* at;
-    if (!xml) return NULL;
-    s2r_robot_mjcf(S2R_ROBOT_UR5E, xml, n + 1);
+/* `text` (from malloc, freed) with its first `find` replaced; NULL if
+   there is none. */
+static char* text_with(char* text, const char* find, const char* replace) {
+    char *xml = text ? (char*)realloc(text, strlen(text) + strlen(replace) + 1) : NULL, *at;
+    if (!xml) { free(text); return NULL; }
     if (!(at = strstr(xml, find))) { free(xml); return NULL; }
     memmove(at + strlen(replace), at + strlen(find), strlen(at + strlen(find)) + 1);
     memcpy(at, replace, strlen(replace));
     return xml;
+}
+
+/* The UR5e's MJCF with the first `find` replaced. */
+static char* mjcf_with(const char* find, const char* replace) {
+    size_t n = s2r_robot_mjcf(S2R_ROBOT_UR5E, NULL, 0);
+    char* xml = (char*)malloc(n + 1);
+    if (xml) s2r_robot_mjcf(S2R_ROBOT_UR5E, xml, n + 1);
+    return text_with(xml, find, replace);
 }
 static int test_numbers_have_bounds(void) {
     s2r_sim sim;
@@ -504,6 +535,152 @@ static int test_numbers_have_bounds(void) {
     CHECK(s2r_robot_load_xml(&robot, xml) == S2R_ERR_MODEL);
     CHECKF(strstr(robot.error, "s2r_workspace") != NULL, "%s", robot.error);
     free(xml);
+    return 0;
+}
+
+/* A log of the UR5e at home for 1 s at 50 Hz, columns t, command_J, q_J
+   for `joints` joints, after `prefix`; row 0's q_`bad_joint` (or, when
+   `bad_row` > 0, that row's command_`bad_joint`) set to `bad`. */
+static void harden_log(char* text, size_t cap, const char* prefix, int joints, int bad_row, int bad_joint, double bad) {
+    static const double home[6] = {-1.5708, -1.5708, 1.5708, -1.5708, -1.5708, 0};
+    size_t at = (size_t)snprintf(text, cap, "%st", prefix);
+    int k, j;
+    for (j = 0; j < joints; j++) at += (size_t)snprintf(text + at, cap - at, ",command_%d", j);
+    for (j = 0; j < joints; j++) at += (size_t)snprintf(text + at, cap - at, ",q_%d", j);
+    for (k = 0; k <= 50; k++) {
+        at += (size_t)snprintf(text + at, cap - at, "\n%.2f", k * 0.02);
+        for (j = 0; j < joints; j++) at += (size_t)snprintf(text + at, cap - at, ",%.17g", k == bad_row && j == bad_joint && k > 0 ? bad : home[j]);
+        for (j = 0; j < joints; j++) at += (size_t)snprintf(text + at, cap - at, ",%.17g", k == 0 && bad_row == 0 && j == bad_joint ? bad : home[j]);
+    }
+    snprintf(text + at, cap - at, "\n");
+}
+
+/* Logs meet the arm they are identified on: a 5-joint log on the UR5e, a
+   start pose outside a joint's range and commands of 1e300 rad named
+   neither file nor line, or were taken (the report then said "validation
+   MSE nan"); each is refused naming the file, and the start pose's line.
+   A log behind a UTF-8 byte order mark reads (it gave "unknown column
+   't'"), and a report without held-out logs says so instead of "nan". */
+static int test_logs_meet_the_arm(void) {
+    static const struct { int joints, row, joint; double value; const char* says; } bad[] = {
+        {5, -1, 0, 0, "log.csv: the trajectories have 5 joints (command_J, q_J), the arm 6"},
+        {6, 0, 2, 4, "log.csv, line 2: start pose q_2 = 4 rad is outside the joint's range [-3.1416, 3.1416]"},
+        {6, 26, 1, 1e300, "log.csv, line 2: command_1 = 1e+300 rad at t = 0.52 s is outside the joint's range"},
+        {6, 10, 3, -90, "command_3 = -90 rad at t = 0.2 s is outside the joint's range [-6.2832, 6.2832] (a log of another arm, or in degrees?)"},
+    };
+    static char text[65536];
+    s2r_sim_config model = s2r_sim_config_default(S2R_ROBOT_UR5E);
+    s2r_sysid_config cfg = s2r_sysid_config_default();
+    s2r_sysid id;
+    s2r_trajectory_set set;
+    double values[S2R_SYSID_MAX_PARAMS], loss;
+    char e[S2R_ERROR_LEN];
+    int k, i;
+    CHECKF(s2r_sysid_init(&id, &cfg, &model) == S2R_OK, "%s", id.error);
+    for (i = 0; i < cfg.n_params; i++) values[i] = s2r_clamp(cfg.param[i].param == S2R_PARAM_KP || cfg.param[i].param == S2R_PARAM_KV ? 1 : cfg.param[i].lo, cfg.param[i].lo, cfg.param[i].hi);
+    for (k = 0; k < (int)(sizeof bad / sizeof *bad); k++) {
+        harden_log(text, sizeof text, "", bad[k].joints, bad[k].row, bad[k].joint, bad[k].value);
+        CHECKF(s2r_trajectory_set_parse_csv(&set, text, "log.csv", 0.02, e) == S2R_OK, "case %d: %s", k, e);
+        CHECKF(s2r_sysid_loss(&id, values, &set, &loss) == S2R_ERR_INVALID_ARGUMENT && strstr(id.error, bad[k].says) != NULL,
+               "case %d: %s", k, id.error);
+        s2r_trajectory_set_free(&set);
+    }
+    harden_log(text, sizeof text, "\xEF\xBB\xBF# a spreadsheet's export\n", 6, -1, 0, 0);
+    CHECKF(s2r_trajectory_set_parse_csv(&set, text, "log.csv", 0.02, e) == S2R_OK, "%s", e);
+    CHECKF(s2r_sysid_loss(&id, values, &set, &loss) == S2R_OK && isfinite(loss), "%s", id.error);
+    CHECK(set.source != NULL && set.source[0].line == 3 && strcmp(set.source[0].file, "log.csv") == 0);
+    s2r_trajectory_set_free(&set);
+    s2r_sysid_free(&id);
+    return 0;
+}
+
+/* An MJCF that half follows the conventions is refused at load naming
+   what it breaks; each of these loaded and ran on defaults or on a wrong
+   arm: a 1-value s2r_velocity_limit, a 2-value s2r_workspace, a home
+   keyframe outside a joint's range, two actuators on one joint (leaving
+   another undriven), joints no actuator drives, a 1e30 kg link. */
+static int test_mjcf_conventions_refused(void) {
+    static const struct { const char *find, *replace, *says; } bad[] = {
+        {"data='3.1416 3.1416 3.1416 3.1416 3.1416 3.1416'", "data='3.1416'", "'s2r_velocity_limit'> holds 1 values; it needs 6"},
+        {"data='-0.30 0.35 0.25 0.05 0.60 0.50'", "data='-0.30 0.35'", "'s2r_workspace'> holds 2 values; it needs 6"},
+        {"qpos='-1.5708 -1.5708 1.5708 -1.5708 -1.5708 0'", "qpos='-1.5708 -1.5708 4 -1.5708 -1.5708 0'",
+         "keyframe 'home': joint 'elbow' at 4 rad is outside its range"},
+        {"joint='wrist_3' class='small'", "joint='wrist_2' class='small'", "both drive joint 'wrist_2'"},
+        {"<joint name='wrist_3'/>", "<joint name='wrist_3'/><joint name='spare' axis='1 0 0'/>",
+         "joint 'spare' is driven by no actuator"},   /* (the keyframe gets the 7th joint too, below) */
+        {"<inertial mass='2.275' pos='0 0 0.196' diaginertia='0.0311796 0.0311796 0.004095'",
+         "<inertial mass='1e30' pos='0 0 0.196' diaginertia='1e28 1e28 1e28'", "body 'forearm_link' has a mass of 1e+30 kg; at most 1000 kg"},
+    };
+    s2r_robot robot;
+    int k;
+    for (k = 0; k < (int)(sizeof bad / sizeof *bad); k++) {
+        char* xml = mjcf_with(bad[k].find, bad[k].replace);
+        if (strstr(bad[k].replace, "spare")) xml = text_with(xml, "-1.5708 0' ctrl", "-1.5708 0 0' ctrl");
+        CHECKF(xml != NULL, "case %d: '%s' is not in the UR5e's MJCF", k, bad[k].find);
+        CHECKF(s2r_robot_load_xml(&robot, xml) == S2R_ERR_MODEL && strstr(robot.error, bad[k].says) != NULL,
+               "case %d: %s", k, robot.error);
+        CHECK(robot.model == NULL && robot.data == NULL);
+        free(xml);
+    }
+    CHECKF(s2r_robot_load(&robot, S2R_ROBOT_PANDA) == S2R_OK, "%s", robot.error);   /* the built-in arms follow them */
+    s2r_robot_free(&robot);
+    CHECKF(s2r_robot_load_scene(&robot, S2R_ROBOT_UR5E, S2R_SCENE_PUSH) == S2R_OK, "%s", robot.error);
+    s2r_robot_free(&robot);
+    return 0;
+}
+
+/* A pinned draw meets the bounds a ranges file meets: a timestep of 0 or
+   1e-6 x (the first step never ended), a kp scale of -5, a link mass scale
+   of 0 or -1 and an armature of -100 x were pinned and ran; each is
+   refused naming the parameter, and the draw pinned before stays. */
+static int test_pin_draw_bounds(void) {
+    static const struct { s2r_param p; int joint; double value; const char* says; } bad[] = {
+        {S2R_PARAM_TIMESTEP, 0, 0, "timestep"}, {S2R_PARAM_TIMESTEP, 0, 1e-6, "timestep"},
+        {S2R_PARAM_KP, 0, -5, "kp"}, {S2R_PARAM_KP, 3, -5, "joint 3: kp"}, {S2R_PARAM_LINK_MASS, 2, 0, "link 2: link_mass"},
+        {S2R_PARAM_LINK_MASS, 1, -1, "link_mass"}, {S2R_PARAM_ARMATURE, 0, -100, "armature"},
+        {S2R_PARAM_ACTION_LATENCY, 0, 5, "latency"}};
+    s2r_sim sim;
+    s2r_sim_config c = s2r_sim_config_default(S2R_ROBOT_UR5E);
+    s2r_sim_draw good, d;
+    s2r_rng rng = s2r_rng_make(3, 0);
+    int k;
+    c.randomization = s2r_randomization_default();
+    CHECK(s2r_sim_init(&sim, &c) == S2R_OK && s2r_backend_reset(&sim.backend, NULL, NULL, &rng) == S2R_OK);
+    good = sim.draw;
+    CHECKF(s2r_sim_pin_draw(&sim, &good) == S2R_OK, "%s", sim.error);
+    for (k = 0; k < (int)(sizeof bad / sizeof *bad); k++) {
+        d = good;
+        if (bad[k].p == S2R_PARAM_LINK_MASS) d.link_mass[bad[k].joint - 1] = bad[k].value;
+        else if (bad[k].joint > 0) d.joint[bad[k].p][bad[k].joint - 1] = bad[k].value;
+        else { d.value[bad[k].p] = bad[k].value; d.joint[bad[k].p][0] = bad[k].value; }
+        CHECKF(s2r_sim_pin_draw(&sim, &d) == S2R_ERR_INVALID_ARGUMENT && strstr(sim.error, bad[k].says) != NULL,
+               "%s %g: %s", s2r_param_name(bad[k].p), bad[k].value, sim.error);
+        CHECK(memcmp(&sim.draw, &good, sizeof good) == 0);
+    }
+    s2r_sim_free(&sim);
+    return 0;
+}
+
+/* A ranges file does not know its arm: kp[7] parses, and was kept (and
+   written back) on the 6-joint UR5e; a simulator of the UR5e refuses it
+   naming the joint, the 7-joint Panda takes it. */
+static int test_joint_range_beyond_arm(void) {
+    s2r_randomization r = s2r_randomization_default();
+    s2r_sim sim;
+    s2r_sim_config c = s2r_sim_config_default(S2R_ROBOT_UR5E);
+    char e[S2R_ERROR_LEN];
+    CHECKF(s2r_randomization_parse(&r, "kp[7] uniform 0.9 1.1\n", e) == S2R_OK, "%s", e);
+    c.randomization = r;
+    CHECK(s2r_sim_init(&sim, &c) == S2R_ERR_INVALID_ARGUMENT);
+    CHECKF(strstr(sim.error, "kp[7]: the arm has 6 joints") != NULL, "%s", sim.error);
+    c.randomization = s2r_randomization_default();
+    CHECK(s2r_sim_init(&sim, &c) == S2R_OK);
+    CHECK(s2r_sim_set_randomization(&sim, &r) == S2R_ERR_INVALID_ARGUMENT && strstr(sim.error, "kp[7]") != NULL);
+    s2r_sim_free(&sim);
+    c = s2r_sim_config_default(S2R_ROBOT_PANDA);
+    c.randomization = r;
+    CHECKF(s2r_sim_init(&sim, &c) == S2R_OK, "%s", sim.error);
+    s2r_sim_free(&sim);
     return 0;
 }
 
@@ -658,6 +835,17 @@ static int test_null_rule(void) {
     CHECK(s2r_backend_ground_truth(&sim.backend, NULL) == S2R_ERR_INVALID_ARGUMENT);
     CHECK(s2r_backend_command(&sim.backend, NULL) == S2R_ERR_INVALID_ARGUMENT);
     CHECK(s2r_reach_reset(&reach, NULL, NULL) == S2R_ERR_INVALID_ARGUMENT);
+    {   /* a NULL action is NULL, not "NaN or Inf"; a NULL observation or result is an error, not a crash */
+        float obs[64], act[S2R_MAX_JOINTS] = {0};
+        s2r_step_result res;
+        CHECK(s2r_reach_reset(&reach, &rng, obs) == S2R_OK);
+        CHECK(s2r_reach_step(&reach, NULL, obs, &res) == S2R_ERR_INVALID_ARGUMENT);
+        CHECKF(strstr(reach.error, "action is NULL") && !strstr(reach.error, "NaN"), "%s", reach.error);
+        CHECK(s2r_reach_step(&reach, act, NULL, &res) == S2R_ERR_INVALID_ARGUMENT && strstr(reach.error, "obs is NULL"));
+        CHECK(s2r_reach_step(&reach, act, obs, NULL) == S2R_ERR_INVALID_ARGUMENT && strstr(reach.error, "out is NULL"));
+        CHECK(s2r_reach_step(&reach, act, obs, &res) == S2R_OK);   /* the episode goes on */
+        CHECK(s2r_file_write_all("build/test_null.tmp", NULL, 10, error) == S2R_ERR_INVALID_ARGUMENT && strstr(error, "data is NULL"));
+    }
     CHECK(s2r_task_init(&task, NULL, &sim.backend) == S2R_ERR_INVALID_ARGUMENT);
     CHECK(s2r_policy_init(&p, &shape, -0.5f, 10.0f, &rng) == S2R_OK);
     CHECK(s2r_policy_act(&p, NULL, NULL, 1, NULL) == S2R_ERR_INVALID_ARGUMENT);
@@ -698,4 +886,8 @@ static const test_case harden_tests[] = {
     {"bad input: the NULL rule - NULL arguments other than the object are errors, not crashes", test_null_rule},
     {"bad input: reach reset with NULL pose and target; a wrong-sized dataset names both sizes", test_reset_to_null_and_dataset_sizes},
     {"bad input: numbers that size memory or loops have bounds (advance, timestep, max_delta, updates, MJCF, limits)", test_numbers_have_bounds},
+    {"bad input: logs meet the arm (joints, start pose, commands named by file and line); a byte order mark is skipped", test_logs_meet_the_arm},
+    {"bad input: an MJCF breaking a convention (numeric sizes, home, actuators, undriven joints, a 1e30 kg link) is refused at load", test_mjcf_conventions_refused},
+    {"bad input: ranges naming a joint the arm lacks (kp[7] on the UR5e) are refused by its simulator", test_joint_range_beyond_arm},
+    {"bad input: a pinned draw meets the bounds of a ranges file (timestep, kp, link mass, armature, latency)", test_pin_draw_bounds},
 };

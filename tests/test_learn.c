@@ -1441,8 +1441,9 @@ static int test_checkpoint_bad_step_count(void) {
 
 /* Demonstration files: a dataset written and loaded back holds the same
    floats bit for bit (and the columns may come in any order, with an
-   episode column); bad files get errors naming file and line and load
-   nothing. */
+   episode column, after a UTF-8 byte order mark); bad files (an action of
+   5 among them: actions are in [-1, 1]) get errors naming file and line
+   and load nothing. */
 static int test_demo_files(void) {
     static const struct { const char* text; const char* says; } bad[] = {
         {"obs_0,act_0\n1,2\n", "fewer than two rows"},
@@ -1450,9 +1451,10 @@ static int test_demo_files(void) {
         {"obs_0\n1\n2\n", "need obs_0 and act_0"},
         {"obs_0,act_0,reward\n1,2,3\n", "unknown or repeated column 'reward'"},
         {"obs_0,act_0,act_0\n", "appears twice"},
-        {"obs_0,act_0\n1,2\n1,1e300\n", "row 2 of numbers holds one a float cannot hold"},
+        {"obs_0,act_0\n1,0.5\n1e300,1\n", "row 2 of numbers holds one a float cannot hold"},
         {"obs_0,act_0\n1,2\n1,inf\n", "line 3, column 2: 'inf' is not a finite number"},
         {"obs_0,act_0\n1,2\n1\n", "line 3: 1 numbers"},
+        {"obs_0,act_0,act_1\n1,0.5,1\n1,-1,5.0\n", "row 2 of numbers: act_1 is 5; actions are in [-1, 1]"},
     };
     s2r_dataset d, back;
     float obs[3], act[2];
@@ -1471,8 +1473,8 @@ static int test_demo_files(void) {
     CHECK(back.obs_dim == 3 && back.act_dim == 2 && back.count == 50);
     CHECK(!memcmp(back.obs, d.obs, sizeof(float) * 150) && !memcmp(back.act, d.act, sizeof(float) * 100));
     s2r_dataset_free(&back);
-    CHECKF(s2r_dataset_parse_csv(&back, "# reordered\nact_1, episode, obs_0, act_0\n0.5,0,1,2\n0.25,1,3,4\n", "demo.csv", e) == S2R_OK, "%s", e);
-    CHECK(back.obs_dim == 1 && back.act_dim == 2 && back.count == 2 && back.obs[1] == 3 && back.act[2] == 4 && back.act[3] == 0.25f);
+    CHECKF(s2r_dataset_parse_csv(&back, "\xEF\xBB\xBF# reordered, after a byte order mark\nact_1, episode, obs_0, act_0\n0.5,0,1,-0.75\n0.25,1,3,1\n", "demo.csv", e) == S2R_OK, "%s", e);
+    CHECK(back.obs_dim == 1 && back.act_dim == 2 && back.count == 2 && back.obs[1] == 3 && back.act[2] == 1 && back.act[3] == 0.25f);
     s2r_dataset_free(&back);
     for (i = 0; i < (int)(sizeof bad / sizeof *bad); i++) {
         s2r_result res = s2r_dataset_parse_csv(&back, bad[i].text, "demo.csv", e);

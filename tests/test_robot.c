@@ -170,9 +170,9 @@ static int test_malformed_mjcf(void) {
                                  "biastype='affine' gainprm='10' biasprm='0 -10 -1' forcelimited='true' "
                                  "forcerange='-5 5'/></actuator></mujoco>") == S2R_ERR_MODEL);
     CHECKF(strstr(r.error, "flange") != NULL, "message: '%s'", r.error);
-    sc.mjcf_path = "/nonexistent/arm.xml";
-    CHECK(s2r_sim_init(&sim, &sc) == S2R_ERR_MODEL);
-    CHECK(strlen(sim.error) > 0);
+    sc.mjcf_path = "/nonexistent/arm.xml";   /* no file: named before MuJoCo opens it */
+    CHECK(s2r_sim_init(&sim, &sc) == S2R_ERR_IO);
+    CHECKF(strstr(sim.error, "/nonexistent/arm.xml") != NULL, "%s", sim.error);
     return 0;
 }
 
