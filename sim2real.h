@@ -9232,53 +9232,180 @@ static float s2r__tanh(float x) {
     return x < 0.0f ? -y : y;
 }
 
+/* --- Learning: the batched layer kernel ----------------------------------
+   A layer over a batch is three matrix products: y = x W^T (forward),
+   dW += dy^T x and dx = dy W (backward).  Each is computed in tiles of
+   4 rows x 8 columns of its result, the 32 sums held in registers while
+   one pass over the reduced index adds a product to each: per step, 4
+   values of one operand times a row of 8 of the other, which compilers
+   turn into vector instructions (4 or 8 floats wide) even at -O2.  A
+   forward tile's 8 weight rows are first copied transposed into a small
+   block on the stack, so the 8 outputs' weights for one input are
+   adjacent; the tile then sweeps every sample of the batch while that
+   block stays in the L1 cache.
+
+   Bit for bit the same as one sample and one output at a time: vectors
+   run across independent sums (outputs, samples, weight elements), never
+   along the index a sum reduces, and every sum adds its terms in the order
+   the one-at-a-time code does - a forward sum in s2r__dot's four partial
+   sums (input i into partial i % 4, the tail into the first, then
+   (s0 + s1) + (s2 + s3)), a weight gradient sample after sample onto what
+   it held, an input gradient output after output from zero.  Without
+   -ffast-math (and with C99's default of no contraction into fused
+   multiply-adds) the compiler may not reorder any of it.  Rows and columns
+   that do not fill a tile take the one-at-a-time path (s2r__dot,
+   s2r__axpy), which is the same arithmetic. */
+
+#define S2R__TILE_ROWS 4
+#define S2R__TILE_COLS 8
+
+/* acc [4][8] += A(k, r) B(k, c) for k = k0, k0 + step, ... < k1, one k
+   after another, with A(k, r) = A[k * ak + r * ar] and B(k, c) =
+   B[k * bk + c]. */
+static void s2r__tile_accumulate(float acc[S2R__TILE_ROWS][S2R__TILE_COLS], const float* A, size_t ak, size_t ar,
+                                 const float* B, size_t bk, int k0, int k1, int step) {
+    float c[S2R__TILE_ROWS][S2R__TILE_COLS];
+    int k, r, j;
+    for (r = 0; r < S2R__TILE_ROWS; r++)
+        for (j = 0; j < S2R__TILE_COLS; j++) c[r][j] = acc[r][j];
+    for (k = k0; k < k1; k += step) {
+        const float* a = A + (size_t)k * ak;
+        const float* b = B + (size_t)k * bk;
+        float a0 = a[0], a1 = a[ar], a2 = a[2 * ar], a3 = a[3 * ar];
+        /* unrolled, the 32 sums stay in registers */
+#pragma GCC unroll 8
+        for (j = 0; j < S2R__TILE_COLS; j++) {
+            float bj = b[j];
+            c[0][j] += a0 * bj;
+            c[1][j] += a1 * bj;
+            c[2][j] += a2 * bj;
+            c[3][j] += a3 * bj;
+        }
+    }
+    for (r = 0; r < S2R__TILE_ROWS; r++)
+        for (j = 0; j < S2R__TILE_COLS; j++) acc[r][j] = c[r][j];
+}
+
 /* The layers below may split a batch among `threads` threads (1: the
-   calling thread alone): samples for the forward pass and the input
-   gradient, weight rows for the weight gradient.  Every sum keeps its
-   order (a weight row sums its samples first to last whoever computes it),
-   so the result is the same bit for bit on any number of threads. */
+   calling thread alone), by tiles of outputs (forward), of weight rows
+   (weight gradient) or of samples (input gradient).  Every sum is computed
+   whole by one thread in the order above, so the result is the same bit
+   for bit on any number of threads. */
+
+/* One forward tile: y [4 samples from s][8 outputs from o] of
+   y = x W^T + b, with wt [in][8] those outputs' weights transposed. */
+static void s2r__forward_tile(const float* wt, const float* b, const float* x, int s, int o, int in, int out,
+                              float* y) {
+    float part[4][S2R__TILE_ROWS][S2R__TILE_COLS];
+    int p, r, j, in4 = in - in % 4;
+    const float* xs = x + (size_t)s * in;
+    for (p = 0; p < 4; p++) {   /* s2r__dot's partial sum p */
+        memset(part[p], 0, sizeof part[p]);
+        s2r__tile_accumulate(part[p], xs + p, 1, (size_t)in, wt + (size_t)p * S2R__TILE_COLS,
+                             S2R__TILE_COLS, 0, in4 - p, 4);
+    }
+    s2r__tile_accumulate(part[0], xs, 1, (size_t)in, wt, S2R__TILE_COLS, in4, in, 1);
+    for (r = 0; r < S2R__TILE_ROWS; r++)
+        for (j = 0; j < S2R__TILE_COLS; j++)
+            y[(size_t)(s + r) * out + o + j] =
+                b[o + j] + ((part[0][r][j] + part[1][r][j]) + (part[2][r][j] + part[3][r][j]));
+}
 
 /* y [B][out] = x [B][in] W^T + b, W [out][in]. */
 static void s2r__linear_forward(const float* W, const float* b,
                                 const float* x, int B, int in, int out,
                                 float* y, int threads) {
-    int s, o;
+    int s, o, t, B4 = B - B % S2R__TILE_ROWS, out8 = out - out % S2R__TILE_COLS;
+#ifdef _OPENMP
+#pragma omp parallel for private(s) num_threads(threads) if (threads > 1) schedule(static)
+#endif
+    for (t = 0; t < (B4 > 0 ? out8 / S2R__TILE_COLS : 0); t++) {
+        float wt[S2R_MLP_MAX_WIDTH * S2R__TILE_COLS];
+        int i, j;
+        for (i = 0; i < in; i++)
+            for (j = 0; j < S2R__TILE_COLS; j++)
+                wt[i * S2R__TILE_COLS + j] = W[(size_t)(t * S2R__TILE_COLS + j) * in + i];
+        for (s = 0; s < B4; s += S2R__TILE_ROWS)
+            s2r__forward_tile(wt, b, x, s, t * S2R__TILE_COLS, in, out, y);
+    }
 #ifdef _OPENMP
 #pragma omp parallel for private(o) num_threads(threads) if (threads > 1) schedule(static)
 #endif
-    for (s = 0; s < B; s++) {
+    for (s = 0; s < B; s++) {   /* what the tiles left: one at a time */
         const float* xs = x + (size_t)s * in;
         float* ys = y + (size_t)s * out;
-        for (o = 0; o < out; o++)
+        for (o = s < B4 ? out8 : 0; o < out; o++)
             ys[o] = b[o] + s2r__dot(W + (size_t)o * in, xs, in);
     }
     (void)threads;
 }
 
-/* Given dy [B][out]: dW [out][in] += dy^T x, db [out] += sum dy (each row
-   over the samples in order), and if dx is not NULL, dx [B][in] = dy W. */
+/* Given dy [B][out]: dW [out][in] += dy^T x, db [out] += sum dy (each over
+   the samples in order), and if dx is not NULL, dx [B][in] = dy W (each
+   over the outputs in order). */
 static void s2r__linear_backward(const float* W, const float* x,
                                  const float* dy, int B, int in, int out,
                                  float* dW, float* db, float* dx, int threads) {
-    int s, o;
+    int s, o, t, B4 = B - B % S2R__TILE_ROWS, out4 = out - out % S2R__TILE_ROWS,
+        in8 = in - in % S2R__TILE_COLS;
 #ifdef _OPENMP
 #pragma omp parallel for private(s) num_threads(threads) if (threads > 1) schedule(static)
 #endif
     for (o = 0; o < out; o++)
-        for (s = 0; s < B; s++) {
-            float g = dy[(size_t)s * out + o];
-            db[o] += g;
-            s2r__axpy(dW + (size_t)o * in, g, x + (size_t)s * in, in);
+        for (s = 0; s < B; s++) db[o] += dy[(size_t)s * out + o];
+#ifdef _OPENMP
+#pragma omp parallel for private(s) num_threads(threads) if (threads > 1) schedule(static)
+#endif
+    for (t = 0; t < out / S2R__TILE_ROWS + out % S2R__TILE_ROWS; t++) {
+        int i, r, j, row = t * S2R__TILE_ROWS;
+        if (row >= out4) { /* a row the tiles leave: one sample at a time */
+            row = out4 + (t - out4 / S2R__TILE_ROWS);
+            for (s = 0; s < B; s++)
+                s2r__axpy(dW + (size_t)row * in, dy[(size_t)s * out + row], x + (size_t)s * in, in);
+            continue;
         }
+        for (i = 0; i < in8; i += S2R__TILE_COLS) {
+            float acc[S2R__TILE_ROWS][S2R__TILE_COLS];
+            for (r = 0; r < S2R__TILE_ROWS; r++)
+                for (j = 0; j < S2R__TILE_COLS; j++) acc[r][j] = dW[(size_t)(row + r) * in + i + j];
+            s2r__tile_accumulate(acc, dy + row, (size_t)out, 1, x + i, (size_t)in, 0, B, 1);
+            for (r = 0; r < S2R__TILE_ROWS; r++)
+                for (j = 0; j < S2R__TILE_COLS; j++) dW[(size_t)(row + r) * in + i + j] = acc[r][j];
+        }
+        for (r = 0; r < S2R__TILE_ROWS; r++)
+            for (i = in8; i < in; i++) {
+                float w = dW[(size_t)(row + r) * in + i];
+                for (s = 0; s < B; s++) w += dy[(size_t)s * out + row + r] * x[(size_t)s * in + i];
+                dW[(size_t)(row + r) * in + i] = w;
+            }
+    }
     if (!dx) return;
 #ifdef _OPENMP
-#pragma omp parallel for private(o) num_threads(threads) if (threads > 1) schedule(static)
+#pragma omp parallel for num_threads(threads) if (threads > 1) schedule(static)
 #endif
-    for (s = 0; s < B; s++) {
-        const float* g = dy + (size_t)s * out;
-        float* d = dx + (size_t)s * in;
-        memset(d, 0, sizeof(float) * (size_t)in);
-        for (o = 0; o < out; o++) s2r__axpy(d, g[o], W + (size_t)o * in, in);
+    for (t = 0; t < B4 / S2R__TILE_ROWS + B % S2R__TILE_ROWS; t++) {
+        int i, r, j, n, first = t * S2R__TILE_ROWS;
+        if (first >= B4) { /* a sample the tiles leave: one output at a time */
+            int k = B4 + (t - B4 / S2R__TILE_ROWS);
+            const float* g = dy + (size_t)k * out;
+            float* d = dx + (size_t)k * in;
+            memset(d, 0, sizeof(float) * (size_t)in);
+            for (n = 0; n < out; n++) s2r__axpy(d, g[n], W + (size_t)n * in, in);
+            continue;
+        }
+        for (i = 0; i < in8; i += S2R__TILE_COLS) {
+            float acc[S2R__TILE_ROWS][S2R__TILE_COLS];
+            memset(acc, 0, sizeof acc);
+            s2r__tile_accumulate(acc, dy + (size_t)first * out, 1, (size_t)out, W + i, (size_t)in, 0, out, 1);
+            for (r = 0; r < S2R__TILE_ROWS; r++)
+                for (j = 0; j < S2R__TILE_COLS; j++) dx[(size_t)(first + r) * in + i + j] = acc[r][j];
+        }
+        for (r = 0; r < S2R__TILE_ROWS; r++)
+            for (i = in8; i < in; i++) {
+                float d = 0.0f;
+                for (n = 0; n < out; n++) d += dy[(size_t)(first + r) * out + n] * W[(size_t)n * in + i];
+                dx[(size_t)(first + r) * in + i] = d;
+            }
     }
     (void)threads;
 }
