@@ -2041,13 +2041,25 @@ S2RDEF s2r_result s2r_expert_act(s2r_expert* e, const float* obs, const double* 
 #define S2R_MAX_HIDDEN_LAYERS 4  /* hidden layers an MLP may have            */
 #define S2R_MLP_MAX_WIDTH 256    /* widest layer: observation, hidden, action */
 
-/* --- MLP: layout of a tanh network inside one float block --------------- */
+/* --- MLP: layout of a network inside one float block --------------------- */
+
+/* What the hidden layers of a network apply to their outputs.  tanh is the
+   default everywhere (CleanRL's PPO; the committed tables were trained
+   with it); ReLU is RLtools' choice: cheaper, unbounded, and on the
+   pendulum with RLtools' settings the difference between reaching a
+   return of -200 and not (bench/bench_main.c). */
+typedef enum s2r_activation {
+    S2R_ACTIVATION_TANH = 0,   /* tanh(x)                                 */
+    S2R_ACTIVATION_RELU = 1    /* max(0, x)                               */
+} s2r_activation;
+#define S2R_ACTIVATION_COUNT 2
 
 /* Layer l (0 .. num_layers-1) maps size[l] inputs to size[l+1] outputs:
    y = W x + b, with W stored row-major [size[l+1]][size[l]] (PyTorch's
    nn.Linear layout) at params + weight[l] and b [size[l+1]] at params +
-   bias[l].  Hidden layers apply tanh; the output layer is linear.  The MLP
-   owns no memory: it describes where things are in a block you pass in. */
+   bias[l].  Hidden layers apply the activation (tanh unless set); the
+   output layer is linear.  The MLP owns no memory: it describes where
+   things are in a block you pass in. */
 typedef struct s2r_mlp {
     int num_layers;                          /* linear layers = hidden + 1   */
     int size[S2R_MAX_HIDDEN_LAYERS + 2];     /* size[0] in ... size[L] out   */
@@ -2058,6 +2070,8 @@ typedef struct s2r_mlp {
     int num_params;                          /* floats of all W and b        */
     int num_acts;                            /* hidden floats per sample     */
     int max_hidden;                          /* widest hidden layer          */
+    s2r_activation activation;               /* of the hidden layers;
+                                                s2r_mlp_layout sets tanh   */
 } s2r_mlp;
 
 /* Fill `m` for in -> hidden[0] -> ... -> hidden[num_hidden-1] -> out.
@@ -2072,8 +2086,10 @@ S2RDEF void s2r_mlp_init_orthogonal(const s2r_mlp* m, float* params,
                                     float hidden_gain, float out_gain,
                                     s2r_rng* rng);
 /* Forward a batch.  x [B][size[0]]; acts [B * num_acts] receives the hidden
-   activations (post-tanh, layer-major) that the backward pass needs;
-   out [B][size[L]]. */
+   activations (after the activation, layer-major) that the backward pass
+   needs; out [B][size[L]].  Each layer is a matrix product over the whole
+   batch (see "the batched layer kernel" in the implementation), with
+   results bit for bit those of one sample at a time. */
 S2RDEF void s2r_mlp_forward(const s2r_mlp* m, const float* params,
                             const float* x, int B, float* acts, float* out);
 /* Backward a batch given dL/dout [B][size[L]]: *adds* dL/dparams into
@@ -2108,6 +2124,8 @@ typedef struct s2r_policy_shape {
     int privileged;                       /* floats only the critic sees,
                                              after the observation (a
                                              privileged critic; 0: none)    */
+    s2r_activation actor_activation;      /* hidden layers of the actor and */
+    s2r_activation critic_activation;     /* of the critic; 0: tanh         */
 } s2r_policy_shape;
 
 /* A Gaussian policy pi(a|s) = N(actor(norm(s)), exp(log_std)^2) and a value
@@ -2282,6 +2300,18 @@ typedef struct s2r_ppo_config {
                                   e.g. S2R_PRIVILEGED_DIM) the critic sees
                                   besides the observation; the actor never
                                   does.  0: a plain critic.  0              */
+    s2r_activation actor_activation;  /* hidden layers of the actor.  tanh  */
+    s2r_activation critic_activation; /* and of the critic.  tanh           */
+    float adam_eps;            /* Adam's denominator guard (CleanRL's PPO:
+                                  1e-5; PyTorch's default 1e-8).  1e-5      */
+    int   time_limit_terminal; /* an episode cut by its time limit
+                                  (truncated): 0 - bootstrap from V(final
+                                  obs), as if it went on (it would have:
+                                  the limit is not part of the task); 1 -
+                                  count it as terminal, the value after it
+                                  0 (CleanRL's choice: it teaches the
+                                  critic that states near the limit are
+                                  worth less, a time it cannot see).  0     */
 } s2r_ppo_config;
 
 S2RDEF s2r_ppo_config s2r_ppo_config_default(void);
@@ -2570,7 +2600,9 @@ S2RDEF s2r_result s2r_bc_epoch(s2r_bc* bc, const s2r_dataset* data,
                         (the arm and task, s2r_made_for), history (frames,
                         s2r_frame_history), privileged (the critic's extra
                         inputs), the randomization's digest lo/hi (0: not
-                        known), then zeros (reserved)
+                        known), the activations (actor's | critic's << 8,
+                        s2r_activation; 0, both tanh, in files written
+                        before it was recorded), then zeros (reserved)
      payload: params float[num_params]; normalizer count, clip, mean[obs_dim],
               var[obs_dim] as doubles; if an optimizer was saved: its step
               count t (double) and moments float[2][n]
@@ -2586,7 +2618,8 @@ S2RDEF s2r_result s2r_policy_save(s2r_policy* p, const s2r_adam* opt,
 /* Load into an initialized policy of the same shape (and opt of the same
    size, or NULL).  Everything is validated first: S2R_ERR_IO if the file
    cannot be read, S2R_ERR_CORRUPT for bad magic, version, sizes, length or
-   checksum, a shape that differs from p's, a non-positive or non-finite
+   checksum, a shape that differs from p's (activations included: a
+   policy trained with ReLU does not load into a tanh one), a non-positive or non-finite
    normalizer count or clip, or an optimizer step count that is not a
    whole number >= 0; on any error p and opt are
    untouched (except p->error).  A file saved without optimizer state resets
@@ -9110,7 +9143,7 @@ static float* s2r__take(float** cursor, size_t n) {
 }
 
 /* --- Learning: MLP forward and backward ----------------------------------
-   The numerical kernels: orthogonal init, the linear layers with tanh,
+   The numerical kernels: orthogonal init, the linear layers with tanh or ReLU,
    and their hand-written gradients.  All training runs through these. */
 
 S2RDEF s2r_result s2r_mlp_layout(s2r_mlp* m, int in, int num_hidden,
@@ -9262,7 +9295,7 @@ static float s2r__tanh(float x) {
 /* acc [4][8] += A(k, r) B(k, c) for k = k0, k0 + step, ... < k1, one k
    after another, with A(k, r) = A[k * ak + r * ar] and B(k, c) =
    B[k * bk + c]. */
-static void s2r__tile_accumulate(float acc[S2R__TILE_ROWS][S2R__TILE_COLS], const float* A, size_t ak, size_t ar,
+static inline void s2r__tile_accumulate(float acc[S2R__TILE_ROWS][S2R__TILE_COLS], const float* A, size_t ak, size_t ar,
                                  const float* B, size_t bk, int k0, int k1, int step) {
     float c[S2R__TILE_ROWS][S2R__TILE_COLS];
     int k, r, j;
@@ -9419,7 +9452,9 @@ static void s2r__mlp_forward_threads(const s2r_mlp* m, const float* params, cons
         float* y = hidden ? acts + (size_t)B * m->act_offset[l] : out;
         s2r__linear_forward(params + m->weight[l], params + m->bias[l], in, B,
                             m->size[l], n, y, threads);
-        if (hidden)
+        if (hidden && m->activation == S2R_ACTIVATION_RELU)
+            for (k = 0; k < B * n; k++) y[k] = y[k] > 0.0f ? y[k] : 0.0f;
+        else if (hidden)
             for (k = 0; k < B * n; k++) y[k] = s2r__tanh(y[k]);
         in = y;
     }
@@ -9435,10 +9470,11 @@ static void s2r__mlp_backward_threads(const s2r_mlp* m, const float* params, con
         s2r__linear_backward(params + m->weight[l], in, dy, B, m->size[l],
                              m->size[l + 1], grads + m->weight[l],
                              grads + m->bias[l], dx, threads);
-        if (dx) { /* through tanh: d pre = d post * (1 - post^2) */
+        if (dx && m->activation == S2R_ACTIVATION_RELU) /* d pre = d post where post > 0, else 0 */
+            for (k = 0; k < B * m->size[l]; k++) dx[k] = in[k] > 0.0f ? dx[k] : 0.0f;
+        else if (dx) /* through tanh: d pre = d post * (1 - post^2) */
             for (k = 0; k < B * m->size[l]; k++) dx[k] *= 1.0f - in[k] * in[k];
-            dy = dx;
-        }
+        dy = dx;
     }
 }
 
@@ -9518,10 +9554,16 @@ static s2r_result s2r__shape_layouts(const s2r_policy_shape* s, s2r_mlp* actor,
     s2r_result r = s2r_mlp_layout(actor, s->obs_dim, s->num_hidden, s->hidden,
                                   s->act_dim, error);
     if (r != S2R_OK) return r;
+    if ((unsigned)s->actor_activation >= S2R_ACTIVATION_COUNT || (unsigned)s->critic_activation >= S2R_ACTIVATION_COUNT)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "activation codes %d (actor) and %d (critic): the library has "
+                         "0 (tanh) and 1 (ReLU)", (int)s->actor_activation, (int)s->critic_activation);
+    actor->activation = s->actor_activation;
     if (s->privileged < 0 || s->privileged > S2R_MLP_MAX_WIDTH - s->obs_dim)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "privileged inputs must be 0..%d (the critic's input is "
                          "at most %d wide), got %d", S2R_MLP_MAX_WIDTH - s->obs_dim, S2R_MLP_MAX_WIDTH, s->privileged);
-    return s2r_mlp_layout(critic, s->obs_dim + s->privileged, s->num_hidden, s->hidden, 1, error);
+    r = s2r_mlp_layout(critic, s->obs_dim + s->privileged, s->num_hidden, s->hidden, 1, error);
+    critic->activation = s->critic_activation;
+    return r;
 }
 
 S2RDEF s2r_result s2r_policy_init(s2r_policy* p, const s2r_policy_shape* shape,
@@ -9820,6 +9862,9 @@ S2RDEF s2r_ppo_config s2r_ppo_config_default(void) {
     c.init_log_std = 0.0f;
     c.seed = 1;
     c.num_threads = 1;
+    c.actor_activation = c.critic_activation = S2R_ACTIVATION_TANH;
+    c.adam_eps = 1e-5f;
+    c.time_limit_terminal = 0;
     return c;
 }
 
@@ -9858,6 +9903,10 @@ static s2r_result s2r__ppo_check_config(const s2r_ppo_config* c, char* err) {
                          "coefficients >= 0)");
     if (c->privileged_dim < 0 || c->privileged_dim > S2R_MLP_MAX_WIDTH)
         return s2r__fail(err, bad, "privileged_dim must be 0..%d, got %d", S2R_MLP_MAX_WIDTH, c->privileged_dim);
+    if (!s2r__in_range(c->adam_eps, 1e-30, 1))
+        return s2r__fail(err, bad, "adam_eps must be in (0, 1], got %g", c->adam_eps);
+    if (c->time_limit_terminal != 0 && c->time_limit_terminal != 1)
+        return s2r__fail(err, bad, "time_limit_terminal must be 0 or 1, got %d", c->time_limit_terminal);
     return S2R_OK;
 }
 
@@ -9970,6 +10019,8 @@ S2RDEF s2r_result s2r_ppo_init(s2r_ppo* ppo, const s2r_ppo_config* cfg,
     shape.num_hidden = cfg->num_hidden;
     memcpy(shape.hidden, cfg->hidden, sizeof shape.hidden);
     shape.privileged = cfg->privileged_dim;
+    shape.actor_activation = cfg->actor_activation;
+    shape.critic_activation = cfg->critic_activation;
     init_rng = s2r_rng_make(cfg->seed, 0);
     r = s2r_policy_init(&ppo->policy, &shape, cfg->init_log_std, cfg->obs_clip,
                         &init_rng);
@@ -9978,6 +10029,7 @@ S2RDEF s2r_result s2r_ppo_init(s2r_ppo* ppo, const s2r_ppo_config* cfg,
         return r;
     }
     r = s2r_adam_init(&ppo->adam, ppo->policy.num_params, ppo->error);
+    ppo->adam.eps = cfg->adam_eps;
     if (r == S2R_OK) r = s2r__ppo_alloc(ppo);
     if (r != S2R_OK) { s2r_ppo_free(ppo); return r; }
     s2r__ppo_seed(ppo);
@@ -10171,7 +10223,7 @@ static void s2r__ppo_record(s2r_ppo* p, int t) {
             s2r__ppo_scale_reward(p, e, sr->reward, done) : sr->reward;
         p->end_values[k] = 0.0f;
         if (!done) continue;
-        if (!sr->terminated) { /* truncated: bootstrap with V(final obs) */
+        if (!sr->terminated && !p->cfg.time_limit_terminal) { /* truncated: bootstrap with V(final obs) */
             float nobs[S2R_MLP_MAX_WIDTH], mean[S2R_MLP_MAX_WIDTH];
             s2r__normalizer_apply(&p->policy.norm, l->final_obs, nobs);
             s2r__policy_forward_one(&p->policy, nobs, l->final_priv, mean, &p->end_values[k]);
@@ -10941,6 +10993,7 @@ enum { S2R__H_MAGIC, S2R__H_VERSION, S2R__H_OBS, S2R__H_ACT, S2R__H_NHIDDEN,
        S2R__H_HISTORY,      /* likewise */
        S2R__H_PRIVILEGED,   /* version 2 on: 0 in version 1 files */
        S2R__H_RANDOM_LO, S2R__H_RANDOM_HI,   /* likewise */
+       S2R__H_ACTIVATION,   /* actor's | critic's << 8; 0 (tanh, tanh) in files written before it was recorded */
        S2R__H_RESERVED };   /* .. S2R__CK_HEADER - 1: zero */
 
 /* Checksum of the header's `words` words (checksum words as zero) + payload. */
@@ -10992,6 +11045,7 @@ static void s2r__ck_pack(const s2r_policy* p, const s2r_adam* opt,
     h[S2R__H_PRIVILEGED] = (uint32_t)p->shape.privileged;
     h[S2R__H_RANDOM_LO] = (uint32_t)(p->randomization & 0xFFFFFFFFu);
     h[S2R__H_RANDOM_HI] = (uint32_t)(p->randomization >> 32);
+    h[S2R__H_ACTIVATION] = (uint32_t)p->shape.actor_activation | (uint32_t)p->shape.critic_activation << 8;
     s2r__put(&c, p->params, sizeof(float) * (size_t)p->num_params);
     s2r__put(&c, &n->count, sizeof(double));
     s2r__put(&c, &n->clip, sizeof(double));
@@ -11079,6 +11133,12 @@ static s2r_result s2r__ck_check(const unsigned char* buf, size_t n, const char* 
     for (l = 0; l < S2R_MAX_HIDDEN_LAYERS; l++)
         shape->hidden[l] = (int)(h[S2R__H_HIDDEN + l] & 0xFFFF);
     shape->privileged = (int)(h[S2R__H_PRIVILEGED] & 0xFFFF);
+    shape->actor_activation = (s2r_activation)(h[S2R__H_ACTIVATION] & 0xFF);
+    shape->critic_activation = (s2r_activation)(h[S2R__H_ACTIVATION] >> 8 & 0xFF);
+    if (h[S2R__H_ACTIVATION] > 0xFFFF || (unsigned)shape->actor_activation >= S2R_ACTIVATION_COUNT ||
+        (unsigned)shape->critic_activation >= S2R_ACTIVATION_COUNT)
+        return s2r__fail(error, bad, "%s: activation word 0x%x names no activation the library has (0 tanh, 1 ReLU)",
+                         path, (unsigned)h[S2R__H_ACTIVATION]);
     if (h[S2R__H_OBS] > 0xFFFF || h[S2R__H_ACT] > 0xFFFF || h[S2R__H_PRIVILEGED] > 0xFFFF ||
         s2r__shape_layouts(shape, &actor, &critic, NULL) != S2R_OK ||
         h[S2R__H_PARAMS] != (uint32_t)(actor.num_params + shape->act_dim + critic.num_params) ||
@@ -11095,6 +11155,10 @@ static s2r_result s2r__ck_check(const unsigned char* buf, size_t n, const char* 
         h[S2R__H_SUM_HI] != (uint32_t)(sum >> 32))
         return s2r__fail(error, bad, "%s: checksum mismatch (corrupt file)", path);
     return S2R_OK;
+}
+
+static const char* s2r__activation_name(s2r_activation a) {
+    return a == S2R_ACTIVATION_RELU ? "ReLU" : "tanh";
 }
 
 static int s2r__same_shape(const s2r_policy_shape* a, const s2r_policy_shape* b) {
@@ -11121,6 +11185,11 @@ static s2r_result s2r__ck_compatible(const s2r_policy* p, const s2r_adam* opt, c
                          file->act_dim, file->num_hidden, file->hidden[0], file->privileged,
                          p->shape.obs_dim, p->shape.act_dim, p->shape.num_hidden,
                          p->shape.hidden[0], p->shape.privileged);
+    if (file->actor_activation != p->shape.actor_activation || file->critic_activation != p->shape.critic_activation)
+        return s2r__fail(error, S2R_ERR_CORRUPT, "%s: checkpoint was trained with a %s actor and a %s critic; the policy "
+                         "has a %s actor and a %s critic", path, s2r__activation_name(file->actor_activation),
+                         s2r__activation_name(file->critic_activation), s2r__activation_name(p->shape.actor_activation),
+                         s2r__activation_name(p->shape.critic_activation));
     if (opt && h[S2R__H_OPT] && (int)h[S2R__H_OPT] != opt->n)
         return s2r__fail(error, S2R_ERR_CORRUPT, "%s: optimizer state has %u "
                          "parameters, the optimizer %d", path, (unsigned)h[S2R__H_OPT], opt->n);
@@ -11263,8 +11332,14 @@ static uint64_t s2r__ppo_settings_hash(const s2r_ppo_config* c) {
     v[16] = 0;
     for (i = 0; i < c->num_hidden && i < S2R_MAX_HIDDEN_LAYERS; i++) v[16] = v[16] * 4096 + c->hidden[i];
     h = s2r__fnv1a(0xCBF29CE484222325ull, v, sizeof v);
-    /* folded in only when set, so states saved before it existed still match */
-    return c->privileged_dim ? s2r__fnv1a(h, &c->privileged_dim, sizeof c->privileged_dim) : h;
+    /* folded in only when set, so states saved before they existed still match */
+    if (c->privileged_dim) h = s2r__fnv1a(h, &c->privileged_dim, sizeof c->privileged_dim);
+    if (c->adam_eps != 1e-5f || c->time_limit_terminal) {
+        double w[2];
+        w[0] = c->adam_eps; w[1] = c->time_limit_terminal;
+        h = s2r__fnv1a(h, w, sizeof w);
+    }
+    return h;   /* the activations are in the policy image, checked when it loads */
 }
 
 static void s2r__ppo_state_header(const s2r_ppo* p, uint64_t* h) {
