@@ -9266,42 +9266,48 @@ static float s2r__tanh(float x) {
 }
 
 /* --- Learning: the batched layer kernel ----------------------------------
-   A layer over a batch is three matrix products: y = x W^T (forward),
-   dW += dy^T x and dx = dy W (backward).  Each is computed in tiles of
-   4 rows x 8 columns of its result, the 32 sums held in registers while
-   one pass over the reduced index adds a product to each: per step, 4
-   values of one operand times a row of 8 of the other, which compilers
-   turn into vector instructions (4 or 8 floats wide) even at -O2.  A
-   forward tile's 8 weight rows are first copied transposed into a small
-   block on the stack, so the 8 outputs' weights for one input are
-   adjacent; the tile then sweeps every sample of the batch while that
-   block stays in the L1 cache.
+   A layer over a batch is three matrix products: y = x W^T + b (forward),
+   dW += dy^T x and dx = dy W (backward), x [B][in], y and dy [B][out],
+   W [out][in].  Each is computed in tiles of its result whose sums stay in
+   registers during one pass over the index they reduce, written so that
+   compilers turn them into vector instructions (4 floats wide with SSE2,
+   8 with AVX) even at -O2:
+     forward    2 samples x 4 outputs, each sum as four partial sums in the
+                lanes of one vector: per step of 4 inputs, 8 vector
+                multiply-adds (s2r__forward_tile);
+     backward   4 rows x 8 columns of dW (rows: outputs, over the
+                samples) or of dx (rows: samples, over the outputs): per
+                step, 4 values of one operand times a row of 8 of the
+                other (s2r__tile_accumulate).
+   The operands of a tile are a few rows of at most S2R_MLP_MAX_WIDTH
+   floats, read again for the next tile from the L1 cache.
 
    Bit for bit the same as one sample and one output at a time: vectors
-   run across independent sums (outputs, samples, weight elements), never
-   along the index a sum reduces, and every sum adds its terms in the order
-   the one-at-a-time code does - a forward sum in s2r__dot's four partial
-   sums (input i into partial i % 4, the tail into the first, then
-   (s0 + s1) + (s2 + s3)), a weight gradient sample after sample onto what
-   it held, an input gradient output after output from zero.  Without
-   -ffast-math (and with C99's default of no contraction into fused
-   multiply-adds) the compiler may not reorder any of it.  Rows and columns
-   that do not fill a tile take the one-at-a-time path (s2r__dot,
-   s2r__axpy), which is the same arithmetic. */
+   run across independent sums (outputs, samples, weight elements, and a
+   forward sum's four partial sums), never along the index a sum reduces,
+   and every sum adds its terms in the order the one-at-a-time code does -
+   a forward sum in s2r__dot's four partial sums (input i into partial
+   i % 4 in increasing i, the tail into the first, then (s0 + s1) +
+   (s2 + s3)), a weight gradient sample after sample onto what it held, an
+   input gradient output after output from zero.  Without -ffast-math
+   (and with C99's default of no contraction into fused multiply-adds) the
+   compiler may not reorder any of it.  Rows and columns that do not fill
+   a tile take the one-at-a-time path (s2r__dot, s2r__axpy), which is the
+   same arithmetic.  tests/test_learn.c checks a batch against its samples
+   one at a time, bit for bit. */
 
 #define S2R__TILE_ROWS 4
 #define S2R__TILE_COLS 8
 
-/* acc [4][8] += A(k, r) B(k, c) for k = k0, k0 + step, ... < k1, one k
-   after another, with A(k, r) = A[k * ak + r * ar] and B(k, c) =
-   B[k * bk + c]. */
+/* acc [4][8] += A(k, r) B(k, c) for k = 0 .. K-1, one k after another,
+   with A(k, r) = A[k * ak + r * ar] and B(k, c) = B[k * bk + c]. */
 static inline void s2r__tile_accumulate(float acc[S2R__TILE_ROWS][S2R__TILE_COLS], const float* A, size_t ak, size_t ar,
-                                 const float* B, size_t bk, int k0, int k1, int step) {
+                                        const float* B, size_t bk, int K) {
     float c[S2R__TILE_ROWS][S2R__TILE_COLS];
     int k, r, j;
     for (r = 0; r < S2R__TILE_ROWS; r++)
         for (j = 0; j < S2R__TILE_COLS; j++) c[r][j] = acc[r][j];
-    for (k = k0; k < k1; k += step) {
+    for (k = 0; k < K; k++) {
         const float* a = A + (size_t)k * ak;
         const float* b = B + (size_t)k * bk;
         float a0 = a[0], a1 = a[ar], a2 = a[2 * ar], a3 = a[3 * ar];
@@ -9320,55 +9326,64 @@ static inline void s2r__tile_accumulate(float acc[S2R__TILE_ROWS][S2R__TILE_COLS
 }
 
 /* The layers below may split a batch among `threads` threads (1: the
-   calling thread alone), by tiles of outputs (forward), of weight rows
-   (weight gradient) or of samples (input gradient).  Every sum is computed
+   calling thread alone), by pairs of samples (forward), tiles of weight
+   rows (weight gradient) or of samples (input gradient).  Every sum is computed
    whole by one thread in the order above, so the result is the same bit
    for bit on any number of threads. */
 
-/* One forward tile: y [4 samples from s][8 outputs from o] of
-   y = x W^T + b, with wt [in][8] those outputs' weights transposed. */
-static void s2r__forward_tile(const float* wt, const float* b, const float* x, int s, int o, int in, int out,
+/* One forward tile: y [2 samples from s][4 outputs from o] of
+   y = x W^T + b, each sum as s2r__dot forms it: lane j of a 4-wide
+   accumulator is its partial sum j (inputs i = j, j + 4, ...), so the
+   eight accumulators are eight vectors and each step of 4 inputs is
+   eight vector multiply-adds, the weights read in place. */
+static void s2r__forward_tile(const float* W, const float* b, const float* x, int s, int o, int in, int out,
                               float* y) {
-    float part[4][S2R__TILE_ROWS][S2R__TILE_COLS];
-    int p, r, j, in4 = in - in % 4;
-    const float* xs = x + (size_t)s * in;
-    for (p = 0; p < 4; p++) {   /* s2r__dot's partial sum p */
-        memset(part[p], 0, sizeof part[p]);
-        s2r__tile_accumulate(part[p], xs + p, 1, (size_t)in, wt + (size_t)p * S2R__TILE_COLS,
-                             S2R__TILE_COLS, 0, in4 - p, 4);
+    float acc[2][4][4];
+    const float* xs[2];
+    int i, r, c, j, in4 = in - in % 4;
+    xs[0] = x + (size_t)s * in;
+    xs[1] = xs[0] + in;
+    for (r = 0; r < 2; r++)
+        for (c = 0; c < 4; c++)
+            for (j = 0; j < 4; j++) acc[r][c][j] = 0.0f;
+    for (i = 0; i < in4; i += 4) {
+        float xv[2][4], wv[4][4];
+        for (j = 0; j < 4; j++) { xv[0][j] = xs[0][i + j]; xv[1][j] = xs[1][i + j]; }
+        /* unrolled, the 8 accumulators stay in registers */
+#pragma GCC unroll 4
+        for (c = 0; c < 4; c++)
+            for (j = 0; j < 4; j++) wv[c][j] = W[(size_t)(o + c) * in + i + j];
+#pragma GCC unroll 2
+        for (r = 0; r < 2; r++)
+#pragma GCC unroll 4
+            for (c = 0; c < 4; c++)
+                for (j = 0; j < 4; j++) acc[r][c][j] += wv[c][j] * xv[r][j];
     }
-    s2r__tile_accumulate(part[0], xs, 1, (size_t)in, wt, S2R__TILE_COLS, in4, in, 1);
-    for (r = 0; r < S2R__TILE_ROWS; r++)
-        for (j = 0; j < S2R__TILE_COLS; j++)
-            y[(size_t)(s + r) * out + o + j] =
-                b[o + j] + ((part[0][r][j] + part[1][r][j]) + (part[2][r][j] + part[3][r][j]));
+#pragma GCC unroll 2
+    for (r = 0; r < 2; r++)
+#pragma GCC unroll 4
+        for (c = 0; c < 4; c++) {
+            const float* w = W + (size_t)(o + c) * in;
+            float s0 = acc[r][c][0];
+            for (i = in4; i < in; i++) s0 += w[i] * xs[r][i];   /* the tail, into the first */
+            y[(size_t)(s + r) * out + o + c] = b[o + c] + ((s0 + acc[r][c][1]) + (acc[r][c][2] + acc[r][c][3]));
+        }
 }
 
 /* y [B][out] = x [B][in] W^T + b, W [out][in]. */
 static void s2r__linear_forward(const float* W, const float* b,
                                 const float* x, int B, int in, int out,
                                 float* y, int threads) {
-    int s, o, t, B4 = B - B % S2R__TILE_ROWS, out8 = out - out % S2R__TILE_COLS;
+    int t, out4 = out - out % 4;
 #ifdef _OPENMP
-#pragma omp parallel for private(s) num_threads(threads) if (threads > 1) schedule(static)
+#pragma omp parallel for num_threads(threads) if (threads > 1) schedule(static)
 #endif
-    for (t = 0; t < (B4 > 0 ? out8 / S2R__TILE_COLS : 0); t++) {
-        float wt[S2R_MLP_MAX_WIDTH * S2R__TILE_COLS];
-        int i, j;
-        for (i = 0; i < in; i++)
-            for (j = 0; j < S2R__TILE_COLS; j++)
-                wt[i * S2R__TILE_COLS + j] = W[(size_t)(t * S2R__TILE_COLS + j) * in + i];
-        for (s = 0; s < B4; s += S2R__TILE_ROWS)
-            s2r__forward_tile(wt, b, x, s, t * S2R__TILE_COLS, in, out, y);
-    }
-#ifdef _OPENMP
-#pragma omp parallel for private(o) num_threads(threads) if (threads > 1) schedule(static)
-#endif
-    for (s = 0; s < B; s++) {   /* what the tiles left: one at a time */
-        const float* xs = x + (size_t)s * in;
-        float* ys = y + (size_t)s * out;
-        for (o = s < B4 ? out8 : 0; o < out; o++)
-            ys[o] = b[o] + s2r__dot(W + (size_t)o * in, xs, in);
+    for (t = 0; t < (B + 1) / 2; t++) {   /* a pair of samples; the last may be alone */
+        int s, o, first = 2 * t, tiled = first + 1 < B ? out4 : 0;
+        for (o = 0; o < tiled; o += 4) s2r__forward_tile(W, b, x, first, o, in, out, y);
+        for (s = first; s < B && s < first + 2; s++)   /* what the tiles left: one at a time */
+            for (o = tiled; o < out; o++)
+                y[(size_t)s * out + o] = b[o] + s2r__dot(W + (size_t)o * in, x + (size_t)s * in, in);
     }
     (void)threads;
 }
@@ -9401,7 +9416,7 @@ static void s2r__linear_backward(const float* W, const float* x,
             float acc[S2R__TILE_ROWS][S2R__TILE_COLS];
             for (r = 0; r < S2R__TILE_ROWS; r++)
                 for (j = 0; j < S2R__TILE_COLS; j++) acc[r][j] = dW[(size_t)(row + r) * in + i + j];
-            s2r__tile_accumulate(acc, dy + row, (size_t)out, 1, x + i, (size_t)in, 0, B, 1);
+            s2r__tile_accumulate(acc, dy + row, (size_t)out, 1, x + i, (size_t)in, B);
             for (r = 0; r < S2R__TILE_ROWS; r++)
                 for (j = 0; j < S2R__TILE_COLS; j++) dW[(size_t)(row + r) * in + i + j] = acc[r][j];
         }
@@ -9429,7 +9444,7 @@ static void s2r__linear_backward(const float* W, const float* x,
         for (i = 0; i < in8; i += S2R__TILE_COLS) {
             float acc[S2R__TILE_ROWS][S2R__TILE_COLS];
             memset(acc, 0, sizeof acc);
-            s2r__tile_accumulate(acc, dy + (size_t)first * out, 1, (size_t)out, W + i, (size_t)in, 0, out, 1);
+            s2r__tile_accumulate(acc, dy + (size_t)first * out, 1, (size_t)out, W + i, (size_t)in, out);
             for (r = 0; r < S2R__TILE_ROWS; r++)
                 for (j = 0; j < S2R__TILE_COLS; j++) dx[(size_t)(first + r) * in + i + j] = acc[r][j];
         }
