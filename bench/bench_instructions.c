@@ -19,6 +19,13 @@
                                                                   goal >= 0.85
      PPO          per rollout-only step / per end-to-end PPO step, the
                   update included                                 goal >= 0.5
+     PPO update   instructions per sample for one epoch of the update on
+                  the push task's networks (20 inputs, 64 x 64 tanh, 2
+                  actions; minibatches of 125 as s2r_task_ppo_config's
+                  4000 / 32): 6 epochs minus 1 epoch on the same rollout of
+                  an environment that does next to nothing, over 5 x 4000
+                  samples - the learner's arithmetic alone (forward,
+                  losses, backward, Adam), no physics             (a count)
      threads      per end-to-end PPO step with the 8 environments stepped
                   by 2 threads / by 1 thread: threads add no work (no
                   locks, no allocation, nothing recomputed), so it is 1
@@ -118,6 +125,58 @@ static int ppo(s2r_robot_kind kind, int periods, int threads) {
     return bad;
 }
 
+/* An environment with the push task's dimensions that does next to
+   nothing: the observation is a few sines of the step, the reward the
+   action's distance from one of them, episodes of 100 steps. */
+typedef struct { int t; } idle_env;
+
+static void idle_obs(const idle_env* e, float* obs) {
+    int i;
+    for (i = 0; i < S2R_PUSH_OBS; i++) obs[i] = (float)sin(0.05 * e->t + i);
+}
+
+static s2r_result idle_reset(void* self, s2r_rng* rng, float* obs) {
+    idle_env* e = (idle_env*)self;
+    e->t = (int)(s2r_rng_uniform(rng) * 100);
+    idle_obs(e, obs);
+    return S2R_OK;
+}
+
+static s2r_result idle_step(void* self, const float* action, float* obs, s2r_step_result* out) {
+    idle_env* e = (idle_env*)self;
+    memset(out, 0, sizeof *out);
+    e->t++;
+    idle_obs(e, obs);
+    out->reward = -(float)fabs(action[0] - obs[0]) - (float)fabs(action[1] - obs[1]);
+    out->truncated = out->done = e->t % 100 == 0;
+    return S2R_OK;
+}
+
+/* One PPO iteration (a rollout of 4000 steps on 8 idle environments, then
+   `epochs` epochs of the update) on the push task's networks. */
+static int ppo_update(int epochs) {
+    idle_env idle[8];
+    s2r_env envs[8];
+    s2r_ppo_config c = s2r_task_ppo_config(S2R_TASK_PUSH, 4000, 1, 1);
+    s2r_ppo_stats st;
+    s2r_ppo p;
+    int e, bad;
+    c.update_epochs = epochs;
+    for (e = 0; e < 8; e++) {
+        memset(&envs[e], 0, sizeof envs[e]);
+        idle[e].t = 0;
+        envs[e].self = &idle[e];
+        envs[e].obs_dim = S2R_PUSH_OBS;
+        envs[e].act_dim = 2;
+        envs[e].reset = idle_reset;
+        envs[e].step = idle_step;
+    }
+    if (s2r_ppo_init(&p, &c, S2R_PUSH_OBS, 2) != S2R_OK) return 1;
+    bad = s2r_ppo_iterate(&p, envs, &st) != S2R_OK;
+    s2r_ppo_free(&p);
+    return bad;
+}
+
 /* The measured work: `periods` control periods on backend kind `what`
    ("raw": the nominal model; "dr", "real": through the backend;
    "dr_physics", "real_physics": mj_step alone on that backend's model;
@@ -137,6 +196,7 @@ static int inner(const char* what, s2r_robot_kind kind, int periods) {
     if (!strcmp(what, "rollout")) return rollout(kind, periods);
     if (!strcmp(what, "ppo")) return ppo(kind, periods, 1);
     if (!strcmp(what, "ppo_threads")) return ppo(kind, periods, 2);
+    if (!strcmp(what, "update")) return ppo_update(periods);
     if (!strcmp(what, "raw")) {
         s2r_robot r;
         if (s2r_robot_load(&r, kind) != S2R_OK) return 1;
@@ -201,6 +261,15 @@ int main(int argc, char** argv) {
     if (system("valgrind --version > /dev/null 2>&1") != 0) {
         printf("bench_instructions: valgrind not found (Debian: apt-get install valgrind); skipped\n");
         return 0;
+    }
+    {   /* the update alone: 6 epochs minus 1 on the same rollout */
+        double unused, six = count(argv[0], "update", "ur5e", 6, &unused), one = count(argv[0], "update", "ur5e", 1, &unused);
+        if (six < 0 || one < 0) {
+            printf("PPO update: valgrind run failed\n");
+            return 1;
+        }
+        printf("PPO update on the push networks (20 -> 64 -> 64 -> 2 and -> 1, minibatches of 125): %.0f instructions "
+               "per sample per epoch\n", (six - one) / (5.0 * 4000));
     }
     printf("instruction counts per physics step (callgrind; repeatable, no cache effects):\n");
     for (k = 0; k < 2; k++) {

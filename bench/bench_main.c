@@ -24,9 +24,9 @@
                   different environments write no common cache line"),
                   and the instructions per step are the same for 1 and 2
                   threads (bench_instructions).
-   and the pendulum: wall time of 300k PPO steps on one thread and the
-   final return, with the library's defaults and with RLtools' Pendulum-v1
-   settings.
+   and the pendulum: steps and seconds to a deterministic return of -200
+   on one thread, with the library's defaults and with the settings of
+   RLtools' CPU Pendulum PPO example.
    Memory: the peak resident memory of this run, of one PPO training run
    (example 02, run as a child process) and of the whole table pipeline
    (example 07 in quick mode, live; and the last full `make table`, read
@@ -282,48 +282,81 @@ static void bench_robot(s2r_robot_kind kind) {
     s2r_policy_free(&policy);
 }
 
-/* PPO on the pendulum with settings c, one thread: wall time and the
-   final deterministic return. */
-static void bench_pendulum(const char* label, s2r_ppo_config c) {
+/* PPO on the pendulum with settings c, one thread, to a deterministic
+   return of -200: after every update the policy's mean action is
+   evaluated on 10 fixed starts (the same 10 each time; its time is not
+   counted).  Prints the steps and training seconds when the mean return
+   first reached -200 (or that it did not), the training steps/s and the
+   return after the last update; returns the seconds (-1: not reached). */
+static double bench_pendulum(const char* label, s2r_ppo_config c) {
     s2r_pendulum pend[ENVS], eval_pend;
     s2r_env envs[ENVS], eval_env;
     s2r_env_eval ev;
     s2r_ppo ppo;
-    s2r_rng rng = s2r_rng_make(1234, 0);
-    double t0;
+    double seconds = 0, reached = -1;
+    long long reached_steps = -1;
     int e;
     c.num_threads = 1;
     for (e = 0; e < c.num_envs; e++) { s2r_pendulum_init(&pend[e]); envs[e] = s2r_pendulum_env(&pend[e]); }
-    if (s2r_ppo_init(&ppo, &c, 3, 1) != S2R_OK) return;
-    t0 = s2r_seconds();
-    s2r_ppo_train(&ppo, envs, NULL, NULL);
-    t0 = s2r_seconds() - t0;
     s2r_pendulum_init(&eval_pend);
     eval_env = s2r_pendulum_env(&eval_pend);
-    s2r_policy_evaluate(&ppo.policy, &eval_env, 20, 1, &rng, &ev);
-    printf("pendulum, %s: %lld PPO steps in %.1f s on one thread (%.0f steps/s), final deterministic return %.1f\n",
-           label, ppo.global_step, t0, ppo.global_step / t0, ev.mean_return);
+    memset(&ev, 0, sizeof ev);
+    if (s2r_ppo_init(&ppo, &c, 3, 1) != S2R_OK) { printf("pendulum, %s: %s\n", label, ppo.error); return -1; }
+    while (ppo.update < ppo.num_updates) {
+        s2r_rng starts = s2r_rng_make(1234, 0);
+        double t0 = s2r_seconds();
+        if (s2r_ppo_iterate(&ppo, envs, NULL) != S2R_OK) { printf("pendulum, %s: %s\n", label, ppo.error); break; }
+        seconds += s2r_seconds() - t0;
+        if (s2r_policy_evaluate(&ppo.policy, &eval_env, 10, 1, &starts, &ev) != S2R_OK) break;
+        if (reached < 0 && ev.mean_return >= -200.0) { reached = seconds; reached_steps = ppo.global_step; }
+    }
+    printf("pendulum, %s:\n  ", label);
+    if (reached >= 0) printf("return -200 after %lld steps, %.2f s;", reached_steps, reached);
+    else printf("return -200 not reached in %lld steps;", ppo.global_step);
+    printf(" %.0f steps/s on one thread, final return %.1f\n", ppo.global_step / seconds, ev.mean_return);
     s2r_ppo_free(&ppo);
+    return reached;
 }
 
 /* The library's defaults (CleanRL's: 2048-step rollouts, 32 minibatches,
-   10 epochs, 64x64) on 8 environments, and the settings of RLtools' PPO
-   for Pendulum-v1 (its zoo: 4 environments x 1024 steps, minibatches of
-   256, 2 epochs, gamma 0.95, 64x64, 74 iterations = 303k steps), so the
-   time can be set beside theirs on the same machine. */
+   10 epochs, 64x64 tanh) on 8 environments for 300k steps, and RLtools'
+   CPU Pendulum PPO example (src/rl/environments/pendulum/ppo/cpu) as
+   closely as the config allows: 4 environments x 1024 steps, minibatches
+   of 256, 2 epochs, 64x64 ReLU actor and critic, gamma 0.9, lambda 0.95,
+   clip 0.2, initial action std 2, no entropy bonus, Adam at a constant
+   1e-3 with epsilon 1e-8 and no gradient clipping, advantages normalized
+   per minibatch, observations normalized, rewards not scaled, 74
+   iterations (303k steps).  What differs still: RLtools has one Adam per
+   network (here one over both, the same per parameter once no global
+   gradient norm couples them), normalizes observations with statistics
+   fixed at the start (here running ones), initializes its layers its own
+   way (here orthogonally), and at a time-limit cut sets the last step's
+   TD error to 0 (here it bootstraps from V(final obs)); the value loss
+   here is not clipped, as there. */
 static void bench_pendulums(void) {
     s2r_ppo_config c = s2r_ppo_config_default();
+    double library, rltools;
     c.total_steps = 300000;
     c.num_envs = ENVS;
-    bench_pendulum("library defaults", c);
+    library = bench_pendulum("library defaults", c);
     c = s2r_ppo_config_default();
     c.num_envs = 4;
     c.rollout_steps = 4 * 1024;
     c.num_minibatches = 16;
     c.update_epochs = 2;
-    c.gamma = 0.95f;
+    c.actor_activation = c.critic_activation = S2R_ACTIVATION_RELU;
+    c.gamma = 0.9f;
+    c.init_log_std = (float)log(2.0);
+    c.learning_rate = 1e-3f;
+    c.anneal_lr = 0;
+    c.adam_eps = 1e-8f;
+    c.max_grad_norm = 0.0f;
+    c.clip_value_loss = 0;
+    c.normalize_rewards = 0;
     c.total_steps = 74LL * c.rollout_steps;
-    bench_pendulum("RLtools' Pendulum-v1 settings", c);
+    rltools = bench_pendulum("RLtools' CPU example's settings", c);
+    if (library > 0 && rltools > 0)
+        printf("  time to -200, RLtools' settings / library defaults: %.2f\n", rltools / library);
 }
 
 /* Peak resident memory (MiB) of a child process running argv (its output

@@ -100,7 +100,7 @@ static double ref_mlp_loss(const s2r_mlp* m, const double* params,
                 const double* w = params + m->weight[l] + o * m->size[l];
                 double sum = params[m->bias[l] + o];
                 for (i = 0; i < m->size[l]; i++) sum += w[i] * a[i];
-                y[o] = l + 1 < L ? tanh(sum) : sum;
+                y[o] = l + 1 == L ? sum : m->activation == S2R_ACTIVATION_RELU ? (sum > 0 ? sum : 0) : tanh(sum);
             }
             memcpy(a, y, sizeof(double) * (size_t)m->size[l + 1]);
         }
@@ -112,17 +112,20 @@ static double ref_mlp_loss(const s2r_mlp* m, const double* params,
 /* The hand-written backward pass against central differences of a double
    reference (h = 1e-6, so the difference itself is accurate to ~1e-9).
    Tolerance: |analytic - numeric| <= 1e-4 * (1 + |numeric|), the float32
-   rounding of the analytic pass. */
-static int test_mlp_gradient(void) {
-    enum { B = 3, IN = 5, OUT = 3 };
-    int hidden[3] = {7, 6, 4};
+   rounding of the analytic pass.  On B samples, in -> hidden -> out with
+   the given activation. */
+static int mlp_gradient_case(int B, int in, const int* hidden, int out, s2r_activation activation) {
     s2r_mlp m;
     s2r_rng rng = s2r_rng_make(1, 0);
-    float x[B * IN], dout[B * OUT], out[B * OUT];
-    float *params, *grads, *acts, *scratch;
-    double *pd, c[B * OUT], max_err = 0.0;
+    float *x, *dout, *outs, *params, *grads, *acts, *scratch;
+    double *pd, *c, max_err = 0.0;
     int j;
-    CHECK(s2r_mlp_layout(&m, IN, 3, hidden, OUT, NULL) == S2R_OK);
+    CHECK(s2r_mlp_layout(&m, in, 3, hidden, out, NULL) == S2R_OK);
+    m.activation = activation;
+    x = (float*)calloc((size_t)(B * in), sizeof(float));
+    dout = (float*)calloc((size_t)(B * out), sizeof(float));
+    outs = (float*)calloc((size_t)(B * out), sizeof(float));
+    c = (double*)calloc((size_t)(B * out), sizeof(double));
     params = (float*)calloc((size_t)m.num_params, sizeof(float));
     grads = (float*)calloc((size_t)m.num_params, sizeof(float));
     acts = (float*)calloc((size_t)(B * m.num_acts), sizeof(float));
@@ -131,10 +134,10 @@ static int test_mlp_gradient(void) {
     s2r_mlp_init_orthogonal(&m, params, 1.4f, 0.7f, &rng);
     for (j = 0; j < m.num_params; j++) /* non-zero biases too */
         params[j] += (float)s2r_rng_range(&rng, -0.3, 0.3);
-    learn_fill_random(x, B * IN, -2, 2, &rng);
-    learn_fill_random(dout, B * OUT, -1, 1, &rng);
-    for (j = 0; j < B * OUT; j++) c[j] = dout[j];
-    s2r_mlp_forward(&m, params, x, B, acts, out);
+    learn_fill_random(x, B * in, -2, 2, &rng);
+    learn_fill_random(dout, B * out, -1, 1, &rng);
+    for (j = 0; j < B * out; j++) c[j] = dout[j];
+    s2r_mlp_forward(&m, params, x, B, acts, outs);
     s2r_mlp_backward(&m, params, x, acts, dout, B, grads, scratch);
     for (j = 0; j < m.num_params; j++) pd[j] = params[j];
     for (j = 0; j < m.num_params; j++) {
@@ -146,9 +149,64 @@ static int test_mlp_gradient(void) {
         err = fabs(grads[j] - num) / (1.0 + fabs(num));
         if (err > max_err) max_err = err;
     }
-    printf("    mlp: %d params, max scaled gradient error %.2e\n", m.num_params, max_err);
-    free(params); free(grads); free(acts); free(scratch); free(pd);
+    printf("    mlp %s, %d samples, %d params: max scaled gradient error %.2e\n",
+           activation == S2R_ACTIVATION_RELU ? "ReLU" : "tanh", B, m.num_params, max_err);
+    free(x); free(dout); free(outs); free(c); free(params); free(grads); free(acts); free(scratch); free(pd);
     CHECKF(max_err < 1e-4, "max error %g", max_err);
+    return 0;
+}
+
+/* Small layers on 3 samples (one at a time inside the kernel), then layers
+   and a batch that fill the kernel's 4 x 8 tiles and leave some over. */
+static int test_mlp_gradient(void) {
+    static const int small[3] = {7, 6, 4}, tiled[3] = {19, 16, 9};
+    CHECK(mlp_gradient_case(3, 5, small, 3, S2R_ACTIVATION_TANH) == 0);
+    CHECK(mlp_gradient_case(11, 13, tiled, 3, S2R_ACTIVATION_TANH) == 0);
+    CHECK(mlp_gradient_case(3, 5, small, 3, S2R_ACTIVATION_RELU) == 0);
+    CHECK(mlp_gradient_case(11, 13, tiled, 3, S2R_ACTIVATION_RELU) == 0);
+    return 0;
+}
+
+/* A batch through the tiled kernel gives bit for bit what its samples give
+   one at a time: the outputs, the gradient (its sums add sample after
+   sample either way) and, for each sample, the input gradient of the first
+   hidden layer.  Sizes leave partial tiles on every side. */
+static int test_mlp_batch_bit_exact(void) {
+    enum { B = 13, IN = 21, OUT = 10 };
+    static const int hidden[2] = {40, 27};
+    s2r_mlp m;
+    s2r_rng rng = s2r_rng_make(7, 0);
+    float x[B * IN], dout[B * OUT], out_b[B * OUT], out_1[B * OUT];
+    float *params, *g_b, *g_1, *acts_b, *acts_1, *scratch_b, *scratch_1;
+    int s, act;
+    CHECK(s2r_mlp_layout(&m, IN, 2, hidden, OUT, NULL) == S2R_OK);
+    params = (float*)calloc((size_t)m.num_params, sizeof(float));
+    g_b = (float*)calloc((size_t)m.num_params, sizeof(float));
+    g_1 = (float*)calloc((size_t)m.num_params, sizeof(float));
+    acts_b = (float*)calloc((size_t)(B * m.num_acts), sizeof(float));
+    acts_1 = (float*)calloc((size_t)m.num_acts, sizeof(float));
+    scratch_b = (float*)calloc((size_t)(2 * B * m.max_hidden), sizeof(float));
+    scratch_1 = (float*)calloc((size_t)(2 * m.max_hidden), sizeof(float));
+    s2r_mlp_init_orthogonal(&m, params, 1.4f, 0.7f, &rng);
+    learn_fill_random(x, B * IN, -2, 2, &rng);
+    learn_fill_random(dout, B * OUT, -1, 1, &rng);
+    for (act = 0; act < S2R_ACTIVATION_COUNT; act++) {
+        m.activation = (s2r_activation)act;
+        memset(g_b, 0, sizeof(float) * (size_t)m.num_params);
+        memset(g_1, 0, sizeof(float) * (size_t)m.num_params);
+        s2r_mlp_forward(&m, params, x, B, acts_b, out_b);
+        s2r_mlp_backward(&m, params, x, acts_b, dout, B, g_b, scratch_b);
+        for (s = 0; s < B; s++) {
+            s2r_mlp_forward(&m, params, x + s * IN, 1, acts_1, out_1 + s * OUT);
+            s2r_mlp_backward(&m, params, x + s * IN, acts_1, dout + s * OUT, 1, g_1, scratch_1);
+            /* the first hidden layer's input gradient is the last one written */
+            CHECKF(memcmp(scratch_1 + m.max_hidden, scratch_b + B * m.max_hidden + s * hidden[0],
+                          sizeof(float) * hidden[0]) == 0, "sample %d, activation %d", s, act);
+        }
+        CHECKF(memcmp(out_b, out_1, sizeof out_b) == 0, "activation %d", act);
+        CHECKF(memcmp(g_b, g_1, sizeof(float) * (size_t)m.num_params) == 0, "activation %d", act);
+    }
+    free(params); free(g_b); free(g_1); free(acts_b); free(acts_1); free(scratch_b); free(scratch_1);
     return 0;
 }
 
@@ -570,6 +628,16 @@ static int test_ppo_truncation_bootstrap(void) {
         (void)e;
     }
     CHECK(trunc > 0 && term > 0);
+    s2r_ppo_free(&ppo);
+    /* time_limit_terminal: a truncation counts as terminal, nothing bootstrapped */
+    c.time_limit_terminal = 1;
+    CHECK(toy_ppo(&ppo, &c, te, envs) == S2R_OK);
+    CHECK(s2r__ppo_collect(&ppo, envs) == S2R_OK);
+    for (k = 0, trunc = 0; k < ppo.batch_size; k++) {
+        CHECK(ppo.end_values[k] == 0.0f);
+        trunc += ppo.dones[k];
+    }
+    CHECK(trunc > 0);
     s2r_ppo_free(&ppo);
     return 0;
 }
@@ -1177,6 +1245,9 @@ static void bad_hidden(s2r_ppo_config* c) { c->hidden[1] = 0; }
 static void bad_layers(s2r_ppo_config* c) { c->num_hidden = 0; }
 static void bad_total(s2r_ppo_config* c) { c->total_steps = 16; }
 static void bad_epochs(s2r_ppo_config* c) { c->update_epochs = -1; }
+static void bad_activation(s2r_ppo_config* c) { c->critic_activation = (s2r_activation)5; }
+static void bad_adam_eps(s2r_ppo_config* c) { c->adam_eps = 0.0f; }
+static void bad_time_limit(s2r_ppo_config* c) { c->time_limit_terminal = 2; }
 
 /* NaN/Inf and bad sizes are errors with a message, never a crash. */
 static int test_invalid_inputs_rejected(void) {
@@ -1189,6 +1260,7 @@ static int test_invalid_inputs_rejected(void) {
     CHECK(ppo_init_fails(bad_lr) && ppo_init_fails(bad_gamma));
     CHECK(ppo_init_fails(bad_hidden) && ppo_init_fails(bad_layers));
     CHECK(ppo_init_fails(bad_total) && ppo_init_fails(bad_epochs));
+    CHECK(ppo_init_fails(bad_activation) && ppo_init_fails(bad_adam_eps) && ppo_init_fails(bad_time_limit));
     CHECK(s2r_policy_init(&p, &shape, 0.0f, 10.0f, &rng) == S2R_OK);
     CHECK(s2r_policy_act(&p, obs, act, 1, NULL) == S2R_ERR_INVALID_ARGUMENT);
     CHECK(strstr(p.error, "NaN") != NULL);
@@ -1402,6 +1474,62 @@ static void learn_reseal(unsigned char* data, size_t n) {
     memcpy(data + 52, &half, 4);
 }
 
+/* The checkpoint records each network's activation: a ReLU actor with a
+   tanh critic comes back as such; loaded into a policy configured
+   otherwise, or with an activation word naming none, it is refused with
+   the reason and the policy is untouched; files from before the word was
+   recorded (version 1, and version 2 with the word zero) load as tanh. */
+static int test_checkpoint_activation(void) {
+    s2r_ppo a, other;
+    s2r_ppo_config c = toy_config(), ct = toy_config();
+    toy_env te[2];
+    s2r_env envs[2];
+    s2r_policy back, keep;
+    s2r_policy_shape shape;
+    s2r_rng rng = s2r_rng_make(3, 0);
+    char error[S2R_ERROR_LEN];
+    unsigned char* data;
+    size_t n;
+    uint32_t word;
+    c.actor_activation = S2R_ACTIVATION_RELU;
+    CHECK(toy_ppo(&a, &c, te, envs) == S2R_OK);
+    CHECK(a.policy.actor.activation == S2R_ACTIVATION_RELU && a.policy.critic.activation == S2R_ACTIVATION_TANH);
+    CHECK(s2r_ppo_iterate(&a, envs, NULL) == S2R_OK);
+    CHECK(s2r_policy_save(&a.policy, &a.adam, CK_PATH) == S2R_OK);
+    CHECK(s2r_checkpoint_shape(CK_PATH, &shape, error) == S2R_OK);
+    CHECK(shape.actor_activation == S2R_ACTIVATION_RELU && shape.critic_activation == S2R_ACTIVATION_TANH);
+    CHECKF(s2r_policy_from_checkpoint(&back, CK_PATH, error) == S2R_OK, "%s", error);
+    CHECK(back.actor.activation == S2R_ACTIVATION_RELU && same_policy(&a.policy, &back));
+    s2r_policy_free(&back);
+    /* into a tanh policy of the same sizes: refused, naming both */
+    CHECK(s2r_ppo_init(&other, &ct, 4, 2) == S2R_OK);
+    CHECK(s2r_policy_init(&keep, &other.policy.shape, 0.0f, 10.0f, &rng) == S2R_OK);
+    memcpy(keep.params, other.policy.params, sizeof(float) * (size_t)keep.num_params);
+    CHECK(s2r_policy_load(&other.policy, NULL, CK_PATH) == S2R_ERR_CORRUPT);
+    CHECKF(strstr(other.policy.error, "ReLU actor") && strstr(other.policy.error, "tanh actor"), "%s", other.policy.error);
+    CHECK(memcmp(keep.params, other.policy.params, sizeof(float) * (size_t)keep.num_params) == 0);
+    /* an activation word the library does not know */
+    data = learn_checkpoint_bytes(&a.policy, NULL, &n);
+    CHECK(data != NULL);
+    word = 7;
+    memcpy(data + 4 * 19, &word, 4);   /* header word 19 */
+    learn_reseal(data, n);
+    CHECK(s2r_policy_load_memory(&a.policy, NULL, data, n, NULL) == S2R_ERR_CORRUPT);
+    CHECKF(strstr(a.policy.error, "activation"), "%s", a.policy.error);
+    word = 0;   /* zero: the tanh networks of a file from before */
+    memcpy(data + 4 * 19, &word, 4);
+    learn_reseal(data, n);
+    CHECK(s2r_policy_load_memory(&other.policy, NULL, data, n, NULL) == S2R_OK);
+    free(data);
+    CHECK(s2r_checkpoint_shape("tests/fuzz/corpus/checkpoint/v1_policy_only.ckpt", &shape, error) == S2R_OK);
+    CHECK(shape.actor_activation == S2R_ACTIVATION_TANH && shape.critic_activation == S2R_ACTIVATION_TANH);
+    s2r_policy_free(&keep);
+    s2r_ppo_free(&other);
+    s2r_ppo_free(&a);
+    remove(CK_PATH);
+    return 0;
+}
+
 /* A correctly sealed checkpoint whose optimizer step count is NaN, huge,
    negative or fractional is corrupt (it used to be converted to a long
    unchecked: undefined behaviour), and loading it changes nothing. */
@@ -1516,6 +1644,7 @@ static const test_case learn_tests[] = {
     {"demo_files", test_demo_files},
     {"frame_history", test_frame_history},
     {"mlp_gradient", test_mlp_gradient},
+    {"mlp: a batch gives bit for bit what its samples give one at a time", test_mlp_batch_bit_exact},
     {"orthogonal_init", test_orthogonal_init},
     {"normalizer", test_normalizer},
     {"gae_hand_computed", test_gae_hand_computed},
@@ -1525,6 +1654,7 @@ static const test_case learn_tests[] = {
     {"ppo_privileged_gradient", test_ppo_privileged_gradient},
     {"ppo_privileged_actor_blind", test_ppo_privileged_actor_blind},
     {"checkpoint_privileged", test_checkpoint_privileged},
+    {"checkpoint: the activations are recorded, a mismatch refused", test_checkpoint_activation},
     {"ppo_deterministic", test_ppo_deterministic},
     {"ppo_nan_update_skipped", test_ppo_nan_update_skipped},
     {"ppo_truncation_bootstrap", test_ppo_truncation_bootstrap},
