@@ -132,7 +132,9 @@
      tip's, the object's and the table's only.
    - No GPU, no autodiff framework: small MLPs, hand-written backward passes.
    - No contacts between the links: the arms move in free space.
-   - No real hardware driver: the backend interface is where yours would go.
+   - No real hardware driver: the backend interface is where yours would
+     go, in your process or in its own behind a socket (s2r_socket_robot;
+     examples/robot_server.py marks where the driver's calls go).
    - No claim that the stand-in real robot is *your* robot: it is a plausible,
      documented one, so the recipe can be measured end to end.
 
@@ -233,6 +235,8 @@
      Sensing, Latency      noise models, delay lines, jitter, sample and hold
      Backend interface     the one door to a robot; the simulator behind it
      Stand-in real robot   a fleet of units with hidden parameters
+     Socket backend        a robot in another process: the protocol, its
+                           client (a backend) and the robot side
      Reach task            observation, action, reward, success
      Push task             the object, the camera, the tip's Cartesian control
      Tasks                 one door for the pipeline to either task
@@ -8912,6 +8916,14 @@ static s2r_result s2r__socket_parse_header(const unsigned char* b, size_t n, s2r
     return S2R_OK;
 }
 
+/* Text of at most cap - 1 bytes up to its first NUL (what follows it is
+   not kept, so a message parses the same packed again). */
+static void s2r__socket_text(char* dst, const unsigned char* src, size_t cap) {
+    size_t i;
+    for (i = 0; i + 1 < cap && src[i]; i++) dst[i] = (char)src[i];
+    memset(dst + i, 0, cap - i);
+}
+
 S2RDEF s2r_result s2r_socket_parse(const unsigned char* bytes, size_t n, s2r_socket_message* m, char* error) {
     const unsigned char* p = bytes + S2R_SOCKET_HEADER;
     s2r_result res;
@@ -8920,7 +8932,7 @@ S2RDEF s2r_result s2r_socket_parse(const unsigned char* bytes, size_t n, s2r_soc
     if (!bytes) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "socket message: no bytes");
     if ((res = s2r__socket_parse_header(bytes, n, m, error)) != S2R_OK) return res;
     if (m->status != S2R_OK) {
-        memcpy(m->text, p, S2R_SOCKET_TEXT - 1);
+        s2r__socket_text(m->text, p, sizeof m->text);
         return S2R_OK;
     }
     if (m->type == S2R_SOCKET_HELLO && m->reply) {
@@ -8929,7 +8941,7 @@ S2RDEF s2r_result s2r_socket_parse(const unsigned char* bytes, size_t n, s2r_soc
         m->n_joints = (int)s2r__unwire_u32(&p);
         p += 4;
         s2r__unwire_f64s(&p, &m->period, 1);
-        memcpy(m->name, p, sizeof m->name - 1);
+        s2r__socket_text(m->name, p, sizeof m->name);
         if (m->kind < 0 || m->kind >= S2R_ROBOT_COUNT || m->scene < 0 || m->scene >= S2R_SCENE_COUNT ||
             m->n_joints < 1 || m->n_joints > S2R_SOCKET_JOINTS || !(m->period > 0 && m->period <= 1))
             return s2r__fail(error, S2R_ERR_CORRUPT, "hello: arm kind %d, scene %d, %d joints, period %g s: out of range",

@@ -248,6 +248,44 @@ static int test_socket_wrong_arm(void) {
     CHECK(s2r_socket_robot_connect(&s, &c) == S2R_ERR_INVALID_ARGUMENT && strstr(s.error, "tcp:HOST:PORT"));
     return 0;
 }
+/* examples/robot_server.py speaks the same protocol: its fake arm moves
+   toward a command, halts, and refuses a NaN command. */
+static int test_socket_python_robot_side(void) {
+    s2r_socket_config c = s2r_socket_config_default();
+    s2r_socket_robot s;
+    s2r_sensors before, after;
+    double q[S2R_MAX_JOINTS] = {0};
+    s2r_rng rng = s2r_rng_make(5, 0), kept = rng;
+    pid_t child;
+    int status, j;
+    fflush(stdout);
+    child = fork();
+    if (child == 0) {
+        if (!freopen("/dev/null", "w", stdout)) _exit(126);   /* its "serving ..." lines */
+        execlp("python3", "python3", "examples/robot_server.py", SOCKET_PATH, "--clients", "1", (char*)NULL);
+        _exit(127);
+    }
+    CHECK(child > 0);
+    c.address = SOCKET_PATH;
+    c.timeout_ms = 5000;   /* the interpreter's start */
+    CHECKF(s2r_socket_robot_connect(&s, &c) == S2R_OK, "%s", s.error);
+    CHECKF(strstr(s.backend.name, "robot_server.py") && s.period == 0.002, "%s %g", s.backend.name, s.period);
+    CHECK(s2r_backend_reset(&s.backend, NULL, NULL, &rng) == S2R_OK);
+    CHECK(memcmp(&rng, &kept, sizeof rng) == 0);   /* it draws nothing: the generator comes back as sent */
+    CHECK(s2r_backend_read_sensors(&s.backend, &before) == S2R_OK);
+    for (j = 0; j < 6; j++) q[j] = before.q[j] + 0.1;
+    CHECK(fabs(before.q[0] - s.arm.info.q_home[0]) < 1e-9);   /* reset to the arm's home */
+    CHECK(s2r_backend_command(&s.backend, q) == S2R_OK && s2r_backend_advance(&s.backend, 0.1) == S2R_OK);
+    CHECK(s2r_backend_read_sensors(&s.backend, &after) == S2R_OK);
+    CHECKF(after.time == 0.1 && after.q[0] > before.q[0] + 0.05 && after.q[0] < q[0], "%g: %g -> %g", after.time,
+           before.q[0], after.q[0]);
+    q[2] = NAN;
+    CHECK(s2r_backend_command(&s.backend, q) == S2R_ERR_INVALID_ARGUMENT && strstr(s.error, "robot side: command contains NaN"));
+    CHECK(s2r_backend_halt(&s.backend) == S2R_OK);
+    s2r_socket_robot_close(&s);
+    CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    return 0;
+}
 #endif
 
 static const test_case socket_tests[] = {
@@ -260,5 +298,7 @@ static const test_case socket_tests[] = {
      test_socket_robot_gone_mid_episode},
     {"socket: a silent robot side times out, NaN readings are refused", test_socket_timeout_and_nan},
     {"socket: the wrong arm in the handshake, no server, a bad address", test_socket_wrong_arm},
+    {"socket: examples/robot_server.py speaks the protocol (its fake arm follows, halts, refuses NaN)",
+     test_socket_python_robot_side},
 #endif
 };
