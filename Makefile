@@ -138,6 +138,7 @@ test: test-deps
 	sh tests/test_companions.sh "$(CC) $(CPPFLAGS)" $(BUILD)
 	./$(BUILD)/test_render
 	sh tests/test_resume.sh $(BUILD)
+	sh tests/test_socket.sh $(BUILD)
 	./$(BUILD)/07_the_table --quick --out $(BUILD)/quick --threads $(THREADS)
 	sh tests/test_jobs.sh $(BUILD) $(BUILD)/quick
 	./$(BUILD)/07_the_table --task push --quick --out $(BUILD)/quick_push --threads $(THREADS)

@@ -1401,7 +1401,7 @@ typedef struct s2r_socket_message {
    unknown type, a size that is not the type's, a reading or period that is
    not a number, a hello's arm out of range.  The socket's reader and the
    fuzz harness both call it. */
-S2RDEF s2r_result s2r_socket_parse(const unsigned char* bytes, size_t n, s2r_socket_message* out, char* error);
+S2RDEF s2r_result s2r_socket_parse(const unsigned char* bytes, size_t n, s2r_socket_message* m, char* error);
 /* Encode m into bytes[S2R_SOCKET_MESSAGE_MAX]; returns the size. */
 S2RDEF size_t     s2r_socket_pack(const s2r_socket_message* m, unsigned char* bytes);
 
