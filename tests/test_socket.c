@@ -77,6 +77,7 @@ static s2r_result socket_dying_advance(void* self, double seconds) {
     return socket_dying_robot.inner.advance(self, seconds);
 }
 
+static int socket_watchdog_ms = 1000;   /* the robot side's watchdog, for the next child */
 static pid_t socket_serve_child(s2r_robot_kind kind, s2r_scene scene, uint64_t unit, int requests) {
     pid_t child;
     fflush(stdout);
@@ -91,6 +92,7 @@ static pid_t socket_serve_child(s2r_robot_kind kind, s2r_scene scene, uint64_t u
         socket_dying_robot.left = requests;
         c.address = SOCKET_PATH;
         c.clients = 1;
+        c.watchdog_ms = socket_watchdog_ms;
         _exit(s2r_socket_serve(&socket_dying_robot.outer, &c, NULL) == S2R_OK ? 0 : 2);
     }
     return child;
@@ -286,6 +288,35 @@ static int test_socket_python_robot_side(void) {
     CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
     return 0;
 }
+/* A client silent mid-episode for longer than the watchdog: the robot
+   side halts the arm (a command after it is ignored until the next reset). */
+static int test_socket_watchdog_halts(void) {
+    s2r_socket_config c = s2r_socket_config_default();
+    s2r_socket_robot s;
+    s2r_sensors r;
+    double q[S2R_MAX_JOINTS];
+    pid_t child;
+    int quiet, status;
+    socket_watchdog_ms = 100;
+    child = socket_serve_child(S2R_ROBOT_UR5E, S2R_SCENE_ARM, 1, 0);
+    socket_watchdog_ms = 1000;
+    CHECK(child > 0);
+    c.address = SOCKET_PATH;
+    CHECKF(s2r_socket_robot_connect(&s, &c) == S2R_OK, "%s", s.error);
+    for (quiet = 0; quiet < 2; quiet++) {
+        CHECK(s2r_backend_reset(&s.backend, NULL, NULL, NULL) == S2R_OK);
+        if (quiet) poll(NULL, 0, 300);   /* silent for three watchdog periods */
+        memcpy(q, s.arm.info.q_home, sizeof q);
+        q[0] += 0.2;
+        CHECK(s2r_backend_command(&s.backend, q) == S2R_OK && s2r_backend_advance(&s.backend, 0.5) == S2R_OK);
+        CHECK(s2r_backend_read_sensors(&s.backend, &r) == S2R_OK);
+        if (quiet) CHECKF(fabs(r.q[0] - s.arm.info.q_home[0]) < 0.02, "halted, yet joint 1 moved %g rad", r.q[0] - s.arm.info.q_home[0]);
+        else CHECKF(r.q[0] - s.arm.info.q_home[0] > 0.15, "joint 1 moved only %g rad", r.q[0] - s.arm.info.q_home[0]);
+    }
+    s2r_socket_robot_close(&s);
+    CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    return 0;
+}
 #endif
 
 static const test_case socket_tests[] = {
@@ -298,6 +329,7 @@ static const test_case socket_tests[] = {
      test_socket_robot_gone_mid_episode},
     {"socket: a silent robot side times out, NaN readings are refused", test_socket_timeout_and_nan},
     {"socket: the wrong arm in the handshake, no server, a bad address", test_socket_wrong_arm},
+    {"socket: a client silent mid-episode past the watchdog gets the arm halted", test_socket_watchdog_halts},
     {"socket: examples/robot_server.py speaks the protocol (its fake arm follows, halts, refuses NaN)",
      test_socket_python_robot_side},
 #endif
