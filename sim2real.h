@@ -1431,7 +1431,8 @@ S2RDEF s2r_socket_config  s2r_socket_config_default(void);
    error nothing stays open and s->error says why. */
 S2RDEF s2r_result         s2r_socket_robot_connect(s2r_socket_robot* s, const s2r_socket_config* c);
 S2RDEF const s2r_backend* s2r_socket_robot_backend(s2r_socket_robot* s);
-/* Close the connection (the robot side halts its arm) and free the model. */
+/* Close the connection (the robot side halts its arm) and free the model;
+   nothing to do for one that failed to connect or is closed already. */
 S2RDEF void               s2r_socket_robot_close(s2r_socket_robot* s);
 
 typedef struct s2r_socket_serve_config {
@@ -8411,7 +8412,9 @@ S2RDEF s2r_result s2r_socket_robot_connect(s2r_socket_robot* s, const s2r_socket
     if (res != S2R_OK) {
         char why[S2R_ERROR_LEN];
         memcpy(why, s->error, sizeof why);
-        s2r_socket_robot_close(s);
+        if (s->fd >= 0) close(s->fd);
+        s2r_robot_free(&s->arm);
+        memset(s, 0, sizeof *s);
         s->fd = -1;
         return s2r__fail(s->error, res, "%s", why);
     }
@@ -8430,7 +8433,7 @@ S2RDEF s2r_result s2r_socket_robot_connect(s2r_socket_robot* s, const s2r_socket
 }
 
 S2RDEF void s2r_socket_robot_close(s2r_socket_robot* s) {
-    if (!s) return;
+    if (!s || s->backend.self != s) return;   /* never connected, or closed */
     if (s->fd >= 0) close(s->fd);
     s2r_robot_free(&s->arm);
     memset(s, 0, sizeof *s);
@@ -8672,7 +8675,11 @@ S2RDEF s2r_result s2r_socket_serve(const s2r_backend* robot, const s2r_socket_se
         p.fd = listener;
         p.events = POLLIN;
         if (poll(&p, 1, -1) < 0 && errno != EINTR) break;
-        if ((fd = accept(listener, NULL, NULL)) < 0) { served--; continue; }
+        if ((fd = accept(listener, NULL, NULL)) < 0) {   /* a client that gave up, or no descriptors left */
+            served--;
+            poll(NULL, 0, 10);
+            continue;
+        }
         s2r__socket_setup(fd);
         s2r__socket_serve_client(robot, fd, c->watchdog_ms);
         s2r_backend_halt(robot);   /* the client has gone: brakes on */
