@@ -15,7 +15,8 @@ for task in reach push; do
     scene=arm; [ $task = push ] && scene=push
     "./$BUILD/robot_server" "$SOCK" --unit 2 --scene $scene --clients 1 > "$BUILD/test_socket_server.log" 2>&1 &
     server=$!
-    over=$("./$BUILD/robot_client" "$SOCK" --task $task --episodes 4 --seed 7 | grep '^success')
+    over=$("./$BUILD/robot_client" "$SOCK" --task $task --episodes 4 --seed 7 --timeout-ms 10000 | grep '^success')
+    [ -n "$over" ] || kill $server    # the client never got through: do not wait for it
     wait $server
     here=$("./$BUILD/robot_client" --in-process 2 --task $task --episodes 4 --seed 7 | grep '^success')
     if [ -n "$over" ] && [ "$over" = "$here" ]; then
@@ -27,9 +28,9 @@ done
 
 "./$BUILD/robot_server" "$SOCK" --unit 2 --clients 1 > "$BUILD/test_socket_server.log" 2>&1 &
 server=$!
-"./$BUILD/robot_client" "$SOCK" --episodes 1000 > "$BUILD/test_socket_client.log" 2>&1 &
+"./$BUILD/robot_client" "$SOCK" --episodes 1000 --timeout-ms 10000 > "$BUILD/test_socket_client.log" 2>&1 &
 client=$!
-sleep 1
+sleep 2
 kill -9 $server
 waited=0
 while kill -0 $client 2>/dev/null && [ $waited -lt 10 ]; do sleep 1; waited=$((waited + 1)); done
