@@ -5,8 +5,9 @@
    localhost).  Each round evaluates EPISODES episodes each way,
    interleaved; the numbers are medians over ROUNDS rounds of wall time:
    microseconds per control step each way, the added microseconds per step
-   and the ratio socket / in process, and the backend calls (each one round
-   trip over the socket) per control step, counted.  Seconds
+   and the ratio socket / in process; the backend calls (each one round
+   trip over the socket) per control step, counted; and one round trip,
+   READINGS sensor readings over the socket less the same in process.  Seconds
    on a shared machine move; the ratio within one run is the number.
    Built and run by `make bench`. */
 #define SIM2REAL_IMPLEMENTATION
@@ -21,6 +22,7 @@
 #define ROUNDS 5
 #define EPISODES 20
 #define UNIT 1
+#define READINGS 2000
 
 static const char* const ADDRESSES[2] = {"build/bench_socket.sock", "tcp:127.0.0.1:47391"};
 
@@ -40,6 +42,18 @@ static s2r_result count_command(void* self, const double* q) { counted_calls++; 
 static s2r_result count_advance(void* self, double seconds) { counted_calls++; return counted_inner.advance(self, seconds); }
 static s2r_result count_sensors(void* self, s2r_sensors* out) { counted_calls++; return counted_inner.read_sensors(self, out); }
 static s2r_result count_truth(void* self, s2r_ground_truth* out) { counted_calls++; return counted_inner.ground_truth(self, out); }
+
+/* Wall seconds per sensor reading, the cheapest call: over the socket,
+   nearly all of it is the round trip. */
+static double seconds_per_reading(const s2r_backend* backend) {
+    s2r_sensors r;
+    double t0;
+    int k;
+    s2r_backend_reset(backend, NULL, NULL, NULL);
+    t0 = s2r_seconds();
+    for (k = 0; k < READINGS; k++) s2r_backend_read_sensors(backend, &r);
+    return (s2r_seconds() - t0) / READINGS;
+}
 
 /* Wall seconds per control step of the scripted controller on `backend`. */
 static double seconds_per_step(const s2r_backend* backend, long long* steps) {
@@ -85,7 +99,7 @@ int main(void) {
     for (a = 0; a < 2; a++) {
         s2r_socket_config c = s2r_socket_config_default();
         s2r_socket_robot s;
-        double here[ROUNDS], over[ROUNDS], ratio[ROUNDS];
+        double here[ROUNDS], over[ROUNDS], ratio[ROUNDS], added[ROUNDS], trip[ROUNDS];
         int k, status;
         pid_t child;
         fflush(stdout);
@@ -103,6 +117,8 @@ int main(void) {
             here[k] = seconds_per_step(&real.backend, NULL);
             over[k] = seconds_per_step(&s.backend, NULL);
             ratio[k] = over[k] / here[k];
+            added[k] = over[k] - here[k];
+            trip[k] = seconds_per_reading(&s.backend) - seconds_per_reading(&real.backend);
         }
         s2r_socket_robot_close(&s);
         s2r_real_robot_free(&real);
@@ -110,9 +126,11 @@ int main(void) {
         qsort(here, ROUNDS, sizeof *here, by_value);
         qsort(over, ROUNDS, sizeof *over, by_value);
         qsort(ratio, ROUNDS, sizeof *ratio, by_value);
-        printf("%-5s in process %6.1f us/step, over the socket %6.1f us/step: +%5.1f us per step, ratio %.2f\n",
-               a ? "tcp" : "unix", 1e6 * here[ROUNDS / 2], 1e6 * over[ROUNDS / 2],
-               1e6 * (over[ROUNDS / 2] - here[ROUNDS / 2]), ratio[ROUNDS / 2]);
+        qsort(added, ROUNDS, sizeof *added, by_value);
+        qsort(trip, ROUNDS, sizeof *trip, by_value);
+        printf("%-5s in process %6.1f us/step, over the socket %6.1f us/step: %+6.1f us per step, ratio %.2f; "
+               "a round trip %5.1f us\n", a ? "tcp" : "unix", 1e6 * here[ROUNDS / 2], 1e6 * over[ROUNDS / 2],
+               1e6 * added[ROUNDS / 2], ratio[ROUNDS / 2], 1e6 * trip[ROUNDS / 2]);
     }
     return 0;
 }
