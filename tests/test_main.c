@@ -30,6 +30,7 @@ static long s2r_test_allocations;
 #include "test_harden.c"
 #include "test_null_rule.c"
 #include "test_docs.c"
+#include "test_socket.c"
 
 #define main quickstart_main
 #include "../build/quickstart.c"
@@ -97,7 +98,7 @@ typedef struct test_group { const test_case* cases; int count; } test_group;
 #define GROUP(a) {a, (int)(sizeof a / sizeof a[0])}
 
 int main(int argc, char** argv) {
-    const test_group groups[] = {GROUP(robot_tests), GROUP(tools_tests), GROUP(gap_tests), GROUP(sim_tests), GROUP(plot_tests), GROUP(learn_tests), GROUP(learn_slow_tests), GROUP(sysid_tests), GROUP(deploy_tests), GROUP(recipe_tests), GROUP(push_tests), GROUP(harden_tests), GROUP(null_rule_tests), GROUP(docs_tests), GROUP(manual_tests), GROUP(recipe_slow_tests)};
+    const test_group groups[] = {GROUP(robot_tests), GROUP(tools_tests), GROUP(gap_tests), GROUP(sim_tests), GROUP(plot_tests), GROUP(learn_tests), GROUP(learn_slow_tests), GROUP(sysid_tests), GROUP(deploy_tests), GROUP(recipe_tests), GROUP(push_tests), GROUP(harden_tests), GROUP(null_rule_tests), GROUP(docs_tests), GROUP(socket_tests), GROUP(manual_tests), GROUP(recipe_slow_tests)};
     int g, passed = 0, failed = 0;
     for (g = 0; g < (int)(sizeof groups / sizeof groups[0]); g++)
         test_run(groups[g].cases, groups[g].count, argc > 1 ? argv[1] : NULL, &passed, &failed);

@@ -386,6 +386,12 @@ static const null_case null_cases[] = {
     {"s2r_dataset_load", 1, 0x7, NULL_RESULT},
     {"s2r_dataset_unpack", 1, 0x1b, NULL_RESULT},
     {"s2r_training_check_resume", 0, 0x7, NULL_RESULT},
+    {"s2r_socket_parse", 0, 0xd, NULL_RESULT},
+    {"s2r_socket_pack", 1, 0x3, NULL_VALUE},
+    {"s2r_socket_robot_connect", 1, 0x3, NULL_RESULT},
+    {"s2r_socket_robot_backend", 1, 0x1, NULL_VALUE},
+    {"s2r_socket_robot_close", 1, 0x1, NULL_VOID},
+    {"s2r_socket_serve", 0, 0x7, NULL_RESULT},
 };
 
 static void null_call(int f) {
@@ -645,6 +651,21 @@ static void null_call(int f) {
     case 252: null_result = s2r_dataset_load(A(0, &F.dataset), A(1, NULL_PATH), A(2, F.error)); break;
     case 253: null_result = s2r_dataset_unpack(A(0, &F.dataset), A(1, (const unsigned char*)"S2RD"), 4, A(3, "x"), A(4, F.error)); break;
     case 254: null_result = s2r_training_check_resume(A(0, &F.training), A(1, &F.ppo), A(2, F.error)); break;
+    case 255: case 256: case 257: case 258: case 259: case 260: {   /* the socket backend, on no robot */
+        static s2r_socket_message message;
+        static s2r_socket_robot robot;
+        s2r_socket_config sc = s2r_socket_config_default();
+        s2r_socket_serve_config serve = s2r_socket_serve_config_default();
+        sc.address = "build/no_such_socket_dir/robot.sock";
+        serve.address = "build/no_such_socket_dir/robot.sock";   /* cannot be served: an error at once */
+        if (f == 255) null_result = s2r_socket_parse(A(0, F.bytes), 16, A(2, &message), A(3, F.error));
+        if (f == 256) (void)s2r_socket_pack(A(0, &message), A(1, F.bytes));
+        if (f == 257) null_result = s2r_socket_robot_connect(A(0, &robot), A(1, &sc));
+        if (f == 258) (void)s2r_socket_robot_backend(A(0, &robot));
+        if (f == 259) s2r_socket_robot_close(A(0, &robot));
+        if (f == 260) null_result = s2r_socket_serve(A(0, F.backend), A(1, &serve), A(2, F.error));
+        break;
+    }
     }
 }
 
@@ -669,6 +690,7 @@ static const char* const null_documented[] = {
     "s2r_deploy_episode 2", "s2r_deploy_run 2", "s2r_sprt_check 1", "s2r_drift_init 2", "s2r_deploy_init 2",
     "s2r_deploy_init 3", "s2r_deploy_alarm 3", "s2r_deploy_note 1", "s2r_deploy_note 2", "s2r_dataset_save 2",
     "s2r_dataset_load 2", "s2r_training_check_resume 2",
+    "s2r_socket_parse 3", "s2r_socket_serve 2",
 };
 
 static int null_is_documented(const char* name, int k) {
