@@ -2148,8 +2148,9 @@ S2RDEF s2r_result s2r_expert_act(s2r_expert* e, const float* obs, const double* 
    Everything a policy needs to learn, written out by hand so it can be read
    top to bottom:
 
-     s2r_mlp          a tanh MLP over one contiguous float parameter block,
-                      with a forward and a hand-written backward pass
+     s2r_mlp          a tanh (or ReLU) MLP over one contiguous float parameter
+                      block, with a forward and a hand-written backward pass,
+                      each a matrix product over the whole batch
      s2r_policy       actor (obs -> action mean), a state-independent log-std
                       and a critic (obs -> value), with the running
                       observation normalizer they were trained behind
@@ -2200,7 +2201,8 @@ S2RDEF s2r_result s2r_expert_act(s2r_expert* e, const float* obs, const double* 
 
    (Every call returns an s2r_result; check it.)  Differences from CleanRL,
    both deliberate: a time-limit truncation bootstraps from V(final obs)
-   instead of counting as a terminal state, and all envs share one
+   instead of counting as a terminal state (cfg.time_limit_terminal = 1
+   for CleanRL's way), and all envs share one
    observation normalizer (updated in env order with the observations the
    policy acts on), which is saved with the policy for deployment.
 
