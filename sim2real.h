@@ -1439,8 +1439,9 @@ typedef struct s2r_socket_serve_config {
     const char* address;         /* as above; a Unix path is replaced; NULL      */
     int         watchdog_ms;     /* halt the arm after this silence mid-episode;
                                     1000                                          */
-    int         clients;         /* serve this many, one at a time, then return;
-                                    0 = until an error                           */
+    int         clients;         /* serve this many, one at a time, then return
+                                    (a connection that sends nothing is not one);
+                                    0 = until the process is stopped             */
     int         ready_fd;        /* >= 0: write "ready\n" there once listening;
                                     -1                                           */
 } s2r_socket_serve_config;
@@ -8661,7 +8662,7 @@ static s2r_result s2r__socket_place(void* self, const double xy[2]) {
 /* --- The robot side ------------------------------------------------------- */
 
 static s2r_result s2r__socket_listen(const char* address, int* fd, char* error);
-static void s2r__socket_serve_client(const s2r_backend* robot, int fd, int watchdog_ms);
+static int s2r__socket_serve_client(const s2r_backend* robot, int fd, int watchdog_ms);
 
 S2RDEF s2r_result s2r_socket_serve(const s2r_backend* robot, const s2r_socket_serve_config* c, char* error) {
     int listener, served;
@@ -8681,7 +8682,7 @@ S2RDEF s2r_result s2r_socket_serve(const s2r_backend* robot, const s2r_socket_se
             continue;
         }
         s2r__socket_setup(fd);
-        s2r__socket_serve_client(robot, fd, c->watchdog_ms);
+        if (s2r__socket_serve_client(robot, fd, c->watchdog_ms) == 0) served--;   /* a probe, not a client */
         s2r_backend_halt(robot);   /* the client has gone: brakes on */
         close(fd);
     }
@@ -8695,21 +8696,20 @@ S2RDEF s2r_result s2r_socket_serve(const s2r_backend* robot, const s2r_socket_se
 static s2r_result s2r__socket_listen(const char* address, int* fd, char* error) {
     s2r__socket_addr a;
     socklen_t len;
-    int one = 1, probe;
+    int one = 1, probe, bound;
     s2r_result res = s2r__socket_address(address, &a, &len, error);
     if (res != S2R_OK) return res;
     if ((*fd = socket(a.any.sa_family, SOCK_STREAM, 0)) < 0) return s2r__fail(error, S2R_ERR_IO, "socket: %s", strerror(errno));
     setsockopt(*fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (bind(*fd, &a.any, len) < 0 && errno == EADDRINUSE && a.any.sa_family == AF_UNIX &&
-        (probe = socket(AF_UNIX, SOCK_STREAM, 0)) >= 0) {
+    bound = bind(*fd, &a.any, len) == 0;
+    if (!bound && errno == EADDRINUSE && a.any.sa_family == AF_UNIX && (probe = socket(AF_UNIX, SOCK_STREAM, 0)) >= 0) {
         int live = connect(probe, &a.any, len) == 0;
         close(probe);
-        if (!live && unlink(address) == 0 && bind(*fd, &a.any, len) == 0) errno = 0;
-        else errno = EADDRINUSE;
-    } else
-        errno = 0;
-    if (errno || listen(*fd, 4) < 0) {
-        res = s2r__fail(error, S2R_ERR_IO, "cannot serve at %s: %s", address, strerror(errno ? errno : EINVAL));
+        if (!live && unlink(address) == 0) bound = bind(*fd, &a.any, len) == 0;
+        else errno = EADDRINUSE;   /* a live server is there */
+    }
+    if (!bound || listen(*fd, 4) < 0) {
+        res = s2r__fail(error, S2R_ERR_IO, "cannot serve at %s: %s", address, strerror(errno));
         close(*fd);
         *fd = -1;
     }
@@ -8749,27 +8749,29 @@ static void s2r__socket_answer(const s2r_backend* robot, s2r_socket_message* m) 
 }
 
 /* Requests until the client goes or sends something malformed; silence
-   mid-episode for watchdog_ms halts the arm (and the client may go on). */
-static void s2r__socket_serve_client(const s2r_backend* robot, int fd, int watchdog_ms) {
-    int in_episode = 0;
-    for (;;) {
+   mid-episode for watchdog_ms halts the arm (and the client may go on).
+   Returns the requests answered. */
+static int s2r__socket_serve_client(const s2r_backend* robot, int fd, int watchdog_ms) {
+    int in_episode = 0, answered;
+    for (answered = 0;; answered++) {
         s2r_socket_message m;
         struct pollfd p;
         int r;
         p.fd = fd;
         p.events = POLLIN;
         r = poll(&p, 1, watchdog_ms);
-        if (r < 0 && errno != EINTR) return;
+        if (r < 0 && errno != EINTR) return answered;
         if (r <= 0) {
             if (r == 0 && in_episode) s2r_backend_halt(robot);
             in_episode = 0;
+            answered--;
             continue;
         }
-        if (s2r__socket_receive(fd, s2r__socket_ms() + watchdog_ms, &m, NULL) != S2R_OK || m.reply) return;
+        if (s2r__socket_receive(fd, s2r__socket_ms() + watchdog_ms, &m, NULL) != S2R_OK || m.reply) return answered;
         s2r__socket_answer(robot, &m);
         if (m.type == S2R_SOCKET_RESET && m.status == S2R_OK) in_episode = 1;
         if (m.type == S2R_SOCKET_HALT) in_episode = 0;
-        if (s2r__socket_send(fd, s2r__socket_ms() + watchdog_ms, &m, NULL) != S2R_OK) return;
+        if (s2r__socket_send(fd, s2r__socket_ms() + watchdog_ms, &m, NULL) != S2R_OK) return answered + 1;
     }
 }
 
