@@ -8370,6 +8370,7 @@ typedef union s2r__socket_addr {
 } s2r__socket_addr;
 
 static s2r_result s2r__socket_open(const char* address, int timeout_ms, int* fd, char* error);
+static s2r_result s2r__socket_hello(s2r_socket_robot* s);
 static s2r_result s2r__socket_call(s2r_socket_robot* s, s2r_socket_message* m, double extra_ms);
 static s2r_result s2r__socket_reset(void* self, const double* q0, const double* target, s2r_rng* rng);
 static s2r_result s2r__socket_command(void* self, const double* q);
@@ -8378,24 +8379,6 @@ static s2r_result s2r__socket_sensors(void* self, s2r_sensors* out);
 static s2r_result s2r__socket_truth(void* self, s2r_ground_truth* out);
 static s2r_result s2r__socket_halt(void* self);
 static s2r_result s2r__socket_place(void* self, const double xy[2]);
-
-/* The handshake: the robot side's arm must be the one loaded here. */
-static s2r_result s2r__socket_hello(s2r_socket_robot* s) {
-    const s2r_arm_info* info = &s->arm.info;
-    s2r_socket_message m;
-    s2r_result res;
-    memset(&m, 0, sizeof m);
-    m.type = S2R_SOCKET_HELLO;
-    if ((res = s2r__socket_call(s, &m, 0)) != S2R_OK) return res;
-    if (m.kind != (int)info->kind || m.n_joints != info->n_joints || (info->kind != S2R_ROBOT_CUSTOM && m.scene != (int)info->scene))
-        return s2r__fail(s->error, S2R_ERR_CORRUPT, "the robot side serves a %s (%s scene) with %d joints; this side "
-                         "expects a %s (%s scene) with %d", s2r_robot_kind_name((s2r_robot_kind)m.kind),
-                         s2r_scene_name((s2r_scene)m.scene), m.n_joints, s2r_robot_kind_name(info->kind),
-                         s2r_scene_name(info->scene), info->n_joints);
-    s->period = m.period;
-    snprintf(s->name, sizeof s->name, "socket: %s", m.name);
-    return S2R_OK;
-}
 
 S2RDEF s2r_result s2r_socket_robot_connect(s2r_socket_robot* s, const s2r_socket_config* c) {
     s2r_result res;
@@ -8517,6 +8500,24 @@ static s2r_result s2r__socket_open(const char* address, int timeout_ms, int* fd,
         poll(NULL, 0, 10);   /* not up yet: again in 10 ms */
     }
     return res;
+}
+
+/* The handshake: the robot side's arm must be the one loaded here. */
+static s2r_result s2r__socket_hello(s2r_socket_robot* s) {
+    const s2r_arm_info* info = &s->arm.info;
+    s2r_socket_message m;
+    s2r_result res;
+    memset(&m, 0, sizeof m);
+    m.type = S2R_SOCKET_HELLO;
+    if ((res = s2r__socket_call(s, &m, 0)) != S2R_OK) return res;
+    if (m.kind != (int)info->kind || m.n_joints != info->n_joints || (info->kind != S2R_ROBOT_CUSTOM && m.scene != (int)info->scene))
+        return s2r__fail(s->error, S2R_ERR_CORRUPT, "the robot side serves a %s (%s scene) with %d joints; this side "
+                         "expects a %s (%s scene) with %d", s2r_robot_kind_name((s2r_robot_kind)m.kind),
+                         s2r_scene_name((s2r_scene)m.scene), m.n_joints, s2r_robot_kind_name(info->kind),
+                         s2r_scene_name(info->scene), info->n_joints);
+    s->period = m.period;
+    snprintf(s->name, sizeof s->name, "socket: %s", m.name);
+    return S2R_OK;
 }
 
 /* Send or receive exactly n bytes before `deadline` (ms). */
