@@ -1466,8 +1466,9 @@ typedef struct s2r_socket_serve_config {
     const char* address;         /* as above; a Unix path is replaced; NULL      */
     int         watchdog_ms;     /* halt the arm after this silence mid-episode;
                                     1000                                          */
-    int         clients;         /* serve this many, one at a time, then return;
-                                    0 = until an error                           */
+    int         clients;         /* serve this many, one at a time, then return
+                                    (a connection that sends nothing is not one);
+                                    0 = until the process is stopped             */
     int         ready_fd;        /* >= 0: write "ready\n" there once listening;
                                     -1                                           */
 } s2r_socket_serve_config;
@@ -8579,6 +8580,7 @@ typedef union s2r__socket_addr {
 } s2r__socket_addr;
 
 static s2r_result s2r__socket_open(const char* address, int timeout_ms, int* fd, char* error);
+static s2r_result s2r__socket_hello(s2r_socket_robot* s);
 static s2r_result s2r__socket_call(s2r_socket_robot* s, s2r_socket_message* m, double extra_ms);
 static s2r_result s2r__socket_reset(void* self, const double* q0, const double* target, s2r_rng* rng);
 static s2r_result s2r__socket_command(void* self, const double* q);
@@ -8587,24 +8589,6 @@ static s2r_result s2r__socket_sensors(void* self, s2r_sensors* out);
 static s2r_result s2r__socket_truth(void* self, s2r_ground_truth* out);
 static s2r_result s2r__socket_halt(void* self);
 static s2r_result s2r__socket_place(void* self, const double xy[2]);
-
-/* The handshake: the robot side's arm must be the one loaded here. */
-static s2r_result s2r__socket_hello(s2r_socket_robot* s) {
-    const s2r_arm_info* info = &s->arm.info;
-    s2r_socket_message m;
-    s2r_result res;
-    memset(&m, 0, sizeof m);
-    m.type = S2R_SOCKET_HELLO;
-    if ((res = s2r__socket_call(s, &m, 0)) != S2R_OK) return res;
-    if (m.kind != (int)info->kind || m.n_joints != info->n_joints || (info->kind != S2R_ROBOT_CUSTOM && m.scene != (int)info->scene))
-        return s2r__fail(s->error, S2R_ERR_CORRUPT, "the robot side serves a %s (%s scene) with %d joints; this side "
-                         "expects a %s (%s scene) with %d", s2r_robot_kind_name((s2r_robot_kind)m.kind),
-                         s2r_scene_name((s2r_scene)m.scene), m.n_joints, s2r_robot_kind_name(info->kind),
-                         s2r_scene_name(info->scene), info->n_joints);
-    s->period = m.period;
-    snprintf(s->name, sizeof s->name, "socket: %s", m.name);
-    return S2R_OK;
-}
 
 S2RDEF s2r_result s2r_socket_robot_connect(s2r_socket_robot* s, const s2r_socket_config* c) {
     s2r_result res;
@@ -8726,6 +8710,24 @@ static s2r_result s2r__socket_open(const char* address, int timeout_ms, int* fd,
         poll(NULL, 0, 10);   /* not up yet: again in 10 ms */
     }
     return res;
+}
+
+/* The handshake: the robot side's arm must be the one loaded here. */
+static s2r_result s2r__socket_hello(s2r_socket_robot* s) {
+    const s2r_arm_info* info = &s->arm.info;
+    s2r_socket_message m;
+    s2r_result res;
+    memset(&m, 0, sizeof m);
+    m.type = S2R_SOCKET_HELLO;
+    if ((res = s2r__socket_call(s, &m, 0)) != S2R_OK) return res;
+    if (m.kind != (int)info->kind || m.n_joints != info->n_joints || (info->kind != S2R_ROBOT_CUSTOM && m.scene != (int)info->scene))
+        return s2r__fail(s->error, S2R_ERR_CORRUPT, "the robot side serves a %s (%s scene) with %d joints; this side "
+                         "expects a %s (%s scene) with %d", s2r_robot_kind_name((s2r_robot_kind)m.kind),
+                         s2r_scene_name((s2r_scene)m.scene), m.n_joints, s2r_robot_kind_name(info->kind),
+                         s2r_scene_name(info->scene), info->n_joints);
+    s->period = m.period;
+    snprintf(s->name, sizeof s->name, "socket: %s", m.name);
+    return S2R_OK;
 }
 
 /* Send or receive exactly n bytes before `deadline` (ms). */
@@ -8871,7 +8873,7 @@ static s2r_result s2r__socket_place(void* self, const double xy[2]) {
 /* --- The robot side ------------------------------------------------------- */
 
 static s2r_result s2r__socket_listen(const char* address, int* fd, char* error);
-static void s2r__socket_serve_client(const s2r_backend* robot, int fd, int watchdog_ms);
+static int s2r__socket_serve_client(const s2r_backend* robot, int fd, int watchdog_ms);
 
 S2RDEF s2r_result s2r_socket_serve(const s2r_backend* robot, const s2r_socket_serve_config* c, char* error) {
     int listener, served;
@@ -8891,7 +8893,7 @@ S2RDEF s2r_result s2r_socket_serve(const s2r_backend* robot, const s2r_socket_se
             continue;
         }
         s2r__socket_setup(fd);
-        s2r__socket_serve_client(robot, fd, c->watchdog_ms);
+        if (s2r__socket_serve_client(robot, fd, c->watchdog_ms) == 0) served--;   /* a probe, not a client */
         s2r_backend_halt(robot);   /* the client has gone: brakes on */
         close(fd);
     }
@@ -8905,21 +8907,20 @@ S2RDEF s2r_result s2r_socket_serve(const s2r_backend* robot, const s2r_socket_se
 static s2r_result s2r__socket_listen(const char* address, int* fd, char* error) {
     s2r__socket_addr a;
     socklen_t len;
-    int one = 1, probe;
+    int one = 1, probe, bound;
     s2r_result res = s2r__socket_address(address, &a, &len, error);
     if (res != S2R_OK) return res;
     if ((*fd = socket(a.any.sa_family, SOCK_STREAM, 0)) < 0) return s2r__fail(error, S2R_ERR_IO, "socket: %s", strerror(errno));
     setsockopt(*fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (bind(*fd, &a.any, len) < 0 && errno == EADDRINUSE && a.any.sa_family == AF_UNIX &&
-        (probe = socket(AF_UNIX, SOCK_STREAM, 0)) >= 0) {
+    bound = bind(*fd, &a.any, len) == 0;
+    if (!bound && errno == EADDRINUSE && a.any.sa_family == AF_UNIX && (probe = socket(AF_UNIX, SOCK_STREAM, 0)) >= 0) {
         int live = connect(probe, &a.any, len) == 0;
         close(probe);
-        if (!live && unlink(address) == 0 && bind(*fd, &a.any, len) == 0) errno = 0;
-        else errno = EADDRINUSE;
-    } else
-        errno = 0;
-    if (errno || listen(*fd, 4) < 0) {
-        res = s2r__fail(error, S2R_ERR_IO, "cannot serve at %s: %s", address, strerror(errno ? errno : EINVAL));
+        if (!live && unlink(address) == 0) bound = bind(*fd, &a.any, len) == 0;
+        else errno = EADDRINUSE;   /* a live server is there */
+    }
+    if (!bound || listen(*fd, 4) < 0) {
+        res = s2r__fail(error, S2R_ERR_IO, "cannot serve at %s: %s", address, strerror(errno));
         close(*fd);
         *fd = -1;
     }
@@ -8959,27 +8960,29 @@ static void s2r__socket_answer(const s2r_backend* robot, s2r_socket_message* m) 
 }
 
 /* Requests until the client goes or sends something malformed; silence
-   mid-episode for watchdog_ms halts the arm (and the client may go on). */
-static void s2r__socket_serve_client(const s2r_backend* robot, int fd, int watchdog_ms) {
-    int in_episode = 0;
-    for (;;) {
+   mid-episode for watchdog_ms halts the arm (and the client may go on).
+   Returns the requests answered. */
+static int s2r__socket_serve_client(const s2r_backend* robot, int fd, int watchdog_ms) {
+    int in_episode = 0, answered;
+    for (answered = 0;; answered++) {
         s2r_socket_message m;
         struct pollfd p;
         int r;
         p.fd = fd;
         p.events = POLLIN;
         r = poll(&p, 1, watchdog_ms);
-        if (r < 0 && errno != EINTR) return;
+        if (r < 0 && errno != EINTR) return answered;
         if (r <= 0) {
             if (r == 0 && in_episode) s2r_backend_halt(robot);
             in_episode = 0;
+            answered--;
             continue;
         }
-        if (s2r__socket_receive(fd, s2r__socket_ms() + watchdog_ms, &m, NULL) != S2R_OK || m.reply) return;
+        if (s2r__socket_receive(fd, s2r__socket_ms() + watchdog_ms, &m, NULL) != S2R_OK || m.reply) return answered;
         s2r__socket_answer(robot, &m);
         if (m.type == S2R_SOCKET_RESET && m.status == S2R_OK) in_episode = 1;
         if (m.type == S2R_SOCKET_HALT) in_episode = 0;
-        if (s2r__socket_send(fd, s2r__socket_ms() + watchdog_ms, &m, NULL) != S2R_OK) return;
+        if (s2r__socket_send(fd, s2r__socket_ms() + watchdog_ms, &m, NULL) != S2R_OK) return answered + 1;
     }
 }
 

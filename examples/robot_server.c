@@ -50,7 +50,7 @@ int main(int argc, char** argv) {
         fprintf(stderr, "robot_server: %s\n", real.error);
         return 1;
     }
-    printf("serving %s (%s scene) at %s\n", real.name, s2r_scene_name(scene), serve.address);
+    printf("%s (%s scene), to be served at %s\n", real.name, s2r_scene_name(scene), serve.address);
     fflush(stdout);
     res = s2r_socket_serve(s2r_real_robot_backend(&real), &serve, error);
     if (res != S2R_OK) fprintf(stderr, "robot_server: %s\n", error);

@@ -68,5 +68,7 @@ run 13_recipe_depth "uniform needs 2 numbers" --quick --ranges "$WORK/bad_ranges
 d=$(folder 14_predicting_transfer); cp "$WORK/bad_ranges.txt" "$d/07_push_dr_ranges.txt"
 run 14_predicting_transfer "uniform needs 2 numbers" --task push --quick --out "$d"
 
+run robot_server "cannot serve at" "$WORK/a_file/robot.sock" --clients 1
+run robot_client "cannot connect" "$WORK/no_robot.sock" --timeout-ms 50
 echo "$failed error exit(s) failed"
 [ $failed -eq 0 ]
