@@ -789,6 +789,11 @@ static int test_null_rule_every_function(void) {
             if (!(c->pointers & (1u << k)) || null_is_documented(c->name, k)) continue;
             got = null_probe(f, k);
             if (got == 0 || got == 2) continue;                                  /* an error, or nothing to report */
+            if (got == -SIGABRT && object && strstr(c->name, "_free")) {         /* freeing NULL does nothing */
+                printf("    %s(NULL): S2R_ASSERT (freeing NULL does nothing)\n", c->name);
+                bad++;
+                continue;
+            }
             if (got == -SIGABRT && (object || c->kind != NULL_RESULT)) continue;   /* S2R_ASSERT */
             printf("    %s, argument %d NULL: %s\n", c->name, k, got == 1 ? "returned S2R_OK" : got == -SIGABRT ?
                    "S2R_ASSERT (an error is due)" : got == -SIGALRM ? "still running after 30 s" : "crashed");
