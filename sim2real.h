@@ -4964,7 +4964,8 @@ S2RDEF s2r_result s2r_deploy_apply(s2r_deploy* d, const s2r_gate_result* gate);
    S2R_ERR_STATE after a rollback. */
 S2RDEF s2r_result s2r_deploy_alarm(s2r_deploy* d, int unit, unsigned alarms, const char* detail);
 /* A free-form record: {"seq":..,"policy":..,"event":event,"stage":..,
-   "detail":"<printf-formatted>"}. */
+   "detail":"<printf-formatted>"} (event NULL: "note"; format NULL: an
+   empty detail). */
 S2RDEF s2r_result s2r_deploy_note(s2r_deploy* d, const char* event, const char* format, ...);
 
 
@@ -5090,8 +5091,8 @@ S2RDEF void s2r_file_discard(s2r_file* file) {
 }
 
 S2RDEF s2r_result s2r_file_commit(s2r_file* file, char* error) {
-    S2R_ASSERT(file);
     int ok;
+    S2R_ASSERT(file);
     if (!file->f) return s2r__fail(error, S2R_ERR_STATE, "%s: not open", file->path);
     ok = !ferror(file->f);
     ok = (fflush(file->f) == 0) && ok;
@@ -5113,7 +5114,7 @@ S2RDEF s2r_result s2r_file_commit(s2r_file* file, char* error) {
 }
 
 S2RDEF s2r_result s2r_file_write_all(const char* path, const void* data, size_t n, char* error) {
-    if (!data)
+    if (!data && n > 0)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "s2r_file_write_all: data is NULL");
     s2r_file file;
     s2r_result res = s2r_file_create(&file, path, error);
@@ -5963,8 +5964,8 @@ S2RDEF s2r_result s2r_robot_reset(s2r_robot* robot, const double* q) {
 
 S2RDEF void s2r_flange_fk(const mjModel* model, mjData* scratch, int flange_site,
                           const double* q, int n_joints, double pos[3]) {
-    S2R_ASSERT(model && scratch && q && pos);
     int a;
+    S2R_ASSERT(model && scratch && q && pos);
     for (a = 0; a < n_joints && a < model->nu; a++)
         scratch->qpos[model->jnt_qposadr[model->actuator_trnid[2 * a]]] = q[a];
     mj_kinematics(model, scratch);
@@ -6111,8 +6112,8 @@ static double s2r__sample_trunc_normal(const s2r_dist* d, s2r_rng* rng) {
 }
 
 S2RDEF double s2r_dist_sample(const s2r_dist* d, s2r_rng* rng) {
-    S2R_ASSERT(d && rng);
     double u;
+    S2R_ASSERT(d && rng);
     switch (d->kind) {
     case S2R_DIST_FIXED:
         return d->mean;
@@ -6637,8 +6638,8 @@ S2RDEF s2r_result s2r_randomization_check(const s2r_randomization* r, char* erro
 /* >> solution randomization begin */
 S2RDEF void s2r_randomization_sample(const s2r_randomization* r, s2r_rng* rng,
                                      double values[S2R_PARAM_COUNT]) {
-    S2R_ASSERT(r && rng && values);
     int p;
+    S2R_ASSERT(r && rng && values);
     for (p = 0; p < S2R_PARAM_COUNT; p++) {
         const s2r_param_range* pr = &r->p[p];
         values[p] = pr->enabled ? s2r_dist_sample(&pr->dist, rng)
@@ -7205,9 +7206,9 @@ static void s2r__format_entry(s2r__strbuf* t, s2r_param p, const s2r_param_range
 }
 
 S2RDEF size_t s2r_randomization_format(const s2r_randomization* r, char* out, size_t cap) {
-    S2R_ASSERT(r);
     s2r__strbuf t;
     int p;
+    S2R_ASSERT(r);
     t.out = out;
     t.cap = out ? cap : 0;
     t.len = 0;
@@ -7303,8 +7304,8 @@ static int s2r__drift_is_ou(const s2r_noise_config* c) {
 
 S2RDEF void s2r_noise_begin_episode(const s2r_noise_config* cfg, s2r_noise_state* state,
                                     int n, s2r_rng* rng) {
-    S2R_ASSERT(cfg && state);
     int i;
+    S2R_ASSERT(cfg && state);
     for (i = 0; i < n; i++) {
         s2r_noise_state* st = &state[i];
         st->gain = cfg->scale_std > 0 ? cfg->scale_std * s2r_rng_normal(rng) : 0.0;
@@ -7347,8 +7348,8 @@ static double s2r__noise_one(const s2r_noise_config* c, s2r_noise_state* st, dou
 S2RDEF void s2r_noise_apply(const s2r_noise_config* cfg, s2r_noise_state* state,
                             const double* truth, double* measured, int n,
                             double dt, s2r_rng* rng) {
-    S2R_ASSERT(cfg && state && truth && measured);
     int i;
+    S2R_ASSERT(cfg && state && truth && measured);
     if (!(dt > 0)) dt = 0;   /* NaN or negative: no time passes */
     for (i = 0; i < n; i++) {
         s2r_noise_state* st = &state[i];
@@ -7391,14 +7392,14 @@ S2RDEF s2r_result s2r_delay_init(s2r_delay_line* line, int width, int capacity) 
 }
 
 S2RDEF void s2r_delay_free(s2r_delay_line* line) {
-    S2R_ASSERT(line);
+    if (!line) return;
     if (line->data) S2R_FREE(line->data);
     memset(line, 0, sizeof *line);
 }
 
 S2RDEF void s2r_delay_reset(s2r_delay_line* line, const double* fill) {
-    S2R_ASSERT(line);
     int s;
+    S2R_ASSERT(line);
     S2R_ASSERT(line->data);
     for (s = 0; s < line->capacity; s++) {
         double* slot = line->data + (size_t)s * (size_t)line->width;
@@ -7417,8 +7418,8 @@ S2RDEF void s2r_delay_push(s2r_delay_line* line, const double* x) {
 }
 
 S2RDEF const double* s2r_delay_peek(const s2r_delay_line* line, int k) {
-    S2R_ASSERT(line);
     int slot;
+    S2R_ASSERT(line);
     S2R_ASSERT(line->data);
     if (k < 0) k = 0;
     if (k > line->capacity - 1) k = line->capacity - 1;
@@ -8162,8 +8163,8 @@ S2RDEF void s2r_sim_free(s2r_sim* sim) {
 S2RDEF const s2r_backend* s2r_sim_backend(s2r_sim* sim) { return &sim->backend; }
 
 S2RDEF s2r_result s2r_sim_set_randomization(s2r_sim* sim, const s2r_randomization* r) {
-    S2R_ASSERT(sim);
     s2r_result res;
+    S2R_ASSERT(sim);
     if (!r) return s2r__fail(sim->error, S2R_ERR_INVALID_ARGUMENT, "randomization is NULL");
     res = s2r__sim_check_randomization(sim, r, sim->error);
     if (res != S2R_OK) return res;
@@ -8177,8 +8178,8 @@ S2RDEF s2r_result s2r_sim_set_randomization(s2r_sim* sim, const s2r_randomizatio
 static s2r_result s2r__sim_check_draw(s2r_sim* sim, const s2r_sim_draw* d);
 
 S2RDEF s2r_result s2r_sim_pin_draw(s2r_sim* sim, const s2r_sim_draw* draw) {
-    S2R_ASSERT(sim);
     s2r_result res;
+    S2R_ASSERT(sim);
     if (!draw || !s2r_all_finite(draw->value, S2R_PARAM_COUNT) || !s2r_all_finite(draw->link_mass, S2R_MAX_JOINTS) ||
         !s2r_all_finite(draw->qpos_bias, S2R_MAX_JOINTS) || !s2r_all_finite(draw->target_offset, 3) ||
         !s2r_all_finite(draw->object_com, 3) || !s2r_all_finite(draw->table_tilt, 2) ||
@@ -9258,8 +9259,8 @@ static s2r_result s2r__reach_check_config(const s2r_reach_config* c, char* error
 
 S2RDEF s2r_result s2r_reach_init(s2r_reach* reach, const s2r_reach_config* config,
                                  const s2r_backend* backend) {
-    S2R_ASSERT(reach);
     s2r_result res;
+    S2R_ASSERT(reach);
     memset(reach, 0, sizeof *reach);
     if (!config)
         return s2r__fail(reach->error, S2R_ERR_INVALID_ARGUMENT, "s2r_reach_init: config is NULL");
@@ -9284,8 +9285,8 @@ S2RDEF void s2r_reach_free(s2r_reach* reach) {
 
 S2RDEF void s2r_reach_sample_target(const s2r_reach_config* config, const s2r_arm_info* info,
                                     s2r_rng* rng, double target[3]) {
-    S2R_ASSERT(config && info && rng && target);
     int i;
+    S2R_ASSERT(config && info && rng && target);
     for (i = 0; i < 3; i++) {
         double mid = 0.5 * (info->workspace_lo[i] + info->workspace_hi[i]);
         double half = 0.5 * (info->workspace_hi[i] - info->workspace_lo[i]) * config->workspace_scale;
@@ -9436,8 +9437,8 @@ static s2r_result s2r__reach_env_step(void* self, const float* action, float* ob
 }
 
 S2RDEF s2r_env s2r_reach_env(s2r_reach* reach) {
-    S2R_ASSERT(reach);
     s2r_env env;
+    S2R_ASSERT(reach);
     memset(&env, 0, sizeof env);
     env.self = reach;
     env.obs_dim = reach->obs_dim;
@@ -9510,8 +9511,8 @@ static void s2r__push_heading(const s2r_arm_info* info, mjData* scratch, double 
 }
 
 S2RDEF s2r_result s2r_push_init(s2r_push* push, const s2r_push_config* config, const s2r_backend* backend) {
-    S2R_ASSERT(push);
     s2r_result res;
+    S2R_ASSERT(push);
     memset(push, 0, sizeof *push);
     if (!config)
         return s2r__fail(push->error, S2R_ERR_INVALID_ARGUMENT, "s2r_push_init: config is NULL");
@@ -9548,8 +9549,8 @@ static void s2r__push_area_point(const s2r_arm_info* info, double margin, s2r_rn
 
 S2RDEF void s2r_push_sample(const s2r_push_config* config, const s2r_arm_info* info, s2r_rng* rng,
                             double tip[2], double object[2], double goal[2]) {
-    S2R_ASSERT(config && info && rng && tip && object && goal);
     int k;
+    S2R_ASSERT(config && info && rng && tip && object && goal);
     s2r__push_area_point(info, info->object_radius, rng, object);
     for (k = 0; k < 64; k++) {   /* rejection; the area holds such goals for the default distances */
         double angle = s2r_rng_range(rng, 0, 6.283185307179586);
@@ -9650,7 +9651,7 @@ S2RDEF s2r_result s2r_push_reset_to(s2r_push* push, const double tip[2], const d
                                     const double goal[2], s2r_rng* rng, float* obs) {
     S2R_ASSERT(push);
     if (!tip || !object || !goal || !rng || !obs)
-        return s2r__fail(push->error, S2R_ERR_INVALID_ARGUMENT, "s2r_push_reset_to: tip or object or goal or rng or obs is NULL");
+        return s2r__fail(push->error, S2R_ERR_INVALID_ARGUMENT, "s2r_push_reset_to: tip, object, goal, rng or obs is NULL");
     const s2r_backend* b = push->backend;
     const s2r_arm_info* info = b->info;
     double q0[S2R_MAX_JOINTS], at[3], goal3[3];
@@ -9681,8 +9682,8 @@ S2RDEF s2r_result s2r_push_reset_to(s2r_push* push, const double tip[2], const d
 }
 
 S2RDEF s2r_result s2r_push_reset(s2r_push* push, s2r_rng* rng, float* obs) {
-    S2R_ASSERT(push);
     double tip[2], object[2], goal[2];
+    S2R_ASSERT(push);
     if (!rng || !obs) return s2r__fail(push->error, S2R_ERR_INVALID_ARGUMENT, "push reset: rng and obs are needed");
     s2r_push_sample(&push->config, push->backend->info, rng, tip, object, goal);
     return s2r_push_reset_to(push, tip, object, goal, rng, obs);
@@ -9727,7 +9728,7 @@ static void s2r__push_tip_velocity(const s2r_push* push, const float* a, const d
 S2RDEF s2r_result s2r_push_step(s2r_push* push, const float* action, float* obs, s2r_step_result* out) {
     S2R_ASSERT(push);
     if (!action || !obs || !out)
-        return s2r__fail(push->error, S2R_ERR_INVALID_ARGUMENT, "s2r_push_step: action or obs or out is NULL");
+        return s2r__fail(push->error, S2R_ERR_INVALID_ARGUMENT, "s2r_push_step: action, obs or out is NULL");
     const s2r_backend* b = push->backend;
     const s2r_arm_info* info = b->info;
     float a[2];
@@ -9846,9 +9847,9 @@ static void s2r__tip_step(const s2r_arm_info* info, mjData* scratch, const doubl
 S2RDEF void s2r_tip_velocity_ik(const s2r_arm_info* info, mjData* scratch, const double* q, const double v[2],
                                 double height, const double heading[3], const double* q_rest, double dt,
                                 double* q_cmd) {
-    S2R_ASSERT(info && scratch && q && v && heading && q_rest && q_cmd);
     double lin[3], dq[S2R_MAX_JOINTS], pos[3];
     int j;
+    S2R_ASSERT(info && scratch && q && v && heading && q_rest && q_cmd);
     if (info->model->nv > 64) return;   /* arms only: the Jacobian lives on the stack */
     s2r_flange_fk(info->model, scratch, info->flange_site, q, info->n_joints, pos);
     lin[0] = v[0];
@@ -9970,8 +9971,8 @@ S2RDEF const s2r_backend* s2r_task_backend(const s2r_task* task) {
 }
 
 S2RDEF s2r_task_config s2r_task_config_of_reach(const s2r_reach* reach) {
-    S2R_ASSERT(reach);
     s2r_task_config c = s2r_task_config_default(S2R_TASK_REACH);
+    S2R_ASSERT(reach);
     c.reach = reach->config;
     return c;
 }
@@ -10057,11 +10058,11 @@ S2RDEF s2r_expert_config s2r_expert_config_default(void) {
 
 S2RDEF s2r_result s2r_expert_init(s2r_expert* e, const s2r_expert_config* config,
                                   const s2r_task_config* task, const s2r_arm_info* info) {
-    S2R_ASSERT(e);
     int n;
+    S2R_ASSERT(e);
     memset(e, 0, sizeof *e);
     if (!config || !task || !info)
-        return s2r__fail(e->error, S2R_ERR_INVALID_ARGUMENT, "s2r_expert_init: config or task or info is NULL");
+        return s2r__fail(e->error, S2R_ERR_INVALID_ARGUMENT, "s2r_expert_init: config, task or info is NULL");
     if (!(config->action_noise >= 0) || config->reaction_steps < 0 || config->reaction_steps > 7 ||
         !isfinite(config->gain_cmd) || !isfinite(config->gain_error) || !(config->approach_gain > 0) ||
         !isfinite(config->approach_gain))
@@ -10215,8 +10216,8 @@ static float* s2r__take(float** cursor, size_t n) {
 
 S2RDEF s2r_result s2r_mlp_layout(s2r_mlp* m, int in, int num_hidden,
                                  const int* hidden, int out, char* error) {
-    S2R_ASSERT(m);
     int l, off = 0, acts = 0;
+    S2R_ASSERT(m);
     if (num_hidden < 1 || num_hidden > S2R_MAX_HIDDEN_LAYERS)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT,
                          "MLP needs 1..%d hidden layers, got %d",
@@ -10287,8 +10288,8 @@ static void s2r__orthogonal_matrix(float* W, int out, int in, float gain,
 S2RDEF void s2r_mlp_init_orthogonal(const s2r_mlp* m, float* params,
                                     float hidden_gain, float out_gain,
                                     s2r_rng* rng) {
-    S2R_ASSERT(m && params && rng);
     int l;
+    S2R_ASSERT(m && params && rng);
     memset(params, 0, sizeof(float) * (size_t)m->num_params);
     for (l = 0; l < m->num_layers; l++) {
         float gain = (l + 1 == m->num_layers) ? out_gain : hidden_gain;
@@ -10657,9 +10658,9 @@ static s2r_result s2r__shape_layouts(const s2r_policy_shape* s, s2r_mlp* actor,
 S2RDEF s2r_result s2r_policy_init(s2r_policy* p, const s2r_policy_shape* shape,
                                   float init_log_std, float obs_clip,
                                   s2r_rng* rng) {
-    S2R_ASSERT(p);
     s2r_result r;
     int a;
+    S2R_ASSERT(p);
     memset(p, 0, sizeof *p);
     if (!shape || !rng)
         return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT, "s2r_policy_init: shape or rng is NULL");
@@ -10686,7 +10687,7 @@ S2RDEF s2r_result s2r_policy_init(s2r_policy* p, const s2r_policy_shape* shape,
 }
 
 S2RDEF void s2r_policy_free(s2r_policy* p) {
-    S2R_ASSERT(p);
+    if (!p) return;
     S2R_FREE(p->params);
     s2r__normalizer_free(&p->norm);
     p->params = p->log_std = p->critic_params = NULL;
@@ -10806,7 +10807,7 @@ S2RDEF s2r_result s2r_policy_evaluate(s2r_policy* p, s2r_env* env,
                                       s2r_rng* rng, s2r_env_eval* out) {
     S2R_ASSERT(p);
     if (!env || !rng || !out)
-        return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT, "s2r_policy_evaluate: env or rng or out is NULL");
+        return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT, "s2r_policy_evaluate: env, rng or out is NULL");
     s2r_result r;
     int e;
     memset(out, 0, sizeof *out);
@@ -10849,16 +10850,16 @@ S2RDEF s2r_result s2r_adam_init(s2r_adam* a, int n, char* error) {
 }
 
 S2RDEF void s2r_adam_free(s2r_adam* a) {
-    S2R_ASSERT(a);
+    if (!a) return;
     S2R_FREE(a->grad);
     S2R_FREE(a->moments);
     a->grad = a->moments = NULL;
 }
 
 S2RDEF double s2r_adam_clip_grad(s2r_adam* a, double max_norm) {
-    S2R_ASSERT(a);
     double sq = 0.0, norm;
     int i;
+    S2R_ASSERT(a);
     for (i = 0; i < a->n; i++) sq += (double)a->grad[i] * a->grad[i];
     norm = sqrt(sq);
     if (max_norm > 0.0 && isfinite(norm) && norm > max_norm) {
@@ -10899,8 +10900,8 @@ S2RDEF void s2r_gae(int T, int N, const float* rewards, const float* values,
                     const unsigned char* done, const float* end_value,
                     const float* last_value, float gamma, float lambda,
                     float* advantages, float* returns) {
-    S2R_ASSERT(rewards && values && done && last_value && advantages && returns);
     int t, n;
+    S2R_ASSERT(rewards && values && done && last_value && advantages && returns);
     for (n = 0; n < N; n++) {
         float next_adv = 0.0f;
         for (t = T - 1; t >= 0; t--) {
@@ -10920,9 +10921,9 @@ S2RDEF void s2r_gae(int T, int N, const float* rewards, const float* values,
 }
 
 S2RDEF double s2r_ppo_clipped_loss(double logratio, double advantage, double clip, double* dloss_dlogp) {
-    S2R_ASSERT(dloss_dlogp);
     double ratio = exp(logratio), clipped = s2r_clamp(ratio, 1.0 - clip, 1.0 + clip);
     double unclipped_loss = -advantage * ratio, clipped_loss = -advantage * clipped;
+    S2R_ASSERT(dloss_dlogp);
     *dloss_dlogp = unclipped_loss >= clipped_loss ? -advantage * ratio : 0.0;
     return fmax(unclipped_loss, clipped_loss);
 }
@@ -11097,10 +11098,10 @@ static void s2r__ppo_seed(s2r_ppo* p) {
 
 S2RDEF s2r_result s2r_ppo_init(s2r_ppo* ppo, const s2r_ppo_config* cfg,
                                int obs_dim, int act_dim) {
-    S2R_ASSERT(ppo);
     s2r_policy_shape shape;
     s2r_rng init_rng;
     s2r_result r;
+    S2R_ASSERT(ppo);
     memset(ppo, 0, sizeof *ppo);
     if (!cfg)
         return s2r__fail(ppo->error, S2R_ERR_INVALID_ARGUMENT, "s2r_ppo_init: cfg is NULL");
@@ -11137,7 +11138,7 @@ S2RDEF s2r_result s2r_ppo_init(s2r_ppo* ppo, const s2r_ppo_config* cfg,
 }
 
 S2RDEF void s2r_ppo_free(s2r_ppo* ppo) {
-    S2R_ASSERT(ppo);
+    if (!ppo) return;
     s2r_policy_free(&ppo->policy);
     s2r_adam_free(&ppo->adam);
     s2r__normalizer_free(&ppo->reward_norm);
@@ -11760,7 +11761,7 @@ S2RDEF s2r_result s2r_dataset_append(s2r_dataset* d, const float* obs,
 }
 
 S2RDEF void s2r_dataset_free(s2r_dataset* d) {
-    S2R_ASSERT(d);
+    if (!d) return;
     S2R_FREE(d->obs);
     S2R_FREE(d->act);
     d->obs = d->act = NULL;
@@ -12018,11 +12019,11 @@ static s2r_result s2r__bc_check_config(const s2r_bc_config* c, char* err) {
 
 S2RDEF s2r_result s2r_bc_init(s2r_bc* bc, const s2r_bc_config* cfg,
                               s2r_policy* policy) {
-    S2R_ASSERT(bc);
     const s2r_mlp* actor;
     size_t M, n, total;
     float* c;
     s2r_result r;
+    S2R_ASSERT(bc);
     memset(bc, 0, sizeof *bc);
     if (!cfg || !policy)
         return s2r__fail(bc->error, S2R_ERR_INVALID_ARGUMENT, "s2r_bc_init: cfg or policy is NULL");
@@ -12062,7 +12063,7 @@ S2RDEF s2r_result s2r_bc_init(s2r_bc* bc, const s2r_bc_config* cfg,
 }
 
 S2RDEF void s2r_bc_free(s2r_bc* bc) {
-    S2R_ASSERT(bc);
+    if (!bc) return;
     s2r_adam_free(&bc->adam);
     S2R_FREE(bc->work);
     S2R_FREE(bc->perm);
@@ -12456,15 +12457,14 @@ static void s2r__ck_unpack(s2r_policy* p, s2r_adam* opt, const uint32_t* h, cons
 
 S2RDEF s2r_result s2r_policy_load_memory(s2r_policy* p, s2r_adam* opt, const void* bytes,
                                          size_t n, const char* name) {
-    S2R_ASSERT(p);
-    if (!bytes)
-        return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT, "s2r_policy_load_memory: bytes is NULL");
     const unsigned char* buf = (const unsigned char*)bytes;
     s2r_policy_shape shape;
     uint32_t h[S2R__CK_HEADER];
     size_t offset = 0;
     s2r_result r;
-    S2R_ASSERT(p->params && (bytes || n == 0));
+    S2R_ASSERT(p && p->params);
+    if (!bytes && n > 0)   /* no bytes and n 0: an empty image, corrupt like any too short */
+        return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT, "s2r_policy_load_memory: bytes is NULL");
     if (!name) name = "checkpoint";
     r = s2r__ck_check(buf, n, name, h, &offset, &shape, p->error);
     if (r == S2R_OK) r = s2r__ck_compatible(p, opt, h, buf + offset, &shape, name, p->error);
@@ -12938,8 +12938,8 @@ S2RDEF void s2r_frame_history_free(s2r_frame_history* h) {
 }
 
 S2RDEF void s2r_frame_history_reset(s2r_frame_history* h, const float* obs) {
-    S2R_ASSERT(h && obs);
     int i;
+    S2R_ASSERT(h && obs);
     for (i = 0; i < h->k; i++) memcpy(h->past_obs + (size_t)i * h->obs_dim, obs, (size_t)h->obs_dim * sizeof(float));
     if (h->k) memset(h->past_act, 0, (size_t)h->k * h->act_dim * sizeof(float));
 }
@@ -13075,9 +13075,9 @@ S2RDEF s2r_controller s2r_history_controller_get(s2r_history_controller* hc) {
 #ifndef S2R_EXERCISE_GATES
 /* >> solution gates begin */
 S2RDEF void s2r_wilson_interval(int k, int n, double* lo, double* hi) {
-    S2R_ASSERT(lo && hi);
     const double z = 1.96;
     double p, denom, centre, half;
+    S2R_ASSERT(lo && hi);
     if (n <= 0) { *lo = 0; *hi = 1; return; }
     p = (double)k / n;
     denom = 1 + z * z / n;
@@ -13090,9 +13090,9 @@ S2RDEF void s2r_wilson_interval(int k, int n, double* lo, double* hi) {
 #endif /* S2R_EXERCISE_GATES */
 
 S2RDEF void s2r_newcombe_interval(int k1, int n1, int k2, int n2, double* lo, double* hi) {
-    S2R_ASSERT(lo && hi);
     double l1, u1, l2, u2;
     double p1 = n1 > 0 ? (double)k1 / n1 : 0, p2 = n2 > 0 ? (double)k2 / n2 : 0, d = p1 - p2;
+    S2R_ASSERT(lo && hi);
     s2r_wilson_interval(k1, n1, &l1, &u1);
     s2r_wilson_interval(k2, n2, &l2, &u2);
     *lo = d - sqrt((p1 - l1) * (p1 - l1) + (u2 - p2) * (u2 - p2));
@@ -13361,8 +13361,8 @@ S2RDEF s2r_result s2r_attribute_gap(const s2r_controller* controller, s2r_robot_
 }
 
 S2RDEF void s2r_gap_attribution_pool(s2r_gap_attribution* pooled, const s2r_gap_attribution* one) {
-    S2R_ASSERT(pooled && one);
     int e;
+    S2R_ASSERT(pooled && one);
     s2r_eval_merge(&pooled->unit, &one->unit);
     s2r_eval_merge(&pooled->nominal, &one->nominal);
     for (e = 0; e < S2R_EFFECT_COUNT; e++) {
@@ -13373,8 +13373,8 @@ S2RDEF void s2r_gap_attribution_pool(s2r_gap_attribution* pooled, const s2r_gap_
 
 S2RDEF s2r_result s2r_sim_real_eval_write(const char* path, const char* label, const s2r_sim_real_eval* e,
                                           char* error) {
-    if (!e)
-        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "s2r_sim_real_eval_write: e is NULL");
+    if (!label || !e)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "s2r_sim_real_eval_write: label or e is NULL");
     s2r_file file;
     FILE* f;
     s2r_result res = s2r_file_create(&file, path, error);
@@ -13506,7 +13506,7 @@ S2RDEF s2r_result s2r_collect_unit_demos(s2r_robot_kind robot, uint64_t unit, co
     char errors[S2R_DEMO_THREADS_MAX][S2R_ERROR_LEN];
     int ok[S2R_DEMO_THREADS_MAX] = {0}, t, i;
     if (!task || !op || !data)
-        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "s2r_collect_unit_demos: task or op or data is NULL");
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "s2r_collect_unit_demos: task, op or data is NULL");
     if (threads < 1 || threads > S2R_DEMO_THREADS_MAX)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "demos: 1..%d threads, not %d", S2R_DEMO_THREADS_MAX, threads);
     for (t = 0; t < threads; t++) {
@@ -15530,11 +15530,11 @@ static void s2r__line_refine_bracket(const s2r__line* L, double tol, s2r__line_b
 
 S2RDEF double s2r_line_minimize(s2r_line_loss loss, void* context, double lo, double hi, double t0, double f0,
                                 double step, double tol, double* f_min) {
-    S2R_ASSERT(f_min);
     s2r__line line;
     s2r__line* L = &line;
     double up = fmin(t0 + step, hi), down = fmax(t0 - step, lo), fu, fd;
     s2r__line_bracket br;
+    S2R_ASSERT(f_min);
     line.loss = loss; line.context = context; line.lo = lo; line.hi = hi;
     *f_min = f0;
     fu = up > t0 ? L->loss(L->context, up) : f0;
@@ -16411,8 +16411,9 @@ S2RDEF s2r_result s2r_identify_unit(const s2r_backend* robot, const s2r_identify
                                     const s2r_randomization* training, s2r_randomization* next,
                                     s2r_randomization* identified, s2r_sysid_result* result,
                                     double camera_offset[3], char* error) {
-    if (!robot || !config || !training || !result)
-        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "s2r_identify_unit: robot or config or training or result is NULL");
+    if (!robot || !config || !training || !next || !result || !camera_offset)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "s2r_identify_unit: robot, config, training, next, result or "
+                         "camera_offset is NULL");
     s2r_excitation_config ex = s2r_excitation_config_default();
     s2r_sysid_config cfg = s2r_sysid_config_default();
     s2r_sim_config model = s2r_sim_config_default(robot->info->kind);
@@ -16888,8 +16889,8 @@ static s2r_result s2r__safety_ground_truth(void* self, s2r_ground_truth* out) {
 static s2r_result s2r__safety_halt(void* self) { return s2r_safety_estop((s2r_safety*)self, "halt"); }
 
 S2RDEF s2r_result s2r_safety_init(s2r_safety* safety, const s2r_safety_config* config, const s2r_backend* inner) {
-    S2R_ASSERT(safety);
     s2r_result res;
+    S2R_ASSERT(safety);
     memset(safety, 0, sizeof *safety);
     if (!config)
         return s2r__fail(safety->error, S2R_ERR_INVALID_ARGUMENT, "s2r_safety_init: config is NULL");
@@ -16927,8 +16928,8 @@ S2RDEF void s2r_safety_free(s2r_safety* safety) {
 S2RDEF const s2r_backend* s2r_safety_backend(s2r_safety* safety) { return &safety->backend; }
 
 S2RDEF unsigned s2r_safety_check(s2r_safety* safety, const double* q_target, double* q_safe) {
-    S2R_ASSERT(safety);
     double scratch[S2R_MAX_JOINTS];
+    S2R_ASSERT(safety);
     return s2r__safety_filter(safety, q_target, q_safe ? q_safe : scratch);
 }
 
@@ -17079,8 +17080,8 @@ S2RDEF int s2r_regression_suite_default(const s2r_regression_case** cases) {
 
 S2RDEF void s2r_regression_case_pose(const s2r_regression_case* c, const s2r_arm_info* info,
                                      double* q0, double target[3]) {
-    S2R_ASSERT(c && info && q0 && target);
     int i, j;
+    S2R_ASSERT(c && info && q0 && target);
     for (j = 0; j < info->n_joints; j++) q0[j] = info->q_home[j];
     if (c->start_joint >= 0 && c->start_joint < info->n_joints)
         q0[c->start_joint] = s2r_clamp(q0[c->start_joint] + c->start_offset,
@@ -17093,7 +17094,7 @@ S2RDEF s2r_result s2r_regression_run(const s2r_controller* policy, s2r_reach* re
                                      const s2r_regression_case* cases, int n_cases, int repeats,
                                      uint64_t seed, s2r_regression_result* out) {
     if (!policy || !reach || !out)
-        return s2r__fail(NULL, S2R_ERR_INVALID_ARGUMENT, "s2r_regression_run: policy or reach or out is NULL");
+        return s2r__fail(NULL, S2R_ERR_INVALID_ARGUMENT, "s2r_regression_run: policy, reach or out is NULL");
     float obs[S2R_REACH_MAX_OBS];
     int i, r;
     memset(out, 0, sizeof *out);
@@ -17682,8 +17683,8 @@ static void s2r__drift_reference(s2r_drift* d) {
 }
 
 S2RDEF s2r_result s2r_drift_init(s2r_drift* d, const s2r_drift_config* c, char* error) {
-    S2R_ASSERT(d);
     s2r_result res;
+    S2R_ASSERT(d);
     memset(d, 0, sizeof *d);
     if (!c) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "drift: config is NULL");
     if ((res = s2r__drift_check(c, error)) != S2R_OK) return res;
@@ -17755,8 +17756,8 @@ S2RDEF s2r_monitor_config s2r_monitor_config_default(void) {
 }
 
 S2RDEF s2r_result s2r_monitor_init(s2r_monitor* m, const s2r_monitor_config* c) {
-    S2R_ASSERT(m);
     s2r_result res;
+    S2R_ASSERT(m);
     memset(m, 0, sizeof *m);
     if (!c)
         return s2r__fail(m->error, S2R_ERR_INVALID_ARGUMENT, "s2r_monitor_init: c is NULL");
@@ -17921,9 +17922,9 @@ static s2r_stage s2r__stage_after(s2r_stage s, s2r_verdict v) {
 static s2r_result s2r__deploy_refuse(s2r_deploy* d, const s2r_gate_result* g, const char* why);
 
 S2RDEF s2r_result s2r_deploy_apply(s2r_deploy* d, const s2r_gate_result* gate) {
-    S2R_ASSERT(d);
     s2r__json j;
     s2r_deploy_event e;
+    S2R_ASSERT(d);
     if (!gate || (int)gate->verdict < 0 || (int)gate->verdict >= S2R_VERDICT_COUNT || (int)gate->stage < 0 ||
         (int)gate->stage >= S2R_STAGE_COUNT)
         return s2r__fail(d->error, S2R_ERR_INVALID_ARGUMENT, "deploy: invalid gate result");
@@ -17977,10 +17978,10 @@ static void s2r__alarm_list(unsigned alarms, char* out, size_t cap) {
 }
 
 S2RDEF s2r_result s2r_deploy_alarm(s2r_deploy* d, int unit, unsigned alarms, const char* detail) {
-    S2R_ASSERT(d);
     s2r__json j;
     s2r_deploy_event e;
     char names[128];
+    S2R_ASSERT(d);
     if (d->stage == S2R_STAGE_ROLLED_BACK)
         return s2r__fail(d->error, S2R_ERR_STATE, "alarm after the rollback: the fallback is already in charge");
     memset(&e, 0, sizeof e);
@@ -18004,10 +18005,10 @@ S2RDEF s2r_result s2r_deploy_alarm(s2r_deploy* d, int unit, unsigned alarms, con
 }
 
 S2RDEF s2r_result s2r_deploy_note(s2r_deploy* d, const char* event, const char* format, ...) {
-    S2R_ASSERT(d);
     s2r__json j;
     char detail[512];
     va_list ap;
+    S2R_ASSERT(d);
     va_start(ap, format);
     vsnprintf(detail, sizeof detail, format ? format : "", ap);
     va_end(ap);
