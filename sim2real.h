@@ -5228,12 +5228,14 @@ static void s2r__shuffle(int* idx, int n, s2r_rng* rng) {
 }
 
 S2RDEF int s2r_all_finite(const double* x, int n) {
+    S2R_ASSERT(x || n <= 0);
     int i;
     for (i = 0; i < n; i++) if (!isfinite(x[i])) return 0;
     return 1;
 }
 
 S2RDEF int s2r_all_finite_f(const float* x, int n) {
+    S2R_ASSERT(x || n <= 0);
     int i;
     for (i = 0; i < n; i++) if (!isfinite(x[i])) return 0;
     return 1;
@@ -5936,6 +5938,7 @@ S2RDEF void s2r_robot_free(s2r_robot* robot) {
 }
 
 S2RDEF int s2r_robot_steps_for(const s2r_robot* robot, double seconds) {
+    S2R_ASSERT(robot);
     return (int)floor(seconds / robot->model->opt.timestep + 0.5);
 }
 
@@ -6440,6 +6443,7 @@ S2RDEF s2r_result s2r_param_range_check(s2r_param p, const s2r_param_range* pr, 
 }
 
 S2RDEF double s2r_param_apply(const s2r_param_range* pr, double nominal, double value) {
+    S2R_ASSERT(pr);
     if (!pr->enabled) return nominal;
     switch (pr->mode) {
     case S2R_APPLY_SCALE:  return nominal * value;
@@ -6651,6 +6655,7 @@ S2RDEF void s2r_randomization_sample(const s2r_randomization* r, s2r_rng* rng,
 
 /* Field by field (the struct's padding is never read). */
 S2RDEF uint64_t s2r_randomization_digest(const s2r_randomization* r) {
+    S2R_ASSERT(r);
     uint64_t h = 0xCBF29CE484222325ull;
     int p;
     for (p = 0; p < S2R_PARAM_COUNT; p++) {
@@ -8160,7 +8165,10 @@ S2RDEF void s2r_sim_free(s2r_sim* sim) {
     memset(sim, 0, sizeof *sim);
 }
 
-S2RDEF const s2r_backend* s2r_sim_backend(s2r_sim* sim) { return &sim->backend; }
+S2RDEF const s2r_backend* s2r_sim_backend(s2r_sim* sim) {
+    S2R_ASSERT(sim);
+    return &sim->backend;
+}
 
 S2RDEF s2r_result s2r_sim_set_randomization(s2r_sim* sim, const s2r_randomization* r) {
     s2r_result res;
@@ -8498,9 +8506,15 @@ S2RDEF void s2r_real_robot_free(s2r_real_robot* real) {
     memset(real, 0, sizeof *real);
 }
 
-S2RDEF const s2r_backend* s2r_real_robot_backend(s2r_real_robot* real) { return &real->backend; }
+S2RDEF const s2r_backend* s2r_real_robot_backend(s2r_real_robot* real) {
+    S2R_ASSERT(real);
+    return &real->backend;
+}
 
-S2RDEF const s2r_real_unit* s2r_real_robot_oracle(const s2r_real_robot* real) { return &real->hidden_unit; }
+S2RDEF const s2r_real_unit* s2r_real_robot_oracle(const s2r_real_robot* real) {
+    S2R_ASSERT(real);
+    return &real->hidden_unit;
+}
 
 static const char* const s2r__effect_names[S2R_EFFECT_COUNT] = {
     "joint_friction", "backlash", "torque_limit", "arm_dynamics", "latency", "encoders", "calibration", "camera",
@@ -8549,7 +8563,10 @@ S2RDEF s2r_socket_serve_config s2r_socket_serve_config_default(void) {
     return c;
 }
 
-S2RDEF const s2r_backend* s2r_socket_robot_backend(s2r_socket_robot* s) { return &s->backend; }
+S2RDEF const s2r_backend* s2r_socket_robot_backend(s2r_socket_robot* s) {
+    S2R_ASSERT(s);
+    return &s->backend;
+}
 
 static const char* const s2r__socket_type_names[S2R_SOCKET_TYPE_END] = {
     "?", "hello", "reset", "command", "advance", "sensors", "truth", "halt", "place"};
@@ -9967,6 +9984,7 @@ S2RDEF void s2r_task_free(s2r_task* task) {
 }
 
 S2RDEF const s2r_backend* s2r_task_backend(const s2r_task* task) {
+    S2R_ASSERT(task);
     return task->kind == S2R_TASK_PUSH ? task->push.backend : task->reach.backend;
 }
 
@@ -12881,6 +12899,7 @@ static s2r_result s2r__expert_controller_act(void* self, const float* obs, float
 }
 
 S2RDEF s2r_controller s2r_expert_controller(s2r_expert* expert) {
+    S2R_ASSERT(expert);
     s2r_controller c;
     c.self = expert;
     c.reset = s2r__expert_controller_reset;
@@ -12897,6 +12916,7 @@ static s2r_result s2r__policy_controller_act(void* self, const float* obs, float
 }
 
 S2RDEF s2r_controller s2r_policy_controller(s2r_policy* policy) {
+    S2R_ASSERT(policy);
     s2r_controller c;
     c.self = policy;
     c.reset = NULL;
@@ -13003,6 +13023,7 @@ S2RDEF void s2r_history_env_free(s2r_history_env* he) {
 }
 
 S2RDEF s2r_env s2r_history_env_get(s2r_history_env* he) {
+    S2R_ASSERT(he);
     s2r_env e = he->inner;   /* its privileged channel, if any, is the inner one's */
     e.self = he;
     e.obs_dim = s2r_history_obs_dim(he->inner.obs_dim, he->inner.act_dim, he->history.k);
@@ -13061,6 +13082,7 @@ S2RDEF void s2r_history_controller_free(s2r_history_controller* hc) {
 }
 
 S2RDEF s2r_controller s2r_history_controller_get(s2r_history_controller* hc) {
+    S2R_ASSERT(hc);
     s2r_controller c = hc->inner;   /* the arm and task it was made for */
     c.self = hc;
     c.reset = s2r__history_controller_reset;
@@ -14928,7 +14950,10 @@ S2RDEF s2r_result s2r_replay_init(s2r_replay* replay, const s2r_trajectory_set* 
     return S2R_OK;
 }
 
-S2RDEF const s2r_backend* s2r_replay_backend(s2r_replay* replay) { return &replay->backend; }
+S2RDEF const s2r_backend* s2r_replay_backend(s2r_replay* replay) {
+    S2R_ASSERT(replay);
+    return &replay->backend;
+}
 
 /* --- System identification: parameters and configuration ------------------ */
 
@@ -16925,7 +16950,10 @@ S2RDEF void s2r_safety_free(s2r_safety* safety) {
     memset(safety, 0, sizeof *safety);
 }
 
-S2RDEF const s2r_backend* s2r_safety_backend(s2r_safety* safety) { return &safety->backend; }
+S2RDEF const s2r_backend* s2r_safety_backend(s2r_safety* safety) {
+    S2R_ASSERT(safety);
+    return &safety->backend;
+}
 
 S2RDEF unsigned s2r_safety_check(s2r_safety* safety, const double* q_target, double* q_safe) {
     double scratch[S2R_MAX_JOINTS];
@@ -16947,6 +16975,7 @@ S2RDEF s2r_result s2r_safety_estop(s2r_safety* safety, const char* reason) {
 }
 
 S2RDEF int s2r_safety_episode_interventions(const s2r_safety* safety) {
+    S2R_ASSERT(safety);
     int k, total = 0;
     for (k = 0; k < S2R_INTERVENTION_COUNT; k++) total += safety->episode_count[k];
     return total;
@@ -17341,6 +17370,7 @@ S2RDEF const char* s2r_gate_rule_name(s2r_gate_rule rule) {
 }
 
 S2RDEF s2r_sprt_config s2r_gate_sprt(const s2r_gate_config* c, s2r_stage stage) {
+    S2R_ASSERT(c);
     s2r_sprt_config t;
     int tethered = stage == S2R_STAGE_TETHERED;
     t.p0 = tethered ? c->tethered_success : c->constrained_success;
@@ -17715,6 +17745,7 @@ static void s2r__drift_accumulate(s2r_drift* d, double x) {
 }
 
 S2RDEF double s2r_drift_level(const s2r_drift* d) {
+    S2R_ASSERT(d);
     const s2r_drift_config* c = &d->config;
     double s = 0, up = d->up, down = d->down;
     if (d->samples <= c->warmup) return 0;
