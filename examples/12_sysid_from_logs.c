@@ -190,8 +190,12 @@ int main(int argc, char** argv) {
     if (!bad && s2r_example_stopped()) bad = 130;
     if (!bad) {
         s2r_sysid_print(&id, &r);
-        printf("  held-out error %.1f %% of the motion (was %.1f %% at the model's own values): %s\n",
-               100 * r.validation_relative, 100 * r.validation_relative_start, s2r_sysid_verdict_name(r.verdict));
+        if (opt.n_logs == 1)   /* nothing held out: the fit is judged on the data it was fitted to */
+            printf("  one log, nothing held out: give two or more --log files for a held-out check (%s)\n",
+                   s2r_sysid_verdict_name(r.verdict));
+        else
+            printf("  held-out error %.1f %% of the motion (was %.1f %% at the model's own values): %s\n",
+                   100 * r.validation_relative, 100 * r.validation_relative_start, s2r_sysid_verdict_name(r.verdict));
         bad = s2r_sysid_recentre(&id, &r, &training, &next) != S2R_OK || s2r_sysid_fixed(&id, &r, &fixed) != S2R_OK;
     }
     if (!bad && (s2r_randomization_write(&fixed, s2r_path(path, sizeof path, opt.out, "12_identified.txt"), error) != S2R_OK ||
