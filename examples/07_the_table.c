@@ -776,6 +776,7 @@ static int read_record_line(const char* line, job j, const run* r, job_record* r
     unsigned long long settings, build;
     int index, k, n = 0;
     s2r_eval_result e;
+    stage_cost cost;
     if (sscanf(line, "settings,%llx%n", &settings, &n) == 1 && line[n] == '\n') {
         if (settings != r->settings) snprintf(why, cap, "it was made by a run with other settings (--robot, --task, "
                                               "--seed, --real-seed, --seeds, --quick or --ranges differ)");
@@ -808,11 +809,10 @@ static int read_record_line(const char* line, job j, const run* r, job_record* r
     }
     if (sscanf(line, "kept,%d,%d,%d%n", &rec->t.kept[0], &rec->t.kept[1], &rec->t.kept[2], &n) == 3 && line[n] == '\n')
         return 0;
-    if (sscanf(line, "cost,%31[^,],%lf,%lld%n", word, &e.mean_return, &e.steps, &n) == 3 && line[n] == '\n') {
+    if (sscanf(line, "cost,%31[^,],%lf,%lld%n", word, &cost.wall_s, &cost.env_steps, &n) == 3 && line[n] == '\n') {
         for (k = 0; k < STAGES && strcmp(word, stage_file[k]); k++) continue;
         if (k == STAGES) return 1;
-        rec->t.cost[k].wall_s = e.mean_return;
-        rec->t.cost[k].env_steps = e.steps;
+        rec->t.cost[k] = cost;
         return 0;
     }
     if (!strcmp(line, "end\n")) { *ended = 1; return 0; }
