@@ -1693,6 +1693,9 @@ typedef struct s2r_real_unit {
 
 typedef struct s2r_real_robot {
     s2r_backend   backend;        /* the only door the pipeline uses           */
+    s2r_robot     arm;            /* the arm's nominal model, the backend's info:
+                                     what the pipeline knows of the unit (its
+                                     kinematics), as it would of a real arm    */
     char          name[48];       /* "real ur5e #3"                            */
     s2r_sim       hidden_sim;     /* HIDDEN: the physics of this unit          */
     s2r_real_unit hidden_unit;    /* HIDDEN: read only via the oracle          */
@@ -2655,13 +2658,22 @@ S2RDEF void s2r_ppo_print_progress(FILE* f, const s2r_ppo_stats* s,
 /* --- Behaviour cloning ---------------------------------------------------- */
 
 /* (observation, action) pairs, e.g. demonstrations; caller-owned and
-   growable.  Actions are in the environment's normalized units. */
+   growable.  Actions are in the environment's normalized units.  Pairs
+   may be grouped into episodes with their outcomes (demonstrations are:
+   s2r_collect_demos closes each one), so a caller can keep only the
+   episodes that worked (s2r_dataset_append_episodes). */
 typedef struct s2r_dataset {
     int    obs_dim, act_dim;
     int    count;             /* pairs stored                      */
     int    capacity;          /* pairs allocated                   */
     float* obs;               /* [capacity][obs_dim] raw observations */
     float* act;               /* [capacity][act_dim] actions       */
+    int    episodes;          /* episodes closed (s2r_dataset_end_episode);
+                                 0 for pairs without episodes      */
+    int    episode_capacity;  /* episodes allocated                */
+    int*   episode_end;       /* [episodes] `count` when each closed: episode
+                                 e holds pairs episode_end[e-1] .. episode_end[e]-1 */
+    unsigned char* episode_success; /* [episodes] 1: it ended on target */
     char   error[S2R_ERROR_LEN];
 } s2r_dataset;
 
@@ -2671,6 +2683,18 @@ S2RDEF s2r_result s2r_dataset_init(s2r_dataset* d, int obs_dim, int act_dim);
 S2RDEF s2r_result s2r_dataset_append(s2r_dataset* d, const float* obs,
                                      const float* act);
 S2RDEF void s2r_dataset_free(s2r_dataset* d);
+/* Close the episode made of the pairs appended since the last close (none
+   is allowed: an operator who never acted), with its outcome (success
+   nonzero: it ended on target). */
+S2RDEF s2r_result s2r_dataset_end_episode(s2r_dataset* d, int success);
+/* Append episodes first .. first + n - 1 of `from` to `to` (the same
+   sizes), every one or, with only_successes, those that ended on target -
+   "fine-tuning on what worked"; their outcomes come along.  *kept (may be
+   NULL): the episodes appended.  `from` must hold those episodes (pairs
+   without episodes - a CSV file, a version-1 binary file - hold none):
+   otherwise S2R_ERR_INVALID_ARGUMENT and `to` is unchanged. */
+S2RDEF s2r_result s2r_dataset_append_episodes(s2r_dataset* to, const s2r_dataset* from, int first, int n,
+                                              int only_successes, int* kept);
 /* Demonstration files: CSV, one observation-action pair per row, columns
    obs_0 .. obs_{D-1} and act_0 .. act_{A-1} in any order, an optional
    `episode` column (kept out of the pairs), '#' comment lines - the raw
@@ -2689,14 +2713,17 @@ S2RDEF s2r_result s2r_dataset_parse_csv(s2r_dataset* d, const char* text, const 
    jobs hand demonstrations to each other (a unit's recording is tens of
    MB as floats and several times that as text).  The layout, 8 uint32
    words then the payload, in this machine's byte order:
-     magic "S2RD", version 1, obs_dim, act_dim, count, 0, checksum lo, hi
-     obs [count][obs_dim] floats, then act [count][act_dim] floats
+     magic "S2RD", version 2, obs_dim, act_dim, count, episodes,
+     checksum lo, hi
+     obs [count][obs_dim] floats, then act [count][act_dim] floats, then
+     per episode two uint32: its episode_end and its success (0 or 1)
    the checksum FNV-1a 64 over the header (checksum words zero) and the
-   payload.  Save: written whole or not at all.  Load (d not initialised;
-   free it after) / unpack (an image in memory; `name` for messages): a
-   wrong magic, version, size or checksum, a non-finite number or an
-   action outside [-1, 1] is S2R_ERR_CORRUPT naming the file, and nothing
-   is loaded. */
+   payload.  Version 1 (episodes 0, no episode words) still loads.  Save:
+   written whole or not at all.  Load (d not initialised; free it after) /
+   unpack (an image in memory; `name` for messages): a wrong magic,
+   version, size or checksum, a non-finite number, an action outside
+   [-1, 1] or episode ends out of order is S2R_ERR_CORRUPT naming the
+   file, and nothing is loaded. */
 S2RDEF s2r_result s2r_dataset_save(const s2r_dataset* d, const char* path, char* error);
 S2RDEF s2r_result s2r_dataset_load(s2r_dataset* d, const char* path, char* error);
 S2RDEF s2r_result s2r_dataset_unpack(s2r_dataset* d, const unsigned char* image, size_t n, const char* name,
@@ -8459,7 +8486,16 @@ S2RDEF s2r_result s2r_real_robot_init_ablated(s2r_real_robot* real, s2r_robot_ki
     real->hidden_sim.effects = s2r__real_effects;
     real->hidden_sim.effects_context = &real->hidden_unit;
     snprintf(real->name, sizeof real->name, "real %s #%llu", s2r_robot_kind_name(kind), (unsigned long long)unit_seed);
+    /* The pipeline sees the unit through the nominal model, never through
+       hidden_sim's model: that one has the unit's draw applied (payload,
+       table height), which no one outside the unit can know. */
+    if ((res = s2r_robot_load_scene(&real->arm, kind, scene)) != S2R_OK) {
+        s2r__fail(real->error, res, "%s", real->arm.error);
+        s2r_real_robot_free(real);
+        return res;
+    }
     real->backend = real->hidden_sim.backend;
+    real->backend.info = &real->arm.info;
     real->backend.name = real->name;
     return s2r_backend_reset(&real->backend, NULL, NULL, NULL);
 }
@@ -8503,6 +8539,7 @@ static void s2r__unit_switch_off(const s2r_arm_info* info, unsigned off, s2r_rea
 S2RDEF void s2r_real_robot_free(s2r_real_robot* real) {
     if (!real) return;
     s2r_sim_free(&real->hidden_sim);
+    s2r_robot_free(&real->arm);
     memset(real, 0, sizeof *real);
 }
 
@@ -11782,8 +11819,63 @@ S2RDEF void s2r_dataset_free(s2r_dataset* d) {
     if (!d) return;
     S2R_FREE(d->obs);
     S2R_FREE(d->act);
+    S2R_FREE(d->episode_end);
+    S2R_FREE(d->episode_success);
     d->obs = d->act = NULL;
-    d->count = d->capacity = 0;
+    d->episode_end = NULL;
+    d->episode_success = NULL;
+    d->count = d->capacity = d->episodes = d->episode_capacity = 0;
+}
+
+S2RDEF s2r_result s2r_dataset_end_episode(s2r_dataset* d, int success) {
+    S2R_ASSERT(d);
+    if (d->episodes == d->episode_capacity) {   /* grows by doubling; on failure unchanged */
+        int cap = d->episode_capacity ? 2 * d->episode_capacity : 64;
+        int* end = cap > 0x3FFFFFFF ? NULL : (int*)S2R_REALLOC(d->episode_end, sizeof(int) * (size_t)cap);
+        unsigned char* ok;
+        if (!end) return s2r__fail(d->error, S2R_ERR_OUT_OF_MEMORY, "out of memory for episodes");
+        d->episode_end = end;
+        ok = (unsigned char*)S2R_REALLOC(d->episode_success, (size_t)cap);
+        if (!ok) return s2r__fail(d->error, S2R_ERR_OUT_OF_MEMORY, "out of memory for episodes");
+        d->episode_success = ok;
+        d->episode_capacity = cap;
+    }
+    d->episode_end[d->episodes] = d->count;
+    d->episode_success[d->episodes] = success != 0;
+    d->episodes++;
+    return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_dataset_append_episodes(s2r_dataset* to, const s2r_dataset* from, int first, int n,
+                                              int only_successes, int* kept) {
+    int e, i, taken = 0, count, episodes;
+    s2r_result res = S2R_OK;
+    S2R_ASSERT(to);
+    if (kept) *kept = 0;
+    if (!from) return s2r__fail(to->error, S2R_ERR_INVALID_ARGUMENT, "append episodes: from is NULL");
+    if (from->obs_dim != to->obs_dim || from->act_dim != to->act_dim)
+        return s2r__fail(to->error, S2R_ERR_INVALID_ARGUMENT, "append episodes: %dx%d pairs into a %dx%d dataset",
+                         from->obs_dim, from->act_dim, to->obs_dim, to->act_dim);
+    if (first < 0 || n < 0 || first > from->episodes - n)
+        return s2r__fail(to->error, S2R_ERR_INVALID_ARGUMENT, "append episodes %d .. %d: the dataset holds %d episode%s%s",
+                         first, first + n - 1, from->episodes, from->episodes == 1 ? "" : "s",
+                         from->episodes ? "" : " (its pairs were not recorded as episodes)");
+    count = to->count;   /* all or nothing: put back on failure */
+    episodes = to->episodes;
+    for (e = first; e < first + n && res == S2R_OK; e++) {
+        if (only_successes && !from->episode_success[e]) continue;
+        for (i = e ? from->episode_end[e - 1] : 0; i < from->episode_end[e] && res == S2R_OK; i++)
+            res = s2r_dataset_append(to, from->obs + (size_t)i * from->obs_dim, from->act + (size_t)i * from->act_dim);
+        if (res == S2R_OK) res = s2r_dataset_end_episode(to, from->episode_success[e]);
+        taken++;
+    }
+    if (res != S2R_OK) {
+        to->count = count;
+        to->episodes = episodes;
+        return res;
+    }
+    if (kept) *kept = taken;
+    return S2R_OK;
 }
 
 S2RDEF s2r_result s2r_dataset_write_csv(const s2r_dataset* d, const char* path, char* error) {
@@ -11908,16 +12000,31 @@ static s2r_result s2r__read_file(const char* path, unsigned char** data, size_t*
 /* The checksum of a binary demonstration file: header words (checksum
    zeroed), observations, actions. */
 static uint64_t s2r__dataset_checksum(const uint32_t* header, const float* obs, size_t obs_n, const float* act,
-                                      size_t act_n) {
+                                      size_t act_n, const uint32_t* episodes) {
     uint32_t h[S2R__DS_HEADER];
+    uint64_t sum;
     memcpy(h, header, sizeof h);
     h[6] = h[7] = 0;
-    return s2r__fnv1a(s2r__fnv1a(s2r__fnv1a(0xCBF29CE484222325ull, h, sizeof h), obs, sizeof(float) * obs_n), act,
-                      sizeof(float) * act_n);
+    sum = s2r__fnv1a(s2r__fnv1a(s2r__fnv1a(0xCBF29CE484222325ull, h, sizeof h), obs, sizeof(float) * obs_n), act,
+                     sizeof(float) * act_n);
+    return h[5] ? s2r__fnv1a(sum, episodes, 2 * sizeof(uint32_t) * h[5]) : sum;
+}
+
+/* A dataset's episodes as the file's words: end, success per episode
+   ([2 * episodes], caller frees); NULL when there are none. */
+static uint32_t* s2r__dataset_episode_words(const s2r_dataset* d) {
+    uint32_t* w = d->episodes ? (uint32_t*)S2R_MALLOC(2 * sizeof(uint32_t) * (size_t)d->episodes) : NULL;
+    int e;
+    for (e = 0; w && e < d->episodes; e++) {
+        w[2 * e] = (uint32_t)d->episode_end[e];
+        w[2 * e + 1] = d->episode_success[e];
+    }
+    return w;
 }
 
 S2RDEF s2r_result s2r_dataset_save(const s2r_dataset* d, const char* path, char* error) {
-    uint32_t h[S2R__DS_HEADER] = {S2R__DS_MAGIC, 1, 0, 0, 0, 0, 0, 0};
+    uint32_t h[S2R__DS_HEADER] = {S2R__DS_MAGIC, 2, 0, 0, 0, 0, 0, 0};
+    uint32_t* episodes;
     size_t obs_n, act_n;
     uint64_t sum;
     s2r_file file;
@@ -11928,63 +12035,92 @@ S2RDEF s2r_result s2r_dataset_save(const s2r_dataset* d, const char* path, char*
     h[2] = (uint32_t)d->obs_dim;
     h[3] = (uint32_t)d->act_dim;
     h[4] = (uint32_t)d->count;
-    sum = s2r__dataset_checksum(h, d->obs, obs_n, d->act, act_n);
+    h[5] = (uint32_t)d->episodes;
+    episodes = s2r__dataset_episode_words(d);
+    if (d->episodes && !episodes) return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "save demonstrations: out of memory");
+    sum = s2r__dataset_checksum(h, d->obs, obs_n, d->act, act_n, episodes);
     h[6] = (uint32_t)(sum & 0xFFFFFFFFu);
     h[7] = (uint32_t)(sum >> 32);
-    if ((res = s2r_file_create(&file, path, error)) != S2R_OK) return res;
+    if ((res = s2r_file_create(&file, path, error)) != S2R_OK) {
+        S2R_FREE(episodes);
+        return res;
+    }
     fwrite(h, sizeof h, 1, file.f);
     if (obs_n) fwrite(d->obs, sizeof(float), obs_n, file.f);
     if (act_n) fwrite(d->act, sizeof(float), act_n, file.f);
+    if (episodes) fwrite(episodes, 2 * sizeof(uint32_t), (size_t)d->episodes, file.f);
+    S2R_FREE(episodes);
     return s2r_file_commit(&file, error);   /* a failed write is found here */
 }
 
 S2RDEF s2r_result s2r_dataset_unpack(s2r_dataset* d, const unsigned char* image, size_t n, const char* name,
                                      char* error) {
     const s2r_result bad = S2R_ERR_CORRUPT;
-    uint32_t h[S2R__DS_HEADER];
-    size_t obs_n, act_n, i;
+    uint32_t h[S2R__DS_HEADER], *words = NULL;
+    size_t obs_n, act_n, i, e;
     uint64_t sum;
+    const char* why = NULL;
     S2R_ASSERT(d);
     memset(d, 0, sizeof *d);
     if (!image || !name) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "demonstrations: image and name are needed");
     if (n < sizeof h) return s2r__fail(error, bad, "%s: too short for demonstrations (%lu bytes)", name, (unsigned long)n);
     memcpy(h, image, sizeof h);
     if (h[0] != S2R__DS_MAGIC) return s2r__fail(error, bad, "%s: not a sim2real.h demonstration file (bad magic)", name);
-    if (h[1] != 1) return s2r__fail(error, bad, "%s: demonstration file version %u, this build reads 1", name, (unsigned)h[1]);
-    if (h[2] < 1 || h[2] > S2R__DEMO_MAX_DIM || h[3] < 1 || h[3] > S2R__DEMO_MAX_DIM || h[4] > INT32_MAX || h[5] != 0)
-        return s2r__fail(error, bad, "%s: impossible sizes in the header (%u observations, %u actions, %u pairs)", name,
-                         (unsigned)h[2], (unsigned)h[3], (unsigned)h[4]);
+    if (h[1] != 1 && h[1] != 2)
+        return s2r__fail(error, bad, "%s: demonstration file version %u, this build reads 1 and 2", name, (unsigned)h[1]);
+    if (h[2] < 1 || h[2] > S2R__DEMO_MAX_DIM || h[3] < 1 || h[3] > S2R__DEMO_MAX_DIM || h[4] > INT32_MAX ||
+        h[5] > INT32_MAX / 2 || (h[1] == 1 && h[5] != 0))
+        return s2r__fail(error, bad, "%s: impossible sizes in the header (%u observations, %u actions, %u pairs, "
+                         "%u episodes)", name, (unsigned)h[2], (unsigned)h[3], (unsigned)h[4], (unsigned)h[5]);
     obs_n = (size_t)h[4] * h[2];
     act_n = (size_t)h[4] * h[3];
-    if ((n - sizeof h) / sizeof(float) != obs_n + act_n || (n - sizeof h) % sizeof(float))
+    if ((n - sizeof h) % sizeof(float) || (n - sizeof h) / sizeof(float) != obs_n + act_n + 2 * (size_t)h[5])
         return s2r__fail(error, bad, "%s: %lu bytes, the header says %lu (truncated or padded)", name, (unsigned long)n,
-                         (unsigned long)(sizeof h + sizeof(float) * (obs_n + act_n)));
+                         (unsigned long)(sizeof h + sizeof(float) * (obs_n + act_n + 2 * (size_t)h[5])));
     if (s2r_dataset_init(d, (int)h[2], (int)h[3]) != S2R_OK) return s2r__fail(error, bad, "%s: %s", name, d->error);
-    if (h[4] > 0 && (size_t)d->capacity < h[4]) {   /* room for every pair at once */
-        float* obs = (float*)S2R_REALLOC(d->obs, sizeof(float) * (obs_n ? obs_n : 1));
-        float* act = obs ? (float*)S2R_REALLOC(d->act, sizeof(float) * (act_n ? act_n : 1)) : NULL;
-        if (obs) d->obs = obs;
-        if (act) d->act = act;
-        if (!obs || !act) {
-            s2r_dataset_free(d);
-            memset(d, 0, sizeof *d);
-            return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "%s: out of memory for %u pairs", name, (unsigned)h[4]);
-        }
+    if (h[4] > 0) {   /* room for every pair at once */
+        d->obs = (float*)S2R_MALLOC(sizeof(float) * obs_n);
+        d->act = (float*)S2R_MALLOC(sizeof(float) * act_n);
         d->capacity = (int)h[4];
+    }
+    if (h[5] > 0) {
+        words = (uint32_t*)S2R_MALLOC(2 * sizeof(uint32_t) * h[5]);
+        d->episode_end = (int*)S2R_MALLOC(sizeof(int) * h[5]);
+        d->episode_success = (unsigned char*)S2R_MALLOC(h[5]);
+        d->episode_capacity = (int)h[5];
+    }
+    if ((h[4] > 0 && (!d->obs || !d->act)) || (h[5] > 0 && (!words || !d->episode_end || !d->episode_success))) {
+        S2R_FREE(words);
+        s2r_dataset_free(d);
+        memset(d, 0, sizeof *d);
+        return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "%s: out of memory for %u pairs", name, (unsigned)h[4]);
     }
     if (obs_n) memcpy(d->obs, image + sizeof h, sizeof(float) * obs_n);
     if (act_n) memcpy(d->act, image + sizeof h + sizeof(float) * obs_n, sizeof(float) * act_n);
-    sum = s2r__dataset_checksum(h, d->obs, obs_n, d->act, act_n);
+    if (words) memcpy(words, image + sizeof h + sizeof(float) * (obs_n + act_n), 2 * sizeof(uint32_t) * h[5]);
+    sum = s2r__dataset_checksum(h, d->obs, obs_n, d->act, act_n, words);
     for (i = 0; i < act_n && fabsf(d->act[i]) <= 1.0f; i++) continue;
-    if (h[6] != (uint32_t)(sum & 0xFFFFFFFFu) || h[7] != (uint32_t)(sum >> 32) || i < act_n ||
-        obs_n > INT32_MAX || !s2r_all_finite_f(d->obs, (int)obs_n)) {
-        s2r__fail(error, bad, "%s: %s", name, i < act_n ? "an action outside [-1, 1] or not a number"
-                  : "checksum mismatch or a non-finite observation (corrupt file)");
+    for (e = 0; e < h[5]; e++) {   /* ends in order within the pairs, outcomes 0 or 1 */
+        if (words[2 * e] > h[4] || (e && words[2 * e] < words[2 * e - 2]) || words[2 * e + 1] > 1) break;
+        d->episode_end[e] = (int)words[2 * e];
+        d->episode_success[e] = (unsigned char)words[2 * e + 1];
+    }
+    S2R_FREE(words);
+    if (h[6] != (uint32_t)(sum & 0xFFFFFFFFu) || h[7] != (uint32_t)(sum >> 32) || obs_n > INT32_MAX ||
+        !s2r_all_finite_f(d->obs, (int)obs_n))
+        why = "checksum mismatch or a non-finite observation (corrupt file)";
+    else if (i < act_n)
+        why = "an action outside [-1, 1] or not a number";
+    else if (e < h[5])
+        why = "episode ends out of order or past the pairs, or an outcome not 0 or 1";
+    if (why) {
+        s2r__fail(error, bad, "%s: %s", name, why);
         s2r_dataset_free(d);
         memset(d, 0, sizeof *d);
         return bad;
     }
     d->count = (int)h[4];
+    d->episodes = (int)h[5];
     return S2R_OK;
 }
 
@@ -13460,7 +13596,7 @@ static s2r_result s2r__demo_episode(s2r_task* task, s2r_expert* op, s2r_rng* rng
         t++;
     } while (!r.done);
     *success = r.success;
-    return S2R_OK;
+    return s2r_dataset_end_episode(data, r.success);
 }
 
 /* Episodes first .. first + episodes - 1 (stream i of seed for episode i). */
@@ -13526,7 +13662,7 @@ S2RDEF s2r_result s2r_collect_unit_demos(s2r_robot_kind robot, uint64_t unit, co
     s2r_dataset parts[S2R_DEMO_THREADS_MAX];
     s2r_result status[S2R_DEMO_THREADS_MAX];
     char errors[S2R_DEMO_THREADS_MAX][S2R_ERROR_LEN];
-    int ok[S2R_DEMO_THREADS_MAX] = {0}, t, i;
+    int ok[S2R_DEMO_THREADS_MAX] = {0}, t;
     if (!task || !op || !data)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "s2r_collect_unit_demos: task, op or data is NULL");
     if (threads < 1 || threads > S2R_DEMO_THREADS_MAX)
@@ -13545,8 +13681,7 @@ S2RDEF s2r_result s2r_collect_unit_demos(s2r_robot_kind robot, uint64_t unit, co
     }
     if (successes) *successes = 0;
     for (t = 0; t < threads; t++) {   /* in episode order, whatever the thread count */
-        for (i = 0; status[t] == S2R_OK && i < parts[t].count; i++)
-            status[t] = s2r_dataset_append(data, parts[t].obs + (size_t)i * data->obs_dim, parts[t].act + (size_t)i * data->act_dim);
+        if (status[t] == S2R_OK) status[t] = s2r_dataset_append_episodes(data, &parts[t], 0, parts[t].episodes, 0, NULL);
         if (successes) *successes += ok[t];
         s2r_dataset_free(&parts[t]);
     }

@@ -1640,8 +1640,94 @@ static int test_demo_files(void) {
     return 0;
 }
 
+/* FNV-1a 64 as the binary demonstration format states it. */
+static uint64_t test_fnv1a(uint64_t h, const unsigned char* p, size_t n) {
+    while (n--) h = (h ^ *p++) * 0x100000001B3ull;
+    return h;
+}
+
+/* A binary demonstration image with its checksum recomputed (words 6, 7). */
+static void test_demo_reseal(unsigned char* image, size_t n) {
+    uint32_t w[2] = {0, 0};
+    uint64_t sum;
+    memcpy(image + 24, w, sizeof w);
+    sum = test_fnv1a(0xCBF29CE484222325ull, image, n);
+    w[0] = (uint32_t)(sum & 0xFFFFFFFFu);
+    w[1] = (uint32_t)(sum >> 32);
+    memcpy(image + 24, w, sizeof w);
+}
+
+/* Episodes and their outcomes: kept by s2r_dataset_end_episode, filtered
+   by s2r_dataset_append_episodes exactly, saved and loaded in the binary
+   form; a version-1 file (no episodes) still loads. */
+static int test_demo_episodes(void) {
+    static const int length[6] = {3, 0, 5, 2, 4, 1};
+    static const int success[6] = {1, 0, 0, 1, 1, 0};
+    s2r_dataset d, kept, back, plain;
+    float obs[2], act[1];
+    char e[S2R_ERROR_LEN];
+    int ep, i, k, n = 0, taken = -1;
+    CHECK(s2r_dataset_init(&d, 2, 1) == S2R_OK);
+    for (ep = 0; ep < 6; ep++) {
+        for (i = 0; i < length[ep]; i++, n++) {
+            obs[0] = (float)ep; obs[1] = (float)n; act[0] = 0.1f * (float)ep - 0.25f;
+            CHECK(s2r_dataset_append(&d, obs, act) == S2R_OK);
+        }
+        CHECK(s2r_dataset_end_episode(&d, success[ep]) == S2R_OK);
+    }
+    CHECK(d.episodes == 6 && d.count == 15 && d.episode_end[1] == 3 && d.episode_end[5] == 15);
+    CHECK(s2r_dataset_init(&kept, 2, 1) == S2R_OK);
+    CHECK(s2r_dataset_append_episodes(&kept, &d, 1, 4, 1, &taken) == S2R_OK);   /* episodes 1..4: 3 and 4 worked */
+    CHECK(taken == 2 && kept.episodes == 2 && kept.count == 6 && kept.episode_end[0] == 2 && kept.episode_success[1] == 1);
+    for (i = 0; i < kept.count; i++) CHECK(kept.obs[2 * i] == (i < 2 ? 3.0f : 4.0f));
+    CHECK(s2r_dataset_append_episodes(&kept, &d, 0, 6, 0, &taken) == S2R_OK && taken == 6 && kept.count == 21);
+    CHECK(s2r_dataset_append_episodes(&kept, &d, 4, 3, 1, &taken) == S2R_ERR_INVALID_ARGUMENT && taken == 0 &&
+          strstr(kept.error, "holds 6 episodes") && kept.count == 21 && kept.episodes == 8);
+    CHECK(s2r_dataset_init(&plain, 2, 1) == S2R_OK && s2r_dataset_append(&plain, obs, act) == S2R_OK);
+    CHECK(s2r_dataset_append_episodes(&kept, &plain, 0, 1, 1, NULL) == S2R_ERR_INVALID_ARGUMENT &&
+          strstr(kept.error, "not recorded as episodes"));
+    {   /* binary: episodes come back; damage to them is refused; version 1 loads without */
+        static const char* bin = "build/test_demo_episodes.bin";
+        unsigned char image[8 * 4 + 15 * 3 * 4 + 6 * 8];
+        FILE* f;
+        size_t got;
+        CHECKF(s2r_dataset_save(&d, bin, e) == S2R_OK, "%s", e);
+        CHECKF(s2r_dataset_load(&back, bin, e) == S2R_OK, "%s", e);
+        CHECK(back.episodes == 6 && back.count == 15 && !memcmp(back.episode_end, d.episode_end, 6 * sizeof(int)) &&
+              !memcmp(back.episode_success, d.episode_success, 6));
+        s2r_dataset_free(&back);
+        f = fopen(bin, "rb");
+        got = f ? fread(image, 1, sizeof image, f) : 0;
+        if (f) fclose(f);
+        CHECK(got == sizeof image);
+        k = 8 * 4 + 15 * 3 * 4;   /* the episode words */
+        image[k + 8] = 1;         /* episode 1 ends before episode 0 */
+        test_demo_reseal(image, sizeof image);
+        CHECK(s2r_dataset_unpack(&back, image, sizeof image, "order.bin", e) == S2R_ERR_CORRUPT &&
+              strstr(e, "out of order") && back.obs == NULL && back.episodes == 0);
+        image[k + 8] = 3;
+        image[k + 12] = 2;        /* an outcome of 2 */
+        test_demo_reseal(image, sizeof image);
+        CHECK(s2r_dataset_unpack(&back, image, sizeof image, "outcome.bin", e) == S2R_ERR_CORRUPT && strstr(e, "outcome"));
+        image[k + 12] = 0;
+        image[4] = 1;             /* version 1 with episodes: impossible */
+        test_demo_reseal(image, sizeof image);
+        CHECK(s2r_dataset_unpack(&back, image, sizeof image, "v1.bin", e) == S2R_ERR_CORRUPT && strstr(e, "impossible"));
+        memset(image + 20, 0, 4);  /* version 1 as it was written: no episodes */
+        test_demo_reseal(image, (size_t)k);
+        CHECKF(s2r_dataset_unpack(&back, image, (size_t)k, "v1.bin", e) == S2R_OK, "%s", e);
+        CHECK(back.count == 15 && back.episodes == 0 && !memcmp(back.obs, d.obs, 30 * sizeof(float)));
+        s2r_dataset_free(&back);
+    }
+    s2r_dataset_free(&plain);
+    s2r_dataset_free(&kept);
+    s2r_dataset_free(&d);
+    return 0;
+}
+
 static const test_case learn_tests[] = {
     {"demo_files", test_demo_files},
+    {"demonstrations: episodes, their outcomes, only the ones that worked", test_demo_episodes},
     {"frame_history", test_frame_history},
     {"mlp_gradient", test_mlp_gradient},
     {"mlp: a batch gives bit for bit what its samples give one at a time", test_mlp_batch_bit_exact},

@@ -66,6 +66,16 @@ static int test_unit_demos_thread_independent(void) {
     CHECK(memcmp(a.obs, b.obs, (size_t)a.count * 33 * sizeof(float)) == 0);
     CHECK(memcmp(a.act, b.act, (size_t)a.count * 6 * sizeof(float)) == 0);
     CHECK(ok_a >= 4);
+    {   /* each demonstration an episode with its outcome, the same ones for any thread count */
+        int e, ok = 0;
+        CHECK(a.episodes == 6 && b.episodes == 6 && !memcmp(a.episode_end, b.episode_end, 6 * sizeof(int)) &&
+              !memcmp(a.episode_success, b.episode_success, 6));
+        for (e = 0; e < 6; e++) {
+            ok += a.episode_success[e];
+            CHECK(a.episode_end[e] == (e + 1) * (task.reach.episode_steps - op.reaction_steps));
+        }
+        CHECK(ok == ok_a);
+    }
     s2r_dataset_free(&a);
     s2r_dataset_free(&b);
     return 0;

@@ -9,8 +9,11 @@
        the message is a NUL-terminated string within S2R_ERROR_LEN naming
        the file;
      - on success: observation and action sizes of at least 1, every
-       observation finite and every action in [-1, 1]; saving it again
-       gives the input back byte for byte; and the dataset frees cleanly.
+       observation finite and every action in [-1, 1], episode ends in
+       order within the pairs and outcomes 0 or 1; saving it again gives
+       the input back byte for byte (a version-1 input comes back as
+       version 2 with no episodes: the same bytes but the version word and
+       the checksum); and the dataset frees cleanly.
 
    A checksum guards the payload, so most mutations would stop at the
    checksum test.  Each input long enough to have a header is therefore
@@ -63,6 +66,9 @@ static void fuzz_one(const unsigned char* image, size_t size) {
     if (!s2r_all_finite_f(d.obs, d.count * d.obs_dim)) fuzz_fail("a read dataset holds a non-finite observation", NULL);
     for (i = 0; i < d.count * d.act_dim; i++)
         if (!(d.act[i] >= -1.0f && d.act[i] <= 1.0f)) fuzz_fail("a read dataset holds an action outside [-1, 1]", NULL);
+    for (i = 0; i < d.episodes; i++)
+        if (d.episode_end[i] > d.count || (i && d.episode_end[i] < d.episode_end[i - 1]) || d.episode_success[i] > 1)
+            fuzz_fail("a read dataset holds impossible episodes", NULL);
     {   /* saved again, the same bytes */
         int fd = mkstemp(path);
         unsigned char* back = NULL;
@@ -76,7 +82,12 @@ static void fuzz_one(const unsigned char* image, size_t size) {
             n = back ? fread(back, 1, size + 1, f) : 0;
             fclose(f);
         }
-        if (!back || n != size || memcmp(back, image, size) != 0) fuzz_fail("saved again, the bytes differ", NULL);
+        if (back && n == size && image[4] == 1) {   /* version 1: compare past the version and checksum words */
+            if (back[4] != 2 || memcmp(back, image, 4) != 0 || memcmp(back + 8, image + 8, 16) != 0 ||
+                memcmp(back + 32, image + 32, size - 32) != 0)
+                fuzz_fail("a version-1 file saved again, the bytes differ", NULL);
+        } else if (!back || n != size || memcmp(back, image, size) != 0)
+            fuzz_fail("saved again, the bytes differ", NULL);
         free(back);
         remove(path);
     }
@@ -106,7 +117,8 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
 }
 #else
-/* The seeds: an empty set, one pair, and a few pairs of a push-sized set. */
+/* The seeds: an empty set, one pair, and a few pairs of a push-sized set
+   in two episodes (the first ended on target). */
 int main(int argc, char** argv) {
     static const int dims[3][3] = {{3, 2, 0}, {4, 1, 1}, {20, 2, 5}};
     char path[1024], error[S2R_ERROR_LEN];
@@ -120,6 +132,7 @@ int main(int argc, char** argv) {
             for (j = 0; j < dims[k][0]; j++) obs[j] = 0.25f * (float)(i - j);
             for (j = 0; j < dims[k][1]; j++) act[j] = j ? -0.5f : 1.0f;
             if (s2r_dataset_append(&d, obs, act) != S2R_OK) return 1;
+            if (k == 2 && (i == 1 || i == 4) && s2r_dataset_end_episode(&d, i == 1) != S2R_OK) return 1;
         }
         snprintf(path, sizeof path, "%s/seed_%d.bin", argv[1], k);
         if (s2r_dataset_save(&d, path, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
