@@ -393,6 +393,8 @@ static const null_case null_cases[] = {
     {"s2r_socket_robot_backend", 1, 0x1, NULL_VALUE},
     {"s2r_socket_robot_close", 1, 0x1, NULL_VOID},
     {"s2r_socket_serve", 0, 0x7, NULL_RESULT},
+    {"s2r_dataset_end_episode", 1, 0x1, NULL_RESULT},
+    {"s2r_dataset_append_episodes", 1, 0x23, NULL_RESULT},
 };
 
 static void null_call(int f) {
@@ -667,6 +669,8 @@ static void null_call(int f) {
         if (f == 260) null_result = s2r_socket_serve(A(0, F.backend), A(1, &serve), A(2, F.error));
         break;
     }
+    case 261: null_result = s2r_dataset_end_episode(A(0, &F.dataset), 1); break;
+    case 262: null_result = s2r_dataset_append_episodes(A(0, &F.dataset), A(1, &F.dataset), 0, 0, 1, A(5, F.i)); break;
     }
 }
 
@@ -691,7 +695,7 @@ static const char* const null_documented[] = {
     "s2r_deploy_episode 2", "s2r_deploy_run 2", "s2r_sprt_check 1", "s2r_drift_init 2", "s2r_deploy_init 2",
     "s2r_deploy_init 3", "s2r_deploy_alarm 3", "s2r_deploy_note 1", "s2r_deploy_note 2", "s2r_dataset_save 2",
     "s2r_dataset_load 2", "s2r_training_check_resume 2",
-    "s2r_socket_parse 3", "s2r_socket_serve 2",
+    "s2r_socket_parse 3", "s2r_socket_serve 2", "s2r_dataset_append_episodes 5",
 };
 
 static int null_is_documented(const char* name, int k) {
