@@ -993,6 +993,20 @@ S2RDEF s2r_randomization s2r_randomization_default(void);
      object_dropout  uniform     0      0.1    absolute  (probability)
    A simulator drawing from it needs max_latency >= 0.122 s. */
 S2RDEF s2r_randomization s2r_randomization_push(void);
+/* The camera's calibration error in the family, as a practitioner who
+   knows roughly how well their camera is calibrated puts it there: `r`
+   gains target_offset uniform -S2R_CALIBRATION_ACCURACY ..
+   +S2R_CALIBRATION_ACCURACY m, absolute, drawn per axis each episode (a
+   ranges file says the same: "target_offset uniform -0.02 0.02
+   absolute").  Why 2 cm: the accuracy this library assumes of a hand-eye
+   calibration everywhere (good to a centimetre or two), and what MuJoCo
+   Playground's Franka push-cube task randomizes the object's position by
+   (1.5 cm).  A policy cannot undo an offset it cannot see in one frame;
+   with memory (s2r_training.history) it can find it from how the object
+   answers its pushes.  An r that already randomizes target_offset keeps
+   its own entry. */
+#define S2R_CALIBRATION_ACCURACY 0.02   /* m, per axis */
+S2RDEF void s2r_randomization_add_calibration(s2r_randomization* r);
 /* Validate every enabled entry and every joint range (a joint-wise
    parameter whose shared entry is on, a joint 1..S2R_MAX_JOINTS named
    once, a distribution its mode allows); the message names the first bad
@@ -3019,6 +3033,19 @@ S2RDEF s2r_result     s2r_history_controller_init(s2r_history_controller* hc, co
                                                   int act_dim, int k);
 S2RDEF void           s2r_history_controller_free(s2r_history_controller* hc);
 S2RDEF s2r_controller s2r_history_controller_get(s2r_history_controller* hc);
+/* Give a trained policy memory without losing what it knows: `to`
+   (initialized by the caller for s2r_history_obs_dim(from's obs_dim,
+   act_dim, k) inputs - k frames, 1 .. S2R_HISTORY_MAX - with from's hidden
+   layers, activations and privileged size) gets from's weights, and zero
+   weights on the k past frames, so it acts and values exactly as `from`
+   does until training finds a use for the history.  Its normalizer keeps
+   from's statistics for the current observation and copies them to the
+   past ones (a frame history starts filled with the first observation);
+   past actions, in [-1, 1], get mean 0 and variance 1.  made_for and
+   randomization come along, history is k.  How a policy trained without
+   memory is continued with it (a memory policy from scratch learns push
+   too slowly: figures/RESULTS.md, "A policy with memory"). */
+S2RDEF s2r_result     s2r_policy_add_history(s2r_policy* to, const s2r_policy* from);
 
 /* The two numbers of every row of the recipe table: success in the
    simulator, and success on `units` real units (seeds first_unit, ...),
@@ -6553,6 +6580,12 @@ static void s2r__enable(s2r_randomization* r, s2r_param p, s2r_dist d) {
     r->p[p].dist = d;
     r->p[p].mode = s2r__params[p].mode;
     r->p[p].enabled = 1;
+}
+
+S2RDEF void s2r_randomization_add_calibration(s2r_randomization* r) {
+    S2R_ASSERT(r);
+    if (!r->p[S2R_PARAM_TARGET_OFFSET].enabled)
+        s2r__enable(r, S2R_PARAM_TARGET_OFFSET, s2r_dist_uniform(-S2R_CALIBRATION_ACCURACY, S2R_CALIBRATION_ACCURACY));
 }
 
 S2RDEF s2r_randomization s2r_randomization_push(void) {
@@ -13215,6 +13248,53 @@ S2RDEF void s2r_history_controller_free(s2r_history_controller* hc) {
     if (hc->last_act) S2R_FREE(hc->last_act);
     if (hc->stacked) S2R_FREE(hc->stacked);
     memset(hc, 0, sizeof *hc);
+}
+
+/* Layer 0 of `to` from layer 0 of `from`: input column c of `from` goes to
+   column map(c) of `to`, every other column zero; later layers copied. */
+static void s2r__mlp_widen(const s2r_mlp* to_m, float* to_p, const s2r_mlp* from_m, const float* from_p, int obs_from,
+                           int obs_to) {
+    int l, r, c, in_from = from_m->size[0], in_to = to_m->size[0];
+    for (r = 0; r < to_m->size[1]; r++) {
+        float* w = to_p + to_m->weight[0] + (size_t)r * in_to;
+        const float* v = from_p + from_m->weight[0] + (size_t)r * in_from;
+        memset(w, 0, sizeof(float) * (size_t)in_to);
+        for (c = 0; c < in_from; c++) w[c < obs_from ? c : c - obs_from + obs_to] = v[c];   /* then privileged z */
+    }
+    memcpy(to_p + to_m->bias[0], from_p + from_m->bias[0], sizeof(float) * (size_t)to_m->size[1]);
+    for (l = 1; l < to_m->num_layers; l++) {
+        memcpy(to_p + to_m->weight[l], from_p + from_m->weight[l], sizeof(float) * (size_t)to_m->size[l + 1] * to_m->size[l]);
+        memcpy(to_p + to_m->bias[l], from_p + from_m->bias[l], sizeof(float) * (size_t)to_m->size[l + 1]);
+    }
+}
+
+S2RDEF s2r_result s2r_policy_add_history(s2r_policy* to, const s2r_policy* from) {
+    S2R_ASSERT(to);
+    if (!from) return s2r__fail(to->error, S2R_ERR_INVALID_ARGUMENT, "add history: from is NULL");
+    const s2r_policy_shape *t = &to->shape, *f = &from->shape;
+    int o = f->obs_dim, a = f->act_dim, k, i, l, same = t->act_dim == a && t->num_hidden == f->num_hidden &&
+        t->privileged == f->privileged && t->actor_activation == f->actor_activation &&
+        t->critic_activation == f->critic_activation && from->history == 0;
+    for (l = 0; same && l < f->num_hidden; l++) same = t->hidden[l] == f->hidden[l];
+    k = (t->obs_dim - o) / (o + a);
+    if (!same || k < 1 || k > S2R_HISTORY_MAX || t->obs_dim != s2r_history_obs_dim(o, a, k))
+        return s2r__fail(to->error, S2R_ERR_INVALID_ARGUMENT, "add history: a policy of %d inputs is not one of %d "
+                         "observations and %d actions with 1..%d frames of history and the same layers (or the "
+                         "starting policy has memory already)", t->obs_dim, o, a, S2R_HISTORY_MAX);
+    s2r__mlp_widen(&to->actor, to->params, &from->actor, from->params, o, t->obs_dim);
+    memcpy(to->log_std, from->log_std, sizeof(float) * (size_t)a);
+    s2r__mlp_widen(&to->critic, to->critic_params, &from->critic, from->critic_params, o, t->obs_dim);
+    for (i = 0; i < t->obs_dim; i++) {
+        int frame_obs = i < o * (k + 1);   /* the current observation, then k past ones, then k actions */
+        to->norm.mean[i] = frame_obs ? from->norm.mean[i % o] : 0.0;
+        to->norm.var[i] = frame_obs ? from->norm.var[i % o] : 1.0;
+    }
+    to->norm.count = from->norm.count;
+    to->norm.clip = from->norm.clip;
+    to->made_for = from->made_for;
+    to->randomization = from->randomization;
+    to->history = k;
+    return S2R_OK;
 }
 
 S2RDEF s2r_controller s2r_history_controller_get(s2r_history_controller* hc) {

@@ -1640,6 +1640,99 @@ static int test_demo_files(void) {
     return 0;
 }
 
+/* A policy given memory acts and values exactly as it did whatever the
+   past frames hold (their weights are zero), its normalizer copies the
+   current frame's statistics to the past ones; shapes that cannot be a
+   history of it are refused. */
+static int test_policy_add_history(void) {
+    s2r_policy_shape shape, wide;
+    s2r_policy from, to, bad;
+    s2r_rng rng = s2r_rng_make(21, 0);
+    float obs[5], stacked[64], nobs[64], in[64], acts[64], a[2], b[2], v0, v1;
+    const int k = 3, o = 5, act = 2, priv = 2;
+    int i, trial;
+    memset(&shape, 0, sizeof shape);
+    shape.obs_dim = o; shape.act_dim = act; shape.num_hidden = 2; shape.hidden[0] = 8; shape.hidden[1] = 6;
+    shape.privileged = priv;
+    CHECK(s2r_policy_init(&from, &shape, -0.5f, 10.0f, &rng) == S2R_OK);
+    for (i = 0; i < o; i++) { from.norm.mean[i] = 0.1 * i; from.norm.var[i] = 1.0 + i; }
+    from.norm.count = 1234;
+    for (i = 0; i < from.num_params; i++) from.params[i] += 0.01f * (float)s2r_rng_normal(&rng);   /* biases too */
+    from.made_for = s2r_made_for(S2R_ROBOT_PANDA, S2R_TASK_PUSH);
+    wide = shape;
+    wide.obs_dim = s2r_history_obs_dim(o, act, k);
+    CHECK(s2r_policy_init(&to, &wide, -0.5f, 10.0f, &rng) == S2R_OK);
+    CHECKF(s2r_policy_add_history(&to, &from) == S2R_OK, "%s", to.error);
+    CHECK(to.history == k && to.made_for == from.made_for && to.norm.count == 1234);
+    CHECK(to.norm.mean[o + 2] == from.norm.mean[2] && to.norm.var[3 * o + 4] == from.norm.var[4]);
+    CHECK(to.norm.mean[(k + 1) * o] == 0 && to.norm.var[(k + 1) * o + 1] == 1);
+    for (trial = 0; trial < 5; trial++) {
+        for (i = 0; i < o; i++) obs[i] = (float)s2r_rng_normal(&rng);
+        memcpy(stacked, obs, sizeof obs);
+        for (i = o; i < wide.obs_dim; i++) stacked[i] = 3.0f * (float)s2r_rng_normal(&rng);   /* any past */
+        CHECK(s2r_policy_act(&from, obs, a, 1, NULL) == S2R_OK && s2r_policy_act(&to, stacked, b, 1, NULL) == S2R_OK);
+        CHECKF(fabsf(a[0] - b[0]) < 1e-6f && fabsf(a[1] - b[1]) < 1e-6f, "%g %g", a[0], b[0]);
+        for (i = 0; i < o; i++) nobs[i] = (float)((obs[i] - from.norm.mean[i]) / sqrt(from.norm.var[i] + 1e-8));
+        memcpy(in, nobs, sizeof(float) * o);
+        in[o] = 0.5f; in[o + 1] = -0.25f;   /* z */
+        s2r_mlp_forward(&from.critic, from.critic_params, in, 1, acts, &v0);
+        memcpy(in, nobs, sizeof(float) * o);
+        for (i = o; i < wide.obs_dim; i++) in[i] = (float)s2r_rng_normal(&rng);
+        in[wide.obs_dim] = 0.5f; in[wide.obs_dim + 1] = -0.25f;
+        s2r_mlp_forward(&to.critic, to.critic_params, in, 1, acts, &v1);
+        CHECKF(fabsf(v0 - v1) < 1e-5f, "value %g against %g", v0, v1);
+    }
+    wide.obs_dim += 1;   /* not a whole number of frames */
+    CHECK(s2r_policy_init(&bad, &wide, -0.5f, 10.0f, &rng) == S2R_OK);
+    CHECK(s2r_policy_add_history(&bad, &from) == S2R_ERR_INVALID_ARGUMENT && strstr(bad.error, "history"));
+    s2r_policy_free(&bad);
+    wide.obs_dim -= 1;
+    wide.hidden[1] = 7;  /* other layers */
+    CHECK(s2r_policy_init(&bad, &wide, -0.5f, 10.0f, &rng) == S2R_OK);
+    CHECK(s2r_policy_add_history(&bad, &from) == S2R_ERR_INVALID_ARGUMENT);
+    s2r_policy_free(&bad);
+    s2r_policy_free(&to);
+    s2r_policy_free(&from);
+    return 0;
+}
+
+/* The family with the camera's calibration: target_offset drawn per axis
+   within +-S2R_CALIBRATION_ACCURACY, an entry already there kept. */
+static int test_randomization_calibration(void) {
+    s2r_randomization r = s2r_randomization_push(), own = s2r_randomization_default();
+    s2r_sim_config c = s2r_sim_config_default(S2R_ROBOT_UR5E);
+    s2r_sim sim;
+    double lo[3] = {1, 1, 1}, hi[3] = {-1, -1, -1};
+    char error[S2R_ERROR_LEN];
+    int e, j, differ = 0;
+    CHECK(!r.p[S2R_PARAM_TARGET_OFFSET].enabled);
+    s2r_randomization_add_calibration(&r);
+    CHECK(r.p[S2R_PARAM_TARGET_OFFSET].enabled && r.p[S2R_PARAM_TARGET_OFFSET].dist.lo == -0.02 &&
+          r.p[S2R_PARAM_TARGET_OFFSET].dist.hi == 0.02 && s2r_randomization_check(&r, error) == S2R_OK);
+    own.p[S2R_PARAM_TARGET_OFFSET].enabled = 1;
+    own.p[S2R_PARAM_TARGET_OFFSET].mode = S2R_APPLY_ABSOLUTE;
+    own.p[S2R_PARAM_TARGET_OFFSET].dist = s2r_dist_uniform(-0.005, 0.005);
+    s2r_randomization_add_calibration(&own);
+    CHECK(own.p[S2R_PARAM_TARGET_OFFSET].dist.hi == 0.005);
+    c.randomization = s2r_randomization_default();
+    s2r_randomization_add_calibration(&c.randomization);
+    CHECKF(s2r_sim_init(&sim, &c) == S2R_OK, "%s", sim.error);
+    for (e = 0; e < 200; e++) {
+        s2r_rng rng = s2r_rng_make(8, (uint64_t)e);
+        CHECK(s2r_backend_reset(&sim.backend, NULL, NULL, &rng) == S2R_OK);
+        for (j = 0; j < 3; j++) {
+            double v = sim.draw.target_offset[j];
+            lo[j] = v < lo[j] ? v : lo[j];
+            hi[j] = v > hi[j] ? v : hi[j];
+        }
+        differ += sim.draw.target_offset[0] != sim.draw.target_offset[1];
+    }
+    for (j = 0; j < 3; j++) CHECKF(lo[j] >= -0.02 && lo[j] < -0.018 && hi[j] <= 0.02 && hi[j] > 0.018, "axis %d: %g .. %g", j, lo[j], hi[j]);
+    CHECK(differ == 200);   /* each axis its own draw */
+    s2r_sim_free(&sim);
+    return 0;
+}
+
 /* FNV-1a 64 as the binary demonstration format states it. */
 static uint64_t test_fnv1a(uint64_t h, const unsigned char* p, size_t n) {
     while (n--) h = (h ^ *p++) * 0x100000001B3ull;
@@ -1729,6 +1822,8 @@ static const test_case learn_tests[] = {
     {"demo_files", test_demo_files},
     {"demonstrations: episodes, their outcomes, only the ones that worked", test_demo_episodes},
     {"frame_history", test_frame_history},
+    {"memory: a policy given history acts and values as it did", test_policy_add_history},
+    {"DR: the camera's calibration in the family, drawn per axis as stated", test_randomization_calibration},
     {"mlp_gradient", test_mlp_gradient},
     {"mlp: a batch gives bit for bit what its samples give one at a time", test_mlp_batch_bit_exact},
     {"orthogonal_init", test_orthogonal_init},

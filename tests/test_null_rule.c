@@ -395,6 +395,8 @@ static const null_case null_cases[] = {
     {"s2r_socket_serve", 0, 0x7, NULL_RESULT},
     {"s2r_dataset_end_episode", 1, 0x1, NULL_RESULT},
     {"s2r_dataset_append_episodes", 1, 0x23, NULL_RESULT},
+    {"s2r_policy_add_history", 1, 0x3, NULL_RESULT},
+    {"s2r_randomization_add_calibration", 1, 0x1, NULL_VOID},
 };
 
 static void null_call(int f) {
@@ -671,6 +673,8 @@ static void null_call(int f) {
     }
     case 261: null_result = s2r_dataset_end_episode(A(0, &F.dataset), 1); break;
     case 262: null_result = s2r_dataset_append_episodes(A(0, &F.dataset), A(1, &F.dataset), 0, 0, 1, A(5, F.i)); break;
+    case 263: null_result = s2r_policy_add_history(A(0, &F.policy), A(1, &F.policy)); break;
+    case 264: s2r_randomization_add_calibration(A(0, &F.randomization)); break;
     }
 }
 
