@@ -14,6 +14,16 @@
                            row above it (trained from scratch in as many
                            steps as pure sim, DR learns push too slowly
                            to meet the 85 % sim bar; see the README)
+     sim + DR incl. camera calibration, with memory
+                           the pure-sim policy given 4 frames of memory
+                           (s2r_policy_add_history: it starts acting
+                           exactly as before) and trained on, warm, on the
+                           DR ranges with the camera's calibration error
+                           added (s2r_randomization_add_calibration,
+                           +-2 cm per axis): what a practitioner who knows
+                           roughly how well their camera is calibrated
+                           does instead of calibrating it; measured like
+                           the DR row, with the camera as the unit has it
      sim + DR + sysID      the unit identified: dynamics by coordinate
                            descent (push: then the object, from strikes,
                            used unless its held-out verdict blocks),
@@ -22,8 +32,10 @@
                            re-centred on the estimate, and run with the
                            camera calibration applied
      + 100 / 1000 demos    the sysID policy fine-tuned by behaviour cloning
-                           on teleoperated demonstrations from the unit
-                           (recorded with the calibrated camera), two ways -
+                           on the first 100 / 1000 teleoperated
+                           demonstrations from the unit (recorded with the
+                           calibrated camera) that ended on target - a
+                           failed demonstration teaches failing - two ways -
                            following the operator, and keeping its own
                            actions too - the one kept that did better in a
                            canary of 50 episodes each on the unit, if it
@@ -40,7 +52,8 @@
    second time with the unit's camera calibrated (the last column), which
    splits their gap into what the camera costs and what the dynamics cost.
    Also measured: real success against the number of demos (0, 10, 30,
-   100, 300, 1000), fine-tuning the sysID policy.
+   100, 300, 1000), fine-tuning the sysID policy, both on the ones that
+   ended on target (the rows) and on all of them (demo_curve.csv).
 
    The work is jobs that hand each other nothing but files in --out, so
    they can run in any order their inputs allow, on one machine or many
@@ -49,8 +62,8 @@
      unit:S       identify unit --real-seed + S - 1 and record its
                   demonstrations (S = 1 .. --seeds)
      chain:S      training seed --seed + S - 1 on that unit: pure sim ->
-                  DR -> sysID, their evaluations, the demo curve's
-                  fine-tunes (needs unit:S)
+                  DR (and DR with the camera) -> sysID, their
+                  evaluations, the demo curve's fine-tunes (needs unit:S)
      real-only:S  behaviour cloning from scratch on every unit's
                   demonstrations, measured on unit S (needs every unit:S)
      merge        the table, from the jobs' records (needs all of them)
@@ -66,7 +79,8 @@
    then writes no table.
 
    Uses: s2r_options_ranges, s2r_identify_unit, s2r_identify_object, s2r_collect_unit_demos, s2r_train,
-         s2r_finetune_on_unit, s2r_clone_demos, s2r_evaluate_sim_and_real,
+         s2r_finetune_on_unit, s2r_clone_demos, s2r_dataset_append_episodes, s2r_policy_add_history,
+         s2r_randomization_add_calibration, s2r_evaluate_sim_and_real,
          s2r_plot_training_csv, s2r_figure_*.
    --task reach (the default) or push picks the task; push's files start
    with 07_push_ instead of 07_.
@@ -92,13 +106,24 @@
 #include <string.h>
 #include <time.h>
 
-enum { PURE, DR, SYSID, DEMOS_100, DEMOS_1000, REAL_ONLY, ROWS };
+enum { PURE, DR, DR_CAMERA, SYSID, DEMOS_100, DEMOS_1000, REAL_ONLY, ROWS };
 static const char* const row_name[ROWS] = {
-    "Pure sim training (no DR)", "Sim + domain randomization", "Sim + DR + system ID",
-    "Sim + DR + sysID + 100 real demos", "Sim + DR + sysID + 1000 real demos", "Real-only training"};
-static const char* const row_file[ROWS] = {"pure_sim", "dr", "dr_sysid", "demos_100", "demos_1000", "real_only"};
+    "Pure sim training (no DR)", "Sim + domain randomization", "Sim + DR incl. camera calibration, with memory",
+    "Sim + DR + system ID", "Sim + DR + sysID + 100 real demos", "Sim + DR + sysID + 1000 real demos",
+    "Real-only training"};
+static const char* const row_file[ROWS] = {"pure_sim", "dr", "dr_camera_memory", "dr_sysid", "demos_100",
+                                           "demos_1000", "real_only"};
 #define CURVE 6
 static const int curve_demos[CURVE] = {0, 10, 30, 100, 300, 1000};
+/* The demo curve two ways: cloning only the demonstrations that ended on
+   target (the rows' way), and cloning every one of them. */
+enum { ON_TARGET, ALL_DEMOS, WAYS };
+static const char* const way_name[WAYS] = {"on_target", "all"};
+/* Frames of memory of the camera-aware DR row: the family's camera delay
+   reaches 120 ms, three control steps of 40 ms, so with four past frames
+   the policy sees a push and the first camera frame that shows the
+   object's answer to it - where the offset shows. */
+#define MEMORY_FRAMES 4
 
 typedef struct sizes {
     long long fresh_steps;    /* pure sim, from scratch                     */
@@ -129,8 +154,9 @@ typedef struct unit_data {               /* what measuring one unit gave  */
    (system ID and camera calibration) and its demonstrations - summed over
    seeds, written to 07_timing.csv. */
 enum { CURVE_POINTS = ROWS, MEASURE, RECORD, STAGES };
-static const char* const stage_file[STAGES] = {"pure_sim", "dr", "dr_sysid", "demos_100", "demos_1000", "real_only",
-                                               "demo_curve_points", "unit_measurement", "demonstrations"};
+static const char* const stage_file[STAGES] = {"pure_sim", "dr", "dr_camera_memory", "dr_sysid", "demos_100",
+                                               "demos_1000", "real_only", "demo_curve_points", "unit_measurement",
+                                               "demonstrations"};
 typedef struct stage_cost {
     double    wall_s;      /* s                                                   */
     long long env_steps;   /* policy steps: trainings (a resumed one counts
@@ -149,12 +175,15 @@ typedef struct table {
     s2r_eval_result   calibrated[ROWS]; /* real, with the camera calibrated:
                                            the sim-only rows again, so the
                                            gap splits into camera and the rest */
-    s2r_eval_result   curve[CURVE];     /* real success against demos      */
+    s2r_eval_result   curve[WAYS][CURVE]; /* real success against demos    */
+    int               cloned[WAYS][CURVE]; /* demonstrations cloned, over seeds */
     s2r_eval_result   nominal[ROWS];    /* the nominal simulator, for rows whose
                                            "sim" is the identified one      */
     int               pooled_demos;     /* demonstrations real-only learns from */
-    int               kept[3];          /* fine-tunes by what the canary kept:
-                                           S2R_KEPT_FOLLOWING, _OWN_ACTIONS, _UNCHANGED */
+    int               kept[4];          /* fine-tunes by what the canary kept:
+                                           S2R_KEPT_FOLLOWING, _OWN_ACTIONS, _UNCHANGED,
+                                           and [3] sets with nothing to clone
+                                           (no demonstration ended on target) */
     stage_cost        cost[STAGES];     /* time and steps, per stage       */
 } table;
 
@@ -187,7 +216,7 @@ static const char* output(char* out, size_t cap, const s2r_options* opt, const c
    calls follow it, in the order it calls them. */
 static int fail(const char* what, const char* error);
 static int train_row(const s2r_options* opt, int row, const s2r_randomization* randomization, long long steps,
-                     uint64_t seed, const char* warm, char* ckpt, size_t cap, stage_cost* cost);
+                     uint64_t seed, const char* warm, int history, char* ckpt, size_t cap, stage_cost* cost);
 static int evaluate_row(const s2r_options* opt, const sizes* z, s2r_policy* policy, uint64_t seed, uint64_t unit,
                         const s2r_task_config* task, const s2r_randomization* sim, s2r_sim_real_eval* pooled,
                         s2r_sim_real_eval* one, stage_cost* cost);
@@ -195,27 +224,31 @@ static int nominal_sim(const s2r_options* opt, const sizes* z, s2r_policy* polic
                        stage_cost* cost);
 static int load_policy(s2r_policy* p, const char* path);
 static int finetune_row(const s2r_options* opt, const sizes* z, const char* start, const unit_data* u, int n,
-                        uint64_t seed, s2r_sim_real_eval* out, s2r_eval_result* nominal, int kept_count[3],
+                        int way, uint64_t seed, s2r_sim_real_eval* out, s2r_eval_result* nominal, table* t,
                         stage_cost* cost);
 
 /* Every row but real-only for one training seed and its unit, into t (one
    seed's table: merge pools them). */
 static int run_chain(const s2r_options* opt, const sizes* z, uint64_t seed, const unit_data* u, table* t) {
-    s2r_randomization none = s2r_randomization_none(), dr;
+    s2r_randomization none = s2r_randomization_none(), dr, dr_camera;
     s2r_task_config raw = s2r_task_config_default(opt->task);
-    char pure_ckpt[512], dr_ckpt[512], id_ckpt[512];
+    char pure_ckpt[512], dr_ckpt[512], camera_ckpt[512], id_ckpt[512];
     s2r_sim_real_eval one;
     s2r_policy p;
-    int i, row, bad = 0;
+    int i, row, way, bad = 0;
     char error[S2R_ERROR_LEN];
     printf("\n== training seed %llu, real unit #%llu ==\n", (unsigned long long)seed, (unsigned long long)u->unit);
     if (s2r_options_ranges(opt, &dr, error) != S2R_OK) return fail("DR ranges", error);   /* --ranges, or the defaults */
-    if (train_row(opt, PURE, &none, z->fresh_steps, seed, NULL, pure_ckpt, sizeof pure_ckpt, &t->cost[PURE]) ||
-        train_row(opt, DR, &dr, z->warm_steps, seed, pure_ckpt, dr_ckpt, sizeof dr_ckpt, &t->cost[DR]) ||
-        train_row(opt, SYSID, &u->ranges, z->warm_steps, seed, dr_ckpt, id_ckpt, sizeof id_ckpt, &t->cost[SYSID]))
+    dr_camera = dr;   /* the same ranges with the camera's calibration in them, and memory to find it with */
+    s2r_randomization_add_calibration(&dr_camera);
+    if (train_row(opt, PURE, &none, z->fresh_steps, seed, NULL, 0, pure_ckpt, sizeof pure_ckpt, &t->cost[PURE]) ||
+        train_row(opt, DR, &dr, z->warm_steps, seed, pure_ckpt, 0, dr_ckpt, sizeof dr_ckpt, &t->cost[DR]) ||
+        train_row(opt, DR_CAMERA, &dr_camera, z->warm_steps, seed, pure_ckpt, MEMORY_FRAMES, camera_ckpt,
+                  sizeof camera_ckpt, &t->cost[DR_CAMERA]) ||
+        train_row(opt, SYSID, &u->ranges, z->warm_steps, seed, dr_ckpt, 0, id_ckpt, sizeof id_ckpt, &t->cost[SYSID]))
         return 1;
     for (row = PURE; row <= SYSID && !bad; row++) {
-        const char* path = row == PURE ? pure_ckpt : row == DR ? dr_ckpt : id_ckpt;
+        const char* path = row == PURE ? pure_ckpt : row == DR ? dr_ckpt : row == DR_CAMERA ? camera_ckpt : id_ckpt;
         s2r_sim_real_eval with_camera, unused;
         if ((bad = load_policy(&p, path)) != 0) break;
         bad = evaluate_row(opt, z, &p, seed, u->unit, row == SYSID ? &u->calibrated : &raw,
@@ -230,18 +263,20 @@ static int run_chain(const s2r_options* opt, const sizes* z, uint64_t seed, cons
         if (!bad) s2r_sim_real_eval_print(row_name[row], &one);
         if (!bad && row != SYSID) printf("  %-28s with the camera calibrated: real %5.1f %%\n", "", 100 * with_camera.real.success_rate);
     }
-    for (i = 0; i < CURVE && !bad; i++) {   /* the demo curve holds the 100 and 1000 rows */
-        if (curve_demos[i] > u->recorded) continue;
-        row = curve_demos[i] == 100 ? DEMOS_100 : curve_demos[i] == 1000 ? DEMOS_1000 : -1;
-        if ((bad = finetune_row(opt, z, id_ckpt, u, curve_demos[i], seed, &one, row < 0 ? NULL : &t->nominal[row],
-                                t->kept, &t->cost[row < 0 ? CURVE_POINTS : row])) != 0)
-            break;
-        s2r_eval_merge(&t->curve[i], &one.real);
-        if (row < 0) continue;
-        s2r_eval_merge(&t->calibrated[row], &one.real);
-        s2r_sim_real_eval_pool(&t->row[row], &one);
-        s2r_sim_real_eval_print(row_name[row], &one);
-    }
+    for (i = 0; i < CURVE && !bad; i++)   /* the demo curve, both ways; the on-target way holds the 100 and 1000 rows */
+        for (way = ON_TARGET; way < WAYS && !bad; way++) {
+            if (curve_demos[i] > u->recorded || (curve_demos[i] == 0 && way != ON_TARGET)) continue;
+            row = way != ON_TARGET ? -1 : curve_demos[i] == 100 ? DEMOS_100 : curve_demos[i] == 1000 ? DEMOS_1000 : -1;
+            if ((bad = finetune_row(opt, z, id_ckpt, u, curve_demos[i], way, seed, &one,
+                                    row < 0 ? NULL : &t->nominal[row], t, &t->cost[row < 0 ? CURVE_POINTS : row])) != 0)
+                break;
+            s2r_eval_merge(&t->curve[way][i], &one.real);
+            if (curve_demos[i] == 0) s2r_eval_merge(&t->curve[ALL_DEMOS][i], &one.real);   /* no demos: one point */
+            if (row < 0) continue;
+            s2r_eval_merge(&t->calibrated[row], &one.real);
+            s2r_sim_real_eval_pool(&t->row[row], &one);
+            s2r_sim_real_eval_print(row_name[row], &one);
+        }
     return bad;
 }
 
@@ -266,19 +301,23 @@ static void report(unit_data* u, const char* format, ...) {
     va_end(ap);
 }
 
-static int new_ppo(s2r_ppo* ppo, const s2r_options* opt, long long steps, uint64_t seed, const char* warm);
+static int new_ppo(s2r_ppo* ppo, const s2r_options* opt, long long steps, uint64_t seed, const char* warm,
+                   int history);
 
-/* Train a PPO policy on `randomization` and save it as <recipe>_seed<N>. */
+/* Train a PPO policy on `randomization` and save it as <recipe>_seed<N>:
+   from scratch, or continuing the checkpoint `warm`, seeing `history`
+   past frames (0: none). */
 static int train_row(const s2r_options* opt, int row, const s2r_randomization* randomization, long long steps,
-                     uint64_t seed, const char* warm, char* ckpt, size_t cap, stage_cost* cost) {
+                     uint64_t seed, const char* warm, int history, char* ckpt, size_t cap, stage_cost* cost) {
     s2r_training t = s2r_training_default(opt->robot, opt->task);
     s2r_ppo ppo;
     char name[96], csv[512], png[512], state[512], error[S2R_ERROR_LEN];
     s2r_result res;
     double start = s2r_seconds();
     int bad;
-    if (new_ppo(&ppo, opt, steps, seed, warm)) return 1;
+    if (new_ppo(&ppo, opt, steps, seed, warm, history)) return 1;
     t.randomization = *randomization;
+    t.history = history;
     t.label = row_name[row];
     t.progress = opt->quick ? 0 : 1;
     snprintf(name, sizeof name, "%s_%s_seed%llu_training.csv", prefix(opt), row_file[row], (unsigned long long)seed);
@@ -298,15 +337,24 @@ static int train_row(const s2r_options* opt, int row, const s2r_randomization* r
     return bad;
 }
 
-/* A fresh PPO for the arm; optionally warm-started from a checkpoint. */
-static int new_ppo(s2r_ppo* ppo, const s2r_options* opt, long long steps, uint64_t seed, const char* warm) {
+/* A fresh PPO for the arm, seeing `history` past frames; optionally
+   warm-started from a checkpoint (one without memory, given it with
+   s2r_policy_add_history when history > 0). */
+static int new_ppo(s2r_ppo* ppo, const s2r_options* opt, long long steps, uint64_t seed, const char* warm,
+                   int history) {
     s2r_ppo_config pc = s2r_task_ppo_config(opt->task, steps, seed, opt->threads);
-    int obs_dim, act_dim;
+    s2r_policy start;
+    int obs_dim, act_dim, bad;
     s2r_task_dims(opt->task, opt->robot, &obs_dim, &act_dim);
     if (warm) pc.learning_rate = 3e-4f;   /* continuing a trained policy: gentler steps */
-    if (s2r_ppo_init(ppo, &pc, obs_dim, act_dim) != S2R_OK) return fail("ppo", ppo->error);
-    if (warm && s2r_policy_load(&ppo->policy, NULL, warm) != S2R_OK) return fail(warm, ppo->policy.error);
-    return 0;
+    if (s2r_ppo_init(ppo, &pc, s2r_history_obs_dim(obs_dim, act_dim, history), act_dim) != S2R_OK)
+        return fail("ppo", ppo->error);
+    if (warm && !history && s2r_policy_load(&ppo->policy, NULL, warm) != S2R_OK) return fail(warm, ppo->policy.error);
+    if (!warm || !history) return 0;
+    if (load_policy(&start, warm)) return 1;
+    bad = s2r_policy_add_history(&ppo->policy, &start) != S2R_OK ? fail(warm, ppo->policy.error) : 0;
+    s2r_policy_free(&start);
+    return bad;
 }
 
 /* Evaluate a policy in the simulator (`sim`: the unit's identified model,
@@ -421,52 +469,58 @@ static int record_demos(const s2r_options* opt, const sizes* z, unit_data* u, st
     return 0;
 }
 
-static s2r_dataset first_demos(const s2r_dataset* all, int demos, int recorded);
-
-/* Fine-tune the sysID policy on the first n demos, checked by a canary on
-   the unit (its own episodes, stream 2000 + seed) that keeps a fine-tune
-   only if it beats the sysID policy there (kept_count[S2R_KEPT_*] counts
-   which), and evaluate what was kept. */
+/* Fine-tune the sysID policy on the first n demos - only those that ended
+   on target, or all of them (`way`) - checked by a canary on the unit
+   (its own episodes, stream 2000 + seed) that keeps a fine-tune only if
+   it beats the sysID policy there (t->kept counts which), and evaluate
+   what was kept.  When none of the n ended on target there is nothing to
+   clone: the point is the sysID policy, and t->kept[3] counts it. */
 static int finetune_row(const s2r_options* opt, const sizes* z, const char* start, const unit_data* u, int n,
-                        uint64_t seed, s2r_sim_real_eval* out, s2r_eval_result* nominal, int kept_count[3],
+                        int way, uint64_t seed, s2r_sim_real_eval* out, s2r_eval_result* nominal, table* t,
                         stage_cost* cost) {
     double begun = s2r_seconds();
     s2r_policy p;
     s2r_real_robot real;
-    s2r_dataset some = first_demos(&u->demos, n, u->recorded);
+    s2r_dataset some;
     s2r_sim_real_eval none;
     char error[S2R_ERROR_LEN];
     static const char* const kept_name[3] = {"the fine-tune following the operator",
                                               "the fine-tune keeping its own actions", "the policy as it was"};
     double canary[3];
-    int bad = 0, kept;
+    int bad = 0, kept, cloned = 0, point;
     memset(&none, 0, sizeof none);
-    if (load_policy(&p, start)) return 1;
-    if (n > 0 && s2r_real_robot_init_scene(&real, opt->robot, s2r_task_scene(opt->task), u->unit) != S2R_OK)
+    for (point = 0; curve_demos[point] != n; point++) continue;
+    if (s2r_dataset_init(&some, u->demos.obs_dim, u->demos.act_dim) != S2R_OK) return fail("demos", some.error);
+    if (n > 0 && s2r_dataset_append_episodes(&some, &u->demos, 0, n, way == ON_TARGET, &cloned) != S2R_OK)
+        bad = fail("demos", some.error);
+    t->cloned[way][point] += cloned;
+    if (!bad) bad = load_policy(&p, start);
+    if (bad) {
+        s2r_dataset_free(&some);
+        return 1;
+    }
+    if (n > 0 && cloned == 0) {
+        printf("  none of the first %d demos ended on target: nothing to fine-tune on, the sysID policy stays\n", n);
+        t->kept[3]++;
+    } else if (n > 0 && s2r_real_robot_init_scene(&real, opt->robot, s2r_task_scene(opt->task), u->unit) != S2R_OK)
         bad = fail("real robot", real.error);
     else if (n > 0) {
         bad = s2r_finetune_on_unit(&p, &some, z->finetune_epochs, seed, &real.backend, &u->calibrated, z->canary,
                                    2000 + seed, canary, &kept, error) != S2R_OK ? fail("fine-tune", error) : 0;
         s2r_real_robot_free(&real);
-        if (!bad) printf("  fine-tuned on %4d demos; canary %3.0f %% following the operator, %3.0f %% keeping its own "
-                         "actions too, %3.0f %% as it was: kept %s\n", n, 100 * canary[S2R_KEPT_FOLLOWING],
+        if (!bad) printf("  fine-tuned on %4d of %4d demos (%s); canary %3.0f %% following the operator, %3.0f %% "
+                         "keeping its own actions too, %3.0f %% as it was: kept %s\n", cloned, n,
+                         way == ON_TARGET ? "those on target" : "all", 100 * canary[S2R_KEPT_FOLLOWING],
                          100 * canary[S2R_KEPT_OWN_ACTIONS], 100 * canary[S2R_KEPT_UNCHANGED], kept_name[kept]);
-        if (!bad) kept_count[kept]++;
+        if (!bad) t->kept[kept]++;
         charge(cost, begun, 3LL * z->canary * (opt->task == S2R_TASK_PUSH ? u->calibrated.push.episode_steps
                                                                            : u->calibrated.reach.episode_steps));
     }
+    s2r_dataset_free(&some);
     if (!bad) bad = evaluate_row(opt, z, &p, seed, u->unit, &u->calibrated, &u->identified, &none, out, cost);
     if (!bad && nominal) bad = nominal_sim(opt, z, &p, seed, nominal, cost);
     s2r_policy_free(&p);
     return bad;
-}
-
-/* The first `demos` of the `recorded` demonstrations in the set (every
-   demonstration contributes the same number of pairs). */
-static s2r_dataset first_demos(const s2r_dataset* all, int demos, int recorded) {
-    s2r_dataset d = *all;
-    d.count = (int)((long long)all->count / recorded * demos);
-    return d;
 }
 
 /* Behaviour cloning from scratch on every demo. */
@@ -530,26 +584,41 @@ static int write_markdown(const s2r_options* opt, const sizes* z, const table* t
         fprintf(md, "| %s | %s | %s | %s | %s |\n", name, has_sim ? cell(a, sizeof a, &e->sim) : "n/a",
                 cell(b, sizeof b, &e->real), has_sim ? g : "n/a", cell(c, sizeof c, &t->calibrated[r]));
     }
-    fprintf(md, "\nSim: the simulator each recipe trusts - the nominal model for the first two rows, the unit's "
+    fprintf(md, "\nSim: the simulator each recipe trusts - the nominal model for the first three rows, the unit's "
                 "identified model for the system-ID rows; in the nominal model those score");
     for (r = SYSID; r < REAL_ONLY; r++)
         fprintf(md, "%s %s %%", r == SYSID ? "" : r == REAL_ONLY - 1 ? " and" : ",", cell(a, sizeof a, &t->nominal[r]));
     fprintf(md, ".\n");
+    fprintf(md, "\nThe camera-aware DR row continues the pure-sim policy as the DR row does, on the same ranges with "
+                "the camera's calibration error added (target_offset +-%.0f mm per axis) and %d frames of memory.  "
+                "The demo rows clone only the demonstrations that ended on target", 1000 * S2R_CALIBRATION_ACCURACY,
+            MEMORY_FRAMES);
+    for (r = 0; r < CURVE; r++)
+        if ((curve_demos[r] == 100 || curve_demos[r] == 1000) && t->curve[ALL_DEMOS][r].episodes)
+            fprintf(md, "%s %d of %d", curve_demos[r] == 100 ? ":" : " and", t->cloned[ON_TARGET][r],
+                    t->cloned[ALL_DEMOS][r]);
+    fprintf(md, "; cloning every one of them instead:");
+    for (r = 0; r < CURVE; r++)
+        if ((curve_demos[r] == 100 || curve_demos[r] == 1000) && t->curve[ALL_DEMOS][r].episodes)
+            fprintf(md, "%s %s %%", curve_demos[r] == 100 ? "" : " and", cell(a, sizeof a, &t->curve[ALL_DEMOS][r]));
+    fprintf(md, " (the demo curve, both ways: demo_curve.csv).\n");
     fprintf(md, "\n%s; %d training seed(s), seed s paired with real unit #%llu + s; %d episodes per row per seed "
                 "(pooled, Wilson 95 %% intervals; the gap's is Newcombe's); %d demonstrations recorded over the "
                 "units; each fine-tuning ran 3 x %d canary episodes on its unit (its two fine-tunes and the sysID "
                 "policy) and kept the sysID policy %d, the fine-tune following the operator %d and the one keeping "
-                "its own actions %d times (of %d, the demo curve's included); %.0f s wall, peak memory %.0f MiB.\n",
-            s2r_robot_kind_name(opt->robot), opt->seeds, (unsigned long long)opt->real_seed, z->episodes, t->pooled_demos,
-            z->canary, t->kept[S2R_KEPT_UNCHANGED], t->kept[S2R_KEPT_FOLLOWING], t->kept[S2R_KEPT_OWN_ACTIONS],
-            t->kept[0] + t->kept[1] + t->kept[2], seconds, peak);
+                "its own actions %d times (of %d, the demo curve's included)", s2r_robot_kind_name(opt->robot),
+            opt->seeds, (unsigned long long)opt->real_seed, z->episodes, t->pooled_demos, z->canary,
+            t->kept[S2R_KEPT_UNCHANGED], t->kept[S2R_KEPT_FOLLOWING], t->kept[S2R_KEPT_OWN_ACTIONS],
+            t->kept[0] + t->kept[1] + t->kept[2]);
+    if (t->kept[3]) fprintf(md, "; %d set(s) had no demonstration on target and fine-tuned nothing", t->kept[3]);
+    fprintf(md, "; %.0f s wall, peak memory %.0f MiB.\n", seconds, peak);
     return end_file(&file);
 }
 
 static int write_csvs(const s2r_options* opt, const table* t, double seconds, double peak) {
     s2r_file file;
     FILE* csv = begin_file(&file, opt, "table.csv");
-    int r;
+    int r, w;
     if (!csv) return 1;
     fprintf(csv, "recipe,sim_episodes,sim_success,sim_lo,sim_hi,real_episodes,real_success,real_lo,real_hi,gap,"
                  "gap_lo,gap_hi,calibrated_success,calibrated_lo,calibrated_hi,sim_model,nominal_sim_success,"
@@ -566,11 +635,14 @@ static int write_csvs(const s2r_options* opt, const table* t, double seconds, do
                 t->nominal[r].success_rate, t->nominal[r].success_lo, t->nominal[r].success_hi, sizes_name(opt));
     }
     if (end_file(&file) || !(csv = begin_file(&file, opt, "demo_curve.csv"))) return 1;
-    fprintf(csv, "demos,real_episodes,real_success,real_lo,real_hi,sizes\n");
-    for (r = 0; r < CURVE; r++)
-        if (t->curve[r].episodes > 0)
-            fprintf(csv, "%d,%d,%.4f,%.4f,%.4f,%s\n", curve_demos[r], t->curve[r].episodes, t->curve[r].success_rate,
-                    t->curve[r].success_lo, t->curve[r].success_hi, sizes_name(opt));
+    fprintf(csv, "demos,cloned,demos_cloned,real_episodes,real_success,real_lo,real_hi,sizes\n");
+    for (w = 0; w < WAYS; w++)
+        for (r = 0; r < CURVE; r++) {
+            const s2r_eval_result* e = &t->curve[w][r];
+            if (e->episodes > 0)
+                fprintf(csv, "%d,%s,%d,%d,%.4f,%.4f,%.4f,%s\n", curve_demos[r], way_name[w], t->cloned[w][r], e->episodes,
+                        e->success_rate, e->success_lo, e->success_hi, sizes_name(opt));
+        }
     if (end_file(&file) || !(csv = begin_file(&file, opt, "timing.csv"))) return 1;
     fprintf(csv, "robot,task,stage,wall_s,env_steps\n");
     for (r = 0; r < STAGES; r++)
@@ -583,12 +655,14 @@ static int write_csvs(const s2r_options* opt, const table* t, double seconds, do
 }
 
 static int plot_table(const s2r_options* opt, const table* t) {
-    static const char* short_name[ROWS] = {"pure sim", "+ DR", "+ sysID", "+ 100 demos", "+ 1000 demos", "real only"};
+    static const char* short_name[ROWS] = {"pure sim", "+ DR", "+ DR cam, mem", "+ sysID", "+ 100 demos",
+                                           "+ 1000 demos", "real only"};
+    static const char* curve_label[WAYS] = {"cloning those on target", "cloning all"};
     double v[3][ROWS], lo[3][ROWS], hi[3][ROWS], x[CURVE], y[CURVE], ylo[CURVE], yhi[CURVE];
     s2r_figure fig;
     s2r_plot_style style = s2r_plot_style_default();
     char path[512], title[128];
-    int r, k, n = 0;
+    int r, k, w, n;
     for (r = 0; r < ROWS; r++) {
         const s2r_eval_result* e[3] = {&t->row[r].sim, &t->row[r].real, &t->calibrated[r]};
         for (k = 0; k < 3; k++) {
@@ -598,11 +672,6 @@ static int plot_table(const s2r_options* opt, const table* t) {
             hi[k][r] = empty ? NAN : e[k]->success_hi;
         }
     }
-    for (r = 0; r < CURVE; r++)
-        if (t->curve[r].episodes > 0) {
-            x[n] = curve_demos[r]; y[n] = t->curve[r].success_rate; ylo[n] = t->curve[r].success_lo; yhi[n] = t->curve[r].success_hi;
-            n++;
-        }
     if (s2r_figure_init(&fig, 1400, 500, 1, 2) != S2R_OK) return fail("figure", fig.error);
     snprintf(title, sizeof title, "The recipe on the %s (%d seed(s), real units from #%llu)", s2r_robot_kind_name(opt->robot),
              opt->seeds, (unsigned long long)opt->real_seed);
@@ -619,13 +688,21 @@ static int plot_table(const s2r_options* opt, const table* t) {
     s2r_panel_labels(&fig, 1, "real success against demos (from the sysID policy)", "demonstrations",
                      "real success rate");
     s2r_panel_yrange(&fig, 1, 0, 1);
-    style = s2r_plot_style_default();
-    style.marker = S2R_MARKER_CIRCLE;
-    style.label = "real success";
-    if (n > 0) {
-        s2r_plot_line(&fig, 1, x, y, n, &style);
-        style.label = NULL;
-        s2r_plot_band(&fig, 1, x, ylo, yhi, n, &style);
+    for (w = 0; w < WAYS; w++) {
+        for (r = n = 0; r < CURVE; r++)
+            if (t->curve[w][r].episodes > 0) {
+                const s2r_eval_result* e = &t->curve[w][r];
+                x[n] = curve_demos[r]; y[n] = e->success_rate; ylo[n] = e->success_lo; yhi[n] = e->success_hi;
+                n++;
+            }
+        style = s2r_plot_style_default();
+        style.marker = w == ON_TARGET ? S2R_MARKER_CIRCLE : S2R_MARKER_SQUARE;
+        style.label = curve_label[w];
+        if (n > 0) {
+            s2r_plot_line(&fig, 1, x, y, n, &style);
+            style.label = NULL;
+            s2r_plot_band(&fig, 1, x, ylo, yhi, n, &style);
+        }
     }
     r = s2r_figure_write_png(&fig, output(path, sizeof path, opt, "table.png")) != S2R_OK;
     if (r) fail(path, fig.error);
@@ -730,7 +807,7 @@ static void list_jobs(const s2r_options* opt) {
 
 /* --- records ------------------------------------------------------------ */
 
-static const char* const part_name[5] = {"sim", "real", "calibrated", "nominal", "curve"};
+static const char* const part_name[6] = {"sim", "real", "calibrated", "nominal", "curve", "curve_all"};
 
 /* The eval line of a non-empty result. */
 static void write_eval(FILE* f, int part, int index, const s2r_eval_result* e) {
@@ -761,8 +838,10 @@ static int write_record(const run* r, job j, const job_record* rec) {
         write_eval(f, 2, k, &t->calibrated[k]);
         write_eval(f, 3, k, &t->nominal[k]);
     }
-    for (k = 0; k < CURVE; k++) write_eval(f, 4, k, &t->curve[k]);
-    fprintf(f, "kept,%d,%d,%d\n", t->kept[0], t->kept[1], t->kept[2]);
+    for (k = 0; k < CURVE; k++) write_eval(f, 4, k, &t->curve[ON_TARGET][k]);
+    for (k = 0; k < CURVE; k++) write_eval(f, 5, k, &t->curve[ALL_DEMOS][k]);
+    for (k = 0; k < CURVE; k++) fprintf(f, "cloned,%d,%d,%d\n", k, t->cloned[ON_TARGET][k], t->cloned[ALL_DEMOS][k]);
+    fprintf(f, "kept,%d,%d,%d,%d\n", t->kept[0], t->kept[1], t->kept[2], t->kept[3]);
     for (k = 0; k < STAGES; k++)
         if (t->cost[k].wall_s > 0 || t->cost[k].env_steps > 0)
             fprintf(f, "cost,%s,%.17g,%lld\n", stage_file[k], t->cost[k].wall_s, t->cost[k].env_steps);
@@ -774,7 +853,7 @@ static int write_record(const run* r, job j, const job_record* rec) {
 static int read_record_line(const char* line, job j, const run* r, job_record* rec, int* ended, char* why, size_t cap) {
     char word[32], kind[32];
     unsigned long long settings, build;
-    int index, k, n = 0;
+    int index, k, w, n = 0;
     s2r_eval_result e;
     stage_cost cost;
     if (sscanf(line, "settings,%llx%n", &settings, &n) == 1 && line[n] == '\n') {
@@ -799,15 +878,22 @@ static int read_record_line(const char* line, job j, const run* r, job_record* r
                &e.diverged, &e.success_rate, &e.success_lo, &e.success_hi, &e.mean_distance, &e.mean_return, &e.steps,
                &n) == 11 && line[n] == '\n') {
         table* t = &rec->t;
-        for (k = 0; k < 5 && strcmp(word, part_name[k]); k++) continue;
-        if (k == 5 || index < 0 || index >= (k == 4 ? CURVE : ROWS) || e.episodes < 1 || e.successes < 0 ||
+        for (k = 0; k < 6 && strcmp(word, part_name[k]); k++) continue;
+        if (k == 6 || index < 0 || index >= (k >= 4 ? CURVE : ROWS) || e.episodes < 1 || e.successes < 0 ||
             e.successes > e.episodes)
             return 1;
         *(k == 0 ? &t->row[index].sim : k == 1 ? &t->row[index].real : k == 2 ? &t->calibrated[index]
-          : k == 3 ? &t->nominal[index] : &t->curve[index]) = e;
+          : k == 3 ? &t->nominal[index] : &t->curve[k - 4][index]) = e;
         return 0;
     }
-    if (sscanf(line, "kept,%d,%d,%d%n", &rec->t.kept[0], &rec->t.kept[1], &rec->t.kept[2], &n) == 3 && line[n] == '\n')
+    if (sscanf(line, "cloned,%d,%d,%d%n", &index, &k, &w, &n) == 3 && line[n] == '\n') {
+        if (index < 0 || index >= CURVE || k < 0 || w < 0) return 1;
+        rec->t.cloned[ON_TARGET][index] = k;
+        rec->t.cloned[ALL_DEMOS][index] = w;
+        return 0;
+    }
+    if (sscanf(line, "kept,%d,%d,%d,%d%n", &rec->t.kept[0], &rec->t.kept[1], &rec->t.kept[2], &rec->t.kept[3], &n) == 4 &&
+        line[n] == '\n')
         return 0;
     if (sscanf(line, "cost,%31[^,],%lf,%lld%n", word, &cost.wall_s, &cost.env_steps, &n) == 3 && line[n] == '\n') {
         for (k = 0; k < STAGES && strcmp(word, stage_file[k]); k++) continue;
@@ -926,9 +1012,9 @@ static int load_unit(const run* r, int s, int demos, unit_data* u) {
     if (!demos) return 0;
     snprintf(name, sizeof name, "demos_unit%llu.bin", (unsigned long long)u->unit);
     if (s2r_dataset_load(&u->demos, output(path, sizeof path, opt, name), error) != S2R_OK) return fail("unit", error);
-    if (u->demos.count % u->recorded != 0) {
+    if (u->demos.episodes != u->recorded) {
         s2r_dataset_free(&u->demos);
-        return fail(path, "its pairs do not split into the demonstrations its record counts");
+        return fail(path, "it does not hold the demonstrations its record counts, episode by episode");
     }
     return 0;
 }
@@ -962,7 +1048,7 @@ static int run_real_only_job(const run* r, int s) {
     unit_data* u = &units[0];
     s2r_task_config mine = s2r_task_config_default(opt->task);
     double start = s2r_seconds();
-    int k, i, bad = 0;
+    int k, bad = 0;
     if (done_already(r, j)) return 0;
     memset(&rec, 0, sizeof rec);
     memset(&pooled, 0, sizeof pooled);
@@ -971,10 +1057,8 @@ static int run_real_only_job(const run* r, int s) {
         if ((bad = load_unit(r, k, 1, u)) != 0) break;
         if (k == s) mine = u->calibrated;
         if (k == 1 && s2r_dataset_init(&pooled, u->demos.obs_dim, u->demos.act_dim) != S2R_OK) bad = fail("demos", pooled.error);
-        for (i = 0; i < u->demos.count && !bad; i++)
-            if (s2r_dataset_append(&pooled, u->demos.obs + (size_t)i * pooled.obs_dim,
-                                   u->demos.act + (size_t)i * pooled.act_dim) != S2R_OK)
-                bad = fail("demos", pooled.error);
+        if (!bad && s2r_dataset_append_episodes(&pooled, &u->demos, 0, u->demos.episodes, 0, NULL) != S2R_OK)
+            bad = fail("demos", pooled.error);
         s2r_dataset_free(&u->demos);
     }
     if (!bad) {
@@ -1033,9 +1117,12 @@ static int merge(const run* r, double single_wall, double single_peak) {
             if (from->calibrated[i].episodes) s2r_eval_merge(&t.calibrated[i], &from->calibrated[i]);
             if (from->nominal[i].episodes) s2r_eval_merge(&t.nominal[i], &from->nominal[i]);
         }
-        for (i = 0; i < CURVE; i++)
-            if (c->curve[i].episodes) s2r_eval_merge(&t.curve[i], &c->curve[i]);
-        for (i = 0; i < 3; i++) t.kept[i] += c->kept[i];
+        for (k = 0; k < WAYS; k++)
+            for (i = 0; i < CURVE; i++) {
+                if (c->curve[k][i].episodes) s2r_eval_merge(&t.curve[k][i], &c->curve[k][i]);
+                t.cloned[k][i] += c->cloned[k][i];
+            }
+        for (i = 0; i < 4; i++) t.kept[i] += c->kept[i];
         t.pooled_demos += unit->recorded;
         for (k = 0; k < 3; k++) {
             const job_record* one = &rec[s][k];
