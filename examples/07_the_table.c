@@ -88,6 +88,7 @@
            DIR/07_demo_curve.csv, DIR/07_seeds.csv (every row per seed:
            the spread behind the pooled rows), DIR/07_jobs.csv (each job's
            wall time), DIR/07_dr_ranges.txt (the DR ranges),
+           DIR/07_dr_camera_ranges.txt (the same with the camera),
            DIR/07_ranges_unit<N>.txt (each unit's re-centred ranges),
            DIR/07_identified_unit<N>.txt (its identified simulator),
            DIR/07_demos_unit<N>.bin (its demonstrations, s2r_dataset_save),
@@ -710,12 +711,16 @@ static int plot_table(const s2r_options* opt, const table* t) {
     return r;
 }
 
-/* The DR ranges every DR row starts from, as a ranges file. */
+/* The DR ranges every DR row starts from, as a ranges file, and the
+   camera-aware row's (the same with the camera's calibration). */
 static int write_dr_ranges(const s2r_options* opt) {
     s2r_randomization dr;
     char path[512], error[S2R_ERROR_LEN];
     if (s2r_options_ranges(opt, &dr, error) != S2R_OK) return fail("DR ranges", error);
     if (s2r_randomization_write(&dr, output(path, sizeof path, opt, "dr_ranges.txt"), error) != S2R_OK)
+        return fail("DR ranges", error);
+    s2r_randomization_add_calibration(&dr);
+    if (s2r_randomization_write(&dr, output(path, sizeof path, opt, "dr_camera_ranges.txt"), error) != S2R_OK)
         return fail("DR ranges", error);
     return 0;
 }

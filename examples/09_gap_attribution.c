@@ -9,7 +9,7 @@
    is a teaching and research tool, and no step of the recipe calls it.
    No lab can do this with hardware.
 
-   It takes the pure-sim, DR and sysID policies example 07 trained - run
+   It takes the pure-sim, DR, camera-aware DR and sysID policies example 07 trained - run
    07 first with the same --task, --robot, --seed, --real-seed, --seeds and
    --out - and measures each on the unit 07 paired it with (training seed
    s on unit --real-seed + s, the same evaluation episodes), deployed as
@@ -34,9 +34,10 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { PURE, DR, SYSID, RECIPES };
-static const char* const recipe_file[RECIPES] = {"pure_sim", "dr", "dr_sysid"};
-static const char* const recipe_name[RECIPES] = {"pure sim", "sim + DR", "sim + DR + sysID"};
+enum { PURE, DR, DR_CAMERA, SYSID, RECIPES };
+static const char* const recipe_file[RECIPES] = {"pure_sim", "dr", "dr_camera_memory", "dr_sysid"};
+static const char* const recipe_name[RECIPES] = {"pure sim", "sim + DR", "sim + DR incl. camera, memory",
+                                                 "sim + DR + sysID"};
 
 static int fail(const char* what, const char* error) {
     fprintf(stderr, "%s: %s\n", what, error);
@@ -54,7 +55,8 @@ static int check_policies(const s2r_options* opt) {
         for (r = 0; r < RECIPES; r++) {
             uint64_t seed = opt->seed + (uint64_t)s, unit = opt->real_seed + (uint64_t)s;
             snprintf(name, sizeof name, "ranges_unit%llu.txt", (unsigned long long)unit);
-            s2r_task_path(ranges, sizeof ranges, opt, "07", r == DR ? "dr_ranges.txt" : name);
+            s2r_task_path(ranges, sizeof ranges, opt, "07", r == DR ? "dr_ranges.txt" : r == DR_CAMERA ? "dr_camera_ranges.txt"
+                                                          : name);
             snprintf(name, sizeof name, "%s_seed%llu.ckpt", recipe_file[r], (unsigned long long)seed);
             if (s2r_upstream_policy(&p, s2r_task_path(path, sizeof path, opt, "07", name), opt, 0, r == PURE ? NULL : ranges,
                                     error) != S2R_OK) {
