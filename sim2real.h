@@ -9482,8 +9482,8 @@ static s2r_result s2r__task_actuate(const s2r_backend* b, const double* q_cmd, d
     res = s2r_backend_advance(b, period);
     if (res != S2R_OK && res != S2R_ERR_DIVERGED) return s2r__fail(error, res, "advance: %s", b->error);
     *diverged = res == S2R_ERR_DIVERGED;
-    s2r_backend_read_sensors(b, sensors);
-    return S2R_OK;
+    res = s2r_backend_read_sensors(b, sensors);   /* a robot that stopped answering says so here, not a step later */
+    return res == S2R_OK ? S2R_OK : s2r__fail(error, res, "sensors: %s", b->error);
 }
 
 S2RDEF s2r_result s2r_reach_step(s2r_reach* reach, const float* action, float* obs,
