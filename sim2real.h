@@ -1006,6 +1006,12 @@ S2RDEF s2r_randomization s2r_randomization_push(void);
    answers its pushes.  An r that already randomizes target_offset keeps
    its own entry. */
 #define S2R_CALIBRATION_ACCURACY 0.02   /* m, per axis */
+/* Frames of memory to go with it (s2r_training.history; s2r_policy_add_history
+   gives a trained policy memory): the push family's
+   camera delay reaches 120 ms, three control steps of 40 ms, so with four
+   past frames a policy sees a push and the first camera frame that shows
+   the object's answer to it - where an offset shows. */
+#define S2R_CALIBRATION_MEMORY 4
 S2RDEF void s2r_randomization_add_calibration(s2r_randomization* r);
 /* Validate every enabled entry and every joint range (a joint-wise
    parameter whose shared entry is on, a joint 1..S2R_MAX_JOINTS named

@@ -15,7 +15,8 @@
                            steps as pure sim, DR learns push too slowly
                            to meet the 85 % sim bar; see the README)
      sim + DR incl. camera calibration, with memory
-                           the pure-sim policy given 4 frames of memory
+                           the pure-sim policy given S2R_CALIBRATION_MEMORY (4)
+                           frames of memory
                            (s2r_policy_add_history: it starts acting
                            exactly as before) and trained on, warm, on the
                            DR ranges with the camera's calibration error
@@ -120,11 +121,6 @@ static const int curve_demos[CURVE] = {0, 10, 30, 100, 300, 1000};
    target (the rows' way), and cloning every one of them. */
 enum { ON_TARGET, ALL_DEMOS, WAYS };
 static const char* const way_name[WAYS] = {"on_target", "all"};
-/* Frames of memory of the camera-aware DR row: the family's camera delay
-   reaches 120 ms, three control steps of 40 ms, so with four past frames
-   the policy sees a push and the first camera frame that shows the
-   object's answer to it - where the offset shows. */
-#define MEMORY_FRAMES 4
 
 typedef struct sizes {
     long long fresh_steps;    /* pure sim, from scratch                     */
@@ -244,7 +240,7 @@ static int run_chain(const s2r_options* opt, const sizes* z, uint64_t seed, cons
     s2r_randomization_add_calibration(&dr_camera);
     if (train_row(opt, PURE, &none, z->fresh_steps, seed, NULL, 0, pure_ckpt, sizeof pure_ckpt, &t->cost[PURE]) ||
         train_row(opt, DR, &dr, z->warm_steps, seed, pure_ckpt, 0, dr_ckpt, sizeof dr_ckpt, &t->cost[DR]) ||
-        train_row(opt, DR_CAMERA, &dr_camera, z->warm_steps, seed, pure_ckpt, MEMORY_FRAMES, camera_ckpt,
+        train_row(opt, DR_CAMERA, &dr_camera, z->warm_steps, seed, pure_ckpt, S2R_CALIBRATION_MEMORY, camera_ckpt,
                   sizeof camera_ckpt, &t->cost[DR_CAMERA]) ||
         train_row(opt, SYSID, &u->ranges, z->warm_steps, seed, dr_ckpt, 0, id_ckpt, sizeof id_ckpt, &t->cost[SYSID]))
         return 1;
@@ -593,7 +589,7 @@ static int write_markdown(const s2r_options* opt, const sizes* z, const table* t
     fprintf(md, "\nThe camera-aware DR row continues the pure-sim policy as the DR row does, on the same ranges with "
                 "the camera's calibration error added (target_offset +-%.0f mm per axis) and %d frames of memory.  "
                 "The demo rows clone only the demonstrations that ended on target", 1000 * S2R_CALIBRATION_ACCURACY,
-            MEMORY_FRAMES);
+            S2R_CALIBRATION_MEMORY);
     for (r = 0; r < CURVE; r++)
         if ((curve_demos[r] == 100 || curve_demos[r] == 1000) && t->curve[ALL_DEMOS][r].episodes)
             fprintf(md, "%s %d of %d", curve_demos[r] == 100 ? ":" : " and", t->cloned[ON_TARGET][r],

@@ -58,7 +58,8 @@ static int check_policies(const s2r_options* opt) {
             s2r_task_path(ranges, sizeof ranges, opt, "07", r == DR ? "dr_ranges.txt" : r == DR_CAMERA ? "dr_camera_ranges.txt"
                                                           : name);
             snprintf(name, sizeof name, "%s_seed%llu.ckpt", recipe_file[r], (unsigned long long)seed);
-            if (s2r_upstream_policy(&p, s2r_task_path(path, sizeof path, opt, "07", name), opt, 0, r == PURE ? NULL : ranges,
+            if (s2r_upstream_policy(&p, s2r_task_path(path, sizeof path, opt, "07", name), opt,
+                                    r == DR_CAMERA ? S2R_CALIBRATION_MEMORY : 0, r == PURE ? NULL : ranges,
                                     error) != S2R_OK) {
                 fprintf(stderr, "%s\n(09 measures the policies example 07 trained: run 07 first with the same options)\n",
                         error);
