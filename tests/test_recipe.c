@@ -652,17 +652,17 @@ static s2r_operator_view view_of(double x, double y, double z, double vx, double
 
 /* The takeover rule on scripted situations, each with the reason it
    should or should not fire (the default push and reach rules: success
-   radius 3 / 2 cm, pace 5 / 10 cm/s, set-up 1 / 0.3 s, a moving puck's
-   path within 6 cm of the goal, hand back at half the allowance). */
+   radius 3 / 2 cm, pace 12.5 / 22 cm/s, set-up 2.8 / 0.14 s, a moving
+   puck's path within 6 cm of the goal, hand back at half the allowance). */
 static int test_takeover_rule(void) {
     s2r_takeover_rule push = s2r_takeover_rule_default(S2R_TASK_PUSH), reach = s2r_takeover_rule_default(S2R_TASK_REACH);
     s2r_operator_view v;
     CHECK(push.success_radius == 0.03 && reach.success_radius == 0.02);
-    /* push, the operator watching: a puck at rest 10 cm from the goal is fine with 4 s left (it could still cover
-       0.05 x 3 = 15 cm), lost with 2 s left (5 cm, less than the 7 cm beyond the radius) */
+    /* push, the operator watching: a puck at rest 10 cm from the goal is fine with 4 s left (the operator could still
+       cover 0.125 x 1.2 = 15 cm), lost with 3 s left (2.5 cm, less than the 7 cm beyond the radius) */
     v = view_of(0, 0, 0.025, 0, 0, 0.10, 0, 4.0);
     CHECK(s2r_takeover_decide(&push, &v, 0) == 0);
-    v.time_left = 2.0;
+    v.time_left = 3.0;
     CHECK(s2r_takeover_decide(&push, &v, 0) == 1);
     /* a puck on the goal is never taken over, however little time is left; the height of its centre is no distance */
     v = view_of(0.01, 0, 0.025, 0, 0, 0, 0, 0.2);
@@ -689,14 +689,14 @@ static int test_takeover_rule(void) {
     push.release = 0;   /* release 0: the operator keeps control to the end */
     v = view_of(0, 0, 0, 0.1, 0, 0.10, 0, 4.0);
     CHECK(s2r_takeover_decide(&push, &v, 1) == 1);
-    /* reach, in 3-D: 5 cm off with 1 s left is fine (0.1 x 0.7 = 7 cm), with 0.5 s lost (2 cm < 3 cm); straight
-       above the target counts */
+    /* reach, in 3-D: 5 cm off with 1 s left is fine (0.22 x 0.86 = 19 cm), with 0.2 s lost (1.3 cm < 3 cm);
+       straight above the target counts */
     v = view_of(0.05, 0, 0.3, 0, 0, 0, 0, 1.0);
     v.goal[2] = 0.3;
     CHECK(s2r_takeover_decide(&reach, &v, 0) == 0);
-    v.time_left = 0.5;
+    v.time_left = 0.2;
     CHECK(s2r_takeover_decide(&reach, &v, 0) == 1);
-    v = view_of(0, 0, 0.35, 0, 0, 0, 0, 0.5);
+    v = view_of(0, 0, 0.35, 0, 0, 0, 0, 0.2);
     v.goal[2] = 0.3;
     CHECK(s2r_takeover_decide(&reach, &v, 0) == 1);
     return 0;
