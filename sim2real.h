@@ -111,6 +111,13 @@
                   kept only if a canary on the unit prefers it
                   (s2r_finetune_on_unit); or, with 10k of them, no
                   simulator at all (s2r_clone_demos)
+     interventions the policy drives the unit and the operator takes
+                  over where it is about to fail and hands back
+                  (s2r_takeover_decide: the rule, with its reasons);
+                  only the operator's corrections are recorded, and
+                  rounds fine-tune on all of them so far, each kept
+                  only if a canary prefers it (HG-DAgger:
+                  s2r_hg_dagger_round, s2r_finetune_by_interventions)
      deployment   stages behind sequential gates, a safety monitor
                   (s2r_safety), a fallback and drift monitors
    Every step takes the reach task or the push task (s2r_task_config);
@@ -256,7 +263,8 @@
                            demonstration files
      Evaluation            controllers, success with Wilson intervals, frame
                            history (a policy with memory)
-     Demonstrations        the operator on the real robot, cloning
+     Demonstrations        the operator on the real robot, cloning,
+                           interventions (HG-DAgger)
      Training              simulators as PPO environments, automatic domain
                            randomization, the training CSV, Ctrl-C
      System identification excitation, strikes, trajectory files (CSV logs),
@@ -3193,8 +3201,38 @@ S2RDEF void       s2r_gap_attribution_pool(s2r_gap_attribution* pooled, const s2
    what the operator knew - where the target really is - from observations
    it will have at deployment. */
 
-/* The imperfect human: action noise 0.05, reaction delay 2 steps (80 ms). */
+/* The imperfect human, and what the studies of people say of it:
+     reaction   the default reacts 2 control steps (80 ms) after it sees.
+                People are slower: the mean simple visual reaction time of
+                young adults is about 190 ms (Kosinski's review of the
+                reaction-time literature, after Welford 1980 and Luce 1986),
+                and recognising which of several things happened takes
+                longer (Laming 1968: about 220 ms simple, 384 ms
+                recognition); teleoperators' performance falls off
+                measurably once their loop is 200-300 ms late (Chen et al.
+                2025, mobile-robot teleoperation under 0-500 ms of delay).
+     steadiness the default adds Gaussian noise of standard deviation 0.05
+                (of the action's full scale) to every action.  Human motor
+                noise is signal-dependent: its standard deviation grows in
+                proportion to the command (Harris and Wolpert 1998; Jones,
+                Hamilton and Wolpert 2002 measured it in isometric force), so
+                a person holding still trembles less than one moving fast;
+                the constant 0.05 is the same noise at every command size -
+                more than a person's when the command is small.
+     sight      the true scene (the backend's ground truth), as a person
+                beside the arm sees it: a normal eye resolves about one
+                arcminute (the Snellen standard), 0.3 mm at a metre, far
+                below the tasks' 20-30 mm success radii, so no error of the
+                eye is modelled; an operator watching through the robot's
+                camera would see the camera's calibration offset instead.
+   The defaults stay as they are (every demonstration row of the tables was
+   measured with them); s2r_operator_config_human is the same operator
+   with a reaction time from the studies. */
 S2RDEF s2r_expert_config s2r_operator_config_default(void);
+/* The operator with the studies' reaction time: 5 control steps (200 ms,
+   the 190 ms simple visual reaction time rounded to the 40 ms step); the
+   noise as the default's (the studies give a proportion, not a constant). */
+S2RDEF s2r_expert_config s2r_operator_config_human(void);
 /* Record `episodes` demonstrations on `robot` into `data` (appended; its
    sizes must match the task).  Episode i uses stream i of `seed`.
    successes: NULL or the number of demos that ended in success. */
@@ -3238,6 +3276,195 @@ S2RDEF s2r_result s2r_finetune_on_unit(s2r_policy* policy, const s2r_dataset* de
                                        const s2r_backend* robot, const s2r_task_config* task,
                                        int canary_episodes, uint64_t canary_seed,
                                        double canary_success[3], int* kept, char* error);
+
+/* --- Interventions: the operator takes over where the policy fails ---------
+   Demonstrations show the operator's own episodes; a policy that drifts
+   off them meets states nobody showed it.  Interventions (HG-DAgger, Kelly
+   et al. 2019) teach in the policy's own states: the policy drives the
+   unit, the operator watches, takes over when the episode is about to
+   fail and hands back once it has recovered it, and only the operator's
+   actions are recorded - each with the observation it reacted to - so a
+   fine-tune learns what to do where the policy goes wrong and nothing
+   from where it did well.  Rounds aggregate every correction so far and
+   fine-tune again (s2r_hg_dagger_round).
+
+   The takeover rule judges what the operator sees, a person beside the
+   robot (s2r_operator_view, from the backend's ground truth): the thing
+   to bring to the goal (push: the puck; reach: the flange), where it is
+   heading, and the time left.  With d its distance to the goal
+   (horizontal on push), r the success radius and t the time left, the
+   operator takes over when either
+     behind     d - r > pace (t - setup_time): at the operator's own steady
+                pace, after the time it needs to get going (react, and on
+                push bring the tip behind the puck), the task could only
+                just still be done.  This is the last moment a takeover
+                can save the episode: earlier, it takes away episodes the
+                policy would have finished; later, it saves nothing, and
+                its corrections would teach what cannot work.
+     off course (push) the puck moves (faster than moving_speed) on a
+                straight path that passes the goal farther than max_miss,
+                or away from it.  A puck pushed sideways has failed long
+                before the clock says so, and a person sees it at once.
+   Control returns to the policy (as in HG-DAgger): the operator hands back
+   once the episode is recovered with a margin - ahead of the pace by the
+   factor `release` (d - r < release pace (t - setup_time)) and, on push,
+   the puck moving toward the goal on a path within max_miss / 2 of it, a
+   puck the operator has set going.  The margin keeps control from
+   flapping at the rule's edge, and release 0 keeps the operator at the
+   controls to the end.  Its decisions, like its actions, take effect
+   reaction_steps after what it saw (s2r_collect_unit_interventions).
+
+   The pace and set-up time are the operator's own (s2r_operator_config_
+   default), measured as the time it took to bring the puck or the flange
+   within the success radius against the distance it started at, a line
+   fitted over its episodes on UR5e unit 1 that got there: push 2.8 s +
+   (d - r) / 0.125 m/s (28 of 60 demonstrations; most of the time goes to
+   getting the tip behind the puck; 26 ended on target), reach 0.14 s +
+   (d - r) / 0.22 m/s (all 60).  A takeover on that line leaves the
+   operator about the time it usually needs, no margin; a larger
+   setup_time takes over earlier, with more to spare.  Measured too: the
+   push operator taking over a policy that does nothing, with 5, 4.5, 4,
+   3.5 and 3 s left, brought 13, 12, 13, 6 and 4 of 40 pucks onto the
+   goal (unit 1) - it rarely saves an episode in under 4 s, which is what
+   the rule's 2.8 s plus the distance ask of it. */
+typedef struct s2r_takeover_rule {
+    s2r_task_kind task;        /* which task's view it judges; the task's      */
+    double success_radius;     /* m, r: the task's success radius (push 0.03,
+                                  reach 0.02)                                   */
+    double pace;               /* m/s, the operator's steady progress toward
+                                  the goal.  push 0.125, reach 0.22             */
+    double setup_time;         /* s, the operator's time to get going after it
+                                  takes over.  push 2.8, reach 0.14             */
+    double max_miss;           /* m, push: how far from the goal a moving puck's
+                                  path may pass: twice the success radius, past
+                                  which the puck needs a new approach from
+                                  another side.  0.06                           */
+    double moving_speed;       /* m/s, push: the puck counts as moving above
+                                  this (2 cm/s, plainly visible).  0.02         */
+    double release;            /* 0..1, hand back when ahead of the pace by
+                                  this factor (0: never before the end).  0.5   */
+} s2r_takeover_rule;
+
+/* What the operator sees at one step (m, m/s, world; s). */
+typedef struct s2r_operator_view {
+    double position[3];   /* push: the puck's centre; reach: the flange      */
+    double velocity[3];   /* its velocity                                    */
+    double goal[3];       /* push: the goal; reach: the target               */
+    double time_left;     /* s until the episode ends                        */
+} s2r_operator_view;
+
+/* The rule for the task `kind` (its default success radius), the rest as
+   above. */
+S2RDEF s2r_takeover_rule s2r_takeover_rule_default(s2r_task_kind kind);
+/* 1 when the operator drives at this step, 0 when the policy does.
+   driving: whether the operator was driving (its own decision at the step
+   before): 0 asks whether it takes over, 1 whether it keeps control. */
+S2RDEF int               s2r_takeover_decide(const s2r_takeover_rule* rule, const s2r_operator_view* view,
+                                             int driving);
+
+/* One intervention episode: how it ended and who drove. */
+typedef struct s2r_intervention_episode {
+    int success;          /* ended on target (the policy and the operator)  */
+    int steps;            /* steps it ran                                   */
+    int operator_steps;   /* steps the operator drove: one correction each  */
+    int takeovers;        /* times control passed to the operator           */
+} s2r_intervention_episode;
+
+/* `episodes` intervention episodes of `policy` on real unit `unit` of
+   `robot`'s fleet (its own copies of the unit, `threads` of them, 1 ..
+   S2R_DEMO_THREADS_MAX, each with a copy of the operator `op`): the
+   policy drives and the operator takes over and hands back as `rule` says
+   (see above).  The operator's every action is appended to `corrections`
+   (its sizes: the policy's observation, with its frames of history, and
+   the task's action) with the observation it reacted to, reaction_steps
+   earlier - the pairing of s2r_collect_demos; the policy's steps are not
+   recorded.  Episode i uses stream i of `seed`, so the result is the same
+   for any thread count.  per_episode: NULL or [episodes].  The policy
+   must be safe to call from several threads (a policy is). */
+S2RDEF s2r_result s2r_collect_unit_interventions(const s2r_controller* policy, s2r_robot_kind robot, uint64_t unit,
+                                                 const s2r_task_config* task, const s2r_expert_config* op,
+                                                 const s2r_takeover_rule* rule, int episodes, uint64_t seed,
+                                                 int threads, s2r_dataset* corrections,
+                                                 s2r_intervention_episode* per_episode, char* error);
+
+/* HG-DAgger on a unit, in rounds.  Each round: `episodes_per_round`
+   intervention episodes with the policy as it now is; their corrections
+   join every earlier round's; a fine-tune on all of them (`epochs` passes,
+   s2r_bc_config_finetune) from the policy as it was when the rounds began
+   and anchored there; then, with canary_episodes > 0, a canary on the unit
+   runs the fine-tune and the policy as it now is on the same episodes,
+   and the fine-tune replaces the policy only if it succeeds more often
+   (canary_episodes 0: it always does).  Canary episodes are real robot
+   time and are counted with the rest.  Round r (0-based) runs its
+   interventions on streams of seed + 2r and its canary on seed + 2r + 1;
+   the fine-tune's minibatches use seed + r. */
+typedef struct s2r_hg_dagger_config {
+    s2r_expert_config op;          /* the operator; s2r_operator_config_default() */
+    s2r_takeover_rule rule;        /* s2r_takeover_rule_default(kind)             */
+    int      episodes_per_round;   /* intervention episodes per round; 20         */
+    int      epochs;               /* passes over the corrections per fine-tune;
+                                      20, as the table's demonstration rows     */
+    int      canary_episodes;      /* per policy per round, 0: none; 50 (the
+                                      table's canary)                           */
+    uint64_t seed;                 /* 1                                           */
+    int      threads;              /* copies of the unit collecting; 1            */
+} s2r_hg_dagger_config;
+
+/* What a round reported.  flags: S2R_HG_* - the rule never fired in the
+   round (nothing new to learn from it), or fired at the first step it
+   could in every episode (the operator drove throughout: demonstrations,
+   not interventions), or there is no correction yet, so nothing was
+   fine-tuned. */
+enum { S2R_HG_NEVER_TOOK_OVER = 1, S2R_HG_ALWAYS_TOOK_OVER = 2, S2R_HG_NOTHING_TO_LEARN = 4 };
+typedef struct s2r_hg_dagger_stats {
+    int       round;              /* 1-based                                        */
+    int       episodes;           /* intervention episodes run                      */
+    int       successes;          /* of them, ending on target (with the operator)  */
+    int       taken_over;         /* of them, where the operator took over          */
+    int       operator_steps;     /* steps it drove, each a correction              */
+    int       policy_steps;       /* steps the policy drove                         */
+    int       corrections;        /* every round's so far, this one's included      */
+    int       finetuned;          /* 1: a fine-tune ran                             */
+    int       kept;               /* 1: the fine-tune is the policy now             */
+    double    canary_policy;      /* canary success of the policy as it was, and   */
+    double    canary_finetune;    /* of the fine-tune; -1 when not run              */
+    int       canary_episodes;    /* unit episodes the canary ran (both policies)   */
+    long long real_episodes;      /* unit episodes so far, this round's included    */
+    unsigned  flags;              /* S2R_HG_*                                       */
+} s2r_hg_dagger_stats;
+
+typedef struct s2r_hg_dagger {
+    s2r_hg_dagger_config config;
+    s2r_policy*          policy;       /* the caller's, fine-tuned in place          */
+    s2r_robot_kind       robot;
+    uint64_t             unit;
+    s2r_task_config      task;
+    float*               start;        /* [num_actor_params] the policy as it began  */
+    float*               incumbent;    /* [num_actor_params] scratch: the policy
+                                          while a fine-tune is judged              */
+    s2r_dataset          corrections;  /* every round's                              */
+    int                  rounds;       /* rounds run                                 */
+    long long            real_episodes;/* unit episodes spent                        */
+    char                 error[S2R_ERROR_LEN];
+} s2r_hg_dagger;
+
+S2RDEF s2r_hg_dagger_config s2r_hg_dagger_config_default(s2r_task_kind kind);
+/* For `policy` (kept by pointer: it is fine-tuned in place) on real unit
+   `unit` of `robot`'s fleet and `task` (with its camera calibration, as
+   the policy runs).  A config out of range is S2R_ERR_INVALID_ARGUMENT
+   naming the field. */
+S2RDEF s2r_result s2r_hg_dagger_init(s2r_hg_dagger* hg, const s2r_hg_dagger_config* config, s2r_policy* policy,
+                                     s2r_robot_kind robot, uint64_t unit, const s2r_task_config* task);
+S2RDEF void       s2r_hg_dagger_free(s2r_hg_dagger* hg);
+/* One round (see s2r_hg_dagger_config); out: its report.  On an error the
+   policy stays as it was before the round. */
+S2RDEF s2r_result s2r_hg_dagger_round(s2r_hg_dagger* hg, s2r_hg_dagger_stats* out);
+/* The whole run: `rounds` rounds (a budget of at least one round), stats
+   [rounds] (may be NULL); error: S2R_ERROR_LEN or NULL.  A budget of no
+   round is S2R_ERR_INVALID_ARGUMENT and nothing runs. */
+S2RDEF s2r_result s2r_finetune_by_interventions(s2r_policy* policy, s2r_robot_kind robot, uint64_t unit,
+                                                const s2r_task_config* task, const s2r_hg_dagger_config* config,
+                                                int rounds, s2r_hg_dagger_stats* stats, char* error);
 
 /* ==========================================================================
    Training a policy: simulators as environments, PPO, a training CSV
@@ -13013,12 +13240,31 @@ static s2r_result s2r__evaluate_episode(const s2r_controller* c, const s2r_env* 
     return S2R_OK;
 }
 
+/* Whether controller c was made for `task`: its sizes (with its frames of
+   history) and the arm and task it was trained for; if not, the error in
+   task->error, said by `who`. */
+static s2r_result s2r__controller_fits(const s2r_controller* c, s2r_task* task, const char* who) {
+    int k = c->history;
+    int obs_dim = k >= 0 && k <= S2R_HISTORY_MAX ? s2r_history_obs_dim(task->env.obs_dim, task->env.act_dim, k) : -1;
+    if ((c->obs_dim && c->obs_dim != obs_dim) || (c->act_dim && c->act_dim != task->env.act_dim))
+        return s2r__fail(task->error, S2R_ERR_INVALID_ARGUMENT, "%s: the controller takes %d observations and "
+                         "gives %d actions, the %s task on %s has %d (with %d frames of history) and %d (made for "
+                         "another arm or task?)", who, c->obs_dim, c->act_dim, s2r_task_kind_name(task->kind),
+                         s2r_task_backend(task)->info->name, obs_dim, k, task->env.act_dim);
+    if (c->made_for > 0 && c->made_for != s2r_made_for(s2r_task_backend(task)->info->kind, task->kind))
+        return s2r__fail(task->error, S2R_ERR_INVALID_ARGUMENT, "%s: the policy was trained for the %s %s task, "
+                         "this is the %s %s task", who, s2r_robot_kind_name(s2r_made_for_robot(c->made_for)),
+                         s2r_task_kind_name(s2r_made_for_task(c->made_for)),
+                         s2r_robot_kind_name(s2r_task_backend(task)->info->kind), s2r_task_kind_name(task->kind));
+    return S2R_OK;
+}
+
 S2RDEF s2r_result s2r_evaluate(const s2r_controller* controller, s2r_task* task,
                                int episodes, uint64_t seed, s2r_eval_result* out,
                                double* distance_curve) {
     if (!task)
         return s2r__fail(NULL, S2R_ERR_INVALID_ARGUMENT, "s2r_evaluate: task is NULL");
-    int i, t, steps = task->episode_steps, k, obs_dim;
+    int i, t, steps = task->episode_steps, k;
     double distance = 0, returns = 0;
     s2r_history_env memory;
     s2r_env env = task->env;
@@ -13027,19 +13273,8 @@ S2RDEF s2r_result s2r_evaluate(const s2r_controller* controller, s2r_task* task,
     memset(out, 0, sizeof *out);
     if (!controller || !controller->act) return s2r__fail(task->error, S2R_ERR_INVALID_ARGUMENT, "evaluate: no controller");
     if (episodes < 1) return s2r__fail(task->error, S2R_ERR_INVALID_ARGUMENT, "evaluate: need at least one episode");
+    if ((res = s2r__controller_fits(controller, task, "evaluate")) != S2R_OK) return res;
     k = controller->history;
-    obs_dim = k >= 0 && k <= S2R_HISTORY_MAX ? s2r_history_obs_dim(task->env.obs_dim, task->env.act_dim, k) : -1;
-    if ((controller->obs_dim && controller->obs_dim != obs_dim) ||
-        (controller->act_dim && controller->act_dim != task->env.act_dim))
-        return s2r__fail(task->error, S2R_ERR_INVALID_ARGUMENT, "evaluate: the controller takes %d observations and "
-                         "gives %d actions, the %s task on %s has %d (with %d frames of history) and %d (made for "
-                         "another arm or task?)", controller->obs_dim, controller->act_dim, s2r_task_kind_name(task->kind),
-                         s2r_task_backend(task)->info->name, obs_dim, k, task->env.act_dim);
-    if (controller->made_for > 0 && controller->made_for != s2r_made_for(s2r_task_backend(task)->info->kind, task->kind))
-        return s2r__fail(task->error, S2R_ERR_INVALID_ARGUMENT, "evaluate: the policy was trained for the %s %s task, "
-                         "this is the %s %s task", s2r_robot_kind_name(s2r_made_for_robot(controller->made_for)),
-                         s2r_task_kind_name(s2r_made_for_task(controller->made_for)),
-                         s2r_robot_kind_name(s2r_task_backend(task)->info->kind), s2r_task_kind_name(task->kind));
     if (k > 0) {   /* the policy remembers: this call's own history, so parallel calls do not share one */
         if ((res = s2r_history_env_init(&memory, &task->env, k)) != S2R_OK)
             return s2r__fail(task->error, res, "evaluate: no memory for %d frames of history", k);
@@ -13645,7 +13880,9 @@ S2RDEF void s2r_sim_real_eval_print(const char* label, const s2r_sim_real_eval* 
 /* >> section: Demonstrations
    Flow: the operator drives a real unit and every step is recorded
    (s2r_collect_unit_demos); then cloning on them and fine-tuning against
-   the policy, kept only if a canary on the unit prefers it. */
+   the policy, kept only if a canary on the unit prefers it; then
+   interventions, the policy driving and the operator correcting it
+   (s2r_takeover_decide), in HG-DAgger's rounds (s2r_hg_dagger_round). */
 
 /* --- Demonstrations ----------------------------------------------------------- */
 
@@ -13656,68 +13893,120 @@ S2RDEF s2r_expert_config s2r_operator_config_default(void) {
     return c;
 }
 
-/* One demonstration: the operator acts on what it sees; each action is
-   recorded with the observation the operator was reacting to (the one
-   reaction_steps earlier), so the pair is the operator's decision and not
-   an artefact of its delay.  The first reaction_steps steps, before the
-   operator reacts, are not recorded. */
-static s2r_result s2r__demo_episode(s2r_task* task, s2r_expert* op, s2r_rng* rng, s2r_dataset* data, int* success) {
-    float history[8][S2R_MLP_MAX_WIDTH], action[S2R_MAX_JOINTS];   /* [t mod 8]: observation at step t */
-    int k = op->config.reaction_steps, t = 0;
-    const s2r_env* env = &task->env;
+S2RDEF s2r_expert_config s2r_operator_config_human(void) {
+    s2r_expert_config c = s2r_operator_config_default();
+    c.reaction_steps = 5;   /* 200 ms: the 190 ms simple visual reaction time, in 40 ms steps */
+    return c;
+}
+
+/* What the operator sees at step t (the backend's ground truth, as a
+   person beside the robot): the view the takeover rule judges, and `seen`,
+   what the operator steers by (reach's target; push's object and goal). */
+static s2r_result s2r__operator_sees(const s2r_task* task, int t, s2r_operator_view* view, double seen[6]) {
     s2r_ground_truth gt;
-    double seen[6];   /* the operator's eyes: reach's target; push's object and goal */
+    int push = task->kind == S2R_TASK_PUSH;
+    double period = push ? task->push.config.control_period : task->reach.config.control_period;
+    s2r_result res = s2r_backend_ground_truth(s2r_task_backend(task), &gt);
+    memcpy(seen, push ? gt.object : gt.target, 3 * sizeof(double));
+    memcpy(seen + 3, gt.target, 3 * sizeof(double));
+    memcpy(view->position, push ? gt.object : gt.flange, sizeof view->position);
+    memcpy(view->velocity, push ? gt.object_vel : gt.flange_vel, sizeof view->velocity);
+    memcpy(view->goal, gt.target, sizeof view->goal);
+    view->time_left = (task->episode_steps - t) * period;
+    return res;
+}
+
+/* One episode with the operator at the unit.  Without a policy the
+   operator drives throughout: a demonstration.  With one, the policy
+   drives and the operator watches, taking over and handing back as `rule`
+   says.  The operator acts on what it saw reaction_steps (k) earlier, and
+   so does its decision to drive: at step t it drives if at step t - k it
+   decided to (the policy drives the first k steps).  Each action the
+   operator sends is recorded with the observation it was reacting to (the
+   one k steps earlier), so the pair is the operator's decision and not an
+   artefact of its delay; a demonstration's first k steps, before the
+   operator reacts, are not recorded.  The operator follows the scene at
+   every step (and draws its noise), driving or not.  env is the task's,
+   or it seen through the policy's frame history: the operator reads the
+   task's own observation, its first obs_dim floats. */
+static s2r_result s2r__operator_episode(s2r_task* task, const s2r_env* env, const s2r_controller* policy,
+                                        s2r_expert* op, const s2r_takeover_rule* rule, s2r_rng* rng,
+                                        s2r_dataset* data, s2r_intervention_episode* out) {
+    float history[8][S2R_MLP_MAX_WIDTH], action[S2R_MAX_JOINTS];   /* [t mod 8]: observation at step t */
+    unsigned char decided[8] = {0};   /* [t mod 8]: the operator chose to drive at step t */
+    int k = op->config.reaction_steps, t = 0, drove = 0;
     s2r_step_result r;
-    s2r_result res = env->reset(env->self, rng, history[0]);
-    if (res != S2R_OK) return res;
+    s2r_result res;
+    memset(out, 0, sizeof *out);
+    if ((res = env->reset(env->self, rng, history[0])) != S2R_OK) return res;
     s2r_expert_reset(op);
+    if (policy && policy->reset) policy->reset(policy->self);
     do {
-        s2r_backend_ground_truth(s2r_task_backend(task), &gt);
-        memcpy(seen, task->kind == S2R_TASK_PUSH ? gt.object : gt.target, 3 * sizeof(double));
-        memcpy(seen + 3, gt.target, 3 * sizeof(double));
-        res = s2r_expert_act(op, history[t % 8], seen, action, rng);
+        s2r_operator_view view;
+        double seen[6];
+        int drives;
+        if ((res = s2r__operator_sees(task, t, &view, seen)) != S2R_OK) return res;
+        if (policy) decided[t % 8] = (unsigned char)s2r_takeover_decide(rule, &view, t > 0 && decided[(t - 1) % 8]);
+        drives = !policy || (t >= k && decided[(t - k) % 8]);
+        if ((res = s2r_expert_act(op, history[t % 8], seen, action, rng)) != S2R_OK) return res;
+        if (!drives) res = policy->act(policy->self, history[t % 8], action);
+        else if (t >= k) res = s2r_dataset_append(data, history[(t - k) % 8], action);
         if (res != S2R_OK) return res;
-        if (t >= k && (res = s2r_dataset_append(data, history[(t - k) % 8], action)) != S2R_OK) return res;
+        out->operator_steps += drives;
+        out->takeovers += drives && !drove;
+        drove = drives;
         if ((res = env->step(env->self, action, history[(t + 1) % 8], &r)) != S2R_OK) return res;
         t++;
     } while (!r.done);
-    *success = r.success;
-    return s2r_dataset_end_episode(data, r.success);
+    out->success = r.success;
+    out->steps = t;
+    return s2r_dataset_end_episode(data, r.success);   /* its pairs, or corrections, as one episode */
 }
 
-/* Episodes first .. first + episodes - 1 (stream i of seed for episode i). */
+/* Episodes first .. first + episodes - 1 (stream i of seed for episode i)
+   of the operator on `robot`: demonstrations (policy NULL) or
+   interventions.  per_episode: NULL or [episodes], the part's own. */
 static s2r_result s2r__collect_demos(const s2r_backend* robot, const s2r_task_config* config,
-                                     const s2r_expert_config* op, int first, int episodes, uint64_t seed,
-                                     s2r_dataset* data, int* successes, char* error) {
+                                     const s2r_expert_config* op, const s2r_controller* policy,
+                                     const s2r_takeover_rule* rule, int first, int episodes, uint64_t seed,
+                                     s2r_dataset* data, int* successes, s2r_intervention_episode* per_episode,
+                                     char* error) {
     s2r_task task;
     s2r_expert expert;
+    s2r_history_env memory;
+    s2r_env env;
     s2r_result res;
-    int i, ok = 0;
+    int i, ok = 0, k = policy ? policy->history : 0;
     if (episodes < 0) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "demos: negative episode count");
-    if ((res = s2r_task_init(&task, config, robot)) != S2R_OK) {
+    memset(&expert, 0, sizeof expert);
+    memset(&memory, 0, sizeof memory);
+    if ((res = s2r_task_init(&task, config, robot)) != S2R_OK ||
+        (policy && (res = s2r__controller_fits(policy, &task, "interventions")) != S2R_OK)) {
         s2r__fail(error, res, "%s", task.error);
         s2r_task_free(&task);
         return res;
     }
-    if (data->obs_dim != task.env.obs_dim || data->act_dim != task.env.act_dim) {
-        s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "demos: dataset is %dx%d, the task needs %dx%d", data->obs_dim,
-                  data->act_dim, task.env.obs_dim, task.env.act_dim);   /* said before the task is freed */
+    if (k > 0 && (res = s2r_history_env_init(&memory, &task.env, k)) != S2R_OK) {   /* the policy remembers */
         s2r_task_free(&task);
-        return S2R_ERR_INVALID_ARGUMENT;
+        return s2r__fail(error, res, "interventions: no memory for %d frames of history", k);
     }
-    if ((res = s2r_expert_init(&expert, op, config, robot->info)) != S2R_OK) {
-        s2r_task_free(&task);
-        return s2r__fail(error, res, "%s", expert.error);
-    }
+    env = k > 0 ? s2r_history_env_get(&memory) : task.env;
+    if (data->obs_dim != env.obs_dim || data->act_dim != env.act_dim)
+        res = s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "demos: dataset is %dx%d, the task needs %dx%d",
+                        data->obs_dim, data->act_dim, env.obs_dim, env.act_dim);
+    else if ((res = s2r_expert_init(&expert, op, config, robot->info)) != S2R_OK)
+        s2r__fail(error, res, "%s", expert.error);
     for (i = first; i < first + episodes && res == S2R_OK; i++) {
         s2r_rng rng = s2r_rng_make(seed, (uint64_t)i);
-        int success = 0;
-        res = s2r__demo_episode(&task, &expert, &rng, data, &success);
-        ok += success;
+        s2r_intervention_episode one;
+        if ((res = s2r__operator_episode(&task, &env, policy, &expert, rule, &rng, data, &one)) != S2R_OK)
+            s2r__fail(error, res, "demos: %s%s", task.error, expert.error);
+        ok += one.success;
+        if (per_episode) per_episode[i - first] = one;
     }
-    if (res != S2R_OK) s2r__fail(error, res, "demos: %s%s", task.error, expert.error);
     if (successes) *successes = ok;
     s2r_expert_free(&expert);
+    if (k > 0) s2r_history_env_free(&memory);
     s2r_task_free(&task);
     return res;
 }
@@ -13727,30 +14016,35 @@ S2RDEF s2r_result s2r_collect_demos(const s2r_backend* robot, const s2r_task_con
                                     s2r_dataset* data, int* successes, char* error) {
     if (!op || !data)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "s2r_collect_demos: op or data is NULL");
-    return s2r__collect_demos(robot, task, op, 0, episodes, seed, data, successes, error);
+    return s2r__collect_demos(robot, task, op, NULL, NULL, 0, episodes, seed, data, successes, NULL, error);
 }
 
-/* One worker of s2r_collect_unit_demos: its own copy of the unit. */
+/* One worker of s2r__collect_unit: its own copy of the unit. */
 static s2r_result s2r__collect_unit_part(s2r_robot_kind robot, uint64_t unit, const s2r_task_config* task,
-                                         const s2r_expert_config* op, int first, int episodes, uint64_t seed,
-                                         s2r_dataset* part, int* successes, char* error) {
+                                         const s2r_expert_config* op, const s2r_controller* policy,
+                                         const s2r_takeover_rule* rule, int first, int episodes, uint64_t seed,
+                                         s2r_dataset* part, int* successes, s2r_intervention_episode* per_episode,
+                                         char* error) {
     s2r_real_robot real;
     s2r_result res = s2r_real_robot_init_scene(&real, robot, s2r_task_scene(task->kind), unit);
     if (res != S2R_OK) return s2r__fail(error, res, "%s", real.error);
-    res = s2r__collect_demos(&real.backend, task, op, first, episodes, seed, part, successes, error);
+    res = s2r__collect_demos(&real.backend, task, op, policy, rule, first, episodes, seed, part, successes,
+                             per_episode, error);
     s2r_real_robot_free(&real);
     return res;
 }
 
-S2RDEF s2r_result s2r_collect_unit_demos(s2r_robot_kind robot, uint64_t unit, const s2r_task_config* task,
-                                         const s2r_expert_config* op, int episodes, uint64_t seed, int threads,
-                                         s2r_dataset* data, int* successes, char* error) {
+/* Demonstrations or interventions on `threads` copies of the unit, the
+   parts joined in episode order. */
+static s2r_result s2r__collect_unit(s2r_robot_kind robot, uint64_t unit, const s2r_task_config* task,
+                                    const s2r_expert_config* op, const s2r_controller* policy,
+                                    const s2r_takeover_rule* rule, int episodes, uint64_t seed, int threads,
+                                    s2r_dataset* data, int* successes, s2r_intervention_episode* per_episode,
+                                    char* error) {
     s2r_dataset parts[S2R_DEMO_THREADS_MAX];
     s2r_result status[S2R_DEMO_THREADS_MAX];
     char errors[S2R_DEMO_THREADS_MAX][S2R_ERROR_LEN];
     int ok[S2R_DEMO_THREADS_MAX] = {0}, t;
-    if (!task || !op || !data)
-        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "s2r_collect_unit_demos: task, op or data is NULL");
     if (threads < 1 || threads > S2R_DEMO_THREADS_MAX)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "demos: 1..%d threads, not %d", S2R_DEMO_THREADS_MAX, threads);
     for (t = 0; t < threads; t++) {
@@ -13763,7 +14057,8 @@ S2RDEF s2r_result s2r_collect_unit_demos(s2r_robot_kind robot, uint64_t unit, co
     for (t = 0; t < threads; t++) {
         int first = episodes * t / threads, count = episodes * (t + 1) / threads - first;
         if (status[t] == S2R_OK)
-            status[t] = s2r__collect_unit_part(robot, unit, task, op, first, count, seed, &parts[t], &ok[t], errors[t]);
+            status[t] = s2r__collect_unit_part(robot, unit, task, op, policy, rule, first, count, seed, &parts[t],
+                                               &ok[t], per_episode ? per_episode + first : NULL, errors[t]);
     }
     if (successes) *successes = 0;
     for (t = 0; t < threads; t++) {   /* in episode order, whatever the thread count */
@@ -13774,6 +14069,14 @@ S2RDEF s2r_result s2r_collect_unit_demos(s2r_robot_kind robot, uint64_t unit, co
     for (t = 0; t < threads; t++)
         if (status[t] != S2R_OK) return s2r__fail(error, status[t], "%s", errors[t][0] ? errors[t] : data->error);
     return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_collect_unit_demos(s2r_robot_kind robot, uint64_t unit, const s2r_task_config* task,
+                                         const s2r_expert_config* op, int episodes, uint64_t seed, int threads,
+                                         s2r_dataset* data, int* successes, char* error) {
+    if (!task || !op || !data)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "s2r_collect_unit_demos: task, op or data is NULL");
+    return s2r__collect_unit(robot, unit, task, op, NULL, NULL, episodes, seed, threads, data, successes, NULL, error);
 }
 
 /* `epochs` passes of behaviour cloning with config `cfg`. */
@@ -13867,6 +14170,232 @@ S2RDEF s2r_result s2r_finetune_on_unit(s2r_policy* policy, const s2r_dataset* de
     if (canary_success) memcpy(canary_success, rate, sizeof rate);
     if (kept) *kept = best;
     S2R_FREE(start);
+    return res;
+}
+
+/* --- Interventions ------------------------------------------------------------
+   Flow: the rule (s2r_takeover_decide) that s2r__operator_episode asks at
+   every step; the collection on copies of the unit (s2r__collect_unit,
+   above, shared with demonstrations); then HG-DAgger's rounds: collect,
+   aggregate, fine-tune, canary (s2r_hg_dagger_round). */
+
+S2RDEF s2r_takeover_rule s2r_takeover_rule_default(s2r_task_kind kind) {
+    s2r_task_config task = s2r_task_config_default(kind);
+    s2r_takeover_rule r;
+    int push = kind == S2R_TASK_PUSH;
+    r.task = kind;
+    r.success_radius = push ? task.push.success_radius : task.reach.success_radius;
+    r.pace = push ? 0.125 : 0.22;          /* the operator's own, measured: see s2r_takeover_rule */
+    r.setup_time = push ? 2.8 : 0.14;
+    r.max_miss = 0.06;
+    r.moving_speed = 0.02;
+    r.release = 0.5;
+    return r;
+}
+
+S2RDEF int s2r_takeover_decide(const s2r_takeover_rule* rule, const s2r_operator_view* view, int driving) {
+    double d = 0, speed = 0, ahead = 0, miss, allowance;
+    int i, push, off_course = 0, set_going = 1;
+    S2R_ASSERT(rule && view);
+    push = rule->task == S2R_TASK_PUSH;
+    for (i = 0; i < (push ? 2 : 3); i++) {   /* push: on the table's plane */
+        double to_goal = view->goal[i] - view->position[i];
+        d += to_goal * to_goal;
+        speed += view->velocity[i] * view->velocity[i];
+        ahead += view->velocity[i] * to_goal;
+    }
+    d = sqrt(d);
+    speed = sqrt(speed);
+    allowance = rule->pace * (view->time_left - rule->setup_time);   /* m the operator could still cover */
+    if (push) {   /* where the moving puck's straight path passes the goal */
+        int moving = speed > rule->moving_speed;
+        ahead = moving ? ahead / speed : 0;   /* m, the goal's distance along the path */
+        miss = ahead > 0 ? sqrt(fmax(0, d * d - ahead * ahead)) : d;
+        off_course = moving && (ahead <= 0 || miss > rule->max_miss);
+        set_going = moving && ahead > 0 && miss < 0.5 * rule->max_miss;
+    }
+    if (!driving) return d > rule->success_radius && (d - rule->success_radius > allowance || off_course);
+    return !(rule->release > 0 && d - rule->success_radius < rule->release * allowance && set_going);
+}
+
+/* A rule every field of which is in range; else the field named in error. */
+static s2r_result s2r__takeover_rule_check(const s2r_takeover_rule* r, char* error) {
+    if (r->task != S2R_TASK_REACH && r->task != S2R_TASK_PUSH)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "takeover rule: task %d is neither reach nor push", (int)r->task);
+    if (!(r->success_radius > 0 && r->success_radius < 1e3) || !(r->pace > 0 && r->pace < 1e3) ||
+        !(r->setup_time >= 0 && r->setup_time < 1e6) || !(r->max_miss > 0 && r->max_miss < 1e3) ||
+        !(r->moving_speed >= 0 && r->moving_speed < 1e3) || !(r->release >= 0 && r->release <= 1))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "takeover rule: need finite success_radius, pace and "
+                         "max_miss > 0, setup_time and moving_speed >= 0, release in [0, 1]");
+    return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_collect_unit_interventions(const s2r_controller* policy, s2r_robot_kind robot, uint64_t unit,
+                                                 const s2r_task_config* task, const s2r_expert_config* op,
+                                                 const s2r_takeover_rule* rule, int episodes, uint64_t seed,
+                                                 int threads, s2r_dataset* corrections,
+                                                 s2r_intervention_episode* per_episode, char* error) {
+    s2r_result res;
+    if (!policy || !policy->act || !task || !op || !rule || !corrections)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "s2r_collect_unit_interventions: policy, task, op, rule or "
+                         "corrections is NULL");
+    if ((res = s2r__takeover_rule_check(rule, error)) != S2R_OK) return res;
+    if (rule->task != task->kind)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "interventions: the takeover rule judges the %s task, "
+                         "the task is %s", s2r_task_kind_name(rule->task), s2r_task_kind_name(task->kind));
+    return s2r__collect_unit(robot, unit, task, op, policy, rule, episodes, seed, threads, corrections, NULL,
+                             per_episode, error);
+}
+
+/* --- HG-DAgger ------------------------------------------------------------------ */
+
+S2RDEF s2r_hg_dagger_config s2r_hg_dagger_config_default(s2r_task_kind kind) {
+    s2r_hg_dagger_config c;
+    c.op = s2r_operator_config_default();
+    c.rule = s2r_takeover_rule_default(kind);
+    c.episodes_per_round = 20;
+    c.epochs = 20;
+    c.canary_episodes = 50;
+    c.seed = 1;
+    c.threads = 1;
+    return c;
+}
+
+S2RDEF s2r_result s2r_hg_dagger_init(s2r_hg_dagger* hg, const s2r_hg_dagger_config* config, s2r_policy* policy,
+                                     s2r_robot_kind robot, uint64_t unit, const s2r_task_config* task) {
+    s2r_result res;
+    size_t n;
+    S2R_ASSERT(hg);
+    memset(hg, 0, sizeof *hg);
+    if (!config || !policy || !task)
+        return s2r__fail(hg->error, S2R_ERR_INVALID_ARGUMENT, "s2r_hg_dagger_init: config, policy or task is NULL");
+    if (config->episodes_per_round < 1 || config->epochs < 1 || config->canary_episodes < 0 || config->threads < 1 ||
+        config->threads > S2R_DEMO_THREADS_MAX)
+        return s2r__fail(hg->error, S2R_ERR_INVALID_ARGUMENT, "HG-DAgger: need episodes_per_round >= 1, epochs >= 1, "
+                         "canary_episodes >= 0 and threads 1..%d (got %d, %d, %d, %d)", S2R_DEMO_THREADS_MAX,
+                         config->episodes_per_round, config->epochs, config->canary_episodes, config->threads);
+    if ((res = s2r__takeover_rule_check(&config->rule, hg->error)) != S2R_OK) return res;
+    if (config->rule.task != task->kind)
+        return s2r__fail(hg->error, S2R_ERR_INVALID_ARGUMENT, "HG-DAgger: the takeover rule judges the %s task, "
+                         "the task is %s", s2r_task_kind_name(config->rule.task), s2r_task_kind_name(task->kind));
+    n = (size_t)policy->num_actor_params;
+    hg->start = (float*)S2R_MALLOC(2 * n * sizeof(float));
+    if (!hg->start) return s2r__fail(hg->error, S2R_ERR_OUT_OF_MEMORY, "out of memory");
+    hg->incumbent = hg->start + n;
+    memcpy(hg->start, policy->params, n * sizeof(float));
+    if ((res = s2r_dataset_init(&hg->corrections, policy->shape.obs_dim, policy->shape.act_dim)) != S2R_OK) {
+        s2r__fail(hg->error, res, "%s", hg->corrections.error);
+        s2r_hg_dagger_free(hg);
+        return res;
+    }
+    hg->config = *config;
+    hg->policy = policy;
+    hg->robot = robot;
+    hg->unit = unit;
+    hg->task = *task;
+    return S2R_OK;
+}
+
+S2RDEF void s2r_hg_dagger_free(s2r_hg_dagger* hg) {
+    if (!hg) return;
+    if (hg->start) S2R_FREE(hg->start);
+    s2r_dataset_free(&hg->corrections);
+    memset(hg, 0, sizeof *hg);
+}
+
+/* The round's fine-tune, from where the rounds began and anchored there,
+   on every correction so far; with a canary, kept only if it beats the
+   policy as it is on the same unit episodes. */
+static s2r_result s2r__hg_dagger_finetune(s2r_hg_dagger* hg, s2r_hg_dagger_stats* out) {
+    const s2r_hg_dagger_config* cfg = &hg->config;
+    s2r_policy* p = hg->policy;
+    size_t n = (size_t)p->num_actor_params;
+    s2r_controller c = s2r_policy_controller(p);
+    s2r_bc_config bc = s2r_bc_config_finetune();
+    s2r_eval_result was, now;
+    uint64_t canary_seed = cfg->seed + 2 * (uint64_t)hg->rounds + 1;
+    int canary = cfg->canary_episodes;
+    s2r_result res = S2R_OK;
+    memset(&was, 0, sizeof was);
+    memset(&now, 0, sizeof now);
+    memcpy(hg->incumbent, p->params, n * sizeof(float));
+    if (canary > 0)   /* the policy as it is, on the canary's episodes */
+        res = s2r__evaluate_job(&c, hg->robot, &hg->task, NULL, canary, canary_seed, hg->unit, 1, &was, hg->error);
+    memcpy(p->params, hg->start, n * sizeof(float));
+    bc.seed = cfg->seed + (uint64_t)hg->rounds;
+    if (res == S2R_OK) res = s2r__clone(p, &hg->corrections, &bc, cfg->epochs, hg->error);
+    out->finetuned = res == S2R_OK;
+    if (res == S2R_OK && canary > 0)
+        res = s2r__evaluate_job(&c, hg->robot, &hg->task, NULL, canary, canary_seed, hg->unit, 1, &now, hg->error);
+    if (res == S2R_OK && canary > 0) {
+        out->canary_policy = was.success_rate;
+        out->canary_finetune = now.success_rate;
+        out->canary_episodes = 2 * canary;
+        hg->real_episodes += 2 * canary;
+    }
+    out->kept = res == S2R_OK && (canary == 0 || now.successes > was.successes);
+    if (!out->kept) memcpy(p->params, hg->incumbent, n * sizeof(float));
+    return res;
+}
+
+S2RDEF s2r_result s2r_hg_dagger_round(s2r_hg_dagger* hg, s2r_hg_dagger_stats* out) {
+    S2R_ASSERT(hg);
+    if (!out) return s2r__fail(hg->error, S2R_ERR_INVALID_ARGUMENT, "s2r_hg_dagger_round: out is NULL");
+    const s2r_hg_dagger_config* cfg = &hg->config;
+    s2r_controller policy = s2r_policy_controller(hg->policy);
+    int i, count = hg->corrections.count, always = 1, k = cfg->op.reaction_steps;
+    s2r_intervention_episode* episodes;
+    s2r_result res;
+    memset(out, 0, sizeof *out);
+    out->round = hg->rounds + 1;
+    out->canary_policy = out->canary_finetune = -1;
+    episodes = (s2r_intervention_episode*)s2r__calloc((size_t)cfg->episodes_per_round, sizeof *episodes);
+    if (!episodes) return s2r__fail(hg->error, S2R_ERR_OUT_OF_MEMORY, "out of memory");
+    res = s2r__collect_unit(hg->robot, hg->unit, &hg->task, &cfg->op, &policy, &cfg->rule, cfg->episodes_per_round,
+                            cfg->seed + 2 * (uint64_t)hg->rounds, cfg->threads, &hg->corrections, &out->successes,
+                            episodes, hg->error);
+    for (i = 0; res == S2R_OK && i < cfg->episodes_per_round; i++) {
+        out->taken_over += episodes[i].takeovers > 0;
+        out->operator_steps += episodes[i].operator_steps;
+        out->policy_steps += episodes[i].steps - episodes[i].operator_steps;
+        always = always && episodes[i].operator_steps == episodes[i].steps - k;
+    }
+    S2R_FREE(episodes);
+    if (res != S2R_OK) {   /* nothing of the round is kept */
+        hg->corrections.count = count;
+        return res;
+    }
+    out->episodes = cfg->episodes_per_round;
+    hg->real_episodes += cfg->episodes_per_round;
+    out->corrections = hg->corrections.count;
+    out->flags = (out->taken_over == 0 ? S2R_HG_NEVER_TOOK_OVER : 0) | (always ? S2R_HG_ALWAYS_TOOK_OVER : 0) |
+                 (out->corrections == 0 ? S2R_HG_NOTHING_TO_LEARN : 0);
+    if (out->corrections > 0) res = s2r__hg_dagger_finetune(hg, out);   /* never a fine-tune on nothing */
+    out->real_episodes = hg->real_episodes;
+    hg->rounds++;
+    return res;
+}
+
+S2RDEF s2r_result s2r_finetune_by_interventions(s2r_policy* policy, s2r_robot_kind robot, uint64_t unit,
+                                                const s2r_task_config* task, const s2r_hg_dagger_config* config,
+                                                int rounds, s2r_hg_dagger_stats* stats, char* error) {
+    s2r_hg_dagger hg;
+    s2r_hg_dagger_stats one;
+    s2r_result res;
+    int r;
+    if (!policy)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "s2r_finetune_by_interventions: policy is NULL");
+    if (rounds < 1)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "interventions: a budget of %d rounds is less than one "
+                         "round; nothing was run", rounds);
+    if ((res = s2r_hg_dagger_init(&hg, config, policy, robot, unit, task)) != S2R_OK) {
+        s2r__fail(error, res, "%s", hg.error);
+        s2r_hg_dagger_free(&hg);
+        return res;
+    }
+    for (r = 0; r < rounds && res == S2R_OK; r++) res = s2r_hg_dagger_round(&hg, stats ? &stats[r] : &one);
+    if (res != S2R_OK) s2r__fail(error, res, "%s", hg.error);
+    s2r_hg_dagger_free(&hg);
     return res;
 }
 

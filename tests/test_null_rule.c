@@ -114,6 +114,12 @@ static struct {
     s2r_monitor_config monitor_config;
     s2r_deploy deploy;
     s2r_deploy_config deploy_config;
+    s2r_takeover_rule takeover_rule;
+    s2r_operator_view operator_view;
+    s2r_intervention_episode intervention_episode;
+    s2r_hg_dagger hg_dagger;
+    s2r_hg_dagger_config hg_dagger_config;
+    s2r_hg_dagger_stats hg_dagger_stats;
     s2r_file file;
     FILE* stream;
     const char* paths[1];
@@ -393,6 +399,12 @@ static const null_case null_cases[] = {
     {"s2r_socket_robot_backend", 1, 0x1, NULL_VALUE},
     {"s2r_socket_robot_close", 1, 0x1, NULL_VOID},
     {"s2r_socket_serve", 0, 0x7, NULL_RESULT},
+    {"s2r_takeover_decide", 1, 0x3, NULL_VALUE},
+    {"s2r_collect_unit_interventions", 0, 0xe39, NULL_RESULT},
+    {"s2r_hg_dagger_init", 1, 0x27, NULL_RESULT},
+    {"s2r_hg_dagger_free", 1, 0x1, NULL_VOID},
+    {"s2r_hg_dagger_round", 1, 0x3, NULL_RESULT},
+    {"s2r_finetune_by_interventions", 0, 0xd9, NULL_RESULT},
     {"s2r_dataset_end_episode", 1, 0x1, NULL_RESULT},
     {"s2r_dataset_append_episodes", 1, 0x23, NULL_RESULT},
     {"s2r_policy_add_history", 1, 0x3, NULL_RESULT},
@@ -671,10 +683,16 @@ static void null_call(int f) {
         if (f == 260) null_result = s2r_socket_serve(A(0, F.backend), A(1, &serve), A(2, F.error));
         break;
     }
-    case 261: null_result = s2r_dataset_end_episode(A(0, &F.dataset), 1); break;
-    case 262: null_result = s2r_dataset_append_episodes(A(0, &F.dataset), A(1, &F.dataset), 0, 0, 1, A(5, F.i)); break;
-    case 263: null_result = s2r_policy_add_history(A(0, &F.policy), A(1, &F.policy)); break;
-    case 264: s2r_randomization_add_calibration(A(0, &F.randomization)); break;
+    case 261: (void)s2r_takeover_decide(A(0, &F.takeover_rule), A(1, &F.operator_view), 0); break;
+    case 262: null_result = s2r_collect_unit_interventions(A(0, &F.controller), S2R_ROBOT_UR5E, 1, A(3, &F.task_config), A(4, &F.expert_config), A(5, &F.takeover_rule), 1, 1, 1, A(9, &F.dataset), A(10, &F.intervention_episode), A(11, F.error)); break;
+    case 263: null_result = s2r_hg_dagger_init(A(0, &F.hg_dagger), A(1, &F.hg_dagger_config), A(2, &F.policy), S2R_ROBOT_UR5E, 1, A(5, &F.task_config)); break;
+    case 264: s2r_hg_dagger_free(A(0, &F.hg_dagger)); break;
+    case 265: null_result = s2r_hg_dagger_round(A(0, &F.hg_dagger), A(1, &F.hg_dagger_stats)); break;
+    case 266: null_result = s2r_finetune_by_interventions(A(0, &F.policy), S2R_ROBOT_UR5E, 1, A(3, &F.task_config), A(4, &F.hg_dagger_config), 1, A(6, &F.hg_dagger_stats), A(7, F.error)); break;
+    case 267: null_result = s2r_dataset_end_episode(A(0, &F.dataset), 1); break;
+    case 268: null_result = s2r_dataset_append_episodes(A(0, &F.dataset), A(1, &F.dataset), 0, 0, 1, A(5, F.i)); break;
+    case 269: null_result = s2r_policy_add_history(A(0, &F.policy), A(1, &F.policy)); break;
+    case 270: s2r_randomization_add_calibration(A(0, &F.randomization)); break;
     }
 }
 
@@ -699,7 +717,9 @@ static const char* const null_documented[] = {
     "s2r_deploy_episode 2", "s2r_deploy_run 2", "s2r_sprt_check 1", "s2r_drift_init 2", "s2r_deploy_init 2",
     "s2r_deploy_init 3", "s2r_deploy_alarm 3", "s2r_deploy_note 1", "s2r_deploy_note 2", "s2r_dataset_save 2",
     "s2r_dataset_load 2", "s2r_training_check_resume 2",
-    "s2r_socket_parse 3", "s2r_socket_serve 2", "s2r_dataset_append_episodes 5",
+    "s2r_socket_parse 3", "s2r_socket_serve 2",
+    "s2r_collect_unit_interventions 10", "s2r_collect_unit_interventions 11", "s2r_finetune_by_interventions 6",
+    "s2r_finetune_by_interventions 7", "s2r_dataset_append_episodes 5",
 };
 
 static int null_is_documented(const char* name, int k) {
@@ -794,6 +814,12 @@ static int null_setup(void) {
     if (s2r_deploy_init(&F.deploy, &F.deploy_config, "policy", NULL_PATH ".log") != S2R_OK) return __LINE__;
     if (!(F.stream = tmpfile())) return __LINE__;
     F.paths[0] = NULL_PATH;
+    F.takeover_rule = s2r_takeover_rule_default(S2R_TASK_REACH);
+    F.hg_dagger_config = s2r_hg_dagger_config_default(S2R_TASK_REACH);
+    F.hg_dagger_config.episodes_per_round = F.hg_dagger_config.epochs = 1;
+    F.hg_dagger_config.canary_episodes = 0;
+    if (s2r_hg_dagger_init(&F.hg_dagger, &F.hg_dagger_config, &F.policy, S2R_ROBOT_UR5E, 1, &F.task_config) != S2R_OK)
+        return __LINE__;
     return 0;
 }
 

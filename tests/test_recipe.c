@@ -645,6 +645,216 @@ static int test_ppo_envs_own_their_lines(void) {
     return 0;
 }
 
+/* --- Interventions ------------------------------------------------------- */
+
+/* An operator's view: the thing at `at`, moving at `v`, the goal at
+   `goal`, `left` seconds to go (m, m/s, s). */
+static s2r_operator_view view_of(double x, double y, double z, double vx, double vy, double gx, double gy,
+                                 double left) {
+    s2r_operator_view v;
+    memset(&v, 0, sizeof v);
+    v.position[0] = x; v.position[1] = y; v.position[2] = z;
+    v.velocity[0] = vx; v.velocity[1] = vy;
+    v.goal[0] = gx; v.goal[1] = gy;
+    v.time_left = left;
+    return v;
+}
+
+/* The takeover rule on scripted situations, each with the reason it
+   should or should not fire (the default push and reach rules: success
+   radius 3 / 2 cm, pace 12.5 / 22 cm/s, set-up 2.8 / 0.14 s, a moving
+   puck's path within 6 cm of the goal, hand back at half the allowance). */
+static int test_takeover_rule(void) {
+    s2r_takeover_rule push = s2r_takeover_rule_default(S2R_TASK_PUSH), reach = s2r_takeover_rule_default(S2R_TASK_REACH);
+    s2r_operator_view v;
+    CHECK(push.success_radius == 0.03 && reach.success_radius == 0.02);
+    /* push, the operator watching: a puck at rest 10 cm from the goal is fine with 4 s left (the operator could still
+       cover 0.125 x 1.2 = 15 cm), lost with 3 s left (2.5 cm, less than the 7 cm beyond the radius) */
+    v = view_of(0, 0, 0.025, 0, 0, 0.10, 0, 4.0);
+    CHECK(s2r_takeover_decide(&push, &v, 0) == 0);
+    v.time_left = 3.0;
+    CHECK(s2r_takeover_decide(&push, &v, 0) == 1);
+    /* a puck on the goal is never taken over, however little time is left; the height of its centre is no distance */
+    v = view_of(0.01, 0, 0.025, 0, 0, 0, 0, 0.2);
+    CHECK(s2r_takeover_decide(&push, &v, 0) == 0);
+    /* moving straight at the goal with time left: fine; the same speed 60 degrees off the line (its path passes the
+       goal 13 cm away) or away from the goal: off course at once, time or not */
+    v = view_of(0, 0, 0, 0.1, 0, 0.15, 0, 4.0);
+    CHECK(s2r_takeover_decide(&push, &v, 0) == 0);
+    v = view_of(0, 0, 0, 0.05, 0.0866, 0.15, 0, 4.0);
+    CHECK(s2r_takeover_decide(&push, &v, 0) == 1);
+    v = view_of(0, 0, 0, -0.05, 0, 0.15, 0, 4.0);
+    CHECK(s2r_takeover_decide(&push, &v, 0) == 1);
+    /* a slow sideways drift (1 cm/s, below moving_speed) is no course yet */
+    v = view_of(0, 0, 0, 0, 0.01, 0.15, 0, 4.0);
+    CHECK(s2r_takeover_decide(&push, &v, 0) == 0);
+    /* the operator driving: it hands back a puck set going at the goal and ahead of half the allowance (7 < 7.5 cm),
+       keeps a puck at rest, and keeps one going well when too little time is left for the margin */
+    v = view_of(0, 0, 0, 0.1, 0, 0.10, 0, 4.0);
+    CHECK(s2r_takeover_decide(&push, &v, 1) == 0);
+    v.velocity[0] = 0;
+    CHECK(s2r_takeover_decide(&push, &v, 1) == 1);
+    v = view_of(0, 0, 0, 0.1, 0, 0.10, 0, 2.0);
+    CHECK(s2r_takeover_decide(&push, &v, 1) == 1);
+    push.release = 0;   /* release 0: the operator keeps control to the end */
+    v = view_of(0, 0, 0, 0.1, 0, 0.10, 0, 4.0);
+    CHECK(s2r_takeover_decide(&push, &v, 1) == 1);
+    /* reach, in 3-D: 5 cm off with 1 s left is fine (0.22 x 0.86 = 19 cm), with 0.2 s lost (1.3 cm < 3 cm);
+       straight above the target counts */
+    v = view_of(0.05, 0, 0.3, 0, 0, 0, 0, 1.0);
+    v.goal[2] = 0.3;
+    CHECK(s2r_takeover_decide(&reach, &v, 0) == 0);
+    v.time_left = 0.2;
+    CHECK(s2r_takeover_decide(&reach, &v, 0) == 1);
+    v = view_of(0, 0, 0.35, 0, 0, 0, 0, 0.2);
+    v.goal[2] = 0.3;
+    CHECK(s2r_takeover_decide(&reach, &v, 0) == 1);
+    return 0;
+}
+
+/* A small push policy for the UR5e (20 observations, 2 actions), its
+   weights drawn from rng: it does not push, so the operator has work. */
+static s2r_result push_policy(s2r_policy* p, s2r_rng* rng) {
+    s2r_policy_shape shape;
+    memset(&shape, 0, sizeof shape);
+    shape.obs_dim = S2R_PUSH_OBS; shape.act_dim = 2; shape.num_hidden = 2; shape.hidden[0] = shape.hidden[1] = 16;
+    return s2r_policy_init(p, &shape, -0.5f, 10.0f, rng);
+}
+
+/* An intervention round on a stand-in unit records a correction for every
+   step the operator drove and for no other; 1 and 2 threads record the
+   same; a rule that never fires records nothing and leaves the episodes as
+   evaluation runs them (the same successes), one that always fires has
+   the operator drive from its first possible step to the end. */
+static int test_interventions_record_operator_steps(void) {
+    s2r_task_config task = s2r_task_config_default(S2R_TASK_PUSH);
+    s2r_expert_config op = s2r_operator_config_default();
+    s2r_takeover_rule rule = s2r_takeover_rule_default(S2R_TASK_PUSH), never = rule, always = rule;
+    s2r_intervention_episode one[4], two[4];
+    s2r_policy p;
+    s2r_controller c;
+    s2r_dataset a, b;
+    s2r_real_robot real;
+    s2r_eval_result alone;
+    s2r_rng rng = s2r_rng_make(6, 0);
+    char error[S2R_ERROR_LEN];
+    int i, steps = 0, taken = 0, successes = 0, k = op.reaction_steps;
+    CHECK(push_policy(&p, &rng) == S2R_OK);
+    c = s2r_policy_controller(&p);
+    CHECK(s2r_dataset_init(&a, S2R_PUSH_OBS, 2) == S2R_OK && s2r_dataset_init(&b, S2R_PUSH_OBS, 2) == S2R_OK);
+    CHECKF(s2r_collect_unit_interventions(&c, S2R_ROBOT_UR5E, 1, &task, &op, &rule, 4, 7, 1, &a, one, error) == S2R_OK,
+           "%s", error);
+    CHECKF(s2r_collect_unit_interventions(&c, S2R_ROBOT_UR5E, 1, &task, &op, &rule, 4, 7, 2, &b, two, error) == S2R_OK,
+           "%s", error);
+    for (i = 0; i < 4; i++) {
+        printf("    episode %d: %d of %d steps by the operator, %d takeovers, %s\n", i, one[i].operator_steps,
+               one[i].steps, one[i].takeovers, one[i].success ? "on target" : "missed");
+        steps += one[i].operator_steps;
+        taken += one[i].takeovers > 0;
+        CHECK(one[i].operator_steps <= one[i].steps - k && (one[i].operator_steps > 0) == (one[i].takeovers > 0));
+    }
+    CHECKF(a.count == steps, "%d corrections for %d operator steps", a.count, steps);
+    CHECK(taken > 0 && steps < 4 * task.push.episode_steps);   /* it took over, and the policy drove too */
+    CHECK(a.count == b.count && memcmp(one, two, sizeof one) == 0);
+    CHECK(memcmp(a.obs, b.obs, (size_t)a.count * S2R_PUSH_OBS * sizeof(float)) == 0);
+    CHECK(memcmp(a.act, b.act, (size_t)a.count * 2 * sizeof(float)) == 0);
+    never.pace = 100;              /* 100 m/s from the first step: always time enough */
+    never.setup_time = 0;
+    never.max_miss = 100;          /* and never off course */
+    a.count = 0;
+    CHECKF(s2r_collect_unit_interventions(&c, S2R_ROBOT_UR5E, 1, &task, &op, &never, 4, 7, 1, &a, one, error) == S2R_OK,
+           "%s", error);
+    for (i = 0; i < 4; i++) successes += one[i].success;
+    CHECK(a.count == 0 && one[0].takeovers + one[1].takeovers + one[2].takeovers + one[3].takeovers == 0);
+    CHECK(s2r_real_robot_init_scene(&real, S2R_ROBOT_UR5E, S2R_SCENE_PUSH, 1) == S2R_OK);
+    CHECK(s2r__evaluate_on(&c, &real.backend, &task, 4, 7, &alone, error) == S2R_OK);
+    CHECKF(alone.successes == successes, "evaluation %d, interventions that never came %d", alone.successes, successes);
+    s2r_real_robot_free(&real);
+    always.pace = 1e-9;            /* no time is ever enough */
+    always.release = 0;
+    CHECKF(s2r_collect_unit_interventions(&c, S2R_ROBOT_UR5E, 1, &task, &op, &always, 4, 7, 1, &a, one, error) == S2R_OK,
+           "%s", error);
+    for (i = 0, steps = 0; i < 4; i++) {
+        CHECK(one[i].takeovers == 1 && one[i].operator_steps == one[i].steps - k);
+        steps += one[i].operator_steps;
+    }
+    CHECK(a.count == steps);
+    rule.release = 2;   /* out of range: an error naming the rule, nothing recorded */
+    CHECK(s2r_collect_unit_interventions(&c, S2R_ROBOT_UR5E, 1, &task, &op, &rule, 4, 7, 1, &a, one, error) ==
+          S2R_ERR_INVALID_ARGUMENT && strstr(error, "takeover rule") && a.count == steps);
+    s2r_dataset_free(&a);
+    s2r_dataset_free(&b);
+    s2r_policy_free(&p);
+    return 0;
+}
+
+/* A short HG-DAgger run on push (3 episodes a round, a canary of 2):
+   every number of its report adds up, the canary's verdict is the one
+   kept, 1 and 2 threads give the same run, and bad budgets and rules are
+   reported without a fine-tune on nothing. */
+static int test_hg_dagger_push(void) {
+    s2r_task_config task = s2r_task_config_default(S2R_TASK_PUSH);
+    s2r_hg_dagger_config cfg = s2r_hg_dagger_config_default(S2R_TASK_PUSH);
+    s2r_hg_dagger_stats s[2], t[2];
+    s2r_policy p, q;
+    s2r_rng rng = s2r_rng_make(8, 0), same = s2r_rng_make(8, 0);
+    char error[S2R_ERROR_LEN];
+    size_t bytes;
+    int r, corrections = 0;
+    CHECK(push_policy(&p, &rng) == S2R_OK && push_policy(&q, &same) == S2R_OK);
+    bytes = sizeof(float) * (size_t)p.num_actor_params;
+    cfg.episodes_per_round = 3;
+    cfg.canary_episodes = 2;
+    cfg.epochs = 2;
+    CHECKF(s2r_finetune_by_interventions(&p, S2R_ROBOT_UR5E, 1, &task, &cfg, 2, s, error) == S2R_OK, "%s", error);
+    for (r = 0; r < 2; r++) {
+        printf("    round %d: %d of %d on target, %d taken over, %d operator and %d policy steps, %d corrections, "
+               "canary %.2f -> %.2f, kept %d, %lld real episodes, flags %u\n", s[r].round, s[r].successes,
+               s[r].episodes, s[r].taken_over, s[r].operator_steps, s[r].policy_steps, s[r].corrections,
+               s[r].canary_policy, s[r].canary_finetune, s[r].kept, s[r].real_episodes, s[r].flags);
+        corrections += s[r].operator_steps;
+        CHECK(s[r].round == r + 1 && s[r].episodes == 3 && s[r].corrections == corrections);
+        CHECK(s[r].operator_steps + s[r].policy_steps <= 3 * task.push.episode_steps);
+        CHECK(s[r].finetuned == (s[r].corrections > 0) && s[r].canary_episodes == (s[r].finetuned ? 4 : 0));
+        CHECK(s[r].real_episodes == (r ? s[r - 1].real_episodes : 0) + 3 + s[r].canary_episodes);
+        CHECK(!s[r].finetuned || (s[r].canary_policy >= 0 && s[r].canary_policy <= 1 && s[r].canary_finetune >= 0 &&
+                                  s[r].canary_finetune <= 1));
+        CHECK(s[r].kept == (s[r].finetuned && s[r].canary_finetune > s[r].canary_policy));
+    }
+    CHECK(corrections > 0);
+    cfg.threads = 2;
+    CHECKF(s2r_finetune_by_interventions(&q, S2R_ROBOT_UR5E, 1, &task, &cfg, 2, t, error) == S2R_OK, "%s", error);
+    CHECK(memcmp(s, t, sizeof s) == 0 && memcmp(p.params, q.params, bytes) == 0);
+    memcpy(q.params, p.params, bytes);
+    /* no round in the budget, no episode in a round, a rule for the other task: errors, the policy as it was */
+    CHECK(s2r_finetune_by_interventions(&p, S2R_ROBOT_UR5E, 1, &task, &cfg, 0, s, error) == S2R_ERR_INVALID_ARGUMENT &&
+          strstr(error, "less than one round"));
+    cfg.episodes_per_round = 0;
+    CHECK(s2r_finetune_by_interventions(&p, S2R_ROBOT_UR5E, 1, &task, &cfg, 1, s, error) == S2R_ERR_INVALID_ARGUMENT);
+    cfg.episodes_per_round = 2;
+    cfg.rule = s2r_takeover_rule_default(S2R_TASK_REACH);
+    CHECK(s2r_finetune_by_interventions(&p, S2R_ROBOT_UR5E, 1, &task, &cfg, 1, s, error) == S2R_ERR_INVALID_ARGUMENT &&
+          strstr(error, "reach"));
+    /* a rule that never fires: the round says so and fine-tunes nothing */
+    cfg.rule = s2r_takeover_rule_default(S2R_TASK_PUSH);
+    cfg.rule.pace = cfg.rule.max_miss = 100;
+    cfg.rule.setup_time = 0;
+    CHECKF(s2r_finetune_by_interventions(&p, S2R_ROBOT_UR5E, 1, &task, &cfg, 1, s, error) == S2R_OK, "%s", error);
+    CHECK(s[0].flags == (S2R_HG_NEVER_TOOK_OVER | S2R_HG_NOTHING_TO_LEARN) && !s[0].finetuned && !s[0].kept);
+    CHECK(s[0].real_episodes == 2 && s[0].canary_policy == -1);
+    /* one that always fires: said too (the operator drove throughout) */
+    cfg.rule.pace = 1e-9;
+    cfg.rule.max_miss = 0.06;
+    cfg.rule.release = 0;
+    cfg.canary_episodes = 0;
+    CHECKF(s2r_finetune_by_interventions(&p, S2R_ROBOT_UR5E, 1, &task, &cfg, 1, s, error) == S2R_OK, "%s", error);
+    CHECK(s[0].flags == S2R_HG_ALWAYS_TOOK_OVER && s[0].finetuned && s[0].kept && s[0].real_episodes == 2);
+    CHECK(memcmp(p.params, q.params, bytes) != 0);   /* no canary: the fine-tune is kept */
+    s2r_policy_free(&p);
+    s2r_policy_free(&q);
+    return 0;
+}
+
 static const test_case recipe_tests[] = {
     {"recipe: training on your own arm's MJCF file", test_train_custom_mjcf},
     {"recipe: a policy with a frame history trains, records it, and evaluates as deployed", test_history_policy},
@@ -656,6 +866,9 @@ static const test_case recipe_tests[] = {
     {"recipe: unit demonstrations are the same for 1 and 2 threads", test_unit_demos_thread_independent},
     {"recipe: a saved policy comes back and acts the same", test_policy_from_checkpoint},
     {"recipe: fine-tuning on a unit keeps the candidate its canary preferred", test_finetune_on_unit},
+    {"recipe: interventions: the takeover rule fires where it should, hands back when recovered", test_takeover_rule},
+    {"recipe: interventions: corrections only for the operator's steps, the same for 1 and 2 threads", test_interventions_record_operator_steps},
+    {"recipe: interventions: a short HG-DAgger run on push adds up; bad budgets and rules are reported", test_hg_dagger_push},
     {"recipe: a robustness sweep moves only the swept parameter", test_robustness_sweep},
     {"recipe: transfer predictions: nominal, DR, identified, and the camera as deployed", test_predict_transfer},
     {"recipe: gap attribution: every effect off is the nominal simulator; deterministic; calibration", test_attribution_baseline},
