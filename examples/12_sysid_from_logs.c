@@ -200,15 +200,14 @@ static int check_joints(const s2r_options* opt) {
     return bad;
 }
 
-/* Each file as read: its rate, its length and what of it the fit uses,
-   and whether it measured velocities. */
+/* Each file as read (and used whole): its rate, its length and whether it
+   measured velocities. */
 static void print_logs(const s2r_trajectory_set* set, const char* role) {
     int i;
     for (i = 0; i < set->count; i++) {
         const s2r_trajectory_source* f = &set->source[i];
-        printf("  %s %s: %.0f Hz, %.2f s", role, f->file, f->rate, f->samples * set->sample_period);
-        if (f->samples > set->n_samples) printf(" (the first %.2f s used: cut to the shortest)", set->n_samples * set->sample_period);
-        printf(", velocities %s\n", f->qd_measured ? "measured (qd_J)" : "from differences of q");
+        printf("  %s %s: %.0f Hz, %.2f s, velocities %s\n", role, f->file, f->rate, f->samples * set->sample_period,
+               f->qd_measured ? "measured (qd_J)" : "from differences of q");
     }
 }
 
@@ -286,7 +285,7 @@ int main(int argc, char** argv) {
     }
     if (s2r_sysid_init(&id, &cfg, &model) != S2R_OK) bad = 1;
     if (bad) fprintf(stderr, "%s\n", id.error);
-    else printf("Fitting %d log(s) of %.1f s at 50 Hz, velocity weight %g s^2%s; %s\n", train.count,
+    else printf("Fitting %d log(s), up to %.1f s, at 50 Hz, velocity weight %g s^2%s; %s\n", train.count,
                 train.n_samples * PERIOD, cfg.weight_qd, measured ? "" : " (not every log measured qd)",
                 opt.n_logs > 1 ? "the last log held out" : "one log only: the verdict judges the fitted data (flattering)");
 
@@ -316,8 +315,9 @@ int main(int argc, char** argv) {
     /* 4. The fit, seen: the held-out log against the identified model. */
     if (!bad) {
         const s2r_trajectory_set* seen = opt.n_logs > 1 ? &valid : &train;
-        snprintf(title, sizeof title, "%.120s %s: measured vs identified model - %s, %.1f %% of the motion",
-                 seen->source[0].file, opt.n_logs > 1 ? "(held out)" : "(fitted: flattering)",
+        const char* base = strrchr(seen->source[0].file, '/');
+        snprintf(title, sizeof title, "%.40s, %s: identified model vs measured - %s (%.1f %% of the motion)",
+                 base ? base + 1 : seen->source[0].file, opt.n_logs > 1 ? "held out" : "fitted",
                  s2r_sysid_verdict_name(r.verdict), 100 * r.validation_relative);
         if (s2r_plot_sysid_replay(&id, &r, seen, 0, 1, title, s2r_path(path, sizeof path, opt.out, "12_fit.png"),
                                   error) != S2R_OK) {

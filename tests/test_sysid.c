@@ -970,12 +970,13 @@ static int test_files_bad_input(void) {
 
 /* A one-joint log of `rows` rows `step` s apart, t written x `unit` (1:
    seconds, 1000: milliseconds...), the joint at rest at 0.5 rad, then from
-   `moving_at` s on at 0.5 rad/s (0: moving from the first row). */
-static void sysid_t_robot_log(char* text, size_t cap, int rows, double step, double unit, double moving_at) {
+   `moving_at` s on at 0.5 rad/s (0: moving from the first row), angles
+   written x `angle` (1: radians, 180 / pi: degrees). */
+static void sysid_t_robot_log(char* text, size_t cap, int rows, double step, double unit, double moving_at, double angle) {
     size_t at = (size_t)snprintf(text, cap, "t,command_1,q_1\n");
     int k;
     for (k = 0; k < rows && at < cap; k++) {
-        double t = k * step, q = 0.5 + (t > moving_at ? 0.5 * (t - moving_at) : 0);
+        double t = k * step, q = angle * (0.5 + (t > moving_at ? 0.5 * (t - moving_at) : 0));
         at += (size_t)snprintf(text + at, cap - at, "%.17g,%.17g,%.17g\n", t * unit, q, q);
     }
 }
@@ -983,17 +984,18 @@ static void sysid_t_robot_log(char* text, size_t cap, int rows, double step, dou
 /* The defects of logs from a robot, each with its message naming the file,
    the line and the likely cause, and nothing loaded: times in
    milliseconds or microseconds, a rate below the fit's, a log that starts
-   moving, one too short to identify from (two samples).  A log at rest
-   first reads, and logs of different lengths are cut to the shortest with
-   each one's own length kept for the report. */
+   moving, angles in degrees (seen as motion at the start), one too short
+   to identify from (two samples).  A log at rest
+   first reads, and logs of different lengths are each kept whole. */
 static int test_files_robot_defects(void) {
-    static const struct { int rows; double step, unit, moving_at; const char* says; } bad[] = {
-        {600, 0.002, 1000, 0.2, "log.csv, line 2: t steps by 2 between rows (median): in seconds that is 0.5 Hz; the "
+    static const struct { int rows; double step, unit, moving_at, angle; const char* says; } bad[] = {
+        {600, 0.002, 1000, 0.2, 1, "log.csv, line 2: t steps by 2 between rows (median): in seconds that is 0.5 Hz; the "
                                 "times look like milliseconds (500 Hz) - give t in seconds"},
-        {600, 0.001, 1e6, 0.2, "the times look like microseconds (1000 Hz)"},
-        {30, 0.1, 1, 0.2, "log.csv, line 2: sampled at 10 Hz (a median step of 0.1 s), below the fit's 50 Hz"},
-        {300, 0.01, 1, 0, "log.csv, line 2: the arm is moving at the start (joint 1 at 0.5 rad/s over the first 0.1 s"},
-        {3, 0.02, 1, 1, "log.csv, line 2: covers 0.04 s, 2 samples of 0.02 s: too short to identify from"},
+        {600, 0.001, 1e6, 0.2, 1, "the times look like microseconds (1000 Hz)"},
+        {30, 0.1, 1, 0.2, 1, "log.csv, line 2: sampled at 10 Hz (a median step of 0.1 s), below the fit's 50 Hz"},
+        {300, 0.01, 1, 0, 1, "log.csv, line 2: the arm is moving at the start (joint 1 at 0.5 rad/s over the first 0.1 s"},
+        {300, 0.01, 1, 0, 57.29577951308232, "log.csv, line 2: q_1 starts at 28.6479, more than a turn, and the arm seems to move"},
+        {3, 0.02, 1, 1, 1, "log.csv, line 2: covers 0.04 s, 2 samples of 0.02 s: too short to identify from"},
     };
     static char text[1 << 16], text2[1 << 16];
     const char* paths[2] = {"build/test_sysid_long.csv", "build/test_sysid_short.csv"};
@@ -1002,21 +1004,66 @@ static int test_files_robot_defects(void) {
     FILE* f;
     int i;
     for (i = 0; i < (int)(sizeof bad / sizeof *bad); i++) {
-        sysid_t_robot_log(text, sizeof text, bad[i].rows, bad[i].step, bad[i].unit, bad[i].moving_at);
+        sysid_t_robot_log(text, sizeof text, bad[i].rows, bad[i].step, bad[i].unit, bad[i].moving_at, bad[i].angle);
         CHECKF(s2r_trajectory_set_parse_csv(&set, text, "log.csv", 0.02, e) == S2R_ERR_PARSE && strstr(e, bad[i].says),
                "case %d: %s", i, e);
         CHECK(set.count == 0 && set.q == NULL);
     }
-    sysid_t_robot_log(text, sizeof text, 300, 0.01, 1, 0.2);   /* 3 s at 100 Hz, at rest for 0.2 s */
-    sysid_t_robot_log(text2, sizeof text2, 100, 0.01, 1, 0.2);   /* 1 s */
+    sysid_t_robot_log(text, sizeof text, 300, 0.01, 1, 0.2, 1);   /* 3 s at 100 Hz, at rest for 0.2 s */
+    sysid_t_robot_log(text2, sizeof text2, 100, 0.01, 1, 0.2, 1);   /* 1 s */
     f = fopen(paths[0], "wb");
     CHECK(f && fputs(text, f) >= 0 && fclose(f) == 0);
     f = fopen(paths[1], "wb");
     CHECK(f && fputs(text2, f) >= 0 && fclose(f) == 0);
     CHECKF(s2r_trajectory_set_load_csv(&set, paths, 2, 0.02, e) == S2R_OK, "%s", e);
-    CHECK(set.n_samples == 49 && set.source[0].samples == 149 && set.source[1].samples == 49);
-    CHECK(fabs(set.source[0].rate - 100) < 1e-6);
+    CHECK(set.n_samples == 149 && s2r_trajectory_length(&set, 0) == 149 && s2r_trajectory_length(&set, 1) == 49);
+    CHECK(set.q[149 + 148] == set.q[149 + 60] && fabs(set.source[0].rate - 100) < 1e-6);   /* the short one held */
     s2r_trajectory_set_free(&set);
+    return 0;
+}
+
+/* Logs of different lengths are each used whole: the MSE of a set of a
+   3 s and a 1 s log is the two logs' MSEs weighted by their lengths. */
+static int test_files_of_different_lengths(void) {
+    s2r_sim sim;
+    s2r_sim_config sc = s2r_sim_config_default(S2R_ROBOT_UR5E);
+    s2r_excitation_config ex = s2r_excitation_config_default();
+    s2r_sysid_config cfg = s2r_sysid_config_default();
+    s2r_sysid id;
+    s2r_trajectory_set longer, shorter, both, one;
+    const char* paths[2] = {"build/test_sysid_3s.csv", "build/test_sysid_1s.csv"};
+    double values[S2R_SYSID_MAX_PARAMS], mse[3];
+    char e[S2R_ERROR_LEN];
+    int i;
+    sc.randomization = s2r_randomization_none();
+    sc.randomization.p[S2R_PARAM_KP].enabled = 1;   /* a softer servo than the model: errors to weigh */
+    sc.randomization.p[S2R_PARAM_KP].mode = s2r_param_default_mode(S2R_PARAM_KP);
+    sc.randomization.p[S2R_PARAM_KP].dist = s2r_dist_fixed(0.8);
+    CHECK(s2r_sim_init(&sim, &sc) == S2R_OK);
+    CHECK(s2r_trajectory_set_init(&longer, 6, 150, 1, SYSID_T_PERIOD) == S2R_OK &&
+          s2r_trajectory_collect(&longer, &sim.backend, &ex, 1, 3) == S2R_OK);
+    CHECK(s2r_trajectory_set_init(&shorter, 6, 50, 1, SYSID_T_PERIOD) == S2R_OK &&
+          s2r_trajectory_collect(&shorter, &sim.backend, &ex, 1, 4) == S2R_OK);
+    CHECKF(s2r_trajectory_write_csv(&longer, 0, paths[0], e) == S2R_OK && s2r_trajectory_write_csv(&shorter, 0, paths[1], e) == S2R_OK,
+           "%s", e);
+    CHECKF(s2r_trajectory_set_load_csv(&both, paths, 2, SYSID_T_PERIOD, e) == S2R_OK, "%s", e);
+    CHECK(both.n_samples == 150 && s2r_trajectory_length(&both, 1) == 50);
+    CHECKF(s2r_sysid_init(&id, &cfg, &sc) == S2R_OK, "%s", id.error);
+    for (i = 0; i < cfg.n_params; i++)
+        values[i] = cfg.param[i].param == S2R_PARAM_KP || cfg.param[i].param == S2R_PARAM_KV ? 1 : cfg.param[i].lo;
+    for (i = 0; i < 2; i++) {
+        CHECKF(s2r_trajectory_set_load_csv(&one, paths + i, 1, SYSID_T_PERIOD, e) == S2R_OK, "%s", e);
+        CHECK(s2r_sysid_mse(&id, values, &one, &mse[i]) == S2R_OK && mse[i] > 0);
+        s2r_trajectory_set_free(&one);
+    }
+    CHECK(s2r_sysid_mse(&id, values, &both, &mse[2]) == S2R_OK);
+    CHECKF(fabs(mse[2] - (150 * mse[0] + 50 * mse[1]) / 200) <= 1e-12 * mse[2], "%.17g against %.17g", mse[2],
+           (150 * mse[0] + 50 * mse[1]) / 200);
+    s2r_sysid_free(&id);
+    s2r_trajectory_set_free(&both);
+    s2r_trajectory_set_free(&shorter);
+    s2r_trajectory_set_free(&longer);
+    s2r_sim_free(&sim);
     return 0;
 }
 
@@ -1106,6 +1153,7 @@ static const test_case sysid_tests[] = {
     {"sysid: trajectories written to CSV read back bit for bit and identify exactly as live", test_files_round_trip_and_identify},
     {"sysid: a log at its own rate and start is resampled (held commands, interpolated readings)", test_files_resample},
     {"sysid: bad trajectory files give an error naming file and line, and load nothing", test_files_bad_input},
+    {"sysid: logs of different lengths are each used whole (the MSE weighs them by length)", test_files_of_different_lengths},
     {"sysid: an excitation file reads back bit for bit and plays as collect records it", test_excitation_files},
     {"sysid: a robot's log defects (units of t, rate, moving start, too short) are named, nothing loaded", test_files_robot_defects},
     {"sysid: strikes set the object down, see it there and move it; mixed-up data refused", test_strikes_record_the_object},
