@@ -9,8 +9,11 @@
    each parameter's |estimate - truth| / |truth| (the latency's in ms), and
    the held-out error (rms error / rms motion, positions).  The fits never
    read the oracle, only the scoring does.
-   Optional arguments name=value: units (4), first (unit seed, 1), dir
-   (where the logs are written and removed again, /tmp).
+   Optional arguments name=value: units (2), first (unit seed, 1), dir
+   (where the logs are written and removed again, /tmp), weights (a
+   comma-separated list, 0,0.001,0.01).  The numbers behind
+   S2R_LOG_WEIGHT_QD: units=1 weights=0,0.001,0.01,0.1 and units=2
+   first=2 (about 15 CPU-minutes in all).
    Built and run by make bench; the measurement that chose
    S2R_LOG_WEIGHT_QD (sim2real.h, "Trajectory files"). */
 #define SIM2REAL_IMPLEMENTATION
@@ -22,10 +25,11 @@
 
 #define PERIOD   0.02
 #define SAMPLES  150
-#define N_WEIGHT 3
+#define MAX_WEIGHT 8
 #define MAX_UNIT 32
 
-static const double weights[N_WEIGHT] = {0, 1e-3, 1e-2};
+static double weights[MAX_WEIGHT] = {0, 1e-3, 1e-2};
+static int n_weights = 3;
 
 typedef struct unit_score {
     double error[S2R_SYSID_MAX_PARAMS];   /* relative (latency: s) */
@@ -58,7 +62,7 @@ static int unit_logs(s2r_real_robot* real, const char* dir, uint64_t u, s2r_traj
     return bad;
 }
 
-static void score(uint64_t u, const char* dir, unit_score out[N_WEIGHT]) {
+static void score(uint64_t u, const char* dir, unit_score out[MAX_WEIGHT]) {
     s2r_real_robot real;
     s2r_trajectory_set train, valid;
     s2r_randomization dr = s2r_randomization_default();
@@ -68,7 +72,7 @@ static void score(uint64_t u, const char* dir, unit_score out[N_WEIGHT]) {
     memset(&valid, 0, sizeof valid);
     if (s2r_real_robot_init(&real, S2R_ROBOT_UR5E, u) != S2R_OK) return;
     if (!unit_logs(&real, dir, u, &train, &valid))
-        for (w = 0; w < N_WEIGHT; w++) {
+        for (w = 0; w < n_weights; w++) {
             s2r_sysid_config cfg = s2r_sysid_config_default();
             s2r_sim_config model = s2r_sim_config_default(S2R_ROBOT_UR5E);
             s2r_sysid id;
@@ -95,15 +99,26 @@ static void score(uint64_t u, const char* dir, unit_score out[N_WEIGHT]) {
 }
 
 int main(int argc, char** argv) {
-    static unit_score scores[MAX_UNIT][N_WEIGHT];
+    static unit_score scores[MAX_UNIT][MAX_WEIGHT];
     s2r_sysid_config cfg = s2r_sysid_config_default();
     const char* dir = "/tmp";
-    int units = 4, first = 1, a, u, w, i;
+    int units = 2, first = 1, a, u, w, i;
     for (a = 1; a < argc; a++) {
         if (!strncmp(argv[a], "units=", 6)) units = atoi(argv[a] + 6);
         else if (!strncmp(argv[a], "first=", 6)) first = atoi(argv[a] + 6);
         else if (!strncmp(argv[a], "dir=", 4)) dir = argv[a] + 4;
-        else { fprintf(stderr, "usage: %s [units=N] [first=SEED] [dir=DIR]\n", argv[0]); return 2; }
+        else if (!strncmp(argv[a], "weights=", 8)) {   /* a comma-separated list */
+            char* at = argv[a] + 8;
+            for (n_weights = 0; n_weights < MAX_WEIGHT && *at; n_weights++) {
+                weights[n_weights] = strtod(at, &at);
+                if (*at == ',') at++;
+                else if (*at) break;
+            }
+            if (*at || n_weights == 0) { fprintf(stderr, "weights=W1,W2,... (up to %d numbers)\n", MAX_WEIGHT); return 2; }
+        } else {
+            fprintf(stderr, "usage: %s [units=N] [first=SEED] [dir=DIR] [weights=W1,W2,...]\n", argv[0]);
+            return 2;
+        }
     }
     if (units < 1 || units > MAX_UNIT || first < 0) { fprintf(stderr, "units 1..%d, first >= 0\n", MAX_UNIT); return 2; }
 #ifdef _OPENMP
@@ -115,7 +130,7 @@ int main(int argc, char** argv) {
     printf("%-10s", "weight_qd");
     for (i = 0; i < cfg.n_params; i++) printf(" %14s", s2r_param_name(cfg.param[i].param));
     printf(" %9s\n", "held-out");
-    for (w = 0; w < N_WEIGHT; w++) {
+    for (w = 0; w < n_weights; w++) {
         double e[S2R_SYSID_MAX_PARAMS] = {0}, h = 0;
         int n = 0;
         for (u = 0; u < units; u++)

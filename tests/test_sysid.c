@@ -601,7 +601,7 @@ static int test_bad_data_errors(void) {
     CHECKF(sysid_t_contains(id.error, "outside its bounds"), "%s", id.error);
     set.q[7 * 6 + 2] = NAN;
     CHECK(s2r_sysid_run(&id, &set, NULL, &r) == S2R_ERR_INVALID_ARGUMENT);
-    CHECKF(sysid_t_contains(id.error, "sample 7, joint 2") && sysid_t_contains(id.error, "NaN"), "%s", id.error);
+    CHECKF(sysid_t_contains(id.error, "sample 7, joint 3") && sysid_t_contains(id.error, "NaN"), "%s", id.error);
     s2r_trajectory_set_free(&empty);   /* init does not free: release before reusing */
     CHECK(s2r_trajectory_set_init(&empty, 6, 0, 1, SYSID_T_PERIOD) == S2R_ERR_INVALID_ARGUMENT);
     s2r_trajectory_set_free(&empty);   /* safe on a failed init */
@@ -1134,7 +1134,7 @@ static int test_replay_reproduces_the_log(void) {
     CHECK(s2r_backend_reset(b, NULL, NULL, NULL) == S2R_OK);
     memcpy(wrong, set.command + 40 * 6, sizeof(double) * 6);
     wrong[2] += 0.01;
-    CHECK(s2r_backend_command(b, wrong) == S2R_ERR_STATE && strstr(replay.error, "joint 2"));
+    CHECK(s2r_backend_command(b, wrong) == S2R_ERR_STATE && strstr(replay.error, "joint 3"));
     CHECK(s2r_backend_advance(b, 41 * SYSID_T_PERIOD) == S2R_ERR_STATE && strstr(replay.error, "ends after 40"));
     CHECK(s2r_replay_init(&replay, &set, 1, sim.backend.info, -1) == S2R_OK);
     CHECK(s2r_backend_reset(b, NULL, NULL, NULL) == S2R_OK && s2r_backend_command(b, wrong) == S2R_OK);
