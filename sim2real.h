@@ -3784,20 +3784,26 @@ S2RDEF s2r_result s2r_trajectory_set_check(const s2r_trajectory_set* set, int n_
 #define S2R_LOG_MIN_SAMPLES 10          /* fewest resampled samples per file
                                            (0.2 s at 50 Hz): a shorter log shows
                                            no dynamics to identify             */
-#define S2R_LOG_WEIGHT_QD   0.001       /* s^2, weight_qd for logs with qd_J   */
-/* Why 0.001 s^2 (bench/bench_log_velocity.c: example 12's logs of three
-   UR5e stand-in units, written to CSV and read back, fitted with velocity
+#define S2R_LOG_WEIGHT_QD   0           /* s^2, example 12's weight_qd for logs
+                                           with qd_J (--weight-qd)             */
+/* Why 0 (bench/bench_log_velocity.c: example 12's logs of three UR5e
+   stand-in units, written to CSV and read back, fitted with velocity
    weights 0, 0.001 and 0.01, each estimate against the unit's truth):
-   with 0.001 the armature's error falls from 59 to 19 % (unit 1) and from
-   49 to 39 % (units 2-3, mean), the payload's from 13.6 to 6.4 % and 8.4
-   to 7.7 %, kp and kv stay within 2 %, and the held-out error is unchanged
-   (2.6-2.7 %, 2.3 %); 0.01 helps the armature more (12 %, 25 %) but more
-   than doubles the payload's error on units 2-3 (19.6 %), and 0.1 (unit 1)
-   puts kp and kv 10-11 % off.  (Friction loss and the command latency are
-   off by the same whatever the weight: the units' sigmoid friction and the
-   sensing delay held at the training centre, which the fit folds in.)
-   Logs without qd_J are fitted with weight_qd 0: differences of positions
-   add no information the positions lack. */
+   velocities do bring the values closer - with 0.001 the armature's error
+   falls from 59 to 19 % (unit 1) and from 49 to 39 % (units 2-3, mean),
+   the payload's from 13.6 to 6.4 % and 8.4 to 7.7 %, kp and kv stay within
+   2 %, the held-out error is unchanged; 0.01 more than doubles the
+   payload's error on units 2-3 and 0.1 (unit 1) puts kp and kv 10-11 %
+   off - but the velocity readings' noise raises the loss, and the report's
+   sensitivities, identifiability and recentred ranges are relative to the
+   loss: on example 12's quick fit of one log with --joint kp[4], 0.001
+   calls kp, payload and kp[4] unidentifiable and widens their ranges to
+   the bounds (kp[4] loses its own range), 0.0001 still payload.  So the
+   ranges training uses stay from positions alone; give --weight-qd 0.001
+   for values closer to the truth when the armature matters.  (Friction
+   loss and the command latency are off by the same at every weight: the
+   units' sigmoid friction, and the sensing delay held at the training
+   centre, which the fit folds into the latency.) */
 #define S2R_LOG_REST_WINDOW 0.1         /* s, the start checked to be at rest   */
 #define S2R_LOG_REST_SPEED  0.1         /* rad/s: a joint's least-squares speed
                                            over the first S2R_LOG_REST_WINDOW
@@ -4086,7 +4092,8 @@ typedef struct s2r_sysid_config {
     double weight_q;           /* weight of squared position errors (plain number); 1    */
     double weight_qd;          /* s^2, weight of squared velocity errors; 0 (recorded
                                   through a backend, as the table does; for logs with
-                                  measured qd_J, example 12 uses S2R_LOG_WEIGHT_QD)      */
+                                  measured qd_J, example 12's --weight-qd, default
+                                  S2R_LOG_WEIGHT_QD)                                     */
     double weight_object;      /* rad^2 per m^2, weight of the object's squared position
                                   error (sets with the object; the loss stays in rad^2);
                                   0 (s2r_sysid_config_object: 1, with weight_q 0)        */

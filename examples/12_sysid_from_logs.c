@@ -23,8 +23,9 @@
    the separator: refused naming file, line and likely cause) and
    resampled to 50 Hz; each file's rate, length and whether it measured
    velocities are printed.  Where every fitted log has qd_J columns the
-   velocities enter the loss with weight --weight-qd (s^2, default
-   S2R_LOG_WEIGHT_QD, chosen by bench/bench_log_velocity.c).  The last
+   velocities enter the loss with weight --weight-qd (s^2; default
+   S2R_LOG_WEIGHT_QD, 0, positions alone: the header says why, from
+   bench/bench_log_velocity.c).  The last
    --log is held out for the verdict, the others are fitted; with a
    single --log the verdict is on the fitted data itself, which flatters
    it (said so when it happens).  The sensing delay is held at the centre
