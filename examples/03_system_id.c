@@ -42,7 +42,7 @@
    Uses: s2r_options_ranges, s2r_upstream_policy, s2r_training_check_resume, s2r_real_robot_init, s2r_trajectory_set_init, s2r_trajectory_collect,
          s2r_sysid_config_default, s2r_sysid_init, s2r_sysid_run,
          s2r_identify_object, s2r_sysid_config_object,
-         s2r_sysid_simulate, s2r_sysid_print, s2r_sysid_verdict_relative,
+         s2r_plot_sysid_replay, s2r_sysid_print, s2r_sysid_verdict_relative,
          s2r_sysid_recentre,
          s2r_sysid_fixed, s2r_randomization_write, s2r_figure_*.
    Writes, per arm (ur5e, panda): DIR/03_identified_ARM_unitN.txt (the

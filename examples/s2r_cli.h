@@ -576,8 +576,9 @@ S2RDEF void s2r_training_use_options(s2r_training* t, const s2r_options* opt, co
     t->resume = opt->resume;
 }
 
-S2RDEF void s2r_sysid_progress(void* context, const s2r_sysid_result* r) {
-    printf("    sweep %2d: training loss %.3e rad^2 (%d loss evaluations", r->sweeps, r->loss[r->sweeps], r->evaluations);
+S2RDEF void s2r_sysid_progress(void* context, const s2r_sysid_result* so_far) {
+    printf("    sweep %2d: training loss %.3e rad^2 (%d loss evaluations", so_far->sweeps, so_far->loss[so_far->sweeps],
+           so_far->evaluations);
     if (context) printf(", %.0f s", s2r_seconds() - *(const double*)context);
     printf(")\n");
     fflush(stdout);

@@ -393,6 +393,11 @@ static const null_case null_cases[] = {
     {"s2r_socket_robot_backend", 1, 0x1, NULL_VALUE},
     {"s2r_socket_robot_close", 1, 0x1, NULL_VOID},
     {"s2r_socket_serve", 0, 0x7, NULL_RESULT},
+    {"s2r_trajectory_length", 1, 0x1, NULL_VALUE},
+    {"s2r_trajectory_set_qd_measured", 1, 0x1, NULL_VALUE},
+    {"s2r_excitation_write_csv", 0, 0x9f, NULL_RESULT},
+    {"s2r_excitation_load_csv", 1, 0xb, NULL_RESULT},
+    {"s2r_excitation_parse_csv", 1, 0x17, NULL_RESULT},
 };
 
 static void null_call(int f) {
@@ -667,6 +672,12 @@ static void null_call(int f) {
         if (f == 260) null_result = s2r_socket_serve(A(0, F.backend), A(1, &serve), A(2, F.error));
         break;
     }
+    case 261: (void)s2r_trajectory_length(A(0, &F.trajectory_set), 0); break;
+    case 262: (void)s2r_trajectory_set_qd_measured(A(0, &F.trajectory_set)); break;
+    case 263: null_result = s2r_excitation_write_csv(A(0, NULL_PATH), A(1, &F.excitation_config), A(2, &F.arm_info),
+                                                     A(3, F.d), A(4, F.d), 1, 0.02, A(7, F.error)); break;
+    case 264: null_result = s2r_excitation_load_csv(A(0, &F.trajectory_set), A(1, NULL_PATH), 0.02, A(3, F.error)); break;
+    case 265: null_result = s2r_excitation_parse_csv(A(0, &F.trajectory_set), A(1, "x"), A(2, "kp"), 0.02, A(4, F.error)); break;
     }
 }
 
@@ -691,7 +702,7 @@ static const char* const null_documented[] = {
     "s2r_deploy_episode 2", "s2r_deploy_run 2", "s2r_sprt_check 1", "s2r_drift_init 2", "s2r_deploy_init 2",
     "s2r_deploy_init 3", "s2r_deploy_alarm 3", "s2r_deploy_note 1", "s2r_deploy_note 2", "s2r_dataset_save 2",
     "s2r_dataset_load 2", "s2r_training_check_resume 2",
-    "s2r_socket_parse 3", "s2r_socket_serve 2",
+    "s2r_socket_parse 3", "s2r_socket_serve 2", "s2r_excitation_write_csv 7", "s2r_excitation_load_csv 3",
 };
 
 static int null_is_documented(const char* name, int k) {
