@@ -182,10 +182,12 @@ test: test-deps
 	./$(BUILD)/10_sysid_vs_truth --quick --out $(BUILD)/quick --threads $(THREADS)
 	./$(BUILD)/11_gates --quick --out $(BUILD)/quick
 	./$(BUILD)/12_sysid_from_logs --quick --out $(BUILD)/quick_logs
-	./$(BUILD)/12_sysid_from_logs --quick --log $(BUILD)/quick_logs/12_log_0.csv --log $(BUILD)/quick_logs/12_log_3.csv --joint 'kp[4]' --out $(BUILD)/quick_logs
+	./$(BUILD)/12_sysid_from_logs --quick --log $(BUILD)/quick_logs/12_log_1.csv --log $(BUILD)/quick_logs/12_log_4.csv --joint 'kp[4]' --out $(BUILD)/quick_logs
 	grep -q '^kp\[4\] ' $(BUILD)/quick_logs/12_ranges.txt
 	./$(BUILD)/02_domain_randomization --quick --ranges $(BUILD)/quick_logs/12_ranges.txt --out $(BUILD)/quick_logs
 	./$(BUILD)/12_sysid_from_logs --quick --mjcf examples/arm4.xml --out $(BUILD)/quick_arm4
+	./$(BUILD)/12_sysid_from_logs --quick --mjcf examples/arm4.xml --write-excitation $(BUILD)/quick_arm4_excitation/exc.csv --out $(BUILD)/quick_arm4_excitation
+	grep -q '^t,command_1,command_2,command_3,command_4$$' $(BUILD)/quick_arm4_excitation/exc_4.csv
 	./$(BUILD)/02_domain_randomization --quick --mjcf examples/arm4.xml --ranges $(BUILD)/quick_arm4/12_ranges.txt --out $(BUILD)/quick_arm4
 	./$(BUILD)/13_recipe_depth --quick --out $(BUILD)/quick_push
 	./$(BUILD)/13_recipe_depth --adr --quick --out $(BUILD)/quick_push

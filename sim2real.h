@@ -3937,6 +3937,12 @@ typedef struct s2r_trajectory_source {
     char   file[S2R_PATH_LEN];   /* the name it was read under               */
     int    line;                 /* its first row of numbers: the start pose */
     double t0;                   /* s, that row's time (sample k: t0 + k T)  */
+    double rate;                 /* Hz, the file's own: 1 / its median step  */
+    int    samples;              /* samples of the set's period it covers
+                                    (s2r_trajectory_length; the set's
+                                    n_samples is the longest's)             */
+    int    qd_measured;          /* 1: it has qd_J columns; 0: velocities are
+                                    differences of positions                */
 } s2r_trajectory_source;
 
 typedef struct s2r_trajectory_set {
@@ -4024,35 +4030,82 @@ S2RDEF s2r_result s2r_trajectory_set_check(const s2r_trajectory_set* set, int n_
    a backend.  Lines starting with '#' are comments.  The first other line
    names the columns, in any order, separated by commas:
 
-     t                  s, strictly increasing (any rate, any start)
+     t                  s, strictly increasing (any start; a rate at least
+                        the fit's: 1 / T)
      command_J          rad, the servo target of joint J sent at t (held
-                        until the next row), J = 0 .. n_joints - 1
+                        until the next row), J = 1 .. n_joints
      q_J                rad, joint J measured at t
      qd_J               rad/s, optional: measured velocity
      object_x, object_y m, optional: where the camera saw the object at t
 
-   (tau_J, N m, is accepted and ignored: torques are not fitted.)  Every
-   other line is one row: a number per column, finite.  The log starts with
+   Joints count from 1 everywhere the library speaks to a person: these
+   columns, the ranges files' kp[4], example 12's --joint kp[4] and every
+   message ("joint 1" is the base).  A file numbered from 0 (command_0) is
+   refused with the renaming it needs.  (tau_J, N m, is accepted and
+   ignored: torques are not fitted.)  Every other line is one row: a number
+   per column, finite.  Columns are separated by commas (a header split by
+   ';', tabs or '|' is refused naming the separator).  The log starts with
    the arm at rest at the first row's q (identification replays it from
-   rest there).  Reading resamples it to the simulator's sample period T:
+   rest there).  Before resampling each file is checked as a robot's data:
+   its rate (1 / the median step of t, kept in s2r_trajectory_source.rate)
+   must be at least 1 / T - a step that would be a plausible rate in
+   milliseconds, microseconds or nanoseconds is refused as such - the arm
+   must be at rest at the start (S2R_LOG_REST_SPEED), and it must cover
+   S2R_LOG_MIN_SAMPLES periods; angles outside a joint's range are refused
+   when the set meets the arm, suggesting degrees when they would fit as
+   degrees.  Reading resamples it to the simulator's sample period T:
    command k is the command in force at t0 + k T, reading k the measured
    values at t0 + (k + 1) T, linearly interpolated between rows (exactly a
    row's values when a row falls on that time); without qd columns the
-   velocities are the differences of the resampled positions.  Files of one
-   set are cut to the shortest.  s2r_trajectory_write_csv writes a set's
+   velocities are the differences of the resampled positions
+   (s2r_trajectory_source.qd_measured says which).  Files of one set may
+   differ in length: each is used whole (s2r_trajectory_length; the set's
+   n_samples is the longest's, a shorter one holds its last values after
+   its end).  s2r_trajectory_write_csv writes a set's
    trajectory so that reading it back at the same period gives the same
    numbers bit for bit. */
 #define S2R_LOG_MAX_BYTES (64L << 20)   /* largest trajectory file read       */
 #define S2R_LOG_MAX_LINE  65536         /* longest line, bytes                 */
 #define S2R_LOG_MAX_SAMPLES 1000000     /* resampled samples per file (5.5 h at
                                            50 Hz): bounds the memory a log asks */
+#define S2R_LOG_MIN_SAMPLES 10          /* fewest resampled samples per file
+                                           (0.2 s at 50 Hz): a shorter log shows
+                                           no dynamics to identify             */
+#define S2R_LOG_WEIGHT_QD   0           /* s^2, example 12's weight_qd for logs
+                                           with qd_J (--weight-qd)             */
+/* Why 0 (bench/bench_log_velocity.c: example 12's logs of three UR5e
+   stand-in units, written to CSV and read back, fitted with velocity
+   weights 0, 0.001 and 0.01, each estimate against the unit's truth):
+   velocities do bring the values closer - with 0.001 the armature's error
+   falls from 59 to 19 % (unit 1) and from 49 to 39 % (units 2-3, mean),
+   the payload's from 13.6 to 6.4 % and 8.4 to 7.7 %, kp and kv stay within
+   2 %, the held-out error is unchanged; 0.01 more than doubles the
+   payload's error on units 2-3 and 0.1 (unit 1) puts kp and kv 10-11 %
+   off - but the velocity readings' noise raises the loss, and the report's
+   sensitivities, identifiability and recentred ranges are relative to the
+   loss: on example 12's quick fit of one log with --joint kp[4], 0.001
+   calls kp, payload and kp[4] unidentifiable and widens their ranges to
+   the bounds (kp[4] loses its own range), 0.0001 still payload.  So the
+   ranges training uses stay from positions alone; give --weight-qd 0.001
+   for values closer to the truth when the armature matters.  (Friction
+   loss and the command latency are off by the same at every weight: the
+   units' sigmoid friction, and the sensing delay held at the training
+   centre, which the fit folds into the latency.) */
+#define S2R_LOG_REST_WINDOW 0.1         /* s, the start checked to be at rest   */
+#define S2R_LOG_REST_SPEED  0.1         /* rad/s: a joint's least-squares speed
+                                           over the first S2R_LOG_REST_WINDOW
+                                           above it is "moving at the start".
+                                           The stand-in units' logs start at
+                                           0.04-0.07 (the excitation's ramp and
+                                           sensor noise); 0.2 s into them
+                                           0.10-0.23, 0.4 s in 0.20-0.53      */
 
 /* Trajectory `index` of `set` as CSV at `path` (written whole or not at
    all).  S2R_ERR_INVALID_ARGUMENT for an index the set does not hold;
    S2R_ERR_IO with the reason. */
 S2RDEF s2r_result s2r_trajectory_write_csv(const s2r_trajectory_set* set, int index, const char* path, char* error);
 /* Make `set` (not initialised; free it after) from `count` files, each
-   resampled to sample_period and cut to the shortest.  Errors name the
+   resampled to sample_period and kept whole.  Errors name the
    file and line (S2R_ERR_PARSE: an unknown, missing or repeated column,
    joints that do not match each other, a time that does not increase, a
    NaN, a line too long, a log shorter than two sample periods...;
@@ -4062,6 +4115,51 @@ S2RDEF s2r_result s2r_trajectory_set_load_csv(s2r_trajectory_set* set, const cha
 /* The same for one file's text already in memory (`name` for messages). */
 S2RDEF s2r_result s2r_trajectory_set_parse_csv(s2r_trajectory_set* set, const char* text, const char* name,
                                                double sample_period, char* error);
+
+/* The samples trajectory i holds: its file's own length for a set read
+   from files of different lengths (s2r_trajectory_source.samples), else
+   n_samples.  Past it, to n_samples, the trajectory holds its last command
+   and reading; identification uses each trajectory to its own length. */
+S2RDEF int        s2r_trajectory_length(const s2r_trajectory_set* set, int i);
+/* 1 when the set's velocities were measured: recorded through a backend,
+   or read from files that all have qd_J columns; 0 when any trajectory's
+   are differences of positions (weigh them in a fit with weight_qd 0). */
+S2RDEF int        s2r_trajectory_set_qd_measured(const s2r_trajectory_set* set);
+
+/* --- Excitation files -----------------------------------------------------------
+   The commands to play on a robot that is not driven through a backend:
+   an excitation (s2r_excitation_make) as timed joint targets, one CSV per
+   trajectory, columns t (s) and command_J (rad, J = 1 .. n_joints), a row
+   per sample period, each target held until the next row.  Comment lines
+   above say the rate, the signal and the safety margins it was made with
+   (targets at least limit_margin inside each joint's range, target speed
+   at most max_speed of each joint's limit) and how to play it: move the
+   arm slowly to the first row's targets, let it settle, then send each
+   row's targets at its time (t from 0) and record t, command_J, q_J (and
+   qd_J if the arm measures them) from the first row on - a trajectory
+   file for s2r_trajectory_set_load_csv.  Reading one back at the same
+   period gives the same commands bit for bit, ready for
+   s2r_trajectory_record (q0: the first row). */
+
+/* Write q0 [n_joints] and command [n_samples][n_joints] (rad; command 0
+   should be q0, as s2r_excitation_make makes it) made with `c` for the arm
+   `info` at `period` s (written whole or not at all).
+   S2R_ERR_INVALID_ARGUMENT: a bad config, n_samples < 1, a period that is
+   not > 0, NaN or Inf, or a target outside a joint's range; S2R_ERR_IO. */
+S2RDEF s2r_result s2r_excitation_write_csv(const char* path, const s2r_excitation_config* c, const s2r_arm_info* info,
+                                           const double* q0, const double* command, int n_samples, double period,
+                                           char* error);
+/* Read one excitation file into `set` (not initialised; free it after):
+   one trajectory, its q0 the first row's targets, command k the target
+   in force at t0 + k sample_period (for k up to the last row's time);
+   q and qd are zero (nothing was measured).  Errors name the file and
+   line (S2R_ERR_PARSE: the column errors of trajectory files, a q_J,
+   qd_J or object column - a log, not an excitation -, more than
+   S2R_LOG_MAX_SAMPLES samples; S2R_ERR_IO); the set is then empty. */
+S2RDEF s2r_result s2r_excitation_load_csv(s2r_trajectory_set* set, const char* path, double sample_period, char* error);
+/* The same for a file's text in memory (`name` for messages). */
+S2RDEF s2r_result s2r_excitation_parse_csv(s2r_trajectory_set* set, const char* text, const char* name,
+                                           double sample_period, char* error);
 
 /* --- The replay backend -------------------------------------------------------
    A backend that plays one recorded trajectory back through the backend
@@ -4279,7 +4377,10 @@ typedef struct s2r_sysid_config {
                                   follows valleys of correlated parameters (kp, kv and
                                   payload); 0 = plain cyclic coordinate descent; 2       */
     double weight_q;           /* weight of squared position errors (plain number); 1    */
-    double weight_qd;          /* s^2, weight of squared velocity errors; 0              */
+    double weight_qd;          /* s^2, weight of squared velocity errors; 0 (recorded
+                                  through a backend, as the table does; for logs with
+                                  measured qd_J, example 12's --weight-qd, default
+                                  S2R_LOG_WEIGHT_QD)                                     */
     double weight_object;      /* rad^2 per m^2, weight of the object's squared position
                                   error (sets with the object; the loss stays in rad^2);
                                   0 (s2r_sysid_config_object: 1, with weight_q 0)        */
@@ -7351,8 +7452,16 @@ static size_t s2r__csv_field(const char* line, size_t len, size_t at, size_t* a,
 }
 
 static s2r_result s2r__table_header(s2r__table* t, const char* line, size_t len, s2r__column_fn name_column,
-                                    void* context, const char* file, char* error) {
+                                    void* context, const char* file, int number, char* error) {
+    static const char seps[3] = {';', '\t', '|'};
+    static const char* const sep_names[3] = {"';' (semicolons)", "tabs", "'|'"};
     size_t at = 0, a, b, end;
+    int k;
+    for (k = 0; k < 3 && !memchr(line, ',', len); k++)   /* another separator, as spreadsheets in some locales write */
+        if (memchr(line, seps[k], len))
+            return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: the column names are separated by %s; the columns must "
+                             "be separated by commas (and numbers written with a decimal point): save the file as CSV "
+                             "with ',' as the separator", file, number, sep_names[k]);
     for (;;) {
         end = s2r__csv_field(line, len, at, &a, &b);
         if (name_column(context, line + a, b - a, t->columns, file, error)) return S2R_ERR_PARSE;
@@ -7423,7 +7532,8 @@ static s2r_result s2r__table_parse(s2r__table* t, const char* text, const char* 
             if (len > 0 && text[0] != '#') {
                 if (header && !t->first_line) t->first_line = number;
                 if (header) res = s2r__table_row(t, text, len, number, file, error);
-                else if ((res = s2r__table_header(t, text, len, name_column, context, file, error)) == S2R_OK && after_header)
+                else if ((res = s2r__table_header(t, text, len, name_column, context, file, number, error)) == S2R_OK &&
+                         after_header)
                     res = after_header(context, t, file, error);
                 header = 1;
             }
@@ -15299,7 +15409,7 @@ S2RDEF s2r_result s2r_trajectory_set_check(const s2r_trajectory_set* set, int n_
             const char* what = x >= 0 && isnan(arrays[a][s2r__traj_at(set, i, 0) + (size_t)x]) ? "NaN" : "Inf";
             if (x >= 0)
                 return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%s, sample %d, joint %d: %s is %s", s2r__traj_name(set, i, name),
-                                 x / n_joints, x % n_joints, names[a], what);
+                                 x / n_joints, x % n_joints + 1, names[a], what);
         }
         if (set->object && (!s2r_all_finite(set->object0 + 2 * (size_t)i, 2) ||
                             !s2r_all_finite(set->object + 2 * (size_t)i * set->n_samples, 2 * set->n_samples)))
@@ -15316,6 +15426,16 @@ static const char* s2r__traj_name(const s2r_trajectory_set* set, int i, char* na
     return name;
 }
 
+/* The likely cause of an angle outside [lo, hi] rad: degrees when it is
+   more than a turn and, read as degrees, inside the range; else another
+   arm. */
+static const char* s2r__degrees_hint(double v, double lo, double hi) {
+    double rad = v * 3.14159265358979323846 / 180;
+    return fabs(v) > 6.2832 && rad >= lo - 1e-9 && rad <= hi + 1e-9
+               ? " - in degrees? the log's angles must be in radians (degrees x pi / 180)"
+               : " (a log of another arm, or in degrees?)";
+}
+
 /* The trajectories against the arm they will be replayed on: each start
    pose and every command inside the joint ranges (a log of another arm,
    or in degrees, or of commands of 1e300 rad, is refused naming where). */
@@ -15330,10 +15450,12 @@ static s2r_result s2r__traj_check_arm(const s2r_trajectory_set* set, const s2r_a
                 s2r__traj_name(set, i, name);
                 if (k < 0)
                     return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%s: start pose q_%d = %g rad is outside the joint's "
-                                     "range [%g, %g]", name, j, v, info->q_min[j], info->q_max[j]);
+                                     "range [%g, %g]%s", name, j + 1, v, info->q_min[j], info->q_max[j],
+                                     s2r__degrees_hint(v, info->q_min[j], info->q_max[j]));
                 return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%s: command_%d = %g rad at t = %g s is outside the "
-                                 "joint's range [%g, %g] (a log of another arm, or in degrees?)", name, j, v,
-                                 (set->source ? set->source[i].t0 : 0) + k * set->sample_period, info->q_min[j], info->q_max[j]);
+                                 "joint's range [%g, %g]%s", name, j + 1, v,
+                                 (set->source ? set->source[i].t0 : 0) + k * set->sample_period, info->q_min[j], info->q_max[j],
+                                 s2r__degrees_hint(v, info->q_min[j], info->q_max[j]));
             }
     return S2R_OK;
 }
@@ -15370,13 +15492,19 @@ static int s2r__log_column(void* context, const char* name, size_t len, int colu
         long j;
         if (strncmp(word, prefixes[k], pl) != 0 || !isdigit((unsigned char)word[pl])) continue;
         j = strtol(word + pl, &end, 10);
-        if (*end || j < 0 || j >= S2R_MAX_JOINTS) break;
+        if (*end == '\0' && j == 0) {   /* the old numbering, from 0 */
+            s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: column '%s': joints are numbered from 1 "
+                      "(command_1, q_1, qd_1 for the first joint): rename each command_J, q_J, qd_J, tau_J to J + 1 "
+                      "(command_0 -> command_1, command_1 -> command_2, ..., q_0 -> q_1, ...)", file, word);
+            return 1;
+        }
+        if (*end || j < 1 || j > S2R_MAX_JOINTS) break;
         if (k == 3) return 0;   /* torques: accepted, not used */
-        slot = k == 0 ? &g->col_cmd[j] : k == 1 ? &g->col_q[j] : &g->col_qd[j];
+        slot = k == 0 ? &g->col_cmd[j - 1] : k == 1 ? &g->col_q[j - 1] : &g->col_qd[j - 1];
     }
     if (!slot) {
         s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: unknown column '%s' (t, command_J, q_J, qd_J, "
-                  "tau_J, object_x, object_y; J from 0 to %d)", file, word, S2R_MAX_JOINTS - 1);
+                  "tau_J, object_x, object_y; J from 1 to %d)", file, word, S2R_MAX_JOINTS);
         return 1;
     }
     if (*slot >= 0) {
@@ -15387,7 +15515,7 @@ static int s2r__log_column(void* context, const char* name, size_t len, int colu
     return 0;
 }
 
-/* The joints must be 0..n-1 with a command and a q each (qd for all or
+/* The joints must be 1..n with a command and a q each (qd for all or
    none), both object coordinates or neither; time must increase. */
 static s2r_result s2r__log_columns_done(void* context, s2r__table* t, const char* file, char* error) {
     s2r__log* g = (s2r__log*)context;
@@ -15401,7 +15529,7 @@ static s2r_result s2r__log_columns_done(void* context, s2r__table* t, const char
     for (j = 0; j < c; j++)
         if (g->col_cmd[j] < 0 || g->col_q[j] < 0 || (qd && g->col_qd[j] < 0))
             return s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: joint %d lacks its command_%d, q_%d%s "
-                             "column (joints are numbered 0 to n - 1, each with all of them)", file, j, j, j,
+                             "column (joints are numbered 1 to n, each with all of them)", file, j + 1, j + 1, j + 1,
                              qd ? " or qd" : "");
     if (g->col_t < 0 || c < 1 || q != c || (qd && qd != c) || (g->col_obj[0] < 0) != (g->col_obj[1] < 0))
         return s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: need t, and command_J and q_J for the same "
@@ -15409,6 +15537,73 @@ static s2r_result s2r__log_columns_done(void* context, s2r__table* t, const char
     g->has_qd = qd > 0;
     g->has_object = g->col_obj[0] >= 0;
     t->increasing = g->col_t;
+    return S2R_OK;
+}
+
+static int s2r__compare_doubles(const void* a, const void* b) {
+    double x = *(const double*)a, y = *(const double*)b;
+    return (x > y) - (x < y);
+}
+
+/* The log's times and start, checked before it is resampled to `period`:
+   its rate (the median step between rows; *rate in Hz) must be at least
+   the fit's (a step of 0.5 or more that is a plausible rate in
+   milliseconds, microseconds or nanoseconds is named as such), and the arm must be at rest at the first
+   row (every joint's least-squares speed over the first
+   S2R_LOG_REST_WINDOW below S2R_LOG_REST_SPEED).  Messages name the file,
+   the line and the likely cause. */
+static s2r_result s2r__log_check(const s2r__log* g, const char* file, double period, double* rate, char* error) {
+    static const char* const units[3] = {"milliseconds", "microseconds", "nanoseconds"};
+    const double* v = g->t.v;
+    int w = g->t.columns, rows = g->t.rows, k, j, u, last = 0, moving = 0, turns;
+    double step, t0 = v[g->col_t], worst = 0, scale = 1;
+    double* steps = (double*)s2r__calloc((size_t)rows - 1, sizeof(double));
+    if (!steps) return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "%s: no memory for %d time steps", file, rows);
+    for (k = 1; k < rows; k++) steps[k - 1] = v[(size_t)k * w + g->col_t] - v[(size_t)(k - 1) * w + g->col_t];
+    qsort(steps, (size_t)rows - 1, sizeof *steps, s2r__compare_doubles);
+    step = steps[(rows - 1) / 2];
+    S2R_FREE(steps);
+    *rate = 1 / step;
+    if (step > period * (1 + 1e-6)) {
+        for (u = 0; u < 3 && step >= 0.5; u++) {   /* below 2 Hz: as ms, us, ns a rate of 10 Hz to 100 kHz? */
+            scale *= 1e-3;
+            if (step * scale >= 1e-5 && step * scale <= 0.1)
+                return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: t steps by %g between rows (median): in seconds "
+                                 "that is %.3g Hz; the times look like %s (%.4g Hz) - give t in seconds", file,
+                                 g->t.first_line, step, 1 / step, units[u], 1 / (step * scale));
+        }
+        return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: sampled at %.4g Hz (a median step of %g s), below the "
+                         "fit's %.4g Hz: record at %.4g Hz or faster (if t is in milliseconds, it is %.4g Hz: give t in "
+                         "seconds)", file, g->t.first_line, 1 / step, step, 1 / period, 1 / period, 1e3 / step);
+    }
+    while (last + 1 < rows && v[(size_t)(last + 1) * w + g->col_t] - t0 <= S2R_LOG_REST_WINDOW * (1 + 1e-9)) last++;
+    for (j = 0; j < g->n_joints && last >= 2; j++) {   /* the slope of q_j against t over rows 0..last */
+        double mt = 0, mq = 0, stt = 0, stq = 0, speed;
+        for (k = 0; k <= last; k++) {
+            mt += (v[(size_t)k * w + g->col_t] - t0) / (last + 1);
+            mq += v[(size_t)k * w + g->col_q[j]] / (last + 1);
+        }
+        for (k = 0; k <= last; k++) {
+            double dt = v[(size_t)k * w + g->col_t] - t0 - mt;
+            stt += dt * dt;
+            stq += dt * (v[(size_t)k * w + g->col_q[j]] - mq);
+        }
+        speed = fabs(stq / stt);
+        if (speed > worst) {
+            worst = speed;
+            moving = j;
+        }
+    }
+    for (j = 0, turns = -1; j < g->n_joints && turns < 0; j++)   /* more than a turn: degrees, likely */
+        if (fabs(v[g->col_q[j]]) > 6.2832) turns = j;
+    if (worst > S2R_LOG_REST_SPEED && turns >= 0)
+        return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: q_%d starts at %g, more than a turn, and the arm seems to "
+                         "move at %.3g rad/s: angles in degrees? give them in radians (degrees x pi / 180)", file,
+                         g->t.first_line, turns + 1, v[g->col_q[turns]], worst);
+    if (worst > S2R_LOG_REST_SPEED)
+        return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: the arm is moving at the start (joint %d at %.3g rad/s over "
+                         "the first %g s; at rest is below %g): start the log at rest, or cut it where the arm stands "
+                         "still", file, g->t.first_line, moving + 1, worst, S2R_LOG_REST_WINDOW, S2R_LOG_REST_SPEED);
     return S2R_OK;
 }
 
@@ -15476,30 +15671,49 @@ static void s2r__log_resample(const s2r__log* g, s2r_trajectory_set* set, int i)
 /* The parsed logs into a fresh set. */
 static s2r_result s2r__logs_to_set(s2r_trajectory_set* set, const s2r__log* logs, const char* const* names, int count,
                                    double period, char* error) {
-    int i, samples = INT_MAX;
+    int i, samples = 0;
+    double* rates = (double*)s2r__calloc((size_t)count, sizeof(double));
     s2r_result res;
-    for (i = 0; i < count; i++) {
-        int n = s2r__log_samples(&logs[i], period);
-        if (logs[i].n_joints != logs[0].n_joints || logs[i].has_object != logs[0].has_object)
+    if (!rates) return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "trajectory files: no memory for %d logs", count);
+    for (i = 0; i < count; i++)
+        if (logs[i].n_joints != logs[0].n_joints || logs[i].has_object != logs[0].has_object) {
+            S2R_FREE(rates);
             return s2r__fail(error, S2R_ERR_PARSE, "%s: %d joints%s, but %s has %d%s", names[i], logs[i].n_joints,
                              logs[i].has_object ? " and the object" : "", names[0], logs[0].n_joints,
                              logs[0].has_object ? " and the object" : "");
-        if (n < 2)
-            return s2r__fail(error, S2R_ERR_PARSE, "%s: covers less than two sample periods of %g s", names[i], period);
-        if (n > S2R_LOG_MAX_SAMPLES)
+        }
+    for (i = 0; i < count; i++) {
+        int n;
+        if ((res = s2r__log_check(&logs[i], names[i], period, &rates[i], error)) != S2R_OK) {
+            S2R_FREE(rates);
+            return res;
+        }
+        n = s2r__log_samples(&logs[i], period);
+        if (n < S2R_LOG_MIN_SAMPLES) {
+            S2R_FREE(rates);
+            return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: covers %.4g s, %d sample%s of %g s: too short to identify "
+                             "from (at least %d samples, %g s; record a few seconds of motion)", names[i],
+                             logs[i].t.first_line, n * period, n, n == 1 ? "" : "s", period, S2R_LOG_MIN_SAMPLES,
+                             S2R_LOG_MIN_SAMPLES * period);
+        }
+        if (n > S2R_LOG_MAX_SAMPLES) {
+            S2R_FREE(rates);
             return s2r__fail(error, S2R_ERR_PARSE, "%s: spans more than %d samples of %g s (%.6g s); split it", names[i],
                              S2R_LOG_MAX_SAMPLES, period, logs[i].t.v[(size_t)(logs[i].t.rows - 1) * logs[i].t.columns + logs[i].col_t] -
                              logs[i].t.v[logs[i].col_t]);
-        if (n < samples) samples = n;
+        }
+        if (n > samples) samples = n;
     }
     if ((res = s2r_trajectory_set_init(set, logs[0].n_joints, samples, count, period)) != S2R_OK ||
         (logs[0].has_object && (res = s2r_trajectory_set_add_object(set)) != S2R_OK)) {
         s2r__fail(error, res, "%s", set->error);
         s2r_trajectory_set_free(set);
+        S2R_FREE(rates);
         return res;
     }
     if (!(set->source = (s2r_trajectory_source*)s2r__calloc((size_t)count, sizeof *set->source))) {
         s2r_trajectory_set_free(set);
+        S2R_FREE(rates);
         return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "trajectory files: no memory for %d names", count);
     }
     for (i = 0; i < count; i++) {
@@ -15507,15 +15721,20 @@ static s2r_result s2r__logs_to_set(s2r_trajectory_set* set, const s2r__log* logs
         snprintf(set->source[i].file, sizeof set->source[i].file, "%s", names[i]);
         set->source[i].line = logs[i].t.first_line;
         set->source[i].t0 = logs[i].t.v[logs[i].col_t];
+        set->source[i].rate = rates[i];
+        set->source[i].samples = s2r__log_samples(&logs[i], period);
+        set->source[i].qd_measured = logs[i].has_qd;
         s2r__log_resample(&logs[i], set, i);
         set->count = i + 1;
         if (s2r_trajectory_set_check(set, set->n_joints, why) != S2R_OK) {   /* e.g. 1e308 - -1e308 */
             s2r__fail(error, S2R_ERR_PARSE, "%s: numbers too large to resample (%s)", names[i], why);
             s2r_trajectory_set_free(set);
             memset(set, 0, sizeof *set);
+            S2R_FREE(rates);
             return S2R_ERR_PARSE;
         }
     }
+    S2R_FREE(rates);
     return S2R_OK;
 }
 
@@ -15569,12 +15788,12 @@ S2RDEF s2r_result s2r_trajectory_write_csv(const s2r_trajectory_set* set, int in
     n = set->n_joints;
     fprintf(file.f, "# sim2real.h trajectory: t in s, command_J and q_J in rad, qd_J in rad/s%s\nt",
             set->object ? ", object_x/y in m" : "");
-    for (j = 0; j < n; j++) fprintf(file.f, ",command_%d", j);
-    for (j = 0; j < n; j++) fprintf(file.f, ",q_%d", j);
-    for (j = 0; j < n; j++) fprintf(file.f, ",qd_%d", j);
+    for (j = 1; j <= n; j++) fprintf(file.f, ",command_%d", j);
+    for (j = 1; j <= n; j++) fprintf(file.f, ",q_%d", j);
+    for (j = 1; j <= n; j++) fprintf(file.f, ",qd_%d", j);
     fprintf(file.f, "%s\n", set->object ? ",object_x,object_y" : "");
-    for (k = 0; k <= set->n_samples; k++) {   /* row k: command k (the last held), the reading of k - 1 */
-        const double* cmd = set->command + s2r__traj_at(set, index, k < set->n_samples ? k : k - 1);
+    for (k = 0; k <= s2r_trajectory_length(set, index); k++) {   /* row k: command k (the last held), the reading of k - 1 */
+        const double* cmd = set->command + s2r__traj_at(set, index, k < s2r_trajectory_length(set, index) ? k : k - 1);
         const double* q = k ? set->q + s2r__traj_at(set, index, k - 1) : set->q0 + (size_t)index * n;
         const double* qd = k ? set->qd + s2r__traj_at(set, index, k - 1) : NULL;
         char b[32];
@@ -15590,6 +15809,146 @@ S2RDEF s2r_result s2r_trajectory_write_csv(const s2r_trajectory_set* set, int in
         fputc('\n', file.f);
     }
     return s2r_file_commit(&file, error);
+}
+
+S2RDEF int s2r_trajectory_length(const s2r_trajectory_set* set, int i) {
+    S2R_ASSERT(set);
+    return set->source && i >= 0 && i < set->count && set->source[i].samples < set->n_samples ? set->source[i].samples
+                                                                                                : set->n_samples;
+}
+
+/* Samples of all trajectories of a set, each to its own length. */
+static int s2r__traj_total(const s2r_trajectory_set* set) {
+    int i, total = 0;
+    for (i = 0; i < set->count; i++) total += s2r_trajectory_length(set, i);
+    return total;
+}
+
+S2RDEF int s2r_trajectory_set_qd_measured(const s2r_trajectory_set* set) {
+    int i;
+    S2R_ASSERT(set);
+    for (i = 0; set->source && i < set->count; i++)
+        if (!set->source[i].qd_measured) return 0;
+    return 1;
+}
+
+/* --- System identification: excitation files ------------------------------- */
+
+S2RDEF s2r_result s2r_excitation_write_csv(const char* path, const s2r_excitation_config* c, const s2r_arm_info* info,
+                                           const double* q0, const double* command, int n_samples, double period,
+                                           char* error) {
+    s2r_file file;
+    s2r_result res;
+    char b[32];
+    int n, k, j;
+    if (!path || !c || !info || !q0 || !command || n_samples < 1 || !(period > 0) || !isfinite(period))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "write excitation: path, config, arm, q0, commands, "
+                         ">= 1 sample and a period > 0 s are needed");
+    if (s2r_excitation_check(c, error) != S2R_OK) return S2R_ERR_INVALID_ARGUMENT;
+    n = info->n_joints;
+    for (k = -1; k < n_samples; k++)   /* -1: the start pose */
+        for (j = 0; j < n; j++) {
+            double v = k < 0 ? q0[j] : command[(size_t)k * n + j];
+            if (!(v >= info->q_min[j] - 1e-9 && v <= info->q_max[j] + 1e-9))
+                return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "write excitation: %s of joint %d is %g rad, outside "
+                                 "its range [%g, %g]", k < 0 ? "the start pose" : "a target", j + 1, v, info->q_min[j],
+                                 info->q_max[j]);
+        }
+    if ((res = s2r_file_create(&file, path, error)) != S2R_OK) return res;
+    fprintf(file.f, "# sim2real.h excitation for %s: joint targets to play on the arm, t in s, command_J in rad "
+            "(J from 1), each held until the next row\n", info->name);
+    fprintf(file.f, "# rate %g Hz (a row every %g s), %d rows, %g s; signal %s, %g rad peak, %g to %g Hz, fading in "
+            "over %g s\n", 1 / period, period, n_samples, n_samples * period, s2r_excitation_kind_name(c->kind),
+            c->amplitude, c->freq_lo, c->freq_hi, c->ramp);
+    fprintf(file.f, "# safety margins: targets at least %g rad inside each joint's range, target speed at most %g of "
+            "each joint's speed limit\n", c->limit_margin, c->max_speed);
+    fprintf(file.f, "# to play: move the arm slowly to the first row's targets and let it settle; then send each "
+            "row's targets at its t; record t, command_J, q_J (and qd_J) from the first row on, at %g Hz or faster\nt",
+            1 / period);
+    for (j = 1; j <= n; j++) fprintf(file.f, ",command_%d", j);
+    fputc('\n', file.f);
+    for (k = 0; k < n_samples; k++) {
+        fprintf(file.f, "%s", s2r__exact_number(b, k * period));
+        for (j = 0; j < n; j++) fprintf(file.f, ",%s", s2r__exact_number(b, command[(size_t)k * n + j]));
+        fputc('\n', file.f);
+    }
+    return s2r_file_commit(&file, error);
+}
+
+/* An excitation file names t and the commands only. */
+static s2r_result s2r__excitation_columns_done(void* context, s2r__table* t, const char* file, char* error) {
+    s2r__log* g = (s2r__log*)context;
+    int j, c = 0, other = 0;
+    for (j = 0; j < S2R_MAX_JOINTS; j++) {
+        c += g->col_cmd[j] >= 0;
+        other += g->col_q[j] >= 0 || g->col_qd[j] >= 0;
+    }
+    g->n_joints = c;
+    if (other || g->col_obj[0] >= 0 || g->col_obj[1] >= 0)
+        return s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: an excitation file holds t and command_J "
+                         "only (with q_J it is a log: read it as a trajectory file)", file);
+    for (j = 0; j < c; j++)
+        if (g->col_cmd[j] < 0)
+            return s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: joint %d lacks its command_%d column "
+                             "(joints are numbered 1 to n)", file, j + 1, j + 1);
+    if (g->col_t < 0 || c < 1)
+        return s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: need t and command_J", file);
+    t->increasing = g->col_t;
+    return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_excitation_parse_csv(s2r_trajectory_set* set, const char* text, const char* name,
+                                           double sample_period, char* error) {
+    s2r__log g;
+    s2r_result res;
+    double span;
+    int j, k, n, cursor = 0;
+    S2R_ASSERT(set);
+    memset(set, 0, sizeof *set);
+    if (!text || !name || !(sample_period > 0) || !isfinite(sample_period))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "excitation file: text, name and a period > 0 s are needed");
+    memset(&g, 0, sizeof g);
+    g.col_t = g.col_obj[0] = g.col_obj[1] = -1;
+    for (j = 0; j < S2R_MAX_JOINTS; j++) g.col_cmd[j] = g.col_q[j] = g.col_qd[j] = -1;
+    if ((res = s2r__table_parse(&g.t, text, name, s2r__log_column, s2r__excitation_columns_done, &g, error)) != S2R_OK)
+        return res;
+    span = g.t.v[(size_t)(g.t.rows - 1) * g.t.columns + g.col_t] - g.t.v[g.col_t];
+    if (!(span / sample_period < S2R_LOG_MAX_SAMPLES)) {
+        s2r__table_free(&g.t);
+        return s2r__fail(error, S2R_ERR_PARSE, "%s: spans more than %d samples of %g s; split it", name,
+                         S2R_LOG_MAX_SAMPLES, sample_period);
+    }
+    n = (int)floor(span / sample_period + 1e-9) + 1;
+    if ((res = s2r_trajectory_set_init(set, g.n_joints, n, 1, sample_period)) != S2R_OK) {
+        s2r__fail(error, res, "%s: %s", name, set->error);
+        s2r__table_free(&g.t);
+        return res;
+    }
+    for (j = 0; j < g.n_joints; j++) set->q0[j] = g.t.v[g.col_cmd[j]];
+    for (k = 0; k < n; k++) {
+        int c1 = cursor;
+        for (j = 0; j < g.n_joints; j++) {
+            c1 = cursor;
+            set->command[(size_t)k * g.n_joints + j] = s2r__log_at(&g, g.col_cmd[j], g.t.v[g.col_t] + k * sample_period,
+                                                                   sample_period, 1, &c1);
+        }
+        cursor = c1;
+    }
+    set->count = 1;
+    s2r__table_free(&g.t);
+    return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_excitation_load_csv(s2r_trajectory_set* set, const char* path, double sample_period, char* error) {
+    char* text = NULL;
+    s2r_result res;
+    S2R_ASSERT(set);
+    memset(set, 0, sizeof *set);
+    if (!path) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "excitation file: path is NULL");
+    if ((res = s2r__read_text_file(path, S2R_LOG_MAX_BYTES, &text, error)) != S2R_OK) return res;
+    res = s2r_excitation_parse_csv(set, text, path, sample_period, error);
+    S2R_FREE(text);
+    return res;
 }
 
 /* --- System identification: the replay backend ---------------------------- */
@@ -15613,7 +15972,7 @@ static s2r_result s2r__replay_command(void* self, const double* q_target) {
         return s2r__fail(r->error, S2R_ERR_INVALID_ARGUMENT, "replay: the command contains NaN or Inf");
     for (j = 0; r->tolerance >= 0 && j < set->n_joints; j++)
         if (fabs(q_target[j] - logged[j]) > r->tolerance)
-            return s2r__fail(r->error, S2R_ERR_STATE, "replay: command %d, joint %d is %.6g rad, the log sent %.6g", k, j,
+            return s2r__fail(r->error, S2R_ERR_STATE, "replay: command %d, joint %d is %.6g rad, the log sent %.6g", k, j + 1,
                              q_target[j], logged[j]);
     return S2R_OK;
 }
@@ -16050,14 +16409,14 @@ static s2r_result s2r__sysid_replay(s2r_sysid* id, const s2r_trajectory_set* set
                                     double sums[3], double* q_out, double* qd_out, double* resid) {
     const s2r_backend* b = &id->sim.backend;
     const s2r_sysid_config* c = &id->config;
-    int k, j, n = set->n_joints;
-    double samples = (double)set->count * set->n_samples;
+    int k, j, n = set->n_joints, length = s2r_trajectory_length(set, i), rows = s2r__sysid_rows(id, set);
+    double samples = (double)s2r__traj_total(set);
     double wq = sqrt(c->weight_q / (samples * n)), wv = sqrt(c->weight_qd / (samples * n));
     double wo = sqrt(c->weight_object / samples);
     s2r_rng rng = s2r_rng_make(0, (uint64_t)i);   /* the simulator's noise, if `known` has any */
     s2r_sensors s;
     s2r_result res = s2r__traj_start(set, b, i, &rng);
-    for (k = 0; k < set->n_samples && res == S2R_OK; k++) {
+    for (k = 0; k < length && res == S2R_OK; k++) {
         size_t at = s2r__traj_at(set, i, k);
         const double* seen = set->object ? set->object + 2 * ((size_t)i * set->n_samples + k) : NULL;
         if ((res = s2r_backend_command(b, set->command + at)) != S2R_OK) break;
@@ -16078,6 +16437,12 @@ static s2r_result s2r__sysid_replay(s2r_sysid* id, const s2r_trajectory_set* set
         if (q_out) memcpy(q_out + (size_t)k * n, s.q, (size_t)n * sizeof(double));
         if (qd_out) memcpy(qd_out + (size_t)k * n, s.qd, (size_t)n * sizeof(double));
     }
+    if (resid && res == S2R_OK && length < set->n_samples)   /* past its end: rows of zeros */
+        memset(resid, 0, (size_t)(set->n_samples - length) * (size_t)rows * sizeof(double));
+    for (; q_out && res == S2R_OK && k < set->n_samples; k++)   /* ... and its last reading held */
+        memcpy(q_out + (size_t)k * n, q_out + (size_t)(k - 1) * n, (size_t)n * sizeof(double));
+    for (k = length; qd_out && res == S2R_OK && k < set->n_samples; k++)
+        memset(qd_out + (size_t)k * n, 0, (size_t)n * sizeof(double));
     return res;
 }
 
@@ -16088,7 +16453,7 @@ static s2r_result s2r__sysid_replay(s2r_sysid* id, const s2r_trajectory_set* set
    another backend error) when a replay failed. */
 static s2r_result s2r__sysid_errors(s2r_sysid* id, const double* values, const s2r_trajectory_set* set,
                                     double mse[3], double* resid) {
-    double sums[3] = {0, 0, 0}, samples = (double)set->count * set->n_samples;
+    double sums[3] = {0, 0, 0}, samples = (double)s2r__traj_total(set);
     size_t per = (size_t)set->n_samples * s2r__sysid_rows(id, set);
     s2r_sim_draw d;
     s2r_result res;
@@ -16577,6 +16942,8 @@ static void s2r__sysid_probe(s2r_sysid* id, const s2r_trajectory_set* set, doubl
    parameters (central differences of a thousandth of the bounds). */
 typedef struct s2r__sysid_jacobian {
     int     m, p;                        /* residual rows; continuous parameters        */
+    int     used;                        /* rows inside the trajectories' own lengths
+                                            (the rest are zeros): m for equal lengths  */
     int     col[S2R_SYSID_MAX_PARAMS];   /* parameter index of column c                 */
     double* r;                           /* [m] weighted residuals at the point         */
     double* J;                           /* [m][p] dr/dvalue, per parameter unit        */
@@ -16593,6 +16960,7 @@ static s2r_result s2r__sysid_jacobian_init(s2r__sysid_jacobian* G, const s2r_sys
     int i;
     memset(G, 0, sizeof *G);
     G->m = set->count * set->n_samples * s2r__sysid_rows(id, set);
+    G->used = s2r__traj_total(set) * s2r__sysid_rows(id, set);
     for (i = 0; i < id->config.n_params; i++)
         if (!s2r__sysid_is_latency(id->config.param[i].param) && id->config.param[i].hi > id->config.param[i].lo)
             G->col[G->p++] = i;
@@ -16746,11 +17114,11 @@ static double s2r__sysid_residual_correlation(const s2r__sysid_jacobian* G, cons
     int rows = G->m / (set->count * set->n_samples), i, k, j;
     double lag = 0, sq = 0;
     for (i = 0; i < set->count; i++)
-        for (k = 0; k < set->n_samples; k++)
+        for (k = 0; k < s2r_trajectory_length(set, i); k++)
             for (j = 0; j < rows; j++) {
                 const double* r = G->r + ((size_t)i * set->n_samples + k) * rows + j;
                 sq += r[0] * r[0];
-                if (k + 1 < set->n_samples) lag += r[0] * r[rows];
+                if (k + 1 < s2r_trajectory_length(set, i)) lag += r[0] * r[rows];
             }
     return sq > 0 ? s2r_clamp(lag / sq, 0, 0.9999) : 0;
 }
@@ -16767,9 +17135,9 @@ static void s2r__sysid_curvature(const s2r_sysid* id, const s2r_trajectory_set* 
     double flat = c->min_sensitivity * f / (c->sensitivity_step * c->sensitivity_step);
     int a, k, p = G->p;
     r->n_directions = p;
-    r->effective_samples = G->m * (1 - rho) / (1 + rho);
+    r->effective_samples = G->used * (1 - rho) / (1 + rho);
     /* residual variance per row, the correlation's inflation of the estimate's variance folded in */
-    noise = G->m > p ? f / (G->m - p) * (1 + rho) / (1 - rho) : INFINITY;
+    noise = G->used > p ? f / (G->used - p) * (1 + rho) / (1 - rho) : INFINITY;
     if (p == 0) return;
     for (a = 0; a < p; a++) width[a] = c->param[G->col[a]].hi - c->param[G->col[a]].lo;
     s2r__sysid_normal(G, width, A, g);
@@ -16897,14 +17265,14 @@ static s2r_result s2r__sysid_begin(s2r_sysid* id, const s2r_trajectory_set* trai
    the size of the motion the errors are judged against; each joint's in
    per_joint ([n_joints]) if given. */
 static double s2r__traj_motion(const s2r_trajectory_set* set, double* per_joint) {
-    int j, i, k, m = set->count * set->n_samples;
+    int j, i, k, m = s2r__traj_total(set);
     double total = 0;
     for (j = 0; j < set->n_joints && m > 0; j++) {
         double mean = 0, var = 0;
         for (i = 0; i < set->count; i++)
-            for (k = 0; k < set->n_samples; k++) mean += set->q[s2r__traj_at(set, i, k) + (size_t)j] / m;
+            for (k = 0; k < s2r_trajectory_length(set, i); k++) mean += set->q[s2r__traj_at(set, i, k) + (size_t)j] / m;
         for (i = 0; i < set->count; i++)
-            for (k = 0; k < set->n_samples; k++) {
+            for (k = 0; k < s2r_trajectory_length(set, i); k++) {
                 double d = set->q[s2r__traj_at(set, i, k) + (size_t)j] - mean;
                 var += d * d / m;
             }
@@ -16918,14 +17286,15 @@ static double s2r__traj_motion(const s2r_trajectory_set* set, double* per_joint)
    from that trajectory's mean position (m^2; 0 without the object): how
    far the pushes moved it. */
 static double s2r__traj_object_motion(const s2r_trajectory_set* set) {
-    int i, k, ns = set->n_samples;
-    double total = 0;
+    int i, k;
+    double total = 0, all = (double)s2r__traj_total(set);
     for (i = 0; set->object && i < set->count; i++) {
-        const double* o = set->object + 2 * (size_t)i * ns;
+        const double* o = set->object + 2 * (size_t)i * set->n_samples;
+        int ns = s2r_trajectory_length(set, i);
         double mx = 0, my = 0;
         for (k = 0; k < ns; k++) { mx += o[2 * k] / ns; my += o[2 * k + 1] / ns; }
         for (k = 0; k < ns; k++)
-            total += ((o[2 * k] - mx) * (o[2 * k] - mx) + (o[2 * k + 1] - my) * (o[2 * k + 1] - my)) / ((double)ns * set->count);
+            total += ((o[2 * k] - mx) * (o[2 * k] - mx) + (o[2 * k + 1] - my) * (o[2 * k + 1] - my)) / all;
     }
     return total;
 }
@@ -16939,7 +17308,7 @@ static double s2r__traj_object_floor(const s2r_trajectory_set* set) {
     double total = 0;
     for (i = 0; set->object && i < set->count; i++) {
         const double* c0 = set->command + s2r__traj_at(set, i, 0);
-        for (k = 0; k < set->n_samples; k++) {
+        for (k = 0; k < s2r_trajectory_length(set, i); k++) {
             const double* o = set->object + 2 * ((size_t)i * set->n_samples + k);
             const double* p = set->object0 + 2 * (size_t)i;
             if (memcmp(set->command + s2r__traj_at(set, i, k), c0, (size_t)n * sizeof(double)) != 0) break;
@@ -16956,11 +17325,6 @@ static double s2r__relative_error(double mse, double floor, double motion) {
     return sqrt(fmax(mse - floor, 0) / motion);
 }
 
-static int s2r__compare_doubles(const void* a, const void* b) {
-    double x = *(const double*)a, y = *(const double*)b;
-    return (x > y) - (x < y);
-}
-
 /* Per joint: the held-out rms position error at the identified values,
    relative to that joint's own motion; a joint above S2R_SYSID_REL_GOOD
    and three times the median joint's is flagged (left NaN when memory or
@@ -16973,14 +17337,14 @@ static void s2r__sysid_joint_fit(s2r_sysid* id, const s2r_trajectory_set* set, s
     s2r__traj_motion(set, motion);
     for (i = 0; i < set->count; i++) {
         if (s2r_sysid_simulate(id, r->value, set, i, q, NULL) != S2R_OK) { S2R_FREE(q); return; }
-        for (k = 0; k < set->n_samples; k++)
+        for (k = 0; k < s2r_trajectory_length(set, i); k++)
             for (j = 0; j < n; j++) {
                 double e = q[(size_t)k * n + j] - set->q[s2r__traj_at(set, i, k) + (size_t)j];
                 sq[j] += e * e;
             }
     }
     for (j = 0; j < n; j++) {
-        r->joint_rms[j] = sqrt(sq[j] / ((double)set->count * set->n_samples));
+        r->joint_rms[j] = sqrt(sq[j] / (double)s2r__traj_total(set));
         r->joint_relative[j] = motion[j] > 0 ? r->joint_rms[j] / sqrt(motion[j]) : INFINITY;
         sorted[j] = r->joint_relative[j];
     }

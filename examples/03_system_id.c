@@ -42,7 +42,7 @@
    Uses: s2r_options_ranges, s2r_upstream_policy, s2r_training_check_resume, s2r_real_robot_init, s2r_trajectory_set_init, s2r_trajectory_collect,
          s2r_sysid_config_default, s2r_sysid_init, s2r_sysid_run,
          s2r_identify_object, s2r_sysid_config_object,
-         s2r_sysid_simulate, s2r_sysid_print, s2r_sysid_verdict_relative,
+         s2r_plot_sysid_replay, s2r_sysid_print, s2r_sysid_verdict_relative,
          s2r_sysid_recentre,
          s2r_sysid_fixed, s2r_randomization_write, s2r_figure_*.
    Writes, per arm (ur5e, panda): DIR/03_identified_ARM_unitN.txt (the
@@ -71,14 +71,6 @@ typedef struct sizes {
     int samples;             /* per trajectory                */
     int sweeps;              /* coordinate-descent budget     */
 } sizes;
-
-/* One line per sweep, so a long run shows progress. */
-static void print_sweep(void* context, const s2r_sysid_result* r) {
-    (void)context;
-    printf("    sweep %2d: training loss %.3e rad^2 (%d loss evaluations)\n", r->sweeps, r->loss[r->sweeps],
-           r->evaluations);
-    fflush(stdout);
-}
 
 /* Excite the unit: multisines to learn from, chirps to validate on. */
 static s2r_result record(const s2r_backend* real, const sizes* z, uint64_t seed,
@@ -110,72 +102,6 @@ static void print_oracle(const s2r_sysid* id, const s2r_sysid_result* r, const s
         printf("    %-15s identified %8.4g   hidden %8.4g%s\n", s2r_param_name(p), r->value[i], truth,
                p == S2R_PARAM_FRICTIONLOSS ? "   (plus sigmoid friction the simulator lacks)" : "");
     }
-}
-
-/* One joint's panel: real, sim before and sim after (legend on the first
-   panel only); returns the rms errors before and after in e[2] (rad). */
-static void plot_joint(s2r_figure* fig, int j, const s2r_trajectory_set* valid, const double* before,
-                       const double* after, double e[2]) {
-    double t[MAX_SAMPLES], q[3][MAX_SAMPLES];
-    static const char* const labels[3] = {"real", "sim before", "sim after"};
-    const uint32_t colors[3] = {S2R_COLOR_BLACK, S2R_COLOR_VERMILION, S2R_COLOR_BLUE};
-    s2r_plot_style style = s2r_plot_style_default();
-    int n = valid->n_joints, ns = valid->n_samples, k, c;
-    char title[64];
-    e[0] = e[1] = 0;
-    for (k = 0; k < ns; k++) {
-        t[k] = (k + 1) * PERIOD;
-        q[0][k] = valid->q[k * n + j];
-        q[1][k] = before[k * n + j];
-        q[2][k] = after[k * n + j];
-        e[0] += (q[1][k] - q[0][k]) * (q[1][k] - q[0][k]) / ns;
-        e[1] += (q[2][k] - q[0][k]) * (q[2][k] - q[0][k]) / ns;
-    }
-    e[0] = sqrt(e[0]);
-    e[1] = sqrt(e[1]);
-    snprintf(title, sizeof title, "joint %d: %.1f -> %.1f mrad rms", j + 1, 1000 * e[0], 1000 * e[1]);
-    s2r_panel_labels(fig, j, title, "time (s)", "q (rad)");
-    for (c = 0; c < 3; c++) {
-        style.color = colors[c];
-        style.line = c == 1 ? S2R_LINE_DASHED : S2R_LINE_SOLID;
-        style.width = c == 0 ? 3 : 2;
-        style.label = j == 0 ? labels[c] : NULL;
-        s2r_plot_line(fig, j, t, q[c], ns, &style);
-    }
-}
-
-/* Sim before / sim after / real on validation trajectory 0, one panel per
-   joint; a spare panel shows the rms error of every joint. */
-static s2r_result plot_trajectories(s2r_sysid* id, const s2r_sysid_result* r, const s2r_trajectory_set* valid,
-                                    const char* robot, const char* path) {
-    static double before[MAX_SAMPLES * S2R_MAX_JOINTS], after[MAX_SAMPLES * S2R_MAX_JOINTS];
-    double e[2], rms[2][S2R_MAX_JOINTS];
-    int n = valid->n_joints, j, cols = (n + 1) / 2;
-    s2r_plot_style style = s2r_plot_style_default();
-    s2r_figure fig;
-    char title[128];
-    s2r_result res;
-    if ((res = s2r_sysid_simulate(id, r->start, valid, 0, before, NULL)) != S2R_OK) return res;
-    if ((res = s2r_sysid_simulate(id, r->value, valid, 0, after, NULL)) != S2R_OK) return res;
-    if ((res = s2r_figure_init(&fig, 440 * cols, 760, 2, cols)) != S2R_OK) return res;
-    snprintf(title, sizeof title, "%s: held-out chirp, simulator before and after identification vs the real unit", robot);
-    s2r_figure_title(&fig, title);
-    for (j = 0; j < n; j++) {
-        plot_joint(&fig, j, valid, before, after, e);
-        rms[0][j] = 1000 * e[0];
-        rms[1][j] = 1000 * e[1];
-    }
-    if (n < 2 * cols) {   /* the spare panel */
-        s2r_panel_labels(&fig, n, "rms error per joint", "joint", "mrad");
-        style.color = S2R_COLOR_VERMILION; style.label = "before";
-        s2r_plot_bars(&fig, n, rms[0], NULL, NULL, n, &style);
-        style.color = S2R_COLOR_BLUE; style.label = "after";
-        s2r_plot_bars(&fig, n, rms[1], NULL, NULL, n, &style);
-    }
-    res = s2r_figure_write_png(&fig, path);
-    if (res != S2R_OK) fprintf(stderr, "%s\n", fig.error);
-    s2r_figure_free(&fig);
-    return res;
 }
 
 static s2r_result plot_fit(const s2r_sysid* id, const s2r_sysid_result* r, const char* robot, const char* path) {
@@ -248,7 +174,7 @@ static s2r_result write_csv(const s2r_sysid* id, const s2r_sysid_result* r, cons
 static s2r_result save(s2r_sysid* id, const s2r_sysid_result* r, const s2r_trajectory_set* valid,
                        const s2r_randomization* fixed, const s2r_randomization* next, const char* robot,
                        const s2r_options* opt) {
-    char path[512], file[64], error[S2R_ERROR_LEN];
+    char path[512], file[64], title[128], error[S2R_ERROR_LEN];
     s2r_result res;
     snprintf(file, sizeof file, "identified_%s_unit%llu.txt", robot, (unsigned long long)opt->real_seed);
     res = s2r_randomization_write(fixed, s2r_task_path(path, sizeof path, opt, "03", file), error);
@@ -258,7 +184,12 @@ static s2r_result save(s2r_sysid* id, const s2r_sysid_result* r, const s2r_traje
     snprintf(file, sizeof file, "sysid_%s.csv", robot);
     if ((res = write_csv(id, r, s2r_task_path(path, sizeof path, opt, "03", file))) != S2R_OK) return res;
     snprintf(file, sizeof file, "trajectories_%s.png", robot);
-    if ((res = plot_trajectories(id, r, valid, robot, s2r_task_path(path, sizeof path, opt, "03", file))) != S2R_OK) return res;
+    snprintf(title, sizeof title, "%s: held-out chirp, simulator before and after identification vs the real unit", robot);
+    if ((res = s2r_plot_sysid_replay(id, r, valid, 0, 0, title, s2r_task_path(path, sizeof path, opt, "03", file),
+                                     error)) != S2R_OK) {
+        fprintf(stderr, "%s\n", error);
+        return res;
+    }
     snprintf(file, sizeof file, "fit_%s.png", robot);
     if ((res = plot_fit(id, r, robot, s2r_task_path(path, sizeof path, opt, "03", file))) != S2R_OK) return res;
     printf("  wrote %s: the identified model and the recentred ranges, the fit's CSV and figures\n",
@@ -350,7 +281,7 @@ static int identify_arm(s2r_robot_kind kind, const s2r_options* opt, const sizes
     cfg.known.p[S2R_PARAM_OBS_LATENCY] = training.p[S2R_PARAM_OBS_LATENCY];
     obs_latency = s2r_dist_centre(&training.p[S2R_PARAM_OBS_LATENCY].dist);
     cfg.max_sweeps = z->sweeps;
-    cfg.on_sweep = print_sweep;
+    cfg.on_sweep = s2r_sysid_progress;   /* one line per sweep, so a long run shows progress */
     if (ok && s2r_sysid_init(&id, &cfg, &model) != S2R_OK) { fprintf(stderr, "%s\n", id.error); ok = 0; }
     if (ok && s2r_sysid_run(&id, &train, &valid, &r) != S2R_OK) { fprintf(stderr, "%s\n", id.error); ok = 0; }
     if (ok) {

@@ -17,13 +17,33 @@
    is then measured in its simulator only, having no stand-in fleet.)
 
    The files: one trajectory per file in the format of the manual's
-   "Trajectory files" (t, command_J, q_J per joint; any rate; starting at
-   rest), resampled to 50 Hz.  The last --log is held out for the verdict,
-   the others are fitted; with a single --log the verdict is on the
-   fitted data itself, which flatters it (said so when it happens).  The
-   sensing delay is held at the centre of the training ranges (--ranges,
-   default s2r_randomization_default): open-loop logs see only the total
-   delay.
+   "Trajectory files" (t in s, command_J, q_J and optionally qd_J per
+   joint, joints from 1; 50 Hz or faster; starting at rest), each checked
+   as a robot's data (units of t, rate, a moving start, angles in degrees,
+   the separator: refused naming file, line and likely cause) and
+   resampled to 50 Hz; each file's rate, length and whether it measured
+   velocities are printed.  Where every fitted log has qd_J columns the
+   velocities enter the loss with weight --weight-qd (s^2; default
+   S2R_LOG_WEIGHT_QD, 0, positions alone: the header says why, from
+   bench/bench_log_velocity.c).  The last
+   --log is held out for the verdict, the others are fitted; with a
+   single --log the verdict is on the fitted data itself, which flatters
+   it (said so when it happens).  The sensing delay is held at the centre
+   of the training ranges (--ranges, default s2r_randomization_default):
+   open-loop logs see only the total delay.  The fit prints a line per
+   sweep; the report gives each parameter with its interval, and
+   DIR/12_fit.png shows the held-out log measured against the identified
+   simulator, joint by joint, with the residuals and the verdict.
+
+   To make logs of your arm, first write what to play on it:
+
+       build/12_sysid_from_logs --mjcf my_arm.xml --write-excitation exc.csv
+
+   writes exc_1.csv .. exc_4.csv (three multisines to fit, a chirp to hold
+   out; 3 s at 50 Hz, t and command_J, the rate and safety margins in
+   their header lines; s2r_excitation_write_csv).  Play each on the arm
+   as its header says and record a log of it; then --log the four logs in
+   that order.
 
    When the report flags a joint the shared parameters cannot follow,
    --joint kp[4] (repeatable) fits that joint's own kp - or kv,
@@ -34,24 +54,29 @@
    excitations and a chirp on real unit --real-seed of the stand-in fleet
    (with --mjcf: on your arm's simulator made different from its model on
    purpose - kp x 0.9, kv x 1.1, a 0.2 kg payload, 0.2 N m of dry friction,
-   20 ms of command delay), written as DIR/12_log_N.csv - then forgets the
+   20 ms of command delay), written as DIR/12_log_1.csv .. _4.csv - then forgets the
    robot and identifies from the files, so the whole path runs on any
    machine.  examples/arm4.xml is a small four-joint arm to try it with.
 
    Uses: s2r_trajectory_set_load_csv, s2r_trajectory_write_csv,
+         s2r_excitation_make, s2r_excitation_write_csv,
          s2r_trajectory_collect, s2r_sysid_init, s2r_sysid_run,
          s2r_sysid_print, s2r_sysid_recentre, s2r_sysid_fixed,
-         s2r_randomization_write.
+         s2r_randomization_write, s2r_plot_sysid_replay.
    Writes: DIR/12_identified.txt (the identified simulator, FIXED values),
-           DIR/12_ranges.txt (the training ranges recentred on it);
-           without --log also DIR/12_log_0.csv .. 12_log_3.csv. */
+           DIR/12_ranges.txt (the training ranges recentred on it),
+           DIR/12_fit.png (the held-out log against the identified model);
+           without --log also DIR/12_log_1.csv .. 12_log_4.csv; with
+           --write-excitation FILE only FILE_1.csv .. FILE_4.csv. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
 #include "s2r_cli.h"
+#include "s2r_figures.h"
 #include <stdio.h>
 #include <string.h>
 
 #define PERIOD 0.02   /* s: logs are resampled to 50 Hz */
+#define N_LOGS 4      /* excitations: 3 multisines to fit, a chirp held out */
 
 /* --mjcf without logs: your arm's simulator, made different from its
    model on purpose, stands in for the arm (a softer servo, a 0.2 kg
@@ -71,6 +96,50 @@ static s2r_randomization lab_arm(void) {
     return r;
 }
 
+/* The arm's facts (--robot, or --mjcf's), without a simulator. */
+static int load_arm(const s2r_options* opt, s2r_robot* arm) {
+    if ((opt->mjcf[0] ? s2r_robot_load_file(arm, opt->mjcf) : s2r_robot_load(arm, opt->robot)) == S2R_OK) return 0;
+    fprintf(stderr, "%s\n", arm->error);
+    return 1;
+}
+
+/* --write-excitation FILE: the excitations this example plays on the
+   stand-in (the same streams as make_logs: multisines from --seed, the
+   chirp from --seed + 1), written as FILE_1.csv .. FILE_4.csv to play on
+   your arm. */
+static int write_excitation(const s2r_options* opt) {
+    s2r_excitation_config ex = s2r_excitation_config_default();
+    s2r_robot arm;
+    double q0[S2R_MAX_JOINTS], *command;
+    char path[300], error[S2R_ERROR_LEN];
+    const char* dot = strrchr(opt->excitation, '.');
+    int i, samples = opt->quick ? 60 : 150, stem, bad = 0;
+    if (!dot || strchr(dot, '/')) dot = opt->excitation + strlen(opt->excitation);
+    stem = (int)(dot - opt->excitation);
+    if (load_arm(opt, &arm)) return 1;
+    if (!(command = (double*)malloc(sizeof(double) * (size_t)samples * (size_t)arm.info.n_joints))) bad = 1;
+    for (i = 0; i < N_LOGS && !bad; i++) {
+        s2r_rng rng = s2r_rng_make(i < N_LOGS - 1 ? opt->seed : opt->seed + 1, i < N_LOGS - 1 ? (uint64_t)i : 0);
+        ex.kind = i < N_LOGS - 1 ? S2R_EXCITATION_MULTISINE : S2R_EXCITATION_CHIRP;
+        snprintf(path, sizeof path, "%.*s_%d%s", stem, opt->excitation, i + 1, *dot ? dot : ".csv");
+        if (s2r_excitation_make(&ex, &arm.info, samples, PERIOD, &rng, q0, command) != S2R_OK ||
+            s2r_excitation_write_csv(path, &ex, &arm.info, q0, command, samples, PERIOD, error) != S2R_OK) {
+            fprintf(stderr, "%s\n", error);
+            bad = 1;
+        }
+    }
+    if (!bad)
+        printf("wrote %d excitations for %s (%.0f s each at %.0f Hz: 3 multisines to fit, a chirp to hold out) as "
+               "%.*s_1..%d%s\nOn the arm, for each: move slowly to its first row's targets and let the arm settle, send "
+               "each row's targets at its t, and record t, command_J, q_J (qd_J if measured) from the first row on;\n"
+               "then: build/12_sysid_from_logs%s%s --log LOG_1.csv ... --log LOG_4.csv\n", N_LOGS, arm.info.name,
+               samples * PERIOD, 1 / PERIOD, stem, opt->excitation, N_LOGS, *dot ? dot : ".csv",
+               opt->mjcf[0] ? " --mjcf " : "", opt->mjcf);
+    free(command);
+    s2r_robot_free(&arm);
+    return bad;
+}
+
 /* No logs given: record them on a stand-in and write them as CSV, as a lab
    would from its robot - a unit of the stand-in fleet, or with --mjcf your
    arm's simulator as lab_arm makes it.  The paths go into opt->logs. */
@@ -82,7 +151,7 @@ static int make_logs(s2r_options* opt) {
     s2r_trajectory_set set;
     s2r_excitation_config ex = s2r_excitation_config_default();
     char error[S2R_ERROR_LEN], name[64], file[512];
-    int i, n = 4, samples = opt->quick ? 60 : 150, bad = 0;
+    int i, n = N_LOGS, samples = opt->quick ? 60 : 150, bad = 0;
     memset(&set, 0, sizeof set);
     if (opt->mjcf[0]) {
         sc.mjcf_path = opt->mjcf;
@@ -99,7 +168,7 @@ static int make_logs(s2r_options* opt) {
     if (!bad && s2r_trajectory_collect(&set, robot, &ex, 1, opt->seed + 1) != S2R_OK) bad = 1;
     if (bad) fprintf(stderr, "%s\n", set.error);
     for (i = 0; i < n && !bad; i++) {
-        snprintf(name, sizeof name, "12_log_%d.csv", i);
+        snprintf(name, sizeof name, "12_log_%d.csv", i + 1);
         s2r_path(file, sizeof file, opt->out, name);
         if (strlen(file) >= sizeof opt->logs[i]) { fprintf(stderr, "--out is too long for the log paths\n"); bad = 1; break; }
         memcpy(opt->logs[i], file, strlen(file) + 1);
@@ -121,10 +190,7 @@ static int check_joints(const s2r_options* opt) {
     s2r_robot arm;
     int i, bad = 0;
     if (opt->n_joints == 0) return 0;
-    if ((opt->mjcf[0] ? s2r_robot_load_file(&arm, opt->mjcf) : s2r_robot_load(&arm, opt->robot)) != S2R_OK) {
-        fprintf(stderr, "%s\n", arm.error);
-        return 1;
-    }
+    if (load_arm(opt, &arm)) return 1;
     for (i = 0; i < opt->n_joints && !bad; i++)
         if (opt->joint[i] > arm.info.n_joints) {
             fprintf(stderr, "--joint %s[%d]: %s has %d joints\n", s2r_param_name(opt->joint_param[i]), opt->joint[i],
@@ -133,6 +199,36 @@ static int check_joints(const s2r_options* opt) {
         }
     s2r_robot_free(&arm);
     return bad;
+}
+
+/* Each file as read (and used whole): its rate, its length and whether it
+   measured velocities. */
+static void print_logs(const s2r_trajectory_set* set, const char* role) {
+    int i;
+    for (i = 0; i < set->count; i++) {
+        const s2r_trajectory_source* f = &set->source[i];
+        printf("  %s %s: %.0f Hz, %.2f s, velocities %s\n", role, f->file, f->rate, f->samples * set->sample_period,
+               f->qd_measured ? "measured (qd_J)" : "from differences of q");
+    }
+}
+
+/* Each identified parameter with its interval: value +- 1.96 standard
+   errors (95 %), or, for a latency (no standard error), the recentred
+   range the loss profile gives. */
+static void print_intervals(const s2r_sysid* id, const s2r_sysid_result* r) {
+    int i;
+    char name[48];
+    printf("  intervals:\n");
+    for (i = 0; i < r->n_params; i++) {
+        const s2r_sysid_param* p = &id->config.param[i];
+        int se = isfinite(r->std_error[i]);
+        double half = se ? 1.96 * r->std_error[i] : r->half_width[i];
+        if (p->joint) snprintf(name, sizeof name, "%s[%d]", s2r_param_name(p->param), p->joint);
+        else snprintf(name, sizeof name, "%s", s2r_param_name(p->param));
+        printf("    %-16s %9.4g  [%9.4g, %9.4g]  %s%s\n", name, r->value[i], fmax(r->value[i] - half, p->lo),
+               fmin(r->value[i] + half, p->hi), se ? "95 %: +- 1.96 std err" : "the recentred range (no std err)",
+               r->identifiable[i] ? "" : "; not identifiable");
+    }
 }
 
 int main(int argc, char** argv) {
@@ -144,31 +240,24 @@ int main(int argc, char** argv) {
     s2r_sysid id;
     s2r_sysid_result r;
     const char* paths[S2R_OPTIONS_MAX_LOGS];
-    char error[S2R_ERROR_LEN], path[512];
-    int status, i, n_train, bad = 0;
+    char error[S2R_ERROR_LEN], path[512], title[256];
+    double started;
+    int status, i, n_train, bad = 0, measured;
 
     if (s2r_example_start(&opt, argc, argv, "identify the simulator from your arm's logs (CSV)",
                           S2R_OPT_ROBOT | S2R_OPT_MJCF | S2R_OPT_RANGES | S2R_OPT_LOG | S2R_OPT_SEED | S2R_OPT_REAL_SEED |
-                          S2R_OPT_OUT | S2R_OPT_QUICK | S2R_OPT_JOINT, &status) != S2R_OK)
+                          S2R_OPT_OUT | S2R_OPT_QUICK | S2R_OPT_JOINT | S2R_OPT_WEIGHT_QD | S2R_OPT_WRITE_EXCITATION,
+                          &status) != S2R_OK)
         return status;
+    if (opt.excitation[0]) return write_excitation(&opt);   /* what to play on your arm, then stop */
     if ((status = check_joints(&opt)) != 0) return status;
     s2r_interrupt_catch();   /* Ctrl-C or SIGTERM: stop between stages with status 130 */
     if (opt.ranges[0] && s2r_randomization_load(&training, opt.ranges, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
-    /* 1. The model: your MJCF, or a built-in arm; made with what the fit
-          will search before any log is recorded or read. */
-    model = s2r_sim_config_default(opt.mjcf[0] ? S2R_ROBOT_CUSTOM : opt.robot);
-    if (opt.mjcf[0]) model.mjcf_path = opt.mjcf;
-    cfg.known.p[S2R_PARAM_OBS_LATENCY] = training.p[S2R_PARAM_OBS_LATENCY];
-    cfg.max_sweeps = opt.quick ? 3 : 12;
-    for (i = 0; i < opt.n_joints; i++) {   /* --joint kp[4]: that joint's own entry */
-        cfg.param[cfg.n_params] = s2r_sysid_param_default(opt.joint_param[i]);
-        cfg.param[cfg.n_params++].joint = opt.joint[i];
-    }
-    if (s2r_sysid_init(&id, &cfg, &model) != S2R_OK) { fprintf(stderr, "%s\n", id.error); return 1; }
-    if (opt.n_logs == 0 && make_logs(&opt)) { s2r_sysid_free(&id); return 1; }
-    if (s2r_example_stopped()) { s2r_sysid_free(&id); return 130; }
+    if (opt.n_logs == 0 && make_logs(&opt)) return 1;
+    if (s2r_example_stopped()) return 130;
 
-    /* 2. The logs: all but the last to fit, the last to judge the fit. */
+    /* 1. The logs: all but the last to fit, the last to judge the fit;
+          each checked as a robot's data as it is read. */
     for (i = 0; i < opt.n_logs; i++) paths[i] = opt.logs[i];
     n_train = opt.n_logs > 1 ? opt.n_logs - 1 : 1;
     memset(&valid, 0, sizeof valid);
@@ -176,13 +265,33 @@ int main(int argc, char** argv) {
         (opt.n_logs > 1 && s2r_trajectory_set_load_csv(&valid, paths + n_train, 1, PERIOD, error) != S2R_OK)) {
         fprintf(stderr, "%s\n", error);
         s2r_trajectory_set_free(&train);
-        s2r_sysid_free(&id);
         return 1;
     }
-    printf("Fitting %d log(s) of %.1f s at 50 Hz; %s\n", train.count, train.n_samples * PERIOD,
-           opt.n_logs > 1 ? "the last log held out" : "one log only: the verdict judges the fitted data (flattering)");
+    print_logs(&train, "fit");
+    if (opt.n_logs > 1) print_logs(&valid, "held out");
+
+    /* 2. The model to fit: your MJCF, or a built-in arm.  Velocities enter
+          the loss where every fitted log measured them. */
+    model = s2r_sim_config_default(opt.mjcf[0] ? S2R_ROBOT_CUSTOM : opt.robot);
+    if (opt.mjcf[0]) model.mjcf_path = opt.mjcf;
+    cfg.known.p[S2R_PARAM_OBS_LATENCY] = training.p[S2R_PARAM_OBS_LATENCY];
+    cfg.max_sweeps = opt.quick ? 3 : 12;
+    measured = s2r_trajectory_set_qd_measured(&train);
+    cfg.weight_qd = measured ? opt.weight_qd : 0;
+    cfg.on_sweep = s2r_sysid_progress;
+    cfg.on_sweep_context = &started;
+    for (i = 0; i < opt.n_joints; i++) {   /* --joint kp[4]: that joint's own entry */
+        cfg.param[cfg.n_params] = s2r_sysid_param_default(opt.joint_param[i]);
+        cfg.param[cfg.n_params++].joint = opt.joint[i];
+    }
+    if (s2r_sysid_init(&id, &cfg, &model) != S2R_OK) bad = 1;
+    if (bad) fprintf(stderr, "%s\n", id.error);
+    else printf("Fitting %d log(s), up to %.1f s, at 50 Hz, velocity weight %g s^2%s; %s\n", train.count,
+                train.n_samples * PERIOD, cfg.weight_qd, measured ? "" : " (not every log measured qd)",
+                opt.n_logs > 1 ? "the last log held out" : "one log only: the verdict judges the fitted data (flattering)");
 
     /* 3. Fit, judge, recentre - as example 03, from the files. */
+    started = s2r_seconds();
     if (!bad && s2r_sysid_run(&id, &train, opt.n_logs > 1 ? &valid : NULL, &r) != S2R_OK) {
         fprintf(stderr, "%s\n", id.error);
         bad = 1;
@@ -190,6 +299,7 @@ int main(int argc, char** argv) {
     if (!bad && s2r_example_stopped()) bad = 130;
     if (!bad) {
         s2r_sysid_print(&id, &r);
+        print_intervals(&id, &r);
         if (opt.n_logs == 1)   /* nothing held out: the fit is judged on the data it was fitted to */
             printf("  one log, nothing held out: give two or more --log files for a held-out check (%s)\n",
                    s2r_sysid_verdict_name(r.verdict));
@@ -203,8 +313,21 @@ int main(int argc, char** argv) {
         fprintf(stderr, "%s\n", error);
         bad = 1;
     }
-    if (!bad) printf("wrote %s/12_identified.txt and %s/12_ranges.txt\nNext: train on them - "
-                     "build/02_domain_randomization%s%s --ranges %s/12_ranges.txt\n", opt.out, opt.out,
+    /* 4. The fit, seen: the held-out log against the identified model. */
+    if (!bad) {
+        const s2r_trajectory_set* seen = opt.n_logs > 1 ? &valid : &train;
+        const char* base = strrchr(seen->source[0].file, '/');
+        snprintf(title, sizeof title, "%.40s, %s: identified model vs measured - %s (%.1f %% of the motion)",
+                 base ? base + 1 : seen->source[0].file, opt.n_logs > 1 ? "held out" : "fitted",
+                 s2r_sysid_verdict_name(r.verdict), 100 * r.validation_relative);
+        if (s2r_plot_sysid_replay(&id, &r, seen, 0, 1, title, s2r_path(path, sizeof path, opt.out, "12_fit.png"),
+                                  error) != S2R_OK) {
+            fprintf(stderr, "%s\n", error);
+            bad = 1;
+        }
+    }
+    if (!bad) printf("wrote %s/12_identified.txt, %s/12_ranges.txt and %s/12_fit.png\nNext: train on them - "
+                     "build/02_domain_randomization%s%s --ranges %s/12_ranges.txt\n", opt.out, opt.out, opt.out,
                      opt.mjcf[0] ? " --mjcf " : "", opt.mjcf, opt.out);
     s2r_sysid_free(&id);
     s2r_trajectory_set_free(&train);

@@ -55,6 +55,11 @@
                           torque_limit, damping, armature, frictionloss; joints
                           from 1), e.g. --joint kp[4] for a joint the report
                           flags; up to S2R_OPTIONS_MAX_JOINTS
+     --weight-qd W        system identification from logs: the weight of
+                          squared velocity errors, s^2 (default
+                          S2R_LOG_WEIGHT_QD; used where the logs have qd_J)
+     --write-excitation FILE  write the excitation to play on your arm as
+                          timed joint targets (s2r_excitation_write_csv) and stop
      --job NAME           run one job of a program that splits its work
                           into jobs (example 07: unit:S, chain:S,
                           real-only:S for S = 1..--seeds, or merge); a job
@@ -91,6 +96,8 @@ typedef struct s2r_options {
     s2r_param      joint_param[S2R_OPTIONS_MAX_JOINTS];   /* --joint NAME */
     int            joint[S2R_OPTIONS_MAX_JOINTS];         /* ... and J    */
     char           job[32];     /* --job; "" (the whole program)           */
+    double         weight_qd;   /* --weight-qd; S2R_LOG_WEIGHT_QD (s^2)    */
+    char           excitation[256]; /* --write-excitation; "" (none)       */
     unsigned       given;       /* S2R_OPT_* bits of the options given     */
 } s2r_options;
 
@@ -103,6 +110,7 @@ enum {
     S2R_OPT_RESUME_FLAG = 1u << 8, S2R_OPT_CHECKPOINT_EVERY = 1u << 17,   /* ... each given sets its own */
     S2R_OPT_MJCF = 1u << 9, S2R_OPT_RANGES = 1u << 10, S2R_OPT_LOG = 1u << 11, S2R_OPT_HISTORY = 1u << 12,
     S2R_OPT_ADR = 1u << 13, S2R_OPT_PRIVILEGED = 1u << 14, S2R_OPT_JOINT = 1u << 15, S2R_OPT_JOB = 1u << 18,
+    S2R_OPT_WEIGHT_QD = 1u << 19, S2R_OPT_WRITE_EXCITATION = 1u << 20,
     /* Not options: stages a program runs, whose limits s2r_example_start
        checks before any work. */
     S2R_STAGE_DEMOS = 1u << 16   /* records demonstrations (s2r_collect_unit_demos): --threads
@@ -207,6 +215,10 @@ S2RDEF void        s2r_training_use_options(s2r_training* t, const s2r_options* 
 /* Peak resident memory of this process so far, MiB (Linux: VmHWM from
    /proc/self/status); -1 where that is not available. */
 S2RDEF double      s2r_peak_memory_mib(void);
+/* System identification's progress, for s2r_sysid_config.on_sweep: one
+   line per sweep - the sweep, the training loss, the loss evaluations and,
+   when `context` points to a start time (s2r_seconds), the seconds since. */
+S2RDEF void        s2r_sysid_progress(void* context, const s2r_sysid_result* so_far);
 /* Print an arm's facts: joints, limits, torques, masses, workspace. */
 S2RDEF void        s2r_arm_info_print(const s2r_arm_info* info);
 
@@ -247,6 +259,7 @@ S2RDEF s2r_options s2r_options_default(void) {
     o.seeds = 3;
     o.threads = 1;
     o.checkpoint_every = 10;
+    o.weight_qd = S2R_LOG_WEIGHT_QD;
     snprintf(o.out, sizeof o.out, "out");
     return o;
 }
@@ -304,7 +317,12 @@ static const struct { const char* name; unsigned bit; const char* help; } s2r__o
      "  --joint NAME[J]      system ID: fit joint J's own NAME (e.g. kp[4]; up to "
      S2R__CLI_STR(S2R_OPTIONS_MAX_JOINTS) ")"},
     {"--job", S2R_OPT_JOB,
-     "  --job NAME           run one job of this program's work (see above)"}};
+     "  --job NAME           run one job of this program's work (see above)"},
+    {"--weight-qd", S2R_OPT_WEIGHT_QD,
+     "  --weight-qd W        system ID from logs: weight of squared velocity errors, s^2 (default "
+     S2R__CLI_STR(S2R_LOG_WEIGHT_QD) ")"},
+    {"--write-excitation", S2R_OPT_WRITE_EXCITATION,
+     "  --write-excitation FILE  write the excitation to play on your arm (CSV of timed targets) and stop"}};
 
 /* A path option's value into out[cap]. */
 static s2r_result s2r__option_path(const char* name, const char* value, char* out, size_t cap, char* error) {
@@ -461,7 +479,8 @@ static s2r_result s2r__parse_option(s2r_options* o, int argc, char** argv, int* 
     if (strcmp(name, "--robot") && strcmp(name, "--task") && strcmp(name, "--seed") && strcmp(name, "--real-seed") &&
         strcmp(name, "--seeds") && strcmp(name, "--threads") && strcmp(name, "--out") &&
         strcmp(name, "--checkpoint-every") && strcmp(name, "--mjcf") && strcmp(name, "--ranges") && strcmp(name, "--log") &&
-        strcmp(name, "--history") && strcmp(name, "--joint") && strcmp(name, "--job"))
+        strcmp(name, "--history") && strcmp(name, "--joint") && strcmp(name, "--job") && strcmp(name, "--weight-qd") &&
+        strcmp(name, "--write-excitation"))
         return s2r__fail(error, S2R_ERR_PARSE, "unknown option '%.60s' (try --help)", name);
     if (!value) return s2r__fail(error, S2R_ERR_PARSE, "option %s needs a value", name);
     if (!strncmp(value, "--", 2))   /* "--out --quick": the value forgotten, not a folder named --quick */
@@ -482,6 +501,14 @@ static s2r_result s2r__parse_option(s2r_options* o, int argc, char** argv, int* 
         return s2r__option_path(name, value, o->mjcf, sizeof o->mjcf, error);
     } else if (!strcmp(name, "--ranges")) {
         return s2r__option_path(name, value, o->ranges, sizeof o->ranges, error);
+    } else if (!strcmp(name, "--write-excitation")) {
+        return s2r__option_path(name, value, o->excitation, sizeof o->excitation, error);
+    } else if (!strcmp(name, "--weight-qd")) {
+        char* end;
+        double w = strtod(value, &end);
+        if (*end || end == value || !(w >= 0) || !(w <= 1e6))
+            return s2r__fail(error, S2R_ERR_PARSE, "--weight-qd takes a weight in s^2 from 0 to 1e6, not '%.60s'", value);
+        o->weight_qd = w;
     } else if (!strcmp(name, "--log")) {
         if (o->n_logs >= S2R_OPTIONS_MAX_LOGS)
             return s2r__fail(error, S2R_ERR_PARSE, "--log is given more than %d times", S2R_OPTIONS_MAX_LOGS);
@@ -547,6 +574,14 @@ S2RDEF void s2r_training_use_options(s2r_training* t, const s2r_options* opt, co
     t->state_path = s2r_path(path, cap, opt->out, file);
     t->state_every = opt->checkpoint_every;
     t->resume = opt->resume;
+}
+
+S2RDEF void s2r_sysid_progress(void* context, const s2r_sysid_result* so_far) {
+    printf("    sweep %2d: training loss %.3e rad^2 (%d loss evaluations", so_far->sweeps, so_far->loss[so_far->sweeps],
+           so_far->evaluations);
+    if (context) printf(", %.0f s", s2r_seconds() - *(const double*)context);
+    printf(")\n");
+    fflush(stdout);
 }
 
 S2RDEF double s2r_peak_memory_mib(void) {

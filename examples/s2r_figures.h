@@ -235,6 +235,19 @@ S2RDEF s2r_result s2r_figure_to_pixel(s2r_figure* fig, int panel, double x, doub
    S2R_ERR_OUT_OF_MEMORY; a sentence in error (S2R_ERROR_LEN). */
 S2RDEF s2r_result s2r_plot_training_csv(const char* csv_path, const char* png_path, const char* title, char* error);
 
+/* An identification's fit, seen: trajectory `index` of `valid` (held out)
+   replayed on the simulator at the start values (result->start, "sim
+   before", dashed) and at the identified ones ("sim after") against what
+   was measured ("real"), a panel per joint titled with its rms errors
+   before and after; a spare panel, when the grid has one, the rms error
+   per joint as bars.  With `residuals`, a second grid below: measured
+   minus identified per joint (mrad).  440 px per column of ceil(n / 2)
+   columns, 760 px high (1520 with residuals), `title` over it, written to
+   png_path whole.  The replay's error, S2R_ERR_OUT_OF_MEMORY or the
+   PNG's S2R_ERR_IO, a sentence in error (S2R_ERROR_LEN). */
+S2RDEF s2r_result s2r_plot_sysid_replay(s2r_sysid* id, const s2r_sysid_result* result, const s2r_trajectory_set* valid,
+                                        int index, int residuals, const char* title, const char* png_path, char* error);
+
 #endif /* S2R_FIGURES_H */
 
 #if defined(SIM2REAL_IMPLEMENTATION) && !defined(S2R_IMPLEMENTATION_ELSEWHERE)
@@ -1717,6 +1730,97 @@ S2RDEF s2r_result s2r_plot_training_csv(const char* csv_path, const char* png_pa
     if ((res = s2r__training_csv_rows(csv_path, &rows, &n, error)) != S2R_OK) return res;
     res = s2r__plot_learning_curve(png_path, title, rows, n, error);
     S2R_FREE(rows);
+    return res;
+}
+
+/* --- Figures: an identification's fit ---------------------------------------- */
+
+/* One joint's panel: real, sim before and sim after (legend on the first
+   panel only), and with `residual_panel` >= 0 real - after there; returns
+   the rms errors before and after in e[2] (rad).  t, q [3][ns] scratch. */
+static void s2r__plot_sysid_joint(s2r_figure* fig, int j, int residual_panel, const s2r_trajectory_set* valid, int index,
+                                  const double* before, const double* after, double* t, double* q, double e[2]) {
+    static const char* const labels[3] = {"real", "sim before", "sim after"};
+    const uint32_t colors[3] = {S2R_COLOR_BLACK, S2R_COLOR_VERMILION, S2R_COLOR_BLUE};
+    s2r_plot_style style = s2r_plot_style_default();
+    int n = valid->n_joints, ns = valid->n_samples, k, c;
+    const double* real = valid->q + (size_t)index * ns * n;
+    char text[64];
+    e[0] = e[1] = 0;
+    for (k = 0; k < ns; k++) {
+        t[k] = (k + 1) * valid->sample_period;
+        q[k] = real[(size_t)k * n + j];
+        q[ns + k] = before[(size_t)k * n + j];
+        q[2 * ns + k] = after[(size_t)k * n + j];
+        e[0] += (q[ns + k] - q[k]) * (q[ns + k] - q[k]) / ns;
+        e[1] += (q[2 * ns + k] - q[k]) * (q[2 * ns + k] - q[k]) / ns;
+    }
+    e[0] = sqrt(e[0]);
+    e[1] = sqrt(e[1]);
+    snprintf(text, sizeof text, "joint %d: %.1f -> %.1f mrad rms", j + 1, 1000 * e[0], 1000 * e[1]);
+    s2r_panel_labels(fig, j, text, "time (s)", "q (rad)");
+    for (c = 0; c < 3; c++) {
+        style.color = colors[c];
+        style.line = c == 1 ? S2R_LINE_DASHED : S2R_LINE_SOLID;
+        style.width = c == 0 ? 3 : 2;
+        style.label = j == 0 ? labels[c] : NULL;
+        s2r_plot_line(fig, j, t, q + (size_t)c * ns, ns, &style);
+    }
+    if (residual_panel < 0) return;
+    for (k = 0; k < ns; k++) q[k] = 1000 * (q[k] - q[2 * ns + k]);
+    snprintf(text, sizeof text, "joint %d: real - sim after", j + 1);
+    s2r_panel_labels(fig, residual_panel, text, "time (s)", "residual (mrad)");
+    style = s2r_plot_style_default();
+    style.color = S2R_COLOR_BLUE;
+    s2r_plot_line(fig, residual_panel, t, q, ns, &style);
+    style.label = NULL;
+    s2r_plot_hline(fig, residual_panel, 0, &style);
+}
+
+S2RDEF s2r_result s2r_plot_sysid_replay(s2r_sysid* id, const s2r_sysid_result* result, const s2r_trajectory_set* valid,
+                                        int index, int residuals, const char* title, const char* png_path, char* error) {
+    int n, ns, j, cols;
+    double e[2], rms[2][S2R_MAX_JOINTS], *before, *after, *t, *q;
+    s2r_plot_style style = s2r_plot_style_default();
+    s2r_figure fig;
+    s2r_result res;
+    if (!id || !result || !valid || !png_path || index < 0 || index >= valid->count)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "plot sysid replay: id, result, a trajectory of valid and a "
+                         "path are needed");
+    n = valid->n_joints;
+    ns = valid->n_samples;
+    cols = (n + 1) / 2;
+    before = (double*)s2r__calloc((size_t)ns * n, sizeof(double));
+    after = (double*)s2r__calloc((size_t)ns * n, sizeof(double));
+    t = (double*)s2r__calloc((size_t)ns, sizeof(double));
+    q = (double*)s2r__calloc((size_t)ns * 3, sizeof(double));
+    if (!before || !after || !t || !q) res = s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "plot sysid replay: out of memory");
+    else if ((res = s2r_sysid_simulate(id, result->start, valid, index, before, NULL)) != S2R_OK ||
+             (res = s2r_sysid_simulate(id, result->value, valid, index, after, NULL)) != S2R_OK)
+        s2r__fail(error, res, "%s", id->error);
+    else if ((res = s2r_figure_init(&fig, 440 * cols, residuals ? 1520 : 760, residuals ? 4 : 2, cols)) != S2R_OK)
+        s2r__fail(error, res, "%s", fig.error);
+    if (res == S2R_OK) {
+        s2r_figure_title(&fig, title);
+        for (j = 0; j < n; j++) {
+            s2r__plot_sysid_joint(&fig, j, residuals ? 2 * cols + j : -1, valid, index, before, after, t, q, e);
+            rms[0][j] = 1000 * e[0];
+            rms[1][j] = 1000 * e[1];
+        }
+        if (n < 2 * cols) {   /* the spare panel */
+            s2r_panel_labels(&fig, n, "rms error per joint", "joint", "mrad");
+            style.color = S2R_COLOR_VERMILION; style.label = "before";
+            s2r_plot_bars(&fig, n, rms[0], NULL, NULL, n, &style);
+            style.color = S2R_COLOR_BLUE; style.label = "after";
+            s2r_plot_bars(&fig, n, rms[1], NULL, NULL, n, &style);
+        }
+        if ((res = s2r_figure_write_png(&fig, png_path)) != S2R_OK) s2r__fail(error, res, "%s", fig.error);
+        s2r_figure_free(&fig);
+    }
+    if (before) S2R_FREE(before);
+    if (after) S2R_FREE(after);
+    if (t) S2R_FREE(t);
+    if (q) S2R_FREE(q);
     return res;
 }
 

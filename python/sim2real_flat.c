@@ -528,6 +528,7 @@ static s2r_result s2r_flat__fit_logs(const s2r_sim_config* model, const s2r_traj
     s2r_result res;
     cfg.known.p[S2R_PARAM_OBS_LATENCY] = training->p[S2R_PARAM_OBS_LATENCY];   /* logs see only the total delay */
     cfg.max_sweeps = quick ? 3 : 12;
+    cfg.weight_qd = s2r_trajectory_set_qd_measured(train) ? S2R_LOG_WEIGHT_QD : 0;   /* as example 12 */
     if ((res = s2r_sysid_init(&id, &cfg, model)) != S2R_OK) return s2r__fail(error, res, "%s", id.error);
     if ((res = s2r_sysid_run(&id, train, valid, &r)) != S2R_OK || (res = s2r_sysid_recentre(&id, &r, training, next)) != S2R_OK ||
         (res = s2r_sysid_fixed(&id, &r, identified)) != S2R_OK)

@@ -539,18 +539,19 @@ static int test_numbers_have_bounds(void) {
 }
 
 /* A log of the UR5e at home for 1 s at 50 Hz, columns t, command_J, q_J
-   for `joints` joints, after `prefix`; row 0's q_`bad_joint` (or, when
-   `bad_row` > 0, that row's command_`bad_joint`) set to `bad`. */
+   for `joints` joints (J from 1), after `prefix`; when `bad_row` is 0 the
+   q of joint index `bad_joint` (from 0) is `bad` in every row (the start
+   pose and on), when it is > 0 that row's command of that joint. */
 static void harden_log(char* text, size_t cap, const char* prefix, int joints, int bad_row, int bad_joint, double bad) {
     static const double home[6] = {-1.5708, -1.5708, 1.5708, -1.5708, -1.5708, 0};
     size_t at = (size_t)snprintf(text, cap, "%st", prefix);
     int k, j;
-    for (j = 0; j < joints; j++) at += (size_t)snprintf(text + at, cap - at, ",command_%d", j);
-    for (j = 0; j < joints; j++) at += (size_t)snprintf(text + at, cap - at, ",q_%d", j);
+    for (j = 1; j <= joints; j++) at += (size_t)snprintf(text + at, cap - at, ",command_%d", j);
+    for (j = 1; j <= joints; j++) at += (size_t)snprintf(text + at, cap - at, ",q_%d", j);
     for (k = 0; k <= 50; k++) {
         at += (size_t)snprintf(text + at, cap - at, "\n%.2f", k * 0.02);
         for (j = 0; j < joints; j++) at += (size_t)snprintf(text + at, cap - at, ",%.17g", k == bad_row && j == bad_joint && k > 0 ? bad : home[j]);
-        for (j = 0; j < joints; j++) at += (size_t)snprintf(text + at, cap - at, ",%.17g", k == 0 && bad_row == 0 && j == bad_joint ? bad : home[j]);
+        for (j = 0; j < joints; j++) at += (size_t)snprintf(text + at, cap - at, ",%.17g", bad_row == 0 && j == bad_joint ? bad : home[j]);
     }
     snprintf(text + at, cap - at, "\n");
 }
@@ -564,9 +565,10 @@ static void harden_log(char* text, size_t cap, const char* prefix, int joints, i
 static int test_logs_meet_the_arm(void) {
     static const struct { int joints, row, joint; double value; const char* says; } bad[] = {
         {5, -1, 0, 0, "log.csv: the trajectories have 5 joints (command_J, q_J), the arm 6"},
-        {6, 0, 2, 4, "log.csv, line 2: start pose q_2 = 4 rad is outside the joint's range [-3.1416, 3.1416]"},
-        {6, 26, 1, 1e300, "log.csv, line 2: command_1 = 1e+300 rad at t = 0.52 s is outside the joint's range"},
-        {6, 10, 3, -90, "command_3 = -90 rad at t = 0.2 s is outside the joint's range [-6.2832, 6.2832] (a log of another arm, or in degrees?)"},
+        {6, 0, 2, 4, "log.csv, line 2: start pose q_3 = 4 rad is outside the joint's range [-3.1416, 3.1416] (a log of another arm"},
+        {6, 26, 1, 1e300, "log.csv, line 2: command_2 = 1e+300 rad at t = 0.52 s is outside the joint's range"},
+        {6, 10, 3, -90, "command_4 = -90 rad at t = 0.2 s is outside the joint's range [-6.2832, 6.2832] - in degrees? the log's angles must be in radians"},
+        {6, 0, 2, 109.957, "start pose q_3 = 109.957 rad is outside the joint's range [-3.1416, 3.1416] - in degrees?"},
     };
     static char text[65536];
     s2r_sim_config model = s2r_sim_config_default(S2R_ROBOT_UR5E);

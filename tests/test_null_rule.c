@@ -409,6 +409,11 @@ static const null_case null_cases[] = {
     {"s2r_dataset_append_episodes", 1, 0x23, NULL_RESULT},
     {"s2r_policy_add_history", 1, 0x3, NULL_RESULT},
     {"s2r_randomization_add_calibration", 1, 0x1, NULL_VOID},
+    {"s2r_trajectory_length", 1, 0x1, NULL_VALUE},
+    {"s2r_trajectory_set_qd_measured", 1, 0x1, NULL_VALUE},
+    {"s2r_excitation_write_csv", 0, 0x9f, NULL_RESULT},
+    {"s2r_excitation_load_csv", 1, 0xb, NULL_RESULT},
+    {"s2r_excitation_parse_csv", 1, 0x17, NULL_RESULT},
 };
 
 static void null_call(int f) {
@@ -693,6 +698,12 @@ static void null_call(int f) {
     case 268: null_result = s2r_dataset_append_episodes(A(0, &F.dataset), A(1, &F.dataset), 0, 0, 1, A(5, F.i)); break;
     case 269: null_result = s2r_policy_add_history(A(0, &F.policy), A(1, &F.policy)); break;
     case 270: s2r_randomization_add_calibration(A(0, &F.randomization)); break;
+    case 271: (void)s2r_trajectory_length(A(0, &F.trajectory_set), 0); break;
+    case 272: (void)s2r_trajectory_set_qd_measured(A(0, &F.trajectory_set)); break;
+    case 273: null_result = s2r_excitation_write_csv(A(0, NULL_PATH), A(1, &F.excitation_config), A(2, &F.arm_info),
+                                                     A(3, F.d), A(4, F.d), 1, 0.02, A(7, F.error)); break;
+    case 274: null_result = s2r_excitation_load_csv(A(0, &F.trajectory_set), A(1, NULL_PATH), 0.02, A(3, F.error)); break;
+    case 275: null_result = s2r_excitation_parse_csv(A(0, &F.trajectory_set), A(1, "x"), A(2, "kp"), 0.02, A(4, F.error)); break;
     }
 }
 
@@ -719,7 +730,8 @@ static const char* const null_documented[] = {
     "s2r_dataset_load 2", "s2r_training_check_resume 2",
     "s2r_socket_parse 3", "s2r_socket_serve 2",
     "s2r_collect_unit_interventions 10", "s2r_collect_unit_interventions 11", "s2r_finetune_by_interventions 6",
-    "s2r_finetune_by_interventions 7", "s2r_dataset_append_episodes 5",
+    "s2r_finetune_by_interventions 7", "s2r_dataset_append_episodes 5", "s2r_excitation_write_csv 7",
+    "s2r_excitation_load_csv 3",
 };
 
 static int null_is_documented(const char* name, int k) {

@@ -18,7 +18,8 @@ printf 't,q0\n' > "$WORK/log.csv"
 
 # Every option with a value it parses.
 OPTIONS="--robot=panda --task=push --seed=2 --real-seed=2 --seeds=2 --threads=2 --quick --resume --checkpoint-every=2
---mjcf=examples/arm4.xml --ranges=$WORK/ranges.txt --log=$WORK/log.csv --history=2 --adr --privileged --joint=kp[1]"
+--mjcf=examples/arm4.xml --ranges=$WORK/ranges.txt --log=$WORK/log.csv --history=2 --adr --privileged --joint=kp[1]
+--weight-qd=0.01 --write-excitation=$WORK/exc.csv"
 
 # refused PROGRAM "what it must name" ARGS... : exit 2, the option named,
 # nothing written.
@@ -67,6 +68,7 @@ refused 04_finetune "--threads" --quick --threads 9
 refused 05_real_only "--threads" --quick --threads 9
 refused 12_sysid_from_logs "--joint" --quick --joint 'kp[7]'
 refused 12_sysid_from_logs "--joint" --quick --mjcf examples/arm4.xml --joint 'kv[5]'
+refused 12_sysid_from_logs "--weight-qd" --quick --weight-qd -1
 refused 13_recipe_depth "--seeds" --quick --adr --seeds 17
 refused 14_predicting_transfer "--seeds" --quick --seeds 17
 echo "ok   options: stage limits (demonstration threads, joints, seeds) refused before any work"

@@ -601,7 +601,7 @@ static int test_bad_data_errors(void) {
     CHECKF(sysid_t_contains(id.error, "outside its bounds"), "%s", id.error);
     set.q[7 * 6 + 2] = NAN;
     CHECK(s2r_sysid_run(&id, &set, NULL, &r) == S2R_ERR_INVALID_ARGUMENT);
-    CHECKF(sysid_t_contains(id.error, "sample 7, joint 2") && sysid_t_contains(id.error, "NaN"), "%s", id.error);
+    CHECKF(sysid_t_contains(id.error, "sample 7, joint 3") && sysid_t_contains(id.error, "NaN"), "%s", id.error);
     s2r_trajectory_set_free(&empty);   /* init does not free: release before reusing */
     CHECK(s2r_trajectory_set_init(&empty, 6, 0, 1, SYSID_T_PERIOD) == S2R_ERR_INVALID_ARGUMENT);
     s2r_trajectory_set_free(&empty);   /* safe on a failed init */
@@ -866,7 +866,8 @@ static int test_files_round_trip_and_identify(void) {
 }
 
 /* A log at its own rate and start time: 200 Hz rows from t = 3 s with a
-   little jitter, command_0 = the row number, q_0 = 10 t, object on a line.
+   little jitter, command_1 = the row number, q_1 = 10 t after 0.1 s at
+   rest, object on a line.
    Read at 50 Hz: command k is the one sent at 3 + 0.02 k (held), reading
    k the value at 3 + 0.02 (k + 1), interpolated; velocities from the
    differences.  A set with the object round-trips too. */
@@ -879,18 +880,21 @@ static int test_files_resample(void) {
     size_t len = 0;
     int i, k;
     char e[S2R_ERROR_LEN];
-    len += (size_t)snprintf(text + len, sizeof text - len, "# a log\nt, command_0, q_0, object_x, object_y\n");
+    len += (size_t)snprintf(text + len, sizeof text - len, "# a log\nt, command_1, q_1, object_x, object_y\n");
     for (i = 0; i <= 120; i++) {
         double t = 3.0 + 0.005 * i + (i % 3 == 1 ? 0.001 : 0);
-        len += (size_t)snprintf(text + len, sizeof text - len, "%.17g,%d,%.17g,%.17g,%.17g\r\n", t, i, 10 * t, t, 2 * t);
+        len += (size_t)snprintf(text + len, sizeof text - len, "%.17g,%d,%.17g,%.17g,%.17g\r\n", t, i,
+                                10 * (t > 3.1 ? t : 3.1), t, 2 * t);
     }
     CHECKF(s2r_trajectory_set_parse_csv(&set, text, "log", 0.02, e) == S2R_OK, "%s", e);
     CHECK(set.n_joints == 1 && set.count == 1 && set.n_samples == 30 && set.object);
-    CHECK(set.q0[0] == 30.0 && set.object0[0] == 3.0);
+    CHECK(set.q0[0] == 31.0 && set.object0[0] == 3.0 && fabs(set.source[0].rate - 200) < 1e-6);
+    CHECK(set.source[0].samples == 30 && set.source[0].qd_measured == 0);
     for (k = 0; k < set.n_samples; k++) {
+        double tr = 3.0 + 0.02 * (k + 1);
         CHECKF(set.command[k] == 4 * k || (k % 3 == 1 && set.command[k] == 4 * k - 1), "command %d: %g", k, set.command[k]);
-        CHECKF(fabs(set.q[k] - 10 * (3.0 + 0.02 * (k + 1))) < 1e-9, "q %d: %.12g", k, set.q[k]);
-        CHECKF(fabs(set.qd[k] - 10) < 1e-6, "qd %d: %g", k, set.qd[k]);
+        CHECKF(fabs(set.q[k] - 10 * (tr > 3.1 ? tr : 3.1)) < 1e-9, "q %d: %.12g", k, set.q[k]);
+        CHECKF(k < 5 || fabs(set.qd[k] - 10) < 1e-6, "qd %d: %g", k, set.qd[k]);
         CHECK(fabs(set.object[2 * k + 1] - 2 * (3.0 + 0.02 * (k + 1))) < 1e-9);
     }
     s2r_trajectory_set_free(&set);
@@ -912,21 +916,25 @@ static int test_files_bad_input(void) {
     static const struct { const char* text; const char* says; } bad[] = {
         {"", "no line of column names"},
         {"# only a comment\n", "no line of column names"},
-        {"t,command_0,q_0\n0,1,2\n", "fewer than two rows"},
-        {"t,command_0,q_0,speed\n0,1,2,3\n", "unknown column 'speed'"},
-        {"t,command_0,q_0,q_0\n", "appears twice"},
-        {"t,command_0,command_1,q_0\n", "joint 1 lacks"},
-        {"t,q_0\n", "need t"},
-        {"command_0,q_0\n", "need t"},
-        {"t,command_0,q_0,object_x\n", "object_x with object_y"},
-        {"t,command_0,q_0\n0,1,2\n0,1,2\n", "line 3: time 0 s does not come after 0 s"},
-        {"t,command_0,q_0\n0,1,2\n0.1,nan,2\n", "line 3, column 2: 'nan' is not a finite number"},
-        {"t,command_0,q_0\n0,1,2\n0.1,1e999,2\n", "not a finite number"},
-        {"t,command_0,q_0\n0,1,2\n0.1,1\n", "line 3: 2 numbers"},
-        {"t,command_0,q_0\n0,1,2\n0.1,1,2,3\n", "more numbers"},
-        {"t,command_0,q_0\n0,1,2\n0.1,,2\n", "column 2 is empty"},
-        {"t,command_0,q_0\n0,1,2\n0.01,1,2\n", "less than two sample periods"},
-        {"t,command_0,q_0\n0,1,2\n0.1,x1,2\n", "'x1' is not a finite number"},
+        {"t,command_1,q_1\n0,1,2\n", "fewer than two rows"},
+        {"t,command_1,q_1,speed\n0,1,2,3\n", "unknown column 'speed'"},
+        {"t,command_1,q_1,q_1\n", "appears twice"},
+        {"t,command_1,command_2,q_1\n", "joint 2 lacks"},
+        {"t,q_1\n", "need t"},
+        {"command_1,q_1\n", "need t"},
+        {"t,command_1,q_1,object_x\n", "object_x with object_y"},
+        {"t,command_1,q_1\n0,1,2\n0,1,2\n", "line 3: time 0 s does not come after 0 s"},
+        {"t,command_1,q_1\n0,1,2\n0.1,nan,2\n", "line 3, column 2: 'nan' is not a finite number"},
+        {"t,command_1,q_1\n0,1,2\n0.1,1e999,2\n", "not a finite number"},
+        {"t,command_1,q_1\n0,1,2\n0.1,1\n", "line 3: 2 numbers"},
+        {"t,command_1,q_1\n0,1,2\n0.1,1,2,3\n", "more numbers"},
+        {"t,command_1,q_1\n0,1,2\n0.1,,2\n", "column 2 is empty"},
+        {"t,command_1,q_1\n0,1,2\n0.01,1,2\n", "line 2: covers 0 s, 0 samples of 0.02 s: too short"},
+        {"t,command_0,q_0\n0,1,2\n", "line of column names: column 'command_0': joints are numbered from 1"},
+        {"t,command_1,q_1,qd_0\n", "column 'qd_0': joints are numbered from 1"},
+        {"t;command_1;q_1\n0;1;2\n", "line 1: the column names are separated by ';' (semicolons)"},
+        {"# x\nt\tcommand_1\tq_1\n", "line 2: the column names are separated by tabs"},
+        {"t,command_1,q_1\n0,1,2\n0.1,x1,2\n", "'x1' is not a finite number"},
     };
     static char longline[S2R_LOG_MAX_LINE + 64];
     s2r_trajectory_set set;
@@ -940,16 +948,16 @@ static int test_files_bad_input(void) {
         CHECK(set.count == 0 && set.q == NULL);
     }
     memset(longline, '1', sizeof longline - 1);
-    memcpy(longline, "t,command_0,q_0\n", 16);
+    memcpy(longline, "t,command_1,q_1\n", 16);
     CHECK(s2r_trajectory_set_parse_csv(&set, longline, "log.csv", 0.02, e) == S2R_ERR_PARSE && strstr(e, "longer than"));
     f = fopen(paths[0], "wb");
-    CHECK(f && fwrite("t,command_0,q_0\n0,1,2\n1,1,2\n", 1, 28, f) == 28 && fclose(f) == 0);
+    CHECK(f && fwrite("t,command_1,q_1\n0,1,2\n1,1,2\n", 1, 28, f) == 28 && fclose(f) == 0);
     f = fopen(paths[1], "wb");
-    CHECK(f && fwrite("t,command_0,q_0,command_1,q_1\n0,1,2,3,4\n1,1,2,3,4\n", 1, 50, f) == 50 && fclose(f) == 0);
+    CHECK(f && fwrite("t,command_1,q_1,command_2,q_2\n0,1,2,3,4\n1,1,2,3,4\n", 1, 50, f) == 50 && fclose(f) == 0);
     CHECK(s2r_trajectory_set_load_csv(&set, paths, 2, 0.02, e) == S2R_ERR_PARSE && strstr(e, paths[1]) && strstr(e, "2 joints"));
     CHECK(set.q == NULL);
     f = fopen(paths[1], "wb");
-    CHECK(f && fwrite("t,command_0\0,q_0\n", 1, 18, f) == 18 && fclose(f) == 0);   /* binary garbage */
+    CHECK(f && fwrite("t,command_1\0,q_1\n", 1, 18, f) == 18 && fclose(f) == 0);   /* binary garbage */
     CHECK(s2r_trajectory_set_load_csv(&set, paths, 2, 0.02, e) == S2R_ERR_PARSE && strstr(e, "NUL"));
     CHECK(s2r_trajectory_set_load_csv(&set, paths, 2, 0.0, e) == S2R_ERR_INVALID_ARGUMENT);
     paths[1] = "build";
@@ -957,6 +965,145 @@ static int test_files_bad_input(void) {
     paths[1] = "build/no_such_log.csv";
     CHECK(s2r_trajectory_set_load_csv(&set, paths, 2, 0.02, e) == S2R_ERR_IO && strstr(e, "no_such_log"));
     CHECK(set.q == NULL);
+    return 0;
+}
+
+/* A one-joint log of `rows` rows `step` s apart, t written x `unit` (1:
+   seconds, 1000: milliseconds...), the joint at rest at 0.5 rad, then from
+   `moving_at` s on at 0.5 rad/s (0: moving from the first row), angles
+   written x `angle` (1: radians, 180 / pi: degrees). */
+static void sysid_t_robot_log(char* text, size_t cap, int rows, double step, double unit, double moving_at, double angle) {
+    size_t at = (size_t)snprintf(text, cap, "t,command_1,q_1\n");
+    int k;
+    for (k = 0; k < rows && at < cap; k++) {
+        double t = k * step, q = angle * (0.5 + (t > moving_at ? 0.5 * (t - moving_at) : 0));
+        at += (size_t)snprintf(text + at, cap - at, "%.17g,%.17g,%.17g\n", t * unit, q, q);
+    }
+}
+
+/* The defects of logs from a robot, each with its message naming the file,
+   the line and the likely cause, and nothing loaded: times in
+   milliseconds or microseconds, a rate below the fit's, a log that starts
+   moving, angles in degrees (seen as motion at the start), one too short
+   to identify from (two samples).  A log at rest
+   first reads, and logs of different lengths are each kept whole. */
+static int test_files_robot_defects(void) {
+    static const struct { int rows; double step, unit, moving_at, angle; const char* says; } bad[] = {
+        {600, 0.002, 1000, 0.2, 1, "log.csv, line 2: t steps by 2 between rows (median): in seconds that is 0.5 Hz; the "
+                                "times look like milliseconds (500 Hz) - give t in seconds"},
+        {600, 0.001, 1e6, 0.2, 1, "the times look like microseconds (1000 Hz)"},
+        {30, 0.1, 1, 0.2, 1, "log.csv, line 2: sampled at 10 Hz (a median step of 0.1 s), below the fit's 50 Hz"},
+        {300, 0.01, 1, 0, 1, "log.csv, line 2: the arm is moving at the start (joint 1 at 0.5 rad/s over the first 0.1 s"},
+        {300, 0.01, 1, 0, 57.29577951308232, "log.csv, line 2: q_1 starts at 28.6479, more than a turn, and the arm seems to move"},
+        {3, 0.02, 1, 1, 1, "log.csv, line 2: covers 0.04 s, 2 samples of 0.02 s: too short to identify from"},
+    };
+    static char text[1 << 16], text2[1 << 16];
+    const char* paths[2] = {"build/test_sysid_long.csv", "build/test_sysid_short.csv"};
+    s2r_trajectory_set set;
+    char e[S2R_ERROR_LEN];
+    FILE* f;
+    int i;
+    for (i = 0; i < (int)(sizeof bad / sizeof *bad); i++) {
+        sysid_t_robot_log(text, sizeof text, bad[i].rows, bad[i].step, bad[i].unit, bad[i].moving_at, bad[i].angle);
+        CHECKF(s2r_trajectory_set_parse_csv(&set, text, "log.csv", 0.02, e) == S2R_ERR_PARSE && strstr(e, bad[i].says),
+               "case %d: %s", i, e);
+        CHECK(set.count == 0 && set.q == NULL);
+    }
+    sysid_t_robot_log(text, sizeof text, 300, 0.01, 1, 0.2, 1);   /* 3 s at 100 Hz, at rest for 0.2 s */
+    sysid_t_robot_log(text2, sizeof text2, 100, 0.01, 1, 0.2, 1);   /* 1 s */
+    f = fopen(paths[0], "wb");
+    CHECK(f && fputs(text, f) >= 0 && fclose(f) == 0);
+    f = fopen(paths[1], "wb");
+    CHECK(f && fputs(text2, f) >= 0 && fclose(f) == 0);
+    CHECKF(s2r_trajectory_set_load_csv(&set, paths, 2, 0.02, e) == S2R_OK, "%s", e);
+    CHECK(set.n_samples == 149 && s2r_trajectory_length(&set, 0) == 149 && s2r_trajectory_length(&set, 1) == 49);
+    CHECK(set.q[149 + 148] == set.q[149 + 60] && fabs(set.source[0].rate - 100) < 1e-6);   /* the short one held */
+    s2r_trajectory_set_free(&set);
+    return 0;
+}
+
+/* Logs of different lengths are each used whole: the MSE of a set of a
+   3 s and a 1 s log is the two logs' MSEs weighted by their lengths. */
+static int test_files_of_different_lengths(void) {
+    s2r_sim sim;
+    s2r_sim_config sc = s2r_sim_config_default(S2R_ROBOT_UR5E);
+    s2r_excitation_config ex = s2r_excitation_config_default();
+    s2r_sysid_config cfg = s2r_sysid_config_default();
+    s2r_sysid id;
+    s2r_trajectory_set longer, shorter, both, one;
+    const char* paths[2] = {"build/test_sysid_3s.csv", "build/test_sysid_1s.csv"};
+    double values[S2R_SYSID_MAX_PARAMS], mse[3];
+    char e[S2R_ERROR_LEN];
+    int i;
+    sc.randomization = s2r_randomization_none();
+    sc.randomization.p[S2R_PARAM_KP].enabled = 1;   /* a softer servo than the model: errors to weigh */
+    sc.randomization.p[S2R_PARAM_KP].mode = s2r_param_default_mode(S2R_PARAM_KP);
+    sc.randomization.p[S2R_PARAM_KP].dist = s2r_dist_fixed(0.8);
+    CHECK(s2r_sim_init(&sim, &sc) == S2R_OK);
+    CHECK(s2r_trajectory_set_init(&longer, 6, 150, 1, SYSID_T_PERIOD) == S2R_OK &&
+          s2r_trajectory_collect(&longer, &sim.backend, &ex, 1, 3) == S2R_OK);
+    CHECK(s2r_trajectory_set_init(&shorter, 6, 50, 1, SYSID_T_PERIOD) == S2R_OK &&
+          s2r_trajectory_collect(&shorter, &sim.backend, &ex, 1, 4) == S2R_OK);
+    CHECKF(s2r_trajectory_write_csv(&longer, 0, paths[0], e) == S2R_OK && s2r_trajectory_write_csv(&shorter, 0, paths[1], e) == S2R_OK,
+           "%s", e);
+    CHECKF(s2r_trajectory_set_load_csv(&both, paths, 2, SYSID_T_PERIOD, e) == S2R_OK, "%s", e);
+    CHECK(both.n_samples == 150 && s2r_trajectory_length(&both, 1) == 50);
+    CHECKF(s2r_sysid_init(&id, &cfg, &sc) == S2R_OK, "%s", id.error);
+    for (i = 0; i < cfg.n_params; i++)
+        values[i] = cfg.param[i].param == S2R_PARAM_KP || cfg.param[i].param == S2R_PARAM_KV ? 1 : cfg.param[i].lo;
+    for (i = 0; i < 2; i++) {
+        CHECKF(s2r_trajectory_set_load_csv(&one, paths + i, 1, SYSID_T_PERIOD, e) == S2R_OK, "%s", e);
+        CHECK(s2r_sysid_mse(&id, values, &one, &mse[i]) == S2R_OK && mse[i] > 0);
+        s2r_trajectory_set_free(&one);
+    }
+    CHECK(s2r_sysid_mse(&id, values, &both, &mse[2]) == S2R_OK);
+    CHECKF(fabs(mse[2] - (150 * mse[0] + 50 * mse[1]) / 200) <= 1e-12 * mse[2], "%.17g against %.17g", mse[2],
+           (150 * mse[0] + 50 * mse[1]) / 200);
+    s2r_sysid_free(&id);
+    s2r_trajectory_set_free(&both);
+    s2r_trajectory_set_free(&shorter);
+    s2r_trajectory_set_free(&longer);
+    s2r_sim_free(&sim);
+    return 0;
+}
+
+/* An excitation written for the arm and read back is the same commands
+   bit for bit, and played on a simulator through s2r_trajectory_record it
+   records exactly what s2r_trajectory_collect records from the same
+   stream.  A log given as an excitation, a target outside a joint's range
+   and a file numbered from 0 are refused naming the file. */
+static int test_excitation_files(void) {
+    s2r_sim sim;
+    s2r_sim_config sc = s2r_sim_config_default(S2R_ROBOT_UR5E);
+    s2r_excitation_config ex = s2r_excitation_config_default();
+    s2r_trajectory_set live, file, played;
+    s2r_rng rng = s2r_rng_make(5, 0);
+    double q0[6], command[40 * 6];
+    const char* path = "build/test_sysid_excitation.csv";
+    char e[S2R_ERROR_LEN];
+    CHECK(s2r_sim_init(&sim, &sc) == S2R_OK);
+    CHECK(s2r_excitation_make(&ex, sim.backend.info, 40, SYSID_T_PERIOD, &rng, q0, command) == S2R_OK);
+    CHECKF(s2r_excitation_write_csv(path, &ex, sim.backend.info, q0, command, 40, SYSID_T_PERIOD, e) == S2R_OK, "%s", e);
+    CHECKF(s2r_excitation_load_csv(&file, path, SYSID_T_PERIOD, e) == S2R_OK, "%s", e);
+    CHECK(file.count == 1 && file.n_samples == 40 && file.n_joints == 6);
+    CHECK(memcmp(file.q0, q0, sizeof q0) == 0 && memcmp(file.command, command, sizeof command) == 0);
+    CHECK(s2r_trajectory_set_init(&live, 6, 40, 1, SYSID_T_PERIOD) == S2R_OK);
+    CHECK(s2r_trajectory_collect(&live, &sim.backend, &ex, 1, 5) == S2R_OK);
+    CHECK(s2r_trajectory_set_init(&played, 6, 40, 1, SYSID_T_PERIOD) == S2R_OK);
+    CHECKF(s2r_trajectory_record(&played, &sim.backend, file.q0, NULL, file.command, &rng) == S2R_OK, "%s", played.error);
+    CHECK(sysid_t_same_set(&live, &played));
+    s2r_trajectory_set_free(&played);
+    s2r_trajectory_set_free(&live);
+    s2r_trajectory_set_free(&file);
+    CHECK(s2r_excitation_parse_csv(&file, "t,command_1,q_1\n0,1,1\n0.02,1,1\n", "exc.csv", 0.02, e) == S2R_ERR_PARSE &&
+          strstr(e, "exc.csv, line of column names: an excitation file holds t and command_J only"));
+    CHECK(file.q == NULL && file.count == 0);
+    CHECK(s2r_excitation_parse_csv(&file, "t,command_0\n0,1\n0.02,1\n", "exc.csv", 0.02, e) == S2R_ERR_PARSE &&
+          strstr(e, "numbered from 1"));
+    command[7] = 100;
+    CHECK(s2r_excitation_write_csv(path, &ex, sim.backend.info, q0, command, 40, SYSID_T_PERIOD, e) ==
+              S2R_ERR_INVALID_ARGUMENT && strstr(e, "a target of joint 2 is 100 rad, outside its range"));
+    s2r_sim_free(&sim);
     return 0;
 }
 
@@ -987,7 +1134,7 @@ static int test_replay_reproduces_the_log(void) {
     CHECK(s2r_backend_reset(b, NULL, NULL, NULL) == S2R_OK);
     memcpy(wrong, set.command + 40 * 6, sizeof(double) * 6);
     wrong[2] += 0.01;
-    CHECK(s2r_backend_command(b, wrong) == S2R_ERR_STATE && strstr(replay.error, "joint 2"));
+    CHECK(s2r_backend_command(b, wrong) == S2R_ERR_STATE && strstr(replay.error, "joint 3"));
     CHECK(s2r_backend_advance(b, 41 * SYSID_T_PERIOD) == S2R_ERR_STATE && strstr(replay.error, "ends after 40"));
     CHECK(s2r_replay_init(&replay, &set, 1, sim.backend.info, -1) == S2R_OK);
     CHECK(s2r_backend_reset(b, NULL, NULL, NULL) == S2R_OK && s2r_backend_command(b, wrong) == S2R_OK);
@@ -1006,6 +1153,9 @@ static const test_case sysid_tests[] = {
     {"sysid: trajectories written to CSV read back bit for bit and identify exactly as live", test_files_round_trip_and_identify},
     {"sysid: a log at its own rate and start is resampled (held commands, interpolated readings)", test_files_resample},
     {"sysid: bad trajectory files give an error naming file and line, and load nothing", test_files_bad_input},
+    {"sysid: logs of different lengths are each used whole (the MSE weighs them by length)", test_files_of_different_lengths},
+    {"sysid: an excitation file reads back bit for bit and plays as collect records it", test_excitation_files},
+    {"sysid: a robot's log defects (units of t, rate, moving start, too short) are named, nothing loaded", test_files_robot_defects},
     {"sysid: strikes set the object down, see it there and move it; mixed-up data refused", test_strikes_record_the_object},
     {"sysid: a strike's travel shows friction on the Panda, not on the UR5e", test_strike_travel_shows_friction},
     {"sysid: object parameters need weight_object and trajectories with the object", test_object_params_need_the_object},

@@ -234,7 +234,7 @@ class TestIdentify(unittest.TestCase):
         byte."""
         folder = tempfile.mkdtemp(prefix="s2r_python_")
         try:
-            logs = [os.path.join(LOGS, "12_log_%d.csv" % i) for i in range(4)]
+            logs = [os.path.join(LOGS, "12_log_%d.csv" % i) for i in range(1, 5)]
             ranges, identified = os.path.join(folder, "ranges.txt"), os.path.join(folder, "identified.txt")
             r = sim2real.identify_logs(logs, "ur5e", quick=True, ranges_out=ranges, identified_out=identified)
             self.assertIn(r["verdict"], ("good", "acceptable", "block"))

@@ -1,8 +1,10 @@
 /* tests/fuzz/fuzz_trajectory.c - libFuzzer harness for the trajectory (CSV
-   log) reader.
+   log) reader and the excitation file reader.
 
    Each input, as a NUL-terminated copy, goes to s2r_trajectory_set_parse_csv
-   at a sample period of 0.02 s, and the documented contract is checked:
+   and to s2r_excitation_parse_csv at a sample period of 0.02 s, and the
+   documented contract is checked (the excitation reader's the same, but
+   for one sample being enough and its q, qd being zero):
 
      - on error: S2R_ERR_PARSE, nothing loaded (the set's arrays are NULL
        and its count 0), and the message is a NUL-terminated string within
@@ -22,6 +24,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void fuzz_fail(const char* what, const char* detail);
+
+/* A failed read: S2R_ERR_PARSE, a terminated message naming the file,
+   nothing loaded. */
+static void fuzz_check_failure(const s2r_trajectory_set* set, s2r_result res, const char* error) {
+    if (res != S2R_ERR_PARSE) fuzz_fail("a failed read must say S2R_ERR_PARSE", NULL);
+    if (!memchr(error, '\0', S2R_ERROR_LEN)) fuzz_fail("error message not terminated", NULL);
+    if (!strstr(error, "fuzz.csv")) fuzz_fail("the message does not name the file", error);
+    if (set->q || set->command || set->q0 || set->object || set->count) fuzz_fail("a failed read loaded something", error);
+}
+
 static void fuzz_fail(const char* what, const char* detail) {
     fprintf(stderr, "fuzz_trajectory: %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
     abort();
@@ -38,16 +51,21 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     text[size] = '\0';
     memset(error, 0x5A, sizeof error);
     res = s2r_trajectory_set_parse_csv(&set, text, "fuzz.csv", 0.02, error);
-    if (res != S2R_OK) {
-        if (res != S2R_ERR_PARSE) fuzz_fail("a failed read must say S2R_ERR_PARSE", NULL);
-        if (!memchr(error, '\0', sizeof error)) fuzz_fail("error message not terminated", NULL);
-        if (!strstr(error, "fuzz.csv")) fuzz_fail("the message does not name the file", error);
-        if (set.q || set.command || set.q0 || set.object || set.count) fuzz_fail("a failed read loaded something", error);
-    } else {
+    if (res != S2R_OK) fuzz_check_failure(&set, res, error);
+    else {
         if (set.count != 1 || set.n_samples < 2 || set.n_joints < 1 || set.n_joints > S2R_MAX_JOINTS)
             fuzz_fail("a read set has the wrong shape", NULL);
         if (s2r_trajectory_set_check(&set, set.n_joints, error) != S2R_OK) fuzz_fail("a read set fails its check", error);
         if (!set.object != !set.object0) fuzz_fail("object arrays half there", NULL);
+    }
+    s2r_trajectory_set_free(&set);
+    memset(error, 0x5A, sizeof error);
+    res = s2r_excitation_parse_csv(&set, text, "fuzz.csv", 0.02, error);
+    if (res != S2R_OK) fuzz_check_failure(&set, res, error);
+    else {
+        if (set.count != 1 || set.n_samples < 1 || set.n_joints < 1 || set.n_joints > S2R_MAX_JOINTS || set.object)
+            fuzz_fail("a read excitation has the wrong shape", NULL);
+        if (s2r_trajectory_set_check(&set, set.n_joints, error) != S2R_OK) fuzz_fail("a read excitation fails its check", error);
     }
     s2r_trajectory_set_free(&set);
     free(text);
