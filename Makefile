@@ -341,8 +341,9 @@ clean:
 #   make sanitize  the suite (and the rendering tests) once more under
 #                  AddressSanitizer, UndefinedBehaviorSanitizer and
 #                  LeakSanitizer (gcc brings the runtimes); S2R_TEST_SHORT=1
-#                  cuts the budget of the two slow learning tests, so every
-#                  code path still runs, in about a minute; tests/lsan.supp
+#                  cuts the budget of the two slow learning tests and of the
+#                  object's identification from strikes, so every code path
+#                  still runs; tests/lsan.supp
 #                  lists the third-party leaks left out (one, in libOSMesa)
 #   make fuzz      each libFuzzer harness tests/fuzz/fuzz_NAME.c (clang) for
 #                  FUZZ_SECONDS, on a scratch copy of tests/fuzz/corpus/NAME
