@@ -123,11 +123,16 @@ $(BUILD)/python_reference: python/tests/reference.c $(PY_LIB)
 python: deps $(PY_LIB)
 
 # The Python tests (python/tests/test_sim2real.py, under a minute): Python
-# against the C reference, bit for bit, a policy 01_the_gap trains in quick
-# mode, and 12_sysid_from_logs's identification from its logs.
-# Debian's python3 and numpy (python3-numpy, in TEST_PACKAGES); skipped, with
-# a message, where either is missing.
+# against the C reference, bit for bit, a reach policy of the UR5e trained in
+# quick mode (PY_CHECKPOINT), and 12_sysid_from_logs's identification from
+# the logs of its quick run (PY_LOGS).  Alone, 01_the_gap and
+# 12_sysid_from_logs make both in build/quick_python; make test passes the
+# ones its quick pipeline has made.  Debian's python3 and numpy
+# (python3-numpy, in TEST_PACKAGES); skipped, with a message, where either is
+# missing.
 PYTHON ?= $(firstword $(wildcard /usr/bin/python3) $(shell command -v python3 2>/dev/null))
+PY_CHECKPOINT ?= $(BUILD)/quick_python/01_pure_sim.ckpt
+PY_LOGS       ?= $(BUILD)/quick_python
 $(BUILD)/quick_python/01_pure_sim.ckpt: $(BUILD)/01_the_gap
 	./$(BUILD)/01_the_gap --quick --out $(BUILD)/quick_python --threads $(THREADS)
 $(BUILD)/quick_python/12_ranges.txt: $(BUILD)/12_sysid_from_logs
@@ -136,8 +141,9 @@ $(BUILD)/quick_python/12_ranges.txt: $(BUILD)/12_sysid_from_logs
 test-python: deps $(PY_LIB) $(BUILD)/python_reference
 	@if [ -z "$(PYTHON)" ] || ! $(PYTHON) -c 'import numpy' 2>/dev/null; then \
 	  echo "test-python: skipped: python3 with numpy not installed (apt-get install python3 python3-numpy)"; \
-	else $(MAKE) --no-print-directory $(BUILD)/quick_python/01_pure_sim.ckpt $(BUILD)/quick_python/12_ranges.txt && \
-	  S2R_BUILD=$(BUILD) $(PYTHON) python/tests/test_sim2real.py; fi
+	else $(MAKE) --no-print-directory $(PY_CHECKPOINT) $(PY_LOGS)/12_ranges.txt && \
+	  S2R_BUILD=$(BUILD) S2R_TEST_CHECKPOINT=$(PY_CHECKPOINT) S2R_TEST_LOGS=$(PY_LOGS) \
+	  $(PYTHON) python/tests/test_sim2real.py; fi
 
 # The quick start of the header's manual, cut out verbatim so the tests compile it.
 $(BUILD)/quickstart.c: sim2real.h | $(DEPS_STAMP)
@@ -182,9 +188,9 @@ test: test-deps
 	./$(BUILD)/10_sysid_vs_truth --quick --out $(BUILD)/quick --threads $(THREADS)
 	./$(BUILD)/11_gates --quick --out $(BUILD)/quick
 	./$(BUILD)/12_sysid_from_logs --quick --out $(BUILD)/quick_logs
-	./$(BUILD)/12_sysid_from_logs --quick --log $(BUILD)/quick_logs/12_log_1.csv --log $(BUILD)/quick_logs/12_log_4.csv --joint 'kp[4]' --out $(BUILD)/quick_logs
-	grep -q '^kp\[4\] ' $(BUILD)/quick_logs/12_ranges.txt
-	./$(BUILD)/02_domain_randomization --quick --ranges $(BUILD)/quick_logs/12_ranges.txt --out $(BUILD)/quick_logs
+	./$(BUILD)/12_sysid_from_logs --quick --log $(BUILD)/quick_logs/12_log_1.csv --log $(BUILD)/quick_logs/12_log_4.csv --joint 'kp[4]' --out $(BUILD)/quick_logs_joint
+	grep -q '^kp\[4\] ' $(BUILD)/quick_logs_joint/12_ranges.txt
+	./$(BUILD)/02_domain_randomization --quick --ranges $(BUILD)/quick_logs_joint/12_ranges.txt --out $(BUILD)/quick_logs_joint
 	./$(BUILD)/12_sysid_from_logs --quick --mjcf examples/arm4.xml --out $(BUILD)/quick_arm4
 	./$(BUILD)/12_sysid_from_logs --quick --mjcf examples/arm4.xml --write-excitation $(BUILD)/quick_arm4_excitation/exc.csv --out $(BUILD)/quick_arm4_excitation
 	grep -q '^t,command_1,command_2,command_3,command_4$$' $(BUILD)/quick_arm4_excitation/exc_4.csv
@@ -193,12 +199,21 @@ test: test-deps
 	./$(BUILD)/13_recipe_depth --adr --quick --out $(BUILD)/quick_push
 	./$(BUILD)/13_recipe_depth --privileged --quick --out $(BUILD)/quick_push
 	GRADE_REFERENCE_LIBRARY=$(BUILD)/sim2real.o THREADS=$(THREADS) sh tests/test_course.sh
-	@$(MAKE) --no-print-directory test-python notebooks sanitize fuzz
+	printf '%s\n' "$(BUILD)/quick 07_the_table" "$(BUILD)/quick_push 07_the_table --task push" \
+	  "$(BUILD)/quick_push 09_gap_attribution --task push" "$(BUILD)/quick_push 14_predicting_transfer --task push" \
+	  "$(BUILD)/quick 10_sysid_vs_truth" > $(BUILD)/quick_runs.txt
+	@$(MAKE) --no-print-directory test-python PY_CHECKPOINT=$(BUILD)/quick/07_pure_sim_seed1.ckpt PY_LOGS=$(BUILD)/quick_logs
+	@$(MAKE) --no-print-directory notebooks NOTEBOOK_RUNS=$(BUILD)/quick_runs.txt
+	@$(MAKE) --no-print-directory sanitize
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(TEST_FUZZ_SECONDS)
 
 # The notebooks (notebooks/*.ipynb), executed headless in recipe order with
 # Debian's Jupyter and Python kernel; the executed copies, with outputs, go to
 # build/notebooks/ beside the artifacts they read (the committed notebooks stay
 # without outputs).  Skipped, with a message, where jupyter is not installed.
+# NOTEBOOK_RUNS=FILE (make test sets it): the example runs made already, one
+# a line, "FOLDER NAME OPTIONS" for `build/NAME --quick OPTIONS --out FOLDER`;
+# a notebook copies such a run's files instead of running it again.
 NOTEBOOKS := $(sort $(wildcard notebooks/*.ipynb))
 JUPYTER   ?= $(firstword $(wildcard /usr/bin/jupyter) $(shell command -v jupyter 2>/dev/null))
 
@@ -207,7 +222,8 @@ ifeq ($(strip $(JUPYTER)),)
 	@echo "notebooks: skipped: jupyter not installed (apt-get install jupyter-nbconvert python3-ipykernel python3-numpy python3-matplotlib)"
 else
 	@mkdir -p $(BUILD)/notebooks
-	PYDEVD_DISABLE_FILE_VALIDATION=1 $(JUPYTER) nbconvert --to notebook --execute \
+	PYDEVD_DISABLE_FILE_VALIDATION=1 $(if $(NOTEBOOK_RUNS),S2R_NOTEBOOK_RUNS=$(abspath $(NOTEBOOK_RUNS))) \
+	  $(JUPYTER) nbconvert --to notebook --execute \
 	  --ExecutePreprocessor.kernel_name=python3 --ExecutePreprocessor.timeout=900 \
 	  --output-dir $(BUILD)/notebooks $(NOTEBOOKS)
 endif
@@ -328,13 +344,15 @@ clean:
 #   make sanitize  the suite (and the rendering tests) once more under
 #                  AddressSanitizer, UndefinedBehaviorSanitizer and
 #                  LeakSanitizer (gcc brings the runtimes); S2R_TEST_SHORT=1
-#                  cuts the budget of the two slow learning tests, so every
-#                  code path still runs, in about a minute; tests/lsan.supp
+#                  cuts the budget of the two slow learning tests and of the
+#                  object's identification from strikes, so every code path
+#                  still runs; tests/lsan.supp
 #                  lists the third-party leaks left out (one, in libOSMesa)
 #   make fuzz      each libFuzzer harness tests/fuzz/fuzz_NAME.c (clang) for
 #                  FUZZ_SECONDS, on a scratch copy of tests/fuzz/corpus/NAME
 #                  under build/ (the committed corpus is never written), with
-#                  tests/fuzz/NAME.dict; a crash is saved as build/fuzz_NAME-crash-*
+#                  tests/fuzz/NAME.dict; a crash is saved as build/fuzz_NAME-crash-*;
+#                  make test runs them for TEST_FUZZ_SECONDS (10) each
 
 SAN_CFLAGS := -std=c99 -O1 -g -fno-omit-frame-pointer -Wall -Wextra -pedantic -fopenmp \
               -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
@@ -345,6 +363,7 @@ SAN_ENV    := S2R_TEST_SHORT=1 \
 
 FUZZ_CC      ?= clang-14
 FUZZ_SECONDS ?= 20
+TEST_FUZZ_SECONDS ?= 10
 FUZZ_CFLAGS  := -g -O1 -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 FUZZ_ENV     := UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 FUZZERS      := $(patsubst tests/fuzz/%.c,$(BUILD)/%,$(wildcard tests/fuzz/fuzz_*.c))

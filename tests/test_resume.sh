@@ -7,8 +7,8 @@
 #      and while it was dead no output existed half-written under its name;
 #   3. a run stopped with SIGINT: it must save, say so and exit with 130, and
 #      resume (on 2 threads) to the same checkpoint again; SIGTERM the same,
-#      during training and between later stages (02, and 10, which trains
-#      nothing);
+#      during training, then in the resumed run between later stages (02),
+#      and in 10, which trains nothing;
 #   4. a unit's system-ID policy is not taken for another unit (example 04),
 #      nor any policy trained on other ranges than its run wrote (04, 06);
 #   5. --task push in the reach run's folder keeps the reach files;
@@ -71,31 +71,30 @@ check "SIGINT says the state was saved" grep -q "state saved to" "$WORK/interrup
 check "interrupted + resumed on 2 threads is byte-identical" cmp -s "$WORK/whole/02_dr.ckpt" "$WORK/interrupted/02_dr.ckpt"
 
 # SIGTERM is Ctrl-C's twin: during training it saves the state and exits
-# with 130 (resumed, the same checkpoint); after training, between stages,
-# the run stops at the next stage with 130, and --resume finishes it from
-# what was saved.
+# with 130; resumed, the run trains to the same checkpoint, and a SIGTERM
+# after training, between stages, stops it at the next stage with 130;
+# --resume then finishes it from what was saved.
 start_and_wait "$WORK/terminated"
 kill -TERM $pid 2>/dev/null
 wait $pid
 status=$?
 check "SIGTERM during training exits with 130" test $status -eq 130
 check "SIGTERM during training says the state was saved" grep -q "state saved to" "$WORK/terminated.log"
-"$EXAMPLE" $ARGS --out "$WORK/terminated" --resume > "$WORK/terminated.resume.log" 2>&1
-check "SIGTERM + resumed is byte-identical" cmp -s "$WORK/whole/02_dr.ckpt" "$WORK/terminated/02_dr.ckpt"
-"$EXAMPLE" $ARGS --out "$WORK/terminated_late" > "$WORK/terminated_late.log" 2>&1 &
+"$EXAMPLE" $ARGS --out "$WORK/terminated" --resume > "$WORK/terminated.resume.log" 2>&1 &
 pid=$!
 i=0
-while [ ! -f "$WORK/terminated_late/02_dr.ckpt" ] && [ $i -lt 6000 ]; do sleep 0.01; i=$((i + 1)); done
+while [ ! -f "$WORK/terminated/02_dr.ckpt" ] && [ $i -lt 6000 ]; do sleep 0.01; i=$((i + 1)); done
 kill -TERM $pid 2>/dev/null
 wait $pid
 status=$?
+check "SIGTERM + resumed is byte-identical" cmp -s "$WORK/whole/02_dr.ckpt" "$WORK/terminated/02_dr.ckpt"
 check "SIGTERM after training exits with 130 at the next stage" test $status -eq 130
-check "SIGTERM after training says it stopped between stages" grep -q "interrupted between stages" "$WORK/terminated_late.log"
-check "SIGTERM after training: the run's results are not written" test ! -f "$WORK/terminated_late/02_margin.csv"
-"$EXAMPLE" $ARGS --out "$WORK/terminated_late" --resume > "$WORK/terminated_late.resume.log" 2>&1
+check "SIGTERM after training says it stopped between stages" grep -q "interrupted between stages" "$WORK/terminated.resume.log"
+check "SIGTERM after training: the run's results are not written" test ! -f "$WORK/terminated/02_margin.csv"
+"$EXAMPLE" $ARGS --out "$WORK/terminated" --resume > "$WORK/terminated.resume2.log" 2>&1
 check "SIGTERM after training, resumed: finishes with the same checkpoint" \
-  cmp -s "$WORK/whole/02_dr.ckpt" "$WORK/terminated_late/02_dr.ckpt"
-check "SIGTERM after training, resumed: writes the results" test -f "$WORK/terminated_late/02_margin.csv"
+  cmp -s "$WORK/whole/02_dr.ckpt" "$WORK/terminated/02_dr.ckpt"
+check "SIGTERM after training, resumed: writes the results" test -f "$WORK/terminated/02_margin.csv"
 # an example without training stops at its next stage too (10: after identifying its units)
 $BUILD/10_sysid_vs_truth --quick --threads 1 --out "$WORK/terminated10" > "$WORK/terminated10.log" 2>&1 &
 pid=$!
