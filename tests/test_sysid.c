@@ -422,6 +422,46 @@ static int test_interval_kinds(void) {
     return 0;
 }
 
+/* The sandwich's meat on residuals of known correlation (one parameter,
+   J = 1, one joint, two trajectories of 100 samples, 1 s = 50 lags at
+   50 Hz): residuals all +1 (as correlated as they come) give each
+   trajectory 100 + sum_l 2 (1 - l / 51) (100 - l), far above the 100 of
+   independent ones; residuals alternating in sign give less than 100;
+   the two trajectories add up and never mix. */
+static int test_sandwich_allows_correlation(void) {
+    s2r__sysid_jacobian G;
+    s2r_trajectory_set set;
+    double B, one = 1, expected = 100;
+    int k, l, lags;
+    memset(&G, 0, sizeof G);
+    memset(&set, 0, sizeof set);
+    set.count = 2;
+    set.n_samples = 100;
+    set.sample_period = 0.02;
+    G.m = 200;
+    G.p = 1;
+    G.r = (double*)calloc(200, sizeof(double));
+    G.J = (double*)calloc(200, sizeof(double));
+    G.score = (double*)calloc(200, sizeof(double));
+    CHECK(G.r && G.J && G.score);
+    lags = s2r__sysid_se_lags(&set);
+    CHECKF(lags == 50, "%d lags", lags);
+    for (l = 1; l <= lags; l++) expected += 2 * (1 - l / 51.0) * (100 - l);
+    for (k = 0; k < 200; k++) { G.J[k] = 1; G.r[k] = 1; }
+    s2r__sysid_score_covariance(&G, &set, &one, lags, &B);
+    CHECKF(fabs(B - 2 * expected) < 1e-9 * expected, "all +1: %.6g, expected %.6g", B, 2 * expected);
+    for (k = 0; k < 200; k++) G.r[k] = k % 2 ? -1 : 1;
+    s2r__sysid_score_covariance(&G, &set, &one, lags, &B);
+    CHECKF(B > 0 && B < 200, "alternating: %.6g, independent residuals give 200", B);
+    for (k = 0; k < 200; k++) G.r[k] = k < 100 ? 1 : -1;   /* the trajectories disagree: no cross term */
+    s2r__sysid_score_covariance(&G, &set, &one, lags, &B);
+    CHECKF(fabs(B - 2 * expected) < 1e-9 * expected, "opposite trajectories: %.6g", B);
+    free(G.r);
+    free(G.J);
+    free(G.score);
+    return 0;
+}
+
 static int test_bounds_hold(void) {
     static const s2r_param p[1] = {S2R_PARAM_KP};
     const sysid_t_recovery* rec = &sysid_t_rec;
@@ -1049,6 +1089,7 @@ static const test_case sysid_tests[] = {
     {"sysid: lo > hi, NaN, bad start, unsupported and repeated parameters rejected", test_bad_config_errors},
     {"sysid: empty set, NaN data and out-of-bounds values give clear errors", test_bad_data_errors},
     {"sysid: bad excitation settings rejected", test_bad_excitation_errors},
+    {"sysid: the standard errors' sandwich sums correlated residuals within a trajectory, not across", test_sandwich_allows_correlation},
     {"sysid: intervals: open when not identifiable, none for a latency, finite otherwise", test_interval_kinds},
     {"sysid: verdict thresholds 0.01 and 0.05 rad^2, relative 3 % and 5 %, the object's 3 % and 10 %", test_verdict_thresholds},
     {"sysid: the same data and config give bit-identical results", test_deterministic},
