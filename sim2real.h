@@ -3718,13 +3718,28 @@ S2RDEF int         s2r_interrupt_requested(void);
      say how far the descent stopped from the minimum; with
      config.polish = 1 its point is reported when lower.  On unit 1 after
      convergence: 0.00 % lower on the UR5e, 0.10 % on the Panda.
-   - Standard errors: sqrt of the diagonal of s^2 (J'J)^-1, s^2 the
-     residual variance loss / (rows - parameters), inflated by
-     (1 + rho) / (1 - rho) for the residuals' lag-one correlation rho along
-     time (effective_samples).  They assume the model is right; the errors
-     it cannot represent (unmodeled friction, backlash) are systematic, so
-     read them as a lower bound - example 10 scores them against the
-     fleet's truth.
+   - Standard errors: the sandwich (J'J)^-1 B (J'J)^-1 (times rows /
+     (rows - parameters)), B the covariance of the scores - each sample's
+     J'r, its joints summed - with their products up to
+     S2R_SYSID_SE_LAG_TIME (1 s) apart along time (Bartlett weights
+     1 - lag / (lags + 1)), within each trajectory; trajectories are
+     independent.  Why a sandwich and not a bootstrap: samples of one
+     trajectory are not independent (on the fleet the residuals' lag-one
+     correlation is 0.3-0.55 and falls to zero by about 0.5 s, so 1 s
+     holds it with room), and the sandwich needs only the Jacobian the
+     assessment already has, where a bootstrap over whole trajectories
+     would refit the unit many times over from three of them.  It does
+     not move the estimate.  A parameter flagged not identifiable gets an
+     infinite standard error (an open interval, printed "open"); a
+     latency, searched on a grid of physics steps, none (NaN, printed
+     "-").  They describe the scatter of the estimate the data allow, not
+     what the model cannot represent (unmodeled friction, backlash): that
+     error is systematic.  On units #1-#20 of each fleet they are 1.5-1.7
+     times the independent-residual ones, and the truth is inside +-2 of
+     them for 43 of 80 identifiable values on the UR5e and 13 of 40 on the
+     Panda (26 and 4 before), the misses the effective values a simulator
+     without the units' sigmoid friction needs (the Panda's gains 5 % low
+     on every unit; example 10, figures/RESULTS.md).
    - Flat combinations: J'J in coordinates scaled by the bounds,
      eigen-decomposed (ascending).  An eigenvector along which a move of
      sensitivity_step raises the loss by less than min_sensitivity of it
@@ -3748,10 +3763,13 @@ S2RDEF int         s2r_interrupt_requested(void);
    Verdict.  Judged on the held-out error relative to the motion it
    replays: the rms position error as a fraction of the rms motion of the
    validation trajectories (validation_relative; S2R_SYSID_REL_GOOD 3 %,
-   S2R_SYSID_REL_BLOCK 10 %), and for the object the error beyond the
-   camera's floor relative to how far it moved.  The deployment gate's
-   literal thresholds on the MSE (0.01 and 0.05 rad^2,
-   s2r_sysid_verdict_of) are far looser at this excitation's scale: the
+   S2R_SYSID_REL_BLOCK 5 %, where they come from beside them), and for the
+   object the error beyond the camera's floor relative to how far it moved
+   (S2R_SYSID_OBJECT_REL_*: 3 % and 10 %).  The deployment gate
+   (s2r_gate_sysid) judges the same relative error with the same bands.
+   The absolute thresholds on the MSE (0.01 and 0.05 rad^2,
+   s2r_sysid_verdict_of, which the gate used before) are far looser at
+   this excitation's scale: the
    motion itself has a variance of about 0.01 rad^2 (UR5e unit 1's
    chirps), so an MSE of 0.01 is an error as large as the motion; the
    nominal model, every corner of the search box and an identified one
@@ -3870,18 +3888,38 @@ S2RDEF int         s2r_interrupt_requested(void);
 #define S2R_SYSID_MAX_DIRECTIONS 4 /* learned search directions kept         */
 #define S2R_SYSID_MAX_PROFILE 128  /* latency steps the loss profile records  */
 #define S2R_SYSID_POLISH_ITERATIONS 10 /* Levenberg-Marquardt steps at most   */
+#define S2R_SYSID_SE_LAG_TIME 1.0  /* s: residual correlation the standard
+                                      errors allow for (see "How sure")      */
 #define S2R_EXCITATION_MAX_SINES 16 /* sines per joint in a multisine         */
 #define S2R_SYSID_MSE_GOOD   0.01  /* rad^2: validation MSE below is GOOD    */
 #define S2R_SYSID_MSE_BLOCK  0.05  /* rad^2: above is BLOCK, between ACCEPTABLE */
 /* The verdict relative to the motion: the rms position error as a fraction
-   of the rms motion of the validation trajectories.  Below 3 % the replay
-   follows the motion within what encoder noise, backlash and unmodeled
-   friction leave on a well-fitted model; above 10 % it no longer follows
-   its shape.  The absolute thresholds above are far looser at this
-   excitation's scale (about a tenth of a radian rms of motion): a nominal
-   model passes them untouched. */
+   of the rms motion of the validation trajectories; the deployment gate's
+   bands too (s2r_gate_config).  Where the numbers come from: example 10 on
+   units #1-#20 of each fleet (figures/10_sysid_truth_<arm>.csv; RESULTS,
+   "System identification against the truth"), held out as
+   s2r_identify_unit holds out - two chirps of 3 s, the motion their
+   positions' variance about the set's mean (one chirp alone reads several
+   times larger: it lacks the spread of the start poses).  The identified
+   model: at most 0.54 % (UR5e) and 0.60 % (Panda).  The datasheet model:
+   at least 8.2 % and 10.0 %; every parameter at its lower bound at least
+   8.2 % and 10.1 %, at its upper bound 6.0 % and 8.0 %.  Good below 3 %
+   (five times the worst identified unit); block above 5 %, so neither the
+   datasheet model nor a corner of the box is acceptable on any of the 40
+   units (the old 10 % let the datasheet model through on 4 of them and the
+   upper corner on 23); acceptable, with a warning, between.  The absolute
+   thresholds above are far looser at this excitation's scale (about a
+   tenth of a radian rms of motion): every one of those models passes
+   them. */
 #define S2R_SYSID_REL_GOOD   0.03
-#define S2R_SYSID_REL_BLOCK  0.10
+#define S2R_SYSID_REL_BLOCK  0.05
+/* The object's verdict (s2r_sysid_verdict_object): its held-out error
+   beyond the camera's floor, relative to how far the object moved.  Its
+   own scale: the datasheet object is 25-40 % off on the table's units and
+   the fits 9-19 %; its bands keep 3 % and 10 %, not re-measured against
+   the search box's corners. */
+#define S2R_SYSID_OBJECT_REL_GOOD   0.03
+#define S2R_SYSID_OBJECT_REL_BLOCK  0.10
 
 /* --- Excitation ------------------------------------------------------------ */
 
@@ -4219,8 +4257,9 @@ S2RDEF double s2r_line_minimize(s2r_line_loss loss, void* context, double lo, do
 typedef enum s2r_sysid_verdict {
     S2R_SYSID_GOOD,         /* "good":       relative error < 3 % (absolute:
                                                  MSE < 0.01 rad^2)              */
-    S2R_SYSID_ACCEPTABLE,   /* "acceptable": 3-10 % (0.01 <= MSE <= 0.05), warn */
-    S2R_SYSID_BLOCK,        /* "block":      > 10 % (MSE > 0.05) or not finite */
+    S2R_SYSID_ACCEPTABLE,   /* "acceptable": 3-5 % (object 3-10 %; absolute
+                                                 0.01 <= MSE <= 0.05), warn     */
+    S2R_SYSID_BLOCK,        /* "block":      above, or not finite            */
     S2R_SYSID_VERDICT_COUNT
 } s2r_sysid_verdict;
 
@@ -4262,10 +4301,12 @@ typedef struct s2r_sysid_result {
                                                       below it along a flat
                                                       combination.  Reported, not
                                                       used by s2r_sysid_recentre */
-    double std_error[S2R_SYSID_MAX_PARAMS];        /* unit: standard error of the value
-                                                      from the residual Jacobian, its
-                                                      correlation allowed for (see the
-                                                      manual); NaN for a latency     */
+    double std_error[S2R_SYSID_MAX_PARAMS];        /* unit: standard error of the value,
+                                                      a sandwich allowing for the
+                                                      residuals' correlation along each
+                                                      trajectory (see the manual); NaN
+                                                      for a latency (grid-searched);
+                                                      +Inf when not identifiable    */
     int    identifiable[S2R_SYSID_MAX_PARAMS];     /* sensitivity >= min_sensitivity,
                                                       alone and with the other
                                                       continuous parameters re-fitted */
@@ -4303,7 +4344,9 @@ typedef struct s2r_sysid_result {
                                                       min_sensitivity of it            */
     double condition;                              /* largest / smallest eigenvalue   */
     double effective_samples;                      /* residuals, discounted for their
-                                                      correlation along time          */
+                                                      lag-one correlation along time
+                                                      (descriptive; the standard
+                                                      errors use the sandwich)       */
     double validation_mse_start;                   /* rad^2: held-out MSE at the start
                                                       values (NaN without validation) */
     double validation_mse;                         /* rad^2: at the identified values */
@@ -4414,10 +4457,16 @@ typedef struct s2r_sysid {
 
 /* "good", "acceptable", "block"; "unknown" out of range. */
 S2RDEF const char*        s2r_sysid_verdict_name(s2r_sysid_verdict v);
-/* The gate on a validation MSE in rad^2 (NaN or Inf: BLOCK). */
+/* The absolute verdict on a validation MSE in rad^2 (S2R_SYSID_MSE_*; NaN
+   or Inf: BLOCK) - kept to show that it cannot fail: at this excitation's
+   scale every model measured passes it (example 10). */
 S2RDEF s2r_sysid_verdict  s2r_sysid_verdict_of(double mse);
-/* The verdict on a relative error (rms error / rms motion; S2R_SYSID_REL_*). */
+/* The verdict on the joints' relative error (rms error / rms motion;
+   S2R_SYSID_REL_*). */
 S2RDEF s2r_sysid_verdict  s2r_sysid_verdict_relative(double relative);
+/* The verdict on the object's relative error beyond the camera's floor
+   (S2R_SYSID_OBJECT_REL_*). */
+S2RDEF s2r_sysid_verdict  s2r_sysid_verdict_object(double relative);
 /* Parameter p with its default bounds (table above) and start NAN; for a
    parameter identification does not handle, lo = hi = NAN (rejected by
    s2r_sysid_init with a message saying why). */
@@ -4461,8 +4510,9 @@ S2RDEF s2r_result         s2r_sysid_run(s2r_sysid* id, const s2r_trajectory_set*
                                         const s2r_trajectory_set* validation,
                                         s2r_sysid_result* result);
 /* The identified simulator as a randomization: `known` plus every
-   identified parameter FIXED at its value (unidentifiable ones at their
-   start) in its default mode.  A simulator with it replays the fit. */
+   identified parameter FIXED at its reported value in its default mode -
+   unidentifiable ones too, wherever the fit left them (nothing is put
+   back).  A simulator with it replays the fit. */
 S2RDEF s2r_result         s2r_sysid_fixed(const s2r_sysid* id, const s2r_sysid_result* result,
                                           s2r_randomization* out);
 /* The next training run's ranges: `training` (may equal out) with every
@@ -4547,8 +4597,9 @@ S2RDEF s2r_result s2r_identify_object(const s2r_backend* push_robot, const s2r_i
      stage             what runs                          gate (s2r_gate_*)
      sim regression    a named suite of reach cases in    pass rate >= 0.85
                        the simulator
-     sysid validation  open-loop sim vs real on a test    MSE < 0.01 pass; 0.01..0.05
-                       trajectory (the MSE is an input)   warn (passes); > 0.05 fail
+     sysid validation  the identified simulator replays   rms error < 3 % of the rms
+                       held-out trajectories of the unit  motion pass; 3..5 % warn
+                       (s2r_identify_unit)                (passes); > 5 % fail
      shadow            the fallback acts, the policy      no unsafe proposal;
                        proposes; both are compared        agreement reported
      tethered          the policy acts behind the safety  SPRT: 0.95 against 0.80,
@@ -5010,8 +5061,10 @@ typedef enum s2r_gate_rule {
 typedef struct s2r_gate_config {
     s2r_gate_rule rule;            /* SEQUENTIAL                                     */
     double sim_pass_rate;          /* required suite pass rate, point estimate; 0.85  */
-    double sysid_good_mse;         /* below: pass; 0.01                                */
-    double sysid_block_mse;        /* above: fail; in between (inclusive): warn; 0.05  */
+    double sysid_good_relative;    /* held-out rms error / rms motion below: pass;
+                                      S2R_SYSID_REL_GOOD (0.03)                        */
+    double sysid_block_relative;   /* above: fail; in between (inclusive): warn;
+                                      S2R_SYSID_REL_BLOCK (0.05)                       */
     int    shadow_min_proposals;   /* proposals (policy steps) before shadow can decide;
                                       300, a few episodes of the reach task            */
     double shadow_max_unsafe_rate; /* allowed unsafe proposals / proposals; 0 (none)  */
@@ -5066,7 +5119,9 @@ S2RDEF const char*     s2r_gate_rule_name(s2r_gate_rule rule);
 /* The SPRT a sequential gate runs for stage TETHERED or CONSTRAINED. */
 S2RDEF s2r_sprt_config s2r_gate_sprt(const s2r_gate_config* c, s2r_stage stage);
 S2RDEF s2r_gate_result s2r_gate_sim_regression(const s2r_gate_config* c, int passed, int runs);
-S2RDEF s2r_gate_result s2r_gate_sysid(const s2r_gate_config* c, double validation_mse);
+/* validation_relative: the identified model's held-out rms position error
+   over the rms motion (s2r_sysid_result.validation_relative). */
+S2RDEF s2r_gate_result s2r_gate_sysid(const s2r_gate_config* c, double validation_relative);
 S2RDEF s2r_gate_result s2r_gate_shadow(const s2r_gate_config* c, const s2r_shadow_stats* s);
 S2RDEF s2r_gate_result s2r_gate_tethered(const s2r_gate_config* c, int successes, int episodes);
 S2RDEF s2r_gate_result s2r_gate_constrained(const s2r_gate_config* c, int successes, int episodes,
@@ -16077,9 +16132,18 @@ S2RDEF s2r_sysid_verdict s2r_sysid_verdict_of(double mse) {
     return mse < S2R_SYSID_MSE_GOOD ? S2R_SYSID_GOOD : S2R_SYSID_ACCEPTABLE;
 }
 
+/* The verdict on a relative error between the bands good and block. */
+static s2r_sysid_verdict s2r__sysid_verdict_bands(double relative, double good, double block) {
+    if (!isfinite(relative) || relative > block) return S2R_SYSID_BLOCK;
+    return relative < good ? S2R_SYSID_GOOD : S2R_SYSID_ACCEPTABLE;
+}
+
 S2RDEF s2r_sysid_verdict s2r_sysid_verdict_relative(double relative) {
-    if (!isfinite(relative) || relative > S2R_SYSID_REL_BLOCK) return S2R_SYSID_BLOCK;
-    return relative < S2R_SYSID_REL_GOOD ? S2R_SYSID_GOOD : S2R_SYSID_ACCEPTABLE;
+    return s2r__sysid_verdict_bands(relative, S2R_SYSID_REL_GOOD, S2R_SYSID_REL_BLOCK);
+}
+
+S2RDEF s2r_sysid_verdict s2r_sysid_verdict_object(double relative) {
+    return s2r__sysid_verdict_bands(relative, S2R_SYSID_OBJECT_REL_GOOD, S2R_SYSID_OBJECT_REL_BLOCK);
 }
 
 /* Latencies are searched over whole physics steps. */
@@ -16948,12 +17012,15 @@ typedef struct s2r__sysid_jacobian {
     double* r;                           /* [m] weighted residuals at the point         */
     double* J;                           /* [m][p] dr/dvalue, per parameter unit        */
     double* probe;                       /* [2][m] residuals at the two sides of a probe */
+    double* score;                       /* [samples][p] J'r of each sample's rows, columns
+                                            scaled (the sandwich's meat)               */
 } s2r__sysid_jacobian;
 
 static void s2r__sysid_jacobian_free(s2r__sysid_jacobian* G) {
     S2R_FREE(G->r);
     S2R_FREE(G->J);
     S2R_FREE(G->probe);
+    S2R_FREE(G->score);
 }
 
 static s2r_result s2r__sysid_jacobian_init(s2r__sysid_jacobian* G, const s2r_sysid* id, const s2r_trajectory_set* set) {
@@ -16967,7 +17034,8 @@ static s2r_result s2r__sysid_jacobian_init(s2r__sysid_jacobian* G, const s2r_sys
     G->r = (double*)s2r__calloc((size_t)G->m, sizeof(double));
     G->J = (double*)s2r__calloc((size_t)G->m * (G->p > 0 ? G->p : 1), sizeof(double));
     G->probe = (double*)s2r__calloc(2 * (size_t)G->m, sizeof(double));
-    if (G->r && G->J && G->probe) return S2R_OK;
+    G->score = (double*)s2r__calloc((size_t)set->count * set->n_samples * (G->p > 0 ? G->p : 1), sizeof(double));
+    if (G->r && G->J && G->probe && G->score) return S2R_OK;
     s2r__sysid_jacobian_free(G);
     return S2R_ERR_OUT_OF_MEMORY;
 }
@@ -17123,6 +17191,40 @@ static double s2r__sysid_residual_correlation(const s2r__sysid_jacobian* G, cons
     return sq > 0 ? s2r_clamp(lag / sq, 0, 0.9999) : 0;
 }
 
+/* Lags the sandwich's meat sums over: S2R_SYSID_SE_LAG_TIME of samples,
+   at most the trajectory's length less one. */
+static int s2r__sysid_se_lags(const s2r_trajectory_set* set) {
+    int lags = (int)floor(S2R_SYSID_SE_LAG_TIME / set->sample_period + 0.5);
+    return lags < set->n_samples - 1 ? lags : set->n_samples - 1;
+}
+
+/* The sandwich's meat in bounds units: the scores (each sample's J'r, its
+   rows summed) of every trajectory, with their products at lags 1..lags
+   along time weighted 1 - lag / (lags + 1) (Bartlett, which keeps it
+   positive semi-definite); trajectories independent of one another.
+   B: p x p, row-major. */
+static void s2r__sysid_score_covariance(const s2r__sysid_jacobian* G, const s2r_trajectory_set* set,
+                                        const double* scale, int lags, double* B) {
+    int p = G->p, ns = set->n_samples, rows = G->m / (set->count * ns), i, k, l, a, b, j;
+    memset(B, 0, (size_t)p * p * sizeof(double));
+    memset(G->score, 0, (size_t)set->count * ns * p * sizeof(double));
+    for (k = 0; k < set->count * ns; k++)
+        for (j = 0; j < rows; j++) {
+            size_t row = (size_t)k * rows + j;
+            for (a = 0; a < p; a++) G->score[(size_t)k * p + a] += G->J[row * p + a] * scale[a] * G->r[row];
+        }
+    for (i = 0; i < set->count; i++)
+        for (l = 0; l <= lags && l < ns; l++) {
+            double weight = l == 0 ? 1.0 : 2.0 * (1.0 - (double)l / (lags + 1));   /* lags -l and +l together */
+            for (k = 0; k + l < ns; k++) {
+                const double* s0 = G->score + ((size_t)i * ns + k) * p;
+                const double* s1 = s0 + (size_t)l * p;
+                for (a = 0; a < p; a++)
+                    for (b = 0; b < p; b++) B[a * p + b] += 0.5 * weight * (s0[a] * s1[b] + s1[a] * s0[b]);
+            }
+        }
+}
+
 /* From G at the reported point (loss f): the eigenpairs of J'J in bounds
    units, flat directions, condition, standard errors and the continuous
    parameters' half-widths. */
@@ -17130,33 +17232,35 @@ static void s2r__sysid_curvature(const s2r_sysid* id, const s2r_trajectory_set* 
                                  double f, s2r_sysid_result* r) {
     const s2r_sysid_config* c = &id->config;
     double A[S2R_SYSID_MAX_PARAMS * S2R_SYSID_MAX_PARAMS], V[S2R_SYSID_MAX_PARAMS * S2R_SYSID_MAX_PARAMS];
+    double B[S2R_SYSID_MAX_PARAMS * S2R_SYSID_MAX_PARAMS], Ainv[S2R_SYSID_MAX_PARAMS * S2R_SYSID_MAX_PARAMS];
     double g[S2R_SYSID_MAX_PARAMS], w[S2R_SYSID_MAX_PARAMS], width[S2R_SYSID_MAX_PARAMS] = {0};
-    double rho = s2r__sysid_residual_correlation(G, set), noise;
+    double rho = s2r__sysid_residual_correlation(G, set);
     double flat = c->min_sensitivity * f / (c->sensitivity_step * c->sensitivity_step);
-    int a, k, p = G->p;
+    int a, b, k, p = G->p, unseen[S2R_SYSID_MAX_PARAMS] = {0};
     r->n_directions = p;
     r->effective_samples = G->used * (1 - rho) / (1 + rho);
-    /* residual variance per row, the correlation's inflation of the estimate's variance folded in */
-    noise = G->used > p ? f / (G->used - p) * (1 + rho) / (1 - rho) : INFINITY;
     if (p == 0) return;
     for (a = 0; a < p; a++) width[a] = c->param[G->col[a]].hi - c->param[G->col[a]].lo;
     s2r__sysid_normal(G, width, A, g);
+    s2r__sysid_score_covariance(G, set, width, s2r__sysid_se_lags(set), B);
     s2r__symmetric_eigen(p, A, w, V);
     r->condition = w[0] > 0 ? w[p - 1] / w[0] : INFINITY;
+    memset(Ainv, 0, sizeof Ainv);
     for (k = 0; k < p; k++) {
         r->eigenvalue[k] = w[k];
         for (a = 0; a < p; a++) r->eigenvector[k][G->col[a]] = V[k * p + a];
         if (w[k] < flat) r->n_flat = k + 1;
+        for (a = 0; a < p; a++) {   /* (J'J)^-1 on the directions the data see */
+            if (!(w[k] > 1e-14 * w[p - 1])) { unseen[a] |= V[k * p + a] * V[k * p + a] > 1e-12; continue; }
+            for (b = 0; b < p; b++) Ainv[a * p + b] += V[k * p + a] * V[k * p + b] / w[k];
+        }
     }
     for (a = 0; a < p; a++) {
         int i = G->col[a];
-        double inverse = 0;   /* (J'J)^-1_ii in bounds units */
-        for (k = 0; k < p; k++) {
-            double u2 = V[k * p + a] * V[k * p + a];
-            if (w[k] > 1e-14 * w[p - 1]) inverse += u2 / w[k];
-            else if (u2 > 1e-12) inverse = INFINITY;   /* on a direction the data do not see at all */
-        }
-        r->std_error[i] = width[a] * sqrt(noise * inverse);
+        double inverse = unseen[a] ? INFINITY : Ainv[a * p + a], variance = 0;   /* (J'J)^-1_ii in bounds units */
+        for (b = 0; b < p; b++)   /* the sandwich (J'J)^-1 B (J'J)^-1, its diagonal */
+            for (k = 0; k < p; k++) variance += Ainv[a * p + b] * B[b * p + k] * Ainv[k * p + a];
+        r->std_error[i] = unseen[a] || G->used <= p ? INFINITY : width[a] * sqrt(variance * G->used / (G->used - p));
         /* sensitive also with the others re-fitted: a move of sensitivity_step along the profile raises the
            loss by sensitivity_step^2 / inverse */
         r->identifiable[i] = r->identifiable[i] && c->sensitivity_step * c->sensitivity_step >=
@@ -17185,6 +17289,8 @@ static void s2r__sysid_local(s2r_sysid* id, const s2r_trajectory_set* set, s2r_s
         r->half_width[i] = r->half_width_alone[i] = s2r_clamp(r->half_width[i], c->range_min_width * width, 0.5 * width);
     }
     if (fresh) s2r__sysid_curvature(id, set, G, f, r);
+    for (i = 0; i < c->n_params; i++)   /* what the data cannot pin down has no finite interval */
+        if (!r->identifiable[i]) r->std_error[i] = INFINITY;
 }
 
 /* The assessment at the descent's point, then the polish from there (a
@@ -17393,7 +17499,7 @@ static void s2r__sysid_validate(s2r_sysid* id, const s2r_trajectory_set* train,
     }
     /* judged on what the loss weighs: the worse of the two */
     joints = c->weight_q + c->weight_qd > 0 ? s2r_sysid_verdict_relative(r->validation_relative) : S2R_SYSID_GOOD;
-    object = c->weight_object > 0 ? s2r_sysid_verdict_relative(r->validation_object_relative) : S2R_SYSID_GOOD;
+    object = c->weight_object > 0 ? s2r_sysid_verdict_object(r->validation_object_relative) : S2R_SYSID_GOOD;
     r->verdict = joints > object ? joints : object;
     s2r__sysid_joint_fit(id, set, r);
     if (!validation) r->validation_mse_start = r->validation_relative_start = r->validation_object_mse_start =
@@ -17684,9 +17790,12 @@ S2RDEF void s2r_sysid_print(const s2r_sysid* id, const s2r_sysid_result* result)
         const s2r_sysid_param* sp = &id->config.param[i];
         const char* note = !result->identifiable[i] ? "  not identifiable"
                          : (result->value[i] == sp->lo || result->value[i] == sp->hi) ? "  at a bound" : "";
-        char label[40];
-        printf("  %-15s %-9s %9.4g %9.4g %9.2g   [%7.3g, %7.3g] %11.2e %10.3g%s\n", s2r__sysid_label(sp, label, sizeof label),
-               s2r__sysid_unit(sp->param), result->start[i], result->value[i], result->std_error[i], sp->lo, sp->hi, result->sensitivity[i],
+        char label[40], se[16];
+        if (isnan(result->std_error[i])) snprintf(se, sizeof se, "-");           /* grid-searched: no standard error */
+        else if (isinf(result->std_error[i])) snprintf(se, sizeof se, "open");   /* the data do not bound it */
+        else snprintf(se, sizeof se, "%.2g", result->std_error[i]);
+        printf("  %-15s %-9s %9.4g %9.4g %9s   [%7.3g, %7.3g] %11.2e %10.3g%s\n", s2r__sysid_label(sp, label, sizeof label),
+               s2r__sysid_unit(sp->param), result->start[i], result->value[i], se, sp->lo, sp->hi, result->sensitivity[i],
                result->half_width[i], note);
     }
     printf("  training loss %.3e -> %.3e rad^2 in %d sweeps (%s), %d loss evaluations\n", result->loss[0], result->train_loss,
@@ -17695,7 +17804,9 @@ S2RDEF void s2r_sysid_print(const s2r_sysid* id, const s2r_sysid_result* result)
     printf("  Levenberg-Marquardt from there (%s): loss %.3e (%+.2f %%), largest move %.2g of a parameter's bounds\n",
            result->polished ? "taken" : "a check", result->polish_loss, 100 * (result->polish_loss / result->descent_loss - 1),
            result->polish_distance);
-    printf("  standard errors from %.0f effectively independent residuals\n", result->effective_samples);
+    printf("  standard errors: a sandwich allowing for each trajectory's residuals correlated up to %.2g s (%.0f "
+           "effectively independent residuals); \"open\": not identifiable, \"-\": searched on a grid\n",
+           S2R_SYSID_SE_LAG_TIME, result->effective_samples);
     if (result->n_directions > 0) s2r__sysid_print_flat(id, result);
     if (!isnan(result->validation_object_motion) && held_out)
         printf("  object: held-out mean squared error %.3e -> %.3e m^2, camera floor %.3e: %.1f %% -> %.1f %% of "
@@ -18391,8 +18502,8 @@ S2RDEF s2r_gate_config s2r_gate_config_default(void) {
     s2r_gate_config c;
     c.rule = S2R_GATE_SEQUENTIAL;
     c.sim_pass_rate = 0.85;
-    c.sysid_good_mse = S2R_SYSID_MSE_GOOD;
-    c.sysid_block_mse = S2R_SYSID_MSE_BLOCK;
+    c.sysid_good_relative = S2R_SYSID_REL_GOOD;
+    c.sysid_block_relative = S2R_SYSID_REL_BLOCK;
     c.shadow_min_proposals = 300;
     c.shadow_max_unsafe_rate = 0.0;
     c.shadow_min_agreement = 0.0;
@@ -18433,21 +18544,23 @@ S2RDEF s2r_gate_result s2r_gate_sim_regression(const s2r_gate_config* c, int pas
     return g;
 }
 
-S2RDEF s2r_gate_result s2r_gate_sysid(const s2r_gate_config* c, double validation_mse) {
+S2RDEF s2r_gate_result s2r_gate_sysid(const s2r_gate_config* c, double validation_relative) {
     S2R_ASSERT(c);
-    s2r_gate_result g = s2r__gate_make(S2R_STAGE_SYSID, 0, validation_mse, c->sysid_good_mse);
-    if (!(validation_mse >= 0) || !isfinite(validation_mse))
-        s2r__gate_say(&g, S2R_VERDICT_FAIL, "invalid validation MSE %g: blocked", validation_mse);
-    else if (validation_mse < c->sysid_good_mse)
-        s2r__gate_say(&g, S2R_VERDICT_PASS, "validation MSE %.4g < %.3g: the simulator matches this unit", validation_mse, c->sysid_good_mse);
-    else if (validation_mse <= c->sysid_block_mse) {
-        g.threshold = c->sysid_block_mse;
-        s2r__gate_say(&g, S2R_VERDICT_WARN, "validation MSE %.4g in [%.3g, %.3g]: acceptable, watch this unit closely",
-                      validation_mse, c->sysid_good_mse, c->sysid_block_mse);
+    s2r_gate_result g = s2r__gate_make(S2R_STAGE_SYSID, 0, validation_relative, c->sysid_good_relative);
+    double pct = 100 * validation_relative;
+    if (!(validation_relative >= 0) || !isfinite(validation_relative))
+        s2r__gate_say(&g, S2R_VERDICT_FAIL, "invalid held-out relative error %g: blocked", validation_relative);
+    else if (validation_relative < c->sysid_good_relative)
+        s2r__gate_say(&g, S2R_VERDICT_PASS, "held-out error %.2f %% of the motion < %.3g %%: the simulator matches this unit",
+                      pct, 100 * c->sysid_good_relative);
+    else if (validation_relative <= c->sysid_block_relative) {
+        g.threshold = c->sysid_block_relative;
+        s2r__gate_say(&g, S2R_VERDICT_WARN, "held-out error %.2f %% of the motion in [%.3g, %.3g] %%: acceptable, watch "
+                      "this unit closely", pct, 100 * c->sysid_good_relative, 100 * c->sysid_block_relative);
     } else {
-        g.threshold = c->sysid_block_mse;
-        s2r__gate_say(&g, S2R_VERDICT_FAIL, "validation MSE %.4g > %.3g: the simulator does not describe this unit; blocked",
-                      validation_mse, c->sysid_block_mse);
+        g.threshold = c->sysid_block_relative;
+        s2r__gate_say(&g, S2R_VERDICT_FAIL, "held-out error %.2f %% of the motion > %.3g %%: the simulator does not "
+                      "describe this unit; blocked", pct, 100 * c->sysid_block_relative);
     }
     return g;
 }

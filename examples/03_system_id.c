@@ -16,7 +16,7 @@
         errors and the combinations the data do not pin down;
      3. validate on held-out trajectories of a different signal (chirps):
         the rms error relative to the motion, per joint and overall, and
-        the verdict (< 3 % good, 3-10 % acceptable, > 10 % block) for the
+        the verdict (< 3 % good, 3-5 % acceptable, > 5 % block) for the
         identified model, the datasheet model it started from and two
         corners of the search box;
      4. re-centre the default training ranges (or --ranges FILE's) on the estimate (narrower
@@ -211,8 +211,11 @@ static void print_verdict(const s2r_sysid_result* r) {
         printf("; every parameter at its %s bound: %s", side ? "upper" : "lower",
                s2r_sysid_verdict_name(s2r_sysid_verdict_relative(r->validation_relative_corner[side])));
     printf("\n");
-    if (r->verdict == S2R_SYSID_ACCEPTABLE) printf("  WARNING: between 3 %% and 10 %% of the motion; proceed with care\n");
-    if (r->verdict == S2R_SYSID_BLOCK) printf("  BLOCKED: above 10 %% of the motion; the simulator is not trusted for this unit\n");
+    if (r->verdict == S2R_SYSID_ACCEPTABLE)
+        printf("  WARNING: between %.0f %% and %.0f %% of the motion; proceed with care\n", 100 * S2R_SYSID_REL_GOOD,
+               100 * S2R_SYSID_REL_BLOCK);
+    if (r->verdict == S2R_SYSID_BLOCK)
+        printf("  BLOCKED: above %.0f %% of the motion; the simulator is not trusted for this unit\n", 100 * S2R_SYSID_REL_BLOCK);
 }
 
 /* Push: then the object, on the same unit in the push scene - strikes

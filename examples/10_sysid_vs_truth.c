@@ -9,8 +9,9 @@
    estimate is set beside the unit's true value (s2r_real_unit_truth) - what
    no real lab can do.  Per parameter: the bias and spread of the relative
    error over the units, its median size, and how often the fit called the
-   parameter identifiable, how often the truth lies within two of the
-   fit's own standard errors, and how often within the recentred range's
+   parameter identifiable, how often - of the units where it was - the
+   truth lies within two of the fit's own standard errors (the coverage
+   of its intervals; a latency, searched on a grid, has none), and how often within the recentred range's
    half-width (the others re-fitted, as s2r_sysid_recentre uses) and
    within the half-width of the parameter alone (half_width_alone).  And
    the validation verdict, for the nominal starting model, for the
@@ -74,7 +75,7 @@ static int compare_doubles(const void* a, const void* b) {
 static int write_csvs(const s2r_options* opt, const s2r_sysid_config* params, const unit_fit* fits, int n) {
     char path[512];
     s2r_file file;
-    int u, i, verdicts[4][S2R_SYSID_VERDICT_COUNT];
+    int u, i, verdicts[4][S2R_SYSID_VERDICT_COUNT], all_count = 0, all_covered = 0;
     double gain = 0;
     if (!s2r_output_create(&file, s2r_path(path, sizeof path, opt->out, "10_sysid_truth.csv"))) return 1;
     fprintf(file.f, "unit,parameter,truth,estimate,std_error,relative_error,identifiable,validation_mse_start,"
@@ -93,18 +94,20 @@ static int write_csvs(const s2r_options* opt, const s2r_sysid_config* params, co
     if (s2r_output_commit(&file) != S2R_OK ||
         !s2r_output_create(&file, s2r_path(path, sizeof path, opt->out, "10_sysid_truth_summary.csv")))
         return 1;
-    fprintf(file.f, "parameter,units,bias,spread,median_abs_error,identifiable,within_2_std_errors,within_range,"
+    fprintf(file.f, "parameter,units,bias,spread,median_abs_error,identifiable,within_2_std_errors,coverage,within_range,"
                     "within_range_alone\n");
     printf("\n  %-15s %8s %8s %10s %13s %13s %13s %13s   (relative errors over %d units)\n", "parameter", "bias", "spread",
            "median |e|", "identifiable", "truth in 2 se", "in range", "in alone", n);
     for (i = 0; i < params->n_params; i++) {
         double e[MAX_UNITS], mean = 0, var = 0;
-        int count = 0, covered = 0, in_range = 0, in_alone = 0;
+        int count = 0, covered = 0, in_range = 0, in_alone = 0, grid = 0;
+        char coverage[32];
         for (u = 0; u < n; u++) {
             const s2r_sysid_result* r = &fits[u].result;
             double miss = fabs(r->value[i] - fits[u].truth[i]);
             count += r->identifiable[i];
-            covered += miss <= 2 * r->std_error[i];   /* NaN (a latency): no */
+            grid += r->identifiable[i] && isnan(r->std_error[i]);   /* a latency: no standard error */
+            covered += r->identifiable[i] && miss <= 2 * r->std_error[i];   /* of the identifiable units */
             in_range += miss <= r->half_width[i];
             in_alone += miss <= r->half_width_alone[i];
             e[u] = relative_error(&fits[u], i);
@@ -113,14 +116,26 @@ static int write_csvs(const s2r_options* opt, const s2r_sysid_config* params, co
         for (u = 0; u < n; u++) var += (e[u] - mean) * (e[u] - mean) / (n > 1 ? n - 1 : 1);
         for (u = 0; u < n; u++) e[u] = fabs(e[u]);
         qsort(e, (size_t)n, sizeof *e, compare_doubles);
-        fprintf(file.f, "%s,%d,%.5f,%.5f,%.5f,%d,%d,%d,%d\n", s2r_param_name(params->param[i].param), n, mean, sqrt(var),
-                e[n / 2], count, covered, in_range, in_alone);
-        printf("  %-15s %+7.1f%% %7.1f%% %9.1f%% %9d of %d %9d of %d %9d of %d %9d of %d\n",
-               s2r_param_name(params->param[i].param), 100 * mean, 100 * sqrt(var), 100 * e[n / 2], count, n, covered, n,
+        if (grid > 0 || count == 0) {   /* no interval to score: nan in the CSV, "-" printed */
+            snprintf(coverage, sizeof coverage, "-");
+            fprintf(file.f, "%s,%d,%.5f,%.5f,%.5f,%d,nan,nan,%d,%d\n", s2r_param_name(params->param[i].param), n, mean, sqrt(var),
+                    e[n / 2], count, in_range, in_alone);
+        } else {
+            snprintf(coverage, sizeof coverage, "%d of %d", covered, count);
+            fprintf(file.f, "%s,%d,%.5f,%.5f,%.5f,%d,%d,%.3f,%d,%d\n", s2r_param_name(params->param[i].param), n, mean,
+                    sqrt(var), e[n / 2], count, covered, (double)covered / count, in_range, in_alone);
+        }
+        printf("  %-15s %+7.1f%% %7.1f%% %9.1f%% %9d of %d %13s %9d of %d %9d of %d\n",
+               s2r_param_name(params->param[i].param), 100 * mean, 100 * sqrt(var), 100 * e[n / 2], count, n, coverage,
                in_range, n, in_alone, n);
+        all_count += grid > 0 ? 0 : count;
+        all_covered += grid > 0 ? 0 : covered;
     }
-    printf("  (in range: the truth within value +- half_width, the width the recentred ranges use - the others\n"
-           "   re-fitted; in alone: within +- half_width_alone, the others held)\n");
+    printf("  (truth in 2 se: of the units where the parameter was identifiable, the truth within +- 2 standard\n"
+           "   errors; \"-\": searched on a grid, no standard error; in range: the truth within value +- half_width,\n"
+           "   the width the recentred ranges use - the others re-fitted; in alone: within +- half_width_alone)\n");
+    printf("  identifiable values with a standard error: the truth within +- 2 of them for %d of %d (%.0f %%)\n",
+           all_covered, all_count, all_count > 0 ? 100.0 * all_covered / all_count : 0.0);
     for (i = 0; i < 2; i++) {   /* the verdict on the absolute MSE, then on the error relative to the motion */
         memset(verdicts, 0, sizeof verdicts);
         for (u = 0; u < n; u++) {

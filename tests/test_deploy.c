@@ -141,12 +141,13 @@ static int test_deploy_gate_sim_regression(void) {
 
 static int test_deploy_gate_sysid(void) {
     s2r_gate_config c = s2r_gate_config_default();
+    CHECK(c.sysid_good_relative == S2R_SYSID_REL_GOOD && c.sysid_block_relative == S2R_SYSID_REL_BLOCK);
     CHECK(s2r_gate_sysid(&c, 0.0).verdict == S2R_VERDICT_PASS);
-    CHECK(s2r_gate_sysid(&c, 0.0099999).verdict == S2R_VERDICT_PASS);
-    CHECK(s2r_gate_sysid(&c, 0.01).verdict == S2R_VERDICT_WARN);      /* 0.01 is not < 0.01 */
-    CHECK(s2r_gate_sysid(&c, 0.03).verdict == S2R_VERDICT_WARN);
-    CHECK(s2r_gate_sysid(&c, 0.05).verdict == S2R_VERDICT_WARN);      /* 0.01-0.05 inclusive */
+    CHECK(s2r_gate_sysid(&c, 0.0299999).verdict == S2R_VERDICT_PASS);
+    CHECK(s2r_gate_sysid(&c, 0.03).verdict == S2R_VERDICT_WARN);      /* 3 % is not < 3 % */
+    CHECK(s2r_gate_sysid(&c, 0.05).verdict == S2R_VERDICT_WARN);      /* 3-5 % inclusive */
     CHECK(s2r_gate_sysid(&c, 0.0500001).verdict == S2R_VERDICT_FAIL);
+    CHECK(s2r_gate_sysid(&c, 0.08).verdict == S2R_VERDICT_FAIL);      /* the least a datasheet model was off */
     CHECK(s2r_gate_sysid(&c, NAN).verdict == S2R_VERDICT_FAIL);
     CHECK(s2r_gate_sysid(&c, -1.0).verdict == S2R_VERDICT_FAIL);
     CHECK(s2r_gate_sysid(&c, INFINITY).verdict == S2R_VERDICT_FAIL);
@@ -1008,7 +1009,7 @@ static int test_deploy_tethered_failure_stops(void) {
 static const test_case deploy_tests[] = {
     {"deploy: name tables cover every enum value", test_deploy_names},
     {"deploy: sim regression gate passes at 0.85, fails below", test_deploy_gate_sim_regression},
-    {"deploy: sysID gate: < 0.01 pass, 0.01-0.05 warn, > 0.05 and NaN block", test_deploy_gate_sysid},
+    {"deploy: sysID gate on the held-out error / motion: < 3 % pass, 3-5 % warn, > 5 % and NaN fail", test_deploy_gate_sysid},
     {"deploy: shadow gate: one unsafe proposal fails, agreement inclusive", test_deploy_gate_shadow},
     {"deploy: interval tethered gate: waits to 20, Wilson bounds early, > 0.80 at 50", test_deploy_gate_tethered},
     {"deploy: interval constrained gate: 85/100 passes, 84/100 or a catastrophe fails", test_deploy_gate_constrained},

@@ -413,6 +413,60 @@ static int test_zero_sensitivity_flagged(void) {
     return 0;
 }
 
+/* Intervals: a parameter the data cannot see has an open one (an
+   infinite standard error), a latency - searched on a grid - none (NaN),
+   the rest a finite positive standard error. */
+static int test_interval_kinds(void) {
+    const s2r_sysid_result* r = &sysid_t_rec.result;
+    int i;
+    CHECKF(sysid_t_recover() == 0, "%s", sysid_t_rec.error);
+    CHECKF(isinf(r->std_error[4]) && r->std_error[4] > 0, "friction (not identifiable): %g", r->std_error[4]);
+    CHECKF(isnan(r->std_error[3]), "latency: %g", r->std_error[3]);
+    for (i = 0; i < 3; i++)
+        CHECKF(isfinite(r->std_error[i]) && r->std_error[i] > 0, "%s: %g", s2r_param_name(sysid_t_params[i]), r->std_error[i]);
+    return 0;
+}
+
+/* The sandwich's meat on residuals of known correlation (one parameter,
+   J = 1, one joint, two trajectories of 100 samples, 1 s = 50 lags at
+   50 Hz): residuals all +1 (as correlated as they come) give each
+   trajectory 100 + sum_l 2 (1 - l / 51) (100 - l), far above the 100 of
+   independent ones; residuals alternating in sign give less than 100;
+   the two trajectories add up and never mix. */
+static int test_sandwich_allows_correlation(void) {
+    s2r__sysid_jacobian G;
+    s2r_trajectory_set set;
+    double B, one = 1, expected = 100;
+    int k, l, lags;
+    memset(&G, 0, sizeof G);
+    memset(&set, 0, sizeof set);
+    set.count = 2;
+    set.n_samples = 100;
+    set.sample_period = 0.02;
+    G.m = 200;
+    G.p = 1;
+    G.r = (double*)calloc(200, sizeof(double));
+    G.J = (double*)calloc(200, sizeof(double));
+    G.score = (double*)calloc(200, sizeof(double));
+    CHECK(G.r && G.J && G.score);
+    lags = s2r__sysid_se_lags(&set);
+    CHECKF(lags == 50, "%d lags", lags);
+    for (l = 1; l <= lags; l++) expected += 2 * (1 - l / 51.0) * (100 - l);
+    for (k = 0; k < 200; k++) { G.J[k] = 1; G.r[k] = 1; }
+    s2r__sysid_score_covariance(&G, &set, &one, lags, &B);
+    CHECKF(fabs(B - 2 * expected) < 1e-9 * expected, "all +1: %.6g, expected %.6g", B, 2 * expected);
+    for (k = 0; k < 200; k++) G.r[k] = k % 2 ? -1 : 1;
+    s2r__sysid_score_covariance(&G, &set, &one, lags, &B);
+    CHECKF(B > 0 && B < 200, "alternating: %.6g, independent residuals give 200", B);
+    for (k = 0; k < 200; k++) G.r[k] = k < 100 ? 1 : -1;   /* the trajectories disagree: no cross term */
+    s2r__sysid_score_covariance(&G, &set, &one, lags, &B);
+    CHECKF(fabs(B - 2 * expected) < 1e-9 * expected, "opposite trajectories: %.6g", B);
+    free(G.r);
+    free(G.J);
+    free(G.score);
+    return 0;
+}
+
 static int test_bounds_hold(void) {
     static const s2r_param p[1] = {S2R_PARAM_KP};
     const sysid_t_recovery* rec = &sysid_t_rec;
@@ -509,6 +563,8 @@ static int test_real_unit_validation_falls(void) {
     s2r_sysid_config cfg = sysid_t_config(p, NULL, 3);
     s2r_sysid id;
     s2r_sysid_result r;
+    s2r_gate_config gate = s2r_gate_config_default();
+    s2r_gate_result g;
     double corner[3], mse;
     int c, i;
     cfg.known.p[S2R_PARAM_OBS_LATENCY].enabled = 1;
@@ -532,7 +588,14 @@ static int test_real_unit_validation_falls(void) {
         CHECK(s2r_sysid_mse(&id, corner, &valid, &mse) == S2R_OK);
         CHECKF(s2r_sysid_verdict_relative(sqrt(mse / r.validation_motion)) == S2R_SYSID_BLOCK, "corner %d: %.4f", c,
                sqrt(mse / r.validation_motion));
+        g = s2r_gate_sysid(&gate, sqrt(mse / r.validation_motion));   /* a model known to be wrong: the gate fails it */
+        CHECKF(g.verdict == S2R_VERDICT_FAIL, "corner %d: %s", c, g.reason);
     }
+    g = s2r_gate_sysid(&gate, r.validation_relative_start);   /* the datasheet model, which the gate used to pass */
+    CHECKF(g.verdict == S2R_VERDICT_FAIL && s2r_sysid_verdict_of(r.validation_mse_start) == S2R_SYSID_GOOD,
+           "datasheet model: %s (MSE %.3g rad^2, which the absolute thresholds call good)", g.reason, r.validation_mse_start);
+    g = s2r_gate_sysid(&gate, r.validation_relative);
+    CHECKF(g.verdict != S2R_VERDICT_FAIL, "identified: %s", g.reason);
     for (c = 0; c < 2; c++)   /* the run's own corner check agrees */
         CHECK(s2r_sysid_verdict_relative(r.validation_relative_corner[c]) == S2R_SYSID_BLOCK);
     CHECKF(r.converged && r.polish_loss > 0.99 * r.descent_loss, "polish %g, descent %g after %d sweeps",
@@ -640,8 +703,10 @@ static int test_verdict_thresholds(void) {
     CHECK(s2r_sysid_verdict_of(0.0501) == S2R_SYSID_BLOCK);
     CHECK(s2r_sysid_verdict_of(NAN) == S2R_SYSID_BLOCK);
     CHECK(s2r_sysid_verdict_relative(0.0299) == S2R_SYSID_GOOD && s2r_sysid_verdict_relative(0.03) == S2R_SYSID_ACCEPTABLE);
-    CHECK(s2r_sysid_verdict_relative(0.10) == S2R_SYSID_ACCEPTABLE && s2r_sysid_verdict_relative(0.1001) == S2R_SYSID_BLOCK);
+    CHECK(s2r_sysid_verdict_relative(0.05) == S2R_SYSID_ACCEPTABLE && s2r_sysid_verdict_relative(0.0501) == S2R_SYSID_BLOCK);
     CHECK(s2r_sysid_verdict_relative(NAN) == S2R_SYSID_BLOCK);
+    CHECK(s2r_sysid_verdict_object(0.0299) == S2R_SYSID_GOOD && s2r_sysid_verdict_object(0.10) == S2R_SYSID_ACCEPTABLE);
+    CHECK(s2r_sysid_verdict_object(0.1001) == S2R_SYSID_BLOCK && s2r_sysid_verdict_object(NAN) == S2R_SYSID_BLOCK);
     CHECK(strcmp(s2r_sysid_verdict_name(S2R_SYSID_ACCEPTABLE), "acceptable") == 0);
     return 0;
 }
@@ -1184,10 +1249,12 @@ static const test_case sysid_tests[] = {
     {"sysid: one joint's softer servo is flagged on that joint alone; its own entry recovers it", test_joint_misfit_flagged},
     {"sysid: estimates stay inside their bounds", test_bounds_hold},
     {"sysid: recentred ranges narrow around the estimate and save", test_recentred_ranges},
-    {"sysid: on a real UR5e unit the validation MSE falls at least 10x", test_real_unit_validation_falls},
+    {"sysid: on a real UR5e unit the validation MSE falls at least 10x; the deployment gate fails the datasheet model and the box's corners", test_real_unit_validation_falls},
     {"sysid: lo > hi, NaN, bad start, unsupported and repeated parameters rejected", test_bad_config_errors},
     {"sysid: empty set, NaN data and out-of-bounds values give clear errors", test_bad_data_errors},
     {"sysid: bad excitation settings rejected", test_bad_excitation_errors},
-    {"sysid: verdict thresholds 0.01 and 0.05 rad^2, relative 3 % and 10 %", test_verdict_thresholds},
+    {"sysid: the standard errors' sandwich sums correlated residuals within a trajectory, not across", test_sandwich_allows_correlation},
+    {"sysid: intervals: open when not identifiable, none for a latency, finite otherwise", test_interval_kinds},
+    {"sysid: verdict thresholds 0.01 and 0.05 rad^2, relative 3 % and 5 %, the object's 3 % and 10 %", test_verdict_thresholds},
     {"sysid: the same data and config give bit-identical results", test_deterministic},
 };
