@@ -220,7 +220,7 @@ static int evaluate_row(const s2r_options* opt, const sizes* z, s2r_policy* poli
 static int nominal_sim(const s2r_options* opt, const sizes* z, s2r_policy* policy, uint64_t seed, s2r_eval_result* pooled,
                        stage_cost* cost);
 static int load_policy(s2r_policy* p, const char* path);
-static int finetune_row(const s2r_options* opt, const sizes* z, const char* start, const unit_data* u, int n,
+static int finetune_row(const s2r_options* opt, const sizes* z, const char* start, const unit_data* u, int point,
                         int way, uint64_t seed, s2r_sim_real_eval* out, s2r_eval_result* nominal, table* t,
                         stage_cost* cost);
 
@@ -264,7 +264,7 @@ static int run_chain(const s2r_options* opt, const sizes* z, uint64_t seed, cons
         for (way = ON_TARGET; way < WAYS && !bad; way++) {
             if (curve_demos[i] > u->recorded || (curve_demos[i] == 0 && way != ON_TARGET)) continue;
             row = way != ON_TARGET ? -1 : curve_demos[i] == 100 ? DEMOS_100 : curve_demos[i] == 1000 ? DEMOS_1000 : -1;
-            if ((bad = finetune_row(opt, z, id_ckpt, u, curve_demos[i], way, seed, &one,
+            if ((bad = finetune_row(opt, z, id_ckpt, u, i, way, seed, &one,
                                     row < 0 ? NULL : &t->nominal[row], t, &t->cost[row < 0 ? CURVE_POINTS : row])) != 0)
                 break;
             s2r_eval_merge(&t->curve[way][i], &one.real);
@@ -466,13 +466,13 @@ static int record_demos(const s2r_options* opt, const sizes* z, unit_data* u, st
     return 0;
 }
 
-/* Fine-tune the sysID policy on the first n demos - only those that ended
+/* Fine-tune the sysID policy on the first n = curve_demos[point] demos - only those that ended
    on target, or all of them (`way`) - checked by a canary on the unit
    (its own episodes, stream 2000 + seed) that keeps a fine-tune only if
    it beats the sysID policy there (t->kept counts which), and evaluate
    what was kept.  When none of the n ended on target there is nothing to
    clone: the point is the sysID policy, and t->kept[3] counts it. */
-static int finetune_row(const s2r_options* opt, const sizes* z, const char* start, const unit_data* u, int n,
+static int finetune_row(const s2r_options* opt, const sizes* z, const char* start, const unit_data* u, int point,
                         int way, uint64_t seed, s2r_sim_real_eval* out, s2r_eval_result* nominal, table* t,
                         stage_cost* cost) {
     double begun = s2r_seconds();
@@ -484,9 +484,8 @@ static int finetune_row(const s2r_options* opt, const sizes* z, const char* star
     static const char* const kept_name[3] = {"the fine-tune following the operator",
                                               "the fine-tune keeping its own actions", "the policy as it was"};
     double canary[3];
-    int bad = 0, kept, cloned = 0, point;
+    int bad = 0, kept, cloned = 0, n = curve_demos[point];
     memset(&none, 0, sizeof none);
-    for (point = 0; curve_demos[point] != n; point++) continue;
     if (s2r_dataset_init(&some, u->demos.obs_dim, u->demos.act_dim) != S2R_OK) return fail("demos", some.error);
     if (n > 0 && s2r_dataset_append_episodes(&some, &u->demos, 0, n, way == ON_TARGET, &cloned) != S2R_OK)
         bad = fail("demos", some.error);
