@@ -3397,7 +3397,9 @@ S2RDEF s2r_result s2r_collect_unit_interventions(const s2r_controller* policy, s
    (canary_episodes 0: it always does).  Canary episodes are real robot
    time and are counted with the rest.  Round r (0-based) runs its
    interventions on streams of seed + 2r and its canary on seed + 2r + 1;
-   the fine-tune's minibatches use seed + r. */
+   the fine-tune's minibatches use seed + r.  Rounds may grow: the caller
+   may change hg->config.episodes_per_round (>= 1) between rounds (example
+   07 makes its rounds add up to 10, 30, 100, 300 and 1000 episodes). */
 typedef struct s2r_hg_dagger_config {
     s2r_expert_config op;          /* the operator; s2r_operator_config_default() */
     s2r_takeover_rule rule;        /* s2r_takeover_rule_default(kind)             */
@@ -14507,6 +14509,9 @@ S2RDEF s2r_result s2r_hg_dagger_round(s2r_hg_dagger* hg, s2r_hg_dagger_stats* ou
     S2R_ASSERT(hg);
     if (!out) return s2r__fail(hg->error, S2R_ERR_INVALID_ARGUMENT, "s2r_hg_dagger_round: out is NULL");
     const s2r_hg_dagger_config* cfg = &hg->config;
+    if (cfg->episodes_per_round < 1)
+        return s2r__fail(hg->error, S2R_ERR_INVALID_ARGUMENT, "HG-DAgger: a round of %d episodes; need at least 1",
+                         cfg->episodes_per_round);
     s2r_controller policy = s2r_policy_controller(hg->policy);
     int i, count = hg->corrections.count, always = 1, k = cfg->op.reaction_steps;
     s2r_intervention_episode* episodes;

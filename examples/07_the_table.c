@@ -54,7 +54,11 @@
    splits their gap into what the camera costs and what the dynamics cost.
    Also measured: real success against the number of demos (0, 10, 30,
    100, 300, 1000), fine-tuning the sysID policy, both on the ones that
-   ended on target (the rows) and on all of them (demo_curve.csv).
+   ended on target (the rows) and on all of them, and against as many
+   episodes of interventions instead (HG-DAgger: the sysID policy drives,
+   the operator takes over where it is about to fail, and its corrections
+   are cloned, in rounds; s2r_hg_dagger_round) - demo_curve.csv, with the
+   unit episodes each point cost, canaries included.
 
    The work is jobs that hand each other nothing but files in --out, so
    they can run in any order their inputs allow, on one machine or many
@@ -64,7 +68,8 @@
                   demonstrations (S = 1 .. --seeds)
      chain:S      training seed --seed + S - 1 on that unit: pure sim ->
                   DR (and DR with the camera) -> sysID, their
-                  evaluations, the demo curve's fine-tunes (needs unit:S)
+                  evaluations, the demo curve's fine-tunes and its
+                  interventions (needs unit:S)
      real-only:S  behaviour cloning from scratch on every unit's
                   demonstrations, measured on unit S (needs every unit:S)
      merge        the table, from the jobs' records (needs all of them)
@@ -80,7 +85,7 @@
    then writes no table.
 
    Uses: s2r_options_ranges, s2r_identify_unit, s2r_identify_object, s2r_collect_unit_demos, s2r_train,
-         s2r_finetune_on_unit, s2r_clone_demos, s2r_dataset_append_episodes, s2r_policy_add_history,
+         s2r_finetune_on_unit, s2r_hg_dagger_round, s2r_clone_demos, s2r_dataset_append_episodes, s2r_policy_add_history,
          s2r_randomization_add_calibration, s2r_evaluate_sim_and_real,
          s2r_plot_training_csv, s2r_figure_*.
    --task reach (the default) or push picks the task; push's files start
@@ -117,10 +122,11 @@ static const char* const row_file[ROWS] = {"pure_sim", "dr", "dr_camera_memory",
                                            "demos_1000", "real_only"};
 #define CURVE 6
 static const int curve_demos[CURVE] = {0, 10, 30, 100, 300, 1000};
-/* The demo curve two ways: cloning only the demonstrations that ended on
-   target (the rows' way), and cloning every one of them. */
-enum { ON_TARGET, ALL_DEMOS, WAYS };
-static const char* const way_name[WAYS] = {"on_target", "all"};
+/* The demo curve three ways: cloning only the demonstrations that ended
+   on target (the rows' way), cloning every one of them, and interventions
+   instead of demonstrations (the points count intervention episodes). */
+enum { ON_TARGET, ALL_DEMOS, INTERVENTIONS, WAYS };
+static const char* const way_name[WAYS] = {"on_target", "all", "interventions"};
 
 typedef struct sizes {
     long long fresh_steps;    /* pure sim, from scratch                     */
@@ -150,10 +156,10 @@ typedef struct unit_data {               /* what measuring one unit gave  */
    the row), the demo curve's other points, and per unit its measurement
    (system ID and camera calibration) and its demonstrations - summed over
    seeds, written to 07_timing.csv. */
-enum { CURVE_POINTS = ROWS, MEASURE, RECORD, STAGES };
+enum { CURVE_POINTS = ROWS, INTERVENTION_CURVE, MEASURE, RECORD, STAGES };
 static const char* const stage_file[STAGES] = {"pure_sim", "dr", "dr_camera_memory", "dr_sysid", "demos_100",
-                                               "demos_1000", "real_only", "demo_curve_points", "unit_measurement",
-                                               "demonstrations"};
+                                               "demos_1000", "real_only", "demo_curve_points", "interventions",
+                                               "unit_measurement", "demonstrations"};
 typedef struct stage_cost {
     double    wall_s;      /* s                                                   */
     long long env_steps;   /* policy steps: trainings (a resumed one counts
@@ -173,7 +179,11 @@ typedef struct table {
                                            the sim-only rows again, so the
                                            gap splits into camera and the rest */
     s2r_eval_result   curve[WAYS][CURVE]; /* real success against demos    */
-    int               cloned[WAYS][CURVE]; /* demonstrations cloned, over seeds */
+    int               cloned[WAYS][CURVE]; /* demonstrations cloned (interventions:
+                                           episodes the operator took over), over seeds */
+    int               spent[WAYS][CURVE];  /* unit episodes spent on the point:
+                                           demonstrations or intervention
+                                           episodes, and the canaries */
     s2r_eval_result   nominal[ROWS];    /* the nominal simulator, for rows whose
                                            "sim" is the identified one      */
     int               pooled_demos;     /* demonstrations real-only learns from */
@@ -223,6 +233,8 @@ static int load_policy(s2r_policy* p, const char* path);
 static int finetune_row(const s2r_options* opt, const sizes* z, const char* start, const unit_data* u, int point,
                         int way, uint64_t seed, s2r_sim_real_eval* out, s2r_eval_result* nominal, table* t,
                         stage_cost* cost);
+static int interventions_curve(const s2r_options* opt, const sizes* z, const char* start, const unit_data* u,
+                               uint64_t seed, table* t, stage_cost* cost);
 
 /* Every row but real-only for one training seed and its unit, into t (one
    seed's table: merge pools them). */
@@ -260,20 +272,24 @@ static int run_chain(const s2r_options* opt, const sizes* z, uint64_t seed, cons
         if (!bad) s2r_sim_real_eval_print(row_name[row], &one);
         if (!bad && row != SYSID) printf("  %-28s with the camera calibrated: real %5.1f %%\n", "", 100 * with_camera.real.success_rate);
     }
-    for (i = 0; i < CURVE && !bad; i++)   /* the demo curve, both ways; the on-target way holds the 100 and 1000 rows */
-        for (way = ON_TARGET; way < WAYS && !bad; way++) {
+    for (i = 0; i < CURVE && !bad; i++)   /* the demo curve, both ways of cloning; the on-target way holds the 100 and 1000 rows */
+        for (way = ON_TARGET; way <= ALL_DEMOS && !bad; way++) {
             if (curve_demos[i] > u->recorded || (curve_demos[i] == 0 && way != ON_TARGET)) continue;
             row = way != ON_TARGET ? -1 : curve_demos[i] == 100 ? DEMOS_100 : curve_demos[i] == 1000 ? DEMOS_1000 : -1;
             if ((bad = finetune_row(opt, z, id_ckpt, u, i, way, seed, &one,
                                     row < 0 ? NULL : &t->nominal[row], t, &t->cost[row < 0 ? CURVE_POINTS : row])) != 0)
                 break;
             s2r_eval_merge(&t->curve[way][i], &one.real);
-            if (curve_demos[i] == 0) s2r_eval_merge(&t->curve[ALL_DEMOS][i], &one.real);   /* no demos: one point */
+            if (curve_demos[i] == 0) {   /* nothing from the unit yet: one point for every way */
+                s2r_eval_merge(&t->curve[ALL_DEMOS][i], &one.real);
+                s2r_eval_merge(&t->curve[INTERVENTIONS][i], &one.real);
+            }
             if (row < 0) continue;
             s2r_eval_merge(&t->calibrated[row], &one.real);
             s2r_sim_real_eval_pool(&t->row[row], &one);
             s2r_sim_real_eval_print(row_name[row], &one);
         }
+    if (!bad) bad = interventions_curve(opt, z, id_ckpt, u, seed, t, &t->cost[INTERVENTION_CURVE]);
     return bad;
 }
 
@@ -490,6 +506,7 @@ static int finetune_row(const s2r_options* opt, const sizes* z, const char* star
     if (n > 0 && s2r_dataset_append_episodes(&some, &u->demos, 0, n, way == ON_TARGET, &cloned) != S2R_OK)
         bad = fail("demos", some.error);
     t->cloned[way][point] += cloned;
+    t->spent[way][point] += n + (cloned > 0 ? 3 * z->canary : 0);
     if (!bad) bad = load_policy(&p, start);
     if (bad) {
         s2r_dataset_free(&some);
@@ -515,6 +532,61 @@ static int finetune_row(const s2r_options* opt, const sizes* z, const char* star
     s2r_dataset_free(&some);
     if (!bad) bad = evaluate_row(opt, z, &p, seed, u->unit, &u->calibrated, &u->identified, &none, out, cost);
     if (!bad && nominal) bad = nominal_sim(opt, z, &p, seed, nominal, cost);
+    s2r_policy_free(&p);
+    return bad;
+}
+
+/* The demo curve's third way: interventions instead of demonstrations.
+   HG-DAgger (s2r_hg_dagger_round) from the sysID policy on the unit with
+   its calibrated camera: the policy drives, the operator takes over where
+   it is about to fail (s2r_takeover_rule_default) and only the operator's
+   corrections are cloned.  The rounds grow so that their intervention
+   episodes add up to the curve's points (10, 20, 70, 200, 700: 10, 30,
+   100, 300 and 1000 in all); each round fine-tunes on every correction so
+   far, and its fine-tune is kept only if it beats the policy as it was in
+   a canary on the unit (z->canary episodes each, the demo rows' canary;
+   counted in `spent`).  The policy as it stands after each round is
+   measured like a demo-curve point. */
+static int interventions_curve(const s2r_options* opt, const sizes* z, const char* start, const unit_data* u,
+                               uint64_t seed, table* t, stage_cost* cost) {
+    s2r_hg_dagger_config cfg = s2r_hg_dagger_config_default(opt->task);
+    s2r_hg_dagger hg;
+    s2r_hg_dagger_stats round;
+    s2r_sim_real_eval one, none;
+    s2r_policy p;
+    int i, bad, taken = 0, episode_steps = opt->task == S2R_TASK_PUSH ? u->calibrated.push.episode_steps
+                                                                        : u->calibrated.reach.episode_steps;
+    memset(&none, 0, sizeof none);
+    cfg.epochs = z->finetune_epochs;
+    cfg.canary_episodes = z->canary;
+    cfg.seed = 3000 + seed;   /* streams of its own: evaluations use 1000 + seed, the demo canaries 2000 + seed */
+    cfg.threads = opt->threads;
+    if (load_policy(&p, start)) return 1;
+    bad = s2r_hg_dagger_init(&hg, &cfg, &p, opt->robot, u->unit, &u->calibrated) != S2R_OK
+        ? fail("interventions", hg.error) : 0;
+    for (i = 1; i < CURVE && !bad && curve_demos[i] <= u->recorded; i++) {
+        double begun = s2r_seconds();
+        hg.config.episodes_per_round = curve_demos[i] - curve_demos[i - 1];
+        if ((bad = s2r_hg_dagger_round(&hg, &round) != S2R_OK ? fail("interventions", hg.error) : 0) != 0) break;
+        charge(cost, begun, round.operator_steps + round.policy_steps + (long long)round.canary_episodes * episode_steps);
+        taken += round.taken_over;
+        printf("  interventions, round %d: %4d episodes (%4d taken over, %4d on target), %6d corrections in all",
+               round.round, round.episodes, round.taken_over, round.successes, round.corrections);
+        if (round.finetuned && round.canary_episodes > 0)
+            printf("; canary %3.0f %% fine-tuned, %3.0f %% as it was", 100 * round.canary_finetune,
+                   100 * round.canary_policy);
+        printf(": %s%s%s\n", !round.finetuned ? "nothing fine-tuned" : round.kept ? "kept the fine-tune"
+               : "kept the policy as it was", round.flags & S2R_HG_NEVER_TOOK_OVER ? "; the operator never took over" : "",
+               round.flags & S2R_HG_ALWAYS_TOOK_OVER ? "; the operator drove throughout" : "");
+        if ((bad = evaluate_row(opt, z, &p, seed, u->unit, &u->calibrated, &u->identified, &none, &one, cost)) != 0)
+            break;
+        s2r_eval_merge(&t->curve[INTERVENTIONS][i], &one.real);
+        t->cloned[INTERVENTIONS][i] += taken;
+        t->spent[INTERVENTIONS][i] += (int)round.real_episodes;
+        printf("  after %4d intervention episodes (%lld on the unit with the canaries): real %5.1f %%\n", curve_demos[i],
+               round.real_episodes, 100 * one.real.success_rate);
+    }
+    s2r_hg_dagger_free(&hg);
     s2r_policy_free(&p);
     return bad;
 }
@@ -597,7 +669,14 @@ static int write_markdown(const s2r_options* opt, const sizes* z, const table* t
     for (r = 0; r < CURVE; r++)
         if ((curve_demos[r] == 100 || curve_demos[r] == 1000) && t->curve[ALL_DEMOS][r].episodes)
             fprintf(md, "%s %s %%", curve_demos[r] == 100 ? "" : " and", cell(a, sizeof a, &t->curve[ALL_DEMOS][r]));
-    fprintf(md, " (the demo curve, both ways: demo_curve.csv).\n");
+    fprintf(md, " (the demo curve, both ways: demo_curve.csv).  Interventions instead of demonstrations (HG-DAgger "
+                "from the sysID policy: it drives, the operator takes over where it is about to fail, its "
+                "corrections are cloned, in rounds kept by the same canary):");
+    for (r = 0; r < CURVE; r++)
+        if ((curve_demos[r] == 100 || curve_demos[r] == 1000) && t->curve[INTERVENTIONS][r].episodes)
+            fprintf(md, "%s %s %% after %d episodes per unit (%d unit episodes in all, canaries included)", curve_demos[r] == 100 ? "" : " and",
+                    cell(a, sizeof a, &t->curve[INTERVENTIONS][r]), curve_demos[r], t->spent[INTERVENTIONS][r]);
+    fprintf(md, ".\n");
     fprintf(md, "\n%s; %d training seed(s), seed s paired with real unit #%llu + s; %d episodes per row per seed "
                 "(pooled, Wilson 95 %% intervals; the gap's is Newcombe's); %d demonstrations recorded over the "
                 "units; each fine-tuning ran 3 x %d canary episodes on its unit (its two fine-tunes and the sysID "
@@ -631,13 +710,13 @@ static int write_csvs(const s2r_options* opt, const table* t, double seconds, do
                 t->nominal[r].success_rate, t->nominal[r].success_lo, t->nominal[r].success_hi, sizes_name(opt));
     }
     if (end_file(&file) || !(csv = begin_file(&file, opt, "demo_curve.csv"))) return 1;
-    fprintf(csv, "demos,cloned,demos_cloned,real_episodes,real_success,real_lo,real_hi,sizes\n");
+    fprintf(csv, "demos,cloned,demos_cloned,unit_episodes,real_episodes,real_success,real_lo,real_hi,sizes\n");
     for (w = 0; w < WAYS; w++)
         for (r = 0; r < CURVE; r++) {
             const s2r_eval_result* e = &t->curve[w][r];
             if (e->episodes > 0)
-                fprintf(csv, "%d,%s,%d,%d,%.4f,%.4f,%.4f,%s\n", curve_demos[r], way_name[w], t->cloned[w][r], e->episodes,
-                        e->success_rate, e->success_lo, e->success_hi, sizes_name(opt));
+                fprintf(csv, "%d,%s,%d,%d,%d,%.4f,%.4f,%.4f,%s\n", curve_demos[r], way_name[w], t->cloned[w][r],
+                        t->spent[w][r], e->episodes, e->success_rate, e->success_lo, e->success_hi, sizes_name(opt));
         }
     if (end_file(&file) || !(csv = begin_file(&file, opt, "timing.csv"))) return 1;
     fprintf(csv, "robot,task,stage,wall_s,env_steps\n");
@@ -653,7 +732,8 @@ static int write_csvs(const s2r_options* opt, const table* t, double seconds, do
 static int plot_table(const s2r_options* opt, const table* t) {
     static const char* short_name[ROWS] = {"pure sim", "+ DR", "+ DR cam, mem", "+ sysID", "+ 100 demos",
                                            "+ 1000 demos", "real only"};
-    static const char* curve_label[WAYS] = {"cloning those on target", "cloning all"};
+    static const char* curve_label[WAYS] = {"demos, cloning those on target", "demos, cloning all",
+                                            "interventions (HG-DAgger)"};
     double v[3][ROWS], lo[3][ROWS], hi[3][ROWS], x[CURVE], y[CURVE], ylo[CURVE], yhi[CURVE];
     s2r_figure fig;
     s2r_plot_style style = s2r_plot_style_default();
@@ -681,8 +761,8 @@ static int plot_table(const s2r_options* opt, const table* t) {
     s2r_plot_bars(&fig, 0, v[1], lo[1], hi[1], ROWS, &style);
     style.label = "real, camera calibrated";
     s2r_plot_bars(&fig, 0, v[2], lo[2], hi[2], ROWS, &style);
-    s2r_panel_labels(&fig, 1, "real success against demos (from the sysID policy)", "demonstrations",
-                     "real success rate");
+    s2r_panel_labels(&fig, 1, "real success against real episodes (from the sysID policy)",
+                     "demonstrations or intervention episodes", "real success rate");
     s2r_panel_yrange(&fig, 1, 0, 1);
     for (w = 0; w < WAYS; w++) {
         for (r = n = 0; r < CURVE; r++)
@@ -692,7 +772,7 @@ static int plot_table(const s2r_options* opt, const table* t) {
                 n++;
             }
         style = s2r_plot_style_default();
-        style.marker = w == ON_TARGET ? S2R_MARKER_CIRCLE : S2R_MARKER_SQUARE;
+        style.marker = w == ON_TARGET ? S2R_MARKER_CIRCLE : w == ALL_DEMOS ? S2R_MARKER_SQUARE : S2R_MARKER_CROSS;
         style.label = curve_label[w];
         if (n > 0) {
             s2r_plot_line(&fig, 1, x, y, n, &style);
@@ -807,7 +887,9 @@ static void list_jobs(const s2r_options* opt) {
 
 /* --- records ------------------------------------------------------------ */
 
-static const char* const part_name[6] = {"sim", "real", "calibrated", "nominal", "curve", "curve_all"};
+#define PARTS 7   /* what an eval line holds: a row's four results, then the curve's WAYS */
+static const char* const part_name[PARTS] = {"sim", "real", "calibrated", "nominal", "curve", "curve_all",
+                                             "curve_interventions"};
 
 /* The eval line of a non-empty result. */
 static void write_eval(FILE* f, int part, int index, const s2r_eval_result* e) {
@@ -822,7 +904,7 @@ static int write_record(const run* r, job j, const job_record* rec) {
     char path[512];
     s2r_file file;
     FILE* f = s2r_output_create(&file, record_path(path, sizeof path, r->opt, j));
-    int k;
+    int k, w;
     if (!f) return 1;
     fprintf(f, "# sim2real.h example 07: the record of job %s:%d (see examples/07_the_table.c)\n",
             job_kind_name[j.kind], j.index);
@@ -838,9 +920,12 @@ static int write_record(const run* r, job j, const job_record* rec) {
         write_eval(f, 2, k, &t->calibrated[k]);
         write_eval(f, 3, k, &t->nominal[k]);
     }
-    for (k = 0; k < CURVE; k++) write_eval(f, 4, k, &t->curve[ON_TARGET][k]);
-    for (k = 0; k < CURVE; k++) write_eval(f, 5, k, &t->curve[ALL_DEMOS][k]);
-    for (k = 0; k < CURVE; k++) fprintf(f, "cloned,%d,%d,%d\n", k, t->cloned[ON_TARGET][k], t->cloned[ALL_DEMOS][k]);
+    for (w = 0; w < WAYS; w++)
+        for (k = 0; k < CURVE; k++) write_eval(f, 4 + w, k, &t->curve[w][k]);
+    for (k = 0; k < CURVE; k++)
+        fprintf(f, "cloned,%d,%d,%d,%d\nspent,%d,%d,%d,%d\n", k, t->cloned[ON_TARGET][k], t->cloned[ALL_DEMOS][k],
+                t->cloned[INTERVENTIONS][k], k, t->spent[ON_TARGET][k], t->spent[ALL_DEMOS][k],
+                t->spent[INTERVENTIONS][k]);
     fprintf(f, "kept,%d,%d,%d,%d\n", t->kept[0], t->kept[1], t->kept[2], t->kept[3]);
     for (k = 0; k < STAGES; k++)
         if (t->cost[k].wall_s > 0 || t->cost[k].env_steps > 0)
@@ -853,7 +938,7 @@ static int write_record(const run* r, job j, const job_record* rec) {
 static int read_record_line(const char* line, job j, const run* r, job_record* rec, int* ended, char* why, size_t cap) {
     char word[32], kind[32];
     unsigned long long settings, build;
-    int index, k, w, n = 0;
+    int index, k, w, x, n = 0;
     s2r_eval_result e;
     stage_cost cost;
     if (sscanf(line, "settings,%llx%n", &settings, &n) == 1 && line[n] == '\n') {
@@ -878,18 +963,21 @@ static int read_record_line(const char* line, job j, const run* r, job_record* r
                &e.diverged, &e.success_rate, &e.success_lo, &e.success_hi, &e.mean_distance, &e.mean_return, &e.steps,
                &n) == 11 && line[n] == '\n') {
         table* t = &rec->t;
-        for (k = 0; k < 6 && strcmp(word, part_name[k]); k++) continue;
-        if (k == 6 || index < 0 || index >= (k >= 4 ? CURVE : ROWS) || e.episodes < 1 || e.successes < 0 ||
+        for (k = 0; k < PARTS && strcmp(word, part_name[k]); k++) continue;
+        if (k == PARTS || index < 0 || index >= (k >= 4 ? CURVE : ROWS) || e.episodes < 1 || e.successes < 0 ||
             e.successes > e.episodes)
             return 1;
         *(k == 0 ? &t->row[index].sim : k == 1 ? &t->row[index].real : k == 2 ? &t->calibrated[index]
           : k == 3 ? &t->nominal[index] : &t->curve[k - 4][index]) = e;
         return 0;
     }
-    if (sscanf(line, "cloned,%d,%d,%d%n", &index, &k, &w, &n) == 3 && line[n] == '\n') {
-        if (index < 0 || index >= CURVE || k < 0 || w < 0) return 1;
-        rec->t.cloned[ON_TARGET][index] = k;
-        rec->t.cloned[ALL_DEMOS][index] = w;
+    if ((sscanf(line, "cloned,%d,%d,%d,%d%n", &index, &k, &w, &x, &n) == 4 ||
+         sscanf(line, "spent,%d,%d,%d,%d%n", &index, &k, &w, &x, &n) == 4) && line[n] == '\n') {
+        int* into = line[0] == 'c' ? rec->t.cloned[0] : rec->t.spent[0];   /* [WAYS][CURVE] */
+        if (index < 0 || index >= CURVE || k < 0 || w < 0 || x < 0) return 1;
+        into[ON_TARGET * CURVE + index] = k;
+        into[ALL_DEMOS * CURVE + index] = w;
+        into[INTERVENTIONS * CURVE + index] = x;
         return 0;
     }
     if (sscanf(line, "kept,%d,%d,%d,%d%n", &rec->t.kept[0], &rec->t.kept[1], &rec->t.kept[2], &rec->t.kept[3], &n) == 4 &&
@@ -1121,6 +1209,7 @@ static int merge(const run* r, double single_wall, double single_peak) {
             for (i = 0; i < CURVE; i++) {
                 if (c->curve[k][i].episodes) s2r_eval_merge(&t.curve[k][i], &c->curve[k][i]);
                 t.cloned[k][i] += c->cloned[k][i];
+                t.spent[k][i] += c->spent[k][i];
             }
         for (i = 0; i < 4; i++) t.kept[i] += c->kept[i];
         t.pooled_demos += unit->recorded;

@@ -832,6 +832,14 @@ static int test_hg_dagger_push(void) {
     cfg.episodes_per_round = 0;
     CHECK(s2r_finetune_by_interventions(&p, S2R_ROBOT_UR5E, 1, &task, &cfg, 1, s, error) == S2R_ERR_INVALID_ARGUMENT);
     cfg.episodes_per_round = 2;
+    {   /* rounds may grow between rounds, but not shrink to nothing */
+        s2r_hg_dagger hg;
+        CHECKF(s2r_hg_dagger_init(&hg, &cfg, &p, S2R_ROBOT_UR5E, 1, &task) == S2R_OK, "%s", hg.error);
+        hg.config.episodes_per_round = 0;
+        CHECK(s2r_hg_dagger_round(&hg, &s[0]) == S2R_ERR_INVALID_ARGUMENT && strstr(hg.error, "round of 0"));
+        CHECK(hg.rounds == 0 && hg.real_episodes == 0 && memcmp(p.params, q.params, bytes) == 0);
+        s2r_hg_dagger_free(&hg);
+    }
     cfg.rule = s2r_takeover_rule_default(S2R_TASK_REACH);
     CHECK(s2r_finetune_by_interventions(&p, S2R_ROBOT_UR5E, 1, &task, &cfg, 1, s, error) == S2R_ERR_INVALID_ARGUMENT &&
           strstr(error, "reach"));
