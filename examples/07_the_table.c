@@ -134,6 +134,7 @@ typedef struct sizes {
     int demos;                /* recorded over all units (real-only uses all) */
     int episodes;             /* evaluation episodes per row per seed       */
     int canary;               /* unit episodes per fine-tuning candidate    */
+    int interventions;        /* the interventions curve's last point       */
     int finetune_epochs, scratch_epochs;
     s2r_identify_config id;
 } sizes;
@@ -199,10 +200,12 @@ static sizes choose_sizes(int quick, s2r_task_kind task) {
     z.id = s2r_identify_config_default();
     if (quick) {
         z.fresh_steps = 8000; z.warm_steps = 4000; z.demos = 100; z.episodes = 10; z.canary = 4;   /* 2 and 1 updates */
+        z.interventions = 30;   /* two rounds: enough to check that they grow */
         z.finetune_epochs = 2; z.scratch_epochs = 2;
         z.id.train = 1; z.id.valid = 1; z.id.samples = 50; z.id.sweeps = 2; z.id.strikes = 2; z.id.strikes_valid = 1;
     } else {
         z.fresh_steps = s2r_task_training_steps(task, 0); z.warm_steps = s2r_task_training_steps(task, 1); z.demos = 10000; z.episodes = 200; z.canary = 50;
+        z.interventions = 1000;
         z.finetune_epochs = 20; z.scratch_epochs = 6;
     }
     return z;
@@ -564,7 +567,7 @@ static int interventions_curve(const s2r_options* opt, const sizes* z, const cha
     if (load_policy(&p, start)) return 1;
     bad = s2r_hg_dagger_init(&hg, &cfg, &p, opt->robot, u->unit, &u->calibrated) != S2R_OK
         ? fail("interventions", hg.error) : 0;
-    for (i = 1; i < CURVE && !bad && curve_demos[i] <= u->recorded; i++) {
+    for (i = 1; i < CURVE && !bad && curve_demos[i] <= z->interventions; i++) {
         double begun = s2r_seconds();
         hg.config.episodes_per_round = curve_demos[i] - curve_demos[i - 1];
         if ((bad = s2r_hg_dagger_round(&hg, &round) != S2R_OK ? fail("interventions", hg.error) : 0) != 0) break;
