@@ -92,7 +92,8 @@
    with 07_push_ instead of 07_.
    Writes: DIR/07_table.md, DIR/07_table.csv, DIR/07_table.png,
            DIR/07_demo_curve.csv, DIR/07_seeds.csv (every row per seed:
-           the spread behind the pooled rows), DIR/07_jobs.csv (each job's
+           the spread behind the pooled rows, each line with its arm,
+           task, settings and build, so runs concatenate), DIR/07_jobs.csv (each job's
            wall time), DIR/07_dr_ranges.txt (the DR ranges),
            DIR/07_dr_camera_ranges.txt (the same with the camera),
            DIR/07_ranges_unit<N>.txt (each unit's re-centred ranges),
@@ -1261,15 +1262,20 @@ static int write_seeds(const run* r, job_record (*rec)[3]) {
     FILE* csv = begin_file(&file, opt, "seeds.csv");
     int s, k;
     if (!csv) return 1;
-    fprintf(csv, "seed,unit,recipe,sim_episodes,sim_success,real_episodes,real_success,calibrated_success,sizes\n");
+    /* each row says what made it (arm, task, settings and build digests), so
+       the rows of several runs can be concatenated and told apart */
+    fprintf(csv, "robot,task,seed,unit,recipe,sim_episodes,sim_success,real_episodes,real_success,calibrated_success,"
+                 "sizes,settings,build\n");
     for (s = 0; s < opt->seeds; s++)
         for (k = 0; k < ROWS; k++) {
             const table* t = &rec[s][k == REAL_ONLY ? REAL_ONLY_JOB : CHAIN_JOB].t;
             if (t->row[k].real.episodes == 0) continue;
-            fprintf(csv, "%llu,%llu,%s,%d,%.4f,%d,%.4f,%.4f,%s\n", (unsigned long long)(opt->seed + (uint64_t)s),
+            fprintf(csv, "%s,%s,%llu,%llu,%s,%d,%.4f,%d,%.4f,%.4f,%s,%016llx,%016llx\n", s2r_robot_kind_name(opt->robot),
+                    s2r_task_kind_name(opt->task), (unsigned long long)(opt->seed + (uint64_t)s),
                     (unsigned long long)(opt->real_seed + (uint64_t)s), row_file[k], t->row[k].sim.episodes,
                     t->row[k].sim.success_rate, t->row[k].real.episodes, t->row[k].real.success_rate,
-                    t->calibrated[k].success_rate, opt->quick ? "quick" : "full");
+                    t->calibrated[k].success_rate, sizes_name(opt), (unsigned long long)r->settings,
+                    (unsigned long long)r->build);
         }
     if (end_file(&file) || !(csv = begin_file(&file, opt, "jobs.csv"))) return 1;
     fprintf(csv, "job,wall_s,started,ended,peak_memory_mib\n");
