@@ -179,6 +179,7 @@ test: test-deps
 	sh tests/test_options.sh $(BUILD)
 	sh tests/test_resume.sh $(BUILD)
 	sh tests/test_socket.sh $(BUILD)
+	sh tests/test_deploy_socket.sh $(BUILD)
 	./$(BUILD)/07_the_table --quick --out $(BUILD)/quick --threads $(THREADS)
 	sh tests/test_jobs.sh $(BUILD) $(BUILD)/quick
 	./$(BUILD)/07_the_table --task push --quick --out $(BUILD)/quick_push --threads $(THREADS)

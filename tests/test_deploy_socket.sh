@@ -1,0 +1,96 @@
+#!/bin/sh
+# tests/test_deploy_socket.sh - example 06's staged deployment with its lab
+# unit in another process: build/robot_server serving stand-in unit 1,
+# build/06_staged_deployment --address driving it through the socket
+# backend.  For reach and for push (quick sizes), every file 06 writes
+# (the deployment log, the timeline, the rounds, the figure) must be the
+# same, byte for byte, as 06's with the same unit in its own process, and
+# its printout the same line for line (bar the line naming the
+# connection); the two runs go side by side.  Then the robot side is
+# killed (SIGKILL) once system identification has decided: 06 must stop
+# within seconds with status 1, name the lost connection and the stage,
+# close its log with a "stopped" record after the records it had (every
+# line whole JSON) and write the timeline decided so far.
+# Usage: tests/test_deploy_socket.sh [build dir]    (from the repository root)
+set -u
+BUILD=${1:-build}
+WORK=$BUILD/test_deploy_socket
+SOCK=$WORK/robot.sock
+failed=0
+rm -rf "$WORK"
+mkdir -p "$WORK"
+
+# 06's printout without what names the run's folder or the connection.
+printout() {
+    sed -e "s#$1#DIR#g" -e 's/, served at --address//' -e '/^  lab unit: .*, connected at /d' "$1.txt"
+}
+
+for task in reach push; do
+    scene=arm; [ $task = push ] && scene=push
+    pre=06; [ $task = push ] && pre=06_push
+    "./$BUILD/robot_server" "$SOCK" --unit 1 --scene $scene --clients 1 > "$WORK/server_$task.log" 2>&1 &
+    server=$!
+    "./$BUILD/06_staged_deployment" --quick --task $task --address "$SOCK" --out "$WORK/socket_$task" \
+        > "$WORK/socket_$task.txt" 2>&1 &
+    client=$!
+    "./$BUILD/06_staged_deployment" --quick --task $task --out "$WORK/here_$task" > "$WORK/here_$task.txt" 2>&1
+    here=$?
+    wait $client; over=$?
+    kill $server 2>/dev/null; wait $server 2>/dev/null
+    if [ $here -ne 0 ] || [ $over -ne 0 ]; then
+        echo "FAIL deploy socket: $task: status $over over the socket, $here in process"
+        tail -3 "$WORK/socket_$task.txt" "$WORK/here_$task.txt"; failed=$((failed + 1)); continue
+    fi
+    same=1
+    for f in deployment_log.jsonl timeline.csv rounds.csv staged_deployment.png; do
+        if ! cmp -s "$WORK/socket_$task/${pre}_$f" "$WORK/here_$task/${pre}_$f"; then
+            echo "FAIL deploy socket: $task: ${pre}_$f differs between the socket and in process"; same=0
+        fi
+    done
+    printout "$WORK/socket_$task" > "$WORK/socket_$task.lines"
+    printout "$WORK/here_$task" > "$WORK/here_$task.lines"
+    if ! cmp -s "$WORK/socket_$task.lines" "$WORK/here_$task.lines"; then
+        echo "FAIL deploy socket: $task: the printouts differ:"; diff "$WORK/socket_$task.lines" "$WORK/here_$task.lines" | head -5
+        same=0
+    fi
+    grep -q "^  lab unit: socket: real ur5e #1, connected at" "$WORK/socket_$task.txt" || { echo "FAIL deploy socket: $task: no connection said"; same=0; }
+    if [ $same -eq 1 ]; then
+        echo "ok   deploy socket: $task: the lab unit over the socket, 4 files and $(wc -l < "$WORK/here_$task.lines") lines the same as in process;" \
+             "$(grep -c '"event":"gate"' "$WORK/here_$task/${pre}_deployment_log.jsonl") gates, now $(grep '^  now:' "$WORK/here_$task.txt" | sed 's/ *now: //')"
+    else
+        failed=$((failed + 1))
+    fi
+done
+
+# The robot side killed after the system-ID gate: the next stage finds it gone.
+LOG=$WORK/killed/06_deployment_log.jsonl
+"./$BUILD/robot_server" "$SOCK" --unit 1 --clients 1 > "$WORK/server_killed.log" 2>&1 &
+server=$!
+"./$BUILD/06_staged_deployment" --quick --address "$SOCK" --out "$WORK/killed" > "$WORK/killed.txt" 2>&1 &
+client=$!
+waited=0
+while ! grep -q '"stage":"sysid_validation","verdict"' "$LOG" 2>/dev/null && kill -0 $client 2>/dev/null && [ $waited -lt 600 ]; do
+    sleep 1; waited=$((waited + 1))
+done
+kill -9 $server 2>/dev/null; wait $server 2>/dev/null
+waited=0
+while kill -0 $client 2>/dev/null && [ $waited -lt 20 ]; do sleep 1; waited=$((waited + 1)); done
+if kill -0 $client 2>/dev/null; then
+    kill $client; echo "FAIL deploy socket: 06 still runs 20 s after its lab unit's robot side was killed"; failed=$((failed + 1))
+else
+    wait $client; status=$?
+    last=$(tail -n 1 "$LOG" 2>/dev/null)
+    whole=$(python3 -c 'import json, sys; [json.loads(l) for l in open(sys.argv[1])]; print("whole")' "$LOG" 2>/dev/null)
+    if [ $status -eq 1 ] && grep -q "^deployment stopped in stage shadow: socket: real ur5e #1: .*\(closed the connection\|connection lost\)" "$WORK/killed.txt" &&
+       [ "$whole" = whole ] && echo "$last" | grep -q '"event":"stopped"' &&
+       grep -q '"stage":"sim_regression","verdict":"pass"' "$LOG" &&
+       [ "$(grep -c ',' "$WORK/killed/06_timeline.csv" 2>/dev/null)" -eq 3 ]; then
+        echo "ok   deploy socket: robot side killed after system ID: status 1, $(grep '^deployment stopped' "$WORK/killed.txt"); the log whole, $(wc -l < "$LOG") records ending \"stopped\", the timeline so far written"
+    else
+        echo "FAIL deploy socket: after the kill: status $status, last log record: $last"; tail -5 "$WORK/killed.txt"
+        failed=$((failed + 1))
+    fi
+fi
+rm -f "$SOCK"
+echo "$failed deploy socket test(s) failed"
+[ $failed -eq 0 ]
