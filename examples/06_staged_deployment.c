@@ -221,17 +221,17 @@ static s2r_result candidate_act(void* self, const float* obs, float* action) {
    the fleet is commissioned (a file there but corrupt, made for another
    arm, or not trained on the ranges beside it is an error naming it). */
 static s2r_result load_trained(const s2r_options* opt, candidate_policy* p) {
-    char checkpoints[2][64], ranges[2][64];   /* the lab unit's system-ID policy, else the DR policy */
+    char sysid_policy[64], sysid_ranges[64];   /* 03's for the lab unit; else 02's dr.ckpt, ranges.txt */
     char path[512], file[512], error[S2R_ERROR_LEN];
     s2r_result res;
     int i;
     memset(p, 0, sizeof *p);
-    snprintf(checkpoints[0], sizeof checkpoints[0], "dr_sysid_unit%llu.ckpt", (unsigned long long)opt->real_seed);
-    snprintf(ranges[0], sizeof ranges[0], "ranges_%s_unit%llu.txt", s2r_robot_kind_name(opt->robot),
+    snprintf(sysid_policy, sizeof sysid_policy, "dr_sysid_unit%llu.ckpt", (unsigned long long)opt->real_seed);
+    snprintf(sysid_ranges, sizeof sysid_ranges, "ranges_%s_unit%llu.txt", s2r_robot_kind_name(opt->robot),
              (unsigned long long)opt->real_seed);
     for (i = opt->mjcf[0] ? 1 : 0; i < 2; i++) {   /* missing: the next; there but unusable: an error */
-        s2r_task_path(path, sizeof path, opt, i == 0 ? "03" : "02", i == 0 ? checkpoints[0] : "dr.ckpt");
-        s2r_task_path(file, sizeof file, opt, i == 0 ? "03" : "02", i == 0 ? ranges[0] : "ranges.txt");
+        s2r_task_path(path, sizeof path, opt, i == 0 ? "03" : "02", i == 0 ? sysid_policy : "dr.ckpt");
+        s2r_task_path(file, sizeof file, opt, i == 0 ? "03" : "02", i == 0 ? sysid_ranges : "ranges.txt");
         if (!s2r_file_exists(path)) continue;
         res = s2r_upstream_policy(&p->policy, path, opt, 0, file, error);
         if (res != S2R_OK) {

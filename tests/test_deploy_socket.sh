@@ -1,7 +1,11 @@
 #!/bin/sh
-# tests/test_deploy_socket.sh - example 06's staged deployment with its lab
-# unit in another process: build/robot_server serving stand-in unit 1,
-# build/06_staged_deployment --address driving it through the socket
+# tests/test_deploy_socket.sh - your arm's path with the arm in another
+# process: build/robot_server serving stand-in unit 1 over a socket.
+# First example 12 records its logs there (--address) and identifies from
+# the CSV files: the logs, the identified model and the ranges must be the
+# same files as 12's recording the unit in its own process (LOGS, a
+# folder of `12_sysid_from_logs --quick`; run here when not given).  Then
+# build/06_staged_deployment --address deploys on it through the socket
 # backend.  For reach and for push (quick sizes), every file 06 writes
 # (the deployment log, the timeline, the rounds, the figure) must be the
 # same, byte for byte, as 06's with the same unit in its own process, and
@@ -11,14 +15,34 @@
 # within seconds with status 1, name the lost connection and the stage,
 # close its log with a "stopped" record after the records it had (every
 # line whole JSON) and write the timeline decided so far.
-# Usage: tests/test_deploy_socket.sh [build dir]    (from the repository root)
+# Usage: tests/test_deploy_socket.sh [build dir [LOGS]]    (from the repository root)
 set -u
 BUILD=${1:-build}
 WORK=$BUILD/test_deploy_socket
+LOGS=${2:-$WORK/logs_here}
 SOCK=$WORK/robot.sock
 failed=0
 rm -rf "$WORK"
 mkdir -p "$WORK"
+
+# Logs recorded over the socket, identified from the files.
+[ -f "$LOGS/12_ranges.txt" ] || "./$BUILD/12_sysid_from_logs" --quick --out "$LOGS" > "$WORK/logs_here.txt" 2>&1
+"./$BUILD/robot_server" "$SOCK" --unit 1 --clients 1 > "$WORK/server_logs.log" 2>&1 &
+server=$!
+"./$BUILD/12_sysid_from_logs" --quick --address "$SOCK" --out "$WORK/logs" > "$WORK/logs.txt" 2>&1
+status=$?
+kill $server 2>/dev/null; wait $server 2>/dev/null
+same=0
+for f in 12_log_1.csv 12_log_2.csv 12_log_3.csv 12_log_4.csv 12_identified.txt 12_ranges.txt; do
+    cmp -s "$WORK/logs/$f" "$LOGS/$f" && same=$((same + 1))
+done
+if [ $status -eq 0 ] && [ $same -eq 6 ] && grep -q "on socket: real ur5e #1" "$WORK/logs.txt"; then
+    echo "ok   deploy socket: 12 recorded its logs over the socket and identified from them: 4 logs, the identified model and" \
+         "the ranges the same files as in process ($(grep 'held-out error' "$WORK/logs.txt" | sed 's/^ *//'))"
+else
+    echo "FAIL deploy socket: 12 over the socket: status $status, $same of 6 files the same as in $LOGS"; tail -3 "$WORK/logs.txt"
+    failed=$((failed + 1))
+fi
 
 # 06's printout without what names the run's folder or the connection.
 printout() {

@@ -73,6 +73,7 @@ refused 13_recipe_depth "--seeds" --quick --adr --seeds 17
 refused 14_predicting_transfer "--seeds" --quick --seeds 17
 refused 06_staged_deployment "--address" --quick --address tcp:robot:30004
 refused 06_staged_deployment "--address" --quick --mjcf examples/arm4.xml
+refused 12_sysid_from_logs "--address" --quick --address "$WORK/robot.sock" --log "$WORK/log.csv"
 echo "ok   options: stage limits (demonstration threads, joints, seeds, the robot's address) refused before any work"
 
 echo "$failed option check(s) failed"
