@@ -38,7 +38,7 @@ for f in 12_log_1.csv 12_log_2.csv 12_log_3.csv 12_log_4.csv 12_identified.txt 1
 done
 if [ $status -eq 0 ] && [ $same -eq 6 ] && grep -q "on socket: real ur5e #1" "$WORK/logs.txt"; then
     echo "ok   deploy socket: 12 recorded its logs over the socket and identified from them: 4 logs, the identified model and" \
-         "the ranges the same files as in process ($(grep 'held-out error' "$WORK/logs.txt" | sed 's/^ *//'))"
+         "the ranges the same files as in process ($(grep '^ *held-out error [0-9]' "$WORK/logs.txt" | sed 's/^ *//'))"
 else
     echo "FAIL deploy socket: 12 over the socket: status $status, $same of 6 files the same as in $LOGS"; tail -3 "$WORK/logs.txt"
     failed=$((failed + 1))
