@@ -12,9 +12,10 @@
 # its printout the same line for line (bar the line naming the
 # connection); the two runs go side by side.  Then the robot side is
 # killed (SIGKILL) once system identification has decided: 06 must stop
-# within seconds with status 1, name the lost connection and the stage,
-# close its log with a "stopped" record after the records it had (every
-# line whole JSON) and write the timeline decided so far.
+# within seconds, in whichever later stage next drives the lab unit, with
+# status 1, name the lost connection and the stage, close its log with a
+# "stopped" record in that stage after the records it had (every line
+# whole JSON) and write the timeline of the decisions so far.
 # Usage: tests/test_deploy_socket.sh [build dir [LOGS]]    (from the repository root)
 set -u
 BUILD=${1:-build}
@@ -103,15 +104,21 @@ if kill -0 $client 2>/dev/null; then
     kill $client; echo "FAIL deploy socket: 06 still runs 20 s after its lab unit's robot side was killed"; failed=$((failed + 1))
 else
     wait $client; status=$?
+    said=$(grep "^deployment stopped in stage" "$WORK/killed.txt")
+    stage=$(echo "$said" | sed -n 's/^deployment stopped in stage \([a-z_]*\): .*/\1/p')
     last=$(tail -n 1 "$LOG" 2>/dev/null)
     whole=$(python3 -c 'import json, sys; [json.loads(l) for l in open(sys.argv[1])]; print("whole")' "$LOG" 2>/dev/null)
-    if [ $status -eq 1 ] && grep -q "^deployment stopped in stage shadow: socket: real ur5e #1: .*\(closed the connection\|connection lost\)" "$WORK/killed.txt" &&
-       [ "$whole" = whole ] && echo "$last" | grep -q '"event":"stopped"' &&
-       grep -q '"stage":"sim_regression","verdict":"pass"' "$LOG" &&
-       [ "$(grep -c ',' "$WORK/killed/06_timeline.csv" 2>/dev/null)" -eq 3 ]; then
-        echo "ok   deploy socket: robot side killed after system ID: status 1, $(grep '^deployment stopped' "$WORK/killed.txt"); the log whole, $(wc -l < "$LOG") records ending \"stopped\", the timeline so far written"
+    gates=$(grep -c '"event":"gate"' "$LOG" 2>/dev/null)
+    rows=$(($(wc -l < "$WORK/killed/06_timeline.csv" 2>/dev/null || echo 0) - 1))
+    if [ $status -eq 1 ] && echo "$said" | grep -q "socket: real ur5e #1: .*\(closed the connection\|connection lost\)" &&
+       [ -n "$stage" ] && [ "$stage" != sim_regression ] && [ "$stage" != sysid_validation ] &&
+       [ "$whole" = whole ] && echo "$last" | grep -q "\"event\":\"stopped\",\"stage\":\"$stage\"" &&
+       [ "$rows" -eq "$gates" ] && [ "$gates" -ge 2 ]; then
+        echo "ok   deploy socket: robot side killed after system ID: status 1, $said; the log whole, $(wc -l < "$LOG")" \
+             "records ending \"stopped\" in $stage, the timeline's $rows decisions written"
     else
-        echo "FAIL deploy socket: after the kill: status $status, last log record: $last"; tail -5 "$WORK/killed.txt"
+        echo "FAIL deploy socket: after the kill: status $status, stage '$stage', $gates gates logged, $rows in the timeline," \
+             "last log record: $last"; tail -5 "$WORK/killed.txt"
         failed=$((failed + 1))
     fi
 fi
