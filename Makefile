@@ -188,6 +188,7 @@ test: test-deps
 	./$(BUILD)/10_sysid_vs_truth --quick --out $(BUILD)/quick --threads $(THREADS)
 	./$(BUILD)/11_gates --quick --out $(BUILD)/quick
 	./$(BUILD)/12_sysid_from_logs --quick --out $(BUILD)/quick_logs
+	sh tests/test_deploy_socket.sh $(BUILD) $(BUILD)/quick_logs
 	./$(BUILD)/12_sysid_from_logs --quick --log $(BUILD)/quick_logs/12_log_1.csv --log $(BUILD)/quick_logs/12_log_4.csv --joint 'kp[4]' --out $(BUILD)/quick_logs_joint
 	grep -q '^kp\[4\] ' $(BUILD)/quick_logs_joint/12_ranges.txt
 	./$(BUILD)/02_domain_randomization --quick --ranges $(BUILD)/quick_logs_joint/12_ranges.txt --out $(BUILD)/quick_logs_joint

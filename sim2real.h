@@ -1827,6 +1827,7 @@ S2RDEF s2r_result  s2r_real_robot_init_ablated(s2r_real_robot* real, s2r_robot_k
        d < success_radius  and  |flange velocity| < success_speed. */
 
 #define S2R_REACH_MAX_OBS (4 * S2R_MAX_JOINTS + 9)
+#define S2R_TASK_MAX_OBS S2R_REACH_MAX_OBS   /* floats of the larger observation: reach's (push's is 20) */
 
 typedef struct s2r_reach_config {
     double control_period;   /* s between policy actions; 0.04 (25 Hz)        */
@@ -1969,6 +1970,9 @@ typedef struct s2r_push_config {
     double target_correction[3]; /* m, subtracted from the perceived object: the
                                     camera calibration (s2r_calibrate_camera);
                                     0 0 0                                       */
+    double workspace_scale;  /* fraction of the push area, about its centre,
+                                where object, goal and tip start are drawn
+                                (0, 1]; 1                                     */
 } s2r_push_config;
 
 typedef struct s2r_push {
@@ -2091,6 +2095,14 @@ S2RDEF void              s2r_task_free(s2r_task* task);
 S2RDEF const s2r_backend* s2r_task_backend(const s2r_task* task);
 /* The configuration of a running reach task (e.g. for s2r_expert_init). */
 S2RDEF s2r_task_config   s2r_task_config_of_reach(const s2r_reach* reach);
+/* The configuration of a running task of either kind. */
+S2RDEF s2r_task_config   s2r_task_config_of(const s2r_task* task);
+/* The servo targets (rad, [n_joints]) one step of the running episode
+   would send for `action` ([act_dim], clipped to [-1, 1] as the step
+   clips it), computed without sending anything: reach's targets moved by
+   a * max_delta, push's from the tip velocity by s2r_tip_velocity_ik.
+   What shadow mode checks a proposal with. */
+S2RDEF void              s2r_task_servo_targets(s2r_task* task, const float* action, double* q_target);
 
 /* ==========================================================================
    Scripted controller: inverse kinematics, the reach expert, the pusher
@@ -4565,6 +4577,8 @@ typedef struct s2r_identify_config {
     double   strike_speed;  /* s2r_identify_object: m/s; 1 (the UR5e datasheet's
                                typical tool speed; the Panda's Cartesian limit is
                                1.7 m/s)                                           */
+    const char* mjcf_path;  /* your own arm (S2R_ROBOT_CUSTOM): its MJCF, the
+                               model fitted; NULL (the built-in arms need none)  */
 } s2r_identify_config;
 
 S2RDEF s2r_identify_config s2r_identify_config_default(void);
@@ -4883,19 +4897,23 @@ S2RDEF s2r_result         s2r_safety_set_workspace_scale(s2r_safety* safety, dou
 /* ==========================================================================
    Deployment (3/7): episodes behind the monitor, the sim regression suite
    ==========================================================================
-   s2r_deploy_episode runs one reach episode of a controller, through the
-   monitor when one is given (the task must then run on its backend), and
-   returns what the gates and the fleet monitor need.  A controller error
+   s2r_deploy_episode runs one episode of a controller on a task (reach or
+   push, s2r_task), through the monitor when one is given (the task must
+   then run on its backend), and returns what the gates and the fleet
+   monitor need.  A controller error
    ends the run with that error; a NaN action is caught by the monitor
    (s2r_safety_filter_action) and counts as an intervention.  An episode
    is catastrophic when it e-stopped or its physics blew up.
 
-   The regression suite is a fixed, named list of reach cases - a start
-   pose and a target placed by fractions of the workspace box - that a
-   candidate must pass in simulation before it touches a robot, the
-   stand-in for a hardware-in-the-loop test bench.  The default suite has
-   the centre, the six faces, the eight corners (at 5 % / 95 % of each
-   axis) and three cases starting away from home. */
+   The regression suite is a fixed, named list of cases that a candidate
+   must pass in simulation before it touches a robot, the stand-in for a
+   hardware-in-the-loop test bench.  Reach's cases place a start pose and
+   a target by fractions of the workspace box: the centre, the six faces,
+   the eight corners (at 5 % / 95 % of each axis) and three cases starting
+   away from home.  Push's place the object, the goal and the tip's start
+   by fractions of the push area: pushes from the centre in the four
+   directions, from the four corners towards the centre, and two with the
+   tip starting on the far side of the object. */
 
 typedef struct s2r_episode_stats {
     int    success;          /* ground-truth success at the end                    */
@@ -4903,7 +4921,8 @@ typedef struct s2r_episode_stats {
     int    diverged;         /* the physics blew up                                 */
     int    steps;            /* policy steps taken                                  */
     double ret;              /* sum of rewards                                      */
-    double final_distance;   /* m, flange-target distance at the end (-1 diverged)  */
+    double final_distance;   /* m, the task's distance at the end (reach: flange-
+                                target; push: object-goal; -1 diverged)             */
     double action_mean_abs;  /* mean |a| over steps and joints, clipped actions, 0..1 */
     int    interventions;    /* safety interventions, all kinds (0 without monitor) */
     int    intervention[S2R_INTERVENTION_COUNT]; /* by kind                         */
@@ -4924,25 +4943,30 @@ typedef struct s2r_run_summary {
     double success_lo, success_hi;               /* Wilson 95 %                      */
 } s2r_run_summary;
 
-/* One episode from s2r_reach_reset(reach, rng).  safety: NULL, or the
-   monitor whose backend the task runs on. */
-S2RDEF s2r_result s2r_deploy_episode(const s2r_controller* policy, s2r_reach* reach,
+/* One episode from the task's reset (rng).  safety: NULL, or the monitor
+   whose backend the task runs on. */
+S2RDEF s2r_result s2r_deploy_episode(const s2r_controller* policy, s2r_task* task,
                                      s2r_safety* safety, s2r_rng* rng, s2r_episode_stats* out);
 /* Add one episode to a summary (zero it first) and refresh rate and interval. */
 S2RDEF void       s2r_run_summary_add(s2r_run_summary* summary, const s2r_episode_stats* e);
 /* `episodes` episodes, episode i drawn from s2r_rng_make(seed, stream0 + i):
    two controllers run with the same seed and stream0 face the same tasks. */
-S2RDEF s2r_result s2r_deploy_run(const s2r_controller* policy, s2r_reach* reach, s2r_safety* safety,
+S2RDEF s2r_result s2r_deploy_run(const s2r_controller* policy, s2r_task* task, s2r_safety* safety,
                                  int episodes, uint64_t seed, uint64_t stream0, s2r_run_summary* out);
 
 #define S2R_REGRESSION_MAX_CASES 32
 
 typedef struct s2r_regression_case {
     const char* name;            /* e.g. "reach low"                                  */
-    double target_frac[3];       /* target per world axis as a fraction of the arm's
-                                    (unscaled) workspace box: 0 the low face, 1 the high */
-    int    start_joint;          /* joint moved away from home at the start; -1 none  */
-    double start_offset;         /* rad added to that joint (clipped to its limits)   */
+    double target_frac[3];       /* reach: target per world axis as a fraction of the
+                                    arm's (unscaled) workspace box: 0 the low face,
+                                    1 the high                                        */
+    int    start_joint;          /* reach: joint moved away from home at the start; -1 */
+    double start_offset;         /* reach: rad added to that joint (clipped to its limits) */
+    double object_frac[2];       /* push: the object, world x y as fractions of the
+                                    push area                                         */
+    double goal_frac[2];         /* push: the goal, likewise                          */
+    double tip_frac[2];          /* push: the tip's start, likewise                   */
 } s2r_regression_case;
 
 typedef struct s2r_regression_result {
@@ -4952,14 +4976,18 @@ typedef struct s2r_regression_result {
     double pass_rate, pass_lo, pass_hi;           /* passed / runs and Wilson 95 %  */
 } s2r_regression_result;
 
-/* The default suite (a static table); returns its length. */
+/* The default reach suite (a static table); returns its length. */
 S2RDEF int        s2r_regression_suite_default(const s2r_regression_case** cases);
-/* Start pose (rad, [n_joints]) and target (m, world) of a case on an arm. */
+/* The suite of a task: reach's default, or push's (static tables);
+   returns its length. */
+S2RDEF int        s2r_regression_suite_for(s2r_task_kind kind, const s2r_regression_case** cases);
+/* Start pose (rad, [n_joints]) and target (m, world) of a reach case on an arm. */
 S2RDEF void       s2r_regression_case_pose(const s2r_regression_case* c, const s2r_arm_info* info,
                                            double* q0, double target[3]);
-/* Run every case `repeats` times (noise and latencies differ per repeat:
-   case i, repeat r uses s2r_rng_make(seed, 1000 i + r)). */
-S2RDEF s2r_result s2r_regression_run(const s2r_controller* policy, s2r_reach* reach,
+/* Run every case `repeats` times on the task, placed as its kind reads
+   the case (noise and latencies differ per repeat: case i, repeat r uses
+   s2r_rng_make(seed, 1000 i + r)). */
+S2RDEF s2r_result s2r_regression_run(const s2r_controller* policy, s2r_task* task,
                                      const s2r_regression_case* cases, int n_cases, int repeats,
                                      uint64_t seed, s2r_regression_result* out);
 
@@ -4976,8 +5004,9 @@ S2RDEF s2r_result s2r_regression_run(const s2r_controller* policy, s2r_reach* re
                 because near rest both actions are tiny and their directions
                 are noise.
      unsafe     the proposal turned into the servo targets the task would
-                send (the task's current targets + a * max_delta, clipped to
-                the joint limits) fails a command filter of the monitor
+                send (s2r_task_servo_targets: reach's current targets + a *
+                max_delta, clipped to the joint limits; push's tip velocity
+                through the tip's IK) fails a command filter of the monitor
                 (s2r_safety_check): the monitor would have changed or
                 blocked it.  A policy that returns an error, or a NaN,
                 proposes something unsafe (kind nonfinite).
@@ -4985,8 +5014,8 @@ S2RDEF s2r_result s2r_regression_run(const s2r_controller* policy, s2r_reach* re
    Each proposal is judged from the state the fallback produced, one step
    at a time: shadow mode cannot see where the policy would have taken the
    arm over many steps - that is what the tethered stage, behind the
-   monitor, is for.  The reach task must run on the monitor's backend, so
-   the monitor knows the targets that actually went out. */
+   monitor, is for.  The task must run on the monitor's backend, so the
+   monitor knows the targets that actually went out. */
 
 #define S2R_SHADOW_AGREE_TOL 0.25   /* default agree_tol, policy action units */
 
@@ -5009,7 +5038,7 @@ typedef struct s2r_deploy s2r_deploy;
 /* Episode i from s2r_rng_make(seed, i).  log: NULL, or a deployment whose
    log gets one "shadow_episode" record per episode. */
 S2RDEF s2r_result s2r_shadow_run(const s2r_controller* policy, const s2r_controller* fallback,
-                                 s2r_reach* reach, s2r_safety* safety, int episodes, uint64_t seed,
+                                 s2r_task* task, s2r_safety* safety, int episodes, uint64_t seed,
                                  double agree_tol, s2r_shadow_stats* out, s2r_deploy* log);
 
 /* ==========================================================================
@@ -5146,7 +5175,7 @@ S2RDEF s2r_gate_result s2r_gate_canary_pairs(const s2r_gate_config* c, int pairs
    the gate needs, at most its maximum.  Configure the monitor with
    estop_on for the operator's hand (tethered), the task and the safety box
    for the constrained workspace. */
-S2RDEF s2r_result      s2r_stage_run(const s2r_controller* policy, s2r_reach* reach, s2r_safety* safety,
+S2RDEF s2r_result      s2r_stage_run(const s2r_controller* policy, s2r_task* task, s2r_safety* safety,
                                      const s2r_gate_config* gates, s2r_stage stage, uint64_t seed,
                                      uint64_t stream0, s2r_run_summary* out, s2r_gate_result* gate);
 
@@ -9886,11 +9915,18 @@ static s2r_result s2r__task_actuate(const s2r_backend* b, const double* q_cmd, d
     return res == S2R_OK ? S2R_OK : s2r__fail(error, res, "sensors: %s", b->error);
 }
 
+/* The servo targets (rad) a step with the clipped action `a` sends. */
+static void s2r__reach_targets(const s2r_reach* reach, const float* a, double* q_cmd) {
+    const s2r_arm_info* info = reach->backend->info;
+    int j;
+    for (j = 0; j < reach->n_joints; j++)
+        q_cmd[j] = s2r_clamp(reach->q_cmd[j] + a[j] * reach->config.max_delta, info->q_min[j], info->q_max[j]);
+}
+
 S2RDEF s2r_result s2r_reach_step(s2r_reach* reach, const float* action, float* obs,
                                  s2r_step_result* out) {
     S2R_ASSERT(reach);
     const s2r_backend* b = reach->backend;
-    const s2r_arm_info* info = b->info;
     float a[S2R_MAX_JOINTS];
     double q_cmd[S2R_MAX_JOINTS];
     s2r_result res;
@@ -9901,10 +9937,8 @@ S2RDEF s2r_result s2r_reach_step(s2r_reach* reach, const float* action, float* o
     if (!reach->episode_open) return s2r__fail(reach->error, S2R_ERR_STATE, "step before reset (or after the episode ended)");
     if (!s2r_all_finite_f(action, n))
         return s2r__fail(reach->error, S2R_ERR_INVALID_ARGUMENT, "action contains NaN or Inf; nothing was done");
-    for (j = 0; j < n; j++) {
-        a[j] = action[j] < -1.0f ? -1.0f : (action[j] > 1.0f ? 1.0f : action[j]);
-        q_cmd[j] = s2r_clamp(reach->q_cmd[j] + a[j] * reach->config.max_delta, info->q_min[j], info->q_max[j]);
-    }
+    for (j = 0; j < n; j++) a[j] = action[j] < -1.0f ? -1.0f : (action[j] > 1.0f ? 1.0f : action[j]);
+    s2r__reach_targets(reach, a, q_cmd);
     res = s2r__task_actuate(b, q_cmd, reach->config.control_period, &reach->sensors, &diverged, reach->error);
     if (res != S2R_OK) return res;
     memcpy(reach->q_cmd, q_cmd, (size_t)n * sizeof(double));
@@ -9956,6 +9990,7 @@ S2RDEF s2r_push_config s2r_push_config_default(void) {
     c.approach_weight = 0.5;
     c.bonus = 1.0;
     c.action_cost = 0.05;
+    c.workspace_scale = 1.0;
     return c;
 }
 
@@ -9974,6 +10009,8 @@ static s2r_result s2r__push_check_config(const s2r_push_config* c, char* error) 
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "need 0 <= min_distance <= max_distance < 1 m");
     if (!(c->tip_clearance >= 0 && c->tip_clearance < 1))
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "tip_clearance must be in [0, 1) m");
+    if (!(c->workspace_scale > 0 && c->workspace_scale <= 1))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "workspace_scale must be in (0, 1]");
     if (!(c->approach_weight >= 0) || !isfinite(c->approach_weight) || !isfinite(c->bonus) ||
         !(c->action_cost >= 0) || !isfinite(c->action_cost))
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "approach_weight and action_cost must be >= 0, bonus finite");
@@ -10029,27 +10066,33 @@ static double s2r__dist2(const double a[2], const double b[2]) {
 }
 
 /* A point drawn uniformly in the push area, shrunk by `margin` (m). */
-static void s2r__push_area_point(const s2r_arm_info* info, double margin, s2r_rng* rng, double p[2]) {
+static void s2r__push_area_point(const double lo[2], const double hi[2], double margin, s2r_rng* rng, double p[2]) {
     int i;
-    for (i = 0; i < 2; i++) p[i] = s2r_rng_range(rng, info->push_area_lo[i] + margin, info->push_area_hi[i] - margin);
+    for (i = 0; i < 2; i++) p[i] = s2r_rng_range(rng, lo[i] + margin, hi[i] - margin);
 }
 
 S2RDEF void s2r_push_sample(const s2r_push_config* config, const s2r_arm_info* info, s2r_rng* rng,
                             double tip[2], double object[2], double goal[2]) {
+    double lo[2], hi[2];   /* m, the push area scaled by workspace_scale about its centre */
     int k;
     S2R_ASSERT(config && info && rng && tip && object && goal);
-    s2r__push_area_point(info, info->object_radius, rng, object);
+    for (k = 0; k < 2; k++) {
+        double mid = 0.5 * (info->push_area_lo[k] + info->push_area_hi[k]);
+        double half = 0.5 * (info->push_area_hi[k] - info->push_area_lo[k]) * config->workspace_scale;
+        lo[k] = config->workspace_scale == 1 ? info->push_area_lo[k] : mid - half;
+        hi[k] = config->workspace_scale == 1 ? info->push_area_hi[k] : mid + half;
+    }
+    s2r__push_area_point(lo, hi, info->object_radius, rng, object);
     for (k = 0; k < 64; k++) {   /* rejection; the area holds such goals for the default distances */
         double angle = s2r_rng_range(rng, 0, 6.283185307179586);
         double r = s2r_rng_range(rng, config->min_distance, config->max_distance);
         goal[0] = object[0] + r * cos(angle);
         goal[1] = object[1] + r * sin(angle);
-        if (goal[0] >= info->push_area_lo[0] && goal[0] <= info->push_area_hi[0] && goal[1] >= info->push_area_lo[1] &&
-            goal[1] <= info->push_area_hi[1]) break;
+        if (goal[0] >= lo[0] && goal[0] <= hi[0] && goal[1] >= lo[1] && goal[1] <= hi[1]) break;
     }
-    for (k = 0; k < 2; k++) goal[k] = s2r_clamp(goal[k], info->push_area_lo[k], info->push_area_hi[k]);
+    for (k = 0; k < 2; k++) goal[k] = s2r_clamp(goal[k], lo[k], hi[k]);
     for (k = 0; k < 64; k++) {
-        s2r__push_area_point(info, 0, rng, tip);
+        s2r__push_area_point(lo, hi, 0, rng, tip);
         if (s2r__dist2(tip, object) >= config->tip_clearance) break;
     }
 }
@@ -10212,25 +10255,32 @@ static void s2r__push_tip_velocity(const s2r_push* push, const float* a, const d
     }
 }
 
+/* The servo targets (rad) a step with the clipped action `a` sends: the
+   tip velocity it asks for, through the tip's differential IK. */
+static void s2r__push_targets(s2r_push* push, const float a[2], double* q_cmd) {
+    const s2r_arm_info* info = push->backend->info;
+    double tip[3], v[2];
+    s2r__push_tip_state(push, push->sensors.q, NULL, tip, NULL);
+    s2r__push_tip_velocity(push, a, tip, v);
+    memcpy(q_cmd, push->q_cmd, (size_t)S2R_MAX_JOINTS * sizeof(double));
+    s2r_tip_velocity_ik(info, push->kinematics, push->sensors.q, v, info->table_height + push->config.push_height,
+                        push->heading, push->q_start, push->config.control_period, q_cmd);
+}
+
 S2RDEF s2r_result s2r_push_step(s2r_push* push, const float* action, float* obs, s2r_step_result* out) {
     S2R_ASSERT(push);
     if (!action || !obs || !out)
         return s2r__fail(push->error, S2R_ERR_INVALID_ARGUMENT, "s2r_push_step: action, obs or out is NULL");
     const s2r_backend* b = push->backend;
-    const s2r_arm_info* info = b->info;
     float a[2];
-    double q_cmd[S2R_MAX_JOINTS], tip[3], v[2];
+    double q_cmd[S2R_MAX_JOINTS];
     s2r_result res;
     int i, diverged;
     if (!push->episode_open) return s2r__fail(push->error, S2R_ERR_STATE, "step before reset (or after the episode ended)");
     if (!action || !s2r_all_finite_f(action, 2))
         return s2r__fail(push->error, S2R_ERR_INVALID_ARGUMENT, "action contains NaN or Inf; nothing was done");
     for (i = 0; i < 2; i++) a[i] = action[i] < -1.0f ? -1.0f : (action[i] > 1.0f ? 1.0f : action[i]);
-    s2r__push_tip_state(push, push->sensors.q, NULL, tip, NULL);
-    s2r__push_tip_velocity(push, a, tip, v);
-    memcpy(q_cmd, push->q_cmd, sizeof q_cmd);
-    s2r_tip_velocity_ik(info, push->kinematics, push->sensors.q, v, info->table_height + push->config.push_height,
-                        push->heading, push->q_start, push->config.control_period, q_cmd);
+    s2r__push_targets(push, a, q_cmd);
     res = s2r__task_actuate(b, q_cmd, push->config.control_period, &push->sensors, &diverged, push->error);
     if (res != S2R_OK) return res;
     memcpy(push->q_cmd, q_cmd, (size_t)push->n_joints * sizeof(double));
@@ -10463,6 +10513,24 @@ S2RDEF s2r_task_config s2r_task_config_of_reach(const s2r_reach* reach) {
     S2R_ASSERT(reach);
     c.reach = reach->config;
     return c;
+}
+
+S2RDEF s2r_task_config s2r_task_config_of(const s2r_task* task) {
+    s2r_task_config c;
+    S2R_ASSERT(task);
+    c = s2r_task_config_default(task->kind);
+    if (task->kind == S2R_TASK_PUSH) c.push = task->push.config;
+    else c.reach = task->reach.config;
+    return c;
+}
+
+S2RDEF void s2r_task_servo_targets(s2r_task* task, const float* action, double* q_target) {
+    float a[S2R_MAX_JOINTS];
+    int j;
+    S2R_ASSERT(task && action && q_target);
+    for (j = 0; j < task->env.act_dim; j++) a[j] = action[j] < -1.0f ? -1.0f : (action[j] > 1.0f ? 1.0f : action[j]);
+    if (task->kind == S2R_TASK_PUSH) s2r__push_targets(&task->push, a, q_target);
+    else s2r__reach_targets(&task->reach, a, q_target);
 }
 
 /* >> section: Scripted controller
@@ -17654,6 +17722,7 @@ S2RDEF s2r_identify_config s2r_identify_config_default(void) {
     c.strikes = 8;
     c.strikes_valid = 4;
     c.strike_speed = 1.0;
+    c.mjcf_path = NULL;
     return c;
 }
 
@@ -17676,6 +17745,10 @@ S2RDEF s2r_result s2r_identify_unit(const s2r_backend* robot, const s2r_identify
     memset(&id, 0, sizeof id);
     cfg.known.p[S2R_PARAM_OBS_LATENCY] = training->p[S2R_PARAM_OBS_LATENCY];
     cfg.max_sweeps = config->sweeps;
+    model.mjcf_path = config->mjcf_path;
+    if (robot->info->kind == S2R_ROBOT_CUSTOM && !config->mjcf_path)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "identify unit: %s is your own arm: config->mjcf_path must "
+                         "name its MJCF", robot->name);
     res = s2r_trajectory_set_init(&train, n, config->samples, config->train, 0.02);
     if (res == S2R_OK) res = s2r_trajectory_set_init(&valid, n, config->samples, config->valid, 0.02);
     if (res == S2R_OK && (res = s2r_trajectory_collect(&train, robot, &ex, config->train, config->seed)) != S2R_OK)
@@ -18143,6 +18216,12 @@ static s2r_result s2r__safety_ground_truth(void* self, s2r_ground_truth* out) {
 /* The monitor's own drive-level halt is its e-stop. */
 static s2r_result s2r__safety_halt(void* self) { return s2r_safety_estop((s2r_safety*)self, "halt"); }
 
+/* Setting the push scene's object down is part of a reset, not an arm
+   command: it passes through. */
+static s2r_result s2r__safety_place_object(void* self, const double xy[2]) {
+    return s2r_backend_place_object(((s2r_safety*)self)->inner, xy);
+}
+
 S2RDEF s2r_result s2r_safety_init(s2r_safety* safety, const s2r_safety_config* config, const s2r_backend* inner) {
     s2r_result res;
     S2R_ASSERT(safety);
@@ -18171,6 +18250,7 @@ S2RDEF s2r_result s2r_safety_init(s2r_safety* safety, const s2r_safety_config* c
     safety->backend.read_sensors = s2r__safety_read_sensors;
     safety->backend.ground_truth = s2r__safety_ground_truth;
     safety->backend.halt = s2r__safety_halt;
+    safety->backend.place_object = inner->place_object ? s2r__safety_place_object : NULL;
     return S2R_OK;
 }
 
@@ -18225,12 +18305,12 @@ S2RDEF s2r_result s2r_safety_set_workspace_scale(s2r_safety* safety, double scal
    ========================================================================== */
 
 /* Run an episode that was just reset (obs holds its first observation). */
-static s2r_result s2r__deploy_rollout(const s2r_controller* c, s2r_reach* reach, s2r_safety* s,
+static s2r_result s2r__deploy_rollout(const s2r_controller* c, s2r_task* task, s2r_safety* s,
                                       float* obs, s2r_episode_stats* out) {
     float action[S2R_MAX_JOINTS];
     s2r_step_result r;
     double abs_sum = 0;
-    int j, n = reach->n_joints;
+    int j, n = task->env.act_dim;
     s2r_result res;
     memset(out, 0, sizeof *out);
     memset(&r, 0, sizeof r);
@@ -18239,7 +18319,7 @@ static s2r_result s2r__deploy_rollout(const s2r_controller* c, s2r_reach* reach,
         if ((res = c->act(c->self, obs, action)) != S2R_OK) return res;
         if (s) s2r_safety_filter_action(s, action, n);
         for (j = 0; j < n; j++) abs_sum += fabs(s2r_clamp(action[j], -1, 1));
-        if ((res = s2r_reach_step(reach, action, obs, &r)) != S2R_OK) return res;
+        if ((res = task->env.step(task->env.self, action, obs, &r)) != S2R_OK) return res;
         out->ret += r.reward;
         out->steps++;
     } while (!r.done);
@@ -18257,21 +18337,24 @@ static s2r_result s2r__deploy_rollout(const s2r_controller* c, s2r_reach* reach,
     return S2R_OK;
 }
 
-static s2r_result s2r__deploy_check_pair(s2r_reach* reach, s2r_safety* s) {
-    if (s && reach->backend != &s->backend)
-        return s2r__fail(reach->error, S2R_ERR_INVALID_ARGUMENT, "the reach task must run on the safety monitor's backend");
+static s2r_result s2r__deploy_check_pair(s2r_task* task, s2r_safety* s) {
+    if (s && s2r_task_backend(task) != &s->backend)
+        return s2r__fail(task->error, S2R_ERR_INVALID_ARGUMENT, "the %s task must run on the safety monitor's backend",
+                         s2r_task_kind_name(task->kind));
     return S2R_OK;
 }
 
-S2RDEF s2r_result s2r_deploy_episode(const s2r_controller* policy, s2r_reach* reach, s2r_safety* safety,
+S2RDEF s2r_result s2r_deploy_episode(const s2r_controller* policy, s2r_task* task, s2r_safety* safety,
                                      s2r_rng* rng, s2r_episode_stats* out) {
-    if (!reach)
-        return s2r__fail(NULL, S2R_ERR_INVALID_ARGUMENT, "s2r_deploy_episode: reach is NULL");
-    float obs[S2R_REACH_MAX_OBS];
-    s2r_result res = s2r__deploy_check_pair(reach, safety);
+    if (!task)
+        return s2r__fail(NULL, S2R_ERR_INVALID_ARGUMENT, "s2r_deploy_episode: task is NULL");
+    float obs[S2R_TASK_MAX_OBS];
+    s2r_result res = s2r__deploy_check_pair(task, safety);
     if (res != S2R_OK) return res;
-    if ((res = s2r_reach_reset(reach, rng, obs)) != S2R_OK) return res;
-    return s2r__deploy_rollout(policy, reach, safety, obs, out);
+    if (!policy || !rng || !out)
+        return s2r__fail(task->error, S2R_ERR_INVALID_ARGUMENT, "s2r_deploy_episode: policy, rng or out is NULL");
+    if ((res = task->env.reset(task->env.self, rng, obs)) != S2R_OK) return res;
+    return s2r__deploy_rollout(policy, task, safety, obs, out);
 }
 
 S2RDEF void s2r_run_summary_add(s2r_run_summary* summary, const s2r_episode_stats* e) {
@@ -18291,17 +18374,17 @@ S2RDEF void s2r_run_summary_add(s2r_run_summary* summary, const s2r_episode_stat
     s2r_wilson_interval(summary->successes, summary->episodes, &summary->success_lo, &summary->success_hi);
 }
 
-S2RDEF s2r_result s2r_deploy_run(const s2r_controller* policy, s2r_reach* reach, s2r_safety* safety,
+S2RDEF s2r_result s2r_deploy_run(const s2r_controller* policy, s2r_task* task, s2r_safety* safety,
                                  int episodes, uint64_t seed, uint64_t stream0, s2r_run_summary* out) {
-    if (!reach || !out)
-        return s2r__fail(NULL, S2R_ERR_INVALID_ARGUMENT, "s2r_deploy_run: reach or out is NULL");
+    if (!task || !out)
+        return s2r__fail(NULL, S2R_ERR_INVALID_ARGUMENT, "s2r_deploy_run: task or out is NULL");
     int i;
     memset(out, 0, sizeof *out);
-    if (episodes < 1) return s2r__fail(reach->error, S2R_ERR_INVALID_ARGUMENT, "deploy run: need at least one episode");
+    if (episodes < 1) return s2r__fail(task->error, S2R_ERR_INVALID_ARGUMENT, "deploy run: need at least one episode");
     for (i = 0; i < episodes; i++) {
         s2r_rng rng = s2r_rng_make(seed, stream0 + (uint64_t)i);
         s2r_episode_stats e;
-        s2r_result res = s2r_deploy_episode(policy, reach, safety, &rng, &e);
+        s2r_result res = s2r_deploy_episode(policy, task, safety, &rng, &e);
         if (res != S2R_OK) return res;
         s2r_run_summary_add(out, &e);
     }
@@ -18311,30 +18394,51 @@ S2RDEF s2r_result s2r_deploy_run(const s2r_controller* policy, s2r_reach* reach,
 /* Targets as fractions of the box: 0.05 / 0.5 / 0.95 per axis; starts
    away from home turn the base, raise the shoulder or bend the elbow. */
 static const s2r_regression_case s2r__regression_suite[] = {
-    {"centre", {0.5, 0.5, 0.5}, -1, 0.0},
-    {"reach low", {0.5, 0.5, 0.05}, -1, 0.0},
-    {"reach high", {0.5, 0.5, 0.95}, -1, 0.0},
-    {"reach far -x", {0.05, 0.5, 0.5}, -1, 0.0},
-    {"reach far +x", {0.95, 0.5, 0.5}, -1, 0.0},
-    {"reach far -y", {0.5, 0.05, 0.5}, -1, 0.0},
-    {"reach far +y", {0.5, 0.95, 0.5}, -1, 0.0},
-    {"corner -x -y low", {0.05, 0.05, 0.05}, -1, 0.0},
-    {"corner +x -y low", {0.95, 0.05, 0.05}, -1, 0.0},
-    {"corner -x +y low", {0.05, 0.95, 0.05}, -1, 0.0},
-    {"corner +x +y low", {0.95, 0.95, 0.05}, -1, 0.0},
-    {"corner -x -y high", {0.05, 0.05, 0.95}, -1, 0.0},
-    {"corner +x -y high", {0.95, 0.05, 0.95}, -1, 0.0},
-    {"corner -x +y high", {0.05, 0.95, 0.95}, -1, 0.0},
-    {"corner +x +y high", {0.95, 0.95, 0.95}, -1, 0.0},
-    {"centre, base turned 0.3 rad", {0.5, 0.5, 0.5}, 0, 0.3},
-    {"high, shoulder raised 0.2 rad", {0.5, 0.5, 0.95}, 1, -0.2},
-    {"low, joint 3 offset 0.25 rad", {0.5, 0.5, 0.05}, 2, 0.25},
+    {"centre", {0.5, 0.5, 0.5}, -1, 0.0, {0, 0}, {0, 0}, {0, 0}},
+    {"reach low", {0.5, 0.5, 0.05}, -1, 0.0, {0, 0}, {0, 0}, {0, 0}},
+    {"reach high", {0.5, 0.5, 0.95}, -1, 0.0, {0, 0}, {0, 0}, {0, 0}},
+    {"reach far -x", {0.05, 0.5, 0.5}, -1, 0.0, {0, 0}, {0, 0}, {0, 0}},
+    {"reach far +x", {0.95, 0.5, 0.5}, -1, 0.0, {0, 0}, {0, 0}, {0, 0}},
+    {"reach far -y", {0.5, 0.05, 0.5}, -1, 0.0, {0, 0}, {0, 0}, {0, 0}},
+    {"reach far +y", {0.5, 0.95, 0.5}, -1, 0.0, {0, 0}, {0, 0}, {0, 0}},
+    {"corner -x -y low", {0.05, 0.05, 0.05}, -1, 0.0, {0, 0}, {0, 0}, {0, 0}},
+    {"corner +x -y low", {0.95, 0.05, 0.05}, -1, 0.0, {0, 0}, {0, 0}, {0, 0}},
+    {"corner -x +y low", {0.05, 0.95, 0.05}, -1, 0.0, {0, 0}, {0, 0}, {0, 0}},
+    {"corner +x +y low", {0.95, 0.95, 0.05}, -1, 0.0, {0, 0}, {0, 0}, {0, 0}},
+    {"corner -x -y high", {0.05, 0.05, 0.95}, -1, 0.0, {0, 0}, {0, 0}, {0, 0}},
+    {"corner +x -y high", {0.95, 0.05, 0.95}, -1, 0.0, {0, 0}, {0, 0}, {0, 0}},
+    {"corner -x +y high", {0.05, 0.95, 0.95}, -1, 0.0, {0, 0}, {0, 0}, {0, 0}},
+    {"corner +x +y high", {0.95, 0.95, 0.95}, -1, 0.0, {0, 0}, {0, 0}, {0, 0}},
+    {"centre, base turned 0.3 rad", {0.5, 0.5, 0.5}, 0, 0.3, {0, 0}, {0, 0}, {0, 0}},
+    {"high, shoulder raised 0.2 rad", {0.5, 0.5, 0.95}, 1, -0.2, {0, 0}, {0, 0}, {0, 0}},
+    {"low, joint 3 offset 0.25 rad", {0.5, 0.5, 0.05}, 2, 0.25, {0, 0}, {0, 0}, {0, 0}},
+};
+
+/* Push: object, goal and tip start as fractions of the push area (x, y). */
+static const s2r_regression_case s2r__regression_suite_push[] = {
+    {"push +x from the centre", {0, 0, 0}, -1, 0.0, {0.5, 0.5}, {0.85, 0.5}, {0.15, 0.5}},
+    {"push -x from the centre", {0, 0, 0}, -1, 0.0, {0.5, 0.5}, {0.15, 0.5}, {0.85, 0.5}},
+    {"push +y from the centre", {0, 0, 0}, -1, 0.0, {0.5, 0.5}, {0.5, 0.85}, {0.5, 0.15}},
+    {"push -y from the centre", {0, 0, 0}, -1, 0.0, {0.5, 0.5}, {0.5, 0.15}, {0.5, 0.85}},
+    {"corner -x -y to the centre", {0, 0, 0}, -1, 0.0, {0.2, 0.2}, {0.5, 0.5}, {0.05, 0.05}},
+    {"corner +x -y to the centre", {0, 0, 0}, -1, 0.0, {0.8, 0.2}, {0.5, 0.5}, {0.95, 0.05}},
+    {"corner -x +y to the centre", {0, 0, 0}, -1, 0.0, {0.2, 0.8}, {0.5, 0.5}, {0.05, 0.95}},
+    {"corner +x +y to the centre", {0, 0, 0}, -1, 0.0, {0.8, 0.8}, {0.5, 0.5}, {0.95, 0.95}},
+    {"tip beyond the object, push +x", {0, 0, 0}, -1, 0.0, {0.4, 0.5}, {0.75, 0.5}, {0.7, 0.5}},
+    {"tip beyond the object, push -y", {0, 0, 0}, -1, 0.0, {0.5, 0.6}, {0.5, 0.25}, {0.5, 0.3}},
 };
 
 S2RDEF int s2r_regression_suite_default(const s2r_regression_case** cases) {
     S2R_ASSERT(cases);
     *cases = s2r__regression_suite;
     return (int)(sizeof s2r__regression_suite / sizeof s2r__regression_suite[0]);
+}
+
+S2RDEF int s2r_regression_suite_for(s2r_task_kind kind, const s2r_regression_case** cases) {
+    S2R_ASSERT(cases);
+    if (kind != S2R_TASK_PUSH) return s2r_regression_suite_default(cases);
+    *cases = s2r__regression_suite_push;
+    return (int)(sizeof s2r__regression_suite_push / sizeof s2r__regression_suite_push[0]);
 }
 
 S2RDEF void s2r_regression_case_pose(const s2r_regression_case* c, const s2r_arm_info* info,
@@ -18349,28 +18453,43 @@ S2RDEF void s2r_regression_case_pose(const s2r_regression_case* c, const s2r_arm
         target[i] = info->workspace_lo[i] + c->target_frac[i] * (info->workspace_hi[i] - info->workspace_lo[i]);
 }
 
-S2RDEF s2r_result s2r_regression_run(const s2r_controller* policy, s2r_reach* reach,
+/* Start an episode of the task placed as case c says. */
+static s2r_result s2r__regression_reset(s2r_task* task, const s2r_regression_case* c, s2r_rng* rng, float* obs) {
+    const s2r_arm_info* info = s2r_task_backend(task)->info;
+    double q0[S2R_MAX_JOINTS], target[3], place[3][2];
+    int i, k;
+    if (task->kind != S2R_TASK_PUSH) {
+        s2r_regression_case_pose(c, info, q0, target);
+        return s2r_reach_reset_to(&task->reach, q0, target, rng, obs);
+    }
+    for (i = 0; i < 3; i++)   /* tip, object, goal */
+        for (k = 0; k < 2; k++) {
+            double f = i == 0 ? c->tip_frac[k] : i == 1 ? c->object_frac[k] : c->goal_frac[k];
+            place[i][k] = info->push_area_lo[k] + f * (info->push_area_hi[k] - info->push_area_lo[k]);
+        }
+    return s2r_push_reset_to(&task->push, place[0], place[1], place[2], rng, obs);
+}
+
+S2RDEF s2r_result s2r_regression_run(const s2r_controller* policy, s2r_task* task,
                                      const s2r_regression_case* cases, int n_cases, int repeats,
                                      uint64_t seed, s2r_regression_result* out) {
-    if (!policy || !reach || !out)
-        return s2r__fail(NULL, S2R_ERR_INVALID_ARGUMENT, "s2r_regression_run: policy, reach or out is NULL");
-    float obs[S2R_REACH_MAX_OBS];
+    if (!policy || !task || !out)
+        return s2r__fail(NULL, S2R_ERR_INVALID_ARGUMENT, "s2r_regression_run: policy, task or out is NULL");
+    float obs[S2R_TASK_MAX_OBS];
     int i, r;
     memset(out, 0, sizeof *out);
     if (!cases || n_cases < 1 || n_cases > S2R_REGRESSION_MAX_CASES || repeats < 1)
-        return s2r__fail(reach->error, S2R_ERR_INVALID_ARGUMENT, "regression: need 1..%d cases and repeats >= 1",
+        return s2r__fail(task->error, S2R_ERR_INVALID_ARGUMENT, "regression: need 1..%d cases and repeats >= 1",
                          S2R_REGRESSION_MAX_CASES);
     out->cases = n_cases;
     out->repeats = repeats;
     for (i = 0; i < n_cases; i++)
         for (r = 0; r < repeats; r++) {
-            double q0[S2R_MAX_JOINTS], target[3];
             s2r_rng rng = s2r_rng_make(seed, 1000u * (uint64_t)i + (uint64_t)r);
             s2r_episode_stats e;
             s2r_result res;
-            s2r_regression_case_pose(&cases[i], reach->backend->info, q0, target);
-            if ((res = s2r_reach_reset_to(reach, q0, target, &rng, obs)) != S2R_OK) return res;
-            if ((res = s2r__deploy_rollout(policy, reach, NULL, obs, &e)) != S2R_OK) return res;
+            if ((res = s2r__regression_reset(task, &cases[i], &rng, obs)) != S2R_OK) return res;
+            if ((res = s2r__deploy_rollout(policy, task, NULL, obs, &e)) != S2R_OK) return res;
             out->case_passed[i] += e.success;
             out->passed += e.success;
             out->runs++;
@@ -18385,13 +18504,12 @@ S2RDEF s2r_result s2r_regression_run(const s2r_controller* policy, s2r_reach* re
    ========================================================================== */
 
 /* One shadow step: compare, predict, then let the fallback act. */
-static s2r_result s2r__shadow_step(const s2r_controller* policy, const s2r_controller* fallback, s2r_reach* reach,
+static s2r_result s2r__shadow_step(const s2r_controller* policy, const s2r_controller* fallback, s2r_task* task,
                                    s2r_safety* s, double tol, float* obs, s2r_shadow_stats* out,
                                    s2r_step_result* r) {
     float a_fb[S2R_MAX_JOINTS], a_p[S2R_MAX_JOINTS];
     double q_prop[S2R_MAX_JOINTS], diff = 0;
-    const s2r_arm_info* info = reach->backend->info;
-    int j, n = reach->n_joints, ok;
+    int j, n = task->env.act_dim, ok;
     unsigned mask;
     s2r_result res = fallback->act(fallback->self, obs, a_fb);
     if (res != S2R_OK) return res;
@@ -18399,8 +18517,9 @@ static s2r_result s2r__shadow_step(const s2r_controller* policy, const s2r_contr
     for (j = 0; j < n; j++) {
         double ap = ok ? s2r_clamp(a_p[j], -1, 1) : 0, af = s2r_clamp(a_fb[j], -1, 1);
         diff = fmax(diff, fabs(ap - af));
-        q_prop[j] = ok ? s2r_clamp(reach->q_cmd[j] + ap * reach->config.max_delta, info->q_min[j], info->q_max[j]) : NAN;
     }
+    if (ok) s2r_task_servo_targets(task, a_p, q_prop);
+    else for (j = 0; j < S2R_MAX_JOINTS; j++) q_prop[j] = NAN;
     mask = s2r_safety_check(s, q_prop, NULL);
     out->proposals++;
     out->agreements += ok && diff <= tol;
@@ -18411,19 +18530,19 @@ static s2r_result s2r__shadow_step(const s2r_controller* policy, const s2r_contr
         out->max_difference = fmax(out->max_difference, diff);
     }
     s2r_safety_filter_action(s, a_fb, n);
-    return s2r_reach_step(reach, a_fb, obs, r);
+    return task->env.step(task->env.self, a_fb, obs, r);
 }
 
-static s2r_result s2r__shadow_episode(const s2r_controller* policy, const s2r_controller* fallback, s2r_reach* reach,
+static s2r_result s2r__shadow_episode(const s2r_controller* policy, const s2r_controller* fallback, s2r_task* task,
                                       s2r_safety* s, double tol, s2r_rng* rng, s2r_shadow_stats* out,
                                       s2r_step_result* r) {
-    float obs[S2R_REACH_MAX_OBS];
-    s2r_result res = s2r_reach_reset(reach, rng, obs);
+    float obs[S2R_TASK_MAX_OBS];
+    s2r_result res = task->env.reset(task->env.self, rng, obs);
     if (res != S2R_OK) return res;
     if (policy->reset) policy->reset(policy->self);
     if (fallback->reset) fallback->reset(fallback->self);
     do {
-        if ((res = s2r__shadow_step(policy, fallback, reach, s, tol, obs, out, r)) != S2R_OK) return res;
+        if ((res = s2r__shadow_step(policy, fallback, task, s, tol, obs, out, r)) != S2R_OK) return res;
     } while (!r->done);
     return S2R_OK;
 }
@@ -18437,20 +18556,20 @@ static void s2r__shadow_finish(s2r_shadow_stats* out) {
 }
 
 S2RDEF s2r_result s2r_shadow_run(const s2r_controller* policy, const s2r_controller* fallback,
-                                 s2r_reach* reach, s2r_safety* safety, int episodes, uint64_t seed,
+                                 s2r_task* task, s2r_safety* safety, int episodes, uint64_t seed,
                                  double agree_tol, s2r_shadow_stats* out, s2r_deploy* log) {
-    if (!reach || !out)
-        return s2r__fail(NULL, S2R_ERR_INVALID_ARGUMENT, "s2r_shadow_run: reach or out is NULL");
+    if (!task || !out)
+        return s2r__fail(NULL, S2R_ERR_INVALID_ARGUMENT, "s2r_shadow_run: task or out is NULL");
     int i;
     memset(out, 0, sizeof *out);
     if (!policy || !fallback || !safety || episodes < 1 || !(agree_tol >= 0))
-        return s2r__fail(reach->error, S2R_ERR_INVALID_ARGUMENT, "shadow: need a policy, a fallback, a monitor, episodes >= 1, agree_tol >= 0");
-    if (s2r__deploy_check_pair(reach, safety) != S2R_OK) return S2R_ERR_INVALID_ARGUMENT;
+        return s2r__fail(task->error, S2R_ERR_INVALID_ARGUMENT, "shadow: need a policy, a fallback, a monitor, episodes >= 1, agree_tol >= 0");
+    if (s2r__deploy_check_pair(task, safety) != S2R_OK) return S2R_ERR_INVALID_ARGUMENT;
     for (i = 0; i < episodes; i++) {
         s2r_rng rng = s2r_rng_make(seed, (uint64_t)i);
         s2r_step_result r;
         int before_unsafe = out->unsafe, before_agree = out->agreements, before = out->proposals;
-        s2r_result res = s2r__shadow_episode(policy, fallback, reach, safety, agree_tol, &rng, out, &r);
+        s2r_result res = s2r__shadow_episode(policy, fallback, task, safety, agree_tol, &rng, out, &r);
         if (res != S2R_OK) return res;
         out->episodes++;
         out->fallback_successes += r.success;
@@ -18728,22 +18847,22 @@ S2RDEF s2r_gate_result s2r_gate_canary_pairs(const s2r_gate_config* c, int pairs
     return g;
 }
 
-S2RDEF s2r_result s2r_stage_run(const s2r_controller* policy, s2r_reach* reach, s2r_safety* safety,
+S2RDEF s2r_result s2r_stage_run(const s2r_controller* policy, s2r_task* task, s2r_safety* safety,
                                 const s2r_gate_config* gates, s2r_stage stage, uint64_t seed, uint64_t stream0,
                                 s2r_run_summary* out, s2r_gate_result* gate) {
-    if (!reach || !out)
-        return s2r__fail(NULL, S2R_ERR_INVALID_ARGUMENT, "s2r_stage_run: reach or out is NULL");
+    if (!task || !out)
+        return s2r__fail(NULL, S2R_ERR_INVALID_ARGUMENT, "s2r_stage_run: task or out is NULL");
     int cap;
     memset(out, 0, sizeof *out);
     if (stage != S2R_STAGE_TETHERED && stage != S2R_STAGE_CONSTRAINED)
-        return s2r__fail(reach->error, S2R_ERR_INVALID_ARGUMENT, "stage run: only tethered and constrained run to a gate");
+        return s2r__fail(task->error, S2R_ERR_INVALID_ARGUMENT, "stage run: only tethered and constrained run to a gate");
     cap = s2r__gate_cap(gates, stage);
     if (cap < 1 || cap > 100000 || (stage == S2R_STAGE_TETHERED && gates->tethered_min_episodes > cap))
-        return s2r__fail(reach->error, S2R_ERR_INVALID_ARGUMENT, "stage run: need 1 <= min_episodes <= max_episodes <= 100000");
+        return s2r__fail(task->error, S2R_ERR_INVALID_ARGUMENT, "stage run: need 1 <= min_episodes <= max_episodes <= 100000");
     do {
         s2r_rng rng = s2r_rng_make(seed, stream0 + (uint64_t)out->episodes);
         s2r_episode_stats e;
-        s2r_result res = s2r_deploy_episode(policy, reach, safety, &rng, &e);
+        s2r_result res = s2r_deploy_episode(policy, task, safety, &rng, &e);
         if (res != S2R_OK) return res;
         s2r_run_summary_add(out, &e);
         *gate = s2r__gate_of(gates, stage, out->successes, out->episodes, out->catastrophic);

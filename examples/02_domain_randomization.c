@@ -323,15 +323,8 @@ static s2r_result prepare(const s2r_options* opt, long long steps, dr_run* run, 
     s2r_result res;
     *t = s2r_training_default(opt->robot, opt->task);
     if ((res = s2r_options_ranges(opt, &t->randomization, error)) != S2R_OK) return res;
-    s2r_task_dims(opt->task, opt->robot, &obs_dim, &act_dim);
-    if (opt->mjcf[0]) {   /* your arm: its own joint count */
-        s2r_robot arm;
-        if ((res = s2r_robot_load_file(&arm, opt->mjcf)) != S2R_OK) {
-            snprintf(error, S2R_ERROR_LEN, "%s", arm.error);
-            return res;
-        }
-        s2r_task_dims_n(opt->task, arm.info.n_joints, &obs_dim, &act_dim);
-        s2r_robot_free(&arm);
+    if ((res = s2r_options_task_dims(opt, &obs_dim, &act_dim, error)) != S2R_OK) return res;   /* --mjcf: its joints */
+    if (opt->mjcf[0]) {   /* your arm */
         t->robot = S2R_ROBOT_CUSTOM;
         t->mjcf_path = opt->mjcf;
     }

@@ -9,7 +9,7 @@
                     marker at five surveyed points) and removed in a sensing
                     layer - the stand-in units ship 1-3 cm off, the largest
                     single cause of the gap in example 01
-     sim regression the named suite of reach cases in the nominal simulator
+     sim regression the named suite of the task's cases in the nominal simulator
      sysID          the lab unit identified (as example 03 does it); its
                     simulator replays held-out trajectories within 3 %
                     of the motion (fails above 5 %)
@@ -35,15 +35,30 @@
    Every gate decision, with the numbers and the reason, goes to a
    JSON-lines deployment log.  The timeline is printed and plotted.
 
+   --task push runs the same stages on the push task (its regression
+   suite, the pusher as the fallback).  Your arm: --address ADDRESS makes
+   the robot served there the lab unit (s2r_socket_robot; robot_server.c
+   serves a stand-in unit, robot_server.py is where your driver goes), so
+   system identification, shadow, tethered and constrained run on it; the
+   rest of the fleet stays stand-in units.  With --mjcf FILE (your arm's
+   model, as 02 and 12 take it; --address needed, since there are no
+   stand-ins of it) the fleet is that one arm: the canary and the
+   autonomous rounds run on it too.  The socket carries exact values, so a
+   stand-in served by robot_server gives the same files, digit for digit,
+   as the same unit in this process (tests/test_deploy_socket.sh).  If the
+   robot side goes away mid-run, the run stops with the reason, the log
+   closed with a "stopped" record and the timeline written so far.
+
    The candidate: the policy of example 03 (or 02) from --out, or a
    stand-in when this example runs on its own (see load_candidate).
 
    Uses: s2r_safety_*, s2r_regression_run, s2r_identify_unit, s2r_shadow_run, s2r_stage_run, s2r_gate_plan_print,
-         s2r_deploy_episode, s2r_gate_*, s2r_monitor_*,
+         s2r_deploy_episode, s2r_gate_*, s2r_monitor_*, s2r_socket_robot_connect,
          s2r_deploy_*, s2r_figure_*.
    Writes: DIR/06_deployment_log.jsonl, DIR/06_timeline.csv,
            DIR/06_rounds.csv (per autonomous round: fleet success, the
-           changed unit's success and CUSUM level), DIR/06_staged_deployment.png.
+           changed unit's success and CUSUM level), DIR/06_staged_deployment.png;
+           for push 06_push_* (s2r_task_path).
    Next: 07_the_table.c - every row of the recipe table. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
@@ -66,10 +81,11 @@ typedef struct sizes {
     int rounds_after;     /* rounds the fleet keeps running after an alarm    */
 } sizes;
 
-static sizes sizes_for(int quick) {
+static sizes sizes_for(const s2r_options* opt) {
+    int quick = opt->quick;
     sizes s;
-    s.fleet = quick ? 16 : 40;
-    s.canary_units = 2;
+    s.fleet = opt->mjcf[0] ? 1 : quick ? 16 : 40;   /* your arm has no stand-ins: the fleet is the arm */
+    s.canary_units = s.fleet > 2 ? 2 : 1;           /* units 1..2, or the lab unit of a fleet of one */
     s.suite_repeats = quick ? 1 : 3;
     s.shadow_episodes = quick ? 6 : 20;
     s.rounds_before = quick ? 8 : 15;
@@ -82,8 +98,9 @@ static sizes sizes_for(int quick) {
    The camera layer: a backend in front of a unit that removes the
    calibration offset measured at commissioning, and through which the
    example injects its mid-deployment change (a knocked camera: `bump` is
-   added to every perceived target).  Only the perceived target changes;
-   commands, time and ground truth pass straight through.
+   added to every perceived target - and object, in the push scene).  Only
+   what the camera perceives changes; commands, time, ground truth and the
+   object's placing pass straight through.
    ------------------------------------------------------------------------- */
 
 typedef struct camera_layer {
@@ -109,11 +126,17 @@ static s2r_result camera_ground_truth(void* self, s2r_ground_truth* out) {
 static s2r_result camera_halt(void* self) {
     return s2r_backend_halt(((camera_layer*)self)->inner);
 }
+static s2r_result camera_place(void* self, const double xy[2]) {
+    return s2r_backend_place_object(((camera_layer*)self)->inner, xy);
+}
 static s2r_result camera_read(void* self, s2r_sensors* out) {
     camera_layer* c = (camera_layer*)self;
     s2r_result res = s2r_backend_read_sensors(c->inner, out);
-    int i;
-    for (i = 0; i < 3; i++) out->target[i] += c->bump[i] - c->correction[i];
+    int i, push = c->inner->info->scene == S2R_SCENE_PUSH;
+    for (i = 0; i < 3; i++) {
+        out->target[i] += c->bump[i] - c->correction[i];
+        if (push) out->object[i] += c->bump[i] - c->correction[i];
+    }
     return res;
 }
 
@@ -130,6 +153,7 @@ static void camera_wrap(camera_layer* c, const s2r_backend* inner) {
     c->backend.read_sensors = camera_read;
     c->backend.ground_truth = camera_ground_truth;
     c->backend.halt = camera_halt;
+    c->backend.place_object = inner->place_object ? camera_place : NULL;
 }
 
 /* Hand-eye check: the marker at the workspace centre and four surveyed
@@ -164,8 +188,11 @@ static double calibrate_camera(camera_layer* c, uint64_t seed) {
 
    The candidate is the policy example 03 trained on the ranges re-centred
    on the lab unit (DIR/03_dr_sysid_unitN.ckpt, N = --real-seed), else example 02's domain-
-   randomized policy (DIR/02_dr.ckpt), each checked against the ranges file
-   its run wrote beside it (03_ranges_<robot>_unitN.txt, 02_ranges.txt):
+   randomized policy (DIR/02_dr.ckpt; with --mjcf the only one: 03 runs
+   on the stand-ins, 12 identifies your arm from its logs and 02 trains on
+   what it recentred), each checked against the ranges file
+   its run wrote beside it (03_ranges_<robot>_unitN.txt, 02_ranges.txt;
+   for push 03_push_..., 02_push_...):
    both were trained on a simulator without a camera offset, which is what
    the fleet's calibrated sensing layer gives them.  (The fine-tuned policies of 04 learned the lab unit's
    own offset from demonstrations; behind the calibration layer they would
@@ -194,19 +221,19 @@ static s2r_result candidate_act(void* self, const float* obs, float* action) {
    the fleet is commissioned (a file there but corrupt, made for another
    arm, or not trained on the ranges beside it is an error naming it). */
 static s2r_result load_trained(const s2r_options* opt, candidate_policy* p) {
-    char checkpoints[2][64], ranges[2][64];   /* the lab unit's system-ID policy, else the DR policy */
+    char sysid_policy[64], sysid_ranges[64];   /* 03's for the lab unit; else 02's dr.ckpt, ranges.txt */
     char path[512], file[512], error[S2R_ERROR_LEN];
     s2r_result res;
     int i;
     memset(p, 0, sizeof *p);
-    snprintf(checkpoints[0], sizeof checkpoints[0], "03_dr_sysid_unit%llu.ckpt", (unsigned long long)opt->real_seed);
-    snprintf(checkpoints[1], sizeof checkpoints[1], "02_dr.ckpt");
-    snprintf(ranges[0], sizeof ranges[0], "03_ranges_%s_unit%llu.txt", s2r_robot_kind_name(opt->robot),
+    snprintf(sysid_policy, sizeof sysid_policy, "dr_sysid_unit%llu.ckpt", (unsigned long long)opt->real_seed);
+    snprintf(sysid_ranges, sizeof sysid_ranges, "ranges_%s_unit%llu.txt", s2r_robot_kind_name(opt->robot),
              (unsigned long long)opt->real_seed);
-    snprintf(ranges[1], sizeof ranges[1], "02_ranges.txt");
-    for (i = 0; i < 2; i++) {   /* missing: the next; there but unusable: an error */
-        if (!s2r_file_exists(s2r_path(path, sizeof path, opt->out, checkpoints[i]))) continue;
-        res = s2r_upstream_policy(&p->policy, path, opt, 0, s2r_path(file, sizeof file, opt->out, ranges[i]), error);
+    for (i = opt->mjcf[0] ? 1 : 0; i < 2; i++) {   /* missing: the next; there but unusable: an error */
+        s2r_task_path(path, sizeof path, opt, i == 0 ? "03" : "02", i == 0 ? sysid_policy : "dr.ckpt");
+        s2r_task_path(file, sizeof file, opt, i == 0 ? "03" : "02", i == 0 ? sysid_ranges : "ranges.txt");
+        if (!s2r_file_exists(path)) continue;
+        res = s2r_upstream_policy(&p->policy, path, opt, 0, file, error);
         if (res != S2R_OK) {
             fprintf(stderr, "%s\n", error);
             return res;
@@ -215,13 +242,14 @@ static s2r_result load_trained(const s2r_options* opt, candidate_policy* p) {
         p->trained = 1;
         return S2R_OK;
     }
-    printf("candidate: no trained policy in %s (run 02/03 first); using the imperfect-expert stand-in\n", opt->out);
+    printf("candidate: no trained policy in %s (run 02/03%s first); using the imperfect-expert stand-in\n", opt->out,
+           opt->task == S2R_TASK_PUSH ? " --task push" : "");
     return S2R_OK;
 }
 
 /* The candidate as a controller: the trained policy, or the stand-in on
    the lab unit's task. */
-static s2r_result candidate_controller(const s2r_options* opt, const s2r_reach* reach, candidate_policy* p,
+static s2r_result candidate_controller(const s2r_options* opt, const s2r_task* task, candidate_policy* p,
                                        s2r_controller* out) {
     s2r_expert_config ec = s2r_expert_config_default();
     s2r_task_config tc;
@@ -232,8 +260,8 @@ static s2r_result candidate_controller(const s2r_options* opt, const s2r_reach* 
     }
     ec.action_noise = 0.03;
     ec.reaction_steps = 1;
-    tc = s2r_task_config_of_reach(reach);
-    if ((res = s2r_expert_init(&p->expert, &ec, &tc, reach->backend->info)) != S2R_OK) return res;
+    tc = s2r_task_config_of(task);
+    if ((res = s2r_expert_init(&p->expert, &ec, &tc, s2r_task_backend(task)->info)) != S2R_OK) return res;
     p->rng = s2r_rng_make(opt->seed, 0xca9d);
     p->has_expert = 1;
     out->self = p;
@@ -252,32 +280,62 @@ static void free_candidate(candidate_policy* p) {
    ------------------------------------------------------------------------- */
 
 typedef struct fleet_unit {
-    s2r_real_robot real;
-    camera_layer   camera;     /* calibration, and the injected change   */
-    s2r_safety     safety;     /* between every controller and the unit  */
-    s2r_reach      reach;      /* the task, on the safety backend        */
-    s2r_monitor    monitor;    /* autonomous stage                       */
-    int            alive;      /* initialized                            */
+    s2r_real_robot   real;     /* a stand-in unit of the fleet ...       */
+    s2r_socket_robot remote;   /* ... or the robot at --address (unit 0) */
+    const s2r_backend* robot;  /* whichever it is                        */
+    const char*      name;     /* its name, e.g. "real ur5e #3"          */
+    camera_layer     camera;   /* calibration, and the injected change   */
+    s2r_safety       safety;   /* between every controller and the unit  */
+    s2r_task         task;     /* the task, on the safety backend        */
+    s2r_monitor      monitor;  /* autonomous stage                       */
+    int              alive;    /* initialized                            */
 } fleet_unit;
 
 static fleet_unit fleet[FLEET_MAX];   /* large and self-referencing: never copied */
 
+/* Unit u's robot: with --address the lab unit is the robot served there
+   (its arm loaded from --robot or --mjcf, in the task's scene, and checked
+   against the robot side's), else stand-in unit --real-seed + u. */
+static s2r_result unit_connect(const s2r_options* opt, int u, fleet_unit* f) {
+    s2r_result res;
+    if (u == 0 && opt->address[0]) {
+        s2r_socket_config c = s2r_socket_config_default();
+        c.address = opt->address;
+        c.robot = opt->mjcf[0] ? S2R_ROBOT_CUSTOM : opt->robot;
+        c.scene = s2r_task_scene(opt->task);
+        c.mjcf_path = opt->mjcf[0] ? opt->mjcf : NULL;
+        c.timeout_ms = 5000;   /* a real arm's driver may take its time */
+        if ((res = s2r_socket_robot_connect(&f->remote, &c)) != S2R_OK) {
+            fprintf(stderr, "the lab unit at %s: %s\n", opt->address, f->remote.error);
+            return res;
+        }
+        f->robot = s2r_socket_robot_backend(&f->remote);
+        printf("  lab unit: %s, connected at %s\n", f->robot->name, opt->address);
+    } else {
+        res = s2r_real_robot_init_scene(&f->real, opt->robot, s2r_task_scene(opt->task), opt->real_seed + (uint64_t)u);
+        if (res != S2R_OK) { fprintf(stderr, "%s\n", f->real.error); return res; }
+        f->robot = s2r_real_robot_backend(&f->real);
+    }
+    f->name = f->robot->name;
+    return S2R_OK;
+}
+
 static s2r_result fleet_init(const s2r_options* opt, int n) {
     s2r_safety_config sc = s2r_safety_config_default();
-    s2r_reach_config rc = s2r_reach_config_default();
+    s2r_task_config tc = s2r_task_config_default(opt->task);
     double worst = 0, best = 1;
     int u;
     for (u = 0; u < n; u++) {
         fleet_unit* f = &fleet[u];
         double off;
-        s2r_result res = s2r_real_robot_init(&f->real, opt->robot, opt->real_seed + (uint64_t)u);
-        if (res != S2R_OK) { fprintf(stderr, "%s\n", f->real.error); return res; }
-        camera_wrap(&f->camera, s2r_real_robot_backend(&f->real));
-        if ((res = s2r_safety_init(&f->safety, &sc, &f->camera.backend)) != S2R_OK) { fprintf(stderr, "%s\n", f->safety.error); return res; }
-        if ((res = s2r_reach_init(&f->reach, &rc, s2r_safety_backend(&f->safety))) != S2R_OK) return res;
+        s2r_result res = unit_connect(opt, u, f);
+        if (res != S2R_OK) return res;
         f->alive = 1;
+        camera_wrap(&f->camera, f->robot);
+        if ((res = s2r_safety_init(&f->safety, &sc, &f->camera.backend)) != S2R_OK) { fprintf(stderr, "%s\n", f->safety.error); return res; }
+        if ((res = s2r_task_init(&f->task, &tc, s2r_safety_backend(&f->safety))) != S2R_OK) { fprintf(stderr, "%s\n", f->task.error); return res; }
         off = calibrate_camera(&f->camera, opt->seed + (uint64_t)u);
-        if (off < 0) return S2R_ERR_STATE;
+        if (off < 0) { fprintf(stderr, "commissioning %s: %s\n", f->name, f->robot->error); return S2R_ERR_STATE; }
         worst = fmax(worst, off);
         best = fmin(best, off);
     }
@@ -289,9 +347,10 @@ static void fleet_free(int n) {
     int u;
     for (u = 0; u < n; u++)
         if (fleet[u].alive) {
-            s2r_reach_free(&fleet[u].reach);
+            s2r_task_free(&fleet[u].task);
             s2r_safety_free(&fleet[u].safety);
-            s2r_real_robot_free(&fleet[u].real);
+            if (fleet[u].robot == s2r_socket_robot_backend(&fleet[u].remote)) s2r_socket_robot_close(&fleet[u].remote);
+            else s2r_real_robot_free(&fleet[u].real);
             fleet[u].alive = 0;
         }
 }
@@ -337,22 +396,25 @@ static int decide(s2r_deploy* d, const s2r_gate_result* g) {
    The stages
    ------------------------------------------------------------------------- */
 
+/* The suite in the nominal simulator of the arm (--robot or --mjcf). */
 static s2r_result stage_sim_regression(const s2r_options* opt, const sizes* z, const s2r_controller* cand,
                                        s2r_deploy* d, record* rec) {
     s2r_sim sim;
-    s2r_sim_config sc = s2r_sim_config_default(opt->robot);
-    s2r_reach_config rc = s2r_reach_config_default();
-    s2r_reach reach;
+    s2r_sim_config sc = s2r_task_sim_config(opt->task, opt->mjcf[0] ? S2R_ROBOT_CUSTOM : opt->robot);
+    s2r_task_config tc = s2r_task_config_default(opt->task);
+    s2r_task task;
     const s2r_regression_case* cases;
     s2r_regression_result r;
     s2r_gate_config gc = s2r_gate_config_default();
     s2r_gate_result g;
-    int n = s2r_regression_suite_default(&cases);
-    s2r_result res = s2r_sim_init(&sim, &sc);
-    if (res != S2R_OK) { fprintf(stderr, "%s\n", sim.error); return res; }
-    if ((res = s2r_reach_init(&reach, &rc, s2r_sim_backend(&sim))) == S2R_OK) {
-        res = s2r_regression_run(cand, &reach, cases, n, z->suite_repeats, opt->seed, &r);
-        s2r_reach_free(&reach);
+    int n = s2r_regression_suite_for(opt->task, &cases);
+    s2r_result res;
+    if (opt->mjcf[0]) sc.mjcf_path = opt->mjcf;
+    if ((res = s2r_sim_init(&sim, &sc)) != S2R_OK) { fprintf(stderr, "%s\n", sim.error); return res; }
+    if ((res = s2r_task_init(&task, &tc, s2r_sim_backend(&sim))) == S2R_OK) {
+        res = s2r_regression_run(cand, &task, cases, n, z->suite_repeats, opt->seed, &r);
+        if (res != S2R_OK) fprintf(stderr, "sim regression: %s\n", task.error);
+        s2r_task_free(&task);
     }
     s2r_sim_free(&sim);
     if (res != S2R_OK) return res;
@@ -382,7 +444,8 @@ static s2r_result stage_sysid(const s2r_options* opt, s2r_deploy* d) {
     s2r_result res;
     if (opt->quick) ic.train = 2;   /* held out as the thresholds were measured: two chirps of 3 s */
     ic.seed = opt->seed;
-    res = s2r_identify_unit(s2r_real_robot_backend(&fleet[0].real), &ic, &training, &next, NULL, &r, camera, error);
+    ic.mjcf_path = opt->mjcf[0] ? opt->mjcf : NULL;   /* your arm: its model is the one fitted */
+    res = s2r_identify_unit(fleet[0].robot, &ic, &training, &next, NULL, &r, camera, error);
     if (res != S2R_OK) { fprintf(stderr, "system identification of the lab unit: %s\n", error); return res; }
     datasheet = s2r_gate_sysid(&gc, r.validation_relative_start);
     printf("  sysID: %d x %.0f s fitted, %d held out: held-out error %.2f %% of the motion identified, %.1f %% with the "
@@ -398,9 +461,9 @@ static s2r_result stage_shadow(const s2r_options* opt, const sizes* z, const s2r
     s2r_gate_config gc = s2r_gate_config_default();
     s2r_shadow_stats st;
     s2r_gate_result g;
-    s2r_result res = s2r_shadow_run(cand, fallback, &fleet[0].reach, &fleet[0].safety, z->shadow_episodes,
+    s2r_result res = s2r_shadow_run(cand, fallback, &fleet[0].task, &fleet[0].safety, z->shadow_episodes,
                                     opt->seed + 1, S2R_SHADOW_AGREE_TOL, &st, d);
-    if (res != S2R_OK) { fprintf(stderr, "%s\n", fleet[0].reach.error); return res; }
+    if (res != S2R_OK) { fprintf(stderr, "%s\n", fleet[0].task.error); return res; }
     printf("  shadow: %d proposals, agreement %.1f %% (max |diff| <= %.2f), mean |diff| %.3f, %d unsafe\n",
            st.proposals, 100 * st.agreement_rate, S2R_SHADOW_AGREE_TOL, st.mean_difference, st.unsafe);
     record_bar(rec, "shadow (fallback acts)", st.fallback_successes, st.episodes, st.unsafe, NAN);
@@ -418,9 +481,9 @@ static s2r_result stage_tethered(const s2r_options* opt, const s2r_controller* c
     s->config.estop_on = S2R_INTERVENTION_BIT(S2R_INTERVENTION_WORKSPACE) | S2R_INTERVENTION_BIT(S2R_INTERVENTION_VELOCITY) |
                          S2R_INTERVENTION_BIT(S2R_INTERVENTION_TORQUE);   /* the operator's hand */
     s2r_gate_plan_print(&gc, S2R_STAGE_TETHERED);   /* the robot time to budget, before starting */
-    res = s2r_stage_run(cand, &fleet[0].reach, s, &gc, S2R_STAGE_TETHERED, opt->seed + 2, 0, &sum, &g);
+    res = s2r_stage_run(cand, &fleet[0].task, s, &gc, S2R_STAGE_TETHERED, opt->seed + 2, 0, &sum, &g);
     s->config.estop_on = 0;
-    if (res != S2R_OK) { fprintf(stderr, "%s\n", fleet[0].reach.error); return res; }
+    if (res != S2R_OK) { fprintf(stderr, "%s\n", fleet[0].task.error); return res; }
     printf("  tethered: the gate decided after %d episodes (at most %d), %d e-stops, %ld interventions\n", sum.episodes,
            gc.tethered_max_episodes, sum.catastrophic, sum.interventions);
     record_bar(rec, "tethered", sum.successes, sum.episodes, sum.interventions, sum.mean_torque_peak);
@@ -430,18 +493,19 @@ static s2r_result stage_tethered(const s2r_options* opt, const s2r_controller* c
 
 static s2r_result stage_constrained(const s2r_options* opt, const s2r_controller* cand, s2r_deploy* d, record* rec) {
     s2r_gate_config gc = s2r_gate_config_default();
-    s2r_reach_config rc = s2r_reach_config_default();
-    s2r_reach reach;
+    s2r_task_config tc = s2r_task_config_default(opt->task);
+    s2r_task task;
     s2r_run_summary sum;
     s2r_gate_result g;
     s2r_result res;
-    rc.workspace_scale = 0.5;                               /* targets ... */
-    if ((res = s2r_reach_init(&reach, &rc, s2r_safety_backend(&fleet[0].safety))) != S2R_OK) return res;
-    s2r_safety_set_workspace_scale(&fleet[0].safety, 0.5);  /* ... and the safety box */
+    tc.reach.workspace_scale = tc.push.workspace_scale = 0.5;   /* targets, or objects and goals ... */
+    if ((res = s2r_task_init(&task, &tc, s2r_safety_backend(&fleet[0].safety))) != S2R_OK) return res;
+    s2r_safety_set_workspace_scale(&fleet[0].safety, 0.5);      /* ... and the safety box */
     s2r_gate_plan_print(&gc, S2R_STAGE_CONSTRAINED);
-    res = s2r_stage_run(cand, &reach, &fleet[0].safety, &gc, S2R_STAGE_CONSTRAINED, opt->seed + 3, 0, &sum, &g);
+    res = s2r_stage_run(cand, &task, &fleet[0].safety, &gc, S2R_STAGE_CONSTRAINED, opt->seed + 3, 0, &sum, &g);
     s2r_safety_set_workspace_scale(&fleet[0].safety, 1.0);
-    s2r_reach_free(&reach);
+    if (res != S2R_OK) fprintf(stderr, "%s\n", task.error);
+    s2r_task_free(&task);
     if (res != S2R_OK) return res;
     printf("  constrained: the gate decided after %d episodes (at most %d) at 50 %% workspace, %ld interventions, "
            "torque peak %.0f %% of the limit\n", sum.episodes, gc.constrained_episodes, sum.interventions,
@@ -464,11 +528,11 @@ static s2r_result stage_canary(const s2r_options* opt, const sizes* z, const s2r
     memset(&c_sum, 0, sizeof c_sum);
     memset(&i_sum, 0, sizeof i_sum);
     do {   /* pairs in turn over the canary units, until the sequential canary decides */
-        int u = 1 + n % z->canary_units, e = n / z->canary_units;
+        int u = (z->fleet > 1) + n % z->canary_units, e = n / z->canary_units;   /* units 1.., or the only one */
         s2r_rng r1 = s2r_rng_make(opt->seed + 4, 1000u * (uint64_t)u + (uint64_t)e), r2 = r1;
         s2r_episode_stats sc, si;
-        s2r_result res = s2r_deploy_episode(cand, &fleet[u].reach, &fleet[u].safety, &r1, &sc);
-        if (res == S2R_OK) res = s2r_deploy_episode(incumbent, &fleet[u].reach, &fleet[u].safety, &r2, &si);
+        s2r_result res = s2r_deploy_episode(cand, &fleet[u].task, &fleet[u].safety, &r1, &sc);
+        if (res == S2R_OK) res = s2r_deploy_episode(incumbent, &fleet[u].task, &fleet[u].safety, &r2, &si);
         if (res != S2R_OK) return res;
         s2r_run_summary_add(&c_sum, &sc);
         s2r_run_summary_add(&i_sum, &si);
@@ -480,7 +544,7 @@ static s2r_result stage_canary(const s2r_options* opt, const sizes* z, const s2r
         g = s2r_gate_canary_pairs(&gc, n, wins, losses);
     } while (g.verdict == S2R_VERDICT_CONTINUE || n < 2);
     printf("  canary: units %s .. %s (%d of %d = %.0f %% of the fleet), %d pairs on the same tasks: candidate %d/%d, "
-           "incumbent %d/%d\n", fleet[1].real.name, fleet[z->canary_units].real.name, z->canary_units, z->fleet,
+           "incumbent %d/%d\n", fleet[z->fleet > 1].name, fleet[(z->fleet > 1) + z->canary_units - 1].name, z->canary_units, z->fleet,
            100.0 * z->canary_units / z->fleet, n, c_sum.successes, c_sum.episodes, i_sum.successes, i_sum.episodes);
     record_bar(rec, "canary: candidate", c_sum.successes, c_sum.episodes, c_sum.interventions, c_sum.mean_torque_peak);
     record_bar(rec, "canary: incumbent", i_sum.successes, i_sum.episodes, i_sum.interventions, i_sum.mean_torque_peak);
@@ -521,7 +585,7 @@ static s2r_result autonomous_round(const s2r_options* opt, const sizes* z, int r
     for (u = 0; u < z->fleet; u++) {
         s2r_rng rng = s2r_rng_make(opt->seed + 5, 1000u * (uint64_t)round + (uint64_t)u);
         s2r_episode_stats e;
-        s2r_result res = s2r_deploy_episode(acting, &fleet[u].reach, &fleet[u].safety, &rng, &e);
+        s2r_result res = s2r_deploy_episode(acting, &fleet[u].task, &fleet[u].safety, &rng, &e);
         unsigned raised;
         if (res != S2R_OK) return res;
         wins += e.success;
@@ -553,7 +617,7 @@ static s2r_result stage_autonomous(const s2r_options* opt, const sizes* z, const
         if (round == z->rounds_before) {   /* someone knocks a camera */
             fleet[rec->changed_unit].camera.bump[0] = 0.025;
             rec->change_round = round;
-            s2r_deploy_note(d, "change", "round %d: camera of %s knocked by 25 mm (injected)", round, fleet[rec->changed_unit].real.name);
+            s2r_deploy_note(d, "change", "round %d: camera of %s knocked by 25 mm (injected)", round, fleet[rec->changed_unit].name);
         }
         res = autonomous_round(opt, z, round, policy_in ? cand : fallback, policy_in, rec, &u, &bits, policy_in ? &on : &off);
         if (res != S2R_OK) return res;
@@ -563,10 +627,10 @@ static s2r_result stage_autonomous(const s2r_options* opt, const sizes* z, const
             alarm_unit = u;
             rec->alarm_round = round;
             snprintf(detail, sizeof detail, "round %d: %s, rolling success %.2f over its last %d episodes",
-                     round, fleet[u].real.name, fleet[u].monitor.rolling_success,
+                     round, fleet[u].name, fleet[u].monitor.rolling_success,
                      fleet[u].monitor.episodes < fleet[u].monitor.config.window ? fleet[u].monitor.episodes : fleet[u].monitor.config.window);
             s2r_deploy_alarm(d, u, bits, detail);
-            printf("  round %d: ALARM on %s (%s) -> the fleet rolls back to the fallback\n", round, fleet[u].real.name,
+            printf("  round %d: ALARM on %s (%s) -> the fleet rolls back to the fallback\n", round, fleet[u].name,
                    bits & S2R_ALARM_BIT(S2R_ALARM_SUCCESS_DRIFT) ? "success drift" : "other");
         }
         if (rec->alarm_round >= 0 && round >= rec->alarm_round + z->rounds_after) break;
@@ -578,8 +642,8 @@ static s2r_result stage_autonomous(const s2r_options* opt, const sizes* z, const
         int r, late = 0, cnt = 0;
         for (r = rec->alarm_round + 1; r < rec->rounds; r++) { late += (int)rec->unit_success[r]; cnt++; }
         printf("  %s under the fallback after the rollback: %d of %d episodes succeed - the change is in the\n"
-               "  unit, not in the policy: flagged for maintenance (recalibrate its camera)\n", fleet[alarm_unit].real.name, late, cnt);
-        s2r_deploy_note(d, "maintenance", "%s flagged: it fails under the fallback too", fleet[alarm_unit].real.name);
+               "  unit, not in the policy: flagged for maintenance (recalibrate its camera)\n", fleet[alarm_unit].name, late, cnt);
+        s2r_deploy_note(d, "maintenance", "%s flagged: it fails under the fallback too", fleet[alarm_unit].name);
     } else
         printf("  no alarm in %d rounds\n", rec->rounds);
     return S2R_OK;
@@ -598,7 +662,7 @@ static void print_timeline(const s2r_deploy* d) {
         if (e->alarms)
             printf("  %-3ld %-17s %-8s %5s %8s  %-17s -> %s (alarm on %s)\n", e->seq, s2r_stage_name(e->stage),
                    "ALARM", "", "", "", s2r_stage_name(e->next),
-                   e->unit >= 0 && e->unit < FLEET_MAX ? fleet[e->unit].real.name : "the fleet");
+                   e->unit >= 0 && e->unit < FLEET_MAX ? fleet[e->unit].name : "the fleet");
         else if (e->stage == S2R_STAGE_SYSID)
             printf("  %-3ld %-17s %-8s %5s %8.3f  %-17s -> %s (held-out error / motion)\n", e->seq, s2r_stage_name(e->stage),
                    s2r_verdict_name(e->verdict), "", e->value, "", s2r_stage_name(e->next));
@@ -633,7 +697,7 @@ static s2r_result write_rounds_csv(const char* path, const record* rec) {
     fprintf(f, "round,fleet_success,changed_unit,changed_unit_success,changed_unit_cusum_level,camera_knocked,alarm\n");
     for (i = 0; i < rec->rounds; i++)
         fprintf(f, "%d,%.4f,%s,%.0f,%.4f,%d,%d\n", i, rec->fleet_success[i],
-                rec->changed_unit >= 0 ? fleet[rec->changed_unit].real.name : "", rec->unit_success[i],
+                rec->changed_unit >= 0 ? fleet[rec->changed_unit].name : "", rec->unit_success[i],
                 rec->unit_level[i], rec->change_round >= 0 && i >= rec->change_round, i == rec->alarm_round);
     return s2r_output_commit(&file);
 }
@@ -701,7 +765,7 @@ static s2r_result plot_deployment(const char* path, const char* robot, const rec
     snprintf(title, sizeof title, "Staged deployment on a %s fleet", robot);
     s2r_figure_title(&fig, title);
     plot_stage_panels(&fig, rec);
-    if (rec->rounds > 0) plot_drift_panels(&fig, rec, rec->changed_unit >= 0 ? fleet[rec->changed_unit].real.name : "");
+    if (rec->rounds > 0) plot_drift_panels(&fig, rec, rec->changed_unit >= 0 ? fleet[rec->changed_unit].name : "");
     res = s2r_figure_write_png(&fig, path);
     if (res != S2R_OK) fprintf(stderr, "%s\n", fig.error);
     s2r_figure_free(&fig);
@@ -735,6 +799,26 @@ static s2r_result run_stages(const s2r_options* opt, const sizes* z, const s2r_c
     return res;
 }
 
+/* A run an error stopped (the robot side gone, a fault it reported): the
+   reason, the lab unit's monitor latched in its e-stop (a robot in another
+   process halts its own arm when the connection goes), a "stopped" record
+   closing the log, and the timeline as decided so far. */
+static void stop_deployment(const s2r_options* opt, s2r_deploy* d, s2r_result res) {
+    const fleet_unit* lab = &fleet[0];
+    char path[512], log[512], why[S2R_ERROR_LEN];
+    snprintf(why, sizeof why, "%s", lab->alive && lab->robot->error && lab->robot->error[0] ? lab->robot->error
+                                                                                        : s2r_result_string(res));
+    if (lab->alive) s2r_safety_estop(&fleet[0].safety, "the run stopped");
+    fprintf(stderr, "deployment stopped in stage %s: %s: %s\n", s2r_stage_name(d->stage), lab->alive ? lab->name : "",
+            why);
+    s2r_deploy_note(d, "stopped", "stage %s: %s: %s; the lab unit halted", s2r_stage_name(d->stage),
+                    lab->alive ? lab->name : "", why);
+    print_timeline(d);
+    if (write_timeline_csv(s2r_task_path(path, sizeof path, opt, "06", "timeline.csv"), d) == S2R_OK)
+        printf("wrote the log and the timeline so far: %s, %s\n",
+               s2r_task_path(log, sizeof log, opt, "06", "deployment_log.jsonl"), path);
+}
+
 int main(int argc, char** argv) {
     static record rec;
     s2r_options opt;
@@ -751,39 +835,53 @@ int main(int argc, char** argv) {
     s2r_result res;
 
     if (s2r_example_start(&opt, argc, argv, "staged deployment of a policy to a fleet of real units",
-                          S2R_OPT_ROBOT | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_THREADS | S2R_OPT_OUT | S2R_OPT_QUICK, &status) != S2R_OK)
+                          S2R_OPT_ROBOT | S2R_OPT_TASK | S2R_OPT_MJCF | S2R_OPT_ADDRESS | S2R_OPT_SEED | S2R_OPT_REAL_SEED |
+                          S2R_OPT_THREADS | S2R_OPT_OUT | S2R_OPT_QUICK, &status) != S2R_OK)
         return status;
-    z = sizes_for(opt.quick);
+    if (opt.mjcf[0] && !opt.address[0]) {   /* before any work */
+        fprintf(stderr, "--mjcf %s needs --address: the stand-in fleet has units of the built-in arms only; serve your "
+                "arm (examples/robot_server.py) and give its address\n", opt.mjcf);
+        return 2;
+    }
+    z = sizes_for(&opt);
     s2r_interrupt_catch();   /* Ctrl-C or SIGTERM: stop between stages with status 130 */
     rec.changed_unit = -1;
     rec.change_round = rec.alarm_round = -1;
 
-    printf("Staged deployment on a fleet of %d %s units, #%llu .. #%llu (#%llu is the lab unit)%s\n", z.fleet,
-           s2r_robot_kind_name(opt.robot), (unsigned long long)opt.real_seed,
-           (unsigned long long)(opt.real_seed + (uint64_t)z.fleet - 1), (unsigned long long)opt.real_seed,
-           opt.quick ? "; quick sizes" : "");
+    if (opt.mjcf[0])
+        printf("Staged deployment of %s on your arm (%s) at --address, the fleet of one%s\n", s2r_task_kind_name(opt.task),
+               opt.mjcf, opt.quick ? "; quick sizes" : "");
+    else
+        printf("Staged deployment of %s on a fleet of %d %s units, #%llu .. #%llu (#%llu is the lab unit%s)%s\n",
+               s2r_task_kind_name(opt.task), z.fleet, s2r_robot_kind_name(opt.robot), (unsigned long long)opt.real_seed,
+               (unsigned long long)(opt.real_seed + (uint64_t)z.fleet - 1), (unsigned long long)opt.real_seed,
+               opt.address[0] ? ", served at --address" : "", opt.quick ? "; quick sizes" : "");
     if (load_trained(&opt, &cp) != S2R_OK) return 1;   /* before any unit is commissioned */
     res = fleet_init(&opt, z.fleet);
-    if (res == S2R_OK) res = candidate_controller(&opt, &fleet[0].reach, &cp, &cand);
-    tc = s2r_task_config_of_reach(&fleet[0].reach);
-    if (res == S2R_OK) res = s2r_expert_init(&fallback_expert, &ec, &tc, fleet[0].reach.backend->info);
+    if (res == S2R_OK) res = candidate_controller(&opt, &fleet[0].task, &cp, &cand);
+    if (res == S2R_OK) {
+        tc = s2r_task_config_of(&fleet[0].task);
+        res = s2r_expert_init(&fallback_expert, &ec, &tc, fleet[0].robot->info);
+    }
     if (res == S2R_OK && s2r_example_stopped()) res = S2R_ERR_INTERRUPTED;   /* after commissioning */
     if (res != S2R_OK) { free_candidate(&cp); fleet_free(z.fleet); return res == S2R_ERR_INTERRUPTED ? 130 : 1; }
     fallback = s2r_expert_controller(&fallback_expert);
 
-    s2r_path(path, sizeof path, opt.out, "06_deployment_log.jsonl");
+    s2r_task_path(path, sizeof path, &opt, "06", "deployment_log.jsonl");
     if (s2r_deploy_init(&d, &dc, "candidate", path) != S2R_OK) { fprintf(stderr, "%s\n", d.error); fleet_free(z.fleet); return 1; }
     res = run_stages(&opt, &z, &cand, &fallback, &d, &rec);
     if (res == S2R_OK) {
         print_timeline(&d);
-        res = write_timeline_csv(s2r_path(path, sizeof path, opt.out, "06_timeline.csv"), &d);
-    }
-    if (res == S2R_OK) res = write_rounds_csv(s2r_path(path, sizeof path, opt.out, "06_rounds.csv"), &rec);
+        res = write_timeline_csv(s2r_task_path(path, sizeof path, &opt, "06", "timeline.csv"), &d);
+    } else if (res != S2R_ERR_INTERRUPTED)
+        stop_deployment(&opt, &d, res);
+    if (res == S2R_OK) res = write_rounds_csv(s2r_task_path(path, sizeof path, &opt, "06", "rounds.csv"), &rec);
     if (res == S2R_OK)
-        res = plot_deployment(s2r_path(path, sizeof path, opt.out, "06_staged_deployment.png"),
-                              s2r_robot_kind_name(opt.robot), &rec);
-    if (res == S2R_OK) printf("wrote %s/06_deployment_log.jsonl, 06_timeline.csv, 06_rounds.csv and 06_staged_deployment.png\n", opt.out);
-    else if (res != S2R_ERR_INTERRUPTED) fprintf(stderr, "deployment example failed: %s\n", s2r_result_string(res));
+        res = plot_deployment(s2r_task_path(path, sizeof path, &opt, "06", "staged_deployment.png"),
+                              opt.mjcf[0] ? "your arm" : s2r_robot_kind_name(opt.robot), &rec);
+    if (res == S2R_OK)
+        printf("wrote %s\n", s2r_task_path(path, sizeof path, &opt, "06", "{deployment_log.jsonl,timeline.csv,rounds.csv,"
+                                          "staged_deployment.png}"));
     s2r_deploy_free(&d);
     free_candidate(&cp);
     s2r_expert_free(&fallback_expert);

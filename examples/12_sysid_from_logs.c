@@ -57,8 +57,12 @@
    20 ms of command delay), written as DIR/12_log_1.csv .. _4.csv - then forgets the
    robot and identifies from the files, so the whole path runs on any
    machine.  examples/arm4.xml is a small four-joint arm to try it with.
+   With --address ADDRESS the logs are recorded on the robot served there
+   instead (s2r_socket_robot: robot_server.c, robot_server.py, your arm's
+   driver), the same excitations: a stand-in served by robot_server gives
+   the same files, digit for digit, as that unit recorded here.
 
-   Uses: s2r_trajectory_set_load_csv, s2r_trajectory_write_csv,
+   Uses: s2r_trajectory_set_load_csv, s2r_trajectory_write_csv, s2r_socket_robot_connect,
          s2r_excitation_make, s2r_excitation_write_csv,
          s2r_trajectory_collect, s2r_sysid_init, s2r_sysid_run,
          s2r_sysid_print, s2r_sysid_recentre, s2r_sysid_fixed,
@@ -145,6 +149,7 @@ static int write_excitation(const s2r_options* opt) {
    arm's simulator as lab_arm makes it.  The paths go into opt->logs. */
 static int make_logs(s2r_options* opt) {
     s2r_real_robot real;
+    s2r_socket_robot remote;
     s2r_sim lab;
     s2r_sim_config sc = s2r_sim_config_default(S2R_ROBOT_CUSTOM);
     const s2r_backend* robot;
@@ -153,7 +158,18 @@ static int make_logs(s2r_options* opt) {
     char error[S2R_ERROR_LEN], name[64], file[512];
     int i, n = N_LOGS, samples = opt->quick ? 60 : 150, bad = 0;
     memset(&set, 0, sizeof set);
-    if (opt->mjcf[0]) {
+    if (opt->address[0]) {   /* the robot served there: your arm, or a unit robot_server serves */
+        s2r_socket_config c = s2r_socket_config_default();
+        c.address = opt->address;
+        c.robot = opt->mjcf[0] ? S2R_ROBOT_CUSTOM : opt->robot;
+        c.mjcf_path = opt->mjcf[0] ? opt->mjcf : NULL;
+        c.timeout_ms = 5000;
+        if (s2r_socket_robot_connect(&remote, &c) != S2R_OK) {
+            fprintf(stderr, "the robot at %s: %s\n", opt->address, remote.error);
+            return 1;
+        }
+        robot = s2r_socket_robot_backend(&remote);
+    } else if (opt->mjcf[0]) {
         sc.mjcf_path = opt->mjcf;
         sc.randomization = lab_arm();
         if (s2r_sim_init(&lab, &sc) != S2R_OK) { fprintf(stderr, "%s\n", lab.error); return 1; }
@@ -176,9 +192,11 @@ static int make_logs(s2r_options* opt) {
     }
     opt->n_logs = bad ? 0 : n;
     printf("No --log given: recorded %d logs of %.0f s on %s (3 multisines, a chirp) into %s/12_log_*.csv\n", n,
-           samples * PERIOD, opt->mjcf[0] ? "your arm's simulator, made different on purpose" : real.name, opt->out);
+           samples * PERIOD, opt->address[0] ? robot->name : opt->mjcf[0] ? "your arm's simulator, made different on purpose"
+           : real.name, opt->out);
     s2r_trajectory_set_free(&set);
-    if (opt->mjcf[0]) s2r_sim_free(&lab);
+    if (opt->address[0]) s2r_socket_robot_close(&remote);
+    else if (opt->mjcf[0]) s2r_sim_free(&lab);
     else s2r_real_robot_free(&real);
     return bad;
 }
@@ -246,10 +264,15 @@ int main(int argc, char** argv) {
 
     if (s2r_example_start(&opt, argc, argv, "identify the simulator from your arm's logs (CSV)",
                           S2R_OPT_ROBOT | S2R_OPT_MJCF | S2R_OPT_RANGES | S2R_OPT_LOG | S2R_OPT_SEED | S2R_OPT_REAL_SEED |
-                          S2R_OPT_OUT | S2R_OPT_QUICK | S2R_OPT_JOINT | S2R_OPT_WEIGHT_QD | S2R_OPT_WRITE_EXCITATION,
+                          S2R_OPT_OUT | S2R_OPT_QUICK | S2R_OPT_JOINT | S2R_OPT_WEIGHT_QD | S2R_OPT_WRITE_EXCITATION |
+                          S2R_OPT_ADDRESS,
                           &status) != S2R_OK)
         return status;
     if (opt.excitation[0]) return write_excitation(&opt);   /* what to play on your arm, then stop */
+    if (opt.address[0] && opt.n_logs > 0) {
+        fprintf(stderr, "--address records the logs on the robot there; with --log given it does nothing\n");
+        return 2;
+    }
     if ((status = check_joints(&opt)) != 0) return status;
     s2r_interrupt_catch();   /* Ctrl-C or SIGTERM: stop between stages with status 130 */
     if (opt.ranges[0] && s2r_randomization_load(&training, opt.ranges, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }

@@ -60,6 +60,9 @@
                           S2R_LOG_WEIGHT_QD; used where the logs have qd_J)
      --write-excitation FILE  write the excitation to play on your arm as
                           timed joint targets (s2r_excitation_write_csv) and stop
+     --address ADDRESS    the robot served there is the lab unit (s2r_socket_robot:
+                          a Unix socket path or tcp:HOST:PORT; examples/
+                          robot_server.c, robot_server.py or your arm's driver)
      --job NAME           run one job of a program that splits its work
                           into jobs (example 07: unit:S, chain:S,
                           real-only:S for S = 1..--seeds, or merge); a job
@@ -98,6 +101,7 @@ typedef struct s2r_options {
     char           job[32];     /* --job; "" (the whole program)           */
     double         weight_qd;   /* --weight-qd; S2R_LOG_WEIGHT_QD (s^2)    */
     char           excitation[256]; /* --write-excitation; "" (none)       */
+    char           address[256]; /* --address; "" (none: stand-in units)   */
     unsigned       given;       /* S2R_OPT_* bits of the options given     */
 } s2r_options;
 
@@ -110,7 +114,7 @@ enum {
     S2R_OPT_RESUME_FLAG = 1u << 8, S2R_OPT_CHECKPOINT_EVERY = 1u << 17,   /* ... each given sets its own */
     S2R_OPT_MJCF = 1u << 9, S2R_OPT_RANGES = 1u << 10, S2R_OPT_LOG = 1u << 11, S2R_OPT_HISTORY = 1u << 12,
     S2R_OPT_ADR = 1u << 13, S2R_OPT_PRIVILEGED = 1u << 14, S2R_OPT_JOINT = 1u << 15, S2R_OPT_JOB = 1u << 18,
-    S2R_OPT_WEIGHT_QD = 1u << 19, S2R_OPT_WRITE_EXCITATION = 1u << 20,
+    S2R_OPT_WEIGHT_QD = 1u << 19, S2R_OPT_WRITE_EXCITATION = 1u << 20, S2R_OPT_ADDRESS = 1u << 21,
     /* Not options: stages a program runs, whose limits s2r_example_start
        checks before any work. */
     S2R_STAGE_DEMOS = 1u << 16   /* records demonstrations (s2r_collect_unit_demos): --threads
@@ -156,12 +160,18 @@ S2RDEF uint64_t    s2r_build_digest(void);
    --mjcf loaded, by building the simulator of the arm (--robot or --mjcf)
    and task with those ranges - so a latency longer than the delay line,
    a timestep out of bounds or a malformed model stops the run at once.
-   The loader's or the simulator's error, naming the file. */
+   The loader's or the simulator's error, naming the file.  (--address is
+   checked for its form when parsed; the robot is connected to when the
+   program uses it.) */
 S2RDEF s2r_result  s2r_options_check(const s2r_options* options, char* error);
+/* Observation and action sizes of the options' task on their arm:
+   --robot's, or with --mjcf that file's joint count (the model loaded;
+   its loader's error otherwise). */
+S2RDEF s2r_result  s2r_options_task_dims(const s2r_options* options, int* obs_dim, int* act_dim, char* error);
 /* A policy an earlier example saved, checked before any work: the
    checkpoint at `path` loaded into p (s2r_policy_from_checkpoint), made
-   for the options' arm and task (--robot, --task; the arm and task it was
-   made for are named when they differ), seeing `history` frames, and,
+   for the options' arm and task (--robot or --mjcf, --task; the arm and
+   task it was made for are named when they differ), seeing `history` frames, and,
    when ranges_path is not NULL, trained on the ranges in that file
    (s2r_policy_check_ranges).  On an error p is freed and error names the
    file and what is wrong. */
@@ -322,7 +332,9 @@ static const struct { const char* name; unsigned bit; const char* help; } s2r__o
      "  --weight-qd W        system ID from logs: weight of squared velocity errors, s^2 (default "
      S2R__CLI_STR(S2R_LOG_WEIGHT_QD) ")"},
     {"--write-excitation", S2R_OPT_WRITE_EXCITATION,
-     "  --write-excitation FILE  write the excitation to play on your arm (CSV of timed targets) and stop"}};
+     "  --write-excitation FILE  write the excitation to play on your arm (CSV of timed targets) and stop"},
+    {"--address", S2R_OPT_ADDRESS,
+     "  --address ADDRESS    the lab unit is the robot served there: a socket path or tcp:HOST:PORT"}};
 
 /* A path option's value into out[cap]. */
 static s2r_result s2r__option_path(const char* name, const char* value, char* out, size_t cap, char* error) {
@@ -423,25 +435,43 @@ S2RDEF s2r_result s2r_options_check(const s2r_options* options, char* error) {
     return S2R_OK;
 }
 
+S2RDEF s2r_result s2r_options_task_dims(const s2r_options* options, int* obs_dim, int* act_dim, char* error) {
+    s2r_robot arm;
+    if (!options || !obs_dim || !act_dim)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "options task dims: options, obs_dim and act_dim are required");
+    if (!options->mjcf[0]) {
+        s2r_task_dims(options->task, options->robot, obs_dim, act_dim);
+        return S2R_OK;
+    }
+    if (s2r_robot_load_file(&arm, options->mjcf) != S2R_OK) return s2r__fail(error, S2R_ERR_MODEL, "%s", arm.error);
+    s2r_task_dims_n(options->task, arm.info.n_joints, obs_dim, act_dim);
+    s2r_robot_free(&arm);
+    return S2R_OK;
+}
+
 S2RDEF s2r_result s2r_upstream_policy(s2r_policy* p, const char* path, const s2r_options* options, int history,
                                       const char* ranges_path, char* error) {
     int made_for, obs_dim, act_dim;
+    s2r_robot_kind robot;
+    const char* arm;
     s2r_result res;
     if (!p || !path || !options) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "upstream policy: policy, path and options are required");
+    robot = options->mjcf[0] ? S2R_ROBOT_CUSTOM : options->robot;
+    arm = options->mjcf[0] ? options->mjcf : s2r_robot_kind_name(robot);
+    if ((res = s2r_options_task_dims(options, &obs_dim, &act_dim, error)) != S2R_OK) return res;
     if ((res = s2r_policy_from_checkpoint(p, path, error)) != S2R_OK) return res;
-    made_for = s2r_made_for(options->robot, options->task);
-    s2r_task_dims(options->task, options->robot, &obs_dim, &act_dim);
+    made_for = s2r_made_for(robot, options->task);
     obs_dim = s2r_history_obs_dim(obs_dim, act_dim, history);
     if (p->made_for > 0 && p->made_for != made_for)
-        res = s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%.200s was trained for the %s %s task, not the %s %s task "
-                        "(--robot, --task): run the earlier examples with these options, or into another --out", path,
-                        s2r_robot_kind_name(s2r_made_for_robot(p->made_for)), s2r_task_kind_name(s2r_made_for_task(p->made_for)),
-                        s2r_robot_kind_name(options->robot), s2r_task_kind_name(options->task));
+        res = s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%.200s was trained for the %s %s task, not the %.200s %s task "
+                        "(--robot or --mjcf, --task): run the earlier examples with these options, or into another --out",
+                        path, s2r_robot_kind_name(s2r_made_for_robot(p->made_for)),
+                        s2r_task_kind_name(s2r_made_for_task(p->made_for)), arm, s2r_task_kind_name(options->task));
     else if (p->shape.obs_dim != obs_dim || p->shape.act_dim != act_dim)
-        res = s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%.200s takes %d observations and gives %d actions; the %s %s "
+        res = s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%.200s takes %d observations and gives %d actions; the %.200s %s "
                         "task with %d frames of history has %d and %d (another arm, task or history)", path,
-                        p->shape.obs_dim, p->shape.act_dim, s2r_robot_kind_name(options->robot),
-                        s2r_task_kind_name(options->task), history, obs_dim, act_dim);
+                        p->shape.obs_dim, p->shape.act_dim, arm, s2r_task_kind_name(options->task), history, obs_dim,
+                        act_dim);
     else if (ranges_path)
         res = s2r_policy_check_ranges(p, path, ranges_path, error);
     if (res != S2R_OK) s2r_policy_free(p);
@@ -480,7 +510,7 @@ static s2r_result s2r__parse_option(s2r_options* o, int argc, char** argv, int* 
         strcmp(name, "--seeds") && strcmp(name, "--threads") && strcmp(name, "--out") &&
         strcmp(name, "--checkpoint-every") && strcmp(name, "--mjcf") && strcmp(name, "--ranges") && strcmp(name, "--log") &&
         strcmp(name, "--history") && strcmp(name, "--joint") && strcmp(name, "--job") && strcmp(name, "--weight-qd") &&
-        strcmp(name, "--write-excitation"))
+        strcmp(name, "--write-excitation") && strcmp(name, "--address"))
         return s2r__fail(error, S2R_ERR_PARSE, "unknown option '%.60s' (try --help)", name);
     if (!value) return s2r__fail(error, S2R_ERR_PARSE, "option %s needs a value", name);
     if (!strncmp(value, "--", 2))   /* "--out --quick": the value forgotten, not a folder named --quick */
@@ -503,6 +533,15 @@ static s2r_result s2r__parse_option(s2r_options* o, int argc, char** argv, int* 
         return s2r__option_path(name, value, o->ranges, sizeof o->ranges, error);
     } else if (!strcmp(name, "--write-excitation")) {
         return s2r__option_path(name, value, o->excitation, sizeof o->excitation, error);
+    } else if (!strcmp(name, "--address")) {
+#if defined(__unix__) || defined(__APPLE__)
+        s2r__socket_addr a;   /* its form: a socket path, or tcp:HOST:PORT */
+        socklen_t len;
+        char why[S2R_ERROR_LEN];
+        if (s2r__socket_address(value, &a, &len, why) != S2R_OK)
+            return s2r__fail(error, S2R_ERR_PARSE, "--address: %s", why);
+#endif
+        return s2r__option_path(name, value, o->address, sizeof o->address, error);
     } else if (!strcmp(name, "--weight-qd")) {
         char* end;
         double w = strtod(value, &end);

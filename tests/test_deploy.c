@@ -18,11 +18,12 @@
    Helpers
    ------------------------------------------------------------------------- */
 
-/* A nominal simulator with a safety monitor in front and a reach task on it. */
+/* A nominal simulator with a safety monitor in front and a task on it
+   (reach unless deploy_rig_init_task says push). */
 typedef struct deploy_rig {
     s2r_sim    sim;
     s2r_safety safety;
-    s2r_reach  reach;
+    s2r_task   task;
     s2r_expert expert;
 } deploy_rig;
 
@@ -32,20 +33,24 @@ static s2r_result deploy_expert_init(s2r_expert* e, const s2r_expert_config* ec,
     return s2r_expert_init(e, ec, &tc, reach->backend->info);
 }
 
-static int deploy_rig_init(deploy_rig* r, s2r_robot_kind kind, const s2r_safety_config* sc) {
-    s2r_sim_config c = s2r_sim_config_default(kind);
-    s2r_reach_config rc = s2r_reach_config_default();
+static int deploy_rig_init_task(deploy_rig* r, s2r_robot_kind kind, s2r_task_kind task, const s2r_safety_config* sc) {
+    s2r_sim_config c = s2r_task_sim_config(task, kind);
+    s2r_task_config tc = s2r_task_config_default(task);
     s2r_expert_config ec = s2r_expert_config_default();
     memset(r, 0, sizeof *r);
     if (s2r_sim_init(&r->sim, &c) != S2R_OK) return 1;
     if (s2r_safety_init(&r->safety, sc, s2r_sim_backend(&r->sim)) != S2R_OK) return 1;
-    if (s2r_reach_init(&r->reach, &rc, s2r_safety_backend(&r->safety)) != S2R_OK) return 1;
-    return deploy_expert_init(&r->expert, &ec, &r->reach) != S2R_OK;
+    if (s2r_task_init(&r->task, &tc, s2r_safety_backend(&r->safety)) != S2R_OK) return 1;
+    return s2r_expert_init(&r->expert, &ec, &tc, r->sim.backend.info) != S2R_OK;
+}
+
+static int deploy_rig_init(deploy_rig* r, s2r_robot_kind kind, const s2r_safety_config* sc) {
+    return deploy_rig_init_task(r, kind, S2R_TASK_REACH, sc);
 }
 
 static void deploy_rig_free(deploy_rig* r) {
     s2r_expert_free(&r->expert);
-    s2r_reach_free(&r->reach);
+    s2r_task_free(&r->task);
     s2r_safety_free(&r->safety);
     s2r_sim_free(&r->sim);
 }
@@ -503,13 +508,13 @@ static int test_deploy_safety_leaves_safe_alone(void) {
     s2r_rng rng = s2r_rng_make(5, 5);
     CHECK(deploy_rig_init(&r, S2R_ROBOT_UR5E, &sc) == 0);
     expert = s2r_expert_controller(&r.expert);
-    CHECK(s2r_deploy_run(&expert, &r.reach, &r.safety, 6, 3, 0, &sum) == S2R_OK);
+    CHECK(s2r_deploy_run(&expert, &r.task, &r.safety, 6, 3, 0, &sum) == S2R_OK);
     CHECKF(sum.interventions == 0, "%ld interventions", sum.interventions);
     CHECK(sum.successes == 6 && sum.catastrophic == 0);
     CHECK(sum.torque_peak > 0 && sum.torque_peak < 1);
-    state[0] = r.reach.n_joints;
+    state[0] = r.task.reach.n_joints;
     nanny = deploy_controller(state, deploy_nan_act);
-    CHECK(s2r_deploy_episode(&nanny, &r.reach, &r.safety, &rng, &stats) == S2R_OK);
+    CHECK(s2r_deploy_episode(&nanny, &r.task, &r.safety, &rng, &stats) == S2R_OK);
     e = stats.intervention[S2R_INTERVENTION_NONFINITE];
     CHECKF(e == stats.steps / 5, "%d nonfinite of %d steps", e, stats.steps);
     deploy_rig_free(&r);
@@ -532,7 +537,7 @@ static int test_deploy_safety_watch(void) {
     sc.torque_time = 0.01;
     CHECK(deploy_rig_init(&r, S2R_ROBOT_UR5E, &sc) == 0);
     expert = s2r_expert_controller(&r.expert);
-    CHECK(s2r_deploy_run(&expert, &r.reach, &r.safety, 2, 3, 0, &sum) == S2R_OK);
+    CHECK(s2r_deploy_run(&expert, &r.task, &r.safety, 2, 3, 0, &sum) == S2R_OK);
     CHECK(sum.intervention[S2R_INTERVENTION_VELOCITY] > 0);
     CHECK(sum.intervention[S2R_INTERVENTION_TORQUE] > 0);
     CHECK(sum.catastrophic == 0);
@@ -576,11 +581,11 @@ static int check_estop_halts(s2r_robot_kind kind) {
         double held[S2R_MAX_JOINTS], t = 0, stop = -1;
         s2r_step_result res;
         int k;
-        CHECK(s2r_reach_reset(&r.reach, &rng, obs) == S2R_OK);
+        CHECK(s2r_reach_reset(&r.task.reach, &rng, obs) == S2R_OK);
         s2r_expert_reset(&r.expert);
         for (k = 0; k < 1 + e % 8; k++) {
             CHECK(s2r_expert_act(&r.expert, obs, NULL, a, NULL) == S2R_OK);
-            CHECK(s2r_reach_step(&r.reach, a, obs, &res) == S2R_OK);
+            CHECK(s2r_reach_step(&r.task.reach, a, obs, &res) == S2R_OK);
         }
         fastest = fmax(fastest, deploy_flange_speed(b));
         CHECK(s2r_safety_estop(&r.safety, "test") == S2R_OK);
@@ -595,7 +600,7 @@ static int check_estop_halts(s2r_robot_kind kind) {
         CHECKF(stop >= 0 && stop <= 0.050 + 1e-9, "episode %d: halted after %.0f ms", e, stop * 1000);
         worst = fmax(worst, stop);
         CHECK(s2r_expert_act(&r.expert, obs, NULL, a, NULL) == S2R_OK);
-        CHECK(s2r_reach_step(&r.reach, a, obs, &res) == S2R_OK);
+        CHECK(s2r_reach_step(&r.task.reach, a, obs, &res) == S2R_OK);
         CHECK(memcmp(held, r.sim.q_cmd, sizeof held) == 0);
     }
     CHECKF(fastest > 0.3, "the arm was not moving fast (%.2f m/s)", fastest);
@@ -652,11 +657,11 @@ static int test_deploy_regression_suite(void) {
     for (i = 0; i < n; i++) CHECK(cases[i].name && cases[i].name[0]);
     CHECK(deploy_rig_init(&r, S2R_ROBOT_UR5E, &sc) == 0);
     expert = s2r_expert_controller(&r.expert);
-    CHECK(s2r_regression_run(&expert, &r.reach, cases, n, 1, 7, &res) == S2R_OK);
+    CHECK(s2r_regression_run(&expert, &r.task, cases, n, 1, 7, &res) == S2R_OK);
     CHECKF(s2r_gate_sim_regression(&gc, res.passed, res.runs).verdict == S2R_VERDICT_PASS, "%d of %d", res.passed, res.runs);
-    state = r.reach.n_joints;
+    state = r.task.reach.n_joints;
     zero = deploy_controller(&state, deploy_zero_act);
-    CHECK(s2r_regression_run(&zero, &r.reach, cases, n, 1, 7, &res) == S2R_OK);
+    CHECK(s2r_regression_run(&zero, &r.task, cases, n, 1, 7, &res) == S2R_OK);
     CHECKF(s2r_gate_sim_regression(&gc, res.passed, res.runs).verdict == S2R_VERDICT_FAIL, "%d of %d", res.passed, res.runs);
     deploy_rig_free(&r);
     return 0;
@@ -672,24 +677,24 @@ static int test_deploy_shadow(void) {
     s2r_shadow_stats st;
     int state[2];
     CHECK(deploy_rig_init(&r, S2R_ROBOT_UR5E, &sc) == 0);
-    CHECK(deploy_expert_init(&twin, &ec, &r.reach) == S2R_OK);
+    CHECK(deploy_expert_init(&twin, &ec, &r.task.reach) == S2R_OK);
     fallback = s2r_expert_controller(&r.expert);
     policy = s2r_expert_controller(&twin);
-    CHECK(s2r_shadow_run(&policy, &fallback, &r.reach, &r.safety, 6, 9, S2R_SHADOW_AGREE_TOL, &st, NULL) == S2R_OK);
-    CHECK(st.proposals == 6 * r.reach.config.episode_steps && st.proposals >= gc.shadow_min_proposals);
+    CHECK(s2r_shadow_run(&policy, &fallback, &r.task, &r.safety, 6, 9, S2R_SHADOW_AGREE_TOL, &st, NULL) == S2R_OK);
+    CHECK(st.proposals == 6 * r.task.reach.config.episode_steps && st.proposals >= gc.shadow_min_proposals);
     CHECK(st.agreements == st.proposals && st.unsafe == 0 && st.max_difference == 0);
     CHECK(st.fallback_successes == 6);
     CHECKF(s2r_gate_shadow(&gc, &st).verdict == S2R_VERDICT_PASS, "%s", s2r_gate_shadow(&gc, &st).reason);
-    state[0] = r.reach.n_joints;             /* NaN every fifth step: unsafe proposals */
+    state[0] = r.task.reach.n_joints;             /* NaN every fifth step: unsafe proposals */
     state[1] = 0;
     wild = deploy_controller(state, deploy_nan_act);
-    CHECK(s2r_shadow_run(&wild, &fallback, &r.reach, &r.safety, 6, 9, S2R_SHADOW_AGREE_TOL, &st, NULL) == S2R_OK);
+    CHECK(s2r_shadow_run(&wild, &fallback, &r.task, &r.safety, 6, 9, S2R_SHADOW_AGREE_TOL, &st, NULL) == S2R_OK);
     CHECK(st.unsafe == st.proposals / 5 && st.by_kind[S2R_INTERVENTION_NONFINITE] == st.unsafe);
     CHECK(st.fallback_successes == 6);      /* the fallback acted, unharmed */
     CHECK(s2r_safety_episode_interventions(&r.safety) == 0);
     CHECK(s2r_gate_shadow(&gc, &st).verdict == S2R_VERDICT_FAIL);
     wild = deploy_controller(state, deploy_push_act);   /* always full push: disagrees */
-    CHECK(s2r_shadow_run(&wild, &fallback, &r.reach, &r.safety, 6, 9, S2R_SHADOW_AGREE_TOL, &st, NULL) == S2R_OK);
+    CHECK(s2r_shadow_run(&wild, &fallback, &r.task, &r.safety, 6, 9, S2R_SHADOW_AGREE_TOL, &st, NULL) == S2R_OK);
     CHECK(st.agreement_rate < 0.5 && st.max_difference > 1.0);
     gc.shadow_min_agreement = 0.5;
     CHECK(s2r_gate_shadow(&gc, &st).verdict == S2R_VERDICT_FAIL);
@@ -953,12 +958,12 @@ static int test_deploy_tethered_failure_stops(void) {
     s2r_gate_config gc = s2r_gate_config_default();
     s2r_safety_config sc = s2r_safety_config_default();
     s2r_deploy_config dc = s2r_deploy_config_default();
-    s2r_reach_config rc = s2r_reach_config_default();
+    s2r_task_config tc = s2r_task_config_default(S2R_TASK_REACH);
     s2r_expert_config ec = s2r_expert_config_default();
     deploy_rig r;
     s2r_real_robot unit;
     s2r_safety safety;
-    s2r_reach reach;
+    s2r_task task;
     s2r_expert e1, e2;
     s2r_controller policy, fallback;
     s2r_regression_result reg;
@@ -971,7 +976,7 @@ static int test_deploy_tethered_failure_stops(void) {
     CHECK(s2r_deploy_init(&d, &dc, "expert", NULL) == S2R_OK);
     CHECK(deploy_rig_init(&r, S2R_ROBOT_UR5E, &sc) == 0);        /* sim regression */
     policy = s2r_expert_controller(&r.expert);
-    CHECK(s2r_regression_run(&policy, &r.reach, cases, n, 1, 1, &reg) == S2R_OK);
+    CHECK(s2r_regression_run(&policy, &r.task, cases, n, 1, 1, &reg) == S2R_OK);
     g = s2r_gate_sim_regression(&gc, reg.passed, reg.runs);
     CHECK(s2r_deploy_apply(&d, &g) == S2R_OK && d.stage == S2R_STAGE_SYSID);
     deploy_rig_free(&r);
@@ -981,14 +986,14 @@ static int test_deploy_tethered_failure_stops(void) {
     CHECK(s2r_real_robot_init(&unit, S2R_ROBOT_UR5E, 4) == S2R_OK);
     sc.estop_on = S2R_INTERVENTION_BIT(S2R_INTERVENTION_WORKSPACE) | S2R_INTERVENTION_BIT(S2R_INTERVENTION_VELOCITY);
     CHECK(s2r_safety_init(&safety, &sc, s2r_real_robot_backend(&unit)) == S2R_OK);
-    CHECK(s2r_reach_init(&reach, &rc, s2r_safety_backend(&safety)) == S2R_OK);
-    CHECK(deploy_expert_init(&e1, &ec, &reach) == S2R_OK && deploy_expert_init(&e2, &ec, &reach) == S2R_OK);
+    CHECK(s2r_task_init(&task, &tc, s2r_safety_backend(&safety)) == S2R_OK);
+    CHECK(deploy_expert_init(&e1, &ec, &task.reach) == S2R_OK && deploy_expert_init(&e2, &ec, &task.reach) == S2R_OK);
     policy = s2r_expert_controller(&e1);
     fallback = s2r_expert_controller(&e2);
-    CHECK(s2r_shadow_run(&policy, &fallback, &reach, &safety, 6, 2, S2R_SHADOW_AGREE_TOL, &sh, &d) == S2R_OK);
+    CHECK(s2r_shadow_run(&policy, &fallback, &task, &safety, 6, 2, S2R_SHADOW_AGREE_TOL, &sh, &d) == S2R_OK);
     g = s2r_gate_shadow(&gc, &sh);
     CHECK(s2r_deploy_apply(&d, &g) == S2R_OK && d.stage == S2R_STAGE_TETHERED);
-    CHECK(s2r_stage_run(&policy, &reach, &safety, &gc, S2R_STAGE_TETHERED, 3, 0, &sum, &g) == S2R_OK);
+    CHECK(s2r_stage_run(&policy, &task, &safety, &gc, S2R_STAGE_TETHERED, 3, 0, &sum, &g) == S2R_OK);
     CHECKF(g.verdict == S2R_VERDICT_FAIL, "%s: %s", s2r_verdict_name(g.verdict), g.reason);
     CHECK(sum.episodes >= 1 && sum.episodes <= gc.tethered_max_episodes);
     CHECK(s2r_deploy_apply(&d, &g) == S2R_OK && d.stage == S2R_STAGE_ROLLED_BACK);
@@ -999,10 +1004,48 @@ static int test_deploy_tethered_failure_stops(void) {
     }
     s2r_expert_free(&e1);
     s2r_expert_free(&e2);
-    s2r_reach_free(&reach);
+    s2r_task_free(&task);
     s2r_safety_free(&safety);
     s2r_real_robot_free(&unit);
     s2r_deploy_free(&d);
+    return 0;
+}
+
+/* The same stages on push: the pusher passes push's regression suite and a
+   controller that does nothing fails it; in shadow mode a twin of the
+   acting pusher agrees on every proposal, none unsafe - its servo targets
+   predicted through the tip's IK (s2r_task_servo_targets) - and one that
+   always pushes full speed along +x disagrees. */
+static int test_deploy_push_stages(void) {
+    s2r_safety_config sc = s2r_safety_config_default();
+    s2r_gate_config gc = s2r_gate_config_default();
+    s2r_expert_config ec = s2r_expert_config_default();
+    s2r_task_config tc = s2r_task_config_default(S2R_TASK_PUSH);
+    deploy_rig r;
+    const s2r_regression_case* cases;
+    s2r_regression_result res;
+    s2r_shadow_stats st;
+    s2r_expert twin;
+    s2r_controller expert, zero, policy, wild;
+    int n = s2r_regression_suite_for(S2R_TASK_PUSH, &cases), state[2] = {2, 0};
+    CHECK(n >= 8 && n <= S2R_REGRESSION_MAX_CASES);
+    CHECK(deploy_rig_init_task(&r, S2R_ROBOT_UR5E, S2R_TASK_PUSH, &sc) == 0);
+    expert = s2r_expert_controller(&r.expert);
+    CHECK(s2r_regression_run(&expert, &r.task, cases, n, 1, 7, &res) == S2R_OK);
+    CHECKF(s2r_gate_sim_regression(&gc, res.passed, res.runs).verdict == S2R_VERDICT_PASS, "%d of %d", res.passed, res.runs);
+    zero = deploy_controller(state, deploy_zero_act);
+    CHECK(s2r_regression_run(&zero, &r.task, cases, n, 1, 7, &res) == S2R_OK);
+    CHECKF(res.passed == 0, "%d of %d", res.passed, res.runs);
+    CHECK(s2r_expert_init(&twin, &ec, &tc, r.sim.backend.info) == S2R_OK);
+    policy = s2r_expert_controller(&twin);
+    CHECK(s2r_shadow_run(&policy, &expert, &r.task, &r.safety, 2, 9, S2R_SHADOW_AGREE_TOL, &st, NULL) == S2R_OK);
+    CHECK(st.proposals == 2 * r.task.episode_steps);
+    CHECKF(st.agreements == st.proposals && st.unsafe == 0, "%d agreed, %d unsafe of %d", st.agreements, st.unsafe, st.proposals);
+    wild = deploy_controller(state, deploy_push_act);
+    CHECK(s2r_shadow_run(&wild, &expert, &r.task, &r.safety, 2, 9, S2R_SHADOW_AGREE_TOL, &st, NULL) == S2R_OK);
+    CHECK(st.agreement_rate < 0.5 && st.max_difference > 1.0);
+    s2r_expert_free(&twin);
+    deploy_rig_free(&r);
     return 0;
 }
 
@@ -1033,4 +1076,5 @@ static const test_case deploy_tests[] = {
     {"deploy: stage machine: in order, no skipping, alarms roll back or demote", test_deploy_stage_machine},
     {"deploy: log: complete JSON lines only, escaped, too-long records refused", test_deploy_log_records},
     {"deploy: a policy failing tethered never reaches autonomous", test_deploy_tethered_failure_stops},
+    {"deploy: push's regression suite and shadow mode, targets through the tip's IK", test_deploy_push_stages},
 };

@@ -414,6 +414,9 @@ static const null_case null_cases[] = {
     {"s2r_excitation_write_csv", 0, 0x9f, NULL_RESULT},
     {"s2r_excitation_load_csv", 1, 0xb, NULL_RESULT},
     {"s2r_excitation_parse_csv", 1, 0x17, NULL_RESULT},
+    {"s2r_task_config_of", 0, 0x1, NULL_VALUE},
+    {"s2r_task_servo_targets", 1, 0x7, NULL_VOID},
+    {"s2r_regression_suite_for", 0, 0x2, NULL_VALUE},
 };
 
 static void null_call(int f) {
@@ -639,13 +642,13 @@ static void null_call(int f) {
     case 218: null_result = s2r_safety_estop(A(0, &F.safety), A(1, "x")); break;
     case 219: (void)s2r_safety_episode_interventions(A(0, &F.safety)); break;
     case 220: null_result = s2r_safety_set_workspace_scale(A(0, &F.safety), 0.01); break;
-    case 221: null_result = s2r_deploy_episode(A(0, &F.controller), A(1, &F.reach), A(2, &F.safety), A(3, &F.rng), A(4, &F.episode_stats)); break;
+    case 221: null_result = s2r_deploy_episode(A(0, &F.controller), A(1, &F.task), A(2, &F.safety), A(3, &F.rng), A(4, &F.episode_stats)); break;
     case 222: s2r_run_summary_add(A(0, &F.run_summary), A(1, &F.episode_stats)); break;
-    case 223: null_result = s2r_deploy_run(A(0, &F.controller), A(1, &F.reach), A(2, &F.safety), 1, 1, 1, A(6, &F.run_summary)); break;
+    case 223: null_result = s2r_deploy_run(A(0, &F.controller), A(1, &F.task), A(2, &F.safety), 1, 1, 1, A(6, &F.run_summary)); break;
     case 224: (void)s2r_regression_suite_default(A(0, &F.cases_out)); break;
     case 225: s2r_regression_case_pose(A(0, F.cases), A(1, &F.arm_info), A(2, F.d), A(3, F.d)); break;
-    case 226: null_result = s2r_regression_run(A(0, &F.controller), A(1, &F.reach), A(2, F.cases), 1, 1, 1, A(6, &F.regression_result)); break;
-    case 227: null_result = s2r_shadow_run(A(0, &F.controller), A(1, &F.controller), A(2, &F.reach), A(3, &F.safety), 1, 1, 0.1, A(7, &F.shadow_stats), A(8, &F.deploy)); break;
+    case 226: null_result = s2r_regression_run(A(0, &F.controller), A(1, &F.task), A(2, F.cases), 1, 1, 1, A(6, &F.regression_result)); break;
+    case 227: null_result = s2r_shadow_run(A(0, &F.controller), A(1, &F.controller), A(2, &F.task), A(3, &F.safety), 1, 1, 0.1, A(7, &F.shadow_stats), A(8, &F.deploy)); break;
     case 228: null_result = s2r_sprt_check(A(0, &F.sprt_config), A(1, F.error)); break;
     case 229: (void)s2r_sprt_decide(A(0, &F.sprt_config), 0, 1, A(3, F.d)); break;
     case 230: (void)s2r_gate_sprt(A(0, &F.gate_config), (s2r_stage)0); break;
@@ -656,7 +659,7 @@ static void null_call(int f) {
     case 235: (void)s2r_gate_constrained(A(0, &F.gate_config), 1, 1, 0); break;
     case 236: (void)s2r_gate_canary(A(0, &F.gate_config), 1, 1, 1, 1); break;
     case 237: (void)s2r_gate_canary_pairs(A(0, &F.gate_config), 1, 0, 0); break;
-    case 238: null_result = s2r_stage_run(A(0, &F.controller), A(1, &F.reach), A(2, &F.safety), A(3, &F.gate_config), (s2r_stage)0, 1, 1, A(7, &F.run_summary), A(8, &F.gate_result)); break;
+    case 238: null_result = s2r_stage_run(A(0, &F.controller), A(1, &F.task), A(2, &F.safety), A(3, &F.gate_config), (s2r_stage)0, 1, 1, A(7, &F.run_summary), A(8, &F.gate_result)); break;
     case 239: null_result = s2r_gate_oc(A(0, &F.gate_config), (s2r_stage)0, 0.5, A(3, F.d), A(4, F.d), A(5, F.i)); break;
     case 240: s2r_gate_plan_print(A(0, &F.gate_config), (s2r_stage)0); break;
     case 241: null_result = s2r_drift_init(A(0, &F.drift), A(1, &F.drift_config), A(2, F.error)); break;
@@ -704,6 +707,9 @@ static void null_call(int f) {
                                                      A(3, F.d), A(4, F.d), 1, 0.02, A(7, F.error)); break;
     case 274: null_result = s2r_excitation_load_csv(A(0, &F.trajectory_set), A(1, NULL_PATH), 0.02, A(3, F.error)); break;
     case 275: null_result = s2r_excitation_parse_csv(A(0, &F.trajectory_set), A(1, "x"), A(2, "kp"), 0.02, A(4, F.error)); break;
+    case 276: (void)s2r_task_config_of(A(0, &F.task)); break;
+    case 277: s2r_task_servo_targets(A(0, &F.task), A(1, F.f), A(2, F.d)); break;
+    case 278: (void)s2r_regression_suite_for(S2R_TASK_PUSH, A(1, &F.cases_out)); break;
     }
 }
 

@@ -19,7 +19,7 @@ printf 't,q0\n' > "$WORK/log.csv"
 # Every option with a value it parses.
 OPTIONS="--robot=panda --task=push --seed=2 --real-seed=2 --seeds=2 --threads=2 --quick --resume --checkpoint-every=2
 --mjcf=examples/arm4.xml --ranges=$WORK/ranges.txt --log=$WORK/log.csv --history=2 --adr --privileged --joint=kp[1]
---weight-qd=0.01 --write-excitation=$WORK/exc.csv"
+--weight-qd=0.01 --write-excitation=$WORK/exc.csv --address=$WORK/robot.sock"
 
 # refused PROGRAM "what it must name" ARGS... : exit 2, the option named,
 # nothing written.
@@ -71,7 +71,10 @@ refused 12_sysid_from_logs "--joint" --quick --mjcf examples/arm4.xml --joint 'k
 refused 12_sysid_from_logs "--weight-qd" --quick --weight-qd -1
 refused 13_recipe_depth "--seeds" --quick --adr --seeds 17
 refused 14_predicting_transfer "--seeds" --quick --seeds 17
-echo "ok   options: stage limits (demonstration threads, joints, seeds) refused before any work"
+refused 06_staged_deployment "--address" --quick --address tcp:robot:30004
+refused 06_staged_deployment "--address" --quick --mjcf examples/arm4.xml
+refused 12_sysid_from_logs "--address" --quick --address "$WORK/robot.sock" --log "$WORK/log.csv"
+echo "ok   options: stage limits (demonstration threads, joints, seeds, the robot's address) refused before any work"
 
 echo "$failed option check(s) failed"
 [ $failed -eq 0 ]
