@@ -10948,10 +10948,12 @@ static void s2r__forward_tile(const float* W, const float* b, const float* x, in
    is 4 samples x 4 outputs, two outputs' four partial sums to a vector; a
    gradient tile 4 rows x 16 columns), the same sums in the same order,
    multiplies and adds kept apart (these functions are compiled for AVX2
-   without FMA, so no compiler may fuse them).  Columns that do not fill
-   a vector are loaded and stored under a mask.  So every number is the
-   one the portable code gives, bit for bit, with one proviso: tanh's
-   exponential.  The portable code calls libm's expf; here it is computed
+   without FMA, so no compiler may fuse them - unless the whole build
+   enables FMA, as -march=native does, where GNU C's default
+   -ffp-contract=fast fuses the portable code's too; C99 modes do not
+   contract).  Columns that do not fill a vector are loaded and stored
+   under a mask.  So every number is the one the portable code gives, bit
+   for bit, with one proviso: tanh's exponential.  The portable code calls libm's expf; here it is computed
    8 at a time by glibc's own expf algorithm (the variant glibc itself
    picks on a CPU with FMA: a 32-entry table of 2^(i/32) and a cubic,
    in double precision, with its fused multiply-adds), so under glibc the
