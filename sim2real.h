@@ -160,6 +160,10 @@
                              define at its top, linked to an implementation
                              compiled once elsewhere (the Makefile builds
                              the examples, benches and tests that way)
+   S2R_NO_SIMD               the learner's portable C kernels only, even
+                             where the CPU has AVX2 and FMA (GCC or clang
+                             on x86-64 use them there; the numbers are the
+                             same bit for bit with glibc, section Learning)
    S2R_EXERCISE_LATENCY, S2R_EXERCISE_RANDOMIZATION, S2R_EXERCISE_PPO,
    S2R_EXERCISE_SYSID, S2R_EXERCISE_GATES
                              leave out one step of the recipe for your own
@@ -2194,7 +2198,8 @@ S2RDEF s2r_result s2r_expert_act(s2r_expert* e, const float* obs, const double* 
 
      s2r_mlp          a tanh (or ReLU) MLP over one contiguous float parameter
                       block, with a forward and a hand-written backward pass,
-                      each a matrix product over the whole batch
+                      each a matrix product over the whole batch (8 floats
+                      at a time where the CPU has AVX2, the same numbers)
      s2r_policy       actor (obs -> action mean), a state-independent log-std
                       and a critic (obs -> value), with the running
                       observation normalizer they were trained behind
@@ -2311,8 +2316,9 @@ S2RDEF void s2r_mlp_init_orthogonal(const s2r_mlp* m, float* params,
 /* Forward a batch.  x [B][size[0]]; acts [B * num_acts] receives the hidden
    activations (after the activation, layer-major) that the backward pass
    needs; out [B][size[L]].  Each layer is a matrix product over the whole
-   batch (see "the batched layer kernel" in the implementation), with
-   results bit for bit those of one sample at a time. */
+   batch (see "the batched layer kernel" in the implementation, and its
+   AVX2 form after it), with results bit for bit those of one sample at a
+   time. */
 S2RDEF void s2r_mlp_forward(const s2r_mlp* m, const float* params,
                             const float* x, int B, float* acts, float* out);
 /* Backward a batch given dL/dout [B][size[L]]: *adds* dL/dparams into
@@ -5470,6 +5476,12 @@ S2RDEF s2r_result s2r_deploy_note(s2r_deploy* d, const char* event, const char* 
 #endif
 #if defined(__unix__) || defined(__APPLE__)
 #include <unistd.h>
+#endif
+/* The learner's kernels 8 floats at a time (section Learning), for GCC or
+   clang on x86-64 unless S2R_NO_SIMD; used where the CPU has AVX2 and FMA. */
+#if !defined(S2R_NO_SIMD) && defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define S2R__AVX2 1
+#include <immintrin.h>
 #endif
 
 #if defined(S2R_MALLOC) && defined(S2R_FREE) && defined(S2R_REALLOC)
@@ -10998,11 +11010,354 @@ static void s2r__forward_tile(const float* W, const float* b, const float* x, in
         }
 }
 
+/* --- Learning: the kernels 8 floats at a time (AVX2) ---------------------
+   Where the CPU has AVX2 and FMA (asked at run time, so one build runs
+   anywhere; GCC or clang on x86-64, off with S2R_NO_SIMD), the layers, the
+   activations, Adam and the gradient's norm run on 256-bit vectors: the
+   same tiles as above, wider and written with intrinsics (a forward tile
+   is 4 samples x 4 outputs, two outputs' four partial sums to a vector; a
+   gradient tile 4 rows x 16 columns), the same sums in the same order,
+   multiplies and adds kept apart (these functions are compiled for AVX2
+   without FMA, so no compiler may fuse them - unless the whole build
+   enables FMA, as -march=native does, where GNU C's default
+   -ffp-contract=fast fuses the portable code's too; C99 modes do not
+   contract).  Columns that do not fill a vector are loaded and stored
+   under a mask.  So every number is the one the portable code gives, bit
+   for bit, with one proviso: tanh's exponential.  The portable code calls libm's expf; here it is computed
+   8 at a time by glibc's own expf algorithm (the variant glibc itself
+   picks on a CPU with FMA: a 32-entry table of 2^(i/32) and a cubic,
+   in double precision, with its fused multiply-adds), so under glibc the
+   two agree to the bit (tests/test_learn.c compares them; an exhaustive
+   check over every argument tanh can pass is in figures/RESULTS.md).
+   Under another C library the vector path is still deterministic, but
+   its tanh may differ from that library's expf in the last bit. */
+#ifdef S2R__AVX2
+#define S2R__AVX2_FN static __attribute__((target("avx2")))
+#define S2R__AVX2_INLINE static inline __attribute__((always_inline, target("avx2")))
+
+static int s2r__simd_allowed = 1;   /* the tests turn it off to run the portable code on this CPU */
+
+static int s2r__avx2(void) {
+    return s2r__simd_allowed && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+}
+
+/* Lanes j < n of a mask (all of them for n >= 8). */
+S2R__AVX2_INLINE __m256i s2r__mask_avx2(int n) {
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
+/* y [R samples from s][2P outputs from o] of y = x W^T + b (R = 4 or 1,
+   P = 2 or 1, constants once inlined).  Vector acc[r][p] holds output
+   o + 2p's four partial sums in lanes 0-3 and output o + 2p + 1's in
+   lanes 4-7, as s2r__forward_tile's; the tail goes into partial 0 (lanes
+   0 and 4, blended), then (s0 + s1) + (s2 + s3) by two horizontal adds. */
+S2R__AVX2_INLINE void s2r__forward_tile_avx2(int R, int P, const float* W, const float* b, const float* x, int s,
+                                             int o, int in, int out, float* y) {
+    __m256 acc[4][2], w[2], xv;
+    const float* xs[4];
+    int i, r, p, in4 = in - in % 4;
+#pragma GCC unroll 4
+    for (r = 0; r < R; r++) {
+        xs[r] = x + (size_t)(s + r) * in;
+#pragma GCC unroll 2
+        for (p = 0; p < P; p++) acc[r][p] = _mm256_setzero_ps();
+    }
+    for (i = 0; i < in4; i += 4) {
+#pragma GCC unroll 2
+        for (p = 0; p < P; p++)
+            w[p] = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(W + (size_t)(o + 2 * p) * in + i)),
+                                        _mm_loadu_ps(W + (size_t)(o + 2 * p + 1) * in + i), 1);
+#pragma GCC unroll 4
+        for (r = 0; r < R; r++) {
+            xv = _mm256_broadcast_ps((const __m128*)(xs[r] + i));
+#pragma GCC unroll 2
+            for (p = 0; p < P; p++) acc[r][p] = _mm256_add_ps(acc[r][p], _mm256_mul_ps(w[p], xv));
+        }
+    }
+    for (; i < in; i++) {
+#pragma GCC unroll 2
+        for (p = 0; p < P; p++)
+            w[p] = _mm256_setr_ps(W[(size_t)(o + 2 * p) * in + i], 0.0f, 0.0f, 0.0f,
+                                  W[(size_t)(o + 2 * p + 1) * in + i], 0.0f, 0.0f, 0.0f);
+#pragma GCC unroll 4
+        for (r = 0; r < R; r++) {
+            xv = _mm256_set1_ps(xs[r][i]);
+#pragma GCC unroll 2
+            for (p = 0; p < P; p++)
+                acc[r][p] = _mm256_blend_ps(acc[r][p], _mm256_add_ps(acc[r][p], _mm256_mul_ps(w[p], xv)), 0x11);
+        }
+    }
+#pragma GCC unroll 4
+    for (r = 0; r < R; r++) {
+        float* yr = y + (size_t)(s + r) * out + o;
+        if (P == 2) { /* h: o, o+2 | o+1, o+3 as s0+s1, s2+s3; g: o, o+2, .. | o+1, o+3, .. */
+            __m256 h = _mm256_hadd_ps(acc[r][0], acc[r][1]), g = _mm256_hadd_ps(h, h);
+            g = _mm256_permutevar8x32_ps(g, _mm256_setr_epi32(0, 4, 1, 5, 0, 4, 1, 5));
+            _mm_storeu_ps(yr, _mm_add_ps(_mm_loadu_ps(b + o), _mm256_castps256_ps128(g)));
+        } else { /* g: output o in lane 0, o + 1 in lane 4 */
+            __m256 h = _mm256_hadd_ps(acc[r][0], acc[r][0]), g = _mm256_hadd_ps(h, h);
+            yr[0] = b[o] + _mm256_cvtss_f32(g);
+            yr[1] = b[o + 1] + _mm_cvtss_f32(_mm256_extractf128_ps(g, 1));
+        }
+    }
+}
+
+/* Every output of R samples from s (R = 4 or 1): tiles of 4 and 2
+   outputs, a last odd output one at a time. */
+S2R__AVX2_FN void s2r__forward_rows_avx2(const float* W, const float* b, const float* x, int s, int R, int in,
+                                         int out, float* y) {
+    int o, r, out4 = out - out % 4;
+    for (o = 0; o < out4; o += 4)
+        if (R == 4) s2r__forward_tile_avx2(4, 2, W, b, x, s, o, in, out, y);
+        else s2r__forward_tile_avx2(1, 2, W, b, x, s, o, in, out, y);
+    if (out - out4 >= 2) {
+        if (R == 4) s2r__forward_tile_avx2(4, 1, W, b, x, s, out4, in, out, y);
+        else s2r__forward_tile_avx2(1, 1, W, b, x, s, out4, in, out, y);
+    }
+    if (out % 2)
+        for (r = s; r < s + R; r++)
+            y[(size_t)r * out + out - 1] = b[out - 1] + s2r__dot(W + (size_t)(out - 1) * in, x + (size_t)r * in, in);
+}
+
+static void s2r__linear_forward_avx2(const float* W, const float* b, const float* x, int B, int in, int out, float* y,
+                                     int threads) {
+    int t, B4 = B - B % 4;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(threads) if (threads > 1) schedule(static)
+#endif
+    for (t = 0; t < B4 / 4 + B % 4; t++) {   /* 4 samples; those left one at a time */
+        if (4 * t < B4) s2r__forward_rows_avx2(W, b, x, 4 * t, 4, in, out, y);
+        else s2r__forward_rows_avx2(W, b, x, B4 + (t - B4 / 4), 1, in, out, y);
+    }
+    (void)threads;
+}
+
+/* C [R rows, cr apart][8V columns, the last vector's lanes in `last`]
+   (+)= sum over k < K, one k after another, of A(k, r) B(k, c), with
+   A(k, r) = A[k * ak + r * ar] and B(k, c) = B[k * bk + c]: as
+   s2r__tile_accumulate, from zero if `zero`, else onto what C holds. */
+S2R__AVX2_INLINE void s2r__tile_avx2(int R, int V, __m256i last, float* C, size_t cr, int zero, const float* A,
+                                     size_t ak, size_t ar, const float* B, size_t bk, int K) {
+    __m256 acc[4][2], bv[2], av;
+    int k, r, v;
+#pragma GCC unroll 4
+    for (r = 0; r < R; r++)
+#pragma GCC unroll 2
+        for (v = 0; v < V; v++)
+            acc[r][v] = zero ? _mm256_setzero_ps()
+                        : v + 1 < V ? _mm256_loadu_ps(C + r * cr + 8 * v) : _mm256_maskload_ps(C + r * cr + 8 * v, last);
+    for (k = 0; k < K; k++) {
+        const float* a = A + (size_t)k * ak;
+        const float* bk0 = B + (size_t)k * bk;
+#pragma GCC unroll 2
+        for (v = 0; v < V; v++) bv[v] = v + 1 < V ? _mm256_loadu_ps(bk0 + 8 * v) : _mm256_maskload_ps(bk0 + 8 * v, last);
+#pragma GCC unroll 4
+        for (r = 0; r < R; r++) {
+            av = _mm256_broadcast_ss(a + r * ar);
+#pragma GCC unroll 2
+            for (v = 0; v < V; v++) acc[r][v] = _mm256_add_ps(acc[r][v], _mm256_mul_ps(av, bv[v]));
+        }
+    }
+#pragma GCC unroll 4
+    for (r = 0; r < R; r++)
+#pragma GCC unroll 2
+        for (v = 0; v < V; v++)
+            if (v + 1 < V) _mm256_storeu_ps(C + r * cr + 8 * v, acc[r][v]);
+            else _mm256_maskstore_ps(C + r * cr + 8 * v, last, acc[r][v]);
+}
+
+/* R rows (4 or 1) of C [.][n] as s2r__tile_avx2 describes, in tiles of
+   16 columns, then one of 1..15. */
+S2R__AVX2_FN void s2r__tile_rows_avx2(int R, float* C, size_t cr, int zero, const float* A, size_t ak, size_t ar,
+                                      const float* B, size_t bk, int K, int n) {
+    __m256i all = _mm256_set1_epi32(-1);
+    int i, rest;
+    for (i = 0; i + 16 <= n; i += 16)
+        if (R == 4) s2r__tile_avx2(4, 2, all, C + i, cr, zero, A, ak, ar, B + i, bk, K);
+        else s2r__tile_avx2(1, 2, all, C + i, cr, zero, A, ak, ar, B + i, bk, K);
+    rest = n - i;
+    if (rest > 8) {
+        if (R == 4) s2r__tile_avx2(4, 2, s2r__mask_avx2(rest - 8), C + i, cr, zero, A, ak, ar, B + i, bk, K);
+        else s2r__tile_avx2(1, 2, s2r__mask_avx2(rest - 8), C + i, cr, zero, A, ak, ar, B + i, bk, K);
+    } else if (rest > 0) {
+        if (R == 4) s2r__tile_avx2(4, 1, s2r__mask_avx2(rest), C + i, cr, zero, A, ak, ar, B + i, bk, K);
+        else s2r__tile_avx2(1, 1, s2r__mask_avx2(rest), C + i, cr, zero, A, ak, ar, B + i, bk, K);
+    }
+}
+
+/* db [o .. o+7] += dy [.][o .. o+7] over the samples in order. */
+S2R__AVX2_FN void s2r__bias_grad_avx2(const float* dy, int B, int out, int o, float* db) {
+    __m256i m = s2r__mask_avx2(out - o);
+    __m256 acc = _mm256_maskload_ps(db + o, m);
+    int s;
+    for (s = 0; s < B; s++) acc = _mm256_add_ps(acc, _mm256_maskload_ps(dy + (size_t)s * out + o, m));
+    _mm256_maskstore_ps(db + o, m, acc);
+}
+
+/* s2r__linear_backward's three products: rows of dW (4 outputs, those
+   left one at a time) over the samples, rows of dx (4 samples, ...) over
+   the outputs. */
+static void s2r__linear_backward_avx2(const float* W, const float* x, const float* dy, int B, int in, int out,
+                                      float* dW, float* db, float* dx, int threads) {
+    int t, B4 = B - B % 4, out4 = out - out % 4;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(threads) if (threads > 1) schedule(static)
+#endif
+    for (t = 0; t < (out + 7) / 8; t++) s2r__bias_grad_avx2(dy, B, out, 8 * t, db);
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(threads) if (threads > 1) schedule(static)
+#endif
+    for (t = 0; t < out4 / 4 + out % 4; t++) {
+        int row = 4 * t < out4 ? 4 * t : out4 + (t - out4 / 4);
+        s2r__tile_rows_avx2(4 * t < out4 ? 4 : 1, dW + (size_t)row * in, (size_t)in, 0, dy + row, (size_t)out, 1, x,
+                            (size_t)in, B, in);
+    }
+    if (!dx) return;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(threads) if (threads > 1) schedule(static)
+#endif
+    for (t = 0; t < B4 / 4 + B % 4; t++) {
+        int first = 4 * t < B4 ? 4 * t : B4 + (t - B4 / 4);
+        s2r__tile_rows_avx2(4 * t < B4 ? 4 : 1, dx + (size_t)first * in, (size_t)in, 1, dy + (size_t)first * out, 1,
+                            (size_t)out, W, (size_t)in, out, in);
+    }
+    (void)threads;
+}
+
+/* glibc's expf (sysdeps/ieee754/flt-32/e_expf.c, its FMA build) on four
+   floats: x = (k + r) ln2 / 32 with k integer, e^x = 2^(k/32) 2^(r/32),
+   the first from the table (bits of 2^(i/32) minus i << 47, so adding
+   k << 47 sets the exponent), the second a cubic in r. */
+static const uint64_t s2r__exp2_table[32] = {
+    0x3ff0000000000000ULL, 0x3fefd9b0d3158574ULL, 0x3fefb5586cf9890fULL, 0x3fef9301d0125b51ULL,
+    0x3fef72b83c7d517bULL, 0x3fef54873168b9aaULL, 0x3fef387a6e756238ULL, 0x3fef1e9df51fdee1ULL,
+    0x3fef06fe0a31b715ULL, 0x3feef1a7373aa9cbULL, 0x3feedea64c123422ULL, 0x3feece086061892dULL,
+    0x3feebfdad5362a27ULL, 0x3feeb42b569d4f82ULL, 0x3feeab07dd485429ULL, 0x3feea47eb03a5585ULL,
+    0x3feea09e667f3bcdULL, 0x3fee9f75e8ec5f74ULL, 0x3feea11473eb0187ULL, 0x3feea589994cce13ULL,
+    0x3feeace5422aa0dbULL, 0x3feeb737b0cdc5e5ULL, 0x3feec49182a3f090ULL, 0x3feed503b23e255dULL,
+    0x3feee89f995ad3adULL, 0x3feeff76f2fb5e47ULL, 0x3fef199bdd85529cULL, 0x3fef3720dcef9069ULL,
+    0x3fef5818dcfba487ULL, 0x3fef7c97337b9b5fULL, 0x3fefa4afa2a490daULL, 0x3fefd0765b6e4540ULL};
+
+#define S2R__F64(bits) _mm256_castsi256_pd(_mm256_set1_epi64x((long long)(bits##ULL)))
+
+static inline __attribute__((always_inline, target("avx2,fma"))) __m128 s2r__expf4_avx2(__m128 x) {
+    __m256d xd = _mm256_cvtps_pd(x), inv_ln2_32 = S2R__F64(0x40471547652b82fe), shift = S2R__F64(0x4338000000000000);
+    __m256d kd = _mm256_fmadd_pd(inv_ln2_32, xd, shift), r, s, z, r2, y;   /* k + 1.5 * 2^52 */
+    __m256i ki = _mm256_castpd_si256(kd), t;
+    kd = _mm256_sub_pd(kd, shift);
+    r = _mm256_fmsub_pd(inv_ln2_32, xd, kd);
+    t = _mm256_i64gather_epi64((const long long*)s2r__exp2_table, _mm256_and_si256(ki, _mm256_set1_epi64x(31)), 8);
+    s = _mm256_castsi256_pd(_mm256_add_epi64(t, _mm256_slli_epi64(ki, 47)));
+    z = _mm256_fmadd_pd(S2R__F64(0x3ebc6af84b912394), r, S2R__F64(0x3f2ebfce50fac4f3));
+    r2 = _mm256_mul_pd(r, r);
+    y = _mm256_fmadd_pd(S2R__F64(0x3f962e42ff0c52d6), r, _mm256_set1_pd(1.0));
+    y = _mm256_fmadd_pd(z, r2, y);
+    return _mm256_cvtpd_ps(_mm256_mul_pd(y, s));
+}
+
+/* y [n] = tanh(y) as s2r__tanh: t = e^(-2|y|), (1 - t) / (1 + t), the
+   sign of y.  An argument below -88 is taken as -88: glibc's e^x there is
+   below 2^-126, so 1 - t and 1 + t round to 1 either way (NaN stays NaN). */
+static __attribute__((target("avx2,fma"))) void s2r__tanh_avx2(float* y, int n) {
+    const __m256 one = _mm256_set1_ps(1.0f), sign = _mm256_set1_ps(-0.0f);
+    int k;
+    for (k = 0; k < n; k += 8) {
+        __m256i m = s2r__mask_avx2(n - k);
+        __m256 v = _mm256_maskload_ps(y + k, m), t, q;
+        __m256 arg = _mm256_max_ps(_mm256_set1_ps(-88.0f), _mm256_mul_ps(_mm256_set1_ps(-2.0f), _mm256_andnot_ps(sign, v)));
+        t = _mm256_insertf128_ps(_mm256_castps128_ps256(s2r__expf4_avx2(_mm256_castps256_ps128(arg))),
+                                 s2r__expf4_avx2(_mm256_extractf128_ps(arg, 1)), 1);
+        q = _mm256_div_ps(_mm256_sub_ps(one, t), _mm256_add_ps(one, t));
+        q = _mm256_blendv_ps(q, _mm256_xor_ps(q, sign), _mm256_cmp_ps(v, _mm256_setzero_ps(), _CMP_LT_OQ));
+        _mm256_maskstore_ps(y + k, m, q);
+    }
+}
+
+/* y [n] = max(y, 0) as the portable loop writes it (y > 0 ? y : 0). */
+S2R__AVX2_FN void s2r__relu_avx2(float* y, int n) {
+    int k;
+    for (k = 0; k < n; k += 8) {
+        __m256i m = s2r__mask_avx2(n - k);
+        __m256 v = _mm256_maskload_ps(y + k, m);
+        _mm256_maskstore_ps(y + k, m, _mm256_and_ps(v, _mm256_cmp_ps(v, _mm256_setzero_ps(), _CMP_GT_OQ)));
+    }
+}
+
+/* d [n] back through the activation whose outputs are post [n]. */
+S2R__AVX2_FN void s2r__activation_backward_avx2(float* d, const float* post, int n, int relu) {
+    const __m256 one = _mm256_set1_ps(1.0f);
+    int k;
+    for (k = 0; k < n; k += 8) {
+        __m256i m = s2r__mask_avx2(n - k);
+        __m256 g = _mm256_maskload_ps(d + k, m), p = _mm256_maskload_ps(post + k, m);
+        g = relu ? _mm256_and_ps(g, _mm256_cmp_ps(p, _mm256_setzero_ps(), _CMP_GT_OQ))
+                 : _mm256_mul_ps(g, _mm256_sub_ps(one, _mm256_mul_ps(p, p)));
+        _mm256_maskstore_ps(d + k, m, g);
+    }
+}
+
+/* Adam's loop of s2r_adam_step on n parameters, the same expression. */
+S2R__AVX2_FN void s2r__adam_avx2(float* params, float* m, float* v, const float* grad, int n, float beta1, float beta2,
+                                 float step, float sqrt_bc2, float eps) {
+    const __m256 b1 = _mm256_set1_ps(beta1), b2 = _mm256_set1_ps(beta2), c1 = _mm256_set1_ps(1.0f - beta1),
+                 c2 = _mm256_set1_ps(1.0f - beta2), st = _mm256_set1_ps(step), sb = _mm256_set1_ps(sqrt_bc2),
+                 e = _mm256_set1_ps(eps);
+    int i;
+    for (i = 0; i < n; i += 8) {
+        __m256i k = s2r__mask_avx2(n - i);
+        __m256 g = _mm256_maskload_ps(grad + i, k);
+        __m256 mi = _mm256_add_ps(_mm256_mul_ps(b1, _mm256_maskload_ps(m + i, k)), _mm256_mul_ps(c1, g));
+        __m256 vi = _mm256_add_ps(_mm256_mul_ps(b2, _mm256_maskload_ps(v + i, k)), _mm256_mul_ps(_mm256_mul_ps(c2, g), g));
+        __m256 den = _mm256_add_ps(_mm256_div_ps(_mm256_sqrt_ps(vi), sb), e);
+        _mm256_maskstore_ps(m + i, k, mi);
+        _mm256_maskstore_ps(v + i, k, vi);
+        _mm256_maskstore_ps(params + i, k,
+                            _mm256_sub_ps(_mm256_maskload_ps(params + i, k), _mm256_div_ps(_mm256_mul_ps(st, mi), den)));
+    }
+}
+
+/* sum of g[i]^2 in double, i in order (each square is exact in double;
+   four converted and squared at once, added one after another). */
+S2R__AVX2_FN double s2r__sum_squares_avx2(const float* g, int n) {
+    __m128d sum = _mm_setzero_pd();
+    double sq;
+    int i;
+    for (i = 0; i + 4 <= n; i += 4) {
+        __m256d d = _mm256_cvtps_pd(_mm_loadu_ps(g + i)), p = _mm256_mul_pd(d, d);
+        __m128d lo = _mm256_castpd256_pd128(p), hi = _mm256_extractf128_pd(p, 1);
+        sum = _mm_add_sd(sum, lo);
+        sum = _mm_add_sd(sum, _mm_unpackhi_pd(lo, lo));
+        sum = _mm_add_sd(sum, hi);
+        sum = _mm_add_sd(sum, _mm_unpackhi_pd(hi, hi));
+    }
+    sq = _mm_cvtsd_f64(sum);
+    for (; i < n; i++) sq += (double)g[i] * g[i];
+    return sq;
+}
+
+/* g [n] *= scale. */
+S2R__AVX2_FN void s2r__scale_avx2(float* g, int n, float scale) {
+    const __m256 s = _mm256_set1_ps(scale);
+    int i;
+    for (i = 0; i < n; i += 8) {
+        __m256i k = s2r__mask_avx2(n - i);
+        _mm256_maskstore_ps(g + i, k, _mm256_mul_ps(_mm256_maskload_ps(g + i, k), s));
+    }
+}
+#undef S2R__F64
+#endif /* S2R__AVX2 */
+
 /* y [B][out] = x [B][in] W^T + b, W [out][in]. */
 static void s2r__linear_forward(const float* W, const float* b,
                                 const float* x, int B, int in, int out,
                                 float* y, int threads) {
     int t, out4 = out - out % 4;
+#ifdef S2R__AVX2
+    if (s2r__avx2()) {
+        s2r__linear_forward_avx2(W, b, x, B, in, out, y, threads);
+        return;
+    }
+#endif
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(threads) if (threads > 1) schedule(static)
 #endif
@@ -11024,6 +11379,12 @@ static void s2r__linear_backward(const float* W, const float* x,
                                  float* dW, float* db, float* dx, int threads) {
     int s, o, t, B4 = B - B % S2R__TILE_ROWS, out4 = out - out % S2R__TILE_ROWS,
         in8 = in - in % S2R__TILE_COLS;
+#ifdef S2R__AVX2
+    if (s2r__avx2()) {
+        s2r__linear_backward_avx2(W, x, dy, B, in, out, dW, db, dx, threads);
+        return;
+    }
+#endif
 #ifdef _OPENMP
 #pragma omp parallel for private(s) num_threads(threads) if (threads > 1) schedule(static)
 #endif
@@ -11086,19 +11447,49 @@ static void s2r__linear_backward(const float* W, const float* x,
     (void)threads;
 }
 
+/* y [n] through a hidden layer's activation. */
+static void s2r__activate(float* y, int n, s2r_activation a) {
+    int k;
+#ifdef S2R__AVX2
+    if (s2r__avx2()) {
+        if (a == S2R_ACTIVATION_RELU) s2r__relu_avx2(y, n);
+        else s2r__tanh_avx2(y, n);
+        return;
+    }
+#endif
+    if (a == S2R_ACTIVATION_RELU)
+        for (k = 0; k < n; k++) y[k] = y[k] > 0.0f ? y[k] : 0.0f;
+    else
+        for (k = 0; k < n; k++) y[k] = s2r__tanh(y[k]);
+}
+
+/* d [n], the gradient at a hidden layer's outputs post [n], back through
+   its activation: ReLU passes it where post > 0 (else 0), tanh
+   multiplies it by 1 - post^2. */
+static void s2r__activation_backward(float* d, const float* post, int n, s2r_activation a) {
+    int k;
+#ifdef S2R__AVX2
+    if (s2r__avx2()) {
+        s2r__activation_backward_avx2(d, post, n, a == S2R_ACTIVATION_RELU);
+        return;
+    }
+#endif
+    if (a == S2R_ACTIVATION_RELU)
+        for (k = 0; k < n; k++) d[k] = post[k] > 0.0f ? d[k] : 0.0f;
+    else
+        for (k = 0; k < n; k++) d[k] *= 1.0f - post[k] * post[k];
+}
+
 static void s2r__mlp_forward_threads(const s2r_mlp* m, const float* params, const float* x, int B, float* acts,
                                      float* out, int threads) {
     const float* in = x;
-    int l, k;
+    int l;
     for (l = 0; l < m->num_layers; l++) {
         int hidden = l + 1 < m->num_layers, n = m->size[l + 1];
         float* y = hidden ? acts + (size_t)B * m->act_offset[l] : out;
         s2r__linear_forward(params + m->weight[l], params + m->bias[l], in, B,
                             m->size[l], n, y, threads);
-        if (hidden && m->activation == S2R_ACTIVATION_RELU)
-            for (k = 0; k < B * n; k++) y[k] = y[k] > 0.0f ? y[k] : 0.0f;
-        else if (hidden)
-            for (k = 0; k < B * n; k++) y[k] = s2r__tanh(y[k]);
+        if (hidden) s2r__activate(y, B * n, m->activation);
         in = y;
     }
 }
@@ -11106,17 +11497,14 @@ static void s2r__mlp_forward_threads(const s2r_mlp* m, const float* params, cons
 static void s2r__mlp_backward_threads(const s2r_mlp* m, const float* params, const float* x, const float* acts,
                                       const float* dout, int B, float* grads, float* scratch, int threads) {
     const float* dy = dout;
-    int l, k;
+    int l;
     for (l = m->num_layers - 1; l >= 0; l--) {
         const float* in = l ? acts + (size_t)B * m->act_offset[l - 1] : x;
         float* dx = l ? scratch + (size_t)(l % 2) * B * m->max_hidden : NULL;
         s2r__linear_backward(params + m->weight[l], in, dy, B, m->size[l],
                              m->size[l + 1], grads + m->weight[l],
                              grads + m->bias[l], dx, threads);
-        if (dx && m->activation == S2R_ACTIVATION_RELU) /* d pre = d post where post > 0, else 0 */
-            for (k = 0; k < B * m->size[l]; k++) dx[k] = in[k] > 0.0f ? dx[k] : 0.0f;
-        else if (dx) /* through tanh: d pre = d post * (1 - post^2) */
-            for (k = 0; k < B * m->size[l]; k++) dx[k] *= 1.0f - in[k] * in[k];
+        if (dx) s2r__activation_backward(dx, in, B * m->size[l], m->activation);
         dy = dx;
     }
 }
@@ -11416,10 +11804,20 @@ S2RDEF double s2r_adam_clip_grad(s2r_adam* a, double max_norm) {
     double sq = 0.0, norm;
     int i;
     S2R_ASSERT(a);
+#ifdef S2R__AVX2
+    if (s2r__avx2()) sq = s2r__sum_squares_avx2(a->grad, a->n);
+    else
+#endif
     for (i = 0; i < a->n; i++) sq += (double)a->grad[i] * a->grad[i];
     norm = sqrt(sq);
     if (max_norm > 0.0 && isfinite(norm) && norm > max_norm) {
         float scale = (float)(max_norm / (norm + 1e-6)); /* as PyTorch */
+#ifdef S2R__AVX2
+        if (s2r__avx2()) {
+            s2r__scale_avx2(a->grad, a->n, scale);
+            return norm;
+        }
+#endif
         for (i = 0; i < a->n; i++) a->grad[i] *= scale;
     }
     return norm;
@@ -11437,6 +11835,12 @@ S2RDEF void s2r_adam_step(s2r_adam* a, float* params, float lr) {
     bc2 = 1.0 - pow(a->beta2, (double)a->t);
     step = (float)(lr / bc1);
     sqrt_bc2 = (float)sqrt(bc2);
+#ifdef S2R__AVX2
+    if (s2r__avx2()) {
+        s2r__adam_avx2(params, m, v, a->grad, a->n, a->beta1, a->beta2, step, sqrt_bc2, a->eps);
+        return;
+    }
+#endif
     for (i = 0; i < a->n; i++) {
         float g = a->grad[i];
         m[i] = a->beta1 * m[i] + (1.0f - a->beta1) * g;

@@ -25,7 +25,14 @@
                   4000 / 32): 6 epochs minus 1 epoch on the same rollout of
                   an environment that does next to nothing, over 5 x 4000
                   samples - the learner's arithmetic alone (forward,
-                  losses, backward, Adam), no physics             (a count)
+                  losses, backward, Adam), no physics
+                                                        goal <= 33925
+                  (a third of the 101774 the update counted when it took
+                  its samples one at a time)
+     BC epoch     instructions per pair for one epoch of behaviour
+                  cloning (s2r_bc_config_default: minibatches of 64, MSE)
+                  of the push task's actor on 4000 pairs: 6 epochs minus 1
+                                                              (a count)
      threads      per end-to-end PPO step with the 8 environments stepped
                   by 2 threads / by 1 thread: threads add no work (no
                   locks, no allocation, nothing recomputed), so it is 1
@@ -177,6 +184,40 @@ static int ppo_update(int epochs) {
     return bad;
 }
 
+/* `epochs` epochs of behaviour cloning of the push task's actor on 4000
+   pairs of sines, one thread. */
+static int bc_epochs(int epochs) {
+    s2r_policy policy;
+    s2r_policy_shape shape;
+    s2r_dataset d;
+    s2r_bc bc;
+    s2r_bc_config c = s2r_bc_config_default();
+    s2r_rng rng = s2r_rng_make(3, 0);
+    float obs[S2R_PUSH_OBS], act[2];
+    int i, j, bad = 0;
+    memset(&shape, 0, sizeof shape);
+    shape.obs_dim = S2R_PUSH_OBS;
+    shape.act_dim = 2;
+    shape.num_hidden = 2;
+    shape.hidden[0] = shape.hidden[1] = 64;
+    c.threads = 1;
+    if (s2r_policy_init(&policy, &shape, -0.5f, 10.0f, &rng) != S2R_OK || s2r_dataset_init(&d, S2R_PUSH_OBS, 2) != S2R_OK)
+        return 1;
+    for (i = 0; i < 4000 && !bad; i++) {
+        for (j = 0; j < S2R_PUSH_OBS; j++) obs[j] = (float)sin(0.05 * i + j);
+        act[0] = (float)cos(0.03 * i);
+        act[1] = (float)sin(0.07 * i);
+        bad = s2r_dataset_append(&d, obs, act) != S2R_OK;
+    }
+    if (!bad && s2r_bc_init(&bc, &c, &policy) == S2R_OK) {
+        for (i = 0; i < epochs && !bad; i++) bad = s2r_bc_epoch(&bc, &d, NULL) != S2R_OK;
+        s2r_bc_free(&bc);
+    } else bad = 1;
+    s2r_dataset_free(&d);
+    s2r_policy_free(&policy);
+    return bad;
+}
+
 /* The measured work: `periods` control periods on backend kind `what`
    ("raw": the nominal model; "dr", "real": through the backend;
    "dr_physics", "real_physics": mj_step alone on that backend's model;
@@ -197,6 +238,7 @@ static int inner(const char* what, s2r_robot_kind kind, int periods) {
     if (!strcmp(what, "ppo")) return ppo(kind, periods, 1);
     if (!strcmp(what, "ppo_threads")) return ppo(kind, periods, 2);
     if (!strcmp(what, "update")) return ppo_update(periods);
+    if (!strcmp(what, "bc")) return bc_epochs(periods);
     if (!strcmp(what, "raw")) {
         s2r_robot r;
         if (s2r_robot_load(&r, kind) != S2R_OK) return 1;
@@ -262,14 +304,18 @@ int main(int argc, char** argv) {
         printf("bench_instructions: valgrind not found (Debian: apt-get install valgrind); skipped\n");
         return 0;
     }
-    {   /* the update alone: 6 epochs minus 1 on the same rollout */
-        double unused, six = count(argv[0], "update", "ur5e", 6, &unused), one = count(argv[0], "update", "ur5e", 1, &unused);
-        if (six < 0 || one < 0) {
-            printf("PPO update: valgrind run failed\n");
+    {   /* the updates alone: 6 epochs minus 1 on the same rollout or dataset */
+        double unused, six = count(argv[0], "update", "ur5e", 6, &unused), one = count(argv[0], "update", "ur5e", 1, &unused),
+               bc6 = count(argv[0], "bc", "ur5e", 6, &unused), bc1 = count(argv[0], "bc", "ur5e", 1, &unused);
+        if (six < 0 || one < 0 || bc6 < 0 || bc1 < 0) {
+            printf("PPO update, BC: valgrind run failed\n");
             return 1;
         }
         printf("PPO update on the push networks (20 -> 64 -> 64 -> 2 and -> 1, minibatches of 125): %.0f instructions "
-               "per sample per epoch\n", (six - one) / (5.0 * 4000));
+               "per sample per epoch (goal <= 33925, a third of the one-sample-at-a-time update's 101774)\n",
+               (six - one) / (5.0 * 4000));
+        printf("behaviour cloning of the push actor (20 -> 64 -> 64 -> 2, minibatches of 64): %.0f instructions per pair "
+               "per epoch\n", (bc6 - bc1) / (5.0 * 4000));
     }
     printf("instruction counts per physics step (callgrind; repeatable, no cache effects):\n");
     for (k = 0; k < 2; k++) {

@@ -24,9 +24,11 @@
                   different environments write no common cache line"),
                   and the instructions per step are the same for 1 and 2
                   threads (bench_instructions).
-   and the pendulum: steps and seconds to a deterministic return of -200
-   on one thread, with the library's defaults and with the settings of
-   RLtools' CPU Pendulum PPO example.
+   and the pendulum: steps and seconds (wall and CPU) to a deterministic
+   return of -200 on one thread, with the library's defaults and with the
+   settings of RLtools' CPU Pendulum PPO example (`bench_main pendulum`
+   runs it alone; bench/rltools_pendulum.sh runs that beside RLtools'
+   example itself).
    Memory: the peak resident memory of this run, of one PPO training run
    (example 02, run as a child process) and of the whole table pipeline
    (example 07 in quick mode, live; and the last full `make table`, read
@@ -286,14 +288,16 @@ static void bench_robot(s2r_robot_kind kind) {
    return of -200: after every update the policy's mean action is
    evaluated on 10 fixed starts (the same 10 each time; its time is not
    counted).  Prints the steps and training seconds when the mean return
-   first reached -200 (or that it did not), the training steps/s and the
-   return after the last update; returns the seconds (-1: not reached). */
+   first reached -200 (or that it did not; wall seconds and, for a machine
+   others are using, the process's CPU seconds), the training steps/s and
+   the return after the last update; returns the wall seconds (-1: not
+   reached). */
 static double bench_pendulum(const char* label, s2r_ppo_config c) {
     s2r_pendulum pend[ENVS], eval_pend;
     s2r_env envs[ENVS], eval_env;
     s2r_env_eval ev;
     s2r_ppo ppo;
-    double seconds = 0, reached = -1;
+    double seconds = 0, cpu = 0, reached = -1, reached_cpu = -1;
     long long reached_steps = -1;
     int e;
     c.num_threads = 1;
@@ -305,13 +309,15 @@ static double bench_pendulum(const char* label, s2r_ppo_config c) {
     while (ppo.update < ppo.num_updates) {
         s2r_rng starts = s2r_rng_make(1234, 0);
         double t0 = s2r_seconds();
+        clock_t c0 = clock();
         if (s2r_ppo_iterate(&ppo, envs, NULL) != S2R_OK) { printf("pendulum, %s: %s\n", label, ppo.error); break; }
         seconds += s2r_seconds() - t0;
+        cpu += (double)(clock() - c0) / CLOCKS_PER_SEC;
         if (s2r_policy_evaluate(&ppo.policy, &eval_env, 10, 1, &starts, &ev) != S2R_OK) break;
-        if (reached < 0 && ev.mean_return >= -200.0) { reached = seconds; reached_steps = ppo.global_step; }
+        if (reached < 0 && ev.mean_return >= -200.0) { reached = seconds; reached_cpu = cpu; reached_steps = ppo.global_step; }
     }
     printf("pendulum, %s:\n  ", label);
-    if (reached >= 0) printf("return -200 after %lld steps, %.2f s;", reached_steps, reached);
+    if (reached >= 0) printf("return -200 after %lld steps, %.2f s (%.2f s CPU);", reached_steps, reached, reached_cpu);
     else printf("return -200 not reached in %lld steps;", ppo.global_step);
     printf(" %.0f steps/s on one thread, final return %.1f\n", ppo.global_step / seconds, ev.mean_return);
     s2r_ppo_free(&ppo);
@@ -398,10 +404,16 @@ static void bench_memory(void) {
     printf("  %-44s %8.1f MiB\n", "this benchmark", s2r_peak_memory_mib());
 }
 
-int main(void) {
+/* `bench_main pendulum`: the pendulum alone (bench/rltools_pendulum.sh
+   runs it beside RLtools' example). */
+int main(int argc, char** argv) {
     double pairs[PAIRS], machine;
     long unused;
     int n;
+    if (argc > 1 && !strcmp(argv[1], "pendulum")) {
+        bench_pendulums();
+        return 0;
+    }
     for (n = 2; n <= bench_max_threads(); n++) {
         machine = thread_ratios(NULL, NULL, n, pairs, &unused);
         printf("this machine: arithmetic-only work, %d threads / 1 thread, median %.3f (%d pairs %.2f-%.2f; the "
