@@ -163,22 +163,53 @@ $(BUILD)/cxx_check.o: $(IMPL_C) $(HEADERS)
 	$(CXX) $(CPPFLAGS) $(RENDER_CFLAGS) -O0 -Wall -Wextra -pedantic -fopenmp -c $(BUILD)/cxx_check.cpp -o $@
 
 THREADS ?= $(shell nproc 2>/dev/null || echo 1)
+# How many jobs make sanitize and make fuzz run at once: THREADS, or within
+# make test (SUB_JOBS empty) what its own -j leaves them.
+SUB_JOBS ?= -j$(THREADS)
 
 # The suite, then the whole pipeline as a smoke run (quick sizes), on both tasks.
 # Its programs are built first, THREADS at a time, once the packages they
 # need are there.  tests/test_companions.sh checks that a companion header
 # misused (before sim2real.h, its implementation twice) stops compilation.
+#
+# Then the checks run as two chains side by side (THREADS at a time; one
+# after the other with THREADS=1), as no file one chain writes is read or
+# written by the other:
+#   the programs checked one process at a time: the suite, the crash,
+#     option and socket tests, rendering, then the sanitizers (the suite
+#     again, which writes the suite's files: after it, in the same chain);
+#   the quick pipeline and what reads its runs (jobs, Python, notebooks),
+#     the course graders and the fuzzers.
+# Each step prints its output whole when it ends.  The steps are ordered
+# within a chain only to run two things at a time; make them through
+# `make test`.  Two chains of OpenMP programs on two cores leave a thread
+# waiting at a barrier for one that is not running: the checks run with
+# OMP_WAIT_POLICY=passive, so a waiting thread sleeps instead of spinning
+# (the same threads, the same numbers; on a loaded machine the quick reach
+# table took 16 s of processor time instead of 110 s, identical files).
 TEST_BUILDS := $(BUILD)/test_main $(BUILD)/test_render $(BUILD)/cxx_check.o $(BUILD)/core_check $(EXAMPLES) \
                $(PY_LIB) $(BUILD)/python_reference
+TEST_CHAINS := test-step-sanitize test-step-fuzz
+.PHONY: $(TEST_CHAINS) test-step-suite test-step-crash test-step-pipeline test-step-course test-step-python
 test: test-deps
 	@$(MAKE) --no-print-directory -j$(THREADS) --output-sync=target $(TEST_BUILDS)
+	@OMP_WAIT_POLICY=passive $(MAKE) --no-print-directory -j$(THREADS) --output-sync=target SUB_JOBS= $(TEST_CHAINS)
+
+test-step-suite:
 	./$(BUILD)/test_main
 	./$(BUILD)/core_check
 	sh tests/test_companions.sh "$(CC) $(CPPFLAGS)" $(BUILD)
 	./$(BUILD)/test_render
+
+test-step-crash: test-step-suite
 	sh tests/test_options.sh $(BUILD)
 	sh tests/test_resume.sh $(BUILD)
 	sh tests/test_socket.sh $(BUILD)
+
+test-step-sanitize: test-step-crash
+	@$(MAKE) --no-print-directory sanitize
+
+test-step-pipeline:
 	./$(BUILD)/07_the_table --quick --out $(BUILD)/quick --threads $(THREADS)
 	sh tests/test_jobs.sh $(BUILD) $(BUILD)/quick
 	./$(BUILD)/07_the_table --task push --quick --out $(BUILD)/quick_push --threads $(THREADS)
@@ -199,13 +230,18 @@ test: test-deps
 	./$(BUILD)/13_recipe_depth --quick --out $(BUILD)/quick_push
 	./$(BUILD)/13_recipe_depth --adr --quick --out $(BUILD)/quick_push
 	./$(BUILD)/13_recipe_depth --privileged --quick --out $(BUILD)/quick_push
+
+test-step-course: test-step-pipeline
 	GRADE_REFERENCE_LIBRARY=$(BUILD)/sim2real.o THREADS=$(THREADS) sh tests/test_course.sh
+
+test-step-python: test-step-course
 	printf '%s\n' "$(BUILD)/quick 07_the_table" "$(BUILD)/quick_push 07_the_table --task push" \
 	  "$(BUILD)/quick_push 09_gap_attribution --task push" "$(BUILD)/quick_push 14_predicting_transfer --task push" \
 	  "$(BUILD)/quick 10_sysid_vs_truth" > $(BUILD)/quick_runs.txt
 	@$(MAKE) --no-print-directory test-python PY_CHECKPOINT=$(BUILD)/quick/07_pure_sim_seed1.ckpt PY_LOGS=$(BUILD)/quick_logs
 	@$(MAKE) --no-print-directory notebooks NOTEBOOK_RUNS=$(BUILD)/quick_runs.txt
-	@$(MAKE) --no-print-directory sanitize
+
+test-step-fuzz: test-step-python
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(TEST_FUZZ_SECONDS)
 
 # The notebooks (notebooks/*.ipynb), executed headless in recipe order with
@@ -345,9 +381,10 @@ clean:
 #   make sanitize  the suite (and the rendering tests) once more under
 #                  AddressSanitizer, UndefinedBehaviorSanitizer and
 #                  LeakSanitizer (gcc brings the runtimes); S2R_TEST_SHORT=1
-#                  cuts the budget of the two slow learning tests and of the
-#                  object's identification from strikes, so every code path
-#                  still runs; tests/lsan.supp
+#                  cuts the budget of the two slow learning tests, of the
+#                  object's identification from strikes and of the real
+#                  unit's identification, so every code path still runs;
+#                  tests/lsan.supp
 #                  lists the third-party leaks left out (one, in libOSMesa)
 #   make fuzz      each libFuzzer harness tests/fuzz/fuzz_NAME.c (clang) for
 #                  FUZZ_SECONDS, on a scratch copy of tests/fuzz/corpus/NAME
@@ -385,7 +422,7 @@ $(BUILD)/%_asan: examples/%.c $(HEADERS) $(BUILD)/sim2real_asan.o
 	$(CC) $(CPPFLAGS) $(ELSEWHERE) $(RENDER_CFLAGS) $(SAN_CFLAGS) $< $(BUILD)/sim2real_asan.o -o $@ $(LDLIBS) $(RENDER_LIBS)
 
 sanitize: deps
-	@$(MAKE) --no-print-directory -j$(THREADS) --output-sync=target $(BUILD)/test_main_asan $(BUILD)/test_render_asan \
+	@$(MAKE) --no-print-directory $(SUB_JOBS) --output-sync=target $(BUILD)/test_main_asan $(BUILD)/test_render_asan \
 	  $(SAN_EXAMPLES)
 	$(SAN_ENV) ./$(BUILD)/test_main_asan
 	$(SAN_ENV) ./$(BUILD)/test_render_asan
@@ -400,8 +437,8 @@ $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(HEADERS) $(BUILD)/sim2real_fuzz.o
 # Each harness builds and runs THREADS at a time, each for FUZZ_SECONDS.
 FUZZ_RUNS := $(patsubst $(BUILD)/fuzz_%,fuzz-run-%,$(FUZZERS))
 fuzz: test-deps
-	@$(MAKE) --no-print-directory -j$(THREADS) --output-sync=target $(FUZZERS)
-	@$(MAKE) --no-print-directory -j$(THREADS) --output-sync=target $(FUZZ_RUNS)
+	@$(MAKE) --no-print-directory $(SUB_JOBS) --output-sync=target $(FUZZERS)
+	@$(MAKE) --no-print-directory $(SUB_JOBS) --output-sync=target $(FUZZ_RUNS)
 
 fuzz-run-%: $(BUILD)/fuzz_%
 	@n=$*; rm -rf $(BUILD)/fuzz_corpus/$$n && mkdir -p $(BUILD)/fuzz_corpus/$$n && \

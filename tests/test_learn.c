@@ -1492,8 +1492,8 @@ static int test_banner_walkthrough(void) {
 /* --- slow: PPO solves the pendulum ------------------------------------------ */
 
 /* S2R_TEST_SHORT=1 in the environment (make sanitize sets it): the slow
-   learning tests (here and in test_recipe.c) and the object's
-   identification from strikes (test_sysid.c) run the same calls with the
+   learning tests (here and in test_recipe.c), the object's identification
+   from strikes and a real unit's (test_sysid.c) run the same calls with the
    budget cut to a few updates and skip the checks that need the full
    budget, so every code path still runs under the sanitizers in seconds
    rather than minutes. */

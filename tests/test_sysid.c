@@ -553,7 +553,8 @@ static int test_recentred_ranges(void) {
    (not BLOCK; with payload and friction left out it is not GOOD either)
    from the nominal one and from every corner of the search box (BLOCK);
    Levenberg-Marquardt from the converged descent lowers the loss by less
-   than 1 %. */
+   than 1 %.  Under S2R_TEST_SHORT two sweeps: every call runs, the checks
+   of a converged fit are left to the full run. */
 static int test_real_unit_validation_falls(void) {
     static const s2r_param p[3] = {S2R_PARAM_KP, S2R_PARAM_KV, S2R_PARAM_ACTION_LATENCY};
     s2r_real_robot real;
@@ -566,9 +567,10 @@ static int test_real_unit_validation_falls(void) {
     s2r_gate_config gate = s2r_gate_config_default();
     s2r_gate_result g;
     double corner[3], mse;
-    int c, i;
+    int c, i, full = !slow_tests_short();
     cfg.known.p[S2R_PARAM_OBS_LATENCY].enabled = 1;
     cfg.known.p[S2R_PARAM_OBS_LATENCY].dist = s2r_dist_fixed(0.006);
+    if (!full) cfg.max_sweeps = 2;   /* S2R_TEST_SHORT: the path, not the accuracy */
     CHECK(s2r_real_robot_init(&real, S2R_ROBOT_UR5E, 2) == S2R_OK);
     CHECK(s2r_trajectory_set_init(&train, 6, 100, 2, SYSID_T_PERIOD) == S2R_OK);
     CHECK(s2r_trajectory_set_init(&valid, 6, 100, 1, SYSID_T_PERIOD) == S2R_OK);
@@ -577,10 +579,10 @@ static int test_real_unit_validation_falls(void) {
     CHECK(s2r_trajectory_collect(&valid, &real.backend, &ex, 1, 22) == S2R_OK);
     CHECKF(s2r_sysid_init(&id, &cfg, &model) == S2R_OK, "%s", id.error);
     CHECKF(s2r_sysid_run(&id, &train, &valid, &r) == S2R_OK, "%s", id.error);
-    CHECKF(r.validation_mse < 0.1 * r.validation_mse_start, "validation MSE %g -> %g rad^2",
+    CHECKF(!full || r.validation_mse < 0.1 * r.validation_mse_start, "validation MSE %g -> %g rad^2",
            r.validation_mse_start, r.validation_mse);
     /* the relative verdict tells them apart: the nominal model blocks, four sweeps leave it at most acceptable */
-    CHECKF(r.verdict != S2R_SYSID_BLOCK && s2r_sysid_verdict_relative(r.validation_relative_start) == S2R_SYSID_BLOCK,
+    CHECKF((!full || r.verdict != S2R_SYSID_BLOCK) && s2r_sysid_verdict_relative(r.validation_relative_start) == S2R_SYSID_BLOCK,
            "relative error %.4f -> %.4f (motion %.3g rad^2)", r.validation_relative_start, r.validation_relative,
            r.validation_motion);
     for (c = 0; c < 8; c++) {   /* every corner of the box */
@@ -595,10 +597,10 @@ static int test_real_unit_validation_falls(void) {
     CHECKF(g.verdict == S2R_VERDICT_FAIL && s2r_sysid_verdict_of(r.validation_mse_start) == S2R_SYSID_GOOD,
            "datasheet model: %s (MSE %.3g rad^2, which the absolute thresholds call good)", g.reason, r.validation_mse_start);
     g = s2r_gate_sysid(&gate, r.validation_relative);
-    CHECKF(g.verdict != S2R_VERDICT_FAIL, "identified: %s", g.reason);
+    CHECKF(!full || g.verdict != S2R_VERDICT_FAIL, "identified: %s", g.reason);
     for (c = 0; c < 2; c++)   /* the run's own corner check agrees */
         CHECK(s2r_sysid_verdict_relative(r.validation_relative_corner[c]) == S2R_SYSID_BLOCK);
-    CHECKF(r.converged && r.polish_loss > 0.99 * r.descent_loss, "polish %g, descent %g after %d sweeps",
+    CHECKF(!full || (r.converged && r.polish_loss > 0.99 * r.descent_loss), "polish %g, descent %g after %d sweeps",
            r.polish_loss, r.descent_loss, r.sweeps);
     s2r_sysid_free(&id);
     s2r_trajectory_set_free(&train);
