@@ -4,7 +4,9 @@
 # First example 12 records its logs there (--address) and identifies from
 # the CSV files: the logs, the identified model and the ranges must be the
 # same files as 12's recording the unit in its own process (LOGS, a
-# folder of `12_sysid_from_logs --quick`; run here when not given).  Then
+# folder of `12_sysid_from_logs --quick`; run here when not given).  02
+# trains (quick) on those ranges and 06 deploys that policy over the
+# socket: the same files as in process.  Then
 # build/06_staged_deployment --address deploys on it through the socket
 # backend.  For reach and for push (quick sizes), every file 06 writes
 # (the deployment log, the timeline, the rounds, the figure) must be the
@@ -49,6 +51,37 @@ fi
 printout() {
     sed -e "s#$1#DIR#g" -e 's/, served at --address//' -e '/^  lab unit: .*, connected at /d' "$1.txt"
 }
+
+# Trained on what 12 found over the socket, then deployed there: 02 trains
+# (quick) on 12's ranges, and 06 takes that policy as its candidate, over
+# the socket and in process, in two folders holding the same 02 files.
+T=$WORK/trained
+"./$BUILD/02_domain_randomization" --quick --ranges "$WORK/logs/12_ranges.txt" --out "$T" > "$WORK/trained_02.txt" 2>&1
+status=$?
+cp -r "$T" "${T}_here"
+"./$BUILD/robot_server" "$SOCK" --unit 1 --clients 1 > "$WORK/server_trained.log" 2>&1 &
+server=$!
+"./$BUILD/06_staged_deployment" --quick --address "$SOCK" --out "$T" > "$T.txt" 2>&1 &
+client=$!
+"./$BUILD/06_staged_deployment" --quick --out "${T}_here" > "${T}_here.txt" 2>&1
+here=$?
+wait $client; over=$?
+kill $server 2>/dev/null; wait $server 2>/dev/null
+same=0
+for f in deployment_log.jsonl timeline.csv rounds.csv staged_deployment.png; do
+    cmp -s "$T/06_$f" "${T}_here/06_$f" && same=$((same + 1))
+done
+printout "$T" > "$T.lines"
+printout "${T}_here" > "${T}_here.lines"
+if [ $status -eq 0 ] && [ $here -eq 0 ] && [ $over -eq 0 ] && [ $same -eq 4 ] && cmp -s "$T.lines" "${T}_here.lines" &&
+   grep -q "^candidate: the trained policy in $T/02_dr.ckpt" "$T.txt"; then
+    echo "ok   deploy socket: 02 trained on 12's ranges from the socket's logs, 06 deployed that policy over the socket:" \
+         "4 files and $(wc -l < "$T.lines") lines the same as in process; now $(grep '^  now:' "$T.txt" | sed 's/ *now: //')"
+else
+    echo "FAIL deploy socket: the trained candidate: 02 status $status, 06 status $over over the socket and $here in" \
+         "process, $same of 4 files the same"; tail -3 "$WORK/trained_02.txt" "$T.txt"
+    failed=$((failed + 1))
+fi
 
 for task in reach push; do
     scene=arm; [ $task = push ] && scene=push
