@@ -410,6 +410,12 @@ static int nominal_sim(const s2r_options* opt, const sizes* z, s2r_policy* polic
     return bad;
 }
 
+/* Control steps in one of the task's episodes on the unit: what a canary
+   episode counts in the stage's environment steps. */
+static int episode_steps(const s2r_options* opt, const unit_data* u) {
+    return opt->task == S2R_TASK_PUSH ? u->calibrated.push.episode_steps : u->calibrated.reach.episode_steps;
+}
+
 /* Bring a saved policy back. */
 static int load_policy(s2r_policy* p, const char* path) {
     char error[S2R_ERROR_LEN];
@@ -530,8 +536,7 @@ static int finetune_row(const s2r_options* opt, const sizes* z, const char* star
                          way == ON_TARGET ? "those on target" : "all", 100 * canary[S2R_KEPT_FOLLOWING],
                          100 * canary[S2R_KEPT_OWN_ACTIONS], 100 * canary[S2R_KEPT_UNCHANGED], kept_name[kept]);
         if (!bad) t->kept[kept]++;
-        charge(cost, begun, 3LL * z->canary * (opt->task == S2R_TASK_PUSH ? u->calibrated.push.episode_steps
-                                                                           : u->calibrated.reach.episode_steps));
+        charge(cost, begun, 3LL * z->canary * episode_steps(opt, u));
     }
     s2r_dataset_free(&some);
     if (!bad) bad = evaluate_row(opt, z, &p, seed, u->unit, &u->calibrated, &u->identified, &none, out, cost);
@@ -558,8 +563,7 @@ static int interventions_curve(const s2r_options* opt, const sizes* z, const cha
     s2r_hg_dagger_stats round;
     s2r_sim_real_eval one, none;
     s2r_policy p;
-    int i, bad, taken = 0, episode_steps = opt->task == S2R_TASK_PUSH ? u->calibrated.push.episode_steps
-                                                                        : u->calibrated.reach.episode_steps;
+    int i, bad, taken = 0;
     memset(&none, 0, sizeof none);
     cfg.epochs = z->finetune_epochs;
     cfg.canary_episodes = z->canary;
@@ -572,7 +576,8 @@ static int interventions_curve(const s2r_options* opt, const sizes* z, const cha
         double begun = s2r_seconds();
         hg.config.episodes_per_round = curve_demos[i] - curve_demos[i - 1];
         if ((bad = s2r_hg_dagger_round(&hg, &round) != S2R_OK ? fail("interventions", hg.error) : 0) != 0) break;
-        charge(cost, begun, round.operator_steps + round.policy_steps + (long long)round.canary_episodes * episode_steps);
+        charge(cost, begun, round.operator_steps + round.policy_steps +
+                            (long long)round.canary_episodes * episode_steps(opt, u));
         taken += round.taken_over;
         printf("  interventions, round %d: %4d episodes (%4d taken over, %4d on target), %6d corrections in all",
                round.round, round.episodes, round.taken_over, round.successes, round.corrections);
