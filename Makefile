@@ -335,7 +335,8 @@ figures: deps $(EXAMPLES)
 # simulation predicted its real success (14) - both on the tables' policies,
 # in the folders make figures runs the tables in (a table missing there is
 # run first) - and system ID against the truth over 20 units per arm (10;
-# the arm's identification is the same for both tasks).  Figures named with
+# the arm's identification is the same for both tasks), on the units as
+# they are and without the effects the simulator cannot represent.  Figures named with
 # the task and the arm: 09_push_attribution_ur5e.png, 14_prediction_panda.csv.
 # REAL_SEED=N measures on units N, N+1, N+2 instead (its tables in folders
 # of their own).
@@ -351,11 +352,12 @@ answers: deps $(EXAMPLES)
 	  for f in 09$${p}_attribution.csv 09$${p}_attribution.png 14$${p}_prediction.csv 14$${p}_prediction.png \
 	           14$${p}_prediction_summary.csv; do cp $$d/$$f figures/$${f%.*}_$$r.$${f##*.} || exit 1; done; \
 	done; done
-	for r in ur5e panda; do \
-	  ./$(BUILD)/10_sysid_vs_truth --robot $$r --real-seed $(REAL_SEED) --out $(BUILD)/sysid_$$r --threads $(THREADS) || exit 1; \
-	  for f in sysid_truth.csv sysid_truth_summary.csv sysid_truth.png; do \
+	for r in ur5e panda; do for v in "" _representable; do \
+	  ./$(BUILD)/10_sysid_vs_truth --robot $$r --real-seed $(REAL_SEED) --out $(BUILD)/sysid_$$r --threads $(THREADS) \
+	    $$( [ -n "$$v" ] && echo --representable ) || exit 1; \
+	  for f in sysid_truth$$v.csv sysid_truth$${v}_summary.csv sysid_truth$$v.png; do \
 	    cp $(BUILD)/sysid_$$r/10_$$f figures/10_$${f%.*}_$$r.$${f##*.} || exit 1; done; \
-	done
+	done; done
 
 # The course kit (course/README.md is the instructor's guide):
 #   make course   one kit per assignment, build/course/kit/N_NAME/: the

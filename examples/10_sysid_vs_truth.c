@@ -21,6 +21,14 @@
    Last, the Levenberg-Marquardt check: how much lower than the coordinate
    descent's loss it found, at most, over the units.
 
+   With --representable the units lose the effects no simulator parameter
+   can be (their sigmoid joint friction with its seal drag, backlash, the
+   torque limit's fall with speed; s2r_real_robot_init_ablated): the model
+   family then holds each unit's truth, so the intervals' coverage there
+   asks only whether the standard errors describe the estimate's scatter,
+   and the difference from the units as they are is what the model cannot
+   represent.  The encoders' offsets and the latency's jitter stay.
+
    The units are identified in parallel (--threads); the identification
    never reads the oracle, only this scoring does.
 
@@ -29,7 +37,8 @@
    Writes: DIR/10_sysid_truth.csv (one row per unit and parameter),
            DIR/10_sysid_truth_summary.csv (one row per parameter),
            DIR/10_sysid_truth.png (estimate against truth, a panel per
-           parameter). */
+           parameter); with --representable 10_sysid_truth_representable.csv,
+           ..._representable_summary.csv and ..._representable.png. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
 #include "s2r_cli.h"
@@ -38,6 +47,9 @@
 #include <string.h>
 
 #define MAX_UNITS 64
+
+/* The units' effects the arm's simulator has no parameter for. */
+#define UNREPRESENTABLE ((1u << S2R_EFFECT_JOINT_FRICTION) | (1u << S2R_EFFECT_BACKLASH) | (1u << S2R_EFFECT_TORQUE_LIMIT))
 
 typedef struct unit_fit {          /* one unit: its fit and its truth        */
     s2r_sysid_result result;
@@ -53,7 +65,8 @@ static void identify(const s2r_options* opt, const s2r_identify_config* id, cons
     s2r_real_robot real;
     double camera[3], held = s2r_dist_centre(&dr.p[S2R_PARAM_OBS_LATENCY].dist);
     int i;
-    if ((f->status = s2r_real_robot_init(&real, opt->robot, unit)) != S2R_OK) {
+    if ((f->status = s2r_real_robot_init_ablated(&real, opt->robot, S2R_SCENE_ARM, unit,
+                                                 opt->representable ? UNREPRESENTABLE : 0)) != S2R_OK) {
         snprintf(f->error, sizeof f->error, "%s", real.error);
         return;
     }
@@ -61,6 +74,13 @@ static void identify(const s2r_options* opt, const s2r_identify_config* id, cons
     for (i = 0; i < params->n_params; i++)   /* the scoring reads the oracle; the fit above did not */
         f->truth[i] = s2r_real_unit_truth(s2r_real_robot_oracle(&real), params->param[i].param, held);
     s2r_real_robot_free(&real);
+}
+
+/* DIR/10_sysid_truth<rest>, or 10_sysid_truth_representable<rest>. */
+static const char* out_path(char* path, size_t cap, const s2r_options* opt, const char* rest) {
+    char name[96];
+    snprintf(name, sizeof name, "10_sysid_truth%s%s", opt->representable ? "_representable" : "", rest);
+    return s2r_path(path, cap, opt->out, name);
 }
 
 static double relative_error(const unit_fit* f, int i) {
@@ -77,7 +97,7 @@ static int write_csvs(const s2r_options* opt, const s2r_sysid_config* params, co
     s2r_file file;
     int u, i, verdicts[4][S2R_SYSID_VERDICT_COUNT], all_count = 0, all_covered = 0;
     double gain = 0;
-    if (!s2r_output_create(&file, s2r_path(path, sizeof path, opt->out, "10_sysid_truth.csv"))) return 1;
+    if (!s2r_output_create(&file, out_path(path, sizeof path, opt, ".csv"))) return 1;
     fprintf(file.f, "unit,parameter,truth,estimate,std_error,relative_error,identifiable,validation_mse_start,"
                     "validation_mse,validation_relative_start,validation_relative,relative_corner_lo,relative_corner_hi,"
                     "descent_loss,polish_loss,half_width,half_width_alone\n");
@@ -92,7 +112,7 @@ static int write_csvs(const s2r_options* opt, const s2r_sysid_config* params, co
                     r->half_width[i], r->half_width_alone[i]);
         }
     if (s2r_output_commit(&file) != S2R_OK ||
-        !s2r_output_create(&file, s2r_path(path, sizeof path, opt->out, "10_sysid_truth_summary.csv")))
+        !s2r_output_create(&file, out_path(path, sizeof path, opt, "_summary.csv")))
         return 1;
     fprintf(file.f, "parameter,units,bias,spread,median_abs_error,identifiable,within_2_std_errors,coverage,within_range,"
                     "within_range_alone\n");
@@ -166,8 +186,9 @@ static int plot(const s2r_options* opt, const s2r_sysid_config* params, const un
     char path[512], title[128];
     int i, u, bad;
     if (s2r_figure_init(&fig, 1500, 900, 2, (params->n_params + 1) / 2) != S2R_OK) { fprintf(stderr, "%s\n", fig.error); return 1; }
-    snprintf(title, sizeof title, "System ID against the truth: %d %s units from #%llu (ORACLE)", n,
-             s2r_robot_kind_name(opt->robot), (unsigned long long)opt->real_seed);
+    snprintf(title, sizeof title, "System ID against the truth: %d %s units from #%llu%s (ORACLE)", n,
+             s2r_robot_kind_name(opt->robot), (unsigned long long)opt->real_seed,
+             opt->representable ? ", representable" : "");
     s2r_figure_title(&fig, title);
     dots.marker = S2R_MARKER_CIRCLE;
     line.color = S2R_COLOR_BLACK;
@@ -185,7 +206,7 @@ static int plot(const s2r_options* opt, const s2r_sysid_config* params, const un
         s2r_plot_line(&fig, i, diag, diag, 2, &line);
         s2r_plot_scatter(&fig, i, x, y, n, &dots);
     }
-    bad = s2r_figure_write_png(&fig, s2r_path(path, sizeof path, opt->out, "10_sysid_truth.png")) != S2R_OK;
+    bad = s2r_figure_write_png(&fig, out_path(path, sizeof path, opt, ".png")) != S2R_OK;
     if (bad) fprintf(stderr, "%s\n", fig.error);
     s2r_figure_free(&fig);
     return bad;
@@ -196,18 +217,22 @@ int main(int argc, char** argv) {
     s2r_options opt;
     s2r_identify_config id = s2r_identify_config_default();
     s2r_sysid_config params = s2r_sysid_config_default();   /* what s2r_identify_unit fits, in order */
+    char path[512];
     int status, n, u;
 
     if (s2r_example_start(&opt, argc, argv, "system identification scored against the truth (oracle)",
-                          S2R_OPT_ROBOT | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_THREADS | S2R_OPT_OUT | S2R_OPT_QUICK,
+                          S2R_OPT_ROBOT | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_THREADS | S2R_OPT_OUT | S2R_OPT_QUICK |
+                              S2R_OPT_REPRESENTABLE,
                           &status) != S2R_OK)
         return status;
     n = opt.quick ? 2 : 20;
     if (opt.quick) { id.train = 1; id.valid = 1; id.samples = 50; id.sweeps = 2; }
     id.seed = opt.seed;
     s2r_interrupt_catch();   /* Ctrl-C or SIGTERM: stop between stages with status 130 */
-    printf("System ID against the truth on %d %s units from #%llu\n", n, s2r_robot_kind_name(opt.robot),
-           (unsigned long long)opt.real_seed);
+    printf("System ID against the truth on %d %s units from #%llu%s\n", n, s2r_robot_kind_name(opt.robot),
+           (unsigned long long)opt.real_seed,
+           opt.representable ? " without the effects the simulator cannot represent (friction curve, backlash, "
+                               "torque fall with speed)" : "");
     fflush(stdout);
 
 #ifdef _OPENMP
@@ -219,6 +244,8 @@ int main(int argc, char** argv) {
         if (fits[u].status != S2R_OK) { fprintf(stderr, "unit %d: %s\n", u, fits[u].error); return 1; }
 
     if (write_csvs(&opt, &params, fits, n) || plot(&opt, &params, fits, n)) return 1;
-    printf("wrote %s/10_sysid_truth.csv, 10_sysid_truth_summary.csv and 10_sysid_truth.png\n", opt.out);
+    printf("wrote %s\n", out_path(path, sizeof path, &opt, ".csv"));
+    printf("wrote %s\n", out_path(path, sizeof path, &opt, "_summary.csv"));
+    printf("wrote %s\n", out_path(path, sizeof path, &opt, ".png"));
     return 0;
 }

@@ -63,6 +63,10 @@
      --address ADDRESS    the robot served there is the lab unit (s2r_socket_robot:
                           a Unix socket path or tcp:HOST:PORT; examples/
                           robot_server.c, robot_server.py or your arm's driver)
+     --representable      system ID against the truth (example 10): units
+                          with only the effects the simulator can represent -
+                          their sigmoid joint friction, backlash and
+                          speed-dependent torque limit switched off
      --job NAME           run one job of a program that splits its work
                           into jobs (example 07: unit:S, chain:S,
                           real-only:S for S = 1..--seeds, or merge); a job
@@ -102,6 +106,7 @@ typedef struct s2r_options {
     double         weight_qd;   /* --weight-qd; S2R_LOG_WEIGHT_QD (s^2)    */
     char           excitation[256]; /* --write-excitation; "" (none)       */
     char           address[256]; /* --address; "" (none: stand-in units)   */
+    int            representable; /* --representable; 0                    */
     unsigned       given;       /* S2R_OPT_* bits of the options given     */
 } s2r_options;
 
@@ -115,6 +120,7 @@ enum {
     S2R_OPT_MJCF = 1u << 9, S2R_OPT_RANGES = 1u << 10, S2R_OPT_LOG = 1u << 11, S2R_OPT_HISTORY = 1u << 12,
     S2R_OPT_ADR = 1u << 13, S2R_OPT_PRIVILEGED = 1u << 14, S2R_OPT_JOINT = 1u << 15, S2R_OPT_JOB = 1u << 18,
     S2R_OPT_WEIGHT_QD = 1u << 19, S2R_OPT_WRITE_EXCITATION = 1u << 20, S2R_OPT_ADDRESS = 1u << 21,
+    S2R_OPT_REPRESENTABLE = 1u << 22,
     /* Not options: stages a program runs, whose limits s2r_example_start
        checks before any work. */
     S2R_STAGE_DEMOS = 1u << 16   /* records demonstrations (s2r_collect_unit_demos): --threads
@@ -334,7 +340,9 @@ static const struct { const char* name; unsigned bit; const char* help; } s2r__o
     {"--write-excitation", S2R_OPT_WRITE_EXCITATION,
      "  --write-excitation FILE  write the excitation to play on your arm (CSV of timed targets) and stop"},
     {"--address", S2R_OPT_ADDRESS,
-     "  --address ADDRESS    the lab unit is the robot served there: a socket path or tcp:HOST:PORT"}};
+     "  --address ADDRESS    the lab unit is the robot served there: a socket path or tcp:HOST:PORT"},
+    {"--representable", S2R_OPT_REPRESENTABLE,
+     "  --representable      units without the effects the simulator cannot represent (friction curve, backlash, ...)"}};
 
 /* A path option's value into out[cap]. */
 static s2r_result s2r__option_path(const char* name, const char* value, char* out, size_t cap, char* error) {
@@ -505,6 +513,7 @@ static s2r_result s2r__parse_option(s2r_options* o, int argc, char** argv, int* 
     if (!strcmp(name, "--resume")) { o->resume = 1; return S2R_OK; }
     if (!strcmp(name, "--adr")) { o->adr = 1; return S2R_OK; }
     if (!strcmp(name, "--privileged")) { o->privileged = 1; return S2R_OK; }
+    if (!strcmp(name, "--representable")) { o->representable = 1; return S2R_OK; }
     if (!strcmp(name, "--help") || !strcmp(name, "-h")) { o->help = 1; return S2R_OK; }
     if (strcmp(name, "--robot") && strcmp(name, "--task") && strcmp(name, "--seed") && strcmp(name, "--real-seed") &&
         strcmp(name, "--seeds") && strcmp(name, "--threads") && strcmp(name, "--out") &&

@@ -19,7 +19,7 @@ printf 't,q0\n' > "$WORK/log.csv"
 # Every option with a value it parses.
 OPTIONS="--robot=panda --task=push --seed=2 --real-seed=2 --seeds=2 --threads=2 --quick --resume --checkpoint-every=2
 --mjcf=examples/arm4.xml --ranges=$WORK/ranges.txt --log=$WORK/log.csv --history=2 --adr --privileged --joint=kp[1]
---weight-qd=0.01 --write-excitation=$WORK/exc.csv --address=$WORK/robot.sock"
+--weight-qd=0.01 --write-excitation=$WORK/exc.csv --address=$WORK/robot.sock --representable"
 
 # refused PROGRAM "what it must name" ARGS... : exit 2, the option named,
 # nothing written.
