@@ -267,7 +267,7 @@ endif
 
 # The recipe table, push on the UR5e (ROBOT=panda for the Panda, TASK=reach
 # for reach), into out/.  SEEDS=N training seeds (each with its own unit;
-# default 3), QUICK=1 the quick sizes (a smoke test, labelled so in the
+# default 3), REAL_SEED=N the units from #N (default 1), QUICK=1 the quick sizes (a smoke test, labelled so in the
 # table's files), OUT=DIR another folder.  JOBS=N runs the table as its jobs,
 # N at a time, with GNU parallel (examples/jobs/parallel_table.sh, installed
 # here when missing): the same table byte for byte, and run again after a
@@ -276,7 +276,8 @@ endif
 ROBOT ?= ur5e
 TASK  ?= push
 OUT   ?= out
-TABLE_OPTIONS = --task $(TASK) --robot $(ROBOT) --out $(OUT) $(if $(QUICK),--quick) $(if $(SEEDS),--seeds $(SEEDS))
+TABLE_OPTIONS = --task $(TASK) --robot $(ROBOT) --out $(OUT) $(if $(QUICK),--quick) $(if $(SEEDS),--seeds $(SEEDS)) \
+                $(if $(REAL_SEED),--real-seed $(REAL_SEED))
 table: deps $(EXAMPLES)
 ifeq ($(strip $(JOBS)),)
 	./$(BUILD)/07_the_table $(TABLE_OPTIONS) --threads $(THREADS)
