@@ -32,7 +32,7 @@
    The units are identified in parallel (--threads); the identification
    never reads the oracle, only this scoring does.
 
-   Uses: s2r_real_robot_init, s2r_identify_unit, s2r_real_robot_oracle,
+   Uses: s2r_real_robot_init_ablated, s2r_identify_unit, s2r_real_robot_oracle,
          s2r_real_unit_truth, s2r_sysid_verdict_of, s2r_figure_*.
    Writes: DIR/10_sysid_truth.csv (one row per unit and parameter),
            DIR/10_sysid_truth_summary.csv (one row per parameter),
