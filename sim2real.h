@@ -3784,8 +3784,12 @@ S2RDEF int         s2r_interrupt_requested(void);
      (not the estimate, the flags or the half-widths).  Checked against a
      refit: links held one sd heavier move a Panda's kp by what the
      consider share says, within 1 % (tests/test_sysid.c).
-     s2r_identify_unit considers its training ranges' damping, link_mass,
-     torque_limit and obs_latency (example 10 scores the result).
+     Not a joint latency beside a fitted one: a replay sees only their
+     sum, so the fitted latency takes up an error in the held one (a
+     Panda stand-in with the sensing delay held 2 ms off: the command
+     latency moves one step, kp 0.1 %; the consider share, blind to the
+     grid-searched latency, would have said 0.5 %).  s2r_identify_unit
+     considers its training ranges' damping, link_mass and torque_limit.
    - Flat combinations: J'J in coordinates scaled by the bounds,
      eigen-decomposed (ascending).  An eigenvector along which a move of
      sensitivity_step raises the loss by less than min_sensitivity of it
@@ -4465,7 +4469,9 @@ typedef struct s2r_sysid_config {
                                   standard deviation (s2r_dist_std), in the parameter's
                                   default mode, enters std_error; nothing else moves.
                                   Shared entries only (no joint ranges; not qpos_bias or
-                                  target_offset), none identified; default none          */
+                                  target_offset), none identified, no joint latency beside
+                                  a fitted one (a replay sees only their sum: the fitted
+                                  one takes the error up); default none                  */
     int    max_sweeps;         /* sweep budget of one descent, 1..S2R_SYSID_MAX_SWEEPS;
                                   30 (the fleet's units converge in 10-20)               */
     double loss_tol;           /* stop when a sweep lowers the loss by less than this
@@ -16872,10 +16878,16 @@ static s2r_result s2r__sysid_check_consider(const s2r_sysid_config* c, char* err
         if (e->mode != s2r_param_default_mode((s2r_param)p))
             return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "consider: %s must use its default mode (%s), got %s", name,
                              s2r_apply_mode_name(s2r_param_default_mode((s2r_param)p)), s2r_apply_mode_name(e->mode));
-        for (i = 0; i < c->n_params; i++)
+        for (i = 0; i < c->n_params; i++) {
             if (c->param[i].param == (s2r_param)p)
                 return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "consider: %s is identified (parameter %d), not held",
                                  name, i);
+            if ((p == S2R_PARAM_ACTION_LATENCY || p == S2R_PARAM_OBS_LATENCY) &&
+                (c->param[i].param == S2R_PARAM_ACTION_LATENCY || c->param[i].param == S2R_PARAM_OBS_LATENCY))
+                return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "consider: %s beside the fitted %s: a replay sees only "
+                                 "their sum, so the fitted one takes up any error in it (leave it out)", name,
+                                 s2r_param_name(c->param[i].param));
+        }
         if (c->known.p[p].enabled && c->known.p[p].mode != e->mode)
             return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "consider: the known entry of %s must use its default mode",
                              name);
@@ -18348,11 +18360,12 @@ S2RDEF s2r_identify_config s2r_identify_config_default(void) {
    and each changes a joint replay): their training ranges' spread enters
    the standard errors (consider), each entry that the check accepts (in
    its default mode, its held value one standard deviation either way a
-   value it can take).  Left out: timestep (the simulator's integration,
-   not a property of the unit), friction (contacts; the arm makes none)
-   and the noises (they do not bias an estimate). */
-static const s2r_param s2r__sysid_held_dynamics[] = {S2R_PARAM_DAMPING, S2R_PARAM_LINK_MASS, S2R_PARAM_TORQUE_LIMIT,
-                                                     S2R_PARAM_OBS_LATENCY};
+   value it can take).  Left out: the sensing delay (the fitted command
+   latency takes it up: a replay sees only their sum), timestep (the
+   simulator's integration, not a property of the unit), friction
+   (contacts; the arm makes none) and the noises (they do not bias an
+   estimate). */
+static const s2r_param s2r__sysid_held_dynamics[] = {S2R_PARAM_DAMPING, S2R_PARAM_LINK_MASS, S2R_PARAM_TORQUE_LIMIT};
 
 S2RDEF s2r_result s2r_identify_unit(const s2r_backend* robot, const s2r_identify_config* config,
                                     const s2r_randomization* training, s2r_randomization* next,

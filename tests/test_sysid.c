@@ -595,6 +595,9 @@ static int test_consider_bad_configs(void) {
     CHECKF(s2r_sysid_config_check(&c, e) == S2R_OK, "%s", e);
     CHECK(s2r_sysid_init(&id, &c, &model) == S2R_ERR_INVALID_ARGUMENT);
     CHECKF(sysid_t_contains(id.error, "consider: obs_latency"), "%s", id.error);
+    c.param[1] = s2r_sysid_param_default(S2R_PARAM_ACTION_LATENCY);   /* takes up the sensing delay's error */
+    CHECK(s2r_sysid_config_check(&c, e) == S2R_ERR_INVALID_ARGUMENT);
+    CHECKF(sysid_t_contains(e, "obs_latency beside the fitted action_latency"), "%s", e);
     return 0;
 }
 
@@ -1389,7 +1392,7 @@ static const test_case sysid_tests[] = {
     {"sysid: the standard errors' sandwich sums correlated residuals within a trajectory, not across", test_sandwich_allows_correlation},
     {"sysid: intervals: open when not identifiable, none for a latency, finite otherwise", test_interval_kinds},
     {"sysid: a consider entry widens a correlated standard error by what holding it elsewhere moves, nothing else", test_consider_widens_standard_errors},
-    {"sysid: consider entries identified, in another mode, per joint, NaN or beyond the simulator refused", test_consider_bad_configs},
+    {"sysid: consider entries identified, in another mode, per joint, NaN, beyond the simulator or beside a fitted latency refused", test_consider_bad_configs},
     {"sysid: verdict thresholds 0.01 and 0.05 rad^2, relative 3 % and 5 %, the object's 3 % and 10 %", test_verdict_thresholds},
     {"sysid: the same data and config give bit-identical results", test_deterministic},
 };
