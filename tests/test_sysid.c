@@ -468,13 +468,15 @@ static int test_sandwich_allows_correlation(void) {
 }
 
 /* Consider parameters: a cheap fit of kp and kv on a Panda stand-in whose
-   links are 4 % heavier than the model's (one trajectory of 1.2 s), with
-   `consider` and `known` as given; loss: s2r_sysid_loss at the reported
-   values after the run (the simulator put back as the fit left it). */
+   links are 4 % heavier than the model's and carrying 0.35 kg (one
+   trajectory of 1.2 s), with `consider` and `known` as given; loss:
+   s2r_sysid_loss at the reported values after the run (the simulator put
+   back as the fit left it). */
 static int sysid_t_consider_fit(const s2r_randomization* consider, const s2r_randomization* known,
                                 s2r_sysid_result* r, double* loss, char* error) {
-    static const s2r_param truth_p[2] = {S2R_PARAM_KP, S2R_PARAM_LINK_MASS}, fit[2] = {S2R_PARAM_KP, S2R_PARAM_KV};
-    static const double truth_v[2] = {0.9, 1.04};
+    static const s2r_param truth_p[3] = {S2R_PARAM_KP, S2R_PARAM_LINK_MASS, S2R_PARAM_PAYLOAD};
+    static const s2r_param fit[2] = {S2R_PARAM_KP, S2R_PARAM_KV};
+    static const double truth_v[3] = {0.9, 1.04, 0.35};
     s2r_sim standin;
     s2r_trajectory_set set;
     s2r_excitation_config ex = s2r_excitation_config_default();
@@ -486,7 +488,7 @@ static int sysid_t_consider_fit(const s2r_randomization* consider, const s2r_ran
     if (known) cfg.known = *known;
     memset(&id, 0, sizeof id);
     memset(&set, 0, sizeof set);
-    if (sysid_t_standin(&standin, S2R_ROBOT_PANDA, truth_p, truth_v, 2) != S2R_OK) return 1;
+    if (sysid_t_standin(&standin, S2R_ROBOT_PANDA, truth_p, truth_v, 3) != S2R_OK) return 1;
     ok = s2r_trajectory_set_init(&set, 7, 60, 1, SYSID_T_PERIOD) == S2R_OK &&
          s2r_trajectory_collect(&set, &standin.backend, &ex, 1, 3) == S2R_OK &&
          s2r_sysid_init(&id, &cfg, &model) == S2R_OK && s2r_sysid_run(&id, &set, NULL, r) == S2R_OK &&
@@ -499,29 +501,29 @@ static int sysid_t_consider_fit(const s2r_randomization* consider, const s2r_ran
 }
 
 /* A consider entry with zero spread changes nothing (bit for bit); one the
-   replay feels (link masses, +-10 %) widens kp's standard error by what
-   holding it elsewhere moves kp - checked against a refit with the links
-   held one standard deviation heavier - and moves nothing else: values,
-   flags, half-widths, the sandwich alone, and the loss the simulator gives
-   after the run. */
+   replay feels (link masses, +-10 % each) widens the gains' standard
+   errors and moves nothing else: values, flags, half-widths, the sandwich
+   alone, and the loss the simulator gives after the run.  The share
+   itself: a payload held at 0.3 kg with a spread of 0.144 kg widens kp's
+   by what a refit with it held 0.144 kg heavier moves kp. */
 static int test_consider_widens_standard_errors(void) {
-    static s2r_sysid_result plain, zero, wide, moved;
-    s2r_randomization none = s2r_randomization_none(), consider = none, heavier = none;
+    static s2r_sysid_result plain, zero, wide, held, spread, moved;
+    s2r_randomization none = s2r_randomization_none(), consider = none, known = none;
+    s2r_param_range* m = &consider.p[S2R_PARAM_LINK_MASS];
     double loss, loss_plain, sd, share, shift;
     char e[S2R_ERROR_LEN];
     int i;
     CHECKF(sysid_t_consider_fit(&none, NULL, &plain, &loss_plain, e) == 0, "%s", e);
     CHECKF(loss_plain == plain.train_loss, "%.17g vs %.17g", loss_plain, plain.train_loss);
     CHECK(memcmp(plain.std_error_data, plain.std_error, sizeof plain.std_error) == 0);
-    consider.p[S2R_PARAM_LINK_MASS].enabled = 1;
-    consider.p[S2R_PARAM_LINK_MASS].mode = S2R_APPLY_SCALE;
-    consider.p[S2R_PARAM_LINK_MASS].dist = s2r_dist_fixed(1.0);
+    m->enabled = 1;
+    m->mode = S2R_APPLY_SCALE;
+    m->dist = s2r_dist_fixed(1.0);
     CHECKF(sysid_t_consider_fit(&consider, NULL, &zero, &loss, e) == 0, "%s", e);
     CHECK(memcmp(zero.std_error, plain.std_error, sizeof plain.std_error) == 0);
     CHECK(memcmp(zero.std_error_data, plain.std_error, sizeof plain.std_error) == 0);
     CHECK(zero.evaluations == plain.evaluations);
-    consider.p[S2R_PARAM_LINK_MASS].dist = s2r_dist_uniform(0.9, 1.1);
-    sd = s2r_dist_std(&consider.p[S2R_PARAM_LINK_MASS].dist);
+    m->dist = s2r_dist_uniform(0.9, 1.1);
     CHECKF(sysid_t_consider_fit(&consider, NULL, &wide, &loss, e) == 0, "%s", e);
     CHECKF(loss == plain.train_loss, "the simulator was not put back: loss %.17g, %.17g before", loss, plain.train_loss);
     CHECK(memcmp(wide.value, plain.value, sizeof plain.value) == 0);
@@ -529,15 +531,23 @@ static int test_consider_widens_standard_errors(void) {
     CHECK(memcmp(wide.half_width, plain.half_width, sizeof plain.half_width) == 0);
     CHECK(memcmp(wide.std_error_data, plain.std_error, sizeof plain.std_error) == 0);
     for (i = 0; i < 2; i++)
-        CHECKF(isfinite(plain.std_error[i]) && wide.std_error[i] >= plain.std_error[i], "%s: %g, %g alone",
+        CHECKF(isfinite(plain.std_error[i]) && wide.std_error[i] > 2 * plain.std_error[i], "%s: %g, %g alone",
                i ? "kv" : "kp", wide.std_error[i], plain.std_error[i]);
-    /* kp's share: what the links one standard deviation heavier move it */
-    heavier.p[S2R_PARAM_LINK_MASS] = consider.p[S2R_PARAM_LINK_MASS];
-    heavier.p[S2R_PARAM_LINK_MASS].dist = s2r_dist_fixed(1.0 + sd);
-    CHECKF(sysid_t_consider_fit(&none, &heavier, &moved, &loss, e) == 0, "%s", e);
-    share = sqrt(wide.std_error[0] * wide.std_error[0] - plain.std_error[0] * plain.std_error[0]);
-    shift = fabs(moved.value[0] - plain.value[0]);
-    CHECKF(share > 0.5 * plain.std_error[0], "kp: consider share %.3g, the sandwich %.3g", share, plain.std_error[0]);
+    /* kp's share of a held payload's spread, against a refit with it one standard deviation heavier */
+    known.p[S2R_PARAM_PAYLOAD].enabled = 1;
+    known.p[S2R_PARAM_PAYLOAD].mode = S2R_APPLY_ABSOLUTE;
+    known.p[S2R_PARAM_PAYLOAD].dist = s2r_dist_fixed(0.3);
+    consider = none;
+    consider.p[S2R_PARAM_PAYLOAD] = known.p[S2R_PARAM_PAYLOAD];
+    consider.p[S2R_PARAM_PAYLOAD].dist = s2r_dist_uniform(0.05, 0.55);
+    sd = s2r_dist_std(&consider.p[S2R_PARAM_PAYLOAD].dist);
+    CHECKF(sysid_t_consider_fit(&none, &known, &held, &loss, e) == 0, "%s", e);
+    CHECKF(sysid_t_consider_fit(&consider, &known, &spread, &loss, e) == 0, "%s", e);
+    known.p[S2R_PARAM_PAYLOAD].dist = s2r_dist_fixed(0.3 + sd);
+    CHECKF(sysid_t_consider_fit(&none, &known, &moved, &loss, e) == 0, "%s", e);
+    share = sqrt(spread.std_error[0] * spread.std_error[0] - held.std_error[0] * held.std_error[0]);
+    shift = fabs(moved.value[0] - held.value[0]);
+    CHECKF(share > 2 * held.std_error[0], "kp: consider share %.3g, the sandwich %.3g", share, held.std_error[0]);
     CHECKF(fabs(share - shift) < 0.1 * shift, "kp: consider share %.4g, the refit moves it %.4g", share, shift);
     return 0;
 }
