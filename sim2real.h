@@ -4628,7 +4628,9 @@ S2RDEF s2r_result s2r_calibrate_unit(s2r_robot_kind robot, uint64_t unit, uint64
    runs it: `train` multisine and `valid` chirp trajectories of `samples`
    readings every 0.02 s recorded through the backend; coordinate descent
    with the default parameters (the sensing delay held at the centre of
-   `training`'s range, since open-loop data see only the total delay);
+   `training`'s range, since open-loop data see only the total delay), the
+   standard errors taking in the spread of `training`'s damping, link_mass
+   and torque_limit, which the fit holds at nominal (config.consider);
    `next` = `training` recentred on the estimate; `identified` (may be NULL)
    = the identified simulator, the estimates as fixed values
    (s2r_sysid_fixed); and the camera calibrated (s2r_calibrate_camera,
