@@ -798,6 +798,12 @@ S2RDEF double     s2r_dist_sample(const s2r_dist* d, s2r_rng* rng);
    (hi - lo) / ln(hi / lo).  Truncated normal: mean + std (phi(a) - phi(b)) /
    (Phi(b) - Phi(a)) with a, b the standardized bounds. */
 S2RDEF double     s2r_dist_mean(const s2r_dist* d);
+/* The exact standard deviation of a draw (for a valid d; 0 for FIXED).
+   Uniform: (hi - lo) / sqrt(12).  Log-uniform: sqrt(E[x^2] - E[x]^2) with
+   E[x^2] = (hi^2 - lo^2) / (2 ln(hi / lo)).  Truncated normal: std
+   sqrt(1 + (a phi(a) - b phi(b)) / Z - ((phi(a) - phi(b)) / Z)^2), Z =
+   Phi(b) - Phi(a), a and b the standardized bounds. */
+S2RDEF double     s2r_dist_std(const s2r_dist* d);
 /* The point widening and recentring work around: FIXED its value, UNIFORM
    (lo + hi) / 2, LOG_UNIFORM sqrt(lo hi), TRUNC_NORMAL mean (the mode). */
 S2RDEF double     s2r_dist_centre(const s2r_dist* d);
@@ -3759,7 +3765,43 @@ S2RDEF int         s2r_interrupt_requested(void);
      them for 43 of 80 identifiable values on the UR5e and 13 of 40 on the
      Panda (26 and 4 before), the misses the effective values a simulator
      without the units' sigmoid friction needs (the Panda's gains 5 % low
-     on every unit; example 10, figures/RESULTS.md).
+     on every unit; example 10, figures/RESULTS.md).  The sandwich alone
+     stays in std_error_data.
+   - Consider parameters.  The fit also holds parameters it does not know
+     (joint damping, link masses, the sensing delay: at nominal, or at a
+     `known` centre, while a real unit differs), and an error in one moves
+     the estimate as surely as noise does - the sandwich knows nothing of
+     it.  config.consider lists them with their spread: Schmidt's consider
+     covariance (Tapley, Schutz & Born, Statistical Orbit Determination,
+     2004, ch. 6).  Each entry is drawn as the randomization draws it:
+     every joint of a joint-wise parameter (damping, torque_limit) and
+     every link of link_mass on its own, so each joint or link is a held
+     value k of its own, with sd_k the entry's standard deviation
+     (s2r_dist_std, in the parameter's default mode).  For each: the
+     residuals' column c_k = dr/d(held value) by a central difference of
+     +- sd_k at the reported point (two replays with the simulator given
+     that entry FIXED in its default mode, then put back), the estimate's
+     shift S_k = -(J'J)^-1 J'c_k (the sandwich's pseudo-inverse), and
+     sum_k (S_k sd_k)^2 added to each variance: std_error^2 = sandwich^2
+     + what the held values' spread moves the estimate by.  It moves
+     nothing else (not the estimate, the flags or the half-widths).
+     Checked against a refit: a payload held one sd heavier moves a
+     Panda's kp by what the consider share says, within 1 %
+     (tests/test_sysid.c).
+     Not a joint latency beside a fitted one: a replay sees only their
+     sum, so the fitted latency takes up an error in the held one (a
+     Panda stand-in with the sensing delay held 2 ms off: the command
+     latency moves one step, kp 0.1 %; the consider share, blind to the
+     grid-searched latency, would have said 0.5 %).  s2r_identify_unit
+     considers its training ranges' damping, link_mass and torque_limit.
+     Measured at example 10's estimates on units #1-#20 (figures/): the
+     standard errors 2.2 times the sandwich's on the UR5e, 1.8 on the
+     Panda (medians); the truth within +-2 of them for 60 of 80
+     identifiable values on the UR5e (43 with the sandwich alone) - kp, kv
+     and payload 20 of 20 each, the median |error| / std_error 0.5-0.6
+     (0.67 for calibrated normal errors), friction loss 0 of 20 (its
+     error is the unmodeled sigmoid friction's, systematic) - and 28 of
+     40 on the Panda (13), its gains still 5 % low on every unit.
    - Flat combinations: J'J in coordinates scaled by the bounds,
      eigen-decomposed (ascending).  An eigenvector along which a move of
      sensitivity_step raises the loss by less than min_sensitivity of it
@@ -4324,9 +4366,15 @@ typedef struct s2r_sysid_result {
     double std_error[S2R_SYSID_MAX_PARAMS];        /* unit: standard error of the value,
                                                       a sandwich allowing for the
                                                       residuals' correlation along each
-                                                      trajectory (see the manual); NaN
+                                                      trajectory, plus what the spread
+                                                      of the held config.consider
+                                                      parameters moves it (consider
+                                                      covariance; see the manual); NaN
                                                       for a latency (grid-searched);
                                                       +Inf when not identifiable    */
+    double std_error_data[S2R_SYSID_MAX_PARAMS];   /* unit: the sandwich alone, the
+                                                      data's own scatter (= std_error
+                                                      without consider entries)     */
     int    identifiable[S2R_SYSID_MAX_PARAMS];     /* sensitivity >= min_sensitivity,
                                                       alone and with the other
                                                       continuous parameters re-fitted */
@@ -4424,6 +4472,21 @@ typedef struct s2r_sysid_config {
     s2r_randomization known;   /* held, not identified: every enabled entry is applied at
                                   its centre (s2r_dist_centre) in its own mode; entries
                                   of identified parameters are ignored; default none     */
+    s2r_randomization consider;
+                               /* held parameters whose uncertainty the standard errors
+                                  take in ("consider parameters", Schmidt; Tapley, Schutz
+                                  & Born, Statistical Orbit Determination, 2004, ch. 6):
+                                  each enabled entry stays held where the fit holds it
+                                  (its `known` centre, or nominal) and its distribution's
+                                  standard deviation (s2r_dist_std), in the parameter's
+                                  default mode, enters std_error - for each joint of a
+                                  joint-wise parameter and each link of link_mass on its
+                                  own, as the randomization draws them; nothing else
+                                  moves.
+                                  Shared entries only (no joint ranges; not qpos_bias or
+                                  target_offset), none identified, no joint latency beside
+                                  a fitted one (a replay sees only their sum: the fitted
+                                  one takes the error up); default none                  */
     int    max_sweeps;         /* sweep budget of one descent, 1..S2R_SYSID_MAX_SWEEPS;
                                   30 (the fleet's units converge in 10-20)               */
     double loss_tol;           /* stop when a sweep lowers the loss by less than this
@@ -4565,7 +4628,9 @@ S2RDEF s2r_result s2r_calibrate_unit(s2r_robot_kind robot, uint64_t unit, uint64
    runs it: `train` multisine and `valid` chirp trajectories of `samples`
    readings every 0.02 s recorded through the backend; coordinate descent
    with the default parameters (the sensing delay held at the centre of
-   `training`'s range, since open-loop data see only the total delay);
+   `training`'s range, since open-loop data see only the total delay), the
+   standard errors taking in the spread of `training`'s damping, link_mass
+   and torque_limit, which the fit holds at nominal (config.consider);
    `next` = `training` recentred on the estimate; `identified` (may be NULL)
    = the identified simulator, the estimates as fixed values
    (s2r_sysid_fixed); and the camera calibrated (s2r_calibrate_camera,
@@ -6674,6 +6739,39 @@ S2RDEF double s2r_dist_mean(const s2r_dist* d) {
     }
     case S2R_DIST_TRUNC_NORMAL:
         return s2r__trunc_normal_mean(d);
+    default:
+        return NAN;
+    }
+}
+
+/* Variance of a truncated normal as a fraction of std^2 (see s2r_dist_std). */
+static double s2r__trunc_normal_variance(const s2r_dist* d) {
+    double a, b, mass, pa, pb, dphi;
+    if (d->std <= 0 || d->lo == d->hi) return 0;
+    a = (d->lo - d->mean) / d->std;
+    b = (d->hi - d->mean) / d->std;
+    mass = s2r__normal_mass(a, b);
+    if (!(mass > 0)) return 0;
+    pa = isfinite(a) ? a * s2r__phi(a) : 0;   /* z phi(z) -> 0 as z -> +-inf */
+    pb = isfinite(b) ? b * s2r__phi(b) : 0;
+    dphi = (s2r__trunc_normal_mean(d) - d->mean) / d->std;   /* (phi(a) - phi(b)) / Z */
+    return fmax(1 + (pa - pb) / mass - dphi * dphi, 0);
+}
+
+S2RDEF double s2r_dist_std(const s2r_dist* d) {
+    S2R_ASSERT(d);
+    switch (d->kind) {
+    case S2R_DIST_FIXED:
+        return 0;
+    case S2R_DIST_UNIFORM:
+        return (d->hi - d->lo) / sqrt(12.0);
+    case S2R_DIST_LOG_UNIFORM: {
+        double span = log(d->hi) - log(d->lo), m = s2r_dist_mean(d);
+        if (!(span > 0)) return 0;
+        return sqrt(fmax((d->hi - d->lo) * (d->hi + d->lo) / (2 * span) - m * m, 0));
+    }
+    case S2R_DIST_TRUNC_NORMAL:
+        return d->std * sqrt(s2r__trunc_normal_variance(d));
     default:
         return NAN;
     }
@@ -16698,6 +16796,7 @@ S2RDEF s2r_sysid_config s2r_sysid_config_default(void) {
     c.n_params = 6;
     for (i = 0; i < 6; i++) c.param[i] = s2r_sysid_param_default(chosen[i]);
     c.known = s2r_randomization_none();
+    c.consider = s2r_randomization_none();
     c.max_sweeps = 30;
     c.loss_tol = 1e-4;
     c.step_tol = 1e-4;
@@ -16767,6 +16866,63 @@ static s2r_result s2r__sysid_check_param(const s2r_sysid_config* c, int i, char*
     return s2r_param_range_check(sp->param, &pr, error);
 }
 
+/* Where the fit holds parameter p: its `known` centre, or nominal. */
+static double s2r__sysid_held(const s2r_sysid_config* c, s2r_param p) {
+    return c->known.p[p].enabled ? s2r_dist_centre(&c->known.p[p].dist) : s2r__sysid_nominal(p);
+}
+
+/* The consider entries: shared, in their default mode, not identified, with
+   a known entry (if any) in the default mode too, and the held value moved
+   by one standard deviation either way a value the parameter can take. */
+static s2r_result s2r__sysid_check_consider(const s2r_sysid_config* c, char* error) {
+    char msg[S2R_ERROR_LEN];
+    int p, i;
+    if (s2r_randomization_check(&c->consider, msg) != S2R_OK)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "consider: %s", msg);
+    if (c->consider.n_joint_ranges)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "consider: joints' own ranges are not supported (%s of joint "
+                         "%d); give the shared entry", s2r_param_name(c->consider.joint_range[0].param),
+                         c->consider.joint_range[0].joint);
+    for (p = 0; p < S2R_PARAM_COUNT; p++) {
+        const s2r_param_range* e = &c->consider.p[p];
+        const char* name = s2r_param_name((s2r_param)p);
+        s2r_param_range moved = *e;
+        double held = s2r__sysid_held(c, (s2r_param)p), sd;
+        if (!e->enabled) continue;
+        sd = s2r_dist_std(&e->dist);
+        if (p == S2R_PARAM_QPOS_BIAS || p == S2R_PARAM_TARGET_OFFSET)
+            return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "consider: %s is per joint or per axis; not supported", name);
+        if (e->mode != s2r_param_default_mode((s2r_param)p))
+            return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "consider: %s must use its default mode (%s), got %s", name,
+                             s2r_apply_mode_name(s2r_param_default_mode((s2r_param)p)), s2r_apply_mode_name(e->mode));
+        for (i = 0; i < c->n_params; i++) {
+            if (c->param[i].param == (s2r_param)p)
+                return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "consider: %s is identified (parameter %d), not held",
+                                 name, i);
+            if ((p == S2R_PARAM_ACTION_LATENCY || p == S2R_PARAM_OBS_LATENCY) &&
+                (c->param[i].param == S2R_PARAM_ACTION_LATENCY || c->param[i].param == S2R_PARAM_OBS_LATENCY))
+                return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "consider: %s beside the fitted %s: a replay sees only "
+                                 "their sum, so the fitted one takes up any error in it (leave it out)", name,
+                                 s2r_param_name(c->param[i].param));
+        }
+        if (c->known.p[p].enabled && c->known.p[p].mode != e->mode)
+            return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "consider: the known entry of %s must use its default mode",
+                             name);
+        for (i = 0; i < c->known.n_joint_ranges; i++)
+            if (c->known.joint_range[i].param == (s2r_param)p)
+                return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "consider: %s of joint %d is known on its own; the "
+                                 "shared entry would not move it", name, c->known.joint_range[i].joint);
+        if (!isfinite(sd) || !isfinite(held))
+            return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "consider: %s: standard deviation %g around %g is not finite",
+                             name, sd, held);
+        moved.dist = s2r_dist_uniform(held - sd, held + sd);
+        if (s2r_param_range_check((s2r_param)p, &moved, msg) != S2R_OK)
+            return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "consider: %s held at %g, one standard deviation (%g) either "
+                             "way: %s", name, held, sd, msg);
+    }
+    return S2R_OK;
+}
+
 S2RDEF s2r_result s2r_sysid_config_check(const s2r_sysid_config* c, char* error) {
     s2r_result res;
     int i;
@@ -16789,7 +16945,8 @@ S2RDEF s2r_result s2r_sysid_config_check(const s2r_sysid_config* c, char* error)
         !(c->range_loss_rise > 0) || !isfinite(c->range_loss_rise) || !(c->range_min_width >= 0 && c->range_min_width <= 0.5))
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT,
                          "need 0 < sensitivity_step <= 0.5, min_sensitivity >= 0, range_loss_rise > 0, 0 <= range_min_width <= 0.5");
-    return s2r_randomization_check(&c->known, error);
+    if ((res = s2r_randomization_check(&c->known, error)) != S2R_OK) return res;
+    return s2r__sysid_check_consider(c, error);
 }
 
 /* --- System identification: the simulator being fitted -------------------- */
@@ -16848,11 +17005,33 @@ static void s2r__sysid_base_draw(s2r_sysid* id) {
         d->target_offset[j] = p[S2R_PARAM_TARGET_OFFSET].enabled ? d->value[S2R_PARAM_TARGET_OFFSET] : 0.0;
 }
 
+/* The simulator accepts each consider entry's held value moved by one
+   standard deviation either way (a latency within its delay lines), the
+   fit's randomization `r` otherwise. */
+static s2r_result s2r__sysid_check_consider_model(s2r_sysid* id, const s2r_randomization* r) {
+    const s2r_sysid_config* c = &id->config;
+    int p;
+    for (p = 0; p < S2R_PARAM_COUNT; p++) {
+        s2r_randomization moved = *r;
+        double held = s2r__sysid_held(c, (s2r_param)p), sd;
+        if (!c->consider.p[p].enabled) continue;
+        sd = s2r_dist_std(&c->consider.p[p].dist);
+        moved.p[p] = c->consider.p[p];
+        moved.p[p].dist = s2r_dist_uniform(held - sd, held + sd);
+        if (s2r_sim_set_randomization(&id->sim, &moved) != S2R_OK)
+            return s2r__fail(id->error, S2R_ERR_INVALID_ARGUMENT, "consider: %s held at %g, one standard deviation "
+                             "(%g) either way: the simulator rejects it: %s", s2r_param_name((s2r_param)p), held, sd,
+                             id->sim.error);
+    }
+    return S2R_OK;
+}
+
 /* Every latency's bounds hold a whole step, and the simulator accepts the
    upper bounds (its delay lines must reach that far back). */
 static s2r_result s2r__sysid_check_model(s2r_sysid* id) {
     double upper[S2R_SYSID_MAX_PARAMS];
     s2r_randomization r;
+    s2r_result res;
     int i, klo, khi;
     for (i = 0; i < id->config.n_params; i++) {
         upper[i] = id->config.param[i].hi;
@@ -16867,6 +17046,7 @@ static s2r_result s2r__sysid_check_model(s2r_sysid* id) {
                              s2r_param_name(id->config.param[i].param), id->config.param[i].lo, id->config.param[i].hi, id->dt);
     }
     r = s2r__sysid_modes(&id->config, upper);
+    if ((res = s2r__sysid_check_consider_model(id, &r)) != S2R_OK) return res;
     if (s2r_sim_set_randomization(&id->sim, &r) != S2R_OK)
         return s2r__fail(id->error, S2R_ERR_INVALID_ARGUMENT, "the simulator rejects the bounds: %s", id->sim.error);
     return S2R_OK;
@@ -16987,20 +17167,14 @@ static s2r_result s2r__sysid_replay(s2r_sysid* id, const s2r_trajectory_set* set
     return res;
 }
 
-/* Mean squared errors over a whole set, for values: mse[0] joint
-   positions (rad^2), mse[1] velocities (rad^2/s^2), mse[2] the object's
-   distance (m^2; 0 without it); the weighted residuals into resid if
-   given ([count][n_samples][s2r__sysid_rows]); S2R_ERR_DIVERGED (or
-   another backend error) when a replay failed. */
-static s2r_result s2r__sysid_errors(s2r_sysid* id, const double* values, const s2r_trajectory_set* set,
-                                    double mse[3], double* resid) {
+/* s2r__sysid_errors (below) of the draw d, pinned on the simulator. */
+static s2r_result s2r__sysid_draw_errors(s2r_sysid* id, const s2r_sim_draw* d, const s2r_trajectory_set* set,
+                                         double mse[3], double* resid) {
     double sums[3] = {0, 0, 0}, samples = (double)s2r__traj_total(set);
     size_t per = (size_t)set->n_samples * s2r__sysid_rows(id, set);
-    s2r_sim_draw d;
     s2r_result res;
     int i;
-    s2r__sysid_draw(id, values, &d);
-    if ((res = s2r_sim_pin_draw(&id->sim, &d)) != S2R_OK) return res;
+    if ((res = s2r_sim_pin_draw(&id->sim, d)) != S2R_OK) return res;
     id->evaluations++;
     for (i = 0; i < set->count; i++)
         if ((res = s2r__sysid_replay(id, set, i, sums, NULL, NULL, resid ? resid + i * per : NULL)) != S2R_OK)
@@ -17009,6 +17183,18 @@ static s2r_result s2r__sysid_errors(s2r_sysid* id, const double* values, const s
     mse[1] = sums[1] / (samples * set->n_joints);
     mse[2] = sums[2] / samples;
     return S2R_OK;
+}
+
+/* Mean squared errors over a whole set, for values: mse[0] joint
+   positions (rad^2), mse[1] velocities (rad^2/s^2), mse[2] the object's
+   distance (m^2; 0 without it); the weighted residuals into resid if
+   given ([count][n_samples][s2r__sysid_rows]); S2R_ERR_DIVERGED (or
+   another backend error) when a replay failed. */
+static s2r_result s2r__sysid_errors(s2r_sysid* id, const double* values, const s2r_trajectory_set* set,
+                                    double mse[3], double* resid) {
+    s2r_sim_draw d;
+    s2r__sysid_draw(id, values, &d);
+    return s2r__sysid_draw_errors(id, &d, set, mse, resid);
 }
 
 /* The objective for values; +Inf when the simulation fails. */
@@ -17702,15 +17888,91 @@ static void s2r__sysid_score_covariance(const s2r__sysid_jacobian* G, const s2r_
         }
 }
 
-/* From G at the reported point (loss f): the eigenpairs of J'J in bounds
-   units, flat directions, condition, standard errors and the continuous
-   parameters' half-widths. */
-static void s2r__sysid_curvature(const s2r_sysid* id, const s2r_trajectory_set* set, const s2r__sysid_jacobian* G,
-                                 double f, s2r_sysid_result* r) {
+/* Whether any consider entry is enabled. */
+static int s2r__sysid_considers(const s2r_randomization* consider) {
+    int p;
+    for (p = 0; p < S2R_PARAM_COUNT; p++)
+        if (consider->p[p].enabled) return 1;
+    return 0;
+}
+
+/* Residuals at x with held parameter p at v instead - for one joint
+   (one link of link_mass) when joint >= 0, every one for -1 - into resid
+   ([G->m]): the simulator's randomization given p FIXED at v in its
+   default mode (its modes; the draw says where), put back exactly. */
+static s2r_result s2r__sysid_errors_held_at(s2r_sysid* id, const s2r_trajectory_set* set, const double* x,
+                                            s2r_param p, int joint, double v, double* resid) {
+    s2r_randomization keep = id->sim.config.randomization, moved = keep;
+    s2r_sim_draw d;
+    s2r_result res;
+    double e[3];
+    int j, k;
+    moved.p[p] = id->config.consider.p[p];
+    moved.p[p].dist = s2r_dist_fixed(v);
+    s2r__sysid_draw(id, x, &d);
+    if (s2r__is_joint_wise(p) && !d.per_joint) {   /* every joint its own value, as drawn */
+        d.per_joint = 1;
+        for (k = 0; k < (int)(sizeof s2r__joint_wise / sizeof *s2r__joint_wise); k++)
+            for (j = 0; j < S2R_MAX_JOINTS; j++) d.joint[s2r__joint_wise[k]][j] = d.value[s2r__joint_wise[k]];
+    }
+    if (joint < 0) d.value[p] = v;
+    for (j = 0; j < S2R_MAX_JOINTS; j++) {
+        if (joint >= 0 && j != joint) continue;
+        if (p == S2R_PARAM_LINK_MASS) d.link_mass[j] = v;
+        if (s2r__is_joint_wise(p)) d.joint[p][j] = v;
+    }
+    res = s2r_sim_set_randomization(&id->sim, &moved);
+    if (res == S2R_OK) res = s2r__sysid_draw_errors(id, &d, set, e, resid);
+    if (s2r_sim_set_randomization(&id->sim, &keep) != S2R_OK) res = S2R_ERR_INVALID_ARGUMENT;   /* (it was accepted) */
+    return res;
+}
+
+/* Consider covariance: for each consider entry, with sd its standard
+   deviation, drawn (as the randomization draws it) for every joint of a
+   joint-wise parameter and every link of link_mass on its own: each such
+   value k's residual column c_k = dr/d(held value) by a central
+   difference of +- sd at x, the estimate's shift S_k = -(J'J)^-1 J'c_k
+   (Ainv: the pseudo-inverse on the seen directions, columns scaled by
+   width, as the sandwich), and extra[a] = sum_k (S_k,a sd)^2, in bounds
+   units.  NaN when a replay fails. */
+static void s2r__sysid_consider_variance(s2r_sysid* id, const s2r_trajectory_set* set, const double* x,
+                                         const s2r__sysid_jacobian* G, const double* width, const double* Ainv,
+                                         double* extra) {
+    double* up = G->probe;           /* the probe rows, free after the Jacobian */
+    double* down = G->probe + G->m;
+    int q, a, b, k, joint, p = G->p, n = id->sim.robot.info.n_joints;
+    for (q = 0; q < S2R_PARAM_COUNT; q++) {
+        int own = q == S2R_PARAM_LINK_MASS || s2r__is_joint_wise((s2r_param)q);
+        double sd, held = id->base.value[q];
+        if (!id->config.consider.p[q].enabled || !((sd = s2r_dist_std(&id->config.consider.p[q].dist)) > 0)) continue;
+        for (joint = own ? 0 : -1; joint < (own ? n : 0); joint++) {
+            double g[S2R_SYSID_MAX_PARAMS] = {0};
+            if (s2r__sysid_errors_held_at(id, set, x, (s2r_param)q, joint, held + sd, up) != S2R_OK ||
+                s2r__sysid_errors_held_at(id, set, x, (s2r_param)q, joint, held - sd, down) != S2R_OK) {
+                for (a = 0; a < p; a++) extra[a] = NAN;
+                return;
+            }
+            for (k = 0; k < G->m; k++)   /* J'c_k sd, columns scaled */
+                for (a = 0; a < p; a++) g[a] += G->J[(size_t)k * p + a] * width[a] * 0.5 * (up[k] - down[k]);
+            for (a = 0; a < p; a++) {
+                double shift = 0;   /* S_k,a sd */
+                for (b = 0; b < p; b++) shift -= Ainv[a * p + b] * g[b];
+                extra[a] += shift * shift;
+            }
+        }
+    }
+}
+
+/* From G at the reported point x (loss f): the eigenpairs of J'J in bounds
+   units, flat directions, condition, standard errors (with the consider
+   entries' share) and the continuous parameters' half-widths. */
+static void s2r__sysid_curvature(s2r_sysid* id, const s2r_trajectory_set* set, const s2r__sysid_jacobian* G,
+                                 const double* x, double f, s2r_sysid_result* r) {
     const s2r_sysid_config* c = &id->config;
     double A[S2R_SYSID_MAX_PARAMS * S2R_SYSID_MAX_PARAMS], V[S2R_SYSID_MAX_PARAMS * S2R_SYSID_MAX_PARAMS];
     double B[S2R_SYSID_MAX_PARAMS * S2R_SYSID_MAX_PARAMS], Ainv[S2R_SYSID_MAX_PARAMS * S2R_SYSID_MAX_PARAMS];
     double g[S2R_SYSID_MAX_PARAMS], w[S2R_SYSID_MAX_PARAMS], width[S2R_SYSID_MAX_PARAMS] = {0};
+    double extra[S2R_SYSID_MAX_PARAMS] = {0};
     double rho = s2r__sysid_residual_correlation(G, set);
     double flat = c->min_sensitivity * f / (c->sensitivity_step * c->sensitivity_step);
     int a, b, k, p = G->p, unseen[S2R_SYSID_MAX_PARAMS] = {0};
@@ -17732,12 +17994,15 @@ static void s2r__sysid_curvature(const s2r_sysid* id, const s2r_trajectory_set* 
             for (b = 0; b < p; b++) Ainv[a * p + b] += V[k * p + a] * V[k * p + b] / w[k];
         }
     }
+    if (s2r__sysid_considers(&c->consider)) s2r__sysid_consider_variance(id, set, x, G, width, Ainv, extra);
     for (a = 0; a < p; a++) {
         int i = G->col[a];
         double inverse = unseen[a] ? INFINITY : Ainv[a * p + a], variance = 0;   /* (J'J)^-1_ii in bounds units */
         for (b = 0; b < p; b++)   /* the sandwich (J'J)^-1 B (J'J)^-1, its diagonal */
             for (k = 0; k < p; k++) variance += Ainv[a * p + b] * B[b * p + k] * Ainv[k * p + a];
-        r->std_error[i] = unseen[a] || G->used <= p ? INFINITY : width[a] * sqrt(variance * G->used / (G->used - p));
+        variance = unseen[a] || G->used <= p ? INFINITY : variance * G->used / (G->used - p);
+        r->std_error_data[i] = width[a] * sqrt(variance);
+        r->std_error[i] = isinf(variance) ? INFINITY : width[a] * sqrt(variance + extra[a]);   /* + the consider share */
         /* sensitive also with the others re-fitted: a move of sensitivity_step along the profile raises the
            loss by sensitivity_step^2 / inverse */
         r->identifiable[i] = r->identifiable[i] && c->sensitivity_step * c->sensitivity_step >=
@@ -17760,14 +18025,14 @@ static void s2r__sysid_local(s2r_sysid* id, const s2r_trajectory_set* set, s2r_s
         double width = c->param[i].hi - c->param[i].lo;
         s2r__sysid_probe(id, set, x, i, f, &r->sensitivity[i], &r->curvature[i]);
         r->identifiable[i] = r->sensitivity[i] >= c->min_sensitivity;
-        r->std_error[i] = NAN;
+        r->std_error[i] = r->std_error_data[i] = NAN;
         /* latencies (and anything the Jacobian cannot reach): from the probe's curvature */
         r->half_width[i] = r->curvature[i] > 0 ? sqrt(2 * c->range_loss_rise * f / r->curvature[i]) : 0.5 * width;
         r->half_width[i] = r->half_width_alone[i] = s2r_clamp(r->half_width[i], c->range_min_width * width, 0.5 * width);
     }
-    if (fresh) s2r__sysid_curvature(id, set, G, f, r);
+    if (fresh) s2r__sysid_curvature(id, set, G, x, f, r);
     for (i = 0; i < c->n_params; i++)   /* what the data cannot pin down has no finite interval */
-        if (!r->identifiable[i]) r->std_error[i] = INFINITY;
+        if (!r->identifiable[i]) r->std_error[i] = r->std_error_data[i] = INFINITY;
 }
 
 /* The assessment at the descent's point, then the polish from there (a
@@ -18130,6 +18395,17 @@ S2RDEF s2r_identify_config s2r_identify_config_default(void) {
     return c;
 }
 
+/* The arm's dynamics s2r_identify_unit holds (neither fitted nor noise,
+   and each changes a joint replay): their training ranges' spread enters
+   the standard errors (consider), each entry that the check accepts (in
+   its default mode, its held value one standard deviation either way a
+   value it can take).  Left out: the sensing delay (the fitted command
+   latency takes it up: a replay sees only their sum), timestep (the
+   simulator's integration, not a property of the unit), friction
+   (contacts; the arm makes none) and the noises (they do not bias an
+   estimate). */
+static const s2r_param s2r__sysid_held_dynamics[] = {S2R_PARAM_DAMPING, S2R_PARAM_LINK_MASS, S2R_PARAM_TORQUE_LIMIT};
+
 S2RDEF s2r_result s2r_identify_unit(const s2r_backend* robot, const s2r_identify_config* config,
                                     const s2r_randomization* training, s2r_randomization* next,
                                     s2r_randomization* identified, s2r_sysid_result* result,
@@ -18142,12 +18418,17 @@ S2RDEF s2r_result s2r_identify_unit(const s2r_backend* robot, const s2r_identify
     s2r_sim_config model = s2r_sim_config_default(robot->info->kind);
     s2r_trajectory_set train, valid;
     s2r_sysid id;
-    int n = robot->info->n_joints;
+    int n = robot->info->n_joints, k;
     s2r_result res;
     memset(&train, 0, sizeof train);
     memset(&valid, 0, sizeof valid);
     memset(&id, 0, sizeof id);
     cfg.known.p[S2R_PARAM_OBS_LATENCY] = training->p[S2R_PARAM_OBS_LATENCY];
+    for (k = 0; k < (int)(sizeof s2r__sysid_held_dynamics / sizeof *s2r__sysid_held_dynamics); k++) {
+        s2r_param p = s2r__sysid_held_dynamics[k];
+        cfg.consider.p[p] = training->p[p];
+        if (s2r_sysid_config_check(&cfg, NULL) != S2R_OK) cfg.consider.p[p] = s2r_param_range_off(p);   /* see above */
+    }
     cfg.max_sweeps = config->sweeps;
     model.mjcf_path = config->mjcf_path;
     if (robot->info->kind == S2R_ROBOT_CUSTOM && !config->mjcf_path)

@@ -95,7 +95,7 @@ static int compare_doubles(const void* a, const void* b) {
 static int write_csvs(const s2r_options* opt, const s2r_sysid_config* params, const unit_fit* fits, int n) {
     char path[512];
     s2r_file file;
-    int u, i, verdicts[4][S2R_SYSID_VERDICT_COUNT], all_count = 0, all_covered = 0;
+    int u, i, verdicts[4][S2R_SYSID_VERDICT_COUNT], all_count = 0, all_covered = 0, all_covered_data = 0;
     double gain = 0;
     if (!s2r_output_create(&file, out_path(path, sizeof path, opt, ".csv"))) return 1;
     fprintf(file.f, "unit,parameter,truth,estimate,std_error,relative_error,identifiable,validation_mse_start,"
@@ -120,7 +120,7 @@ static int write_csvs(const s2r_options* opt, const s2r_sysid_config* params, co
            "median |e|", "identifiable", "truth in 2 se", "in range", "in alone", n);
     for (i = 0; i < params->n_params; i++) {
         double e[MAX_UNITS], mean = 0, var = 0;
-        int count = 0, covered = 0, in_range = 0, in_alone = 0, grid = 0;
+        int count = 0, covered = 0, in_range = 0, in_alone = 0, grid = 0, covered_data = 0;
         char coverage[32];
         for (u = 0; u < n; u++) {
             const s2r_sysid_result* r = &fits[u].result;
@@ -128,6 +128,7 @@ static int write_csvs(const s2r_options* opt, const s2r_sysid_config* params, co
             count += r->identifiable[i];
             grid += r->identifiable[i] && isnan(r->std_error[i]);   /* a latency: no standard error */
             covered += r->identifiable[i] && miss <= 2 * r->std_error[i];   /* of the identifiable units */
+            covered_data += r->identifiable[i] && !isnan(r->std_error[i]) && miss <= 2 * r->std_error_data[i];
             in_range += miss <= r->half_width[i];
             in_alone += miss <= r->half_width_alone[i];
             e[u] = relative_error(&fits[u], i);
@@ -150,12 +151,14 @@ static int write_csvs(const s2r_options* opt, const s2r_sysid_config* params, co
                in_range, n, in_alone, n);
         all_count += grid > 0 ? 0 : count;
         all_covered += grid > 0 ? 0 : covered;
+        all_covered_data += grid > 0 ? 0 : covered_data;
     }
     printf("  (truth in 2 se: of the units where the parameter was identifiable, the truth within +- 2 standard\n"
            "   errors; \"-\": searched on a grid, no standard error; in range: the truth within value +- half_width,\n"
            "   the width the recentred ranges use - the others re-fitted; in alone: within +- half_width_alone)\n");
-    printf("  identifiable values with a standard error: the truth within +- 2 of them for %d of %d (%.0f %%)\n",
-           all_covered, all_count, all_count > 0 ? 100.0 * all_covered / all_count : 0.0);
+    printf("  identifiable values with a standard error: the truth within +- 2 of them for %d of %d (%.0f %%); of\n"
+           "  the sandwich alone, without the held parameters' spread (std_error_data), for %d\n",
+           all_covered, all_count, all_count > 0 ? 100.0 * all_covered / all_count : 0.0, all_covered_data);
     for (i = 0; i < 2; i++) {   /* the verdict on the absolute MSE, then on the error relative to the motion */
         memset(verdicts, 0, sizeof verdicts);
         for (u = 0; u < n; u++) {

@@ -113,6 +113,8 @@ static int gap_check_moments(const s2r_dist* d, uint64_t seed) {
            s2r_dist_kind_name(d->kind), d->lo, d->hi, v, var, 5 * se_var);
     CHECKF(fabs(s2r_dist_mean(d) - mean) <= 1e-9 * (d->hi - d->lo),
            "s2r_dist_mean %.15g vs integrated %.15g", s2r_dist_mean(d), mean);
+    CHECKF(fabs(s2r_dist_std(d) - sqrt(var)) <= 1e-8 * (d->hi - d->lo),
+           "s2r_dist_std %.15g vs integrated %.15g", s2r_dist_std(d), sqrt(var));
     return 0;
 }
 
@@ -196,6 +198,7 @@ static int test_dist_degenerate_draws_nothing(void) {
         CHECK(s2r_dist_check(&d[k], NULL) == S2R_OK);
         CHECKF(s2r_dist_sample(&d[k], &rng) == expect[k], "case %d", k);
         CHECKF(s2r_dist_mean(&d[k]) == expect[k], "case %d mean", k);
+        CHECKF(s2r_dist_std(&d[k]) == 0, "case %d std %g", k, s2r_dist_std(&d[k]));
     }
     CHECK(gap_same_rng(&rng, &before));
     /* A non-degenerate one does draw. */

@@ -467,6 +467,150 @@ static int test_sandwich_allows_correlation(void) {
     return 0;
 }
 
+/* Consider parameters: a cheap fit of kp and kv on a Panda stand-in whose
+   links are 4 % heavier than the model's and carrying 0.35 kg (one
+   trajectory of 1.2 s), with `consider` and `known` as given; loss:
+   s2r_sysid_loss at the reported values after the run (the simulator put
+   back as the fit left it). */
+static int sysid_t_consider_fit(const s2r_randomization* consider, const s2r_randomization* known,
+                                s2r_sysid_result* r, double* loss, char* error) {
+    static const s2r_param truth_p[3] = {S2R_PARAM_KP, S2R_PARAM_LINK_MASS, S2R_PARAM_PAYLOAD};
+    static const s2r_param fit[2] = {S2R_PARAM_KP, S2R_PARAM_KV};
+    static const double truth_v[3] = {0.9, 1.04, 0.35};
+    s2r_sim standin;
+    s2r_trajectory_set set;
+    s2r_excitation_config ex = s2r_excitation_config_default();
+    s2r_sim_config model = s2r_sim_config_default(S2R_ROBOT_PANDA);
+    s2r_sysid_config cfg = sysid_t_config(fit, NULL, 2);
+    s2r_sysid id;
+    int ok;
+    cfg.consider = *consider;
+    if (known) cfg.known = *known;
+    memset(&id, 0, sizeof id);
+    memset(&set, 0, sizeof set);
+    if (sysid_t_standin(&standin, S2R_ROBOT_PANDA, truth_p, truth_v, 3) != S2R_OK) return 1;
+    ok = s2r_trajectory_set_init(&set, 7, 60, 1, SYSID_T_PERIOD) == S2R_OK &&
+         s2r_trajectory_collect(&set, &standin.backend, &ex, 1, 3) == S2R_OK &&
+         s2r_sysid_init(&id, &cfg, &model) == S2R_OK && s2r_sysid_run(&id, &set, NULL, r) == S2R_OK &&
+         s2r_sysid_loss(&id, r->value, &set, loss) == S2R_OK;
+    if (!ok) snprintf(error, S2R_ERROR_LEN, "%.120s %.120s", set.error, id.error);
+    s2r_sysid_free(&id);
+    s2r_trajectory_set_free(&set);
+    s2r_sim_free(&standin);
+    return !ok;
+}
+
+/* A consider entry with zero spread changes nothing (bit for bit); one the
+   replay feels (link masses, +-10 % each) widens the gains' standard
+   errors and moves nothing else: values, flags, half-widths, the sandwich
+   alone, and the loss the simulator gives after the run.  The share
+   itself: a payload held at 0.3 kg with a spread of 0.144 kg widens kp's
+   by what a refit with it held 0.144 kg heavier moves kp. */
+static int test_consider_widens_standard_errors(void) {
+    static s2r_sysid_result plain, zero, wide, held, spread, moved;
+    s2r_randomization none = s2r_randomization_none(), consider = none, known = none;
+    s2r_param_range* m = &consider.p[S2R_PARAM_LINK_MASS];
+    double loss, loss_plain, sd, share, shift;
+    char e[S2R_ERROR_LEN];
+    int i;
+    CHECKF(sysid_t_consider_fit(&none, NULL, &plain, &loss_plain, e) == 0, "%s", e);
+    CHECKF(loss_plain == plain.train_loss, "%.17g vs %.17g", loss_plain, plain.train_loss);
+    CHECK(memcmp(plain.std_error_data, plain.std_error, sizeof plain.std_error) == 0);
+    m->enabled = 1;
+    m->mode = S2R_APPLY_SCALE;
+    m->dist = s2r_dist_fixed(1.0);
+    CHECKF(sysid_t_consider_fit(&consider, NULL, &zero, &loss, e) == 0, "%s", e);
+    CHECK(memcmp(zero.std_error, plain.std_error, sizeof plain.std_error) == 0);
+    CHECK(memcmp(zero.std_error_data, plain.std_error, sizeof plain.std_error) == 0);
+    CHECK(zero.evaluations == plain.evaluations);
+    m->dist = s2r_dist_uniform(0.9, 1.1);
+    CHECKF(sysid_t_consider_fit(&consider, NULL, &wide, &loss, e) == 0, "%s", e);
+    CHECKF(loss == plain.train_loss, "the simulator was not put back: loss %.17g, %.17g before", loss, plain.train_loss);
+    CHECK(memcmp(wide.value, plain.value, sizeof plain.value) == 0);
+    CHECK(memcmp(wide.identifiable, plain.identifiable, sizeof plain.identifiable) == 0);
+    CHECK(memcmp(wide.half_width, plain.half_width, sizeof plain.half_width) == 0);
+    CHECK(memcmp(wide.std_error_data, plain.std_error, sizeof plain.std_error) == 0);
+    for (i = 0; i < 2; i++)
+        CHECKF(isfinite(plain.std_error[i]) && wide.std_error[i] > 2 * plain.std_error[i], "%s: %g, %g alone",
+               i ? "kv" : "kp", wide.std_error[i], plain.std_error[i]);
+    /* kp's share of a held payload's spread, against a refit with it one standard deviation heavier */
+    known.p[S2R_PARAM_PAYLOAD].enabled = 1;
+    known.p[S2R_PARAM_PAYLOAD].mode = S2R_APPLY_ABSOLUTE;
+    known.p[S2R_PARAM_PAYLOAD].dist = s2r_dist_fixed(0.3);
+    consider = none;
+    consider.p[S2R_PARAM_PAYLOAD] = known.p[S2R_PARAM_PAYLOAD];
+    consider.p[S2R_PARAM_PAYLOAD].dist = s2r_dist_uniform(0.05, 0.55);
+    sd = s2r_dist_std(&consider.p[S2R_PARAM_PAYLOAD].dist);
+    CHECKF(sysid_t_consider_fit(&none, &known, &held, &loss, e) == 0, "%s", e);
+    CHECKF(sysid_t_consider_fit(&consider, &known, &spread, &loss, e) == 0, "%s", e);
+    known.p[S2R_PARAM_PAYLOAD].dist = s2r_dist_fixed(0.3 + sd);
+    CHECKF(sysid_t_consider_fit(&none, &known, &moved, &loss, e) == 0, "%s", e);
+    share = sqrt(spread.std_error[0] * spread.std_error[0] - held.std_error[0] * held.std_error[0]);
+    shift = fabs(moved.value[0] - held.value[0]);
+    CHECKF(share > 2 * held.std_error[0], "kp: consider share %.3g, the sandwich %.3g", share, held.std_error[0]);
+    CHECKF(fabs(share - shift) < 0.1 * shift, "kp: consider share %.4g, the refit moves it %.4g", share, shift);
+    return 0;
+}
+
+/* What consider may not hold: clear errors naming the entry. */
+static int test_consider_bad_configs(void) {
+    static const s2r_param p[2] = {S2R_PARAM_KP, S2R_PARAM_KV};
+    s2r_sysid_config c = sysid_t_config(p, NULL, 2);
+    s2r_sim_config model = s2r_sim_config_default(S2R_ROBOT_UR5E);
+    s2r_param_range* d = &c.consider.p[S2R_PARAM_DAMPING];
+    s2r_sysid id;
+    char e[S2R_ERROR_LEN];
+    d->enabled = 1;
+    d->mode = S2R_APPLY_SCALE;
+    d->dist = s2r_dist_uniform(0.8, 1.5);
+    CHECKF(s2r_sysid_config_check(&c, e) == S2R_OK, "%s", e);
+    c.consider.p[S2R_PARAM_KP] = *d;   /* identified */
+    CHECK(s2r_sysid_config_check(&c, e) == S2R_ERR_INVALID_ARGUMENT);
+    CHECKF(sysid_t_contains(e, "consider: kp is identified"), "%s", e);
+    c.consider.p[S2R_PARAM_KP] = s2r_param_range_off(S2R_PARAM_KP);
+    d->mode = S2R_APPLY_ABSOLUTE;
+    CHECK(s2r_sysid_config_check(&c, e) == S2R_ERR_INVALID_ARGUMENT);
+    CHECKF(sysid_t_contains(e, "damping") && sysid_t_contains(e, "default mode"), "%s", e);
+    d->mode = S2R_APPLY_SCALE;
+    d->dist.hi = NAN;
+    CHECK(s2r_sysid_config_check(&c, e) == S2R_ERR_INVALID_ARGUMENT);
+    CHECKF(sysid_t_contains(e, "consider:") && sysid_t_contains(e, "damping"), "%s", e);
+    d->dist = s2r_dist_log_uniform(0.1, 10.0);   /* 1 - its std (2.5) is no scale */
+    CHECK(s2r_sysid_config_check(&c, e) == S2R_ERR_INVALID_ARGUMENT);
+    CHECKF(sysid_t_contains(e, "damping") && sysid_t_contains(e, "standard deviation"), "%s", e);
+    d->dist = s2r_dist_uniform(0.8, 1.5);
+    c.known.p[S2R_PARAM_DAMPING] = *d;
+    c.known.p[S2R_PARAM_DAMPING].mode = S2R_APPLY_ABSOLUTE;
+    CHECK(s2r_sysid_config_check(&c, e) == S2R_ERR_INVALID_ARGUMENT);
+    CHECKF(sysid_t_contains(e, "known entry of damping"), "%s", e);
+    c.known = s2r_randomization_none();
+    c.consider.p[S2R_PARAM_QPOS_BIAS].enabled = 1;
+    c.consider.p[S2R_PARAM_QPOS_BIAS].mode = S2R_APPLY_ABSOLUTE;
+    c.consider.p[S2R_PARAM_QPOS_BIAS].dist = s2r_dist_uniform(-0.002, 0.002);
+    CHECK(s2r_sysid_config_check(&c, e) == S2R_ERR_INVALID_ARGUMENT);
+    CHECKF(sysid_t_contains(e, "qpos_bias") && sysid_t_contains(e, "per joint"), "%s", e);
+    c.consider.p[S2R_PARAM_QPOS_BIAS] = s2r_param_range_off(S2R_PARAM_QPOS_BIAS);
+    c.consider.n_joint_ranges = 1;
+    c.consider.joint_range[0].param = S2R_PARAM_DAMPING;
+    c.consider.joint_range[0].joint = 2;
+    c.consider.joint_range[0].dist = s2r_dist_uniform(0.8, 1.5);
+    CHECK(s2r_sysid_config_check(&c, e) == S2R_ERR_INVALID_ARGUMENT);
+    CHECKF(sysid_t_contains(e, "joints' own"), "%s", e);
+    c.consider.n_joint_ranges = 0;
+    c.consider.p[S2R_PARAM_OBS_LATENCY].enabled = 1;   /* held at 90 ms: 119 ms is beyond the 0.1 s delay lines */
+    c.consider.p[S2R_PARAM_OBS_LATENCY].mode = S2R_APPLY_ABSOLUTE;
+    c.consider.p[S2R_PARAM_OBS_LATENCY].dist = s2r_dist_uniform(0.0, 0.1);
+    c.known.p[S2R_PARAM_OBS_LATENCY] = c.consider.p[S2R_PARAM_OBS_LATENCY];
+    c.known.p[S2R_PARAM_OBS_LATENCY].dist = s2r_dist_fixed(0.09);
+    CHECKF(s2r_sysid_config_check(&c, e) == S2R_OK, "%s", e);
+    CHECK(s2r_sysid_init(&id, &c, &model) == S2R_ERR_INVALID_ARGUMENT);
+    CHECKF(sysid_t_contains(id.error, "consider: obs_latency"), "%s", id.error);
+    c.param[1] = s2r_sysid_param_default(S2R_PARAM_ACTION_LATENCY);   /* takes up the sensing delay's error */
+    CHECK(s2r_sysid_config_check(&c, e) == S2R_ERR_INVALID_ARGUMENT);
+    CHECKF(sysid_t_contains(e, "obs_latency beside the fitted action_latency"), "%s", e);
+    return 0;
+}
+
 static int test_bounds_hold(void) {
     static const s2r_param p[1] = {S2R_PARAM_KP};
     const sysid_t_recovery* rec = &sysid_t_rec;
@@ -1257,6 +1401,8 @@ static const test_case sysid_tests[] = {
     {"sysid: bad excitation settings rejected", test_bad_excitation_errors},
     {"sysid: the standard errors' sandwich sums correlated residuals within a trajectory, not across", test_sandwich_allows_correlation},
     {"sysid: intervals: open when not identifiable, none for a latency, finite otherwise", test_interval_kinds},
+    {"sysid: a consider entry widens a correlated standard error by what holding it elsewhere moves, nothing else", test_consider_widens_standard_errors},
+    {"sysid: consider entries identified, in another mode, per joint, NaN, beyond the simulator or beside a fitted latency refused", test_consider_bad_configs},
     {"sysid: verdict thresholds 0.01 and 0.05 rad^2, relative 3 % and 5 %, the object's 3 % and 10 %", test_verdict_thresholds},
     {"sysid: the same data and config give bit-identical results", test_deterministic},
 };
