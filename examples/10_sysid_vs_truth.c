@@ -23,9 +23,11 @@
 
    With --representable the units lose the effects no simulator parameter
    can be (their sigmoid joint friction with its seal drag, backlash, the
-   torque limit's fall with speed; s2r_real_robot_init_ablated): the model
-   family then holds each unit's truth, so the intervals' coverage there
-   asks only whether the standard errors describe the estimate's scatter,
+   torque limit's fall with speed; s2r_real_robot_init_ablated): every
+   effect left is one a simulator parameter can be - fitted, or held with
+   its spread in the standard errors (damping, link masses, torque limit:
+   s2r_identify_unit's consider covariance) - so the intervals' coverage
+   there asks whether the standard errors describe the estimate's error,
    and the difference from the units as they are is what the model cannot
    represent.  The encoders' offsets and the latency's jitter stay.
 
