@@ -13,7 +13,8 @@
                            table is one chain, each row continuing the
                            row above it (trained from scratch in as many
                            steps as pure sim, DR learns push too slowly
-                           to meet the 85 % sim bar; see the README)
+                           to meet the 85 % sim bar; see figures/RESULTS.md,
+                           "Why DR continues the pure-sim policy")
      sim + DR incl. camera calibration, with memory
                            the pure-sim policy given S2R_CALIBRATION_MEMORY (4)
                            frames of memory
@@ -62,7 +63,7 @@
 
    The work is jobs that hand each other nothing but files in --out, so
    they can run in any order their inputs allow, on one machine or many
-   (GNU parallel: make table JOBS=N; Slurm: examples/slurm/):
+   (GNU parallel: make table JOBS=N; Slurm: examples/jobs/slurm_table.sh):
 
      unit:S       identify unit --real-seed + S - 1 and record its
                   demonstrations (S = 1 .. --seeds)

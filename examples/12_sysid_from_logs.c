@@ -16,7 +16,7 @@
    (--robot ur5e|panda instead of --mjcf for a built-in arm; your own arm
    is then measured in its simulator only, having no stand-in fleet.)
 
-   The files: one trajectory per file in the format of the manual's
+   The files: one trajectory per file in the format of the header's
    "Trajectory files" (t in s, command_J, q_J and optionally qd_J per
    joint, joints from 1; 50 Hz or faster; starting at rest), each checked
    as a robot's data (units of t, rate, a moving start, angles in degrees,

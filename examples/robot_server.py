@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """robot_server.py - your arm behind the socket backend (stdlib only).
 
-The robot side of sim2real.h's socket protocol (version 1; the manual's
+The robot side of sim2real.h's socket protocol (version 1; the header's
 "A robot in another process"), here serving a trivial fake arm: six joints
 that follow their targets with a first-order lag.  Replace the marked calls
 (DRIVER: ...) with your arm's driver - ur_rtde's RTDEControlInterface /
