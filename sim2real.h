@@ -2224,8 +2224,8 @@ S2RDEF s2r_result s2r_expert_act(s2r_expert* e, const float* obs, const double* 
                       observation - in principle a better baseline in
                       training, and nothing extra at deployment; measured
                       on push with the episode's parameters as the inputs,
-                      it kept PPO from learning on every seed (README, "A
-                      privileged critic")
+                      it kept PPO from learning on every seed
+                      (figures/RESULTS.md, "A privileged critic")
      s2r_dataset,     behaviour cloning from (observation, action) pairs,
      s2r_bc           from scratch or as an anchored fine-tune of a policy
      s2r_policy_save  versioned, checksummed checkpoints written atomically
@@ -3626,8 +3626,8 @@ S2RDEF s2r_ppo_config s2r_task_ppo_config(s2r_task_kind kind, long long total_st
    Reach: 200k and 80k (>= 85 % in the nominal simulator in 200k, a test).
    Push: 600k and 200k (the pure-sim policy: 89 % on the UR5e, 99 % on the
    Panda in the nominal simulator, three seeds each; randomized training
-   from scratch learns push more slowly - 78 % and 38 % in 600k - see the
-   README). */
+   from scratch learns push more slowly - 78 % and 38 % in 600k - see
+   figures/RESULTS.md). */
 S2RDEF long long      s2r_task_training_steps(s2r_task_kind kind, int warm);
 /* Train ppo->policy for the rest of ppo's planned steps.  error: S2R_ERROR_LEN.
    The CSV's rows so far are published as csv_path.partial (written whole,
@@ -3909,8 +3909,9 @@ S2RDEF int         s2r_interrupt_requested(void);
    verdict judges the error beyond the camera's error on the resting object
    (validation_object_floor), relative to how far the object moved.
    s2r_identify_object does all of it for one unit.  What it finds on the
-   stand-in fleet is in the README: positions from strikes do not pin the
-   object down there, and the verdict says so.
+   stand-in fleet is in figures/RESULTS.md ("The object, from strikes"):
+   positions from strikes do not pin the object down there, and the
+   verdict says so.
 
    Usage:
 
@@ -4715,8 +4716,8 @@ S2RDEF s2r_result s2r_identify_object(const s2r_backend* push_robot, const s2r_i
        17 episodes at 0.80 and 27 at 0.95 for tethered, 34 at 0.85 and 49
        at 0.95 for constrained, and never more than 32 and 56 on average
        for any true rate, where the earlier rules spent up to 47 and
-       always 100 (s2r_gate_oc computes these exactly; the README has the
-       table).  At the cap it fails.  Any catastrophic episode (an e-stop
+       always 100 (s2r_gate_oc computes these exactly; figures/RESULTS.md
+       has the table).  At the cap it fails.  Any catastrophic episode (an e-stop
        or a physics blow-up) fails constrained at once, whatever the rate.
        The earlier rules are kept as S2R_GATE_INTERVAL, to compare with:
        tethered PASS once the Wilson interval's lower bound is above 0.80,
