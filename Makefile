@@ -210,6 +210,9 @@ test-step-sanitize: test-step-crash
 	@$(MAKE) --no-print-directory sanitize
 
 test-step-pipeline:
+	./$(BUILD)/00_hello_robot --out $(BUILD)/quick_examples
+	./$(BUILD)/05_real_only --quick --out $(BUILD)/quick_examples --threads $(THREADS)
+	./$(BUILD)/08_scene_renders --quick --out $(BUILD)/quick_examples
 	./$(BUILD)/07_the_table --quick --out $(BUILD)/quick --threads $(THREADS)
 	sh tests/test_jobs.sh $(BUILD) $(BUILD)/quick
 	./$(BUILD)/07_the_table --task push --quick --out $(BUILD)/quick_push --threads $(THREADS)
@@ -289,7 +292,7 @@ endif
 # Regenerate the committed figures (runs the full tables, both tasks on both
 # arms, examples 01-02 for DR's margin, on push a filmstrip (08) and the
 # recipe's deeper tools (13), then make answers: several hours on two cores,
-# each table 7-21 minutes - see their 07_run.csv).  The tables and examples run in
+# each table 7-64 minutes - see their run records, 07_run.csv and 07_push_run.csv).  The tables and examples run in
 # build/ and only their figures, tables and run records are copied: reach's
 # with a _panda suffix for the Panda, push's with the arm's name
 # (07_push_table_ur5e.csv); each table's timing as 07_<task>_timing_<arm>.csv.

@@ -180,7 +180,8 @@ int main(int argc, char** argv) {
     int status, s, k;
 
     if (s2r_example_start(&opt, argc, argv, "DR plain against DR with memory (--history K), with ADR (--adr) or with a "
-                          "privileged critic (--privileged)",
+                          "privileged critic (--privileged); unlike the other programs, --task "
+                          "defaults to push here and --history to 3 (0 with --adr or --privileged)",
                           S2R_OPT_ROBOT | S2R_OPT_TASK | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_SEEDS |
                           S2R_OPT_THREADS | S2R_OPT_OUT | S2R_OPT_QUICK | S2R_OPT_HISTORY | S2R_OPT_RANGES | S2R_OPT_ADR |
                           S2R_OPT_PRIVILEGED, &status) != S2R_OK)

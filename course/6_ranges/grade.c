@@ -5,9 +5,10 @@
    s2r_randomization_write).  The grader trains the reach policy on it
    from scratch, with the same seed and budget the reference row uses
    (the library's default reach ranges, s2r_randomization_default), and
-   measures both on held-out stand-in units: units the examples and the
-   tables never touch (HELD_OUT_UNIT onwards), whose hidden parameters no
-   student has looked at.  It reports the two rows side by side with their
+   measures both on held-out stand-in units: units the recipe was never
+   built or tuned on (HELD_OUT_UNIT onwards; only the finished push tables
+   were measured again on #7001-#7003), whose hidden parameters no student
+   has looked at.  It reports the two rows side by side with their
    95 % intervals and the interval of the difference (Newcombe), and
    passes when the student's policy is not clearly worse than the
    reference; whether it is better, and why, is the written part.
