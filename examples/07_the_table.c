@@ -687,12 +687,13 @@ static int write_markdown(const s2r_options* opt, const sizes* z, const table* t
             fprintf(md, "%s %s %% after %d episodes per unit (%d unit episodes in all, canaries included)", curve_demos[r] == 100 ? "" : " and",
                     cell(a, sizeof a, &t->curve[INTERVENTIONS][r]), curve_demos[r], t->spent[INTERVENTIONS][r]);
     fprintf(md, ".\n");
-    fprintf(md, "\n%s; %d training seed(s), seed s paired with real unit #%llu + s; %d episodes per row per seed "
+    fprintf(md, "\n%s; %d training seed(s), %llu..%llu, paired in order with real units #%llu..#%llu; %d episodes per row per seed "
                 "(pooled, Wilson 95 %% intervals; the gap's is Newcombe's); %d demonstrations recorded over the "
                 "units; each fine-tuning ran 3 x %d canary episodes on its unit (its two fine-tunes and the sysID "
                 "policy) and kept the sysID policy %d, the fine-tune following the operator %d and the one keeping "
                 "its own actions %d times (of %d, the demo curve's included)", s2r_robot_kind_name(opt->robot),
-            opt->seeds, (unsigned long long)opt->real_seed, z->episodes, t->pooled_demos, z->canary,
+            opt->seeds, (unsigned long long)opt->seed, (unsigned long long)(opt->seed + (uint64_t)opt->seeds - 1),
+            (unsigned long long)opt->real_seed, (unsigned long long)(opt->real_seed + (uint64_t)opt->seeds - 1), z->episodes, t->pooled_demos, z->canary,
             t->kept[S2R_KEPT_UNCHANGED], t->kept[S2R_KEPT_FOLLOWING], t->kept[S2R_KEPT_OWN_ACTIONS],
             t->kept[0] + t->kept[1] + t->kept[2]);
     if (t->kept[3]) fprintf(md, "; %d set(s) had no demonstration on target and fine-tuned nothing", t->kept[3]);
