@@ -300,10 +300,11 @@ endif
 # 07_push_*_<arm>_seeds10.* (the README's headline push tables).
 TABLE_FIGURES := 07_table.md 07_table.csv 07_table.png 07_demo_curve.csv 07_run.csv \
                  07_pure_sim_seed1_training.png 07_dr_seed1_training.png
-PUSH_FIGURES  := table.md table.csv table.png demo_curve.csv seeds.csv run.csv timing.csv jobs.csv dr_ranges.txt \
+PUSH_FIGURES  := table.md table.csv table.png demo_curve.csv seeds.csv over_seeds.csv run.csv timing.csv jobs.csv \
+                 dr_ranges.txt \
                  dr_camera_ranges.txt \
                  pure_sim_seed1_training.png dr_seed1_training.png
-PUSH10_FIGURES := table.md table.csv table.png demo_curve.csv seeds.csv run.csv timing.csv jobs.csv
+PUSH10_FIGURES := table.md table.csv table.png demo_curve.csv seeds.csv over_seeds.csv run.csv timing.csv jobs.csv
 MARGIN_FIGURES := 02_margin.csv 02_margin.png
 figures: deps $(EXAMPLES)
 	./$(BUILD)/00_hello_robot --out figures

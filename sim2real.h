@@ -265,8 +265,9 @@
      Learning              MLP, PPO (optionally with a privileged critic),
                            behaviour cloning, checkpoints, pendulum,
                            demonstration files
-     Evaluation            controllers, success with Wilson intervals, frame
-                           history (a policy with memory)
+     Evaluation            controllers, success with Wilson intervals (and
+                           Student-t ones over seeds), frame history (a
+                           policy with memory)
      Demonstrations        the operator on the real robot, cloning,
                            interventions (HG-DAgger)
      Training              simulators as PPO environments, automatic domain
@@ -3003,6 +3004,14 @@ S2RDEF void s2r_wilson_interval(int k, int n, double* lo, double* hi);
 /* Newcombe's hybrid score interval (method 10) at 95 % for p1 - p2, from the
    Wilson intervals of k1/n1 and k2/n2. */
 S2RDEF void s2r_newcombe_interval(int k1, int n1, int k2, int n2, double* lo, double* hi);
+/* The mean of n independent values - one per training seed, or per unit -
+   and its 95 % Student-t interval, mean +- t(0.975, n - 1) * sd / sqrt(n)
+   (not clipped: the values may be differences).  Where s2r_wilson_interval
+   says how precisely episodes measured these runs, this says what another run
+   would give; for two recipes on the same seeds, pass the per-seed
+   differences (a paired comparison: what is common to a seed cancels).
+   n < 2 gives lo = hi = mean (n = 0: all 0). */
+S2RDEF void s2r_mean_interval(const double* x, int n, double* mean, double* lo, double* hi);
 /* Pool b into a: counts add up, means are weighted by episodes, and the
    interval is recomputed for the pooled counts. */
 S2RDEF void s2r_eval_merge(s2r_eval_result* a, const s2r_eval_result* b);
@@ -14316,6 +14325,58 @@ S2RDEF void s2r_newcombe_interval(int k1, int n1, int k2, int n2, double* lo, do
     s2r_wilson_interval(k2, n2, &l2, &u2);
     *lo = d - sqrt((p1 - l1) * (p1 - l1) + (u2 - p2) * (u2 - p2));
     *hi = d + sqrt((u1 - p1) * (u1 - p1) + (p2 - l2) * (p2 - l2));
+}
+
+/* I_x(a, b), the regularized incomplete beta function, from its continued
+   fraction (evaluated by the modified Lentz method), on the side of x where
+   it converges fast. */
+static double s2r__incomplete_beta(double a, double b, double x) {
+    double front, f = 1, c = 1, d = 0;
+    int i;
+    if (x <= 0) return 0;
+    if (x >= 1) return 1;
+    if (x > (a + 1) / (a + b + 2)) return 1 - s2r__incomplete_beta(b, a, 1 - x);
+    front = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log(1 - x)) / a;
+    for (i = 0; i <= 300; i++) {
+        int m = i / 2;
+        double term = i == 0 ? 1
+                    : i % 2 == 0 ? m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m))
+                                 : -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1));
+        d = 1 + term * d;
+        d = 1 / (fabs(d) < 1e-30 ? 1e-30 : d);
+        c = 1 + term / c;
+        if (fabs(c) < 1e-30) c = 1e-30;
+        f *= c * d;
+        if (fabs(1 - c * d) < 1e-13) break;
+    }
+    return front * (f - 1);
+}
+
+/* t with P(T > t) = 0.025 for Student's t with df degrees of freedom
+   (P(T > t) = I_{df / (df + t^2)}(df / 2, 1 / 2) / 2), by bisection:
+   12.706 for df = 1, 2.262 for 9, towards 1.960. */
+static double s2r__student_t_975(int df) {
+    double lo = 0, hi = 1000;
+    int i;
+    for (i = 0; i < 100; i++) {
+        double t = 0.5 * (lo + hi);
+        if (0.5 * s2r__incomplete_beta(0.5 * df, 0.5, df / (df + t * t)) > 0.025) lo = t;
+        else hi = t;
+    }
+    return 0.5 * (lo + hi);
+}
+
+S2RDEF void s2r_mean_interval(const double* x, int n, double* mean, double* lo, double* hi) {
+    double sum = 0, squares = 0, m, half;
+    int i;
+    S2R_ASSERT(mean && lo && hi && (x || n <= 0));
+    for (i = 0; i < n; i++) sum += x[i];
+    m = n > 0 ? sum / n : 0;
+    for (i = 0; i < n; i++) squares += (x[i] - m) * (x[i] - m);
+    half = n >= 2 ? s2r__student_t_975(n - 1) * sqrt(squares / (n - 1) / n) : 0;
+    *mean = m;
+    *lo = m - half;
+    *hi = m + half;
 }
 
 S2RDEF void s2r_eval_merge(s2r_eval_result* a, const s2r_eval_result* b) {

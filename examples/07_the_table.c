@@ -87,14 +87,19 @@
 
    Uses: s2r_options_ranges, s2r_identify_unit, s2r_identify_object, s2r_collect_unit_demos, s2r_train,
          s2r_finetune_on_unit, s2r_hg_dagger_round, s2r_clone_demos, s2r_dataset_append_episodes, s2r_policy_add_history,
-         s2r_randomization_add_calibration, s2r_evaluate_sim_and_real,
+         s2r_randomization_add_calibration, s2r_evaluate_sim_and_real, s2r_mean_interval,
          s2r_plot_training_csv, s2r_figure_*.
    --task reach (the default) or push picks the task; push's files start
    with 07_push_ instead of 07_.
    Writes: DIR/07_table.md, DIR/07_table.csv, DIR/07_table.png,
            DIR/07_demo_curve.csv, DIR/07_seeds.csv (every row per seed:
            the spread behind the pooled rows, each line with its arm,
-           task, settings and build, so runs concatenate), DIR/07_jobs.csv (each job's
+           task, settings and build, so runs concatenate),
+           DIR/07_over_seeds.csv (with two seeds or more also a table
+           under 07_table.md: each row's real success as a mean over
+           seeds with a Student-t interval - what another seed on another
+           unit would give - and each step against the row it is judged
+           by, paired by seed; s2r_mean_interval), DIR/07_jobs.csv (each job's
            wall time), DIR/07_dr_ranges.txt (the DR ranges),
            DIR/07_dr_camera_ranges.txt (the same with the camera),
            DIR/07_ranges_unit<N>.txt (each unit's re-centred ranges),
@@ -122,6 +127,12 @@ static const char* const row_name[ROWS] = {
     "Real-only training"};
 static const char* const row_file[ROWS] = {"pure_sim", "dr", "dr_camera_memory", "dr_sysid", "demos_100",
                                            "demos_1000", "real_only"};
+static const char* const row_short[ROWS] = {"pure sim", "+ DR", "+ DR cam, mem", "+ sysID", "+ 100 demos",
+                                            "+ 1000 demos", "real only"};
+/* The row each one is judged against, seed by seed: the one it continues
+   (the camera-aware row against plain DR, the recipe it replaces; real-only
+   against system ID, the best the simulator gives). */
+static const int row_against[ROWS] = {-1, PURE, DR, DR, SYSID, SYSID, SYSID};
 #define CURVE 6
 static const int curve_demos[CURVE] = {0, 10, 30, 100, 300, 1000};
 /* The demo curve three ways: cloning only the demonstrations that ended
@@ -176,6 +187,20 @@ static void charge(stage_cost* c, double start, long long steps) {
     c->env_steps += steps;
 }
 
+/* A row over seeds, where the pooled row counts episodes: each seed's real
+   success on its own unit is one run, and the interval says what another
+   seed on another unit would give (s2r_mean_interval); against its
+   row_against, the per-seed differences, so what is common to a seed and
+   its unit cancels.  Rates and differences as fractions, the intervals
+   clipped to [0, 1] and [-1, 1]. */
+typedef struct over_seeds {
+    int    seeds;                     /* seeds with the row measured          */
+    double mean, lo, hi;              /* real success, Student-t 95 % interval */
+    double diff, diff_lo, diff_hi;    /* minus row_against, paired by seed    */
+    int    pairs, ahead, behind;      /* seeds with both rows; of those, where
+                                         it did better / worse               */
+} over_seeds;
+
 typedef struct table {
     s2r_sim_real_eval row[ROWS];        /* pooled over seeds               */
     s2r_eval_result   calibrated[ROWS]; /* real, with the camera calibrated:
@@ -195,6 +220,7 @@ typedef struct table {
                                            and [3] sets with nothing to clone
                                            (no demonstration ended on target) */
     stage_cost        cost[STAGES];     /* time and steps, per stage       */
+    over_seeds        over[ROWS];       /* the merge's: real success seed by seed */
 } table;
 
 static sizes choose_sizes(int quick, s2r_task_kind task) {
@@ -698,6 +724,23 @@ static int write_markdown(const s2r_options* opt, const sizes* z, const table* t
             t->kept[0] + t->kept[1] + t->kept[2]);
     if (t->kept[3]) fprintf(md, "; %d set(s) had no demonstration on target and fine-tuned nothing", t->kept[3]);
     fprintf(md, "; %.0f s wall, peak memory %.0f MiB.\n", seconds, peak);
+    if (t->over[PURE].seeds >= 2) {
+        fprintf(md, "\nOver seeds: each seed's real success on its own unit is one run, and these intervals say what "
+                    "another seed on another unit would give, where the pooled ones above count episodes (mean over "
+                    "the %d seeds, Student-t 95 %%); each step against the row it is judged by, paired by seed, so "
+                    "what is common to a seed and its unit cancels.\n\n"
+                    "| Recipe | Real success %%, over seeds | Against | Difference, points, paired | Ahead / behind |\n"
+                    "|---|---|---|---|---|\n", t->over[PURE].seeds);
+        for (r = 0; r < ROWS; r++) {
+            const over_seeds* o = &t->over[r];
+            if (o->seeds < 2) continue;
+            fprintf(md, "| %s | %.1f [%.1f, %.1f] |", row_short[r], 100 * o->mean, 100 * o->lo, 100 * o->hi);
+            if (row_against[r] < 0) fprintf(md, " | | |\n");
+            else
+                fprintf(md, " %s | %+.1f [%+.1f, %+.1f] | %d / %d of %d |\n", row_short[row_against[r]], 100 * o->diff,
+                        100 * o->diff_lo, 100 * o->diff_hi, o->ahead, o->behind, o->pairs);
+        }
+    }
     return end_file(&file);
 }
 
@@ -720,6 +763,16 @@ static int write_csvs(const s2r_options* opt, const table* t, double seconds, do
                 t->calibrated[r].success_hi, r == REAL_ONLY ? "none" : r >= SYSID ? "identified" : "nominal",
                 t->nominal[r].success_rate, t->nominal[r].success_lo, t->nominal[r].success_hi, sizes_name(opt));
     }
+    if (end_file(&file) || !(csv = begin_file(&file, opt, "over_seeds.csv"))) return 1;
+    fprintf(csv, "recipe,seeds,real_mean,real_lo,real_hi,against,pairs,difference,difference_lo,difference_hi,ahead,"
+                 "behind,sizes\n");
+    for (r = 0; r < ROWS; r++) {
+        const over_seeds* o = &t->over[r];
+        if (o->seeds > 0)
+            fprintf(csv, "%s,%d,%.4f,%.4f,%.4f,%s,%d,%.4f,%.4f,%.4f,%d,%d,%s\n", row_file[r], o->seeds, o->mean, o->lo,
+                    o->hi, row_against[r] < 0 ? "none" : row_file[row_against[r]], o->pairs, o->diff, o->diff_lo,
+                    o->diff_hi, o->ahead, o->behind, sizes_name(opt));
+    }
     if (end_file(&file) || !(csv = begin_file(&file, opt, "demo_curve.csv"))) return 1;
     fprintf(csv, "demos,cloned,demos_cloned,unit_episodes,real_episodes,real_success,real_lo,real_hi,sizes\n");
     for (w = 0; w < WAYS; w++)
@@ -741,8 +794,6 @@ static int write_csvs(const s2r_options* opt, const table* t, double seconds, do
 }
 
 static int plot_table(const s2r_options* opt, const table* t) {
-    static const char* short_name[ROWS] = {"pure sim", "+ DR", "+ DR cam, mem", "+ sysID", "+ 100 demos",
-                                           "+ 1000 demos", "real only"};
     static const char* curve_label[WAYS] = {"demos, cloning those on target", "demos, cloning all",
                                             "interventions (HG-DAgger)"};
     double v[3][ROWS], lo[3][ROWS], hi[3][ROWS], x[CURVE], y[CURVE], ylo[CURVE], yhi[CURVE];
@@ -764,7 +815,7 @@ static int plot_table(const s2r_options* opt, const table* t) {
              opt->seeds, (unsigned long long)opt->real_seed);
     s2r_figure_title(&fig, title);
     s2r_panel_labels(&fig, 0, "success with Wilson 95 % intervals", "", "success rate");
-    s2r_panel_categories(&fig, 0, short_name, ROWS);
+    s2r_panel_categories(&fig, 0, row_short, ROWS);
     s2r_panel_yrange(&fig, 0, 0, 1);
     style.label = "simulation";
     s2r_plot_bars(&fig, 0, v[0], lo[0], hi[0], ROWS, &style);
@@ -1182,6 +1233,7 @@ static int run_real_only_job(const run* r, int s) {
 static int write_markdown(const s2r_options* opt, const sizes* z, const table* t, double seconds, double peak);
 static int write_csvs(const s2r_options* opt, const table* t, double seconds, double peak);
 static int write_seeds(const run* r, job_record (*rec)[3]);
+static void seed_by_seed(job_record (*rec)[3], int seeds, table* t);
 static int plot_table(const s2r_options* opt, const table* t);
 
 /* Pool every job's record, in seed order, into the table and write it. */
@@ -1237,6 +1289,7 @@ static int merge(const run* r, double single_wall, double single_peak) {
             sum += one->wall_s;
         }
     }
+    seed_by_seed(rec, opt->seeds, &t);
     seconds = single_wall > 0 ? single_wall : last - first;   /* one process ran them all, or jobs from first to last */
     if (single_wall > 0) peak = single_peak;
     printf("\njobs: %.0f s of work over %d jobs; the longest unit, chain and real-only jobs took %.0f, %.0f and %.0f s, "
@@ -1259,6 +1312,36 @@ static int merge(const run* r, double single_wall, double single_peak) {
     printf("\nwrote %s/%s_table.md, _table.csv, _table.png, _demo_curve.csv, _seeds.csv, _jobs.csv, _timing.csv, _run.csv\n",
            opt->out, prefix(opt));
     return 0;
+}
+
+/* Each row over seeds, and against the row it is judged by, seed by seed
+   (the seeds where both were measured). */
+static void seed_by_seed(job_record (*rec)[3], int seeds, table* t) {
+    double rate[MAX_SEEDS], diff[MAX_SEEDS];
+    int r, s;
+    for (r = 0; r < ROWS; r++) {
+        over_seeds* o = &t->over[r];
+        int n = 0, paired = 0, a = row_against[r];
+        for (s = 0; s < seeds; s++) {
+            const s2r_eval_result* mine = &rec[s][r == REAL_ONLY ? REAL_ONLY_JOB : CHAIN_JOB].t.row[r].real;
+            const s2r_eval_result* other = a < 0 ? NULL : &rec[s][CHAIN_JOB].t.row[a].real;
+            if (mine->episodes == 0) continue;
+            rate[n++] = mine->success_rate;
+            if (!other || other->episodes == 0) continue;
+            diff[paired] = mine->success_rate - other->success_rate;
+            o->ahead += diff[paired] > 0;
+            o->behind += diff[paired] < 0;
+            paired++;
+        }
+        o->seeds = n;
+        o->pairs = paired;
+        s2r_mean_interval(rate, n, &o->mean, &o->lo, &o->hi);
+        s2r_mean_interval(diff, paired, &o->diff, &o->diff_lo, &o->diff_hi);
+        o->lo = fmax(o->lo, 0);             /* rates stay rates */
+        o->hi = fmin(o->hi, 1);
+        o->diff_lo = fmax(o->diff_lo, -1);
+        o->diff_hi = fmin(o->diff_hi, 1);
+    }
 }
 
 /* Every row per seed (the spread behind the pooled rows), and every job's

@@ -6,11 +6,14 @@
 # jobs unit:1, chain:1, real-only:1 and merge):
 #   - a merge with no records names every missing job and writes no table;
 #   - the jobs run with GNU parallel (examples/jobs/parallel_table.sh, two at
-#     a time) give the same table, demo curve and per-seed rows byte for byte;
+#     a time) give the same table, demo curve, per-seed rows and rows over
+#     seeds byte for byte;
 #   - a chain job killed mid-training (SIGKILL), then the same command run
 #     again, gives the same files again; a merge with a record missing names
 #     it and leaves the table as it was;
 #   - a merge with other settings (--seed 2) refuses the records;
+#   - with two seeds, the rows over seeds (07_over_seeds.csv, and the table
+#     under 07_table.md) agree with the per-seed rows;
 #   - the same on Slurm (examples/jobs/slurm_table.sh): a one-node Slurm is
 #     started here (as root: munged, slurmctld, slurmd, a config written
 #     into BUILD/slurm), the table submitted as two job arrays and a merge,
@@ -25,7 +28,7 @@ ok()   { passed=$((passed + 1)); echo "ok   jobs: $1"; }
 bad()  { failed=$((failed + 1)); echo "FAIL jobs: $1"; }
 check() { if eval "$2"; then ok "$1"; else bad "$1"; fi; }
 same_table() {   # same_table DIR: DIR's table files equal the reference's
-    for f in 07_table.csv 07_demo_curve.csv 07_seeds.csv; do cmp -s "$ref/$f" "$1/$f" || return 1; done
+    for f in 07_table.csv 07_demo_curve.csv 07_seeds.csv 07_over_seeds.csv; do cmp -s "$ref/$f" "$1/$f" || return 1; done
 }
 [ -f "$ref/07_table.csv" ] || { echo "test_jobs: no reference table in $ref (run $program $options --out $ref)"; exit 1; }
 
@@ -46,7 +49,7 @@ check "a chain job before its unit job says which job to run first" "[ $status =
 d=$build/jobs_parallel; rm -rf "$d"
 if command -v parallel > /dev/null 2>&1; then
     sh examples/jobs/parallel_table.sh 2 2 $program $options --out "$d" > "$build/jobs_parallel.log" 2>&1; status=$?
-    check "GNU parallel: the table, demo curve and per-seed rows equal one process's" "[ $status = 0 ] && same_table '$d'"
+    check "GNU parallel: the table, demo curve and per-seed rows and rows over seeds equal one process's" "[ $status = 0 ] && same_table '$d'"
     check "GNU parallel: its job logs are kept" "[ -s '$d/07_parallel_units.log' ] && [ -s '$d/07_parallel_rows.log' ]"
 
     # A chain killed mid-training, then the same command again.
@@ -72,6 +75,29 @@ fi
 # Other settings.
 $program $options --seed 2 --out "$ref" --job merge > "$build/jobs_settings.log" 2>&1; status=$?
 check "a merge with other settings refuses the records" "[ $status = 1 ] && grep -q 'other settings' '$build/jobs_settings.log'"
+
+# Two seeds: the rows over seeds are the per-seed rows' means, and each
+# step's difference is the mean of its per-seed differences (awk recomputes
+# both from 07_seeds.csv; the Student-t bounds are checked in test_main).
+d=$build/jobs_two_seeds; rm -rf "$d"
+$program $options --seeds 2 --out "$d" --threads 1 > "$d.log" 2>&1; status=$?
+over_seeds_agree() {
+    awk -F, 'FNR == 1 { next }
+        FILENAME ~ /07_seeds.csv$/ { rate[$5, $3] = $9; seeds[$3] = 1; next }
+        { n = 0; sum = 0; diff = 0; ahead = 0; behind = 0
+          for (s in seeds) {
+              if (!(($1, s) in rate)) continue
+              n++; sum += rate[$1, s]
+              if ($6 != "none") { d = rate[$1, s] - rate[$6, s]; diff += d; ahead += d > 0; behind += d < 0 }
+          }
+          if (n != $2 || (sum / n - $3) ^ 2 > 1e-8) bad = bad " " $1 " (mean)"
+          if ($6 != "none" && ((diff / n - $8) ^ 2 > 1e-8 || ahead != $11 || behind != $12)) bad = bad " " $1 " (paired)"
+          rows++ }
+        END { if (bad != "" || rows < 2) { print "over seeds disagree with the seeds:" bad " rows " rows; exit 1 } }' \
+        "$1/07_seeds.csv" "$1/07_over_seeds.csv" && grep -q '^Over seeds' "$1/07_table.md"
+}
+check "two seeds: the rows over seeds are the per-seed rows' means and paired differences" \
+    "[ $status = 0 ] && over_seeds_agree '$d'"
 
 # Slurm: a one-node cluster on this machine.
 slurm_skip() { echo "test_jobs: Slurm part skipped: $1"; }
@@ -124,7 +150,7 @@ CONF
             sleep 1
         done
         check "Slurm: two job arrays and a merge ran (merge job $merge: $state)" "[ '$state' = COMPLETED ]"
-        check "Slurm: the table, demo curve and per-seed rows equal one process's" "same_table '$d'"
+        check "Slurm: the table, demo curve and per-seed rows and rows over seeds equal one process's" "same_table '$d'"
         [ "$state" = COMPLETED ] || { cat "$s/submit.log"; tail -n 5 "$d"/slurm-*.out 2> /dev/null; }
         scancel --name=s2r-table-units --name=s2r-table-rows --name=s2r-table-merge 2> /dev/null
     fi

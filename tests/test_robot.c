@@ -439,6 +439,28 @@ static int test_wilson(void) {
     return 0;
 }
 
+/* The interval over runs: Student's t quantiles from a table (12.706 for one
+   degree of freedom, 4.303 for two, 2.262 for nine, 2.042 for thirty). */
+static int test_mean_interval(void) {
+    double two[2] = {-1, 1}, three[3] = {-1, 0, 1}, ten[10], thirty_one[31], mean, lo, hi;
+    int i;
+    s2r_mean_interval(two, 2, &mean, &lo, &hi);          /* sd sqrt(2), sd / sqrt(n) = 1 */
+    CHECKF(mean == 0 && fabs(hi - 12.706) < 1e-3 && fabs(lo + 12.706) < 1e-3, "%g %g %g", mean, lo, hi);
+    s2r_mean_interval(three, 3, &mean, &lo, &hi);        /* sd 1 */
+    CHECKF(fabs(hi - 4.303 / sqrt(3.0)) < 1e-3, "%g", hi);
+    for (i = 0; i < 10; i++) ten[i] = 5 + (i % 2 ? 1 : -1);   /* mean 5, sd sqrt(10/9) */
+    s2r_mean_interval(ten, 10, &mean, &lo, &hi);
+    CHECKF(fabs(mean - 5) < 1e-12 && fabs(hi - 5 - 2.262 * sqrt(10.0 / 9) / sqrt(10.0)) < 1e-3, "%g %g", mean, hi);
+    for (i = 0; i < 31; i++) thirty_one[i] = i;          /* sd sqrt(31 * 32 / 12) */
+    s2r_mean_interval(thirty_one, 31, &mean, &lo, &hi);
+    CHECKF(fabs(mean - 15) < 1e-12 && fabs(hi - 15 - 2.042 * sqrt(31 * 32 / 12.0) / sqrt(31.0)) < 2e-3, "%g", hi);
+    s2r_mean_interval(two, 1, &mean, &lo, &hi);          /* one run: no spread to measure */
+    CHECK(mean == -1 && lo == -1 && hi == -1);
+    s2r_mean_interval(NULL, 0, &mean, &lo, &hi);
+    CHECK(mean == 0 && lo == 0 && hi == 0);
+    return 0;
+}
+
 /* Numbers are plain decimal digits: a leading blank or sign used to slip
    through strtoull (" 5" parsed as 5, " -18446744073709551615" as 1);
    found by tests/fuzz/fuzz_options.c. */
@@ -470,4 +492,5 @@ static const test_case tools_tests[] = {
     {"options: numbers are plain digits (no blanks, no signs)", test_options_numbers_plain},
     {"options: output folder created, unwritable refused", test_make_dir},
     {"eval: Wilson 95 % interval", test_wilson},
+    {"eval: Student-t 95 % interval of a mean over runs", test_mean_interval},
 };
