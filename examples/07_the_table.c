@@ -672,7 +672,7 @@ static int write_markdown(const s2r_options* opt, const sizes* z, const table* t
     char a[64], b[64], c[64], g[64], name[96];
     s2r_file file;
     FILE* md = begin_file(&file, opt, "table.md");
-    int r;
+    int r, shown, last, full;
     if (!md) return 1;
     if (opt->quick)
         fprintf(md, "Quick run (--quick): smoke-test sizes that check the pipeline end to end; not a measurement of "
@@ -690,8 +690,12 @@ static int write_markdown(const s2r_options* opt, const sizes* z, const table* t
     }
     fprintf(md, "\nSim: the simulator each recipe trusts - the nominal model for the first three rows, the unit's "
                 "identified model for the system-ID rows; in the nominal model those score");
-    for (r = SYSID; r < REAL_ONLY; r++)
-        fprintf(md, "%s %s %%", r == SYSID ? "" : r == REAL_ONLY - 1 ? " and" : ",", cell(a, sizeof a, &t->nominal[r]));
+    for (r = SYSID, shown = 0; r < REAL_ONLY; r++)   /* the rows measured (a quick run has no 1000-demo row) */
+        if (t->nominal[r].episodes > 0) {
+            int more = 0, k;
+            for (k = r + 1; k < REAL_ONLY; k++) more += t->nominal[k].episodes > 0;
+            fprintf(md, "%s %s %%", shown++ == 0 ? "" : more == 0 ? " and" : ",", cell(a, sizeof a, &t->nominal[r]));
+        }
     fprintf(md, ".\n");
     fprintf(md, "\nThe camera-aware DR row continues the pure-sim policy as the DR row does, on the same ranges with "
                 "the camera's calibration error added (target_offset +-%.0f mm per axis) and %d frames of memory.  "
@@ -705,14 +709,22 @@ static int write_markdown(const s2r_options* opt, const sizes* z, const table* t
     for (r = 0; r < CURVE; r++)
         if ((curve_demos[r] == 100 || curve_demos[r] == 1000) && t->curve[ALL_DEMOS][r].episodes)
             fprintf(md, "%s %s %%", curve_demos[r] == 100 ? "" : " and", cell(a, sizeof a, &t->curve[ALL_DEMOS][r]));
-    fprintf(md, " (the demo curve, both ways: demo_curve.csv).  Interventions instead of demonstrations (HG-DAgger "
-                "from the sysID policy: it drives, the operator takes over where it is about to fail, its "
-                "corrections are cloned, in rounds kept by the same canary):");
-    for (r = 0; r < CURVE; r++)
-        if ((curve_demos[r] == 100 || curve_demos[r] == 1000) && t->curve[INTERVENTIONS][r].episodes)
-            fprintf(md, "%s %s %% after %d episodes per unit (%d unit episodes in all, canaries included)", curve_demos[r] == 100 ? "" : " and",
-                    cell(a, sizeof a, &t->curve[INTERVENTIONS][r]), curve_demos[r], t->spent[INTERVENTIONS][r]);
-    fprintf(md, ".\n");
+    fprintf(md, " (the demo curve, both ways: demo_curve.csv).");
+    for (r = 0, last = -1, full = 0; r < CURVE; r++)   /* its 100 and 1000 points; a quick run's last one */
+        if (t->curve[INTERVENTIONS][r].episodes) {
+            last = r;
+            full |= curve_demos[r] == 100 || curve_demos[r] == 1000;
+        }
+    if (last > 0)
+        fprintf(md, "  Interventions instead of demonstrations (HG-DAgger from the sysID policy: it drives, the operator "
+                    "takes over where it is about to fail, its corrections are cloned, in rounds kept by the same "
+                    "canary):");
+    for (r = 0, shown = 0; r < CURVE && last > 0; r++)
+        if (t->curve[INTERVENTIONS][r].episodes && (full ? curve_demos[r] == 100 || curve_demos[r] == 1000 : r == last))
+            fprintf(md, "%s %s %% after %d episodes per unit (%d unit episodes in all, canaries included)",
+                    shown++ == 0 ? "" : " and", cell(a, sizeof a, &t->curve[INTERVENTIONS][r]), curve_demos[r],
+                    t->spent[INTERVENTIONS][r]);
+    fprintf(md, last > 0 ? ".\n" : "\n");
     fprintf(md, "\n%s; %d training seed(s), %llu..%llu, paired in order with real units #%llu..#%llu; %d episodes per row per seed "
                 "(pooled, Wilson 95 %% intervals; the gap's is Newcombe's); %d demonstrations recorded over the "
                 "units; each fine-tuning ran 3 x %d canary episodes on its unit (its two fine-tunes and the sysID "
