@@ -1321,7 +1321,8 @@ static int merge(const run* r, double single_wall, double single_peak) {
     printf("\nWhere the time went (all jobs):\n");
     for (s = 0; s < STAGES; s++)
         printf("  %-20s %7.0f s %12lld environment steps\n", stage_file[s], t.cost[s].wall_s, t.cost[s].env_steps);
-    printf("\nwrote %s/%s_table.md, _table.csv, _table.png, _demo_curve.csv, _seeds.csv, _jobs.csv, _timing.csv, _run.csv\n",
+    printf("\nwrote %s/%s_table.md, _table.csv, _table.png, _demo_curve.csv, _seeds.csv, _over_seeds.csv, _jobs.csv, "
+           "_timing.csv, _run.csv\n",
            opt->out, prefix(opt));
     return 0;
 }
