@@ -672,7 +672,7 @@ static int write_markdown(const s2r_options* opt, const sizes* z, const table* t
     char a[64], b[64], c[64], g[64], name[96];
     s2r_file file;
     FILE* md = begin_file(&file, opt, "table.md");
-    int r, shown, last, full;
+    int r, shown, measured, last, full;
     if (!md) return 1;
     if (opt->quick)
         fprintf(md, "Quick run (--quick): smoke-test sizes that check the pipeline end to end; not a measurement of "
@@ -690,12 +690,10 @@ static int write_markdown(const s2r_options* opt, const sizes* z, const table* t
     }
     fprintf(md, "\nSim: the simulator each recipe trusts - the nominal model for the first three rows, the unit's "
                 "identified model for the system-ID rows; in the nominal model those score");
-    for (r = SYSID, shown = 0; r < REAL_ONLY; r++)   /* the rows measured (a quick run has no 1000-demo row) */
-        if (t->nominal[r].episodes > 0) {
-            int more = 0, k;
-            for (k = r + 1; k < REAL_ONLY; k++) more += t->nominal[k].episodes > 0;
-            fprintf(md, "%s %s %%", shown++ == 0 ? "" : more == 0 ? " and" : ",", cell(a, sizeof a, &t->nominal[r]));
-        }
+    for (r = SYSID, measured = 0; r < REAL_ONLY; r++) measured += t->nominal[r].episodes > 0;   /* a quick run has no 1000-demo row */
+    for (r = SYSID, shown = 0; r < REAL_ONLY; r++)
+        if (t->nominal[r].episodes > 0 && ++shown)
+            fprintf(md, "%s %s %%", shown == 1 ? "" : shown == measured ? " and" : ",", cell(a, sizeof a, &t->nominal[r]));
     fprintf(md, ".\n");
     fprintf(md, "\nThe camera-aware DR row continues the pure-sim policy as the DR row does, on the same ranges with "
                 "the camera's calibration error added (target_offset +-%.0f mm per axis) and %d frames of memory.  "

@@ -49,7 +49,7 @@ check "a chain job before its unit job says which job to run first" "[ $status =
 d=$build/jobs_parallel; rm -rf "$d"
 if command -v parallel > /dev/null 2>&1; then
     sh examples/jobs/parallel_table.sh 2 2 $program $options --out "$d" > "$build/jobs_parallel.log" 2>&1; status=$?
-    check "GNU parallel: the table, demo curve and per-seed rows and rows over seeds equal one process's" "[ $status = 0 ] && same_table '$d'"
+    check "GNU parallel: the table, demo curve, per-seed rows and rows over seeds equal one process's" "[ $status = 0 ] && same_table '$d'"
     check "GNU parallel: its job logs are kept" "[ -s '$d/07_parallel_units.log' ] && [ -s '$d/07_parallel_rows.log' ]"
 
     # A chain killed mid-training, then the same command again.
@@ -150,7 +150,7 @@ CONF
             sleep 1
         done
         check "Slurm: two job arrays and a merge ran (merge job $merge: $state)" "[ '$state' = COMPLETED ]"
-        check "Slurm: the table, demo curve and per-seed rows and rows over seeds equal one process's" "same_table '$d'"
+        check "Slurm: the table, demo curve, per-seed rows and rows over seeds equal one process's" "same_table '$d'"
         [ "$state" = COMPLETED ] || { cat "$s/submit.log"; tail -n 5 "$d"/slurm-*.out 2> /dev/null; }
         scancel --name=s2r-table-units --name=s2r-table-rows --name=s2r-table-merge 2> /dev/null
     fi
