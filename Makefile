@@ -68,8 +68,9 @@ install-missing:
 	  echo "installing:$$missing"; SUDO=""; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq --no-install-recommends $$missing; fi
 
-# Compile once.  The implementation - sim2real.h and the examples' companion
-# headers (examples/s2r_cli.h, s2r_figures.h, s2r_render.h) - is compiled
+# Compile once.  The implementation - sim2real.h, its companions beside it
+# (sim2real_socket.h, sim2real_jobs.h) and the examples' companion headers
+# (examples/s2r_cli.h, s2r_figures.h, s2r_render.h) - is compiled
 # once per configuration from one generated file, $(IMPL_C), into an object:
 # sim2real.o (-O2), sim2real_render.o (-O2 with rendering, for 08 and
 # test_render), sim2real_asan.o (sanitizers), sim2real_fuzz.o (clang,
@@ -81,12 +82,12 @@ install-missing:
 # programs that call private functions or count allocations through
 # S2R_MALLOC (tests/test_main.c, bench_main, bench_push) compile the
 # implementation themselves: each is a configuration of its own.
-HEADERS   := sim2real.h $(wildcard examples/s2r_*.h)
+HEADERS   := sim2real.h $(wildcard sim2real_*.h) $(wildcard examples/s2r_*.h)
 IMPL_C    := $(BUILD)/sim2real_impl.c
 ELSEWHERE := -DS2R_IMPLEMENTATION_ELSEWHERE
 
-$(IMPL_C): | $(DEPS_STAMP)
-	printf '#define SIM2REAL_IMPLEMENTATION\n#include "sim2real.h"\n#include "examples/s2r_cli.h"\n#include "examples/s2r_figures.h"\n#include "examples/s2r_render.h"\n' > $@
+$(IMPL_C): Makefile | $(DEPS_STAMP)
+	printf '#define SIM2REAL_IMPLEMENTATION\n#include "sim2real.h"\n#include "sim2real_socket.h"\n#include "sim2real_jobs.h"\n#include "examples/s2r_cli.h"\n#include "examples/s2r_figures.h"\n#include "examples/s2r_render.h"\n' > $@
 
 $(BUILD)/sim2real.o: $(IMPL_C) $(HEADERS)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@

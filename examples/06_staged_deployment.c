@@ -62,6 +62,7 @@
    Next: 07_the_table.c - every row of the recipe table. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
+#include "../sim2real_socket.h"
 #include "s2r_cli.h"
 #include "s2r_figures.h"
 #include <stdio.h>

@@ -113,6 +113,7 @@
            are skipped). */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
+#include "../sim2real_jobs.h"
 #include "s2r_cli.h"
 #include "s2r_figures.h"
 #include <stdarg.h>

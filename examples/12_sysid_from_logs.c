@@ -74,6 +74,7 @@
            --write-excitation FILE only FILE_1.csv .. FILE_4.csv. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
+#include "../sim2real_socket.h"
 #include "s2r_cli.h"
 #include "s2r_figures.h"
 #include <stdio.h>

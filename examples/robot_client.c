@@ -16,6 +16,7 @@
    Next: robot_server.c - the other end. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
+#include "../sim2real_socket.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* robot_server.c - a stand-in real unit served over a socket.
 
-   The robot side of the socket backend (sim2real.h, "A robot in another
+   The robot side of the socket backend (sim2real_socket.h, "A robot in another
    process"): this process holds stand-in unit N of the UR5e or Panda fleet
    and answers the pipeline's calls - reset, command, advance, sensors,
    ground truth, halt - one client at a time, so a program using
@@ -20,6 +20,7 @@
    Next: robot_server.py - where your driver's calls go. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
+#include "../sim2real_socket.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

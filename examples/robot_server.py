@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """robot_server.py - your arm behind the socket backend (stdlib only).
 
-The robot side of sim2real.h's socket protocol (version 1; the header's
-"A robot in another process"), here serving a trivial fake arm: six joints
+The robot side of sim2real.h's socket protocol (version 1; its companion
+header sim2real_socket.h, "A robot in another process"), here serving a trivial fake arm: six joints
 that follow their targets with a first-order lag.  Replace the marked calls
 (DRIVER: ...) with your arm's driver - ur_rtde's RTDEControlInterface /
 RTDEReceiveInterface, libfranka's robot.control loop, or a ROS 2 node

@@ -543,8 +543,8 @@ static s2r_result s2r__parse_option(s2r_options* o, int argc, char** argv, int* 
     } else if (!strcmp(name, "--write-excitation")) {
         return s2r__option_path(name, value, o->excitation, sizeof o->excitation, error);
     } else if (!strcmp(name, "--address")) {
-#if defined(__unix__) || defined(__APPLE__)
-        s2r__socket_addr a;   /* its form: a socket path, or tcp:HOST:PORT */
+#if (defined(__unix__) || defined(__APPLE__)) && defined(S2R_SOCKET_IMPLEMENTATION_DONE)
+        s2r__socket_addr a;   /* its form (sim2real_socket.h): a socket path, or tcp:HOST:PORT */
         socklen_t len;
         char why[S2R_ERROR_LEN];
         if (s2r__socket_address(value, &a, &len, why) != S2R_OK)

@@ -750,11 +750,11 @@ static int docs_compare_names(const char* path, int* declared, int* compared, in
     return 0;
 }
 
-/* The header and the examples' companion headers: every public function
+/* The header, its companions and the examples' companion headers: every public function
    names its parameters the same in its declaration and its definition. */
 static int test_docs_parameter_names(void) {
-    static const char* const headers[] = {"sim2real.h", "examples/s2r_cli.h", "examples/s2r_figures.h",
-                                          "examples/s2r_render.h"};
+    static const char* const headers[] = {"sim2real.h", "sim2real_socket.h", "sim2real_jobs.h",
+                                          "examples/s2r_cli.h", "examples/s2r_figures.h", "examples/s2r_render.h"};
     int declared = 0, compared = 0, differ = 0, k;
     for (k = 0; k < (int)(sizeof headers / sizeof *headers); k++)
         CHECK(docs_compare_names(headers[k], &declared, &compared, &differ) == 0);

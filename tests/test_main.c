@@ -12,6 +12,8 @@ static long s2r_test_allocations;
 #define S2R_FREE(p) free(p)
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
+#include "../sim2real_socket.h"
+#include "../sim2real_jobs.h"
 #include "../examples/s2r_cli.h"
 #include "../examples/s2r_figures.h"
 #include <string.h>

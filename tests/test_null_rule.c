@@ -890,35 +890,38 @@ static int test_null_rule_every_function(void) {
     return 0;
 }
 
-/* Every S2RDEF declaration of the header that takes a pointer is in
-   null_cases: read from the header's declarations (before the
-   implementation), so a new function cannot escape the test. */
+/* Every S2RDEF declaration of the header and of its companions beside it
+   that takes a pointer is in null_cases: read from their declarations
+   (before the implementation), so a new function cannot escape the test. */
 static int test_null_rule_covers_the_header(void) {
-    FILE* h = fopen("sim2real.h", "rb");
+    static const char* const headers[] = {"sim2real.h", "sim2real_socket.h", "sim2real_jobs.h"};
     static char text[1 << 21];
-    char *at, *end;
-    size_t n;
-    int missing = 0;
-    CHECK(h != NULL);
-    n = fread(text, 1, sizeof text - 1, h);
-    fclose(h);
-    text[n] = '\0';
-    end = strstr(text, "#if defined(SIM2REAL_IMPLEMENTATION)");
-    CHECK(end != NULL);
-    for (at = strstr(text, "\nS2RDEF "); at && at < end; at = strstr(at + 1, "\nS2RDEF ")) {
-        char *open = strchr(at, '('), *close = open ? strchr(open, ')') : NULL, *name;
-        char fn[96];
-        size_t len;
-        int f, found = 0;
-        if (!open || !close) continue;
-        for (name = open; name > at && (name[-1] == '_' || isalnum((unsigned char)name[-1])); name--) {}
-        len = (size_t)(open - name);
-        if (len == 0 || len >= sizeof fn) continue;
-        memcpy(fn, name, len);
-        fn[len] = '\0';
-        if (!memchr(open, '*', (size_t)(close - open)) && !memchr(open, '[', (size_t)(close - open))) continue;
-        for (f = 0; f < (int)(sizeof null_cases / sizeof *null_cases) && !found; f++) found = strcmp(null_cases[f].name, fn) == 0;
-        if (!found) { printf("    %s takes a pointer and is not in null_cases\n", fn); missing++; }
+    int missing = 0, k;
+    for (k = 0; k < (int)(sizeof headers / sizeof *headers); k++) {
+        FILE* h = fopen(headers[k], "rb");
+        char *at, *end;
+        size_t n;
+        CHECKF(h != NULL, "%s", headers[k]);
+        n = fread(text, 1, sizeof text - 1, h);
+        fclose(h);
+        text[n] = '\0';
+        end = strstr(text, "#if defined(SIM2REAL_IMPLEMENTATION)");
+        CHECKF(end != NULL, "%s has no implementation part", headers[k]);
+        for (at = strstr(text, "\nS2RDEF "); at && at < end; at = strstr(at + 1, "\nS2RDEF ")) {
+            char *open = strchr(at, '('), *close = open ? strchr(open, ')') : NULL, *name;
+            char fn[96];
+            size_t len;
+            int f, found = 0;
+            if (!open || !close) continue;
+            for (name = open; name > at && (name[-1] == '_' || isalnum((unsigned char)name[-1])); name--) {}
+            len = (size_t)(open - name);
+            if (len == 0 || len >= sizeof fn) continue;
+            memcpy(fn, name, len);
+            fn[len] = '\0';
+            if (!memchr(open, '*', (size_t)(close - open)) && !memchr(open, '[', (size_t)(close - open))) continue;
+            for (f = 0; f < (int)(sizeof null_cases / sizeof *null_cases) && !found; f++) found = strcmp(null_cases[f].name, fn) == 0;
+            if (!found) { printf("    %s (%s) takes a pointer and is not in null_cases\n", fn, headers[k]); missing++; }
+        }
     }
     CHECKF(missing == 0, "%d functions missing from the NULL rule's table", missing);
     return 0;

@@ -32,6 +32,7 @@
 #define _POSIX_C_SOURCE 200809L   /* mkstemp */
 #define SIM2REAL_IMPLEMENTATION
 #include "../../sim2real.h"
+#include "../../sim2real_jobs.h"
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>

@@ -25,6 +25,7 @@
        ./build/socket_seeds tests/fuzz/corpus/socket */
 #define SIM2REAL_IMPLEMENTATION
 #include "../../sim2real.h"
+#include "../../sim2real_socket.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,0 +1,883 @@
+/* sim2real_socket.h - a robot in another process: the socket backend
+                       (a companion header of sim2real.h)
+
+   What carries the backend interface between processes, and is not the
+   recipe: the wire format, the pipeline's side (s2r_socket_robot, a
+   backend like the simulators and the stand-in units, so system
+   identification, evaluation, demonstrations and deployment run on it
+   unchanged) and the robot side (s2r_socket_serve, which serves any
+   backend: examples/robot_server.c serves a stand-in unit with it;
+   examples/robot_server.py is the same protocol in Python, where your
+   arm's driver calls go).  The protocol is in the declarations below.
+
+   Including it.  After sim2real.h, in every file that uses it:
+       #define SIM2REAL_IMPLEMENTATION    // in one file only
+       #include "sim2real.h"
+       #include "sim2real_socket.h"
+   The one SIM2REAL_IMPLEMENTATION compiles this header's implementation
+   too; the rules, and the #error that a wrong order stops with, are in
+   sim2real.h's manual, section 8.  Needs POSIX sockets (without them every
+   call is S2R_ERR_UNSUPPORTED) and nothing else than sim2real.h needs.
+*/
+#ifndef SIM2REAL_H
+#error "include sim2real.h before sim2real_socket.h"
+#endif
+#ifndef SIM2REAL_SOCKET_H
+#define SIM2REAL_SOCKET_H
+
+/* ==========================================================================
+   Socket backend: a robot in another process
+   ========================================================================== */
+
+/* --- A robot in another process: the socket backend -------------------------
+   Your arm's driver (RTDE, libfranka, a ROS 2 node) runs in its own process
+   and serves the backend interface over a socket; s2r_socket_robot is the
+   pipeline's side, a backend like the others, so system identification,
+   evaluation, demonstrations and deployment run on it unchanged.
+   s2r_socket_serve is the robot side for any backend (examples/
+   robot_server.c serves a stand-in unit with it; examples/robot_server.py
+   is the same protocol in Python, where your driver code goes).
+
+   Protocol version 1: one request, one reply, over a Unix-domain socket
+   (address "PATH") or TCP ("tcp:HOST:PORT", HOST numeric IPv4 or
+   localhost).  Binary, fixed-size, little-endian: doubles travel as their
+   8 IEEE-754 bytes, so what the robot side measures arrives bit for bit
+   (text would round).  Every message is a 16-byte header and a payload
+   whose size the header's type fixes:
+
+     header    u32 magic "S2RS" (0x53523253)   u16 version 1
+               u8 type   u8 direction (0 request, 1 reply)
+               i32 status (requests 0; replies S2R_OK or an S2R_ERR_* code
+               of the robot side)   u32 payload bytes
+     type      request payload                 reply payload (status 0)
+     1 hello   -                               i32 kind, scene, n_joints, 0;
+                                               f64 period (s, its servo
+                                               cycle); char name[48]
+     2 reset   u32 flags (1 q0, 2 target,       u64 rng[4], the generator
+               4 rng), 0; f64 q0[8],            after the robot side's
+               target[3]; u64 rng[4]            draws (echo it if none)
+     3 command f64 q_target[8] (rad)           -
+     4 advance f64 seconds                     -
+     5 sensors -                               f64 time, q[8], qd[8],
+                                               tau[8], target[3], object[3]
+     6 truth   -                               f64 flange[3], flange_vel[3],
+                                               target[3], q[8]; i32 diverged,
+                                               0; f64 tip[3], tip_vel[3],
+                                               object[3], object_vel[3]
+     7 halt    -                               -
+     8 place   f64 xy[2] (m)                   -
+     a reply with status < 0 carries instead char text[128], the robot
+     side's message (the connection stays up: a diverged episode is
+     an answer, not a fault)
+
+   Joint arrays always have 8 slots (those past n_joints are 0).  The
+   client opens with hello and checks the arm: kind, scene and joint count
+   must be those of the model it loaded (a custom arm: the same MJCF on
+   both sides).  Every reply must come within timeout_ms (an advance: plus
+   its seconds, which a real arm takes in wall time).  A timeout, a peer
+   gone, a malformed or truncated message or a sensor reading that is not
+   a number is S2R_ERR_IO or S2R_ERR_CORRUPT with a message: the client
+   sends a halt if it still can and closes, and every later call is
+   S2R_ERR_STATE naming that first failure.  The robot side halts its arm
+   whenever its client goes (end of file, a bad message) or falls silent
+   for watchdog_ms mid-episode.  Without POSIX sockets every call here is
+   S2R_ERR_UNSUPPORTED. */
+
+#define S2R_SOCKET_VERSION 1
+#define S2R_SOCKET_JOINTS 8           /* joint slots in every message          */
+#define S2R_SOCKET_HEADER 16          /* bytes                                 */
+#define S2R_SOCKET_TEXT 128           /* bytes of an error reply's message     */
+#define S2R_SOCKET_MESSAGE_MAX (S2R_SOCKET_HEADER + 248)   /* the largest: sensors */
+
+typedef enum s2r_socket_type {
+    S2R_SOCKET_HELLO = 1, S2R_SOCKET_RESET, S2R_SOCKET_COMMAND, S2R_SOCKET_ADVANCE,
+    S2R_SOCKET_SENSORS, S2R_SOCKET_TRUTH, S2R_SOCKET_HALT, S2R_SOCKET_PLACE,
+    S2R_SOCKET_TYPE_END
+} s2r_socket_type;
+
+/* One message, decoded.  Only the fields of its type and direction are set. */
+typedef struct s2r_socket_message {
+    s2r_socket_type  type;
+    int              reply;                       /* 0 request, 1 reply          */
+    s2r_result       status;                      /* replies: the robot side's   */
+    char             text[S2R_SOCKET_TEXT];       /* status < 0: its message     */
+    int              kind, scene, n_joints;       /* hello                       */
+    double           period;                      /* hello: s                    */
+    char             name[48];                    /* hello                       */
+    unsigned         flags;                       /* reset: 1 q, 2 target, 4 rng */
+    double           q[S2R_SOCKET_JOINTS];        /* reset: q0; command: targets */
+    double           target[3];                   /* reset                       */
+    uint64_t         rng[4];                      /* reset, both directions      */
+    double           seconds;                     /* advance                     */
+    double           xy[2];                       /* place                       */
+    s2r_sensors      sensors;                     /* sensors reply               */
+    s2r_ground_truth truth;                       /* truth reply                 */
+} s2r_socket_message;
+
+/* Decode one whole message from n bytes (header and payload, nothing
+   else).  S2R_ERR_CORRUPT naming the fault: wrong magic or version, an
+   unknown type, a size that is not the type's, a reading or period that is
+   not a number, a hello's arm out of range.  The socket's reader and the
+   fuzz harness both call it. */
+S2RDEF s2r_result s2r_socket_parse(const unsigned char* bytes, size_t n, s2r_socket_message* m, char* error);
+/* Encode m into bytes[S2R_SOCKET_MESSAGE_MAX]; returns the size. */
+S2RDEF size_t     s2r_socket_pack(const s2r_socket_message* m, unsigned char* bytes);
+
+typedef struct s2r_socket_config {
+    const char*    address;      /* "PATH" (Unix socket) or "tcp:HOST:PORT"; NULL */
+    int            timeout_ms;   /* each reply within this (advance: plus its
+                                    seconds); 1000                               */
+    s2r_robot_kind robot;        /* the arm expected; S2R_ROBOT_UR5E             */
+    s2r_scene      scene;        /* S2R_SCENE_ARM                                */
+    const char*    mjcf_path;    /* S2R_ROBOT_CUSTOM: its MJCF; NULL             */
+} s2r_socket_config;
+
+typedef struct s2r_socket_robot {
+    s2r_backend backend;         /* the door the pipeline uses                   */
+    s2r_robot   arm;             /* the arm's model here, for kinematics         */
+    int         fd;              /* -1 once closed                               */
+    int         timeout_ms;
+    int         broken;          /* 1 after a fault: every call S2R_ERR_STATE    */
+    double      period;          /* s, the robot side's servo cycle (hello)      */
+    char        name[64];        /* "socket: real ur5e #3"                       */
+    char        fault[S2R_ERROR_LEN];   /* the first fault                       */
+    char        error[S2R_ERROR_LEN];
+} s2r_socket_robot;
+
+S2RDEF s2r_socket_config  s2r_socket_config_default(void);
+/* Load the expected arm, connect (within timeout_ms) and shake hands.  On
+   error nothing stays open and s->error says why. */
+S2RDEF s2r_result         s2r_socket_robot_connect(s2r_socket_robot* s, const s2r_socket_config* c);
+S2RDEF const s2r_backend* s2r_socket_robot_backend(s2r_socket_robot* s);
+/* Close the connection (the robot side halts its arm) and free the model;
+   nothing to do for one that failed to connect or is closed already. */
+S2RDEF void               s2r_socket_robot_close(s2r_socket_robot* s);
+
+typedef struct s2r_socket_serve_config {
+    const char* address;         /* as above; a Unix path is replaced; NULL      */
+    int         watchdog_ms;     /* halt the arm after this silence mid-episode;
+                                    1000                                          */
+    int         clients;         /* serve this many, one at a time, then return
+                                    (a connection that sends nothing is not one);
+                                    0 = until the process is stopped             */
+    int         ready_fd;        /* >= 0: write "ready\n" there once listening;
+                                    -1                                           */
+} s2r_socket_serve_config;
+
+S2RDEF s2r_socket_serve_config s2r_socket_serve_config_default(void);
+/* The robot side: serve `robot` to clients, one at a time.  A client's
+   fault halts the arm and drops that client; S2R_ERR_IO only if the
+   address cannot be served.  error: S2R_ERROR_LEN bytes (may be NULL). */
+S2RDEF s2r_result s2r_socket_serve(const s2r_backend* robot, const s2r_socket_serve_config* c, char* error);
+
+#endif /* SIM2REAL_SOCKET_H */
+
+#if defined(SIM2REAL_IMPLEMENTATION) && !defined(S2R_IMPLEMENTATION_ELSEWHERE)
+#ifdef S2R_SOCKET_IMPLEMENTATION_DONE
+#error "sim2real_socket.h: its implementation is already in this file (included twice with SIM2REAL_IMPLEMENTATION defined)"
+#endif
+#define S2R_SOCKET_IMPLEMENTATION_DONE
+#ifndef SIM2REAL_IMPLEMENTATION_DONE
+#error "sim2real_socket.h: define SIM2REAL_IMPLEMENTATION before sim2real.h is first included (this implementation uses the core's)"
+#endif
+
+/* ==========================================================================
+   Socket backend (implementation)
+   ========================================================================== */
+
+/* >> section: Socket backend
+   Flow: the pipeline's side first - s2r_socket_robot_connect loads the
+   arm's model, opens the socket (s2r__socket_open) and shakes hands; each
+   backend call is then one s2r__socket_call (pack, send, receive, parse),
+   and any fault goes through s2r__socket_break (halt, close, remember).
+   Then the robot side, s2r_socket_serve, and last the wire format the two
+   share: s2r_socket_pack and s2r_socket_parse.  Read
+   s2r_socket_robot_connect first; the protocol is in the declarations. */
+
+/* --- Socket backend ---------------------------------------------------------- */
+
+S2RDEF s2r_socket_config s2r_socket_config_default(void) {
+    s2r_socket_config c;
+    memset(&c, 0, sizeof c);
+    c.timeout_ms = 1000;
+    c.robot = S2R_ROBOT_UR5E;
+    c.scene = S2R_SCENE_ARM;
+    return c;
+}
+
+S2RDEF s2r_socket_serve_config s2r_socket_serve_config_default(void) {
+    s2r_socket_serve_config c;
+    memset(&c, 0, sizeof c);
+    c.watchdog_ms = 1000;
+    return c;
+}
+
+S2RDEF const s2r_backend* s2r_socket_robot_backend(s2r_socket_robot* s) {
+    S2R_ASSERT(s);
+    return &s->backend;
+}
+
+static const char* const s2r__socket_type_names[S2R_SOCKET_TYPE_END] = {
+    "?", "hello", "reset", "command", "advance", "sensors", "truth", "halt", "place"};
+
+/* Payload bytes of a message: [direction][type]; an error reply carries
+   S2R_SOCKET_TEXT instead. */
+static const unsigned s2r__socket_payload[2][S2R_SOCKET_TYPE_END] = {
+    {0, 0, 8 + 8 * (S2R_SOCKET_JOINTS + 3) + 32, 8 * S2R_SOCKET_JOINTS, 8, 0, 0, 0, 16},
+    {0, 16 + 8 + 48, 32, 0, 0, 8 * (1 + 3 * S2R_SOCKET_JOINTS + 6), 8 * (9 + S2R_SOCKET_JOINTS) + 8 + 8 * 12, 0, 0}};
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/un.h>
+#ifdef MSG_NOSIGNAL
+#define S2R__SEND_FLAGS MSG_NOSIGNAL     /* a peer gone is an error, not SIGPIPE */
+#else
+#define S2R__SEND_FLAGS 0                /* SO_NOSIGPIPE set on the socket instead */
+#endif
+
+typedef union s2r__socket_addr {
+    struct sockaddr    any;
+    struct sockaddr_un un;
+    struct sockaddr_in in;
+} s2r__socket_addr;
+
+static s2r_result s2r__socket_open(const char* address, int timeout_ms, int* fd, char* error);
+static s2r_result s2r__socket_hello(s2r_socket_robot* s);
+static s2r_result s2r__socket_call(s2r_socket_robot* s, s2r_socket_message* m, double extra_ms);
+static s2r_result s2r__socket_reset(void* self, const double* q0, const double* target, s2r_rng* rng);
+static s2r_result s2r__socket_command(void* self, const double* q);
+static s2r_result s2r__socket_advance(void* self, double seconds);
+static s2r_result s2r__socket_sensors(void* self, s2r_sensors* out);
+static s2r_result s2r__socket_truth(void* self, s2r_ground_truth* out);
+static s2r_result s2r__socket_halt(void* self);
+static s2r_result s2r__socket_place(void* self, const double xy[2]);
+
+S2RDEF s2r_result s2r_socket_robot_connect(s2r_socket_robot* s, const s2r_socket_config* c) {
+    s2r_result res;
+    S2R_ASSERT(s);
+    memset(s, 0, sizeof *s);
+    s->fd = -1;
+    if (!c || !c->address || c->timeout_ms < 1)
+        return s2r__fail(s->error, S2R_ERR_INVALID_ARGUMENT, "socket robot: an address and a timeout of 1 ms or more are needed");
+    s->timeout_ms = c->timeout_ms;
+    res = c->robot == S2R_ROBOT_CUSTOM ? s2r_robot_load_file(&s->arm, c->mjcf_path)
+                                       : s2r_robot_load_scene(&s->arm, c->robot, c->scene);
+    if (res != S2R_OK) return s2r__fail(s->error, res, "socket robot: %s", s->arm.error);
+    res = s2r__socket_open(c->address, c->timeout_ms, &s->fd, s->error);
+    if (res == S2R_OK) res = s2r__socket_hello(s);
+    if (res != S2R_OK) {
+        char why[S2R_ERROR_LEN];
+        memcpy(why, s->error, sizeof why);
+        if (s->fd >= 0) close(s->fd);
+        s2r_robot_free(&s->arm);
+        memset(s, 0, sizeof *s);
+        s->fd = -1;
+        return s2r__fail(s->error, res, "%s", why);
+    }
+    s->backend.self = s;
+    s->backend.name = s->name;
+    s->backend.info = &s->arm.info;
+    s->backend.error = s->error;
+    s->backend.reset = s2r__socket_reset;
+    s->backend.command = s2r__socket_command;
+    s->backend.advance = s2r__socket_advance;
+    s->backend.read_sensors = s2r__socket_sensors;
+    s->backend.ground_truth = s2r__socket_truth;
+    s->backend.halt = s2r__socket_halt;
+    s->backend.place_object = s->arm.info.scene == S2R_SCENE_PUSH ? s2r__socket_place : NULL;
+    return S2R_OK;
+}
+
+S2RDEF void s2r_socket_robot_close(s2r_socket_robot* s) {
+    if (!s || s->backend.self != s) return;   /* never connected, or closed */
+    if (s->fd >= 0) close(s->fd);
+    s2r_robot_free(&s->arm);
+    memset(s, 0, sizeof *s);
+    s->fd = -1;
+}
+
+/* Milliseconds of wall time (deadlines). */
+static double s2r__socket_ms(void) {
+    struct timeval t;
+    gettimeofday(&t, NULL);
+    return 1e3 * (double)t.tv_sec + 1e-3 * (double)t.tv_usec;
+}
+
+/* "PATH" or "tcp:HOST:PORT" into a socket address. */
+static s2r_result s2r__socket_address(const char* address, s2r__socket_addr* a, socklen_t* len, char* error) {
+    unsigned b[4], port;
+    char host[64], tail;
+    memset(a, 0, sizeof *a);
+    if (strncmp(address, "tcp:", 4) != 0) {
+        if (!*address || strlen(address) >= sizeof a->un.sun_path)
+            return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "socket path \"%s\" is empty or longer than %d bytes",
+                             address, (int)sizeof a->un.sun_path - 1);
+        a->un.sun_family = AF_UNIX;
+        memcpy(a->un.sun_path, address, strlen(address) + 1);
+        *len = (socklen_t)sizeof a->un;
+        return S2R_OK;
+    }
+    if (sscanf(address + 4, "%63[^:]:%u%c", host, &port, &tail) != 2 || port < 1 || port > 65535)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "address \"%s\": expected tcp:HOST:PORT", address);
+    if (strcmp(host, "localhost") == 0) b[0] = 127, b[1] = 0, b[2] = 0, b[3] = 1;
+    else if (sscanf(host, "%u.%u.%u.%u%c", &b[0], &b[1], &b[2], &b[3], &tail) != 4 || (b[0] | b[1] | b[2] | b[3]) > 255)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "address \"%s\": HOST must be localhost or a numeric IPv4 address", address);
+    a->in.sin_family = AF_INET;
+    a->in.sin_port = htons((unsigned short)port);
+    a->in.sin_addr.s_addr = htonl((uint32_t)(b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3]));
+    *len = (socklen_t)sizeof a->in;
+    return S2R_OK;
+}
+
+/* Non-blocking, no SIGPIPE, no Nagle delay: what every socket here gets. */
+static void s2r__socket_setup(int fd) {
+    int one = 1;
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);   /* fails harmlessly on Unix sockets */
+#ifdef SO_NOSIGPIPE
+    setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, sizeof one);
+#endif
+}
+
+/* Connect within timeout_ms, trying again while the robot side is not up
+   yet (no socket file, connection refused). */
+static s2r_result s2r__socket_open(const char* address, int timeout_ms, int* fd, char* error) {
+    s2r__socket_addr a;
+    socklen_t len;
+    double deadline = s2r__socket_ms() + timeout_ms;
+    s2r_result res = s2r__socket_address(address, &a, &len, error);
+    while (res == S2R_OK) {
+        int err = 0, r;
+        struct pollfd p;
+        socklen_t elen = sizeof err;
+        if ((*fd = socket(a.any.sa_family, SOCK_STREAM, 0)) < 0)
+            return s2r__fail(error, S2R_ERR_IO, "socket: %s", strerror(errno));
+        s2r__socket_setup(*fd);
+        r = connect(*fd, &a.any, len);
+        if (r < 0 && errno == EINPROGRESS) {   /* TCP: wait for it */
+            p.fd = *fd;
+            p.events = POLLOUT;
+            r = poll(&p, 1, (int)s2r_clamp(deadline - s2r__socket_ms(), 0, 1e9));
+            if (r == 1 && getsockopt(*fd, SOL_SOCKET, SO_ERROR, &err, &elen) == 0 && err == 0) return S2R_OK;
+            errno = r == 1 ? err : ETIMEDOUT;
+            r = -1;
+        }
+        if (r == 0) return S2R_OK;
+        err = errno;
+        close(*fd);
+        *fd = -1;
+        if ((err != ENOENT && err != ECONNREFUSED && err != EAGAIN) || s2r__socket_ms() >= deadline)
+            return s2r__fail(error, S2R_ERR_IO, "cannot connect to the robot at %s within %d ms: %s", address, timeout_ms,
+                             strerror(err));
+        poll(NULL, 0, 10);   /* not up yet: again in 10 ms */
+    }
+    return res;
+}
+
+/* The handshake: the robot side's arm must be the one loaded here. */
+static s2r_result s2r__socket_hello(s2r_socket_robot* s) {
+    const s2r_arm_info* info = &s->arm.info;
+    s2r_socket_message m;
+    s2r_result res;
+    memset(&m, 0, sizeof m);
+    m.type = S2R_SOCKET_HELLO;
+    if ((res = s2r__socket_call(s, &m, 0)) != S2R_OK) return res;
+    if (m.kind != (int)info->kind || m.n_joints != info->n_joints || (info->kind != S2R_ROBOT_CUSTOM && m.scene != (int)info->scene))
+        return s2r__fail(s->error, S2R_ERR_CORRUPT, "the robot side serves a %s (%s scene) with %d joints; this side "
+                         "expects a %s (%s scene) with %d", s2r_robot_kind_name((s2r_robot_kind)m.kind),
+                         s2r_scene_name((s2r_scene)m.scene), m.n_joints, s2r_robot_kind_name(info->kind),
+                         s2r_scene_name(info->scene), info->n_joints);
+    s->period = m.period;
+    snprintf(s->name, sizeof s->name, "socket: %s", m.name);
+    return S2R_OK;
+}
+
+/* Send or receive exactly n bytes before `deadline` (ms). */
+static s2r_result s2r__socket_move(int fd, unsigned char* bytes, size_t n, int sending, double deadline, char* error) {
+    size_t done = 0;
+    while (done < n) {
+        struct pollfd p;
+        double left = deadline - s2r__socket_ms();
+        long k;
+        if (left <= 0) return s2r__fail(error, S2R_ERR_IO, "no %s in time", sending ? "room to send" : "answer");
+        p.fd = fd;
+        p.events = sending ? POLLOUT : POLLIN;
+        p.revents = 0;
+        if (poll(&p, 1, (int)ceil(left)) <= 0) continue;   /* time is checked above; EINTR too */
+        k = sending ? (long)send(fd, bytes + done, n - done, S2R__SEND_FLAGS) : (long)recv(fd, bytes + done, n - done, 0);
+        if (k > 0) done += (size_t)k;
+        else if (k == 0 && !sending) return s2r__fail(error, S2R_ERR_IO, "the other side closed the connection%s",
+                                                      done ? " in the middle of a message" : "");
+        else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+            return s2r__fail(error, S2R_ERR_IO, "connection lost: %s", strerror(errno));
+    }
+    return S2R_OK;
+}
+
+/* One whole message: the header, whose size field says how much follows. */
+static s2r_result s2r__socket_receive(int fd, double deadline, s2r_socket_message* m, char* error) {
+    unsigned char bytes[S2R_SOCKET_MESSAGE_MAX];
+    size_t size;
+    s2r_result res = s2r__socket_move(fd, bytes, S2R_SOCKET_HEADER, 0, deadline, error);
+    if (res != S2R_OK) return res;
+    size = (size_t)bytes[12] | (size_t)bytes[13] << 8 | (size_t)bytes[14] << 16 | (size_t)bytes[15] << 24;
+    if (size > S2R_SOCKET_MESSAGE_MAX - S2R_SOCKET_HEADER)
+        return s2r__fail(error, S2R_ERR_CORRUPT, "a message of %lu bytes, longer than any in protocol %d",
+                         (unsigned long)size, S2R_SOCKET_VERSION);
+    res = s2r__socket_move(fd, bytes + S2R_SOCKET_HEADER, size, 0, deadline, error);
+    return res == S2R_OK ? s2r_socket_parse(bytes, S2R_SOCKET_HEADER + size, m, error) : res;
+}
+
+static s2r_result s2r__socket_send(int fd, double deadline, const s2r_socket_message* m, char* error) {
+    unsigned char bytes[S2R_SOCKET_MESSAGE_MAX];
+    return s2r__socket_move(fd, bytes, s2r_socket_pack(m, bytes), 1, deadline, error);
+}
+
+/* A fault: halt the arm if a message still gets through, close, and keep
+   the reason for every later call. */
+static s2r_result s2r__socket_break(s2r_socket_robot* s, s2r_result code, const char* why, int type) {
+    s2r_socket_message halt;
+    memset(&halt, 0, sizeof halt);
+    halt.type = S2R_SOCKET_HALT;
+    s2r__fail(s->fault, code, "robot at the other end of the socket, %s: %s", s2r__socket_type_names[type], why);
+    s2r__socket_send(s->fd, s2r__socket_ms() + 10, &halt, NULL);   /* best effort; closing halts it too */
+    close(s->fd);
+    s->fd = -1;
+    s->broken = 1;
+    return s2r__fail(s->error, code, "%s (connection closed; the robot side halts its arm)", s->fault);
+}
+
+/* One request and its reply, within the timeout (plus extra_ms); the
+   reply replaces *m.  A robot-side error is returned as its code. */
+static s2r_result s2r__socket_call(s2r_socket_robot* s, s2r_socket_message* m, double extra_ms) {
+    char why[S2R_ERROR_LEN];
+    int type = m->type;
+    double deadline = s2r__socket_ms() + s->timeout_ms + extra_ms;
+    s2r_result res;
+    if (s->broken) return s2r__fail(s->error, S2R_ERR_STATE, "no connection since: %s", s->fault);
+    res = s2r__socket_send(s->fd, deadline, m, why);
+    if (res == S2R_OK) res = s2r__socket_receive(s->fd, deadline, m, why);
+    if (res == S2R_OK && (!m->reply || (int)m->type != type))
+        res = s2r__fail(why, S2R_ERR_CORRUPT, "the answer is a %s %s", s2r__socket_type_names[m->type],
+                        m->reply ? "reply" : "request");
+    if (res == S2R_ERR_IO && strstr(why, "in time"))
+        s2r__fail(why, res, "no answer within %.0f ms (stopped, or too slow for the control rate)", s->timeout_ms + extra_ms);
+    if (res != S2R_OK) return s2r__socket_break(s, res, why, type);
+    if (m->status != S2R_OK) return s2r__fail(s->error, m->status, "robot side: %s", m->text);
+    return S2R_OK;
+}
+
+static s2r_result s2r__socket_reset(void* self, const double* q0, const double* target, s2r_rng* rng) {
+    s2r_socket_robot* s = (s2r_socket_robot*)self;
+    s2r_socket_message m;
+    s2r_result res;
+    memset(&m, 0, sizeof m);
+    m.type = S2R_SOCKET_RESET;
+    m.flags = (q0 ? 1u : 0u) | (target ? 2u : 0u) | (rng ? 4u : 0u);
+    if (q0) memcpy(m.q, q0, sizeof(double) * (size_t)s->arm.info.n_joints);
+    if (target) memcpy(m.target, target, sizeof m.target);
+    if (rng) memcpy(m.rng, rng->s, sizeof m.rng);
+    res = s2r__socket_call(s, &m, 0);
+    if (res == S2R_OK && rng) memcpy(rng->s, m.rng, sizeof m.rng);   /* as if it drew here */
+    return res;
+}
+
+static s2r_result s2r__socket_command(void* self, const double* q) {
+    s2r_socket_robot* s = (s2r_socket_robot*)self;
+    s2r_socket_message m;
+    memset(&m, 0, sizeof m);
+    m.type = S2R_SOCKET_COMMAND;
+    memcpy(m.q, q, sizeof(double) * (size_t)s->arm.info.n_joints);
+    return s2r__socket_call(s, &m, 0);
+}
+
+static s2r_result s2r__socket_advance(void* self, double seconds) {
+    s2r_socket_message m;
+    memset(&m, 0, sizeof m);
+    m.type = S2R_SOCKET_ADVANCE;
+    m.seconds = seconds;
+    return s2r__socket_call((s2r_socket_robot*)self, &m, seconds > 0 && seconds < 1e3 ? 1e3 * seconds : 0);
+}
+
+static s2r_result s2r__socket_sensors(void* self, s2r_sensors* out) {
+    s2r_socket_message m;
+    s2r_result res;
+    memset(&m, 0, sizeof m);
+    m.type = S2R_SOCKET_SENSORS;
+    if ((res = s2r__socket_call((s2r_socket_robot*)self, &m, 0)) == S2R_OK) *out = m.sensors;
+    return res;
+}
+
+static s2r_result s2r__socket_truth(void* self, s2r_ground_truth* out) {
+    s2r_socket_message m;
+    s2r_result res;
+    memset(&m, 0, sizeof m);
+    m.type = S2R_SOCKET_TRUTH;
+    if ((res = s2r__socket_call((s2r_socket_robot*)self, &m, 0)) == S2R_OK) *out = m.truth;
+    return res;
+}
+
+static s2r_result s2r__socket_halt(void* self) {
+    s2r_socket_message m;
+    memset(&m, 0, sizeof m);
+    m.type = S2R_SOCKET_HALT;
+    return s2r__socket_call((s2r_socket_robot*)self, &m, 0);
+}
+
+static s2r_result s2r__socket_place(void* self, const double xy[2]) {
+    s2r_socket_message m;
+    memset(&m, 0, sizeof m);
+    m.type = S2R_SOCKET_PLACE;
+    memcpy(m.xy, xy, sizeof m.xy);
+    return s2r__socket_call((s2r_socket_robot*)self, &m, 0);
+}
+
+/* --- The robot side ------------------------------------------------------- */
+
+static s2r_result s2r__socket_listen(const char* address, int* fd, char* error);
+static int s2r__socket_serve_client(const s2r_backend* robot, int fd, int watchdog_ms);
+
+S2RDEF s2r_result s2r_socket_serve(const s2r_backend* robot, const s2r_socket_serve_config* c, char* error) {
+    int listener, served;
+    s2r_result res;
+    if (!robot || !c || !c->address || c->watchdog_ms < 1)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "serve: a robot, an address and a watchdog of 1 ms or more are needed");
+    if ((res = s2r__socket_listen(c->address, &listener, error)) != S2R_OK) return res;
+    for (served = 0; c->clients == 0 || served < c->clients; served++) {
+        struct pollfd p;
+        int fd;
+        p.fd = listener;
+        p.events = POLLIN;
+        if (poll(&p, 1, -1) < 0 && errno != EINTR) break;
+        if ((fd = accept(listener, NULL, NULL)) < 0) {   /* a client that gave up, or no descriptors left */
+            served--;
+            poll(NULL, 0, 10);
+            continue;
+        }
+        s2r__socket_setup(fd);
+        if (s2r__socket_serve_client(robot, fd, c->watchdog_ms) == 0) served--;   /* a probe, not a client */
+        s2r_backend_halt(robot);   /* the client has gone: brakes on */
+        close(fd);
+    }
+    close(listener);
+    if (strncmp(c->address, "tcp:", 4) != 0) unlink(c->address);
+    return S2R_OK;
+}
+
+/* Bind and listen; a Unix path left by a server that is gone is replaced,
+   one with a live server behind it is not. */
+static s2r_result s2r__socket_listen(const char* address, int* fd, char* error) {
+    s2r__socket_addr a;
+    socklen_t len;
+    int one = 1, probe, bound;
+    s2r_result res = s2r__socket_address(address, &a, &len, error);
+    if (res != S2R_OK) return res;
+    if ((*fd = socket(a.any.sa_family, SOCK_STREAM, 0)) < 0) return s2r__fail(error, S2R_ERR_IO, "socket: %s", strerror(errno));
+    setsockopt(*fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    bound = bind(*fd, &a.any, len) == 0;
+    if (!bound && errno == EADDRINUSE && a.any.sa_family == AF_UNIX && (probe = socket(AF_UNIX, SOCK_STREAM, 0)) >= 0) {
+        int live = connect(probe, &a.any, len) == 0;
+        close(probe);
+        if (!live && unlink(address) == 0) bound = bind(*fd, &a.any, len) == 0;
+        else errno = EADDRINUSE;   /* a live server is there */
+    }
+    if (!bound || listen(*fd, 4) < 0) {
+        res = s2r__fail(error, S2R_ERR_IO, "cannot serve at %s: %s", address, strerror(errno));
+        close(*fd);
+        *fd = -1;
+    }
+    return res;
+}
+
+/* Run one request on the robot; *m becomes the reply. */
+static void s2r__socket_answer(const s2r_backend* robot, s2r_socket_message* m) {
+    const s2r_arm_info* info = robot->info;
+    s2r_rng rng;
+    s2r_result res = S2R_OK;
+    m->reply = 1;
+    switch (m->type) {
+    case S2R_SOCKET_HELLO:
+        m->kind = (int)info->kind;
+        m->scene = (int)info->scene;
+        m->n_joints = info->n_joints;
+        m->period = info->physics_dt;
+        snprintf(m->name, sizeof m->name, "%s", robot->name ? robot->name : info->name);
+        break;
+    case S2R_SOCKET_RESET:
+        memcpy(rng.s, m->rng, sizeof rng.s);
+        res = s2r_backend_reset(robot, (m->flags & 1) ? m->q : NULL, (m->flags & 2) ? m->target : NULL,
+                                (m->flags & 4) ? &rng : NULL);
+        memcpy(m->rng, rng.s, sizeof rng.s);
+        break;
+    case S2R_SOCKET_COMMAND: res = s2r_backend_command(robot, m->q); break;
+    case S2R_SOCKET_ADVANCE: res = s2r_backend_advance(robot, m->seconds); break;
+    case S2R_SOCKET_SENSORS: res = s2r_backend_read_sensors(robot, &m->sensors); break;
+    case S2R_SOCKET_TRUTH: res = s2r_backend_ground_truth(robot, &m->truth); break;
+    case S2R_SOCKET_HALT: res = s2r_backend_halt(robot); break;
+    default: res = s2r_backend_place_object(robot, m->xy); break;
+    }
+    m->status = res;
+    if (res != S2R_OK)
+        snprintf(m->text, sizeof m->text, "%s", robot->error && *robot->error ? robot->error : s2r_result_string(res));
+}
+
+/* Requests until the client goes or sends something malformed; silence
+   mid-episode for watchdog_ms halts the arm (and the client may go on).
+   Returns the requests answered. */
+static int s2r__socket_serve_client(const s2r_backend* robot, int fd, int watchdog_ms) {
+    int in_episode = 0, answered;
+    for (answered = 0;; answered++) {
+        s2r_socket_message m;
+        struct pollfd p;
+        int r;
+        p.fd = fd;
+        p.events = POLLIN;
+        r = poll(&p, 1, watchdog_ms);
+        if (r < 0 && errno != EINTR) return answered;
+        if (r <= 0) {
+            if (r == 0 && in_episode) s2r_backend_halt(robot);
+            in_episode = 0;
+            answered--;
+            continue;
+        }
+        if (s2r__socket_receive(fd, s2r__socket_ms() + watchdog_ms, &m, NULL) != S2R_OK || m.reply) return answered;
+        s2r__socket_answer(robot, &m);
+        if (m.type == S2R_SOCKET_RESET && m.status == S2R_OK) in_episode = 1;
+        if (m.type == S2R_SOCKET_HALT) in_episode = 0;
+        if (s2r__socket_send(fd, s2r__socket_ms() + watchdog_ms, &m, NULL) != S2R_OK) return answered + 1;
+    }
+}
+
+#else   /* no POSIX sockets */
+
+S2RDEF s2r_result s2r_socket_robot_connect(s2r_socket_robot* s, const s2r_socket_config* c) {
+    S2R_ASSERT(s);
+    (void)c;
+    memset(s, 0, sizeof *s);
+    s->fd = -1;
+    return s2r__fail(s->error, S2R_ERR_UNSUPPORTED, "socket robot: this build has no POSIX sockets");
+}
+S2RDEF void s2r_socket_robot_close(s2r_socket_robot* s) { (void)s; }
+S2RDEF s2r_result s2r_socket_serve(const s2r_backend* robot, const s2r_socket_serve_config* c, char* error) {
+    (void)robot;
+    (void)c;
+    return s2r__fail(error, S2R_ERR_UNSUPPORTED, "serve: this build has no POSIX sockets");
+}
+
+#endif
+
+/* --- The wire format: little-endian, doubles as their IEEE-754 bytes ------ */
+
+static void s2r__wire_u32(unsigned char** p, uint32_t v) {
+    int i;
+    for (i = 0; i < 4; i++) *(*p)++ = (unsigned char)(v >> (8 * i));
+}
+static void s2r__wire_u64(unsigned char** p, uint64_t v) {
+    int i;
+    for (i = 0; i < 8; i++) *(*p)++ = (unsigned char)(v >> (8 * i));
+}
+static void s2r__wire_f64s(unsigned char** p, const double* x, int n) {
+    int i;
+    for (i = 0; i < n; i++) {
+        uint64_t v;
+        memcpy(&v, &x[i], 8);
+        s2r__wire_u64(p, v);
+    }
+}
+static uint32_t s2r__unwire_u32(const unsigned char** p) {
+    uint32_t v = 0;
+    int i;
+    for (i = 0; i < 4; i++) v |= (uint32_t)*(*p)++ << (8 * i);
+    return v;
+}
+static uint64_t s2r__unwire_u64(const unsigned char** p) {
+    uint64_t v = 0;
+    int i;
+    for (i = 0; i < 8; i++) v |= (uint64_t)*(*p)++ << (8 * i);
+    return v;
+}
+static void s2r__unwire_f64s(const unsigned char** p, double* x, int n) {
+    int i;
+    for (i = 0; i < n; i++) {
+        uint64_t v = s2r__unwire_u64(p);
+        memcpy(&x[i], &v, 8);
+    }
+}
+
+typedef char s2r__socket_joints_fit[S2R_MAX_JOINTS == S2R_SOCKET_JOINTS ? 1 : -1];
+
+S2RDEF size_t s2r_socket_pack(const s2r_socket_message* m, unsigned char* bytes) {
+    unsigned char* p;
+    S2R_ASSERT(m && bytes);   /* no error to return: a NULL buffer is a programmer error */
+    p = bytes + S2R_SOCKET_HEADER;
+    uint32_t size;
+    int dir = m->reply ? 1 : 0;
+    if (dir && m->status != S2R_OK) {
+        memset(p, 0, S2R_SOCKET_TEXT);
+        memcpy(p, m->text, strlen(m->text) < S2R_SOCKET_TEXT ? strlen(m->text) : S2R_SOCKET_TEXT - 1);
+        p += S2R_SOCKET_TEXT;
+    } else if (m->type == S2R_SOCKET_HELLO && dir) {
+        s2r__wire_u32(&p, (uint32_t)m->kind);
+        s2r__wire_u32(&p, (uint32_t)m->scene);
+        s2r__wire_u32(&p, (uint32_t)m->n_joints);
+        s2r__wire_u32(&p, 0);
+        s2r__wire_f64s(&p, &m->period, 1);
+        memset(p, 0, 48);
+        memcpy(p, m->name, strlen(m->name) < 48 ? strlen(m->name) : 47);
+        p += 48;
+    } else if (m->type == S2R_SOCKET_RESET) {
+        if (!dir) {
+            s2r__wire_u32(&p, m->flags);
+            s2r__wire_u32(&p, 0);
+            s2r__wire_f64s(&p, m->q, S2R_SOCKET_JOINTS);
+            s2r__wire_f64s(&p, m->target, 3);
+        }
+        s2r__wire_u64(&p, m->rng[0]), s2r__wire_u64(&p, m->rng[1]), s2r__wire_u64(&p, m->rng[2]), s2r__wire_u64(&p, m->rng[3]);
+    } else if (m->type == S2R_SOCKET_COMMAND && !dir) {
+        s2r__wire_f64s(&p, m->q, S2R_SOCKET_JOINTS);
+    } else if (m->type == S2R_SOCKET_ADVANCE && !dir) {
+        s2r__wire_f64s(&p, &m->seconds, 1);
+    } else if (m->type == S2R_SOCKET_PLACE && !dir) {
+        s2r__wire_f64s(&p, m->xy, 2);
+    } else if (m->type == S2R_SOCKET_SENSORS && dir) {
+        const s2r_sensors* s = &m->sensors;
+        s2r__wire_f64s(&p, &s->time, 1);
+        s2r__wire_f64s(&p, s->q, S2R_SOCKET_JOINTS);
+        s2r__wire_f64s(&p, s->qd, S2R_SOCKET_JOINTS);
+        s2r__wire_f64s(&p, s->tau, S2R_SOCKET_JOINTS);
+        s2r__wire_f64s(&p, s->target, 3);
+        s2r__wire_f64s(&p, s->object, 3);
+    } else if (m->type == S2R_SOCKET_TRUTH && dir) {
+        const s2r_ground_truth* t = &m->truth;
+        s2r__wire_f64s(&p, t->flange, 3);
+        s2r__wire_f64s(&p, t->flange_vel, 3);
+        s2r__wire_f64s(&p, t->target, 3);
+        s2r__wire_f64s(&p, t->q, S2R_SOCKET_JOINTS);
+        s2r__wire_u32(&p, (uint32_t)t->diverged);
+        s2r__wire_u32(&p, 0);
+        s2r__wire_f64s(&p, t->tip, 3);
+        s2r__wire_f64s(&p, t->tip_vel, 3);
+        s2r__wire_f64s(&p, t->object, 3);
+        s2r__wire_f64s(&p, t->object_vel, 3);
+    }
+    size = (uint32_t)(p - bytes - S2R_SOCKET_HEADER);
+    p = bytes;
+    s2r__wire_u32(&p, 0x53523253u);
+    *p++ = S2R_SOCKET_VERSION & 0xff, *p++ = S2R_SOCKET_VERSION >> 8;
+    *p++ = (unsigned char)m->type, *p++ = (unsigned char)dir;
+    s2r__wire_u32(&p, dir ? (uint32_t)(int32_t)m->status : 0);
+    s2r__wire_u32(&p, size);
+    return S2R_SOCKET_HEADER + size;
+}
+
+/* The header: magic, version, type, direction, status and the size its
+   type and status fix. */
+static s2r_result s2r__socket_parse_header(const unsigned char* b, size_t n, s2r_socket_message* m, char* error) {
+    const unsigned char* p = b;
+    uint32_t magic, size, want;
+    int32_t status;
+    if (n < S2R_SOCKET_HEADER)
+        return s2r__fail(error, S2R_ERR_CORRUPT, "message truncated: %lu bytes, a header alone is %d", (unsigned long)n, S2R_SOCKET_HEADER);
+    magic = s2r__unwire_u32(&p);
+    if (magic != 0x53523253u) return s2r__fail(error, S2R_ERR_CORRUPT, "not a sim2real.h socket message (bad magic)");
+    if (b[4] != S2R_SOCKET_VERSION || b[5] != 0)
+        return s2r__fail(error, S2R_ERR_CORRUPT, "protocol version %u, this build speaks %d", (unsigned)(b[4] | b[5] << 8), S2R_SOCKET_VERSION);
+    if (b[6] < S2R_SOCKET_HELLO || b[6] >= S2R_SOCKET_TYPE_END || b[7] > 1)
+        return s2r__fail(error, S2R_ERR_CORRUPT, "unknown message type %u (direction %u)", (unsigned)b[6], (unsigned)b[7]);
+    m->type = (s2r_socket_type)b[6];
+    m->reply = b[7];
+    p = b + 8;
+    status = (int32_t)s2r__unwire_u32(&p);
+    size = s2r__unwire_u32(&p);
+    if (status > 0 || status <= -S2R_RESULT_COUNT_ || (status && !m->reply))
+        return s2r__fail(error, S2R_ERR_CORRUPT, "%s: status %ld is not a result code", s2r__socket_type_names[m->type], (long)status);
+    m->status = (s2r_result)status;
+    want = status ? S2R_SOCKET_TEXT : s2r__socket_payload[m->reply][m->type];
+    if (size != want || n != S2R_SOCKET_HEADER + (size_t)size)
+        return s2r__fail(error, S2R_ERR_CORRUPT, "%s %s of %lu bytes, protocol %d's is %lu (truncated or malformed)",
+                         s2r__socket_type_names[m->type], m->reply ? "reply" : "request", (unsigned long)(n - S2R_SOCKET_HEADER),
+                         S2R_SOCKET_VERSION, (unsigned long)want);
+    return S2R_OK;
+}
+
+/* Text of at most cap - 1 bytes up to its first NUL (what follows it is
+   not kept, so a message parses the same packed again). */
+static void s2r__socket_text(char* dst, const unsigned char* src, size_t cap) {
+    size_t i;
+    for (i = 0; i + 1 < cap && src[i]; i++) dst[i] = (char)src[i];
+    memset(dst + i, 0, cap - i);
+}
+
+S2RDEF s2r_result s2r_socket_parse(const unsigned char* bytes, size_t n, s2r_socket_message* m, char* error) {
+    const unsigned char* p = bytes + S2R_SOCKET_HEADER;
+    s2r_result res;
+    if (!m || !bytes) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "socket message: no %s", m ? "bytes" : "message to fill");
+    memset(m, 0, sizeof *m);
+    if ((res = s2r__socket_parse_header(bytes, n, m, error)) != S2R_OK) return res;
+    if (m->status != S2R_OK) {
+        s2r__socket_text(m->text, p, sizeof m->text);
+        return S2R_OK;
+    }
+    if (m->type == S2R_SOCKET_HELLO && m->reply) {
+        m->kind = (int)s2r__unwire_u32(&p);
+        m->scene = (int)s2r__unwire_u32(&p);
+        m->n_joints = (int)s2r__unwire_u32(&p);
+        p += 4;
+        s2r__unwire_f64s(&p, &m->period, 1);
+        s2r__socket_text(m->name, p, sizeof m->name);
+        if (m->kind < 0 || m->kind >= S2R_ROBOT_COUNT || m->scene < 0 || m->scene >= S2R_SCENE_COUNT ||
+            m->n_joints < 1 || m->n_joints > S2R_SOCKET_JOINTS || !(m->period > 0 && m->period <= 1))
+            return s2r__fail(error, S2R_ERR_CORRUPT, "hello: arm kind %d, scene %d, %d joints, period %g s: out of range",
+                             m->kind, m->scene, m->n_joints, m->period);
+    } else if (m->type == S2R_SOCKET_RESET) {
+        if (!m->reply) {
+            m->flags = s2r__unwire_u32(&p);
+            p += 4;
+            s2r__unwire_f64s(&p, m->q, S2R_SOCKET_JOINTS);
+            s2r__unwire_f64s(&p, m->target, 3);
+            if (m->flags > 7) return s2r__fail(error, S2R_ERR_CORRUPT, "reset: unknown flags 0x%x", m->flags);
+        }
+        m->rng[0] = s2r__unwire_u64(&p), m->rng[1] = s2r__unwire_u64(&p);
+        m->rng[2] = s2r__unwire_u64(&p), m->rng[3] = s2r__unwire_u64(&p);
+    } else if (m->type == S2R_SOCKET_COMMAND && !m->reply) {
+        s2r__unwire_f64s(&p, m->q, S2R_SOCKET_JOINTS);
+    } else if (m->type == S2R_SOCKET_ADVANCE && !m->reply) {
+        s2r__unwire_f64s(&p, &m->seconds, 1);
+    } else if (m->type == S2R_SOCKET_PLACE && !m->reply) {
+        s2r__unwire_f64s(&p, m->xy, 2);
+    } else if (m->type == S2R_SOCKET_SENSORS && m->reply) {
+        s2r_sensors* s = &m->sensors;
+        s2r__unwire_f64s(&p, &s->time, 1);
+        s2r__unwire_f64s(&p, s->q, S2R_SOCKET_JOINTS);
+        s2r__unwire_f64s(&p, s->qd, S2R_SOCKET_JOINTS);
+        s2r__unwire_f64s(&p, s->tau, S2R_SOCKET_JOINTS);
+        s2r__unwire_f64s(&p, s->target, 3);
+        s2r__unwire_f64s(&p, s->object, 3);
+        if (!s2r_all_finite(&s->time, 1) || !s2r_all_finite(s->q, S2R_SOCKET_JOINTS) || !s2r_all_finite(s->qd, S2R_SOCKET_JOINTS) ||
+            !s2r_all_finite(s->tau, S2R_SOCKET_JOINTS) || !s2r_all_finite(s->target, 3) || !s2r_all_finite(s->object, 3))
+            return s2r__fail(error, S2R_ERR_CORRUPT, "sensors: a reading is NaN or Inf");
+    } else if (m->type == S2R_SOCKET_TRUTH && m->reply) {
+        s2r_ground_truth* t = &m->truth;
+        s2r__unwire_f64s(&p, t->flange, 3);
+        s2r__unwire_f64s(&p, t->flange_vel, 3);
+        s2r__unwire_f64s(&p, t->target, 3);
+        s2r__unwire_f64s(&p, t->q, S2R_SOCKET_JOINTS);
+        t->diverged = (int)s2r__unwire_u32(&p);
+        p += 4;
+        s2r__unwire_f64s(&p, t->tip, 3);
+        s2r__unwire_f64s(&p, t->tip_vel, 3);
+        s2r__unwire_f64s(&p, t->object, 3);
+        s2r__unwire_f64s(&p, t->object_vel, 3);
+        if (t->diverged != 0 && t->diverged != 1) return s2r__fail(error, S2R_ERR_CORRUPT, "truth: diverged is %d, not 0 or 1", t->diverged);
+    }
+    return S2R_OK;
+}
+
+#endif /* SIM2REAL_IMPLEMENTATION */
+
+/* LICENSE: the same as sim2real.h's (MIT), at the end of that file. */
