@@ -682,6 +682,11 @@ typedef struct s2r_robot {
     int tip_site, tip_geom, table_geom, object_body, object_geom;
     int object_qpos_adr, object_dof_adr;   /* the object's free joint: 7 qpos, 6 dofs */
     int pair_object_table, pair_tip_object, pair_tip_table;   /* <pair> ids */
+    int servo;                      /* 1: the library runs the servos (see above;
+                                       MuJoCo's actuation off); 0: MuJoCo's own
+                                       actuators as the model writes them        */
+    double servo_tau[S2R_MAX_JOINTS];   /* N·m, each servo's torque in the last
+                                           physics step (its sensor reading)    */
     char error[S2R_ERROR_LEN];
 } s2r_robot;
 
@@ -1497,6 +1502,12 @@ S2RDEF const s2r_backend* s2r_sim_backend(s2r_sim* sim);
 /* Replace the randomization (validated; nothing changes on error).  Takes
    effect at the next reset with an rng; unpins a pinned draw. */
 S2RDEF s2r_result s2r_sim_set_randomization(s2r_sim* sim, const s2r_randomization* r);
+/* Step the physics at `timestep` (s, S2R_TIMESTEP_MIN .. MAX) instead of
+   the model's <option timestep>, from the next reset on: the nominal model
+   changes, so every draw starts from it, and the delay lines are sized
+   anew (nothing changes on error).  A task's control period must be a
+   whole number of these steps (s2r_task_init checks). */
+S2RDEF s2r_result s2r_sim_set_timestep(s2r_sim* sim, double timestep);
 /* Use exactly this draw from the next reset on (kept by every reset) -
    e.g. a candidate during system identification.  Modes come from the
    simulator's randomization: a parameter disabled there stays nominal.
@@ -1910,7 +1921,13 @@ S2RDEF void   s2r_tip_velocity_ik(const s2r_arm_info* info, mjData* scratch, con
                                   double* q_cmd);
 /* Joint angles (rad) putting the tip at `tip` (m, world) with the tool
    axis down and its x axis along `heading`, from q_start by iterating the
-   same step.  Returns the remaining position error, m. */
+   same step until the position error is below S2R_TIP_IK_TOLERANCE, or
+   has not fallen by 1 % in S2R_TIP_IK_STALL steps (the null-space pull
+   toward q_start and the orientation terms leave the last 20-30 um), or
+   after S2R_TIP_IK_ITERATIONS.  Returns the remaining position error, m. */
+#define S2R_TIP_IK_TOLERANCE 1e-5   /* m */
+#define S2R_TIP_IK_STALL 10         /* steps without a 1 % better error */
+#define S2R_TIP_IK_ITERATIONS 300
 S2RDEF double s2r_tip_ik(const s2r_arm_info* info, mjData* scratch, const double tip[3], const double heading[3],
                          const double* q_start, double* q_out);
 
@@ -5669,7 +5686,8 @@ S2RDEF double s2r_clamp(double x, double lo, double hi) {
 static const char* const s2r__mjcf_ur5e[] = {
     "<mujoco model='ur5e'>",
     "  <compiler angle='radian' autolimits='true'/>",
-    "  <option timestep='0.002' integrator='implicit'/>",
+    "  <size njmax='100' nconmax='20'/>",
+    "  <option timestep='0.002' integrator='Euler' collision='predefined'/>",
     "  <custom>",
     "    <numeric name='s2r_velocity_limit' data='3.1416 3.1416 3.1416 3.1416 3.1416 3.1416'/>",
     "    <numeric name='s2r_workspace' data='-0.30 0.35 0.25 0.05 0.60 0.50'/>",
@@ -5752,7 +5770,8 @@ static const char* const s2r__mjcf_ur5e[] = {
 static const char* const s2r__mjcf_panda[] = {
     "<mujoco model='panda'>",
     "  <compiler angle='radian' autolimits='true'/>",
-    "  <option timestep='0.002' integrator='implicit'/>",
+    "  <size njmax='100' nconmax='20'/>",
+    "  <option timestep='0.002' integrator='Euler' collision='predefined'/>",
     "  <custom>",
     "    <numeric name='s2r_velocity_limit' data='2.175 2.175 2.175 2.175 2.61 2.61 2.61'/>",
     "    <numeric name='s2r_workspace' data='0.40 -0.20 0.30 0.65 0.20 0.60'/>",
@@ -5864,7 +5883,7 @@ static const s2r__push_scene s2r__push_scenes[2] = {
      {0.38, -0.15}, {0.62, 0.15}}};
 
 /* Table, object and contacts: where the lines go and what they say. */
-#define S2R__PUSH_OPTION "  <option timestep='0.004' integrator='implicit'/>"
+#define S2R__PUSH_OPTION "  <option timestep='0.004' integrator='Euler' collision='predefined'/>"
 #define S2R__PUSH_FLOOR "    <geom name='floor' type='plane' pos='0 0 -0.05' size='2 2 0.05' rgba='0.85 0.85 0.85 1' contype='1' conaffinity='1'/>"
 #define S2R__PUSH_OBJECT_Z 0.026   /* m, the object's centre at rest: half its height + the table's 1 mm lift */
 
@@ -6268,6 +6287,22 @@ static s2r_result s2r__robot_index_push(s2r_robot* r) {
     return S2R_OK;
 }
 
+/* The library runs the servos when every actuator of the model is an arm
+   joint's position servo (gain fixed, bias affine): MuJoCo's actuation is
+   switched off and s2r__servo_begin computes the same law each physics
+   step.  A model with any other actuator keeps MuJoCo's own. */
+static void s2r__robot_take_servos(s2r_robot* r) {
+    mjModel* m = r->model;
+    int a;
+    for (a = 0; a < m->nu; a++)
+        if (m->actuator_gaintype[a] != mjGAIN_FIXED || m->actuator_biastype[a] != mjBIAS_AFFINE ||
+            m->actuator_trntype[a] != mjTRN_JOINT || m->actuator_dyntype[a] != mjDYN_NONE || a >= r->info.n_joints ||
+            r->actuator[a] != a)
+            return;
+    r->servo = 1;
+    m->opt.disableflags |= mjDSBL_ACTUATION;
+}
+
 static s2r_result s2r__robot_finish(s2r_robot* r, mjModel* model, s2r_robot_kind kind) {
     s2r_result res;
     s2r__mj_physics make;
@@ -6288,6 +6323,7 @@ static s2r_result s2r__robot_finish(s2r_robot* r, mjModel* model, s2r_robot_kind
     res = s2r__robot_index_joints(r);
     if (res == S2R_OK) res = s2r__robot_index_rest(r);
     if (res == S2R_OK) res = s2r__robot_index_push(r);
+    if (res == S2R_OK) s2r__robot_take_servos(r);
     if (res == S2R_OK) res = s2r_robot_reset(r, NULL);
     if (res != S2R_OK) {
         char keep[S2R_ERROR_LEN];
@@ -6368,10 +6404,57 @@ S2RDEF s2r_result s2r_robot_reset(s2r_robot* robot, const double* q) {
         double qj = q ? q[j] : robot->info.q_home[j];
         d->qpos[robot->qpos_adr[j]] = qj;
         d->ctrl[robot->actuator[j]] = qj;
+        robot->servo_tau[j] = 0;   /* at rest on its target */
     }
     forward.m = m;
     forward.d = d;
     return s2r__mj_run(s2r__mj_forward_call, &forward, robot->error);
+}
+
+/* The servo law of joint j at the state in robot->data: the torque
+   gain * ctrl + bias0 + bias1 q + bias2 qd (in the actuator's space, its
+   gear between it and the joint), clamped to the force range - MuJoCo's
+   own position actuator, computed here.  *damping: the servo's damping at
+   the joint, -bias2 gear^2 (N·m·s/rad; 0 if negative), for the integrator
+   to take implicitly. */
+static double s2r__servo_torque(const s2r_robot* r, int j, double* damping) {
+    const mjModel* m = r->model;
+    const mjData* d = r->data;
+    int a = r->actuator[j];
+    const double* gain = m->actuator_gainprm + a * mjNGAIN;
+    const double* bias = m->actuator_biasprm + a * mjNBIAS;
+    double gear = m->actuator_gear[6 * a], ctrl = d->ctrl[a];
+    double sum;
+    if (m->actuator_ctrllimited[a]) ctrl = s2r_clamp(ctrl, m->actuator_ctrlrange[2 * a], m->actuator_ctrlrange[2 * a + 1]);
+    sum = gain[0] * ctrl + bias[0] + bias[1] * gear * d->qpos[r->qpos_adr[j]] + bias[2] * gear * d->qvel[r->dof_adr[j]];
+    if (m->actuator_forcelimited[a]) sum = s2r_clamp(sum, m->actuator_forcerange[2 * a], m->actuator_forcerange[2 * a + 1]);
+    *damping = bias[2] < 0 ? -bias[2] * gear * gear : 0;
+    return sum;
+}
+
+/* Before a physics step: each servo's torque into qfrc_applied (added to
+   what effects put there), linearised in the joint's speed as MuJoCo's
+   implicit integrator takes an actuator - the torque at the step's start
+   plus damping * (qd - qd_start), the damping in the joint's for this step
+   so Euler integrates it implicitly, as the stiff servos need.  The joints'
+   own damping is saved in `damping` for s2r__servo_end to put back. */
+static void s2r__servo_begin(s2r_robot* r, double damping[S2R_MAX_JOINTS]) {
+    mjModel* m = r->model;
+    int j;
+    for (j = 0; j < r->info.n_joints; j++) {
+        int dof = r->dof_adr[j];
+        double servo_damping;
+        r->servo_tau[j] = s2r__servo_torque(r, j, &servo_damping);
+        damping[j] = m->dof_damping[dof];
+        m->dof_damping[dof] += servo_damping;
+        r->data->qfrc_applied[dof] += m->actuator_gear[6 * r->actuator[j]] * r->servo_tau[j] + servo_damping * r->data->qvel[dof];
+    }
+}
+
+/* After it: the joints' own damping back, exactly as it was. */
+static void s2r__servo_end(s2r_robot* r, const double damping[S2R_MAX_JOINTS]) {
+    int j;
+    for (j = 0; j < r->info.n_joints; j++) r->model->dof_damping[r->dof_adr[j]] = damping[j];
 }
 
 S2RDEF void s2r_flange_fk(const mjModel* model, mjData* scratch, int flange_site,
@@ -8362,11 +8445,14 @@ static void s2r__clip_to_limits(const s2r_arm_info* info, const double* q, doubl
 /* Non-finite state, a joint faster than `max_speed` (rad/s), or MuJoCo's
    own alarm: on a bad (NaN or > mjMAXVAL) qacc, qpos or qvel it warns and
    silently resets the data to the start pose, which must not pass for a
-   finished motion.  mj_resetData clears the counters. */
+   finished motion; or its contact or constraint buffer full (<size
+   nconmax, njmax>), so that constraints were dropped from the step.
+   mj_resetData clears the counters. */
 static int s2r__robot_diverged(const s2r_robot* r, double max_speed) {
     const mjData* d = r->data;
     int j;
-    if (d->warning[mjWARN_BADQACC].number || d->warning[mjWARN_BADQVEL].number || d->warning[mjWARN_BADQPOS].number)
+    if (d->warning[mjWARN_BADQACC].number || d->warning[mjWARN_BADQVEL].number || d->warning[mjWARN_BADQPOS].number ||
+        d->warning[mjWARN_CONTACTFULL].number || d->warning[mjWARN_CNSTRFULL].number)   /* constraints dropped */
         return 1;
     for (j = 0; j < r->info.n_joints; j++) {
         double v = r->data->qvel[r->dof_adr[j]];
@@ -8424,18 +8510,24 @@ static s2r_result s2r__sim_command(void* self, const double* q_target) {
    sim->error). */
 static int s2r__sim_physics_step(s2r_sim* sim) {
     s2r_robot* r = &sim->robot;
-    double state[2 * S2R_MAX_JOINTS];
+    double state[2 * S2R_MAX_JOINTS], damping[S2R_MAX_JOINTS];
     const double* cmd;
     s2r__mj_physics step;
     int j;
     s2r_delay_push(&sim->action_delay, sim->q_cmd);
     cmd = s2r_delay_peek(&sim->action_delay, s2r_delay_jitter_next(&sim->action_jitter, &sim->rng));
     if (sim->halted) cmd = sim->hold;   /* below the command path: no latency */
-    for (j = 0; j < r->info.n_joints; j++) r->data->ctrl[r->actuator[j]] = cmd[j] - sim->draw.qpos_bias[j];
+    for (j = 0; j < r->info.n_joints; j++) {
+        r->data->ctrl[r->actuator[j]] = cmd[j] - sim->draw.qpos_bias[j];
+        r->data->qfrc_applied[r->dof_adr[j]] = 0;   /* effects and servos add theirs */
+    }
     if (sim->effects) sim->effects(sim->effects_context, sim);
+    if (r->servo) s2r__servo_begin(r, damping);
     step.m = r->model;
     step.d = r->data;
-    if (s2r__mj_run(s2r__mj_step_call, &step, sim->error) != S2R_OK) return 2;
+    j = s2r__mj_run(s2r__mj_step_call, &step, sim->error) != S2R_OK;
+    if (r->servo) s2r__servo_end(r, damping);
+    if (j) return 2;
     if (s2r__robot_diverged(r, sim->config.max_joint_speed)) return 1;
     s2r__robot_joint_state(r, state);
     s2r_delay_push(&sim->sensor_delay, state);
@@ -8505,7 +8597,7 @@ static s2r_result s2r__sim_read_sensors(void* self, s2r_sensors* out) {
     for (j = 0; j < n; j++) {
         out->q[j] = sim->held[j];
         out->qd[j] = sim->held[n + j];
-        out->tau[j] = r->data->actuator_force[r->actuator[j]];
+        out->tau[j] = r->servo ? r->servo_tau[j] : r->data->actuator_force[r->actuator[j]];
     }
     memcpy(out->target, sim->held + 2 * n, 3 * sizeof(double));
     if (r->object_body >= 0) s2r__sim_read_camera(sim, dt, out->object);
@@ -8637,6 +8729,35 @@ S2RDEF s2r_result s2r_sim_set_randomization(s2r_sim* sim, const s2r_randomizatio
         return s2r__fail(sim->error, S2R_ERR_INVALID_ARGUMENT, "timestep range too small for the delay lines; raise max_latency headroom at init");
     sim->config.randomization = *r;
     sim->pinned = 0;
+    return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_sim_set_timestep(s2r_sim* sim, double timestep) {
+    double before;
+    s2r_delay_line action, sensor, camera;
+    S2R_ASSERT(sim);
+    if (!(timestep >= S2R_TIMESTEP_MIN && timestep <= S2R_TIMESTEP_MAX))
+        return s2r__fail(sim->error, S2R_ERR_INVALID_ARGUMENT, "timestep %g s: need %g to %g s", timestep,
+                         S2R_TIMESTEP_MIN, S2R_TIMESTEP_MAX);
+    before = sim->nominal->opt.timestep;
+    action = sim->action_delay;
+    sensor = sim->sensor_delay;
+    camera = sim->camera_delay;
+    sim->nominal->opt.timestep = sim->robot.model->opt.timestep = timestep;
+    if (s2r__sim_allocate(sim) != S2R_OK) {
+        s2r_delay_free(&sim->action_delay);
+        s2r_delay_free(&sim->sensor_delay);
+        s2r_delay_free(&sim->camera_delay);
+        sim->action_delay = action;
+        sim->sensor_delay = sensor;
+        sim->camera_delay = camera;
+        sim->nominal->opt.timestep = sim->robot.model->opt.timestep = before;
+        return S2R_ERR_OUT_OF_MEMORY;
+    }
+    s2r_delay_free(&action);
+    s2r_delay_free(&sensor);
+    s2r_delay_free(&camera);
+    sim->robot.info.physics_dt = timestep;
     return S2R_OK;
 }
 
@@ -8852,7 +8973,7 @@ static void s2r__real_effects(void* context, s2r_sim* sim) {
         double ea = exp(-u->friction_alpha[j] * (qd + u->friction_phi[j]));
         double err = d->ctrl[a] - q, half = 0.5 * u->backlash[j];
         double limit = u->torque_limit[j] * (1.0 - u->torque_derate * fmin(1.0, fabs(qd) / r->info.velocity_limit[j]));
-        d->qfrc_applied[dof] = -(u->friction_a[j] / (1.0 + ea) - u->friction_zero[j]);
+        d->qfrc_applied[dof] -= u->friction_a[j] / (1.0 + ea) - u->friction_zero[j];
         d->ctrl[a] = q + (err > half ? err - half : (err < -half ? err + half : 0.0));
         r->model->actuator_forcerange[2 * a] = -limit;
         r->model->actuator_forcerange[2 * a + 1] = limit;
@@ -9048,6 +9169,17 @@ static s2r_result s2r__reach_check_config(const s2r_reach_config* c, char* error
     return S2R_OK;
 }
 
+/* A control period of whole physics steps of the arm's nominal timestep
+   (a drawn timestep may round it, by design: s2r_robot_steps_for). */
+static s2r_result s2r__check_control_period(double period, const s2r_arm_info* info, char* error) {
+    double steps = period / info->physics_dt;
+    if (!(steps >= 1) || fabs(steps - floor(steps + 0.5)) > 1e-6)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "the control period, %g s, is not a whole number of physics "
+                         "steps of %g s (the arm's timestep): choose a period that is, or another timestep", period,
+                         info->physics_dt);
+    return S2R_OK;
+}
+
 S2RDEF s2r_result s2r_reach_init(s2r_reach* reach, const s2r_reach_config* config,
                                  const s2r_backend* backend) {
     s2r_result res;
@@ -9059,6 +9191,7 @@ S2RDEF s2r_result s2r_reach_init(s2r_reach* reach, const s2r_reach_config* confi
     if (res != S2R_OK) return res;
     if (!backend || !backend->info || !backend->info->model)
         return s2r__fail(reach->error, S2R_ERR_INVALID_ARGUMENT, "backend without arm info");
+    if ((res = s2r__check_control_period(config->control_period, backend->info, reach->error)) != S2R_OK) return res;
     reach->config = *config;
     reach->backend = backend;
     reach->n_joints = backend->info->n_joints;
@@ -9321,6 +9454,7 @@ S2RDEF s2r_result s2r_push_init(s2r_push* push, const s2r_push_config* config, c
     if (backend->info->scene != S2R_SCENE_PUSH || !backend->place_object)
         return s2r__fail(push->error, S2R_ERR_INVALID_ARGUMENT, "the push task needs a backend with the push scene "
                          "(a table, an object and a pusher tip); %s has none", backend->name);
+    if ((res = s2r__check_control_period(config->control_period, backend->info, push->error)) != S2R_OK) return res;
     push->config = *config;
     push->backend = backend;
     push->n_joints = backend->info->n_joints;
@@ -9675,16 +9809,18 @@ S2RDEF void s2r_tip_velocity_ik(const s2r_arm_info* info, mjData* scratch, const
 S2RDEF double s2r_tip_ik(const s2r_arm_info* info, mjData* scratch, const double tip[3], const double heading[3],
                          const double* q_start, double* q_out) {
     S2R_ASSERT(info);
-    double lin[3], dq[S2R_MAX_JOINTS], pos[3], err = INFINITY;
-    int j, it, n = info->n_joints;
+    double lin[3], dq[S2R_MAX_JOINTS], pos[3], err = INFINITY, best = INFINITY;
+    int j, it, n = info->n_joints, since_best = 0;
     if (info->model->nv > 64 || info->tip_site < 0) return INFINITY;
     memcpy(q_out, q_start, (size_t)n * sizeof(double));
-    for (it = 0; it < 300; it++) {
+    for (it = 0; it < S2R_TIP_IK_ITERATIONS; it++) {
         s2r_flange_fk(info->model, scratch, info->flange_site, q_out, n, pos);
         for (j = 0; j < 3; j++) lin[j] = 10.0 * (tip[j] - scratch->site_xpos[3 * info->tip_site + j]);
         err = 0.1 * sqrt(lin[0] * lin[0] + lin[1] * lin[1] + lin[2] * lin[2]);
+        if (err < S2R_TIP_IK_TOLERANCE) break;
+        if (err < 0.99 * best) { best = err; since_best = 0; }
+        else if (++since_best >= S2R_TIP_IK_STALL) break;   /* stalled: the pull and the pose balance */
         s2r__tip_step(info, scratch, q_out, lin, heading, q_start, dq);
-        if (err < 1e-5) break;
         for (j = 0; j < n; j++) q_out[j] = s2r_clamp(q_out[j] + s2r_clamp(0.1 * dq[j], -0.2, 0.2), info->q_min[j], info->q_max[j]);
     }
     return err;

@@ -419,6 +419,7 @@ static const null_case null_cases[] = {
     {"s2r_regression_suite_for", 0, 0x2, NULL_VALUE},
     {"s2r_dist_std", 1, 0x1, NULL_VALUE},
     {"s2r_mean_interval", 0, 0x1d, NULL_VOID},
+    {"s2r_sim_set_timestep", 1, 0x1, NULL_RESULT},
 };
 
 static void null_call(int f) {
@@ -714,6 +715,7 @@ static void null_call(int f) {
     case 278: (void)s2r_regression_suite_for(S2R_TASK_PUSH, A(1, &F.cases_out)); break;
     case 279: (void)s2r_dist_std(A(0, &F.dist)); break;
     case 280: s2r_mean_interval(A(0, F.d), 2, A(2, F.d), A(3, F.d), A(4, F.d)); break;
+    case 281: null_result = s2r_sim_set_timestep(A(0, &F.sim), 0.004); break;
     }
 }
 
