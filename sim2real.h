@@ -528,18 +528,40 @@ typedef struct s2r_env {
    ==========================================================================
    Both arms are written from published numbers (see the comments above each
    MJCF in the implementation) with primitive geoms and joint position servos
-   running at the physics rate (dt 0.002 s, implicit integrator; 0.004 s in
-   the push scene, see below):
+   running at the physics rate:
 
        tau = kp (q_target - q) - kv qdot,   clipped to the torque limit
 
-   which is a MuJoCo <general> actuator with an affine bias.  There is no
-   gravity compensation in the servo, as on a plain position-controlled joint;
-   the small static droop it causes is part of what a policy must correct.
+   which is a MuJoCo <general> actuator with an affine bias.  The library
+   computes that law itself at the start of every physics step, with
+   MuJoCo's actuation switched off (s2r_robot.servo): the torque, clamped
+   as MuJoCo clamps it, goes in as an applied joint torque, linearised in
+   the joint's speed the way MuJoCo's implicit integrator takes an actuator
+   (the torque plus kv (qdot - qdot at the step's start)), with kv in the
+   joint's damping for that step so that MuJoCo's Euler integrator, which
+   integrates joint damping implicitly, keeps the stiff servos stable.  The
+   same law and the same linearisation as MuJoCo's own actuator under its
+   implicit integrator (a test compares the torques, saturated or not),
+   without the implicit integrator's full velocity derivatives, half the
+   cost of a step.  A model with any actuator that is not an arm joint's
+   position servo keeps MuJoCo's actuators instead.  There is no gravity
+   compensation in the servo, as on a plain position-controlled joint; the
+   small static droop it causes is part of what a policy must correct.
    The links do not collide (the reach task moves in free space above the
-   table, and contacts would halve the simulation speed); the floor is drawn
-   only.  Geom friction therefore matters only for your own models with
-   contacts.
+   table); the built-in scenes test only their <pair>s (collision=
+   'predefined'), so the floor is drawn only.  Geom friction therefore
+   matters only for your own models with contacts.
+
+   The timesteps were chosen by measurement (bench/bench_timestep.c, the
+   table and the rule in figures/RESULTS.md, "Physics"): for each task and
+   arm, the largest that divides the 40 ms control period and system
+   identification's 20 ms samples whose paths stay within 1 mm of a 1 ms
+   reference (the object within 10 mm on push) and whose scripted success,
+   nominal and on the units, matches the reference's:
+       reach   UR5e 5 ms (8 steps per action), Panda 4 ms (10)
+       push    UR5e 5 ms (8),                  Panda 5 ms (8)
+   s2r_sim_set_timestep steps a simulator at another; a task's control
+   period and a recording's sample period must be whole physics steps.
 
    Your own MJCF works if it follows the same conventions:
      - a physics timestep (<option timestep>) from S2R_TIMESTEP_MIN (0.1 ms)
@@ -587,25 +609,23 @@ typedef struct s2r_env {
    free joint), <pair>s object-table and tip-object (tip-table optional),
    and <numeric name="s2r_push_area"> "xlo ylo xhi yhi" (m, world).
 
-   The push scene steps physics at 4 ms instead of 2 ms: with contacts,
-   MuJoCo 2.2.2's implicit step costs about twice as much.  At 4 ms the
-   scripted pusher succeeds as often (200 episodes each: UR5e 93 % at
-   both, Panda 95 % at both), and after a 0.004 rad step on every joint
-   (no servo saturated) each joint is where it is at 2 ms within 5 % of
-   the step at 50 ms, 3 % at 150 ms and 1.5 % at 350 ms (a test).  Where the servo saturates it does not: after a 0.3 rad step
-   the Panda's wrist (kv 200, +-12 N m) lags about 30 % more at 4 ms,
-   because the implicit integrator keeps kv's damping in the step although
-   the force range clips the torque - so a saturated servo's response
-   depends on the timestep at 2 ms too, only less.  (Euler with kv moved
-   into joint damping measured 1.7-2x faster with contacts but changed the
-   saturated response more, so the integrator stays implicit.) */
+   Your own model keeps its own <option>: its integrator (the library's
+   servos need Euler or implicit: both integrate joint damping implicitly)
+   and its collision, MuJoCo's default 'all'; write collision='predefined'
+   to have only its <pair>s collide, as the built-in scenes do (a <pair>
+   naming a geom that does not exist is MuJoCo's load error).  After a
+   0.004 rad step on every joint (no servo saturated) each joint of every
+   built-in scene is where it is at 1 ms within 5 % of the step at 50 ms,
+   3 % at 150 ms and 1.5 % at 350 ms (a test).  A step whose contacts or
+   constraints overflow the model's <size nconmax, njmax> buffers (MuJoCo
+   would drop them) ends the episode as diverged. */
 
 /* The physics timesteps a model may have, s.  Below 0.1 ms one 40 ms
    control step takes over 400 physics steps (at 1e-7 s a step never
    ends in practice); above 10 ms a control step holds fewer than four
    physics steps and the stiff position servos' implicit step loses its
    accuracy; zero or a negative timestep freezes or reverses time.  The
-   built-in arms use 2 ms (4 ms in the push scene). */
+   built-in scenes use 4-5 ms (above). */
 #define S2R_TIMESTEP_MIN 1e-4
 #define S2R_TIMESTEP_MAX 1e-2
 
@@ -1232,7 +1252,10 @@ S2RDEF void s2r_noise_apply(const s2r_noise_config* cfg, s2r_noise_state* state,
    A delay line remembers the last `capacity` samples of `width` doubles
    (e.g. the n joint commands, or a whole sensor reading).  Push once per
    physics step and read k pushes back to delay by k steps:
-   s2r_latency_steps(seconds, dt) converts a latency in seconds.  A line that
+   s2r_latency_steps(seconds, dt) converts a latency in seconds, to the
+   nearest step: at the built-in scenes' 4-5 ms steps a delay resolves to
+   4-5 ms, and a jitter under half a step (the default ranges' 0-2 ms, the
+   fleet's) rounds to none.  A line that
    must hold delays up to L seconds with jitter J needs
    capacity = s2r_latency_steps(L + J, dt_min) + 1.  The buffer is allocated
    once by s2r_delay_init; push and read never allocate.
@@ -4777,7 +4800,8 @@ typedef struct s2r_safety_config {
                                    (the constrained stage uses 0.5)                    */
     double   workspace_margin;  /* m added on every side of the scaled box; 0.15      */
     double   check_period;      /* s between sensor checks while time passes; 0.002
-                                   (a 500 Hz safety loop, as on the UR5e controller)  */
+                                   (a 500 Hz safety loop, as on the UR5e controller),
+                                   or one physics step of the backend where longer  */
     double   stop_lead;         /* s: a halt targets the measured position plus
                                    stop_lead x the measured joint speed - where the
                                    braking arm comes to rest, so it does not creep
@@ -5687,7 +5711,7 @@ static const char* const s2r__mjcf_ur5e[] = {
     "<mujoco model='ur5e'>",
     "  <compiler angle='radian' autolimits='true'/>",
     "  <size njmax='100' nconmax='20'/>",
-    "  <option timestep='0.002' integrator='Euler' collision='predefined'/>",
+    "  <option timestep='0.005' integrator='Euler' collision='predefined'/>",
     "  <custom>",
     "    <numeric name='s2r_velocity_limit' data='3.1416 3.1416 3.1416 3.1416 3.1416 3.1416'/>",
     "    <numeric name='s2r_workspace' data='-0.30 0.35 0.25 0.05 0.60 0.50'/>",
@@ -5771,7 +5795,7 @@ static const char* const s2r__mjcf_panda[] = {
     "<mujoco model='panda'>",
     "  <compiler angle='radian' autolimits='true'/>",
     "  <size njmax='100' nconmax='20'/>",
-    "  <option timestep='0.002' integrator='Euler' collision='predefined'/>",
+    "  <option timestep='0.004' integrator='Euler' collision='predefined'/>",
     "  <custom>",
     "    <numeric name='s2r_velocity_limit' data='2.175 2.175 2.175 2.175 2.61 2.61 2.61'/>",
     "    <numeric name='s2r_workspace' data='0.40 -0.20 0.30 0.65 0.20 0.60'/>",
@@ -5868,22 +5892,24 @@ static const char* const s2r__mjcf_panda[] = {
    with the tool vertical and room to get behind the object; the table is
    centred on it. */
 typedef struct s2r__push_scene {
+    const char* option;         /* the scene's <option>: its timestep    */
     const char* tip;            /* lines after the flange site           */
     double      area_lo[2], area_hi[2];   /* m, s2r_push_area            */
 } s2r__push_scene;
 
 static const s2r__push_scene s2r__push_scenes[2] = {
-    {"<site name='tip' pos='0 0.22 0' quat='0.7071068 -0.7071068 0 0' size='0.012'/>\n"
+    {"  <option timestep='0.005' integrator='Euler' collision='predefined'/>\n",
+     "<site name='tip' pos='0 0.22 0' quat='0.7071068 -0.7071068 0 0' size='0.012'/>\n"
      "<geom name='pusher_rod' type='capsule' fromto='0 0.1 0 0 0.208 0' size='0.008' rgba='0.3 0.3 0.32 1'/>\n"
      "<geom name='tip' type='sphere' pos='0 0.22 0' size='0.012' rgba='0.95 0.6 0.1 1'/>\n",
      {-0.275, 0.38}, {0.025, 0.62}},
-    {"<site name='tip' pos='0 0 0.13' size='0.012'/>\n"
+    {"  <option timestep='0.005' integrator='Euler' collision='predefined'/>\n",
+     "<site name='tip' pos='0 0 0.13' size='0.012'/>\n"
      "<geom name='pusher_rod' type='capsule' fromto='0 0 0.06 0 0 0.118' size='0.008' rgba='0.3 0.3 0.32 1'/>\n"
      "<geom name='tip' type='sphere' pos='0 0 0.13' size='0.012' rgba='0.95 0.6 0.1 1'/>\n",
      {0.38, -0.15}, {0.62, 0.15}}};
 
 /* Table, object and contacts: where the lines go and what they say. */
-#define S2R__PUSH_OPTION "  <option timestep='0.004' integrator='Euler' collision='predefined'/>"
 #define S2R__PUSH_FLOOR "    <geom name='floor' type='plane' pos='0 0 -0.05' size='2 2 0.05' rgba='0.85 0.85 0.85 1' contype='1' conaffinity='1'/>"
 #define S2R__PUSH_OBJECT_Z 0.026   /* m, the object's centre at rest: half its height + the table's 1 mm lift */
 
@@ -5957,8 +5983,8 @@ S2RDEF size_t s2r_robot_scene_mjcf(s2r_robot_kind kind, s2r_scene scene, char* b
         const char* key = ps ? strstr(*line, "qpos='") : NULL;
         size_t n = strlen(*line);
         if (ps && strstr(*line, "</worldbody>")) len = s2r__push_world(ps, buf, cap, len, 0);
-        if (ps && strstr(*line, "<option timestep=")) {   /* contacts: 4 ms, see the Robots banner */
-            len = s2r__mjcf_emit(buf, cap, len, S2R__PUSH_OPTION "\n", sizeof S2R__PUSH_OPTION);
+        if (ps && strstr(*line, "<option timestep=")) {   /* the push scene's own, see the Robots banner */
+            len = s2r__mjcf_emit(buf, cap, len, ps->option, strlen(ps->option));
             continue;
         }
         if (ps && strstr(*line, "<geom name='floor'")) {   /* drawn only: below any table height a unit has */
@@ -7036,7 +7062,8 @@ S2RDEF s2r_randomization s2r_randomization_default(void) {
        millimetres; up to 5 mm. */
     s2r__enable(&r, S2R_PARAM_TARGET_NOISE, s2r_dist_uniform(0.0, 0.005));
     /* Latency jitter, +- s: non-real-time middleware adds a millisecond or
-       two; 2 ms is one physics step at 500 Hz. */
+       two (under half of the built-in scenes' 4-5 ms physics step, where
+       delays are whole steps, it rounds to none: see Latency). */
     s2r__enable(&r, S2R_PARAM_LATENCY_JITTER, s2r_dist_uniform(0.0, 0.002));
     /* Calibration offset and encoder bias stay off: the stand-in real robot's
        own calibration errors are meant to lie outside the default family.
@@ -9169,13 +9196,16 @@ static s2r_result s2r__reach_check_config(const s2r_reach_config* c, char* error
     return S2R_OK;
 }
 
-/* A control period of whole physics steps of the arm's nominal timestep
-   (a drawn timestep may round it, by design: s2r_robot_steps_for). */
-static s2r_result s2r__check_control_period(double period, const s2r_arm_info* info, char* error) {
+/* A period (`what`: a task's control period, system identification's
+   sample period) of whole physics steps of the arm's nominal timestep - a
+   simulator advances by whole steps (s2r_robot_steps_for), so any other
+   period would silently be another; a drawn timestep may round it, by
+   design. */
+static s2r_result s2r__check_whole_steps(double period, const char* what, const s2r_arm_info* info, char* error) {
     double steps = period / info->physics_dt;
     if (!(steps >= 1) || fabs(steps - floor(steps + 0.5)) > 1e-6)
-        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "the control period, %g s, is not a whole number of physics "
-                         "steps of %g s (the arm's timestep): choose a period that is, or another timestep", period,
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "the %s, %g s, is not a whole number of physics steps of %g s "
+                         "(the arm's timestep): choose a period that is, or another timestep", what, period,
                          info->physics_dt);
     return S2R_OK;
 }
@@ -9191,7 +9221,7 @@ S2RDEF s2r_result s2r_reach_init(s2r_reach* reach, const s2r_reach_config* confi
     if (res != S2R_OK) return res;
     if (!backend || !backend->info || !backend->info->model)
         return s2r__fail(reach->error, S2R_ERR_INVALID_ARGUMENT, "backend without arm info");
-    if ((res = s2r__check_control_period(config->control_period, backend->info, reach->error)) != S2R_OK) return res;
+    if ((res = s2r__check_whole_steps(config->control_period, "control period", backend->info, reach->error)) != S2R_OK) return res;
     reach->config = *config;
     reach->backend = backend;
     reach->n_joints = backend->info->n_joints;
@@ -9454,7 +9484,7 @@ S2RDEF s2r_result s2r_push_init(s2r_push* push, const s2r_push_config* config, c
     if (backend->info->scene != S2R_SCENE_PUSH || !backend->place_object)
         return s2r__fail(push->error, S2R_ERR_INVALID_ARGUMENT, "the push task needs a backend with the push scene "
                          "(a table, an object and a pusher tip); %s has none", backend->name);
-    if ((res = s2r__check_control_period(config->control_period, backend->info, push->error)) != S2R_OK) return res;
+    if ((res = s2r__check_whole_steps(config->control_period, "control period", backend->info, push->error)) != S2R_OK) return res;
     push->config = *config;
     push->backend = backend;
     push->n_joints = backend->info->n_joints;
@@ -9666,14 +9696,19 @@ static void s2r__push_tip_velocity(const s2r_push* push, const float* a, const d
 
 /* The servo targets (rad) a step with the clipped action `a` sends: the
    tip velocity it asks for, through the tip's differential IK. */
+/* s2r_tip_velocity_ik on kinematics already in scratch (Scripted controller). */
+static void s2r__tip_velocity_step(const s2r_arm_info* info, mjData* scratch, const double* q, const double v[2],
+                                   double height, const double heading[3], const double* q_rest, double dt,
+                                   double* q_cmd);
+
 static void s2r__push_targets(s2r_push* push, const float a[2], double* q_cmd) {
     const s2r_arm_info* info = push->backend->info;
     double tip[3], v[2];
-    s2r__push_tip_state(push, push->sensors.q, NULL, tip, NULL);
+    s2r__push_tip_state(push, push->sensors.q, NULL, tip, NULL);   /* leaves the kinematics of q for the IK */
     s2r__push_tip_velocity(push, a, tip, v);
     memcpy(q_cmd, push->q_cmd, (size_t)S2R_MAX_JOINTS * sizeof(double));
-    s2r_tip_velocity_ik(info, push->kinematics, push->sensors.q, v, info->table_height + push->config.push_height,
-                        push->heading, push->q_start, push->config.control_period, q_cmd);
+    s2r__tip_velocity_step(info, push->kinematics, push->sensors.q, v, info->table_height + push->config.push_height,
+                           push->heading, push->q_start, push->config.control_period, q_cmd);
 }
 
 S2RDEF s2r_result s2r_push_step(s2r_push* push, const float* action, float* obs, s2r_step_result* out) {
@@ -9761,15 +9796,14 @@ static int s2r__dls6(const double* J, int nv, const int* dof, int n, const doubl
 }
 
 /* One damped least-squares step of the tip toward `twist` (m/s and rad/s)
-   at joints q: dq (rad/s) with a null-space pull toward q_rest.  Leaves the
-   kinematics of q in `scratch`. */
+   at joints q, whose kinematics the caller has put in `scratch`
+   (s2r_flange_fk): dq (rad/s) with a null-space pull toward q_rest. */
 static void s2r__tip_step(const s2r_arm_info* info, mjData* scratch, const double* q, const double lin[3],
                           const double heading[3], const double* q_rest, double* dq) {
     const mjModel* m = info->model;
-    double J[6 * 64], e[6], y[6], yp[6], Jp[6], pull[S2R_MAX_JOINTS], pos[3];
+    double J[6 * 64], e[6], y[6], yp[6], Jp[6], pull[S2R_MAX_JOINTS];
     const double* R;
     int dof[S2R_MAX_JOINTS], r, j, n = info->n_joints;
-    s2r_flange_fk(m, scratch, info->flange_site, q, n, pos);
     mj_comPos(m, scratch);
     mj_jacSite(m, scratch, J, J + 3 * m->nv, info->tip_site);
     R = scratch->site_xmat + 9 * info->tip_site;   /* columns: the site's axes */
@@ -9793,11 +9827,20 @@ static void s2r__tip_step(const s2r_arm_info* info, mjData* scratch, const doubl
 S2RDEF void s2r_tip_velocity_ik(const s2r_arm_info* info, mjData* scratch, const double* q, const double v[2],
                                 double height, const double heading[3], const double* q_rest, double dt,
                                 double* q_cmd) {
-    double lin[3], dq[S2R_MAX_JOINTS], pos[3];
-    int j;
+    double pos[3];
     S2R_ASSERT(info && scratch && q && v && heading && q_rest && q_cmd);
     if (info->model->nv > 64) return;   /* arms only: the Jacobian lives on the stack */
     s2r_flange_fk(info->model, scratch, info->flange_site, q, info->n_joints, pos);
+    s2r__tip_velocity_step(info, scratch, q, v, height, heading, q_rest, dt, q_cmd);
+}
+
+/* s2r_tip_velocity_ik on the kinematics of q, which the caller has put
+   in `scratch` (s2r_flange_fk). */
+static void s2r__tip_velocity_step(const s2r_arm_info* info, mjData* scratch, const double* q, const double v[2],
+                                   double height, const double heading[3], const double* q_rest, double dt,
+                                   double* q_cmd) {
+    double lin[3], dq[S2R_MAX_JOINTS];
+    int j;
     lin[0] = v[0];
     lin[1] = v[1];
     lin[2] = 10.0 * (height - scratch->site_xpos[3 * info->tip_site + 2]);
@@ -15124,6 +15167,8 @@ S2RDEF s2r_result s2r_trajectory_collect(s2r_trajectory_set* set, const s2r_back
     if (!robot || !robot->info)
         return s2r__fail(set->error, S2R_ERR_INVALID_ARGUMENT, "collect: robot is NULL");
     if (s2r_excitation_check(excitation, set->error) != S2R_OK) return S2R_ERR_INVALID_ARGUMENT;
+    if (s2r__check_whole_steps(set->sample_period, "sample period", robot->info, set->error) != S2R_OK)
+        return S2R_ERR_INVALID_ARGUMENT;
     if (count < 0 || count > set->capacity - set->count)
         return s2r__fail(set->error, S2R_ERR_INVALID_ARGUMENT, "collect: %d trajectories do not fit (%d of %d used)",
                          count, set->count, set->capacity);
@@ -15203,6 +15248,8 @@ S2RDEF s2r_result s2r_trajectory_collect_strikes(s2r_trajectory_set* set, const 
         return s2r__fail(set->error, S2R_ERR_INVALID_ARGUMENT, "strikes: %d strikes of a %d-joint arm do not fit the "
                          "set (%d joints, %d of %d used)", count, robot->info->n_joints, set->n_joints, set->count,
                          set->capacity);
+    if (s2r__check_whole_steps(set->sample_period, "sample period", robot->info, set->error) != S2R_OK)
+        return S2R_ERR_INVALID_ARGUMENT;
     info = robot->info;
     if (!(scratch = mj_makeData(info->model))) return s2r__fail(set->error, S2R_ERR_OUT_OF_MEMORY, "mj_makeData failed");
     s2r__push_heading(info, scratch, heading);
@@ -18069,7 +18116,9 @@ static s2r_result s2r__safety_command(void* self, const double* q_target) {
     return S2R_OK;
 }
 
-/* Let time pass in check_period slices, watching after each.  The inner
+/* Let time pass in check_period slices (at least one of the inner
+   backend's physics steps: a shorter slice would not move its clock),
+   watching after each.  The inner
    backend's clock (sensors.time) says how far each slice got, so a
    timestep that does not divide check_period does not change the total
    time; a slice that did not move the clock (less than half a physics
@@ -18080,7 +18129,8 @@ static s2r_result s2r__safety_advance(void* self, double seconds) {
     if (!(seconds >= 0) || !isfinite(seconds))
         return s2r__fail(s->error, S2R_ERR_INVALID_ARGUMENT, "advance by %g s: need a finite time >= 0", seconds);
     while (remaining > 1e-9) {
-        double slice = fmin(s->config.check_period, remaining), before = s->sensors.time, moved;
+        double step = s->inner->info ? s->inner->info->physics_dt : 0;   /* a slice moves the clock by whole steps */
+        double slice = fmin(fmax(s->config.check_period, step), remaining), before = s->sensors.time, moved;
         s2r_result res = s2r_backend_advance(s->inner, slice);
         if (res != S2R_OK) return s2r__fail(s->error, res, "%s", s->inner->error ? s->inner->error : "advance failed");
         res = s2r_backend_read_sensors(s->inner, &s->sensors);

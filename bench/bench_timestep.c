@@ -31,9 +31,12 @@
    camera's noise), on push whose object ends within 10 mm of the
    reference's in the median (a third of the 30 mm success radius), whose
    success in the nominal simulator and on the units lies inside the
-   reference's Wilson interval, whose physics never diverged, and which a
+   reference's Wilson interval, whose physics never diverged, which a
    drawn timestep (the default ranges' upper scale, 1.03) keeps within
-   S2R_TIMESTEP_MAX (10 ms itself does not: it is measured, not chosen).  It is printed as "chosen"; sim2real.h's built-in scenes use
+   S2R_TIMESTEP_MAX (10 ms itself does not), and which divides system
+   identification's 20 ms sample period as well as the control period
+   (8 ms does not: its samples would be 24 ms apart).  10 and 8 ms are
+   measured, not chosen.  It is printed as "chosen"; sim2real.h's built-in scenes use
    it, and the Robots section quotes this table.
 
    The stand-in units are measured here through their hidden simulator
@@ -45,9 +48,7 @@
    half an hour on two cores). */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "bench_common.h"
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -57,6 +58,7 @@
 #define MAX_STEPS 400           /* control steps of one episode            */
 #define UNITS 10
 #define MAX_PATHS 64            /* path episodes                          */
+#define SYSID_PERIOD 0.02       /* s, system identification's samples     */
 
 typedef struct variant {
     const char* label;
@@ -130,19 +132,7 @@ static s2r_result rec_truth(void* self, s2r_ground_truth* out) {
 /* The variant's physics on a simulator (the nominal model too, so every
    reset keeps it). */
 static s2r_result set_physics(s2r_sim* sim, const variant* v) {
-    if (v->before) {
-        mjModel* m[2];
-        int k;
-        m[0] = sim->robot.model;
-        m[1] = sim->nominal;
-        for (k = 0; k < 2; k++) {
-            m[k]->opt.disableflags &= ~mjDSBL_ACTUATION;
-            m[k]->opt.integrator = mjINT_IMPLICIT;
-            m[k]->opt.collision = mjCOL_ALL;
-        }
-        sim->robot.servo = 0;
-    }
-    return s2r_sim_set_timestep(sim, v->dt);
+    return v->before ? bench_physics_before(sim, v->dt) : s2r_sim_set_timestep(sim, v->dt);
 }
 
 /* The tip (push) or flange (reach) and the object after each advance of
@@ -333,7 +323,8 @@ static void measure(FILE* csv, s2r_robot_kind arm, s2r_task_kind kind, const siz
     if (failed) printf("%s %s: %d measurements failed\n", s2r_robot_kind_name(arm), s2r_task_kind_name(kind), failed);
     s2r_dist_support(&s2r_randomization_default().p[S2R_PARAM_TIMESTEP].dist, &lo, &hi);
     for (k = 1; k < CANDIDATES - 1; k++)
-        if (v[k].dt * hi <= S2R_TIMESTEP_MAX && out[k].path_mm <= 1.0 && !(out[k].object_mm > 10.0) && inside(&out[k].nominal, &out[0].nominal) && inside(&out[k].units, &out[0].units) &&
+        if (v[k].dt * hi <= S2R_TIMESTEP_MAX && fabs(SYSID_PERIOD / v[k].dt - floor(SYSID_PERIOD / v[k].dt + 0.5)) < 1e-9 &&
+            out[k].path_mm <= 1.0 && !(out[k].object_mm > 10.0) && inside(&out[k].nominal, &out[0].nominal) && inside(&out[k].units, &out[0].units) &&
             out[k].diverged == 0)
             chosen = k;
     printf("\n%s, %s (%d path episodes; scripted: %d nominal, %d x %d on units)\n", s2r_robot_kind_name(arm),

@@ -591,8 +591,8 @@ static int check_estop_halts(s2r_robot_kind kind) {
         CHECK(s2r_safety_estop(&r.safety, "test") == S2R_OK);
         memcpy(held, r.sim.q_cmd, sizeof held);
         while (t < 0.3 - 1e-9) {
-            CHECK(s2r_backend_advance(b, 0.002) == S2R_OK);
-            t += 0.002;
+            CHECK(s2r_backend_advance(b, b->info->physics_dt) == S2R_OK);   /* one physics step at a time */
+            t += b->info->physics_dt;
             if (deploy_flange_speed(b) < 0.05) { if (stop < 0) stop = t; }
             else stop = -1;                    /* moving again: the stop did not hold */
         }

@@ -142,39 +142,41 @@ static int test_push_tip_tracks_velocity(void) {
     return 0;
 }
 
-/* The push scene steps at 4 ms, the arm alone at 2 ms: from home, a step
-   of 0.004 rad on every joint (no servo saturates) moves each joint the
-   same way in both, within 5 % of the step at 50 ms, 3 % at 150 ms and
-   1.5 % at 350 ms. */
+/* Each built-in scene steps at its own timestep (bench/bench_timestep.c
+   chose them): from home, a step of 0.004 rad on every joint (no servo
+   saturates) moves each joint as it does at 1 ms, within 5 % of the step
+   at 50 ms, 3 % at 150 ms and 1.5 % at 350 ms. */
 static int test_push_step_response(void) {
     static const double at[3] = {0.05, 0.15, 0.35}, tolerance[3] = {0.05, 0.03, 0.015};
-    int k, scene, i, j;
-    for (k = 0; k < 2; k++) {
-        double moved[2][3][S2R_MAX_JOINTS];
+    int k, scene, fine, i, j;
+    for (k = 0; k < 2; k++)
         for (scene = 0; scene < 2; scene++) {
-            s2r_sim sim;
-            s2r_sim_config c = s2r_task_sim_config(scene ? S2R_TASK_PUSH : S2R_TASK_REACH, (s2r_robot_kind)k);
-            const s2r_arm_info* info;
-            double q[S2R_MAX_JOINTS], t = 0;
-            if (s2r_sim_init(&sim, &c) != S2R_OK) { printf("    %s\n", sim.error); return 1; }
-            info = sim.backend.info;
-            CHECK(fabs(sim.robot.model->opt.timestep - (scene ? 0.004 : 0.002)) < 1e-12);
-            CHECK(s2r_backend_reset(&sim.backend, NULL, NULL, NULL) == S2R_OK);
-            for (j = 0; j < info->n_joints; j++) q[j] = info->q_home[j] + 0.004;
-            CHECK(s2r_backend_command(&sim.backend, q) == S2R_OK);
-            for (i = 0; i < 3; i++) {
-                CHECK(s2r_backend_advance(&sim.backend, at[i] - t) == S2R_OK);
-                t = at[i];
-                for (j = 0; j < info->n_joints; j++)
-                    moved[scene][i][j] = (sim.robot.data->qpos[sim.robot.qpos_adr[j]] - info->q_home[j]) / 0.004;
+            double moved[2][3][S2R_MAX_JOINTS];
+            for (fine = 0; fine < 2; fine++) {
+                s2r_sim sim;
+                s2r_sim_config c = s2r_task_sim_config(scene ? S2R_TASK_PUSH : S2R_TASK_REACH, (s2r_robot_kind)k);
+                const s2r_arm_info* info;
+                double q[S2R_MAX_JOINTS], t = 0;
+                if (s2r_sim_init(&sim, &c) != S2R_OK) { printf("    %s\n", sim.error); return 1; }
+                if (fine) CHECK(s2r_sim_set_timestep(&sim, 0.001) == S2R_OK);
+                info = sim.backend.info;
+                CHECK(s2r_backend_reset(&sim.backend, NULL, NULL, NULL) == S2R_OK);
+                for (j = 0; j < info->n_joints; j++) q[j] = info->q_home[j] + 0.004;
+                CHECK(s2r_backend_command(&sim.backend, q) == S2R_OK);
+                for (i = 0; i < 3; i++) {
+                    CHECK(s2r_backend_advance(&sim.backend, at[i] - t) == S2R_OK);
+                    t = at[i];
+                    for (j = 0; j < info->n_joints; j++)
+                        moved[fine][i][j] = (sim.robot.data->qpos[sim.robot.qpos_adr[j]] - info->q_home[j]) / 0.004;
+                }
+                s2r_sim_free(&sim);
             }
-            s2r_sim_free(&sim);
+            for (i = 0; i < 3; i++)
+                for (j = 0; j < (k ? 7 : 6); j++)
+                    CHECKF(fabs(moved[0][i][j] - moved[1][i][j]) <= tolerance[i], "%s %s joint %d at %.2f s: %.4f of the "
+                           "step, %.4f at 1 ms", s2r_robot_kind_name((s2r_robot_kind)k), scene ? "push" : "arm", j + 1,
+                           at[i], moved[0][i][j], moved[1][i][j]);
         }
-        for (i = 0; i < 3; i++)
-            for (j = 0; j < (k ? 7 : 6); j++)
-                CHECKF(fabs(moved[1][i][j] - moved[0][i][j]) <= tolerance[i], "%s joint %d at %.2f s: %.4f of the step at 4 ms, %.4f at 2 ms",
-                       s2r_robot_kind_name((s2r_robot_kind)k), j + 1, at[i], moved[1][i][j], moved[0][i][j]);
-    }
     return 0;
 }
 
@@ -389,12 +391,179 @@ static int test_push_scripted_pusher(void) {
     return 0;
 }
 
+/* --- The physics: the library's servos, the predefined pairs, the timestep */
+
+/* The servo law the library computes (s2r__servo_torque) is MuJoCo's own
+   position actuator's force, on states where the servos saturate and
+   where they do not: a stand-in unit of each arm (its speed-dependent
+   torque limit and backlash acting) and a randomized simulator, after
+   every physics step of a 0.5 s step command of 0.4 rad on every joint
+   and then of commands random within 0.3 rad of home.  MuJoCo's is read
+   from a copy of the model with its actuation on. */
+static int test_servo_law_is_mujocos(void) {
+    int k, which, saturated = 0, compared = 0;
+    for (k = 0; k < 2; k++)
+        for (which = 0; which < 2; which++) {
+            s2r_real_robot real;
+            s2r_sim dr;
+            s2r_sim_config c = s2r_task_sim_config(S2R_TASK_PUSH, (s2r_robot_kind)k);
+            s2r_rng rng = s2r_rng_make(9, (uint64_t)(2 * k + which));
+            s2r_sim* sim = which ? &dr : &real.hidden_sim;
+            mjModel* mj = NULL;
+            mjData* dj = NULL;
+            double q[S2R_MAX_JOINTS];
+            int j, step;
+            c.randomization = s2r_task_randomization(S2R_TASK_PUSH);
+            c.max_latency = 0.2;
+            CHECK(which ? s2r_sim_init(&dr, &c) == S2R_OK
+                        : s2r_real_robot_init_scene(&real, (s2r_robot_kind)k, S2R_SCENE_PUSH, 3) == S2R_OK);
+            CHECK(sim->robot.servo == 1 && (sim->robot.model->opt.disableflags & mjDSBL_ACTUATION));
+            CHECK(s2r_backend_reset(&sim->backend, NULL, NULL, &rng) == S2R_OK);
+            for (step = 0; step < 250; step++) {
+                const s2r_robot* r = &sim->robot;
+                for (j = 0; j < r->info.n_joints; j++)
+                    q[j] = r->info.q_home[j] + (step < 125 ? 0.4 : s2r_rng_range(&rng, -0.3, 0.3));
+                if (step == 0 || step >= 125) CHECK(s2r_backend_command(&sim->backend, q) == S2R_OK);
+                CHECK(s2r_backend_advance(&sim->backend, r->model->opt.timestep) == S2R_OK);
+                mj = mj_copyModel(mj, r->model);
+                mj->opt.disableflags &= ~mjDSBL_ACTUATION;
+                if (!dj) dj = mj_makeData(mj);
+                mj_copyData(dj, mj, r->data);
+                mj_forward(mj, dj);
+                for (j = 0; j < r->info.n_joints; j++) {
+                    double damping, ours = s2r__servo_torque(r, j, &damping), theirs = dj->actuator_force[r->actuator[j]];
+                    CHECKF(fabs(ours - theirs) <= 1e-9 * (1 + fabs(theirs)), "%s joint %d step %d: %.12g N m, MuJoCo's %.12g",
+                           s2r_robot_kind_name((s2r_robot_kind)k), j + 1, step, ours, theirs);
+                    CHECK(damping == -r->model->actuator_biasprm[r->actuator[j] * mjNBIAS + 2]);
+                    saturated += fabs(fabs(ours) - r->model->actuator_forcerange[2 * r->actuator[j] + 1]) < 1e-12;
+                    compared++;
+                }
+            }
+            mj_deleteData(dj);
+            mj_deleteModel(mj);
+            if (which) s2r_sim_free(&dr); else s2r_real_robot_free(&real);
+        }
+    printf("    %d servo torques compared, %d of them at the torque limit\n", compared, saturated);
+    CHECKF(saturated > compared / 20, "only %d of %d saturated", saturated, compared);
+    return 0;
+}
+
+/* A backend that runs a simulator one physics step at a time and, after
+   each, finds the contacts of its state twice - with its own model, which
+   tests only the <pair>s, and with a copy that tests every geom pair - to
+   compare them. */
+typedef struct contact_check {
+    s2r_sim*    sim;
+    s2r_backend backend;
+    mjModel*    model[2];     /* [0] the sim's collision, [1] every pair */
+    mjData*     data[2];
+    int         steps, differ, tip_object;
+} contact_check;
+
+static s2r_result check_reset(void* self, const double* q0, const double* target, s2r_rng* rng) {
+    return s2r_backend_reset(&((contact_check*)self)->sim->backend, q0, target, rng);
+}
+
+static s2r_result check_command(void* self, const double* q) {
+    return s2r_backend_command(&((contact_check*)self)->sim->backend, q);
+}
+
+static s2r_result check_place(void* self, const double xy[2]) {
+    return s2r_backend_place_object(&((contact_check*)self)->sim->backend, xy);
+}
+
+static s2r_result check_sensors(void* self, s2r_sensors* out) {
+    return s2r_backend_read_sensors(&((contact_check*)self)->sim->backend, out);
+}
+
+static s2r_result check_truth(void* self, s2r_ground_truth* out) {
+    return s2r_backend_ground_truth(&((contact_check*)self)->sim->backend, out);
+}
+
+static s2r_result check_advance(void* self, double seconds) {
+    contact_check* t = (contact_check*)self;
+    const s2r_robot* r = &t->sim->robot;
+    int i, c, k, n = s2r_robot_steps_for(r, seconds);
+    for (i = 0; i < n; i++) {
+        if (s2r_backend_advance(&t->sim->backend, r->model->opt.timestep) != S2R_OK) return S2R_ERR_DIVERGED;
+        for (k = 0; k < 2; k++) {
+            mj_copyModel(t->model[k], r->model);   /* the step's own friction, ranges, ... */
+            t->model[k]->opt.collision = k ? mjCOL_ALL : r->model->opt.collision;
+            mj_copyData(t->data[k], t->model[k], r->data);
+            mj_forward(t->model[k], t->data[k]);
+        }
+        t->steps++;
+        if (t->data[0]->ncon != t->data[1]->ncon) { t->differ++; continue; }
+        for (c = 0; c < t->data[0]->ncon; c++) {
+            const mjContact *x = &t->data[0]->contact[c], *y = &t->data[1]->contact[c];
+            if (x->geom1 != y->geom1 || x->geom2 != y->geom2 || x->dist != y->dist || memcmp(x->pos, y->pos, sizeof x->pos) ||
+                memcmp(x->friction, y->friction, sizeof x->friction))
+                t->differ++;
+            t->tip_object += (x->geom1 == r->tip_geom && x->geom2 == r->object_geom) ||
+                             (x->geom1 == r->object_geom && x->geom2 == r->tip_geom);
+        }
+    }
+    return S2R_OK;
+}
+
+/* The built-in scenes test only their <pair>s (collision='predefined'):
+   every contact of scripted push episodes - which pairs, in which order,
+   where, how deep, with which friction - is the one MuJoCo's broad phase
+   over every geom pair finds in the same state, physics step by physics
+   step, on both arms, and the tip meets the object in them. */
+static int test_collision_pairs_only(void) {
+    int k, m;
+    for (k = 0; k < 2; k++) {
+        s2r_sim sim;
+        s2r_sim_config c = s2r_task_sim_config(S2R_TASK_PUSH, (s2r_robot_kind)k);
+        s2r_task_config tc = s2r_task_config_default(S2R_TASK_PUSH);
+        s2r_task task;
+        s2r_expert expert;
+        s2r_expert_config ec = s2r_expert_config_default();
+        s2r_controller ctl;
+        s2r_eval_result r;
+        contact_check t;
+        memset(&t, 0, sizeof t);
+        CHECK(s2r_sim_init(&sim, &c) == S2R_OK);
+        CHECK(sim.robot.model->opt.collision == mjCOL_PAIR);
+        t.sim = &sim;
+        t.backend = sim.backend;
+        t.backend.self = &t;
+        t.backend.reset = check_reset;
+        t.backend.command = check_command;
+        t.backend.advance = check_advance;
+        t.backend.read_sensors = check_sensors;
+        t.backend.ground_truth = check_truth;
+        t.backend.place_object = check_place;
+        t.backend.halt = NULL;
+        for (m = 0; m < 2; m++) {
+            t.model[m] = mj_copyModel(NULL, sim.robot.model);
+            t.data[m] = mj_makeData(t.model[m]);
+        }
+        CHECK(s2r_task_init(&task, &tc, &t.backend) == S2R_OK);
+        CHECK(s2r_expert_init(&expert, &ec, &tc, t.backend.info) == S2R_OK);
+        ctl = s2r_expert_controller(&expert);
+        CHECK(s2r_evaluate(&ctl, &task, 3, 5, &r, NULL) == S2R_OK);
+        printf("    %s: %d physics steps, %d contacts of the tip on the object, %d differ\n", sim.robot.info.name,
+               t.steps, t.tip_object, t.differ);
+        CHECK(t.steps == 3 * tc.push.episode_steps * s2r_robot_steps_for(&sim.robot, tc.push.control_period));
+        CHECK(t.differ == 0 && t.tip_object > 0);
+        for (m = 0; m < 2; m++) { mj_deleteData(t.data[m]); mj_deleteModel(t.model[m]); }
+        s2r_expert_free(&expert);
+        s2r_task_free(&task);
+        s2r_sim_free(&sim);
+    }
+    return 0;
+}
+
 static const test_case push_tests[] = {
     {"push: the scene loads on both arms with its parts", test_push_scene},
     {"push: a scene without its parts, or a backend without one, is refused", test_push_scene_refused},
     {"push: a sliding puck stops after v^2 / (2 mu g)", test_push_slide_distance},
     {"push: the tip follows a commanded velocity at pushing height, tool vertical", test_push_tip_tracks_velocity},
-    {"push: the 4 ms push scene's servo step response is the 2 ms arm's", test_push_step_response},
+    {"physics: each scene's servo step response at its timestep is the 1 ms one's", test_push_step_response},
+    {"physics: the library's servo law is MuJoCo's position actuator, saturated or not", test_servo_law_is_mujocos},
+    {"physics: only the predefined pairs collide, and every contact of a push stays in place", test_collision_pairs_only},
     {"push: the camera's delay, frame rate and missed frames", test_push_camera},
     {"push: the fleet's tables and objects stay in their documented ranges", test_push_fleet_ranges},
     {"push: episodes end in success or failure from ground truth; bad input refused", test_push_episode},

@@ -204,18 +204,18 @@ static int test_timestep_bounds(void) {
     static const char* const bad[] = {"0", "-0.002", "1e-7", "0.5"};
     static char xml[16384], changed[16500];
     size_t len = s2r_robot_mjcf(S2R_ROBOT_UR5E, xml, sizeof xml);
-    const char *at = strstr(xml, "timestep='0.002'"), *tail;
+    const char *at = strstr(xml, "timestep='"), *tail = at ? strchr(at + 10, '\'') : NULL;
     s2r_robot r;
     int k;
-    CHECK(len > 0 && len < sizeof xml && at != NULL);
-    tail = at + strlen("timestep='0.002'");
+    CHECK(len > 0 && len < sizeof xml && at != NULL && tail != NULL);
+    tail++;
     for (k = 0; k < (int)(sizeof bad / sizeof *bad); k++) {
         snprintf(changed, sizeof changed, "%.*stimestep='%s'%s", (int)(at - xml), xml, bad[k], tail);
         CHECKF(s2r_robot_load_xml(&r, changed) == S2R_ERR_MODEL && strstr(r.error, "timestep") != NULL,
                "timestep %s: %s", bad[k], r.error);
         CHECK(r.model == NULL && r.data == NULL);
     }
-    snprintf(changed, sizeof changed, "%.*stimestep='0.005'%s", (int)(at - xml), xml, tail);
+    snprintf(changed, sizeof changed, "%.*stimestep='0.004'%s", (int)(at - xml), xml, tail);
     CHECKF(s2r_robot_load_xml(&r, changed) == S2R_OK, "%s", r.error);
     s2r_robot_free(&r);
     return 0;

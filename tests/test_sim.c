@@ -84,14 +84,14 @@ static int test_payload_and_mass(void) {
     return 0;
 }
 
-/* An action latency of 20 ms at dt 2 ms: a step in the command reaches the
-   servo exactly 10 physics steps later. */
+/* An action latency of 20 ms: a step in the command reaches the servo
+   exactly 20 ms of physics steps later (4 at the UR5e's 5 ms). */
 static int test_action_latency_steps(void) {
     s2r_sim sim;
     s2r_sim_config c = s2r_sim_config_default(S2R_ROBOT_UR5E);
     s2r_rng rng = s2r_rng_make(2, 0);
     double q[S2R_MAX_JOINTS];
-    int k;
+    int k, steps;
     c.randomization.p[S2R_PARAM_ACTION_LATENCY].enabled = 1;
     c.randomization.p[S2R_PARAM_ACTION_LATENCY].dist = s2r_dist_fixed(0.020);
     CHECK(s2r_sim_init(&sim, &c) == S2R_OK);
@@ -99,11 +99,13 @@ static int test_action_latency_steps(void) {
     memcpy(q, sim.robot.info.q_home, sizeof q);
     q[0] += 0.1;
     CHECK(s2r_backend_command(&sim.backend, q) == S2R_OK);
-    for (k = 1; k <= 11; k++) {
+    steps = s2r_latency_steps(0.020, sim.robot.info.physics_dt);
+    CHECK(fabs(steps * sim.robot.info.physics_dt - 0.020) < 1e-12);
+    for (k = 1; k <= steps + 1; k++) {
         double ctrl;
-        CHECK(s2r_backend_advance(&sim.backend, 0.002) == S2R_OK);
+        CHECK(s2r_backend_advance(&sim.backend, sim.robot.info.physics_dt) == S2R_OK);
         ctrl = sim.robot.data->ctrl[0];
-        if (k <= 10) CHECKF(ctrl == sim.robot.info.q_home[0], "step %d already moved", k);
+        if (k <= steps) CHECKF(ctrl == sim.robot.info.q_home[0], "step %d already moved", k);
         else CHECKF(ctrl == q[0], "step %d: %g", k, ctrl);
     }
     s2r_sim_free(&sim);
@@ -340,7 +342,7 @@ static const test_case sim_tests[] = {
     {"sim: randomize then restore is bit-identical to nominal", test_randomize_then_restore},
     {"sim: payload reaches the model consistently", test_payload_and_mass},
     {"sim: each joint draws its own gains, damping and limits", test_per_joint_draws},
-    {"sim: 20 ms action latency is exactly 10 physics steps", test_action_latency_steps},
+    {"sim: 20 ms action latency is exactly 20 ms of physics steps", test_action_latency_steps},
     {"sim: NaN, min > max and huge latency rejected", test_bad_randomization},
     {"sim: nominal sensors exact, noisy sensors not", test_sensing_noise},
     {"sim: a privileged critic sees the draw in units of the ranges", test_sim_privileged},
