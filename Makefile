@@ -114,9 +114,10 @@ $(BUILD)/bench_%: bench/bench_%.c $(HEADERS) $(BUILD)/sim2real.o
 
 # Python (python/README.md): the flat C API for bindings (python/sim2real_flat.h)
 # compiled with the implementation into the shared library the package
-# python/sim2real/ loads, and the C program its tests compare against.
-$(PY_LIB): python/sim2real_flat.c python/sim2real_flat.h sim2real.h | $(DEPS_STAMP)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -shared $< -o $@ $(LDLIBS)
+# python/sim2real/ loads (with the renderer where OSMesa is installed:
+# Env(render_mode="rgb_array")), and the C program its tests compare against.
+$(PY_LIB): python/sim2real_flat.c python/sim2real_flat.h $(HEADERS) | $(DEPS_STAMP)
+	$(CC) $(CPPFLAGS) $(RENDER_CFLAGS) $(CFLAGS) -fPIC -shared $< -o $@ $(LDLIBS) $(RENDER_LIBS)
 
 $(BUILD)/python_reference: python/tests/reference.c $(PY_LIB)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $< -o $@ -L$(BUILD) -lsim2real -Wl,-rpath,'$$ORIGIN' $(LDLIBS)
