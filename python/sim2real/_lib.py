@@ -132,8 +132,8 @@ def _candidates():
 
 def load_library(path):
     """Load the library at ``path``, check its version, declare its functions."""
-    try:
-        lib = ctypes.CDLL(path)
+    try:   # global: MuJoCo's GL loader looks for OSMesa in the whole process (examples/s2r_render.h)
+        lib = ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL)
     except OSError as e:
         raise Sim2RealError("cannot load the sim2real library %s: %s" % (path, e)) from None
     try:

@@ -33,11 +33,11 @@ try:   # a real gymnasium.Env where gymnasium is installed, the same interface w
     from gymnasium.vector import AutoresetMode, VectorEnv as _VecEnvBase
     from gymnasium.vector.utils import batch_space
     _EnvBase = gymnasium.Env
-    SAME_STEP = AutoresetMode.SAME_STEP
+    AUTORESET = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP}
 except ImportError:
     gymnasium = None
     _EnvBase = _VecEnvBase = object
-    SAME_STEP = "SameStep"   # gymnasium.vector.AutoresetMode.SAME_STEP's value
+    AUTORESET = {"next_step": "NextStep", "same_step": "SameStep"}   # gymnasium.vector.AutoresetMode's values
 
     class Box:
         """A box of R^n, as gymnasium.spaces.Box describes one: shape, low, high, dtype."""
@@ -306,25 +306,34 @@ class VecEnv(_VecEnvBase):
     speed on a loaded machine; 0: one per core; at most 64 and never more
     than environments). They share one sequence of episodes: ``reset(seed=s)``
     gives environment i episode i of s, and each environment whose episode
-    ends is reset in the same ``step`` to the next unused episode (in
-    environment order): Gymnasium's same-step autoreset
-    (``metadata["autoreset_mode"]``), the last observation in
+    ends is reset to the next unused episode (in environment order).
+    When, ``autoreset_mode`` says (``metadata["autoreset_mode"]``), as
+    Gymnasium's vector environments have it: "next_step" (the default,
+    Gymnasium's): the step that ends an episode returns its last observation,
+    and the next ``step`` resets that environment instead of stepping it
+    (reward 0, not terminated, its action unused); "same_step": the step
+    that ends it resets it too, the last observation in
     ``info["final_obs"][i]`` and the last step's info in
-    ``info["final_info"]``, each with its ``_key`` mask. On units, every
-    environment is a copy of the same unit; ``VecEnv.of(envs)`` batches
-    environments made apart (units of a fleet, say) of one arm and task.
-    Where gymnasium is installed it is a ``gymnasium.vector.VectorEnv``
-    (batched spaces; the vector wrappers take it)."""
+    ``info["final_info"]``. Infos are Gymnasium's: arrays with ``_key``
+    masks. On units, every environment is a copy of the same unit;
+    ``VecEnv.of(envs)`` batches environments made apart (units of a fleet,
+    say) of one arm and task. Where gymnasium is installed it is a
+    ``gymnasium.vector.VectorEnv`` (batched spaces; the vector wrappers take
+    it)."""
 
-    metadata = {"autoreset_mode": SAME_STEP, "render_modes": []}
+    metadata = {"autoreset_mode": AUTORESET["next_step"], "render_modes": []}
     render_mode = None
     closed = False
 
     def __init__(self, num_envs, robot="ur5e", task="reach", simulator="nominal", ranges=None, unit=1, threads=1,
-                 camera=None, envs=None):
+                 camera=None, autoreset_mode="next_step", envs=None):
         self._closed = True   # until the environments are made
         self._lock = threading.Lock()
         self.threads = whole(threads, "threads", 0, _lib.MAX_THREADS)
+        if autoreset_mode not in AUTORESET:
+            raise _lib.invalid("autoreset_mode %r: \"next_step\" or \"same_step\"" % (autoreset_mode,))
+        self.autoreset_mode = autoreset_mode
+        self.metadata = {"autoreset_mode": AUTORESET[autoreset_mode], "render_modes": []}
         if envs is None:
             n = whole(num_envs, "num_envs", 1, MAX_ENVS)
             envs = [Env(robot, task, simulator, ranges, unit, camera) for _ in range(n)]
@@ -340,13 +349,14 @@ class VecEnv(_VecEnvBase):
         self._error = _lib.ErrorBuffer()
         self._lib = first._lib
         self._seed, self._next = None, 0
+        self._pending = np.zeros(self.num_envs, bool)   # next_step: ended, to reset at the next step
         self._closed = False
 
     @classmethod
-    def of(cls, envs, threads=1):
+    def of(cls, envs, threads=1, autoreset_mode="next_step"):
         """A VecEnv of environments made apart (``Env`` objects of one arm and task, open, each in no other
         VecEnv), which it takes over: they are closed with it."""
-        return cls(None, threads=threads, envs=envs)
+        return cls(None, threads=threads, autoreset_mode=autoreset_mode, envs=envs)
 
     def _adopt(self, envs):
         if not 1 <= len(envs) <= MAX_ENVS:
@@ -411,23 +421,44 @@ class VecEnv(_VecEnvBase):
                 self._next = episode
             obs = np.empty((self.num_envs, self.obs_dim), np.float32)
             episodes = self._reset_some(list(range(self.num_envs)), obs)
+            self._pending[:] = False
         return obs, _masked({}, np.ones(self.num_envs, bool), s2r_seed=np.full(self.num_envs, self._seed, np.uint64),
                             s2r_episode=episodes)
+
+    def _step_some(self, which, a, obs):
+        """Step environments `which` (indices; None: all) with their rows of a, into obs; their s2r_flat_step."""
+        if which is None:
+            handles, n, acts, steps = self._live(), self.num_envs, a, self._steps
+        else:
+            n = len(which)
+            array = (ctypes.c_void_p * n)(*[self._handles[i] for i in which])
+            handles, acts, steps = ctypes.addressof(array), np.ascontiguousarray(a[which]), np.zeros(n, _lib.STEP_DTYPE)
+        out = obs if which is None else np.empty((n, self.obs_dim), np.float32)
+        self._error.check(self._lib.s2r_flat_step_many(handles, n, _lib.pointer(acts), _lib.pointer(out),
+                                                       _lib.pointer(steps), self.threads, self._error.ptr))
+        if which is not None:
+            obs[which] = out
+        return steps
 
     def step(self, actions):
         """actions [num_envs, act_dim] -> obs [num_envs, obs_dim], rewards, terminated, truncated [num_envs], info."""
         a = _action_array(actions, (self.num_envs, self.act_dim), "actions")
         obs = np.empty((self.num_envs, self.obs_dim), np.float32)
         with self._lock:
-            self._error.check(self._lib.s2r_flat_step_many(self._live(), self.num_envs, _lib.pointer(a),
-                                                           _lib.pointer(obs), _lib.pointer(self._steps), self.threads,
-                                                           self._error.ptr))
-            s = self._steps
+            self._live()
+            if self._pending.any():   # next_step: those that ended are reset instead of stepped
+                return self._step_after_ends(a, obs)
+            s = self._step_some(None, a, obs)
             rewards = s["reward"].astype(np.float32)
             terminated, truncated = s["terminated"].astype(bool), s["truncated"].astype(bool)
             done = terminated | truncated
             success, diverged = s["success"].astype(bool), s["diverged"].astype(bool)
-            info = {}   # as gymnasium.vector.SyncVectorEnv in same-step mode arranges Env's infos
+            info = {}   # as gymnasium.vector.SyncVectorEnv arranges Env's infos
+            if self.autoreset_mode == "next_step":
+                _masked(info, np.ones(self.num_envs, bool), distance=s["distance"], diverged=diverged)
+                _masked(info, done, success=success, is_success=success)
+                self._pending = done
+                return obs, rewards, terminated, truncated, info
             _masked(info, ~done, distance=s["distance"], diverged=diverged)
             if done.any():
                 final = _masked({}, done, distance=s["distance"], diverged=diverged, success=success,
@@ -442,6 +473,26 @@ class VecEnv(_VecEnvBase):
                 _masked(info, done, s2r_seed=np.full(self.num_envs, self._seed, np.uint64), s2r_episode=episodes)
         return obs, rewards, terminated, truncated, info
 
+    def _step_after_ends(self, a, obs):
+        """next_step mode, some environments ended at the last step: reset those, step the others."""
+        reset, stepped = list(np.flatnonzero(self._pending)), list(np.flatnonzero(~self._pending))
+        episodes = np.zeros(self.num_envs, np.uint64)
+        episodes[reset] = self._reset_some(reset, obs)
+        rewards = np.zeros(self.num_envs, np.float32)
+        terminated, truncated = np.zeros(self.num_envs, bool), np.zeros(self.num_envs, bool)
+        distance, diverged, success = np.zeros(self.num_envs), np.zeros(self.num_envs, bool), np.zeros(self.num_envs, bool)
+        if stepped:
+            s = self._step_some(stepped, a, obs)
+            rewards[stepped], terminated[stepped], truncated[stepped] = s["reward"], s["terminated"], s["truncated"]
+            distance[stepped], diverged[stepped], success[stepped] = s["distance"], s["diverged"], s["success"]
+        done = terminated | truncated
+        info = {}
+        _masked(info, ~self._pending, distance=distance, diverged=diverged)
+        _masked(info, done, success=success, is_success=success)
+        _masked(info, self._pending, s2r_seed=np.full(self.num_envs, self._seed, np.uint64), s2r_episode=episodes)
+        self._pending = done
+        return obs, rewards, terminated, truncated, info
+
     def close(self, **kwargs):
         """Free every environment (waits for a call in progress on another thread); closing twice is fine."""
         if getattr(self, "_closed", True):
@@ -449,10 +500,9 @@ class VecEnv(_VecEnvBase):
         with self._lock:
             if self._closed:
                 return
-            for e in self._envs:
-                if e._handle is not None:
-                    e._lib.s2r_flat_env_destroy(e._handle)
-                    e._handle = None
+            for handle, e in zip(self._handles, self._envs):   # its own copy of the handles: members may be torn
+                self._lib.s2r_flat_env_destroy(handle)
+                e._handle = None
             self._closed = True
         self.closed = True
 
@@ -464,7 +514,8 @@ class VecEnv(_VecEnvBase):
         reset the copy)."""
         if getattr(self, "_closed", True):
             raise _lib.Sim2RealError("closed environments cannot be copied")
-        return _rebuild_vec, ([e.__reduce__()[1] for e in self._envs], self.threads, self._seed, self._next)
+        return _rebuild_vec, ([e.__reduce__()[1] for e in self._envs], self.threads, self.autoreset_mode, self._seed,
+                              self._next)
 
     def __repr__(self):
         first = self._envs[0] if getattr(self, "_envs", None) else None
@@ -481,8 +532,8 @@ def _masked(info, mask, **values):
     return info
 
 
-def _rebuild_vec(members, threads, seed, next_episode):
-    vec = VecEnv.of([_rebuild_env(*m) for m in members], threads=threads)
+def _rebuild_vec(members, threads, autoreset_mode, seed, next_episode):
+    vec = VecEnv.of([_rebuild_env(*m) for m in members], threads=threads, autoreset_mode=autoreset_mode)
     vec._seed, vec._next = seed, next_episode
     return vec
 

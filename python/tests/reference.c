@@ -22,6 +22,9 @@
      python_reference fk ROBOT QS OUT
          the flange of the arm's nominal model (s2r_flange_fk) for each row
          of QS (float32 [rows][n_joints], rad): OUT float64 [rows][3], m
+     python_reference truth ROBOT UNIT
+         the unit's hidden camera-to-base offset (m), from the oracle the
+         pipeline never calls (s2r_real_robot_oracle): prints "x y z"
 
    SIMULATOR is nominal, randomized or unit; RANGES a ranges file or - for
    the task's defaults; UNIT the stand-in unit's seed. */
@@ -186,14 +189,27 @@ static int flange(const char* robot_name, const char* qs_path, const char* out_p
     return j ? fail(qs_path, "cannot read the joints or write the flanges") : 0;
 }
 
+/* ORACLE, for checking an estimate: the unit's true camera offset. */
+static int truth(const char* robot, const char* unit) {
+    s2r_real_robot real;
+    const double* offset;
+    if (s2r_real_robot_init(&real, s2r_robot_kind_find(robot), strtoull(unit, NULL, 10)) != S2R_OK)
+        return fail("unit", real.error);
+    offset = s2r_real_robot_oracle(&real)->draw.target_offset;
+    printf("%.17g %.17g %.17g\n", offset[0], offset[1], offset[2]);
+    s2r_real_robot_free(&real);
+    return 0;
+}
+
 int main(int argc, char** argv) {
     reference r;
     int status;
     if (argc == 4 && strcmp(argv[1], "checkpoint") == 0) return checkpoint(argv[2], argv[3]);
     if (argc == 5 && strcmp(argv[1], "fk") == 0) return flange(argv[2], argv[3], argv[4]);
+    if (argc == 4 && strcmp(argv[1], "truth") == 0) return truth(argv[2], argv[3]);
     if (argc < 10 || (strcmp(argv[1], "rollout") == 0 ? argc != 11 : argc != 10)) {
         fprintf(stderr, "usage: python_reference rollout|evaluate ROBOT TASK SIMULATOR RANGES UNIT SEED EPISODES ..., "
-                "checkpoint CHECKPOINT OUT, fk ROBOT QS OUT\n");
+                "checkpoint CHECKPOINT OUT, fk ROBOT QS OUT, truth ROBOT UNIT\n");
         return 2;
     }
     if (reference_init(&r, argv) != 0) return 1;
