@@ -54,10 +54,12 @@ $(DEPS_STAMP):
 	@mkdir -p $(BUILD) && touch $@
 
 # What the test suite adds: clang and its runtimes for the fuzzers, Jupyter
-# for the notebooks, GNU parallel and a one-node Slurm for the table's jobs
+# for the notebooks, PyTorch for the Python package's CleanRL-style example
+# (python3-torch: 147 MB to fetch, 636 MB installed, about a minute on
+# Debian 12), GNU parallel and a one-node Slurm for the table's jobs
 # (tests/test_jobs.sh).
 TEST_PACKAGES := clang-14 libclang-rt-14-dev jupyter-nbconvert python3-ipykernel python3-numpy python3-matplotlib \
-                 parallel slurm-wlm munge
+                 python3-torch parallel slurm-wlm munge
 test-deps: deps
 	@$(MAKE) --no-print-directory install-missing PACKAGES="$(TEST_PACKAGES)"
 
@@ -124,14 +126,17 @@ $(BUILD)/python_reference: python/tests/reference.c $(PY_LIB)
 
 python: deps $(PY_LIB)
 
-# The Python tests (python/tests/test_sim2real.py, under a minute): Python
+# The Python tests (python/tests/test_sim2real.py, about a minute): Python
 # against the C reference, bit for bit, a reach policy of the UR5e trained in
 # quick mode (PY_CHECKPOINT), and 12_sysid_from_logs's identification from
-# the logs of its quick run (PY_LOGS).  Alone, 01_the_gap and
-# 12_sysid_from_logs make both in build/quick_python; make test passes the
-# ones its quick pipeline has made.  Debian's python3 and numpy
-# (python3-numpy, in TEST_PACKAGES); skipped, with a message, where either is
-# missing.
+# the logs of its quick run (PY_LOGS); a checkpoint written from Python
+# through evaluation and staged deployment (06); the CleanRL-style example
+# at smoke size where PyTorch is installed; Gymnasium's checks where
+# gymnasium is (it is not in Debian: those skip, saying so).  Alone,
+# 01_the_gap and 12_sysid_from_logs make both in build/quick_python; make
+# test passes the ones its quick pipeline has made.  Debian's python3 and
+# numpy (python3-numpy, in TEST_PACKAGES); skipped, with a message, where
+# either is missing.
 PYTHON ?= $(firstword $(wildcard /usr/bin/python3) $(shell command -v python3 2>/dev/null))
 PY_CHECKPOINT ?= $(BUILD)/quick_python/01_pure_sim.ckpt
 PY_LOGS       ?= $(BUILD)/quick_python
@@ -140,7 +145,7 @@ $(BUILD)/quick_python/01_pure_sim.ckpt: $(BUILD)/01_the_gap
 $(BUILD)/quick_python/12_ranges.txt: $(BUILD)/12_sysid_from_logs
 	./$(BUILD)/12_sysid_from_logs --quick --out $(BUILD)/quick_python
 
-test-python: deps $(PY_LIB) $(BUILD)/python_reference
+test-python: deps $(PY_LIB) $(BUILD)/python_reference $(BUILD)/06_staged_deployment
 	@if [ -z "$(PYTHON)" ] || ! $(PYTHON) -c 'import numpy' 2>/dev/null; then \
 	  echo "test-python: skipped: python3 with numpy not installed (apt-get install python3 python3-numpy)"; \
 	else $(MAKE) --no-print-directory $(PY_CHECKPOINT) $(PY_LOGS)/12_ranges.txt && \

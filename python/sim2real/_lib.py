@@ -10,6 +10,7 @@ import ctypes
 import ctypes.util
 import operator
 import os
+import threading
 
 import numpy as np
 
@@ -189,6 +190,29 @@ class ErrorBuffer:
 def pointer(array):
     """The address of a C-contiguous numpy array, for a `float*` or `uint64_t*`."""
     return array.ctypes.data
+
+
+class Guard:
+    """The lock of an object that owns a C handle: one thread at a time (a second waits), and no call from
+    inside a call on the same object - a signal handler run between two lines of a step, say, closing it while
+    the step still holds the handle - which is refused instead."""
+
+    def __init__(self):
+        self._lock = threading.RLock()
+        self._depth = 0   # calls in progress in the thread that holds the lock
+
+    def __enter__(self):
+        self._lock.acquire()
+        if self._depth:
+            self._lock.release()
+            raise Sim2RealError("called from inside a call on the same object (a signal handler?): call it after "
+                                "that call returns")
+        self._depth += 1
+        return self
+
+    def __exit__(self, *exc):
+        self._depth -= 1
+        self._lock.release()
 
 
 def invalid(message):

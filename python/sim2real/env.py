@@ -20,7 +20,6 @@ waits for the step in progress). The environments of a ``VecEnv`` belong to
 it: they share its lock, and only the ``VecEnv`` closes them.
 """
 import ctypes
-import threading
 
 import numpy as np
 
@@ -123,7 +122,7 @@ class Env(_EnvBase):
     def __init__(self, robot="ur5e", task="reach", simulator="nominal", ranges=None, unit=1, camera=None,
                  render_mode=None, width=480, height=360):
         self._handle = None
-        self._lock = threading.Lock()
+        self._lock = _lib.Guard()
         lib = _lib.library()
         self._error = _lib.ErrorBuffer()
         if render_mode not in (None, "rgb_array"):
@@ -328,7 +327,7 @@ class VecEnv(_VecEnvBase):
     def __init__(self, num_envs, robot="ur5e", task="reach", simulator="nominal", ranges=None, unit=1, threads=1,
                  camera=None, autoreset_mode="next_step", envs=None):
         self._closed = True   # until the environments are made
-        self._lock = threading.Lock()
+        self._lock = _lib.Guard()
         self.threads = whole(threads, "threads", 0, _lib.MAX_THREADS)
         if autoreset_mode not in AUTORESET:
             raise _lib.invalid("autoreset_mode %r: \"next_step\" or \"same_step\"" % (autoreset_mode,))

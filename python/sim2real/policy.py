@@ -3,7 +3,6 @@ or weights trained elsewhere and written with write_checkpoint), acting from
 Python on numpy observations."""
 import ctypes
 import hashlib
-import threading
 
 import numpy as np
 
@@ -29,7 +28,7 @@ class Policy:
 
     def __init__(self, path, seed=0):
         self._handle = None
-        self._lock = threading.Lock()
+        self._lock = _lib.Guard()
         lib = _lib.library()
         self._error = _lib.ErrorBuffer()
         seed = whole(seed, "seed", 0, UINT64_MAX)

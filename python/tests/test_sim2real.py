@@ -793,6 +793,37 @@ class TestOwnershipAndThreads(unittest.TestCase):
         [t.join() for t in threads]
         self.assertEqual({str(f) for f in failures} - {"the environments are closed"}, set())
 
+    def test_a_call_from_inside_a_call_is_refused(self):
+        """A signal handler that closes the environment runs between two lines of a step, which still holds
+        the handle: refused (a Sim2RealError where the signal landed), never freed under the step; the
+        environment goes on."""
+        import signal
+        env = sim2real.Env("ur5e", "push", "randomized")
+        env.reset(seed=1)
+        with env._lock:   # what a handler run inside a call sees
+            with self.assertRaisesRegex(sim2real.Sim2RealError, "inside a call on the same object"):
+                env.close()
+            with self.assertRaisesRegex(sim2real.Sim2RealError, "inside a call"):
+                env.step(np.zeros(2, np.float32))
+        if not hasattr(signal, "setitimer"):
+            return
+        outcomes = set()
+        previous = signal.signal(signal.SIGALRM, lambda *_: env.close())
+        try:
+            signal.setitimer(signal.ITIMER_REAL, 0.001, 0.001)
+            for _ in range(2000):
+                try:
+                    if any(env.step(np.zeros(2, np.float32))[2:4]):
+                        env.reset()
+                except sim2real.Sim2RealError as e:
+                    outcomes.add("closed" if "closed" in str(e) else "refused" if "inside a call" in str(e) else str(e))
+                    if "closed" in str(e):
+                        break
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+        self.assertTrue(outcomes <= {"closed", "refused"}, outcomes)
+
     def test_thread_counts_are_bounded(self):
         for threads in (100000, -1, 65):
             with self.assertRaisesRegex(ValueError, "threads must be 0 .. 64"):
