@@ -192,27 +192,19 @@ def pointer(array):
     return array.ctypes.data
 
 
-class Guard:
-    """The lock of an object that owns a C handle: one thread at a time (a second waits), and no call from
-    inside a call on the same object - a signal handler run between two lines of a step, say, closing it while
-    the step still holds the handle - which is refused instead."""
+def guard():
+    """The lock of an object that owns a C handle: one thread at a time (a second waits). Used through
+    ``entered``; its context-manager calls are C's, so a signal cannot land between taking it and holding it."""
+    return threading.RLock()
 
-    def __init__(self):
-        self._lock = threading.RLock()
-        self._depth = 0   # calls in progress in the thread that holds the lock
 
-    def __enter__(self):
-        self._lock.acquire()
-        if self._depth:
-            self._lock.release()
-            raise Sim2RealError("called from inside a call on the same object (a signal handler?): call it after "
-                                "that call returns")
-        self._depth += 1
-        return self
-
-    def __exit__(self, *exc):
-        self._depth -= 1
-        self._lock.release()
+def entered(lock):
+    """``lock``, refused when this thread holds it already: a call from inside a call on the same object - a
+    signal handler run between two lines of a step, say, closing the environment the step still uses."""
+    if lock._is_owned():
+        raise Sim2RealError("called from inside a call on the same object (a signal handler?): call it after "
+                            "that call returns")
+    return lock
 
 
 def invalid(message):

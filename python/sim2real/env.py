@@ -122,7 +122,7 @@ class Env(_EnvBase):
     def __init__(self, robot="ur5e", task="reach", simulator="nominal", ranges=None, unit=1, camera=None,
                  render_mode=None, width=480, height=360):
         self._handle = None
-        self._lock = _lib.Guard()
+        self._lock = _lib.guard()
         lib = _lib.library()
         self._error = _lib.ErrorBuffer()
         if render_mode not in (None, "rgb_array"):
@@ -169,7 +169,7 @@ class Env(_EnvBase):
         """Start the next episode (or episode 0 of ``seed``, or ``options["episode"]``); returns (obs, info)."""
         seed = None if seed is None else whole(seed, "seed", 0, UINT64_MAX)
         episode = _episode_options(options)
-        with self._lock:
+        with _lib.entered(self._lock):
             handle = self._live()
             if seed is None and self._seed is None:
                 seed = _fresh_seed()
@@ -192,7 +192,7 @@ class Env(_EnvBase):
         """One action in [-1, 1]^act_dim (float, clipped); returns (obs, reward, terminated, truncated, info)."""
         a = _action_array(action, (self.act_dim,))
         obs = np.empty(self.obs_dim, np.float32)
-        with self._lock:
+        with _lib.entered(self._lock):
             self._error.check(self._lib.s2r_flat_env_step(self._live(), _lib.pointer(a), self.act_dim,
                                                           _lib.pointer(obs), self._step_ptr, self._error.ptr))
             s = self._step
@@ -206,7 +206,7 @@ class Env(_EnvBase):
         if self.render_mode is None:
             return None
         rgb = np.empty((self.height, self.width, 3), np.uint8)
-        with self._lock:
+        with _lib.entered(self._lock):
             self._error.check(self._lib.s2r_flat_env_render(self._live(), self.width, self.height, _lib.pointer(rgb),
                                                             self._error.ptr))
         return rgb
@@ -214,7 +214,7 @@ class Env(_EnvBase):
     def privileged(self):
         """The episode's randomized parameters, each in units of its range (a simulator only)."""
         out = np.empty(max(self.privileged_dim, 1), np.float32)
-        with self._lock:
+        with _lib.entered(self._lock):
             self._error.check(self._lib.s2r_flat_env_privileged(self._live(), _lib.pointer(out), self.privileged_dim,
                                                                 self._error.ptr))
         return out
@@ -223,7 +223,7 @@ class Env(_EnvBase):
         """The task's scripted controller's action for ``obs`` (it starts afresh at every reset)."""
         o = _action_array(obs, (self.obs_dim,), "observation")
         action = np.empty(self.act_dim, np.float32)
-        with self._lock:
+        with _lib.entered(self._lock):
             self._error.check(self._lib.s2r_flat_env_scripted_act(self._live(), _lib.pointer(o), _lib.pointer(action),
                                                                   self._error.ptr))
         return action
@@ -234,13 +234,13 @@ class Env(_EnvBase):
         success_rate and its Wilson 95 % interval (success_lo, success_hi), mean_distance, mean_return."""
         episodes, seed = whole(episodes, "episodes", 1, _lib.INT_MAX), whole(seed, "seed", 0, UINT64_MAX)
         out = _lib.Eval()
-        with self._lock:
+        with _lib.entered(self._lock):
             handle = self._live()
             if policy is None:
                 code = self._lib.s2r_flat_env_evaluate(handle, None, episodes, seed, ctypes.addressof(out),
                                                        self._error.ptr)
             else:
-                with policy._lock:
+                with _lib.entered(policy._lock):
                     code = self._lib.s2r_flat_env_evaluate(handle, policy._live(), episodes, seed,
                                                            ctypes.addressof(out), self._error.ptr)
             self._error.check(code)
@@ -250,7 +250,7 @@ class Env(_EnvBase):
         """The digest of the ranges this simulator draws from (s2r_randomization_digest): what a checkpoint
         trained on it records (``write_checkpoint(..., trained_on=env)``). A unit has none."""
         digest = ctypes.c_uint64()
-        with self._lock:
+        with _lib.entered(self._lock):
             self._error.check(self._lib.s2r_flat_env_ranges(self._live(), None, ctypes.addressof(digest),
                                                             self._error.ptr))
         return digest.value
@@ -258,7 +258,7 @@ class Env(_EnvBase):
     def write_ranges(self, path):
         """Write the ranges this simulator draws from as a ranges file (s2r_randomization_write), e.g. the
         file ``deploy_staged`` checks a checkpoint trained on this environment against."""
-        with self._lock:
+        with _lib.entered(self._lock):
             self._error.check(self._lib.s2r_flat_env_ranges(self._live(), _encode(path, "path"), None,
                                                             self._error.ptr))
 
@@ -272,7 +272,7 @@ class Env(_EnvBase):
     def _destroy(self):
         if getattr(self, "_handle", None) is None:
             return
-        with self._lock:
+        with _lib.entered(self._lock):
             if self._handle is not None:
                 self._lib.s2r_flat_env_destroy(self._handle)
                 self._handle = None
@@ -327,7 +327,7 @@ class VecEnv(_VecEnvBase):
     def __init__(self, num_envs, robot="ur5e", task="reach", simulator="nominal", ranges=None, unit=1, threads=1,
                  camera=None, autoreset_mode="next_step", envs=None):
         self._closed = True   # until the environments are made
-        self._lock = _lib.Guard()
+        self._lock = _lib.guard()
         self.threads = whole(threads, "threads", 0, _lib.MAX_THREADS)
         if autoreset_mode not in AUTORESET:
             raise _lib.invalid("autoreset_mode %r: \"next_step\" or \"same_step\"" % (autoreset_mode,))
@@ -370,7 +370,7 @@ class VecEnv(_VecEnvBase):
                 raise _lib.invalid("environment %d is %s %s, environment 0 %s %s: a VecEnv is one arm and one task"
                                    % (i, e.robot, e.task, envs[0].robot, envs[0].task))
         for e in envs:   # from here on, theirs is the VecEnv's lock, and only the VecEnv frees them
-            with e._lock:
+            with _lib.entered(e._lock):
                 e._owner, e._lock = self, self._lock
         self._envs = tuple(envs)
 
@@ -408,7 +408,7 @@ class VecEnv(_VecEnvBase):
                                "takes episode i)")
         seed = None if seed is None else whole(seed, "seed", 0, UINT64_MAX)
         episode = _episode_options(options)
-        with self._lock:
+        with _lib.entered(self._lock):
             self._live()
             if seed is None and self._seed is None:
                 seed = _fresh_seed()
@@ -443,7 +443,7 @@ class VecEnv(_VecEnvBase):
         """actions [num_envs, act_dim] -> obs [num_envs, obs_dim], rewards, terminated, truncated [num_envs], info."""
         a = _action_array(actions, (self.num_envs, self.act_dim), "actions")
         obs = np.empty((self.num_envs, self.obs_dim), np.float32)
-        with self._lock:
+        with _lib.entered(self._lock):
             self._live()
             if self._pending.any():   # next_step: those that ended are reset instead of stepped
                 return self._step_after_ends(a, obs)
@@ -496,7 +496,7 @@ class VecEnv(_VecEnvBase):
         """Free every environment (waits for a call in progress on another thread); closing twice is fine."""
         if getattr(self, "_closed", True):
             return
-        with self._lock:
+        with _lib.entered(self._lock):
             if self._closed:
                 return
             for handle, e in zip(self._handles, self._envs):   # its own copy of the handles: members may be torn

@@ -28,7 +28,7 @@ class Policy:
 
     def __init__(self, path, seed=0):
         self._handle = None
-        self._lock = _lib.Guard()
+        self._lock = _lib.guard()
         lib = _lib.library()
         self._error = _lib.ErrorBuffer()
         seed = whole(seed, "seed", 0, UINT64_MAX)
@@ -50,13 +50,13 @@ class Policy:
 
     def reset(self):
         """The start of an episode: forget the frame history."""
-        with self._lock:
+        with _lib.entered(self._lock):
             self._error.check(self._lib.s2r_flat_policy_reset(self._live(), self._error.ptr))
 
     def act(self, obs, deterministic=True):
         o = _action_array(obs, (self.obs_dim,), "observation")
         action = np.empty(self.act_dim, np.float32)
-        with self._lock:
+        with _lib.entered(self._lock):
             self._error.check(self._lib.s2r_flat_policy_act(self._live(), _lib.pointer(o), self.obs_dim,
                                                             _lib.pointer(action), int(bool(deterministic)),
                                                             self._error.ptr))
@@ -68,7 +68,7 @@ class Policy:
         """Free the C policy (waits for a call in progress on another thread); closing twice is fine."""
         if getattr(self, "_handle", None) is None:
             return
-        with self._lock:
+        with _lib.entered(self._lock):
             if self._handle is not None:
                 self._lib.s2r_flat_policy_destroy(self._handle)
                 self._handle = None

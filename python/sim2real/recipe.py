@@ -24,7 +24,7 @@ def evaluate_sim_and_real(policy, robot=None, task=None, episodes=100, seed=1, f
     sim, real = _lib.Eval(), _lib.Eval()
     gap = (ctypes.c_double * 3)()
     error = _lib.ErrorBuffer()
-    with policy._lock:
+    with _lib.entered(policy._lock):
         error.check(_lib.library().s2r_flat_evaluate_sim_and_real(
             policy._live(), _encode(robot, "robot"), _encode(task, "task"), episodes, seed, first_unit, units,
             ctypes.addressof(sim), ctypes.addressof(real), ctypes.addressof(gap), error.ptr))
