@@ -207,6 +207,17 @@ def entered(lock):
     return lock
 
 
+def release(owner, destroy):
+    """Free owner's C handle (owner._handle) with the library's function named `destroy`, once: waits for a call
+    in progress on another thread; a second release does nothing."""
+    if getattr(owner, "_handle", None) is None:
+        return
+    with entered(owner._lock):
+        if owner._handle is not None:
+            getattr(library(), destroy)(owner._handle)
+            owner._handle = None
+
+
 def invalid(message):
     """Bad input found before the library is called: the exception the library's own refusals raise."""
     return InvalidArgumentError("%s (S2R_ERR_INVALID_ARGUMENT)" % message, ERR_INVALID_ARGUMENT,

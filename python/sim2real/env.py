@@ -92,6 +92,20 @@ def _fresh_seed():
     return int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
 
 
+def _start(obj, base, seed, episode):
+    """Gymnasium's seeding for an Env or a VecEnv: a seed given starts its episode 0 (obj._episode: the next
+    episode to start); none before any draws a fresh one; ``episode`` (options') jumps there; np_random is
+    seeded by the Gymnasium base class's reset, as Gymnasium's own environments do."""
+    if seed is None and obj._seed is None:
+        seed = _fresh_seed()
+    if gymnasium is not None:
+        base.reset(obj, seed=seed)
+    if seed is not None:
+        obj._seed, obj._episode = seed, 0
+    if episode is not None:
+        obj._episode = episode
+
+
 def _episode_options(options):
     """options={"episode": i}: the episode to start (None: the next one)."""
     if options is None:
@@ -171,14 +185,7 @@ class Env(_EnvBase):
         episode = _episode_options(options)
         with _lib.entered(self._lock):
             handle = self._live()
-            if seed is None and self._seed is None:
-                seed = _fresh_seed()
-            if gymnasium is not None:
-                super().reset(seed=seed)
-            if seed is not None:
-                self._seed, self._episode = seed, 0
-            if episode is not None:
-                self._episode = episode
+            _start(self, _EnvBase, seed, episode)
             if self._episode > UINT64_MAX:
                 raise _lib.invalid("seed %d has no episode after 2**64 - 1: reset with a seed" % self._seed)
             obs = np.empty(self.obs_dim, np.float32)
@@ -270,12 +277,7 @@ class Env(_EnvBase):
         self._destroy()
 
     def _destroy(self):
-        if getattr(self, "_handle", None) is None:
-            return
-        with _lib.entered(self._lock):
-            if self._handle is not None:
-                self._lib.s2r_flat_env_destroy(self._handle)
-                self._handle = None
+        _lib.release(self, "s2r_flat_env_destroy")
 
     def __del__(self):
         if getattr(self, "_owner", None) is None:   # a VecEnv's environments go with it
@@ -347,7 +349,7 @@ class VecEnv(_VecEnvBase):
         self._steps = np.zeros(self.num_envs, _lib.STEP_DTYPE)   # s2r_flat_step [num_envs]
         self._error = _lib.ErrorBuffer()
         self._lib = first._lib
-        self._seed, self._next = None, 0
+        self._seed, self._episode = None, 0
         self._pending = np.zeros(self.num_envs, bool)   # next_step: ended, to reset at the next step
         self._closed = False
 
@@ -387,16 +389,16 @@ class VecEnv(_VecEnvBase):
     def _reset_some(self, which, obs):
         """Reset environments `which` (indices) to the next episodes, into obs[which]; their episode numbers."""
         n = len(which)
-        if self._next + n - 1 > UINT64_MAX:
+        if self._episode + n - 1 > UINT64_MAX:
             raise _lib.invalid("seed %d has no episode after 2**64 - 1: reset with a seed" % self._seed)
         handles = (ctypes.c_void_p * n)(*[self._handles[i] for i in which])
         seeds = np.full(n, self._seed, np.uint64)
-        episodes = np.arange(self._next, self._next + n, dtype=np.uint64)
+        episodes = np.arange(self._episode, self._episode + n, dtype=np.uint64)
         out = np.empty((n, self.obs_dim), np.float32)
         self._error.check(self._lib.s2r_flat_reset_many(ctypes.addressof(handles), n, _lib.pointer(seeds),
                                                         _lib.pointer(episodes), _lib.pointer(out), self.threads,
                                                         self._error.ptr))
-        self._next += n
+        self._episode += n
         obs[which] = out
         return episodes
 
@@ -410,14 +412,7 @@ class VecEnv(_VecEnvBase):
         episode = _episode_options(options)
         with _lib.entered(self._lock):
             self._live()
-            if seed is None and self._seed is None:
-                seed = _fresh_seed()
-            if gymnasium is not None:
-                super().reset(seed=seed)
-            if seed is not None:
-                self._seed, self._next = seed, 0
-            if episode is not None:
-                self._next = episode
+            _start(self, _VecEnvBase, seed, episode)
             obs = np.empty((self.num_envs, self.obs_dim), np.float32)
             episodes = self._reset_some(list(range(self.num_envs)), obs)
             self._pending[:] = False
@@ -514,7 +509,7 @@ class VecEnv(_VecEnvBase):
         if getattr(self, "_closed", True):
             raise _lib.Sim2RealError("closed environments cannot be copied")
         return _rebuild_vec, ([e.__reduce__()[1] for e in self._envs], self.threads, self.autoreset_mode, self._seed,
-                              self._next)
+                              self._episode)
 
     def __repr__(self):
         first = self._envs[0] if getattr(self, "_envs", None) else None
@@ -531,9 +526,9 @@ def _masked(info, mask, **values):
     return info
 
 
-def _rebuild_vec(members, threads, autoreset_mode, seed, next_episode):
+def _rebuild_vec(members, threads, autoreset_mode, seed, episode):
     vec = VecEnv.of([_rebuild_env(*m) for m in members], threads=threads, autoreset_mode=autoreset_mode)
-    vec._seed, vec._next = seed, next_episode
+    vec._seed, vec._episode = seed, episode
     return vec
 
 

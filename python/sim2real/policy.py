@@ -66,12 +66,7 @@ class Policy:
 
     def close(self):
         """Free the C policy (waits for a call in progress on another thread); closing twice is fine."""
-        if getattr(self, "_handle", None) is None:
-            return
-        with _lib.entered(self._lock):
-            if self._handle is not None:
-                self._lib.s2r_flat_policy_destroy(self._handle)
-                self._handle = None
+        _lib.release(self, "s2r_flat_policy_destroy")
 
     def __del__(self):
         self.close()
