@@ -218,6 +218,19 @@ def release(owner, destroy):
             owner._handle = None
 
 
+def read_regular(path, limit=512 * 1024 * 1024):
+    """A whole regular file's bytes (at most `limit`, the library's cap on checkpoints); a FIFO, a directory or
+    a device is refused before it is opened (reading a FIFO would wait for a writer)."""
+    import stat
+    info = os.stat(path)
+    if not stat.S_ISREG(info.st_mode):
+        raise Sim2RealError("%s is not a regular file (a directory, pipe, device or socket)" % os.fsdecode(path))
+    if info.st_size > limit:
+        raise Sim2RealError("%s is %d bytes, more than %d" % (os.fsdecode(path), info.st_size, limit))
+    with open(path, "rb") as f:
+        return f.read(limit + 1)
+
+
 def invalid(message):
     """Bad input found before the library is called: the exception the library's own refusals raise."""
     return InvalidArgumentError("%s (S2R_ERR_INVALID_ARGUMENT)" % message, ERR_INVALID_ARGUMENT,

@@ -74,8 +74,7 @@ def read_checkpoint(path):
     """{"obs_dim", "act_dim", "hidden", "history", "privileged", "made_for", "randomization" (the digest, 0: not
     known), "activation", "critic_activation" ("tanh" | "relu"), "actor": [(W, b)...], "log_std",
     "critic": [(W, b)...], "norm_mean", "norm_var", "norm_clip", "norm_count"} from a checkpoint file."""
-    with open(path, "rb") as f:
-        data = f.read()
+    data = _lib.read_regular(path)
     head = np.frombuffer(data[:8], np.uint32) if len(data) >= 8 else np.zeros(2, np.uint32)
     if head[0] != MAGIC or int(head[1]) not in HEADER_WORDS:
         raise ValueError("%s: not a sim2real checkpoint (magic %#x, version %d)" % (path, head[0], head[1]))

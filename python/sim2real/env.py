@@ -20,6 +20,7 @@ waits for the step in progress). The environments of a ``VecEnv`` belong to
 it: they share its lock, and only the ``VecEnv`` closes them.
 """
 import ctypes
+import os
 
 import numpy as np
 
@@ -144,7 +145,8 @@ class Env(_EnvBase):
         width, height = whole(width, "width", 1, 4096), whole(height, "height", 1, 4096)
         if render_mode and not lib.s2r_flat_render_available():
             self._error.check(lib.s2r_flat_env_render(None, width, height, None, self._error.ptr))
-        args = dict(robot=robot, task=task, simulator=simulator, ranges=ranges, unit=whole(unit, "unit", 0, UINT64_MAX),
+        args = dict(robot=robot, task=task, simulator=simulator, unit=whole(unit, "unit", 0, UINT64_MAX),
+                    ranges=None if ranges is None else os.path.abspath(_encode(ranges, "ranges")),   # for copies
                     camera=None if camera is None else tuple(float(x) for x in np.ravel(camera)),
                     render_mode=render_mode, width=width, height=height)
         camera_arg = None if camera is None else np.ascontiguousarray(camera, dtype=np.float64)

@@ -3,6 +3,7 @@ or weights trained elsewhere and written with write_checkpoint), acting from
 Python on numpy observations."""
 import ctypes
 import hashlib
+import os
 
 import numpy as np
 
@@ -12,8 +13,7 @@ from .env import _action_array
 
 
 def _file_digest(path):
-    with open(path, "rb") as f:
-        return hashlib.sha256(f.read()).hexdigest()
+    return hashlib.sha256(_lib.read_regular(path)).hexdigest()
 
 
 class Policy:
@@ -42,6 +42,7 @@ class Policy:
         self.obs_dim, self.act_dim, self.history = (d.value for d in dims)
         self.robot, self.task = robot.value.decode(), task.value.decode()
         self._digest = _file_digest(path)   # what a copy must find in the file again
+        self._abspath = os.path.abspath(_encode(path, "path"))
 
     def _live(self):
         if self._handle is None:
@@ -74,7 +75,7 @@ class Policy:
     def __reduce__(self):
         if getattr(self, "_handle", None) is None:
             raise _lib.Sim2RealError("a closed policy cannot be copied")
-        return _rebuild_policy, (self.path, self.seed, self._digest)
+        return _rebuild_policy, (self._abspath, self.seed, self._digest)
 
     def __repr__(self):
         return "Policy(%r: %s %s, obs %d, act %d, history %d)" % (self.path, self.robot, self.task, self.obs_dim,
@@ -84,7 +85,7 @@ class Policy:
 def _rebuild_policy(path, seed, digest):
     try:
         now = _file_digest(path)
-    except OSError as e:
+    except (OSError, _lib.Sim2RealError) as e:
         raise _lib.Sim2RealError("cannot copy the policy of %s: %s" % (path, e)) from None
     if now != digest:
         raise _lib.Sim2RealError("cannot copy the policy of %s: the file has changed since it was loaded" % path)

@@ -709,6 +709,12 @@ class TestOwnershipAndThreads(unittest.TestCase):
                 f.write(b"x")
             with self.assertRaisesRegex(sim2real.Sim2RealError, "changed since"):
                 copy.copy(policy)
+            os.remove(path)
+            os.mkfifo(path)   # a copy, or a reader, never waits on a FIFO for a writer
+            with self.assertRaisesRegex(sim2real.Sim2RealError, "not a regular file"):
+                copy.copy(policy)
+            with self.assertRaisesRegex(sim2real.Sim2RealError, "not a regular file"):
+                sim2real.read_checkpoint(path)
         finally:
             shutil.rmtree(folder, ignore_errors=True)
 
