@@ -316,7 +316,8 @@ int s2r_flat_env_render(s2r_flat_env* env, int width, int height, unsigned char*
         r = env->renderer = NULL;
     }
     if (!r) {
-        if (!(r = (s2r_renderer*)S2R_MALLOC(sizeof *r))) return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "render: out of memory");
+        if (!(r = (s2r_renderer*)S2R_MALLOC(sizeof *r)))
+            return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "render: out of memory");
         if ((res = s2r_renderer_init(r, s2r_flat__drawn_arm(env)->model, width, height)) != S2R_OK) {
             s2r__fail(error, res, "render: %s", r->error);
             S2R_FREE(r);
@@ -349,7 +350,8 @@ static s2r_result s2r_flat__check_many(s2r_flat_env* const* envs, int n, char* e
     if (!envs || n < 1) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "batch: no environments");
     for (i = 0; i < n; i++) {
         if (!envs[i]) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "batch: environment %d is NULL", i);
-        if (envs[i]->robot != envs[0]->robot || envs[i]->task.kind != envs[0]->task.kind)   /* push: the arms' sizes agree */
+        /* one arm and task, not just one size: push's sizes are the same on both arms */
+        if (envs[i]->robot != envs[0]->robot || envs[i]->task.kind != envs[0]->task.kind)
             return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "batch: environment %d is %s %s, environment 0 %s %s: "
                              "a batch is one arm and one task", i, s2r_robot_kind_name(envs[i]->robot),
                              s2r_task_kind_name(envs[i]->task.kind), s2r_robot_kind_name(envs[0]->robot),
@@ -392,7 +394,8 @@ int s2r_flat_reset_many(s2r_flat_env* const* envs, int n, const uint64_t* seeds,
                         float* obs, int threads, char* error) {
     int i, t;
     s2r_result res;
-    if ((res = s2r_flat__check_many(envs, n, error)) != S2R_OK || (res = s2r_flat__threads(threads, n, &t, error)) != S2R_OK)
+    if ((res = s2r_flat__check_many(envs, n, error)) != S2R_OK ||
+        (res = s2r_flat__threads(threads, n, &t, error)) != S2R_OK)
         return res;
     if (!seeds || !episodes || !obs)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "reset many: NULL seeds, episodes or observations");
@@ -410,7 +413,8 @@ int s2r_flat_step_many(s2r_flat_env* const* envs, int n, const float* actions, f
                        int threads, char* error) {
     int i, t;
     s2r_result res;
-    if ((res = s2r_flat__check_many(envs, n, error)) != S2R_OK || (res = s2r_flat__threads(threads, n, &t, error)) != S2R_OK)
+    if ((res = s2r_flat__check_many(envs, n, error)) != S2R_OK ||
+        (res = s2r_flat__threads(threads, n, &t, error)) != S2R_OK)
         return res;
     if (!actions || !obs || !out)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "step many: NULL actions, observations or outputs");
@@ -562,7 +566,8 @@ int s2r_flat_policy_write(const char* path, const s2r_flat_checkpoint* checkpoin
     int made_for;
     s2r_result res;
     if (!path || !checkpoint || !params || !norm_mean || !norm_var)
-        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "policy write: NULL path, checkpoint, parameters or normalizer");
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "policy write: NULL path, checkpoint, parameters or "
+                         "normalizer");
     if ((res = s2r_flat__checkpoint_shape(checkpoint, &shape, &made_for, error)) != S2R_OK) return res;
     if ((res = s2r_policy_init(&p, &shape, 0.0f, 10.0f, &rng)) != S2R_OK)
         return s2r__fail(error, res, "policy write: %s", p.error);
@@ -607,7 +612,8 @@ int s2r_flat_evaluate_sim_and_real(const s2r_flat_policy* policy, const char* ro
     c = s2r_policy_controller((s2r_policy*)&policy->policy);
     if (units >= 1 && units <= 16 && first_unit > UINT64_MAX - (uint64_t)(units - 1))
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "evaluate sim and real: units %llu .. %llu + %d run past "
-                         "the last unit seed", (unsigned long long)first_unit, (unsigned long long)first_unit, units - 1);
+                         "the last unit seed", (unsigned long long)first_unit, (unsigned long long)first_unit,
+                         units - 1);
     {   /* its loop over the units runs on OpenMP's default team: bounded here, for this thread only */
 #ifdef _OPENMP
         int before = omp_get_max_threads(), t = 1;

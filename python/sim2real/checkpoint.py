@@ -248,7 +248,8 @@ def write_checkpoint(path, actor, log_std=None, critic=None, obs_mean=None, obs_
     log_std [act_dim] (None: zeros). Weights may be float32 or float64 (rounded to float32, the layout's type).
     activation (numpy layers; a torch model says its own): "tanh" or "relu"; critic_activation: the critic's (None:
     the actor's). The normalizer: obs_mean, obs_var [obs_dim] (None: 0 and 1 - 1e-8, so that it divides by
-    exactly 1), obs_count (> 0) and obs_clip (> 0; None: 10, the library's, or with no normalizer no clipping). robot, task: what it was
+    exactly 1), obs_count (> 0) and obs_clip (> 0; None: 10, the library's, or with no normalizer no clipping).
+    robot, task: what it was
     trained for (default: trained_on's, when it is an Env); history: frames stacked. trained_on: the Env it was
     trained on, or the ranges file, or the digest (read_checkpoint's "randomization") - None writes "not known",
     which deploy_staged refuses."""

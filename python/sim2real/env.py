@@ -474,9 +474,8 @@ class VecEnv(_VecEnvBase):
         reset, stepped = list(np.flatnonzero(self._pending)), list(np.flatnonzero(~self._pending))
         episodes = np.zeros(self.num_envs, np.uint64)
         episodes[reset] = self._reset_some(reset, obs)
-        rewards = np.zeros(self.num_envs, np.float32)
-        terminated, truncated = np.zeros(self.num_envs, bool), np.zeros(self.num_envs, bool)
-        distance, diverged, success = np.zeros(self.num_envs), np.zeros(self.num_envs, bool), np.zeros(self.num_envs, bool)
+        rewards, distance = np.zeros(self.num_envs, np.float32), np.zeros(self.num_envs)
+        terminated, truncated, diverged, success = (np.zeros(self.num_envs, bool) for _ in range(4))
         if stepped:
             s = self._step_some(stepped, a, obs)
             rewards[stepped], terminated[stepped], truncated[stepped] = s["reward"], s["terminated"], s["truncated"]

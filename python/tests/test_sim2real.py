@@ -278,8 +278,8 @@ class TestIdentify(unittest.TestCase):
             self.assertLess(r["relative"], r["relative_start"])
             self.assertEqual(set(r["params"]), set(r["identifiable"]))
             self.assertIn("kp", r["params"])
-            truth = [float(x) for x in subprocess.run([REFERENCE, "truth", "ur5e", "1"], check=True, capture_output=True,
-                                                      text=True).stdout.split()]
+            truth = subprocess.run([REFERENCE, "truth", "ur5e", "1"], check=True, capture_output=True, text=True)
+            truth = [float(x) for x in truth.stdout.split()]
             self.assertGreater(np.linalg.norm(truth), 0.005)   # the fleet's 1-3 cm: something to find
             np.testing.assert_allclose(r["camera_offset"], truth, atol=0.002)
             env = sim2real.Env("ur5e", "reach", "randomized", ranges=ranges)
@@ -1008,17 +1008,17 @@ class TestCheckpointWriter(unittest.TestCase):
 
     @unittest.skipUnless(os.path.isfile(CHECKPOINT), "no checkpoint %s" % CHECKPOINT)
     def test_a_c_checkpoint_rewritten_is_the_same_policy(self):
+        """A checkpoint trained in C, read and written back from Python: C's loader holds the same numbers, bit
+        for bit, arm, task and digest included."""
         w = sim2real.read_checkpoint(CHECKPOINT)
         path = os.path.join(self.folder, "again.ckpt")
         sim2real.write_checkpoint(path, w["actor"], w["log_std"], w["critic"], w["norm_mean"], w["norm_var"],
                                   w["norm_count"], w["norm_clip"], robot="ur5e", task="reach",
                                   trained_on=w["randomization"])
         n = sum(a.size + b.size for a, b in w["actor"] + w["critic"]) + w["act_dim"]
-        self.assertEqual(loaded_back(path, self.folder, n, 33)[:6] == loaded_back(CHECKPOINT, self.folder, n, 33)[:6]
-                         if False else [x.tobytes() if hasattr(x, "tobytes") else x
-                                        for x in loaded_back(path, self.folder, n, 33)],
-                         [x.tobytes() if hasattr(x, "tobytes") else x for x in loaded_back(CHECKPOINT, self.folder, n,
-                                                                                             33)])
+        mine, theirs = ([x.tobytes() if hasattr(x, "tobytes") else x for x in loaded_back(p, self.folder, n, 33)]
+                        for p in (path, CHECKPOINT))
+        self.assertEqual(mine, theirs)
 
     def test_bad_weights(self):
         rng = np.random.default_rng(4)
@@ -1064,8 +1064,8 @@ class TestTorchWriter(unittest.TestCase):
         torch module does on normalized observations."""
         nn = torch.nn
         for dtype in (torch.float32, torch.float64):
-            actor = nn.Sequential(nn.Linear(33, 64), nn.Tanh(), nn.Linear(64, 64), nn.Tanh(), nn.Linear(64, 6)).to(dtype)
-            critic = nn.Sequential(nn.Linear(33, 64), nn.Tanh(), nn.Linear(64, 64), nn.Tanh(), nn.Linear(64, 1)).to(dtype)
+            actor, critic = (nn.Sequential(nn.Linear(33, 64), nn.Tanh(), nn.Linear(64, 64), nn.Tanh(),
+                                           nn.Linear(64, out)).to(dtype) for out in (6, 1))
             log_std = nn.Parameter(torch.zeros(1, 6, dtype=dtype))
             mean, var = np.random.default_rng(1).standard_normal(33), np.random.default_rng(2).uniform(0.2, 2, 33)
             path = os.path.join(self.folder, "agent.ckpt")
@@ -1093,7 +1093,8 @@ class TestTorchWriter(unittest.TestCase):
                            (nn.Sequential(nn.Linear(33, 16), nn.Linear(16, 6)), "actor layer 1 .*two Linear layers"),
                            (nn.Sequential(nn.Linear(33, 16), nn.Tanh(), nn.Linear(16, 8), nn.ReLU(), nn.Linear(8, 6)),
                             "actor layer 3 \\(ReLU.*mixes tanh and ReLU"),
-                           (nn.Sequential(nn.Linear(33, 512), nn.Tanh(), nn.Linear(512, 6)), "actor layer 0 is 512 wide"),
+                           (nn.Sequential(nn.Linear(33, 512), nn.Tanh(), nn.Linear(512, 6)),
+                            "actor layer 0 is 512 wide"),
                            (nn.Sequential(nn.Linear(20, 16), nn.Tanh(), nn.Linear(16, 6)), "obs 20 act 6, but the ur5e "
                                                                                             "reach task")):
             with self.subTest(net=str(net)):
@@ -1127,8 +1128,9 @@ class TestPipeline(unittest.TestCase):
         subprocess.run([os.path.join(BUILD, "06_staged_deployment"), "--quick", "--robot", robot, "--task", task,
                         "--out", folder], check=True, capture_output=True)
         for name in ("06_timeline.csv", "06_deployment_log.jsonl"):
-            with open(os.path.join(self.folder, "by_path", name), "rb") as a, open(os.path.join(folder, name), "rb") as b:
-                self.assertTrue(a.read() == b.read(), name)
+            with open(os.path.join(self.folder, "by_path", name), "rb") as a:
+                with open(os.path.join(folder, name), "rb") as b:
+                    self.assertTrue(a.read() == b.read(), name)
         return by_path
 
     @unittest.skipUnless(os.path.isfile(CHECKPOINT) and os.path.isfile(os.path.join(BUILD, "06_staged_deployment")),
