@@ -313,7 +313,7 @@ PUSH_FIGURES  := table.md table.csv table.png demo_curve.csv seeds.csv over_seed
                  pure_sim_seed1_training.png dr_seed1_training.png
 PUSH10_FIGURES := table.md table.csv table.png demo_curve.csv seeds.csv over_seeds.csv run.csv timing.csv jobs.csv
 MARGIN_FIGURES := 02_margin.csv 02_margin.png
-figures: deps $(EXAMPLES)
+figures: deps $(EXAMPLES) $(PY_LIB)
 	./$(BUILD)/00_hello_robot --out figures
 	./$(BUILD)/11_gates --out figures
 	./$(BUILD)/08_scene_renders --out figures
@@ -348,6 +348,13 @@ figures: deps $(EXAMPLES)
 	     --out $(BUILD)/push10_$$r || exit 1; \
 	  for f in $(PUSH10_FIGURES); do cp $(BUILD)/push10_$$r/07_push_$$f figures/07_push_$${f%.*}_$${r}_seeds10.$${f##*.} || exit 1; done; \
 	done
+	@if [ -n "$(PYTHON)" ] && $(PYTHON) -c 'import numpy, torch' 2>/dev/null; then d=$(BUILD)/margin_ur5e; \
+	  S2R_LIBRARY=$(PY_LIB) $(PYTHON) python/examples/cleanrl_ppo.py --out $$d --compare $$d/02_dr.ckpt && \
+	  cp $$d/cleanrl_ppo_result.csv figures/python_cleanrl_ppo_reach.csv || exit 1; \
+	  for c in "cleanrl_ppo cleanrl_ppo_ranges python_cleanrl_ppo" "02_dr 02_ranges python_02_dr"; do set -- $$c; \
+	    ./$(BUILD)/06_staged_deployment --quick --policy $$d/$$1.ckpt --ranges $$d/$$2.txt --out $$d/deploy_$$3 && \
+	    cp $$d/deploy_$$3/06_timeline.csv figures/$${3}_reach_timeline.csv || exit 1; done; \
+	else echo "figures: python/examples/cleanrl_ppo.py skipped: python3 with numpy and torch not installed"; fi
 	@$(MAKE) --no-print-directory answers
 
 # The benchmark with known answers, for both tasks on both arms (ORACLE
