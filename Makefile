@@ -54,10 +54,12 @@ $(DEPS_STAMP):
 	@mkdir -p $(BUILD) && touch $@
 
 # What the test suite adds: clang and its runtimes for the fuzzers, Jupyter
-# for the notebooks, GNU parallel and a one-node Slurm for the table's jobs
+# for the notebooks, PyTorch for the Python package's CleanRL-style example
+# (python3-torch: 147 MB to fetch, 636 MB installed, about a minute on
+# Debian 12), GNU parallel and a one-node Slurm for the table's jobs
 # (tests/test_jobs.sh).
 TEST_PACKAGES := clang-14 libclang-rt-14-dev jupyter-nbconvert python3-ipykernel python3-numpy python3-matplotlib \
-                 parallel slurm-wlm munge
+                 python3-torch parallel slurm-wlm munge
 test-deps: deps
 	@$(MAKE) --no-print-directory install-missing PACKAGES="$(TEST_PACKAGES)"
 
@@ -114,23 +116,27 @@ $(BUILD)/bench_%: bench/bench_%.c $(HEADERS) $(BUILD)/sim2real.o
 
 # Python (python/README.md): the flat C API for bindings (python/sim2real_flat.h)
 # compiled with the implementation into the shared library the package
-# python/sim2real/ loads, and the C program its tests compare against.
-$(PY_LIB): python/sim2real_flat.c python/sim2real_flat.h sim2real.h | $(DEPS_STAMP)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -shared $< -o $@ $(LDLIBS)
+# python/sim2real/ loads (with the renderer where OSMesa is installed:
+# Env(render_mode="rgb_array")), and the C program its tests compare against.
+$(PY_LIB): python/sim2real_flat.c python/sim2real_flat.h $(HEADERS) | $(DEPS_STAMP)
+	$(CC) $(CPPFLAGS) $(RENDER_CFLAGS) $(CFLAGS) -fPIC -shared $< -o $@ $(LDLIBS) $(RENDER_LIBS)
 
 $(BUILD)/python_reference: python/tests/reference.c $(PY_LIB)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $< -o $@ -L$(BUILD) -lsim2real -Wl,-rpath,'$$ORIGIN' $(LDLIBS)
 
 python: deps $(PY_LIB)
 
-# The Python tests (python/tests/test_sim2real.py, under a minute): Python
+# The Python tests (python/tests/test_sim2real.py, about a minute): Python
 # against the C reference, bit for bit, a reach policy of the UR5e trained in
 # quick mode (PY_CHECKPOINT), and 12_sysid_from_logs's identification from
-# the logs of its quick run (PY_LOGS).  Alone, 01_the_gap and
-# 12_sysid_from_logs make both in build/quick_python; make test passes the
-# ones its quick pipeline has made.  Debian's python3 and numpy
-# (python3-numpy, in TEST_PACKAGES); skipped, with a message, where either is
-# missing.
+# the logs of its quick run (PY_LOGS); a checkpoint written from Python
+# through evaluation and staged deployment (06); the CleanRL-style example
+# at smoke size where PyTorch is installed; Gymnasium's checks where
+# gymnasium is (it is not in Debian: those skip, saying so).  Alone,
+# 01_the_gap and 12_sysid_from_logs make both in build/quick_python; make
+# test passes the ones its quick pipeline has made.  Debian's python3 and
+# numpy (python3-numpy, in TEST_PACKAGES); skipped, with a message, where
+# either is missing.
 PYTHON ?= $(firstword $(wildcard /usr/bin/python3) $(shell command -v python3 2>/dev/null))
 PY_CHECKPOINT ?= $(BUILD)/quick_python/01_pure_sim.ckpt
 PY_LOGS       ?= $(BUILD)/quick_python
@@ -139,7 +145,7 @@ $(BUILD)/quick_python/01_pure_sim.ckpt: $(BUILD)/01_the_gap
 $(BUILD)/quick_python/12_ranges.txt: $(BUILD)/12_sysid_from_logs
 	./$(BUILD)/12_sysid_from_logs --quick --out $(BUILD)/quick_python
 
-test-python: deps $(PY_LIB) $(BUILD)/python_reference
+test-python: deps $(PY_LIB) $(BUILD)/python_reference $(BUILD)/06_staged_deployment
 	@if [ -z "$(PYTHON)" ] || ! $(PYTHON) -c 'import numpy' 2>/dev/null; then \
 	  echo "test-python: skipped: python3 with numpy not installed (apt-get install python3 python3-numpy)"; \
 	else $(MAKE) --no-print-directory $(PY_CHECKPOINT) $(PY_LOGS)/12_ranges.txt && \
@@ -307,7 +313,7 @@ PUSH_FIGURES  := table.md table.csv table.png demo_curve.csv seeds.csv over_seed
                  pure_sim_seed1_training.png dr_seed1_training.png
 PUSH10_FIGURES := table.md table.csv table.png demo_curve.csv seeds.csv over_seeds.csv run.csv timing.csv jobs.csv
 MARGIN_FIGURES := 02_margin.csv 02_margin.png
-figures: deps $(EXAMPLES)
+figures: deps $(EXAMPLES) $(PY_LIB)
 	./$(BUILD)/00_hello_robot --out figures
 	./$(BUILD)/11_gates --out figures
 	./$(BUILD)/08_scene_renders --out figures
@@ -342,6 +348,13 @@ figures: deps $(EXAMPLES)
 	     --out $(BUILD)/push10_$$r || exit 1; \
 	  for f in $(PUSH10_FIGURES); do cp $(BUILD)/push10_$$r/07_push_$$f figures/07_push_$${f%.*}_$${r}_seeds10.$${f##*.} || exit 1; done; \
 	done
+	@if [ -n "$(PYTHON)" ] && $(PYTHON) -c 'import numpy, torch' 2>/dev/null; then d=$(BUILD)/margin_ur5e; \
+	  S2R_LIBRARY=$(PY_LIB) $(PYTHON) python/examples/cleanrl_ppo.py --out $$d --compare $$d/02_dr.ckpt && \
+	  cp $$d/cleanrl_ppo_result.csv figures/python_cleanrl_ppo_reach.csv || exit 1; \
+	  for c in "cleanrl_ppo cleanrl_ppo_ranges python_cleanrl_ppo" "02_dr 02_ranges python_02_dr"; do set -- $$c; \
+	    ./$(BUILD)/06_staged_deployment --quick --policy $$d/$$1.ckpt --ranges $$d/$$2.txt --out $$d/deploy_$$3 && \
+	    cp $$d/deploy_$$3/06_timeline.csv figures/$${3}_reach_timeline.csv || exit 1; done; \
+	else echo "figures: python/examples/cleanrl_ppo.py skipped: python3 with numpy and torch not installed"; fi
 	@$(MAKE) --no-print-directory answers
 
 # The benchmark with known answers, for both tasks on both arms (ORACLE

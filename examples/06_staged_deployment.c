@@ -49,8 +49,10 @@
    robot side goes away mid-run, the run stops with the reason, the log
    closed with a "stopped" record and the timeline written so far.
 
-   The candidate: the policy of example 03 (or 02) from --out, or a
-   stand-in when this example runs on its own (see load_candidate).
+   The candidate: the checkpoint --policy names (with --ranges, the ranges
+   it was trained on: its recorded randomization digest must be theirs), else
+   the policy of example 03 (or 02) from --out, or a stand-in when this
+   example runs on its own (see load_candidate).
 
    Uses: s2r_safety_*, s2r_regression_run, s2r_identify_unit, s2r_shadow_run, s2r_stage_run, s2r_gate_plan_print,
          s2r_deploy_episode, s2r_gate_*, s2r_monitor_*, s2r_socket_robot_connect,
@@ -227,6 +229,22 @@ static s2r_result load_trained(const s2r_options* opt, candidate_policy* p) {
     s2r_result res;
     int i;
     memset(p, 0, sizeof *p);
+    if (opt->policy[0]) {   /* by its path, trained anywhere: checked against the ranges it was trained on */
+        if ((res = s2r_upstream_policy(&p->policy, opt->policy, opt, 0, opt->ranges, error)) != S2R_OK) {
+            fprintf(stderr, "%s\n", error);
+            return res;
+        }
+        if (!p->policy.randomization) {
+            fprintf(stderr, "%s records no randomization digest, so nothing shows it was trained on %s: write it "
+                    "with the ranges it was trained on (s2r_train does; Python: write_checkpoint(..., trained_on=))\n",
+                    opt->policy, opt->ranges);
+            s2r_policy_free(&p->policy);
+            return S2R_ERR_INVALID_ARGUMENT;
+        }
+        printf("candidate: the policy %s, trained on %s\n", opt->policy, opt->ranges);
+        p->trained = 1;
+        return S2R_OK;
+    }
     snprintf(sysid_policy, sizeof sysid_policy, "dr_sysid_unit%llu.ckpt", (unsigned long long)opt->real_seed);
     snprintf(sysid_ranges, sizeof sysid_ranges, "ranges_%s_unit%llu.txt", s2r_robot_kind_name(opt->robot),
              (unsigned long long)opt->real_seed);
@@ -837,11 +855,17 @@ int main(int argc, char** argv) {
 
     if (s2r_example_start(&opt, argc, argv, "staged deployment of a policy to a fleet of real units",
                           S2R_OPT_ROBOT | S2R_OPT_TASK | S2R_OPT_MJCF | S2R_OPT_ADDRESS | S2R_OPT_SEED | S2R_OPT_REAL_SEED |
-                          S2R_OPT_THREADS | S2R_OPT_OUT | S2R_OPT_QUICK, &status) != S2R_OK)
+                          S2R_OPT_THREADS | S2R_OPT_OUT | S2R_OPT_QUICK | S2R_OPT_POLICY | S2R_OPT_RANGES, &status) != S2R_OK)
         return status;
     if (opt.mjcf[0] && !opt.address[0]) {   /* before any work */
         fprintf(stderr, "--mjcf %s needs --address: the stand-in fleet has units of the built-in arms only; serve your "
                 "arm (examples/robot_server.py) and give its address\n", opt.mjcf);
+        return 2;
+    }
+    if (!opt.policy[0] != !opt.ranges[0]) {   /* before any work */
+        fprintf(stderr, opt.policy[0] ? "--policy %s needs --ranges FILE, the ranges it was trained on\n"
+                                      : "--ranges %s: this program reads it only beside --policy, as the ranges "
+                                        "that policy was trained on\n", opt.policy[0] ? opt.policy : opt.ranges);
         return 2;
     }
     z = sizes_for(&opt);

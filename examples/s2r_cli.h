@@ -42,7 +42,11 @@
      --mjcf FILE          your arm's MJCF (the conventions in Robots), for the
                           built-in --robot
      --ranges FILE        a ranges file (s2r_randomization_write), e.g. what
-                          system identification recentred, to train on
+                          system identification recentred, to train on (with
+                          --policy: the ranges that policy was trained on)
+     --policy FILE        a checkpoint to use, given by its path (example 06:
+                          the candidate to deploy; its randomization digest
+                          must be recorded and match --ranges)
      --log FILE           a trajectory file (CSV, see Trajectory files); give it
                           once per file, up to S2R_OPTIONS_MAX_LOGS
      --history K          frames of history the policy sees (0..S2R_HISTORY_MAX;
@@ -94,6 +98,7 @@ typedef struct s2r_options {
     char           out[256];    /* --out; "out"                            */
     char           mjcf[256];   /* --mjcf; "" (none)                       */
     char           ranges[256]; /* --ranges; "" (none)                     */
+    char           policy[256]; /* --policy; "" (none)                     */
     int            history;     /* --history; 0                            */
     int            adr;         /* --adr; 0                                */
     int            privileged;  /* --privileged; 0                         */
@@ -120,7 +125,7 @@ enum {
     S2R_OPT_MJCF = 1u << 9, S2R_OPT_RANGES = 1u << 10, S2R_OPT_LOG = 1u << 11, S2R_OPT_HISTORY = 1u << 12,
     S2R_OPT_ADR = 1u << 13, S2R_OPT_PRIVILEGED = 1u << 14, S2R_OPT_JOINT = 1u << 15, S2R_OPT_JOB = 1u << 18,
     S2R_OPT_WEIGHT_QD = 1u << 19, S2R_OPT_WRITE_EXCITATION = 1u << 20, S2R_OPT_ADDRESS = 1u << 21,
-    S2R_OPT_REPRESENTABLE = 1u << 22,
+    S2R_OPT_REPRESENTABLE = 1u << 22, S2R_OPT_POLICY = 1u << 23,
     /* Not options: stages a program runs, whose limits s2r_example_start
        checks before any work. */
     S2R_STAGE_DEMOS = 1u << 16   /* records demonstrations (s2r_collect_unit_demos): --threads
@@ -321,6 +326,8 @@ static const struct { const char* name; unsigned bit; const char* help; } s2r__o
      "  --mjcf FILE          your arm's MJCF instead of the built-in --robot"},
     {"--ranges", S2R_OPT_RANGES,
      "  --ranges FILE        a ranges file to train on (e.g. one system ID recentred)"},
+    {"--policy", S2R_OPT_POLICY,
+     "  --policy FILE        the checkpoint to use, by its path (with --ranges, the ranges it was trained on)"},
     {"--log", S2R_OPT_LOG,
      "  --log FILE           a trajectory CSV (once per file, up to " S2R__CLI_STR(S2R_OPTIONS_MAX_LOGS) ")"},
     {"--history", S2R_OPT_HISTORY,
@@ -518,6 +525,7 @@ static s2r_result s2r__parse_option(s2r_options* o, int argc, char** argv, int* 
     if (strcmp(name, "--robot") && strcmp(name, "--task") && strcmp(name, "--seed") && strcmp(name, "--real-seed") &&
         strcmp(name, "--seeds") && strcmp(name, "--threads") && strcmp(name, "--out") &&
         strcmp(name, "--checkpoint-every") && strcmp(name, "--mjcf") && strcmp(name, "--ranges") && strcmp(name, "--log") &&
+        strcmp(name, "--policy") &&
         strcmp(name, "--history") && strcmp(name, "--joint") && strcmp(name, "--job") && strcmp(name, "--weight-qd") &&
         strcmp(name, "--write-excitation") && strcmp(name, "--address"))
         return s2r__fail(error, S2R_ERR_PARSE, "unknown option '%.60s' (try --help)", name);
@@ -540,6 +548,8 @@ static s2r_result s2r__parse_option(s2r_options* o, int argc, char** argv, int* 
         return s2r__option_path(name, value, o->mjcf, sizeof o->mjcf, error);
     } else if (!strcmp(name, "--ranges")) {
         return s2r__option_path(name, value, o->ranges, sizeof o->ranges, error);
+    } else if (!strcmp(name, "--policy")) {
+        return s2r__option_path(name, value, o->policy, sizeof o->policy, error);
     } else if (!strcmp(name, "--write-excitation")) {
         return s2r__option_path(name, value, o->excitation, sizeof o->excitation, error);
     } else if (!strcmp(name, "--address")) {

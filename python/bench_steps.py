@@ -12,7 +12,15 @@ randomized UR5e push simulator:
 Each is timed PAIRS times, interleaved, and the ratio printed is the median
 of the per-round ratios: seconds on a shared machine move, ratios less.
 The goal for the vectorised form: within 1.5x of C per environment step.
+
+Then the VecEnv's thread default: the same 8 environments stepped on one
+thread (threads=1, the default) and on one per core (threads=0), with the
+machine as it is and with one busy process per core beside them (each at
+this process's priority, ended after the round): the default must not fall
+under load as OpenMP's spinning threads do (they wait at every step's
+barrier for a thread the busy processes keep off its core).
 """
+import multiprocessing
 import os
 import subprocess
 import sys
@@ -63,9 +71,35 @@ def vec_steps_per_second(vec, actions):
     return steps / (time.perf_counter() - t0)
 
 
+def busy(seconds):
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        pass
+
+
+def thread_default(actions):
+    """VecEnv steps/s with threads=1 and threads=0, idle and beside one busy process per core."""
+    vecs = {t: sim2real.VecEnv(ENVS, ROBOT, TASK, SIMULATOR, threads=t, autoreset_mode="same_step") for t in (1, 0)}
+    rates = {(t, loaded): [] for t in vecs for loaded in (0, 1)}
+    for _ in range(3):
+        for loaded in (0, 1):
+            load = [multiprocessing.Process(target=busy, args=(60,)) for _ in range(os.cpu_count() if loaded else 0)]
+            [p.start() for p in load]
+            for t, vec in vecs.items():
+                rates[(t, loaded)].append(vec_steps_per_second(vec, actions))
+            [p.terminate() for p in load]
+            [p.join() for p in load]
+    print("  VecEnv (%d) thread default, medians of 3 rounds (%d cores):" % (ENVS, os.cpu_count()))
+    for t in vecs:
+        print("    threads=%d%-14s %8.0f steps/s idle, %8.0f beside %d busy processes" % (
+            t, " (the default)" if t == 1 else " (one per core)", np.median(rates[(t, 0)]), np.median(rates[(t, 1)]),
+            os.cpu_count()))
+        vecs[t].close()
+
+
 def main():
     env = sim2real.Env(ROBOT, TASK, SIMULATOR)
-    vec = sim2real.VecEnv(ENVS, ROBOT, TASK, SIMULATOR, threads=1)
+    vec = sim2real.VecEnv(ENVS, ROBOT, TASK, SIMULATOR, threads=1, autoreset_mode="same_step")
     actions = np.random.default_rng(1).uniform(-1, 1, (EPISODES, env.episode_steps, env.act_dim)).astype(np.float32)
     rates = {"C": [], "Env": [], "VecEnv": []}
     with tempfile.TemporaryDirectory(prefix="s2r_bench_") as folder:
@@ -84,6 +118,7 @@ def main():
               % (label, np.median(r), np.median(c / r), (c / r).min(), (c / r).max()))
     env.close()
     vec.close()
+    thread_default(actions)
 
 
 if __name__ == "__main__":

@@ -5,10 +5,15 @@
    is a backend (a simulator or a stand-in unit) with a task and the task's
    scripted controller over it (s2r_flat_env_create); reset, step and the
    batched forms drive the task's s2r_env; a policy is a checkpoint behind
-   a controller that stacks its own frame history (s2r_flat_policy_load).
-   Only sim2real.h's public API is used, and its error helper s2r__fail. */
+   a controller that stacks its own frame history (s2r_flat_policy_load);
+   a checkpoint written from weights is a policy of that shape saved
+   (s2r_flat_policy_write); the renderer, where built, is the examples'
+   (examples/s2r_render.h, -DS2R_RENDER -lOSMesa).  Only the headers'
+   public API is used, and the core's error helper s2r__fail. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
+#include "../examples/s2r_figures.h"
+#include "../examples/s2r_render.h"
 #include "sim2real_flat.h"
 #include <math.h>
 #include <stdarg.h>
@@ -27,6 +32,9 @@ struct s2r_flat_env {
     s2r_task       task;
     s2r_expert     expert;          /* the task's scripted controller         */
     int            obs_dim, act_dim;
+#ifdef S2R_RENDER
+    s2r_renderer*  renderer;        /* made at the first render, NULL before  */
+#endif
     s2r_result     status;          /* the last batched call's, and its error: */
     char           error[S2R_FLAT_ERROR_LEN];   /* each thread writes its own */
 };
@@ -163,19 +171,25 @@ int s2r_flat_env_create(s2r_flat_env** out, const char* robot, const char* task,
 
 void s2r_flat_env_destroy(s2r_flat_env* env) {
     if (!env) return;
+#ifdef S2R_RENDER
+    if (env->renderer) s2r_renderer_free(env->renderer);
+    S2R_FREE(env->renderer);
+#endif
     s2r_expert_free(&env->expert);
     s2r_task_free(&env->task);
     s2r_flat__free_backend(env);
 }
 
 int s2r_flat_env_dims(const s2r_flat_env* env, int* obs_dim, int* act_dim, int* episode_steps, int* privileged_dim,
-                      char* error) {
-    if (!env || !obs_dim || !act_dim || !episode_steps || !privileged_dim)
+                      double* control_period, char* error) {
+    if (!env || !obs_dim || !act_dim || !episode_steps || !privileged_dim || !control_period)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "env dims: NULL environment or output");
     *obs_dim = env->obs_dim;
     *act_dim = env->act_dim;
     *episode_steps = env->task.episode_steps;
     *privileged_dim = env->on_unit ? 0 : S2R_PRIVILEGED_DIM;
+    *control_period = env->task.kind == S2R_TASK_PUSH ? env->task_config.push.control_period
+                                                      : env->task_config.reach.control_period;
     return S2R_OK;
 }
 
@@ -259,18 +273,89 @@ int s2r_flat_env_evaluate(s2r_flat_env* env, const s2r_flat_policy* policy, int 
     return S2R_OK;
 }
 
+int s2r_flat_env_ranges(const s2r_flat_env* env, const char* path_out, uint64_t* digest, char* error) {
+    s2r_result res;
+    if (!env) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "env ranges: NULL environment");
+    if (env->on_unit)
+        return s2r__fail(error, S2R_ERR_UNSUPPORTED, "env ranges: a stand-in unit draws from no ranges (its "
+                         "parameters are hidden); ask a nominal or randomized environment");
+    if (digest) *digest = s2r_randomization_digest(&env->sim.config.randomization);
+    if (path_out && path_out[0] &&
+        (res = s2r_randomization_write(&env->sim.config.randomization, path_out, error)) != S2R_OK)
+        return res;
+    return S2R_OK;
+}
+
+int s2r_flat_ranges_digest(const char* path, uint64_t* digest, char* error) {
+    s2r_randomization r = s2r_randomization_none();   /* as s2r_policy_check_ranges reads the file */
+    s2r_result res;
+    if (!path || !digest) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "ranges digest: NULL path or output");
+    if ((res = s2r_randomization_load(&r, path, error)) != S2R_OK) return res;
+    *digest = s2r_randomization_digest(&r);
+    return S2R_OK;
+}
+
+/* --- Rendering ---------------------------------------------------------------- */
+
+#ifdef S2R_RENDER
+int s2r_flat_render_available(void) { return 1; }
+
+/* The arm being drawn: the simulator's, or the unit's true pose. */
+static const s2r_robot* s2r_flat__drawn_arm(const s2r_flat_env* env) {
+    return env->on_unit ? &env->unit.hidden_sim.robot : &env->sim.robot;
+}
+
+int s2r_flat_env_render(s2r_flat_env* env, int width, int height, unsigned char* rgb, char* error) {
+    s2r_renderer* r;
+    s2r_result res;
+    if (!env || !rgb) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "render: NULL environment or image");
+    r = env->renderer;
+    if (r && (r->width != width || r->height != height)) {
+        s2r_renderer_free(r);
+        S2R_FREE(r);
+        r = env->renderer = NULL;
+    }
+    if (!r) {
+        if (!(r = (s2r_renderer*)S2R_MALLOC(sizeof *r)))
+            return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "render: out of memory");
+        if ((res = s2r_renderer_init(r, s2r_flat__drawn_arm(env)->model, width, height)) != S2R_OK) {
+            s2r__fail(error, res, "render: %s", r->error);
+            S2R_FREE(r);
+            return res;
+        }
+        env->renderer = r;
+    }
+    if ((res = s2r_render_robot(r, s2r_flat__drawn_arm(env), NULL, rgb)) != S2R_OK)
+        return s2r__fail(error, res, "render: %s", r->error);
+    return S2R_OK;
+}
+#else
+int s2r_flat_render_available(void) { return 0; }
+
+int s2r_flat_env_render(s2r_flat_env* env, int width, int height, unsigned char* rgb, char* error) {
+    (void)env;
+    (void)width;
+    (void)height;
+    (void)rgb;
+    return s2r__fail(error, S2R_ERR_UNSUPPORTED, "render: this library was built without the renderer: install "
+                     "OSMesa (apt-get install libosmesa6-dev) and rebuild it (make python)");
+}
+#endif
+
 /* --- Batched ------------------------------------------------------------------ */
 
-/* n >= 1 distinct environments of one size. */
+/* n >= 1 distinct environments of one arm and task. */
 static s2r_result s2r_flat__check_many(s2r_flat_env* const* envs, int n, char* error) {
     int i, k;
     if (!envs || n < 1) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "batch: no environments");
     for (i = 0; i < n; i++) {
         if (!envs[i]) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "batch: environment %d is NULL", i);
-        if (envs[i]->obs_dim != envs[0]->obs_dim || envs[i]->act_dim != envs[0]->act_dim)
-            return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "batch: environment %d has sizes %d, %d; "
-                             "environment 0 %d, %d", i, envs[i]->obs_dim, envs[i]->act_dim, envs[0]->obs_dim,
-                             envs[0]->act_dim);
+        /* one arm and task, not just one size: push's sizes are the same on both arms */
+        if (envs[i]->robot != envs[0]->robot || envs[i]->task.kind != envs[0]->task.kind)
+            return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "batch: environment %d is %s %s, environment 0 %s %s: "
+                             "a batch is one arm and one task", i, s2r_robot_kind_name(envs[i]->robot),
+                             s2r_task_kind_name(envs[i]->task.kind), s2r_robot_kind_name(envs[0]->robot),
+                             s2r_task_kind_name(envs[0]->task.kind));
         for (k = 0; k < i; k++)
             if (envs[k] == envs[i])
                 return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "batch: environments %d and %d are the same", k, i);
@@ -287,25 +372,36 @@ static s2r_result s2r_flat__first_failure(s2r_flat_env* const* envs, int n, char
     return S2R_OK;
 }
 
-static int s2r_flat__threads(int threads) {
+/* The threads a call over n items runs on: `threads` (0: one per core),
+   at most n and S2R_FLAT_MAX_THREADS - never OpenMP's default, which
+   OMP_NUM_THREADS can set to anything. */
+static s2r_result s2r_flat__threads(int threads, int n, int* t, char* error) {
+    if (threads < 0 || threads > S2R_FLAT_MAX_THREADS)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "threads %d: 0 (one per core) or 1..%d", threads,
+                         S2R_FLAT_MAX_THREADS);
 #ifdef _OPENMP
-    return threads > 0 ? threads : omp_get_max_threads();
+    *t = threads > 0 ? threads : omp_get_num_procs();
 #else
-    (void)threads;
-    return 1;
+    *t = 1;
 #endif
+    if (*t > n) *t = n;
+    if (*t > S2R_FLAT_MAX_THREADS) *t = S2R_FLAT_MAX_THREADS;
+    if (*t < 1) *t = 1;
+    return S2R_OK;
 }
 
 int s2r_flat_reset_many(s2r_flat_env* const* envs, int n, const uint64_t* seeds, const uint64_t* episodes,
                         float* obs, int threads, char* error) {
-    int i, t = s2r_flat__threads(threads);
+    int i, t;
     s2r_result res;
-    if ((res = s2r_flat__check_many(envs, n, error)) != S2R_OK) return res;
+    if ((res = s2r_flat__check_many(envs, n, error)) != S2R_OK ||
+        (res = s2r_flat__threads(threads, n, &t, error)) != S2R_OK)
+        return res;
     if (!seeds || !episodes || !obs)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "reset many: NULL seeds, episodes or observations");
     (void)t;
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(t) schedule(dynamic)
+#pragma omp parallel for num_threads(t) if (t > 1) schedule(dynamic)
 #endif
     for (i = 0; i < n; i++)
         envs[i]->status = (s2r_result)s2r_flat_env_reset(envs[i], seeds[i], episodes[i],
@@ -315,14 +411,16 @@ int s2r_flat_reset_many(s2r_flat_env* const* envs, int n, const uint64_t* seeds,
 
 int s2r_flat_step_many(s2r_flat_env* const* envs, int n, const float* actions, float* obs, s2r_flat_step* out,
                        int threads, char* error) {
-    int i, t = s2r_flat__threads(threads);
+    int i, t;
     s2r_result res;
-    if ((res = s2r_flat__check_many(envs, n, error)) != S2R_OK) return res;
+    if ((res = s2r_flat__check_many(envs, n, error)) != S2R_OK ||
+        (res = s2r_flat__threads(threads, n, &t, error)) != S2R_OK)
+        return res;
     if (!actions || !obs || !out)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "step many: NULL actions, observations or outputs");
     (void)t;
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(t) schedule(dynamic)
+#pragma omp parallel for num_threads(t) if (t > 1) schedule(dynamic)
 #endif
     for (i = 0; i < n; i++)
         envs[i]->status = (s2r_result)s2r_flat_env_step(envs[i], actions + (size_t)i * envs[0]->act_dim, envs[0]->act_dim,
@@ -412,6 +510,91 @@ int s2r_flat_policy_act(s2r_flat_policy* policy, const float* obs, int obs_len, 
     return S2R_OK;
 }
 
+/* The shape a flat description names, checked as a checkpoint's would be:
+   activations, history, and the arm and task it says it is for. */
+static s2r_result s2r_flat__checkpoint_shape(const s2r_flat_checkpoint* c, s2r_policy_shape* shape, int* made_for,
+                                            char* error) {
+    s2r_robot_kind r = S2R_ROBOT_COUNT;
+    s2r_task_kind k = S2R_TASK_COUNT;
+    int l, obs_dim, act_dim;
+    s2r_result res;
+    memset(shape, 0, sizeof *shape);
+    *made_for = 0;
+    if (c->actor_activation < 0 || c->actor_activation >= S2R_ACTIVATION_COUNT || c->critic_activation < 0 ||
+        c->critic_activation >= S2R_ACTIVATION_COUNT)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "policy write: activations %d, %d: 0 (tanh) or 1 (ReLU)",
+                         c->actor_activation, c->critic_activation);
+    if (c->history < 0 || c->history > S2R_HISTORY_MAX)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "policy write: history %d: 0..%d frames", c->history,
+                         S2R_HISTORY_MAX);
+    if (c->num_hidden < 1 || c->num_hidden > S2R_MAX_HIDDEN_LAYERS)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "policy write: %d hidden layers: 1..%d", c->num_hidden,
+                         S2R_MAX_HIDDEN_LAYERS);
+    shape->obs_dim = c->obs_dim;
+    shape->act_dim = c->act_dim;
+    shape->num_hidden = c->num_hidden;
+    for (l = 0; l < c->num_hidden; l++) shape->hidden[l] = c->hidden[l];
+    shape->privileged = c->privileged;
+    shape->actor_activation = (s2r_activation)c->actor_activation;
+    shape->critic_activation = (s2r_activation)c->critic_activation;
+    if (!c->robot[0] && !c->task[0]) return S2R_OK;
+    if ((res = s2r_flat__robot(c->robot, &r, error)) != S2R_OK || (res = s2r_flat__task(c->task, &k, error)) != S2R_OK)
+        return res;
+    s2r_task_dims(k, r, &obs_dim, &act_dim);
+    obs_dim = s2r_history_obs_dim(obs_dim, act_dim, c->history);
+    if (c->obs_dim != obs_dim || c->act_dim != act_dim)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "policy write: obs %d act %d, but the %s %s task with %d "
+                         "frames of history has obs %d act %d", c->obs_dim, c->act_dim, c->robot, c->task, c->history,
+                         obs_dim, act_dim);
+    *made_for = s2r_made_for(r, k);
+    return S2R_OK;
+}
+
+/* n doubles finite, and >= 0 when `nonnegative`. */
+static int s2r_flat__all_finite_from(const double* x, int n, int nonnegative) {
+    int i;
+    for (i = 0; i < n; i++)
+        if (!isfinite(x[i]) || (nonnegative && x[i] < 0)) return 0;
+    return 1;
+}
+
+int s2r_flat_policy_write(const char* path, const s2r_flat_checkpoint* checkpoint, const float* params,
+                          int num_params, const double* norm_mean, const double* norm_var, char* error) {
+    s2r_policy_shape shape;
+    s2r_policy p;
+    s2r_rng rng = s2r_rng_make(0, 0);   /* the initial weights are overwritten */
+    int made_for;
+    s2r_result res;
+    if (!path || !checkpoint || !params || !norm_mean || !norm_var)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "policy write: NULL path, checkpoint, parameters or "
+                         "normalizer");
+    if ((res = s2r_flat__checkpoint_shape(checkpoint, &shape, &made_for, error)) != S2R_OK) return res;
+    if ((res = s2r_policy_init(&p, &shape, 0.0f, 10.0f, &rng)) != S2R_OK)
+        return s2r__fail(error, res, "policy write: %s", p.error);
+    if (num_params != p.num_params) res = s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "policy write: %d parameters, the "
+                                                    "shape has %d", num_params, p.num_params);
+    else if (!s2r_all_finite_f(params, num_params))
+        res = s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "policy write: a parameter is NaN or infinite");
+    else if (!(checkpoint->norm_count > 0) || !isfinite(checkpoint->norm_count) || !(checkpoint->norm_clip > 0) ||
+             !isfinite(checkpoint->norm_clip) || !s2r_flat__all_finite_from(norm_mean, shape.obs_dim, 0) ||
+             !s2r_flat__all_finite_from(norm_var, shape.obs_dim, 1))
+        res = s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "policy write: the normalizer needs a count and a clip > 0, "
+                        "finite means and finite variances >= 0");
+    if (res == S2R_OK) {
+        memcpy(p.params, params, sizeof(float) * (size_t)num_params);
+        memcpy(p.norm.mean, norm_mean, sizeof(double) * (size_t)shape.obs_dim);
+        memcpy(p.norm.var, norm_var, sizeof(double) * (size_t)shape.obs_dim);
+        p.norm.count = checkpoint->norm_count;
+        p.norm.clip = checkpoint->norm_clip;
+        p.made_for = made_for;
+        p.history = checkpoint->history;
+        p.randomization = checkpoint->randomization;
+        if ((res = s2r_policy_save(&p, NULL, path)) != S2R_OK) s2r__fail(error, res, "%s", p.error);
+    }
+    s2r_policy_free(&p);
+    return res;
+}
+
 int s2r_flat_evaluate_sim_and_real(const s2r_flat_policy* policy, const char* robot, const char* task,
                                    int episodes, uint64_t seed, uint64_t first_unit, int units,
                                    s2r_flat_eval* sim, s2r_flat_eval* real, double* gap, char* error) {
@@ -427,8 +610,22 @@ int s2r_flat_evaluate_sim_and_real(const s2r_flat_policy* policy, const char* ro
         return res;
     tc = s2r_task_config_default(k);
     c = s2r_policy_controller((s2r_policy*)&policy->policy);
-    if ((res = s2r_evaluate_sim_and_real(&c, r, &tc, NULL, episodes, seed, first_unit, units, &e, error)) != S2R_OK)
-        return res;
+    if (units >= 1 && units <= 16 && first_unit > UINT64_MAX - (uint64_t)(units - 1))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "evaluate sim and real: units %llu .. %llu + %d run past "
+                         "the last unit seed", (unsigned long long)first_unit, (unsigned long long)first_unit,
+                         units - 1);
+    {   /* its loop over the units runs on OpenMP's default team: bounded here, for this thread only */
+#ifdef _OPENMP
+        int before = omp_get_max_threads(), t = 1;
+        s2r_flat__threads(0, units + 1, &t, NULL);
+        omp_set_num_threads(t);
+#endif
+        res = s2r_evaluate_sim_and_real(&c, r, &tc, NULL, episodes, seed, first_unit, units, &e, error);
+#ifdef _OPENMP
+        omp_set_num_threads(before);
+#endif
+    }
+    if (res != S2R_OK) return res;
     s2r_flat__copy_eval(&e.sim, sim);
     s2r_flat__copy_eval(&e.real, real);
     gap[0] = e.gap;

@@ -27,11 +27,22 @@
        s2r_flat_policy_act      its action for one observation
        s2r_flat_env_evaluate    C's own evaluation loop on the same task,
                                 for checking a binding's loop against
+       s2r_flat_policy_write    a checkpoint from weights trained elsewhere
+                                (s2r_policy_save's file), the randomization
+                                it was trained on named by its digest
+                                (s2r_flat_env_ranges, s2r_flat_ranges_digest)
 
    Observations and actions are float32 (what the learners use), in the
    task's layout (sim2real.h: "Reach task", "Push task").  Determinism: the
    same seeds and actions give bit-identical observations and rewards,
-   whatever the thread count of the batched calls. */
+   whatever the thread count of the batched calls.
+
+   Threads.  One handle must not be used from two threads at once (the
+   binding holds a lock per handle); different handles may.  A batched call
+   runs its environments on at most S2R_FLAT_MAX_THREADS threads, and never
+   on more threads than environments; the library's own parallel loops
+   (s2r_flat_evaluate_sim_and_real) run on at most that many too, whatever
+   OMP_NUM_THREADS says. */
 #ifndef SIM2REAL_FLAT_H
 #define SIM2REAL_FLAT_H
 
@@ -42,7 +53,8 @@
 #ifndef SIM2REAL_VERSION
 #define SIM2REAL_VERSION "0.1"
 #endif
-#define S2R_FLAT_API_VERSION 1   /* bumped whenever a signature below changes */
+#define S2R_FLAT_API_VERSION 2   /* bumped whenever a signature below changes */
+#define S2R_FLAT_MAX_THREADS 64  /* threads a batched call may ask for       */
 #define S2R_FLAT_ERROR_LEN 256   /* bytes of every `error` buffer (S2R_ERROR_LEN) */
 
 #ifdef __cplusplus
@@ -90,9 +102,10 @@ int  s2r_flat_env_create(s2r_flat_env** out, const char* robot, const char* task
                          const char* ranges, uint64_t unit, const double* camera, char* error);
 void s2r_flat_env_destroy(s2r_flat_env* env);   /* NULL: nothing */
 /* Sizes: observation and action floats, policy steps per episode, floats
-   of s2r_flat_env_privileged (0 on a unit). */
+   of s2r_flat_env_privileged (0 on a unit); control_period: s between
+   policy steps. */
 int  s2r_flat_env_dims(const s2r_flat_env* env, int* obs_dim, int* act_dim, int* episode_steps, int* privileged_dim,
-                       char* error);
+                       double* control_period, char* error);
 /* Bounds: observations are unbounded (-inf, inf), actions [-1, 1]. */
 int  s2r_flat_env_bounds(const s2r_flat_env* env, float* obs_low, float* obs_high, float* act_low, float* act_high,
                          char* error);
@@ -115,10 +128,34 @@ int  s2r_flat_env_scripted_act(s2r_flat_env* env, const float* obs, float* actio
 int  s2r_flat_env_evaluate(s2r_flat_env* env, const s2r_flat_policy* policy, int episodes, uint64_t seed,
                            s2r_flat_eval* out, char* error);
 
-/* Batched: n distinct environments of the same sizes, reset or stepped in
-   one call, `threads` at a time (OpenMP; 0: all cores).  seeds, episodes
-   [n]; obs [n][obs_dim], actions [n][act_dim], out [n].  The first
-   failure is reported with its environment's index. */
+/* The randomization the environment's simulator draws every episode from
+   (nominal: none; randomized: the ranges it was made with):
+   digest (may be NULL) receives its s2r_randomization_digest - what
+   s2r_train records in a checkpoint -, and path_out (NULL or "": not
+   written) receives it as a ranges file (s2r_randomization_write), the
+   file staged deployment checks a checkpoint against.  S2R_ERR_UNSUPPORTED
+   on a unit: a unit is not a randomization. */
+int  s2r_flat_env_ranges(const s2r_flat_env* env, const char* path_out, uint64_t* digest, char* error);
+/* The digest of the ranges in a file, as s2r_policy_check_ranges computes
+   it (the file read over s2r_randomization_none). */
+int  s2r_flat_ranges_digest(const char* path, uint64_t* digest, char* error);
+
+/* 1 when the library was built with the renderer (OSMesa: examples/
+   s2r_render.h; `make python` builds it where libosmesa6-dev is
+   installed), else 0. */
+int  s2r_flat_render_available(void);
+/* The scene as it is now (the true pose, on a unit too: a camera in the
+   robot cell), rgb [height][width][3] bytes, top row first, from a free
+   camera framing the arm; 1..4096 px each way.  The renderer is made at
+   the first call and again when the size changes.  Without the renderer:
+   S2R_ERR_UNSUPPORTED saying how to build it. */
+int  s2r_flat_env_render(s2r_flat_env* env, int width, int height, unsigned char* rgb, char* error);
+
+/* Batched: n distinct environments of the same arm and task, reset or
+   stepped in one call, `threads` at a time (OpenMP; 0: one per core, at
+   most one per environment; 1..S2R_FLAT_MAX_THREADS, capped at n).
+   seeds, episodes [n]; obs [n][obs_dim], actions [n][act_dim], out [n].
+   The first failure is reported with its environment's index. */
 int  s2r_flat_reset_many(s2r_flat_env* const* envs, int n, const uint64_t* seeds, const uint64_t* episodes,
                          float* obs, int threads, char* error);
 int  s2r_flat_step_many(s2r_flat_env* const* envs, int n, const float* actions, float* obs, s2r_flat_step* out,
@@ -136,6 +173,33 @@ void s2r_flat_policy_destroy(s2r_flat_policy* policy);   /* NULL: nothing */
    not say), each into 16 bytes. */
 int  s2r_flat_policy_dims(const s2r_flat_policy* policy, int* obs_dim, int* act_dim, int* history, char* robot,
                           char* task, char* error);
+/* A checkpoint from weights trained elsewhere (a numpy or PyTorch MLP),
+   written as s2r_policy_save writes one, for s2r_flat_policy_load and every
+   program of the recipe.  The layout of params and the normalizer:
+   sim2real.h, "Checkpoints" (and python/sim2real/checkpoint.py). */
+typedef struct s2r_flat_checkpoint {
+    int      obs_dim, act_dim;        /* the policy's input (with history: the
+                                         stacked observation) and output sizes */
+    int      num_hidden;              /* hidden layers, 1..4, of both networks */
+    int      hidden[4];               /* their widths, 1..256                  */
+    int      privileged;              /* the critic's extra inputs; 0          */
+    int      actor_activation;        /* hidden layers: 0 tanh, 1 ReLU         */
+    int      critic_activation;       /* likewise                              */
+    int      history;                 /* frames of history stacked; 0          */
+    char     robot[16], task[16];     /* what it was trained for ("" both: not
+                                         known); checked against the sizes     */
+    uint64_t randomization;           /* digest of the ranges it was trained on
+                                         (s2r_flat_env_ranges); 0: not known,
+                                         which staged deployment refuses       */
+    double   norm_count;              /* observations the normalizer saw, > 0   */
+    double   norm_clip;               /* normalized values clipped to it, > 0   */
+} s2r_flat_checkpoint;
+/* params [num_params]: actor W/b per layer, log_std [act_dim], critic W/b
+   (num_params must be the shape's); norm_mean, norm_var [obs_dim].  Every
+   number must be finite, variances >= 0.  Written whole or not at all. */
+int  s2r_flat_policy_write(const char* path, const s2r_flat_checkpoint* checkpoint, const float* params,
+                           int num_params, const double* norm_mean, const double* norm_var, char* error);
+
 /* The start of an episode (forgets the frame history). */
 int  s2r_flat_policy_reset(s2r_flat_policy* policy, char* error);
 /* One action in [-1, 1]^act_dim for one observation: the mean when
@@ -143,7 +207,7 @@ int  s2r_flat_policy_reset(s2r_flat_policy* policy, char* error);
 int  s2r_flat_policy_act(s2r_flat_policy* policy, const float* obs, int obs_len, float* action, int deterministic,
                          char* error);
 /* Success in the nominal simulator and on stand-in units first_unit ..
-   first_unit + units - 1 (1..16), `episodes` each, and the gap with its
+   first_unit + units - 1 (units 1..16), `episodes` each, and the gap with its
    Newcombe 95 % interval (s2r_evaluate_sim_and_real): gap [3] = gap, lo, hi. */
 int  s2r_flat_evaluate_sim_and_real(const s2r_flat_policy* policy, const char* robot, const char* task,
                                     int episodes, uint64_t seed, uint64_t first_unit, int units,

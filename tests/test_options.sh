@@ -19,7 +19,7 @@ printf 't,q0\n' > "$WORK/log.csv"
 # Every option with a value it parses.
 OPTIONS="--robot=panda --task=push --seed=2 --real-seed=2 --seeds=2 --threads=2 --quick --resume --checkpoint-every=2
 --mjcf=examples/arm4.xml --ranges=$WORK/ranges.txt --log=$WORK/log.csv --history=2 --adr --privileged --joint=kp[1]
---weight-qd=0.01 --write-excitation=$WORK/exc.csv --address=$WORK/robot.sock --representable"
+--weight-qd=0.01 --write-excitation=$WORK/exc.csv --address=$WORK/robot.sock --representable --policy=$WORK/p.ckpt"
 
 # refused PROGRAM "what it must name" ARGS... : exit 2, the option named,
 # nothing written.
@@ -74,6 +74,8 @@ refused 14_predicting_transfer "--seeds" --quick --seeds 17
 refused 06_staged_deployment "--address" --quick --address tcp:robot:30004
 refused 06_staged_deployment "--address" --quick --mjcf examples/arm4.xml
 refused 12_sysid_from_logs "--address" --quick --address "$WORK/robot.sock" --log "$WORK/log.csv"
+refused 06_staged_deployment "--policy" --quick --policy "$WORK/p.ckpt"
+refused 06_staged_deployment "--ranges" --quick --ranges "$WORK/ranges.txt"
 echo "ok   options: stage limits (demonstration threads, joints, seeds, the robot's address) refused before any work"
 
 echo "$failed option check(s) failed"

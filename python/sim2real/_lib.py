@@ -8,13 +8,18 @@ than this package was written for is refused with both versions named.
 """
 import ctypes
 import ctypes.util
+import operator
 import os
+import threading
 
 import numpy as np
 
 VERSION = "0.1"       # SIM2REAL_VERSION this package expects
-FLAT_API = 1          # S2R_FLAT_API_VERSION this package expects
+FLAT_API = 2          # S2R_FLAT_API_VERSION this package expects
 ERROR_LEN = 256       # S2R_FLAT_ERROR_LEN
+MAX_THREADS = 64      # S2R_FLAT_MAX_THREADS
+UINT64_MAX = 2 ** 64 - 1
+INT_MAX = 2 ** 31 - 1
 
 # s2r_result codes (sim2real.h, "Core")
 OK = 0
@@ -64,6 +69,15 @@ class Eval(ctypes.Structure):
         return {name: getattr(self, name) for name, _ in self._fields_}
 
 
+class Checkpoint(ctypes.Structure):
+    """s2r_flat_checkpoint: what s2r_flat_policy_write needs beside the numbers."""
+    _fields_ = [("obs_dim", ctypes.c_int), ("act_dim", ctypes.c_int), ("num_hidden", ctypes.c_int),
+                ("hidden", ctypes.c_int * 4), ("privileged", ctypes.c_int), ("actor_activation", ctypes.c_int),
+                ("critic_activation", ctypes.c_int), ("history", ctypes.c_int), ("robot", ctypes.c_char * 16),
+                ("task", ctypes.c_char * 16), ("randomization", ctypes.c_uint64), ("norm_count", ctypes.c_double),
+                ("norm_clip", ctypes.c_double)]
+
+
 class Sysid(ctypes.Structure):
     _fields_ = [("n_params", ctypes.c_int), ("name", (ctypes.c_char * 24) * 16), ("value", ctypes.c_double * 16),
                 ("identifiable", ctypes.c_int * 16), ("sweeps", ctypes.c_int), ("relative_start", ctypes.c_double),
@@ -80,18 +94,23 @@ _SIGNATURES = {
     "s2r_flat_result_name": (_S, [_I]),
     "s2r_flat_env_create": (_I, [ctypes.POINTER(_P), _S, _S, _S, _S, _U64, _P, _P]),
     "s2r_flat_env_destroy": (None, [_P]),
-    "s2r_flat_env_dims": (_I, [_P, _P, _P, _P, _P, _P]),
+    "s2r_flat_env_dims": (_I, [_P, _P, _P, _P, _P, _P, _P]),
     "s2r_flat_env_bounds": (_I, [_P, _P, _P, _P, _P, _P]),
     "s2r_flat_env_reset": (_I, [_P, _U64, _U64, _P, _P]),
     "s2r_flat_env_step": (_I, [_P, _P, _I, _P, _P, _P]),
     "s2r_flat_env_privileged": (_I, [_P, _P, _I, _P]),
     "s2r_flat_env_scripted_act": (_I, [_P, _P, _P, _P]),
     "s2r_flat_env_evaluate": (_I, [_P, _P, _I, _U64, _P, _P]),
+    "s2r_flat_env_ranges": (_I, [_P, _S, _P, _P]),
+    "s2r_flat_ranges_digest": (_I, [_S, _P, _P]),
+    "s2r_flat_render_available": (_I, []),
+    "s2r_flat_env_render": (_I, [_P, _I, _I, _P, _P]),
     "s2r_flat_reset_many": (_I, [_P, _I, _P, _P, _P, _I, _P]),
     "s2r_flat_step_many": (_I, [_P, _I, _P, _P, _P, _I, _P]),
     "s2r_flat_policy_load": (_I, [ctypes.POINTER(_P), _S, _U64, _P]),
     "s2r_flat_policy_destroy": (None, [_P]),
     "s2r_flat_policy_dims": (_I, [_P, _P, _P, _P, _P, _P, _P]),
+    "s2r_flat_policy_write": (_I, [_S, _P, _P, _I, _P, _P, _P]),
     "s2r_flat_policy_reset": (_I, [_P, _P]),
     "s2r_flat_policy_act": (_I, [_P, _P, _I, _P, _I, _P]),
     "s2r_flat_evaluate_sim_and_real": (_I, [_P, _S, _S, _I, _U64, _U64, _I, _P, _P, _P, _P]),
@@ -114,8 +133,8 @@ def _candidates():
 
 def load_library(path):
     """Load the library at ``path``, check its version, declare its functions."""
-    try:
-        lib = ctypes.CDLL(path)
+    try:   # global: MuJoCo's GL loader looks for OSMesa in the whole process (examples/s2r_render.h)
+        lib = ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL)
     except OSError as e:
         raise Sim2RealError("cannot load the sim2real library %s: %s" % (path, e)) from None
     try:
@@ -171,3 +190,78 @@ class ErrorBuffer:
 def pointer(array):
     """The address of a C-contiguous numpy array, for a `float*` or `uint64_t*`."""
     return array.ctypes.data
+
+
+def guard():
+    """The lock of an object that owns a C handle: one thread at a time (a second waits). Used through
+    ``entered``; its context-manager calls are C's, so a signal cannot land between taking it and holding it."""
+    return threading.RLock()
+
+
+def entered(lock):
+    """``lock``, refused when this thread holds it already: a call from inside a call on the same object - a
+    signal handler run between two lines of a step, say, closing the environment the step still uses."""
+    if lock._is_owned():
+        raise Sim2RealError("called from inside a call on the same object (a signal handler?): call it after "
+                            "that call returns")
+    return lock
+
+
+def release(owner, destroy):
+    """Free owner's C handle (owner._handle) with the library's function named `destroy`, once: waits for a call
+    in progress on another thread; a second release does nothing."""
+    if getattr(owner, "_handle", None) is None:
+        return
+    with entered(owner._lock):
+        if owner._handle is not None:
+            getattr(library(), destroy)(owner._handle)
+            owner._handle = None
+
+
+def read_regular(path, limit=512 * 1024 * 1024):
+    """A whole regular file's bytes (at most `limit`, the library's cap on checkpoints); a FIFO, a directory or
+    a device is refused before it is opened (reading a FIFO would wait for a writer)."""
+    import stat
+    info = os.stat(path)
+    if not stat.S_ISREG(info.st_mode):
+        raise Sim2RealError("%s is not a regular file (a directory, pipe, device or socket)" % os.fsdecode(path))
+    if info.st_size > limit:
+        raise Sim2RealError("%s is %d bytes, more than %d" % (os.fsdecode(path), info.st_size, limit))
+    with open(path, "rb") as f:
+        return f.read(limit + 1)
+
+
+def invalid(message):
+    """Bad input found before the library is called: the exception the library's own refusals raise."""
+    return InvalidArgumentError("%s (S2R_ERR_INVALID_ARGUMENT)" % message, ERR_INVALID_ARGUMENT,
+                                "S2R_ERR_INVALID_ARGUMENT")
+
+
+def whole(value, what, lo, hi):
+    """``value`` as a Python int in lo .. hi: ctypes would wrap -3 to 2**64 - 3 and cut 2.7 to 2, so a number
+    that is not a whole number in range (a float, a bool, -1 for an unsigned count) is refused here."""
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError("%s must be a whole number, got %r" % (what, value))
+    try:
+        v = operator.index(value)
+    except TypeError:
+        raise TypeError("%s must be a whole number, got %r" % (what, value)) from None
+    if not lo <= v <= hi:
+        raise invalid("%s must be %s .. %s, got %d" % (what, lo, "2**64 - 1" if hi == UINT64_MAX else
+                                                      "2**31 - 1" if hi == INT_MAX else hi, v))
+    return v
+
+
+def encode(text, what):
+    """A string (or path) for a `const char*`: refused with a NUL inside, which C would read as its end."""
+    if isinstance(text, os.PathLike):
+        text = os.fspath(text)
+    if isinstance(text, bytes):
+        data = text
+    elif isinstance(text, str):
+        data = text.encode()
+    else:
+        raise TypeError("%s must be a string, got %r" % (what, text))
+    if b"\0" in data:
+        raise invalid("%s %r holds a NUL byte, which would cut it short" % (what, text))
+    return data

@@ -1,5 +1,8 @@
-"""A checkpoint's weights as numpy arrays, for loading them elsewhere (an
-equivalent PyTorch nn.Module: python/examples/torch_load.py).
+"""Checkpoints both ways: a checkpoint's weights as numpy arrays
+(read_checkpoint; an equivalent PyTorch nn.Module: python/examples/
+torch_load.py), and a checkpoint written from weights trained in Python
+(write_checkpoint: numpy arrays, or a PyTorch MLP of the shape below), which
+every program of the recipe then loads as one of its own.
 
 The layout (sim2real.h, "Checkpoints"; native byte order, little-endian on
 x86 and ARM):
@@ -9,14 +12,16 @@ x86 and ARM):
                         (0: none), payload bytes, checksum lo/hi (FNV-1a 64
                         over the header with these two words zeroed, then
                         the payload), made_for, history, privileged,
-                        randomization digest lo/hi, zeros
+                        randomization digest lo/hi, activations (actor's |
+                        critic's << 8: 0 tanh, 1 ReLU), zeros
                         (version 1: 16 words, ending at history)
     float32 params[num_params]
         actor:  for each layer l: W_l [out][in] row-major (nn.Linear's
                 weight), then b_l [out]; obs_dim -> hidden... -> act_dim,
-                tanh after every hidden layer, the output linear
+                the activation after every hidden layer, the output linear
         log_std [act_dim]
-        critic: the same, (obs_dim + privileged) -> hidden... -> 1
+        critic: the same, (obs_dim + privileged) -> hidden... -> 1, the same
+                hidden widths, its own activation
     float64 normalizer: count, clip, mean[obs_dim], var[obs_dim]
     (then, if saved, the optimizer's step count and moments)
 
@@ -26,13 +31,31 @@ stacked observation, s2r_frame_history):
     z = clip((x - mean) / sqrt(var + 1e-8), -clip, clip)
     action = clip(actor(z), -1, 1)        # the mean; sampling adds exp(log_std) N(0, 1)
 
-This reader checks the magic, the version and the sizes, not the checksum:
-load through Policy (the C loader) to have the file validated in full.
+A PyTorch model of that shape: the actor a ``torch.nn.Sequential`` of
+``nn.Linear`` layers with one activation (``nn.Tanh`` or ``nn.ReLU``) after
+each but the last, 1..4 hidden layers of 1..256 units; the critic, if any,
+the same kind of Sequential with the same hidden widths ending in one
+output (without one, the critic is written as zeros: enough to act and
+deploy, not to go on training with PPO in C).
+
+read_checkpoint checks the magic, the version and the sizes, not the
+checksum: load through Policy (the C loader) to have the file validated in
+full. write_checkpoint writes through the library (s2r_policy_save's code),
+so the file is the library's own, checksum included.
 """
+import ctypes
+import os
+
 import numpy as np
+
+from . import _lib
+from ._lib import UINT64_MAX, encode as _encode, whole
 
 HEADER_WORDS = {1: 16, 2: 32}
 MAGIC = 0x50523253   # "S2RP" as a little-endian uint32
+ACTIVATIONS = ("tanh", "relu")   # s2r_activation's order
+MAX_WIDTH = 256                  # S2R_MLP_MAX_WIDTH
+MAX_HIDDEN = 4                   # S2R_MAX_HIDDEN_LAYERS
 
 
 def _layers(params, offset, sizes):
@@ -48,10 +71,10 @@ def _layers(params, offset, sizes):
 
 
 def read_checkpoint(path):
-    """{"obs_dim", "act_dim", "hidden", "history", "privileged", "made_for", "actor": [(W, b)...], "log_std",
+    """{"obs_dim", "act_dim", "hidden", "history", "privileged", "made_for", "randomization" (the digest, 0: not
+    known), "activation", "critic_activation" ("tanh" | "relu"), "actor": [(W, b)...], "log_std",
     "critic": [(W, b)...], "norm_mean", "norm_var", "norm_clip", "norm_count"} from a checkpoint file."""
-    with open(path, "rb") as f:
-        data = f.read()
+    data = _lib.read_regular(path)
     head = np.frombuffer(data[:8], np.uint32) if len(data) >= 8 else np.zeros(2, np.uint32)
     if head[0] != MAGIC or int(head[1]) not in HEADER_WORDS:
         raise ValueError("%s: not a sim2real checkpoint (magic %#x, version %d)" % (path, head[0], head[1]))
@@ -63,8 +86,12 @@ def read_checkpoint(path):
     hidden = [int(x) for x in h[5:5 + num_hidden]]
     num_params, payload = int(h[9]), int(h[11])
     privileged = int(h[16]) if words > 16 else 0
+    randomization = int(h[18]) << 32 | int(h[17]) if words > 16 else 0
+    activation = int(h[19]) if words > 16 else 0
     if not 1 <= num_hidden <= 4 or len(data) != 4 * words + payload or payload < 4 * num_params + 8 * (2 + 2 * obs_dim):
         raise ValueError("%s: sizes do not add up (a damaged file?)" % path)
+    if activation & 0xFF >= len(ACTIVATIONS) or activation >> 8 >= len(ACTIVATIONS):
+        raise ValueError("%s: activation word %#x names no activation" % (path, activation))
     params = np.frombuffer(data, np.float32, num_params, 4 * words)
     actor, offset = _layers(params, 0, [obs_dim] + hidden + [act_dim])
     log_std = params[offset:offset + act_dim]
@@ -73,9 +100,10 @@ def read_checkpoint(path):
         raise ValueError("%s: %d parameters, the shape has %d" % (path, num_params, offset))
     norm = np.frombuffer(data, np.float64, 2 + 2 * obs_dim, 4 * words + 4 * num_params)
     return {"obs_dim": obs_dim, "act_dim": act_dim, "hidden": hidden, "made_for": int(h[14]),
-            "history": int(h[15]), "privileged": privileged, "actor": actor, "log_std": log_std, "critic": critic,
-            "norm_count": float(norm[0]), "norm_clip": float(norm[1]), "norm_mean": norm[2:2 + obs_dim],
-            "norm_var": norm[2 + obs_dim:]}
+            "history": int(h[15]), "privileged": privileged, "randomization": randomization,
+            "activation": ACTIVATIONS[activation & 0xFF], "critic_activation": ACTIVATIONS[activation >> 8],
+            "actor": actor, "log_std": log_std, "critic": critic, "norm_count": float(norm[0]),
+            "norm_clip": float(norm[1]), "norm_mean": norm[2:2 + obs_dim], "norm_var": norm[2 + obs_dim:]}
 
 
 def actor_mean(checkpoint, obs):
@@ -83,8 +111,185 @@ def actor_mean(checkpoint, obs):
     c = checkpoint
     z = np.clip((np.asarray(obs, np.float64) - c["norm_mean"]) / np.sqrt(c["norm_var"] + 1e-8),
                 -c["norm_clip"], c["norm_clip"])
+    relu = c.get("activation") == "relu"
     for k, (w, b) in enumerate(c["actor"]):
         z = w.astype(np.float64) @ z + b
         if k + 1 < len(c["actor"]):
-            z = np.tanh(z)
+            z = np.maximum(z, 0) if relu else np.tanh(z)
     return np.clip(z, -1, 1)
+
+
+# --- Writing -------------------------------------------------------------------
+
+
+def _floats(x, what, dtype=np.float32, shape=None):
+    """x (numpy, a torch tensor, a list) as a C-contiguous array of `dtype`: float64 weights are rounded to
+    float32, as the layout stores them; integers, non-finite numbers and float32 overflow are refused."""
+    if hasattr(x, "detach"):   # a torch tensor or parameter
+        x = x.detach().cpu().numpy()
+    a = np.asarray(x)
+    if a.dtype.kind not in "f":
+        raise TypeError("%s must be floating point, got dtype %s" % (what, a.dtype))
+    if shape is not None and a.size != int(np.prod(shape)):
+        raise _lib.invalid("%s has %d numbers, the layout needs %s" % (what, a.size, "x".join(map(str, shape))))
+    if not np.all(np.isfinite(a)):
+        raise _lib.invalid("%s holds NaN or infinite numbers" % what)
+    with np.errstate(over="ignore"):
+        out = np.ascontiguousarray(a.reshape(shape) if shape is not None else a, dtype=dtype)
+    if not np.all(np.isfinite(out)):
+        raise _lib.invalid("%s holds numbers beyond float32's range (%g)" % (what, np.abs(a).max()))
+    return out
+
+
+def _activation_name(value, what):
+    if value not in ACTIVATIONS:
+        raise _lib.invalid("%s %r: \"tanh\" or \"relu\"" % (what, value))
+    return value
+
+
+def _torch_layers(net, what):
+    """A torch.nn.Sequential of Linear layers with one Tanh or ReLU between each two: ([(W, b)...], activation);
+    anything else is refused naming the layer."""
+    import torch.nn as nn
+    if not isinstance(net, nn.Sequential):
+        raise TypeError("%s must be a torch.nn.Sequential of Linear layers with Tanh or ReLU between them, got %s"
+                        % (what, type(net).__name__))
+    modules = list(net)
+    layers, activations = [], []
+    for k, m in enumerate(modules):
+        name = "%s layer %d (%s)" % (what, k, m)
+        linear_next = len(layers) == len(activations)
+        if isinstance(m, nn.Linear):
+            if not linear_next:
+                raise _lib.invalid("%s: two Linear layers without an activation between them (the layout has "
+                                   "Tanh or ReLU after every hidden layer)" % name)
+            if layers and m.in_features != layers[-1][0].shape[0]:
+                raise _lib.invalid("%s takes %d inputs, the layer before gives %d" % (name, m.in_features,
+                                                                                     layers[-1][0].shape[0]))
+            bias = m.bias if m.bias is not None else np.zeros(m.out_features, np.float32)
+            layers.append((_floats(m.weight, name + " weight"), _floats(bias, name + " bias")))
+        elif isinstance(m, (nn.Tanh, nn.ReLU)):
+            if linear_next:
+                raise _lib.invalid("%s: an activation %s (the layout has one after every hidden Linear layer, none "
+                                   "after the output)" % (name, "first" if not layers else "after an activation"))
+            activations.append("tanh" if isinstance(m, nn.Tanh) else "relu")
+        else:
+            raise _lib.invalid("%s: the checkpoint holds Linear layers with Tanh or ReLU between them, not %s"
+                               % (name, type(m).__name__))
+    if not layers or len(activations) == len(layers):
+        raise _lib.invalid("%s layer %d (%s): the output layer must be Linear (the library clips actions to "
+                           "[-1, 1] itself)" % (what, len(modules) - 1, modules[-1] if modules else "none"))
+    if len(set(activations)) > 1:
+        k = [i for i, m in enumerate(modules) if isinstance(m, (nn.Tanh, nn.ReLU))][activations.index(activations[-1])]
+        raise _lib.invalid("%s layer %d (%s): one activation for every hidden layer, this network mixes tanh and "
+                           "ReLU" % (what, k, modules[k]))
+    return layers, activations[0] if activations else None
+
+
+def _network(net, what, activation):
+    """[(W float32 [out][in], b float32 [out])...] and its activation, from numpy layers or a torch Sequential."""
+    if hasattr(net, "parameters") and hasattr(net, "forward"):
+        layers, found = _torch_layers(net, what)
+        return layers, found or activation
+    layers = []
+    for k, layer in enumerate(net):
+        try:
+            w, b = layer
+        except (TypeError, ValueError):
+            raise TypeError("%s layer %d must be a pair (W [out][in], b [out])" % (what, k)) from None
+        w = _floats(w, "%s layer %d W" % (what, k))
+        if w.ndim != 2:
+            raise _lib.invalid("%s layer %d W has shape %s, not [out][in]" % (what, k, w.shape))
+        layers.append((w, _floats(b, "%s layer %d b" % (what, k), shape=(w.shape[0],))))
+    return layers, activation
+
+
+def _hidden_of(layers, what, n_in, n_out):
+    """The hidden widths of an MLP n_in -> ... -> n_out, checked layer by layer."""
+    if not 2 <= len(layers) <= MAX_HIDDEN + 1:
+        raise _lib.invalid("%s has %d Linear layers: the layout holds 1..%d hidden layers and the output"
+                           % (what, len(layers), MAX_HIDDEN))
+    width = n_in
+    for k, (w, b) in enumerate(layers):
+        if w.shape[1] != width:
+            raise _lib.invalid("%s layer %d takes %d inputs, %s" % (what, k, w.shape[1], "the observation has %d"
+                               % width if k == 0 else "the layer before gives %d" % width))
+        if w.shape[0] > MAX_WIDTH:
+            raise _lib.invalid("%s layer %d is %d wide: at most %d" % (what, k, w.shape[0], MAX_WIDTH))
+        width = w.shape[0]
+    if width != n_out:
+        raise _lib.invalid("%s's last layer gives %d outputs, the layout needs %d" % (what, width, n_out))
+    return [w.shape[0] for w, _ in layers[:-1]]
+
+
+def _digest(trained_on):
+    """The randomization digest a checkpoint records: of an Env's ranges, of a ranges file, or given."""
+    from .env import Env
+    if trained_on is None:
+        return 0
+    if isinstance(trained_on, Env):
+        return trained_on.ranges_digest()
+    if isinstance(trained_on, (str, bytes, os.PathLike)):
+        digest, error = ctypes.c_uint64(), _lib.ErrorBuffer()
+        error.check(_lib.library().s2r_flat_ranges_digest(_encode(trained_on, "trained_on"), ctypes.addressof(digest),
+                                                          error.ptr))
+        return digest.value
+    return whole(trained_on, "trained_on (a digest)", 0, UINT64_MAX)
+
+
+def write_checkpoint(path, actor, log_std=None, critic=None, obs_mean=None, obs_var=None, obs_count=1.0, obs_clip=None,
+                     activation="tanh", critic_activation=None, robot=None, task=None, history=0, privileged=0,
+                     trained_on=None):
+    """Write a checkpoint the library loads as its own (Policy, evaluate_sim_and_real, deploy_staged, the C
+    examples), through the library's writer.
+
+    actor: a torch.nn.Sequential of the shape in this module's notes, or numpy layers [(W [out][in], b [out])...]
+    obs_dim -> hidden... -> act_dim; critic: the same for (obs_dim + privileged) -> hidden... -> 1 (None: zeros);
+    log_std [act_dim] (None: zeros). Weights may be float32 or float64 (rounded to float32, the layout's type).
+    activation (numpy layers; a torch model says its own): "tanh" or "relu"; critic_activation: the critic's (None:
+    the actor's). The normalizer: obs_mean, obs_var [obs_dim] (None: 0 and 1 - 1e-8, so that it divides by
+    exactly 1), obs_count (> 0) and obs_clip (> 0; None: 10, the library's, or with no normalizer no clipping).
+    robot, task: what it was
+    trained for (default: trained_on's, when it is an Env); history: frames stacked. trained_on: the Env it was
+    trained on, or the ranges file, or the digest (read_checkpoint's "randomization") - None writes "not known",
+    which deploy_staged refuses."""
+    from .env import Env
+    if isinstance(trained_on, Env):
+        robot, task = robot or trained_on.robot, task or trained_on.task
+    if robot is None or task is None:
+        raise _lib.invalid("write_checkpoint needs robot and task (what the policy was trained for), or "
+                           "trained_on=env")
+    history, privileged = whole(history, "history", 0, 8), whole(privileged, "privileged", 0, MAX_WIDTH)
+    layers, activation = _network(actor, "actor", activation)
+    obs_dim, act_dim = layers[0][0].shape[1], layers[-1][0].shape[0]
+    hidden = _hidden_of(layers, "actor", obs_dim, act_dim)
+    critic_activation = critic_activation or activation
+    if critic is None:
+        sizes = [obs_dim + privileged] + hidden + [1]
+        critic_layers = [(np.zeros((o, i), np.float32), np.zeros(o, np.float32)) for i, o in zip(sizes, sizes[1:])]
+    else:
+        critic_layers, critic_activation = _network(critic, "critic", critic_activation)
+        if _hidden_of(critic_layers, "critic", obs_dim + privileged, 1) != hidden:
+            raise _lib.invalid("critic's hidden widths %s are not the actor's %s: the layout has one shape for both "
+                               "networks" % (_hidden_of(critic_layers, "critic", obs_dim + privileged, 1), hidden))
+    activations = [_activation_name(a, what) for a, what in ((activation, "activation"),
+                                                             (critic_activation, "critic_activation"))]
+    log_std = np.zeros(act_dim, np.float32) if log_std is None else _floats(log_std, "log_std", shape=(act_dim,))
+    no_normalizer = obs_mean is None and obs_var is None
+    mean = np.zeros(obs_dim) if obs_mean is None else _floats(obs_mean, "obs_mean", np.float64, (obs_dim,))
+    var = np.full(obs_dim, 1 - 1e-8) if obs_var is None else _floats(obs_var, "obs_var", np.float64, (obs_dim,))
+    params = np.concatenate([x.ravel() for w, b in layers for x in (w, b)] + [log_std] +
+                            [x.ravel() for w, b in critic_layers for x in (w, b)]).astype(np.float32)
+    c = _lib.Checkpoint(obs_dim=obs_dim, act_dim=act_dim, num_hidden=len(hidden), privileged=privileged,
+                        actor_activation=ACTIVATIONS.index(activations[0]),
+                        critic_activation=ACTIVATIONS.index(activations[1]), history=history,
+                        robot=_encode(robot, "robot")[:15], task=_encode(task, "task")[:15],
+                        randomization=_digest(trained_on), norm_count=float(obs_count),
+                        norm_clip=float(obs_clip if obs_clip is not None else
+                                        np.finfo(np.float32).max if no_normalizer else 10.0))
+    for k, width in enumerate(hidden):
+        c.hidden[k] = width
+    error = _lib.ErrorBuffer()
+    error.check(_lib.library().s2r_flat_policy_write(_encode(path, "path"), ctypes.addressof(c), _lib.pointer(params),
+                                                     len(params), _lib.pointer(mean), _lib.pointer(var), error.ptr))
+    return {"obs_dim": obs_dim, "act_dim": act_dim, "hidden": hidden, "randomization": c.randomization}

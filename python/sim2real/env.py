@@ -1,27 +1,43 @@
 """Environments: a task on an arm over a simulator or a stand-in real unit,
-Gymnasium-style (``reset`` / ``step``, ``observation_space`` /
-``action_space``), and a batch of them stepped in one call (``VecEnv``).
+as a Gymnasium environment (``reset`` / ``step``, ``observation_space`` /
+``action_space``, ``render``), and a batch of them stepped in one call
+(``VecEnv``, a ``gymnasium.vector.VectorEnv``).
 
 Episodes are numbered as C's evaluation numbers them: ``reset(seed=s)``
 starts episode 0 of seed s (its start, target and randomized draw are
 stream 0 of s), each later ``reset()`` the next episode, and
-``options={"episode": i}`` jumps to episode i. Before any seed the seed is
-0. The same seeds and actions give bit-identical observations and rewards to
-the same loop written in C.
+``options={"episode": i}`` jumps to episode i; ``info["s2r_seed"]`` and
+``info["s2r_episode"]`` say which it is. As in Gymnasium, a first
+``reset()`` without a seed draws a fresh one (reported the same way), so
+unseeded environments differ. The same seeds and actions give bit-identical
+observations and rewards to the same loop written in C.
+
+Ownership and threads. Each object owns its C handle alone: a copy (``copy``,
+``deepcopy``, ``pickle``) is a new environment made from the same arguments
+and episode counters, with no episode running. One thread at a time uses an
+environment: a second one waits for the first (``close`` from another thread
+waits for the step in progress). The environments of a ``VecEnv`` belong to
+it: they share its lock, and only the ``VecEnv`` closes them.
 """
 import ctypes
+import os
 
 import numpy as np
 
 from . import _lib
+from ._lib import UINT64_MAX, encode as _encode, whole
 
 try:   # a real gymnasium.Env where gymnasium is installed, the same interface without it
     import gymnasium
     from gymnasium.spaces import Box
+    from gymnasium.vector import AutoresetMode, VectorEnv as _VecEnvBase
+    from gymnasium.vector.utils import batch_space
     _EnvBase = gymnasium.Env
+    AUTORESET = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP}
 except ImportError:
     gymnasium = None
-    _EnvBase = object
+    _EnvBase = _VecEnvBase = object
+    AUTORESET = {"next_step": "NextStep", "same_step": "SameStep"}   # gymnasium.vector.AutoresetMode's values
 
     class Box:
         """A box of R^n, as gymnasium.spaces.Box describes one: shape, low, high, dtype."""
@@ -53,11 +69,13 @@ except ImportError:
         def __repr__(self):
             return "Box(%s, %s, %s, %s)" % (self.low.min(), self.high.max(), self.shape, self.dtype)
 
+    def batch_space(space, n):
+        return Box(np.stack([space.low] * n), np.stack([space.high] * n), (n,) + space.shape, space.dtype)
 
-def _encode(name, what):
-    if not isinstance(name, str):
-        raise TypeError("%s must be a string, got %r" % (what, name))
-    return name.encode()
+ROBOTS = ("ur5e", "panda")
+TASKS = ("reach", "push")
+SIMULATORS = ("nominal", "randomized", "unit")
+MAX_ENVS = 4096   # environments one VecEnv holds at most
 
 
 def _action_array(action, shape, what="action"):
@@ -70,6 +88,37 @@ def _action_array(action, shape, what="action"):
     return np.ascontiguousarray(a, dtype=np.float32)
 
 
+def _fresh_seed():
+    """A seed drawn from the operating system's entropy, as Gymnasium seeds an unseeded environment."""
+    return int(np.random.SeedSequence().generate_state(1, np.uint64)[0])
+
+
+def _start(obj, base, seed, episode):
+    """Gymnasium's seeding for an Env or a VecEnv: a seed given starts its episode 0 (obj._episode: the next
+    episode to start); none before any draws a fresh one; ``episode`` (options') jumps there; np_random is
+    seeded by the Gymnasium base class's reset, as Gymnasium's own environments do."""
+    if seed is None and obj._seed is None:
+        seed = _fresh_seed()
+    if gymnasium is not None:
+        base.reset(obj, seed=seed)
+    if seed is not None:
+        obj._seed, obj._episode = seed, 0
+    if episode is not None:
+        obj._episode = episode
+
+
+def _episode_options(options):
+    """options={"episode": i}: the episode to start (None: the next one)."""
+    if options is None:
+        return None
+    if not isinstance(options, dict):
+        raise TypeError("options must be a dict, got %r" % (options,))
+    unknown = set(options) - {"episode"}
+    if unknown:
+        raise _lib.invalid("unknown reset option %s: the one option is \"episode\"" % ", ".join(map(repr, unknown)))
+    return whole(options["episode"], 'options["episode"]', 0, UINT64_MAX) if "episode" in options else None
+
+
 class Env(_EnvBase):
     """One task over one backend.
 
@@ -79,35 +128,51 @@ class Env(_EnvBase):
     stand-in real unit whose seed is ``unit``: hidden parameters, effects the
     simulator lacks). camera: None, or a camera calibration (x, y, z in m,
     subtracted from what the camera perceives), e.g. the offset identify_unit
-    measured on that unit."""
+    measured on that unit. render_mode "rgb_array": ``render()`` returns the
+    scene as uint8 [height][width][3] (where the library is built with the
+    renderer; elsewhere the constructor says how to build it)."""
 
-    metadata = {"render_modes": []}
-    render_mode = None
+    metadata = {"render_modes": ["rgb_array"], "render_fps": 25}
 
-    def __init__(self, robot="ur5e", task="reach", simulator="nominal", ranges=None, unit=1, camera=None):
+    def __init__(self, robot="ur5e", task="reach", simulator="nominal", ranges=None, unit=1, camera=None,
+                 render_mode=None, width=480, height=360):
+        self._handle = None
+        self._lock = _lib.guard()
         lib = _lib.library()
         self._error = _lib.ErrorBuffer()
-        self._handle = None
-        handle = ctypes.c_void_p()
-        ranges_arg = None if ranges is None else _encode(str(ranges), "ranges")
+        if render_mode not in (None, "rgb_array"):
+            raise _lib.invalid("render_mode %r: None or \"rgb_array\"" % (render_mode,))
+        width, height = whole(width, "width", 1, 4096), whole(height, "height", 1, 4096)
+        if render_mode and not lib.s2r_flat_render_available():
+            self._error.check(lib.s2r_flat_env_render(None, width, height, None, self._error.ptr))
+        args = dict(robot=robot, task=task, simulator=simulator, unit=whole(unit, "unit", 0, UINT64_MAX),
+                    ranges=None if ranges is None else os.path.abspath(_encode(ranges, "ranges")),   # for copies
+                    camera=None if camera is None else tuple(float(x) for x in np.ravel(camera)),
+                    render_mode=render_mode, width=width, height=height)
         camera_arg = None if camera is None else np.ascontiguousarray(camera, dtype=np.float64)
         if camera_arg is not None and camera_arg.shape != (3,):
             raise ValueError("camera must be 3 values (x, y, z in m), got shape %s" % (camera_arg.shape,))
-        self._error.check(lib.s2r_flat_env_create(ctypes.byref(handle), _encode(robot, "robot"), _encode(task, "task"),
-                                                  _encode(simulator, "simulator"), ranges_arg, int(unit),
-                                                  None if camera_arg is None else _lib.pointer(camera_arg),
-                                                  self._error.ptr))
-        self._handle = handle.value
-        self._lib = lib
+        handle = ctypes.c_void_p()
+        self._error.check(lib.s2r_flat_env_create(
+            ctypes.byref(handle), _encode(robot, "robot"), _encode(task, "task"), _encode(simulator, "simulator"),
+            None if ranges is None else _encode(ranges, "ranges"), args["unit"],
+            None if camera_arg is None else _lib.pointer(camera_arg), self._error.ptr))
+        self._handle, self._lib, self._args = handle.value, lib, args
         dims = [ctypes.c_int() for _ in range(4)]
-        self._error.check(lib.s2r_flat_env_dims(self._handle, *[ctypes.addressof(d) for d in dims], self._error.ptr))
+        period = ctypes.c_double()
+        self._error.check(lib.s2r_flat_env_dims(self._handle, *[ctypes.addressof(d) for d in dims],
+                                                ctypes.addressof(period), self._error.ptr))
         self.obs_dim, self.act_dim, self.episode_steps, self.privileged_dim = (d.value for d in dims)
+        self.control_period = period.value
         bounds = [np.empty(n, np.float32) for n in (self.obs_dim, self.obs_dim, self.act_dim, self.act_dim)]
         self._error.check(lib.s2r_flat_env_bounds(self._handle, *[_lib.pointer(b) for b in bounds], self._error.ptr))
         self.observation_space = Box(bounds[0], bounds[1], (self.obs_dim,), np.float32)
         self.action_space = Box(bounds[2], bounds[3], (self.act_dim,), np.float32)
-        self.robot, self.task, self.simulator, self.ranges, self.unit = robot, task, simulator, ranges, unit
-        self._seed, self._episode = 0, 0
+        self.robot, self.task, self.simulator, self.ranges, self.unit = robot, task, simulator, ranges, args["unit"]
+        self.render_mode, self.width, self.height = render_mode, width, height
+        self.metadata = {"render_modes": ["rgb_array"], "render_fps": round(1 / self.control_period)}
+        self._seed, self._episode = None, 0   # no seed yet: the first reset draws one
+        self._owner = None                    # the VecEnv this environment belongs to
         self._step = _lib.Step()
         self._step_ptr = ctypes.addressof(self._step)
 
@@ -118,95 +183,205 @@ class Env(_EnvBase):
 
     def reset(self, *, seed=None, options=None):
         """Start the next episode (or episode 0 of ``seed``, or ``options["episode"]``); returns (obs, info)."""
-        handle = self._live()
-        if gymnasium is not None:
-            super().reset(seed=seed)
-        if seed is not None:
-            self._seed, self._episode = int(seed), 0
-        if options and "episode" in options:
-            self._episode = int(options["episode"])
-        obs = np.empty(self.obs_dim, np.float32)
-        self._error.check(self._lib.s2r_flat_env_reset(handle, self._seed, self._episode, _lib.pointer(obs),
-                                                       self._error.ptr))
-        info = {"seed": self._seed, "episode": self._episode}
-        self._episode += 1
+        seed = None if seed is None else whole(seed, "seed", 0, UINT64_MAX)
+        episode = _episode_options(options)
+        with _lib.entered(self._lock):
+            handle = self._live()
+            _start(self, _EnvBase, seed, episode)
+            if self._episode > UINT64_MAX:
+                raise _lib.invalid("seed %d has no episode after 2**64 - 1: reset with a seed" % self._seed)
+            obs = np.empty(self.obs_dim, np.float32)
+            self._error.check(self._lib.s2r_flat_env_reset(handle, self._seed, self._episode, _lib.pointer(obs),
+                                                           self._error.ptr))
+            info = {"s2r_seed": np.uint64(self._seed), "s2r_episode": np.uint64(self._episode)}   # numpy: 64 bits
+            self._episode += 1
         return obs, info
 
     def step(self, action):
         """One action in [-1, 1]^act_dim (float, clipped); returns (obs, reward, terminated, truncated, info)."""
-        handle = self._live()
         a = _action_array(action, (self.act_dim,))
         obs = np.empty(self.obs_dim, np.float32)
-        self._error.check(self._lib.s2r_flat_env_step(handle, _lib.pointer(a), self.act_dim, _lib.pointer(obs),
-                                                      self._step_ptr, self._error.ptr))
-        s = self._step
-        info = {"distance": s.distance, "diverged": bool(s.diverged)}
-        if s.terminated or s.truncated:
-            info["success"] = info["is_success"] = bool(s.success)
-        return obs, float(s.reward), bool(s.terminated), bool(s.truncated), info
+        with _lib.entered(self._lock):
+            self._error.check(self._lib.s2r_flat_env_step(self._live(), _lib.pointer(a), self.act_dim,
+                                                          _lib.pointer(obs), self._step_ptr, self._error.ptr))
+            s = self._step
+            info = {"distance": s.distance, "diverged": bool(s.diverged)}
+            if s.terminated or s.truncated:
+                info["success"] = info["is_success"] = bool(s.success)
+            return obs, float(s.reward), bool(s.terminated), bool(s.truncated), info
+
+    def render(self):
+        """The scene now, uint8 [height][width][3] (render_mode "rgb_array"; None otherwise, as Gymnasium asks)."""
+        if self.render_mode is None:
+            return None
+        rgb = np.empty((self.height, self.width, 3), np.uint8)
+        with _lib.entered(self._lock):
+            self._error.check(self._lib.s2r_flat_env_render(self._live(), self.width, self.height, _lib.pointer(rgb),
+                                                            self._error.ptr))
+        return rgb
 
     def privileged(self):
         """The episode's randomized parameters, each in units of its range (a simulator only)."""
         out = np.empty(max(self.privileged_dim, 1), np.float32)
-        self._error.check(self._lib.s2r_flat_env_privileged(self._live(), _lib.pointer(out), self.privileged_dim,
-                                                            self._error.ptr))
+        with _lib.entered(self._lock):
+            self._error.check(self._lib.s2r_flat_env_privileged(self._live(), _lib.pointer(out), self.privileged_dim,
+                                                                self._error.ptr))
         return out
 
     def scripted_action(self, obs):
         """The task's scripted controller's action for ``obs`` (it starts afresh at every reset)."""
         o = _action_array(obs, (self.obs_dim,), "observation")
         action = np.empty(self.act_dim, np.float32)
-        self._error.check(self._lib.s2r_flat_env_scripted_act(self._live(), _lib.pointer(o), _lib.pointer(action),
-                                                              self._error.ptr))
+        with _lib.entered(self._lock):
+            self._error.check(self._lib.s2r_flat_env_scripted_act(self._live(), _lib.pointer(o), _lib.pointer(action),
+                                                                  self._error.ptr))
         return action
 
     def evaluate(self, policy=None, episodes=100, seed=1):
         """C's own evaluation loop on this task: episodes 0 .. episodes-1 of ``seed`` with the policy's
         deterministic action (a Policy) or the scripted controller (None); a dict with successes,
         success_rate and its Wilson 95 % interval (success_lo, success_hi), mean_distance, mean_return."""
+        episodes, seed = whole(episodes, "episodes", 1, _lib.INT_MAX), whole(seed, "seed", 0, UINT64_MAX)
         out = _lib.Eval()
-        handle = None if policy is None else policy._live()
-        self._error.check(self._lib.s2r_flat_env_evaluate(self._live(), handle, int(episodes), int(seed),
-                                                          ctypes.addressof(out), self._error.ptr))
+        with _lib.entered(self._lock):
+            handle = self._live()
+            if policy is None:
+                code = self._lib.s2r_flat_env_evaluate(handle, None, episodes, seed, ctypes.addressof(out),
+                                                       self._error.ptr)
+            else:
+                with _lib.entered(policy._lock):
+                    code = self._lib.s2r_flat_env_evaluate(handle, policy._live(), episodes, seed,
+                                                           ctypes.addressof(out), self._error.ptr)
+            self._error.check(code)
         return out.as_dict()
 
+    def ranges_digest(self):
+        """The digest of the ranges this simulator draws from (s2r_randomization_digest): what a checkpoint
+        trained on it records (``write_checkpoint(..., trained_on=env)``). A unit has none."""
+        digest = ctypes.c_uint64()
+        with _lib.entered(self._lock):
+            self._error.check(self._lib.s2r_flat_env_ranges(self._live(), None, ctypes.addressof(digest),
+                                                            self._error.ptr))
+        return digest.value
+
+    def write_ranges(self, path):
+        """Write the ranges this simulator draws from as a ranges file (s2r_randomization_write), e.g. the
+        file ``deploy_staged`` checks a checkpoint trained on this environment against."""
+        with _lib.entered(self._lock):
+            self._error.check(self._lib.s2r_flat_env_ranges(self._live(), _encode(path, "path"), None,
+                                                            self._error.ptr))
+
     def close(self):
-        if getattr(self, "_handle", None) is not None:
-            self._lib.s2r_flat_env_destroy(self._handle)
-            self._handle = None
+        """Free the C environment (waits for a call in progress on another thread); closing twice is fine. An
+        environment of a VecEnv is closed with its VecEnv."""
+        if getattr(self, "_owner", None) is not None:
+            raise _lib.Sim2RealError("this environment belongs to a VecEnv: close the VecEnv")
+        self._destroy()
+
+    def _destroy(self):
+        _lib.release(self, "s2r_flat_env_destroy")
 
     def __del__(self):
-        self.close()
+        if getattr(self, "_owner", None) is None:   # a VecEnv's environments go with it
+            self._destroy()
+
+    def __reduce__(self):
+        """copy, deepcopy and pickle: a new environment from the same arguments and episode counters (the
+        running episode, if any, is not copied: reset the copy)."""
+        if getattr(self, "_handle", None) is None:
+            raise _lib.Sim2RealError("a closed environment cannot be copied")
+        return _rebuild_env, (self._args, self._seed, self._episode)
 
     def __repr__(self):
         return "Env(%r, %r, %r%s)" % (self.robot, self.task, self.simulator,
                                       ", unit=%d" % self.unit if self.simulator == "unit" else "")
 
 
-class VecEnv:
-    """``num_envs`` environments of one kind, reset and stepped in one call,
-    ``threads`` at a time in C (0: all cores). They share one sequence of
-    episodes: ``reset(seed=s)`` gives environment i episode i of s, and each
-    environment whose episode ends is reset in the same ``step`` to the next
-    unused episode (in environment order), its last observation kept in
-    ``info["final_obs"][i]``. On units, every environment is a copy of the
-    same unit."""
+def _rebuild_env(args, seed, episode):
+    env = Env(**args)
+    env._seed, env._episode = seed, episode
+    return env
 
-    def __init__(self, num_envs, robot="ur5e", task="reach", simulator="nominal", ranges=None, unit=1, threads=0,
-                 camera=None):
-        if int(num_envs) < 1:
-            raise ValueError("num_envs must be at least 1, got %r" % (num_envs,))
-        self.envs = [Env(robot, task, simulator, ranges, unit, camera) for _ in range(int(num_envs))]
-        first = self.envs[0]
-        self.num_envs, self.threads = int(num_envs), int(threads)
+
+class VecEnv(_VecEnvBase):
+    """``num_envs`` environments of one kind, reset and stepped in one call,
+    ``threads`` at a time in C (1, the default: one thread, which holds its
+    speed on a loaded machine; 0: one per core; at most 64 and never more
+    than environments). They share one sequence of episodes: ``reset(seed=s)``
+    gives environment i episode i of s, and each environment whose episode
+    ends is reset to the next unused episode (in environment order).
+    When, ``autoreset_mode`` says (``metadata["autoreset_mode"]``), as
+    Gymnasium's vector environments have it: "next_step" (the default,
+    Gymnasium's): the step that ends an episode returns its last observation,
+    and the next ``step`` resets that environment instead of stepping it
+    (reward 0, not terminated, its action unused); "same_step": the step
+    that ends it resets it too, the last observation in
+    ``info["final_obs"][i]`` and the last step's info in
+    ``info["final_info"]``. Infos are Gymnasium's: arrays with ``_key``
+    masks. On units, every environment is a copy of the same unit;
+    ``VecEnv.of(envs)`` batches environments made apart (units of a fleet,
+    say) of one arm and task. Where gymnasium is installed it is a
+    ``gymnasium.vector.VectorEnv`` (batched spaces; the vector wrappers take
+    it)."""
+
+    metadata = {"autoreset_mode": AUTORESET["next_step"], "render_modes": []}
+    render_mode = None
+    closed = False
+
+    def __init__(self, num_envs, robot="ur5e", task="reach", simulator="nominal", ranges=None, unit=1, threads=1,
+                 camera=None, autoreset_mode="next_step", envs=None):
+        self._closed = True   # until the environments are made
+        self._lock = _lib.guard()
+        self.threads = whole(threads, "threads", 0, _lib.MAX_THREADS)
+        if autoreset_mode not in AUTORESET:
+            raise _lib.invalid("autoreset_mode %r: \"next_step\" or \"same_step\"" % (autoreset_mode,))
+        self.autoreset_mode = autoreset_mode
+        self.metadata = {"autoreset_mode": AUTORESET[autoreset_mode], "render_modes": []}
+        if envs is None:
+            n = whole(num_envs, "num_envs", 1, MAX_ENVS)
+            envs = [Env(robot, task, simulator, ranges, unit, camera) for _ in range(n)]
+        self._adopt(list(envs))
+        first = self._envs[0]
+        self.num_envs = len(self._envs)
         self.obs_dim, self.act_dim, self.episode_steps = first.obs_dim, first.act_dim, first.episode_steps
         self.single_observation_space, self.single_action_space = first.observation_space, first.action_space
-        self._handles = (ctypes.c_void_p * self.num_envs)(*[e._handle for e in self.envs])
+        self.observation_space = batch_space(first.observation_space, self.num_envs)
+        self.action_space = batch_space(first.action_space, self.num_envs)
+        self._handles = (ctypes.c_void_p * self.num_envs)(*[e._handle for e in self._envs])
         self._steps = np.zeros(self.num_envs, _lib.STEP_DTYPE)   # s2r_flat_step [num_envs]
         self._error = _lib.ErrorBuffer()
         self._lib = first._lib
-        self._seed, self._next = 0, 0
+        self._seed, self._episode = None, 0
+        self._pending = np.zeros(self.num_envs, bool)   # next_step: ended, to reset at the next step
         self._closed = False
+
+    @classmethod
+    def of(cls, envs, threads=1, autoreset_mode="next_step"):
+        """A VecEnv of environments made apart (``Env`` objects of one arm and task, open, each in no other
+        VecEnv), which it takes over: they are closed with it."""
+        return cls(None, threads=threads, autoreset_mode=autoreset_mode, envs=envs)
+
+    def _adopt(self, envs):
+        if not 1 <= len(envs) <= MAX_ENVS:
+            raise _lib.invalid("a VecEnv holds 1 .. %d environments, got %d" % (MAX_ENVS, len(envs)))
+        for i, e in enumerate(envs):
+            if not isinstance(e, Env):
+                raise TypeError("environment %d is not a sim2real.Env: %r" % (i, e))
+            if e._handle is None or e._owner is not None or any(e is f for f in envs[:i]):
+                raise _lib.invalid("environment %d is %s" % (i, "closed" if e._handle is None else "in a VecEnv already"
+                                                           if e._owner is not None else "given twice"))
+            if (e.robot, e.task) != (envs[0].robot, envs[0].task):
+                raise _lib.invalid("environment %d is %s %s, environment 0 %s %s: a VecEnv is one arm and one task"
+                                   % (i, e.robot, e.task, envs[0].robot, envs[0].task))
+        for e in envs:   # from here on, theirs is the VecEnv's lock, and only the VecEnv frees them
+            with _lib.entered(e._lock):
+                e._owner, e._lock = self, self._lock
+        self._envs = tuple(envs)
+
+    @property
+    def envs(self):
+        """The environments (a tuple: they stay the VecEnv's)."""
+        return self._envs
 
     def _live(self):
         if self._closed:
@@ -214,49 +389,162 @@ class VecEnv:
         return ctypes.addressof(self._handles)
 
     def _reset_some(self, which, obs):
-        """Reset environments `which` (indices) to the next episodes, into obs[which]."""
+        """Reset environments `which` (indices) to the next episodes, into obs[which]; their episode numbers."""
         n = len(which)
+        if self._episode + n - 1 > UINT64_MAX:
+            raise _lib.invalid("seed %d has no episode after 2**64 - 1: reset with a seed" % self._seed)
         handles = (ctypes.c_void_p * n)(*[self._handles[i] for i in which])
         seeds = np.full(n, self._seed, np.uint64)
-        episodes = np.arange(self._next, self._next + n, dtype=np.uint64)
+        episodes = np.arange(self._episode, self._episode + n, dtype=np.uint64)
         out = np.empty((n, self.obs_dim), np.float32)
         self._error.check(self._lib.s2r_flat_reset_many(ctypes.addressof(handles), n, _lib.pointer(seeds),
                                                         _lib.pointer(episodes), _lib.pointer(out), self.threads,
                                                         self._error.ptr))
-        self._next += n
+        self._episode += n
         obs[which] = out
+        return episodes
 
     def reset(self, *, seed=None, options=None):
-        self._live()
-        if seed is not None:
-            self._seed, self._next = int(seed), 0
-        obs = np.empty((self.num_envs, self.obs_dim), np.float32)
-        self._reset_some(list(range(self.num_envs)), obs)
-        return obs, {}
+        """Environment i to episode i of ``seed`` (or of the running seed's next episodes, or, with
+        options={"episode": e}, to episode e + i); returns (obs [num_envs, obs_dim], info)."""
+        if seed is not None and not np.isscalar(seed):
+            raise _lib.invalid("seed must be one number: the environments share its episodes (environment i "
+                               "takes episode i)")
+        seed = None if seed is None else whole(seed, "seed", 0, UINT64_MAX)
+        episode = _episode_options(options)
+        with _lib.entered(self._lock):
+            self._live()
+            _start(self, _VecEnvBase, seed, episode)
+            obs = np.empty((self.num_envs, self.obs_dim), np.float32)
+            episodes = self._reset_some(list(range(self.num_envs)), obs)
+            self._pending[:] = False
+        return obs, _masked({}, np.ones(self.num_envs, bool), s2r_seed=np.full(self.num_envs, self._seed, np.uint64),
+                            s2r_episode=episodes)
+
+    def _step_some(self, which, a, obs):
+        """Step environments `which` (indices; None: all) with their rows of a, into obs; their s2r_flat_step."""
+        if which is None:
+            handles, n, acts, steps = self._live(), self.num_envs, a, self._steps
+        else:
+            n = len(which)
+            array = (ctypes.c_void_p * n)(*[self._handles[i] for i in which])
+            handles, acts, steps = ctypes.addressof(array), np.ascontiguousarray(a[which]), np.zeros(n, _lib.STEP_DTYPE)
+        out = obs if which is None else np.empty((n, self.obs_dim), np.float32)
+        self._error.check(self._lib.s2r_flat_step_many(handles, n, _lib.pointer(acts), _lib.pointer(out),
+                                                       _lib.pointer(steps), self.threads, self._error.ptr))
+        if which is not None:
+            obs[which] = out
+        return steps
 
     def step(self, actions):
         """actions [num_envs, act_dim] -> obs [num_envs, obs_dim], rewards, terminated, truncated [num_envs], info."""
-        handles = self._live()
         a = _action_array(actions, (self.num_envs, self.act_dim), "actions")
         obs = np.empty((self.num_envs, self.obs_dim), np.float32)
-        self._error.check(self._lib.s2r_flat_step_many(handles, self.num_envs, _lib.pointer(a), _lib.pointer(obs),
-                                                       _lib.pointer(self._steps), self.threads, self._error.ptr))
-        s = self._steps
-        rewards = s["reward"].astype(np.float32)
-        terminated, truncated = s["terminated"].astype(bool), s["truncated"].astype(bool)
-        done = terminated | truncated
-        info = {"distance": s["distance"].copy(), "success": s["success"].astype(bool) & done}
-        if done.any():
-            info["final_obs"] = obs.copy()
-            self._reset_some(list(np.flatnonzero(done)), obs)
+        with _lib.entered(self._lock):
+            self._live()
+            if self._pending.any():   # next_step: those that ended are reset instead of stepped
+                return self._step_after_ends(a, obs)
+            s = self._step_some(None, a, obs)
+            rewards = s["reward"].astype(np.float32)
+            terminated, truncated = s["terminated"].astype(bool), s["truncated"].astype(bool)
+            done = terminated | truncated
+            success, diverged = s["success"].astype(bool), s["diverged"].astype(bool)
+            info = {}   # as gymnasium.vector.SyncVectorEnv arranges Env's infos
+            if self.autoreset_mode == "next_step":
+                _masked(info, np.ones(self.num_envs, bool), distance=s["distance"], diverged=diverged)
+                _masked(info, done, success=success, is_success=success)
+                self._pending = done
+                return obs, rewards, terminated, truncated, info
+            _masked(info, ~done, distance=s["distance"], diverged=diverged)
+            if done.any():
+                final = _masked({}, done, distance=s["distance"], diverged=diverged, success=success,
+                                is_success=success)
+                final_obs = np.full(self.num_envs, None, object)
+                for i in np.flatnonzero(done):
+                    final_obs[i] = obs[i].copy()
+                which = list(np.flatnonzero(done))
+                episodes = np.zeros(self.num_envs, np.uint64)
+                episodes[which] = self._reset_some(which, obs)
+                info.update(final_obs=final_obs, _final_obs=done.copy(), final_info=final, _final_info=done.copy())
+                _masked(info, done, s2r_seed=np.full(self.num_envs, self._seed, np.uint64), s2r_episode=episodes)
         return obs, rewards, terminated, truncated, info
 
-    def close(self):
-        if not self._closed:
-            for e in self.envs:
-                e.close()
+    def _step_after_ends(self, a, obs):
+        """next_step mode, some environments ended at the last step: reset those, step the others."""
+        reset, stepped = list(np.flatnonzero(self._pending)), list(np.flatnonzero(~self._pending))
+        episodes = np.zeros(self.num_envs, np.uint64)
+        episodes[reset] = self._reset_some(reset, obs)
+        rewards, distance = np.zeros(self.num_envs, np.float32), np.zeros(self.num_envs)
+        terminated, truncated, diverged, success = (np.zeros(self.num_envs, bool) for _ in range(4))
+        if stepped:
+            s = self._step_some(stepped, a, obs)
+            rewards[stepped], terminated[stepped], truncated[stepped] = s["reward"], s["terminated"], s["truncated"]
+            distance[stepped], diverged[stepped], success[stepped] = s["distance"], s["diverged"], s["success"]
+        done = terminated | truncated
+        info = {}
+        _masked(info, ~self._pending, distance=distance, diverged=diverged)
+        _masked(info, done, success=success, is_success=success)
+        _masked(info, self._pending, s2r_seed=np.full(self.num_envs, self._seed, np.uint64), s2r_episode=episodes)
+        self._pending = done
+        return obs, rewards, terminated, truncated, info
+
+    def close(self, **kwargs):
+        """Free every environment (waits for a call in progress on another thread); closing twice is fine."""
+        if getattr(self, "_closed", True):
+            return
+        with _lib.entered(self._lock):
+            if self._closed:
+                return
+            for handle, e in zip(self._handles, self._envs):   # its own copy of the handles: members may be torn
+                self._lib.s2r_flat_env_destroy(handle)
+                e._handle = None
             self._closed = True
+        self.closed = True
 
     def __del__(self):
-        if hasattr(self, "_closed"):
-            self.close()
+        self.close()
+
+    def __reduce__(self):
+        """copy, deepcopy and pickle: new environments from the same arguments and counters (no episode running:
+        reset the copy)."""
+        if getattr(self, "_closed", True):
+            raise _lib.Sim2RealError("closed environments cannot be copied")
+        return _rebuild_vec, ([e.__reduce__()[1] for e in self._envs], self.threads, self.autoreset_mode, self._seed,
+                              self._episode)
+
+    def __repr__(self):
+        first = self._envs[0] if getattr(self, "_envs", None) else None
+        return "VecEnv(%d x %r, threads=%d)" % (getattr(self, "num_envs", 0), first, getattr(self, "threads", 0))
+
+
+def _masked(info, mask, **values):
+    """Each value [num_envs] into info where mask holds (0 elsewhere), with its mask as "_key"; nothing when the
+    mask is empty - the layout of a Gymnasium vector environment's info."""
+    if mask.any():
+        for key, v in values.items():
+            info[key] = np.where(mask, v, np.zeros((), v.dtype))
+            info["_" + key] = mask.copy()
+    return info
+
+
+def _rebuild_vec(members, threads, autoreset_mode, seed, episode):
+    vec = VecEnv.of([_rebuild_env(*m) for m in members], threads=threads, autoreset_mode=autoreset_mode)
+    vec._seed, vec._episode = seed, episode
+    return vec
+
+
+def register():
+    """Register every arm, task and simulator with Gymnasium as ``sim2real/{Arm}{Task}{Simulator}-v0``, e.g.
+    ``gymnasium.make("sim2real/UR5eReachRandomized-v0")`` or ``("sim2real/PandaPushUnit-v0", unit=3)``; done at
+    import where gymnasium is installed. Returns the ids."""
+    ids = []
+    for robot in ROBOTS:
+        for task in TASKS:
+            for simulator in SIMULATORS:
+                name = "sim2real/%s%s%s-v0" % ({"ur5e": "UR5e", "panda": "Panda"}[robot], task.capitalize(),
+                                               simulator.capitalize())
+                if gymnasium is not None and name not in gymnasium.registry:
+                    gymnasium.register(id=name, entry_point="sim2real.env:Env",
+                                       kwargs=dict(robot=robot, task=task, simulator=simulator))
+                ids.append(name)
+    return ids

@@ -1,11 +1,19 @@
-"""Policies trained in C (s2r_policy_save's checkpoints, the examples' *.ckpt),
-acting from Python on numpy observations."""
+"""Policies from checkpoints (s2r_policy_save's files: the examples' *.ckpt,
+or weights trained elsewhere and written with write_checkpoint), acting from
+Python on numpy observations."""
 import ctypes
+import hashlib
+import os
 
 import numpy as np
 
 from . import _lib
-from .env import _action_array, _encode
+from ._lib import UINT64_MAX, encode as _encode, whole
+from .env import _action_array
+
+
+def _file_digest(path):
+    return hashlib.sha256(_lib.read_regular(path)).hexdigest()
 
 
 class Policy:
@@ -13,22 +21,28 @@ class Policy:
     one observation of its task: the mean (``deterministic=True``, as
     evaluation and deployment use it) or a sample from its Gaussian, drawn from
     the stream ``seed``. A policy with frame history (``history`` > 0) stacks
-    its own past frames: call ``reset()`` at the start of every episode."""
+    its own past frames: call ``reset()`` at the start of every episode.
+    One thread at a time acts (a second waits). A copy (copy, deepcopy,
+    pickle) loads the same file again - refused if the file has changed since
+    - with its sampled actions and frame history started afresh."""
 
     def __init__(self, path, seed=0):
+        self._handle = None
+        self._lock = _lib.guard()
         lib = _lib.library()
         self._error = _lib.ErrorBuffer()
-        self._handle = None
+        seed = whole(seed, "seed", 0, UINT64_MAX)
         handle = ctypes.c_void_p()
-        self._error.check(lib.s2r_flat_policy_load(ctypes.byref(handle), _encode(str(path), "path"), int(seed),
-                                                   self._error.ptr))
-        self._handle, self._lib, self.path = handle.value, lib, str(path)
+        self._error.check(lib.s2r_flat_policy_load(ctypes.byref(handle), _encode(path, "path"), seed, self._error.ptr))
+        self._handle, self._lib, self.path, self.seed = handle.value, lib, str(path), seed
         dims = [ctypes.c_int() for _ in range(3)]
         robot, task = ctypes.create_string_buffer(16), ctypes.create_string_buffer(16)
         self._error.check(lib.s2r_flat_policy_dims(self._handle, *[ctypes.addressof(d) for d in dims],
                                                    ctypes.addressof(robot), ctypes.addressof(task), self._error.ptr))
         self.obs_dim, self.act_dim, self.history = (d.value for d in dims)
         self.robot, self.task = robot.value.decode(), task.value.decode()
+        self._digest = _file_digest(path)   # what a copy must find in the file again
+        self._abspath = os.path.abspath(_encode(path, "path"))
 
     def _live(self):
         if self._handle is None:
@@ -37,27 +51,42 @@ class Policy:
 
     def reset(self):
         """The start of an episode: forget the frame history."""
-        self._error.check(self._lib.s2r_flat_policy_reset(self._live(), self._error.ptr))
+        with _lib.entered(self._lock):
+            self._error.check(self._lib.s2r_flat_policy_reset(self._live(), self._error.ptr))
 
     def act(self, obs, deterministic=True):
         o = _action_array(obs, (self.obs_dim,), "observation")
         action = np.empty(self.act_dim, np.float32)
-        self._error.check(self._lib.s2r_flat_policy_act(self._live(), _lib.pointer(o), self.obs_dim,
-                                                        _lib.pointer(action), int(bool(deterministic)),
-                                                        self._error.ptr))
+        with _lib.entered(self._lock):
+            self._error.check(self._lib.s2r_flat_policy_act(self._live(), _lib.pointer(o), self.obs_dim,
+                                                            _lib.pointer(action), int(bool(deterministic)),
+                                                            self._error.ptr))
         return action
 
     __call__ = act
 
     def close(self):
-        if getattr(self, "_handle", None) is not None:
-            self._lib.s2r_flat_policy_destroy(self._handle)
-            self._handle = None
+        """Free the C policy (waits for a call in progress on another thread); closing twice is fine."""
+        _lib.release(self, "s2r_flat_policy_destroy")
 
     def __del__(self):
         self.close()
+
+    def __reduce__(self):
+        if getattr(self, "_handle", None) is None:
+            raise _lib.Sim2RealError("a closed policy cannot be copied")
+        return _rebuild_policy, (self._abspath, self.seed, self._digest)
 
     def __repr__(self):
         return "Policy(%r: %s %s, obs %d, act %d, history %d)" % (self.path, self.robot, self.task, self.obs_dim,
                                                                    self.act_dim, self.history)
 
+
+def _rebuild_policy(path, seed, digest):
+    try:
+        now = _file_digest(path)
+    except (OSError, _lib.Sim2RealError) as e:
+        raise _lib.Sim2RealError("cannot copy the policy of %s: %s" % (path, e)) from None
+    if now != digest:
+        raise _lib.Sim2RealError("cannot copy the policy of %s: the file has changed since it was loaded" % path)
+    return Policy(path, seed)

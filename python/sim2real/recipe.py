@@ -1,9 +1,14 @@
 """Steps of the recipe run whole in C: a policy measured in simulation and on
-stand-in units (a row of the table), and system identification of a unit."""
+stand-in units (a row of the table), system identification of a unit or
+from logs, and staged deployment of a checkpoint to the stand-in fleet."""
+import csv
 import ctypes
+import glob
+import os
+import subprocess
 
 from . import _lib
-from .env import _encode
+from ._lib import INT_MAX, UINT64_MAX, encode as _encode, whole
 
 
 def evaluate_sim_and_real(policy, robot=None, task=None, episodes=100, seed=1, first_unit=1, units=3):
@@ -14,12 +19,15 @@ def evaluate_sim_and_real(policy, robot=None, task=None, episodes=100, seed=1, f
     Returns {"sim": {...}, "real": {...}, "gap": (gap, lo, hi)}."""
     robot = robot or policy.robot
     task = task or policy.task
+    episodes, seed = whole(episodes, "episodes", 1, INT_MAX), whole(seed, "seed", 0, UINT64_MAX)
+    first_unit, units = whole(first_unit, "first_unit", 0, UINT64_MAX), whole(units, "units", 1, 16)
     sim, real = _lib.Eval(), _lib.Eval()
     gap = (ctypes.c_double * 3)()
     error = _lib.ErrorBuffer()
-    error.check(_lib.library().s2r_flat_evaluate_sim_and_real(
-        policy._live(), _encode(robot, "robot"), _encode(task, "task"), int(episodes), int(seed), int(first_unit),
-        int(units), ctypes.addressof(sim), ctypes.addressof(real), ctypes.addressof(gap), error.ptr))
+    with _lib.entered(policy._lock):
+        error.check(_lib.library().s2r_flat_evaluate_sim_and_real(
+            policy._live(), _encode(robot, "robot"), _encode(task, "task"), episodes, seed, first_unit, units,
+            ctypes.addressof(sim), ctypes.addressof(real), ctypes.addressof(gap), error.ptr))
     return {"sim": sim.as_dict(), "real": real.as_dict(), "gap": tuple(gap)}
 
 
@@ -27,16 +35,17 @@ def identify_unit(robot, task, unit, ranges=None, quick=False, ranges_out=None, 
     """System identification of stand-in unit ``unit`` through its backend, as the recipe's table does it:
     excite, fit by coordinate descent, validate on held-out motion, calibrate the camera (and, for push,
     the object). ``ranges``: the training ranges to re-centre (a file; None: the task's defaults);
-    ``quick``: the examples' --quick sizes (seconds, a rough fit), else the full ones (minutes). Writes the re-centred ranges to ``ranges_out``
-    (for ``Env(..., "randomized", ranges=ranges_out)``) and the identified simulator to
-    ``identified_out`` when given. Returns {"params": {name: value}, "identifiable": {name: bool},
+    ``quick``: the examples' --quick sizes (seconds, a rough fit), else the full ones (minutes). Writes the
+    re-centred ranges to ``ranges_out`` (for ``Env(..., "randomized", ranges=ranges_out)``) and the identified
+    simulator to ``identified_out`` when given. Returns {"params": {name: value}, "identifiable": {name: bool},
     "verdict", "relative_start", "relative" (held-out error, fraction of the motion), "camera_offset"
     (m), "sweeps", and for push "object_verdict", "object_relative_start", "object_relative"}."""
     out = _lib.Sysid()
     error = _lib.ErrorBuffer()
-    error.check(_lib.library().s2r_flat_identify_unit(_encode(robot, "robot"), _encode(task, "task"), int(unit),
-                                                      _path(ranges), int(bool(quick)), _path(ranges_out),
-                                                      _path(identified_out), ctypes.addressof(out), error.ptr))
+    error.check(_lib.library().s2r_flat_identify_unit(_encode(robot, "robot"), _encode(task, "task"),
+                                                      whole(unit, "unit", 0, UINT64_MAX), _path(ranges),
+                                                      int(bool(quick)), _path(ranges_out), _path(identified_out),
+                                                      ctypes.addressof(out), error.ptr))
     return _sysid_dict(out, camera=True)
 
 
@@ -46,9 +55,9 @@ def identify_logs(logs, robot="ur5e", mjcf=None, ranges=None, quick=False, range
     The model: ``robot``'s, or the MJCF file ``mjcf``. ``ranges``: the training ranges to re-centre (None: the
     defaults); ``quick``: 3 sweeps instead of 12. Writes and returns as identify_unit does, without the camera
     (logs hold joints only)."""
-    if isinstance(logs, (str, bytes)) or not len(logs):
+    if isinstance(logs, (str, bytes, os.PathLike)) or not len(logs):
         raise ValueError("logs must be a non-empty list of CSV paths")
-    paths = (ctypes.c_char_p * len(logs))(*[_encode(str(p), "log path") for p in logs])
+    paths = (ctypes.c_char_p * len(logs))(*[_encode(p, "log path") for p in logs])
     out = _lib.Sysid()
     error = _lib.ErrorBuffer()
     error.check(_lib.library().s2r_flat_identify_logs(_encode(robot, "robot"), _path(mjcf), ctypes.addressof(paths),
@@ -58,7 +67,7 @@ def identify_logs(logs, robot="ur5e", mjcf=None, ranges=None, quick=False, range
 
 
 def _path(p):
-    return None if p is None else _encode(str(p), "path")
+    return None if p is None else _encode(p, "path")
 
 
 def _sysid_dict(out, camera):
@@ -73,3 +82,50 @@ def _sysid_dict(out, camera):
         r.update(object_verdict=out.object_verdict.decode(), object_relative_start=out.object_relative_start,
                  object_relative=out.object_relative)
     return r
+
+
+def _program(name):
+    """An example program: in S2R_EXAMPLES, else beside the library (the source tree's build/)."""
+    folder = os.environ.get("S2R_EXAMPLES") or os.path.dirname(os.path.abspath(_lib.library()._name))
+    path = os.path.join(folder, name)
+    if not os.access(path, os.X_OK):
+        raise _lib.Sim2RealError("%s not found: build the examples (make) in the repository, or name their folder "
+                                 "in S2R_EXAMPLES" % path)
+    return path
+
+
+def deploy_staged(checkpoint, ranges, out, robot=None, task=None, quick=False, seed=1, real_seed=1, threads=1,
+                  timeout=None):
+    """Staged deployment of the checkpoint at ``checkpoint`` (by its path, wherever it was trained) to the
+    stand-in fleet, as examples/06_staged_deployment.c runs it (``--policy CHECKPOINT --ranges RANGES``):
+    commissioning, sim regression, system ID of the lab unit, shadow, tethered, constrained, canary,
+    autonomous, each gate deciding on measured statistics. ``ranges``: the ranges file it was trained on
+    (``Env.write_ranges``, or identify_unit's ``ranges_out``); a checkpoint that records no randomization
+    digest, or another one's, is refused before any unit moves. robot, task default to what the checkpoint
+    was trained for; ``out``: the folder for 06's files; ``quick``: its smoke sizes. Returns {"stage": where the
+    policy ended ("autonomous", or "rolled_back"), "timeline": [{"seq", "stage", "verdict", "next", "n", "value",
+    "lo", "hi", "alarm_unit"}...], "log": the JSON-lines deployment log, "output": what 06 printed}; a refusal or
+    failure is a Sim2RealError with 06's message."""
+    from .policy import Policy
+    checkpoint, ranges, out = (_encode(p, what).decode(errors="surrogateescape")
+                               for p, what in ((checkpoint, "checkpoint"), (ranges, "ranges"), (out, "out")))
+    if robot is None or task is None:
+        made_for = Policy(checkpoint)
+        robot, task = robot or made_for.robot, task or made_for.task
+        made_for.close()
+    args = [_program("06_staged_deployment"), "--policy", checkpoint, "--ranges", ranges, "--out", out,
+            "--robot", _encode(robot, "robot").decode(), "--task", _encode(task, "task").decode(),
+            "--seed", str(whole(seed, "seed", 0, UINT64_MAX)), "--real-seed", str(whole(real_seed, "real_seed", 1,
+                                                                                         UINT64_MAX - 64)),
+            "--threads", str(whole(threads, "threads", 1, _lib.MAX_THREADS))] + (["--quick"] if quick else [])
+    run = subprocess.run(args, capture_output=True, text=True, timeout=timeout)
+    if run.returncode != 0:
+        lines = [line for line in run.stderr.splitlines() if line.strip()] or ["exit status %d" % run.returncode]
+        raise _lib.Sim2RealError("staged deployment of %s: %s" % (checkpoint, lines[-1]), run.returncode)
+    prefix = "06_push_" if task == "push" else "06_"
+    timeline_path, log = (os.path.join(out, prefix + name) for name in ("timeline.csv", "deployment_log.jsonl"))
+    with open(timeline_path, newline="") as f:
+        timeline = [{k: (v if k in ("stage", "verdict", "next") else float(v) if k in ("value", "lo", "hi")
+                         else int(v)) for k, v in row.items()} for row in csv.DictReader(f)]
+    return {"stage": timeline[-1]["next"] if timeline else "sim_regression", "timeline": timeline, "log": log,
+            "output": run.stdout, "files": sorted(glob.glob(os.path.join(out, prefix + "*")))}

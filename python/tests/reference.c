@@ -13,6 +13,18 @@
          C side of python/bench_steps.py)
      python_reference evaluate ROBOT TASK SIMULATOR RANGES UNIT SEED EPISODES CHECKPOINT
          s2r_evaluate of the checkpoint's policy: prints "successes K of N"
+     python_reference checkpoint CHECKPOINT OUT
+         the checkpoint loaded by s2r_policy_from_checkpoint, written back as
+         the numbers the loader holds: params (float32 [num_params]), the
+         normalizer's count, clip, mean, var (float64), then made_for,
+         history, privileged, the activations (int32 each) and the
+         randomization digest (uint64)
+     python_reference fk ROBOT QS OUT
+         the flange of the arm's nominal model (s2r_flange_fk) for each row
+         of QS (float32 [rows][n_joints], rad): OUT float64 [rows][3], m
+     python_reference truth ROBOT UNIT
+         the unit's hidden camera-to-base offset (m), from the oracle the
+         pipeline never calls (s2r_real_robot_oracle): prints "x y z"
 
    SIMULATOR is nominal, randomized or unit; RANGES a ranges file or - for
    the task's defaults; UNIT the stand-in unit's seed. */
@@ -122,11 +134,82 @@ static int evaluate(reference* r, uint64_t seed, int episodes, const char* check
     return 0;
 }
 
+/* The loaded policy's numbers, for the Python writer's round trip. */
+static int checkpoint(const char* path, const char* out_path) {
+    s2r_policy p;
+    char error[S2R_ERROR_LEN];
+    int32_t words[5];
+    FILE* out;
+    int failed;
+    if (s2r_policy_from_checkpoint(&p, path, error) != S2R_OK) return fail(path, error);
+    if (!(out = fopen(out_path, "wb"))) {
+        s2r_policy_free(&p);
+        return fail(out_path, "cannot open");
+    }
+    words[0] = p.made_for;
+    words[1] = p.history;
+    words[2] = p.shape.privileged;
+    words[3] = (int32_t)p.shape.actor_activation;
+    words[4] = (int32_t)p.shape.critic_activation;
+    fwrite(p.params, sizeof(float), (size_t)p.num_params, out);
+    fwrite(&p.norm.count, sizeof(double), 1, out);
+    fwrite(&p.norm.clip, sizeof(double), 1, out);
+    fwrite(p.norm.mean, sizeof(double), (size_t)p.norm.dim, out);
+    fwrite(p.norm.var, sizeof(double), (size_t)p.norm.dim, out);
+    fwrite(words, sizeof(int32_t), 5, out);
+    fwrite(&p.randomization, sizeof(uint64_t), 1, out);
+    failed = fclose(out) != 0;
+    s2r_policy_free(&p);
+    return failed ? fail(out_path, "write failed") : 0;
+}
+
+/* The nominal arm's flange for each joint vector of qs_path. */
+static int flange(const char* robot_name, const char* qs_path, const char* out_path) {
+    s2r_robot robot;
+    mjData* scratch;
+    float qf[S2R_MAX_JOINTS];
+    double q[S2R_MAX_JOINTS], pos[3];
+    FILE *in, *out;
+    int j, n;
+    if (s2r_robot_load(&robot, s2r_robot_kind_find(robot_name)) != S2R_OK) return fail(robot_name, robot.error);
+    n = robot.info.n_joints;
+    scratch = mj_makeData(robot.model);
+    in = fopen(qs_path, "rb");
+    out = fopen(out_path, "wb");
+    while (in && out && scratch && fread(qf, sizeof(float), (size_t)n, in) == (size_t)n) {
+        for (j = 0; j < n; j++) q[j] = qf[j];
+        s2r_flange_fk(robot.model, scratch, robot.flange_site, q, n, pos);
+        fwrite(pos, sizeof(double), 3, out);
+    }
+    j = !in || !out || !scratch;
+    if (in) fclose(in);
+    if (out && fclose(out) != 0) j = 1;
+    if (scratch) mj_deleteData(scratch);
+    s2r_robot_free(&robot);
+    return j ? fail(qs_path, "cannot read the joints or write the flanges") : 0;
+}
+
+/* ORACLE, for checking an estimate: the unit's true camera offset. */
+static int truth(const char* robot, const char* unit) {
+    s2r_real_robot real;
+    const double* offset;
+    if (s2r_real_robot_init(&real, s2r_robot_kind_find(robot), strtoull(unit, NULL, 10)) != S2R_OK)
+        return fail("unit", real.error);
+    offset = s2r_real_robot_oracle(&real)->draw.target_offset;
+    printf("%.17g %.17g %.17g\n", offset[0], offset[1], offset[2]);
+    s2r_real_robot_free(&real);
+    return 0;
+}
+
 int main(int argc, char** argv) {
     reference r;
     int status;
+    if (argc == 4 && strcmp(argv[1], "checkpoint") == 0) return checkpoint(argv[2], argv[3]);
+    if (argc == 5 && strcmp(argv[1], "fk") == 0) return flange(argv[2], argv[3], argv[4]);
+    if (argc == 4 && strcmp(argv[1], "truth") == 0) return truth(argv[2], argv[3]);
     if (argc < 10 || (strcmp(argv[1], "rollout") == 0 ? argc != 11 : argc != 10)) {
-        fprintf(stderr, "usage: python_reference rollout|evaluate ROBOT TASK SIMULATOR RANGES UNIT SEED EPISODES ...\n");
+        fprintf(stderr, "usage: python_reference rollout|evaluate ROBOT TASK SIMULATOR RANGES UNIT SEED EPISODES ..., "
+                "checkpoint CHECKPOINT OUT, fk ROBOT QS OUT, truth ROBOT UNIT\n");
         return 2;
     }
     if (reference_init(&r, argv) != 0) return 1;
