@@ -3501,11 +3501,20 @@ S2RDEF s2r_result s2r_train(const s2r_training* training, s2r_ppo* ppo, char* er
    s2r_train will load it again); on an error it is not. */
 S2RDEF s2r_result s2r_training_check_resume(const s2r_training* training, s2r_ppo* ppo, char* error);
 /* Ctrl-C for long runs: after s2r_interrupt_catch() the first SIGINT or
-   SIGTERM only raises a flag, which s2r_train checks after every
-   update (it saves its state and returns S2R_ERR_INTERRUPTED); a second
-   one ends the program at once.  s2r_interrupt_requested() reads the flag:
-   a program checks it between its own stages too, so that a stop asked
-   for outside training is not lost. */
+   SIGTERM only raises a flag, and a second one ends the program at once.
+   The library's long loops read the flag after each unit of their work
+   and then return S2R_ERR_INTERRUPTED, well within a second: s2r_train
+   after every update (it saves its state first: resume goes on from
+   there); system identification after every replayed or recorded sample
+   (s2r_sysid_run, s2r_trajectory_collect and _strikes, s2r_identify_unit
+   and _object: no estimate); evaluation after every episode (s2r_evaluate
+   and what evaluates: canaries, s2r_evaluate_sim_and_real); recording
+   demonstrations and interventions after every episode; behaviour
+   cloning after every minibatch (s2r_bc_epoch: the policy part-trained,
+   the fine-tunes keep the policy as it was); reading a log or a
+   demonstration CSV every 1024 lines.  Those stopped write no file, so
+   nothing is half-written.  s2r_interrupt_requested() reads the flag: a
+   program checks it between its own stages too. */
 S2RDEF void        s2r_interrupt_catch(void);
 S2RDEF int         s2r_interrupt_requested(void);
 
@@ -4446,7 +4455,9 @@ S2RDEF s2r_result         s2r_sysid_simulate(s2r_sysid* id, const double* values
 /* Identify from `train`; validate on `validation` (may be NULL: then the
    verdict is taken from the training MSE, which flatters the fit).
    Errors (S2R_ERR_INVALID_ARGUMENT with a message): bad data (see
-   s2r_trajectory_set_check), a simulation that diverges at the start. */
+   s2r_trajectory_set_check), a simulation that diverges at the start;
+   S2R_ERR_INTERRUPTED after a stop request (s2r_interrupt_catch), read
+   after every replayed sample: the result is then no estimate. */
 S2RDEF s2r_result         s2r_sysid_run(s2r_sysid* id, const s2r_trajectory_set* train,
                                         const s2r_trajectory_set* validation,
                                         s2r_sysid_result* result);
@@ -5452,6 +5463,14 @@ static s2r_result s2r__fail(char* error, s2r_result code, const char* fmt, ...) 
             if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
     }
     return code;
+}
+
+/* S2R_ERR_INTERRUPTED, saying what stopped, once a stop was asked for
+   (after s2r_interrupt_catch: Ctrl-C or SIGTERM); S2R_OK otherwise.  The
+   long loops read it after each unit of their work. */
+static s2r_result s2r__stop_asked(char* error, const char* what) {
+    if (!s2r_interrupt_requested()) return S2R_OK;
+    return s2r__fail(error, S2R_ERR_INTERRUPTED, "%s: stopped (Ctrl-C or SIGTERM); nothing of it was kept", what);
 }
 
 /* FNV-1a 64 of n bytes, continuing from h (start: 0xCBF29CE484222325):
@@ -7578,7 +7597,7 @@ static s2r_result s2r__table_parse(s2r__table* t, const char* text, const char* 
     while (*text && res == S2R_OK) {
         const char* end = strchr(text, '\n');
         size_t len = end ? (size_t)(end - text) : strlen(text);
-        number++;
+        if (++number % 1024 == 0 && (res = s2r__stop_asked(error, file)) != S2R_OK) break;
         if (len > S2R_LOG_MAX_LINE)
             res = s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: longer than %d bytes", file, number, S2R_LOG_MAX_LINE);
         else {
@@ -12362,8 +12381,11 @@ S2RDEF s2r_result s2r_bc_epoch(s2r_bc* bc, const s2r_dataset* data,
     for (start = 0; start < data->count; start += bc->cfg.minibatch_size) {
         int M = data->count - start < bc->cfg.minibatch_size ?
                 data->count - start : bc->cfg.minibatch_size;
-        s2r__bc_terms s = s2r__bc_minibatch(bc, data, bc->perm + start, M);
-        double norm = s2r_adam_clip_grad(&bc->adam, bc->cfg.max_grad_norm);
+        s2r__bc_terms s;
+        double norm;
+        if ((r = s2r__stop_asked(bc->error, "behaviour cloning")) != S2R_OK) return r;
+        s = s2r__bc_minibatch(bc, data, bc->perm + start, M);
+        norm = s2r_adam_clip_grad(&bc->adam, bc->cfg.max_grad_norm);
         if (!isfinite(s.loss) || !isfinite(norm)) { st.skipped++; continue; }
         s2r_adam_step(&bc->adam, bc->policy->params, bc->cfg.learning_rate);
         st.loss += (float)(s.loss / M);
@@ -13042,6 +13064,7 @@ S2RDEF s2r_result s2r_evaluate(const s2r_controller* controller, s2r_task* task,
         s2r_rng rng = s2r_rng_make(seed, (uint64_t)i);
         s2r_step_result last;
         double ret;
+        if ((res = s2r__stop_asked(task->error, "evaluation")) != S2R_OK) break;
         if ((res = s2r__evaluate_episode(controller, &env, &rng, distance_curve, &last, &ret, &out->steps)) != S2R_OK) break;
         out->successes += last.success;
         out->diverged += last.diverged;
@@ -13808,6 +13831,7 @@ static s2r_result s2r__collect_demos(const s2r_backend* robot, const s2r_task_co
     for (i = first; i < first + episodes && res == S2R_OK; i++) {
         s2r_rng rng = s2r_rng_make(seed, (uint64_t)i);
         s2r_intervention_episode one;
+        if ((res = s2r__stop_asked(error, policy ? "interventions" : "demonstrations")) != S2R_OK) break;
         if ((res = s2r__operator_episode(&task, &env, policy, &expert, rule, &rng, data, &one)) != S2R_OK)
             s2r__fail(error, res, "demos: %s%s", task.error, expert.error);
         ok += one.success;
@@ -14939,6 +14963,7 @@ static s2r_result s2r__traj_play(s2r_trajectory_set* set, const s2r_backend* rob
     s2r_result res = s2r__traj_start(set, robot, i, rng);
     for (k = 0; k < set->n_samples && res == S2R_OK; k++) {
         size_t at = s2r__traj_at(set, i, k);
+        if ((res = s2r__stop_asked(set->error, "recording a trajectory")) != S2R_OK) return res;
         if ((res = s2r_backend_command(robot, set->command + at)) != S2R_OK) break;
         if ((res = s2r_backend_advance(robot, set->sample_period)) != S2R_OK) break;
         if ((res = s2r_backend_read_sensors(robot, &s)) != S2R_OK) break;
@@ -16212,6 +16237,7 @@ static s2r_result s2r__sysid_replay(s2r_sysid* id, const s2r_trajectory_set* set
     for (k = 0; k < length && res == S2R_OK; k++) {
         size_t at = s2r__traj_at(set, i, k);
         const double* seen = set->object ? set->object + 2 * ((size_t)i * set->n_samples + k) : NULL;
+        if ((res = s2r__stop_asked(NULL, "replay")) != S2R_OK) break;   /* every loss is then +Inf: the search ends */
         if ((res = s2r_backend_command(b, set->command + at)) != S2R_OK) break;
         if ((res = s2r_backend_advance(b, set->sample_period)) != S2R_OK) break;
         if ((res = s2r_backend_read_sensors(b, &s)) != S2R_OK) break;
@@ -16633,6 +16659,7 @@ static double s2r__sysid_descend(s2r_sysid* id, const s2r_trajectory_set* set, d
                                                          : s2r__sysid_line_search(id, set, x, i, f, &step[i]);
         }
         f = s2r__sysid_learned(id, set, x, start, f, &learned);
+        if (s2r_interrupt_requested()) break;   /* the sweep's losses were +Inf from the stop on */
         converged = before - f <= c->loss_tol * before;
         if (r) {
             r->loss[sweep] = r->train_loss = f;
@@ -16665,6 +16692,7 @@ static double s2r__sysid_latency_outer(s2r_sysid* id, const s2r_trajectory_set* 
     for (dir = 1; dir >= -1; dir -= 2)
         for (k = kbest + dir; k >= klo && k <= khi; k += dir) {
             double fk;
+            if (s2r_interrupt_requested()) break;
             if (k < S2R_SYSID_MAX_PROFILE && !isnan(r->latency_profile[k]) && !(r->latency_profile[k] < f)) break;
             memcpy(y, best, bytes);
             y[i] = k * id->dt;
@@ -17176,6 +17204,7 @@ static s2r_result s2r__sysid_begin(s2r_sysid* id, const s2r_trajectory_set* trai
     for (i = 0; i < r->n_params; i++) x[i] = r->start[i] = r->value[i] = s2r__sysid_start(id, i);
     if ((res = s2r__sysid_check_call(id, r->start, train)) != S2R_OK) return res;
     r->loss[0] = r->train_loss = s2r__sysid_objective(id, x, train);
+    if ((res = s2r__stop_asked(id->error, "system identification")) != S2R_OK) return res;
     if (!isfinite(r->loss[0]))
         return s2r__fail(id->error, S2R_ERR_INVALID_ARGUMENT, "the simulation diverges at the start values: %s", id->sim.error);
     return S2R_OK;
@@ -17331,10 +17360,11 @@ S2RDEF s2r_result s2r_sysid_run(s2r_sysid* id, const s2r_trajectory_set* train,
     before = id->evaluations;
     if ((res = s2r__sysid_begin(id, train, validation, result, x)) != S2R_OK) return res;
     s2r__sysid_fit(id, train, result, x, before);
+    if ((res = s2r__stop_asked(id->error, "system identification")) != S2R_OK) return res;   /* a stop: no estimate */
     if ((res = s2r__sysid_assess(id, train, result, x)) != S2R_OK) return res;
     s2r__sysid_validate(id, train, validation, result);
     result->evaluations = id->evaluations - before;
-    return S2R_OK;
+    return s2r__stop_asked(id->error, "system identification");
 }
 
 /* Joint `joint` of parameter p given its own range `dist` in r (replacing
