@@ -3905,9 +3905,12 @@ typedef struct s2r_trajectory_source {
     int    line;                 /* its first row of numbers: the start pose */
     double t0;                   /* s, that row's time (sample k: t0 + k T)  */
     double rate;                 /* Hz, the file's own: 1 / its median step  */
-    int    samples;              /* samples of the set's period it covers
+    int    samples;              /* samples of the set's period used: the
+                                    first S2R_LOG_FIT_SAMPLES at most
                                     (s2r_trajectory_length; the set's
                                     n_samples is the longest's)             */
+    int    span;                 /* samples of that period the file covers:
+                                    more than `samples` when it was cut    */
     int    qd_measured;          /* 1: it has qd_J columns; 0: velocities are
                                     differences of positions                */
 } s2r_trajectory_source;
@@ -4026,15 +4029,31 @@ S2RDEF s2r_result s2r_trajectory_set_check(const s2r_trajectory_set* set, int n_
    row's values when a row falls on that time); without qd columns the
    velocities are the differences of the resampled positions
    (s2r_trajectory_source.qd_measured says which).  Files of one set may
-   differ in length: each is used whole (s2r_trajectory_length; the set's
-   n_samples is the longest's, a shorter one holds its last values after
-   its end).  s2r_trajectory_write_csv writes a set's
+   differ in length: each is used to its end, or to its first
+   S2R_LOG_FIT_SAMPLES samples when it is longer (the rule below;
+   s2r_trajectory_source.span says how much the file covered), and
+   s2r_trajectory_length gives what is used (the set's n_samples is the
+   longest's, a shorter one holds its last values after its end).  s2r_trajectory_write_csv writes a set's
    trajectory so that reading it back at the same period gives the same
    numbers bit for bit. */
 #define S2R_LOG_MAX_BYTES (64L << 20)   /* largest trajectory file read       */
 #define S2R_LOG_MAX_LINE  65536         /* longest line, bytes                 */
 #define S2R_LOG_MAX_SAMPLES 1000000     /* resampled samples per file (5.5 h at
-                                           50 Hz): bounds the memory a log asks */
+                                           50 Hz): bounds the memory a log asks;
+                                           a longer file is refused          */
+#define S2R_LOG_FIT_SAMPLES 1500        /* samples of a file the set holds (30 s
+                                           at 50 Hz): a longer one is cut there */
+/* The rule: identification replays every sample of the fitted set at each
+   loss evaluation, and a fit takes about 800 of them - example 12's full
+   fit of three 3 s logs (450 samples), 807 evaluations in 60 s on a
+   2-core machine: 0.17 ms per replayed sample.  Three fitted logs of 30 s
+   then take about 10 minutes; a log twice as long, twice that, while what
+   the fit estimates (a few servo and load parameters) is already pinned by
+   a few seconds of excitation.  So each file is used to its first
+   S2R_LOG_FIT_SAMPLES samples and the rest is not read into the set;
+   s2r_trajectory_source.span says how much it covered, and example 12
+   prints what was used of each log.  To fit other parts of a long log,
+   cut them into files of their own. */
 #define S2R_LOG_MIN_SAMPLES 10          /* fewest resampled samples per file
                                            (0.2 s at 50 Hz): a shorter log shows
                                            no dynamics to identify             */
@@ -4072,7 +4091,8 @@ S2RDEF s2r_result s2r_trajectory_set_check(const s2r_trajectory_set* set, int n_
    S2R_ERR_IO with the reason. */
 S2RDEF s2r_result s2r_trajectory_write_csv(const s2r_trajectory_set* set, int index, const char* path, char* error);
 /* Make `set` (not initialised; free it after) from `count` files, each
-   resampled to sample_period and kept whole.  Errors name the
+   resampled to sample_period and kept to its first S2R_LOG_FIT_SAMPLES
+   samples (the rule at S2R_LOG_FIT_SAMPLES).  Errors name the
    file and line (S2R_ERR_PARSE: an unknown, missing or repeated column,
    joints that do not match each other, a time that does not increase, a
    NaN, a line too long, a log shorter than two sample periods...;
@@ -15429,6 +15449,7 @@ static s2r_result s2r__logs_to_set(s2r_trajectory_set* set, const s2r__log* logs
                              S2R_LOG_MAX_SAMPLES, period, logs[i].t.v[(size_t)(logs[i].t.rows - 1) * logs[i].t.columns + logs[i].col_t] -
                              logs[i].t.v[logs[i].col_t]);
         }
+        if (n > S2R_LOG_FIT_SAMPLES) n = S2R_LOG_FIT_SAMPLES;   /* the rule above */
         if (n > samples) samples = n;
     }
     if ((res = s2r_trajectory_set_init(set, logs[0].n_joints, samples, count, period)) != S2R_OK ||
@@ -15449,7 +15470,8 @@ static s2r_result s2r__logs_to_set(s2r_trajectory_set* set, const s2r__log* logs
         set->source[i].line = logs[i].t.first_line;
         set->source[i].t0 = logs[i].t.v[logs[i].col_t];
         set->source[i].rate = rates[i];
-        set->source[i].samples = s2r__log_samples(&logs[i], period);
+        set->source[i].span = s2r__log_samples(&logs[i], period);
+        set->source[i].samples = set->source[i].span < S2R_LOG_FIT_SAMPLES ? set->source[i].span : S2R_LOG_FIT_SAMPLES;
         set->source[i].qd_measured = logs[i].has_qd;
         s2r__log_resample(&logs[i], set, i);
         set->count = i + 1;

@@ -220,14 +220,20 @@ static int check_joints(const s2r_options* opt) {
     return bad;
 }
 
-/* Each file as read (and used whole): its rate, its length and whether it
-   measured velocities. */
+/* Each file as read: its rate, the length used (a log longer than
+   S2R_LOG_FIT_SAMPLES is cut there, saying so) and whether it measured
+   velocities. */
 static void print_logs(const s2r_trajectory_set* set, const char* role) {
     int i;
     for (i = 0; i < set->count; i++) {
         const s2r_trajectory_source* f = &set->source[i];
         printf("  %s %s: %.0f Hz, %.2f s, velocities %s\n", role, f->file, f->rate, f->samples * set->sample_period,
                f->qd_measured ? "measured (qd_J)" : "from differences of q");
+        if (f->span > f->samples)
+            printf("    used its first %.2f s of %.2f s: a fit uses at most %d samples (%.0f s) of each log "
+                   "(S2R_LOG_FIT_SAMPLES); cut other parts into logs of their own to fit them\n",
+                   f->samples * set->sample_period, f->span * set->sample_period, S2R_LOG_FIT_SAMPLES,
+                   S2R_LOG_FIT_SAMPLES * set->sample_period);
     }
 }
 
