@@ -164,14 +164,15 @@ edited "its last byte cut" "$ref" "$chain, line [0-9]*: its last line has no new
 edited "a NaN in an evaluation, resealed" "$ref" "$chain, line [0-9]*: not an eval line" \
     "sed -i '0,/^eval,real,/s/^\(eval,real,[0-9]*,[0-9]*,[0-9]*,[0-9]*\),[^,]*,/\1,nan,/' $chain && $seal $chain"
 edited "a line this program does not write, resealed" "$ref" "$chain, line [0-9]*: not a line this program writes" \
-    "echo 'bonus,1' >> $chain && $seal $chain"
+    "sed -i '\$i bonus,1' $chain && $seal $chain"
 edited "the unit line removed, resealed" "$ref" "$unit, line [0-9]*: no unit line" \
     "sed -i '/^unit,/d' $unit && $seal $unit"
 edited "a FIFO named like a record" "$ref" "$chain' is not a regular file" "rm $chain && mkfifo $chain"
 edited "a directory named like a record" "$ref" "$chain' is a directory" "rm $chain && mkdir $chain"
 # A forged on-target count passes the merge (which does not use it) and is
 # refused by the first job that loads the unit: its demonstrations say otherwise.
-rm -rf "$t" && cp -r "$ref" "$t" && sed -i 's/^\(unit,[^,]*,[^,]*,[^,]*,[0-9]*\),\([0-9]*\)$/\1,1\2/' "$t/$unit" && $seal "$t/$unit"
+rm -rf "$t" && cp -r "$ref" "$t" && awk -F, -v OFS=, '/^unit,/ { $6 = $6 > 0 ? $6 - 1 : 1 } 1' "$t/$unit" > "$t/x" &&
+    mv "$t/x" "$t/$unit" && $seal "$t/$unit"
 $program $options --out "$t" --job real-only:1 > "$t.log" 2>&1; status=$?
 check "edited record refused: an on-target count its demonstrations do not hold, resealed (a job loading the unit)" \
     "[ $status = 1 ] && grep -q 'does not hold the demonstrations its record counts' '$t.log' && ! grep -q '^== real only' '$t.log'"
@@ -183,6 +184,7 @@ check "edited record refused: an on-target count its demonstrations do not hold,
 # its update under way; these stages are inside the long loops).
 stopped() {   # stopped NAME PATTERN DIR RECORD ARGS...: SIGTERM once DIR.log shows PATTERN; then no DIR/RECORD, no .tmp
     name=$1 pattern=$2 dir=$3 record=$4; shift 4
+    : > "$dir.log"
     stdbuf -oL $program $options --out "$dir" "$@" > "$dir.log" 2>&1 &
     pid=$!
     i=0
@@ -199,8 +201,8 @@ stopped() {   # stopped NAME PATTERN DIR RECORD ARGS...: SIGTERM once DIR.log sh
 d=$build/jobs_stopped; rm -rf "$d"
 stopped "during the unit's identification" "Identifying unit" "$d" 07_job_unit_1.csv --job unit:1
 rm -rf "$d" && cp -r "$ref" "$d" && rm -f "$d/$chain" "$d"/07_table.* "$d"/07_*seed1*
-stopped "during the chain's evaluations" "^Pure sim training" "$d" "$chain" --job chain:1
-stopped "during the chain's fine-tunes and canaries (resumed)" "^Sim + DR + system ID" "$d" "$chain" --job chain:1 --resume
+stopped "during the chain's evaluations" " Pure sim training (no DR) " "$d" "$chain" --job chain:1
+stopped "during the chain's fine-tunes and canaries (resumed)" " Sim + DR + system ID " "$d" "$chain" --job chain:1 --resume
 $program $options --out "$d" --resume --job chain:1 > "$d.log" 2>&1 && $program $options --out "$d" --job merge >> "$d.log" 2>&1
 identical "stopped twice, then --resume: the same files" "$d" $?
 
