@@ -231,7 +231,7 @@ static int s2r__record_stamp(const char* s, const char* key, uint64_t* v) {
 /* The end line at s, "end,N,<16 hex digits>", into count and sum. */
 static int s2r__record_end(const char* s, long* count, uint64_t* sum) {
     char* after;
-    if (strncmp(s, "end,", 4) != 0 || !isdigit((unsigned char)s[4])) return 0;
+    if (strncmp(s, "end,", 4) != 0 || !isdigit((unsigned char)s[4]) || (s[4] == '0' && s[5] != ',')) return 0;
     errno = 0;
     *count = strtol(s + 4, &after, 10);
     return errno == 0 && *after == ',' && s2r__record_hex(after + 1, sum);
