@@ -19,8 +19,8 @@
    (no stb, no OpenGL).  This file holds the recipe; what carries it
    elsewhere sits beside it in companion headers, included after this one:
    sim2real_socket.h (a robot in another process: the socket backend and
-   its wire format) and sim2real_jobs.h (a run split into jobs: binary
-   demonstration files).  What serves only the examples lives beside them:
+   its wire format) and sim2real_jobs.h (a run split into jobs: sealed
+   job records, binary demonstration files).  What serves only the examples lives beside them:
    examples/s2r_cli.h (command line, output folder, progress),
    examples/s2r_figures.h (PNG plots; needs stb, Debian's libstb-dev, on
    the include path: /usr/include/stb) and examples/s2r_render.h (headless
@@ -289,7 +289,8 @@
    its manual at the top:
      sim2real_socket.h       a robot in another process: the protocol, its
                              client (a backend) and the robot side
-     sim2real_jobs.h         a run split into jobs: binary demonstration
+     sim2real_jobs.h         a run split into jobs: job records (stamped,
+                             sealed by a checksum), binary demonstration
                              files
      examples/s2r_cli.h      running the examples: command line, output
                              folder, progress, arm facts
