@@ -3504,10 +3504,9 @@ S2RDEF s2r_result s2r_training_check_resume(const s2r_training* training, s2r_pp
 /* Ctrl-C for long runs: after s2r_interrupt_catch() the first SIGINT or
    SIGTERM only raises a flag, and a second one ends the program at once.
    The library's long loops read the flag after each unit of their work
-   and then return S2R_ERR_INTERRUPTED: s2r_train before it starts and
-   after every update (it saves its state first: resume goes on from
-   there), so a stop waits for the update under way; and well within a
-   second: system identification after every replayed or recorded sample
+   and then return S2R_ERR_INTERRUPTED: s2r_train after every update (it
+   saves its state first: resume goes on from there), so a stop waits for
+   the update under way; and well within a second: system identification after every replayed or recorded sample
    (s2r_sysid_run, s2r_trajectory_collect and _strikes, s2r_identify_unit
    and _object: no estimate); evaluation after every episode (s2r_evaluate
    and what evaluates: canaries, s2r_evaluate_sim_and_real); recording
@@ -14750,10 +14749,6 @@ S2RDEF s2r_result s2r_train(const s2r_training* training, s2r_ppo* ppo, char* er
     }
     res = s2r__training_log_open(&log, training, ppo, error);
     log.envs = &envs;
-    if (res == S2R_OK && ppo->update < ppo->num_updates && s2r_interrupt_requested())
-        res = s2r__fail(error, S2R_ERR_INTERRUPTED, "stopped before update %d of %d%s%s", ppo->update + 1,
-                        ppo->num_updates, training->state_path && ppo->update ? "; the state saved at " : "",
-                        training->state_path && ppo->update ? training->state_path : "");   /* not one update more */
     if (res == S2R_OK && (res = s2r_ppo_train(ppo, envs.envs, s2r__training_callback, &log)) != S2R_OK)
         s2r__fail(error, res, "%s", ppo->error);
     res = s2r__training_finish(&log, res, error);

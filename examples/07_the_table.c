@@ -363,6 +363,7 @@ static int train_row(const s2r_options* opt, int row, const s2r_randomization* r
     s2r_result res;
     double start = s2r_seconds();
     int bad;
+    if (s2r_example_stopped()) return 1;   /* not one update of the next training: the stop came before it */
     if (new_ppo(&ppo, opt, steps, seed, warm, history)) return 1;
     t.randomization = *randomization;
     t.history = history;
