@@ -103,7 +103,10 @@
            seeds with a Student-t interval - what another seed on another
            unit would give - and each step against the row it is judged
            by, paired by seed; s2r_mean_interval), DIR/07_jobs.csv (each job's
-           wall time), DIR/07_dr_ranges.txt (the DR ranges),
+           wall time), DIR/07_units.csv (each unit's camera offset as its
+           calibration found it, mm, and its demonstrations, recorded and
+           ended on target), DIR/07_demo_curve_seeds.csv (the demo curve
+           seed by seed), DIR/07_dr_ranges.txt (the DR ranges),
            DIR/07_dr_camera_ranges.txt (the same with the camera),
            DIR/07_ranges_unit<N>.txt (each unit's re-centred ranges),
            DIR/07_identified_unit<N>.txt (its identified simulator),
@@ -1454,7 +1457,7 @@ static int merge(const run* r, double single_wall, double single_peak) {
     for (s = 0; s < STAGES; s++)
         printf("  %-20s %7.0f s %12lld environment steps\n", stage_file[s], t.cost[s].wall_s, t.cost[s].env_steps);
     printf("\nwrote %s/%s_table.md, _table.csv, _table.png, _demo_curve.csv, _seeds.csv, _over_seeds.csv, _jobs.csv, "
-           "_timing.csv, _run.csv\n",
+           "_units.csv, _demo_curve_seeds.csv, _timing.csv, _run.csv\n",
            opt->out, prefix(opt));
     return 0;
 }
@@ -1489,8 +1492,9 @@ static void seed_by_seed(job_record (*rec)[3], int seeds, table* t) {
     }
 }
 
-/* Every row per seed (the spread behind the pooled rows), and every job's
-   time. */
+/* Every row per seed (the spread behind the pooled rows), every job's
+   time, each unit's camera offset and demonstrations, and the demo curve
+   seed by seed. */
 static int write_seeds(const run* r, job_record (*rec)[3]) {
     const s2r_options* opt = r->opt;
     s2r_file file;
@@ -1518,6 +1522,24 @@ static int write_seeds(const run* r, job_record (*rec)[3]) {
         for (s = 0; s < opt->seeds; s++)
             fprintf(csv, "%s:%d,%.1f,%.0f,%.0f,%.1f\n", job_kind_name[k], s + 1, rec[s][k].wall_s, rec[s][k].started,
                     rec[s][k].ended, rec[s][k].peak_mib);
+    if (end_file(&file) || !(csv = begin_file(&file, opt, "units.csv"))) return 1;
+    fprintf(csv, "unit,camera_x_mm,camera_y_mm,camera_z_mm,demonstrations,on_target\n");   /* as its unit job found it */
+    for (s = 0; s < opt->seeds; s++)
+        fprintf(csv, "%llu,%.1f,%.1f,%.1f,%d,%d\n", (unsigned long long)(opt->real_seed + (uint64_t)s),
+                1000 * rec[s][UNIT_JOB].camera[0], 1000 * rec[s][UNIT_JOB].camera[1], 1000 * rec[s][UNIT_JOB].camera[2],
+                rec[s][UNIT_JOB].recorded, rec[s][UNIT_JOB].on_target);
+    if (end_file(&file) || !(csv = begin_file(&file, opt, "demo_curve_seeds.csv"))) return 1;
+    fprintf(csv, "seed,unit,demos,cloned,demos_cloned,unit_episodes,real_episodes,real_success\n");   /* each seed's point */
+    for (s = 0; s < opt->seeds; s++)
+        for (k = 0; k < WAYS; k++) {
+            const table* t = &rec[s][CHAIN_JOB].t;
+            int i;
+            for (i = 0; i < CURVE; i++)
+                if (t->curve[k][i].episodes > 0)
+                    fprintf(csv, "%llu,%llu,%d,%s,%d,%d,%d,%.4f\n", (unsigned long long)(opt->seed + (uint64_t)s),
+                            (unsigned long long)(opt->real_seed + (uint64_t)s), curve_demos[i], way_name[k],
+                            t->cloned[k][i], t->spent[k][i], t->curve[k][i].episodes, t->curve[k][i].success_rate);
+        }
     return end_file(&file);
 }
 
