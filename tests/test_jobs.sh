@@ -21,8 +21,10 @@
 #     forgery the checksum cannot see), a NaN, 2,000,000,000 episodes in
 #     each of two seeds, an on-target count its demonstrations do not
 #     hold; a FIFO or a directory named like a record is refused at once;
-#   - SIGTERM (timeout) stops 07 mid-run within a second or two, status
-#     130, and the same command with --resume then finishes the table;
+#   - SIGTERM stops 07 within a second, status 130, no record and nothing
+#     half-written, inside the unit's identification and demonstrations
+#     and the chain's evaluations and canaries; --resume then finishes,
+#     the table and every checkpoint as one process's;
 #   - with two seeds, the rows over seeds (07_over_seeds.csv, and the table
 #     under 07_table.md) agree with the per-seed rows;
 #   - the same on Slurm (examples/jobs/slurm_table.sh): a one-node Slurm is
@@ -200,6 +202,7 @@ stopped() {   # stopped NAME PATTERN DIR RECORD ARGS...: SIGTERM once DIR.log sh
 }
 d=$build/jobs_stopped; rm -rf "$d"
 stopped "during the unit's identification" "Identifying unit" "$d" 07_job_unit_1.csv --job unit:1
+stopped "during the unit's demonstrations" "Recording" "$d" 07_job_unit_1.csv --job unit:1
 rm -rf "$d" && cp -r "$ref" "$d" && rm -f "$d/$chain" "$d"/07_table.* "$d"/07_*seed1*
 stopped "during the chain's evaluations" " Pure sim training (no DR) " "$d" "$chain" --job chain:1
 stopped "during the chain's fine-tunes and canaries (resumed)" " Sim + DR + system ID " "$d" "$chain" --job chain:1 --resume
