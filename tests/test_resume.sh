@@ -72,7 +72,8 @@ check "interrupted + resumed on 2 threads is byte-identical" cmp -s "$WORK/whole
 
 # SIGTERM is Ctrl-C's twin: during training it saves the state and exits
 # with 130; resumed, the run trains to the same checkpoint, and a SIGTERM
-# after training, between stages, stops it at the next stage with 130;
+# after training stops it at the next stage, or inside the evaluation that
+# follows (it reads the stop after every episode), with 130;
 # --resume then finishes it from what was saved.
 start_and_wait "$WORK/terminated"
 kill -TERM $pid 2>/dev/null
@@ -89,7 +90,8 @@ wait $pid
 status=$?
 check "SIGTERM + resumed is byte-identical" cmp -s "$WORK/whole/02_dr.ckpt" "$WORK/terminated/02_dr.ckpt"
 check "SIGTERM after training exits with 130 at the next stage" test $status -eq 130
-check "SIGTERM after training says it stopped between stages" grep -q "interrupted between stages" "$WORK/terminated.resume.log"
+check "SIGTERM after training says where it stopped (between stages, or inside the evaluation after them)" \
+  grep -q "interrupted between stages\|evaluation: stopped (Ctrl-C or SIGTERM)" "$WORK/terminated.resume.log"
 check "SIGTERM after training: the run's results are not written" test ! -f "$WORK/terminated/02_margin.csv"
 "$EXAMPLE" $ARGS --out "$WORK/terminated" --resume > "$WORK/terminated.resume2.log" 2>&1
 check "SIGTERM after training, resumed: finishes with the same checkpoint" \
