@@ -311,7 +311,8 @@ PUSH_FIGURES  := table.md table.csv table.png demo_curve.csv seeds.csv over_seed
                  dr_ranges.txt \
                  dr_camera_ranges.txt \
                  pure_sim_seed1_training.png dr_seed1_training.png
-PUSH10_FIGURES := table.md table.csv table.png demo_curve.csv seeds.csv over_seeds.csv run.csv timing.csv jobs.csv
+PUSH10_FIGURES := table.md table.csv table.png demo_curve.csv seeds.csv over_seeds.csv run.csv timing.csv jobs.csv \
+                  units.csv demo_curve_seeds.csv
 MARGIN_FIGURES := 02_margin.csv 02_margin.png
 figures: deps $(EXAMPLES) $(PY_LIB)
 	./$(BUILD)/00_hello_robot --out figures
@@ -365,7 +366,8 @@ figures: deps $(EXAMPLES) $(PY_LIB)
 # run first) - and system ID against the truth over 20 units per arm (10;
 # the arm's identification is the same for both tasks), on the units as
 # they are and without the effects the simulator cannot represent.  Figures named with
-# the task and the arm: 09_push_attribution_ur5e.png, 14_prediction_panda.csv.
+# the task and the arm: 09_push_attribution_ur5e.png, 09_push_camera_tolerance_ur5e.csv,
+# 14_prediction_panda.csv.
 # REAL_SEED=N measures on units N, N+1, N+2 instead (its tables in folders
 # of their own).
 REAL_SEED ?= 1
@@ -377,8 +379,8 @@ answers: deps $(EXAMPLES)
 	  [ -f $$d/07$${p}_table.csv ] || ./$(BUILD)/07_the_table $$o || exit 1; \
 	  ./$(BUILD)/09_gap_attribution $$o || exit 1; \
 	  ./$(BUILD)/14_predicting_transfer $$o || exit 1; \
-	  for f in 09$${p}_attribution.csv 09$${p}_attribution.png 14$${p}_prediction.csv 14$${p}_prediction.png \
-	           14$${p}_prediction_summary.csv; do cp $$d/$$f figures/$${f%.*}_$$r.$${f##*.} || exit 1; done; \
+	  for f in 09$${p}_attribution.csv 09$${p}_attribution.png 09$${p}_camera_tolerance.csv 14$${p}_prediction.csv \
+	           14$${p}_prediction.png 14$${p}_prediction_summary.csv; do cp $$d/$$f figures/$${f%.*}_$$r.$${f##*.} || exit 1; done; \
 	done; done
 	for r in ur5e panda; do for v in "" _representable; do \
 	  ./$(BUILD)/10_sysid_vs_truth --robot $$r --real-seed $(REAL_SEED) --out $(BUILD)/sysid_$$r --threads $(THREADS) \

@@ -19,8 +19,8 @@
    (no stb, no OpenGL).  This file holds the recipe; what carries it
    elsewhere sits beside it in companion headers, included after this one:
    sim2real_socket.h (a robot in another process: the socket backend and
-   its wire format) and sim2real_jobs.h (a run split into jobs: binary
-   demonstration files).  What serves only the examples lives beside them:
+   its wire format) and sim2real_jobs.h (a run split into jobs: sealed
+   job records, binary demonstration files).  What serves only the examples lives beside them:
    examples/s2r_cli.h (command line, output folder, progress),
    examples/s2r_figures.h (PNG plots; needs stb, Debian's libstb-dev, on
    the include path: /usr/include/stb) and examples/s2r_render.h (headless
@@ -289,7 +289,8 @@
    its manual at the top:
      sim2real_socket.h       a robot in another process: the protocol, its
                              client (a backend) and the robot side
-     sim2real_jobs.h         a run split into jobs: binary demonstration
+     sim2real_jobs.h         a run split into jobs: job records (stamped,
+                             sealed by a checksum), binary demonstration
                              files
      examples/s2r_cli.h      running the examples: command line, output
                              folder, progress, arm facts
@@ -3541,11 +3542,20 @@ S2RDEF s2r_result s2r_train(const s2r_training* training, s2r_ppo* ppo, char* er
    s2r_train will load it again); on an error it is not. */
 S2RDEF s2r_result s2r_training_check_resume(const s2r_training* training, s2r_ppo* ppo, char* error);
 /* Ctrl-C for long runs: after s2r_interrupt_catch() the first SIGINT or
-   SIGTERM only raises a flag, which s2r_train checks after every
-   update (it saves its state and returns S2R_ERR_INTERRUPTED); a second
-   one ends the program at once.  s2r_interrupt_requested() reads the flag:
-   a program checks it between its own stages too, so that a stop asked
-   for outside training is not lost. */
+   SIGTERM only raises a flag, and a second one ends the program at once.
+   The library's long loops read the flag after each unit of their work
+   and then return S2R_ERR_INTERRUPTED: s2r_train after every update (it
+   saves its state first: resume goes on from there), so a stop waits for
+   the update under way; and well within a second: system identification after every replayed or recorded sample
+   (s2r_sysid_run, s2r_trajectory_collect and _strikes, s2r_identify_unit
+   and _object: no estimate); evaluation after every episode (s2r_evaluate
+   and what evaluates: canaries, s2r_evaluate_sim_and_real); recording
+   demonstrations and interventions after every episode; behaviour
+   cloning after every minibatch (s2r_bc_epoch: the policy part-trained,
+   the fine-tunes keep the policy as it was); reading a log or a
+   demonstration CSV every 1024 lines.  Those stopped write no file, so
+   nothing is half-written.  s2r_interrupt_requested() reads the flag: a
+   program checks it between its own stages too. */
 S2RDEF void        s2r_interrupt_catch(void);
 S2RDEF int         s2r_interrupt_requested(void);
 
@@ -3936,9 +3946,12 @@ typedef struct s2r_trajectory_source {
     int    line;                 /* its first row of numbers: the start pose */
     double t0;                   /* s, that row's time (sample k: t0 + k T)  */
     double rate;                 /* Hz, the file's own: 1 / its median step  */
-    int    samples;              /* samples of the set's period it covers
+    int    samples;              /* samples of the set's period used: the
+                                    first S2R_LOG_FIT_SAMPLES at most
                                     (s2r_trajectory_length; the set's
                                     n_samples is the longest's)             */
+    int    span;                 /* samples of that period the file covers:
+                                    more than `samples` when it was cut    */
     int    qd_measured;          /* 1: it has qd_J columns; 0: velocities are
                                     differences of positions                */
 } s2r_trajectory_source;
@@ -4057,15 +4070,31 @@ S2RDEF s2r_result s2r_trajectory_set_check(const s2r_trajectory_set* set, int n_
    row's values when a row falls on that time); without qd columns the
    velocities are the differences of the resampled positions
    (s2r_trajectory_source.qd_measured says which).  Files of one set may
-   differ in length: each is used whole (s2r_trajectory_length; the set's
-   n_samples is the longest's, a shorter one holds its last values after
-   its end).  s2r_trajectory_write_csv writes a set's
+   differ in length: each is used to its end, or to its first
+   S2R_LOG_FIT_SAMPLES samples when it is longer (the rule below;
+   s2r_trajectory_source.span says how much the file covered), and
+   s2r_trajectory_length gives what is used (the set's n_samples is the
+   longest's, a shorter one holds its last values after its end).  s2r_trajectory_write_csv writes a set's
    trajectory so that reading it back at the same period gives the same
    numbers bit for bit. */
 #define S2R_LOG_MAX_BYTES (64L << 20)   /* largest trajectory file read       */
 #define S2R_LOG_MAX_LINE  65536         /* longest line, bytes                 */
 #define S2R_LOG_MAX_SAMPLES 1000000     /* resampled samples per file (5.5 h at
-                                           50 Hz): bounds the memory a log asks */
+                                           50 Hz): bounds the memory a log asks;
+                                           a longer file is refused          */
+#define S2R_LOG_FIT_SAMPLES 1500        /* samples of a file the set holds (30 s
+                                           at 50 Hz): a longer one is cut there */
+/* The rule: identification replays every sample of the fitted set at each
+   loss evaluation, and a fit takes about 800 of them - example 12's full
+   fit of three 3 s logs (450 samples), 807 evaluations in 60 s on a
+   2-core machine: 0.17 ms per replayed sample.  Three fitted logs of 30 s
+   then take about 10 minutes; a log twice as long, twice that, while what
+   the fit estimates (a few servo and load parameters) is already pinned by
+   a few seconds of excitation.  So each file is used to its first
+   S2R_LOG_FIT_SAMPLES samples and the rest is not read into the set;
+   s2r_trajectory_source.span says how much it covered, and example 12
+   prints what was used of each log.  To fit other parts of a long log,
+   cut them into files of their own. */
 #define S2R_LOG_MIN_SAMPLES 10          /* fewest resampled samples per file
                                            (0.2 s at 50 Hz): a shorter log shows
                                            no dynamics to identify             */
@@ -4103,7 +4132,8 @@ S2RDEF s2r_result s2r_trajectory_set_check(const s2r_trajectory_set* set, int n_
    S2R_ERR_IO with the reason. */
 S2RDEF s2r_result s2r_trajectory_write_csv(const s2r_trajectory_set* set, int index, const char* path, char* error);
 /* Make `set` (not initialised; free it after) from `count` files, each
-   resampled to sample_period and kept whole.  Errors name the
+   resampled to sample_period and kept to its first S2R_LOG_FIT_SAMPLES
+   samples (the rule at S2R_LOG_FIT_SAMPLES).  Errors name the
    file and line (S2R_ERR_PARSE: an unknown, missing or repeated column,
    joints that do not match each other, a time that does not increase, a
    NaN, a line too long, a log shorter than two sample periods...;
@@ -4486,7 +4516,9 @@ S2RDEF s2r_result         s2r_sysid_simulate(s2r_sysid* id, const double* values
 /* Identify from `train`; validate on `validation` (may be NULL: then the
    verdict is taken from the training MSE, which flatters the fit).
    Errors (S2R_ERR_INVALID_ARGUMENT with a message): bad data (see
-   s2r_trajectory_set_check), a simulation that diverges at the start. */
+   s2r_trajectory_set_check), a simulation that diverges at the start;
+   S2R_ERR_INTERRUPTED after a stop request (s2r_interrupt_catch), read
+   after every replayed sample: the result is then no estimate. */
 S2RDEF s2r_result         s2r_sysid_run(s2r_sysid* id, const s2r_trajectory_set* train,
                                         const s2r_trajectory_set* validation,
                                         s2r_sysid_result* result);
@@ -5493,6 +5525,14 @@ static s2r_result s2r__fail(char* error, s2r_result code, const char* fmt, ...) 
             if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = '?';
     }
     return code;
+}
+
+/* S2R_ERR_INTERRUPTED, saying what stopped, once a stop was asked for
+   (after s2r_interrupt_catch: Ctrl-C or SIGTERM); S2R_OK otherwise.  The
+   long loops read it after each unit of their work. */
+static s2r_result s2r__stop_asked(char* error, const char* what) {
+    if (!s2r_interrupt_requested()) return S2R_OK;
+    return s2r__fail(error, S2R_ERR_INTERRUPTED, "%s: stopped (Ctrl-C or SIGTERM)", what);
 }
 
 /* FNV-1a 64 of n bytes, continuing from h (start: 0xCBF29CE484222325):
@@ -7688,7 +7728,7 @@ static s2r_result s2r__table_parse(s2r__table* t, const char* text, const char* 
     while (*text && res == S2R_OK) {
         const char* end = strchr(text, '\n');
         size_t len = end ? (size_t)(end - text) : strlen(text);
-        number++;
+        if (++number % 1024 == 0 && (res = s2r__stop_asked(error, file)) != S2R_OK) break;
         if (len > S2R_LOG_MAX_LINE)
             res = s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: longer than %d bytes", file, number, S2R_LOG_MAX_LINE);
         else {
@@ -12541,8 +12581,11 @@ S2RDEF s2r_result s2r_bc_epoch(s2r_bc* bc, const s2r_dataset* data,
     for (start = 0; start < data->count; start += bc->cfg.minibatch_size) {
         int M = data->count - start < bc->cfg.minibatch_size ?
                 data->count - start : bc->cfg.minibatch_size;
-        s2r__bc_terms s = s2r__bc_minibatch(bc, data, bc->perm + start, M);
-        double norm = s2r_adam_clip_grad(&bc->adam, bc->cfg.max_grad_norm);
+        s2r__bc_terms s;
+        double norm;
+        if ((r = s2r__stop_asked(bc->error, "behaviour cloning")) != S2R_OK) return r;
+        s = s2r__bc_minibatch(bc, data, bc->perm + start, M);
+        norm = s2r_adam_clip_grad(&bc->adam, bc->cfg.max_grad_norm);
         if (!isfinite(s.loss) || !isfinite(norm)) { st.skipped++; continue; }
         s2r_adam_step(&bc->adam, bc->policy->params, bc->cfg.learning_rate);
         st.loss += (float)(s.loss / M);
@@ -13221,6 +13264,7 @@ S2RDEF s2r_result s2r_evaluate(const s2r_controller* controller, s2r_task* task,
         s2r_rng rng = s2r_rng_make(seed, (uint64_t)i);
         s2r_step_result last;
         double ret;
+        if ((res = s2r__stop_asked(task->error, "evaluation")) != S2R_OK) break;
         if ((res = s2r__evaluate_episode(controller, &env, &rng, distance_curve, &last, &ret, &out->steps)) != S2R_OK) break;
         out->successes += last.success;
         out->diverged += last.diverged;
@@ -13987,6 +14031,7 @@ static s2r_result s2r__collect_demos(const s2r_backend* robot, const s2r_task_co
     for (i = first; i < first + episodes && res == S2R_OK; i++) {
         s2r_rng rng = s2r_rng_make(seed, (uint64_t)i);
         s2r_intervention_episode one;
+        if ((res = s2r__stop_asked(error, policy ? "interventions" : "demonstrations")) != S2R_OK) break;
         if ((res = s2r__operator_episode(&task, &env, policy, &expert, rule, &rng, data, &one)) != S2R_OK)
             s2r__fail(error, res, "demos: %s%s", task.error, expert.error);
         ok += one.success;
@@ -15118,6 +15163,7 @@ static s2r_result s2r__traj_play(s2r_trajectory_set* set, const s2r_backend* rob
     s2r_result res = s2r__traj_start(set, robot, i, rng);
     for (k = 0; k < set->n_samples && res == S2R_OK; k++) {
         size_t at = s2r__traj_at(set, i, k);
+        if ((res = s2r__stop_asked(set->error, "recording a trajectory")) != S2R_OK) return res;
         if ((res = s2r_backend_command(robot, set->command + at)) != S2R_OK) break;
         if ((res = s2r_backend_advance(robot, set->sample_period)) != S2R_OK) break;
         if ((res = s2r_backend_read_sensors(robot, &s)) != S2R_OK) break;
@@ -15587,6 +15633,7 @@ static s2r_result s2r__logs_to_set(s2r_trajectory_set* set, const s2r__log* logs
                              S2R_LOG_MAX_SAMPLES, period, logs[i].t.v[(size_t)(logs[i].t.rows - 1) * logs[i].t.columns + logs[i].col_t] -
                              logs[i].t.v[logs[i].col_t]);
         }
+        if (n > S2R_LOG_FIT_SAMPLES) n = S2R_LOG_FIT_SAMPLES;   /* the rule above */
         if (n > samples) samples = n;
     }
     if ((res = s2r_trajectory_set_init(set, logs[0].n_joints, samples, count, period)) != S2R_OK ||
@@ -15607,7 +15654,8 @@ static s2r_result s2r__logs_to_set(s2r_trajectory_set* set, const s2r__log* logs
         set->source[i].line = logs[i].t.first_line;
         set->source[i].t0 = logs[i].t.v[logs[i].col_t];
         set->source[i].rate = rates[i];
-        set->source[i].samples = s2r__log_samples(&logs[i], period);
+        set->source[i].span = s2r__log_samples(&logs[i], period);
+        set->source[i].samples = set->source[i].span < S2R_LOG_FIT_SAMPLES ? set->source[i].span : S2R_LOG_FIT_SAMPLES;
         set->source[i].qd_measured = logs[i].has_qd;
         s2r__log_resample(&logs[i], set, i);
         set->count = i + 1;
@@ -16395,6 +16443,7 @@ static s2r_result s2r__sysid_replay(s2r_sysid* id, const s2r_trajectory_set* set
     for (k = 0; k < length && res == S2R_OK; k++) {
         size_t at = s2r__traj_at(set, i, k);
         const double* seen = set->object ? set->object + 2 * ((size_t)i * set->n_samples + k) : NULL;
+        if ((res = s2r__stop_asked(NULL, "replay")) != S2R_OK) break;   /* every loss is then +Inf: the search ends */
         if ((res = s2r_backend_command(b, set->command + at)) != S2R_OK) break;
         if ((res = s2r_backend_advance(b, set->sample_period)) != S2R_OK) break;
         if ((res = s2r_backend_read_sensors(b, &s)) != S2R_OK) break;
@@ -16816,6 +16865,7 @@ static double s2r__sysid_descend(s2r_sysid* id, const s2r_trajectory_set* set, d
                                                          : s2r__sysid_line_search(id, set, x, i, f, &step[i]);
         }
         f = s2r__sysid_learned(id, set, x, start, f, &learned);
+        if (s2r_interrupt_requested()) break;   /* the sweep's losses were +Inf from the stop on */
         converged = before - f <= c->loss_tol * before;
         if (r) {
             r->loss[sweep] = r->train_loss = f;
@@ -16848,6 +16898,7 @@ static double s2r__sysid_latency_outer(s2r_sysid* id, const s2r_trajectory_set* 
     for (dir = 1; dir >= -1; dir -= 2)
         for (k = kbest + dir; k >= klo && k <= khi; k += dir) {
             double fk;
+            if (s2r_interrupt_requested()) break;
             if (k < S2R_SYSID_MAX_PROFILE && !isnan(r->latency_profile[k]) && !(r->latency_profile[k] < f)) break;
             memcpy(y, best, bytes);
             y[i] = k * id->dt;
@@ -17359,6 +17410,7 @@ static s2r_result s2r__sysid_begin(s2r_sysid* id, const s2r_trajectory_set* trai
     for (i = 0; i < r->n_params; i++) x[i] = r->start[i] = r->value[i] = s2r__sysid_start(id, i);
     if ((res = s2r__sysid_check_call(id, r->start, train)) != S2R_OK) return res;
     r->loss[0] = r->train_loss = s2r__sysid_objective(id, x, train);
+    if ((res = s2r__stop_asked(id->error, "system identification")) != S2R_OK) return res;
     if (!isfinite(r->loss[0]))
         return s2r__fail(id->error, S2R_ERR_INVALID_ARGUMENT, "the simulation diverges at the start values: %s", id->sim.error);
     return S2R_OK;
@@ -17514,10 +17566,11 @@ S2RDEF s2r_result s2r_sysid_run(s2r_sysid* id, const s2r_trajectory_set* train,
     before = id->evaluations;
     if ((res = s2r__sysid_begin(id, train, validation, result, x)) != S2R_OK) return res;
     s2r__sysid_fit(id, train, result, x, before);
+    if ((res = s2r__stop_asked(id->error, "system identification")) != S2R_OK) return res;   /* a stop: no estimate */
     if ((res = s2r__sysid_assess(id, train, result, x)) != S2R_OK) return res;
     s2r__sysid_validate(id, train, validation, result);
     result->evaluations = id->evaluations - before;
-    return S2R_OK;
+    return s2r__stop_asked(id->error, "system identification");
 }
 
 /* Joint `joint` of parameter p given its own range `dist` in r (replacing

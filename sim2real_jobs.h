@@ -1,11 +1,14 @@
-/* sim2real_jobs.h - a run split into jobs: binary demonstration files
-                     (a companion header of sim2real.h)
+/* sim2real_jobs.h - a run split into jobs: job records and binary
+                     demonstration files (a companion header of sim2real.h)
 
    What hands a run's intermediate results from one job to the next, and is
-   not the recipe: demonstrations as raw floats behind a checksummed header
-   (a unit's recordings are tens of MB as floats and several times that as
-   CSV text; sim2real.h's s2r_dataset_write_csv / s2r_dataset_load_csv are
-   the readable format).  Example 07's jobs use it.
+   not the recipe: a job's record (its measurements as lines of text,
+   stamped with the run's settings and the build and sealed by a checksum,
+   so that an edited, cut or copied record is refused, never merged), and
+   demonstrations as raw floats behind a checksummed header (a unit's
+   recordings are tens of MB as floats and several times that as CSV text;
+   sim2real.h's s2r_dataset_write_csv / s2r_dataset_load_csv are the
+   readable format).  Example 07's jobs use both.
 
    Including it.  After sim2real.h, in every file that uses it:
        #define SIM2REAL_IMPLEMENTATION    // in one file only
@@ -20,6 +23,72 @@
 #endif
 #ifndef SIM2REAL_JOBS_H
 #define SIM2REAL_JOBS_H
+
+/* ==========================================================================
+   Job records
+   ==========================================================================
+   What one job of a run hands the jobs after it: lines of text a person
+   can read, between two stamps and a seal.
+
+       # TITLE                        comment lines, at the top only
+       settings,<16 hex digits>       the run's settings (s2r_options_digest)
+       build,<16 hex digits>          the build (s2r_build_digest)
+       ... the job's own lines ...    s2r_record_add; none starts with "end"
+       end,<N>,<16 hex digits>        N: the lines above; the digits: FNV-1a 64
+                                      of every byte above this line
+
+   Flow.  A job: s2r_record_begin (title, stamps) -> s2r_record_add per
+   line -> s2r_record_save (the end line; the file written whole or not at
+   all, s2r_file) -> s2r_record_free.  The next job: s2r_record_load (the
+   file checked whole, below) -> s2r_record_line for each of the job's
+   lines, which the caller checks for what they say -> s2r_record_free.
+
+   Load refuses, before reading a byte, what is not a regular file (a
+   directory, or a FIFO whose open would wait for a writer: S2R_ERR_IO)
+   and a file over S2R_RECORD_MAX_BYTES; then, S2R_ERR_CORRUPT naming the
+   file and the line: a NUL byte, a last line without its newline, a
+   missing or malformed stamp, an end line before the last line, no end
+   line, an end line whose count or checksum is not the content's - any
+   edit, a line added, removed or duplicated; then S2R_ERR_STATE when a
+   stamp is another run's or another build's.  On any error nothing is
+   loaded.  The checksum finds accidents and hand edits, not forgeries:
+   what the lines say is still the caller's to check (bounds, duplicates,
+   lines it requires). */
+#define S2R_RECORD_MAX_BYTES (1L << 20)   /* largest record read, bytes */
+
+typedef struct s2r_record {
+    char*  text;        /* the record; after a load each line ends in '\0'   */
+    size_t length;      /* bytes in text                                    */
+    size_t capacity;    /* bytes allocated                                  */
+    size_t* offset;     /* after a load: where each of the job's lines starts */
+    int    lines;       /* the job's lines (written so far, or loaded)      */
+    int    first_line;  /* after a load: the file's line number of line 0   */
+    s2r_result status;  /* S2R_OK, or the first failed add (save refuses)   */
+    char   error[S2R_ERROR_LEN];
+} s2r_record;
+
+/* A record to write (r not initialised): "# title" (NULL: none), then the
+   stamps.  S2R_ERR_OUT_OF_MEMORY; S2R_ERR_INVALID_ARGUMENT for a title
+   holding a newline. */
+S2RDEF s2r_result s2r_record_begin(s2r_record* r, const char* title, uint64_t settings, uint64_t build);
+/* One line, printf-style, without its newline.  A line holding a newline
+   or a NUL, or starting with "end", is S2R_ERR_INVALID_ARGUMENT; any
+   failure is kept in r->status and makes the save fail too. */
+S2RDEF s2r_result s2r_record_add(s2r_record* r, const char* format, ...);
+/* Seal the record with its end line and write it to path whole
+   (S2R_ERR_IO, path untouched, when it cannot be written). */
+S2RDEF s2r_result s2r_record_save(s2r_record* r, const char* path, char* error);
+/* Read and check the record at path (r not initialised; free it after)
+   against the stamps the reader expects; the errors above. */
+S2RDEF s2r_result s2r_record_load(s2r_record* r, const char* path, uint64_t settings, uint64_t build, char* error);
+/* The same for a record's bytes already in memory (`name` for messages). */
+S2RDEF s2r_result s2r_record_parse(s2r_record* r, const char* image, size_t n, const char* name, uint64_t settings,
+                                   uint64_t build, char* error);
+/* The job's line i (0 .. lines - 1) of a loaded record, without its
+   newline; *number (if given) its line number in the file.  NULL past the
+   lines. */
+S2RDEF const char* s2r_record_line(const s2r_record* r, int i, int* number);
+S2RDEF void        s2r_record_free(s2r_record* r);
 
 /* ==========================================================================
    Binary demonstration files
@@ -55,6 +124,228 @@ S2RDEF s2r_result s2r_dataset_unpack(s2r_dataset* d, const unsigned char* image,
 #ifndef SIM2REAL_IMPLEMENTATION_DONE
 #error "sim2real_jobs.h: define SIM2REAL_IMPLEMENTATION before sim2real.h is first included (this implementation uses the core's)"
 #endif
+
+/* ==========================================================================
+   Job records (implementation)
+   ========================================================================== */
+
+/* Append n bytes to the record's text. */
+static s2r_result s2r__record_append(s2r_record* r, const char* bytes, size_t n) {
+    if (r->length + n + 1 > r->capacity) {
+        size_t cap = r->capacity ? r->capacity : 1024;
+        char* grown;
+        while (cap < r->length + n + 1) cap *= 2;
+        if (cap > (size_t)S2R_RECORD_MAX_BYTES + 1 || !(grown = (char*)S2R_REALLOC(r->text, cap)))
+            return r->status = s2r__fail(r->error, S2R_ERR_OUT_OF_MEMORY, "record: no room for %lu more bytes "
+                                         "(at most %ld in all)", (unsigned long)n, S2R_RECORD_MAX_BYTES);
+        r->text = grown;
+        r->capacity = cap;
+    }
+    memcpy(r->text + r->length, bytes, n);
+    r->length += n;
+    r->text[r->length] = '\0';
+    return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_record_begin(s2r_record* r, const char* title, uint64_t settings, uint64_t build) {
+    char stamps[64];
+    S2R_ASSERT(r);
+    memset(r, 0, sizeof *r);
+    if (title && strchr(title, '\n'))
+        return r->status = s2r__fail(r->error, S2R_ERR_INVALID_ARGUMENT, "record: a title of one line");
+    snprintf(stamps, sizeof stamps, "settings,%016llx\nbuild,%016llx\n", (unsigned long long)settings,
+             (unsigned long long)build);
+    if (title && (s2r__record_append(r, "# ", 2) != S2R_OK || s2r__record_append(r, title, strlen(title)) != S2R_OK ||
+                  s2r__record_append(r, "\n", 1) != S2R_OK))
+        return r->status;
+    return s2r__record_append(r, stamps, strlen(stamps));
+}
+
+S2RDEF s2r_result s2r_record_add(s2r_record* r, const char* format, ...) {
+    char line[1024];
+    va_list ap;
+    int n;
+    S2R_ASSERT(r);
+    if (!format) return r->status = s2r__fail(r->error, S2R_ERR_INVALID_ARGUMENT, "record: the format is NULL");
+    if (r->status != S2R_OK) return r->status;
+    va_start(ap, format);
+    n = vsnprintf(line, sizeof line, format, ap);
+    va_end(ap);
+    if (n < 0 || n >= (int)sizeof line)
+        return r->status = s2r__fail(r->error, S2R_ERR_INVALID_ARGUMENT, "record: a line longer than %d bytes",
+                                     (int)sizeof line - 1);
+    if (strchr(line, '\n') || strncmp(line, "end", 3) == 0)
+        return r->status = s2r__fail(r->error, S2R_ERR_INVALID_ARGUMENT, "record: line '%.60s' holds a newline or "
+                                     "starts with \"end\" (the seal's word)", line);
+    line[n] = '\n';
+    if (s2r__record_append(r, line, (size_t)n + 1) != S2R_OK) return r->status;
+    r->lines++;
+    return S2R_OK;
+}
+
+/* FNV-1a 64 of a record's first n bytes (what its end line seals) and
+   the lines they hold. */
+static uint64_t s2r__record_sum(const char* text, size_t n, long* lines) {
+    size_t i;
+    for (*lines = 0, i = 0; i < n; i++) *lines += text[i] == '\n';
+    return s2r__fnv1a(0xCBF29CE484222325ull, text, n);
+}
+
+S2RDEF s2r_result s2r_record_save(s2r_record* r, const char* path, char* error) {
+    char end[64];
+    s2r_result res;
+    size_t content;
+    uint64_t sum;
+    long lines;
+    S2R_ASSERT(r);
+    if (!path) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "save record: path is NULL");
+    if (r->status != S2R_OK) return s2r__fail(error, r->status, "%s: not saved: %s", path, r->error);
+    if (!r->text) return s2r__fail(error, S2R_ERR_STATE, "%s: the record was not begun (s2r_record_begin)", path);
+    content = r->length;
+    sum = s2r__record_sum(r->text, content, &lines);
+    snprintf(end, sizeof end, "end,%ld,%016llx\n", lines, (unsigned long long)sum);
+    if ((res = s2r__record_append(r, end, strlen(end))) != S2R_OK) return s2r__fail(error, res, "%s: %s", path, r->error);
+    res = s2r_file_write_all(path, r->text, r->length, error);
+    r->length = content;   /* the seal is the file's, not the record's: more lines may follow */
+    r->text[content] = '\0';
+    return res;
+}
+
+/* Exactly 16 lowercase hex digits, then the end of the line, at s into *v. */
+static int s2r__record_hex(const char* s, uint64_t* v) {
+    int i;
+    for (*v = 0, i = 0; i < 16; i++) {
+        char c = s[i];
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return 0;
+        *v = (*v << 4) | (uint64_t)(c <= '9' ? c - '0' : c - 'a' + 10);
+    }
+    return s[16] == '\0';
+}
+
+/* "KEY,<16 hex digits>" at s (a line without its newline) into *v. */
+static int s2r__record_stamp(const char* s, const char* key, uint64_t* v) {
+    size_t k = strlen(key);
+    return strncmp(s, key, k) == 0 && s[k] == ',' && s2r__record_hex(s + k + 1, v);
+}
+
+/* The end line at s, "end,N,<16 hex digits>", into count and sum. */
+static int s2r__record_end(const char* s, long* count, uint64_t* sum) {
+    char* after;
+    if (strncmp(s, "end,", 4) != 0 || !isdigit((unsigned char)s[4]) || (s[4] == '0' && s[5] != ',')) return 0;
+    errno = 0;
+    *count = strtol(s + 4, &after, 10);
+    return errno == 0 && *after == ',' && s2r__record_hex(after + 1, sum);
+}
+
+/* What is wrong with the record in r->text (n bytes, ending in a newline;
+   each line is cut at its newline as it is checked), or NULL; *line: the
+   line it is at.  The job's lines' offsets go into r. */
+static const char* s2r__record_check(s2r_record* r, size_t n, uint64_t* settings, uint64_t* build, int* line) {
+    char* text = r->text;
+    size_t at, next, content = n - 1;
+    int stamps = 0;
+    long count = 0, lines;
+    uint64_t sum = 0, seal;
+    while (content > 0 && text[content - 1] != '\n') content--;   /* where the last line starts */
+    seal = s2r__record_sum(text, content, &lines);
+    for (*line = 0, at = 0; at < n; at = next) {
+        char* nl = (char*)memchr(text + at, '\n', n - at);
+        const char* s = text + at;
+        ++*line;
+        *nl = '\0';
+        next = (size_t)(nl - text) + 1;
+        if (stamps == 0 && s[0] == '#' && at != content) continue;   /* the title */
+        if (stamps < 2) {
+            if (!s2r__record_stamp(s, stamps == 0 ? "settings" : "build", stamps == 0 ? settings : build))
+                return at == content ? "its stamps are missing (deleted, or the record cut short)"
+                       : stamps == 0 ? "not the settings stamp (settings,<16 hex digits>) after the title"
+                                     : "not the build stamp (build,<16 hex digits>) after the settings stamp";
+            if (++stamps == 2) r->first_line = *line + 1;
+        } else if (strncmp(s, "end", 3) != 0) {
+            if (at == content) return "it has no end line (cut short)";
+            r->offset[r->lines++] = at;
+        } else if (at != content) {
+            return "an end line before the last line (the record was edited)";
+        } else if (!s2r__record_end(s, &count, &sum)) {
+            return "a malformed end line (end,<lines>,<16 hex digits>)";
+        }
+    }
+    if (stamps < 2) return "it ends before its stamps (cut short)";
+    if (count != lines) return "the end line counts another number of lines (a line added or removed)";
+    if (sum != seal) return "the checksum in the end line is not the content's (the record was edited or damaged)";
+    return NULL;
+}
+
+S2RDEF s2r_result s2r_record_parse(s2r_record* r, const char* image, size_t n, const char* name, uint64_t settings,
+                                   uint64_t build, char* error) {
+    uint64_t got_settings = 0, got_build = 0;
+    const char *why, *nul;
+    size_t i, lines = 1;
+    int line, other;
+    S2R_ASSERT(r);
+    memset(r, 0, sizeof *r);
+    if (!image || !name) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "record: image and name are needed");
+    if (n > (size_t)S2R_RECORD_MAX_BYTES)
+        return s2r__fail(error, S2R_ERR_CORRUPT, "%s: %lu bytes, more than a record's %ld", name, (unsigned long)n,
+                         S2R_RECORD_MAX_BYTES);
+    if ((nul = (const char*)memchr(image, '\0', n)) != NULL)
+        return s2r__fail(error, S2R_ERR_CORRUPT, "%s: a NUL byte at offset %ld: not a record", name, (long)(nul - image));
+    for (i = 0; i < n; i++) lines += image[i] == '\n';
+    r->text = (char*)S2R_MALLOC(n + 1);
+    r->offset = (size_t*)S2R_MALLOC(sizeof(size_t) * lines);
+    if (!r->text || !r->offset) {
+        s2r_record_free(r);
+        return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "%s: out of memory for %lu bytes", name, (unsigned long)n);
+    }
+    memcpy(r->text, image, n);
+    r->text[n] = '\0';
+    r->length = r->capacity = n;
+    if (n == 0 || image[n - 1] != '\n') {
+        line = (int)lines;
+        s2r_record_free(r);
+        return s2r__fail(error, S2R_ERR_CORRUPT, "%s, line %d: %s", name, line,
+                         n == 0 ? "it is empty" : "its last line has no newline at its end (cut short)");
+    }
+    if ((why = s2r__record_check(r, n, &got_settings, &got_build, &line)) != NULL) {
+        s2r_record_free(r);
+        return s2r__fail(error, S2R_ERR_CORRUPT, "%s, line %d: %s", name, line, why);
+    }
+    if (got_settings == settings && got_build == build) return S2R_OK;
+    other = got_settings != settings;
+    s2r_record_free(r);
+    return s2r__fail(error, S2R_ERR_STATE, "%s: made by %s (its %s stamp %016llx, this run's %016llx)", name,
+                     other ? "a run with other settings" : "another build", other ? "settings" : "build",
+                     (unsigned long long)(other ? got_settings : got_build),
+                     (unsigned long long)(other ? settings : build));
+}
+
+S2RDEF s2r_result s2r_record_load(s2r_record* r, const char* path, uint64_t settings, uint64_t build, char* error) {
+    char* text = NULL;
+    s2r_result res;
+    S2R_ASSERT(r);
+    memset(r, 0, sizeof *r);
+    if (!path) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "record: path is NULL");
+    res = s2r__read_text_file(path, S2R_RECORD_MAX_BYTES, &text, error);   /* refuses a FIFO before opening it */
+    if (res == S2R_ERR_PARSE) res = S2R_ERR_CORRUPT;                        /* a NUL byte */
+    if (res != S2R_OK) return res;
+    res = s2r_record_parse(r, text, strlen(text), path, settings, build, error);
+    S2R_FREE(text);
+    return res;
+}
+
+S2RDEF const char* s2r_record_line(const s2r_record* r, int i, int* number) {
+    S2R_ASSERT(r);
+    if (!r->text || !r->offset || i < 0 || i >= r->lines) return NULL;
+    if (number) *number = r->first_line + i;
+    return r->text + r->offset[i];
+}
+
+S2RDEF void s2r_record_free(s2r_record* r) {
+    if (!r) return;
+    S2R_FREE(r->text);
+    S2R_FREE(r->offset);
+    memset(r, 0, sizeof *r);
+}
 
 /* ==========================================================================
    Binary demonstration files (implementation)

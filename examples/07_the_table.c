@@ -2,10 +2,11 @@
 
    For one arm and each of --seeds training seeds, this runs the steps of
    examples 01-05 and measures each resulting policy in the nominal
-   simulator and on a real unit.  Training seed s (s = 0, 1, ...) is paired
-   with unit --real-seed + s of the fleet: that unit is identified, gives
-   the demonstrations and is where the seed's policies are measured, so the
-   rows pool several units as well as several training runs:
+   simulator and on a real unit.  The S-th training seed, --seed + S - 1
+   (S = 1 .. --seeds), is paired with the S-th unit of the fleet, unit
+   --real-seed + S - 1: that unit is identified, gives the demonstrations
+   and is where the seed's policies are measured, so the rows pool several
+   units as well as several training runs:
 
      pure sim              PPO on the nominal simulator
      sim + DR              the pure-sim policy trained on, warm, on
@@ -81,9 +82,11 @@
    DIR/07[_push]_job_<job>.csv (its measurements, stamped with the run's
    settings and the build, s2r_options_digest / s2r_build_digest); with
    --resume a job whose record is there is skipped, and the training it was
-   in continues from its saved state.  A merge refuses records of other
-   settings or another build, names the jobs whose records are missing, and
-   then writes no table.
+   in continues from its saved state.  Each record ends with a checksum of
+   all of it (sim2real_jobs.h, s2r_record).  A merge refuses records of
+   other settings or another build, and any record edited, cut short or
+   copied from another job (naming the file and the line), names the jobs
+   whose records are missing, and then writes no table.
 
    Uses: s2r_options_ranges, s2r_identify_unit, s2r_identify_object, s2r_collect_unit_demos, s2r_train,
          s2r_finetune_on_unit, s2r_hg_dagger_round, s2r_clone_demos, s2r_dataset_append_episodes, s2r_policy_add_history,
@@ -100,7 +103,10 @@
            seeds with a Student-t interval - what another seed on another
            unit would give - and each step against the row it is judged
            by, paired by seed; s2r_mean_interval), DIR/07_jobs.csv (each job's
-           wall time), DIR/07_dr_ranges.txt (the DR ranges),
+           wall time), DIR/07_units.csv (each unit's camera offset as its
+           calibration found it, mm, and its demonstrations, recorded and
+           ended on target), DIR/07_demo_curve_seeds.csv (the demo curve
+           seed by seed), DIR/07_dr_ranges.txt (the DR ranges),
            DIR/07_dr_camera_ranges.txt (the same with the camera),
            DIR/07_ranges_unit<N>.txt (each unit's re-centred ranges),
            DIR/07_identified_unit<N>.txt (its identified simulator),
@@ -360,6 +366,7 @@ static int train_row(const s2r_options* opt, int row, const s2r_randomization* r
     s2r_result res;
     double start = s2r_seconds();
     int bad;
+    if (s2r_example_stopped()) return 1;   /* not one update of the next training: the stop came before it */
     if (new_ppo(&ppo, opt, steps, seed, warm, history)) return 1;
     t.randomization = *randomization;
     t.history = history;
@@ -767,7 +774,8 @@ static int write_csvs(const s2r_options* opt, const table* t, double seconds, do
         const s2r_sim_real_eval* e = &t->row[r];
         int has_sim = r != REAL_ONLY;
         fprintf(csv, "%s,%d,%.4f,%.4f,%.4f,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%s,%.4f,%.4f,%.4f,%s\n",
-                row_file[r], has_sim ? e->sim.episodes : 0, e->sim.success_rate, e->sim.success_lo, e->sim.success_hi,
+                row_file[r], has_sim ? e->sim.episodes : 0, has_sim ? e->sim.success_rate : 0.0,
+                has_sim ? e->sim.success_lo : 0.0, has_sim ? e->sim.success_hi : 0.0,
                 e->real.episodes, e->real.success_rate, e->real.success_lo, e->real.success_hi,
                 has_sim ? e->gap : 0.0, has_sim ? e->gap_lo : 0.0, has_sim ? e->gap_hi : 0.0,
                 t->calibrated[r].success_rate, t->calibrated[r].success_lo,
@@ -881,7 +889,7 @@ static int write_dr_ranges(const s2r_options* opt) {
    job reads only files (its inputs' records and what they wrote), writes
    its own files whole (s2r_file), and ends with its record: the job's
    measurements as lines "key,index,numbers..." (below), stamped with the
-   run's settings and build.  Records are read back exactly (%.17g). */
+   run's settings and build and sealed by a checksum (s2r_record). */
 
 enum { UNIT_JOB, CHAIN_JOB, REAL_ONLY_JOB, MERGE_JOB, LIST_JOBS, JOB_KINDS };
 static const char* const job_kind_name[JOB_KINDS] = {"unit", "chain", "real-only", "merge", "list"};
@@ -960,142 +968,264 @@ static void list_jobs(const s2r_options* opt) {
 
 /* --- records ------------------------------------------------------------ */
 
+/* A job's record is an s2r_record (sim2real_jobs.h: stamped with the run's
+   settings and the build, sealed by a checksum, so an edited, cut, or
+   copied record is refused), its lines in this order:
+     job,KIND,S                            which job it is
+     time,started,ended,wall_s,peak_mib    s since the epoch; s; MiB
+     unit,x,y,z,recorded,on_target         unit jobs: camera (m), demonstrations
+     eval,PART,index,episodes,successes,diverged,mean_distance,mean_return,steps
+                                           a non-empty result (its rate and
+                                           interval follow from the counts)
+     cloned,k,on_target,all,interventions  and spent,k,... for each curve point
+     kept,following,own_actions,unchanged,none
+     cost,STAGE,wall_s,env_steps
+   The numbers exact (%.17g).  Read back, what the lines say is checked
+   too, as the checksum cannot tell a forgery or a bug: each line once,
+   every line the job writes there, an evaluation of this run's episodes
+   per row, every other count at most MAX_COUNT, so that nothing pooled
+   over MAX_SEEDS seeds overflows. */
 #define PARTS 7   /* what an eval line holds: a row's four results, then the curve's WAYS */
 static const char* const part_name[PARTS] = {"sim", "real", "calibrated", "nominal", "curve", "curve_all",
                                              "curve_interventions"};
+#define MAX_COUNT 10000000   /* demonstrations, canaries, episodes of a job's other counts */
+#define MAX_FIELDS 12
 
 /* The eval line of a non-empty result. */
-static void write_eval(FILE* f, int part, int index, const s2r_eval_result* e) {
+static void write_eval(s2r_record* f, int part, int index, const s2r_eval_result* e) {
     if (e->episodes == 0) return;
-    fprintf(f, "eval,%s,%d,%d,%d,%d,%.17g,%.17g,%.17g,%.17g,%.17g,%lld\n", part_name[part], index, e->episodes,
-            e->successes, e->diverged, e->success_rate, e->success_lo, e->success_hi, e->mean_distance, e->mean_return,
-            e->steps);
+    s2r_record_add(f, "eval,%s,%d,%d,%d,%d,%.17g,%.17g,%lld", part_name[part], index, e->episodes, e->successes,
+                   e->diverged, e->mean_distance, e->mean_return, e->steps);
 }
 
 static int write_record(const run* r, job j, const job_record* rec) {
     const table* t = &rec->t;
-    char path[512];
-    s2r_file file;
-    FILE* f = s2r_output_create(&file, record_path(path, sizeof path, r->opt, j));
-    int k, w;
-    if (!f) return 1;
-    fprintf(f, "# sim2real.h example 07: the record of job %s:%d (see examples/07_the_table.c)\n",
-            job_kind_name[j.kind], j.index);
-    fprintf(f, "settings,%016llx\nbuild,%016llx\njob,%s,%d\n", (unsigned long long)r->settings,
-            (unsigned long long)r->build, job_kind_name[j.kind], j.index);
-    fprintf(f, "time,%.0f,%.0f,%.17g,%.17g\n", rec->started, rec->ended, rec->wall_s, rec->peak_mib);
+    char path[512], title[128], error[S2R_ERROR_LEN];
+    s2r_record f;
+    int k, w, bad;
+    snprintf(title, sizeof title, "sim2real.h example 07: the record of job %s:%d (see examples/07_the_table.c)",
+             job_kind_name[j.kind], j.index);
+    s2r_record_begin(&f, title, r->settings, r->build);
+    s2r_record_add(&f, "job,%s,%d", job_kind_name[j.kind], j.index);
+    s2r_record_add(&f, "time,%.0f,%.0f,%.17g,%.17g", rec->started, rec->ended, rec->wall_s, rec->peak_mib);
     if (j.kind == UNIT_JOB)
-        fprintf(f, "unit,%.17g,%.17g,%.17g,%d,%d\n", rec->camera[0], rec->camera[1], rec->camera[2], rec->recorded,
-                rec->on_target);
+        s2r_record_add(&f, "unit,%.17g,%.17g,%.17g,%d,%d", rec->camera[0], rec->camera[1], rec->camera[2],
+                       rec->recorded, rec->on_target);
     for (k = 0; k < ROWS; k++) {
-        write_eval(f, 0, k, &t->row[k].sim);
-        write_eval(f, 1, k, &t->row[k].real);
-        write_eval(f, 2, k, &t->calibrated[k]);
-        write_eval(f, 3, k, &t->nominal[k]);
+        write_eval(&f, 0, k, &t->row[k].sim);
+        write_eval(&f, 1, k, &t->row[k].real);
+        write_eval(&f, 2, k, &t->calibrated[k]);
+        write_eval(&f, 3, k, &t->nominal[k]);
     }
     for (w = 0; w < WAYS; w++)
-        for (k = 0; k < CURVE; k++) write_eval(f, 4 + w, k, &t->curve[w][k]);
-    for (k = 0; k < CURVE; k++)
-        fprintf(f, "cloned,%d,%d,%d,%d\nspent,%d,%d,%d,%d\n", k, t->cloned[ON_TARGET][k], t->cloned[ALL_DEMOS][k],
-                t->cloned[INTERVENTIONS][k], k, t->spent[ON_TARGET][k], t->spent[ALL_DEMOS][k],
-                t->spent[INTERVENTIONS][k]);
-    fprintf(f, "kept,%d,%d,%d,%d\n", t->kept[0], t->kept[1], t->kept[2], t->kept[3]);
+        for (k = 0; k < CURVE; k++) write_eval(&f, 4 + w, k, &t->curve[w][k]);
+    for (k = 0; k < CURVE; k++) {
+        s2r_record_add(&f, "cloned,%d,%d,%d,%d", k, t->cloned[ON_TARGET][k], t->cloned[ALL_DEMOS][k],
+                       t->cloned[INTERVENTIONS][k]);
+        s2r_record_add(&f, "spent,%d,%d,%d,%d", k, t->spent[ON_TARGET][k], t->spent[ALL_DEMOS][k],
+                       t->spent[INTERVENTIONS][k]);
+    }
+    s2r_record_add(&f, "kept,%d,%d,%d,%d", t->kept[0], t->kept[1], t->kept[2], t->kept[3]);
     for (k = 0; k < STAGES; k++)
         if (t->cost[k].wall_s > 0 || t->cost[k].env_steps > 0)
-            fprintf(f, "cost,%s,%.17g,%lld\n", stage_file[k], t->cost[k].wall_s, t->cost[k].env_steps);
-    fprintf(f, "end\n");
-    return s2r_output_commit(&file) != S2R_OK;
+            s2r_record_add(&f, "cost,%s,%.17g,%lld", stage_file[k], t->cost[k].wall_s, t->cost[k].env_steps);
+    bad = s2r_record_save(&f, record_path(path, sizeof path, r->opt, j), error) != S2R_OK ? fail("record", error) : 0;
+    s2r_record_free(&f);
+    return bad;
 }
 
-/* One line of a record into rec; 0, or 1 when it is not one. */
-static int read_record_line(const char* line, job j, const run* r, job_record* rec, int* ended, char* why, size_t cap) {
-    char word[32], kind[32];
-    unsigned long long settings, build;
-    int index, k, w, x, n = 0;
+typedef struct record_seen {   /* the lines a record has had, each allowed once */
+    int job, time, unit, kept, eval[PARTS][ROWS], cloned[CURVE], spent[CURVE], cost[STAGES];
+} record_seen;
+
+/* The line's comma-separated fields, into buf (cap bytes) and f; how many
+   (MAX_FIELDS + 1 for more). */
+static int split(const char* line, char* buf, size_t cap, const char** f) {
+    int n = 0;
+    char* s;
+    if (strlen(line) >= cap) return MAX_FIELDS + 1;
+    strcpy(buf, line);
+    for (s = buf; n <= MAX_FIELDS; s++) {
+        f[n++] = s;
+        if (!(s = strchr(s, ','))) break;
+        *s = '\0';
+    }
+    return s ? MAX_FIELDS + 1 : n;
+}
+
+/* Fields f[first] .. f[n - 1] as finite numbers into v; 1 when all are. */
+static int numbers(const char* const* f, int first, int n, double* v) {
+    int k;
+    for (k = first; k < n; k++) {
+        char* end;
+        v[k - first] = strtod(f[k], &end);
+        if (end == f[k] || *end || !isfinite(v[k - first])) return 0;
+    }
+    return 1;
+}
+
+/* v a whole number in [lo, hi]. */
+static int whole(double v, double lo, double hi) { return v >= lo && v <= hi && v == floor(v); }
+
+/* The index of `word` in names[count], or -1. */
+static int lookup(const char* word, const char* const* names, int count) {
+    int k;
+    for (k = 0; k < count; k++)
+        if (!strcmp(word, names[k])) return k;
+    return -1;
+}
+
+/* An eval line's fields (after "eval"): into the job's table; 0, or 1
+   with the reason in why. */
+static int read_eval(const run* r, job j, const char* const* f, int n, table* t, record_seen* seen, char* why,
+                     size_t cap) {
+    int part = n == 9 ? lookup(f[1], part_name, PARTS) : -1, index;
+    double v[7];
     s2r_eval_result e;
-    stage_cost cost;
-    if (sscanf(line, "settings,%llx%n", &settings, &n) == 1 && line[n] == '\n') {
-        if (settings != r->settings) snprintf(why, cap, "it was made by a run with other settings (--robot, --task, "
-                                              "--seed, --real-seed, --seeds, --quick or --ranges differ)");
-        return settings != r->settings;
-    }
-    if (sscanf(line, "build,%llx%n", &build, &n) == 1 && line[n] == '\n') {
-        if (build != r->build) snprintf(why, cap, "it was made by another build of this program");
-        return build != r->build;
-    }
-    if (sscanf(line, "job,%31[^,],%d%n", kind, &index, &n) == 2 && line[n] == '\n')
-        return strcmp(kind, job_kind_name[j.kind]) != 0 || index != j.index;
-    if (sscanf(line, "time,%lf,%lf,%lf,%lf%n", &rec->started, &rec->ended, &rec->wall_s, &rec->peak_mib, &n) == 4 &&
-        line[n] == '\n')
-        return 0;
-    if (sscanf(line, "unit,%lf,%lf,%lf,%d,%d%n", &rec->camera[0], &rec->camera[1], &rec->camera[2], &rec->recorded,
-               &rec->on_target, &n) == 5 && line[n] == '\n')
-        return rec->recorded < 1;
+    if (part < 0 || !numbers(f, 2, n, v) || !whole(v[0], 0, part >= 4 ? CURVE - 1 : ROWS - 1))
+        return snprintf(why, cap, "not an eval line (eval,PART,index,episodes,successes,diverged,distance,return,"
+                        "steps)"), 1;
+    index = (int)v[0];
+    if (j.kind == UNIT_JOB || (j.kind == CHAIN_JOB && part < 4 && index == REAL_ONLY) ||
+        (j.kind == REAL_ONLY_JOB && (part >= 3 || index != REAL_ONLY)))
+        return snprintf(why, cap, "an evaluation this job does not make (%s of %s)", part_name[part],
+                        part >= 4 ? "a curve point" : row_file[index]), 1;
+    if (seen->eval[part][index]++) return snprintf(why, cap, "a second %s line for the same result", f[1]), 1;
+    if (v[1] != r->z.episodes || !whole(v[2], 0, v[1]) || !whole(v[3], 0, v[1]) ||
+        !(v[4] == -1 || (v[4] >= 0 && v[4] <= 1e3)) || fabs(v[5]) > 1e12 || !whole(v[6], 0, v[1] * 1e6))
+        return snprintf(why, cap, "an evaluation of %.17g episodes, %.17g successes, %.17g diverged: this run "
+                        "evaluates %d episodes per row, the others at most as many", v[1], v[2], v[3],
+                        r->z.episodes), 1;
     memset(&e, 0, sizeof e);
-    if (sscanf(line, "eval,%31[^,],%d,%d,%d,%d,%lf,%lf,%lf,%lf,%lf,%lld%n", word, &index, &e.episodes, &e.successes,
-               &e.diverged, &e.success_rate, &e.success_lo, &e.success_hi, &e.mean_distance, &e.mean_return, &e.steps,
-               &n) == 11 && line[n] == '\n') {
-        table* t = &rec->t;
-        for (k = 0; k < PARTS && strcmp(word, part_name[k]); k++) continue;
-        if (k == PARTS || index < 0 || index >= (k >= 4 ? CURVE : ROWS) || e.episodes < 1 || e.successes < 0 ||
-            e.successes > e.episodes)
-            return 1;
-        *(k == 0 ? &t->row[index].sim : k == 1 ? &t->row[index].real : k == 2 ? &t->calibrated[index]
-          : k == 3 ? &t->nominal[index] : &t->curve[k - 4][index]) = e;
-        return 0;
-    }
-    if ((sscanf(line, "cloned,%d,%d,%d,%d%n", &index, &k, &w, &x, &n) == 4 ||
-         sscanf(line, "spent,%d,%d,%d,%d%n", &index, &k, &w, &x, &n) == 4) && line[n] == '\n') {
-        int* into = line[0] == 'c' ? rec->t.cloned[0] : rec->t.spent[0];   /* [WAYS][CURVE] */
-        if (index < 0 || index >= CURVE || k < 0 || w < 0 || x < 0) return 1;
-        into[ON_TARGET * CURVE + index] = k;
-        into[ALL_DEMOS * CURVE + index] = w;
-        into[INTERVENTIONS * CURVE + index] = x;
-        return 0;
-    }
-    if (sscanf(line, "kept,%d,%d,%d,%d%n", &rec->t.kept[0], &rec->t.kept[1], &rec->t.kept[2], &rec->t.kept[3], &n) == 4 &&
-        line[n] == '\n')
-        return 0;
-    if (sscanf(line, "cost,%31[^,],%lf,%lld%n", word, &cost.wall_s, &cost.env_steps, &n) == 3 && line[n] == '\n') {
-        for (k = 0; k < STAGES && strcmp(word, stage_file[k]); k++) continue;
-        if (k == STAGES) return 1;
-        rec->t.cost[k] = cost;
-        return 0;
-    }
-    if (!strcmp(line, "end\n")) { *ended = 1; return 0; }
-    return line[0] != '#';
-}
-
-/* A job's record into rec: 0; 1 when it is not there (nothing printed); 2
-   when it cannot be used (the reason printed). */
-static int read_record(const run* r, job j, job_record* rec) {
-    char path[512], line[512], why[256] = "";
-    int number = 0, ended = 0, bad = 0;
-    FILE* f;
-    memset(rec, 0, sizeof *rec);
-    record_path(path, sizeof path, r->opt, j);
-    if (!s2r_file_exists(path)) return 1;
-    if (!(f = fopen(path, "r"))) return fail(path, "cannot be read") + 1;
-    while (!bad && !ended && fgets(line, sizeof line, f)) {
-        number++;
-        if (!strchr(line, '\n') || read_record_line(line, j, r, rec, &ended, why, sizeof why)) bad = 1;
-    }
-    fclose(f);
-    if (bad || !ended) {
-        char message[400];
-        snprintf(message, sizeof message, "%s (line %d); delete it and run job %s:%d again", why[0] ? why
-                 : bad ? "not a job record as this program writes them" : "it ends early", number,
-                 job_kind_name[j.kind], j.index);
-        fail(path, message);
-        return 2;
-    }
+    e.episodes = (int)v[1];
+    e.successes = (int)v[2];
+    e.diverged = (int)v[3];
+    e.success_rate = (double)e.successes / e.episodes;
+    s2r_wilson_interval(e.successes, e.episodes, &e.success_lo, &e.success_hi);
+    e.mean_distance = v[4];
+    e.mean_return = v[5];
+    e.steps = (long long)v[6];
+    *(part == 0 ? &t->row[index].sim : part == 1 ? &t->row[index].real : part == 2 ? &t->calibrated[index]
+      : part == 3 ? &t->nominal[index] : &t->curve[part - 4][index]) = e;
     return 0;
 }
 
-/* The job is done already: --resume and its record is there and usable. */
+/* One of the job's lines into rec; 0, or 1 with the reason in why. */
+static int read_record_line(const run* r, job j, const char* line, int first, job_record* rec, record_seen* seen,
+                            char* why, size_t cap) {
+    char buf[512];
+    const char* f[MAX_FIELDS + 1];
+    double v[MAX_FIELDS];
+    int n = split(line, buf, sizeof buf, f), k, *into;
+    const char* key = f[0];
+    if (n > MAX_FIELDS) return snprintf(why, cap, "not a line this program writes"), 1;
+    if (first != !strcmp(key, "job"))
+        return snprintf(why, cap, first ? "the first line after the stamps is not the job line"
+                                        : "a second job line"), 1;
+    if (!strcmp(key, "job")) {
+        seen->job = 1;
+        if (n == 3 && !strcmp(f[1], job_kind_name[j.kind]) && numbers(f, 2, 3, v) && v[0] == j.index) return 0;
+        return snprintf(why, cap, "the record of job %.32s:%.16s, not of %s:%d (renamed, or copied from another "
+                        "job)", n > 1 ? f[1] : "?", n > 2 ? f[2] : "?", job_kind_name[j.kind], j.index), 1;
+    }
+    if (!strcmp(key, "time")) {
+        if (seen->time++) return snprintf(why, cap, "a second time line"), 1;
+        if (n != 5 || !numbers(f, 1, n, v) || v[0] < 0 || v[1] < v[0] || v[1] > 1e11 || v[2] < 0 || v[2] > 1e9 ||
+            v[3] < 0 || v[3] > 1e9)
+            return snprintf(why, cap, "not a time line (time,started,ended,wall_s,peak_mib)"), 1;
+        rec->started = v[0]; rec->ended = v[1]; rec->wall_s = v[2]; rec->peak_mib = v[3];
+        return 0;
+    }
+    if (!strcmp(key, "unit")) {
+        if (j.kind != UNIT_JOB || seen->unit++) return snprintf(why, cap, "a unit line %s",
+                                                                j.kind != UNIT_JOB ? "in another job's record" : "again"), 1;
+        if (n != 6 || !numbers(f, 1, n, v) || fabs(v[0]) > 1 || fabs(v[1]) > 1 || fabs(v[2]) > 1 ||
+            !whole(v[3], 1, r->z.demos > 1000 ? r->z.demos : 1000) || !whole(v[4], 0, v[3]))
+            return snprintf(why, cap, "not a unit line (camera within 1 m, 1 to %d demonstrations recorded, at most "
+                            "as many on target)", r->z.demos > 1000 ? r->z.demos : 1000), 1;
+        memcpy(rec->camera, v, sizeof rec->camera);
+        rec->recorded = (int)v[3];
+        rec->on_target = (int)v[4];
+        return 0;
+    }
+    if (!strcmp(key, "eval")) return read_eval(r, j, f, n, &rec->t, seen, why, cap);
+    if (!strcmp(key, "cloned") || !strcmp(key, "spent") || !strcmp(key, "kept")) {
+        int kept = key[0] == 'k';
+        into = kept ? rec->t.kept : key[0] == 'c' ? rec->t.cloned[0] : rec->t.spent[0];   /* [WAYS][CURVE] */
+        if (n != 5 || !numbers(f, 1, n, v) || !whole(v[0], 0, kept ? MAX_COUNT : CURVE - 1) ||
+            !whole(v[1], 0, MAX_COUNT) || !whole(v[2], 0, MAX_COUNT) || !whole(v[3], 0, MAX_COUNT))
+            return snprintf(why, cap, "not a %s line (%s, each count at most %d)", key,
+                            kept ? "four counts" : "a curve point and three counts", MAX_COUNT), 1;
+        if (kept ? seen->kept++ : (key[0] == 'c' ? seen->cloned : seen->spent)[(int)v[0]]++)
+            return snprintf(why, cap, "a second %s line%s", key, kept ? "" : " for the same curve point"), 1;
+        for (k = 0; k < (kept ? 4 : WAYS); k++)
+            if (kept) into[k] = (int)v[k];
+            else into[k * CURVE + (int)v[0]] = (int)v[k + 1];
+        return 0;
+    }
+    if (!strcmp(key, "cost")) {
+        int stage = n == 4 ? lookup(f[1], stage_file, STAGES) : -1;
+        if (stage < 0 || !numbers(f, 2, n, v) || v[0] < 0 || v[0] > 1e9 || !whole(v[1], 0, 1e15))
+            return snprintf(why, cap, "not a cost line (cost,STAGE,wall_s,env_steps)"), 1;
+        if (seen->cost[stage]++) return snprintf(why, cap, "a second cost line for %s", stage_file[stage]), 1;
+        rec->t.cost[stage].wall_s = v[0];
+        rec->t.cost[stage].env_steps = (long long)v[1];
+        return 0;
+    }
+    return snprintf(why, cap, "not a line this program writes ('%.40s')", key), 1;
+}
+
+/* A line every record of job j has, missing from what was seen (NULL:
+   none). */
+static const char* missing_line(job j, const record_seen* seen) {
+    int k;
+    if (!seen->job) return "job";
+    if (!seen->time) return "time";
+    if (j.kind == UNIT_JOB && !seen->unit) return "unit";
+    if (!seen->kept) return "kept";
+    for (k = 0; k < CURVE; k++)
+        if (!seen->cloned[k] || !seen->spent[k]) return seen->cloned[k] ? "spent" : "cloned";
+    return NULL;
+}
+
+/* A job's record into rec: 0; 1 when it is not there (nothing said); 2
+   when it cannot be used (why, naming the file and the line). */
+static int read_record(const run* r, job j, job_record* rec, char* why, size_t cap) {
+    char path[512], error[S2R_ERROR_LEN], reason[256] = "";
+    s2r_record in;
+    record_seen seen;
+    const char* need;
+    s2r_result res;
+    int i, number = 0, bad = 0;
+    memset(rec, 0, sizeof *rec);
+    memset(&seen, 0, sizeof seen);
+    record_path(path, sizeof path, r->opt, j);
+    if (!s2r_file_exists(path)) return 1;   /* stat: a FIFO is not opened */
+    if ((res = s2r_record_load(&in, path, r->settings, r->build, error)) != S2R_OK) {
+        snprintf(why, cap, "%s%s", error, res != S2R_ERR_STATE ? "" : strstr(error, "settings")
+                 ? " - --robot, --task, --seed, --real-seed, --seeds, --quick or --ranges differ" : "");
+        return 2;
+    }
+    for (i = 0; i < in.lines && !bad; i++)
+        bad = read_record_line(r, j, s2r_record_line(&in, i, &number), i == 0, rec, &seen, reason, sizeof reason);
+    if (!bad && (need = missing_line(j, &seen)) != NULL) {
+        snprintf(reason, sizeof reason, "no %s line (removed, or another version's record)", need);
+        number = in.first_line + in.lines;
+        bad = 1;
+    }
+    s2r_record_free(&in);
+    if (bad) snprintf(why, cap, "%s, line %d: %s", path, number, reason);
+    return bad ? 2 : 0;
+}
+
+/* The job is done already: --resume and its record is there and usable
+   (one that cannot be used is said why, and the job runs again). */
 static int done_already(const run* r, job j) {
     job_record rec;
-    if (!r->opt->resume || read_record(r, j, &rec) != 0) return 0;
+    char why[640];
+    int got = r->opt->resume ? read_record(r, j, &rec, why, sizeof why) : 1;
+    if (got == 2) fprintf(stderr, "%s; running job %s:%d again\n", why, job_kind_name[j.kind], j.index);
+    if (got != 0) return 0;
     printf("job %s:%d: done already (its record is in %s)\n", job_kind_name[j.kind], j.index, r->opt->out);
     return 1;
 }
@@ -1153,12 +1283,13 @@ static int run_units(const run* r, int first, int count) {
 static int load_unit(const run* r, int s, int demos, unit_data* u) {
     const s2r_options* opt = r->opt;
     job_record rec;
-    char path[512], name[64], error[S2R_ERROR_LEN], need[128];
-    int got = read_record(r, make_job(UNIT_JOB, s), &rec);
+    char path[512], name[64], error[S2R_ERROR_LEN], need[640];
+    int got = read_record(r, make_job(UNIT_JOB, s), &rec, need, sizeof need), e, ok = 0;
     memset(u, 0, sizeof *u);
     u->unit = opt->real_seed + (uint64_t)s - 1;
-    snprintf(need, sizeof need, "run job unit:%d first (its record is missing)", s);
-    if (got) return got == 1 ? fail(record_path(path, sizeof path, opt, make_job(UNIT_JOB, s)), need) : 1;
+    if (got == 1) snprintf(need, sizeof need, "run job unit:%d first (its record is missing)", s);
+    if (got == 2) snprintf(need + strlen(need), sizeof need - strlen(need), "; delete it and run job unit:%d again", s);
+    if (got) return fail(got == 1 ? record_path(path, sizeof path, opt, make_job(UNIT_JOB, s)) : "unit", need);
     u->recorded = rec.recorded;
     u->on_target = rec.on_target;
     memcpy(u->camera, rec.camera, sizeof u->camera);
@@ -1173,9 +1304,11 @@ static int load_unit(const run* r, int s, int demos, unit_data* u) {
     if (!demos) return 0;
     snprintf(name, sizeof name, "demos_unit%llu.bin", (unsigned long long)u->unit);
     if (s2r_dataset_load(&u->demos, output(path, sizeof path, opt, name), error) != S2R_OK) return fail("unit", error);
-    if (u->demos.episodes != u->recorded) {
+    for (e = 0; e < u->demos.episodes; e++) ok += u->demos.episode_success[e];
+    if (u->demos.episodes != u->recorded || ok != u->on_target) {
         s2r_dataset_free(&u->demos);
-        return fail(path, "it does not hold the demonstrations its record counts, episode by episode");
+        return fail(path, "it does not hold the demonstrations its record counts (recorded, and ended on target), "
+                    "episode by episode");
     }
     return 0;
 }
@@ -1252,15 +1385,18 @@ static int merge(const run* r, double single_wall, double single_peak) {
     static job_record rec[MAX_SEEDS][3];   /* [seed][unit, chain, real-only] */
     static table t;
     const s2r_options* opt = r->opt;
-    char missing[1024] = "";
+    char missing[1024] = "", why[640];
     double first = 0, last = 0, peak = 0, sum = 0, seconds, longest[3] = {0, 0, 0};
     int s, k, i, n_missing = 0, bad = 0;
     memset(&t, 0, sizeof t);
     for (s = 1; s <= opt->seeds; s++)
         for (k = 0; k < 3; k++) {
-            int got = read_record(r, make_job(k, s), &rec[s - 1][k]);
+            int got = read_record(r, make_job(k, s), &rec[s - 1][k], why, sizeof why);
             size_t used = strlen(missing);
-            if (got == 2) bad = 1;
+            if (got == 2) {
+                fprintf(stderr, "%s; delete it and run job %s:%d again\n", why, job_kind_name[k], s);
+                bad = 1;
+            }
             if (got == 1 && n_missing++ < 20)
                 snprintf(missing + used, sizeof missing - used, " %s:%d", job_kind_name[k], s);
         }
@@ -1321,7 +1457,7 @@ static int merge(const run* r, double single_wall, double single_peak) {
     for (s = 0; s < STAGES; s++)
         printf("  %-20s %7.0f s %12lld environment steps\n", stage_file[s], t.cost[s].wall_s, t.cost[s].env_steps);
     printf("\nwrote %s/%s_table.md, _table.csv, _table.png, _demo_curve.csv, _seeds.csv, _over_seeds.csv, _jobs.csv, "
-           "_timing.csv, _run.csv\n",
+           "_units.csv, _demo_curve_seeds.csv, _timing.csv, _run.csv\n",
            opt->out, prefix(opt));
     return 0;
 }
@@ -1356,8 +1492,9 @@ static void seed_by_seed(job_record (*rec)[3], int seeds, table* t) {
     }
 }
 
-/* Every row per seed (the spread behind the pooled rows), and every job's
-   time. */
+/* Every row per seed (the spread behind the pooled rows), every job's
+   time, each unit's camera offset and demonstrations, and the demo curve
+   seed by seed. */
 static int write_seeds(const run* r, job_record (*rec)[3]) {
     const s2r_options* opt = r->opt;
     s2r_file file;
@@ -1385,6 +1522,24 @@ static int write_seeds(const run* r, job_record (*rec)[3]) {
         for (s = 0; s < opt->seeds; s++)
             fprintf(csv, "%s:%d,%.1f,%.0f,%.0f,%.1f\n", job_kind_name[k], s + 1, rec[s][k].wall_s, rec[s][k].started,
                     rec[s][k].ended, rec[s][k].peak_mib);
+    if (end_file(&file) || !(csv = begin_file(&file, opt, "units.csv"))) return 1;
+    fprintf(csv, "unit,camera_x_mm,camera_y_mm,camera_z_mm,demonstrations,on_target\n");   /* as its unit job found it */
+    for (s = 0; s < opt->seeds; s++)
+        fprintf(csv, "%llu,%.1f,%.1f,%.1f,%d,%d\n", (unsigned long long)(opt->real_seed + (uint64_t)s),
+                1000 * rec[s][UNIT_JOB].camera[0], 1000 * rec[s][UNIT_JOB].camera[1], 1000 * rec[s][UNIT_JOB].camera[2],
+                rec[s][UNIT_JOB].recorded, rec[s][UNIT_JOB].on_target);
+    if (end_file(&file) || !(csv = begin_file(&file, opt, "demo_curve_seeds.csv"))) return 1;
+    fprintf(csv, "seed,unit,demos,cloned,demos_cloned,unit_episodes,real_episodes,real_success\n");   /* each seed's point */
+    for (s = 0; s < opt->seeds; s++)
+        for (k = 0; k < WAYS; k++) {
+            const table* t = &rec[s][CHAIN_JOB].t;
+            int i;
+            for (i = 0; i < CURVE; i++)
+                if (t->curve[k][i].episodes > 0)
+                    fprintf(csv, "%llu,%llu,%d,%s,%d,%d,%d,%.4f\n", (unsigned long long)(opt->seed + (uint64_t)s),
+                            (unsigned long long)(opt->real_seed + (uint64_t)s), curve_demos[i], way_name[k],
+                            t->cloned[k][i], t->spent[k][i], t->curve[k][i].episodes, t->curve[k][i].success_rate);
+        }
     return end_file(&file);
 }
 

@@ -22,11 +22,19 @@
    the camera correction goes wherever the offset it answers is switched
    off (s2r_attribute_gap).
 
+   Then how much camera error the DR and camera-aware policies tolerate:
+   each in the nominal simulator with the camera's calibration offset
+   pinned at 0, 1 and 2 cm on every axis (s2r_robustness_sweep on
+   target_offset; the same evaluation episodes), pooled over the seeds -
+   the camera-aware row was trained on +-2 cm per axis to find it.
+
    Uses: s2r_upstream_policy, s2r_policy_from_checkpoint, s2r_calibrate_unit, s2r_attribute_gap,
-         s2r_gap_attribution_pool, s2r_figure_*.
+         s2r_gap_attribution_pool, s2r_robustness_sweep, s2r_figure_*.
    Writes: DIR/09_attribution.csv (push: 09_push_attribution.csv; one row
            per recipe, condition and effect: episodes, successes, success
-           rate and interval) and DIR/09_attribution.png. */
+           rate and interval), DIR/09_attribution.png and
+           DIR/09_camera_tolerance.csv (one row per recipe and offset: m
+           per axis, episodes, successes, success rate and interval). */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
 #include "s2r_cli.h"
@@ -111,6 +119,53 @@ static int attribute(const s2r_options* opt, int recipe, int episodes, s2r_gap_a
         s2r_gap_attribution_pool(pooled, &one);
     }
     return 0;
+}
+
+#define OFFSETS 3
+static const double camera_offset[OFFSETS] = {0, 0.01, 0.02};   /* m, on every axis */
+
+/* The DR and camera-aware policies with the camera's offset pinned at each
+   of camera_offset, pooled over the seeds: printed, and written to
+   DIR/09[_push]_camera_tolerance.csv. */
+static int camera_tolerance(const s2r_options* opt, int episodes) {
+    s2r_eval_result tolerance[2][OFFSETS], one[OFFSETS];
+    s2r_task_config task = s2r_task_config_default(opt->task);
+    char name[96], path[512], error[S2R_ERROR_LEN];
+    s2r_file file;
+    int r, s, k;
+    memset(tolerance, 0, sizeof tolerance);
+    for (r = DR; r <= DR_CAMERA; r++)
+        for (s = 0; s < opt->seeds; s++) {
+            uint64_t seed = opt->seed + (uint64_t)s;
+            s2r_policy policy;
+            s2r_controller c;
+            s2r_result res;
+            snprintf(name, sizeof name, "%s_seed%llu.ckpt", recipe_file[r], (unsigned long long)seed);
+            if (s2r_policy_from_checkpoint(&policy, s2r_task_path(path, sizeof path, opt, "07", name), error) != S2R_OK)
+                return fail(path, error);
+            c = s2r_policy_controller(&policy);
+            res = s2r_robustness_sweep(&c, opt->robot, &task, S2R_PARAM_TARGET_OFFSET, camera_offset, OFFSETS, episodes,
+                                       1000 + seed, one, error);
+            s2r_policy_free(&policy);
+            if (res != S2R_OK) return fail("camera tolerance", error);
+            for (k = 0; k < OFFSETS; k++) s2r_eval_merge(&tolerance[r - DR][k], &one[k]);
+        }
+    printf("\ncamera tolerance, the nominal simulator with the camera's offset pinned on every axis:\n");
+    for (r = DR; r <= DR_CAMERA; r++)
+        for (k = 0; k < OFFSETS; k++)
+            printf("  %-30s %2.0f cm: %5.1f %% [%5.1f, %5.1f]\n", recipe_name[r], 100 * camera_offset[k],
+                   100 * tolerance[r - DR][k].success_rate, 100 * tolerance[r - DR][k].success_lo,
+                   100 * tolerance[r - DR][k].success_hi);
+    if (s2r_file_create(&file, s2r_task_path(path, sizeof path, opt, "09", "camera_tolerance.csv"), error) != S2R_OK)
+        return fail(path, error);
+    fprintf(file.f, "recipe,offset_m,episodes,successes,success,lo,hi\n");
+    for (r = DR; r <= DR_CAMERA; r++)
+        for (k = 0; k < OFFSETS; k++) {
+            const s2r_eval_result* e = &tolerance[r - DR][k];
+            fprintf(file.f, "%s,%g,%d,%d,%.4f,%.4f,%.4f\n", recipe_file[r], camera_offset[k], e->episodes, e->successes,
+                    e->success_rate, e->success_lo, e->success_hi);
+        }
+    return s2r_file_commit(&file, error) != S2R_OK ? fail(path, error) : 0;
 }
 
 static void print_recipe(const s2r_options* opt, int recipe, const s2r_gap_attribution* a) {
@@ -221,6 +276,8 @@ int main(int argc, char** argv) {
     }
     for (r = 0; r < RECIPES; r++) print_recipe(&opt, r, &a[r]);
     if (write_csv(&opt, a) || plot(&opt, a)) return 1;   /* 2. the record */
-    printf("\nwrote %s/09%s_attribution.csv and .png\n", opt.out, opt.task == S2R_TASK_PUSH ? "_push" : "");
+    if (camera_tolerance(&opt, episodes)) return s2r_interrupt_requested() ? 130 : 1;   /* 3. the camera's error */
+    printf("\nwrote %s/09%s_attribution.csv, .png and _camera_tolerance.csv\n", opt.out,
+           opt.task == S2R_TASK_PUSH ? "_push" : "");
     return 0;
 }

@@ -220,14 +220,20 @@ static int check_joints(const s2r_options* opt) {
     return bad;
 }
 
-/* Each file as read (and used whole): its rate, its length and whether it
-   measured velocities. */
+/* Each file as read: its rate, the length used (a log longer than
+   S2R_LOG_FIT_SAMPLES is cut there, saying so) and whether it measured
+   velocities. */
 static void print_logs(const s2r_trajectory_set* set, const char* role) {
     int i;
     for (i = 0; i < set->count; i++) {
         const s2r_trajectory_source* f = &set->source[i];
         printf("  %s %s: %.0f Hz, %.2f s, velocities %s\n", role, f->file, f->rate, f->samples * set->sample_period,
                f->qd_measured ? "measured (qd_J)" : "from differences of q");
+        if (f->span > f->samples)
+            printf("    used its first %.2f s of %.2f s: a fit uses at most %d samples (%.0f s) of each log "
+                   "(S2R_LOG_FIT_SAMPLES); cut other parts into logs of their own to fit them\n",
+                   f->samples * set->sample_period, f->span * set->sample_period, S2R_LOG_FIT_SAMPLES,
+                   S2R_LOG_FIT_SAMPLES * set->sample_period);
     }
 }
 
@@ -275,9 +281,9 @@ int main(int argc, char** argv) {
         return 2;
     }
     if ((status = check_joints(&opt)) != 0) return status;
-    s2r_interrupt_catch();   /* Ctrl-C or SIGTERM: stop between stages with status 130 */
+    s2r_interrupt_catch();   /* Ctrl-C or SIGTERM: recording, reading and the fit stop within a second, status 130 */
     if (opt.ranges[0] && s2r_randomization_load(&training, opt.ranges, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
-    if (opt.n_logs == 0 && make_logs(&opt)) return 1;
+    if (opt.n_logs == 0 && make_logs(&opt)) return s2r_interrupt_requested() ? 130 : 1;
     if (s2r_example_stopped()) return 130;
 
     /* 1. The logs: all but the last to fit, the last to judge the fit;
@@ -289,7 +295,7 @@ int main(int argc, char** argv) {
         (opt.n_logs > 1 && s2r_trajectory_set_load_csv(&valid, paths + n_train, 1, PERIOD, error) != S2R_OK)) {
         fprintf(stderr, "%s\n", error);
         s2r_trajectory_set_free(&train);
-        return 1;
+        return s2r_interrupt_requested() ? 130 : 1;
     }
     print_logs(&train, "fit");
     if (opt.n_logs > 1) print_logs(&valid, "held out");
@@ -356,5 +362,5 @@ int main(int argc, char** argv) {
     s2r_sysid_free(&id);
     s2r_trajectory_set_free(&train);
     s2r_trajectory_set_free(&valid);
-    return bad;
+    return bad && s2r_interrupt_requested() ? 130 : bad;
 }

@@ -807,6 +807,570 @@ static int test_docs_no_outside_files(void) {
     return 0;
 }
 
+/* --- README's results against the committed files -----------------------
+   Every number of README.md's result tables and of the bullets under them
+   ("What they say", to "## Use it") comes from a committed file in
+   figures/, and this is where it is checked.  A table row must read, cell
+   by cell, what the CSV beside the .md the table cites gives: each rate
+   from its count (success x episodes, exact), its interval computed again
+   (Wilson's, the gap's Newcombe's), formatted as 07 formats them.  Each
+   number of a bullet must be made by a claim (docs_claims: a phrase with
+   '@' where its numbers go, and for each the file and the computation),
+   and the claims together with a few settings (docs_settings: names and
+   the protocol, not measurements) must cover every number of the bullets.
+   Run on a copy of the files with one number edited by hand, the same
+   check must fail. */
+
+#define DOCS_CSV_CELLS 16384
+#define DOCS_VALUE_LEN 32
+
+typedef struct docs_csv {
+    char*       text;
+    int         rows, cols;              /* rows after the header line */
+    const char* cell[DOCS_CSV_CELLS];    /* [rows + 1][cols], the header first */
+} docs_csv;
+
+/* dir/name as a CSV of at most DOCS_CSV_CELLS cells (c from malloc: free
+   c->text and c); NULL when it cannot be read. */
+static docs_csv* docs_csv_load(const char* dir, const char* name) {
+    char path[DOCS_PATH_LEN];
+    docs_csv* c = (docs_csv*)calloc(1, sizeof *c);
+    char *s, *line;
+    int n = 0, width = 0;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (!c || !(c->text = docs_read(path, NULL))) { free(c); return NULL; }
+    for (line = c->text; line && *line; line = s) {
+        int k = 0;
+        char* cell;
+        if ((s = strchr(line, '\n')) != NULL) *s++ = '\0';
+        for (cell = line; cell && n < DOCS_CSV_CELLS; k++) {
+            char* comma = strchr(cell, ',');
+            if (comma) *comma++ = '\0';
+            c->cell[n++] = cell;
+            cell = comma;
+        }
+        if (!width) width = k;
+        if (k != width || n >= DOCS_CSV_CELLS) { free(c->text); free(c); return NULL; }
+    }
+    c->cols = width;
+    c->rows = width ? n / width - 1 : 0;
+    return c;
+}
+
+static void docs_csv_free(docs_csv* c) {
+    if (c) free(c->text);
+    free(c);
+}
+
+static int docs_csv_col(const docs_csv* c, const char* name) {
+    int k;
+    for (k = 0; k < c->cols; k++)
+        if (!strcmp(c->cell[k], name)) return k;
+    return -1;
+}
+
+/* Row r's cell of column `name` (r from 0 after the header); NULL if none. */
+static const char* docs_csv_cell(const docs_csv* c, int r, const char* name) {
+    int k = docs_csv_col(c, name);
+    return k < 0 || r < 0 || r >= c->rows ? NULL : c->cell[(r + 1) * c->cols + k];
+}
+
+static double docs_csv_num(const docs_csv* c, int r, const char* name) {
+    const char* s = docs_csv_cell(c, r, name);
+    return s ? atof(s) : NAN;
+}
+
+/* The first row from `from` whose column `key` reads `value`, or -1. */
+static int docs_csv_row(const docs_csv* c, const char* key, const char* value, int from) {
+    int r;
+    for (r = from; r < c->rows; r++) {
+        const char* s = docs_csv_cell(c, r, key);
+        if (s && !strcmp(s, value)) return r;
+    }
+    return -1;
+}
+
+/* A rate's count: rate x episodes, whole (07 writes rates of whole counts). */
+static double docs_count(double rate, double episodes) { return floor(rate * episodes + 0.5); }
+
+/* The episodes behind a column of a table or seeds CSV: sim_ for the sim
+   columns, real_ for the others (the calibrated ones run as many). */
+static double docs_episodes(const docs_csv* c, int r, const char* column) {
+    return docs_csv_num(c, r, strncmp(column, "sim_", 4) == 0 ? "sim_episodes" : "real_episodes");
+}
+
+/* Per seed (in file order), `column` of `recipe` in a seeds CSV, into v
+   (at most 64): how many. */
+static int docs_per_seed(const docs_csv* c, const char* recipe, const char* column, double* v) {
+    int r = -1, n = 0;
+    while (n < 64 && (r = docs_csv_row(c, "recipe", recipe, r + 1)) >= 0) v[n++] = docs_csv_num(c, r, column);
+    return n;
+}
+
+/* 1234 as "1,234". */
+static void docs_thousands(long v, char* out, size_t cap) {
+    if (v >= 1000) snprintf(out, cap, "%ld,%03ld", v / 1000, v % 1000);
+    else snprintf(out, cap, "%ld", v);
+}
+
+/* What one spec gives, as text into out: the number a claim puts at an
+   '@'.  Specs, words separated by blanks (FILE in figures/; rates x 100):
+     v FILE RECIPE COLUMN FMT    a table's value (a rate from its count)
+     d FILE A B COLUMN FMT       A's minus B's (to 4 decimals, as 07's CSVs write one)
+     n SEEDS A B COLUMN          seeds where A is ahead of B
+     i SEEDS A B lo|hi           the paired difference's Student-t 95 % bound
+     r SEEDS RECIPE COLUMN min|max   the lowest or highest seed
+     u SEEDS min|max             the lowest or highest unit
+     k MD kept|of                fine-tunes that kept the system-ID policy; of how many
+     m MD wall|peak              a table's wall seconds or peak MiB
+     g ATTRIBUTION RECIPE min|max  the points the camera's calibration error costs
+                                 (unit without it minus unit; nominal minus only it)
+     c CURVE DEMOS WAY COLUMN    a demo-curve count, with thousands separated
+     x CURVE                     the interventions' last point
+     e CURVE SEEDS               the interventions' last point times the seeds
+     R CURVE CURVE SEEDS         interventions rounds per unit times seeds, if
+                                 every round on both arms kept the policy
+     t TASK WARM                 training steps in thousands ("80k" without k)
+   0 when it makes a value, else 1 with the reason in out. */
+static int docs_spec(const char* dir, const char* spec, char* out, size_t cap) {
+    char w[8][64];
+    int n = sscanf(spec, "%63s %63s %63s %63s %63s %63s %63s %63s", w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]), k, bad = 0;
+    docs_csv* c = n > 1 && w[0][0] != 't' ? docs_csv_load(dir, w[1]) : NULL;
+    double a[64], b[64], x = 0;
+    if (n > 1 && w[0][0] != 't' && w[0][0] != 'k' && w[0][0] != 'm' && !c) return snprintf(out, cap, "%s: not a CSV", w[1]), 1;
+    if (w[0][0] == 'v' && n == 5) {
+        int r = docs_csv_row(c, "recipe", w[2], 0);
+        double e = docs_episodes(c, r, w[3]), v = docs_csv_num(c, r, w[3]);
+        x = strstr(w[3], "success") && e > 0 ? 100 * (docs_count(v, e) / e) : 100 * v;   /* as 07: 100 x (k / n) */
+        if (!strcmp(w[3], "gap"))   /* as 07: the difference of the two rates */
+            x = 100 * (docs_count(docs_csv_num(c, r, "sim_success"), docs_csv_num(c, r, "sim_episodes")) /
+                       docs_csv_num(c, r, "sim_episodes") - docs_count(docs_csv_num(c, r, "real_success"),
+                       docs_csv_num(c, r, "real_episodes")) / docs_csv_num(c, r, "real_episodes"));
+        snprintf(out, cap, w[4], x);
+    } else if (w[0][0] == 'd' && n == 6) {
+        int ra = docs_csv_row(c, "recipe", w[2], 0), rb = docs_csv_row(c, "recipe", w[3], 0);
+        double ea = docs_episodes(c, ra, w[4]), eb = docs_episodes(c, rb, w[4]);
+        x = docs_count(docs_csv_num(c, ra, w[4]), ea) / ea - docs_count(docs_csv_num(c, rb, w[4]), eb) / eb;
+        x = 100 * (floor(x * 1e4 + 0.5) / 1e4);   /* as a CSV of 07's writes a difference: 4 decimals */
+        snprintf(out, cap, w[5], x);
+    } else if ((w[0][0] == 'n' && n == 5) || (w[0][0] == 'i' && n == 5)) {
+        const char* column = w[0][0] == 'n' ? w[4] : "real_success";
+        int m = docs_per_seed(c, w[2], column, a), ahead = 0;
+        double mean, lo, hi;
+        bad = m < 2 || docs_per_seed(c, w[3], column, b) != m;
+        for (k = 0; k < m; k++) {
+            ahead += a[k] > b[k];
+            a[k] -= b[k];
+        }
+        s2r_mean_interval(a, m, &mean, &lo, &hi);
+        if (w[0][0] == 'n') snprintf(out, cap, "%d", ahead);
+        else snprintf(out, cap, "%+.1f", 100 * fmax(-1, fmin(1, w[4][0] == 'l' ? lo : hi)));
+    } else if (w[0][0] == 'r' && n == 5) {
+        int m = docs_per_seed(c, w[2], w[3], a);
+        for (x = a[0], k = 1; k < m; k++) x = w[4][1] == 'i' ? fmin(x, a[k]) : fmax(x, a[k]);
+        bad = m < 1;
+        snprintf(out, cap, "%.1f", 100 * x);
+    } else if (w[0][0] == 'u' && n == 3) {
+        for (x = NAN, k = 0; k < c->rows; k++) {
+            double u = docs_csv_num(c, k, "unit");
+            x = isnan(x) ? u : w[2][1] == 'i' ? fmin(x, u) : fmax(x, u);
+        }
+        snprintf(out, cap, "%.0f", x);
+    } else if ((w[0][0] == 'k' || w[0][0] == 'm') && n == 3) {
+        char path[DOCS_PATH_LEN];
+        const char *text, *at;
+        char* md;
+        snprintf(path, sizeof path, "%s/%s", dir, w[1]);
+        text = md = docs_read(path, NULL);
+        if (!md) return snprintf(out, cap, "%s: cannot be read", w[1]), 1;
+        at = w[0][0] == 'k' ? strstr(text, w[2][0] == 'k' ? "kept the sysID policy " : "times (of ")
+                            : strstr(text, w[2][0] == 'w' ? " s wall" : "peak memory ");
+        if (at && w[0][0] == 'm' && w[2][0] == 'w') while (at > text && isdigit((unsigned char)at[-1])) at--;
+        if (at && !(w[0][0] == 'm' && w[2][0] == 'w')) at = strpbrk(at, "0123456789");
+        bad = !at || sscanf(at, "%lf", &x) != 1;
+        snprintf(out, cap, "%.0f", x);
+        free(md);
+    } else if (w[0][0] == 'g' && n == 4) {
+        double v[4];
+        static const char* const cond[4][2] = {{"without", "calibration"}, {"unit", "all"}, {"nominal", "none"},
+                                               {"only", "calibration"}};
+        for (k = 0; k < 4; k++) {
+            int r;
+            for (r = docs_csv_row(c, "recipe", w[2], 0); r >= 0; r = docs_csv_row(c, "recipe", w[2], r + 1))
+                if (!strcmp(docs_csv_cell(c, r, "condition"), cond[k][0]) && !strcmp(docs_csv_cell(c, r, "effect"), cond[k][1]))
+                    break;
+            bad |= r < 0;
+            v[k] = r < 0 ? NAN : docs_csv_num(c, r, "successes") / docs_csv_num(c, r, "episodes");
+        }
+        x = w[3][1] == 'i' ? fmin(v[0] - v[1], v[2] - v[3]) : fmax(v[0] - v[1], v[2] - v[3]);
+        snprintf(out, cap, "%.0f", 100 * x);
+    } else if (w[0][0] == 'c' && n == 5) {
+        int r;
+        for (r = docs_csv_row(c, "demos", w[2], 0); r >= 0 && strcmp(docs_csv_cell(c, r, "cloned"), w[3]); r = docs_csv_row(c, "demos", w[2], r + 1)) {}
+        bad = r < 0;
+        docs_thousands((long)docs_csv_num(c, r, w[4]), out, cap);
+    } else if ((w[0][0] == 'x' && n == 2) || (w[0][0] == 'e' && n == 3) || (w[0][0] == 'R' && n == 4)) {
+        docs_csv* seeds = n > 2 ? docs_csv_load(dir, w[n - 1]) : NULL;
+        double last = 0, seeds_n = w[0][0] == 'x' ? 1 : seeds ? docs_per_seed(seeds, "dr_sysid", "real_success", a) : 0;
+        int points = 0, curves, r;
+        for (curves = 0; curves < (n > 2 ? n - 2 : 1) && !bad; curves++) {
+            docs_csv* cv = curves ? docs_csv_load(dir, w[2]) : c;
+            double first = NAN;
+            int p = 0;
+            bad = !cv;
+            for (r = 0; cv && r < cv->rows; r++) {
+                if (strcmp(docs_csv_cell(cv, r, "cloned"), "interventions")) continue;
+                if (docs_csv_num(cv, r, "demos") == 0) { first = docs_csv_num(cv, r, "real_success"); continue; }
+                p++;
+                last = fmax(last, docs_csv_num(cv, r, "demos"));
+                bad |= docs_csv_num(cv, r, "real_success") != first;   /* a round kept: the policy as it was */
+            }
+            bad |= curves && p != points;
+            points = p;
+            if (curves) docs_csv_free(cv);
+        }
+        docs_csv_free(seeds);
+        bad |= seeds_n < 1;
+        if (w[0][0] == 'e') docs_thousands((long)(last * seeds_n), out, cap);
+        else snprintf(out, cap, "%.0f", w[0][0] == 'R' ? points * seeds_n : last);
+    } else if (w[0][0] == 't' && n == 3) {
+        snprintf(out, cap, "%lld", s2r_task_training_steps(strcmp(w[1], "push") ? S2R_TASK_REACH : S2R_TASK_PUSH,
+                                                           atoi(w[2])) / 1000);
+    } else {
+        bad = 1;
+        snprintf(out, cap, "not a spec");
+    }
+    docs_csv_free(c);
+    if (bad || !isfinite(x) || !out[0]) return 1;   /* x stays finite for the specs that set it, NAN-free */
+    return 0;
+}
+
+#define DOCS_T10U "07_push_table_ur5e_seeds10.csv"
+#define DOCS_T10P "07_push_table_panda_seeds10.csv"
+#define DOCS_S10U "07_push_seeds_ur5e_seeds10.csv"
+#define DOCS_S10P "07_push_seeds_panda_seeds10.csv"
+#define DOCS_C10U "07_push_demo_curve_ur5e_seeds10.csv"
+#define DOCS_C10P "07_push_demo_curve_panda_seeds10.csv"
+
+typedef struct docs_claim {
+    const char* phrase;       /* README's words, '@' where each number goes (no digits of its own) */
+    const char* spec[12];     /* what makes each '@', in order (docs_spec) */
+} docs_claim;
+
+static const docs_claim docs_claims[] = {
+    {"The pure-sim push policies succeed @ and @ % in simulation and @ (UR5e) and @ % (Panda) on each arm's ten "
+     "units; with each unit's camera calibrated, @ and @ %.",
+     {"v " DOCS_T10U " pure_sim sim_success %.0f", "v " DOCS_T10P " pure_sim sim_success %.0f",
+      "v " DOCS_T10U " pure_sim real_success %.1f", "v " DOCS_T10P " pure_sim real_success %.1f",
+      "v " DOCS_T10U " pure_sim calibrated_success %.1f", "v " DOCS_T10P " pure_sim calibrated_success %.1f"}},
+    {"unit by unit it succeeds @-@ % on the UR5e and @-@ % on the Panda.",
+     {"r " DOCS_S10U " pure_sim real_success min", "r " DOCS_S10U " pure_sim real_success max",
+      "r " DOCS_S10P " pure_sim real_success min", "r " DOCS_S10P " pure_sim real_success max"}},
+    {"takes the UR5e's pure-sim policy from @ to @ %.",
+     {"v 07_table.csv pure_sim real_success %.1f", "v 07_table.csv pure_sim calibrated_success %.1f"}},
+    {"@ % (UR5e) and @ % (Panda) on push, ahead of DR on @ and @ of the ten seeds, gaps of @ and @ points; @ % on "
+     "the UR5e's reach.",
+     {"v " DOCS_T10U " dr_sysid real_success %.1f", "v " DOCS_T10P " dr_sysid real_success %.1f",
+      "n " DOCS_S10U " dr_sysid dr real_success", "n " DOCS_S10P " dr_sysid dr real_success",
+      "v " DOCS_T10U " dr_sysid gap %.1f", "v " DOCS_T10P " dr_sysid gap %.1f",
+      "v 07_table.csv dr_sysid real_success %.0f"}},
+    {"On a second set of units, #@-#@, never used while the recipe was built, @ and @ %",
+     {"u 07_push_seeds_ur5e_unit7001.csv min", "u 07_push_seeds_ur5e_unit7001.csv max",
+      "v 07_push_table_ur5e_unit7001.csv dr_sysid real_success %.1f",
+      "v 07_push_table_panda_unit7001.csv dr_sysid real_success %.1f"}},
+    {"DR is only @ (UR5e) and @ points (Panda) ahead of pure sim on the units as they are, not shown to help seed by "
+     "seed ([@, @] and [@, @])",
+     {"d " DOCS_T10U " dr pure_sim real_success %.1f", "d " DOCS_T10P " dr pure_sim real_success %.1f",
+      "i " DOCS_S10U " dr pure_sim lo", "i " DOCS_S10U " dr pure_sim hi", "i " DOCS_S10P " dr pure_sim lo",
+      "i " DOCS_S10P " dr pure_sim hi"}},
+    {"(it pays where the camera is calibrated: @ against @ % and @ against @ %, ahead on @ and @ of the ten seeds).",
+     {"v " DOCS_T10U " dr calibrated_success %.1f", "v " DOCS_T10U " pure_sim calibrated_success %.1f",
+      "v " DOCS_T10P " dr calibrated_success %.1f", "v " DOCS_T10P " pure_sim calibrated_success %.1f",
+      "n " DOCS_S10U " dr pure_sim calibrated_success", "n " DOCS_S10P " dr pure_sim calibrated_success"}},
+    {"helps a little (@ against @ % on the UR5e, @ against @ % on the Panda: ahead of pure sim on @ and @ of the ten "
+     "seeds, of DR on @ and @)",
+     {"v " DOCS_T10U " dr_camera_memory real_success %.1f", "v " DOCS_T10U " dr real_success %.1f",
+      "v " DOCS_T10P " dr_camera_memory real_success %.1f", "v " DOCS_T10P " dr real_success %.1f",
+      "n " DOCS_S10U " dr_camera_memory pure_sim real_success", "n " DOCS_S10P " dr_camera_memory pure_sim real_success",
+      "n " DOCS_S10U " dr_camera_memory dr real_success", "n " DOCS_S10P " dr_camera_memory dr real_success"}},
+    {"with the cameras calibrated it loses @ points to DR on the UR5e's units (@ against @ %)",
+     {"d " DOCS_T10U " dr dr_camera_memory calibrated_success %.0f",
+      "v " DOCS_T10U " dr_camera_memory calibrated_success %.1f", "v " DOCS_T10U " dr calibrated_success %.1f"}},
+    {"finds it still losing @-@ points to the units' offsets where DR loses @-@ (UR5e), @-@ where DR loses @-@ "
+     "(Panda).",
+     {"g 09_push_attribution_ur5e.csv dr_camera_memory min", "g 09_push_attribution_ur5e.csv dr_camera_memory max",
+      "g 09_push_attribution_ur5e.csv dr min", "g 09_push_attribution_ur5e.csv dr max",
+      "g 09_push_attribution_panda.csv dr_camera_memory min", "g 09_push_attribution_panda.csv dr_camera_memory max",
+      "g 09_push_attribution_panda.csv dr min", "g 09_push_attribution_panda.csv dr max"}},
+    {"the canary kept that policy over @ and @ of the @ fine-tunes on each arm's ten units.",
+     {"k 07_push_table_ur5e_seeds10.md kept", "k 07_push_table_panda_seeds10.md kept",
+      "k 07_push_table_ur5e_seeds10.md of"}},
+    {"up to @ intervention episodes per unit, the canary kept the system-ID policy in all @ rounds on each arm's ten "
+     "units.",
+     {"x " DOCS_C10U, "R " DOCS_C10U " " DOCS_C10P " " DOCS_S10U}},
+    {"it took over @ and @ of @ episodes of policies that succeed on @ and @ %",
+     {"c " DOCS_C10U " 1000 interventions demos_cloned", "c " DOCS_C10P " 1000 interventions demos_cloned",
+      "e " DOCS_C10U " " DOCS_S10U, "v " DOCS_T10U " dr_sysid real_success %.1f",
+      "v " DOCS_T10P " dr_sysid real_success %.1f"}},
+    {"On the Panda's reach DR is behind pure sim (@ against @ %): @k steps from the pure-sim policy are too few there.",
+     {"v 07_table_panda.csv dr real_success %.1f", "v 07_table_panda.csv pure_sim real_success %.1f", "t reach 1"}},
+    {"`make table TASK=reach`: @ s wall, peak memory @ MiB;", {"m 07_table.md wall", "m 07_table.md peak"}},
+};
+
+/* Numbers in the bullets that are names or the protocol, not measurements:
+   an example's number; the operator's set-up time and the push episode's
+   length (settings), and the moment they leave to take over (RESULTS.md
+   derives it from them and the puck's distances). */
+static const char* const docs_settings[] = {
+    "Example 09", "example 09",
+    "An operator who needs 2.8 s to get going in a 5 s episode must take over 0.8 to 1.8 s in",
+};
+
+/* The README's tables and the files they cite: the heading before each,
+   the CSV its numbers come from and the .md its rows were copied from. */
+static const char* const docs_tables[][3] = {
+    {"**Push, UR5e, ten seeds**", DOCS_T10U, "07_push_table_ur5e_seeds10.md"},
+    {"**Push, Panda, ten seeds**", DOCS_T10P, "07_push_table_panda_seeds10.md"},
+    {"**Reach, UR5e**", "07_table.csv", "07_table.md"},
+};
+static const char* const docs_row_names[][2] = {
+    {"Pure sim training", "pure_sim"}, {"Sim + domain randomization", "dr"},
+    {"Sim + DR incl. camera calibration", "dr_camera_memory"}, {"Sim + DR + system ID", "dr_sysid"},
+    {"Sim + DR + sysID + 100 real demos", "demos_100"}, {"Sim + DR + sysID + 1000 real demos", "demos_1000"},
+    {"Real-only training", "real_only"},
+};
+
+/* The first number of s - a digit not inside a word, as UR5e's - or NULL. */
+static const char* docs_first_number(const char* s) {
+    const char* at;
+    for (at = s; *at; at++)
+        if (isdigit((unsigned char)*at) && !(at > s && isalpha((unsigned char)at[-1]))) return at;
+    return NULL;
+}
+
+/* s with every run of blanks and newlines as one blank (caller frees). */
+static char* docs_flatten(const char* s) {
+    char* out = (char*)malloc(strlen(s) + 1);
+    size_t n = 0;
+    for (; out && *s; s++) {
+        if (isspace((unsigned char)*s)) {
+            if (n && out[n - 1] != ' ') out[n++] = ' ';
+        } else {
+            out[n++] = *s;
+        }
+    }
+    if (out) out[n] = '\0';
+    return out;
+}
+
+/* A claim's phrase with its numbers filled in from the files in dir;
+   0, or 1 with the reason in out. */
+static int docs_fill(const char* dir, const docs_claim* c, char* out, size_t cap) {
+    const char* p;
+    size_t n = 0;
+    int k = 0;
+    for (p = c->phrase; *p && n + DOCS_VALUE_LEN < cap; p++) {
+        char value[DOCS_VALUE_LEN * 4];
+        if (*p != '@') { out[n++] = *p; continue; }
+        if (!c->spec[k] || docs_spec(dir, c->spec[k], value, sizeof value))
+            return snprintf(out, cap, "spec %d (%s): %s", k + 1, c->spec[k] ? c->spec[k] : "missing",
+                            c->spec[k] ? value : "more '@' than specs"), 1;
+        n += (size_t)snprintf(out + n, cap - n, "%s", value);
+        k++;
+    }
+    out[n] = '\0';
+    if (c->spec[k]) return snprintf(out, cap, "more specs than '@'"), 1;
+    return 0;
+}
+
+/* The expected cells of a table row, from the CSV row r: sim, real, gap,
+   calibrated, as 07 writes them ("n/a" for what real-only lacks). */
+static void docs_row_cells(const docs_csv* c, int r, char cells[4][64]) {
+    int real_only = !strcmp(docs_csv_cell(c, r, "recipe"), "real_only");
+    double ns = docs_csv_num(c, r, "sim_episodes"), nr = docs_csv_num(c, r, "real_episodes"), lo, hi;
+    double ks = docs_count(docs_csv_num(c, r, "sim_success"), ns), kr = docs_count(docs_csv_num(c, r, "real_success"), nr);
+    double kc = docs_count(docs_csv_num(c, r, "calibrated_success"), nr);
+    s2r_wilson_interval((int)ks, (int)ns, &lo, &hi);
+    snprintf(cells[0], 64, real_only ? "n/a" : "%.1f [%.1f, %.1f]", 100 * (ks / ns), 100 * lo, 100 * hi);
+    s2r_wilson_interval((int)kr, (int)nr, &lo, &hi);
+    snprintf(cells[1], 64, "%.1f [%.1f, %.1f]", 100 * (kr / nr), 100 * lo, 100 * hi);
+    s2r_newcombe_interval((int)ks, (int)ns, (int)kr, (int)nr, &lo, &hi);
+    snprintf(cells[2], 64, real_only ? "n/a" : "%.1f [%.1f, %.1f]", 100 * (ks / ns - kr / nr), 100 * lo,
+             100 * hi);
+    s2r_wilson_interval((int)kc, (int)nr, &lo, &hi);
+    snprintf(cells[3], 64, "%.1f [%.1f, %.1f]", 100 * (kc / nr), 100 * lo, 100 * hi);
+}
+
+/* The README table under `heading` against its CSV and .md in dir: how
+   many rows differ (each printed when `say`), or 1 for a table not found. */
+static int docs_check_table(const char* dir, const char* readme, const char* const t[3], int say) {
+    char path[DOCS_PATH_LEN], *md;
+    const char *at = strstr(readme, t[0]), *line;
+    docs_csv* c = docs_csv_load(dir, t[1]);
+    int bad = 0, rows = 0;
+    snprintf(path, sizeof path, "%s/%s", dir, t[2]);
+    md = docs_read(path, NULL);
+    if (!at || !c || !md) {
+        if (say) printf("    %s: %s\n", t[0], !at ? "no such heading in README.md" : !c ? t[1] : t[2]);
+        docs_csv_free(c);
+        free(md);
+        return 1;
+    }
+    at = strstr(at, "\n|");
+    for (line = at ? at + 1 : NULL; line && line[0] == '|'; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        char row[512], want[512], cells[4][64], *bar;
+        size_t len = strcspn(line, "\n");
+        int k, r = -1;
+        if (len >= sizeof row || strncmp(line, "| Recipe", 8) == 0 || strncmp(line, "|---", 4) == 0) continue;
+        memcpy(row, line, len);
+        row[len] = '\0';
+        for (k = 0; k < (int)(sizeof docs_row_names / sizeof *docs_row_names); k++)
+            if (strncmp(row + 2, docs_row_names[k][0], strlen(docs_row_names[k][0])) == 0)
+                r = docs_csv_row(c, "recipe", docs_row_names[k][1], 0);
+        bar = strstr(row + 2, " | ");
+        rows++;
+        if (r < 0 || !bar) {
+            if (say) printf("    %s: a row of no recipe in %s: %s\n", t[0], t[1], row);
+            bad++;
+            continue;
+        }
+        docs_row_cells(c, r, cells);
+        snprintf(want, sizeof want, "%.*s | %s | %s | %s | %s |", (int)(bar - row), row, cells[0], cells[1], cells[2],
+                 cells[3]);
+        if (strcmp(row, want) != 0) {
+            if (say) printf("    %s, from %s:\n      README: %s\n      the CSV: %s\n", t[0], t[1], row, want);
+            bad++;
+        } else if (!strstr(md, row)) {
+            if (say) printf("    %s: the row is not %s's: %s\n", t[0], t[2], row);
+            bad++;
+        }
+    }
+    docs_csv_free(c);
+    free(md);
+    return bad + (rows < 6);
+}
+
+/* README.md's results against the files in dir: how many checks fail
+   (each printed when `say`): every table, every claim found in the
+   README with the numbers dir gives, and every number of the bullets
+   inside a claim or a setting. */
+static int docs_results(const char* dir, int say) {
+    char *readme = docs_read(DOCS_README, NULL), *flat = readme ? docs_flatten(readme) : NULL, *bullets, *end;
+    char* covered;
+    int bad = 0, k;
+    size_t i;
+    if (!readme || !flat) { free(readme); free(flat); return 1; }
+    for (k = 0; k < (int)(sizeof docs_tables / sizeof *docs_tables); k++) bad += docs_check_table(dir, readme, docs_tables[k], say);
+    bullets = strstr(flat, "What they say");
+    end = bullets ? strstr(bullets, "## Use it") : NULL;
+    if (!end) { free(readme); free(flat); if (say) printf("    no \"What they say\" ... \"## Use it\" in README.md\n"); return bad + 1; }
+    *end = '\0';
+    covered = (char*)calloc(strlen(bullets) + 1, 1);
+    for (k = 0; k < (int)(sizeof docs_claims / sizeof *docs_claims) && covered; k++) {
+        char want[1024];
+        const char* at;
+        if (docs_first_number(docs_claims[k].phrase)) {   /* a number typed into a claim is no claim */
+            if (say) printf("    a claim's phrase holds digits of its own: %s\n", docs_claims[k].phrase);
+            bad++;
+        } else if (docs_fill(dir, &docs_claims[k], want, sizeof want)) {
+            if (say) printf("    \"%.60s...\": %s\n", docs_claims[k].phrase, want);
+            bad++;
+        } else if (!(at = strstr(flat, want))) {
+            char first[48];
+            snprintf(first, sizeof first, "%s", want);
+            at = strstr(flat, first) ? strstr(flat, first) : NULL;
+            if (say) printf("    README.md does not say what the files say:\n      the files: %s\n      README.md: %.*s\n", want,
+                            at ? (int)strlen(want) : 9, at ? at : "(nothing)");
+            bad++;
+        } else if (at >= bullets && at < end) {
+            memset(covered + (at - bullets), 1, strlen(want));
+        }
+    }
+    for (k = 0; k < (int)(sizeof docs_settings / sizeof *docs_settings) && covered; k++) {
+        const char* at;
+        for (at = strstr(bullets, docs_settings[k]); at; at = strstr(at + 1, docs_settings[k]))
+            memset(covered + (at - bullets), 1, strlen(docs_settings[k]));
+    }
+    for (i = 0; covered && bullets[i]; i++) {
+        if (bullets[i] == ']' && bullets[i + 1] == '(') {   /* a link's target is no number */
+            size_t close = i + strcspn(bullets + i, ")");
+            memset(covered + i, 1, close - i);
+            i = close;
+            continue;
+        }
+        if (isdigit((unsigned char)bullets[i]) && !(i && isalpha((unsigned char)bullets[i - 1])) && !covered[i]) {
+            if (say) printf("    a number of the bullets no claim makes: \"...%.50s...\"\n", bullets + (i > 30 ? i - 30 : 0));
+            bad++;
+            while (isdigit((unsigned char)bullets[i + 1]) || bullets[i + 1] == '.' || bullets[i + 1] == ',') i++;
+        }
+    }
+    free(covered);
+    free(readme);
+    free(flat);
+    return bad;
+}
+
+/* dir/name copied into to/name; 0 when done. */
+static int docs_copy(const char* dir, const char* to, const char* name) {
+    char path[DOCS_PATH_LEN];
+    long n = 0;
+    char* text;
+    FILE* f;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (!(text = docs_read(path, &n))) return 1;
+    snprintf(path, sizeof path, "%s/%s", to, name);
+    f = fopen(path, "wb");
+    if (f) fwrite(text, 1, (size_t)n, f);
+    free(text);
+    return !f || fclose(f) != 0;
+}
+
+/* In to/name, the first `from` after `after` replaced by `by` (as long). */
+static int docs_edit(const char* to, const char* name, const char* after, const char* from, const char* by) {
+    char path[DOCS_PATH_LEN], *text, *at;
+    long n = 0;
+    FILE* f;
+    snprintf(path, sizeof path, "%s/%s", to, name);
+    if (!(text = docs_read(path, &n))) return 1;
+    at = strstr(text, after);
+    at = at ? strstr(at, from) : NULL;
+    if (at && strlen(from) == strlen(by)) memcpy(at, by, strlen(by));
+    f = at ? fopen(path, "wb") : NULL;
+    if (f) fwrite(text, 1, (size_t)n, f);
+    free(text);
+    return !f || fclose(f) != 0;
+}
+
+/* Every number of README.md's result tables and bullets from the committed
+   file it comes from; and a copy of those files with two numbers edited
+   by hand fails the same check - the table row and the bullets that use
+   them. */
+static int test_docs_readme_numbers(void) {
+    const char* copy = "build/docs_edited_figures";
+    int k, s, failed;
+    CHECKF(docs_results("figures", 1) == 0, "README.md's results differ from the committed files (above)");
+#if defined(__unix__) || defined(__APPLE__)
+    mkdir(copy, 0755);
+#endif
+    for (k = 0; k < (int)(sizeof docs_tables / sizeof *docs_tables); k++)
+        CHECK(docs_copy("figures", copy, docs_tables[k][1]) == 0 && docs_copy("figures", copy, docs_tables[k][2]) == 0);
+    for (k = 0; k < (int)(sizeof docs_claims / sizeof *docs_claims); k++)
+        for (s = 0; docs_claims[k].spec[s]; s++) {
+            char w[4][96];
+            int n = sscanf(docs_claims[k].spec[s], "%95s %95s %95s %95s", w[0], w[1], w[2], w[3]), i;
+            for (i = 1; i < n; i++)
+                if (strstr(w[i], ".csv") || strstr(w[i], ".md")) CHECK(docs_copy("figures", copy, w[i]) == 0);
+        }
+    CHECK(docs_results(copy, 0) == 0);   /* the copy as it is: the same */
+    /* by hand: the UR5e's system-ID row two successes more on the units, and the Panda's first DR seed 20
+       more - the table row and the two bullets that give the first, the paired interval the second */
+    CHECK(docs_edit(copy, DOCS_T10U, "\ndr_sysid,", ",0.8335,", ",0.8345,") == 0);
+    CHECK(docs_edit(copy, DOCS_S10P, "panda,push,1,1,dr,", ",200,0.3450,", ",200,0.4450,") == 0);
+    failed = docs_results(copy, 0);
+    CHECKF(failed >= 4, "the check passed files edited by hand (%d failures)", failed);
+    return 0;
+}
+
 static const test_case docs_tests[] = {
     {"docs: the PNG check accepts a written figure and rejects broken ones", test_docs_png_checker},
     {"docs: every figure README.md names is a whole PNG", test_docs_readme_figures},
@@ -818,4 +1382,5 @@ static const test_case docs_tests[] = {
     {"docs: every document a file of the project mentions is in the repository", test_docs_no_outside_files},
     {"docs: five reading paths read down the file, each at most 12 functions and 350 lines", test_docs_paths_read_down},
     {"docs: every public function names its parameters the same in its declaration and its definition", test_docs_parameter_names},
+    {"docs: every number of README.md's result tables and bullets from the committed file it comes from; one edited by hand fails", test_docs_readme_numbers},
 };

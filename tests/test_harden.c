@@ -870,6 +870,204 @@ static int test_null_rule(void) {
     return 0;
 }
 
+/* A stop asked for (s2r_interrupt_catch, then SIGTERM) is read inside the
+   long loops, each returning S2R_ERR_INTERRUPTED with nothing kept:
+   evaluation, demonstrations, recording a trajectory, system
+   identification, behaviour cloning, reading a log; with the flag cleared
+   the same calls work again. */
+static int test_stop_inside_long_loops(void) {
+    s2r_sim sim;
+    s2r_sim_config sc = s2r_sim_config_default(S2R_ROBOT_UR5E);
+    s2r_task_config tc = s2r_task_config_default(S2R_TASK_REACH);
+    s2r_expert_config op = s2r_operator_config_default(), scripted = s2r_expert_config_default();
+    s2r_excitation_config ex = s2r_excitation_config_default();
+    s2r_sysid_config cfg = s2r_sysid_config_default();
+    s2r_task task;
+    s2r_expert expert;
+    s2r_controller c;
+    s2r_eval_result r;
+    s2r_dataset d, more;
+    s2r_trajectory_set set, parsed;
+    s2r_sysid id;
+    s2r_sysid_result result;
+    s2r_policy policy;
+    s2r_bc bc;
+    s2r_bc_config bcc = s2r_bc_config_default();
+    s2r_rng rng = s2r_rng_make(1, 0);
+    char error[S2R_ERROR_LEN], *log = (char*)malloc(4096 * 48);
+    size_t at;
+    int k, ok = -1, obs_dim, act_dim;
+    CHECK(log != NULL && s2r_sim_init(&sim, &sc) == S2R_OK && s2r_task_init(&task, &tc, &sim.backend) == S2R_OK);
+    CHECK(s2r_expert_init(&expert, &scripted, &tc, sim.backend.info) == S2R_OK);
+    c = s2r_expert_controller(&expert);
+    s2r_task_dims(S2R_TASK_REACH, S2R_ROBOT_UR5E, &obs_dim, &act_dim);
+    CHECK(s2r_dataset_init(&d, obs_dim, act_dim) == S2R_OK && s2r_dataset_init(&more, obs_dim, act_dim) == S2R_OK);
+    CHECK(s2r_collect_demos(&sim.backend, &tc, &op, 2, 1, &d, &ok, error) == S2R_OK && d.count > 0);
+    CHECK(s2r_trajectory_set_init(&set, 6, 30, 2, 0.02) == S2R_OK && s2r_trajectory_collect(&set, &sim.backend, &ex, 1, 1) == S2R_OK);
+    CHECK(s2r_sysid_init(&id, &cfg, &sc) == S2R_OK);
+    {
+        s2r_policy_shape shape;
+        memset(&shape, 0, sizeof shape);
+        shape.obs_dim = obs_dim; shape.act_dim = act_dim; shape.num_hidden = 1; shape.hidden[0] = 8;
+        CHECK(s2r_policy_init(&policy, &shape, -0.5f, 10.0f, &rng) == S2R_OK && s2r_bc_init(&bc, &bcc, &policy) == S2R_OK);
+    }
+    at = (size_t)sprintf(log, "t,command_1,q_1\n");   /* 3000 rows at rest: a log past 1024 lines */
+    for (k = 0; k < 3000; k++) at += (size_t)sprintf(log + at, "%.2f,0.5,0.5\n", 0.02 * k);
+
+    s2r_interrupt_catch();
+    raise(SIGTERM);   /* caught: only a flag */
+    CHECK(s2r_interrupt_requested());
+    CHECKF(s2r_evaluate(&c, &task, 3, 1, &r, NULL) == S2R_ERR_INTERRUPTED && r.episodes == 0 && strstr(task.error, "stopped"),
+           "%s", task.error);
+    CHECKF(s2r_collect_demos(&sim.backend, &tc, &op, 2, 1, &more, &ok, error) == S2R_ERR_INTERRUPTED && more.count == 0 &&
+           strstr(error, "demonstrations: stopped"), "%s", error);
+    CHECKF(s2r_trajectory_collect(&set, &sim.backend, &ex, 1, 2) == S2R_ERR_INTERRUPTED && set.count == 1 &&
+           strstr(set.error, "stopped"), "%s", set.error);
+    CHECKF(s2r_sysid_run(&id, &set, NULL, &result) == S2R_ERR_INTERRUPTED && strstr(id.error, "system identification"),
+           "%s", id.error);
+    CHECKF(s2r_bc_epoch(&bc, &d, NULL) == S2R_ERR_INTERRUPTED && bc.epoch == 0, "%s", bc.error);
+    CHECKF(s2r_trajectory_set_parse_csv(&parsed, log, "long.csv", 0.02, error) == S2R_ERR_INTERRUPTED &&
+           parsed.count == 0 && strstr(error, "long.csv"), "%s", error);
+    s2r_interrupt_catch();   /* clears the flag */
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    CHECKF(s2r_evaluate(&c, &task, 1, 1, &r, NULL) == S2R_OK && r.episodes == 1, "%s", task.error);
+    CHECK(s2r_bc_epoch(&bc, &d, NULL) == S2R_OK && bc.epoch == 1);
+    CHECKF(s2r_trajectory_set_parse_csv(&parsed, log, "long.csv", 0.02, error) == S2R_OK, "%s", error);
+    CHECK(parsed.source[0].samples == S2R_LOG_FIT_SAMPLES && parsed.source[0].span == 2999 && parsed.n_samples == S2R_LOG_FIT_SAMPLES);
+    s2r_trajectory_set_free(&parsed);
+    s2r_bc_free(&bc);
+    s2r_policy_free(&policy);
+    s2r_sysid_free(&id);
+    s2r_trajectory_set_free(&set);
+    s2r_dataset_free(&d);
+    s2r_dataset_free(&more);
+    s2r_expert_free(&expert);
+    s2r_task_free(&task);
+    s2r_sim_free(&sim);
+    free(log);
+    return 0;
+}
+
+/* What the pipeline learns of a unit, path by path, into v (at most 32
+   numbers): evaluation (a controller on the task), demonstrations
+   (s2r_collect_demos), system identification (s2r_identify_unit: the fit
+   and the camera's calibration) and deployment (the controller behind the
+   safety monitor with its box halved); ends[k]: where path k's numbers
+   end in v.  The controller is `policy`, an untrained one, whose actions
+   follow every number it observes; what the library does inside each
+   path knows the arm only from the backend. */
+static int unit_paths(const s2r_backend* b, s2r_policy* policy, double* v, int ends[4], char* error) {
+    s2r_task_config tc = s2r_task_config_default(S2R_TASK_REACH);
+    s2r_expert_config op = s2r_operator_config_default();
+    s2r_identify_config idc = s2r_identify_config_default();
+    s2r_randomization training = s2r_randomization_default(), next;
+    s2r_safety_config scfg = s2r_safety_config_default();
+    s2r_controller c = s2r_policy_controller(policy);
+    s2r_safety safety;
+    s2r_task task;
+    s2r_eval_result r;
+    s2r_dataset d;
+    s2r_sysid_result sr;
+    s2r_run_summary sum;
+    double camera[3];
+    int k, n = 0, ok = 0;
+    idc.train = idc.valid = 1;
+    idc.samples = 20;
+    idc.sweeps = 1;
+    if (s2r_task_init(&task, &tc, b) != S2R_OK || s2r_evaluate(&c, &task, 3, 7, &r, NULL) != S2R_OK)
+        return snprintf(error, S2R_ERROR_LEN, "evaluation: %.200s", task.error), 1;
+    v[n++] = r.successes; v[n++] = r.mean_distance; v[n++] = r.mean_return;
+    ends[0] = n;
+    s2r_task_free(&task);
+    if (s2r_dataset_init(&d, policy->shape.obs_dim, policy->shape.act_dim) != S2R_OK ||
+        s2r_collect_demos(b, &tc, &op, 2, 7, &d, &ok, error) != S2R_OK)
+        return 1;
+    v[n++] = ok; v[n++] = d.count; v[n] = v[n + 1] = 0;
+    for (k = 0; k < d.count * d.obs_dim; k++) v[n] += d.obs[k];
+    for (k = 0; k < d.count * d.act_dim; k++) v[n + 1] += d.act[k];
+    n += 2;
+    ends[1] = n;
+    s2r_dataset_free(&d);
+    if (s2r_identify_unit(b, &idc, &training, &next, NULL, &sr, camera, error) != S2R_OK) return 1;
+    for (k = 0; k < sr.n_params; k++) v[n++] = sr.value[k];
+    v[n++] = camera[0]; v[n++] = camera[1]; v[n++] = camera[2];
+    ends[2] = n;
+    if (s2r_safety_init(&safety, &scfg, b) != S2R_OK || s2r_safety_set_workspace_scale(&safety, 0.5) != S2R_OK ||
+        s2r_task_init(&task, &tc, s2r_safety_backend(&safety)) != S2R_OK)
+        return snprintf(error, S2R_ERROR_LEN, "deployment: %.200s", safety.error), 1;
+    memset(&sum, 0, sizeof sum);
+    if (s2r_deploy_run(&c, &task, &safety, 2, 7, 0, &sum) != S2R_OK)
+        return snprintf(error, S2R_ERROR_LEN, "deployment: %.200s", task.error), 1;
+    v[n++] = sum.successes; v[n++] = (double)sum.interventions; v[n++] = sum.mean_return;
+    ends[3] = n;
+    s2r_task_free(&task);
+    s2r_safety_free(&safety);
+    return 0;
+}
+
+/* The stand-in unit is an oracle the pipeline must not see into: its
+   backend's info is the nominal model (b5c3b3d), so every path sees the
+   unit's kinematics as a real arm's would be known.  Unit #1, its hidden
+   model made to differ from the nominal in geometry (the flange 4 cm
+   further along its body, and its body 2 cm off), three ways: as the
+   library gives it (A); given a nominal model loaded apart (N); given its
+   own hidden model (H: the leak).  Each path must give on A exactly what
+   it gives on N; evaluation, demonstrations and deployment something else
+   on H - so that the check can fail - while system identification gives
+   the same on H too: it takes no geometry from the backend at all (its
+   fit replays on the nominal simulator of the arm's kind, its camera
+   calibration compares the marker with the surveyed points). */
+static int test_unit_seen_through_nominal_model(void) {
+    static const char* const path[4] = {"evaluation", "demonstrations", "system identification", "deployment"};
+    double v[3][32];
+    s2r_robot nominal;
+    s2r_policy policy;
+    s2r_policy_shape shape;
+    s2r_rng rng = s2r_rng_make(3, 0);
+    char error[S2R_ERROR_LEN];
+    int way, k, ends[4];
+    CHECK(s2r_robot_load(&nominal, S2R_ROBOT_UR5E) == S2R_OK);
+    memset(&shape, 0, sizeof shape);
+    s2r_task_dims(S2R_TASK_REACH, S2R_ROBOT_UR5E, &shape.obs_dim, &shape.act_dim);
+    shape.num_hidden = 1;
+    shape.hidden[0] = 16;
+    CHECK(s2r_policy_init(&policy, &shape, -0.5f, 10.0f, &rng) == S2R_OK);
+    memset(v, 0, sizeof v);
+    for (way = 0; way < 3; way++) {
+        s2r_real_robot real;
+        mjModel* hidden;
+        int site;
+        CHECK(s2r_real_robot_init(&real, S2R_ROBOT_UR5E, 1) == S2R_OK);
+        hidden = real.hidden_sim.robot.model;
+        site = real.hidden_sim.robot.info.flange_site;
+        CHECK(real.backend.info != &real.hidden_sim.robot.info && real.backend.info->model != hidden);
+        hidden->site_pos[3 * site + 2] += 0.04;
+        hidden->body_pos[3 * hidden->site_bodyid[site] + 1] += 0.02;
+        CHECK(memcmp(real.backend.info->model->site_pos, nominal.model->site_pos, sizeof(mjtNum) * 3 * (size_t)nominal.model->nsite) == 0);
+        CHECK(memcmp(real.backend.info->model->body_pos, nominal.model->body_pos, sizeof(mjtNum) * 3 * (size_t)nominal.model->nbody) == 0);
+        if (way == 1) real.backend.info = &nominal.info;
+        if (way == 2) real.backend.info = &real.hidden_sim.robot.info;
+        CHECKF(unit_paths(&real.backend, &policy, v[way], ends, error) == 0, "way %d: %s", way, error);
+        s2r_real_robot_free(&real);
+    }
+    for (k = 0; k < 4; k++) {
+        int lo = k ? ends[k - 1] : 0;
+        size_t bytes = sizeof(double) * (size_t)(ends[k] - lo);
+        CHECKF(memcmp(v[0] + lo, v[1] + lo, bytes) == 0,
+               "%s: the unit's own backend and a nominal model loaded apart see it differently", path[k]);
+        if (k == 2)
+            CHECKF(memcmp(v[0] + lo, v[2] + lo, bytes) == 0,
+                   "%s: the hidden model behind the backend changes it: it reads geometry from the backend", path[k]);
+        else
+            CHECKF(memcmp(v[0] + lo, v[2] + lo, bytes) != 0,
+                   "%s: the same with the hidden model behind the backend - the check could not fail", path[k]);
+    }
+    s2r_policy_free(&policy);
+    s2r_robot_free(&nominal);
+    return 0;
+}
+
 static const test_case harden_tests[] = {
     {"bad input: a 3 GB file is refused by every reader by its size, unread", test_huge_files_refused_unread},
     {"state: saved, killed and resumed ends bit-identical", test_state_resume_bit_identical},
@@ -892,4 +1090,6 @@ static const test_case harden_tests[] = {
     {"bad input: an MJCF breaking a convention (numeric sizes, home, actuators, undriven joints, a 1e30 kg link) is refused at load", test_mjcf_conventions_refused},
     {"bad input: ranges naming a joint the arm lacks (kp[7] on the UR5e) are refused by its simulator", test_joint_range_beyond_arm},
     {"bad input: a pinned draw meets the bounds of a ranges file (timestep, kp, link mass, armature, latency)", test_pin_draw_bounds},
+    {"stop: SIGTERM is read inside evaluation, demonstrations, recording, system ID, cloning and log reading", test_stop_inside_long_loops},
+    {"oracle: a unit whose hidden geometry differs is seen through the nominal model by evaluation, demos, system ID and deployment", test_unit_seen_through_nominal_model},
 };

@@ -38,10 +38,13 @@ static long s2r_test_allocations;
 #include "../build/quickstart.c"
 #undef main
 
-/* The quick start must not only run: what it prints must show the scripted
-   controller succeeding, in the nominal and in the randomized simulator.
-   Its standard output goes to a file for the run (POSIX dup/dup2), then
-   each line "<simulator> success K of N, ..." is read back. */
+/* The quick start must not only run: what it prints must be what the
+   README and the manual show it printing - the scripted controller
+   succeeding 100 of 100 times in the nominal and in the randomized
+   simulator, each line word for word, its final distances included.  Its
+   standard output goes to a file for the run (POSIX dup/dup2), then each
+   line "<simulator> success K of N, ..." is read back and compared with
+   the same line of README.md and of sim2real.h's quick start. */
 #if defined(__unix__) || defined(__APPLE__)
 #include <fcntl.h>
 #include <unistd.h>
@@ -59,6 +62,37 @@ static int quickstart_line(const char* text, const char* name, int* k, int* n) {
             return s && sscanf(s, " success %d of %d", k, n) == 2;
         }
     return 0;
+}
+
+/* The line of `text` that starts, after blanks, with `name`, blanks and
+   "success ", into line (cap bytes, without its newline); 0 when none. */
+static int quickstart_shown(const char* text, const char* name, char* line, size_t cap) {
+    const char* at;
+    size_t len = strlen(name);
+    for (at = text; at && *at; at = strchr(at, '\n') ? strchr(at, '\n') + 1 : NULL) {
+        const char *s = at, *end;
+        while (*s == ' ') s++;
+        if (strncmp(s, name, len) != 0 || s[len] != ' ') continue;
+        for (end = s + len; *end == ' '; end++) {}
+        if (strncmp(end, "success ", 8) != 0) continue;
+        end = strchr(s, '\n') ? strchr(s, '\n') : s + strlen(s);
+        if ((size_t)(end - s) >= cap) return 0;
+        memcpy(line, s, (size_t)(end - s));
+        line[end - s] = '\0';
+        return 1;
+    }
+    return 0;
+}
+
+/* A whole small file into a NUL-terminated buffer (caller frees); NULL when
+   it cannot be read. */
+static char* quickstart_read(const char* path) {
+    FILE* f = fopen(path, "rb");
+    char* text = (char*)malloc(2u << 20);
+    size_t n = f && text ? fread(text, 1, (2u << 20) - 1, f) : 0;
+    if (f) fclose(f);
+    if (text) text[n] = '\0';
+    return text;
 }
 
 static int test_quickstart(void) {
@@ -85,16 +119,32 @@ static int test_quickstart(void) {
     remove(path);
     text[got] = '\0';
     CHECKF(status == 0, "the quick start returned %d; it printed:\n%s", status, text);
-    CHECKF(quickstart_line(text, "nominal sim", &k, &n), "no \"nominal sim ... success K of N\" line in:\n%s", text);
-    CHECKF(n == 100 && k >= 95, "nominal sim: the scripted controller succeeded %d of %d", k, n);
-    CHECKF(quickstart_line(text, "randomized sim", &k, &n), "no \"randomized sim ... success K of N\" line in:\n%s", text);
-    CHECKF(n == 100 && k >= 90, "randomized sim: the scripted controller succeeded %d of %d", k, n);
+    {
+        static const char* const names[2] = {"nominal sim", "randomized sim"};
+        static const char* const docs[2] = {"README.md", "sim2real.h"};
+        char printed[256], shown[256];
+        int i, d;
+        for (i = 0; i < 2; i++) {
+            CHECKF(quickstart_line(text, names[i], &k, &n), "no \"%s ... success K of N\" line in:\n%s", names[i], text);
+            CHECKF(n == 100 && k == 100, "%s: the scripted controller succeeded %d of %d (the README shows 100 of 100)",
+                   names[i], k, n);
+            CHECK(quickstart_shown(text, names[i], printed, sizeof printed));
+            for (d = 0; d < 2; d++) {
+                char* doc = quickstart_read(docs[d]);
+                int found = doc && quickstart_shown(doc, names[i], shown, sizeof shown);
+                free(doc);
+                CHECKF(found, "%s shows no \"%s ... success\" line of the quick start", docs[d], names[i]);
+                CHECKF(strcmp(printed, shown) == 0, "the quick start printed\n  %s\nwhere %s shows\n  %s", printed,
+                       docs[d], shown);
+            }
+        }
+    }
 #else
     CHECK(quickstart_main() == 0);
 #endif
     return 0;
 }
-static const test_case manual_tests[] = {{"manual: the quick start compiles, runs and shows the scripted controller succeeding", test_quickstart}};
+static const test_case manual_tests[] = {{"manual: the quick start compiles, runs and prints what README.md and the manual show (100 of 100, both lines)", test_quickstart}};
 
 typedef struct test_group { const test_case* cases; int count; } test_group;
 #define GROUP(a) {a, (int)(sizeof a / sizeof a[0])}

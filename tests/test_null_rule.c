@@ -65,6 +65,7 @@ static struct {
     s2r_bc_config bc_config;
     s2r_bc_stats bc_stats;
     s2r_dataset dataset;
+    s2r_record record;
     s2r_training training;
     s2r_adr adr;
     s2r_adr_config adr_config;
@@ -419,6 +420,13 @@ static const null_case null_cases[] = {
     {"s2r_regression_suite_for", 0, 0x2, NULL_VALUE},
     {"s2r_dist_std", 1, 0x1, NULL_VALUE},
     {"s2r_mean_interval", 0, 0x1d, NULL_VOID},
+    {"s2r_record_begin", 1, 0x3, NULL_RESULT},
+    {"s2r_record_add", 1, 0x3, NULL_RESULT},
+    {"s2r_record_save", 1, 0x7, NULL_RESULT},
+    {"s2r_record_load", 1, 0x13, NULL_RESULT},
+    {"s2r_record_parse", 1, 0x4b, NULL_RESULT},
+    {"s2r_record_line", 1, 0x5, NULL_VALUE},
+    {"s2r_record_free", 1, 0x1, NULL_VOID},
     {"s2r_sim_set_timestep", 1, 0x1, NULL_RESULT},
 };
 
@@ -715,7 +723,14 @@ static void null_call(int f) {
     case 278: (void)s2r_regression_suite_for(S2R_TASK_PUSH, A(1, &F.cases_out)); break;
     case 279: (void)s2r_dist_std(A(0, &F.dist)); break;
     case 280: s2r_mean_interval(A(0, F.d), 2, A(2, F.d), A(3, F.d), A(4, F.d)); break;
-    case 281: null_result = s2r_sim_set_timestep(A(0, &F.sim), 0.004); break;
+    case 281: null_result = s2r_record_begin(A(0, &F.record), A(1, "a title"), 1, 2); break;
+    case 282: null_result = s2r_record_add(A(0, &F.record), A(1, "line,%d"), 1); break;
+    case 283: null_result = s2r_record_save(A(0, &F.record), A(1, NULL_PATH), A(2, F.error)); break;
+    case 284: null_result = s2r_record_load(A(0, &F.record), A(1, NULL_PATH), 1, 2, A(4, F.error)); break;
+    case 285: null_result = s2r_record_parse(A(0, &F.record), A(1, "x\n"), 2, A(3, "x"), 1, 2, A(6, F.error)); break;
+    case 286: (void)s2r_record_line(A(0, &F.record), 0, A(2, F.i)); break;
+    case 287: s2r_record_free(A(0, &F.record)); break;
+    case 288: null_result = s2r_sim_set_timestep(A(0, &F.sim), 0.004); break;
     }
 }
 
@@ -743,7 +758,8 @@ static const char* const null_documented[] = {
     "s2r_socket_parse 3", "s2r_socket_serve 2",
     "s2r_collect_unit_interventions 10", "s2r_collect_unit_interventions 11", "s2r_finetune_by_interventions 6",
     "s2r_finetune_by_interventions 7", "s2r_dataset_append_episodes 5", "s2r_excitation_write_csv 7",
-    "s2r_excitation_load_csv 3",
+    "s2r_excitation_load_csv 3", "s2r_record_begin 1", "s2r_record_save 2", "s2r_record_load 4", "s2r_record_parse 6",
+    "s2r_record_line 2",
 };
 
 static int null_is_documented(const char* name, int k) {
@@ -796,6 +812,8 @@ static int null_setup(void) {
     F.bc_config = s2r_bc_config_default();
     if (s2r_bc_init(&F.bc, &F.bc_config, &F.policy) != S2R_OK) return __LINE__;
     if (s2r_dataset_init(&F.dataset, obs_dim, act_dim) != S2R_OK) return __LINE__;
+    if (s2r_record_begin(&F.record, "a title", 1, 2) != S2R_OK || s2r_record_add(&F.record, "a,1") != S2R_OK)
+        return __LINE__;
     F.training = s2r_training_default(S2R_ROBOT_UR5E, S2R_TASK_REACH);
     F.training.progress = 0;
     F.adr_config = s2r_adr_config_default();

@@ -72,7 +72,8 @@ check "interrupted + resumed on 2 threads is byte-identical" cmp -s "$WORK/whole
 
 # SIGTERM is Ctrl-C's twin: during training it saves the state and exits
 # with 130; resumed, the run trains to the same checkpoint, and a SIGTERM
-# after training, between stages, stops it at the next stage with 130;
+# after training stops it at the next stage, or inside the evaluation that
+# follows (it reads the stop after every episode), with 130;
 # --resume then finishes it from what was saved.
 start_and_wait "$WORK/terminated"
 kill -TERM $pid 2>/dev/null
@@ -89,7 +90,8 @@ wait $pid
 status=$?
 check "SIGTERM + resumed is byte-identical" cmp -s "$WORK/whole/02_dr.ckpt" "$WORK/terminated/02_dr.ckpt"
 check "SIGTERM after training exits with 130 at the next stage" test $status -eq 130
-check "SIGTERM after training says it stopped between stages" grep -q "interrupted between stages" "$WORK/terminated.resume.log"
+check "SIGTERM after training says where it stopped (between stages, or inside the evaluation after them)" \
+  grep -q "interrupted between stages\|evaluation: stopped (Ctrl-C or SIGTERM)" "$WORK/terminated.resume.log"
 check "SIGTERM after training: the run's results are not written" test ! -f "$WORK/terminated/02_margin.csv"
 "$EXAMPLE" $ARGS --out "$WORK/terminated" --resume > "$WORK/terminated.resume2.log" 2>&1
 check "SIGTERM after training, resumed: finishes with the same checkpoint" \
@@ -103,6 +105,34 @@ kill -TERM $pid 2>/dev/null
 wait $pid
 status=$?
 check "SIGTERM stops 10 with 130 before it writes" sh -c "test $status -eq 130 && test ! -f '$WORK/terminated10/10_sysid_truth.csv'"
+
+# Stops inside long work, within a second: 12 reading a 1,000,000-row log
+# (54 MB), 12 fitting its first 30 s (a longer log is cut there, saying so),
+# and 12 recording and fitting its own quick logs: each SIGTERM exits 130
+# and writes no result.
+terminate_12() {   # terminate_12 NAME WHAT AFTER_S ARGS...: 12 --quick into WORK/NAME, SIGTERM after AFTER_S s
+    name=$1 what=$2 after=$3; shift 3
+    rm -rf "$WORK/$name"
+    $BUILD/12_sysid_from_logs --quick --out "$WORK/$name" "$@" > "$WORK/$name.log" 2>&1 &
+    pid=$!
+    sleep "$after"
+    sent=$(date +%s.%N)
+    kill -TERM $pid 2>/dev/null
+    wait $pid
+    status=$?
+    late=$(awk -v a="$sent" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
+    check "SIGTERM stops 12 $what with 130 within a second (took $late s), nothing written" \
+        sh -c "test $status -eq 130 && awk 'BEGIN { exit !($late < 1) }' && test ! -f '$WORK/$name/12_ranges.txt'"
+}
+awk 'BEGIN { print "t,command_1,command_2,command_3,command_4,q_1,q_2,q_3,q_4"
+             for (k = 0; k < 1000000; k++) { t = k * 0.02; c = t > 1 ? 0.1 * sin(0.5 * t) : 0
+                 printf "%.2f,%.4f,%.4f,0.1,0.1,%.4f,%.4f,0.1,0.1\n", t, c, -c, c, -c } }' > "$WORK/long_log.csv"
+terminate_12 stop12_read "reading a 1,000,000-row log" 0.5 --mjcf examples/arm4.xml --log "$WORK/long_log.csv"
+terminate_12 stop12_long "fitting a long log's first 30 s" 5 --mjcf examples/arm4.xml --log "$WORK/long_log.csv"
+check "12 says how much of a long log it uses" grep -q "used its first 30.00 s of 19999.98 s" "$WORK/stop12_long.log"
+rm -f "$WORK/long_log.csv"
+terminate_12 stop12_record "recording and fitting its own logs" 2
+terminate_12 stop12_fit "fitting its own logs" 4
 
 # A policy belongs to the unit it was identified on: 04 run for unit #2
 # beside unit #1's system-ID policy must not take it (it says so and starts
