@@ -296,7 +296,8 @@ else
 	sh examples/jobs/parallel_table.sh $(JOBS) $(THREADS) ./$(BUILD)/07_the_table $(TABLE_OPTIONS)
 endif
 
-# Regenerate the committed figures (runs the full tables, both tasks on both
+# Regenerate the committed figures (the physics timesteps' measurement,
+# bench/bench_timestep.c, about 40 min; the full tables, both tasks on both
 # arms, examples 01-02 for DR's margin, on push a filmstrip (08) and the
 # recipe's deeper tools (13), then make answers: several hours on two cores,
 # each table 7-64 minutes - see their run records, 07_run.csv and 07_push_run.csv).  The tables and examples run in
@@ -314,7 +315,8 @@ PUSH_FIGURES  := table.md table.csv table.png demo_curve.csv seeds.csv over_seed
 PUSH10_FIGURES := table.md table.csv table.png demo_curve.csv seeds.csv over_seeds.csv run.csv timing.csv jobs.csv \
                   units.csv demo_curve_seeds.csv
 MARGIN_FIGURES := 02_margin.csv 02_margin.png
-figures: deps $(EXAMPLES) $(PY_LIB)
+figures: deps $(EXAMPLES) $(PY_LIB) $(BUILD)/bench_timestep
+	./$(BUILD)/bench_timestep --out figures --threads $(THREADS)
 	./$(BUILD)/00_hello_robot --out figures
 	./$(BUILD)/11_gates --out figures
 	./$(BUILD)/08_scene_renders --out figures
