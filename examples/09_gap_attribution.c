@@ -37,6 +37,7 @@
            per axis, episodes, successes, success rate and interval). */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
+#include "../sim2real_analysis.h"
 #include "s2r_cli.h"
 #include "s2r_figures.h"
 #include <stdio.h>

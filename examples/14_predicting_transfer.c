@@ -33,6 +33,7 @@
            against predicted, a panel per predictor). */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
+#include "../sim2real_analysis.h"
 #include "s2r_cli.h"
 #include "s2r_figures.h"
 #include <math.h>

@@ -442,7 +442,7 @@ static int docs_calls(const char* code, const char* name) {
 }
 
 /* Every function in the manual's reading paths is defined in the header
-   (or, for run_chain, in examples/07_the_table.c; five paths are also read
+   or a companion beside it (or, for run_chain, in examples/07_the_table.c; five paths are also read
    going down the file: test_docs_paths_read_down); every function an
    example's "Uses:" line names is called by that example. */
 static int test_docs_names_exist(void) {
@@ -452,9 +452,10 @@ static int test_docs_names_exist(void) {
     long size;
     char* header = docs_read("sim2real.h", &size);
     char* table = docs_read("examples/07_the_table.c", &size);
+    char* analysis = docs_read("sim2real_analysis.h", &size);
     const char *paths, *end, *line;
     int names = 0, k;
-    CHECK(header && table);
+    CHECK(header && table && analysis);
     paths = strstr(header, "   9. Reading paths\n   ----");
     CHECK(paths != NULL);
     end = strstr(paths, "*/");
@@ -466,7 +467,8 @@ static int test_docs_names_exist(void) {
         name[len] = '\0';
         if (len == 0) continue;
         names++;
-        CHECKF(docs_defines(header, name) || docs_defines(table, name), "reading paths name %s, which is defined nowhere", name);
+        CHECKF(docs_defines(header, name) || docs_defines(table, name) || docs_defines(analysis, name),
+               "reading paths name %s, which is defined nowhere", name);
     }
     CHECKF(names >= 25, "only %d functions found in the reading paths", names);
     for (k = 0; k < (int)(sizeof examples / sizeof *examples); k++) {
@@ -494,6 +496,7 @@ static int test_docs_names_exist(void) {
     }
     free(header);
     free(table);
+    free(analysis);
     return 0;
 }
 
@@ -753,7 +756,7 @@ static int docs_compare_names(const char* path, int* declared, int* compared, in
 /* The header, its companions and the examples' companion headers: every public function
    names its parameters the same in its declaration and its definition. */
 static int test_docs_parameter_names(void) {
-    static const char* const headers[] = {"sim2real.h", "sim2real_socket.h", "sim2real_jobs.h",
+    static const char* const headers[] = {"sim2real.h", "sim2real_socket.h", "sim2real_jobs.h", "sim2real_analysis.h",
                                           "examples/s2r_cli.h", "examples/s2r_figures.h", "examples/s2r_render.h"};
     int declared = 0, compared = 0, differ = 0, k;
     for (k = 0; k < (int)(sizeof headers / sizeof *headers); k++)
