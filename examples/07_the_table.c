@@ -183,14 +183,32 @@ static const char* const stage_file[STAGES] = {"pure_sim", "dr", "dr_camera_memo
                                                "unit_measurement", "demonstrations"};
 typedef struct stage_cost {
     double    wall_s;      /* s                                                   */
+    double    cpu_s;       /* s of processor time, every thread's (clock): what
+                              the stage costs on a machine others share too     */
     long long env_steps;   /* policy steps: trainings (a resumed one counts
                               whole), evaluations, demonstrations, and canary
                               episodes counted at their full length          */
 } stage_cost;
 
-/* Add the time since `start` (s2r_seconds) and `steps` to a stage. */
-static void charge(stage_cost* c, double start, long long steps) {
-    c->wall_s += s2r_seconds() - start;
+/* A moment, to charge what came after it: wall (s2r_seconds) and
+   processor seconds. */
+typedef struct stamp {
+    double wall, cpu;   /* s */
+} stamp;
+
+static double cpu_seconds(void) { return (double)clock() / CLOCKS_PER_SEC; }
+
+static stamp now(void) {
+    stamp t;
+    t.wall = s2r_seconds();
+    t.cpu = cpu_seconds();
+    return t;
+}
+
+/* Add the time since `start` and `steps` to a stage. */
+static void charge(stage_cost* c, stamp start, long long steps) {
+    c->wall_s += s2r_seconds() - start.wall;
+    c->cpu_s += cpu_seconds() - start.cpu;
     c->env_steps += steps;
 }
 
@@ -364,7 +382,7 @@ static int train_row(const s2r_options* opt, int row, const s2r_randomization* r
     s2r_ppo ppo;
     char name[96], csv[512], png[512], state[512], error[S2R_ERROR_LEN];
     s2r_result res;
-    double start = s2r_seconds();
+    stamp start = now();
     int bad;
     if (s2r_example_stopped()) return 1;   /* not one update of the next training: the stop came before it */
     if (new_ppo(&ppo, opt, steps, seed, warm, history)) return 1;
@@ -416,7 +434,7 @@ static int evaluate_row(const s2r_options* opt, const sizes* z, s2r_policy* poli
                         s2r_sim_real_eval* one, stage_cost* cost) {
     s2r_controller c = s2r_policy_controller(policy);
     char error[S2R_ERROR_LEN];
-    double start = s2r_seconds();
+    stamp start = now();
     if (s2r_evaluate_sim_and_real(&c, opt->robot, task, sim, z->episodes, 1000 + seed, unit, 1, one, error) != S2R_OK)
         return fail("evaluation", error);
     s2r_sim_real_eval_pool(pooled, one);
@@ -433,7 +451,7 @@ static int nominal_sim(const s2r_options* opt, const sizes* z, s2r_policy* polic
     s2r_task_config tc = s2r_task_config_default(opt->task);
     s2r_controller c = s2r_policy_controller(policy);
     s2r_eval_result one;
-    double start = s2r_seconds();
+    stamp start = now();
     int bad;
     if (s2r_sim_init(&sim, &sc) != S2R_OK) return fail("sim", sim.error);
     bad = s2r_task_init(&task, &tc, s2r_sim_backend(&sim)) != S2R_OK ? fail("task", task.error)
@@ -509,7 +527,7 @@ static int record_demos(const s2r_options* opt, const sizes* z, unit_data* u, st
     s2r_expert_config op = s2r_operator_config_default();
     char error[S2R_ERROR_LEN], path[512], name[64];
     int obs_dim, act_dim, ok = 0;
-    double start = s2r_seconds();
+    stamp start = now();
     if (per_unit < 1000 && z->demos >= 1000) per_unit = 1000;   /* the largest fine-tuning set */
     u->recorded = per_unit;
     s2r_task_dims(opt->task, opt->robot, &obs_dim, &act_dim);
@@ -536,7 +554,7 @@ static int record_demos(const s2r_options* opt, const sizes* z, unit_data* u, st
 static int finetune_row(const s2r_options* opt, const sizes* z, const char* start, const unit_data* u, int point,
                         int way, uint64_t seed, s2r_sim_real_eval* out, s2r_eval_result* nominal, table* t,
                         stage_cost* cost) {
-    double begun = s2r_seconds();
+    stamp begun = now();
     s2r_policy p;
     s2r_real_robot real;
     s2r_dataset some;
@@ -608,7 +626,7 @@ static int interventions_curve(const s2r_options* opt, const sizes* z, const cha
     bad = s2r_hg_dagger_init(&hg, &cfg, &p, opt->robot, u->unit, &u->calibrated) != S2R_OK
         ? fail("interventions", hg.error) : 0;
     for (i = 1; i < CURVE && !bad && curve_demos[i] <= z->interventions; i++) {
-        double begun = s2r_seconds();
+        stamp begun = now();
         hg.config.episodes_per_round = curve_demos[i] - curve_demos[i - 1];
         if ((bad = s2r_hg_dagger_round(&hg, &round) != S2R_OK ? fail("interventions", hg.error) : 0) != 0) break;
         charge(cost, begun, round.operator_steps + round.policy_steps +
@@ -638,7 +656,7 @@ static int interventions_curve(const s2r_options* opt, const sizes* z, const cha
 /* Behaviour cloning from scratch on every demo. */
 static int real_only_row(const s2r_options* opt, const sizes* z, const s2r_dataset* demos, uint64_t seed,
                          uint64_t unit, const s2r_task_config* task, s2r_sim_real_eval* pooled, stage_cost* cost) {
-    double start = s2r_seconds();
+    stamp start = now();
     s2r_policy p;
     s2r_policy_shape shape;
     s2r_rng rng = s2r_rng_make(seed, 5);
@@ -802,10 +820,10 @@ static int write_csvs(const s2r_options* opt, const table* t, double seconds, do
                         t->spent[w][r], e->episodes, e->success_rate, e->success_lo, e->success_hi, sizes_name(opt));
         }
     if (end_file(&file) || !(csv = begin_file(&file, opt, "timing.csv"))) return 1;
-    fprintf(csv, "robot,task,stage,wall_s,env_steps\n");
+    fprintf(csv, "robot,task,stage,wall_s,cpu_s,env_steps\n");
     for (r = 0; r < STAGES; r++)
-        fprintf(csv, "%s,%s,%s,%.1f,%lld\n", s2r_robot_kind_name(opt->robot), s2r_task_kind_name(opt->task), stage_file[r],
-                t->cost[r].wall_s, t->cost[r].env_steps);
+        fprintf(csv, "%s,%s,%s,%.1f,%.1f,%lld\n", s2r_robot_kind_name(opt->robot), s2r_task_kind_name(opt->task),
+                stage_file[r], t->cost[r].wall_s, t->cost[r].cpu_s, t->cost[r].env_steps);
     if (end_file(&file) || !(csv = begin_file(&file, opt, "run.csv"))) return 1;
     fprintf(csv, "robot,seeds,quick,wall_seconds,peak_memory_mib\n%s,%d,%d,%.0f,%.1f\n", s2r_robot_kind_name(opt->robot),
             opt->seeds, opt->quick, seconds, peak);
@@ -979,7 +997,7 @@ static void list_jobs(const s2r_options* opt) {
                                            interval follow from the counts)
      cloned,k,on_target,all,interventions  and spent,k,... for each curve point
      kept,following,own_actions,unchanged,none
-     cost,STAGE,wall_s,env_steps
+     cost,STAGE,wall_s,cpu_s,env_steps
    The numbers exact (%.17g).  Read back, what the lines say is checked
    too, as the checksum cannot tell a forgery or a bug: each line once,
    every line the job writes there, an evaluation of this run's episodes
@@ -1027,8 +1045,9 @@ static int write_record(const run* r, job j, const job_record* rec) {
     }
     s2r_record_add(&f, "kept,%d,%d,%d,%d", t->kept[0], t->kept[1], t->kept[2], t->kept[3]);
     for (k = 0; k < STAGES; k++)
-        if (t->cost[k].wall_s > 0 || t->cost[k].env_steps > 0)
-            s2r_record_add(&f, "cost,%s,%.17g,%lld", stage_file[k], t->cost[k].wall_s, t->cost[k].env_steps);
+        if (t->cost[k].wall_s > 0 || t->cost[k].cpu_s > 0 || t->cost[k].env_steps > 0)
+            s2r_record_add(&f, "cost,%s,%.17g,%.17g,%lld", stage_file[k], t->cost[k].wall_s, t->cost[k].cpu_s,
+                           t->cost[k].env_steps);
     bad = s2r_record_save(&f, record_path(path, sizeof path, r->opt, j), error) != S2R_OK ? fail("record", error) : 0;
     s2r_record_free(&f);
     return bad;
@@ -1164,12 +1183,14 @@ static int read_record_line(const run* r, job j, const char* line, int first, jo
         return 0;
     }
     if (!strcmp(key, "cost")) {
-        int stage = n == 4 ? lookup(f[1], stage_file, STAGES) : -1;
-        if (stage < 0 || !numbers(f, 2, n, v) || v[0] < 0 || v[0] > 1e9 || !whole(v[1], 0, 1e15))
-            return snprintf(why, cap, "not a cost line (cost,STAGE,wall_s,env_steps)"), 1;
+        int stage = n == 5 ? lookup(f[1], stage_file, STAGES) : -1;
+        if (stage < 0 || !numbers(f, 2, n, v) || v[0] < 0 || v[0] > 1e9 || v[1] < 0 || v[1] > 1e9 ||
+            !whole(v[2], 0, 1e15))
+            return snprintf(why, cap, "not a cost line (cost,STAGE,wall_s,cpu_s,env_steps)"), 1;
         if (seen->cost[stage]++) return snprintf(why, cap, "a second cost line for %s", stage_file[stage]), 1;
         rec->t.cost[stage].wall_s = v[0];
-        rec->t.cost[stage].env_steps = (long long)v[1];
+        rec->t.cost[stage].cpu_s = v[1];
+        rec->t.cost[stage].env_steps = (long long)v[2];
         return 0;
     }
     return snprintf(why, cap, "not a line this program writes ('%.40s')", key), 1;
@@ -1241,6 +1262,7 @@ static unit_data units[MAX_SEEDS];   /* a unit job's units, or a chain's one */
 static int run_units(const run* r, int first, int count) {
     const s2r_options* opt = r->opt;
     int todo[MAX_SEEDS], n = 0, i, bad = 0;
+    double side_by_side;   /* s of processor time identifying the units */
     job_record rec[MAX_SEEDS];
     for (i = 0; i < count; i++)
         if (!done_already(r, make_job(UNIT_JOB, first + i))) todo[n++] = first + i;
@@ -1250,6 +1272,7 @@ static int run_units(const run* r, int first, int count) {
     printf(" ...\n");
     fflush(stdout);
     memset(rec, 0, sizeof rec);
+    side_by_side = cpu_seconds();
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic)
 #endif
@@ -1257,8 +1280,10 @@ static int run_units(const run* r, int first, int count) {
         double start = s2r_seconds();
         rec[i].started = (double)time(NULL);
         identify_unit(opt, &r->z, opt->real_seed + (uint64_t)todo[i] - 1, &units[i]);
-        charge(&rec[i].t.cost[MEASURE], start, 0);
+        rec[i].t.cost[MEASURE].wall_s += s2r_seconds() - start;
     }
+    side_by_side = cpu_seconds() - side_by_side;   /* the processor time of them all, shared equally */
+    for (i = 0; i < n; i++) rec[i].t.cost[MEASURE].cpu_s += side_by_side / n;
     for (i = 0; i < n && !bad; i++) {
         unit_data* u = &units[i];
         double start = s2r_seconds();
@@ -1427,6 +1452,7 @@ static int merge(const run* r, double single_wall, double single_peak) {
             const job_record* one = &rec[s][k];
             for (i = 0; i < STAGES; i++) {
                 t.cost[i].wall_s += one->t.cost[i].wall_s;
+                t.cost[i].cpu_s += one->t.cost[i].cpu_s;
                 t.cost[i].env_steps += one->t.cost[i].env_steps;
             }
             if ((s == 0 && k == 0) || one->started < first) first = one->started;
@@ -1455,7 +1481,8 @@ static int merge(const run* r, double single_wall, double single_peak) {
     }
     printf("\nWhere the time went (all jobs):\n");
     for (s = 0; s < STAGES; s++)
-        printf("  %-20s %7.0f s %12lld environment steps\n", stage_file[s], t.cost[s].wall_s, t.cost[s].env_steps);
+        printf("  %-20s %7.0f s wall %7.0f s processor %12lld environment steps\n", stage_file[s], t.cost[s].wall_s,
+               t.cost[s].cpu_s, t.cost[s].env_steps);
     printf("\nwrote %s/%s_table.md, _table.csv, _table.png, _demo_curve.csv, _seeds.csv, _over_seeds.csv, _jobs.csv, "
            "_units.csv, _demo_curve_seeds.csv, _timing.csv, _run.csv\n",
            opt->out, prefix(opt));
