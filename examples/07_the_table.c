@@ -274,7 +274,7 @@ static sizes choose_sizes(const s2r_options* opt) {
     if (opt->smoke) {
         z.fresh_steps = 8000; z.warm_steps = 4000; z.demos = 100; z.episodes = 10; z.canary = 4;   /* 2 and 1 updates */
         z.interventions = 30;   /* two rounds: enough to check that they grow */
-        z.finetune_epochs = 20; z.scratch_epochs = 6;   /* cloning is cheap: rows that are not all zero */
+        z.finetune_epochs = 2; z.scratch_epochs = 6;   /* real-only clones as long as the full table: a row not zero */
         z.id.train = 1; z.id.valid = 1; z.id.samples = 50; z.id.sweeps = 2; z.id.strikes = 2; z.id.strikes_valid = 1;
     } else if (opt->quick) {
         z.fresh_steps = QUICK_FRESH(opt->task); z.warm_steps = QUICK_WARM(opt->task);
