@@ -220,9 +220,9 @@ test-step-pipeline:
 	./$(BUILD)/00_hello_robot --out $(BUILD)/quick_examples
 	./$(BUILD)/05_real_only --quick --out $(BUILD)/quick_examples --threads $(THREADS)
 	./$(BUILD)/08_scene_renders --quick --out $(BUILD)/quick_examples
-	./$(BUILD)/07_the_table --quick --out $(BUILD)/quick --threads $(THREADS)
+	./$(BUILD)/07_the_table --smoke --out $(BUILD)/quick --threads $(THREADS)
 	sh tests/test_jobs.sh $(BUILD) $(BUILD)/quick
-	./$(BUILD)/07_the_table --task push --quick --out $(BUILD)/quick_push --threads $(THREADS)
+	./$(BUILD)/07_the_table --task push --smoke --out $(BUILD)/quick_push --threads $(THREADS)
 	./$(BUILD)/09_gap_attribution --task push --quick --out $(BUILD)/quick_push --threads $(THREADS)
 	./$(BUILD)/14_predicting_transfer --task push --quick --out $(BUILD)/quick_push --threads $(THREADS)
 	./$(BUILD)/14_predicting_transfer --quick --out $(BUILD)/quick --threads $(THREADS)
@@ -245,7 +245,7 @@ test-step-course: test-step-pipeline
 	GRADE_REFERENCE_LIBRARY=$(BUILD)/sim2real.o THREADS=$(THREADS) sh tests/test_course.sh
 
 test-step-python: test-step-course
-	printf '%s\n' "$(BUILD)/quick 07_the_table" "$(BUILD)/quick_push 07_the_table --task push" \
+	printf '%s\n' "$(BUILD)/quick 07_the_table --smoke" "$(BUILD)/quick_push 07_the_table --task push --smoke" \
 	  "$(BUILD)/quick_push 09_gap_attribution --task push" "$(BUILD)/quick_push 14_predicting_transfer --task push" \
 	  "$(BUILD)/quick 10_sysid_vs_truth" > $(BUILD)/quick_runs.txt
 	@$(MAKE) --no-print-directory test-python PY_CHECKPOINT=$(BUILD)/quick/07_pure_sim_seed1.ckpt PY_LOGS=$(BUILD)/quick_logs
@@ -277,8 +277,10 @@ endif
 
 # The recipe table, push on the UR5e (ROBOT=panda for the Panda, TASK=reach
 # for reach), into out/.  SEEDS=N training seeds (each with its own unit;
-# default 3), REAL_SEED=N the units from #N (default 1), QUICK=1 the quick sizes (a smoke test, labelled so in the
-# table's files), OUT=DIR another folder.  JOBS=N runs the table as its jobs,
+# default 3), REAL_SEED=N the units from #N (default 1), QUICK=1 the quick table (one seed, 50 episodes a
+# row, every training long enough to succeed in its simulator: about three
+# minutes on two cores, labelled "quick" in the table's files; example 07's
+# --smoke sizes, which train nothing, are the tests'), OUT=DIR another folder.  JOBS=N runs the table as its jobs,
 # N at a time, with GNU parallel (examples/jobs/parallel_table.sh, installed
 # here when missing): the same table byte for byte, and run again after a
 # crash it picks up where it stopped.  On a Slurm cluster:

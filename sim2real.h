@@ -3116,19 +3116,22 @@ S2RDEF s2r_result s2r_clone_demos(s2r_policy* policy, const s2r_dataset* demos, 
    actions as a second teacher (start_weight 1).  Each runs
    `canary_episodes` on `robot` (the unit, through the backend: the staged
    deployment's canary; episode i uses stream i of canary_seed), and so
-   does `policy` as it was, on the same episodes.  `policy` becomes the one
-   that succeeded most often: a fine-tune must beat the policy as it was
-   to replace it (a tie keeps the policy), and on a tie between the two
-   fine-tunes the first is kept.
-   canary_success[3] (may be NULL): the rates of the fine-tune following
-   the operator, of the one keeping its own actions, and of the policy as
-   it was; *kept (may be NULL): which one `policy` now is, as S2R_KEPT_*.
-   The canary is real robot time: count its episodes with the demos. */
+   does `policy` as it was, on the same episodes, one episode at a time,
+   and stops by the canary's sequential rule (s2r_canary_keep_sprt): a
+   fine-tune replaces the policy only once it is shown better, and a
+   canary that will keep the policy as it was stops as soon as the
+   evidence says so; canary_episodes is at most how many episodes each
+   runs.  canary_success[3] (may be NULL): the rates of the fine-tune
+   following the operator, of the one keeping its own actions, and of the
+   policy as it was, each over the episodes it ran; *kept (may be NULL):
+   which one `policy` now is, as S2R_KEPT_*; *canary_run (may be NULL):
+   the unit episodes the canary ran, all three controllers'.  The canary
+   is real robot time: count its episodes with the demos. */
 enum { S2R_KEPT_FOLLOWING = 0, S2R_KEPT_OWN_ACTIONS = 1, S2R_KEPT_UNCHANGED = 2 };
 S2RDEF s2r_result s2r_finetune_on_unit(s2r_policy* policy, const s2r_dataset* demos, int epochs, uint64_t seed,
                                        const s2r_backend* robot, const s2r_task_config* task,
                                        int canary_episodes, uint64_t canary_seed,
-                                       double canary_success[3], int* kept, char* error);
+                                       double canary_success[3], int* kept, int* canary_run, char* error);
 
 /* --- Interventions: the operator takes over where the policy fails ---------
    Demonstrations show the operator's own episodes; a policy that drifts
@@ -3246,8 +3249,10 @@ S2RDEF s2r_result s2r_collect_unit_interventions(const s2r_controller* policy, s
    s2r_bc_config_finetune) from the policy as it was when the rounds began
    and anchored there; then, with canary_episodes > 0, a canary on the unit
    runs the fine-tune and the policy as it now is on the same episodes,
-   and the fine-tune replaces the policy only if it succeeds more often
-   (canary_episodes 0: it always does).  Canary episodes are real robot
+   and the fine-tune replaces the policy only if the canary's sequential
+   rule shows it better (s2r_canary_keep_sprt: at most canary_episodes
+   each, fewer where it decides sooner; canary_episodes 0: it always
+   does).  Canary episodes are real robot
    time and are counted with the rest.  Round r (0-based) runs its
    interventions on streams of seed + 2r and its canary on seed + 2r + 1;
    the fine-tune's minibatches use seed + r.  Rounds may grow: the caller
@@ -3259,8 +3264,9 @@ typedef struct s2r_hg_dagger_config {
     int      episodes_per_round;   /* intervention episodes per round; 20         */
     int      epochs;               /* passes over the corrections per fine-tune;
                                       20, as the table's demonstration rows     */
-    int      canary_episodes;      /* per policy per round, 0: none; 50 (the
-                                      table's canary)                           */
+    int      canary_episodes;      /* per policy per round at most (the
+                                      sequential rule stops sooner), 0: none;
+                                      50 (the table's canary)                   */
     uint64_t seed;                 /* 1                                           */
     int      threads;              /* copies of the unit collecting; 1            */
 } s2r_hg_dagger_config;
@@ -3282,7 +3288,8 @@ typedef struct s2r_hg_dagger_stats {
     int       finetuned;          /* 1: a fine-tune ran                             */
     int       kept;               /* 1: the fine-tune is the policy now             */
     double    canary_policy;      /* canary success of the policy as it was, and   */
-    double    canary_finetune;    /* of the fine-tune; -1 when not run              */
+    double    canary_finetune;    /* of the fine-tune, each over the episodes it
+                                     ran; -1 when not run                          */
     int       canary_episodes;    /* unit episodes the canary ran (both policies)   */
     long long real_episodes;      /* unit episodes so far, this round's included    */
     unsigned  flags;              /* S2R_HG_*                                       */
@@ -5013,6 +5020,22 @@ S2RDEF s2r_result  s2r_sprt_check(const s2r_sprt_config* c, char* error);
    gets the log-likelihood ratio.  Invalid counts (k < 0, k > n, n < 0) or
    config (s2r_sprt_check; NULL too): FAIL, llr NaN. */
 S2RDEF s2r_verdict s2r_sprt_decide(const s2r_sprt_config* c, int k, int n, double* llr);
+/* The canary's sequential rule, shared by s2r_finetune_on_unit and
+   s2r_hg_dagger_round: the policy as it was and a fine-tune run the same
+   episodes (episode i on stream i of the canary's seed); after each
+   episode, Wald's SPRT (s2r_sprt_decide) on the episodes where exactly one
+   of the two succeeded: a fine-tune that wins half of them is no better
+   (p0 = 0.5) and is kept with probability at most alpha = 0.05; one that
+   wins three in four (p1 = 0.75) is kept with probability about
+   1 - beta = 0.90.  A fine-tune whose test fails stops running; the
+   canary stops when one passes (it is kept; two passing on the same
+   episode: the one with more successes, then the first) or when none is
+   left; one still undecided after max_episodes is not kept (the SPRT's
+   truncation, which turns only passes into fails).  With fine-tunes that
+   lose, the canary ends after a few disagreements instead of
+   max_episodes.  max_n is max_episodes (1..100000): disagreements never
+   outnumber episodes. */
+S2RDEF s2r_sprt_config s2r_canary_keep_sprt(int max_episodes);
 
 /* Which rules the success-rate gates (tethered, constrained) apply. */
 typedef enum s2r_gate_rule {
@@ -13944,73 +13967,128 @@ S2RDEF s2r_result s2r_clone_demos(s2r_policy* policy, const s2r_dataset* demos, 
     return s2r__clone(policy, demos, &cfg, epochs, error);
 }
 
-/* Which of s2r_finetune_on_unit's candidates its canary rates (S2R_KEPT_*
-   order) keep: a fine-tune must be strictly better than the policy as it
-   was, and than the fine-tune before it. */
-static int s2r__canary_pick(const double rate[3]) {
-    int best = S2R_KEPT_UNCHANGED;
-    if (rate[S2R_KEPT_FOLLOWING] > rate[best]) best = S2R_KEPT_FOLLOWING;
-    if (rate[S2R_KEPT_OWN_ACTIONS] > rate[best]) best = S2R_KEPT_OWN_ACTIONS;
-    return best;
+S2RDEF s2r_sprt_config s2r_canary_keep_sprt(int max_episodes) {
+    s2r_sprt_config t;
+    t.p0 = 0.5;    /* no better: wins half of the disagreements */
+    t.p1 = 0.75;   /* better: wins three in four                */
+    t.alpha = 0.05;
+    t.beta = 0.10;
+    t.max_n = max_episodes;   /* disagreements never outnumber episodes: the episode cap decides first */
+    return t;
 }
 
-/* One candidate of s2r_finetune_on_unit: fine-tune from `start` with the
-   given start_weight, then run the canary. */
+/* What a canary found: per controller ([0] the policy as it was, then the
+   fine-tunes) its episodes and successes, which one it kept, and what it
+   cost on the unit. */
+typedef struct s2r__canary {
+    int       episodes[3], successes[3];
+    int       kept;    /* 0: the policy as it was; k: fine-tune k      */
+    int       run;     /* unit episodes, every controller's            */
+    long long steps;   /* their environment steps                      */
+} s2r__canary;
+
+/* The canary's sequential rule (s2r_canary_keep_sprt) on `task`: the
+   policy p with params[0] (the policy as it was) and with each of
+   params[1..count] (count <= 2), episode i on stream i of seed for each
+   controller still running, one episode at a time.  p ends with the kept
+   one's parameters. */
+static s2r_result s2r__canary_run(s2r_policy* p, float* const* params, int count, s2r_task* task, int max_episodes,
+                                  uint64_t seed, s2r__canary* out, char* error) {
+    size_t n = (size_t)p->num_actor_params;
+    s2r_controller c = s2r_policy_controller(p);
+    s2r_sprt_config rule = s2r_canary_keep_sprt(max_episodes);
+    s2r_history_env memory;
+    s2r_env env = task->env;
+    s2r_verdict verdict[3];
+    int wins[3] = {0, 0, 0}, losses[3] = {0, 0, 0}, i, k, running = count, best = 0;
+    s2r_result res = s2r__controller_fits(&c, task, "canary");
+    memset(out, 0, sizeof *out);
+    if (res == S2R_OK && c.history > 0 && (res = s2r_history_env_init(&memory, &task->env, c.history)) == S2R_OK)
+        env = s2r_history_env_get(&memory);   /* the policy remembers */
+    if (res != S2R_OK) return s2r__fail(error, res, "%s", task->error);
+    for (k = 1; k <= count; k++) verdict[k] = S2R_VERDICT_CONTINUE;
+    for (i = 0; i < max_episodes && running > 0 && best == 0 && res == S2R_OK; i++) {
+        int ok[3] = {0, 0, 0};
+        for (k = 0; k <= count && res == S2R_OK; k++) {
+            s2r_rng rng = s2r_rng_make(seed, (uint64_t)i);
+            s2r_step_result last;
+            double ret;
+            if (k > 0 && verdict[k] != S2R_VERDICT_CONTINUE) continue;
+            if ((res = s2r__stop_asked(task->error, "canary")) != S2R_OK) break;
+            memcpy(p->params, params[k], n * sizeof(float));
+            if ((res = s2r__evaluate_episode(&c, &env, &rng, NULL, &last, &ret, &out->steps)) != S2R_OK) break;
+            ok[k] = last.success;
+            out->episodes[k]++;
+            out->successes[k] += ok[k];
+            out->run++;
+        }
+        for (k = 1; k <= count && res == S2R_OK; k++) {   /* each fine-tune against the policy as it was */
+            if (verdict[k] != S2R_VERDICT_CONTINUE) continue;
+            wins[k] += ok[k] && !ok[0];
+            losses[k] += ok[0] && !ok[k];
+            verdict[k] = s2r_sprt_decide(&rule, wins[k], wins[k] + losses[k], NULL);
+            running -= verdict[k] == S2R_VERDICT_FAIL;
+            if (verdict[k] == S2R_VERDICT_PASS && (best == 0 || out->successes[k] > out->successes[best])) best = k;
+        }
+    }
+    if (c.history > 0) s2r_history_env_free(&memory);
+    out->kept = res == S2R_OK ? best : 0;   /* on an error the policy stays as it was */
+    memcpy(p->params, params[out->kept], n * sizeof(float));
+    return res == S2R_OK ? S2R_OK : s2r__fail(error, res, "canary: %s", task->error);
+}
+
+/* One fine-tune of s2r_finetune_on_unit into policy->params: from `start`
+   with the given start_weight. */
 static s2r_result s2r__finetune_candidate(s2r_policy* policy, const float* start, const s2r_dataset* demos,
-                                          int epochs, uint64_t seed, float start_weight, const s2r_backend* robot,
-                                          const s2r_task_config* task, int canary_episodes, uint64_t canary_seed,
-                                          double* success, char* error) {
+                                          int epochs, uint64_t seed, float start_weight, char* error) {
     s2r_bc_config cfg = s2r_bc_config_finetune();
-    s2r_controller c = s2r_policy_controller(policy);
-    s2r_eval_result canary;
-    s2r_result res;
-    memset(&canary, 0, sizeof canary);
     memcpy(policy->params, start, sizeof(float) * (size_t)policy->num_actor_params);
     cfg.seed = seed;
     cfg.start_weight = start_weight;
-    res = s2r__clone(policy, demos, &cfg, epochs, error);
-    if (res == S2R_OK) res = s2r__evaluate_on(&c, robot, task, canary_episodes, canary_seed, &canary, error);
-    *success = canary.success_rate;
-    return res;
+    return s2r__clone(policy, demos, &cfg, epochs, error);
 }
 
 S2RDEF s2r_result s2r_finetune_on_unit(s2r_policy* policy, const s2r_dataset* demos, int epochs, uint64_t seed,
                                        const s2r_backend* robot, const s2r_task_config* task,
                                        int canary_episodes, uint64_t canary_seed,
-                                       double canary_success[3], int* kept, char* error) {
+                                       double canary_success[3], int* kept, int* canary_run, char* error) {
     if (!policy || !demos)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "s2r_finetune_on_unit: policy or demos is NULL");
     size_t n = (size_t)policy->num_actor_params;
-    s2r_controller c = s2r_policy_controller(policy);
-    s2r_eval_result as_it_was;
-    float *start, *first;
+    float *sets[3];   /* the policy as it was, the fine-tune following the operator, the one keeping its own actions */
     double rate[3] = {0, 0, 0};
+    static const int kept_as[3] = {S2R_KEPT_UNCHANGED, S2R_KEPT_FOLLOWING, S2R_KEPT_OWN_ACTIONS};
+    s2r__canary canary;
+    s2r_task unit;
     s2r_result res;
-    int best = S2R_KEPT_UNCHANGED;
-    if (epochs < 1 || demos->count < 1 || canary_episodes < 1)
+    int k;
+    memset(&canary, 0, sizeof canary);
+    if (epochs < 1 || demos->count < 1 || canary_episodes < 1 || canary_episodes > 100000)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "fine-tuning on a unit needs at least one epoch, one "
-                         "demonstration step and one canary episode");
-    start = (float*)S2R_MALLOC(2 * n * sizeof(float));
-    if (!start) return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "out of memory");
-    first = start + n;
-    memcpy(start, policy->params, n * sizeof(float));
-    memset(&as_it_was, 0, sizeof as_it_was);
-    res = s2r__evaluate_on(&c, robot, task, canary_episodes, canary_seed, &as_it_was, error);   /* the incumbent */
-    rate[S2R_KEPT_UNCHANGED] = as_it_was.success_rate;
-    if (res == S2R_OK)
-        res = s2r__finetune_candidate(policy, start, demos, epochs, seed, 0.0f, robot, task, canary_episodes,
-                                      canary_seed, &rate[S2R_KEPT_FOLLOWING], error);
-    if (res == S2R_OK) {   /* the second fine-tune stays in policy->params */
-        memcpy(first, policy->params, n * sizeof(float));
-        res = s2r__finetune_candidate(policy, start, demos, epochs, seed, 1.0f, robot, task, canary_episodes,
-                                      canary_seed, &rate[S2R_KEPT_OWN_ACTIONS], error);
+                         "demonstration step and 1..100000 canary episodes");
+    if (!robot || !task)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "s2r_finetune_on_unit: robot or task is NULL");
+    sets[0] = (float*)S2R_MALLOC(3 * n * sizeof(float));
+    if (!sets[0]) return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "out of memory");
+    sets[1] = sets[0] + n;
+    sets[2] = sets[1] + n;
+    memcpy(sets[0], policy->params, n * sizeof(float));
+    for (k = 1, res = S2R_OK; k <= 2 && res == S2R_OK; k++) {
+        res = s2r__finetune_candidate(policy, sets[0], demos, epochs, seed, k == 1 ? 0.0f : 1.0f, error);
+        memcpy(sets[k], policy->params, n * sizeof(float));
     }
-    if (res == S2R_OK) best = s2r__canary_pick(rate);   /* on an error the policy stays as it was */
-    if (best == S2R_KEPT_UNCHANGED) memcpy(policy->params, start, n * sizeof(float));
-    else if (best == S2R_KEPT_FOLLOWING) memcpy(policy->params, first, n * sizeof(float));
+    if (res == S2R_OK) {
+        if ((res = s2r_task_init(&unit, task, robot)) != S2R_OK) s2r__fail(error, res, "canary: %s", unit.error);
+        else res = s2r__canary_run(policy, sets, 2, &unit, canary_episodes, canary_seed, &canary, error);
+        s2r_task_free(&unit);
+    }
+    if (res != S2R_OK) memcpy(policy->params, sets[0], n * sizeof(float));   /* on an error the policy stays as it was */
+    for (k = 0; k < 3; k++)
+        rate[kept_as[k]] = canary.episodes[k] > 0 ? (double)canary.successes[k] / canary.episodes[k] : 0;
     if (canary_success) memcpy(canary_success, rate, sizeof rate);
-    if (kept) *kept = best;
-    S2R_FREE(start);
+    if (kept) *kept = kept_as[res == S2R_OK ? canary.kept : 0];
+    if (canary_run) *canary_run = canary.run;
+    S2R_FREE(sets[0]);
     return res;
 }
 
@@ -14151,31 +14229,45 @@ static s2r_result s2r__hg_dagger_finetune(s2r_hg_dagger* hg, s2r_hg_dagger_stats
     const s2r_hg_dagger_config* cfg = &hg->config;
     s2r_policy* p = hg->policy;
     size_t n = (size_t)p->num_actor_params;
-    s2r_controller c = s2r_policy_controller(p);
     s2r_bc_config bc = s2r_bc_config_finetune();
-    s2r_eval_result was, now;
     uint64_t canary_seed = cfg->seed + 2 * (uint64_t)hg->rounds + 1;
-    int canary = cfg->canary_episodes;
-    s2r_result res = S2R_OK;
-    memset(&was, 0, sizeof was);
-    memset(&now, 0, sizeof now);
+    float* sets[2];   /* the policy as it is, the fine-tune */
+    s2r__canary canary;
+    s2r_real_robot real;
+    s2r_task unit;
+    s2r_result res;
     memcpy(hg->incumbent, p->params, n * sizeof(float));
-    if (canary > 0)   /* the policy as it is, on the canary's episodes */
-        res = s2r__evaluate_job(&c, hg->robot, &hg->task, NULL, canary, canary_seed, hg->unit, 1, &was, hg->error);
     memcpy(p->params, hg->start, n * sizeof(float));
     bc.seed = cfg->seed + (uint64_t)hg->rounds;
-    if (res == S2R_OK) res = s2r__clone(p, &hg->corrections, &bc, cfg->epochs, hg->error);
+    res = s2r__clone(p, &hg->corrections, &bc, cfg->epochs, hg->error);
     out->finetuned = res == S2R_OK;
-    if (res == S2R_OK && canary > 0)
-        res = s2r__evaluate_job(&c, hg->robot, &hg->task, NULL, canary, canary_seed, hg->unit, 1, &now, hg->error);
-    if (res == S2R_OK && canary > 0) {
-        out->canary_policy = was.success_rate;
-        out->canary_finetune = now.success_rate;
-        out->canary_episodes = 2 * canary;
-        hg->real_episodes += 2 * canary;
+    out->kept = res == S2R_OK && cfg->canary_episodes == 0;
+    if (res != S2R_OK || cfg->canary_episodes == 0) {
+        if (!out->kept) memcpy(p->params, hg->incumbent, n * sizeof(float));
+        return res;
     }
-    out->kept = res == S2R_OK && (canary == 0 || now.successes > was.successes);
+    sets[0] = hg->incumbent;
+    sets[1] = (float*)S2R_MALLOC(n * sizeof(float));
+    if (!sets[1]) res = s2r__fail(hg->error, S2R_ERR_OUT_OF_MEMORY, "out of memory");
+    else memcpy(sets[1], p->params, n * sizeof(float));
+    if (res == S2R_OK && (res = s2r_real_robot_init_scene(&real, hg->robot, s2r_task_scene(hg->task.kind), hg->unit)) !=
+                             S2R_OK)
+        s2r__fail(hg->error, res, "%s", real.error);
+    else if (res == S2R_OK) {   /* the policy as it is and the fine-tune, on the canary's episodes */
+        if ((res = s2r_task_init(&unit, &hg->task, &real.backend)) != S2R_OK) s2r__fail(hg->error, res, "%s", unit.error);
+        else res = s2r__canary_run(p, sets, 1, &unit, cfg->canary_episodes, canary_seed, &canary, hg->error);
+        s2r_task_free(&unit);
+        s2r_real_robot_free(&real);
+    }
+    if (res == S2R_OK) {
+        out->canary_policy = (double)canary.successes[0] / canary.episodes[0];
+        out->canary_finetune = (double)canary.successes[1] / canary.episodes[1];
+        out->canary_episodes = canary.run;
+        out->kept = canary.kept == 1;
+        hg->real_episodes += canary.run;
+    }
     if (!out->kept) memcpy(p->params, hg->incumbent, n * sizeof(float));
+    S2R_FREE(sets[1]);
     return res;
 }
 

@@ -87,7 +87,7 @@ static s2r_result finetune(const s2r_options* opt, const s2r_task_config* task, 
         snprintf(error, S2R_ERROR_LEN, "%s", real.error);
     else if (n > 0) {
         res = s2r_finetune_on_unit(&p, &some, 20, opt->seed, &real.backend, task, opt->quick ? 4 : CANARY,
-                                   opt->seed + 2000, canary, &kept, error);
+                                   opt->seed + 2000, canary, &kept, NULL, error);
         s2r_real_robot_free(&real);
         if (res == S2R_OK)
             printf("  canary on the unit: %3.0f %% following the operator, %3.0f %% keeping its own actions too, "

@@ -181,16 +181,48 @@ enum { CURVE_POINTS = ROWS, INTERVENTION_CURVE, MEASURE, RECORD, STAGES };
 static const char* const stage_file[STAGES] = {"pure_sim", "dr", "dr_camera_memory", "dr_sysid", "demos_100",
                                                "demos_1000", "real_only", "demo_curve_points", "interventions",
                                                "unit_measurement", "demonstrations"};
+/* What each stage measures (its line of the printed split and of
+   timing.csv). */
+static const char* const stage_measures[STAGES] = {
+    "PPO from scratch on the nominal simulator: its success there and on the unit (raw and camera calibrated)",
+    "DR training continuing pure sim: success in the nominal simulator and on the unit (raw and calibrated)",
+    "DR with the camera's error and memory: success in the nominal simulator and on the unit (raw and calibrated)",
+    "training on the unit's re-centred ranges: success in its identified and the nominal simulator and on the unit",
+    "100 demos: two fine-tunes and the canary that keeps one or the sysID policy; the kept policy's success",
+    "1000 demos: two fine-tunes and the canary that keeps one or the sysID policy; the kept policy's success",
+    "cloning from scratch on every unit's demos: its success on the unit",
+    "the demo curve's other points (both ways of cloning): fine-tunes and canaries; a kept fine-tune's success",
+    "HG-DAgger rounds on the unit: interventions and fine-tunes and canaries; a kept round's success",
+    "system identification of each unit: its arm's dynamics and camera (push: and the object)",
+    "the teleoperated demonstrations recorded on each unit (and how many ended on target)"};
 typedef struct stage_cost {
     double    wall_s;      /* s                                                   */
+    double    cpu_s;       /* s of processor time, every thread's (clock): what
+                              the stage costs on a machine others share too     */
     long long env_steps;   /* policy steps: trainings (a resumed one counts
                               whole), evaluations, demonstrations, and canary
                               episodes counted at their full length          */
 } stage_cost;
 
-/* Add the time since `start` (s2r_seconds) and `steps` to a stage. */
-static void charge(stage_cost* c, double start, long long steps) {
-    c->wall_s += s2r_seconds() - start;
+/* A moment, to charge what came after it: wall (s2r_seconds) and
+   processor seconds. */
+typedef struct stamp {
+    double wall, cpu;   /* s */
+} stamp;
+
+static double cpu_seconds(void) { return (double)clock() / CLOCKS_PER_SEC; }
+
+static stamp now(void) {
+    stamp t;
+    t.wall = s2r_seconds();
+    t.cpu = cpu_seconds();
+    return t;
+}
+
+/* Add the time since `start` and `steps` to a stage. */
+static void charge(stage_cost* c, stamp start, long long steps) {
+    c->wall_s += s2r_seconds() - start.wall;
+    c->cpu_s += cpu_seconds() - start.cpu;
     c->env_steps += steps;
 }
 
@@ -230,16 +262,28 @@ typedef struct table {
     over_seeds        over[ROWS];       /* the merge's: real success seed by seed */
 } table;
 
-static sizes choose_sizes(int quick, s2r_task_kind task) {
+/* The run's sizes: --smoke's check that every piece runs (seconds, nothing
+   trained: the tests' size), --quick's small table that measures (one seed,
+   50 episodes a row, 300 demonstrations, the curves to 300 and 100, and the
+   full table's training budgets - a fifth of them left reach's trained rows
+   at 4-16 % in their simulators: figures/RESULTS.md, "The quick table"), or
+   the full table. */
+static sizes choose_sizes(const s2r_options* opt) {
     sizes z;
     z.id = s2r_identify_config_default();
-    if (quick) {
+    if (opt->smoke) {
         z.fresh_steps = 8000; z.warm_steps = 4000; z.demos = 100; z.episodes = 10; z.canary = 4;   /* 2 and 1 updates */
         z.interventions = 30;   /* two rounds: enough to check that they grow */
-        z.finetune_epochs = 2; z.scratch_epochs = 2;
+        z.finetune_epochs = 2; z.scratch_epochs = 6;   /* real-only clones as long as the full table: a row not zero */
         z.id.train = 1; z.id.valid = 1; z.id.samples = 50; z.id.sweeps = 2; z.id.strikes = 2; z.id.strikes_valid = 1;
+    } else if (opt->quick) {
+        z.fresh_steps = s2r_task_training_steps(opt->task, 0); z.warm_steps = s2r_task_training_steps(opt->task, 1);
+        z.demos = 300; z.episodes = 50; z.canary = 50;
+        z.interventions = 100;
+        z.finetune_epochs = 20; z.scratch_epochs = 6;
+        z.id.train = 2; z.id.valid = 1; z.id.sweeps = 4; z.id.strikes = 4; z.id.strikes_valid = 2;
     } else {
-        z.fresh_steps = s2r_task_training_steps(task, 0); z.warm_steps = s2r_task_training_steps(task, 1); z.demos = 10000; z.episodes = 200; z.canary = 50;
+        z.fresh_steps = s2r_task_training_steps(opt->task, 0); z.warm_steps = s2r_task_training_steps(opt->task, 1); z.demos = 10000; z.episodes = 200; z.canary = 50;
         z.interventions = 1000;
         z.finetune_epochs = 20; z.scratch_epochs = 6;
     }
@@ -269,10 +313,10 @@ static int nominal_sim(const s2r_options* opt, const sizes* z, s2r_policy* polic
                        stage_cost* cost);
 static int load_policy(s2r_policy* p, const char* path);
 static int finetune_row(const s2r_options* opt, const sizes* z, const char* start, const unit_data* u, int point,
-                        int way, uint64_t seed, s2r_sim_real_eval* out, s2r_eval_result* nominal, table* t,
-                        stage_cost* cost);
+                        int way, uint64_t seed, const s2r_sim_real_eval* as_start, const s2r_eval_result* as_start_nominal,
+                        s2r_sim_real_eval* out, s2r_eval_result* nominal, table* t, stage_cost* cost);
 static int interventions_curve(const s2r_options* opt, const sizes* z, const char* start, const unit_data* u,
-                               uint64_t seed, table* t, stage_cost* cost);
+                               uint64_t seed, const s2r_sim_real_eval* as_start, table* t, stage_cost* cost);
 
 /* Every row but real-only for one training seed and its unit, into t (one
    seed's table: merge pools them). */
@@ -280,7 +324,7 @@ static int run_chain(const s2r_options* opt, const sizes* z, uint64_t seed, cons
     s2r_randomization none = s2r_randomization_none(), dr, dr_camera;
     s2r_task_config raw = s2r_task_config_default(opt->task);
     char pure_ckpt[512], dr_ckpt[512], camera_ckpt[512], id_ckpt[512];
-    s2r_sim_real_eval one;
+    s2r_sim_real_eval one, as_sysid;   /* as_sysid: the sysID policy's, what every point that keeps it measures */
     s2r_policy p;
     int i, row, way, bad = 0;
     char error[S2R_ERROR_LEN];
@@ -308,13 +352,14 @@ static int run_chain(const s2r_options* opt, const sizes* z, uint64_t seed, cons
         if (!bad) s2r_eval_merge(&t->calibrated[row], &with_camera.real);
         s2r_policy_free(&p);
         if (!bad) s2r_sim_real_eval_print(row_name[row], &one);
+        if (!bad && row == SYSID) as_sysid = one;
         if (!bad && row != SYSID) printf("  %-28s with the camera calibrated: real %5.1f %%\n", "", 100 * with_camera.real.success_rate);
     }
     for (i = 0; i < CURVE && !bad; i++)   /* the demo curve, both ways of cloning; the on-target way holds the 100 and 1000 rows */
         for (way = ON_TARGET; way <= ALL_DEMOS && !bad; way++) {
             if (curve_demos[i] > u->recorded || (curve_demos[i] == 0 && way != ON_TARGET)) continue;
             row = way != ON_TARGET ? -1 : curve_demos[i] == 100 ? DEMOS_100 : curve_demos[i] == 1000 ? DEMOS_1000 : -1;
-            if ((bad = finetune_row(opt, z, id_ckpt, u, i, way, seed, &one,
+            if ((bad = finetune_row(opt, z, id_ckpt, u, i, way, seed, &as_sysid, &t->nominal[SYSID], &one,
                                     row < 0 ? NULL : &t->nominal[row], t, &t->cost[row < 0 ? CURVE_POINTS : row])) != 0)
                 break;
             s2r_eval_merge(&t->curve[way][i], &one.real);
@@ -327,7 +372,7 @@ static int run_chain(const s2r_options* opt, const sizes* z, uint64_t seed, cons
             s2r_sim_real_eval_pool(&t->row[row], &one);
             s2r_sim_real_eval_print(row_name[row], &one);
         }
-    if (!bad) bad = interventions_curve(opt, z, id_ckpt, u, seed, t, &t->cost[INTERVENTION_CURVE]);
+    if (!bad) bad = interventions_curve(opt, z, id_ckpt, u, seed, &as_sysid, t, &t->cost[INTERVENTION_CURVE]);
     return bad;
 }
 
@@ -364,14 +409,14 @@ static int train_row(const s2r_options* opt, int row, const s2r_randomization* r
     s2r_ppo ppo;
     char name[96], csv[512], png[512], state[512], error[S2R_ERROR_LEN];
     s2r_result res;
-    double start = s2r_seconds();
+    stamp start = now();
     int bad;
     if (s2r_example_stopped()) return 1;   /* not one update of the next training: the stop came before it */
     if (new_ppo(&ppo, opt, steps, seed, warm, history)) return 1;
     t.randomization = *randomization;
     t.history = history;
     t.label = row_name[row];
-    t.progress = opt->quick ? 0 : 1;
+    t.progress = opt->quick || opt->smoke ? 0 : 1;
     snprintf(name, sizeof name, "%s_%s_seed%llu_training.csv", prefix(opt), row_file[row], (unsigned long long)seed);
     t.csv_path = s2r_path(csv, sizeof csv, opt->out, name);
     snprintf(name, sizeof name, "%s_%s_seed%llu_training.png", prefix(opt), row_file[row], (unsigned long long)seed);
@@ -416,7 +461,7 @@ static int evaluate_row(const s2r_options* opt, const sizes* z, s2r_policy* poli
                         s2r_sim_real_eval* one, stage_cost* cost) {
     s2r_controller c = s2r_policy_controller(policy);
     char error[S2R_ERROR_LEN];
-    double start = s2r_seconds();
+    stamp start = now();
     if (s2r_evaluate_sim_and_real(&c, opt->robot, task, sim, z->episodes, 1000 + seed, unit, 1, one, error) != S2R_OK)
         return fail("evaluation", error);
     s2r_sim_real_eval_pool(pooled, one);
@@ -433,7 +478,7 @@ static int nominal_sim(const s2r_options* opt, const sizes* z, s2r_policy* polic
     s2r_task_config tc = s2r_task_config_default(opt->task);
     s2r_controller c = s2r_policy_controller(policy);
     s2r_eval_result one;
-    double start = s2r_seconds();
+    stamp start = now();
     int bad;
     if (s2r_sim_init(&sim, &sc) != S2R_OK) return fail("sim", sim.error);
     bad = s2r_task_init(&task, &tc, s2r_sim_backend(&sim)) != S2R_OK ? fail("task", task.error)
@@ -509,7 +554,7 @@ static int record_demos(const s2r_options* opt, const sizes* z, unit_data* u, st
     s2r_expert_config op = s2r_operator_config_default();
     char error[S2R_ERROR_LEN], path[512], name[64];
     int obs_dim, act_dim, ok = 0;
-    double start = s2r_seconds();
+    stamp start = now();
     if (per_unit < 1000 && z->demos >= 1000) per_unit = 1000;   /* the largest fine-tuning set */
     u->recorded = per_unit;
     s2r_task_dims(opt->task, opt->robot, &obs_dim, &act_dim);
@@ -529,14 +574,19 @@ static int record_demos(const s2r_options* opt, const sizes* z, unit_data* u, st
 
 /* Fine-tune the sysID policy on the first n = curve_demos[point] demos - only those that ended
    on target, or all of them (`way`) - checked by a canary on the unit
-   (its own episodes, stream 2000 + seed) that keeps a fine-tune only if
-   it beats the sysID policy there (t->kept counts which), and evaluate
-   what was kept.  When none of the n ended on target there is nothing to
-   clone: the point is the sysID policy, and t->kept[3] counts it. */
+   (its own episodes, stream 2000 + seed; at most z->canary each, stopped
+   by the library's sequential rule, s2r_canary_keep_sprt) that keeps a
+   fine-tune only if it shows it better than the sysID policy there
+   (t->kept counts which), and evaluate what was kept.  When none of the n
+   ended on target there is nothing to clone: the point is the sysID
+   policy, and t->kept[3] counts it.  A point that is the start policy
+   (n = 0, nothing to clone, or the canary kept it) is not measured again:
+   as_start (and as_start_nominal) are that policy's measurement on the
+   same episodes (NULL: measure it). */
 static int finetune_row(const s2r_options* opt, const sizes* z, const char* start, const unit_data* u, int point,
-                        int way, uint64_t seed, s2r_sim_real_eval* out, s2r_eval_result* nominal, table* t,
-                        stage_cost* cost) {
-    double begun = s2r_seconds();
+                        int way, uint64_t seed, const s2r_sim_real_eval* as_start, const s2r_eval_result* as_start_nominal,
+                        s2r_sim_real_eval* out, s2r_eval_result* nominal, table* t, stage_cost* cost) {
+    stamp begun = now();
     s2r_policy p;
     s2r_real_robot real;
     s2r_dataset some;
@@ -545,13 +595,12 @@ static int finetune_row(const s2r_options* opt, const sizes* z, const char* star
     static const char* const kept_name[3] = {"the fine-tune following the operator",
                                               "the fine-tune keeping its own actions", "the policy as it was"};
     double canary[3];
-    int bad = 0, kept, cloned = 0, n = curve_demos[point];
+    int bad = 0, kept = S2R_KEPT_UNCHANGED, cloned = 0, run = 0, n = curve_demos[point];
     memset(&none, 0, sizeof none);
     if (s2r_dataset_init(&some, u->demos.obs_dim, u->demos.act_dim) != S2R_OK) return fail("demos", some.error);
     if (n > 0 && s2r_dataset_append_episodes(&some, &u->demos, 0, n, way == ON_TARGET, &cloned) != S2R_OK)
         bad = fail("demos", some.error);
     t->cloned[way][point] += cloned;
-    t->spent[way][point] += n + (cloned > 0 ? 3 * z->canary : 0);
     if (!bad) bad = load_policy(&p, start);
     if (bad) {
         s2r_dataset_free(&some);
@@ -564,16 +613,23 @@ static int finetune_row(const s2r_options* opt, const sizes* z, const char* star
         bad = fail("real robot", real.error);
     else if (n > 0) {
         bad = s2r_finetune_on_unit(&p, &some, z->finetune_epochs, seed, &real.backend, &u->calibrated, z->canary,
-                                   2000 + seed, canary, &kept, error) != S2R_OK ? fail("fine-tune", error) : 0;
+                                   2000 + seed, canary, &kept, &run, error) != S2R_OK ? fail("fine-tune", error) : 0;
         s2r_real_robot_free(&real);
-        if (!bad) printf("  fine-tuned on %4d of %4d demos (%s); canary %3.0f %% following the operator, %3.0f %% "
-                         "keeping its own actions too, %3.0f %% as it was: kept %s\n", cloned, n,
-                         way == ON_TARGET ? "those on target" : "all", 100 * canary[S2R_KEPT_FOLLOWING],
+        if (!bad) printf("  fine-tuned on %4d of %4d demos (%s); canary over %3d unit episodes: %3.0f %% following the "
+                         "operator, %3.0f %% keeping its own actions too, %3.0f %% as it was: kept %s\n", cloned, n,
+                         way == ON_TARGET ? "those on target" : "all", run, 100 * canary[S2R_KEPT_FOLLOWING],
                          100 * canary[S2R_KEPT_OWN_ACTIONS], 100 * canary[S2R_KEPT_UNCHANGED], kept_name[kept]);
         if (!bad) t->kept[kept]++;
-        charge(cost, begun, 3LL * z->canary * episode_steps(opt, u));
+        charge(cost, begun, (long long)run * episode_steps(opt, u));
     }
+    t->spent[way][point] += n + run;
     s2r_dataset_free(&some);
+    if (!bad && as_start && kept == S2R_KEPT_UNCHANGED) {   /* the start policy on the same episodes: measured already */
+        *out = *as_start;
+        if (nominal) s2r_eval_merge(nominal, as_start_nominal);
+        s2r_policy_free(&p);
+        return 0;
+    }
     if (!bad) bad = evaluate_row(opt, z, &p, seed, u->unit, &u->calibrated, &u->identified, &none, out, cost);
     if (!bad && nominal) bad = nominal_sim(opt, z, &p, seed, nominal, cost);
     s2r_policy_free(&p);
@@ -589,14 +645,17 @@ static int finetune_row(const s2r_options* opt, const sizes* z, const char* star
    100, 300 and 1000 in all); each round fine-tunes on every correction so
    far, and its fine-tune is kept only if it beats the policy as it was in
    a canary on the unit (z->canary episodes each, the demo rows' canary;
-   counted in `spent`).  The policy as it stands after each round is
-   measured like a demo-curve point. */
+   counted in `spent`; at most z->canary each, stopped by the sequential
+   rule, s2r_canary_keep_sprt).  The policy as it stands after each round
+   is measured like a demo-curve point - after a round that kept the policy
+   as it was, by the measurement it had (as_start, the start policy's, for
+   the first rounds): the same policy on the same episodes. */
 static int interventions_curve(const s2r_options* opt, const sizes* z, const char* start, const unit_data* u,
-                               uint64_t seed, table* t, stage_cost* cost) {
+                               uint64_t seed, const s2r_sim_real_eval* as_start, table* t, stage_cost* cost) {
     s2r_hg_dagger_config cfg = s2r_hg_dagger_config_default(opt->task);
     s2r_hg_dagger hg;
     s2r_hg_dagger_stats round;
-    s2r_sim_real_eval one, none;
+    s2r_sim_real_eval one = *as_start, none;   /* one: the policy as it stands, measured */
     s2r_policy p;
     int i, bad, taken = 0;
     memset(&none, 0, sizeof none);
@@ -608,7 +667,7 @@ static int interventions_curve(const s2r_options* opt, const sizes* z, const cha
     bad = s2r_hg_dagger_init(&hg, &cfg, &p, opt->robot, u->unit, &u->calibrated) != S2R_OK
         ? fail("interventions", hg.error) : 0;
     for (i = 1; i < CURVE && !bad && curve_demos[i] <= z->interventions; i++) {
-        double begun = s2r_seconds();
+        stamp begun = now();
         hg.config.episodes_per_round = curve_demos[i] - curve_demos[i - 1];
         if ((bad = s2r_hg_dagger_round(&hg, &round) != S2R_OK ? fail("interventions", hg.error) : 0) != 0) break;
         charge(cost, begun, round.operator_steps + round.policy_steps +
@@ -622,7 +681,8 @@ static int interventions_curve(const s2r_options* opt, const sizes* z, const cha
         printf(": %s%s%s\n", !round.finetuned ? "nothing fine-tuned" : round.kept ? "kept the fine-tune"
                : "kept the policy as it was", round.flags & S2R_HG_NEVER_TOOK_OVER ? "; the operator never took over" : "",
                round.flags & S2R_HG_ALWAYS_TOOK_OVER ? "; the operator drove throughout" : "");
-        if ((bad = evaluate_row(opt, z, &p, seed, u->unit, &u->calibrated, &u->identified, &none, &one, cost)) != 0)
+        if (round.kept &&
+            (bad = evaluate_row(opt, z, &p, seed, u->unit, &u->calibrated, &u->identified, &none, &one, cost)) != 0)
             break;
         s2r_eval_merge(&t->curve[INTERVENTIONS][i], &one.real);
         t->cloned[INTERVENTIONS][i] += taken;
@@ -638,7 +698,7 @@ static int interventions_curve(const s2r_options* opt, const sizes* z, const cha
 /* Behaviour cloning from scratch on every demo. */
 static int real_only_row(const s2r_options* opt, const sizes* z, const s2r_dataset* demos, uint64_t seed,
                          uint64_t unit, const s2r_task_config* task, s2r_sim_real_eval* pooled, stage_cost* cost) {
-    double start = s2r_seconds();
+    stamp start = now();
     s2r_policy p;
     s2r_policy_shape shape;
     s2r_rng rng = s2r_rng_make(seed, 5);
@@ -664,9 +724,12 @@ static const char* cell(char* buf, size_t cap, const s2r_eval_result* e) {
     return buf;
 }
 
-/* What the table's files say of the run's sizes: "quick" (--quick, a smoke
-   test) or "full". */
-static const char* sizes_name(const s2r_options* opt) { return opt->quick ? "quick" : "full"; }
+/* What the table's files say of the run's sizes: "smoke" (--smoke: the
+   pipeline checked, nothing measured), "quick" (--quick: a small table) or
+   "full". */
+static const char* sizes_name(const s2r_options* opt) {
+    return opt->smoke ? "smoke" : opt->quick ? "quick" : "full";
+}
 
 /* Open DIR/<prefix>_name to be written whole or not at all (see s2r_file). */
 static FILE* begin_file(s2r_file* file, const s2r_options* opt, const char* name) {
@@ -682,9 +745,13 @@ static int write_markdown(const s2r_options* opt, const sizes* z, const table* t
     FILE* md = begin_file(&file, opt, "table.md");
     int r, shown, measured, last, full;
     if (!md) return 1;
+    if (opt->smoke)
+        fprintf(md, "Smoke run (--smoke): the smallest sizes, that check the pipeline end to end and train nothing; "
+                    "not a measurement of the recipe.\n\n");
     if (opt->quick)
-        fprintf(md, "Quick run (--quick): smoke-test sizes that check the pipeline end to end; not a measurement of "
-                    "the recipe.\n\n");
+        fprintf(md, "Quick table (--quick): one seed, %d episodes a row, %lld training steps from scratch and %lld "
+                    "for each continuing row, %d demonstrations: the recipe's shape with wide intervals, not the full "
+                    "table's numbers.\n\n", z->episodes, z->fresh_steps, z->warm_steps, z->demos);
     fprintf(md, "| Recipe | Sim success %% | Real success %% | Gap | Real, camera calibrated %% |\n|---|---|---|---|---|\n");
     for (r = 0; r < ROWS; r++) {
         const s2r_sim_real_eval* e = &t->row[r];
@@ -802,13 +869,13 @@ static int write_csvs(const s2r_options* opt, const table* t, double seconds, do
                         t->spent[w][r], e->episodes, e->success_rate, e->success_lo, e->success_hi, sizes_name(opt));
         }
     if (end_file(&file) || !(csv = begin_file(&file, opt, "timing.csv"))) return 1;
-    fprintf(csv, "robot,task,stage,wall_s,env_steps\n");
+    fprintf(csv, "robot,task,stage,wall_s,cpu_s,env_steps,measures\n");
     for (r = 0; r < STAGES; r++)
-        fprintf(csv, "%s,%s,%s,%.1f,%lld\n", s2r_robot_kind_name(opt->robot), s2r_task_kind_name(opt->task), stage_file[r],
-                t->cost[r].wall_s, t->cost[r].env_steps);
+        fprintf(csv, "%s,%s,%s,%.1f,%.1f,%lld,\"%s\"\n", s2r_robot_kind_name(opt->robot), s2r_task_kind_name(opt->task),
+                stage_file[r], t->cost[r].wall_s, t->cost[r].cpu_s, t->cost[r].env_steps, stage_measures[r]);
     if (end_file(&file) || !(csv = begin_file(&file, opt, "run.csv"))) return 1;
-    fprintf(csv, "robot,seeds,quick,wall_seconds,peak_memory_mib\n%s,%d,%d,%.0f,%.1f\n", s2r_robot_kind_name(opt->robot),
-            opt->seeds, opt->quick, seconds, peak);
+    fprintf(csv, "robot,seeds,quick,wall_seconds,peak_memory_mib,sizes\n%s,%d,%d,%.0f,%.1f,%s\n",
+            s2r_robot_kind_name(opt->robot), opt->seeds, opt->quick, seconds, peak, sizes_name(opt));
     return end_file(&file);
 }
 
@@ -979,7 +1046,7 @@ static void list_jobs(const s2r_options* opt) {
                                            interval follow from the counts)
      cloned,k,on_target,all,interventions  and spent,k,... for each curve point
      kept,following,own_actions,unchanged,none
-     cost,STAGE,wall_s,env_steps
+     cost,STAGE,wall_s,cpu_s,env_steps
    The numbers exact (%.17g).  Read back, what the lines say is checked
    too, as the checksum cannot tell a forgery or a bug: each line once,
    every line the job writes there, an evaluation of this run's episodes
@@ -1027,8 +1094,9 @@ static int write_record(const run* r, job j, const job_record* rec) {
     }
     s2r_record_add(&f, "kept,%d,%d,%d,%d", t->kept[0], t->kept[1], t->kept[2], t->kept[3]);
     for (k = 0; k < STAGES; k++)
-        if (t->cost[k].wall_s > 0 || t->cost[k].env_steps > 0)
-            s2r_record_add(&f, "cost,%s,%.17g,%lld", stage_file[k], t->cost[k].wall_s, t->cost[k].env_steps);
+        if (t->cost[k].wall_s > 0 || t->cost[k].cpu_s > 0 || t->cost[k].env_steps > 0)
+            s2r_record_add(&f, "cost,%s,%.17g,%.17g,%lld", stage_file[k], t->cost[k].wall_s, t->cost[k].cpu_s,
+                           t->cost[k].env_steps);
     bad = s2r_record_save(&f, record_path(path, sizeof path, r->opt, j), error) != S2R_OK ? fail("record", error) : 0;
     s2r_record_free(&f);
     return bad;
@@ -1164,12 +1232,14 @@ static int read_record_line(const run* r, job j, const char* line, int first, jo
         return 0;
     }
     if (!strcmp(key, "cost")) {
-        int stage = n == 4 ? lookup(f[1], stage_file, STAGES) : -1;
-        if (stage < 0 || !numbers(f, 2, n, v) || v[0] < 0 || v[0] > 1e9 || !whole(v[1], 0, 1e15))
-            return snprintf(why, cap, "not a cost line (cost,STAGE,wall_s,env_steps)"), 1;
+        int stage = n == 5 ? lookup(f[1], stage_file, STAGES) : -1;
+        if (stage < 0 || !numbers(f, 2, n, v) || v[0] < 0 || v[0] > 1e9 || v[1] < 0 || v[1] > 1e9 ||
+            !whole(v[2], 0, 1e15))
+            return snprintf(why, cap, "not a cost line (cost,STAGE,wall_s,cpu_s,env_steps)"), 1;
         if (seen->cost[stage]++) return snprintf(why, cap, "a second cost line for %s", stage_file[stage]), 1;
         rec->t.cost[stage].wall_s = v[0];
-        rec->t.cost[stage].env_steps = (long long)v[1];
+        rec->t.cost[stage].cpu_s = v[1];
+        rec->t.cost[stage].env_steps = (long long)v[2];
         return 0;
     }
     return snprintf(why, cap, "not a line this program writes ('%.40s')", key), 1;
@@ -1203,7 +1273,7 @@ static int read_record(const run* r, job j, job_record* rec, char* why, size_t c
     if (!s2r_file_exists(path)) return 1;   /* stat: a FIFO is not opened */
     if ((res = s2r_record_load(&in, path, r->settings, r->build, error)) != S2R_OK) {
         snprintf(why, cap, "%s%s", error, res != S2R_ERR_STATE ? "" : strstr(error, "settings")
-                 ? " - --robot, --task, --seed, --real-seed, --seeds, --quick or --ranges differ" : "");
+                 ? " - --robot, --task, --seed, --real-seed, --seeds, --quick, --smoke or --ranges differ" : "");
         return 2;
     }
     for (i = 0; i < in.lines && !bad; i++)
@@ -1241,6 +1311,7 @@ static unit_data units[MAX_SEEDS];   /* a unit job's units, or a chain's one */
 static int run_units(const run* r, int first, int count) {
     const s2r_options* opt = r->opt;
     int todo[MAX_SEEDS], n = 0, i, bad = 0;
+    double side_by_side;   /* s of processor time identifying the units */
     job_record rec[MAX_SEEDS];
     for (i = 0; i < count; i++)
         if (!done_already(r, make_job(UNIT_JOB, first + i))) todo[n++] = first + i;
@@ -1250,6 +1321,7 @@ static int run_units(const run* r, int first, int count) {
     printf(" ...\n");
     fflush(stdout);
     memset(rec, 0, sizeof rec);
+    side_by_side = cpu_seconds();
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic)
 #endif
@@ -1257,8 +1329,10 @@ static int run_units(const run* r, int first, int count) {
         double start = s2r_seconds();
         rec[i].started = (double)time(NULL);
         identify_unit(opt, &r->z, opt->real_seed + (uint64_t)todo[i] - 1, &units[i]);
-        charge(&rec[i].t.cost[MEASURE], start, 0);
+        rec[i].t.cost[MEASURE].wall_s += s2r_seconds() - start;
     }
+    side_by_side = cpu_seconds() - side_by_side;   /* the processor time of them all, shared equally */
+    for (i = 0; i < n; i++) rec[i].t.cost[MEASURE].cpu_s += side_by_side / n;
     for (i = 0; i < n && !bad; i++) {
         unit_data* u = &units[i];
         double start = s2r_seconds();
@@ -1427,6 +1501,7 @@ static int merge(const run* r, double single_wall, double single_peak) {
             const job_record* one = &rec[s][k];
             for (i = 0; i < STAGES; i++) {
                 t.cost[i].wall_s += one->t.cost[i].wall_s;
+                t.cost[i].cpu_s += one->t.cost[i].cpu_s;
                 t.cost[i].env_steps += one->t.cost[i].env_steps;
             }
             if ((s == 0 && k == 0) || one->started < first) first = one->started;
@@ -1455,7 +1530,8 @@ static int merge(const run* r, double single_wall, double single_peak) {
     }
     printf("\nWhere the time went (all jobs):\n");
     for (s = 0; s < STAGES; s++)
-        printf("  %-20s %7.0f s %12lld environment steps\n", stage_file[s], t.cost[s].wall_s, t.cost[s].env_steps);
+        printf("  %-20s %7.0f s wall %7.0f s processor %12lld environment steps: %s\n", stage_file[s],
+               t.cost[s].wall_s, t.cost[s].cpu_s, t.cost[s].env_steps, stage_measures[s]);
     printf("\nwrote %s/%s_table.md, _table.csv, _table.png, _demo_curve.csv, _seeds.csv, _over_seeds.csv, _jobs.csv, "
            "_units.csv, _demo_curve_seeds.csv, _timing.csv, _run.csv\n",
            opt->out, prefix(opt));
@@ -1554,10 +1630,11 @@ int main(int argc, char** argv) {
     if (s2r_example_start(&opt, argc, argv, "every row of the recipe table; --job NAME runs one job of it (unit:S, "
                           "chain:S, real-only:S for S = 1..--seeds, merge; --job list prints them in order)",
                           S2R_OPT_ROBOT | S2R_OPT_TASK | S2R_OPT_SEED | S2R_OPT_REAL_SEED | S2R_OPT_SEEDS | S2R_OPT_THREADS |
-                          S2R_OPT_OUT | S2R_OPT_QUICK | S2R_OPT_RESUME | S2R_OPT_RANGES | S2R_OPT_JOB | S2R_STAGE_DEMOS,
+                          S2R_OPT_OUT | S2R_OPT_QUICK | S2R_OPT_SMOKE | S2R_OPT_RESUME | S2R_OPT_RANGES | S2R_OPT_JOB | S2R_STAGE_DEMOS,
                           &status) != S2R_OK)
         return status;
-    if (opt.quick && !(opt.given & S2R_OPT_SEEDS)) opt.seeds = 1;   /* quick: one seed unless asked */
+    if (opt.smoke) opt.quick = 0;   /* --smoke wins: a notebook's `--quick --smoke` is the tests' run */
+    if ((opt.quick || opt.smoke) && !(opt.given & S2R_OPT_SEEDS)) opt.seeds = 1;   /* one seed unless asked */
     /* Everything that can be checked, before any work. */
     if (opt.job[0] && parse_job(opt.job, opt.seeds, &j)) return 2;
     if (!opt.job[0]) j = make_job(JOB_KINDS, 0);   /* all of them */
@@ -1565,12 +1642,12 @@ int main(int argc, char** argv) {
         return fail("--ranges", error) + 1;
     if (j.kind == LIST_JOBS) { list_jobs(&opt); return 0; }
     r.opt = &opt;
-    r.z = choose_sizes(opt.quick, opt.task);
+    r.z = choose_sizes(&opt);
     r.build = s2r_build_digest();
     s2r_interrupt_catch();   /* Ctrl-C saves the running training's state; --resume goes on */
     printf("The recipe table on the %s, %d seed(s) paired with real units #%llu..#%llu%s%s%s\n",
            s2r_robot_kind_name(opt.robot), opt.seeds, (unsigned long long)opt.real_seed,
-           (unsigned long long)(opt.real_seed + opt.seeds - 1), opt.quick ? " (quick)" : "", opt.job[0] ? ": job " : "",
+           (unsigned long long)(opt.real_seed + opt.seeds - 1), opt.smoke ? " (smoke)" : opt.quick ? " (quick)" : "", opt.job[0] ? ": job " : "",
            opt.job);
 
     if (j.kind == JOB_KINDS || (j.kind == UNIT_JOB && j.index == 1)) bad = write_dr_ranges(&opt);

@@ -36,7 +36,11 @@
      --seeds N            number of training seeds, where an example uses several (3)
      --threads N          worker threads for rollouts, updates, cloning, evaluation (default 1)
      --out DIR            where artifacts go, created if missing (default out)
-     --quick              smoke-run sizes: the whole step in seconds
+     --quick              smoke-run sizes: the whole step in seconds (example
+                          07: a quick table that trains, minutes; its
+                          smoke-run sizes are --smoke)
+     --smoke              example 07's smoke-run sizes: the pipeline checked
+                          end to end in seconds, nothing trained
      --resume             continue interrupted training from its saved state in DIR
      --checkpoint-every N training updates between saved states (10)
      --mjcf FILE          your arm's MJCF (the conventions in Robots), for the
@@ -92,6 +96,7 @@ typedef struct s2r_options {
     int            seeds;       /* --seeds; 3                              */
     int            threads;     /* --threads; 1                            */
     int            quick;       /* --quick; 0                              */
+    int            smoke;       /* --smoke; 0                              */
     int            resume;      /* --resume; 0                             */
     int            checkpoint_every; /* --checkpoint-every; 10 (updates)   */
     int            help;        /* --help was given; 0                     */
@@ -125,7 +130,7 @@ enum {
     S2R_OPT_MJCF = 1u << 9, S2R_OPT_RANGES = 1u << 10, S2R_OPT_LOG = 1u << 11, S2R_OPT_HISTORY = 1u << 12,
     S2R_OPT_ADR = 1u << 13, S2R_OPT_PRIVILEGED = 1u << 14, S2R_OPT_JOINT = 1u << 15, S2R_OPT_JOB = 1u << 18,
     S2R_OPT_WEIGHT_QD = 1u << 19, S2R_OPT_WRITE_EXCITATION = 1u << 20, S2R_OPT_ADDRESS = 1u << 21,
-    S2R_OPT_REPRESENTABLE = 1u << 22, S2R_OPT_POLICY = 1u << 23,
+    S2R_OPT_REPRESENTABLE = 1u << 22, S2R_OPT_POLICY = 1u << 23, S2R_OPT_SMOKE = 1u << 24,
     /* Not options: stages a program runs, whose limits s2r_example_start
        checks before any work. */
     S2R_STAGE_DEMOS = 1u << 16   /* records demonstrations (s2r_collect_unit_demos): --threads
@@ -157,7 +162,7 @@ S2RDEF s2r_result  s2r_options_ranges(const s2r_options* options, s2r_randomizat
 S2RDEF s2r_result  s2r_example_start(s2r_options* options, int argc, char** argv, const char* purpose,
                                      unsigned used, int* status);
 /* What makes two runs' results comparable, as 64-bit digests: the
-   settings (--robot, --task, --seed, --real-seed, --seeds, --quick,
+   settings (--robot, --task, --seed, --real-seed, --seeds, --quick, --smoke,
    --history, --adr, --privileged, --mjcf's name and the training ranges'
    content - s2r_options_ranges, so a --ranges file is read; not --threads,
    --out, --resume or --job, which change no number), and the program as
@@ -318,6 +323,8 @@ static const struct { const char* name; unsigned bit; const char* help; } s2r__o
      "  --out DIR            output folder, created if missing (default out)"},
     {"--quick", S2R_OPT_QUICK,
      "  --quick              smoke-run sizes"},
+    {"--smoke", S2R_OPT_SMOKE,
+     "  --smoke              the smallest sizes: checks the pipeline, trains nothing"},
     {"--resume", S2R_OPT_RESUME_FLAG,
      "  --resume             continue interrupted training from its saved state"},
     {"--checkpoint-every", S2R_OPT_CHECKPOINT_EVERY,
@@ -411,10 +418,10 @@ S2RDEF s2r_result s2r_options_digest(const s2r_options* options, uint64_t* diges
     char text[512];
     if (!options || !digest) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "options digest: options and digest are required");
     if ((res = s2r_options_ranges(options, &ranges, error)) != S2R_OK) return res;
-    snprintf(text, sizeof text, "robot %d task %d seed %llu real_seed %llu seeds %d quick %d history %d adr %d "
-             "privileged %d mjcf %s ranges %016llx", (int)options->robot, (int)options->task,
+    snprintf(text, sizeof text, "robot %d task %d seed %llu real_seed %llu seeds %d quick %d smoke %d history %d "
+             "adr %d privileged %d mjcf %s ranges %016llx", (int)options->robot, (int)options->task,
              (unsigned long long)options->seed, (unsigned long long)options->real_seed, options->seeds, options->quick,
-             options->history, options->adr, options->privileged, options->mjcf,
+             options->smoke,             options->history, options->adr, options->privileged, options->mjcf,
              (unsigned long long)s2r_randomization_digest(&ranges));
     *digest = s2r__fnv1a(0xCBF29CE484222325ull, text, strlen(text));
     return S2R_OK;
@@ -517,6 +524,7 @@ static s2r_result s2r__parse_option(s2r_options* o, int argc, char** argv, int* 
     for (k = 0; k < sizeof s2r__option_bits / sizeof *s2r__option_bits; k++)
         if (!strcmp(name, s2r__option_bits[k].name)) o->given |= s2r__option_bits[k].bit;
     if (!strcmp(name, "--quick")) { o->quick = 1; return S2R_OK; }
+    if (!strcmp(name, "--smoke")) { o->smoke = 1; return S2R_OK; }
     if (!strcmp(name, "--resume")) { o->resume = 1; return S2R_OK; }
     if (!strcmp(name, "--adr")) { o->adr = 1; return S2R_OK; }
     if (!strcmp(name, "--privileged")) { o->privileged = 1; return S2R_OK; }

@@ -54,7 +54,7 @@ run 05_real_only "not a directory\|not writable\|cannot" --quick --out "$WORK/a_
 d=$(folder 06_staged_deployment); garbage "$d/03_dr_sysid_unit1.ckpt"
 run 06_staged_deployment "03_dr_sysid_unit1.ckpt" --quick --out "$d"
 d=$(folder 07_the_table); garbage "$d/07_pure_sim_seed1.state"
-run 07_the_table "07_pure_sim_seed1.state" --quick --resume --out "$d"
+run 07_the_table "07_pure_sim_seed1.state" --smoke --resume --out "$d"
 d=$(folder 08_scene_renders); garbage "$d/02_dr.ckpt"
 run 08_scene_renders "02_dr.ckpt\|S2R_RENDER\|OSMesa" --out "$d"
 d=$(folder 09_gap_attribution)

@@ -318,7 +318,7 @@ static const null_case null_cases[] = {
     {"s2r_collect_demos", 0, 0xe7, NULL_RESULT},
     {"s2r_collect_unit_demos", 0, 0x38c, NULL_RESULT},
     {"s2r_clone_demos", 0, 0x23, NULL_RESULT},
-    {"s2r_finetune_on_unit", 0, 0x733, NULL_RESULT},
+    {"s2r_finetune_on_unit", 0, 0xF33, NULL_RESULT},
     {"s2r_adr_init", 1, 0x7, NULL_RESULT},
     {"s2r_adr_free", 1, 0x1, NULL_VOID},
     {"s2r_adr_write_csv", 1, 0x7, NULL_RESULT},
@@ -611,7 +611,7 @@ static void null_call(int f) {
     case 176: null_result = s2r_collect_demos(A(0, F.backend), A(1, &F.task_config), A(2, &F.expert_config), 1, 1, A(5, &F.dataset), A(6, F.i), A(7, F.error)); break;
     case 177: null_result = s2r_collect_unit_demos(S2R_ROBOT_UR5E, 1, A(2, &F.task_config), A(3, &F.expert_config), 1, 1, 1, A(7, &F.dataset), A(8, F.i), A(9, F.error)); break;
     case 178: null_result = s2r_clone_demos(A(0, &F.policy), A(1, &F.dataset), 0, 1, 1, A(5, F.error)); break;
-    case 179: null_result = s2r_finetune_on_unit(A(0, &F.policy), A(1, &F.dataset), 1, 1, A(4, F.backend), A(5, &F.task_config), 1, 1, A(8, F.d), A(9, F.i), A(10, F.error)); break;
+    case 179: null_result = s2r_finetune_on_unit(A(0, &F.policy), A(1, &F.dataset), 1, 1, A(4, F.backend), A(5, &F.task_config), 1, 1, A(8, F.d), A(9, F.i), A(10, F.i), A(11, F.error)); break;
     case 180: null_result = s2r_adr_init(A(0, &F.adr), A(1, &F.adr_config), A(2, &F.randomization)); break;
     case 181: s2r_adr_free(A(0, &F.adr)); break;
     case 182: null_result = s2r_adr_write_csv(A(0, &F.adr), A(1, NULL_PATH), A(2, F.error)); break;

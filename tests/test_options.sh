@@ -17,7 +17,7 @@ printf 'kp uniform 0.9 1.1 scale\n' > "$WORK/ranges.txt"
 printf 't,q0\n' > "$WORK/log.csv"
 
 # Every option with a value it parses.
-OPTIONS="--robot=panda --task=push --seed=2 --real-seed=2 --seeds=2 --threads=2 --quick --resume --checkpoint-every=2
+OPTIONS="--robot=panda --task=push --seed=2 --real-seed=2 --seeds=2 --threads=2 --quick --smoke --resume --checkpoint-every=2
 --mjcf=examples/arm4.xml --ranges=$WORK/ranges.txt --log=$WORK/log.csv --history=2 --adr --privileged --joint=kp[1]
 --weight-qd=0.01 --write-excitation=$WORK/exc.csv --address=$WORK/robot.sock --representable --policy=$WORK/p.ckpt"
 
