@@ -2073,6 +2073,10 @@ typedef struct s2r_expert_config {
     double action_noise;     /* std of Gaussian noise added to each action; 0       */
     int    reaction_steps;   /* policy steps between seeing and acting; 0           */
     double approach_gain;    /* push: tip speed per metre to the waypoint, 1/s; 4   */
+    int    setup_steps;      /* policy steps at an episode's start before it makes
+                                its first decision (an operator taking in the
+                                scene): its decisions until then are 0, after them
+                                the reaction delay; 0..250.  0                   */
 } s2r_expert_config;
 
 typedef struct s2r_expert {
@@ -2569,6 +2573,12 @@ typedef struct s2r_ppo {
     float* back;               /* [2][M][max hidden] the actor's backward
                                   scratch                                   */
     float* back_critic;        /* [2][M][max hidden] the critic's            */
+    float* anchor;             /* the KL anchor (s2r_ppo_anchor), NULL: none -
+                                  [num_actor_params] its actor and log std,
+                                  then [M][act_dim] its means and
+                                  [M * actor.num_acts] its activations      */
+    float  anchor_coef;        /* the anchor's weight in the loss            */
+    float  anchor_kl;          /* last update's mean KL(pi || anchor), nats  */
     s2r_rng rng;               /* minibatch shuffles                         */
     char error[S2R_ERROR_LEN];
 } s2r_ppo;
@@ -2587,6 +2597,19 @@ S2RDEF s2r_result s2r_ppo_iterate(s2r_ppo* ppo, s2r_env* envs,
    NULL) returns nonzero. */
 S2RDEF s2r_result s2r_ppo_train(s2r_ppo* ppo, s2r_env* envs,
                                 s2r_ppo_callback callback, void* user);
+/* A KL anchor: from now on every minibatch adds
+       coef * mean over its samples of KL( pi(.|s) || anchor(.|s) )
+   to the loss, the Gaussians of the policy being trained and of `anchor`
+   (same shape; its actor and log std are copied now) on the observations
+   as the trainer normalizes them.  It holds a fine-tune near the policy it
+   started from - the KL penalty of RL fine-tuning (Ziegler et al. 2019,
+   "Fine-tuning language models from human preferences"), here in closed
+   form in the loss rather than sampled in the reward:
+       KL = sum_a  log s0 - log s + (s^2 + (m - m0)^2) / (2 s0^2) - 1/2
+   with m, s the policy's mean and std, m0, s0 the anchor's.  coef > 0 and
+   finite, else S2R_ERR_INVALID_ARGUMENT and nothing changes.  Not saved
+   with the training state.  ppo->anchor_kl: the last update's mean KL. */
+S2RDEF s2r_result s2r_ppo_anchor(s2r_ppo* ppo, const s2r_policy* anchor, float coef);
 /* Training state, for resuming a run exactly.  s2r_ppo_save_state writes
    (atomically) what the run needs to go on: the policy checkpoint with its
    optimizer, the update and step counts, every random stream and the reward
@@ -2640,6 +2663,10 @@ typedef struct s2r_dataset {
     int*   episode_end;       /* [episodes] `count` when each closed: episode
                                  e holds pairs episode_end[e-1] .. episode_end[e]-1 */
     unsigned char* episode_success; /* [episodes] 1: it ended on target */
+    int    made_for;          /* the arm and task it was recorded on
+                                 (s2r_made_for; s2r_collect_demos sets it,
+                                 s2r_dataset_append_episodes carries it);
+                                 0: not known (a file, pairs appended by hand) */
     char   error[S2R_ERROR_LEN];
 } s2r_dataset;
 
@@ -2655,7 +2682,9 @@ S2RDEF void s2r_dataset_free(s2r_dataset* d);
 S2RDEF s2r_result s2r_dataset_end_episode(s2r_dataset* d, int success);
 /* Append episodes first .. first + n - 1 of `from` to `to` (the same
    sizes), every one or, with only_successes, those that ended on target -
-   "fine-tuning on what worked"; their outcomes come along.  *kept (may be
+   "fine-tuning on what worked"; their outcomes come along, and so does the
+   arm and task they were recorded on (made_for: episodes of another arm or
+   task than `to` already holds are S2R_ERR_INVALID_ARGUMENT).  *kept (may be
    NULL): the episodes appended.  `from` must hold those episodes (pairs
    without episodes - a CSV file, a version-1 binary file - hold none):
    otherwise S2R_ERR_INVALID_ARGUMENT and `to` is unchanged. */
@@ -3080,12 +3109,45 @@ S2RDEF s2r_result s2r_robustness_sweep(const s2r_controller* controller, s2r_rob
                 camera would see the camera's calibration offset instead.
    The defaults stay as they are (every demonstration row of the tables was
    measured with them); s2r_operator_config_human is the same operator
-   with a reaction time from the studies. */
+   with a reaction time from the studies.
+
+   The teacher's skill is a variable of the table (example 07's demo curve
+   per operator), so three operators are written down here, each with
+   where its numbers come from, before any table ran with them; none is
+   tuned on a table:
+     default   s2r_operator_config_default: 80 ms reaction, noise 0.05,
+               no set-up time - every committed demonstration row.
+     skilled   s2r_operator_config_skilled: a trained teleoperator -
+               reaction 200 ms (5 steps: the 190 ms simple visual reaction
+               time above, rounded to the 40 ms step; practice does not
+               make a person faster than that simple-reaction floor),
+               steadier hands (noise 0.02, a choice: the default's
+               constant 0.05 is said above to be more than a person's at
+               small commands, and a trained operator's hands are the
+               steadier ones; no study gives a constant to take), and a
+               set-up time at each episode's start of 400 ms (10 steps:
+               Laming's 384 ms recognition time, above - the time to see
+               where the target or the puck is before deciding anything;
+               no teleoperation study of set-up time is cited).
+     ceiling   s2r_operator_config_ceiling: the scripted expert on the
+               true scene with no noise, no reaction and no set-up time.
+               A reference, not an operator anybody has: it is what
+               demonstrations could teach at best.  Like every operator it
+               steers by the backend's ground truth (the scene a person
+               beside the arm sees); unlike them it is exact, on purpose -
+               so it is labelled a reference wherever it is printed, and
+               the pipeline never chooses it. */
 S2RDEF s2r_expert_config s2r_operator_config_default(void);
 /* The operator with the studies' reaction time: 5 control steps (200 ms,
    the 190 ms simple visual reaction time rounded to the 40 ms step); the
    noise as the default's (the studies give a proportion, not a constant). */
 S2RDEF s2r_expert_config s2r_operator_config_human(void);
+/* The skilled teleoperator (above): reaction_steps 5, action_noise 0.02,
+   setup_steps 10. */
+S2RDEF s2r_expert_config s2r_operator_config_skilled(void);
+/* The ceiling (above), a reference: s2r_expert_config_default() - noise 0,
+   reaction_steps 0, setup_steps 0. */
+S2RDEF s2r_expert_config s2r_operator_config_ceiling(void);
 /* Record `episodes` demonstrations on `robot` into `data` (appended; its
    sizes must match the task).  Episode i uses stream i of `seed`.
    successes: NULL or the number of demos that ended in success. */
@@ -3327,6 +3389,100 @@ S2RDEF s2r_result s2r_hg_dagger_round(s2r_hg_dagger* hg, s2r_hg_dagger_stats* ou
 S2RDEF s2r_result s2r_finetune_by_interventions(s2r_policy* policy, s2r_robot_kind robot, uint64_t unit,
                                                 const s2r_task_config* task, const s2r_hg_dagger_config* config,
                                                 int rounds, s2r_hg_dagger_stats* stats, char* error);
+
+/* --- The robot's own episodes: RL fine-tuning on the unit -----------------
+   Demonstrations and interventions learn from the operator; the episodes
+   the policy itself runs on the unit teach nothing there.  RL fine-tuning
+   makes them the signal (Julian et al. 2020, "Never stop learning"; Smith
+   et al. 2022, legged robots that keep on learning): PPO continues the
+   policy on the unit, through the backend only, for a budget of real
+   episodes, with a small constant learning rate and a KL anchor to the
+   policy it started from (s2r_ppo_anchor), and a canary on the unit keeps
+   the result only if it beats the policy as it was.
+
+   The reward is one a real cell can give, nothing the simulator alone
+   knows:
+     label    label_weight at the end of an episode a person judges a
+              success (the puck on the goal, the flange held on the
+              target), 0 at every other step.  Unbiased - it is the
+              success the table counts - and sparse: a batch in which no
+              episode succeeded holds no signal, and is reported
+              (result.skipped) and not trained on when it is the only
+              reward.  (SERL, Luo et al. 2024, learns a classifier to give
+              this label without a person; here the person gives it.)
+     camera   camera_weight x -d / 0.1 m at every step, d what the robot's
+              camera says is left to do: push, the perceived object to the
+              perceived goal (both through the one camera, so a constant
+              calibration offset cancels in the difference; its delay,
+              noise and missed frames do not - the puck is where it was a
+              frame ago); reach, the perceived target to the flange from
+              the encoders (the camera's offset left after calibration is
+              in it: the reward is highest that far from the true target).
+   Both may be given (weights add); neither, S2R_ERR_INVALID_ARGUMENT.
+   The task still judges itself from the backend's ground truth, as on
+   every backend; of that judgement the fine-tuning reads only the label
+   at an episode's end, and whether the episode ended early (the puck off
+   the table, the physics diverged: a person sees it too).  An episode's
+   end is terminal (the label is its last reward).  An episode the task
+   ends early is padded to its full length without touching the unit
+   (reward 0, label 0), so every PPO batch is whole episodes and the unit
+   runs exactly `episodes` of them; the canary's run on top, counted in
+   result.canary_episodes.
+   The critic starts as the policy's, trained on the simulator's reward;
+   the observation normalizer goes on updating, as in training. */
+typedef struct s2r_rl_finetune_config {
+    int      episodes;            /* real episodes to learn from, the budget: a
+                                     whole number of batches; 100           */
+    int      episodes_per_update; /* episodes per PPO batch (one update); 10 */
+    double   label_weight;        /* reward of a success label at an episode's
+                                     end, >= 0; 1                           */
+    double   camera_weight;       /* weight of the camera's shaped reward per
+                                     step, >= 0; 0                          */
+    float    learning_rate;       /* Adam step, constant (a tenth of the
+                                     warm trainings' 3e-4); 3e-5            */
+    float    kl_anchor;           /* weight of KL(pi || the policy it started
+                                     from) in the loss, > 0; 1              */
+    int      update_epochs;       /* passes over a batch; 5                 */
+    int      canary_episodes;     /* per policy, >= 1; 50 (the table's)     */
+    uint64_t seed;                /* PPO's streams: episode starts, action
+                                     noise, minibatches; 1                  */
+    uint64_t canary_seed;         /* the canary's episodes; 2               */
+    void   (*on_update)(void* context, s2r_policy* now, int episodes_spent);
+                                  /* after every batch (trained on or not):
+                                     the policy as it now is (read it, do not
+                                     change it) and the unit episodes spent
+                                     so far; NULL                           */
+    void*    on_update_context;   /* passed to on_update; NULL              */
+} s2r_rl_finetune_config;
+
+/* What a fine-tune reported.  flags: S2R_RL_NO_SUCCESS - no episode was
+   labelled a success, so with the label as the only reward nothing was
+   trained and the policy is as it was (no canary ran). */
+enum { S2R_RL_NO_SUCCESS = 1 };
+typedef struct s2r_rl_finetune_result {
+    int      episodes;         /* unit episodes learnt from (the budget)         */
+    int      updates;          /* PPO updates applied                            */
+    int      skipped;          /* batches with no success label, not trained on  */
+    int      labelled;         /* episodes labelled a success                    */
+    float    anchor_kl;        /* last update's mean KL to the starting policy   */
+    double   canary_finetune;  /* canary success of the fine-tune, and           */
+    double   canary_policy;    /* of the policy as it was; -1 when not run       */
+    int      canary_episodes;  /* unit episodes the canary ran (both policies)   */
+    int      kept;             /* 1: the fine-tune is the policy now             */
+    unsigned flags;            /* S2R_RL_*                                       */
+} s2r_rl_finetune_result;
+
+S2RDEF s2r_rl_finetune_config s2r_rl_finetune_config_default(void);
+/* Fine-tune `policy` (in place; no memory, no privileged critic) by PPO on
+   the unit behind `robot`, running `task` (with the camera calibration the
+   policy runs with).  out: NULL or the report.  Bad input is
+   S2R_ERR_INVALID_ARGUMENT naming the field, before the unit runs: a
+   budget smaller than one batch, or not a whole number of them; a KL
+   anchor of 0 or below; negative or no reward weights.  On an error the
+   policy is as it was. */
+S2RDEF s2r_result s2r_finetune_by_rl(s2r_policy* policy, const s2r_backend* robot, const s2r_task_config* task,
+                                     const s2r_rl_finetune_config* config, s2r_rl_finetune_result* out,
+                                     char* error);
 
 /* ==========================================================================
    Training a policy: simulators as environments, PPO, a training CSV
@@ -10059,6 +10215,7 @@ S2RDEF s2r_expert_config s2r_expert_config_default(void) {
     c.action_noise = 0.0;
     c.reaction_steps = 0;
     c.approach_gain = 4.0;
+    c.setup_steps = 0;
     return c;
 }
 
@@ -10071,9 +10228,9 @@ S2RDEF s2r_result s2r_expert_init(s2r_expert* e, const s2r_expert_config* config
         return s2r__fail(e->error, S2R_ERR_INVALID_ARGUMENT, "s2r_expert_init: config, task or info is NULL");
     if (!(config->action_noise >= 0) || config->reaction_steps < 0 || config->reaction_steps > 7 ||
         !isfinite(config->gain_cmd) || !isfinite(config->gain_error) || !(config->approach_gain > 0) ||
-        !isfinite(config->approach_gain))
+        !isfinite(config->approach_gain) || config->setup_steps < 0 || config->setup_steps > 250)
         return s2r__fail(e->error, S2R_ERR_INVALID_ARGUMENT, "expert: need finite gains (approach_gain > 0), "
-                         "action_noise >= 0, reaction_steps 0..7");
+                         "action_noise >= 0, reaction_steps 0..7, setup_steps 0..250");
     if (task->kind == S2R_TASK_PUSH && info->scene != S2R_SCENE_PUSH)
         return s2r__fail(e->error, S2R_ERR_INVALID_ARGUMENT, "expert: the push task needs an arm with the push scene");
     e->config = *config;
@@ -10174,7 +10331,8 @@ S2RDEF s2r_result s2r_expert_act(s2r_expert* e, const float* obs, const double* 
         return s2r__fail(e->error, S2R_ERR_INVALID_ARGUMENT, "expert: observation or seen position contains NaN/Inf");
     if (e->config.action_noise > 0 && !rng)
         return s2r__fail(e->error, S2R_ERR_INVALID_ARGUMENT, "expert: action noise needs an rng");
-    if (e->task == S2R_TASK_PUSH) s2r__expert_push_command(e, obs, seen, now);
+    if (e->steps < e->config.setup_steps) memset(now, 0, sizeof now);   /* still taking in the scene */
+    else if (e->task == S2R_TASK_PUSH) s2r__expert_push_command(e, obs, seen, now);
     else s2r__expert_reach_command(e, obs, seen, now);
     for (j = 0; j < n; j++) {
         float a = k > 0 ? e->pending[k - 1][j] : now[j];   /* the oldest pending action goes out */
@@ -11547,12 +11705,38 @@ S2RDEF void s2r_ppo_free(s2r_ppo* ppo) {
     S2R_FREE(ppo->perm);
     S2R_FREE(ppo->lane_block);
     S2R_FREE(ppo->episode_return);
+    S2R_FREE(ppo->anchor);
+    ppo->anchor = NULL;
     ppo->rollout = ppo->work = ppo->env_block = NULL;
     ppo->dones = NULL;
     ppo->perm = NULL;
     ppo->lanes = NULL;
     ppo->lane_block = NULL;
     ppo->episode_return = ppo->discounted = NULL;
+}
+
+S2RDEF s2r_result s2r_ppo_anchor(s2r_ppo* ppo, const s2r_policy* anchor, float coef) {
+    S2R_ASSERT(ppo);
+    size_t n = (size_t)ppo->policy.num_actor_params, M = (size_t)ppo->minibatch_size;
+    const s2r_policy_shape *a = anchor ? &anchor->shape : NULL, *b = &ppo->policy.shape;
+    int l, same = a && a->obs_dim == b->obs_dim && a->act_dim == b->act_dim && a->num_hidden == b->num_hidden &&
+                  a->actor_activation == b->actor_activation;
+    float* block;
+    for (l = 0; same && l < b->num_hidden; l++) same = a->hidden[l] == b->hidden[l];
+    if (!same)
+        return s2r__fail(ppo->error, S2R_ERR_INVALID_ARGUMENT, "KL anchor: %s", anchor ? "its actor has another "
+                         "shape than the policy being trained" : "anchor is NULL");
+    if (!(coef > 0.0f) || !isfinite(coef))
+        return s2r__fail(ppo->error, S2R_ERR_INVALID_ARGUMENT, "KL anchor: the weight must be finite and > 0, not %g "
+                         "(no anchor: do not set one)", (double)coef);
+    block = (float*)S2R_MALLOC(sizeof(float) * (n + M * (size_t)(ppo->act_dim + ppo->policy.actor.num_acts)));
+    if (!block) return s2r__fail(ppo->error, S2R_ERR_OUT_OF_MEMORY, "out of memory");
+    memcpy(block, anchor->params, sizeof(float) * n);
+    S2R_FREE(ppo->anchor);
+    ppo->anchor = block;
+    ppo->anchor_coef = coef;
+    ppo->anchor_kl = 0.0f;
+    return S2R_OK;
 }
 
 /* --- Learning: one PPO update --------------------------------------------
@@ -11570,6 +11754,7 @@ S2RDEF void s2r_ppo_free(s2r_ppo* ppo) {
 /* Sums over one minibatch, turned into means by the caller. */
 typedef struct s2r__ppo_terms {
     double policy_loss, value_loss, entropy, approx_kl, clip_fraction;
+    double anchor_kl;      /* KL(pi || anchor), with an anchor (s2r_ppo_anchor) */
     double max_ratio_dev;  /* max |ratio - 1|: 0 on an update's first minibatch */
     double total;          /* the loss of minibatch means: policy - c_ent * entropy + c_v * value */
 } s2r__ppo_terms;
@@ -11773,6 +11958,7 @@ static void           s2r__ppo_accumulate(s2r_ppo_stats* st, const s2r__ppo_term
 
 static void s2r__ppo_update(s2r_ppo* p, float lr, s2r_ppo_stats* st) {
     int epoch, start, M = p->minibatch_size;
+    double anchor_kl = 0.0;   /* summed over every applied minibatch */
     s2r__iota(p->perm, p->batch_size);
     for (epoch = 0; epoch < p->cfg.update_epochs; epoch++) {
         double kl = 0.0;   /* approx_kl summed over the applied minibatches */
@@ -11792,10 +11978,12 @@ static void s2r__ppo_update(s2r_ppo* p, float lr, s2r_ppo_stats* st) {
             s2r_adam_step(&p->adam, p->policy.params, lr);
             s2r__ppo_accumulate(st, &s, M);
             kl += s.approx_kl / M;
+            anchor_kl += s.anchor_kl / M;
             applied++;
         }
         if (p->cfg.target_kl > 0.0f && applied && kl / applied > p->cfg.target_kl) break;
     }
+    if (st->minibatches > 0) p->anchor_kl = (float)(anchor_kl / st->minibatches);
     if (st->minibatches > 0) {
         float n = (float)st->minibatches;
         st->policy_loss /= n;
@@ -11839,6 +12027,7 @@ static void s2r__ppo_gather(s2r_ppo* p, const int* idx, int M) {
 static void s2r__ppo_actor_pass(s2r_ppo* p, const int* idx, int M, s2r__ppo_terms* s);
 static void s2r__ppo_critic_pass(s2r_ppo* p, const int* idx, int M, s2r__ppo_terms* s);
 static void s2r__ppo_policy_term(s2r_ppo* p, int i, int k, int M, s2r__ppo_terms* s, float* dlog_std);
+static void s2r__ppo_anchor_term(s2r_ppo* p, int M, s2r__ppo_terms* s, float* dlog_std);
 static void s2r__ppo_value_term(s2r_ppo* p, int i, int k, int M, s2r__ppo_terms* s);
 
 static s2r__ppo_terms s2r__ppo_losses(s2r_ppo* p, const int* idx, int M) {
@@ -11859,7 +12048,8 @@ static s2r__ppo_terms s2r__ppo_losses(s2r_ppo* p, const int* idx, int M) {
     s2r__ppo_critic_pass(p, idx, M, &critic);
 #endif
     s.value_loss = critic.value_loss;
-    s.total = (s.policy_loss - p->cfg.entropy_coef * s.entropy + p->cfg.value_coef * s.value_loss) / M;
+    s.total = (s.policy_loss - p->cfg.entropy_coef * s.entropy + p->cfg.value_coef * s.value_loss +
+               p->anchor_coef * s.anchor_kl) / M;
     return s;
 }
 
@@ -11981,6 +12171,7 @@ static void s2r__ppo_actor_pass(s2r_ppo* p, const int* idx, int M, s2r__ppo_term
     int i, a;
     s2r_mlp_forward(&pol->actor, pol->params, p->mb_obs, M, p->actor_acts, p->mean);
     for (i = 0; i < M; i++) s2r__ppo_policy_term(p, i, idx[i], M, s, dlog_std);
+    if (p->anchor) s2r__ppo_anchor_term(p, M, s, dlog_std);
     /* entropy is the same for every sample: d(-c H)/dlog_std = -c */
     s->entropy = M * s2r__gaussian_entropy(pol->log_std, p->act_dim);
     for (a = 0; a < p->act_dim; a++) dlog_std[a] -= p->cfg.entropy_coef;
@@ -12011,6 +12202,29 @@ static void s2r__ppo_policy_term(s2r_ppo* p, int i, int k, int M,
         dmean[a] = (float)(dlogp * z / sd);
         dlog_std[a] += (float)(dlogp * (z * z - 1.0));
     }
+}
+
+/* The KL anchor's term (s2r_ppo_anchor) for the whole minibatch: the
+   anchor's means on the same normalized observations, then per sample
+   and action dimension KL(pi || anchor) and its derivatives, added to
+   dL/dmean and dL/dlog_std:
+     dKL/dm = (m - m0) / s0^2,   dKL/dlog s = s^2 / s0^2 - 1. */
+static void s2r__ppo_anchor_term(s2r_ppo* p, int M, s2r__ppo_terms* s, float* dlog_std) {
+    const s2r_policy* pol = &p->policy;
+    const float* log_std0 = p->anchor + pol->actor.num_params;
+    float* mean0 = p->anchor + pol->num_actor_params;
+    float* acts0 = mean0 + (size_t)M * p->act_dim;
+    double w = p->anchor_coef / M;
+    int i, a;
+    s2r_mlp_forward(&pol->actor, p->anchor, p->mb_obs, M, acts0, mean0);
+    for (i = 0; i < M; i++)
+        for (a = 0; a < p->act_dim; a++) {
+            size_t k = (size_t)i * p->act_dim + a;
+            double var = exp(2.0 * pol->log_std[a]), var0 = exp(2.0 * log_std0[a]), d = p->mean[k] - mean0[k];
+            s->anchor_kl += log_std0[a] - pol->log_std[a] + (var + d * d) / (2.0 * var0) - 0.5;
+            p->dmean[k] += (float)(w * d / var0);
+            dlog_std[a] += (float)(w * (var / var0 - 1.0));
+        }
 }
 
 /* The critic's half: forward, the value loss per sample, backward into
@@ -12199,6 +12413,12 @@ S2RDEF s2r_result s2r_dataset_append_episodes(s2r_dataset* to, const s2r_dataset
     if (from->obs_dim != to->obs_dim || from->act_dim != to->act_dim)
         return s2r__fail(to->error, S2R_ERR_INVALID_ARGUMENT, "append episodes: %dx%d pairs into a %dx%d dataset",
                          from->obs_dim, from->act_dim, to->obs_dim, to->act_dim);
+    if (to->made_for > 0 && from->made_for > 0 && to->made_for != from->made_for)
+        return s2r__fail(to->error, S2R_ERR_INVALID_ARGUMENT, "append episodes: demonstrations of the %s %s task into "
+                         "a set of the %s %s task", s2r_robot_kind_name(s2r_made_for_robot(from->made_for)),
+                         s2r_task_kind_name(s2r_made_for_task(from->made_for)),
+                         s2r_robot_kind_name(s2r_made_for_robot(to->made_for)),
+                         s2r_task_kind_name(s2r_made_for_task(to->made_for)));
     if (first < 0 || n < 0 || first > from->episodes - n)
         return s2r__fail(to->error, S2R_ERR_INVALID_ARGUMENT, "append episodes %d .. %d: the dataset holds %d episode%s%s",
                          first, first + n - 1, from->episodes, from->episodes == 1 ? "" : "s",
@@ -12218,6 +12438,7 @@ S2RDEF s2r_result s2r_dataset_append_episodes(s2r_dataset* to, const s2r_dataset
         return res;
     }
     if (kept) *kept = taken;
+    if (!to->made_for) to->made_for = from->made_for;
     return S2R_OK;
 }
 
@@ -13762,6 +13983,17 @@ S2RDEF s2r_expert_config s2r_operator_config_human(void) {
     return c;
 }
 
+S2RDEF s2r_expert_config s2r_operator_config_skilled(void) {
+    s2r_expert_config c = s2r_operator_config_human();   /* the studies' reaction time */
+    c.action_noise = 0.02;   /* steadier hands: a choice, see s2r_operator_config_skilled */
+    c.setup_steps = 10;      /* 400 ms: Laming's 384 ms recognition time, in 40 ms steps */
+    return c;
+}
+
+S2RDEF s2r_expert_config s2r_operator_config_ceiling(void) {
+    return s2r_expert_config_default();   /* exact, on the true scene: a reference */
+}
+
 /* What the operator sees at step t (the backend's ground truth, as a
    person beside the robot): the view the takeover rule judges, and `seen`,
    what the operator steers by (reach's target; push's object and goal). */
@@ -13788,7 +14020,8 @@ static s2r_result s2r__operator_sees(const s2r_task* task, int t, s2r_operator_v
    operator sends is recorded with the observation it was reacting to (the
    one k steps earlier), so the pair is the operator's decision and not an
    artefact of its delay; a demonstration's first k steps, before the
-   operator reacts, are not recorded.  The operator follows the scene at
+   operator reacts, are not recorded, nor the setup_steps before them
+   (its decisions there are 0: it is taking in the scene).  The operator follows the scene at
    every step (and draws its noise), driving or not.  env is the task's,
    or it seen through the policy's frame history: the operator reads the
    task's own observation, its first obs_dim floats. */
@@ -13813,7 +14046,7 @@ static s2r_result s2r__operator_episode(s2r_task* task, const s2r_env* env, cons
         drives = !policy || (t >= k && decided[(t - k) % 8]);
         if ((res = s2r_expert_act(op, history[t % 8], seen, action, rng)) != S2R_OK) return res;
         if (!drives) res = policy->act(policy->self, history[t % 8], action);
-        else if (t >= k) res = s2r_dataset_append(data, history[(t - k) % 8], action);
+        else if (t >= k + op->config.setup_steps) res = s2r_dataset_append(data, history[(t - k) % 8], action);
         if (res != S2R_OK) return res;
         out->operator_steps += drives;
         out->takeovers += drives && !drove;
@@ -13839,7 +14072,7 @@ static s2r_result s2r__collect_demos(const s2r_backend* robot, const s2r_task_co
     s2r_history_env memory;
     s2r_env env;
     s2r_result res;
-    int i, ok = 0, k = policy ? policy->history : 0;
+    int i, ok = 0, k = policy ? policy->history : 0, made_for;
     if (episodes < 0) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "demos: negative episode count");
     memset(&expert, 0, sizeof expert);
     memset(&memory, 0, sizeof memory);
@@ -13854,9 +14087,15 @@ static s2r_result s2r__collect_demos(const s2r_backend* robot, const s2r_task_co
         return s2r__fail(error, res, "interventions: no memory for %d frames of history", k);
     }
     env = k > 0 ? s2r_history_env_get(&memory) : task.env;
+    made_for = s2r_made_for(robot->info->kind, config->kind);
     if (data->obs_dim != env.obs_dim || data->act_dim != env.act_dim)
         res = s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "demos: dataset is %dx%d, the task needs %dx%d",
                         data->obs_dim, data->act_dim, env.obs_dim, env.act_dim);
+    else if (data->made_for > 0 && data->made_for != made_for)
+        res = s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "demos: the dataset holds demonstrations of the %s %s task, "
+                        "this is the %s %s task", s2r_robot_kind_name(s2r_made_for_robot(data->made_for)),
+                        s2r_task_kind_name(s2r_made_for_task(data->made_for)), s2r_robot_kind_name(robot->info->kind),
+                        s2r_task_kind_name(config->kind));
     else if ((res = s2r_expert_init(&expert, op, config, robot->info)) != S2R_OK)
         s2r__fail(error, res, "%s", expert.error);
     for (i = first; i < first + episodes && res == S2R_OK; i++) {
@@ -13869,6 +14108,7 @@ static s2r_result s2r__collect_demos(const s2r_backend* robot, const s2r_task_co
         if (per_episode) per_episode[i - first] = one;
     }
     if (successes) *successes = ok;
+    if (res == S2R_OK) data->made_for = made_for;
     s2r_expert_free(&expert);
     if (k > 0) s2r_history_env_free(&memory);
     s2r_task_free(&task);
@@ -14048,6 +14288,28 @@ static s2r_result s2r__finetune_candidate(s2r_policy* policy, const float* start
     return s2r__clone(policy, demos, &cfg, epochs, error);
 }
 
+/* Demonstrations a fine-tune of `policy` on `robot`'s `task` can learn
+   from: the policy's sizes, and recorded on this arm and task when the set
+   says where it was recorded (made_for). */
+static s2r_result s2r__demos_fit(const s2r_policy* policy, const s2r_dataset* demos, const s2r_backend* robot,
+                                 const s2r_task_config* task, char* error) {
+    int made_for;
+    if (!robot || !task)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "fine-tuning on a unit: robot or task is NULL");
+    made_for = s2r_made_for(robot->info->kind, task->kind);
+    if (demos->obs_dim != policy->shape.obs_dim || demos->act_dim != policy->shape.act_dim)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "fine-tuning on a unit: the demonstrations are %dx%d pairs, "
+                         "the policy takes %d observations and gives %d actions (another arm or task?)",
+                         demos->obs_dim, demos->act_dim, policy->shape.obs_dim, policy->shape.act_dim);
+    if (demos->made_for > 0 && demos->made_for != made_for)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "fine-tuning on a unit: the demonstrations were recorded on "
+                         "the %s %s task, the unit runs the %s %s task",
+                         s2r_robot_kind_name(s2r_made_for_robot(demos->made_for)),
+                         s2r_task_kind_name(s2r_made_for_task(demos->made_for)), s2r_robot_kind_name(robot->info->kind),
+                         s2r_task_kind_name(task->kind));
+    return S2R_OK;
+}
+
 S2RDEF s2r_result s2r_finetune_on_unit(s2r_policy* policy, const s2r_dataset* demos, int epochs, uint64_t seed,
                                        const s2r_backend* robot, const s2r_task_config* task,
                                        int canary_episodes, uint64_t canary_seed,
@@ -14068,6 +14330,7 @@ S2RDEF s2r_result s2r_finetune_on_unit(s2r_policy* policy, const s2r_dataset* de
                          "demonstration step and 1..100000 canary episodes");
     if (!robot || !task)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "s2r_finetune_on_unit: robot or task is NULL");
+    if ((res = s2r__demos_fit(policy, demos, robot, task, error)) != S2R_OK) return res;
     sets[0] = (float*)S2R_MALLOC(3 * n * sizeof(float));
     if (!sets[0]) return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "out of memory");
     sets[1] = sets[0] + n;
@@ -14332,6 +14595,255 @@ S2RDEF s2r_result s2r_finetune_by_interventions(s2r_policy* policy, s2r_robot_ki
     for (r = 0; r < rounds && res == S2R_OK; r++) res = s2r_hg_dagger_round(&hg, stats ? &stats[r] : &one);
     if (res != S2R_OK) s2r__fail(error, res, "%s", hg.error);
     s2r_hg_dagger_free(&hg);
+    return res;
+}
+
+/* --- The robot's own episodes -------------------------------------------------
+   Flow: s2r_finetune_by_rl checks the config, puts the policy into a PPO
+   trainer anchored to it, wraps the task on the unit in the cell's reward
+   (s2r__cell_env: the label and the camera, whole episodes, the budget),
+   then per batch collects and, when the batch holds a signal, updates;
+   then the canary (s2r__rl_canary). */
+
+S2RDEF s2r_rl_finetune_config s2r_rl_finetune_config_default(void) {
+    s2r_rl_finetune_config c;
+    memset(&c, 0, sizeof c);
+    c.episodes = 100;
+    c.episodes_per_update = 10;
+    c.label_weight = 1.0;
+    c.camera_weight = 0.0;
+    c.learning_rate = 3e-5f;
+    c.kl_anchor = 1.0f;
+    c.update_epochs = 5;
+    c.canary_episodes = 50;
+    c.seed = 1;
+    c.canary_seed = 2;
+    return c;
+}
+
+/* The task on the unit as a real cell sees it: the reward from the label
+   and the camera only, every episode padded to its full length, and no
+   episode started past the budget. */
+typedef struct s2r__cell_env {
+    s2r_task* task;
+    double    label_weight, camera_weight;
+    int       episode_steps;   /* policy steps of a whole episode             */
+    int       budget;          /* episodes the unit may run                   */
+    int       started;         /* episodes the unit has run (or is running)   */
+    int       labelled;        /* of them, labelled a success                 */
+    int       batch_labelled;  /* since the caller last set it to 0           */
+    int       step;            /* steps into the running episode              */
+    int       ended;           /* the task ended it early: padding            */
+    float     last_obs[S2R_MLP_MAX_WIDTH];
+} s2r__cell_env;
+
+/* The camera's distance (m) of what is left to do, from the observation
+   (layouts: s2r_push, s2r_reach). */
+static double s2r__cell_camera_distance(const s2r__cell_env* c, const float* obs) {
+    int n = (c->task->env.obs_dim - 9) / 4, push = c->task->kind == S2R_TASK_PUSH;
+    const float* left = push ? obs + 10 : obs + 3 * n + 6;   /* goal - object; target - flange */
+    double d2 = 0;
+    int i;
+    for (i = 0; i < (push ? 2 : 3); i++) d2 += (double)left[i] * left[i];
+    return sqrt(d2);
+}
+
+static s2r_result s2r__cell_reset(void* self, s2r_rng* rng, float* obs) {
+    s2r__cell_env* c = (s2r__cell_env*)self;
+    s2r_result res;
+    size_t bytes = sizeof(float) * (size_t)c->task->env.obs_dim;
+    if (c->started >= c->budget) {   /* the budget is spent: no episode starts (PPO resets after the last) */
+        memcpy(obs, c->last_obs, bytes);
+        return S2R_OK;
+    }
+    if ((res = c->task->env.reset(c->task->env.self, rng, obs)) != S2R_OK) return res;
+    memcpy(c->last_obs, obs, bytes);
+    c->started++;
+    c->step = 0;
+    c->ended = 0;
+    return S2R_OK;
+}
+
+static s2r_result s2r__cell_step(void* self, const float* action, float* obs, s2r_step_result* out) {
+    s2r__cell_env* c = (s2r__cell_env*)self;
+    s2r_step_result r;
+    size_t bytes = sizeof(float) * (size_t)c->task->env.obs_dim;
+    double reward = 0;
+    int label = 0;
+    memset(&r, 0, sizeof r);
+    if (!c->ended) {
+        s2r_result res = c->task->env.step(c->task->env.self, action, obs, &r);
+        if (res != S2R_OK) return res;
+        memcpy(c->last_obs, obs, bytes);
+        reward = -c->camera_weight * s2r__cell_camera_distance(c, obs) / 0.1;
+    } else {
+        memcpy(obs, c->last_obs, bytes);   /* padding: the unit is not touched */
+    }
+    c->step++;
+    if (!c->ended && r.done && c->step < c->episode_steps) c->ended = 1;   /* ended early: a failure */
+    else if (!c->ended && r.done) label = r.success;                     /* the person's label */
+    memset(out, 0, sizeof *out);
+    out->done = out->terminated = c->step >= c->episode_steps;
+    if (out->done) {
+        out->success = label;
+        reward += c->label_weight * label;
+        c->labelled += label;
+        c->batch_labelled += label;
+    }
+    out->reward = (float)reward;
+    return S2R_OK;
+}
+
+/* The config's fields in range, and the policy one PPO can continue. */
+static s2r_result s2r__rl_check(const s2r_policy* policy, const s2r_rl_finetune_config* c, char* error) {
+    if (c->episodes_per_update < 1)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "RL fine-tuning: episodes_per_update must be >= 1, not %d",
+                         c->episodes_per_update);
+    if (c->episodes < c->episodes_per_update)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "RL fine-tuning: a budget of %d episodes is smaller than one "
+                         "PPO batch of %d (episodes_per_update); nothing was run", c->episodes, c->episodes_per_update);
+    if (c->episodes % c->episodes_per_update != 0)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "RL fine-tuning: a budget of %d episodes is not a whole number "
+                         "of PPO batches of %d", c->episodes, c->episodes_per_update);
+    if (!(c->kl_anchor > 0.0f) || !isfinite(c->kl_anchor))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "RL fine-tuning: the KL anchor must be finite and > 0, not %g",
+                         (double)c->kl_anchor);
+    if (!(c->learning_rate > 0.0f) || !isfinite(c->learning_rate) || c->update_epochs < 1 || c->canary_episodes < 1)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "RL fine-tuning: need learning_rate > 0, update_epochs >= 1 "
+                         "and canary_episodes >= 1");
+    if (!(c->label_weight >= 0) || !(c->camera_weight >= 0) || !isfinite(c->label_weight) ||
+        !isfinite(c->camera_weight) || c->label_weight + c->camera_weight <= 0)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "RL fine-tuning: label_weight and camera_weight must be finite "
+                         "and >= 0, and one of them > 0 (the reward)");
+    if (policy->history > 0 || policy->shape.privileged > 0)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "RL fine-tuning continues a policy without memory or a "
+                         "privileged critic");
+    return S2R_OK;
+}
+
+/* A trainer holding a copy of `policy` (its parameters and normalizer),
+   anchored to it: batches of whole episodes of one unit. */
+static s2r_result s2r__rl_trainer(s2r_ppo* ppo, const s2r_policy* policy, const s2r_rl_finetune_config* c,
+                                  int episode_steps, char* error) {
+    s2r_ppo_config pc = s2r_ppo_config_default();
+    const s2r_normalizer* from = &policy->norm;
+    s2r_result res;
+    pc.total_steps = (long long)c->episodes * episode_steps;
+    pc.num_envs = 1;
+    pc.rollout_steps = c->episodes_per_update * episode_steps;
+    pc.num_minibatches = c->episodes_per_update;   /* an episode's worth of steps each */
+    pc.update_epochs = c->update_epochs;
+    pc.learning_rate = c->learning_rate;
+    pc.anneal_lr = 0;                              /* a prefix of a longer run is the shorter run */
+    pc.num_hidden = policy->shape.num_hidden;
+    memcpy(pc.hidden, policy->shape.hidden, sizeof pc.hidden);
+    pc.actor_activation = policy->shape.actor_activation;
+    pc.critic_activation = policy->shape.critic_activation;
+    pc.obs_clip = (float)from->clip;
+    pc.seed = c->seed;
+    if ((res = s2r_ppo_init(ppo, &pc, policy->shape.obs_dim, policy->shape.act_dim)) != S2R_OK)
+        return s2r__fail(error, res, "RL fine-tuning: %s", ppo->error);
+    memcpy(ppo->policy.params, policy->params, sizeof(float) * (size_t)policy->num_params);
+    memcpy(ppo->policy.norm.mean, from->mean, sizeof(double) * (size_t)from->dim);
+    memcpy(ppo->policy.norm.var, from->var, sizeof(double) * (size_t)from->dim);
+    ppo->policy.norm.count = from->count;
+    ppo->policy.made_for = policy->made_for;
+    ppo->policy.randomization = policy->randomization;
+    if ((res = s2r_ppo_anchor(ppo, policy, c->kl_anchor)) != S2R_OK)
+        return s2r__fail(error, res, "RL fine-tuning: %s", ppo->error);
+    return S2R_OK;
+}
+
+/* The canary: the fine-tune and the policy as it was on the same unit
+   episodes; the fine-tune replaces the policy only if it succeeds more
+   often (its parameters and normalizer). */
+static s2r_result s2r__rl_canary(s2r_policy* policy, s2r_ppo* ppo, const s2r_backend* robot,
+                                 const s2r_task_config* task, const s2r_rl_finetune_config* c,
+                                 s2r_rl_finetune_result* out, char* error) {
+    s2r_controller before = s2r_policy_controller(policy), after = s2r_policy_controller(&ppo->policy);
+    s2r_eval_result a, b;
+    s2r_result res;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    if ((res = s2r__evaluate_on(&before, robot, task, c->canary_episodes, c->canary_seed, &a, error)) != S2R_OK ||
+        (res = s2r__evaluate_on(&after, robot, task, c->canary_episodes, c->canary_seed, &b, error)) != S2R_OK)
+        return res;
+    out->canary_policy = a.success_rate;
+    out->canary_finetune = b.success_rate;
+    out->canary_episodes = 2 * c->canary_episodes;
+    out->kept = b.success_rate > a.success_rate;
+    if (out->kept) {
+        memcpy(policy->params, ppo->policy.params, sizeof(float) * (size_t)policy->num_params);
+        memcpy(policy->norm.mean, ppo->policy.norm.mean, sizeof(double) * (size_t)policy->norm.dim);
+        memcpy(policy->norm.var, ppo->policy.norm.var, sizeof(double) * (size_t)policy->norm.dim);
+        policy->norm.count = ppo->policy.norm.count;
+    }
+    return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_finetune_by_rl(s2r_policy* policy, const s2r_backend* robot, const s2r_task_config* task,
+                                     const s2r_rl_finetune_config* config, s2r_rl_finetune_result* out,
+                                     char* error) {
+    s2r_rl_finetune_result r;
+    s2r__cell_env cell;
+    s2r_task t;
+    s2r_env env;
+    s2r_ppo ppo;
+    s2r_controller c;
+    s2r_result res;
+    int u, updates;
+    if (!policy || !robot || !task || !config)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "s2r_finetune_by_rl: policy, robot, task or config is NULL");
+    if ((res = s2r__rl_check(policy, config, error)) != S2R_OK) return res;
+    memset(&r, 0, sizeof r);
+    r.canary_finetune = r.canary_policy = -1;
+    c = s2r_policy_controller(policy);
+    if ((res = s2r_task_init(&t, task, robot)) != S2R_OK ||
+        (res = s2r__controller_fits(&c, &t, "RL fine-tuning")) != S2R_OK) {
+        s2r__fail(error, res, "%s", t.error);
+        s2r_task_free(&t);
+        return res;
+    }
+    memset(&cell, 0, sizeof cell);
+    cell.task = &t;
+    cell.label_weight = config->label_weight;
+    cell.camera_weight = config->camera_weight;
+    cell.episode_steps = t.episode_steps;
+    cell.budget = config->episodes;
+    env = t.env;
+    env.self = &cell;
+    env.reset = s2r__cell_reset;
+    env.step = s2r__cell_step;
+    env.priv_dim = 0;
+    env.privileged = NULL;
+    memset(&ppo, 0, sizeof ppo);
+    res = s2r__rl_trainer(&ppo, policy, config, t.episode_steps, error);
+    updates = config->episodes / config->episodes_per_update;
+    for (u = 0; u < updates && res == S2R_OK; u++) {
+        s2r_ppo_stats st;
+        memset(&st, 0, sizeof st);
+        if ((res = s2r__stop_asked(error, "RL fine-tuning")) != S2R_OK) break;
+        cell.batch_labelled = 0;
+        if ((res = s2r__ppo_collect(&ppo, &env)) != S2R_OK) {
+            s2r__fail(error, res, "RL fine-tuning: %s%s%s", ppo.error, t.error[0] ? ": " : "", t.error);
+            break;
+        }
+        if (cell.batch_labelled == 0 && config->camera_weight <= 0) r.skipped++;   /* no signal in it */
+        else {
+            s2r__ppo_update(&ppo, config->learning_rate, &st);
+            r.updates++;
+        }
+        ppo.update++;
+        if (config->on_update) config->on_update(config->on_update_context, &ppo.policy, cell.started);
+    }
+    r.episodes = cell.started;
+    r.labelled = cell.labelled;
+    r.anchor_kl = ppo.anchor_kl;
+    if (res == S2R_OK && r.updates == 0) r.flags |= S2R_RL_NO_SUCCESS;   /* nothing trained: the policy stays */
+    else if (res == S2R_OK) res = s2r__rl_canary(policy, &ppo, robot, task, config, &r, error);
+    if (out) *out = r;
+    s2r_ppo_free(&ppo);
+    s2r_task_free(&t);
     return res;
 }
 

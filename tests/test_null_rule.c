@@ -121,6 +121,8 @@ static struct {
     s2r_hg_dagger hg_dagger;
     s2r_hg_dagger_config hg_dagger_config;
     s2r_hg_dagger_stats hg_dagger_stats;
+    s2r_rl_finetune_config rl_config;
+    s2r_rl_finetune_result rl_result;
     s2r_file file;
     FILE* stream;
     const char* paths[1];
@@ -428,6 +430,8 @@ static const null_case null_cases[] = {
     {"s2r_record_line", 1, 0x5, NULL_VALUE},
     {"s2r_record_free", 1, 0x1, NULL_VOID},
     {"s2r_sim_set_timestep", 1, 0x1, NULL_RESULT},
+    {"s2r_ppo_anchor", 1, 0x3, NULL_RESULT},
+    {"s2r_finetune_by_rl", 0, 0x3f, NULL_RESULT},
 };
 
 static void null_call(int f) {
@@ -731,6 +735,8 @@ static void null_call(int f) {
     case 286: (void)s2r_record_line(A(0, &F.record), 0, A(2, F.i)); break;
     case 287: s2r_record_free(A(0, &F.record)); break;
     case 288: null_result = s2r_sim_set_timestep(A(0, &F.sim), 0.004); break;
+    case 289: null_result = s2r_ppo_anchor(A(0, &F.ppo), A(1, &F.ppo.policy), 1.0f); break;
+    case 290: null_result = s2r_finetune_by_rl(A(0, &F.policy), A(1, F.backend), A(2, &F.task_config), A(3, &F.rl_config), A(4, &F.rl_result), A(5, F.error)); break;
     }
 }
 
@@ -759,7 +765,7 @@ static const char* const null_documented[] = {
     "s2r_collect_unit_interventions 10", "s2r_collect_unit_interventions 11", "s2r_finetune_by_interventions 6",
     "s2r_finetune_by_interventions 7", "s2r_dataset_append_episodes 5", "s2r_excitation_write_csv 7",
     "s2r_excitation_load_csv 3", "s2r_record_begin 1", "s2r_record_save 2", "s2r_record_load 4", "s2r_record_parse 6",
-    "s2r_record_line 2",
+    "s2r_record_line 2", "s2r_finetune_by_rl 4", "s2r_finetune_by_rl 5",
 };
 
 static int null_is_documented(const char* name, int k) {
@@ -857,6 +863,7 @@ static int null_setup(void) {
     if (!(F.stream = tmpfile())) return __LINE__;
     F.paths[0] = NULL_PATH;
     F.takeover_rule = s2r_takeover_rule_default(S2R_TASK_REACH);
+    F.rl_config = s2r_rl_finetune_config_default();
     F.hg_dagger_config = s2r_hg_dagger_config_default(S2R_TASK_REACH);
     F.hg_dagger_config.episodes_per_round = F.hg_dagger_config.epochs = 1;
     F.hg_dagger_config.canary_episodes = 0;

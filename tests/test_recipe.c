@@ -876,6 +876,324 @@ static int test_hg_dagger_push(void) {
     return 0;
 }
 
+/* The operators are the ones the manual documents: the default's 80 ms
+   and 0.05 as every committed demonstration row had them, the skilled
+   teleoperator's 200 ms, 0.02 and 400 ms of set-up, the ceiling the
+   scripted expert exact.  The set-up and the reaction each cost a skilled
+   demonstration its first pairs (not recorded), and its first decisions
+   are 0 while it takes in the scene; a set-up out of range is refused. */
+static int test_operators_as_documented(void) {
+    s2r_expert_config d = s2r_operator_config_default(), s = s2r_operator_config_skilled();
+    s2r_expert_config c = s2r_operator_config_ceiling(), e = s2r_expert_config_default();
+    s2r_task_config task = s2r_task_config_default(S2R_TASK_REACH);
+    s2r_dataset data;
+    s2r_expert x;
+    s2r_sim sim;
+    s2r_sim_config sc = s2r_sim_config_default(S2R_ROBOT_UR5E);
+    char error[S2R_ERROR_LEN];
+    int ok, steps = task.reach.episode_steps;
+    CHECK(d.reaction_steps == 2 && d.action_noise == 0.05 && d.setup_steps == 0);
+    CHECK(s.reaction_steps == 5 && s.action_noise == 0.02 && s.setup_steps == 10);
+    CHECK(c.reaction_steps == 0 && c.action_noise == 0 && c.setup_steps == 0 && !memcmp(&c, &e, sizeof c));
+    CHECK(s.gain_cmd == e.gain_cmd && s.gain_error == e.gain_error && s.approach_gain == e.approach_gain);
+    CHECK(s2r_operator_config_human().reaction_steps == 5 && s2r_operator_config_human().setup_steps == 0);
+    CHECK(s2r_dataset_init(&data, 33, 6) == S2R_OK);
+    CHECKF(s2r_collect_unit_demos(S2R_ROBOT_UR5E, 2, &task, &s, 3, 9, 1, &data, &ok, error) == S2R_OK, "%s", error);
+    CHECKF(data.count == 3 * (steps - s.reaction_steps - s.setup_steps), "%d pairs", data.count);
+    CHECK(data.made_for == s2r_made_for(S2R_ROBOT_UR5E, S2R_TASK_REACH));
+    s2r_dataset_free(&data);
+    CHECK(s2r_dataset_init(&data, 33, 6) == S2R_OK);
+    CHECKF(s2r_collect_unit_demos(S2R_ROBOT_UR5E, 2, &task, &c, 3, 9, 1, &data, &ok, error) == S2R_OK, "%s", error);
+    CHECK(data.count == 3 * steps);   /* the ceiling reacts at once */
+    s2r_dataset_free(&data);
+    CHECK(s2r_sim_init(&sim, &sc) == S2R_OK);
+    {   /* the skilled operator's first decisions are 0: noise only, then it acts */
+        s2r_task t;
+        s2r_rng rng = s2r_rng_make(3, 0);
+        float obs[33], a[6], quiet[6] = {0};
+        s2r_expert_config still = s;
+        int k, moved = 0;
+        still.action_noise = 0;
+        CHECK(s2r_task_init(&t, &task, &sim.backend) == S2R_OK);
+        CHECK(t.env.reset(t.env.self, &rng, obs) == S2R_OK);
+        CHECKF(s2r_expert_init(&x, &still, &task, sim.backend.info) == S2R_OK, "%s", x.error);
+        for (k = 0; k < still.setup_steps + still.reaction_steps; k++) {
+            CHECK(s2r_expert_act(&x, obs, NULL, a, NULL) == S2R_OK);
+            CHECK(memcmp(a, quiet, sizeof a) == 0);
+        }
+        CHECK(s2r_expert_act(&x, obs, NULL, a, NULL) == S2R_OK);
+        for (k = 0; k < 6; k++) moved += a[k] != 0.0f;
+        CHECK(moved > 0);
+        s2r_expert_free(&x);
+        s2r_task_free(&t);
+        still.setup_steps = 251;
+        CHECK(s2r_expert_init(&x, &still, &task, sim.backend.info) == S2R_ERR_INVALID_ARGUMENT && strstr(x.error, "setup_steps"));
+        s2r_expert_free(&x);
+    }
+    s2r_sim_free(&sim);
+    return 0;
+}
+
+/* A backend in front of a unit that counts what the pipeline asks of it:
+   episodes (resets), commands, and ground-truth reads; with `scramble`
+   its ground truth is wrong (the flange a metre off, moving fast, the
+   joints elsewhere) except at an episode's last step, where the success
+   label is judged - what the RL fine-tuning may read. */
+typedef struct counting_backend {
+    const s2r_backend* inner;
+    s2r_backend        backend;
+    int resets, commands, since_reset, truths, episode_steps, scramble;
+} counting_backend;
+
+static s2r_result counting_reset(void* self, const double* q0, const double* target, s2r_rng* rng) {
+    counting_backend* c = (counting_backend*)self;
+    c->resets++;
+    c->since_reset = 0;
+    return s2r_backend_reset(c->inner, q0, target, rng);
+}
+static s2r_result counting_command(void* self, const double* q) {
+    counting_backend* c = (counting_backend*)self;
+    c->commands++;
+    c->since_reset++;
+    return s2r_backend_command(c->inner, q);
+}
+static s2r_result counting_advance(void* self, double s) { return s2r_backend_advance(((counting_backend*)self)->inner, s); }
+static s2r_result counting_sensors(void* self, s2r_sensors* out) {
+    return s2r_backend_read_sensors(((counting_backend*)self)->inner, out);
+}
+static s2r_result counting_truth(void* self, s2r_ground_truth* out) {
+    counting_backend* c = (counting_backend*)self;
+    s2r_result res = s2r_backend_ground_truth(c->inner, out);
+    int i;
+    c->truths++;
+    if (c->scramble && c->since_reset != c->episode_steps)
+        for (i = 0; i < 3; i++) {
+            out->flange[i] += 1.0;
+            out->flange_vel[i] += 2.0;
+            out->q[i] += 0.5;
+        }
+    return res;
+}
+
+static void counting_init(counting_backend* c, const s2r_backend* inner, int episode_steps, int scramble) {
+    memset(c, 0, sizeof *c);
+    c->inner = inner;
+    c->backend = *inner;
+    c->backend.self = c;
+    c->backend.reset = counting_reset;
+    c->backend.command = counting_command;
+    c->backend.advance = counting_advance;
+    c->backend.read_sensors = counting_sensors;
+    c->backend.ground_truth = counting_truth;
+    c->backend.halt = NULL;
+    c->backend.place_object = NULL;
+    c->episode_steps = episode_steps;
+    c->scramble = scramble;
+}
+
+/* on_update of the RL fine-tuning: the episodes it says it spent and the
+   resets the unit saw, after the last batch (before the canary). */
+typedef struct rl_seen_at {
+    const counting_backend* unit;
+    int spent, resets;
+} rl_seen_at;
+
+static void rl_seen(void* context, s2r_policy* now, int spent) {
+    rl_seen_at* seen = (rl_seen_at*)context;
+    (void)now;
+    seen->spent = spent;
+    seen->resets = seen->unit->resets;
+}
+
+/* RL fine-tuning on a unit (reach, UR5e unit 2, a small random policy):
+   it spends exactly its budget of episodes on the unit (counted through
+   the backend: the budget, then the canary's two runs), and reads no
+   ground truth beyond the success label - a unit whose ground truth is
+   wrong at every step but an episode's last gives the same fine-tune bit
+   for bit, while the task's own shaped reward, which reads the ground
+   truth, changes.  A success label that is 0 on every episode is
+   reported and not trained on (the policy stays); the bad inputs run
+   nothing. */
+static int test_rl_finetune_budget_and_truth(void) {
+    s2r_task_config task = s2r_task_config_default(S2R_TASK_REACH);
+    s2r_rl_finetune_config cfg = s2r_rl_finetune_config_default();
+    s2r_rl_finetune_result r, q;
+    s2r_real_robot real, other;
+    counting_backend count, wrong;
+    s2r_policy start, p, w;
+    s2r_rng rng = s2r_rng_make(6, 0);
+    char error[S2R_ERROR_LEN];
+    int steps = task.reach.episode_steps;
+    rl_seen_at seen;
+    size_t bytes;
+    CHECK(reach_policy(&start, &rng) == S2R_OK);
+    CHECK(s2r_real_robot_init(&real, S2R_ROBOT_UR5E, 2) == S2R_OK);
+    CHECK(s2r_real_robot_init(&other, S2R_ROBOT_UR5E, 2) == S2R_OK);
+    counting_init(&count, &real.backend, steps, 0);
+    counting_init(&wrong, &other.backend, steps, 1);
+    bytes = sizeof(float) * (size_t)start.num_params;
+    cfg.episodes = 4;
+    cfg.episodes_per_update = 2;
+    cfg.update_epochs = 1;
+    cfg.canary_episodes = 2;
+    cfg.camera_weight = 1.0;   /* a signal in every batch */
+    cfg.on_update = rl_seen;
+    cfg.on_update_context = &seen;
+    seen.unit = &count;
+    seen.spent = seen.resets = 0;
+    {   /* bad input: nothing runs, the policy stays */
+        s2r_rl_finetune_config bad = cfg;
+        CHECK(reach_policy(&p, &rng) == S2R_OK);
+        memcpy(p.params, start.params, bytes);
+        bad.episodes = 1;
+        CHECK(s2r_finetune_by_rl(&p, &count.backend, &task, &bad, &r, error) == S2R_ERR_INVALID_ARGUMENT &&
+              strstr(error, "smaller than one PPO batch"));
+        bad.episodes = 5;
+        CHECK(s2r_finetune_by_rl(&p, &count.backend, &task, &bad, &r, error) == S2R_ERR_INVALID_ARGUMENT);
+        bad = cfg;
+        bad.kl_anchor = 0.0f;
+        CHECK(s2r_finetune_by_rl(&p, &count.backend, &task, &bad, &r, error) == S2R_ERR_INVALID_ARGUMENT &&
+              strstr(error, "KL anchor"));
+        bad.kl_anchor = -1.0f;
+        CHECK(s2r_finetune_by_rl(&p, &count.backend, &task, &bad, &r, error) == S2R_ERR_INVALID_ARGUMENT);
+        bad = cfg;
+        bad.label_weight = bad.camera_weight = 0;
+        CHECK(s2r_finetune_by_rl(&p, &count.backend, &task, &bad, &r, error) == S2R_ERR_INVALID_ARGUMENT);
+        CHECK(count.resets == 0 && count.commands == 0 && memcmp(p.params, start.params, bytes) == 0);
+        s2r_policy_free(&p);
+    }
+    CHECK(reach_policy(&p, &rng) == S2R_OK && reach_policy(&w, &rng) == S2R_OK);
+    memcpy(p.params, start.params, bytes);
+    memcpy(w.params, start.params, bytes);
+    CHECKF(s2r_finetune_by_rl(&p, &count.backend, &task, &cfg, &r, error) == S2R_OK, "%s", error);
+    printf("    RL fine-tune: %d episodes, %d updates, KL %.2g, canary %.2f as it was, %.2f fine-tuned, kept %d\n",
+           r.episodes, r.updates, (double)r.anchor_kl, r.canary_policy, r.canary_finetune, r.kept);
+    CHECK(seen.spent == cfg.episodes && seen.resets == cfg.episodes && r.episodes == cfg.episodes);
+    CHECK(r.updates == 2 && r.skipped == 0);
+    CHECKF(count.resets == cfg.episodes + 2 * cfg.canary_episodes && r.canary_episodes == 2 * cfg.canary_episodes,
+           "%d resets", count.resets);
+    CHECK(count.commands == count.resets * steps);   /* every episode whole */
+    CHECK(r.anchor_kl >= 0 && isfinite(r.anchor_kl));
+    CHECKF(s2r_finetune_by_rl(&w, &wrong.backend, &task, &cfg, &q, error) == S2R_OK, "%s", error);
+    CHECK(wrong.resets == count.resets && wrong.truths == count.truths);
+    CHECK(memcmp(&r, &q, sizeof r) == 0 && memcmp(p.params, w.params, bytes) == 0);
+    {   /* the scrambling is seen by what reads the truth: the task's own reward */
+        s2r_task a, b;
+        s2r_rng ra = s2r_rng_make(1, 0), rb = s2r_rng_make(1, 0);
+        float oa[33], ob[33], act[6] = {0};
+        s2r_step_result sa, sb;
+        CHECK(s2r_task_init(&a, &task, &count.backend) == S2R_OK && s2r_task_init(&b, &task, &wrong.backend) == S2R_OK);
+        CHECK(a.env.reset(a.env.self, &ra, oa) == S2R_OK && b.env.reset(b.env.self, &rb, ob) == S2R_OK);
+        CHECK(a.env.step(a.env.self, act, oa, &sa) == S2R_OK && b.env.step(b.env.self, act, ob, &sb) == S2R_OK);
+        CHECK(sa.reward != sb.reward && memcmp(oa, ob, sizeof oa) == 0);
+        s2r_task_free(&a);
+        s2r_task_free(&b);
+    }
+    {   /* the label alone, on a policy that never succeeds: reported, not trained on */
+        s2r_rl_finetune_config label = cfg;
+        int before = count.resets;
+        label.camera_weight = 0;
+        memcpy(p.params, start.params, bytes);
+        CHECKF(s2r_finetune_by_rl(&p, &count.backend, &task, &label, &r, error) == S2R_OK, "%s", error);
+        CHECK(r.labelled == 0 && r.updates == 0 && r.skipped == 2 && (r.flags & S2R_RL_NO_SUCCESS) && !r.kept);
+        CHECK(r.canary_episodes == 0 && r.canary_policy == -1 && count.resets - before == label.episodes);
+        CHECK(memcmp(p.params, start.params, bytes) == 0);
+    }
+    s2r_policy_free(&start);
+    s2r_policy_free(&p);
+    s2r_policy_free(&w);
+    s2r_real_robot_free(&real);
+    s2r_real_robot_free(&other);
+    return 0;
+}
+
+/* The KL anchor's derivatives are those of its KL: central differences in
+   every mean and log std of a minibatch of random samples. */
+static int test_ppo_anchor_gradient(void) {
+    s2r_ppo ppo;
+    s2r_ppo_config pc = s2r_ppo_config_default();
+    s2r_policy other;
+    s2r_rng rng = s2r_rng_make(8, 0);
+    s2r__ppo_terms t;
+    float dlog_std[6], *mean;
+    int M, i, a, n, obs_dim = 5, act_dim = 3;
+    double worst = 0;
+    pc.rollout_steps = 8;
+    pc.num_minibatches = 2;
+    pc.num_hidden = 1;
+    pc.hidden[0] = 8;
+    pc.total_steps = 8;
+    CHECK(s2r_ppo_init(&ppo, &pc, obs_dim, act_dim) == S2R_OK);
+    {
+        s2r_policy_shape shape = ppo.policy.shape;
+        CHECK(s2r_policy_init(&other, &shape, -0.3f, 10.0f, &rng) == S2R_OK);
+    }
+    CHECK(s2r_ppo_anchor(&ppo, &other, 0.0f) == S2R_ERR_INVALID_ARGUMENT && ppo.anchor == NULL);
+    CHECK(s2r_ppo_anchor(&ppo, &other, 0.7f) == S2R_OK);
+    M = ppo.minibatch_size;
+    mean = ppo.mean;
+    for (i = 0; i < M * obs_dim; i++) ppo.mb_obs[i] = (float)s2r_rng_range(&rng, -1, 1);
+    for (i = 0; i < M * act_dim; i++) mean[i] = (float)s2r_rng_range(&rng, -1, 1);
+    for (a = 0; a < act_dim; a++) ppo.policy.log_std[a] = (float)s2r_rng_range(&rng, -1, 0);
+    for (n = 0; n < M * act_dim + act_dim; n++) {   /* each mean, then each log std */
+        float* x = n < M * act_dim ? &mean[n] : &ppo.policy.log_std[n - M * act_dim];
+        float keep = *x, h = 1e-2f;
+        double up, down, grad, want;
+        memset(ppo.dmean, 0, sizeof(float) * (size_t)(M * act_dim));
+        memset(dlog_std, 0, sizeof dlog_std);
+        memset(&t, 0, sizeof t);
+        s2r__ppo_anchor_term(&ppo, M, &t, dlog_std);
+        grad = n < M * act_dim ? ppo.dmean[n] : dlog_std[n - M * act_dim];
+        *x = keep + h; memset(&t, 0, sizeof t); s2r__ppo_anchor_term(&ppo, M, &t, dlog_std); up = t.anchor_kl;
+        *x = keep - h; memset(&t, 0, sizeof t); s2r__ppo_anchor_term(&ppo, M, &t, dlog_std); down = t.anchor_kl;
+        *x = keep;
+        want = 0.7 / M * (up - down) / (2 * h);
+        if (fabs(grad - want) > worst) worst = fabs(grad - want);
+    }
+    CHECKF(worst < 1e-3, "largest difference %g", worst);
+    s2r_policy_free(&other);
+    s2r_ppo_free(&ppo);
+    return 0;
+}
+
+/* A demonstration set from another arm or task is refused by the
+   fine-tune before the unit runs, naming both; so is mixing them. */
+static int test_demos_from_another_arm_or_task(void) {
+    s2r_task_config push = s2r_task_config_default(S2R_TASK_PUSH), reach = s2r_task_config_default(S2R_TASK_REACH);
+    s2r_expert_config op = s2r_operator_config_default();
+    s2r_dataset panda, ur5e, mixed;
+    s2r_policy p, r;
+    s2r_policy_shape shape;
+    s2r_real_robot real;
+    s2r_rng rng = s2r_rng_make(9, 0);
+    char error[S2R_ERROR_LEN];
+    double rate[3];
+    int kept, ok;
+    memset(&shape, 0, sizeof shape);
+    shape.obs_dim = S2R_PUSH_OBS; shape.act_dim = 2; shape.num_hidden = 1; shape.hidden[0] = 8;
+    CHECK(s2r_policy_init(&p, &shape, -0.5f, 10.0f, &rng) == S2R_OK);
+    CHECK(reach_policy(&r, &rng) == S2R_OK);
+    CHECK(s2r_dataset_init(&panda, S2R_PUSH_OBS, 2) == S2R_OK && s2r_dataset_init(&ur5e, S2R_PUSH_OBS, 2) == S2R_OK);
+    CHECKF(s2r_collect_unit_demos(S2R_ROBOT_PANDA, 1, &push, &op, 1, 9, 1, &panda, &ok, error) == S2R_OK, "%s", error);
+    CHECKF(s2r_collect_unit_demos(S2R_ROBOT_UR5E, 1, &push, &op, 1, 9, 1, &ur5e, &ok, error) == S2R_OK, "%s", error);
+    CHECK(panda.made_for == s2r_made_for(S2R_ROBOT_PANDA, S2R_TASK_PUSH));
+    CHECK(s2r_real_robot_init_scene(&real, S2R_ROBOT_UR5E, S2R_SCENE_PUSH, 1) == S2R_OK);
+    CHECK(s2r_finetune_on_unit(&p, &panda, 1, 1, &real.backend, &push, 1, 1, rate, &kept, error) == S2R_ERR_INVALID_ARGUMENT);
+    CHECKF(strstr(error, "panda push") && strstr(error, "ur5e push"), "%s", error);
+    CHECK(s2r_finetune_on_unit(&r, &ur5e, 1, 1, &real.backend, &reach, 1, 1, rate, &kept, error) == S2R_ERR_INVALID_ARGUMENT);
+    CHECKF(strstr(error, "another arm or task"), "%s", error);
+    CHECK(s2r_dataset_init(&mixed, S2R_PUSH_OBS, 2) == S2R_OK);
+    CHECK(s2r_dataset_append_episodes(&mixed, &ur5e, 0, 1, 0, NULL) == S2R_OK);
+    CHECK(s2r_dataset_append_episodes(&mixed, &panda, 0, 1, 0, NULL) == S2R_ERR_INVALID_ARGUMENT && mixed.episodes == 1);
+    s2r_dataset_free(&mixed);
+    s2r_dataset_free(&panda);
+    s2r_dataset_free(&ur5e);
+    s2r_real_robot_free(&real);
+    s2r_policy_free(&p);
+    s2r_policy_free(&r);
+    return 0;
+}
+
 static const test_case recipe_tests[] = {
     {"recipe: training on your own arm's MJCF file", test_train_custom_mjcf},
     {"recipe: a policy with a frame history trains, records it, and evaluates as deployed", test_history_policy},
@@ -887,6 +1205,10 @@ static const test_case recipe_tests[] = {
     {"recipe: unit demonstrations are the same for 1 and 2 threads", test_unit_demos_thread_independent},
     {"recipe: a saved policy comes back and acts the same", test_policy_from_checkpoint},
     {"recipe: fine-tuning on a unit keeps the candidate its canary preferred", test_finetune_on_unit},
+    {"recipe: the operators are the documented ones: default, skilled teleoperator, ceiling", test_operators_as_documented},
+    {"recipe: RL fine-tuning spends exactly its episode budget and reads only the success label", test_rl_finetune_budget_and_truth},
+    {"recipe: the KL anchor's gradient is its KL's (central differences)", test_ppo_anchor_gradient},
+    {"recipe: demonstrations from another arm or task are refused", test_demos_from_another_arm_or_task},
     {"recipe: interventions: the takeover rule fires where it should, hands back when recovered", test_takeover_rule},
     {"recipe: interventions: corrections only for the operator's steps, the same for 1 and 2 threads", test_interventions_record_operator_steps},
     {"recipe: interventions: a short HG-DAgger run on push adds up; bad budgets and rules are reported", test_hg_dagger_push},
