@@ -417,6 +417,7 @@
    ========================================================================== */
 
 #define S2R_ERROR_LEN 256   /* bytes in every object's `error` message buffer */
+#define S2R_NOTICE_LEN 1024 /* bytes of s2r_arm_info.notice: what loading inferred */
 #define S2R_MAX_JOINTS 8    /* largest arm this library drives (Panda: 7)      */
 #ifndef S2R_CACHE_LINE
 #define S2R_CACHE_LINE 64   /* bytes; what threads write in parallel is laid
@@ -691,6 +692,11 @@ typedef struct s2r_arm_info {
     double object_radius;                     /* m                                    */
     double object_half_height;                /* m                                    */
     double object_mass;                       /* kg, nominal                          */
+    /* What the loader inferred where your model leaves a convention out
+       (the flange, the target body, implicitfast, the servo damping in
+       the joint, actuators left out of the arm), one sentence each; ""
+       when the model follows them all.  Examples print it after loading. */
+    char   notice[S2R_NOTICE_LEN];
 } s2r_arm_info;
 
 /* A loaded arm: MuJoCo model and data plus the indices needed to drive it. */
@@ -6215,19 +6221,21 @@ typedef struct s2r__mj_load {
     const char* file;       /* a path, or the name in vfs                     */
     const mjVFS* vfs;       /* NULL: read the file                            */
     char*       error;      /* MuJoCo's message when it refuses the model    */
+    int         cap;        /* bytes at error (>= S2R_ERROR_LEN)              */
     mjModel*    model;      /* out                                            */
 } s2r__mj_load;
 
 static void s2r__mj_load_call(void* arg) {
     s2r__mj_load* a = (s2r__mj_load*)arg;
-    a->model = mj_loadXML(a->file, a->vfs, a->error, S2R_ERROR_LEN);
+    a->model = mj_loadXML(a->file, a->vfs, a->error, a->cap);
 }
 
-static mjModel* s2r__load_xml(const char* file, const mjVFS* vfs, char* error) {
+static mjModel* s2r__load_xml(const char* file, const mjVFS* vfs, char* error, int cap) {
     s2r__mj_load a;
     a.file = file;
     a.vfs = vfs;
     a.error = error;
+    a.cap = cap;
     a.model = NULL;
     return s2r__mj_run(s2r__mj_load_call, &a, error) == S2R_OK ? a.model : NULL;
 }
@@ -6252,37 +6260,230 @@ static void s2r__mj_forward_call(void* arg) {
     mj_forward(a->m, a->d);
 }
 
+/* MuJoCo's message about a model it refused, as one line that fits
+   S2R_ERROR_LEN: its lines joined by "; ", a repeated "Cannot open file"
+   line (the path again, cut by MuJoCo) dropped, the model's own folder
+   left out of paths when that makes it fit, and the MuJoCo version named
+   where the message is about a keyword it does not know. */
+static void s2r__model_message(char* error, const char* raw, const char* dir) {
+    char line[4 * S2R_ERROR_LEN], hint[160] = "", out[4 * S2R_ERROR_LEN + 200];
+    const char* c = raw;
+    size_t n = 0, dl = dir ? strlen(dir) : 0;
+    int v = mj_version();
+    while (*c && n + 3 < sizeof line) {   /* lines joined, trailing blanks and empty lines gone */
+        const char* end = strchr(c, '\n');
+        size_t len = end ? (size_t)(end - c) : strlen(c);
+        while (len > 0 && (isspace((unsigned char)c[len - 1]) || c[len - 1] == ':')) len--;
+        if (strncmp(c, "Cannot open file [", 18) == 0) {
+            c = "cannot open the file";
+            len = strlen(c);
+        }
+        if (len > 0) {
+            if (n > 0) { line[n++] = ';'; line[n++] = ' '; }
+            if (len > sizeof line - n - 1) len = sizeof line - n - 1;
+            memcpy(line + n, c, len);
+            n += len;
+        }
+        c = end ? end + 1 : c + strlen(c);
+    }
+    line[n] = '\0';
+    if (strstr(line, "implicitfast"))
+        snprintf(hint, sizeof hint, " - integrator 'implicitfast' is MuJoCo 2.3.3's; this is MuJoCo %d.%d.%d: write "
+                 "integrator='implicit' in that <option>", v / 100, v / 10 % 10, v % 10);
+    else if (strstr(line, "invalid keyword") || strstr(line, "nrecognized"))
+        snprintf(hint, sizeof hint, " (read by MuJoCo %d.%d.%d: a newer MuJoCo's keyword? remove it or write this "
+                 "version's)", v / 100, v / 10 % 10, v % 10);
+    if (strlen(line) + strlen(hint) + 8 >= S2R_ERROR_LEN && dl > 1) {   /* paths relative to the model's folder */
+        char* at;
+        while ((at = strstr(line, dir)) != NULL) memmove(at, at + dl, strlen(at + dl) + 1);
+        snprintf(out, sizeof out, "%s (paths from the model's folder)%s", line, hint);
+    } else {
+        snprintf(out, sizeof out, "%s%s", line, hint);
+    }
+    if (strlen(out) >= S2R_ERROR_LEN) memcpy(out + S2R_ERROR_LEN - 4, "...", 4);
+    s2r__fail(error, S2R_ERR_MODEL, "%s", out);
+}
+
 /* The one place that knows how MuJoCo reads a model from memory: 2.x fills a
-   pre-sized VFS slot, 3.x copies a buffer in with mj_addBufferVFS. */
-static mjModel* s2r__load_xml_string(const char* xml, char* error) {
+   pre-sized VFS slot, 3.x copies a buffer in with mj_addBufferVFS.  `name`
+   is the model's path (its folder is where MuJoCo looks for meshes and
+   included files, which it reads from disk), or "model.xml". */
+static mjModel* s2r__load_xml_string(const char* xml, const char* name, char* error) {
     mjModel* model = NULL;
     int len = (int)strlen(xml);
+    char raw[4 * S2R_ERROR_LEN] = "", dir[4 * S2R_ERROR_LEN] = "";
+    const char* slash = strrchr(name, '/');
     if (len == 0) {   /* MuJoCo 2.2.2 would end the process over an empty VFS file */
         s2r__fail(error, S2R_ERR_MODEL, "MJCF text is empty");
         return NULL;
     }
+    if (slash && (size_t)(slash - name) + 1 < sizeof dir) memcpy(dir, name, (size_t)(slash - name) + 1);
 #if mjVERSION_HEADER >= 300
     mjVFS vfs;
     mj_defaultVFS(&vfs);
-    if (mj_addBufferVFS(&vfs, "model.xml", xml, len) == 0)
-        model = s2r__load_xml("model.xml", &vfs, error);
+    if (mj_addBufferVFS(&vfs, name, xml, len) == 0)
+        model = s2r__load_xml(name, &vfs, raw, sizeof raw);
     else
-        s2r__fail(error, S2R_ERR_MODEL, "could not place the MJCF in MuJoCo's VFS");
+        s2r__fail(raw, S2R_ERR_MODEL, "could not place the MJCF in MuJoCo's VFS");
     mj_deleteVFS(&vfs);
 #else
     mjVFS* vfs = (mjVFS*)S2R_MALLOC(sizeof(mjVFS)); /* ~2 MB: never on the stack */
     if (!vfs) { s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "out of memory for the VFS"); return NULL; }
     mj_defaultVFS(vfs);
-    if (mj_makeEmptyFileVFS(vfs, "model.xml", len) == 0) {
-        memcpy(vfs->filedata[mj_findFileVFS(vfs, "model.xml")], xml, (size_t)len);
-        model = s2r__load_xml("model.xml", vfs, error);
+    if (mj_makeEmptyFileVFS(vfs, name, len) == 0) {
+        memcpy(vfs->filedata[mj_findFileVFS(vfs, name)], xml, (size_t)len);
+        model = s2r__load_xml(name, vfs, raw, sizeof raw);
     } else {
-        s2r__fail(error, S2R_ERR_MODEL, "could not place the MJCF in MuJoCo's VFS");
+        snprintf(raw, sizeof raw, "could not place the MJCF in MuJoCo's VFS (file name '%s' too long?)", slash ? slash + 1 : name);
     }
     mj_deleteVFS(vfs);
     S2R_FREE(vfs);
 #endif
+    if (!model) s2r__model_message(error, raw, dir);
     return model;
+}
+
+/* Append one sentence to what loading inferred (s2r_arm_info.notice). */
+static void s2r__note(s2r_arm_info* info, const char* fmt, ...) {
+    size_t n = strlen(info->notice);
+    va_list ap;
+    if (n + 3 >= sizeof info->notice) return;
+    if (n > 0) { memcpy(info->notice + n, "; ", 3); n += 2; }
+    va_start(ap, fmt);
+    vsnprintf(info->notice + n, sizeof info->notice - n, fmt, ap);
+    va_end(ap);
+}
+
+/* An actuator the library drives as an arm joint's position servo: on a
+   hinge joint, a fixed gain and an affine bias, no activation dynamics.
+   Every other actuator (a gripper's tendon, a motor) is left out of the arm. */
+static int s2r__is_arm_servo(const mjModel* m, int a) {
+    return m->actuator_trntype[a] == mjTRN_JOINT && m->jnt_type[m->actuator_trnid[2 * a]] == mjJNT_HINGE &&
+           m->actuator_gaintype[a] == mjGAIN_FIXED && m->actuator_biastype[a] == mjBIAS_AFFINE &&
+           m->actuator_dyntype[a] == mjDYN_NONE;
+}
+
+/* An element's name for a message: 'name', or "#N (unnamed)" counting from 1. */
+static const char* s2r__mj_label(const mjModel* m, int type, int id, char* buf, size_t cap) {
+    const char* name = id >= 0 ? mj_id2name(m, type, id) : NULL;
+    if (name && *name) snprintf(buf, cap, "'%s'", name);
+    else snprintf(buf, cap, "#%d (unnamed)", id + 1);
+    return buf;
+}
+
+/* Insert `what` into *text at `at` (no newline: MuJoCo's line numbers stay
+   the file's). */
+static int s2r__text_insert(char** text, size_t at, const char* what) {
+    size_t len = strlen(*text), add = strlen(what);
+    char* grown = (char*)S2R_MALLOC(len + add + 1);
+    if (!grown) return 0;
+    memcpy(grown, *text, at);
+    memcpy(grown + at, what, add);
+    memcpy(grown + at + add, *text + at, len - at + 1);
+    S2R_FREE(*text);
+    *text = grown;
+    return 1;
+}
+
+/* Just after the start tag of <body name='name'> in text; 0 if not there. */
+static size_t s2r__text_body_open(const char* text, const char* name) {
+    const char* c = text;
+    char dq[80], sq[80];
+    snprintf(dq, sizeof dq, "name=\"%s\"", name);
+    snprintf(sq, sizeof sq, "name='%s'", name);
+    while ((c = strstr(c, "<body")) != NULL) {
+        const char* end = strchr(c, '>');
+        const char *d, *s;
+        if (!end) return 0;
+        d = strstr(c, dq);
+        s = strstr(c, sq);
+        if (((d && d < end) || (s && s < end)) && end[-1] != '/') return (size_t)(end + 1 - text);
+        c = end;
+    }
+    return 0;
+}
+
+/* implicitfast (MuJoCo 2.3.3) read as implicit where this MuJoCo is older:
+   the same integration of the servos' damping, the Coriolis terms'
+   derivatives included. */
+static void s2r__model_upgrade(char* text, s2r_arm_info* info) {
+    char* at;
+    int v = mj_version(), changed = 0;
+    if (v >= 233) return;
+    while ((at = strstr(text, "implicitfast")) != NULL) {
+        memmove(at + 8, at + 12, strlen(at + 12) + 1);
+        changed = 1;
+    }
+    if (changed)
+        s2r__note(info, "integrator 'implicitfast' (MuJoCo 2.3.3) read as 'implicit': this is MuJoCo %d.%d.%d", v / 100,
+                  v / 10 % 10, v % 10);
+}
+
+/* What the model leaves out that text can add: the mocap body 'target'
+   (before the last </worldbody>) and the site 'flange' (at the origin of
+   the body the last arm servo's joint moves).  *changed: 1 when it added
+   one.  An error names the element and the edit where it cannot. */
+static s2r_result s2r__model_complete(const mjModel* m, char** text, s2r_arm_info* info, int* changed, char* error) {
+    int target = mj_name2id(m, mjOBJ_BODY, "target"), a, last = -1;
+    char label[96];
+    *changed = 0;
+    if (target >= 0 && m->body_mocapid[target] < 0)
+        return s2r__fail(error, S2R_ERR_MODEL, "body 'target' is not a mocap body: the reach target's marker needs "
+                         "<body name='target' mocap='true'> as a child of <worldbody>, or another name");
+    if (target < 0) {
+        char* end = NULL, *c = *text;
+        while ((c = strstr(c, "</worldbody>")) != NULL) end = c++;
+        if (!end)
+            return s2r__fail(error, S2R_ERR_MODEL, "the model has no mocap body 'target' (the reach target) and its file "
+                             "no <worldbody> to add one to: add <body name='target' mocap='true'><geom type='sphere' "
+                             "size='0.02' contype='0' conaffinity='0' mass='0'/></body> to <worldbody>");
+        if (!s2r__text_insert(text, (size_t)(end - *text), "<body name='target' mocap='true'><geom type='sphere' "
+                              "size='0.02' contype='0' conaffinity='0' mass='0' rgba='0.9 0.2 0.2 0.6'/></body>"))
+            return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "out of memory for the model's text");
+        s2r__note(info, "no mocap body 'target': one was added to <worldbody> (the reach target's marker)");
+        *changed = 1;
+    }
+    if (mj_name2id(m, mjOBJ_SITE, "flange") >= 0) return S2R_OK;
+    for (a = 0; a < m->nu; a++)
+        if (s2r__is_arm_servo(m, a)) last = a;
+    if (last >= 0) {
+        int j = m->actuator_trnid[2 * last], b = m->jnt_bodyid[j];
+        const char* body = mj_id2name(m, mjOBJ_BODY, b);
+        size_t at = body && *body ? s2r__text_body_open(*text, body) : 0;
+        if (at == 0)
+            return s2r__fail(error, S2R_ERR_MODEL, "the model has no site named 'flange' (the tool flange): add <site "
+                             "name='flange'/> to body %s, which the last arm joint %s moves, where the tool mounts",
+                             s2r__mj_label(m, mjOBJ_BODY, b, label, sizeof label), mj_id2name(m, mjOBJ_JOINT, j) ? mj_id2name(m, mjOBJ_JOINT, j) : "?");
+        if (!s2r__text_insert(text, at, "<site name='flange'/>"))
+            return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "out of memory for the model's text");
+        s2r__note(info, "no site 'flange': the flange is the origin of body '%s', the last link (joint '%s'): add "
+                  "<site name='flange' pos='...'/> there where the tool mounts", body, mj_id2name(m, mjOBJ_JOINT, j));
+        *changed = 1;
+    }
+    return S2R_OK;   /* no arm servo: index_joints says so */
+}
+
+static s2r_result s2r__robot_finish(s2r_robot* r, mjModel* model, s2r_robot_kind kind);
+
+/* Load a model from its text (S2R_MALLOC'd; freed here): upgraded for this
+   MuJoCo, completed where a convention can be inferred (each said in
+   info.notice), reloaded once if it was, then indexed and checked. */
+static s2r_result s2r__robot_load_text(s2r_robot* r, char* text, const char* name, s2r_robot_kind kind) {
+    mjModel* model;
+    int changed = 0;
+    s2r__model_upgrade(text, &r->info);
+    model = s2r__load_xml_string(text, name, r->error);
+    if (model && kind == S2R_ROBOT_CUSTOM) {
+        if (s2r__model_complete(model, &text, &r->info, &changed, r->error) != S2R_OK) {
+            mj_deleteModel(model);
+            model = NULL;
+        } else if (changed) {
+            mj_deleteModel(model);
+            model = s2r__load_xml_string(text, name, r->error);
+        }
+    }
+    S2R_FREE(text);
+    return s2r__robot_finish(r, model, kind);
 }
 
 /* Read a <numeric> custom field of exactly `n` values: 1, or 0 if absent;
@@ -6299,55 +6500,169 @@ static int s2r__custom_numeric(const mjModel* m, const char* name, double* out, 
     return 1;
 }
 
-/* Find the arm joints through the actuators and check the conventions. */
-static s2r_result s2r__robot_index_joints(s2r_robot* r) {
+/* Whether body b is body `of` or inside it. */
+static int s2r__body_within(const mjModel* m, int b, int of) {
+    while (b > 0 && b != of) b = m->body_parentid[b];
+    return b == of;
+}
+
+/* Whether joint j is moved by actuator a left out of the arm: its own
+   joint, a joint of its tendon, or one an equality ties to those. */
+static int s2r__joint_of_actuator(const mjModel* m, int a, int j) {
+    int w, e;
+    if (m->actuator_trntype[a] == mjTRN_JOINT && m->actuator_trnid[2 * a] == j) return 1;
+    if (m->actuator_trntype[a] == mjTRN_TENDON) {
+        int t = m->actuator_trnid[2 * a];
+        for (w = m->tendon_adr[t]; w < m->tendon_adr[t] + m->tendon_num[t]; w++)
+            if (m->wrap_type[w] == mjWRAP_JOINT && m->wrap_objid[w] == j) return 1;
+    }
+    for (e = 0; e < m->neq; e++)
+        if (m->eq_type[e] == mjEQ_JOINT && (m->eq_obj1id[e] == j || m->eq_obj2id[e] == j)) {
+            int other = m->eq_obj1id[e] == j ? m->eq_obj2id[e] : m->eq_obj1id[e];
+            if (other >= 0 && other != j && m->actuator_trntype[a] == mjTRN_JOINT && m->actuator_trnid[2 * a] == other) return 1;
+            if (other >= 0 && other != j && m->actuator_trntype[a] == mjTRN_TENDON) {
+                int t = m->actuator_trnid[2 * a];
+                for (w = m->tendon_adr[t]; w < m->tendon_adr[t] + m->tendon_num[t]; w++)
+                    if (m->wrap_type[w] == mjWRAP_JOINT && m->wrap_objid[w] == other) return 1;
+            }
+        }
+    return 0;
+}
+
+/* One arm servo's checks (actuator a driving joint j, the arm's k-th). */
+static s2r_result s2r__robot_check_servo(s2r_robot* r, int a, int k) {
     const mjModel* m = r->model;
+    int j = m->actuator_trnid[2 * a], b;
+    char act[96], jnt[96], label[96];
+    s2r__mj_label(m, mjOBJ_ACTUATOR, a, act, sizeof act);
+    s2r__mj_label(m, mjOBJ_JOINT, j, jnt, sizeof jnt);
+    for (b = 0; b < k; b++)
+        if (m->actuator_trnid[2 * r->actuator[b]] == j)
+            return s2r__fail(r->error, S2R_ERR_MODEL, "actuators %s and %s both drive joint %s; each arm joint needs one "
+                             "position servo of its own: remove one", s2r__mj_label(m, mjOBJ_ACTUATOR, r->actuator[b], label,
+                             sizeof label), act, jnt);
+    if (k > 0 && !s2r__body_within(m, m->jnt_bodyid[j], r->body[k - 1]))
+        return s2r__fail(r->error, S2R_ERR_MODEL, "joint %s (actuator %s) is not on the chain of joint '%s' before it: "
+                         "the library drives one serial arm in actuator order - two arms? keep one arm's actuators; a "
+                         "gripper's joint? drive it through a tendon or a non-position actuator, or list it last",
+                         jnt, act, r->info.joint_name[k - 1]);
+    if (!m->jnt_limited[j] || !isfinite(m->jnt_range[2 * j]) || !isfinite(m->jnt_range[2 * j + 1]) ||
+        !(m->jnt_range[2 * j] < m->jnt_range[2 * j + 1]))
+        return s2r__fail(r->error, S2R_ERR_MODEL, "joint %s needs a finite range lo < hi (rad): write limited='true' "
+                         "range='lo hi' on it or its <default> class", jnt);
+    if (!m->actuator_forcelimited[a] || !(m->actuator_forcerange[2 * a + 1] > 0) || !isfinite(m->actuator_forcerange[2 * a + 1]))
+        return s2r__fail(r->error, S2R_ERR_MODEL, "actuator %s (joint %s) has no forcerange: the servo needs its torque "
+                         "limit - write forcelimited='true' forcerange='-T T' (T: the joint's rated torque, N m, from its "
+                         "datasheet) on it or its <default> class", act, jnt);
+    if (!(m->actuator_gainprm[a * mjNGAIN] > 0) || !isfinite(m->actuator_gainprm[a * mjNGAIN]))
+        return s2r__fail(r->error, S2R_ERR_MODEL, "actuator %s: its gain (kp, gainprm) must be finite and > 0", act);
+    return S2R_OK;
+}
+
+/* Find the arm joints through their position servos and check the
+   conventions.  Other actuators (a gripper on a tendon, a motor) are left
+   out of the arm and said so; every joint must be an arm joint, a joint
+   such an actuator moves, or the push object's free joint - not a free
+   joint carrying the arm (a floating base). */
+static s2r_result s2r__robot_index_joints(s2r_robot* r) {
+    mjModel* m = r->model;
     s2r_arm_info* info = &r->info;
-    int a, b, j;
-    if (m->nu < 1 || m->nu > S2R_MAX_JOINTS)
-        return s2r__fail(r->error, S2R_ERR_MODEL, "the model has %d actuators; need 1..%d, one per arm joint", m->nu, S2R_MAX_JOINTS);
+    int a, j, n = 0, moved = 0, left = 0;
+    char label[96], list[256] = "", damped[256] = "";
+    if (m->opt.integrator == mjINT_RK4)
+        return s2r__fail(r->error, S2R_ERR_MODEL, "<option integrator='RK4'>: the position servos need a damping "
+                         "integrated implicitly - write integrator='implicit' (or 'Euler')");
     for (a = 0; a < m->nu; a++) {
-        const char* name;
+        s2r_result res;
+        if (!s2r__is_arm_servo(m, a)) {
+            size_t l = strlen(list);
+            int later;
+            for (later = a + 1; later < m->nu && !s2r__is_arm_servo(m, later); later++) {}
+            if (later < m->nu)
+                return s2r__fail(r->error, S2R_ERR_MODEL, "actuator %s is not an arm joint's position servo (a gripper's?) "
+                                 "and comes before the arm's servo %s: list the arm's servos first in <actuator>, in joint "
+                                 "order, and the others after them", s2r__mj_label(m, mjOBJ_ACTUATOR, a, label, sizeof label),
+                                 s2r__mj_label(m, mjOBJ_ACTUATOR, later, damped, sizeof damped));
+            snprintf(list + l, sizeof list - l, "%s%s", left++ ? ", " : "", s2r__mj_label(m, mjOBJ_ACTUATOR, a, label, sizeof label));
+            continue;
+        }
+        if (n == S2R_MAX_JOINTS)
+            return s2r__fail(r->error, S2R_ERR_MODEL, "the model has more than %d arm joints' position servos; the library "
+                             "drives at most %d (S2R_MAX_JOINTS)", S2R_MAX_JOINTS, S2R_MAX_JOINTS);
         j = m->actuator_trnid[2 * a];
-        name = mj_id2name(m, mjOBJ_JOINT, j);
-        if (m->actuator_trntype[a] != mjTRN_JOINT || m->jnt_type[j] != mjJNT_HINGE)
-            return s2r__fail(r->error, S2R_ERR_MODEL, "actuator %d does not drive a hinge joint", a);
-        for (b = 0; b < a; b++)
-            if (m->actuator_trnid[2 * b] == j)
-                return s2r__fail(r->error, S2R_ERR_MODEL, "actuators %d and %d both drive joint '%s'; each arm joint needs "
-                                 "one of its own", b, a, name ? name : "?");
-        if (!m->jnt_limited[j] || !m->actuator_forcelimited[a])
-            return s2r__fail(r->error, S2R_ERR_MODEL, "joint '%s' needs a range and its actuator a forcerange", name ? name : "?");
-        if (m->actuator_biastype[a] != mjBIAS_AFFINE)
-            return s2r__fail(r->error, S2R_ERR_MODEL, "actuator %d is not a position servo (biastype affine)", a);
-        if (!isfinite(m->jnt_range[2 * j]) || !isfinite(m->jnt_range[2 * j + 1]) || !(m->jnt_range[2 * j] < m->jnt_range[2 * j + 1]))
-            return s2r__fail(r->error, S2R_ERR_MODEL, "joint '%s': range [%g, %g] is not a finite interval (lo < hi)",
-                             name ? name : "?", m->jnt_range[2 * j], m->jnt_range[2 * j + 1]);
-        if (!(m->actuator_forcerange[2 * a + 1] > 0) || !isfinite(m->actuator_forcerange[2 * a + 1]) ||
-            !(m->actuator_gainprm[a * mjNGAIN] > 0) || !isfinite(m->actuator_gainprm[a * mjNGAIN]))
-            return s2r__fail(r->error, S2R_ERR_MODEL, "actuator %d: forcerange and gain must be finite and > 0", a);
-        r->qpos_adr[a] = m->jnt_qposadr[j];
-        r->dof_adr[a] = m->jnt_dofadr[j];
-        r->actuator[a] = a;
-        r->body[a] = m->jnt_bodyid[j];
-        snprintf(info->joint_name[a], sizeof info->joint_name[a], "%s", name ? name : "");
-        info->q_min[a] = m->jnt_range[2 * j];
-        info->q_max[a] = m->jnt_range[2 * j + 1];
-        info->torque_limit[a] = m->actuator_forcerange[2 * a + 1];
-        info->kp[a] = m->actuator_gainprm[a * mjNGAIN];
-        info->kv[a] = -m->actuator_biasprm[a * mjNBIAS + 2];
-        info->link_mass[a] = m->body_mass[r->body[a]];
-        info->velocity_limit[a] = 3.141592653589793;
+        r->actuator[n] = a;
+        r->body[n] = m->jnt_bodyid[j];
+        snprintf(info->joint_name[n], sizeof info->joint_name[n], "%s", mj_id2name(m, mjOBJ_JOINT, j) ? mj_id2name(m, mjOBJ_JOINT, j) : "");
+        if ((res = s2r__robot_check_servo(r, a, n)) != S2R_OK) return res;
+        r->qpos_adr[n] = m->jnt_qposadr[j];
+        r->dof_adr[n] = m->jnt_dofadr[j];
+        if (m->actuator_biasprm[a * mjNBIAS + 2] == 0 && m->dof_damping[r->dof_adr[n]] > 0) {   /* kv in the joint */
+            size_t l = strlen(damped);
+            double g = m->actuator_gear[6 * a];
+            m->actuator_biasprm[a * mjNBIAS + 2] = -m->dof_damping[r->dof_adr[n]] / (g * g > 0 ? g * g : 1);
+            m->dof_damping[r->dof_adr[n]] = 0;
+            snprintf(damped + l, sizeof damped - l, "%s'%s'", moved++ ? ", " : "", info->joint_name[n]);
+        }
+        info->q_min[n] = m->jnt_range[2 * j];
+        info->q_max[n] = m->jnt_range[2 * j + 1];
+        info->torque_limit[n] = m->actuator_forcerange[2 * a + 1];
+        info->kp[n] = m->actuator_gainprm[a * mjNGAIN];
+        info->kv[n] = -m->actuator_biasprm[a * mjNBIAS + 2];
+        info->link_mass[n] = m->body_mass[r->body[n]];
+        info->velocity_limit[n] = 3.141592653589793;
+        n++;
     }
+    if (n == 0)
+        return s2r__fail(r->error, S2R_ERR_MODEL, "the model has no arm joint's position servo (%d actuators): each arm "
+                         "joint needs a hinge driven by <position> or <general gaintype='fixed' biastype='affine'>", m->nu);
     for (j = 0; j < m->njnt; j++) {   /* a joint no servo drives: the policy could not move it */
-        const char* name = mj_id2name(m, mjOBJ_JOINT, j);
-        for (a = 0; a < m->nu && m->actuator_trnid[2 * a] != j; a++) {}
-        if (a == m->nu && m->jnt_type[j] != mjJNT_FREE)
-            return s2r__fail(r->error, S2R_ERR_MODEL, "joint '%s' is driven by no actuator (%d joints, %d actuators); every "
-                             "joint but an object's free joint is an arm joint with its own position servo",
-                             name ? name : "?", m->njnt, m->nu);
+        char jnt[96];
+        int k;
+        for (k = 0; k < n && m->actuator_trnid[2 * r->actuator[k]] != j; k++) {}
+        if (k < n) continue;
+        s2r__mj_label(m, mjOBJ_JOINT, j, jnt, sizeof jnt);
+        if (m->jnt_type[j] == mjJNT_FREE) {
+            if (s2r__body_within(m, r->body[0], m->jnt_bodyid[j]))
+                return s2r__fail(r->error, S2R_ERR_MODEL, "joint %s is a free joint carrying the arm (a floating base): "
+                                 "the library drives an arm mounted on the world - remove the <freejoint/> of body %s",
+                                 jnt, s2r__mj_label(m, mjOBJ_BODY, m->jnt_bodyid[j], label, sizeof label));
+            continue;   /* an object's */
+        }
+        for (a = 0; a < m->nu && (s2r__is_arm_servo(m, a) || !s2r__joint_of_actuator(m, a, j)); a++) {}
+        if (a == m->nu)
+            return s2r__fail(r->error, S2R_ERR_MODEL, "joint %s is driven by no actuator (%d joints, %d arm servos): every "
+                             "joint but an object's free joint is an arm joint with its own position servo, or moved by "
+                             "an actuator left out of the arm (a gripper's) - add its actuator or remove the joint",
+                             jnt, m->njnt, n);
     }
-    info->n_joints = m->nu;
+    info->n_joints = n;
+    if (left)
+        s2r__note(info, "actuator%s %s left out of the arm (not a hinge's position servo: a gripper?): %s at its keyframe "
+                  "'home' control (or 0), and MuJoCo runs every actuator (s2r_robot.servo 0)", left > 1 ? "s" : "", list,
+                  left > 1 ? "they hold" : "it holds");
+    if (moved)
+        s2r__note(info, "joint%s %s keep%s the servo damping in <joint damping> (the actuator's biasprm has none): read "
+                  "as the servo's kv", moved > 1 ? "s" : "", damped, moved > 1 ? "" : "s");
+    return S2R_OK;
+}
+
+/* Every custom field named s2r_* is one the library reads, in the element
+   it reads: a misspelt one is refused rather than left to its default. */
+static s2r_result s2r__robot_check_custom(const s2r_robot* r, char* error) {
+    static const char* const known = "s2r_velocity_limit, s2r_workspace and s2r_push_area";
+    const mjModel* m = r->model;
+    const struct { int type, count; const char* element; } kinds[3] = {
+        {mjOBJ_NUMERIC, m->nnumeric, "numeric"}, {mjOBJ_TEXT, m->ntext, "text"}, {mjOBJ_TUPLE, m->ntuple, "tuple"}};
+    int k, i;
+    for (k = 0; k < 3; k++)
+        for (i = 0; i < kinds[k].count; i++) {
+            const char* name = mj_id2name(m, kinds[k].type, i);
+            if (!name || strncmp(name, "s2r_", 4) != 0) continue;
+            if (k == 0 && (!strcmp(name, "s2r_velocity_limit") || !strcmp(name, "s2r_workspace") || !strcmp(name, "s2r_push_area")))
+                continue;
+            return s2r__fail(error, S2R_ERR_MODEL, "<%s name='%s'> is not a field the library reads: it reads <numeric> "
+                             "%s - correct the name (or the element)", kinds[k].element, name, known);
+        }
     return S2R_OK;
 }
 
@@ -6357,6 +6672,7 @@ static s2r_result s2r__robot_index_rest(s2r_robot* r) {
     s2r_arm_info* info = &r->info;
     int n = info->n_joints, target_body, key, b, j, k;
     double flange[3];
+    if (s2r__robot_check_custom(r, r->error) != S2R_OK) return S2R_ERR_MODEL;
     r->flange_site = mj_name2id(m, mjOBJ_SITE, "flange");
     if (r->flange_site < 0) return s2r__fail(r->error, S2R_ERR_MODEL, "the model has no site named 'flange'");
     r->flange_body = m->site_bodyid[r->flange_site];
@@ -6519,7 +6835,6 @@ S2RDEF s2r_result s2r_robot_load(s2r_robot* robot, s2r_robot_kind kind) {
 S2RDEF s2r_result s2r_robot_load_scene(s2r_robot* robot, s2r_robot_kind kind, s2r_scene scene) {
     char* xml;
     size_t len;
-    mjModel* model;
     S2R_ASSERT(robot);
     memset(robot, 0, sizeof *robot);
     len = s2r_robot_scene_mjcf(kind, scene, NULL, 0);
@@ -6528,29 +6843,31 @@ S2RDEF s2r_result s2r_robot_load_scene(s2r_robot* robot, s2r_robot_kind kind, s2
     xml = (char*)S2R_MALLOC(len + 1);
     if (!xml) return s2r__fail(robot->error, S2R_ERR_OUT_OF_MEMORY, "out of memory");
     s2r_robot_scene_mjcf(kind, scene, xml, len + 1);
-    model = s2r__load_xml_string(xml, robot->error);
-    S2R_FREE(xml);
-    return s2r__robot_finish(robot, model, kind);
+    return s2r__robot_load_text(robot, xml, "model.xml", kind);
 }
 
 S2RDEF s2r_result s2r_robot_load_xml(s2r_robot* robot, const char* xml) {
+    char* copy;
     S2R_ASSERT(robot);
     memset(robot, 0, sizeof *robot);
     if (!xml) return s2r__fail(robot->error, S2R_ERR_INVALID_ARGUMENT, "MJCF text is NULL");
-    return s2r__robot_finish(robot, s2r__load_xml_string(xml, robot->error), S2R_ROBOT_CUSTOM);
+    if (!(copy = (char*)S2R_MALLOC(strlen(xml) + 1))) return s2r__fail(robot->error, S2R_ERR_OUT_OF_MEMORY, "out of memory");
+    memcpy(copy, xml, strlen(xml) + 1);
+    return s2r__robot_load_text(robot, copy, "model.xml", S2R_ROBOT_CUSTOM);
 }
 
-static FILE* s2r__open_input(const char* path, long max_bytes, long* size, char* error);
+static s2r_result s2r__read_text_file(const char* path, long max_bytes, char** text, char* error);
+#define S2R_MJCF_MAX_BYTES (64L << 20)   /* largest MJCF file read (its meshes are MuJoCo's) */
 
 S2RDEF s2r_result s2r_robot_load_file(s2r_robot* robot, const char* path) {
-    FILE* f;
-    long size;
+    char* text;
+    s2r_result res;
     S2R_ASSERT(robot);
     memset(robot, 0, sizeof *robot);
     if (!path) return s2r__fail(robot->error, S2R_ERR_INVALID_ARGUMENT, "MJCF path is NULL");
-    if (!(f = s2r__open_input(path, LONG_MAX, &size, robot->error))) return S2R_ERR_IO;   /* MuJoCo would wait on a FIFO */
-    fclose(f);
-    return s2r__robot_finish(robot, s2r__load_xml(path, NULL, robot->error), S2R_ROBOT_CUSTOM);
+    /* read here, not by MuJoCo (which would wait on a FIFO): upgraded and completed as text */
+    if ((res = s2r__read_text_file(path, S2R_MJCF_MAX_BYTES, &text, robot->error)) != S2R_OK) return res;
+    return s2r__robot_load_text(robot, text, path, S2R_ROBOT_CUSTOM);
 }
 
 S2RDEF void s2r_robot_free(s2r_robot* robot) {
@@ -6578,6 +6895,10 @@ S2RDEF s2r_result s2r_robot_reset(s2r_robot* robot, const double* q) {
             return s2r__fail(robot->error, S2R_ERR_INVALID_ARGUMENT, "start pose: joint %d at %g rad is outside its "
                              "range [%g, %g]", j + 1, q[j], robot->info.q_min[j], robot->info.q_max[j]);
     mj_resetData(m, d);
+    if (m->nu > n) {   /* actuators left out of the arm (a gripper): at the keyframe 'home' control, or 0 */
+        int key = mj_name2id(m, mjOBJ_KEY, "home");
+        if (key >= 0) memcpy(d->ctrl, m->key_ctrl + (size_t)key * m->nu, (size_t)m->nu * sizeof(mjtNum));
+    }
     for (j = 0; j < n; j++) {
         double qj = q ? q[j] : robot->info.q_home[j];
         d->qpos[robot->qpos_adr[j]] = qj;
@@ -6637,10 +6958,10 @@ static void s2r__servo_end(s2r_robot* r, const double damping[S2R_MAX_JOINTS]) {
 
 S2RDEF void s2r_flange_fk(const mjModel* model, mjData* scratch, int flange_site,
                           const double* q, int n_joints, double pos[3]) {
-    int a;
+    int a, j = 0;
     S2R_ASSERT(model && scratch && q && pos);
-    for (a = 0; a < n_joints && a < model->nu; a++)
-        scratch->qpos[model->jnt_qposadr[model->actuator_trnid[2 * a]]] = q[a];
+    for (a = 0; j < n_joints && a < model->nu; a++)   /* the arm's servos, in order; a gripper's left out */
+        if (s2r__is_arm_servo(model, a)) scratch->qpos[model->jnt_qposadr[model->actuator_trnid[2 * a]]] = q[j++];
     mj_kinematics(model, scratch);
     memcpy(pos, scratch->site_xpos + 3 * flange_site, 3 * sizeof(double));
 }

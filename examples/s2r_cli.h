@@ -247,6 +247,10 @@ S2RDEF double      s2r_peak_memory_mib(void);
 S2RDEF void        s2r_sysid_progress(void* context, const s2r_sysid_result* so_far);
 /* Print an arm's facts: joints, limits, torques, masses, workspace. */
 S2RDEF void        s2r_arm_info_print(const s2r_arm_info* info);
+/* What loading inferred where your model leaves a convention out
+   (s2r_arm_info.notice), a line per sentence; nothing when it is empty.
+   s2r_arm_info_print prints it first. */
+S2RDEF void        s2r_arm_notice_print(const s2r_arm_info* info);
 
 
 #endif /* S2R_CLI_H */
@@ -802,8 +806,19 @@ S2RDEF int s2r_stdout_is_terminal(void) {
 #endif
 }
 
+S2RDEF void s2r_arm_notice_print(const s2r_arm_info* info) {
+    const char* c = info->notice;
+    while (*c) {
+        const char* end = strstr(c, "; ");
+        int len = end ? (int)(end - c) : (int)strlen(c);
+        printf("%s: %.*s\n", info->name, len, c);
+        c += len + (end ? 2 : 0);
+    }
+}
+
 S2RDEF void s2r_arm_info_print(const s2r_arm_info* info) {
     int j;
+    s2r_arm_notice_print(info);
     printf("%s: %d joints, %.2f kg, physics dt %.4f s\n", info->name, info->n_joints, info->total_mass, info->physics_dt);
     printf("  %-14s %8s %8s %8s %9s %9s %7s\n", "joint", "min", "max", "home", "torque", "speed", "link");
     printf("  %-14s %8s %8s %8s %9s %9s %7s\n", "", "rad", "rad", "rad", "N m", "rad/s", "kg");

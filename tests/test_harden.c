@@ -600,7 +600,12 @@ static int test_logs_meet_the_arm(void) {
    what it breaks; each of these loaded and ran on defaults or on a wrong
    arm: a 1-value s2r_velocity_limit, a 2-value s2r_workspace, a home
    keyframe outside a joint's range, two actuators on one joint (leaving
-   another undriven), joints no actuator drives, a 1e30 kg link. */
+   another undriven), joints no actuator drives, a 1e30 kg link; and what
+   third-party models bring: a misspelt s2r_velocity_limit (the default
+   was used), a floating base (a free joint carrying the arm, taken for
+   an object's), a second arm beside the first, an actuator without a
+   forcerange, a gripper's actuator listed before the arm's, a body
+   'target' that is not a mocap body, integrator RK4. */
 static int test_mjcf_conventions_refused(void) {
     static const struct { const char *find, *replace, *says; } bad[] = {
         {"data='3.1416 3.1416 3.1416 3.1416 3.1416 3.1416'", "data='3.1416'", "'s2r_velocity_limit'> holds 1 values; it needs 6"},
@@ -612,12 +617,30 @@ static int test_mjcf_conventions_refused(void) {
          "joint 'spare' is driven by no actuator"},   /* (the keyframe gets the 7th joint too, below) */
         {"<inertial mass='2.275' pos='0 0 0.196' diaginertia='0.0311796 0.0311796 0.004095'",
          "<inertial mass='1e30' pos='0 0 0.196' diaginertia='1e28 1e28 1e28'", "body 'forearm_link' has a mass of 1e+30 kg; at most 1000 kg"},
+        {"name='s2r_velocity_limit'", "name='s2r_velocity_limits'", "<numeric name='s2r_velocity_limits'> is not a field the library reads"},
+        {"<body name='base' quat='0 0 0 -1'>", "<body name='base' quat='0 0 0 -1'><freejoint name='float'/>",
+         "joint 'float' is a free joint carrying the arm (a floating base)"},
+        {"<body name='target' mocap='true' pos='0 0.5 0.4'>", "<body name='second' pos='1 0 0'><inertial pos='0 0 0' mass='1' "
+         "diaginertia='0.01 0.01 0.01'/><joint name='second_pan' axis='0 0 1' range='-1 1'/></body><body name='target' "
+         "mocap='true' pos='0 0.5 0.4'>", "joint 'second_pan' (actuator 'second_pan') is not on the chain of joint 'wrist_3'"},
+        {"<general gainprm='500' biasprm='0 -500 -100' forcerange='-28 28'/>", "<general gainprm='500' biasprm='0 -500 -100'/>",
+         "actuator 'wrist_1' (joint 'wrist_1') has no forcerange"},
+        {"<actuator>", "<actuator><motor name='tool' joint='wrist_3' gear='1'/>",
+         "actuator 'tool' is not an arm joint's position servo (a gripper's?) and comes before the arm's servo 'shoulder_pan'"},
+        {"<body name='target' mocap='true'", "<body name='target'", "body 'target' is not a mocap body"},
+        {"integrator='Euler'", "integrator='RK4'", "<option integrator='RK4'>"},
     };
     s2r_robot robot;
     int k;
     for (k = 0; k < (int)(sizeof bad / sizeof *bad); k++) {
         char* xml = mjcf_with(bad[k].find, bad[k].replace);
-        if (strstr(bad[k].replace, "spare")) xml = text_with(xml, "-1.5708 0' ctrl", "-1.5708 0 0' ctrl");
+        if (strstr(bad[k].replace, "spare") || strstr(bad[k].replace, "second"))
+            xml = text_with(xml, "-1.5708 0' ctrl", "-1.5708 0 0' ctrl");
+        if (xml && (strstr(bad[k].replace, "second") || strstr(bad[k].replace, "'tool'")))
+            xml = text_with(xml, "-1.5708 0'/>", "-1.5708 0 0'/>");
+        if (xml && strstr(bad[k].replace, "'float'")) xml = text_with(xml, "qpos='", "qpos='0 0 0 1 0 0 0 ");
+        if (xml && strstr(bad[k].replace, "second"))
+            xml = text_with(xml, "</actuator>", "<general name='second_pan' joint='second_pan' class='small' ctrlrange='-1 1'/></actuator>");
         CHECKF(xml != NULL, "case %d: '%s' is not in the UR5e's MJCF", k, bad[k].find);
         CHECKF(s2r_robot_load_xml(&robot, xml) == S2R_ERR_MODEL && strstr(robot.error, bad[k].says) != NULL,
                "case %d: %s", k, robot.error);
@@ -628,6 +651,74 @@ static int test_mjcf_conventions_refused(void) {
     s2r_robot_free(&robot);
     CHECKF(s2r_robot_load_scene(&robot, S2R_ROBOT_UR5E, S2R_SCENE_PUSH) == S2R_OK, "%s", robot.error);
     s2r_robot_free(&robot);
+    return 0;
+}
+
+/* A model written the way third-party arm models are (tests/models/
+   arm6_gripper.xml: implicitfast, the servo damping in the joints, a
+   gripper on a tendon, meshes, no target, no flange) loads with each
+   inference said: implicitfast read as implicit, the target body and the
+   flange added, the gripper left out of the arm (MuJoCo runs the
+   actuators; the gripper holds its keyframe's control, open), the joint
+   damping read as kv.  Its reach resets put the marker where asked (was:
+   the origin), and it holds home within a few mrad.  The same model with
+   a missing mesh names the whole path (was: cut at 256 bytes); with
+   implicitfast in an included file it names the MuJoCo version and the
+   edit. */
+static int test_third_party_model_inferred(void) {
+    static const char* const says[] = {"'implicitfast' (MuJoCo 2.3.3) read as 'implicit'", "no mocap body 'target': one was added",
+        "the flange is the origin of body 'wrist_3_link'", "actuator 'gripper' left out of the arm",
+        "keep the servo damping in <joint damping>"};
+    s2r_sim sim;
+    s2r_sim_config c = s2r_sim_config_default(S2R_ROBOT_CUSTOM);
+    const double target[3] = {0.2, 0.1, 0.6};
+    s2r_ground_truth truth;
+    s2r_robot* r;
+    char dir[200], path[600], e[S2R_ERROR_LEN];
+    FILE* f;
+    int k, finger;
+    c.mjcf_path = "tests/models/arm6_gripper.xml";
+    CHECKF(s2r_sim_init(&sim, &c) == S2R_OK, "%s", sim.error);
+    r = &sim.robot;
+    for (k = 0; k < (int)(sizeof says / sizeof *says); k++)
+        CHECKF(strstr(r->info.notice, says[k]) != NULL, "'%s' not in: %s", says[k], r->info.notice);
+    CHECK(r->info.n_joints == 6 && r->servo == 0 && r->model->opt.integrator == mjINT_IMPLICIT);
+    CHECKF(fabs(r->info.kv[0] - 120) < 1e-9 && fabs(r->info.kv[5] - 20) < 1e-9 && r->model->dof_damping[r->dof_adr[0]] == 0,
+           "kv %g %g", r->info.kv[0], r->info.kv[5]);
+    CHECK(s2r_backend_reset(&sim.backend, NULL, target, NULL) == S2R_OK);
+    CHECK(s2r_backend_advance(&sim.backend, 1.0) == S2R_OK && s2r_backend_ground_truth(&sim.backend, &truth) == S2R_OK);
+    CHECKF(memcmp(truth.target, target, sizeof target) == 0, "target at %g %g %g", truth.target[0], truth.target[1], truth.target[2]);
+    for (k = 0; k < 6; k++) CHECKF(fabs(truth.q[k] - r->info.q_home[k]) < 0.02, "joint %d at %g", k + 1, truth.q[k]);
+    finger = mj_name2id(r->model, mjOBJ_JOINT, "finger_joint1");
+    CHECKF(r->data->qpos[r->model->jnt_qposadr[finger]] > 0.03, "finger at %g m", r->data->qpos[r->model->jnt_qposadr[finger]]);
+    s2r_sim_free(&sim);
+    /* A mesh that is not there, deep in folders: the whole path, or the file's path from the model's folder. */
+    snprintf(dir, sizeof dir, "%s", "build/test_third_party/a_folder_name_of_some_length/another_level_of_folders/"
+             "menagerie_checkout_2023_07/vendor_arm_14");
+    snprintf(path, sizeof path, "mkdir -p %s && sed 's/block.obj/link_7_visual_mesh_file.obj/' tests/models/arm6_gripper.xml "
+             "> %s/arm.xml", dir, dir);
+    CHECK(system(path) == 0);
+    snprintf(path, sizeof path, "%s/arm.xml", dir);
+    CHECK(s2r_sim_init(&sim, &c) == S2R_OK);   /* (the fixture again: c still names it) */
+    s2r_sim_free(&sim);
+    c.mjcf_path = path;
+    CHECK(s2r_sim_init(&sim, &c) == S2R_ERR_MODEL);
+    CHECKF(strstr(sim.error, "assets/link_7_visual_mesh_file.obj'") != NULL && strchr(sim.error, '?') == NULL, "%s", sim.error);
+    printf("    %s\n", sim.error);
+    /* implicitfast in an included file: the version and the edit. */
+    snprintf(path, sizeof path, "%s/inc.xml", dir);
+    CHECK((f = fopen(path, "w")) != NULL);
+    fprintf(f, "<mujoco><option integrator='implicitfast'/></mujoco>\n");
+    fclose(f);
+    snprintf(path, sizeof path, "%s/top.xml", dir);
+    CHECK((f = fopen(path, "w")) != NULL);
+    fprintf(f, "<mujoco model='top'>\n  <include file='inc.xml'/>\n  <include file='../../../../../../tests/models/arm6_gripper.xml'/>\n</mujoco>\n");
+    fclose(f);
+    CHECK(s2r_sim_init(&sim, &c) == S2R_ERR_MODEL);
+    CHECKF(strstr(sim.error, "MuJoCo 2.3.3's; this is MuJoCo 2.2.2: write integrator='implicit'") != NULL || mj_version() >= 233,
+           "%s", sim.error);
+    printf("    %s\n", sim.error);
+    (void)e;
     return 0;
 }
 
@@ -1087,7 +1178,8 @@ static const test_case harden_tests[] = {
     {"bad input: reach reset with NULL pose and target; a wrong-sized dataset names both sizes", test_reset_to_null_and_dataset_sizes},
     {"bad input: numbers that size memory or loops have bounds (advance, timestep, max_delta, updates, MJCF, limits)", test_numbers_have_bounds},
     {"bad input: logs meet the arm (joints, start pose, commands named by file and line); a byte order mark is skipped", test_logs_meet_the_arm},
-    {"bad input: an MJCF breaking a convention (numeric sizes, home, actuators, undriven joints, a 1e30 kg link) is refused at load", test_mjcf_conventions_refused},
+    {"bad input: an MJCF breaking a convention (numeric sizes, home, actuators, undriven joints, a 1e30 kg link, a misspelt s2r_ field, a floating base, two arms, no forcerange) is refused at load", test_mjcf_conventions_refused},
+    {"a third-party model loads with what it leaves out inferred and said (implicitfast, target, flange, gripper, joint damping); a missing mesh's path whole", test_third_party_model_inferred},
     {"bad input: ranges naming a joint the arm lacks (kp[7] on the UR5e) are refused by its simulator", test_joint_range_beyond_arm},
     {"bad input: a pinned draw meets the bounds of a ranges file (timestep, kp, link mass, armature, latency)", test_pin_draw_bounds},
     {"stop: SIGTERM is read inside evaluation, demonstrations, recording, system ID, cloning and log reading", test_stop_inside_long_loops},
