@@ -1178,9 +1178,9 @@ static int test_demos_from_another_arm_or_task(void) {
     CHECKF(s2r_collect_unit_demos(S2R_ROBOT_UR5E, 1, &push, &op, 1, 9, 1, &ur5e, &ok, error) == S2R_OK, "%s", error);
     CHECK(panda.made_for == s2r_made_for(S2R_ROBOT_PANDA, S2R_TASK_PUSH));
     CHECK(s2r_real_robot_init_scene(&real, S2R_ROBOT_UR5E, S2R_SCENE_PUSH, 1) == S2R_OK);
-    CHECK(s2r_finetune_on_unit(&p, &panda, 1, 1, &real.backend, &push, 1, 1, rate, &kept, error) == S2R_ERR_INVALID_ARGUMENT);
+    CHECK(s2r_finetune_on_unit(&p, &panda, 1, 1, &real.backend, &push, 1, 1, rate, &kept, NULL, error) == S2R_ERR_INVALID_ARGUMENT);
     CHECKF(strstr(error, "panda push") && strstr(error, "ur5e push"), "%s", error);
-    CHECK(s2r_finetune_on_unit(&r, &ur5e, 1, 1, &real.backend, &reach, 1, 1, rate, &kept, error) == S2R_ERR_INVALID_ARGUMENT);
+    CHECK(s2r_finetune_on_unit(&r, &ur5e, 1, 1, &real.backend, &reach, 1, 1, rate, &kept, NULL, error) == S2R_ERR_INVALID_ARGUMENT);
     CHECKF(strstr(error, "another arm or task"), "%s", error);
     CHECK(s2r_dataset_init(&mixed, S2R_PUSH_OBS, 2) == S2R_OK);
     CHECK(s2r_dataset_append_episodes(&mixed, &ur5e, 0, 1, 0, NULL) == S2R_OK);
