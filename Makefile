@@ -278,8 +278,8 @@ endif
 # The recipe table, push on the UR5e (ROBOT=panda for the Panda, TASK=reach
 # for reach), into out/.  SEEDS=N training seeds (each with its own unit;
 # default 3), REAL_SEED=N the units from #N (default 1), QUICK=1 the quick table (one seed, 50 episodes a
-# row, every training long enough to succeed in its simulator: about three
-# minutes on two cores, labelled "quick" in the table's files; example 07's
+# row, every training long enough to succeed in its simulator; its time on
+# two cores in figures/07_push_quick_run_ur5e.csv, labelled "quick" in the table's files; example 07's
 # --smoke sizes, which train nothing, are the tests'), OUT=DIR another folder.  JOBS=N runs the table as its jobs,
 # N at a time, with GNU parallel (examples/jobs/parallel_table.sh, installed
 # here when missing): the same table byte for byte, and run again after a
