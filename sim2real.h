@@ -20,8 +20,10 @@
    elsewhere sits beside it in companion headers, included after this one:
    sim2real_socket.h (a robot in another process: the socket backend and
    its wire format), sim2real_jobs.h (a run split into jobs: sealed
-   job records, binary demonstration files) and sim2real_analysis.h (the
-   gap analysed: transfer predicted, the gap attributed to effects).  What serves only the examples lives beside them:
+   job records, binary demonstration files), sim2real_logs.h (a robot's
+   logs: trajectory and excitation files, the replay backend) and
+   sim2real_analysis.h (the gap analysed: transfer predicted, the gap
+   attributed to effects).  What serves only the examples lives beside them:
    examples/s2r_cli.h (command line, output folder, progress),
    examples/s2r_figures.h (PNG plots; needs stb, Debian's libstb-dev, on
    the include path: /usr/include/stb) and examples/s2r_render.h (headless
@@ -274,9 +276,8 @@
                            interventions (HG-DAgger)
      Training              simulators as PPO environments, automatic domain
                            randomization, the training CSV, Ctrl-C
-     System identification excitation, strikes, trajectory files (CSV logs),
-                           the replay backend, coordinate descent, the object,
-                           calibration
+     System identification excitation, strikes, coordinate descent, the
+                           object, calibration
      Deployment            safety monitor, sequential gates (SPRT) and their
                            exact operating characteristic, shadow, canary,
                            CUSUM and Page-Hinkley drift, log
@@ -293,6 +294,10 @@
      sim2real_jobs.h         a run split into jobs: job records (stamped,
                              sealed by a checksum), binary demonstration
                              files
+     sim2real_logs.h         a robot's logs, for identification from them
+                             (12): trajectory files (CSV logs, checked as
+                             a robot's data), excitation files to play on
+                             an arm, the replay backend
      sim2real_analysis.h     the gap analysed, each for one example: transfer
                              predicted before the robot (14), the gap
                              attributed to the unit's effects (09, ORACLE)
@@ -389,7 +394,8 @@
      s2r_trajectory_collect_strikes  the tip strikes the object, open loop
      s2r__sysid_replay           the simulator replays them; the object's error
      s2r__sysid_validate         the error beyond the camera's own
-   How does a log become a trajectory set?
+   How does a log become a trajectory set? (examples/12_sysid_from_logs.c,
+   sim2real_logs.h)
      s2r_trajectory_set_load_csv the files, then resampling
      s2r__table_parse            any CSV of numbers, with file and line
      s2r__log_resample           held commands, interpolated readings
@@ -4137,69 +4143,17 @@ S2RDEF s2r_result s2r_trajectory_collect_strikes(s2r_trajectory_set* set, const 
    measured q is NaN"); S2R_ERR_INVALID_ARGUMENT. */
 S2RDEF s2r_result s2r_trajectory_set_check(const s2r_trajectory_set* set, int n_joints, char* error);
 
-/* --- Trajectory files ---------------------------------------------------------
-   One trajectory per CSV file, so a log from any arm - a UR's RTDE stream,
-   a Franka log, a ROS bag exported to CSV - can be identified from without
-   a backend.  Lines starting with '#' are comments.  The first other line
-   names the columns, in any order, separated by commas:
-
-     t                  s, strictly increasing (any start; a rate at least
-                        the fit's: 1 / T)
-     command_J          rad, the servo target of joint J sent at t (held
-                        until the next row), J = 1 .. n_joints
-     q_J                rad, joint J measured at t
-     qd_J               rad/s, optional: measured velocity
-     object_x, object_y m, optional: where the camera saw the object at t
-
-   Joints count from 1 everywhere the library speaks to a person: these
-   columns, the ranges files' kp[4], example 12's --joint kp[4] and every
-   message ("joint 1" is the base).  A file numbered from 0 (command_0) is
-   refused with the renaming it needs.  (tau_J, N m, is accepted and
-   ignored: torques are not fitted.)  Every other line is one row: a number
-   per column, finite.  Columns are separated by commas (a header split by
-   ';', tabs or '|' is refused naming the separator).  The log starts with
-   the arm at rest at the first row's q (identification replays it from
-   rest there).  Before resampling each file is checked as a robot's data:
-   its rate (1 / the median step of t, kept in s2r_trajectory_source.rate)
-   must be at least 1 / T - a step that would be a plausible rate in
-   milliseconds, microseconds or nanoseconds is refused as such - the arm
-   must be at rest at the start (S2R_LOG_REST_SPEED), and it must cover
-   S2R_LOG_MIN_SAMPLES periods; angles outside a joint's range are refused
-   when the set meets the arm, suggesting degrees when they would fit as
-   degrees.  Reading resamples it to the simulator's sample period T:
-   command k is the command in force at t0 + k T, reading k the measured
-   values at t0 + (k + 1) T, linearly interpolated between rows (exactly a
-   row's values when a row falls on that time); without qd columns the
-   velocities are the differences of the resampled positions
-   (s2r_trajectory_source.qd_measured says which).  Files of one set may
-   differ in length: each is used to its end, or to its first
-   S2R_LOG_FIT_SAMPLES samples when it is longer (the rule below;
-   s2r_trajectory_source.span says how much the file covered), and
-   s2r_trajectory_length gives what is used (the set's n_samples is the
-   longest's, a shorter one holds its last values after its end).  s2r_trajectory_write_csv writes a set's
-   trajectory so that reading it back at the same period gives the same
-   numbers bit for bit. */
+/* --- Logs: in sim2real_logs.h -------------------------------------------------
+   A robot's own logs - trajectory files (one trajectory per CSV file: a
+   UR's RTDE stream, a Franka log, a ROS bag exported to CSV), excitation
+   files to play on an arm not driven through a backend, the replay
+   backend - are read and written by the companion sim2real_logs.h (its
+   "Trajectory files").  What the core keeps of them: the limits of the
+   CSV files it reads itself (s2r__table_parse; the demonstration files),
+   the velocity weight a fit of logs gives (example 12, s2r_cli.h), and
+   each trajectory's own length, which identification replays. */
 #define S2R_LOG_MAX_BYTES (64L << 20)   /* largest trajectory file read       */
 #define S2R_LOG_MAX_LINE  65536         /* longest line, bytes                 */
-#define S2R_LOG_MAX_SAMPLES 1000000     /* resampled samples per file (5.5 h at
-                                           50 Hz): bounds the memory a log asks;
-                                           a longer file is refused          */
-#define S2R_LOG_FIT_SAMPLES 1500        /* samples of a file the set holds (30 s
-                                           at 50 Hz): a longer one is cut there */
-/* The rule: identification replays every sample of the fitted set at each
-   loss evaluation, and a fit takes about 800 of them - example 12's full
-   fit of three 3 s logs (450 samples), 807 evaluations in 60 s on a
-   2-core machine: 0.17 ms per replayed sample.  Three fitted logs of 30 s
-   then take about 10 minutes; a log twice as long, twice that, while what
-   the fit estimates (a few servo and load parameters) is already pinned by
-   a few seconds of excitation.  So each file is used to its first
-   S2R_LOG_FIT_SAMPLES samples and the rest is not read into the set;
-   s2r_trajectory_source.span says how much it covered, and example 12
-   prints what was used of each log.  To fit other parts of a long log,
-   cut them into files of their own. */
-#define S2R_LOG_MIN_SAMPLES 10          /* fewest resampled samples per file
-                                           (0.2 s at 50 Hz): a shorter log shows
-                                           no dynamics to identify             */
 #define S2R_LOG_WEIGHT_QD   0           /* s^2, example 12's weight_qd for logs
                                            with qd_J (--weight-qd)             */
 /* Why 0 (bench/bench_log_velocity.c: example 12's logs of three UR5e
@@ -4220,105 +4174,12 @@ S2RDEF s2r_result s2r_trajectory_set_check(const s2r_trajectory_set* set, int n_
    loss and the command latency are off by the same at every weight: the
    units' sigmoid friction, and the sensing delay held at the training
    centre, which the fit folds into the latency.) */
-#define S2R_LOG_REST_WINDOW 0.1         /* s, the start checked to be at rest   */
-#define S2R_LOG_REST_SPEED  0.1         /* rad/s: a joint's least-squares speed
-                                           over the first S2R_LOG_REST_WINDOW
-                                           above it is "moving at the start".
-                                           The stand-in units' logs start at
-                                           0.04-0.07 (the excitation's ramp and
-                                           sensor noise); 0.2 s into them
-                                           0.10-0.23, 0.4 s in 0.20-0.53      */
-
-/* Trajectory `index` of `set` as CSV at `path` (written whole or not at
-   all).  S2R_ERR_INVALID_ARGUMENT for an index the set does not hold;
-   S2R_ERR_IO with the reason. */
-S2RDEF s2r_result s2r_trajectory_write_csv(const s2r_trajectory_set* set, int index, const char* path, char* error);
-/* Make `set` (not initialised; free it after) from `count` files, each
-   resampled to sample_period and kept to its first S2R_LOG_FIT_SAMPLES
-   samples (the rule at S2R_LOG_FIT_SAMPLES).  Errors name the
-   file and line (S2R_ERR_PARSE: an unknown, missing or repeated column,
-   joints that do not match each other, a time that does not increase, a
-   NaN, a line too long, a log shorter than two sample periods...;
-   S2R_ERR_IO: a file that cannot be read); the set is then empty. */
-S2RDEF s2r_result s2r_trajectory_set_load_csv(s2r_trajectory_set* set, const char* const* paths, int count,
-                                              double sample_period, char* error);
-/* The same for one file's text already in memory (`name` for messages). */
-S2RDEF s2r_result s2r_trajectory_set_parse_csv(s2r_trajectory_set* set, const char* text, const char* name,
-                                               double sample_period, char* error);
 
 /* The samples trajectory i holds: its file's own length for a set read
    from files of different lengths (s2r_trajectory_source.samples), else
    n_samples.  Past it, to n_samples, the trajectory holds its last command
    and reading; identification uses each trajectory to its own length. */
 S2RDEF int        s2r_trajectory_length(const s2r_trajectory_set* set, int i);
-/* 1 when the set's velocities were measured: recorded through a backend,
-   or read from files that all have qd_J columns; 0 when any trajectory's
-   are differences of positions (weigh them in a fit with weight_qd 0). */
-S2RDEF int        s2r_trajectory_set_qd_measured(const s2r_trajectory_set* set);
-
-/* --- Excitation files -----------------------------------------------------------
-   The commands to play on a robot that is not driven through a backend:
-   an excitation (s2r_excitation_make) as timed joint targets, one CSV per
-   trajectory, columns t (s) and command_J (rad, J = 1 .. n_joints), a row
-   per sample period, each target held until the next row.  Comment lines
-   above say the rate, the signal and the safety margins it was made with
-   (targets at least limit_margin inside each joint's range, target speed
-   at most max_speed of each joint's limit) and how to play it: move the
-   arm slowly to the first row's targets, let it settle, then send each
-   row's targets at its time (t from 0) and record t, command_J, q_J (and
-   qd_J if the arm measures them) from the first row on - a trajectory
-   file for s2r_trajectory_set_load_csv.  Reading one back at the same
-   period gives the same commands bit for bit, ready for
-   s2r_trajectory_record (q0: the first row). */
-
-/* Write q0 [n_joints] and command [n_samples][n_joints] (rad; command 0
-   should be q0, as s2r_excitation_make makes it) made with `c` for the arm
-   `info` at `period` s (written whole or not at all).
-   S2R_ERR_INVALID_ARGUMENT: a bad config, n_samples < 1, a period that is
-   not > 0, NaN or Inf, or a target outside a joint's range; S2R_ERR_IO. */
-S2RDEF s2r_result s2r_excitation_write_csv(const char* path, const s2r_excitation_config* c, const s2r_arm_info* info,
-                                           const double* q0, const double* command, int n_samples, double period,
-                                           char* error);
-/* Read one excitation file into `set` (not initialised; free it after):
-   one trajectory, its q0 the first row's targets, command k the target
-   in force at t0 + k sample_period (for k up to the last row's time);
-   q and qd are zero (nothing was measured).  Errors name the file and
-   line (S2R_ERR_PARSE: the column errors of trajectory files, a q_J,
-   qd_J or object column - a log, not an excitation -, more than
-   S2R_LOG_MAX_SAMPLES samples; S2R_ERR_IO); the set is then empty. */
-S2RDEF s2r_result s2r_excitation_load_csv(s2r_trajectory_set* set, const char* path, double sample_period, char* error);
-/* The same for a file's text in memory (`name` for messages). */
-S2RDEF s2r_result s2r_excitation_parse_csv(s2r_trajectory_set* set, const char* text, const char* name,
-                                           double sample_period, char* error);
-
-/* --- The replay backend -------------------------------------------------------
-   A backend that plays one recorded trajectory back through the backend
-   interface: reset starts it, each advance of sample_period moves to the
-   next reading, read_sensors returns the recorded q, qd (and the object)
-   - the start pose before the first period - and ground_truth the same
-   positions.  Commands are checked against the log: one that differs
-   from the recorded command of this sample by more than `tolerance` rad
-   (at any joint) is S2R_ERR_STATE, naming the sample and joint; a
-   negative tolerance accepts any command.  So the pipeline's data paths
-   can run on recorded data, and a test can use a fixed log.  Advancing
-   past the end of the log is S2R_ERR_STATE.  Caller-owned; the set and
-   the arm info must outlive it. */
-typedef struct s2r_replay {
-    const s2r_trajectory_set* set;
-    int                 index;       /* which trajectory                         */
-    double              tolerance;   /* rad; < 0: commands are not checked        */
-    s2r_arm_info        info;        /* the arm (n_joints must match the set)     */
-    int                 sample;      /* readings passed since reset              */
-    double              time;        /* s since reset                            */
-    int                 open;        /* reset has been called                    */
-    s2r_backend         backend;
-    char                error[S2R_ERROR_LEN];
-} s2r_replay;
-
-/* S2R_ERR_INVALID_ARGUMENT: no such trajectory, joints that do not match. */
-S2RDEF s2r_result s2r_replay_init(s2r_replay* replay, const s2r_trajectory_set* set, int index,
-                                  const s2r_arm_info* info, double tolerance);
-S2RDEF const s2r_backend* s2r_replay_backend(s2r_replay* replay);
 
 /* --- The bounded line search ----------------------------------------------
    The step coordinate descent repeats: minimize the loss along one line -
@@ -15669,10 +15530,11 @@ S2RDEF s2r_result s2r_train(const s2r_training* training, s2r_ppo* ppo, char* er
 }
 
 /* >> section: System identification
-   Flow: excitation and recording (trajectories, their files, the replay
-   backend), then the fit: parameters, the simulator being fitted, the
-   loss, coordinate descent (s2r__sysid_descend), how sure the estimate is,
-   validation and the re-centred ranges.  Read s2r_sysid_run first. */
+   Flow: excitation and recording (trajectories; their files and the
+   replay backend are in sim2real_logs.h), then the fit: parameters, the
+   simulator being fitted, the loss, coordinate descent
+   (s2r__sysid_descend), how sure the estimate is, validation and the
+   re-centred ranges.  Read s2r_sysid_run first. */
 
 /* --- System identification: excitation ------------------------------------- */
 
@@ -16124,357 +15986,9 @@ static s2r_result s2r__traj_check_arm(const s2r_trajectory_set* set, const s2r_a
     return S2R_OK;
 }
 
-/* --- System identification: trajectory files ------------------------------- */
-
-/* One parsed log, as recorded: rows at their own times. */
-typedef struct s2r__log {
-    s2r__table t;    /* the numbers, in file column order */
-    int        n_joints;
-    int        col_t, col_cmd[S2R_MAX_JOINTS], col_q[S2R_MAX_JOINTS], col_qd[S2R_MAX_JOINTS], col_obj[2];
-    int        has_qd, has_object;
-} s2r__log;
-
-/* Which column is `name`: its kind and joint, into the log's maps. */
-static int s2r__log_column(void* context, const char* name, size_t len, int column, const char* file, char* error) {
-    static const char* const prefixes[4] = {"command_", "q_", "qd_", "tau_"};
-    s2r__log* g = (s2r__log*)context;
-    char word[64];
-    int k, *slot = NULL;
-    if (len == 0 || len >= sizeof word) {
-        s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: column %d has %s name", file, column + 1,
-                  len ? "too long a" : "no");
-        return 1;
-    }
-    memcpy(word, name, len);
-    word[len] = '\0';
-    if (strcmp(word, "t") == 0) slot = &g->col_t;
-    else if (strcmp(word, "object_x") == 0) slot = &g->col_obj[0];
-    else if (strcmp(word, "object_y") == 0) slot = &g->col_obj[1];
-    for (k = 0; k < 4 && !slot; k++) {
-        size_t pl = strlen(prefixes[k]);
-        char* end;
-        long j;
-        if (strncmp(word, prefixes[k], pl) != 0 || !isdigit((unsigned char)word[pl])) continue;
-        j = strtol(word + pl, &end, 10);
-        if (*end == '\0' && j == 0) {   /* the old numbering, from 0 */
-            s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: column '%s': joints are numbered from 1 "
-                      "(command_1, q_1, qd_1 for the first joint): rename each command_J, q_J, qd_J, tau_J to J + 1 "
-                      "(command_0 -> command_1, command_1 -> command_2, ..., q_0 -> q_1, ...)", file, word);
-            return 1;
-        }
-        if (*end || j < 1 || j > S2R_MAX_JOINTS) break;
-        if (k == 3) return 0;   /* torques: accepted, not used */
-        slot = k == 0 ? &g->col_cmd[j - 1] : k == 1 ? &g->col_q[j - 1] : &g->col_qd[j - 1];
-    }
-    if (!slot) {
-        s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: unknown column '%s' (t, command_J, q_J, qd_J, "
-                  "tau_J, object_x, object_y; J from 1 to %d)", file, word, S2R_MAX_JOINTS);
-        return 1;
-    }
-    if (*slot >= 0) {
-        s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: column '%s' appears twice", file, word);
-        return 1;
-    }
-    *slot = column;
-    return 0;
-}
-
-/* The joints must be 1..n with a command and a q each (qd for all or
-   none), both object coordinates or neither; time must increase. */
-static s2r_result s2r__log_columns_done(void* context, s2r__table* t, const char* file, char* error) {
-    s2r__log* g = (s2r__log*)context;
-    int j, c = 0, q = 0, qd = 0;
-    for (j = 0; j < S2R_MAX_JOINTS; j++) {
-        c += g->col_cmd[j] >= 0;
-        q += g->col_q[j] >= 0;
-        qd += g->col_qd[j] >= 0;
-    }
-    g->n_joints = c;
-    for (j = 0; j < c; j++)
-        if (g->col_cmd[j] < 0 || g->col_q[j] < 0 || (qd && g->col_qd[j] < 0))
-            return s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: joint %d lacks its command_%d, q_%d%s "
-                             "column (joints are numbered 1 to n, each with all of them)", file, j + 1, j + 1, j + 1,
-                             qd ? " or qd" : "");
-    if (g->col_t < 0 || c < 1 || q != c || (qd && qd != c) || (g->col_obj[0] < 0) != (g->col_obj[1] < 0))
-        return s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: need t, and command_J and q_J for the same "
-                         "joints (got %d commands, %d positions, %d velocities), object_x with object_y", file, c, q, qd);
-    g->has_qd = qd > 0;
-    g->has_object = g->col_obj[0] >= 0;
-    t->increasing = g->col_t;
-    return S2R_OK;
-}
-
 static int s2r__compare_doubles(const void* a, const void* b) {
     double x = *(const double*)a, y = *(const double*)b;
     return (x > y) - (x < y);
-}
-
-/* The log's times and start, checked before it is resampled to `period`:
-   its rate (the median step between rows; *rate in Hz) must be at least
-   the fit's (a step of 0.5 or more that is a plausible rate in
-   milliseconds, microseconds or nanoseconds is named as such), and the arm must be at rest at the first
-   row (every joint's least-squares speed over the first
-   S2R_LOG_REST_WINDOW below S2R_LOG_REST_SPEED).  Messages name the file,
-   the line and the likely cause. */
-static s2r_result s2r__log_check(const s2r__log* g, const char* file, double period, double* rate, char* error) {
-    static const char* const units[3] = {"milliseconds", "microseconds", "nanoseconds"};
-    const double* v = g->t.v;
-    int w = g->t.columns, rows = g->t.rows, k, j, u, last = 0, moving = 0, turns;
-    double step, t0 = v[g->col_t], worst = 0, scale = 1;
-    double* steps = (double*)s2r__calloc((size_t)rows - 1, sizeof(double));
-    if (!steps) return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "%s: no memory for %d time steps", file, rows);
-    for (k = 1; k < rows; k++) steps[k - 1] = v[(size_t)k * w + g->col_t] - v[(size_t)(k - 1) * w + g->col_t];
-    qsort(steps, (size_t)rows - 1, sizeof *steps, s2r__compare_doubles);
-    step = steps[(rows - 1) / 2];
-    S2R_FREE(steps);
-    *rate = 1 / step;
-    if (step > period * (1 + 1e-6)) {
-        for (u = 0; u < 3 && step >= 0.5; u++) {   /* below 2 Hz: as ms, us, ns a rate of 10 Hz to 100 kHz? */
-            scale *= 1e-3;
-            if (step * scale >= 1e-5 && step * scale <= 0.1)
-                return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: t steps by %g between rows (median): in seconds "
-                                 "that is %.3g Hz; the times look like %s (%.4g Hz) - give t in seconds", file,
-                                 g->t.first_line, step, 1 / step, units[u], 1 / (step * scale));
-        }
-        return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: sampled at %.4g Hz (a median step of %g s), below the "
-                         "fit's %.4g Hz: record at %.4g Hz or faster (if t is in milliseconds, it is %.4g Hz: give t in "
-                         "seconds)", file, g->t.first_line, 1 / step, step, 1 / period, 1 / period, 1e3 / step);
-    }
-    while (last + 1 < rows && v[(size_t)(last + 1) * w + g->col_t] - t0 <= S2R_LOG_REST_WINDOW * (1 + 1e-9)) last++;
-    for (j = 0; j < g->n_joints && last >= 2; j++) {   /* the slope of q_j against t over rows 0..last */
-        double mt = 0, mq = 0, stt = 0, stq = 0, speed;
-        for (k = 0; k <= last; k++) {
-            mt += (v[(size_t)k * w + g->col_t] - t0) / (last + 1);
-            mq += v[(size_t)k * w + g->col_q[j]] / (last + 1);
-        }
-        for (k = 0; k <= last; k++) {
-            double dt = v[(size_t)k * w + g->col_t] - t0 - mt;
-            stt += dt * dt;
-            stq += dt * (v[(size_t)k * w + g->col_q[j]] - mq);
-        }
-        speed = fabs(stq / stt);
-        if (speed > worst) {
-            worst = speed;
-            moving = j;
-        }
-    }
-    for (j = 0, turns = -1; j < g->n_joints && turns < 0; j++)   /* more than a turn: degrees, likely */
-        if (fabs(v[g->col_q[j]]) > 6.2832) turns = j;
-    if (worst > S2R_LOG_REST_SPEED && turns >= 0)
-        return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: q_%d starts at %g, more than a turn, and the arm seems to "
-                         "move at %.3g rad/s: angles in degrees? give them in radians (degrees x pi / 180)", file,
-                         g->t.first_line, turns + 1, v[g->col_q[turns]], worst);
-    if (worst > S2R_LOG_REST_SPEED)
-        return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: the arm is moving at the start (joint %d at %.3g rad/s over "
-                         "the first %g s; at rest is below %g): start the log at rest, or cut it where the arm stands "
-                         "still", file, g->t.first_line, moving + 1, worst, S2R_LOG_REST_WINDOW, S2R_LOG_REST_SPEED);
-    return S2R_OK;
-}
-
-/* Parse a whole file's text into a log. */
-static s2r_result s2r__log_parse(s2r__log* g, const char* text, const char* file, char* error) {
-    int j;
-    memset(g, 0, sizeof *g);
-    g->col_t = g->col_obj[0] = g->col_obj[1] = -1;
-    for (j = 0; j < S2R_MAX_JOINTS; j++) g->col_cmd[j] = g->col_q[j] = g->col_qd[j] = -1;
-    return s2r__table_parse(&g->t, text, file, s2r__log_column, s2r__log_columns_done, g, error);
-}
-
-/* Column c of the log at time `at` (s): exactly a row's value when a row
-   lies within a billionth of a period of it, else linear between rows;
-   `hold`: the last row at or before it instead (commands). */
-static double s2r__log_at(const s2r__log* g, int c, double at, double period, int hold, int* cursor) {
-    const double* v = g->t.v;
-    int w = g->t.columns, j = *cursor;
-    double tol = 1e-9 * period, t0, t1;
-    while (j + 1 < g->t.rows && v[(size_t)(j + 1) * w + g->col_t] <= at + tol) j++;
-    *cursor = j;
-    t0 = v[(size_t)j * w + g->col_t];
-    if (hold || fabs(t0 - at) <= tol || j + 1 >= g->t.rows) return v[(size_t)j * w + c];
-    t1 = v[(size_t)(j + 1) * w + g->col_t];
-    return v[(size_t)j * w + c] + (v[(size_t)(j + 1) * w + c] - v[(size_t)j * w + c]) * (at - t0) / (t1 - t0);
-}
-
-/* Samples of period T the log holds: commands 0..n-1 and readings at 1..n
-   (S2R_LOG_MAX_SAMPLES + 1 for anything longer). */
-static int s2r__log_samples(const s2r__log* g, double period) {
-    double span = g->t.v[(size_t)(g->t.rows - 1) * g->t.columns + g->col_t] - g->t.v[g->col_t];
-    double n = floor(span / period + 1e-9);
-    return n > S2R_LOG_MAX_SAMPLES ? S2R_LOG_MAX_SAMPLES + 1 : (int)n;
-}
-
-/* Resample the log into slot i of the set (its n_samples, its period). */
-static void s2r__log_resample(const s2r__log* g, s2r_trajectory_set* set, int i) {
-    double T = set->sample_period, t0 = g->t.v[g->col_t];
-    int n = set->n_joints, k, j, hold = 0, cursor = 0;
-    for (j = 0; j < n; j++) set->q0[(size_t)i * n + j] = g->t.v[g->col_q[j]];
-    if (set->object0)
-        for (j = 0; j < 2; j++) set->object0[2 * (size_t)i + j] = g->t.v[g->col_obj[j]];
-    for (k = 0; k < set->n_samples; k++) {
-        size_t at = s2r__traj_at(set, i, k);
-        double tc = t0 + k * T, tr = t0 + (k + 1) * T;
-        int c1 = hold, c2 = cursor;
-        for (j = 0; j < n; j++) {   /* every joint from the same rows */
-            c1 = hold;
-            c2 = cursor;
-            set->command[at + j] = s2r__log_at(g, g->col_cmd[j], tc, T, 1, &c1);
-            set->q[at + j] = s2r__log_at(g, g->col_q[j], tr, T, 0, &c2);
-            set->qd[at + j] = g->has_qd ? s2r__log_at(g, g->col_qd[j], tr, T, 0, &c2)
-                                        : (set->q[at + j] - (k ? set->q[at + j - (size_t)n] : set->q0[(size_t)i * n + j])) / T;
-        }
-        if (set->object)
-            for (j = 0; j < 2; j++) {
-                c2 = cursor;
-                set->object[2 * ((size_t)i * set->n_samples + k) + j] = s2r__log_at(g, g->col_obj[j], tr, T, 0, &c2);
-            }
-        hold = c1;
-        cursor = c2;
-    }
-}
-
-/* The parsed logs into a fresh set. */
-static s2r_result s2r__logs_to_set(s2r_trajectory_set* set, const s2r__log* logs, const char* const* names, int count,
-                                   double period, char* error) {
-    int i, samples = 0;
-    double* rates = (double*)s2r__calloc((size_t)count, sizeof(double));
-    s2r_result res;
-    if (!rates) return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "trajectory files: no memory for %d logs", count);
-    for (i = 0; i < count; i++)
-        if (logs[i].n_joints != logs[0].n_joints || logs[i].has_object != logs[0].has_object) {
-            S2R_FREE(rates);
-            return s2r__fail(error, S2R_ERR_PARSE, "%s: %d joints%s, but %s has %d%s", names[i], logs[i].n_joints,
-                             logs[i].has_object ? " and the object" : "", names[0], logs[0].n_joints,
-                             logs[0].has_object ? " and the object" : "");
-        }
-    for (i = 0; i < count; i++) {
-        int n;
-        if ((res = s2r__log_check(&logs[i], names[i], period, &rates[i], error)) != S2R_OK) {
-            S2R_FREE(rates);
-            return res;
-        }
-        n = s2r__log_samples(&logs[i], period);
-        if (n < S2R_LOG_MIN_SAMPLES) {
-            S2R_FREE(rates);
-            return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: covers %.4g s, %d sample%s of %g s: too short to identify "
-                             "from (at least %d samples, %g s; record a few seconds of motion)", names[i],
-                             logs[i].t.first_line, n * period, n, n == 1 ? "" : "s", period, S2R_LOG_MIN_SAMPLES,
-                             S2R_LOG_MIN_SAMPLES * period);
-        }
-        if (n > S2R_LOG_MAX_SAMPLES) {
-            S2R_FREE(rates);
-            return s2r__fail(error, S2R_ERR_PARSE, "%s: spans more than %d samples of %g s (%.6g s); split it", names[i],
-                             S2R_LOG_MAX_SAMPLES, period, logs[i].t.v[(size_t)(logs[i].t.rows - 1) * logs[i].t.columns + logs[i].col_t] -
-                             logs[i].t.v[logs[i].col_t]);
-        }
-        if (n > S2R_LOG_FIT_SAMPLES) n = S2R_LOG_FIT_SAMPLES;   /* the rule above */
-        if (n > samples) samples = n;
-    }
-    if ((res = s2r_trajectory_set_init(set, logs[0].n_joints, samples, count, period)) != S2R_OK ||
-        (logs[0].has_object && (res = s2r_trajectory_set_add_object(set)) != S2R_OK)) {
-        s2r__fail(error, res, "%s", set->error);
-        s2r_trajectory_set_free(set);
-        S2R_FREE(rates);
-        return res;
-    }
-    if (!(set->source = (s2r_trajectory_source*)s2r__calloc((size_t)count, sizeof *set->source))) {
-        s2r_trajectory_set_free(set);
-        S2R_FREE(rates);
-        return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "trajectory files: no memory for %d names", count);
-    }
-    for (i = 0; i < count; i++) {
-        char why[S2R_ERROR_LEN];
-        snprintf(set->source[i].file, sizeof set->source[i].file, "%s", names[i]);
-        set->source[i].line = logs[i].t.first_line;
-        set->source[i].t0 = logs[i].t.v[logs[i].col_t];
-        set->source[i].rate = rates[i];
-        set->source[i].span = s2r__log_samples(&logs[i], period);
-        set->source[i].samples = set->source[i].span < S2R_LOG_FIT_SAMPLES ? set->source[i].span : S2R_LOG_FIT_SAMPLES;
-        set->source[i].qd_measured = logs[i].has_qd;
-        s2r__log_resample(&logs[i], set, i);
-        set->count = i + 1;
-        if (s2r_trajectory_set_check(set, set->n_joints, why) != S2R_OK) {   /* e.g. 1e308 - -1e308 */
-            s2r__fail(error, S2R_ERR_PARSE, "%s: numbers too large to resample (%s)", names[i], why);
-            s2r_trajectory_set_free(set);
-            memset(set, 0, sizeof *set);
-            S2R_FREE(rates);
-            return S2R_ERR_PARSE;
-        }
-    }
-    S2R_FREE(rates);
-    return S2R_OK;
-}
-
-S2RDEF s2r_result s2r_trajectory_set_parse_csv(s2r_trajectory_set* set, const char* text, const char* name,
-                                               double sample_period, char* error) {
-    s2r__log g;
-    s2r_result res;
-    S2R_ASSERT(set);
-    memset(set, 0, sizeof *set);
-    if (!text || !name || !(sample_period > 0) || !isfinite(sample_period))
-        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "trajectory file: text, name and a period > 0 s are needed");
-    if ((res = s2r__log_parse(&g, text, name, error)) != S2R_OK) return res;
-    res = s2r__logs_to_set(set, &g, &name, 1, sample_period, error);
-    s2r__table_free(&g.t);
-    return res;
-}
-
-S2RDEF s2r_result s2r_trajectory_set_load_csv(s2r_trajectory_set* set, const char* const* paths, int count,
-                                              double sample_period, char* error) {
-    s2r__log* logs;
-    s2r_result res = S2R_OK;
-    int i, parsed = 0;
-    S2R_ASSERT(set);
-    memset(set, 0, sizeof *set);
-    if (!paths || count < 1 || count > 100000 || !(sample_period > 0) || !isfinite(sample_period))
-        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "trajectory files: need 1 or more paths and a period > 0 s");
-    if (!(logs = (s2r__log*)s2r__calloc((size_t)count, sizeof *logs)))
-        return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "trajectory files: no memory for %d logs", count);
-    for (i = 0; i < count && res == S2R_OK; i++) {
-        char* text = NULL;
-        if (!paths[i]) res = s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "trajectory files: path %d is NULL", i);
-        else if ((res = s2r__read_text_file(paths[i], S2R_LOG_MAX_BYTES, &text, error)) == S2R_OK) {
-            res = s2r__log_parse(&logs[i], text, paths[i], error);
-            S2R_FREE(text);
-            parsed += res == S2R_OK;
-        }
-    }
-    if (res == S2R_OK) res = s2r__logs_to_set(set, logs, paths, count, sample_period, error);
-    for (i = 0; i < parsed; i++) s2r__table_free(&logs[i].t);
-    S2R_FREE(logs);
-    return res;
-}
-
-S2RDEF s2r_result s2r_trajectory_write_csv(const s2r_trajectory_set* set, int index, const char* path, char* error) {
-    s2r_file file;
-    s2r_result res;
-    int n, k, j;
-    if (!set || !path || index < 0 || index >= set->count)
-        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "write trajectory: no trajectory %d in the set", index);
-    if ((res = s2r_file_create(&file, path, error)) != S2R_OK) return res;
-    n = set->n_joints;
-    fprintf(file.f, "# sim2real.h trajectory: t in s, command_J and q_J in rad, qd_J in rad/s%s\nt",
-            set->object ? ", object_x/y in m" : "");
-    for (j = 1; j <= n; j++) fprintf(file.f, ",command_%d", j);
-    for (j = 1; j <= n; j++) fprintf(file.f, ",q_%d", j);
-    for (j = 1; j <= n; j++) fprintf(file.f, ",qd_%d", j);
-    fprintf(file.f, "%s\n", set->object ? ",object_x,object_y" : "");
-    for (k = 0; k <= s2r_trajectory_length(set, index); k++) {   /* row k: command k (the last held), the reading of k - 1 */
-        const double* cmd = set->command + s2r__traj_at(set, index, k < s2r_trajectory_length(set, index) ? k : k - 1);
-        const double* q = k ? set->q + s2r__traj_at(set, index, k - 1) : set->q0 + (size_t)index * n;
-        const double* qd = k ? set->qd + s2r__traj_at(set, index, k - 1) : NULL;
-        char b[32];
-        fprintf(file.f, "%s", s2r__exact_number(b, k * set->sample_period));
-        for (j = 0; j < n; j++) fprintf(file.f, ",%s", s2r__exact_number(b, cmd[j]));
-        for (j = 0; j < n; j++) fprintf(file.f, ",%s", s2r__exact_number(b, q[j]));
-        for (j = 0; j < n; j++) fprintf(file.f, ",%s", s2r__exact_number(b, qd ? qd[j] : 0.0));
-        if (set->object) {
-            const double* o = k ? set->object + 2 * ((size_t)index * set->n_samples + k - 1) : set->object0 + 2 * (size_t)index;
-            fprintf(file.f, ",%s", s2r__exact_number(b, o[0]));
-            fprintf(file.f, ",%s", s2r__exact_number(b, o[1]));
-        }
-        fputc('\n', file.f);
-    }
-    return s2r_file_commit(&file, error);
 }
 
 S2RDEF int s2r_trajectory_length(const s2r_trajectory_set* set, int i) {
@@ -16488,246 +16002,6 @@ static int s2r__traj_total(const s2r_trajectory_set* set) {
     int i, total = 0;
     for (i = 0; i < set->count; i++) total += s2r_trajectory_length(set, i);
     return total;
-}
-
-S2RDEF int s2r_trajectory_set_qd_measured(const s2r_trajectory_set* set) {
-    int i;
-    S2R_ASSERT(set);
-    for (i = 0; set->source && i < set->count; i++)
-        if (!set->source[i].qd_measured) return 0;
-    return 1;
-}
-
-/* --- System identification: excitation files ------------------------------- */
-
-S2RDEF s2r_result s2r_excitation_write_csv(const char* path, const s2r_excitation_config* c, const s2r_arm_info* info,
-                                           const double* q0, const double* command, int n_samples, double period,
-                                           char* error) {
-    s2r_file file;
-    s2r_result res;
-    char b[32];
-    int n, k, j;
-    if (!path || !c || !info || !q0 || !command || n_samples < 1 || !(period > 0) || !isfinite(period))
-        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "write excitation: path, config, arm, q0, commands, "
-                         ">= 1 sample and a period > 0 s are needed");
-    if (s2r_excitation_check(c, error) != S2R_OK) return S2R_ERR_INVALID_ARGUMENT;
-    n = info->n_joints;
-    for (k = -1; k < n_samples; k++)   /* -1: the start pose */
-        for (j = 0; j < n; j++) {
-            double v = k < 0 ? q0[j] : command[(size_t)k * n + j];
-            if (!(v >= info->q_min[j] - 1e-9 && v <= info->q_max[j] + 1e-9))
-                return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "write excitation: %s of joint %d is %g rad, outside "
-                                 "its range [%g, %g]", k < 0 ? "the start pose" : "a target", j + 1, v, info->q_min[j],
-                                 info->q_max[j]);
-        }
-    if ((res = s2r_file_create(&file, path, error)) != S2R_OK) return res;
-    fprintf(file.f, "# sim2real.h excitation for %s: joint targets to play on the arm, t in s, command_J in rad "
-            "(J from 1), each held until the next row\n", info->name);
-    fprintf(file.f, "# rate %g Hz (a row every %g s), %d rows, %g s; signal %s, %g rad peak, %g to %g Hz, fading in "
-            "over %g s\n", 1 / period, period, n_samples, n_samples * period, s2r_excitation_kind_name(c->kind),
-            c->amplitude, c->freq_lo, c->freq_hi, c->ramp);
-    fprintf(file.f, "# safety margins: targets at least %g rad inside each joint's range, target speed at most %g of "
-            "each joint's speed limit\n", c->limit_margin, c->max_speed);
-    fprintf(file.f, "# to play: move the arm slowly to the first row's targets and let it settle; then send each "
-            "row's targets at its t; record t, command_J, q_J (and qd_J) from the first row on, at %g Hz or faster\nt",
-            1 / period);
-    for (j = 1; j <= n; j++) fprintf(file.f, ",command_%d", j);
-    fputc('\n', file.f);
-    for (k = 0; k < n_samples; k++) {
-        fprintf(file.f, "%s", s2r__exact_number(b, k * period));
-        for (j = 0; j < n; j++) fprintf(file.f, ",%s", s2r__exact_number(b, command[(size_t)k * n + j]));
-        fputc('\n', file.f);
-    }
-    return s2r_file_commit(&file, error);
-}
-
-/* An excitation file names t and the commands only. */
-static s2r_result s2r__excitation_columns_done(void* context, s2r__table* t, const char* file, char* error) {
-    s2r__log* g = (s2r__log*)context;
-    int j, c = 0, other = 0;
-    for (j = 0; j < S2R_MAX_JOINTS; j++) {
-        c += g->col_cmd[j] >= 0;
-        other += g->col_q[j] >= 0 || g->col_qd[j] >= 0;
-    }
-    g->n_joints = c;
-    if (other || g->col_obj[0] >= 0 || g->col_obj[1] >= 0)
-        return s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: an excitation file holds t and command_J "
-                         "only (with q_J it is a log: read it as a trajectory file)", file);
-    for (j = 0; j < c; j++)
-        if (g->col_cmd[j] < 0)
-            return s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: joint %d lacks its command_%d column "
-                             "(joints are numbered 1 to n)", file, j + 1, j + 1);
-    if (g->col_t < 0 || c < 1)
-        return s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: need t and command_J", file);
-    t->increasing = g->col_t;
-    return S2R_OK;
-}
-
-S2RDEF s2r_result s2r_excitation_parse_csv(s2r_trajectory_set* set, const char* text, const char* name,
-                                           double sample_period, char* error) {
-    s2r__log g;
-    s2r_result res;
-    double span;
-    int j, k, n, cursor = 0;
-    S2R_ASSERT(set);
-    memset(set, 0, sizeof *set);
-    if (!text || !name || !(sample_period > 0) || !isfinite(sample_period))
-        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "excitation file: text, name and a period > 0 s are needed");
-    memset(&g, 0, sizeof g);
-    g.col_t = g.col_obj[0] = g.col_obj[1] = -1;
-    for (j = 0; j < S2R_MAX_JOINTS; j++) g.col_cmd[j] = g.col_q[j] = g.col_qd[j] = -1;
-    if ((res = s2r__table_parse(&g.t, text, name, s2r__log_column, s2r__excitation_columns_done, &g, error)) != S2R_OK)
-        return res;
-    span = g.t.v[(size_t)(g.t.rows - 1) * g.t.columns + g.col_t] - g.t.v[g.col_t];
-    if (!(span / sample_period < S2R_LOG_MAX_SAMPLES)) {
-        s2r__table_free(&g.t);
-        return s2r__fail(error, S2R_ERR_PARSE, "%s: spans more than %d samples of %g s; split it", name,
-                         S2R_LOG_MAX_SAMPLES, sample_period);
-    }
-    n = (int)floor(span / sample_period + 1e-9) + 1;
-    if ((res = s2r_trajectory_set_init(set, g.n_joints, n, 1, sample_period)) != S2R_OK) {
-        s2r__fail(error, res, "%s: %s", name, set->error);
-        s2r__table_free(&g.t);
-        return res;
-    }
-    for (j = 0; j < g.n_joints; j++) set->q0[j] = g.t.v[g.col_cmd[j]];
-    for (k = 0; k < n; k++) {
-        int c1 = cursor;
-        for (j = 0; j < g.n_joints; j++) {
-            c1 = cursor;
-            set->command[(size_t)k * g.n_joints + j] = s2r__log_at(&g, g.col_cmd[j], g.t.v[g.col_t] + k * sample_period,
-                                                                   sample_period, 1, &c1);
-        }
-        cursor = c1;
-    }
-    set->count = 1;
-    s2r__table_free(&g.t);
-    return S2R_OK;
-}
-
-S2RDEF s2r_result s2r_excitation_load_csv(s2r_trajectory_set* set, const char* path, double sample_period, char* error) {
-    char* text = NULL;
-    s2r_result res;
-    S2R_ASSERT(set);
-    memset(set, 0, sizeof *set);
-    if (!path) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "excitation file: path is NULL");
-    if ((res = s2r__read_text_file(path, S2R_LOG_MAX_BYTES, &text, error)) != S2R_OK) return res;
-    res = s2r_excitation_parse_csv(set, text, path, sample_period, error);
-    S2R_FREE(text);
-    return res;
-}
-
-/* --- System identification: the replay backend ---------------------------- */
-
-static s2r_result s2r__replay_reset(void* self, const double* q0, const double* target, s2r_rng* rng) {
-    s2r_replay* r = (s2r_replay*)self;
-    (void)q0; (void)target; (void)rng;   /* the log's own start is what happened */
-    r->sample = 0;
-    r->time = 0;
-    r->open = 1;
-    return S2R_OK;
-}
-
-static s2r_result s2r__replay_command(void* self, const double* q_target) {
-    s2r_replay* r = (s2r_replay*)self;
-    const s2r_trajectory_set* set = r->set;
-    int j, k = r->sample < set->n_samples ? r->sample : set->n_samples - 1;
-    const double* logged = set->command + s2r__traj_at(set, r->index, k);
-    if (!r->open) return s2r__fail(r->error, S2R_ERR_STATE, "replay: command before reset");
-    if (!q_target || !s2r_all_finite(q_target, set->n_joints))
-        return s2r__fail(r->error, S2R_ERR_INVALID_ARGUMENT, "replay: the command contains NaN or Inf");
-    for (j = 0; r->tolerance >= 0 && j < set->n_joints; j++)
-        if (fabs(q_target[j] - logged[j]) > r->tolerance)
-            return s2r__fail(r->error, S2R_ERR_STATE, "replay: command %d, joint %d is %.6g rad, the log sent %.6g", k, j + 1,
-                             q_target[j], logged[j]);
-    return S2R_OK;
-}
-
-static s2r_result s2r__replay_advance(void* self, double seconds) {
-    s2r_replay* r = (s2r_replay*)self;
-    double T = r->set->sample_period;
-    int k;
-    if (!r->open) return s2r__fail(r->error, S2R_ERR_STATE, "replay: advance before reset");
-    if (!(seconds >= 0) || !(seconds <= S2R_ADVANCE_MAX))
-        return s2r__fail(r->error, S2R_ERR_INVALID_ARGUMENT, "replay: advance by %g s: need 0 to %g s", seconds, S2R_ADVANCE_MAX);
-    k = (int)floor((r->time + seconds) / T + 1e-9);
-    if (k > r->set->n_samples)
-        return s2r__fail(r->error, S2R_ERR_STATE, "replay: the log ends after %d samples (%.3f s)", r->set->n_samples,
-                         r->set->n_samples * T);
-    r->time += seconds;
-    r->sample = k;
-    return S2R_OK;
-}
-
-/* The recorded joint positions and velocities and object of the current
-   reading (the start pose before the first). */
-static void s2r__replay_now(const s2r_replay* r, const double** q, const double** qd, const double** object) {
-    const s2r_trajectory_set* set = r->set;
-    size_t at = r->sample > 0 ? s2r__traj_at(set, r->index, r->sample - 1) : 0;
-    *q = r->sample > 0 ? set->q + at : set->q0 + (size_t)r->index * set->n_joints;
-    *qd = r->sample > 0 ? set->qd + at : NULL;
-    *object = !set->object ? NULL : r->sample > 0 ? set->object + 2 * ((size_t)r->index * set->n_samples + r->sample - 1)
-                                                  : set->object0 + 2 * (size_t)r->index;
-}
-
-static s2r_result s2r__replay_read(void* self, s2r_sensors* out) {
-    s2r_replay* r = (s2r_replay*)self;
-    const double *q, *qd, *object;
-    int n = r->set->n_joints;
-    if (!r->open) return s2r__fail(r->error, S2R_ERR_STATE, "replay: read before reset");
-    s2r__replay_now(r, &q, &qd, &object);
-    memset(out, 0, sizeof *out);
-    out->time = r->time;
-    memcpy(out->q, q, (size_t)n * sizeof(double));
-    if (qd) memcpy(out->qd, qd, (size_t)n * sizeof(double));
-    if (object) memcpy(out->object, object, 2 * sizeof(double));
-    return S2R_OK;
-}
-
-static s2r_result s2r__replay_truth(void* self, s2r_ground_truth* out) {
-    s2r_replay* r = (s2r_replay*)self;
-    const double *q, *qd, *object;
-    s2r__replay_now(r, &q, &qd, &object);
-    memset(out, 0, sizeof *out);
-    memcpy(out->q, q, (size_t)r->set->n_joints * sizeof(double));
-    if (object) memcpy(out->object, object, 2 * sizeof(double));
-    return S2R_OK;
-}
-
-static s2r_result s2r__replay_place(void* self, const double xy[2]) {
-    (void)xy;   /* the log's object is where it was */
-    return ((s2r_replay*)self)->set->object ? S2R_OK : S2R_ERR_UNSUPPORTED;
-}
-
-S2RDEF s2r_result s2r_replay_init(s2r_replay* replay, const s2r_trajectory_set* set, int index, const s2r_arm_info* info,
-                                  double tolerance) {
-    S2R_ASSERT(replay);
-    memset(replay, 0, sizeof *replay);
-    if (!set || !info || index < 0 || index >= set->count)
-        return s2r__fail(replay->error, S2R_ERR_INVALID_ARGUMENT, "replay: no trajectory %d in the set", index);
-    if (info->n_joints != set->n_joints || !isfinite(tolerance))
-        return s2r__fail(replay->error, S2R_ERR_INVALID_ARGUMENT, "replay: the arm has %d joints, the log %d (and the "
-                         "tolerance must be finite)", info->n_joints, set->n_joints);
-    replay->set = set;
-    replay->index = index;
-    replay->tolerance = tolerance;
-    replay->info = *info;
-    replay->backend.self = replay;
-    replay->backend.name = "replay";
-    replay->backend.info = &replay->info;
-    replay->backend.error = replay->error;
-    replay->backend.reset = s2r__replay_reset;
-    replay->backend.command = s2r__replay_command;
-    replay->backend.advance = s2r__replay_advance;
-    replay->backend.read_sensors = s2r__replay_read;
-    replay->backend.ground_truth = s2r__replay_truth;
-    replay->backend.place_object = set->object ? s2r__replay_place : NULL;
-    return S2R_OK;
-}
-
-S2RDEF const s2r_backend* s2r_replay_backend(s2r_replay* replay) {
-    S2R_ASSERT(replay);
-    return &replay->backend;
 }
 
 /* --- System identification: parameters and configuration ------------------ */

@@ -15,9 +15,10 @@
    S2R_LOG_WEIGHT_QD: units=1 weights=0,0.001,0.01,0.1 and units=2
    first=2 (about 15 CPU-minutes in all).
    Built and run by make bench; the measurement that chose
-   S2R_LOG_WEIGHT_QD (sim2real.h, "Trajectory files"). */
+   S2R_LOG_WEIGHT_QD (sim2real.h, "Logs: in sim2real_logs.h"). */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
+#include "../sim2real_logs.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -16,7 +16,7 @@
    (--robot ur5e|panda instead of --mjcf for a built-in arm; your own arm
    is then measured in its simulator only, having no stand-in fleet.)
 
-   The files: one trajectory per file in the format of the header's
+   The files: one trajectory per file in the format of sim2real_logs.h's
    "Trajectory files" (t in s, command_J, q_J and optionally qd_J per
    joint, joints from 1; 50 Hz or faster; starting at rest), each checked
    as a robot's data (units of t, rate, a moving start, angles in degrees,
@@ -75,6 +75,7 @@
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
 #include "../sim2real_socket.h"
+#include "../sim2real_logs.h"
 #include "s2r_cli.h"
 #include "s2r_figures.h"
 #include <stdio.h>

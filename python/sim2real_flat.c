@@ -12,6 +12,7 @@
    public API is used, and the core's error helper s2r__fail. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
+#include "../sim2real_logs.h"
 #include "../examples/s2r_figures.h"
 #include "../examples/s2r_render.h"
 #include "sim2real_flat.h"

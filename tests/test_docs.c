@@ -453,9 +453,10 @@ static int test_docs_names_exist(void) {
     char* header = docs_read("sim2real.h", &size);
     char* table = docs_read("examples/07_the_table.c", &size);
     char* analysis = docs_read("sim2real_analysis.h", &size);
+    char* logs = docs_read("sim2real_logs.h", &size);
     const char *paths, *end, *line;
     int names = 0, k;
-    CHECK(header && table && analysis);
+    CHECK(header && table && analysis && logs);
     paths = strstr(header, "   9. Reading paths\n   ----");
     CHECK(paths != NULL);
     end = strstr(paths, "*/");
@@ -467,7 +468,8 @@ static int test_docs_names_exist(void) {
         name[len] = '\0';
         if (len == 0) continue;
         names++;
-        CHECKF(docs_defines(header, name) || docs_defines(table, name) || docs_defines(analysis, name),
+        CHECKF(docs_defines(header, name) || docs_defines(table, name) || docs_defines(analysis, name) ||
+                   docs_defines(logs, name),
                "reading paths name %s, which is defined nowhere", name);
     }
     CHECKF(names >= 25, "only %d functions found in the reading paths", names);
@@ -497,6 +499,7 @@ static int test_docs_names_exist(void) {
     free(header);
     free(table);
     free(analysis);
+    free(logs);
     return 0;
 }
 
@@ -756,7 +759,8 @@ static int docs_compare_names(const char* path, int* declared, int* compared, in
 /* The header, its companions and the examples' companion headers: every public function
    names its parameters the same in its declaration and its definition. */
 static int test_docs_parameter_names(void) {
-    static const char* const headers[] = {"sim2real.h", "sim2real_socket.h", "sim2real_jobs.h", "sim2real_analysis.h",
+    static const char* const headers[] = {"sim2real.h", "sim2real_socket.h", "sim2real_jobs.h", "sim2real_logs.h",
+                                          "sim2real_analysis.h",
                                           "examples/s2r_cli.h", "examples/s2r_figures.h", "examples/s2r_render.h"};
     int declared = 0, compared = 0, differ = 0, k;
     for (k = 0; k < (int)(sizeof headers / sizeof *headers); k++)

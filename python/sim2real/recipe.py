@@ -50,7 +50,7 @@ def identify_unit(robot, task, unit, ranges=None, quick=False, ranges_out=None, 
 
 
 def identify_logs(logs, robot="ur5e", mjcf=None, ranges=None, quick=False, ranges_out=None, identified_out=None):
-    """System identification from an arm's logs alone (CSV: t, command_J, q_J; the header's "Trajectory files"),
+    """System identification from an arm's logs alone (CSV: t, command_J, q_J; sim2real_logs.h's "Trajectory files"),
     as examples/12_sysid_from_logs.c does it: every log but the last fitted, the last held out for the verdict.
     The model: ``robot``'s, or the MJCF file ``mjcf``. ``ranges``: the training ranges to re-centre (None: the
     defaults); ``quick``: 3 sweeps instead of 12. Writes and returns as identify_unit does, without the camera
