@@ -349,9 +349,12 @@ static s2r_result s2r__socket_open_arm(s2r_socket_robot* s, const s2r_socket_con
         if (res == S2R_OK) res = s2r__socket_hello(s);
         busy = res == S2R_ERR_STATE && strncmp(s->error, "robot side: busy", 16) == 0;
         if (!busy || s2r__socket_ms() + 50 >= deadline) {
-            if (busy)
+            if (busy) {
+                char why[S2R_ERROR_LEN];
+                memcpy(why, s->error, sizeof why);
                 s2r__fail(s->error, res, "the robot at %s stayed busy for the %d ms of timeout_ms (%s)", c->address,
-                          c->timeout_ms, s->error + 12);
+                          c->timeout_ms, why + 12);
+            }
             return res;
         }
         close(s->fd);   /* busy: in the queue, again in 50 ms */
@@ -761,8 +764,8 @@ static int s2r__socket_serve_client(const s2r_backend* robot, int listener, int 
             if (errno != EINTR || s2r_interrupt_requested()) return greeted;
             continue;   /* a signal: the deadline stands */
         }
-        if (p[1].revents) s2r__socket_refuse(listener, since);
-        if (!p[0].revents) {
+        if (p[1].revents && !p[0].revents) s2r__socket_refuse(listener, since);   /* the client's own news first: */
+        if (!p[0].revents) {                                                        /* gone, its arm is free       */
             if (!watched || s2r__socket_ms() < deadline) continue;
             if (!greeted) return 0;   /* no hello in time: not a client */
             s2r_backend_halt(robot);

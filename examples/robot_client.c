@@ -25,7 +25,7 @@
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
 #include "../sim2real_socket.h"
-#include <errno.h>
+#include "s2r_cli.h"
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,15 +58,6 @@ static s2r_result evaluate(const s2r_backend* backend, s2r_task_kind kind, int e
     return res;
 }
 
-/* A whole decimal number in [lo, hi] (no sign, no blanks, nothing after). */
-static int parse_count(const char* text, unsigned long long lo, unsigned long long hi, unsigned long long* out) {
-    char* end = NULL;
-    if (*text < '0' || *text > '9') return 0;
-    errno = 0;
-    *out = strtoull(text, &end, 10);
-    return !errno && !*end && *out >= lo && *out <= hi;
-}
-
 int main(int argc, char** argv) {
     s2r_socket_config c = s2r_socket_config_default();
     s2r_task_kind kind = S2R_TASK_REACH;
@@ -80,10 +71,10 @@ int main(int argc, char** argv) {
         else if (strcmp(argv[i], "--mjcf") == 0) ok = ok && *value, c.robot = S2R_ROBOT_CUSTOM, c.mjcf_path = value;
         else if (strcmp(argv[i], "--task") == 0)
             ok = ok && (strcmp(value, "reach") == 0 || strcmp(value, "push") == 0), kind = strcmp(value, "push") == 0 ? S2R_TASK_PUSH : S2R_TASK_REACH;
-        else if (strcmp(argv[i], "--episodes") == 0) ok = ok && parse_count(value, 1, 1000000, &n), episodes = (int)n;
-        else if (strcmp(argv[i], "--seed") == 0) ok = ok && parse_count(value, 0, ULLONG_MAX, &seed);
-        else if (strcmp(argv[i], "--timeout-ms") == 0) ok = ok && parse_count(value, 1, INT_MAX, &n), c.timeout_ms = (int)n;
-        else if (strcmp(argv[i], "--in-process") == 0) ok = ok && parse_count(value, 1, ULLONG_MAX, &unit), in_process = 1;
+        else if (strcmp(argv[i], "--episodes") == 0) ok = ok && s2r_parse_count(value, 1, 1000000, &n), episodes = (int)n;
+        else if (strcmp(argv[i], "--seed") == 0) ok = ok && s2r_parse_count(value, 0, ULLONG_MAX, &seed);
+        else if (strcmp(argv[i], "--timeout-ms") == 0) ok = ok && s2r_parse_count(value, 1, INT_MAX, &n), c.timeout_ms = (int)n;
+        else if (strcmp(argv[i], "--in-process") == 0) ok = ok && s2r_parse_count(value, 1, ULLONG_MAX, &unit), in_process = 1;
         else if (argv[i][0] != '-' && !c.address) { c.address = argv[i]; continue; }
         else known = 0;
         if (!known || !ok) {

@@ -27,20 +27,11 @@
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
 #include "../sim2real_socket.h"
-#include <errno.h>
+#include "s2r_cli.h"
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* A whole decimal number in [lo, hi] (no sign, no blanks, nothing after). */
-static int parse_count(const char* text, unsigned long long lo, unsigned long long hi, unsigned long long* out) {
-    char* end = NULL;
-    if (*text < '0' || *text > '9') return 0;
-    errno = 0;
-    *out = strtoull(text, &end, 10);
-    return !errno && !*end && *out >= lo && *out <= hi;
-}
 
 int main(int argc, char** argv) {
     s2r_socket_serve_config serve = s2r_socket_serve_config_default();
@@ -61,10 +52,10 @@ int main(int argc, char** argv) {
         if (strcmp(argv[i], "--robot") == 0) ok = ok && (robot = s2r_robot_kind_find(value)) < S2R_ROBOT_CUSTOM;
         else if (strcmp(argv[i], "--scene") == 0)
             ok = ok && (strcmp(value, "arm") == 0 || strcmp(value, "push") == 0), scene = strcmp(value, "push") == 0 ? S2R_SCENE_PUSH : S2R_SCENE_ARM;
-        else if (strcmp(argv[i], "--unit") == 0) ok = ok && parse_count(value, 1, ULLONG_MAX, &unit);
+        else if (strcmp(argv[i], "--unit") == 0) ok = ok && s2r_parse_count(value, 1, ULLONG_MAX, &unit);
         else if (strcmp(argv[i], "--mjcf") == 0) ok = ok && *value, mjcf = value;
-        else if (strcmp(argv[i], "--clients") == 0) ok = ok && parse_count(value, 0, INT_MAX, &n), serve.clients = (int)n;
-        else if (strcmp(argv[i], "--watchdog-ms") == 0) ok = ok && parse_count(value, 1, INT_MAX, &n), serve.watchdog_ms = (int)n;
+        else if (strcmp(argv[i], "--clients") == 0) ok = ok && s2r_parse_count(value, 0, INT_MAX, &n), serve.clients = (int)n;
+        else if (strcmp(argv[i], "--watchdog-ms") == 0) ok = ok && s2r_parse_count(value, 1, INT_MAX, &n), serve.watchdog_ms = (int)n;
         else if (argv[i][0] != '-' && !serve.address) { serve.address = argv[i]; continue; }
         else known = 0;
         if (!known || !ok) {
