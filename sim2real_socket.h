@@ -70,24 +70,42 @@
      side's message (the connection stays up: a diverged episode is
      an answer, not a fault)
 
-   Joint arrays always have 8 slots (those past n_joints are 0).  The
-   client opens with hello and checks the arm: kind, scene and joint count
-   must be those of the model it loaded (a custom arm: the same MJCF on
-   both sides).  Every reply must come within timeout_ms (an advance: plus
-   its seconds, which a real arm takes in wall time).  A timeout, a peer
-   gone, a malformed or truncated message or a sensor reading that is not
-   a number is S2R_ERR_IO or S2R_ERR_CORRUPT with a message: the client
-   sends a halt if it still can and closes, and every later call is
-   S2R_ERR_STATE naming that first failure.  The robot side halts its arm
-   whenever its client goes (end of file, a bad message) or falls silent
-   for watchdog_ms mid-episode.  Without POSIX sockets every call here is
-   S2R_ERR_UNSUPPORTED. */
+   Joint arrays always have 8 slots (those past n_joints are 0: a nonzero
+   one is another arm's joint count, refused both ways).  The client opens
+   with hello and checks the arm: kind, scene and joint count must be those
+   of the model it loaded (a custom arm: the same MJCF on both sides).
+   Every reply must come within timeout_ms (an advance: plus its seconds,
+   which a real arm takes in wall time).  A timeout, a peer gone, a
+   malformed or truncated message, a reading that is not a number or is
+   beyond S2R_SOCKET_READING_MAX (sensors and ground truth alike) is
+   S2R_ERR_IO or S2R_ERR_CORRUPT with a message: the client sends a halt if
+   it still can and closes, and every later call is S2R_ERR_STATE naming
+   that first failure (so is every call after s2r_socket_robot_close or a
+   failed connect).  Text from the other side (the hello's name, an error
+   reply's message) is kept printable: other bytes arrive as \xNN.
+
+   One client at a time.  The robot side belongs to the client whose hello
+   it answered until that client goes; a connection that sends no hello
+   within watchdog_ms is dropped, and one that arrives while another client
+   holds the arm gets its hello answered S2R_ERR_STATE "busy: ..." (who
+   holds it, since when) at once and is closed.  The client's connect
+   tries again every 50 ms until its timeout_ms is up (the queue timeout),
+   then fails naming the busy robot.  The robot side halts its arm whenever
+   its client goes (end of file, a bad message) or falls silent for
+   watchdog_ms mid-episode (after a reset, before a halt); after such a
+   halt every request of that episode but halt is answered S2R_ERR_STATE
+   naming the watchdog, until the next reset: the episode is the client's
+   error, never a result on a halted arm.  Without POSIX sockets every call
+   here is S2R_ERR_UNSUPPORTED. */
 
 #define S2R_SOCKET_VERSION 1
 #define S2R_SOCKET_JOINTS 8           /* joint slots in every message          */
 #define S2R_SOCKET_HEADER 16          /* bytes                                 */
 #define S2R_SOCKET_TEXT 128           /* bytes of an error reply's message     */
 #define S2R_SOCKET_MESSAGE_MAX (S2R_SOCKET_HEADER + 248)   /* the largest: sensors */
+#define S2R_SOCKET_READING_MAX 1e6    /* largest magnitude of a reading (m, rad, m/s,
+                                         rad/s, N m; not time): beyond it no arm
+                                         measures, it is a unit or encoding error */
 
 typedef enum s2r_socket_type {
     S2R_SOCKET_HELLO = 1, S2R_SOCKET_RESET, S2R_SOCKET_COMMAND, S2R_SOCKET_ADVANCE,
@@ -116,9 +134,11 @@ typedef struct s2r_socket_message {
 
 /* Decode one whole message from n bytes (header and payload, nothing
    else).  S2R_ERR_CORRUPT naming the fault: wrong magic or version, an
-   unknown type, a size that is not the type's, a reading or period that is
-   not a number, a hello's arm out of range.  The socket's reader and the
-   fuzz harness both call it. */
+   unknown type, a size that is not the type's, a reading (sensors or
+   ground truth, unless it says diverged) or period that is not a number
+   or a reading beyond S2R_SOCKET_READING_MAX, a hello's arm out of range.  Text (name,
+   message) is kept printable, other bytes as \xNN.  The socket's reader
+   and the fuzz harness both call it. */
 S2RDEF s2r_result s2r_socket_parse(const unsigned char* bytes, size_t n, s2r_socket_message* m, char* error);
 /* Encode m into bytes[S2R_SOCKET_MESSAGE_MAX]; returns the size. */
 S2RDEF size_t     s2r_socket_pack(const s2r_socket_message* m, unsigned char* bytes);
@@ -138,6 +158,8 @@ typedef struct s2r_socket_robot {
     int         fd;              /* -1 once closed                               */
     int         timeout_ms;
     int         broken;          /* 1 after a fault: every call S2R_ERR_STATE    */
+    int         closed;          /* 1 once closed or failed to connect: nothing
+                                    held, connect may be called again          */
     double      period;          /* s, the robot side's servo cycle (hello)      */
     char        name[64];        /* "socket: real ur5e #3"                       */
     char        fault[S2R_ERROR_LEN];   /* the first fault                       */
@@ -145,29 +167,39 @@ typedef struct s2r_socket_robot {
 } s2r_socket_robot;
 
 S2RDEF s2r_socket_config  s2r_socket_config_default(void);
-/* Load the expected arm, connect (within timeout_ms) and shake hands.  On
-   error nothing stays open and s->error says why. */
+/* Load the expected arm, connect (within timeout_ms, waiting that long
+   for a busy robot side) and shake hands.  On error nothing stays open,
+   s->error says why and every backend call is S2R_ERR_STATE.  A struct
+   still open (connected, or broken and not closed) is refused with
+   S2R_ERR_STATE: close it first. */
 S2RDEF s2r_result         s2r_socket_robot_connect(s2r_socket_robot* s, const s2r_socket_config* c);
 S2RDEF const s2r_backend* s2r_socket_robot_backend(s2r_socket_robot* s);
 /* Close the connection (the robot side halts its arm) and free the model;
-   nothing to do for one that failed to connect or is closed already. */
+   nothing to do for one that failed to connect or is closed already.
+   Backend calls after it are S2R_ERR_STATE. */
 S2RDEF void               s2r_socket_robot_close(s2r_socket_robot* s);
 
 typedef struct s2r_socket_serve_config {
-    const char* address;         /* as above; a Unix path is replaced; NULL      */
+    const char* address;         /* as above; a Unix path left by a server that
+                                    is gone is replaced, anything else there
+                                    (a live server, a file) is refused; NULL     */
     int         watchdog_ms;     /* halt the arm after this silence mid-episode;
-                                    1000                                          */
+                                    a new connection's hello within it; 1000    */
     int         clients;         /* serve this many, one at a time, then return
-                                    (a connection that sends nothing is not one);
-                                    0 = until the process is stopped             */
+                                    (a connection without a hello is not one);
+                                    0 = until the process is stopped (or a stop
+                                    request, s2r_interrupt_catch)               */
     int         ready_fd;        /* >= 0: write "ready\n" there once listening;
                                     -1                                           */
 } s2r_socket_serve_config;
 
 S2RDEF s2r_socket_serve_config s2r_socket_serve_config_default(void);
-/* The robot side: serve `robot` to clients, one at a time.  A client's
-   fault halts the arm and drops that client; S2R_ERR_IO only if the
-   address cannot be served.  error: S2R_ERROR_LEN bytes (may be NULL). */
+/* The robot side: serve `robot` to clients, one at a time (others are
+   answered "busy").  A client's fault halts the arm and drops that client;
+   S2R_ERR_IO only if the address cannot be served; S2R_ERR_INVALID_ARGUMENT
+   for a watchdog under 1 ms or clients < 0; S2R_ERR_INTERRUPTED after a
+   stop request (s2r_interrupt_catch: Ctrl-C, SIGTERM), the arm halted and
+   the Unix path removed.  error: S2R_ERROR_LEN bytes (may be NULL). */
 S2RDEF s2r_result s2r_socket_serve(const s2r_backend* robot, const s2r_socket_serve_config* c, char* error);
 
 #endif /* SIM2REAL_SOCKET_H */
@@ -226,8 +258,11 @@ static const unsigned s2r__socket_payload[2][S2R_SOCKET_TYPE_END] = {
     {0, 0, 8 + 8 * (S2R_SOCKET_JOINTS + 3) + 32, 8 * S2R_SOCKET_JOINTS, 8, 0, 0, 0, 16},
     {0, 16 + 8 + 48, 32, 0, 0, 8 * (1 + 3 * S2R_SOCKET_JOINTS + 6), 8 * (9 + S2R_SOCKET_JOINTS) + 8 + 8 * 12, 0, 0}};
 
+static s2r_result s2r__socket_check_joints(const s2r_socket_message* m, int n_joints, char* error);
+
 #if defined(__unix__) || defined(__APPLE__)
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -240,12 +275,19 @@ static const unsigned s2r__socket_payload[2][S2R_SOCKET_TYPE_END] = {
 #define S2R__SEND_FLAGS 0                /* SO_NOSIGPIPE set on the socket instead */
 #endif
 
+#ifdef S_ISSOCK
+#define S2R__IS_SOCKET(mode) S_ISSOCK(mode)
+#else   /* strict C99 hides it: what is none of the others */
+#define S2R__IS_SOCKET(mode) (!S_ISREG(mode) && !S_ISDIR(mode) && !S_ISFIFO(mode) && !S_ISCHR(mode) && !S_ISBLK(mode))
+#endif
+
 typedef union s2r__socket_addr {
     struct sockaddr    any;
     struct sockaddr_un un;
     struct sockaddr_in in;
 } s2r__socket_addr;
 
+static double s2r__socket_ms(void);
 static s2r_result s2r__socket_open(const char* address, int timeout_ms, int* fd, char* error);
 static s2r_result s2r__socket_hello(s2r_socket_robot* s);
 static s2r_result s2r__socket_call(s2r_socket_robot* s, s2r_socket_message* m, double extra_ms);
@@ -257,29 +299,17 @@ static s2r_result s2r__socket_truth(void* self, s2r_ground_truth* out);
 static s2r_result s2r__socket_halt(void* self);
 static s2r_result s2r__socket_place(void* self, const double xy[2]);
 
+static s2r_result s2r__socket_open_arm(s2r_socket_robot* s, const s2r_socket_config* c);
+
 S2RDEF s2r_result s2r_socket_robot_connect(s2r_socket_robot* s, const s2r_socket_config* c) {
     s2r_result res;
     S2R_ASSERT(s);
+    if (s->backend.self == s && s->backend.reset == s2r__socket_reset && !s->closed)
+        return s2r__fail(s->error, S2R_ERR_STATE, "socket robot: this one is still open (%s): s2r_socket_robot_close it "
+                         "before connecting again", s->broken ? "broken" : s->name);
     memset(s, 0, sizeof *s);
     s->fd = -1;
-    if (!c || !c->address || c->timeout_ms < 1)
-        return s2r__fail(s->error, S2R_ERR_INVALID_ARGUMENT, "socket robot: an address and a timeout of 1 ms or more are needed");
-    s->timeout_ms = c->timeout_ms;
-    res = c->robot == S2R_ROBOT_CUSTOM ? s2r_robot_load_file(&s->arm, c->mjcf_path)
-                                       : s2r_robot_load_scene(&s->arm, c->robot, c->scene);
-    if (res != S2R_OK) return s2r__fail(s->error, res, "socket robot: %s", s->arm.error);
-    res = s2r__socket_open(c->address, c->timeout_ms, &s->fd, s->error);
-    if (res == S2R_OK) res = s2r__socket_hello(s);
-    if (res != S2R_OK) {
-        char why[S2R_ERROR_LEN];
-        memcpy(why, s->error, sizeof why);
-        if (s->fd >= 0) close(s->fd);
-        s2r_robot_free(&s->arm);
-        memset(s, 0, sizeof *s);
-        s->fd = -1;
-        return s2r__fail(s->error, res, "%s", why);
-    }
-    s->backend.self = s;
+    s->backend.self = s;   /* every call goes through s2r__socket_call: S2R_ERR_STATE until connected */
     s->backend.name = s->name;
     s->backend.info = &s->arm.info;
     s->backend.error = s->error;
@@ -289,16 +319,57 @@ S2RDEF s2r_result s2r_socket_robot_connect(s2r_socket_robot* s, const s2r_socket
     s->backend.read_sensors = s2r__socket_sensors;
     s->backend.ground_truth = s2r__socket_truth;
     s->backend.halt = s2r__socket_halt;
+    if ((res = s2r__socket_open_arm(s, c)) != S2R_OK) {
+        if (s->fd >= 0) close(s->fd);
+        s2r_robot_free(&s->arm);
+        s->fd = -1;
+        s->broken = s->closed = 1;
+        snprintf(s->fault, sizeof s->fault, "it never connected: %.200s", s->error);
+        return res;
+    }
     s->backend.place_object = s->arm.info.scene == S2R_SCENE_PUSH ? s2r__socket_place : NULL;
     return S2R_OK;
 }
 
+/* The arm's model, the connection and the handshake; a busy robot side
+   is asked again every 50 ms until timeout_ms is up. */
+static s2r_result s2r__socket_open_arm(s2r_socket_robot* s, const s2r_socket_config* c) {
+    s2r_result res;
+    double deadline;
+    if (!c || !c->address || c->timeout_ms < 1)
+        return s2r__fail(s->error, S2R_ERR_INVALID_ARGUMENT, "socket robot: an address and a timeout of 1 ms or more are needed");
+    s->timeout_ms = c->timeout_ms;
+    res = c->robot == S2R_ROBOT_CUSTOM ? s2r_robot_load_file(&s->arm, c->mjcf_path)
+                                       : s2r_robot_load_scene(&s->arm, c->robot, c->scene);
+    if (res != S2R_OK) return s2r__fail(s->error, res, "socket robot: %s", s->arm.error);
+    deadline = s2r__socket_ms() + c->timeout_ms;
+    for (;;) {
+        int busy;
+        res = s2r__socket_open(c->address, (int)s2r_clamp(deadline - s2r__socket_ms(), 1, 1e9), &s->fd, s->error);
+        if (res == S2R_OK) res = s2r__socket_hello(s);
+        busy = res == S2R_ERR_STATE && strncmp(s->error, "robot side: busy", 16) == 0;
+        if (!busy || s2r__socket_ms() + 50 >= deadline) {
+            if (busy) {
+                char why[S2R_ERROR_LEN];
+                memcpy(why, s->error, sizeof why);
+                s2r__fail(s->error, res, "the robot at %s stayed busy for the %d ms of timeout_ms (%s)", c->address,
+                          c->timeout_ms, why + 12);
+            }
+            return res;
+        }
+        close(s->fd);   /* busy: in the queue, again in 50 ms */
+        s->fd = -1;
+        poll(NULL, 0, 50);
+    }
+}
+
 S2RDEF void s2r_socket_robot_close(s2r_socket_robot* s) {
-    if (!s || s->backend.self != s) return;   /* never connected, or closed */
+    if (!s || s->backend.self != s || s->backend.reset != s2r__socket_reset || s->closed) return;   /* never connected, or closed */
     if (s->fd >= 0) close(s->fd);
     s2r_robot_free(&s->arm);
-    memset(s, 0, sizeof *s);
     s->fd = -1;
+    s->broken = s->closed = 1;
+    snprintf(s->fault, sizeof s->fault, "it was closed (s2r_socket_robot_close)");
 }
 
 /* Milliseconds of wall time (deadlines). */
@@ -467,6 +538,8 @@ static s2r_result s2r__socket_call(s2r_socket_robot* s, s2r_socket_message* m, d
                         m->reply ? "reply" : "request");
     if (res == S2R_ERR_IO && strstr(why, "in time"))
         s2r__fail(why, res, "no answer within %.0f ms (stopped, or too slow for the control rate)", s->timeout_ms + extra_ms);
+    if (res == S2R_OK && m->status == S2R_OK && s->arm.info.n_joints > 0)
+        res = s2r__socket_check_joints(m, s->arm.info.n_joints, why);
     if (res != S2R_OK) return s2r__socket_break(s, res, why, type);
     if (m->status != S2R_OK) return s2r__fail(s->error, m->status, "robot side: %s", m->text);
     return S2R_OK;
@@ -540,63 +613,76 @@ static s2r_result s2r__socket_place(void* self, const double xy[2]) {
 /* --- The robot side ------------------------------------------------------- */
 
 static s2r_result s2r__socket_listen(const char* address, int* fd, char* error);
-static int s2r__socket_serve_client(const s2r_backend* robot, int fd, int watchdog_ms);
+static int s2r__socket_serve_client(const s2r_backend* robot, int listener, int fd, int watchdog_ms);
 
 S2RDEF s2r_result s2r_socket_serve(const s2r_backend* robot, const s2r_socket_serve_config* c, char* error) {
-    int listener, served;
+    int listener, served = 0;
     s2r_result res;
-    if (!robot || !c || !c->address || c->watchdog_ms < 1)
-        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "serve: a robot, an address and a watchdog of 1 ms or more are needed");
+    if (!robot || !c || !c->address || c->watchdog_ms < 1 || c->clients < 0)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "serve: a robot, an address, a watchdog of 1 ms or more and "
+                         "clients >= 0 (0: no limit) are needed");
     if ((res = s2r__socket_listen(c->address, &listener, error)) != S2R_OK) return res;
-    for (served = 0; c->clients == 0 || served < c->clients; served++) {
+    fcntl(listener, F_SETFL, fcntl(listener, F_GETFL) | O_NONBLOCK);   /* a client gone before accept: no block */
+    if (c->ready_fd >= 0 && write(c->ready_fd, "ready\n", 6) != 6) { /* the caller's pipe gone: serve anyway */ }
+    while ((c->clients == 0 || served < c->clients) && !s2r_interrupt_requested()) {
         struct pollfd p;
         int fd;
         p.fd = listener;
         p.events = POLLIN;
-        if (poll(&p, 1, -1) < 0 && errno != EINTR) break;
+        if (poll(&p, 1, -1) < 0) {
+            if (errno == EINTR) continue;   /* a signal: a stop request is read above */
+            break;
+        }
         if ((fd = accept(listener, NULL, NULL)) < 0) {   /* a client that gave up, or no descriptors left */
-            served--;
             poll(NULL, 0, 10);
             continue;
         }
         s2r__socket_setup(fd);
-        if (s2r__socket_serve_client(robot, fd, c->watchdog_ms) == 0) served--;   /* a probe, not a client */
+        served += s2r__socket_serve_client(robot, listener, fd, c->watchdog_ms);   /* 0: no hello, a probe */
         s2r_backend_halt(robot);   /* the client has gone: brakes on */
         close(fd);
     }
     close(listener);
     if (strncmp(c->address, "tcp:", 4) != 0) unlink(c->address);
+    if (s2r_interrupt_requested()) return s2r__fail(error, S2R_ERR_INTERRUPTED, "serve: stopped on request, the arm halted");
     return S2R_OK;
 }
 
 /* Bind and listen; a Unix path left by a server that is gone is replaced,
-   one with a live server behind it is not. */
+   one with a live server behind it is not, nor anything not a socket. */
 static s2r_result s2r__socket_listen(const char* address, int* fd, char* error) {
     s2r__socket_addr a;
     socklen_t len;
+    struct stat st;
     int one = 1, probe, bound;
     s2r_result res = s2r__socket_address(address, &a, &len, error);
     if (res != S2R_OK) return res;
+    if (a.any.sa_family == AF_UNIX && stat(address, &st) == 0 && !S2R__IS_SOCKET(st.st_mode))
+        return s2r__fail(error, S2R_ERR_IO, "cannot serve at %s: it exists and is not a socket (%s); remove it or give "
+                         "another path", address, S_ISDIR(st.st_mode) ? "a directory" : S_ISREG(st.st_mode) ? "a file" : "not a file");
     if ((*fd = socket(a.any.sa_family, SOCK_STREAM, 0)) < 0) return s2r__fail(error, S2R_ERR_IO, "socket: %s", strerror(errno));
     setsockopt(*fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     bound = bind(*fd, &a.any, len) == 0;
     if (!bound && errno == EADDRINUSE && a.any.sa_family == AF_UNIX && (probe = socket(AF_UNIX, SOCK_STREAM, 0)) >= 0) {
         int live = connect(probe, &a.any, len) == 0;
         close(probe);
-        if (!live && unlink(address) == 0) bound = bind(*fd, &a.any, len) == 0;
+        if (!live && stat(address, &st) == 0 && S2R__IS_SOCKET(st.st_mode) && unlink(address) == 0) bound = bind(*fd, &a.any, len) == 0;
         else errno = EADDRINUSE;   /* a live server is there */
     }
     if (!bound || listen(*fd, 4) < 0) {
-        res = s2r__fail(error, S2R_ERR_IO, "cannot serve at %s: %s", address, strerror(errno));
+        res = s2r__fail(error, S2R_ERR_IO, "cannot serve at %s: %s%s", address, strerror(errno),
+                        errno == EADDRINUSE ? " (another server is live there)" : "");
         close(*fd);
         *fd = -1;
     }
     return res;
 }
 
-/* Run one request on the robot; *m becomes the reply. */
+/* Run one request on the robot; *m becomes the reply, an error's text
+   this request's own. */
 static void s2r__socket_answer(const s2r_backend* robot, s2r_socket_message* m) {
     const s2r_arm_info* info = robot->info;
+    const char* missing = NULL;
     s2r_rng rng;
     s2r_result res = S2R_OK;
     m->reply = 1;
@@ -618,38 +704,94 @@ static void s2r__socket_answer(const s2r_backend* robot, s2r_socket_message* m) 
     case S2R_SOCKET_ADVANCE: res = s2r_backend_advance(robot, m->seconds); break;
     case S2R_SOCKET_SENSORS: res = s2r_backend_read_sensors(robot, &m->sensors); break;
     case S2R_SOCKET_TRUTH: res = s2r_backend_ground_truth(robot, &m->truth); break;
-    case S2R_SOCKET_HALT: res = s2r_backend_halt(robot); break;
-    default: res = s2r_backend_place_object(robot, m->xy); break;
+    case S2R_SOCKET_HALT:
+        if (robot->halt) res = s2r_backend_halt(robot);
+        else missing = "this arm has no drive-level halt";
+        break;
+    default:
+        if (robot->place_object) res = s2r_backend_place_object(robot, m->xy);
+        else missing = "this arm has no object to place (not the push scene)";
+        break;
     }
+    if (missing) res = S2R_ERR_UNSUPPORTED;
     m->status = res;
     if (res != S2R_OK)
-        snprintf(m->text, sizeof m->text, "%s", robot->error && *robot->error ? robot->error : s2r_result_string(res));
+        snprintf(m->text, sizeof m->text, "%s: %s", s2r__socket_type_names[m->type],
+                 missing ? missing : robot->error && *robot->error ? robot->error : s2r_result_string(res));
 }
 
-/* Requests until the client goes or sends something malformed; silence
-   mid-episode for watchdog_ms halts the arm (and the client may go on).
-   Returns the requests answered. */
-static int s2r__socket_serve_client(const s2r_backend* robot, int fd, int watchdog_ms) {
-    int in_episode = 0, answered;
-    for (answered = 0;; answered++) {
+/* A connection while a client holds the arm: its hello (waited for 20 ms
+   at most: closing with it unread would reset a TCP connection before the
+   answer is read) is answered "busy", and it is closed. */
+static void s2r__socket_refuse(int listener, double since) {
+    unsigned char scratch[S2R_SOCKET_MESSAGE_MAX];
+    s2r_socket_message m;
+    struct pollfd p;
+    int fd = accept(listener, NULL, NULL);
+    if (fd < 0) return;
+    s2r__socket_setup(fd);
+    p.fd = fd;
+    p.events = POLLIN;
+    if (poll(&p, 1, 20) == 1 && recv(fd, scratch, sizeof scratch, 0) < 0) { /* gone already */ }
+    memset(&m, 0, sizeof m);
+    m.type = S2R_SOCKET_HELLO;
+    m.reply = 1;
+    m.status = S2R_ERR_STATE;
+    snprintf(m.text, sizeof m.text, "busy: another client has held this arm for %.1f s; one client at a time",
+             1e-3 * (s2r__socket_ms() - since));
+    s2r__socket_send(fd, s2r__socket_ms() + 20, &m, NULL);
+    close(fd);
+}
+
+/* Requests until the client goes or sends something malformed: its hello
+   first, within watchdog_ms; then silence for watchdog_ms mid-episode
+   halts the arm and ends the episode, whose later requests are answered
+   with that error until a reset.  Connections arriving meanwhile are
+   refused.  Returns 1 once the hello was answered (a client), else 0. */
+static int s2r__socket_serve_client(const s2r_backend* robot, int listener, int fd, int watchdog_ms) {
+    double since = s2r__socket_ms(), deadline = since + watchdog_ms;   /* the hello's, then the episode's */
+    char halted[S2R_SOCKET_TEXT] = "", why[S2R_ERROR_LEN];   /* halted: the watchdog's, until the next reset */
+    int greeted = 0, in_episode = 0;
+    for (;;) {
         s2r_socket_message m;
-        struct pollfd p;
-        int r;
-        p.fd = fd;
-        p.events = POLLIN;
-        r = poll(&p, 1, watchdog_ms);
-        if (r < 0 && errno != EINTR) return answered;
-        if (r <= 0) {
-            if (r == 0 && in_episode) s2r_backend_halt(robot);
+        struct pollfd p[2];
+        int r, watched = !greeted || in_episode;
+        p[0].fd = fd, p[1].fd = listener;
+        p[0].events = p[1].events = POLLIN;
+        p[0].revents = p[1].revents = 0;
+        r = poll(p, 2, watched ? (int)ceil(s2r_clamp(deadline - s2r__socket_ms(), 0, 1e9)) : -1);
+        if (r < 0) {
+            if (errno != EINTR || s2r_interrupt_requested()) return greeted;
+            continue;   /* a signal: the deadline stands */
+        }
+        if (p[1].revents && !p[0].revents) s2r__socket_refuse(listener, since);   /* the client's own news first: */
+        if (!p[0].revents) {                                                        /* gone, its arm is free       */
+            if (!watched || s2r__socket_ms() < deadline) continue;
+            if (!greeted) return 0;   /* no hello in time: not a client */
+            s2r_backend_halt(robot);
+            snprintf(halted, sizeof halted, "the robot side's watchdog halted the arm: no request for %d ms mid-episode; "
+                     "this episode is over (reset to start another)", watchdog_ms);
             in_episode = 0;
-            answered--;
             continue;
         }
-        if (s2r__socket_receive(fd, s2r__socket_ms() + watchdog_ms, &m, NULL) != S2R_OK || m.reply) return answered;
-        s2r__socket_answer(robot, &m);
-        if (m.type == S2R_SOCKET_RESET && m.status == S2R_OK) in_episode = 1;
+        if (s2r__socket_receive(fd, s2r__socket_ms() + watchdog_ms, &m, NULL) != S2R_OK || m.reply) return greeted;
+        if (!greeted && m.type != S2R_SOCKET_HELLO) {
+            m.reply = 1, m.status = S2R_ERR_STATE;
+            snprintf(m.text, sizeof m.text, "%s before hello: a client opens with hello", s2r__socket_type_names[m.type]);
+        } else if (halted[0] && m.type != S2R_SOCKET_RESET && m.type != S2R_SOCKET_HALT && m.type != S2R_SOCKET_HELLO) {
+            m.reply = 1, m.status = S2R_ERR_STATE;
+            snprintf(m.text, sizeof m.text, "%s", halted);
+        } else if (s2r__socket_check_joints(&m, robot->info->n_joints, why) != S2R_OK) {
+            m.reply = 1, m.status = S2R_ERR_INVALID_ARGUMENT;
+            snprintf(m.text, sizeof m.text, "%.127s", why);
+        } else {
+            s2r__socket_answer(robot, &m);
+        }
+        if (m.type == S2R_SOCKET_HELLO && m.status == S2R_OK) greeted = 1;
+        if (m.type == S2R_SOCKET_RESET && m.status == S2R_OK) in_episode = 1, halted[0] = 0;
         if (m.type == S2R_SOCKET_HALT) in_episode = 0;
-        if (s2r__socket_send(fd, s2r__socket_ms() + watchdog_ms, &m, NULL) != S2R_OK) return answered + 1;
+        if (s2r__socket_send(fd, s2r__socket_ms() + watchdog_ms, &m, NULL) != S2R_OK || !greeted) return greeted;
+        deadline = s2r__socket_ms() + watchdog_ms;
     }
 }
 
@@ -775,6 +917,26 @@ S2RDEF size_t s2r_socket_pack(const s2r_socket_message* m, unsigned char* bytes)
     return S2R_SOCKET_HEADER + size;
 }
 
+/* The joint slots past an arm's n_joints must be 0 in every message that
+   carries joints (a request's targets, a reply's readings): anything else
+   is another arm's joint count.  S2R_ERR_CORRUPT naming the slot. */
+static s2r_result s2r__socket_check_joints(const s2r_socket_message* m, int n_joints, char* error) {
+    const double* arrays[3] = {NULL, NULL, NULL};
+    static const char* const names[3] = {"q", "qd", "tau"};
+    int a, j;
+    if (m->status != S2R_OK) return S2R_OK;
+    if (!m->reply && (m->type == S2R_SOCKET_COMMAND || (m->type == S2R_SOCKET_RESET && (m->flags & 1)))) arrays[0] = m->q;
+    if (m->reply && m->type == S2R_SOCKET_SENSORS) arrays[0] = m->sensors.q, arrays[1] = m->sensors.qd, arrays[2] = m->sensors.tau;
+    if (m->reply && m->type == S2R_SOCKET_TRUTH) arrays[0] = m->truth.q;
+    for (a = 0; a < 3; a++)
+        for (j = n_joints; arrays[a] && j < S2R_SOCKET_JOINTS; j++)
+            if (arrays[a][j] != 0)
+                return s2r__fail(error, S2R_ERR_CORRUPT, "%s %s: %s of joint %d is %g, but the arm has %d joints (slots past "
+                                 "them are 0): it speaks for another arm", s2r__socket_type_names[m->type],
+                                 m->reply ? "reply" : "request", names[a], j + 1, arrays[a][j], n_joints);
+    return S2R_OK;
+}
+
 /* The header: magic, version, type, direction, status and the size its
    type and status fix. */
 static s2r_result s2r__socket_parse_header(const unsigned char* b, size_t n, s2r_socket_message* m, char* error) {
@@ -805,12 +967,31 @@ static s2r_result s2r__socket_parse_header(const unsigned char* b, size_t n, s2r
     return S2R_OK;
 }
 
-/* Text of at most cap - 1 bytes up to its first NUL (what follows it is
-   not kept, so a message parses the same packed again). */
-static void s2r__socket_text(char* dst, const unsigned char* src, size_t cap) {
-    size_t i;
-    for (i = 0; i + 1 < cap && src[i]; i++) dst[i] = (char)src[i];
-    memset(dst + i, 0, cap - i);
+/* Text of at most cap - 1 bytes up to its first NUL, from a field of
+   `field` bytes, printable: a byte outside ' '..'~' (a terminal's escape
+   sequence, a newline) becomes \xNN, as far as it fits.  What follows the
+   NUL is not kept, so a message parses the same packed again. */
+static void s2r__socket_text(char* dst, const unsigned char* src, size_t field, size_t cap) {
+    size_t i, n = 0;
+    for (i = 0; i < field && src[i]; i++) {
+        if (src[i] >= ' ' && src[i] <= '~') {
+            if (n + 1 >= cap) break;
+            dst[n++] = (char)src[i];
+        } else {
+            if (n + 4 >= cap) break;
+            snprintf(dst + n, 5, "\\x%02x", (unsigned)src[i]);
+            n += 4;
+        }
+    }
+    memset(dst + n, 0, cap - n);
+}
+
+/* Readings (not time) finite and within S2R_SOCKET_READING_MAX. */
+static int s2r__socket_readings_ok(const double* x, int n) {
+    int i;
+    for (i = 0; i < n; i++)
+        if (!(fabs(x[i]) <= S2R_SOCKET_READING_MAX)) return 0;
+    return 1;
 }
 
 S2RDEF s2r_result s2r_socket_parse(const unsigned char* bytes, size_t n, s2r_socket_message* m, char* error) {
@@ -820,7 +1001,7 @@ S2RDEF s2r_result s2r_socket_parse(const unsigned char* bytes, size_t n, s2r_soc
     memset(m, 0, sizeof *m);
     if ((res = s2r__socket_parse_header(bytes, n, m, error)) != S2R_OK) return res;
     if (m->status != S2R_OK) {
-        s2r__socket_text(m->text, p, sizeof m->text);
+        s2r__socket_text(m->text, p, S2R_SOCKET_TEXT, sizeof m->text);
         return S2R_OK;
     }
     if (m->type == S2R_SOCKET_HELLO && m->reply) {
@@ -829,7 +1010,7 @@ S2RDEF s2r_result s2r_socket_parse(const unsigned char* bytes, size_t n, s2r_soc
         m->n_joints = (int)s2r__unwire_u32(&p);
         p += 4;
         s2r__unwire_f64s(&p, &m->period, 1);
-        s2r__socket_text(m->name, p, sizeof m->name);
+        s2r__socket_text(m->name, p, 48, sizeof m->name);
         if (m->kind < 0 || m->kind >= S2R_ROBOT_COUNT || m->scene < 0 || m->scene >= S2R_SCENE_COUNT ||
             m->n_joints < 1 || m->n_joints > S2R_SOCKET_JOINTS || !(m->period > 0 && m->period <= 1))
             return s2r__fail(error, S2R_ERR_CORRUPT, "hello: arm kind %d, scene %d, %d joints, period %g s: out of range",
@@ -858,9 +1039,10 @@ S2RDEF s2r_result s2r_socket_parse(const unsigned char* bytes, size_t n, s2r_soc
         s2r__unwire_f64s(&p, s->tau, S2R_SOCKET_JOINTS);
         s2r__unwire_f64s(&p, s->target, 3);
         s2r__unwire_f64s(&p, s->object, 3);
-        if (!s2r_all_finite(&s->time, 1) || !s2r_all_finite(s->q, S2R_SOCKET_JOINTS) || !s2r_all_finite(s->qd, S2R_SOCKET_JOINTS) ||
-            !s2r_all_finite(s->tau, S2R_SOCKET_JOINTS) || !s2r_all_finite(s->target, 3) || !s2r_all_finite(s->object, 3))
-            return s2r__fail(error, S2R_ERR_CORRUPT, "sensors: a reading is NaN or Inf");
+        if (!s2r_all_finite(&s->time, 1) || !s2r__socket_readings_ok(s->q, S2R_SOCKET_JOINTS) ||
+            !s2r__socket_readings_ok(s->qd, S2R_SOCKET_JOINTS) || !s2r__socket_readings_ok(s->tau, S2R_SOCKET_JOINTS) ||
+            !s2r__socket_readings_ok(s->target, 3) || !s2r__socket_readings_ok(s->object, 3))
+            return s2r__fail(error, S2R_ERR_CORRUPT, "sensors: a reading is NaN, Inf or beyond %g", S2R_SOCKET_READING_MAX);
     } else if (m->type == S2R_SOCKET_TRUTH && m->reply) {
         s2r_ground_truth* t = &m->truth;
         s2r__unwire_f64s(&p, t->flange, 3);
@@ -874,6 +1056,11 @@ S2RDEF s2r_result s2r_socket_parse(const unsigned char* bytes, size_t n, s2r_soc
         s2r__unwire_f64s(&p, t->object, 3);
         s2r__unwire_f64s(&p, t->object_vel, 3);
         if (t->diverged != 0 && t->diverged != 1) return s2r__fail(error, S2R_ERR_CORRUPT, "truth: diverged is %d, not 0 or 1", t->diverged);
+        if (!t->diverged && (!s2r__socket_readings_ok(t->flange, 3) || !s2r__socket_readings_ok(t->flange_vel, 3) ||
+            !s2r__socket_readings_ok(t->target, 3) || !s2r__socket_readings_ok(t->q, S2R_SOCKET_JOINTS) ||
+            !s2r__socket_readings_ok(t->tip, 3) || !s2r__socket_readings_ok(t->tip_vel, 3) ||
+            !s2r__socket_readings_ok(t->object, 3) || !s2r__socket_readings_ok(t->object_vel, 3)))   /* diverged: anything */
+            return s2r__fail(error, S2R_ERR_CORRUPT, "truth: a value is NaN, Inf or beyond %g", S2R_SOCKET_READING_MAX);
     }
     return S2R_OK;
 }

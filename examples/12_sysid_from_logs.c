@@ -193,9 +193,13 @@ static int make_logs(s2r_options* opt) {
         if (s2r_trajectory_write_csv(&set, i, opt->logs[i], error) != S2R_OK) { fprintf(stderr, "%s\n", error); bad = 1; }
     }
     opt->n_logs = bad ? 0 : n;
-    printf("No --log given: recorded %d logs of %.0f s on %s (3 multisines, a chirp) into %s/12_log_*.csv\n", n,
-           samples * PERIOD, opt->address[0] ? robot->name : opt->mjcf[0] ? "your arm's simulator, made different on purpose"
-           : real.name, opt->out);
+    if (bad)   /* what failed is said above; no log is used */
+        fprintf(stderr, "No --log given: the logs of %s were not all recorded and written (why: above); none is used\n",
+                opt->address[0] ? robot->name : opt->mjcf[0] ? "your arm's simulator" : real.name);
+    else
+        printf("No --log given: recorded %d logs of %.0f s on %s (3 multisines, a chirp) into %s/12_log_*.csv\n", n,
+               samples * PERIOD, opt->address[0] ? robot->name : opt->mjcf[0] ? "your arm's simulator, made different on purpose"
+               : real.name, opt->out);
     s2r_trajectory_set_free(&set);
     if (opt->address[0]) s2r_socket_robot_close(&remote);
     else if (opt->mjcf[0]) s2r_sim_free(&lab);

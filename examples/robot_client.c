@@ -8,15 +8,25 @@
    every digit (the socket carries doubles exactly: the same unit and seed
    give the same line either way).
 
-   Usage: robot_client ADDRESS [--robot ur5e|panda] [--task reach|push]
-                       [--episodes N] [--seed N] [--timeout-ms MS]
-          robot_client --in-process UNIT [the same options]
+   Usage: robot_client ADDRESS [--robot ur5e|panda | --mjcf FILE]
+                       [--task reach|push] [--episodes N] [--seed N]
+                       [--timeout-ms MS]
+          robot_client --in-process UNIT [the same options, but --mjcf]
+
+   --mjcf FILE: your arm (S2R_ROBOT_CUSTOM), the same MJCF the robot side
+   announces (robot_server --mjcf FILE, robot_server.py for a custom arm).
+   --timeout-ms (default 1000) bounds each reply and the wait for a robot
+   side that serves another client.  A malformed option is refused
+   (status 2); a robot side that fails mid-run stops it with status 1 and
+   its message.
 
    Uses: s2r_socket_robot_connect, s2r_evaluate.
    Next: robot_server.c - the other end. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
 #include "../sim2real_socket.h"
+#include "s2r_cli.h"
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,18 +62,31 @@ int main(int argc, char** argv) {
     s2r_socket_config c = s2r_socket_config_default();
     s2r_task_kind kind = S2R_TASK_REACH;
     int episodes = 10, in_process = 0, i;
-    unsigned long long seed = 1, unit = 0;
+    unsigned long long seed = 1, unit = 0, n;
     s2r_result res;
     for (i = 1; i < argc; i++) {
         const char* value = i + 1 < argc ? argv[i + 1] : "";
-        if (strcmp(argv[i], "--robot") == 0 && i + 1 < argc) c.robot = s2r_robot_kind_find(value), i++;
-        else if (strcmp(argv[i], "--task") == 0 && i + 1 < argc) kind = strcmp(value, "push") == 0 ? S2R_TASK_PUSH : S2R_TASK_REACH, i++;
-        else if (strcmp(argv[i], "--episodes") == 0 && i + 1 < argc) episodes = atoi(value), i++;
-        else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) seed = strtoull(value, NULL, 10), i++;
-        else if (strcmp(argv[i], "--timeout-ms") == 0 && i + 1 < argc) c.timeout_ms = atoi(value), i++;
-        else if (strcmp(argv[i], "--in-process") == 0 && i + 1 < argc) in_process = 1, unit = strtoull(value, NULL, 10), i++;
-        else if (argv[i][0] != '-' && !c.address) c.address = argv[i];
-        else { fprintf(stderr, "robot_client: unknown option %s (see the comment at the top of robot_client.c)\n", argv[i]); return 1; }
+        int ok = i + 1 < argc, known = 1;
+        if (strcmp(argv[i], "--robot") == 0) ok = ok && (c.robot = s2r_robot_kind_find(value)) < S2R_ROBOT_CUSTOM;
+        else if (strcmp(argv[i], "--mjcf") == 0) ok = ok && *value, c.robot = S2R_ROBOT_CUSTOM, c.mjcf_path = value;
+        else if (strcmp(argv[i], "--task") == 0)
+            ok = ok && (strcmp(value, "reach") == 0 || strcmp(value, "push") == 0), kind = strcmp(value, "push") == 0 ? S2R_TASK_PUSH : S2R_TASK_REACH;
+        else if (strcmp(argv[i], "--episodes") == 0) ok = ok && s2r_parse_count(value, 1, 1000000, &n), episodes = (int)n;
+        else if (strcmp(argv[i], "--seed") == 0) ok = ok && s2r_parse_count(value, 0, ULLONG_MAX, &seed);
+        else if (strcmp(argv[i], "--timeout-ms") == 0) ok = ok && s2r_parse_count(value, 1, INT_MAX, &n), c.timeout_ms = (int)n;
+        else if (strcmp(argv[i], "--in-process") == 0) ok = ok && s2r_parse_count(value, 1, ULLONG_MAX, &unit), in_process = 1;
+        else if (argv[i][0] != '-' && !c.address) { c.address = argv[i]; continue; }
+        else known = 0;
+        if (!known || !ok) {
+            fprintf(stderr, "robot_client: %s %s%s (see the comment at the top of robot_client.c)\n",
+                    known ? "bad value for" : "unknown option", argv[i], known && i + 1 >= argc ? " (missing)" : "");
+            return 2;
+        }
+        i++;
+    }
+    if (!in_process == !c.address || (in_process && c.robot == S2R_ROBOT_CUSTOM)) {
+        fprintf(stderr, "robot_client: give an ADDRESS or --in-process UNIT (a stand-in unit: ur5e or panda, not --mjcf)\n");
+        return 2;
     }
     c.scene = kind == S2R_TASK_PUSH ? S2R_SCENE_PUSH : S2R_SCENE_ARM;
     if (in_process) {   /* the same unit here, seen through the arm's nominal model as over the socket */

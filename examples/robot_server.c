@@ -11,16 +11,24 @@
 
    Usage: robot_server ADDRESS [--robot ur5e|panda] [--scene arm|push]
                        [--unit N] [--mjcf FILE] [--clients N] [--watchdog-ms MS]
-   ADDRESS is a Unix socket path or tcp:HOST:PORT; --clients 0 (the
-   default) serves until the process is stopped.  --mjcf FILE serves the
-   nominal simulator of your arm's MJCF instead of a stand-in unit (there
-   are none of it): the other side's --mjcf path tried without the arm.
+   ADDRESS is a Unix socket path (one left by a server that is gone is
+   replaced; a live server's, or a file, is refused) or tcp:HOST:PORT;
+   --clients 0 (the default) serves until the process is stopped (Ctrl-C
+   or SIGTERM: the arm halted, the path removed, status 130).  --unit N
+   from 1 (default 1); --watchdog-ms MS from 1 (default 1000): the arm
+   halts after that silence mid-episode, and a connection must say hello
+   within it.  One client at a time: another is told the arm is busy.
+   --mjcf FILE serves the nominal simulator of your arm's MJCF instead of
+   a stand-in unit (there are none of it): the other side's --mjcf path
+   tried without the arm.  A malformed option is refused (status 2).
 
    Uses: s2r_real_robot_init_scene, s2r_sim_init, s2r_socket_serve.
    Next: robot_server.py - where your driver's calls go. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
 #include "../sim2real_socket.h"
+#include "s2r_cli.h"
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,23 +44,30 @@ int main(int argc, char** argv) {
     const s2r_backend* served;
     char error[S2R_ERROR_LEN];
     s2r_result res;
+    unsigned long long n;
     int i;
     for (i = 1; i < argc; i++) {
         const char* value = i + 1 < argc ? argv[i + 1] : "";
-        if (strcmp(argv[i], "--robot") == 0 && i + 1 < argc) robot = s2r_robot_kind_find(value), i++;
-        else if (strcmp(argv[i], "--scene") == 0 && i + 1 < argc) scene = strcmp(value, "push") == 0 ? S2R_SCENE_PUSH : S2R_SCENE_ARM, i++;
-        else if (strcmp(argv[i], "--unit") == 0 && i + 1 < argc) unit = strtoull(value, NULL, 10), i++;
-        else if (strcmp(argv[i], "--mjcf") == 0 && i + 1 < argc) mjcf = value, i++;
-        else if (strcmp(argv[i], "--clients") == 0 && i + 1 < argc) serve.clients = atoi(value), i++;
-        else if (strcmp(argv[i], "--watchdog-ms") == 0 && i + 1 < argc) serve.watchdog_ms = atoi(value), i++;
-        else if (argv[i][0] != '-' && !serve.address) serve.address = argv[i];
-        else {
-            fprintf(stderr, "robot_server: unknown option %s\nusage: robot_server ADDRESS [--robot ur5e|panda] "
-                            "[--scene arm|push] [--unit N] [--mjcf FILE] [--clients N] [--watchdog-ms MS]\n", argv[i]);
-            return 1;
+        int ok = i + 1 < argc, known = 1;
+        if (strcmp(argv[i], "--robot") == 0) ok = ok && (robot = s2r_robot_kind_find(value)) < S2R_ROBOT_CUSTOM;
+        else if (strcmp(argv[i], "--scene") == 0)
+            ok = ok && (strcmp(value, "arm") == 0 || strcmp(value, "push") == 0), scene = strcmp(value, "push") == 0 ? S2R_SCENE_PUSH : S2R_SCENE_ARM;
+        else if (strcmp(argv[i], "--unit") == 0) ok = ok && s2r_parse_count(value, 1, ULLONG_MAX, &unit);
+        else if (strcmp(argv[i], "--mjcf") == 0) ok = ok && *value, mjcf = value;
+        else if (strcmp(argv[i], "--clients") == 0) ok = ok && s2r_parse_count(value, 0, INT_MAX, &n), serve.clients = (int)n;
+        else if (strcmp(argv[i], "--watchdog-ms") == 0) ok = ok && s2r_parse_count(value, 1, INT_MAX, &n), serve.watchdog_ms = (int)n;
+        else if (argv[i][0] != '-' && !serve.address) { serve.address = argv[i]; continue; }
+        else known = 0;
+        if (!known || !ok) {
+            fprintf(stderr, "robot_server: %s %s%s\nusage: robot_server ADDRESS [--robot ur5e|panda] [--scene arm|push] "
+                    "[--unit N>=1] [--mjcf FILE] [--clients N>=0] [--watchdog-ms MS>=1]\n", known ? "bad value for" : "unknown option",
+                    argv[i], known ? (i + 1 < argc ? "" : " (missing)") : "");
+            return 2;
         }
+        i++;
     }
-    if (!serve.address) { fprintf(stderr, "robot_server: an address (a socket path or tcp:HOST:PORT) is needed\n"); return 1; }
+    if (!serve.address) { fprintf(stderr, "robot_server: an address (a socket path or tcp:HOST:PORT) is needed\n"); return 2; }
+    s2r_interrupt_catch();   /* Ctrl-C, SIGTERM: halt the arm, remove the path, status 130 */
     if (mjcf) {   /* your arm's model, nominal */
         s2r_sim_config sc = s2r_sim_config_default(S2R_ROBOT_CUSTOM);
         sc.mjcf_path = mjcf;
@@ -71,5 +86,5 @@ int main(int argc, char** argv) {
     if (res != S2R_OK) fprintf(stderr, "robot_server: %s\n", error);
     if (mjcf) s2r_sim_free(&sim);
     else s2r_real_robot_free(&real);
-    return res == S2R_OK ? 0 : 1;
+    return res == S2R_OK ? 0 : res == S2R_ERR_INTERRUPTED ? 130 : 1;
 }

@@ -12,15 +12,28 @@ deployment) drives your arm through s2r_socket_robot, unchanged.
 
     python3 examples/robot_server.py /tmp/arm.sock        # or tcp:127.0.0.1:5555
 
-One client at a time; a client that goes away or sends a malformed message
-gets the arm halted.  The arm you announce in the hello (kind, scene, joint
-count) must be the one the pipeline loads (s2r_socket_config.robot).
+    python3 examples/robot_server.py /tmp/arm.sock --clients 1 --watchdog-ms 1000
+
+One client at a time: another is told the arm is busy (its connect tries
+again until its timeout).  A client that goes away or sends a malformed
+message gets the arm halted; one silent for the watchdog mid-episode too,
+and that episode's later requests are answered with the watchdog's error
+until a reset.  A path that exists and is not a socket, or a live server's
+socket, is refused.  Ctrl-C or SIGTERM halts the arm, removes the path and
+exits with status 130.  The arm you announce in the hello (kind, scene,
+joint count) must be the one the pipeline loads (s2r_socket_config.robot;
+your own arm: CUSTOM, the same MJCF on both sides).
 """
+import argparse
 import math
 import os
+import select
+import signal
 import socket
+import stat
 import struct
 import sys
+import time
 
 VERSION = 1
 JOINTS = 8                                   # joint slots in every message
@@ -29,8 +42,10 @@ MAGIC = 0x53523253                           # "S2RS"
 HELLO, RESET, COMMAND, ADVANCE, SENSORS, TRUTH, HALT, PLACE = range(1, 9)
 REQUEST_BYTES = {HELLO: 0, RESET: 8 + 8 * (JOINTS + 3) + 32, COMMAND: 8 * JOINTS, ADVANCE: 8,
                  SENSORS: 0, TRUTH: 0, HALT: 0, PLACE: 16}
-ERR_INVALID_ARGUMENT, ERR_UNSUPPORTED = -1, -9
-UR5E, SCENE_ARM = 0, 0
+ERR_INVALID_ARGUMENT, ERR_STATE, ERR_UNSUPPORTED = -1, -8, -9
+UR5E, PANDA, CUSTOM = 0, 1, 2                # s2r_robot_kind
+SCENE_ARM, SCENE_PUSH = 0, 1                 # s2r_scene
+ROBOT, SCENE = UR5E, SCENE_ARM               # this fake arm: six joints at the UR5e's home
 
 
 class FakeArm:
@@ -84,8 +99,10 @@ def slots(values):
 def answer(arm, kind, payload):
     """Run one request on the arm; returns (status, reply payload)."""
     if kind == HELLO:
+        # The arm announced: ROBOT and SCENE as the client loads them.  Your own arm: ROBOT = CUSTOM, and the
+        # client loads the same MJCF (robot_client --mjcf FILE, s2r_socket_config.mjcf_path).
         name = b"fake arm (robot_server.py)"
-        return 0, struct.pack("<iiiid48s", UR5E, SCENE_ARM, arm.n, 0, arm.period, name)
+        return 0, struct.pack("<iiiid48s", ROBOT, SCENE, arm.n, 0, arm.period, name)
     if kind == RESET:
         flags, _ = struct.unpack_from("<II", payload)
         q0 = struct.unpack_from("<%dd" % JOINTS, payload, 8)[:arm.n]
@@ -110,10 +127,10 @@ def answer(arm, kind, payload):
         time, q, qd, tau, target, obj = arm.sensors()
         return 0, struct.pack("<%dd" % (1 + 3 * JOINTS + 6), time, *slots(q), *slots(qd), *slots(tau), *target, *obj)
     if kind == TRUTH:
-        # DRIVER: an external measurement (motion capture, laser tracker) of the flange; this fake has none.
-        zeros3 = [0.0] * 3
-        return 0, struct.pack("<%ddii12d" % (9 + JOINTS), *zeros3, *zeros3, *arm.target, *slots(arm.q), 0, 0,
-                              *([0.0] * 12))
+        # OWNER: fill this from an external measurement of the flange (motion capture, a laser tracker):
+        # flange position (m) and velocity (m/s), the target (m), the joints (rad), diverged 0, the object
+        # (push: 12 numbers).  Evaluation's outcome is read from it; with none, say so rather than send zeros.
+        return ERR_UNSUPPORTED, b"truth: this arm has no external measurement of its flange (fill answer()'s TRUTH)"
     if kind == HALT:
         arm.halt()
         return 0, b""
@@ -130,53 +147,136 @@ def receive(conn, size):
     return data
 
 
-def serve_client(arm, conn, watchdog):
-    conn.settimeout(watchdog)
+def reply(conn, kind, status, payload):
+    if status:
+        payload = payload[:127].ljust(128, b"\0")
+    conn.sendall(HEADER.pack(MAGIC, VERSION, kind, 1, status, len(payload)) + payload)
+
+
+def refuse_busy(server, since):
+    """A connection while a client holds the arm: its hello answered busy, then closed."""
+    conn, _ = server.accept()
+    conn.settimeout(0.02)
+    try:
+        receive(conn, HEADER.size)
+    except OSError:
+        pass                                    # said nothing yet: it is told all the same
+    try:
+        text = "busy: another client has held this arm for %.1f s; one client at a time" % (time.monotonic() - since)
+        reply(conn, HELLO, ERR_STATE, text.encode())
+    except OSError:
+        pass
+    conn.close()
+
+
+def serve_client(arm, server, conn, watchdog):
+    """Requests until the client goes: its hello first, within the watchdog; then silence
+    for the watchdog mid-episode halts the arm, and that episode's later requests (but
+    halt) are answered with the watchdog's error until a reset.  Connections arriving
+    meanwhile are told the arm is busy.  Returns whether the hello was answered."""
+    since, greeted, in_episode, halted = time.monotonic(), False, False, b""
+    deadline = since + watchdog
     while True:
-        try:
-            magic, version, kind, direction, status, size = HEADER.unpack(receive(conn, HEADER.size))
-        except socket.timeout:
-            arm.halt()                          # silent mid-episode: brakes on, keep listening
+        watched = not greeted or in_episode
+        ready, _, _ = select.select([conn, server], [], [], max(0.0, deadline - time.monotonic()) if watched else None)
+        if server in ready and conn not in ready:
+            refuse_busy(server, since)
+        if conn not in ready:
+            if not watched or time.monotonic() < deadline:
+                continue
+            if not greeted:
+                return False                    # no hello in time: not a client
+            arm.halt()                          # silent mid-episode: brakes on, the episode is over
+            halted = (b"the robot side's watchdog halted the arm: no request for %d ms mid-episode; this episode "
+                      b"is over (reset to start another)" % round(watchdog * 1000))
+            in_episode = False
             continue
+        conn.settimeout(watchdog)
+        magic, version, kind, direction, status, size = HEADER.unpack(receive(conn, HEADER.size))
         if magic != MAGIC or version != VERSION or direction != 0 or REQUEST_BYTES.get(kind) != size:
             raise ConnectionError("malformed request")
-        status, reply = answer(arm, kind, receive(conn, size))
-        if status:
-            reply = reply[:127].ljust(128, b"\0")
-        conn.sendall(HEADER.pack(MAGIC, VERSION, kind, 1, status, len(reply)) + reply)
+        payload = receive(conn, size)
+        if not greeted and kind != HELLO:
+            status, payload = ERR_STATE, b"request before hello: a client opens with hello"
+        elif halted and kind not in (RESET, HALT, HELLO):
+            status, payload = ERR_STATE, halted
+        else:
+            status, payload = answer(arm, kind, payload)
+        greeted = greeted or (kind == HELLO and status == 0)
+        if kind == RESET and status == 0:
+            in_episode, halted = True, b""
+        if kind == HALT:
+            in_episode = False
+        reply(conn, kind, status, payload)
+        if not greeted:
+            return False
+        deadline = time.monotonic() + watchdog
 
 
-def main():
-    if len(sys.argv) < 2:
-        sys.exit("usage: robot_server.py SOCKET_PATH|tcp:HOST:PORT [--clients N]")
-    address, clients = sys.argv[1], int(sys.argv[3]) if sys.argv[2:3] == ["--clients"] else 0
+def listen(address):
+    """Bind and listen.  A Unix path left by a server that is gone is replaced; a live
+    server's socket, or anything that is not a socket, is refused and left as it is."""
     if address.startswith("tcp:"):
         host, port = address[4:].rsplit(":", 1)
         server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         server.bind((host, int(port)))
     else:
-        if os.path.exists(address):
-            os.unlink(address)
+        if os.path.lexists(address):
+            if not stat.S_ISSOCK(os.lstat(address).st_mode):
+                sys.exit("robot_server.py: cannot serve at %s: it exists and is not a socket; remove it or give "
+                         "another path" % address)
+            probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            try:
+                probe.connect(address)
+                sys.exit("robot_server.py: cannot serve at %s: another server is live there" % address)
+            except OSError:
+                os.unlink(address)              # left by a server that is gone
+            finally:
+                probe.close()
         server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         server.bind(address)
-    server.listen(1)
-    arm, served = FakeArm(), 0
-    print("serving a fake arm at", address, flush=True)
-    while clients == 0 or served < clients:
-        conn, _ = server.accept()
-        if address.startswith("tcp:"):
-            conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        try:
-            serve_client(arm, conn, watchdog=1.0)
-        except (ConnectionError, OSError) as e:
-            print("client gone:", e, flush=True)
-        arm.halt()                              # the client has gone: brakes on
-        conn.close()
-        served += 1
+    server.listen(4)
+    return server
+
+
+def main():
+    parser = argparse.ArgumentParser(description="The robot side of sim2real.h's socket protocol, on a fake arm.")
+    parser.add_argument("address", help="a Unix socket path or tcp:HOST:PORT")
+    parser.add_argument("--clients", type=int, default=0, help="serve this many clients, then exit (0: until stopped)")
+    parser.add_argument("--watchdog-ms", type=int, default=1000, help="halt the arm after this silence mid-episode")
+    args = parser.parse_args()
+    if args.clients < 0 or args.watchdog_ms < 1:
+        parser.error("--clients must be >= 0 and --watchdog-ms >= 1")
+    server, arm, served = listen(args.address), FakeArm(), 0
+    stop = []
+
+    def on_stop(signum, frame):                 # Ctrl-C, SIGTERM: halt the arm, remove the path, status 130
+        stop.append(signum)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, on_stop)
+    signal.signal(signal.SIGTERM, on_stop)
+    print("serving a fake arm at", args.address, flush=True)
+    try:
+        while args.clients == 0 or served < args.clients:
+            conn, _ = server.accept()
+            if args.address.startswith("tcp:"):
+                conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            try:
+                served += serve_client(arm, server, conn, args.watchdog_ms / 1000.0)
+            except (ConnectionError, OSError, struct.error) as e:
+                served += 1
+                print("client gone:", e, flush=True)
+            arm.halt()                          # the client has gone: brakes on
+            conn.close()
+    except KeyboardInterrupt:
+        arm.halt()
     server.close()
-    if not address.startswith("tcp:"):
-        os.unlink(address)
+    if not args.address.startswith("tcp:"):
+        os.unlink(args.address)
+    if stop:
+        sys.exit(130)
 
 
 if __name__ == "__main__":

@@ -198,6 +198,10 @@ S2RDEF s2r_result  s2r_upstream_policy(s2r_policy* p, const char* path, const s2
    exits with status 130.  What it saved stays: run again (with --resume
    where it trains) to go on. */
 S2RDEF int         s2r_example_stopped(void);
+/* 1 and *out set if text is a whole decimal number in [lo, hi] (digits
+   only: no sign, blank or anything after); else 0, *out untouched. */
+S2RDEF int         s2r_parse_count(const char* text, unsigned long long lo, unsigned long long hi,
+                                   unsigned long long* out);
 /* Create a folder (and its parents) if missing and check it can be written:
    S2R_ERR_IO with a message otherwise. */
 S2RDEF s2r_result  s2r_make_dir(const char* path, char* error);
@@ -294,8 +298,7 @@ S2RDEF s2r_options s2r_options_default(void) {
     return o;
 }
 
-/* A whole decimal number in [lo, hi]. */
-static int s2r__parse_count(const char* text, unsigned long long lo, unsigned long long hi, unsigned long long* out) {
+S2RDEF int s2r_parse_count(const char* text, unsigned long long lo, unsigned long long hi, unsigned long long* out) {
     char* end = NULL;
     unsigned long long v;
     if (!text || *text < '0' || *text > '9') return 0;   /* strtoull takes blanks and signs */
@@ -606,20 +609,20 @@ static s2r_result s2r__parse_option(s2r_options* o, int argc, char** argv, int* 
         o->joint_param[o->n_joints] = (s2r_param)p;
         o->joint[o->n_joints++] = joint;
     } else if (!strcmp(name, "--threads") || !strcmp(name, "--seeds")) {
-        if (!s2r__parse_count(value, 1, 64, &v))
+        if (!s2r_parse_count(value, 1, 64, &v))
             return s2r__fail(error, S2R_ERR_PARSE, "%s takes a whole number from 1 to 64, not '%.60s'", name, value);
         if (name[2] == 't') o->threads = (int)v; else o->seeds = (int)v;
     } else if (!strcmp(name, "--history")) {
-        if (!s2r__parse_count(value, 0, S2R_HISTORY_MAX, &v))
+        if (!s2r_parse_count(value, 0, S2R_HISTORY_MAX, &v))
             return s2r__fail(error, S2R_ERR_PARSE, "--history takes a whole number from 0 to %d, not '%.60s'",
                              S2R_HISTORY_MAX, value);
         o->history = (int)v;
     } else if (!strcmp(name, "--checkpoint-every")) {
-        if (!s2r__parse_count(value, 1, 1000000, &v))
+        if (!s2r_parse_count(value, 1, 1000000, &v))
             return s2r__fail(error, S2R_ERR_PARSE, "--checkpoint-every takes a whole number from 1 to 1000000, not '%.60s'", value);
         o->checkpoint_every = (int)v;
     } else {
-        if (!s2r__parse_count(value, 0, 0xFFFFFFFFull, &v))
+        if (!s2r_parse_count(value, 0, 0xFFFFFFFFull, &v))
             return s2r__fail(error, S2R_ERR_PARSE, "%s takes a whole number from 0 to 4294967295, not '%.60s'", name, value);
         if (!strcmp(name, "--seed")) o->seed = v; else o->real_seed = v;
     }

@@ -9,7 +9,16 @@
 #define SOCKET_TESTS 1
 #endif
 
-#define SOCKET_PATH S2R_TEST_TMP "/s2r_test_socket.sock"
+/* This process's socket path (its pid in the name, so suites running side
+   by side do not meet); children forked after the first call inherit it. */
+static const char* socket_path(void) {
+    static char path[96];
+#ifdef SOCKET_TESTS
+    if (!path[0]) snprintf(path, sizeof path, S2R_TEST_TMP "/s2r_test_socket_%ld.sock", (long)getpid());
+#endif
+    return path;
+}
+#define SOCKET_PATH socket_path()
 
 /* Every message survives pack and parse; every cut, a wrong magic,
    version or size, NaN readings and an impossible hello are refused. */
@@ -53,6 +62,46 @@ static int test_socket_wire(void) {
     CHECK(s2r_socket_parse(b, n, &back, error) == S2R_OK && back.status == S2R_ERR_DIVERGED && strcmp(back.text, m.text) == 0);
     b[4] = 2;
     CHECK(s2r_socket_parse(b, n, &back, error) == S2R_ERR_CORRUPT && strstr(error, "version 2"));
+    /* ground truth is checked like sensors (but for a diverged episode's);
+       readings beyond any arm are refused */
+    memset(&m, 0, sizeof m);
+    m.type = S2R_SOCKET_TRUTH, m.reply = 1;
+    for (t = 0; t < 4; t++) {
+        m.truth.diverged = t == 3;
+        m.truth.flange[1] = t == 0 ? NAN : t == 1 ? 1e300 : t == 2 ? -INFINITY : NAN;
+        m.truth.q[2] = t == 2 ? 2e6 : 0;
+        n = s2r_socket_pack(&m, b);
+        if (t < 3) CHECKF(s2r_socket_parse(b, n, &back, error) == S2R_ERR_CORRUPT && strstr(error, "truth: a value is NaN, Inf or beyond 1e+06"), "%d: %s", t, error);
+        else CHECK(s2r_socket_parse(b, n, &back, error) == S2R_OK && back.truth.diverged == 1);
+    }
+    memset(&m, 0, sizeof m);
+    m.type = S2R_SOCKET_SENSORS, m.reply = 1, m.sensors.tau[0] = 1e300, m.sensors.time = 1.7e9;
+    n = s2r_socket_pack(&m, b);
+    CHECK(s2r_socket_parse(b, n, &back, error) == S2R_ERR_CORRUPT && strstr(error, "beyond"));
+    m.sensors.tau[0] = -S2R_SOCKET_READING_MAX;   /* the bound itself, and a clock in seconds since 1970, pass */
+    n = s2r_socket_pack(&m, b);
+    CHECKF(s2r_socket_parse(b, n, &back, error) == S2R_OK, "%s", error);
+    /* text from the other side is printable: escapes arrive as \xNN */
+    memset(&m, 0, sizeof m);
+    m.type = S2R_SOCKET_HELLO, m.reply = 1, m.n_joints = 6, m.period = 0.002;
+    strcpy(m.name, "ur5e\033[31m\n#1\177");
+    n = s2r_socket_pack(&m, b);
+    CHECK(s2r_socket_parse(b, n, &back, error) == S2R_OK);
+    CHECKF(strcmp(back.name, "ur5e\\x1b[31m\\x0a#1\\x7f") == 0, "%s", back.name);
+    m.status = S2R_ERR_MODEL;
+    memset(m.text, '\033', sizeof m.text - 1);
+    m.text[sizeof m.text - 1] = 0;
+    n = s2r_socket_pack(&m, b);
+    CHECK(s2r_socket_parse(b, n, &back, error) == S2R_OK && strlen(back.text) == 124 && strncmp(back.text, "\\x1b\\x1b", 8) == 0);
+    /* joint slots past the arm's: another arm's */
+    memset(&m, 0, sizeof m);
+    m.type = S2R_SOCKET_SENSORS, m.reply = 1, m.sensors.qd[6] = -0.25;
+    CHECK(s2r__socket_check_joints(&m, 7, error) == S2R_OK);
+    CHECKF(s2r__socket_check_joints(&m, 6, error) == S2R_ERR_CORRUPT && strstr(error, "qd of joint 7 is -0.25, but the arm has 6 joints"), "%s", error);
+    m.type = S2R_SOCKET_RESET, m.reply = 0, m.q[5] = 1;
+    CHECK(s2r__socket_check_joints(&m, 5, error) == S2R_OK);   /* flags 0: no start pose sent */
+    m.flags = 1;
+    CHECK(s2r__socket_check_joints(&m, 5, error) == S2R_ERR_CORRUPT && strstr(error, "reset request: q of joint 6"));
     b[4] = 1, b[0] = 'X';
     CHECK(s2r_socket_parse(b, n, &back, error) == S2R_ERR_CORRUPT && strstr(error, "magic"));
     return 0;
@@ -78,8 +127,13 @@ static s2r_result socket_dying_advance(void* self, double seconds) {
 }
 
 static int socket_watchdog_ms = 1000;   /* the robot side's watchdog, for the next child */
+static int socket_clients = 1;          /* ... the clients it serves */
+/* A handled signal: poll returns EINTR.  Strict C99's signal() is System V's
+   (the handler is reset on delivery), so it puts itself back. */
+static void socket_ignore_signal(int sig) { signal(sig, socket_ignore_signal); }
 static pid_t socket_serve_child(s2r_robot_kind kind, s2r_scene scene, uint64_t unit, int requests) {
     pid_t child;
+    (void)SOCKET_PATH;   /* named before the fork: the child's is the same */
     fflush(stdout);
     child = fork();
     if (child == 0) {
@@ -91,8 +145,9 @@ static pid_t socket_serve_child(s2r_robot_kind kind, s2r_scene scene, uint64_t u
         socket_dying_robot.outer.advance = socket_dying_advance;
         socket_dying_robot.left = requests;
         c.address = SOCKET_PATH;
-        c.clients = 1;
+        c.clients = socket_clients;
         c.watchdog_ms = socket_watchdog_ms;
+        signal(SIGUSR1, socket_ignore_signal);
         _exit(s2r_socket_serve(&socket_dying_robot.outer, &c, NULL) == S2R_OK ? 0 : 2);
     }
     return child;
@@ -182,10 +237,14 @@ static int test_socket_robot_gone_mid_episode(void) {
     return 0;
 }
 
-/* A robot side that answers the handshake and then nothing, or answers
-   with NaN readings: a timeout and a corrupt reading, never a hang. */
-static pid_t socket_bad_child(int nan_readings) {
+/* A robot side that answers the handshake (naming itself `name`) and then
+   nothing (mode 0), or answers with NaN readings (1), another arm's
+   joints (2: a seventh joint's reading on a UR5e) or ground truth beyond
+   any arm (3): a timeout and a corrupt reading, never a hang. */
+static const char* socket_bad_name = "bad arm";
+static pid_t socket_bad_child(int mode) {
     pid_t child;
+    (void)SOCKET_PATH;
     fflush(stdout);
     child = fork();
     if (child == 0) {
@@ -195,9 +254,11 @@ static pid_t socket_bad_child(int nan_readings) {
         s2r__socket_setup(fd);
         while (s2r__socket_receive(fd, s2r__socket_ms() + 5000, &m, NULL) == S2R_OK) {
             m.reply = 1;
-            if (m.type == S2R_SOCKET_HELLO) m.kind = 0, m.scene = 0, m.n_joints = 6, m.period = 0.002;
-            else if (!nan_readings) continue;   /* silence */
-            m.sensors.q[1] = NAN;
+            if (m.type == S2R_SOCKET_HELLO) m.kind = 0, m.scene = 0, m.n_joints = 6, m.period = 0.002, strcpy(m.name, socket_bad_name);
+            else if (!mode) continue;   /* silence */
+            if (mode == 1) m.sensors.q[1] = NAN;
+            if (mode == 2) m.sensors.q[6] = 0.3, m.truth.q[6] = 0.3;
+            if (mode == 3) m.truth.flange[2] = 1e300;
             s2r__socket_send(fd, s2r__socket_ms() + 1000, &m, NULL);
         }
         unlink(SOCKET_PATH);
@@ -210,19 +271,25 @@ static int test_socket_timeout_and_nan(void) {
     s2r_socket_config c = s2r_socket_config_default();
     s2r_socket_robot s;
     s2r_sensors sensors;
+    s2r_ground_truth truth;
     double t0;
-    int nan_readings, status;
+    int mode, status;
     c.address = SOCKET_PATH;
     c.timeout_ms = 200;
-    for (nan_readings = 0; nan_readings < 2; nan_readings++) {
-        pid_t child = socket_bad_child(nan_readings);
+    for (mode = 0; mode < 5; mode++) {
+        pid_t child;
         s2r_result res;
+        socket_bad_name = mode == 4 ? "evil\033[2J\033]0;owned\007arm" : "bad arm";
+        child = socket_bad_child(mode < 4 ? mode : 3);
         CHECK(child > 0);
         CHECKF(s2r_socket_robot_connect(&s, &c) == S2R_OK, "%s", s.error);
         t0 = s2r_seconds();
-        res = s2r_backend_read_sensors(&s.backend, &sensors);
-        if (nan_readings) CHECKF(res == S2R_ERR_CORRUPT && strstr(s.error, "NaN"), "%s", s.error);
+        res = mode >= 3 ? s2r_backend_ground_truth(&s.backend, &truth) : s2r_backend_read_sensors(&s.backend, &sensors);
+        if (mode == 1) CHECKF(res == S2R_ERR_CORRUPT && strstr(s.error, "NaN"), "%s", s.error);
+        else if (mode == 2) CHECKF(res == S2R_ERR_CORRUPT && strstr(s.error, "q of joint 7 is 0.3, but the arm has 6 joints"), "%s", s.error);
+        else if (mode >= 3) CHECKF(res == S2R_ERR_CORRUPT && strstr(s.error, "truth: a value is NaN, Inf or beyond"), "%s", s.error);
         else CHECKF(res == S2R_ERR_IO && strstr(s.error, "no answer within 200 ms"), "%s", s.error);
+        if (mode == 4) CHECKF(strcmp(s.backend.name, "socket: evil\\x1b[2J\\x1b]0;owned\\x07arm") == 0, "%s", s.backend.name);
         CHECK(s2r_seconds() - t0 < 2);
         CHECK(s2r_backend_advance(&s.backend, 0.04) == S2R_ERR_STATE);
         s2r_socket_robot_close(&s);
@@ -260,6 +327,7 @@ static int test_socket_python_robot_side(void) {
     s2r_rng rng = s2r_rng_make(5, 0), kept = rng;
     pid_t child;
     int status, j;
+    (void)SOCKET_PATH;
     fflush(stdout);
     child = fork();
     if (child == 0) {
@@ -288,31 +356,298 @@ static int test_socket_python_robot_side(void) {
     CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
     return 0;
 }
-/* A client silent mid-episode for longer than the watchdog: the robot
-   side halts the arm (a command after it is ignored until the next reset). */
+/* A client silent mid-episode for longer than the watchdog, with signals
+   arriving at the robot side all the while (each wakes its wait early):
+   the robot side halts the arm, and every request of that episode but
+   halt is an error naming the watchdog, never a result on a halted arm;
+   a reset starts a good episode again. */
 static int test_socket_watchdog_halts(void) {
     s2r_socket_config c = s2r_socket_config_default();
     s2r_socket_robot s;
     s2r_sensors r;
     double q[S2R_MAX_JOINTS];
     pid_t child;
-    int quiet, status;
+    int episode, k, status;
     socket_watchdog_ms = 100;
     child = socket_serve_child(S2R_ROBOT_UR5E, S2R_SCENE_ARM, 1, 0);
     socket_watchdog_ms = 1000;
     CHECK(child > 0);
     c.address = SOCKET_PATH;
     CHECKF(s2r_socket_robot_connect(&s, &c) == S2R_OK, "%s", s.error);
-    for (quiet = 0; quiet < 2; quiet++) {
+    for (episode = 0; episode < 3; episode++) {
+        int quiet = episode == 1;
         CHECK(s2r_backend_reset(&s.backend, NULL, NULL, NULL) == S2R_OK);
-        if (quiet) poll(NULL, 0, 300);   /* silent for three watchdog periods */
+        for (k = 0; quiet && k < 15; k++) {   /* silent for three watchdog periods, a signal every 20 ms */
+            kill(child, SIGUSR1);
+            poll(NULL, 0, 20);
+        }
         memcpy(q, s.arm.info.q_home, sizeof q);
         q[0] += 0.2;
-        CHECK(s2r_backend_command(&s.backend, q) == S2R_OK && s2r_backend_advance(&s.backend, 0.5) == S2R_OK);
+        if (quiet) {
+            CHECKF(s2r_backend_command(&s.backend, q) == S2R_ERR_STATE && strstr(s.error, "watchdog halted the arm") &&
+                   strstr(s.error, "100 ms"), "%s", s.error);
+            CHECK(s2r_backend_advance(&s.backend, 0.5) == S2R_ERR_STATE && strstr(s.error, "watchdog"));
+            CHECK(s2r_backend_read_sensors(&s.backend, &r) == S2R_ERR_STATE && strstr(s.error, "episode is over"));
+            CHECK(s2r_backend_halt(&s.backend) == S2R_OK);
+            continue;
+        }
+        CHECKF(s2r_backend_command(&s.backend, q) == S2R_OK && s2r_backend_advance(&s.backend, 0.5) == S2R_OK, "%s", s.error);
         CHECK(s2r_backend_read_sensors(&s.backend, &r) == S2R_OK);
-        if (quiet) CHECKF(fabs(r.q[0] - s.arm.info.q_home[0]) < 0.02, "halted, yet joint 1 moved %g rad", r.q[0] - s.arm.info.q_home[0]);
-        else CHECKF(r.q[0] - s.arm.info.q_home[0] > 0.15, "joint 1 moved only %g rad", r.q[0] - s.arm.info.q_home[0]);
+        CHECKF(r.q[0] - s.arm.info.q_home[0] > 0.15, "joint 1 moved only %g rad", r.q[0] - s.arm.info.q_home[0]);
     }
+    s2r_socket_robot_close(&s);
+    CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    return 0;
+}
+
+/* A raw connection to this process's socket path, and one request on it. */
+static int socket_raw_connect(void) {
+    int fd = -1;
+    return s2r__socket_open(SOCKET_PATH, 3000, &fd, NULL) == S2R_OK ? fd : -1;
+}
+static s2r_result socket_raw_call(int fd, s2r_socket_type type, s2r_socket_message* m) {
+    s2r_result res;
+    m->type = type;
+    m->reply = 0;
+    m->status = S2R_OK;
+    if ((res = s2r__socket_send(fd, s2r__socket_ms() + 2000, m, NULL)) != S2R_OK) return res;
+    return s2r__socket_receive(fd, s2r__socket_ms() + 2000, m, NULL);
+}
+
+/* One client at a time: while one holds the arm, another's connect is
+   told "busy" and fails when its timeout_ms (the queue timeout) is up;
+   one with a longer timeout gets the arm once the first has gone. */
+static int test_socket_one_client_at_a_time(void) {
+    s2r_socket_config c = s2r_socket_config_default();
+    s2r_socket_robot s;
+    s2r_sensors sensors;
+    pid_t child, holder;
+    int status, ready[2];
+    double t0, waited;
+    socket_clients = 2;
+    child = socket_serve_child(S2R_ROBOT_UR5E, S2R_SCENE_ARM, 1, 0);
+    socket_clients = 1;
+    CHECK(child > 0 && pipe(ready) == 0);
+    c.address = SOCKET_PATH;
+    fflush(stdout);
+    if ((holder = fork()) == 0) {   /* the first client: holds the arm for 0.6 s */
+        s2r_socket_robot first;
+        if (s2r_socket_robot_connect(&first, &c) != S2R_OK || write(ready[1], "c", 1) != 1) _exit(2);
+        poll(NULL, 0, 600);
+        s2r_socket_robot_close(&first);
+        _exit(0);
+    }
+    CHECK(holder > 0);
+    {
+        char byte = 0;
+        CHECK(read(ready[0], &byte, 1) == 1 && byte == 'c');
+    }
+    close(ready[0]);
+    close(ready[1]);
+    c.timeout_ms = 200;
+    t0 = s2r_seconds();
+    CHECK(s2r_socket_robot_connect(&s, &c) == S2R_ERR_STATE);
+    waited = s2r_seconds() - t0;
+    CHECKF(strstr(s.error, "stayed busy for the 200 ms of timeout_ms") && strstr(s.error, "another client has held this arm"),
+           "%s", s.error);
+    CHECKF(waited > 0.15 && waited < 1.5, "refused after %.2f s", waited);
+    CHECK(s2r_backend_read_sensors(&s.backend, &sensors) == S2R_ERR_STATE && strstr(s.error, "never connected"));
+    c.timeout_ms = 5000;   /* in the queue until the first client goes */
+    t0 = s2r_seconds();
+    CHECKF(s2r_socket_robot_connect(&s, &c) == S2R_OK, "%s", s.error);
+    waited = s2r_seconds() - t0;
+    CHECKF(waited > 0.2 && waited < 3, "connected after %.2f s", waited);
+    CHECK(s2r_backend_reset(&s.backend, NULL, NULL, NULL) == S2R_OK);
+    s2r_socket_robot_close(&s);
+    CHECK(waitpid(holder, &status, 0) == holder && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    return 0;
+}
+
+/* A connection that says nothing, then one that sends half a header and
+   stalls: each is dropped after the watchdog (neither counts as a client),
+   and the next client gets the arm. */
+static int test_socket_silent_and_half_frames(void) {
+    s2r_socket_config c = s2r_socket_config_default();
+    s2r_socket_robot s;
+    unsigned char half[S2R_SOCKET_MESSAGE_MAX];
+    s2r_socket_message hello;
+    pid_t child;
+    int status, silent, cut;
+    double t0;
+    socket_watchdog_ms = 200;
+    child = socket_serve_child(S2R_ROBOT_UR5E, S2R_SCENE_ARM, 1, 0);
+    socket_watchdog_ms = 1000;
+    CHECK(child > 0);
+    CHECK((silent = socket_raw_connect()) >= 0);
+    poll(NULL, 0, 400);   /* dropped by now */
+    CHECK((cut = socket_raw_connect()) >= 0);
+    memset(&hello, 0, sizeof hello);
+    hello.type = S2R_SOCKET_HELLO;
+    CHECK(s2r_socket_pack(&hello, half) == S2R_SOCKET_HEADER);
+    CHECK(send(cut, half, 10, 0) == 10);
+    c.address = SOCKET_PATH;
+    c.timeout_ms = 3000;
+    t0 = s2r_seconds();
+    CHECKF(s2r_socket_robot_connect(&s, &c) == S2R_OK, "%s", s.error);
+    CHECKF(s2r_seconds() - t0 < 2, "connected after %.2f s", s2r_seconds() - t0);
+    CHECK(s2r_backend_reset(&s.backend, NULL, NULL, NULL) == S2R_OK);
+    s2r_socket_robot_close(&s);
+    close(silent);
+    close(cut);
+    CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    return 0;
+}
+
+/* A file, or a directory, at the address is refused and left as it was;
+   so is the socket of a live server (which goes on serving). */
+static int test_socket_address_not_a_socket(void) {
+    s2r_socket_serve_config c = s2r_socket_serve_config_default();
+    s2r_socket_config sc = s2r_socket_config_default();
+    s2r_socket_robot s;
+    s2r_real_robot real;
+    char error[S2R_ERROR_LEN], text[16] = "";
+    FILE* f;
+    pid_t child;
+    int status;
+    CHECK(s2r_real_robot_init(&real, S2R_ROBOT_UR5E, 1) == S2R_OK);
+    c.address = SOCKET_PATH;
+    c.clients = 1;
+    CHECK((f = fopen(SOCKET_PATH, "w")) != NULL && fputs("precious\n", f) >= 0 && fclose(f) == 0);
+    CHECK(s2r_socket_serve(&real.backend, &c, error) == S2R_ERR_IO);
+    CHECKF(strstr(error, "exists and is not a socket (a file)"), "%s", error);
+    CHECK((f = fopen(SOCKET_PATH, "r")) != NULL && fgets(text, sizeof text, f) && fclose(f) == 0);
+    CHECK(strcmp(text, "precious\n") == 0);
+    CHECK(unlink(SOCKET_PATH) == 0);
+    child = socket_serve_child(S2R_ROBOT_UR5E, S2R_SCENE_ARM, 2, 0);
+    CHECK(child > 0);
+    sc.address = SOCKET_PATH;
+    sc.timeout_ms = 3000;
+    poll(NULL, 0, 200);   /* the child is listening by now */
+    CHECK(s2r_socket_serve(&real.backend, &c, error) == S2R_ERR_IO);
+    CHECKF(strstr(error, "another server is live there"), "%s", error);
+    CHECKF(s2r_socket_robot_connect(&s, &sc) == S2R_OK, "%s", s.error);
+    CHECKF(strcmp(s.backend.name, "socket: real ur5e #2") == 0, "%s", s.backend.name);
+    s2r_socket_robot_close(&s);
+    CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    c.clients = -1;
+    CHECK(s2r_socket_serve(&real.backend, &c, error) == S2R_ERR_INVALID_ARGUMENT && strstr(error, "clients >= 0"));
+    s2r_real_robot_free(&real);
+    return 0;
+}
+
+/* Errors are per request: a client's failure does not reach the next
+   client as its text; a request before hello, or for another arm's
+   joints, is answered with an error of its own. */
+static int test_socket_errors_per_request(void) {
+    s2r_socket_config c = s2r_socket_config_default();
+    s2r_socket_robot s;
+    s2r_socket_message m;
+    double q[S2R_MAX_JOINTS];
+    pid_t child;
+    int status, fd;
+    socket_clients = 2;
+    child = socket_serve_child(S2R_ROBOT_UR5E, S2R_SCENE_ARM, 1, 0);
+    socket_clients = 1;
+    CHECK(child > 0);
+    c.address = SOCKET_PATH;
+    c.timeout_ms = 3000;
+    CHECKF(s2r_socket_robot_connect(&s, &c) == S2R_OK, "%s", s.error);
+    CHECK(s2r_backend_reset(&s.backend, NULL, NULL, NULL) == S2R_OK);
+    memcpy(q, s.arm.info.q_home, sizeof q);
+    q[1] = NAN;
+    CHECK(s2r_backend_command(&s.backend, q) == S2R_ERR_INVALID_ARGUMENT && strstr(s.error, "robot side: command: "));
+    s2r_socket_robot_close(&s);
+    CHECK((fd = socket_raw_connect()) >= 0);   /* no hello: refused, and not a client */
+    memset(&m, 0, sizeof m);
+    CHECK(socket_raw_call(fd, S2R_SOCKET_SENSORS, &m) == S2R_OK);
+    CHECKF(m.reply && m.status == S2R_ERR_STATE && strstr(m.text, "sensors before hello"), "%s", m.text);
+    close(fd);
+    CHECK((fd = socket_raw_connect()) >= 0);
+    memset(&m, 0, sizeof m);
+    CHECK(socket_raw_call(fd, S2R_SOCKET_HELLO, &m) == S2R_OK && m.status == S2R_OK && m.n_joints == 6);
+    memset(&m, 0, sizeof m);
+    m.xy[0] = 0.5;
+    CHECK(socket_raw_call(fd, S2R_SOCKET_PLACE, &m) == S2R_OK);
+    CHECKF(m.status == S2R_ERR_UNSUPPORTED && strcmp(m.text, "place: this arm has no object to place (not the push scene)") == 0,
+           "%s", m.text);
+    memset(&m, 0, sizeof m);
+    m.q[7] = 0.5;   /* an eighth joint: another arm's command */
+    CHECK(socket_raw_call(fd, S2R_SOCKET_COMMAND, &m) == S2R_OK);
+    CHECKF(m.status == S2R_ERR_INVALID_ARGUMENT && strstr(m.text, "q of joint 8 is 0.5, but the arm has 6 joints"), "%s", m.text);
+    close(fd);
+    CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    return 0;
+}
+
+/* A second connect on a connected struct is refused (it keeps working);
+   calls after close, or after a failed connect, are S2R_ERR_STATE; closing
+   twice is nothing; a closed struct connects again. */
+static int test_socket_connect_twice_and_after_close(void) {
+    s2r_socket_config c = s2r_socket_config_default();
+    s2r_socket_robot s;
+    s2r_sensors r;
+    pid_t child;
+    int status;
+    socket_clients = 2;
+    child = socket_serve_child(S2R_ROBOT_UR5E, S2R_SCENE_ARM, 1, 0);
+    socket_clients = 1;
+    CHECK(child > 0);
+    c.address = SOCKET_PATH;
+    c.timeout_ms = 3000;
+    CHECKF(s2r_socket_robot_connect(&s, &c) == S2R_OK, "%s", s.error);
+    CHECK(s2r_socket_robot_connect(&s, &c) == S2R_ERR_STATE);
+    CHECKF(strstr(s.error, "still open (socket: real ur5e #1)") && strstr(s.error, "close it before"), "%s", s.error);
+    CHECK(s2r_backend_reset(&s.backend, NULL, NULL, NULL) == S2R_OK && s2r_backend_read_sensors(&s.backend, &r) == S2R_OK);
+    s2r_socket_robot_close(&s);
+    CHECK(s2r_backend_read_sensors(&s.backend, &r) == S2R_ERR_STATE && strstr(s.error, "it was closed"));
+    CHECK(s2r_backend_command(&s.backend, r.q) == S2R_ERR_STATE && s2r_backend_halt(&s.backend) == S2R_ERR_STATE);
+    s2r_socket_robot_close(&s);
+    CHECKF(s2r_socket_robot_connect(&s, &c) == S2R_OK, "%s", s.error);
+    CHECK(s2r_backend_reset(&s.backend, NULL, NULL, NULL) == S2R_OK);
+    s2r_socket_robot_close(&s);
+    CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    c.address = S2R_TEST_TMP "/s2r_test_no_such.sock";
+    c.timeout_ms = 50;
+    CHECK(s2r_socket_robot_connect(&s, &c) == S2R_ERR_IO);
+    CHECK(s2r_backend_reset(&s.backend, NULL, NULL, NULL) == S2R_ERR_STATE && strstr(s.error, "never connected: cannot connect"));
+    s2r_socket_robot_close(&s);
+    return 0;
+}
+
+/* A client that goes mid-episode (the arm moving) gets the arm halted; the
+   next client starts its own episode on it. */
+static int test_socket_client_gone_mid_episode(void) {
+    s2r_socket_config c = s2r_socket_config_default();
+    s2r_socket_robot s;
+    s2r_sensors a, b;
+    double q[S2R_MAX_JOINTS];
+    pid_t child;
+    int status;
+    socket_clients = 2;
+    child = socket_serve_child(S2R_ROBOT_UR5E, S2R_SCENE_ARM, 1, 0);
+    socket_clients = 1;
+    CHECK(child > 0);
+    c.address = SOCKET_PATH;
+    c.timeout_ms = 3000;
+    CHECKF(s2r_socket_robot_connect(&s, &c) == S2R_OK, "%s", s.error);
+    CHECK(s2r_backend_reset(&s.backend, NULL, NULL, NULL) == S2R_OK);
+    memcpy(q, s.arm.info.q_home, sizeof q);
+    q[0] += 0.5;
+    CHECK(s2r_backend_command(&s.backend, q) == S2R_OK && s2r_backend_advance(&s.backend, 0.05) == S2R_OK);
+    close(s.fd);   /* gone without a word, mid-motion */
+    s.fd = -1;
+    s2r_socket_robot_close(&s);
+    CHECKF(s2r_socket_robot_connect(&s, &c) == S2R_OK, "%s", s.error);
+    CHECK(s2r_backend_read_sensors(&s.backend, &a) == S2R_OK);
+    CHECK(s2r_backend_command(&s.backend, q) == S2R_OK && s2r_backend_advance(&s.backend, 0.3) == S2R_OK);
+    CHECK(s2r_backend_read_sensors(&s.backend, &b) == S2R_OK);
+    /* the brakes' tail (the arm was moving at 1-2 rad/s when they closed) is
+       a centiradian; driven, the same command moves it past 0.2 rad below */
+    CHECKF(fabs(b.q[0] - a.q[0]) < 0.05, "halted, yet joint 1 moved %g rad", b.q[0] - a.q[0]);
+    CHECK(s2r_backend_reset(&s.backend, NULL, NULL, NULL) == S2R_OK);
+    CHECK(s2r_backend_command(&s.backend, q) == S2R_OK && s2r_backend_advance(&s.backend, 0.3) == S2R_OK);
+    CHECK(s2r_backend_read_sensors(&s.backend, &b) == S2R_OK && b.q[0] - s.arm.info.q_home[0] > 0.2);
     s2r_socket_robot_close(&s);
     CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
     return 0;
@@ -329,7 +664,20 @@ static const test_case socket_tests[] = {
      test_socket_robot_gone_mid_episode},
     {"socket: a silent robot side times out, NaN readings are refused", test_socket_timeout_and_nan},
     {"socket: the wrong arm in the handshake, no server, a bad address", test_socket_wrong_arm},
-    {"socket: a client silent mid-episode past the watchdog gets the arm halted", test_socket_watchdog_halts},
+    {"socket: a client silent mid-episode past the watchdog (signals arriving) gets the arm halted and the episode's error",
+     test_socket_watchdog_halts},
+    {"socket: one client at a time; another is told busy within its timeout, or queued until the first goes",
+     test_socket_one_client_at_a_time},
+    {"socket: a silent connection and half a frame are dropped after the watchdog; the next client gets the arm",
+     test_socket_silent_and_half_frames},
+    {"socket: a file at the address and a live server's socket are refused, left as they were",
+     test_socket_address_not_a_socket},
+    {"socket: errors per request (not the last client's), before hello, another arm's joints",
+     test_socket_errors_per_request},
+    {"socket: a second connect on a connected struct refused; calls after close or a failed connect S2R_ERR_STATE",
+     test_socket_connect_twice_and_after_close},
+    {"socket: a client gone mid-episode gets the arm halted; the next client's episode runs",
+     test_socket_client_gone_mid_episode},
     {"socket: examples/robot_server.py speaks the protocol (its fake arm follows, halts, refuses NaN)",
      test_socket_python_robot_side},
 #endif

@@ -44,6 +44,80 @@ else
         echo "FAIL socket: after the kill the client gave status $status:"; cat "$BUILD/test_socket_client.log"; failed=$((failed + 1))
     fi
 fi
+# Options validated (status 2, nothing served), a file at the address left
+# as it was, a stop request answered with status 130 and the path removed.
+rm -f "$SOCK"   # left by the server killed above
+for bad in "--unit abc" "--unit 0" "--scene bogus" "--clients -1" "--watchdog-ms 0" "--robot kuka" "--unit"; do
+    # shellcheck disable=SC2086
+    "./$BUILD/robot_server" "$SOCK" $bad > "$BUILD/test_socket_options.log" 2>&1; status=$?
+    if [ $status -eq 2 ] && grep -q "bad value for\|unknown option" "$BUILD/test_socket_options.log" && [ ! -e "$SOCK" ]; then
+        echo "ok   socket: robot_server $bad refused: $(head -n 1 "$BUILD/test_socket_options.log")"
+    else
+        echo "FAIL socket: robot_server $bad gave status $status:"; cat "$BUILD/test_socket_options.log"; failed=$((failed + 1))
+    fi
+done
+for bad in "--episodes x" "--episodes 0" "--seed -1" "--timeout-ms 5ms" "--task jump"; do
+    # shellcheck disable=SC2086
+    "./$BUILD/robot_client" "$SOCK" $bad > "$BUILD/test_socket_options.log" 2>&1; status=$?
+    if [ $status -eq 2 ] && grep -q "bad value for" "$BUILD/test_socket_options.log"; then
+        echo "ok   socket: robot_client $bad refused"
+    else
+        echo "FAIL socket: robot_client $bad gave status $status:"; cat "$BUILD/test_socket_options.log"; failed=$((failed + 1))
+    fi
+done
+printf 'precious\n' > "$SOCK"
+"./$BUILD/robot_server" "$SOCK" --clients 1 > "$BUILD/test_socket_options.log" 2>&1; status=$?
+if [ $status -eq 1 ] && grep -q "exists and is not a socket" "$BUILD/test_socket_options.log" && [ "$(cat "$SOCK")" = precious ]; then
+    echo "ok   socket: robot_server refuses a file at its address and leaves it: $(cat "$BUILD/test_socket_options.log")"
+else
+    echo "FAIL socket: robot_server at a file: status $status, the file now \"$(cat "$SOCK" 2>&1)\""; failed=$((failed + 1))
+fi
+rm -f "$SOCK"
+"./$BUILD/robot_server" "$SOCK" > "$BUILD/test_socket_server.log" 2>&1 &
+server=$!
+waited=0
+while [ ! -S "$SOCK" ] && [ $waited -lt 100 ]; do sleep 0.1; waited=$((waited + 1)); done
+kill -TERM $server; wait $server; status=$?
+if [ $status -eq 130 ] && [ ! -e "$SOCK" ]; then
+    echo "ok   socket: robot_server stopped by SIGTERM: status 130, its socket removed"
+else
+    echo "FAIL socket: robot_server after SIGTERM: status $status, socket $(ls -l "$SOCK" 2>&1)"; failed=$((failed + 1))
+fi
+rm -f "$SOCK"
+
+# examples/robot_server.py: the same rules for its address and its stop.
+printf 'precious\n' > "$SOCK"
+python3 examples/robot_server.py "$SOCK" --clients 1 > "$BUILD/test_socket_options.log" 2>&1; status=$?
+if [ $status -ne 0 ] && grep -q "exists and is not a socket" "$BUILD/test_socket_options.log" && [ "$(cat "$SOCK")" = precious ]; then
+    echo "ok   socket: robot_server.py refuses a file at its address and leaves it"
+else
+    echo "FAIL socket: robot_server.py at a file: status $status, the file now \"$(cat "$SOCK" 2>&1)\""; failed=$((failed + 1))
+fi
+rm -f "$SOCK"
+"./$BUILD/robot_server" "$SOCK" --unit 2 --clients 1 > "$BUILD/test_socket_server.log" 2>&1 &
+server=$!
+waited=0
+while [ ! -S "$SOCK" ] && [ $waited -lt 100 ]; do sleep 0.1; waited=$((waited + 1)); done
+python3 examples/robot_server.py "$SOCK" --clients 1 > "$BUILD/test_socket_options.log" 2>&1; status=$?
+over=$("./$BUILD/robot_client" "$SOCK" --episodes 1 --seed 7 --timeout-ms 10000 | grep '^success')
+[ -n "$over" ] || kill $server
+wait $server
+if [ $status -ne 0 ] && grep -q "another server is live there" "$BUILD/test_socket_options.log" && [ -n "$over" ]; then
+    echo "ok   socket: robot_server.py refuses a live server's socket, which goes on serving: $over"
+else
+    echo "FAIL socket: robot_server.py beside a live server: status $status, the client then \"$over\""; failed=$((failed + 1))
+fi
+rm -f "$SOCK"
+python3 examples/robot_server.py "$SOCK" > "$BUILD/test_socket_server.log" 2>&1 &
+server=$!
+waited=0
+while [ ! -S "$SOCK" ] && [ $waited -lt 100 ]; do sleep 0.1; waited=$((waited + 1)); done
+kill -TERM $server; wait $server; status=$?
+if [ $status -eq 130 ] && [ ! -e "$SOCK" ]; then
+    echo "ok   socket: robot_server.py stopped by SIGTERM: status 130, its socket removed"
+else
+    echo "FAIL socket: robot_server.py after SIGTERM: status $status, socket $(ls -l "$SOCK" 2>&1)"; failed=$((failed + 1))
+fi
 rm -f "$SOCK"
 echo "$failed socket test(s) failed"
 [ $failed -eq 0 ]

@@ -9,9 +9,12 @@
      - on error: S2R_ERR_CORRUPT and a NUL-terminated message within
        S2R_ERROR_LEN;
      - on success: the type and direction are known, an error reply's text
-       is terminated, a sensors reply holds only finite readings, a hello's
-       joint count fits; packed again it has the input's size and parses to
-       the same message (padding and bytes after a text's end are not kept).
+       and a hello's name are terminated and printable (' '..'~': other
+       bytes arrive as \xNN), a sensors reply holds only finite readings
+       within S2R_SOCKET_READING_MAX, so does a truth reply that is not
+       diverged, a hello's joint count fits; packed again it has the
+       input's size and parses to the same message (padding and bytes
+       after a text's end are not kept).
 
    Build and run (make fuzz does this with a scratch copy of the corpus):
        clang -g -O1 -fsanitize=fuzzer,address,undefined -I. -I/usr/include/stb \
@@ -34,6 +37,22 @@ static void fuzz_fail(const char* what, const char* detail) {
     abort();
 }
 
+/* Every value finite and within S2R_SOCKET_READING_MAX. */
+static int fuzz_bounded(const double* x, int n) {
+    int i;
+    for (i = 0; i < n; i++)
+        if (!(fabs(x[i]) <= S2R_SOCKET_READING_MAX)) return 0;
+    return 1;
+}
+
+/* Text up to its NUL within cap, printable ASCII only. */
+static int fuzz_printable(const char* text, size_t cap) {
+    size_t i;
+    for (i = 0; i < cap && text[i]; i++)
+        if (text[i] < ' ' || text[i] > '~') return 0;
+    return i < cap;
+}
+
 static void fuzz_one(const unsigned char* bytes, size_t size) {
     char error[S2R_ERROR_LEN];
     unsigned char again[S2R_SOCKET_MESSAGE_MAX];
@@ -48,9 +67,17 @@ static void fuzz_one(const unsigned char* bytes, size_t size) {
     if (m.type < S2R_SOCKET_HELLO || m.type >= S2R_SOCKET_TYPE_END || (m.reply != 0 && m.reply != 1))
         fuzz_fail("an unknown type or direction was read", NULL);
     if (!memchr(m.text, '\0', sizeof m.text) || !memchr(m.name, '\0', sizeof m.name)) fuzz_fail("text not terminated", NULL);
+    if (!fuzz_printable(m.text, sizeof m.text) || !fuzz_printable(m.name, sizeof m.name)) fuzz_fail("text not printable", NULL);
     if (m.type == S2R_SOCKET_SENSORS && m.reply && m.status == S2R_OK &&
-        (!s2r_all_finite(m.sensors.q, S2R_MAX_JOINTS) || !s2r_all_finite(m.sensors.object, 3)))
-        fuzz_fail("a reading that is not a number was read", NULL);
+        (!s2r_all_finite(&m.sensors.time, 1) || !fuzz_bounded(m.sensors.q, S2R_MAX_JOINTS) ||
+         !fuzz_bounded(m.sensors.qd, S2R_MAX_JOINTS) || !fuzz_bounded(m.sensors.tau, S2R_MAX_JOINTS) ||
+         !fuzz_bounded(m.sensors.target, 3) || !fuzz_bounded(m.sensors.object, 3)))
+        fuzz_fail("a reading that is not a number, or beyond any arm, was read", NULL);
+    if (m.type == S2R_SOCKET_TRUTH && m.reply && m.status == S2R_OK && !m.truth.diverged &&
+        (!fuzz_bounded(m.truth.flange, 3) || !fuzz_bounded(m.truth.flange_vel, 3) || !fuzz_bounded(m.truth.target, 3) ||
+         !fuzz_bounded(m.truth.q, S2R_MAX_JOINTS) || !fuzz_bounded(m.truth.tip, 3) || !fuzz_bounded(m.truth.tip_vel, 3) ||
+         !fuzz_bounded(m.truth.object, 3) || !fuzz_bounded(m.truth.object_vel, 3)))
+        fuzz_fail("ground truth that is not a number, or beyond any arm, was read", NULL);
     if (m.type == S2R_SOCKET_HELLO && m.reply && m.status == S2R_OK && (m.n_joints < 1 || m.n_joints > S2R_MAX_JOINTS))
         fuzz_fail("a hello with an impossible joint count was read", NULL);
     n = s2r_socket_pack(&m, again);
@@ -85,9 +112,10 @@ int main(int argc, char** argv) {
             memset(&m, 0, sizeof m);
             m.type = t < S2R_SOCKET_TYPE_END ? (s2r_socket_type)t : S2R_SOCKET_ADVANCE;
             m.reply = t < S2R_SOCKET_TYPE_END ? dir : 1;
-            if (t == S2R_SOCKET_TYPE_END) m.status = S2R_ERR_DIVERGED, strcpy(m.text, "physics diverged (joint 2 at 51 rad/s)");
+            if (t == S2R_SOCKET_TYPE_END) m.status = S2R_ERR_DIVERGED, strcpy(m.text, "physics diverged (joint 2 at 51 rad/s)\033[0m");
             m.kind = dir, m.scene = 1, m.n_joints = 6 + dir, m.period = 0.002;
-            strcpy(m.name, "real ur5e #1");
+            strcpy(m.name, dir ? "real ur5e #1\033]0;title\007" : "real ur5e #1");
+            m.truth.diverged = dir, m.truth.flange[0] = dir ? NAN : 0.4;   /* a diverged episode's truth */
             m.flags = 5, m.rng[0] = 0x123456789abcdefull, m.seconds = 0.04, m.xy[0] = 0.45, m.xy[1] = -0.1;
             for (j = 0; j < 6; j++) m.q[j] = m.sensors.q[j] = m.truth.q[j] = 0.1 * j - 0.3;
             m.target[2] = m.sensors.target[2] = m.truth.target[2] = 0.4;
