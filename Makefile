@@ -237,6 +237,7 @@ test-step-pipeline:
 	./$(BUILD)/12_sysid_from_logs --quick --mjcf examples/arm4.xml --write-excitation $(BUILD)/quick_arm4_excitation/exc.csv --out $(BUILD)/quick_arm4_excitation
 	grep -q '^t,command_1,command_2,command_3,command_4$$' $(BUILD)/quick_arm4_excitation/exc_4.csv
 	./$(BUILD)/02_domain_randomization --quick --mjcf examples/arm4.xml --ranges $(BUILD)/quick_arm4/12_ranges.txt --out $(BUILD)/quick_arm4
+	sh tests/test_your_arm.sh $(BUILD)
 	./$(BUILD)/13_recipe_depth --quick --out $(BUILD)/quick_push
 	./$(BUILD)/13_recipe_depth --adr --quick --out $(BUILD)/quick_push
 	./$(BUILD)/13_recipe_depth --privileged --quick --out $(BUILD)/quick_push

@@ -17907,7 +17907,8 @@ S2RDEF void s2r_sysid_print(const s2r_sysid* id, const s2r_sysid_result* result)
     for (j = 0; j < id->sim.robot.info.n_joints; j++)
         if (result->joint_misfit[j])
             printf("  joint %d is not followed: the shared parameters cannot hold it; fit its own kp, kv, damping, "
-                   "armature or friction loss (s2r_sysid_param.joint = %d)\n", j + 1, j + 1);
+                   "armature or friction loss (example 12: --joint 'kp[%d]'; in code s2r_sysid_param.joint = %d)\n",
+                   j + 1, j + 1, j + 1);
 }
 
 /* >> section: Deployment

@@ -352,7 +352,7 @@ int main(int argc, char** argv) {
     if (!bad) {
         const s2r_trajectory_set* seen = opt.n_logs > 1 ? &valid : &train;
         const char* base = strrchr(seen->source[0].file, '/');
-        snprintf(title, sizeof title, "%.40s, %s: identified model vs measured - %s (%.1f %% of the motion)",
+        snprintf(title, sizeof title, "%.28s, %s: identified model %s, %.1f %% of the motion",   /* fits the width */
                  base ? base + 1 : seen->source[0].file, opt.n_logs > 1 ? "held out" : "fitted",
                  s2r_sysid_verdict_name(r.verdict), 100 * r.validation_relative);
         if (s2r_plot_sysid_replay(&id, &r, seen, 0, 1, title, s2r_path(path, sizeof path, opt.out, "12_fit.png"),

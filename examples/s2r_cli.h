@@ -154,7 +154,8 @@ S2RDEF s2r_result  s2r_options_ranges(const s2r_options* options, s2r_randomizat
    --help (the options in `used` only), refuse options it does not use and
    values its stages cannot take (`used`'s S2R_STAGE_* bits),
    check the files the options name before any work (s2r_options_check),
-   hand --threads to OpenMP when given, and make and claim --out
+   print what loading --mjcf's model inferred or changed
+   (s2r_arm_notice_print), hand --threads to OpenMP when given, and make and claim --out
    (s2r_claim_dir).  S2R_OK to go on; otherwise stop with *status as the
    exit status (0 after --help, 2 for a bad command line, 1 for an unusable
    file or folder), the reason printed.  Nothing is written but the
@@ -253,7 +254,7 @@ S2RDEF void        s2r_sysid_progress(void* context, const s2r_sysid_result* so_
 S2RDEF void        s2r_arm_info_print(const s2r_arm_info* info);
 /* What loading inferred where your model leaves a convention out
    (s2r_arm_info.notice), a line per sentence; nothing when it is empty.
-   s2r_arm_info_print prints it first. */
+   s2r_example_start prints it for --mjcf's model. */
 S2RDEF void        s2r_arm_notice_print(const s2r_arm_info* info);
 
 
@@ -395,6 +396,13 @@ S2RDEF s2r_result s2r_example_start(s2r_options* options, int argc, char** argv,
     if (s2r_options_check(options, error) != S2R_OK) {
         fprintf(stderr, "%s\n", error);
         return S2R_ERR_INVALID_ARGUMENT;
+    }
+    if (options->mjcf[0]) {   /* what loading your model inferred or changed, said once before any work */
+        s2r_robot arm;
+        if (s2r_robot_load_file(&arm, options->mjcf) == S2R_OK) {
+            s2r_arm_notice_print(&arm.info);
+            s2r_robot_free(&arm);
+        }
     }
 #ifdef _OPENMP
     if (options->given & S2R_OPT_THREADS) omp_set_num_threads(options->threads);   /* else OpenMP's default */
@@ -821,7 +829,6 @@ S2RDEF void s2r_arm_notice_print(const s2r_arm_info* info) {
 
 S2RDEF void s2r_arm_info_print(const s2r_arm_info* info) {
     int j;
-    s2r_arm_notice_print(info);
     printf("%s: %d joints, %.2f kg, physics dt %.4f s\n", info->name, info->n_joints, info->total_mass, info->physics_dt);
     printf("  %-14s %8s %8s %8s %9s %9s %7s\n", "joint", "min", "max", "home", "torque", "speed", "link");
     printf("  %-14s %8s %8s %8s %9s %9s %7s\n", "", "rad", "rad", "rad", "N m", "rad/s", "kg");

@@ -1,0 +1,62 @@
+#!/bin/sh
+# tests/test_your_arm.sh - a third-party arm model through the "your arm"
+# path, with no hand edits: tests/models/arm6_gripper.xml (implicitfast, a
+# gripper on a tendon, the servo damping in the joints, meshes, no target
+# body and no flange site) through 00_hello_robot, 12_sysid_from_logs
+# --quick, 02_domain_randomization --quick on 12's ranges, and
+# 06_staged_deployment --quick over the socket (robot_server --mjcf serves
+# the nominal simulator of the same file).  Each must run to its end, say
+# once what loading inferred (the integrator, the target, the flange, the
+# gripper, the damping), and write what it promises.
+# Usage: tests/test_your_arm.sh [build dir]    (from the repository root)
+set -u
+BUILD=${1:-build}
+MODEL=tests/models/arm6_gripper.xml
+WORK=$BUILD/your_arm
+SOCK=$WORK/arm.sock
+failed=0
+rm -rf "$WORK" && mkdir -p "$WORK" || exit 1
+
+# step NAME LOG FILE... : the command before ran with status $status; it must
+# be 0, the log must hold each notice once, and each FILE must exist.
+step() {
+    name=$1 log=$2
+    shift 2
+    bad=""
+    [ "$status" -eq 0 ] || bad="status $status"
+    for said in "read as 'implicit'" "no mocap body 'target'" "no site 'flange'" "actuator 'gripper' left out" \
+                "keep the servo damping in <joint damping>"; do
+        n=$(grep -c "$said" "$log")
+        [ "$n" -eq 1 ] || bad="$bad; \"$said\" said $n times"
+    done
+    for f in "$@"; do [ -s "$f" ] || bad="$bad; no $f"; done
+    if [ -z "$bad" ]; then
+        echo "ok   your arm: $name on $MODEL, its notices said once"
+    else
+        echo "FAIL your arm: $name: $bad"; tail -n 15 "$log"; failed=$((failed + 1))
+    fi
+}
+
+./"$BUILD"/00_hello_robot --mjcf "$MODEL" --out "$WORK" > "$WORK/00.log" 2>&1; status=$?
+step 00_hello_robot "$WORK/00.log" "$WORK/00_hold_home.csv"
+./"$BUILD"/12_sysid_from_logs --quick --mjcf "$MODEL" --out "$WORK" > "$WORK/12.log" 2>&1; status=$?
+step "12_sysid_from_logs --quick" "$WORK/12.log" "$WORK/12_ranges.txt" "$WORK/12_fit.png"
+verdict=$(sed -n 's/.*held-out error .* of the motion (was .*): \([a-z]*\)$/\1/p' "$WORK/12.log")
+if [ "$verdict" = good ]; then
+    echo "ok   your arm: 12 identifies the fixture's made-different simulator: $verdict"
+else
+    echo "FAIL your arm: 12's verdict on the fixture is \"$verdict\""; failed=$((failed + 1))
+fi
+./"$BUILD"/02_domain_randomization --quick --mjcf "$MODEL" --ranges "$WORK/12_ranges.txt" --out "$WORK" > "$WORK/02.log" 2>&1
+status=$?
+step "02_domain_randomization --quick" "$WORK/02.log" "$WORK/02_dr.ckpt" "$WORK/02_ranges.txt"
+"./$BUILD/robot_server" "$SOCK" --mjcf "$MODEL" --clients 0 > "$WORK/server.log" 2>&1 &
+server=$!
+./"$BUILD"/06_staged_deployment --quick --mjcf "$MODEL" --address "$SOCK" --out "$WORK" > "$WORK/06.log" 2>&1
+status=$?
+kill $server 2>/dev/null; wait $server 2>/dev/null
+[ $status -eq 1 ] && grep -q "^deployment stopped in stage sim_regression" "$WORK/06.log" && status=0   # the quick policy stops there
+step "06_staged_deployment --quick --address" "$WORK/06.log" "$WORK/06_deployment_log.jsonl"
+rm -f "$SOCK"
+echo "$failed your-arm test(s) failed"
+[ $failed -eq 0 ]
