@@ -4100,8 +4100,9 @@ S2RDEF s2r_result s2r_trajectory_set_add_object(s2r_trajectory_set* set);
    rad) on a robot through its backend and append it: reset at q0 (rng is
    passed to reset: the episode's noise on a simulator; may be NULL), set
    the object down at object0 ([2] m; only for a set with the object, else
-   NULL), then per sample command, advance, read_sensors.  A full set, a
-   backend with a
+   NULL), read_sensors (the set keeps that reading as the trajectory's
+   start pose: where the arm is, the first row of its log), then per
+   sample command, advance, read_sensors.  A full set, a backend with a
    different number of joints, NaN/Inf in q0 or the commands:
    S2R_ERR_INVALID_ARGUMENT; a backend failure (e.g. S2R_ERR_DIVERGED) is
    returned with the backend's message.  On error nothing is appended. */
@@ -15751,11 +15752,16 @@ static s2r_result s2r__traj_start(const s2r_trajectory_set* set, const s2r_backe
     return res;
 }
 
-/* Play the stored commands of slot i on the robot and store its readings. */
+/* Play the stored commands of slot i on the robot and store its readings;
+   the start pose becomes the reading after the reset (where the arm is: a
+   real arm's robot side settles near the pose asked for, with its encoder
+   offsets), so a log's first row is a reading like every other. */
 static s2r_result s2r__traj_play(s2r_trajectory_set* set, const s2r_backend* robot, int i, s2r_rng* rng) {
     int k, n = set->n_joints;
     s2r_sensors s;
     s2r_result res = s2r__traj_start(set, robot, i, rng);
+    if (res == S2R_OK && (res = s2r_backend_read_sensors(robot, &s)) == S2R_OK)
+        memcpy(set->q0 + (size_t)i * n, s.q, (size_t)n * sizeof(double));
     for (k = 0; k < set->n_samples && res == S2R_OK; k++) {
         size_t at = s2r__traj_at(set, i, k);
         if ((res = s2r__stop_asked(set->error, "recording a trajectory")) != S2R_OK) return res;

@@ -28,9 +28,12 @@
    bench/bench_log_velocity.c).  The last
    --log is held out for the verdict, the others are fitted; with a
    single --log the verdict is on the fitted data itself, which flatters
-   it (said so when it happens).  The sensing delay is held at the centre
-   of the training ranges (--ranges, default s2r_randomization_default):
-   open-loop logs see only the total delay.  The fit prints a line per
+   it (said so when it happens).  Open-loop logs see only the total delay,
+   command and sensing together: the sensing delay is held at 0, the
+   identified command latency is the total, and the ranges file trains
+   with the whole of it on the command (its obs_latency off) - never a
+   held sensing delay larger than a fast arm's whole delay, which no
+   command latency (>= 0) could make up.  The fit prints a line per
    sweep; the report gives each parameter with its interval, and
    DIR/12_fit.png shows the held-out log measured against the identified
    simulator, joint by joint, with the residuals and the verdict.
@@ -309,7 +312,7 @@ int main(int argc, char** argv) {
           the loss where every fitted log measured them. */
     model = s2r_sim_config_default(opt.mjcf[0] ? S2R_ROBOT_CUSTOM : opt.robot);
     if (opt.mjcf[0]) model.mjcf_path = opt.mjcf;
-    cfg.known.p[S2R_PARAM_OBS_LATENCY] = training.p[S2R_PARAM_OBS_LATENCY];
+    cfg.known.p[S2R_PARAM_OBS_LATENCY] = s2r_randomization_none().p[S2R_PARAM_OBS_LATENCY];   /* 0: see the top */
     cfg.max_sweeps = opt.quick ? 3 : 12;
     measured = s2r_trajectory_set_qd_measured(&train);
     cfg.weight_qd = measured ? opt.weight_qd : 0;
@@ -342,6 +345,7 @@ int main(int argc, char** argv) {
             printf("  held-out error %.1f %% of the motion (was %.1f %% at the model's own values): %s\n",
                    100 * r.validation_relative, 100 * r.validation_relative_start, s2r_sysid_verdict_name(r.verdict));
         bad = s2r_sysid_recentre(&id, &r, &training, &next) != S2R_OK || s2r_sysid_fixed(&id, &r, &fixed) != S2R_OK;
+        next.p[S2R_PARAM_OBS_LATENCY] = cfg.known.p[S2R_PARAM_OBS_LATENCY];   /* the total delay is the command's */
     }
     if (!bad && (s2r_randomization_write(&fixed, s2r_path(path, sizeof path, opt.out, "12_identified.txt"), error) != S2R_OK ||
                  s2r_randomization_write(&next, s2r_path(path, sizeof path, opt.out, "12_ranges.txt"), error) != S2R_OK)) {

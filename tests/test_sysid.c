@@ -1108,6 +1108,32 @@ static int test_files_round_trip_and_identify(void) {
     return 0;
 }
 
+/* A log's first row is a reading: on a stand-in unit (encoder offsets,
+   noise) the recorded start pose is what the encoders read after the
+   reset, not the pose asked for (command 0), and the log written from it
+   reads back with that start. */
+static int test_recording_starts_at_a_reading(void) {
+    s2r_real_robot unit;
+    s2r_trajectory_set set, back;
+    s2r_excitation_config ex = s2r_excitation_config_default();
+    const char* paths[1] = {"build/test_sysid_reading.csv"};
+    double off = 0;
+    char e[S2R_ERROR_LEN];
+    int j;
+    CHECK(s2r_real_robot_init(&unit, S2R_ROBOT_UR5E, 3) == S2R_OK);
+    CHECK(s2r_trajectory_set_init(&set, 6, 60, 1, SYSID_T_PERIOD) == S2R_OK);
+    CHECK(s2r_trajectory_collect(&set, &unit.backend, &ex, 1, 3) == S2R_OK);
+    for (j = 0; j < 6; j++) off = fmax(off, fabs(set.q0[j] - set.command[j]));   /* command 0: the pose asked for */
+    CHECKF(off > 1e-5 && off < 0.05, "the start reading is %g rad from the pose asked for", off);
+    CHECKF(s2r_trajectory_write_csv(&set, 0, paths[0], e) == S2R_OK, "%s", e);
+    CHECKF(s2r_trajectory_set_load_csv(&back, paths, 1, SYSID_T_PERIOD, e) == S2R_OK, "%s", e);
+    CHECK(memcmp(back.q0, set.q0, 6 * sizeof(double)) == 0);
+    s2r_trajectory_set_free(&back);
+    s2r_trajectory_set_free(&set);
+    s2r_real_robot_free(&unit);
+    return 0;
+}
+
 /* A log at its own rate and start time: 200 Hz rows from t = 3 s with a
    little jitter, command_1 = the row number, q_1 = 10 t after 0.1 s at
    rest, object on a line.
@@ -1394,6 +1420,7 @@ static int test_replay_reproduces_the_log(void) {
 static const test_case sysid_tests[] = {
     {"sysid: the replay backend gives a recorded log back bit for bit and checks commands", test_replay_reproduces_the_log},
     {"sysid: trajectories written to CSV read back bit for bit and identify exactly as live", test_files_round_trip_and_identify},
+    {"sysid: a recording's start pose, its log's first row, is a reading (a unit's encoders), read back", test_recording_starts_at_a_reading},
     {"sysid: a log at its own rate and start is resampled (held commands, interpolated readings)", test_files_resample},
     {"sysid: bad trajectory files give an error naming file and line, and load nothing", test_files_bad_input},
     {"sysid: logs of different lengths are each used whole (the MSE weighs them by length)", test_files_of_different_lengths},

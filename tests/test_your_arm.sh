@@ -7,7 +7,9 @@
 # 06_staged_deployment --quick over the socket (robot_server --mjcf serves
 # the nominal simulator of the same file).  Each must run to its end, say
 # once what loading inferred (the integrator, the target, the flange, the
-# gripper, the damping), and write what it promises.
+# gripper, the damping), and write what it promises.  12 also identifies
+# the model itself served over the socket: a perfect model with no delay
+# is "good" at zero command latency (no held sensing delay blocks it).
 # Usage: tests/test_your_arm.sh [build dir]    (from the repository root)
 set -u
 BUILD=${1:-build}
@@ -46,6 +48,19 @@ if [ "$verdict" = good ]; then
     echo "ok   your arm: 12 identifies the fixture's made-different simulator: $verdict"
 else
     echo "FAIL your arm: 12's verdict on the fixture is \"$verdict\""; failed=$((failed + 1))
+fi
+"./$BUILD/robot_server" "$SOCK" --mjcf "$MODEL" --clients 1 > "$WORK/server_12.log" 2>&1 &
+server=$!
+./"$BUILD"/12_sysid_from_logs --quick --mjcf "$MODEL" --address "$SOCK" --out "$WORK/served" > "$WORK/12_served.log" 2>&1
+status=$?
+kill $server 2>/dev/null; wait $server 2>/dev/null
+verdict=$(sed -n 's/.*held-out error .* of the motion (was .*): \([a-z]*\)$/\1/p' "$WORK/12_served.log")
+latency=$(sed -n 's/^ *action_latency  *s  *[0-9.]*  *\([0-9.]*\) .*/\1/p' "$WORK/12_served.log")
+if [ $status -eq 0 ] && [ "$verdict" = good ] && [ "$latency" = 0 ]; then
+    echo "ok   your arm: the model itself served over the socket (no delay at all) identified $verdict, command latency $latency s"
+else
+    echo "FAIL your arm: 12 on the served model itself: status $status, verdict \"$verdict\", latency \"$latency\""
+    tail -n 5 "$WORK/12_served.log"; failed=$((failed + 1))
 fi
 ./"$BUILD"/02_domain_randomization --quick --mjcf "$MODEL" --ranges "$WORK/12_ranges.txt" --out "$WORK" > "$WORK/02.log" 2>&1
 status=$?
