@@ -81,6 +81,16 @@ static void s2r_flat__copy_eval(const s2r_eval_result* r, s2r_flat_eval* out) {
 
 const char* s2r_flat_version(void) { return SIM2REAL_VERSION; }
 int s2r_flat_api_version(void) { return S2R_FLAT_API_VERSION; }
+
+/* An output path a call will write at its end, checked before the work:
+   NULL is "not written"; "" and a destination s2r_file_create would
+   refuse (a FIFO, a link, a device, a directory) are refused now, not
+   after minutes of identification. */
+static s2r_result s2r_flat__output(const char* path, char* error) {
+    if (!path) return S2R_OK;
+    if (!path[0]) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "no file name given (an empty path)");
+    return s2r__output_free(path, error);
+}
 const char* s2r_flat_result_name(int code) { return s2r_result_string((s2r_result)code); }
 
 /* --- Environments ------------------------------------------------------------ */
@@ -280,7 +290,7 @@ int s2r_flat_env_ranges(const s2r_flat_env* env, const char* path_out, uint64_t*
         return s2r__fail(error, S2R_ERR_UNSUPPORTED, "env ranges: a stand-in unit draws from no ranges (its "
                          "parameters are hidden); ask a nominal or randomized environment");
     if (digest) *digest = s2r_randomization_digest(&env->sim.config.randomization);
-    if (path_out && path_out[0] &&
+    if (path_out &&
         (res = s2r_randomization_write(&env->sim.config.randomization, path_out, error)) != S2R_OK)
         return res;
     return S2R_OK;
@@ -686,7 +696,8 @@ int s2r_flat_identify_unit(const char* robot, const char* task, uint64_t unit, c
     s2r_result res;
     if (!out) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "identify: NULL output");
     memset(out, 0, sizeof *out);
-    if ((res = s2r_flat__robot(robot, &r, error)) != S2R_OK || (res = s2r_flat__task(task, &k, error)) != S2R_OK)
+    if ((res = s2r_flat__robot(robot, &r, error)) != S2R_OK || (res = s2r_flat__task(task, &k, error)) != S2R_OK ||
+        (res = s2r_flat__output(ranges_out, error)) != S2R_OK || (res = s2r_flat__output(identified_out, error)) != S2R_OK)
         return res;
     if (quick) {   /* examples/07_the_table.c's quick sizes */
         ic.train = ic.valid = 1;
@@ -706,8 +717,8 @@ int s2r_flat_identify_unit(const char* robot, const char* task, uint64_t unit, c
     s2r_flat__copy_sysid(&fitted, &result, out);
     if (k == S2R_TASK_PUSH && (res = s2r_flat__identify_object(r, unit, &ic, &next, &identified, out, error)) != S2R_OK)
         return res;
-    if (ranges_out && ranges_out[0] && (res = s2r_randomization_write(&next, ranges_out, error)) != S2R_OK) return res;
-    if (identified_out && identified_out[0] && (res = s2r_randomization_write(&identified, identified_out, error)) != S2R_OK)
+    if (ranges_out && (res = s2r_randomization_write(&next, ranges_out, error)) != S2R_OK) return res;
+    if (identified_out && (res = s2r_randomization_write(&identified, identified_out, error)) != S2R_OK)
         return res;
     return S2R_OK;
 }
@@ -751,6 +762,8 @@ int s2r_flat_identify_logs(const char* robot, const char* mjcf, const char* cons
     for (i = 0; i < n_logs; i++)
         if (!logs[i]) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "identify from logs: log %d is NULL", i);
     if (!(mjcf && mjcf[0]) && (res = s2r_flat__robot(robot, &r, error)) != S2R_OK) return res;
+    if ((res = s2r_flat__output(ranges_out, error)) != S2R_OK || (res = s2r_flat__output(identified_out, error)) != S2R_OK)
+        return res;
     if (training_ranges && training_ranges[0] &&
         (res = s2r_randomization_load(&training, training_ranges, error)) != S2R_OK)
         return res;
@@ -768,7 +781,7 @@ int s2r_flat_identify_logs(const char* robot, const char* mjcf, const char* cons
     res = s2r_flat__fit_logs(&model, &train, n_logs > 1 ? &valid : NULL, &training, quick, &next, &identified, out, error);
     s2r_trajectory_set_free(&train);
     s2r_trajectory_set_free(&valid);
-    if (res == S2R_OK && ranges_out && ranges_out[0]) res = s2r_randomization_write(&next, ranges_out, error);
-    if (res == S2R_OK && identified_out && identified_out[0]) res = s2r_randomization_write(&identified, identified_out, error);
+    if (res == S2R_OK && ranges_out) res = s2r_randomization_write(&next, ranges_out, error);
+    if (res == S2R_OK && identified_out) res = s2r_randomization_write(&identified, identified_out, error);
     return res;
 }

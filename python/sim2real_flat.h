@@ -53,7 +53,7 @@
 #ifndef SIM2REAL_VERSION
 #define SIM2REAL_VERSION "0.1"
 #endif
-#define S2R_FLAT_API_VERSION 2   /* bumped whenever a signature below changes */
+#define S2R_FLAT_API_VERSION 3   /* bumped whenever a signature below changes */
 #define S2R_FLAT_MAX_THREADS 64  /* threads a batched call may ask for       */
 #define S2R_FLAT_ERROR_LEN 256   /* bytes of every `error` buffer (S2R_ERROR_LEN) */
 
@@ -131,9 +131,9 @@ int  s2r_flat_env_evaluate(s2r_flat_env* env, const s2r_flat_policy* policy, int
 /* The randomization the environment's simulator draws every episode from
    (nominal: none; randomized: the ranges it was made with):
    digest (may be NULL) receives its s2r_randomization_digest - what
-   s2r_train records in a checkpoint -, and path_out (NULL or "": not
-   written) receives it as a ranges file (s2r_randomization_write), the
-   file staged deployment checks a checkpoint against.  S2R_ERR_UNSUPPORTED
+   s2r_train records in a checkpoint -, and path_out (NULL: not written)
+   receives it as a ranges file (s2r_randomization_write), the file staged
+   deployment checks a checkpoint against.  S2R_ERR_UNSUPPORTED
    on a unit: a unit is not a randomization. */
 int  s2r_flat_env_ranges(const s2r_flat_env* env, const char* path_out, uint64_t* digest, char* error);
 /* The digest of the ranges in a file, as s2r_policy_check_ranges computes
@@ -238,9 +238,12 @@ typedef struct s2r_flat_sysid {
    to re-centre (a file; NULL or "": the task's defaults); quick: the
    examples' --quick sizes (one trajectory of 50 readings to fit, one held
    out, 2 sweeps, 2 + 1 strikes: seconds instead of minutes, a rough
-   fit), else s2r_identify_config_default's.  ranges_out (NULL or "": not
+   fit), else s2r_identify_config_default's.  ranges_out (NULL: not
    written): the re-centred ranges, for a randomized environment to train
-   on; identified_out: the identified simulator as fixed values. */
+   on; identified_out: the identified simulator as fixed values.  Output
+   paths are checked before the work: "", or a destination that is not a
+   regular file (a FIFO, a link, a device, a directory), is refused then,
+   as every file the library writes refuses them (s2r_file_create). */
 int  s2r_flat_identify_unit(const char* robot, const char* task, uint64_t unit, const char* training_ranges,
                             int quick, const char* ranges_out, const char* identified_out, s2r_flat_sysid* out,
                             char* error);

@@ -15,7 +15,7 @@ import threading
 import numpy as np
 
 VERSION = "0.1"       # SIM2REAL_VERSION this package expects
-FLAT_API = 2          # S2R_FLAT_API_VERSION this package expects
+FLAT_API = 3          # S2R_FLAT_API_VERSION this package expects
 ERROR_LEN = 256       # S2R_FLAT_ERROR_LEN
 MAX_THREADS = 64      # S2R_FLAT_MAX_THREADS
 UINT64_MAX = 2 ** 64 - 1

@@ -447,6 +447,44 @@ class TestBadInput(unittest.TestCase):
         vec.close()
         self.assertRaisesMessage(sim2real.Sim2RealError, ["closed"], vec.reset)
 
+    def test_output_paths_replace_only_files(self):
+        """Every file written (ranges, checkpoints, identification's outputs) replaces a regular file only: a FIFO,
+        a symbolic link or a directory there is refused naming it and what it is, and left as it was; an empty
+        path is refused (write_ranges("") returned None, writing nothing); identification refuses them before
+        its work, not after."""
+        import stat
+        env = sim2real.Env("ur5e", "reach", "randomized")
+        layers = [(np.zeros((4, 33), np.float32), np.zeros(4, np.float32)),
+                  (np.zeros((6, 4), np.float32), np.zeros(6, np.float32))]
+        for write in (env.write_ranges, lambda p: sim2real.write_checkpoint(p, layers, robot="ur5e", task="reach"),
+                      lambda p: sim2real.identify_unit("ur5e", "reach", 1, quick=True, ranges_out=p),
+                      lambda p: sim2real.identify_unit("ur5e", "reach", 1, quick=True, identified_out=p)):
+            self.assertRaisesMessage(sim2real.InvalidArgumentError, ["empty path", "S2R_ERR_INVALID_ARGUMENT"], write,
+                                     "")
+        folder = tempfile.mkdtemp(prefix="s2r_python_")
+        try:
+            fifo, link, target = (os.path.join(folder, n) for n in ("fifo.txt", "link.txt", "target.txt"))
+            os.mkfifo(fifo)
+            with open(target, "w") as f:
+                f.write("kept\n")
+            os.symlink(target, link)
+            for path, what, kind in ((fifo, "a FIFO", stat.S_ISFIFO), (link, "a symbolic link", stat.S_ISLNK),
+                                     (folder, "a directory", stat.S_ISDIR)):
+                for write in (env.write_ranges,
+                              lambda p: sim2real.write_checkpoint(p, layers, robot="ur5e", task="reach"),
+                              lambda p: sim2real.identify_unit("ur5e", "reach", 1, quick=True, ranges_out=p)):
+                    self.assertRaisesMessage(sim2real.Sim2RealError, [path, what, "not a regular file",
+                                                                      "S2R_ERR_IO"], write, path)
+                    self.assertTrue(kind(os.lstat(path).st_mode), path)
+            with open(target) as f:
+                self.assertEqual(f.read(), "kept\n")
+            self.assertEqual(sorted(os.listdir(folder)), ["fifo.txt", "link.txt", "target.txt"])   # no .tmp left
+            env.write_ranges(target)   # a regular file is replaced
+            with open(target) as f:
+                self.assertIn("randomization ranges", f.readline())
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
     def test_checkpoints(self):
         corpus = os.path.join(ROOT, "tests", "fuzz", "corpus", "checkpoint")
         self.assertRaisesMessage(sim2real.Sim2RealError, ["no_such.ckpt"], sim2real.Policy, "no_such.ckpt")
