@@ -419,6 +419,21 @@ int s2r_flat_reset_many(s2r_flat_env* const* envs, int n, const uint64_t* seeds,
     return s2r_flat__first_failure(envs, n, error);
 }
 
+/* What s2r_flat_env_step refuses before it moves anything, for environment
+   i of a batch: every one is checked before any steps, so a refused batch
+   steps none (stepping the first ones and then failing would leave them a
+   step ahead of their VecEnv). */
+static s2r_result s2r_flat__can_step(const s2r_flat_env* env, int i, const float* action, char* error) {
+    int open = env->task.kind == S2R_TASK_PUSH ? env->task.push.episode_open : env->task.reach.episode_open;
+    if (!open)
+        return s2r__fail(error, S2R_ERR_STATE, "environment %d: step before reset (or after the episode ended); no "
+                         "environment was stepped", i);
+    if (!s2r_all_finite_f(action, env->act_dim))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "environment %d: action contains NaN or Inf; no environment "
+                         "was stepped", i);
+    return S2R_OK;
+}
+
 int s2r_flat_step_many(s2r_flat_env* const* envs, int n, const float* actions, float* obs, s2r_flat_step* out,
                        int threads, char* error) {
     int i, t;
@@ -428,6 +443,8 @@ int s2r_flat_step_many(s2r_flat_env* const* envs, int n, const float* actions, f
         return res;
     if (!actions || !obs || !out)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "step many: NULL actions, observations or outputs");
+    for (i = 0; i < n; i++)
+        if ((res = s2r_flat__can_step(envs[i], i, actions + (size_t)i * envs[0]->act_dim, error)) != S2R_OK) return res;
     (void)t;
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(t) if (t > 1) schedule(dynamic)

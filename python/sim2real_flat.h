@@ -155,7 +155,9 @@ int  s2r_flat_env_render(s2r_flat_env* env, int width, int height, unsigned char
    stepped in one call, `threads` at a time (OpenMP; 0: one per core, at
    most one per environment; 1..S2R_FLAT_MAX_THREADS, capped at n).
    seeds, episodes [n]; obs [n][obs_dim], actions [n][act_dim], out [n].
-   The first failure is reported with its environment's index. */
+   The first failure is reported with its environment's index.  A step
+   refused for a NaN/Inf action or an episode not running is refused for
+   the whole batch before any environment moves (nothing changes). */
 int  s2r_flat_reset_many(s2r_flat_env* const* envs, int n, const uint64_t* seeds, const uint64_t* episodes,
                          float* obs, int threads, char* error);
 int  s2r_flat_step_many(s2r_flat_env* const* envs, int n, const float* actions, float* obs, s2r_flat_step* out,

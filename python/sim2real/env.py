@@ -437,8 +437,14 @@ class VecEnv(_VecEnvBase):
         return steps
 
     def step(self, actions):
-        """actions [num_envs, act_dim] -> obs [num_envs, obs_dim], rewards, terminated, truncated [num_envs], info."""
+        """actions [num_envs, act_dim] -> obs [num_envs, obs_dim], rewards, terminated, truncated [num_envs], info.
+        Whole or not at all: a NaN or Inf in any row (the unused rows of environments being reset too) is refused,
+        naming the environment, before any environment is stepped or reset."""
         a = _action_array(actions, (self.num_envs, self.act_dim), "actions")
+        bad = np.flatnonzero(~np.isfinite(a).all(axis=1))
+        if bad.size:   # before anything moves: a batch is stepped whole or not at all
+            raise _lib.invalid("environment %d: action contains NaN or Inf; no environment was stepped or reset"
+                               % bad[0])
         obs = np.empty((self.num_envs, self.obs_dim), np.float32)
         with _lib.entered(self._lock):
             self._live()

@@ -789,6 +789,55 @@ class TestOwnershipAndThreads(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "given twice"):
             sim2real.VecEnv.of([d, d])
 
+    def test_vec_env_step_is_whole_or_nothing(self):
+        """A NaN action in one environment of a VecEnv used to step the ones before it, though the error said
+        nothing was done: now refused naming the environment, none stepped or reset - the VecEnv goes on as its
+        twin that never saw the NaN, in either autoreset mode and on the step that resets ended episodes; the
+        C batch call refuses the same before it steps any."""
+        for mode in ("next_step", "same_step"):
+            vec, twin = (sim2real.VecEnv(3, "ur5e", "reach", "randomized", autoreset_mode=mode) for _ in range(2))
+            vec.reset(seed=5)
+            twin.reset(seed=5)
+            zero = np.zeros((3, 6), np.float32)
+            for step in range(vec.episode_steps + 1):   # the last: after the ends (next_step: the resetting step)
+                for bad_row, bad in ((2, np.nan), (0, np.inf), (1, -np.nan)):
+                    a = zero.copy()
+                    a[bad_row, 3] = bad
+                    with self.assertRaisesRegex(sim2real.InvalidArgumentError,
+                                                "environment %d: action contains NaN or Inf; no environment" % bad_row):
+                        vec.step(a)
+                got, want = vec.step(zero), twin.step(zero)
+                self.assertTrue(np.array_equal(got[0], want[0]), (mode, step))
+                self.assertTrue(np.array_equal(got[1], want[1]))
+                self.assertEqual(sorted(got[4]), sorted(want[4]))
+                for key in ("s2r_episode", "distance"):
+                    if key in want[4]:
+                        self.assertTrue(np.array_equal(got[4][key], want[4][key]), (mode, step, key))
+        envs, twins = ([sim2real.Env("ur5e", "push") for _ in range(3)] for _ in range(2))
+        lib, error = sim2real.library(), _lib.ErrorBuffer()
+        for e in envs[:2] + twins:
+            e.reset(seed=2)
+
+        def step_many(members, actions):
+            handles = (ctypes.c_void_p * 3)(*[e._handle for e in members])
+            obs, out = np.zeros((3, 20), np.float32), np.zeros(3, _lib.STEP_DTYPE)
+            return lib.s2r_flat_step_many(ctypes.addressof(handles), 3, _lib.pointer(actions), _lib.pointer(obs),
+                                          _lib.pointer(out), 1, error.ptr), obs
+
+        actions = np.zeros((3, 2), np.float32)
+        self.assertEqual(step_many(envs, actions)[0], _lib.ERR_STATE)   # environment 2 never reset
+        self.assertIn(b"environment 2: step before reset", error.buffer.value)
+        envs[2].reset(seed=2)
+        actions[1, 0] = np.nan
+        self.assertEqual(step_many(envs, actions)[0], _lib.ERR_INVALID_ARGUMENT)
+        self.assertIn(b"environment 1: action contains NaN or Inf; no environment was stepped", error.buffer.value)
+        actions[1, 0] = 0
+        (code, got), (twin_code, want) = step_many(envs, actions), step_many(twins, actions)
+        self.assertEqual((code, twin_code), (0, 0))
+        self.assertTrue(np.array_equal(got, want))   # environments 0 and 1 were not stepped by the refused calls
+        for e, t in zip(envs, twins):
+            self.assertTrue(np.array_equal(e.step(actions[0])[0], t.step(actions[0])[0]))
+
     def test_threads_take_turns(self):
         """Four threads stepping one environment take turns: 120 zero actions in any order leave it where one
         thread's 120 do; a close from another thread waits for the step in progress, then every call says
