@@ -789,6 +789,35 @@ class TestOwnershipAndThreads(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "given twice"):
             sim2real.VecEnv.of([d, d])
 
+    def test_vec_env_members_move_only_with_it(self):
+        """A VecEnv's environment took step, reset and evaluate of its own, putting it out of step with its VecEnv
+        (a step ahead, an episode elsewhere): refused, naming it, while the VecEnv owns it; the VecEnv goes on
+        as its twin that was never touched; what moves no episode still works; a copy is an Env of its own."""
+        vec, twin = sim2real.VecEnv(2, "ur5e", "reach", "randomized"), sim2real.VecEnv(2, "ur5e", "reach", "randomized")
+        vec.reset(seed=1)
+        twin.reset(seed=1)
+        zero = np.zeros((2, 6), np.float32)
+        vec.step(zero)
+        twin.step(zero)
+        for what, call in (("step", lambda e: e.step(np.zeros(6, np.float32))), ("reset", lambda e: e.reset()),
+                           ("reset", lambda e: e.reset(seed=3, options={"episode": 4})),
+                           ("evaluate", lambda e: e.evaluate(episodes=1))):
+            for i in (0, 1):
+                with self.assertRaisesRegex(sim2real.Sim2RealError, "%s: this is environment %d of a VecEnv" % (what, i)):
+                    call(vec.envs[i])
+        got, want = vec.step(zero), twin.step(zero)
+        self.assertTrue(np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1]))
+        member = vec.envs[0]
+        self.assertEqual(member.ranges_digest(), twin.envs[0].ranges_digest())
+        self.assertEqual(member.privileged().shape, (member.privileged_dim,))
+        alone = copy.copy(member)
+        alone.reset(seed=1)
+        alone.step(np.zeros(6, np.float32))
+        self.assertEqual(alone.evaluate(episodes=1)["episodes"], 1)
+        vec.close()
+        with self.assertRaisesRegex(sim2real.Sim2RealError, "closed"):
+            member.reset()
+
     def test_vec_env_step_is_whole_or_nothing(self):
         """A NaN action in one environment of a VecEnv used to step the ones before it, though the error said
         nothing was done: now refused naming the environment, none stepped or reset - the VecEnv goes on as its
