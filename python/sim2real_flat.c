@@ -661,6 +661,14 @@ int s2r_flat_evaluate_sim_and_real(const s2r_flat_policy* policy, const char* ro
     return S2R_OK;
 }
 
+/* --- Stopping a long call ------------------------------------------------------
+   The flag is sim2real.h's own (this file compiles the implementation):
+   what its signal handler sets, what s2r__stop_asked reads. */
+
+void s2r_flat_interrupt_request(void) { s2r__interrupt_flag = 1; }
+void s2r_flat_interrupt_clear(void) { s2r__interrupt_flag = 0; }
+int s2r_flat_interrupt_requested(void) { return s2r_interrupt_requested(); }
+
 /* --- System identification ----------------------------------------------------- */
 
 /* The result of a run of `cfg`: its parameters by name, its verdict and errors into out. */

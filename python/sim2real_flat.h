@@ -215,6 +215,20 @@ int  s2r_flat_evaluate_sim_and_real(const s2r_flat_policy* policy, const char* r
                                     int episodes, uint64_t seed, uint64_t first_unit, int units,
                                     s2r_flat_eval* sim, s2r_flat_eval* real, double* gap, char* error);
 
+/* --- Stopping a long call ------------------------------------------------------ */
+
+/* For a binding that catches Ctrl-C itself (Python's SIGINT handler runs
+   only between calls, never inside one): request raises the stop flag
+   sim2real.h's long loops read after each unit of their work (the flag
+   s2r_interrupt_catch's handler raises), so the calls here that evaluate or
+   identify, under way on another thread, return S2R_ERR_INTERRUPTED within
+   about a second, writing no file; clear lowers it, so the next call runs
+   whole; requested reads it (1 or 0).  No signal handler is installed or
+   changed.  The flag is the process's: every call under way stops. */
+void s2r_flat_interrupt_request(void);
+void s2r_flat_interrupt_clear(void);
+int  s2r_flat_interrupt_requested(void);
+
 /* --- System identification ----------------------------------------------------- */
 
 /* What identifying a unit found (s2r_sysid_result, in part). */

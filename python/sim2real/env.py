@@ -255,18 +255,19 @@ class Env(_EnvBase):
     def evaluate(self, policy=None, episodes=100, seed=1):
         """C's own evaluation loop on this task: episodes 0 .. episodes-1 of ``seed`` with the policy's
         deterministic action (a Policy) or the scripted controller (None); a dict with successes,
-        success_rate and its Wilson 95 % interval (success_lo, success_hi), mean_distance, mean_return."""
+        success_rate and its Wilson 95 % interval (success_lo, success_hi), mean_distance, mean_return.
+        Ctrl-C stops it after the episode under way (KeyboardInterrupt; the environment is usable again)."""
         episodes, seed = whole(episodes, "episodes", 1, _lib.INT_MAX), whole(seed, "seed", 0, UINT64_MAX)
         out = _lib.Eval()
         with _lib.entered(self._lock):
             handle = self._alone("evaluate")
             if policy is None:
-                code = self._lib.s2r_flat_env_evaluate(handle, None, episodes, seed, ctypes.addressof(out),
-                                                       self._error.ptr)
+                code = _lib.interruptible(self._lib.s2r_flat_env_evaluate, handle, None, episodes, seed,
+                                          ctypes.addressof(out), self._error.ptr)
             else:
                 with _lib.entered(policy._lock):
-                    code = self._lib.s2r_flat_env_evaluate(handle, policy._live(), episodes, seed,
-                                                           ctypes.addressof(out), self._error.ptr)
+                    code = _lib.interruptible(self._lib.s2r_flat_env_evaluate, handle, policy._live(), episodes, seed,
+                                              ctypes.addressof(out), self._error.ptr)
             self._error.check(code)
         return out.as_dict()
 

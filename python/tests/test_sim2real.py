@@ -972,6 +972,67 @@ class TestOwnershipAndThreads(unittest.TestCase):
         self.assertEqual((run.returncode, run.stdout.strip()), (0, "survived"), run.stderr[-2000:])
 
 
+class TestCtrlC(unittest.TestCase):
+    """SIGINT during a long call was served only when the call ended (minutes later), its result lost: now the
+    library's stop flag is raised, the call stops within about a second, KeyboardInterrupt is raised, and the
+    object (and the next call: the flag lowered) works again."""
+
+    CHILD = "\n".join([
+        "import signal, sys, time, sim2real",
+        "env = sim2real.Env('ur5e', 'reach')",
+        "policy = sim2real.Policy(sys.argv[2]) if sys.argv[1] == 'sim_and_real' else None",
+        "long = {'evaluate': lambda: env.evaluate(episodes=10 ** 6),",
+        "        'sim_and_real': lambda: sim2real.evaluate_sim_and_real(policy, episodes=10 ** 6, units=2),",
+        "        'identify': lambda: sim2real.identify_unit('ur5e', 'reach', 1)}[sys.argv[1]]",
+        "print('started', flush=True)",
+        "try:",
+        "    long()",
+        "except KeyboardInterrupt:",
+        "    print('stopped', time.monotonic(), flush=True)",
+        "    print('again', env.evaluate(episodes=3, seed=4), flush=True)",
+        "    raise",
+        "print('not stopped', flush=True)"])
+
+    def interrupted(self, what):
+        """The child's output and stderr after one SIGINT a second into `what`; its stop within 5 s."""
+        import signal
+        import time
+        child = subprocess.Popen([sys.executable, "-c", self.CHILD, what, CHECKPOINT], stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True,
+                                 env=dict(os.environ, PYTHONPATH=os.path.dirname(HERE) + os.pathsep +
+                                          os.environ.get("PYTHONPATH", "")))
+        try:
+            self.assertEqual(child.stdout.readline().strip(), "started")
+            time.sleep(1.0)   # well inside the call: minutes of work if nothing stops it
+            sent = time.monotonic()
+            child.send_signal(signal.SIGINT)
+            out, err = child.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            out, err = child.communicate()
+            self.fail("%s: still running 20 s after SIGINT: %s" % (what, err[-1000:]))
+        lines = dict(line.split(" ", 1) for line in out.splitlines() if " " in line)
+        self.assertIn("stopped", lines, (what, out, err[-2000:]))
+        self.assertLess(float(lines["stopped"]) - sent, 5.0, what)
+        self.assertNotEqual(child.returncode, 0)
+        self.assertIn("KeyboardInterrupt", err)
+        return lines
+
+    def test_sigint_stops_a_long_call(self):
+        expected = repr(sim2real.Env("ur5e", "reach").evaluate(episodes=3, seed=4))
+        cases = ["evaluate", "identify"] + (["sim_and_real"] if os.path.isfile(CHECKPOINT) else [])
+        for what in cases:
+            lines = self.interrupted(what)
+            self.assertEqual(lines["again"], expected, what)   # usable again, all three episodes: the flag lowered
+        self.assertEqual(sim2real.library().s2r_flat_interrupt_requested(), 0)
+        results = []   # off the main thread, which no signal reaches, the call is made directly
+        worker = threading.Thread(target=lambda: results.append(repr(sim2real.Env("ur5e", "reach").evaluate(
+            episodes=3, seed=4))))
+        worker.start()
+        worker.join()
+        self.assertEqual(results, [expected])
+
+
 class TestRangeChecks(unittest.TestCase):
     """Every integer reaching C is checked whole and in range, every string free of NUL: before, ctypes wrapped
     -3 to unit 2**64 - 3, 2**64 + 1 to 1, cut 2.7 to 2, and C read 'ur5e\\0panda' as 'ur5e'."""
