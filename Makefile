@@ -142,7 +142,8 @@ PY_CHECKPOINT ?= $(BUILD)/quick_python/01_pure_sim.ckpt
 PY_LOGS       ?= $(BUILD)/quick_python
 $(BUILD)/quick_python/01_pure_sim.ckpt: $(BUILD)/01_the_gap
 	./$(BUILD)/01_the_gap --quick --out $(BUILD)/quick_python --threads $(THREADS)
-$(BUILD)/quick_python/12_ranges.txt: $(BUILD)/12_sysid_from_logs
+# (after 01: both write build/quick_python, which one run at a time holds)
+$(BUILD)/quick_python/12_ranges.txt: $(BUILD)/12_sysid_from_logs | $(BUILD)/quick_python/01_pure_sim.ckpt
 	./$(BUILD)/12_sysid_from_logs --quick --out $(BUILD)/quick_python
 
 test-python: deps $(PY_LIB) $(BUILD)/python_reference $(BUILD)/06_staged_deployment

@@ -479,7 +479,10 @@ S2RDEF double s2r_seconds(void);
    and closes it and renames it over `path` in one step; s2r_file_discard
    closes and removes it.  A crash in between leaves the previous `path`
    (if any) untouched and at most a stale .tmp beside it; two processes
-   writing the same name never write into one file.  Every file the library
+   writing the same name never write into one file.  Only a regular file
+   is replaced: an empty path is S2R_ERR_INVALID_ARGUMENT, and a directory,
+   FIFO, device, socket or symbolic link at `path` S2R_ERR_IO naming what
+   it is (both calls check), nothing written or replaced.  Every file the library
    writes goes this way, except the deployment log, which is appended one
    whole record at a time. */
 #define S2R_PATH_LEN 1024   /* longest path s2r_file accepts, with its NUL */
@@ -5452,6 +5455,11 @@ S2RDEF s2r_result s2r_deploy_note(s2r_deploy* d, const char* event, const char* 
 #endif
 #if defined(__unix__) || defined(__APPLE__)
 #include <unistd.h>
+#if defined(__GLIBC__) && !defined(__USE_XOPEN2K) && !defined(__USE_XOPEN_EXTENDED)
+/* POSIX, but declared by glibc only under a POSIX feature macro, which
+   -std=c99 leaves unset (s2r__output_free tells a link from its target). */
+int lstat(const char* path, struct stat* buf);
+#endif
 #endif
 /* The learner's kernels 8 floats at a time (section Learning), for GCC or
    clang on x86-64 unless S2R_NO_SIMD; used where the CPU has AVX2 and FMA. */
@@ -5533,14 +5541,53 @@ static unsigned long s2r__process_id(void) {
 #endif
 }
 
+/* S2R_OK when an output file may go to `path`: nothing is there yet, or a
+   regular file is, which the rename replaces.  Anything else is refused
+   with S2R_ERR_IO naming it: the rename would put a regular file in place
+   of a directory's name, a FIFO, a device (as root, /dev/full would become
+   a text file), a socket or a symbolic link (the link replaced, not the
+   file it names). */
+static s2r_result s2r__output_free(const char* path, char* error) {
+    struct stat st;
+    const char* what = "not a regular file";
+#if defined(__unix__) || defined(__APPLE__)
+    if (lstat(path, &st) != 0) return S2R_OK;   /* nothing there (or unreachable: creating the .tmp says why) */
+    if (S_ISLNK(st.st_mode)) what = "a symbolic link";
+#else
+    if (stat(path, &st) != 0) return S2R_OK;
+#endif
+#if defined(S_ISDIR) && defined(S_ISREG)
+    if (S_ISREG(st.st_mode)) return S2R_OK;
+    if (S_ISDIR(st.st_mode)) what = "a directory";
+#else
+    return S2R_OK;
+#endif
+#ifdef S_ISFIFO
+    if (S_ISFIFO(st.st_mode)) what = "a FIFO (named pipe)";
+#endif
+#ifdef S_ISCHR
+    if (S_ISCHR(st.st_mode)) what = "a character device";
+#endif
+#ifdef S_ISBLK
+    if (S_ISBLK(st.st_mode)) what = "a block device";
+#endif
+#ifdef S_ISSOCK
+    if (S_ISSOCK(st.st_mode)) what = "a socket";
+#endif
+    return s2r__fail(error, S2R_ERR_IO, "'%s' is %s, not a regular file: refused as an output file (nothing was "
+                     "written or replaced)", path, what);
+}
+
 S2RDEF s2r_result s2r_file_create(s2r_file* file, const char* path, char* error) {
     static unsigned long created;   /* per process: two files to one name differ */
     unsigned long mine;
     size_t n = path ? strlen(path) : 0;
+    s2r_result res;
     S2R_ASSERT(file);
     memset(file, 0, sizeof *file);
-    if (n == 0) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "no file name given");
+    if (n == 0) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "no file name given (%s path)", path ? "an empty" : "a NULL");
     if (n >= S2R_PATH_LEN) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "path longer than %d bytes", S2R_PATH_LEN - 1);
+    if ((res = s2r__output_free(path, error)) != S2R_OK) return res;
     memcpy(file->path, path, n + 1);
 #ifdef _OPENMP
 #pragma omp atomic capture
@@ -5571,6 +5618,10 @@ S2RDEF s2r_result s2r_file_commit(s2r_file* file, char* error) {
     if (!ok) {
         remove(file->tmp);
         return s2r__fail(error, S2R_ERR_IO, "cannot write %s (disk full?)", file->path);
+    }
+    if (s2r__output_free(file->path, error) != S2R_OK) {   /* made there since s2r_file_create */
+        remove(file->tmp);
+        return S2R_ERR_IO;
     }
     if (rename(file->tmp, file->path) != 0) {
 #ifdef _WIN32

@@ -82,6 +82,16 @@ static void s2r_flat__copy_eval(const s2r_eval_result* r, s2r_flat_eval* out) {
 
 const char* s2r_flat_version(void) { return SIM2REAL_VERSION; }
 int s2r_flat_api_version(void) { return S2R_FLAT_API_VERSION; }
+
+/* An output path a call will write at its end, checked before the work:
+   NULL is "not written"; "" and a destination s2r_file_create would
+   refuse (a FIFO, a link, a device, a directory) are refused now, not
+   after minutes of identification. */
+static s2r_result s2r_flat__output(const char* path, char* error) {
+    if (!path) return S2R_OK;
+    if (!path[0]) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "no file name given (an empty path)");
+    return s2r__output_free(path, error);
+}
 const char* s2r_flat_result_name(int code) { return s2r_result_string((s2r_result)code); }
 
 /* --- Environments ------------------------------------------------------------ */
@@ -281,7 +291,7 @@ int s2r_flat_env_ranges(const s2r_flat_env* env, const char* path_out, uint64_t*
         return s2r__fail(error, S2R_ERR_UNSUPPORTED, "env ranges: a stand-in unit draws from no ranges (its "
                          "parameters are hidden); ask a nominal or randomized environment");
     if (digest) *digest = s2r_randomization_digest(&env->sim.config.randomization);
-    if (path_out && path_out[0] &&
+    if (path_out &&
         (res = s2r_randomization_write(&env->sim.config.randomization, path_out, error)) != S2R_OK)
         return res;
     return S2R_OK;
@@ -410,6 +420,21 @@ int s2r_flat_reset_many(s2r_flat_env* const* envs, int n, const uint64_t* seeds,
     return s2r_flat__first_failure(envs, n, error);
 }
 
+/* What s2r_flat_env_step refuses before it moves anything, for environment
+   i of a batch: every one is checked before any steps, so a refused batch
+   steps none (stepping the first ones and then failing would leave them a
+   step ahead of their VecEnv). */
+static s2r_result s2r_flat__can_step(const s2r_flat_env* env, int i, const float* action, char* error) {
+    int open = env->task.kind == S2R_TASK_PUSH ? env->task.push.episode_open : env->task.reach.episode_open;
+    if (!open)
+        return s2r__fail(error, S2R_ERR_STATE, "environment %d: step before reset (or after the episode ended); no "
+                         "environment was stepped", i);
+    if (!s2r_all_finite_f(action, env->act_dim))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "environment %d: action contains NaN or Inf; no environment "
+                         "was stepped", i);
+    return S2R_OK;
+}
+
 int s2r_flat_step_many(s2r_flat_env* const* envs, int n, const float* actions, float* obs, s2r_flat_step* out,
                        int threads, char* error) {
     int i, t;
@@ -419,6 +444,8 @@ int s2r_flat_step_many(s2r_flat_env* const* envs, int n, const float* actions, f
         return res;
     if (!actions || !obs || !out)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "step many: NULL actions, observations or outputs");
+    for (i = 0; i < n; i++)
+        if ((res = s2r_flat__can_step(envs[i], i, actions + (size_t)i * envs[0]->act_dim, error)) != S2R_OK) return res;
     (void)t;
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(t) if (t > 1) schedule(dynamic)
@@ -635,6 +662,14 @@ int s2r_flat_evaluate_sim_and_real(const s2r_flat_policy* policy, const char* ro
     return S2R_OK;
 }
 
+/* --- Stopping a long call ------------------------------------------------------
+   The flag is sim2real.h's own (this file compiles the implementation):
+   what its signal handler sets, what s2r__stop_asked reads. */
+
+void s2r_flat_interrupt_request(void) { s2r__interrupt_flag = 1; }
+void s2r_flat_interrupt_clear(void) { s2r__interrupt_flag = 0; }
+int s2r_flat_interrupt_requested(void) { return s2r_interrupt_requested(); }
+
 /* --- System identification ----------------------------------------------------- */
 
 /* The result of a run of `cfg`: its parameters by name, its verdict and errors into out. */
@@ -687,7 +722,8 @@ int s2r_flat_identify_unit(const char* robot, const char* task, uint64_t unit, c
     s2r_result res;
     if (!out) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "identify: NULL output");
     memset(out, 0, sizeof *out);
-    if ((res = s2r_flat__robot(robot, &r, error)) != S2R_OK || (res = s2r_flat__task(task, &k, error)) != S2R_OK)
+    if ((res = s2r_flat__robot(robot, &r, error)) != S2R_OK || (res = s2r_flat__task(task, &k, error)) != S2R_OK ||
+        (res = s2r_flat__output(ranges_out, error)) != S2R_OK || (res = s2r_flat__output(identified_out, error)) != S2R_OK)
         return res;
     if (quick) {   /* examples/07_the_table.c's quick sizes */
         ic.train = ic.valid = 1;
@@ -707,8 +743,8 @@ int s2r_flat_identify_unit(const char* robot, const char* task, uint64_t unit, c
     s2r_flat__copy_sysid(&fitted, &result, out);
     if (k == S2R_TASK_PUSH && (res = s2r_flat__identify_object(r, unit, &ic, &next, &identified, out, error)) != S2R_OK)
         return res;
-    if (ranges_out && ranges_out[0] && (res = s2r_randomization_write(&next, ranges_out, error)) != S2R_OK) return res;
-    if (identified_out && identified_out[0] && (res = s2r_randomization_write(&identified, identified_out, error)) != S2R_OK)
+    if (ranges_out && (res = s2r_randomization_write(&next, ranges_out, error)) != S2R_OK) return res;
+    if (identified_out && (res = s2r_randomization_write(&identified, identified_out, error)) != S2R_OK)
         return res;
     return S2R_OK;
 }
@@ -752,6 +788,8 @@ int s2r_flat_identify_logs(const char* robot, const char* mjcf, const char* cons
     for (i = 0; i < n_logs; i++)
         if (!logs[i]) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "identify from logs: log %d is NULL", i);
     if (!(mjcf && mjcf[0]) && (res = s2r_flat__robot(robot, &r, error)) != S2R_OK) return res;
+    if ((res = s2r_flat__output(ranges_out, error)) != S2R_OK || (res = s2r_flat__output(identified_out, error)) != S2R_OK)
+        return res;
     if (training_ranges && training_ranges[0] &&
         (res = s2r_randomization_load(&training, training_ranges, error)) != S2R_OK)
         return res;
@@ -769,7 +807,7 @@ int s2r_flat_identify_logs(const char* robot, const char* mjcf, const char* cons
     res = s2r_flat__fit_logs(&model, &train, n_logs > 1 ? &valid : NULL, &training, quick, &next, &identified, out, error);
     s2r_trajectory_set_free(&train);
     s2r_trajectory_set_free(&valid);
-    if (res == S2R_OK && ranges_out && ranges_out[0]) res = s2r_randomization_write(&next, ranges_out, error);
-    if (res == S2R_OK && identified_out && identified_out[0]) res = s2r_randomization_write(&identified, identified_out, error);
+    if (res == S2R_OK && ranges_out) res = s2r_randomization_write(&next, ranges_out, error);
+    if (res == S2R_OK && identified_out) res = s2r_randomization_write(&identified, identified_out, error);
     return res;
 }

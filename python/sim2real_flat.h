@@ -53,7 +53,7 @@
 #ifndef SIM2REAL_VERSION
 #define SIM2REAL_VERSION "0.1"
 #endif
-#define S2R_FLAT_API_VERSION 2   /* bumped whenever a signature below changes */
+#define S2R_FLAT_API_VERSION 3   /* bumped whenever a signature below changes */
 #define S2R_FLAT_MAX_THREADS 64  /* threads a batched call may ask for       */
 #define S2R_FLAT_ERROR_LEN 256   /* bytes of every `error` buffer (S2R_ERROR_LEN) */
 
@@ -131,9 +131,9 @@ int  s2r_flat_env_evaluate(s2r_flat_env* env, const s2r_flat_policy* policy, int
 /* The randomization the environment's simulator draws every episode from
    (nominal: none; randomized: the ranges it was made with):
    digest (may be NULL) receives its s2r_randomization_digest - what
-   s2r_train records in a checkpoint -, and path_out (NULL or "": not
-   written) receives it as a ranges file (s2r_randomization_write), the
-   file staged deployment checks a checkpoint against.  S2R_ERR_UNSUPPORTED
+   s2r_train records in a checkpoint -, and path_out (NULL: not written)
+   receives it as a ranges file (s2r_randomization_write), the file staged
+   deployment checks a checkpoint against.  S2R_ERR_UNSUPPORTED
    on a unit: a unit is not a randomization. */
 int  s2r_flat_env_ranges(const s2r_flat_env* env, const char* path_out, uint64_t* digest, char* error);
 /* The digest of the ranges in a file, as s2r_policy_check_ranges computes
@@ -155,7 +155,9 @@ int  s2r_flat_env_render(s2r_flat_env* env, int width, int height, unsigned char
    stepped in one call, `threads` at a time (OpenMP; 0: one per core, at
    most one per environment; 1..S2R_FLAT_MAX_THREADS, capped at n).
    seeds, episodes [n]; obs [n][obs_dim], actions [n][act_dim], out [n].
-   The first failure is reported with its environment's index. */
+   The first failure is reported with its environment's index.  A step
+   refused for a NaN/Inf action or an episode not running is refused for
+   the whole batch before any environment moves (nothing changes). */
 int  s2r_flat_reset_many(s2r_flat_env* const* envs, int n, const uint64_t* seeds, const uint64_t* episodes,
                          float* obs, int threads, char* error);
 int  s2r_flat_step_many(s2r_flat_env* const* envs, int n, const float* actions, float* obs, s2r_flat_step* out,
@@ -213,6 +215,20 @@ int  s2r_flat_evaluate_sim_and_real(const s2r_flat_policy* policy, const char* r
                                     int episodes, uint64_t seed, uint64_t first_unit, int units,
                                     s2r_flat_eval* sim, s2r_flat_eval* real, double* gap, char* error);
 
+/* --- Stopping a long call ------------------------------------------------------ */
+
+/* For a binding that catches Ctrl-C itself (Python's SIGINT handler runs
+   only between calls, never inside one): request raises the stop flag
+   sim2real.h's long loops read after each unit of their work (the flag
+   s2r_interrupt_catch's handler raises), so the calls here that evaluate or
+   identify, under way on another thread, return S2R_ERR_INTERRUPTED within
+   about a second, writing no file; clear lowers it, so the next call runs
+   whole; requested reads it (1 or 0).  No signal handler is installed or
+   changed.  The flag is the process's: every call under way stops. */
+void s2r_flat_interrupt_request(void);
+void s2r_flat_interrupt_clear(void);
+int  s2r_flat_interrupt_requested(void);
+
 /* --- System identification ----------------------------------------------------- */
 
 /* What identifying a unit found (s2r_sysid_result, in part). */
@@ -238,9 +254,12 @@ typedef struct s2r_flat_sysid {
    to re-centre (a file; NULL or "": the task's defaults); quick: the
    examples' --quick sizes (one trajectory of 50 readings to fit, one held
    out, 2 sweeps, 2 + 1 strikes: seconds instead of minutes, a rough
-   fit), else s2r_identify_config_default's.  ranges_out (NULL or "": not
+   fit), else s2r_identify_config_default's.  ranges_out (NULL: not
    written): the re-centred ranges, for a randomized environment to train
-   on; identified_out: the identified simulator as fixed values. */
+   on; identified_out: the identified simulator as fixed values.  Output
+   paths are checked before the work: "", or a destination that is not a
+   regular file (a FIFO, a link, a device, a directory), is refused then,
+   as every file the library writes refuses them (s2r_file_create). */
 int  s2r_flat_identify_unit(const char* robot, const char* task, uint64_t unit, const char* training_ranges,
                             int quick, const char* ranges_out, const char* identified_out, s2r_flat_sysid* out,
                             char* error);

@@ -440,6 +440,86 @@ static int test_file_readers_refuse_non_files(void) {
     return 0;
 }
 
+#if defined(__unix__) && defined(__GLIBC__) && !defined(__USE_XOPEN2K) && !defined(__USE_XOPEN_EXTENDED)
+int symlink(const char* target, const char* link);   /* POSIX; glibc declares it under a feature macro only */
+#endif
+
+/* 1 when `path` (not following a link) is a `type`: 'p' FIFO, 'l' link, 'c' character device. */
+static int is_of_type(const char* path, char type) {
+#if defined(__unix__)
+    struct stat st;
+    if (lstat(path, &st) != 0) return 0;
+    return type == 'p' ? S_ISFIFO(st.st_mode) : type == 'l' ? S_ISLNK(st.st_mode) : S_ISCHR(st.st_mode);
+#else
+    (void)path; (void)type;
+    return 1;
+#endif
+}
+
+/* Every writer goes through s2r_file_create / s2r_file_commit, which replace
+   only a regular file: an empty path is refused, and a FIFO, a symbolic
+   link, a device or a directory at the destination is refused naming it and
+   what it is - left as it was, no .tmp beside it - whether it was there
+   before the file was created or appeared before it was committed. */
+static int test_file_writers_replace_only_files(void) {
+    char error[S2R_ERROR_LEN];
+    s2r_randomization r = s2r_randomization_default();
+    s2r_file file;
+    FILE* f;
+    CHECK(s2r_file_create(&file, "", error) == S2R_ERR_INVALID_ARGUMENT && strstr(error, "empty path"));
+    CHECK(file.f == NULL);
+    CHECK(s2r_file_write_all("", "x", 1, error) == S2R_ERR_INVALID_ARGUMENT);
+    CHECK(s2r_randomization_write(&r, "", error) == S2R_ERR_INVALID_ARGUMENT && strstr(error, "empty path"));
+    CHECK(s2r_file_write_all("build", "x", 1, error) == S2R_ERR_IO);
+    CHECKF(strstr(error, "'build' is a directory") != NULL, "%s", error);
+#if defined(__unix__)
+    {
+        const char* fifo = "build/test_out_fifo.tmp";
+        const char* link = "build/test_out_link.tmp";
+        const char* target = "build/test_out_target.tmp";
+        int c;
+        remove(fifo);
+        remove(link);
+        CHECK(mkfifo(fifo, 0600) == 0);
+        CHECK(s2r_file_write_all(fifo, "x", 1, error) == S2R_ERR_IO);
+        CHECKF(strstr(error, fifo) && strstr(error, "a FIFO (named pipe), not a regular file"), "%s", error);
+        CHECK(s2r_randomization_write(&r, fifo, error) == S2R_ERR_IO && strstr(error, "FIFO"));
+        CHECK(s2r_file_create(&file, fifo, error) == S2R_ERR_IO && file.f == NULL && file.tmp[0] == 0);
+        CHECK(is_of_type(fifo, 'p'));
+        remove(fifo);
+        CHECK(s2r_file_write_all(target, "kept", 4, error) == S2R_OK);
+        CHECK(symlink("test_out_target.tmp", link) == 0);
+        CHECK(s2r_randomization_write(&r, link, error) == S2R_ERR_IO);
+        CHECKF(strstr(error, link) && strstr(error, "a symbolic link"), "%s", error);
+        CHECK(is_of_type(link, 'l'));
+        f = fopen(target, "rb");   /* neither the link nor the file it names was written */
+        CHECK(f != NULL && fgetc(f) == 'k');
+        fclose(f);
+        remove(link);
+        /* a device: refused at create, so commit (which would rename over it as root) is never reached */
+        c = s2r_file_create(&file, "/dev/null", error);
+        if (c == S2R_OK) s2r_file_discard(&file);
+        CHECKF(c == S2R_ERR_IO && strstr(error, "'/dev/null' is a character device"), "%d %s", c, error);
+        CHECK(is_of_type("/dev/null", 'c'));
+        /* appeared between create and commit: the .tmp removed, the FIFO left */
+        CHECK(s2r_file_create(&file, fifo, error) == S2R_OK);
+        fputs("x\n", file.f);
+        CHECK(mkfifo(fifo, 0600) == 0);
+        CHECK(s2r_file_commit(&file, error) == S2R_ERR_IO && strstr(error, "FIFO"));
+        CHECK(is_of_type(fifo, 'p'));
+        f = fopen(file.tmp, "rb");
+        CHECKF(f == NULL, "%s left behind", file.tmp);
+        remove(fifo);
+        CHECK(s2r_file_write_all(target, "new", 3, error) == S2R_OK);   /* a regular file is replaced */
+        f = fopen(target, "rb");
+        CHECK(f != NULL && fgetc(f) == 'n');
+        fclose(f);
+        remove(target);
+    }
+#endif
+    return 0;
+}
+
 /* A 3 GB file (sparse: nothing is written) where a checkpoint, a ranges
    file, a trajectory log or a demonstration file is expected: each reader
    refuses it by its size before reading a byte, naming the path. */
@@ -1172,6 +1252,7 @@ static const test_case harden_tests[] = {
     {"bad input: an empty MJCF and a 1e18 kg payload are refused before MuJoCo sees them", test_mujoco_fatal_inputs_refused},
     {"bad input: MuJoCo's fatal errors come back as errors, the process goes on", test_mujoco_errors_come_back},
     {"files: directories, FIFOs and NUL bytes refused by path; temporary names unique", test_file_readers_refuse_non_files},
+    {"files: writers replace only regular files: FIFOs, links, devices, directories and \"\" refused", test_file_writers_replace_only_files},
     {"files: an output folder another live run holds is refused; a dead run's lock is taken over", test_claim_dir},
     {"bad input: a policy made for another arm or task is refused by evaluation", test_controller_sizes_checked},
     {"bad input: the NULL rule - NULL arguments other than the object are errors, not crashes", test_null_rule},

@@ -15,7 +15,7 @@ import threading
 import numpy as np
 
 VERSION = "0.1"       # SIM2REAL_VERSION this package expects
-FLAT_API = 2          # S2R_FLAT_API_VERSION this package expects
+FLAT_API = 3          # S2R_FLAT_API_VERSION this package expects
 ERROR_LEN = 256       # S2R_FLAT_ERROR_LEN
 MAX_THREADS = 64      # S2R_FLAT_MAX_THREADS
 UINT64_MAX = 2 ** 64 - 1
@@ -29,6 +29,7 @@ ERR_CORRUPT = -5
 ERR_PARSE = -6
 ERR_STATE = -8
 ERR_UNSUPPORTED = -9
+ERR_INTERRUPTED = -10
 
 
 class Sim2RealError(RuntimeError):
@@ -116,6 +117,9 @@ _SIGNATURES = {
     "s2r_flat_evaluate_sim_and_real": (_I, [_P, _S, _S, _I, _U64, _U64, _I, _P, _P, _P, _P]),
     "s2r_flat_identify_unit": (_I, [_S, _S, _U64, _S, _I, _S, _S, _P, _P]),
     "s2r_flat_identify_logs": (_I, [_S, _S, _P, _I, _S, _I, _S, _S, _P, _P]),
+    "s2r_flat_interrupt_request": (None, []),
+    "s2r_flat_interrupt_clear": (None, []),
+    "s2r_flat_interrupt_requested": (_I, []),
 }
 
 _library = None
@@ -183,6 +187,8 @@ class ErrorBuffer:
             return
         message = self.buffer.value.decode(errors="replace") or "no message"
         name = library().s2r_flat_result_name(code).decode()
+        # S2R_ERR_INTERRUPTED comes here only from a call on another thread than the main one, stopped with the
+        # main thread's call by a Ctrl-C (the flag is the process's); the main thread's raises KeyboardInterrupt
         cls = InvalidArgumentError if code == ERR_INVALID_ARGUMENT else Sim2RealError
         raise cls("%s (%s)" % (message, name), code, name)
 
@@ -205,6 +211,48 @@ def entered(lock):
         raise Sim2RealError("called from inside a call on the same object (a signal handler?): call it after "
                             "that call returns")
     return lock
+
+
+def interruptible(function, *args):
+    """``function(*args)``, a long call into the library (an evaluation, an identification), run so that Ctrl-C
+    stops it. Python runs its SIGINT handler only between calls, never inside one: on the main thread (the one
+    signals reach) the call runs on a worker thread while this one waits; when the handler raises
+    (KeyboardInterrupt), the library is asked to stop (s2r_flat_interrupt_request: its loops return
+    S2R_ERR_INTERRUPTED within about a second), the worker is waited for (a second Ctrl-C meanwhile waits too:
+    the call still uses its arguments), the flag is lowered for the next call and the exception goes on. On any
+    other thread the call is made directly. The caller holds the object's lock throughout, so the object is
+    free again once the exception is raised."""
+    if threading.current_thread() is not threading.main_thread():
+        return function(*args)
+    outcome, done = [], threading.Event()   # an Event, not Thread.join: a join interrupted by the handler can
+    # mark a thread still running as ended (Python 3.11's bpo-45274 repair releases its lock), and then a second
+    # call would use the object under the first
+
+    def run():
+        try:
+            outcome.append((True, function(*args)))
+        except BaseException as e:   # noqa: BLE001 (raised again on the caller's thread)
+            outcome.append((False, e))
+        finally:
+            done.set()
+
+    threading.Thread(target=run, name="sim2real call", daemon=True).start()
+    try:
+        while not done.wait(0.05):   # a timed wait: the handler runs between two of them
+            pass
+    except BaseException:
+        library().s2r_flat_interrupt_request()
+        while not done.is_set():
+            try:
+                done.wait(0.05)
+            except BaseException:   # noqa: BLE001 (the first exception is the one raised)
+                pass
+        library().s2r_flat_interrupt_clear()
+        raise
+    done, value = outcome[0]
+    if not done:
+        raise value
+    return value
 
 
 def release(owner, destroy):

@@ -17,7 +17,11 @@ Ownership and threads. Each object owns its C handle alone: a copy (``copy``,
 and episode counters, with no episode running. One thread at a time uses an
 environment: a second one waits for the first (``close`` from another thread
 waits for the step in progress). The environments of a ``VecEnv`` belong to
-it: they share its lock, and only the ``VecEnv`` closes them.
+it: they share its lock, only the ``VecEnv`` closes them, and only it resets
+and steps them (their own ``reset``, ``step`` and ``evaluate`` are refused:
+they would put one environment out of step with the rest); what does not
+move an episode (``render``, ``privileged``, ``scripted_action``, the
+ranges) stays theirs.
 """
 import ctypes
 import os
@@ -181,12 +185,23 @@ class Env(_EnvBase):
             raise _lib.Sim2RealError("the environment is closed")
         return self._handle
 
+    def _alone(self, what):
+        """The handle, for a call that moves the episode (reset, step, evaluate): refused while a VecEnv owns
+        this environment, whose episodes and pending resets it keeps for it."""
+        handle = self._live()
+        if self._owner is not None:
+            index = next(i for i, e in enumerate(self._owner._envs) if e is self)
+            raise _lib.Sim2RealError("%s: this is environment %d of a VecEnv, which keeps its episodes in step: use "
+                                     "the VecEnv's reset and step, or an Env of its own (copy.copy(env) makes one) "
+                                     "(S2R_ERR_STATE)" % (what, index), _lib.ERR_STATE, "S2R_ERR_STATE")
+        return handle
+
     def reset(self, *, seed=None, options=None):
         """Start the next episode (or episode 0 of ``seed``, or ``options["episode"]``); returns (obs, info)."""
         seed = None if seed is None else whole(seed, "seed", 0, UINT64_MAX)
         episode = _episode_options(options)
         with _lib.entered(self._lock):
-            handle = self._live()
+            handle = self._alone("reset")
             _start(self, _EnvBase, seed, episode)
             if self._episode > UINT64_MAX:
                 raise _lib.invalid("seed %d has no episode after 2**64 - 1: reset with a seed" % self._seed)
@@ -202,7 +217,7 @@ class Env(_EnvBase):
         a = _action_array(action, (self.act_dim,))
         obs = np.empty(self.obs_dim, np.float32)
         with _lib.entered(self._lock):
-            self._error.check(self._lib.s2r_flat_env_step(self._live(), _lib.pointer(a), self.act_dim,
+            self._error.check(self._lib.s2r_flat_env_step(self._alone("step"), _lib.pointer(a), self.act_dim,
                                                           _lib.pointer(obs), self._step_ptr, self._error.ptr))
             s = self._step
             info = {"distance": s.distance, "diverged": bool(s.diverged)}
@@ -240,18 +255,19 @@ class Env(_EnvBase):
     def evaluate(self, policy=None, episodes=100, seed=1):
         """C's own evaluation loop on this task: episodes 0 .. episodes-1 of ``seed`` with the policy's
         deterministic action (a Policy) or the scripted controller (None); a dict with successes,
-        success_rate and its Wilson 95 % interval (success_lo, success_hi), mean_distance, mean_return."""
+        success_rate and its Wilson 95 % interval (success_lo, success_hi), mean_distance, mean_return.
+        Ctrl-C stops it after the episode under way (KeyboardInterrupt; the environment is usable again)."""
         episodes, seed = whole(episodes, "episodes", 1, _lib.INT_MAX), whole(seed, "seed", 0, UINT64_MAX)
         out = _lib.Eval()
         with _lib.entered(self._lock):
-            handle = self._live()
+            handle = self._alone("evaluate")
             if policy is None:
-                code = self._lib.s2r_flat_env_evaluate(handle, None, episodes, seed, ctypes.addressof(out),
-                                                       self._error.ptr)
+                code = _lib.interruptible(self._lib.s2r_flat_env_evaluate, handle, None, episodes, seed,
+                                          ctypes.addressof(out), self._error.ptr)
             else:
                 with _lib.entered(policy._lock):
-                    code = self._lib.s2r_flat_env_evaluate(handle, policy._live(), episodes, seed,
-                                                           ctypes.addressof(out), self._error.ptr)
+                    code = _lib.interruptible(self._lib.s2r_flat_env_evaluate, handle, policy._live(), episodes, seed,
+                                              ctypes.addressof(out), self._error.ptr)
             self._error.check(code)
         return out.as_dict()
 
@@ -437,8 +453,14 @@ class VecEnv(_VecEnvBase):
         return steps
 
     def step(self, actions):
-        """actions [num_envs, act_dim] -> obs [num_envs, obs_dim], rewards, terminated, truncated [num_envs], info."""
+        """actions [num_envs, act_dim] -> obs [num_envs, obs_dim], rewards, terminated, truncated [num_envs], info.
+        Whole or not at all: a NaN or Inf in any row (the unused rows of environments being reset too) is refused,
+        naming the environment, before any environment is stepped or reset."""
         a = _action_array(actions, (self.num_envs, self.act_dim), "actions")
+        bad = np.flatnonzero(~np.isfinite(a).all(axis=1))
+        if bad.size:   # before anything moves: a batch is stepped whole or not at all
+            raise _lib.invalid("environment %d: action contains NaN or Inf; no environment was stepped or reset"
+                               % bad[0])
         obs = np.empty((self.num_envs, self.obs_dim), np.float32)
         with _lib.entered(self._lock):
             self._live()

@@ -1,6 +1,8 @@
 """Steps of the recipe run whole in C: a policy measured in simulation and on
 stand-in units (a row of the table), system identification of a unit or
-from logs, and staged deployment of a checkpoint to the stand-in fleet."""
+from logs, and staged deployment of a checkpoint to the stand-in fleet.
+Ctrl-C stops the evaluation and the identifications within about a second
+(KeyboardInterrupt; no file written), and staged deployment's program."""
 import csv
 import ctypes
 import glob
@@ -16,6 +18,7 @@ def evaluate_sim_and_real(policy, robot=None, task=None, episodes=100, seed=1, f
     simulator and on stand-in units first_unit .. first_unit + units - 1
     (``episodes`` on each), each with its Wilson 95 % interval, and the gap
     with Newcombe's. robot and task default to what the policy was trained for.
+    Ctrl-C stops it after the episodes under way (KeyboardInterrupt).
     Returns {"sim": {...}, "real": {...}, "gap": (gap, lo, hi)}."""
     robot = robot or policy.robot
     task = task or policy.task
@@ -25,8 +28,8 @@ def evaluate_sim_and_real(policy, robot=None, task=None, episodes=100, seed=1, f
     gap = (ctypes.c_double * 3)()
     error = _lib.ErrorBuffer()
     with _lib.entered(policy._lock):
-        error.check(_lib.library().s2r_flat_evaluate_sim_and_real(
-            policy._live(), _encode(robot, "robot"), _encode(task, "task"), episodes, seed, first_unit, units,
+        error.check(_lib.interruptible(
+            _lib.library().s2r_flat_evaluate_sim_and_real, policy._live(), _encode(robot, "robot"), _encode(task, "task"), episodes, seed, first_unit, units,
             ctypes.addressof(sim), ctypes.addressof(real), ctypes.addressof(gap), error.ptr))
     return {"sim": sim.as_dict(), "real": real.as_dict(), "gap": tuple(gap)}
 
@@ -42,10 +45,10 @@ def identify_unit(robot, task, unit, ranges=None, quick=False, ranges_out=None, 
     (m), "sweeps", and for push "object_verdict", "object_relative_start", "object_relative"}."""
     out = _lib.Sysid()
     error = _lib.ErrorBuffer()
-    error.check(_lib.library().s2r_flat_identify_unit(_encode(robot, "robot"), _encode(task, "task"),
-                                                      whole(unit, "unit", 0, UINT64_MAX), _path(ranges),
-                                                      int(bool(quick)), _path(ranges_out), _path(identified_out),
-                                                      ctypes.addressof(out), error.ptr))
+    error.check(_lib.interruptible(_lib.library().s2r_flat_identify_unit, _encode(robot, "robot"),
+                                   _encode(task, "task"), whole(unit, "unit", 0, UINT64_MAX), _path(ranges),
+                                   int(bool(quick)), _path(ranges_out), _path(identified_out), ctypes.addressof(out),
+                                   error.ptr))
     return _sysid_dict(out, camera=True)
 
 
@@ -60,9 +63,9 @@ def identify_logs(logs, robot="ur5e", mjcf=None, ranges=None, quick=False, range
     paths = (ctypes.c_char_p * len(logs))(*[_encode(p, "log path") for p in logs])
     out = _lib.Sysid()
     error = _lib.ErrorBuffer()
-    error.check(_lib.library().s2r_flat_identify_logs(_encode(robot, "robot"), _path(mjcf), ctypes.addressof(paths),
-                                                      len(logs), _path(ranges), int(bool(quick)), _path(ranges_out),
-                                                      _path(identified_out), ctypes.addressof(out), error.ptr))
+    error.check(_lib.interruptible(_lib.library().s2r_flat_identify_logs, _encode(robot, "robot"), _path(mjcf),
+                                   ctypes.addressof(paths), len(logs), _path(ranges), int(bool(quick)),
+                                   _path(ranges_out), _path(identified_out), ctypes.addressof(out), error.ptr))
     return _sysid_dict(out, camera=False)
 
 

@@ -447,6 +447,44 @@ class TestBadInput(unittest.TestCase):
         vec.close()
         self.assertRaisesMessage(sim2real.Sim2RealError, ["closed"], vec.reset)
 
+    def test_output_paths_replace_only_files(self):
+        """Every file written (ranges, checkpoints, identification's outputs) replaces a regular file only: a FIFO,
+        a symbolic link or a directory there is refused naming it and what it is, and left as it was; an empty
+        path is refused (write_ranges("") returned None, writing nothing); identification refuses them before
+        its work, not after."""
+        import stat
+        env = sim2real.Env("ur5e", "reach", "randomized")
+        layers = [(np.zeros((4, 33), np.float32), np.zeros(4, np.float32)),
+                  (np.zeros((6, 4), np.float32), np.zeros(6, np.float32))]
+        for write in (env.write_ranges, lambda p: sim2real.write_checkpoint(p, layers, robot="ur5e", task="reach"),
+                      lambda p: sim2real.identify_unit("ur5e", "reach", 1, quick=True, ranges_out=p),
+                      lambda p: sim2real.identify_unit("ur5e", "reach", 1, quick=True, identified_out=p)):
+            self.assertRaisesMessage(sim2real.InvalidArgumentError, ["empty path", "S2R_ERR_INVALID_ARGUMENT"], write,
+                                     "")
+        folder = tempfile.mkdtemp(prefix="s2r_python_")
+        try:
+            fifo, link, target = (os.path.join(folder, n) for n in ("fifo.txt", "link.txt", "target.txt"))
+            os.mkfifo(fifo)
+            with open(target, "w") as f:
+                f.write("kept\n")
+            os.symlink(target, link)
+            for path, what, kind in ((fifo, "a FIFO", stat.S_ISFIFO), (link, "a symbolic link", stat.S_ISLNK),
+                                     (folder, "a directory", stat.S_ISDIR)):
+                for write in (env.write_ranges,
+                              lambda p: sim2real.write_checkpoint(p, layers, robot="ur5e", task="reach"),
+                              lambda p: sim2real.identify_unit("ur5e", "reach", 1, quick=True, ranges_out=p)):
+                    self.assertRaisesMessage(sim2real.Sim2RealError, [path, what, "not a regular file",
+                                                                      "S2R_ERR_IO"], write, path)
+                    self.assertTrue(kind(os.lstat(path).st_mode), path)
+            with open(target) as f:
+                self.assertEqual(f.read(), "kept\n")
+            self.assertEqual(sorted(os.listdir(folder)), ["fifo.txt", "link.txt", "target.txt"])   # no .tmp left
+            env.write_ranges(target)   # a regular file is replaced
+            with open(target) as f:
+                self.assertIn("randomization ranges", f.readline())
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
     def test_checkpoints(self):
         corpus = os.path.join(ROOT, "tests", "fuzz", "corpus", "checkpoint")
         self.assertRaisesMessage(sim2real.Sim2RealError, ["no_such.ckpt"], sim2real.Policy, "no_such.ckpt")
@@ -751,6 +789,84 @@ class TestOwnershipAndThreads(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "given twice"):
             sim2real.VecEnv.of([d, d])
 
+    def test_vec_env_members_move_only_with_it(self):
+        """A VecEnv's environment took step, reset and evaluate of its own, putting it out of step with its VecEnv
+        (a step ahead, an episode elsewhere): refused, naming it, while the VecEnv owns it; the VecEnv goes on
+        as its twin that was never touched; what moves no episode still works; a copy is an Env of its own."""
+        vec, twin = sim2real.VecEnv(2, "ur5e", "reach", "randomized"), sim2real.VecEnv(2, "ur5e", "reach", "randomized")
+        vec.reset(seed=1)
+        twin.reset(seed=1)
+        zero = np.zeros((2, 6), np.float32)
+        vec.step(zero)
+        twin.step(zero)
+        for what, call in (("step", lambda e: e.step(np.zeros(6, np.float32))), ("reset", lambda e: e.reset()),
+                           ("reset", lambda e: e.reset(seed=3, options={"episode": 4})),
+                           ("evaluate", lambda e: e.evaluate(episodes=1))):
+            for i in (0, 1):
+                with self.assertRaisesRegex(sim2real.Sim2RealError, "%s: this is environment %d of a VecEnv" % (what, i)):
+                    call(vec.envs[i])
+        got, want = vec.step(zero), twin.step(zero)
+        self.assertTrue(np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1]))
+        member = vec.envs[0]
+        self.assertEqual(member.ranges_digest(), twin.envs[0].ranges_digest())
+        self.assertEqual(member.privileged().shape, (member.privileged_dim,))
+        alone = copy.copy(member)
+        alone.reset(seed=1)
+        alone.step(np.zeros(6, np.float32))
+        self.assertEqual(alone.evaluate(episodes=1)["episodes"], 1)
+        vec.close()
+        with self.assertRaisesRegex(sim2real.Sim2RealError, "closed"):
+            member.reset()
+
+    def test_vec_env_step_is_whole_or_nothing(self):
+        """A NaN action in one environment of a VecEnv used to step the ones before it, though the error said
+        nothing was done: now refused naming the environment, none stepped or reset - the VecEnv goes on as its
+        twin that never saw the NaN, in either autoreset mode and on the step that resets ended episodes; the
+        C batch call refuses the same before it steps any."""
+        for mode in ("next_step", "same_step"):
+            vec, twin = (sim2real.VecEnv(3, "ur5e", "reach", "randomized", autoreset_mode=mode) for _ in range(2))
+            vec.reset(seed=5)
+            twin.reset(seed=5)
+            zero = np.zeros((3, 6), np.float32)
+            for step in range(vec.episode_steps + 1):   # the last: after the ends (next_step: the resetting step)
+                for bad_row, bad in ((2, np.nan), (0, np.inf), (1, -np.nan)):
+                    a = zero.copy()
+                    a[bad_row, 3] = bad
+                    with self.assertRaisesRegex(sim2real.InvalidArgumentError,
+                                                "environment %d: action contains NaN or Inf; no environment" % bad_row):
+                        vec.step(a)
+                got, want = vec.step(zero), twin.step(zero)
+                self.assertTrue(np.array_equal(got[0], want[0]), (mode, step))
+                self.assertTrue(np.array_equal(got[1], want[1]))
+                self.assertEqual(sorted(got[4]), sorted(want[4]))
+                for key in ("s2r_episode", "distance"):
+                    if key in want[4]:
+                        self.assertTrue(np.array_equal(got[4][key], want[4][key]), (mode, step, key))
+        envs, twins = ([sim2real.Env("ur5e", "push") for _ in range(3)] for _ in range(2))
+        lib, error = sim2real.library(), _lib.ErrorBuffer()
+        for e in envs[:2] + twins:
+            e.reset(seed=2)
+
+        def step_many(members, actions):
+            handles = (ctypes.c_void_p * 3)(*[e._handle for e in members])
+            obs, out = np.zeros((3, 20), np.float32), np.zeros(3, _lib.STEP_DTYPE)
+            return lib.s2r_flat_step_many(ctypes.addressof(handles), 3, _lib.pointer(actions), _lib.pointer(obs),
+                                          _lib.pointer(out), 1, error.ptr), obs
+
+        actions = np.zeros((3, 2), np.float32)
+        self.assertEqual(step_many(envs, actions)[0], _lib.ERR_STATE)   # environment 2 never reset
+        self.assertIn(b"environment 2: step before reset", error.buffer.value)
+        envs[2].reset(seed=2)
+        actions[1, 0] = np.nan
+        self.assertEqual(step_many(envs, actions)[0], _lib.ERR_INVALID_ARGUMENT)
+        self.assertIn(b"environment 1: action contains NaN or Inf; no environment was stepped", error.buffer.value)
+        actions[1, 0] = 0
+        (code, got), (twin_code, want) = step_many(envs, actions), step_many(twins, actions)
+        self.assertEqual((code, twin_code), (0, 0))
+        self.assertTrue(np.array_equal(got, want))   # environments 0 and 1 were not stepped by the refused calls
+        for e, t in zip(envs, twins):
+            self.assertTrue(np.array_equal(e.step(actions[0])[0], t.step(actions[0])[0]))
+
     def test_threads_take_turns(self):
         """Four threads stepping one environment take turns: 120 zero actions in any order leave it where one
         thread's 120 do; a close from another thread waits for the step in progress, then every call says
@@ -854,6 +970,67 @@ class TestOwnershipAndThreads(unittest.TestCase):
                              env=dict(os.environ, OMP_NUM_THREADS="100000",
                                       PYTHONPATH=os.path.dirname(HERE) + os.pathsep + os.environ.get("PYTHONPATH", "")))
         self.assertEqual((run.returncode, run.stdout.strip()), (0, "survived"), run.stderr[-2000:])
+
+
+class TestCtrlC(unittest.TestCase):
+    """SIGINT during a long call was served only when the call ended (minutes later), its result lost: now the
+    library's stop flag is raised, the call stops within about a second, KeyboardInterrupt is raised, and the
+    object (and the next call: the flag lowered) works again."""
+
+    CHILD = "\n".join([
+        "import signal, sys, time, sim2real",
+        "env = sim2real.Env('ur5e', 'reach')",
+        "policy = sim2real.Policy(sys.argv[2]) if sys.argv[1] == 'sim_and_real' else None",
+        "long = {'evaluate': lambda: env.evaluate(episodes=10 ** 6),",
+        "        'sim_and_real': lambda: sim2real.evaluate_sim_and_real(policy, episodes=10 ** 6, units=2),",
+        "        'identify': lambda: sim2real.identify_unit('ur5e', 'reach', 1)}[sys.argv[1]]",
+        "print('started', flush=True)",
+        "try:",
+        "    long()",
+        "except KeyboardInterrupt:",
+        "    print('stopped', time.monotonic(), flush=True)",
+        "    print('again', env.evaluate(episodes=3, seed=4), flush=True)",
+        "    raise",
+        "print('not stopped', flush=True)"])
+
+    def interrupted(self, what):
+        """The child's output and stderr after one SIGINT a second into `what`; its stop within 5 s."""
+        import signal
+        import time
+        child = subprocess.Popen([sys.executable, "-c", self.CHILD, what, CHECKPOINT], stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True,
+                                 env=dict(os.environ, PYTHONPATH=os.path.dirname(HERE) + os.pathsep +
+                                          os.environ.get("PYTHONPATH", "")))
+        try:
+            self.assertEqual(child.stdout.readline().strip(), "started")
+            time.sleep(1.0)   # well inside the call: minutes of work if nothing stops it
+            sent = time.monotonic()
+            child.send_signal(signal.SIGINT)
+            out, err = child.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            out, err = child.communicate()
+            self.fail("%s: still running 20 s after SIGINT: %s" % (what, err[-1000:]))
+        lines = dict(line.split(" ", 1) for line in out.splitlines() if " " in line)
+        self.assertIn("stopped", lines, (what, out, err[-2000:]))
+        self.assertLess(float(lines["stopped"]) - sent, 5.0, what)
+        self.assertNotEqual(child.returncode, 0)
+        self.assertIn("KeyboardInterrupt", err)
+        return lines
+
+    def test_sigint_stops_a_long_call(self):
+        expected = repr(sim2real.Env("ur5e", "reach").evaluate(episodes=3, seed=4))
+        cases = ["evaluate", "identify"] + (["sim_and_real"] if os.path.isfile(CHECKPOINT) else [])
+        for what in cases:
+            lines = self.interrupted(what)
+            self.assertEqual(lines["again"], expected, what)   # usable again, all three episodes: the flag lowered
+        self.assertEqual(sim2real.library().s2r_flat_interrupt_requested(), 0)
+        results = []   # off the main thread, which no signal reaches, the call is made directly
+        worker = threading.Thread(target=lambda: results.append(repr(sim2real.Env("ur5e", "reach").evaluate(
+            episodes=3, seed=4))))
+        worker.start()
+        worker.join()
+        self.assertEqual(results, [expected])
 
 
 class TestRangeChecks(unittest.TestCase):
