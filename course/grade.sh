@@ -162,6 +162,9 @@ refuse() {   # who, why
 }
 grade_one() {
     who=$1; src=$2; from=${3:-}
+    # a folder that holds the library or the build is not hidden (the checks need them)
+    case "$root/" in "$from"/*) from="" ;; esac
+    case "$build/" in "$from"/*) from="" ;; esac
     safe=$(echo "$who" | tr -c 'A-Za-z0-9._\n-' _)
     log="$out/$safe.log"; work="$out/work/$safe"
     echo "=== $who"
@@ -188,11 +191,11 @@ grade_one() {
     else
         # compiled in the sandbox, from copies in a folder of its own
         rm -rf "$work" && mkdir -p "$work" || exit 2
-        cp "$src" "$work/$file" && cp "$here/$a/grade.c" "$work/grade.c" || exit 2
+        cp "$src" "$work/$file" && cp "$here/$a/grade.c" "$work/grade.c" && cp "$impl" "$work/library.o" || exit 2
         extra=""; [ -n "$stand_ins" ] && { cp "$stand_ins" "$work/stand_ins.c"; extra="stand_ins.c"; }
         [ "$(id -u)" = 0 ] && chown -R 65534:65534 "$work"
-        if ! GRADE_RUN_SECONDS=120 "$judge" --run --scratch "$work" --hide "$out/answers" ${from:+--hide "$from"} -- \
-               $CC $CFLAGS -Wall -D$macro grade.c "$file" $extra "$impl" -o grade $LIBS > "$out/compile.log" 2>&1 || \
+        if ! GRADE_RUN_SECONDS=120 "$judge" --run --scratch "$work" --hide "$(dirname "$answers")" ${from:+--hide "$from"} -- \
+               $CC $CFLAGS -Wall -D$macro grade.c "$file" $extra library.o -o grade $LIBS > "$out/compile.log" 2>&1 || \
            [ ! -f "$work/grade" ]; then
             { head -n 25 "$out/compile.log"
               if [ -f "$here/$a/library.o" ] && grep -q "library.o" "$out/compile.log" && ! grep -q "$file" "$out/compile.log"; then

@@ -288,6 +288,9 @@ static int restrict_mounts(const sandbox* sb, const char* scratch) {
         if (strncmp(scratch, sb->hide[i], len) == 0 && (scratch[len] == '/' || len == 1)) continue;   /* holds the scratch */
         if (mount("none", sb->hide[i], "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k") != 0) failed++;
     }
+    /* this PID namespace's own /proc: the judge's command line and the
+       other processes out of sight (where the kernel allows it) */
+    if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0) failed++;
     return failed;
 }
 
@@ -301,6 +304,7 @@ static void set_limit(int resource, rlim_t v) {
    4 preamble (read), 1 and 2 the output file. */
 static void become_worker(const sandbox* sb, const char* scratch, int seconds, int exec_fd, char** argv, int in_ns) {
     int fd;
+    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);       /* its parent killed: so is this */
     if (in_ns && restrict_mounts(sb, scratch) >= 1000) _exit(121);
     set_limit(RLIMIT_CORE, 0);
     set_limit(RLIMIT_AS, (rlim_t)MEMORY_MB << 20);
@@ -364,11 +368,16 @@ static int start_child(const sandbox* sb, const char* scratch, int seconds, int 
             status[1] = s1;
         }
         drop_root();
+        prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);   /* the judge killed: so is this */
+        if (getppid() == 1) _exit(126);
         uid = geteuid(); gid = getegid();
         if (namespaces_work != 0 && unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID | CLONE_NEWIPC) == 0) {
-            snprintf(map, sizeof map, "0 %u 1", (unsigned)uid);
+            /* the same ids inside as outside (never 0): the worker's exec
+               drops the namespace's capabilities, so it cannot undo the
+               mounts below */
+            snprintf(map, sizeof map, "%u %u 1", (unsigned)uid, (unsigned)uid);
             if (write_file("/proc/self/setgroups", "deny") == 0 && write_file("/proc/self/uid_map", map) == 0) {
-                snprintf(map, sizeof map, "0 %u 1", (unsigned)gid);
+                snprintf(map, sizeof map, "%u %u 1", (unsigned)gid, (unsigned)gid);
                 in_ns = write_file("/proc/self/gid_map", map) == 0;
             }
             if (!in_ns) _exit(125);
@@ -492,6 +501,7 @@ static char* read_fd_all(int fd, size_t cap, size_t* len) {
 static int run_worker(const sandbox* sb, int exec_fd, char** argv, const char* pre, int seconds, reply* r) {
     char scratch[4096], tmpl[4200];
     int out_fd, reaped = 0;
+    size_t pre_len = strlen(pre), pre_done = 0;
     child c;
     double t0 = now(), deadline;
     memset(r, 0, sizeof *r);
@@ -508,15 +518,22 @@ static int run_worker(const sandbox* sb, int exec_fd, char** argv, const char* p
         return -1;
     }
     signal(SIGPIPE, SIG_IGN);
-    if (write(c.preamble, pre, strlen(pre)) < 0) {}
-    close(c.preamble);
+    /* the preamble is written as the child reads it (a child that never
+       reads cannot block the judge) */
+    fcntl(c.preamble, F_SETFL, O_NONBLOCK);
     fcntl(c.reply, F_SETFL, O_NONBLOCK);
     deadline = t0 + seconds;
     for (;;) {
-        struct pollfd p;
+        struct pollfd p[2];
         int st, w;
-        p.fd = c.reply; p.events = POLLIN; p.revents = 0;
-        poll(&p, 1, 50);
+        p[0].fd = c.reply; p[0].events = POLLIN; p[0].revents = 0;
+        p[1].fd = c.preamble; p[1].events = POLLOUT; p[1].revents = 0;
+        poll(p, c.preamble >= 0 ? 2 : 1, 50);
+        if (c.preamble >= 0) {
+            ssize_t put = write(c.preamble, pre + pre_done, pre_len - pre_done);
+            if (put > 0) pre_done += (size_t)put;
+            if (pre_done == pre_len || (put < 0 && errno != EAGAIN && errno != EINTR)) { close(c.preamble); c.preamble = -1; }
+        }
         for (;;) {
             ssize_t got;
             if (r->len >= GRADE_REPLY_MAX) { r->overflow = 1; break; }
@@ -543,6 +560,7 @@ static int run_worker(const sandbox* sb, int exec_fd, char** argv, const char* p
         r->len += (size_t)got;
     }
     r->text[r->len] = 0;
+    if (c.preamble >= 0) close(c.preamble);
     kill_child(&c, reaped);   /* anything left in its group (no namespace: setsid escapes this) */
     close(c.reply);
     r->seconds = now() - t0;
@@ -1025,6 +1043,19 @@ int main(int argc, char** argv) {
         } else return usage();
     }
     R.sb.copy_in = R.submission;
+    {   /* the answers' folder is never in a check's sight */
+        const char* file = R.answers ? R.answers : R.record;
+        char* dir = file ? strdup(file) : NULL;
+        char *slash, *real;
+        if (dir && R.sb.n_hide < MAX_HIDE) {
+            slash = strrchr(dir, '/');
+            if (!slash) snprintf(dir, strlen(dir) + 1, ".");
+            else if (slash == dir) dir[1] = 0;
+            else *slash = 0;
+            if ((real = realpath(dir, NULL)) != NULL) R.sb.hide[R.sb.n_hide++] = real;
+        }
+        free(dir);
+    }
     if (mode_run) return i < argc ? run_command(&R, argv + i) : usage();
     if (public_answers) {
         char list[600];

@@ -6,9 +6,9 @@
 # One kit per assignment, OUT/N_NAME/, each a folder to hand out whole:
 #   sim2real.h        the student copy of the header: every exercise point's
 #                     solution replaced by its stub (course/student_copy.sh)
-#   course/           the guide, the harness and the driver, and N_NAME/
+#   course/           the guide, the harness, the judge and the driver, and N_NAME/
 #                     with its README, skeleton and grader, plus
-#     answers.txt     the reference's answers, measured on the reference by
+#     expected.txt    the reference's answers, measured on the reference by
 #                     course/grade.sh (which must pass every check, or no
 #                     kit is made);
 #     library.o       the rest of the library, compiled from the full
@@ -36,9 +36,9 @@ for dir in "$here"/[0-9]*_*/; do
     kit="$out.partial/$a"
     mkdir -p "$kit/course/$a"
     cp "$out.partial/sim2real.h" "$kit/"
-    cp "$here/README.md" "$here/grade.h" "$here/grade.sh" "$kit/course/"
+    cp "$here/README.md" "$here/grade.h" "$here/grade.sh" "$here/judge.c" "$kit/course/"
     for f in "$dir"*; do
-        case "$(basename "$f")" in answers*.txt|library.o) ;; *) cp "$f" "$kit/course/$a/" ;; esac
+        case "$(basename "$f")" in answers*.txt|expected.txt|library.o) ;; *) cp "$f" "$kit/course/$a/" ;; esac
     done
     GRADE_BUILD="$build" sh "$here/grade.sh" "$a" --library > "$build/kit_$a.log" 2>&1 || {
         cat "$build/kit_$a.log"; echo "kit: the library does not compile: no kit made" >&2; rm -rf "$out.partial"; exit 1; }
@@ -48,7 +48,7 @@ for dir in "$here"/[0-9]*_*/; do
             cat "$build/kit_$a.log"; echo "kit: the reference does not pass course/$a's grader: no kit made" >&2
             rm -rf "$out.partial"; exit 1; }
         answers=$(tail -n 1 "$build/kit_$a.log")
-        cp "$answers" "$kit/course/$a/answers.txt"
+        cp "$answers" "$kit/course/$a/expected.txt"
         echo "kit: $a: the reference's answers ($(wc -l < "$answers") lines)"
     else
         echo "kit: $a: no exercise point (its grader measures the reference the first time)"

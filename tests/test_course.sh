@@ -33,7 +33,7 @@ passed=0; failed=0
 ok()   { echo "ok   course: $1"; passed=$((passed + 1)); }
 fail() { echo "FAIL course: $1"; failed=$((failed + 1)); }
 
-assignments=${*:-$(cd course && ls -d [0-9]*_*/ | tr -d /)}
+assignments=${*:-$(cd course && ls -d [0-9]*_*/ | tr -d / | tr '\n' ' ')}
 tested_all=0; [ $# = 0 ] && tested_all=1
 
 # --- 1. the student copy ----------------------------------------------------
@@ -167,7 +167,7 @@ esac
 if [ $tested_all = 1 ]; then
     kit="$build/test/kit"
     if sh course/kit.sh "$kit" > "$build/test/kit.log" 2>&1 && [ -f "$kit/1_latency/sim2real.h" ] && \
-       [ -f "$kit/1_latency/course/1_latency/answers.txt" ] && [ ! -d "$kit/1_latency/course/2_randomization" ] && \
+       [ -f "$kit/1_latency/course/1_latency/expected.txt" ] && [ ! -d "$kit/1_latency/course/2_randomization" ] && \
        [ "$(grep -c 'TODO(course' "$kit/1_latency/sim2real.h")" -ge 5 ]; then
         ok "the kits are made: $(ls -d "$kit"/[0-9]*_*/ | wc -l) assignments, each with the student copy and its answers"
         # in a kit, with its own header and answers: a correct file passes, the skeleton fails
