@@ -212,7 +212,7 @@ grade_one() {
         bin="$work/grade"
     fi
     rm -f "$out/result"
-    timeout -s KILL "$limit" "$judge" --answers "$answers" --worker "$bin" --result "$out/result" $hide \
+    timeout -s KILL "$limit" "$judge" --answers "$answers" --worker "$bin" --result "$out/result" --name "$who ($a)" $hide \
         ${data:+--submission "$data"} ${GRADE_ONLY:+--only "$GRADE_ONLY"} > "$log" 2>&1
     rc=$?
     cat "$log"

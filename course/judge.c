@@ -11,7 +11,7 @@
 
        judge --record ANSWERS --worker BIN            measure the reference
        judge --answers ANSWERS --worker BIN [--submission FILE] [--only TEXT]
-             [--result FILE] [--hide DIR ...]          grade one student
+             [--result FILE] [--name WHO] [--hide DIR ...]   grade one student
        judge --public ANSWERS --closed LIST           the kit's public checks
        judge --run [--scratch DIR] [--hide DIR ...] -- CMD ARGS   (sandboxed)
        judge --sandbox                                 say what the sandbox does
@@ -329,20 +329,28 @@ static void drop_root(void) {
     prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);   /* else /proc/self/uid_map stays root's */
 }
 
-/* Start the sandboxed child.  Writes the worker's pid (as seen here) to
-   *worker_pid once known (via the status pipe); returns the pid of the
-   intermediate process that owns the process group, or -1. */
+/* The sandboxed child, three processes deep where namespaces work:
+     intermediate  (its own process group, the new user namespace; in the
+                    judge's PID namespace: the judge reaps it)
+       ns init     (PID 1 of the new PID namespace: reaps what is
+                    orphaned there, and sends the worker's wait status
+                    back; when it ends, the kernel kills every process
+                    left in the namespace, setsid or not)
+         worker    (PID 2: the grader program; not PID 1, so its own
+                    signals - abort(), RLIMIT_CPU's SIGXCPU - act on it)
+   Without namespaces the intermediate starts the worker itself. */
 typedef struct child {
     pid_t pid;          /* the intermediate (group leader)                    */
-    pid_t worker;       /* the worker (pid 1 of its namespace, when there)    */
+    pid_t top;          /* the ns init (or the worker), as the judge sees it  */
     int   reply;        /* read end of fd 3                                   */
     int   preamble;     /* write end of fd 4                                  */
+    int   done;         /* read end: the worker's raw wait status (ns init)   */
 } child;
 
 static int start_child(const sandbox* sb, const char* scratch, int seconds, int out_fd, int exec_fd, char** argv, child* c) {
-    int reply[2], pre[2], status[2];
+    int reply[2], pre[2], status[2], done[2];
     pid_t pid;
-    if (pipe(reply) != 0 || pipe(pre) != 0 || pipe(status) != 0) return -1;
+    if (pipe(reply) != 0 || pipe(pre) != 0 || pipe(status) != 0 || pipe(done) != 0) return -1;
     fflush(stdout);
     fflush(stderr);
     pid = fork();
@@ -354,18 +362,21 @@ static int start_child(const sandbox* sb, const char* scratch, int seconds, int 
         uid_t uid;
         gid_t gid;
         setpgid(0, 0);
-        close(reply[0]); close(pre[1]); close(status[0]);
+        close(reply[0]); close(pre[1]); close(status[0]); close(done[0]);
         {   /* out of the way first, so no dup2 below clobbers a source */
             int r1 = fcntl(reply[1], F_DUPFD, 100), p0 = fcntl(pre[0], F_DUPFD, 100), o = fcntl(out_fd, F_DUPFD, 100);
-            int s1 = fcntl(status[1], F_DUPFD, 100);
-            if (r1 < 0 || p0 < 0 || o < 0 || s1 < 0) _exit(124);
+            int s1 = fcntl(status[1], F_DUPFD, 100), d1 = fcntl(done[1], F_DUPFD, 100);
+            if (r1 < 0 || p0 < 0 || o < 0 || s1 < 0 || d1 < 0) _exit(124);
+            close(reply[1]); close(pre[0]); close(status[1]); close(done[1]);
             if (dup2(r1, 3) < 0 || dup2(p0, 4) < 0 || dup2(o, 1) < 0 || dup2(o, 2) < 0) _exit(124);
             close(r1); close(p0); close(o);
-            if (reply[1] > 4) close(reply[1]);
-            if (pre[0] > 4) close(pre[0]);
             if (out_fd > 4) close(out_fd);
-            if (status[1] > 4 || status[1] < 3) close(status[1]);
             status[1] = s1;
+            done[1] = d1;
+            {   /* nothing to read on standard input */
+                int null = open("/dev/null", O_RDONLY);
+                if (null >= 0 && null != 0) { dup2(null, 0); close(null); }
+            }
         }
         drop_root();
         prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);   /* the judge killed: so is this */
@@ -384,8 +395,27 @@ static int start_child(const sandbox* sb, const char* scratch, int seconds, int 
         }
         w = fork();
         if (w < 0) _exit(126);
-        if (w == 0) { close(status[1]); become_worker(sb, scratch, seconds, exec_fd, argv, in_ns); }
-        close(3); close(4); close(1); close(2);
+        if (w == 0 && in_ns) {   /* the ns init */
+            pid_t worker, got;
+            prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+            close(status[1]);
+            worker = fork();
+            if (worker < 0) _exit(126);
+            if (worker == 0) { close(done[1]); become_worker(sb, scratch, seconds, exec_fd, argv, in_ns); }
+            close(3); close(4); close(1); close(2);
+            if (exec_fd >= 0) close(exec_fd);
+            st = 0;
+            for (;;) {   /* reap every orphan of the namespace until the worker ends */
+                int s2;
+                got = wait(&s2);
+                if (got == worker) { st = s2; break; }
+                if (got < 0 && errno != EINTR) { st = 126 << 8; break; }
+            }
+            if (write(done[1], &st, sizeof st) != (ssize_t)sizeof st) {}
+            _exit(0);
+        }
+        if (w == 0) { close(status[1]); close(done[1]); become_worker(sb, scratch, seconds, exec_fd, argv, in_ns); }
+        close(3); close(4); close(1); close(2); close(done[1]);
         if (write(status[1], &w, sizeof w) != (ssize_t)sizeof w) {}
         if (write(status[1], &in_ns, sizeof in_ns) != (ssize_t)sizeof in_ns) {}
         close(status[1]);
@@ -394,25 +424,31 @@ static int start_child(const sandbox* sb, const char* scratch, int seconds, int 
         _exit(WIFEXITED(st) ? WEXITSTATUS(st) : 1);
     }
     setpgid(pid, pid);
-    close(reply[1]); close(pre[0]); close(status[1]);
+    close(reply[1]); close(pre[0]); close(status[1]); close(done[1]);
     c->pid = pid;
-    c->worker = -1;
+    c->top = -1;
     {
         int in_ns = 0;
-        if (read(status[0], &c->worker, sizeof c->worker) != (ssize_t)sizeof c->worker) c->worker = -1;
+        if (read(status[0], &c->top, sizeof c->top) != (ssize_t)sizeof c->top) c->top = -1;
         if (read(status[0], &in_ns, sizeof in_ns) == (ssize_t)sizeof in_ns && namespaces_work < 0) namespaces_work = in_ns;
     }
     close(status[0]);
     c->reply = reply[0];
     c->preamble = pre[1];
+    c->done = done[0];
     return 0;
 }
 
-/* Kill everything of the child's: the worker (its PID namespace with it)
+/* Kill everything of the child's: the ns init (the PID namespace with it)
    and the process group. */
 static void kill_child(const child* c, int reaped) {
-    if (c->worker > 0 && !reaped) kill(c->worker, SIGKILL);
+    if (c->top > 0 && !reaped) kill(c->top, SIGKILL);
     kill(-c->pid, SIGKILL);
+}
+
+/* Reap whatever was orphaned to the judge (a subreaper). */
+static void reap_orphans(void) {
+    while (waitpid(-1, NULL, WNOHANG) > 0) {}
 }
 
 /* rm -r of the scratch folder (no symlink followed). */
@@ -545,7 +581,7 @@ static int run_worker(const sandbox* sb, int exec_fd, char** argv, const char* p
         if (w == c.pid) { r->status = st; reaped = 1; break; }
         if (r->overflow || now() > deadline) {
             r->timed_out = !r->overflow;
-            kill_child(&c, 0);
+            if (c.top > 0) kill(c.top, SIGKILL);   /* the namespace with it; the intermediate reaps it */
             while (waitpid(c.pid, &st, 0) < 0 && errno == EINTR) {}
             r->status = st;
             reaped = 1;
@@ -562,6 +598,13 @@ static int run_worker(const sandbox* sb, int exec_fd, char** argv, const char* p
     r->text[r->len] = 0;
     if (c.preamble >= 0) close(c.preamble);
     kill_child(&c, reaped);   /* anything left in its group (no namespace: setsid escapes this) */
+    {   /* the worker's own wait status, from the ns init */
+        int st;
+        fcntl(c.done, F_SETFL, O_NONBLOCK);
+        if (!r->timed_out && read(c.done, &st, sizeof st) == (ssize_t)sizeof st) r->status = st;
+        close(c.done);
+    }
+    reap_orphans();
     close(c.reply);
     r->seconds = now() - t0;
     r->output = read_fd_all(out_fd, 64 << 10, &r->output_len);
@@ -680,8 +723,9 @@ static void say_stop(const reply* r, int seconds, int in_list) {
         else if (sig == SIGXFSZ) printf("      - wrote a file larger than %ld MB: stopped\n", FILE_MB);
         else if (sig == SIGKILL) printf("      - killed (signal 9): out of memory, or killed from outside\n");
         else if (sig == SIGSEGV)
-            printf("      - crashed: %s (signal %d): a bad pointer, or an endless recursion that overflowed the stack; "
-                   "run it under a debugger or with -fsanitize=address to find where\n", strsignal(sig), sig);
+            printf("      - crashed: %s (signal %d): a bad pointer (a NULL from malloc past the %ld MB memory limit among "
+                   "them), or an endless recursion that overflowed the stack; run it under a debugger or with "
+                   "-fsanitize=address to find where\n", strsignal(sig), sig, MEMORY_MB);
         else if (sig == SIGABRT)
             printf("      - aborted (signal %d): an assert, abort(), or malloc failing past the %ld MB memory limit\n", sig,
                    MEMORY_MB);
@@ -758,6 +802,7 @@ typedef struct run {
     const char* submission;
     const char* only;
     const char* result;
+    const char* name;     /* who is graded, for the first line            */
     sandbox     sb;
 } run;
 
@@ -1004,7 +1049,7 @@ static int run_command(run* R, char** argv) {
 
 static int usage(void) {
     fprintf(stderr, "usage: judge --record FILE --worker BIN [--submission FILE]\n"
-                    "       judge --answers FILE --worker BIN [--submission FILE] [--only TEXT] [--result FILE] [--hide DIR]...\n"
+                    "       judge --answers FILE --worker BIN [--submission FILE] [--only TEXT] [--result FILE] [--name WHO] [--hide DIR]...\n"
                     "       judge --public FILE [--closed LIST]\n"
                     "       judge --run [--scratch DIR] [--hide DIR]... -- CMD ARGS...\n"
                     "       judge --sandbox\n");
@@ -1018,6 +1063,7 @@ int main(int argc, char** argv) {
     memset(&R, 0, sizeof R);
     entries = calloc(MAX_ENTRIES, sizeof *entries);
     if (!entries) return 2;
+    prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);   /* what a check's processes orphan comes here, reaped */
     make_token();
     for (i = 1; i < argc; i++) {
         const char* a = argv[i];
@@ -1032,6 +1078,7 @@ int main(int argc, char** argv) {
         else if (strcmp(a, "--submission") == 0) R.submission = v, i++;
         else if (strcmp(a, "--only") == 0) R.only = v, i++;
         else if (strcmp(a, "--result") == 0) R.result = v, i++;
+        else if (strcmp(a, "--name") == 0) R.name = v, i++;
         else if (strcmp(a, "--public") == 0) public_answers = v, i++;
         else if (strcmp(a, "--closed") == 0) closed = v, i++;
         else if (strcmp(a, "--scratch") == 0) R.sb.scratch = v, i++;
@@ -1066,6 +1113,6 @@ int main(int argc, char** argv) {
     if (!R.worker || !R.record == !R.answers) return usage();
     if (R.record) return record(&R);
     if (load_answers(R.answers) != 0) return 2;
-    printf("grading %s\n", R.worker);
+    printf("grading %s\n", R.name ? R.name : R.worker);
     return grade(&R);
 }

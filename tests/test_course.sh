@@ -162,7 +162,71 @@ case " $assignments " in *" 1_latency "*)
     ;;
 esac
 
-# --- 4. the kit a student receives, used as a student would ---------------
+# --- 4. submissions that attack the grader ----------------------------------
+# tests/course/attacks/*.c, each the correct delay line with an attack in
+# its jitter (or a forger with nothing of the work): graded as one folder
+# with two correct students, one before them all and one after.  Each
+# attack scores 0 on the checks it attacks ("fails: jitter": the jitter
+# checks fail and the others pass; "all": 0 points; "none": full marks,
+# it attacks the others or the machine) with the cause it names ("says:"),
+# the correct students keep full marks, the answers are untouched, no
+# process of a check is left, and nothing is written outside.
+case " $assignments " in *" 1_latency "*)
+    att="$build/test/attacks"
+    rm -rf "$att" && mkdir -p "$att/aa_right" "$att/zz_right"
+    cp tests/course/1_latency/right.c "$att/aa_right/latency.c"
+    cp tests/course/1_latency/right.c "$att/zz_right/latency.c"
+    answers=$(sh course/grade.sh 1_latency --measure 2> /dev/null | tail -n 1)
+    escape="/tmp/s2r_escape.$$"
+    rm -f "$escape"
+    for f in tests/course/attacks/*.c; do
+        n=$(basename "$f" .c)
+        mkdir -p "$att/$n"
+        awk '/^#include "\.\.\/1_latency\/right\.c"$/ { while ((getline l < "tests/course/1_latency/right.c") > 0) print l; next }
+             { print }' "$f" | sed "s|@ANSWERS@|$answers|g; s|@ESCAPE@|$escape|g" > "$att/$n/latency.c"
+    done
+    [ -f "$answers" ] && cp "$answers" "$build/test/answers_before" || fail "attacks: no answers measured for 1_latency"
+    before=$(pgrep -u 65534 | sort | tr '\n' ' ')
+    t0=$(date +%s)
+    sh course/grade.sh 1_latency "$att" > "$build/test/attacks.log" 2>&1
+    t1=$(date +%s)
+    left=$(pgrep -u 65534 | sort | tr '\n' ' ')
+    section() { awk -v who="=== $1" '$0 == who { on = 1; next } /^=== / { on = 0 } on' "$build/test/attacks.log"; }
+    for who in aa_right zz_right; do
+        section "$who" | grep -q '^score: 14 / 14 points$' && ok "attacks: $who, a correct student among them, keeps 14 / 14" ||
+            fail "attacks: $who, a correct student, lost points ($build/test/attacks.log)"
+    done
+    for f in tests/course/attacks/*.c; do
+        n=$(basename "$f" .c)
+        fails=$(sed -n 's/^ *fails: \([a-z]*\).*$/\1/p' "$f" | head -n 1)
+        says=$(sed -n 's/^ *says: \(.*[^ ]\) *\*\/ *$/\1/p; s/^ *says: \(.*[^ ]\) *$/\1/p' "$f" | head -n 1)
+        got=$(section "$n")
+        case $fails in
+            jitter) echo "$got" | grep -q '^PASS jitter' || ! echo "$got" | grep -q '^FAIL jitter: base' ||
+                        ! echo "$got" | grep -q '^FAIL jitter: the draws' || echo "$got" | grep -q '^FAIL [^ij]' ||
+                        ! echo "$got" | grep -q '^score: 7 / 14 points$' ;;
+            all) ! echo "$got" | grep -q '^score: 0 / 14 points$' || echo "$got" | grep -q '^PASS ' ;;
+            none) ! echo "$got" | grep -q '^score: 14 / 14 points$' ;;
+            *) true ;;
+        esac
+        held=$?   # 0: a problem was seen
+        [ $held = 1 ] && [ -n "$says" ] && ! echo "$got" | grep -qF -- "$says" && held=0
+        if [ $held = 1 ] && [ -n "$fails" ]; then ok "attacks: $n scores nothing on what it attacks ($fails)${says:+, said: \"$says\"}"
+        else fail "attacks: $n is not held (fails: $fails, says: $says; $build/test/attacks.log)"; echo "$got" | head -n 20; fi
+    done
+    cmp -s "$answers" "$build/test/answers_before" && ok "attacks: the answers are untouched" ||
+        fail "attacks: the answers file changed ($answers)"
+    [ "$left" = "$before" ] && ok "attacks: no process of a check is left when grading ends" ||
+        fail "attacks: processes left: $(ps -o pid,user,etime,args -p "$(echo $left | tr ' ' ',')" 2> /dev/null | tail -n +2)"
+    sleep 4
+    [ ! -e "$escape" ] && [ "$(pgrep -u 65534 | sort | tr '\n' ' ')" = "$before" ] &&
+        ok "attacks: nothing written outside a check's folder, at once or 4 s after" ||
+        { fail "attacks: a check wrote $escape or left a process"; rm -f "$escape"; }
+    echo "attacks: graded in $((t1 - t0)) s" > "$build/test/attacks.time"
+    ;;
+esac
+
+# --- 5. the kit a student receives, used as a student would ---------------
 # Only when every assignment is tested (the kit needs every answer).
 if [ $tested_all = 1 ]; then
     kit="$build/test/kit"
