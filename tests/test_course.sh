@@ -18,6 +18,11 @@
 #    wrong, one that does not compile, one missing the file, one that
 #    crashes and one that loops forever): each student is graded, the run
 #    ends, and the summary names them all.
+# 4. Submissions that attack the grader (tests/course/attacks/), graded as
+#    one folder with correct students and bad input (links, 100 MB, headers
+#    beside the file): the attacks score nothing on what they attack, the
+#    others keep their grades, the answers are untouched, nothing is left.
+# 5. The kits (course/kit.sh), used as a student would.
 # Prints one line per check and "N passed, N failed"; exits 1 on a failure.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -185,6 +190,14 @@ case " $assignments " in *" 1_latency "*)
         awk '/^#include "\.\.\/1_latency\/right\.c"$/ { while ((getline l < "tests/course/1_latency/right.c") > 0) print l; next }
              { print }' "$f" | sed "s|@ANSWERS@|$answers|g; s|@ESCAPE@|$escape|g" > "$att/$n/latency.c"
     done
+    # bad input: links to the answers and to another student, 100 MB, headers beside the file
+    ln -s "$answers" "$att/link_answers"
+    ln -s "$att/aa_right" "$att/link_peer"
+    mkdir -p "$att/huge" "$att/headers"
+    truncate -s 100M "$att/huge/latency.c"
+    cp tests/course/1_latency/right.c "$att/headers/latency.c"
+    printf '#error a header of the student folder was used\n' > "$att/headers/stdlib.h"
+    cp "$att/headers/stdlib.h" "$att/headers/sim2real.h"
     [ -f "$answers" ] && cp "$answers" "$build/test/answers_before" || fail "attacks: no answers measured for 1_latency"
     before=$(pgrep -u 65534 | sort | tr '\n' ' ')
     t0=$(date +%s)
@@ -192,7 +205,11 @@ case " $assignments " in *" 1_latency "*)
     t1=$(date +%s)
     left=$(pgrep -u 65534 | sort | tr '\n' ' ')
     section() { awk -v who="=== $1" '$0 == who { on = 1; next } /^=== / { on = 0 } on' "$build/test/attacks.log"; }
-    for who in aa_right zz_right; do
+    for who in link_answers link_peer huge; do
+        section "$who" | grep -q '^refused: ' && ok "attacks: $who is refused ($(section "$who" | sed -n 's/^refused: //p'))" ||
+            fail "attacks: $who is not refused ($build/test/attacks.log)"
+    done
+    for who in aa_right zz_right headers; do
         section "$who" | grep -q '^score: 14 / 14 points$' && ok "attacks: $who, a correct student among them, keeps 14 / 14" ||
             fail "attacks: $who, a correct student, lost points ($build/test/attacks.log)"
     done
