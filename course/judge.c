@@ -896,10 +896,12 @@ static int grade(run* R) {
         if (R->only && !strstr(c->name, R->only)) continue;
         total += c->points;
         if (c->hidden == 2) {   /* in a kit: the instructor's grader runs it */
-            printf("---- %-58s -/%d\n      - run by the instructor's grader: it needs %s, still open in this kit; it "
-                   "passes when:\n", c->name, c->points, c->needs);
+            int band = 0;
+            printf("---- %-58s -/%d\n      - not run here: it needs %s, still open in this kit (the kit's library holds "
+                   "stubs there); the instructor's grader runs it\n", c->name, c->points, c->needs);
             for (k = 0; k < n_entries; k++)
                 if (entries[k].check == i && entries[k].kind == 'a') {
+                    if (!band++) printf("      - it passes when:\n");
                     printf("        %s is within %g (relative) of", entries[k].key, entries[k].tol);
                     for (j = 0; j < entries[k].n && j < 6; j++) printf(" %.4g", entries[k].v[j]);
                     printf("%s\n", entries[k].n > 6 ? " ..." : "");

@@ -250,17 +250,46 @@ if [ $tested_all = 1 ]; then
     if sh course/kit.sh "$kit" > "$build/test/kit.log" 2>&1 && [ -f "$kit/1_latency/sim2real.h" ] && \
        [ -f "$kit/1_latency/course/1_latency/expected.txt" ] && [ ! -d "$kit/1_latency/course/2_randomization" ] && \
        [ "$(grep -c 'TODO(course' "$kit/1_latency/sim2real.h")" -ge 5 ]; then
-        ok "the kits are made: $(ls -d "$kit"/[0-9]*_*/ | wc -l) assignments, each with the student copy and its answers"
+        ok "the kits are made: $(ls -d "$kit"/[0-9]*_*/ | wc -l) assignments, each with the student copy and its public answers"
         # in a kit, with its own header and answers: a correct file passes, the skeleton fails
         (cd "$kit/1_latency" && GRADE_BUILD="$kit/build" sh course/grade.sh 1_latency "$root/tests/course/1_latency/right.c") \
             > "$build/test/kit_right.log" 2>&1 && ok "in the kit, a correct delay line passes (the kit's header and answers)" \
             || fail "in the kit, a correct delay line does not pass ($build/test/kit_right.log)"
-        # an assignment stands alone: the simulator runs on the kit's library, not on the other stubs
+        # an assignment stands alone: its unit checks run on the kit's library; an integration
+        # check that needs an exercise still open (the delay line) is left to the instructor
         (cd "$kit/2_randomization" && GRADE_BUILD="$kit/build" sh course/grade.sh 2_randomization "$root/tests/course/2_randomization/right.c") \
-            > "$build/test/kit_right2.log" 2>&1 && ok "in the kit, a correct sampler passes, integration checks included" \
+            > "$build/test/kit_right2.log" 2>&1 && grep -q "^      - not run here: it needs latency" "$build/test/kit_right2.log" \
+            && ok "in the kit, a correct sampler passes; the integration checks needing the open delay line are the instructor's" \
             || fail "in the kit, a correct sampler does not pass ($build/test/kit_right2.log)"
         (cd "$kit/1_latency" && GRADE_BUILD="$kit/build" sh course/grade.sh 1_latency) > "$build/test/kit_skeleton.log" 2>&1 \
             && fail "in the kit, the skeleton passes" || ok "in the kit, the skeleton as handed out fails"
+        # no answers in a student's hands: no open exercise's reference in a kit's library
+        # (every exercise is open in these kits), no instructor's guide, no full answers
+        leaks=""
+        for f in course/[0-9]*_*/*.c; do
+            awk '/^\/\* >> stub begin \*\/$/ { s = 1; next } /^\/\* >> stub end \*\/$/ { s = 0 }
+                 s && /^S2RDEF / { sub(/\(.*/, ""); n = split($0, w, /[ *]+/); print w[n] }' "$f"
+        done | sort -u > "$build/test/exercise_functions"
+        for d in "$kit"/[0-9]*_*/; do
+            k=$(basename "$d")
+            nm --defined-only "$d/course/$k/library.o" | awk '$2 ~ /^[TtDdBbRr]$/ { print $3 }' | sort -u > "$build/test/kit_symbols"
+            found=$(grep -xFf "$build/test/exercise_functions" "$build/test/kit_symbols" | tr '\n' ' ')
+            [ -n "$found" ] && leaks="$leaks $k/library.o defines $found;"
+            [ -e "$d/course/README.md" ] && leaks="$leaks $k holds the instructor's guide;"
+            ls "$d/course/$k" | grep -q '^answers' && leaks="$leaks $k holds answers files;"
+        done
+        n_functions=$(wc -l < "$build/test/exercise_functions")
+        [ "$n_functions" -ge 10 ] && [ -z "$leaks" ] \
+            && ok "no kit's library defines any of the $n_functions exercise functions; no kit holds the guide or the full answers" \
+            || fail "the kits hold answers:$leaks (exercise functions found: $n_functions)"
+        printf '#include "sim2real.h"\nint main(void) { double lo, hi; s2r_wilson_interval(3, 10, &lo, &hi); return lo < hi; }\n' \
+            > "$build/test/kit_wilson.c"
+        if ${CC:-cc} -std=c99 -I"$kit/1_latency" "$build/test/kit_wilson.c" "$kit/1_latency/course/1_latency/library.o" \
+             -o "$build/test/kit_wilson" -lmujoco -lm -fopenmp > "$build/test/kit_wilson.log" 2>&1; then
+            fail "a program calling s2r_wilson_interval links against kit 1's library (the reference is in it)"
+        elif grep -q "undefined reference to .s2r_wilson_interval" "$build/test/kit_wilson.log"; then
+            ok "a program calling s2r_wilson_interval does not link against kit 1's library"
+        else fail "the Wilson link test failed for another reason ($build/test/kit_wilson.log)"; fi
     else fail "the kit could not be made ($build/test/kit.log)"; tail -n 5 "$build/test/kit.log"; fi
 fi
 

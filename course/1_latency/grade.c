@@ -233,7 +233,7 @@ int main(int argc, char** argv) {
         {"reset fills the history (fill or zeros)", 1, 10, GRADE_UNIT, check_reset},
         {"jitter: base, clamps, never older than last + 1", 2, 10, GRADE_UNIT, check_jitter_rules},
         {"jitter: the draws (one s2r_rng_int per call)", 1, 10, GRADE_UNIT, check_jitter_draws},
-        {"integration: the expert at 0, 40, 80 ms of delay", 4, 60, GRADE_INTEGRATION, check_latency_effect},
+        {"integration: the expert at 0, 40, 80 ms of delay", 4, 60, GRADE_INTEGRATION, check_latency_effect, "randomization"},
     };
     return grade_main(argc, argv, "1_latency (the delay line)", checks, (int)(sizeof checks / sizeof *checks));
 }

@@ -522,8 +522,8 @@ int main(int argc, char** argv) {
         {"the mean of many draws matches s2r_dist_mean", 1, 20, GRADE_UNIT, check_mean},
         {"the rng is the only randomness (one draw per uniform)", 2, 10, GRADE_UNIT, check_determinism},
         {"table: enabled entries drawn, disabled at identity", 3, 10, GRADE_UNIT, check_table},
-        {"integration: the simulator's draws follow the ranges", 3, 120, GRADE_INTEGRATION, check_sim_draws},
-        {"integration: the expert on randomized simulators", 3, 180, GRADE_INTEGRATION, check_expert},
+        {"integration: the simulator's draws follow the ranges", 3, 120, GRADE_INTEGRATION, check_sim_draws, "latency"},
+        {"integration: the expert on randomized simulators", 3, 180, GRADE_INTEGRATION, check_expert, "latency"},
     };
     return grade_main(argc, argv, "2_randomization (drawing the simulator's parameters)", checks,
                       (int)(sizeof checks / sizeof *checks));
