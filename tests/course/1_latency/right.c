@@ -9,8 +9,14 @@
 #include <string.h>
 
 S2RDEF s2r_result s2r_delay_init(s2r_delay_line* line, int width, int capacity) {
+#ifdef MISTAKE_INIT_UNTOUCHED
+    /* the mistake: a failed init returns before zeroing the struct, which keeps whatever it held */
+    if (width <= 0 || capacity <= 0) return S2R_ERR_INVALID_ARGUMENT;
+    memset(line, 0, sizeof *line);
+#else
     memset(line, 0, sizeof *line);
     if (width <= 0 || capacity <= 0) return S2R_ERR_INVALID_ARGUMENT;
+#endif
     line->data = (double*)calloc((size_t)width * capacity, sizeof(double));
     if (line->data == NULL) return S2R_ERR_OUT_OF_MEMORY;
     line->width = width;
