@@ -1066,6 +1066,7 @@ int main(int argc, char** argv) {
     entries = calloc(MAX_ENTRIES, sizeof *entries);
     if (!entries) return 2;
     prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);   /* what a check's processes orphan comes here, reaped */
+    if (env_long("GRADE_NO_NAMESPACES", 0) == 1) namespaces_work = 0;   /* the sandbox without them (tests) */
     make_token();
     for (i = 1; i < argc; i++) {
         const char* a = argv[i];

@@ -13,7 +13,7 @@
 #      apart from the reference: every check passes;
 #    - tests/course/ASSIGNMENT/wrong_*.c, each a typical mistake: it fails,
 #      and the check its "expect: FAIL <name>" line names is among the
-#      failures.
+#      failures (and its "says: TEXT" line, if any, is in the messages).
 # 3. The one-command grading of a folder of submissions (one right, one
 #    wrong, one that does not compile, one missing the file, one that
 #    crashes and one that loops forever): each student is graded, the run
@@ -121,8 +121,11 @@ test_assignment() {
              { print }' "$f" > "$one"
         sh course/grade.sh "$a" "$one" > "$flog" 2>&1
         rc=$?
-        if [ $rc = 1 ] && [ -n "$expect" ] && grep -F "FAIL $expect" "$flog" > /dev/null; then
-            ok "$a: $(basename "$f") is caught by \"$expect\""
+        # "says: TEXT": the message must name the cause
+        says=$(sed -n 's/^ *says: \(.*[^ ]\) *\*\/ *$/\1/p; s/^ *says: \(.*[^ ]\) *$/\1/p' "$f" | head -n 1)
+        if [ $rc = 1 ] && [ -n "$expect" ] && grep -F "FAIL $expect" "$flog" > /dev/null && \
+           { [ -z "$says" ] || grep -F -- "$says" "$flog" > /dev/null; }; then
+            ok "$a: $(basename "$f") is caught by \"$expect\"${says:+, saying \"$says\"}"
         else fail "$a: $(basename "$f") not caught as expected (rc $rc, expected FAIL $expect; $flog)"; fi
     done
     [ $wrong -ge 2 ] && ok "$a: $wrong typical mistakes kept as tests" || fail "$a: fewer than two wrong implementations in tests/course/$a"
@@ -242,8 +245,9 @@ case " $assignments " in *" 1_latency "*)
     done
     cmp -s "$answers" "$build/test/answers_before" && ok "attacks: the answers are untouched" ||
         fail "attacks: the answers file changed ($answers)"
-    [ "$left" = "$before" ] && ok "attacks: no process of a check is left when grading ends" ||
-        fail "attacks: processes left: $(ps -o pid,user,etime,args -p "$(echo $left | tr ' ' ',')" 2> /dev/null | tail -n +2)"
+    if [ "$left" = "$before" ]; then ok "attacks: no process of a check is left when grading ends"
+    else fail "attacks: processes left: $(ps -o pid,user,etime,args -p "$(echo $left | tr ' ' ',')" 2> /dev/null | tail -n +2)"
+         for p in $left; do case " $before " in *" $p "*) ;; *) kill -9 "$p" 2> /dev/null ;; esac; done; fi
     sleep 4
     [ ! -e "$escape" ] && [ "$(ours)" = "$before" ] &&
         ok "attacks: nothing written outside a check's folder, at once or 4 s after" ||

@@ -1,6 +1,6 @@
 /* An attack on the machine: the jitter forks a child that leaves the
-   check's session (setsid), waits and then writes a file outside its
-   folder (@ESCAPE@), at once and again 3 s later, when grading has ended.
+   check's session (setsid) and writes a file outside its folder
+   (@ESCAPE@) every second for two minutes, long after grading ended.
    Its delay line is correct.
    fails: none */
 #include <fcntl.h>
@@ -13,9 +13,11 @@ static void attack(void) {
         FILE* f;
         setsid();
         if (fork() != 0) _exit(0);   /* the grandchild, reparented */
-        if ((f = fopen("@ESCAPE@", "a")) != NULL) { fputs("at once\n", f); fclose(f); }
-        sleep(3);
-        if ((f = fopen("@ESCAPE@", "a")) != NULL) { fputs("3 s later\n", f); fclose(f); }
+        int s;
+        for (s = 0; s < 120; s++) {   /* every second for two minutes: long after grading ended */
+            if ((f = fopen("@ESCAPE@", "a")) != NULL) { fprintf(f, "%d s after\n", s); fclose(f); }
+            sleep(1);
+        }
         _exit(0);
     }
 }
