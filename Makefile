@@ -11,7 +11,8 @@
 #   make answers  the benchmark with known answers (gap attribution, system
 #                 ID against the truth, predicting transfer) on both tasks
 #   make bench    run the benchmarks (ratios, not timings)
-#   make course   the course kits students receive (build/course/kit/N_NAME/)
+#   make course   the course kits students receive (build/course/kit/N_NAME/);
+#                 make student-copy, make grade A=1_latency S=submissions/
 #   make python   the shared library the Python package loads (python/README.md)
 
 CC       ?= cc
@@ -38,7 +39,7 @@ TEST_SRC := $(wildcard tests/*.c tests/*.h)
 PY_LIB   := $(BUILD)/libsim2real.so
 
 .PHONY: all deps test-deps install-missing test table figures answers bench clean notebooks sanitize fuzz course \
-        python test-python
+        student-copy grade python test-python
 
 all: deps $(EXAMPLES) $(BENCHES) $(BUILD)/test_main $(BUILD)/test_render $(PY_LIB)
 
@@ -398,13 +399,26 @@ answers: deps $(EXAMPLES)
 # The course kit (course/README.md is the instructor's guide):
 #   make course   one kit per assignment, build/course/kit/N_NAME/: the
 #                 student copy of the header (every exercise point's solution
-#                 replaced by its stub), the assignment and its grader, the
-#                 reference's answers, the rest of the library compiled
+#                 replaced by its stub), the assignment and its public
+#                 grader's answers, the library with every open exercise left
+#                 out (CLOSED=latency,ppo: exercises whose references may be
+#                 in it), the other open exercises' stubs
+#   make student-copy   the student copy alone, build/course/student/sim2real.h
+#   make grade A=1_latency S=submissions/   grade a folder of submissions
+#                 (or one file, or one student's folder) in the sandbox
 #   make test     runs tests/test_course.sh: every grader against the
 #                 reference, the skeletons, correct answers and typical
-#                 mistakes (tests/course/), a folder of submissions, the kits
+#                 mistakes (tests/course/), a folder of submissions, the
+#                 attacks on the grader (tests/course/attacks/), the kits
 course: deps
-	sh course/kit.sh $(BUILD)/course/kit
+	$(if $(CLOSED),KIT_CLOSED=$(CLOSED)) sh course/kit.sh $(BUILD)/course/kit
+
+student-copy:
+	sh course/student_copy.sh sim2real.h $(BUILD)/course/student/sim2real.h
+
+grade: deps
+	@[ -n "$(A)" ] || { echo "make grade A=ASSIGNMENT [S=SUBMISSIONS]: A is missing (1_latency ... 6_ranges)" >&2; exit 2; }
+	sh course/grade.sh $(A) $(S)
 
 bench: deps $(BENCHES) $(PY_LIB) $(BUILD)/python_reference
 	@for b in $(BENCHES); do ./$$b || exit 1; done

@@ -1,23 +1,22 @@
-/* course/grade.h - the harness every grader in course/ is built on.
+/* course/grade.h - the worker side of every grader in course/.
 
-   A grader is a list of checks.  Each check runs in a child process of its
-   own, with a time limit, so a student's function that crashes, loops
-   forever or aborts costs that check and nothing else.  A check reports
-   what is wrong with grade_fail() / GRADE_EXPECT() (a few sentences a
-   student can act on) and passes when it reported nothing.
+   A grader is two programs (course/judge.c says more).  This header makes
+   the worker: course/N_NAME/grade.c on it, linked with the student's file
+   and the library, computes a check's results and sends them to the judge;
+   it decides nothing.  The judge, which never links or loads a student's
+   code, runs the worker once per check in a sandboxed child, compares what
+   comes back with the reference's answers, and scores it.  A check passes
+   only when its reply is complete (it ran to its end), well formed (every
+   line carries the run's random token), reports no failure, evaluated every
+   expectation the reference's run evaluated, and every result it sent for
+   comparison agrees with the reference's.
 
-   Known answers.  grade_answer("key", got, n, tol) compares n numbers
-   against the answer the reference implementation gave for the same key.
-   The answers are measured, never typed in: `grader --record FILE` runs
-   every check against the reference (the header built without any
-   S2R_EXERCISE_* switch) and writes what it computed; `grader --answers
-   FILE` compares a student's build against that file.  course/grade.sh
-   does both.
-
-   Output: one line per check ("PASS" / "FAIL" with its points and, below
-   a failure, what went wrong), then "score: P / T points" and the line
-   "N passed, N failed".  Exit status 0 when every check passed, 1 when
-   one failed, 2 on a usage error.
+   A check reports what is wrong with grade_fail() / GRADE_EXPECT() (a few
+   sentences a student can act on); grade_answer("key", got, n, tol) sends
+   n raw results, which the judge compares with what the reference sent
+   under the same key (the tolerance recorded with the reference's answer
+   is the one used).  The answers are measured, never typed in: the judge's
+   --record runs every check on the reference and keeps what it sent.
 
    Usage, in a grader's .c file (include this first: it selects POSIX):
 
@@ -34,8 +33,12 @@
        }
 
    Integration checks (GRADE_INTEGRATION) run only when every unit check
-   passed: they are slower, and their failure says little while a unit
-   check still fails.  Skipped, they count as failed. */
+   passed.  GRADE_HIDDEN on a check (with its code between the lines
+   "/" "* >> hidden begin *" "/" and "/" "* >> hidden end *" "/") keeps it
+   out of the students' kits: the instructor's grader runs it.  `needs`
+   names the other exercises an integration check runs on ("latency,ppo");
+   a kit whose library leaves one of them open shows that check's outcome
+   band instead of running it. */
 #ifndef S2R_GRADE_H
 #define S2R_GRADE_H
 
@@ -60,74 +63,103 @@
 #define GRADE_FN static
 #endif
 
-typedef enum grade_kind { GRADE_UNIT, GRADE_INTEGRATION } grade_kind;
+enum { GRADE_UNIT = 0, GRADE_INTEGRATION = 1, GRADE_HIDDEN = 2 };
 
 typedef struct grade_check {
     const char* name;     /* what is checked, one line                          */
     int         points;   /* weight in the score                                */
     int         seconds;  /* time limit of the check's child process            */
-    grade_kind  kind;     /* UNIT: known answers; INTEGRATION: the pipeline     */
+    int         kind;     /* GRADE_UNIT or GRADE_INTEGRATION, | GRADE_HIDDEN    */
     void      (*run)(void);
+    const char* needs;    /* other exercises it runs on, "a,b"; NULL: none      */
 } grade_check;
 
 /* Report a failure of the running check (printf-style); the check goes on,
-   so one run can report several problems.  At most GRADE_MAX_MESSAGES
-   are printed per check. */
+   so one run can report several problems. */
 GRADE_FN void grade_fail(const char* fmt, ...);
-#define GRADE_EXPECT(cond, ...) do { if (!(cond)) grade_fail(__VA_ARGS__); } while (0)
-#define GRADE_MAX_MESSAGES 6
+/* An expectation: sent to the judge whether it holds or not (the judge
+   asks that every expectation the reference evaluated was evaluated). */
+#define GRADE_EXPECT(cond, ...) do { if (!grade__expect(grade__hash(#cond), (cond) != 0)) grade_fail(__VA_ARGS__); } while (0)
 
 /* |got - want| <= tol * max(1, |want|); NaN is never close. */
 GRADE_FN int grade_close(double got, double want, double tol);
-/* Compare got [n] with the reference's answer under `key` (record mode:
-   write them).  A missing answer is a failure that names the key. */
+/* Send got [n] to the judge, which compares it with the reference's
+   answer under `key` within tol (relative, as grade_close). */
 GRADE_FN void grade_answer(const char* key, const double* got, int n, double tol);
-/* 1 in record mode (the reference is running): a check may skip
-   comparisons that only make sense for a student's build. */
+/* 1 while the reference's answers are recorded. */
 GRADE_FN int grade_recording(void);
-/* The reference's answer under key: its n values into want[] (record mode:
-   the values given in got[] are recorded and copied).  Returns 0 when the
-   answer is missing, after reporting it. */
+/* The reference's value under key, for checks that compare themselves:
+   recording, got[] is sent and copied to want[]; grading, the judge gave
+   it to this check.  Returns 0 when the answer is missing, after
+   reporting it. */
 GRADE_FN int grade_reference(const char* key, const double* got, double* want, int n);
+/* Keep n values for the later checks of this run (grade_kept reads them;
+   0 when none were kept: the earlier check failed or did not run). */
+GRADE_FN void grade_keep(const char* key, const double* v, int n);
+GRADE_FN int grade_kept(const char* key, double* v, int n);
 
-/* The file a student handed in when it is data, not code (--submission
-   FILE: e.g. the open assignment's ranges file); NULL when none. */
+/* The file a student handed in when it is data, not code (the open
+   assignment's ranges file): a copy in the check's scratch folder; NULL
+   when none. */
 GRADE_FN const char* grade_submission(void);
 
-/* Parse --record FILE / --answers FILE / --only TEXT / --submission FILE,
-   run the checks, print the report.  `assignment` names the grader in its
-   first line. */
+/* The worker's main: `grader --worker`, run by the judge (fd 3: the reply,
+   fd 4: the preamble).  Anything else: a usage message, status 2. */
 GRADE_FN int grade_main(int argc, char** argv, const char* assignment, const grade_check* checks, int count);
 
 /* ------------------------------------------------------------------------ */
 
-#define GRADE_MAX_ANSWERS 4096
+#define GRADE_MAX_GIVEN 256
 #define GRADE_KEY_LEN 96
 #define GRADE_MAX_VALUES 64
 
-typedef struct grade_answer_entry {
+typedef struct grade_given {
     char   key[GRADE_KEY_LEN];
-    int    n;
+    int    n, kept;
     double v[GRADE_MAX_VALUES];
-} grade_answer_entry;
+} grade_given;
 
 static struct {
-    FILE*               record;      /* record mode: answers are written here */
-    grade_answer_entry* answers;     /* check mode: loaded before any check   */
-    int                 n_answers;
-    int                 failures;    /* in the running child                  */
-    const char*         submission;  /* --submission FILE, or NULL            */
+    FILE*        reply;        /* fd 3                                        */
+    char         token[40];
+    int          recording;
+    char         submission[64];
+    grade_given* given;        /* GRADE_MAX_GIVEN                             */
+    int          n_given;
+    unsigned     seen[512];    /* expectations already sent                   */
+    char         failed[512];  /* ... and already sent as failed              */
+    int          n_seen;
 } grade__state;
 
+GRADE_FN unsigned grade__hash(const char* s) {
+    unsigned h = 2166136261u;
+    while (*s) { h ^= (unsigned char)*s++; h *= 16777619u; }
+    return h;
+}
+
+GRADE_FN int grade__expect(unsigned id, int ok) {
+    int i;
+    if (!grade__state.reply) return ok;
+    for (i = 0; i < grade__state.n_seen; i++) if (grade__state.seen[i] == id) break;
+    if (i == grade__state.n_seen || (!ok && !grade__state.failed[i])) {   /* once, and its first failure */
+        if (i == grade__state.n_seen && grade__state.n_seen < 512) grade__state.seen[grade__state.n_seen++] = id;
+        if (!ok && i < 512) grade__state.failed[i] = 1;
+        fprintf(grade__state.reply, "%s X %u %d\n", grade__state.token, id, ok);
+    }
+    return ok;
+}
+
 GRADE_FN void grade_fail(const char* fmt, ...) {
+    char text[1024], *p;
     va_list ap;
-    if (++grade__state.failures > GRADE_MAX_MESSAGES) return;
-    printf("      - ");
     va_start(ap, fmt);
-    vprintf(fmt, ap);
+    vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    printf("\n");
-    fflush(stdout);
+    for (p = text; *p; p++) if (*p == '\n' || *p == '\r') *p = ' ';
+    if (grade__state.reply) {
+        fprintf(grade__state.reply, "%s F %s\n", grade__state.token, text);
+        fflush(grade__state.reply);
+    } else fprintf(stderr, "      - %s\n", text);
 }
 
 GRADE_FN int grade_close(double got, double want, double tol) {
@@ -137,33 +169,44 @@ GRADE_FN int grade_close(double got, double want, double tol) {
     return fabs(got - want) <= tol * scale;
 }
 
-GRADE_FN int grade_recording(void) { return grade__state.record != NULL; }
+GRADE_FN int grade_recording(void) { return grade__state.recording; }
 
-GRADE_FN const char* grade_submission(void) { return grade__state.submission; }
+GRADE_FN const char* grade_submission(void) { return grade__state.submission[0] ? grade__state.submission : NULL; }
 
-GRADE_FN const grade_answer_entry* grade__find(const char* key) {
+GRADE_FN void grade__send(char kind, const char* key, const double* v, int n, double tol) {
     int i;
-    for (i = 0; i < grade__state.n_answers; i++)
-        if (strcmp(grade__state.answers[i].key, key) == 0) return &grade__state.answers[i];
+    if (!grade__state.reply) return;
+    fprintf(grade__state.reply, "%s %c %s", grade__state.token, kind, key);
+    if (kind == 'A') fprintf(grade__state.reply, " %.17g", tol);
+    fprintf(grade__state.reply, " %d", n);
+    for (i = 0; i < n; i++) fprintf(grade__state.reply, " %.17g", v[i]);
+    fprintf(grade__state.reply, "\n");
+}
+
+GRADE_FN int grade__key_ok(const char* key, int n) {
+    const char* p;
+    if (n < 1 || n > GRADE_MAX_VALUES || strlen(key) >= GRADE_KEY_LEN || !*key) return 0;
+    for (p = key; *p; p++) if (*p <= ' ' || *p > '~') return 0;
+    return 1;
+}
+
+GRADE_FN const grade_given* grade__find(const char* key, int kept) {
+    int i;
+    for (i = 0; i < grade__state.n_given; i++)
+        if (grade__state.given[i].kept == kept && strcmp(grade__state.given[i].key, key) == 0) return &grade__state.given[i];
     return NULL;
 }
 
 GRADE_FN int grade_reference(const char* key, const double* got, double* want, int n) {
-    const grade_answer_entry* e;
+    const grade_given* e;
     int i;
-    if (n < 1 || n > GRADE_MAX_VALUES || strlen(key) >= GRADE_KEY_LEN || strchr(key, ' ')) {
-        grade_fail("grader bug: answer key \"%s\" with %d values", key, n);
-        return 0;
-    }
-    if (grade__state.record) {
-        fprintf(grade__state.record, "%s %d", key, n);
-        for (i = 0; i < n; i++) fprintf(grade__state.record, " %.17g", got[i]);
-        fprintf(grade__state.record, "\n");
-        fflush(grade__state.record);
+    if (!grade__key_ok(key, n)) { grade_fail("grader bug: answer key \"%s\" with %d values", key, n); return 0; }
+    if (grade__state.recording) {
+        grade__send('R', key, got, n, 0);
         for (i = 0; i < n; i++) want[i] = got[i];
         return 1;
     }
-    e = grade__find(key);
+    e = grade__find(key, 0);
     if (!e || e->n != n) {
         grade_fail("no reference answer \"%s\" (answers file missing or out of date: run course/grade.sh again)", key);
         return 0;
@@ -173,139 +216,102 @@ GRADE_FN int grade_reference(const char* key, const double* got, double* want, i
 }
 
 GRADE_FN void grade_answer(const char* key, const double* got, int n, double tol) {
-    double want[GRADE_MAX_VALUES];
-    int i, shown = 0;
-    if (!grade_reference(key, got, want, n)) return;
-    for (i = 0; i < n; i++)
-        if (!grade_close(got[i], want[i], tol) && shown++ < 3)
-            grade_fail("%s, value %d of %d: got %.9g, the reference gives %.9g", key, i + 1, n, got[i], want[i]);
+    if (!grade__key_ok(key, n)) { grade_fail("grader bug: answer key \"%s\" with %d values", key, n); return; }
+    grade__send('A', key, got, n, tol);
 }
 
-/* The answers file: one "key n v1 ... vn" per line. */
-GRADE_FN int grade__load(const char* path) {
-    FILE* f = fopen(path, "r");
-    char key[GRADE_KEY_LEN];
-    int n;
-    if (!f) { fprintf(stderr, "grade: cannot open answers file %s: %s\n", path, strerror(errno)); return -1; }
-    grade__state.answers = (grade_answer_entry*)calloc(GRADE_MAX_ANSWERS, sizeof *grade__state.answers);
-    if (!grade__state.answers) { fclose(f); return -1; }
-    while (grade__state.n_answers < GRADE_MAX_ANSWERS && fscanf(f, "%95s %d", key, &n) == 2) {
-        grade_answer_entry* e = &grade__state.answers[grade__state.n_answers];
-        int i;
-        if (n < 1 || n > GRADE_MAX_VALUES) break;
-        for (i = 0; i < n; i++)
-            if (fscanf(f, "%lf", &e->v[i]) != 1) { fclose(f); fprintf(stderr, "grade: %s is malformed\n", path); return -1; }
-        memcpy(e->key, key, sizeof key);
-        e->n = n;
-        grade__state.n_answers++;
-    }
-    fclose(f);
-    return 0;
+GRADE_FN void grade_keep(const char* key, const double* v, int n) {
+    if (grade__key_ok(key, n)) grade__send('K', key, v, n, 0);
 }
 
-/* What a check's child printed, replayed under its verdict line: at most
-   GRADE_MAX_LINES lines (a student's debugging output can be long). */
-#define GRADE_MAX_LINES 30
-GRADE_FN void grade__replay(FILE* out) {
-    char line[512];
-    int lines = 0;
-    rewind(out);
-    while (fgets(line, sizeof line, out)) {
-        size_t len = strlen(line);
-        if (++lines > GRADE_MAX_LINES) continue;
-        fputs(line, stdout);
-        if (len && line[len - 1] != '\n') fputc('\n', stdout);
-    }
-    if (lines > GRADE_MAX_LINES) printf("      (%d more lines of output)\n", lines - GRADE_MAX_LINES);
-}
-
-/* Run one check in a child whose output goes to `out`; 0 passed, 1 failed
-   (the reason written to `out`). */
-GRADE_FN int grade__run_one(const grade_check* c, FILE* out) {
-    int status;
-    pid_t pid;
-    fflush(stdout);
-    pid = fork();
-    if (pid < 0) { fprintf(out, "      - could not start the check: %s\n", strerror(errno)); return 1; }
-    if (pid == 0) {
-        dup2(fileno(out), STDOUT_FILENO);
-        dup2(fileno(out), STDERR_FILENO);
-        grade__state.failures = 0;
-        alarm((unsigned)c->seconds);
-        c->run();
-        if (grade__state.failures > GRADE_MAX_MESSAGES)
-            printf("      - ... and %d more\n", grade__state.failures - GRADE_MAX_MESSAGES);
-        fflush(stdout);
-        _exit(grade__state.failures ? 1 : 0);
-    }
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) { fprintf(out, "      - lost the check's process: %s\n", strerror(errno)); return 1; }
-    fseek(out, 0, SEEK_END);
-    if (WIFEXITED(status)) {
-        if (WEXITSTATUS(status) == 0) return 0;
-        if (ftell(out) == 0) fprintf(out, "      - exited with status %d (did your code call exit()?)\n", WEXITSTATUS(status));
-        return 1;
-    }
-    if (WIFSIGNALED(status)) {
-        int sig = WTERMSIG(status);
-        if (sig == SIGALRM)
-            fprintf(out, "      - did not finish within %d s (an endless loop, or far too slow?)\n", c->seconds);
-        else
-            fprintf(out, "      - crashed: %s (signal %d); run the grader under a debugger or with "
-                         "-fsanitize=address to find where\n", strsignal(sig), sig);
-    }
+GRADE_FN int grade_kept(const char* key, double* v, int n) {
+    const grade_given* e = grade__find(key, 1);
+    int i;
+    if (!e || e->n != n) return 0;
+    for (i = 0; i < n; i++) v[i] = e->v[i];
     return 1;
 }
 
+/* The preamble on fd 4 (token, mode, check name, submission, R/K lines,
+   END) is read whole before any constructor of the student's file runs
+   (.preinit_array: before every .init_array entry, on a Linux executable),
+   and fd 4 closed: a constructor finds no token there.  The token stays in
+   this process's memory, which the student's code shares: a check whose
+   verdict is decided here (GRADE_EXPECT, grade_fail) can be forged by code
+   that searches memory for it; a grade_answer result cannot be, without
+   the reference's values. */
+#define GRADE_PREAMBLE_MAX (1 << 20)
+static char grade__preamble[GRADE_PREAMBLE_MAX + 1];
+static long grade__preamble_len = -1;
+static void grade__read_fd4(void) {
+    long n = 0;
+    ssize_t got;
+    while (n < GRADE_PREAMBLE_MAX && (got = read(4, grade__preamble + n, (size_t)(GRADE_PREAMBLE_MAX - n))) != 0) {
+        if (got < 0) { if (errno == EINTR) continue; if (n == 0) return; break; }
+        n += got;
+    }
+    grade__preamble[n] = 0;
+    grade__preamble_len = n;
+    close(4);
+}
+#if defined(__linux__) && defined(__GNUC__)
+__attribute__((section(".preinit_array"), used)) static void (*grade__preinit)(void) = grade__read_fd4;
+#endif
+
+GRADE_FN int grade__read_preamble(char* mode, size_t mode_len, char* name, size_t name_len) {
+    FILE* in;
+    static char line[8192];
+    size_t n;
+    if (grade__preamble_len < 0) grade__read_fd4();   /* no .preinit_array here */
+    if (grade__preamble_len <= 0 || !(in = fmemopen(grade__preamble, (size_t)grade__preamble_len, "r"))) return -1;
+#define GRADE__LINE(buf, len) (fgets(buf, (int)(len), in) ? (n = strlen(buf), (n && buf[n - 1] == '\n' ? buf[--n] = 0 : 0), 1) : 0)
+    if (!GRADE__LINE(grade__state.token, sizeof grade__state.token) || !GRADE__LINE(mode, mode_len) ||
+        !GRADE__LINE(name, name_len) || !GRADE__LINE(line, sizeof line)) return -1;
+    if (strcmp(line, "-") != 0) snprintf(grade__state.submission, sizeof grade__state.submission, "%s", line);
+    grade__state.given = (grade_given*)calloc(GRADE_MAX_GIVEN, sizeof *grade__state.given);
+    if (!grade__state.given) return -1;
+    while (GRADE__LINE(line, sizeof line) && strcmp(line, "END") != 0) {
+        grade_given* e = &grade__state.given[grade__state.n_given];
+        char* p = line + 2;
+        int used, i;
+        if (grade__state.n_given >= GRADE_MAX_GIVEN || (line[0] != 'R' && line[0] != 'K') ||
+            sscanf(p, "%95s %d%n", e->key, &e->n, &used) != 2 || e->n < 1 || e->n > GRADE_MAX_VALUES) return -1;
+        p += used;
+        for (i = 0; i < e->n; i++) { if (sscanf(p, "%lf%n", &e->v[i], &used) != 1) return -1; p += used; }
+        e->kept = line[0] == 'K';
+        grade__state.n_given++;
+    }
+#undef GRADE__LINE
+    fclose(in);
+    return 0;
+}
+
 GRADE_FN int grade_main(int argc, char** argv, const char* assignment, const grade_check* checks, int count) {
-    const char *record = NULL, *answers = NULL, *only = NULL;
-    int i, passed = 0, failed = 0, points = 0, total = 0, unit_failed = 0;
-    FILE* out;
-    for (i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--record") == 0 && i + 1 < argc) record = argv[++i];
-        else if (strcmp(argv[i], "--answers") == 0 && i + 1 < argc) answers = argv[++i];
-        else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) only = argv[++i];
-        else if (strcmp(argv[i], "--submission") == 0 && i + 1 < argc) grade__state.submission = argv[++i];
-        else {
-            fprintf(stderr, "usage: %s (--record FILE | --answers FILE) [--only TEXT] [--submission FILE]\n", argv[0]);
-            return 2;
-        }
-    }
-    if (!record == !answers) {
-        fprintf(stderr, "%s: give exactly one of --record FILE and --answers FILE\n", argv[0]);
+    char mode[32], name[256];
+    int i;
+    if (argc != 2 || strcmp(argv[1], "--worker") != 0) {
+        fprintf(stderr, "%s: the worker of the %s grader; course/grade.sh runs it through the judge\n", argv[0], assignment);
         return 2;
     }
-    if (record && !(grade__state.record = fopen(record, "w"))) {
-        fprintf(stderr, "grade: cannot write %s: %s\n", record, strerror(errno));
-        return 2;
-    }
-    if (answers && grade__load(answers) != 0) return 2;
-    printf("grading %s%s\n", assignment, record ? " (recording the reference's answers)" : "");
-    for (i = 0; i < count; i++) {
-        const grade_check* c = &checks[i];
-        int bad;
-        if (only && !strstr(c->name, only)) continue;
-        total += c->points;
-        if (c->kind == GRADE_INTEGRATION && unit_failed) {
-            printf("FAIL %-58s 0/%d\n      - skipped: make the unit checks above pass first\n", c->name, c->points);
-            failed++;
-            continue;
-        }
-        out = tmpfile();
-        if (!out) { fprintf(stderr, "grade: no temporary file: %s\n", strerror(errno)); return 2; }
-        bad = grade__run_one(c, out);
-        printf("%s %-58s %d/%d\n", bad ? "FAIL" : "PASS", c->name, bad ? 0 : c->points, c->points);
-        grade__replay(out);
-        fclose(out);
-        if (bad) { failed++; unit_failed |= c->kind == GRADE_UNIT; }
-        else { passed++; points += c->points; }
+    if (grade__read_preamble(mode, sizeof mode, name, sizeof name) != 0) { fprintf(stderr, "grade: no preamble on fd 4\n"); return 2; }
+    grade__state.reply = fdopen(3, "w");
+    if (!grade__state.reply) return 2;
+    if (strcmp(mode, "list") == 0) {
+        for (i = 0; i < count; i++)
+            fprintf(grade__state.reply, "%s T %d %d %s %d %s %s\n", grade__state.token, checks[i].points, checks[i].seconds,
+                    (checks[i].kind & GRADE_INTEGRATION) ? "integration" : "unit", (checks[i].kind & GRADE_HIDDEN) ? 1 : 0,
+                    checks[i].needs ? checks[i].needs : "-", checks[i].name);
+    } else {
+        grade__state.recording = strcmp(mode, "record") == 0;
+        for (i = 0; i < count && strcmp(checks[i].name, name) != 0; i++) {}
+        if (i == count) { grade_fail("this grader has no check \"%s\" (an answers file of another version?)", name); return 1; }
+        fflush(stdout);
+        checks[i].run();
         fflush(stdout);
     }
-    if (grade__state.record) fclose(grade__state.record);
-    free(grade__state.answers);
-    printf("score: %d / %d points\n", points, total);
-    printf("%d passed, %d failed\n", passed, failed);
-    return failed ? 1 : 0;
+    fprintf(grade__state.reply, "%s END\n", grade__state.token);
+    fflush(grade__state.reply);
+    return 0;
 }
 
 #endif /* S2R_GRADE_H */

@@ -100,6 +100,16 @@ elif [ ! -f "$impl" ] || [ "$root/sim2real.h" -nt "$impl" ]; then
 fi
 # --library: only build that library and print its file's name (course/kit.sh).
 if [ "${1:-}" = "--library" ]; then echo "$impl"; exit 0; fi
+# A kit's stand-ins for the exercises still open in it (their stubs).
+stand_ins=""; [ -f "$here/$a/stand_ins.c" ] && stand_ins="$here/$a/stand_ins.c"
+
+# The judge: the program that decides (course/judge.c; it never links a
+# student's code).
+judge="$build/judge"
+if [ ! -x "$judge" ] || [ "$here/judge.c" -nt "$judge" ]; then
+    $CC -std=c99 -O2 "$here/judge.c" -o "$judge.partial.$$" -lm && mv "$judge.partial.$$" "$judge" ||
+        { echo "grade: the judge does not compile" >&2; exit 2; }
+fi
 
 # A student copy holds the stub (it says TODO(course ...)) where the
 # header holds the solution.
@@ -116,78 +126,104 @@ reference_grader() {
     fi
 }
 
-# The answers: shipped with a kit, or measured on the reference.
-answers="$here/$a/answers.txt"
+# The answers: a kit's public expected values, or measured on the
+# reference into a folder of their own (hidden from every check).
 quick=""; [ "${GRADE_QUICK:-0}" = 1 ] && quick=".quick"
+answers="$here/$a/expected.txt"
 if [ ! -f "$answers" ]; then
-    answers="$out/answers$quick.txt"
-    if [ ! -f "$answers" ] || [ "$root/sim2real.h" -nt "$answers" ] || [ "$here/$a/grade.c" -nt "$answers" ]; then
+    mkdir -p "$out/answers" && chmod 700 "$out/answers"
+    answers="$out/answers/answers$quick.txt"
+    if [ ! -f "$answers" ] || [ "$root/sim2real.h" -nt "$answers" ] || [ "$here/$a/grade.c" -nt "$answers" ] || \
+       [ "$here/grade.h" -nt "$answers" ] || [ "$here/judge.c" -nt "$answers" ]; then
         if [ $has_solution = 0 ]; then
             echo "grade: no answers: this header is a student copy (no reference solution for $name) and" >&2
-            echo "course/$a/answers.txt is missing; the kit made by 'make course' ships it" >&2
+            echo "course/$a/expected.txt is missing; the kit made by 'make course' ships it" >&2
             exit 2
         fi
         echo "grade: measuring the reference's answers (once)"
         reference_grader || { echo "grade: the grader does not compile" >&2; exit 2; }
-        "$out/grade_reference" --record "$answers.partial" > "$out/record.log" 2>&1 || {
+        "$judge" --record "$answers.partial" --worker "$out/grade_reference" > "$out/record.log" 2>&1 || {
             cat "$out/record.log"; echo "grade: the reference does not pass its own grader" >&2; rm -f "$answers.partial"; exit 2; }
-        mv "$answers.partial" "$answers"
-        just_recorded=1
+        chmod 444 "$answers.partial" && mv "$answers.partial" "$answers"
     fi
 fi
 
 # --measure: only make sure the answers are measured (course/kit.sh).
 if [ "${1:-}" = "--measure" ]; then echo "$answers"; exit 0; fi
 
-# Grade one student's file ($2, may be missing) under the name $1.
-just_recorded=${just_recorded:-0}
+# Grade one student's file ($2, may be missing) under the name $1; $3:
+# the folder of submissions it came from (hidden from its checks).
+max_bytes=${GRADE_MAX_BYTES:-1048576}
 summary=""
 any_failed=0
+refuse() {   # who, why
+    echo "refused: $2"
+    summary="$summary$1|$2|0|-\n"; any_failed=1
+}
 grade_one() {
-    who=$1; src=$2; data=""; log="$out/$(echo "$who" | tr -c 'A-Za-z0-9._\n-' _).log"
+    who=$1; src=$2; from=${3:-}
+    # a folder that holds the library or the build is not hidden (the checks need them)
+    case "$root/" in "$from"/*) from="" ;; esac
+    case "$build/" in "$from"/*) from="" ;; esac
+    safe=$(echo "$who" | tr -c 'A-Za-z0-9._\n-' _)
+    log="$out/$safe.log"; work="$out/work/$safe"
     echo "=== $who"
-    if [ "$src" = "--reference" ] && [ "$just_recorded" = 1 ]; then
-        cp "$out/record.log" "$log"   # the run that measured the answers graded the reference
-        bin=""
-    elif [ "$src" = "--reference" ]; then
+    hide="--hide $build"
+    [ -n "$from" ] && hide="$hide --hide $from"
+    data=""
+    if [ "$src" = "--reference" ]; then
         [ $has_solution = 1 ] || { echo "grade: --reference: this header is a student copy, with no reference to grade (use the repository)" >&2; exit 2; }
         reference_grader || { echo "grade: the grader does not compile" >&2; exit 2; }
         bin="$out/grade_reference"
-    elif [ ! -f "$src" ]; then
+    elif [ -L "$src" ]; then refuse "$who" "$file is a symbolic link (hand in the file itself)"; return
+    elif [ ! -e "$src" ]; then
         echo "missing: $file (nothing to grade)"
         summary="$summary$who|missing $file|0|-\n"; any_failed=1; return
+    elif [ ! -f "$src" ]; then refuse "$who" "$file is not a regular file"; return
+    elif [ "$(wc -c < "$src")" -gt "$max_bytes" ]; then
+        refuse "$who" "$file is $(( $(wc -c < "$src") / 1048576 )) MB: a submission is one file of at most $((max_bytes / 1024)) kB"; return
     elif [ "${file%.txt}" != "$file" ]; then
-        if [ ! -f "$out/grade_data" ] || [ "$impl" -nt "$out/grade_data" ] || [ "$here/$a/grade.c" -nt "$out/grade_data" ]; then
-            $CC $CFLAGS "$here/$a/grade.c" "$impl" -o "$out/grade_data" $LIBS || { echo "grade: the grader does not compile" >&2; exit 2; }
+        if [ ! -f "$out/grade_data" ] || [ "$impl" -nt "$out/grade_data" ] || [ "$here/$a/grade.c" -nt "$out/grade_data" ] || \
+           [ "$here/grade.h" -nt "$out/grade_data" ]; then
+            $CC $CFLAGS "$here/$a/grade.c" $stand_ins "$impl" -o "$out/grade_data" $LIBS || { echo "grade: the grader does not compile" >&2; exit 2; }
         fi
         bin="$out/grade_data"; data="$src"
     else
-        bin="$out/grade_student"
-        rm -f "$bin"
-        if ! $CC $CFLAGS -Wall -D$macro "$here/$a/grade.c" "$src" "$impl" -o "$bin" $LIBS > "$out/compile.log" 2>&1; then
+        # compiled in the sandbox, from copies in a folder of its own
+        rm -rf "$work" && mkdir -p "$work" || exit 2
+        cp "$src" "$work/$file" && cp "$here/$a/grade.c" "$work/grade.c" && cp "$impl" "$work/library.o" || exit 2
+        extra=""; [ -n "$stand_ins" ] && { cp "$stand_ins" "$work/stand_ins.c"; extra="stand_ins.c"; }
+        [ "$(id -u)" = 0 ] && chown -R 65534:65534 "$work"
+        if ! GRADE_RUN_SECONDS=120 "$judge" --run --scratch "$work" --hide "$(dirname "$answers")" ${from:+--hide "$from"} -- \
+               $CC $CFLAGS -Wall -D$macro grade.c "$file" $extra library.o -o grade $LIBS > "$out/compile.log" 2>&1 || \
+           [ ! -f "$work/grade" ]; then
             { head -n 25 "$out/compile.log"
-              if [ -f "$here/$a/library.o" ] && grep -q "library.o" "$out/compile.log" && ! grep -q "$src" "$out/compile.log"; then
+              if [ -f "$here/$a/library.o" ] && grep -q "library.o" "$out/compile.log" && ! grep -q "$file" "$out/compile.log"; then
                   echo "(the kit's course/$a/library.o does not link here: a kit holds object code for the kind"
                   echo " of machine it was made on - ask for a kit made on this one)"
               fi
               echo "FAIL does not compile (the compiler's first messages are above)"
               echo "0 passed, 1 failed"; } > "$log"
             cat "$log"
+            rm -rf "$work"
             summary="$summary$who|does not compile|0|$log\n"; any_failed=1; return
         fi
         grep -q "warning" "$out/compile.log" && { echo "(compiler warnings:)"; grep -A3 "warning" "$out/compile.log" | head -n 12; }
+        bin="$work/grade"
     fi
-    rc=0
-    if [ -z "$bin" ]; then grep -q '^[0-9]* passed, 0 failed$' "$log" || rc=1
-    elif [ -n "$data" ]; then timeout "$limit" "$bin" --answers "$answers" --submission "$data" > "$log" 2>&1; rc=$?
-    else timeout "$limit" "$bin" --answers "$answers" > "$log" 2>&1; rc=$?; fi
+    rm -f "$out/result"
+    timeout -s KILL "$limit" "$judge" --answers "$answers" --worker "$bin" --result "$out/result" --name "$who ($a)" $hide \
+        ${data:+--submission "$data"} ${GRADE_ONLY:+--only "$GRADE_ONLY"} > "$log" 2>&1
+    rc=$?
     cat "$log"
-    [ $rc = 124 ] && echo "FAIL the whole grader ran over $limit s"
-    result=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
-    score=$(grep -E '^score: ' "$log" | tail -n 1 | sed 's/^score: //')
-    [ -n "$result" ] || result="grader stopped (status $rc)"
+    rm -rf "$work"
+    [ $rc = 137 ] && echo "FAIL the whole grader ran over $limit s"
+    # the verdict is the judge's result file, never text the checks printed
+    if [ -f "$out/result" ] && read points total passed failed < "$out/result"; then
+        result="$passed passed, $failed failed"; score="$points / $total points"
+    else result="grader stopped (status $rc)"; score=0; fi
     [ $rc = 0 ] || any_failed=1
-    summary="$summary$who|$result|${score:-0}|$log\n"
+    summary="$summary$who|$result|$score|$log\n"
 }
 
 if [ $# = 0 ]; then
@@ -197,16 +233,22 @@ for s in "$@"; do
     while [ "${s%/}" != "$s" ] && [ "$s" != / ]; do s=${s%/}; done
     if [ "$s" = "--reference" ]; then
         grade_one "reference" --reference
-    elif [ -f "$s" ]; then
+    elif [ -L "$s" ]; then
         grade_one "$(basename "$s" | sed 's/\.[a-z]*$//')" "$s"
-    elif [ -d "$s" ] && [ -f "$s/$file" ]; then
-        grade_one "$(basename "$s")" "$s/$file"
+    elif [ -f "$s" ]; then
+        dir=$(cd "$(dirname "$s")" && pwd)
+        case "$dir/" in "$here"/*) dir="" ;; esac   # the kit's own folder holds its grader
+        grade_one "$(basename "$s" | sed 's/\.[a-z]*$//')" "$s" "$dir"
+    elif [ -d "$s" ] && [ -e "$s/$file" -o -L "$s/$file" ]; then
+        grade_one "$(basename "$s")" "$s/$file" "$(cd "$s" && pwd)"
     elif [ -d "$s" ]; then
         found=0
+        top=$(cd "$s" && pwd)
         for d in "$s"/*; do
-            [ -e "$d" ] || continue
-            if [ -d "$d" ]; then grade_one "$(basename "$d")" "$d/$file"; found=1
-            elif [ "${d%.${file##*.}}" != "$d" ]; then grade_one "$(basename "$d" ".${file##*.}")" "$d"; found=1; fi
+            [ -e "$d" ] || [ -L "$d" ] || continue
+            if [ -L "$d" ]; then echo "=== $(basename "$d")"; refuse "$(basename "$d")" "a symbolic link, not a folder or file of its own"; found=1
+            elif [ -d "$d" ]; then grade_one "$(basename "$d")" "$d/$file" "$top"; found=1
+            elif [ "${d%.${file##*.}}" != "$d" ]; then grade_one "$(basename "$d" ".${file##*.}")" "$d" "$top"; found=1; fi
         done
         [ $found = 1 ] || { echo "grade: $s holds no $file, no student folders and no .${file##*.} files" >&2; any_failed=1; }
     else

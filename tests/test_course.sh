@@ -13,11 +13,16 @@
 #      apart from the reference: every check passes;
 #    - tests/course/ASSIGNMENT/wrong_*.c, each a typical mistake: it fails,
 #      and the check its "expect: FAIL <name>" line names is among the
-#      failures.
+#      failures (and its "says: TEXT" line, if any, is in the messages).
 # 3. The one-command grading of a folder of submissions (one right, one
 #    wrong, one that does not compile, one missing the file, one that
 #    crashes and one that loops forever): each student is graded, the run
 #    ends, and the summary names them all.
+# 4. Submissions that attack the grader (tests/course/attacks/), graded as
+#    one folder with correct students and bad input (links, 100 MB, headers
+#    beside the file): the attacks score nothing on what they attack, the
+#    others keep their grades, the answers are untouched, nothing is left.
+# 5. The kits (course/kit.sh), used as a student would.
 # Prints one line per check and "N passed, N failed"; exits 1 on a failure.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,7 +38,7 @@ passed=0; failed=0
 ok()   { echo "ok   course: $1"; passed=$((passed + 1)); }
 fail() { echo "FAIL course: $1"; failed=$((failed + 1)); }
 
-assignments=${*:-$(cd course && ls -d [0-9]*_*/ | tr -d /)}
+assignments=${*:-$(cd course && ls -d [0-9]*_*/ | tr -d / | tr '\n' ' ')}
 tested_all=0; [ $# = 0 ] && tested_all=1
 
 # --- 1. the student copy ----------------------------------------------------
@@ -109,10 +114,18 @@ test_assignment() {
         wrong=$((wrong + 1))
         expect=$(sed -n 's/^.*expect: FAIL \(.*[^ ]\) *\*\/.*$/\1/p; s/^.*expect: FAIL \(.*[^ ]\) *$/\1/p' "$f" | head -n 1)
         flog="$log.$(basename "$f" | sed 's/\.[a-z]*$//').log"
-        sh course/grade.sh "$a" "$f" > "$flog" 2>&1
+        # a submission is one file: the right.c it includes, pasted in
+        one="$build/test/one/$a/$(basename "$f")"
+        mkdir -p "$(dirname "$one")"
+        awk -v dir="$(dirname "$f")" '/^#include "right[a-z_]*\.c"$/ { f = $2; gsub(/"/, "", f); while ((getline l < (dir "/" f)) > 0) print l; next }
+             { print }' "$f" > "$one"
+        sh course/grade.sh "$a" "$one" > "$flog" 2>&1
         rc=$?
-        if [ $rc = 1 ] && [ -n "$expect" ] && grep -F "FAIL $expect" "$flog" > /dev/null; then
-            ok "$a: $(basename "$f") is caught by \"$expect\""
+        # "says: TEXT": the message must name the cause
+        says=$(sed -n 's/^ *says: \(.*[^ ]\) *\*\/ *$/\1/p; s/^ *says: \(.*[^ ]\) *$/\1/p' "$f" | head -n 1)
+        if [ $rc = 1 ] && [ -n "$expect" ] && grep -F "FAIL $expect" "$flog" > /dev/null && \
+           { [ -z "$says" ] || grep -F -- "$says" "$flog" > /dev/null; }; then
+            ok "$a: $(basename "$f") is caught by \"$expect\"${says:+, saying \"$says\"}"
         else fail "$a: $(basename "$f") not caught as expected (rc $rc, expected FAIL $expect; $flog)"; fi
     done
     [ $wrong -ge 2 ] && ok "$a: $wrong typical mistakes kept as tests" || fail "$a: fewer than two wrong implementations in tests/course/$a"
@@ -157,24 +170,141 @@ case " $assignments " in *" 1_latency "*)
     ;;
 esac
 
-# --- 4. the kit a student receives, used as a student would ---------------
+# --- 4. submissions that attack the grader ----------------------------------
+# tests/course/attacks/*.c, each the correct delay line with an attack in
+# its jitter (or a forger with nothing of the work): graded as one folder
+# with two correct students, one before them all and one after.  Each
+# attack scores 0 on the checks it attacks ("fails: jitter": the jitter
+# checks fail and the others pass; "all": 0 points; "none": full marks,
+# it attacks the others or the machine) with the cause it names ("says:"),
+# the correct students keep full marks, the answers are untouched, no
+# process of a check is left, and nothing is written outside.
+case " $assignments " in *" 1_latency "*)
+    att="$build/test/attacks"
+    rm -rf "$att" && mkdir -p "$att/aa_right" "$att/zz_right"
+    cp tests/course/1_latency/right.c "$att/aa_right/latency.c"
+    cp tests/course/1_latency/right.c "$att/zz_right/latency.c"
+    answers=$(sh course/grade.sh 1_latency --measure 2> /dev/null | tail -n 1)
+    escape="/tmp/s2r_escape.$$"
+    rm -f "$escape"
+    for f in tests/course/attacks/*.c; do
+        n=$(basename "$f" .c)
+        mkdir -p "$att/$n"
+        awk '/^#include "\.\.\/1_latency\/right\.c"$/ { while ((getline l < "tests/course/1_latency/right.c") > 0) print l; next }
+             { print }' "$f" | sed "s|@ANSWERS@|$answers|g; s|@ESCAPE@|$escape|g" > "$att/$n/latency.c"
+    done
+    # bad input: links to the answers and to another student, 100 MB, headers beside the file
+    ln -s "$answers" "$att/link_answers"
+    ln -s "$att/aa_right" "$att/link_peer"
+    mkdir -p "$att/huge" "$att/headers"
+    truncate -s 100M "$att/huge/latency.c"
+    cp tests/course/1_latency/right.c "$att/headers/latency.c"
+    printf '#error a header of the student folder was used\n' > "$att/headers/stdlib.h"
+    cp "$att/headers/stdlib.h" "$att/headers/sim2real.h"
+    [ -f "$answers" ] && cp "$answers" "$build/test/answers_before" || fail "attacks: no answers measured for 1_latency"
+    # the checks' scratch folders in a place of their own: a process of theirs has its
+    # working directory there (other graders may run on this machine as nobody too)
+    scratch="/tmp/s2r_attacks.$$"
+    rm -rf "$scratch" && mkdir -p "$scratch" && chmod 755 "$scratch"
+    ours() {
+        for p in $(pgrep -u 65534; pgrep -f "$scratch"); do
+            case "$(readlink "/proc/$p/cwd" 2> /dev/null)" in "$scratch"/*) echo "$p" ;; esac
+        done | sort -u | tr '\n' ' '
+    }
+    before=$(ours)
+    t0=$(date +%s)
+    GRADE_SCRATCH="$scratch" sh course/grade.sh 1_latency "$att" > "$build/test/attacks.log" 2>&1
+    t1=$(date +%s)
+    left=$(ours)
+    section() { awk -v who="=== $1" '$0 == who { on = 1; next } /^=== / { on = 0 } on' "$build/test/attacks.log"; }
+    for who in link_answers link_peer huge; do
+        section "$who" | grep -q '^refused: ' && ok "attacks: $who is refused ($(section "$who" | sed -n 's/^refused: //p'))" ||
+            fail "attacks: $who is not refused ($build/test/attacks.log)"
+    done
+    for who in aa_right zz_right headers; do
+        section "$who" | grep -q '^score: 14 / 14 points$' && ok "attacks: $who, a correct student among them, keeps 14 / 14" ||
+            fail "attacks: $who, a correct student, lost points ($build/test/attacks.log)"
+    done
+    for f in tests/course/attacks/*.c; do
+        n=$(basename "$f" .c)
+        fails=$(sed -n 's/^ *fails: \([a-z]*\).*$/\1/p' "$f" | head -n 1)
+        says=$(sed -n 's/^ *says: \(.*[^ ]\) *\*\/ *$/\1/p; s/^ *says: \(.*[^ ]\) *$/\1/p' "$f" | head -n 1)
+        got=$(section "$n")
+        case $fails in
+            jitter) echo "$got" | grep -q '^PASS jitter' || ! echo "$got" | grep -q '^FAIL jitter: base' ||
+                        ! echo "$got" | grep -q '^FAIL jitter: the draws' || echo "$got" | grep -q '^FAIL [^ij]' ||
+                        ! echo "$got" | grep -q '^score: 7 / 14 points$' ;;
+            all) ! echo "$got" | grep -q '^score: 0 / 14 points$' || echo "$got" | grep -q '^PASS ' ;;
+            none) ! echo "$got" | grep -q '^score: 14 / 14 points$' ;;
+            *) true ;;
+        esac
+        held=$?   # 0: a problem was seen
+        [ $held = 1 ] && [ -n "$says" ] && ! echo "$got" | grep -qF -- "$says" && held=0
+        if [ $held = 1 ] && [ -n "$fails" ]; then ok "attacks: $n scores nothing on what it attacks ($fails)${says:+, said: \"$says\"}"
+        else fail "attacks: $n is not held (fails: $fails, says: $says; $build/test/attacks.log)"; echo "$got" | head -n 20; fi
+    done
+    cmp -s "$answers" "$build/test/answers_before" && ok "attacks: the answers are untouched" ||
+        fail "attacks: the answers file changed ($answers)"
+    if [ "$left" = "$before" ]; then ok "attacks: no process of a check is left when grading ends"
+    else fail "attacks: processes left: $(ps -o pid,user,etime,args -p "$(echo $left | tr ' ' ',')" 2> /dev/null | tail -n +2)"
+         for p in $left; do case " $before " in *" $p "*) ;; *) kill -9 "$p" 2> /dev/null ;; esac; done; fi
+    sleep 4
+    [ ! -e "$escape" ] && [ "$(ours)" = "$before" ] &&
+        ok "attacks: nothing written outside a check's folder, at once or 4 s after" ||
+        { fail "attacks: a check wrote $escape or left a process"; rm -f "$escape"; }
+    rmdir "$scratch" 2> /dev/null || fail "attacks: a scratch folder was left in $scratch"
+    rm -rf "$scratch"
+    echo "attacks: graded in $((t1 - t0)) s" > "$build/test/attacks.time"
+    ;;
+esac
+
+# --- 5. the kit a student receives, used as a student would ---------------
 # Only when every assignment is tested (the kit needs every answer).
 if [ $tested_all = 1 ]; then
     kit="$build/test/kit"
     if sh course/kit.sh "$kit" > "$build/test/kit.log" 2>&1 && [ -f "$kit/1_latency/sim2real.h" ] && \
-       [ -f "$kit/1_latency/course/1_latency/answers.txt" ] && [ ! -d "$kit/1_latency/course/2_randomization" ] && \
+       [ -f "$kit/1_latency/course/1_latency/expected.txt" ] && [ ! -d "$kit/1_latency/course/2_randomization" ] && \
        [ "$(grep -c 'TODO(course' "$kit/1_latency/sim2real.h")" -ge 5 ]; then
-        ok "the kits are made: $(ls -d "$kit"/[0-9]*_*/ | wc -l) assignments, each with the student copy and its answers"
+        ok "the kits are made: $(ls -d "$kit"/[0-9]*_*/ | wc -l) assignments, each with the student copy and its public answers"
         # in a kit, with its own header and answers: a correct file passes, the skeleton fails
         (cd "$kit/1_latency" && GRADE_BUILD="$kit/build" sh course/grade.sh 1_latency "$root/tests/course/1_latency/right.c") \
             > "$build/test/kit_right.log" 2>&1 && ok "in the kit, a correct delay line passes (the kit's header and answers)" \
             || fail "in the kit, a correct delay line does not pass ($build/test/kit_right.log)"
-        # an assignment stands alone: the simulator runs on the kit's library, not on the other stubs
+        # an assignment stands alone: its unit checks run on the kit's library; an integration
+        # check that needs an exercise still open (the delay line) is left to the instructor
         (cd "$kit/2_randomization" && GRADE_BUILD="$kit/build" sh course/grade.sh 2_randomization "$root/tests/course/2_randomization/right.c") \
-            > "$build/test/kit_right2.log" 2>&1 && ok "in the kit, a correct sampler passes, integration checks included" \
+            > "$build/test/kit_right2.log" 2>&1 && grep -q "^      - not run here: it needs latency" "$build/test/kit_right2.log" \
+            && ok "in the kit, a correct sampler passes; the integration checks needing the open delay line are the instructor's" \
             || fail "in the kit, a correct sampler does not pass ($build/test/kit_right2.log)"
         (cd "$kit/1_latency" && GRADE_BUILD="$kit/build" sh course/grade.sh 1_latency) > "$build/test/kit_skeleton.log" 2>&1 \
             && fail "in the kit, the skeleton passes" || ok "in the kit, the skeleton as handed out fails"
+        # no answers in a student's hands: no open exercise's reference in a kit's library
+        # (every exercise is open in these kits), no instructor's guide, no full answers
+        leaks=""
+        for f in course/[0-9]*_*/*.c; do
+            awk '/^\/\* >> stub begin \*\/$/ { s = 1; next } /^\/\* >> stub end \*\/$/ { s = 0 }
+                 s && /^S2RDEF / { sub(/\(.*/, ""); n = split($0, w, /[ *]+/); print w[n] }' "$f"
+        done | sort -u > "$build/test/exercise_functions"
+        for d in "$kit"/[0-9]*_*/; do
+            k=$(basename "$d")
+            nm --defined-only "$d/course/$k/library.o" | awk '$2 ~ /^[TtDdBbRr]$/ { print $3 }' | sort -u > "$build/test/kit_symbols"
+            found=$(grep -xFf "$build/test/exercise_functions" "$build/test/kit_symbols" | tr '\n' ' ')
+            [ -n "$found" ] && leaks="$leaks $k/library.o defines $found;"
+            [ -e "$d/course/README.md" ] && leaks="$leaks $k holds the instructor's guide;"
+            ls "$d/course/$k" | grep -q '^answers' && leaks="$leaks $k holds answers files;"
+        done
+        n_functions=$(wc -l < "$build/test/exercise_functions")
+        [ "$n_functions" -ge 10 ] && [ -z "$leaks" ] \
+            && ok "no kit's library defines any of the $n_functions exercise functions; no kit holds the guide or the full answers" \
+            || fail "the kits hold answers:$leaks (exercise functions found: $n_functions)"
+        printf '#include "sim2real.h"\nint main(void) { double lo, hi; s2r_wilson_interval(3, 10, &lo, &hi); return lo < hi; }\n' \
+            > "$build/test/kit_wilson.c"
+        if ${CC:-cc} -std=c99 -I"$kit/1_latency" "$build/test/kit_wilson.c" "$kit/1_latency/course/1_latency/library.o" \
+             -o "$build/test/kit_wilson" -lmujoco -lm -fopenmp > "$build/test/kit_wilson.log" 2>&1; then
+            fail "a program calling s2r_wilson_interval links against kit 1's library (the reference is in it)"
+        elif grep -q "undefined reference to .s2r_wilson_interval" "$build/test/kit_wilson.log"; then
+            ok "a program calling s2r_wilson_interval does not link against kit 1's library"
+        else fail "the Wilson link test failed for another reason ($build/test/kit_wilson.log)"; fi
     else fail "the kit could not be made ($build/test/kit.log)"; tail -n 5 "$build/test/kit.log"; fi
 fi
 

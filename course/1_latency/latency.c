@@ -7,7 +7,7 @@
 
    Grade:   sh course/grade.sh 1_latency course/1_latency/latency.c
    Use it:  compile the library with -DS2R_EXERCISE_LATENCY and link this
-            file (course/README.md shows the line). */
+            file (course/1_latency/README.md shows the line). */
 #include "sim2real.h"
 #include <stdlib.h>
 #include <string.h>

@@ -67,6 +67,19 @@ static int compare_doubles(const void* a, const void* b) {
    limit: P(sqrt(n) D > K) = 2 exp(-2 K^2) for large n). */
 static double ks_critical(double alpha) { return sqrt(-0.5 * log(0.5 * alpha)); }
 
+/* The Kolmogorov-Smirnov distance of sorted x [n] from d's exact CDF. */
+static double ks_distance(const double* x, int n, const s2r_dist* d) {
+    double D = 0;
+    int i, j;
+    for (i = 0; i < n; i = j) {
+        double F = exact_cdf(d, x[i]);
+        for (j = i; j < n && x[j] == x[i]; j++) {}
+        if (fabs((double)j / n - F) > D) D = fabs((double)j / n - F);
+        if (fabs(F - (double)i / n) > D) D = fabs(F - (double)i / n);
+    }
+    return D;
+}
+
 /* Test x [n] (sorted here) against d's exact CDF at significance alpha;
    on a rejection report where the empirical CDF is furthest from the
    exact one.  `what` (may be "") starts the message; `hint` ends it.
@@ -80,6 +93,25 @@ static int ks_test(double* x, int n, const s2r_dist* d, double alpha, const char
         for (j = i; j < n && x[j] == x[i]; j++) {}   /* ties: the empirical CDF jumps over all of them */
         if (fabs((double)j / n - F) > D) { D = fabs((double)j / n - F); at = x[i]; emp = (double)j / n; want = F; below = 0; }
         if (fabs(F - (double)i / n) > D) { D = fabs(F - (double)i / n); at = x[i]; emp = (double)i / n; want = F; below = 1; }
+    }
+    if (!(D <= limit) && d->kind == S2R_DIST_TRUNC_NORMAL && d->std > 0) {
+        /* which wrong sampler the draws fit: clamped (mass on the ends), or the std taken as a variance */
+        static char why[300];
+        s2r_dist alt = *d;
+        int ends = 0;
+        for (i = 0; i < n; i++) ends += x[i] == d->lo || x[i] == d->hi;
+        alt.std = sqrt(d->std);
+        if (ends > n / 200)
+            snprintf(why, sizeof why, "%.1f %% of the draws are exactly lo or hi: a draw outside was clamped, not drawn "
+                     "again (rejection).", 100.0 * ends / n);
+        else if (fabs(d->std - 1) > 0.05 && ks_distance(x, n, &alt) <= limit)
+            snprintf(why, sizeof why, "The draws fit a truncated normal with std %g = sqrt(std): std is the standard "
+                     "deviation itself, not a variance to take the square root of.", alt.std);
+        else if (fabs(d->std - 1) > 0.05 && (alt.std = d->std * d->std, ks_distance(x, n, &alt) <= limit))
+            snprintf(why, sizeof why, "The draws fit a truncated normal with std %g = std^2: std is the standard "
+                     "deviation, not its square root.", alt.std);
+        else why[0] = 0;
+        if (why[0]) hint = why;
     }
     if (!(D <= limit)) {
         grade_fail("%s%s%s: the Kolmogorov-Smirnov distance of %d draws from the exact CDF is %.4f, above %.4f "
@@ -522,8 +554,8 @@ int main(int argc, char** argv) {
         {"the mean of many draws matches s2r_dist_mean", 1, 20, GRADE_UNIT, check_mean},
         {"the rng is the only randomness (one draw per uniform)", 2, 10, GRADE_UNIT, check_determinism},
         {"table: enabled entries drawn, disabled at identity", 3, 10, GRADE_UNIT, check_table},
-        {"integration: the simulator's draws follow the ranges", 3, 120, GRADE_INTEGRATION, check_sim_draws},
-        {"integration: the expert on randomized simulators", 3, 180, GRADE_INTEGRATION, check_expert},
+        {"integration: the simulator's draws follow the ranges", 3, 120, GRADE_INTEGRATION, check_sim_draws, "latency"},
+        {"integration: the expert on randomized simulators", 3, 180, GRADE_INTEGRATION, check_expert, "latency"},
     };
     return grade_main(argc, argv, "2_randomization (drawing the simulator's parameters)", checks,
                       (int)(sizeof checks / sizeof *checks));

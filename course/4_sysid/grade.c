@@ -516,8 +516,8 @@ int main(int argc, char** argv) {
         {"precision: smooth losses, tol 1e-2 .. 1e-6 of the bounds", 3, 20, GRADE_UNIT, check_precision},
         {"non-smooth loss |t - c|: within 4 tol of the kink", 2, 20, GRADE_UNIT, check_v_shape},
         {"loss calls: at most 100 per search at tol 1e-4", 2, 20, GRADE_UNIT, check_calls},
-        {"integration: identify UR5e unit 2 (kp, kv, payload)", 4, 150, GRADE_INTEGRATION, check_identify_ur5e},
-        {"integration: identify Panda unit 1 (payload on its bound)", 3, 150, GRADE_INTEGRATION, check_identify_panda},
+        {"integration: identify UR5e unit 2 (kp, kv, payload)", 4, 150, GRADE_INTEGRATION, check_identify_ur5e, "latency"},
+        {"integration: identify Panda unit 1 (payload on its bound)", 3, 150, GRADE_INTEGRATION, check_identify_panda, "latency"},
     };
     return grade_main(argc, argv, "4_sysid (the bounded line search)", checks, (int)(sizeof checks / sizeof *checks));
 }

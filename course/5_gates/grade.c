@@ -380,9 +380,13 @@ static void check_sprt_invalid(void) {
     e = t; e.alpha = NAN;     BAD("alpha = NaN", e, 60, 60);
 #undef BAD
     for (i = 0; i < nb; i++) {
-        s2r_verdict v = s2r_sprt_decide(&bad[i].c, bad[i].k, bad[i].n, &llr);
+        s2r_verdict v;
+        llr = 0;
+        v = s2r_sprt_decide(&bad[i].c, bad[i].k, bad[i].n, &llr);
         GRADE_EXPECT(v == S2R_VERDICT_FAIL, "invalid input, %s: gave %s, expected FAIL (a gate never passes on garbage; "
                      "s2r_sprt_check validates a config)", bad[i].what, vname(v));
+        GRADE_EXPECT(isnan(llr), "invalid input, %s: llr %g, expected NaN (the contract: FAIL, llr NaN - no number "
+                     "for a test that was never valid)", bad[i].what, llr);
     }
     signal(SIGSEGV, on_crash);
     signal(SIGBUS, on_crash);

@@ -2,14 +2,21 @@
    pushes, and the slot is taken modulo capacity when read.  It must pass
    every check of course/1_latency.  The typical mistakes of
    tests/course/1_latency/wrong_*.c each switch on a wrong variant here
-   (#ifdef MISTAKE_...). */
+   (#ifdef MISTAKE_...), the attacks in tests/course/attacks/ put their
+   code in the jitter (ATTACK_IN_JITTER). */
 #include "sim2real.h"
 #include <stdlib.h>
 #include <string.h>
 
 S2RDEF s2r_result s2r_delay_init(s2r_delay_line* line, int width, int capacity) {
+#ifdef MISTAKE_INIT_UNTOUCHED
+    /* the mistake: a failed init returns before zeroing the struct, which keeps whatever it held */
+    if (width <= 0 || capacity <= 0) return S2R_ERR_INVALID_ARGUMENT;
+    memset(line, 0, sizeof *line);
+#else
     memset(line, 0, sizeof *line);
     if (width <= 0 || capacity <= 0) return S2R_ERR_INVALID_ARGUMENT;
+#endif
     line->data = (double*)calloc((size_t)width * capacity, sizeof(double));
     if (line->data == NULL) return S2R_ERR_OUT_OF_MEMORY;
     line->width = width;
@@ -70,6 +77,9 @@ S2RDEF void s2r_delay_jitter_reset(s2r_delay_jitter* j) { j->last = j->max; }
 
 S2RDEF int s2r_delay_jitter_next(s2r_delay_jitter* j, s2r_rng* rng) {
     int k = j->base;
+#ifdef ATTACK_IN_JITTER
+    ATTACK_IN_JITTER;   /* tests/course/attacks/: what the grader must survive */
+#endif
     if (j->jitter > 0) k = k - j->jitter + s2r_rng_int(rng, 2 * j->jitter + 1);
     if (k > j->max) k = j->max;
     if (k < 0) k = 0;

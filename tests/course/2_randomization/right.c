@@ -60,8 +60,13 @@ S2RDEF double s2r_dist_sample(const s2r_dist* d, s2r_rng* rng) {
         x = d->lo * pow(d->hi / d->lo, s2r_rng_uniform(rng));
 #endif
     } else {
-        if (!(d->std > 0)) return s2r_clamp(d->mean, d->lo, d->hi);
-        x = d->mean + d->std * standard_truncated(rng, (d->lo - d->mean) / d->std, (d->hi - d->mean) / d->std);
+        double sd = d->std;
+#ifdef MISTAKE_STD_AS_VARIANCE
+        /* the mistake: std taken as the variance, its square root used as the standard deviation */
+        sd = sqrt(d->std);
+#endif
+        if (!(sd > 0)) return s2r_clamp(d->mean, d->lo, d->hi);
+        x = d->mean + sd * standard_truncated(rng, (d->lo - d->mean) / sd, (d->hi - d->mean) / sd);
     }
     return x < d->lo ? d->lo : x > d->hi ? d->hi : x;
 }

@@ -54,7 +54,11 @@ S2RDEF s2r_verdict s2r_sprt_decide(const s2r_sprt_config* c, int k, int n, doubl
     valid = valid && n >= 0 && k >= 0 && k <= n;
 #endif
     if (!valid) {
+#ifdef MISTAKE_LLR_NOT_NAN
+        /* the mistake: FAIL on invalid input, but llr left as it was */
+#else
         if (llr) *llr = NAN;
+#endif
         return S2R_VERDICT_FAIL;
     }
     l = loglik(c->p1, k, n) - loglik(c->p0, k, n);

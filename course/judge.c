@@ -1,0 +1,1121 @@
+/* course/judge.c - the process that decides a grade.
+
+   A grader is two programs.  The worker (course/N_NAME/grade.c on
+   course/grade.h, linked with the student's file) computes; the judge
+   (this file: no sim2real.h, no student code, nothing a student wrote is
+   ever linked into it or loaded by it) runs the worker once per check in
+   a sandboxed child, reads what the child sends back, compares it with
+   the answers and decides.  An exit status, a signal or text the child
+   prints never passes anything: a check passes only on a complete,
+   well-formed reply whose every result agrees with the reference's.
+
+       judge --record ANSWERS --worker BIN            measure the reference
+       judge --answers ANSWERS --worker BIN [--submission FILE] [--only TEXT]
+             [--result FILE] [--name WHO] [--hide DIR ...]   grade one student
+       judge --public ANSWERS --closed LIST           the kit's public checks
+       judge --run [--scratch DIR] [--hide DIR ...] -- CMD ARGS   (sandboxed)
+       judge --sandbox                                 say what the sandbox does
+
+   The reply.  The judge writes a preamble to the child's fd 4 (a random
+   per-run token, the mode, the check's name, the reference values the
+   check may read) and reads the child's fd 3: lines "TOKEN KIND ...",
+   KIND one of
+       X id ok          an expectation was evaluated (id: hash of its text)
+       F text           a failure, in words
+       A key tol n v..  raw results the judge compares with the answers
+       R key n v..      (recording) a reference value a check reads
+       K key n v..      a value kept for the later checks of this run
+       T pts sec kind hidden needs name   (listing) one check of the table
+       END              the check ran to its end
+   A line without the token, a malformed line, more than GRADE_REPLY_MAX
+   bytes, or no END: the check fails, and the judge names the cause from
+   what it saw (the time limit, a signal, exit()).
+
+   The sandbox (per check): its own process group, killed with SIGKILL at
+   the check's limit; RLIMIT_AS, RLIMIT_CPU, RLIMIT_FSIZE, RLIMIT_NPROC,
+   RLIMIT_CORE 0; a fresh scratch folder as the working directory; no
+   descriptor but its pipes and its output file.  As root, the child runs
+   as nobody.  Where unprivileged user namespaces work (Debian's default),
+   the child also gets a PID namespace (when it ends, every process it
+   started ends with it, setsid or not), no network, and a read-only view
+   of every mount but the scratch folder, with each --hide folder (the
+   answers, the submissions) covered by an empty one.  Where they do not,
+   `judge --sandbox` says so and what is then left open.
+
+   The answers file (v2): "grade-answers 2", then per check
+       check I POINTS SECONDS KIND HIDDEN NEEDS NAME...
+       x I id id ...
+       a I KEY TOL N v1 .. vN
+       r I KEY N v1 .. vN
+   written by --record from the reference's replies, read back whole
+   before any child starts. */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <math.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define GRADE_REPLY_MAX (8 << 20)     /* bytes a check may send back          */
+#define MAX_CHECKS 64
+#define MAX_ENTRIES 4096
+#define MAX_IDS 512
+#define MAX_VALUES 64
+#define KEY_LEN 96
+#define MAX_HIDE 16
+#define NOBODY 65534
+
+/* ---- limits (environment GRADE_MEMORY_MB, GRADE_FILE_MB, GRADE_PROCS) ---- */
+static long env_long(const char* name, long fallback) {
+    const char* s = getenv(name);
+    char* end;
+    long v;
+    if (!s || !*s) return fallback;
+    v = strtol(s, &end, 10);
+    return (*end || v <= 0) ? fallback : v;
+}
+#define MEMORY_MB env_long("GRADE_MEMORY_MB", 3072)   /* address space per check */
+#define FILE_MB env_long("GRADE_FILE_MB", 64)         /* largest file it writes  */
+#define PROCS env_long("GRADE_PROCS", 64)             /* processes and threads   */
+
+/* ---- the answers ---------------------------------------------------------- */
+typedef struct entry {
+    int    check;               /* index into the table                     */
+    char   kind;                /* 'a' compared, 'r' read by the check, 'k'  */
+    char   key[KEY_LEN];
+    double tol;
+    int    n;
+    double v[MAX_VALUES];
+} entry;
+
+typedef struct check {
+    int      points, seconds, integration, hidden;
+    char     needs[128];
+    char     name[160];
+    uint32_t ids[MAX_IDS];      /* expectations the reference evaluated      */
+    int      n_ids;
+} check;
+
+static check checks[MAX_CHECKS];
+static int n_checks;
+static entry* entries;          /* MAX_ENTRIES                               */
+static int n_entries;
+
+static void chomp(char* s) { size_t n = strlen(s); while (n && (s[n - 1] == '\n' || s[n - 1] == '\r')) s[--n] = 0; }
+
+/* Read an answers file whole; 0, or -1 after saying what is wrong. */
+static int load_answers(const char* path) {
+    FILE* f = fopen(path, "r");
+    char line[8192];
+    int lineno = 0;
+    if (!f) { fprintf(stderr, "judge: cannot open the answers %s: %s\n", path, strerror(errno)); return -1; }
+    if (!fgets(line, sizeof line, f) || strncmp(line, "grade-answers 2", 15) != 0) {
+        fprintf(stderr, "judge: %s is not an answers file of this judge (its first line is not \"grade-answers 2\"): "
+                        "delete it, course/grade.sh measures it again\n", path);
+        fclose(f);
+        return -1;
+    }
+    lineno = 1;
+    while (fgets(line, sizeof line, f)) {
+        char* p = line;
+        int i, used, ok = 0;
+        lineno++;
+        chomp(line);
+        if (!*line) continue;
+        if (strncmp(p, "check ", 6) == 0 && n_checks < MAX_CHECKS) {
+            check* c = &checks[n_checks];
+            char kind[16];
+            if (sscanf(p + 6, "%d %d %d %15s %d %127s %n", &i, &c->points, &c->seconds, kind, &c->hidden, c->needs, &used) == 6 &&
+                i == n_checks && c->seconds > 0) {
+                c->integration = strcmp(kind, "integration") == 0;
+                snprintf(c->name, sizeof c->name, "%s", p + 6 + used);
+                n_checks++;
+                ok = 1;
+            }
+        } else if (p[0] == 'x' && p[1] == ' ') {
+            p += 2;
+            if (sscanf(p, "%d%n", &i, &used) == 1 && i >= 0 && i < n_checks) {
+                unsigned long id;
+                p += used;
+                ok = 1;
+                while (sscanf(p, "%lu%n", &id, &used) == 1 && checks[i].n_ids < MAX_IDS) {
+                    checks[i].ids[checks[i].n_ids++] = (uint32_t)id;
+                    p += used;
+                }
+            }
+        } else if ((p[0] == 'a' || p[0] == 'r') && p[1] == ' ' && n_entries < MAX_ENTRIES) {
+            entry* e = &entries[n_entries];
+            int k;
+            e->kind = p[0];
+            e->tol = 0;
+            p += 2;
+            if (e->kind == 'a' ? sscanf(p, "%d %95s %lf %d%n", &e->check, e->key, &e->tol, &e->n, &used) == 4
+                               : sscanf(p, "%d %95s %d%n", &e->check, e->key, &e->n, &used) == 3) {
+                p += used;
+                ok = e->check >= 0 && e->check < n_checks && e->n >= 1 && e->n <= MAX_VALUES;
+                for (k = 0; ok && k < e->n; k++) {
+                    if (sscanf(p, "%lf%n", &e->v[k], &used) != 1) ok = 0;
+                    p += used;
+                }
+                if (ok) n_entries++;
+            }
+        }
+        if (!ok) {
+            fprintf(stderr, "judge: %s line %d is malformed: %.60s (delete the file: course/grade.sh measures it again)\n",
+                    path, lineno, line);
+            fclose(f);
+            return -1;
+        }
+    }
+    fclose(f);
+    if (n_checks == 0) { fprintf(stderr, "judge: %s holds no checks\n", path); return -1; }
+    return 0;
+}
+
+static int write_answers(const char* path) {
+    FILE* f = fopen(path, "w");
+    int i, j, k;
+    if (!f) { fprintf(stderr, "judge: cannot write %s: %s\n", path, strerror(errno)); return -1; }
+    fprintf(f, "grade-answers 2\n");
+    for (i = 0; i < n_checks; i++) {
+        const check* c = &checks[i];
+        fprintf(f, "check %d %d %d %s %d %s %s\n", i, c->points, c->seconds, c->integration ? "integration" : "unit",
+                c->hidden, c->needs, c->name);
+        fprintf(f, "x %d", i);
+        for (j = 0; j < c->n_ids; j++) fprintf(f, " %lu", (unsigned long)c->ids[j]);
+        fprintf(f, "\n");
+        for (j = 0; j < n_entries; j++) {
+            const entry* e = &entries[j];
+            if (e->check != i || e->kind == 'k') continue;
+            if (e->kind == 'a') fprintf(f, "a %d %s %.17g %d", i, e->key, e->tol, e->n);
+            else fprintf(f, "r %d %s %d", i, e->key, e->n);
+            for (k = 0; k < e->n; k++) fprintf(f, " %.17g", e->v[k]);
+            fprintf(f, "\n");
+        }
+    }
+    if (fclose(f) != 0) { fprintf(stderr, "judge: cannot write %s: %s\n", path, strerror(errno)); return -1; }
+    return 0;
+}
+
+/* ---- the sandbox ------------------------------------------------------------ */
+typedef struct sandbox {
+    const char* hide[MAX_HIDE];
+    int         n_hide;
+    const char* scratch;        /* given (--run --scratch): kept             */
+    const char* copy_in;        /* a data submission, copied in as submission.txt */
+} sandbox;
+
+static int namespaces_work = -1;   /* probed once                               */
+
+static int write_file(const char* path, const char* text) {
+    int fd = open(path, O_WRONLY), ok;
+    if (fd < 0) return -1;
+    ok = write(fd, text, strlen(text)) == (ssize_t)strlen(text);
+    close(fd);
+    return ok ? 0 : -1;
+}
+
+/* Mount flags a bind remount must keep (an unprivileged remount may not
+   drop them). */
+static unsigned long kept_flags(const char* path) {
+    struct statvfs s;
+    unsigned long f = 0;
+    if (statvfs(path, &s) != 0) return 0;
+    if (s.f_flag & ST_NOSUID) f |= MS_NOSUID;
+    if (s.f_flag & ST_NODEV) f |= MS_NODEV;
+    if (s.f_flag & ST_NOEXEC) f |= MS_NOEXEC;
+    if (s.f_flag & ST_NOATIME) f |= MS_NOATIME;
+    if (s.f_flag & ST_NODIRATIME) f |= MS_NODIRATIME;
+    if (s.f_flag & ST_RELATIME) f |= MS_RELATIME;
+    return f;
+}
+
+/* "\040" and friends in /proc/self/mountinfo. */
+static void unescape(char* s) {
+    char* o = s;
+    while (*s) {
+        if (s[0] == '\\' && isdigit((unsigned char)s[1]) && isdigit((unsigned char)s[2]) && isdigit((unsigned char)s[3])) {
+            *o++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+            s += 4;
+        } else *o++ = *s++;
+    }
+    *o = 0;
+}
+
+/* Inside the new mount namespace: scratch stays writable, every other
+   mount becomes read-only, each hidden folder is covered by an empty
+   read-only tmpfs.  Returns the number of steps that failed. */
+static int restrict_mounts(const sandbox* sb, const char* scratch) {
+    FILE* f;
+    char line[4096], points[256][512];
+    int n = 0, i, failed = 0;
+    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) return 1000;
+    if (mount(scratch, scratch, NULL, MS_BIND, NULL) != 0) return 1000;
+    f = fopen("/proc/self/mountinfo", "r");
+    if (!f) return 1000;
+    while (fgets(line, sizeof line, f) && n < 256) {
+        char mp[512];
+        if (sscanf(line, "%*s %*s %*s %*s %511s", mp) != 1) continue;
+        unescape(mp);
+        if (strcmp(mp, scratch) == 0) continue;
+        snprintf(points[n++], sizeof points[0], "%s", mp);
+    }
+    fclose(f);
+    for (i = 0; i < n; i++)
+        if (mount(NULL, points[i], NULL, MS_BIND | MS_REMOUNT | MS_RDONLY | kept_flags(points[i]), NULL) != 0 &&
+            errno != ENOENT && errno != EACCES)
+            failed++;
+    for (i = 0; i < sb->n_hide; i++) {
+        size_t len = strlen(sb->hide[i]);
+        if (strncmp(scratch, sb->hide[i], len) == 0 && (scratch[len] == '/' || len == 1)) continue;   /* holds the scratch */
+        if (mount("none", sb->hide[i], "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k") != 0) failed++;
+    }
+    /* this PID namespace's own /proc: the judge's command line and the
+       other processes out of sight (where the kernel allows it) */
+    if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0) failed++;
+    return failed;
+}
+
+static void set_limit(int resource, rlim_t v) {
+    struct rlimit r;
+    r.rlim_cur = r.rlim_max = v;
+    setrlimit(resource, &r);
+}
+
+/* The child's side, up to exec: never returns.  fds: 3 reply (write),
+   4 preamble (read), 1 and 2 the output file. */
+static void become_worker(const sandbox* sb, const char* scratch, int seconds, int exec_fd, char** argv, int in_ns) {
+    int fd;
+    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);       /* its parent killed: so is this */
+    if (in_ns && restrict_mounts(sb, scratch) >= 1000) _exit(121);
+    set_limit(RLIMIT_CORE, 0);
+    set_limit(RLIMIT_AS, (rlim_t)MEMORY_MB << 20);
+    set_limit(RLIMIT_FSIZE, (rlim_t)FILE_MB << 20);
+    set_limit(RLIMIT_CPU, (rlim_t)(4 * seconds + 5));
+    if (in_ns || getuid() == NOBODY) set_limit(RLIMIT_NPROC, (rlim_t)PROCS);
+    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+    if (chdir(scratch) != 0) _exit(122);
+    for (fd = 5; fd < 1024; fd++) if (fd != exec_fd) close(fd);   /* exec_fd is O_CLOEXEC */
+    signal(SIGPIPE, SIG_DFL);
+    setenv("HOME", scratch, 1);
+    setenv("TMPDIR", scratch, 1);
+    if (exec_fd >= 0) fexecve(exec_fd, argv, environ);
+    else execvp(argv[0], argv);
+    _exit(127);
+}
+
+/* Drop root to nobody (the scratch folder was given to nobody). */
+static void drop_root(void) {
+    if (geteuid() != 0) return;
+    if (setgroups(0, NULL) != 0 || setresgid(NOBODY, NOBODY, NOBODY) != 0 || setresuid(NOBODY, NOBODY, NOBODY) != 0) _exit(123);
+    prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);   /* else /proc/self/uid_map stays root's */
+}
+
+/* The sandboxed child, three processes deep where namespaces work:
+     intermediate  (its own process group, the new user namespace; in the
+                    judge's PID namespace: the judge reaps it)
+       ns init     (PID 1 of the new PID namespace: reaps what is
+                    orphaned there, and sends the worker's wait status
+                    back; when it ends, the kernel kills every process
+                    left in the namespace, setsid or not)
+         worker    (PID 2: the grader program; not PID 1, so its own
+                    signals - abort(), RLIMIT_CPU's SIGXCPU - act on it)
+   Without namespaces the intermediate starts the worker itself. */
+typedef struct child {
+    pid_t pid;          /* the intermediate (group leader)                    */
+    pid_t top;          /* the ns init (or the worker), as the judge sees it  */
+    int   reply;        /* read end of fd 3                                   */
+    int   preamble;     /* write end of fd 4                                  */
+    int   done;         /* read end: the worker's raw wait status (ns init)   */
+} child;
+
+static int start_child(const sandbox* sb, const char* scratch, int seconds, int out_fd, int exec_fd, char** argv, child* c) {
+    int reply[2], pre[2], status[2], done[2];
+    pid_t pid;
+    if (pipe(reply) != 0 || pipe(pre) != 0 || pipe(status) != 0 || pipe(done) != 0) return -1;
+    fflush(stdout);
+    fflush(stderr);
+    pid = fork();
+    if (pid < 0) return -1;
+    if (pid == 0) {
+        pid_t w;
+        int in_ns = 0, st;
+        char map[64];
+        uid_t uid;
+        gid_t gid;
+        setpgid(0, 0);
+        close(reply[0]); close(pre[1]); close(status[0]); close(done[0]);
+        {   /* out of the way first, so no dup2 below clobbers a source */
+            int r1 = fcntl(reply[1], F_DUPFD, 100), p0 = fcntl(pre[0], F_DUPFD, 100), o = fcntl(out_fd, F_DUPFD, 100);
+            int s1 = fcntl(status[1], F_DUPFD, 100), d1 = fcntl(done[1], F_DUPFD, 100);
+            if (r1 < 0 || p0 < 0 || o < 0 || s1 < 0 || d1 < 0) _exit(124);
+            close(reply[1]); close(pre[0]); close(status[1]); close(done[1]);
+            if (dup2(r1, 3) < 0 || dup2(p0, 4) < 0 || dup2(o, 1) < 0 || dup2(o, 2) < 0) _exit(124);
+            close(r1); close(p0); close(o);
+            if (out_fd > 4) close(out_fd);
+            status[1] = s1;
+            done[1] = d1;
+            {   /* nothing to read on standard input */
+                int null = open("/dev/null", O_RDONLY);
+                if (null >= 0 && null != 0) { dup2(null, 0); close(null); }
+            }
+        }
+        drop_root();
+        prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);   /* the judge killed: so is this */
+        if (getppid() == 1) _exit(126);
+        uid = geteuid(); gid = getegid();
+        if (namespaces_work != 0 && unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID | CLONE_NEWIPC) == 0) {
+            /* the same ids inside as outside (never 0): the worker's exec
+               drops the namespace's capabilities, so it cannot undo the
+               mounts below */
+            snprintf(map, sizeof map, "%u %u 1", (unsigned)uid, (unsigned)uid);
+            if (write_file("/proc/self/setgroups", "deny") == 0 && write_file("/proc/self/uid_map", map) == 0) {
+                snprintf(map, sizeof map, "%u %u 1", (unsigned)gid, (unsigned)gid);
+                in_ns = write_file("/proc/self/gid_map", map) == 0;
+            }
+            if (!in_ns) _exit(125);
+        }
+        w = fork();
+        if (w < 0) _exit(126);
+        if (w == 0 && in_ns) {   /* the ns init */
+            pid_t worker, got;
+            prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+            close(status[1]);
+            worker = fork();
+            if (worker < 0) _exit(126);
+            if (worker == 0) { close(done[1]); become_worker(sb, scratch, seconds, exec_fd, argv, in_ns); }
+            close(3); close(4); close(1); close(2);
+            if (exec_fd >= 0) close(exec_fd);
+            st = 0;
+            for (;;) {   /* reap every orphan of the namespace until the worker ends */
+                int s2;
+                got = wait(&s2);
+                if (got == worker) { st = s2; break; }
+                if (got < 0 && errno != EINTR) { st = 126 << 8; break; }
+            }
+            if (write(done[1], &st, sizeof st) != (ssize_t)sizeof st) {}
+            _exit(0);
+        }
+        if (w == 0) { close(status[1]); close(done[1]); become_worker(sb, scratch, seconds, exec_fd, argv, in_ns); }
+        close(3); close(4); close(1); close(2); close(done[1]);
+        if (write(status[1], &w, sizeof w) != (ssize_t)sizeof w) {}
+        if (write(status[1], &in_ns, sizeof in_ns) != (ssize_t)sizeof in_ns) {}
+        close(status[1]);
+        while (waitpid(w, &st, 0) < 0 && errno == EINTR) {}
+        if (WIFSIGNALED(st)) { signal(WTERMSIG(st), SIG_DFL); kill(getpid(), WTERMSIG(st)); }
+        _exit(WIFEXITED(st) ? WEXITSTATUS(st) : 1);
+    }
+    setpgid(pid, pid);
+    close(reply[1]); close(pre[0]); close(status[1]); close(done[1]);
+    c->pid = pid;
+    c->top = -1;
+    {
+        int in_ns = 0;
+        if (read(status[0], &c->top, sizeof c->top) != (ssize_t)sizeof c->top) c->top = -1;
+        if (read(status[0], &in_ns, sizeof in_ns) == (ssize_t)sizeof in_ns && namespaces_work < 0) namespaces_work = in_ns;
+    }
+    close(status[0]);
+    c->reply = reply[0];
+    c->preamble = pre[1];
+    c->done = done[0];
+    return 0;
+}
+
+/* Kill everything of the child's: the ns init (the PID namespace with it)
+   and the process group. */
+static void kill_child(const child* c, int reaped) {
+    if (c->top > 0 && !reaped) kill(c->top, SIGKILL);
+    kill(-c->pid, SIGKILL);
+}
+
+/* Reap whatever was orphaned to the judge (a subreaper). */
+static void reap_orphans(void) {
+    while (waitpid(-1, NULL, WNOHANG) > 0) {}
+}
+
+/* rm -r of the scratch folder (no symlink followed). */
+static void remove_tree(const char* path) {
+    pid_t p = fork();
+    if (p == 0) {
+        int devnull = open("/dev/null", O_WRONLY);
+        if (devnull >= 0) { dup2(devnull, 1); dup2(devnull, 2); }
+        execlp("rm", "rm", "-rf", "--one-file-system", "--", path, (char*)NULL);
+        _exit(127);
+    }
+    if (p > 0) while (waitpid(p, NULL, 0) < 0 && errno == EINTR) {}
+}
+
+/* Copy a file (at most 16 MB) into the scratch folder, owned by who runs there. */
+static int copy_file(const char* from, const char* to) {
+    char buf[65536];
+    ssize_t n;
+    size_t total = 0;
+    int in = open(from, O_RDONLY | O_NOFOLLOW), out;
+    if (in < 0) return -1;
+    out = open(to, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    if (out < 0) { close(in); return -1; }
+    while ((n = read(in, buf, sizeof buf)) > 0 && (total += (size_t)n) <= (16u << 20))
+        if (write(out, buf, (size_t)n) != n) break;
+    close(in);
+    if (geteuid() == 0 && fchown(out, NOBODY, NOBODY) != 0) {}
+    close(out);
+    return n == 0 ? 0 : -1;
+}
+
+static int make_scratch(const sandbox* sb, char* path, size_t size) {
+    const char* tmp = getenv("GRADE_SCRATCH");
+    char resolved[2048];
+    if (sb->scratch) {
+        if (!realpath(sb->scratch, resolved)) return -1;
+        snprintf(path, size, "%s", resolved);
+    } else {
+        if (!tmp || !*tmp) tmp = "/tmp";
+        if (!realpath(tmp, resolved)) return -1;
+        snprintf(path, size, "%s/s2r_grade.XXXXXX", resolved);
+        if (!mkdtemp(path)) return -1;
+    }
+    if (geteuid() == 0 && chown(path, NOBODY, NOBODY) != 0) return -1;
+    if (sb->copy_in) {
+        char to[4200];
+        snprintf(to, sizeof to, "%s/submission.txt", path);
+        unlink(to);
+        if (copy_file(sb->copy_in, to) != 0) return -1;
+    }
+    return 0;
+}
+
+/* ---- one run of the worker ------------------------------------------------- */
+typedef struct reply {
+    char*  text;           /* what came back on fd 3                            */
+    size_t len;
+    int    overflow;
+    int    timed_out;
+    int    status;         /* the intermediate's wait status                    */
+    double seconds;
+    char*  output;         /* what it printed (its fd 1 and 2)                  */
+    size_t output_len;
+} reply;
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+static char* read_fd_all(int fd, size_t cap, size_t* len) {
+    char* b = malloc(cap + 1);
+    size_t n = 0;
+    ssize_t r;
+    if (!b) return NULL;
+    lseek(fd, 0, SEEK_SET);
+    while (n < cap && (r = read(fd, b + n, cap - n)) > 0) n += (size_t)r;
+    b[n] = 0;
+    *len = n;
+    return b;
+}
+
+/* Run argv (exec_fd: the worker, opened before anything is hidden) with
+   `pre` written to its fd 4; collect its reply for at most `seconds`. */
+static int run_worker(const sandbox* sb, int exec_fd, char** argv, const char* pre, int seconds, reply* r) {
+    char scratch[4096], tmpl[4200];
+    int out_fd, reaped = 0;
+    size_t pre_len = strlen(pre), pre_done = 0;
+    child c;
+    double t0 = now(), deadline;
+    memset(r, 0, sizeof *r);
+    if (make_scratch(sb, scratch, sizeof scratch) != 0) { fprintf(stderr, "judge: no scratch folder: %s\n", strerror(errno)); return -1; }
+    snprintf(tmpl, sizeof tmpl, "%s.out.%d", sb->scratch ? "/tmp/s2r_run" : scratch, (int)getpid());
+    out_fd = open(tmpl, O_RDWR | O_CREAT | O_EXCL, 0600);   /* unlinked at once: reachable by descriptor only */
+    if (out_fd < 0) { remove_tree(scratch); return -1; }
+    unlink(tmpl);
+    if (geteuid() == 0 && fchown(out_fd, NOBODY, NOBODY) != 0) {}
+    r->text = malloc(GRADE_REPLY_MAX + 1);
+    if (!r->text || start_child(sb, scratch, seconds, out_fd, exec_fd, argv, &c) != 0) {
+        close(out_fd);
+        remove_tree(scratch);
+        return -1;
+    }
+    signal(SIGPIPE, SIG_IGN);
+    /* the preamble is written as the child reads it (a child that never
+       reads cannot block the judge) */
+    fcntl(c.preamble, F_SETFL, O_NONBLOCK);
+    fcntl(c.reply, F_SETFL, O_NONBLOCK);
+    deadline = t0 + seconds;
+    for (;;) {
+        struct pollfd p[2];
+        int st, w;
+        p[0].fd = c.reply; p[0].events = POLLIN; p[0].revents = 0;
+        p[1].fd = c.preamble; p[1].events = POLLOUT; p[1].revents = 0;
+        poll(p, c.preamble >= 0 ? 2 : 1, 50);
+        if (c.preamble >= 0) {
+            ssize_t put = write(c.preamble, pre + pre_done, pre_len - pre_done);
+            if (put > 0) pre_done += (size_t)put;
+            if (pre_done == pre_len || (put < 0 && errno != EAGAIN && errno != EINTR)) { close(c.preamble); c.preamble = -1; }
+        }
+        for (;;) {
+            ssize_t got;
+            if (r->len >= GRADE_REPLY_MAX) { r->overflow = 1; break; }
+            got = read(c.reply, r->text + r->len, GRADE_REPLY_MAX - r->len);
+            if (got <= 0) break;
+            r->len += (size_t)got;
+        }
+        w = waitpid(c.pid, &st, WNOHANG);
+        if (w == c.pid) { r->status = st; reaped = 1; break; }
+        if (r->overflow || now() > deadline) {
+            r->timed_out = !r->overflow;
+            if (c.top > 0) kill(c.top, SIGKILL);   /* the namespace with it; the intermediate reaps it */
+            while (waitpid(c.pid, &st, 0) < 0 && errno == EINTR) {}
+            r->status = st;
+            reaped = 1;
+            break;
+        }
+    }
+    for (;;) {   /* what was still in the pipe */
+        ssize_t got;
+        if (r->len >= GRADE_REPLY_MAX) break;
+        got = read(c.reply, r->text + r->len, GRADE_REPLY_MAX - r->len);
+        if (got <= 0) break;
+        r->len += (size_t)got;
+    }
+    r->text[r->len] = 0;
+    if (c.preamble >= 0) close(c.preamble);
+    kill_child(&c, reaped);   /* anything left in its group (no namespace: setsid escapes this) */
+    {   /* the worker's own wait status, from the ns init */
+        int st;
+        fcntl(c.done, F_SETFL, O_NONBLOCK);
+        if (!r->timed_out && read(c.done, &st, sizeof st) == (ssize_t)sizeof st) r->status = st;
+        close(c.done);
+    }
+    reap_orphans();
+    close(c.reply);
+    r->seconds = now() - t0;
+    r->output = read_fd_all(out_fd, 64 << 10, &r->output_len);
+    close(out_fd);
+    if (!sb->scratch) remove_tree(scratch);
+    return 0;
+}
+
+/* ---- the token ---------------------------------------------------------------- */
+static char token[40];
+
+static void make_token(void) {
+    unsigned char b[16];
+    int fd = open("/dev/urandom", O_RDONLY), i;
+    if (fd < 0 || read(fd, b, sizeof b) != (ssize_t)sizeof b) {
+        uint64_t x = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+        for (i = 0; i < 16; i++) { x = x * 6364136223846793005ULL + 1442695040888963407ULL; b[i] = (unsigned char)(x >> 56); }
+    }
+    if (fd >= 0) close(fd);
+    for (i = 0; i < 16; i++) sprintf(token + 2 * i, "%02x", b[i]);
+}
+
+/* ---- parsing a reply -------------------------------------------------------- */
+typedef struct parsed {
+    int      ended, malformed;
+    char     why[200];                  /* first malformed line, said          */
+    uint32_t ids[MAX_IDS * 4];
+    int      n_ids, failed_ids;
+    char     messages[8][512];
+    int      n_messages, more_messages;
+    entry*   got;                       /* A/R/K records                       */
+    int      n_got;
+    /* listing */
+    check    table[MAX_CHECKS];
+    int      n_table;
+} parsed;
+
+static int parse_values(char* p, entry* e) {
+    int k, used;
+    for (k = 0; k < e->n; k++) {
+        if (sscanf(p, "%lf%n", &e->v[k], &used) != 1) return 0;
+        p += used;
+    }
+    while (*p == ' ') p++;
+    return *p == 0;
+}
+
+static void parse_reply(char* text, parsed* q) {
+    size_t tl = strlen(token);
+    char* line = text;
+    memset(q, 0, sizeof *q);
+    q->got = calloc(MAX_ENTRIES, sizeof *q->got);
+    while (line && *line) {
+        char* next = strchr(line, '\n');
+        char* p;
+        int used;
+        if (!next) { q->malformed = 1; snprintf(q->why, sizeof q->why, "its last line was cut off"); break; }
+        *next = 0;
+        if (strncmp(line, token, tl) != 0 || line[tl] != ' ') {
+            if (!q->malformed) snprintf(q->why, sizeof q->why, "a line without this run's token: \"%.60s\"", line);
+            q->malformed = 1;
+            line = next + 1;
+            continue;
+        }
+        p = line + tl + 1;
+        if (q->ended) { q->malformed = 1; snprintf(q->why, sizeof q->why, "lines after its end"); }
+        else if (strcmp(p, "END") == 0) q->ended = 1;
+        else if (p[0] == 'X' && p[1] == ' ') {
+            unsigned long id;
+            int ok;
+            if (sscanf(p + 2, "%lu %d", &id, &ok) == 2) {
+                if (q->n_ids < MAX_IDS * 4) q->ids[q->n_ids++] = (uint32_t)id;
+                if (!ok) q->failed_ids++;
+            } else { q->malformed = 1; snprintf(q->why, sizeof q->why, "a malformed expectation line"); }
+        } else if (p[0] == 'F' && p[1] == ' ') {
+            if (q->n_messages < 8) snprintf(q->messages[q->n_messages++], sizeof q->messages[0], "%s", p + 2);
+            else q->more_messages++;
+        } else if ((p[0] == 'A' || p[0] == 'R' || p[0] == 'K') && p[1] == ' ' && q->n_got < MAX_ENTRIES) {
+            entry* e = &q->got[q->n_got];
+            int ok;
+            e->kind = (char)tolower((unsigned char)p[0]);
+            e->tol = 0;
+            ok = p[0] == 'A' ? sscanf(p + 2, "%95s %lf %d%n", e->key, &e->tol, &e->n, &used) == 3
+                             : sscanf(p + 2, "%95s %d%n", e->key, &e->n, &used) == 2;
+            ok = ok && e->n >= 1 && e->n <= MAX_VALUES && parse_values(p + 2 + used, e);
+            if (ok) q->n_got++;
+            else { q->malformed = 1; snprintf(q->why, sizeof q->why, "a malformed result line"); }
+        } else if (p[0] == 'T' && p[1] == ' ' && q->n_table < MAX_CHECKS) {
+            check* c = &q->table[q->n_table];
+            char kind[16];
+            memset(c, 0, sizeof *c);
+            if (sscanf(p + 2, "%d %d %15s %d %127s %n", &c->points, &c->seconds, kind, &c->hidden, c->needs, &used) == 5 &&
+                c->seconds > 0 && c->points >= 0) {
+                c->integration = strcmp(kind, "integration") == 0;
+                snprintf(c->name, sizeof c->name, "%s", p + 2 + used);
+                q->n_table++;
+            } else { q->malformed = 1; snprintf(q->why, sizeof q->why, "a malformed table line"); }
+        } else {
+            q->malformed = 1;
+            snprintf(q->why, sizeof q->why, "an unknown line \"%.40s\"", p);
+        }
+        line = next + 1;
+    }
+}
+
+/* ---- why a check stopped ------------------------------------------------------ */
+static void say_stop(const reply* r, int seconds, int in_list) {
+    int st = r->status;
+    if (r->timed_out)
+        printf("      - did not finish within %d s (an endless loop, a search that never stops, or far too slow?)\n", seconds);
+    else if (r->overflow)
+        printf("      - sent more than %d MB of results: stopped\n", GRADE_REPLY_MAX >> 20);
+    else if (WIFSIGNALED(st)) {
+        int sig = WTERMSIG(st);
+        if (sig == SIGXCPU) printf("      - used more than its CPU time (%d s of CPU): stopped\n", 4 * seconds + 5);
+        else if (sig == SIGXFSZ) printf("      - wrote a file larger than %ld MB: stopped\n", FILE_MB);
+        else if (sig == SIGKILL) printf("      - killed (signal 9): out of memory, or killed from outside\n");
+        else if (sig == SIGSEGV)
+            printf("      - crashed: %s (signal %d): a bad pointer (a NULL from malloc past the %ld MB memory limit among "
+                   "them), or an endless recursion that overflowed the stack; run it under a debugger or with "
+                   "-fsanitize=address to find where\n", strsignal(sig), sig, MEMORY_MB);
+        else if (sig == SIGABRT)
+            printf("      - aborted (signal %d): an assert, abort(), or malloc failing past the %ld MB memory limit\n", sig,
+                   MEMORY_MB);
+        else printf("      - crashed: %s (signal %d); run it under a debugger or with -fsanitize=address to find where\n",
+                    strsignal(sig), sig);
+    } else if (WIFEXITED(st)) {
+        int code = WEXITSTATUS(st);
+        if (code >= 121 && code <= 127 && code != 127) printf("      - the sandbox could not start (%d): see judge --sandbox\n", code);
+        else if (code == 127) printf("      - the grader program could not be started\n");
+        else printf("      - stopped before the check ended, with exit status %d: did your code call exit() or _exit()? "
+                    "(a check passes only when it runs to its end)\n", code);
+    }
+    (void)in_list;
+}
+
+/* What the child printed, under the verdict, marked as its own. */
+static void replay_output(const reply* r) {
+    const char* p = r->output;
+    int lines = 0, shown = 0;
+    if (!p) return;
+    while (*p) {
+        const char* e = strchr(p, '\n');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        if (++lines <= 30) {
+            size_t i;
+            printf("      | ");
+            for (i = 0; i < n && i < 300; i++) putchar(isprint((unsigned char)p[i]) || p[i] == '\t' ? p[i] : '?');
+            putchar('\n');
+            shown++;
+        }
+        p += n + (e ? 1 : 0);
+    }
+    if (lines > shown) printf("      | (%d more lines of output)\n", lines - shown);
+}
+
+/* ---- the preamble ------------------------------------------------------------- */
+static char* preamble(const char* mode, const check* c, int index, const entry* kept, int n_kept, const char* submission) {
+    size_t cap = 1 << 20, n = 0;
+    char* b = malloc(cap);
+    int i, k;
+#define PUT(...) do { if (n < cap) n += (size_t)snprintf(b + n, cap - n, __VA_ARGS__); } while (0)
+    PUT("%s\n%s\n", token, mode);
+    PUT("%s\n", c ? c->name : "-");
+    PUT("%s\n", submission ? "submission.txt" : "-");
+    for (i = 0; c && i < n_entries; i++) {
+        const entry* e = &entries[i];
+        if (e->check != index || e->kind != 'r') continue;
+        PUT("R %s %d", e->key, e->n);
+        for (k = 0; k < e->n; k++) PUT(" %.17g", e->v[k]);
+        PUT("\n");
+    }
+    for (i = 0; i < n_kept; i++) {
+        PUT("K %s %d", kept[i].key, kept[i].n);
+        for (k = 0; k < kept[i].n; k++) PUT(" %.17g", kept[i].v[k]);
+        PUT("\n");
+    }
+    PUT("END\n");
+#undef PUT
+    return b;
+}
+
+static int close_enough(double got, double want, double tol) {
+    double scale = fabs(want) > 1 ? fabs(want) : 1;
+    if (isnan(got) || isnan(want)) return isnan(got) && isnan(want) && tol < 0;
+    if (isinf(want)) return got == want;
+    return fabs(got - want) <= tol * scale;
+}
+
+/* ---- the two modes -------------------------------------------------------------- */
+typedef struct run {
+    const char* worker;
+    const char* answers;
+    const char* record;
+    const char* submission;
+    const char* only;
+    const char* result;
+    const char* name;     /* who is graded, for the first line            */
+    sandbox     sb;
+} run;
+
+static int open_worker(const char* path) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC), high;
+    if (fd < 0) { fprintf(stderr, "judge: cannot open the grader program %s: %s\n", path, strerror(errno)); return -1; }
+    high = fcntl(fd, F_DUPFD_CLOEXEC, 200);   /* clear of the child's 0..4 */
+    close(fd);
+    return high;
+}
+
+/* The submission (data) copied into the scratch's reach: the child gets a
+   path inside its own folder.  Here: the text itself, in the preamble's
+   place... kept simple: the judge copies it next to each check's scratch. */
+
+/* Record: the reference's table and replies become the answers. */
+static int record(run* R) {
+    int fd = open_worker(R->worker), i, j;
+    char* argv[3];
+    char* pre;
+    reply r;
+    parsed* q = calloc(1, sizeof *q);
+    entry kept[64];
+    int n_kept = 0;
+    if (fd < 0 || !q) return 2;
+    argv[0] = (char*)R->worker; argv[1] = (char*)"--worker"; argv[2] = NULL;
+    pre = preamble("list", NULL, -1, NULL, 0, NULL);
+    if (run_worker(&R->sb, fd, argv, pre, 60, &r) != 0) return 2;
+    parse_reply(r.text, q);
+    if (!q->ended || q->malformed || q->n_table == 0) {
+        fprintf(stderr, "judge: the reference grader did not list its checks (%s)\n", q->malformed ? q->why : "no end");
+        say_stop(&r, 60, 1);
+        replay_output(&r);
+        return 2;
+    }
+    n_checks = q->n_table;
+    memcpy(checks, q->table, sizeof checks[0] * (size_t)n_checks);
+    free(pre); free(r.text); free(r.output); free(q->got);
+    printf("grading the reference (recording its answers)\n");
+    for (i = 0; i < n_checks; i++) {
+        check* c = &checks[i];
+        int k;
+        pre = preamble("record", c, i, kept, n_kept, R->submission);
+        if (run_worker(&R->sb, fd, argv, pre, c->seconds, &r) != 0) return 2;
+        parse_reply(r.text, q);
+        if (!q->ended || q->malformed || q->n_messages || q->failed_ids) {
+            printf("FAIL %-58s 0/%d\n", c->name, c->points);
+            for (k = 0; k < q->n_messages; k++) printf("      - %s\n", q->messages[k]);
+            if (q->malformed) printf("      - %s\n", q->why);
+            if (!q->ended) say_stop(&r, c->seconds, 0);
+            replay_output(&r);
+            fprintf(stderr, "judge: the reference fails its own grader: no answers written\n");
+            return 1;
+        }
+        printf("PASS %-58s %d/%d\n", c->name, c->points, c->points);
+        replay_output(&r);
+        for (k = 0; k < q->n_ids && c->n_ids < MAX_IDS; k++) {
+            for (j = 0; j < c->n_ids && c->ids[j] != q->ids[k]; j++) {}
+            if (j == c->n_ids) c->ids[c->n_ids++] = q->ids[k];
+        }
+        for (k = 0; k < q->n_got; k++) {
+            entry e = q->got[k];
+            e.check = i;
+            if (e.kind == 'k') { if (n_kept < 64) kept[n_kept++] = e; }
+            else if (n_entries < MAX_ENTRIES) entries[n_entries++] = e;
+        }
+        free(pre); free(r.text); free(r.output); free(q->got);
+        fflush(stdout);
+    }
+    if (write_answers(R->record) != 0) return 2;
+    printf("score: the reference passes every check; its answers are in %s\n", R->record);
+    return 0;
+}
+
+/* Grade: every check in its child, decided here. */
+static int grade(run* R) {
+    int fd = open_worker(R->worker), i, k, j;
+    int passed = 0, failed = 0, points = 0, total = 0, unit_failed = 0;
+    char* argv[3];
+    entry kept[64];
+    int n_kept = 0;
+    parsed* q = calloc(1, sizeof *q);
+    FILE* res = NULL;
+    if (fd < 0 || !q) return 2;
+    argv[0] = (char*)R->worker; argv[1] = (char*)"--worker"; argv[2] = NULL;
+    for (i = 0; i < n_checks; i++) {
+        check* c = &checks[i];
+        reply r;
+        char* pre;
+        int bad = 0, shown = 0;
+        if (R->only && !strstr(c->name, R->only)) continue;
+        total += c->points;
+        if (c->hidden == 2) {   /* in a kit: the instructor's grader runs it */
+            int band = 0;
+            printf("---- %-58s -/%d\n      - not run here: it needs %s, still open in this kit (the kit's library holds "
+                   "stubs there); the instructor's grader runs it\n", c->name, c->points, c->needs);
+            for (k = 0; k < n_entries; k++)
+                if (entries[k].check == i && entries[k].kind == 'a') {
+                    if (!band++) printf("      - it passes when:\n");
+                    printf("        %s is within %g (relative) of", entries[k].key, entries[k].tol);
+                    for (j = 0; j < entries[k].n && j < 6; j++) printf(" %.4g", entries[k].v[j]);
+                    printf("%s\n", entries[k].n > 6 ? " ..." : "");
+                }
+            total -= c->points;
+            continue;
+        }
+        if (c->integration && unit_failed) {
+            printf("FAIL %-58s 0/%d\n      - skipped: make the unit checks above pass first\n", c->name, c->points);
+            failed++;
+            continue;
+        }
+        pre = preamble("check", c, i, kept, n_kept, R->submission);
+        if (run_worker(&R->sb, fd, argv, pre, c->seconds, &r) != 0) {
+            printf("FAIL %-58s 0/%d\n      - could not start the check\n", c->name, c->points);
+            failed++;
+            free(pre);
+            continue;
+        }
+        parse_reply(r.text, q);
+        bad = !q->ended || q->malformed || q->n_messages > 0 || q->failed_ids > 0;
+        /* every expectation the reference evaluated must have been evaluated */
+        for (k = 0; k < c->n_ids; k++) {
+            for (j = 0; j < q->n_ids && q->ids[j] != c->ids[k]; j++) {}
+            if (j == q->n_ids) { bad = 1; break; }
+        }
+        {
+            int missing_ids = k < c->n_ids;
+            char cmp[8][512];
+            int n_cmp = 0;
+            /* every compared result against the answers */
+            for (k = 0; k < n_entries; k++) {
+                const entry* want = &entries[k];
+                const entry* got = NULL;
+                int v, wrong = 0;
+                if (want->check != i || want->kind != 'a') continue;
+                for (j = 0; j < q->n_got; j++)
+                    if (q->got[j].kind == 'a' && strcmp(q->got[j].key, want->key) == 0) { got = &q->got[j]; break; }
+                if (!got) {
+                    bad = 1;
+                    if (q->ended && n_cmp < 8) snprintf(cmp[n_cmp++], sizeof cmp[0], "no result \"%s\" came back", want->key);
+                    continue;
+                }
+                if (got->n != want->n) {
+                    bad = 1;
+                    if (n_cmp < 8) snprintf(cmp[n_cmp++], sizeof cmp[0], "%s: %d values came back, %d expected", want->key, got->n, want->n);
+                    continue;
+                }
+                for (v = 0; v < want->n; v++)
+                    if (!close_enough(got->v[v], want->v[v], want->tol)) {
+                        bad = 1;
+                        if (wrong++ < 3 && n_cmp < 8)
+                            snprintf(cmp[n_cmp++], sizeof cmp[0], "%s, value %d of %d: got %.9g, the reference gives %.9g",
+                                     want->key, v + 1, want->n, got->v[v], want->v[v]);
+                    }
+            }
+            printf("%s %-58s %d/%d\n", bad ? "FAIL" : "PASS", c->name, bad ? 0 : c->points, c->points);
+            for (k = 0; k < q->n_messages; k++, shown++) printf("      - %s\n", q->messages[k]);
+            if (q->more_messages) printf("      - ... and %d more\n", q->more_messages);
+            for (k = 0; k < n_cmp; k++, shown++) printf("      - %s\n", cmp[k]);
+            if (q->malformed) { printf("      - its reply is not well formed (%s): it does not count\n", q->why); shown++; }
+            if (!q->ended) { say_stop(&r, c->seconds, 0); shown++; }
+            else if (bad && !shown && missing_ids)
+                printf("      - the check ended before it had checked everything (part of it never ran): it does not count\n");
+            else if (bad && !shown) printf("      - failed\n");
+        }
+        replay_output(&r);
+        if (!bad)
+            for (k = 0; k < q->n_got; k++)
+                if (q->got[k].kind == 'k' && n_kept < 64) kept[n_kept++] = q->got[k];
+        if (bad) { failed++; unit_failed |= !c->integration; }
+        else { passed++; points += c->points; }
+        free(pre); free(r.text); free(r.output); free(q->got);
+        fflush(stdout);
+    }
+    printf("score: %d / %d points\n", points, total);
+    printf("%d passed, %d failed\n", passed, failed);
+    if (R->result && (res = fopen(R->result, "w"))) {
+        fprintf(res, "%d %d %d %d\n", points, total, passed, failed);
+        fclose(res);
+    }
+    return failed ? 1 : 0;
+}
+
+/* --public: the answers a kit ships: no hidden check; an integration check
+   whose needs are not all closed is kept as "run by the instructor" (its
+   outcome band said, never run). */
+static int make_public(const char* closed) {
+    int i, k, m = 0, map[MAX_CHECKS];
+    for (i = 0; i < n_checks; i++) {
+        map[i] = -1;
+        if (checks[i].hidden == 1) continue;
+        if (strcmp(checks[i].needs, "-") != 0) {
+            char needs[128], *tok, *save;
+            snprintf(needs, sizeof needs, "%s", checks[i].needs);
+            for (tok = strtok_r(needs, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+                char pat[140];
+                snprintf(pat, sizeof pat, ",%s,", tok);
+                if (!closed || !strstr(closed, pat)) checks[i].hidden = 2;
+            }
+        }
+        map[i] = m;
+        checks[m] = checks[i];
+        m++;
+    }
+    for (k = 0, i = 0; i < n_entries; i++) {
+        if (map[entries[i].check] < 0) continue;
+        if (checks[map[entries[i].check]].hidden == 2 && entries[i].kind == 'r') continue;
+        entries[k] = entries[i];
+        entries[k].check = map[entries[i].check];
+        k++;
+    }
+    n_checks = m;
+    n_entries = k;
+    return write_answers("/dev/stdout") == 0 ? 0 : 2;
+}
+
+static int sandbox_report(void) {
+    sandbox sb;
+    reply r;
+    char* argv[4];
+    memset(&sb, 0, sizeof sb);
+    argv[0] = (char*)"sh"; argv[1] = (char*)"-c"; argv[2] = (char*)"exit 0"; argv[3] = NULL;
+    if (run_worker(&sb, -1, argv, "", 10, &r) != 0) return 2;
+    printf("sandbox: a process group per check, killed with SIGKILL at its limit; RLIMIT_AS %ld MB, RLIMIT_FSIZE %ld MB, "
+           "RLIMIT_CPU 4 x the limit + 5 s, RLIMIT_NPROC %ld%s; a fresh scratch folder\n", MEMORY_MB, FILE_MB, PROCS,
+           namespaces_work == 1 || geteuid() == 0 ? "" : " (not set: it would count every process of yours)");
+    if (geteuid() == 0) printf("sandbox: run as root: each check runs as nobody (uid %d)\n", NOBODY);
+    if (namespaces_work == 1)
+        printf("sandbox: namespaces: yes - a PID namespace (nothing outlives its check), no network, every mount read-only "
+               "but the scratch folder, the answers and submissions covered\n");
+    else
+        printf("sandbox: namespaces: NO (unprivileged user namespaces are off here) - a check's process that calls setsid() "
+               "can outlive it, it has the network, and it can read and write what your account can: grade in a "
+               "container or under an account that can lose nothing\n");
+    return namespaces_work == 1 ? 0 : 1;
+}
+
+static int run_command(run* R, char** argv) {
+    reply r;
+    int seconds = (int)env_long("GRADE_RUN_SECONDS", 120);
+    if (run_worker(&R->sb, -1, argv, "", seconds, &r) != 0) return 2;
+    if (r.output_len) fwrite(r.output, 1, r.output_len, stdout);
+    if (r.timed_out) { printf("judge: stopped after %d s\n", seconds); return 124; }
+    return WIFEXITED(r.status) ? WEXITSTATUS(r.status) : 128 + WTERMSIG(r.status);
+}
+
+static int usage(void) {
+    fprintf(stderr, "usage: judge --record FILE --worker BIN [--submission FILE]\n"
+                    "       judge --answers FILE --worker BIN [--submission FILE] [--only TEXT] [--result FILE] [--name WHO] [--hide DIR]...\n"
+                    "       judge --public FILE [--closed LIST]\n"
+                    "       judge --run [--scratch DIR] [--hide DIR]... -- CMD ARGS...\n"
+                    "       judge --sandbox\n");
+    return 2;
+}
+
+int main(int argc, char** argv) {
+    run R;
+    const char *public_answers = NULL, *closed = NULL;
+    int i, mode_run = 0;
+    memset(&R, 0, sizeof R);
+    entries = calloc(MAX_ENTRIES, sizeof *entries);
+    if (!entries) return 2;
+    prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);   /* what a check's processes orphan comes here, reaped */
+    if (env_long("GRADE_NO_NAMESPACES", 0) == 1) namespaces_work = 0;   /* the sandbox without them (tests) */
+    make_token();
+    for (i = 1; i < argc; i++) {
+        const char* a = argv[i];
+        const char* v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--") == 0 && mode_run) { i++; break; }
+        else if (strcmp(a, "--run") == 0) mode_run = 1;
+        else if (strcmp(a, "--sandbox") == 0) return sandbox_report();
+        else if (!v) return usage();
+        else if (strcmp(a, "--record") == 0) R.record = v, i++;
+        else if (strcmp(a, "--answers") == 0) R.answers = v, i++;
+        else if (strcmp(a, "--worker") == 0) R.worker = v, i++;
+        else if (strcmp(a, "--submission") == 0) R.submission = v, i++;
+        else if (strcmp(a, "--only") == 0) R.only = v, i++;
+        else if (strcmp(a, "--result") == 0) R.result = v, i++;
+        else if (strcmp(a, "--name") == 0) R.name = v, i++;
+        else if (strcmp(a, "--public") == 0) public_answers = v, i++;
+        else if (strcmp(a, "--closed") == 0) closed = v, i++;
+        else if (strcmp(a, "--scratch") == 0) R.sb.scratch = v, i++;
+        else if (strcmp(a, "--hide") == 0 && R.sb.n_hide < MAX_HIDE) {
+            char* real = realpath(v, NULL);
+            if (!real) { fprintf(stderr, "judge: --hide %s: %s\n", v, strerror(errno)); return 2; }
+            R.sb.hide[R.sb.n_hide++] = real;
+            i++;
+        } else return usage();
+    }
+    R.sb.copy_in = R.submission;
+    {   /* the answers' folder is never in a check's sight */
+        const char* file = R.answers ? R.answers : R.record;
+        char* dir = file ? strdup(file) : NULL;
+        char *slash, *real;
+        if (dir && R.sb.n_hide < MAX_HIDE) {
+            slash = strrchr(dir, '/');
+            if (!slash) snprintf(dir, strlen(dir) + 1, ".");
+            else if (slash == dir) dir[1] = 0;
+            else *slash = 0;
+            if ((real = realpath(dir, NULL)) != NULL) R.sb.hide[R.sb.n_hide++] = real;
+        }
+        free(dir);
+    }
+    if (mode_run) return i < argc ? run_command(&R, argv + i) : usage();
+    if (public_answers) {
+        char list[600];
+        if (load_answers(public_answers) != 0) return 2;
+        snprintf(list, sizeof list, ",%s,", closed ? closed : "");
+        return make_public(list);
+    }
+    if (!R.worker || !R.record == !R.answers) return usage();
+    if (R.record) return record(&R);
+    if (load_answers(R.answers) != 0) return 2;
+    printf("grading %s\n", R.name ? R.name : R.worker);
+    return grade(&R);
+}
