@@ -87,8 +87,9 @@
    One client at a time.  The robot side belongs to the client whose hello
    it answered until that client goes; a connection that sends no hello
    within watchdog_ms is dropped, and one that arrives while another client
-   holds the arm gets its hello answered S2R_ERR_STATE "busy: ..." (who
-   holds it, since when) at once and is closed.  The client's connect
+   holds the arm gets its hello answered S2R_ERR_STATE "busy: ..." (for
+   how long it has been held) at once and is closed; a connection that
+   has not said hello 100 ms after it came gives way to the next one.  The client's connect
    tries again every 50 ms until its timeout_ms is up (the queue timeout),
    then fails naming the busy robot.  The robot side halts its arm whenever
    its client goes (end of file, a bad message) or falls silent for
@@ -278,7 +279,8 @@ static s2r_result s2r__socket_check_joints(const s2r_socket_message* m, int n_jo
 #ifdef S_ISSOCK
 #define S2R__IS_SOCKET(mode) S_ISSOCK(mode)
 #else   /* strict C99 hides it: what is none of the others */
-#define S2R__IS_SOCKET(mode) (!S_ISREG(mode) && !S_ISDIR(mode) && !S_ISFIFO(mode) && !S_ISCHR(mode) && !S_ISBLK(mode))
+#define S2R__IS_SOCKET(mode) (!S_ISREG(mode) && !S_ISDIR(mode) && !S_ISFIFO(mode) && !S_ISCHR(mode) && !S_ISBLK(mode) && \
+                              ((mode) & 0170000) != 0120000)   /* nor a symbolic link (S_IFLNK, hidden too) */
 #endif
 
 typedef union s2r__socket_addr {
@@ -520,7 +522,7 @@ static s2r_result s2r__socket_break(s2r_socket_robot* s, s2r_result code, const 
     close(s->fd);
     s->fd = -1;
     s->broken = 1;
-    return s2r__fail(s->error, code, "%s (connection closed; the robot side halts its arm)", s->fault);
+    return s2r__fail(s->error, code, "%s (connection closed; a robot side still running halts its arm)", s->fault);
 }
 
 /* One request and its reply, within the timeout (plus extra_ms); the
@@ -657,9 +659,10 @@ static s2r_result s2r__socket_listen(const char* address, int* fd, char* error) 
     int one = 1, probe, bound;
     s2r_result res = s2r__socket_address(address, &a, &len, error);
     if (res != S2R_OK) return res;
-    if (a.any.sa_family == AF_UNIX && stat(address, &st) == 0 && !S2R__IS_SOCKET(st.st_mode))
+    if (a.any.sa_family == AF_UNIX && lstat(address, &st) == 0 && !S2R__IS_SOCKET(st.st_mode))
         return s2r__fail(error, S2R_ERR_IO, "cannot serve at %s: it exists and is not a socket (%s); remove it or give "
-                         "another path", address, S_ISDIR(st.st_mode) ? "a directory" : S_ISREG(st.st_mode) ? "a file" : "not a file");
+                         "another path", address, S_ISDIR(st.st_mode) ? "a directory" : S_ISREG(st.st_mode) ? "a file"
+                         : (st.st_mode & 0170000) == 0120000 ? "a symbolic link" : S_ISFIFO(st.st_mode) ? "a FIFO" : "a device");
     if ((*fd = socket(a.any.sa_family, SOCK_STREAM, 0)) < 0) return s2r__fail(error, S2R_ERR_IO, "socket: %s", strerror(errno));
     setsockopt(*fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     bound = bind(*fd, &a.any, len) == 0;
@@ -748,6 +751,7 @@ static void s2r__socket_refuse(int listener, double since) {
    halts the arm and ends the episode, whose later requests are answered
    with that error until a reset.  Connections arriving meanwhile are
    refused.  Returns 1 once the hello was answered (a client), else 0. */
+#define S2R__HELLO_GRACE_MS 100   /* a client sends hello as it connects: one silent this long holds nothing */
 static int s2r__socket_serve_client(const s2r_backend* robot, int listener, int fd, int watchdog_ms) {
     double since = s2r__socket_ms(), deadline = since + watchdog_ms;   /* the hello's, then the episode's */
     char halted[S2R_SOCKET_TEXT] = "", why[S2R_ERROR_LEN];   /* halted: the watchdog's, until the next reset */
@@ -764,8 +768,11 @@ static int s2r__socket_serve_client(const s2r_backend* robot, int listener, int 
             if (errno != EINTR || s2r_interrupt_requested()) return greeted;
             continue;   /* a signal: the deadline stands */
         }
-        if (p[1].revents && !p[0].revents) s2r__socket_refuse(listener, since);   /* the client's own news first: */
-        if (!p[0].revents) {                                                        /* gone, its arm is free       */
+        if (p[1].revents && !p[0].revents) {   /* the client's own news first: gone, its arm is free */
+            if (!greeted && s2r__socket_ms() - since >= S2R__HELLO_GRACE_MS) return 0;   /* silent: the next one's turn */
+            s2r__socket_refuse(listener, since);
+        }
+        if (!p[0].revents) {
             if (!watched || s2r__socket_ms() < deadline) continue;
             if (!greeted) return 0;   /* no hello in time: not a client */
             s2r_backend_halt(robot);

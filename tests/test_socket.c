@@ -499,6 +499,52 @@ static int test_socket_silent_and_half_frames(void) {
     return 0;
 }
 
+/* A connection that never says hello holds nothing: with the watchdog at
+   its default 1 s, a client whose timeout is shorter still gets the arm
+   (the silent one gives way once it has been silent 100 ms); the busy
+   reply is only for a client that said hello. */
+static int test_socket_silent_gives_way(void) {
+    s2r_socket_config c = s2r_socket_config_default();
+    s2r_socket_robot s;
+    pid_t child;
+    int status, silent;
+    child = socket_serve_child(S2R_ROBOT_UR5E, S2R_SCENE_ARM, 1, 0);
+    CHECK(child > 0);
+    CHECK((silent = socket_raw_connect()) >= 0);
+    poll(NULL, 0, 150);
+    c.address = SOCKET_PATH;
+    c.timeout_ms = 500;   /* shorter than the watchdog (1000 ms) */
+    CHECKF(s2r_socket_robot_connect(&s, &c) == S2R_OK, "%s", s.error);
+    CHECK(s2r_backend_reset(&s.backend, NULL, NULL, NULL) == S2R_OK);
+    s2r_socket_robot_close(&s);
+    close(silent);
+    CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    return 0;
+}
+
+/* A dangling symbolic link and a FIFO at the address are refused, named
+   as what they are, and left as they were. */
+static int test_socket_address_link_and_fifo(void) {
+    s2r_socket_serve_config c = s2r_socket_serve_config_default();
+    s2r_real_robot real;
+    char error[S2R_ERROR_LEN];
+    struct stat st;
+    CHECK(s2r_real_robot_init(&real, S2R_ROBOT_UR5E, 1) == S2R_OK);
+    c.address = SOCKET_PATH;
+    c.clients = 1;
+    unlink(SOCKET_PATH);
+    CHECK(symlink(S2R_TEST_TMP "/s2r_test_nowhere", SOCKET_PATH) == 0);
+    CHECK(s2r_socket_serve(&real.backend, &c, error) == S2R_ERR_IO);
+    CHECKF(strstr(error, "is not a socket (a symbolic link)"), "%s", error);
+    CHECK(lstat(SOCKET_PATH, &st) == 0 && S_ISLNK(st.st_mode) && unlink(SOCKET_PATH) == 0);
+    CHECK(mkfifo(SOCKET_PATH, 0600) == 0);
+    CHECK(s2r_socket_serve(&real.backend, &c, error) == S2R_ERR_IO);
+    CHECKF(strstr(error, "is not a socket (a FIFO)"), "%s", error);
+    CHECK(lstat(SOCKET_PATH, &st) == 0 && S_ISFIFO(st.st_mode) && unlink(SOCKET_PATH) == 0);
+    s2r_real_robot_free(&real);
+    return 0;
+}
+
 /* A file, or a directory, at the address is refused and left as it was;
    so is the socket of a live server (which goes on serving). */
 static int test_socket_address_not_a_socket(void) {
@@ -678,6 +724,9 @@ static const test_case socket_tests[] = {
      test_socket_connect_twice_and_after_close},
     {"socket: a client gone mid-episode gets the arm halted; the next client's episode runs",
      test_socket_client_gone_mid_episode},
+    {"socket: a connection that never says hello gives way to a client (no busy for the silent)", test_socket_silent_gives_way},
+    {"socket: a dangling symbolic link or a FIFO at the address refused as what it is, left as it was",
+     test_socket_address_link_and_fifo},
     {"socket: examples/robot_server.py speaks the protocol (its fake arm follows, halts, refuses NaN)",
      test_socket_python_robot_side},
 #endif
