@@ -218,6 +218,7 @@ static int test_socket_robot_gone_mid_episode(void) {
     int k, status;
     CHECK(child > 0);
     c.address = SOCKET_PATH;
+    c.timeout_ms = 10000;   /* a loaded machine (the sanitizer builds) answers slowly; the end must not wait for it */
     CHECKF(s2r_socket_robot_connect(&s, &c) == S2R_OK, "%s", s.error);
     CHECK(s2r_backend_reset(&s.backend, NULL, NULL, NULL) == S2R_OK);
     memcpy(q, s.arm.info.q_home, sizeof q);
