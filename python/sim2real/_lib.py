@@ -227,8 +227,15 @@ def interruptible(function, *args):
     outcome, done = [], threading.Event()   # an Event, not Thread.join: a join interrupted by the handler can
     # mark a thread still running as ended (Python 3.11's bpo-45274 repair releases its lock), and then a second
     # call would use the object under the first
+    gate, began, cancelled = threading.Lock(), [False], [False]   # a Ctrl-C can land inside Thread.start(): the
+    # worker then runs the call only if it began before the caller gave up, and the caller waits for it if it did
 
     def run():
+        with gate:
+            if cancelled[0]:
+                done.set()
+                return
+            began[0] = True
         try:
             outcome.append((True, function(*args)))
         except BaseException as e:   # noqa: BLE001 (raised again on the caller's thread)
@@ -236,18 +243,27 @@ def interruptible(function, *args):
         finally:
             done.set()
 
-    threading.Thread(target=run, name="sim2real call", daemon=True).start()
     try:
+        threading.Thread(target=run, name="sim2real call", daemon=True).start()
         while not done.wait(0.05):   # a timed wait: the handler runs between two of them
             pass
     except BaseException:
-        library().s2r_flat_interrupt_request()
-        while not done.is_set():
+        while True:   # a second Ctrl-C here is the first one's: it changes nothing
             try:
-                done.wait(0.05)
-            except BaseException:   # noqa: BLE001 (the first exception is the one raised)
+                with gate:
+                    cancelled[0] = True
+                    running = began[0]
+                break
+            except BaseException:   # noqa: BLE001
                 pass
-        library().s2r_flat_interrupt_clear()
+        if running:
+            library().s2r_flat_interrupt_request()
+            while not done.is_set():
+                try:
+                    done.wait(0.05)
+                except BaseException:   # noqa: BLE001 (the first exception is the one raised)
+                    pass
+            library().s2r_flat_interrupt_clear()
         raise
     done, value = outcome[0]
     if not done:

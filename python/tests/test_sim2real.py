@@ -1032,6 +1032,35 @@ class TestCtrlC(unittest.TestCase):
         worker.join()
         self.assertEqual(results, [expected])
 
+    EARLY = "\n".join([
+        "import os, signal, threading, time, sim2real",
+        "env, fresh = sim2real.Env('ur5e', 'push'), sim2real.Env('ur5e', 'push')",
+        "for k in range(60):",
+        "    kick = threading.Thread(target=lambda d=0.0005 * (k % 10): (time.sleep(d), os.kill(os.getpid(), signal.SIGINT)))",
+        "    try:",
+        "        kick.start()",
+        "        env.evaluate(episodes=2000, seed=1)",
+        "    except KeyboardInterrupt:",
+        "        pass",
+        "    while kick.is_alive():",
+        "        try:",
+        "            kick.join()",
+        "        except KeyboardInterrupt:",
+        "            pass",
+        "    if any(t.name == 'sim2real call' for t in threading.enumerate()):",
+        "        print('orphan', k, flush=True)",
+        "        os._exit(3)",
+        "print('same', repr(env.evaluate(episodes=3, seed=1)) == repr(fresh.evaluate(episodes=3, seed=1)), flush=True)"])
+
+    def test_sigint_at_the_start_leaves_no_call_running(self):
+        """A Ctrl-C landing inside Thread.start() (the first milliseconds) raised KeyboardInterrupt while the C
+        call went on in its worker: the object freed or reset under it (SIGSEGV, SIGABRT), results wrong."""
+        child = subprocess.run([sys.executable, "-c", self.EARLY], capture_output=True, text=True, timeout=300,
+                               env=dict(os.environ, PYTHONPATH=os.path.dirname(HERE) + os.pathsep +
+                                        os.environ.get("PYTHONPATH", "")))
+        self.assertEqual(child.returncode, 0, (child.stdout, child.stderr[-2000:]))
+        self.assertIn("same True", child.stdout, child.stderr[-2000:])
+
 
 class TestRangeChecks(unittest.TestCase):
     """Every integer reaching C is checked whole and in range, every string free of NUL: before, ctypes wrapped
