@@ -583,6 +583,21 @@ static int test_socket_address_not_a_socket(void) {
     return 0;
 }
 
+/* A robot side serving UR5e unit #1 to two clients, one after the other,
+   and the first of them connected as s (c: its config, 3 s timeout);
+   returns the server's pid, or -1 with s->error saying why. */
+static pid_t socket_two_clients(s2r_socket_robot* s, s2r_socket_config* c) {
+    pid_t child;
+    socket_clients = 2;
+    child = socket_serve_child(S2R_ROBOT_UR5E, S2R_SCENE_ARM, 1, 0);
+    socket_clients = 1;
+    c->address = SOCKET_PATH;
+    c->timeout_ms = 3000;
+    if (child < 0) snprintf(s->error, sizeof s->error, "fork failed");
+    if (child < 0 || s2r_socket_robot_connect(s, c) != S2R_OK) return -1;
+    return child;
+}
+
 /* Errors are per request: a client's failure does not reach the next
    client as its text; a request before hello, or for another arm's
    joints, is answered with an error of its own. */
@@ -593,13 +608,7 @@ static int test_socket_errors_per_request(void) {
     double q[S2R_MAX_JOINTS];
     pid_t child;
     int status, fd;
-    socket_clients = 2;
-    child = socket_serve_child(S2R_ROBOT_UR5E, S2R_SCENE_ARM, 1, 0);
-    socket_clients = 1;
-    CHECK(child > 0);
-    c.address = SOCKET_PATH;
-    c.timeout_ms = 3000;
-    CHECKF(s2r_socket_robot_connect(&s, &c) == S2R_OK, "%s", s.error);
+    CHECKF((child = socket_two_clients(&s, &c)) > 0, "%s", s.error);
     CHECK(s2r_backend_reset(&s.backend, NULL, NULL, NULL) == S2R_OK);
     memcpy(q, s.arm.info.q_home, sizeof q);
     q[1] = NAN;
@@ -636,13 +645,7 @@ static int test_socket_connect_twice_and_after_close(void) {
     s2r_sensors r;
     pid_t child;
     int status;
-    socket_clients = 2;
-    child = socket_serve_child(S2R_ROBOT_UR5E, S2R_SCENE_ARM, 1, 0);
-    socket_clients = 1;
-    CHECK(child > 0);
-    c.address = SOCKET_PATH;
-    c.timeout_ms = 3000;
-    CHECKF(s2r_socket_robot_connect(&s, &c) == S2R_OK, "%s", s.error);
+    CHECKF((child = socket_two_clients(&s, &c)) > 0, "%s", s.error);
     CHECK(s2r_socket_robot_connect(&s, &c) == S2R_ERR_STATE);
     CHECKF(strstr(s.error, "still open (socket: real ur5e #1)") && strstr(s.error, "close it before"), "%s", s.error);
     CHECK(s2r_backend_reset(&s.backend, NULL, NULL, NULL) == S2R_OK && s2r_backend_read_sensors(&s.backend, &r) == S2R_OK);
@@ -671,13 +674,7 @@ static int test_socket_client_gone_mid_episode(void) {
     double q[S2R_MAX_JOINTS];
     pid_t child;
     int status;
-    socket_clients = 2;
-    child = socket_serve_child(S2R_ROBOT_UR5E, S2R_SCENE_ARM, 1, 0);
-    socket_clients = 1;
-    CHECK(child > 0);
-    c.address = SOCKET_PATH;
-    c.timeout_ms = 3000;
-    CHECKF(s2r_socket_robot_connect(&s, &c) == S2R_OK, "%s", s.error);
+    CHECKF((child = socket_two_clients(&s, &c)) > 0, "%s", s.error);
     CHECK(s2r_backend_reset(&s.backend, NULL, NULL, NULL) == S2R_OK);
     memcpy(q, s.arm.info.q_home, sizeof q);
     q[0] += 0.5;
