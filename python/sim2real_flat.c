@@ -760,7 +760,8 @@ static s2r_result s2r_flat__fit_logs(const s2r_sim_config* model, const s2r_traj
     s2r_sysid id;
     s2r_sysid_result r;
     s2r_result res;
-    cfg.known.p[S2R_PARAM_OBS_LATENCY] = training->p[S2R_PARAM_OBS_LATENCY];   /* logs see only the total delay */
+    cfg.known.p[S2R_PARAM_OBS_LATENCY] = s2r_randomization_none().p[S2R_PARAM_OBS_LATENCY];   /* logs see only the
+                                                        total delay: the command's, as example 12 */
     cfg.max_sweeps = quick ? 3 : 12;
     cfg.weight_qd = s2r_trajectory_set_qd_measured(train) ? S2R_LOG_WEIGHT_QD : 0;   /* as example 12 */
     if ((res = s2r_sysid_init(&id, &cfg, model)) != S2R_OK) return s2r__fail(error, res, "%s", id.error);
@@ -769,6 +770,7 @@ static s2r_result s2r_flat__fit_logs(const s2r_sim_config* model, const s2r_traj
         s2r__fail(error, res, "%s", id.error);
     else
         s2r_flat__copy_sysid(&cfg, &r, out);
+    next->p[S2R_PARAM_OBS_LATENCY] = cfg.known.p[S2R_PARAM_OBS_LATENCY];   /* trained on the command, as 12 */
     s2r_sysid_free(&id);
     return res;
 }
