@@ -38,9 +38,9 @@ the same kind of Sequential with the same hidden widths ending in one
 output (without one, the critic is written as zeros: enough to act and
 deploy, not to go on training with PPO in C).
 
-read_checkpoint checks the magic, the version and the sizes, not the
-checksum: load through Policy (the C loader) to have the file validated in
-full. write_checkpoint writes through the library (s2r_policy_save's code),
+read_checkpoint checks the magic, the version, the sizes and the checksum
+(as the C loader does: a damaged file is refused, never read as NaN
+weights). write_checkpoint writes through the library (s2r_policy_save's code),
 so the file is the library's own, checksum included.
 """
 import ctypes
@@ -56,6 +56,15 @@ MAGIC = 0x50523253   # "S2RP" as a little-endian uint32
 ACTIVATIONS = ("tanh", "relu")   # s2r_activation's order
 MAX_WIDTH = 256                  # S2R_MLP_MAX_WIDTH
 MAX_HIDDEN = 4                   # S2R_MAX_HIDDEN_LAYERS
+
+
+def _checksum(data, words):
+    """FNV-1a 64 of the header's `words` words with the checksum's two (12, 13) zeroed, then the payload: the
+    library's s2r__ck_checksum."""
+    h = 0xCBF29CE484222325
+    for b in bytes(data[:48]) + bytes(8) + bytes(data[56:]):
+        h = ((h ^ b) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h
 
 
 def _layers(params, offset, sizes):
@@ -85,6 +94,8 @@ def read_checkpoint(path):
     obs_dim, act_dim, num_hidden = int(h[2]), int(h[3]), int(h[4])
     hidden = [int(x) for x in h[5:5 + num_hidden]]
     num_params, payload = int(h[9]), int(h[11])
+    if len(data) == 4 * words + payload and _checksum(data, words) != int(h[13]) << 32 | int(h[12]):
+        raise ValueError("%s: checksum mismatch (corrupt file)" % path)
     privileged = int(h[16]) if words > 16 else 0
     randomization = int(h[18]) << 32 | int(h[17]) if words > 16 else 0
     activation = int(h[19]) if words > 16 else 0

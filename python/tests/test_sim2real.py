@@ -492,7 +492,19 @@ class TestBadInput(unittest.TestCase):
                                  os.path.join(corpus, "truncated.ckpt"))
         self.assertRaisesMessage(ValueError, ["truncated.ckpt"], sim2real.read_checkpoint,
                                  os.path.join(corpus, "truncated.ckpt"))
-        if os.path.isfile(CHECKPOINT):
+        if os.path.isfile(CHECKPOINT):   # one weight's bytes damaged: refused by both readers, never NaN weights
+            with open(CHECKPOINT, "rb") as f:
+                damaged = bytearray(f.read())
+            damaged[200:208] = b"\xff" * 8
+            folder = tempfile.mkdtemp(prefix="s2r_python_")
+            try:
+                path = os.path.join(folder, "damaged.ckpt")
+                with open(path, "wb") as f:
+                    f.write(damaged)
+                self.assertRaisesMessage(sim2real.Sim2RealError, ["checksum mismatch"], sim2real.Policy, path)
+                self.assertRaisesMessage(ValueError, ["damaged.ckpt", "checksum mismatch"], sim2real.read_checkpoint, path)
+            finally:
+                shutil.rmtree(folder, ignore_errors=True)
             policy = sim2real.Policy(CHECKPOINT)
             self.assertRaisesMessage(ValueError, ["shape (33,)"], policy.act, np.zeros(20, np.float32))
             push = sim2real.Env("ur5e", "push")
@@ -1047,7 +1059,10 @@ class TestCtrlC(unittest.TestCase):
         "            kick.join()",
         "        except KeyboardInterrupt:",
         "            pass",
-        "    if any(t.name == 'sim2real call' for t in threading.enumerate()):",
+        "    calls = [t for t in threading.enumerate() if t.name == 'sim2real call']",
+        "    for t in calls:",
+        "        t.join(1.0)   # one that has set its result may still be ending; an orphan runs on for seconds",
+        "    if any(t.is_alive() for t in calls):",
         "        print('orphan', k, flush=True)",
         "        os._exit(3)",
         "print('same', repr(env.evaluate(episodes=3, seed=1)) == repr(fresh.evaluate(episodes=3, seed=1)), flush=True)"])
