@@ -157,9 +157,10 @@ int s2r_flat_env_create(s2r_flat_env** out, const char* robot, const char* task,
     }
     e->task_config = s2r_task_config_default(kind);
     if (camera) {
-        if (!s2r_all_finite(camera, 3)) {
-            s2r_flat__free_backend(e);
-            return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "env create: the camera calibration is not finite");
+        if (!s2r_all_finite(camera, 3) || fabs(camera[0]) > FLT_MAX || fabs(camera[1]) > FLT_MAX || fabs(camera[2]) > FLT_MAX) {
+            s2r_flat__free_backend(e);   /* beyond float32, the observation's type, it would read as 0 */
+            return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "env create: the camera calibration is not finite "
+                             "(as float32, the observations' type)");
         }
         s2r_task_config_set_camera(&e->task_config, camera);
     }

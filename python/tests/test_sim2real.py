@@ -380,6 +380,8 @@ class TestSpaces(unittest.TestCase):
         self.assertTrue(set(moved) <= set(range(18, 21)) | set(range(24, 27)), moved)
         with self.assertRaisesRegex(ValueError, "not finite"):
             sim2real.Env("ur5e", "reach", camera=[0, np.inf, 0])
+        with self.assertRaisesRegex(ValueError, "not finite .as float32"):   # it read as 0.0 in the observation
+            sim2real.Env("ur5e", "reach", camera=[1e308, 0, 0])
         with self.assertRaisesRegex(ValueError, "3 values"):
             sim2real.Env("ur5e", "reach", camera=[0, 0])
 
