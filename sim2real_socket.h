@@ -280,7 +280,7 @@ static s2r_result s2r__socket_check_joints(const s2r_socket_message* m, int n_jo
 #define S2R__IS_SOCKET(mode) S_ISSOCK(mode)
 #else   /* strict C99 hides it: what is none of the others */
 #define S2R__IS_SOCKET(mode) (!S_ISREG(mode) && !S_ISDIR(mode) && !S_ISFIFO(mode) && !S_ISCHR(mode) && !S_ISBLK(mode) && \
-                              ((mode) & 0170000) != 0120000)   /* nor a symbolic link (S_IFLNK, hidden too) */
+                              !S_ISLNK(mode))
 #endif
 
 typedef union s2r__socket_addr {
@@ -662,7 +662,7 @@ static s2r_result s2r__socket_listen(const char* address, int* fd, char* error) 
     if (a.any.sa_family == AF_UNIX && lstat(address, &st) == 0 && !S2R__IS_SOCKET(st.st_mode))
         return s2r__fail(error, S2R_ERR_IO, "cannot serve at %s: it exists and is not a socket (%s); remove it or give "
                          "another path", address, S_ISDIR(st.st_mode) ? "a directory" : S_ISREG(st.st_mode) ? "a file"
-                         : (st.st_mode & 0170000) == 0120000 ? "a symbolic link" : S_ISFIFO(st.st_mode) ? "a FIFO" : "a device");
+                         : S_ISLNK(st.st_mode) ? "a symbolic link" : S_ISFIFO(st.st_mode) ? "a FIFO" : "a device");
     if ((*fd = socket(a.any.sa_family, SOCK_STREAM, 0)) < 0) return s2r__fail(error, S2R_ERR_IO, "socket: %s", strerror(errno));
     setsockopt(*fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     bound = bind(*fd, &a.any, len) == 0;

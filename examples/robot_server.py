@@ -169,17 +169,23 @@ def refuse_busy(server, since):
     conn.close()
 
 
+HELLO_GRACE = 0.1                            # s: a client says hello as it connects; one silent this long holds nothing
+
+
 def serve_client(arm, server, conn, watchdog):
     """Requests until the client goes: its hello first, within the watchdog; then silence
     for the watchdog mid-episode halts the arm, and that episode's later requests (but
     halt) are answered with the watchdog's error until a reset.  Connections arriving
-    meanwhile are told the arm is busy.  Returns whether the hello was answered."""
+    meanwhile are told the arm is busy (or take its place if it has been silent HELLO_GRACE since it came).
+    Returns whether the hello was answered."""
     since, greeted, in_episode, halted = time.monotonic(), False, False, b""
     deadline = since + watchdog
     while True:
         watched = not greeted or in_episode
         ready, _, _ = select.select([conn, server], [], [], max(0.0, deadline - time.monotonic()) if watched else None)
         if server in ready and conn not in ready:
+            if not greeted and time.monotonic() - since >= HELLO_GRACE:
+                return False                    # silent since it came: the next one's turn
             refuse_busy(server, since)
         if conn not in ready:
             if not watched or time.monotonic() < deadline:
