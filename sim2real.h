@@ -3458,7 +3458,8 @@ typedef struct s2r_rl_finetune_config {
     float    kl_anchor;           /* weight of KL(pi || the policy it started
                                      from) in the loss, > 0; 1              */
     int      update_epochs;       /* passes over a batch; 5                 */
-    int      canary_episodes;     /* per policy, >= 1; 50 (the table's)     */
+    int      canary_episodes;     /* per policy at most (the sequential rule
+                                     of s2r_canary_keep_sprt), >= 1; 50     */
     uint64_t seed;                /* PPO's streams: episode starts, action
                                      noise, minibatches; 1                  */
     uint64_t canary_seed;         /* the canary's episodes; 2               */
@@ -14464,10 +14465,13 @@ typedef struct s2r__canary {
 /* The canary's sequential rule (s2r_canary_keep_sprt) on `task`: the
    policy p with params[0] (the policy as it was) and with each of
    params[1..count] (count <= 2), episode i on stream i of seed for each
-   controller still running, one episode at a time.  p ends with the kept
-   one's parameters. */
-static s2r_result s2r__canary_run(s2r_policy* p, float* const* params, int count, s2r_task* task, int max_episodes,
-                                  uint64_t seed, s2r__canary* out, char* error) {
+   controller still running, one episode at a time; norms: NULL (p's own
+   normalizer for all), or each one's normalizer (count + 1 of them, none
+   of them p's own).  p ends with the kept one's parameters (and
+   normalizer). */
+static void s2r__normalizer_copy(s2r_normalizer* to, const s2r_normalizer* from);
+static s2r_result s2r__canary_run(s2r_policy* p, float* const* params, const s2r_normalizer* norms, int count,
+                                  s2r_task* task, int max_episodes, uint64_t seed, s2r__canary* out, char* error) {
     size_t n = (size_t)p->num_actor_params;
     s2r_controller c = s2r_policy_controller(p);
     s2r_sprt_config rule = s2r_canary_keep_sprt(max_episodes);
@@ -14490,6 +14494,7 @@ static s2r_result s2r__canary_run(s2r_policy* p, float* const* params, int count
             if (k > 0 && verdict[k] != S2R_VERDICT_CONTINUE) continue;
             if ((res = s2r__stop_asked(task->error, "canary")) != S2R_OK) break;
             memcpy(p->params, params[k], n * sizeof(float));
+            if (norms) s2r__normalizer_copy(&p->norm, &norms[k]);
             if ((res = s2r__evaluate_episode(&c, &env, &rng, NULL, &last, &ret, &out->steps)) != S2R_OK) break;
             ok[k] = last.success;
             out->episodes[k]++;
@@ -14508,7 +14513,15 @@ static s2r_result s2r__canary_run(s2r_policy* p, float* const* params, int count
     if (c.history > 0) s2r_history_env_free(&memory);
     out->kept = res == S2R_OK ? best : 0;   /* on an error the policy stays as it was */
     memcpy(p->params, params[out->kept], n * sizeof(float));
+    if (norms) s2r__normalizer_copy(&p->norm, &norms[out->kept]);
     return res == S2R_OK ? S2R_OK : s2r__fail(error, res, "canary: %s", task->error);
+}
+
+/* to's running statistics set to from's (the same dim). */
+static void s2r__normalizer_copy(s2r_normalizer* to, const s2r_normalizer* from) {
+    memcpy(to->mean, from->mean, sizeof(double) * (size_t)to->dim);
+    memcpy(to->var, from->var, sizeof(double) * (size_t)to->dim);
+    to->count = from->count;
 }
 
 /* One fine-tune of s2r_finetune_on_unit into policy->params: from `start`
@@ -14576,7 +14589,7 @@ S2RDEF s2r_result s2r_finetune_on_unit(s2r_policy* policy, const s2r_dataset* de
     }
     if (res == S2R_OK) {
         if ((res = s2r_task_init(&unit, task, robot)) != S2R_OK) s2r__fail(error, res, "canary: %s", unit.error);
-        else res = s2r__canary_run(policy, sets, 2, &unit, canary_episodes, canary_seed, &canary, error);
+        else res = s2r__canary_run(policy, sets, NULL, 2, &unit, canary_episodes, canary_seed, &canary, error);
         s2r_task_free(&unit);
     }
     if (res != S2R_OK) memcpy(policy->params, sets[0], n * sizeof(float));   /* on an error the policy stays as it was */
@@ -14752,7 +14765,7 @@ static s2r_result s2r__hg_dagger_finetune(s2r_hg_dagger* hg, s2r_hg_dagger_stats
         s2r__fail(hg->error, res, "%s", real.error);
     else if (res == S2R_OK) {   /* the policy as it is and the fine-tune, on the canary's episodes */
         if ((res = s2r_task_init(&unit, &hg->task, &real.backend)) != S2R_OK) s2r__fail(hg->error, res, "%s", unit.error);
-        else res = s2r__canary_run(p, sets, 1, &unit, cfg->canary_episodes, canary_seed, &canary, hg->error);
+        else res = s2r__canary_run(p, sets, NULL, 1, &unit, cfg->canary_episodes, canary_seed, &canary, hg->error);
         s2r_task_free(&unit);
         s2r_real_robot_free(&real);
     }
@@ -14988,31 +15001,46 @@ static s2r_result s2r__rl_trainer(s2r_ppo* ppo, const s2r_policy* policy, const 
     return S2R_OK;
 }
 
-/* The canary: the fine-tune and the policy as it was on the same unit
-   episodes; the fine-tune replaces the policy only if it succeeds more
-   often (its parameters and normalizer). */
+/* The canary: the fine-tune against the policy as it was on the same unit
+   episodes, by the demonstration fine-tunes' sequential rule
+   (s2r__canary_run, s2r_canary_keep_sprt: kept only if shown better); a
+   fine-tune kept replaces the policy whole (actor, normalizer, critic). */
 static s2r_result s2r__rl_canary(s2r_policy* policy, s2r_ppo* ppo, const s2r_backend* robot,
                                  const s2r_task_config* task, const s2r_rl_finetune_config* c,
                                  s2r_rl_finetune_result* out, char* error) {
-    s2r_controller before = s2r_policy_controller(policy), after = s2r_policy_controller(&ppo->policy);
-    s2r_eval_result a, b;
+    size_t n = (size_t)policy->num_actor_params, dim = (size_t)policy->norm.dim;
+    float* sets[2];
+    s2r_normalizer norms[2];   /* the policy's as it was (a copy), the fine-tune's */
+    s2r__canary canary;
+    s2r_task unit;
     s2r_result res;
-    memset(&a, 0, sizeof a);
-    memset(&b, 0, sizeof b);
-    if ((res = s2r__evaluate_on(&before, robot, task, c->canary_episodes, c->canary_seed, &a, error)) != S2R_OK ||
-        (res = s2r__evaluate_on(&after, robot, task, c->canary_episodes, c->canary_seed, &b, error)) != S2R_OK)
-        return res;
-    out->canary_policy = a.success_rate;
-    out->canary_finetune = b.success_rate;
-    out->canary_episodes = 2 * c->canary_episodes;
-    out->kept = b.success_rate > a.success_rate;
-    if (out->kept) {
-        memcpy(policy->params, ppo->policy.params, sizeof(float) * (size_t)policy->num_params);
-        memcpy(policy->norm.mean, ppo->policy.norm.mean, sizeof(double) * (size_t)policy->norm.dim);
-        memcpy(policy->norm.var, ppo->policy.norm.var, sizeof(double) * (size_t)policy->norm.dim);
-        policy->norm.count = ppo->policy.norm.count;
+    sets[0] = (float*)S2R_MALLOC(2 * n * sizeof(float));
+    norms[0] = policy->norm;
+    norms[0].mean = (double*)S2R_MALLOC(2 * dim * sizeof(double));
+    if (!sets[0] || !norms[0].mean) {
+        S2R_FREE(sets[0]);
+        S2R_FREE(norms[0].mean);
+        return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "RL fine-tuning: out of memory");
     }
-    return S2R_OK;
+    sets[1] = sets[0] + n;
+    norms[0].var = norms[0].mean + dim;
+    s2r__normalizer_copy(&norms[0], &policy->norm);
+    norms[1] = ppo->policy.norm;
+    memcpy(sets[0], policy->params, n * sizeof(float));
+    memcpy(sets[1], ppo->policy.params, n * sizeof(float));
+    memset(&canary, 0, sizeof canary);
+    if ((res = s2r_task_init(&unit, task, robot)) != S2R_OK) s2r__fail(error, res, "canary: %s", unit.error);
+    else res = s2r__canary_run(policy, sets, norms, 1, &unit, c->canary_episodes, c->canary_seed, &canary, error);
+    s2r_task_free(&unit);
+    out->canary_policy = canary.episodes[0] > 0 ? (double)canary.successes[0] / canary.episodes[0] : 0;
+    out->canary_finetune = canary.episodes[1] > 0 ? (double)canary.successes[1] / canary.episodes[1] : 0;
+    out->canary_episodes = canary.run;
+    out->kept = res == S2R_OK && canary.kept == 1;
+    if (out->kept)   /* the rest of it too: its log-std and critic */
+        memcpy(policy->params, ppo->policy.params, sizeof(float) * (size_t)policy->num_params);
+    S2R_FREE(sets[0]);
+    S2R_FREE(norms[0].mean);
+    return res;
 }
 
 S2RDEF s2r_result s2r_finetune_by_rl(s2r_policy* policy, const s2r_backend* robot, const s2r_task_config* task,

@@ -41,10 +41,25 @@
                            failed demonstration teaches failing - two ways -
                            following the operator, and keeping its own
                            actions too - the one kept that did better in a
-                           canary of 50 episodes each on the unit, if it
-                           also beat the sysID policy there (which runs
-                           the same canary episodes); if not, the row is
-                           the sysID policy
+                           canary of at most 50 episodes each on the unit,
+                           if it also beat the sysID policy there (which
+                           runs the same canary episodes); if not, the row
+                           is the sysID policy
+     DR + 100 / 1000 demos the same from the DR policy, without system ID:
+                           the camera uncalibrated, the demonstrations
+                           recorded through it (the same operator on the
+                           same episodes) - the seeds' "sim + DR + real
+                           demos fine-tune", where real data can teach what
+                           DR could not (the camera's offset among it)
+     + 100 / 1000 real episodes (RL), from DR and from sysID
+                           PPO continued on the unit itself for that many
+                           episodes (s2r_finetune_by_rl: the reward is the
+                           success label a person gives at an episode's
+                           end, a learning rate of 3e-5 and a KL anchor to
+                           the policy it starts from), kept by the same
+                           canary only if it beats that policy; the robot's
+                           own episodes as the teacher instead of the
+                           operator
      real only             behaviour cloning from scratch on 10k demos:
                            every unit's recordings pooled (each unit gives
                            10k / seeds, at least the 1000 fine-tuning uses)
@@ -59,8 +74,13 @@
    ended on target (the rows) and on all of them, and against as many
    episodes of interventions instead (HG-DAgger: the sysID policy drives,
    the operator takes over where it is about to fail, and its corrections
-   are cloned, in rounds; s2r_hg_dagger_round) - demo_curve.csv, with the
-   unit episodes each point cost, canaries included.
+   are cloned, in rounds; s2r_hg_dagger_round); the same curve on target
+   for two more operators, the skilled teleoperator and the ceiling (the
+   scripted expert on the true scene, a reference;
+   s2r_operator_config_skilled / _ceiling), so that the teacher's skill is
+   a variable, each operator's own success on the unit beside it; and real
+   success against the real episodes RL fine-tuning spent - demo_curve.csv,
+   with the unit episodes each point cost, canaries included.
 
    The work is jobs that hand each other nothing but files in --out, so
    they can run in any order their inputs allow, on one machine or many
@@ -127,26 +147,54 @@
 #include <string.h>
 #include <time.h>
 
-enum { PURE, DR, DR_CAMERA, SYSID, DEMOS_100, DEMOS_1000, REAL_ONLY, ROWS };
+enum { PURE, DR, DR_CAMERA, SYSID, DR_DEMOS_100, DR_DEMOS_1000, DEMOS_100, DEMOS_1000, DR_RL_100, DR_RL_1000, RL_100,
+       RL_1000, REAL_ONLY, ROWS };
 static const char* const row_name[ROWS] = {
     "Pure sim training (no DR)", "Sim + domain randomization", "Sim + DR incl. camera calibration, with memory",
-    "Sim + DR + system ID", "Sim + DR + sysID + 100 real demos", "Sim + DR + sysID + 1000 real demos",
-    "Real-only training"};
-static const char* const row_file[ROWS] = {"pure_sim", "dr", "dr_camera_memory", "dr_sysid", "demos_100",
-                                           "demos_1000", "real_only"};
-static const char* const row_short[ROWS] = {"pure sim", "+ DR", "+ DR cam, mem", "+ sysID", "+ 100 demos",
-                                            "+ 1000 demos", "real only"};
-/* The row each one is judged against, seed by seed: the one it continues
-   (the camera-aware row against plain DR, the recipe it replaces; real-only
-   against system ID, the best the simulator gives). */
-static const int row_against[ROWS] = {-1, PURE, DR, DR, SYSID, SYSID, SYSID};
+    "Sim + DR + system ID", "Sim + DR + 100 real demos", "Sim + DR + 1000 real demos",
+    "Sim + DR + sysID + 100 real demos", "Sim + DR + sysID + 1000 real demos", "Sim + DR + 100 real episodes (RL)",
+    "Sim + DR + 1000 real episodes (RL)", "Sim + DR + sysID + 100 real episodes (RL)",
+    "Sim + DR + sysID + 1000 real episodes (RL)", "Real-only training"};
+static const char* const row_file[ROWS] = {"pure_sim", "dr", "dr_camera_memory", "dr_sysid", "dr_demos_100",
+                                           "dr_demos_1000", "demos_100", "demos_1000", "dr_rl_100", "dr_rl_1000",
+                                           "sysid_rl_100", "sysid_rl_1000", "real_only"};
+static const char* const row_short[ROWS] = {"pure sim", "+ DR", "+ DR cam, mem", "+ sysID", "DR+100 demos",
+                                            "DR+1000 demos", "+ 100 demos", "+ 1000 demos", "DR+100 RL",
+                                            "DR+1000 RL", "+ 100 RL", "+ 1000 RL", "real only"};
+/* The row each one continues (-1: trained from scratch), and the row it
+   is judged against, seed by seed: the one it continues (the camera-aware
+   row against plain DR, the recipe it replaces; real-only against system
+   ID, the best the simulator gives). */
+static const int row_start[ROWS] = {-1, PURE, PURE, DR, DR, DR, SYSID, SYSID, DR, DR, SYSID, SYSID, -1};
+static const int row_against[ROWS] = {-1, PURE, DR, DR, DR, DR, SYSID, SYSID, DR, DR, SYSID, SYSID, SYSID};
 #define CURVE 6
 static const int curve_demos[CURVE] = {0, 10, 30, 100, 300, 1000};
-/* The demo curve three ways: cloning only the demonstrations that ended
-   on target (the rows' way), cloning every one of them, and interventions
-   instead of demonstrations (the points count intervention episodes). */
-enum { ON_TARGET, ALL_DEMOS, INTERVENTIONS, WAYS };
-static const char* const way_name[WAYS] = {"on_target", "all", "interventions"};
+/* The curves: real success against the real episodes a way of learning
+   from the unit spent.  From the sysID policy: cloning the default
+   operator's demonstrations that ended on target (the rows' way), every
+   one of them, interventions instead (the points count intervention
+   episodes), the skilled and the ceiling operators' on target, and RL
+   fine-tuning (the points count the unit episodes it learnt from).  From
+   the DR policy, only the rows' points (100 and 1000): its demonstrations
+   through the uncalibrated camera, and RL. */
+enum { ON_TARGET, ALL_DEMOS, INTERVENTIONS, SKILLED, CEILING, RL_EPISODES, DR_ON_TARGET, DR_RL, WAYS };
+static const char* const way_name[WAYS] = {"on_target", "all", "interventions", "skilled_on_target",
+                                           "ceiling_on_target", "rl", "dr_on_target", "dr_rl"};
+/* The demonstration sets a unit job records, each way's, and the row a
+   way's point is (-1: a curve point only). */
+enum { OP_DEFAULT, OP_RAW_CAMERA, OP_SKILLED, OP_CEILING, SETS };
+static const char* const set_name[SETS] = {"the default operator", "the default operator, camera uncalibrated",
+                                           "the skilled operator", "the ceiling (a reference)"};
+static const char* const set_file[SETS] = {"demos", "demos_raw_camera", "demos_skilled", "demos_ceiling"};
+static const int way_set[WAYS] = {OP_DEFAULT, OP_DEFAULT, -1, OP_SKILLED, OP_CEILING, -1, OP_RAW_CAMERA, -1};
+/* The row is measured in the unit's identified simulator: system ID's
+   row and every row that continues it. */
+static int on_identified(int row) { return row == SYSID || row_start[row] == SYSID; }
+static int curve_row(int way, int point) {
+    int n = curve_demos[point], first = way == ON_TARGET ? DEMOS_100 : way == DR_ON_TARGET ? DR_DEMOS_100
+                                      : way == RL_EPISODES ? RL_100 : way == DR_RL ? DR_RL_100 : -1;
+    return first < 0 || (n != 100 && n != 1000) ? -1 : first + (n == 1000);
+}
 
 typedef struct sizes {
     long long fresh_steps;    /* pure sim, from scratch                     */
@@ -155,6 +203,7 @@ typedef struct sizes {
     int episodes;             /* evaluation episodes per row per seed       */
     int canary;               /* unit episodes per fine-tuning candidate    */
     int interventions;        /* the interventions curve's last point       */
+    int rl_episodes;          /* the RL curve's last point                  */
     int finetune_epochs, scratch_epochs;
     s2r_identify_config id;
 } sizes;
@@ -165,9 +214,9 @@ typedef struct unit_data {               /* what measuring one unit gave  */
     s2r_task_config   calibrated;         /* task with its camera correction */
     s2r_randomization identified;         /* its identified simulator        */
     double            camera[3];          /* m, its camera calibration       */
-    s2r_dataset       demos;              /* its demonstrations             */
-    int               recorded;           /* demonstrations in `demos`      */
-    int               on_target;          /* of them, ending on target      */
+    s2r_dataset       demos[SETS];        /* its demonstrations, per operator */
+    int               recorded[SETS];     /* demonstrations in each set     */
+    int               on_target[SETS];    /* of them, ending on target      */
     char              report[1024];       /* what identifying it printed    */
     char              error[S2R_ERROR_LEN + 32];   /* why it failed, if it did */
 } unit_data;
@@ -177,10 +226,12 @@ typedef struct unit_data {               /* what measuring one unit gave  */
    the row), the demo curve's other points, and per unit its measurement
    (system ID and camera calibration) and its demonstrations - summed over
    seeds, written to 07_timing.csv. */
-enum { CURVE_POINTS = ROWS, INTERVENTION_CURVE, MEASURE, RECORD, STAGES };
-static const char* const stage_file[STAGES] = {"pure_sim", "dr", "dr_camera_memory", "dr_sysid", "demos_100",
-                                               "demos_1000", "real_only", "demo_curve_points", "interventions",
-                                               "unit_measurement", "demonstrations"};
+enum { CURVE_POINTS = ROWS, RL_CURVE, INTERVENTION_CURVE, MEASURE, RECORD, STAGES };
+static const char* const stage_file[STAGES] = {"pure_sim", "dr", "dr_camera_memory", "dr_sysid", "dr_demos_100",
+                                               "dr_demos_1000", "demos_100", "demos_1000", "dr_rl_100", "dr_rl_1000",
+                                               "sysid_rl_100", "sysid_rl_1000", "real_only", "demo_curve_points",
+                                               "rl_curve_points", "interventions", "unit_measurement",
+                                               "demonstrations"};
 /* What each stage measures (its line of the printed split and of
    timing.csv). */
 static const char* const stage_measures[STAGES] = {
@@ -188,13 +239,20 @@ static const char* const stage_measures[STAGES] = {
     "DR training continuing pure sim: success in the nominal simulator and on the unit (raw and calibrated)",
     "DR with the camera's error and memory: success in the nominal simulator and on the unit (raw and calibrated)",
     "training on the unit's re-centred ranges: success in its identified and the nominal simulator and on the unit",
+    "100 demos through the uncalibrated camera: two fine-tunes of the DR policy, the canary; the kept one's success",
+    "1000 demos through the uncalibrated camera: two fine-tunes of the DR policy, the canary; the kept one's success",
     "100 demos: two fine-tunes and the canary that keeps one or the sysID policy; the kept policy's success",
     "1000 demos: two fine-tunes and the canary that keeps one or the sysID policy; the kept policy's success",
+    "PPO on 100 unit episodes from the DR policy, the canary that keeps it or not; the kept policy's success",
+    "PPO on 1000 unit episodes from the DR policy, the canary that keeps it or not; the kept policy's success",
+    "PPO on 100 unit episodes from the sysID policy, the canary that keeps it or not; the kept policy's success",
+    "PPO on 1000 unit episodes from the sysID policy, the canary that keeps it or not; the kept policy's success",
     "cloning from scratch on every unit's demos: its success on the unit",
-    "the demo curve's other points (both ways of cloning): fine-tunes and canaries; a kept fine-tune's success",
+    "the demo curves' other points (three operators, both ways of cloning): fine-tunes, canaries, kept ones' success",
+    "the RL curve's other points: PPO on the unit, canaries, a kept fine-tune's success",
     "HG-DAgger rounds on the unit: interventions and fine-tunes and canaries; a kept round's success",
     "system identification of each unit: its arm's dynamics and camera (push: and the object)",
-    "the teleoperated demonstrations recorded on each unit (and how many ended on target)"};
+    "the demonstrations recorded on each unit by the three operators (and how many ended on target)"};
 typedef struct stage_cost {
     double    wall_s;      /* s                                                   */
     double    cpu_s;       /* s of processor time, every thread's (clock): what
@@ -254,37 +312,45 @@ typedef struct table {
     s2r_eval_result   nominal[ROWS];    /* the nominal simulator, for rows whose
                                            "sim" is the identified one      */
     int               pooled_demos;     /* demonstrations real-only learns from */
-    int               kept[4];          /* fine-tunes by what the canary kept:
-                                           S2R_KEPT_FOLLOWING, _OWN_ACTIONS, _UNCHANGED,
-                                           and [3] sets with nothing to clone
-                                           (no demonstration ended on target) */
+    int               recorded[SETS];   /* the merge's: demonstrations per set */
+    int               on_target[SETS];  /* over the units, and ending on target:
+                                           each operator's own success     */
+    int               kept[4];          /* demonstration fine-tunes by what the
+                                           canary kept: S2R_KEPT_FOLLOWING,
+                                           _OWN_ACTIONS, _UNCHANGED, and [3] sets
+                                           with nothing to clone (no
+                                           demonstration ended on target) */
+    int               rl_kept[3];       /* RL fine-tunes: kept, not kept, and
+                                           none labelled a success (nothing
+                                           trained) */
     stage_cost        cost[STAGES];     /* time and steps, per stage       */
     over_seeds        over[ROWS];       /* the merge's: real success seed by seed */
 } table;
 
 /* The run's sizes: --smoke's check that every piece runs (seconds, nothing
    trained: the tests' size), --quick's small table that measures (one seed,
-   50 episodes a row, 300 demonstrations, the curves to 300 and 100, and the
-   full table's training budgets - a fifth of them left reach's trained rows
-   at 4-16 % in their simulators: figures/RESULTS.md, "The quick table"), or
-   the full table. */
+   50 episodes a row, 300 demonstrations, the demo curves to 300, the
+   interventions and RL to 100, and the full table's training budgets - a
+   fifth of them left reach's trained rows at 4-16 % in their simulators:
+   figures/RESULTS.md, "The quick table"), or the full table. */
 static sizes choose_sizes(const s2r_options* opt) {
     sizes z;
     z.id = s2r_identify_config_default();
     if (opt->smoke) {
         z.fresh_steps = 8000; z.warm_steps = 4000; z.demos = 100; z.episodes = 10; z.canary = 4;   /* 2 and 1 updates */
         z.interventions = 30;   /* two rounds: enough to check that they grow */
+        z.rl_episodes = 100;    /* the RL rows at 100 run too (a few seconds) */
         z.finetune_epochs = 2; z.scratch_epochs = 6;   /* real-only clones as long as the full table: a row not zero */
         z.id.train = 1; z.id.valid = 1; z.id.samples = 50; z.id.sweeps = 2; z.id.strikes = 2; z.id.strikes_valid = 1;
     } else if (opt->quick) {
         z.fresh_steps = s2r_task_training_steps(opt->task, 0); z.warm_steps = s2r_task_training_steps(opt->task, 1);
         z.demos = 300; z.episodes = 50; z.canary = 50;
-        z.interventions = 100;
+        z.interventions = 100; z.rl_episodes = 100;
         z.finetune_epochs = 20; z.scratch_epochs = 6;
         z.id.train = 2; z.id.valid = 1; z.id.sweeps = 4; z.id.strikes = 4; z.id.strikes_valid = 2;
     } else {
         z.fresh_steps = s2r_task_training_steps(opt->task, 0); z.warm_steps = s2r_task_training_steps(opt->task, 1); z.demos = 10000; z.episodes = 200; z.canary = 50;
-        z.interventions = 1000;
+        z.interventions = 1000; z.rl_episodes = 1000;
         z.finetune_epochs = 20; z.scratch_epochs = 6;
     }
     return z;
@@ -301,6 +367,21 @@ static const char* output(char* out, size_t cap, const s2r_options* opt, const c
     return s2r_task_path(out, cap, opt, "07", name);
 }
 
+/* What a fine-tune starts from: a row's policy, the camera it runs with,
+   the simulator it trusts, and its measurement on this seed's episodes
+   (what a point that keeps it measures: the same policy on the same
+   episodes). */
+typedef struct start_policy {
+    const char*              name;        /* "the sysID policy"                 */
+    const char*              ckpt;        /* its checkpoint                     */
+    const s2r_task_config*   task;        /* the task, with the camera it runs with */
+    const s2r_randomization* sim;         /* its simulator: the unit's identified
+                                             one, or NULL for the nominal      */
+    int                      calibrated;  /* it runs with the camera calibrated */
+    s2r_sim_real_eval        measured;    /* in that simulator and on the unit  */
+    s2r_eval_result          nominal;     /* in the nominal simulator           */
+} start_policy;
+
 /* The rows of one training seed are made by run_chain; the pieces it
    calls follow it, in the order it calls them. */
 static int fail(const char* what, const char* error);
@@ -312,9 +393,8 @@ static int evaluate_row(const s2r_options* opt, const sizes* z, s2r_policy* poli
 static int nominal_sim(const s2r_options* opt, const sizes* z, s2r_policy* policy, uint64_t seed, s2r_eval_result* pooled,
                        stage_cost* cost);
 static int load_policy(s2r_policy* p, const char* path);
-static int finetune_row(const s2r_options* opt, const sizes* z, const char* start, const unit_data* u, int point,
-                        int way, uint64_t seed, const s2r_sim_real_eval* as_start, const s2r_eval_result* as_start_nominal,
-                        s2r_sim_real_eval* out, s2r_eval_result* nominal, table* t, stage_cost* cost);
+static int curve_point(const s2r_options* opt, const sizes* z, const start_policy* from, const unit_data* u, int way,
+                       int point, uint64_t seed, table* t);
 static int interventions_curve(const s2r_options* opt, const sizes* z, const char* start, const unit_data* u,
                                uint64_t seed, const s2r_sim_real_eval* as_start, table* t, stage_cost* cost);
 
@@ -323,8 +403,8 @@ static int interventions_curve(const s2r_options* opt, const sizes* z, const cha
 static int run_chain(const s2r_options* opt, const sizes* z, uint64_t seed, const unit_data* u, table* t) {
     s2r_randomization none = s2r_randomization_none(), dr, dr_camera;
     s2r_task_config raw = s2r_task_config_default(opt->task);
-    char pure_ckpt[512], dr_ckpt[512], camera_ckpt[512], id_ckpt[512];
-    s2r_sim_real_eval one, as_sysid;   /* as_sysid: the sysID policy's, what every point that keeps it measures */
+    char ckpt[SYSID + 1][512];   /* the trained rows' checkpoints */
+    start_policy from[2];        /* what the fine-tunes start from: the DR policy, the sysID policy */
     s2r_policy p;
     int i, row, way, bad = 0;
     char error[S2R_ERROR_LEN];
@@ -332,16 +412,16 @@ static int run_chain(const s2r_options* opt, const sizes* z, uint64_t seed, cons
     if (s2r_options_ranges(opt, &dr, error) != S2R_OK) return fail("DR ranges", error);   /* --ranges, or the defaults */
     dr_camera = dr;   /* the same ranges with the camera's calibration in them, and memory to find it with */
     s2r_randomization_add_calibration(&dr_camera);
-    if (train_row(opt, PURE, &none, z->fresh_steps, seed, NULL, 0, pure_ckpt, sizeof pure_ckpt, &t->cost[PURE]) ||
-        train_row(opt, DR, &dr, z->warm_steps, seed, pure_ckpt, 0, dr_ckpt, sizeof dr_ckpt, &t->cost[DR]) ||
-        train_row(opt, DR_CAMERA, &dr_camera, z->warm_steps, seed, pure_ckpt, S2R_CALIBRATION_MEMORY, camera_ckpt,
-                  sizeof camera_ckpt, &t->cost[DR_CAMERA]) ||
-        train_row(opt, SYSID, &u->ranges, z->warm_steps, seed, dr_ckpt, 0, id_ckpt, sizeof id_ckpt, &t->cost[SYSID]))
+    if (train_row(opt, PURE, &none, z->fresh_steps, seed, NULL, 0, ckpt[PURE], sizeof ckpt[PURE], &t->cost[PURE]) ||
+        train_row(opt, DR, &dr, z->warm_steps, seed, ckpt[PURE], 0, ckpt[DR], sizeof ckpt[DR], &t->cost[DR]) ||
+        train_row(opt, DR_CAMERA, &dr_camera, z->warm_steps, seed, ckpt[PURE], S2R_CALIBRATION_MEMORY, ckpt[DR_CAMERA],
+                  sizeof ckpt[DR_CAMERA], &t->cost[DR_CAMERA]) ||
+        train_row(opt, SYSID, &u->ranges, z->warm_steps, seed, ckpt[DR], 0, ckpt[SYSID], sizeof ckpt[SYSID],
+                  &t->cost[SYSID]))
         return 1;
     for (row = PURE; row <= SYSID && !bad; row++) {
-        const char* path = row == PURE ? pure_ckpt : row == DR ? dr_ckpt : row == DR_CAMERA ? camera_ckpt : id_ckpt;
-        s2r_sim_real_eval with_camera, unused;
-        if ((bad = load_policy(&p, path)) != 0) break;
+        s2r_sim_real_eval one, with_camera, unused;
+        if ((bad = load_policy(&p, ckpt[row])) != 0) break;
         bad = evaluate_row(opt, z, &p, seed, u->unit, row == SYSID ? &u->calibrated : &raw,
                            row == SYSID ? &u->identified : NULL, &t->row[row], &one, &t->cost[row]);
         with_camera = one;
@@ -351,28 +431,27 @@ static int run_chain(const s2r_options* opt, const sizes* z, uint64_t seed, cons
         if (!bad && row == SYSID) bad = nominal_sim(opt, z, &p, seed, &t->nominal[row], &t->cost[row]);
         if (!bad) s2r_eval_merge(&t->calibrated[row], &with_camera.real);
         s2r_policy_free(&p);
-        if (!bad) s2r_sim_real_eval_print(row_name[row], &one);
-        if (!bad && row == SYSID) as_sysid = one;
-        if (!bad && row != SYSID) printf("  %-28s with the camera calibrated: real %5.1f %%\n", "", 100 * with_camera.real.success_rate);
-    }
-    for (i = 0; i < CURVE && !bad; i++)   /* the demo curve, both ways of cloning; the on-target way holds the 100 and 1000 rows */
-        for (way = ON_TARGET; way <= ALL_DEMOS && !bad; way++) {
-            if (curve_demos[i] > u->recorded || (curve_demos[i] == 0 && way != ON_TARGET)) continue;
-            row = way != ON_TARGET ? -1 : curve_demos[i] == 100 ? DEMOS_100 : curve_demos[i] == 1000 ? DEMOS_1000 : -1;
-            if ((bad = finetune_row(opt, z, id_ckpt, u, i, way, seed, &as_sysid, &t->nominal[SYSID], &one,
-                                    row < 0 ? NULL : &t->nominal[row], t, &t->cost[row < 0 ? CURVE_POINTS : row])) != 0)
-                break;
-            s2r_eval_merge(&t->curve[way][i], &one.real);
-            if (curve_demos[i] == 0) {   /* nothing from the unit yet: one point for every way */
-                s2r_eval_merge(&t->curve[ALL_DEMOS][i], &one.real);
-                s2r_eval_merge(&t->curve[INTERVENTIONS][i], &one.real);
-            }
-            if (row < 0) continue;
-            s2r_eval_merge(&t->calibrated[row], &one.real);
-            s2r_sim_real_eval_pool(&t->row[row], &one);
-            s2r_sim_real_eval_print(row_name[row], &one);
+        if (bad) break;
+        s2r_sim_real_eval_print(row_name[row], &one);
+        if (row != SYSID) printf("  %-28s with the camera calibrated: real %5.1f %%\n", "", 100 * with_camera.real.success_rate);
+        if (row == DR || row == SYSID) {
+            start_policy* f = &from[row == SYSID];
+            f->name = row == DR ? "the DR policy" : "the sysID policy";
+            f->ckpt = ckpt[row];
+            f->task = row == DR ? &raw : &u->calibrated;
+            f->sim = row == DR ? NULL : &u->identified;
+            f->calibrated = row == SYSID;
+            f->measured = one;
+            f->nominal = t->nominal[row];
         }
-    if (!bad) bad = interventions_curve(opt, z, id_ckpt, u, seed, &as_sysid, t, &t->cost[INTERVENTION_CURVE]);
+    }
+    for (way = 0; way < WAYS && !bad; way++) {   /* the curves, the fine-tuning rows among their points */
+        const start_policy* f = &from[way < DR_ON_TARGET];
+        s2r_eval_merge(&t->curve[way][0], &f->measured.real);   /* nothing from the unit yet */
+        if (way != INTERVENTIONS)   /* its rounds build on each other: interventions_curve */
+            for (i = 1; i < CURVE && !bad; i++) bad = curve_point(opt, z, f, u, way, i, seed, t);
+    }
+    if (!bad) bad = interventions_curve(opt, z, ckpt[SYSID], u, seed, &from[1].measured, t, &t->cost[INTERVENTION_CURVE]);
     return bad;
 }
 
@@ -395,6 +474,12 @@ static void report(unit_data* u, const char* format, ...) {
     va_start(ap, format);
     vsnprintf(u->report + n, sizeof u->report - n, format, ap);
     va_end(ap);
+}
+
+/* A unit's demonstration sets freed (those never loaded are zero). */
+static void unit_free(unit_data* u) {
+    int k;
+    for (k = 0; k < SETS; k++) s2r_dataset_free(&u->demos[k]);
 }
 
 static int new_ppo(s2r_ppo* ppo, const s2r_options* opt, long long steps, uint64_t seed, const char* warm,
@@ -548,92 +633,188 @@ static int identify_unit(const s2r_options* opt, const sizes* z, uint64_t unit, 
     return 0;
 }
 
-/* Then its demonstrations, through the calibrated camera. */
+/* Then its demonstrations (every set counted in u->recorded and
+   u->on_target, saved as DIR/07_<set>_unit<N>.bin): the default operator's
+   through the calibrated camera (the fine-tunes from sysID, and
+   real-only's), the same operator on the same episodes through the
+   uncalibrated camera (the fine-tunes from DR), and the skilled and the
+   ceiling operators' through the calibrated camera (their demo curves) -
+   these three as many as the curves use. */
 static int record_demos(const s2r_options* opt, const sizes* z, unit_data* u, stage_cost* cost) {
-    int per_unit = (z->demos + opt->seeds - 1) / opt->seeds;
-    s2r_expert_config op = s2r_operator_config_default();
+    int per_unit = (z->demos + opt->seeds - 1) / opt->seeds, k, most = curve_demos[CURVE - 1];
+    s2r_task_config raw = s2r_task_config_default(opt->task);
     char error[S2R_ERROR_LEN], path[512], name[64];
-    int obs_dim, act_dim, ok = 0;
-    stamp start = now();
-    if (per_unit < 1000 && z->demos >= 1000) per_unit = 1000;   /* the largest fine-tuning set */
-    u->recorded = per_unit;
+    int obs_dim, act_dim;
+    if (per_unit < most && z->demos >= most) per_unit = most;   /* the largest fine-tuning set */
     s2r_task_dims(opt->task, opt->robot, &obs_dim, &act_dim);
-    printf("Recording %d teleoperated demonstrations on unit #%llu ...\n", per_unit, (unsigned long long)u->unit);
-    fflush(stdout);
-    if (s2r_dataset_init(&u->demos, obs_dim, act_dim) != S2R_OK ||
-        s2r_collect_unit_demos(opt->robot, u->unit, &u->calibrated, &op, per_unit, opt->seed + 77 + u->unit, opt->threads,
-                               &u->demos, &ok, error) != S2R_OK)
-        return fail("demos", error);
-    charge(&cost[RECORD], start, u->demos.count + (long long)per_unit * op.reaction_steps);
-    printf("  %d of %d demonstrations ended on target (%d observation-action pairs)\n", ok, per_unit, u->demos.count);
-    u->on_target = ok;
-    snprintf(name, sizeof name, "demos_unit%llu.bin", (unsigned long long)u->unit);
-    if (s2r_dataset_save(&u->demos, output(path, sizeof path, opt, name), error) != S2R_OK) return fail("demos", error);
+    for (k = 0; k < SETS; k++) {
+        s2r_expert_config op = k == OP_SKILLED ? s2r_operator_config_skilled()
+                             : k == OP_CEILING ? s2r_operator_config_ceiling() : s2r_operator_config_default();
+        int count = k == OP_DEFAULT || per_unit < most ? per_unit : most, ok = 0;
+        uint64_t stream = opt->seed + 77 + u->unit + (k >= OP_SKILLED ? (uint64_t)k << 32 : 0);   /* raw: the default's */
+        stamp start = now();
+        printf("Recording %d demonstrations by %s on unit #%llu ...\n", count, set_name[k], (unsigned long long)u->unit);
+        fflush(stdout);
+        if (s2r_dataset_init(&u->demos[k], obs_dim, act_dim) != S2R_OK ||
+            s2r_collect_unit_demos(opt->robot, u->unit, k == OP_RAW_CAMERA ? &raw : &u->calibrated, &op, count, stream,
+                                   opt->threads, &u->demos[k], &ok, error) != S2R_OK)
+            return fail("demos", error);
+        charge(&cost[RECORD], start, u->demos[k].count + (long long)count * (op.reaction_steps + op.setup_steps));
+        printf("  %d of %d demonstrations ended on target (%d observation-action pairs)\n", ok, count,
+               u->demos[k].count);
+        u->recorded[k] = count;
+        u->on_target[k] = ok;
+        snprintf(name, sizeof name, "%s_unit%llu.bin", set_file[k], (unsigned long long)u->unit);
+        if (s2r_dataset_save(&u->demos[k], output(path, sizeof path, opt, name), error) != S2R_OK)
+            return fail("demos", error);
+    }
     return 0;
 }
 
-/* Fine-tune the sysID policy on the first n = curve_demos[point] demos - only those that ended
-   on target, or all of them (`way`) - checked by a canary on the unit
-   (its own episodes, stream 2000 + seed; at most z->canary each, stopped
-   by the library's sequential rule, s2r_canary_keep_sprt) that keeps a
-   fine-tune only if it shows it better than the sysID policy there
-   (t->kept counts which), and evaluate what was kept.  When none of the n
-   ended on target there is nothing to clone: the point is the sysID
-   policy, and t->kept[3] counts it.  A point that is the start policy
-   (n = 0, nothing to clone, or the canary kept it) is not measured again:
-   as_start (and as_start_nominal) are that policy's measurement on the
-   same episodes (NULL: measure it). */
-static int finetune_row(const s2r_options* opt, const sizes* z, const char* start, const unit_data* u, int point,
-                        int way, uint64_t seed, const s2r_sim_real_eval* as_start, const s2r_eval_result* as_start_nominal,
-                        s2r_sim_real_eval* out, s2r_eval_result* nominal, table* t, stage_cost* cost) {
-    stamp begun = now();
+static int demo_finetune(const s2r_options* opt, const sizes* z, const start_policy* from, const s2r_dataset* demos,
+                         int n, int on_target_only, const unit_data* u, uint64_t seed, s2r_policy* p, int* changed,
+                         int* cloned, int* spent, table* t, stage_cost* cost);
+static int rl_finetune(const s2r_options* opt, const sizes* z, const start_policy* from, const unit_data* u, int n,
+                       uint64_t seed, s2r_policy* p, int* changed, int* labelled, int* spent, table* t,
+                       stage_cost* cost);
+static int measure_kept(const s2r_options* opt, const sizes* z, const start_policy* from, s2r_policy* p, int changed,
+                        uint64_t seed, uint64_t unit, s2r_sim_real_eval* out, s2r_eval_result* nominal,
+                        stage_cost* cost);
+
+/* One point of a way's curve: the policy `from` fine-tuned on the unit's
+   first n = curve_demos[point] real episodes (demonstrations, or RL's own
+   episodes), kept or not by a canary on the unit, and what was kept
+   measured - into the curve, and into the row the point is, if it is one.
+   A point beyond what the run records or spends is not measured; from the
+   DR policy only the rows' points are. */
+static int curve_point(const s2r_options* opt, const sizes* z, const start_policy* from, const unit_data* u, int way,
+                       int point, uint64_t seed, table* t) {
+    int n = curve_demos[point], row = curve_row(way, point), set = way_set[way], rl = set < 0;
+    int changed = 0, cloned = 0, spent = 0, bad;
+    stage_cost* cost = &t->cost[row >= 0 ? row : rl ? RL_CURVE : CURVE_POINTS];
+    s2r_sim_real_eval one;
+    s2r_eval_result nominal;
     s2r_policy p;
+    if ((rl ? n > z->rl_episodes : n > u->recorded[set]) || (way >= DR_ON_TARGET && row < 0)) return 0;
+    if (load_policy(&p, from->ckpt)) return 1;
+    bad = rl ? rl_finetune(opt, z, from, u, n, seed, &p, &changed, &cloned, &spent, t, cost)
+             : demo_finetune(opt, z, from, &u->demos[set], n, way != ALL_DEMOS, u, seed, &p, &changed, &cloned, &spent,
+                             t, cost);
+    if (!bad) bad = measure_kept(opt, z, from, &p, changed, seed, u->unit, &one, &nominal, cost);
+    s2r_policy_free(&p);
+    if (bad) return 1;
+    s2r_eval_merge(&t->curve[way][point], &one.real);
+    t->cloned[way][point] += cloned;
+    t->spent[way][point] += spent;
+    if (row < 0) return 0;
+    s2r_sim_real_eval_pool(&t->row[row], &one);
+    s2r_eval_merge(&t->nominal[row], &nominal);
+    if (from->calibrated) s2r_eval_merge(&t->calibrated[row], &one.real);   /* the camera as it runs */
+    s2r_sim_real_eval_print(row_name[row], &one);
+    return 0;
+}
+
+/* Behaviour cloning: `p` (the start policy) fine-tuned on the first n
+   demos of the set - only those that ended on target, or all of them -
+   checked by a canary on the unit (its own episodes, stream 2000 + seed;
+   at most z->canary each, stopped by the library's sequential rule,
+   s2r_canary_keep_sprt) that keeps a fine-tune only if it shows it better
+   than the start policy there (t->kept counts which; *changed: it did).
+   When none of the n ended on target there is nothing to clone: the point
+   is the start policy, and t->kept[3] counts it.  *cloned: the demos
+   cloned; *spent: unit episodes, the demos and the canary's. */
+static int demo_finetune(const s2r_options* opt, const sizes* z, const start_policy* from, const s2r_dataset* demos,
+                         int n, int on_target_only, const unit_data* u, uint64_t seed, s2r_policy* p, int* changed,
+                         int* cloned, int* spent, table* t, stage_cost* cost) {
+    static const char* const kept_name[2] = {"the fine-tune following the operator",
+                                             "the fine-tune keeping its own actions"};
+    stamp begun = now();
     s2r_real_robot real;
     s2r_dataset some;
-    s2r_sim_real_eval none;
     char error[S2R_ERROR_LEN];
-    static const char* const kept_name[3] = {"the fine-tune following the operator",
-                                              "the fine-tune keeping its own actions", "the policy as it was"};
     double canary[3];
-    int bad = 0, kept = S2R_KEPT_UNCHANGED, cloned = 0, run = 0, n = curve_demos[point];
-    memset(&none, 0, sizeof none);
-    if (s2r_dataset_init(&some, u->demos.obs_dim, u->demos.act_dim) != S2R_OK) return fail("demos", some.error);
-    if (n > 0 && s2r_dataset_append_episodes(&some, &u->demos, 0, n, way == ON_TARGET, &cloned) != S2R_OK)
-        bad = fail("demos", some.error);
-    t->cloned[way][point] += cloned;
-    if (!bad) bad = load_policy(&p, start);
-    if (bad) {
-        s2r_dataset_free(&some);
-        return 1;
-    }
-    if (n > 0 && cloned == 0) {
-        printf("  none of the first %d demos ended on target: nothing to fine-tune on, the sysID policy stays\n", n);
+    int bad = 0, kept = S2R_KEPT_UNCHANGED, run = 0;
+    if (s2r_dataset_init(&some, demos->obs_dim, demos->act_dim) != S2R_OK) return fail("demos", some.error);
+    if (s2r_dataset_append_episodes(&some, demos, 0, n, on_target_only, cloned) != S2R_OK) bad = fail("demos", some.error);
+    if (!bad && *cloned == 0) {
+        printf("  none of the first %d demos ended on target: nothing to fine-tune on, %s stays\n", n, from->name);
         t->kept[3]++;
-    } else if (n > 0 && s2r_real_robot_init_scene(&real, opt->robot, s2r_task_scene(opt->task), u->unit) != S2R_OK)
+    } else if (!bad && s2r_real_robot_init_scene(&real, opt->robot, s2r_task_scene(opt->task), u->unit) != S2R_OK)
         bad = fail("real robot", real.error);
-    else if (n > 0) {
-        bad = s2r_finetune_on_unit(&p, &some, z->finetune_epochs, seed, &real.backend, &u->calibrated, z->canary,
-                                   2000 + seed, canary, &kept, &run, error) != S2R_OK ? fail("fine-tune", error) : 0;
+    else if (!bad) {
+        bad = s2r_finetune_on_unit(p, &some, z->finetune_epochs, seed, &real.backend, from->task, z->canary, 2000 + seed,
+                                   canary, &kept, &run, error) != S2R_OK ? fail("fine-tune", error) : 0;
         s2r_real_robot_free(&real);
-        if (!bad) printf("  fine-tuned on %4d of %4d demos (%s); canary over %3d unit episodes: %3.0f %% following the "
-                         "operator, %3.0f %% keeping its own actions too, %3.0f %% as it was: kept %s\n", cloned, n,
-                         way == ON_TARGET ? "those on target" : "all", run, 100 * canary[S2R_KEPT_FOLLOWING],
-                         100 * canary[S2R_KEPT_OWN_ACTIONS], 100 * canary[S2R_KEPT_UNCHANGED], kept_name[kept]);
+        if (!bad) printf("  %s (%s) fine-tuned on %4d of %4d demos (%s); canary over %3d unit episodes: %3.0f %% "
+                         "following the operator, %3.0f %% keeping its own actions too, %3.0f %% as it was: kept %s\n",
+                         from->name, from->ckpt, *cloned, n, on_target_only ? "those on target" : "all", run,
+                         100 * canary[S2R_KEPT_FOLLOWING], 100 * canary[S2R_KEPT_OWN_ACTIONS],
+                         100 * canary[S2R_KEPT_UNCHANGED], kept == S2R_KEPT_UNCHANGED ? from->name : kept_name[kept]);
         if (!bad) t->kept[kept]++;
         charge(cost, begun, (long long)run * episode_steps(opt, u));
     }
-    t->spent[way][point] += n + run;
+    *changed = kept != S2R_KEPT_UNCHANGED;
+    *spent = n + run;
     s2r_dataset_free(&some);
-    if (!bad && as_start && kept == S2R_KEPT_UNCHANGED) {   /* the start policy on the same episodes: measured already */
-        *out = *as_start;
-        if (nominal) s2r_eval_merge(nominal, as_start_nominal);
-        s2r_policy_free(&p);
+    return bad;
+}
+
+/* RL: `p` (the start policy) continued by PPO on the unit for n of its
+   episodes (s2r_finetune_by_rl with the library's defaults: the success
+   label a person gives at an episode's end as the only reward, learning
+   rate 3e-5, KL anchor 1 to the start policy, 10 episodes a batch; its
+   streams 4000 + seed), its canary the demo rows' (at most z->canary
+   episodes each, stream 2000 + seed).  t->rl_kept counts what it kept;
+   *labelled: episodes labelled a success; *spent: unit episodes, the
+   budget and the canary's. */
+static int rl_finetune(const s2r_options* opt, const sizes* z, const start_policy* from, const unit_data* u, int n,
+                       uint64_t seed, s2r_policy* p, int* changed, int* labelled, int* spent, table* t,
+                       stage_cost* cost) {
+    s2r_rl_finetune_config c = s2r_rl_finetune_config_default();
+    s2r_rl_finetune_result res;
+    s2r_real_robot real;
+    char error[S2R_ERROR_LEN];
+    stamp begun = now();
+    int bad;
+    c.episodes = n;
+    c.canary_episodes = z->canary;
+    c.seed = 4000 + seed;        /* streams of its own: evaluations 1000 + seed, interventions 3000 + seed */
+    c.canary_seed = 2000 + seed;
+    if (s2r_real_robot_init_scene(&real, opt->robot, s2r_task_scene(opt->task), u->unit) != S2R_OK)
+        return fail("real robot", real.error);
+    bad = s2r_finetune_by_rl(p, &real.backend, from->task, &c, &res, error) != S2R_OK ? fail("RL fine-tune", error) : 0;
+    s2r_real_robot_free(&real);
+    if (bad) return 1;
+    printf("  %s (%s) RL on %4d unit episodes: %4d labelled a success, %3d updates, %3d batches without one; ",
+           from->name, from->ckpt, n, res.labelled, res.updates, res.skipped);
+    if (res.flags & S2R_RL_NO_SUCCESS) printf("nothing to learn from, %s stays\n", from->name);
+    else printf("canary over %3d unit episodes: %3.0f %% fine-tuned, %3.0f %% as it was: kept %s\n", res.canary_episodes,
+                100 * res.canary_finetune, 100 * res.canary_policy, res.kept ? "the fine-tune" : from->name);
+    t->rl_kept[res.kept ? 0 : res.flags & S2R_RL_NO_SUCCESS ? 2 : 1]++;
+    *changed = res.kept;
+    *labelled = res.labelled;
+    *spent = n + res.canary_episodes;
+    charge(cost, begun, (long long)*spent * episode_steps(opt, u));
+    return 0;
+}
+
+/* What a point measures: the policy it kept in the start policy's
+   simulator and on the unit, and in the nominal simulator - or, when it
+   kept the start policy, the measurement that policy has already. */
+static int measure_kept(const s2r_options* opt, const sizes* z, const start_policy* from, s2r_policy* p, int changed,
+                        uint64_t seed, uint64_t unit, s2r_sim_real_eval* out, s2r_eval_result* nominal,
+                        stage_cost* cost) {
+    s2r_sim_real_eval none;
+    memset(&none, 0, sizeof none);
+    memset(nominal, 0, sizeof *nominal);
+    if (!changed) {
+        *out = from->measured;
+        *nominal = from->nominal;
         return 0;
     }
-    if (!bad) bad = evaluate_row(opt, z, &p, seed, u->unit, &u->calibrated, &u->identified, &none, out, cost);
-    if (!bad && nominal) bad = nominal_sim(opt, z, &p, seed, nominal, cost);
-    s2r_policy_free(&p);
-    return bad;
+    if (evaluate_row(opt, z, p, seed, unit, from->task, from->sim, &none, out, cost)) return 1;
+    if (!from->sim) *nominal = out->sim;   /* its simulator is the nominal one */
+    return from->sim ? nominal_sim(opt, z, p, seed, nominal, cost) : 0;
 }
 
 /* The demo curve's third way: interventions instead of demonstrations.
@@ -763,11 +944,11 @@ static int write_markdown(const s2r_options* opt, const sizes* z, const table* t
         fprintf(md, "| %s | %s | %s | %s | %s |\n", name, has_sim ? cell(a, sizeof a, &e->sim) : "n/a",
                 cell(b, sizeof b, &e->real), has_sim ? g : "n/a", cell(c, sizeof c, &t->calibrated[r]));
     }
-    fprintf(md, "\nSim: the simulator each recipe trusts - the nominal model for the first three rows, the unit's "
+    fprintf(md, "\nSim: the simulator each recipe trusts - the nominal model for the rows without system ID, the unit's "
                 "identified model for the system-ID rows; in the nominal model those score");
-    for (r = SYSID, measured = 0; r < REAL_ONLY; r++) measured += t->nominal[r].episodes > 0;   /* a quick run has no 1000-demo row */
+    for (r = SYSID, measured = 0; r < REAL_ONLY; r++) measured += on_identified(r) && t->nominal[r].episodes > 0;   /* a quick run has no 1000-demo row */
     for (r = SYSID, shown = 0; r < REAL_ONLY; r++)
-        if (t->nominal[r].episodes > 0 && ++shown)
+        if (on_identified(r) && t->nominal[r].episodes > 0 && ++shown)
             fprintf(md, "%s %s %%", shown == 1 ? "" : shown == measured ? " and" : ",", cell(a, sizeof a, &t->nominal[r]));
     fprintf(md, ".\n");
     fprintf(md, "\nThe camera-aware DR row continues the pure-sim policy as the DR row does, on the same ranges with "
@@ -782,7 +963,42 @@ static int write_markdown(const s2r_options* opt, const sizes* z, const table* t
     for (r = 0; r < CURVE; r++)
         if ((curve_demos[r] == 100 || curve_demos[r] == 1000) && t->curve[ALL_DEMOS][r].episodes)
             fprintf(md, "%s %s %%", curve_demos[r] == 100 ? "" : " and", cell(a, sizeof a, &t->curve[ALL_DEMOS][r]));
-    fprintf(md, " (the demo curve, both ways: demo_curve.csv).");
+    fprintf(md, " (the demo curve, both ways: demo_curve.csv).  The DR + demos rows fine-tune the DR policy the same "
+                "way, with no system ID, on the same operator's demonstrations of the same episodes recorded through the "
+                "uncalibrated camera, those on target:");
+    for (r = 0, shown = 0; r < CURVE; r++)
+        if (curve_row(DR_ON_TARGET, r) >= 0 && t->curve[DR_ON_TARGET][r].episodes)
+            fprintf(md, "%s %d of %d", shown++ ? " and" : "", t->cloned[DR_ON_TARGET][r], curve_demos[r] * opt->seeds);
+    fprintf(md, "%s.\n", shown ? "" : " none measured");
+    fprintf(md, "\nThe RL rows continue PPO on the unit itself for that many of its episodes (s2r_finetune_by_rl with "
+                "the library's defaults: the only reward is the success label a person gives at an episode's end; "
+                "learning rate 3e-5, a KL anchor of 1 to the policy it starts from, 10 episodes a batch), kept only if "
+                "the same canary shows it better: of %d RL fine-tunes (the RL curve's included) the canary kept %d, "
+                "the policy as it was %d, and %d had no episode labelled a success (nothing trained).  From the sysID "
+                "policy, real success against the unit episodes learnt from:", t->rl_kept[0] + t->rl_kept[1] +
+                t->rl_kept[2], t->rl_kept[0], t->rl_kept[1], t->rl_kept[2]);
+    for (r = 1, shown = 0; r < CURVE; r++)
+        if (t->curve[RL_EPISODES][r].episodes)
+            fprintf(md, "%s %s %% after %d", shown++ ? "," : "", cell(a, sizeof a, &t->curve[RL_EPISODES][r]),
+                    curve_demos[r]);
+    fprintf(md, "%s (demo_curve.csv, with the unit episodes each point cost, canaries included).\n",
+            shown ? "" : " none measured");
+    fprintf(md, "\nThe teacher: each operator's own success on the units (its demonstrations that ended on target) -");
+    for (r = 0; r < SETS; r++)
+        fprintf(md, "%s %s %d of %d (%.1f %%)", r ? (r == SETS - 1 ? " and" : ",") : "", set_name[r], t->on_target[r],
+                t->recorded[r], t->recorded[r] ? 100.0 * t->on_target[r] / t->recorded[r] : 0.0);
+    fprintf(md, "; the ceiling is the scripted expert on the true scene, what demonstrations could teach at best.  "
+                "Fine-tuning the sysID policy on each one's demonstrations that ended on target:");
+    for (r = 1; r < CURVE; r++) {
+        static const int teacher[3] = {ON_TARGET, SKILLED, CEILING};
+        int k;
+        if (!t->curve[ON_TARGET][r].episodes || (curve_demos[r] != 100 && curve_demos[r] != 1000)) continue;
+        fprintf(md, "%s %d demos,", curve_demos[r] == 100 ? "" : ";", curve_demos[r]);
+        for (k = 0; k < 3; k++)
+            fprintf(md, "%s %s %s %%", k ? (k == 2 ? " and" : ",") : "", k == 0 ? "default" : k == 1 ? "skilled" : "ceiling",
+                    cell(a, sizeof a, &t->curve[teacher[k]][r]));
+    }
+    fprintf(md, " (each operator's demo curve: demo_curve.csv).");
     for (r = 0, last = -1, full = 0; r < CURVE; r++)   /* its 100 and 1000 points; a quick run's last one */
         if (t->curve[INTERVENTIONS][r].episodes) {
             last = r;
@@ -800,9 +1016,10 @@ static int write_markdown(const s2r_options* opt, const sizes* z, const table* t
     fprintf(md, last > 0 ? ".\n" : "\n");
     fprintf(md, "\n%s; %d training seed(s), %llu..%llu, paired in order with real units #%llu..#%llu; %d episodes per row per seed "
                 "(pooled, Wilson 95 %% intervals; the gap's is Newcombe's); %d demonstrations recorded over the "
-                "units; each fine-tuning ran 3 x %d canary episodes on its unit (its two fine-tunes and the sysID "
-                "policy) and kept the sysID policy %d, the fine-tune following the operator %d and the one keeping "
-                "its own actions %d times (of %d, the demo curve's included)", s2r_robot_kind_name(opt->robot),
+                "units by the default operator; each demonstration fine-tune ran at most 3 x %d canary episodes on "
+                "its unit (its two fine-tunes and the policy it started from) and kept the start policy %d, the "
+                "fine-tune following the operator %d and the one keeping its own actions %d times (of %d, the demo "
+                "curves' included)", s2r_robot_kind_name(opt->robot),
             opt->seeds, (unsigned long long)opt->seed, (unsigned long long)(opt->seed + (uint64_t)opt->seeds - 1),
             (unsigned long long)opt->real_seed, (unsigned long long)(opt->real_seed + (uint64_t)opt->seeds - 1), z->episodes, t->pooled_demos, z->canary,
             t->kept[S2R_KEPT_UNCHANGED], t->kept[S2R_KEPT_FOLLOWING], t->kept[S2R_KEPT_OWN_ACTIONS],
@@ -846,7 +1063,7 @@ static int write_csvs(const s2r_options* opt, const table* t, double seconds, do
                 e->real.episodes, e->real.success_rate, e->real.success_lo, e->real.success_hi,
                 has_sim ? e->gap : 0.0, has_sim ? e->gap_lo : 0.0, has_sim ? e->gap_hi : 0.0,
                 t->calibrated[r].success_rate, t->calibrated[r].success_lo,
-                t->calibrated[r].success_hi, r == REAL_ONLY ? "none" : r >= SYSID ? "identified" : "nominal",
+                t->calibrated[r].success_hi, r == REAL_ONLY ? "none" : on_identified(r) ? "identified" : "nominal",
                 t->nominal[r].success_rate, t->nominal[r].success_lo, t->nominal[r].success_hi, sizes_name(opt));
     }
     if (end_file(&file) || !(csv = begin_file(&file, opt, "over_seeds.csv"))) return 1;
@@ -880,8 +1097,10 @@ static int write_csvs(const s2r_options* opt, const table* t, double seconds, do
 }
 
 static int plot_table(const s2r_options* opt, const table* t) {
-    static const char* curve_label[WAYS] = {"demos, cloning those on target", "demos, cloning all",
-                                            "interventions (HG-DAgger)"};
+    static const char* curve_label[WAYS] = {"demos on target (default operator)", "demos, cloning all",
+                                            "interventions (HG-DAgger)", "demos on target (skilled operator)",
+                                            "demos on target (ceiling, a reference)", "RL on the unit's episodes",
+                                            "from DR: demos on target", "from DR: RL"};
     double v[3][ROWS], lo[3][ROWS], hi[3][ROWS], x[CURVE], y[CURVE], ylo[CURVE], yhi[CURVE];
     s2r_figure fig;
     s2r_plot_style style = s2r_plot_style_default();
@@ -896,7 +1115,7 @@ static int plot_table(const s2r_options* opt, const table* t) {
             hi[k][r] = empty ? NAN : e[k]->success_hi;
         }
     }
-    if (s2r_figure_init(&fig, 1400, 500, 1, 2) != S2R_OK) return fail("figure", fig.error);
+    if (s2r_figure_init(&fig, 1600, 1000, 2, 1) != S2R_OK) return fail("figure", fig.error);
     snprintf(title, sizeof title, "The recipe on the %s (%d seed(s), real units from #%llu)", s2r_robot_kind_name(opt->robot),
              opt->seeds, (unsigned long long)opt->real_seed);
     s2r_figure_title(&fig, title);
@@ -909,8 +1128,8 @@ static int plot_table(const s2r_options* opt, const table* t) {
     s2r_plot_bars(&fig, 0, v[1], lo[1], hi[1], ROWS, &style);
     style.label = "real, camera calibrated";
     s2r_plot_bars(&fig, 0, v[2], lo[2], hi[2], ROWS, &style);
-    s2r_panel_labels(&fig, 1, "real success against real episodes (from the sysID policy)",
-                     "demonstrations or intervention episodes", "real success rate");
+    s2r_panel_labels(&fig, 1, "real success against real episodes (from the sysID policy, unless from DR)",
+                     "demonstrations, intervention or RL episodes", "real success rate");
     s2r_panel_yrange(&fig, 1, 0, 1);
     for (w = 0; w < WAYS; w++) {
         for (r = n = 0; r < CURVE; r++)
@@ -920,7 +1139,8 @@ static int plot_table(const s2r_options* opt, const table* t) {
                 n++;
             }
         style = s2r_plot_style_default();
-        style.marker = w == ON_TARGET ? S2R_MARKER_CIRCLE : w == ALL_DEMOS ? S2R_MARKER_SQUARE : S2R_MARKER_CROSS;
+        style.marker = (s2r_marker)(S2R_MARKER_CIRCLE + w % 3);
+        style.line = w >= DR_ON_TARGET ? S2R_LINE_DASHED : S2R_LINE_SOLID;
         style.label = curve_label[w];
         if (n > 0) {
             s2r_plot_line(&fig, 1, x, y, n, &style);
@@ -977,7 +1197,8 @@ typedef struct run {                /* what every job of one run shares    */
 typedef struct job_record {         /* what a job hands the merge          */
     table  t;                       /* one seed's rows, curve, kept, cost  */
     double camera[3];               /* unit jobs: the camera calibration, m */
-    int    recorded, on_target;     /* unit jobs: demonstrations, on target */
+    int    recorded[SETS];          /* unit jobs: demonstrations per set,  */
+    int    on_target[SETS];         /* and of them ending on target         */
     double started, ended;          /* s since the epoch (whole seconds)    */
     double wall_s, peak_mib;        /* the job's own wall time and memory   */
 } job_record;
@@ -1040,23 +1261,26 @@ static void list_jobs(const s2r_options* opt) {
    copied record is refused), its lines in this order:
      job,KIND,S                            which job it is
      time,started,ended,wall_s,peak_mib    s since the epoch; s; MiB
-     unit,x,y,z,recorded,on_target         unit jobs: camera (m), demonstrations
+     unit,x,y,z,recorded,on_target,...     unit jobs: camera (m), demonstrations
+                                           (both counts for each of the SETS)
      eval,PART,index,episodes,successes,diverged,mean_distance,mean_return,steps
                                            a non-empty result (its rate and
                                            interval follow from the counts)
-     cloned,k,on_target,all,interventions  and spent,k,... for each curve point
+     cloned,k,WAYS counts                  and spent,k,... for each curve point
      kept,following,own_actions,unchanged,none
+     rl_kept,kept,unchanged,no_success
      cost,STAGE,wall_s,cpu_s,env_steps
    The numbers exact (%.17g).  Read back, what the lines say is checked
    too, as the checksum cannot tell a forgery or a bug: each line once,
    every line the job writes there, an evaluation of this run's episodes
    per row, every other count at most MAX_COUNT, so that nothing pooled
    over MAX_SEEDS seeds overflows. */
-#define PARTS 7   /* what an eval line holds: a row's four results, then the curve's WAYS */
+#define PARTS (4 + WAYS)   /* what an eval line holds: a row's four results, then the curves */
 static const char* const part_name[PARTS] = {"sim", "real", "calibrated", "nominal", "curve", "curve_all",
-                                             "curve_interventions"};
+                                             "curve_interventions", "curve_skilled", "curve_ceiling", "curve_rl",
+                                             "curve_dr", "curve_dr_rl"};
 #define MAX_COUNT 10000000   /* demonstrations, canaries, episodes of a job's other counts */
-#define MAX_FIELDS 12
+#define MAX_FIELDS (4 + 2 * SETS)   /* the unit line's */
 
 /* The eval line of a non-empty result. */
 static void write_eval(s2r_record* f, int part, int index, const s2r_eval_result* e) {
@@ -1069,15 +1293,16 @@ static int write_record(const run* r, job j, const job_record* rec) {
     const table* t = &rec->t;
     char path[512], title[128], error[S2R_ERROR_LEN];
     s2r_record f;
-    int k, w, bad;
+    int i, k, w, bad;
     snprintf(title, sizeof title, "sim2real.h example 07: the record of job %s:%d (see examples/07_the_table.c)",
              job_kind_name[j.kind], j.index);
     s2r_record_begin(&f, title, r->settings, r->build);
     s2r_record_add(&f, "job,%s,%d", job_kind_name[j.kind], j.index);
     s2r_record_add(&f, "time,%.0f,%.0f,%.17g,%.17g", rec->started, rec->ended, rec->wall_s, rec->peak_mib);
     if (j.kind == UNIT_JOB)
-        s2r_record_add(&f, "unit,%.17g,%.17g,%.17g,%d,%d", rec->camera[0], rec->camera[1], rec->camera[2],
-                       rec->recorded, rec->on_target);
+        s2r_record_add(&f, "unit,%.17g,%.17g,%.17g,%d,%d,%d,%d,%d,%d,%d,%d", rec->camera[0], rec->camera[1],
+                       rec->camera[2], rec->recorded[0], rec->on_target[0], rec->recorded[1], rec->on_target[1],
+                       rec->recorded[2], rec->on_target[2], rec->recorded[3], rec->on_target[3]);
     for (k = 0; k < ROWS; k++) {
         write_eval(&f, 0, k, &t->row[k].sim);
         write_eval(&f, 1, k, &t->row[k].real);
@@ -1086,13 +1311,16 @@ static int write_record(const run* r, job j, const job_record* rec) {
     }
     for (w = 0; w < WAYS; w++)
         for (k = 0; k < CURVE; k++) write_eval(&f, 4 + w, k, &t->curve[w][k]);
-    for (k = 0; k < CURVE; k++) {
-        s2r_record_add(&f, "cloned,%d,%d,%d,%d", k, t->cloned[ON_TARGET][k], t->cloned[ALL_DEMOS][k],
-                       t->cloned[INTERVENTIONS][k]);
-        s2r_record_add(&f, "spent,%d,%d,%d,%d", k, t->spent[ON_TARGET][k], t->spent[ALL_DEMOS][k],
-                       t->spent[INTERVENTIONS][k]);
-    }
+    for (k = 0; k < CURVE; k++)
+        for (i = 0; i < 2; i++) {   /* cloned, then spent: the point's count for every way */
+            char counts[WAYS * 12] = "";
+            for (w = 0; w < WAYS; w++)
+                snprintf(counts + strlen(counts), sizeof counts - strlen(counts), ",%d",
+                         i == 0 ? t->cloned[w][k] : t->spent[w][k]);
+            s2r_record_add(&f, "%s,%d%s", i == 0 ? "cloned" : "spent", k, counts);
+        }
     s2r_record_add(&f, "kept,%d,%d,%d,%d", t->kept[0], t->kept[1], t->kept[2], t->kept[3]);
+    s2r_record_add(&f, "rl_kept,%d,%d,%d", t->rl_kept[0], t->rl_kept[1], t->rl_kept[2]);
     for (k = 0; k < STAGES; k++)
         if (t->cost[k].wall_s > 0 || t->cost[k].cpu_s > 0 || t->cost[k].env_steps > 0)
             s2r_record_add(&f, "cost,%s,%.17g,%.17g,%lld", stage_file[k], t->cost[k].wall_s, t->cost[k].cpu_s,
@@ -1103,7 +1331,7 @@ static int write_record(const run* r, job j, const job_record* rec) {
 }
 
 typedef struct record_seen {   /* the lines a record has had, each allowed once */
-    int job, time, unit, kept, eval[PARTS][ROWS], cloned[CURVE], spent[CURVE], cost[STAGES];
+    int job, time, unit, kept, rl_kept, eval[PARTS][ROWS], cloned[CURVE], spent[CURVE], cost[STAGES];
 } record_seen;
 
 /* The line's comma-separated fields, into buf (cap bytes) and f; how many
@@ -1205,30 +1433,35 @@ static int read_record_line(const run* r, job j, const char* line, int first, jo
         return 0;
     }
     if (!strcmp(key, "unit")) {
+        int most = r->z.demos > curve_demos[CURVE - 1] ? r->z.demos : curve_demos[CURVE - 1], bad = 0;
         if (j.kind != UNIT_JOB || seen->unit++) return snprintf(why, cap, "a unit line %s",
                                                                 j.kind != UNIT_JOB ? "in another job's record" : "again"), 1;
-        if (n != 6 || !numbers(f, 1, n, v) || fabs(v[0]) > 1 || fabs(v[1]) > 1 || fabs(v[2]) > 1 ||
-            !whole(v[3], 1, r->z.demos > 1000 ? r->z.demos : 1000) || !whole(v[4], 0, v[3]))
-            return snprintf(why, cap, "not a unit line (camera within 1 m, 1 to %d demonstrations recorded, at most "
-                            "as many on target)", r->z.demos > 1000 ? r->z.demos : 1000), 1;
+        bad = n != 4 + 2 * SETS || !numbers(f, 1, n, v) || fabs(v[0]) > 1 || fabs(v[1]) > 1 || fabs(v[2]) > 1;
+        for (k = 0; k < SETS && !bad; k++) bad = !whole(v[3 + 2 * k], 1, most) || !whole(v[4 + 2 * k], 0, v[3 + 2 * k]);
+        if (bad)
+            return snprintf(why, cap, "not a unit line (camera within 1 m, then for each of %d sets 1 to %d "
+                            "demonstrations recorded, at most as many on target)", SETS, most), 1;
         memcpy(rec->camera, v, sizeof rec->camera);
-        rec->recorded = (int)v[3];
-        rec->on_target = (int)v[4];
+        for (k = 0; k < SETS; k++) {
+            rec->recorded[k] = (int)v[3 + 2 * k];
+            rec->on_target[k] = (int)v[4 + 2 * k];
+        }
         return 0;
     }
     if (!strcmp(key, "eval")) return read_eval(r, j, f, n, &rec->t, seen, why, cap);
-    if (!strcmp(key, "cloned") || !strcmp(key, "spent") || !strcmp(key, "kept")) {
-        int kept = key[0] == 'k';
-        into = kept ? rec->t.kept : key[0] == 'c' ? rec->t.cloned[0] : rec->t.spent[0];   /* [WAYS][CURVE] */
-        if (n != 5 || !numbers(f, 1, n, v) || !whole(v[0], 0, kept ? MAX_COUNT : CURVE - 1) ||
-            !whole(v[1], 0, MAX_COUNT) || !whole(v[2], 0, MAX_COUNT) || !whole(v[3], 0, MAX_COUNT))
-            return snprintf(why, cap, "not a %s line (%s, each count at most %d)", key,
-                            kept ? "four counts" : "a curve point and three counts", MAX_COUNT), 1;
-        if (kept ? seen->kept++ : (key[0] == 'c' ? seen->cloned : seen->spent)[(int)v[0]]++)
-            return snprintf(why, cap, "a second %s line%s", key, kept ? "" : " for the same curve point"), 1;
-        for (k = 0; k < (kept ? 4 : WAYS); k++)
-            if (kept) into[k] = (int)v[k];
-            else into[k * CURVE + (int)v[0]] = (int)v[k + 1];
+    if (!strcmp(key, "cloned") || !strcmp(key, "spent") || !strcmp(key, "kept") || !strcmp(key, "rl_kept")) {
+        int kept = !strcmp(key, "kept"), rl = key[0] == 'r', counts = kept ? 4 : rl ? 3 : WAYS, first = kept || rl ? 1 : 2;
+        int bad = n != first + counts || !numbers(f, 1, n, v) || (!kept && !rl && !whole(v[0], 0, CURVE - 1)), *seen_it;
+        into = kept ? rec->t.kept : rl ? rec->t.rl_kept : key[0] == 'c' ? rec->t.cloned[0] : rec->t.spent[0];
+        for (k = 0; k < counts && !bad; k++) bad = !whole(v[first - 1 + k], 0, MAX_COUNT);
+        if (bad)
+            return snprintf(why, cap, "not a %s line (%s%d counts, each at most %d)", key,
+                            kept || rl ? "" : "a curve point and ", counts, MAX_COUNT), 1;
+        seen_it = kept ? &seen->kept : rl ? &seen->rl_kept : &(key[0] == 'c' ? seen->cloned : seen->spent)[(int)v[0]];
+        if ((*seen_it)++) return snprintf(why, cap, "a second %s line%s", key, kept || rl ? "" : " for the same curve point"), 1;
+        for (k = 0; k < counts; k++)
+            if (kept || rl) into[k] = (int)v[k];
+            else into[k * CURVE + (int)v[0]] = (int)v[k + 1];   /* [WAYS][CURVE] */
         return 0;
     }
     if (!strcmp(key, "cost")) {
@@ -1253,6 +1486,7 @@ static const char* missing_line(job j, const record_seen* seen) {
     if (!seen->time) return "time";
     if (j.kind == UNIT_JOB && !seen->unit) return "unit";
     if (!seen->kept) return "kept";
+    if (!seen->rl_kept) return "rl_kept";
     for (k = 0; k < CURVE; k++)
         if (!seen->cloned[k] || !seen->spent[k]) return seen->cloned[k] ? "spent" : "cloned";
     return NULL;
@@ -1339,10 +1573,10 @@ static int run_units(const run* r, int first, int count) {
         if (u->error[0]) { bad = fail("unit", u->error); break; }
         fputs(u->report, stdout);
         bad = record_demos(opt, &r->z, u, rec[i].t.cost);
-        s2r_dataset_free(&u->demos);
+        unit_free(u);
         memcpy(rec[i].camera, u->camera, sizeof u->camera);
-        rec[i].recorded = u->recorded;
-        rec[i].on_target = u->on_target;
+        memcpy(rec[i].recorded, u->recorded, sizeof u->recorded);
+        memcpy(rec[i].on_target, u->on_target, sizeof u->on_target);
         rec[i].wall_s = rec[i].t.cost[MEASURE].wall_s + (s2r_seconds() - start);
         rec[i].ended = (double)time(NULL);
         rec[i].peak_mib = s2r_peak_memory_mib();
@@ -1352,20 +1586,21 @@ static int run_units(const run* r, int first, int count) {
     return bad;
 }
 
-/* Unit job s's files into u: its record, ranges, identified model and,
-   when `demos`, its demonstrations.  What a chain or real-only job needs. */
-static int load_unit(const run* r, int s, int demos, unit_data* u) {
+/* Unit job s's files into u: its record, ranges, identified model and
+   the demonstration sets in `sets` (a bit per set: 1 << OP_DEFAULT ...).
+   What a chain or real-only job needs. */
+static int load_unit(const run* r, int s, unsigned sets, unit_data* u) {
     const s2r_options* opt = r->opt;
     job_record rec;
     char path[512], name[64], error[S2R_ERROR_LEN], need[640];
-    int got = read_record(r, make_job(UNIT_JOB, s), &rec, need, sizeof need), e, ok = 0;
+    int got = read_record(r, make_job(UNIT_JOB, s), &rec, need, sizeof need), e, k;
     memset(u, 0, sizeof *u);
     u->unit = opt->real_seed + (uint64_t)s - 1;
     if (got == 1) snprintf(need, sizeof need, "run job unit:%d first (its record is missing)", s);
     if (got == 2) snprintf(need + strlen(need), sizeof need - strlen(need), "; delete it and run job unit:%d again", s);
     if (got) return fail(got == 1 ? record_path(path, sizeof path, opt, make_job(UNIT_JOB, s)) : "unit", need);
-    u->recorded = rec.recorded;
-    u->on_target = rec.on_target;
+    memcpy(u->recorded, rec.recorded, sizeof u->recorded);
+    memcpy(u->on_target, rec.on_target, sizeof u->on_target);
     memcpy(u->camera, rec.camera, sizeof u->camera);
     u->calibrated = s2r_task_config_default(opt->task);
     s2r_task_config_set_camera(&u->calibrated, u->camera);
@@ -1375,14 +1610,20 @@ static int load_unit(const run* r, int s, int demos, unit_data* u) {
     snprintf(name, sizeof name, "identified_unit%llu.txt", (unsigned long long)u->unit);
     if (s2r_randomization_load(&u->identified, output(path, sizeof path, opt, name), error) != S2R_OK)
         return fail("unit", error);
-    if (!demos) return 0;
-    snprintf(name, sizeof name, "demos_unit%llu.bin", (unsigned long long)u->unit);
-    if (s2r_dataset_load(&u->demos, output(path, sizeof path, opt, name), error) != S2R_OK) return fail("unit", error);
-    for (e = 0; e < u->demos.episodes; e++) ok += u->demos.episode_success[e];
-    if (u->demos.episodes != u->recorded || ok != u->on_target) {
-        s2r_dataset_free(&u->demos);
-        return fail(path, "it does not hold the demonstrations its record counts (recorded, and ended on target), "
-                    "episode by episode");
+    for (k = 0; k < SETS; k++) {
+        int ok = 0;
+        if (!(sets & 1u << k)) continue;
+        snprintf(name, sizeof name, "%s_unit%llu.bin", set_file[k], (unsigned long long)u->unit);
+        if (s2r_dataset_load(&u->demos[k], output(path, sizeof path, opt, name), error) != S2R_OK) {
+            unit_free(u);
+            return fail("unit", error);
+        }
+        for (e = 0; e < u->demos[k].episodes; e++) ok += u->demos[k].episode_success[e];
+        if (u->demos[k].episodes != u->recorded[k] || ok != u->on_target[k]) {
+            unit_free(u);
+            return fail(path, "it does not hold the demonstrations its record counts (recorded, and ended on target), "
+                        "episode by episode");
+        }
     }
     return 0;
 }
@@ -1397,9 +1638,9 @@ static int run_chain_job(const run* r, int s) {
     if (done_already(r, j)) return 0;
     memset(&rec, 0, sizeof rec);
     rec.started = (double)time(NULL);
-    if (load_unit(r, s, 1, u)) return 1;
+    if (load_unit(r, s, (1u << SETS) - 1, u)) return 1;
     bad = run_chain(r->opt, &r->z, r->opt->seed + (uint64_t)s - 1, u, &rec.t);
-    s2r_dataset_free(&u->demos);
+    unit_free(u);
     rec.ended = (double)time(NULL);
     rec.wall_s = s2r_seconds() - start;
     rec.peak_mib = s2r_peak_memory_mib();
@@ -1422,12 +1663,13 @@ static int run_real_only_job(const run* r, int s) {
     memset(&pooled, 0, sizeof pooled);
     rec.started = (double)time(NULL);
     for (k = 1; k <= opt->seeds && !bad; k++) {
-        if ((bad = load_unit(r, k, 1, u)) != 0) break;
+        const s2r_dataset* d = &u->demos[OP_DEFAULT];
+        if ((bad = load_unit(r, k, 1u << OP_DEFAULT, u)) != 0) break;
         if (k == s) mine = u->calibrated;
-        if (k == 1 && s2r_dataset_init(&pooled, u->demos.obs_dim, u->demos.act_dim) != S2R_OK) bad = fail("demos", pooled.error);
-        if (!bad && s2r_dataset_append_episodes(&pooled, &u->demos, 0, u->demos.episodes, 0, NULL) != S2R_OK)
+        if (k == 1 && s2r_dataset_init(&pooled, d->obs_dim, d->act_dim) != S2R_OK) bad = fail("demos", pooled.error);
+        if (!bad && s2r_dataset_append_episodes(&pooled, d, 0, d->episodes, 0, NULL) != S2R_OK)
             bad = fail("demos", pooled.error);
-        s2r_dataset_free(&u->demos);
+        unit_free(u);
     }
     if (!bad) {
         printf("\n== real only, training seed %llu, real unit #%llu: %d pairs from %d units ==\n",
@@ -1496,7 +1738,12 @@ static int merge(const run* r, double single_wall, double single_peak) {
                 t.spent[k][i] += c->spent[k][i];
             }
         for (i = 0; i < 4; i++) t.kept[i] += c->kept[i];
-        t.pooled_demos += unit->recorded;
+        for (i = 0; i < 3; i++) t.rl_kept[i] += c->rl_kept[i];
+        for (i = 0; i < SETS; i++) {
+            t.recorded[i] += unit->recorded[i];
+            t.on_target[i] += unit->on_target[i];
+        }
+        t.pooled_demos += unit->recorded[OP_DEFAULT];
         for (k = 0; k < 3; k++) {
             const job_record* one = &rec[s][k];
             for (i = 0; i < STAGES; i++) {
@@ -1599,11 +1846,16 @@ static int write_seeds(const run* r, job_record (*rec)[3]) {
             fprintf(csv, "%s:%d,%.1f,%.0f,%.0f,%.1f\n", job_kind_name[k], s + 1, rec[s][k].wall_s, rec[s][k].started,
                     rec[s][k].ended, rec[s][k].peak_mib);
     if (end_file(&file) || !(csv = begin_file(&file, opt, "units.csv"))) return 1;
-    fprintf(csv, "unit,camera_x_mm,camera_y_mm,camera_z_mm,demonstrations,on_target\n");   /* as its unit job found it */
-    for (s = 0; s < opt->seeds; s++)
-        fprintf(csv, "%llu,%.1f,%.1f,%.1f,%d,%d\n", (unsigned long long)(opt->real_seed + (uint64_t)s),
-                1000 * rec[s][UNIT_JOB].camera[0], 1000 * rec[s][UNIT_JOB].camera[1], 1000 * rec[s][UNIT_JOB].camera[2],
-                rec[s][UNIT_JOB].recorded, rec[s][UNIT_JOB].on_target);
+    fprintf(csv, "unit,camera_x_mm,camera_y_mm,camera_z_mm,demonstrations,on_target,raw_camera_demonstrations,"
+                 "raw_camera_on_target,skilled_demonstrations,skilled_on_target,ceiling_demonstrations,"
+                 "ceiling_on_target\n");   /* as its unit job found it: each operator's own success on the unit */
+    for (s = 0; s < opt->seeds; s++) {
+        const job_record* u = &rec[s][UNIT_JOB];
+        fprintf(csv, "%llu,%.1f,%.1f,%.1f", (unsigned long long)(opt->real_seed + (uint64_t)s), 1000 * u->camera[0],
+                1000 * u->camera[1], 1000 * u->camera[2]);
+        for (k = 0; k < SETS; k++) fprintf(csv, ",%d,%d", u->recorded[k], u->on_target[k]);
+        fprintf(csv, "\n");
+    }
     if (end_file(&file) || !(csv = begin_file(&file, opt, "demo_curve_seeds.csv"))) return 1;
     fprintf(csv, "seed,unit,demos,cloned,demos_cloned,unit_episodes,real_episodes,real_success\n");   /* each seed's point */
     for (s = 0; s < opt->seeds; s++)

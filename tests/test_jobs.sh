@@ -9,7 +9,7 @@
 #   - the jobs run with GNU parallel (examples/jobs/parallel_table.sh, two at
 #     a time) give the same table, demo curve, per-seed rows, rows over
 #     seeds, checkpoints (07_*.ckpt) and demonstration files
-#     (07_demos_unit*.bin) byte for byte (each check names how many files it
+#     (07_demos*_unit*.bin) byte for byte (each check names how many files it
 #     compared);
 #   - a chain job killed mid-training (SIGKILL), then the same command run
 #     again, gives the same files again; a merge with a record missing names
@@ -47,7 +47,7 @@ check() { if eval "$2"; then ok "$1"; else bad "$1"; fi; }
 # (and the first file that differs).
 same_files() {
     tables=0; ckpts=0; demos=0; compared=""
-    for f in 07_table.csv 07_demo_curve.csv 07_seeds.csv 07_over_seeds.csv "$ref"/07_*.ckpt "$ref"/07_demos_unit*.bin; do
+    for f in 07_table.csv 07_demo_curve.csv 07_seeds.csv 07_over_seeds.csv "$ref"/07_*.ckpt "$ref"/07_demos*unit*.bin; do
         f=$(basename "$f")
         if ! cmp -s "$ref/$f" "$1/$f"; then compared="$f differs"; return 1; fi
         case $f in *.ckpt) ckpts=$((ckpts + 1));; *.bin) demos=$((demos + 1));; *) tables=$((tables + 1));; esac
@@ -160,7 +160,7 @@ edited "an evaluation line duplicated (the later one would win)" "$ref" "$chain,
 edited "an end line in the middle (the rest would be dropped)" "$ref" "$chain, line 6: an end line before the last" \
     "awk 'NR == 6 { print \"end\" } { print }' $chain > x && mv x $chain"
 edited "the on-target count changed" "$ref" "$unit, line [0-9]*: the checksum" \
-    "sed -i 's/^\(unit,[^,]*,[^,]*,[^,]*,[0-9]*\),\([0-9]*\)$/\1,1\2/' $unit"
+    "sed -i 's/^\(unit,[^,]*,[^,]*,[^,]*,[0-9]*\),\([0-9]*\),/\1,1\2,/' $unit"
 edited "both stamps deleted" "$ref" "$chain, line 2: not the settings stamp" \
     "sed -i '/^settings,/d; /^build,/d' $chain"
 edited "both stamps deleted, resealed" "$ref" "$chain, line 2: not the settings stamp" \
@@ -182,6 +182,17 @@ rm -rf "$t" && cp -r "$ref" "$t" && awk -F, -v OFS=, '/^unit,/ { $6 = $6 > 0 ? $
 $program $options --out "$t" --job real-only:1 > "$t.log" 2>&1; status=$?
 check "edited record refused: an on-target count its demonstrations do not hold, resealed (a job loading the unit)" \
     "[ $status = 1 ] && grep -q 'does not hold the demonstrations its record counts' '$t.log' && ! grep -q '^== real only' '$t.log'"
+
+# The fine-tunes start where their rows say: the DR rows from the DR
+# checkpoint (demonstrations and RL), the others from the sysID checkpoint.
+rm -rf "$t" && cp -r "$ref" "$t" && rm -f "$t/$chain"
+$program $options --out "$t" --job chain:1 --resume > "$t.log" 2>&1; status=$?
+check "the DR rows fine-tune the DR checkpoint, the sysID rows the sysID checkpoint (demonstrations and RL)" \
+    "[ $status = 0 ] && grep -q 'the DR policy ($t/07_dr_seed1.ckpt) fine-tuned on' '$t.log' &&
+     grep -q 'the DR policy ($t/07_dr_seed1.ckpt) RL on' '$t.log' &&
+     grep -q 'the sysID policy ($t/07_dr_sysid_seed1.ckpt) fine-tuned on' '$t.log' &&
+     grep -q 'the sysID policy ($t/07_dr_sysid_seed1.ckpt) RL on' '$t.log' &&
+     ! grep 'fine-tuned on\|RL on' '$t.log' | grep -v 'the DR policy ($t/07_dr_seed1.ckpt)\|the sysID policy ($t/07_dr_sysid_seed1.ckpt)' | grep -q ."
 
 # SIGTERM mid-run: the job stops within a second with status 130, leaves no
 # record and no half-written file, and the same command with --resume then

@@ -157,7 +157,7 @@ static int test_finetune_on_unit(void) {
         float* same_params[2];
         same_params[0] = same_params[1] = q.params;
         CHECK(s2r_task_init(&unit, &task, &real.backend) == S2R_OK);
-        CHECKF(s2r__canary_run(&q, same_params, 1, &unit, 6, 11, &canary, error) == S2R_OK, "%s", error);
+        CHECKF(s2r__canary_run(&q, same_params, NULL, 1, &unit, 6, 11, &canary, error) == S2R_OK, "%s", error);
         CHECK(canary.kept == 0 && canary.run == 12 && canary.episodes[0] == 6 && canary.episodes[1] == 6 &&
               canary.successes[0] == canary.successes[1]);
         s2r_task_free(&unit);
@@ -1070,8 +1070,8 @@ static int test_rl_finetune_budget_and_truth(void) {
            r.episodes, r.updates, (double)r.anchor_kl, r.canary_policy, r.canary_finetune, r.kept);
     CHECK(seen.spent == cfg.episodes && seen.resets == cfg.episodes && r.episodes == cfg.episodes);
     CHECK(r.updates == 2 && r.skipped == 0);
-    CHECKF(count.resets == cfg.episodes + 2 * cfg.canary_episodes && r.canary_episodes == 2 * cfg.canary_episodes,
-           "%d resets", count.resets);
+    CHECKF(count.resets == cfg.episodes + r.canary_episodes && r.canary_episodes >= 2 &&
+           r.canary_episodes <= 2 * cfg.canary_episodes, "%d resets", count.resets);   /* the canary may stop early */
     CHECK(count.commands == count.resets * steps);   /* every episode whole */
     CHECK(r.anchor_kl >= 0 && isfinite(r.anchor_kl));
     CHECKF(s2r_finetune_by_rl(&w, &wrong.backend, &task, &cfg, &q, error) == S2R_OK, "%s", error);
