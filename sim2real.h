@@ -352,13 +352,15 @@
    How is one row of the table made? (examples/07_the_table.c)
      run_chain                   the rows of one training seed on its unit,
                                  each a function below it: train_row,
-                                 evaluate_row, finetune_row; then
+                                 evaluate_row, curve_point (the fine-tunes:
+                                 demo_finetune, rl_finetune); then
                                  real_only_row (the jobs, and the merge that
                                  pools the seeds, end the file)
      s2r_train                   PPO on simulators of the task (train_row)
      s2r_evaluate_sim_and_real   the row's two numbers (evaluate_row)
      s2r_finetune_on_unit        demos, two fine-tunes, a canary against the
-                                 policy (finetune_row)
+                                 policy (demo_finetune; rl_finetune's RL on
+                                 the unit's own episodes has the same canary)
      s2r_clone_demos             cloning from scratch on the pooled demos
                                  (real_only_row)
    Where does a policy's gap come from? (examples/09_gap_attribution.c,
@@ -3151,7 +3153,19 @@ S2RDEF s2r_result s2r_robustness_sweep(const s2r_controller* controller, s2r_rob
                steers by the backend's ground truth (the scene a person
                beside the arm sees); unlike them it is exact, on purpose -
                so it is labelled a reference wherever it is printed, and
-               the pipeline never chooses it. */
+               the pipeline never chooses it.
+   Measured, the skilled operator is not the better teacher its name
+   promises.  The scripted operator's loop on the servo targets, c(t+1) =
+   c(t) + 0.5 (goal - c(t - k)) with k its reaction in steps, is stable
+   only up to k = 2 (the largest root of z^(k+1) - z^k + 0.5 is 0.94 at
+   k = 2, 1.02 at k = 3): at the skilled operator's 5 steps it oscillates,
+   and it ends far fewer demonstrations on target than the default on
+   both tasks (example 07's units.csv; figures/RESULTS.md, "The
+   teacher").  A person allows for their own delay - a forward
+   model of their commands (Miall, Weir, Wolpert and Stein 1993, "Is the
+   cerebellum a Smith predictor?") - and this operator does not; the
+   numbers stay as written, and the tables print each operator's own
+   success beside what its demonstrations teach. */
 S2RDEF s2r_expert_config s2r_operator_config_default(void);
 /* The operator with the studies' reaction time: 5 control steps (200 ms,
    the 190 ms simple visual reaction time rounded to the 40 ms step); the
