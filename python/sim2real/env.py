@@ -83,13 +83,24 @@ MAX_ENVS = 4096   # environments one VecEnv holds at most
 
 
 def _action_array(action, shape, what="action"):
-    """A float32 C-contiguous copy of a floating-point action of `shape`."""
+    """A float32 C-contiguous copy of a floating-point action of `shape`. A finite number beyond float32's range
+    (a float64 1e39, say) is refused here, naming it: as float32 it would be Inf, which C would call "NaN or Inf"
+    (NaN and Inf themselves are left to C's check, which names them)."""
     a = np.asarray(action)
     if a.dtype.kind != "f":
         raise TypeError("%s must be floating point (float32), got dtype %s" % (what, a.dtype))
     if a.shape != shape:
         raise ValueError("%s must have shape %s, got %s" % (what, shape, a.shape))
-    return np.ascontiguousarray(a, dtype=np.float32)
+    with np.errstate(over="ignore"):
+        out = np.ascontiguousarray(a, dtype=np.float32)
+    beyond = np.argwhere(np.isfinite(a) & ~np.isfinite(out))
+    if beyond.size:
+        at = tuple(int(i) for i in beyond[0])
+        batch = len(shape) == 2   # a VecEnv's actions [num_envs][act_dim]
+        raise _lib.invalid("%s holds %g, beyond float32's range (+-%g, the type the library acts in); %s"
+                           % ("environment %d: action" % at[0] if batch else what, a[at], np.finfo(np.float32).max,
+                              "no environment was stepped or reset" if batch else "nothing was done"))
+    return out
 
 
 def _fresh_seed():
@@ -236,7 +247,8 @@ class Env(_EnvBase):
         return rgb
 
     def privileged(self):
-        """The episode's randomized parameters, each in units of its range (a simulator only)."""
+        """The episode's randomized parameters, each in units of its range (a simulator only; refused before the
+        first reset, which draws them)."""
         out = np.empty(max(self.privileged_dim, 1), np.float32)
         with _lib.entered(self._lock):
             self._error.check(self._lib.s2r_flat_env_privileged(self._live(), _lib.pointer(out), self.privileged_dim,
@@ -322,8 +334,8 @@ def _rebuild_env(args, seed, episode):
 class VecEnv(_VecEnvBase):
     """``num_envs`` environments of one kind, reset and stepped in one call,
     ``threads`` at a time in C (1, the default: one thread, which holds its
-    speed on a loaded machine; 0: one per core; at most 64 and never more
-    than environments). They share one sequence of episodes: ``reset(seed=s)``
+    speed on a loaded machine; 0: one per core, at most one per environment;
+    at most 64, and more than there are environments is refused). They share one sequence of episodes: ``reset(seed=s)``
     gives environment i episode i of s, and each environment whose episode
     ends is reset to the next unused episode (in environment order).
     When, ``autoreset_mode`` says (``metadata["autoreset_mode"]``), as
@@ -353,8 +365,11 @@ class VecEnv(_VecEnvBase):
             raise _lib.invalid("autoreset_mode %r: \"next_step\" or \"same_step\"" % (autoreset_mode,))
         self.autoreset_mode = autoreset_mode
         self.metadata = {"autoreset_mode": AUTORESET[autoreset_mode], "render_modes": []}
+        n = whole(num_envs, "num_envs", 1, MAX_ENVS) if envs is None else len(envs)
+        if 1 <= n < self.threads:   # before any environment is made or taken over
+            raise _lib.invalid("threads %d for %d environment%s: each runs on one thread at a time, so 0 (one per "
+                               "core, at most one per environment) or 1 .. %d" % (self.threads, n, "s" * (n > 1), n))
         if envs is None:
-            n = whole(num_envs, "num_envs", 1, MAX_ENVS)
             envs = [Env(robot, task, simulator, ranges, unit, camera) for _ in range(n)]
         self._adopt(list(envs))
         first = self._envs[0]
@@ -375,7 +390,7 @@ class VecEnv(_VecEnvBase):
     def of(cls, envs, threads=1, autoreset_mode="next_step"):
         """A VecEnv of environments made apart (``Env`` objects of one arm and task, open, each in no other
         VecEnv), which it takes over: they are closed with it."""
-        return cls(None, threads=threads, autoreset_mode=autoreset_mode, envs=envs)
+        return cls(None, threads=threads, autoreset_mode=autoreset_mode, envs=list(envs))
 
     def _adopt(self, envs):
         if not 1 <= len(envs) <= MAX_ENVS:
@@ -466,6 +481,11 @@ class VecEnv(_VecEnvBase):
             self._live()
             if self._pending.any():   # next_step: those that ended are reset instead of stepped
                 return self._step_after_ends(a, obs)
+            left = UINT64_MAX + 1 - self._episode
+            if self.autoreset_mode == "same_step" and left < self.num_envs:   # any may end (diverge, fall)
+                raise _lib.invalid("seed %d has %d episode%s left before 2**64 - 1, fewer than the %d environments "
+                                   "that this step may end and reset (same_step): reset with a seed; no environment "
+                                   "was stepped or reset" % (self._seed, left, "s" * (left != 1), self.num_envs))
             s = self._step_some(None, a, obs)
             rewards = s["reward"].astype(np.float32)
             terminated, truncated = s["terminated"].astype(bool), s["truncated"].astype(bool)

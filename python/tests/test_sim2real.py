@@ -387,6 +387,9 @@ class TestSpaces(unittest.TestCase):
 
     def test_privileged(self):
         env = sim2real.Env("ur5e", "reach", "randomized")
+        for made in (env, sim2real.Env("ur5e", "reach"), copy.copy(env)):   # zeros before: "every range's middle"
+            with self.assertRaisesRegex(sim2real.Sim2RealError, "no episode yet: reset first.*S2R_ERR_STATE"):
+                made.privileged()
         env.reset(seed=1)
         first = env.privileged()
         env.reset()
@@ -432,7 +435,23 @@ class TestBadInput(unittest.TestCase):
         nan = np.zeros(6, np.float32)
         nan[2] = np.nan
         self.assertRaisesMessage(sim2real.InvalidArgumentError, ["NaN", "S2R_ERR_INVALID_ARGUMENT"], env.step, nan)
+        huge = np.zeros(6)
+        huge[4] = 1e39   # finite as a double, Inf as float32: was refused as "NaN or Inf"
+        self.assertRaisesMessage(ValueError, ["action holds 1e+39, beyond float32's range", "nothing was done"],
+                                 env.step, huge)
+        self.assertRaisesMessage(ValueError, ["observation holds -1e+39, beyond float32's range"],
+                                 env.scripted_action, np.full(env.obs_dim, -1e39))
         env.step(np.zeros(6))   # nothing was lost: the episode goes on (float64 is taken as float32)
+        vec = sim2real.VecEnv(2)
+        first, _ = vec.reset(seed=1)
+        batch = np.zeros((2, 6))
+        batch[1, 0] = 1e39
+        self.assertRaisesMessage(ValueError, ["environment 1: action holds 1e+39, beyond float32's range",
+                                              "no environment was stepped"], vec.step, batch)
+        obs, *_ = vec.step(np.zeros((2, 6)))   # whole or not at all: the first step of both episodes
+        single = sim2real.Env("ur5e", "reach")
+        single.reset(seed=1, options={"episode": 1})
+        self.assertTrue(np.array_equal(obs[1], single.step(np.zeros(6))[0]))
 
     def test_episode_order_and_closed(self):
         env = sim2real.Env("ur5e", "reach")
@@ -714,6 +733,41 @@ class TestVecEnvModes(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "autoreset_mode"):
             sim2real.VecEnv(2, autoreset_mode="sometimes")
 
+    def test_last_episodes_of_a_seed(self):
+        """Episodes 2**64 - 3 and 2**64 - 2 running, one left: same_step stepped both to their ends and then
+        raised for want of a second episode to reset to, the step's results lost, the environments left ended;
+        now a step that may need more episodes than are left is refused before anything moves. next_step
+        ends them and refuses the resetting step, nothing moved."""
+        last = 2 ** 64 - 3
+        single = sim2real.Env("ur5e", "reach", "randomized")
+        for mode in ("same_step", "next_step"):
+            with self.subTest(mode=mode):
+                vec = sim2real.VecEnv(2, "ur5e", "reach", "randomized", autoreset_mode=mode)
+                obs, info = vec.reset(seed=SEED, options={"episode": last})
+                self.assertEqual(list(info["s2r_episode"]), [last, last + 1])
+                self.assertTrue(np.array_equal(obs[1], single.reset(seed=SEED, options={"episode": last + 1})[0]))
+                if mode == "same_step":
+                    with self.assertRaisesRegex(ValueError, "seed %d has 1 episode left before 2\\*\\*64 - 1, fewer "
+                                                "than the 2 environments.*no environment was stepped" % SEED):
+                        vec.step(np.zeros((2, 6), np.float32))
+                    vec.reset(seed=SEED, options={"episode": last + 1})   # the last two: none left after them
+                    self.assertRaisesRegex(ValueError, "0 episodes left", vec.step, np.zeros((2, 6), np.float32))
+                    vec = sim2real.VecEnv(1, "ur5e", "reach", "randomized", autoreset_mode=mode)
+                    vec.reset(seed=SEED, options={"episode": last + 1})   # one environment, one episode left
+                    for t in range(single.episode_steps):
+                        obs, rewards, terminated, truncated, info = vec.step(np.zeros((1, 6), np.float32))
+                    self.assertEqual((bool(truncated[0]), list(info["s2r_episode"])), (True, [2 ** 64 - 1]))
+                    self.assertRaisesRegex(ValueError, "0 episodes left", vec.step, np.zeros((1, 6), np.float32))
+                    continue
+                for t in range(single.episode_steps):
+                    obs, rewards, terminated, truncated, info = vec.step(np.zeros((2, 6), np.float32))
+                self.assertTrue(truncated.all())
+                self.assertRaisesRegex(ValueError, "no episode after 2\\*\\*64 - 1", vec.step,
+                                       np.zeros((2, 6), np.float32))
+                self.assertTrue(vec._pending.all(), "the refused step changed what is pending")
+                obs, info = vec.reset(seed=SEED)
+                self.assertEqual(list(info["s2r_episode"]), [0, 1])
+
 
 class TestOwnershipAndThreads(unittest.TestCase):
     """Each of these crashed the interpreter (SIGSEGV, SIGABRT, or physics corrupted) before."""
@@ -969,7 +1023,18 @@ class TestOwnershipAndThreads(unittest.TestCase):
         for threads in (100000, -1, 65):
             with self.assertRaisesRegex(ValueError, "threads must be 0 .. 64"):
                 sim2real.VecEnv(2, threads=threads)
-        vec = sim2real.VecEnv(2, threads=64)   # capped at one per environment
+        for n, threads in ((3, 4), (2, 64), (1, 2)):   # more threads than environments: was accepted
+            with self.assertRaisesRegex(ValueError, "threads %d for %d environment.*or 1 .. %d" % (threads, n, n)):
+                sim2real.VecEnv(n, threads=threads)
+        envs = [sim2real.Env() for _ in range(2)]
+        with self.assertRaisesRegex(ValueError, "threads 3 for 2 environments"):
+            sim2real.VecEnv.of(envs, threads=3)
+        self.assertTrue(all(e._owner is None for e in envs), "refused, yet taken over")
+        envs[0].reset(seed=1)   # still the caller's
+        vec = sim2real.VecEnv.of(envs, threads=2)
+        vec.reset(seed=1)
+        vec.step(np.zeros((2, 6), np.float32))
+        vec = sim2real.VecEnv(2, threads=0)   # one per core, at most one per environment
         vec.reset(seed=1)
         vec.step(np.zeros((2, 6), np.float32))
         code = "\n".join([
@@ -1063,7 +1128,12 @@ class TestCtrlC(unittest.TestCase):
         "            pass",
         "    calls = [t for t in threading.enumerate() if t.name == 'sim2real call']",
         "    for t in calls:",
-        "        t.join(1.0)   # one that has set its result may still be ending; an orphan runs on for seconds",
+        "        for _ in range(100):   # one Thread.start() gave up on may not have begun: it ends when it does",
+        "            try:",
+        "                t.join(1.0)   # one that has set its result may still be ending; an orphan runs on for seconds",
+        "                break",
+        "            except RuntimeError:   # 'cannot join thread before it is started'",
+        "                time.sleep(0.01)",
         "    if any(t.is_alive() for t in calls):",
         "        print('orphan', k, flush=True)",
         "        os._exit(3)",
@@ -1266,7 +1336,17 @@ class TestCheckpointWriter(unittest.TestCase):
                 (dict(task="push"), ValueError, "the ur5e push task"),
                 (dict(robot=None), ValueError, "needs robot and task"),
                 (dict(activation="sigmoid"), ValueError, "tanh\" or \"relu"),
-                (dict(trained_on=os.path.join(self.folder, "missing.txt")), sim2real.Sim2RealError, "missing.txt")):
+                (dict(actor=[]), ValueError, "actor has 0 Linear layers"),   # was IndexError
+                (dict(actor=[good[1]]), ValueError, "actor has 1 Linear layers"),
+                (dict(critic=[]), ValueError, "critic has 0 Linear layers"),
+                (dict(trained_on=os.path.join(self.folder, "missing.txt")), ValueError,
+                 "trained_on \\(the ranges file the policy was trained on\\): cannot open .*missing.txt"),
+                (dict(trained_on=""), ValueError, "trained_on is an empty path"),
+                (dict(trained_on=3.5), ValueError, "trained_on must be the Env .* its ranges file's path, or the "
+                                                   "randomization digest .* got 3.5"),
+                (dict(trained_on={"digest": 1}), ValueError, "trained_on must be the Env"),
+                (dict(trained_on=True), ValueError, "trained_on must be the Env"),
+                (dict(trained_on=-1), ValueError, "trained_on \\(a digest\\) must be 0 .. 2\\*\\*64 - 1")):
             args = dict(actor=good, robot="ur5e", task="reach")
             args.update(kwargs)
             with self.subTest(kwargs=list(kwargs)):
@@ -1388,6 +1468,12 @@ class TestPipeline(unittest.TestCase):
             sim2real.deploy_staged(path, ranges, os.path.join(self.folder, "refused3"), robot="panda", quick=True)
         for refused in ("refused1", "refused2", "refused3"):   # nothing deployed, nothing logged
             self.assertEqual(os.listdir(os.path.join(self.folder, refused)), [])
+        for timeout in (-1, 0, float("nan"), float("inf")):   # -1 was subprocess.TimeoutExpired
+            with self.assertRaisesRegex(ValueError, "timeout must be None \\(no limit\\) or a number of seconds > 0"):
+                sim2real.deploy_staged(path, ranges, os.path.join(self.folder, "refused4"), quick=True, timeout=timeout)
+        with self.assertRaisesRegex(TypeError, "timeout must be a number of seconds or None"):
+            sim2real.deploy_staged(path, ranges, os.path.join(self.folder, "refused4"), quick=True, timeout="10")
+        self.assertFalse(os.path.exists(os.path.join(self.folder, "refused4")), "refused, yet 06 ran")
 
 
 class TestCleanRLExample(unittest.TestCase):
