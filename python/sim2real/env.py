@@ -25,6 +25,7 @@ ranges) stays theirs.
 """
 import ctypes
 import os
+import warnings
 
 import numpy as np
 
@@ -33,13 +34,25 @@ from ._lib import UINT64_MAX, encode as _encode, whole
 
 try:   # a real gymnasium.Env where gymnasium is installed, the same interface without it
     import gymnasium
+except ImportError:
+    gymnasium = None
+GYMNASIUM_MIN = "1.1"   # the first with gymnasium.vector.AutoresetMode, which VecEnv states
+if gymnasium is not None:
+    try:
+        from gymnasium.vector import AutoresetMode
+    except ImportError:   # said, not silent: the environments would quietly not be gymnasium's
+        warnings.warn("gymnasium %s is older than %s (no gymnasium.vector.AutoresetMode): sim2real's environments "
+                      "are not Gymnasium's here and no ids are registered; pip install 'gymnasium>=%s'"
+                      % (getattr(gymnasium, "__version__", "(no version)"), GYMNASIUM_MIN, GYMNASIUM_MIN),
+                      stacklevel=2)
+        gymnasium = None
+if gymnasium is not None:
     from gymnasium.spaces import Box
-    from gymnasium.vector import AutoresetMode, VectorEnv as _VecEnvBase
+    from gymnasium.vector import VectorEnv as _VecEnvBase
     from gymnasium.vector.utils import batch_space
     _EnvBase = gymnasium.Env
     AUTORESET = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP}
-except ImportError:
-    gymnasium = None
+else:
     _EnvBase = _VecEnvBase = object
     AUTORESET = {"next_step": "NextStep", "same_step": "SameStep"}   # gymnasium.vector.AutoresetMode's values
 
@@ -578,7 +591,9 @@ def _rebuild_vec(members, threads, autoreset_mode, seed, episode):
 def register():
     """Register every arm, task and simulator with Gymnasium as ``sim2real/{Arm}{Task}{Simulator}-v0``, e.g.
     ``gymnasium.make("sim2real/UR5eReachRandomized-v0")`` or ``("sim2real/PandaPushUnit-v0", unit=3)``; done at
-    import where gymnasium is installed. Returns the ids."""
+    import where gymnasium is installed. Each id's vector entry point is VecEnv, so ``gymnasium.make_vec(id,
+    num_envs)`` steps its environments in one call in C (``vectorization_mode="sync"`` or ``"async"``: Gymnasium's
+    own, over Env). Returns the ids."""
     ids = []
     for robot in ROBOTS:
         for task in TASKS:
@@ -586,7 +601,7 @@ def register():
                 name = "sim2real/%s%s%s-v0" % ({"ur5e": "UR5e", "panda": "Panda"}[robot], task.capitalize(),
                                                simulator.capitalize())
                 if gymnasium is not None and name not in gymnasium.registry:
-                    gymnasium.register(id=name, entry_point="sim2real.env:Env",
+                    gymnasium.register(id=name, entry_point="sim2real.env:Env", vector_entry_point="sim2real.env:VecEnv",
                                        kwargs=dict(robot=robot, task=task, simulator=simulator))
                 ids.append(name)
     return ids

@@ -50,8 +50,8 @@ try:
 except ImportError:
     torch = None
 GYMNASIUM = sim2real.env.gymnasium
-NO_GYMNASIUM = "gymnasium is not installed (not in Debian: install it from its source, e.g. into a venv made with " \
-               "--system-site-packages): Gymnasium's checks not run"
+NO_GYMNASIUM = "gymnasium 1.1 or later is not installed (not in Debian: pip install 'gymnasium>=1.1' into a venv made " \
+               "with --system-site-packages, python/README.md): Gymnasium's checks not run"
 NO_TORCH = "PyTorch is not installed (apt-get install python3-torch)"
 
 SEED = 7
@@ -699,10 +699,50 @@ class TestGymnasium(unittest.TestCase):
         made = GYMNASIUM.make_vec("sim2real/UR5eReachNominal-v0", num_envs=2, vectorization_mode="sync")
         made.reset(seed=1)
 
+    def test_make_vec_makes_a_vec_env(self):
+        """make_vec's default for an id is its vector entry point, VecEnv: the same episodes as a VecEnv made
+        directly, the id's kwargs and the caller's passed through, the spec recorded, no warning."""
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            made = GYMNASIUM.make_vec("sim2real/PandaPushUnit-v0", num_envs=3, unit=2, autoreset_mode="same_step")
+        self.assertIsInstance(made, sim2real.VecEnv)
+        self.assertEqual((made.num_envs, made.envs[0].robot, made.envs[0].task, made.envs[0].unit,
+                          made.autoreset_mode), (3, "panda", "push", 2, "same_step"))
+        self.assertEqual(made.spec.id, "sim2real/PandaPushUnit-v0")
+        direct = sim2real.VecEnv(3, "panda", "push", "unit", unit=2, autoreset_mode="same_step")
+        a, b = made.reset(seed=5)[0], direct.reset(seed=5)[0]
+        for t in range(5):
+            actions = np.full((3, 2), 0.1 * t, np.float32)
+            a, b = made.step(actions)[0], direct.step(actions)[0]
+        self.assertTrue(np.array_equal(a, b))
+        sync = GYMNASIUM.make_vec("sim2real/PandaPushUnit-v0", num_envs=2, vectorization_mode="sync", unit=2)
+        self.assertIsInstance(sync, GYMNASIUM.vector.SyncVectorEnv)
+
     def test_unseeded_sync_vector_env_is_not_copies(self):
         from gymnasium.vector import SyncVectorEnv
         obs, _ = SyncVectorEnv([lambda: sim2real.Env("ur5e", "reach", "randomized")] * 3).reset()
         self.assertEqual(len({o.tobytes() for o in obs}), 3)
+
+
+class TestOldGymnasium(unittest.TestCase):
+    def test_before_autoreset_mode_is_said_and_left_aside(self):
+        """A gymnasium older than 1.1 (no gymnasium.vector.AutoresetMode) made the import fall back silently to
+        the duck-typed classes: now a warning says so and names the version needed (run everywhere, on a
+        stand-in gymnasium package)."""
+        folder = tempfile.mkdtemp(prefix="s2r_python_")
+        self.addCleanup(shutil.rmtree, folder, True)
+        os.makedirs(os.path.join(folder, "gymnasium", "vector"))
+        with open(os.path.join(folder, "gymnasium", "__init__.py"), "w") as f:
+            f.write("__version__ = '1.0.0'\nclass Env:\n    pass\n")
+        with open(os.path.join(folder, "gymnasium", "vector", "__init__.py"), "w") as f:
+            f.write("class VectorEnv:\n    pass\n")
+        code = "\n".join(["import warnings", "warnings.simplefilter('always')", "import sim2real",
+                          "print(sim2real.env.gymnasium, sim2real.Env.__mro__[1].__name__)"])
+        run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             env=dict(os.environ, PYTHONPATH=folder + os.pathsep + os.path.dirname(HERE)))
+        self.assertEqual((run.returncode, run.stdout.strip()), (0, "None object"), run.stderr[-2000:])
+        self.assertIn("gymnasium 1.0.0 is older than 1.1", run.stderr)
+        self.assertIn("pip install 'gymnasium>=1.1'", run.stderr)
 
 
 def layout(info):
