@@ -358,7 +358,9 @@ class VecEnv(_VecEnvBase):
     (reward 0, not terminated, its action unused); "same_step": the step
     that ends it resets it too, the last observation in
     ``info["final_obs"][i]`` and the last step's info in
-    ``info["final_info"]``. Infos are Gymnasium's: arrays with ``_key``
+    ``info["final_info"]`` (so a step is refused, before anything moves,
+    when the seed has fewer episodes left before 2**64 - 1 than there are
+    environments: any of them may end and need one). Infos are Gymnasium's: arrays with ``_key``
     masks. On units, every environment is a copy of the same unit;
     ``VecEnv.of(envs)`` batches environments made apart (units of a fleet,
     say) of one arm and task. Where gymnasium is installed it is a
