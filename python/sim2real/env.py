@@ -363,31 +363,35 @@ class VecEnv(_VecEnvBase):
     environments: any of them may end and need one). Infos are Gymnasium's: arrays with ``_key``
     masks. On units, every environment is a copy of the same unit;
     ``VecEnv.of(envs)`` batches environments made apart (units of a fleet,
-    say) of one arm and task. Where gymnasium is installed it is a
-    ``gymnasium.vector.VectorEnv`` (batched spaces; the vector wrappers take
-    it)."""
+    say) of one arm and task. render_mode "rgb_array" (and width, height)
+    as Env's: ``render()`` returns a tuple of every environment's image, as
+    SyncVectorEnv's does (``of``: the environments' own render_mode, one for
+    all). Where gymnasium is installed it is a ``gymnasium.vector.VectorEnv``
+    (batched spaces; the vector wrappers take it)."""
 
-    metadata = {"autoreset_mode": AUTORESET["next_step"], "render_modes": []}
+    metadata = {"autoreset_mode": AUTORESET["next_step"], "render_modes": ["rgb_array"]}
     render_mode = None
     closed = False
 
     def __init__(self, num_envs, robot="ur5e", task="reach", simulator="nominal", ranges=None, unit=1, threads=1,
-                 camera=None, autoreset_mode="next_step", envs=None):
+                 camera=None, autoreset_mode="next_step", render_mode=None, width=480, height=360, envs=None):
         self._closed = True   # until the environments are made
         self._lock = _lib.guard()
         self.threads = whole(threads, "threads", 0, _lib.MAX_THREADS)
         if autoreset_mode not in AUTORESET:
             raise _lib.invalid("autoreset_mode %r: \"next_step\" or \"same_step\"" % (autoreset_mode,))
         self.autoreset_mode = autoreset_mode
-        self.metadata = {"autoreset_mode": AUTORESET[autoreset_mode], "render_modes": []}
         n = whole(num_envs, "num_envs", 1, MAX_ENVS) if envs is None else len(envs)
         if 1 <= n < self.threads:   # before any environment is made or taken over
             raise _lib.invalid("threads %d for %d environment%s: each runs on one thread at a time, so 0 (one per "
                                "core, at most one per environment) or 1 .. %d" % (self.threads, n, "s" * (n > 1), n))
         if envs is None:
-            envs = [Env(robot, task, simulator, ranges, unit, camera) for _ in range(n)]
+            envs = [Env(robot, task, simulator, ranges, unit, camera, render_mode, width, height) for _ in range(n)]
         self._adopt(list(envs))
         first = self._envs[0]
+        self.render_mode = first.render_mode
+        self.metadata = {"autoreset_mode": AUTORESET[autoreset_mode], "render_modes": ["rgb_array"],
+                         "render_fps": first.metadata["render_fps"]}
         self.num_envs = len(self._envs)
         self.obs_dim, self.act_dim, self.episode_steps = first.obs_dim, first.act_dim, first.episode_steps
         self.single_observation_space, self.single_action_space = first.observation_space, first.action_space
@@ -419,6 +423,9 @@ class VecEnv(_VecEnvBase):
             if (e.robot, e.task) != (envs[0].robot, envs[0].task):
                 raise _lib.invalid("environment %d is %s %s, environment 0 %s %s: a VecEnv is one arm and one task"
                                    % (i, e.robot, e.task, envs[0].robot, envs[0].task))
+            if e.render_mode != envs[0].render_mode:
+                raise _lib.invalid("environment %d has render_mode %r, environment 0 %r: a VecEnv renders all its "
+                                   "environments or none" % (i, e.render_mode, envs[0].render_mode))
         for e in envs:   # from here on, theirs is the VecEnv's lock, and only the VecEnv frees them
             with _lib.entered(e._lock):
                 e._owner, e._lock = self, self._lock
@@ -544,6 +551,14 @@ class VecEnv(_VecEnvBase):
         _masked(info, self._pending, s2r_seed=np.full(self.num_envs, self._seed, np.uint64), s2r_episode=episodes)
         self._pending = done
         return obs, rewards, terminated, truncated, info
+
+    def render(self):
+        """Every environment's scene now, a tuple of uint8 [height][width][3] (render_mode "rgb_array"; None
+        otherwise), as SyncVectorEnv renders."""
+        if self.render_mode is None:
+            return None
+        self._live()
+        return tuple(e.render() for e in self._envs)   # each takes the lock the environments share
 
     def close(self, **kwargs):
         """Free every environment (waits for a call in progress on another thread); closing twice is fine."""

@@ -626,6 +626,18 @@ class TestRender(unittest.TestCase):
         self.assertTrue(np.array_equal(obs, mine), "rendering changed the episode")
         self.assertGreater(np.abs(moved.astype(int) - first).mean(), 0.1, "the arm moved, the image did not")
         self.assertIsNone(plain.render())   # no render_mode: None, as Gymnasium has it
+        vec = sim2real.VecEnv(2, "panda", "reach", "unit", unit=2, render_mode="rgb_array", width=64, height=48)
+        vec.reset(seed=1)
+        frames = vec.render()   # as SyncVectorEnv renders: a tuple, one image each
+        self.assertEqual((type(frames), len(frames), frames[1].shape), (tuple, 2, (48, 64, 3)))
+        single = sim2real.Env("panda", "reach", "unit", unit=2, render_mode="rgb_array", width=64, height=48)
+        for i in range(2):
+            single.reset(seed=1, options={"episode": i})
+            self.assertTrue(np.array_equal(frames[i], single.render()), "environment %d's own scene" % i)
+        self.assertEqual(copy.copy(vec).render_mode, "rgb_array")
+        self.assertIsNone(sim2real.VecEnv(2).render())
+        with self.assertRaisesRegex(ValueError, "environment 1 has render_mode None, environment 0 'rgb_array'"):
+            sim2real.VecEnv.of([sim2real.Env(render_mode="rgb_array", width=8, height=8), sim2real.Env()])
         with self.assertRaisesRegex(ValueError, "render_mode"):
             sim2real.Env("ur5e", "reach", render_mode="human")
         with self.assertRaisesRegex(ValueError, "width"):
@@ -717,6 +729,15 @@ class TestGymnasium(unittest.TestCase):
         self.assertTrue(np.array_equal(a, b))
         sync = GYMNASIUM.make_vec("sim2real/PandaPushUnit-v0", num_envs=2, vectorization_mode="sync", unit=2)
         self.assertIsInstance(sync, GYMNASIUM.vector.SyncVectorEnv)
+        if sim2real.library().s2r_flat_render_available():   # render_mode passes through, as to SyncVectorEnv
+            frames = []
+            for mode in ("vector_entry_point", "sync"):
+                v = GYMNASIUM.make_vec("sim2real/UR5eReachNominal-v0", num_envs=2, vectorization_mode=mode,
+                                       render_mode="rgb_array", width=32, height=24)
+                v.reset(seed=1)
+                frames.append(v.render())
+                self.assertEqual(v.render_mode, "rgb_array")
+            self.assertEqual(*[(type(f), len(f), f[0].shape, f[0].dtype) for f in frames])
 
     def test_unseeded_sync_vector_env_is_not_copies(self):
         from gymnasium.vector import SyncVectorEnv
