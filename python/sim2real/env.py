@@ -618,7 +618,8 @@ def register():
                 name = "sim2real/%s%s%s-v0" % ({"ur5e": "UR5e", "panda": "Panda"}[robot], task.capitalize(),
                                                simulator.capitalize())
                 if gymnasium is not None and name not in gymnasium.registry:
-                    gymnasium.register(id=name, entry_point="sim2real.env:Env", vector_entry_point="sim2real.env:VecEnv",
+                    gymnasium.register(id=name, entry_point="sim2real.env:Env",
+                                       vector_entry_point="sim2real.env:VecEnv",
                                        kwargs=dict(robot=robot, task=task, simulator=simulator))
                 ids.append(name)
     return ids

@@ -50,8 +50,8 @@ try:
 except ImportError:
     torch = None
 GYMNASIUM = sim2real.env.gymnasium
-NO_GYMNASIUM = "gymnasium 1.1 or later is not installed (not in Debian: pip install 'gymnasium>=1.1' into a venv made " \
-               "with --system-site-packages, python/README.md): Gymnasium's checks not run"
+NO_GYMNASIUM = "gymnasium 1.1 or later is not installed (not in Debian: pip install 'gymnasium>=1.1' into a venv " \
+               "made with --system-site-packages, python/README.md): Gymnasium's checks not run"
 NO_TORCH = "PyTorch is not installed (apt-get install python3-torch)"
 
 SEED = 7
@@ -1191,7 +1191,7 @@ class TestCtrlC(unittest.TestCase):
         "    for t in calls:",
         "        for _ in range(100):   # one Thread.start() gave up on may not have begun: it ends when it does",
         "            try:",
-        "                t.join(1.0)   # one that has set its result may still be ending; an orphan runs on for seconds",
+        "                t.join(1.0)   # one that has set its result may still be ending; an orphan runs on",
         "                break",
         "            except RuntimeError:   # 'cannot join thread before it is started'",
         "                time.sleep(0.01)",
