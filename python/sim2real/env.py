@@ -348,9 +348,10 @@ class VecEnv(_VecEnvBase):
     """``num_envs`` environments of one kind, reset and stepped in one call,
     ``threads`` at a time in C (1, the default: one thread, which holds its
     speed on a loaded machine; 0: one per core, at most one per environment;
-    at most 64, and more than there are environments is refused). They share one sequence of episodes: ``reset(seed=s)``
-    gives environment i episode i of s, and each environment whose episode
-    ends is reset to the next unused episode (in environment order).
+    at most 64, and more than there are environments is refused). They
+    share one sequence of episodes: ``reset(seed=s)`` gives environment i
+    episode i of s, and each environment whose episode ends is reset to the
+    next unused episode (in environment order).
     When, ``autoreset_mode`` says (``metadata["autoreset_mode"]``), as
     Gymnasium's vector environments have it: "next_step" (the default,
     Gymnasium's): the step that ends an episode returns its last observation,
@@ -360,8 +361,8 @@ class VecEnv(_VecEnvBase):
     ``info["final_obs"][i]`` and the last step's info in
     ``info["final_info"]`` (so a step is refused, before anything moves,
     when the seed has fewer episodes left before 2**64 - 1 than there are
-    environments: any of them may end and need one). Infos are Gymnasium's: arrays with ``_key``
-    masks. On units, every environment is a copy of the same unit;
+    environments: any of them may end and need one). Infos are Gymnasium's:
+    arrays with ``_key`` masks. On units, every environment is a copy of the same unit;
     ``VecEnv.of(envs)`` batches environments made apart (units of a fleet,
     say) of one arm and task. render_mode "rgb_array" (and width, height)
     as Env's: ``render()`` returns a tuple of every environment's image, as
