@@ -486,7 +486,7 @@ S2RDEF double s2r_seconds(void);
    FIFO, device, socket or symbolic link at `path` S2R_ERR_IO naming what
    it is (both calls check), nothing written or replaced.  Every file the library
    writes goes this way, except the deployment log, which is appended one
-   whole record at a time. */
+   whole record at a time (its destination refused by the same rule). */
 #define S2R_PATH_LEN 1024   /* longest path s2r_file accepts, with its NUL */
 typedef struct s2r_file {
     FILE* f;                      /* write through this; NULL when closed  */
@@ -5424,7 +5424,9 @@ struct s2r_deploy {
 S2RDEF s2r_deploy_config s2r_deploy_config_default(void);
 /* Start a deployment of `policy` (a name, may be NULL) at sim regression.
    log_path: a JSON-lines file, or NULL for none.  S2R_ERR_IO if it cannot
-   be opened; S2R_ERR_INVALID_ARGUMENT for a bad config. */
+   be opened or something other than a regular file is there (a FIFO, a
+   symbolic link, a device, a directory: refused naming it, as s2r_file
+   refuses an output); S2R_ERR_INVALID_ARGUMENT for "" or a bad config. */
 S2RDEF s2r_result s2r_deploy_init(s2r_deploy* d, const s2r_deploy_config* config,
                                   const char* policy, const char* log_path);
 S2RDEF void       s2r_deploy_free(s2r_deploy* d);
@@ -19380,6 +19382,10 @@ S2RDEF s2r_result s2r_deploy_init(s2r_deploy* d, const s2r_deploy_config* config
     d->stage = S2R_STAGE_SIM_REGRESSION;
     snprintf(d->policy, sizeof d->policy, "%s", policy ? policy : "policy");
     if (log_path) {
+        s2r_result res;
+        if (!log_path[0]) return s2r__fail(d->error, S2R_ERR_INVALID_ARGUMENT, "deploy: no log file name given (an empty path)");
+        /* as every output: a FIFO would block the open, a device or a link be written through */
+        if ((res = s2r__output_free(log_path, d->error)) != S2R_OK) return res;
         d->log = fopen(log_path, config->append_log ? "ab" : "wb");
         if (!d->log) return s2r__fail(d->error, S2R_ERR_IO, "cannot open the deployment log '%s': %s", log_path, strerror(errno));
         /* One record always fits the buffer, so each fflush is one write. */

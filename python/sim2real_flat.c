@@ -33,6 +33,7 @@ struct s2r_flat_env {
     s2r_task       task;
     s2r_expert     expert;          /* the task's scripted controller         */
     int            obs_dim, act_dim;
+    int            reset_once;      /* 1 after the first reset: an episode's parameters drawn */
 #ifdef S2R_RENDER
     s2r_renderer*  renderer;        /* made at the first render, NULL before  */
 #endif
@@ -228,6 +229,7 @@ int s2r_flat_env_reset(s2r_flat_env* env, uint64_t seed, uint64_t episode, float
     if ((res = env->task.env.reset(env->task.env.self, &rng, obs)) != S2R_OK)
         return s2r__fail(error, res, "reset: %s", env->task.error);
     s2r_expert_reset(&env->expert);
+    env->reset_once = 1;
     return S2R_OK;
 }
 
@@ -259,6 +261,9 @@ int s2r_flat_env_privileged(const s2r_flat_env* env, float* out, int len, char* 
     if (len != S2R_PRIVILEGED_DIM)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "privileged: room for %d values, need %d", len,
                          S2R_PRIVILEGED_DIM);
+    if (!env->reset_once)   /* zeros until then: read as "every parameter at its range's middle" */
+        return s2r__fail(error, S2R_ERR_STATE, "privileged: no episode yet: reset first (an episode's parameters "
+                         "are drawn at its reset)");
     s2r_sim_privileged(&env->sim, out);
     return S2R_OK;
 }

@@ -116,9 +116,10 @@ int  s2r_flat_env_reset(s2r_flat_env* env, uint64_t seed, uint64_t episode, floa
    changes; a step before reset or after the episode ended: S2R_ERR_STATE. */
 int  s2r_flat_env_step(s2r_flat_env* env, const float* action, int act_len, float* obs, s2r_flat_step* out,
                        char* error);
-/* The running episode's randomized parameters (s2r_sim_privileged: each in
-   units of its range), out [privileged_dim]; S2R_ERR_UNSUPPORTED on a unit,
-   whose parameters are hidden. */
+/* The running (or last) episode's randomized parameters (s2r_sim_privileged:
+   each in units of its range), out [privileged_dim]; S2R_ERR_UNSUPPORTED on
+   a unit, whose parameters are hidden; S2R_ERR_STATE before the first reset,
+   when no episode has drawn them. */
 int  s2r_flat_env_privileged(const s2r_flat_env* env, float* out, int len, char* error);
 /* The scripted controller (s2r_expert) for the task: its action for obs. */
 int  s2r_flat_env_scripted_act(s2r_flat_env* env, const float* obs, float* action, char* error);

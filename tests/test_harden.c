@@ -486,6 +486,29 @@ static int test_file_writers_replace_only_files(void) {
         CHECK(s2r_randomization_write(&r, fifo, error) == S2R_ERR_IO && strstr(error, "FIFO"));
         CHECK(s2r_file_create(&file, fifo, error) == S2R_ERR_IO && file.f == NULL && file.tmp[0] == 0);
         CHECK(is_of_type(fifo, 'p'));
+        {   /* the deployment log, opened for appending, by the same rule: the FIFO's open would block */
+            s2r_deploy d;
+            s2r_deploy_config dc = s2r_deploy_config_default();
+            alarm(60);
+            CHECK(s2r_deploy_init(&d, &dc, "v1", fifo) == S2R_ERR_IO && d.log == NULL);
+            CHECKF(strstr(d.error, fifo) && strstr(d.error, "a FIFO (named pipe), not a regular file"), "%s", d.error);
+            alarm(0);
+            CHECK(s2r_deploy_init(&d, &dc, "v1", "/dev/null") == S2R_ERR_IO && strstr(d.error, "character device"));
+            CHECK(s2r_deploy_init(&d, &dc, "v1", "build") == S2R_ERR_IO && strstr(d.error, "a directory"));
+            CHECK(s2r_deploy_init(&d, &dc, "v1", "") == S2R_ERR_INVALID_ARGUMENT && strstr(d.error, "empty path"));
+            CHECK(symlink("test_out_target.tmp", link) == 0);
+            dc.append_log = 1;
+            CHECK(s2r_deploy_init(&d, &dc, "v1", link) == S2R_ERR_IO && strstr(d.error, "a symbolic link"));
+            CHECK(is_of_type(link, 'l'));
+            f = fopen(target, "rb");
+            CHECKF(f == NULL, "%s was written through the link", target);
+            if (f) fclose(f);
+            remove(link);
+            CHECK(s2r_deploy_init(&d, &dc, "v1", target) == S2R_OK && d.log != NULL);   /* a file: appended */
+            s2r_deploy_free(&d);
+            remove(target);
+        }
+        CHECK(is_of_type(fifo, 'p'));
         remove(fifo);
         CHECK(s2r_file_write_all(target, "kept", 4, error) == S2R_OK);
         CHECK(symlink("test_out_target.tmp", link) == 0);
@@ -1252,7 +1275,7 @@ static const test_case harden_tests[] = {
     {"bad input: an empty MJCF and a 1e18 kg payload are refused before MuJoCo sees them", test_mujoco_fatal_inputs_refused},
     {"bad input: MuJoCo's fatal errors come back as errors, the process goes on", test_mujoco_errors_come_back},
     {"files: directories, FIFOs and NUL bytes refused by path; temporary names unique", test_file_readers_refuse_non_files},
-    {"files: writers replace only regular files: FIFOs, links, devices, directories and \"\" refused", test_file_writers_replace_only_files},
+    {"files: writers and the deployment log replace only regular files: FIFOs, links, devices, directories and \"\" refused", test_file_writers_replace_only_files},
     {"files: an output folder another live run holds is refused; a dead run's lock is taken over", test_claim_dir},
     {"bad input: a policy made for another arm or task is refused by evaluation", test_controller_sizes_checked},
     {"bad input: the NULL rule - NULL arguments other than the object are errors, not crashes", test_null_rule},

@@ -193,7 +193,7 @@ def main():
     torch.set_num_threads(args.threads)
     os.makedirs(args.out, exist_ok=True)
     envs = sim2real.VecEnv(args.num_envs, args.robot, args.task, "randomized", ranges=args.ranges,
-                           threads=args.threads, autoreset_mode="same_step")
+                           threads=min(args.threads, args.num_envs), autoreset_mode="same_step")
     start = time.time()
     agent, obs_rms = train(args, envs)
     print("trained %d steps in %.0f s" % (max(1, args.total_timesteps // (args.num_envs * args.num_steps)) *

@@ -44,6 +44,7 @@ weights). write_checkpoint writes through the library (s2r_policy_save's code),
 so the file is the library's own, checksum included.
 """
 import ctypes
+import numbers
 import os
 
 import numpy as np
@@ -166,6 +167,8 @@ def _torch_layers(net, what):
         raise TypeError("%s must be a torch.nn.Sequential of Linear layers with Tanh or ReLU between them, got %s"
                         % (what, type(net).__name__))
     modules = list(net)
+    if not modules:
+        _layer_count(modules, what)
     layers, activations = [], []
     for k, m in enumerate(modules):
         name = "%s layer %d (%s)" % (what, k, m)
@@ -215,11 +218,16 @@ def _network(net, what, activation):
     return layers, activation
 
 
-def _hidden_of(layers, what, n_in, n_out):
-    """The hidden widths of an MLP n_in -> ... -> n_out, checked layer by layer."""
+def _layer_count(layers, what):
+    """Refuses a network of too few or too many Linear layers (an empty one too) before its shape is read."""
     if not 2 <= len(layers) <= MAX_HIDDEN + 1:
         raise _lib.invalid("%s has %d Linear layers: the layout holds 1..%d hidden layers and the output"
                            % (what, len(layers), MAX_HIDDEN))
+
+
+def _hidden_of(layers, what, n_in, n_out):
+    """The hidden widths of an MLP n_in -> ... -> n_out, checked layer by layer."""
+    _layer_count(layers, what)
     width = n_in
     for k, (w, b) in enumerate(layers):
         if w.shape[1] != width:
@@ -242,9 +250,20 @@ def _digest(trained_on):
         return trained_on.ranges_digest()
     if isinstance(trained_on, (str, bytes, os.PathLike)):
         digest, error = ctypes.c_uint64(), _lib.ErrorBuffer()
-        error.check(_lib.library().s2r_flat_ranges_digest(_encode(trained_on, "trained_on"), ctypes.addressof(digest),
-                                                          error.ptr))
+        path = _encode(trained_on, "trained_on")
+        if not path:
+            raise _lib.invalid("trained_on is an empty path: give the Env it was trained on, the ranges file's "
+                               "path, or the digest")
+        try:
+            error.check(_lib.library().s2r_flat_ranges_digest(path, ctypes.addressof(digest), error.ptr))
+        except _lib.Sim2RealError as e:   # a file that cannot be read or is no ranges file: bad input, named
+            raise _lib.InvalidArgumentError("trained_on (the ranges file the policy was trained on): %s" % e, e.code,
+                                            e.code_name) from None
         return digest.value
+    if isinstance(trained_on, (bool, np.bool_)) or not isinstance(trained_on, (numbers.Integral, np.integer)):
+        raise _lib.invalid("trained_on must be the Env the policy was trained on, its ranges file's path, or the "
+                           "randomization digest (a whole number 0 .. 2**64 - 1, read_checkpoint's "
+                           "\"randomization\"), got %r" % (trained_on,))
     return whole(trained_on, "trained_on (a digest)", 0, UINT64_MAX)
 
 
@@ -272,6 +291,7 @@ def write_checkpoint(path, actor, log_std=None, critic=None, obs_mean=None, obs_
                            "trained_on=env")
     history, privileged = whole(history, "history", 0, 8), whole(privileged, "privileged", 0, MAX_WIDTH)
     layers, activation = _network(actor, "actor", activation)
+    _layer_count(layers, "actor")
     obs_dim, act_dim = layers[0][0].shape[1], layers[-1][0].shape[0]
     hidden = _hidden_of(layers, "actor", obs_dim, act_dim)
     critic_activation = critic_activation or activation

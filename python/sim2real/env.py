@@ -25,6 +25,7 @@ ranges) stays theirs.
 """
 import ctypes
 import os
+import warnings
 
 import numpy as np
 
@@ -33,13 +34,25 @@ from ._lib import UINT64_MAX, encode as _encode, whole
 
 try:   # a real gymnasium.Env where gymnasium is installed, the same interface without it
     import gymnasium
+except ImportError:
+    gymnasium = None
+GYMNASIUM_MIN = "1.1"   # the first with gymnasium.vector.AutoresetMode, which VecEnv states
+if gymnasium is not None:
+    try:
+        from gymnasium.vector import AutoresetMode
+    except ImportError:   # said, not silent: the environments would quietly not be gymnasium's
+        warnings.warn("gymnasium %s is older than %s (no gymnasium.vector.AutoresetMode): sim2real's environments "
+                      "are not Gymnasium's here and no ids are registered; pip install 'gymnasium>=%s'"
+                      % (getattr(gymnasium, "__version__", "(no version)"), GYMNASIUM_MIN, GYMNASIUM_MIN),
+                      stacklevel=2)
+        gymnasium = None
+if gymnasium is not None:
     from gymnasium.spaces import Box
-    from gymnasium.vector import AutoresetMode, VectorEnv as _VecEnvBase
+    from gymnasium.vector import VectorEnv as _VecEnvBase
     from gymnasium.vector.utils import batch_space
     _EnvBase = gymnasium.Env
     AUTORESET = {"next_step": AutoresetMode.NEXT_STEP, "same_step": AutoresetMode.SAME_STEP}
-except ImportError:
-    gymnasium = None
+else:
     _EnvBase = _VecEnvBase = object
     AUTORESET = {"next_step": "NextStep", "same_step": "SameStep"}   # gymnasium.vector.AutoresetMode's values
 
@@ -83,13 +96,24 @@ MAX_ENVS = 4096   # environments one VecEnv holds at most
 
 
 def _action_array(action, shape, what="action"):
-    """A float32 C-contiguous copy of a floating-point action of `shape`."""
+    """A float32 C-contiguous copy of a floating-point action of `shape`. A finite number beyond float32's range
+    (a float64 1e39, say) is refused here, naming it: as float32 it would be Inf, which C would call "NaN or Inf"
+    (NaN and Inf themselves are left to C's check, which names them)."""
     a = np.asarray(action)
     if a.dtype.kind != "f":
         raise TypeError("%s must be floating point (float32), got dtype %s" % (what, a.dtype))
     if a.shape != shape:
         raise ValueError("%s must have shape %s, got %s" % (what, shape, a.shape))
-    return np.ascontiguousarray(a, dtype=np.float32)
+    with np.errstate(over="ignore"):
+        out = np.ascontiguousarray(a, dtype=np.float32)
+    beyond = np.argwhere(np.isfinite(a) & ~np.isfinite(out))
+    if beyond.size:
+        at = tuple(int(i) for i in beyond[0])
+        batch = len(shape) == 2   # a VecEnv's actions [num_envs][act_dim]
+        raise _lib.invalid("%s holds %g, beyond float32's range (+-%g, the type the library acts in); %s"
+                           % ("environment %d: action" % at[0] if batch else what, a[at], np.finfo(np.float32).max,
+                              "no environment was stepped or reset" if batch else "nothing was done"))
+    return out
 
 
 def _fresh_seed():
@@ -236,7 +260,8 @@ class Env(_EnvBase):
         return rgb
 
     def privileged(self):
-        """The episode's randomized parameters, each in units of its range (a simulator only)."""
+        """The episode's randomized parameters, each in units of its range (a simulator only; refused before the
+        first reset, which draws them)."""
         out = np.empty(max(self.privileged_dim, 1), np.float32)
         with _lib.entered(self._lock):
             self._error.check(self._lib.s2r_flat_env_privileged(self._live(), _lib.pointer(out), self.privileged_dim,
@@ -322,10 +347,11 @@ def _rebuild_env(args, seed, episode):
 class VecEnv(_VecEnvBase):
     """``num_envs`` environments of one kind, reset and stepped in one call,
     ``threads`` at a time in C (1, the default: one thread, which holds its
-    speed on a loaded machine; 0: one per core; at most 64 and never more
-    than environments). They share one sequence of episodes: ``reset(seed=s)``
-    gives environment i episode i of s, and each environment whose episode
-    ends is reset to the next unused episode (in environment order).
+    speed on a loaded machine; 0: one per core, at most one per environment;
+    at most 64, and more than there are environments is refused). They
+    share one sequence of episodes: ``reset(seed=s)`` gives environment i
+    episode i of s, and each environment whose episode ends is reset to the
+    next unused episode (in environment order).
     When, ``autoreset_mode`` says (``metadata["autoreset_mode"]``), as
     Gymnasium's vector environments have it: "next_step" (the default,
     Gymnasium's): the step that ends an episode returns its last observation,
@@ -333,31 +359,40 @@ class VecEnv(_VecEnvBase):
     (reward 0, not terminated, its action unused); "same_step": the step
     that ends it resets it too, the last observation in
     ``info["final_obs"][i]`` and the last step's info in
-    ``info["final_info"]``. Infos are Gymnasium's: arrays with ``_key``
-    masks. On units, every environment is a copy of the same unit;
+    ``info["final_info"]`` (so a step is refused, before anything moves,
+    when the seed has fewer episodes left before 2**64 - 1 than there are
+    environments: any of them may end and need one). Infos are Gymnasium's:
+    arrays with ``_key`` masks. On units, every environment is a copy of the same unit;
     ``VecEnv.of(envs)`` batches environments made apart (units of a fleet,
-    say) of one arm and task. Where gymnasium is installed it is a
-    ``gymnasium.vector.VectorEnv`` (batched spaces; the vector wrappers take
-    it)."""
+    say) of one arm and task. render_mode "rgb_array" (and width, height)
+    as Env's: ``render()`` returns a tuple of every environment's image, as
+    SyncVectorEnv's does (``of``: the environments' own render_mode, one for
+    all). Where gymnasium is installed it is a ``gymnasium.vector.VectorEnv``
+    (batched spaces; the vector wrappers take it)."""
 
-    metadata = {"autoreset_mode": AUTORESET["next_step"], "render_modes": []}
+    metadata = {"autoreset_mode": AUTORESET["next_step"], "render_modes": ["rgb_array"]}
     render_mode = None
     closed = False
 
     def __init__(self, num_envs, robot="ur5e", task="reach", simulator="nominal", ranges=None, unit=1, threads=1,
-                 camera=None, autoreset_mode="next_step", envs=None):
+                 camera=None, autoreset_mode="next_step", render_mode=None, width=480, height=360, envs=None):
         self._closed = True   # until the environments are made
         self._lock = _lib.guard()
         self.threads = whole(threads, "threads", 0, _lib.MAX_THREADS)
         if autoreset_mode not in AUTORESET:
             raise _lib.invalid("autoreset_mode %r: \"next_step\" or \"same_step\"" % (autoreset_mode,))
         self.autoreset_mode = autoreset_mode
-        self.metadata = {"autoreset_mode": AUTORESET[autoreset_mode], "render_modes": []}
+        n = whole(num_envs, "num_envs", 1, MAX_ENVS) if envs is None else len(envs)
+        if 1 <= n < self.threads:   # before any environment is made or taken over
+            raise _lib.invalid("threads %d for %d environment%s: each runs on one thread at a time, so 0 (one per "
+                               "core, at most one per environment) or 1 .. %d" % (self.threads, n, "s" * (n > 1), n))
         if envs is None:
-            n = whole(num_envs, "num_envs", 1, MAX_ENVS)
-            envs = [Env(robot, task, simulator, ranges, unit, camera) for _ in range(n)]
+            envs = [Env(robot, task, simulator, ranges, unit, camera, render_mode, width, height) for _ in range(n)]
         self._adopt(list(envs))
         first = self._envs[0]
+        self.render_mode = first.render_mode
+        self.metadata = {"autoreset_mode": AUTORESET[autoreset_mode], "render_modes": ["rgb_array"],
+                         "render_fps": first.metadata["render_fps"]}
         self.num_envs = len(self._envs)
         self.obs_dim, self.act_dim, self.episode_steps = first.obs_dim, first.act_dim, first.episode_steps
         self.single_observation_space, self.single_action_space = first.observation_space, first.action_space
@@ -375,7 +410,7 @@ class VecEnv(_VecEnvBase):
     def of(cls, envs, threads=1, autoreset_mode="next_step"):
         """A VecEnv of environments made apart (``Env`` objects of one arm and task, open, each in no other
         VecEnv), which it takes over: they are closed with it."""
-        return cls(None, threads=threads, autoreset_mode=autoreset_mode, envs=envs)
+        return cls(None, threads=threads, autoreset_mode=autoreset_mode, envs=list(envs))
 
     def _adopt(self, envs):
         if not 1 <= len(envs) <= MAX_ENVS:
@@ -389,6 +424,9 @@ class VecEnv(_VecEnvBase):
             if (e.robot, e.task) != (envs[0].robot, envs[0].task):
                 raise _lib.invalid("environment %d is %s %s, environment 0 %s %s: a VecEnv is one arm and one task"
                                    % (i, e.robot, e.task, envs[0].robot, envs[0].task))
+            if e.render_mode != envs[0].render_mode:
+                raise _lib.invalid("environment %d has render_mode %r, environment 0 %r: a VecEnv renders all its "
+                                   "environments or none" % (i, e.render_mode, envs[0].render_mode))
         for e in envs:   # from here on, theirs is the VecEnv's lock, and only the VecEnv frees them
             with _lib.entered(e._lock):
                 e._owner, e._lock = self, self._lock
@@ -466,6 +504,11 @@ class VecEnv(_VecEnvBase):
             self._live()
             if self._pending.any():   # next_step: those that ended are reset instead of stepped
                 return self._step_after_ends(a, obs)
+            left = UINT64_MAX + 1 - self._episode
+            if self.autoreset_mode == "same_step" and left < self.num_envs:   # any may end (diverge, fall)
+                raise _lib.invalid("seed %d has %d episode%s left before 2**64 - 1, fewer than the %d environments "
+                                   "that this step may end and reset (same_step): reset with a seed; no environment "
+                                   "was stepped or reset" % (self._seed, left, "s" * (left != 1), self.num_envs))
             s = self._step_some(None, a, obs)
             rewards = s["reward"].astype(np.float32)
             terminated, truncated = s["terminated"].astype(bool), s["truncated"].astype(bool)
@@ -509,6 +552,14 @@ class VecEnv(_VecEnvBase):
         _masked(info, self._pending, s2r_seed=np.full(self.num_envs, self._seed, np.uint64), s2r_episode=episodes)
         self._pending = done
         return obs, rewards, terminated, truncated, info
+
+    def render(self):
+        """Every environment's scene now, a tuple of uint8 [height][width][3] (render_mode "rgb_array"; None
+        otherwise), as SyncVectorEnv renders."""
+        if self.render_mode is None:
+            return None
+        self._live()
+        return tuple(e.render() for e in self._envs)   # each takes the lock the environments share
 
     def close(self, **kwargs):
         """Free every environment (waits for a call in progress on another thread); closing twice is fine."""
@@ -558,7 +609,9 @@ def _rebuild_vec(members, threads, autoreset_mode, seed, episode):
 def register():
     """Register every arm, task and simulator with Gymnasium as ``sim2real/{Arm}{Task}{Simulator}-v0``, e.g.
     ``gymnasium.make("sim2real/UR5eReachRandomized-v0")`` or ``("sim2real/PandaPushUnit-v0", unit=3)``; done at
-    import where gymnasium is installed. Returns the ids."""
+    import where gymnasium is installed. Each id's vector entry point is VecEnv, so ``gymnasium.make_vec(id,
+    num_envs)`` steps its environments in one call in C (``vectorization_mode="sync"`` or ``"async"``: Gymnasium's
+    own, over Env). Returns the ids."""
     ids = []
     for robot in ROBOTS:
         for task in TASKS:
@@ -567,6 +620,7 @@ def register():
                                                simulator.capitalize())
                 if gymnasium is not None and name not in gymnasium.registry:
                     gymnasium.register(id=name, entry_point="sim2real.env:Env",
+                                       vector_entry_point="sim2real.env:VecEnv",
                                        kwargs=dict(robot=robot, task=task, simulator=simulator))
                 ids.append(name)
     return ids

@@ -6,8 +6,12 @@ Ctrl-C stops the evaluation and the identifications within about a second
 import csv
 import ctypes
 import glob
+import math
+import numbers
 import os
 import subprocess
+
+import numpy as np
 
 from . import _lib
 from ._lib import INT_MAX, UINT64_MAX, encode as _encode, whole
@@ -108,8 +112,14 @@ def deploy_staged(checkpoint, ranges, out, robot=None, task=None, quick=False, s
     was trained for; ``out``: the folder for 06's files; ``quick``: its smoke sizes. Returns {"stage": where the
     policy ended ("autonomous", or "rolled_back"), "timeline": [{"seq", "stage", "verdict", "next", "n", "value",
     "lo", "hi", "alarm_unit"}...], "log": the JSON-lines deployment log, "output": what 06 printed}; a refusal or
-    failure is a Sim2RealError with 06's message."""
+    failure is a Sim2RealError with 06's message. timeout: seconds (> 0) before 06 is stopped
+    (subprocess.TimeoutExpired), or None for no limit."""
     from .policy import Policy
+    if timeout is not None:   # checked before anything runs: subprocess would take -1 as "already expired"
+        if isinstance(timeout, (bool, np.bool_)) or not isinstance(timeout, numbers.Real):
+            raise TypeError("timeout must be a number of seconds or None, got %r" % (timeout,))
+        if not (math.isfinite(timeout) and timeout > 0):
+            raise _lib.invalid("timeout must be None (no limit) or a number of seconds > 0, got %r" % (timeout,))
     checkpoint, ranges, out = (_encode(p, what).decode(errors="surrogateescape")
                                for p, what in ((checkpoint, "checkpoint"), (ranges, "ranges"), (out, "out")))
     if robot is None or task is None:

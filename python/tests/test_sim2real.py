@@ -50,8 +50,8 @@ try:
 except ImportError:
     torch = None
 GYMNASIUM = sim2real.env.gymnasium
-NO_GYMNASIUM = "gymnasium is not installed (not in Debian: install it from its source, e.g. into a venv made with " \
-               "--system-site-packages): Gymnasium's checks not run"
+NO_GYMNASIUM = "gymnasium 1.1 or later is not installed (not in Debian: pip install 'gymnasium>=1.1' into a venv " \
+               "made with --system-site-packages, python/README.md): Gymnasium's checks not run"
 NO_TORCH = "PyTorch is not installed (apt-get install python3-torch)"
 
 SEED = 7
@@ -387,6 +387,9 @@ class TestSpaces(unittest.TestCase):
 
     def test_privileged(self):
         env = sim2real.Env("ur5e", "reach", "randomized")
+        for made in (env, sim2real.Env("ur5e", "reach"), copy.copy(env)):   # zeros before: "every range's middle"
+            with self.assertRaisesRegex(sim2real.Sim2RealError, "no episode yet: reset first.*S2R_ERR_STATE"):
+                made.privileged()
         env.reset(seed=1)
         first = env.privileged()
         env.reset()
@@ -432,7 +435,23 @@ class TestBadInput(unittest.TestCase):
         nan = np.zeros(6, np.float32)
         nan[2] = np.nan
         self.assertRaisesMessage(sim2real.InvalidArgumentError, ["NaN", "S2R_ERR_INVALID_ARGUMENT"], env.step, nan)
+        huge = np.zeros(6)
+        huge[4] = 1e39   # finite as a double, Inf as float32: was refused as "NaN or Inf"
+        self.assertRaisesMessage(ValueError, ["action holds 1e+39, beyond float32's range", "nothing was done"],
+                                 env.step, huge)
+        self.assertRaisesMessage(ValueError, ["observation holds -1e+39, beyond float32's range"],
+                                 env.scripted_action, np.full(env.obs_dim, -1e39))
         env.step(np.zeros(6))   # nothing was lost: the episode goes on (float64 is taken as float32)
+        vec = sim2real.VecEnv(2)
+        first, _ = vec.reset(seed=1)
+        batch = np.zeros((2, 6))
+        batch[1, 0] = 1e39
+        self.assertRaisesMessage(ValueError, ["environment 1: action holds 1e+39, beyond float32's range",
+                                              "no environment was stepped"], vec.step, batch)
+        obs, *_ = vec.step(np.zeros((2, 6)))   # whole or not at all: the first step of both episodes
+        single = sim2real.Env("ur5e", "reach")
+        single.reset(seed=1, options={"episode": 1})
+        self.assertTrue(np.array_equal(obs[1], single.step(np.zeros(6))[0]))
 
     def test_episode_order_and_closed(self):
         env = sim2real.Env("ur5e", "reach")
@@ -607,6 +626,18 @@ class TestRender(unittest.TestCase):
         self.assertTrue(np.array_equal(obs, mine), "rendering changed the episode")
         self.assertGreater(np.abs(moved.astype(int) - first).mean(), 0.1, "the arm moved, the image did not")
         self.assertIsNone(plain.render())   # no render_mode: None, as Gymnasium has it
+        vec = sim2real.VecEnv(2, "panda", "reach", "unit", unit=2, render_mode="rgb_array", width=64, height=48)
+        vec.reset(seed=1)
+        frames = vec.render()   # as SyncVectorEnv renders: a tuple, one image each
+        self.assertEqual((type(frames), len(frames), frames[1].shape), (tuple, 2, (48, 64, 3)))
+        single = sim2real.Env("panda", "reach", "unit", unit=2, render_mode="rgb_array", width=64, height=48)
+        for i in range(2):
+            single.reset(seed=1, options={"episode": i})
+            self.assertTrue(np.array_equal(frames[i], single.render()), "environment %d's own scene" % i)
+        self.assertEqual(copy.copy(vec).render_mode, "rgb_array")
+        self.assertIsNone(sim2real.VecEnv(2).render())
+        with self.assertRaisesRegex(ValueError, "environment 1 has render_mode None, environment 0 'rgb_array'"):
+            sim2real.VecEnv.of([sim2real.Env(render_mode="rgb_array", width=8, height=8), sim2real.Env()])
         with self.assertRaisesRegex(ValueError, "render_mode"):
             sim2real.Env("ur5e", "reach", render_mode="human")
         with self.assertRaisesRegex(ValueError, "width"):
@@ -680,10 +711,59 @@ class TestGymnasium(unittest.TestCase):
         made = GYMNASIUM.make_vec("sim2real/UR5eReachNominal-v0", num_envs=2, vectorization_mode="sync")
         made.reset(seed=1)
 
+    def test_make_vec_makes_a_vec_env(self):
+        """make_vec's default for an id is its vector entry point, VecEnv: the same episodes as a VecEnv made
+        directly, the id's kwargs and the caller's passed through, the spec recorded, no warning."""
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            made = GYMNASIUM.make_vec("sim2real/PandaPushUnit-v0", num_envs=3, unit=2, autoreset_mode="same_step")
+        self.assertIsInstance(made, sim2real.VecEnv)
+        self.assertEqual((made.num_envs, made.envs[0].robot, made.envs[0].task, made.envs[0].unit,
+                          made.autoreset_mode), (3, "panda", "push", 2, "same_step"))
+        self.assertEqual(made.spec.id, "sim2real/PandaPushUnit-v0")
+        direct = sim2real.VecEnv(3, "panda", "push", "unit", unit=2, autoreset_mode="same_step")
+        a, b = made.reset(seed=5)[0], direct.reset(seed=5)[0]
+        for t in range(5):
+            actions = np.full((3, 2), 0.1 * t, np.float32)
+            a, b = made.step(actions)[0], direct.step(actions)[0]
+        self.assertTrue(np.array_equal(a, b))
+        sync = GYMNASIUM.make_vec("sim2real/PandaPushUnit-v0", num_envs=2, vectorization_mode="sync", unit=2)
+        self.assertIsInstance(sync, GYMNASIUM.vector.SyncVectorEnv)
+        if sim2real.library().s2r_flat_render_available():   # render_mode passes through, as to SyncVectorEnv
+            frames = []
+            for mode in ("vector_entry_point", "sync"):
+                v = GYMNASIUM.make_vec("sim2real/UR5eReachNominal-v0", num_envs=2, vectorization_mode=mode,
+                                       render_mode="rgb_array", width=32, height=24)
+                v.reset(seed=1)
+                frames.append(v.render())
+                self.assertEqual(v.render_mode, "rgb_array")
+            self.assertEqual(*[(type(f), len(f), f[0].shape, f[0].dtype) for f in frames])
+
     def test_unseeded_sync_vector_env_is_not_copies(self):
         from gymnasium.vector import SyncVectorEnv
         obs, _ = SyncVectorEnv([lambda: sim2real.Env("ur5e", "reach", "randomized")] * 3).reset()
         self.assertEqual(len({o.tobytes() for o in obs}), 3)
+
+
+class TestOldGymnasium(unittest.TestCase):
+    def test_before_autoreset_mode_is_said_and_left_aside(self):
+        """A gymnasium older than 1.1 (no gymnasium.vector.AutoresetMode) made the import fall back silently to
+        the duck-typed classes: now a warning says so and names the version needed (run everywhere, on a
+        stand-in gymnasium package)."""
+        folder = tempfile.mkdtemp(prefix="s2r_python_")
+        self.addCleanup(shutil.rmtree, folder, True)
+        os.makedirs(os.path.join(folder, "gymnasium", "vector"))
+        with open(os.path.join(folder, "gymnasium", "__init__.py"), "w") as f:
+            f.write("__version__ = '1.0.0'\nclass Env:\n    pass\n")
+        with open(os.path.join(folder, "gymnasium", "vector", "__init__.py"), "w") as f:
+            f.write("class VectorEnv:\n    pass\n")
+        code = "\n".join(["import warnings", "warnings.simplefilter('always')", "import sim2real",
+                          "print(sim2real.env.gymnasium, sim2real.Env.__mro__[1].__name__)"])
+        run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             env=dict(os.environ, PYTHONPATH=folder + os.pathsep + os.path.dirname(HERE)))
+        self.assertEqual((run.returncode, run.stdout.strip()), (0, "None object"), run.stderr[-2000:])
+        self.assertIn("gymnasium 1.0.0 is older than 1.1", run.stderr)
+        self.assertIn("pip install 'gymnasium>=1.1'", run.stderr)
 
 
 def layout(info):
@@ -713,6 +793,41 @@ class TestVecEnvModes(unittest.TestCase):
         self.assertTrue(np.array_equal(obs[0], single.reset(seed=SEED, options={"episode": 2})[0]))
         with self.assertRaisesRegex(ValueError, "autoreset_mode"):
             sim2real.VecEnv(2, autoreset_mode="sometimes")
+
+    def test_last_episodes_of_a_seed(self):
+        """Episodes 2**64 - 3 and 2**64 - 2 running, one left: same_step stepped both to their ends and then
+        raised for want of a second episode to reset to, the step's results lost, the environments left ended;
+        now a step that may need more episodes than are left is refused before anything moves. next_step
+        ends them and refuses the resetting step, nothing moved."""
+        last = 2 ** 64 - 3
+        single = sim2real.Env("ur5e", "reach", "randomized")
+        for mode in ("same_step", "next_step"):
+            with self.subTest(mode=mode):
+                vec = sim2real.VecEnv(2, "ur5e", "reach", "randomized", autoreset_mode=mode)
+                obs, info = vec.reset(seed=SEED, options={"episode": last})
+                self.assertEqual(list(info["s2r_episode"]), [last, last + 1])
+                self.assertTrue(np.array_equal(obs[1], single.reset(seed=SEED, options={"episode": last + 1})[0]))
+                if mode == "same_step":
+                    with self.assertRaisesRegex(ValueError, "seed %d has 1 episode left before 2\\*\\*64 - 1, fewer "
+                                                "than the 2 environments.*no environment was stepped" % SEED):
+                        vec.step(np.zeros((2, 6), np.float32))
+                    vec.reset(seed=SEED, options={"episode": last + 1})   # the last two: none left after them
+                    self.assertRaisesRegex(ValueError, "0 episodes left", vec.step, np.zeros((2, 6), np.float32))
+                    vec = sim2real.VecEnv(1, "ur5e", "reach", "randomized", autoreset_mode=mode)
+                    vec.reset(seed=SEED, options={"episode": last + 1})   # one environment, one episode left
+                    for t in range(single.episode_steps):
+                        obs, rewards, terminated, truncated, info = vec.step(np.zeros((1, 6), np.float32))
+                    self.assertEqual((bool(truncated[0]), list(info["s2r_episode"])), (True, [2 ** 64 - 1]))
+                    self.assertRaisesRegex(ValueError, "0 episodes left", vec.step, np.zeros((1, 6), np.float32))
+                    continue
+                for t in range(single.episode_steps):
+                    obs, rewards, terminated, truncated, info = vec.step(np.zeros((2, 6), np.float32))
+                self.assertTrue(truncated.all())
+                self.assertRaisesRegex(ValueError, "no episode after 2\\*\\*64 - 1", vec.step,
+                                       np.zeros((2, 6), np.float32))
+                self.assertTrue(vec._pending.all(), "the refused step changed what is pending")
+                obs, info = vec.reset(seed=SEED)
+                self.assertEqual(list(info["s2r_episode"]), [0, 1])
 
 
 class TestOwnershipAndThreads(unittest.TestCase):
@@ -969,7 +1084,18 @@ class TestOwnershipAndThreads(unittest.TestCase):
         for threads in (100000, -1, 65):
             with self.assertRaisesRegex(ValueError, "threads must be 0 .. 64"):
                 sim2real.VecEnv(2, threads=threads)
-        vec = sim2real.VecEnv(2, threads=64)   # capped at one per environment
+        for n, threads in ((3, 4), (2, 64), (1, 2)):   # more threads than environments: was accepted
+            with self.assertRaisesRegex(ValueError, "threads %d for %d environment.*or 1 .. %d" % (threads, n, n)):
+                sim2real.VecEnv(n, threads=threads)
+        envs = [sim2real.Env() for _ in range(2)]
+        with self.assertRaisesRegex(ValueError, "threads 3 for 2 environments"):
+            sim2real.VecEnv.of(envs, threads=3)
+        self.assertTrue(all(e._owner is None for e in envs), "refused, yet taken over")
+        envs[0].reset(seed=1)   # still the caller's
+        vec = sim2real.VecEnv.of(envs, threads=2)
+        vec.reset(seed=1)
+        vec.step(np.zeros((2, 6), np.float32))
+        vec = sim2real.VecEnv(2, threads=0)   # one per core, at most one per environment
         vec.reset(seed=1)
         vec.step(np.zeros((2, 6), np.float32))
         code = "\n".join([
@@ -1063,7 +1189,12 @@ class TestCtrlC(unittest.TestCase):
         "            pass",
         "    calls = [t for t in threading.enumerate() if t.name == 'sim2real call']",
         "    for t in calls:",
-        "        t.join(1.0)   # one that has set its result may still be ending; an orphan runs on for seconds",
+        "        for _ in range(100):   # one Thread.start() gave up on may not have begun: it ends when it does",
+        "            try:",
+        "                t.join(1.0)   # one that has set its result may still be ending; an orphan runs on",
+        "                break",
+        "            except RuntimeError:   # 'cannot join thread before it is started'",
+        "                time.sleep(0.01)",
         "    if any(t.is_alive() for t in calls):",
         "        print('orphan', k, flush=True)",
         "        os._exit(3)",
@@ -1266,7 +1397,17 @@ class TestCheckpointWriter(unittest.TestCase):
                 (dict(task="push"), ValueError, "the ur5e push task"),
                 (dict(robot=None), ValueError, "needs robot and task"),
                 (dict(activation="sigmoid"), ValueError, "tanh\" or \"relu"),
-                (dict(trained_on=os.path.join(self.folder, "missing.txt")), sim2real.Sim2RealError, "missing.txt")):
+                (dict(actor=[]), ValueError, "actor has 0 Linear layers"),   # was IndexError
+                (dict(actor=[good[1]]), ValueError, "actor has 1 Linear layers"),
+                (dict(critic=[]), ValueError, "critic has 0 Linear layers"),
+                (dict(trained_on=os.path.join(self.folder, "missing.txt")), ValueError,
+                 "trained_on \\(the ranges file the policy was trained on\\): cannot open .*missing.txt"),
+                (dict(trained_on=""), ValueError, "trained_on is an empty path"),
+                (dict(trained_on=3.5), ValueError, "trained_on must be the Env .* its ranges file's path, or the "
+                                                   "randomization digest .* got 3.5"),
+                (dict(trained_on={"digest": 1}), ValueError, "trained_on must be the Env"),
+                (dict(trained_on=True), ValueError, "trained_on must be the Env"),
+                (dict(trained_on=-1), ValueError, "trained_on \\(a digest\\) must be 0 .. 2\\*\\*64 - 1")):
             args = dict(actor=good, robot="ur5e", task="reach")
             args.update(kwargs)
             with self.subTest(kwargs=list(kwargs)):
@@ -1388,6 +1529,12 @@ class TestPipeline(unittest.TestCase):
             sim2real.deploy_staged(path, ranges, os.path.join(self.folder, "refused3"), robot="panda", quick=True)
         for refused in ("refused1", "refused2", "refused3"):   # nothing deployed, nothing logged
             self.assertEqual(os.listdir(os.path.join(self.folder, refused)), [])
+        for timeout in (-1, 0, float("nan"), float("inf")):   # -1 was subprocess.TimeoutExpired
+            with self.assertRaisesRegex(ValueError, "timeout must be None \\(no limit\\) or a number of seconds > 0"):
+                sim2real.deploy_staged(path, ranges, os.path.join(self.folder, "refused4"), quick=True, timeout=timeout)
+        with self.assertRaisesRegex(TypeError, "timeout must be a number of seconds or None"):
+            sim2real.deploy_staged(path, ranges, os.path.join(self.folder, "refused4"), quick=True, timeout="10")
+        self.assertFalse(os.path.exists(os.path.join(self.folder, "refused4")), "refused, yet 06 ran")
 
 
 class TestCleanRLExample(unittest.TestCase):
