@@ -11,12 +11,19 @@
    expectation the reference's run evaluated, and every result it sent for
    comparison agrees with the reference's.
 
-   A check reports what is wrong with grade_fail() / GRADE_EXPECT() (a few
-   sentences a student can act on); grade_answer("key", got, n, tol) sends
-   n raw results, which the judge compares with what the reference sent
-   under the same key (the tolerance recorded with the reference's answer
-   is the one used).  The answers are measured, never typed in: the judge's
-   --record runs every check on the reference and keeps what it sent.
+   A check's verdict rests on raw results: grade_answer("key", got, n, tol)
+   sends n of them (what the student's functions returned on the check's
+   inputs, never a verdict worked out here), which the judge compares with
+   what the reference sent under the same key (the tolerance recorded with
+   the reference's answer is the one used).  A check that sends none rests
+   on this process's word, which the student's code, sharing the process,
+   can forge (the judge's --record says which checks do).  The answers are measured, never typed in: the judge's
+   --record runs every check on the reference and keeps what it sent, so a
+   grader holds no model of an exercise's answer - the reference, run by
+   the instructor, is the model.  grade_label() names a value for the
+   judge's message when it disagrees.  grade_fail() / GRADE_EXPECT() say
+   what is wrong in words a student can act on (a contract's property, a
+   known mistake recognised); they can fail a check, never pass one.
 
    Usage, in a grader's .c file (include this first: it selects POSIX):
 
@@ -84,8 +91,14 @@ GRADE_FN void grade_fail(const char* fmt, ...);
 /* |got - want| <= tol * max(1, |want|); NaN is never close. */
 GRADE_FN int grade_close(double got, double want, double tol);
 /* Send got [n] to the judge, which compares it with the reference's
-   answer under `key` within tol (relative, as grade_close). */
+   answer under `key` within tol (relative, as grade_close); NaN agrees
+   with NaN only.  More than GRADE_MAX_VALUES go as key.1, key.2, ... */
 GRADE_FN void grade_answer(const char* key, const double* got, int n, double tol);
+/* The same within an absolute tolerance: |got - want| <= tol. */
+GRADE_FN void grade_answer_within(const char* key, const double* got, int n, double tol);
+/* What value i of the n sent under key is ("k = 5, n = 7: the verdict"),
+   said by the judge when that value disagrees with the reference's. */
+GRADE_FN void grade_label(const char* key, int n, int i, const char* fmt, ...);
 /* 1 while the reference's answers are recorded. */
 GRADE_FN int grade_recording(void);
 /* The reference's value under key, for checks that compare themselves:
@@ -215,9 +228,42 @@ GRADE_FN int grade_reference(const char* key, const double* got, double* want, i
     return 1;
 }
 
-GRADE_FN void grade_answer(const char* key, const double* got, int n, double tol) {
-    if (!grade__key_ok(key, n)) { grade_fail("grader bug: answer key \"%s\" with %d values", key, n); return; }
-    grade__send('A', key, got, n, tol);
+/* The key value i of n goes under (key, or key.c for the c-th chunk of
+   GRADE_MAX_VALUES), and its index there. */
+GRADE_FN int grade__chunk(const char* key, int n, int i, char* out) {
+    if (n <= GRADE_MAX_VALUES) { snprintf(out, GRADE_KEY_LEN, "%s", key); return i; }
+    snprintf(out, GRADE_KEY_LEN, "%s.%d", key, i / GRADE_MAX_VALUES + 1);
+    return i % GRADE_MAX_VALUES;
+}
+
+GRADE_FN void grade__answer(const char* key, const double* got, int n, double tol) {
+    char part[GRADE_KEY_LEN];
+    int i;
+    if (n < 1 || strlen(key) + 8 >= GRADE_KEY_LEN || !grade__key_ok(key, 1)) {
+        grade_fail("grader bug: answer key \"%s\" with %d values", key, n);
+        return;
+    }
+    for (i = 0; i < n; i += GRADE_MAX_VALUES) {
+        int m = n - i < GRADE_MAX_VALUES ? n - i : GRADE_MAX_VALUES;
+        grade__chunk(key, n, i, part);
+        grade__send('A', part, got + i, m, tol);
+    }
+}
+
+GRADE_FN void grade_answer(const char* key, const double* got, int n, double tol) { grade__answer(key, got, n, tol); }
+GRADE_FN void grade_answer_within(const char* key, const double* got, int n, double tol) { grade__answer(key, got, n, -fabs(tol)); }
+
+GRADE_FN void grade_label(const char* key, int n, int i, const char* fmt, ...) {
+    char part[GRADE_KEY_LEN], text[200], *p;
+    int at;
+    va_list ap;
+    if (!grade__state.reply || i < 0 || i >= n) return;
+    at = grade__chunk(key, n, i, part);
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    for (p = text; *p; p++) if (*p == '\n' || *p == '\r') *p = ' ';
+    fprintf(grade__state.reply, "%s L %s %d %s\n", grade__state.token, part, at, text);
 }
 
 GRADE_FN void grade_keep(const char* key, const double* v, int n) {

@@ -23,13 +23,20 @@
        X id ok          an expectation was evaluated (id: hash of its text)
        F text           a failure, in words
        A key tol n v..  raw results the judge compares with the answers
+                        (tol >= 0: relative, |got - want| <= tol max(1, |want|);
+                        tol < 0: absolute, |got - want| <= -tol; NaN agrees
+                        with NaN only)
+       L key i text     what value i of key's results is, for a message
        R key n v..      (recording) a reference value a check reads
        K key n v..      a value kept for the later checks of this run
        T pts sec kind hidden needs name   (listing) one check of the table
        END              the check ran to its end
    A line without the token, a malformed line, more than GRADE_REPLY_MAX
    bytes, or no END: the check fails, and the judge names the cause from
-   what it saw (the time limit, a signal, exit()).
+   what it saw (the time limit, a signal, exit()).  A check's verdict rests
+   on its A results: a check that sends none is the worker's word (which
+   code in the worker's process can forge); --record says so ("note: ...
+   the worker's word").
 
    The sandbox (per check): its own process group, killed with SIGKILL at
    the check's limit; RLIMIT_AS, RLIMIT_CPU, RLIMIT_FSIZE, RLIMIT_NPROC,
@@ -82,6 +89,7 @@
 #define KEY_LEN 96
 #define MAX_HIDE 16
 #define NOBODY 65534
+#define MAX_LABELS 4096
 
 /* ---- limits (environment GRADE_MEMORY_MB, GRADE_FILE_MB, GRADE_PROCS) ---- */
 static long env_long(const char* name, long fallback) {
@@ -637,6 +645,8 @@ typedef struct parsed {
     int      n_messages, more_messages;
     entry*   got;                       /* A/R/K records                       */
     int      n_got;
+    struct label { char key[KEY_LEN]; int index; char text[200]; }* labels;   /* MAX_LABELS */
+    int      n_labels;
     /* listing */
     check    table[MAX_CHECKS];
     int      n_table;
@@ -657,6 +667,7 @@ static void parse_reply(char* text, parsed* q) {
     char* line = text;
     memset(q, 0, sizeof *q);
     q->got = calloc(MAX_ENTRIES, sizeof *q->got);
+    q->labels = calloc(MAX_LABELS, sizeof *q->labels);
     while (line && *line) {
         char* next = strchr(line, '\n');
         char* p;
@@ -692,6 +703,18 @@ static void parse_reply(char* text, parsed* q) {
             ok = ok && e->n >= 1 && e->n <= MAX_VALUES && parse_values(p + 2 + used, e);
             if (ok) q->n_got++;
             else { q->malformed = 1; snprintf(q->why, sizeof q->why, "a malformed result line"); }
+        } else if (p[0] == 'L' && p[1] == ' ') {
+            struct label* l = q->n_labels < MAX_LABELS ? &q->labels[q->n_labels] : NULL;
+            char key[KEY_LEN];
+            int index;
+            if (sscanf(p + 2, "%95s %d %n", key, &index, &used) == 2) {
+                if (l) {
+                    snprintf(l->key, sizeof l->key, "%s", key);
+                    l->index = index;
+                    snprintf(l->text, sizeof l->text, "%s", p + 2 + used);
+                    q->n_labels++;
+                }
+            } else { q->malformed = 1; snprintf(q->why, sizeof q->why, "a malformed label line"); }
         } else if (p[0] == 'T' && p[1] == ' ' && q->n_table < MAX_CHECKS) {
             check* c = &q->table[q->n_table];
             char kind[16];
@@ -787,11 +810,29 @@ static char* preamble(const char* mode, const check* c, int index, const entry* 
     return b;
 }
 
+/* tol >= 0: relative (as grade_close); tol < 0: absolute, -tol.  A NaN
+   the reference gave (the contract asks for it) is matched by a NaN only. */
 static int close_enough(double got, double want, double tol) {
     double scale = fabs(want) > 1 ? fabs(want) : 1;
-    if (isnan(got) || isnan(want)) return isnan(got) && isnan(want) && tol < 0;
+    if (isnan(got) || isnan(want)) return isnan(got) && isnan(want);
     if (isinf(want)) return got == want;
-    return fabs(got - want) <= tol * scale;
+    return tol < 0 ? fabs(got - want) <= -tol : fabs(got - want) <= tol * scale;
+}
+
+/* The label the check sent for value v of key (NULL: none). */
+static const char* label_of(const parsed* q, const char* key, int v) {
+    int i;
+    for (i = 0; i < q->n_labels; i++)
+        if (q->labels[i].index == v && strcmp(q->labels[i].key, key) == 0) return q->labels[i].text;
+    return NULL;
+}
+
+/* "within 1e-09 (relative) of", "within 0.05 of" */
+static const char* tolerance_text(double tol) {
+    static char b[64];
+    if (tol < 0) snprintf(b, sizeof b, "within %g of", -tol);
+    else snprintf(b, sizeof b, "within %g (relative) of", tol);
+    return b;
 }
 
 /* ---- the two modes -------------------------------------------------------------- */
@@ -840,7 +881,7 @@ static int record(run* R) {
     }
     n_checks = q->n_table;
     memcpy(checks, q->table, sizeof checks[0] * (size_t)n_checks);
-    free(pre); free(r.text); free(r.output); free(q->got);
+    free(pre); free(r.text); free(r.output); free(q->got); free(q->labels);
     printf("grading the reference (recording its answers)\n");
     for (i = 0; i < n_checks; i++) {
         check* c = &checks[i];
@@ -857,7 +898,11 @@ static int record(run* R) {
             fprintf(stderr, "judge: the reference fails its own grader: no answers written\n");
             return 1;
         }
+        for (k = 0; k < q->n_got && q->got[k].kind != 'a'; k++) {}
         printf("PASS %-58s %d/%d\n", c->name, c->points, c->points);
+        if (k == q->n_got)
+            printf("      - note: this check sends no result for the judge to compare (grade_answer): its verdict is the "
+                   "worker's word, which the code it runs can forge\n");
         replay_output(&r);
         for (k = 0; k < q->n_ids && c->n_ids < MAX_IDS; k++) {
             for (j = 0; j < c->n_ids && c->ids[j] != q->ids[k]; j++) {}
@@ -869,7 +914,7 @@ static int record(run* R) {
             if (e.kind == 'k') { if (n_kept < 64) kept[n_kept++] = e; }
             else if (n_entries < MAX_ENTRIES) entries[n_entries++] = e;
         }
-        free(pre); free(r.text); free(r.output); free(q->got);
+        free(pre); free(r.text); free(r.output); free(q->got); free(q->labels);
         fflush(stdout);
     }
     if (write_answers(R->record) != 0) return 2;
@@ -902,7 +947,7 @@ static int grade(run* R) {
             for (k = 0; k < n_entries; k++)
                 if (entries[k].check == i && entries[k].kind == 'a') {
                     if (!band++) printf("      - it passes when:\n");
-                    printf("        %s is within %g (relative) of", entries[k].key, entries[k].tol);
+                    printf("        %s is %s", entries[k].key, tolerance_text(entries[k].tol));
                     for (j = 0; j < entries[k].n && j < 6; j++) printf(" %.4g", entries[k].v[j]);
                     printf("%s\n", entries[k].n > 6 ? " ..." : "");
                 }
@@ -952,10 +997,16 @@ static int grade(run* R) {
                 }
                 for (v = 0; v < want->n; v++)
                     if (!close_enough(got->v[v], want->v[v], want->tol)) {
+                        const char* what = label_of(q, want->key, v);
                         bad = 1;
-                        if (wrong++ < 3 && n_cmp < 8)
-                            snprintf(cmp[n_cmp++], sizeof cmp[0], "%s, value %d of %d: got %.9g, the reference gives %.9g",
-                                     want->key, v + 1, want->n, got->v[v], want->v[v]);
+                        if (wrong++ < 3 && n_cmp < 8) {
+                            if (what)
+                                snprintf(cmp[n_cmp++], sizeof cmp[0], "%s: got %.9g, the reference gives %.9g", what,
+                                         got->v[v], want->v[v]);
+                            else
+                                snprintf(cmp[n_cmp++], sizeof cmp[0], "%s, value %d of %d: got %.9g, the reference gives %.9g",
+                                         want->key, v + 1, want->n, got->v[v], want->v[v]);
+                        }
                     }
             }
             printf("%s %-58s %d/%d\n", bad ? "FAIL" : "PASS", c->name, bad ? 0 : c->points, c->points);
@@ -974,7 +1025,7 @@ static int grade(run* R) {
                 if (q->got[k].kind == 'k' && n_kept < 64) kept[n_kept++] = q->got[k];
         if (bad) { failed++; unit_failed |= !c->integration; }
         else { passed++; points += c->points; }
-        free(pre); free(r.text); free(r.output); free(q->got);
+        free(pre); free(r.text); free(r.output); free(q->got); free(q->labels);
         fflush(stdout);
     }
     printf("score: %d / %d points\n", points, total);
