@@ -106,6 +106,14 @@ GRADE_FN int grade_recording(void);
    it to this check.  Returns 0 when the answer is missing, after
    reporting it. */
 GRADE_FN int grade_reference(const char* key, const double* got, double* want, int n);
+/* Values gathered one at a time, each with its label, then sent under one
+   key: grade_put(v, "read(%d) after %d pushes", k, t) ... grade_put_send(
+   "key", tol) (relative, as grade_answer) or grade_put_send_within("key",
+   tol) (absolute).  At most GRADE_PUT_MAX values at a time. */
+#define GRADE_PUT_MAX 2048
+GRADE_FN void grade_put(double v, const char* fmt, ...);
+GRADE_FN void grade_put_send(const char* key, double tol);
+GRADE_FN void grade_put_send_within(const char* key, double tol);
 /* Keep n values for the later checks of this run (grade_kept reads them;
    0 when none were kept: the earlier check failed or did not run). */
 GRADE_FN void grade_keep(const char* key, const double* v, int n);
@@ -265,6 +273,29 @@ GRADE_FN void grade_label(const char* key, int n, int i, const char* fmt, ...) {
     for (p = text; *p; p++) if (*p == '\n' || *p == '\r') *p = ' ';
     fprintf(grade__state.reply, "%s L %s %d %s\n", grade__state.token, part, at, text);
 }
+
+static struct { double v[GRADE_PUT_MAX]; char label[GRADE_PUT_MAX][160]; int n; } grade__put;
+
+GRADE_FN void grade_put(double v, const char* fmt, ...) {
+    va_list ap;
+    if (grade__put.n >= GRADE_PUT_MAX) { grade_fail("grader bug: more than %d values put", GRADE_PUT_MAX); return; }
+    grade__put.v[grade__put.n] = v;
+    va_start(ap, fmt);
+    vsnprintf(grade__put.label[grade__put.n], sizeof grade__put.label[0], fmt, ap);
+    va_end(ap);
+    grade__put.n++;
+}
+
+GRADE_FN void grade__put_send(const char* key, double tol) {
+    int i;
+    if (grade__put.n == 0) { grade_fail("grader bug: nothing put for \"%s\"", key); return; }
+    for (i = 0; i < grade__put.n; i++) grade_label(key, grade__put.n, i, "%s", grade__put.label[i]);
+    grade__answer(key, grade__put.v, grade__put.n, tol);
+    grade__put.n = 0;
+}
+
+GRADE_FN void grade_put_send(const char* key, double tol) { grade__put_send(key, tol); }
+GRADE_FN void grade_put_send_within(const char* key, double tol) { grade__put_send(key, -fabs(tol)); }
 
 GRADE_FN void grade_keep(const char* key, const double* v, int n) {
     if (grade__key_ok(key, n)) grade__send('K', key, v, n, 0);
