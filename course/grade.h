@@ -17,10 +17,11 @@
    what the reference sent under the same key (the tolerance recorded with
    the reference's answer is the one used).  A check that sends none rests
    on this process's word, which the student's code, sharing the process,
-   can forge (the judge's --record says which checks do).  The answers are measured, never typed in: the judge's
+   can forge.  The answers are measured, never typed in: the judge's
    --record runs every check on the reference and keeps what it sent, so a
    grader holds no model of an exercise's answer - the reference, run by
-   the instructor, is the model.  grade_label() names a value for the
+   the instructor, is the model (the judge refuses a grader with a check
+   that sends no result, unless the check is GRADE_DATA).  grade_label() names a value for the
    judge's message when it disagrees.  grade_fail() / GRADE_EXPECT() say
    what is wrong in words a student can act on (a contract's property, a
    known mistake recognised); they can fail a check, never pass one.
@@ -70,13 +71,17 @@
 #define GRADE_FN static
 #endif
 
-enum { GRADE_UNIT = 0, GRADE_INTEGRATION = 1, GRADE_HIDDEN = 2 };
+enum { GRADE_UNIT = 0, GRADE_INTEGRATION = 1, GRADE_HIDDEN = 2, GRADE_DATA = 4 };
 
 typedef struct grade_check {
     const char* name;     /* what is checked, one line                          */
     int         points;   /* weight in the score                                */
     int         seconds;  /* time limit of the check's child process            */
-    int         kind;     /* GRADE_UNIT or GRADE_INTEGRATION, | GRADE_HIDDEN    */
+    int         kind;     /* GRADE_UNIT or GRADE_INTEGRATION, | GRADE_HIDDEN,
+                             | GRADE_DATA: it runs none of the student's code
+                             (it reads a handed-in data file), so its own
+                             verdict cannot be forged and it may send no
+                             result to compare                                  */
     void      (*run)(void);
     const char* needs;    /* other exercises it runs on, "a,b"; NULL: none      */
 } grade_check;
@@ -375,8 +380,9 @@ GRADE_FN int grade_main(int argc, char** argv, const char* assignment, const gra
     if (!grade__state.reply) return 2;
     if (strcmp(mode, "list") == 0) {
         for (i = 0; i < count; i++)
-            fprintf(grade__state.reply, "%s T %d %d %s %d %s %s\n", grade__state.token, checks[i].points, checks[i].seconds,
-                    (checks[i].kind & GRADE_INTEGRATION) ? "integration" : "unit", (checks[i].kind & GRADE_HIDDEN) ? 1 : 0,
+            fprintf(grade__state.reply, "%s T %d %d %s%s %d %s %s\n", grade__state.token, checks[i].points, checks[i].seconds,
+                    (checks[i].kind & GRADE_INTEGRATION) ? "integration" : "unit", (checks[i].kind & GRADE_DATA) ? "-data" : "",
+                    (checks[i].kind & GRADE_HIDDEN) ? 1 : 0,
                     checks[i].needs ? checks[i].needs : "-", checks[i].name);
     } else {
         grade__state.recording = strcmp(mode, "record") == 0;

@@ -30,13 +30,16 @@
        R key n v..      (recording) a reference value a check reads
        K key n v..      a value kept for the later checks of this run
        T pts sec kind hidden needs name   (listing) one check of the table
+                        (kind: unit or integration, "-data" appended
+                        when it runs no student code)
        END              the check ran to its end
    A line without the token, a malformed line, more than GRADE_REPLY_MAX
    bytes, or no END: the check fails, and the judge names the cause from
    what it saw (the time limit, a signal, exit()).  A check's verdict rests
-   on its A results: a check that sends none is the worker's word (which
-   code in the worker's process can forge); --record says so ("note: ...
-   the worker's word").
+   on its A results: a check that sends none would be the worker's word
+   (which code in the worker's process can forge), so --record refuses a
+   grader with such a check - unless it is marked "-data" in the listing
+   (GRADE_DATA: it runs none of the student's code).
 
    The sandbox (per check): its own process group, killed with SIGKILL at
    the check's limit; RLIMIT_AS, RLIMIT_CPU, RLIMIT_FSIZE, RLIMIT_NPROC,
@@ -115,7 +118,7 @@ typedef struct entry {
 } entry;
 
 typedef struct check {
-    int      points, seconds, integration, hidden;
+    int      points, seconds, integration, hidden, data;
     char     needs[128];
     char     name[160];
     uint32_t ids[MAX_IDS];      /* expectations the reference evaluated      */
@@ -717,11 +720,12 @@ static void parse_reply(char* text, parsed* q) {
             } else { q->malformed = 1; snprintf(q->why, sizeof q->why, "a malformed label line"); }
         } else if (p[0] == 'T' && p[1] == ' ' && q->n_table < MAX_CHECKS) {
             check* c = &q->table[q->n_table];
-            char kind[16];
+            char kind[32];
             memset(c, 0, sizeof *c);
-            if (sscanf(p + 2, "%d %d %15s %d %127s %n", &c->points, &c->seconds, kind, &c->hidden, c->needs, &used) == 5 &&
+            if (sscanf(p + 2, "%d %d %31s %d %127s %n", &c->points, &c->seconds, kind, &c->hidden, c->needs, &used) == 5 &&
                 c->seconds > 0 && c->points >= 0) {
-                c->integration = strcmp(kind, "integration") == 0;
+                c->integration = strncmp(kind, "integration", 11) == 0;
+                c->data = strstr(kind, "-data") != NULL;   /* runs no student code */
                 snprintf(c->name, sizeof c->name, "%s", p + 2 + used);
                 q->n_table++;
             } else { q->malformed = 1; snprintf(q->why, sizeof q->why, "a malformed table line"); }
@@ -899,10 +903,13 @@ static int record(run* R) {
             return 1;
         }
         for (k = 0; k < q->n_got && q->got[k].kind != 'a'; k++) {}
+        if (k == q->n_got && !c->data) {
+            fprintf(stderr, "judge: grader bug: the check \"%s\" sends no result for the judge to compare (grade_answer): "
+                            "its verdict would be the worker's word, which the student's code in that process can forge; "
+                            "no answers written\n", c->name);
+            return 1;
+        }
         printf("PASS %-58s %d/%d\n", c->name, c->points, c->points);
-        if (k == q->n_got)
-            printf("      - note: this check sends no result for the judge to compare (grade_answer): its verdict is the "
-                   "worker's word, which the code it runs can forge\n");
         replay_output(&r);
         for (k = 0; k < q->n_ids && c->n_ids < MAX_IDS; k++) {
             for (j = 0; j < c->n_ids && c->ids[j] != q->ids[k]; j++) {}
@@ -975,6 +982,7 @@ static int grade(run* R) {
         }
         {
             int missing_ids = k < c->n_ids;
+            char missing[KEY_LEN] = "";
             char cmp[8][512];
             int n_cmp = 0;
             /* every compared result against the answers */
@@ -986,8 +994,15 @@ static int grade(run* R) {
                 for (j = 0; j < q->n_got; j++)
                     if (q->got[j].kind == 'a' && strcmp(q->got[j].key, want->key) == 0) { got = &q->got[j]; break; }
                 if (!got) {
+                    char base[KEY_LEN], *dot;
                     bad = 1;
-                    if (q->ended && n_cmp < 8) snprintf(cmp[n_cmp++], sizeof cmp[0], "no result \"%s\" came back", want->key);
+                    /* a key sent in chunks (key.1, key.2, ...; key.q1, ...) is named once */
+                    snprintf(base, sizeof base, "%s", want->key);
+                    if ((dot = strrchr(base, '.')) && (isdigit((unsigned char)dot[1]) || (dot[1] == 'q' && isdigit((unsigned char)dot[2]))))
+                        *dot = 0;
+                    if (q->ended && n_cmp < 8 && strcmp(base, missing) != 0)
+                        snprintf(cmp[n_cmp++], sizeof cmp[0], "no result \"%s\" came back", base);
+                    snprintf(missing, sizeof missing, "%s", base);
                     continue;
                 }
                 if (got->n != want->n) {

@@ -100,9 +100,11 @@ static void check_row(void) {
 
 int main(int argc, char** argv) {
     static const grade_check checks[] = {
-        {"your ranges file loads and is valid", 1, 10, GRADE_UNIT, check_loads},
-        {"it is not the default ranges", 1, 10, GRADE_UNIT, check_differs},
-        {"trained on it: success on held-out units vs the default", 8, 900, GRADE_INTEGRATION, check_row, "latency,randomization,ppo,sysid,gates"},
+        /* GRADE_DATA: the student hands in a file, no code runs in the worker but the library's */
+        {"your ranges file loads and is valid", 1, 10, GRADE_UNIT | GRADE_DATA, check_loads},
+        {"it is not the default ranges", 1, 10, GRADE_UNIT | GRADE_DATA, check_differs},
+        {"trained on it: success on held-out units vs the default", 8, 900, GRADE_INTEGRATION | GRADE_DATA, check_row,
+         "latency,randomization,ppo,sysid,gates"},
     };
     return grade_main(argc, argv, "6_ranges (open: ranges that beat the default)", checks,
                       (int)(sizeof checks / sizeof *checks));
