@@ -89,6 +89,11 @@ typedef struct grade_check {
 /* Report a failure of the running check (printf-style); the check goes on,
    so one run can report several problems. */
 GRADE_FN void grade_fail(const char* fmt, ...);
+/* Report a failure and end the running check now, its reply complete
+   (for a check that finds the student's code will not return: a search
+   that never stops, said at once rather than at the time limit).  Never
+   returns. */
+GRADE_FN void grade_abandon(const char* fmt, ...);
 /* An expectation: sent to the judge whether it holds or not (the judge
    asks that every expectation the reference evaluated was evaluated). */
 #define GRADE_EXPECT(cond, ...) do { if (!grade__expect(grade__hash(#cond), (cond) != 0)) grade_fail(__VA_ARGS__); } while (0)
@@ -186,6 +191,21 @@ GRADE_FN void grade_fail(const char* fmt, ...) {
         fprintf(grade__state.reply, "%s F %s\n", grade__state.token, text);
         fflush(grade__state.reply);
     } else fprintf(stderr, "      - %s\n", text);
+}
+
+GRADE_FN void grade_abandon(const char* fmt, ...) {
+    char text[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    grade_fail("%s", text);
+    fflush(stdout);
+    if (grade__state.reply) {
+        fprintf(grade__state.reply, "%s END\n", grade__state.token);
+        fflush(grade__state.reply);
+    }
+    _exit(0);
 }
 
 GRADE_FN int grade_close(double got, double want, double tol) {

@@ -104,8 +104,12 @@ test_assignment() {
         [ -f "$f" ] || continue
         flog="$log.$(basename "$f" | sed 's/\.[a-z]*$//').log"
         sh course/grade.sh "$a" "$f" > "$flog" 2>&1
-        if [ $? = 0 ]; then ok "$a: $(basename "$f") (a correct answer of its own) passes"
-        else fail "$a: $(basename "$f"), a correct answer, fails ($flog)"
+        rc=$?
+        # "says: TEXT" (in a ranges file, after a #): what its report must say
+        says=$(sed -n 's/^[# ]*says: \(.*[^ ]\) *\*\/ *$/\1/p; s/^[# ]*says: \(.*[^ ]\) *$/\1/p' "$f" | head -n 1)
+        if [ $rc = 0 ] && { [ -z "$says" ] || grep -F -- "$says" "$flog" > /dev/null; }; then
+            ok "$a: $(basename "$f") (a correct answer of its own) passes${says:+, saying \"$says\"}"
+        else fail "$a: $(basename "$f"), a correct answer, fails or does not say \"$says\" ($flog)"
              grep -A3 '^FAIL' "$flog" | head -n 12; fi
     done
     wrong=0

@@ -60,6 +60,9 @@ typedef struct line_case {
     double    c, w, shape;              /* the loss's centre, width scale, shape     */
     double    lo, hi, t0, step, tol;    /* the arguments of s2r_line_minimize        */
     int       calls, outside;           /* loss calls; those outside [lo, hi]        */
+    int       improved;                 /* the call that last lowered the best seen  */
+    double    best, best_t;             /* the lowest loss handed out, and where     */
+    double    last_t[4];                /* the last points asked for                 */
     double    first_outside;            /* the first t asked for outside the bounds  */
     double    t, f;                     /* what the search returned                  */
     double    f0;                       /* the loss at t0                            */
@@ -83,11 +86,27 @@ static double case_value(const line_case* lc, double t) {
 
 /* The s2r_line_loss handed to the student's search: counts the call and
    notes a t outside [lo, hi] (or NaN). */
+/* A search that has asked this many times since its best point last
+   improved is not narrowing: it never returns (a correct one makes at
+   most a few hundred calls in all). */
+#define STALLED_CALLS 20000
+
+static const char* case_text(const line_case* lc);
+
 static double case_loss(void* context, double t) {
     line_case* lc = (line_case*)context;
+    double f = case_value(lc, t);
     lc->calls++;
     if (!(t >= lc->lo && t <= lc->hi) && lc->outside++ == 0) lc->first_outside = t;
-    return case_value(lc, t);
+    lc->last_t[lc->calls % 4] = t;
+    if (f < lc->best) { lc->best = f; lc->best_t = t; lc->improved = lc->calls; }
+    if (lc->calls - lc->improved >= STALLED_CALLS)
+        grade_abandon("the search is not narrowing and would never return: it asked for the loss %d times since its best "
+                      "point last improved (loss %.9g at t = %.9g; the last points asked for %.9g, %.9g). Does it compare a "
+                      "new point with f0 instead of the best so far, or stop only on a test that stays true once the "
+                      "bracket has shrunk to a point? (%s)", STALLED_CALLS, lc->best, lc->best_t,
+                      lc->last_t[(lc->calls + 3) % 4], lc->last_t[lc->calls % 4], case_text(lc));
+    return f;
 }
 
 /* Where the minimum of a unimodal case lies in [lo, hi]. */
@@ -122,8 +141,10 @@ static const char* case_text(const line_case* lc) {
    point is strictly lower.  Returns 1 when all of that held. */
 static int run_case(line_case* lc) {
     int ok = 1;
-    lc->calls = lc->outside = 0;
+    lc->calls = lc->outside = lc->improved = 0;
     lc->f0 = case_value(lc, lc->t0);
+    lc->best = lc->f0;
+    lc->best_t = lc->t0;
     lc->f = NAN;
     lc->t = s2r_line_minimize(case_loss, lc, lc->lo, lc->hi, lc->t0, lc->f0, lc->step, lc->tol, &lc->f);
     if (lc->outside) {
@@ -141,8 +162,16 @@ static int run_case(line_case* lc) {
         ok = 0;
     }
     if (!grade_close(lc->f, case_value(lc, lc->t), 1e-12)) {
-        grade_fail("%s: *f_min = %.9g, but the loss at the returned t = %.9g is %.9g; *f_min must be the loss "
-                   "of the point returned", case_text(lc), lc->f, lc->t, case_value(lc, lc->t));
+        double at_t = case_value(lc, lc->t);
+        /* printed to 9 digits the two may agree: then the difference is rounding, and says where */
+        if (fabs(lc->f - at_t) <= 1e-6 * fmax(1, fabs(at_t)))
+            grade_fail("%s: *f_min = %.17g, but the loss at the returned t = %.17g is %.17g: they differ only in the "
+                       "last digits (by %.3g), so t or the loss is held in float somewhere (a float has about 7 digits): "
+                       "keep them in double, and *f_min the loss of exactly the t returned", case_text(lc), lc->f, lc->t,
+                       at_t, lc->f - at_t);
+        else
+            grade_fail("%s: *f_min = %.9g, but the loss at the returned t = %.9g is %.9g; *f_min must be the loss "
+                       "of the point returned", case_text(lc), lc->f, lc->t, at_t);
         ok = 0;
     }
     if (ok && lc->f == lc->f0 && lc->t != lc->t0) {

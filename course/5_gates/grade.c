@@ -53,6 +53,12 @@ static const char* wilson_diagnosis(int k, int n, double lo, double hi) {
         return " - this is the normal (Wald) interval p_hat +- z sqrt(p_hat (1 - p_hat) / n); the contract asks for "
                "Wilson's score interval";
     if (lo == 0 && hi == 1) return " - [0, 1] says nothing: is the interval computed at all?";
+    if (k > 0 && k < n) {   /* every count below n as if it were 0: p_hat = k / n in integers */
+        s2r_wilson_interval(0, n, &a, &b);
+        if (a == lo && b == hi)
+            return " - it is the interval of 0 of n: is p_hat = k / n an integer division (0 for every k below n)? "
+                   "Divide in double: (double)k / n";
+    }
     if (k < n && hi == 1) return " - the upper bound is 1: a one-sided interval? Both bounds are needed";
     if (k > 0 && lo == 0) return " - the lower bound is 0: a one-sided interval? Both bounds are needed";
     return "";
