@@ -114,7 +114,9 @@ GRADE_FN int grade_recording(void);
 /* The reference's value under key, for checks that compare themselves:
    recording, got[] is sent and copied to want[]; grading, the judge gave
    it to this check.  Returns 0 when the answer is missing, after
-   reporting it. */
+   reporting it.  Only for a GRADE_DATA check: the value reaches the
+   worker's memory, where a student's code could read it and send it back
+   as its own result (make test checks no grader of code calls it). */
 GRADE_FN int grade_reference(const char* key, const double* got, double* want, int n);
 /* Values gathered one at a time, each with its label, then sent under one
    key: grade_put(v, "read(%d) after %d pushes", k, t) ... grade_put_send(
