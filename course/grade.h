@@ -11,12 +11,20 @@
    expectation the reference's run evaluated, and every result it sent for
    comparison agrees with the reference's.
 
-   A check reports what is wrong with grade_fail() / GRADE_EXPECT() (a few
-   sentences a student can act on); grade_answer("key", got, n, tol) sends
-   n raw results, which the judge compares with what the reference sent
-   under the same key (the tolerance recorded with the reference's answer
-   is the one used).  The answers are measured, never typed in: the judge's
-   --record runs every check on the reference and keeps what it sent.
+   A check's verdict rests on raw results: grade_answer("key", got, n, tol)
+   sends n of them (what the student's functions returned on the check's
+   inputs, never a verdict worked out here), which the judge compares with
+   what the reference sent under the same key (the tolerance recorded with
+   the reference's answer is the one used).  A check that sends none rests
+   on this process's word, which the student's code, sharing the process,
+   can forge.  The answers are measured, never typed in: the judge's
+   --record runs every check on the reference and keeps what it sent, so a
+   grader holds no model of an exercise's answer - the reference, run by
+   the instructor, is the model (the judge refuses a grader with a check
+   that sends no result, unless the check is GRADE_DATA).  grade_label() names a value for the
+   judge's message when it disagrees.  grade_fail() / GRADE_EXPECT() say
+   what is wrong in words a student can act on (a contract's property, a
+   known mistake recognised); they can fail a check, never pass one.
 
    Usage, in a grader's .c file (include this first: it selects POSIX):
 
@@ -63,13 +71,17 @@
 #define GRADE_FN static
 #endif
 
-enum { GRADE_UNIT = 0, GRADE_INTEGRATION = 1, GRADE_HIDDEN = 2 };
+enum { GRADE_UNIT = 0, GRADE_INTEGRATION = 1, GRADE_HIDDEN = 2, GRADE_DATA = 4 };
 
 typedef struct grade_check {
     const char* name;     /* what is checked, one line                          */
     int         points;   /* weight in the score                                */
     int         seconds;  /* time limit of the check's child process            */
-    int         kind;     /* GRADE_UNIT or GRADE_INTEGRATION, | GRADE_HIDDEN    */
+    int         kind;     /* GRADE_UNIT or GRADE_INTEGRATION, | GRADE_HIDDEN,
+                             | GRADE_DATA: it runs none of the student's code
+                             (it reads a handed-in data file), so its own
+                             verdict cannot be forged and it may send no
+                             result to compare                                  */
     void      (*run)(void);
     const char* needs;    /* other exercises it runs on, "a,b"; NULL: none      */
 } grade_check;
@@ -77,6 +89,11 @@ typedef struct grade_check {
 /* Report a failure of the running check (printf-style); the check goes on,
    so one run can report several problems. */
 GRADE_FN void grade_fail(const char* fmt, ...);
+/* Report a failure and end the running check now, its reply complete
+   (for a check that finds the student's code will not return: a search
+   that never stops, said at once rather than at the time limit).  Never
+   returns. */
+GRADE_FN void grade_abandon(const char* fmt, ...);
 /* An expectation: sent to the judge whether it holds or not (the judge
    asks that every expectation the reference evaluated was evaluated). */
 #define GRADE_EXPECT(cond, ...) do { if (!grade__expect(grade__hash(#cond), (cond) != 0)) grade_fail(__VA_ARGS__); } while (0)
@@ -84,15 +101,31 @@ GRADE_FN void grade_fail(const char* fmt, ...);
 /* |got - want| <= tol * max(1, |want|); NaN is never close. */
 GRADE_FN int grade_close(double got, double want, double tol);
 /* Send got [n] to the judge, which compares it with the reference's
-   answer under `key` within tol (relative, as grade_close). */
+   answer under `key` within tol (relative, as grade_close); NaN agrees
+   with NaN only.  More than GRADE_MAX_VALUES go as key.1, key.2, ... */
 GRADE_FN void grade_answer(const char* key, const double* got, int n, double tol);
+/* The same within an absolute tolerance: |got - want| <= tol. */
+GRADE_FN void grade_answer_within(const char* key, const double* got, int n, double tol);
+/* What value i of the n sent under key is ("k = 5, n = 7: the verdict"),
+   said by the judge when that value disagrees with the reference's. */
+GRADE_FN void grade_label(const char* key, int n, int i, const char* fmt, ...);
 /* 1 while the reference's answers are recorded. */
 GRADE_FN int grade_recording(void);
 /* The reference's value under key, for checks that compare themselves:
    recording, got[] is sent and copied to want[]; grading, the judge gave
    it to this check.  Returns 0 when the answer is missing, after
-   reporting it. */
+   reporting it.  Only for a GRADE_DATA check: the value reaches the
+   worker's memory, where a student's code could read it and send it back
+   as its own result (make test checks no grader of code calls it). */
 GRADE_FN int grade_reference(const char* key, const double* got, double* want, int n);
+/* Values gathered one at a time, each with its label, then sent under one
+   key: grade_put(v, "read(%d) after %d pushes", k, t) ... grade_put_send(
+   "key", tol) (relative, as grade_answer) or grade_put_send_within("key",
+   tol) (absolute).  At most GRADE_PUT_MAX values at a time. */
+#define GRADE_PUT_MAX 2048
+GRADE_FN void grade_put(double v, const char* fmt, ...);
+GRADE_FN void grade_put_send(const char* key, double tol);
+GRADE_FN void grade_put_send_within(const char* key, double tol);
 /* Keep n values for the later checks of this run (grade_kept reads them;
    0 when none were kept: the earlier check failed or did not run). */
 GRADE_FN void grade_keep(const char* key, const double* v, int n);
@@ -162,6 +195,21 @@ GRADE_FN void grade_fail(const char* fmt, ...) {
     } else fprintf(stderr, "      - %s\n", text);
 }
 
+GRADE_FN void grade_abandon(const char* fmt, ...) {
+    char text[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    grade_fail("%s", text);
+    fflush(stdout);
+    if (grade__state.reply) {
+        fprintf(grade__state.reply, "%s END\n", grade__state.token);
+        fflush(grade__state.reply);
+    }
+    _exit(0);
+}
+
 GRADE_FN int grade_close(double got, double want, double tol) {
     double scale = fabs(want) > 1 ? fabs(want) : 1;
     if (isnan(got) || isnan(want)) return 0;
@@ -215,10 +263,66 @@ GRADE_FN int grade_reference(const char* key, const double* got, double* want, i
     return 1;
 }
 
-GRADE_FN void grade_answer(const char* key, const double* got, int n, double tol) {
-    if (!grade__key_ok(key, n)) { grade_fail("grader bug: answer key \"%s\" with %d values", key, n); return; }
-    grade__send('A', key, got, n, tol);
+/* The key value i of n goes under (key, or key.c for the c-th chunk of
+   GRADE_MAX_VALUES), and its index there. */
+GRADE_FN int grade__chunk(const char* key, int n, int i, char* out) {
+    if (n <= GRADE_MAX_VALUES) { snprintf(out, GRADE_KEY_LEN, "%s", key); return i; }
+    snprintf(out, GRADE_KEY_LEN, "%s.%d", key, i / GRADE_MAX_VALUES + 1);
+    return i % GRADE_MAX_VALUES;
 }
+
+GRADE_FN void grade__answer(const char* key, const double* got, int n, double tol) {
+    char part[GRADE_KEY_LEN];
+    int i;
+    if (n < 1 || strlen(key) + 8 >= GRADE_KEY_LEN || !grade__key_ok(key, 1)) {
+        grade_fail("grader bug: answer key \"%s\" with %d values", key, n);
+        return;
+    }
+    for (i = 0; i < n; i += GRADE_MAX_VALUES) {
+        int m = n - i < GRADE_MAX_VALUES ? n - i : GRADE_MAX_VALUES;
+        grade__chunk(key, n, i, part);
+        grade__send('A', part, got + i, m, tol);
+    }
+}
+
+GRADE_FN void grade_answer(const char* key, const double* got, int n, double tol) { grade__answer(key, got, n, tol); }
+GRADE_FN void grade_answer_within(const char* key, const double* got, int n, double tol) { grade__answer(key, got, n, -fabs(tol)); }
+
+GRADE_FN void grade_label(const char* key, int n, int i, const char* fmt, ...) {
+    char part[GRADE_KEY_LEN], text[200], *p;
+    int at;
+    va_list ap;
+    if (!grade__state.reply || i < 0 || i >= n) return;
+    at = grade__chunk(key, n, i, part);
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    for (p = text; *p; p++) if (*p == '\n' || *p == '\r') *p = ' ';
+    fprintf(grade__state.reply, "%s L %s %d %s\n", grade__state.token, part, at, text);
+}
+
+static struct { double v[GRADE_PUT_MAX]; char label[GRADE_PUT_MAX][160]; int n; } grade__put;
+
+GRADE_FN void grade_put(double v, const char* fmt, ...) {
+    va_list ap;
+    if (grade__put.n >= GRADE_PUT_MAX) { grade_fail("grader bug: more than %d values put", GRADE_PUT_MAX); return; }
+    grade__put.v[grade__put.n] = v;
+    va_start(ap, fmt);
+    vsnprintf(grade__put.label[grade__put.n], sizeof grade__put.label[0], fmt, ap);
+    va_end(ap);
+    grade__put.n++;
+}
+
+GRADE_FN void grade__put_send(const char* key, double tol) {
+    int i;
+    if (grade__put.n == 0) { grade_fail("grader bug: nothing put for \"%s\"", key); return; }
+    for (i = 0; i < grade__put.n; i++) grade_label(key, grade__put.n, i, "%s", grade__put.label[i]);
+    grade__answer(key, grade__put.v, grade__put.n, tol);
+    grade__put.n = 0;
+}
+
+GRADE_FN void grade_put_send(const char* key, double tol) { grade__put_send(key, tol); }
+GRADE_FN void grade_put_send_within(const char* key, double tol) { grade__put_send(key, -fabs(tol)); }
 
 GRADE_FN void grade_keep(const char* key, const double* v, int n) {
     if (grade__key_ok(key, n)) grade__send('K', key, v, n, 0);
@@ -298,8 +402,9 @@ GRADE_FN int grade_main(int argc, char** argv, const char* assignment, const gra
     if (!grade__state.reply) return 2;
     if (strcmp(mode, "list") == 0) {
         for (i = 0; i < count; i++)
-            fprintf(grade__state.reply, "%s T %d %d %s %d %s %s\n", grade__state.token, checks[i].points, checks[i].seconds,
-                    (checks[i].kind & GRADE_INTEGRATION) ? "integration" : "unit", (checks[i].kind & GRADE_HIDDEN) ? 1 : 0,
+            fprintf(grade__state.reply, "%s T %d %d %s%s %d %s %s\n", grade__state.token, checks[i].points, checks[i].seconds,
+                    (checks[i].kind & GRADE_INTEGRATION) ? "integration" : "unit", (checks[i].kind & GRADE_DATA) ? "-data" : "",
+                    (checks[i].kind & GRADE_HIDDEN) ? 1 : 0,
                     checks[i].needs ? checks[i].needs : "-", checks[i].name);
     } else {
         grade__state.recording = strcmp(mode, "record") == 0;

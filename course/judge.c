@@ -23,13 +23,23 @@
        X id ok          an expectation was evaluated (id: hash of its text)
        F text           a failure, in words
        A key tol n v..  raw results the judge compares with the answers
+                        (tol >= 0: relative, |got - want| <= tol max(1, |want|);
+                        tol < 0: absolute, |got - want| <= -tol; NaN agrees
+                        with NaN only)
+       L key i text     what value i of key's results is, for a message
        R key n v..      (recording) a reference value a check reads
        K key n v..      a value kept for the later checks of this run
        T pts sec kind hidden needs name   (listing) one check of the table
+                        (kind: unit or integration, "-data" appended
+                        when it runs no student code)
        END              the check ran to its end
    A line without the token, a malformed line, more than GRADE_REPLY_MAX
    bytes, or no END: the check fails, and the judge names the cause from
-   what it saw (the time limit, a signal, exit()).
+   what it saw (the time limit, a signal, exit()).  A check's verdict rests
+   on its A results: a check that sends none would be the worker's word
+   (which code in the worker's process can forge), so --record refuses a
+   grader with such a check - unless it is marked "-data" in the listing
+   (GRADE_DATA: it runs none of the student's code).
 
    The sandbox (per check): its own process group, killed with SIGKILL at
    the check's limit; RLIMIT_AS, RLIMIT_CPU, RLIMIT_FSIZE, RLIMIT_NPROC,
@@ -82,6 +92,7 @@
 #define KEY_LEN 96
 #define MAX_HIDE 16
 #define NOBODY 65534
+#define MAX_LABELS 4096
 
 /* ---- limits (environment GRADE_MEMORY_MB, GRADE_FILE_MB, GRADE_PROCS) ---- */
 static long env_long(const char* name, long fallback) {
@@ -107,7 +118,7 @@ typedef struct entry {
 } entry;
 
 typedef struct check {
-    int      points, seconds, integration, hidden;
+    int      points, seconds, integration, hidden, data;
     char     needs[128];
     char     name[160];
     uint32_t ids[MAX_IDS];      /* expectations the reference evaluated      */
@@ -637,6 +648,8 @@ typedef struct parsed {
     int      n_messages, more_messages;
     entry*   got;                       /* A/R/K records                       */
     int      n_got;
+    struct label { char key[KEY_LEN]; int index; char text[200]; }* labels;   /* MAX_LABELS */
+    int      n_labels;
     /* listing */
     check    table[MAX_CHECKS];
     int      n_table;
@@ -657,6 +670,7 @@ static void parse_reply(char* text, parsed* q) {
     char* line = text;
     memset(q, 0, sizeof *q);
     q->got = calloc(MAX_ENTRIES, sizeof *q->got);
+    q->labels = calloc(MAX_LABELS, sizeof *q->labels);
     while (line && *line) {
         char* next = strchr(line, '\n');
         char* p;
@@ -692,13 +706,26 @@ static void parse_reply(char* text, parsed* q) {
             ok = ok && e->n >= 1 && e->n <= MAX_VALUES && parse_values(p + 2 + used, e);
             if (ok) q->n_got++;
             else { q->malformed = 1; snprintf(q->why, sizeof q->why, "a malformed result line"); }
+        } else if (p[0] == 'L' && p[1] == ' ') {
+            struct label* l = q->n_labels < MAX_LABELS ? &q->labels[q->n_labels] : NULL;
+            char key[KEY_LEN];
+            int index;
+            if (sscanf(p + 2, "%95s %d %n", key, &index, &used) == 2) {
+                if (l) {
+                    snprintf(l->key, sizeof l->key, "%s", key);
+                    l->index = index;
+                    snprintf(l->text, sizeof l->text, "%s", p + 2 + used);
+                    q->n_labels++;
+                }
+            } else { q->malformed = 1; snprintf(q->why, sizeof q->why, "a malformed label line"); }
         } else if (p[0] == 'T' && p[1] == ' ' && q->n_table < MAX_CHECKS) {
             check* c = &q->table[q->n_table];
-            char kind[16];
+            char kind[32];
             memset(c, 0, sizeof *c);
-            if (sscanf(p + 2, "%d %d %15s %d %127s %n", &c->points, &c->seconds, kind, &c->hidden, c->needs, &used) == 5 &&
+            if (sscanf(p + 2, "%d %d %31s %d %127s %n", &c->points, &c->seconds, kind, &c->hidden, c->needs, &used) == 5 &&
                 c->seconds > 0 && c->points >= 0) {
-                c->integration = strcmp(kind, "integration") == 0;
+                c->integration = strncmp(kind, "integration", 11) == 0;
+                c->data = strstr(kind, "-data") != NULL;   /* runs no student code */
                 snprintf(c->name, sizeof c->name, "%s", p + 2 + used);
                 q->n_table++;
             } else { q->malformed = 1; snprintf(q->why, sizeof q->why, "a malformed table line"); }
@@ -787,11 +814,29 @@ static char* preamble(const char* mode, const check* c, int index, const entry* 
     return b;
 }
 
+/* tol >= 0: relative (as grade_close); tol < 0: absolute, -tol.  A NaN
+   the reference gave (the contract asks for it) is matched by a NaN only. */
 static int close_enough(double got, double want, double tol) {
     double scale = fabs(want) > 1 ? fabs(want) : 1;
-    if (isnan(got) || isnan(want)) return isnan(got) && isnan(want) && tol < 0;
+    if (isnan(got) || isnan(want)) return isnan(got) && isnan(want);
     if (isinf(want)) return got == want;
-    return fabs(got - want) <= tol * scale;
+    return tol < 0 ? fabs(got - want) <= -tol : fabs(got - want) <= tol * scale;
+}
+
+/* The label the check sent for value v of key (NULL: none). */
+static const char* label_of(const parsed* q, const char* key, int v) {
+    int i;
+    for (i = 0; i < q->n_labels; i++)
+        if (q->labels[i].index == v && strcmp(q->labels[i].key, key) == 0) return q->labels[i].text;
+    return NULL;
+}
+
+/* "within 1e-09 (relative) of", "within 0.05 of" */
+static const char* tolerance_text(double tol) {
+    static char b[64];
+    if (tol < 0) snprintf(b, sizeof b, "within %g of", -tol);
+    else snprintf(b, sizeof b, "within %g (relative) of", tol);
+    return b;
 }
 
 /* ---- the two modes -------------------------------------------------------------- */
@@ -840,7 +885,7 @@ static int record(run* R) {
     }
     n_checks = q->n_table;
     memcpy(checks, q->table, sizeof checks[0] * (size_t)n_checks);
-    free(pre); free(r.text); free(r.output); free(q->got);
+    free(pre); free(r.text); free(r.output); free(q->got); free(q->labels);
     printf("grading the reference (recording its answers)\n");
     for (i = 0; i < n_checks; i++) {
         check* c = &checks[i];
@@ -857,6 +902,13 @@ static int record(run* R) {
             fprintf(stderr, "judge: the reference fails its own grader: no answers written\n");
             return 1;
         }
+        for (k = 0; k < q->n_got && q->got[k].kind != 'a'; k++) {}
+        if (k == q->n_got && !c->data) {
+            fprintf(stderr, "judge: grader bug: the check \"%s\" sends no result for the judge to compare (grade_answer): "
+                            "its verdict would be the worker's word, which the student's code in that process can forge; "
+                            "no answers written\n", c->name);
+            return 1;
+        }
         printf("PASS %-58s %d/%d\n", c->name, c->points, c->points);
         replay_output(&r);
         for (k = 0; k < q->n_ids && c->n_ids < MAX_IDS; k++) {
@@ -869,7 +921,7 @@ static int record(run* R) {
             if (e.kind == 'k') { if (n_kept < 64) kept[n_kept++] = e; }
             else if (n_entries < MAX_ENTRIES) entries[n_entries++] = e;
         }
-        free(pre); free(r.text); free(r.output); free(q->got);
+        free(pre); free(r.text); free(r.output); free(q->got); free(q->labels);
         fflush(stdout);
     }
     if (write_answers(R->record) != 0) return 2;
@@ -900,12 +952,13 @@ static int grade(run* R) {
             printf("---- %-58s -/%d\n      - not run here: it needs %s, still open in this kit (the kit's library holds "
                    "stubs there); the instructor's grader runs it\n", c->name, c->points, c->needs);
             for (k = 0; k < n_entries; k++)
-                if (entries[k].check == i && entries[k].kind == 'a') {
-                    if (!band++) printf("      - it passes when:\n");
-                    printf("        %s is within %g (relative) of", entries[k].key, entries[k].tol);
+                if (entries[k].check == i && entries[k].kind == 'a' && band++ < 6) {
+                    if (band == 1) printf("      - it passes when:\n");
+                    printf("        %s is %s", entries[k].key, tolerance_text(entries[k].tol));
                     for (j = 0; j < entries[k].n && j < 6; j++) printf(" %.4g", entries[k].v[j]);
                     printf("%s\n", entries[k].n > 6 ? " ..." : "");
                 }
+            if (band > 6) printf("        ... and %d more results (expected.txt holds them all)\n", band - 6);
             total -= c->points;
             continue;
         }
@@ -930,6 +983,7 @@ static int grade(run* R) {
         }
         {
             int missing_ids = k < c->n_ids;
+            char missing[KEY_LEN] = "";
             char cmp[8][512];
             int n_cmp = 0;
             /* every compared result against the answers */
@@ -941,8 +995,15 @@ static int grade(run* R) {
                 for (j = 0; j < q->n_got; j++)
                     if (q->got[j].kind == 'a' && strcmp(q->got[j].key, want->key) == 0) { got = &q->got[j]; break; }
                 if (!got) {
+                    char base[KEY_LEN], *dot;
                     bad = 1;
-                    if (q->ended && n_cmp < 8) snprintf(cmp[n_cmp++], sizeof cmp[0], "no result \"%s\" came back", want->key);
+                    /* a key sent in chunks (key.1, key.2, ...; key.q1, ...) is named once */
+                    snprintf(base, sizeof base, "%s", want->key);
+                    if ((dot = strrchr(base, '.')) && (isdigit((unsigned char)dot[1]) || (dot[1] == 'q' && isdigit((unsigned char)dot[2]))))
+                        *dot = 0;
+                    if (q->ended && n_cmp < 8 && strcmp(base, missing) != 0)
+                        snprintf(cmp[n_cmp++], sizeof cmp[0], "no result \"%s\" came back", base);
+                    snprintf(missing, sizeof missing, "%s", base);
                     continue;
                 }
                 if (got->n != want->n) {
@@ -952,10 +1013,16 @@ static int grade(run* R) {
                 }
                 for (v = 0; v < want->n; v++)
                     if (!close_enough(got->v[v], want->v[v], want->tol)) {
+                        const char* what = label_of(q, want->key, v);
                         bad = 1;
-                        if (wrong++ < 3 && n_cmp < 8)
-                            snprintf(cmp[n_cmp++], sizeof cmp[0], "%s, value %d of %d: got %.9g, the reference gives %.9g",
-                                     want->key, v + 1, want->n, got->v[v], want->v[v]);
+                        if (wrong++ < 3 && n_cmp < 8) {
+                            if (what)
+                                snprintf(cmp[n_cmp++], sizeof cmp[0], "%s: got %.9g, the reference gives %.9g", what,
+                                         got->v[v], want->v[v]);
+                            else
+                                snprintf(cmp[n_cmp++], sizeof cmp[0], "%s, value %d of %d: got %.9g, the reference gives %.9g",
+                                         want->key, v + 1, want->n, got->v[v], want->v[v]);
+                        }
                     }
             }
             printf("%s %-58s %d/%d\n", bad ? "FAIL" : "PASS", c->name, bad ? 0 : c->points, c->points);
@@ -974,7 +1041,7 @@ static int grade(run* R) {
                 if (q->got[k].kind == 'k' && n_kept < 64) kept[n_kept++] = q->got[k];
         if (bad) { failed++; unit_failed |= !c->integration; }
         else { passed++; points += c->points; }
-        free(pre); free(r.text); free(r.output); free(q->got);
+        free(pre); free(r.text); free(r.output); free(q->got); free(q->labels);
         fflush(stdout);
     }
     printf("score: %d / %d points\n", points, total);

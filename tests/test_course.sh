@@ -104,8 +104,12 @@ test_assignment() {
         [ -f "$f" ] || continue
         flog="$log.$(basename "$f" | sed 's/\.[a-z]*$//').log"
         sh course/grade.sh "$a" "$f" > "$flog" 2>&1
-        if [ $? = 0 ]; then ok "$a: $(basename "$f") (a correct answer of its own) passes"
-        else fail "$a: $(basename "$f"), a correct answer, fails ($flog)"
+        rc=$?
+        # "says: TEXT" (in a ranges file, after a #): what its report must say
+        says=$(sed -n 's/^[# ]*says: \(.*[^ ]\) *\*\/ *$/\1/p; s/^[# ]*says: \(.*[^ ]\) *$/\1/p' "$f" | head -n 1)
+        if [ $rc = 0 ] && { [ -z "$says" ] || grep -F -- "$says" "$flog" > /dev/null; }; then
+            ok "$a: $(basename "$f") (a correct answer of its own) passes${says:+, saying \"$says\"}"
+        else fail "$a: $(basename "$f"), a correct answer, fails or does not say \"$says\" ($flog)"
              grep -A3 '^FAIL' "$flog" | head -n 12; fi
     done
     wrong=0
@@ -297,6 +301,32 @@ if [ $tested_all = 1 ]; then
         [ "$n_functions" -ge 10 ] && [ -z "$leaks" ] \
             && ok "no kit's library defines any of the $n_functions exercise functions; no kit holds the guide or the full answers" \
             || fail "the kits hold answers:$leaks (exercise functions found: $n_functions)"
+        # no reference in source form either: no line of a solution in any file of a kit (the
+        # graders, the skeletons, the stand-ins, the harness: not only the student copy), and no
+        # model of an exercise's answer in a grader (a grader's models of mistakes are named
+        # mistake_*; the ones once found in kits are named here so they cannot come back)
+        leaks=""
+        n_files=0
+        for d in "$kit"/[0-9]*_*/; do
+            k=$(basename "$d")
+            for f in $(find "$d" -type f \( -name '*.c' -o -name '*.h' -o -name '*.sh' -o -name '*.md' -o -name '*.txt' \) \
+                       ! -path "$d/sim2real.h" | sort); do
+                n_files=$((n_files + 1))
+                found=$(sed 's/^[ \t]*//' "$f" | grep -xFf "$build/test/solution_lines" | head -n 1)
+                [ -n "$found" ] && leaks="$leaks ${f#$kit/} holds the solution line \"$found\";"
+                found=$(grep -oE '\b(model_[a-z0-9_]+|next_value|wilson)[ ]*\(' "$f" | sort -u | tr '\n' ' ')
+                [ -n "$found" ] && leaks="$leaks ${f#$kit/} holds a model ($found);"
+            done
+        done
+        [ "$n_files" -ge 30 ] && [ -z "$leaks" ] \
+            && ok "no file of a kit ($n_files files: graders, skeletons, stand-ins, harness) holds a solution line or a model of an answer" \
+            || fail "the kits hold references in source form:$leaks ($n_files files)"
+        # and no grader of code hands a reference value to the worker (grade_reference): the
+        # student's code shares that process and could send it back as its own result
+        found=$(grep -l 'grade_reference(' course/[0-9]*_*/grade.c | while read -r g; do
+                    [ -f "$(dirname "$g")/$(basename "$(dirname "$g")" | sed 's/^[0-9]*_//').c" ] && echo "$g"; done | tr '\n' ' ')
+        [ -z "$found" ] && ok "no grader of code hands a reference value to the process that runs the student's code" \
+            || fail "graders hand reference values to the worker (grade_reference): $found"
         printf '#include "sim2real.h"\nint main(void) { double lo, hi; s2r_wilson_interval(3, 10, &lo, &hi); return lo < hi; }\n' \
             > "$build/test/kit_wilson.c"
         if ${CC:-cc} -std=c99 -I"$kit/1_latency" "$build/test/kit_wilson.c" "$kit/1_latency/course/1_latency/library.o" \

@@ -3,8 +3,9 @@
    Unit checks hold the delay line to its contract (sim2real.h, "Latency:
    delay lines"): sizes, zero fill, the age of what a read returns, the
    clamping at both ends, reset, free, and the jitter's ages and the one
-   random draw it makes.  A plain history array (every sample ever pushed)
-   is the model the ring is compared with.  The integration check runs the
+   random draw it makes.  Each check sends what the delay line returned
+   (reads, return codes, sizes, ages) to the judge, which compares it with
+   what the reference returned; the messages here say what is wrong.  The integration check runs the
    scripted reach controller in the simulator with 0, 40 and 80 ms of
    command and sensing delay (the gap example's latency effect) and
    compares success and final distance with the reference's, which are
@@ -29,22 +30,43 @@ static void check_init(void) {
     s2r_delay_line line;
     double out[3] = {7, 7, 7};
     int k;
+    s2r_result rc;
     memset(&line, 0xA5, sizeof line);   /* what a stack struct may hold: a failed init must still zero it */
-    GRADE_EXPECT(s2r_delay_init(&line, 0, 4) == S2R_ERR_INVALID_ARGUMENT, "init(width 0) must be S2R_ERR_INVALID_ARGUMENT");
+    rc = s2r_delay_init(&line, 0, 4);
+    grade_put(rc, "init(width 0): the result code (S2R_ERR_INVALID_ARGUMENT is %d)", (int)S2R_ERR_INVALID_ARGUMENT);
+    GRADE_EXPECT(rc == S2R_ERR_INVALID_ARGUMENT, "init(width 0) must be S2R_ERR_INVALID_ARGUMENT");
+    grade_put(line.data != NULL, "after a failed init: data is not NULL (1) or NULL (0)");
+    grade_put(line.width, "after a failed init: width");
+    grade_put(line.capacity, "after a failed init: capacity");
     GRADE_EXPECT(line.data == NULL && line.width == 0, "after a failed init the line must be zeroed and hold nothing");
-    GRADE_EXPECT(s2r_delay_init(&line, 3, 0) == S2R_ERR_INVALID_ARGUMENT, "init(capacity 0) must be S2R_ERR_INVALID_ARGUMENT");
-    GRADE_EXPECT(s2r_delay_init(&line, -2, 5) == S2R_ERR_INVALID_ARGUMENT, "init(width -2) must be S2R_ERR_INVALID_ARGUMENT");
-    if (s2r_delay_init(&line, 3, 5) != S2R_OK) { grade_fail("init(width 3, capacity 5) did not return S2R_OK"); return; }
+    rc = s2r_delay_init(&line, 3, 0);
+    grade_put(rc, "init(capacity 0): the result code");
+    GRADE_EXPECT(rc == S2R_ERR_INVALID_ARGUMENT, "init(capacity 0) must be S2R_ERR_INVALID_ARGUMENT");
+    rc = s2r_delay_init(&line, -2, 5);
+    grade_put(rc, "init(width -2): the result code");
+    GRADE_EXPECT(rc == S2R_ERR_INVALID_ARGUMENT, "init(width -2) must be S2R_ERR_INVALID_ARGUMENT");
+    rc = s2r_delay_init(&line, 3, 5);
+    grade_put(rc, "init(width 3, capacity 5): the result code (S2R_OK is %d)", (int)S2R_OK);
+    if (rc != S2R_OK) { grade_fail("init(width 3, capacity 5) did not return S2R_OK"); grade_put_send("init", 0); return; }
+    grade_put(line.width, "init(3, 5): width");
+    grade_put(line.capacity, "init(3, 5): capacity");
+    grade_put(line.data != NULL, "init(3, 5): data is not NULL (1)");
     GRADE_EXPECT(line.width == 3 && line.capacity == 5 && line.data != NULL, "init(3, 5): width %d, capacity %d, data %p",
                  line.width, line.capacity, (void*)line.data);
     for (k = 0; k < 5; k++) {
+        out[0] = out[1] = out[2] = 7;
         s2r_delay_read(&line, k, out);
+        grade_put(out[0], "a new line: read(%d), value 1", k);
+        grade_put(out[1], "a new line: read(%d), value 2", k);
+        grade_put(out[2], "a new line: read(%d), value 3", k);
         GRADE_EXPECT(out[0] == 0 && out[1] == 0 && out[2] == 0, "a new line must read zeros (read(%d) gave %g %g %g)", k, out[0],
                      out[1], out[2]);
     }
     s2r_delay_free(&line);
+    grade_put(line.data != NULL, "after free: data is not NULL (1) or NULL (0)");
     GRADE_EXPECT(line.data == NULL, "free must leave data NULL");
     s2r_delay_free(&line);   /* twice: must be safe */
+    grade_put_send("init", 0);
 }
 
 static void check_age(void) {
@@ -55,12 +77,16 @@ static void check_age(void) {
     push_counting(&line, 2, 4);   /* pushed 1 2 3 4 */
     for (k = 0; k < 4; k++) {
         s2r_delay_read(&line, k, out);
+        grade_put(out[0], "after pushing 1, 2, 3, 4 (width 2, capacity 6): read(%d), value 1", k);
+        grade_put(out[1], "after pushing 1, 2, 3, 4 (width 2, capacity 6): read(%d), value 2", k);
         GRADE_EXPECT(out[0] == 4 - k && out[1] == 4.5 - k, "after pushing 1, 2, 3, 4: read(%d) gave %g, expected %d "
                      "(k = 0 is the newest push; k pushes ago)", k, out[0], 4 - k);
     }
     s2r_delay_read(&line, 4, out);
+    grade_put(out[0], "after 4 pushes into a zeroed line of capacity 6: read(4)");
     GRADE_EXPECT(out[0] == 0, "after 4 pushes into a zeroed line of capacity 6, read(4) must be 0 (gave %g)", out[0]);
     s2r_delay_free(&line);
+    grade_put_send("age", 0);
 }
 
 /* Many pushes, wrapping the ring several times, against the whole history. */
@@ -76,11 +102,13 @@ static void check_wrap(void) {
         s2r_delay_push(&line, x);
         for (k = 0; k <= t && k < CAP; k++) {
             s2r_delay_read(&line, k, out);
+            grade_put(out[0], "after push %d into capacity %d: read(%d)", t + 1, CAP, k);
             if (out[0] != history[t - k] && bad++ < 3)
                 grade_fail("after push %d, read(%d) gave %g, the push %d ago was %g", t + 1, k, out[0], k, history[t - k]);
         }
     }
     s2r_delay_free(&line);
+    grade_put_send("wrap_50_pushes_capacity_7", 0);
 }
 
 static void check_clamp(void) {
@@ -88,6 +116,17 @@ static void check_clamp(void) {
     double out[1];
     if (s2r_delay_init(&line, 1, 4) != S2R_OK) { grade_fail("init(1, 4) failed"); return; }
     push_counting(&line, 1, 9);   /* keeps 6 7 8 9 */
+    {
+        static const int ks[6] = {-3, -1, 0, 3, 4, 100};
+        int i;
+        for (i = 0; i < 6; i++) {
+            const double* p = s2r_delay_peek(&line, ks[i]);
+            s2r_delay_read(&line, ks[i], out);
+            grade_put(out[0], "pushed 1 .. 9 into capacity 4: read(%d)", ks[i]);
+            grade_put(p ? p[0] : NAN, "pushed 1 .. 9 into capacity 4: peek(%d)[0] (NaN: it gave NULL)", ks[i]);
+        }
+        grade_put_send("clamp", 0);
+    }
     s2r_delay_read(&line, -3, out);
     GRADE_EXPECT(out[0] == 9, "read(-3) must read as read(0), the newest (9); gave %g", out[0]);
     s2r_delay_read(&line, 3, out);
@@ -108,18 +147,25 @@ static void check_reset(void) {
     s2r_delay_reset(&line, fill);
     for (k = 0; k < 3; k++) {
         s2r_delay_read(&line, k, out);
+        grade_put(out[0], "after reset(fill 0.25 -1.5): read(%d), value 1", k);
+        grade_put(out[1], "after reset(fill 0.25 -1.5): read(%d), value 2", k);
         GRADE_EXPECT(out[0] == 0.25 && out[1] == -1.5, "after reset(fill) read(%d) gave %g %g, expected the fill 0.25 -1.5",
                      k, out[0], out[1]);
     }
     push_counting(&line, 2, 1);
     s2r_delay_read(&line, 0, out);
+    grade_put(out[0], "after reset and one push (1): read(0)");
     GRADE_EXPECT(out[0] == 1, "after reset and one push, read(0) must be that push (1), gave %g", out[0]);
     s2r_delay_read(&line, 1, out);
+    grade_put(out[0], "after reset and one push (1): read(1)");
     GRADE_EXPECT(out[0] == 0.25, "after reset and one push, read(1) must be the fill (0.25), gave %g", out[0]);
     s2r_delay_reset(&line, NULL);
     s2r_delay_read(&line, 2, out);
+    grade_put(out[0], "after reset(NULL): read(2), value 1");
+    grade_put(out[1], "after reset(NULL): read(2), value 2");
     GRADE_EXPECT(out[0] == 0 && out[1] == 0, "reset(NULL) must fill zeros, read(2) gave %g %g", out[0], out[1]);
     s2r_delay_free(&line);
+    grade_put_send("reset", 0);
 }
 
 /* The jitter: ages without jitter, the clamps, and the draws. */
@@ -131,13 +177,23 @@ static void check_jitter_rules(void) {
     before = rng;
     for (t = 0; t < 5; t++) {
         k = s2r_delay_jitter_next(&j, &rng);
+        grade_put(k, "base 3, no jitter, max 10: the age at call %d", t + 1);
         GRADE_EXPECT(k == 3, "base 3, no jitter: age %d at call %d, expected 3", k, t + 1);
     }
     GRADE_EXPECT(memcmp(&rng, &before, sizeof rng) == 0, "with jitter 0 the generator must not be used");
+    {
+        s2r_rng after = rng;
+        uint64_t x = s2r_rng_u64(&after);
+        grade_put((double)(x >> 32), "with jitter 0: the generator's next number after the calls (high half; it must not be used)");
+        grade_put((double)(x & 0xffffffffu), "with jitter 0: the generator's next number after the calls (low half)");
+    }
     s2r_delay_jitter_init(&j, 12, 0, 10);
     k = s2r_delay_jitter_next(&j, &rng);
+    grade_put(k, "base 12 with max 10: the age");
     GRADE_EXPECT(k == 10, "base 12 with max 10: age %d, expected 10 (clamped to max)", k);
     s2r_delay_jitter_init(&j, -4, -1, 10);
+    grade_put(j.base, "init(base -4, jitter -1): base");
+    grade_put(j.jitter, "init(base -4, jitter -1): jitter");
     GRADE_EXPECT(j.base == 0 && j.jitter == 0, "negative base and jitter must be taken as 0 (got %d, %d)", j.base, j.jitter);
     /* never older than the previous read plus one: a long delay after a short one grows one step per call */
     s2r_delay_jitter_init(&j, 0, 0, 10);
@@ -145,10 +201,13 @@ static void check_jitter_rules(void) {
     j.base = 6;
     for (t = 1; t <= 6; t++) {
         k = s2r_delay_jitter_next(&j, &rng);
+        grade_put(k, "after age 0, base 6: the age at call %d (at most the previous age + 1)", t);
         GRADE_EXPECT(k == t, "after age 0, base 6: call %d gave age %d, expected %d (at most the previous age + 1)", t, k, t);
     }
     s2r_delay_jitter_reset(&j);
+    grade_put(j.last, "after jitter reset: last (max is %d)", j.max);
     GRADE_EXPECT(j.last == j.max, "reset must forget the previous age (last = max), got last %d", j.last);
+    grade_put_send("jitter_rules", 0);
 }
 
 static void check_jitter_draws(void) {
@@ -168,6 +227,9 @@ static void check_jitter_draws(void) {
     }
     mean /= 20000;
     GRADE_EXPECT(lo == 1 && hi == 7, "base 4 +- 3: ages ranged %d..%d, expected 1..7", lo, hi);
+    grade_put(lo, "base 4 +- 3, 20000 calls: the lowest age");
+    grade_put(hi, "base 4 +- 3, 20000 calls: the highest age");
+    grade_put_send("jitter_range_base4_jitter3", 0);
     /* the "never older" rule pulls the mean below base: compare with the reference's */
     grade_answer("jitter_mean_age_base4_jitter3", &mean, 1, 0.01);
     GRADE_EXPECT(mean < 4.0, "base 4 +- 3: mean age %.3f; the rule 'never older than the previous age + 1' "

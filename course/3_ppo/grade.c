@@ -2,7 +2,11 @@
    clipped objective).
 
    Unit checks hold s2r_gae and s2r_ppo_clipped_loss to their contracts
-   (sim2real.h, "GAE" and the comment above s2r_ppo_clipped_loss).  GAE:
+   (sim2real.h, "GAE" and the comment above s2r_ppo_clipped_loss).  Each
+   sends what the student's functions return to the judge, which compares
+   it with what the reference returned on the same inputs; this file
+   holds no model of either function (the hand-worked numbers below are
+   worked in the comments; the known mistakes are recognised by name).  GAE:
    a 3-step rollout worked by hand (the numbers are in the comments, so
    you can follow them on paper), an episode ending mid-rollout, the
    bootstrap value of ended episodes (end_value, never values[t+1] nor 0),
@@ -64,15 +68,29 @@ static void random_rollout(rollout* r, int T, int N, double p_end, s2r_rng* rng)
     for (n = 0; n < N; n++) r->last_value[n] = (float)s2r_rng_range(rng, -2, 2);
 }
 
-/* The value step k bootstraps from, by the contract's rules. */
-static double next_value(const rollout* r, int t, int n) {
-    int k = t * r->N + n;
-    if (r->done[k]) return r->end_value[k];
-    return t == r->T - 1 ? r->last_value[n] : r->values[k + r->N];
+/* Send the n = T N advantages and returns of r (and the four sentinels
+   after them, which must be untouched) under key, each value labelled. */
+static void send_gae(const char* key, const rollout* r, const char* what, double tol) {
+    static double v[4 * MAX_TN + 4];
+    int k, n = r->T * r->N, m = 0;
+    for (k = 0; k < n; k++, m++) {
+        v[m] = r->adv[k];
+        grade_label(key, 2 * n + 4, m, "%sthe advantage at step t = %d of env %d", what, k / r->N, k % r->N);
+    }
+    for (k = 0; k < n; k++, m++) {
+        v[m] = r->ret[k];
+        grade_label(key, 2 * n + 4, m, "%sthe return at step t = %d of env %d", what, k / r->N, k % r->N);
+    }
+    for (k = 0; k < 2; k++, m += 2) {
+        v[m] = r->adv[n + k]; v[m + 1] = r->ret[n + k];
+        grade_label(key, 2 * n + 4, m, "advantages[%d], past the T * N = %d entries (must be left alone)", n + k, n);
+        grade_label(key, 2 * n + 4, m + 1, "returns[%d], past the T * N = %d entries (must be left alone)", n + k, n);
+    }
+    grade_answer(key, v, m, tol);
 }
 
-/* Compare got with want at step t of env n; reports at most 4 per call
-   site through *shown.  what names the quantity. */
+/* Compare got with a hand-worked want at step t of env n; reports at most
+   4 per call site through *shown.  what names the quantity. */
 static void expect_value(const char* what, int t, int n, double got, double want, double tol, int* shown) {
     if (grade_close(got, want, tol)) return;
     if ((*shown)++ < 4) grade_fail("%s at step t = %d of env %d: got %.7g, expected %.7g", what, t, n, got, want);
@@ -97,6 +115,7 @@ static void check_gae_by_hand(void) {
     r.values[0] = 0.5f; r.values[1] = 1; r.values[2] = 0.25f;
     r.last_value[0] = 2;
     run_gae(&r, 0.5f, 0.5f);
+    send_gae("gae_by_hand_T3", &r, "", 1e-6);
     for (t = 0; t < 3; t++) {
         expect_value("advantage", t, 0, r.adv[t], want_adv[t], 1e-6, &shown);
         expect_value("return", t, 0, r.ret[t], want_ret[t], 1e-6, &shown);
@@ -107,36 +126,32 @@ static void check_gae_by_hand(void) {
     r.T = 1;
     r.rewards[0] = 1; r.values[0] = 0.5f; r.last_value[0] = -2;
     run_gae(&r, 0.9f, 0.95f);
+    send_gae("gae_by_hand_T1", &r, "T = 1: ", 1e-6);
     GRADE_EXPECT(grade_close(r.adv[0], 1 + 0.9 * -2 - 0.5, 1e-6),
                  "T = 1, r = 1, V = 0.5, last_value = -2, gamma 0.9: advantage %.7g, expected r + gamma last_value - V = %.7g",
                  r.adv[0], 1 + 0.9 * -2 - 0.5);
 }
 
 /* T = 5, N = 1, gamma = lambda = 0.5; the episode terminates at t = 1
-   (end_value 0) and a new one runs from t = 2 to the end:
-     A_1 = r_1 + gamma * 0 - V_1              (nothing after t = 1)
-     A_0 = r_0 + gamma V_1 - V_0 + gamma lambda A_1
-   and t = 2..4 are a rollout of their own, bootstrapped by last_value. */
+   (end_value 0) and a new one runs from t = 2 to the end: t = 0..1 are
+   an episode of their own, t = 2..4 another, bootstrapped by last_value;
+   what comes after t = 1 must not change A_0 and A_1. */
 static void check_gae_cut(void) {
     rollout r, r2;
-    double want[5], a = 0;
-    int t, shown = 0;
+    int t;
     memset(&r, 0, sizeof r);
     r.T = 5; r.N = 1;
     for (t = 0; t < 5; t++) { r.rewards[t] = (float)(1 + t); r.values[t] = (float)(0.25 * (t + 1)); r.end_value[t] = 1000; }
-    r.done[1] = 1; r.end_value[1] = 0;
     r.last_value[0] = 3;
+    r2 = r;
+    run_gae(&r2, 0.5f, 0.5f);   /* the same rollout with no episode end */
+    r.done[1] = 1; r.end_value[1] = 0;
     run_gae(&r, 0.5f, 0.5f);
-    for (t = 4; t >= 2; t--) {   /* the second episode, from the end */
-        a = r.rewards[t] + 0.5 * next_value(&r, t, 0) - r.values[t] + 0.25 * (t == 4 ? 0 : a);
-        want[t] = a;
-    }
-    want[1] = r.rewards[1] - r.values[1];
-    want[0] = r.rewards[0] + 0.5 * r.values[1] - r.values[0] + 0.25 * want[1];
-    for (t = 0; t < 5; t++) expect_value("advantage", t, 0, r.adv[t], want[t], 1e-6, &shown);
-    if (shown && grade_close(r.adv[1], want[1] + 0.25 * want[2], 1e-6))
-        grade_fail("A_1 = %.7g includes gamma lambda A_2: the episode ended at t = 1 (done[1] = 1), so the chain "
-                   "A_t = delta_t + gamma lambda A_{t+1} must restart there (A_{t+1} taken as 0 where done[t])", r.adv[1]);
+    send_gae("gae_cut_T5", &r, "the episode ends at t = 1: ", 1e-6);
+    if (r.adv[0] == r2.adv[0] && r.adv[1] == r2.adv[1])
+        grade_fail("A_0 and A_1 are the same (%.7g, %.7g) whether or not the episode ends at t = 1 (done[1] = 1): the chain "
+                   "A_t = delta_t + gamma lambda A_{t+1} must restart there (A_{t+1} taken as 0 where done[t]), and "
+                   "delta_1 bootstraps from end_value[1]", r.adv[0], r.adv[1]);
     /* what comes after the end must not matter to the ended episode */
     r2 = r;
     for (t = 2; t < 5; t++) { r2.rewards[t] += 10; r2.values[t] -= 3; }
@@ -156,9 +171,10 @@ static void check_gae_bootstrap(void) {
     static const float end_values[2] = {3.0f, 0.0f};
     static const char* kinds[2] = {"truncated (end_value = V(final obs) = 3)", "terminated (end_value = 0)"};
     rollout r;
+    char what[160];
     int i, t;
     for (i = 0; i < 2; i++) {
-        double want, got;
+        double got;
         memset(&r, 0, sizeof r);
         r.T = 4; r.N = 1;
         for (t = 0; t < 4; t++) { r.rewards[t] = 1; r.values[t] = 0.5f; r.end_value[t] = 1000; }
@@ -167,30 +183,30 @@ static void check_gae_bootstrap(void) {
         r.end_value[1] = end_values[i];
         r.last_value[0] = 2;
         run_gae(&r, 0.9f, 0.0f);
-        want = 1 + 0.9 * end_values[i] - 0.5;
+        snprintf(what, sizeof what, "episode %s at t = 1 (r = 1, V = 0.5, gamma 0.9, lambda 0): ", kinds[i]);
+        send_gae(i == 0 ? "gae_truncated_at_t1" : "gae_terminated_at_t1", &r, what, 1e-6);
         got = r.adv[1];
-        if (grade_close(got, want, 1e-6)) continue;
-        if (grade_close(got, 1 + 0.9 * -5 - 0.5, 1e-6))
+        /* the two usual mistakes, recognised by the numbers they give */
+        if (grade_close(got, 1 + 0.9 * -5 - 0.5, 1e-6) && end_values[i] != -5)
             grade_fail("episode %s at t = 1: the advantage %.7g bootstraps from values[2] = -5, the value of the NEXT "
-                       "episode's first observation; use end_value[1] (expected %.7g)", kinds[i], got, want);
-        else if (grade_close(got, 1 - 0.5, 1e-6))
+                       "episode's first observation; use end_value[1]", kinds[i], got);
+        else if (grade_close(got, 1 - 0.5, 1e-6) && end_values[i] != 0)
             grade_fail("episode %s at t = 1: the advantage %.7g bootstraps with 0; a time-limit truncation must "
-                       "bootstrap with end_value (expected %.7g)", kinds[i], got, want);
-        else
-            grade_fail("episode %s at t = 1, r = 1, V = 0.5, gamma 0.9, lambda 0: advantage %.7g, expected "
-                       "r + gamma end_value - V = %.7g", kinds[i], got, want);
+                       "bootstrap with end_value", kinds[i], got);
     }
     /* an episode ending at the last step: end_value, not last_value */
     r.done[1] = 0; r.end_value[1] = 1000;
     r.done[3] = 1; r.end_value[3] = 4;
     r.last_value[0] = -7;
     run_gae(&r, 0.9f, 0.0f);
-    GRADE_EXPECT(grade_close(r.adv[3], 1 + 0.9 * 4 - 0.5, 1e-6),
-                 "an episode truncated at the last step t = T-1 with end_value 4 (last_value -7): advantage %.7g, expected "
-                 "r + gamma end_value - V = %.7g (last_value is only for episodes still running)", r.adv[3], 1 + 0.9 * 4 - 0.5);
-    GRADE_EXPECT(grade_close(r.adv[1], 1 + 0.9 * -5 - 0.5, 1e-6),
-                 "no episode ends at t = 1 (end_value[1] = 1000 is unused there): advantage %.7g, expected "
-                 "r + gamma values[2] - V = %.7g", r.adv[1], 1 + 0.9 * -5 - 0.5);
+    send_gae("gae_truncated_at_last_step", &r, "truncated at the last step t = 3 with end_value 4 (last_value -7), no end at "
+             "t = 1 (end_value[1] = 1000, unused there): ", 1e-6);
+    if (grade_close(r.adv[3], 1 + 0.9 * -7 - 0.5, 1e-6))
+        grade_fail("an episode truncated at the last step t = T-1 with end_value 4 (last_value -7): the advantage %.7g "
+                   "bootstraps from last_value; last_value is only for episodes still running", r.adv[3]);
+    if (grade_close(r.adv[1], 1 + 0.9 * 1000 - 0.5, 1e-6))
+        grade_fail("no episode ends at t = 1, yet its advantage %.7g bootstraps from end_value[1] = 1000 (unused where "
+                   "done[t] = 0)", r.adv[1]);
 }
 
 /* N = 3 environments, T = 6, step-major: against the reference, and each
@@ -219,7 +235,11 @@ static void check_gae_envs(void) {
     if (shown) grade_fail("with N = 3 an env's advantages differ from running that env alone (N = 1): the buffers are "
                           "step-major [T][N], so env n's step t is at [t * N + n], its next step at [(t + 1) * N + n], "
                           "and last_value[n] is env n's");
-    for (t = 0; t < 18; t++) got[t] = r.adv[t];
+    for (t = 0; t < 18; t++) {
+        got[t] = r.adv[t];
+        grade_label("gae_3_envs_6_steps_advantages", 18, t, "N = 3, T = 6: the advantage at step t = %d of env %d (at "
+                    "[t * N + n] = [%d])", t / 3, t % 3, t);
+    }
     grade_answer("gae_3_envs_6_steps_advantages", got, 18, 1e-5);
 }
 
@@ -229,31 +249,14 @@ static void check_gae_envs(void) {
 static void check_gae_lambda(void) {
     rollout r;
     s2r_rng rng = s2r_rng_make(17, 2);
-    int t, n, shown = 0;
     const double gamma = 0.9;
     random_rollout(&r, 12, 2, 0.15, &rng);
     r.done[4 * 2 + 0] = 1;   /* env 0 ends at t = 4 (truncated) */
     r.end_value[4 * 2 + 0] = 1.5f;
     run_gae(&r, (float)gamma, 0.0f);
-    for (n = 0; n < 2; n++)
-        for (t = 0; t < 12; t++) {
-            int k = t * 2 + n;
-            expect_value("lambda = 0: advantage (should be the TD error r_t + gamma V_next - V_t)", t, n, r.adv[k],
-                         r.rewards[k] + gamma * next_value(&r, t, n) - r.values[k], 1e-5, &shown);
-        }
+    send_gae("gae_lambda_0", &r, "lambda = 0 (should be the TD error r_t + gamma V_next - V_t): ", 1e-5);
     run_gae(&r, (float)gamma, 1.0f);
-    for (n = 0; n < 2; n++)
-        for (t = 0; t < 12; t++) {
-            double sum = 0, disc = 1;
-            int j;
-            for (j = t; j < 12; j++) {   /* the episode's rewards from t on, to its end or the rollout's */
-                sum += disc * r.rewards[j * 2 + n];
-                disc *= gamma;
-                if (r.done[j * 2 + n] || j == 11) { sum += disc * next_value(&r, j, n); break; }
-            }
-            expect_value("lambda = 1: advantage (should be the discounted return minus V_t)", t, n, r.adv[t * 2 + n],
-                         sum - r.values[t * 2 + n], 1e-5, &shown);
-        }
+    send_gae("gae_lambda_1", &r, "lambda = 1 (should be the discounted return minus V_t): ", 1e-5);
 }
 
 /* returns[k] = advantages[k] + values[k] for every k, every entry
@@ -275,6 +278,7 @@ static void check_gae_returns(void) {
     }
     GRADE_EXPECT(r.adv[n] == SENTINEL && r.adv[n + 1] == SENTINEL && r.ret[n] == SENTINEL && r.ret[n + 1] == SENTINEL,
                  "s2r_gae wrote past the T * N = %d entries of advantages or returns", n);
+    send_gae("gae_T20_N4", &r, "", 1e-5);
 }
 
 /* Random rollouts (T = 32, N = 4, gamma 0.99, lambda 0.95, episode ends
@@ -282,31 +286,49 @@ static void check_gae_returns(void) {
 static void check_gae_random(void) {
     rollout r;
     s2r_rng rng = s2r_rng_make(2024, 4);
-    double adv[32], ret[32], want_adv[32], want_ret[32];
-    char key[64];
-    int t, n, shown = 0;
     random_rollout(&r, 32, 4, 0.08, &rng);
     run_gae(&r, 0.99f, 0.95f);
-    for (n = 0; n < 4; n++) {
-        for (t = 0; t < 32; t++) { adv[t] = r.adv[t * 4 + n]; ret[t] = r.ret[t * 4 + n]; }
-        snprintf(key, sizeof key, "gae_random_T32_N4_env%d_advantages", n);
-        if (!grade_reference(key, adv, want_adv, 32)) return;
-        snprintf(key, sizeof key, "gae_random_T32_N4_env%d_returns", n);
-        if (!grade_reference(key, ret, want_ret, 32)) return;
-        for (t = 0; t < 32; t++) {
-            expect_value("advantage", t, n, adv[t], want_adv[t], 1e-5, &shown);
-            expect_value("return", t, n, ret[t], want_ret[t], 1e-5, &shown);
-        }
-    }
-    if (shown) grade_fail("%d entries differ from the reference's on a random rollout (T = 32, N = 4, gamma 0.99, "
-                          "lambda 0.95, episodes ending truncated and terminated): make the checks above pass first", shown);
+    send_gae("gae_random_T32_N4", &r, "a random rollout (T = 32, N = 4, gamma 0.99, lambda 0.95, episodes ending truncated "
+             "and terminated): ", 1e-5);
 }
 
 /* ---- clipped loss ------------------------------------------------------ */
 
+/* The loss and derivative of each call, in the order made, for the judge. */
+static double loss_sent[64];
+static int n_loss_sent;
+static char loss_what[64][120];
+
+/* One call: kept for the judge (as values 2i, 2i + 1, labelled by what),
+   its loss and derivative into *loss, *grad. */
+static void loss_call(double logratio, double A, double clip, double* loss, double* grad, const char* what) {
+    *grad = NAN;
+    *loss = s2r_ppo_clipped_loss(logratio, A, clip, grad);
+    if (n_loss_sent < 32) {
+        snprintf(loss_what[n_loss_sent], sizeof loss_what[0], "%s", what);
+        loss_sent[2 * n_loss_sent] = *loss;
+        loss_sent[2 * n_loss_sent + 1] = *grad;
+        n_loss_sent++;
+    }
+}
+
+/* Send the calls kept under key. */
+static void loss_send(const char* key) {
+    int i;
+    for (i = 0; i < n_loss_sent; i++) {
+        grade_label(key, 2 * n_loss_sent, 2 * i, "%s: the loss", loss_what[i]);
+        grade_label(key, 2 * n_loss_sent, 2 * i + 1, "%s: the derivative", loss_what[i]);
+    }
+    grade_answer(key, loss_sent, 2 * n_loss_sent, 1e-12);
+    n_loss_sent = 0;
+}
+
 /* Compare one call with the hand-worked loss and derivative. */
 static void expect_loss(double ratio, double A, double clip, double want_loss, double want_grad, const char* why) {
-    double grad = NAN, loss = s2r_ppo_clipped_loss(log(ratio), A, clip, &grad);
+    double grad, loss;
+    char what[120];
+    snprintf(what, sizeof what, "ratio %g, A = %g, clip %g", ratio, A, clip);
+    loss_call(log(ratio), A, clip, &loss, &grad, what);
     if (grade_close(loss, want_loss, 1e-9) && grade_close(grad, want_grad, 1e-9)) return;
     grade_fail("ratio %g, A = %g, clip %g: loss %.9g and derivative %.9g, expected %.9g and %.9g (%s)", ratio, A, clip, loss, grad,
                want_loss, want_grad, why);
@@ -334,6 +356,7 @@ static void check_loss_by_hand(void) {
             grade_fail("ratio 1.5, A = 2 gave the loss -3, the smaller of -3 and -2.4: the loss is the MAX of the negated "
                        "terms (the objective is the min of A ratio and A clamp(ratio))");
     }
+    loss_send("clipped_loss_by_hand");
 }
 
 /* Central differences of the loss in logratio against the derivative,
@@ -342,12 +365,18 @@ static void check_loss_derivative(void) {
     s2r_rng rng = s2r_rng_make(99, 5);
     static const double clips[3] = {0.1, 0.2, 0.3};
     const double h = 1e-6;
-    int i, bad = 0, flat_inside = 0;
+    static double sent[600];
+    int i, bad = 0, flat_inside = 0, m = 0;
     for (i = 0; i < 300; i++) {
         double x = s2r_rng_range(&rng, -0.6, 0.6), A = s2r_rng_range(&rng, -3, 3), c = clips[i % 3];
         double r = exp(x), dp, dm, fd, grad = NAN;
         if (fabs(r - (1 - c)) < 1e-3 || fabs(r - (1 + c)) < 1e-3) continue;
-        s2r_ppo_clipped_loss(x, A, c, &grad);
+        sent[m] = s2r_ppo_clipped_loss(x, A, c, &grad);
+        sent[m + 1] = grad;
+        grade_label("clipped_loss_300_samples", 600, m, "logratio %.4f (ratio %.4f), A = %.4f, clip %.1f: the loss", x, r, A, c);
+        grade_label("clipped_loss_300_samples", 600, m + 1, "logratio %.4f (ratio %.4f), A = %.4f, clip %.1f: the derivative",
+                    x, r, A, c);
+        m += 2;
         fd = (s2r_ppo_clipped_loss(x + h, A, c, &dp) - s2r_ppo_clipped_loss(x - h, A, c, &dm)) / (2 * h);
         if (!grade_close(grad, fd, 1e-5) && bad++ < 4)
             grade_fail("logratio %.4f (ratio %.4f), A = %.4f, clip %.1f: derivative %.7g, but the loss changes at the rate "
@@ -357,6 +386,7 @@ static void check_loss_derivative(void) {
     }
     GRADE_EXPECT(flat_inside == 0, "the derivative was 0 at %d samples with the ratio inside [1 - clip, 1 + clip] and A != 0: "
                  "there the loss is -A ratio and its derivative in log pi_new is -A ratio", flat_inside);
+    grade_answer("clipped_loss_300_samples", sent, m, 1e-12);
 }
 
 /* Where the two terms are equal - ratio 1 (logratio 0), and the ratio
@@ -368,48 +398,41 @@ static void check_loss_tie(void) {
     int i;
     for (i = 0; i < 2; i++) {
         double A = As[i], grad = NAN, r, c, loss;
-        loss = s2r_ppo_clipped_loss(0.0, A, 0.2, &grad);
+        char what[120];
+        snprintf(what, sizeof what, "logratio 0 (ratio 1), A = %g, clip 0.2", A);
+        loss_call(0.0, A, 0.2, &loss, &grad, what);
         GRADE_EXPECT(grade_close(loss, -A, 1e-12) && grade_close(grad, -A, 1e-12), "logratio 0 (ratio 1), A = %g: loss %g and derivative %g, expected %g and %g "
                      "(the two terms are equal: the unclipped branch's derivative -A ratio applies)", A, loss, grad, -A, -A);
         r = exp(0.15);
         c = r - 1;   /* 1 + c == r exactly */
-        grad = NAN;
-        loss = s2r_ppo_clipped_loss(0.15, A, c, &grad);
+        snprintf(what, sizeof what, "ratio exactly 1 + clip (%.6f), A = %g", r, A);
+        loss_call(0.15, A, c, &loss, &grad, what);
         GRADE_EXPECT(grade_close(loss, -A * r, 1e-12) && grade_close(grad, -A * r, 1e-12),
                      "ratio exactly 1 + clip (%.6f), A = %g: loss %.9g and derivative %.9g, expected %.9g for both (a tie: "
                      "-A ratio where the unclipped term is larger OR the two are equal)", r, A, loss, grad, -A * r);
         r = exp(-0.15);
         c = 1 - r;   /* 1 - c == r exactly */
-        grad = NAN;
-        loss = s2r_ppo_clipped_loss(-0.15, A, c, &grad);
+        snprintf(what, sizeof what, "ratio exactly 1 - clip (%.6f), A = %g", r, A);
+        loss_call(-0.15, A, c, &loss, &grad, what);
         GRADE_EXPECT(grade_close(loss, -A * r, 1e-12) && grade_close(grad, -A * r, 1e-12),
                      "ratio exactly 1 - clip (%.6f), A = %g: loss %.9g and derivative %.9g, expected %.9g for both (a tie: "
                      "-A ratio where the unclipped term is larger OR the two are equal)", r, A, loss, grad, -A * r);
     }
+    loss_send("clipped_loss_ties");
 }
 
 /* Random inputs, about a third of them outside the clip range, against
    the reference. */
 static void check_loss_random(void) {
     s2r_rng rng = s2r_rng_make(7, 6);
-    double x[48], A[48], c[48], loss[48], grad[48], want_loss[48], want_grad[48];
-    int i, shown = 0;
-    for (i = 0; i < 48; i++) {
-        x[i] = s2r_rng_range(&rng, -0.5, 0.5);
-        A[i] = s2r_rng_normal(&rng);
-        c[i] = s2r_rng_range(&rng, 0.05, 0.4);
-        grad[i] = NAN;
-        loss[i] = s2r_ppo_clipped_loss(x[i], A[i], c[i], &grad[i]);
+    int i;
+    for (i = 0; i < 32; i++) {
+        double x = s2r_rng_range(&rng, -0.5, 0.5), A = s2r_rng_normal(&rng), c = s2r_rng_range(&rng, 0.05, 0.4), loss, grad;
+        char what[120];
+        snprintf(what, sizeof what, "logratio %.4f (ratio %.4f), A = %.4f, clip %.3f", x, exp(x), A, c);
+        loss_call(x, A, c, &loss, &grad, what);
     }
-    if (!grade_reference("clipped_loss_random_48_losses", loss, want_loss, 48) ||
-        !grade_reference("clipped_loss_random_48_derivatives", grad, want_grad, 48)) return;
-    for (i = 0; i < 48; i++) {
-        if (grade_close(loss[i], want_loss[i], 1e-12) && grade_close(grad[i], want_grad[i], 1e-12)) continue;
-        if (shown++ < 4)
-            grade_fail("logratio %.4f (ratio %.4f), A = %.4f, clip %.3f: loss %.9g and derivative %.9g, expected %.9g and %.9g",
-                       x[i], exp(x[i]), A[i], c[i], loss[i], grad[i], want_loss[i], want_grad[i]);
-    }
-    if (shown > 4) grade_fail("%d of the 48 random samples differ from the reference", shown);
+    loss_send("clipped_loss_random_32");
 }
 
 /* ---- integration: PPO on the pendulum ---------------------------------- */
@@ -444,9 +467,9 @@ static void check_three_updates(void) {
     s2r_pendulum pend[PEND_ENVS];
     s2r_env envs[PEND_ENVS];
     s2r_ppo_stats st;
-    double got[18], want[18];
-    static const char* names[6] = {"policy loss", "value loss", "approx KL", "clip fraction", "explained variance", "log std"};
-    int i, j, shown = 0;
+    double got[18];
+    static const char* names[6] = {"policy_loss", "value_loss", "approx_kl", "clip_fraction", "explained_variance", "log_std"};
+    int i, j;
     if (pendulum_ppo(&ppo, pend, envs, 1) != S2R_OK) { grade_fail("s2r_ppo_init failed: %s", ppo.error); return; }
     for (i = 0; i < 3; i++) {
         if (s2r_ppo_iterate(&ppo, envs, &st) != S2R_OK) { grade_fail("update %d failed: %s", i + 1, ppo.error); s2r_ppo_free(&ppo); return; }
@@ -460,12 +483,14 @@ static void check_three_updates(void) {
                i + 1, st.policy_loss, st.value_loss, st.approx_kl, st.clip_fraction, st.explained_variance);
     }
     s2r_ppo_free(&ppo);
-    if (!grade_reference("pendulum_three_updates_stats", got, want, 18)) return;
+    /* each within 1 % of the reference's (+ 1e-6): the tolerance recorded with the reference's value */
     for (i = 0; i < 3; i++)
         for (j = 0; j < 6; j++) {
-            double g = got[6 * i + j], w = want[6 * i + j];
-            if (fabs(g - w) <= 1e-2 * fabs(w) + 1e-6) continue;
-            if (shown++ < 4) grade_fail("update %d: %s %.7g, the reference's %.7g (more than 1 %% apart)", i + 1, names[j], g, w);
+            char key[64];
+            double g = got[6 * i + j];
+            snprintf(key, sizeof key, "pendulum_update%d_%s", i + 1, names[j]);
+            grade_label(key, 1, 0, "update %d: the %s (within 1 %% of the reference's)", i + 1, names[j]);
+            grade_answer_within(key, &g, 1, 1e-2 * fabs(g) + 1e-6);
         }
 }
 
@@ -483,7 +508,7 @@ static void check_three_updates(void) {
    truncations with 0, env-major indexing, min for max, a derivative that
    ignores the clip or the tie rule: -870 or lower). */
 static void check_pendulum(void) {
-    double got[2], want[2], mean_got, mean_want;
+    double got[2], mean_got;
     int s;
     for (s = 0; s < 2; s++) {
         s2r_ppo ppo;
@@ -505,14 +530,12 @@ static void check_pendulum(void) {
         got[s] = ev.mean_return;
         printf("      seed %d: %lld steps, deterministic mean return %.1f over %d episodes\n", s + 1, steps, ev.mean_return, ev.episodes);
     }
-    if (!grade_reference("pendulum_return_seeds_1_2", got, want, 2)) return;
     mean_got = 0.5 * (got[0] + got[1]);
-    mean_want = 0.5 * (want[0] + want[1]);
-    printf("      mean %.1f; the reference's %.1f (seeds: %.1f, %.1f); accepted from %.1f\n", mean_got, mean_want, want[0],
-           want[1], mean_want - 250);
-    GRADE_EXPECT(isfinite(mean_got) && mean_got >= mean_want - 250,
-                 "the mean return %.1f is more than 250 below the reference's %.1f: the policy did not learn to swing the "
-                 "pendulum up (a random policy scores about -1200)", mean_got, mean_want);
+    printf("      mean %.1f; accepted within 250 of the reference's mean (a policy that does not learn: about -1200)\n",
+           mean_got);
+    grade_label("pendulum_mean_return_seeds_1_2", 1, 0, "the mean return of seeds 1 and 2 (within 250 of the reference's; "
+                "a policy that did not learn to swing the pendulum up scores about -1200)");
+    grade_answer_within("pendulum_mean_return_seeds_1_2", &mean_got, 1, 250);
 }
 
 int main(int argc, char** argv) {

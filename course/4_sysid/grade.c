@@ -9,7 +9,12 @@
    than where the search started, must stay at t0 when nothing is lower,
    and must lie within 4 tol of the minimum; the number of calls
    is bounded.  The random cases come from s2r_rng with fixed seeds, so
-   every run asks the same questions.
+   every run asks the same questions.  Each check sends the judge what the
+   search returned (the point, in units of tol, within PRECISION tol of
+   the reference's; how much worse than f0; the calls beyond the bound),
+   and the integration checks the loss and values identified, within the
+   tolerances the reference's run records; the messages here say what is
+   wrong.
 
    The integration checks identify kp, kv and the payload of two stand-in
    real units (a UR5e and a Panda) from two short multisine trajectories
@@ -55,6 +60,9 @@ typedef struct line_case {
     double    c, w, shape;              /* the loss's centre, width scale, shape     */
     double    lo, hi, t0, step, tol;    /* the arguments of s2r_line_minimize        */
     int       calls, outside;           /* loss calls; those outside [lo, hi]        */
+    int       improved;                 /* the call that last lowered the best seen  */
+    double    best, best_t;             /* the lowest loss handed out, and where     */
+    double    last_t[4];                /* the last points asked for                 */
     double    first_outside;            /* the first t asked for outside the bounds  */
     double    t, f;                     /* what the search returned                  */
     double    f0;                       /* the loss at t0                            */
@@ -78,11 +86,27 @@ static double case_value(const line_case* lc, double t) {
 
 /* The s2r_line_loss handed to the student's search: counts the call and
    notes a t outside [lo, hi] (or NaN). */
+/* A search that has asked this many times since its best point last
+   improved is not narrowing: it never returns (a correct one makes at
+   most a few hundred calls in all). */
+#define STALLED_CALLS 20000
+
+static const char* case_text(const line_case* lc);
+
 static double case_loss(void* context, double t) {
     line_case* lc = (line_case*)context;
+    double f = case_value(lc, t);
     lc->calls++;
     if (!(t >= lc->lo && t <= lc->hi) && lc->outside++ == 0) lc->first_outside = t;
-    return case_value(lc, t);
+    lc->last_t[lc->calls % 4] = t;
+    if (f < lc->best) { lc->best = f; lc->best_t = t; lc->improved = lc->calls; }
+    if (lc->calls - lc->improved >= STALLED_CALLS)
+        grade_abandon("the search is not narrowing and would never return: it asked for the loss %d times since its best "
+                      "point last improved (loss %.9g at t = %.9g; the last points asked for %.9g, %.9g). Does it compare a "
+                      "new point with f0 instead of the best so far, or stop only on a test that stays true once the "
+                      "bracket has shrunk to a point? (%s)", STALLED_CALLS, lc->best, lc->best_t,
+                      lc->last_t[(lc->calls + 3) % 4], lc->last_t[lc->calls % 4], case_text(lc));
+    return f;
 }
 
 /* Where the minimum of a unimodal case lies in [lo, hi]. */
@@ -117,8 +141,10 @@ static const char* case_text(const line_case* lc) {
    point is strictly lower.  Returns 1 when all of that held. */
 static int run_case(line_case* lc) {
     int ok = 1;
-    lc->calls = lc->outside = 0;
+    lc->calls = lc->outside = lc->improved = 0;
     lc->f0 = case_value(lc, lc->t0);
+    lc->best = lc->f0;
+    lc->best_t = lc->t0;
     lc->f = NAN;
     lc->t = s2r_line_minimize(case_loss, lc, lc->lo, lc->hi, lc->t0, lc->f0, lc->step, lc->tol, &lc->f);
     if (lc->outside) {
@@ -136,8 +162,16 @@ static int run_case(line_case* lc) {
         ok = 0;
     }
     if (!grade_close(lc->f, case_value(lc, lc->t), 1e-12)) {
-        grade_fail("%s: *f_min = %.9g, but the loss at the returned t = %.9g is %.9g; *f_min must be the loss "
-                   "of the point returned", case_text(lc), lc->f, lc->t, case_value(lc, lc->t));
+        double at_t = case_value(lc, lc->t);
+        /* printed to 9 digits the two may agree: then the difference is rounding, and says where */
+        if (fabs(lc->f - at_t) <= 1e-6 * fmax(1, fabs(at_t)))
+            grade_fail("%s: *f_min = %.17g, but the loss at the returned t = %.17g is %.17g: they differ only in the "
+                       "last digits (by %.3g), so t or the loss is held in float somewhere (a float has about 7 digits): "
+                       "keep them in double, and *f_min the loss of exactly the t returned", case_text(lc), lc->f, lc->t,
+                       at_t, lc->f - at_t);
+        else
+            grade_fail("%s: *f_min = %.9g, but the loss at the returned t = %.9g is %.9g; *f_min must be the loss "
+                       "of the point returned", case_text(lc), lc->f, lc->t, at_t);
         ok = 0;
     }
     if (ok && lc->f == lc->f0 && lc->t != lc->t0) {
@@ -188,13 +222,18 @@ typedef struct tally {
    ends the message when it is not (what to look at). */
 static void expect_minimum(line_case* lc, tally* s, const char* hint) {
     double want, error;
-    if (!run_case(lc)) { s->far++; return; }
+    if (!run_case(lc)) {
+        s->far++;
+        grade_put(lc->t / lc->tol, "%s: the t returned, in units of tol (within %g of the reference's)", case_text(lc), PRECISION);
+        return;
+    }
     want = case_argmin(lc);
     error = fabs(lc->t - want) / lc->tol;
     s->searches++;
     s->calls += lc->calls;
     if (lc->calls > s->max_calls) s->max_calls = lc->calls;
     if (error > s->worst) s->worst = error;
+    grade_put(lc->t / lc->tol, "%s: the t returned, in units of tol (within %g of the reference's)", case_text(lc), PRECISION);
     if (error > PRECISION && s->far++ < 3)
         grade_fail("%s: returned t = %.9g, the minimum is at %.9g: %.3g tol away (at most %g allowed)%s", case_text(lc),
                    lc->t, want, error, PRECISION, hint);
@@ -240,6 +279,7 @@ static void check_quadratic_inside(void) {
         expect_minimum(&lc, &s, "; bracket the minimum, then narrow the bracket until it is a few tol wide");
     }
     print_tally(&s);
+    grade_put_send_within("quadratic_inside_t_in_tol", PRECISION);
 }
 
 /* The minimum at or beyond a bound: the search must end on the bound
@@ -276,6 +316,7 @@ static void check_bounds(void) {
         expect_minimum(&lc, &s, "; the loss falls all the way to the bound, so the result must be the bound");
     }
     print_tally(&s);
+    grade_put_send_within("bounds_t_in_tol", PRECISION);
 }
 
 /* A constant loss: t0 and f0 back exactly.  A loss tilted by 1e-6:
@@ -285,7 +326,11 @@ static void check_flat(void) {
     int k;
     for (k = 0; k < 4; k++) {
         line_case lc = make_case(FLAT, 0, 1, 0, 1, t0s[k], 0.1, 1e-4);
-        if (!run_case(&lc)) continue;
+        int ran = run_case(&lc);
+        grade_put(lc.t, "%s: the t returned (exactly t0)", case_text(&lc));
+        grade_put(lc.f, "%s: *f_min (exactly f0)", case_text(&lc));
+        if (k == 3) grade_put_send("flat_t_and_f", 0);
+        if (!ran) continue;
         GRADE_EXPECT(lc.t == lc.t0 && lc.f == lc.f0, "%s: returned t = %.9g with loss %.9g; on a flat loss nothing is "
                      "strictly lower, so t must stay exactly t0 and *f_min exactly f0", case_text(&lc), lc.t, lc.f);
     }
@@ -295,13 +340,14 @@ static void check_flat(void) {
         memset(&s, 0, sizeof s);
         expect_minimum(&lc, &s, "; a loss that is barely tilted is still lower at lo: only exact ties mean flat");
     }
+    grade_put_send_within("tilted_t_in_tol", PRECISION);
 }
 
 /* Bumpy losses (many local minima): never worse than f0; from a point on
    a slope, at least 3 searches in 4 lower the loss. */
 static void check_never_worse(void) {
     s2r_rng rng = s2r_rng_make(404, 0);
-    int i, lowered = 0, sloped = 0, ok = 0;
+    int i, lowered = 0, sloped = 0, ok = 0, i_ran;
     for (i = 0; i < 200; i++) {
         line_case lc = random_case(&rng, BUMPY, 1e-4);
         double h = 1e-3 * lc.w;
@@ -310,10 +356,20 @@ static void check_never_worse(void) {
         /* t0 on a slope: a point within h of it is lower */
         slope = fmin(case_value(&lc, fmax(lc.t0 - h, lc.lo)), case_value(&lc, fmin(lc.t0 + h, lc.hi))) <
                 case_value(&lc, lc.t0) - 1e-9;
-        if (!run_case(&lc)) continue;
+        i_ran = run_case(&lc);
+        grade_put(isnan(lc.f) ? 1 : fmax(0, lc.f - lc.f0),
+                  "%s: how much worse than f0 the loss returned is (nothing: 0)", case_text(&lc));
+        if (!i_ran) continue;
         ok++;
         sloped += slope;
         lowered += slope && lc.f < lc.f0;
+    }
+    grade_put_send("bumpy_worse_than_f0", 0);
+    {   /* the share of searches from a slope that lowered the loss, within 0.1 of the reference's */
+        double share = sloped ? (double)lowered / sloped : 1;
+        grade_put(share, "bumpy losses: the share of searches from a slope that lowered the loss (within 0.1 of the "
+                  "reference's; at least 3 in 4)");
+        grade_put_send_within("bumpy_lowered_from_slope", 0.1);
     }
     printf("      %d searches: %d started on a slope, %d of those lowered the loss\n", ok, sloped, lowered);
     GRADE_EXPECT(sloped == 0 || lowered >= 0.75 * sloped, "from a point where the loss slopes downhill close by, only "
@@ -337,6 +393,7 @@ static void check_precision(void) {
                 expect_minimum(&lc, &s, "; keep narrowing until the bracket is a few tol wide (tol is in units of t)");
             }
     print_tally(&s);
+    grade_put_send_within("precision_t_in_tol", PRECISION);
 }
 
 /* The non-smooth 1 + |u| with unequal slopes: within PRECISION tol of the
@@ -355,6 +412,7 @@ static void check_v_shape(void) {
                        "golden-section steps");
     }
     print_tally(&s);
+    grade_put_send_within("v_shape_t_in_tol", PRECISION);
     GRADE_EXPECT(s.max_calls <= 2 * MAX_CALLS, "a search on |t - c| made %d loss calls (more than %d): the bracket must "
                  "shrink by a fixed fraction at least every few calls", s.max_calls, 2 * MAX_CALLS);
 }
@@ -363,6 +421,7 @@ static void check_v_shape(void) {
    system ID's first step (0.1 of the bounds), a tiny one and random ones. */
 static void check_calls(void) {
     s2r_rng rng = s2r_rng_make(407, 0);
+    double beyond[200];
     tally s;
     int i;
     memset(&s, 0, sizeof s);
@@ -370,12 +429,16 @@ static void check_calls(void) {
         line_case lc = random_case(&rng, i % 2 ? QUADRATIC : ASYMMETRIC, 1e-4);
         if (i % 4 < 2) lc.step = i % 8 < 4 ? 0.1 * lc.w : 1e-3 * lc.w;   /* system ID's first step; a tiny one */
         expect_minimum(&lc, &s, "");
+        beyond[i] = lc.calls > MAX_CALLS ? lc.calls - MAX_CALLS : 0;
+        grade_label("calls_beyond_100", 200, i, "%s: the loss calls beyond %d", case_text(&lc), MAX_CALLS);
         if (lc.calls > MAX_CALLS && s.max_calls == lc.calls)
             grade_fail("%s: %d loss calls (at most %d allowed; each may be a whole replay of the robot's "
                        "trajectories): grow the step while the loss falls, and shrink the bracket by a fixed "
                        "fraction per call", case_text(&lc), lc.calls, MAX_CALLS);
     }
     print_tally(&s);
+    grade_put_send_within("calls_t_in_tol", PRECISION);
+    grade_answer("calls_beyond_100", beyond, 200, 0);
 }
 
 /* ---------------------------------------------------------------------------
@@ -431,35 +494,25 @@ static int record_unit(const unit_run* u, s2r_real_robot* real, s2r_trajectory_s
     return 1;
 }
 
-/* Compare the run's loss and values with the reference's. */
+/* Send the run's loss and values for the judge: the loss within
+   LOSS_TOLERANCE of the reference's, each value within VALUE_TOLERANCE of
+   the reference's standard error (or, where the data do not bound it,
+   its recentred half-width), the tolerances recorded with the reference's
+   run. */
 static void compare_identified(const unit_run* u, const s2r_sysid_result* r, const s2r_param* p) {
-    double got[6], want[6];
     char key[64];
     int i;
-    got[0] = r->train_loss;
-    got[1] = r->evaluations;
-    snprintf(key, sizeof key, "%s_loss_evaluations", u->key);
-    if (!grade_reference(key, got, want, 2)) return;
-    printf("      the reference: %.4e rad^2 in %.0f loss evaluations (yours %+.3f %%)\n", want[0], want[1],
-           100 * (r->train_loss / want[0] - 1));
-    GRADE_EXPECT(r->train_loss <= (1 + LOSS_TOLERANCE) * want[0], "the identified model's training loss %.4e rad^2 is "
-                 "%.1f %% above the reference's %.4e (at most %.0f %% allowed): the descent stopped short - is every "
-                 "line search refined to tol?", r->train_loss, 100 * (r->train_loss / want[0] - 1), want[0],
-                 100 * LOSS_TOLERANCE);
-    for (i = 0; i < 3; i++) {   /* the scale: the standard error, or where the data do not bound the value (an
-                                   open interval: the Panda's gains and payload here) the recentred half-width */
-        got[i] = r->value[i];
-        got[3 + i] = isfinite(r->std_error[i]) ? r->std_error[i] : r->half_width[i];
-    }
-    snprintf(key, sizeof key, "%s_values_std_errors", u->key);
-    if (!grade_reference(key, got, want, 6)) return;
+    snprintf(key, sizeof key, "%s_train_loss", u->key);
+    grade_label(key, 1, 0, "the identified model's training loss, rad^2 (within %.0f %% of the reference's: is every line "
+                "search refined to tol?)", 100 * LOSS_TOLERANCE);
+    grade_answer_within(key, &r->train_loss, 1, LOSS_TOLERANCE * r->train_loss);
     for (i = 0; i < 3; i++) {
-        double off = fabs(got[i] - want[i]) / want[3 + i];
-        printf("      %-8s %.5g (reference %.5g, standard error or half-width %.3g: %.3f of it apart)\n", s2r_param_name(p[i]), got[i],
-               want[i], want[3 + i], off);
-        GRADE_EXPECT(off <= VALUE_TOLERANCE, "%s identified as %.5g, %.2f standard errors from the reference's %.5g "
-                     "(at most %.2f allowed): the descent stopped elsewhere in the valley - are the line searches "
-                     "precise to tol?", s2r_param_name(p[i]), got[i], off, want[i], VALUE_TOLERANCE);
+        double scale = isfinite(r->std_error[i]) ? r->std_error[i] : r->half_width[i];
+        printf("      %-8s %.5g (standard error or half-width %.3g)\n", s2r_param_name(p[i]), r->value[i], scale);
+        snprintf(key, sizeof key, "%s_%s", u->key, s2r_param_name(p[i]));
+        grade_label(key, 1, 0, "%s identified (within %.2f of the reference's standard error: the descent stopped elsewhere "
+                    "in the valley - are the line searches precise to tol?)", s2r_param_name(p[i]), VALUE_TOLERANCE);
+        grade_answer_within(key, &r->value[i], 1, VALUE_TOLERANCE * scale);
     }
 }
 

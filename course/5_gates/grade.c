@@ -2,25 +2,27 @@
    statistics: the Wilson interval and Wald's sequential test).
 
    Unit checks hold the two functions to their contracts (sim2real.h,
-   above s2r_wilson_interval and in "Deployment (5/7): the gates"):
-     - the Wilson interval against the roots of its defining equation
-       (p_hat - p)^2 = z^2 p (1 - p) / n, solved here independently, at
-       known points (k = 0, k = n, 5 of 10) and on a table; its shape
-       (n = 0, bounds in [0, 1], k/n inside, symmetry under k -> n - k,
-       narrowing with n); and its coverage, computed exactly by summing
-       binomial probabilities over every possible count;
-     - the SPRT's log-likelihood ratio (and a NULL llr), its two
-       boundaries on every count of an asymmetric design (alpha != beta,
-       so a swap shows), a crossing exactly on a boundary, the truncation
-       at max_n, and FAIL on invalid counts or configs.
+   above s2r_wilson_interval and in "Deployment (5/7): the gates").  Each
+   sends what the student's functions return to the judge, which compares
+   it with what the reference returned on the same inputs (this file holds
+   no model of either function):
+     - the Wilson interval at known points (k = 0, k = n, 5 of 10) and on
+       a table; its shape on every count up to n = 60 (n = 0, bounds in
+       [0, 1], k/n inside, symmetry under k -> n - k, narrowing with n,
+       said in words when it fails); and its coverage, computed exactly by
+       summing binomial probabilities over every possible count;
+     - the SPRT's log-likelihood ratio (and a NULL llr), its verdicts on
+       every count of an asymmetric design (alpha != beta, so a swap
+       shows), a crossing exactly on a boundary, the truncation at max_n,
+       and FAIL (llr NaN) on invalid counts or configs.
    The integration checks run the deployment gates on the student's
    functions: the tethered and constrained gates' exact operating
    characteristic (s2r_gate_oc: the probability of passing a policy at
    the threshold and at 0.95, the expected episodes), compared with the
    reference's, and a few thousand simulated deployments (streams of
    Bernoulli episodes from s2r_rng with a fixed seed) through
-   s2r_sprt_decide, whose false-pass rate must stay under alpha and agree
-   with the exact number within Monte-Carlo error.
+   s2r_sprt_decide, whose pass rates and episode counts must agree with
+   the reference's simulation within Monte-Carlo error.
 
    Run through course/grade.sh (it compiles this file with your gates.c);
    it prints one line per check and "N passed, N failed". */
@@ -29,54 +31,45 @@
 
 #define Z95 1.96
 
-/* ---- independent models of the two functions ------------------------------ */
-
-/* The Wilson bounds as the two roots of (n + z^2) p^2 - (2k + z^2) p +
-   k^2 / n = 0 (the score test's acceptance region), the smaller root from
-   the product of the roots to avoid cancellation; n > 0. */
-static void model_wilson(int k, int n, double z, double* lo, double* hi) {
-    double a = n + z * z, b = 2.0 * k + z * z, c = (double)k * k / n;
-    double root = sqrt(b * b - 4 * a * c);
-    *hi = (b + root) / (2 * a);
-    *lo = c / (a * *hi);
-    if (*hi > 1) *hi = 1;
-}
+/* ---- mistakes, to name them in messages ------------------------------------
+   No model of either function is here: the reference's answers are
+   measured by running this grader on the reference. */
 
 /* The normal (Wald) interval p_hat +- z sqrt(p_hat (1 - p_hat) / n), clipped:
    the usual mistake, to name it in a message. */
-static void model_wald(int k, int n, double* lo, double* hi) {
+static void mistake_wald(int k, int n, double* lo, double* hi) {
     double p = (double)k / n, half = Z95 * sqrt(p * (1 - p) / n);
     *lo = p - half < 0 ? 0 : p - half;
     *hi = p + half > 1 ? 1 : p + half;
 }
 
-/* What a wrong interval looks like, in words (or "" when unknown). */
+/* What a wrong-looking interval is, in words (or "" when nothing is
+   recognised; the judge then says how it differs from the reference's). */
 static const char* wilson_diagnosis(int k, int n, double lo, double hi) {
     double a, b;
-    model_wald(k, n, &a, &b);
+    if (n <= 0) return "";
+    mistake_wald(k, n, &a, &b);
     if (fabs(lo - a) < 1e-9 && fabs(hi - b) < 1e-9)
         return " - this is the normal (Wald) interval p_hat +- z sqrt(p_hat (1 - p_hat) / n); the contract asks for "
                "Wilson's score interval";
-    model_wilson(k, n, 1.645, &a, &b);
-    if (fabs(lo - a) < 1e-9 && fabs(hi - b) < 1e-9) return " - this is the Wilson interval with z = 1.645 (90 %); use z = 1.96";
-    if (n > 0 && lo == 0 && hi == 1) return " - [0, 1] says nothing: is the interval computed at all?";
+    if (lo == 0 && hi == 1) return " - [0, 1] says nothing: is the interval computed at all?";
+    if (k > 0 && k < n) {   /* every count below n as if it were 0: p_hat = k / n in integers */
+        s2r_wilson_interval(0, n, &a, &b);
+        if (a == lo && b == hi)
+            return " - it is the interval of 0 of n: is p_hat = k / n an integer division (0 for every k below n)? "
+                   "Divide in double: (double)k / n";
+    }
     if (k < n && hi == 1) return " - the upper bound is 1: a one-sided interval? Both bounds are needed";
     if (k > 0 && lo == 0) return " - the lower bound is 0: a one-sided interval? Both bounds are needed";
     return "";
 }
 
-/* The verdict the contract gives, with its llr; NaN llr for invalid input. */
-static s2r_verdict model_sprt(const s2r_sprt_config* c, int k, int n, double* llr) {
-    double l, upper, lower;
-    *llr = NAN;
-    if (s2r_sprt_check(c, NULL) != S2R_OK || n < 0 || k < 0 || k > n) return S2R_VERDICT_FAIL;
-    l = k * log(c->p1 / c->p0) + (n - k) * log((1 - c->p1) / (1 - c->p0));
-    upper = log((1 - c->beta) / c->alpha);
-    lower = log(c->beta / (1 - c->alpha));
-    *llr = l;
-    if (l >= upper - S2R_GATE_EPS) return S2R_VERDICT_PASS;
-    if (l <= lower + S2R_GATE_EPS || n >= c->max_n) return S2R_VERDICT_FAIL;
-    return S2R_VERDICT_CONTINUE;
+/* The interval of k of n into v[0..1] and its labels (index i, 2i+1) for
+   the answer under key of n_all values. */
+static void wilson_send(const char* key, int n_all, int i, int k, int n, double* v) {
+    s2r_wilson_interval(k, n, &v[0], &v[1]);
+    grade_label(key, n_all, 2 * i, "%d of %d: the lower bound%s", k, n, wilson_diagnosis(k, n, v[0], v[1]));
+    grade_label(key, n_all, 2 * i + 1, "%d of %d: the upper bound%s", k, n, wilson_diagnosis(k, n, v[0], v[1]));
 }
 
 /* An SPRT design: rates p0 < p1, error rates alpha and beta, the cap max_n. */
@@ -96,53 +89,56 @@ static const char* vname(s2r_verdict v) {
            : v == S2R_VERDICT_WARN ? "WARN" : "an invalid verdict";
 }
 
+/* A verdict as a number for the judge, and the legend its labels carry. */
+#define VERDICTS "0 PASS, 1 WARN, 2 CONTINUE, 3 FAIL"
+static double vcode(s2r_verdict v) { return (double)(int)v; }
+
+/* The verdict (and llr) of k of n under c, sent as value i of key's n_all,
+   labelled with the student's llr. */
+static void verdict_send(const char* key, int n_all, int i, const s2r_sprt_config* c, int k, int n, double* out) {
+    double llr = NAN;
+    s2r_verdict v = s2r_sprt_decide(c, k, n, &llr);
+    *out = vcode(v);
+    grade_label(key, n_all, i, "p0 %.3g, p1 %.3g, alpha %.2f, beta %.2f, max_n %d: %d of %d (your llr %.4f, verdict %s; "
+                "the verdicts: " VERDICTS ")", c->p0, c->p1, c->alpha, c->beta, c->max_n, k, n, llr, vname(v));
+}
+
 /* ---- the Wilson interval -------------------------------------------------- */
 
 /* Known values: 0 of 10, 10 of 10, 5 of 10, and a table of 32 counts
-   (fixed, then random from a fixed seed) against the model, to 1e-9. */
+   (fixed, then random from a fixed seed), against the reference's to 1e-9. */
 static void check_wilson_known(void) {
-    static const int table[][2] = {{0, 1}, {1, 1}, {0, 5}, {3, 7}, {1, 20}, {19, 20}, {8, 20}, {40, 50},
-                                   {80, 100}, {95, 100}, {1, 1000}, {500, 1000}, {999, 1000}, {17, 80}};
+    static const int table[][2] = {{0, 10}, {10, 10}, {5, 10}, {0, 1}, {1, 1}, {0, 5}, {3, 7}, {1, 20}, {19, 20}, {8, 20},
+                                   {40, 50}, {80, 100}, {95, 100}, {1, 1000}, {500, 1000}, {999, 1000}, {17, 80}};
     const int fixed = (int)(sizeof table / sizeof *table);
-    double got[64], lo, hi, want_lo, want_hi;
+    double got[70];
     s2r_rng rng = s2r_rng_make(505, 0);
-    int i, bad = 0;
-    /* k = 0 and k = n: one bound is exact, the other z^2 / (n + z^2) from it */
-    s2r_wilson_interval(0, 10, &lo, &hi);
-    GRADE_EXPECT(fabs(lo) <= 1e-9 && grade_close(hi, Z95 * Z95 / (10 + Z95 * Z95), 1e-9),
-                 "0 of 10: got [%.6f, %.6f], expected [0, %.6f] (z^2 / (n + z^2))%s", lo, hi, Z95 * Z95 / (10 + Z95 * Z95),
-                 wilson_diagnosis(0, 10, lo, hi));
-    s2r_wilson_interval(10, 10, &lo, &hi);
-    GRADE_EXPECT(grade_close(lo, 10 / (10 + Z95 * Z95), 1e-9) && fabs(hi - 1) <= 1e-9,
-                 "10 of 10: got [%.6f, %.6f], expected [%.6f, 1] (n / (n + z^2))%s", lo, hi, 10 / (10 + Z95 * Z95),
-                 wilson_diagnosis(10, 10, lo, hi));
-    s2r_wilson_interval(5, 10, &lo, &hi);
-    model_wilson(5, 10, Z95, &want_lo, &want_hi);
-    GRADE_EXPECT(grade_close(lo, want_lo, 1e-9) && grade_close(hi, want_hi, 1e-9),
-                 "5 of 10: got [%.6f, %.6f], expected [%.6f, %.6f]%s", lo, hi, want_lo, want_hi, wilson_diagnosis(5, 10, lo, hi));
-    /* a table: fixed counts, then random ones */
-    for (i = 0; i < 32; i++) {
+    int i;
+    for (i = 0; i < 35; i++) {
         int k, n;
         if (i < fixed) { k = table[i][0]; n = table[i][1]; }
         else { n = 1 + s2r_rng_int(&rng, 300); k = s2r_rng_int(&rng, n + 1); }
-        s2r_wilson_interval(k, n, &lo, &hi);
-        model_wilson(k, n, Z95, &want_lo, &want_hi);
-        if ((!(fabs(lo - want_lo) <= 1e-9) || !(fabs(hi - want_hi) <= 1e-9)) && bad++ < 3)
-            grade_fail("%d of %d: got [%.6f, %.6f], expected [%.6f, %.6f]%s", k, n, lo, hi, want_lo, want_hi,
-                       wilson_diagnosis(k, n, lo, hi));
-        got[2 * i] = lo;
-        got[2 * i + 1] = hi;
+        wilson_send("wilson_known_35", 70, i, k, n, got + 2 * i);
     }
-    grade_answer("wilson_table_32", got, 64, 1e-9);
+    grade_answer("wilson_known_35", got, 70, 1e-9);
 }
 
 /* The interval's shape on every count up to n = 60: inside [0, 1], the
    observed rate inside, mirrored under k -> n - k, rising with k; n = 0;
-   narrowing as n grows. */
+   narrowing as n grows.  Said in words here when it fails; the judge
+   compares every interval (n = 0 .. 60) with the reference's. */
+#define SHAPE_VALUES (2 + 2 * (61 * 62 / 2 - 1) + 2)
 static void check_wilson_shape(void) {
     double lo = -1, hi = -1, lo2, hi2, w_small, w_large;
-    int n, k, bad = 0;
+    static double all[SHAPE_VALUES];
+    int n, k, bad = 0, m = 0;
+    all[m++] = lo; all[m++] = hi;
+    for (n = 1; n <= 60; n++)
+        for (k = 0; k <= n; k++) wilson_send("wilson_every_count_to_60", SHAPE_VALUES, m / 2, k, n, all + m), m += 2;
     s2r_wilson_interval(0, 0, &lo, &hi);
+    all[0] = lo; all[1] = hi;
+    grade_label("wilson_every_count_to_60", SHAPE_VALUES, 0, "0 of 0: the lower bound (n = 0: [0, 1])");
+    grade_label("wilson_every_count_to_60", SHAPE_VALUES, 1, "0 of 0: the upper bound (n = 0: [0, 1])");
     GRADE_EXPECT(lo == 0 && hi == 1, "n = 0 must give [0, 1] (nothing is known), got [%g, %g]", lo, hi);
     for (n = 1; n <= 60; n++)
         for (k = 0; k <= n; k++) {
@@ -173,6 +169,9 @@ static void check_wilson_shape(void) {
     GRADE_EXPECT(w_large < 0.065 && w_large < 0.5 * w_small,
                  "the interval must narrow as evidence grows: 50 of 100 is %.4f wide, 500 of 1000 %.4f "
                  "(expected about 0.19 and 0.062)", w_small, w_large);
+    all[m] = w_small; grade_label("wilson_every_count_to_60", SHAPE_VALUES, m++, "the width of 50 of 100");
+    all[m] = w_large; grade_label("wilson_every_count_to_60", SHAPE_VALUES, m++, "the width of 500 of 1000");
+    grade_answer("wilson_every_count_to_60", all, m, 1e-9);
 }
 
 /* The probability that the interval of a Binomial(n, p) count contains p,
@@ -224,59 +223,48 @@ static void check_wilson_coverage(void) {
 
 /* ---- Wald's SPRT ----------------------------------------------------------- */
 
-/* The llr of two designs at a few counts against the formula, and the
-   same verdict with llr = NULL. */
+/* The llr of two designs at a few counts, and the same verdict with
+   llr = NULL; the llr against the reference's. */
 static void check_sprt_llr(void) {
     s2r_sprt_config cs[2];
     static const int counts[][2] = {{0, 0}, {1, 1}, {0, 1}, {7, 9}, {12, 12}, {30, 39}, {3, 11}, {60, 75}};
     int i, j;
-    double got[16];
+    double got[32];
     cs[0] = sprt_make(0.80, 0.95, 0.05, 0.10, 80);
     cs[1] = sprt_make(0.60, 0.90, 0.02, 0.25, 40);
     for (i = 0; i < 2; i++)
         for (j = 0; j < 8; j++) {
             int k = counts[j][0], n = counts[j][1];
-            double llr = NAN, want;
+            double llr = NAN;
             s2r_verdict v, w;
             v = s2r_sprt_decide(&cs[i], k, n, &llr);
-            model_sprt(&cs[i], k, n, &want);
             got[8 * i + j] = llr;
-            GRADE_EXPECT(grade_close(llr, want, 1e-9),
-                         "p0 %.2f, p1 %.2f: k = %d, n = %d gave llr %.9g, expected k log(p1/p0) + (n - k) "
-                         "log((1-p1)/(1-p0)) = %.9g%s", cs[i].p0, cs[i].p1, k, n, llr, want,
-                         grade_close(llr, -want, 1e-9) ? " (the sign is flipped: it is the evidence FOR p1)" : "");
+            grade_label("sprt_llr_and_verdicts", 32, 8 * i + j, "p0 %.2f, p1 %.2f: the llr of %d of %d (k log(p1/p0) + "
+                        "(n - k) log((1-p1)/(1-p0)))%s", cs[i].p0, cs[i].p1, k, n,
+                        k == n && n > 0 && llr < 0 ? " - all successes give a negative llr: is the sign flipped? (the "
+                        "llr is the evidence FOR p1)" : "");
             w = s2r_sprt_decide(&cs[i], k, n, NULL);
             GRADE_EXPECT(v == w, "%d of %d: the verdict with llr = NULL (%s) differs from the one with an llr (%s)", k, n,
                          vname(w), vname(v));
+            got[16 + 8 * i + j] = vcode(w);
+            grade_label("sprt_llr_and_verdicts", 32, 16 + 8 * i + j, "p0 %.2f, p1 %.2f: the verdict of %d of %d with llr = "
+                        "NULL (%s; " VERDICTS ")", cs[i].p0, cs[i].p1, k, n, vname(w));
         }
-    grade_answer("sprt_llr", got, 16, 1e-9);
+    grade_answer("sprt_llr_and_verdicts", got, 32, 1e-9);
 }
 
-/* Every count of an asymmetric design against the model; exact ties are
-   the next check's business. */
+/* Every count of an asymmetric design (alpha != beta, so a swap shows),
+   and two hand-worked crossings of the tethered design. */
+#define BOUNDARY_VALUES (40 * 41 / 2 + 4)
 static void check_sprt_boundaries(void) {
     s2r_sprt_config c = sprt_make(0.60, 0.90, 0.02, 0.25, 40), t = sprt_make(0.80, 0.95, 0.05, 0.10, 80);
-    double upper = log((1 - c.beta) / c.alpha), lower = log(c.beta / (1 - c.alpha)), llr;
-    int n, k, bad = 0;
+    static double got[BOUNDARY_VALUES];
+    int n, k, m = 0;
+    printf("      p0 0.60, p1 0.90, alpha 0.02, beta 0.25: PASS once llr >= log((1 - beta) / alpha) = %.3f, FAIL once "
+           "llr <= log(beta / (1 - alpha)) = %.3f (alpha and beta swapped would give %.3f and %.3f)\n",
+           log(0.75 / 0.02), log(0.25 / 0.98), log(0.98 / 0.25), log(0.02 / 0.75));
     for (n = 0; n < c.max_n; n++)
-        for (k = 0; k <= n; k++) {
-            double want_llr;
-            s2r_verdict want = model_sprt(&c, k, n, &want_llr), v;
-            if (fabs(want_llr - upper) < 1e-9 || fabs(want_llr - lower) < 1e-9) continue;
-            v = s2r_sprt_decide(&c, k, n, &llr);
-            if (v != want && bad++ < 4) {
-                s2r_sprt_config swapped = c;   /* alpha and beta exchanged: the usual mix-up */
-                double ignored;
-                swapped.alpha = c.beta;
-                swapped.beta = c.alpha;
-                grade_fail("p0 0.60, p1 0.90, alpha 0.02, beta 0.25: k = %d, n = %d (llr %.3f) gave %s, expected %s: "
-                           "PASS once llr >= log((1 - beta) / alpha) = %.3f, FAIL once llr <= log(beta / (1 - alpha)) = "
-                           "%.3f%s", k, n, want_llr, vname(v), vname(want), upper, lower,
-                           v == model_sprt(&swapped, k, n, &ignored)
-                               ? " (that is what alpha and beta swapped give: the boundaries log((1 - alpha) / beta) = "
-                                 "1.366 and log(alpha / (1 - beta)) = -3.624)" : "");
-            }
-        }
+        for (k = 0; k <= n; k++, m++) verdict_send("sprt_every_count", BOUNDARY_VALUES, m, &c, k, n, &got[m]);
     /* the tethered design: 17 straight successes cross log(0.9/0.05) = 2.89, 16 do not */
     GRADE_EXPECT(s2r_sprt_decide(&t, 16, 16, NULL) == S2R_VERDICT_CONTINUE && s2r_sprt_decide(&t, 17, 17, NULL) == S2R_VERDICT_PASS,
                  "0.95 against 0.80 (alpha 0.05, beta 0.10): 16 of 16 gave %s (expected CONTINUE), 17 of 17 %s (expected "
@@ -286,6 +274,11 @@ static void check_sprt_boundaries(void) {
                  "0.95 against 0.80: 0 of 1 gave %s (expected CONTINUE), 0 of 2 %s (expected FAIL): each failure adds "
                  "log(0.05/0.20) = -1.386, the fail boundary is log(0.10/0.95) = -2.251",
                  vname(s2r_sprt_decide(&t, 0, 1, NULL)), vname(s2r_sprt_decide(&t, 0, 2, NULL)));
+    verdict_send("sprt_every_count", BOUNDARY_VALUES, m, &t, 16, 16, &got[m]); m++;
+    verdict_send("sprt_every_count", BOUNDARY_VALUES, m, &t, 17, 17, &got[m]); m++;
+    verdict_send("sprt_every_count", BOUNDARY_VALUES, m, &t, 0, 1, &got[m]); m++;
+    verdict_send("sprt_every_count", BOUNDARY_VALUES, m, &t, 0, 2, &got[m]); m++;
+    grade_answer("sprt_every_count", got, m, 0);
 }
 
 /* p0 = 1/3, p1 = 2/3: every success adds log 2, every failure takes it
@@ -295,10 +288,12 @@ static void check_sprt_ties(void) {
     static const struct { int k, n; s2r_verdict want; int upper; } cases[] = {
         {4, 4, S2R_VERDICT_PASS, 1}, {5, 6, S2R_VERDICT_PASS, 1}, {3, 4, S2R_VERDICT_CONTINUE, 1}, {9, 14, S2R_VERDICT_PASS, 1},
         {0, 4, S2R_VERDICT_FAIL, 0}, {1, 6, S2R_VERDICT_FAIL, 0}, {0, 3, S2R_VERDICT_CONTINUE, 0}, {5, 14, S2R_VERDICT_FAIL, 0}};
+    double got[8];
     int i;
     for (i = 0; i < (int)(sizeof cases / sizeof *cases); i++) {
         const s2r_sprt_config* c = cases[i].upper ? &up : &down;
         s2r_verdict v = s2r_sprt_decide(c, cases[i].k, cases[i].n, NULL);
+        verdict_send("sprt_ties", 8, i, c, cases[i].k, cases[i].n, &got[i]);
         GRADE_EXPECT(v == cases[i].want,
                      "p0 1/3, p1 2/3, alpha %.2f, beta %.2f: %d of %d (llr %+d log 2) gave %s, expected %s: the %s boundary is "
                      "exactly %s4 log 2; %s", c->alpha, c->beta, cases[i].k, cases[i].n, 2 * cases[i].k - cases[i].n, vname(v),
@@ -307,22 +302,26 @@ static void check_sprt_ties(void) {
                      : cases[i].upper ? "the contract says PASS once llr >= the boundary (>=, not >)"
                                       : "the contract says FAIL once llr <= the boundary (<=, not <)");
     }
+    grade_answer("sprt_ties", got, 8, 0);
 }
 
 /* At n = max_n and beyond: never CONTINUE, FAIL unless the pass boundary
    is reached; before it, CONTINUE; the smallest cap, max_n = 1. */
+#define TRUNCATION_VALUES (81 + 82 + 201 + 4)
 static void check_sprt_truncation(void) {
     s2r_sprt_config c = sprt_make(0.80, 0.95, 0.05, 0.10, 80), one = sprt_make(0.80, 0.95, 0.05, 0.10, 1);
-    int n, k, bad = 0;
+    static double got[TRUNCATION_VALUES];
+    int n, k, bad = 0, m = 0;
     static const int beyond[3] = {80, 81, 200};
     for (n = 0; n < 3; n++)
-        for (k = 0; k <= beyond[n]; k++) {
-            double want_llr;
-            s2r_verdict want = model_sprt(&c, k, beyond[n], &want_llr), v = s2r_sprt_decide(&c, k, beyond[n], NULL);
-            if (v != want && bad++ < 4)
-                grade_fail("max_n 80: k = %d, n = %d (llr %.3f) gave %s, expected %s: at max_n and beyond the test "
-                           "never continues - FAIL unless the llr reached the pass boundary %.3f", k, beyond[n], want_llr,
-                           vname(v), vname(want), log(0.9 / 0.05));
+        for (k = 0; k <= beyond[n]; k++, m++) {
+            double llr = NAN;
+            s2r_verdict v = s2r_sprt_decide(&c, k, beyond[n], &llr);
+            verdict_send("sprt_at_and_past_max_n", TRUNCATION_VALUES, m, &c, k, beyond[n], &got[m]);
+            if (v == S2R_VERDICT_CONTINUE && bad++ < 4)
+                grade_fail("max_n 80: k = %d, n = %d (llr %.3f) gave CONTINUE: at max_n and beyond the test never "
+                           "continues - FAIL unless the llr reached the pass boundary %.3f", k, beyond[n], llr,
+                           log(0.9 / 0.05));
         }
     /* just before the cap an undecided count still continues */
     GRADE_EXPECT(s2r_sprt_decide(&c, 70, 79, NULL) == S2R_VERDICT_CONTINUE,
@@ -333,6 +332,11 @@ static void check_sprt_truncation(void) {
                  "max_n 1: 1 of 1 gave %s, 0 of 1 %s (both must FAIL: one episode cannot reach the pass boundary), 0 of 0 %s "
                  "(must CONTINUE: no episode yet)", vname(s2r_sprt_decide(&one, 1, 1, NULL)),
                  vname(s2r_sprt_decide(&one, 0, 1, NULL)), vname(s2r_sprt_decide(&one, 0, 0, NULL)));
+    verdict_send("sprt_at_and_past_max_n", TRUNCATION_VALUES, m, &c, 70, 79, &got[m]); m++;
+    verdict_send("sprt_at_and_past_max_n", TRUNCATION_VALUES, m, &one, 1, 1, &got[m]); m++;
+    verdict_send("sprt_at_and_past_max_n", TRUNCATION_VALUES, m, &one, 0, 1, &got[m]); m++;
+    verdict_send("sprt_at_and_past_max_n", TRUNCATION_VALUES, m, &one, 0, 0, &got[m]); m++;
+    grade_answer("sprt_at_and_past_max_n", got, m, 0);
 }
 
 /* SIGSEGV while s2r_sprt_decide reads a NULL config: say so and fail. */
@@ -348,11 +352,14 @@ static void on_crash(int sig) {
 static void check_sprt_invalid(void) {
     const s2r_sprt_config t = sprt_make(0.80, 0.95, 0.05, 0.10, 80);
     struct { const char* what; s2r_sprt_config c; int k, n; } bad[20];
-    int nb = 0, i;
+    int nb = 0, i, m = 0;
     s2r_sprt_config e;
-    double llr;
+    double llr, got[48];
     /* valid designs near the edges of validity must still be tested */
     e = sprt_make(0.001, 0.999, 0.49, 0.49, 100000);
+    verdict_send("sprt_edges_and_invalid", 48, m, &e, 1, 1, &got[m]); m++;
+    verdict_send("sprt_edges_and_invalid", 48, m, &t, 0, 0, &got[m]); m++;
+    verdict_send("sprt_edges_and_invalid", 48, m, &t, 5, 6, &got[m]); m++;
     GRADE_EXPECT(s2r_sprt_decide(&e, 1, 1, &llr) == S2R_VERDICT_PASS,
                  "p0 0.001, p1 0.999, alpha = beta = 0.49, max_n 100000 is a valid design: 1 of 1 gave %s, expected PASS",
                  vname(s2r_sprt_decide(&e, 1, 1, NULL)));
@@ -387,15 +394,22 @@ static void check_sprt_invalid(void) {
                      "s2r_sprt_check validates a config)", bad[i].what, vname(v));
         GRADE_EXPECT(isnan(llr), "invalid input, %s: llr %g, expected NaN (the contract: FAIL, llr NaN - no number "
                      "for a test that was never valid)", bad[i].what, llr);
+        got[m] = vcode(v);
+        grade_label("sprt_edges_and_invalid", 48, m++, "invalid input, %s: the verdict (%s; " VERDICTS ")", bad[i].what, vname(v));
+        got[m] = llr;
+        grade_label("sprt_edges_and_invalid", 48, m++, "invalid input, %s: the llr (the contract: NaN)", bad[i].what);
     }
     signal(SIGSEGV, on_crash);
     signal(SIGBUS, on_crash);
     {
         s2r_verdict v = s2r_sprt_decide(NULL, 60, 60, &llr);
         GRADE_EXPECT(v == S2R_VERDICT_FAIL, "invalid input, config NULL: gave %s, expected FAIL", vname(v));
+        got[m] = vcode(v);
+        grade_label("sprt_edges_and_invalid", 48, m++, "invalid input, config NULL: the verdict (%s; " VERDICTS ")", vname(v));
     }
     signal(SIGSEGV, SIG_DFL);
     signal(SIGBUS, SIG_DFL);
+    grade_answer("sprt_edges_and_invalid", got, m, 0);
 }
 
 /* ---- integration: the deployment gates ------------------------------------- */
@@ -452,11 +466,10 @@ static int deploy_once(const s2r_sprt_config* t, double p, s2r_rng* rng, int* ep
     return v == S2R_VERDICT_PASS;
 }
 
-/* Simulated deployments at p0 and at p1 against the exact numbers of the
-   reference: the false-pass rate within alpha plus three standard errors,
-   and every simulated rate and mean episode count within four standard
-   errors of the exact one (a correct test fails this with probability
-   below 1e-4; with this fixed seed, never). */
+/* Simulated deployments at p0 and at p1: the false-pass rate within alpha
+   plus three standard errors, and every simulated rate and mean episode
+   count within four standard errors of the reference's simulation (the
+   same streams: a correct test gives the same deployments). */
 #define RUNS 5000
 static void check_simulated(void) {
     static const s2r_stage stages[2] = {S2R_STAGE_TETHERED, S2R_STAGE_CONSTRAINED};
@@ -465,9 +478,8 @@ static void check_simulated(void) {
         s2r_gate_config g = s2r_gate_config_default();
         s2r_sprt_config t = s2r_gate_sprt(&g, stages[s]);
         for (i = 0; i < 2; i++) {
-            double p = i == 0 ? t.p0 : t.p1, exact[2], want[2], passed = 0, spent = 0, spent2 = 0, rate, se, mean, se_n;
+            double p = i == 0 ? t.p0 : t.p1, passed = 0, spent = 0, spent2 = 0, rate, se, mean, se_n;
             char key[64];
-            int longest;
             for (r = 0; r < RUNS; r++) {
                 s2r_rng rng = s2r_rng_make(2024, (uint64_t)(RUNS * (2 * s + i) + r));   /* one stream each */
                 int n, res = deploy_once(&t, p, &rng, &n);
@@ -483,16 +495,16 @@ static void check_simulated(void) {
             rate = passed / RUNS;
             mean = spent / RUNS;
             se_n = sqrt((spent2 / RUNS - mean * mean) / RUNS);
-            /* the reference's exact numbers (its s2r_gate_oc) */
-            if (s2r_gate_oc(&g, stages[s], p, &exact[0], &exact[1], &longest) != S2R_OK) {
-                grade_fail("s2r_gate_oc failed");
-                return;
-            }
-            snprintf(key, sizeof key, "exact_pass_episodes_%s_p%d", s2r_stage_name(stages[s]), i);
-            if (!grade_reference(key, exact, want, 2)) return;
-            se = sqrt(want[0] * (1 - want[0]) / RUNS);
-            printf("      %-11s true success %.2f: %d simulated deployments pass %.4f (exact %.4f +- %.4f), "
-                   "%.2f episodes (exact %.2f)\n", s2r_stage_name(stages[s]), p, RUNS, rate, want[0], 4 * se, mean, want[1]);
+            se = sqrt(rate * (1 - rate) / RUNS);
+            printf("      %-11s true success %.2f: %d simulated deployments pass %.4f, %.2f episodes on average\n",
+                   s2r_stage_name(stages[s]), p, RUNS, rate, mean);
+            snprintf(key, sizeof key, "simulated_%s_p%d", s2r_stage_name(stages[s]), i);
+            grade_label(key, 1, 0, "%s gate, true success %.2f: the pass rate of %d simulated deployments",
+                        s2r_stage_name(stages[s]), p, RUNS);
+            grade_answer_within(key, &rate, 1, 4 * se + 1e-12);
+            snprintf(key, sizeof key, "simulated_%s_p%d_episodes", s2r_stage_name(stages[s]), i);
+            grade_label(key, 1, 0, "%s gate, true success %.2f: the mean episodes per deployment", s2r_stage_name(stages[s]), p);
+            grade_answer_within(key, &mean, 1, 4 * se_n + 1e-12);
             if (i == 0)
                 GRADE_EXPECT(rate <= t.alpha + 3 * sqrt(t.alpha * (1 - t.alpha) / RUNS),
                              "%s gate: %d simulated policies at the threshold %.2f passed %.2f %% of the time; the design "
@@ -502,13 +514,6 @@ static void check_simulated(void) {
                 GRADE_EXPECT(rate >= 1 - t.beta - 3 * sqrt(t.beta * (1 - t.beta) / RUNS),
                              "%s gate: %d simulated policies at %.2f passed only %.2f %% of the time; the design asks for "
                              "1 - beta = %.0f %%", s2r_stage_name(stages[s]), RUNS, p, 100 * rate, 100 * (1 - t.beta));
-            GRADE_EXPECT(fabs(rate - want[0]) <= 4 * se + 1e-12,
-                         "%s gate at %.2f: simulated pass rate %.4f, the reference's exact probability %.4f; more than "
-                         "four standard errors (%.4f) apart", s2r_stage_name(stages[s]), p, rate, want[0], 4 * se);
-            GRADE_EXPECT(fabs(mean - want[1]) <= 4 * se_n + 1e-12,
-                         "%s gate at %.2f: %.2f episodes per deployment on average, the reference's exact expectation "
-                         "%.2f; more than four standard errors (%.3f) apart", s2r_stage_name(stages[s]), p, mean,
-                         want[1], 4 * se_n);
         }
     }
 }

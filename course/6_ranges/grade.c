@@ -76,6 +76,30 @@ static int train_and_measure(const s2r_randomization* r, s2r_sim_real_eval* out)
     return 1;
 }
 
+/* Whether the difference of k1 of n1 and k2 of n2 (its 95 % interval
+   [lo, hi]) is settled, in words, and if not about how many episodes per
+   row would settle a difference of that size: the n at which the normal
+   interval's half-width 1.96 sqrt(v1/n + v2/n) is the difference itself
+   (v: each rate's variance, from (k + 1) / (n + 2) so that a row of all
+   or no successes still has a spread). */
+static const char* settled_text(double k1, double n1, double k2, double n2, double lo, double hi) {
+    static char text[400];
+    double d = k1 / n1 - k2 / n2, p1 = (k1 + 1) / (n1 + 2), p2 = (k2 + 1) / (n2 + 2), need;
+    if (lo > 0 || hi < 0)
+        snprintf(text, sizeof text, "settled: the 95 %% interval of the difference lies wholly %s 0, so your ranges' "
+                 "policy is %s the default's on these units", lo > 0 ? "above" : "below", lo > 0 ? "better than" : "worse than");
+    else if (d == 0)
+        snprintf(text, sizeof text, "not settled: the two rows agree (%g of %g each), and no number of episodes settles a "
+                 "difference of 0 - the report has to argue from what the ranges change", k1, n1);
+    else {
+        need = 1.96 * 1.96 * (p1 * (1 - p1) + p2 * (1 - p2)) / (d * d);
+        snprintf(text, sizeof text, "not settled: the interval holds 0; a difference of %+.1f points would be settled by "
+                 "about %.0f episodes per row (%.0f per unit; now %g per row), if it held - until then it may be noise",
+                 100 * d, ceil(need), ceil(need / UNITS), n1);
+    }
+    return text;
+}
+
 static void check_row(void) {
     s2r_randomization r;
     s2r_sim_real_eval e;
@@ -94,15 +118,18 @@ static void check_row(void) {
     s2r_newcombe_interval((int)got[0], (int)got[1], (int)ref[0], (int)ref[1], &lo, &hi);
     printf("      difference %+.1f points, 95 %% interval [%+.1f, %+.1f]: %s\n", 100 * (got[0] / got[1] - ref[0] / ref[1]),
            100 * lo, 100 * hi, lo > 0 ? "better than the default" : hi < 0 ? "worse than the default" : "within noise of the default");
+    printf("      %s\n", settled_text(got[0], got[1], ref[0], ref[1], lo, hi));
     GRADE_EXPECT(hi >= 0, "your ranges' policy is clearly worse than the default's on the held-out units: "
                  "which range made training harder without matching the units?");
 }
 
 int main(int argc, char** argv) {
     static const grade_check checks[] = {
-        {"your ranges file loads and is valid", 1, 10, GRADE_UNIT, check_loads},
-        {"it is not the default ranges", 1, 10, GRADE_UNIT, check_differs},
-        {"trained on it: success on held-out units vs the default", 8, 900, GRADE_INTEGRATION, check_row, "latency,randomization,ppo,sysid,gates"},
+        /* GRADE_DATA: the student hands in a file, no code runs in the worker but the library's */
+        {"your ranges file loads and is valid", 1, 10, GRADE_UNIT | GRADE_DATA, check_loads},
+        {"it is not the default ranges", 1, 10, GRADE_UNIT | GRADE_DATA, check_differs},
+        {"trained on it: success on held-out units vs the default", 8, 900, GRADE_INTEGRATION | GRADE_DATA, check_row,
+         "latency,randomization,ppo,sysid,gates"},
     };
     return grade_main(argc, argv, "6_ranges (open: ranges that beat the default)", checks,
                       (int)(sizeof checks / sizeof *checks));

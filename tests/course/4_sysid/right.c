@@ -52,12 +52,33 @@ static void right_expand(s2r_line_loss loss, void* context, double edge, double*
 static double right_golden(s2r_line_loss loss, void* context, double a, double b, double x, double fx, double tol,
                            double* f_min) {
     int iter;
+#ifdef MISTAKE_BEST_VS_F0
+    /* the mistake: the loop ends when a probe is no lower than the point the section started from, not than
+       the best so far nor on the bracket's width: near the minimum every probe is lower, and once the bracket
+       has shrunk to a point the same probe comes back for ever */
+    double start = fx;
+    (void)tol; (void)iter;
+    for (;;) {
+        double u = b - x > x - a ? x + RIGHT_GOLD * (b - x) : x - RIGHT_GOLD * (x - a);
+        double fu = loss(context, u);
+        if (!(fu < start)) break;
+        if (fu < fx) {
+            if (u > x) a = x; else b = x;
+            x = u;
+            fx = fu;
+        } else if (u > x) b = u;
+        else a = u;
+    }
+    *f_min = fx;
+    return x;
+#endif
 #ifdef MISTAKE_FIXED_ITERATIONS
     /* the mistake: 12 steps, whatever tol, so a small tol is never reached */
     for (iter = 0; iter < 12; iter++) {
 #else
     for (iter = 0; iter < 500 && b - a > 2 * tol; iter++) {
 #endif
+
         double u = b - x > x - a ? x + RIGHT_GOLD * (b - x) : x - RIGHT_GOLD * (x - a);
         double fu = loss(context, u);
         if (RIGHT_LOWER(fu, fx)) {   /* strictly lower only */
@@ -68,7 +89,11 @@ static double right_golden(s2r_line_loss loss, void* context, double a, double b
         else a = u;
     }
     *f_min = fx;
+#ifdef MISTAKE_FLOAT_T
+    return (float)x;   /* the mistake: t held in float on the way out; *f_min is the loss of the double x */
+#else
     return x;
+#endif
 }
 
 S2RDEF double s2r_line_minimize(s2r_line_loss loss, void* context, double lo, double hi, double t0, double f0,

@@ -21,6 +21,16 @@ S2RDEF void s2r_wilson_interval(int k, int n, double* lo, double* hi) {
         *hi = 1.0;
         return;
     }
+#ifdef MISTAKE_INTEGER_DIVISION
+    /* the mistake: p_hat = k / n in integers (0 for every k below n), then Wilson's centre and half-width */
+    {
+        double p = k / n, den = 1 + z2 / n, centre = (p + z2 / (2.0 * n)) / den;
+        double half = z * sqrt(p * (1 - p) / n + z2 / (4.0 * n * n)) / den;
+        *lo = centre - half < 0 ? 0 : centre - half;
+        *hi = centre + half > 1 ? 1 : centre + half;
+        return;
+    }
+#endif
 #ifdef MISTAKE_WALD_INTERVAL
     /* the mistake: the normal (Wald) interval p_hat +- z sqrt(p_hat (1 - p_hat) / n), clipped to [0, 1] */
     {
