@@ -101,6 +101,9 @@ $(BUILD)/sim2real_render.o: $(IMPL_C) $(HEADERS)
 $(BUILD)/%: examples/%.c $(HEADERS) $(BUILD)/sim2real.o
 	$(CC) $(CPPFLAGS) $(ELSEWHERE) $(CFLAGS) $< $(BUILD)/sim2real.o -o $@ $(LDLIBS)
 
+# Example 07's second half (its jobs, records and merge) is a file of its own.
+$(BUILD)/07_the_table $(BUILD)/07_the_table_asan: examples/07_the_table_jobs.h
+
 # These explicit rules take precedence over the pattern rules.
 $(BUILD)/08_scene_renders: examples/08_scene_renders.c $(HEADERS) $(BUILD)/sim2real_render.o
 	$(CC) $(CPPFLAGS) $(ELSEWHERE) $(RENDER_CFLAGS) $(CFLAGS) $< $(BUILD)/sim2real_render.o -o $@ $(LDLIBS) $(RENDER_LIBS)
