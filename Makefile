@@ -317,6 +317,7 @@ endif
 TABLE_FIGURES := 07_table.md 07_table.csv 07_table.png 07_demo_curve.csv 07_run.csv \
                  07_pure_sim_seed1_training.png 07_dr_seed1_training.png
 PUSH_FIGURES  := table.md table.csv table.png demo_curve.csv seeds.csv over_seeds.csv run.csv timing.csv jobs.csv \
+                 units.csv demo_curve_seeds.csv \
                  dr_ranges.txt \
                  dr_camera_ranges.txt \
                  pure_sim_seed1_training.png dr_seed1_training.png
