@@ -1131,6 +1131,9 @@ static const docs_claim docs_claims[] = {
     {"On the Panda's reach DR is behind pure sim (@ against @ %): @k steps from the pure-sim policy are too few there.",
      {"v 07_table_panda.csv dr real_success %.1f", "v 07_table_panda.csv pure_sim real_success %.1f", "t reach 1"}},
     {"`make table TASK=reach`: @ s wall, peak memory @ MiB;", {"m 07_table.md wall", "m 07_table.md peak"}},
+    {"demonstrations take the DR policy, camera uncalibrated, from @ to @ % with a thousand of them",
+     {"v 07_push_table_ur5e.csv dr real_success %.1f", "v 07_push_table_ur5e.csv dr_demos_1000 real_success %.1f"}},
+    {"from the system-ID policy, @ %, nothing was kept", {"v 07_push_table_ur5e.csv dr_sysid real_success %.1f"}},
 };
 
 /* Numbers in the bullets that are names or the protocol, not measurements:
