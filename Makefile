@@ -314,7 +314,7 @@ endif
 # (07_push_table_ur5e.csv); each table's timing as 07_<task>_timing_<arm>.csv.
 # The push tables run again with ten seeds, as jobs two at a time, into
 # 07_push_*_<arm>_seeds10.* (the README's headline push tables).
-TABLE_FIGURES := 07_table.md 07_table.csv 07_table.png 07_demo_curve.csv 07_run.csv \
+TABLE_FIGURES := 07_table.md 07_table.csv 07_table.png 07_demo_curve.csv 07_run.csv 07_seeds.csv 07_units.csv \
                  07_pure_sim_seed1_training.png 07_dr_seed1_training.png
 PUSH_FIGURES  := table.md table.csv table.png demo_curve.csv seeds.csv over_seeds.csv run.csv timing.csv jobs.csv \
                  units.csv demo_curve_seeds.csv \

@@ -1056,18 +1056,19 @@ static int write_csvs(const s2r_options* opt, const table* t, double seconds, do
     if (!csv) return 1;
     fprintf(csv, "recipe,sim_episodes,sim_success,sim_lo,sim_hi,real_episodes,real_success,real_lo,real_hi,gap,"
                  "gap_lo,gap_hi,calibrated_success,calibrated_lo,calibrated_hi,sim_model,nominal_sim_success,"
-                 "nominal_sim_lo,nominal_sim_hi,sizes\n");
+                 "nominal_sim_lo,nominal_sim_hi,calibrated_episodes,sizes\n");
     for (r = 0; r < ROWS; r++) {
         const s2r_sim_real_eval* e = &t->row[r];
         int has_sim = r != REAL_ONLY;
-        fprintf(csv, "%s,%d,%.4f,%.4f,%.4f,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%s,%.4f,%.4f,%.4f,%s\n",
+        fprintf(csv, "%s,%d,%.4f,%.4f,%.4f,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%s,%.4f,%.4f,%.4f,%d,%s\n",
                 row_file[r], has_sim ? e->sim.episodes : 0, has_sim ? e->sim.success_rate : 0.0,
                 has_sim ? e->sim.success_lo : 0.0, has_sim ? e->sim.success_hi : 0.0,
                 e->real.episodes, e->real.success_rate, e->real.success_lo, e->real.success_hi,
                 has_sim ? e->gap : 0.0, has_sim ? e->gap_lo : 0.0, has_sim ? e->gap_hi : 0.0,
                 t->calibrated[r].success_rate, t->calibrated[r].success_lo,
                 t->calibrated[r].success_hi, r == REAL_ONLY ? "none" : on_identified(r) ? "identified" : "nominal",
-                t->nominal[r].success_rate, t->nominal[r].success_lo, t->nominal[r].success_hi, sizes_name(opt));
+                t->nominal[r].success_rate, t->nominal[r].success_lo, t->nominal[r].success_hi,
+                t->calibrated[r].episodes, sizes_name(opt));   /* 0: not measured with the camera calibrated */
     }
     if (end_file(&file) || !(csv = begin_file(&file, opt, "over_seeds.csv"))) return 1;
     fprintf(csv, "recipe,seeds,real_mean,real_lo,real_hi,against,pairs,difference,difference_lo,difference_hi,ahead,"

@@ -1156,6 +1156,10 @@ static const char* const docs_row_names[][2] = {
     {"Pure sim training", "pure_sim"}, {"Sim + domain randomization", "dr"},
     {"Sim + DR incl. camera calibration", "dr_camera_memory"}, {"Sim + DR + system ID", "dr_sysid"},
     {"Sim + DR + sysID + 100 real demos", "demos_100"}, {"Sim + DR + sysID + 1000 real demos", "demos_1000"},
+    {"Sim + DR + 100 real demos", "dr_demos_100"}, {"Sim + DR + 1000 real demos", "dr_demos_1000"},
+    {"Sim + DR + 100 real episodes (RL)", "dr_rl_100"}, {"Sim + DR + 1000 real episodes (RL)", "dr_rl_1000"},
+    {"Sim + DR + sysID + 100 real episodes (RL)", "sysid_rl_100"},
+    {"Sim + DR + sysID + 1000 real episodes (RL)", "sysid_rl_1000"},
     {"Real-only training", "real_only"},
 };
 
@@ -1216,8 +1220,9 @@ static void docs_row_cells(const docs_csv* c, int r, char cells[4][64]) {
     s2r_newcombe_interval((int)ks, (int)ns, (int)kr, (int)nr, &lo, &hi);
     snprintf(cells[2], 64, real_only ? "n/a" : "%.1f [%.1f, %.1f]", 100 * (ks / ns - kr / nr), 100 * lo,
              100 * hi);
+    int calibrated = docs_csv_col(c, "calibrated_episodes") < 0 || docs_csv_num(c, r, "calibrated_episodes") > 0;
     s2r_wilson_interval((int)kc, (int)nr, &lo, &hi);
-    snprintf(cells[3], 64, "%.1f [%.1f, %.1f]", 100 * (kc / nr), 100 * lo, 100 * hi);
+    snprintf(cells[3], 64, calibrated ? "%.1f [%.1f, %.1f]" : "n/a", 100 * (kc / nr), 100 * lo, 100 * hi);
 }
 
 /* The README table under `heading` against its CSV and .md in dir: how
