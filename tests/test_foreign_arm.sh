@@ -1,0 +1,73 @@
+#!/bin/sh
+# tests/test_foreign_arm.sh - identification of an arm the library did not
+# simulate.  build/foreign_arm (tests/foreign_arm.c: plain MuJoCo, it does not
+# include sim2real.h) is examples/arm4.xml made different on purpose - kp x 0.9,
+# kv x 1.5, armature x 1.6, 0.5 N m of dry friction added, 30 ms of command
+# delay and 10 ms of sensing delay, encoder noise - and settles under gravity
+# before each log.  It is recorded twice: over the socket (the protocol of
+# sim2real_socket.h; 12 --address records its excitations) and by hand (it
+# plays the excitation files 12 --write-excitation writes and writes the
+# trajectory files of sim2real_logs.h itself, at 250 Hz).  Both times
+# 12_sysid_from_logs --quick must identify the planted kp, kv, friction loss,
+# no payload, and the armature where it calls it identifiable, each inside the
+# interval it reports, and the total delay (40 ms) inside action_latency's.
+# Usage: tests/test_foreign_arm.sh [build dir]    (from the repository root)
+set -u
+BUILD=${1:-build}
+MODEL=examples/arm4.xml
+WORK=$BUILD/foreign_arm_test
+failed=0
+rm -rf "$WORK" && mkdir -p "$WORK" || exit 1
+
+if grep -q '#include.*sim2real' tests/foreign_arm.c; then
+    echo "FAIL foreign arm: tests/foreign_arm.c includes the library"; exit 1
+fi
+
+# check LABEL LOG: every planted value inside the interval 12 printed in LOG.
+check() {
+    label=$1 log=$2
+    result=$(awk '
+        BEGIN { truth["kp"] = 0.9; truth["kv"] = 1.5; truth["payload"] = 0; truth["armature"] = 1.6;
+                truth["frictionloss"] = 0.5; truth["action_latency"] = 0.04 }
+        /^  intervals:/ { on = 1; next }
+        on && /^    [a-z_]+ / {
+            name = $1; line = $0; sub(/^[^[]*\[/, "", line); split(line, b, /[],]/); lo = b[1] + 0; hi = b[2] + 0
+            seen[name] = 1
+            if (!(name in truth)) next
+            if (line ~ /not identifiable/) { if (name == "armature") { printf "armature open; "; next } bad = bad name " not identifiable; " }
+            else if (truth[name] < lo - 1e-9 || truth[name] > hi + 1e-9) bad = bad sprintf("%s %g outside [%g, %g]; ", name, truth[name], lo, hi)
+            else printf "%s %g in [%g, %g]; ", name, truth[name], lo, hi
+        }
+        END { for (n in truth) if (!(n in seen)) bad = bad n " not reported; "; if (bad != "") printf "BAD %s", bad }' "$log")
+    case "$result" in
+        *BAD*|"") echo "FAIL foreign arm, $label: $result"; tail -n 12 "$log"; failed=$((failed + 1)) ;;
+        *) echo "ok   foreign arm, $label: $result" ;;
+    esac
+}
+
+# 1. Over the socket: 12 records its four excitations on the foreign arm.
+./"$BUILD"/foreign_arm "$MODEL" --serve "$WORK/arm.sock" --clients 1 > "$WORK/server.log" 2>&1 &
+server=$!
+./"$BUILD"/12_sysid_from_logs --quick --mjcf "$MODEL" --address "$WORK/arm.sock" --out "$WORK/socket" > "$WORK/socket.log" 2>&1
+status=$?
+kill $server 2>/dev/null; wait $server 2>/dev/null
+if [ $status -ne 0 ]; then echo "FAIL foreign arm, over the socket: 12 exited $status"; tail -n 8 "$WORK/socket.log"; failed=$((failed + 1))
+else check "over the socket" "$WORK/socket.log"; fi
+
+# 2. From its own CSV: the excitation files played and logged by the foreign arm.
+./"$BUILD"/12_sysid_from_logs --quick --mjcf "$MODEL" --write-excitation "$WORK/exc.csv" > "$WORK/excitation.log" 2>&1 || {
+    echo "FAIL foreign arm: --write-excitation"; cat "$WORK/excitation.log"; exit 1; }
+logs=""
+for i in 1 2 3 4; do
+    ./"$BUILD"/foreign_arm "$MODEL" --play "$WORK/exc_$i.csv" --log "$WORK/log_$i.csv" --seed $i > /dev/null 2>&1 || {
+        echo "FAIL foreign arm: playing exc_$i.csv"; failed=$((failed + 1)); }
+    logs="$logs --log $WORK/log_$i.csv"
+done
+# shellcheck disable=SC2086
+./"$BUILD"/12_sysid_from_logs --quick --mjcf "$MODEL" $logs --out "$WORK/csv" > "$WORK/csv.log" 2>&1
+status=$?
+if [ $status -ne 0 ]; then echo "FAIL foreign arm, from its CSV logs: 12 exited $status"; tail -n 8 "$WORK/csv.log"; failed=$((failed + 1))
+else check "from its CSV logs (250 Hz)" "$WORK/csv.log"; fi
+
+echo "$failed foreign-arm test(s) failed"
+[ $failed -eq 0 ]
