@@ -69,5 +69,16 @@ status=$?
 if [ $status -ne 0 ]; then echo "FAIL foreign arm, from its CSV logs: 12 exited $status"; tail -n 8 "$WORK/csv.log"; failed=$((failed + 1))
 else check "from its CSV logs (250 Hz)" "$WORK/csv.log"; fi
 
+# 3. A logger that says another rate than it recorded at: refused, naming both.
+./"$BUILD"/foreign_arm "$MODEL" --play "$WORK/exc_1.csv" --log "$WORK/log_claimed.csv" --claim-rate 125 > /dev/null 2>&1
+./"$BUILD"/12_sysid_from_logs --quick --mjcf "$MODEL" --log "$WORK/log_claimed.csv" --log "$WORK/log_4.csv" \
+    --out "$WORK/claimed" > "$WORK/claimed.log" 2>&1
+status=$?
+if [ $status -eq 1 ] && grep -q "log_claimed.csv, line 4: its header says 125 Hz, but t steps by 0.004 s between rows (median), 250 Hz: the file is faster than it says" "$WORK/claimed.log"; then
+    echo "ok   foreign arm: a log at 250 Hz that says 125 Hz refused: $(head -c 150 "$WORK/claimed.log")..."
+else
+    echo "FAIL foreign arm: a log claiming 125 Hz: status $status"; cat "$WORK/claimed.log"; failed=$((failed + 1))
+fi
+
 echo "$failed foreign-arm test(s) failed"
 [ $failed -eq 0 ]
