@@ -7,7 +7,8 @@
 # before each log.  It is recorded twice: over the socket (the protocol of
 # sim2real_socket.h; 12 --address records its excitations) and by hand (it
 # plays the excitation files 12 --write-excitation writes and writes the
-# trajectory files of sim2real_logs.h itself, at 250 Hz).  Both times
+# trajectory files of sim2real_logs.h itself, at 250 Hz), and a third time
+# by examples/robot_player.c, the shipped player, over the socket.  Each time
 # 12_sysid_from_logs --quick must identify the planted kp, kv, friction loss,
 # no payload, and the armature where it calls it identifiable, each inside the
 # interval it reports, and the total delay (40 ms) inside action_latency's.
@@ -69,7 +70,25 @@ status=$?
 if [ $status -ne 0 ]; then echo "FAIL foreign arm, from its CSV logs: 12 exited $status"; tail -n 8 "$WORK/csv.log"; failed=$((failed + 1))
 else check "from its CSV logs (250 Hz)" "$WORK/csv.log"; fi
 
-# 3. A logger that says another rate than it recorded at: refused, naming both.
+# 3. The shipped player (examples/robot_player.c) on the foreign arm over the
+#    socket: home, a slow move to each file's first row, settled, played, logged.
+./"$BUILD"/foreign_arm "$MODEL" --serve "$WORK/player.sock" --clients 1 > "$WORK/player_server.log" 2>&1 &
+server=$!
+./"$BUILD"/robot_player --address "$WORK/player.sock" --mjcf "$MODEL" "$WORK/exc_1.csv" "$WORK/played_1.csv" \
+    "$WORK/exc_2.csv" "$WORK/played_2.csv" "$WORK/exc_3.csv" "$WORK/played_3.csv" "$WORK/exc_4.csv" "$WORK/played_4.csv" \
+    > "$WORK/player.log" 2>&1
+status=$?
+kill $server 2>/dev/null; wait $server 2>/dev/null
+if [ $status -ne 0 ]; then echo "FAIL foreign arm: robot_player exited $status"; cat "$WORK/player.log"; failed=$((failed + 1))
+else
+    ./"$BUILD"/12_sysid_from_logs --quick --mjcf "$MODEL" --log "$WORK/played_1.csv" --log "$WORK/played_2.csv" \
+        --log "$WORK/played_3.csv" --log "$WORK/played_4.csv" --out "$WORK/played" > "$WORK/played.log" 2>&1
+    status=$?
+    if [ $status -ne 0 ]; then echo "FAIL foreign arm, played by robot_player: 12 exited $status"; tail -n 8 "$WORK/played.log"; failed=$((failed + 1))
+    else check "played by robot_player" "$WORK/played.log"; fi
+fi
+
+# 4. A logger that says another rate than it recorded at: refused, naming both.
 ./"$BUILD"/foreign_arm "$MODEL" --play "$WORK/exc_1.csv" --log "$WORK/log_claimed.csv" --claim-rate 125 > /dev/null 2>&1
 ./"$BUILD"/12_sysid_from_logs --quick --mjcf "$MODEL" --log "$WORK/log_claimed.csv" --log "$WORK/log_4.csv" \
     --out "$WORK/claimed" > "$WORK/claimed.log" 2>&1
@@ -78,6 +97,19 @@ if [ $status -eq 1 ] && grep -q "log_claimed.csv, line 4: its header says 125 Hz
     echo "ok   foreign arm: a log at 250 Hz that says 125 Hz refused: $(head -c 150 "$WORK/claimed.log")..."
 else
     echo "FAIL foreign arm: a log claiming 125 Hz: status $status"; cat "$WORK/claimed.log"; failed=$((failed + 1))
+fi
+
+# 5. An arm that will not settle (its encoder noise above --settle-speed): no log, the reason.
+./"$BUILD"/foreign_arm "$MODEL" --serve "$WORK/noisy.sock" --clients 1 > /dev/null 2>&1 &
+server=$!
+./"$BUILD"/robot_player --address "$WORK/noisy.sock" --mjcf "$MODEL" --settle-speed 1e-9 "$WORK/exc_1.csv" \
+    "$WORK/unsettled.csv" > "$WORK/unsettled.log" 2>&1
+status=$?
+kill $server 2>/dev/null; wait $server 2>/dev/null
+if [ $status -eq 1 ] && [ ! -e "$WORK/unsettled.csv" ] && grep -q "the arm did not settle at the first row within 10 s" "$WORK/unsettled.log"; then
+    echo "ok   foreign arm: robot_player on an arm that does not settle: $(cat "$WORK/unsettled.log")"
+else
+    echo "FAIL foreign arm: robot_player on an unsettled arm: status $status"; cat "$WORK/unsettled.log"; failed=$((failed + 1))
 fi
 
 echo "$failed foreign-arm test(s) failed"
