@@ -119,5 +119,29 @@ else
     echo "FAIL socket: robot_server.py after SIGTERM: status $status, socket $(ls -l "$SOCK" 2>&1)"; failed=$((failed + 1))
 fi
 rm -f "$SOCK"
+
+# robot_server.py --play: the excitation files 12 writes played on its arm and logged as the
+# trajectory files 12 reads (the fake arm is a first-order lag, not a UR5e: 12 reads and fits
+# them, its verdict is not the point).
+PLAYED=$BUILD/test_socket_played
+rm -rf "$PLAYED" && mkdir -p "$PLAYED"
+./"$BUILD"/12_sysid_from_logs --quick --write-excitation "$PLAYED/exc.csv" > "$PLAYED/write.log" 2>&1 &&
+python3 examples/robot_server.py --play "$PLAYED/exc_1.csv" "$PLAYED/log_1.csv" --play "$PLAYED/exc_4.csv" \
+    "$PLAYED/log_4.csv" > "$PLAYED/play.log" 2>&1 &&
+./"$BUILD"/12_sysid_from_logs --quick --log "$PLAYED/log_1.csv" --log "$PLAYED/log_4.csv" --out "$PLAYED" > "$PLAYED/fit.log" 2>&1
+status=$?
+if [ $status -eq 0 ] && grep -q "^  fit $PLAYED/log_1.csv: 50 Hz, 1.20 s, velocities measured" "$PLAYED/fit.log" &&
+   grep -q "^  intervals:" "$PLAYED/fit.log" && head -n 2 "$PLAYED/log_1.csv" | grep -q "^# rate 50 Hz"; then
+    echo "ok   socket: robot_server.py --play plays 12's excitations and logs them; 12 fits the logs: $(grep '^  held-out error [0-9]' "$PLAYED/fit.log")"
+else
+    echo "FAIL socket: robot_server.py --play and 12: status $status"; cat "$PLAYED/play.log"; tail -n 5 "$PLAYED/fit.log"; failed=$((failed + 1))
+fi
+printf '# rate 50 Hz\nt,command_1\n0,0\n0.02,0\n' > "$PLAYED/one_joint.csv"
+python3 examples/robot_server.py --play "$PLAYED/one_joint.csv" "$PLAYED/no.csv" > "$PLAYED/bad.log" 2>&1; status=$?
+if [ $status -eq 1 ] && [ ! -e "$PLAYED/no.csv" ] && grep -q "one_joint.csv, line 2: the columns are t,command_1; this arm's excitation has t,command_1,command_2" "$PLAYED/bad.log"; then
+    echo "ok   socket: robot_server.py --play refuses another arm's excitation: $(cat "$PLAYED/bad.log")"
+else
+    echo "FAIL socket: robot_server.py --play on another arm's file: status $status"; cat "$PLAYED/bad.log"; failed=$((failed + 1))
+fi
 echo "$failed socket test(s) failed"
 [ $failed -eq 0 ]
