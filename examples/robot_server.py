@@ -41,6 +41,7 @@ robot_player.c does the same in C on any backend.
 import argparse
 import math
 import os
+import re
 import select
 import signal
 import socket
@@ -186,7 +187,7 @@ def refuse_busy(server, since):
 HELLO_GRACE = 0.1                            # s: a client says hello as it connects; one silent this long holds nothing
 
 
-def serve_client(arm, server, conn, watchdog):
+def serve_client(arm, server, conn, watchdog, number):
     """Requests until the client goes: its hello first, within the watchdog; then silence
     for the watchdog mid-episode halts the arm, and that episode's later requests (but
     halt) are answered with the watchdog's error until a reset.  Connections arriving
@@ -199,22 +200,31 @@ def serve_client(arm, server, conn, watchdog):
         ready, _, _ = select.select([conn, server], [], [], max(0.0, deadline - time.monotonic()) if watched else None)
         if server in ready and conn not in ready:
             if not greeted and time.monotonic() - since >= HELLO_GRACE:
+                print("a connection silent for %.0f ms gave way to the next one" % (1e3 * (time.monotonic() - since)),
+                      flush=True)
                 return False                    # silent since it came: the next one's turn
             refuse_busy(server, since)
         if conn not in ready:
             if not watched or time.monotonic() < deadline:
                 continue
             if not greeted:
+                print("a connection dropped: no hello within %d ms" % round(watchdog * 1000), flush=True)
                 return False                    # no hello in time: not a client
             arm.halt()                          # silent mid-episode: brakes on, the episode is over
             halted = (b"the robot side's watchdog halted the arm: no request for %d ms mid-episode; this episode "
                       b"is over (reset to start another)" % round(watchdog * 1000))
+            print("client %d: %s" % (number, halted[17:].decode()), flush=True)
             in_episode = False
             continue
         conn.settimeout(watchdog)
-        magic, version, kind, direction, status, size = HEADER.unpack(receive(conn, HEADER.size))
+        try:
+            magic, version, kind, direction, status, size = HEADER.unpack(receive(conn, HEADER.size))
+        except ConnectionError:
+            if greeted:
+                print("client %d went away%s, the arm halted" % (number, " mid-episode" if in_episode else ""), flush=True)
+            return greeted
         if magic != MAGIC or version != VERSION or direction != 0 or REQUEST_BYTES.get(kind) != size:
-            raise ConnectionError("malformed request")
+            raise ConnectionError("a malformed request (magic, version, type or size)")
         payload = receive(conn, size)
         if not greeted and kind != HELLO:
             status, payload = ERR_STATE, b"request before hello: a client opens with hello"
@@ -222,25 +232,53 @@ def serve_client(arm, server, conn, watchdog):
             status, payload = ERR_STATE, halted
         else:
             status, payload = answer(arm, kind, payload)
+        if kind == HELLO and status == 0 and not greeted:
+            print("client %d connected (hello answered)" % number, flush=True)
         greeted = greeted or (kind == HELLO and status == 0)
         if kind == RESET and status == 0:
             in_episode, halted = True, b""
+        if kind in (COMMAND, ADVANCE, PLACE) and status == 0:
+            in_episode = True                   # the arm moves on the client's word: watched, reset or not
         if kind == HALT:
             in_episode = False
         reply(conn, kind, status, payload)
         if not greeted:
+            print("a connection dropped:", payload.rstrip(b"\0").decode(errors="replace"), flush=True)
             return False
         deadline = time.monotonic() + watchdog
+
+
+DECIMAL = re.compile(r"^(0|[1-9][0-9]{0,4})$")   # no sign, blank or leading zero
+
+
+def parse_tcp(address):
+    """tcp:HOST:PORT, strictly as the C side reads it: HOST localhost or four decimal octets, PORT 1..65535;
+    0.0.0.0 (every interface: the protocol has no authentication) refused."""
+    host, _, port = address[4:].rpartition(":")
+    if not DECIMAL.match(port) or not 1 <= int(port) <= 65535:
+        sys.exit("robot_server.py: address %r: expected tcp:HOST:PORT, PORT a decimal 1 to 65535 without sign or "
+                 "leading zero" % address)
+    octets = host.split(".")
+    if host != "localhost" and (len(octets) != 4 or not all(DECIMAL.match(o) and int(o) <= 255 for o in octets)):
+        sys.exit("robot_server.py: address %r: HOST must be localhost or a numeric IPv4 address (four decimals 0 "
+                 "to 255, no leading zeros)" % address)
+    if host == "0.0.0.0":
+        sys.exit("robot_server.py: address %r: 0.0.0.0 is every network interface - anyone who reaches this machine "
+                 "could drive the arm (the protocol has no authentication): give the one interface's address "
+                 "(tcp:192.168.1.10:PORT) or localhost" % address)
+    return ("127.0.0.1" if host == "localhost" else host), int(port)
 
 
 def listen(address):
     """Bind and listen.  A Unix path left by a server that is gone is replaced; a live
     server's socket, or anything that is not a socket, is refused and left as it is."""
+    if address[:4].lower() == "tcp:" and not address.startswith("tcp:"):
+        sys.exit("robot_server.py: address %r: write tcp: in lower case (tcp:HOST:PORT)" % address)
     if address.startswith("tcp:"):
-        host, port = address[4:].rsplit(":", 1)
+        host, port = parse_tcp(address)
         server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        server.bind((host, int(port)))
+        server.bind((host, port))
     else:
         if os.path.lexists(address):
             if not stat.S_ISSOCK(os.lstat(address).st_mode):
@@ -391,10 +429,10 @@ def main():
             if args.address.startswith("tcp:"):
                 conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             try:
-                served += serve_client(arm, server, conn, args.watchdog_ms / 1000.0)
+                served += serve_client(arm, server, conn, args.watchdog_ms / 1000.0, served + 1)
             except (ConnectionError, OSError, struct.error) as e:
                 served += 1
-                print("client gone:", e, flush=True)
+                print("client %d dropped, the arm halted: %s" % (served, e), flush=True)
             arm.halt()                          # the client has gone: brakes on
             conn.close()
     except KeyboardInterrupt:

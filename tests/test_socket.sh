@@ -19,8 +19,9 @@ for task in reach push; do
     [ -n "$over" ] || kill $server    # the client never got through: do not wait for it
     wait $server
     here=$("./$BUILD/robot_client" --in-process 2 --task $task --episodes 4 --seed 7 | grep '^success')
-    if [ -n "$over" ] && [ "$over" = "$here" ]; then
-        echo "ok   socket: $task over the socket, the same digits as in process: $over"
+    if [ -n "$over" ] && [ "$over" = "$here" ] && grep -q "^robot side: client 1 connected" "$BUILD/test_socket_server.log" &&
+       grep -q "^robot side: client 1 went away" "$BUILD/test_socket_server.log"; then
+        echo "ok   socket: $task over the socket, the same digits as in process: $over; the server logged its client's coming and going"
     else
         echo "FAIL socket: $task over the socket \"$over\", in process \"$here\""; failed=$((failed + 1))
     fi
@@ -143,5 +144,19 @@ if [ $status -eq 1 ] && [ ! -e "$PLAYED/no.csv" ] && grep -q "one_joint.csv, lin
 else
     echo "FAIL socket: robot_server.py --play on another arm's file: status $status"; cat "$PLAYED/bad.log"; failed=$((failed + 1))
 fi
+# Addresses read strictly by both robot sides: tcp:0.0.0.0 (every interface, no authentication) and a
+# TCP: in capitals (once a path) refused, nothing served or created.
+for address in tcp:0.0.0.0:47211 TCP:127.0.0.1:47211 tcp:127.0.0.1:047211; do
+    "./$BUILD/robot_server" "$address" --clients 1 > "$BUILD/test_socket_options.log" 2>&1; status=$?
+    python3 examples/robot_server.py "$address" --clients 1 > "$BUILD/test_socket_py.log" 2>&1; py=$?
+    if [ $status -eq 1 ] && [ $py -eq 1 ] && [ ! -e "$address" ] &&
+       grep -q "0.0.0.0 is every network interface\|write tcp: in lower case\|without sign or leading zero" "$BUILD/test_socket_options.log" &&
+       grep -q "0.0.0.0 is every network interface\|write tcp: in lower case\|without sign or leading zero" "$BUILD/test_socket_py.log"; then
+        echo "ok   socket: both robot sides refuse $address: $(tail -n 1 "$BUILD/test_socket_options.log")"
+    else
+        echo "FAIL socket: $address: robot_server status $status, robot_server.py $py"; cat "$BUILD/test_socket_options.log" "$BUILD/test_socket_py.log"
+        failed=$((failed + 1))
+    fi
+done
 echo "$failed socket test(s) failed"
 [ $failed -eq 0 ]
