@@ -794,6 +794,49 @@ static int test_socket_watchdog_before_reset_and_log(void) {
     return 0;
 }
 
+/* robot_server.py too: the arm moved after the hello and no reset, then
+   silence past its watchdog, is halted; the next command is the
+   watchdog's error, and its log says so. */
+static int test_socket_python_watchdog_before_reset(void) {
+    s2r_socket_config c = s2r_socket_config_default();
+    s2r_socket_robot s;
+    char log_path[128], text[4096];
+    double q[S2R_MAX_JOINTS] = {0};
+    FILE* f;
+    size_t n;
+    pid_t child;
+    int status;
+    snprintf(log_path, sizeof log_path, "%s.pylog", SOCKET_PATH);
+    fflush(stdout);
+    child = fork();
+    if (child == 0) {
+        if (!freopen(log_path, "w", stdout)) _exit(126);
+        execlp("python3", "python3", "examples/robot_server.py", SOCKET_PATH, "--clients", "1", "--watchdog-ms", "100",
+               (char*)NULL);
+        _exit(127);
+    }
+    CHECK(child > 0);
+    c.address = SOCKET_PATH;
+    c.timeout_ms = 5000;   /* the interpreter's start */
+    CHECKF(s2r_socket_robot_connect(&s, &c) == S2R_OK, "%s", s.error);
+    memcpy(q, s.arm.info.q_home, sizeof q);
+    CHECK(s2r_backend_command(&s.backend, q) == S2R_OK);
+    poll(NULL, 0, 400);
+    CHECKF(s2r_backend_advance(&s.backend, 0.02) == S2R_ERR_STATE && strstr(s.error, "watchdog halted the arm"), "%s", s.error);
+    s2r_socket_robot_close(&s);
+    CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    f = fopen(log_path, "rb");
+    CHECK(f);
+    n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    remove(log_path);
+    text[n] = '\0';
+    CHECKF(strstr(text, "client 1 connected (hello answered)\n") &&
+           strstr(text, "client 1: watchdog halted the arm: no request for 100 ms mid-episode") &&
+           strstr(text, "client 1 went away, the arm halted"), "%s", text);
+    return 0;
+}
+
 static const test_case socket_tests[] = {
     {"socket: every message packs and parses; cut, bad magic, version, NaN readings refused", test_socket_wire},
 #ifdef SOCKET_TESTS
@@ -827,5 +870,7 @@ static const test_case socket_tests[] = {
      test_socket_strict_addresses},
     {"socket: commands before the first reset are watched by the watchdog; the robot side logs its clients",
      test_socket_watchdog_before_reset_and_log},
+    {"socket: robot_server.py's watchdog watches commands before the first reset too, and logs the halt",
+     test_socket_python_watchdog_before_reset},
 #endif
 };
