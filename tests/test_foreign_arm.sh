@@ -25,21 +25,10 @@ if grep -q '#include.*sim2real' tests/foreign_arm.c; then
 fi
 
 # check LABEL LOG: every planted value inside the interval 12 printed in LOG.
+PLANTED="kp=0.9 kv=1.5 payload=0 armature=1.6? frictionloss=0.5 action_latency=0.04"
 check() {
     label=$1 log=$2
-    result=$(awk '
-        BEGIN { truth["kp"] = 0.9; truth["kv"] = 1.5; truth["payload"] = 0; truth["armature"] = 1.6;
-                truth["frictionloss"] = 0.5; truth["action_latency"] = 0.04 }
-        /^  intervals:/ { on = 1; next }
-        on && /^    [a-z_]+ / {
-            name = $1; line = $0; sub(/^[^[]*\[/, "", line); split(line, b, /[],]/); lo = b[1] + 0; hi = b[2] + 0
-            seen[name] = 1
-            if (!(name in truth)) next
-            if (line ~ /not identifiable/) { if (name == "armature") { printf "armature open; "; next } bad = bad name " not identifiable; " }
-            else if (truth[name] < lo - 1e-9 || truth[name] > hi + 1e-9) bad = bad sprintf("%s %g outside [%g, %g]; ", name, truth[name], lo, hi)
-            else printf "%s %g in [%g, %g]; ", name, truth[name], lo, hi
-        }
-        END { for (n in truth) if (!(n in seen)) bad = bad n " not reported; "; if (bad != "") printf "BAD %s", bad }' "$log")
+    result=$(awk -v truth="$PLANTED" -f tests/check_intervals.awk "$log")
     case "$result" in
         *BAD*|"") echo "FAIL foreign arm, $label: $result"; tail -n 12 "$log"; failed=$((failed + 1)) ;;
         *) echo "ok   foreign arm, $label: $result" ;;
