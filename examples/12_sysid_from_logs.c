@@ -45,8 +45,9 @@
    writes exc_1.csv .. exc_4.csv (three multisines to fit, a chirp to hold
    out; 3 s at 50 Hz, t and command_J, the rate and safety margins in
    their header lines; s2r_excitation_write_csv).  Play each on the arm
-   as its header says and record a log of it; then --log the four logs in
-   that order.
+   as its header says and record a log of it (build/robot_player does
+   both on the arm behind the socket; examples/robot_server.py --play with
+   a Python driver); then --log the four logs in that order.
 
    When the report flags a joint the shared parameters cannot follow,
    --joint kp[4] (repeatable) fits that joint's own kp - or kv,
