@@ -176,12 +176,13 @@ def refuse_busy(server, since):
         receive(conn, HEADER.size)
     except OSError:
         pass                                    # said nothing yet: it is told all the same
+    text = "busy: another client has held this arm for %.1f s; one client at a time" % (time.monotonic() - since)
     try:
-        text = "busy: another client has held this arm for %.1f s; one client at a time" % (time.monotonic() - since)
         reply(conn, HELLO, ERR_STATE, text.encode())
     except OSError:
         pass
     conn.close()
+    print("a connection refused:", text, flush=True)
 
 
 HELLO_GRACE = 0.1                            # s: a client says hello as it connects; one silent this long holds nothing

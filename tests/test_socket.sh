@@ -144,6 +144,25 @@ if [ $status -eq 1 ] && [ ! -e "$PLAYED/no.csv" ] && grep -q "one_joint.csv, lin
 else
     echo "FAIL socket: robot_server.py --play on another arm's file: status $status"; cat "$PLAYED/bad.log"; failed=$((failed + 1))
 fi
+# robot_server.py logs its clients: the first's coming, a second refused busy, the first's going.
+python3 examples/robot_server.py "$SOCK" --clients 1 > "$BUILD/test_socket_py.log" 2>&1 &
+server=$!
+"./$BUILD/robot_client" "$SOCK" --episodes 1000 --timeout-ms 10000 > /dev/null 2>&1 &
+client=$!
+waited=0
+while ! grep -q "client 1 connected" "$BUILD/test_socket_py.log" && [ $waited -lt 100 ]; do sleep 0.1; waited=$((waited + 1)); done
+"./$BUILD/robot_client" "$SOCK" --episodes 1 --timeout-ms 200 > "$BUILD/test_socket_busy.log" 2>&1; busy=$?
+kill $client 2>/dev/null; wait $client 2>/dev/null
+wait $server
+if [ $busy -eq 1 ] && grep -q "^client 1 connected (hello answered)" "$BUILD/test_socket_py.log" &&
+   grep -q "^a connection refused: busy: another client has held this arm" "$BUILD/test_socket_py.log" &&
+   grep -q "^client 1 went away" "$BUILD/test_socket_py.log"; then
+    echo "ok   socket: robot_server.py logs a client's coming, a busy refusal and the client's going"
+else
+    echo "FAIL socket: robot_server.py's log (second client status $busy):"; cat "$BUILD/test_socket_py.log"; failed=$((failed + 1))
+fi
+rm -f "$SOCK"
+
 # Addresses read strictly by both robot sides: tcp:0.0.0.0 (every interface, no authentication) and a
 # TCP: in capitals (once a path) refused, nothing served or created.
 for address in tcp:0.0.0.0:47211 TCP:127.0.0.1:47211 tcp:127.0.0.1:047211; do
