@@ -164,6 +164,10 @@ $(BUILD)/quickstart.c: sim2real.h | $(DEPS_STAMP)
 $(BUILD)/test_main: $(TEST_SRC) $(HEADERS) $(BUILD)/quickstart.c | $(DEPS_STAMP)
 	$(CC) $(CPPFLAGS) $(CFLAGS) tests/test_main.c -o $@ $(LDLIBS)
 
+# "The real arm" of tests/test_foreign_arm.sh: plain MuJoCo, not the header.
+$(BUILD)/foreign_arm: tests/foreign_arm.c | $(DEPS_STAMP)
+	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
+
 # The core alone compiles and runs with no stb on the include path: the
 # quick start, built with -I. only.
 $(BUILD)/core_check: $(BUILD)/quickstart.c sim2real.h | $(DEPS_STAMP)
@@ -200,7 +204,7 @@ SUB_JOBS ?= -j$(THREADS)
 # (the same threads, the same numbers; on a loaded machine the quick reach
 # table took 16 s of processor time instead of 110 s, identical files).
 TEST_BUILDS := $(BUILD)/test_main $(BUILD)/test_render $(BUILD)/cxx_check.o $(BUILD)/core_check $(EXAMPLES) \
-               $(PY_LIB) $(BUILD)/python_reference
+               $(PY_LIB) $(BUILD)/python_reference $(BUILD)/foreign_arm
 TEST_CHAINS := test-step-sanitize test-step-fuzz
 .PHONY: $(TEST_CHAINS) test-step-suite test-step-crash test-step-pipeline test-step-course test-step-python
 test: test-deps
@@ -243,6 +247,7 @@ test-step-pipeline:
 	grep -q '^t,command_1,command_2,command_3,command_4$$' $(BUILD)/quick_arm4_excitation/exc_4.csv
 	./$(BUILD)/02_domain_randomization --quick --mjcf examples/arm4.xml --ranges $(BUILD)/quick_arm4/12_ranges.txt --out $(BUILD)/quick_arm4
 	sh tests/test_your_arm.sh $(BUILD)
+	sh tests/test_foreign_arm.sh $(BUILD)
 	./$(BUILD)/13_recipe_depth --quick --out $(BUILD)/quick_push
 	./$(BUILD)/13_recipe_depth --adr --quick --out $(BUILD)/quick_push
 	./$(BUILD)/13_recipe_depth --privileged --quick --out $(BUILD)/quick_push

@@ -53,11 +53,22 @@
    refused with the renaming it needs.  (tau_J, N m, is accepted and
    ignored: torques are not fitted.)  Every other line is one row: a number
    per column, finite.  Columns are separated by commas (a header split by
-   ';', tabs or '|' is refused naming the separator).  The log starts with
-   the arm at rest at the first row's q (identification replays it from
-   rest there).  Before resampling each file is checked as a robot's data:
-   its rate (1 / the median step of t, kept in s2r_trajectory_source.rate)
-   must be at least 1 / T - a step that would be a plausible rate in
+   ';', tabs or '|' is refused naming the separator).  A comment line
+   "# rate R Hz ..." above the column names (s2r_trajectory_write_csv and
+   the excitation files write one; a logger may) says the rate the file
+   was recorded at.  The log starts with the arm at rest at the first
+   row's q (identification replays it from rest there): its speed there is
+   what counts, not its motion after - an arm that stands still at the
+   first row and then sags under gravity, or starts the excitation's ramp,
+   is at rest; one still settling is at rest once it is slower than
+   S2R_LOG_REST_SPEED.  (The library's own recordings do not settle first:
+   s2r_trajectory_record starts at the reading after the reset, and a
+   simulator's reset puts the arm at rest there.)  Before resampling each
+   file is checked as a robot's data: its rate (1 / the median step of t,
+   kept in s2r_trajectory_source.rate) must be that of its "# rate" line
+   when it has one (within S2R_LOG_RATE_TOLERANCE: a log recorded faster or
+   slower than it says, or with t scaled, is refused naming both rates),
+   and at least 1 / T - a step that would be a plausible rate in
    milliseconds, microseconds or nanoseconds is refused as such - the arm
    must be at rest at the start (S2R_LOG_REST_SPEED), and it must cover
    S2R_LOG_MIN_SAMPLES periods; angles outside a joint's range are refused
@@ -97,13 +108,22 @@
                                            (0.2 s at 50 Hz): a shorter log shows
                                            no dynamics to identify             */
 #define S2R_LOG_REST_WINDOW 0.1         /* s, the start checked to be at rest   */
-#define S2R_LOG_REST_SPEED  0.1         /* rad/s: a joint's least-squares speed
-                                           over the first S2R_LOG_REST_WINDOW
-                                           above it is "moving at the start".
-                                           The stand-in units' logs start at
-                                           0.04-0.07 (the excitation's ramp and
-                                           sensor noise); 0.2 s into them
-                                           0.10-0.23, 0.4 s in 0.20-0.53      */
+#define S2R_LOG_REST_SPEED  0.1         /* rad/s: a joint's speed at the first
+                                           row above it is "moving at the
+                                           start" - the smaller of the slopes
+                                           of the least-squares line and of
+                                           the parabola at t0 through the
+                                           first S2R_LOG_REST_WINDOW (the line
+                                           alone counts a sag from rest as
+                                           motion; the parabola alone a quick
+                                           transient).  The stand-in units'
+                                           logs start at 0.03-0.05, arm4's
+                                           made-different simulator's at
+                                           0.04-0.09, an arm settled first at
+                                           most 0.003 (tests/foreign_arm.c)   */
+#define S2R_LOG_RATE_TOLERANCE 0.01     /* a "# rate R Hz" line and the t
+                                           column's rate (1 / median step)
+                                           agree to this fraction of R         */
 
 /* Trajectory `index` of `set` as CSV at `path` (written whole or not at
    all).  S2R_ERR_INVALID_ARGUMENT for an index the set does not hold;
@@ -153,10 +173,13 @@ S2RDEF s2r_result s2r_excitation_write_csv(const char* path, const s2r_excitatio
 /* Read one excitation file into `set` (not initialised; free it after):
    one trajectory, its q0 the first row's targets, command k the target
    in force at t0 + k sample_period (for k up to the last row's time);
-   q and qd are zero (nothing was measured).  Errors name the file and
+   q and qd are zero (nothing was measured); set->source[0] names the
+   file and holds its own rate (1 / the median step of t: load it again
+   at 1 / that period to play it row for row).  Errors name the file and
    line (S2R_ERR_PARSE: the column errors of trajectory files, a q_J,
-   qd_J or object column - a log, not an excitation -, more than
-   S2R_LOG_MAX_SAMPLES samples; S2R_ERR_IO); the set is then empty. */
+   qd_J or object column - a log, not an excitation -, a "# rate" line
+   saying another rate than t's, more than S2R_LOG_MAX_SAMPLES samples;
+   S2R_ERR_IO); the set is then empty. */
 S2RDEF s2r_result s2r_excitation_load_csv(s2r_trajectory_set* set, const char* path, double sample_period, char* error);
 /* The same for a file's text in memory (`name` for messages). */
 S2RDEF s2r_result s2r_excitation_parse_csv(s2r_trajectory_set* set, const char* text, const char* name,
@@ -223,6 +246,8 @@ typedef struct s2r__log {
     int        n_joints;
     int        col_t, col_cmd[S2R_MAX_JOINTS], col_q[S2R_MAX_JOINTS], col_qd[S2R_MAX_JOINTS], col_obj[2];
     int        has_qd, has_object;
+    double     declared_rate;   /* Hz, its "# rate R Hz" line; 0: none  */
+    int        declared_line;
 } s2r__log;
 
 /* Which column is `name`: its kind and joint, into the log's maps. */
@@ -295,18 +320,39 @@ static s2r_result s2r__log_columns_done(void* context, s2r__table* t, const char
     return S2R_OK;
 }
 
-/* The log's times and start, checked before it is resampled to `period`:
-   its rate (the median step between rows; *rate in Hz) must be at least
-   the fit's (a step of 0.5 or more that is a plausible rate in
-   milliseconds, microseconds or nanoseconds is named as such), and the arm must be at rest at the first
-   row (every joint's least-squares speed over the first
-   S2R_LOG_REST_WINDOW below S2R_LOG_REST_SPEED).  Messages name the file,
-   the line and the likely cause. */
-static s2r_result s2r__log_check(const s2r__log* g, const char* file, double period, double* rate, char* error) {
-    static const char* const units[3] = {"milliseconds", "microseconds", "nanoseconds"};
+/* The speed at the first of `rows` rows (t[k * stride], q[k * stride];
+   rows >= 3, t increasing), as the smaller of two least-squares slopes:
+   the straight line's (the mean speed: low for a quick transient from
+   rest, a servo catching a sag) and the parabola's at t[0] (low for a
+   sag or a ramp accelerating from rest).  An arm moving through the first
+   row has both.  Solved in s = (t - t0) / span for conditioning. */
+static double s2r__log_start_speed(const double* t, const double* q, int stride, int rows) {
+    double a[3][4] = {{0}}, span = t[(size_t)(rows - 1) * stride] - t[0], line;
+    int k, r, c, p;
+    for (k = 0; k < rows; k++) {   /* normal equations of q ~ x0 + x1 s + x2 s^2 */
+        double s = (t[(size_t)k * stride] - t[0]) / span, b[3];
+        b[0] = 1, b[1] = s, b[2] = s * s;
+        for (r = 0; r < 3; r++) {
+            for (c = 0; c < 3; c++) a[r][c] += b[r] * b[c];
+            a[r][3] += b[r] * (q[(size_t)k * stride] - q[0]);
+        }
+    }
+    line = (a[0][0] * a[1][3] - a[0][1] * a[0][3]) / (a[0][0] * a[1][1] - a[0][1] * a[0][1]) / span;
+    for (p = 0; p < 3; p++)   /* Gauss-Jordan; positive definite for 3 or more distinct times */
+        for (r = 0; r < 3; r++) {
+            double f = a[r][p] / a[p][p];
+            if (r == p) continue;
+            for (c = p; c < 4; c++) a[r][c] -= f * a[p][c];
+        }
+    return fmin(fabs(line), fabs(a[1][3] / a[1][1] / span));
+}
+
+/* The file's rate, 1 / the median step of t (Hz), into *rate; refused
+   when it has a "# rate" line that says another (S2R_LOG_RATE_TOLERANCE). */
+static s2r_result s2r__log_rate(const s2r__log* g, const char* file, double* rate, char* error) {
     const double* v = g->t.v;
-    int w = g->t.columns, rows = g->t.rows, k, j, u, last = 0, moving = 0, turns;
-    double step, t0 = v[g->col_t], worst = 0, scale = 1;
+    int w = g->t.columns, rows = g->t.rows, k;
+    double step;
     double* steps = (double*)s2r__calloc((size_t)rows - 1, sizeof(double));
     if (!steps) return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "%s: no memory for %d time steps", file, rows);
     for (k = 1; k < rows; k++) steps[k - 1] = v[(size_t)k * w + g->col_t] - v[(size_t)(k - 1) * w + g->col_t];
@@ -314,6 +360,30 @@ static s2r_result s2r__log_check(const s2r__log* g, const char* file, double per
     step = steps[(rows - 1) / 2];
     S2R_FREE(steps);
     *rate = 1 / step;
+    if (g->declared_rate > 0 && fabs(*rate - g->declared_rate) > S2R_LOG_RATE_TOLERANCE * g->declared_rate)
+        return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: its header says %g Hz, but t steps by %g s between rows "
+                         "(median), %.4g Hz: the file is %s than it says (recorded at another rate, or t scaled); "
+                         "correct the t column or the rate line (line %d)", file, g->t.first_line, g->declared_rate,
+                         step, *rate, *rate > g->declared_rate ? "faster" : "slower", g->declared_line);
+    return S2R_OK;
+}
+
+/* The log's times and start, checked before it is resampled to `period`:
+   its rate (the median step between rows; *rate in Hz) must be the one
+   its "# rate" line says, if any, and at least the fit's (a step of 0.5
+   or more that is a plausible rate in milliseconds, microseconds or
+   nanoseconds is named as such), and the arm must be at rest at the first
+   row (every joint's speed there, s2r__log_start_speed over the first
+   S2R_LOG_REST_WINDOW, below S2R_LOG_REST_SPEED).  Messages name the file,
+   the line and the likely cause. */
+static s2r_result s2r__log_check(const s2r__log* g, const char* file, double period, double* rate, char* error) {
+    static const char* const units[3] = {"milliseconds", "microseconds", "nanoseconds"};
+    const double* v = g->t.v;
+    int w = g->t.columns, rows = g->t.rows, j, u, last = 0, moving = 0, turns;
+    double step, t0 = v[g->col_t], worst = 0, scale = 1;
+    s2r_result res = s2r__log_rate(g, file, rate, error);
+    if (res != S2R_OK) return res;
+    step = 1 / *rate;
     if (step > period * (1 + 1e-6)) {
         for (u = 0; u < 3 && step >= 0.5; u++) {   /* below 2 Hz: as ms, us, ns a rate of 10 Hz to 100 kHz? */
             scale *= 1e-3;
@@ -327,18 +397,8 @@ static s2r_result s2r__log_check(const s2r__log* g, const char* file, double per
                          "seconds)", file, g->t.first_line, 1 / step, step, 1 / period, 1 / period, 1e3 / step);
     }
     while (last + 1 < rows && v[(size_t)(last + 1) * w + g->col_t] - t0 <= S2R_LOG_REST_WINDOW * (1 + 1e-9)) last++;
-    for (j = 0; j < g->n_joints && last >= 2; j++) {   /* the slope of q_j against t over rows 0..last */
-        double mt = 0, mq = 0, stt = 0, stq = 0, speed;
-        for (k = 0; k <= last; k++) {
-            mt += (v[(size_t)k * w + g->col_t] - t0) / (last + 1);
-            mq += v[(size_t)k * w + g->col_q[j]] / (last + 1);
-        }
-        for (k = 0; k <= last; k++) {
-            double dt = v[(size_t)k * w + g->col_t] - t0 - mt;
-            stt += dt * dt;
-            stq += dt * (v[(size_t)k * w + g->col_q[j]] - mq);
-        }
-        speed = fabs(stq / stt);
+    for (j = 0; j < g->n_joints && last >= 3; j++) {   /* each joint's speed at t0 from rows 0..last */
+        double speed = s2r__log_start_speed(v + g->col_t, v + g->col_q[j], w, last + 1);
         if (speed > worst) {
             worst = speed;
             moving = j;
@@ -351,10 +411,42 @@ static s2r_result s2r__log_check(const s2r__log* g, const char* file, double per
                          "move at %.3g rad/s: angles in degrees? give them in radians (degrees x pi / 180)", file,
                          g->t.first_line, turns + 1, v[g->col_q[turns]], worst);
     if (worst > S2R_LOG_REST_SPEED)
-        return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: the arm is moving at the start (joint %d at %.3g rad/s over "
-                         "the first %g s; at rest is below %g): start the log at rest, or cut it where the arm stands "
-                         "still", file, g->t.first_line, moving + 1, worst, S2R_LOG_REST_WINDOW, S2R_LOG_REST_SPEED);
+        return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: the arm is moving at the start (joint %d at %.3g rad/s at "
+                         "its first row, from the first %g s; at rest is below %g): start the log at rest, or cut it "
+                         "where the arm stands still", file, g->t.first_line, moving + 1, worst, S2R_LOG_REST_WINDOW,
+                         S2R_LOG_REST_SPEED);
     return S2R_OK;
+}
+
+/* The rate a file says it was recorded at: the first comment line above
+   the column names reading "# rate R Hz" (more may follow on the line);
+   R into g->declared_rate (0 when there is none), its line number. */
+static void s2r__log_declared_rate(s2r__log* g, const char* text) {
+    int number = 0;
+    g->declared_rate = 0;
+    g->declared_line = 0;
+    while (*text) {
+        const char* end = strchr(text, '\n');
+        const char* at = text;
+        char* stop;
+        double r;
+        number++;
+        if (*at != '#' && *at != '\n' && *at != '\r' && *at) return;   /* the column names: none above them */
+        if (*at == '#') {
+            for (at++; *at == ' '; at++) {}
+            if (strncmp(at, "rate ", 5) == 0) {
+                r = strtod(at + 5, &stop);
+                while (*stop == ' ') stop++;
+                if (stop != at + 5 && strncmp(stop, "Hz", 2) == 0 && r > 0 && isfinite(r)) {
+                    g->declared_rate = r;
+                    g->declared_line = number;
+                    return;
+                }
+            }
+        }
+        if (!end) return;
+        text = end + 1;
+    }
 }
 
 /* Parse a whole file's text into a log. */
@@ -363,6 +455,7 @@ static s2r_result s2r__log_parse(s2r__log* g, const char* text, const char* file
     memset(g, 0, sizeof *g);
     g->col_t = g->col_obj[0] = g->col_obj[1] = -1;
     for (j = 0; j < S2R_MAX_JOINTS; j++) g->col_cmd[j] = g->col_q[j] = g->col_qd[j] = -1;
+    s2r__log_declared_rate(g, text);
     return s2r__table_parse(&g->t, text, file, s2r__log_column, s2r__log_columns_done, g, error);
 }
 
@@ -533,13 +626,15 @@ S2RDEF s2r_result s2r_trajectory_set_load_csv(s2r_trajectory_set* set, const cha
 S2RDEF s2r_result s2r_trajectory_write_csv(const s2r_trajectory_set* set, int index, const char* path, char* error) {
     s2r_file file;
     s2r_result res;
+    char b0[32];
     int n, k, j;
     if (!set || !path || index < 0 || index >= set->count)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "write trajectory: no trajectory %d in the set", index);
     if ((res = s2r_file_create(&file, path, error)) != S2R_OK) return res;
     n = set->n_joints;
-    fprintf(file.f, "# sim2real.h trajectory: t in s, command_J and q_J in rad, qd_J in rad/s%s\nt",
-            set->object ? ", object_x/y in m" : "");
+    fprintf(file.f, "# sim2real.h trajectory: t in s, command_J and q_J in rad, qd_J in rad/s%s\n# rate %s Hz (a row "
+            "every %g s)\nt", set->object ? ", object_x/y in m" : "", s2r__exact_number(b0, 1 / set->sample_period),
+            set->sample_period);
     for (j = 1; j <= n; j++) fprintf(file.f, ",command_%d", j);
     for (j = 1; j <= n; j++) fprintf(file.f, ",q_%d", j);
     for (j = 1; j <= n; j++) fprintf(file.f, ",qd_%d", j);
@@ -640,7 +735,7 @@ S2RDEF s2r_result s2r_excitation_parse_csv(s2r_trajectory_set* set, const char* 
                                            double sample_period, char* error) {
     s2r__log g;
     s2r_result res;
-    double span;
+    double span, rate;
     int j, k, n, cursor = 0;
     S2R_ASSERT(set);
     memset(set, 0, sizeof *set);
@@ -649,8 +744,13 @@ S2RDEF s2r_result s2r_excitation_parse_csv(s2r_trajectory_set* set, const char* 
     memset(&g, 0, sizeof g);
     g.col_t = g.col_obj[0] = g.col_obj[1] = -1;
     for (j = 0; j < S2R_MAX_JOINTS; j++) g.col_cmd[j] = g.col_q[j] = g.col_qd[j] = -1;
+    s2r__log_declared_rate(&g, text);
     if ((res = s2r__table_parse(&g.t, text, name, s2r__log_column, s2r__excitation_columns_done, &g, error)) != S2R_OK)
         return res;
+    if ((res = s2r__log_rate(&g, name, &rate, error)) != S2R_OK) {
+        s2r__table_free(&g.t);
+        return res;
+    }
     span = g.t.v[(size_t)(g.t.rows - 1) * g.t.columns + g.col_t] - g.t.v[g.col_t];
     if (!(span / sample_period < S2R_LOG_MAX_SAMPLES)) {
         s2r__table_free(&g.t);
@@ -663,6 +763,16 @@ S2RDEF s2r_result s2r_excitation_parse_csv(s2r_trajectory_set* set, const char* 
         s2r__table_free(&g.t);
         return res;
     }
+    if (!(set->source = (s2r_trajectory_source*)s2r__calloc(1, sizeof *set->source))) {
+        s2r_trajectory_set_free(set);
+        s2r__table_free(&g.t);
+        return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "%s: no memory for its name", name);
+    }
+    snprintf(set->source->file, sizeof set->source->file, "%s", name);
+    set->source->line = g.t.first_line;
+    set->source->t0 = g.t.v[g.col_t];
+    set->source->rate = rate;
+    set->source->samples = set->source->span = n;
     for (j = 0; j < g.n_joints; j++) set->q0[j] = g.t.v[g.col_cmd[j]];
     for (k = 0; k < n; k++) {
         int c1 = cursor;

@@ -40,7 +40,10 @@
 
    Protocol version 1: one request, one reply, over a Unix-domain socket
    (address "PATH") or TCP ("tcp:HOST:PORT", HOST numeric IPv4 or
-   localhost).  Binary, fixed-size, little-endian: doubles travel as their
+   localhost; strict: "tcp:" in lower case, decimals without sign, blank
+   or leading zero, PORT 1 to 65535; 0.0.0.0 refused - it serves every
+   interface, and the protocol has no authentication: serve on the one
+   interface the pipeline's machine reaches).  Binary, fixed-size, little-endian: doubles travel as their
    8 IEEE-754 bytes, so what the robot side measures arrives bit for bit
    (text would round).  Every message is a 16-byte header and a payload
    whose size the header's type fixes:
@@ -93,7 +96,8 @@
    tries again every 50 ms until its timeout_ms is up (the queue timeout),
    then fails naming the busy robot.  The robot side halts its arm whenever
    its client goes (end of file, a bad message) or falls silent for
-   watchdog_ms mid-episode (after a reset, before a halt); after such a
+   watchdog_ms mid-episode (from a reset, or the first command, advance
+   or place - before any reset too -, to a halt); after such a
    halt every request of that episode but halt is answered S2R_ERR_STATE
    naming the watchdog, until the next reset: the episode is the client's
    error, never a result on a halted arm.  Without POSIX sockets every call
@@ -192,13 +196,19 @@ typedef struct s2r_socket_serve_config {
                                     request, s2r_interrupt_catch)               */
     int         ready_fd;        /* >= 0: write "ready\n" there once listening;
                                     -1                                           */
+    FILE*       log;             /* a line here for each client's coming and going
+                                    (why it went: left, a malformed message, no
+                                    hello in time), each watchdog halt and each
+                                    connection refused busy; NULL: none          */
 } s2r_socket_serve_config;
 
 S2RDEF s2r_socket_serve_config s2r_socket_serve_config_default(void);
 /* The robot side: serve `robot` to clients, one at a time (others are
-   answered "busy").  A client's fault halts the arm and drops that client;
+   answered "busy").  A client's fault halts the arm and drops that client
+   (c->log says so);
    S2R_ERR_IO only if the address cannot be served; S2R_ERR_INVALID_ARGUMENT
-   for a watchdog under 1 ms or clients < 0; S2R_ERR_INTERRUPTED after a
+   for a malformed address (tcp:0.0.0.0 among them: see the protocol), a
+   watchdog under 1 ms or clients < 0; S2R_ERR_INTERRUPTED after a
    stop request (s2r_interrupt_catch: Ctrl-C, SIGTERM), the arm halted and
    the Unix path removed.  error: S2R_ERROR_LEN bytes (may be NULL). */
 S2RDEF s2r_result s2r_socket_serve(const s2r_backend* robot, const s2r_socket_serve_config* c, char* error);
@@ -242,6 +252,7 @@ S2RDEF s2r_socket_serve_config s2r_socket_serve_config_default(void) {
     s2r_socket_serve_config c;
     memset(&c, 0, sizeof c);
     c.watchdog_ms = 1000;
+    c.ready_fd = -1;   /* not 0: that is stdin */
     return c;
 }
 
@@ -381,12 +392,36 @@ static double s2r__socket_ms(void) {
     return 1e3 * (double)t.tv_sec + 1e-3 * (double)t.tv_usec;
 }
 
-/* "PATH" or "tcp:HOST:PORT" into a socket address. */
+/* A decimal number of text[0..len) with digits only, no sign, no leading
+   zero (but "0"), at most `max`: 1 and *out, else 0. */
+static int s2r__socket_decimal(const char* text, size_t len, unsigned max, unsigned* out) {
+    unsigned long v = 0;
+    size_t i;
+    if (len == 0 || len > 5 || (len > 1 && text[0] == '0')) return 0;
+    for (i = 0; i < len; i++) {
+        if (text[i] < '0' || text[i] > '9') return 0;
+        v = 10 * v + (unsigned long)(text[i] - '0');
+    }
+    if (v > max) return 0;
+    *out = (unsigned)v;
+    return 1;
+}
+
+/* "PATH" or "tcp:HOST:PORT" into a socket address.  Strict: "tcp:" in
+   lower case (another case is refused, not taken as a path), HOST
+   localhost or four decimal octets, PORT 1..65535, neither with a sign,
+   blank or leading zero (01.2.3.4 is octal to some tools); 0.0.0.0 (every
+   interface, or no host to connect to) is refused. */
 static s2r_result s2r__socket_address(const char* address, s2r__socket_addr* a, socklen_t* len, char* error) {
     unsigned b[4], port;
-    char host[64], tail;
+    const char *host, *colon, *at;
+    int k;
     memset(a, 0, sizeof *a);
     if (strncmp(address, "tcp:", 4) != 0) {
+        if (strlen(address) >= 4 && tolower((unsigned char)address[0]) == 't' && tolower((unsigned char)address[1]) == 'c' &&
+            tolower((unsigned char)address[2]) == 'p' && address[3] == ':')
+            return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "address \"%s\": write tcp: in lower case (tcp:HOST:PORT); "
+                             "a socket path cannot start with it", address);
         if (!*address || strlen(address) >= sizeof a->un.sun_path)
             return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "socket path \"%s\" is empty or longer than %d bytes",
                              address, (int)sizeof a->un.sun_path - 1);
@@ -395,11 +430,26 @@ static s2r_result s2r__socket_address(const char* address, s2r__socket_addr* a, 
         *len = (socklen_t)sizeof a->un;
         return S2R_OK;
     }
-    if (sscanf(address + 4, "%63[^:]:%u%c", host, &port, &tail) != 2 || port < 1 || port > 65535)
-        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "address \"%s\": expected tcp:HOST:PORT", address);
-    if (strcmp(host, "localhost") == 0) b[0] = 127, b[1] = 0, b[2] = 0, b[3] = 1;
-    else if (sscanf(host, "%u.%u.%u.%u%c", &b[0], &b[1], &b[2], &b[3], &tail) != 4 || (b[0] | b[1] | b[2] | b[3]) > 255)
-        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "address \"%s\": HOST must be localhost or a numeric IPv4 address", address);
+    host = address + 4;
+    colon = strrchr(host, ':');
+    if (!colon || !s2r__socket_decimal(colon + 1, strlen(colon + 1), 65535, &port) || port < 1)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "address \"%s\": expected tcp:HOST:PORT, PORT a decimal 1 to "
+                         "65535 without sign or leading zero", address);
+    if ((size_t)(colon - host) == 9 && strncmp(host, "localhost", 9) == 0) b[0] = 127, b[1] = 0, b[2] = 0, b[3] = 1;
+    else
+        for (k = 0, at = host; k < 4; k++) {
+            const char* end = at;
+            while (end < colon && *end != '.') end++;
+            if (!s2r__socket_decimal(at, (size_t)(end - at), 255, &b[k]) || (k < 3 ? end >= colon : end != colon))
+                return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "address \"%s\": HOST must be localhost or a numeric "
+                                 "IPv4 address (four decimals 0 to 255, no leading zeros)", address);
+            at = end + 1;
+        }
+    if ((b[0] | b[1] | b[2] | b[3]) == 0)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "address \"%s\": 0.0.0.0 is every network interface - anyone "
+                         "who reaches this machine could drive the arm (the protocol has no authentication) - and no "
+                         "host to connect to: give the one interface's address (tcp:192.168.1.10:PORT) or localhost",
+                         address);
     a->in.sin_family = AF_INET;
     a->in.sin_port = htons((unsigned short)port);
     a->in.sin_addr.s_addr = htonl((uint32_t)(b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3]));
@@ -615,7 +665,7 @@ static s2r_result s2r__socket_place(void* self, const double xy[2]) {
 /* --- The robot side ------------------------------------------------------- */
 
 static s2r_result s2r__socket_listen(const char* address, int* fd, char* error);
-static int s2r__socket_serve_client(const s2r_backend* robot, int listener, int fd, int watchdog_ms);
+static int s2r__socket_serve_client(const s2r_backend* robot, int listener, int fd, int watchdog_ms, FILE* log, int number);
 
 S2RDEF s2r_result s2r_socket_serve(const s2r_backend* robot, const s2r_socket_serve_config* c, char* error) {
     int listener, served = 0;
@@ -640,7 +690,7 @@ S2RDEF s2r_result s2r_socket_serve(const s2r_backend* robot, const s2r_socket_se
             continue;
         }
         s2r__socket_setup(fd);
-        served += s2r__socket_serve_client(robot, listener, fd, c->watchdog_ms);   /* 0: no hello, a probe */
+        served += s2r__socket_serve_client(robot, listener, fd, c->watchdog_ms, c->log, served + 1);   /* 0: no hello */
         s2r_backend_halt(robot);   /* the client has gone: brakes on */
         close(fd);
     }
@@ -726,7 +776,7 @@ static void s2r__socket_answer(const s2r_backend* robot, s2r_socket_message* m) 
 /* A connection while a client holds the arm: its hello (waited for 20 ms
    at most: closing with it unread would reset a TCP connection before the
    answer is read) is answered "busy", and it is closed. */
-static void s2r__socket_refuse(int listener, double since) {
+static void s2r__socket_refuse(int listener, double since, FILE* log) {
     unsigned char scratch[S2R_SOCKET_MESSAGE_MAX];
     s2r_socket_message m;
     struct pollfd p;
@@ -744,18 +794,23 @@ static void s2r__socket_refuse(int listener, double since) {
              1e-3 * (s2r__socket_ms() - since));
     s2r__socket_send(fd, s2r__socket_ms() + 20, &m, NULL);
     close(fd);
+    if (log) fprintf(log, "robot side: a connection refused: %s\n", m.text), fflush(log);
 }
 
 /* Requests until the client goes or sends something malformed: its hello
-   first, within watchdog_ms; then silence for watchdog_ms mid-episode
+   first, within watchdog_ms; then silence for watchdog_ms mid-episode -
+   from a reset, or the first command, advance or place, to a halt -
    halts the arm and ends the episode, whose later requests are answered
    with that error until a reset.  Connections arriving meanwhile are
-   refused.  Returns 1 once the hello was answered (a client), else 0. */
+   refused.  Each coming and going, with why, is a line in `log` (may be
+   NULL), the client numbered `number`.  Returns 1 once the hello was
+   answered (a client), else 0. */
 #define S2R__HELLO_GRACE_MS 100   /* a client sends hello as it connects: one silent this long holds nothing */
-static int s2r__socket_serve_client(const s2r_backend* robot, int listener, int fd, int watchdog_ms) {
+static int s2r__socket_serve_client(const s2r_backend* robot, int listener, int fd, int watchdog_ms, FILE* log, int number) {
     double since = s2r__socket_ms(), deadline = since + watchdog_ms;   /* the hello's, then the episode's */
     char halted[S2R_SOCKET_TEXT] = "", why[S2R_ERROR_LEN];   /* halted: the watchdog's, until the next reset */
     int greeted = 0, in_episode = 0;
+#define S2R__SERVE_SAY(...) (log ? (fprintf(log, "robot side: " __VA_ARGS__), fputc('\n', log), fflush(log)) : 0)
     for (;;) {
         s2r_socket_message m;
         struct pollfd p[2];
@@ -765,23 +820,41 @@ static int s2r__socket_serve_client(const s2r_backend* robot, int listener, int 
         p[0].revents = p[1].revents = 0;
         r = poll(p, 2, watched ? (int)ceil(s2r_clamp(deadline - s2r__socket_ms(), 0, 1e9)) : -1);
         if (r < 0) {
-            if (errno != EINTR || s2r_interrupt_requested()) return greeted;
+            if (errno != EINTR || s2r_interrupt_requested()) {
+                if (greeted) S2R__SERVE_SAY("client %d: its connection closed on a stop request, the arm halted", number);
+                return greeted;
+            }
             continue;   /* a signal: the deadline stands */
         }
         if (p[1].revents && !p[0].revents) {   /* the client's own news first: gone, its arm is free */
-            if (!greeted && s2r__socket_ms() - since >= S2R__HELLO_GRACE_MS) return 0;   /* silent: the next one's turn */
-            s2r__socket_refuse(listener, since);
+            if (!greeted && s2r__socket_ms() - since >= S2R__HELLO_GRACE_MS) {
+                S2R__SERVE_SAY("a connection silent for %.0f ms gave way to the next one", s2r__socket_ms() - since);
+                return 0;   /* silent: the next one's turn */
+            }
+            s2r__socket_refuse(listener, since, log);
         }
         if (!p[0].revents) {
             if (!watched || s2r__socket_ms() < deadline) continue;
-            if (!greeted) return 0;   /* no hello in time: not a client */
+            if (!greeted) {
+                S2R__SERVE_SAY("a connection dropped: no hello within %d ms", watchdog_ms);
+                return 0;   /* no hello in time: not a client */
+            }
             s2r_backend_halt(robot);
             snprintf(halted, sizeof halted, "the robot side's watchdog halted the arm: no request for %d ms mid-episode; "
                      "this episode is over (reset to start another)", watchdog_ms);
+            S2R__SERVE_SAY("client %d: %s", number, halted + 17);   /* from "watchdog" */
             in_episode = 0;
             continue;
         }
-        if (s2r__socket_receive(fd, s2r__socket_ms() + watchdog_ms, &m, NULL) != S2R_OK || m.reply) return greeted;
+        if (s2r__socket_receive(fd, s2r__socket_ms() + watchdog_ms, &m, why) != S2R_OK || m.reply) {
+            if (m.reply && !strstr(why, "closed")) snprintf(why, sizeof why, "a reply where a request belongs");
+            if (strstr(why, "closed the connection") && !strstr(why, "middle"))
+                S2R__SERVE_SAY("%s%d went away%s, the arm halted", greeted ? "client " : "a connection before its hello, ",
+                               greeted ? number : 0, in_episode ? " mid-episode" : "");
+            else
+                S2R__SERVE_SAY("%s dropped, the arm halted: %s", greeted ? "client" : "a connection", why);
+            return greeted;
+        }
         if (!greeted && m.type != S2R_SOCKET_HELLO) {
             m.reply = 1, m.status = S2R_ERR_STATE;
             snprintf(m.text, sizeof m.text, "%s before hello: a client opens with hello", s2r__socket_type_names[m.type]);
@@ -794,12 +867,22 @@ static int s2r__socket_serve_client(const s2r_backend* robot, int listener, int 
         } else {
             s2r__socket_answer(robot, &m);
         }
+        if (m.type == S2R_SOCKET_HELLO && m.status == S2R_OK && !greeted)
+            S2R__SERVE_SAY("client %d connected (hello answered)", number);
         if (m.type == S2R_SOCKET_HELLO && m.status == S2R_OK) greeted = 1;
         if (m.type == S2R_SOCKET_RESET && m.status == S2R_OK) in_episode = 1, halted[0] = 0;
+        if ((m.type == S2R_SOCKET_COMMAND || m.type == S2R_SOCKET_ADVANCE || m.type == S2R_SOCKET_PLACE) &&
+            m.status == S2R_OK)
+            in_episode = 1;   /* the arm moves on the client's word: watched, reset or not */
         if (m.type == S2R_SOCKET_HALT) in_episode = 0;
-        if (s2r__socket_send(fd, s2r__socket_ms() + watchdog_ms, &m, NULL) != S2R_OK || !greeted) return greeted;
+        if (s2r__socket_send(fd, s2r__socket_ms() + watchdog_ms, &m, NULL) != S2R_OK || !greeted) {
+            if (!greeted) S2R__SERVE_SAY("a connection dropped: %s", m.text);
+            else S2R__SERVE_SAY("client %d dropped, the arm halted: its reply could not be sent", number);
+            return greeted;
+        }
         deadline = s2r__socket_ms() + watchdog_ms;
     }
+#undef S2R__SERVE_SAY
 }
 
 #else   /* no POSIX sockets */

@@ -45,8 +45,9 @@
    writes exc_1.csv .. exc_4.csv (three multisines to fit, a chirp to hold
    out; 3 s at 50 Hz, t and command_J, the rate and safety margins in
    their header lines; s2r_excitation_write_csv).  Play each on the arm
-   as its header says and record a log of it; then --log the four logs in
-   that order.
+   as its header says and record a log of it (build/robot_player does
+   both on the arm behind the socket; examples/robot_server.py --play with
+   a Python driver); then --log the four logs in that order.
 
    When the report flags a joint the shared parameters cannot follow,
    --joint kp[4] (repeatable) fits that joint's own kp - or kv,
@@ -247,19 +248,28 @@ static void print_logs(const s2r_trajectory_set* set, const char* role) {
 
 /* Each identified parameter with its interval: value +- 1.96 standard
    errors (95 %), or, for a latency (no standard error), the recentred
-   range the loss profile gives. */
+   range the loss profile gives.  Where the descent stopped short of the
+   minimum (the Levenberg-Marquardt check from its point found a lower
+   loss), the interval is widened to take in the check's point: the
+   standard error counts the noise in the data, not the distance the fit
+   had still to go (a quick fit of three sweeps stops about 0.003 of the
+   bounds from it, several standard errors on clean logs). */
 static void print_intervals(const s2r_sysid* id, const s2r_sysid_result* r) {
-    int i;
+    int i, widened;
     char name[48];
     printf("  intervals:\n");
     for (i = 0; i < r->n_params; i++) {
         const s2r_sysid_param* p = &id->config.param[i];
-        int se = isfinite(r->std_error[i]);
+        int se = isfinite(r->std_error[i]), short_of = r->polish_loss < r->train_loss && !r->polished;
         double half = se ? 1.96 * r->std_error[i] : r->half_width[i];
+        double lo = fmax(r->value[i] - half, p->lo), hi = fmin(r->value[i] + half, p->hi);
+        widened = short_of && (r->polish_value[i] < lo || r->polish_value[i] > hi);
+        if (widened) lo = fmin(lo, r->polish_value[i]), hi = fmax(hi, r->polish_value[i]);
         if (p->joint) snprintf(name, sizeof name, "%s[%d]", s2r_param_name(p->param), p->joint);
         else snprintf(name, sizeof name, "%s", s2r_param_name(p->param));
-        printf("    %-16s %9.4g  [%9.4g, %9.4g]  %s%s\n", name, r->value[i], fmax(r->value[i] - half, p->lo),
-               fmin(r->value[i] + half, p->hi), se ? "95 %: +- 1.96 std err" : "the recentred range (no std err)",
+        printf("    %-16s %9.4g  [%9.4g, %9.4g]  %s%s%s\n", name, r->value[i], lo, hi,
+               se ? "95 %: +- 1.96 std err" : "the recentred range (no std err)",
+               widened ? ", widened to the lower loss the check found (the fit stopped short of it)" : "",
                r->identifiable[i] ? "" : "; not identifiable");
     }
 }

@@ -18,6 +18,12 @@
    from 1 (default 1); --watchdog-ms MS from 1 (default 1000): the arm
    halts after that silence mid-episode, and a connection must say hello
    within it.  One client at a time: another is told the arm is busy.
+   Each client's coming and going (and why: it left, a malformed message,
+   no hello in time), each watchdog halt and each connection refused busy
+   is a line on standard output.  TCP addresses are strict (tcp: in lower
+   case, no leading zeros or signs); tcp:0.0.0.0 is refused: it would let
+   anyone who reaches the machine drive the arm - give the interface's own
+   address.
    --mjcf FILE serves the nominal simulator of your arm's MJCF instead of
    a stand-in unit (there are none of it): the other side's --mjcf path
    tried without the arm.  A malformed option is refused (status 2).
@@ -82,6 +88,7 @@ int main(int argc, char** argv) {
     }
     printf("%s (%s scene), to be served at %s\n", served->name, s2r_scene_name(served->info->scene), serve.address);
     fflush(stdout);
+    serve.log = stdout;   /* each client's coming and going, each watchdog halt */
     res = s2r_socket_serve(served, &serve, error);
     if (res != S2R_OK) fprintf(stderr, "robot_server: %s\n", error);
     if (mjcf) s2r_sim_free(&sim);

@@ -23,10 +23,25 @@ socket, is refused.  Ctrl-C or SIGTERM halts the arm, removes the path and
 exits with status 130.  The arm you announce in the hello (kind, scene,
 joint count) must be the one the pipeline loads (s2r_socket_config.robot;
 your own arm: CUSTOM, the same MJCF on both sides).
+
+The same driver plays excitation files and logs them, for identification
+from logs (example 12) without a socket:
+
+    python3 examples/robot_server.py --play exc_1.csv log_1.csv --play exc_2.csv log_2.csv
+
+For each pair: the arm to home, a slow smooth move to the file's first row
+(at most MOVE_SPEED), held there until still (every joint moving less than
+SETTLE_SPEED over SETTLE_WINDOW; an arm that will not settle within
+SETTLE_MAX is an error, no log), then each row's targets sent at the file's
+own rate (1 / its step of t) and the trajectory file 12 reads written from
+the settled reading on (t, command_J, q_J, qd_J, its "# rate" line); then
+build/12_sysid_from_logs --log log_1.csv ... fits them.  examples/
+robot_player.c does the same in C on any backend.
 """
 import argparse
 import math
 import os
+import re
 import select
 import signal
 import socket
@@ -161,18 +176,19 @@ def refuse_busy(server, since):
         receive(conn, HEADER.size)
     except OSError:
         pass                                    # said nothing yet: it is told all the same
+    text = "busy: another client has held this arm for %.1f s; one client at a time" % (time.monotonic() - since)
     try:
-        text = "busy: another client has held this arm for %.1f s; one client at a time" % (time.monotonic() - since)
         reply(conn, HELLO, ERR_STATE, text.encode())
     except OSError:
         pass
     conn.close()
+    print("a connection refused:", text, flush=True)
 
 
 HELLO_GRACE = 0.1                            # s: a client says hello as it connects; one silent this long holds nothing
 
 
-def serve_client(arm, server, conn, watchdog):
+def serve_client(arm, server, conn, watchdog, number):
     """Requests until the client goes: its hello first, within the watchdog; then silence
     for the watchdog mid-episode halts the arm, and that episode's later requests (but
     halt) are answered with the watchdog's error until a reset.  Connections arriving
@@ -185,22 +201,31 @@ def serve_client(arm, server, conn, watchdog):
         ready, _, _ = select.select([conn, server], [], [], max(0.0, deadline - time.monotonic()) if watched else None)
         if server in ready and conn not in ready:
             if not greeted and time.monotonic() - since >= HELLO_GRACE:
+                print("a connection silent for %.0f ms gave way to the next one" % (1e3 * (time.monotonic() - since)),
+                      flush=True)
                 return False                    # silent since it came: the next one's turn
             refuse_busy(server, since)
         if conn not in ready:
             if not watched or time.monotonic() < deadline:
                 continue
             if not greeted:
+                print("a connection dropped: no hello within %d ms" % round(watchdog * 1000), flush=True)
                 return False                    # no hello in time: not a client
             arm.halt()                          # silent mid-episode: brakes on, the episode is over
             halted = (b"the robot side's watchdog halted the arm: no request for %d ms mid-episode; this episode "
                       b"is over (reset to start another)" % round(watchdog * 1000))
+            print("client %d: %s" % (number, halted[17:].decode()), flush=True)
             in_episode = False
             continue
         conn.settimeout(watchdog)
-        magic, version, kind, direction, status, size = HEADER.unpack(receive(conn, HEADER.size))
+        try:
+            magic, version, kind, direction, status, size = HEADER.unpack(receive(conn, HEADER.size))
+        except ConnectionError:
+            if greeted:
+                print("client %d went away%s, the arm halted" % (number, " mid-episode" if in_episode else ""), flush=True)
+            return greeted
         if magic != MAGIC or version != VERSION or direction != 0 or REQUEST_BYTES.get(kind) != size:
-            raise ConnectionError("malformed request")
+            raise ConnectionError("a malformed request (magic, version, type or size)")
         payload = receive(conn, size)
         if not greeted and kind != HELLO:
             status, payload = ERR_STATE, b"request before hello: a client opens with hello"
@@ -208,25 +233,53 @@ def serve_client(arm, server, conn, watchdog):
             status, payload = ERR_STATE, halted
         else:
             status, payload = answer(arm, kind, payload)
+        if kind == HELLO and status == 0 and not greeted:
+            print("client %d connected (hello answered)" % number, flush=True)
         greeted = greeted or (kind == HELLO and status == 0)
         if kind == RESET and status == 0:
             in_episode, halted = True, b""
+        if kind in (COMMAND, ADVANCE, PLACE) and status == 0:
+            in_episode = True                   # the arm moves on the client's word: watched, reset or not
         if kind == HALT:
             in_episode = False
         reply(conn, kind, status, payload)
         if not greeted:
+            print("a connection dropped:", payload.rstrip(b"\0").decode(errors="replace"), flush=True)
             return False
         deadline = time.monotonic() + watchdog
+
+
+DECIMAL = re.compile(r"^(0|[1-9][0-9]{0,4})$")   # no sign, blank or leading zero
+
+
+def parse_tcp(address):
+    """tcp:HOST:PORT, strictly as the C side reads it: HOST localhost or four decimal octets, PORT 1..65535;
+    0.0.0.0 (every interface: the protocol has no authentication) refused."""
+    host, _, port = address[4:].rpartition(":")
+    if not DECIMAL.match(port) or not 1 <= int(port) <= 65535:
+        sys.exit("robot_server.py: address %r: expected tcp:HOST:PORT, PORT a decimal 1 to 65535 without sign or "
+                 "leading zero" % address)
+    octets = host.split(".")
+    if host != "localhost" and (len(octets) != 4 or not all(DECIMAL.match(o) and int(o) <= 255 for o in octets)):
+        sys.exit("robot_server.py: address %r: HOST must be localhost or a numeric IPv4 address (four decimals 0 "
+                 "to 255, no leading zeros)" % address)
+    if host == "0.0.0.0":
+        sys.exit("robot_server.py: address %r: 0.0.0.0 is every network interface - anyone who reaches this machine "
+                 "could drive the arm (the protocol has no authentication): give the one interface's address "
+                 "(tcp:192.168.1.10:PORT) or localhost" % address)
+    return ("127.0.0.1" if host == "localhost" else host), int(port)
 
 
 def listen(address):
     """Bind and listen.  A Unix path left by a server that is gone is replaced; a live
     server's socket, or anything that is not a socket, is refused and left as it is."""
+    if address[:4].lower() == "tcp:" and not address.startswith("tcp:"):
+        sys.exit("robot_server.py: address %r: write tcp: in lower case (tcp:HOST:PORT)" % address)
     if address.startswith("tcp:"):
-        host, port = address[4:].rsplit(":", 1)
+        host, port = parse_tcp(address)
         server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        server.bind((host, int(port)))
+        server.bind((host, port))
     else:
         if os.path.lexists(address):
             if not stat.S_ISSOCK(os.lstat(address).st_mode):
@@ -246,14 +299,121 @@ def listen(address):
     return server
 
 
+MOVE_SPEED = 0.3                             # rad/s, the move to an excitation's first row (smoothstep peak)
+SETTLE_SPEED = 0.01                          # rad/s: moving less than this over SETTLE_WINDOW is settled
+SETTLE_WINDOW = 0.2                          # s
+SETTLE_MAX = 10.0                            # s: not settled by then is an error
+
+
+def read_excitation(path, n):
+    """An excitation file (12 --write-excitation): rows of t and command_1..command_n, and its period (the
+    median step of t, s).  '#' lines are comments; a "# rate R Hz" line must agree with t."""
+    rows, header, claimed = [], None, None
+    with open(path) as f:
+        for number, line in enumerate(f, 1):
+            line = line.strip()
+            if line.startswith("#"):
+                words = line[1:].split()
+                if header is None and claimed is None and len(words) >= 3 and words[0] == "rate" and words[2] == "Hz":
+                    claimed = float(words[1])
+                continue
+            if not line:
+                continue
+            if header is None:
+                header = [c.strip() for c in line.split(",")]
+                expect = ["t"] + ["command_%d" % (j + 1) for j in range(n)]
+                if header != expect:
+                    raise ValueError("%s, line %d: the columns are %s; this arm's excitation has %s"
+                                     % (path, number, ",".join(header), ",".join(expect)))
+                continue
+            values = [float(v) for v in line.split(",")]
+            if len(values) != n + 1 or not all(math.isfinite(v) for v in values) or (rows and values[0] <= rows[-1][0]):
+                raise ValueError("%s, line %d: not %d finite numbers after the last row's time" % (path, number, n + 1))
+            rows.append(values)
+    if len(rows) < 2:
+        raise ValueError("%s: fewer than two rows" % path)
+    steps = sorted(b[0] - a[0] for a, b in zip(rows, rows[1:]))
+    period = steps[len(steps) // 2]
+    if claimed and abs(1 / period - claimed) > 0.01 * claimed:
+        raise ValueError("%s: its header says %g Hz, its t steps at %.4g Hz" % (path, claimed, 1 / period))
+    return rows, 1 / claimed if claimed else period
+
+
+def settle(arm, q, period):
+    """Hold the targets q until the arm is still; returns the settled reading (q, qd)."""
+    window, past, waited = math.ceil(SETTLE_WINDOW / period - 1e-9), [], 0.0
+    while True:
+        arm.command(q)
+        arm.advance(period)                     # DRIVER: one period of real time at the control rate
+        waited += period
+        _, now, qd, _, _, _ = arm.sensors()
+        past.append(list(now[:arm.n]))
+        if len(past) > window + 1:
+            past.pop(0)
+        if len(past) == window + 1:
+            worst = max(abs(a - b) for a, b in zip(past[-1], past[0])) / (window * period)
+            if worst < SETTLE_SPEED:
+                return list(now[:arm.n]), list(qd[:arm.n])
+        if waited >= SETTLE_MAX:
+            raise RuntimeError("the arm did not settle at the first row within %g s (still moving at %.3g rad/s over "
+                               "%g s; SETTLE_SPEED is %g)" % (SETTLE_MAX, worst, SETTLE_WINDOW, SETTLE_SPEED))
+
+
+def play(arm, excitation, log):
+    """Play one excitation file on the arm and write its log (the trajectory file example 12 reads)."""
+    rows, period = read_excitation(excitation, arm.n)
+    start = rows[0][1:]
+    arm.reset(None, None)                       # DRIVER: the arm at home, at rest
+    _, here, _, _, _, _ = arm.sensors()
+    here = list(here[:arm.n])
+    steps = max(1, math.ceil(max(1.875 * abs(b - a) for a, b in zip(here, start)) / MOVE_SPEED / period))
+    for k in range(1, steps + 1):               # the slow move: smoothstep, peak speed MOVE_SPEED
+        u = k / steps
+        w = u * u * u * (10 - 15 * u + 6 * u * u)
+        arm.command([a + (b - a) * w for a, b in zip(here, start)])
+        arm.advance(period)
+    q, qd = settle(arm, start, period)
+    out = ["# robot_server.py: %s played at %.6g Hz after settling at its first row" % (excitation, 1 / period),
+           "# rate %.15g Hz (a row every %.15g s)" % (1 / period, period),
+           ",".join(["t"] + ["command_%d" % j for j in range(1, arm.n + 1)] + ["q_%d" % j for j in range(1, arm.n + 1)]
+                    + ["qd_%d" % j for j in range(1, arm.n + 1)])]
+    for k in range(len(rows) + 1):              # row k: command k sent at k periods, the reading just before it acts
+        command = rows[min(k, len(rows) - 1)][1:]
+        out.append(",".join(repr(v) for v in [round(k * period, 12)] + command + q + qd))
+        if k < len(rows):
+            arm.command(command)
+            arm.advance(period)                 # DRIVER: one period of real time
+            _, now, speed, _, _, _ = arm.sensors()
+            q, qd = list(now[:arm.n]), list(speed[:arm.n])
+    arm.halt()
+    with open(log, "w") as f:
+        f.write("\n".join(out) + "\n")
+    print("played %s: %d rows at %g Hz; wrote %s" % (excitation, len(rows), 1 / period, log), flush=True)
+
+
 def main():
     parser = argparse.ArgumentParser(description="The robot side of sim2real.h's socket protocol, on a fake arm.")
-    parser.add_argument("address", help="a Unix socket path or tcp:HOST:PORT")
+    parser.add_argument("address", nargs="?", help="a Unix socket path or tcp:HOST:PORT")
+    parser.add_argument("--play", nargs=2, action="append", metavar=("EXCITATION", "LOG"),
+                        help="play an excitation file on the arm and write its log (repeatable); no serving")
     parser.add_argument("--clients", type=int, default=0, help="serve this many clients, then exit (0: until stopped)")
     parser.add_argument("--watchdog-ms", type=int, default=1000, help="halt the arm after this silence mid-episode")
     args = parser.parse_args()
     if args.clients < 0 or args.watchdog_ms < 1:
         parser.error("--clients must be >= 0 and --watchdog-ms >= 1")
+    if args.play:
+        if args.address:
+            parser.error("--play plays on the arm here: give no address")
+        arm = FakeArm()
+        try:
+            for excitation, log in args.play:
+                play(arm, excitation, log)
+        except (OSError, ValueError, RuntimeError) as e:
+            arm.halt()
+            sys.exit("robot_server.py: %s" % e)
+        return
+    if not args.address:
+        parser.error("an address (a Unix socket path or tcp:HOST:PORT) is needed, or --play")
     server, arm, served = listen(args.address), FakeArm(), 0
     stop = []
 
@@ -270,10 +430,10 @@ def main():
             if args.address.startswith("tcp:"):
                 conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             try:
-                served += serve_client(arm, server, conn, args.watchdog_ms / 1000.0)
+                served += serve_client(arm, server, conn, args.watchdog_ms / 1000.0, served + 1)
             except (ConnectionError, OSError, struct.error) as e:
                 served += 1
-                print("client gone:", e, flush=True)
+                print("client %d dropped, the arm halted: %s" % (served, e), flush=True)
             arm.halt()                          # the client has gone: brakes on
             conn.close()
     except KeyboardInterrupt:

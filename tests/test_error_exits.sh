@@ -70,5 +70,7 @@ run 14_predicting_transfer "uniform needs 2 numbers" --task push --quick --out "
 
 run robot_server "cannot serve at" "$WORK/a_file/robot.sock" --clients 1
 run robot_client "cannot connect" "$WORK/no_robot.sock" --timeout-ms 50
+printf '# rate 50 Hz\nt,command_1,command_2,command_3,command_4\n0,0,0,0,0\n0.02,0,0,0,0\n' > "$WORK/exc4.csv"
+run robot_player "exc4.csv has 4 joints, ur5e 6" "$WORK/exc4.csv" "$WORK/played.csv" --unit 1
 echo "$failed error exit(s) failed"
 [ $failed -eq 0 ]

@@ -127,6 +127,7 @@ static s2r_result socket_dying_advance(void* self, double seconds) {
 }
 
 static int socket_watchdog_ms = 1000;   /* the robot side's watchdog, for the next child */
+static const char* socket_log_path;     /* ... where it logs its clients; NULL: nowhere */
 static int socket_clients = 1;          /* ... the clients it serves */
 /* A handled signal: poll returns EINTR.  Strict C99's signal() is System V's
    (the handler is reset on delivery), so it puts itself back. */
@@ -147,6 +148,7 @@ static pid_t socket_serve_child(s2r_robot_kind kind, s2r_scene scene, uint64_t u
         c.address = SOCKET_PATH;
         c.clients = socket_clients;
         c.watchdog_ms = socket_watchdog_ms;
+        if (socket_log_path && !(c.log = fopen(socket_log_path, "w"))) _exit(2);
         signal(SIGUSR1, socket_ignore_signal);
         _exit(s2r_socket_serve(&socket_dying_robot.outer, &c, NULL) == S2R_OK ? 0 : 2);
     }
@@ -698,6 +700,143 @@ static int test_socket_client_gone_mid_episode(void) {
 }
 #endif
 
+/* Addresses are read strictly: "TCP:" is not a path, a port with a sign
+   or a leading zero, an octet with one or a blank are refused, and
+   tcp:0.0.0.0 (every interface, no authentication) is refused on both
+   sides; the serve config's ready_fd defaults to none (-1), not stdin. */
+static int test_socket_strict_addresses(void) {
+    static const struct { const char* address; const char* says; } bad[] = {
+        {"TCP:localhost:5555", "write tcp: in lower case"},
+        {"Tcp:127.0.0.1:5555", "write tcp: in lower case"},
+        {"tcp:localhost:+5555", "PORT a decimal 1 to 65535 without sign or leading zero"},
+        {"tcp:localhost:05555", "without sign or leading zero"},
+        {"tcp:localhost: 5555", "without sign or leading zero"},
+        {"tcp:localhost:0", "PORT a decimal 1 to 65535"},
+        {"tcp:localhost:", "expected tcp:HOST:PORT"},
+        {"tcp:01.0.0.1:5555", "four decimals 0 to 255, no leading zeros"},
+        {"tcp:+1.0.0.1:5555", "HOST must be localhost or a numeric IPv4 address"},
+        {"tcp: 127.0.0.1:5555", "HOST must be localhost"},
+        {"tcp:127.0.0:5555", "HOST must be localhost"},
+        {"tcp:127.0.0.1.1:5555", "HOST must be localhost"},
+        {"tcp:256.0.0.1:5555", "HOST must be localhost"},
+        {"tcp:0.0.0.0:5555", "0.0.0.0 is every network interface - anyone who reaches this machine could drive the arm"},
+    };
+    s2r_socket_config c = s2r_socket_config_default();
+    s2r_socket_serve_config sc = s2r_socket_serve_config_default();
+    s2r_socket_robot s;
+    s2r_real_robot real;
+    s2r__socket_addr a;
+    socklen_t len;
+    char e[S2R_ERROR_LEN];
+    int i;
+    CHECK(sc.ready_fd == -1 && sc.log == NULL);
+    c.timeout_ms = 50;
+    for (i = 0; i < (int)(sizeof bad / sizeof *bad); i++) {
+        c.address = bad[i].address;
+        CHECKF(s2r_socket_robot_connect(&s, &c) == S2R_ERR_INVALID_ARGUMENT && strstr(s.error, bad[i].says) &&
+               strstr(s.error, bad[i].address), "%s: %s", bad[i].address, s.error);
+    }
+    CHECK(s2r__socket_address("tcp:10.0.0.1:80", &a, &len, e) == S2R_OK && ntohs(a.in.sin_port) == 80 &&
+          ntohl(a.in.sin_addr.s_addr) == 0x0a000001u);
+    CHECK(s2r__socket_address("tcp:localhost:65535", &a, &len, e) == S2R_OK && ntohl(a.in.sin_addr.s_addr) == 0x7f000001u);
+    CHECK(s2r__socket_address("tcp:0.0.0.1:5", &a, &len, e) == S2R_OK);
+    CHECK(s2r__socket_address("tcp:1.2.3.4:99999", &a, &len, e) == S2R_ERR_INVALID_ARGUMENT);
+    CHECK(s2r_real_robot_init(&real, S2R_ROBOT_UR5E, 1) == S2R_OK);
+    sc.address = "tcp:0.0.0.0:5555";
+    sc.clients = 1;
+    CHECKF(s2r_socket_serve(&real.backend, &sc, e) == S2R_ERR_INVALID_ARGUMENT && strstr(e, "no authentication"), "%s", e);
+    sc.address = "TCP:localhost:5555";
+    CHECKF(s2r_socket_serve(&real.backend, &sc, e) == S2R_ERR_INVALID_ARGUMENT && access("TCP:localhost:5555", F_OK) != 0,
+           "%s", e);
+    s2r_real_robot_free(&real);
+    return 0;
+}
+
+/* The arm moved before any reset is watched too: a client that commands
+   and advances after its hello, then falls silent past the watchdog, gets
+   the arm halted and its next command refused naming the watchdog; and
+   the robot side logs it all - the client's coming, the halt, its going. */
+static int test_socket_watchdog_before_reset_and_log(void) {
+    s2r_socket_config c = s2r_socket_config_default();
+    s2r_socket_robot s;
+    char log_path[128], text[2048];
+    double q[S2R_MAX_JOINTS];
+    FILE* f;
+    size_t n;
+    pid_t child;
+    int status;
+    snprintf(log_path, sizeof log_path, "%s.log", SOCKET_PATH);
+    socket_watchdog_ms = 100;
+    socket_log_path = log_path;
+    child = socket_serve_child(S2R_ROBOT_UR5E, S2R_SCENE_ARM, 1, 0);
+    socket_watchdog_ms = 1000;
+    socket_log_path = NULL;
+    CHECK(child > 0);
+    c.address = SOCKET_PATH;
+    CHECKF(s2r_socket_robot_connect(&s, &c) == S2R_OK, "%s", s.error);
+    memcpy(q, s.arm.info.q_home, sizeof q);
+    q[0] += 0.2;
+    CHECKF(s2r_backend_command(&s.backend, q) == S2R_OK && s2r_backend_advance(&s.backend, 0.02) == S2R_OK, "%s", s.error);
+    poll(NULL, 0, 300);   /* three watchdog periods of silence, no reset ever sent */
+    CHECKF(s2r_backend_command(&s.backend, q) == S2R_ERR_STATE && strstr(s.error, "watchdog halted the arm"), "%s", s.error);
+    CHECK(s2r_backend_reset(&s.backend, NULL, NULL, NULL) == S2R_OK && s2r_backend_command(&s.backend, q) == S2R_OK);
+    s2r_socket_robot_close(&s);
+    CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    f = fopen(log_path, "rb");
+    CHECK(f);
+    n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    remove(log_path);
+    text[n] = '\0';
+    CHECKF(strstr(text, "robot side: client 1 connected (hello answered)\n") &&
+           strstr(text, "robot side: client 1: watchdog halted the arm: no request for 100 ms mid-episode") &&
+           strstr(text, "robot side: client 1 went away mid-episode, the arm halted\n"), "%s", text);
+    return 0;
+}
+
+/* robot_server.py too: the arm moved after the hello and no reset, then
+   silence past its watchdog, is halted; the next command is the
+   watchdog's error, and its log says so. */
+static int test_socket_python_watchdog_before_reset(void) {
+    s2r_socket_config c = s2r_socket_config_default();
+    s2r_socket_robot s;
+    char log_path[128], text[4096];
+    double q[S2R_MAX_JOINTS] = {0};
+    FILE* f;
+    size_t n;
+    pid_t child;
+    int status;
+    snprintf(log_path, sizeof log_path, "%s.pylog", SOCKET_PATH);
+    fflush(stdout);
+    child = fork();
+    if (child == 0) {
+        if (!freopen(log_path, "w", stdout)) _exit(126);
+        execlp("python3", "python3", "examples/robot_server.py", SOCKET_PATH, "--clients", "1", "--watchdog-ms", "100",
+               (char*)NULL);
+        _exit(127);
+    }
+    CHECK(child > 0);
+    c.address = SOCKET_PATH;
+    c.timeout_ms = 5000;   /* the interpreter's start */
+    CHECKF(s2r_socket_robot_connect(&s, &c) == S2R_OK, "%s", s.error);
+    memcpy(q, s.arm.info.q_home, sizeof q);
+    CHECK(s2r_backend_command(&s.backend, q) == S2R_OK);
+    poll(NULL, 0, 400);
+    CHECKF(s2r_backend_advance(&s.backend, 0.02) == S2R_ERR_STATE && strstr(s.error, "watchdog halted the arm"), "%s", s.error);
+    s2r_socket_robot_close(&s);
+    CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    f = fopen(log_path, "rb");
+    CHECK(f);
+    n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    remove(log_path);
+    text[n] = '\0';
+    CHECKF(strstr(text, "client 1 connected (hello answered)\n") &&
+           strstr(text, "client 1: watchdog halted the arm: no request for 100 ms mid-episode") &&
+           strstr(text, "client 1 went away, the arm halted"), "%s", text);
+    return 0;
+}
+
 static const test_case socket_tests[] = {
     {"socket: every message packs and parses; cut, bad magic, version, NaN readings refused", test_socket_wire},
 #ifdef SOCKET_TESTS
@@ -727,5 +866,11 @@ static const test_case socket_tests[] = {
      test_socket_address_link_and_fifo},
     {"socket: examples/robot_server.py speaks the protocol (its fake arm follows, halts, refuses NaN)",
      test_socket_python_robot_side},
+    {"socket: addresses read strictly (TCP:, signs, leading zeros, blanks); tcp:0.0.0.0 refused on both sides",
+     test_socket_strict_addresses},
+    {"socket: commands before the first reset are watched by the watchdog; the robot side logs its clients",
+     test_socket_watchdog_before_reset_and_log},
+    {"socket: robot_server.py's watchdog watches commands before the first reset too, and logs the halt",
+     test_socket_python_watchdog_before_reset},
 #endif
 };

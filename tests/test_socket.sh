@@ -19,8 +19,9 @@ for task in reach push; do
     [ -n "$over" ] || kill $server    # the client never got through: do not wait for it
     wait $server
     here=$("./$BUILD/robot_client" --in-process 2 --task $task --episodes 4 --seed 7 | grep '^success')
-    if [ -n "$over" ] && [ "$over" = "$here" ]; then
-        echo "ok   socket: $task over the socket, the same digits as in process: $over"
+    if [ -n "$over" ] && [ "$over" = "$here" ] && grep -q "^robot side: client 1 connected" "$BUILD/test_socket_server.log" &&
+       grep -q "^robot side: client 1 went away" "$BUILD/test_socket_server.log"; then
+        echo "ok   socket: $task over the socket, the same digits as in process: $over; the server logged its client's coming and going"
     else
         echo "FAIL socket: $task over the socket \"$over\", in process \"$here\""; failed=$((failed + 1))
     fi
@@ -119,5 +120,62 @@ else
     echo "FAIL socket: robot_server.py after SIGTERM: status $status, socket $(ls -l "$SOCK" 2>&1)"; failed=$((failed + 1))
 fi
 rm -f "$SOCK"
+
+# robot_server.py --play: the excitation files 12 writes played on its arm and logged as the
+# trajectory files 12 reads (the fake arm is a first-order lag, not a UR5e: 12 reads and fits
+# them, its verdict is not the point).
+PLAYED=$BUILD/test_socket_played
+rm -rf "$PLAYED" && mkdir -p "$PLAYED"
+./"$BUILD"/12_sysid_from_logs --quick --write-excitation "$PLAYED/exc.csv" > "$PLAYED/write.log" 2>&1 &&
+python3 examples/robot_server.py --play "$PLAYED/exc_1.csv" "$PLAYED/log_1.csv" --play "$PLAYED/exc_4.csv" \
+    "$PLAYED/log_4.csv" > "$PLAYED/play.log" 2>&1 &&
+./"$BUILD"/12_sysid_from_logs --quick --log "$PLAYED/log_1.csv" --log "$PLAYED/log_4.csv" --out "$PLAYED" > "$PLAYED/fit.log" 2>&1
+status=$?
+if [ $status -eq 0 ] && grep -q "^  fit $PLAYED/log_1.csv: 50 Hz, 1.20 s, velocities measured" "$PLAYED/fit.log" &&
+   grep -q "^  intervals:" "$PLAYED/fit.log" && head -n 2 "$PLAYED/log_1.csv" | grep -q "^# rate 50 Hz"; then
+    echo "ok   socket: robot_server.py --play plays 12's excitations and logs them; 12 fits the logs: $(grep '^  held-out error [0-9]' "$PLAYED/fit.log")"
+else
+    echo "FAIL socket: robot_server.py --play and 12: status $status"; cat "$PLAYED/play.log"; tail -n 5 "$PLAYED/fit.log"; failed=$((failed + 1))
+fi
+printf '# rate 50 Hz\nt,command_1\n0,0\n0.02,0\n' > "$PLAYED/one_joint.csv"
+python3 examples/robot_server.py --play "$PLAYED/one_joint.csv" "$PLAYED/no.csv" > "$PLAYED/bad.log" 2>&1; status=$?
+if [ $status -eq 1 ] && [ ! -e "$PLAYED/no.csv" ] && grep -q "one_joint.csv, line 2: the columns are t,command_1; this arm's excitation has t,command_1,command_2" "$PLAYED/bad.log"; then
+    echo "ok   socket: robot_server.py --play refuses another arm's excitation: $(cat "$PLAYED/bad.log")"
+else
+    echo "FAIL socket: robot_server.py --play on another arm's file: status $status"; cat "$PLAYED/bad.log"; failed=$((failed + 1))
+fi
+# robot_server.py logs its clients: the first's coming, a second refused busy, the first's going.
+python3 examples/robot_server.py "$SOCK" --clients 1 > "$BUILD/test_socket_py.log" 2>&1 &
+server=$!
+"./$BUILD/robot_client" "$SOCK" --episodes 1000 --timeout-ms 10000 > /dev/null 2>&1 &
+client=$!
+waited=0
+while ! grep -q "client 1 connected" "$BUILD/test_socket_py.log" && [ $waited -lt 100 ]; do sleep 0.1; waited=$((waited + 1)); done
+"./$BUILD/robot_client" "$SOCK" --episodes 1 --timeout-ms 200 > "$BUILD/test_socket_busy.log" 2>&1; busy=$?
+kill $client 2>/dev/null; wait $client 2>/dev/null
+wait $server
+if [ $busy -eq 1 ] && grep -q "^client 1 connected (hello answered)" "$BUILD/test_socket_py.log" &&
+   grep -q "^a connection refused: busy: another client has held this arm" "$BUILD/test_socket_py.log" &&
+   grep -q "^client 1 went away" "$BUILD/test_socket_py.log"; then
+    echo "ok   socket: robot_server.py logs a client's coming, a busy refusal and the client's going"
+else
+    echo "FAIL socket: robot_server.py's log (second client status $busy):"; cat "$BUILD/test_socket_py.log"; failed=$((failed + 1))
+fi
+rm -f "$SOCK"
+
+# Addresses read strictly by both robot sides: tcp:0.0.0.0 (every interface, no authentication) and a
+# TCP: in capitals (once a path) refused, nothing served or created.
+for address in tcp:0.0.0.0:47211 TCP:127.0.0.1:47211 tcp:127.0.0.1:047211; do
+    "./$BUILD/robot_server" "$address" --clients 1 > "$BUILD/test_socket_options.log" 2>&1; status=$?
+    python3 examples/robot_server.py "$address" --clients 1 > "$BUILD/test_socket_py.log" 2>&1; py=$?
+    if [ $status -eq 1 ] && [ $py -eq 1 ] && [ ! -e "$address" ] &&
+       grep -q "0.0.0.0 is every network interface\|write tcp: in lower case\|without sign or leading zero" "$BUILD/test_socket_options.log" &&
+       grep -q "0.0.0.0 is every network interface\|write tcp: in lower case\|without sign or leading zero" "$BUILD/test_socket_py.log"; then
+        echo "ok   socket: both robot sides refuse $address: $(tail -n 1 "$BUILD/test_socket_options.log")"
+    else
+        echo "FAIL socket: $address: robot_server status $status, robot_server.py $py"; cat "$BUILD/test_socket_options.log" "$BUILD/test_socket_py.log"
+        failed=$((failed + 1))
+    fi
+done
 echo "$failed socket test(s) failed"
 [ $failed -eq 0 ]

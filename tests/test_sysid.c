@@ -1262,7 +1262,7 @@ static int test_files_robot_defects(void) {
                                 "times look like milliseconds (500 Hz) - give t in seconds"},
         {600, 0.001, 1e6, 0.2, 1, "the times look like microseconds (1000 Hz)"},
         {30, 0.1, 1, 0.2, 1, "log.csv, line 2: sampled at 10 Hz (a median step of 0.1 s), below the fit's 50 Hz"},
-        {300, 0.01, 1, 0, 1, "log.csv, line 2: the arm is moving at the start (joint 1 at 0.5 rad/s over the first 0.1 s"},
+        {300, 0.01, 1, 0, 1, "log.csv, line 2: the arm is moving at the start (joint 1 at 0.5 rad/s at its first row, from the first 0.1 s"},
         {300, 0.01, 1, 0, 57.29577951308232, "log.csv, line 2: q_1 starts at 28.6479, more than a turn, and the arm seems to move"},
         {3, 0.02, 1, 1, 1, "log.csv, line 2: covers 0.04 s, 2 samples of 0.02 s: too short to identify from"},
     };
@@ -1288,6 +1288,72 @@ static int test_files_robot_defects(void) {
     CHECK(set.n_samples == 149 && s2r_trajectory_length(&set, 0) == 149 && s2r_trajectory_length(&set, 1) == 49);
     CHECK(set.q[149 + 148] == set.q[149 + 60] && fabs(set.source[0].rate - 100) < 1e-6);   /* the short one held */
     s2r_trajectory_set_free(&set);
+    return 0;
+}
+
+/* A one-joint log of 1 s at `step` s, under a "# rate `claimed` Hz" line
+   (0: none), the joint at 0.5 rad plus `shape`(t) rad. */
+static void sysid_t_shaped_log(char* text, size_t cap, double step, double claimed, double (*shape)(double)) {
+    size_t at = claimed > 0 ? (size_t)snprintf(text, cap, "# a logger\n# rate %g Hz (its clock)\n", claimed) : 0;
+    int k;
+    at += (size_t)snprintf(text + at, cap - at, "t,command_1,q_1\n");
+    for (k = 0; k * step <= 1 + 1e-9 && at < cap; k++)
+        at += (size_t)snprintf(text + at, cap - at, "%.17g,0.5,%.17g\n", k * step, 0.5 + shape(k * step));
+}
+static double sysid_t_still(double t) { (void)t; return 0; }
+static double sysid_t_sag(double t) { return -15 * t * t; }                /* from rest, 30 rad/s^2 of gravity */
+static double sysid_t_settling(double t) { return 0.01 * exp(-t / 0.05); }    /* 0.2 rad/s at t0, slowing: 0.08 */
+static double sysid_t_unsettled(double t) { return 0.02 * exp(-t / 0.05); }   /* 0.4 rad/s at t0, 0.16 mean */
+
+/* Logs a real arm gives.  A "# rate" line must agree with t: a log faster
+   or slower than its header says is refused naming both rates (an
+   excitation file too; one read back holds its own rate).  At rest means
+   still at the first row: an arm standing there that then sags under
+   gravity (a straight line through the first 0.1 s would say 1.5 rad/s)
+   and one settling, its mean speed over the first 0.1 s below
+   S2R_LOG_REST_SPEED, are read; one settling faster is refused.  The library's own logs carry their rate line. */
+static int test_files_rate_and_rest(void) {
+    static char text[1 << 16];
+    s2r_trajectory_set set;
+    char e[S2R_ERROR_LEN];
+    sysid_t_shaped_log(text, sizeof text, 0.01, 100, sysid_t_still);
+    CHECKF(s2r_trajectory_set_parse_csv(&set, text, "log.csv", 0.02, e) == S2R_OK, "%s", e);
+    CHECK(fabs(set.source[0].rate - 100) < 1e-9);
+    s2r_trajectory_set_free(&set);
+    sysid_t_shaped_log(text, sizeof text, 0.005, 100, sysid_t_still);
+    CHECKF(s2r_trajectory_set_parse_csv(&set, text, "log.csv", 0.02, e) == S2R_ERR_PARSE &&
+           strstr(e, "log.csv, line 4: its header says 100 Hz, but t steps by 0.005 s between rows (median), 200 Hz: the "
+                     "file is faster than it says") && strstr(e, "(line 2)"), "%s", e);
+    CHECK(set.q == NULL);
+    sysid_t_shaped_log(text, sizeof text, 0.01, 250, sysid_t_still);
+    CHECKF(s2r_trajectory_set_parse_csv(&set, text, "log.csv", 0.02, e) == S2R_ERR_PARSE &&
+           strstr(e, "its header says 250 Hz, but t steps by 0.01 s between rows (median), 100 Hz: the file is slower"), "%s", e);
+    CHECK(s2r_excitation_parse_csv(&set, "# rate 50 Hz\nt,command_1\n0,1\n0.01,1\n0.02,1\n", "exc.csv", 0.02, e) ==
+          S2R_ERR_PARSE && strstr(e, "exc.csv, line 3: its header says 50 Hz") && strstr(e, "100 Hz: the file is faster"));
+    CHECKF(s2r_excitation_parse_csv(&set, "# rate 100 Hz\nt,command_1\n0,1\n0.01,1\n0.02,1\n", "exc.csv", 0.02, e) == S2R_OK,
+           "%s", e);
+    CHECK(set.source && fabs(set.source[0].rate - 100) < 1e-9 && strcmp(set.source[0].file, "exc.csv") == 0);
+    s2r_trajectory_set_free(&set);
+    sysid_t_shaped_log(text, sizeof text, 0.01, 0, sysid_t_sag);
+    CHECKF(s2r_trajectory_set_parse_csv(&set, text, "log.csv", 0.02, e) == S2R_OK, "a sag from rest: %s", e);
+    s2r_trajectory_set_free(&set);
+    sysid_t_shaped_log(text, sizeof text, 0.002, 500, sysid_t_settling);
+    CHECKF(s2r_trajectory_set_parse_csv(&set, text, "log.csv", 0.02, e) == S2R_OK, "settling: %s", e);
+    s2r_trajectory_set_free(&set);
+    sysid_t_shaped_log(text, sizeof text, 0.002, 500, sysid_t_unsettled);
+    CHECKF(s2r_trajectory_set_parse_csv(&set, text, "log.csv", 0.02, e) == S2R_ERR_PARSE &&
+           strstr(e, "the arm is moving at the start (joint 1 at 0.163 rad/s at its first row"), "%s", e);
+    sysid_t_shaped_log(text, sizeof text, 0.01, 0, sysid_t_still);
+    CHECK(s2r_trajectory_set_parse_csv(&set, text, "log.csv", 0.02, e) == S2R_OK);
+    CHECKF(s2r_trajectory_write_csv(&set, 0, "build/test_sysid_rate.csv", e) == S2R_OK, "%s", e);
+    s2r_trajectory_set_free(&set);
+    {
+        FILE* f = fopen("build/test_sysid_rate.csv", "rb");
+        size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+        if (f) fclose(f);
+        text[n] = '\0';
+        CHECKF(strstr(text, "\n# rate 50 Hz (a row every 0.02 s)\nt,command_1,q_1,qd_1\n"), "%.200s", text);
+    }
     return 0;
 }
 
@@ -1426,6 +1492,7 @@ static const test_case sysid_tests[] = {
     {"sysid: logs of different lengths are each used whole (the MSE weighs them by length)", test_files_of_different_lengths},
     {"sysid: an excitation file reads back bit for bit and plays as collect records it", test_excitation_files},
     {"sysid: a robot's log defects (units of t, rate, moving start, too short) are named, nothing loaded", test_files_robot_defects},
+    {"sysid: a log's rate line checked against t (faster, slower); at rest judged at the first row (a sag, a settling arm)", test_files_rate_and_rest},
     {"sysid: strikes set the object down, see it there and move it; mixed-up data refused", test_strikes_record_the_object},
     {"sysid: a strike's travel shows friction on the Panda, not on the UR5e", test_strike_travel_shows_friction},
     {"sysid: object parameters need weight_object and trajectories with the object", test_object_params_need_the_object},

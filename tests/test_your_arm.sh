@@ -44,10 +44,13 @@ step 00_hello_robot "$WORK/00.log" "$WORK/00_hold_home.csv"
 ./"$BUILD"/12_sysid_from_logs --quick --mjcf "$MODEL" --out "$WORK" > "$WORK/12.log" 2>&1; status=$?
 step "12_sysid_from_logs --quick" "$WORK/12.log" "$WORK/12_ranges.txt" "$WORK/12_fit.png"
 verdict=$(sed -n 's/.*held-out error .* of the motion (was .*): \([a-z]*\)$/\1/p' "$WORK/12.log")
-if [ "$verdict" = good ]; then
-    echo "ok   your arm: 12 identifies the fixture's made-different simulator: $verdict"
+# 12's made-different simulator (its lab_arm): kp x0.9, kv x1.1, 0.2 kg, 0.2 N m, 20 ms; the armature as modelled.
+inside=$(awk -v truth="kp=0.9 kv=1.1 payload=0.2 armature=1 frictionloss=0.2 action_latency=0.02" \
+    -f tests/check_intervals.awk "$WORK/12.log")
+if [ "$verdict" = good ] && [ -n "$inside" ] && [ "${inside#*BAD}" = "$inside" ]; then
+    echo "ok   your arm: 12 identifies the fixture's made-different simulator: $verdict; $inside"
 else
-    echo "FAIL your arm: 12's verdict on the fixture is \"$verdict\""; failed=$((failed + 1))
+    echo "FAIL your arm: 12's verdict on the fixture is \"$verdict\"; $inside"; failed=$((failed + 1))
 fi
 "./$BUILD/robot_server" "$SOCK" --mjcf "$MODEL" --clients 1 > "$WORK/server_12.log" 2>&1 &
 server=$!
