@@ -333,9 +333,9 @@ typedef struct table {
 /* The run's sizes: --smoke's check that every piece runs (seconds, nothing
    trained: the tests' size), --quick's small table that measures (one seed,
    50 episodes a row, 300 demonstrations, the demo curves to 300, the
-   interventions and RL to 100, and the full table's training budgets - a
-   fifth of them left reach's trained rows at 4-16 % in their simulators:
-   figures/RESULTS.md, "The quick table"), or the full table. */
+   interventions and RL to 100, and the full table's training budgets, so
+   every trained row succeeds in its simulator: figures/RESULTS.md, "The
+   quick table"), or the full table. */
 static sizes choose_sizes(const s2r_options* opt) {
     sizes z;
     z.id = s2r_identify_config_default();
