@@ -165,7 +165,7 @@ class Env(_EnvBase):
     def __init__(self, robot="ur5e", task="reach", simulator="nominal", ranges=None, unit=1, camera=None,
                  render_mode=None, width=480, height=360):
         self._handle = None
-        self._lock = _lib.guard()
+        self._lock = _lib.guard(self)
         lib = _lib.library()
         self._error = _lib.ErrorBuffer()
         if render_mode not in (None, "rgb_array"):
@@ -207,6 +207,7 @@ class Env(_EnvBase):
     def _live(self):
         if self._handle is None:
             raise _lib.Sim2RealError("the environment is closed")
+        _lib.forked(self, "the environment")
         return self._handle
 
     def _alone(self, what):
@@ -377,7 +378,7 @@ class VecEnv(_VecEnvBase):
     def __init__(self, num_envs, robot="ur5e", task="reach", simulator="nominal", ranges=None, unit=1, threads=1,
                  camera=None, autoreset_mode="next_step", render_mode=None, width=480, height=360, envs=None):
         self._closed = True   # until the environments are made
-        self._lock = _lib.guard()
+        self._lock = _lib.guard(self)
         self.threads = whole(threads, "threads", 0, _lib.MAX_THREADS)
         if autoreset_mode not in AUTORESET:
             raise _lib.invalid("autoreset_mode %r: \"next_step\" or \"same_step\"" % (autoreset_mode,))
@@ -440,6 +441,7 @@ class VecEnv(_VecEnvBase):
     def _live(self):
         if self._closed:
             raise _lib.Sim2RealError("the environments are closed")
+        _lib.forked(self, "the VecEnv")
         return ctypes.addressof(self._handles)
 
     def _reset_some(self, which, obs):

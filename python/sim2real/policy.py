@@ -28,7 +28,7 @@ class Policy:
 
     def __init__(self, path, seed=0):
         self._handle = None
-        self._lock = _lib.guard()
+        self._lock = _lib.guard(self)
         lib = _lib.library()
         self._error = _lib.ErrorBuffer()
         seed = whole(seed, "seed", 0, UINT64_MAX)
@@ -47,6 +47,7 @@ class Policy:
     def _live(self):
         if self._handle is None:
             raise _lib.Sim2RealError("the policy is closed")
+        _lib.forked(self, "the policy")
         return self._handle
 
     def reset(self):

@@ -1112,6 +1112,52 @@ class TestOwnershipAndThreads(unittest.TestCase):
         self.assertEqual((run.returncode, run.stdout.strip()), (0, "survived"), run.stderr[-2000:])
 
 
+    def test_a_fork_after_threads_neither_hangs_nor_keeps_locks(self):
+        """fork() (multiprocessing's default start method on Linux, gymnasium's AsyncVectorEnv) after the parent
+        stepped a VecEnv on 2 threads: a child stepping a threads=2 VecEnv, new or inherited, waited for ever on
+        OpenMP's threads, which fork does not copy; now it runs them on one thread, with the same results. A
+        fork while another thread held an Env's lock left it held for ever in the child: an object that was
+        idle is usable, one that was inside a call says so (its copy works)."""
+        code = "\n".join([
+            "import multiprocessing as mp, threading, time, copy, numpy as np, sim2real",
+            "zero = np.zeros((4, 2), np.float32)",
+            "v = sim2real.VecEnv(4, 'ur5e', 'push', 'randomized', threads=2); v.reset(seed=1)",
+            "[v.step(zero) for _ in range(5)]",
+            "w = sim2real.VecEnv(4, 'ur5e', 'push', 'randomized', threads=1); w.reset(seed=1)",
+            "[w.step(zero) for _ in range(5)]",
+            "expected = w.step(zero)[0]",
+            "idle = sim2real.Env('panda', 'push', 'randomized')",
+            "busy = sim2real.Env('panda', 'push', 'randomized'); busy.reset(seed=1)",
+            "def child(q):",
+            "    f = getattr(sim2real.library(), 's2r_flat_single_threaded', None)",
+            "    out = [f and f()]",
+            "    n = sim2real.VecEnv(4, 'ur5e', 'push', 'randomized', threads=2); n.reset(seed=1)",
+            "    [n.step(zero) for _ in range(5)]",
+            "    out.append(bool(np.array_equal(n.step(zero)[0], expected)))",
+            "    out.append(bool(np.array_equal(v.step(zero)[0], expected)))",
+            "    out.append(idle.reset(seed=2)[1]['s2r_episode'] == 0)",
+            "    try: busy.step(np.zeros(2, np.float32)); out.append('stepped')",
+            "    except sim2real.Sim2RealError as e: out.append('forked' in str(e))",
+            "    out.append(copy.copy(busy).reset(seed=2)[1]['s2r_episode'] == 0)",
+            "    busy.close()",
+            "    q.put(out)",
+            "ctx = mp.get_context('fork')",
+            "held, go = threading.Event(), threading.Event()",
+            "def hold():",   # a step in progress on another thread, as the library sees it
+            "    with busy._lock:",
+            "        held.set(); go.wait()",
+            "th = threading.Thread(target=hold); th.start(); held.wait()",
+            "q = ctx.Queue(); p = ctx.Process(target=child, args=(q,)); p.start()",
+            "go.set(); th.join()",
+            "p.join(60)",
+            "if p.is_alive(): p.kill(); print('the child hangs')",
+            "else: print(p.exitcode, q.get() if not q.empty() else None)"])
+        run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                             env=dict(os.environ, PYTHONPATH=os.path.dirname(HERE) + os.pathsep +
+                                      os.environ.get("PYTHONPATH", "")))
+        self.assertEqual(run.stdout.strip(), "0 [1, True, True, True, True, True]", run.stderr[-2000:])
+
+
 class TestCtrlC(unittest.TestCase):
     """SIGINT during a long call was served only when the call ended (minutes later), its result lost: now the
     library's stop flag is raised, the call stops within about a second, KeyboardInterrupt is raised, and the
