@@ -36,7 +36,9 @@ A PyTorch model of that shape: the actor a ``torch.nn.Sequential`` of
 each but the last, 1..4 hidden layers of 1..256 units; the critic, if any,
 the same kind of Sequential with the same hidden widths ending in one
 output (without one, the critic is written as zeros: enough to act and
-deploy, not to go on training with PPO in C).
+deploy, not to go on training with PPO in C).  Those exact classes: a
+subclass (its own forward) or a module with forward hooks or pre-hooks
+computes something else than the checkpoint would hold, and is refused.
 
 read_checkpoint checks the magic, the version, the sizes and the checksum
 (as the C loader does: a damaged file is refused, never read as NaN
@@ -159,13 +161,30 @@ def _activation_name(value, what):
     return value
 
 
+def _no_hooks(module, what):
+    """Refuse a module with forward hooks or pre-hooks (its own, or every module's: register_module_forward_hook):
+    they change what it computes, and the checkpoint would hold the plain layer."""
+    from torch.nn.modules import module as torch_module
+    hooks = [kind for kind, registered in (
+        ("forward hook", getattr(module, "_forward_hooks", None)),
+        ("forward pre-hook", getattr(module, "_forward_pre_hooks", None)),
+        ("global forward hook", getattr(torch_module, "_global_forward_hooks", None)),
+        ("global forward pre-hook", getattr(torch_module, "_global_forward_pre_hooks", None))) if registered]
+    if hooks:
+        raise _lib.invalid("%s has a %s, which may change what it computes: the checkpoint would hold the plain "
+                           "layer; remove it (the handle's remove()) before writing" % (what, hooks[0]))
+
+
 def _torch_layers(net, what):
     """A torch.nn.Sequential of Linear layers with one Tanh or ReLU between each two: ([(W, b)...], activation);
     anything else is refused naming the layer."""
     import torch.nn as nn
-    if not isinstance(net, nn.Sequential):
-        raise TypeError("%s must be a torch.nn.Sequential of Linear layers with Tanh or ReLU between them, got %s"
-                        % (what, type(net).__name__))
+    if type(net) is not nn.Sequential:   # a subclass may compute something else (its own forward)
+        raise TypeError("%s must be a torch.nn.Sequential of Linear layers with Tanh or ReLU between them, got %s%s"
+                        % (what, type(net).__name__, " (a subclass, with its own forward perhaps: the checkpoint "
+                                                     "would hold what nn.Sequential computes)"
+                           if isinstance(net, nn.Sequential) else ""))
+    _no_hooks(net, what)
     modules = list(net)
     if not modules:
         _layer_count(modules, what)
@@ -173,7 +192,13 @@ def _torch_layers(net, what):
     for k, m in enumerate(modules):
         name = "%s layer %d (%s)" % (what, k, m)
         linear_next = len(layers) == len(activations)
-        if isinstance(m, nn.Linear):
+        if type(m) in (nn.Linear, nn.Tanh, nn.ReLU):
+            _no_hooks(m, name)
+        elif isinstance(m, (nn.Linear, nn.Tanh, nn.ReLU)):
+            raise _lib.invalid("%s: a subclass of %s, which may compute something else (its own forward): the "
+                               "checkpoint holds what nn.Linear, nn.Tanh and nn.ReLU themselves compute; use those"
+                               % (name, next(c.__name__ for c in (nn.Linear, nn.Tanh, nn.ReLU) if isinstance(m, c))))
+        if type(m) is nn.Linear:
             if not linear_next:
                 raise _lib.invalid("%s: two Linear layers without an activation between them (the layout has "
                                    "Tanh or ReLU after every hidden layer)" % name)
@@ -182,11 +207,11 @@ def _torch_layers(net, what):
                                                                                      layers[-1][0].shape[0]))
             bias = m.bias if m.bias is not None else np.zeros(m.out_features, np.float32)
             layers.append((_floats(m.weight, name + " weight"), _floats(bias, name + " bias")))
-        elif isinstance(m, (nn.Tanh, nn.ReLU)):
+        elif type(m) in (nn.Tanh, nn.ReLU):
             if linear_next:
                 raise _lib.invalid("%s: an activation %s (the layout has one after every hidden Linear layer, none "
                                    "after the output)" % (name, "first" if not layers else "after an activation"))
-            activations.append("tanh" if isinstance(m, nn.Tanh) else "relu")
+            activations.append("tanh" if type(m) is nn.Tanh else "relu")
         else:
             raise _lib.invalid("%s: the checkpoint holds Linear layers with Tanh or ReLU between them, not %s"
                                % (name, type(m).__name__))

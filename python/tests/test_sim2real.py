@@ -1517,6 +1517,53 @@ class TestTorchWriter(unittest.TestCase):
             sim2real.write_checkpoint(os.path.join(self.folder, "x.ckpt"), nn.Sequential(*good), critic=critic,
                                       robot="ur5e", task="reach")
 
+    def test_layers_that_compute_something_else_are_refused(self):
+        """A subclass of Tanh or Linear with its own forward, a Sequential subclass, a forward hook or pre-hook
+        (its own or every module's): each was written as the plain layer, the C policy 0.5-1.1 off the torch
+        module's, with no error. Refused, naming the layer."""
+        nn = torch.nn
+
+        class Doubled(nn.Tanh):
+            def forward(self, x):
+                return 2 * torch.tanh(x)
+
+        class Tripled(nn.Linear):
+            def forward(self, x):
+                return super().forward(x) * 3
+
+        class Reversed(nn.Sequential):
+            def forward(self, x):
+                return -super().forward(x)
+
+        def plain():
+            return nn.Sequential(nn.Linear(33, 16), nn.Tanh(), nn.Linear(16, 6))
+
+        hooked, pre_hooked, hooked_all = plain(), plain(), plain()
+        hooked[0].register_forward_hook(lambda module, inputs, output: output * 0)
+        pre_hooked[2].register_forward_pre_hook(lambda module, inputs: (inputs[0] * 2,))
+        hooked_all.register_forward_hook(lambda module, inputs, output: -output)
+        path = os.path.join(self.folder, "x.ckpt")
+        for net, error, words in (
+                (nn.Sequential(nn.Linear(33, 16), Doubled(), nn.Linear(16, 6)), ValueError,
+                 "actor layer 1 \(Doubled\(\)\): a subclass of Tanh"),
+                (nn.Sequential(nn.Linear(33, 16), nn.Tanh(), Tripled(16, 6)), ValueError,
+                 "actor layer 2 \(Tripled.*a subclass of Linear"),
+                (Reversed(*plain()), TypeError, "got Reversed \(a subclass"),
+                (hooked, ValueError, "actor layer 0 \(Linear.* has a forward hook"),
+                (pre_hooked, ValueError, "actor layer 2 \(Linear.* has a forward pre-hook"),
+                (hooked_all, ValueError, "^actor has a forward hook")):
+            with self.subTest(net=str(net)):
+                with self.assertRaisesRegex(error, words):
+                    sim2real.write_checkpoint(path, net, robot="ur5e", task="reach")
+                self.assertFalse(os.path.exists(path))
+        handle = torch.nn.modules.module.register_module_forward_hook(lambda module, inputs, output: output)
+        try:
+            with self.assertRaisesRegex(ValueError, "global forward hook"):
+                sim2real.write_checkpoint(path, plain(), robot="ur5e", task="reach")
+        finally:
+            handle.remove()
+        sim2real.write_checkpoint(path, plain(), robot="ur5e", task="reach")   # the plain layers still are
+
 
 class TestPipeline(unittest.TestCase):
     """A Python-written checkpoint through the pipeline: identify a unit and write its ranges, train (here:
