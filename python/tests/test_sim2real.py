@@ -1462,6 +1462,62 @@ class TestCheckpointWriter(unittest.TestCase):
                 self.assertFalse(os.path.exists(path), "a refused checkpoint left a file")
 
 
+class TestForgedHeaders(unittest.TestCase):
+    """A checkpoint edited and sealed again (the checksum recomputed): the library's loader and read_checkpoint
+    refuse the same files, each saying why. A history word of 9 .. 2**32 - 1 loaded as history 0 (while
+    read_checkpoint reported the word), 1 .. 8 on an observation no stack fits gave "no memory for N frames",
+    a negative variance loaded and failed only at act; read_checkpoint read what the loader refuses, or failed
+    with numpy's reshape errors."""
+
+    def setUp(self):
+        self.folder = tempfile.mkdtemp(prefix="s2r_python_")
+        self.addCleanup(shutil.rmtree, self.folder, True)
+        rng = np.random.default_rng(0)
+        self.path = os.path.join(self.folder, "base.ckpt")
+        sim2real.write_checkpoint(self.path, mlp(rng, [33, 16, 6]), robot="ur5e", task="reach")
+        with open(self.path, "rb") as f:
+            self.data = f.read()
+
+    def forge(self, words=None, at=None, value=None):
+        from sim2real.checkpoint import _checksum
+        b = bytearray(self.data)
+        for k, v in (words or {}).items():
+            b[4 * k:4 * k + 4] = np.uint32(v & 0xFFFFFFFF).tobytes()
+        if at is not None:
+            b[at:at + 8] = np.float64(value).tobytes()
+        b[48:56] = np.uint64(_checksum(b, 32)).tobytes()
+        path = os.path.join(self.folder, "forged%d.ckpt" % len(os.listdir(self.folder)))
+        with open(path, "wb") as f:
+            f.write(b)
+        return path
+
+    def test_both_refuse_the_same_files(self):
+        norm = 128 + 4 * int(np.frombuffer(self.data[36:40], np.uint32)[0])   # count, clip, mean[33], var[33]
+        for name, path, words in (
+                ("history 9", self.forge({15: 9}), "history word 9: a policy stacks 0..8 frames"),
+                ("history 2**32 - 1", self.forge({15: 2 ** 32 - 1}), "history word 4294967295"),
+                ("history 1 on obs 33 act 6", self.forge({15: 1}), "history word 1, but obs 33 act 6 is no stack"),
+                ("made_for 99", self.forge({14: 99}), "made_for word 99 names no arm and task"),
+                ("2 layers word with a high bit", self.forge({4: 0x101}), "inconsistent sizes"),
+                ("optimizer floats", self.forge({10: 5}), "inconsistent sizes"),
+                ("count 0", self.forge(at=norm, value=0.0), "bad normalizer"),
+                ("clip NaN", self.forge(at=norm + 8, value=np.nan), "bad normalizer"),
+                ("mean[3] NaN", self.forge(at=norm + 16 + 8 * 3, value=np.nan), "mean\[3\] is nan"),
+                ("variance[0] -1", self.forge(at=norm + 16 + 8 * 33, value=-1.0),
+                 "variance\[0\] is -1 \(must be finite and >= 0\)"),
+                ("variance[32] inf", self.forge(at=norm + 16 + 8 * 65, value=np.inf), "variance\[32\] is inf")):
+            with self.subTest(name):
+                with self.assertRaisesRegex(sim2real.Sim2RealError, words):
+                    sim2real.Policy(path)
+                with self.assertRaisesRegex(ValueError, words):
+                    sim2real.read_checkpoint(path)
+        for name, path in (("unchanged", self.forge()), ("made_for panda push", self.forge({14: 1 * 16 + 1 + 1})),
+                           ("variance 0", self.forge(at=norm + 16 + 8 * 33, value=0.0))):
+            with self.subTest(name):
+                sim2real.Policy(path).act(np.zeros(33, np.float32))
+                sim2real.read_checkpoint(path)
+
+
 @unittest.skipIf(torch is None, NO_TORCH)
 class TestTorchWriter(unittest.TestCase):
     def setUp(self):
