@@ -14,7 +14,9 @@ observations and rewards to the same loop written in C.
 
 Ownership and threads. Each object owns its C handle alone: a copy (``copy``,
 ``deepcopy``, ``pickle``) is a new environment made from the same arguments
-and episode counters, with no episode running. One thread at a time uses an
+and episode counters, with no episode running (a randomized one drawing
+from the original's ranges, which the copy carries: its ranges file is not
+read again, so an edit of it since changes nothing). One thread at a time uses an
 environment: a second one waits for the first (``close`` from another thread
 waits for the step in progress). The environments of a ``VecEnv`` belong to
 it: they share its lock, only the ``VecEnv`` closes them, and only it resets
@@ -332,15 +334,47 @@ class Env(_EnvBase):
         running episode, if any, is not copied: reset the copy)."""
         if getattr(self, "_handle", None) is None:
             raise _lib.Sim2RealError("a closed environment cannot be copied")
-        return _rebuild_env, (self._args, self._seed, self._episode)
+        if self._args["ranges"] is None:
+            return _rebuild_env, (self._args, self._seed, self._episode)
+        # the ranges this simulator draws from, not its file again: an edit of the file since would change the copy
+        import tempfile
+        folder = tempfile.mkdtemp(prefix="s2r_ranges_")
+        try:
+            path = os.path.join(folder, "ranges.txt")
+            self.write_ranges(path)
+            with open(path, "rb") as f:
+                ranges = f.read()
+        finally:
+            import shutil
+            shutil.rmtree(folder, ignore_errors=True)
+        return _rebuild_env, (self._args, self._seed, self._episode, ranges, self.ranges_digest(), self.ranges)
 
     def __repr__(self):
         return "Env(%r, %r, %r%s)" % (self.robot, self.task, self.simulator,
                                       ", unit=%d" % self.unit if self.simulator == "unit" else "")
 
 
-def _rebuild_env(args, seed, episode):
-    env = Env(**args)
+def _rebuild_env(args, seed, episode, ranges=None, digest=None, shown=None):
+    """An Env of ``args``; with ``ranges`` (a ranges file's bytes), drawing from those rather than from the file
+    ``args`` names (which may have changed since), refused if they are not the ranges of ``digest``."""
+    if ranges is None:
+        env = Env(**args)
+    else:
+        import shutil
+        import tempfile
+        folder = tempfile.mkdtemp(prefix="s2r_ranges_")
+        try:
+            path = os.path.join(folder, "ranges.txt")
+            with open(path, "wb") as f:
+                f.write(ranges)
+            env = Env(**dict(args, ranges=path))
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+        if env.ranges_digest() != digest:
+            env.close()
+            raise _lib.Sim2RealError("cannot copy the environment: its ranges, written and read again, have another "
+                                     "digest (%#x, not %#x)" % (env.ranges_digest(), digest))
+        env.ranges, env._args = shown, args   # the file it was made from, as the original says
     env._seed, env._episode = seed, episode
     return env
 

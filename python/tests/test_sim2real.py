@@ -23,6 +23,7 @@ import ctypes
 import io
 import os
 import pickle
+import re
 import shutil
 import subprocess
 import sys
@@ -863,6 +864,34 @@ class TestOwnershipAndThreads(unittest.TestCase):
         closed.close()
         with self.assertRaisesRegex(sim2real.Sim2RealError, "closed"):
             copy.copy(closed)
+
+    def test_a_copy_draws_from_the_ranges_not_their_file_again(self):
+        """copy, deepcopy and pickle of a randomized Env made from a ranges file read the file again: edited
+        since, the copy silently drew from other ranges. Now the copy draws from the original's ranges (the same
+        digest and episodes), and still names the file."""
+        folder = tempfile.mkdtemp(prefix="s2r_python_")
+        self.addCleanup(shutil.rmtree, folder, True)
+        path = os.path.join(folder, "ranges.txt")
+        sim2real.Env("ur5e", "push", "randomized").write_ranges(path)
+        env = sim2real.Env("ur5e", "push", "randomized", ranges=path)
+        digest, blob = env.ranges_digest(), pickle.dumps(env)
+        vec_blob = pickle.dumps(sim2real.VecEnv(2, "ur5e", "push", "randomized", ranges=path))
+        expected = env.reset(seed=5)[0]
+        with open(path) as f:
+            text = f.read()
+        edited = re.sub(r"(?m)^(friction\s+uniform\s+)\S+ \S+", r"\g<1>0.1 0.2", text)
+        self.assertNotEqual(edited, text)
+        with open(path, "w") as f:
+            f.write(edited)
+        self.assertNotEqual(sim2real.Env("ur5e", "push", "randomized", ranges=path).ranges_digest(), digest)
+        for make in (copy.copy, copy.deepcopy, lambda e: pickle.loads(blob)):
+            twin = make(env)
+            self.assertEqual(twin.ranges_digest(), digest)
+            self.assertTrue(np.array_equal(twin.reset(seed=5)[0], expected))
+            self.assertEqual(twin.ranges, path)
+            self.assertEqual(pickle.loads(pickle.dumps(twin)).ranges_digest(), digest)
+        self.assertEqual({e.ranges_digest() for e in pickle.loads(vec_blob).envs}, {digest})
+        self.assertEqual(os.listdir(folder), ["ranges.txt"])
 
     def test_a_policy_file_changed_since_is_not_copied(self):
         if not os.path.isfile(CHECKPOINT):
