@@ -42,6 +42,9 @@ class Sim2RealError(RuntimeError):
         self.code = code
         self.code_name = code_name
 
+    def __reduce__(self):   # pickled (multiprocessing, AsyncVectorEnv's pipes) with its code and code_name
+        return type(self), (str(self), self.code, self.code_name)
+
 
 class InvalidArgumentError(Sim2RealError, ValueError):
     """Bad input: an unknown name, a NaN action, a malformed ranges file..."""
@@ -367,7 +370,7 @@ def encode(text, what):
     if isinstance(text, bytes):
         data = text
     elif isinstance(text, str):
-        data = text.encode()
+        data = os.fsencode(text)   # a name with a surrogate escape (os.listdir of non-UTF-8 bytes): its bytes
     else:
         raise TypeError("%s must be a string, got %r" % (what, text))
     if b"\0" in data:

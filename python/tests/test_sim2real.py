@@ -97,7 +97,7 @@ class TestBitIdentical(unittest.TestCase):
         shutil.rmtree(self.folder, ignore_errors=True)
 
     def check(self, robot, task, simulator, unit=2):
-        env = sim2real.Env(robot, task, simulator, unit=unit)
+        env = sim2real.Env(robot, task, simulator, unit=unit if simulator == "unit" else None)
         rng = np.random.default_rng(hash((robot, task, simulator)) & 0xFFFF)
         # beyond [-1, 1] on purpose: both sides clip
         actions = rng.uniform(-1.2, 1.2, (EPISODES, env.episode_steps, env.act_dim)).astype(np.float32)
@@ -182,7 +182,7 @@ class TestPolicy(unittest.TestCase):
         policy = sim2real.Policy(CHECKPOINT)
         self.assertEqual((policy.robot, policy.task), ("ur5e", "reach"))
         for simulator in ("randomized", "unit"):
-            env = sim2real.Env("ur5e", "reach", simulator, unit=1)
+            env = sim2real.Env("ur5e", "reach", simulator, unit=1 if simulator == "unit" else None)
             successes, mean_return, mean_distance = self.python_evaluate(env, policy.act, policy.reset)
             c = env.evaluate(policy, self.EPISODES, seed=1)
             self.assertEqual(successes, c["successes"])
@@ -224,7 +224,7 @@ class TestPolicy(unittest.TestCase):
         units #2 and #3's, episodes 0.. of seed 5 - and its gap's interval is Newcombe's, computed here."""
         policy = sim2real.Policy(CHECKPOINT)
         r = sim2real.evaluate_sim_and_real(policy, episodes=self.EPISODES, seed=5, first_unit=2, units=2)
-        sims = [("nominal", 1)] + [("unit", u) for u in (2, 3)]
+        sims = [("nominal", None)] + [("unit", u) for u in (2, 3)]
         counts = []
         for simulator, unit in sims:
             successes, returns, distance = 0, [], []
@@ -1185,6 +1185,60 @@ class TestOwnershipAndThreads(unittest.TestCase):
                              env=dict(os.environ, PYTHONPATH=os.path.dirname(HERE) + os.pathsep +
                                       os.environ.get("PYTHONPATH", "")))
         self.assertEqual(run.stdout.strip(), "0 [1, True, True, True, True, True]", run.stderr[-2000:])
+
+
+class TestSmallRefusals(unittest.TestCase):
+    """Each was silent, or another exception than the one that says what was wrong."""
+
+    def test_unit_on_a_simulator_is_refused(self):
+        for simulator in ("nominal", "randomized"):   # unit= was ignored there, while ranges= is refused on nominal
+            with self.assertRaisesRegex(ValueError, "unit 3 is for simulator \"unit\""):
+                sim2real.Env("ur5e", "reach", simulator, unit=3)
+            with self.assertRaisesRegex(ValueError, "unit 3 is for simulator"):
+                sim2real.VecEnv(2, "ur5e", "reach", simulator, unit=3)
+        env = sim2real.Env("ur5e", "reach", "randomized")
+        self.assertEqual(copy.copy(env).simulator, "randomized")   # the copies' arguments are still taken
+        self.assertEqual((sim2real.Env("ur5e", "reach", "unit").unit, copy.copy(sim2real.Env("ur5e", "reach", "unit",
+                                                                                              unit=4)).unit), (1, 4))
+
+    def test_evaluate_wants_a_policy(self):
+        env = sim2real.Env()
+        with self.assertRaisesRegex(TypeError, "policy must be a sim2real.Policy or None"):
+            env.evaluate("x", 1)
+        for policy in (None, CHECKPOINT):
+            with self.assertRaisesRegex(TypeError, "policy must be a sim2real.Policy \(sim2real.Policy\(path\)"):
+                sim2real.evaluate_sim_and_real(policy, episodes=1, units=1)
+
+    def test_names_and_paths(self):
+        env = sim2real.Env(b"ur5e", b"reach", b"nominal")
+        self.assertEqual(repr(env), "Env('ur5e', 'reach', 'nominal')")
+        vec = sim2real.VecEnv.of([sim2real.Env("ur5e", "reach", "unit", unit=2), sim2real.Env("ur5e", "reach")])
+        self.assertEqual(repr(vec), "VecEnv.of([Env('ur5e', 'reach', 'unit', unit=2), Env('ur5e', 'reach', "
+                                    "'nominal')], threads=1)")
+        self.assertEqual(repr(sim2real.VecEnv(2)), "VecEnv(2 x Env('ur5e', 'reach', 'nominal'), threads=1)")
+        member = vec.envs[0]
+        vec.close()
+        member.close()   # closed with its VecEnv: said "close the VecEnv"
+        folder = tempfile.mkdtemp(prefix="s2r_python_")
+        self.addCleanup(shutil.rmtree, folder, True)
+        odd = os.path.join(os.fsencode(folder), b"r\xff.txt")   # not UTF-8: os.listdir gives a surrogate escape
+        sim2real.Env("ur5e", "reach", "randomized").write_ranges(odd)
+        name = os.path.join(folder, os.listdir(folder)[0])
+        self.assertEqual(sim2real.Env("ur5e", "reach", "randomized", ranges=name).ranges_digest(),
+                         sim2real.Env("ur5e", "reach", "randomized").ranges_digest())
+        if os.path.isfile(CHECKPOINT):
+            policy = sim2real.Policy(os.fsencode(CHECKPOINT))
+            self.assertEqual(policy.path, CHECKPOINT)
+
+    def test_errors_pickle_with_their_code(self):
+        try:
+            sim2real.Env("arm")
+        except sim2real.Sim2RealError as e:
+            error = e
+        back = pickle.loads(pickle.dumps(error))
+        self.assertEqual((type(back), str(back), back.code, back.code_name),
+                         (type(error), str(error), error.code, error.code_name))
+        self.assertEqual(back.code_name, "S2R_ERR_INVALID_ARGUMENT")
 
 
 class TestCtrlC(unittest.TestCase):
