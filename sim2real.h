@@ -13192,12 +13192,27 @@ static s2r_result s2r__ck_check(const unsigned char* buf, size_t n, const char* 
         return s2r__fail(error, bad, "%s: activation word 0x%x names no activation the library has (0 tanh, 1 ReLU)",
                          path, (unsigned)h[S2R__H_ACTIVATION]);
     if (h[S2R__H_OBS] > 0xFFFF || h[S2R__H_ACT] > 0xFFFF || h[S2R__H_PRIVILEGED] > 0xFFFF ||
+        h[S2R__H_NHIDDEN] > 0xFF || h[S2R__H_HIDDEN] > 0xFFFF || h[S2R__H_HIDDEN + 1] > 0xFFFF ||
+        h[S2R__H_HIDDEN + 2] > 0xFFFF || h[S2R__H_HIDDEN + 3] > 0xFFFF ||
         s2r__shape_layouts(shape, &actor, &critic, NULL) != S2R_OK ||
         h[S2R__H_PARAMS] != (uint32_t)(actor.num_params + shape->act_dim + critic.num_params) ||
         h[S2R__H_OPT] > h[S2R__H_PARAMS] ||
         h[S2R__H_PAYLOAD] != s2r__ck_payload_bytes((int)h[S2R__H_PARAMS],
                                                   shape->obs_dim, (int)h[S2R__H_OPT]))
         return s2r__fail(error, bad, "%s: inconsistent sizes in the header", path);
+    if (h[S2R__H_HISTORY] > S2R_HISTORY_MAX)   /* was read as 0 frames */
+        return s2r__fail(error, bad, "%s: history word %u: a policy stacks 0..%d frames", path,
+                         (unsigned)h[S2R__H_HISTORY], S2R_HISTORY_MAX);
+    if (h[S2R__H_HISTORY] > 0) {   /* obs_dim must be s2r_history_obs_dim(o, act_dim, k) for some o >= 1 */
+        int k = (int)h[S2R__H_HISTORY], stacked = shape->obs_dim - shape->act_dim * k;
+        if (stacked < k + 1 || stacked % (k + 1))
+            return s2r__fail(error, bad, "%s: history word %d, but obs %d act %d is no stack of %d observations and "
+                             "%d actions", path, k, shape->obs_dim, shape->act_dim, k + 1, k);
+    }
+    if (h[S2R__H_MADE_FOR] &&
+        ((h[S2R__H_MADE_FOR] - 1) / 16 >= (uint32_t)S2R_ROBOT_COUNT || (h[S2R__H_MADE_FOR] - 1) % 16 >= (uint32_t)S2R_TASK_COUNT))
+        return s2r__fail(error, bad, "%s: made_for word %u names no arm and task (0: not known, else s2r_made_for)",
+                         path, (unsigned)h[S2R__H_MADE_FOR]);
     if (n != *offset + h[S2R__H_PAYLOAD])
         return s2r__fail(error, bad, "%s: %lu bytes, header says %lu (truncated "
                          "or padded)", path, (unsigned long)n,
@@ -13249,6 +13264,17 @@ static s2r_result s2r__ck_compatible(const s2r_policy* p, const s2r_adam* opt, c
     memcpy(&clip, norm + sizeof count, sizeof clip);
     if (!(count > 0.0) || !(clip > 0.0) || !isfinite(count) || !isfinite(clip))
         return s2r__fail(error, S2R_ERR_CORRUPT, "%s: bad normalizer", path);
+    {   /* means finite, variances finite and >= 0 (a negative one failed only at the first action) */
+        int i;
+        for (i = 0; i < 2 * p->norm.dim; i++) {
+            double v;
+            memcpy(&v, norm + sizeof(double) * (2 + (size_t)i), sizeof v);
+            if (!isfinite(v) || (i >= p->norm.dim && v < 0.0))
+                return s2r__fail(error, S2R_ERR_CORRUPT, "%s: bad normalizer: %s[%d] is %g (%s)", path,
+                                 i < p->norm.dim ? "mean" : "variance", i % p->norm.dim, v,
+                                 i < p->norm.dim ? "not finite" : "must be finite and >= 0");
+        }
+    }
     if (h[S2R__H_OPT]) {   /* the step count must convert to a long */
         double t;
         memcpy(&t, norm + sizeof(double) * (2 + 2 * (size_t)p->norm.dim), sizeof t);
@@ -13267,8 +13293,8 @@ static void s2r__ck_unpack(s2r_policy* p, s2r_adam* opt, const uint32_t* h, cons
     s2r__get(&c, &n->clip, sizeof(double));
     s2r__get(&c, n->mean, sizeof(double) * (size_t)n->dim);
     s2r__get(&c, n->var, sizeof(double) * (size_t)n->dim);
-    p->made_for = h[S2R__H_MADE_FOR] <= 0xFFFF ? (int)h[S2R__H_MADE_FOR] : 0;
-    p->history = h[S2R__H_HISTORY] <= S2R_HISTORY_MAX ? (int)h[S2R__H_HISTORY] : 0;
+    p->made_for = (int)h[S2R__H_MADE_FOR];   /* both bounded by s2r__ck_check */
+    p->history = (int)h[S2R__H_HISTORY];
     p->randomization = (uint64_t)h[S2R__H_RANDOM_HI] << 32 | h[S2R__H_RANDOM_LO];
     if (!opt) return;
     if (h[S2R__H_OPT]) {

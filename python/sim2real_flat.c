@@ -389,9 +389,51 @@ static s2r_result s2r_flat__first_failure(s2r_flat_env* const* envs, int n, char
     return S2R_OK;
 }
 
+/* After fork().  OpenMP's threads (libgomp's pool) do not survive fork: in a
+   child forked after a call of this process ran on several threads, a
+   parallel region of more than one thread waits for ever on threads that
+   are not there (one of one thread never touches them).  So a child told
+   so (s2r_flat_after_fork_child) runs every later call on one thread:
+   the same results (threads change nothing in them), never a hang. */
+static int s2r_flat__teamed;       /* a call has run on more than one thread */
+static int s2r_flat__one_thread;   /* forked after that: one thread from now on */
+
+static void s2r_flat__mark_teamed(void) {
+#ifdef _OPENMP
+#pragma omp atomic write
+#endif
+    s2r_flat__teamed = 1;
+}
+
+/* Around a call of sim2real.h that runs parallel loops on OpenMP's default
+   team (identification): one thread in a forked child; returns the
+   setting s2r_flat__default_team_end puts back. */
+static int s2r_flat__default_team_begin(void) {
+#ifdef _OPENMP
+    int before = omp_get_max_threads();
+    if (s2r_flat__one_thread) omp_set_num_threads(1);
+    else if (before > 1) s2r_flat__mark_teamed();
+    return before;
+#else
+    return 1;
+#endif
+}
+
+static void s2r_flat__default_team_end(int before) {
+#ifdef _OPENMP
+    omp_set_num_threads(before);
+#else
+    (void)before;
+#endif
+}
+
+void s2r_flat_after_fork_child(void) { s2r_flat__one_thread = s2r_flat__one_thread || s2r_flat__teamed; }
+int s2r_flat_single_threaded(void) { return s2r_flat__one_thread; }
+
 /* The threads a call over n items runs on: `threads` (0: one per core),
    at most n and S2R_FLAT_MAX_THREADS - never OpenMP's default, which
-   OMP_NUM_THREADS can set to anything. */
+   OMP_NUM_THREADS can set to anything; 1 in a child forked after a call ran
+   on more (above). */
 static s2r_result s2r_flat__threads(int threads, int n, int* t, char* error) {
     if (threads < 0 || threads > S2R_FLAT_MAX_THREADS)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "threads %d: 0 (one per core) or 1..%d", threads,
@@ -403,7 +445,8 @@ static s2r_result s2r_flat__threads(int threads, int n, int* t, char* error) {
 #endif
     if (*t > n) *t = n;
     if (*t > S2R_FLAT_MAX_THREADS) *t = S2R_FLAT_MAX_THREADS;
-    if (*t < 1) *t = 1;
+    if (*t < 1 || s2r_flat__one_thread) *t = 1;
+    if (*t > 1) s2r_flat__mark_teamed();
     return S2R_OK;
 }
 
@@ -726,6 +769,7 @@ int s2r_flat_identify_unit(const char* robot, const char* task, uint64_t unit, c
     s2r_sysid_config fitted = s2r_sysid_config_default();   /* what s2r_identify_unit fits */
     s2r_real_robot real;
     s2r_result res;
+    int team;
     if (!out) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "identify: NULL output");
     memset(out, 0, sizeof *out);
     if ((res = s2r_flat__robot(robot, &r, error)) != S2R_OK || (res = s2r_flat__task(task, &k, error)) != S2R_OK ||
@@ -743,12 +787,15 @@ int s2r_flat_identify_unit(const char* robot, const char* task, uint64_t unit, c
         (res = s2r_randomization_load(&training, training_ranges, error)) != S2R_OK)
         return res;
     if ((res = s2r_real_robot_init(&real, r, unit)) != S2R_OK) return s2r__fail(error, res, "%s", real.error);
+    team = s2r_flat__default_team_begin();
     res = s2r_identify_unit(&real.backend, &ic, &training, &next, &identified, &result, out->camera_offset, error);
     s2r_real_robot_free(&real);
+    if (res == S2R_OK) {
+        s2r_flat__copy_sysid(&fitted, &result, out);
+        if (k == S2R_TASK_PUSH) res = s2r_flat__identify_object(r, unit, &ic, &next, &identified, out, error);
+    }
+    s2r_flat__default_team_end(team);
     if (res != S2R_OK) return res;
-    s2r_flat__copy_sysid(&fitted, &result, out);
-    if (k == S2R_TASK_PUSH && (res = s2r_flat__identify_object(r, unit, &ic, &next, &identified, out, error)) != S2R_OK)
-        return res;
     if (ranges_out && (res = s2r_randomization_write(&next, ranges_out, error)) != S2R_OK) return res;
     if (identified_out && (res = s2r_randomization_write(&identified, identified_out, error)) != S2R_OK)
         return res;
@@ -812,7 +859,9 @@ int s2r_flat_identify_logs(const char* robot, const char* mjcf, const char* cons
         s2r_trajectory_set_free(&valid);
         return res;
     }
+    i = s2r_flat__default_team_begin();
     res = s2r_flat__fit_logs(&model, &train, n_logs > 1 ? &valid : NULL, &training, quick, &next, &identified, out, error);
+    s2r_flat__default_team_end(i);
     s2r_trajectory_set_free(&train);
     s2r_trajectory_set_free(&valid);
     if (res == S2R_OK && ranges_out) res = s2r_randomization_write(&next, ranges_out, error);

@@ -42,7 +42,11 @@
    runs its environments on at most S2R_FLAT_MAX_THREADS threads, and never
    on more threads than environments; the library's own parallel loops
    (s2r_flat_evaluate_sim_and_real) run on at most that many too, whatever
-   OMP_NUM_THREADS says. */
+   OMP_NUM_THREADS says.  OpenMP's threads do not survive fork(): a process
+   that forks calls s2r_flat_after_fork_child in the child (e.g. through
+   pthread_atfork; the Python package does), and a child forked after a
+   call of its parent ran on several threads then runs every call on one
+   thread - the same results, where it would otherwise wait for ever. */
 #ifndef SIM2REAL_FLAT_H
 #define SIM2REAL_FLAT_H
 
@@ -53,7 +57,7 @@
 #ifndef SIM2REAL_VERSION
 #define SIM2REAL_VERSION "0.1"
 #endif
-#define S2R_FLAT_API_VERSION 3   /* bumped whenever a signature below changes */
+#define S2R_FLAT_API_VERSION 4   /* bumped whenever a signature below changes */
 #define S2R_FLAT_MAX_THREADS 64  /* threads a batched call may ask for       */
 #define S2R_FLAT_ERROR_LEN 256   /* bytes of every `error` buffer (S2R_ERROR_LEN) */
 
@@ -85,6 +89,11 @@ typedef struct s2r_flat_eval {
 
 const char* s2r_flat_version(void);        /* SIM2REAL_VERSION             */
 int         s2r_flat_api_version(void);    /* S2R_FLAT_API_VERSION         */
+/* In a child of fork(): from now on every call runs on one thread if a
+   call of the parent ran on several (above); s2r_flat_single_threaded
+   says whether this process does (1) or not (0). */
+void        s2r_flat_after_fork_child(void);
+int         s2r_flat_single_threaded(void);
 /* "S2R_ERR_CORRUPT" for a code; never NULL. */
 const char* s2r_flat_result_name(int code);
 

@@ -1116,10 +1116,10 @@ static int test_checkpoint_round_trip(void) {
     CHECK(s2r_policy_save(&a.policy, NULL, CK_PATH) == S2R_OK);
     CHECK(s2r_policy_load(&b.policy, &b.adam, CK_PATH) == S2R_OK);
     CHECK(same_policy(&a.policy, &b.policy) && b.adam.t == 0 && b.adam.moments[0] == 0.0f);
-    a.policy.history = 3;   /* the frame history travels with the policy, */
+    a.policy.history = 1;   /* the frame history travels with the policy (obs 4: 2 frames of 1, 1 action of 2), */
     a.policy.randomization = 0x0123456789ABCDEFull;   /* and the digest of its ranges */
     CHECK(s2r_policy_save(&a.policy, NULL, CK_PATH) == S2R_OK);
-    CHECK(s2r_policy_load(&b.policy, NULL, CK_PATH) == S2R_OK && b.policy.history == 3);
+    CHECK(s2r_policy_load(&b.policy, NULL, CK_PATH) == S2R_OK && b.policy.history == 1);
     CHECK(b.policy.randomization == 0x0123456789ABCDEFull);
     /* a version 1 file (16-word header) still loads, its ranges not known */
     CHECKF(s2r_policy_load(&b.policy, NULL, "tests/fuzz/corpus/checkpoint/v1_policy_only.ckpt") == S2R_OK, "%s",
@@ -1630,6 +1630,90 @@ static int test_checkpoint_activation(void) {
     return 0;
 }
 
+/* Header words and normalizer numbers edited and sealed again: a history
+   word of 9 .. 2^32-1 loaded as history 0, one that no stack of the
+   observation fits as a misleading "no memory" later, a made_for naming no
+   arm and task as made_for 0, a negative or non-finite variance (or a NaN
+   mean) loaded and failed only at the first action, a count of hidden
+   layers or a width beyond its field loaded as its low bits.  Each is
+   refused saying which, the policy untouched; the words in range load. */
+static int test_checkpoint_header_bounds(void) {
+    static const uint32_t history[] = {9, 200, 0x80000000u, 0xFFFFFFFFu};
+    s2r_ppo a, b, keep;
+    unsigned char* data;
+    size_t n, at;
+    uint32_t word, saved;
+    int i, k, obs, act, dim;
+    double v, one = -1.0;
+    CHECK(trained_toy(&a, 1) == 0 && trained_toy(&b, 2) == 0 && trained_toy(&keep, 2) == 0);
+    data = learn_checkpoint_bytes(&a.policy, NULL, &n);
+    CHECK(data != NULL);
+    obs = a.policy.shape.obs_dim;
+    act = a.policy.shape.act_dim;
+    for (i = 0; i < (int)(sizeof history / sizeof history[0]); i++) {
+        memcpy(data + 4 * 15, &history[i], 4);
+        learn_reseal(data, n);
+        CHECK(s2r_policy_load_memory(&b.policy, NULL, data, n, NULL) == S2R_ERR_CORRUPT);
+        CHECKF(strstr(b.policy.error, "history word") && strstr(b.policy.error, "0..8 frames"), "%s", b.policy.error);
+        CHECK(same_policy(&b.policy, &keep.policy));
+    }
+    for (k = 1; k <= S2R_HISTORY_MAX; k++) {   /* fits where obs is o (k + 1) + act k */
+        int fits = obs - act * k >= k + 1 && (obs - act * k) % (k + 1) == 0;
+        word = (uint32_t)k;
+        memcpy(data + 4 * 15, &word, 4);
+        learn_reseal(data, n);
+        CHECKF((s2r_policy_load_memory(&b.policy, NULL, data, n, NULL) == S2R_OK) == fits, "k %d: %s", k,
+               b.policy.error);
+        if (!fits) CHECKF(strstr(b.policy.error, "is no stack of"), "%s", b.policy.error);
+    }
+    word = 0;
+    memcpy(data + 4 * 15, &word, 4);
+    for (i = 0; i < 3; i++) {   /* made_for: 99 and 0xFFFFFFFF name nothing, a task of 5 is none either */
+        word = i == 0 ? 99u : i == 1 ? 0xFFFFFFFFu : (uint32_t)s2r_made_for(S2R_ROBOT_UR5E, 5);
+        memcpy(data + 4 * 14, &word, 4);
+        learn_reseal(data, n);
+        CHECK(s2r_policy_load_memory(&b.policy, NULL, data, n, NULL) == S2R_ERR_CORRUPT);
+        CHECKF(strstr(b.policy.error, "made_for word"), "%s", b.policy.error);
+    }
+    word = (uint32_t)s2r_made_for(S2R_ROBOT_PANDA, S2R_TASK_PUSH);
+    memcpy(data + 4 * 14, &word, 4);
+    learn_reseal(data, n);
+    CHECKF(s2r_policy_load_memory(&b.policy, NULL, data, n, NULL) == S2R_OK, "%s", b.policy.error);
+    CHECK(b.policy.made_for == (int)word);
+    for (i = 4; i <= 5; i++) {   /* the layer count and the first width beyond their fields */
+        memcpy(&saved, data + 4 * i, 4);
+        word = saved | (i == 4 ? 0x100u : 0x10000u);
+        memcpy(data + 4 * i, &word, 4);
+        learn_reseal(data, n);
+        CHECK(s2r_policy_load_memory(&b.policy, NULL, data, n, NULL) == S2R_ERR_CORRUPT);
+        CHECKF(strstr(b.policy.error, "inconsistent sizes"), "%s", b.policy.error);
+        memcpy(data + 4 * i, &saved, 4);
+    }
+    dim = a.policy.norm.dim;
+    at = 128 + sizeof(float) * (size_t)a.policy.num_params + sizeof(double) * 2;   /* mean[0]; var[0] dim on */
+    for (i = 0; i < 4; i++) {
+        size_t where = at + sizeof(double) * (size_t)(i == 0 ? 0 : dim + (i == 3 ? dim - 1 : 0));
+        double old;
+        v = i == 0 ? NAN : i == 1 ? one : i == 2 ? INFINITY : -1e-300;
+        memcpy(&old, data + where, sizeof old);
+        memcpy(data + where, &v, sizeof v);
+        learn_reseal(data, n);
+        CHECKF(s2r_policy_load_memory(&b.policy, NULL, data, n, NULL) == S2R_ERR_CORRUPT, "case %d", i);
+        CHECKF(strstr(b.policy.error, i == 0 ? "mean[0]" : i == 3 ? "variance[" : "variance[0]"), "%s", b.policy.error);
+        CHECK(same_policy(&b.policy, &a.policy));   /* what the last load left */
+        memcpy(data + where, &old, sizeof old);
+    }
+    v = 0.0;   /* a variance of 0 is a constant input: fine */
+    memcpy(data + at + sizeof(double) * (size_t)dim, &v, sizeof v);
+    learn_reseal(data, n);
+    CHECKF(s2r_policy_load_memory(&b.policy, NULL, data, n, NULL) == S2R_OK, "%s", b.policy.error);
+    free(data);
+    s2r_ppo_free(&a);
+    s2r_ppo_free(&b);
+    s2r_ppo_free(&keep);
+    return 0;
+}
+
 /* A correctly sealed checkpoint whose optimizer step count is NaN, huge,
    negative or fractional is corrupt (it used to be converted to a long
    unchecked: undefined behaviour), and loading it changes nothing. */
@@ -1951,6 +2035,7 @@ static const test_case learn_tests[] = {
     {"checkpoint_round_trip", test_checkpoint_round_trip},
     {"checkpoint_corruption", test_checkpoint_corruption},
     {"checkpoint_bad_step_count", test_checkpoint_bad_step_count},
+    {"checkpoint_header_bounds", test_checkpoint_header_bounds},
     {"invalid_inputs_rejected", test_invalid_inputs_rejected},
     {"ppo_rejects_nan_observation", test_ppo_rejects_nan_observation},
     {"pendulum", test_pendulum},

@@ -11,11 +11,12 @@ import ctypes.util
 import operator
 import os
 import threading
+import weakref
 
 import numpy as np
 
 VERSION = "0.1"       # SIM2REAL_VERSION this package expects
-FLAT_API = 3          # S2R_FLAT_API_VERSION this package expects
+FLAT_API = 4          # S2R_FLAT_API_VERSION this package expects
 ERROR_LEN = 256       # S2R_FLAT_ERROR_LEN
 MAX_THREADS = 64      # S2R_FLAT_MAX_THREADS
 UINT64_MAX = 2 ** 64 - 1
@@ -40,6 +41,9 @@ class Sim2RealError(RuntimeError):
         super().__init__(message)
         self.code = code
         self.code_name = code_name
+
+    def __reduce__(self):   # pickled (multiprocessing, AsyncVectorEnv's pipes) with its code and code_name
+        return type(self), (str(self), self.code, self.code_name)
 
 
 class InvalidArgumentError(Sim2RealError, ValueError):
@@ -120,6 +124,8 @@ _SIGNATURES = {
     "s2r_flat_interrupt_request": (None, []),
     "s2r_flat_interrupt_clear": (None, []),
     "s2r_flat_interrupt_requested": (_I, []),
+    "s2r_flat_after_fork_child": (None, []),
+    "s2r_flat_single_threaded": (_I, []),
 }
 
 _library = None
@@ -198,10 +204,51 @@ def pointer(array):
     return array.ctypes.data
 
 
-def guard():
-    """The lock of an object that owns a C handle: one thread at a time (a second waits). Used through
+_guarded = weakref.WeakSet()   # every object with a lock of guard's, for the child of a fork
+
+
+def guard(owner):
+    """The lock of ``owner``, an object that owns a C handle: one thread at a time (a second waits). Used through
     ``entered``; its context-manager calls are C's, so a signal cannot land between taking it and holding it."""
+    _guarded.add(owner)
     return threading.RLock()
+
+
+def _after_fork_child():
+    """In the child of a fork (multiprocessing's default start method on Linux, gymnasium's AsyncVectorEnv):
+    OpenMP's threads did not survive it, so the library runs on one thread from now on if the parent ran a call
+    on several (s2r_flat_after_fork_child; a VecEnv's threads change nothing in its results); and the thread
+    that held an object's lock at the fork is not here to release it, so every lock is made again (the
+    environments of a VecEnv still share one). An object that was inside a call on another thread at the fork
+    is half-way through that call here: it is marked, and refuses every call but close and copy (``forked``)."""
+    if _library is not None:
+        _library.s2r_flat_after_fork_child()
+    fresh = {}
+    for owner in list(_guarded):
+        old = owner.__dict__.get("_lock")
+        if old is None:
+            continue
+        if id(old) not in fresh:
+            held = not old.acquire(blocking=False)
+            if not held:
+                old.release()
+            fresh[id(old)] = (old, threading.RLock(), held)
+        _, owner._lock, held = fresh[id(old)]
+        if held:
+            owner._forked_mid_call = True
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_child)
+
+
+def forked(owner, what):
+    """Refuse a call on ``owner`` if it was inside a call on another thread when this process was forked."""
+    if getattr(owner, "_forked_mid_call", False):
+        raise Sim2RealError("%s was inside a call on another thread when this process was forked, so here it is "
+                            "half-way through that call: make a new one in this process (copy.copy of it does), "
+                            "or fork while no other thread uses it (S2R_ERR_STATE)" % what, ERR_STATE,
+                            "S2R_ERR_STATE")
 
 
 def entered(lock):
@@ -323,7 +370,7 @@ def encode(text, what):
     if isinstance(text, bytes):
         data = text
     elif isinstance(text, str):
-        data = text.encode()
+        data = os.fsencode(text)   # a name with a surrogate escape (os.listdir of non-UTF-8 bytes): its bytes
     else:
         raise TypeError("%s must be a string, got %r" % (what, text))
     if b"\0" in data:

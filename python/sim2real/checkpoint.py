@@ -36,11 +36,16 @@ A PyTorch model of that shape: the actor a ``torch.nn.Sequential`` of
 each but the last, 1..4 hidden layers of 1..256 units; the critic, if any,
 the same kind of Sequential with the same hidden widths ending in one
 output (without one, the critic is written as zeros: enough to act and
-deploy, not to go on training with PPO in C).
+deploy, not to go on training with PPO in C).  Those exact classes: a
+subclass (its own forward) or a module with forward hooks or pre-hooks
+computes something else than the checkpoint would hold, and is refused.
 
-read_checkpoint checks the magic, the version, the sizes and the checksum
-(as the C loader does: a damaged file is refused, never read as NaN
-weights). write_checkpoint writes through the library (s2r_policy_save's code),
+read_checkpoint refuses what the C loader refuses, with its reasons: the
+magic, the version, every header word's bounds (sizes, history 0..8 and a
+stack the observation fits, made_for naming an arm and task, activations,
+reserved words zero), the checksum, and the normalizer (count and clip
+finite and > 0, means finite, variances finite and >= 0): a damaged or
+edited file is refused, never read as NaN weights. write_checkpoint writes through the library (s2r_policy_save's code),
 so the file is the library's own, checksum included.
 """
 import ctypes
@@ -57,6 +62,8 @@ MAGIC = 0x50523253   # "S2RP" as a little-endian uint32
 ACTIVATIONS = ("tanh", "relu")   # s2r_activation's order
 MAX_WIDTH = 256                  # S2R_MLP_MAX_WIDTH
 MAX_HIDDEN = 4                   # S2R_MAX_HIDDEN_LAYERS
+HISTORY_MAX = 8                  # S2R_HISTORY_MAX
+ROBOT_COUNT, TASK_COUNT = 3, 2   # S2R_ROBOT_COUNT (ur5e, panda, custom), S2R_TASK_COUNT: what made_for names
 
 
 def _checksum(data, words):
@@ -80,42 +87,88 @@ def _layers(params, offset, sizes):
     return layers, offset
 
 
+def _header_refusal(h, words, n):
+    """Why the library's loader (s2r__ck_check) refuses header h [words] of a file of n bytes; None: it does not."""
+    if any(int(x) for x in h[20:words]):
+        return "reserved header word %d is not zero" % next(i for i in range(20, words) if h[i])
+    activation = int(h[19]) if words > 16 else 0
+    if activation > 0xFFFF or activation & 0xFF >= len(ACTIVATIONS) or activation >> 8 >= len(ACTIVATIONS):
+        return "activation word %#x names no activation the library has (0 tanh, 1 ReLU)" % activation
+    obs_dim, act_dim, num_hidden = int(h[2]), int(h[3]), int(h[4])
+    privileged = int(h[16]) if words > 16 else 0
+    hidden = [int(x) for x in h[5:5 + min(num_hidden, MAX_HIDDEN)]]
+    sizes_fit = (1 <= num_hidden <= MAX_HIDDEN and all(1 <= x <= MAX_WIDTH for x in [obs_dim, act_dim] + hidden)
+                 and int(h[5:9].max()) <= 0xFFFF and 0 <= privileged <= MAX_WIDTH - obs_dim)
+    if sizes_fit:
+        params = _mlp_params([obs_dim] + hidden + [act_dim]) + act_dim + _mlp_params([obs_dim + privileged] +
+                                                                                    hidden + [1])
+        num_params, opt = int(h[9]), int(h[10])
+        payload = 4 * num_params + 8 * (2 + 2 * obs_dim) + (8 + 8 * opt if opt else 0)
+        sizes_fit = num_params == params and opt <= num_params and int(h[11]) == payload
+    if not sizes_fit:
+        return "inconsistent sizes in the header"
+    history, made_for = int(h[15]), int(h[14])
+    if history > HISTORY_MAX:
+        return "history word %d: a policy stacks 0..%d frames" % (history, HISTORY_MAX)
+    stacked = obs_dim - act_dim * history
+    if history and (stacked < history + 1 or stacked % (history + 1)):
+        return "history word %d, but obs %d act %d is no stack of %d observations and %d actions" % (
+            history, obs_dim, act_dim, history + 1, history)
+    if made_for and ((made_for - 1) // 16 >= ROBOT_COUNT or (made_for - 1) % 16 >= TASK_COUNT):
+        return "made_for word %d names no arm and task (0: not known, else s2r_made_for)" % made_for
+    if n != 4 * words + int(h[11]):
+        return "%d bytes, header says %d (truncated or padded)" % (n, 4 * words + int(h[11]))
+    return None
+
+
+def _mlp_params(sizes):
+    return sum(n_out * n_in + n_out for n_in, n_out in zip(sizes[:-1], sizes[1:]))
+
+
 def read_checkpoint(path):
     """{"obs_dim", "act_dim", "hidden", "history", "privileged", "made_for", "randomization" (the digest, 0: not
     known), "activation", "critic_activation" ("tanh" | "relu"), "actor": [(W, b)...], "log_std",
-    "critic": [(W, b)...], "norm_mean", "norm_var", "norm_clip", "norm_count"} from a checkpoint file."""
+    "critic": [(W, b)...], "norm_mean", "norm_var", "norm_clip", "norm_count"} from a checkpoint file. A file
+    the library's loader refuses is refused here too, with its reason (a ValueError)."""
     data = _lib.read_regular(path)
-    head = np.frombuffer(data[:8], np.uint32) if len(data) >= 8 else np.zeros(2, np.uint32)
+    name = os.fsdecode(path)
+    head = np.frombuffer(data[:8], np.uint32) if len(data) >= 64 else np.zeros(2, np.uint32)
     if head[0] != MAGIC or int(head[1]) not in HEADER_WORDS:
-        raise ValueError("%s: not a sim2real checkpoint (magic %#x, version %d)" % (path, head[0], head[1]))
+        raise ValueError("%s: not a sim2real checkpoint (magic %#x, version %d)" % (name, head[0], head[1]))
     words = HEADER_WORDS[int(head[1])]
     if len(data) < 4 * words:
-        raise ValueError("%s: %d bytes, shorter than its header" % (path, len(data)))
-    h = np.frombuffer(data[:4 * words], np.uint32)
+        raise ValueError("%s: %d bytes, shorter than its header" % (name, len(data)))
+    h = np.zeros(32, np.uint32)
+    h[:words] = np.frombuffer(data[:4 * words], np.uint32)
+    why = _header_refusal(h, words, len(data))
+    if why:
+        raise ValueError("%s: %s" % (name, why))
+    if _checksum(data, words) != int(h[13]) << 32 | int(h[12]):
+        raise ValueError("%s: checksum mismatch (corrupt file)" % name)
     obs_dim, act_dim, num_hidden = int(h[2]), int(h[3]), int(h[4])
     hidden = [int(x) for x in h[5:5 + num_hidden]]
-    num_params, payload = int(h[9]), int(h[11])
-    if len(data) == 4 * words + payload and _checksum(data, words) != int(h[13]) << 32 | int(h[12]):
-        raise ValueError("%s: checksum mismatch (corrupt file)" % path)
-    privileged = int(h[16]) if words > 16 else 0
-    randomization = int(h[18]) << 32 | int(h[17]) if words > 16 else 0
-    activation = int(h[19]) if words > 16 else 0
-    if not 1 <= num_hidden <= 4 or len(data) != 4 * words + payload or payload < 4 * num_params + 8 * (2 + 2 * obs_dim):
-        raise ValueError("%s: sizes do not add up (a damaged file?)" % path)
-    if activation & 0xFF >= len(ACTIVATIONS) or activation >> 8 >= len(ACTIVATIONS):
-        raise ValueError("%s: activation word %#x names no activation" % (path, activation))
+    num_params, opt, privileged, activation = int(h[9]), int(h[10]), int(h[16]), int(h[19])
+    randomization = int(h[18]) << 32 | int(h[17])
     params = np.frombuffer(data, np.float32, num_params, 4 * words)
     actor, offset = _layers(params, 0, [obs_dim] + hidden + [act_dim])
     log_std = params[offset:offset + act_dim]
     critic, offset = _layers(params, offset + act_dim, [obs_dim + privileged] + hidden + [1])
-    if offset != num_params:
-        raise ValueError("%s: %d parameters, the shape has %d" % (path, num_params, offset))
-    norm = np.frombuffer(data, np.float64, 2 + 2 * obs_dim, 4 * words + 4 * num_params)
+    norm = np.frombuffer(data, np.float64, 2 + 2 * obs_dim + (1 if opt else 0), 4 * words + 4 * num_params)
+    count, clip, mean, var = norm[0], norm[1], norm[2:2 + obs_dim], norm[2 + obs_dim:2 + 2 * obs_dim]
+    if not (np.isfinite(count) and np.isfinite(clip) and count > 0 and clip > 0):
+        raise ValueError("%s: bad normalizer (count %g, clip %g: each must be finite and > 0)" % (name, count, clip))
+    for what, values, ok in (("mean", mean, np.isfinite(mean)), ("variance", var, np.isfinite(var) & (var >= 0))):
+        if not ok.all():
+            i = int(np.flatnonzero(~ok)[0])
+            raise ValueError("%s: bad normalizer: %s[%d] is %g (%s)" % (name, what, i, values[i], "not finite" if
+                                                                       what == "mean" else "must be finite and >= 0"))
+    if opt and not (0 <= norm[-1] < 2.0 ** 63 and norm[-1] == np.floor(norm[-1])):
+        raise ValueError("%s: bad optimizer step count %g" % (name, norm[-1]))
     return {"obs_dim": obs_dim, "act_dim": act_dim, "hidden": hidden, "made_for": int(h[14]),
             "history": int(h[15]), "privileged": privileged, "randomization": randomization,
             "activation": ACTIVATIONS[activation & 0xFF], "critic_activation": ACTIVATIONS[activation >> 8],
-            "actor": actor, "log_std": log_std, "critic": critic, "norm_count": float(norm[0]),
-            "norm_clip": float(norm[1]), "norm_mean": norm[2:2 + obs_dim], "norm_var": norm[2 + obs_dim:]}
+            "actor": actor, "log_std": log_std, "critic": critic, "norm_count": float(count),
+            "norm_clip": float(clip), "norm_mean": mean, "norm_var": var}
 
 
 def actor_mean(checkpoint, obs):
@@ -159,13 +212,30 @@ def _activation_name(value, what):
     return value
 
 
+def _no_hooks(module, what):
+    """Refuse a module with forward hooks or pre-hooks (its own, or every module's: register_module_forward_hook):
+    they change what it computes, and the checkpoint would hold the plain layer."""
+    from torch.nn.modules import module as torch_module
+    hooks = [kind for kind, registered in (
+        ("forward hook", getattr(module, "_forward_hooks", None)),
+        ("forward pre-hook", getattr(module, "_forward_pre_hooks", None)),
+        ("global forward hook", getattr(torch_module, "_global_forward_hooks", None)),
+        ("global forward pre-hook", getattr(torch_module, "_global_forward_pre_hooks", None))) if registered]
+    if hooks:
+        raise _lib.invalid("%s has a %s, which may change what it computes: the checkpoint would hold the plain "
+                           "layer; remove it (the handle's remove()) before writing" % (what, hooks[0]))
+
+
 def _torch_layers(net, what):
     """A torch.nn.Sequential of Linear layers with one Tanh or ReLU between each two: ([(W, b)...], activation);
     anything else is refused naming the layer."""
     import torch.nn as nn
-    if not isinstance(net, nn.Sequential):
-        raise TypeError("%s must be a torch.nn.Sequential of Linear layers with Tanh or ReLU between them, got %s"
-                        % (what, type(net).__name__))
+    if type(net) is not nn.Sequential:   # a subclass may compute something else (its own forward)
+        raise TypeError("%s must be a torch.nn.Sequential of Linear layers with Tanh or ReLU between them, got %s%s"
+                        % (what, type(net).__name__, " (a subclass, with its own forward perhaps: the checkpoint "
+                                                     "would hold what nn.Sequential computes)"
+                           if isinstance(net, nn.Sequential) else ""))
+    _no_hooks(net, what)
     modules = list(net)
     if not modules:
         _layer_count(modules, what)
@@ -173,7 +243,13 @@ def _torch_layers(net, what):
     for k, m in enumerate(modules):
         name = "%s layer %d (%s)" % (what, k, m)
         linear_next = len(layers) == len(activations)
-        if isinstance(m, nn.Linear):
+        if type(m) in (nn.Linear, nn.Tanh, nn.ReLU):
+            _no_hooks(m, name)
+        elif isinstance(m, (nn.Linear, nn.Tanh, nn.ReLU)):
+            raise _lib.invalid("%s: a subclass of %s, which may compute something else (its own forward): the "
+                               "checkpoint holds what nn.Linear, nn.Tanh and nn.ReLU themselves compute; use those"
+                               % (name, next(c.__name__ for c in (nn.Linear, nn.Tanh, nn.ReLU) if isinstance(m, c))))
+        if type(m) is nn.Linear:
             if not linear_next:
                 raise _lib.invalid("%s: two Linear layers without an activation between them (the layout has "
                                    "Tanh or ReLU after every hidden layer)" % name)
@@ -182,11 +258,11 @@ def _torch_layers(net, what):
                                                                                      layers[-1][0].shape[0]))
             bias = m.bias if m.bias is not None else np.zeros(m.out_features, np.float32)
             layers.append((_floats(m.weight, name + " weight"), _floats(bias, name + " bias")))
-        elif isinstance(m, (nn.Tanh, nn.ReLU)):
+        elif type(m) in (nn.Tanh, nn.ReLU):
             if linear_next:
                 raise _lib.invalid("%s: an activation %s (the layout has one after every hidden Linear layer, none "
                                    "after the output)" % (name, "first" if not layers else "after an activation"))
-            activations.append("tanh" if isinstance(m, nn.Tanh) else "relu")
+            activations.append("tanh" if type(m) is nn.Tanh else "relu")
         else:
             raise _lib.invalid("%s: the checkpoint holds Linear layers with Tanh or ReLU between them, not %s"
                                % (name, type(m).__name__))

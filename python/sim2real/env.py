@@ -14,7 +14,9 @@ observations and rewards to the same loop written in C.
 
 Ownership and threads. Each object owns its C handle alone: a copy (``copy``,
 ``deepcopy``, ``pickle``) is a new environment made from the same arguments
-and episode counters, with no episode running. One thread at a time uses an
+and episode counters, with no episode running (a randomized one drawing
+from the original's ranges, which the copy carries: its ranges file is not
+read again, so an edit of it since changes nothing). One thread at a time uses an
 environment: a second one waits for the first (``close`` from another thread
 waits for the step in progress). The environments of a ``VecEnv`` belong to
 it: they share its lock, only the ``VecEnv`` closes them, and only it resets
@@ -153,7 +155,8 @@ class Env(_EnvBase):
     robot: "ur5e" | "panda"; task: "reach" | "push"; simulator: "nominal",
     "randomized" (every episode's physics, latency and sensing drawn from
     ``ranges``, a ranges file, or the task's default ranges) or "unit" (the
-    stand-in real unit whose seed is ``unit``: hidden parameters, effects the
+    stand-in real unit whose seed is ``unit``, 1 by default and refused for the
+    simulators: hidden parameters, effects the
     simulator lacks). camera: None, or a camera calibration (x, y, z in m,
     subtracted from what the camera perceives), e.g. the offset identify_unit
     measured on that unit. render_mode "rgb_array": ``render()`` returns the
@@ -162,10 +165,10 @@ class Env(_EnvBase):
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 25}
 
-    def __init__(self, robot="ur5e", task="reach", simulator="nominal", ranges=None, unit=1, camera=None,
+    def __init__(self, robot="ur5e", task="reach", simulator="nominal", ranges=None, unit=None, camera=None,
                  render_mode=None, width=480, height=360):
         self._handle = None
-        self._lock = _lib.guard()
+        self._lock = _lib.guard(self)
         lib = _lib.library()
         self._error = _lib.ErrorBuffer()
         if render_mode not in (None, "rgb_array"):
@@ -173,7 +176,12 @@ class Env(_EnvBase):
         width, height = whole(width, "width", 1, 4096), whole(height, "height", 1, 4096)
         if render_mode and not lib.s2r_flat_render_available():
             self._error.check(lib.s2r_flat_env_render(None, width, height, None, self._error.ptr))
-        args = dict(robot=robot, task=task, simulator=simulator, unit=whole(unit, "unit", 0, UINT64_MAX),
+        if unit is not None and simulator in ("nominal", "randomized", b"nominal", b"randomized"):   # was ignored
+            raise _lib.invalid("unit %r is for simulator \"unit\" (a stand-in unit's seed); the %s simulator has "
+                               "none" % (unit, simulator))
+        args = dict(robot=robot, task=task, simulator=simulator, unit=unit)
+        unit = 1 if unit is None else whole(unit, "unit", 0, UINT64_MAX)   # unit 1 by default
+        args = dict(args, unit=None if args["unit"] is None else unit,
                     ranges=None if ranges is None else os.path.abspath(_encode(ranges, "ranges")),   # for copies
                     camera=None if camera is None else tuple(float(x) for x in np.ravel(camera)),
                     render_mode=render_mode, width=width, height=height)
@@ -183,7 +191,7 @@ class Env(_EnvBase):
         handle = ctypes.c_void_p()
         self._error.check(lib.s2r_flat_env_create(
             ctypes.byref(handle), _encode(robot, "robot"), _encode(task, "task"), _encode(simulator, "simulator"),
-            None if ranges is None else _encode(ranges, "ranges"), args["unit"],
+            None if ranges is None else _encode(ranges, "ranges"), unit,
             None if camera_arg is None else _lib.pointer(camera_arg), self._error.ptr))
         self._handle, self._lib, self._args = handle.value, lib, args
         dims = [ctypes.c_int() for _ in range(4)]
@@ -196,7 +204,8 @@ class Env(_EnvBase):
         self._error.check(lib.s2r_flat_env_bounds(self._handle, *[_lib.pointer(b) for b in bounds], self._error.ptr))
         self.observation_space = Box(bounds[0], bounds[1], (self.obs_dim,), np.float32)
         self.action_space = Box(bounds[2], bounds[3], (self.act_dim,), np.float32)
-        self.robot, self.task, self.simulator, self.ranges, self.unit = robot, task, simulator, ranges, args["unit"]
+        robot, task, simulator = (os.fsdecode(x) if isinstance(x, bytes) else x for x in (robot, task, simulator))
+        self.robot, self.task, self.simulator, self.ranges, self.unit = robot, task, simulator, ranges, unit
         self.render_mode, self.width, self.height = render_mode, width, height
         self.metadata = {"render_modes": ["rgb_array"], "render_fps": round(1 / self.control_period)}
         self._seed, self._episode = None, 0   # no seed yet: the first reset draws one
@@ -207,6 +216,7 @@ class Env(_EnvBase):
     def _live(self):
         if self._handle is None:
             raise _lib.Sim2RealError("the environment is closed")
+        _lib.forked(self, "the environment")
         return self._handle
 
     def _alone(self, what):
@@ -282,6 +292,9 @@ class Env(_EnvBase):
         deterministic action (a Policy) or the scripted controller (None); a dict with successes,
         success_rate and its Wilson 95 % interval (success_lo, success_hi), mean_distance, mean_return.
         Ctrl-C stops it after the episode under way (KeyboardInterrupt; the environment is usable again)."""
+        from .policy import Policy
+        if policy is not None and not isinstance(policy, Policy):   # was an AttributeError
+            raise TypeError("policy must be a sim2real.Policy or None (the scripted controller), got %r" % (policy,))
         episodes, seed = whole(episodes, "episodes", 1, _lib.INT_MAX), whole(seed, "seed", 0, UINT64_MAX)
         out = _lib.Eval()
         with _lib.entered(self._lock):
@@ -316,6 +329,8 @@ class Env(_EnvBase):
         """Free the C environment (waits for a call in progress on another thread); closing twice is fine. An
         environment of a VecEnv is closed with its VecEnv."""
         if getattr(self, "_owner", None) is not None:
+            if self._owner._closed:   # closed with it already
+                return
             raise _lib.Sim2RealError("this environment belongs to a VecEnv: close the VecEnv")
         self._destroy()
 
@@ -331,15 +346,47 @@ class Env(_EnvBase):
         running episode, if any, is not copied: reset the copy)."""
         if getattr(self, "_handle", None) is None:
             raise _lib.Sim2RealError("a closed environment cannot be copied")
-        return _rebuild_env, (self._args, self._seed, self._episode)
+        if self._args["ranges"] is None:
+            return _rebuild_env, (self._args, self._seed, self._episode)
+        # the ranges this simulator draws from, not its file again: an edit of the file since would change the copy
+        import tempfile
+        folder = tempfile.mkdtemp(prefix="s2r_ranges_")
+        try:
+            path = os.path.join(folder, "ranges.txt")
+            self.write_ranges(path)
+            with open(path, "rb") as f:
+                ranges = f.read()
+        finally:
+            import shutil
+            shutil.rmtree(folder, ignore_errors=True)
+        return _rebuild_env, (self._args, self._seed, self._episode, ranges, self.ranges_digest(), self.ranges)
 
     def __repr__(self):
         return "Env(%r, %r, %r%s)" % (self.robot, self.task, self.simulator,
                                       ", unit=%d" % self.unit if self.simulator == "unit" else "")
 
 
-def _rebuild_env(args, seed, episode):
-    env = Env(**args)
+def _rebuild_env(args, seed, episode, ranges=None, digest=None, shown=None):
+    """An Env of ``args``; with ``ranges`` (a ranges file's bytes), drawing from those rather than from the file
+    ``args`` names (which may have changed since), refused if they are not the ranges of ``digest``."""
+    if ranges is None:
+        env = Env(**args)
+    else:
+        import shutil
+        import tempfile
+        folder = tempfile.mkdtemp(prefix="s2r_ranges_")
+        try:
+            path = os.path.join(folder, "ranges.txt")
+            with open(path, "wb") as f:
+                f.write(ranges)
+            env = Env(**dict(args, ranges=path))
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+        if env.ranges_digest() != digest:
+            env.close()
+            raise _lib.Sim2RealError("cannot copy the environment: its ranges, written and read again, have another "
+                                     "digest (%#x, not %#x)" % (env.ranges_digest(), digest))
+        env.ranges, env._args = shown, args   # the file it was made from, as the original says
     env._seed, env._episode = seed, episode
     return env
 
@@ -374,10 +421,10 @@ class VecEnv(_VecEnvBase):
     render_mode = None
     closed = False
 
-    def __init__(self, num_envs, robot="ur5e", task="reach", simulator="nominal", ranges=None, unit=1, threads=1,
+    def __init__(self, num_envs, robot="ur5e", task="reach", simulator="nominal", ranges=None, unit=None, threads=1,
                  camera=None, autoreset_mode="next_step", render_mode=None, width=480, height=360, envs=None):
         self._closed = True   # until the environments are made
-        self._lock = _lib.guard()
+        self._lock = _lib.guard(self)
         self.threads = whole(threads, "threads", 0, _lib.MAX_THREADS)
         if autoreset_mode not in AUTORESET:
             raise _lib.invalid("autoreset_mode %r: \"next_step\" or \"same_step\"" % (autoreset_mode,))
@@ -440,6 +487,7 @@ class VecEnv(_VecEnvBase):
     def _live(self):
         if self._closed:
             raise _lib.Sim2RealError("the environments are closed")
+        _lib.forked(self, "the VecEnv")
         return ctypes.addressof(self._handles)
 
     def _reset_some(self, which, obs):
@@ -586,8 +634,11 @@ class VecEnv(_VecEnvBase):
                               self._episode)
 
     def __repr__(self):
-        first = self._envs[0] if getattr(self, "_envs", None) else None
-        return "VecEnv(%d x %r, threads=%d)" % (getattr(self, "num_envs", 0), first, getattr(self, "threads", 0))
+        envs = getattr(self, "_envs", None) or (None,)
+        shown = [repr(e) for e in envs]
+        if len(set(shown)) > 1:   # VecEnv.of environments of other simulators or units: each as it is
+            return "VecEnv.of([%s], threads=%d)" % (", ".join(shown), getattr(self, "threads", 0))
+        return "VecEnv(%d x %s, threads=%d)" % (getattr(self, "num_envs", 0), shown[0], getattr(self, "threads", 0))
 
 
 def _masked(info, mask, **values):

@@ -28,13 +28,13 @@ class Policy:
 
     def __init__(self, path, seed=0):
         self._handle = None
-        self._lock = _lib.guard()
+        self._lock = _lib.guard(self)
         lib = _lib.library()
         self._error = _lib.ErrorBuffer()
         seed = whole(seed, "seed", 0, UINT64_MAX)
         handle = ctypes.c_void_p()
         self._error.check(lib.s2r_flat_policy_load(ctypes.byref(handle), _encode(path, "path"), seed, self._error.ptr))
-        self._handle, self._lib, self.path, self.seed = handle.value, lib, str(path), seed
+        self._handle, self._lib, self.path, self.seed = handle.value, lib, os.fsdecode(path), seed
         dims = [ctypes.c_int() for _ in range(3)]
         robot, task = ctypes.create_string_buffer(16), ctypes.create_string_buffer(16)
         self._error.check(lib.s2r_flat_policy_dims(self._handle, *[ctypes.addressof(d) for d in dims],
@@ -47,6 +47,7 @@ class Policy:
     def _live(self):
         if self._handle is None:
             raise _lib.Sim2RealError("the policy is closed")
+        _lib.forked(self, "the policy")
         return self._handle
 
     def reset(self):
@@ -86,7 +87,8 @@ def _rebuild_policy(path, seed, digest):
     try:
         now = _file_digest(path)
     except (OSError, _lib.Sim2RealError) as e:
-        raise _lib.Sim2RealError("cannot copy the policy of %s: %s" % (path, e)) from None
+        raise _lib.Sim2RealError("cannot copy the policy of %s: %s" % (os.fsdecode(path), e)) from None
     if now != digest:
-        raise _lib.Sim2RealError("cannot copy the policy of %s: the file has changed since it was loaded" % path)
+        raise _lib.Sim2RealError("cannot copy the policy of %s: the file has changed since it was loaded"
+                                 % os.fsdecode(path))
     return Policy(path, seed)

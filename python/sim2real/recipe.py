@@ -24,6 +24,10 @@ def evaluate_sim_and_real(policy, robot=None, task=None, episodes=100, seed=1, f
     with Newcombe's. robot and task default to what the policy was trained for.
     Ctrl-C stops it after the episodes under way (KeyboardInterrupt).
     Returns {"sim": {...}, "real": {...}, "gap": (gap, lo, hi)}."""
+    from .policy import Policy
+    if not isinstance(policy, Policy):   # was an AttributeError (None, a path)
+        raise TypeError("policy must be a sim2real.Policy (sim2real.Policy(path) loads a checkpoint), got %r"
+                        % (policy,))
     robot = robot or policy.robot
     task = task or policy.task
     episodes, seed = whole(episodes, "episodes", 1, INT_MAX), whole(seed, "seed", 0, UINT64_MAX)

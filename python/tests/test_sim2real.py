@@ -23,6 +23,7 @@ import ctypes
 import io
 import os
 import pickle
+import re
 import shutil
 import subprocess
 import sys
@@ -96,7 +97,7 @@ class TestBitIdentical(unittest.TestCase):
         shutil.rmtree(self.folder, ignore_errors=True)
 
     def check(self, robot, task, simulator, unit=2):
-        env = sim2real.Env(robot, task, simulator, unit=unit)
+        env = sim2real.Env(robot, task, simulator, unit=unit if simulator == "unit" else None)
         rng = np.random.default_rng(hash((robot, task, simulator)) & 0xFFFF)
         # beyond [-1, 1] on purpose: both sides clip
         actions = rng.uniform(-1.2, 1.2, (EPISODES, env.episode_steps, env.act_dim)).astype(np.float32)
@@ -181,7 +182,7 @@ class TestPolicy(unittest.TestCase):
         policy = sim2real.Policy(CHECKPOINT)
         self.assertEqual((policy.robot, policy.task), ("ur5e", "reach"))
         for simulator in ("randomized", "unit"):
-            env = sim2real.Env("ur5e", "reach", simulator, unit=1)
+            env = sim2real.Env("ur5e", "reach", simulator, unit=1 if simulator == "unit" else None)
             successes, mean_return, mean_distance = self.python_evaluate(env, policy.act, policy.reset)
             c = env.evaluate(policy, self.EPISODES, seed=1)
             self.assertEqual(successes, c["successes"])
@@ -223,7 +224,7 @@ class TestPolicy(unittest.TestCase):
         units #2 and #3's, episodes 0.. of seed 5 - and its gap's interval is Newcombe's, computed here."""
         policy = sim2real.Policy(CHECKPOINT)
         r = sim2real.evaluate_sim_and_real(policy, episodes=self.EPISODES, seed=5, first_unit=2, units=2)
-        sims = [("nominal", 1)] + [("unit", u) for u in (2, 3)]
+        sims = [("nominal", None)] + [("unit", u) for u in (2, 3)]
         counts = []
         for simulator, unit in sims:
             successes, returns, distance = 0, [], []
@@ -864,6 +865,34 @@ class TestOwnershipAndThreads(unittest.TestCase):
         with self.assertRaisesRegex(sim2real.Sim2RealError, "closed"):
             copy.copy(closed)
 
+    def test_a_copy_draws_from_the_ranges_not_their_file_again(self):
+        """copy, deepcopy and pickle of a randomized Env made from a ranges file read the file again: edited
+        since, the copy silently drew from other ranges. Now the copy draws from the original's ranges (the same
+        digest and episodes), and still names the file."""
+        folder = tempfile.mkdtemp(prefix="s2r_python_")
+        self.addCleanup(shutil.rmtree, folder, True)
+        path = os.path.join(folder, "ranges.txt")
+        sim2real.Env("ur5e", "push", "randomized").write_ranges(path)
+        env = sim2real.Env("ur5e", "push", "randomized", ranges=path)
+        digest, blob = env.ranges_digest(), pickle.dumps(env)
+        vec_blob = pickle.dumps(sim2real.VecEnv(2, "ur5e", "push", "randomized", ranges=path))
+        expected = env.reset(seed=5)[0]
+        with open(path) as f:
+            text = f.read()
+        edited = re.sub(r"(?m)^(friction\s+uniform\s+)\S+ \S+", r"\g<1>0.1 0.2", text)
+        self.assertNotEqual(edited, text)
+        with open(path, "w") as f:
+            f.write(edited)
+        self.assertNotEqual(sim2real.Env("ur5e", "push", "randomized", ranges=path).ranges_digest(), digest)
+        for make in (copy.copy, copy.deepcopy, lambda e: pickle.loads(blob)):
+            twin = make(env)
+            self.assertEqual(twin.ranges_digest(), digest)
+            self.assertTrue(np.array_equal(twin.reset(seed=5)[0], expected))
+            self.assertEqual(twin.ranges, path)
+            self.assertEqual(pickle.loads(pickle.dumps(twin)).ranges_digest(), digest)
+        self.assertEqual({e.ranges_digest() for e in pickle.loads(vec_blob).envs}, {digest})
+        self.assertEqual(os.listdir(folder), ["ranges.txt"])
+
     def test_a_policy_file_changed_since_is_not_copied(self):
         if not os.path.isfile(CHECKPOINT):
             self.skipTest("no checkpoint %s" % CHECKPOINT)
@@ -1110,6 +1139,106 @@ class TestOwnershipAndThreads(unittest.TestCase):
                              env=dict(os.environ, OMP_NUM_THREADS="100000",
                                       PYTHONPATH=os.path.dirname(HERE) + os.pathsep + os.environ.get("PYTHONPATH", "")))
         self.assertEqual((run.returncode, run.stdout.strip()), (0, "survived"), run.stderr[-2000:])
+
+
+    def test_a_fork_after_threads_neither_hangs_nor_keeps_locks(self):
+        """fork() (multiprocessing's default start method on Linux, gymnasium's AsyncVectorEnv) after the parent
+        stepped a VecEnv on 2 threads: a child stepping a threads=2 VecEnv, new or inherited, waited for ever on
+        OpenMP's threads, which fork does not copy; now it runs them on one thread, with the same results. A
+        fork while another thread held an Env's lock left it held for ever in the child: an object that was
+        idle is usable, one that was inside a call says so (its copy works)."""
+        code = "\n".join([
+            "import multiprocessing as mp, threading, time, copy, numpy as np, sim2real",
+            "zero = np.zeros((4, 2), np.float32)",
+            "v = sim2real.VecEnv(4, 'ur5e', 'push', 'randomized', threads=2); v.reset(seed=1)",
+            "[v.step(zero) for _ in range(5)]",
+            "w = sim2real.VecEnv(4, 'ur5e', 'push', 'randomized', threads=1); w.reset(seed=1)",
+            "[w.step(zero) for _ in range(5)]",
+            "expected = w.step(zero)[0]",
+            "idle = sim2real.Env('panda', 'push', 'randomized')",
+            "busy = sim2real.Env('panda', 'push', 'randomized'); busy.reset(seed=1)",
+            "def child(q):",
+            "    f = getattr(sim2real.library(), 's2r_flat_single_threaded', None)",
+            "    out = [f and f()]",
+            "    n = sim2real.VecEnv(4, 'ur5e', 'push', 'randomized', threads=2); n.reset(seed=1)",
+            "    [n.step(zero) for _ in range(5)]",
+            "    out.append(bool(np.array_equal(n.step(zero)[0], expected)))",
+            "    out.append(bool(np.array_equal(v.step(zero)[0], expected)))",
+            "    out.append(idle.reset(seed=2)[1]['s2r_episode'] == 0)",
+            "    try: busy.step(np.zeros(2, np.float32)); out.append('stepped')",
+            "    except sim2real.Sim2RealError as e: out.append('forked' in str(e))",
+            "    out.append(copy.copy(busy).reset(seed=2)[1]['s2r_episode'] == 0)",
+            "    busy.close()",
+            "    q.put(out)",
+            "ctx = mp.get_context('fork')",
+            "held, go = threading.Event(), threading.Event()",
+            "def hold():",   # a step in progress on another thread, as the library sees it
+            "    with busy._lock:",
+            "        held.set(); go.wait()",
+            "th = threading.Thread(target=hold); th.start(); held.wait()",
+            "q = ctx.Queue(); p = ctx.Process(target=child, args=(q,)); p.start()",
+            "go.set(); th.join()",
+            "p.join(60)",
+            "if p.is_alive(): p.kill(); print('the child hangs')",
+            "else: print(p.exitcode, q.get() if not q.empty() else None)"])
+        run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                             env=dict(os.environ, PYTHONPATH=os.path.dirname(HERE) + os.pathsep +
+                                      os.environ.get("PYTHONPATH", "")))
+        self.assertEqual(run.stdout.strip(), "0 [1, True, True, True, True, True]", run.stderr[-2000:])
+
+
+class TestSmallRefusals(unittest.TestCase):
+    """Each was silent, or another exception than the one that says what was wrong."""
+
+    def test_unit_on_a_simulator_is_refused(self):
+        for simulator in ("nominal", "randomized"):   # unit= was ignored there, while ranges= is refused on nominal
+            with self.assertRaisesRegex(ValueError, "unit 3 is for simulator \"unit\""):
+                sim2real.Env("ur5e", "reach", simulator, unit=3)
+            with self.assertRaisesRegex(ValueError, "unit 3 is for simulator"):
+                sim2real.VecEnv(2, "ur5e", "reach", simulator, unit=3)
+        env = sim2real.Env("ur5e", "reach", "randomized")
+        self.assertEqual(copy.copy(env).simulator, "randomized")   # the copies' arguments are still taken
+        self.assertEqual((sim2real.Env("ur5e", "reach", "unit").unit, copy.copy(sim2real.Env("ur5e", "reach", "unit",
+                                                                                              unit=4)).unit), (1, 4))
+
+    def test_evaluate_wants_a_policy(self):
+        env = sim2real.Env()
+        with self.assertRaisesRegex(TypeError, "policy must be a sim2real.Policy or None"):
+            env.evaluate("x", 1)
+        for policy in (None, CHECKPOINT):
+            with self.assertRaisesRegex(TypeError, "policy must be a sim2real.Policy \(sim2real.Policy\(path\)"):
+                sim2real.evaluate_sim_and_real(policy, episodes=1, units=1)
+
+    def test_names_and_paths(self):
+        env = sim2real.Env(b"ur5e", b"reach", b"nominal")
+        self.assertEqual(repr(env), "Env('ur5e', 'reach', 'nominal')")
+        vec = sim2real.VecEnv.of([sim2real.Env("ur5e", "reach", "unit", unit=2), sim2real.Env("ur5e", "reach")])
+        self.assertEqual(repr(vec), "VecEnv.of([Env('ur5e', 'reach', 'unit', unit=2), Env('ur5e', 'reach', "
+                                    "'nominal')], threads=1)")
+        self.assertEqual(repr(sim2real.VecEnv(2)), "VecEnv(2 x Env('ur5e', 'reach', 'nominal'), threads=1)")
+        member = vec.envs[0]
+        vec.close()
+        member.close()   # closed with its VecEnv: said "close the VecEnv"
+        folder = tempfile.mkdtemp(prefix="s2r_python_")
+        self.addCleanup(shutil.rmtree, folder, True)
+        odd = os.path.join(os.fsencode(folder), b"r\xff.txt")   # not UTF-8: os.listdir gives a surrogate escape
+        sim2real.Env("ur5e", "reach", "randomized").write_ranges(odd)
+        name = os.path.join(folder, os.listdir(folder)[0])
+        self.assertEqual(sim2real.Env("ur5e", "reach", "randomized", ranges=name).ranges_digest(),
+                         sim2real.Env("ur5e", "reach", "randomized").ranges_digest())
+        if os.path.isfile(CHECKPOINT):
+            policy = sim2real.Policy(os.fsencode(CHECKPOINT))
+            self.assertEqual(policy.path, CHECKPOINT)
+
+    def test_errors_pickle_with_their_code(self):
+        try:
+            sim2real.Env("arm")
+        except sim2real.Sim2RealError as e:
+            error = e
+        back = pickle.loads(pickle.dumps(error))
+        self.assertEqual((type(back), str(back), back.code, back.code_name),
+                         (type(error), str(error), error.code, error.code_name))
+        self.assertEqual(back.code_name, "S2R_ERR_INVALID_ARGUMENT")
 
 
 class TestCtrlC(unittest.TestCase):
@@ -1416,6 +1545,62 @@ class TestCheckpointWriter(unittest.TestCase):
                 self.assertFalse(os.path.exists(path), "a refused checkpoint left a file")
 
 
+class TestForgedHeaders(unittest.TestCase):
+    """A checkpoint edited and sealed again (the checksum recomputed): the library's loader and read_checkpoint
+    refuse the same files, each saying why. A history word of 9 .. 2**32 - 1 loaded as history 0 (while
+    read_checkpoint reported the word), 1 .. 8 on an observation no stack fits gave "no memory for N frames",
+    a negative variance loaded and failed only at act; read_checkpoint read what the loader refuses, or failed
+    with numpy's reshape errors."""
+
+    def setUp(self):
+        self.folder = tempfile.mkdtemp(prefix="s2r_python_")
+        self.addCleanup(shutil.rmtree, self.folder, True)
+        rng = np.random.default_rng(0)
+        self.path = os.path.join(self.folder, "base.ckpt")
+        sim2real.write_checkpoint(self.path, mlp(rng, [33, 16, 6]), robot="ur5e", task="reach")
+        with open(self.path, "rb") as f:
+            self.data = f.read()
+
+    def forge(self, words=None, at=None, value=None):
+        from sim2real.checkpoint import _checksum
+        b = bytearray(self.data)
+        for k, v in (words or {}).items():
+            b[4 * k:4 * k + 4] = np.uint32(v & 0xFFFFFFFF).tobytes()
+        if at is not None:
+            b[at:at + 8] = np.float64(value).tobytes()
+        b[48:56] = np.uint64(_checksum(b, 32)).tobytes()
+        path = os.path.join(self.folder, "forged%d.ckpt" % len(os.listdir(self.folder)))
+        with open(path, "wb") as f:
+            f.write(b)
+        return path
+
+    def test_both_refuse_the_same_files(self):
+        norm = 128 + 4 * int(np.frombuffer(self.data[36:40], np.uint32)[0])   # count, clip, mean[33], var[33]
+        for name, path, words in (
+                ("history 9", self.forge({15: 9}), "history word 9: a policy stacks 0..8 frames"),
+                ("history 2**32 - 1", self.forge({15: 2 ** 32 - 1}), "history word 4294967295"),
+                ("history 1 on obs 33 act 6", self.forge({15: 1}), "history word 1, but obs 33 act 6 is no stack"),
+                ("made_for 99", self.forge({14: 99}), "made_for word 99 names no arm and task"),
+                ("2 layers word with a high bit", self.forge({4: 0x101}), "inconsistent sizes"),
+                ("optimizer floats", self.forge({10: 5}), "inconsistent sizes"),
+                ("count 0", self.forge(at=norm, value=0.0), "bad normalizer"),
+                ("clip NaN", self.forge(at=norm + 8, value=np.nan), "bad normalizer"),
+                ("mean[3] NaN", self.forge(at=norm + 16 + 8 * 3, value=np.nan), "mean\[3\] is nan"),
+                ("variance[0] -1", self.forge(at=norm + 16 + 8 * 33, value=-1.0),
+                 "variance\[0\] is -1 \(must be finite and >= 0\)"),
+                ("variance[32] inf", self.forge(at=norm + 16 + 8 * 65, value=np.inf), "variance\[32\] is inf")):
+            with self.subTest(name):
+                with self.assertRaisesRegex(sim2real.Sim2RealError, words):
+                    sim2real.Policy(path)
+                with self.assertRaisesRegex(ValueError, words):
+                    sim2real.read_checkpoint(path)
+        for name, path in (("unchanged", self.forge()), ("made_for panda push", self.forge({14: 1 * 16 + 1 + 1})),
+                           ("variance 0", self.forge(at=norm + 16 + 8 * 33, value=0.0))):
+            with self.subTest(name):
+                sim2real.Policy(path).act(np.zeros(33, np.float32))
+                sim2real.read_checkpoint(path)
+
+
 @unittest.skipIf(torch is None, NO_TORCH)
 class TestTorchWriter(unittest.TestCase):
     def setUp(self):
@@ -1470,6 +1655,53 @@ class TestTorchWriter(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "critic's hidden widths \\[32\\] are not the actor's \\[16\\]"):
             sim2real.write_checkpoint(os.path.join(self.folder, "x.ckpt"), nn.Sequential(*good), critic=critic,
                                       robot="ur5e", task="reach")
+
+    def test_layers_that_compute_something_else_are_refused(self):
+        """A subclass of Tanh or Linear with its own forward, a Sequential subclass, a forward hook or pre-hook
+        (its own or every module's): each was written as the plain layer, the C policy 0.5-1.1 off the torch
+        module's, with no error. Refused, naming the layer."""
+        nn = torch.nn
+
+        class Doubled(nn.Tanh):
+            def forward(self, x):
+                return 2 * torch.tanh(x)
+
+        class Tripled(nn.Linear):
+            def forward(self, x):
+                return super().forward(x) * 3
+
+        class Reversed(nn.Sequential):
+            def forward(self, x):
+                return -super().forward(x)
+
+        def plain():
+            return nn.Sequential(nn.Linear(33, 16), nn.Tanh(), nn.Linear(16, 6))
+
+        hooked, pre_hooked, hooked_all = plain(), plain(), plain()
+        hooked[0].register_forward_hook(lambda module, inputs, output: output * 0)
+        pre_hooked[2].register_forward_pre_hook(lambda module, inputs: (inputs[0] * 2,))
+        hooked_all.register_forward_hook(lambda module, inputs, output: -output)
+        path = os.path.join(self.folder, "x.ckpt")
+        for net, error, words in (
+                (nn.Sequential(nn.Linear(33, 16), Doubled(), nn.Linear(16, 6)), ValueError,
+                 "actor layer 1 \(Doubled\(\)\): a subclass of Tanh"),
+                (nn.Sequential(nn.Linear(33, 16), nn.Tanh(), Tripled(16, 6)), ValueError,
+                 "actor layer 2 \(Tripled.*a subclass of Linear"),
+                (Reversed(*plain()), TypeError, "got Reversed \(a subclass"),
+                (hooked, ValueError, "actor layer 0 \(Linear.* has a forward hook"),
+                (pre_hooked, ValueError, "actor layer 2 \(Linear.* has a forward pre-hook"),
+                (hooked_all, ValueError, "^actor has a forward hook")):
+            with self.subTest(net=str(net)):
+                with self.assertRaisesRegex(error, words):
+                    sim2real.write_checkpoint(path, net, robot="ur5e", task="reach")
+                self.assertFalse(os.path.exists(path))
+        handle = torch.nn.modules.module.register_module_forward_hook(lambda module, inputs, output: output)
+        try:
+            with self.assertRaisesRegex(ValueError, "global forward hook"):
+                sim2real.write_checkpoint(path, plain(), robot="ur5e", task="reach")
+        finally:
+            handle.remove()
+        sim2real.write_checkpoint(path, plain(), robot="ur5e", task="reach")   # the plain layers still are
 
 
 class TestPipeline(unittest.TestCase):
