@@ -180,7 +180,8 @@ esac
 # with two correct students, one before them all and one after.  Each
 # attack scores 0 on the checks it attacks ("fails: jitter": the jitter
 # checks fail and the others pass; "all": 0 points; "none": full marks,
-# it attacks the others or the machine) with the cause it names ("says:"),
+# it attacks the others or the machine; "compile": it does not compile) with
+# the cause it names ("says:"),
 # the correct students keep full marks, the answers are untouched, no
 # process of a check is left, and nothing is written outside.
 case " $assignments " in *" 1_latency "*)
@@ -195,7 +196,7 @@ case " $assignments " in *" 1_latency "*)
         n=$(basename "$f" .c)
         mkdir -p "$att/$n"
         awk '/^#include "\.\.\/1_latency\/right\.c"$/ { while ((getline l < "tests/course/1_latency/right.c") > 0) print l; next }
-             { print }' "$f" | sed "s|@ANSWERS@|$answers|g; s|@ESCAPE@|$escape|g" > "$att/$n/latency.c"
+             { print }' "$f" | sed "s|@ANSWERS@|$answers|g; s|@ESCAPE@|$escape|g; s|@ROOT@|$root|g" > "$att/$n/latency.c"
     done
     # bad input: links to the answers and to another student, 100 MB, headers beside the file
     ln -s "$answers" "$att/link_answers"
@@ -240,6 +241,7 @@ case " $assignments " in *" 1_latency "*)
                         ! echo "$got" | grep -q '^score: 7 / 14 points$' ;;
             all) ! echo "$got" | grep -q '^score: 0 / 14 points$' || echo "$got" | grep -q '^PASS ' ;;
             none) ! echo "$got" | grep -q '^score: 14 / 14 points$' ;;
+            compile) ! echo "$got" | grep -q '^FAIL does not compile' ;;
             *) true ;;
         esac
         held=$?   # 0: a problem was seen
