@@ -179,11 +179,22 @@ refuse() {   # who, why
     summary="$summary$1|$2|0|-\n"; any_failed=1
 }
 grade_one() {
-    who=$1; src=$2; from=${3:-}
+    who=$1; src=$2; from=${3:-}; work=""
     # a folder that holds the library or the build is not hidden (the checks need them)
     case "$root/" in "$from"/*) from="" ;; esac
     case "$build/" in "$from"/*) from="" ;; esac
-    safe=$(echo "$who" | tr -c 'A-Za-z0-9._\n-' _)
+    safe=$who
+    # a student's name (a folder's or file's) names the report: only letters, digits, '.', '_'
+    # and '-', or two names could share a report, and a newline could forge a summary row
+    if [ "$src" != "--reference" ] && [ "$src" != "$here/$a/$file" ]; then
+        case "$who" in ''|.*|*[!A-Za-z0-9._-]*)
+            shown=$(printf '%s' "$who" | tr -c 'A-Za-z0-9._-' '?')
+            echo "=== $shown"
+            refuse "$shown" "not graded: the name \"$shown\" holds characters outside A-Z a-z 0-9 . _ - (shown as ?): rename the folder or file"
+            return ;;
+        esac
+    fi
+    safe=$(echo "$who" | tr -c 'A-Za-z0-9._\n-' _)   # the skeleton's and the reference's labels
     log="$out/$safe.log"
     echo "=== $who"
     hide="--hide $build"
@@ -242,7 +253,7 @@ grade_one() {
         ${data:+--submission "$data"} ${GRADE_ONLY:+--only "$GRADE_ONLY"} > "$log" 2>&1
     rc=$?
     cat "$log"
-    rm -rf "$work"
+    [ -z "$work" ] || rm -rf "$work"
     [ $rc = 137 ] && echo "FAIL the whole grader ran over $limit s"
     # the verdict is the judge's result file, never text the checks printed
     if [ -f "$out/result" ] && read points total passed failed < "$out/result"; then
