@@ -20,8 +20,10 @@
 #              the object's name (a kit ships it as course/ASSIGNMENT/library.o,
 #              so an assignment does not need the others done)
 #
-# Each submission is compiled with the header's exercise point switched
-# off (-DS2R_EXERCISE_NAME), linked with the grader and the rest of the
+# Each submission is compiled against the student copy of the header
+# (course/student_copy.sh: every exercise a stub; the repository, full
+# header included, is hidden from the compile) with the exercise point
+# switched off (-DS2R_EXERCISE_NAME), linked with the grader and the rest of the
 # library (compiled once per assignment into GRADE_BUILD), and graded; a
 # submission that does not compile, crashes or hangs gets a graded
 # failure, and the next one is graded all the same.  With more than one
@@ -46,6 +48,8 @@ CC=${CC:-cc}
 build=${GRADE_BUILD:-$root/build/course}
 limit=${GRADE_TIMEOUT:-600}
 CFLAGS="-std=c99 -O2 -fopenmp -I$root -I$here -I/usr/include/stb"
+# a student's file: only its own folder (the student copy of the header, grade.h)
+STUDENT_CFLAGS="-std=c99 -O2 -fopenmp -I. -I/usr/include/stb"
 LIBS="-lmujoco -lm"
 
 usage() { sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
@@ -117,6 +121,20 @@ has_solution=$(awk -v n="$name" '$0 == "/* >> solution " n " begin */" { inside 
     inside && /TODO\(course/ { stub = 1 } $0 == "/* >> solution " n " end */" { inside = 0 }
     END { print (!seen || !stub) ? 1 : 0 }' "$root/sim2real.h")
 
+# The header a student's file compiles against: the student copy (every
+# exercise a stub, course/student_copy.sh), made once from the full header
+# in the repository; a kit's own header is that copy already.
+student_header() {
+    header="$root/sim2real.h"
+    [ $has_solution = 1 ] || return 0
+    header="$build/student/sim2real.h"
+    if [ ! -f "$header" ] || [ "$root/sim2real.h" -nt "$header" ] || \
+       [ -n "$(find "$here" -name '*.c' -newer "$header" 2> /dev/null | head -n 1)" ]; then
+        sh "$here/student_copy.sh" "$root/sim2real.h" "$header.partial.$$" > /dev/null &&
+            mv "$header.partial.$$" "$header" || { echo "grade: the student copy of the header cannot be made" >&2; return 1; }
+    fi
+}
+
 reference_grader() {
     if [ ! -f "$out/grade_reference" ] || [ "$root/sim2real.h" -nt "$out/grade_reference" ] || \
        [ "$here/$a/grade.c" -nt "$out/grade_reference" ] || [ "$here/grade.h" -nt "$out/grade_reference" ]; then
@@ -161,12 +179,23 @@ refuse() {   # who, why
     summary="$summary$1|$2|0|-\n"; any_failed=1
 }
 grade_one() {
-    who=$1; src=$2; from=${3:-}
+    who=$1; src=$2; from=${3:-}; work=""
     # a folder that holds the library or the build is not hidden (the checks need them)
     case "$root/" in "$from"/*) from="" ;; esac
     case "$build/" in "$from"/*) from="" ;; esac
-    safe=$(echo "$who" | tr -c 'A-Za-z0-9._\n-' _)
-    log="$out/$safe.log"; work="$out/work/$safe"
+    safe=$who
+    # a student's name (a folder's or file's) names the report: only letters, digits, '.', '_'
+    # and '-', or two names could share a report, and a newline could forge a summary row
+    if [ "$src" != "--reference" ] && [ "$src" != "$here/$a/$file" ]; then
+        case "$who" in ''|.*|*[!A-Za-z0-9._-]*)
+            shown=$(printf '%s' "$who" | tr -c 'A-Za-z0-9._-' '?')
+            echo "=== $shown"
+            refuse "$shown" "not graded: the name \"$shown\" holds characters outside A-Z a-z 0-9 . _ - (shown as ?): rename the folder or file"
+            return ;;
+        esac
+    fi
+    safe=$(echo "$who" | tr -c 'A-Za-z0-9._\n-' _)   # the skeleton's and the reference's labels
+    log="$out/$safe.log"
     echo "=== $who"
     hide="--hide $build"
     [ -n "$from" ] && hide="$hide --hide $from"
@@ -189,14 +218,22 @@ grade_one() {
         fi
         bin="$out/grade_data"; data="$src"
     else
-        # compiled in the sandbox, from copies in a folder of its own
-        rm -rf "$work" && mkdir -p "$work" || exit 2
-        cp "$src" "$work/$file" && cp "$here/$a/grade.c" "$work/grade.c" && cp "$impl" "$work/library.o" || exit 2
+        # compiled in the sandbox, from copies in a folder of its own outside the
+        # repository (or kit), which is hidden from the compile: the student's file sees
+        # the student copy of the header (the exercises as stubs), never the full one
+        student_header || exit 2
+        work=$(mktemp -d "${GRADE_SCRATCH:-${TMPDIR:-/tmp}}/s2r_compile.XXXXXX") || exit 2
+        cp "$src" "$work/$file" && cp "$here/$a/grade.c" "$work/grade.c" && cp "$impl" "$work/library.o" &&
+            cp "$header" "$work/sim2real.h" && cp "$here/grade.h" "$work/grade.h" || exit 2
         extra=""; [ -n "$stand_ins" ] && { cp "$stand_ins" "$work/stand_ins.c"; extra="stand_ins.c"; }
         [ "$(id -u)" = 0 ] && chown -R 65534:65534 "$work"
-        if ! GRADE_RUN_SECONDS=120 "$judge" --run --scratch "$work" --hide "$(dirname "$answers")" ${from:+--hide "$from"} -- \
-               $CC $CFLAGS -Wall -D$macro grade.c "$file" $extra library.o -o grade $LIBS > "$out/compile.log" 2>&1 || \
-           [ ! -f "$work/grade" ]; then
+        compile_hide="--hide $root"
+        case "$build/" in "$root"/*) ;; *) compile_hide="$compile_hide --hide $build" ;; esac
+        [ -n "${GRADE_REFERENCE_LIBRARY:-}" ] && [ -f "$GRADE_REFERENCE_LIBRARY" ] &&
+            compile_hide="$compile_hide --hide $(cd "$(dirname "$GRADE_REFERENCE_LIBRARY")" && pwd)"
+        if ! GRADE_RUN_SECONDS=120 "$judge" --run --scratch "$work" --hide "$(dirname "$answers")" ${from:+--hide "$from"} \
+               $compile_hide -- $CC $STUDENT_CFLAGS -Wall -D$macro grade.c "$file" $extra library.o -o grade $LIBS \
+               > "$out/compile.log" 2>&1 || [ ! -f "$work/grade" ]; then
             { head -n 25 "$out/compile.log"
               if [ -f "$here/$a/library.o" ] && grep -q "library.o" "$out/compile.log" && ! grep -q "$file" "$out/compile.log"; then
                   echo "(the kit's course/$a/library.o does not link here: a kit holds object code for the kind"
@@ -216,7 +253,7 @@ grade_one() {
         ${data:+--submission "$data"} ${GRADE_ONLY:+--only "$GRADE_ONLY"} > "$log" 2>&1
     rc=$?
     cat "$log"
-    rm -rf "$work"
+    [ -z "$work" ] || rm -rf "$work"
     [ $rc = 137 ] && echo "FAIL the whole grader ran over $limit s"
     # the verdict is the judge's result file, never text the checks printed
     if [ -f "$out/result" ] && read points total passed failed < "$out/result"; then

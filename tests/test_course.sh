@@ -162,9 +162,16 @@ case " $assignments " in *" 1_latency "*)
         tests/course/1_latency/right.c > "$sub/dennis/latency.c"
     sed 's/^S2RDEF int s2r_delay_jitter_next(s2r_delay_jitter\* j, s2r_rng\* rng) {$/&\n    for (;;) {}/' \
         tests/course/1_latency/right.c > "$sub/barbara/latency.c"
+    # names outside the safe set: one would share ada's report (ada~), one forge a summary row
+    mkdir -p "$sub/ada~" "$sub/$(printf 'eve\nada 14 - 14 points')"
+    for d in "$sub/ada~" "$sub/eve"*; do cp tests/course/1_latency/right.c "$d/latency.c"; done
     sh course/grade.sh 1_latency "$sub" > "$build/test/folder.log" 2>&1
     rc=$?
     summary=$(sed -n '/^=== summary/,$p' "$build/test/folder.log")
+    if echo "$summary" | grep -q '^ada? .*not graded: the name' && echo "$summary" | grep -q '^eve?ada?14?-?14?points .*not graded' && \
+       [ "$(echo "$summary" | grep -c '^ada')" = 2 ] && head -n 1 "$build/1_latency/ada.log" | grep -qx 'grading ada (1_latency)'; then
+        ok "names outside A-Z a-z 0-9 . _ - are refused, said in the summary: no shared report, no forged row"
+    else fail "unsafe student names ($build/test/folder.log)"; echo "$summary"; fi
     if [ $rc = 1 ] && echo "$summary" | grep -q '^ada .* 0 failed' && echo "$summary" | grep -q '^grace ' && \
        echo "$summary" | grep -q '^linus .*does not compile' && echo "$summary" | grep -q '^ken .*missing latency.c' && \
        echo "$summary" | grep -q '^dennis ' && echo "$summary" | grep -q '^barbara ' && \
@@ -180,7 +187,8 @@ esac
 # with two correct students, one before them all and one after.  Each
 # attack scores 0 on the checks it attacks ("fails: jitter": the jitter
 # checks fail and the others pass; "all": 0 points; "none": full marks,
-# it attacks the others or the machine) with the cause it names ("says:"),
+# it attacks the others or the machine; "compile": it does not compile) with
+# the cause it names ("says:"),
 # the correct students keep full marks, the answers are untouched, no
 # process of a check is left, and nothing is written outside.
 case " $assignments " in *" 1_latency "*)
@@ -195,7 +203,7 @@ case " $assignments " in *" 1_latency "*)
         n=$(basename "$f" .c)
         mkdir -p "$att/$n"
         awk '/^#include "\.\.\/1_latency\/right\.c"$/ { while ((getline l < "tests/course/1_latency/right.c") > 0) print l; next }
-             { print }' "$f" | sed "s|@ANSWERS@|$answers|g; s|@ESCAPE@|$escape|g" > "$att/$n/latency.c"
+             { print }' "$f" | sed "s|@ANSWERS@|$answers|g; s|@ESCAPE@|$escape|g; s|@ROOT@|$root|g" > "$att/$n/latency.c"
     done
     # bad input: links to the answers and to another student, 100 MB, headers beside the file
     ln -s "$answers" "$att/link_answers"
@@ -240,6 +248,7 @@ case " $assignments " in *" 1_latency "*)
                         ! echo "$got" | grep -q '^score: 7 / 14 points$' ;;
             all) ! echo "$got" | grep -q '^score: 0 / 14 points$' || echo "$got" | grep -q '^PASS ' ;;
             none) ! echo "$got" | grep -q '^score: 14 / 14 points$' ;;
+            compile) ! echo "$got" | grep -q '^FAIL does not compile' ;;
             *) true ;;
         esac
         held=$?   # 0: a problem was seen
