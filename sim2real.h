@@ -8620,7 +8620,12 @@ static s2r_result s2r__sim_reset(void* self, const double* q0, const double* tar
         target = kept;
     }
     s2r__sim_apply_draw(sim);
-    mj_setConst(r->model, r->data);          /* masses, inertias and gains changed */
+    /* masses, inertias and gains changed; from data as a reset leaves it, so
+       the model's statistics (the bounding box a renderer frames, which
+       takes in the target marker where the data has it) are the draw's
+       alone, not the previous episode's marker's */
+    mj_resetData(r->model, r->data);
+    mj_setConst(r->model, r->data);
     res = s2r_robot_reset(r, q0);
     if (res != S2R_OK) return s2r__fail(sim->error, res, "%s", r->error);
     if (target && r->target_mocap >= 0) memcpy(r->data->mocap_pos + 3 * r->target_mocap, target, 3 * sizeof(double));
@@ -9067,6 +9072,12 @@ static s2r_result s2r__sim_load_robot(s2r_sim* sim) {
     if (res != S2R_OK) return s2r__fail(sim->error, res, "%s", sim->robot.error);
     sim->nominal = mj_copyModel(NULL, sim->robot.model);
     if (!sim->nominal) return s2r__fail(sim->error, S2R_ERR_OUT_OF_MEMORY, "could not copy the nominal model");
+    /* Kinematics (a task's IK and tip state, the expert's) see the nominal
+       model, as on a unit: robot.model holds the draw of the episode last
+       reset, whose masses move the centres of mass that MuJoCo's
+       Jacobians are taken about - in the last bits, enough for a contact
+       to carry it on, and a task's IK runs before its reset draws anew. */
+    sim->robot.info.model = sim->nominal;
     return S2R_OK;
 }
 

@@ -556,6 +556,117 @@ static int test_collision_pairs_only(void) {
     return 0;
 }
 
+/* --- An episode is its seed's alone ------------------------------------- */
+
+#define SEED_STEPS 150   /* policy steps recorded of an episode, at most */
+typedef struct seed_episode {
+    int    steps;
+    float  obs[SEED_STEPS + 1][S2R_PUSH_OBS + 64];
+    float  action[SEED_STEPS][S2R_MAX_JOINTS];
+    double qpos[SEED_STEPS + 1][64], qvel[SEED_STEPS + 1][64];   /* the whole simulator: arm and object */
+    mjStatistic stat;                                              /* what a renderer frames the model by */
+} seed_episode;
+
+/* Episode `seed` of `task` on `sim`: the expert's actions recorded into
+   e->action (record) or those replayed open loop, and after the reset and
+   every step the observation and the simulator's whole qpos and qvel. */
+static int seed_episode_run(s2r_sim* sim, s2r_task* task, s2r_controller* expert, uint64_t seed, int record,
+                            seed_episode* e) {
+    const mjModel* m = sim->robot.model;
+    const mjData* d = sim->robot.data;
+    s2r_rng rng = s2r_rng_make(seed, 0);
+    s2r_step_result out;
+    int k, steps = record ? SEED_STEPS : e->steps;
+    if (task->env.reset(task->env.self, &rng, e->obs[0]) != S2R_OK || m->nq > 64 || m->nv > 64) return 1;
+    e->stat = m->stat;
+    memcpy(e->qpos[0], d->qpos, (size_t)m->nq * sizeof(double));
+    memcpy(e->qvel[0], d->qvel, (size_t)m->nv * sizeof(double));
+    if (expert->reset) expert->reset(expert->self);
+    for (k = 0; k < steps; k++) {
+        if (record && expert->act(expert->self, e->obs[k], e->action[k]) != S2R_OK) return 1;
+        if (task->env.step(task->env.self, e->action[k], e->obs[k + 1], &out) != S2R_OK) return 1;
+        memcpy(e->qpos[k + 1], d->qpos, (size_t)m->nq * sizeof(double));
+        memcpy(e->qvel[k + 1], d->qvel, (size_t)m->nv * sizeof(double));
+        if (record && out.done) { k++; break; }
+    }
+    if (record) e->steps = k;
+    return 0;
+}
+
+/* The first step (0: after the reset) at which b is not a's episode bit
+   for bit, -1 when none. */
+static int seed_episode_differs(const s2r_sim* sim, const s2r_task* task, const seed_episode* a, const seed_episode* b) {
+    int k;
+    for (k = 0; k <= a->steps; k++)
+        if (memcmp(a->obs[k], b->obs[k], (size_t)task->env.obs_dim * sizeof(float)) ||
+            memcmp(a->qpos[k], b->qpos[k], (size_t)sim->robot.model->nq * sizeof(double)) ||
+            memcmp(a->qvel[k], b->qvel[k], (size_t)sim->robot.model->nv * sizeof(double)))
+            return k;
+    return -1;
+}
+
+/* A randomized episode is a function of its seed alone: episode 9 under
+   fixed actions (the expert's on a fresh simulator, replayed open loop) is
+   the same bit for bit - observations, the whole simulator state at every
+   step, the model's statistics - after any history of resets on the same
+   simulator: reset 9 again at once, after episodes 4 and 5 stepped part
+   way, after 4 resets with no step.  Each arm, both tasks, their default
+   ranges and push's with the camera's calibration error.  (A push reset
+   solves its start pose before the backend draws the episode; that
+   solve, and every task's kinematics, must see the nominal model, not the
+   one the previous episode drew - its masses move the centres of mass
+   MuJoCo's Jacobians are taken about, in the last bits, and the tip's
+   contact with the object carries that on.) */
+static int test_push_episode_is_its_seed(void) {
+    static seed_episode ref, again;
+    int k, t, w, h, i;
+    for (k = 0; k < 2; k++)
+        for (t = 0; t < 2; t++)
+            for (w = 0; w < 1 + t; w++) {
+                s2r_task_kind kind = t ? S2R_TASK_PUSH : S2R_TASK_REACH;
+                s2r_sim_config c = s2r_task_sim_config(kind, (s2r_robot_kind)k);
+                s2r_task_config tc = s2r_task_config_default(kind);
+                s2r_sim sim;
+                s2r_task task;
+                s2r_expert e;
+                s2r_expert_config ec = s2r_expert_config_default();
+                s2r_controller expert;
+                c.randomization = s2r_task_randomization(kind);
+                if (w) s2r_randomization_add_calibration(&c.randomization);
+                CHECKF(s2r_sim_init(&sim, &c) == S2R_OK, "%s", sim.error);
+                CHECK(s2r_task_init(&task, &tc, &sim.backend) == S2R_OK);
+                CHECK(s2r_expert_init(&e, &ec, &tc, sim.backend.info) == S2R_OK);
+                expert = s2r_expert_controller(&e);
+                CHECK(seed_episode_run(&sim, &task, &expert, 9, 1, &ref) == 0 && ref.steps > 10);
+                for (h = 0; h < 3; h++) {
+                    int at;
+                    if (h == 1) {   /* episodes 4 and 5, part way */
+                        again.steps = 30;
+                        for (i = 0; i < 2; i++) CHECK(seed_episode_run(&sim, &task, &expert, 4 + i, 0, &again) == 0);
+                    }
+                    if (h == 2) {   /* four resets, no step */
+                        again.steps = 0;
+                        for (i = 0; i < 4; i++) CHECK(seed_episode_run(&sim, &task, &expert, 20 + i, 0, &again) == 0);
+                    }
+                    memcpy(again.action, ref.action, sizeof ref.action);
+                    again.steps = ref.steps;
+                    CHECK(seed_episode_run(&sim, &task, &expert, 9, 0, &again) == 0);
+                    at = seed_episode_differs(&sim, &task, &ref, &again);
+                    CHECKF(at < 0, "%s %s%s: episode 9 after history %d is another episode from step %d of %d",
+                           sim.robot.info.name, s2r_task_kind_name(kind), w ? " (calibration)" : "", h, at, ref.steps);
+                    CHECKF(!memcmp(&ref.stat, &again.stat, sizeof ref.stat), "%s %s%s: episode 9 after history %d: "
+                           "the model's statistics (centre %g %g %g, extent %g) are another episode's (%g %g %g, %g)",
+                           sim.robot.info.name, s2r_task_kind_name(kind), w ? " (calibration)" : "", h,
+                           again.stat.center[0], again.stat.center[1], again.stat.center[2], again.stat.extent,
+                           ref.stat.center[0], ref.stat.center[1], ref.stat.center[2], ref.stat.extent);
+                }
+                s2r_expert_free(&e);
+                s2r_task_free(&task);
+                s2r_sim_free(&sim);
+            }
+    return 0;
+}
+
 static const test_case push_tests[] = {
     {"push: the scene loads on both arms with its parts", test_push_scene},
     {"push: a scene without its parts, or a backend without one, is refused", test_push_scene_refused},
@@ -569,4 +680,5 @@ static const test_case push_tests[] = {
     {"push: episodes end in success or failure from ground truth; bad input refused", test_push_episode},
     {"push: the randomization family validates and refuses bad values", test_push_ranges_checked},
     {"push: the scripted pusher succeeds in sim, deterministically, allocating nothing", test_push_scripted_pusher},
+    {"physics: a randomized episode (reach or push, either arm) is its seed's alone, whatever the resets before it", test_push_episode_is_its_seed},
 };
