@@ -1238,6 +1238,11 @@ static int test_unit_seen_through_nominal_model(void) {
         CHECK(real.backend.info != &real.hidden_sim.robot.info && real.backend.info->model != hidden);
         hidden->site_pos[3 * site + 2] += 0.04;
         hidden->body_pos[3 * hidden->site_bodyid[site] + 1] += 0.02;
+        if ((mjModel*)real.hidden_sim.robot.info.model != hidden) {   /* its kinematics' model (the draw-free copy) too */
+            mjModel* kinematics = (mjModel*)real.hidden_sim.robot.info.model;
+            kinematics->site_pos[3 * site + 2] += 0.04;
+            kinematics->body_pos[3 * kinematics->site_bodyid[site] + 1] += 0.02;
+        }
         CHECK(memcmp(real.backend.info->model->site_pos, nominal.model->site_pos, sizeof(mjtNum) * 3 * (size_t)nominal.model->nsite) == 0);
         CHECK(memcmp(real.backend.info->model->body_pos, nominal.model->body_pos, sizeof(mjtNum) * 3 * (size_t)nominal.model->nbody) == 0);
         if (way == 1) real.backend.info = &nominal.info;
