@@ -188,6 +188,13 @@ def refuse_busy(server, since):
 HELLO_GRACE = 0.1                            # s: a client says hello as it connects; one silent this long holds nothing
 
 
+def went_away(number, greeted, in_episode):
+    """A client gone, between requests or in the middle of one: said when it had said hello."""
+    if greeted:
+        print("client %d went away%s, the arm halted" % (number, " mid-episode" if in_episode else ""), flush=True)
+    return greeted
+
+
 def serve_client(arm, server, conn, watchdog, number):
     """Requests until the client goes: its hello first, within the watchdog; then silence
     for the watchdog mid-episode halts the arm, and that episode's later requests (but
@@ -220,13 +227,13 @@ def serve_client(arm, server, conn, watchdog, number):
         conn.settimeout(watchdog)
         try:
             magic, version, kind, direction, status, size = HEADER.unpack(receive(conn, HEADER.size))
-        except ConnectionError:
-            if greeted:
-                print("client %d went away%s, the arm halted" % (number, " mid-episode" if in_episode else ""), flush=True)
-            return greeted
-        if magic != MAGIC or version != VERSION or direction != 0 or REQUEST_BYTES.get(kind) != size:
-            raise ConnectionError("a malformed request (magic, version, type or size)")
-        payload = receive(conn, size)
+            if magic != MAGIC or version != VERSION or direction != 0 or REQUEST_BYTES.get(kind) != size:
+                raise ValueError("a malformed request (magic, version, type or size)")
+            payload = receive(conn, size)
+        except ConnectionError:                 # gone between requests or in the middle of one
+            return went_away(number, greeted, in_episode)
+        except ValueError as e:
+            raise ConnectionError(str(e)) from None
         if not greeted and kind != HELLO:
             status, payload = ERR_STATE, b"request before hello: a client opens with hello"
         elif halted and kind not in (RESET, HALT, HELLO):
@@ -242,7 +249,10 @@ def serve_client(arm, server, conn, watchdog, number):
             in_episode = True                   # the arm moves on the client's word: watched, reset or not
         if kind == HALT:
             in_episode = False
-        reply(conn, kind, status, payload)
+        try:
+            reply(conn, kind, status, payload)
+        except ConnectionError:                 # gone before its answer
+            return went_away(number, greeted, in_episode)
         if not greeted:
             print("a connection dropped:", payload.rstrip(b"\0").decode(errors="replace"), flush=True)
             return False
