@@ -349,7 +349,9 @@ figures: deps $(EXAMPLES) $(PY_LIB) $(BUILD)/bench_timestep
 	for f in $(TABLE_FIGURES); do cp $(BUILD)/table_panda/$$f figures/$${f%.*}_panda.$${f##*.} || exit 1; done
 	cp $(BUILD)/table_panda/07_timing.csv figures/07_reach_timing_panda.csv
 	for r in ur5e panda; do \
-	  ./$(BUILD)/07_the_table --task push --robot $$r --out $(BUILD)/push_$$r --threads $(THREADS) || exit 1; \
+	  mkdir -p $(BUILD)/push_$$r && \
+	  ./$(BUILD)/07_the_table --task push --robot $$r --out $(BUILD)/push_$$r --threads $(THREADS) \
+	    > $(BUILD)/push_$$r/07_push_log.txt || exit 1; cp $(BUILD)/push_$$r/07_push_log.txt figures/07_push_log_$$r.txt; \
 	  for f in $(PUSH_FIGURES); do cp $(BUILD)/push_$$r/07_push_$$f figures/07_push_$${f%.*}_$$r.$${f##*.} || exit 1; done; \
 	  ./$(BUILD)/08_scene_renders --task push --robot $$r --out $(BUILD)/push_$$r || exit 1; \
 	  cp $(BUILD)/push_$$r/08_push_filmstrip_$$r.png figures/ || exit 1; \
