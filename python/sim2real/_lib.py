@@ -12,6 +12,7 @@ so each segment and section is checked to lie inside the file first.
 """
 import ctypes
 import ctypes.util
+import functools
 import operator
 import os
 import stat
@@ -435,6 +436,38 @@ def read_regular(path, limit=512 * 1024 * 1024):
         raise Sim2RealError("%s is %d bytes, more than %d" % (os.fsdecode(path), info.st_size, limit))
     with open(path, "rb") as f:
         return f.read(limit + 1)
+
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__))
+
+
+def short_tracebacks(cls):
+    """Make the public methods of ``cls`` raise the package's own refusals (a Sim2RealError, or a TypeError or
+    ValueError raised in this package's code) with a traceback that ends at the method called: the package's
+    frames are left out, the caller's stay, the message and codes are the same. gymnasium's AsyncVectorEnv logs
+    a worker's traceback as text through ``msg % ()`` (gymnasium.logger.error): a line of ours with a % format
+    in it - nearly every refusal's - made that a "TypeError: not enough arguments for format string" in the
+    main process, our error never raised there."""
+    for name, method in list(vars(cls).items()):
+        if name.startswith("_") or not callable(method) or isinstance(method, (type, classmethod, staticmethod)):
+            continue
+        setattr(cls, name, _short(method))
+    return cls
+
+
+def _short(method):
+    @functools.wraps(method)
+    def call(*args, **kwargs):
+        try:
+            return method(*args, **kwargs)
+        except (Sim2RealError, TypeError, ValueError) as error:
+            tb = error.__traceback__
+            while tb.tb_next is not None:
+                tb = tb.tb_next
+            if os.path.dirname(os.path.abspath(tb.tb_frame.f_code.co_filename)) != _PACKAGE:
+                raise   # raised elsewhere (numpy, ctypes, a bug): the whole traceback
+            raise error.with_traceback(None)   # the package's own frames left out: _lib.short_tracebacks
+    return call
 
 
 def invalid(message):

@@ -653,6 +653,27 @@ class TestGymnasium(unittest.TestCase):
         warnings.filterwarnings("ignore", message=".*Box observation space .*infinity")   # unbounded, as said
         self.addCleanup(w.__exit__)
 
+    def test_async_vector_env_raises_our_error(self):
+        """A worker's refusal reaches the main process as itself (its type, message and code name): it was a
+        "TypeError: not enough arguments for format string" (gymnasium's logger formats the worker's traceback
+        text with %, and our source lines hold % formats), our error never raised."""
+        from gymnasium.vector import AsyncVectorEnv
+        self.quiet()
+        warnings.filterwarnings("ignore", message=".*(ERROR|WARN): ")   # gymnasium's log of the worker's error
+        for what, call, words in (
+                ("NaN action", lambda envs: envs.step(np.full((2, 6), np.nan, np.float32)), "action contains NaN"),
+                ("reset option", lambda envs: envs.reset(options={"bogus": 1}), "unknown reset option 'bogus'"),
+                ("evaluate", lambda envs: envs.call("evaluate", episodes=0), "episodes")):
+            with self.subTest(what):
+                envs = AsyncVectorEnv([lambda: sim2real.Env("ur5e", "reach")] * 2, context="fork")
+                try:
+                    envs.reset(seed=1)
+                    with self.assertRaisesRegex(sim2real.InvalidArgumentError, words) as caught:
+                        call(envs)
+                    self.assertEqual(caught.exception.code_name, "S2R_ERR_INVALID_ARGUMENT")
+                finally:
+                    envs.close(terminate=True)
+
     def test_check_env_everywhere(self):
         """check_env on both arms, both tasks, nominal / randomized / unit, made from the registered ids
         (with the render check where the library renders)."""
@@ -1274,21 +1295,37 @@ class TestErrorsAcrossProcesses(unittest.TestCase):
         queue = context.Queue()
 
         def worker(queue):
+            import traceback
             env = sim2real.Env("ur5e", "reach")
             env.reset(seed=1)
-            try:
-                env.step(np.full(6, np.nan, np.float32))
-            except Exception:   # noqa: BLE001 (what AsyncVectorEnv's worker does)
-                queue.put((0,) + sys.exc_info()[:2])
+            for call in (lambda: env.step(np.full(6, np.nan, np.float32)), lambda: env.reset(seed=-1),
+                         lambda: env.reset(options={"bogus": 1}), lambda: env.step(np.zeros(6, np.int32)),
+                         lambda: env.step(np.zeros(5, np.float32)), lambda: env.evaluate(episodes=0)):
+                try:
+                    call()
+                except Exception:   # noqa: BLE001 (what AsyncVectorEnv's worker does)
+                    queue.put((0,) + sys.exc_info()[:2] + (traceback.format_exc(),))
+            queue.put(None)
 
         process = context.Process(target=worker, args=(queue,))
         process.start()
-        index, exctype, value = queue.get(timeout=60)
+        got = list(iter(lambda: queue.get(timeout=60), None))
         process.join(60)
-        error = exctype(value)
-        self.assertIsInstance(error, sim2real.InvalidArgumentError)
-        self.assertEqual(error.code_name, "S2R_ERR_INVALID_ARGUMENT")
-        self.assertIn("NaN", str(error))
+        self.assertEqual([(t.__name__, getattr(e, "code_name", None)) for _, t, e, _ in got],
+                         [("InvalidArgumentError", "S2R_ERR_INVALID_ARGUMENT")] * 3 + [("TypeError", None),
+                          ("ValueError", None), ("InvalidArgumentError", "S2R_ERR_INVALID_ARGUMENT")])
+        for index, exctype, value, trace in got:
+            with self.subTest(error=str(value)):
+                error = exctype(value)   # AsyncVectorEnv._raise_if_errors
+                self.assertEqual((type(error), str(error), getattr(error, "code", None)),
+                                 (type(value), str(value), getattr(value, "code", None)))
+                # gymnasium.logger.error(trace) formats it with `trace % ()`: our source lines, % formats in
+                # them, made that a TypeError and hid our error; the traceback now ends at the method called
+                self.assertEqual(trace % (), trace)
+                self.assertIn(str(value), trace)
+                self.assertEqual(trace.count(os.path.dirname(sim2real.__file__)), 1, trace)   # the method's only
+                self.assertIn("raise error.with_traceback(None)", trace)
+        self.assertIn("NaN", str(got[0][2]))
 
 
 class TestDamagedLibrary(unittest.TestCase):
