@@ -2827,10 +2827,11 @@ S2RDEF s2r_result s2r_bc_epoch(s2r_bc* bc, const s2r_dataset* data,
    1 files (a 16-word header ending at history, made_for and history 0 in
    the oldest) still load: no privileged inputs, randomization not known. */
 #define S2R_CHECKPOINT_VERSION 2
+
 /* A checkpoint's log_std (each action's log standard deviation) is within
    -S2R_LOG_STD_MAX .. S2R_LOG_STD_MAX: there the standard deviation and
-   the variance, exp(2 log_std) (5.5e34 .. 1.8e-35), are normal float32
-   numbers; past exp(88.7) a sampled action is infinite. */
+   the variance exp(2 log_std), 1.8e-35 .. 5.5e34, are normal float32
+   numbers; past log_std 88.7 a sampled action is infinite. */
 #define S2R_LOG_STD_MAX 40.0
 
 /* opt may be NULL (policy only).  Errors in p->error.  What s2r_policy_load
