@@ -2828,7 +2828,18 @@ S2RDEF s2r_result s2r_bc_epoch(s2r_bc* bc, const s2r_dataset* data,
    the oldest) still load: no privileged inputs, randomization not known. */
 #define S2R_CHECKPOINT_VERSION 2
 
-/* opt may be NULL (policy only).  Errors in p->error. */
+/* A checkpoint's log_std (each action's log standard deviation) is within
+   -S2R_LOG_STD_MAX .. S2R_LOG_STD_MAX: there the standard deviation and
+   the variance exp(2 log_std), 1.8e-35 .. 5.5e34, are normal float32
+   numbers; past log_std 88.7 a sampled action is infinite. */
+#define S2R_LOG_STD_MAX 40.0
+
+/* opt may be NULL (policy only).  Errors in p->error.  What s2r_policy_load
+   would refuse is not written (S2R_ERR_INVALID_ARGUMENT, the loader's
+   reason): a history past S2R_HISTORY_MAX or that obs_dim is no stack of,
+   a made_for naming no arm and task, a normalizer count or clip not finite
+   and > 0, a mean or variance (< 0) not finite, a log_std out of bounds,
+   an optimizer larger than the policy. */
 S2RDEF s2r_result s2r_policy_save(s2r_policy* p, const s2r_adam* opt,
                                   const char* path);
 /* Load into an initialized policy of the same shape (and opt of the same
@@ -2836,7 +2847,8 @@ S2RDEF s2r_result s2r_policy_save(s2r_policy* p, const s2r_adam* opt,
    cannot be read, S2R_ERR_CORRUPT for bad magic, version, sizes, length or
    checksum, a shape that differs from p's (activations included: a
    policy trained with ReLU does not load into a tanh one), a non-positive or non-finite
-   normalizer count or clip, or an optimizer step count that is not a
+   normalizer count or clip, a log_std beyond +-S2R_LOG_STD_MAX (or NaN),
+   or an optimizer step count that is not a
    whole number >= 0; on any error p and opt are
    untouched (except p->error).  A file saved without optimizer state resets
    opt to a fresh optimizer. */
@@ -13124,19 +13136,38 @@ static void s2r__ck_pack(const s2r_policy* p, const s2r_adam* opt,
     h[S2R__H_SUM_HI] = (uint32_t)(sum >> 32);
 }
 
+static s2r_result s2r__ck_check(const unsigned char* buf, size_t n, const char* path, uint32_t* h, size_t* offset,
+                                s2r_policy_shape* shape, char* error);
+static s2r_result s2r__ck_compatible(const s2r_policy* p, const s2r_adam* opt, const uint32_t* h,
+                                     const unsigned char* payload, const s2r_policy_shape* file,
+                                     const char* path, char* error);
+
 S2RDEF s2r_result s2r_policy_save(s2r_policy* p, const s2r_adam* opt,
                                   const char* path) {
-    size_t payload, total;
+    size_t payload, total, offset;
     unsigned char* buf;
+    uint32_t h[S2R__CK_HEADER];
+    s2r_policy_shape shape;
+    char why[S2R_ERROR_LEN];
     s2r_result r;
     S2R_ASSERT(p && p->params);
     if (!path) return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT, "checkpoint path is NULL");
+    if (opt && (opt->n < 0 || opt->n > p->num_params))
+        return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT, "%s: not saved: the optimizer has %d parameters, the "
+                         "policy %d", path, opt->n, p->num_params);
     payload = s2r__ck_payload_bytes(p->num_params, p->shape.obs_dim,
                                     opt ? opt->n : 0);
     total = sizeof(uint32_t) * S2R__CK_HEADER + payload;
     buf = (unsigned char*)S2R_MALLOC(total);
     if (!buf) return s2r__fail(p->error, S2R_ERR_OUT_OF_MEMORY, "out of memory");
     s2r__ck_pack(p, opt, buf, payload);
+    /* the loader's own checks on the image: a file written is a file it loads */
+    r = s2r__ck_check(buf, total, path, h, &offset, &shape, why);
+    if (r == S2R_OK) r = s2r__ck_compatible(p, opt, h, buf + offset, &shape, path, why);
+    if (r != S2R_OK) {
+        S2R_FREE(buf);
+        return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT, "%s (not saved: s2r_policy_load would refuse it)", why);
+    }
     r = s2r_file_write_all(path, buf, total, p->error);
     S2R_FREE(buf);
     return r;
@@ -13274,7 +13305,18 @@ static s2r_result s2r__ck_compatible(const s2r_policy* p, const s2r_adam* opt, c
     memcpy(&count, norm, sizeof count);
     memcpy(&clip, norm + sizeof count, sizeof clip);
     if (!(count > 0.0) || !(clip > 0.0) || !isfinite(count) || !isfinite(clip))
-        return s2r__fail(error, S2R_ERR_CORRUPT, "%s: bad normalizer", path);
+        return s2r__fail(error, S2R_ERR_CORRUPT, "%s: bad normalizer (count %g, clip %g: each must be finite and > 0)",
+                         path, count, clip);
+    {   /* log_std bounded: past it sampling gives infinite actions */
+        int a;
+        for (a = 0; a < p->shape.act_dim; a++) {
+            float v;
+            memcpy(&v, payload + sizeof(float) * ((size_t)p->actor.num_params + (size_t)a), sizeof v);
+            if (!(fabs((double)v) <= S2R_LOG_STD_MAX))
+                return s2r__fail(error, S2R_ERR_CORRUPT, "%s: log_std[%d] is %g: each must be within -%g .. %g "
+                                 "(S2R_LOG_STD_MAX)", path, a, (double)v, S2R_LOG_STD_MAX, S2R_LOG_STD_MAX);
+        }
+    }
     {   /* means finite, variances finite and >= 0 (a negative one failed only at the first action) */
         int i;
         for (i = 0; i < 2 * p->norm.dim; i++) {

@@ -635,6 +635,14 @@ static int s2r_flat__all_finite_from(const double* x, int n, int nonnegative) {
     return 1;
 }
 
+void s2r_flat_checkpoint_limits(s2r_flat_limits* limits) {
+    if (!limits) return;
+    limits->history_max = S2R_HISTORY_MAX;
+    limits->max_hidden = S2R_MAX_HIDDEN_LAYERS;
+    limits->max_width = S2R_MLP_MAX_WIDTH;
+    limits->log_std_max = S2R_LOG_STD_MAX;
+}
+
 int s2r_flat_policy_write(const char* path, const s2r_flat_checkpoint* checkpoint, const float* params,
                           int num_params, const double* norm_mean, const double* norm_var, char* error) {
     s2r_policy_shape shape;

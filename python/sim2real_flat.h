@@ -57,7 +57,7 @@
 #ifndef SIM2REAL_VERSION
 #define SIM2REAL_VERSION "0.1"
 #endif
-#define S2R_FLAT_API_VERSION 4   /* bumped whenever a signature below changes */
+#define S2R_FLAT_API_VERSION 5   /* bumped whenever a signature below changes */
 #define S2R_FLAT_MAX_THREADS 64  /* threads a batched call may ask for       */
 #define S2R_FLAT_ERROR_LEN 256   /* bytes of every `error` buffer (S2R_ERROR_LEN) */
 
@@ -206,6 +206,16 @@ typedef struct s2r_flat_checkpoint {
     double   norm_count;              /* observations the normalizer saw, > 0   */
     double   norm_clip;               /* normalized values clipped to it, > 0   */
 } s2r_flat_checkpoint;
+/* The bounds s2r_policy_load holds a checkpoint to, from the library's own
+   constants: a binding checks its numbers against them before writing one
+   (naming the field), and its reader refuses what the loader refuses. */
+typedef struct s2r_flat_limits {
+    int    history_max;   /* S2R_HISTORY_MAX: frames of history, 0..it       */
+    int    max_hidden;    /* S2R_MAX_HIDDEN_LAYERS: hidden layers, 1..it      */
+    int    max_width;     /* S2R_MLP_MAX_WIDTH: units of a layer, 1..it       */
+    double log_std_max;   /* S2R_LOG_STD_MAX: each log_std within -it .. it   */
+} s2r_flat_limits;
+void s2r_flat_checkpoint_limits(s2r_flat_limits* limits);
 /* params [num_params]: actor W/b per layer, log_std [act_dim], critic W/b
    (num_params must be the shape's); norm_mean, norm_var [obs_dim].  Every
    number must be finite, variances >= 0.  Written whole or not at all. */

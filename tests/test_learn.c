@@ -1751,6 +1751,82 @@ static int test_checkpoint_bad_step_count(void) {
     return 0;
 }
 
+/* s2r_policy_save refuses to write what s2r_policy_load would refuse (it
+   wrote a history of 9 frames, or of 2 that obs 4 act 2 is no stack of, an
+   unknown made_for, a zero normalizer count, a NaN clip, a negative
+   variance, a log_std of 1e3: files its own loader then refused), with the
+   loader's reason, and leaves the file it would replace as it was; the
+   loader refuses a sealed image whose log_std is out of bounds (sampling
+   gave infinite actions), and takes one at the bound. */
+static int test_checkpoint_save_refuses_what_load_refuses(void) {
+    static const struct { int what; double value; const char* says; } bad[] = {
+        {0, 9, "history word 9"}, {0, 2, "no stack"}, {1, 99, "made_for word 99"},
+        {2, 0.0, "bad normalizer"}, {3, NAN, "bad normalizer"}, {4, -1.0, "variance[1]"},
+        {5, 1e3, "log_std[1] is 1000"}, {5, -41.0, "log_std[1] is -41"}, {5, NAN, "log_std[1]"}};
+    s2r_ppo a, b;
+    unsigned char *before, *after, *image;
+    size_t n_before, n_after, n, at;
+    int i;
+    float v;
+    CHECK(trained_toy(&a, 1) == 0 && trained_toy(&b, 2) == 0);
+    CHECKF(s2r_policy_save(&a.policy, &a.adam, CK_PATH) == S2R_OK, "%s", a.policy.error);
+    before = learn_checkpoint_bytes(&a.policy, &a.adam, &n_before);
+    CHECK(before != NULL);
+    for (i = 0; i < (int)(sizeof bad / sizeof bad[0]); i++) {
+        s2r_policy* p = &a.policy;
+        int history = p->history, made_for = p->made_for;
+        double count = p->norm.count, clip = p->norm.clip, var = p->norm.var[1];
+        float log_std = p->log_std[1];
+        switch (bad[i].what) {
+        case 0: p->history = (int)bad[i].value; break;
+        case 1: p->made_for = (int)bad[i].value; break;
+        case 2: p->norm.count = bad[i].value; break;
+        case 3: p->norm.clip = bad[i].value; break;
+        case 4: p->norm.var[1] = bad[i].value; break;
+        default: p->log_std[1] = (float)bad[i].value; break;
+        }
+        CHECKF(s2r_policy_save(p, &a.adam, CK_PATH) == S2R_ERR_INVALID_ARGUMENT, "case %d saved", i);
+        CHECKF(strstr(p->error, bad[i].says) && strstr(p->error, "not saved"), "case %d: %s", i, p->error);
+        CHECK(s2r_policy_save(p, NULL, CK_PATH) == S2R_ERR_INVALID_ARGUMENT);
+        CHECK(!learn_file_exists(CK_PATH ".tmp"));
+        p->history = history; p->made_for = made_for; p->norm.count = count; p->norm.clip = clip;
+        p->norm.var[1] = var; p->log_std[1] = log_std;
+    }
+    /* the file is the one saved before the refusals */
+    CHECK(s2r_policy_load(&b.policy, &b.adam, CK_PATH) == S2R_OK && same_policy(&a.policy, &b.policy));
+    after = learn_checkpoint_bytes(&b.policy, &b.adam, &n_after);
+    CHECK(after && n_after == n_before && memcmp(before, after, n_before) == 0);
+    /* an optimizer larger than the policy is refused too (the loader's "inconsistent sizes") */
+    a.adam.n = a.policy.num_params + 1;
+    CHECK(s2r_policy_save(&a.policy, &a.adam, CK_PATH) == S2R_ERR_INVALID_ARGUMENT);
+    a.adam.n = b.adam.n;
+    /* a sealed image with log_std beyond the bound is corrupt; at the bound it loads */
+    image = learn_checkpoint_bytes(&a.policy, NULL, &n);
+    CHECK(image != NULL);
+    at = 128 + sizeof(float) * ((size_t)a.policy.actor.num_params + 1);
+    for (i = 0; i < 3; i++) {
+        v = i == 0 ? 1e3f : i == 1 ? -(float)S2R_LOG_STD_MAX * 1.001f : INFINITY;
+        memcpy(image + at, &v, sizeof v);
+        learn_reseal(image, n);
+        CHECK(s2r_policy_load_memory(&b.policy, NULL, image, n, "image") == S2R_ERR_CORRUPT);
+        CHECKF(strstr(b.policy.error, "image: log_std[1]") && strstr(b.policy.error, "S2R_LOG_STD_MAX"), "%s",
+               b.policy.error);
+    }
+    v = -(float)S2R_LOG_STD_MAX;
+    memcpy(image + at, &v, sizeof v);
+    learn_reseal(image, n);
+    CHECKF(s2r_policy_load_memory(&b.policy, NULL, image, n, "image") == S2R_OK, "%s", b.policy.error);
+    CHECK(b.policy.log_std[1] == v);
+    CHECKF(s2r_policy_save(&b.policy, NULL, CK_PATH) == S2R_OK, "%s", b.policy.error);
+    free(image);
+    free(before);
+    free(after);
+    s2r_ppo_free(&a);
+    s2r_ppo_free(&b);
+    remove(CK_PATH);
+    return 0;
+}
+
 /* Demonstration files: a dataset written and loaded back holds the same
    floats bit for bit (and the columns may come in any order, with an
    episode column, after a UTF-8 byte order mark); bad files (an action of
@@ -2035,6 +2111,7 @@ static const test_case learn_tests[] = {
     {"checkpoint_round_trip", test_checkpoint_round_trip},
     {"checkpoint_corruption", test_checkpoint_corruption},
     {"checkpoint_bad_step_count", test_checkpoint_bad_step_count},
+    {"checkpoint: save refuses what load would refuse", test_checkpoint_save_refuses_what_load_refuses},
     {"checkpoint_header_bounds", test_checkpoint_header_bounds},
     {"invalid_inputs_rejected", test_invalid_inputs_rejected},
     {"ppo_rejects_nan_observation", test_ppo_rejects_nan_observation},

@@ -4,23 +4,34 @@ Found at the first call, in this order: the path in the environment variable
 S2R_LIBRARY; libsim2real.so beside this file (a copy installed with the
 package); build/libsim2real.so of the source tree this package sits in; the
 system's library path. A library of another version, or of another flat API,
-than this package was written for is refused with both versions named.
+than this package was written for is refused with both versions named; so is a
+file that is no whole ELF library (a truncated copy, a build cut short):
+dlopen maps a library's segments without comparing them with the file's
+size, and the first page read past its end killed the process with SIGBUS,
+so each segment and section is checked to lie inside the file first.
 """
 import ctypes
 import ctypes.util
+import functools
 import operator
 import os
+import stat
+import struct
 import threading
 import weakref
 
 import numpy as np
 
 VERSION = "0.1"       # SIM2REAL_VERSION this package expects
-FLAT_API = 4          # S2R_FLAT_API_VERSION this package expects
+FLAT_API = 5          # S2R_FLAT_API_VERSION this package expects
 ERROR_LEN = 256       # S2R_FLAT_ERROR_LEN
 MAX_THREADS = 64      # S2R_FLAT_MAX_THREADS
 UINT64_MAX = 2 ** 64 - 1
 INT_MAX = 2 ** 31 - 1
+# The checkpoint loader's bounds (s2r_flat_checkpoint_limits: S2R_HISTORY_MAX, S2R_MAX_HIDDEN_LAYERS,
+# S2R_MLP_MAX_WIDTH, S2R_LOG_STD_MAX) as this package's reader knows them: a library that says otherwise is
+# refused at load, so the reader (which needs no library) and the library's loader hold files to the same ones
+CHECKPOINT_LIMITS = {"history_max": 8, "max_hidden": 4, "max_width": 256, "log_std_max": 40.0}
 
 # s2r_result codes (sim2real.h, "Core")
 OK = 0
@@ -35,9 +46,15 @@ ERR_INTERRUPTED = -10
 
 class Sim2RealError(RuntimeError):
     """A call into the library failed: ``str(e)`` is the library's message,
-    ``e.code`` the s2r_result code and ``e.code_name`` its name."""
+    ``e.code`` the s2r_result code and ``e.code_name`` its name.
+
+    Made from another of these (``type(e)(e)``: what gymnasium's AsyncVectorEnv raises in the main process for
+    a worker's exception), it is that one again: its message, code and code name, not the message of a message."""
 
     def __init__(self, message, code=None, code_name=None):
+        if isinstance(message, Sim2RealError):
+            message, code, code_name = (str(message), message.code if code is None else code,
+                                        message.code_name if code_name is None else code_name)
         super().__init__(message)
         self.code = code
         self.code_name = code_name
@@ -51,7 +68,8 @@ class InvalidArgumentError(Sim2RealError, ValueError):
 
 
 class LibraryMismatchError(Sim2RealError, ImportError):
-    """The shared library is not the version this package was written for."""
+    """The shared library cannot be used: not the version this package was written for, no sim2real library, or
+    no whole one (a truncated or damaged file, refused before it is loaded)."""
 
 
 class Step(ctypes.Structure):
@@ -81,6 +99,12 @@ class Checkpoint(ctypes.Structure):
                 ("critic_activation", ctypes.c_int), ("history", ctypes.c_int), ("robot", ctypes.c_char * 16),
                 ("task", ctypes.c_char * 16), ("randomization", ctypes.c_uint64), ("norm_count", ctypes.c_double),
                 ("norm_clip", ctypes.c_double)]
+
+
+class Limits(ctypes.Structure):
+    """s2r_flat_limits: the checkpoint loader's bounds."""
+    _fields_ = [("history_max", ctypes.c_int), ("max_hidden", ctypes.c_int), ("max_width", ctypes.c_int),
+                ("log_std_max", ctypes.c_double)]
 
 
 class Sysid(ctypes.Structure):
@@ -116,6 +140,7 @@ _SIGNATURES = {
     "s2r_flat_policy_destroy": (None, [_P]),
     "s2r_flat_policy_dims": (_I, [_P, _P, _P, _P, _P, _P, _P]),
     "s2r_flat_policy_write": (_I, [_S, _P, _P, _I, _P, _P, _P]),
+    "s2r_flat_checkpoint_limits": (None, [_P]),
     "s2r_flat_policy_reset": (_I, [_P, _P]),
     "s2r_flat_policy_act": (_I, [_P, _P, _I, _P, _I, _P]),
     "s2r_flat_evaluate_sim_and_real": (_I, [_P, _S, _S, _I, _U64, _U64, _I, _P, _P, _P, _P]),
@@ -141,12 +166,67 @@ def _candidates():
     return found + ([system] if system else [])
 
 
+_ELF = {1: ("IIIII", "IIIIIIII", "IIIIIIIIII"),   # ELF32: header words after e_machine's, a program header, a
+         2: ("IQQQI", "IIQQQQQQ", "IIQQQQIIQQ")}   # section header; ELF64 the same
+
+
+def check_elf(path):
+    """Refuse a file at ``path`` that is no whole ELF library, before dlopen maps it: its program headers (every
+    segment dlopen maps), its section headers and each section with bytes in the file must lie inside the file.
+    dlopen reads the first headers, maps the segments they name and touches them: a segment past the end of a
+    truncated file is a page with no bytes behind it, and reading it is SIGBUS, the process killed, not an error
+    (glibc does not compare the segments with the file's size). A file damaged without a change of size, or
+    changed between this check and dlopen, is not caught here."""
+    def refuse(why):
+        raise LibraryMismatchError("%s is not a whole shared library (%s): a truncated or damaged file; build it "
+                                   "again with `make python`" % (path, why))
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):   # before open: opening a FIFO waits for a writer
+            refuse("not a regular file")
+        with open(path, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            data = f.read(min(size, 1 << 20))   # the headers, and most sections; any others are read below
+
+            def read(offset, n):
+                if offset + n > size:
+                    refuse("it is %d bytes; its headers need %d bytes at byte %d" % (size, n, offset))
+                if offset + n <= len(data):
+                    return data[offset:offset + n]
+                f.seek(offset)
+                return f.read(n)
+
+            ident = read(0, 16)
+            if ident[:4] != b"\x7fELF" or ident[4] not in _ELF or ident[5] not in (1, 2):
+                refuse("no ELF header")
+            order = "<" if ident[5] == 1 else ">"
+            head, program, section = (order + x for x in _ELF[ident[4]])
+            fields = struct.unpack(order + "HH" + head[1:], read(16, 4 + struct.calcsize(head)))
+            phoff, shoff = fields[4], fields[5]
+            tail = struct.unpack(order + "HHHHHH", read(16 + 4 + struct.calcsize(head), 12))
+            phentsize, phnum, shentsize, shnum = tail[1], tail[2], tail[3], tail[4]
+            for k in range(phnum):
+                p = struct.unpack(program, read(phoff + k * phentsize, struct.calcsize(program)))
+                offset, filesz = (p[2], p[5]) if ident[4] == 2 else (p[1], p[4])
+                if filesz and offset + filesz > size:
+                    refuse("it is %d bytes; segment %d ends at byte %d" % (size, k, offset + filesz))
+            for k in range(shnum if shoff else 0):
+                sh = struct.unpack(section, read(shoff + k * shentsize, struct.calcsize(section)))
+                if sh[1] != 8 and sh[5] and sh[4] + sh[5] > size:   # 8: SHT_NOBITS (.bss), no bytes in the file
+                    refuse("it is %d bytes; section %d ends at byte %d" % (size, k, sh[4] + sh[5]))
+    except OSError as e:
+        raise LibraryMismatchError("cannot read the sim2real library %s: %s" % (path, e)) from None
+    except struct.error:
+        refuse("malformed ELF headers")
+
+
 def load_library(path):
     """Load the library at ``path``, check its version, declare its functions."""
+    if os.path.sep in path or os.path.exists(path):   # a path (a bare name is the system's, found by dlopen)
+        check_elf(path)
     try:   # global: MuJoCo's GL loader looks for OSMesa in the whole process (examples/s2r_render.h)
         lib = ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL)
     except OSError as e:
-        raise Sim2RealError("cannot load the sim2real library %s: %s" % (path, e)) from None
+        raise LibraryMismatchError("cannot load the sim2real library %s: %s" % (path, e)) from None
     try:
         lib.s2r_flat_version.restype = ctypes.c_char_p
         lib.s2r_flat_api_version.restype = ctypes.c_int
@@ -163,7 +243,23 @@ def load_library(path):
         function = getattr(lib, name)
         function.restype = restype
         function.argtypes = argtypes
+    limits = Limits()
+    lib.s2r_flat_checkpoint_limits(ctypes.addressof(limits))
+    differ = [(name, getattr(limits, name), value) for name, value in CHECKPOINT_LIMITS.items()
+              if getattr(limits, name) != value]
+    if differ:
+        raise LibraryMismatchError("%s holds checkpoints to other bounds than this package: %s: rebuild the library "
+                                   "from the same sources (`make python`)" % (path, ", ".join(
+                                       "%s %s (this package: %s)" % d for d in differ)))
     return lib
+
+
+def checkpoint_limits():
+    """The checkpoint loader's bounds, from the library (s2r_flat_checkpoint_limits): {"history_max",
+    "max_hidden", "max_width", "log_std_max"}."""
+    limits = Limits()
+    library().s2r_flat_checkpoint_limits(ctypes.addressof(limits))
+    return {name: getattr(limits, name) for name, _ in Limits._fields_}
 
 
 def library():
@@ -340,6 +436,38 @@ def read_regular(path, limit=512 * 1024 * 1024):
         raise Sim2RealError("%s is %d bytes, more than %d" % (os.fsdecode(path), info.st_size, limit))
     with open(path, "rb") as f:
         return f.read(limit + 1)
+
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__))
+
+
+def short_tracebacks(cls):
+    """Make the public methods of ``cls`` raise the package's own refusals (a Sim2RealError, or a TypeError or
+    ValueError raised in this package's code) with a traceback that ends at the method called: the package's
+    frames are left out, the caller's stay, the message and codes are the same. gymnasium's AsyncVectorEnv logs
+    a worker's traceback as text through ``msg % ()`` (gymnasium.logger.error): a line of ours with a % format
+    in it - nearly every refusal's - made that a "TypeError: not enough arguments for format string" in the
+    main process, our error never raised there."""
+    for name, method in list(vars(cls).items()):
+        if name.startswith("_") or not callable(method) or isinstance(method, (type, classmethod, staticmethod)):
+            continue
+        setattr(cls, name, _short(method))
+    return cls
+
+
+def _short(method):
+    @functools.wraps(method)
+    def call(*args, **kwargs):
+        try:
+            return method(*args, **kwargs)
+        except (Sim2RealError, TypeError, ValueError) as error:
+            tb = error.__traceback__
+            while tb.tb_next is not None:
+                tb = tb.tb_next
+            if os.path.dirname(os.path.abspath(tb.tb_frame.f_code.co_filename)) != _PACKAGE:
+                raise   # raised elsewhere (numpy, ctypes, a bug): the whole traceback
+            raise error.with_traceback(None)   # the package's own frames left out: _lib.short_tracebacks
+    return call
 
 
 def invalid(message):

@@ -43,12 +43,19 @@ computes something else than the checkpoint would hold, and is refused.
 read_checkpoint refuses what the C loader refuses, with its reasons: the
 magic, the version, every header word's bounds (sizes, history 0..8 and a
 stack the observation fits, made_for naming an arm and task, activations,
-reserved words zero), the checksum, and the normalizer (count and clip
-finite and > 0, means finite, variances finite and >= 0): a damaged or
-edited file is refused, never read as NaN weights. write_checkpoint writes through the library (s2r_policy_save's code),
-so the file is the library's own, checksum included.
+reserved words zero), the checksum, the normalizer (count and clip finite
+and > 0, means finite, variances finite and >= 0) and log_std (each within
+-40 .. 40, S2R_LOG_STD_MAX: beyond, exp(log_std) or its square leaves
+float32's normal range, and past 88.7 a sampled action is infinite): a
+damaged or edited file is refused, never read as NaN weights.
+write_checkpoint refuses the same before writing, naming the argument and
+its bound, with the bounds the library reports (s2r_flat_checkpoint_limits),
+and writes through the library (s2r_policy_save's code, which runs the
+loader's checks on what it writes), so the file is the library's own,
+checksum included.
 """
 import ctypes
+import math
 import numbers
 import os
 
@@ -60,9 +67,12 @@ from ._lib import UINT64_MAX, encode as _encode, whole
 HEADER_WORDS = {1: 16, 2: 32}
 MAGIC = 0x50523253   # "S2RP" as a little-endian uint32
 ACTIVATIONS = ("tanh", "relu")   # s2r_activation's order
-MAX_WIDTH = 256                  # S2R_MLP_MAX_WIDTH
-MAX_HIDDEN = 4                   # S2R_MAX_HIDDEN_LAYERS
-HISTORY_MAX = 8                  # S2R_HISTORY_MAX
+# The loader's bounds (S2R_MLP_MAX_WIDTH, S2R_MAX_HIDDEN_LAYERS, S2R_HISTORY_MAX, S2R_LOG_STD_MAX): the library
+# says its own (s2r_flat_checkpoint_limits), and one that says otherwise is refused at load
+MAX_WIDTH = _lib.CHECKPOINT_LIMITS["max_width"]
+MAX_HIDDEN = _lib.CHECKPOINT_LIMITS["max_hidden"]
+HISTORY_MAX = _lib.CHECKPOINT_LIMITS["history_max"]
+LOG_STD_MAX = _lib.CHECKPOINT_LIMITS["log_std_max"]
 ROBOT_COUNT, TASK_COUNT = 3, 2   # S2R_ROBOT_COUNT (ur5e, panda, custom), S2R_TASK_COUNT: what made_for names
 
 
@@ -162,6 +172,10 @@ def read_checkpoint(path):
             i = int(np.flatnonzero(~ok)[0])
             raise ValueError("%s: bad normalizer: %s[%d] is %g (%s)" % (name, what, i, values[i], "not finite" if
                                                                        what == "mean" else "must be finite and >= 0"))
+    bad = np.flatnonzero(~(np.abs(log_std.astype(np.float64)) <= LOG_STD_MAX))
+    if bad.size:
+        raise ValueError("%s: log_std[%d] is %g: each must be within -%g .. %g (S2R_LOG_STD_MAX)"
+                         % (name, bad[0], log_std[bad[0]], LOG_STD_MAX, LOG_STD_MAX))
     if opt and not (0 <= norm[-1] < 2.0 ** 63 and norm[-1] == np.floor(norm[-1])):
         raise ValueError("%s: bad optimizer step count %g" % (name, norm[-1]))
     return {"obs_dim": obs_dim, "act_dim": act_dim, "hidden": hidden, "made_for": int(h[14]),
@@ -204,6 +218,33 @@ def _floats(x, what, dtype=np.float32, shape=None):
     if not np.all(np.isfinite(out)):
         raise _lib.invalid("%s holds numbers beyond float32's range (%g)" % (what, np.abs(a).max()))
     return out
+
+
+def _log_std(x, act_dim, bound):
+    """log_std [act_dim] as float32, each within -bound .. bound (the loader's S2R_LOG_STD_MAX): NaN, infinite
+    and huge values are refused naming the bound."""
+    raw = x.detach().cpu().numpy() if hasattr(x, "detach") else np.asarray(x)
+    if raw.dtype.kind == "f" and raw.size == act_dim:
+        bad = np.flatnonzero(~(np.abs(raw.astype(np.float64).ravel()) <= bound))
+        if bad.size:
+            raise _lib.invalid("log_std[%d] is %g: each must be within -%g .. %g (the library's S2R_LOG_STD_MAX: "
+                               "beyond it the standard deviation exp(log_std) or the variance leaves float32's "
+                               "normal range, and sampled actions become infinite)"
+                               % (bad[0], raw.ravel()[bad[0]], bound, bound))
+    return _floats(x, "log_std", shape=(act_dim,))
+
+
+def _positive(value, what):
+    """A normalizer's count or clip as a float, finite and > 0 (the loader refuses others)."""
+    try:
+        if isinstance(value, (bool, np.bool_, str, bytes)):
+            raise TypeError
+        v = float(value)
+    except (TypeError, ValueError):
+        raise TypeError("%s must be a number, got %r" % (what, value)) from None
+    if not (math.isfinite(v) and v > 0):
+        raise _lib.invalid("%s is %r: it must be finite and > 0" % (what, value))
+    return v
 
 
 def _activation_name(value, what):
@@ -365,7 +406,9 @@ def write_checkpoint(path, actor, log_std=None, critic=None, obs_mean=None, obs_
     if robot is None or task is None:
         raise _lib.invalid("write_checkpoint needs robot and task (what the policy was trained for), or "
                            "trained_on=env")
-    history, privileged = whole(history, "history", 0, 8), whole(privileged, "privileged", 0, MAX_WIDTH)
+    limits = _lib.checkpoint_limits()
+    history = whole(history, "history", 0, limits["history_max"])
+    privileged = whole(privileged, "privileged", 0, limits["max_width"])
     layers, activation = _network(actor, "actor", activation)
     _layer_count(layers, "actor")
     obs_dim, act_dim = layers[0][0].shape[1], layers[-1][0].shape[0]
@@ -381,19 +424,23 @@ def write_checkpoint(path, actor, log_std=None, critic=None, obs_mean=None, obs_
                                "networks" % (_hidden_of(critic_layers, "critic", obs_dim + privileged, 1), hidden))
     activations = [_activation_name(a, what) for a, what in ((activation, "activation"),
                                                              (critic_activation, "critic_activation"))]
-    log_std = np.zeros(act_dim, np.float32) if log_std is None else _floats(log_std, "log_std", shape=(act_dim,))
+    log_std = np.zeros(act_dim, np.float32) if log_std is None else _log_std(log_std, act_dim, limits["log_std_max"])
     no_normalizer = obs_mean is None and obs_var is None
     mean = np.zeros(obs_dim) if obs_mean is None else _floats(obs_mean, "obs_mean", np.float64, (obs_dim,))
     var = np.full(obs_dim, 1 - 1e-8) if obs_var is None else _floats(obs_var, "obs_var", np.float64, (obs_dim,))
+    if (var < 0).any():
+        i = int(np.flatnonzero(var < 0)[0])
+        raise _lib.invalid("obs_var[%d] is %g: each variance must be finite and >= 0" % (i, var[i]))
+    obs_count = _positive(obs_count, "obs_count (the observations the normalizer saw)")
+    obs_clip = _positive(obs_clip, "obs_clip (normalized values are clipped to it)") if obs_clip is not None else \
+        float(np.finfo(np.float32).max) if no_normalizer else 10.0
     params = np.concatenate([x.ravel() for w, b in layers for x in (w, b)] + [log_std] +
                             [x.ravel() for w, b in critic_layers for x in (w, b)]).astype(np.float32)
     c = _lib.Checkpoint(obs_dim=obs_dim, act_dim=act_dim, num_hidden=len(hidden), privileged=privileged,
                         actor_activation=ACTIVATIONS.index(activations[0]),
                         critic_activation=ACTIVATIONS.index(activations[1]), history=history,
                         robot=_encode(robot, "robot")[:15], task=_encode(task, "task")[:15],
-                        randomization=_digest(trained_on), norm_count=float(obs_count),
-                        norm_clip=float(obs_clip if obs_clip is not None else
-                                        np.finfo(np.float32).max if no_normalizer else 10.0))
+                        randomization=_digest(trained_on), norm_count=obs_count, norm_clip=obs_clip)
     for k, width in enumerate(hidden):
         c.hidden[k] = width
     error = _lib.ErrorBuffer()

@@ -149,6 +149,7 @@ def _episode_options(options):
     return whole(options["episode"], 'options["episode"]', 0, UINT64_MAX) if "episode" in options else None
 
 
+@_lib.short_tracebacks
 class Env(_EnvBase):
     """One task over one backend.
 
@@ -391,6 +392,7 @@ def _rebuild_env(args, seed, episode, ranges=None, digest=None, shown=None):
     return env
 
 
+@_lib.short_tracebacks
 class VecEnv(_VecEnvBase):
     """``num_envs`` environments of one kind, reset and stepped in one call,
     ``threads`` at a time in C (1, the default: one thread, which holds its

@@ -16,6 +16,7 @@ def _file_digest(path):
     return hashlib.sha256(_lib.read_regular(path)).hexdigest()
 
 
+@_lib.short_tracebacks
 class Policy:
     """A checkpoint's policy. ``act(obs)`` is its action in [-1, 1]^act_dim for
     one observation of its task: the mean (``deterministic=True``, as

@@ -653,6 +653,27 @@ class TestGymnasium(unittest.TestCase):
         warnings.filterwarnings("ignore", message=".*Box observation space .*infinity")   # unbounded, as said
         self.addCleanup(w.__exit__)
 
+    def test_async_vector_env_raises_our_error(self):
+        """A worker's refusal reaches the main process as itself (its type, message and code name): it was a
+        "TypeError: not enough arguments for format string" (gymnasium's logger formats the worker's traceback
+        text with %, and our source lines hold % formats), our error never raised."""
+        from gymnasium.vector import AsyncVectorEnv
+        self.quiet()
+        warnings.filterwarnings("ignore", message=".*(ERROR|WARN): ")   # gymnasium's log of the worker's error
+        for what, call, words in (
+                ("NaN action", lambda envs: envs.step(np.full((2, 6), np.nan, np.float32)), "action contains NaN"),
+                ("reset option", lambda envs: envs.reset(options={"bogus": 1}), "unknown reset option 'bogus'"),
+                ("evaluate", lambda envs: envs.call("evaluate", episodes=0), "episodes")):
+            with self.subTest(what):
+                envs = AsyncVectorEnv([lambda: sim2real.Env("ur5e", "reach")] * 2, context="fork")
+                try:
+                    envs.reset(seed=1)
+                    with self.assertRaisesRegex(sim2real.InvalidArgumentError, words) as caught:
+                        call(envs)
+                    self.assertEqual(caught.exception.code_name, "S2R_ERR_INVALID_ARGUMENT")
+                finally:
+                    envs.close(terminate=True)
+
     def test_check_env_everywhere(self):
         """check_env on both arms, both tasks, nominal / randomized / unit, made from the registered ids
         (with the render check where the library renders)."""
@@ -1241,6 +1262,111 @@ class TestSmallRefusals(unittest.TestCase):
         self.assertEqual(back.code_name, "S2R_ERR_INVALID_ARGUMENT")
 
 
+class TestErrorsAcrossProcesses(unittest.TestCase):
+    """gymnasium's AsyncVectorEnv sends a worker's exception to the main process through a multiprocessing queue
+    (pickled) and raises ``type(e)(e)`` there: our exceptions came back with their message but neither code nor
+    code name (None: the message of an exception made from an exception). Done here as gymnasium does it, without
+    gymnasium: each of our exception types, and a real worker's refusal."""
+
+    TYPES = (sim2real.Sim2RealError, sim2real.InvalidArgumentError, sim2real.LibraryMismatchError)
+
+    def same(self, back, error):
+        self.assertEqual((type(back), str(back), back.code, back.code_name),
+                         (type(error), str(error), error.code, error.code_name))
+
+    def test_each_type_through_a_pickle_and_type_e_of_e(self):
+        for cls in self.TYPES:
+            for error in (cls("a message", -5, "S2R_ERR_CORRUPT"), cls("no code")):
+                with self.subTest(cls=cls.__name__, code=error.code):
+                    index, exctype, value = pickle.loads(pickle.dumps((3, type(error), error)))
+                    self.same(value, error)
+                    again = exctype(value)   # AsyncVectorEnv._raise_if_errors
+                    self.same(again, error)
+                    self.same(pickle.loads(pickle.dumps(again)), error)
+                    self.same(copy.copy(again), error)
+                    self.assertIsInstance(again, {sim2real.InvalidArgumentError: ValueError,
+                                                  sim2real.LibraryMismatchError: ImportError}.get(cls, RuntimeError))
+        self.assertEqual(sim2real.Sim2RealError(sim2real.Sim2RealError("m", -5, "S2R_ERR_CORRUPT"), -1).code, -1)
+
+    @unittest.skipUnless(hasattr(os, "fork"), "no fork")
+    def test_a_worker_s_refusal_reaches_the_main_process(self):
+        import multiprocessing
+        context = multiprocessing.get_context("fork")
+        queue = context.Queue()
+
+        def worker(queue):
+            import traceback
+            env = sim2real.Env("ur5e", "reach")
+            env.reset(seed=1)
+            for call in (lambda: env.step(np.full(6, np.nan, np.float32)), lambda: env.reset(seed=-1),
+                         lambda: env.reset(options={"bogus": 1}), lambda: env.step(np.zeros(6, np.int32)),
+                         lambda: env.step(np.zeros(5, np.float32)), lambda: env.evaluate(episodes=0)):
+                try:
+                    call()
+                except Exception:   # noqa: BLE001 (what AsyncVectorEnv's worker does)
+                    queue.put((0,) + sys.exc_info()[:2] + (traceback.format_exc(),))
+            queue.put(None)
+
+        process = context.Process(target=worker, args=(queue,))
+        process.start()
+        got = list(iter(lambda: queue.get(timeout=60), None))
+        process.join(60)
+        self.assertEqual([(t.__name__, getattr(e, "code_name", None)) for _, t, e, _ in got],
+                         [("InvalidArgumentError", "S2R_ERR_INVALID_ARGUMENT")] * 3 + [("TypeError", None),
+                          ("ValueError", None), ("InvalidArgumentError", "S2R_ERR_INVALID_ARGUMENT")])
+        for index, exctype, value, trace in got:
+            with self.subTest(error=str(value)):
+                error = exctype(value)   # AsyncVectorEnv._raise_if_errors
+                self.assertEqual((type(error), str(error), getattr(error, "code", None)),
+                                 (type(value), str(value), getattr(value, "code", None)))
+                # gymnasium.logger.error(trace) formats it with `trace % ()`: our source lines, % formats in
+                # them, made that a TypeError and hid our error; the traceback now ends at the method called
+                self.assertEqual(trace % (), trace)
+                self.assertIn(str(value), trace)
+                self.assertEqual(trace.count(os.path.dirname(sim2real.__file__)), 1, trace)   # the method's only
+                self.assertIn("raise error.with_traceback(None)", trace)
+        self.assertIn("NaN", str(got[0][2]))
+
+
+class TestDamagedLibrary(unittest.TestCase):
+    """A truncated copy of the shared library (a build cut short, a copy that ran out of disk) killed the
+    interpreter with SIGBUS at the first call: dlopen maps the segments the ELF headers name without comparing
+    them with the file's size, and the first page touched past the end has no bytes behind it. Now the headers
+    are checked against the file first: a clear LibraryMismatchError (an ImportError), and the process lives."""
+
+    def test_a_truncated_library_is_an_error_not_a_crash(self):
+        folder = tempfile.mkdtemp(prefix="s2r_python_")
+        self.addCleanup(shutil.rmtree, folder, True)
+        with open(os.environ["S2R_LIBRARY"], "rb") as f:
+            whole = f.read()
+        code = "\n".join(["import sim2real", "try:", "    sim2real.Env('ur5e', 'reach')",
+                          "except ImportError as e:",
+                          "    print(type(e).__name__, isinstance(e, sim2real.Sim2RealError), e)"])
+        for size in (0, 63, 100, 4096, len(whole) // 2, len(whole) - 4096, len(whole) - 1):
+            path = os.path.join(folder, "libsim2real%d.so" % size)
+            with open(path, "wb") as f:
+                f.write(whole[:size])
+            with self.subTest(size=size):
+                run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                                     env=dict(os.environ, S2R_LIBRARY=path, PYTHONPATH=os.path.dirname(HERE)))
+                self.assertEqual(run.returncode, 0, "killed by signal %d" % -run.returncode if run.returncode < 0
+                                 else run.stderr[-2000:])
+                self.assertRegex(run.stdout, "^LibraryMismatchError True %s is not a whole shared library \\(.*"
+                                 "\\): a truncated or damaged file" % re.escape(path))
+        path = os.path.join(folder, "text.so")
+        with open(path, "w") as f:
+            f.write("not a library at all, but long enough to hold an ELF header's sixty-four bytes.....\n")
+        with self.assertRaisesRegex(ImportError, "text.so is not a whole shared library \\(no ELF header\\)"):
+            sim2real.load_library(path)
+        os.mkfifo(os.path.join(folder, "fifo.so"))   # refused before it is opened (an open would wait)
+        with self.assertRaisesRegex(ImportError, "fifo.so is not a whole shared library \\(not a regular file\\)"):
+            sim2real.load_library(os.path.join(folder, "fifo.so"))
+        path = os.path.join(folder, "whole.so")   # the same bytes, whole: loaded
+        with open(path, "wb") as f:
+            f.write(whole)
+        _lib.check_elf(path)
+
+
 class TestCtrlC(unittest.TestCase):
     """SIGINT during a long call was served only when the call ended (minutes later), its result lost: now the
     library's stop flag is raised, the call stops within about a second, KeyboardInterrupt is raised, and the
@@ -1521,8 +1647,8 @@ class TestCheckpointWriter(unittest.TestCase):
                 (dict(actor=mlp(rng, [33, 8, 8, 8, 8, 8, 6])), ValueError, "1..4 hidden layers"),
                 (dict(log_std=np.zeros(5)), ValueError, "log_std has 5 numbers"),
                 (dict(critic=mlp(rng, [33, 9, 1])), ValueError, "not the actor's"),
-                (dict(obs_var=-np.ones(33)), ValueError, "variances >= 0"),
-                (dict(obs_count=0), ValueError, "count and a clip > 0"),
+                (dict(obs_var=-np.ones(33)), ValueError, "obs_var\\[0\\] is -1: each variance must be finite and >= 0"),
+                (dict(obs_count=0), ValueError, "obs_count .* is 0: it must be finite and > 0"),
                 (dict(task="push"), ValueError, "the ur5e push task"),
                 (dict(robot=None), ValueError, "needs robot and task"),
                 (dict(activation="sigmoid"), ValueError, "tanh\" or \"relu"),
@@ -1543,6 +1669,91 @@ class TestCheckpointWriter(unittest.TestCase):
                 with self.assertRaisesRegex(error, words):
                     sim2real.write_checkpoint(path, **args)
                 self.assertFalse(os.path.exists(path), "a refused checkpoint left a file")
+
+
+class TestCheckpointBounds(unittest.TestCase):
+    """write_checkpoint wrote log_std = 1e3 (a policy whose sampled actions are infinite: exp(1e3) overflows), and
+    left NaN counts and clips to a message naming neither: now the loader's bounds, read from the library
+    (s2r_flat_checkpoint_limits, S2R_LOG_STD_MAX), refuse them first, naming the argument and the bound; the
+    library's own writer refuses the same (s2r_policy_save runs the loader's checks), and so does the loader."""
+
+    def setUp(self):
+        self.folder = tempfile.mkdtemp(prefix="s2r_python_")
+        self.addCleanup(shutil.rmtree, self.folder, True)
+        self.path = os.path.join(self.folder, "p.ckpt")
+        self.good = mlp(np.random.default_rng(5), [33, 8, 6])
+
+    def write(self, **kwargs):
+        return sim2real.write_checkpoint(self.path, self.good, robot="ur5e", task="reach", **kwargs)
+
+    def test_the_bounds_are_the_library_s(self):
+        from sim2real import checkpoint
+        self.assertEqual(_lib.checkpoint_limits(), {"history_max": 8, "max_hidden": 4, "max_width": 256,
+                                                     "log_std_max": 40.0})
+        self.assertEqual((checkpoint.HISTORY_MAX, checkpoint.MAX_HIDDEN, checkpoint.MAX_WIDTH, checkpoint.LOG_STD_MAX),
+                         tuple(_lib.checkpoint_limits().values()))
+
+    def test_absurd_values_refused_naming_the_bound(self):
+        for value, says in ((1e3, "log_std\\[2\\] is 1000"), (-1e3, "log_std\\[2\\] is -1000"),
+                            (np.nan, "log_std\\[2\\] is nan"), (np.inf, "log_std\\[2\\] is inf"),
+                            (1e300, "log_std\\[2\\] is 1e\\+300"), (40.5, "log_std\\[2\\] is 40.5")):
+            log_std = np.zeros(6)
+            log_std[2] = value
+            with self.subTest(log_std=value):
+                with self.assertRaisesRegex(ValueError, says + ": each must be within -40 .. 40 .*S2R_LOG_STD_MAX"):
+                    self.write(log_std=log_std)
+                self.assertFalse(os.path.exists(self.path))
+        for kwargs, says in ((dict(obs_count=np.nan), "obs_count .* is nan: it must be finite and > 0"),
+                             (dict(obs_count=np.inf), "obs_count .* is inf: it must be finite and > 0"),
+                             (dict(obs_count=-1e300), "obs_count .* is -1e\\+300: it must be finite and > 0"),
+                             (dict(obs_clip=np.nan), "obs_clip .* is nan: it must be finite and > 0"),
+                             (dict(obs_clip=0.0), "obs_clip .* is 0.0: it must be finite and > 0"),
+                             (dict(obs_var=np.r_[np.ones(32), -1e-3]), "obs_var\\[32\\] is -0.001"),
+                             (dict(obs_mean=np.r_[np.ones(32), np.inf]), "obs_mean holds NaN or infinite"),
+                             (dict(history=9), "history must be 0 .. 8, got 9")):
+            with self.subTest(**{k: str(v)[:20] for k, v in kwargs.items()}):
+                with self.assertRaisesRegex(ValueError, says):
+                    self.write(**kwargs)
+                self.assertFalse(os.path.exists(self.path))
+        with self.assertRaisesRegex(TypeError, "obs_count .* must be a number"):
+            self.write(obs_count="many")
+        self.write(log_std=np.r_[np.full(3, -40.0), np.full(3, 40.0)], obs_count=1e300, obs_clip=1e300)
+        back = sim2real.read_checkpoint(self.path)
+        self.assertEqual(back["log_std"].tolist(), [-40.0] * 3 + [40.0] * 3)
+        sim2real.Policy(self.path).act(np.zeros(33, np.float32), deterministic=False)
+
+    def test_the_library_refuses_them_too(self):
+        """With the Python check out of the way (a package that believed in a larger bound), the library's writer
+        refuses the file its loader would refuse, with the loader's reason, and writes nothing."""
+        limits = _lib.checkpoint_limits()
+        wider = dict(limits, log_std_max=1e9)
+        original = _lib.checkpoint_limits
+        _lib.checkpoint_limits = lambda: wider
+        try:
+            with self.assertRaisesRegex(sim2real.InvalidArgumentError, "log_std\\[0\\] is 1000: each must be "
+                                        "within -40 .. 40 \\(S2R_LOG_STD_MAX\\) \\(not saved: s2r_policy_load would "
+                                        "refuse it\\)"):
+                self.write(log_std=np.full(6, 1e3))
+        finally:
+            _lib.checkpoint_limits = original
+        self.assertFalse(os.path.exists(self.path))
+
+    def test_the_reader_and_the_loader_refuse_a_forged_log_std(self):
+        from sim2real.checkpoint import _checksum
+        self.write()
+        with open(self.path, "rb") as f:
+            data = bytearray(f.read())
+        at = 128 + 4 * (33 * 8 + 8 + 8 * 6 + 6) + 4 * 4   # log_std[4], after the actor's weights
+        for value in (1e3, -np.inf, np.nan):
+            data[at:at + 4] = np.float32(value).tobytes()
+            data[48:56] = np.uint64(_checksum(data, 32)).tobytes()
+            with open(self.path, "wb") as f:
+                f.write(data)
+            with self.subTest(value=value):
+                with self.assertRaisesRegex(sim2real.Sim2RealError, "log_std\\[4\\] is .*within -40 .. 40"):
+                    sim2real.Policy(self.path)
+                with self.assertRaisesRegex(ValueError, "log_std\\[4\\] is .*within -40 .. 40"):
+                    sim2real.read_checkpoint(self.path)
 
 
 class TestForgedHeaders(unittest.TestCase):
