@@ -1413,6 +1413,9 @@ typedef struct s2r_backend {
        S2R_ERR_DIVERGED if the physics blew up (the episode must end). */
     s2r_result (*advance)(void* self, double seconds);
     s2r_result (*read_sensors)(void* self, s2r_sensors* out);
+    /* What an external measurement sees (the flange, target, object): every
+       step's score is read from it.  A robot with none answers
+       S2R_ERR_UNSUPPORTED, and a task's step then fails saying so. */
     s2r_result (*ground_truth)(void* self, s2r_ground_truth* out);
     /* Optional (NULL when absent): a drive-level stop below the command
        path - brakes engage and the servos hold where the arm is, with no
@@ -9697,6 +9700,20 @@ static void s2r__reach_observe(s2r_reach* reach, float* obs) {
         if (!isfinite(obs[i])) obs[i] = 0.0f;
 }
 
+/* The backend's ground truth, or an error saying why there is none: a
+   robot side with no external measurement of its flange answers
+   S2R_ERR_UNSUPPORTED, and `what` (an outcome, an operator's view) is
+   then never judged from numbers it did not give. */
+static s2r_result s2r__ground_truth(const s2r_backend* b, s2r_ground_truth* gt, const char* what, char* error) {
+    s2r_result res = s2r_backend_ground_truth(b, gt);
+    const char* why = b->error && b->error[0] ? b->error : "no reason given";
+    if (res == S2R_ERR_UNSUPPORTED)
+        return s2r__fail(error, res, "the robot side gives no ground truth: %s cannot be judged; answer its truth "
+                         "request with an external measurement of the flange and target (motion capture, a laser "
+                         "tracker), or evaluate on a simulator (%s)", what, why);
+    return res == S2R_OK ? S2R_OK : s2r__fail(error, res, "ground truth: %s", why);
+}
+
 S2RDEF s2r_result s2r_reach_reset_to(s2r_reach* reach, const double* q0, const double target[3],
                                      s2r_rng* rng, float* obs) {
     S2R_ASSERT(reach);
@@ -9710,7 +9727,7 @@ S2RDEF s2r_result s2r_reach_reset_to(s2r_reach* reach, const double* q0, const d
         memcpy(reach->target, target, sizeof reach->target);
     } else {   /* left where it was: the ground truth says where */
         s2r_ground_truth truth;
-        if ((res = s2r_backend_ground_truth(b, &truth)) != S2R_OK) return s2r__fail(reach->error, res, "ground truth: %s", b->error);
+        if ((res = s2r__ground_truth(b, &truth, "where the target was left", reach->error)) != S2R_OK) return res;
         memcpy(reach->target, truth.target, sizeof reach->target);
     }
     memset(reach->prev_action, 0, sizeof reach->prev_action);
@@ -9741,12 +9758,13 @@ static double s2r__reach_closeness(double x, double scale) {
 }
 
 /* Reward and end-of-episode bookkeeping from the ground truth. */
-static void s2r__reach_score(s2r_reach* reach, const float* a, int diverged, s2r_step_result* out) {
+static s2r_result s2r__reach_score(s2r_reach* reach, const float* a, int diverged, s2r_step_result* out) {
     const s2r_reach_config* c = &reach->config;
     s2r_ground_truth gt;
     double d, speed, a2 = 0;
     int j;
-    s2r_backend_ground_truth(reach->backend, &gt);
+    s2r_result res = s2r__ground_truth(reach->backend, &gt, "the step's outcome (distance, success, reward)", reach->error);
+    if (res != S2R_OK) return res;
     d = sqrt((gt.flange[0] - reach->target[0]) * (gt.flange[0] - reach->target[0]) +
              (gt.flange[1] - reach->target[1]) * (gt.flange[1] - reach->target[1]) +
              (gt.flange[2] - reach->target[2]) * (gt.flange[2] - reach->target[2]));
@@ -9763,6 +9781,7 @@ static void s2r__reach_score(s2r_reach* reach, const float* a, int diverged, s2r
                            : (float)(-d / 0.1 + c->bonus * s2r__reach_closeness(d, c->success_radius) *
                                                     s2r__reach_closeness(speed, c->bonus_speed) - c->action_cost * a2);
     out->success = out->truncated && d < c->success_radius && speed < c->success_speed;
+    return S2R_OK;
 }
 
 /* The part of a step both tasks share: send the servo targets, let one
@@ -9808,7 +9827,7 @@ S2RDEF s2r_result s2r_reach_step(s2r_reach* reach, const float* action, float* o
     memcpy(reach->q_cmd, q_cmd, (size_t)n * sizeof(double));
     memcpy(reach->prev_action, a, (size_t)n * sizeof(float));
     reach->step++;
-    s2r__reach_score(reach, a, diverged, out);
+    if ((res = s2r__reach_score(reach, a, diverged, out)) != S2R_OK) return reach->episode_open = 0, res;
     if (out->done) reach->episode_open = 0;
     s2r__reach_observe(reach, obs);
     return S2R_OK;
@@ -10085,13 +10104,14 @@ S2RDEF s2r_result s2r_push_reset(s2r_push* push, s2r_rng* rng, float* obs) {
 }
 
 /* Reward and end-of-episode bookkeeping from the ground truth. */
-static void s2r__push_score(s2r_push* push, const float* a, int diverged, s2r_step_result* out) {
+static s2r_result s2r__push_score(s2r_push* push, const float* a, int diverged, s2r_step_result* out) {
     const s2r_push_config* c = &push->config;
     const s2r_arm_info* info = push->backend->info;
     s2r_ground_truth gt;
     double d, rim, a2 = (double)a[0] * a[0] + (double)a[1] * a[1];
     int fell;
-    s2r_backend_ground_truth(push->backend, &gt);
+    s2r_result res = s2r__ground_truth(push->backend, &gt, "the step's outcome (distance, success, reward)", push->error);
+    if (res != S2R_OK) return res;
     d = s2r__dist2(gt.object, push->goal);
     rim = fmax(0, s2r__dist2(gt.tip, gt.object) - info->object_radius - info->tip_radius);
     fell = gt.object[0] < info->table_lo[0] || gt.object[0] > info->table_hi[0] || gt.object[1] < info->table_lo[1] ||
@@ -10106,6 +10126,7 @@ static void s2r__push_score(s2r_push* push, const float* a, int diverged, s2r_st
                                   : (float)(-d / 0.1 - c->approach_weight * rim / 0.1 +
                                             c->bonus * s2r__reach_closeness(d, c->success_radius) - c->action_cost * a2);
     out->success = out->truncated && d < c->success_radius;
+    return S2R_OK;
 }
 
 /* The commanded tip velocity (m/s), less any component leading the tip
@@ -10156,7 +10177,7 @@ S2RDEF s2r_result s2r_push_step(s2r_push* push, const float* action, float* obs,
     memcpy(push->q_cmd, q_cmd, (size_t)push->n_joints * sizeof(double));
     memcpy(push->prev_action, a, sizeof a);
     push->step++;
-    s2r__push_score(push, a, diverged, out);
+    if ((res = s2r__push_score(push, a, diverged, out)) != S2R_OK) return push->episode_open = 0, res;
     if (out->done) push->episode_open = 0;
     s2r__push_observe(push, obs);
     return S2R_OK;
@@ -14331,7 +14352,8 @@ static s2r_result s2r__operator_sees(const s2r_task* task, int t, s2r_operator_v
     s2r_ground_truth gt;
     int push = task->kind == S2R_TASK_PUSH;
     double period = push ? task->push.config.control_period : task->reach.config.control_period;
-    s2r_result res = s2r_backend_ground_truth(s2r_task_backend(task), &gt);
+    s2r_result res = s2r__ground_truth(s2r_task_backend(task), &gt, "what the operator sees", task->error);
+    if (res != S2R_OK) return res;
     memcpy(seen, push ? gt.object : gt.target, 3 * sizeof(double));
     memcpy(seen + 3, gt.target, 3 * sizeof(double));
     memcpy(view->position, push ? gt.object : gt.flange, sizeof view->position);
@@ -18394,7 +18416,9 @@ static s2r_result s2r__safety_read_sensors(void* self, s2r_sensors* out) {
 
 static s2r_result s2r__safety_ground_truth(void* self, s2r_ground_truth* out) {
     s2r_safety* s = (s2r_safety*)self;
-    return s2r_backend_ground_truth(s->inner, out);
+    s2r_result res = s2r_backend_ground_truth(s->inner, out);
+    if (res != S2R_OK) s2r__fail(s->error, res, "%s", s->inner->error ? s->inner->error : "ground truth failed");
+    return res;
 }
 
 /* The monitor's own drive-level halt is its e-stop. */

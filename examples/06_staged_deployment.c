@@ -330,6 +330,16 @@ static s2r_result unit_connect(const s2r_options* opt, int u, fleet_unit* f) {
         }
         f->robot = s2r_socket_robot_backend(&f->remote);
         printf("  lab unit: %s, connected at %s\n", f->robot->name, opt->address);
+        {   /* asked now, not after sysID: from shadow on every episode is judged from it */
+            s2r_ground_truth gt;
+            if ((res = s2r_backend_ground_truth(f->robot, &gt)) == S2R_ERR_UNSUPPORTED) {
+                fprintf(stderr, "the lab unit at %s gives no ground truth (%s): from shadow on, 06 judges each episode's "
+                        "outcome from it; answer its truth request with an external measurement of the flange and "
+                        "target (motion capture, a laser tracker), or run 06 without --address (on stand-in units)\n",
+                        opt->address, f->robot->error);
+                return res;
+            }
+        }
     } else {
         res = s2r_real_robot_init_scene(&f->real, opt->robot, s2r_task_scene(opt->task), opt->real_seed + (uint64_t)u);
         if (res != S2R_OK) { fprintf(stderr, "%s\n", f->real.error); return res; }

@@ -52,7 +52,7 @@ static s2r_result evaluate(const s2r_backend* backend, s2r_task_kind kind, int e
         printf("success %d of %d, final distance %.17g m, return %.17g, %lld steps\n", r.successes, r.episodes,
                r.mean_distance, r.mean_return, r.steps);
     else
-        fprintf(stderr, "robot_client: %s: %s\n", s2r_result_string(res), backend->error ? backend->error : task.error);
+        fprintf(stderr, "robot_client: %s: %s\n", s2r_result_string(res), task.error);   /* it quotes the backend's */
     s2r_expert_free(&expert);
     s2r_task_free(&task);
     return res;

@@ -1267,6 +1267,72 @@ static int test_unit_seen_through_nominal_model(void) {
     return 0;
 }
 
+
+/* A robot side with no external measurement of its flange (the template
+   examples/robot_server.py answers truth with S2R_ERR_UNSUPPORTED): the
+   outcome of an episode cannot be judged, so every path that scores one -
+   a reach or push step, evaluation, demonstrations, deployment - stops
+   with an error saying so and what to do, never a number read from a
+   ground truth that was not given. */
+static s2r_result no_truth(void* self, s2r_ground_truth* out) {
+    (void)self;
+    memset(out, 0x55, sizeof *out);   /* what a caller that ignores the answer would score */
+    return S2R_ERR_UNSUPPORTED;
+}
+static int test_no_ground_truth_stops_scoring(void) {
+    static const char* const told = "the robot side gives no ground truth";
+    s2r_task_kind kind;
+    for (kind = S2R_TASK_REACH; kind <= S2R_TASK_PUSH; kind++) {
+        s2r_sim_config sc = s2r_task_sim_config(kind, S2R_ROBOT_UR5E);
+        s2r_task_config tc = s2r_task_config_default(kind);
+        s2r_expert_config ec = s2r_expert_config_default();
+        s2r_expert_config op = s2r_operator_config_default();
+        s2r_safety_config scfg = s2r_safety_config_default();
+        s2r_sim sim;
+        s2r_backend blind;
+        s2r_task task, guarded;
+        s2r_expert expert;
+        s2r_controller c;
+        s2r_eval_result r;
+        s2r_dataset d;
+        s2r_safety safety;
+        s2r_run_summary sum;
+        s2r_step_result step;
+        s2r_rng rng = s2r_rng_make(3, 0);
+        float obs[S2R_TASK_MAX_OBS], act[S2R_MAX_JOINTS] = {0};
+        char error[S2R_ERROR_LEN];
+        int ok = -1;
+        CHECK(s2r_sim_init(&sim, &sc) == S2R_OK);
+        blind = sim.backend;
+        blind.ground_truth = no_truth;
+        CHECK(s2r_task_init(&task, &tc, &blind) == S2R_OK);
+        CHECK(task.env.reset(task.env.self, &rng, obs) == S2R_OK);   /* a reset with a target needs no truth */
+        CHECKF(task.env.step(task.env.self, act, obs, &step) == S2R_ERR_UNSUPPORTED && strstr(task.error, told) &&
+               strstr(task.error, "cannot be judged") && strstr(task.error, "motion capture"), "%s: %s",
+               s2r_task_kind_name(kind), task.error);
+        CHECK(s2r_expert_init(&expert, &ec, &tc, blind.info) == S2R_OK);
+        c = s2r_expert_controller(&expert);
+        memset(&r, 0x55, sizeof r);
+        CHECKF(s2r_evaluate(&c, &task, 2, 7, &r, NULL) == S2R_ERR_UNSUPPORTED && strstr(task.error, told) && r.episodes == 0,
+               "%s", task.error);
+        CHECK(s2r_dataset_init(&d, task.env.obs_dim, task.env.act_dim) == S2R_OK);
+        CHECKF(s2r_collect_demos(&blind, &tc, &op, 2, 7, &d, &ok, error) == S2R_ERR_UNSUPPORTED && strstr(error, told) &&
+               d.count == 0, "%s", error);
+        CHECK(s2r_safety_init(&safety, &scfg, &blind) == S2R_OK &&
+              s2r_task_init(&guarded, &tc, s2r_safety_backend(&safety)) == S2R_OK);
+        memset(&sum, 0, sizeof sum);
+        CHECKF(s2r_deploy_run(&c, &guarded, &safety, 2, 7, 0, &sum) == S2R_ERR_UNSUPPORTED && strstr(guarded.error, told) &&
+               sum.episodes == 0, "%s", guarded.error);
+        s2r_task_free(&guarded);
+        s2r_safety_free(&safety);
+        s2r_dataset_free(&d);
+        s2r_expert_free(&expert);
+        s2r_task_free(&task);
+        s2r_sim_free(&sim);
+    }
+    return 0;
+}
+
 static const test_case harden_tests[] = {
     {"bad input: a 3 GB file is refused by every reader by its size, unread", test_huge_files_refused_unread},
     {"state: saved, killed and resumed ends bit-identical", test_state_resume_bit_identical},
@@ -1292,5 +1358,6 @@ static const test_case harden_tests[] = {
     {"bad input: ranges naming a joint the arm lacks (kp[7] on the UR5e) are refused by its simulator", test_joint_range_beyond_arm},
     {"bad input: a pinned draw meets the bounds of a ranges file (timestep, kp, link mass, armature, latency)", test_pin_draw_bounds},
     {"stop: SIGTERM is read inside evaluation, demonstrations, recording, system ID, cloning and log reading", test_stop_inside_long_loops},
+    {"no ground truth: a robot side without one stops steps, evaluation, demonstrations and deployment with an error, never a score", test_no_ground_truth_stops_scoring},
     {"oracle: a unit whose hidden geometry differs is seen through the nominal model by evaluation, demos, system ID and deployment", test_unit_seen_through_nominal_model},
 };

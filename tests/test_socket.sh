@@ -121,6 +121,28 @@ else
 fi
 rm -f "$SOCK"
 
+# robot_server.py gives no ground truth (its TRUTH answer is the owner's to fill): evaluating on it and
+# deploying on it stop with status 1 and say why - never a success count or a gate's verdict read from
+# numbers it did not give; 06 asks at connection, before any stage.
+python3 examples/robot_server.py "$SOCK" --clients 2 > "$BUILD/test_socket_py.log" 2>&1 &
+server=$!
+waited=0
+while [ ! -S "$SOCK" ] && [ $waited -lt 100 ]; do sleep 0.1; waited=$((waited + 1)); done
+"./$BUILD/robot_client" "$SOCK" --episodes 2 --timeout-ms 10000 > "$BUILD/test_socket_truth.log" 2>&1; client=$?
+rm -rf "$BUILD/test_socket_truth"
+"./$BUILD/06_staged_deployment" --address "$SOCK" --quick --out "$BUILD/test_socket_truth" > "$BUILD/test_socket_truth06.log" 2>&1
+deploy=$?
+kill $server 2>/dev/null; wait $server 2>/dev/null
+if [ $client -eq 1 ] && ! grep -q "^success" "$BUILD/test_socket_truth.log" &&
+   grep -q "the robot side gives no ground truth: the step's outcome (distance, success, reward) cannot be judged" "$BUILD/test_socket_truth.log" &&
+   [ $deploy -eq 1 ] && grep -q "gives no ground truth" "$BUILD/test_socket_truth06.log" && ! grep -q "sim regression" "$BUILD/test_socket_truth06.log"; then
+    echo "ok   socket: robot_server.py gives no ground truth: evaluation and 06 stop saying so: $(grep "06 judges" "$BUILD/test_socket_truth06.log")"
+else
+    echo "FAIL socket: on robot_server.py, which gives no ground truth: robot_client status $client, 06 status $deploy"
+    cat "$BUILD/test_socket_truth.log" "$BUILD/test_socket_truth06.log"; failed=$((failed + 1))
+fi
+rm -f "$SOCK"
+
 # robot_server.py --play: the excitation files 12 writes played on its arm and logged as the
 # trajectory files 12 reads (the fake arm is a first-order lag, not a UR5e: 12 reads and fits
 # them, its verdict is not the point).
@@ -145,9 +167,14 @@ else
     echo "FAIL socket: robot_server.py --play on another arm's file: status $status"; cat "$PLAYED/bad.log"; failed=$((failed + 1))
 fi
 # robot_server.py logs its clients: the first's coming, a second refused busy, the first's going.
+# (The first client says hello and holds the arm: robot_client would stop at its first step, on no ground truth.)
 python3 examples/robot_server.py "$SOCK" --clients 1 > "$BUILD/test_socket_py.log" 2>&1 &
 server=$!
-"./$BUILD/robot_client" "$SOCK" --episodes 1000 --timeout-ms 10000 > /dev/null 2>&1 &
+waited=0
+while [ ! -S "$SOCK" ] && [ $waited -lt 100 ]; do sleep 0.1; waited=$((waited + 1)); done
+python3 -c 'import socket, struct, sys, time
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.sendall(struct.pack("<IHBBiI", 0x53523253, 1, 1, 0, 0, 0))
+s.recv(4096); time.sleep(30)' "$SOCK" > /dev/null 2>&1 &
 client=$!
 waited=0
 while ! grep -q "client 1 connected" "$BUILD/test_socket_py.log" && [ $waited -lt 100 ]; do sleep 0.1; waited=$((waited + 1)); done
