@@ -2463,11 +2463,13 @@ typedef struct s2r_ppo_config {
     int   num_threads;         /* threads stepping envs, and 2 for the update
                                   when > 1, with OpenMP (0: the OpenMP
                                   default; ignored without it).  1          */
-    uint64_t env_identity[2];  /* what the environments are, for resuming: a
+    uint64_t env_identity[3];  /* what the environments are, for resuming: a
                                   training state saved with others is
                                   refused.  s2r_train sets [0] to the task
                                   and arm, [1] to a digest of the
-                                  randomization.  {0, 0}                    */
+                                  randomization, [2] to a digest of a custom
+                                  arm's compiled model (0: a built-in arm).
+                                  {0, 0, 0}                                 */
     int   privileged_dim;      /* a privileged critic: floats of the envs'
                                   privileged channel (s2r_env.priv_dim,
                                   e.g. S2R_PRIVILEGED_DIM) the critic sees
@@ -3678,8 +3680,9 @@ S2RDEF s2r_result s2r_train(const s2r_training* training, s2r_ppo* ppo, char* er
 /* Before any other work of a run that will resume: S2R_OK when training
    does not resume (resume 0, no state_path, or no file there yet) or when
    its saved state continues this training with this ppo (the run's
-   settings, sizes, task, arm and ranges); otherwise s2r_train's own error
-   for that state, naming what differs.  The state is loaded into ppo (as
+   settings, sizes, task, arm and ranges; for your own arm, its model as
+   compiled: another MJCF's state, or one recording no model, is refused);
+   otherwise s2r_train's own error for that state, naming what differs.  The state is loaded into ppo (as
    s2r_train will load it again); on an error it is not. */
 S2RDEF s2r_result s2r_training_check_resume(const s2r_training* training, s2r_ppo* ppo, char* error);
 /* Ctrl-C for long runs: after s2r_interrupt_catch() the first SIGINT or
@@ -13461,7 +13464,8 @@ S2RDEF s2r_result s2r_policy_check_ranges(const s2r_policy* p, const char* check
                         (seed, total_steps, num_envs, rollout_steps,
                         num_minibatches, update_epochs, obs_dim, act_dim, a
                         hash of the rest), update, global_step, policy image
-                        bytes, checksum, reserved, env_identity[2]
+                        bytes, checksum, env_identity[2] (the arm's model; 0
+                        in states from before it was recorded), env_identity[0..1]
      payload: rng; env_rng[num_envs]; act_rng[num_envs] (4 uint64 each);
               reward scaler count, mean, var (doubles); the policy
               checkpoint image with optimizer (as s2r_policy_save writes). */
@@ -13470,7 +13474,7 @@ S2RDEF s2r_result s2r_policy_check_ranges(const s2r_policy* p, const char* check
 #define S2R__ST_VERSION 2
 enum { S2R__S_MAGIC, S2R__S_VERSION, S2R__S_SEED, S2R__S_TOTAL, S2R__S_ENVS, S2R__S_ROLLOUT,
        S2R__S_MINIBATCHES, S2R__S_EPOCHS, S2R__S_OBS, S2R__S_ACT, S2R__S_HASH, S2R__S_UPDATE,
-       S2R__S_STEP, S2R__S_IMAGE, S2R__S_SUM, S2R__S_RESERVED, S2R__S_TASK, S2R__S_RANDOMIZATION,
+       S2R__S_STEP, S2R__S_IMAGE, S2R__S_SUM, S2R__S_MODEL, S2R__S_TASK, S2R__S_RANDOMIZATION,
        S2R__S_WORDS };
 
 /* Hash of the settings that change what an update computes (not threads). */
@@ -13513,6 +13517,7 @@ static void s2r__ppo_state_header(const s2r_ppo* p, uint64_t* h) {
     h[S2R__S_STEP] = (uint64_t)p->global_step;
     h[S2R__S_TASK] = p->cfg.env_identity[0];
     h[S2R__S_RANDOMIZATION] = p->cfg.env_identity[1];
+    h[S2R__S_MODEL] = p->cfg.env_identity[2];
 }
 
 static size_t s2r__ppo_state_fixed_bytes(int num_envs) {
@@ -13594,6 +13599,13 @@ static s2r_result s2r__ppo_state_match(s2r_ppo* p, const uint64_t* file, const c
                          "start afresh or use the same settings", path,
                          file[S2R__S_TASK] != h[S2R__S_TASK] ? "task or arm" : "randomization (ranges, or the unit they were "
                          "re-centred on)");
+    if (file[S2R__S_MODEL] != h[S2R__S_MODEL] && !file[S2R__S_MODEL])   /* refused: it may be another arm's */
+        return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT, "%s records no arm model (saved before training states did): "
+                         "it cannot be told from another arm's training; start afresh (remove it)", path);
+    if (file[S2R__S_MODEL] != h[S2R__S_MODEL])
+        return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT, "%s was saved by a run training on another arm model "
+                         "(model digest %016llx, this run's %016llx): start afresh, or resume with the MJCF it trained on",
+                         path, (unsigned long long)file[S2R__S_MODEL], (unsigned long long)h[S2R__S_MODEL]);
     if (file[S2R__S_UPDATE] > (uint64_t)p->num_updates)
         return s2r__fail(p->error, S2R_ERR_CORRUPT, "%s: update %llu of %d planned", path,
                          (unsigned long long)file[S2R__S_UPDATE], p->num_updates);
@@ -15596,13 +15608,45 @@ static int s2r__training_callback(const s2r_ppo_stats* s, void* user) {
 }
 
 /* What the policy and a saved state record of the training: arm, task,
-   history, ranges. */
-static void s2r__training_identity(const s2r_training* t, s2r_ppo* ppo) {
+   history, ranges, and a custom arm's model: a digest of it as compiled
+   (MuJoCo's binary image; never 0, which a built-in arm records). */
+static s2r_result s2r__training_identity(const s2r_training* t, s2r_ppo* ppo, char* error) {
     ppo->policy.made_for = s2r_made_for(t->robot, t->task.kind);
     ppo->policy.history = t->history;
     ppo->policy.randomization = s2r_randomization_digest(&t->randomization);
     ppo->cfg.env_identity[0] = (uint64_t)ppo->policy.made_for | ((uint64_t)t->history << 32);
     ppo->cfg.env_identity[1] = ppo->policy.randomization;
+    ppo->cfg.env_identity[2] = 0;
+    if (t->robot == S2R_ROBOT_CUSTOM && t->mjcf_path) {
+        s2r_robot arm;
+        const mjModel* m;
+        uint64_t h = 0xCBF29CE484222325ull;
+        int sizes[8];
+        s2r_result res = s2r_robot_load_file(&arm, t->mjcf_path);
+        if (res != S2R_OK) return s2r__fail(error, res, "%s", arm.error);
+        m = arm.model;
+        sizes[0] = m->nq; sizes[1] = m->nv; sizes[2] = m->nu; sizes[3] = m->nbody;
+        sizes[4] = m->njnt; sizes[5] = m->ngeom; sizes[6] = m->nsite; sizes[7] = m->nnames;
+        h = s2r__fnv1a(h, sizes, sizeof sizes);
+        h = s2r__fnv1a(h, &m->opt.timestep, sizeof m->opt.timestep);
+#define S2R__MODEL_HASH(field, count, width) \
+        h = s2r__fnv1a(h, m->field, sizeof *m->field * (size_t)(count) * (width))
+        S2R__MODEL_HASH(body_pos, m->nbody, 3); S2R__MODEL_HASH(body_quat, m->nbody, 4);
+        S2R__MODEL_HASH(body_mass, m->nbody, 1); S2R__MODEL_HASH(body_ipos, m->nbody, 3);
+        S2R__MODEL_HASH(body_iquat, m->nbody, 4); S2R__MODEL_HASH(body_inertia, m->nbody, 3);
+        S2R__MODEL_HASH(jnt_type, m->njnt, 1); S2R__MODEL_HASH(jnt_pos, m->njnt, 3);
+        S2R__MODEL_HASH(jnt_axis, m->njnt, 3); S2R__MODEL_HASH(jnt_range, m->njnt, 2);
+        S2R__MODEL_HASH(dof_damping, m->nv, 1); S2R__MODEL_HASH(dof_armature, m->nv, 1);
+        S2R__MODEL_HASH(dof_frictionloss, m->nv, 1); S2R__MODEL_HASH(actuator_gainprm, m->nu, mjNGAIN);
+        S2R__MODEL_HASH(actuator_biasprm, m->nu, mjNBIAS); S2R__MODEL_HASH(actuator_forcerange, m->nu, 2);
+        S2R__MODEL_HASH(geom_type, m->ngeom, 1); S2R__MODEL_HASH(geom_size, m->ngeom, 3);
+        S2R__MODEL_HASH(geom_pos, m->ngeom, 3); S2R__MODEL_HASH(site_pos, m->nsite, 3);
+        S2R__MODEL_HASH(names, m->nnames, 1);
+#undef S2R__MODEL_HASH
+        ppo->cfg.env_identity[2] = h | 1;
+        s2r_robot_free(&arm);
+    }
+    return S2R_OK;
 }
 
 /* Pick up a saved state when asked to (none yet: start afresh). */
@@ -15612,17 +15656,20 @@ static s2r_result s2r__training_resume(const s2r_training* t, s2r_ppo* ppo, char
     if (t->adr)
         return s2r__fail(error, S2R_ERR_UNSUPPORTED, "%s: an ADR run cannot be resumed (its ranges are not in the saved "
                          "state); remove the state to start again", t->state_path);
-    if ((res = s2r_ppo_load_state(ppo, t->state_path)) != S2R_OK) return s2r__fail(error, res, "%s", ppo->error);
+    if ((res = s2r_ppo_load_state(ppo, t->state_path)) != S2R_OK)
+        return s2r__fail(error, res, "%s%s%s", ppo->error, strstr(ppo->error, "arm model") ? "; this run's arm: " : "",
+                         strstr(ppo->error, "arm model") ? t->mjcf_path : "");
     if (t->progress) printf("  [%s] resumed from %s at update %d/%d\n", t->label, t->state_path, ppo->update, ppo->num_updates);
     return S2R_OK;
 }
 
 S2RDEF s2r_result s2r_training_check_resume(const s2r_training* training, s2r_ppo* ppo, char* error) {
     s2r_training quiet;
+    s2r_result res;
     if (!training || !ppo) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "check resume: training and ppo are required");
     quiet = *training;
     quiet.progress = 0;   /* s2r_train says where it resumed */
-    s2r__training_identity(training, ppo);
+    if ((res = s2r__training_identity(training, ppo, error)) != S2R_OK) return res;
     return s2r__training_resume(&quiet, ppo, error);
 }
 
@@ -15711,7 +15758,7 @@ S2RDEF s2r_result s2r_train(const s2r_training* training, s2r_ppo* ppo, char* er
                         "gives %d (privileged_critic %d: make the ppo with privileged_dim %d)", ppo->cfg.privileged_dim,
                         training->privileged_critic ? S2R_PRIVILEGED_DIM : 0, training->privileged_critic,
                         training->privileged_critic ? S2R_PRIVILEGED_DIM : 0);
-    s2r__training_identity(training, ppo);
+    if (res == S2R_OK) res = s2r__training_identity(training, ppo, error);
     if (res == S2R_OK) res = s2r__training_resume(training, ppo, error);
     if (res != S2R_OK) {
         s2r__task_envs_free(&envs);

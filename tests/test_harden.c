@@ -130,6 +130,61 @@ static int test_state_refused_trainer_untouched(void) {
     return 0;
 }
 
+/* A training state on your own arm records the arm's model (a digest of it
+   as compiled): resumed on the same MJCF it continues; on another arm of
+   the same joint count (examples/arm4.xml with one link 0.1 kg heavier),
+   or from a state that records no model (one saved before states did),
+   it is refused, naming this run's MJCF, and the trainer is untouched. */
+static int test_state_refused_on_another_arm(void) {
+    const char *state = "build/test_state_arm.tmp.state", *other_xml = "build/test_state_arm.tmp.xml";
+    s2r_training t = s2r_training_default(S2R_ROBOT_CUSTOM, S2R_TASK_REACH);
+    s2r_ppo_config c = s2r_task_ppo_config(S2R_TASK_REACH, 2 * 512, 3, 1);
+    s2r_ppo a, b;
+    char error[S2R_ERROR_LEN], *xml, *at;
+    unsigned char* bytes;
+    uint64_t h[S2R__S_WORDS];
+    size_t n;
+    int obs_dim, act_dim;
+    FILE* f;
+    c.rollout_steps = 512;
+    s2r_task_dims_n(S2R_TASK_REACH, 4, &obs_dim, &act_dim);
+    t.mjcf_path = "examples/arm4.xml";
+    t.progress = 0;
+    t.state_path = state;
+    t.resume = 1;
+    remove(state);
+    CHECK(s2r_ppo_init(&a, &c, obs_dim, act_dim) == S2R_OK);
+    CHECKF(s2r_training_check_resume(&t, &a, error) == S2R_OK && a.cfg.env_identity[2] != 0, "%s", error);
+    a.update = 1;
+    CHECK(s2r_ppo_save_state(&a, state) == S2R_OK);
+    CHECK(s2r__read_file("examples/arm4.xml", &bytes, &n, error) == S2R_OK);   /* another arm, four joints too */
+    xml = (char*)bytes;
+    CHECK((at = strstr(xml, "mass='1.2'")) != NULL);
+    at[8] = '3';
+    CHECK((f = fopen(other_xml, "wb")) != NULL && fwrite(xml, 1, n, f) == n && fclose(f) == 0);
+    S2R_FREE(bytes);
+    CHECK(s2r_ppo_init(&b, &c, obs_dim, act_dim) == S2R_OK);
+    CHECKF(s2r_training_check_resume(&t, &b, error) == S2R_OK && b.update == 1, "%s", error);   /* the same arm */
+    s2r_ppo_free(&b);
+    t.mjcf_path = other_xml;
+    CHECK(s2r_ppo_init(&b, &c, obs_dim, act_dim) == S2R_OK);
+    CHECKF(s2r_training_check_resume(&t, &b, error) == S2R_ERR_INVALID_ARGUMENT && strstr(error, "another arm model") &&
+           strstr(error, other_xml) && b.update == 0, "%s", error);
+    s2r_ppo_free(&b);
+    a.cfg.env_identity[2] = 0;                   /* a state as saved before the model was recorded */
+    CHECK(s2r_ppo_save_state(&a, state) == S2R_OK);
+    CHECK((f = fopen(state, "rb")) != NULL && fread(h, sizeof h, 1, f) == 1 && fclose(f) == 0 && h[S2R__S_MODEL] == 0);
+    t.mjcf_path = "examples/arm4.xml";
+    CHECK(s2r_ppo_init(&b, &c, obs_dim, act_dim) == S2R_OK);
+    CHECKF(s2r_training_check_resume(&t, &b, error) == S2R_ERR_INVALID_ARGUMENT && strstr(error, "records no arm model") &&
+           b.update == 0, "%s", error);
+    s2r_ppo_free(&b);
+    s2r_ppo_free(&a);
+    remove(state);
+    remove(other_xml);
+    return 0;
+}
+
 /* Ctrl-C during s2r_train: it stops after the update, saves the state
    and says so; the rows so far are in the CSV's .partial (no half file
    under its name); a state saved with other ranges is refused, touching
@@ -1338,6 +1393,7 @@ static const test_case harden_tests[] = {
     {"state: saved, killed and resumed ends bit-identical", test_state_resume_bit_identical},
     {"state: with rollouts of whole episodes, saving changes nothing", test_state_save_changes_nothing},
     {"state: other run, truncated, corrupt or missing refused, trainer untouched", test_state_refused_trainer_untouched},
+    {"state: on your own arm it records the model: resumed on another arm's MJCF (or with no model recorded) it is refused", test_state_refused_on_another_arm},
     {"state: Ctrl-C saves, resume finishes, no half-written CSV", test_interrupt_saves_and_resumes},
     {"divergence: blown-up episodes flagged, counted, never fed as NaN", test_divergence_counted_never_fed},
     {"divergence: MuJoCo's bad-state warning ends the motion", test_mujoco_warning_is_divergence},
