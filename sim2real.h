@@ -424,7 +424,7 @@
    Core: result codes, the error channel, the RNG
    ========================================================================== */
 
-#define S2R_ERROR_LEN 256   /* bytes in every object's `error` message buffer */
+#define S2R_ERROR_LEN 512   /* bytes in every object's `error` message buffer */
 #define S2R_NOTICE_LEN 1024 /* bytes of s2r_arm_info.notice: what loading inferred */
 #define S2R_MAX_JOINTS 8    /* largest arm this library drives (Panda: 7)      */
 #ifndef S2R_CACHE_LINE

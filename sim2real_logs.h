@@ -597,6 +597,20 @@ S2RDEF s2r_result s2r_trajectory_set_parse_csv(s2r_trajectory_set* set, const ch
     return res;
 }
 
+/* A log's text; a file past S2R_LOG_MAX_BYTES is refused unread, saying
+   how to make of it one the fit reads (it uses the first
+   S2R_LOG_FIT_SAMPLES samples of each file): cut, or thinned. */
+static s2r_result s2r__log_read(const char* path, double sample_period, char** text, char* error) {
+    struct stat st;
+    if (stat(path, &st) == 0 && st.st_size > S2R_LOG_MAX_BYTES)
+        return s2r__fail(error, S2R_ERR_IO, "'%s' is %.0f bytes, more than the %ld a log may be; the fit uses its first "
+                         "%.0f s: cut it there (at 1 kHz: head -n %.0f) or thin it to 50-200 Hz, e.g. every 10th row of "
+                         "1 kHz, the rate line dropped: awk '/^# rate/{next} /^#/||!h++{print;next} n++%%10==0' %s > "
+                         "thin.csv", path, (double)st.st_size, S2R_LOG_MAX_BYTES, S2R_LOG_FIT_SAMPLES * sample_period,
+                         S2R_LOG_FIT_SAMPLES * sample_period * 1000 + 10, path);
+    return s2r__read_text_file(path, S2R_LOG_MAX_BYTES, text, error);
+}
+
 S2RDEF s2r_result s2r_trajectory_set_load_csv(s2r_trajectory_set* set, const char* const* paths, int count,
                                               double sample_period, char* error) {
     s2r__log* logs;
@@ -611,7 +625,7 @@ S2RDEF s2r_result s2r_trajectory_set_load_csv(s2r_trajectory_set* set, const cha
     for (i = 0; i < count && res == S2R_OK; i++) {
         char* text = NULL;
         if (!paths[i]) res = s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "trajectory files: path %d is NULL", i);
-        else if ((res = s2r__read_text_file(paths[i], S2R_LOG_MAX_BYTES, &text, error)) == S2R_OK) {
+        else if ((res = s2r__log_read(paths[i], sample_period, &text, error)) == S2R_OK) {
             res = s2r__log_parse(&logs[i], text, paths[i], error);
             S2R_FREE(text);
             parsed += res == S2R_OK;

@@ -601,6 +601,7 @@ static int test_file_writers_replace_only_files(void) {
 /* A 3 GB file (sparse: nothing is written) where a checkpoint, a ranges
    file, a trajectory log or a demonstration file is expected: each reader
    refuses it by its size before reading a byte, naming the path. */
+/* (A log says how to cut or thin it to what the fit reads.) */
 static int test_huge_files_refused_unread(void) {
     const char* path = "build/test_huge.tmp";
     const char* paths[1];
@@ -619,7 +620,8 @@ static int test_huge_files_refused_unread(void) {
     CHECK(s2r_randomization_load(&r, path, error) == S2R_ERR_IO);
     CHECKF(strstr(error, path) && strstr(error, "bytes"), "%s", error);
     CHECK(s2r_trajectory_set_load_csv(&set, paths, 1, 0.02, error) == S2R_ERR_IO && set.q == NULL);
-    CHECKF(strstr(error, path) && strstr(error, "bytes"), "%s", error);
+    CHECKF(strstr(error, path) && strstr(error, "bytes") && strstr(error, "its first 30 s: cut it there (at 1 kHz: head -n 30010)") &&
+           strstr(error, "n++%10==0' build/test_huge.tmp > thin.csv"), "%s", error);   /* the way on, whole */
     CHECK(s2r_dataset_load_csv(&d, path, error) == S2R_ERR_IO && d.obs == NULL);
     CHECKF(strstr(error, path) && strstr(error, "bytes"), "%s", error);
     remove(path);
@@ -763,7 +765,9 @@ static int test_logs_meet_the_arm(void) {
    was used), a floating base (a free joint carrying the arm, taken for
    an object's), a second arm beside the first, an actuator without a
    forcerange, a gripper's actuator listed before the arm's, a body
-   'target' that is not a mocap body, integrator RK4. */
+   'target' that is not a mocap body, integrator RK4.  Each message leaves
+   room in S2R_ERROR_LEN for a caller's prefix of 200 bytes (a path), and
+   the advice at the end of the longest arrives whole. */
 static int test_mjcf_conventions_refused(void) {
     static const struct { const char *find, *replace, *says; } bad[] = {
         {"data='3.1416 3.1416 3.1416 3.1416 3.1416 3.1416'", "data='3.1416'", "'s2r_velocity_limit'> holds 1 values; it needs 6"},
@@ -788,8 +792,14 @@ static int test_mjcf_conventions_refused(void) {
         {"<body name='target' mocap='true'", "<body name='target'", "body 'target' is not a mocap body"},
         {"integrator='Euler'", "integrator='RK4'", "<option integrator='RK4'>"},
     };
+    static const char* const whole[][2] = {   /* messages once cut at 256 bytes just where the fix is */
+        {"is driven by no actuator", "or moved by an actuator left out of the arm (a gripper's) - add its actuator or "
+         "remove the joint"},
+        {"is not on the chain of joint", "drive it through a tendon or a non-position actuator, or list it last"},
+        {"has no forcerange", "on it or its <default> class"},
+    };
     s2r_robot robot;
-    int k;
+    int k, t;
     for (k = 0; k < (int)(sizeof bad / sizeof *bad); k++) {
         char* xml = mjcf_with(bad[k].find, bad[k].replace);
         if (strstr(bad[k].replace, "spare") || strstr(bad[k].replace, "second"))
@@ -802,6 +812,13 @@ static int test_mjcf_conventions_refused(void) {
         CHECKF(xml != NULL, "case %d: '%s' is not in the UR5e's MJCF", k, bad[k].find);
         CHECKF(s2r_robot_load_xml(&robot, xml) == S2R_ERR_MODEL && strstr(robot.error, bad[k].says) != NULL,
                "case %d: %s", k, robot.error);
+        CHECKF(strlen(robot.error) + 200 < S2R_ERROR_LEN, "case %d: %d bytes leave no room for a caller's prefix (a "
+               "path): %s", k, (int)strlen(robot.error), robot.error);
+        for (t = 0; t < (int)(sizeof whole / sizeof *whole); t++)   /* the advice at their ends arrives */
+            if (strstr(robot.error, whole[t][0]))
+                CHECKF(strlen(robot.error) > strlen(whole[t][1]) &&
+                       strcmp(robot.error + strlen(robot.error) - strlen(whole[t][1]), whole[t][1]) == 0,
+                       "case %d: cut: %s", k, robot.error);
         CHECK(robot.model == NULL && robot.data == NULL);
         free(xml);
     }
