@@ -160,6 +160,17 @@ if [ $status -eq 0 ] && grep -q "^  fit $PLAYED/log_1.csv: 50 Hz, 1.20 s, veloci
 else
     echo "FAIL socket: robot_server.py --play and 12: status $status"; cat "$PLAYED/play.log"; tail -n 5 "$PLAYED/fit.log"; failed=$((failed + 1))
 fi
+# The same motion as fitted and held-out log (a copy under another name): refused, no held-out verdict.
+cp "$PLAYED/log_1.csv" "$PLAYED/log_1_again.csv"
+./"$BUILD"/12_sysid_from_logs --quick --log "$PLAYED/log_1.csv" --log "$PLAYED/log_1_again.csv" --out "$PLAYED/again" \
+    > "$PLAYED/again.log" 2>&1
+status=$?
+if [ $status -eq 1 ] && grep -q "the held-out log $PLAYED/log_1_again.csv holds the same motion as the fitted $PLAYED/log_1.csv" \
+   "$PLAYED/again.log" && ! grep -q "held-out error" "$PLAYED/again.log"; then
+    echo "ok   socket: 12 refuses a held-out log that is a fitted one: $(tail -n 1 "$PLAYED/again.log")"
+else
+    echo "FAIL socket: 12 with the same log fitted and held out: status $status"; tail -n 3 "$PLAYED/again.log"; failed=$((failed + 1))
+fi
 printf '# rate 50 Hz\nt,command_1\n0,0\n0.02,0\n' > "$PLAYED/one_joint.csv"
 python3 examples/robot_server.py --play "$PLAYED/one_joint.csv" "$PLAYED/no.csv" > "$PLAYED/bad.log" 2>&1; status=$?
 if [ $status -eq 1 ] && [ ! -e "$PLAYED/no.csv" ] && grep -q "one_joint.csv, line 2: the columns are t,command_1; this arm's excitation has t,command_1,command_2" "$PLAYED/bad.log"; then
