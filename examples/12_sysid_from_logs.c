@@ -387,9 +387,14 @@ int main(int argc, char** argv) {
             bad = 1;
         }
     }
-    if (!bad) printf("wrote %s/12_identified.txt, %s/12_ranges.txt and %s/12_fit.png\nNext: train on them - "
-                     "build/02_domain_randomization%s%s --ranges %s/12_ranges.txt\n", opt.out, opt.out, opt.out,
-                     opt.mjcf[0] ? " --mjcf " : "", opt.mjcf, opt.out);
+    if (!bad && r.verdict == S2R_SYSID_BLOCK)   /* the ranges stand for no arm: nothing to train on */
+        printf("wrote %s/12_identified.txt, %s/12_ranges.txt and %s/12_fit.png\nNext: do not train on them - the "
+               "verdict is block: the simulator does not describe this arm's logs; see the misfits above (--joint fits "
+               "a joint alone), check the logs and the MJCF, and identify again\n", opt.out, opt.out, opt.out);
+    else if (!bad)
+        printf("wrote %s/12_identified.txt, %s/12_ranges.txt and %s/12_fit.png\nNext: train on them - "
+               "build/02_domain_randomization%s%s --ranges %s/12_ranges.txt\n", opt.out, opt.out, opt.out,
+               opt.mjcf[0] ? " --mjcf " : "", opt.mjcf, opt.out);
     s2r_sysid_free(&id);
     s2r_trajectory_set_free(&train);
     s2r_trajectory_set_free(&valid);
