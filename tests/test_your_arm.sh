@@ -78,6 +78,11 @@ fi
 ./"$BUILD"/02_domain_randomization --quick --mjcf "$MODEL" --ranges "$WORK/12_ranges.txt" --out "$WORK" > "$WORK/02.log" 2>&1
 status=$?
 step "02_domain_randomization --quick" "$WORK/02.log" "$WORK/02_dr.ckpt" "$WORK/02_ranges.txt"
+if grep -q "^Domain randomization on your arm ($MODEL): ranges in" "$WORK/02.log"; then
+    echo "ok   your arm: 02 names the arm it trains on: $(grep '^Domain randomization on' "$WORK/02.log")"
+else
+    echo "FAIL your arm: 02 does not name $MODEL: $(grep '^Domain randomization on' "$WORK/02.log")"; failed=$((failed + 1))
+fi
 "./$BUILD/robot_server" "$SOCK" --mjcf "$MODEL" --clients 0 > "$WORK/server.log" 2>&1 &
 server=$!
 ./"$BUILD"/06_staged_deployment --quick --mjcf "$MODEL" --address "$SOCK" --out "$WORK" > "$WORK/06.log" 2>&1
