@@ -66,6 +66,14 @@ for bad in "--episodes x" "--episodes 0" "--seed -1" "--timeout-ms 5ms" "--task 
         echo "FAIL socket: robot_client $bad gave status $status:"; cat "$BUILD/test_socket_options.log"; failed=$((failed + 1))
     fi
 done
+for prog in robot_server robot_client robot_player; do   # --help: the usage, status 0, nothing served or run
+    "./$BUILD/$prog" --help > "$BUILD/test_socket_options.log" 2>&1; status=$?
+    if [ $status -eq 0 ] && head -n 1 "$BUILD/test_socket_options.log" | grep -q "^usage: $prog "; then
+        echo "ok   socket: $prog --help prints its usage"
+    else
+        echo "FAIL socket: $prog --help gave status $status:"; cat "$BUILD/test_socket_options.log"; failed=$((failed + 1))
+    fi
+done
 printf 'precious\n' > "$SOCK"
 "./$BUILD/robot_server" "$SOCK" --clients 1 > "$BUILD/test_socket_options.log" 2>&1; status=$?
 if [ $status -eq 1 ] && grep -q "exists and is not a socket" "$BUILD/test_socket_options.log" && [ "$(cat "$SOCK")" = precious ]; then
