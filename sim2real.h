@@ -16227,6 +16227,9 @@ static s2r_result s2r__traj_check_arm(const s2r_trajectory_set* set, const s2r_a
                     return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%s: start pose q_%d = %g rad is outside the joint's "
                                      "range [%g, %g]%s", name, j + 1, v, info->q_min[j], info->q_max[j],
                                      s2r__degrees_hint(v, info->q_min[j], info->q_max[j]));
+                if (set->source)   /* the row of sample k: the file's rows are 1 / rate apart from its first */
+                    snprintf(name, S2R_ERROR_LEN, "%.180s, line %d", set->source[i].file, set->source[i].line +
+                             (int)floor(k * set->sample_period * set->source[i].rate + 1e-6));
                 return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%s: command_%d = %g rad at t = %g s is outside the "
                                  "joint's range [%g, %g]%s", name, j + 1, v,
                                  (set->source ? set->source[i].t0 : 0) + k * set->sample_period, info->q_min[j], info->q_max[j],

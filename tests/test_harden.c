@@ -719,15 +719,16 @@ static void harden_log(char* text, size_t cap, const char* prefix, int joints, i
 /* Logs meet the arm they are identified on: a 5-joint log on the UR5e, a
    start pose outside a joint's range and commands of 1e300 rad named
    neither file nor line, or were taken (the report then said "validation
-   MSE nan"); each is refused naming the file, and the start pose's line.
+   MSE nan"); each is refused naming the file and the line (the start
+   pose's, or the command's row).
    A log behind a UTF-8 byte order mark reads (it gave "unknown column
    't'"), and a report without held-out logs says so instead of "nan". */
 static int test_logs_meet_the_arm(void) {
     static const struct { int joints, row, joint; double value; const char* says; } bad[] = {
         {5, -1, 0, 0, "log.csv: the trajectories have 5 joints (command_J, q_J), the arm 6"},
         {6, 0, 2, 4, "log.csv, line 2: start pose q_3 = 4 rad is outside the joint's range [-3.1416, 3.1416] (a log of another arm"},
-        {6, 26, 1, 1e300, "log.csv, line 2: command_2 = 1e+300 rad at t = 0.52 s is outside the joint's range"},
-        {6, 10, 3, -90, "command_4 = -90 rad at t = 0.2 s is outside the joint's range [-6.2832, 6.2832] - in degrees? the log's angles must be in radians"},
+        {6, 26, 1, 1e300, "log.csv, line 28: command_2 = 1e+300 rad at t = 0.52 s is outside the joint's range"},
+        {6, 10, 3, -90, "log.csv, line 12: command_4 = -90 rad at t = 0.2 s is outside the joint's range [-6.2832, 6.2832] - in degrees? the log's angles must be in radians"},
         {6, 0, 2, 109.957, "start pose q_3 = 109.957 rad is outside the joint's range [-3.1416, 3.1416] - in degrees?"},
     };
     static char text[65536];
