@@ -1300,6 +1300,13 @@ static int test_files_robot_defects(void) {
     CHECK(f && fputs(text, f) >= 0 && fclose(f) == 0);
     f = fopen(paths[1], "wb");
     CHECK(f && fputs(text2, f) >= 0 && fclose(f) == 0);
+    f = fopen(paths[1], "wb");   /* a log of two joints beside one of one: neither blamed, both named */
+    CHECK(f && fputs("t,command_1,command_2,q_1,q_2\n0,0,0,0,0\n0.02,0,0,0,0\n0.04,0,0,0,0\n", f) >= 0 && fclose(f) == 0);
+    CHECKF(s2r_trajectory_set_load_csv(&set, paths, 2, 0.02, e) == S2R_ERR_PARSE &&
+           strstr(e, "the logs are not of one arm: build/test_sysid_long.csv has 1 joints, build/test_sysid_short.csv has 2"),
+           "%s", e);
+    f = fopen(paths[1], "wb");
+    CHECK(f && fputs(text2, f) >= 0 && fclose(f) == 0);
     CHECKF(s2r_trajectory_set_load_csv(&set, paths, 2, 0.02, e) == S2R_OK, "%s", e);
     CHECK(set.n_samples == 149 && s2r_trajectory_length(&set, 0) == 149 && s2r_trajectory_length(&set, 1) == 49);
     CHECK(set.q[149 + 148] == set.q[149 + 60] && fabs(set.source[0].rate - 100) < 1e-6);   /* the short one held */
