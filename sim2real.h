@@ -16016,7 +16016,7 @@ static s2r_result s2r__traj_play(s2r_trajectory_set* set, const s2r_backend* rob
         if (set->object) memcpy(set->object + 2 * ((size_t)i * set->n_samples + k), s.object, 2 * sizeof(double));
     }
     if (res != S2R_OK)
-        return s2r__fail(set->error, res, "trajectory %d on '%s': %s", i, robot->name ? robot->name : "backend",
+        return s2r__fail(set->error, res, "trajectory %d of %d on '%s': %s", i + 1, set->capacity, robot->name ? robot->name : "backend",
                          robot->error ? robot->error : s2r_result_string(res));
     return S2R_OK;
 }
@@ -16197,7 +16197,7 @@ S2RDEF s2r_result s2r_trajectory_set_check(const s2r_trajectory_set* set, int n_
    row); name holds S2R_ERROR_LEN chars. */
 static const char* s2r__traj_name(const s2r_trajectory_set* set, int i, char* name) {
     if (set->source) snprintf(name, S2R_ERROR_LEN, "%.180s, line %d", set->source[i].file, set->source[i].line);
-    else snprintf(name, S2R_ERROR_LEN, "trajectory %d", i);
+    else snprintf(name, S2R_ERROR_LEN, "trajectory %d of %d", i + 1, set->count);
     return name;
 }
 

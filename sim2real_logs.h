@@ -535,10 +535,10 @@ static s2r_result s2r__logs_to_set(s2r_trajectory_set* set, const s2r__log* logs
     for (i = 0; i < count; i++)
         if (logs[i].n_joints != logs[0].n_joints || logs[i].has_object != logs[0].has_object) {
             S2R_FREE(rates);
-            return s2r__fail(error, S2R_ERR_PARSE, "the logs are not of one arm: %s has %d joints%s, %s has %d%s (the "
-                             "one unlike the arm's is the odd one out)", names[0], logs[0].n_joints,
-                             logs[0].has_object ? " and the object" : "", names[i], logs[i].n_joints,
-                             logs[i].has_object ? " and the object" : "");
+            return s2r__fail(error, S2R_ERR_PARSE, "the logs are not of one arm: %s has %d joint%s%s, %s has %d joint%s%s "
+                             "(the one unlike the arm's is the odd one out)", names[0], logs[0].n_joints,
+                             logs[0].n_joints == 1 ? "" : "s", logs[0].has_object ? " and the object" : "", names[i],
+                             logs[i].n_joints, logs[i].n_joints == 1 ? "" : "s", logs[i].has_object ? " and the object" : "");
         }
     for (i = 0; i < count; i++) {
         int n;

@@ -97,8 +97,16 @@ static int test_excitation_safe(void) {
     return 0;
 }
 
+static s2r_result sysid_t_advance_fails(void* self, double seconds) {
+    (void)self;
+    (void)seconds;
+    return S2R_ERR_IO;
+}
+
 /* Recording goes through the backend and fills the set; a full set, a
-   robot with other joints and NaN commands are refused without appending. */
+   robot with other joints and NaN commands are refused without appending;
+   a backend failing mid-trajectory is named with the trajectory counted
+   from 1, as the log files are. */
 static int test_record_and_refuse(void) {
     s2r_sim sim, panda;
     s2r_sim_config c = s2r_sim_config_default(S2R_ROBOT_UR5E);
@@ -123,6 +131,14 @@ static int test_record_and_refuse(void) {
     CHECK(s2r_trajectory_record(&set, &sim.backend, q0, NULL, cmd, NULL) == S2R_ERR_INVALID_ARGUMENT);
     CHECK(set.count == 1 && sysid_t_contains(set.error, "full"));
     s2r_trajectory_set_free(&set);
+    {
+        s2r_backend failing = sim.backend;
+        failing.advance = sysid_t_advance_fails;
+        CHECK(s2r_trajectory_set_init(&set, 6, 50, 2, SYSID_T_PERIOD) == S2R_OK);
+        CHECK(s2r_trajectory_record(&set, &failing, q0, NULL, cmd, NULL) == S2R_ERR_IO);
+        CHECKF(set.count == 0 && strncmp(set.error, "trajectory 1 of 2 on 'sim'", 26) == 0, "%s", set.error);
+        s2r_trajectory_set_free(&set);
+    }
     s2r_sim_free(&panda);
     s2r_sim_free(&sim);
     return 0;
@@ -1303,7 +1319,7 @@ static int test_files_robot_defects(void) {
     f = fopen(paths[1], "wb");   /* a log of two joints beside one of one: neither blamed, both named */
     CHECK(f && fputs("t,command_1,command_2,q_1,q_2\n0,0,0,0,0\n0.02,0,0,0,0\n0.04,0,0,0,0\n", f) >= 0 && fclose(f) == 0);
     CHECKF(s2r_trajectory_set_load_csv(&set, paths, 2, 0.02, e) == S2R_ERR_PARSE &&
-           strstr(e, "the logs are not of one arm: build/test_sysid_long.csv has 1 joints, build/test_sysid_short.csv has 2"),
+           strstr(e, "the logs are not of one arm: build/test_sysid_long.csv has 1 joint, build/test_sysid_short.csv has 2 joints"),
            "%s", e);
     f = fopen(paths[1], "wb");
     CHECK(f && fputs(text2, f) >= 0 && fclose(f) == 0);
