@@ -9,7 +9,7 @@
    in notebooks/ must look like a Jupyter notebook (a JSON object with
    "cells" and "nbformat") and be stored without outputs, so the repository
    stays small and its diffs readable.  README.md stays an introduction
-   (at most 600 lines, "## Use it" within the first 250); RESULTS.md
+   (at most 350 lines, "## Use it" within the first 250, no paragraph over 120 words); RESULTS.md
    names only commands that exist, and the links between the two land on
    headings.
 
@@ -28,7 +28,8 @@
 
 #define DOCS_README "README.md"
 #define DOCS_RESULTS "figures/RESULTS.md"   /* the measurements; its paths are relative to figures/ */
-#define DOCS_README_MAX_LINES 600          /* the README stays an introduction ...             */
+#define DOCS_README_MAX_LINES 350          /* the README stays an introduction ...             */
+#define DOCS_README_MAX_WORDS 120          /* ... read, not searched: no paragraph or bullet longer */
 #define DOCS_USE_IT_BY_LINE 250            /* ... and says how to use the library early on     */
 #define DOCS_NOTEBOOKS "notebooks"
 #define DOCS_MAX_FILE (16L << 20)   /* bytes; larger docs files are a mistake */
@@ -230,20 +231,38 @@ static int test_docs_results_figures(void) {
 }
 
 /* The README stays short enough to read: at most DOCS_README_MAX_LINES
-   lines, with "## Use it" within its first DOCS_USE_IT_BY_LINE; the
-   measurements live in RESULTS.md. */
+   lines, with "## Use it" within its first DOCS_USE_IT_BY_LINE, and no
+   block of prose - a paragraph, or a bullet with its continuation lines -
+   over DOCS_README_MAX_WORDS words (code, tables and headings are not
+   prose); the measurements live in RESULTS.md. */
 static int test_docs_readme_shape(void) {
     long size = 0;
     char* text = docs_read(DOCS_README, &size);
     const char* p;
-    int lines = 0, use_it = 0;
+    int lines = 0, use_it = 0, fenced = 0, words = 0, longest = 0, longest_at = 0, block_at = 0;
     CHECKF(text != NULL, "cannot read " DOCS_README " (run from the repository root)");
     for (p = text; *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p)) {
+        size_t len = strcspn(p, "\n"), i;
+        int blank = strspn(p, " \t\r") >= len, prose;
         lines++;
         if (!use_it && strncmp(p, "## Use it", 9) == 0 && (p[9] == '\n' || p[9] == '\r' || p[9] == '\0')) use_it = lines;
+        if (strncmp(p, "```", 3) == 0) fenced = !fenced;
+        prose = !fenced && !blank && p[0] != '|' && p[0] != '#' && p[0] != '!' && strncmp(p, "```", 3) != 0 &&
+                strncmp(p, "    ", 4) != 0;
+        if (!prose || strncmp(p, "- ", 2) == 0) {   /* a block ends; a bullet starts one of its own */
+            if (words > longest) longest = words, longest_at = block_at;
+            words = 0;
+            block_at = lines;
+            if (!prose) continue;
+        }
+        for (i = 0; i < len; i++)
+            if (!isspace((unsigned char)p[i]) && (i == 0 || isspace((unsigned char)p[i - 1]))) words++;
     }
+    if (words > longest) longest = words, longest_at = block_at;
     free(text);
     CHECKF(lines <= DOCS_README_MAX_LINES, DOCS_README " has %d lines, more than %d", lines, DOCS_README_MAX_LINES);
+    CHECKF(longest <= DOCS_README_MAX_WORDS, DOCS_README "'s block at line %d has %d words, more than %d", longest_at,
+           longest, DOCS_README_MAX_WORDS);
     CHECKF(use_it > 0, DOCS_README " has no \"## Use it\" heading");
     CHECKF(use_it <= DOCS_USE_IT_BY_LINE, DOCS_README "'s \"## Use it\" is on line %d, after line %d", use_it, DOCS_USE_IT_BY_LINE);
     return 0;
@@ -1130,7 +1149,6 @@ static const docs_claim docs_claims[] = {
       "v " DOCS_T10P " dr_sysid real_success %.1f"}},
     {"On the Panda's reach DR is behind pure sim (@ against @ %): @k steps from the pure-sim policy are too few there.",
      {"v 07_table_panda.csv dr real_success %.1f", "v 07_table_panda.csv pure_sim real_success %.1f", "t reach 1"}},
-    {"`make table TASK=reach`: @ s wall, peak memory @ MiB;", {"m 07_table.md wall", "m 07_table.md peak"}},
     {"demonstrations take the DR policy, camera uncalibrated, from @ to @ % with a thousand of them",
      {"v 07_push_table_ur5e.csv dr real_success %.1f", "v 07_push_table_ur5e.csv dr_demos_1000 real_success %.1f"}},
     {"from the system-ID policy, @ %, nothing was kept", {"v 07_push_table_ur5e.csv dr_sysid real_success %.1f"}},
@@ -1150,7 +1168,6 @@ static const char* const docs_settings[] = {
 static const char* const docs_tables[][3] = {
     {"**Push, UR5e, ten seeds**", DOCS_T10U, "07_push_table_ur5e_seeds10.md"},
     {"**Push, Panda, ten seeds**", DOCS_T10P, "07_push_table_panda_seeds10.md"},
-    {"**Reach, UR5e**", "07_table.csv", "07_table.md"},
 };
 static const char* const docs_row_names[][2] = {
     {"Pure sim training", "pure_sim"}, {"Sim + domain randomization", "dr"},
@@ -1399,7 +1416,7 @@ static const test_case docs_tests[] = {
     {"docs: the PNG check accepts a written figure and rejects broken ones", test_docs_png_checker},
     {"docs: every figure README.md names is a whole PNG", test_docs_readme_figures},
     {"docs: every figure figures/RESULTS.md names is a whole PNG", test_docs_results_figures},
-    {"docs: README.md is at most 600 lines, with \"## Use it\" in its first 250", test_docs_readme_shape},
+    {"docs: README.md is at most 350 lines, with \"## Use it\" in its first 250 and no paragraph or bullet over 120 words", test_docs_readme_shape},
     {"docs: RESULTS.md's commands exist; links between README.md and RESULTS.md land on headings", test_docs_results_commands},
     {"docs: notebooks are JSON with cells, stored without outputs", test_docs_notebooks},
     {"docs: the reading paths and the examples' Uses: lines name functions that exist and are called", test_docs_names_exist},
