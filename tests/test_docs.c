@@ -27,6 +27,7 @@
 #endif
 
 #define DOCS_README "README.md"
+#define DOCS_EXAMPLES "examples/README.md"
 #define DOCS_RESULTS "figures/RESULTS.md"   /* the measurements; its paths are relative to figures/ */
 #define DOCS_README_MAX_LINES 350          /* the README stays an introduction ...             */
 #define DOCS_README_MAX_WORDS 120          /* ... read, not searched: no paragraph or bullet longer */
@@ -341,14 +342,17 @@ static int test_docs_results_commands(void) {
         if ((f = fopen(path, "rb")) == NULL) { printf("    " DOCS_RESULTS " runs build/%s, but there is no %s\n", name, path); bad++; }
         else fclose(f);
     }
-    {
+    {   /* each link written as the file it is in would write it */
         static const struct { const char *from_name, *to_name, *link; } pairs[] = {
-            {DOCS_README, DOCS_RESULTS, "RESULTS.md#"}, {DOCS_RESULTS, DOCS_README, "README.md#"}};
+            {DOCS_README, DOCS_RESULTS, "(figures/RESULTS.md#"}, {DOCS_RESULTS, DOCS_README, "(../README.md#"},
+            {DOCS_README, DOCS_EXAMPLES, "(examples/README.md#"}, {DOCS_RESULTS, DOCS_EXAMPLES, "(../examples/README.md#"},
+            {DOCS_EXAMPLES, DOCS_RESULTS, "(../figures/RESULTS.md#"}, {DOCS_EXAMPLES, DOCS_README, "(../README.md#"}};
         int k;
-        for (k = 0; k < 2; k++) {
-            const char* from = k == 0 ? readme : results;
-            const char* to = k == 0 ? results : readme;
+        for (k = 0; k < (int)(sizeof pairs / sizeof *pairs); k++) {
+            char* from = docs_read(pairs[k].from_name, NULL);
+            char* to = docs_read(pairs[k].to_name, NULL);
             size_t len = strlen(pairs[k].link);
+            CHECKF(from && to, "cannot read %s or %s", pairs[k].from_name, pairs[k].to_name);
             for (p = from; (p = strstr(p, pairs[k].link)) != NULL; p += len) {
                 char anchor[DOCS_PATH_LEN];
                 int n = 0;
@@ -357,6 +361,8 @@ static int test_docs_results_commands(void) {
                 links++;
                 if (!docs_has_anchor(to, anchor)) { printf("    %s links to %s#%s, which is no heading there\n", pairs[k].from_name, pairs[k].to_name, anchor); bad++; }
             }
+            free(from);
+            free(to);
         }
     }
     free(results);
