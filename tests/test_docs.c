@@ -809,7 +809,7 @@ static int test_docs_parameter_names(void) {
    names are the examples' outputs) that the header, the examples, the
    Makefile or the README mention is a file of the repository. */
 static int test_docs_no_outside_files(void) {
-    static const char* const files[] = {"sim2real.h", "README.md", DOCS_RESULTS, "Makefile", "examples/03_system_id.c",
+    static const char* const files[] = {"sim2real.h", "README.md", DOCS_EXAMPLES, DOCS_RESULTS, "Makefile", "examples/03_system_id.c",
                                         "examples/07_the_table.c", "examples/08_scene_renders.c",
                                         "examples/09_gap_attribution.c", "examples/10_sysid_vs_truth.c",
                                         "examples/11_gates.c", "examples/12_sysid_from_logs.c",
@@ -831,11 +831,12 @@ static int test_docs_no_outside_files(void) {
             base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
             if (!isupper((unsigned char)*base)) continue;   /* an example's output, not a document */
             mentions++;
-            if (strcmp(files[f], DOCS_RESULTS) == 0) {   /* its links are relative to figures/, its prose to the root */
+            if (strchr(files[f], '/') && strstr(files[f], ".md")) {   /* its links are relative to its folder, its prose to the root */
+                size_t dir = (size_t)(strrchr(files[f], '/') - files[f]) + 1;
                 if (strncmp(name, "../", 3) == 0) memmove(name, name + 3, strlen(name + 3) + 1);
-                else if ((doc = fopen(name, "rb")) == NULL && strlen(name) + 8 < sizeof name) {
-                    memmove(name + 8, name, strlen(name) + 1);
-                    memcpy(name, "figures/", 8);
+                else if ((doc = fopen(name, "rb")) == NULL && strlen(name) + dir < sizeof name) {
+                    memmove(name + dir, name, strlen(name) + 1);
+                    memcpy(name, files[f], dir);
                 } else if (doc) fclose(doc);
             }
             doc = fopen(name, "rb");
