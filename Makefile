@@ -168,6 +168,14 @@ $(BUILD)/test_main: $(TEST_SRC) $(HEADERS) $(BUILD)/quickstart.c | $(DEPS_STAMP)
 $(BUILD)/foreign_arm: tests/foreign_arm.c | $(DEPS_STAMP)
 	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
 
+# examples/README.md's own-reward program, cut out verbatim, compiles as it
+# stands against the header (compiled only: it trains for minutes).
+$(BUILD)/own_reward.c: examples/README.md | $(DEPS_STAMP)
+	awk '/^## Your own MJCF/{s=1} s&&/^```c$$/{f=1; next} f&&/^```$$/{exit} f{print}' $< > $@
+	grep -q 's2r_ppo_train' $@ || { echo "$@: no program found in $<" >&2; rm -f $@; exit 1; }
+$(BUILD)/own_reward.o: $(BUILD)/own_reward.c sim2real.h
+	$(CC) -I. $(CFLAGS) -O0 -c $< -o $@
+
 # The core alone compiles and runs with no stb on the include path: the
 # quick start, built with -I. only.
 $(BUILD)/core_check: $(BUILD)/quickstart.c sim2real.h | $(DEPS_STAMP)
@@ -203,7 +211,7 @@ SUB_JOBS ?= -j$(THREADS)
 # OMP_WAIT_POLICY=passive, so a waiting thread sleeps instead of spinning
 # (the same threads, the same numbers; on a loaded machine the quick reach
 # table took 16 s of processor time instead of 110 s, identical files).
-TEST_BUILDS := $(BUILD)/test_main $(BUILD)/test_render $(BUILD)/cxx_check.o $(BUILD)/core_check $(EXAMPLES) \
+TEST_BUILDS := $(BUILD)/test_main $(BUILD)/test_render $(BUILD)/cxx_check.o $(BUILD)/core_check $(BUILD)/own_reward.o $(EXAMPLES) \
                $(PY_LIB) $(BUILD)/python_reference $(BUILD)/foreign_arm
 TEST_CHAINS := test-step-sanitize test-step-fuzz
 .PHONY: $(TEST_CHAINS) test-step-suite test-step-crash test-step-pipeline test-step-course test-step-python

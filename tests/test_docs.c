@@ -9,7 +9,7 @@
    in notebooks/ must look like a Jupyter notebook (a JSON object with
    "cells" and "nbformat") and be stored without outputs, so the repository
    stays small and its diffs readable.  README.md stays an introduction
-   (at most 600 lines, "## Use it" within the first 250); RESULTS.md
+   (at most 350 lines, "## Use it" within the first 250, no paragraph over 120 words); RESULTS.md
    names only commands that exist, and the links between the two land on
    headings.
 
@@ -27,8 +27,10 @@
 #endif
 
 #define DOCS_README "README.md"
+#define DOCS_EXAMPLES "examples/README.md"
 #define DOCS_RESULTS "figures/RESULTS.md"   /* the measurements; its paths are relative to figures/ */
-#define DOCS_README_MAX_LINES 600          /* the README stays an introduction ...             */
+#define DOCS_README_MAX_LINES 350          /* the README stays an introduction ...             */
+#define DOCS_README_MAX_WORDS 120          /* ... read, not searched: no paragraph or bullet longer */
 #define DOCS_USE_IT_BY_LINE 250            /* ... and says how to use the library early on     */
 #define DOCS_NOTEBOOKS "notebooks"
 #define DOCS_MAX_FILE (16L << 20)   /* bytes; larger docs files are a mistake */
@@ -230,20 +232,38 @@ static int test_docs_results_figures(void) {
 }
 
 /* The README stays short enough to read: at most DOCS_README_MAX_LINES
-   lines, with "## Use it" within its first DOCS_USE_IT_BY_LINE; the
-   measurements live in RESULTS.md. */
+   lines, with "## Use it" within its first DOCS_USE_IT_BY_LINE, and no
+   block of prose - a paragraph, or a bullet with its continuation lines -
+   over DOCS_README_MAX_WORDS words (code, tables and headings are not
+   prose); the measurements live in RESULTS.md. */
 static int test_docs_readme_shape(void) {
     long size = 0;
     char* text = docs_read(DOCS_README, &size);
     const char* p;
-    int lines = 0, use_it = 0;
+    int lines = 0, use_it = 0, fenced = 0, words = 0, longest = 0, longest_at = 0, block_at = 0;
     CHECKF(text != NULL, "cannot read " DOCS_README " (run from the repository root)");
     for (p = text; *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p)) {
+        size_t len = strcspn(p, "\n"), i;
+        int blank = strspn(p, " \t\r") >= len, prose;
         lines++;
         if (!use_it && strncmp(p, "## Use it", 9) == 0 && (p[9] == '\n' || p[9] == '\r' || p[9] == '\0')) use_it = lines;
+        if (strncmp(p, "```", 3) == 0) fenced = !fenced;
+        prose = !fenced && !blank && p[0] != '|' && p[0] != '#' && p[0] != '!' && strncmp(p, "```", 3) != 0 &&
+                strncmp(p, "    ", 4) != 0;
+        if (!prose || strncmp(p, "- ", 2) == 0) {   /* a block ends; a bullet starts one of its own */
+            if (words > longest) longest = words, longest_at = block_at;
+            words = 0;
+            block_at = lines;
+            if (!prose) continue;
+        }
+        for (i = 0; i < len; i++)
+            if (!isspace((unsigned char)p[i]) && (i == 0 || isspace((unsigned char)p[i - 1]))) words++;
     }
+    if (words > longest) longest = words, longest_at = block_at;
     free(text);
     CHECKF(lines <= DOCS_README_MAX_LINES, DOCS_README " has %d lines, more than %d", lines, DOCS_README_MAX_LINES);
+    CHECKF(longest <= DOCS_README_MAX_WORDS, DOCS_README "'s block at line %d has %d words, more than %d", longest_at,
+           longest, DOCS_README_MAX_WORDS);
     CHECKF(use_it > 0, DOCS_README " has no \"## Use it\" heading");
     CHECKF(use_it <= DOCS_USE_IT_BY_LINE, DOCS_README "'s \"## Use it\" is on line %d, after line %d", use_it, DOCS_USE_IT_BY_LINE);
     return 0;
@@ -322,14 +342,17 @@ static int test_docs_results_commands(void) {
         if ((f = fopen(path, "rb")) == NULL) { printf("    " DOCS_RESULTS " runs build/%s, but there is no %s\n", name, path); bad++; }
         else fclose(f);
     }
-    {
+    {   /* each link written as the file it is in would write it */
         static const struct { const char *from_name, *to_name, *link; } pairs[] = {
-            {DOCS_README, DOCS_RESULTS, "RESULTS.md#"}, {DOCS_RESULTS, DOCS_README, "README.md#"}};
+            {DOCS_README, DOCS_RESULTS, "(figures/RESULTS.md#"}, {DOCS_RESULTS, DOCS_README, "(../README.md#"},
+            {DOCS_README, DOCS_EXAMPLES, "(examples/README.md#"}, {DOCS_RESULTS, DOCS_EXAMPLES, "(../examples/README.md#"},
+            {DOCS_EXAMPLES, DOCS_RESULTS, "(../figures/RESULTS.md#"}, {DOCS_EXAMPLES, DOCS_README, "(../README.md#"}};
         int k;
-        for (k = 0; k < 2; k++) {
-            const char* from = k == 0 ? readme : results;
-            const char* to = k == 0 ? results : readme;
+        for (k = 0; k < (int)(sizeof pairs / sizeof *pairs); k++) {
+            char* from = docs_read(pairs[k].from_name, NULL);
+            char* to = docs_read(pairs[k].to_name, NULL);
             size_t len = strlen(pairs[k].link);
+            CHECKF(from && to, "cannot read %s or %s", pairs[k].from_name, pairs[k].to_name);
             for (p = from; (p = strstr(p, pairs[k].link)) != NULL; p += len) {
                 char anchor[DOCS_PATH_LEN];
                 int n = 0;
@@ -338,6 +361,8 @@ static int test_docs_results_commands(void) {
                 links++;
                 if (!docs_has_anchor(to, anchor)) { printf("    %s links to %s#%s, which is no heading there\n", pairs[k].from_name, pairs[k].to_name, anchor); bad++; }
             }
+            free(from);
+            free(to);
         }
     }
     free(results);
@@ -784,7 +809,7 @@ static int test_docs_parameter_names(void) {
    names are the examples' outputs) that the header, the examples, the
    Makefile or the README mention is a file of the repository. */
 static int test_docs_no_outside_files(void) {
-    static const char* const files[] = {"sim2real.h", "README.md", DOCS_RESULTS, "Makefile", "examples/03_system_id.c",
+    static const char* const files[] = {"sim2real.h", "README.md", DOCS_EXAMPLES, DOCS_RESULTS, "Makefile", "examples/03_system_id.c",
                                         "examples/07_the_table.c", "examples/08_scene_renders.c",
                                         "examples/09_gap_attribution.c", "examples/10_sysid_vs_truth.c",
                                         "examples/11_gates.c", "examples/12_sysid_from_logs.c",
@@ -806,11 +831,12 @@ static int test_docs_no_outside_files(void) {
             base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
             if (!isupper((unsigned char)*base)) continue;   /* an example's output, not a document */
             mentions++;
-            if (strcmp(files[f], DOCS_RESULTS) == 0) {   /* its links are relative to figures/, its prose to the root */
+            if (strchr(files[f], '/') && strstr(files[f], ".md")) {   /* its links are relative to its folder, its prose to the root */
+                size_t dir = (size_t)(strrchr(files[f], '/') - files[f]) + 1;
                 if (strncmp(name, "../", 3) == 0) memmove(name, name + 3, strlen(name + 3) + 1);
-                else if ((doc = fopen(name, "rb")) == NULL && strlen(name) + 8 < sizeof name) {
-                    memmove(name + 8, name, strlen(name) + 1);
-                    memcpy(name, "figures/", 8);
+                else if ((doc = fopen(name, "rb")) == NULL && strlen(name) + dir < sizeof name) {
+                    memmove(name + dir, name, strlen(name) + 1);
+                    memcpy(name, files[f], dir);
                 } else if (doc) fclose(doc);
             }
             doc = fopen(name, "rb");
@@ -1130,7 +1156,6 @@ static const docs_claim docs_claims[] = {
       "v " DOCS_T10P " dr_sysid real_success %.1f"}},
     {"On the Panda's reach DR is behind pure sim (@ against @ %): @k steps from the pure-sim policy are too few there.",
      {"v 07_table_panda.csv dr real_success %.1f", "v 07_table_panda.csv pure_sim real_success %.1f", "t reach 1"}},
-    {"`make table TASK=reach`: @ s wall, peak memory @ MiB;", {"m 07_table.md wall", "m 07_table.md peak"}},
     {"demonstrations take the DR policy, camera uncalibrated, from @ to @ % with a thousand of them",
      {"v 07_push_table_ur5e.csv dr real_success %.1f", "v 07_push_table_ur5e.csv dr_demos_1000 real_success %.1f"}},
     {"from the system-ID policy, @ %, nothing was kept", {"v 07_push_table_ur5e.csv dr_sysid real_success %.1f"}},
@@ -1150,7 +1175,6 @@ static const char* const docs_settings[] = {
 static const char* const docs_tables[][3] = {
     {"**Push, UR5e, ten seeds**", DOCS_T10U, "07_push_table_ur5e_seeds10.md"},
     {"**Push, Panda, ten seeds**", DOCS_T10P, "07_push_table_panda_seeds10.md"},
-    {"**Reach, UR5e**", "07_table.csv", "07_table.md"},
 };
 static const char* const docs_row_names[][2] = {
     {"Pure sim training", "pure_sim"}, {"Sim + domain randomization", "dr"},
@@ -1399,7 +1423,7 @@ static const test_case docs_tests[] = {
     {"docs: the PNG check accepts a written figure and rejects broken ones", test_docs_png_checker},
     {"docs: every figure README.md names is a whole PNG", test_docs_readme_figures},
     {"docs: every figure figures/RESULTS.md names is a whole PNG", test_docs_results_figures},
-    {"docs: README.md is at most 600 lines, with \"## Use it\" in its first 250", test_docs_readme_shape},
+    {"docs: README.md is at most 350 lines, with \"## Use it\" in its first 250 and no paragraph or bullet over 120 words", test_docs_readme_shape},
     {"docs: RESULTS.md's commands exist; links between README.md and RESULTS.md land on headings", test_docs_results_commands},
     {"docs: notebooks are JSON with cells, stored without outputs", test_docs_notebooks},
     {"docs: the reading paths and the examples' Uses: lines name functions that exist and are called", test_docs_names_exist},
