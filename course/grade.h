@@ -120,8 +120,8 @@ GRADE_FN int grade_recording(void);
    running the reference on the same seed before any student is graded.
    Calling it tells the judge the check reads the seed (the judge then
    records that check again for each seed; it refuses a unit check of a
-   student's code that reads no seed, or whose answers the seed leaves
-   unchanged). */
+   student's code that reads no seed, or one its fixed answers, replayed,
+   would pass on a seed). */
 GRADE_FN unsigned long long grade_seed(void);
 /* `fixed` on the public fixed inputs; else a number drawn from the
    check's seed and `fixed` (an rng seed: s2r_rng_make(grade_seeded(11), 0)

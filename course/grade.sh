@@ -43,7 +43,8 @@
 # fixed inputs' answers as course/ASSIGNMENT/expected.txt instead.
 #
 # Environment: CC (cc), GRADE_BUILD (build/course beside course/),
-# GRADE_TIMEOUT (seconds for a whole grader run; 600), GRADE_QUICK (1: the
+# GRADE_TIMEOUT (seconds for a whole grader run; 600), GRADE_UNITS (1: the
+# unit checks alone, a quick look), GRADE_QUICK (1: the
 # graders cut their slowest budgets, for testing the kit; its answers are
 # kept apart), GRADE_REFERENCE_LIBRARY (an object of the whole library with
 # its solutions already compiled, e.g. the Makefile's build/sim2real.o).
@@ -60,7 +61,7 @@ CFLAGS="-std=c99 -O2 -fopenmp -I$root -I$here -I/usr/include/stb"
 STUDENT_CFLAGS="-std=c99 -O2 -fopenmp -I. -I/usr/include/stb"
 LIBS="-lmujoco -lm"
 
-usage() { sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [ $# -ge 1 ] || usage
 case "$1" in -h|--help) usage ;; esac
 asked=$1; shift
@@ -297,7 +298,7 @@ grade_one() {
     fi
     rm -f "$out/result"
     timeout -s KILL "$limit" "$judge" --answers "$answers" --worker "$bin" --result "$out/result" --name "$who ($a)" $hide \
-        ${data:+--submission "$data"} ${GRADE_ONLY:+--only "$GRADE_ONLY"} > "$log" 2>&1
+        ${data:+--submission "$data"} ${GRADE_ONLY:+--only "$GRADE_ONLY"} $([ "${GRADE_UNITS:-0}" = 1 ] && echo --units) > "$log" 2>&1
     rc=$?
     cat "$log"
     [ -z "$work" ] || rm -rf "$work"

@@ -13,7 +13,9 @@
        judge --record ANSWERS --seed S --base FIXED --worker BIN
                                                        ... on the seed S's inputs
        judge --answers ANSWERS --worker BIN [--submission FILE] [--only TEXT]
-             [--result FILE] [--name WHO] [--hide DIR ...]   grade one student
+             [--result FILE] [--name WHO] [--hide DIR ...] [--units]
+                                                       grade one student (--units:
+                                                       the unit checks alone)
        judge --public ANSWERS --closed LIST           the kit's public checks
        judge --run [--scratch DIR] [--hide DIR ...] -- CMD ARGS   (sandboxed)
        judge --sandbox                                 say what the sandbox does
@@ -55,7 +57,8 @@
    read the seed and keeps the others' answers as they are.  --record
    refuses a grader with a unit check of the student's code that reads no
    seed (a replay of expected.txt would pass it on every run), and
-   --record --seed one whose seeded answers equal its fixed ones.
+   --record --seed one whose fixed answers, replayed, would pass it on the
+   seed.
 
    The sandbox (per check): its own process group, killed with SIGKILL at
    the check's limit; RLIMIT_AS, RLIMIT_CPU, RLIMIT_FSIZE, RLIMIT_NPROC,
@@ -880,6 +883,7 @@ typedef struct run {
     const char* result;
     const char* name;     /* who is graded, for the first line            */
     const char* base;     /* --record --seed: the fixed inputs' answers   */
+    int         units;    /* --units: the unit checks alone               */
     unsigned long long seed;
     sandbox     sb;
 } run;
@@ -988,7 +992,7 @@ static int record_seeded(run* R) {
         check* c = &checks[i];
         reply r;
         char* pre;
-        int same = 1, n_old = 0;
+        int replayed = 1;
         if (!c->seeded) continue;
         pre = preamble("record", c, i, kept, n_kept, R->submission);
         if (run_worker(&R->sb, fd, argv, pre, c->seconds, &r) != 0) return 2;
@@ -1011,19 +1015,19 @@ static int record_seeded(run* R) {
             if (e.kind == 'k') { if (n_kept < 64) kept[n_kept++] = e; continue; }
             if (n_fresh < MAX_ENTRIES) fresh[n_fresh++] = e;
         }
-        for (j = 0; j < n_entries; j++) {
-            const entry* o = &entries[j];
-            if (o->check != i || o->kind != 'a') continue;
-            n_old++;
-            for (k = 0; k < n_fresh; k++)
-                if (fresh[k].kind == 'a' && strcmp(fresh[k].key, o->key) == 0 && fresh[k].n == o->n &&
-                    memcmp(fresh[k].v, o->v, sizeof o->v[0] * (size_t)o->n) == 0) break;
-            if (k == n_fresh) same = 0;
+        /* a replay of the fixed answers: would every result the seed asks for be matched? */
+        for (k = 0; k < n_fresh && replayed; k++) {
+            int v;
+            if (fresh[k].kind != 'a') continue;
+            for (j = 0; j < n_entries; j++)
+                if (entries[j].check == i && entries[j].kind == 'a' && strcmp(entries[j].key, fresh[k].key) == 0) break;
+            if (j == n_entries || entries[j].n != fresh[k].n) { replayed = 0; break; }
+            for (v = 0; v < fresh[k].n; v++)
+                if (!close_enough(entries[j].v[v], fresh[k].v[v], fresh[k].tol)) { replayed = 0; break; }
         }
-        for (k = 0; k < n_fresh; k++) if (fresh[k].kind == 'a') n_old--;
-        if (same && n_old == 0) {
-            fprintf(stderr, "judge: grader bug: the check \"%s\" reads the seed but its answers on the seed %llu are its "
-                            "fixed ones: a reply forged from expected.txt would pass it; no answers written\n", c->name, run_seed);
+        if (replayed) {
+            fprintf(stderr, "judge: grader bug: the check \"%s\" reads the seed, but its fixed answers pass it on the seed "
+                            "%llu: a reply replayed from expected.txt would; no answers written\n", c->name, run_seed);
             return 1;
         }
         /* the check's fixed answers and expectations give way to the seed's */
@@ -1066,6 +1070,7 @@ static int grade(run* R) {
         char* pre;
         int bad = 0, shown = 0;
         if (R->only && !strstr(c->name, R->only)) continue;
+        if (R->units && c->integration) continue;
         total += c->points;
         if (c->hidden == 2) {   /* in a kit: the instructor's grader runs it */
             int band = 0;
@@ -1241,7 +1246,7 @@ static int run_command(run* R, char** argv) {
 static int usage(void) {
     fprintf(stderr, "usage: judge --record FILE --worker BIN [--submission FILE]\n"
                     "       judge --record FILE --seed S --base FIXED --worker BIN [--submission FILE]\n"
-                    "       judge --answers FILE --worker BIN [--submission FILE] [--only TEXT] [--result FILE] [--name WHO] [--hide DIR]...\n"
+                    "       judge --answers FILE --worker BIN [--submission FILE] [--only TEXT] [--units] [--result FILE] [--name WHO] [--hide DIR]...\n"
                     "       judge --public FILE [--closed LIST]\n"
                     "       judge --run [--scratch DIR] [--hide DIR]... -- CMD ARGS...\n"
                     "       judge --sandbox\n");
@@ -1264,6 +1269,7 @@ int main(int argc, char** argv) {
         if (strcmp(a, "--") == 0 && mode_run) { i++; break; }
         else if (strcmp(a, "--run") == 0) mode_run = 1;
         else if (strcmp(a, "--sandbox") == 0) return sandbox_report();
+        else if (strcmp(a, "--units") == 0) R.units = 1;
         else if (!v) return usage();
         else if (strcmp(a, "--record") == 0) R.record = v, i++;
         else if (strcmp(a, "--answers") == 0) R.answers = v, i++;
