@@ -26,6 +26,13 @@
    what is wrong in words a student can act on (a contract's property, a
    known mistake recognised); they can fail a check, never pass one.
 
+   The instructor's run grades on a grading seed (course/grade.sh draws
+   one per run): every unit check draws some of its inputs from
+   grade_seed(), so the answers there are the reference's on those inputs,
+   not the public expected.txt a kit holds (a reply forged from it then
+   carries the wrong numbers).  On a student's own run grade_seed() is 0
+   and the inputs are the fixed, public ones.
+
    Usage, in a grader's .c file (include this first: it selects POSIX):
 
        #include "../grade.h"
