@@ -70,6 +70,9 @@ case "${1:-}" in
     --seed) [ $# -ge 2 ] || usage; seed=$2; shift 2 ;;
     --seed=*) seed=${1#--seed=}; shift ;;
 esac
+for s in "$@"; do
+    case "$s" in --seed|--seed=*) echo "grade: --seed S goes right after the assignment: sh course/grade.sh $asked --seed S ..." >&2; exit 2 ;; esac
+done
 case "$seed" in
     '') ;;
     *[!0-9]*|?????????????????????*) echo "grade: --seed $seed: not a number 0 .. 2^64 - 1" >&2; exit 2 ;;
