@@ -424,7 +424,9 @@ answers: deps $(EXAMPLES)
 #                 in it), the other open exercises' stubs
 #   make student-copy   the student copy alone, build/course/student/sim2real.h
 #   make grade A=1_latency S=submissions/   grade a folder of submissions
-#                 (or one file, or one student's folder) in the sandbox
+#                 (or one file, or one student's folder) in the sandbox, on a
+#                 fresh grading seed (SEED=S: on S again, to reproduce a grade;
+#                 SEED=0: the public fixed inputs)
 #   make test     runs tests/test_course.sh: every grader against the
 #                 reference, the skeletons, correct answers and typical
 #                 mistakes (tests/course/), a folder of submissions, the
@@ -437,7 +439,7 @@ student-copy:
 
 grade: deps
 	@[ -n "$(A)" ] || { echo "make grade A=ASSIGNMENT [S=SUBMISSIONS]: A is missing (1_latency ... 6_ranges)" >&2; exit 2; }
-	sh course/grade.sh $(A) $(S)
+	sh course/grade.sh $(A) $(if $(SEED),--seed $(SEED)) $(S)
 
 bench: deps $(BENCHES) $(PY_LIB) $(BUILD)/python_reference
 	@for b in $(BENCHES); do ./$$b || exit 1; done
