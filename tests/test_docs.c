@@ -11,7 +11,9 @@
    stays small and its diffs readable.  README.md stays an introduction
    (at most 350 lines, "## Use it" within the first 250, no paragraph over 120 words); RESULTS.md
    names only commands that exist, and the links between the two land on
-   headings.
+   headings.  RESULTS.md opens with a summary table whose section links
+   land on its headings and whose files are in the repository, and each of
+   its sections (but the exempt ones) with a two-line summary.
 
    Paths are relative to the repository root, where the runner is started.
    Included by tests/test_main.c. */
@@ -301,6 +303,15 @@ static int docs_has_anchor(const char* text, const char* anchor) {
     return 0;
 }
 
+/* In `text`, the first `from` after `after` replaced by `by`, which is as
+   long; whether it was there. */
+static int docs_replace(char* text, const char* after, const char* from, const char* by) {
+    char* at = strstr(text, after);
+    at = at ? strstr(at, from) : NULL;
+    if (at && strlen(from) == strlen(by)) memcpy(at, by, strlen(by));
+    return at != NULL && strlen(from) == strlen(by);
+}
+
 /* RESULTS.md exists and says how each number was made: every command it
    names - `make X` (a Makefile target) and build/NAME (NN_name: an example
    in examples/; bench_name: a bench in bench/) - exists.  Every link from
@@ -370,6 +381,186 @@ static int test_docs_results_commands(void) {
     free(readme);
     CHECKF(makes >= 3 && builds >= 5 && links >= 5, "only %d make commands, %d build/ programs and %d links found (the scan is broken?)", makes, builds, links);
     CHECKF(bad == 0, "%d commands or links named in the docs do not exist", bad);
+    return 0;
+}
+
+/* --- RESULTS.md's summaries ------------------------------------------------ */
+
+/* Headings of RESULTS.md without a two-line summary: the summary table's
+   own, and the sections of the push and reach tables, whose numbers are
+   being measured again (each gets its summary with its new numbers; take
+   a heading off this list when it has one). */
+static const char* const docs_summary_exempt[] = {
+    "Summary",
+    "The table: push", "The fine-tune third", "The quick table", "A second set of units", "Ten seeds",
+    "The table: reach", "The Panda"};
+
+#define DOCS_SUMMARY_HEAD "| finding | number | committed file | section |"
+#define DOCS_SUMMARY_LINE "*In two lines:"   /* how a section's summary starts ...           */
+#define DOCS_SUMMARY_WITHIN 3                /* ... within its first non-blank lines          */
+#define DOCS_SUMMARY_MIN_ROWS 12             /* the table's rows: a scan finding fewer is broken */
+
+/* The line of `text` after the one at `line` (NULL at the end). */
+static const char* docs_next_line(const char* line) {
+    const char* nl = strchr(line, '\n');
+    return nl ? nl + 1 : NULL;
+}
+
+/* The length of the line at `line`, without its '\n' or "\r\n". */
+static size_t docs_line_len(const char* line) {
+    size_t n = strcspn(line, "\n");
+    return n > 0 && line[n - 1] == '\r' ? n - 1 : n;
+}
+
+/* One row of the summary table (the line at `row`, `len` long): four cells;
+   a number (a digit) in the second; in the third one or more `file`s,
+   each in the repository (relative to figures/ unless it holds '/'); in
+   the fourth a link [name](#anchor) whose anchor is name's and lands on a
+   heading of `text`.  The number of problems, each printed when `say`. */
+static int docs_summary_row(const char* text, const char* row, size_t len, int say) {
+    const char* cell[4];
+    size_t cell_len[4];
+    const char *p = row + 1, *end = row + len;
+    int n = 0, bad = 0, files = 0, k;
+    while (p < end && n < 4) {
+        const char* bar = memchr(p, '|', (size_t)(end - p));
+        if (!bar) break;
+        while (p < bar && *p == ' ') p++;
+        cell[n] = p;
+        cell_len[n] = (size_t)(bar - p);
+        while (cell_len[n] > 0 && p[cell_len[n] - 1] == ' ') cell_len[n]--;
+        n++;
+        p = bar + 1;
+    }
+    if (n != 4 || p != end) {
+        if (say) printf("    " DOCS_RESULTS ": a summary row without its four cells: %.*s\n", (int)len, row);
+        return 1;
+    }
+    for (k = 0; k < (int)cell_len[1] && !isdigit((unsigned char)cell[1][k]); k++) {}
+    if (k == (int)cell_len[1]) {
+        if (say) printf("    " DOCS_RESULTS ": a summary row without a number: %.*s\n", (int)len, row);
+        bad++;
+    }
+    for (p = cell[2]; (p = memchr(p, '`', (size_t)(cell[2] + cell_len[2] - p))) != NULL; p++) {
+        const char* close = memchr(p + 1, '`', (size_t)(cell[2] + cell_len[2] - p - 1));
+        char path[DOCS_PATH_LEN];
+        int name_len;
+        FILE* f;
+        if (!close) break;
+        name_len = (int)(close - p - 1);
+        if (memchr(p + 1, '/', (size_t)name_len)) snprintf(path, sizeof path, "%.*s", name_len, p + 1);
+        else snprintf(path, sizeof path, "figures/%.*s", name_len, p + 1);
+        files++;
+        if ((f = fopen(path, "rb")) == NULL) {
+            if (say) printf("    " DOCS_RESULTS "'s summary names %s, which is not in the repository\n", path);
+            bad++;
+        } else fclose(f);
+        p = close;
+    }
+    if (files == 0) {
+        if (say) printf("    " DOCS_RESULTS ": a summary row names no `file`: %.*s\n", (int)len, row);
+        bad++;
+    }
+    {
+        const char* open = cell[3];
+        const char* mid = cell_len[3] > 4 ? strstr(open, "](#") : NULL;
+        char anchor[DOCS_PATH_LEN], own[DOCS_PATH_LEN];
+        int anchor_len;
+        if (*open != '[' || !mid || mid >= open + cell_len[3] || open[cell_len[3] - 1] != ')') {
+            if (say) printf("    " DOCS_RESULTS ": a summary row's section is no [name](#anchor) link: %.*s\n", (int)cell_len[3], open);
+            return bad + 1;
+        }
+        anchor_len = (int)(open + cell_len[3] - 1 - (mid + 3));
+        snprintf(anchor, sizeof anchor, "%.*s", anchor_len, mid + 3);
+        docs_anchor(open + 1, (size_t)(mid - open - 1), own, sizeof own);
+        if (!docs_has_anchor(text, anchor)) {
+            if (say) printf("    " DOCS_RESULTS "'s summary links to #%s, which is no heading there\n", anchor);
+            bad++;
+        } else if (strcmp(own, anchor) != 0) {
+            if (say) printf("    " DOCS_RESULTS "'s summary links [%.*s] to #%s, another heading's\n", (int)(mid - open - 1), open + 1, anchor);
+            bad++;
+        }
+    }
+    return bad;
+}
+
+/* RESULTS.md's summaries in `text`: a "## Summary" whose table
+   (DOCS_SUMMARY_HEAD) has rows that docs_summary_row accepts, and under
+   every "## " and "### " heading outside code blocks, but the exempt ones,
+   a line starting DOCS_SUMMARY_LINE within its first DOCS_SUMMARY_WITHIN
+   non-blank lines.  The number of problems (each printed when `say`); the
+   table's rows in *rows. */
+static int docs_summary_problems(const char* text, int say, int* rows) {
+    const char *line, *summary = strstr(text, "\n## Summary\n");
+    int bad = 0, fenced = 0, in_table = 0;
+    *rows = 0;
+    if (!summary) {
+        if (say) printf("    " DOCS_RESULTS " has no \"## Summary\"\n");
+        return 1;
+    }
+    for (line = docs_next_line(summary + 1); line && *line != '#'; line = docs_next_line(line)) {
+        size_t len = docs_line_len(line);
+        if (len == strlen(DOCS_SUMMARY_HEAD) && strncmp(line, DOCS_SUMMARY_HEAD, len) == 0) in_table = 1;
+        else if (in_table && len > 0 && line[0] == '|' && line[len - 1] == '|') {
+            if (strncmp(line, "|---", 4) == 0) continue;
+            (*rows)++;
+            bad += docs_summary_row(text, line, len, say);
+        } else if (in_table && len > 0) break;
+    }
+    if (!in_table) {
+        if (say) printf("    " DOCS_RESULTS "'s \"## Summary\" has no table \"" DOCS_SUMMARY_HEAD "\"\n");
+        bad++;
+    }
+    for (line = text; line && *line; line = docs_next_line(line)) {
+        size_t len = docs_line_len(line);
+        const char *h, *next;
+        int k, seen = 0, found = 0, exempt = 0;
+        if (strncmp(line, "```", 3) == 0) fenced = !fenced;
+        if (fenced || !(strncmp(line, "## ", 3) == 0 || strncmp(line, "### ", 4) == 0)) continue;
+        h = line + (line[2] == ' ' ? 3 : 4);
+        for (k = 0; k < (int)(sizeof docs_summary_exempt / sizeof *docs_summary_exempt); k++)
+            if (strlen(docs_summary_exempt[k]) == (size_t)(line + len - h) && strncmp(h, docs_summary_exempt[k], (size_t)(line + len - h)) == 0) exempt = 1;
+        if (exempt) continue;
+        for (next = docs_next_line(line); next && *next && seen < DOCS_SUMMARY_WITHIN && *next != '#'; next = docs_next_line(next)) {
+            if (docs_line_len(next) == 0) continue;
+            seen++;
+            if (strncmp(next, DOCS_SUMMARY_LINE, strlen(DOCS_SUMMARY_LINE)) == 0) { found = 1; break; }
+        }
+        if (!found) {
+            if (say) printf("    " DOCS_RESULTS ": \"%.*s\" has no \"" DOCS_SUMMARY_LINE " ...\" in its first %d lines\n", (int)len, line, DOCS_SUMMARY_WITHIN);
+            bad++;
+        }
+    }
+    return bad;
+}
+
+/* RESULTS.md opens with a summary table whose links land on its headings
+   and whose files are in the repository, and every section but the exempt
+   ones opens with its two-line summary; copies with a broken link, a
+   missing file or a summary taken away fail the same check. */
+static int test_docs_results_summary(void) {
+    static const char* const edits[][3] = {   /* after, from, by (as long) */
+        {"\n## Summary\n", "](#", "](x"}, {"\n## Summary\n", "](#p", "](#q"}, {"\n## Summary\n", "[Physics]", "[Phasics]"},
+        {"\n## Summary\n", ".csv`", ".cvs`"}, {"\n## Summary\n", "| `tests/", "| `texts/"},
+        {"\n## Performance", DOCS_SUMMARY_LINE, "*In few lines:"}};
+    char* text = docs_read(DOCS_RESULTS, NULL);
+    int rows = 0, k, problems;
+    CHECKF(text != NULL, "cannot read " DOCS_RESULTS);
+    problems = docs_summary_problems(text, 1, &rows);
+    CHECKF(problems == 0, "%d problems with " DOCS_RESULTS "'s summaries (above)", problems);
+    CHECKF(rows >= DOCS_SUMMARY_MIN_ROWS, DOCS_RESULTS "'s summary table has %d rows, fewer than %d (the scan is broken?)", rows, DOCS_SUMMARY_MIN_ROWS);
+    for (k = 0; k < (int)(sizeof edits / sizeof *edits); k++) {
+        char* copy = (char*)malloc(strlen(text) + 1);
+        int edited_rows = 0, edited;
+        CHECK(copy != NULL);
+        strcpy(copy, text);
+        edited = docs_replace(copy, edits[k][0], edits[k][1], edits[k][2]);
+        problems = edited ? docs_summary_problems(copy, 0, &edited_rows) : 0;
+        free(copy);
+        CHECKF(edited, "no \"%s\" after \"%s\" to edit", edits[k][1], edits[k][0] + 1);
+        CHECKF(problems > 0, "the check passed " DOCS_RESULTS " with \"%s\" made \"%s\"", edits[k][1], edits[k][2]);
+    }
+    free(text);
     return 0;
 }
 
@@ -1375,15 +1566,12 @@ static int docs_copy(const char* dir, const char* to, const char* name) {
 
 /* In to/name, the first `from` after `after` replaced by `by` (as long). */
 static int docs_edit(const char* to, const char* name, const char* after, const char* from, const char* by) {
-    char path[DOCS_PATH_LEN], *text, *at;
+    char path[DOCS_PATH_LEN], *text;
     long n = 0;
     FILE* f;
     snprintf(path, sizeof path, "%s/%s", to, name);
     if (!(text = docs_read(path, &n))) return 1;
-    at = strstr(text, after);
-    at = at ? strstr(at, from) : NULL;
-    if (at && strlen(from) == strlen(by)) memcpy(at, by, strlen(by));
-    f = at ? fopen(path, "wb") : NULL;
+    f = docs_replace(text, after, from, by) ? fopen(path, "wb") : NULL;
     if (f) fwrite(text, 1, (size_t)n, f);
     free(text);
     return !f || fclose(f) != 0;
@@ -1425,6 +1613,7 @@ static const test_case docs_tests[] = {
     {"docs: every figure figures/RESULTS.md names is a whole PNG", test_docs_results_figures},
     {"docs: README.md is at most 350 lines, with \"## Use it\" in its first 250 and no paragraph or bullet over 120 words", test_docs_readme_shape},
     {"docs: RESULTS.md's commands exist; links between README.md and RESULTS.md land on headings", test_docs_results_commands},
+    {"docs: RESULTS' summary links resolve: its summary table's links land on headings and its files exist; every section but the tables' opens with its two-line summary", test_docs_results_summary},
     {"docs: notebooks are JSON with cells, stored without outputs", test_docs_notebooks},
     {"docs: the reading paths and the examples' Uses: lines name functions that exist and are called", test_docs_names_exist},
     {"docs: every document a file of the project mentions is in the repository", test_docs_no_outside_files},
