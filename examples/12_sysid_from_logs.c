@@ -80,6 +80,7 @@
 #include "../sim2real.h"
 #include "../sim2real_socket.h"
 #include "../sim2real_logs.h"
+#include "../sim2real_reports.h"
 #include "s2r_cli.h"
 #include "s2r_figures.h"
 #include <stdio.h>

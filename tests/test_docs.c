@@ -14,6 +14,7 @@
    headings.  RESULTS.md opens with a summary table whose section links
    land on its headings and whose files are in the repository, and each of
    its sections (but the exempt ones) with a two-line summary.
+   sim2real.h and each companion header beside it stay under 1 MiB.
 
    Paths are relative to the repository root, where the runner is started.
    Included by tests/test_main.c. */
@@ -985,13 +986,33 @@ static int docs_compare_names(const char* path, int* declared, int* compared, in
    names its parameters the same in its declaration and its definition. */
 static int test_docs_parameter_names(void) {
     static const char* const headers[] = {"sim2real.h", "sim2real_socket.h", "sim2real_jobs.h", "sim2real_logs.h",
-                                          "sim2real_analysis.h",
+                                          "sim2real_analysis.h", "sim2real_reports.h",
                                           "examples/s2r_cli.h", "examples/s2r_figures.h", "examples/s2r_render.h"};
     int declared = 0, compared = 0, differ = 0, k;
     for (k = 0; k < (int)(sizeof headers / sizeof *headers); k++)
         CHECK(docs_compare_names(headers[k], &declared, &compared, &differ) == 0);
     CHECKF(declared > 300 && compared > 300, "%d declarations found, %d compared with a definition", declared, compared);
     CHECKF(differ == 0, "%d public functions name their parameters differently in the definition (above)", differ);
+    return 0;
+}
+
+/* sim2real.h and every companion header beside it stay under 1 MiB
+   (DOCS_HEADER_MAX_BYTES): what is not the recipe leaves the core for a
+   companion (the manual's section 8) rather than growing it. */
+#define DOCS_HEADER_MAX_BYTES (1L << 20)
+static int test_docs_header_sizes(void) {
+    static const char* const headers[] = {"sim2real.h", "sim2real_socket.h", "sim2real_jobs.h", "sim2real_logs.h",
+                                          "sim2real_analysis.h", "sim2real_reports.h"};
+    int k;
+    for (k = 0; k < (int)(sizeof headers / sizeof *headers); k++) {
+        long size, lines = 0, i;
+        char* text = docs_read(headers[k], &size);
+        CHECKF(text != NULL, "%s", headers[k]);
+        for (i = 0; i < size; i++) lines += text[i] == '\n';
+        free(text);
+        printf("    %s: %ld lines, %ld bytes\n", headers[k], lines, size);
+        CHECKF(size < DOCS_HEADER_MAX_BYTES, "%s is %ld bytes, at least %ld", headers[k], size, DOCS_HEADER_MAX_BYTES);
+    }
     return 0;
 }
 
@@ -1619,5 +1640,6 @@ static const test_case docs_tests[] = {
     {"docs: every document a file of the project mentions is in the repository", test_docs_no_outside_files},
     {"docs: five reading paths read down the file, each at most 12 functions and 350 lines", test_docs_paths_read_down},
     {"docs: every public function names its parameters the same in its declaration and its definition", test_docs_parameter_names},
+    {"docs: sim2real.h and each companion header beside it are under 1 MiB", test_docs_header_sizes},
     {"docs: every number of README.md's result tables and bullets from the committed file it comes from; one edited by hand fails", test_docs_readme_numbers},
 };
