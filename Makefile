@@ -72,7 +72,8 @@ install-missing:
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq --no-install-recommends $$missing; fi
 
 # Compile once.  The implementation - sim2real.h, its companions beside it
-# (sim2real_socket.h, sim2real_jobs.h, sim2real_logs.h, sim2real_analysis.h) and the examples' companion headers
+# (sim2real_socket.h, sim2real_jobs.h, sim2real_logs.h, sim2real_analysis.h,
+# sim2real_reports.h) and the examples' companion headers
 # (examples/s2r_cli.h, s2r_figures.h, s2r_render.h) - is compiled
 # once per configuration from one generated file, $(IMPL_C), into an object:
 # sim2real.o (-O2), sim2real_render.o (-O2 with rendering, for 08 and
@@ -90,7 +91,7 @@ IMPL_C    := $(BUILD)/sim2real_impl.c
 ELSEWHERE := -DS2R_IMPLEMENTATION_ELSEWHERE
 
 $(IMPL_C): Makefile | $(DEPS_STAMP)
-	printf '#define SIM2REAL_IMPLEMENTATION\n#include "sim2real.h"\n#include "sim2real_socket.h"\n#include "sim2real_jobs.h"\n#include "sim2real_logs.h"\n#include "sim2real_analysis.h"\n#include "examples/s2r_cli.h"\n#include "examples/s2r_figures.h"\n#include "examples/s2r_render.h"\n' > $@
+	printf '#define SIM2REAL_IMPLEMENTATION\n#include "sim2real.h"\n#include "sim2real_socket.h"\n#include "sim2real_jobs.h"\n#include "sim2real_logs.h"\n#include "sim2real_analysis.h"\n#include "sim2real_reports.h"\n#include "examples/s2r_cli.h"\n#include "examples/s2r_figures.h"\n#include "examples/s2r_render.h"\n' > $@
 
 $(BUILD)/sim2real.o: $(IMPL_C) $(HEADERS)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
@@ -168,6 +169,14 @@ $(BUILD)/test_main: $(TEST_SRC) $(HEADERS) $(BUILD)/quickstart.c | $(DEPS_STAMP)
 $(BUILD)/foreign_arm: tests/foreign_arm.c | $(DEPS_STAMP)
 	$(CC) $(CFLAGS) $< -o $@ $(LDLIBS)
 
+# examples/README.md's own-reward program, cut out verbatim, compiles as it
+# stands against the header (compiled only: it trains for minutes).
+$(BUILD)/own_reward.c: examples/README.md | $(DEPS_STAMP)
+	awk '/^## Your own MJCF/{s=1} s&&/^```c$$/{f=1; next} f&&/^```$$/{exit} f{print}' $< > $@
+	grep -q 's2r_ppo_train' $@ || { echo "$@: no program found in $<" >&2; rm -f $@; exit 1; }
+$(BUILD)/own_reward.o: $(BUILD)/own_reward.c sim2real.h
+	$(CC) -I. $(CFLAGS) -O0 -c $< -o $@
+
 # The core alone compiles and runs with no stb on the include path: the
 # quick start, built with -I. only.
 $(BUILD)/core_check: $(BUILD)/quickstart.c sim2real.h | $(DEPS_STAMP)
@@ -203,7 +212,7 @@ SUB_JOBS ?= -j$(THREADS)
 # OMP_WAIT_POLICY=passive, so a waiting thread sleeps instead of spinning
 # (the same threads, the same numbers; on a loaded machine the quick reach
 # table took 16 s of processor time instead of 110 s, identical files).
-TEST_BUILDS := $(BUILD)/test_main $(BUILD)/test_render $(BUILD)/cxx_check.o $(BUILD)/core_check $(EXAMPLES) \
+TEST_BUILDS := $(BUILD)/test_main $(BUILD)/test_render $(BUILD)/cxx_check.o $(BUILD)/core_check $(BUILD)/own_reward.o $(EXAMPLES) \
                $(PY_LIB) $(BUILD)/python_reference $(BUILD)/foreign_arm
 TEST_CHAINS := test-step-sanitize test-step-fuzz
 .PHONY: $(TEST_CHAINS) test-step-suite test-step-crash test-step-pipeline test-step-course test-step-python
@@ -416,7 +425,9 @@ answers: deps $(EXAMPLES)
 #                 in it), the other open exercises' stubs
 #   make student-copy   the student copy alone, build/course/student/sim2real.h
 #   make grade A=1_latency S=submissions/   grade a folder of submissions
-#                 (or one file, or one student's folder) in the sandbox
+#                 (or one file, or one student's folder) in the sandbox, on a
+#                 fresh grading seed (SEED=S: on S again, to reproduce a grade;
+#                 SEED=0: the public fixed inputs)
 #   make test     runs tests/test_course.sh: every grader against the
 #                 reference, the skeletons, correct answers and typical
 #                 mistakes (tests/course/), a folder of submissions, the
@@ -429,7 +440,7 @@ student-copy:
 
 grade: deps
 	@[ -n "$(A)" ] || { echo "make grade A=ASSIGNMENT [S=SUBMISSIONS]: A is missing (1_latency ... 6_ranges)" >&2; exit 2; }
-	sh course/grade.sh $(A) $(S)
+	sh course/grade.sh $(A) $(if $(SEED),--seed $(SEED)) $(S)
 
 bench: deps $(BENCHES) $(PY_LIB) $(BUILD)/python_reference
 	@for b in $(BENCHES); do ./$$b || exit 1; done

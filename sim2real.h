@@ -21,9 +21,12 @@
    sim2real_socket.h (a robot in another process: the socket backend and
    its wire format), sim2real_jobs.h (a run split into jobs: sealed
    job records, binary demonstration files), sim2real_logs.h (a robot's
-   logs: trajectory and excitation files, the replay backend) and
+   logs: trajectory and excitation files, the replay backend,
+   demonstration files as CSV),
    sim2real_analysis.h (the gap analysed: transfer predicted, the gap
-   attributed to effects).  What serves only the examples lives beside them:
+   attributed to effects, the margin) and sim2real_reports.h (results for
+   a person: a recipe row's result, ADR's changes, an identification's
+   table).  What serves only the examples lives beside them:
    examples/s2r_cli.h (command line, output folder, progress),
    examples/s2r_figures.h (PNG plots; needs stb, Debian's libstb-dev, on
    the include path: /usr/include/stb) and examples/s2r_render.h (headless
@@ -267,8 +270,7 @@
      Scripted controller   IK, the reach expert and the pusher (baseline,
                            operator, fallback)
      Learning              MLP, PPO (optionally with a privileged critic),
-                           behaviour cloning, checkpoints, pendulum,
-                           demonstration files (CSV)
+                           behaviour cloning, checkpoints, pendulum
      Evaluation            controllers, success with Wilson intervals (and
                            Student-t ones over seeds), frame history (a
                            policy with memory)
@@ -297,10 +299,19 @@
      sim2real_logs.h         a robot's logs, for identification from them
                              (12): trajectory files (CSV logs, checked as
                              a robot's data), excitation files to play on
-                             an arm, the replay backend
-     sim2real_analysis.h     the gap analysed, each for one example: transfer
-                             predicted before the robot (14), the gap
-                             attributed to the unit's effects (09, ORACLE)
+                             an arm, the replay backend; an operator's
+                             demonstration files (CSV) and the CSV reader
+                             they share
+     sim2real_analysis.h     the gap analysed, each for one or two
+                             examples: transfer predicted before the robot
+                             (14), the gap attributed to the unit's effects
+                             (09, ORACLE), the margin past the ranges
+                             (s2r_robustness_sweep: 02, 09)
+     sim2real_reports.h      results for a person: a recipe row's result
+                             as a line and a CSV (s2r_sim_real_eval_print /
+                             _write), ADR's changes as CSV
+                             (s2r_adr_write_csv), an identification's table
+                             (s2r_sysid_print)
      examples/s2r_cli.h      running the examples: command line, output
                              folder, progress, arm facts
      examples/s2r_figures.h  PNG line plots, bar charts, histograms, and the
@@ -2712,20 +2723,6 @@ S2RDEF s2r_result s2r_dataset_end_episode(s2r_dataset* d, int success);
    otherwise S2R_ERR_INVALID_ARGUMENT and `to` is unchanged. */
 S2RDEF s2r_result s2r_dataset_append_episodes(s2r_dataset* to, const s2r_dataset* from, int first, int n,
                                               int only_successes, int* kept);
-/* Demonstration files: CSV, one observation-action pair per row, columns
-   obs_0 .. obs_{D-1} and act_0 .. act_{A-1} in any order, an optional
-   `episode` column (kept out of the pairs), '#' comment lines - the raw
-   observations of the task the demonstrations were recorded on (its
-   layout: s2r_reach / s2r_push) and the actions in [-1, 1] (another is
-   refused, naming its row and column).  Write: every
-   pair, numbers that read back as the same floats; written whole or not at
-   all.  Load / parse (d not initialised; free it after): errors name the
-   file and line (S2R_ERR_PARSE, as for trajectory files, and numbers a
-   float cannot hold), and nothing is loaded; the caller checks the sizes
-   against its policy (s2r_clone_demos does). */
-S2RDEF s2r_result s2r_dataset_write_csv(const s2r_dataset* d, const char* path, char* error);
-S2RDEF s2r_result s2r_dataset_load_csv(s2r_dataset* d, const char* path, char* error);
-S2RDEF s2r_result s2r_dataset_parse_csv(s2r_dataset* d, const char* text, const char* name, char* error);
 typedef enum s2r_bc_loss {
     S2R_BC_LOSS_MSE = 0,   /* mean over samples and dims of (mean - a)^2;
                               log_std is left as it is                     */
@@ -3079,30 +3076,6 @@ S2RDEF s2r_result s2r_evaluate_sim_and_real(const s2r_controller* controller, s2
    seeds or units) and recompute the gap and its interval from the pooled
    counts. */
 S2RDEF void       s2r_sim_real_eval_pool(s2r_sim_real_eval* pooled, const s2r_sim_real_eval* one);
-/* One line: label, sim and real success with intervals, gap, distances. */
-S2RDEF void       s2r_sim_real_eval_print(const char* label, const s2r_sim_real_eval* e);
-/* A CSV with a header and one row for `e` (S2R_ERR_IO if it cannot be written). */
-S2RDEF s2r_result s2r_sim_real_eval_write(const char* path, const char* label, const s2r_sim_real_eval* e,
-                                          char* error);
-
-/* The margin a policy has: its success on the nominal simulator with one
-   parameter pushed to each of `count` values (1..S2R_SWEEP_MAX), everything
-   else nominal.  Value k is parameter p fixed at values[k] in its default
-   mode (s2r_param_default_mode: a scale for kp, seconds for
-   action_latency, ...); `episodes` episodes each, episode i on stream i of
-   `seed` for every value, so the values differ only in p.  out[k] is the
-   result.  This is how to see what domain randomization buys: a policy
-   trained across a range keeps working further past it than one trained on
-   the nominal model, and a real robot that sits inside both margins cannot
-   tell them apart.  A value the simulator refuses (out of the parameter's
-   bounds, a latency past max_latency) is an error naming it, before any
-   episode runs.  Values run in parallel; the controller must be safe to
-   call from several threads (a policy is), and threads change nothing. */
-#define S2R_SWEEP_MAX 16
-S2RDEF s2r_result s2r_robustness_sweep(const s2r_controller* controller, s2r_robot_kind robot,
-                                       const s2r_task_config* task, s2r_param p, const double* values,
-                                       int count, int episodes, uint64_t seed, s2r_eval_result* out,
-                                       char* error);
 
 /* ==========================================================================
    Demonstrations: a teleoperator on the real robot, recorded for cloning
@@ -3648,8 +3621,6 @@ S2RDEF s2r_adr_config s2r_adr_config_default(void);
    randomization or none enabled to adapt. */
 S2RDEF s2r_result     s2r_adr_init(s2r_adr* adr, const s2r_adr_config* config, const s2r_randomization* training);
 S2RDEF void           s2r_adr_free(s2r_adr* adr);
-/* Every change as CSV rows update,parameter,lo,hi (written whole). */
-S2RDEF s2r_result     s2r_adr_write_csv(const s2r_adr* adr, const char* path, char* error);
 /* PPO settings that learn the tasks: CleanRL's defaults except 8
    environments, 4000-step rollouts (500 steps per environment: ten whole
    reach episodes of the default 50 steps, four push episodes of 125, so a
@@ -4184,13 +4155,12 @@ S2RDEF s2r_result s2r_trajectory_set_check(const s2r_trajectory_set* set, int n_
    A robot's own logs - trajectory files (one trajectory per CSV file: a
    UR's RTDE stream, a Franka log, a ROS bag exported to CSV), excitation
    files to play on an arm not driven through a backend, the replay
-   backend - are read and written by the companion sim2real_logs.h (its
-   "Trajectory files").  What the core keeps of them: the limits of the
-   CSV files it reads itself (s2r__table_parse; the demonstration files),
-   the velocity weight a fit of logs gives (example 12, s2r_cli.h), and
-   each trajectory's own length, which identification replays. */
-#define S2R_LOG_MAX_BYTES (64L << 20)   /* largest trajectory file read       */
-#define S2R_LOG_MAX_LINE  65536         /* longest line, bytes                 */
+   backend, an operator's demonstration files - are read and written by
+   the companion sim2real_logs.h (its "Trajectory files"), with the CSV
+   reader they share (s2r__table_parse) and its limits.  What the core
+   keeps of them: the velocity weight a fit of logs gives (example 12,
+   s2r_cli.h), and each trajectory's own length, which identification
+   replays. */
 #define S2R_LOG_WEIGHT_QD   0           /* s^2, example 12's weight_qd for logs
                                            with qd_J (--weight-qd)             */
 /* Why 0 (bench/bench_log_velocity.c: example 12's logs of three UR5e
@@ -4534,9 +4504,6 @@ S2RDEF s2r_result         s2r_sysid_fixed(const s2r_sysid* id, const s2r_sysid_r
 S2RDEF s2r_result         s2r_sysid_recentre(const s2r_sysid* id, const s2r_sysid_result* result,
                                              const s2r_randomization* training,
                                              s2r_randomization* out);
-/* Print the table of a result: parameter, unit, start, value, bounds,
-   sensitivity, recentred half-width; then losses, MSEs and verdict. */
-S2RDEF void               s2r_sysid_print(const s2r_sysid* id, const s2r_sysid_result* result);
 
 /* Camera-to-base calibration through the backend: the marker is placed at
    `points` surveyed positions drawn in the arm's workspace box (reset with
@@ -8002,134 +7969,6 @@ static s2r_result s2r__read_text_file(const char* path, long max_bytes, char** t
     buf[len] = '\0';
     *text = buf;
     return S2R_OK;
-}
-
-/* A CSV table of numbers, as trajectory and demonstration files are: '#'
-   lines are comments, the first other line names the columns (split at
-   commas, blanks trimmed; `name_column` maps each name and may refuse
-   it), every later line is a row of finite numbers, one per column.
-   Lines longer than S2R_LOG_MAX_LINE are refused.  Errors name the file
-   and line; on error the table is empty. */
-typedef struct s2r__table {
-    int     columns, rows, cap;
-    int     first_line;   /* the line of the first row of numbers                */
-    int     increasing;   /* a column whose values must strictly increase, or -1 */
-    double* v;            /* [rows][columns], in file column order              */
-} s2r__table;
-
-/* Map column `column` called name[len]: 0, or 1 with a message in error. */
-typedef int (*s2r__column_fn)(void* context, const char* name, size_t len, int column, const char* file, char* error);
-
-static void s2r__table_free(s2r__table* t) {
-    if (t->v) S2R_FREE(t->v);
-    t->v = NULL;
-    t->rows = t->cap = 0;
-}
-
-/* The span [at, end) of the next comma-separated field of line[len], blanks
-   trimmed into [*a, *b); returns end. */
-static size_t s2r__csv_field(const char* line, size_t len, size_t at, size_t* a, size_t* b) {
-    size_t end = at;
-    while (end < len && line[end] != ',') end++;
-    for (*a = at; *a < end && isspace((unsigned char)line[*a]); ++*a) {}
-    for (*b = end; *b > *a && isspace((unsigned char)line[*b - 1]); --*b) {}
-    return end;
-}
-
-static s2r_result s2r__table_header(s2r__table* t, const char* line, size_t len, s2r__column_fn name_column,
-                                    void* context, const char* file, int number, char* error) {
-    static const char seps[3] = {';', '\t', '|'};
-    static const char* const sep_names[3] = {"';' (semicolons)", "tabs", "'|'"};
-    size_t at = 0, a, b, end;
-    int k;
-    for (k = 0; k < 3 && !memchr(line, ',', len); k++)   /* another separator, as spreadsheets in some locales write */
-        if (memchr(line, seps[k], len))
-            return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: the column names are separated by %s; the columns must "
-                             "be separated by commas (and numbers written with a decimal point): save the file as CSV "
-                             "with ',' as the separator", file, number, sep_names[k]);
-    for (;;) {
-        end = s2r__csv_field(line, len, at, &a, &b);
-        if (name_column(context, line + a, b - a, t->columns, file, error)) return S2R_ERR_PARSE;
-        t->columns++;
-        if (end >= len) return S2R_OK;
-        at = end + 1;
-    }
-}
-
-static s2r_result s2r__table_row(s2r__table* t, const char* line, size_t len, int number, const char* file, char* error) {
-    double* row;
-    size_t at = 0, a, b, end;
-    int c;
-    if (t->rows == t->cap) {
-        int cap = t->cap ? 2 * t->cap : 256;
-        double* grown = (double*)S2R_REALLOC(t->v, (size_t)cap * (size_t)t->columns * sizeof(double));
-        if (!grown) return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "%s: no memory for %d rows", file, cap);
-        t->v = grown;
-        t->cap = cap;
-    }
-    row = t->v + (size_t)t->rows * t->columns;
-    for (c = 0; c < t->columns; c++) {
-        char text[64], *stop;
-        end = s2r__csv_field(line, len, at, &a, &b);
-        if (b - a == 0 || b - a >= sizeof text)
-            return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: column %d is %s", file, number, c + 1,
-                             b == a ? "empty" : "too long to be a number");
-        memcpy(text, line + a, b - a);
-        text[b - a] = '\0';
-        row[c] = strtod(text, &stop);
-        if (*stop || !isfinite(row[c]))
-            return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d, column %d: '%s' is not a finite number", file, number,
-                             c + 1, text);
-        if (c + 1 < t->columns && end >= len)
-            return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: %d numbers, the header names %d columns", file, number,
-                             c + 1, t->columns);
-        if (c + 1 == t->columns && end < len)
-            return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: more numbers than the %d columns the header names",
-                             file, number, t->columns);
-        at = end + 1;
-    }
-    if (t->increasing >= 0 && t->rows > 0 && !(row[t->increasing] > row[t->increasing - t->columns]))
-        return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: time %.9g s does not come after %.9g s", file, number,
-                         row[t->increasing], row[t->increasing - t->columns]);
-    t->rows++;
-    return S2R_OK;
-}
-
-/* Parse a whole file's text.  `after_header` (may be NULL) checks the
-   mapped columns and sets t->increasing before the rows are read. */
-static s2r_result s2r__table_parse(s2r__table* t, const char* text, const char* file, s2r__column_fn name_column,
-                                   s2r_result (*after_header)(void* context, s2r__table* t, const char* file, char* error),
-                                   void* context, char* error) {
-    int number = 0, header = 0;
-    s2r_result res = S2R_OK;
-    memset(t, 0, sizeof *t);
-    t->increasing = -1;
-    if ((unsigned char)text[0] == 0xEF && (unsigned char)text[1] == 0xBB && (unsigned char)text[2] == 0xBF)
-        text += 3;   /* a UTF-8 byte order mark, as spreadsheets write */
-    while (*text && res == S2R_OK) {
-        const char* end = strchr(text, '\n');
-        size_t len = end ? (size_t)(end - text) : strlen(text);
-        if (++number % 1024 == 0 && (res = s2r__stop_asked(error, file)) != S2R_OK) break;
-        if (len > S2R_LOG_MAX_LINE)
-            res = s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: longer than %d bytes", file, number, S2R_LOG_MAX_LINE);
-        else {
-            if (len > 0 && text[len - 1] == '\r') len--;
-            if (len > 0 && text[0] != '#') {
-                if (header && !t->first_line) t->first_line = number;
-                if (header) res = s2r__table_row(t, text, len, number, file, error);
-                else if ((res = s2r__table_header(t, text, len, name_column, context, file, number, error)) == S2R_OK &&
-                         after_header)
-                    res = after_header(context, t, file, error);
-                header = 1;
-            }
-        }
-        text = end ? end + 1 : text + strlen(text);
-    }
-    if (res == S2R_OK && (!header || t->rows < 2))
-        res = s2r__fail(error, S2R_ERR_PARSE, "%s: %s", file, header ? "fewer than two rows of numbers" :
-                        "no line of column names");
-    if (res != S2R_OK) s2r__table_free(t);
-    return res;
 }
 
 S2RDEF s2r_result s2r_randomization_load(s2r_randomization* r, const char* path, char* error) {
@@ -12740,119 +12579,9 @@ S2RDEF s2r_result s2r_dataset_append_episodes(s2r_dataset* to, const s2r_dataset
     return S2R_OK;
 }
 
-S2RDEF s2r_result s2r_dataset_write_csv(const s2r_dataset* d, const char* path, char* error) {
-    s2r_file file;
-    s2r_result res;
-    int i, k;
-    if (!d || !path) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "write demonstrations: dataset or path is NULL");
-    if ((res = s2r_file_create(&file, path, error)) != S2R_OK) return res;
-    fprintf(file.f, "# sim2real.h demonstrations: %d pairs of %d observations and %d actions\n", d->count, d->obs_dim,
-            d->act_dim);
-    for (k = 0; k < d->obs_dim; k++) fprintf(file.f, "%sobs_%d", k ? "," : "", k);
-    for (k = 0; k < d->act_dim; k++) fprintf(file.f, ",act_%d", k);
-    fputc('\n', file.f);
-    for (i = 0; i < d->count; i++) {   /* %.9g: every float reads back exactly */
-        for (k = 0; k < d->obs_dim; k++) fprintf(file.f, "%s%.9g", k ? "," : "", d->obs[(size_t)i * d->obs_dim + k]);
-        for (k = 0; k < d->act_dim; k++) fprintf(file.f, ",%.9g", d->act[(size_t)i * d->act_dim + k]);
-        fputc('\n', file.f);
-    }
-    return s2r_file_commit(&file, error);
-}
-
-#define S2R__DEMO_MAX_DIM 1024   /* observation or action entries a file may name */
-
-/* Column maps of a demonstration file. */
-typedef struct s2r__demo_columns {
-    int obs[S2R__DEMO_MAX_DIM], act[S2R__DEMO_MAX_DIM], episode, obs_dim, act_dim;
-} s2r__demo_columns;
-
-static int s2r__demo_column(void* context, const char* name, size_t len, int column, const char* file, char* error) {
-    s2r__demo_columns* m = (s2r__demo_columns*)context;
-    char word[64], *end;
-    int is_obs, *slot;
-    long k;
-    if (len == 0 || len >= sizeof word) {
-        s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: column %d has %s name", file, column + 1,
-                  len ? "too long a" : "no");
-        return 1;
-    }
-    memcpy(word, name, len);
-    word[len] = '\0';
-    if (strcmp(word, "episode") == 0 && m->episode < 0) { m->episode = column; return 0; }
-    is_obs = strncmp(word, "obs_", 4) == 0;
-    k = (is_obs || strncmp(word, "act_", 4) == 0) && isdigit((unsigned char)word[4]) ? strtol(word + 4, &end, 10) : -1;
-    if (k < 0 || *end || k >= S2R__DEMO_MAX_DIM) {
-        s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: unknown or repeated column '%s' (obs_I, act_I for I "
-                  "from 0 to %d, episode)", file, word, S2R__DEMO_MAX_DIM - 1);
-        return 1;
-    }
-    slot = is_obs ? &m->obs[k] : &m->act[k];
-    if (*slot >= 0) {
-        s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: column '%s' appears twice", file, word);
-        return 1;
-    }
-    *slot = column;
-    if (is_obs && k >= m->obs_dim) m->obs_dim = (int)k + 1;
-    if (!is_obs && k >= m->act_dim) m->act_dim = (int)k + 1;
-    return 0;
-}
-
-static s2r_result s2r__demo_columns_done(void* context, s2r__table* t, const char* file, char* error) {
-    s2r__demo_columns* m = (s2r__demo_columns*)context;
-    int k;
-    (void)t;
-    for (k = 0; k < m->obs_dim; k++)
-        if (m->obs[k] < 0) return s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: obs_%d is missing", file, k);
-    for (k = 0; k < m->act_dim; k++)
-        if (m->act[k] < 0) return s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: act_%d is missing", file, k);
-    if (m->obs_dim < 1 || m->act_dim < 1)
-        return s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: need obs_0 and act_0 at least", file);
-    return S2R_OK;
-}
-
-S2RDEF s2r_result s2r_dataset_parse_csv(s2r_dataset* d, const char* text, const char* name, char* error) {
-    s2r__demo_columns m;
-    s2r__table t;
-    s2r_result res;
-    float obs[S2R__DEMO_MAX_DIM], act[S2R__DEMO_MAX_DIM];
-    int i, k;
-    S2R_ASSERT(d);
-    memset(d, 0, sizeof *d);
-    if (!text || !name) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "demonstrations: text and name are needed");
-    memset(&m, 0xFF, sizeof m);   /* every map -1 */
-    m.obs_dim = m.act_dim = 0;
-    if ((res = s2r__table_parse(&t, text, name, s2r__demo_column, s2r__demo_columns_done, &m, error)) != S2R_OK) return res;
-    if ((res = s2r_dataset_init(d, m.obs_dim, m.act_dim)) != S2R_OK) s2r__fail(error, res, "%s: %s", name, d->error);
-    for (i = 0; i < t.rows && res == S2R_OK; i++) {
-        const double* row = t.v + (size_t)i * t.columns;
-        for (k = 0; k < m.obs_dim; k++) obs[k] = (float)row[m.obs[k]];
-        for (k = 0; k < m.act_dim; k++) act[k] = (float)row[m.act[k]];
-        for (k = 0; k < m.act_dim && fabs(row[m.act[k]]) <= 1; k++) {}
-        if (k < m.act_dim)
-            res = s2r__fail(error, S2R_ERR_PARSE, "%s: row %d of numbers: act_%d is %g; actions are in [-1, 1]",
-                            name, i + 1, k, row[m.act[k]]);
-        else if (s2r_dataset_append(d, obs, act) != S2R_OK)   /* a double beyond FLT_MAX */
-            res = s2r__fail(error, S2R_ERR_PARSE, "%s: row %d of numbers holds one a float cannot hold", name, i + 1);
-    }
-    s2r__table_free(&t);
-    if (res != S2R_OK) {
-        s2r_dataset_free(d);
-        memset(d, 0, sizeof *d);
-    }
-    return res;
-}
-
-S2RDEF s2r_result s2r_dataset_load_csv(s2r_dataset* d, const char* path, char* error) {
-    char* text = NULL;
-    s2r_result res;
-    S2R_ASSERT(d);
-    memset(d, 0, sizeof *d);
-    if (!path) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "demonstrations: path is NULL");
-    if ((res = s2r__read_text_file(path, S2R_LOG_MAX_BYTES, &text, error)) != S2R_OK) return res;
-    res = s2r_dataset_parse_csv(d, text, path, error);
-    S2R_FREE(text);
-    return res;
-}
+/* Observation or action entries a demonstration file may name (the CSV
+   files of sim2real_logs.h, the binary ones of sim2real_jobs.h). */
+#define S2R__DEMO_MAX_DIM 1024
 
 S2RDEF s2r_bc_config s2r_bc_config_default(void) {
     s2r_bc_config c;
@@ -14255,75 +13984,6 @@ S2RDEF void s2r_sim_real_eval_pool(s2r_sim_real_eval* pooled, const s2r_sim_real
     s2r__sim_real_gap(pooled);
 }
 
-/* The nominal simulator with parameter p fixed at `value`, checked as a
-   simulator would check it. */
-static s2r_result s2r__sweep_physics(s2r_robot_kind robot, s2r_task_kind kind, s2r_param p, double value,
-                                     s2r_randomization* r, char* error) {
-    s2r_sim_config sc = s2r_task_sim_config(kind, robot);
-    s2r_sim sim;
-    s2r_result res;
-    *r = s2r_randomization_none();
-    r->p[p].dist = s2r_dist_fixed(value);
-    r->p[p].mode = s2r_param_default_mode(p);
-    r->p[p].enabled = 1;
-    sc.randomization = *r;
-    if ((res = s2r_sim_init(&sim, &sc)) != S2R_OK)
-        return s2r__fail(error, res, "robustness sweep, %s = %g: %s", s2r_param_name(p), value, sim.error);
-    s2r_sim_free(&sim);
-    return S2R_OK;
-}
-
-S2RDEF s2r_result s2r_robustness_sweep(const s2r_controller* controller, s2r_robot_kind robot,
-                                       const s2r_task_config* task, s2r_param p, const double* values,
-                                       int count, int episodes, uint64_t seed, s2r_eval_result* out,
-                                       char* error) {
-    s2r_randomization physics[S2R_SWEEP_MAX];
-    s2r_result status[S2R_SWEEP_MAX], res;
-    char errors[S2R_SWEEP_MAX][S2R_ERROR_LEN];
-    int k;
-    if (!controller || !task || !values || !out || count < 1 || count > S2R_SWEEP_MAX || episodes < 1 ||
-        (int)p < 0 || p >= S2R_PARAM_COUNT)
-        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "robustness sweep needs a controller, a task, a "
-                         "parameter, 1..%d values with room for their results and episodes >= 1", S2R_SWEEP_MAX);
-    for (k = 0; k < count; k++)
-        if ((res = s2r__sweep_physics(robot, task->kind, p, values[k], &physics[k], error)) != S2R_OK) return res;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic)
-#endif
-    for (k = 0; k < count; k++)
-        status[k] = s2r__evaluate_job(controller, robot, task, &physics[k], episodes, seed, 0, 0, &out[k], errors[k]);
-    for (k = 0; k < count; k++)
-        if (status[k] != S2R_OK) return s2r__fail(error, status[k], "%s", errors[k]);
-    return S2R_OK;
-}
-
-S2RDEF s2r_result s2r_sim_real_eval_write(const char* path, const char* label, const s2r_sim_real_eval* e,
-                                          char* error) {
-    if (!label || !e)
-        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "s2r_sim_real_eval_write: label or e is NULL");
-    s2r_file file;
-    FILE* f;
-    s2r_result res = s2r_file_create(&file, path, error);
-    if (res != S2R_OK) return res;
-    f = file.f;
-    fprintf(f, "recipe,sim_episodes,sim_successes,sim_success,sim_lo,sim_hi,real_episodes,real_successes,"
-               "real_success,real_lo,real_hi,gap,gap_lo,gap_hi,sim_distance_m,real_distance_m\n");
-    fprintf(f, "%s,%d,%d,%.4f,%.4f,%.4f,%d,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.5f,%.5f\n", label, e->sim.episodes,
-            e->sim.successes, e->sim.success_rate, e->sim.success_lo, e->sim.success_hi, e->real.episodes,
-            e->real.successes, e->real.success_rate, e->real.success_lo, e->real.success_hi, e->gap, e->gap_lo,
-            e->gap_hi, e->sim.mean_distance, e->real.mean_distance);
-    return s2r_file_commit(&file, error);
-}
-
-S2RDEF void s2r_sim_real_eval_print(const char* label, const s2r_sim_real_eval* e) {
-    S2R_ASSERT(e);
-    printf("  %-28s sim %5.1f %% [%5.1f, %5.1f]  real %5.1f %% [%5.1f, %5.1f]  gap %5.1f [%5.1f, %5.1f]"
-           "  (final distance sim %.1f mm, real %.1f mm)\n",
-           label, 100 * e->sim.success_rate, 100 * e->sim.success_lo, 100 * e->sim.success_hi,
-           100 * e->real.success_rate, 100 * e->real.success_lo, 100 * e->real.success_hi, 100 * e->gap,
-           100 * e->gap_lo, 100 * e->gap_hi, 1000 * e->sim.mean_distance, 1000 * e->real.mean_distance);
-}
-
 /* >> section: Demonstrations
    Flow: the operator drives a real unit and every step is recorded
    (s2r_collect_unit_demos); then cloning on them and fine-tuning against
@@ -15362,19 +15022,6 @@ S2RDEF void s2r_adr_free(s2r_adr* adr) {
     if (adr->changes) S2R_FREE(adr->changes);
     adr->changes = NULL;
     adr->n_changes = adr->capacity = 0;
-}
-
-S2RDEF s2r_result s2r_adr_write_csv(const s2r_adr* adr, const char* path, char* error) {
-    s2r_file file;
-    s2r_result res;
-    int i;
-    if (!adr || !path) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "adr: nothing to write");
-    if ((res = s2r_file_create(&file, path, error)) != S2R_OK) return res;
-    fprintf(file.f, "update,parameter,lo,hi\n");
-    for (i = 0; i < adr->n_changes; i++)
-        fprintf(file.f, "%d,%s,%.9g,%.9g\n", adr->changes[i].update, s2r_param_name(adr->changes[i].param),
-                adr->changes[i].lo, adr->changes[i].hi);
-    return s2r_file_commit(&file, error);
 }
 
 /* One environment under ADR: picks the episode's edge at reset, pins it on
@@ -17890,13 +17537,6 @@ S2RDEF s2r_result s2r_sysid_recentre(const s2r_sysid* id, const s2r_sysid_result
     return S2R_OK;
 }
 
-/* Unit of a parameter's value under its default mode. */
-static const char* s2r__sysid_unit(s2r_param p) {
-    if (s2r_param_default_mode(p) == S2R_APPLY_SCALE) return "x nominal";
-    if (p == S2R_PARAM_FRICTIONLOSS) return "N m";
-    return p == S2R_PARAM_PAYLOAD ? "kg" : "s";
-}
-
 /* Mean perceived target (m) over `reads` readings with the marker at p. */
 static s2r_result s2r__perceive_marker(const s2r_backend* robot, const double p[3], int reads, s2r_rng* rng,
                                        double mean[3]) {
@@ -18074,93 +17714,6 @@ S2RDEF s2r_result s2r_identify_object(const s2r_backend* push_robot, const s2r_i
     s2r_trajectory_set_free(&train);
     s2r_trajectory_set_free(&valid);
     return res;
-}
-
-/* An entry's name for the report: "kp", or "kp[4]" for joint 4's own. */
-static const char* s2r__sysid_label(const s2r_sysid_param* sp, char* buf, size_t cap) {
-    if (sp->joint <= 0) return s2r_param_name(sp->param);
-    snprintf(buf, cap, "%s[%d]", s2r_param_name(sp->param), sp->joint);
-    return buf;
-}
-
-/* The latency profile as "k: loss" around its minimum (searched steps only). */
-static void s2r__sysid_print_profile(const s2r_sysid* id, const s2r_sysid_result* r) {
-    int k;
-    if (r->latency_index < 0) return;
-    printf("  %s profile (others re-fitted), loss by delay:", s2r_param_name(id->config.param[r->latency_index].param));
-    for (k = 0; k < S2R_SYSID_MAX_PROFILE; k++)
-        if (!isnan(r->latency_profile[k]))
-            printf(" %.0f ms %.3e%s", 1000 * k * id->dt, r->latency_profile[k],
-                   fabs(k * id->dt - r->value[r->latency_index]) < 0.5 * id->dt ? " (best)" : "");
-    printf("\n");
-}
-
-/* Each flat combination as "0.71 kp - 0.70 payload" (components >= 0.2). */
-static void s2r__sysid_print_flat(const s2r_sysid* id, const s2r_sysid_result* r) {
-    int k, i;
-    printf("  curvature in bounds units: condition %.3g, %d flat combination%s\n", r->condition, r->n_flat,
-           r->n_flat == 1 ? "" : "s");
-    for (k = 0; k < r->n_flat; k++) {
-        printf("    flat (rise %.2e rad^2 per bounds width):", r->eigenvalue[k]);
-        for (i = 0; i < r->n_params; i++)
-            if (fabs(r->eigenvector[k][i]) >= 0.2) {
-                char label[40];
-                printf(" %+.2f %s", r->eigenvector[k][i], s2r__sysid_label(&id->config.param[i], label, sizeof label));
-            }
-        printf("\n");
-    }
-}
-
-S2RDEF void s2r_sysid_print(const s2r_sysid* id, const s2r_sysid_result* result) {
-    S2R_ASSERT(id && result);
-    int i, j, held_out = !isnan(result->validation_mse_start);   /* NaN: run without validation trajectories */
-    printf("  %-15s %-9s %9s %9s %9s %19s %11s %10s\n", "parameter", "unit", "start", "value", "std err", "bounds",
-           "sensitivity", "range +-");
-    for (i = 0; i < result->n_params; i++) {
-        const s2r_sysid_param* sp = &id->config.param[i];
-        const char* note = !result->identifiable[i] ? "  not identifiable"
-                         : (result->value[i] == sp->lo || result->value[i] == sp->hi) ? "  at a bound" : "";
-        char label[40], se[16];
-        if (isnan(result->std_error[i])) snprintf(se, sizeof se, "-");           /* grid-searched: no standard error */
-        else if (isinf(result->std_error[i])) snprintf(se, sizeof se, "open");   /* the data do not bound it */
-        else snprintf(se, sizeof se, "%.2g", result->std_error[i]);
-        printf("  %-15s %-9s %9.4g %9.4g %9s   [%7.3g, %7.3g] %11.2e %10.3g%s\n", s2r__sysid_label(sp, label, sizeof label),
-               s2r__sysid_unit(sp->param), result->start[i], result->value[i], se, sp->lo, sp->hi, result->sensitivity[i],
-               result->half_width[i], note);
-    }
-    printf("  training loss %.3e -> %.3e rad^2 in %d sweeps (%s), %d loss evaluations\n", result->loss[0], result->train_loss,
-           result->sweeps, result->converged ? "converged" : "sweep budget spent", result->evaluations);
-    s2r__sysid_print_profile(id, result);
-    printf("  Levenberg-Marquardt from there (%s): loss %.3e (%+.2f %%), largest move %.2g of a parameter's bounds\n",
-           result->polished ? "taken" : "a check", result->polish_loss, 100 * (result->polish_loss / result->descent_loss - 1),
-           result->polish_distance);
-    printf("  standard errors: a sandwich allowing for each trajectory's residuals correlated up to %.2g s (%.0f "
-           "effectively independent residuals); \"open\": not identifiable, \"-\": searched on a grid\n",
-           S2R_SYSID_SE_LAG_TIME, result->effective_samples);
-    if (result->n_directions > 0) s2r__sysid_print_flat(id, result);
-    if (!isnan(result->validation_object_motion) && held_out)
-        printf("  object: held-out mean squared error %.3e -> %.3e m^2, camera floor %.3e: %.1f %% -> %.1f %% of "
-               "its motion\n", result->validation_object_mse_start, result->validation_object_mse, result->validation_object_floor,
-               100 * result->validation_object_relative_start, 100 * result->validation_object_relative);
-    else if (!isnan(result->validation_object_motion))
-        printf("  object: on the fitted data mean squared error %.3e m^2, camera floor %.3e: %.1f %% of its motion\n",
-               result->validation_object_mse, result->validation_object_floor, 100 * result->validation_object_relative);
-    printf("  %s error per joint (rms, %% of the joint's motion):", held_out ? "held-out" : "fitted data's");
-    for (j = 0; j < id->sim.robot.info.n_joints && !isnan(result->joint_rms[j]); j++)
-        printf(" %.2g mrad %.1f%%%s", 1000 * result->joint_rms[j], 100 * result->joint_relative[j], result->joint_misfit[j] ? " (misfit)" : "");
-    if (held_out)
-        printf("\n  validation MSE %.3e -> %.3e rad^2, %.1f %% -> %.1f %% of the motion", result->validation_mse_start,
-               result->validation_mse, 100 * result->validation_relative_start, 100 * result->validation_relative);
-    else   /* no held-out trajectories: nothing to compare the start values on */
-        printf("\n  no held-out trajectories: on the fitted data MSE %.3e rad^2, %.1f %% of the motion (flattering)",
-               result->validation_mse, 100 * result->validation_relative);
-    printf(": %s (every parameter at its lower bound: %.1f %%, upper: %.1f %%)\n", s2r_sysid_verdict_name(result->verdict),
-           100 * result->validation_relative_corner[0], 100 * result->validation_relative_corner[1]);
-    for (j = 0; j < id->sim.robot.info.n_joints; j++)
-        if (result->joint_misfit[j])
-            printf("  joint %d is not followed: the shared parameters cannot hold it; fit its own kp, kv, damping, "
-                   "armature or friction loss (example 12: --joint 'kp[%d]'; in code s2r_sysid_param.joint = %d)\n",
-                   j + 1, j + 1, j + 1);
 }
 
 /* >> section: Deployment

@@ -1,14 +1,17 @@
 /* sim2real_analysis.h - the gap analysed: how much of a policy's success
-                         survives on the robot, and where what it loses
-                         comes from (a companion header of sim2real.h)
+                         survives on the robot, where what it loses
+                         comes from, and how far past its ranges it holds
+                         (a companion header of sim2real.h)
 
-   Two questions the recipe raises and does not need answered to run: what
-   a simulation number predicts of a unit before the unit is touched
-   (s2r_predict_transfer, examples/14_predicting_transfer.c), and which of
-   a unit's unmodeled effects its gap is made of (s2r_attribute_gap, an
+   Three questions the recipe raises and does not need answered to run:
+   what a simulation number predicts of a unit before the unit is touched
+   (s2r_predict_transfer, examples/14_predicting_transfer.c), which of a
+   unit's unmodeled effects its gap is made of (s2r_attribute_gap, an
    ORACLE that reads the hidden truth on purpose, examples/
-   09_gap_attribution.c).  Both are built from the core's evaluation and
-   its stand-in units; the pipeline calls neither.
+   09_gap_attribution.c), and what margin a policy has with one parameter
+   pushed past its range (s2r_robustness_sweep, examples 02 and 09).  All
+   are built from the core's evaluation and its stand-in units; the
+   pipeline calls none of them.
 
    Including it.  After sim2real.h, in every file that uses it:
        #define SIM2REAL_IMPLEMENTATION    // in one file only
@@ -25,7 +28,7 @@
 #define SIM2REAL_ANALYSIS_H
 
 /* ==========================================================================
-   The gap analysed: transfer predicted, the gap attributed
+   The gap analysed: transfer predicted, the gap attributed, the margin
    ========================================================================== */
 /* --- Predicting transfer: success on the robot, before the robot ----------
    Before a policy meets the robot the simulator is all there is: how much
@@ -100,6 +103,26 @@ S2RDEF s2r_result s2r_attribute_gap(const s2r_controller* controller, s2r_robot_
 /* Pool `one` into `pooled`, condition by condition (s2r_eval_merge). */
 S2RDEF void       s2r_gap_attribution_pool(s2r_gap_attribution* pooled, const s2r_gap_attribution* one);
 
+/* --- The margin: success with one parameter pushed past its range ---------- */
+/* The margin a policy has: its success on the nominal simulator with one
+   parameter pushed to each of `count` values (1..S2R_SWEEP_MAX), everything
+   else nominal.  Value k is parameter p fixed at values[k] in its default
+   mode (s2r_param_default_mode: a scale for kp, seconds for
+   action_latency, ...); `episodes` episodes each, episode i on stream i of
+   `seed` for every value, so the values differ only in p.  out[k] is the
+   result.  This is how to see what domain randomization buys: a policy
+   trained across a range keeps working further past it than one trained on
+   the nominal model, and a real robot that sits inside both margins cannot
+   tell them apart.  A value the simulator refuses (out of the parameter's
+   bounds, a latency past max_latency) is an error naming it, before any
+   episode runs.  Values run in parallel; the controller must be safe to
+   call from several threads (a policy is), and threads change nothing. */
+#define S2R_SWEEP_MAX 16
+S2RDEF s2r_result s2r_robustness_sweep(const s2r_controller* controller, s2r_robot_kind robot,
+                                       const s2r_task_config* task, s2r_param p, const double* values,
+                                       int count, int episodes, uint64_t seed, s2r_eval_result* out,
+                                       char* error);
+
 #endif /* SIM2REAL_ANALYSIS_H */
 
 #if defined(SIM2REAL_IMPLEMENTATION) && !defined(S2R_IMPLEMENTATION_ELSEWHERE)
@@ -119,7 +142,9 @@ S2RDEF void       s2r_gap_attribution_pool(s2r_gap_attribution* pooled, const s2
    Flow: s2r_predict_transfer runs the simulators that can be built before
    the first real episode, in parallel, each through the core's
    s2r__evaluate_sim; s2r_attribute_gap builds the unit once per condition
-   (s2r_real_robot_init_ablated) and evaluates the policy on each. */
+   (s2r_real_robot_init_ablated) and evaluates the policy on each;
+   s2r_robustness_sweep checks each pushed value as a simulator would, then
+   evaluates the values in parallel through s2r__evaluate_job. */
 
 S2RDEF const char* s2r_predictor_name(s2r_predictor p) {
     static const char* const names[S2R_PREDICTOR_COUNT] = {"nominal", "dr", "identified", "deployed"};
@@ -245,6 +270,50 @@ S2RDEF void s2r_gap_attribution_pool(s2r_gap_attribution* pooled, const s2r_gap_
         s2r_eval_merge(&pooled->without[e], &one->without[e]);
         s2r_eval_merge(&pooled->only[e], &one->only[e]);
     }
+}
+
+/* --- The margin ----------------------------------------------------------- */
+
+/* The nominal simulator with parameter p fixed at `value`, checked as a
+   simulator would check it. */
+static s2r_result s2r__sweep_physics(s2r_robot_kind robot, s2r_task_kind kind, s2r_param p, double value,
+                                     s2r_randomization* r, char* error) {
+    s2r_sim_config sc = s2r_task_sim_config(kind, robot);
+    s2r_sim sim;
+    s2r_result res;
+    *r = s2r_randomization_none();
+    r->p[p].dist = s2r_dist_fixed(value);
+    r->p[p].mode = s2r_param_default_mode(p);
+    r->p[p].enabled = 1;
+    sc.randomization = *r;
+    if ((res = s2r_sim_init(&sim, &sc)) != S2R_OK)
+        return s2r__fail(error, res, "robustness sweep, %s = %g: %s", s2r_param_name(p), value, sim.error);
+    s2r_sim_free(&sim);
+    return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_robustness_sweep(const s2r_controller* controller, s2r_robot_kind robot,
+                                       const s2r_task_config* task, s2r_param p, const double* values,
+                                       int count, int episodes, uint64_t seed, s2r_eval_result* out,
+                                       char* error) {
+    s2r_randomization physics[S2R_SWEEP_MAX];
+    s2r_result status[S2R_SWEEP_MAX], res;
+    char errors[S2R_SWEEP_MAX][S2R_ERROR_LEN];
+    int k;
+    if (!controller || !task || !values || !out || count < 1 || count > S2R_SWEEP_MAX || episodes < 1 ||
+        (int)p < 0 || p >= S2R_PARAM_COUNT)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "robustness sweep needs a controller, a task, a "
+                         "parameter, 1..%d values with room for their results and episodes >= 1", S2R_SWEEP_MAX);
+    for (k = 0; k < count; k++)
+        if ((res = s2r__sweep_physics(robot, task->kind, p, values[k], &physics[k], error)) != S2R_OK) return res;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic)
+#endif
+    for (k = 0; k < count; k++)
+        status[k] = s2r__evaluate_job(controller, robot, task, &physics[k], episodes, seed, 0, 0, &out[k], errors[k]);
+    for (k = 0; k < count; k++)
+        if (status[k] != S2R_OK) return s2r__fail(error, status[k], "%s", errors[k]);
+    return S2R_OK;
 }
 
 #endif /* SIM2REAL_IMPLEMENTATION */

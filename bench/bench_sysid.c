@@ -13,6 +13,7 @@
    Built and run by make bench. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
+#include "../sim2real_reports.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -26,6 +26,13 @@
    what is wrong in words a student can act on (a contract's property, a
    known mistake recognised); they can fail a check, never pass one.
 
+   The instructor's run grades on a grading seed (course/grade.sh draws
+   one per run): every unit check draws some of its inputs from
+   grade_seed(), so the answers there are the reference's on those inputs,
+   not the public expected.txt a kit holds (a reply forged from it then
+   carries the wrong numbers).  On a student's own run grade_seed() is 0
+   and the inputs are the fixed, public ones.
+
    Usage, in a grader's .c file (include this first: it selects POSIX):
 
        #include "../grade.h"
@@ -111,6 +118,22 @@ GRADE_FN void grade_answer_within(const char* key, const double* got, int n, dou
 GRADE_FN void grade_label(const char* key, int n, int i, const char* fmt, ...);
 /* 1 while the reference's answers are recorded. */
 GRADE_FN int grade_recording(void);
+/* The grading seed, for this check: 0 on the public fixed inputs (a
+   student's own run, a kit, --seed 0); on the instructor's run a number
+   drawn from the run's seed (fresh from /dev/urandom, or --seed S to
+   reproduce a grade) and the check's name, never 0.  A check draws some
+   of its inputs from it (if (grade_seed()) ...), so its answers on the
+   instructor's run are not the public expected.txt: they are recorded by
+   running the reference on the same seed before any student is graded.
+   Calling it tells the judge the check reads the seed (the judge then
+   records that check again for each seed; it refuses a unit check of a
+   student's code that reads no seed, or one its fixed answers, replayed,
+   would pass on a seed). */
+GRADE_FN unsigned long long grade_seed(void);
+/* `fixed` on the public fixed inputs; else a number drawn from the
+   check's seed and `fixed` (an rng seed: s2r_rng_make(grade_seeded(11), 0)
+   draws the public inputs on a student's run, others on the instructor's). */
+GRADE_FN unsigned long long grade_seeded(unsigned long long fixed);
 /* The reference's value under key, for checks that compare themselves:
    recording, got[] is sent and copied to want[]; grading, the judge gave
    it to this check.  Returns 0 when the answer is missing, after
@@ -162,6 +185,9 @@ static struct {
     unsigned     seen[512];    /* expectations already sent                   */
     char         failed[512];  /* ... and already sent as failed              */
     int          n_seen;
+    unsigned long long seed;   /* the run's seed (0: the public fixed inputs) */
+    int          seed_said;
+    char         check[256];   /* the running check's name                   */
 } grade__state;
 
 GRADE_FN unsigned grade__hash(const char* s) {
@@ -218,6 +244,30 @@ GRADE_FN int grade_close(double got, double want, double tol) {
 }
 
 GRADE_FN int grade_recording(void) { return grade__state.recording; }
+
+/* splitmix64's finalizer */
+GRADE_FN unsigned long long grade__mix(unsigned long long x) {
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+GRADE_FN unsigned long long grade_seed(void) {
+    unsigned long long s;
+    if (!grade__state.seed_said && grade__state.reply) {   /* the judge learns the check reads it */
+        fprintf(grade__state.reply, "%s S\n", grade__state.token);
+        grade__state.seed_said = 1;
+    }
+    if (!grade__state.seed) return 0;
+    s = grade__mix(grade__state.seed ^ grade__mix(grade__hash(grade__state.check)));
+    return s ? s : 1;
+}
+
+GRADE_FN unsigned long long grade_seeded(unsigned long long fixed) {
+    unsigned long long s = grade_seed();
+    return s ? grade__mix(s ^ grade__mix(fixed)) : fixed;
+}
 
 GRADE_FN const char* grade_submission(void) { return grade__state.submission[0] ? grade__state.submission : NULL; }
 
@@ -336,8 +386,8 @@ GRADE_FN int grade_kept(const char* key, double* v, int n) {
     return 1;
 }
 
-/* The preamble on fd 4 (token, mode, check name, submission, R/K lines,
-   END) is read whole before any constructor of the student's file runs
+/* The preamble on fd 4 (token, mode, check name, submission, S seed,
+   R/K lines, END) is read whole before any constructor of the student's file runs
    (.preinit_array: before every .init_array entry, on a Linux executable),
    and fd 4 closed: a constructor finds no token there.  The token stays in
    this process's memory, which the student's code shares: a check whose
@@ -378,6 +428,10 @@ GRADE_FN int grade__read_preamble(char* mode, size_t mode_len, char* name, size_
         grade_given* e = &grade__state.given[grade__state.n_given];
         char* p = line + 2;
         int used, i;
+        if (line[0] == 'S' && line[1] == ' ') {   /* the run's seed */
+            if (sscanf(line + 2, "%llu", &grade__state.seed) != 1) return -1;
+            continue;
+        }
         if (grade__state.n_given >= GRADE_MAX_GIVEN || (line[0] != 'R' && line[0] != 'K') ||
             sscanf(p, "%95s %d%n", e->key, &e->n, &used) != 2 || e->n < 1 || e->n > GRADE_MAX_VALUES) return -1;
         p += used;
@@ -408,6 +462,7 @@ GRADE_FN int grade_main(int argc, char** argv, const char* assignment, const gra
                     checks[i].needs ? checks[i].needs : "-", checks[i].name);
     } else {
         grade__state.recording = strcmp(mode, "record") == 0;
+        snprintf(grade__state.check, sizeof grade__state.check, "%s", name);
         for (i = 0; i < count && strcmp(checks[i].name, name) != 0; i++) {}
         if (i == count) { grade_fail("this grader has no check \"%s\" (an answers file of another version?)", name); return 1; }
         fflush(stdout);

@@ -2,8 +2,8 @@
 # course/grade.sh - grade one assignment: a student's file, a folder of
 # submissions, the skeleton as handed out, or the reference.
 #
-#   sh course/grade.sh ASSIGNMENT [SUBMISSION ...]
-#   sh course/grade.sh ASSIGNMENT --reference
+#   sh course/grade.sh ASSIGNMENT [--seed S] [SUBMISSION ...]
+#   sh course/grade.sh ASSIGNMENT [--seed S] --reference
 #   sh course/grade.sh ASSIGNMENT --measure | --library
 #
 # ASSIGNMENT   an assignment folder in course/ (1_latency), its number (1)
@@ -13,6 +13,13 @@
 #              folders or of such files (one student each).  None: the
 #              skeleton in course/ASSIGNMENT, as handed out.
 # --reference  the header's own solution (an instructor's check: 100 %)
+# --seed S     the grading seed (GRADE_SEED): in the repository (the
+#              instructor's side) each run draws a fresh one from
+#              /dev/urandom, and the unit checks draw some of their inputs
+#              from it, so their answers are not the public expected.txt;
+#              the report prints it, and --seed S grades again on the same
+#              inputs (the same grade).  --seed 0: the public fixed inputs,
+#              as a kit grades (a kit grades only on those)
 # --measure    only measure the reference's answers (once; the run that
 #              measures them fails unless the reference passes every check),
 #              and print the file's name
@@ -31,11 +38,13 @@
 #
 # The reference's answers, which the graders compare with, are measured by
 # running the grader on the reference (the header with solutions) the
-# first time, into GRADE_BUILD; a student's kit made by `make course`
-# ships them as course/ASSIGNMENT/answers.txt instead.
+# first time, into GRADE_BUILD, and again on each grading seed for the
+# checks that read it; a student's kit made by `make course` ships the
+# fixed inputs' answers as course/ASSIGNMENT/expected.txt instead.
 #
 # Environment: CC (cc), GRADE_BUILD (build/course beside course/),
-# GRADE_TIMEOUT (seconds for a whole grader run; 600), GRADE_QUICK (1: the
+# GRADE_TIMEOUT (seconds for a whole grader run; 600), GRADE_UNITS (1: the
+# unit checks alone, a quick look), GRADE_QUICK (1: the
 # graders cut their slowest budgets, for testing the kit; its answers are
 # kept apart), GRADE_REFERENCE_LIBRARY (an object of the whole library with
 # its solutions already compiled, e.g. the Makefile's build/sim2real.o).
@@ -52,10 +61,22 @@ CFLAGS="-std=c99 -O2 -fopenmp -I$root -I$here -I/usr/include/stb"
 STUDENT_CFLAGS="-std=c99 -O2 -fopenmp -I. -I/usr/include/stb"
 LIBS="-lmujoco -lm"
 
-usage() { sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [ $# -ge 1 ] || usage
 case "$1" in -h|--help) usage ;; esac
 asked=$1; shift
+seed=${GRADE_SEED:-}
+case "${1:-}" in
+    --seed) [ $# -ge 2 ] || usage; seed=$2; shift 2 ;;
+    --seed=*) seed=${1#--seed=}; shift ;;
+esac
+for s in "$@"; do
+    case "$s" in --seed|--seed=*) echo "grade: --seed S goes right after the assignment: sh course/grade.sh $asked --seed S ..." >&2; exit 2 ;; esac
+done
+case "$seed" in
+    '') ;;
+    *[!0-9]*|?????????????????????*) echo "grade: --seed $seed: not a number 0 .. 2^64 - 1" >&2; exit 2 ;;
+esac
 a=$asked
 [ -d "$here/$a" ] || a=$(cd "$here" && ls -d "$a"_* [0-9]*_"$a" 2>/dev/null | head -n 1)
 if [ -z "$a" ] || [ ! -f "$here/$a/grade.c" ]; then
@@ -169,6 +190,36 @@ fi
 # --measure: only make sure the answers are measured (course/kit.sh).
 if [ "${1:-}" = "--measure" ]; then echo "$answers"; exit 0; fi
 
+# The grading seed.  A kit holds the fixed inputs' answers only (no
+# reference to measure others); the repository draws a fresh seed per run
+# unless one is given, and measures the reference's answers on it for
+# every check that reads it, before any student is graded.
+if [ -f "$here/$a/expected.txt" ]; then
+    if [ -n "$seed" ] && [ "$seed" != 0 ]; then
+        echo "grade: --seed $seed: a kit grades on the public fixed inputs only (expected.txt); grading on a seed" >&2
+        echo "needs the reference, on the instructor's side" >&2
+        exit 2
+    fi
+    seed=0
+elif [ $has_solution = 1 ]; then
+    [ -n "$seed" ] || seed=$(od -An -N8 -tu8 /dev/urandom | tr -d ' \n')
+    seed=$(echo "$seed" | sed 's/^0*\([0-9]\)/\1/')
+    [ -n "$seed" ] || seed=1
+    if [ "$seed" != 0 ]; then
+        seeded="$out/answers/answers$quick.seed-$seed.txt"
+        if [ ! -f "$seeded" ] || [ "$answers" -nt "$seeded" ]; then
+            echo "grade: measuring the reference's answers on the grading seed $seed"
+            reference_grader || { echo "grade: the grader does not compile" >&2; exit 2; }
+            "$judge" --record "$seeded.partial" --seed "$seed" --base "$answers" --worker "$out/grade_reference" \
+                > "$out/record_seed.log" 2>&1 || {
+                cat "$out/record_seed.log"; echo "grade: the reference does not pass its own grader on the seed $seed" >&2
+                rm -f "$seeded.partial"; exit 2; }
+            chmod 444 "$seeded.partial" && mv "$seeded.partial" "$seeded"
+        fi
+        answers=$seeded
+    fi
+else seed=0; fi
+
 # Grade one student's file ($2, may be missing) under the name $1; $3:
 # the folder of submissions it came from (hidden from its checks).
 max_bytes=${GRADE_MAX_BYTES:-1048576}
@@ -250,7 +301,7 @@ grade_one() {
     fi
     rm -f "$out/result"
     timeout -s KILL "$limit" "$judge" --answers "$answers" --worker "$bin" --result "$out/result" --name "$who ($a)" $hide \
-        ${data:+--submission "$data"} ${GRADE_ONLY:+--only "$GRADE_ONLY"} > "$log" 2>&1
+        ${data:+--submission "$data"} ${GRADE_ONLY:+--only "$GRADE_ONLY"} $([ "${GRADE_UNITS:-0}" = 1 ] && echo --units) > "$log" 2>&1
     rc=$?
     cat "$log"
     [ -z "$work" ] || rm -rf "$work"
@@ -296,7 +347,7 @@ done
 
 if [ "$(printf '%b' "$summary" | grep -c .)" -gt 1 ]; then
     echo
-    echo "=== summary: $a"
+    echo "=== summary: $a (grading seed: $seed)"
     printf '%b' "$summary" | awk -F'|' '{ printf "%-28s %-22s %s\n", $1, $3, $2 }'
 fi
 exit $any_failed

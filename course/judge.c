@@ -10,15 +10,19 @@
    well-formed reply whose every result agrees with the reference's.
 
        judge --record ANSWERS --worker BIN            measure the reference
+       judge --record ANSWERS --seed S --base FIXED --worker BIN
+                                                       ... on the seed S's inputs
        judge --answers ANSWERS --worker BIN [--submission FILE] [--only TEXT]
-             [--result FILE] [--name WHO] [--hide DIR ...]   grade one student
+             [--result FILE] [--name WHO] [--hide DIR ...] [--units]
+                                                       grade one student (--units:
+                                                       the unit checks alone)
        judge --public ANSWERS --closed LIST           the kit's public checks
        judge --run [--scratch DIR] [--hide DIR ...] -- CMD ARGS   (sandboxed)
        judge --sandbox                                 say what the sandbox does
 
    The reply.  The judge writes a preamble to the child's fd 4 (a random
-   per-run token, the mode, the check's name, the reference values the
-   check may read) and reads the child's fd 3: lines "TOKEN KIND ...",
+   per-run token, the mode, the check's name, the run's seed, the reference
+   values the check may read) and reads the child's fd 3: lines "TOKEN KIND ...",
    KIND one of
        X id ok          an expectation was evaluated (id: hash of its text)
        F text           a failure, in words
@@ -27,6 +31,7 @@
                         tol < 0: absolute, |got - want| <= -tol; NaN agrees
                         with NaN only)
        L key i text     what value i of key's results is, for a message
+       S                the check reads the grading seed (grade_seed())
        R key n v..      (recording) a reference value a check reads
        K key n v..      a value kept for the later checks of this run
        T pts sec kind hidden needs name   (listing) one check of the table
@@ -41,6 +46,20 @@
    grader with such a check - unless it is marked "-data" in the listing
    (GRADE_DATA: it runs none of the student's code).
 
+   The grading seed.  On the public fixed inputs (seed 0: a kit's
+   expected.txt, a student's own run) every answer is public, and a reply
+   forged from expected.txt would carry the right numbers.  So the
+   instructor's run grades on a seed of its own: its answers file says
+   "seed S", the judge hands S to every check in the preamble, and each
+   check that reads it (grade_seed()) draws some of its inputs from it.
+   --record --seed S --base FIXED makes that file from the fixed answers:
+   it runs the reference again on every check the fixed recording saw
+   read the seed and keeps the others' answers as they are.  --record
+   refuses a grader with a unit check of the student's code that reads no
+   seed (a replay of expected.txt would pass it on every run), and
+   --record --seed one whose fixed answers, replayed, would pass it on the
+   seed.
+
    The sandbox (per check): its own process group, killed with SIGKILL at
    the check's limit; RLIMIT_AS, RLIMIT_CPU, RLIMIT_FSIZE, RLIMIT_NPROC,
    RLIMIT_CORE 0; a fresh scratch folder as the working directory; no
@@ -53,7 +72,9 @@
    `judge --sandbox` says so and what is then left open.
 
    The answers file (v2): "grade-answers 2", then per check
+       seed S                        (only on a seeded run's answers)
        check I POINTS SECONDS KIND HIDDEN NEEDS NAME...
+       s I                           (the check reads the seed)
        x I id id ...
        a I KEY TOL N v1 .. vN
        r I KEY N v1 .. vN
@@ -118,7 +139,7 @@ typedef struct entry {
 } entry;
 
 typedef struct check {
-    int      points, seconds, integration, hidden, data;
+    int      points, seconds, integration, hidden, data, seeded;
     char     needs[128];
     char     name[160];
     uint32_t ids[MAX_IDS];      /* expectations the reference evaluated      */
@@ -129,6 +150,7 @@ static check checks[MAX_CHECKS];
 static int n_checks;
 static entry* entries;          /* MAX_ENTRIES                               */
 static int n_entries;
+static unsigned long long run_seed;   /* the answers' seed; 0: the public fixed inputs */
 
 static void chomp(char* s) { size_t n = strlen(s); while (n && (s[n - 1] == '\n' || s[n - 1] == '\r')) s[--n] = 0; }
 
@@ -151,7 +173,15 @@ static int load_answers(const char* path) {
         lineno++;
         chomp(line);
         if (!*line) continue;
-        if (strncmp(p, "check ", 6) == 0 && n_checks < MAX_CHECKS) {
+        if (strncmp(p, "seed ", 5) == 0 && n_checks == 0) {
+            char* end;
+            errno = 0;
+            run_seed = strtoull(p + 5, &end, 10);
+            ok = !errno && !*end && run_seed != 0;
+        } else if (p[0] == 's' && p[1] == ' ') {
+            ok = sscanf(p + 2, "%d", &i) == 1 && i >= 0 && i < n_checks;
+            if (ok) checks[i].seeded = 1;
+        } else if (strncmp(p, "check ", 6) == 0 && n_checks < MAX_CHECKS) {
             check* c = &checks[n_checks];
             char kind[16];
             if (sscanf(p + 6, "%d %d %d %15s %d %127s %n", &i, &c->points, &c->seconds, kind, &c->hidden, c->needs, &used) == 6 &&
@@ -206,10 +236,12 @@ static int write_answers(const char* path) {
     int i, j, k;
     if (!f) { fprintf(stderr, "judge: cannot write %s: %s\n", path, strerror(errno)); return -1; }
     fprintf(f, "grade-answers 2\n");
+    if (run_seed) fprintf(f, "seed %llu\n", run_seed);
     for (i = 0; i < n_checks; i++) {
         const check* c = &checks[i];
         fprintf(f, "check %d %d %d %s %d %s %s\n", i, c->points, c->seconds, c->integration ? "integration" : "unit",
                 c->hidden, c->needs, c->name);
+        if (c->seeded) fprintf(f, "s %d\n", i);
         fprintf(f, "x %d", i);
         for (j = 0; j < c->n_ids; j++) fprintf(f, " %lu", (unsigned long)c->ids[j]);
         fprintf(f, "\n");
@@ -640,7 +672,7 @@ static void make_token(void) {
 
 /* ---- parsing a reply -------------------------------------------------------- */
 typedef struct parsed {
-    int      ended, malformed;
+    int      ended, malformed, seed_read;
     char     why[200];                  /* first malformed line, said          */
     uint32_t ids[MAX_IDS * 4];
     int      n_ids, failed_ids;
@@ -686,6 +718,7 @@ static void parse_reply(char* text, parsed* q) {
         p = line + tl + 1;
         if (q->ended) { q->malformed = 1; snprintf(q->why, sizeof q->why, "lines after its end"); }
         else if (strcmp(p, "END") == 0) q->ended = 1;
+        else if (strcmp(p, "S") == 0) q->seed_read = 1;
         else if (p[0] == 'X' && p[1] == ' ') {
             unsigned long id;
             int ok;
@@ -797,6 +830,7 @@ static char* preamble(const char* mode, const check* c, int index, const entry* 
     PUT("%s\n%s\n", token, mode);
     PUT("%s\n", c ? c->name : "-");
     PUT("%s\n", submission ? "submission.txt" : "-");
+    if (run_seed && c) PUT("S %llu\n", run_seed);
     for (i = 0; c && i < n_entries; i++) {
         const entry* e = &entries[i];
         if (e->check != index || e->kind != 'r') continue;
@@ -848,6 +882,9 @@ typedef struct run {
     const char* only;
     const char* result;
     const char* name;     /* who is graded, for the first line            */
+    const char* base;     /* --record --seed: the fixed inputs' answers   */
+    int         units;    /* --units: the unit checks alone               */
+    unsigned long long seed;
     sandbox     sb;
 } run;
 
@@ -909,6 +946,13 @@ static int record(run* R) {
                             "no answers written\n", c->name);
             return 1;
         }
+        c->seeded = q->seed_read;
+        if (!c->seeded && !c->data && !c->integration) {
+            fprintf(stderr, "judge: grader bug: the unit check \"%s\" draws none of its inputs from the grading seed "
+                            "(grade_seed): its answers on the instructor's run would be the public ones, which a reply "
+                            "forged from expected.txt carries; no answers written\n", c->name);
+            return 1;
+        }
         printf("PASS %-58s %d/%d\n", c->name, c->points, c->points);
         replay_output(&r);
         for (k = 0; k < q->n_ids && c->n_ids < MAX_IDS; k++) {
@@ -929,6 +973,82 @@ static int record(run* R) {
     return 0;
 }
 
+/* Record on a seed: the fixed answers (R->base), with every check that
+   reads the seed run again on the reference with R->seed. */
+static int record_seeded(run* R) {
+    int fd = open_worker(R->worker), i, j, k;
+    char* argv[3];
+    parsed* q = calloc(1, sizeof *q);
+    entry* fresh = calloc(MAX_ENTRIES, sizeof *fresh);
+    entry kept[64];
+    int n_kept = 0, n_fresh, redrawn = 0;
+    if (fd < 0 || !q || !fresh) return 2;
+    if (load_answers(R->base) != 0) return 2;
+    if (run_seed) { fprintf(stderr, "judge: --base %s is a seeded run's answers, not the fixed inputs'\n", R->base); return 2; }
+    run_seed = R->seed;
+    argv[0] = (char*)R->worker; argv[1] = (char*)"--worker"; argv[2] = NULL;
+    printf("grading the reference on the seed %llu (recording its answers)\n", run_seed);
+    for (i = 0; i < n_checks; i++) {
+        check* c = &checks[i];
+        reply r;
+        char* pre;
+        int replayed = 1;
+        if (!c->seeded) continue;
+        pre = preamble("record", c, i, kept, n_kept, R->submission);
+        if (run_worker(&R->sb, fd, argv, pre, c->seconds, &r) != 0) return 2;
+        parse_reply(r.text, q);
+        if (!q->ended || q->malformed || q->n_messages || q->failed_ids) {
+            printf("FAIL %-58s 0/%d\n", c->name, c->points);
+            for (k = 0; k < q->n_messages; k++) printf("      - %s\n", q->messages[k]);
+            if (q->malformed) printf("      - %s\n", q->why);
+            if (!q->ended) say_stop(&r, c->seconds, 0);
+            replay_output(&r);
+            fprintf(stderr, "judge: the reference fails its own grader on the seed %llu: no answers written\n", run_seed);
+            return 1;
+        }
+        printf("PASS %-58s %d/%d\n", c->name, c->points, c->points);
+        /* its answers on the seed, and whether they are the fixed ones */
+        n_fresh = 0;
+        for (k = 0; k < q->n_got; k++) {
+            entry e = q->got[k];
+            e.check = i;
+            if (e.kind == 'k') { if (n_kept < 64) kept[n_kept++] = e; continue; }
+            if (n_fresh < MAX_ENTRIES) fresh[n_fresh++] = e;
+        }
+        /* a replay of the fixed answers: would every result the seed asks for be matched? */
+        for (k = 0; k < n_fresh && replayed; k++) {
+            int v;
+            if (fresh[k].kind != 'a') continue;
+            for (j = 0; j < n_entries; j++)
+                if (entries[j].check == i && entries[j].kind == 'a' && strcmp(entries[j].key, fresh[k].key) == 0) break;
+            if (j == n_entries || entries[j].n != fresh[k].n) { replayed = 0; break; }
+            for (v = 0; v < fresh[k].n; v++)
+                if (!close_enough(entries[j].v[v], fresh[k].v[v], fresh[k].tol)) { replayed = 0; break; }
+        }
+        if (replayed) {
+            fprintf(stderr, "judge: grader bug: the check \"%s\" reads the seed, but its fixed answers pass it on the seed "
+                            "%llu: a reply replayed from expected.txt would; no answers written\n", c->name, run_seed);
+            return 1;
+        }
+        /* the check's fixed answers and expectations give way to the seed's */
+        for (j = 0, k = 0; j < n_entries; j++) if (entries[j].check != i) entries[k++] = entries[j];
+        n_entries = k;
+        for (k = 0; k < n_fresh && n_entries < MAX_ENTRIES; k++) entries[n_entries++] = fresh[k];
+        c->n_ids = 0;
+        for (k = 0; k < q->n_ids && c->n_ids < MAX_IDS; k++) {
+            for (j = 0; j < c->n_ids && c->ids[j] != q->ids[k]; j++) {}
+            if (j == c->n_ids) c->ids[c->n_ids++] = q->ids[k];
+        }
+        redrawn++;
+        free(pre); free(r.text); free(r.output); free(q->got); free(q->labels);
+        fflush(stdout);
+    }
+    if (write_answers(R->record) != 0) return 2;
+    printf("score: the reference passes every check on the seed %llu (%d checks drawn from it); its answers are in %s\n",
+           run_seed, redrawn, R->record);
+    return 0;
+}
+
 /* Grade: every check in its child, decided here. */
 static int grade(run* R) {
     int fd = open_worker(R->worker), i, k, j;
@@ -940,12 +1060,17 @@ static int grade(run* R) {
     FILE* res = NULL;
     if (fd < 0 || !q) return 2;
     argv[0] = (char*)R->worker; argv[1] = (char*)"--worker"; argv[2] = NULL;
+    if (run_seed)
+        printf("grading seed: %llu (the checks marked (seeded) draw inputs from it; grade.sh --seed %llu gives this grade again)\n",
+               run_seed, run_seed);
+    else printf("grading seed: none (the public fixed inputs: the answers are expected.txt's)\n");
     for (i = 0; i < n_checks; i++) {
         check* c = &checks[i];
         reply r;
         char* pre;
         int bad = 0, shown = 0;
         if (R->only && !strstr(c->name, R->only)) continue;
+        if (R->units && c->integration) continue;
         total += c->points;
         if (c->hidden == 2) {   /* in a kit: the instructor's grader runs it */
             int band = 0;
@@ -1025,7 +1150,8 @@ static int grade(run* R) {
                         }
                     }
             }
-            printf("%s %-58s %d/%d\n", bad ? "FAIL" : "PASS", c->name, bad ? 0 : c->points, c->points);
+            printf("%s %-58s %d/%d%s\n", bad ? "FAIL" : "PASS", c->name, bad ? 0 : c->points, c->points,
+                   run_seed && c->seeded ? "  (seeded)" : "");
             for (k = 0; k < q->n_messages; k++, shown++) printf("      - %s\n", q->messages[k]);
             if (q->more_messages) printf("      - ... and %d more\n", q->more_messages);
             for (k = 0; k < n_cmp; k++, shown++) printf("      - %s\n", cmp[k]);
@@ -1058,6 +1184,7 @@ static int grade(run* R) {
    outcome band said, never run). */
 static int make_public(const char* closed) {
     int i, k, m = 0, map[MAX_CHECKS];
+    if (run_seed) { fprintf(stderr, "judge: --public: these are a seeded run's answers; a kit's are the fixed inputs'\n"); return 2; }
     for (i = 0; i < n_checks; i++) {
         map[i] = -1;
         if (checks[i].hidden == 1) continue;
@@ -1118,7 +1245,8 @@ static int run_command(run* R, char** argv) {
 
 static int usage(void) {
     fprintf(stderr, "usage: judge --record FILE --worker BIN [--submission FILE]\n"
-                    "       judge --answers FILE --worker BIN [--submission FILE] [--only TEXT] [--result FILE] [--name WHO] [--hide DIR]...\n"
+                    "       judge --record FILE --seed S --base FIXED --worker BIN [--submission FILE]\n"
+                    "       judge --answers FILE --worker BIN [--submission FILE] [--only TEXT] [--units] [--result FILE] [--name WHO] [--hide DIR]...\n"
                     "       judge --public FILE [--closed LIST]\n"
                     "       judge --run [--scratch DIR] [--hide DIR]... -- CMD ARGS...\n"
                     "       judge --sandbox\n");
@@ -1141,6 +1269,7 @@ int main(int argc, char** argv) {
         if (strcmp(a, "--") == 0 && mode_run) { i++; break; }
         else if (strcmp(a, "--run") == 0) mode_run = 1;
         else if (strcmp(a, "--sandbox") == 0) return sandbox_report();
+        else if (strcmp(a, "--units") == 0) R.units = 1;
         else if (!v) return usage();
         else if (strcmp(a, "--record") == 0) R.record = v, i++;
         else if (strcmp(a, "--answers") == 0) R.answers = v, i++;
@@ -1151,6 +1280,14 @@ int main(int argc, char** argv) {
         else if (strcmp(a, "--name") == 0) R.name = v, i++;
         else if (strcmp(a, "--public") == 0) public_answers = v, i++;
         else if (strcmp(a, "--closed") == 0) closed = v, i++;
+        else if (strcmp(a, "--base") == 0) R.base = v, i++;
+        else if (strcmp(a, "--seed") == 0) {
+            char* end;
+            errno = 0;
+            R.seed = strtoull(v, &end, 10);
+            if (errno || *end || !*v || v[0] == '-') { fprintf(stderr, "judge: --seed %s: not a number 0 .. 2^64 - 1\n", v); return 2; }
+            i++;
+        }
         else if (strcmp(a, "--scratch") == 0) R.sb.scratch = v, i++;
         else if (strcmp(a, "--hide") == 0 && R.sb.n_hide < MAX_HIDE) {
             char* real = realpath(v, NULL);
@@ -1181,6 +1318,10 @@ int main(int argc, char** argv) {
         return make_public(list);
     }
     if (!R.worker || !R.record == !R.answers) return usage();
+    if (R.record && R.seed) {
+        if (!R.base) { fprintf(stderr, "judge: --record --seed needs --base, the fixed inputs' answers\n"); return 2; }
+        return record_seeded(&R);
+    }
     if (R.record) return record(&R);
     if (load_answers(R.answers) != 0) return 2;
     printf("grading %s\n", R.name ? R.name : R.worker);

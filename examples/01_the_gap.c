@@ -27,6 +27,7 @@
    Next: 02_domain_randomization.c - the same PPO on randomized physics. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
+#include "../sim2real_reports.h"
 #include "s2r_cli.h"
 #include "s2r_figures.h"
 #include <stdio.h>

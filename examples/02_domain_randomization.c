@@ -37,6 +37,8 @@
    Next: 03_system_id.c - measure the real unit and re-centre the ranges. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
+#include "../sim2real_reports.h"
+#include "../sim2real_analysis.h"
 #include "s2r_cli.h"
 #include "s2r_figures.h"
 #include <stdio.h>

@@ -58,6 +58,7 @@
    Next: 04_finetune.c - fine-tune on real demonstrations. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
+#include "../sim2real_reports.h"
 #include "s2r_cli.h"
 #include "s2r_figures.h"
 #include <stdio.h>

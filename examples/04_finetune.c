@@ -35,6 +35,7 @@
    Next: 05_real_only.c - what the same real data does without simulation. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
+#include "../sim2real_reports.h"
 #include "s2r_cli.h"
 #include "s2r_figures.h"
 #include <stdio.h>

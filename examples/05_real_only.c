@@ -14,6 +14,7 @@
    Next: 06_staged_deployment.c - taking the best policy to a fleet. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
+#include "../sim2real_reports.h"
 #include "s2r_cli.h"
 #include <stdio.h>
 #include <string.h>

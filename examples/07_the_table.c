@@ -143,6 +143,7 @@
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
 #include "../sim2real_jobs.h"
+#include "../sim2real_reports.h"
 #include "s2r_cli.h"
 #include "s2r_figures.h"
 #include <stdarg.h>

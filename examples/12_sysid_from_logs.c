@@ -81,6 +81,7 @@
 #include "../sim2real.h"
 #include "../sim2real_socket.h"
 #include "../sim2real_logs.h"
+#include "../sim2real_reports.h"
 #include "s2r_cli.h"
 #include "s2r_figures.h"
 #include <stdio.h>
@@ -275,18 +276,139 @@ static void print_intervals(const s2r_sysid* id, const s2r_sysid_result* r) {
     }
 }
 
+/* The logs: all but the last to fit, the last to judge the fit; each
+   checked as a robot's data as it is read.  valid is left empty with one
+   log.  0, or 1 with the error printed. */
+static int load_logs(const s2r_options* opt, s2r_trajectory_set* train, s2r_trajectory_set* valid) {
+    const char* paths[S2R_OPTIONS_MAX_LOGS];
+    char error[S2R_ERROR_LEN];
+    int i, n_train = opt->n_logs > 1 ? opt->n_logs - 1 : 1;
+    for (i = 0; i < opt->n_logs; i++) paths[i] = opt->logs[i];
+    memset(valid, 0, sizeof *valid);
+    if (s2r_trajectory_set_load_csv(train, paths, n_train, PERIOD, error) != S2R_OK ||
+        (opt->n_logs > 1 && s2r_trajectory_set_load_csv(valid, paths + n_train, 1, PERIOD, error) != S2R_OK)) {
+        fprintf(stderr, "%s\n", error);
+        s2r_trajectory_set_free(train);
+        return 1;
+    }
+    for (i = 0; opt->n_logs > 1 && i < n_train; i++)   /* a held-out log that is a fitted one checks nothing */
+        if (train->n_joints == valid->n_joints && s2r_trajectory_length(train, i) == s2r_trajectory_length(valid, 0) &&
+            memcmp(train->q + (size_t)i * train->n_samples * train->n_joints, valid->q,
+                   sizeof(double) * (size_t)s2r_trajectory_length(valid, 0) * valid->n_joints) == 0) {
+            fprintf(stderr, "the held-out log %s holds the same motion as the fitted %s: a fit judged on data it was "
+                    "fitted to is no held-out check; give last a log recorded apart (12 --write-excitation writes "
+                    "four: fit three, hold out the fourth)\n", paths[n_train], paths[i]);
+            s2r_trajectory_set_free(train);
+            s2r_trajectory_set_free(valid);
+            return 1;
+        }
+    print_logs(train, "fit");
+    if (opt->n_logs > 1) print_logs(valid, "held out");
+    return 0;
+}
+
+/* The model to fit - your MJCF, or a built-in arm - and the fit's
+   settings: the sensing delay held at 0 (see the top), velocities in the
+   loss where every fitted log measured them, --joint's own entries.
+   0, or 1 with the error printed. */
+static int setup_fit(const s2r_options* opt, const s2r_trajectory_set* train, double* started, s2r_sysid* id) {
+    s2r_sim_config model = s2r_sim_config_default(opt->mjcf[0] ? S2R_ROBOT_CUSTOM : opt->robot);
+    s2r_sysid_config cfg = s2r_sysid_config_default();
+    int i, measured = s2r_trajectory_set_qd_measured(train);
+    if (opt->mjcf[0]) model.mjcf_path = opt->mjcf;
+    cfg.known.p[S2R_PARAM_OBS_LATENCY] = s2r_randomization_none().p[S2R_PARAM_OBS_LATENCY];
+    cfg.max_sweeps = opt->quick ? 3 : 12;
+    cfg.weight_qd = measured ? opt->weight_qd : 0;
+    cfg.on_sweep = s2r_sysid_progress;
+    cfg.on_sweep_context = started;
+    for (i = 0; i < opt->n_joints; i++) {   /* --joint kp[4]: that joint's own entry */
+        cfg.param[cfg.n_params] = s2r_sysid_param_default(opt->joint_param[i]);
+        cfg.param[cfg.n_params++].joint = opt->joint[i];
+    }
+    if (s2r_sysid_init(id, &cfg, &model) != S2R_OK) {
+        fprintf(stderr, "%s\n", id->error);
+        return 1;
+    }
+    printf("Fitting %d log(s), up to %.1f s, at 50 Hz, velocity weight %g s^2%s; %s\n", train->count,
+           train->n_samples * PERIOD, cfg.weight_qd, measured ? "" : " (not every log measured qd)",
+           opt->n_logs > 1 ? "the last log held out" : "one log only: the verdict judges the fitted data (flattering)");
+    return 0;
+}
+
+/* Fit and judge, as example 03, from the files; the report with each
+   parameter's interval and the held-out verdict.  0, 1 (error printed)
+   or 130 (stopped). */
+static int fit(const s2r_options* opt, s2r_sysid* id, const s2r_trajectory_set* train,
+               const s2r_trajectory_set* valid, s2r_sysid_result* r) {
+    if (s2r_sysid_run(id, train, opt->n_logs > 1 ? valid : NULL, r) != S2R_OK) {
+        fprintf(stderr, "%s\n", id->error);
+        return 1;
+    }
+    if (s2r_example_stopped()) return 130;
+    s2r_sysid_print(id, r);
+    print_intervals(id, r);
+    if (opt->n_logs == 1)   /* nothing held out: the fit is judged on the data it was fitted to */
+        printf("  one log, nothing held out: give two or more --log files for a held-out check (%s)\n",
+               s2r_sysid_verdict_name(r->verdict));
+    else
+        printf("  held-out error %.1f %% of the motion (was %.1f %% at the model's own values): %s\n",
+               100 * r->validation_relative, 100 * r->validation_relative_start, s2r_sysid_verdict_name(r->verdict));
+    return 0;
+}
+
+/* The identified simulator (12_identified.txt) and the training ranges
+   re-centred on it (12_ranges.txt), the total delay on the command.
+   0, or 1 with the error printed. */
+static int write_ranges(const s2r_options* opt, const s2r_sysid* id, const s2r_sysid_result* r,
+                        const s2r_randomization* training) {
+    s2r_randomization next, fixed;
+    char error[S2R_ERROR_LEN], path[512];
+    if (s2r_sysid_recentre(id, r, training, &next) != S2R_OK || s2r_sysid_fixed(id, r, &fixed) != S2R_OK) return 1;
+    next.p[S2R_PARAM_OBS_LATENCY] = id->config.known.p[S2R_PARAM_OBS_LATENCY];   /* the total delay is the command's */
+    if (s2r_randomization_write(&fixed, s2r_path(path, sizeof path, opt->out, "12_identified.txt"), error) != S2R_OK ||
+        s2r_randomization_write(&next, s2r_path(path, sizeof path, opt->out, "12_ranges.txt"), error) != S2R_OK) {
+        fprintf(stderr, "%s\n", error);
+        return 1;
+    }
+    return 0;
+}
+
+/* The fit, seen: the held-out log (or, with one log, the fitted one)
+   against the identified model, 12_fit.png.  0, or 1 with the error
+   printed. */
+static int plot_fit(const s2r_options* opt, s2r_sysid* id, const s2r_sysid_result* r,
+                    const s2r_trajectory_set* train, const s2r_trajectory_set* valid) {
+    const s2r_trajectory_set* seen = opt->n_logs > 1 ? valid : train;
+    const char* base = strrchr(seen->source[0].file, '/');
+    char error[S2R_ERROR_LEN], path[512], title[256];
+    snprintf(title, sizeof title, "%.28s, %s: identified model %s, %.1f %% of the motion",   /* fits the width */
+             base ? base + 1 : seen->source[0].file, opt->n_logs > 1 ? "held out" : "fitted",
+             s2r_sysid_verdict_name(r->verdict), 100 * r->validation_relative);
+    if (s2r_plot_sysid_replay(id, r, seen, 0, 1, title, s2r_path(path, sizeof path, opt->out, "12_fit.png"), error) !=
+        S2R_OK) {
+        fprintf(stderr, "%s\n", error);
+        return 1;
+    }
+    if (r->verdict == S2R_SYSID_BLOCK)   /* the ranges stand for no arm: nothing to train on */
+        printf("wrote %s/12_identified.txt, %s/12_ranges.txt and %s/12_fit.png\nNext: do not train on them - the "
+               "verdict is block: the simulator does not describe this arm's logs; see the misfits above (--joint fits "
+               "a joint alone), check the logs and the MJCF, and identify again\n", opt->out, opt->out, opt->out);
+    else
+        printf("wrote %s/12_identified.txt, %s/12_ranges.txt and %s/12_fit.png\nNext: train on them - "
+               "build/02_domain_randomization%s%s --ranges %s/12_ranges.txt\n", opt->out, opt->out, opt->out,
+               opt->mjcf[0] ? " --mjcf " : "", opt->mjcf, opt->out);
+    return 0;
+}
+
 int main(int argc, char** argv) {
     s2r_options opt;
-    s2r_sim_config model;
-    s2r_randomization training = s2r_randomization_default(), next, fixed;
+    s2r_randomization training = s2r_randomization_default();
     s2r_trajectory_set train, valid;
-    s2r_sysid_config cfg = s2r_sysid_config_default();
     s2r_sysid id;
     s2r_sysid_result r;
-    const char* paths[S2R_OPTIONS_MAX_LOGS];
-    char error[S2R_ERROR_LEN], path[512], title[256];
+    char error[S2R_ERROR_LEN];
     double started;
-    int status, i, n_train, bad = 0, measured;
+    int status, bad;
 
     if (s2r_example_start(&opt, argc, argv, "identify the simulator from your arm's logs (CSV)",
                           S2R_OPT_ROBOT | S2R_OPT_MJCF | S2R_OPT_RANGES | S2R_OPT_LOG | S2R_OPT_SEED | S2R_OPT_REAL_SEED |
@@ -302,99 +424,15 @@ int main(int argc, char** argv) {
     if ((status = check_joints(&opt)) != 0) return status;
     s2r_interrupt_catch();   /* Ctrl-C or SIGTERM: recording, reading and the fit stop within a second, status 130 */
     if (opt.ranges[0] && s2r_randomization_load(&training, opt.ranges, error) != S2R_OK) { fprintf(stderr, "%s\n", error); return 1; }
-    if (opt.n_logs == 0 && make_logs(&opt)) return s2r_interrupt_requested() ? 130 : 1;
+    if (opt.n_logs == 0 && make_logs(&opt)) return s2r_interrupt_requested() ? 130 : 1;   /* a lab's logs, recorded */
     if (s2r_example_stopped()) return 130;
 
-    /* 1. The logs: all but the last to fit, the last to judge the fit;
-          each checked as a robot's data as it is read. */
-    for (i = 0; i < opt.n_logs; i++) paths[i] = opt.logs[i];
-    n_train = opt.n_logs > 1 ? opt.n_logs - 1 : 1;
-    memset(&valid, 0, sizeof valid);
-    if (s2r_trajectory_set_load_csv(&train, paths, n_train, PERIOD, error) != S2R_OK ||
-        (opt.n_logs > 1 && s2r_trajectory_set_load_csv(&valid, paths + n_train, 1, PERIOD, error) != S2R_OK)) {
-        fprintf(stderr, "%s\n", error);
-        s2r_trajectory_set_free(&train);
-        return s2r_interrupt_requested() ? 130 : 1;
-    }
-    for (i = 0; opt.n_logs > 1 && i < n_train; i++)   /* a held-out log that is a fitted one checks nothing */
-        if (train.n_joints == valid.n_joints && s2r_trajectory_length(&train, i) == s2r_trajectory_length(&valid, 0) &&
-            memcmp(train.q + (size_t)i * train.n_samples * train.n_joints, valid.q,
-                   sizeof(double) * (size_t)s2r_trajectory_length(&valid, 0) * valid.n_joints) == 0) {
-            fprintf(stderr, "the held-out log %s holds the same motion as the fitted %s: a fit judged on data it was "
-                    "fitted to is no held-out check; give last a log recorded apart (12 --write-excitation writes "
-                    "four: fit three, hold out the fourth)\n", paths[n_train], paths[i]);
-            s2r_trajectory_set_free(&train);
-            s2r_trajectory_set_free(&valid);
-            return 1;
-        }
-    print_logs(&train, "fit");
-    if (opt.n_logs > 1) print_logs(&valid, "held out");
-
-    /* 2. The model to fit: your MJCF, or a built-in arm.  Velocities enter
-          the loss where every fitted log measured them. */
-    model = s2r_sim_config_default(opt.mjcf[0] ? S2R_ROBOT_CUSTOM : opt.robot);
-    if (opt.mjcf[0]) model.mjcf_path = opt.mjcf;
-    cfg.known.p[S2R_PARAM_OBS_LATENCY] = s2r_randomization_none().p[S2R_PARAM_OBS_LATENCY];   /* 0: see the top */
-    cfg.max_sweeps = opt.quick ? 3 : 12;
-    measured = s2r_trajectory_set_qd_measured(&train);
-    cfg.weight_qd = measured ? opt.weight_qd : 0;
-    cfg.on_sweep = s2r_sysid_progress;
-    cfg.on_sweep_context = &started;
-    for (i = 0; i < opt.n_joints; i++) {   /* --joint kp[4]: that joint's own entry */
-        cfg.param[cfg.n_params] = s2r_sysid_param_default(opt.joint_param[i]);
-        cfg.param[cfg.n_params++].joint = opt.joint[i];
-    }
-    if (s2r_sysid_init(&id, &cfg, &model) != S2R_OK) bad = 1;
-    if (bad) fprintf(stderr, "%s\n", id.error);
-    else printf("Fitting %d log(s), up to %.1f s, at 50 Hz, velocity weight %g s^2%s; %s\n", train.count,
-                train.n_samples * PERIOD, cfg.weight_qd, measured ? "" : " (not every log measured qd)",
-                opt.n_logs > 1 ? "the last log held out" : "one log only: the verdict judges the fitted data (flattering)");
-
-    /* 3. Fit, judge, recentre - as example 03, from the files. */
+    if (load_logs(&opt, &train, &valid)) return s2r_interrupt_requested() ? 130 : 1;   /* 1. the logs */
+    bad = setup_fit(&opt, &train, &started, &id);                                      /* 2. the model to fit */
     started = s2r_seconds();
-    if (!bad && s2r_sysid_run(&id, &train, opt.n_logs > 1 ? &valid : NULL, &r) != S2R_OK) {
-        fprintf(stderr, "%s\n", id.error);
-        bad = 1;
-    }
-    if (!bad && s2r_example_stopped()) bad = 130;
-    if (!bad) {
-        s2r_sysid_print(&id, &r);
-        print_intervals(&id, &r);
-        if (opt.n_logs == 1)   /* nothing held out: the fit is judged on the data it was fitted to */
-            printf("  one log, nothing held out: give two or more --log files for a held-out check (%s)\n",
-                   s2r_sysid_verdict_name(r.verdict));
-        else
-            printf("  held-out error %.1f %% of the motion (was %.1f %% at the model's own values): %s\n",
-                   100 * r.validation_relative, 100 * r.validation_relative_start, s2r_sysid_verdict_name(r.verdict));
-        bad = s2r_sysid_recentre(&id, &r, &training, &next) != S2R_OK || s2r_sysid_fixed(&id, &r, &fixed) != S2R_OK;
-        next.p[S2R_PARAM_OBS_LATENCY] = cfg.known.p[S2R_PARAM_OBS_LATENCY];   /* the total delay is the command's */
-    }
-    if (!bad && (s2r_randomization_write(&fixed, s2r_path(path, sizeof path, opt.out, "12_identified.txt"), error) != S2R_OK ||
-                 s2r_randomization_write(&next, s2r_path(path, sizeof path, opt.out, "12_ranges.txt"), error) != S2R_OK)) {
-        fprintf(stderr, "%s\n", error);
-        bad = 1;
-    }
-    /* 4. The fit, seen: the held-out log against the identified model. */
-    if (!bad) {
-        const s2r_trajectory_set* seen = opt.n_logs > 1 ? &valid : &train;
-        const char* base = strrchr(seen->source[0].file, '/');
-        snprintf(title, sizeof title, "%.28s, %s: identified model %s, %.1f %% of the motion",   /* fits the width */
-                 base ? base + 1 : seen->source[0].file, opt.n_logs > 1 ? "held out" : "fitted",
-                 s2r_sysid_verdict_name(r.verdict), 100 * r.validation_relative);
-        if (s2r_plot_sysid_replay(&id, &r, seen, 0, 1, title, s2r_path(path, sizeof path, opt.out, "12_fit.png"),
-                                  error) != S2R_OK) {
-            fprintf(stderr, "%s\n", error);
-            bad = 1;
-        }
-    }
-    if (!bad && r.verdict == S2R_SYSID_BLOCK)   /* the ranges stand for no arm: nothing to train on */
-        printf("wrote %s/12_identified.txt, %s/12_ranges.txt and %s/12_fit.png\nNext: do not train on them - the "
-               "verdict is block: the simulator does not describe this arm's logs; see the misfits above (--joint fits "
-               "a joint alone), check the logs and the MJCF, and identify again\n", opt.out, opt.out, opt.out);
-    else if (!bad)
-        printf("wrote %s/12_identified.txt, %s/12_ranges.txt and %s/12_fit.png\nNext: train on them - "
-               "build/02_domain_randomization%s%s --ranges %s/12_ranges.txt\n", opt.out, opt.out, opt.out,
-               opt.mjcf[0] ? " --mjcf " : "", opt.mjcf, opt.out);
+    if (!bad) bad = fit(&opt, &id, &train, &valid, &r);                                /* 3. fit and judge */
+    if (!bad) bad = write_ranges(&opt, &id, &r, &training);                            /* 4. re-centre */
+    if (!bad) bad = plot_fit(&opt, &id, &r, &train, &valid);                           /* 5. the fit, seen */
     s2r_sysid_free(&id);
     s2r_trajectory_set_free(&train);
     s2r_trajectory_set_free(&valid);

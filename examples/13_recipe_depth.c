@@ -37,6 +37,7 @@
            moves, DIR/13_adr_seed<N>_ranges.csv. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
+#include "../sim2real_reports.h"
 #include "s2r_cli.h"
 #include "s2r_figures.h"
 #include <stdio.h>

@@ -13,15 +13,21 @@
 #      apart from the reference: every check passes;
 #    - tests/course/ASSIGNMENT/wrong_*.c, each a typical mistake: it fails,
 #      and the check its "expect: FAIL <name>" line names is among the
-#      failures (and its "says: TEXT" line, if any, is in the messages).
+#      failures (and its "says: TEXT" line, if any, is in the messages);
+#    - right.c again on two more grading seeds (the unit checks: the
+#      integration checks draw nothing from the seed), so a correct answer
+#      passes on three; and (1_latency) the same seed measured twice gives
+#      the same answers and the same grade.
 # 3. The one-command grading of a folder of submissions (one right, one
 #    wrong, one that does not compile, one missing the file, one that
 #    crashes and one that loops forever): each student is graded, the run
 #    ends, and the summary names them all.
 # 4. Submissions that attack the grader (tests/course/attacks/), graded as
 #    one folder with correct students and bad input (links, 100 MB, headers
-#    beside the file): the attacks score nothing on what they attack, the
-#    others keep their grades, the answers are untouched, nothing is left.
+#    beside the file), on a fresh grading seed: the attacks score nothing on
+#    what they attack, the others keep their grades, the answers are
+#    untouched, nothing is left; the replay of the public answers, which
+#    scores nothing there, takes full marks on the fixed inputs (--seed 0).
 # 5. The kits (course/kit.sh), used as a student would.
 # Prints one line per check and "N passed, N failed"; exits 1 on a failure.
 set -u
@@ -33,6 +39,10 @@ export GRADE_BUILD="$build"
 # (the open assignment trains for 8k steps instead of 200k): here the
 # path is tested, not the ranges.
 export GRADE_QUICK=${GRADE_QUICK:-1}
+# The instructor's runs grade on a seed (course/grade.sh --seed): here one
+# fixed seed for every run (its answers measured once per assignment),
+# two more for the correct answers, a fresh one for the attacks.
+export GRADE_SEED=${GRADE_SEED:-271828}
 mkdir -p "$build/test"
 passed=0; failed=0
 ok()   { echo "ok   course: $1"; passed=$((passed + 1)); }
@@ -112,6 +122,18 @@ test_assignment() {
         else fail "$a: $(basename "$f"), a correct answer, fails or does not say \"$says\" ($flog)"
              grep -A3 '^FAIL' "$flog" | head -n 12; fi
     done
+    # two more grading seeds: a correct answer passes on every one
+    if [ -f "tests/course/$a/right.c" ] && grep -q 'grade_seed()' "course/$a/grade.c"; then
+        seeds_ok=""
+        for seed in 314159 161803; do
+            GRADE_SEED=$seed GRADE_UNITS=1 sh course/grade.sh "$a" tests/course/$a/right.c > "$log.right_seed$seed.log" 2>&1 &&
+                grep -q "^grading seed: $seed " "$log.right_seed$seed.log" && grep -q '(seeded)$' "$log.right_seed$seed.log" &&
+                seeds_ok="$seeds_ok $seed"
+        done
+        [ "$seeds_ok" = " 314159 161803" ] &&
+            ok "$a: right.c passes on the grading seeds $GRADE_SEED, 314159 and 161803 (the unit checks draw inputs from each)" ||
+            { fail "$a: right.c fails on a grading seed (passed on:$seeds_ok; $log.right_seed*.log)"; grep -h -A3 '^FAIL' "$log".right_seed*.log | head -n 12; }
+    fi
     wrong=0
     for f in tests/course/$a/wrong_*; do
         [ -f "$f" ] || continue
@@ -181,6 +203,25 @@ case " $assignments " in *" 1_latency "*)
     ;;
 esac
 
+# --- 3b. the same seed, the same grade --------------------------------------
+case " $assignments " in *" 1_latency "*)
+    d="$build/test/same_seed"
+    rm -rf "$d" && mkdir -p "$d"
+    { printf '#define MISTAKE_OFF_BY_ONE\n'; cat tests/course/1_latency/right.c; } > "$d/grace.c"
+    seeded="$build/1_latency/answers/answers$([ "$GRADE_QUICK" = 1 ] && echo .quick).seed-424242.txt"
+    rm -f "$seeded"
+    GRADE_SEED=424242 GRADE_UNITS=1 sh course/grade.sh 1_latency "$d/grace.c" > "$d/first.log" 2>&1
+    cp "$seeded" "$d/first_answers" 2> /dev/null
+    rm -f "$seeded"
+    GRADE_SEED=424242 GRADE_UNITS=1 sh course/grade.sh 1_latency "$d/grace.c" > "$d/second.log" 2>&1
+    if [ -f "$d/first_answers" ] && cmp -s "$seeded" "$d/first_answers" && grep -q '^FAIL ' "$d/first.log" &&
+       grep -q '^grading seed: 424242 ' "$d/first.log" && [ "$(grep -c '^grade: measuring' "$d/second.log")" = 1 ] &&
+       [ "$(sed -n '/^=== /,$p' "$d/first.log")" = "$(sed -n '/^=== /,$p' "$d/second.log")" ]; then
+        ok "the same grading seed, measured again, gives the same answers and the same grade ($(grep '^score:' "$d/first.log"))"
+    else fail "the grading seed 424242 measured twice gives other answers or another grade ($d)"; fi
+    ;;
+esac
+
 # --- 4. submissions that attack the grader ----------------------------------
 # tests/course/attacks/*.c, each the correct delay line with an attack in
 # its jitter (or a forger with nothing of the work): graded as one folder
@@ -199,10 +240,15 @@ case " $assignments " in *" 1_latency "*)
     answers=$(sh course/grade.sh 1_latency --measure 2> /dev/null | tail -n 1)
     escape="/tmp/s2r_escape.$$"
     rm -f "$escape"
+    # the public answers, as a kit's expected.txt holds them (a replay carries them whole)
+    "$build/judge" --public "$answers" > "$build/test/public_1_latency.txt" 2> /dev/null ||
+        fail "attacks: the public answers of 1_latency cannot be made"
     for f in tests/course/attacks/*.c; do
         n=$(basename "$f" .c)
         mkdir -p "$att/$n"
-        awk '/^#include "\.\.\/1_latency\/right\.c"$/ { while ((getline l < "tests/course/1_latency/right.c") > 0) print l; next }
+        awk -v pub="$build/test/public_1_latency.txt" '
+             /^#include "\.\.\/1_latency\/right\.c"$/ { while ((getline l < "tests/course/1_latency/right.c") > 0) print l; next }
+             /^@PUBLIC_ANSWERS@$/ { while ((getline l < pub) > 0) { gsub(/\\/, "\\\\", l); gsub(/"/, "\\\"", l); print "    \"" l "\\n\"" }; next }
              { print }' "$f" | sed "s|@ANSWERS@|$answers|g; s|@ESCAPE@|$escape|g; s|@ROOT@|$root|g" > "$att/$n/latency.c"
     done
     # bad input: links to the answers and to another student, 100 MB, headers beside the file
@@ -225,7 +271,7 @@ case " $assignments " in *" 1_latency "*)
     }
     before=$(ours)
     t0=$(date +%s)
-    GRADE_SCRATCH="$scratch" sh course/grade.sh 1_latency "$att" > "$build/test/attacks.log" 2>&1
+    (unset GRADE_SEED; GRADE_SCRATCH="$scratch" sh course/grade.sh 1_latency "$att") > "$build/test/attacks.log" 2>&1
     t1=$(date +%s)
     left=$(ours)
     section() { awk -v who="=== $1" '$0 == who { on = 1; next } /^=== / { on = 0 } on' "$build/test/attacks.log"; }
@@ -256,6 +302,15 @@ case " $assignments " in *" 1_latency "*)
         if [ $held = 1 ] && [ -n "$fails" ]; then ok "attacks: $n scores nothing on what it attacks ($fails)${says:+, said: \"$says\"}"
         else fail "attacks: $n is not held (fails: $fails, says: $says; $build/test/attacks.log)"; echo "$got" | head -n 20; fi
     done
+    drawn=$(sed -n 's/^=== summary: 1_latency (grading seed: \([0-9]*\))$/\1/p' "$build/test/attacks.log")
+    [ -n "$drawn" ] && [ "$drawn" != 0 ] && [ "$drawn" != "$GRADE_SEED" ] && [ "$(grep -c "^grading seed: $drawn " "$build/test/attacks.log")" -ge 3 ] &&
+        ok "attacks: graded on a fresh grading seed ($drawn, from /dev/urandom), printed in every report and the summary" ||
+        fail "attacks: no fresh grading seed in the reports ($build/test/attacks.log)"
+    # the replay of the public answers is a real attack: on the fixed inputs it takes full marks
+    GRADE_SEED=0 GRADE_SCRATCH="$scratch" sh course/grade.sh 1_latency "$att/replayed_answers" > "$build/test/replay_fixed.log" 2>&1
+    grep -q '^score: 14 / 14 points$' "$build/test/replay_fixed.log" && grep -q '^grading seed: none' "$build/test/replay_fixed.log" &&
+        ok "attacks: replayed_answers takes 14 / 14 on the public fixed inputs (--seed 0), nothing on a grading seed" ||
+        fail "attacks: replayed_answers on the fixed inputs does not take full marks ($build/test/replay_fixed.log)"
     cmp -s "$answers" "$build/test/answers_before" && ok "attacks: the answers are untouched" ||
         fail "attacks: the answers file changed ($answers)"
     if [ "$left" = "$before" ]; then ok "attacks: no process of a check is left when grading ends"
@@ -280,17 +335,23 @@ if [ $tested_all = 1 ]; then
        [ "$(grep -c 'TODO(course' "$kit/1_latency/sim2real.h")" -ge 5 ]; then
         ok "the kits are made: $(ls -d "$kit"/[0-9]*_*/ | wc -l) assignments, each with the student copy and its public answers"
         # in a kit, with its own header and answers: a correct file passes, the skeleton fails
-        (cd "$kit/1_latency" && GRADE_BUILD="$kit/build" sh course/grade.sh 1_latency "$root/tests/course/1_latency/right.c") \
+        (cd "$kit/1_latency" && unset GRADE_SEED && GRADE_BUILD="$kit/build" sh course/grade.sh 1_latency "$root/tests/course/1_latency/right.c") \
             > "$build/test/kit_right.log" 2>&1 && ok "in the kit, a correct delay line passes (the kit's header and answers)" \
             || fail "in the kit, a correct delay line does not pass ($build/test/kit_right.log)"
         # an assignment stands alone: its unit checks run on the kit's library; an integration
         # check that needs an exercise still open (the delay line) is left to the instructor
-        (cd "$kit/2_randomization" && GRADE_BUILD="$kit/build" sh course/grade.sh 2_randomization "$root/tests/course/2_randomization/right.c") \
+        (cd "$kit/2_randomization" && unset GRADE_SEED && GRADE_BUILD="$kit/build" sh course/grade.sh 2_randomization "$root/tests/course/2_randomization/right.c") \
             > "$build/test/kit_right2.log" 2>&1 && grep -q "^      - not run here: it needs latency" "$build/test/kit_right2.log" \
             && ok "in the kit, a correct sampler passes; the integration checks needing the open delay line are the instructor's" \
             || fail "in the kit, a correct sampler does not pass ($build/test/kit_right2.log)"
-        (cd "$kit/1_latency" && GRADE_BUILD="$kit/build" sh course/grade.sh 1_latency) > "$build/test/kit_skeleton.log" 2>&1 \
+        (cd "$kit/1_latency" && unset GRADE_SEED && GRADE_BUILD="$kit/build" sh course/grade.sh 1_latency) > "$build/test/kit_skeleton.log" 2>&1 \
             && fail "in the kit, the skeleton passes" || ok "in the kit, the skeleton as handed out fails"
+        (cd "$kit/1_latency" && GRADE_BUILD="$kit/build" sh course/grade.sh 1_latency --seed 5 "$root/tests/course/1_latency/right.c") \
+            > "$build/test/kit_seed.log" 2>&1
+        [ $? = 2 ] && grep -q 'a kit grades on the public fixed inputs only' "$build/test/kit_seed.log" &&
+            grep -q '^grading seed: none' "$build/test/kit_right.log" &&
+            ok "a kit grades on the public fixed inputs (its report says so) and refuses a grading seed" ||
+            fail "a kit does not refuse a grading seed, or does not say it grades on the fixed inputs ($build/test/kit_seed.log)"
         # no answers in a student's hands: no open exercise's reference in a kit's library
         # (every exercise is open in these kits), no instructor's guide, no full answers
         leaks=""

@@ -16,6 +16,7 @@ static long s2r_test_allocations;
 #include "../sim2real_jobs.h"
 #include "../sim2real_logs.h"
 #include "../sim2real_analysis.h"
+#include "../sim2real_reports.h"
 #include "../examples/s2r_cli.h"
 #include "../examples/s2r_figures.h"
 #include <string.h>

@@ -11,6 +11,11 @@
    compares success and final distance with the reference's, which are
    bit-identical when the delay line meets its contract.
 
+   On the instructor's run every unit check also draws inputs from the
+   grading seed (grade_seed(): sizes, pushed samples, fills, k's, the
+   jitter's base and generator), so its answers there are not the public
+   expected.txt; on a student's own run those inputs are the fixed ones.
+
    Run through course/grade.sh (it compiles this file with your
    latency.c); it prints one line per check and "N passed, N failed". */
 #include "grade.h"
@@ -24,6 +29,41 @@ static void push_counting(s2r_delay_line* line, int w, int n) {
         for (i = 0; i < w; i++) x[i] = t + 0.5 * i;
         s2r_delay_push(line, x);
     }
+}
+
+/* On a seeded run: a line of a width and capacity drawn from rng, pushed
+   `pushes` samples drawn from it, every read (k = -2 .. capacity + 2)
+   put under what (the history is checked by the judge against the
+   reference's reads on the same inputs). */
+static void seeded_line(s2r_rng* rng, int pushes_max, int reset, const char* what) {
+    s2r_delay_line line;
+    double x[8], out[8], fill[8];
+    int w = 1 + s2r_rng_int(rng, 8), cap = 1 + s2r_rng_int(rng, 24), n = s2r_rng_int(rng, pushes_max + 1), t, k, i;
+    s2r_result rc = s2r_delay_init(&line, w, cap);
+    grade_put(rc, "%s: init(width %d, capacity %d): the result code", what, w, cap);
+    if (rc != S2R_OK) return;
+    grade_put(line.width, "%s: init(%d, %d): width", what, w, cap);
+    grade_put(line.capacity, "%s: init(%d, %d): capacity", what, w, cap);
+    for (t = 0; t < n; t++) {
+        for (i = 0; i < w; i++) x[i] = s2r_rng_range(rng, -10, 10);
+        s2r_delay_push(&line, x);
+    }
+    if (reset) {
+        for (i = 0; i < w; i++) fill[i] = s2r_rng_range(rng, -5, 5);
+        s2r_delay_reset(&line, reset == 1 ? fill : NULL);
+        for (i = 0; i < w && n > 0; i++) x[i] = s2r_rng_range(rng, -10, 10);
+        if (n > 0) s2r_delay_push(&line, x);
+    }
+    for (k = -2; k <= cap + 2; k++) {
+        const double* p = s2r_delay_peek(&line, k);
+        for (i = 0; i < w; i++) out[i] = NAN;
+        s2r_delay_read(&line, k, out);
+        for (i = 0; i < w; i++)
+            grade_put(out[i], "%s: width %d, capacity %d, %d pushes%s: read(%d), value %d", what, w, cap, n,
+                      reset == 1 ? ", reset(fill), one push" : reset ? ", reset(NULL), one push" : "", k, i + 1);
+        grade_put(p ? p[w - 1] : NAN, "%s: width %d, capacity %d, %d pushes: peek(%d)[%d] (NaN: NULL)", what, w, cap, n, k, w - 1);
+    }
+    s2r_delay_free(&line);
 }
 
 static void check_init(void) {
@@ -66,6 +106,7 @@ static void check_init(void) {
     grade_put(line.data != NULL, "after free: data is not NULL (1) or NULL (0)");
     GRADE_EXPECT(line.data == NULL, "free must leave data NULL");
     s2r_delay_free(&line);   /* twice: must be safe */
+    if (grade_seed()) { s2r_rng rng = s2r_rng_make(grade_seed(), 0); seeded_line(&rng, 0, 0, "a new line (seeded)"); }
     grade_put_send("init", 0);
 }
 
@@ -86,6 +127,11 @@ static void check_age(void) {
     grade_put(out[0], "after 4 pushes into a zeroed line of capacity 6: read(4)");
     GRADE_EXPECT(out[0] == 0, "after 4 pushes into a zeroed line of capacity 6, read(4) must be 0 (gave %g)", out[0]);
     s2r_delay_free(&line);
+    if (grade_seed()) {
+        s2r_rng rng = s2r_rng_make(grade_seed(), 0);
+        seeded_line(&rng, 12, 0, "seeded pushes");
+        seeded_line(&rng, 12, 0, "seeded pushes");
+    }
     grade_put_send("age", 0);
 }
 
@@ -94,7 +140,7 @@ static void check_wrap(void) {
     enum { CAP = 7, PUSHES = 50 };
     s2r_delay_line line;
     double history[PUSHES + 1], out[1], x[1];
-    s2r_rng rng = s2r_rng_make(11, 0);
+    s2r_rng rng = s2r_rng_make(grade_seeded(11), 0);
     int t, k, bad = 0;
     if (s2r_delay_init(&line, 1, CAP) != S2R_OK) { grade_fail("init(1, %d) failed", CAP); return; }
     for (t = 0; t < PUSHES; t++) {
@@ -136,6 +182,11 @@ static void check_clamp(void) {
     GRADE_EXPECT(s2r_delay_peek(&line, 1) && s2r_delay_peek(&line, 1)[0] == 8, "peek(1) must point at the sample 1 push ago (8)");
     GRADE_EXPECT(s2r_delay_peek(&line, 100) && s2r_delay_peek(&line, 100)[0] == 6, "peek(100) must clamp like read");
     s2r_delay_free(&line);
+    if (grade_seed()) {
+        s2r_rng rng = s2r_rng_make(grade_seed(), 0);
+        seeded_line(&rng, 60, 0, "seeded, k beyond both ends");
+        grade_put_send("clamp_seeded", 0);
+    }
 }
 
 static void check_reset(void) {
@@ -165,6 +216,11 @@ static void check_reset(void) {
     grade_put(out[1], "after reset(NULL): read(2), value 2");
     GRADE_EXPECT(out[0] == 0 && out[1] == 0, "reset(NULL) must fill zeros, read(2) gave %g %g", out[0], out[1]);
     s2r_delay_free(&line);
+    if (grade_seed()) {
+        s2r_rng rng = s2r_rng_make(grade_seed(), 0);
+        seeded_line(&rng, 30, 1, "seeded reset");
+        seeded_line(&rng, 30, 2, "seeded reset");
+    }
     grade_put_send("reset", 0);
 }
 
@@ -207,12 +263,22 @@ static void check_jitter_rules(void) {
     s2r_delay_jitter_reset(&j);
     grade_put(j.last, "after jitter reset: last (max is %d)", j.max);
     GRADE_EXPECT(j.last == j.max, "reset must forget the previous age (last = max), got last %d", j.last);
+    if (grade_seed()) {   /* bases, maxima and base jumps drawn from the seed, no jitter */
+        s2r_rng draw = s2r_rng_make(grade_seed(), 0);
+        int b = s2r_rng_int(&draw, 16), m = 1 + s2r_rng_int(&draw, 14);
+        s2r_delay_jitter_init(&j, b, 0, m);
+        for (t = 0; t < 24; t++) {
+            if (t % 6 == 5) j.base = s2r_rng_int(&draw, 20);
+            k = s2r_delay_jitter_next(&j, &rng);
+            grade_put(k, "seeded: base %d, no jitter, max %d (the base set anew every 6 calls): the age at call %d", b, m, t + 1);
+        }
+    }
     grade_put_send("jitter_rules", 0);
 }
 
 static void check_jitter_draws(void) {
     s2r_delay_jitter j;
-    s2r_rng rng = s2r_rng_make(2024, 3);
+    s2r_rng rng = s2r_rng_make(grade_seeded(2024), 3);
     double ages[40], mean = 0;
     int t, lo = 100, hi = -100;
     s2r_delay_jitter_init(&j, 5, 2, 9);

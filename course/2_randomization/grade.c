@@ -21,6 +21,10 @@
    passes or fails them the same way every run; a correct sampler that
    maps the uniform numbers differently from the reference fails one of
    them by chance with a probability below the significance stated there.
+   On the instructor's run every unit check also draws from the grading
+   seed (grade_seed()): the generators' seeds, and distributions and table
+   entries of their own (parameters drawn from it), so its answers there
+   are not the public expected.txt; the same seed gives the same grade.
 
    The integration checks run the randomized simulator on your sampler
    with the default training ranges: over many resets its draws must
@@ -181,10 +185,19 @@ static void next_number(s2r_rng* rng, double out[2]) {
 
 /* ---- unit checks ------------------------------------------------------- */
 
+/* A distribution of the kind drawn from rng with parameters drawn from it
+   (a seeded run's own cases): uniform, log-uniform or truncated normal. */
+static s2r_dist seeded_dist(s2r_rng* rng, s2r_dist_kind kind) {
+    double lo = s2r_rng_range(rng, -2, 2), w = exp(s2r_rng_range(rng, log(0.05), log(4)));
+    if (kind == S2R_DIST_UNIFORM) return s2r_dist_uniform(lo, lo + w);
+    if (kind == S2R_DIST_LOG_UNIFORM) { lo = exp(s2r_rng_range(rng, log(0.01), log(2))); return s2r_dist_log_uniform(lo, lo * (1 + w)); }
+    return s2r_dist_trunc_normal(lo, lo + w, lo + w * s2r_rng_uniform(rng), w * exp(s2r_rng_range(rng, log(0.1), log(2))));
+}
+
 /* Every draw in [lo, hi], and the draws reaching near both ends. */
 static void check_support(void) {
-    s2r_dist cases[13];
-    s2r_rng rng = s2r_rng_make(101, 0);
+    s2r_dist cases[16];
+    s2r_rng rng = s2r_rng_make(grade_seeded(101), 0);
     enum { N = 2000 };
     double outside_count[13];
     int c, i, n = 0;
@@ -201,6 +214,12 @@ static void check_support(void) {
     cases[n++] = s2r_dist_trunc_normal(-10, 10, 2, 1.5);
     cases[n++] = s2r_dist_trunc_normal(0, 1, 0.3, 1e3);      /* nearly uniform */
     cases[n++] = s2r_dist_trunc_normal(0, 1, 0.5, 1e-6);     /* nearly fixed */
+    if (grade_seed()) {   /* three of the seed's own */
+        s2r_rng draw = s2r_rng_make(grade_seed(), 1);
+        cases[n++] = seeded_dist(&draw, S2R_DIST_UNIFORM);
+        cases[n++] = seeded_dist(&draw, S2R_DIST_LOG_UNIFORM);
+        cases[n++] = seeded_dist(&draw, S2R_DIST_TRUNC_NORMAL);
+    }
     for (c = 0; c < n; c++) {
         const s2r_dist* d = &cases[c];
         double lo = INFINITY, hi = -INFINITY;
@@ -217,7 +236,7 @@ static void check_support(void) {
             if (x > hi) hi = x;
         }
         outside_count[c] = outside;
-        grade_label("support_draws_outside", 13, c, "%s: the draws outside [lo, hi] of %d", describe(d), N);
+        grade_label("support_draws_outside", n, c, "%s: the draws outside [lo, hi] of %d", describe(d), N);
         if (d->kind == S2R_DIST_UNIFORM || d->kind == S2R_DIST_LOG_UNIFORM) {
             /* the ends the draws reach, within 2 % of the width of the reference's (log scale: log-uniform);
                a truncated normal's ends depend on the draws (any correct sampler's differ) */
@@ -249,21 +268,24 @@ static void check_support(void) {
 }
 
 /* The draws and the generator's next numbers, for the judge. */
-static double degenerate_sent[32];
+static double degenerate_sent[40];
 static int n_degenerate_sent;
+
+/* How many values the check sends: 7 cases, 3 more on a seeded run. */
+static int n_degenerate_total(void) { return grade_seed() ? 30 : 21; }
 
 /* One degenerate case: the value `want` and an untouched generator. */
 static void expect_degenerate(const s2r_dist* d, double want, const char* why) {
-    s2r_rng rng = s2r_rng_make(202, 1), before = rng, after;
+    s2r_rng rng = s2r_rng_make(grade_seeded(202), 1), before = rng, after;
     double x = s2r_dist_sample(d, &rng);
     int m = n_degenerate_sent;
     after = rng;
     degenerate_sent[m] = x;
     next_number(&after, &degenerate_sent[m + 1]);
-    grade_label("degenerate_draws", 21, m, "%s (%s): the draw", describe(d), why);
-    grade_label("degenerate_draws", 21, m + 1, "%s (%s): the generator's next number after it (high half; a degenerate "
+    grade_label("degenerate_draws", n_degenerate_total(), m, "%s (%s): the draw", describe(d), why);
+    grade_label("degenerate_draws", n_degenerate_total(), m + 1, "%s (%s): the generator's next number after it (high half; a degenerate "
                 "distribution draws none)", describe(d), why);
-    grade_label("degenerate_draws", 21, m + 2, "%s (%s): the generator's next number after it (low half)", describe(d), why);
+    grade_label("degenerate_draws", n_degenerate_total(), m + 2, "%s (%s): the generator's next number after it (low half)", describe(d), why);
     n_degenerate_sent += 3;
     GRADE_EXPECT(x == want, "%s (%s): the draw is %.17g, expected %.17g", describe(d), why, x, want);
     GRADE_EXPECT(memcmp(&rng, &before, sizeof rng) == 0,
@@ -272,7 +294,7 @@ static void expect_degenerate(const s2r_dist* d, double want, const char* why) {
 
 static void check_degenerate(void) {
     s2r_dist d = s2r_dist_fixed(3);
-    s2r_rng rng = s2r_rng_make(202, 2);
+    s2r_rng rng = s2r_rng_make(grade_seeded(202), 2);
     double x;
     d.lo = 0;   /* FIXED reads only its value (mean); the other fields are ignored */
     d.hi = 10;
@@ -294,19 +316,37 @@ static void check_degenerate(void) {
     GRADE_EXPECT(isnan(x), "an unknown kind (%d) must give NaN, gave %g", (int)d.kind, x);
     degenerate_sent[n_degenerate_sent] = x;
     next_number(&rng, &degenerate_sent[n_degenerate_sent + 1]);
-    grade_label("degenerate_draws", 21, n_degenerate_sent, "an unknown kind (%d): the draw (the contract: NaN)", (int)d.kind);
-    grade_label("degenerate_draws", 21, n_degenerate_sent + 1, "an unknown kind: the generator's next number (high half)");
-    grade_label("degenerate_draws", 21, n_degenerate_sent + 2, "an unknown kind: the generator's next number (low half)");
+    grade_label("degenerate_draws", n_degenerate_total(), n_degenerate_sent, "an unknown kind (%d): the draw (the contract: NaN)", (int)d.kind);
+    grade_label("degenerate_draws", n_degenerate_total(), n_degenerate_sent + 1, "an unknown kind: the generator's next number (high half)");
+    grade_label("degenerate_draws", n_degenerate_total(), n_degenerate_sent + 2, "an unknown kind: the generator's next number (low half)");
     n_degenerate_sent += 3;
+    if (grade_seed()) {   /* values of the seed's own */
+        s2r_rng draw = s2r_rng_make(grade_seed(), 1);
+        double v = s2r_rng_range(&draw, -5, 5), w = exp(s2r_rng_range(&draw, -3, 1));
+        d = s2r_dist_fixed(v);
+        expect_degenerate(&d, v, "FIXED, a value drawn from the grading seed");
+        d = s2r_dist_trunc_normal(v - w, v + w, v, 0);
+        expect_degenerate(&d, v, "std 0 returns the mode, the mean (drawn from the grading seed)");
+        d = s2r_dist_log_uniform(w, w);
+        expect_degenerate(&d, w, "lo == hi, drawn from the grading seed");
+    }
     grade_answer("degenerate_draws", degenerate_sent, n_degenerate_sent, 0);
 }
 
 /* KS of N draws for each case, at significance 0.001 per case. */
-static void ks_cases(const s2r_dist* cases, int n, uint64_t seed, const char* hint) {
+/* On a seeded run, two cases of the kind with parameters of the seed's
+   own follow the n given (cases has room for them). */
+static void ks_cases(s2r_dist* cases, int n, uint64_t seed, const char* hint) {
     enum { N = 20000 };
     static double x[N];
-    s2r_rng rng = s2r_rng_make(seed, 0);
+    s2r_rng rng = s2r_rng_make(grade_seeded(seed), 0);
     int c;
+    if (grade_seed()) {
+        s2r_rng draw = s2r_rng_make(grade_seed(), 1);
+        cases[n] = seeded_dist(&draw, cases[0].kind);
+        cases[n + 1] = seeded_dist(&draw, cases[0].kind);
+        n += 2;
+    }
     for (c = 0; c < n; c++) {
         char key[48];
         snprintf(key, sizeof key, "draws_seed%d_case%d", (int)seed, c);
@@ -317,7 +357,7 @@ static void ks_cases(const s2r_dist* cases, int n, uint64_t seed, const char* hi
 }
 
 static void check_ks_uniform(void) {
-    s2r_dist cases[3];
+    s2r_dist cases[5];
     cases[0] = s2r_dist_uniform(0.5, 1.5);
     cases[1] = s2r_dist_uniform(-0.01, 0.01);
     cases[2] = s2r_dist_uniform(0, 0.6);
@@ -325,7 +365,7 @@ static void check_ks_uniform(void) {
 }
 
 static void check_ks_log_uniform(void) {
-    s2r_dist cases[3];
+    s2r_dist cases[5];
     cases[0] = s2r_dist_log_uniform(0.7, 1.4);
     cases[1] = s2r_dist_log_uniform(0.01, 1);
     cases[2] = s2r_dist_log_uniform(0.5, 2);
@@ -334,7 +374,7 @@ static void check_ks_log_uniform(void) {
 }
 
 static void check_ks_trunc_normal(void) {
-    s2r_dist cases[5];
+    s2r_dist cases[7];
     cases[0] = s2r_dist_trunc_normal(1, 4, 1, 1);         /* the interval on one side of the mean, wide */
     cases[1] = s2r_dist_trunc_normal(0, 0.5, 0.5, 0.4);   /* on one side, narrow */
     cases[2] = s2r_dist_trunc_normal(-0.3, 1, 0, 1);      /* narrow, both sides */
@@ -349,8 +389,8 @@ static void check_ks_trunc_normal(void) {
 static void check_mean(void) {
     enum { N = 20000 };
     static double x[N];
-    s2r_dist cases[7];
-    s2r_rng rng = s2r_rng_make(606, 0);
+    s2r_dist cases[10];
+    s2r_rng rng = s2r_rng_make(grade_seeded(606), 0);
     int c, i, n = 0;
     cases[n++] = s2r_dist_fixed(1.25);
     cases[n++] = s2r_dist_uniform(0.010, 0.030);
@@ -359,6 +399,12 @@ static void check_mean(void) {
     cases[n++] = s2r_dist_trunc_normal(1, 4, 1, 1);
     cases[n++] = s2r_dist_trunc_normal(-0.3, 1, 0, 1);
     cases[n++] = s2r_dist_trunc_normal(0, 0.5, 0.5, 0.4);
+    if (grade_seed()) {   /* three of the seed's own */
+        s2r_rng draw = s2r_rng_make(grade_seed(), 1);
+        cases[n++] = seeded_dist(&draw, S2R_DIST_UNIFORM);
+        cases[n++] = seeded_dist(&draw, S2R_DIST_LOG_UNIFORM);
+        cases[n++] = seeded_dist(&draw, S2R_DIST_TRUNC_NORMAL);
+    }
     for (c = 0; c < n; c++) {
         double mean = 0, var = 0, want = s2r_dist_mean(&cases[c]), se;
         if (!draw_many(&cases[c], &rng, x, N)) continue;
@@ -390,7 +436,7 @@ static void check_determinism(void) {
     cases[2] = s2r_dist_trunc_normal(0.8, 1.2, 1, 0.1);
     for (c = 0; c < 3; c++) {
         const s2r_dist* d = &cases[c];
-        s2r_rng a = s2r_rng_make(707, (uint64_t)c), b = a, one = a, other = s2r_rng_make(708, (uint64_t)c);
+        s2r_rng a = s2r_rng_make(grade_seeded(707), (uint64_t)c), b = a, one = a, other = s2r_rng_make(grade_seeded(708), (uint64_t)c);
         double x = 0, y = 0;
         int same = 1, seeds_differ = 0, first = 0;
         for (i = 0; i < 20; i++) {
@@ -441,7 +487,7 @@ static void set_entry(s2r_randomization* r, s2r_param p, int enabled, s2r_apply_
    from the replay (0); then the generator's next numbers after the episode,
    less the replay's (0). */
 static void expect_table_draw(const s2r_randomization* r, uint64_t seed, const char* what, const char* key) {
-    s2r_rng rng = s2r_rng_make(seed, 0), replay = rng;
+    s2r_rng rng = s2r_rng_make(grade_seeded(seed), 0), replay = rng;
     double values[S2R_PARAM_COUNT], want[S2R_PARAM_COUNT];
     static double sent[4 * (S2R_PARAM_COUNT + 2)];
     int e, p, shown = 0, m = 0, total = 4 * (S2R_PARAM_COUNT + 2);
@@ -515,6 +561,18 @@ static void check_table(void) {
     if (s2r_randomization_check(&r, error) != S2R_OK) { grade_fail("grader bug: the test table is invalid: %s", error); return; }
     expect_table_draw(&r, 808, "a table with enabled and disabled entries of every mode", "table_every_mode");
     expect_table_draw(&d, 809, "the default training ranges", "table_default");
+    if (grade_seed()) {   /* the first table, its fixed values, enabled entries and disabled modes drawn from the seed */
+        s2r_rng draw = s2r_rng_make(grade_seed(), 1);
+        int p;
+        r.p[S2R_PARAM_KV].dist = s2r_dist_fixed(s2r_rng_range(&draw, 0.8, 1.25));
+        r.p[S2R_PARAM_KP] = r.p[S2R_PARAM_KV];
+        r.p[S2R_PARAM_KP].enabled = s2r_rng_uniform(&draw) < 0.5;
+        r.p[S2R_PARAM_OBJECT_DROPOUT].dist.lo = r.p[S2R_PARAM_OBJECT_DROPOUT].dist.hi = s2r_rng_range(&draw, 0, 0.1);
+        for (p = 0; p < S2R_PARAM_COUNT; p++)
+            if (!r.p[p].enabled && p != S2R_PARAM_QVEL_NOISE) r.p[p].mode = (s2r_apply_mode)s2r_rng_int(&draw, 3);
+        if (s2r_randomization_check(&r, error) != S2R_OK) { grade_fail("grader bug: the seeded table is invalid: %s", error); return; }
+        expect_table_draw(&r, 811, "a table drawn from the grading seed", "table_seeded");
+    }
     d = s2r_randomization_none();
     expect_table_draw(&d, 810, "everything off (s2r_randomization_none)", "table_none");
 }

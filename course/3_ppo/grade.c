@@ -23,6 +23,11 @@
    rounding), and a short run on two seeds must swing the pendulum up,
    reaching the reference's return within a stated band.
 
+   On the instructor's run every unit check also draws inputs from the
+   grading seed (grade_seed(): rollouts, rewards, gammas and lambdas,
+   ratios, advantages and clips), so its answers there are not the public
+   expected.txt; on a student's own run they are the fixed ones.
+
    Run through course/grade.sh (it compiles this file with your ppo.c);
    it prints one line per check and "N passed, N failed". */
 #include "grade.h"
@@ -96,6 +101,26 @@ static void expect_value(const char* what, int t, int n, double got, double want
     if ((*shown)++ < 4) grade_fail("%s at step t = %d of env %d: got %.7g, expected %.7g", what, t, n, got, want);
 }
 
+/* On a seeded run: a rollout drawn from the grading seed (T 1 .. 12, N 1
+   .. 3, episodes ending with probability p_end, gamma and lambda drawn
+   too), against the reference under key. */
+static void seeded_gae(const char* key, double p_end) {
+    rollout r;
+    s2r_rng rng;
+    float gamma, lambda;
+    char what[160];
+    if (!grade_seed()) return;
+    rng = s2r_rng_make(grade_seed(), 7);
+    memset(&r, 0, sizeof r);
+    random_rollout(&r, 1 + s2r_rng_int(&rng, 12), 1 + s2r_rng_int(&rng, 3), p_end, &rng);
+    gamma = (float)s2r_rng_range(&rng, 0.5, 1);
+    lambda = (float)s2r_rng_range(&rng, 0, 1);
+    run_gae(&r, gamma, lambda);
+    snprintf(what, sizeof what, "a rollout drawn from the grading seed (T = %d, N = %d, gamma %.4f, lambda %.4f): ", r.T, r.N,
+             gamma, lambda);
+    send_gae(key, &r, what, 1e-5);
+}
+
 /* ---- GAE checks -------------------------------------------------------- */
 
 /* T = 3, N = 1, no episode end, gamma = lambda = 0.5:
@@ -130,6 +155,7 @@ static void check_gae_by_hand(void) {
     GRADE_EXPECT(grade_close(r.adv[0], 1 + 0.9 * -2 - 0.5, 1e-6),
                  "T = 1, r = 1, V = 0.5, last_value = -2, gamma 0.9: advantage %.7g, expected r + gamma last_value - V = %.7g",
                  r.adv[0], 1 + 0.9 * -2 - 0.5);
+    seeded_gae("gae_seeded_no_end", 0);
 }
 
 /* T = 5, N = 1, gamma = lambda = 0.5; the episode terminates at t = 1
@@ -161,6 +187,7 @@ static void check_gae_cut(void) {
                  "the episode ending at t = 1 changed (A_0 %.7g -> %.7g, A_1 %.7g -> %.7g) when only the rewards and "
                  "values after its end changed: cut the chain where done[t] and bootstrap with end_value[t]",
                  r.adv[0], r2.adv[0], r.adv[1], r2.adv[1]);
+    seeded_gae("gae_seeded_ends", 0.3);
 }
 
 /* Ended episodes bootstrap with end_value: a truncation (end_value =
@@ -207,13 +234,14 @@ static void check_gae_bootstrap(void) {
     if (grade_close(r.adv[1], 1 + 0.9 * 1000 - 0.5, 1e-6))
         grade_fail("no episode ends at t = 1, yet its advantage %.7g bootstraps from end_value[1] = 1000 (unused where "
                    "done[t] = 0)", r.adv[1]);
+    seeded_gae("gae_seeded_many_ends", 0.6);
 }
 
 /* N = 3 environments, T = 6, step-major: against the reference, and each
    environment's column against a run of that column alone (N = 1). */
 static void check_gae_envs(void) {
     rollout r, one;
-    s2r_rng rng = s2r_rng_make(303, 1);
+    s2r_rng rng = s2r_rng_make(grade_seeded(303), 1);
     double got[18];
     int t, n, shown = 0;
     random_rollout(&r, 6, 3, 0.2, &rng);
@@ -248,7 +276,7 @@ static void check_gae_envs(void) {
    plus the discounted bootstrap at its last step, minus V_t. */
 static void check_gae_lambda(void) {
     rollout r;
-    s2r_rng rng = s2r_rng_make(17, 2);
+    s2r_rng rng = s2r_rng_make(grade_seeded(17), 2);
     const double gamma = 0.9;
     random_rollout(&r, 12, 2, 0.15, &rng);
     r.done[4 * 2 + 0] = 1;   /* env 0 ends at t = 4 (truncated) */
@@ -263,7 +291,7 @@ static void check_gae_lambda(void) {
    written and nothing after the T*N entries. */
 static void check_gae_returns(void) {
     rollout r;
-    s2r_rng rng = s2r_rng_make(5, 3);
+    s2r_rng rng = s2r_rng_make(grade_seeded(5), 3);
     int k, bad = 0, n;
     random_rollout(&r, 20, 4, 0.1, &rng);
     run_gae(&r, 0.99f, 0.95f);
@@ -285,7 +313,7 @@ static void check_gae_returns(void) {
    truncated and terminated) against the reference, env by env. */
 static void check_gae_random(void) {
     rollout r;
-    s2r_rng rng = s2r_rng_make(2024, 4);
+    s2r_rng rng = s2r_rng_make(grade_seeded(2024), 4);
     random_rollout(&r, 32, 4, 0.08, &rng);
     run_gae(&r, 0.99f, 0.95f);
     send_gae("gae_random_T32_N4", &r, "a random rollout (T = 32, N = 4, gamma 0.99, lambda 0.95, episodes ending truncated "
@@ -356,13 +384,23 @@ static void check_loss_by_hand(void) {
             grade_fail("ratio 1.5, A = 2 gave the loss -3, the smaller of -3 and -2.4: the loss is the MAX of the negated "
                        "terms (the objective is the min of A ratio and A clamp(ratio))");
     }
+    if (grade_seed()) {   /* inputs drawn from the grading seed, inside and outside the range */
+        s2r_rng rng = s2r_rng_make(grade_seed(), 8);
+        int i;
+        for (i = 0; i < 8; i++) {
+            double x = s2r_rng_range(&rng, -0.7, 0.7), A = s2r_rng_range(&rng, -3, 3), c = s2r_rng_range(&rng, 0.05, 0.5), loss, grad;
+            char what[120];
+            snprintf(what, sizeof what, "drawn from the grading seed: logratio %.4f, A = %.4f, clip %.3f", x, A, c);
+            loss_call(x, A, c, &loss, &grad, what);
+        }
+    }
     loss_send("clipped_loss_by_hand");
 }
 
 /* Central differences of the loss in logratio against the derivative,
    away from the kinks at ratio = 1 - clip and 1 + clip. */
 static void check_loss_derivative(void) {
-    s2r_rng rng = s2r_rng_make(99, 5);
+    s2r_rng rng = s2r_rng_make(grade_seeded(99), 5);
     static const double clips[3] = {0.1, 0.2, 0.3};
     const double h = 1e-6;
     static double sent[600];
@@ -418,13 +456,23 @@ static void check_loss_tie(void) {
                      "ratio exactly 1 - clip (%.6f), A = %g: loss %.9g and derivative %.9g, expected %.9g for both (a tie: "
                      "-A ratio where the unclipped term is larger OR the two are equal)", r, A, loss, grad, -A * r);
     }
+    if (grade_seed()) {   /* ties at a ratio and A drawn from the grading seed */
+        s2r_rng rng = s2r_rng_make(grade_seed(), 9);
+        for (i = 0; i < 4; i++) {
+            double x = s2r_rng_range(&rng, 0.05, 0.4) * (i % 2 ? -1 : 1), A = s2r_rng_range(&rng, -3, 3), r = exp(x), loss, grad;
+            double c = i % 2 ? 1 - r : r - 1;   /* the ratio exactly at 1 -+ clip */
+            char what[120];
+            snprintf(what, sizeof what, "drawn from the grading seed: ratio exactly 1 %c clip (%.6f), A = %.4f", i % 2 ? '-' : '+', r, A);
+            loss_call(x, A, c, &loss, &grad, what);
+        }
+    }
     loss_send("clipped_loss_ties");
 }
 
 /* Random inputs, about a third of them outside the clip range, against
    the reference. */
 static void check_loss_random(void) {
-    s2r_rng rng = s2r_rng_make(7, 6);
+    s2r_rng rng = s2r_rng_make(grade_seeded(7), 6);
     int i;
     for (i = 0; i < 32; i++) {
         double x = s2r_rng_range(&rng, -0.5, 0.5), A = s2r_rng_normal(&rng), c = s2r_rng_range(&rng, 0.05, 0.4), loss, grad;

@@ -9,7 +9,10 @@
    than where the search started, must stay at t0 when nothing is lower,
    and must lie within 4 tol of the minimum; the number of calls
    is bounded.  The random cases come from s2r_rng with fixed seeds, so
-   every run asks the same questions.  Each check sends the judge what the
+   every run asks the same questions - on a student's own run; on the
+   instructor's the seeds, and the points of some cases of their own, are
+   drawn from the grading seed (grade_seed()), so the answers there are
+   not the public expected.txt (the same seed asks the same questions).  Each check sends the judge what the
    search returned (the point, in units of tol, within PRECISION tol of
    the reference's; how much worse than f0; the calls beyond the bound),
    and the integration checks the loss and values identified, within the
@@ -264,7 +267,7 @@ static void check_quadratic_inside(void) {
         {0.2, 1, 0, 1, 0.6, 5, 1e-4},         /* a first step wider than the bounds     */
         {2e-3, 1e-3, 0, 1e-2, 7e-3, 1e-3, 1e-7},  /* small numbers                      */
     };
-    s2r_rng rng = s2r_rng_make(401, 0);
+    s2r_rng rng = s2r_rng_make(grade_seeded(401), 0);
     tally s;
     size_t k;
     int i;
@@ -299,7 +302,7 @@ static void check_bounds(void) {
         {40, 10, -2, 3, 0, 50, 1e-3},        /* a first step far wider than the bounds */
         {-40, 10, -2, 3, 0, 50, 1e-3},
     };
-    s2r_rng rng = s2r_rng_make(402, 0);
+    s2r_rng rng = s2r_rng_make(grade_seeded(402), 0);
     tally s;
     size_t k;
     int i;
@@ -341,12 +344,25 @@ static void check_flat(void) {
         expect_minimum(&lc, &s, "; a loss that is barely tilted is still lower at lo: only exact ties mean flat");
     }
     grade_put_send_within("tilted_t_in_tol", PRECISION);
+    if (grade_seed()) {   /* flat losses on bounds and from a t0 drawn from the grading seed */
+        s2r_rng rng = s2r_rng_make(grade_seed(), 1);
+        for (k = 0; k < 6; k++) {
+            line_case lc = random_case(&rng, FLAT, 1e-4);
+            int ran = run_case(&lc);
+            grade_put(lc.t, "%s: the t returned (exactly t0)", case_text(&lc));
+            grade_put(lc.f, "%s: *f_min (exactly f0)", case_text(&lc));
+            if (ran)
+                GRADE_EXPECT(lc.t == lc.t0 && lc.f == lc.f0, "%s: returned t = %.9g with loss %.9g; on a flat loss nothing is "
+                             "strictly lower, so t must stay exactly t0 and *f_min exactly f0", case_text(&lc), lc.t, lc.f);
+        }
+        grade_put_send("flat_seeded_t_and_f", 0);
+    }
 }
 
 /* Bumpy losses (many local minima): never worse than f0; from a point on
    a slope, at least 3 searches in 4 lower the loss. */
 static void check_never_worse(void) {
-    s2r_rng rng = s2r_rng_make(404, 0);
+    s2r_rng rng = s2r_rng_make(grade_seeded(404), 0);
     int i, lowered = 0, sloped = 0, ok = 0, i_ran;
     for (i = 0; i < 200; i++) {
         line_case lc = random_case(&rng, BUMPY, 1e-4);
@@ -371,6 +387,16 @@ static void check_never_worse(void) {
                   "reference's; at least 3 in 4)");
         grade_put_send_within("bumpy_lowered_from_slope", 0.1);
     }
+    if (grade_seed()) {   /* smooth losses drawn from the grading seed: within PRECISION tol of the minimum */
+        s2r_rng draw = s2r_rng_make(grade_seed(), 1);
+        tally s;
+        memset(&s, 0, sizeof s);
+        for (i = 0; i < 20; i++) {
+            line_case lc = random_case(&draw, i % 2 ? LOGCOSH : QUADRATIC, 1e-4);
+            expect_minimum(&lc, &s, "; bracket the minimum, then narrow the bracket until it is a few tol wide");
+        }
+        grade_put_send_within("smooth_seeded_t_in_tol", PRECISION);
+    }
     printf("      %d searches: %d started on a slope, %d of those lowered the loss\n", ok, sloped, lowered);
     GRADE_EXPECT(sloped == 0 || lowered >= 0.75 * sloped, "from a point where the loss slopes downhill close by, only "
                  "%d of %d searches lowered the loss (at least 3 in 4 should: look near t0 first, with the "
@@ -382,7 +408,7 @@ static void check_never_worse(void) {
 static void check_precision(void) {
     static const loss_kind kinds[4] = {ASYMMETRIC, LOGCOSH, WELL, QUADRATIC};
     static const double tols[5] = {1e-2, 1e-3, 1e-4, 1e-5, 1e-6};
-    s2r_rng rng = s2r_rng_make(405, 0);
+    s2r_rng rng = s2r_rng_make(grade_seeded(405), 0);
     tally s;
     int i, k, j;
     memset(&s, 0, sizeof s);
@@ -399,7 +425,7 @@ static void check_precision(void) {
 /* The non-smooth 1 + |u| with unequal slopes: within PRECISION tol of the
    kink, in at most 2 MAX_CALLS calls. */
 static void check_v_shape(void) {
-    s2r_rng rng = s2r_rng_make(406, 0);
+    s2r_rng rng = s2r_rng_make(grade_seeded(406), 0);
     tally s;
     int i;
     line_case lc = make_case(V_SHAPE, 0.3141, 1, 0, 1, 0.9, 0.1, 1e-5);
@@ -420,7 +446,7 @@ static void check_v_shape(void) {
 /* At most MAX_CALLS loss calls per search at tol 1e-4 of the bounds, from
    system ID's first step (0.1 of the bounds), a tiny one and random ones. */
 static void check_calls(void) {
-    s2r_rng rng = s2r_rng_make(407, 0);
+    s2r_rng rng = s2r_rng_make(grade_seeded(407), 0);
     double beyond[200];
     tally s;
     int i;

@@ -24,6 +24,11 @@
    s2r_sprt_decide, whose pass rates and episode counts must agree with
    the reference's simulation within Monte-Carlo error.
 
+   On the instructor's run every unit check also draws inputs from the
+   grading seed (grade_seed(): counts, n's, rates, designs, caps), so its
+   answers there are not the public expected.txt; on a student's own run
+   they are the fixed ones.
+
    Run through course/grade.sh (it compiles this file with your gates.c);
    it prints one line per check and "N passed, N failed". */
 #include "grade.h"
@@ -103,6 +108,35 @@ static void verdict_send(const char* key, int n_all, int i, const s2r_sprt_confi
                 "the verdicts: " VERDICTS ")", c->p0, c->p1, c->alpha, c->beta, c->max_n, k, n, llr, vname(v));
 }
 
+/* On a seeded run: `count` intervals of counts drawn from the grading
+   seed (n 1 .. n_max), and `designs` SPRT designs drawn from it, each with
+   the llr and verdict of `count` counts (n up to 1.2 max_n: past the cap
+   too), against the reference under key. */
+static void seeded_gates(const char* key, int count, int n_max, int designs, uint64_t stream) {
+    s2r_rng rng;
+    double v[512];
+    int i, d, m = 0, total = 2 * count * ((n_max > 1) + designs);
+    if (!grade_seed() || total > 512) return;
+    rng = s2r_rng_make(grade_seed(), stream);
+    for (i = 0; n_max > 1 && i < count; i++, m += 2) {
+        int n = 1 + s2r_rng_int(&rng, n_max), k = s2r_rng_int(&rng, n + 1);
+        wilson_send(key, total, m / 2, k, n, &v[m]);
+    }
+    for (d = 0; d < designs; d++) {
+        double p0 = s2r_rng_range(&rng, 0.3, 0.85), p1 = p0 + (1 - p0) * s2r_rng_range(&rng, 0.2, 0.9);
+        s2r_sprt_config c = sprt_make(p0, p1, s2r_rng_range(&rng, 0.01, 0.3), s2r_rng_range(&rng, 0.01, 0.3),
+                                      1 + s2r_rng_int(&rng, 100));
+        for (i = 0; i < count; i++, m += 2) {
+            int n = s2r_rng_int(&rng, c.max_n + c.max_n / 5 + 1), k = s2r_rng_int(&rng, n + 1);
+            verdict_send(key, total, m, &c, k, n, &v[m]);
+            s2r_sprt_decide(&c, k, n, &v[m + 1]);
+            grade_label(key, total, m + 1, "p0 %.4f, p1 %.4f, alpha %.4f, beta %.4f, max_n %d: %d of %d: the llr", c.p0, c.p1,
+                        c.alpha, c.beta, c.max_n, k, n);
+        }
+    }
+    grade_answer(key, v, m, 1e-9);
+}
+
 /* ---- the Wilson interval -------------------------------------------------- */
 
 /* Known values: 0 of 10, 10 of 10, 5 of 10, and a table of 32 counts
@@ -112,7 +146,7 @@ static void check_wilson_known(void) {
                                    {40, 50}, {80, 100}, {95, 100}, {1, 1000}, {500, 1000}, {999, 1000}, {17, 80}};
     const int fixed = (int)(sizeof table / sizeof *table);
     double got[70];
-    s2r_rng rng = s2r_rng_make(505, 0);
+    s2r_rng rng = s2r_rng_make(grade_seeded(505), 0);
     int i;
     for (i = 0; i < 35; i++) {
         int k, n;
@@ -172,6 +206,7 @@ static void check_wilson_shape(void) {
     all[m] = w_small; grade_label("wilson_every_count_to_60", SHAPE_VALUES, m++, "the width of 50 of 100");
     all[m] = w_large; grade_label("wilson_every_count_to_60", SHAPE_VALUES, m++, "the width of 500 of 1000");
     grade_answer("wilson_every_count_to_60", all, m, 1e-9);
+    seeded_gates("wilson_seeded", 64, 5000, 0, 1);
 }
 
 /* The probability that the interval of a Binomial(n, p) count contains p,
@@ -219,6 +254,16 @@ static void check_wilson_coverage(void) {
     }
     /* the exact coverage at n = 20, 50, 100 and p = 0.1, 0.3, 0.5, 0.9, against the reference's */
     grade_answer("wilson_coverage_n20_50_100_p1_3_5_9", got, 12, 1e-9);
+    if (grade_seed()) {   /* the exact coverage at n and p drawn from the grading seed */
+        s2r_rng rng = s2r_rng_make(grade_seed(), 2);
+        for (j = 0; j < 4; j++) {
+            int n = 10 + s2r_rng_int(&rng, 140);
+            double p = s2r_rng_range(&rng, 0.05, 0.95);
+            got[j] = coverage(n, p);
+            grade_label("wilson_coverage_seeded", 4, j, "the coverage at n = %d, p = %.4f (exact binomial sum)", n, p);
+        }
+        grade_answer("wilson_coverage_seeded", got, 4, 1e-9);
+    }
 }
 
 /* ---- Wald's SPRT ----------------------------------------------------------- */
@@ -251,6 +296,7 @@ static void check_sprt_llr(void) {
                         "NULL (%s; " VERDICTS ")", cs[i].p0, cs[i].p1, k, n, vname(w));
         }
     grade_answer("sprt_llr_and_verdicts", got, 32, 1e-9);
+    seeded_gates("sprt_llr_seeded", 24, 1, 3, 3);
 }
 
 /* Every count of an asymmetric design (alpha != beta, so a swap shows),
@@ -279,6 +325,7 @@ static void check_sprt_boundaries(void) {
     verdict_send("sprt_every_count", BOUNDARY_VALUES, m, &t, 0, 1, &got[m]); m++;
     verdict_send("sprt_every_count", BOUNDARY_VALUES, m, &t, 0, 2, &got[m]); m++;
     grade_answer("sprt_every_count", got, m, 0);
+    seeded_gates("sprt_boundaries_seeded", 40, 1, 4, 4);
 }
 
 /* p0 = 1/3, p1 = 2/3: every success adds log 2, every failure takes it
@@ -303,6 +350,7 @@ static void check_sprt_ties(void) {
                                       : "the contract says FAIL once llr <= the boundary (<=, not <)");
     }
     grade_answer("sprt_ties", got, 8, 0);
+    seeded_gates("sprt_ties_seeded", 24, 1, 2, 5);
 }
 
 /* At n = max_n and beyond: never CONTINUE, FAIL unless the pass boundary
@@ -337,6 +385,7 @@ static void check_sprt_truncation(void) {
     verdict_send("sprt_at_and_past_max_n", TRUNCATION_VALUES, m, &one, 0, 1, &got[m]); m++;
     verdict_send("sprt_at_and_past_max_n", TRUNCATION_VALUES, m, &one, 0, 0, &got[m]); m++;
     grade_answer("sprt_at_and_past_max_n", got, m, 0);
+    seeded_gates("sprt_truncation_seeded", 40, 1, 4, 6);
 }
 
 /* SIGSEGV while s2r_sprt_decide reads a NULL config: say so and fail. */
@@ -410,6 +459,7 @@ static void check_sprt_invalid(void) {
     signal(SIGSEGV, SIG_DFL);
     signal(SIGBUS, SIG_DFL);
     grade_answer("sprt_edges_and_invalid", got, m, 0);
+    seeded_gates("sprt_valid_seeded", 16, 1, 2, 7);
 }
 
 /* ---- integration: the deployment gates ------------------------------------- */

@@ -16,6 +16,7 @@
        ./build/fuzz_demos -dict=tests/fuzz/demos.dict -max_total_time=60 CORPUS_COPY */
 #define SIM2REAL_IMPLEMENTATION
 #include "../../sim2real.h"
+#include "../../sim2real_logs.h"
 #include <stdlib.h>
 #include <string.h>
 
