@@ -435,7 +435,7 @@
    Core: result codes, the error channel, the RNG
    ========================================================================== */
 
-#define S2R_ERROR_LEN 256   /* bytes in every object's `error` message buffer */
+#define S2R_ERROR_LEN 512   /* bytes in every object's `error` message buffer */
 #define S2R_NOTICE_LEN 1024 /* bytes of s2r_arm_info.notice: what loading inferred */
 #define S2R_MAX_JOINTS 8    /* largest arm this library drives (Panda: 7)      */
 #ifndef S2R_CACHE_LINE
@@ -1424,6 +1424,9 @@ typedef struct s2r_backend {
        S2R_ERR_DIVERGED if the physics blew up (the episode must end). */
     s2r_result (*advance)(void* self, double seconds);
     s2r_result (*read_sensors)(void* self, s2r_sensors* out);
+    /* What an external measurement sees (the flange, target, object): every
+       step's score is read from it.  A robot with none answers
+       S2R_ERR_UNSUPPORTED, and a task's step then fails saying so. */
     s2r_result (*ground_truth)(void* self, s2r_ground_truth* out);
     /* Optional (NULL when absent): a drive-level stop below the command
        path - brakes engage and the servos hold where the arm is, with no
@@ -2471,11 +2474,13 @@ typedef struct s2r_ppo_config {
     int   num_threads;         /* threads stepping envs, and 2 for the update
                                   when > 1, with OpenMP (0: the OpenMP
                                   default; ignored without it).  1          */
-    uint64_t env_identity[2];  /* what the environments are, for resuming: a
+    uint64_t env_identity[3];  /* what the environments are, for resuming: a
                                   training state saved with others is
                                   refused.  s2r_train sets [0] to the task
                                   and arm, [1] to a digest of the
-                                  randomization.  {0, 0}                    */
+                                  randomization, [2] to a digest of a custom
+                                  arm's compiled model (0: a built-in arm).
+                                  {0, 0, 0}                                 */
     int   privileged_dim;      /* a privileged critic: floats of the envs'
                                   privileged channel (s2r_env.priv_dim,
                                   e.g. S2R_PRIVILEGED_DIM) the critic sees
@@ -3646,8 +3651,9 @@ S2RDEF s2r_result s2r_train(const s2r_training* training, s2r_ppo* ppo, char* er
 /* Before any other work of a run that will resume: S2R_OK when training
    does not resume (resume 0, no state_path, or no file there yet) or when
    its saved state continues this training with this ppo (the run's
-   settings, sizes, task, arm and ranges); otherwise s2r_train's own error
-   for that state, naming what differs.  The state is loaded into ppo (as
+   settings, sizes, task, arm and ranges; for your own arm, its model as
+   compiled: another MJCF's state, or one recording no model, is refused);
+   otherwise s2r_train's own error for that state, naming what differs.  The state is loaded into ppo (as
    s2r_train will load it again); on an error it is not. */
 S2RDEF s2r_result s2r_training_check_resume(const s2r_training* training, s2r_ppo* ppo, char* error);
 /* Ctrl-C for long runs: after s2r_interrupt_catch() the first SIGINT or
@@ -9536,6 +9542,20 @@ static void s2r__reach_observe(s2r_reach* reach, float* obs) {
         if (!isfinite(obs[i])) obs[i] = 0.0f;
 }
 
+/* The backend's ground truth, or an error saying why there is none: a
+   robot side with no external measurement of its flange answers
+   S2R_ERR_UNSUPPORTED, and `what` (an outcome, an operator's view) is
+   then never judged from numbers it did not give. */
+static s2r_result s2r__ground_truth(const s2r_backend* b, s2r_ground_truth* gt, const char* what, char* error) {
+    s2r_result res = s2r_backend_ground_truth(b, gt);
+    const char* why = b->error && b->error[0] ? b->error : "no reason given";
+    if (res == S2R_ERR_UNSUPPORTED)
+        return s2r__fail(error, res, "the robot side gives no ground truth: %s cannot be judged; answer its truth "
+                         "request with an external measurement of the flange and target (motion capture, a laser "
+                         "tracker), or evaluate on a simulator (%s)", what, why);
+    return res == S2R_OK ? S2R_OK : s2r__fail(error, res, "ground truth: %s", why);
+}
+
 S2RDEF s2r_result s2r_reach_reset_to(s2r_reach* reach, const double* q0, const double target[3],
                                      s2r_rng* rng, float* obs) {
     S2R_ASSERT(reach);
@@ -9549,7 +9569,7 @@ S2RDEF s2r_result s2r_reach_reset_to(s2r_reach* reach, const double* q0, const d
         memcpy(reach->target, target, sizeof reach->target);
     } else {   /* left where it was: the ground truth says where */
         s2r_ground_truth truth;
-        if ((res = s2r_backend_ground_truth(b, &truth)) != S2R_OK) return s2r__fail(reach->error, res, "ground truth: %s", b->error);
+        if ((res = s2r__ground_truth(b, &truth, "where the target was left", reach->error)) != S2R_OK) return res;
         memcpy(reach->target, truth.target, sizeof reach->target);
     }
     memset(reach->prev_action, 0, sizeof reach->prev_action);
@@ -9580,12 +9600,13 @@ static double s2r__reach_closeness(double x, double scale) {
 }
 
 /* Reward and end-of-episode bookkeeping from the ground truth. */
-static void s2r__reach_score(s2r_reach* reach, const float* a, int diverged, s2r_step_result* out) {
+static s2r_result s2r__reach_score(s2r_reach* reach, const float* a, int diverged, s2r_step_result* out) {
     const s2r_reach_config* c = &reach->config;
     s2r_ground_truth gt;
     double d, speed, a2 = 0;
     int j;
-    s2r_backend_ground_truth(reach->backend, &gt);
+    s2r_result res = s2r__ground_truth(reach->backend, &gt, "the step's outcome (distance, success, reward)", reach->error);
+    if (res != S2R_OK) return res;
     d = sqrt((gt.flange[0] - reach->target[0]) * (gt.flange[0] - reach->target[0]) +
              (gt.flange[1] - reach->target[1]) * (gt.flange[1] - reach->target[1]) +
              (gt.flange[2] - reach->target[2]) * (gt.flange[2] - reach->target[2]));
@@ -9602,6 +9623,7 @@ static void s2r__reach_score(s2r_reach* reach, const float* a, int diverged, s2r
                            : (float)(-d / 0.1 + c->bonus * s2r__reach_closeness(d, c->success_radius) *
                                                     s2r__reach_closeness(speed, c->bonus_speed) - c->action_cost * a2);
     out->success = out->truncated && d < c->success_radius && speed < c->success_speed;
+    return S2R_OK;
 }
 
 /* The part of a step both tasks share: send the servo targets, let one
@@ -9647,7 +9669,7 @@ S2RDEF s2r_result s2r_reach_step(s2r_reach* reach, const float* action, float* o
     memcpy(reach->q_cmd, q_cmd, (size_t)n * sizeof(double));
     memcpy(reach->prev_action, a, (size_t)n * sizeof(float));
     reach->step++;
-    s2r__reach_score(reach, a, diverged, out);
+    if ((res = s2r__reach_score(reach, a, diverged, out)) != S2R_OK) return reach->episode_open = 0, res;
     if (out->done) reach->episode_open = 0;
     s2r__reach_observe(reach, obs);
     return S2R_OK;
@@ -9924,13 +9946,14 @@ S2RDEF s2r_result s2r_push_reset(s2r_push* push, s2r_rng* rng, float* obs) {
 }
 
 /* Reward and end-of-episode bookkeeping from the ground truth. */
-static void s2r__push_score(s2r_push* push, const float* a, int diverged, s2r_step_result* out) {
+static s2r_result s2r__push_score(s2r_push* push, const float* a, int diverged, s2r_step_result* out) {
     const s2r_push_config* c = &push->config;
     const s2r_arm_info* info = push->backend->info;
     s2r_ground_truth gt;
     double d, rim, a2 = (double)a[0] * a[0] + (double)a[1] * a[1];
     int fell;
-    s2r_backend_ground_truth(push->backend, &gt);
+    s2r_result res = s2r__ground_truth(push->backend, &gt, "the step's outcome (distance, success, reward)", push->error);
+    if (res != S2R_OK) return res;
     d = s2r__dist2(gt.object, push->goal);
     rim = fmax(0, s2r__dist2(gt.tip, gt.object) - info->object_radius - info->tip_radius);
     fell = gt.object[0] < info->table_lo[0] || gt.object[0] > info->table_hi[0] || gt.object[1] < info->table_lo[1] ||
@@ -9945,6 +9968,7 @@ static void s2r__push_score(s2r_push* push, const float* a, int diverged, s2r_st
                                   : (float)(-d / 0.1 - c->approach_weight * rim / 0.1 +
                                             c->bonus * s2r__reach_closeness(d, c->success_radius) - c->action_cost * a2);
     out->success = out->truncated && d < c->success_radius;
+    return S2R_OK;
 }
 
 /* The commanded tip velocity (m/s), less any component leading the tip
@@ -9995,7 +10019,7 @@ S2RDEF s2r_result s2r_push_step(s2r_push* push, const float* action, float* obs,
     memcpy(push->q_cmd, q_cmd, (size_t)push->n_joints * sizeof(double));
     memcpy(push->prev_action, a, sizeof a);
     push->step++;
-    s2r__push_score(push, a, diverged, out);
+    if ((res = s2r__push_score(push, a, diverged, out)) != S2R_OK) return push->episode_open = 0, res;
     if (out->done) push->episode_open = 0;
     s2r__push_observe(push, obs);
     return S2R_OK;
@@ -13169,7 +13193,8 @@ S2RDEF s2r_result s2r_policy_check_ranges(const s2r_policy* p, const char* check
                         (seed, total_steps, num_envs, rollout_steps,
                         num_minibatches, update_epochs, obs_dim, act_dim, a
                         hash of the rest), update, global_step, policy image
-                        bytes, checksum, reserved, env_identity[2]
+                        bytes, checksum, env_identity[2] (the arm's model; 0
+                        in states from before it was recorded), env_identity[0..1]
      payload: rng; env_rng[num_envs]; act_rng[num_envs] (4 uint64 each);
               reward scaler count, mean, var (doubles); the policy
               checkpoint image with optimizer (as s2r_policy_save writes). */
@@ -13178,7 +13203,7 @@ S2RDEF s2r_result s2r_policy_check_ranges(const s2r_policy* p, const char* check
 #define S2R__ST_VERSION 2
 enum { S2R__S_MAGIC, S2R__S_VERSION, S2R__S_SEED, S2R__S_TOTAL, S2R__S_ENVS, S2R__S_ROLLOUT,
        S2R__S_MINIBATCHES, S2R__S_EPOCHS, S2R__S_OBS, S2R__S_ACT, S2R__S_HASH, S2R__S_UPDATE,
-       S2R__S_STEP, S2R__S_IMAGE, S2R__S_SUM, S2R__S_RESERVED, S2R__S_TASK, S2R__S_RANDOMIZATION,
+       S2R__S_STEP, S2R__S_IMAGE, S2R__S_SUM, S2R__S_MODEL, S2R__S_TASK, S2R__S_RANDOMIZATION,
        S2R__S_WORDS };
 
 /* Hash of the settings that change what an update computes (not threads). */
@@ -13221,6 +13246,7 @@ static void s2r__ppo_state_header(const s2r_ppo* p, uint64_t* h) {
     h[S2R__S_STEP] = (uint64_t)p->global_step;
     h[S2R__S_TASK] = p->cfg.env_identity[0];
     h[S2R__S_RANDOMIZATION] = p->cfg.env_identity[1];
+    h[S2R__S_MODEL] = p->cfg.env_identity[2];
 }
 
 static size_t s2r__ppo_state_fixed_bytes(int num_envs) {
@@ -13302,6 +13328,13 @@ static s2r_result s2r__ppo_state_match(s2r_ppo* p, const uint64_t* file, const c
                          "start afresh or use the same settings", path,
                          file[S2R__S_TASK] != h[S2R__S_TASK] ? "task or arm" : "randomization (ranges, or the unit they were "
                          "re-centred on)");
+    if (file[S2R__S_MODEL] != h[S2R__S_MODEL] && !file[S2R__S_MODEL])   /* refused: it may be another arm's */
+        return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT, "%s records no arm model (saved before training states did): "
+                         "it cannot be told from another arm's training; start afresh (remove it)", path);
+    if (file[S2R__S_MODEL] != h[S2R__S_MODEL])
+        return s2r__fail(p->error, S2R_ERR_INVALID_ARGUMENT, "%s was saved by a run training on another arm model "
+                         "(model digest %016llx, this run's %016llx): start afresh, or resume with the MJCF it trained on",
+                         path, (unsigned long long)file[S2R__S_MODEL], (unsigned long long)h[S2R__S_MODEL]);
     if (file[S2R__S_UPDATE] > (uint64_t)p->num_updates)
         return s2r__fail(p->error, S2R_ERR_CORRUPT, "%s: update %llu of %d planned", path,
                          (unsigned long long)file[S2R__S_UPDATE], p->num_updates);
@@ -13991,7 +14024,8 @@ static s2r_result s2r__operator_sees(const s2r_task* task, int t, s2r_operator_v
     s2r_ground_truth gt;
     int push = task->kind == S2R_TASK_PUSH;
     double period = push ? task->push.config.control_period : task->reach.config.control_period;
-    s2r_result res = s2r_backend_ground_truth(s2r_task_backend(task), &gt);
+    s2r_result res = s2r__ground_truth(s2r_task_backend(task), &gt, "what the operator sees", task->error);
+    if (res != S2R_OK) return res;
     memcpy(seen, push ? gt.object : gt.target, 3 * sizeof(double));
     memcpy(seen + 3, gt.target, 3 * sizeof(double));
     memcpy(view->position, push ? gt.object : gt.flange, sizeof view->position);
@@ -15221,13 +15255,45 @@ static int s2r__training_callback(const s2r_ppo_stats* s, void* user) {
 }
 
 /* What the policy and a saved state record of the training: arm, task,
-   history, ranges. */
-static void s2r__training_identity(const s2r_training* t, s2r_ppo* ppo) {
+   history, ranges, and a custom arm's model: a digest of it as compiled
+   (MuJoCo's binary image; never 0, which a built-in arm records). */
+static s2r_result s2r__training_identity(const s2r_training* t, s2r_ppo* ppo, char* error) {
     ppo->policy.made_for = s2r_made_for(t->robot, t->task.kind);
     ppo->policy.history = t->history;
     ppo->policy.randomization = s2r_randomization_digest(&t->randomization);
     ppo->cfg.env_identity[0] = (uint64_t)ppo->policy.made_for | ((uint64_t)t->history << 32);
     ppo->cfg.env_identity[1] = ppo->policy.randomization;
+    ppo->cfg.env_identity[2] = 0;
+    if (t->robot == S2R_ROBOT_CUSTOM && t->mjcf_path) {
+        s2r_robot arm;
+        const mjModel* m;
+        uint64_t h = 0xCBF29CE484222325ull;
+        int sizes[8];
+        s2r_result res = s2r_robot_load_file(&arm, t->mjcf_path);
+        if (res != S2R_OK) return s2r__fail(error, res, "%s", arm.error);
+        m = arm.model;
+        sizes[0] = m->nq; sizes[1] = m->nv; sizes[2] = m->nu; sizes[3] = m->nbody;
+        sizes[4] = m->njnt; sizes[5] = m->ngeom; sizes[6] = m->nsite; sizes[7] = m->nnames;
+        h = s2r__fnv1a(h, sizes, sizeof sizes);
+        h = s2r__fnv1a(h, &m->opt.timestep, sizeof m->opt.timestep);
+#define S2R__MODEL_HASH(field, count, width) \
+        h = s2r__fnv1a(h, m->field, sizeof *m->field * (size_t)(count) * (width))
+        S2R__MODEL_HASH(body_pos, m->nbody, 3); S2R__MODEL_HASH(body_quat, m->nbody, 4);
+        S2R__MODEL_HASH(body_mass, m->nbody, 1); S2R__MODEL_HASH(body_ipos, m->nbody, 3);
+        S2R__MODEL_HASH(body_iquat, m->nbody, 4); S2R__MODEL_HASH(body_inertia, m->nbody, 3);
+        S2R__MODEL_HASH(jnt_type, m->njnt, 1); S2R__MODEL_HASH(jnt_pos, m->njnt, 3);
+        S2R__MODEL_HASH(jnt_axis, m->njnt, 3); S2R__MODEL_HASH(jnt_range, m->njnt, 2);
+        S2R__MODEL_HASH(dof_damping, m->nv, 1); S2R__MODEL_HASH(dof_armature, m->nv, 1);
+        S2R__MODEL_HASH(dof_frictionloss, m->nv, 1); S2R__MODEL_HASH(actuator_gainprm, m->nu, mjNGAIN);
+        S2R__MODEL_HASH(actuator_biasprm, m->nu, mjNBIAS); S2R__MODEL_HASH(actuator_forcerange, m->nu, 2);
+        S2R__MODEL_HASH(geom_type, m->ngeom, 1); S2R__MODEL_HASH(geom_size, m->ngeom, 3);
+        S2R__MODEL_HASH(geom_pos, m->ngeom, 3); S2R__MODEL_HASH(site_pos, m->nsite, 3);
+        S2R__MODEL_HASH(names, m->nnames, 1);
+#undef S2R__MODEL_HASH
+        ppo->cfg.env_identity[2] = h | 1;
+        s2r_robot_free(&arm);
+    }
+    return S2R_OK;
 }
 
 /* Pick up a saved state when asked to (none yet: start afresh). */
@@ -15237,17 +15303,20 @@ static s2r_result s2r__training_resume(const s2r_training* t, s2r_ppo* ppo, char
     if (t->adr)
         return s2r__fail(error, S2R_ERR_UNSUPPORTED, "%s: an ADR run cannot be resumed (its ranges are not in the saved "
                          "state); remove the state to start again", t->state_path);
-    if ((res = s2r_ppo_load_state(ppo, t->state_path)) != S2R_OK) return s2r__fail(error, res, "%s", ppo->error);
+    if ((res = s2r_ppo_load_state(ppo, t->state_path)) != S2R_OK)
+        return s2r__fail(error, res, "%s%s%s", ppo->error, strstr(ppo->error, "arm model") ? "; this run's arm: " : "",
+                         strstr(ppo->error, "arm model") ? t->mjcf_path : "");
     if (t->progress) printf("  [%s] resumed from %s at update %d/%d\n", t->label, t->state_path, ppo->update, ppo->num_updates);
     return S2R_OK;
 }
 
 S2RDEF s2r_result s2r_training_check_resume(const s2r_training* training, s2r_ppo* ppo, char* error) {
     s2r_training quiet;
+    s2r_result res;
     if (!training || !ppo) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "check resume: training and ppo are required");
     quiet = *training;
     quiet.progress = 0;   /* s2r_train says where it resumed */
-    s2r__training_identity(training, ppo);
+    if ((res = s2r__training_identity(training, ppo, error)) != S2R_OK) return res;
     return s2r__training_resume(&quiet, ppo, error);
 }
 
@@ -15336,7 +15405,7 @@ S2RDEF s2r_result s2r_train(const s2r_training* training, s2r_ppo* ppo, char* er
                         "gives %d (privileged_critic %d: make the ppo with privileged_dim %d)", ppo->cfg.privileged_dim,
                         training->privileged_critic ? S2R_PRIVILEGED_DIM : 0, training->privileged_critic,
                         training->privileged_critic ? S2R_PRIVILEGED_DIM : 0);
-    s2r__training_identity(training, ppo);
+    if (res == S2R_OK) res = s2r__training_identity(training, ppo, error);
     if (res == S2R_OK) res = s2r__training_resume(training, ppo, error);
     if (res != S2R_OK) {
         s2r__task_envs_free(&envs);
@@ -15594,7 +15663,7 @@ static s2r_result s2r__traj_play(s2r_trajectory_set* set, const s2r_backend* rob
         if (set->object) memcpy(set->object + 2 * ((size_t)i * set->n_samples + k), s.object, 2 * sizeof(double));
     }
     if (res != S2R_OK)
-        return s2r__fail(set->error, res, "trajectory %d on '%s': %s", i, robot->name ? robot->name : "backend",
+        return s2r__fail(set->error, res, "trajectory %d of %d on '%s': %s", i + 1, set->capacity, robot->name ? robot->name : "backend",
                          robot->error ? robot->error : s2r_result_string(res));
     return S2R_OK;
 }
@@ -15775,7 +15844,7 @@ S2RDEF s2r_result s2r_trajectory_set_check(const s2r_trajectory_set* set, int n_
    row); name holds S2R_ERROR_LEN chars. */
 static const char* s2r__traj_name(const s2r_trajectory_set* set, int i, char* name) {
     if (set->source) snprintf(name, S2R_ERROR_LEN, "%.180s, line %d", set->source[i].file, set->source[i].line);
-    else snprintf(name, S2R_ERROR_LEN, "trajectory %d", i);
+    else snprintf(name, S2R_ERROR_LEN, "trajectory %d of %d", i + 1, set->count);
     return name;
 }
 
@@ -15805,6 +15874,9 @@ static s2r_result s2r__traj_check_arm(const s2r_trajectory_set* set, const s2r_a
                     return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%s: start pose q_%d = %g rad is outside the joint's "
                                      "range [%g, %g]%s", name, j + 1, v, info->q_min[j], info->q_max[j],
                                      s2r__degrees_hint(v, info->q_min[j], info->q_max[j]));
+                if (set->source)   /* the row of sample k: the file's rows are 1 / rate apart from its first */
+                    snprintf(name, S2R_ERROR_LEN, "%.180s, line %d", set->source[i].file, set->source[i].line +
+                             (int)floor(k * set->sample_period * set->source[i].rate + 1e-6));
                 return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%s: command_%d = %g rad at t = %g s is outside the "
                                  "joint's range [%g, %g]%s", name, j + 1, v,
                                  (set->source ? set->source[i].t0 : 0) + k * set->sample_period, info->q_min[j], info->q_max[j],
@@ -17947,7 +18019,9 @@ static s2r_result s2r__safety_read_sensors(void* self, s2r_sensors* out) {
 
 static s2r_result s2r__safety_ground_truth(void* self, s2r_ground_truth* out) {
     s2r_safety* s = (s2r_safety*)self;
-    return s2r_backend_ground_truth(s->inner, out);
+    s2r_result res = s2r_backend_ground_truth(s->inner, out);
+    if (res != S2R_OK) s2r__fail(s->error, res, "%s", s->inner->error ? s->inner->error : "ground truth failed");
+    return res;
 }
 
 /* The monitor's own drive-level halt is its e-stop. */

@@ -130,6 +130,10 @@
 #define S2R_LOG_RATE_TOLERANCE 0.01     /* a "# rate R Hz" line and the t
                                            column's rate (1 / median step)
                                            agree to this fraction of R         */
+#define S2R_LOG_GAP_STEPS 5             /* a step of t longer than this many
+                                           of the file's (median) steps, and
+                                           than two of the fit's periods, is
+                                           rows missing: refused              */
 
 /* Trajectory `index` of `set` as CSV at `path` (written whole or not at
    all).  S2R_ERR_INVALID_ARGUMENT for an index the set does not hold;
@@ -139,8 +143,9 @@ S2RDEF s2r_result s2r_trajectory_write_csv(const s2r_trajectory_set* set, int in
    resampled to sample_period and kept to its first S2R_LOG_FIT_SAMPLES
    samples (the rule at S2R_LOG_FIT_SAMPLES).  Errors name the
    file and line (S2R_ERR_PARSE: an unknown, missing or repeated column,
-   joints that do not match each other, a time that does not increase, a
-   NaN, a line too long, a log shorter than two sample periods...;
+   joints that do not match each other, a time that does not increase or
+   that jumps (rows missing), a NaN, a line too long, a log shorter than
+   two sample periods...;
    S2R_ERR_IO: a file that cannot be read); the set is then empty. */
 S2RDEF s2r_result s2r_trajectory_set_load_csv(s2r_trajectory_set* set, const char* const* paths, int count,
                                               double sample_period, char* error);
@@ -528,7 +533,8 @@ static s2r_result s2r__log_rate(const s2r__log* g, const char* file, double* rat
    or more that is a plausible rate in milliseconds, microseconds or
    nanoseconds is named as such), and the arm must be at rest at the first
    row (every joint's speed there, s2r__log_start_speed over the first
-   S2R_LOG_REST_WINDOW, below S2R_LOG_REST_SPEED).  Messages name the file,
+   S2R_LOG_REST_WINDOW, below S2R_LOG_REST_SPEED), and no rows may be
+   missing where the fit reads (S2R_LOG_GAP_STEPS).  Messages name the file,
    the line and the likely cause. */
 static s2r_result s2r__log_check(const s2r__log* g, const char* file, double period, double* rate, char* error) {
     static const char* const units[3] = {"milliseconds", "microseconds", "nanoseconds"};
@@ -549,6 +555,14 @@ static s2r_result s2r__log_check(const s2r__log* g, const char* file, double per
         return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: sampled at %.4g Hz (a median step of %g s), below the "
                          "fit's %.4g Hz: record at %.4g Hz or faster (if t is in milliseconds, it is %.4g Hz: give t in "
                          "seconds)", file, g->t.first_line, 1 / step, step, 1 / period, 1 / period, 1e3 / step);
+    }
+    for (j = 1; j < rows && v[(size_t)(j - 1) * w + g->col_t] - t0 < S2R_LOG_FIT_SAMPLES * period; j++) {   /* what the fit reads */
+        double before = v[(size_t)(j - 1) * w + g->col_t], gap = v[(size_t)j * w + g->col_t] - before;
+        if (gap > S2R_LOG_GAP_STEPS * step && gap > 2 * period)
+            return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: t jumps by %g s from the row before (from %g to %g s), %.0f "
+                             "of the file's steps of %g s: rows are missing (a logger that stalled, a dropped connection); "
+                             "record the log again, or cut it before the gap", file, g->t.first_line + j, gap, before,
+                             before + gap, gap / step, step);
     }
     while (last + 1 < rows && v[(size_t)(last + 1) * w + g->col_t] - t0 <= S2R_LOG_REST_WINDOW * (1 + 1e-9)) last++;
     for (j = 0; j < g->n_joints && last >= 3; j++) {   /* each joint's speed at t0 from rows 0..last */
@@ -675,9 +689,10 @@ static s2r_result s2r__logs_to_set(s2r_trajectory_set* set, const s2r__log* logs
     for (i = 0; i < count; i++)
         if (logs[i].n_joints != logs[0].n_joints || logs[i].has_object != logs[0].has_object) {
             S2R_FREE(rates);
-            return s2r__fail(error, S2R_ERR_PARSE, "%s: %d joints%s, but %s has %d%s", names[i], logs[i].n_joints,
-                             logs[i].has_object ? " and the object" : "", names[0], logs[0].n_joints,
-                             logs[0].has_object ? " and the object" : "");
+            return s2r__fail(error, S2R_ERR_PARSE, "the logs are not of one arm: %s has %d joint%s%s, %s has %d joint%s%s "
+                             "(the one unlike the arm's is the odd one out)", names[0], logs[0].n_joints,
+                             logs[0].n_joints == 1 ? "" : "s", logs[0].has_object ? " and the object" : "", names[i],
+                             logs[i].n_joints, logs[i].n_joints == 1 ? "" : "s", logs[i].has_object ? " and the object" : "");
         }
     for (i = 0; i < count; i++) {
         int n;
@@ -751,6 +766,20 @@ S2RDEF s2r_result s2r_trajectory_set_parse_csv(s2r_trajectory_set* set, const ch
     return res;
 }
 
+/* A log's text; a file past S2R_LOG_MAX_BYTES is refused unread, saying
+   how to make of it one the fit reads (it uses the first
+   S2R_LOG_FIT_SAMPLES samples of each file): cut, or thinned. */
+static s2r_result s2r__log_read(const char* path, double sample_period, char** text, char* error) {
+    struct stat st;
+    if (stat(path, &st) == 0 && st.st_size > S2R_LOG_MAX_BYTES)
+        return s2r__fail(error, S2R_ERR_IO, "'%s' is %.0f bytes, more than the %ld a log may be; the fit uses its first "
+                         "%.0f s: cut it there (at 1 kHz: head -n %.0f) or thin it to 50-200 Hz, e.g. every 10th row of "
+                         "1 kHz, the rate line dropped: awk '/^# rate/{next} /^#/||!h++{print;next} n++%%10==0' %s > "
+                         "thin.csv", path, (double)st.st_size, S2R_LOG_MAX_BYTES, S2R_LOG_FIT_SAMPLES * sample_period,
+                         S2R_LOG_FIT_SAMPLES * sample_period * 1000 + 10, path);
+    return s2r__read_text_file(path, S2R_LOG_MAX_BYTES, text, error);
+}
+
 S2RDEF s2r_result s2r_trajectory_set_load_csv(s2r_trajectory_set* set, const char* const* paths, int count,
                                               double sample_period, char* error) {
     s2r__log* logs;
@@ -765,7 +794,7 @@ S2RDEF s2r_result s2r_trajectory_set_load_csv(s2r_trajectory_set* set, const cha
     for (i = 0; i < count && res == S2R_OK; i++) {
         char* text = NULL;
         if (!paths[i]) res = s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "trajectory files: path %d is NULL", i);
-        else if ((res = s2r__read_text_file(paths[i], S2R_LOG_MAX_BYTES, &text, error)) == S2R_OK) {
+        else if ((res = s2r__log_read(paths[i], sample_period, &text, error)) == S2R_OK) {
             res = s2r__log_parse(&logs[i], text, paths[i], error);
             S2R_FREE(text);
             parsed += res == S2R_OK;

@@ -376,7 +376,8 @@ static s2r_result run_steps(const s2r_options* opt, long long steps, dr_run* run
     if ((res = s2r_randomization_write(&t->randomization, s2r_task_path(path, sizeof path, opt, "02", "ranges.txt"),
                                        error)) != S2R_OK)
         return res;
-    printf("Domain randomization on the %s: ranges in %s\n", s2r_robot_kind_name(opt->robot), path);
+    if (opt->mjcf[0]) printf("Domain randomization on your arm (%s): ranges in %s\n", opt->mjcf, path);
+    else printf("Domain randomization on the %s: ranges in %s\n", s2r_robot_kind_name(opt->robot), path);
     if ((res = show_randomization(opt, &t->randomization, error)) != S2R_OK) return res;
     if (s2r_example_stopped()) return S2R_ERR_INTERRUPTED;
     printf("  %d episodes' draws in %s; one step response, true and as sensed, in %s\n", DRAWS,

@@ -330,6 +330,16 @@ static s2r_result unit_connect(const s2r_options* opt, int u, fleet_unit* f) {
         }
         f->robot = s2r_socket_robot_backend(&f->remote);
         printf("  lab unit: %s, connected at %s\n", f->robot->name, opt->address);
+        {   /* asked now, not after sysID: from shadow on every episode is judged from it */
+            s2r_ground_truth gt;
+            if ((res = s2r_backend_ground_truth(f->robot, &gt)) == S2R_ERR_UNSUPPORTED) {
+                fprintf(stderr, "the lab unit at %s gives no ground truth (%s): from shadow on, 06 judges each episode's "
+                        "outcome from it; answer its truth request with an external measurement of the flange and "
+                        "target (motion capture, a laser tracker), or run 06 without --address (on stand-in units)\n",
+                        opt->address, f->robot->error);
+                return res;
+            }
+        }
     } else {
         res = s2r_real_robot_init_scene(&f->real, opt->robot, s2r_task_scene(opt->task), opt->real_seed + (uint64_t)u);
         if (res != S2R_OK) { fprintf(stderr, "%s\n", f->real.error); return res; }
@@ -387,7 +397,8 @@ typedef struct record {
     int    bars;
     int    rounds;                        /* autonomous rounds run                */
     double fleet_success[ROUNDS_MAX];     /* fraction of units succeeding, per round */
-    int    changed_unit;                  /* where the change was injected        */
+    int    changed_unit;                  /* where the change is injected (a
+                                             stand-in unit), -1: none        */
     int    change_round, alarm_round;     /* -1: none                             */
     double unit_success[ROUNDS_MAX];      /* the changed unit, per round (0/1)    */
     double unit_level[ROUNDS_MAX];        /* its success CUSUM, / threshold       */
@@ -627,16 +638,23 @@ static s2r_result stage_autonomous(const s2r_options* opt, const sizes* z, const
     memset(&on, 0, sizeof on);
     memset(&off, 0, sizeof off);
     rec->changed_unit = z->fleet / 2;
+    if (rec->changed_unit == 0 && opt->address[0]) rec->changed_unit = -1;   /* a real arm: never a fault put in */
     rec->change_round = rec->alarm_round = -1;
     for (round = 0; round < z->rounds_max; round++) {
         int policy_in = d->stage == S2R_STAGE_AUTONOMOUS, u = -1;
         unsigned bits = 0;
         s2r_result res;
         if (s2r_example_stopped()) return S2R_ERR_INTERRUPTED;   /* between rounds */
-        if (round == z->rounds_before) {   /* someone knocks a camera */
+        if (round == z->rounds_before && rec->changed_unit >= 0) {   /* someone knocks a stand-in unit's camera */
             fleet[rec->changed_unit].camera.bump[0] = 0.025;
             rec->change_round = round;
             s2r_deploy_note(d, "change", "round %d: camera of %s knocked by 25 mm (injected)", round, fleet[rec->changed_unit].name);
+            printf("  round %d: this demo knocks the camera of %s (a stand-in unit) by 25 mm\n", round,
+                   fleet[rec->changed_unit].name);
+        } else if (round == z->rounds_before) {
+            s2r_deploy_note(d, "change", "round %d: none injected: the one unit is the arm at --address", round);
+            printf("  round %d: no fault injected: this demo puts its knocked camera into stand-in units only, and the\n"
+                   "  fleet's one unit is the arm at --address\n", round);
         }
         res = autonomous_round(opt, z, round, policy_in ? cand : fallback, policy_in, rec, &u, &bits, policy_in ? &on : &off);
         if (res != S2R_OK) return res;
@@ -661,7 +679,9 @@ static s2r_result stage_autonomous(const s2r_options* opt, const sizes* z, const
         int r, late = 0, cnt = 0;
         for (r = rec->alarm_round + 1; r < rec->rounds; r++) { late += (int)rec->unit_success[r]; cnt++; }
         printf("  %s under the fallback after the rollback: %d of %d episodes succeed - the change is in the\n"
-               "  unit, not in the policy: flagged for maintenance (recalibrate its camera)\n", fleet[alarm_unit].name, late, cnt);
+               "  unit, not in the policy: flagged for maintenance (%s)\n", fleet[alarm_unit].name, late, cnt,
+               alarm_unit == rec->changed_unit ? "recalibrate its camera: the change this demo injected"
+                                               : "no change was injected there: find what changed on it");
         s2r_deploy_note(d, "maintenance", "%s flagged: it fails under the fallback too", fleet[alarm_unit].name);
     } else
         printf("  no alarm in %d rounds\n", rec->rounds);
@@ -784,7 +804,7 @@ static s2r_result plot_deployment(const char* path, const char* robot, const rec
     snprintf(title, sizeof title, "Staged deployment on a %s fleet", robot);
     s2r_figure_title(&fig, title);
     plot_stage_panels(&fig, rec);
-    if (rec->rounds > 0) plot_drift_panels(&fig, rec, rec->changed_unit >= 0 ? fleet[rec->changed_unit].name : "");
+    if (rec->rounds > 0) plot_drift_panels(&fig, rec, rec->changed_unit >= 0 ? fleet[rec->changed_unit].name : "no unit changed");
     res = s2r_figure_write_png(&fig, path);
     if (res != S2R_OK) fprintf(stderr, "%s\n", fig.error);
     s2r_figure_free(&fig);

@@ -26,8 +26,9 @@
    velocities enter the loss with weight --weight-qd (s^2; default
    S2R_LOG_WEIGHT_QD, 0, positions alone: the header says why, from
    bench/bench_log_velocity.c).  The last
-   --log is held out for the verdict, the others are fitted; with a
-   single --log the verdict is on the fitted data itself, which flatters
+   --log is held out for the verdict, the others are fitted (a held-out
+   log holding a fitted one's motion is refused: it checks nothing); with
+   a single --log the verdict is on the fitted data itself, which flatters
    it (said so when it happens).  Open-loop logs see only the total delay,
    command and sensing together: the sensing delay is held at 0, the
    identified command latency is the total, and the ranges file trains
@@ -290,6 +291,17 @@ static int load_logs(const s2r_options* opt, s2r_trajectory_set* train, s2r_traj
         s2r_trajectory_set_free(train);
         return 1;
     }
+    for (i = 0; opt->n_logs > 1 && i < n_train; i++)   /* a held-out log that is a fitted one checks nothing */
+        if (train->n_joints == valid->n_joints && s2r_trajectory_length(train, i) == s2r_trajectory_length(valid, 0) &&
+            memcmp(train->q + (size_t)i * train->n_samples * train->n_joints, valid->q,
+                   sizeof(double) * (size_t)s2r_trajectory_length(valid, 0) * valid->n_joints) == 0) {
+            fprintf(stderr, "the held-out log %s holds the same motion as the fitted %s: a fit judged on data it was "
+                    "fitted to is no held-out check; give last a log recorded apart (12 --write-excitation writes "
+                    "four: fit three, hold out the fourth)\n", paths[n_train], paths[i]);
+            s2r_trajectory_set_free(train);
+            s2r_trajectory_set_free(valid);
+            return 1;
+        }
     print_logs(train, "fit");
     if (opt->n_logs > 1) print_logs(valid, "held out");
     return 0;
@@ -377,9 +389,14 @@ static int plot_fit(const s2r_options* opt, s2r_sysid* id, const s2r_sysid_resul
         fprintf(stderr, "%s\n", error);
         return 1;
     }
-    printf("wrote %s/12_identified.txt, %s/12_ranges.txt and %s/12_fit.png\nNext: train on them - "
-           "build/02_domain_randomization%s%s --ranges %s/12_ranges.txt\n", opt->out, opt->out, opt->out,
-           opt->mjcf[0] ? " --mjcf " : "", opt->mjcf, opt->out);
+    if (r->verdict == S2R_SYSID_BLOCK)   /* the ranges stand for no arm: nothing to train on */
+        printf("wrote %s/12_identified.txt, %s/12_ranges.txt and %s/12_fit.png\nNext: do not train on them - the "
+               "verdict is block: the simulator does not describe this arm's logs; see the misfits above (--joint fits "
+               "a joint alone), check the logs and the MJCF, and identify again\n", opt->out, opt->out, opt->out);
+    else
+        printf("wrote %s/12_identified.txt, %s/12_ranges.txt and %s/12_fit.png\nNext: train on them - "
+               "build/02_domain_randomization%s%s --ranges %s/12_ranges.txt\n", opt->out, opt->out, opt->out,
+               opt->mjcf[0] ? " --mjcf " : "", opt->mjcf, opt->out);
     return 0;
 }
 

@@ -52,11 +52,17 @@ static s2r_result evaluate(const s2r_backend* backend, s2r_task_kind kind, int e
         printf("success %d of %d, final distance %.17g m, return %.17g, %lld steps\n", r.successes, r.episodes,
                r.mean_distance, r.mean_return, r.steps);
     else
-        fprintf(stderr, "robot_client: %s: %s\n", s2r_result_string(res), backend->error ? backend->error : task.error);
+        fprintf(stderr, "robot_client: %s: %s\n", s2r_result_string(res), task.error);   /* it quotes the backend's */
     s2r_expert_free(&expert);
     s2r_task_free(&task);
     return res;
 }
+
+static const char usage[] =
+    "usage: robot_client ADDRESS [--robot ur5e|panda | --mjcf FILE] [--task reach|push] [--episodes N] [--seed N]\n"
+    "                    [--timeout-ms MS]\n"
+    "       robot_client --in-process UNIT [the same options, but --mjcf]\n"
+    "(the comment at the top of examples/robot_client.c says more)\n";
 
 int main(int argc, char** argv) {
     s2r_socket_config c = s2r_socket_config_default();
@@ -67,6 +73,7 @@ int main(int argc, char** argv) {
     for (i = 1; i < argc; i++) {
         const char* value = i + 1 < argc ? argv[i + 1] : "";
         int ok = i + 1 < argc, known = 1;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return fputs(usage, stdout), 0;
         if (strcmp(argv[i], "--robot") == 0) ok = ok && (c.robot = s2r_robot_kind_find(value)) < S2R_ROBOT_CUSTOM;
         else if (strcmp(argv[i], "--mjcf") == 0) ok = ok && *value, c.robot = S2R_ROBOT_CUSTOM, c.mjcf_path = value;
         else if (strcmp(argv[i], "--task") == 0)
@@ -78,8 +85,8 @@ int main(int argc, char** argv) {
         else if (argv[i][0] != '-' && !c.address) { c.address = argv[i]; continue; }
         else known = 0;
         if (!known || !ok) {
-            fprintf(stderr, "robot_client: %s %s%s (see the comment at the top of robot_client.c)\n",
-                    known ? "bad value for" : "unknown option", argv[i], known && i + 1 >= argc ? " (missing)" : "");
+            fprintf(stderr, "robot_client: %s %s%s\n%s", known ? "bad value for" : "unknown option", argv[i],
+                    known && i + 1 >= argc ? " (missing)" : "", usage);
             return 2;
         }
         i++;

@@ -178,6 +178,11 @@ static int play(const s2r_backend* arm, const char* exc_path, const char* log_pa
     return bad;
 }
 
+static const char usage[] =
+    "usage: robot_player EXC.csv LOG.csv [EXC2.csv LOG2.csv ...] [--address ADDRESS] [--robot ur5e|panda | --mjcf FILE]\n"
+    "                    [--unit N] [--move-speed F] [--settle-speed RAD_S] [--timeout-ms MS]\n"
+    "(the comment at the top of examples/robot_player.c says more)\n";
+
 int main(int argc, char** argv) {
     s2r_socket_config c = s2r_socket_config_default();
     const char* files[2 * MAX_FILES];
@@ -194,6 +199,7 @@ int main(int argc, char** argv) {
         const char* value = i + 1 < argc ? argv[i + 1] : "";
         int ok = i + 1 < argc, known = 1;
         char* end;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return fputs(usage, stdout), 0;
         if (strcmp(argv[i], "--address") == 0) ok = ok && *value, c.address = value;
         else if (strcmp(argv[i], "--robot") == 0) ok = ok && (c.robot = s2r_robot_kind_find(value)) < S2R_ROBOT_CUSTOM;
         else if (strcmp(argv[i], "--mjcf") == 0) ok = ok && *value, mjcf = value;
@@ -206,9 +212,8 @@ int main(int argc, char** argv) {
         else if (argv[i][0] != '-' && n_files < 2 * MAX_FILES) { files[n_files++] = argv[i]; continue; }
         else known = 0;
         if (!known || !ok) {
-            fprintf(stderr, "robot_player: %s %s%s (see the comment at the top of robot_player.c)\n",
-                    known ? "bad value for" : "unknown option or too many files", argv[i],
-                    known && i + 1 >= argc ? " (missing)" : "");
+            fprintf(stderr, "robot_player: %s %s%s\n%s", known ? "bad value for" : "unknown option or too many files",
+                    argv[i], known && i + 1 >= argc ? " (missing)" : "", usage);
             return 2;
         }
         i++;

@@ -39,6 +39,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+static const char usage[] =
+    "usage: robot_server ADDRESS [--robot ur5e|panda] [--scene arm|push] [--unit N>=1] [--mjcf FILE] [--clients N>=0]\n"
+    "                    [--watchdog-ms MS>=1]\n"
+    "(the comment at the top of examples/robot_server.c says more)\n";
+
 int main(int argc, char** argv) {
     s2r_socket_serve_config serve = s2r_socket_serve_config_default();
     s2r_robot_kind robot = S2R_ROBOT_UR5E;
@@ -55,6 +60,7 @@ int main(int argc, char** argv) {
     for (i = 1; i < argc; i++) {
         const char* value = i + 1 < argc ? argv[i + 1] : "";
         int ok = i + 1 < argc, known = 1;
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return fputs(usage, stdout), 0;
         if (strcmp(argv[i], "--robot") == 0) ok = ok && (robot = s2r_robot_kind_find(value)) < S2R_ROBOT_CUSTOM;
         else if (strcmp(argv[i], "--scene") == 0)
             ok = ok && (strcmp(value, "arm") == 0 || strcmp(value, "push") == 0), scene = strcmp(value, "push") == 0 ? S2R_SCENE_PUSH : S2R_SCENE_ARM;
@@ -65,9 +71,8 @@ int main(int argc, char** argv) {
         else if (argv[i][0] != '-' && !serve.address) { serve.address = argv[i]; continue; }
         else known = 0;
         if (!known || !ok) {
-            fprintf(stderr, "robot_server: %s %s%s\nusage: robot_server ADDRESS [--robot ur5e|panda] [--scene arm|push] "
-                    "[--unit N>=1] [--mjcf FILE] [--clients N>=0] [--watchdog-ms MS>=1]\n", known ? "bad value for" : "unknown option",
-                    argv[i], known ? (i + 1 < argc ? "" : " (missing)") : "");
+            fprintf(stderr, "robot_server: %s %s%s\n%s", known ? "bad value for" : "unknown option", argv[i],
+                    known ? (i + 1 < argc ? "" : " (missing)") : "", usage);
             return 2;
         }
         i++;

@@ -144,7 +144,8 @@ def answer(arm, kind, payload):
     if kind == TRUTH:
         # OWNER: fill this from an external measurement of the flange (motion capture, a laser tracker):
         # flange position (m) and velocity (m/s), the target (m), the joints (rad), diverged 0, the object
-        # (push: 12 numbers).  Evaluation's outcome is read from it; with none, say so rather than send zeros.
+        # (push: 12 numbers).  Evaluation's outcome is read from it; with none, say so rather than send zeros
+        # (evaluation, demonstrations and 06 then stop, saying there is no ground truth).
         return ERR_UNSUPPORTED, b"truth: this arm has no external measurement of its flange (fill answer()'s TRUTH)"
     if kind == HALT:
         arm.halt()

@@ -20,6 +20,9 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+
+/* The library writes S2R_ERROR_LEN bytes into every error buffer a binding passes. */
+typedef char s2r_flat__error_len_matches[S2R_FLAT_ERROR_LEN == S2R_ERROR_LEN ? 1 : -1];
 #ifdef _OPENMP
 #include <omp.h>
 #endif

@@ -57,9 +57,9 @@
 #ifndef SIM2REAL_VERSION
 #define SIM2REAL_VERSION "0.1"
 #endif
-#define S2R_FLAT_API_VERSION 5   /* bumped whenever a signature below changes */
+#define S2R_FLAT_API_VERSION 6   /* bumped whenever a signature below or the error buffers' size changes */
 #define S2R_FLAT_MAX_THREADS 64  /* threads a batched call may ask for       */
-#define S2R_FLAT_ERROR_LEN 256   /* bytes of every `error` buffer (S2R_ERROR_LEN) */
+#define S2R_FLAT_ERROR_LEN 512   /* bytes of every `error` buffer (S2R_ERROR_LEN) */
 
 #ifdef __cplusplus
 extern "C" {

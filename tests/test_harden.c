@@ -130,6 +130,61 @@ static int test_state_refused_trainer_untouched(void) {
     return 0;
 }
 
+/* A training state on your own arm records the arm's model (a digest of it
+   as compiled): resumed on the same MJCF it continues; on another arm of
+   the same joint count (examples/arm4.xml with one link 0.1 kg heavier),
+   or from a state that records no model (one saved before states did),
+   it is refused, naming this run's MJCF, and the trainer is untouched. */
+static int test_state_refused_on_another_arm(void) {
+    const char *state = "build/test_state_arm.tmp.state", *other_xml = "build/test_state_arm.tmp.xml";
+    s2r_training t = s2r_training_default(S2R_ROBOT_CUSTOM, S2R_TASK_REACH);
+    s2r_ppo_config c = s2r_task_ppo_config(S2R_TASK_REACH, 2 * 512, 3, 1);
+    s2r_ppo a, b;
+    char error[S2R_ERROR_LEN], *xml, *at;
+    unsigned char* bytes;
+    uint64_t h[S2R__S_WORDS];
+    size_t n;
+    int obs_dim, act_dim;
+    FILE* f;
+    c.rollout_steps = 512;
+    s2r_task_dims_n(S2R_TASK_REACH, 4, &obs_dim, &act_dim);
+    t.mjcf_path = "examples/arm4.xml";
+    t.progress = 0;
+    t.state_path = state;
+    t.resume = 1;
+    remove(state);
+    CHECK(s2r_ppo_init(&a, &c, obs_dim, act_dim) == S2R_OK);
+    CHECKF(s2r_training_check_resume(&t, &a, error) == S2R_OK && a.cfg.env_identity[2] != 0, "%s", error);
+    a.update = 1;
+    CHECK(s2r_ppo_save_state(&a, state) == S2R_OK);
+    CHECK(s2r__read_file("examples/arm4.xml", &bytes, &n, error) == S2R_OK);   /* another arm, four joints too */
+    xml = (char*)bytes;
+    CHECK((at = strstr(xml, "mass='1.2'")) != NULL);
+    at[8] = '3';
+    CHECK((f = fopen(other_xml, "wb")) != NULL && fwrite(xml, 1, n, f) == n && fclose(f) == 0);
+    S2R_FREE(bytes);
+    CHECK(s2r_ppo_init(&b, &c, obs_dim, act_dim) == S2R_OK);
+    CHECKF(s2r_training_check_resume(&t, &b, error) == S2R_OK && b.update == 1, "%s", error);   /* the same arm */
+    s2r_ppo_free(&b);
+    t.mjcf_path = other_xml;
+    CHECK(s2r_ppo_init(&b, &c, obs_dim, act_dim) == S2R_OK);
+    CHECKF(s2r_training_check_resume(&t, &b, error) == S2R_ERR_INVALID_ARGUMENT && strstr(error, "another arm model") &&
+           strstr(error, other_xml) && b.update == 0, "%s", error);
+    s2r_ppo_free(&b);
+    a.cfg.env_identity[2] = 0;                   /* a state as saved before the model was recorded */
+    CHECK(s2r_ppo_save_state(&a, state) == S2R_OK);
+    CHECK((f = fopen(state, "rb")) != NULL && fread(h, sizeof h, 1, f) == 1 && fclose(f) == 0 && h[S2R__S_MODEL] == 0);
+    t.mjcf_path = "examples/arm4.xml";
+    CHECK(s2r_ppo_init(&b, &c, obs_dim, act_dim) == S2R_OK);
+    CHECKF(s2r_training_check_resume(&t, &b, error) == S2R_ERR_INVALID_ARGUMENT && strstr(error, "records no arm model") &&
+           b.update == 0, "%s", error);
+    s2r_ppo_free(&b);
+    s2r_ppo_free(&a);
+    remove(state);
+    remove(other_xml);
+    return 0;
+}
+
 /* Ctrl-C during s2r_train: it stops after the update, saves the state
    and says so; the rows so far are in the CSV's .partial (no half file
    under its name); a state saved with other ranges is refused, touching
@@ -546,6 +601,7 @@ static int test_file_writers_replace_only_files(void) {
 /* A 3 GB file (sparse: nothing is written) where a checkpoint, a ranges
    file, a trajectory log or a demonstration file is expected: each reader
    refuses it by its size before reading a byte, naming the path. */
+/* (A log says how to cut or thin it to what the fit reads.) */
 static int test_huge_files_refused_unread(void) {
     const char* path = "build/test_huge.tmp";
     const char* paths[1];
@@ -564,7 +620,8 @@ static int test_huge_files_refused_unread(void) {
     CHECK(s2r_randomization_load(&r, path, error) == S2R_ERR_IO);
     CHECKF(strstr(error, path) && strstr(error, "bytes"), "%s", error);
     CHECK(s2r_trajectory_set_load_csv(&set, paths, 1, 0.02, error) == S2R_ERR_IO && set.q == NULL);
-    CHECKF(strstr(error, path) && strstr(error, "bytes"), "%s", error);
+    CHECKF(strstr(error, path) && strstr(error, "bytes") && strstr(error, "its first 30 s: cut it there (at 1 kHz: head -n 30010)") &&
+           strstr(error, "n++%10==0' build/test_huge.tmp > thin.csv"), "%s", error);   /* the way on, whole */
     CHECK(s2r_dataset_load_csv(&d, path, error) == S2R_ERR_IO && d.obs == NULL);
     CHECKF(strstr(error, path) && strstr(error, "bytes"), "%s", error);
     remove(path);
@@ -662,15 +719,16 @@ static void harden_log(char* text, size_t cap, const char* prefix, int joints, i
 /* Logs meet the arm they are identified on: a 5-joint log on the UR5e, a
    start pose outside a joint's range and commands of 1e300 rad named
    neither file nor line, or were taken (the report then said "validation
-   MSE nan"); each is refused naming the file, and the start pose's line.
+   MSE nan"); each is refused naming the file and the line (the start
+   pose's, or the command's row).
    A log behind a UTF-8 byte order mark reads (it gave "unknown column
    't'"), and a report without held-out logs says so instead of "nan". */
 static int test_logs_meet_the_arm(void) {
     static const struct { int joints, row, joint; double value; const char* says; } bad[] = {
         {5, -1, 0, 0, "log.csv: the trajectories have 5 joints (command_J, q_J), the arm 6"},
         {6, 0, 2, 4, "log.csv, line 2: start pose q_3 = 4 rad is outside the joint's range [-3.1416, 3.1416] (a log of another arm"},
-        {6, 26, 1, 1e300, "log.csv, line 2: command_2 = 1e+300 rad at t = 0.52 s is outside the joint's range"},
-        {6, 10, 3, -90, "command_4 = -90 rad at t = 0.2 s is outside the joint's range [-6.2832, 6.2832] - in degrees? the log's angles must be in radians"},
+        {6, 26, 1, 1e300, "log.csv, line 28: command_2 = 1e+300 rad at t = 0.52 s is outside the joint's range"},
+        {6, 10, 3, -90, "log.csv, line 12: command_4 = -90 rad at t = 0.2 s is outside the joint's range [-6.2832, 6.2832] - in degrees? the log's angles must be in radians"},
         {6, 0, 2, 109.957, "start pose q_3 = 109.957 rad is outside the joint's range [-3.1416, 3.1416] - in degrees?"},
     };
     static char text[65536];
@@ -708,7 +766,9 @@ static int test_logs_meet_the_arm(void) {
    was used), a floating base (a free joint carrying the arm, taken for
    an object's), a second arm beside the first, an actuator without a
    forcerange, a gripper's actuator listed before the arm's, a body
-   'target' that is not a mocap body, integrator RK4. */
+   'target' that is not a mocap body, integrator RK4.  Each message leaves
+   room in S2R_ERROR_LEN for a caller's prefix of 200 bytes (a path), and
+   the advice at the end of the longest arrives whole. */
 static int test_mjcf_conventions_refused(void) {
     static const struct { const char *find, *replace, *says; } bad[] = {
         {"data='3.1416 3.1416 3.1416 3.1416 3.1416 3.1416'", "data='3.1416'", "'s2r_velocity_limit'> holds 1 values; it needs 6"},
@@ -733,8 +793,14 @@ static int test_mjcf_conventions_refused(void) {
         {"<body name='target' mocap='true'", "<body name='target'", "body 'target' is not a mocap body"},
         {"integrator='Euler'", "integrator='RK4'", "<option integrator='RK4'>"},
     };
+    static const char* const whole[][2] = {   /* messages once cut at 256 bytes just where the fix is */
+        {"is driven by no actuator", "or moved by an actuator left out of the arm (a gripper's) - add its actuator or "
+         "remove the joint"},
+        {"is not on the chain of joint", "drive it through a tendon or a non-position actuator, or list it last"},
+        {"has no forcerange", "on it or its <default> class"},
+    };
     s2r_robot robot;
-    int k;
+    int k, t;
     for (k = 0; k < (int)(sizeof bad / sizeof *bad); k++) {
         char* xml = mjcf_with(bad[k].find, bad[k].replace);
         if (strstr(bad[k].replace, "spare") || strstr(bad[k].replace, "second"))
@@ -747,6 +813,13 @@ static int test_mjcf_conventions_refused(void) {
         CHECKF(xml != NULL, "case %d: '%s' is not in the UR5e's MJCF", k, bad[k].find);
         CHECKF(s2r_robot_load_xml(&robot, xml) == S2R_ERR_MODEL && strstr(robot.error, bad[k].says) != NULL,
                "case %d: %s", k, robot.error);
+        CHECKF(strlen(robot.error) + 200 < S2R_ERROR_LEN, "case %d: %d bytes leave no room for a caller's prefix (a "
+               "path): %s", k, (int)strlen(robot.error), robot.error);
+        for (t = 0; t < (int)(sizeof whole / sizeof *whole); t++)   /* the advice at their ends arrives */
+            if (strstr(robot.error, whole[t][0]))
+                CHECKF(strlen(robot.error) > strlen(whole[t][1]) &&
+                       strcmp(robot.error + strlen(robot.error) - strlen(whole[t][1]), whole[t][1]) == 0,
+                       "case %d: cut: %s", k, robot.error);
         CHECK(robot.model == NULL && robot.data == NULL);
         free(xml);
     }
@@ -1267,11 +1340,78 @@ static int test_unit_seen_through_nominal_model(void) {
     return 0;
 }
 
+
+/* A robot side with no external measurement of its flange (the template
+   examples/robot_server.py answers truth with S2R_ERR_UNSUPPORTED): the
+   outcome of an episode cannot be judged, so every path that scores one -
+   a reach or push step, evaluation, demonstrations, deployment - stops
+   with an error saying so and what to do, never a number read from a
+   ground truth that was not given. */
+static s2r_result no_truth(void* self, s2r_ground_truth* out) {
+    (void)self;
+    memset(out, 0x55, sizeof *out);   /* what a caller that ignores the answer would score */
+    return S2R_ERR_UNSUPPORTED;
+}
+static int test_no_ground_truth_stops_scoring(void) {
+    static const char* const told = "the robot side gives no ground truth";
+    s2r_task_kind kind;
+    for (kind = S2R_TASK_REACH; kind <= S2R_TASK_PUSH; kind++) {
+        s2r_sim_config sc = s2r_task_sim_config(kind, S2R_ROBOT_UR5E);
+        s2r_task_config tc = s2r_task_config_default(kind);
+        s2r_expert_config ec = s2r_expert_config_default();
+        s2r_expert_config op = s2r_operator_config_default();
+        s2r_safety_config scfg = s2r_safety_config_default();
+        s2r_sim sim;
+        s2r_backend blind;
+        s2r_task task, guarded;
+        s2r_expert expert;
+        s2r_controller c;
+        s2r_eval_result r;
+        s2r_dataset d;
+        s2r_safety safety;
+        s2r_run_summary sum;
+        s2r_step_result step;
+        s2r_rng rng = s2r_rng_make(3, 0);
+        float obs[S2R_TASK_MAX_OBS], act[S2R_MAX_JOINTS] = {0};
+        char error[S2R_ERROR_LEN];
+        int ok = -1;
+        CHECK(s2r_sim_init(&sim, &sc) == S2R_OK);
+        blind = sim.backend;
+        blind.ground_truth = no_truth;
+        CHECK(s2r_task_init(&task, &tc, &blind) == S2R_OK);
+        CHECK(task.env.reset(task.env.self, &rng, obs) == S2R_OK);   /* a reset with a target needs no truth */
+        CHECKF(task.env.step(task.env.self, act, obs, &step) == S2R_ERR_UNSUPPORTED && strstr(task.error, told) &&
+               strstr(task.error, "cannot be judged") && strstr(task.error, "motion capture"), "%s: %s",
+               s2r_task_kind_name(kind), task.error);
+        CHECK(s2r_expert_init(&expert, &ec, &tc, blind.info) == S2R_OK);
+        c = s2r_expert_controller(&expert);
+        memset(&r, 0x55, sizeof r);
+        CHECKF(s2r_evaluate(&c, &task, 2, 7, &r, NULL) == S2R_ERR_UNSUPPORTED && strstr(task.error, told) && r.episodes == 0,
+               "%s", task.error);
+        CHECK(s2r_dataset_init(&d, task.env.obs_dim, task.env.act_dim) == S2R_OK);
+        CHECKF(s2r_collect_demos(&blind, &tc, &op, 2, 7, &d, &ok, error) == S2R_ERR_UNSUPPORTED && strstr(error, told) &&
+               d.count == 0, "%s", error);
+        CHECK(s2r_safety_init(&safety, &scfg, &blind) == S2R_OK &&
+              s2r_task_init(&guarded, &tc, s2r_safety_backend(&safety)) == S2R_OK);
+        memset(&sum, 0, sizeof sum);
+        CHECKF(s2r_deploy_run(&c, &guarded, &safety, 2, 7, 0, &sum) == S2R_ERR_UNSUPPORTED && strstr(guarded.error, told) &&
+               sum.episodes == 0, "%s", guarded.error);
+        s2r_task_free(&guarded);
+        s2r_safety_free(&safety);
+        s2r_dataset_free(&d);
+        s2r_expert_free(&expert);
+        s2r_task_free(&task);
+        s2r_sim_free(&sim);
+    }
+    return 0;
+}
+
 static const test_case harden_tests[] = {
     {"bad input: a 3 GB file is refused by every reader by its size, unread", test_huge_files_refused_unread},
     {"state: saved, killed and resumed ends bit-identical", test_state_resume_bit_identical},
     {"state: with rollouts of whole episodes, saving changes nothing", test_state_save_changes_nothing},
     {"state: other run, truncated, corrupt or missing refused, trainer untouched", test_state_refused_trainer_untouched},
+    {"state: on your own arm it records the model: resumed on another arm's MJCF (or with no model recorded) it is refused", test_state_refused_on_another_arm},
     {"state: Ctrl-C saves, resume finishes, no half-written CSV", test_interrupt_saves_and_resumes},
     {"divergence: blown-up episodes flagged, counted, never fed as NaN", test_divergence_counted_never_fed},
     {"divergence: MuJoCo's bad-state warning ends the motion", test_mujoco_warning_is_divergence},
@@ -1292,5 +1432,6 @@ static const test_case harden_tests[] = {
     {"bad input: ranges naming a joint the arm lacks (kp[7] on the UR5e) are refused by its simulator", test_joint_range_beyond_arm},
     {"bad input: a pinned draw meets the bounds of a ranges file (timestep, kp, link mass, armature, latency)", test_pin_draw_bounds},
     {"stop: SIGTERM is read inside evaluation, demonstrations, recording, system ID, cloning and log reading", test_stop_inside_long_loops},
+    {"no ground truth: a robot side without one stops steps, evaluation, demonstrations and deployment with an error, never a score", test_no_ground_truth_stops_scoring},
     {"oracle: a unit whose hidden geometry differs is seen through the nominal model by evaluation, demos, system ID and deployment", test_unit_seen_through_nominal_model},
 };

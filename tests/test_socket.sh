@@ -66,6 +66,14 @@ for bad in "--episodes x" "--episodes 0" "--seed -1" "--timeout-ms 5ms" "--task 
         echo "FAIL socket: robot_client $bad gave status $status:"; cat "$BUILD/test_socket_options.log"; failed=$((failed + 1))
     fi
 done
+for prog in robot_server robot_client robot_player; do   # --help: the usage, status 0, nothing served or run
+    "./$BUILD/$prog" --help > "$BUILD/test_socket_options.log" 2>&1; status=$?
+    if [ $status -eq 0 ] && head -n 1 "$BUILD/test_socket_options.log" | grep -q "^usage: $prog "; then
+        echo "ok   socket: $prog --help prints its usage"
+    else
+        echo "FAIL socket: $prog --help gave status $status:"; cat "$BUILD/test_socket_options.log"; failed=$((failed + 1))
+    fi
+done
 printf 'precious\n' > "$SOCK"
 "./$BUILD/robot_server" "$SOCK" --clients 1 > "$BUILD/test_socket_options.log" 2>&1; status=$?
 if [ $status -eq 1 ] && grep -q "exists and is not a socket" "$BUILD/test_socket_options.log" && [ "$(cat "$SOCK")" = precious ]; then
@@ -121,9 +129,32 @@ else
 fi
 rm -f "$SOCK"
 
+# robot_server.py gives no ground truth (its TRUTH answer is the owner's to fill): evaluating on it and
+# deploying on it stop with status 1 and say why - never a success count or a gate's verdict read from
+# numbers it did not give; 06 asks at connection, before any stage.
+python3 examples/robot_server.py "$SOCK" --clients 2 > "$BUILD/test_socket_py.log" 2>&1 &
+server=$!
+waited=0
+while [ ! -S "$SOCK" ] && [ $waited -lt 100 ]; do sleep 0.1; waited=$((waited + 1)); done
+"./$BUILD/robot_client" "$SOCK" --episodes 2 --timeout-ms 10000 > "$BUILD/test_socket_truth.log" 2>&1; client=$?
+rm -rf "$BUILD/test_socket_truth"
+"./$BUILD/06_staged_deployment" --address "$SOCK" --quick --out "$BUILD/test_socket_truth" > "$BUILD/test_socket_truth06.log" 2>&1
+deploy=$?
+kill $server 2>/dev/null; wait $server 2>/dev/null
+if [ $client -eq 1 ] && ! grep -q "^success" "$BUILD/test_socket_truth.log" &&
+   grep -q "the robot side gives no ground truth: the step's outcome (distance, success, reward) cannot be judged" "$BUILD/test_socket_truth.log" &&
+   grep -q "or evaluate on a simulator (robot side: truth: this arm has no external measurement of its flange (fill answer()'s TRUTH))$" "$BUILD/test_socket_truth.log" &&
+   [ $deploy -eq 1 ] && grep -q "gives no ground truth" "$BUILD/test_socket_truth06.log" && ! grep -q "sim regression" "$BUILD/test_socket_truth06.log"; then
+    echo "ok   socket: robot_server.py gives no ground truth: evaluation and 06 stop saying so: $(grep "06 judges" "$BUILD/test_socket_truth06.log")"
+else
+    echo "FAIL socket: on robot_server.py, which gives no ground truth: robot_client status $client, 06 status $deploy"
+    cat "$BUILD/test_socket_truth.log" "$BUILD/test_socket_truth06.log"; failed=$((failed + 1))
+fi
+rm -f "$SOCK"
+
 # robot_server.py --play: the excitation files 12 writes played on its arm and logged as the
 # trajectory files 12 reads (the fake arm is a first-order lag, not a UR5e: 12 reads and fits
-# them, its verdict is not the point).
+# them; its verdict, block, is not the point, but then 12 must not say to train on its ranges).
 PLAYED=$BUILD/test_socket_played
 rm -rf "$PLAYED" && mkdir -p "$PLAYED"
 ./"$BUILD"/12_sysid_from_logs --quick --write-excitation "$PLAYED/exc.csv" > "$PLAYED/write.log" 2>&1 &&
@@ -132,10 +163,22 @@ python3 examples/robot_server.py --play "$PLAYED/exc_1.csv" "$PLAYED/log_1.csv" 
 ./"$BUILD"/12_sysid_from_logs --quick --log "$PLAYED/log_1.csv" --log "$PLAYED/log_4.csv" --out "$PLAYED" > "$PLAYED/fit.log" 2>&1
 status=$?
 if [ $status -eq 0 ] && grep -q "^  fit $PLAYED/log_1.csv: 50 Hz, 1.20 s, velocities measured" "$PLAYED/fit.log" &&
+   ! grep -q "^Next: train on them" "$PLAYED/fit.log" && grep -q "^Next: do not train on them - the verdict is block" "$PLAYED/fit.log" &&
    grep -q "^  intervals:" "$PLAYED/fit.log" && head -n 2 "$PLAYED/log_1.csv" | grep -q "^# rate 50 Hz"; then
     echo "ok   socket: robot_server.py --play plays 12's excitations and logs them; 12 fits the logs: $(grep '^  held-out error [0-9]' "$PLAYED/fit.log")"
 else
     echo "FAIL socket: robot_server.py --play and 12: status $status"; cat "$PLAYED/play.log"; tail -n 5 "$PLAYED/fit.log"; failed=$((failed + 1))
+fi
+# The same motion as fitted and held-out log (a copy under another name): refused, no held-out verdict.
+cp "$PLAYED/log_1.csv" "$PLAYED/log_1_again.csv"
+./"$BUILD"/12_sysid_from_logs --quick --log "$PLAYED/log_1.csv" --log "$PLAYED/log_1_again.csv" --out "$PLAYED/again" \
+    > "$PLAYED/again.log" 2>&1
+status=$?
+if [ $status -eq 1 ] && grep -q "the held-out log $PLAYED/log_1_again.csv holds the same motion as the fitted $PLAYED/log_1.csv" \
+   "$PLAYED/again.log" && ! grep -q "held-out error" "$PLAYED/again.log"; then
+    echo "ok   socket: 12 refuses a held-out log that is a fitted one: $(tail -n 1 "$PLAYED/again.log")"
+else
+    echo "FAIL socket: 12 with the same log fitted and held out: status $status"; tail -n 3 "$PLAYED/again.log"; failed=$((failed + 1))
 fi
 printf '# rate 50 Hz\nt,command_1\n0,0\n0.02,0\n' > "$PLAYED/one_joint.csv"
 python3 examples/robot_server.py --play "$PLAYED/one_joint.csv" "$PLAYED/no.csv" > "$PLAYED/bad.log" 2>&1; status=$?
@@ -145,9 +188,14 @@ else
     echo "FAIL socket: robot_server.py --play on another arm's file: status $status"; cat "$PLAYED/bad.log"; failed=$((failed + 1))
 fi
 # robot_server.py logs its clients: the first's coming, a second refused busy, the first's going.
+# (The first client says hello and holds the arm: robot_client would stop at its first step, on no ground truth.)
 python3 examples/robot_server.py "$SOCK" --clients 1 > "$BUILD/test_socket_py.log" 2>&1 &
 server=$!
-"./$BUILD/robot_client" "$SOCK" --episodes 1000 --timeout-ms 10000 > /dev/null 2>&1 &
+waited=0
+while [ ! -S "$SOCK" ] && [ $waited -lt 100 ]; do sleep 0.1; waited=$((waited + 1)); done
+python3 -c 'import socket, struct, sys, time
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.sendall(struct.pack("<IHBBiI", 0x53523253, 1, 1, 0, 0, 0))
+s.recv(4096); time.sleep(30)' "$SOCK" > /dev/null 2>&1 &
 client=$!
 waited=0
 while ! grep -q "client 1 connected" "$BUILD/test_socket_py.log" && [ $waited -lt 100 ]; do sleep 0.1; waited=$((waited + 1)); done

@@ -97,8 +97,16 @@ static int test_excitation_safe(void) {
     return 0;
 }
 
+static s2r_result sysid_t_advance_fails(void* self, double seconds) {
+    (void)self;
+    (void)seconds;
+    return S2R_ERR_IO;
+}
+
 /* Recording goes through the backend and fills the set; a full set, a
-   robot with other joints and NaN commands are refused without appending. */
+   robot with other joints and NaN commands are refused without appending;
+   a backend failing mid-trajectory is named with the trajectory counted
+   from 1, as the log files are. */
 static int test_record_and_refuse(void) {
     s2r_sim sim, panda;
     s2r_sim_config c = s2r_sim_config_default(S2R_ROBOT_UR5E);
@@ -123,6 +131,14 @@ static int test_record_and_refuse(void) {
     CHECK(s2r_trajectory_record(&set, &sim.backend, q0, NULL, cmd, NULL) == S2R_ERR_INVALID_ARGUMENT);
     CHECK(set.count == 1 && sysid_t_contains(set.error, "full"));
     s2r_trajectory_set_free(&set);
+    {
+        s2r_backend failing = sim.backend;
+        failing.advance = sysid_t_advance_fails;
+        CHECK(s2r_trajectory_set_init(&set, 6, 50, 2, SYSID_T_PERIOD) == S2R_OK);
+        CHECK(s2r_trajectory_record(&set, &failing, q0, NULL, cmd, NULL) == S2R_ERR_IO);
+        CHECKF(set.count == 0 && strncmp(set.error, "trajectory 1 of 2 on 'sim'", 26) == 0, "%s", set.error);
+        s2r_trajectory_set_free(&set);
+    }
     s2r_sim_free(&panda);
     s2r_sim_free(&sim);
     return 0;
@@ -1254,8 +1270,9 @@ static void sysid_t_robot_log(char* text, size_t cap, int rows, double step, dou
    the line and the likely cause, and nothing loaded: times in
    milliseconds or microseconds, a rate below the fit's, a log that starts
    moving, angles in degrees (seen as motion at the start), one too short
-   to identify from (two samples).  A log at rest
-   first reads, and logs of different lengths are each kept whole. */
+   to identify from (two samples), one with rows missing (a gap).  A log
+   at rest first, or with a jitter of +-4 ms, reads, and logs of
+   different lengths are each kept whole. */
 static int test_files_robot_defects(void) {
     static const struct { int rows; double step, unit, moving_at, angle; const char* says; } bad[] = {
         {600, 0.002, 1000, 0.2, 1, "log.csv, line 2: t steps by 2 between rows (median): in seconds that is 0.5 Hz; the "
@@ -1278,10 +1295,32 @@ static int test_files_robot_defects(void) {
                "case %d: %s", i, e);
         CHECK(set.count == 0 && set.q == NULL);
     }
+    {   /* 10 rows of a 50 Hz log dropped (0.2 s): refused at the row after the gap; a jitter of +-4 ms is read */
+        size_t at = (size_t)snprintf(text, sizeof text, "# rate 50 Hz\nt,command_1,q_1\n");
+        int k;
+        for (k = 0; k < 150; k++)
+            if (k < 60 || k >= 70) at += (size_t)snprintf(text + at, sizeof text - at, "%.17g,0.5,0.5\n", 0.02 * k);
+        CHECKF(s2r_trajectory_set_parse_csv(&set, text, "gap.csv", 0.02, e) == S2R_ERR_PARSE &&
+               strstr(e, "gap.csv, line 63: t jumps by 0.22 s from the row before (from 1.18 to 1.4 s), 11 of the file's "
+                      "steps of 0.02 s: rows are missing"), "%s", e);
+        CHECK(set.count == 0 && set.q == NULL);
+        at = (size_t)snprintf(text, sizeof text, "t,command_1,q_1\n");
+        for (k = 0; k < 150; k++)
+            at += (size_t)snprintf(text + at, sizeof text - at, "%.17g,0.5,0.5\n", 0.02 * k + (k % 5 ? 0 : k % 10 ? 0.004 : -0.004));
+        CHECKF(s2r_trajectory_set_parse_csv(&set, text, "jitter.csv", 0.02, e) == S2R_OK, "%s", e);
+        s2r_trajectory_set_free(&set);
+    }
     sysid_t_robot_log(text, sizeof text, 300, 0.01, 1, 0.2, 1);   /* 3 s at 100 Hz, at rest for 0.2 s */
     sysid_t_robot_log(text2, sizeof text2, 100, 0.01, 1, 0.2, 1);   /* 1 s */
     f = fopen(paths[0], "wb");
     CHECK(f && fputs(text, f) >= 0 && fclose(f) == 0);
+    f = fopen(paths[1], "wb");
+    CHECK(f && fputs(text2, f) >= 0 && fclose(f) == 0);
+    f = fopen(paths[1], "wb");   /* a log of two joints beside one of one: neither blamed, both named */
+    CHECK(f && fputs("t,command_1,command_2,q_1,q_2\n0,0,0,0,0\n0.02,0,0,0,0\n0.04,0,0,0,0\n", f) >= 0 && fclose(f) == 0);
+    CHECKF(s2r_trajectory_set_load_csv(&set, paths, 2, 0.02, e) == S2R_ERR_PARSE &&
+           strstr(e, "the logs are not of one arm: build/test_sysid_long.csv has 1 joint, build/test_sysid_short.csv has 2 joints"),
+           "%s", e);
     f = fopen(paths[1], "wb");
     CHECK(f && fputs(text2, f) >= 0 && fclose(f) == 0);
     CHECKF(s2r_trajectory_set_load_csv(&set, paths, 2, 0.02, e) == S2R_OK, "%s", e);

@@ -10,6 +10,7 @@
 # gripper, the damping), and write what it promises.  12 also identifies
 # the model itself served over the socket: a perfect model with no delay
 # is "good" at zero command latency (no held sensing delay blocks it).
+# 06 on an arm at --address alone puts its demo fault into no unit.
 # Usage: tests/test_your_arm.sh [build dir]    (from the repository root)
 set -u
 BUILD=${1:-build}
@@ -39,6 +40,15 @@ step() {
     fi
 }
 
+# Meanwhile, from the start (it waits on the socket more than it computes), 06 on examples/arm4.xml
+# served alone, with the expert stand-in as its candidate, through every stage to the autonomous
+# rounds: the fleet's one unit is the arm at --address, a real robot for all 06 knows, so the demo's
+# knocked camera goes into no unit, and the console says so.
+"./$BUILD/robot_server" "$WORK/expert.sock" --mjcf examples/arm4.xml --clients 1 > "$WORK/server_expert.log" 2>&1 &
+expert_server=$!
+(sleep 0.5; ./"$BUILD"/06_staged_deployment --quick --mjcf examples/arm4.xml --address "$WORK/expert.sock" \
+    --out "$WORK/expert" > "$WORK/06_expert.log" 2>&1; echo $? > "$WORK/06_expert.status") &
+expert=$!
 ./"$BUILD"/00_hello_robot --mjcf "$MODEL" --out "$WORK" > "$WORK/00.log" 2>&1; status=$?
 step 00_hello_robot "$WORK/00.log" "$WORK/00_hold_home.csv"
 ./"$BUILD"/12_sysid_from_logs --quick --mjcf "$MODEL" --out "$WORK" > "$WORK/12.log" 2>&1; status=$?
@@ -68,6 +78,11 @@ fi
 ./"$BUILD"/02_domain_randomization --quick --mjcf "$MODEL" --ranges "$WORK/12_ranges.txt" --out "$WORK" > "$WORK/02.log" 2>&1
 status=$?
 step "02_domain_randomization --quick" "$WORK/02.log" "$WORK/02_dr.ckpt" "$WORK/02_ranges.txt"
+if grep -q "^Domain randomization on your arm ($MODEL): ranges in" "$WORK/02.log"; then
+    echo "ok   your arm: 02 names the arm it trains on: $(grep '^Domain randomization on' "$WORK/02.log")"
+else
+    echo "FAIL your arm: 02 does not name $MODEL: $(grep '^Domain randomization on' "$WORK/02.log")"; failed=$((failed + 1))
+fi
 "./$BUILD/robot_server" "$SOCK" --mjcf "$MODEL" --clients 0 > "$WORK/server.log" 2>&1 &
 server=$!
 ./"$BUILD"/06_staged_deployment --quick --mjcf "$MODEL" --address "$SOCK" --out "$WORK" > "$WORK/06.log" 2>&1
@@ -75,6 +90,17 @@ status=$?
 kill $server 2>/dev/null; wait $server 2>/dev/null
 [ $status -eq 1 ] && grep -q "^deployment stopped in stage sim_regression" "$WORK/06.log" && status=0   # the quick policy stops there
 step "06_staged_deployment --quick --address" "$WORK/06.log" "$WORK/06_deployment_log.jsonl"
+wait $expert
+kill $expert_server 2>/dev/null; wait $expert_server 2>/dev/null
+status=$(cat "$WORK/06_expert.status")
+if [ "$status" -eq 0 ] && grep -q "no fault injected: this demo puts its knocked camera into stand-in units only" "$WORK/06_expert.log" &&
+   ! grep -q "knocked by" "$WORK/expert/06_deployment_log.jsonl" && ! grep -q "recalibrate" "$WORK/06_expert.log" &&
+   [ "$(awk -F, 'NR > 1 && $6 != 0' "$WORK/expert/06_rounds.csv" | wc -l)" -eq 0 ] && [ -s "$WORK/expert/06_rounds.csv" ]; then
+    echo "ok   your arm: 06 on the arm at --address alone injects no fault into it, and says so: $(grep -A1 'no fault injected' "$WORK/06_expert.log" | tr -s ' \n' ' ')"
+else
+    echo "FAIL your arm: 06 with the expert on the arm at --address: status $status"; grep -i "round\|knock\|recalib" "$WORK/06_expert.log"
+    failed=$((failed + 1))
+fi
 rm -f "$SOCK"
 echo "$failed your-arm test(s) failed"
 [ $failed -eq 0 ]

@@ -23,8 +23,8 @@ import weakref
 import numpy as np
 
 VERSION = "0.1"       # SIM2REAL_VERSION this package expects
-FLAT_API = 5          # S2R_FLAT_API_VERSION this package expects
-ERROR_LEN = 256       # S2R_FLAT_ERROR_LEN
+FLAT_API = 6          # S2R_FLAT_API_VERSION this package expects
+ERROR_LEN = 512       # S2R_FLAT_ERROR_LEN
 MAX_THREADS = 64      # S2R_FLAT_MAX_THREADS
 UINT64_MAX = 2 ** 64 - 1
 INT_MAX = 2 ** 31 - 1
