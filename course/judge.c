@@ -101,6 +101,7 @@
 #include <sys/statvfs.h>
 #include <sys/time.h>
 #include <sys/types.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -291,49 +292,117 @@ static unsigned long kept_flags(const char* path) {
     return f;
 }
 
-/* "\040" and friends in /proc/self/mountinfo. */
-static void unescape(char* s) {
-    char* o = s;
-    while (*s) {
-        if (s[0] == '\\' && isdigit((unsigned char)s[1]) && isdigit((unsigned char)s[2]) && isdigit((unsigned char)s[3])) {
-            *o++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-            s += 4;
-        } else *o++ = *s++;
-    }
-    *o = 0;
+/* mkdir -p of path's folders (and path itself). */
+static void make_dirs(const char* path) {
+    char b[4400], *p;
+    snprintf(b, sizeof b, "%s", path);
+    for (p = b + 1; *p; p++)
+        if (*p == '/') { *p = 0; mkdir(b, 0755); *p = '/'; }
+    mkdir(b, 0755);
 }
 
-/* Inside the new mount namespace: scratch stays writable, every other
-   mount becomes read-only, each hidden folder is covered by an empty
-   read-only tmpfs.  Returns the number of steps that failed. */
+/* A bind mount of `from` at `to`, then read-only (keeping the flags an
+   unprivileged remount may not drop).  0 or -1. */
+static int bind_ro(const char* from, const char* to, int recursive) {
+    if (mount(from, to, NULL, MS_BIND | (recursive ? MS_REC : 0), NULL) != 0) return -1;
+    return mount(NULL, to, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY | kept_flags(from), NULL);
+}
+
+#define SCRATCH_MB env_long("GRADE_SCRATCH_MB", 256)      /* a check's scratch folder, in all */
+#define SCRATCH_FILES env_long("GRADE_SCRATCH_FILES", 512) /* ... and its files and folders   */
+
+/* Inside the new mount namespace the worker gets a root of its own: an
+   empty tmpfs (read-only) holding the system's programs and libraries
+   (/usr, /etc and the links to them, read-only), a /dev of a few devices,
+   its own /proc, and the scratch folder at its path - a tmpfs of at most
+   SCRATCH_MB and SCRATCH_FILES (or, for --run --scratch, the given folder
+   itself, which the caller reads afterwards).  Nothing else: no
+   repository, no home, no answers, no other student, and the old root is
+   detached, so /proc/self/mountinfo names none of them.  Each --hide
+   folder that lies under what is kept is covered by an empty tmpfs too.
+   Returns the number of steps that failed (>= 1000: none of it holds). */
 static int restrict_mounts(const sandbox* sb, const char* scratch) {
-    FILE* f;
-    char line[4096], points[256][512];
-    int n = 0, i, failed = 0;
+    static const char* kept[] = { "usr", "etc", "bin", "sbin", "lib", "lib32", "lib64", "libx32" };
+    static const char* devices[] = { "null", "zero", "full", "random", "urandom" };
+    char nr[4200], p[4400], opts[128];
+    int sfd, failed = 0;
+    size_t i;
+    struct stat st;
     if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) return 1000;
-    if (mount(scratch, scratch, NULL, MS_BIND, NULL) != 0) return 1000;
-    f = fopen("/proc/self/mountinfo", "r");
-    if (!f) return 1000;
-    while (fgets(line, sizeof line, f) && n < 256) {
-        char mp[512];
-        if (sscanf(line, "%*s %*s %*s %*s %511s", mp) != 1) continue;
-        unescape(mp);
-        if (strcmp(mp, scratch) == 0) continue;
-        snprintf(points[n++], sizeof points[0], "%s", mp);
+    sfd = open(scratch, O_PATH | O_DIRECTORY | O_CLOEXEC);   /* the host's scratch, before it is covered */
+    if (sfd < 0) return 1000;
+    snprintf(nr, sizeof nr, "%s", scratch);   /* the new root is mounted on the scratch folder's path */
+    if (mount("none", nr, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,nr_inodes=256,mode=755") != 0) return 1000;
+    for (i = 0; i < sizeof kept / sizeof kept[0]; i++) {
+        char src[64], link[512];
+        ssize_t n;
+        snprintf(src, sizeof src, "/%s", kept[i]);
+        snprintf(p, sizeof p, "%s/%s", nr, kept[i]);
+        if (lstat(src, &st) != 0) continue;
+        if (S_ISLNK(st.st_mode)) {
+            if ((n = readlink(src, link, sizeof link - 1)) > 0) { link[n] = 0; if (symlink(link, p) != 0) failed++; }
+        } else if (S_ISDIR(st.st_mode)) {
+            mkdir(p, 0755);
+            if (bind_ro(src, p, 1) != 0) failed++;
+        }
     }
-    fclose(f);
-    for (i = 0; i < n; i++)
-        if (mount(NULL, points[i], NULL, MS_BIND | MS_REMOUNT | MS_RDONLY | kept_flags(points[i]), NULL) != 0 &&
-            errno != ENOENT && errno != EACCES)
-            failed++;
-    for (i = 0; i < sb->n_hide; i++) {
+    snprintf(p, sizeof p, "%s/dev", nr);
+    mkdir(p, 0755);
+    if (mount("none", p, "tmpfs", MS_NOSUID | MS_NOEXEC, "size=64k,nr_inodes=64,mode=755") != 0) failed++;
+    for (i = 0; i < sizeof devices / sizeof devices[0]; i++) {
+        char src[64];
+        int fd;
+        snprintf(src, sizeof src, "/dev/%s", devices[i]);
+        snprintf(p, sizeof p, "%s/dev/%s", nr, devices[i]);
+        if ((fd = open(p, O_WRONLY | O_CREAT, 0666)) >= 0) close(fd);
+        if (mount(src, p, NULL, MS_BIND, NULL) != 0) failed++;
+    }
+    snprintf(p, sizeof p, "%s/dev/fd", nr);
+    if (symlink("/proc/self/fd", p) != 0) failed++;
+    snprintf(p, sizeof p, "%s/dev", nr);
+    mount(NULL, p, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NOEXEC, NULL);
+    snprintf(p, sizeof p, "%s/proc", nr);
+    mkdir(p, 0555);
+    /* this PID namespace's own /proc: the judge's command line and the
+       other processes out of sight (mounted while the old one is visible:
+       the kernel asks for that) */
+    if (mount("proc", p, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0) failed++;
+    snprintf(p, sizeof p, "%s/tmp", nr);
+    mkdir(p, 01777);
+    snprintf(p, sizeof p, "%s%s", nr, scratch);
+    make_dirs(p);
+    if (sb->scratch) {   /* --run --scratch: the given folder, which the caller reads afterwards */
+        char fdpath[64];
+        snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%d", sfd);
+        if (mount(fdpath, p, NULL, MS_BIND, NULL) != 0) return 1000;
+    } else {
+        snprintf(opts, sizeof opts, "size=%ldm,nr_inodes=%ld,mode=700", SCRATCH_MB, SCRATCH_FILES);
+        if (mount("none", p, "tmpfs", MS_NOSUID | MS_NODEV, opts) != 0) return 1000;
+        if (sb->copy_in) {   /* the data submission, from the host's scratch */
+            int in = openat(sfd, "submission.txt", O_RDONLY | O_NOFOLLOW), out;
+            char to[4500], buf[65536];
+            ssize_t n = -1;
+            snprintf(to, sizeof to, "%s/submission.txt", p);
+            out = open(to, O_WRONLY | O_CREAT | O_EXCL, 0644);
+            if (in >= 0 && out >= 0) while ((n = read(in, buf, sizeof buf)) > 0 && write(out, buf, (size_t)n) == n) {}
+            if (in >= 0) close(in);
+            if (out >= 0) close(out);
+            if (n != 0) return 1000;
+        }
+    }
+    close(sfd);
+    for (i = 0; i < (size_t)sb->n_hide; i++) {   /* a hidden folder under what is kept (e.g. /usr/src/...) */
         size_t len = strlen(sb->hide[i]);
         if (strncmp(scratch, sb->hide[i], len) == 0 && (scratch[len] == '/' || len == 1)) continue;   /* holds the scratch */
-        if (mount("none", sb->hide[i], "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k") != 0) failed++;
+        snprintf(p, sizeof p, "%s%s", nr, sb->hide[i]);
+        if (stat(p, &st) == 0 && S_ISDIR(st.st_mode) &&
+            mount("none", p, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k") != 0)
+            failed++;
     }
-    /* this PID namespace's own /proc: the judge's command line and the
-       other processes out of sight (where the kernel allows it) */
-    if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0) failed++;
+    /* into the new root; the old one detached (out of sight, out of mountinfo) */
+    if (chdir(nr) != 0 || syscall(SYS_pivot_root, ".", ".") != 0 || umount2(".", MNT_DETACH) != 0 || chdir("/") != 0)
+        return 1000;
+    if (mount(NULL, "/", NULL, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV, NULL) != 0) failed++;
     return failed;
 }
 
@@ -358,8 +427,25 @@ static void become_worker(const sandbox* sb, const char* scratch, int seconds, i
     if (chdir(scratch) != 0) _exit(122);
     for (fd = 5; fd < 1024; fd++) if (fd != exec_fd) close(fd);   /* exec_fd is O_CLOEXEC */
     signal(SIGPIPE, SIG_DFL);
-    setenv("HOME", scratch, 1);
-    setenv("TMPDIR", scratch, 1);
+    {   /* a fixed environment: nothing of the instructor's shell (no PWD, HOME, USER, paths) */
+        static char home[4200], tmpdir[4200], quick[32], perturb[32];
+        static char* env[8];
+        int n = 0;
+        const char* q = getenv("GRADE_QUICK");
+        snprintf(home, sizeof home, "HOME=%s", scratch);
+        snprintf(tmpdir, sizeof tmpdir, "TMPDIR=%s", scratch);
+        env[n++] = (char*)"PATH=/usr/local/bin:/usr/bin:/bin";
+        env[n++] = home;
+        env[n++] = tmpdir;
+        env[n++] = (char*)"LC_ALL=C";
+        if (q && (q[0] == '0' || q[0] == '1') && !q[1]) { snprintf(quick, sizeof quick, "GRADE_QUICK=%s", q); env[n++] = quick; }
+        /* fresh allocations hold garbage (glibc fills them with the byte
+           ~N): code that reads memory it never wrote does not pass by luck */
+        snprintf(perturb, sizeof perturb, "MALLOC_PERTURB_=%d", 0xa5);
+        env[n++] = perturb;
+        env[n] = NULL;
+        environ = env;
+    }
     if (exec_fd >= 0) fexecve(exec_fd, argv, environ);
     else execvp(argv[0], argv);
     _exit(127);
@@ -1225,8 +1311,9 @@ static int sandbox_report(void) {
            namespaces_work == 1 || geteuid() == 0 ? "" : " (not set: it would count every process of yours)");
     if (geteuid() == 0) printf("sandbox: run as root: each check runs as nobody (uid %d)\n", NOBODY);
     if (namespaces_work == 1)
-        printf("sandbox: namespaces: yes - a PID namespace (nothing outlives its check), no network, every mount read-only "
-               "but the scratch folder, the answers and submissions covered\n");
+        printf("sandbox: namespaces: yes - a PID namespace (nothing outlives its check), no network, a root of its own: "
+               "/usr and /etc read-only, a few devices, its own /proc and the scratch folder (a tmpfs of %ld MB, %ld files) - "
+               "no repository, no home, no answers, no other student; a fixed environment\n", SCRATCH_MB, SCRATCH_FILES);
     else
         printf("sandbox: namespaces: NO (unprivileged user namespaces are off here) - a check's process that calls setsid() "
                "can outlive it, it has the network, and it can read and write what your account can: grade in a "
@@ -1297,6 +1384,20 @@ int main(int argc, char** argv) {
         } else return usage();
     }
     R.sb.copy_in = R.submission;
+    {   /* and nothing the judge knows the path of: the home, the folder it runs in, the grader's */
+        const char* known[3];
+        char* wdir = R.worker ? strdup(R.worker) : NULL;
+        int k;
+        if (wdir && strrchr(wdir, '/')) *strrchr(wdir, '/') = 0;
+        else if (wdir) { free(wdir); wdir = NULL; }
+        known[0] = getenv("HOME"); known[1] = "."; known[2] = wdir;
+        for (k = 0; k < 3; k++) {
+            char* real = known[k] && *known[k] ? realpath(known[k], NULL) : NULL;
+            if (real && strcmp(real, "/") != 0 && R.sb.n_hide < MAX_HIDE) R.sb.hide[R.sb.n_hide++] = real;
+            else free(real);
+        }
+        free(wdir);
+    }
     {   /* the answers' folder is never in a check's sight */
         const char* file = R.answers ? R.answers : R.record;
         char* dir = file ? strdup(file) : NULL;
