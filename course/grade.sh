@@ -223,10 +223,15 @@ else seed=0; fi
 # Grade one student's file ($2, may be missing) under the name $1; $3:
 # the folder of submissions it came from (hidden from its checks).
 max_bytes=${GRADE_MAX_BYTES:-1048576}
+# what the compiler said of a student's file, fit for a terminal and a log: every byte outside
+# printable ASCII (terminal escapes among them) shown as '?', lines cut at 300 characters
+shown() { LC_ALL=C tr -c '\n -~' '?' | cut -c1-300; }
 summary=""
 any_failed=0
+graded=""   # the students' names graded so far
+reserved="compile record record_seed reference result answers student impl impl_exercise grade_reference grade_data summary"
 refuse() {   # who, why
-    echo "refused: $2"
+    printf 'refused: %s\n' "$2"
     summary="$summary$1|$2|0|-\n"; any_failed=1
 }
 grade_one() {
@@ -238,16 +243,29 @@ grade_one() {
     # a student's name (a folder's or file's) names the report: only letters, digits, '.', '_'
     # and '-', or two names could share a report, and a newline could forge a summary row
     if [ "$src" != "--reference" ] && [ "$src" != "$here/$a/$file" ]; then
-        case "$who" in ''|.*|*[!A-Za-z0-9._-]*)
+        case "$who" in ''|.*|-*|*[!A-Za-z0-9._-]*)
             shown=$(printf '%s' "$who" | tr -c 'A-Za-z0-9._-' '?')
-            echo "=== $shown"
-            refuse "$shown" "not graded: the name \"$shown\" holds characters outside A-Z a-z 0-9 . _ - (shown as ?): rename the folder or file"
+            printf '=== %s\n' "$shown"
+            refuse "$shown" "not graded: the name \"$shown\" is empty, starts with '.' or '-', or holds characters outside A-Z a-z 0-9 . _ - (shown as ?): rename the folder or file"
             return ;;
         esac
+        # one report per name: a name the grader's own files use, or one already graded in
+        # this run (a folder carol/ and a file carol.c), would share (and overwrite) a report
+        case " $reserved " in *" $who "*)
+            printf '=== %s\n' "$who"
+            refuse "$who" "not graded: \"$who\" is a name the grader uses for its own files ($reserved): rename the folder or file"
+            return ;;
+        esac
+        case " $graded " in *" $who "*)
+            printf '=== %s\n' "$who"
+            refuse "$who" "not graded: another submission of this run is named \"$who\" too (a folder and a file?): give each its own name"
+            return ;;
+        esac
+        graded="$graded $who"
     fi
-    safe=$(echo "$who" | tr -c 'A-Za-z0-9._\n-' _)   # the skeleton's and the reference's labels
+    safe=$(printf '%s\n' "$who" | tr -c 'A-Za-z0-9._\n-' _)   # the skeleton's and the reference's labels
     log="$out/$safe.log"
-    echo "=== $who"
+    printf '=== %s\n' "$who"
     hide="--hide $build"
     [ -n "$from" ] && hide="$hide --hide $from"
     data=""
@@ -285,7 +303,7 @@ grade_one() {
         if ! GRADE_RUN_SECONDS=120 "$judge" --run --scratch "$work" --hide "$(dirname "$answers")" ${from:+--hide "$from"} \
                $compile_hide -- $CC $STUDENT_CFLAGS -Wall -D$macro grade.c "$file" $extra library.o -o grade $LIBS \
                > "$out/compile.log" 2>&1 || [ ! -f "$work/grade" ]; then
-            { head -n 25 "$out/compile.log"
+            { head -n 25 "$out/compile.log" | shown
               if [ -f "$here/$a/library.o" ] && grep -q "library.o" "$out/compile.log" && ! grep -q "$file" "$out/compile.log"; then
                   echo "(the kit's course/$a/library.o does not link here: a kit holds object code for the kind"
                   echo " of machine it was made on - ask for a kit made on this one)"
@@ -296,7 +314,7 @@ grade_one() {
             rm -rf "$work"
             summary="$summary$who|does not compile|0|$log\n"; any_failed=1; return
         fi
-        grep -q "warning" "$out/compile.log" && { echo "(compiler warnings:)"; grep -A3 "warning" "$out/compile.log" | head -n 12; }
+        grep -q "warning" "$out/compile.log" && { echo "(compiler warnings:)"; grep -A3 "warning" "$out/compile.log" | head -n 12 | shown; }
         bin="$work/grade"
     fi
     rm -f "$out/result"
@@ -322,21 +340,21 @@ for s in "$@"; do
     if [ "$s" = "--reference" ]; then
         grade_one "reference" --reference
     elif [ -L "$s" ]; then
-        grade_one "$(basename "$s" | sed 's/\.[a-z]*$//')" "$s"
+        grade_one "$(basename -- "$s" | sed 's/\.[a-z]*$//')" "$s"
     elif [ -f "$s" ]; then
         dir=$(cd "$(dirname "$s")" && pwd)
         case "$dir/" in "$here"/*) dir="" ;; esac   # the kit's own folder holds its grader
-        grade_one "$(basename "$s" | sed 's/\.[a-z]*$//')" "$s" "$dir"
+        grade_one "$(basename -- "$s" | sed 's/\.[a-z]*$//')" "$s" "$dir"
     elif [ -d "$s" ] && [ -e "$s/$file" -o -L "$s/$file" ]; then
-        grade_one "$(basename "$s")" "$s/$file" "$(cd "$s" && pwd)"
+        grade_one "$(basename -- "$s")" "$s/$file" "$(cd "$s" && pwd)"
     elif [ -d "$s" ]; then
         found=0
         top=$(cd "$s" && pwd)
         for d in "$s"/*; do
             [ -e "$d" ] || [ -L "$d" ] || continue
-            if [ -L "$d" ]; then echo "=== $(basename "$d")"; refuse "$(basename "$d")" "a symbolic link, not a folder or file of its own"; found=1
-            elif [ -d "$d" ]; then grade_one "$(basename "$d")" "$d/$file" "$top"; found=1
-            elif [ "${d%.${file##*.}}" != "$d" ]; then grade_one "$(basename "$d" ".${file##*.}")" "$d" "$top"; found=1; fi
+            if [ -L "$d" ]; then printf '=== %s\n' "$(basename -- "$d")"; refuse "$(basename -- "$d")" "a symbolic link, not a folder or file of its own"; found=1
+            elif [ -d "$d" ]; then grade_one "$(basename -- "$d")" "$d/$file" "$top"; found=1
+            elif [ "${d%.${file##*.}}" != "$d" ]; then grade_one "$(basename -- "$d" ".${file##*.}")" "$d" "$top"; found=1; fi
         done
         [ $found = 1 ] || { echo "grade: $s holds no $file, no student folders and no .${file##*.} files" >&2; any_failed=1; }
     else

@@ -773,6 +773,22 @@ typedef struct parsed {
     int      n_table;
 } parsed;
 
+/* Text the worker sent, made fit for a terminal and a log: at most `cap`
+   bytes (cut with "..."), every byte outside printable ASCII (control
+   characters, terminal escapes, and anything else) shown as '?'. */
+#define MESSAGE_MAX 240       /* bytes of one failure message shown         */
+#define LABEL_MAX 120         /* bytes of one label                          */
+static void shown_text(char* to, size_t size, const char* from, size_t cap) {
+    size_t i, n = strlen(from);
+    if (cap >= size) cap = size - 1;
+    for (i = 0; i < n && i < cap; i++) {
+        unsigned char c = (unsigned char)from[i];
+        to[i] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+    }
+    to[i] = 0;
+    if (n > cap && cap > 3) memcpy(to + cap - 3, "...", 4);
+}
+
 static int parse_values(char* p, entry* e) {
     int k, used;
     for (k = 0; k < e->n; k++) {
@@ -796,7 +812,11 @@ static void parse_reply(char* text, parsed* q) {
         if (!next) { q->malformed = 1; snprintf(q->why, sizeof q->why, "its last line was cut off"); break; }
         *next = 0;
         if (strncmp(line, token, tl) != 0 || line[tl] != ' ') {
-            if (!q->malformed) snprintf(q->why, sizeof q->why, "a line without this run's token: \"%.60s\"", line);
+            if (!q->malformed) {
+                char seen[64];
+                shown_text(seen, sizeof seen, line, 60);
+                snprintf(q->why, sizeof q->why, "a line without this run's token: \"%s\"", seen);
+            }
             q->malformed = 1;
             line = next + 1;
             continue;
@@ -813,7 +833,7 @@ static void parse_reply(char* text, parsed* q) {
                 if (!ok) q->failed_ids++;
             } else { q->malformed = 1; snprintf(q->why, sizeof q->why, "a malformed expectation line"); }
         } else if (p[0] == 'F' && p[1] == ' ') {
-            if (q->n_messages < 8) snprintf(q->messages[q->n_messages++], sizeof q->messages[0], "%s", p + 2);
+            if (q->n_messages < 8) shown_text(q->messages[q->n_messages++], sizeof q->messages[0], p + 2, MESSAGE_MAX);
             else q->more_messages++;
         } else if ((p[0] == 'A' || p[0] == 'R' || p[0] == 'K') && p[1] == ' ' && q->n_got < MAX_ENTRIES) {
             entry* e = &q->got[q->n_got];
@@ -833,7 +853,7 @@ static void parse_reply(char* text, parsed* q) {
                 if (l) {
                     snprintf(l->key, sizeof l->key, "%s", key);
                     l->index = index;
-                    snprintf(l->text, sizeof l->text, "%s", p + 2 + used);
+                    shown_text(l->text, sizeof l->text, p + 2 + used, LABEL_MAX);
                     q->n_labels++;
                 }
             } else { q->malformed = 1; snprintf(q->why, sizeof q->why, "a malformed label line"); }
@@ -850,7 +870,9 @@ static void parse_reply(char* text, parsed* q) {
             } else { q->malformed = 1; snprintf(q->why, sizeof q->why, "a malformed table line"); }
         } else {
             q->malformed = 1;
-            snprintf(q->why, sizeof q->why, "an unknown line \"%.40s\"", p);
+            char seen[48];
+            shown_text(seen, sizeof seen, p, 40);
+            snprintf(q->why, sizeof q->why, "an unknown line \"%s\"", seen);
         }
         line = next + 1;
     }

@@ -259,6 +259,10 @@ case " $assignments " in *" 1_latency "*)
     cp tests/course/1_latency/right.c "$att/headers/latency.c"
     printf '#error a header of the student folder was used\n' > "$att/headers/stdlib.h"
     cp "$att/headers/stdlib.h" "$att/headers/sim2real.h"
+    # names: a folder and a file of one name, a name the grader's own files use, a leading '-'
+    for n in carol compile -n; do mkdir -p "$att/$n"; cp tests/course/1_latency/right.c "$att/$n/latency.c"; done
+    cp tests/course/1_latency/right.c "$att/carol.c"
+    rm -f "$build/1_latency/.log"
     [ -f "$answers" ] && cp "$answers" "$build/test/answers_before" || fail "attacks: no answers measured for 1_latency"
     # the checks' scratch folders in a place of their own: a process of theirs has its
     # working directory there (other graders may run on this machine as nobody too)
@@ -279,6 +283,19 @@ case " $assignments " in *" 1_latency "*)
         section "$who" | grep -q '^refused: ' && ok "attacks: $who is refused ($(section "$who" | sed -n 's/^refused: //p'))" ||
             fail "attacks: $who is not refused ($build/test/attacks.log)"
     done
+    [ "$(grep -c '^=== carol$' "$build/test/attacks.log")" = 2 ] && section carol | grep -q '^score: 14 / 14 points$' &&
+        section carol | grep -q '^refused: not graded: another submission of this run is named "carol"' &&
+        section compile | grep -q '^refused: not graded: "compile" is a name the grader uses' &&
+        section -n | grep -q "^refused: not graded: the name \"-n\" is empty, starts with '.' or '-'" &&
+        [ ! -e "$build/1_latency/.log" ] && grep -q '^carol  .*14 / 14 points' "$build/test/attacks.log" &&
+        ok "attacks: names that would share a report (carol/ and carol.c, compile, -n) are refused, each said" ||
+        fail "attacks: colliding names are not refused ($build/test/attacks.log)"
+    # what a student controls reaches the report fit for a terminal: no control byte, no long line
+    esc=$(printf '\033\007\015')
+    if ! LC_ALL=C grep -q "[$esc]" "$build/test/attacks.log" && ! LC_ALL=C grep -q '.\{400\}' "$build/test/attacks.log" &&
+       [ "$(section escapes | grep -c 'flood')" -le 64 ] && section escapes | grep -q '^      - \.\.\. and [0-9]* more$'; then
+        ok "attacks: no terminal escape, control byte or line over 400 bytes in the report; a flood of messages is cut"
+    else fail "attacks: the report carries escapes, long lines or a flood of messages ($build/test/attacks.log)"; fi
     for who in aa_right zz_right headers; do
         section "$who" | grep -q '^score: 14 / 14 points$' && ok "attacks: $who, a correct student among them, keeps 14 / 14" ||
             fail "attacks: $who, a correct student, lost points ($build/test/attacks.log)"
