@@ -291,7 +291,10 @@ grade_one() {
         # repository (or kit), which is hidden from the compile: the student's file sees
         # the student copy of the header (the exercises as stubs), never the full one
         student_header || exit 2
-        work=$(mktemp -d "${GRADE_SCRATCH:-${TMPDIR:-/tmp}}/s2r_compile.XXXXXX") || exit 2
+        # (a folder of the grading account's, 711, holding the one the compile writes: as root the
+        # compile runs as nobody, and the program it made is the grading account's before it runs)
+        top=$(mktemp -d "${GRADE_SCRATCH:-${TMPDIR:-/tmp}}/s2r_compile.XXXXXX") && chmod 711 "$top" &&
+            work="$top/c" && mkdir "$work" || exit 2
         cp "$src" "$work/$file" && cp "$here/$a/grade.c" "$work/grade.c" && cp "$impl" "$work/library.o" &&
             cp "$header" "$work/sim2real.h" && cp "$here/grade.h" "$work/grade.h" || exit 2
         extra=""; [ -n "$stand_ins" ] && { cp "$stand_ins" "$work/stand_ins.c"; extra="stand_ins.c"; }
@@ -311,10 +314,11 @@ grade_one() {
               echo "FAIL does not compile (the compiler's first messages are above)"
               echo "0 passed, 1 failed"; } > "$log"
             cat "$log"
-            rm -rf "$work"
+            rm -rf "$top"
             summary="$summary$who|does not compile|0|$log\n"; any_failed=1; return
         fi
         grep -q "warning" "$out/compile.log" && { echo "(compiler warnings:)"; grep -A3 "warning" "$out/compile.log" | head -n 12 | shown; }
+        [ "$(id -u)" = 0 ] && { chown -R 0:0 "$work" && chmod -R go-w "$work" || exit 2; }
         bin="$work/grade"
     fi
     rm -f "$out/result"
@@ -322,7 +326,7 @@ grade_one() {
         ${data:+--submission "$data"} ${GRADE_ONLY:+--only "$GRADE_ONLY"} $([ "${GRADE_UNITS:-0}" = 1 ] && echo --units) > "$log" 2>&1
     rc=$?
     cat "$log"
-    [ -z "$work" ] || rm -rf "$work"
+    [ -z "$work" ] || rm -rf "$top"
     [ $rc = 137 ] && echo "FAIL the whole grader ran over $limit s"
     # the verdict is the judge's result file, never text the checks printed
     if [ -f "$out/result" ] && read points total passed failed < "$out/result"; then
@@ -367,5 +371,7 @@ if [ "$(printf '%b' "$summary" | grep -c .)" -gt 1 ]; then
     echo
     echo "=== summary: $a (grading seed: $seed)"
     printf '%b' "$summary" | awk -F'|' '{ printf "%-28s %-22s %s\n", $1, $3, $2 }'
+    "$judge" --sandbox > /dev/null 2>&1 ||
+        echo "sandbox: NO namespaces here ($judge --sandbox says what is open): these grades are not safe against a hostile student"
 fi
 exit $any_failed

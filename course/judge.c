@@ -82,6 +82,7 @@
    before any child starts. */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -511,6 +512,7 @@ static int start_child(const sandbox* sb, const char* scratch, int seconds, int 
         prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);   /* the judge killed: so is this */
         if (getppid() == 1) _exit(126);
         uid = geteuid(); gid = getegid();
+        prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);   /* for its own /proc/self/uid_map (the judge is not dumpable) */
         if (namespaces_work != 0 && unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID | CLONE_NEWIPC) == 0) {
             /* the same ids inside as outside (never 0): the worker's exec
                drops the namespace's capabilities, so it cannot undo the
@@ -522,6 +524,9 @@ static int start_child(const sandbox* sb, const char* scratch, int seconds, int 
             }
             if (!in_ns) _exit(125);
         }
+        /* from here on, no process of the check reads this one's memory (/proc/PID/mem) or
+           traces it: the same uid as the worker, without a namespace between them */
+        prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
         w = fork();
         if (w < 0) _exit(126);
         if (w == 0 && in_ns) {   /* the ns init */
@@ -575,9 +580,37 @@ static void kill_child(const child* c, int reaped) {
     kill(-c->pid, SIGKILL);
 }
 
-/* Reap whatever was orphaned to the judge (a subreaper). */
+/* Kill and reap whatever a check left: every process whose parent is the
+   judge (a subreaper: what a check's processes orphan, setsid or not,
+   comes here), until none is left.  Between checks the judge has no
+   child of its own, so each is a check's. */
 static void reap_orphans(void) {
+    int round;
     while (waitpid(-1, NULL, WNOHANG) > 0) {}
+    for (round = 0; round < 200; round++) {
+        FILE* f;
+        char path[64], line[512];
+        int found = 0;
+        DIR* d = opendir("/proc");
+        struct dirent* e;
+        if (!d) return;
+        while ((e = readdir(d)) != NULL) {
+            long pid = strtol(e->d_name, NULL, 10), ppid = 0;
+            char* close_paren;
+            if (pid <= 0) continue;
+            snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+            if (!(f = fopen(path, "r"))) continue;
+            if (fgets(line, sizeof line, f) && (close_paren = strrchr(line, ')')) && sscanf(close_paren + 1, " %*c %ld", &ppid) == 1 &&
+                ppid == (long)getpid()) {
+                kill((pid_t)pid, SIGKILL);
+                found = 1;
+            }
+            fclose(f);
+        }
+        closedir(d);
+        while (waitpid(-1, NULL, found ? 0 : WNOHANG) > 0) {}
+        if (!found) return;
+    }
 }
 
 /* rm -r of the scratch folder (no symlink followed). */
@@ -671,8 +704,15 @@ static int run_worker(const sandbox* sb, int exec_fd, char** argv, const char* p
     double t0 = now(), deadline;
     memset(r, 0, sizeof *r);
     if (make_scratch(sb, scratch, sizeof scratch) != 0) { fprintf(stderr, "judge: no scratch folder: %s\n", strerror(errno)); return -1; }
-    snprintf(tmpl, sizeof tmpl, "%s.out.%d", sb->scratch ? "/tmp/s2r_run" : scratch, (int)getpid());
-    out_fd = open(tmpl, O_RDWR | O_CREAT | O_EXCL, 0600);   /* unlinked at once: reachable by descriptor only */
+    if (sb->scratch) {   /* not in the given folder, which the command writes: a name no one can guess */
+        const char* t = getenv("TMPDIR");
+        snprintf(tmpl, sizeof tmpl, "%s/s2r_run.out.XXXXXX", t && *t == '/' ? t : "/tmp");
+        out_fd = mkstemp(tmpl);
+    } else {
+        snprintf(tmpl, sizeof tmpl, "%s.out", scratch);   /* beside the scratch folder, under its random name */
+        out_fd = open(tmpl, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+    }
+    /* unlinked at once: reachable by descriptor only */
     if (out_fd < 0) { remove_tree(scratch); return -1; }
     unlink(tmpl);
     if (geteuid() == 0 && fchown(out_fd, NOBODY, NOBODY) != 0) {}
@@ -1278,6 +1318,10 @@ static int grade(run* R) {
         free(pre); free(r.text); free(r.output); free(q->got); free(q->labels);
         fflush(stdout);
     }
+    if (namespaces_work != 1)
+        printf("sandbox: NO namespaces here (judge --sandbox): this submission's code could read and change what the "
+               "grading account can and see the other checks' processes; this grade is not safe against a hostile "
+               "student\n");
     printf("score: %d / %d points\n", points, total);
     printf("%d passed, %d failed\n", passed, failed);
     if (R->result && (res = fopen(R->result, "w"))) {
@@ -1369,6 +1413,7 @@ int main(int argc, char** argv) {
     memset(&R, 0, sizeof R);
     entries = calloc(MAX_ENTRIES, sizeof *entries);
     if (!entries) return 2;
+    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);          /* no check's process reads the judge's memory */
     prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);   /* what a check's processes orphan comes here, reaped */
     if (env_long("GRADE_NO_NAMESPACES", 0) == 1) namespaces_work = 0;   /* the sandbox without them (tests) */
     make_token();

@@ -337,6 +337,23 @@ case " $assignments " in *" 1_latency "*)
     [ ! -e "$escape" ] && [ "$(ours)" = "$before" ] &&
         ok "attacks: nothing written outside a check's folder, at once or 4 s after" ||
         { fail "attacks: a check wrote $escape or left a process"; rm -f "$escape"; }
+    # without namespaces (GRADE_NO_NAMESPACES=1, as where user namespaces are refused): the
+    # judge's processes are not readable (judge_memory), what a check starts ends with it
+    # (setsid_writer), a correct student after them keeps its grade, and every report says
+    # the grades are not safe against a hostile student
+    nons="$build/test/nons"
+    rm -rf "$nons" && mkdir -p "$nons"
+    for n in judge_memory setsid_writer zz_right; do cp -r "$att/$n" "$nons/$n"; done
+    rm -f "$escape"
+    (unset GRADE_SEED; GRADE_NO_NAMESPACES=1 GRADE_UNITS=1 GRADE_SCRATCH="$scratch" sh course/grade.sh 1_latency "$nons") \
+        > "$build/test/nons.log" 2>&1
+    rm -f "$escape"; sleep 2
+    nsec() { awk -v who="=== $1" '$0 == who { on = 1; next } /^=== / { on = 0 } on' "$build/test/nons.log"; }
+    if nsec judge_memory | grep -q '^score: 0 / 10 points$' && nsec zz_right | grep -q '^score: 10 / 10 points$' &&
+       nsec setsid_writer | grep -q '^score: 10 / 10 points$' && [ ! -e "$escape" ] && [ "$(ours)" = "$before" ] &&
+       [ "$(grep -c '^sandbox: NO namespaces here.*not safe against a hostile student$' "$build/test/nons.log")" = 4 ]; then
+        ok "attacks, without namespaces: judge_memory scores 0, setsid_writer's daemon ends with its check, each report says it is not safe"
+    else fail "attacks, without namespaces: not held ($build/test/nons.log)"; rm -f "$escape"; fi
     rmdir "$scratch" 2> /dev/null || fail "attacks: a scratch folder was left in $scratch"
     rm -rf "$scratch"
     echo "attacks: graded in $((t1 - t0)) s" > "$build/test/attacks.time"
