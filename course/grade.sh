@@ -293,8 +293,8 @@ grade_one() {
         student_header || exit 2
         # (a folder of the grading account's, 711, holding the one the compile writes: as root the
         # compile runs as nobody, and the program it made is the grading account's before it runs)
-        top=$(mktemp -d "${GRADE_SCRATCH:-${TMPDIR:-/tmp}}/s2r_compile.XXXXXX") && chmod 711 "$top" &&
-            work="$top/c" && mkdir "$work" || exit 2
+        ctop=$(mktemp -d "${GRADE_SCRATCH:-${TMPDIR:-/tmp}}/s2r_compile.XXXXXX") && chmod 711 "$ctop" &&
+            work="$ctop/c" && mkdir "$work" || exit 2
         cp "$src" "$work/$file" && cp "$here/$a/grade.c" "$work/grade.c" && cp "$impl" "$work/library.o" &&
             cp "$header" "$work/sim2real.h" && cp "$here/grade.h" "$work/grade.h" || exit 2
         extra=""; [ -n "$stand_ins" ] && { cp "$stand_ins" "$work/stand_ins.c"; extra="stand_ins.c"; }
@@ -314,7 +314,7 @@ grade_one() {
               echo "FAIL does not compile (the compiler's first messages are above)"
               echo "0 passed, 1 failed"; } > "$log"
             cat "$log"
-            rm -rf "$top"
+            rm -rf "$ctop"
             summary="$summary$who|does not compile|0|$log\n"; any_failed=1; return
         fi
         grep -q "warning" "$out/compile.log" && { echo "(compiler warnings:)"; grep -A3 "warning" "$out/compile.log" | head -n 12 | shown; }
@@ -326,7 +326,7 @@ grade_one() {
         ${data:+--submission "$data"} ${GRADE_ONLY:+--only "$GRADE_ONLY"} $([ "${GRADE_UNITS:-0}" = 1 ] && echo --units) > "$log" 2>&1
     rc=$?
     cat "$log"
-    [ -z "$work" ] || rm -rf "$top"
+    [ -z "$work" ] || rm -rf "$ctop"
     [ $rc = 137 ] && echo "FAIL the whole grader ran over $limit s"
     # the verdict is the judge's result file, never text the checks printed
     if [ -f "$out/result" ] && read points total passed failed < "$out/result"; then
