@@ -123,6 +123,29 @@ elif [ ! -f "$impl" ] || [ "$root/sim2real.h" -nt "$impl" ]; then
     $CC $CFLAGS -D$macro -c "$out/impl.c" -o "$impl.partial" && mv "$impl.partial" "$impl" ||
         { echo "grade: the library does not compile" >&2; exit 2; }
 fi
+# The library with no exercise's reference at all, and the stand-ins (the skeletons' stubs)
+# for the other exercises: on the instructor's side a student's unit checks, and the
+# integration checks that need no other exercise, run on it, so the student's code cannot
+# call (and print) another exercise's reference there.  The same object as an all-open kit's.
+exercises=$(sed -n 's/^#ifndef S2R_EXERCISE_\([A-Z_]*\)$/\1/p' "$root/sim2real.h" | tr A-Z a-z | sort -u)
+units_impl=""; units_stand_ins=""
+if [ ! -f "$here/$a/library.o" ] && [ $has_exercise = 1 ] && [ "${file%.c}" != "$file" ]; then
+    units_impl="$build/kit_library_$(echo $exercises | tr ' ' _).o"
+    if [ ! -f "$units_impl" ] || [ "$root/sim2real.h" -nt "$units_impl" ]; then
+        flags=""; for n in $exercises; do flags="$flags -DS2R_EXERCISE_$(echo "$n" | tr a-z A-Z)"; done
+        printf '#define SIM2REAL_IMPLEMENTATION\n#include "sim2real.h"\n' > "$build/units_library.$$.c"
+        echo "grade: compiling the library without any exercise (once)"
+        $CC $CFLAGS $flags -c "$build/units_library.$$.c" -o "$units_impl.partial.$$" && mv "$units_impl.partial.$$" "$units_impl" ||
+            { rm -f "$build/units_library.$$.c"; echo "grade: the library without the exercises does not compile" >&2; exit 2; }
+        rm -f "$build/units_library.$$.c"
+    fi
+    units_stand_ins="$out/stand_ins_units.c"
+    { echo '#include "sim2real.h"'; echo '#include <math.h>'; echo '#include <stdlib.h>'; echo '#include <string.h>'
+      for n in $exercises; do
+          [ "$n" = "$name" ] && continue
+          awk '/^\/\* >> stub begin \*\/$/ { s = 1; next } /^\/\* >> stub end \*\/$/ { s = 0 } s' "$here"/[0-9]*_"$n"/"$n".c
+      done; } > "$units_stand_ins.$$" && mv "$units_stand_ins.$$" "$units_stand_ins"
+fi
 # --library: only build that library and print its file's name (course/kit.sh).
 if [ "${1:-}" = "--library" ]; then echo "$impl"; exit 0; fi
 # A kit's stand-ins for the exercises still open in it (their stubs).
@@ -235,7 +258,7 @@ refuse() {   # who, why
     summary="$summary$1|$2|0|-\n"; any_failed=1
 }
 grade_one() {
-    who=$1; src=$2; from=${3:-}; work=""
+    who=$1; src=$2; from=${3:-}; work=""; bin_units=""
     # a folder that holds the library or the build is not hidden (the checks need them)
     case "$root/" in "$from"/*) from="" ;; esac
     case "$build/" in "$from"/*) from="" ;; esac
@@ -298,14 +321,22 @@ grade_one() {
         cp "$src" "$work/$file" && cp "$here/$a/grade.c" "$work/grade.c" && cp "$impl" "$work/library.o" &&
             cp "$header" "$work/sim2real.h" && cp "$here/grade.h" "$work/grade.h" || exit 2
         extra=""; [ -n "$stand_ins" ] && { cp "$stand_ins" "$work/stand_ins.c"; extra="stand_ins.c"; }
+        # and a second program for the checks that need no other exercise: the same objects
+        # on the library with no exercise's reference, the others' stubs in their place
+        link_units=""
+        if [ -n "$units_impl" ]; then
+            cp "$units_impl" "$work/library_units.o" && cp "$units_stand_ins" "$work/stand_ins_units.c" || exit 2
+            link_units="&& $CC $STUDENT_CFLAGS -w -c stand_ins_units.c && $CC $STUDENT_CFLAGS grade.o $name.o stand_ins_units.o library_units.o -o grade_units $LIBS"
+        fi
         [ "$(id -u)" = 0 ] && chown -R 65534:65534 "$work"
         compile_hide="--hide $root"
         case "$build/" in "$root"/*) ;; *) compile_hide="$compile_hide --hide $build" ;; esac
         [ -n "${GRADE_REFERENCE_LIBRARY:-}" ] && [ -f "$GRADE_REFERENCE_LIBRARY" ] &&
             compile_hide="$compile_hide --hide $(cd "$(dirname "$GRADE_REFERENCE_LIBRARY")" && pwd)"
         if ! GRADE_RUN_SECONDS=120 "$judge" --run --scratch "$work" --hide "$(dirname "$answers")" ${from:+--hide "$from"} \
-               $compile_hide -- $CC $STUDENT_CFLAGS -Wall -D$macro grade.c "$file" $extra library.o -o grade $LIBS \
-               > "$out/compile.log" 2>&1 || [ ! -f "$work/grade" ]; then
+               $compile_hide -- sh -c "$CC $STUDENT_CFLAGS -Wall -D$macro -c grade.c $file $extra &&
+                   $CC $STUDENT_CFLAGS grade.o $name.o ${extra:+${extra%.c}.o} library.o -o grade $LIBS $link_units" \
+               > "$out/compile.log" 2>&1 || [ ! -f "$work/grade" ] || { [ -n "$units_impl" ] && [ ! -f "$work/grade_units" ]; }; then
             { head -n 25 "$out/compile.log" | shown
               if [ -f "$here/$a/library.o" ] && grep -q "library.o" "$out/compile.log" && ! grep -q "$file" "$out/compile.log"; then
                   echo "(the kit's course/$a/library.o does not link here: a kit holds object code for the kind"
@@ -320,9 +351,10 @@ grade_one() {
         grep -q "warning" "$out/compile.log" && { echo "(compiler warnings:)"; grep -A3 "warning" "$out/compile.log" | head -n 12 | shown; }
         [ "$(id -u)" = 0 ] && { chown -R 0:0 "$work" && chmod -R go-w "$work" || exit 2; }
         bin="$work/grade"
+        [ -n "$units_impl" ] && bin_units="$work/grade_units"
     fi
     rm -f "$out/result"
-    timeout -s KILL "$limit" "$judge" --answers "$answers" --worker "$bin" --result "$out/result" --name "$who ($a)" $hide \
+    timeout -s KILL "$limit" "$judge" --answers "$answers" --worker "$bin" ${bin_units:+--unit-worker "$bin_units"} --result "$out/result" --name "$who ($a)" $hide \
         ${data:+--submission "$data"} ${GRADE_ONLY:+--only "$GRADE_ONLY"} $([ "${GRADE_UNITS:-0}" = 1 ] && echo --units) > "$log" 2>&1
     rc=$?
     cat "$log"

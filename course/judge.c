@@ -12,10 +12,14 @@
        judge --record ANSWERS --worker BIN            measure the reference
        judge --record ANSWERS --seed S --base FIXED --worker BIN
                                                        ... on the seed S's inputs
-       judge --answers ANSWERS --worker BIN [--submission FILE] [--only TEXT]
-             [--result FILE] [--name WHO] [--hide DIR ...] [--units]
+       judge --answers ANSWERS --worker BIN [--unit-worker BIN2] [--submission FILE]
+             [--only TEXT] [--result FILE] [--name WHO] [--hide DIR ...] [--units]
                                                        grade one student (--units:
-                                                       the unit checks alone)
+                                                       the unit checks alone; BIN2:
+                                                       the same student on a library
+                                                       with no exercise's reference,
+                                                       for every check that needs
+                                                       no other exercise)
        judge --public ANSWERS --closed LIST           the kit's public checks
        judge --run [--scratch DIR] [--hide DIR ...] -- CMD ARGS   (sandboxed)
        judge --sandbox                                 say what the sandbox does
@@ -1024,6 +1028,8 @@ static const char* tolerance_text(double tol) {
 /* ---- the two modes -------------------------------------------------------------- */
 typedef struct run {
     const char* worker;
+    const char* unit_worker;   /* for the checks that need no other exercise (NEEDS "-"): on a library
+                                  with no exercise's reference; NULL: worker */
     const char* answers;
     const char* record;
     const char* submission;
@@ -1200,13 +1206,14 @@ static int record_seeded(run* R) {
 /* Grade: every check in its child, decided here. */
 static int grade(run* R) {
     int fd = open_worker(R->worker), i, k, j;
+    int fd_units = R->unit_worker ? open_worker(R->unit_worker) : fd;
     int passed = 0, failed = 0, points = 0, total = 0, unit_failed = 0;
     char* argv[3];
     entry kept[64];
     int n_kept = 0;
     parsed* q = calloc(1, sizeof *q);
     FILE* res = NULL;
-    if (fd < 0 || !q) return 2;
+    if (fd < 0 || fd_units < 0 || !q) return 2;
     argv[0] = (char*)R->worker; argv[1] = (char*)"--worker"; argv[2] = NULL;
     if (run_seed)
         printf("grading seed: %llu (the checks marked (seeded) draw inputs from it; grade.sh --seed %llu gives this grade again)\n",
@@ -1241,7 +1248,7 @@ static int grade(run* R) {
             continue;
         }
         pre = preamble("check", c, i, kept, n_kept, R->submission);
-        if (run_worker(&R->sb, fd, argv, pre, c->seconds, &r) != 0) {
+        if (run_worker(&R->sb, strcmp(c->needs, "-") == 0 ? fd_units : fd, argv, pre, c->seconds, &r) != 0) {
             printf("FAIL %-58s 0/%d\n      - could not start the check\n", c->name, c->points);
             failed++;
             free(pre);
@@ -1399,7 +1406,7 @@ static int run_command(run* R, char** argv) {
 static int usage(void) {
     fprintf(stderr, "usage: judge --record FILE --worker BIN [--submission FILE]\n"
                     "       judge --record FILE --seed S --base FIXED --worker BIN [--submission FILE]\n"
-                    "       judge --answers FILE --worker BIN [--submission FILE] [--only TEXT] [--units] [--result FILE] [--name WHO] [--hide DIR]...\n"
+                    "       judge --answers FILE --worker BIN [--unit-worker BIN] [--submission FILE] [--only TEXT] [--units] [--result FILE] [--name WHO] [--hide DIR]...\n"
                     "       judge --public FILE [--closed LIST]\n"
                     "       judge --run [--scratch DIR] [--hide DIR]... -- CMD ARGS...\n"
                     "       judge --sandbox\n");
@@ -1428,6 +1435,7 @@ int main(int argc, char** argv) {
         else if (strcmp(a, "--record") == 0) R.record = v, i++;
         else if (strcmp(a, "--answers") == 0) R.answers = v, i++;
         else if (strcmp(a, "--worker") == 0) R.worker = v, i++;
+        else if (strcmp(a, "--unit-worker") == 0) R.unit_worker = v, i++;
         else if (strcmp(a, "--submission") == 0) R.submission = v, i++;
         else if (strcmp(a, "--only") == 0) R.only = v, i++;
         else if (strcmp(a, "--result") == 0) R.result = v, i++;
