@@ -1296,12 +1296,17 @@ static int grade(run* R) {
                         const char* what = label_of(q, want->key, v);
                         bad = 1;
                         if (wrong++ < 3 && n_cmp < 8) {
+                            /* agreeing to a float's 7 digits, not to the tolerance: say where to look */
+                            int tight = want->tol >= 0 ? want->tol < 1e-6 : -want->tol < 1e-6 * fmax(1, fabs(want->v[v]));
+                            const char* hint = tight && isfinite(got->v[v]) && isfinite(want->v[v]) &&
+                                               close_enough(got->v[v], want->v[v], 1e-6)
+                                                   ? " (the two agree to about 7 digits: is a value held in float?)" : "";
                             if (what)
-                                snprintf(cmp[n_cmp++], sizeof cmp[0], "%s: got %.9g, the reference gives %.9g", what,
-                                         got->v[v], want->v[v]);
+                                snprintf(cmp[n_cmp++], sizeof cmp[0], "%s: got %.9g, the reference gives %.9g%s", what,
+                                         got->v[v], want->v[v], hint);
                             else
-                                snprintf(cmp[n_cmp++], sizeof cmp[0], "%s, value %d of %d: got %.9g, the reference gives %.9g",
-                                         want->key, v + 1, want->n, got->v[v], want->v[v]);
+                                snprintf(cmp[n_cmp++], sizeof cmp[0], "%s, value %d of %d: got %.9g, the reference gives %.9g%s",
+                                         want->key, v + 1, want->n, got->v[v], want->v[v], hint);
                         }
                     }
             }
