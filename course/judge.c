@@ -820,8 +820,8 @@ typedef struct parsed {
 /* Text the worker sent, made fit for a terminal and a log: at most `cap`
    bytes (cut with "..."), every byte outside printable ASCII (control
    characters, terminal escapes, and anything else) shown as '?'. */
-#define MESSAGE_MAX 240       /* bytes of one failure message shown         */
-#define LABEL_MAX 120         /* bytes of one label                          */
+#define MESSAGE_MAX 511       /* bytes of one failure message shown         */
+#define LABEL_MAX 199         /* bytes of one label                          */
 static void shown_text(char* to, size_t size, const char* from, size_t cap) {
     size_t i, n = strlen(from);
     if (cap >= size) cap = size - 1;

@@ -292,9 +292,9 @@ case " $assignments " in *" 1_latency "*)
         fail "attacks: colliding names are not refused ($build/test/attacks.log)"
     # what a student controls reaches the report fit for a terminal: no control byte, no long line
     esc=$(printf '\033\007\015')
-    if ! LC_ALL=C grep -q "[$esc]" "$build/test/attacks.log" && ! LC_ALL=C grep -q '.\{400\}' "$build/test/attacks.log" &&
+    if ! LC_ALL=C grep -q "[$esc]" "$build/test/attacks.log" && ! LC_ALL=C grep -q '.\{600\}' "$build/test/attacks.log" &&
        [ "$(section escapes | grep -c 'flood')" -le 64 ] && section escapes | grep -q '^      - \.\.\. and [0-9]* more$'; then
-        ok "attacks: no terminal escape, control byte or line over 400 bytes in the report; a flood of messages is cut"
+        ok "attacks: no terminal escape, control byte or line over 600 bytes in the report; a flood of messages is cut"
     else fail "attacks: the report carries escapes, long lines or a flood of messages ($build/test/attacks.log)"; fi
     for who in aa_right zz_right headers; do
         section "$who" | grep -q '^score: 14 / 14 points$' && ok "attacks: $who, a correct student among them, keeps 14 / 14" ||
