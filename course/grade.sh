@@ -123,6 +123,29 @@ elif [ ! -f "$impl" ] || [ "$root/sim2real.h" -nt "$impl" ]; then
     $CC $CFLAGS -D$macro -c "$out/impl.c" -o "$impl.partial" && mv "$impl.partial" "$impl" ||
         { echo "grade: the library does not compile" >&2; exit 2; }
 fi
+# The library with no exercise's reference at all, and the stand-ins (the skeletons' stubs)
+# for the other exercises: on the instructor's side a student's unit checks, and the
+# integration checks that need no other exercise, run on it, so the student's code cannot
+# call (and print) another exercise's reference there.  The same object as an all-open kit's.
+exercises=$(sed -n 's/^#ifndef S2R_EXERCISE_\([A-Z_]*\)$/\1/p' "$root/sim2real.h" | tr A-Z a-z | sort -u)
+units_impl=""; units_stand_ins=""
+if [ ! -f "$here/$a/library.o" ] && [ $has_exercise = 1 ] && [ "${file%.c}" != "$file" ]; then
+    units_impl="$build/kit_library_$(echo $exercises | tr ' ' _).o"
+    if [ ! -f "$units_impl" ] || [ "$root/sim2real.h" -nt "$units_impl" ]; then
+        flags=""; for n in $exercises; do flags="$flags -DS2R_EXERCISE_$(echo "$n" | tr a-z A-Z)"; done
+        printf '#define SIM2REAL_IMPLEMENTATION\n#include "sim2real.h"\n' > "$build/units_library.$$.c"
+        echo "grade: compiling the library without any exercise (once)"
+        $CC $CFLAGS $flags -c "$build/units_library.$$.c" -o "$units_impl.partial.$$" && mv "$units_impl.partial.$$" "$units_impl" ||
+            { rm -f "$build/units_library.$$.c"; echo "grade: the library without the exercises does not compile" >&2; exit 2; }
+        rm -f "$build/units_library.$$.c"
+    fi
+    units_stand_ins="$out/stand_ins_units.c"
+    { echo '#include "sim2real.h"'; echo '#include <math.h>'; echo '#include <stdlib.h>'; echo '#include <string.h>'
+      for n in $exercises; do
+          [ "$n" = "$name" ] && continue
+          awk '/^\/\* >> stub begin \*\/$/ { s = 1; next } /^\/\* >> stub end \*\/$/ { s = 0 } s' "$here"/[0-9]*_"$n"/"$n".c
+      done; } > "$units_stand_ins.$$" && mv "$units_stand_ins.$$" "$units_stand_ins"
+fi
 # --library: only build that library and print its file's name (course/kit.sh).
 if [ "${1:-}" = "--library" ]; then echo "$impl"; exit 0; fi
 # A kit's stand-ins for the exercises still open in it (their stubs).
@@ -223,14 +246,19 @@ else seed=0; fi
 # Grade one student's file ($2, may be missing) under the name $1; $3:
 # the folder of submissions it came from (hidden from its checks).
 max_bytes=${GRADE_MAX_BYTES:-1048576}
+# what the compiler said of a student's file, fit for a terminal and a log: every byte outside
+# printable ASCII (terminal escapes among them) shown as '?', lines cut at 300 characters
+shown() { LC_ALL=C tr -c '\n -~' '?' | cut -c1-300; }
 summary=""
 any_failed=0
+graded=""   # the students' names graded so far
+reserved="compile record record_seed reference result answers student impl impl_exercise grade_reference grade_data summary"
 refuse() {   # who, why
-    echo "refused: $2"
+    printf 'refused: %s\n' "$2"
     summary="$summary$1|$2|0|-\n"; any_failed=1
 }
 grade_one() {
-    who=$1; src=$2; from=${3:-}; work=""
+    who=$1; src=$2; from=${3:-}; work=""; bin_units=""
     # a folder that holds the library or the build is not hidden (the checks need them)
     case "$root/" in "$from"/*) from="" ;; esac
     case "$build/" in "$from"/*) from="" ;; esac
@@ -238,16 +266,29 @@ grade_one() {
     # a student's name (a folder's or file's) names the report: only letters, digits, '.', '_'
     # and '-', or two names could share a report, and a newline could forge a summary row
     if [ "$src" != "--reference" ] && [ "$src" != "$here/$a/$file" ]; then
-        case "$who" in ''|.*|*[!A-Za-z0-9._-]*)
+        case "$who" in ''|.*|-*|*[!A-Za-z0-9._-]*)
             shown=$(printf '%s' "$who" | tr -c 'A-Za-z0-9._-' '?')
-            echo "=== $shown"
-            refuse "$shown" "not graded: the name \"$shown\" holds characters outside A-Z a-z 0-9 . _ - (shown as ?): rename the folder or file"
+            printf '=== %s\n' "$shown"
+            refuse "$shown" "not graded: the name \"$shown\" is empty, starts with '.' or '-', or holds characters outside A-Z a-z 0-9 . _ - (shown as ?): rename the folder or file"
             return ;;
         esac
+        # one report per name: a name the grader's own files use, or one already graded in
+        # this run (a folder carol/ and a file carol.c), would share (and overwrite) a report
+        case " $reserved " in *" $who "*)
+            printf '=== %s\n' "$who"
+            refuse "$who" "not graded: \"$who\" is a name the grader uses for its own files ($reserved): rename the folder or file"
+            return ;;
+        esac
+        case " $graded " in *" $who "*)
+            printf '=== %s\n' "$who"
+            refuse "$who" "not graded: another submission of this run is named \"$who\" too (a folder and a file?): give each its own name"
+            return ;;
+        esac
+        graded="$graded $who"
     fi
-    safe=$(echo "$who" | tr -c 'A-Za-z0-9._\n-' _)   # the skeleton's and the reference's labels
+    safe=$(printf '%s\n' "$who" | tr -c 'A-Za-z0-9._\n-' _)   # the skeleton's and the reference's labels
     log="$out/$safe.log"
-    echo "=== $who"
+    printf '=== %s\n' "$who"
     hide="--hide $build"
     [ -n "$from" ] && hide="$hide --hide $from"
     data=""
@@ -273,19 +314,30 @@ grade_one() {
         # repository (or kit), which is hidden from the compile: the student's file sees
         # the student copy of the header (the exercises as stubs), never the full one
         student_header || exit 2
-        work=$(mktemp -d "${GRADE_SCRATCH:-${TMPDIR:-/tmp}}/s2r_compile.XXXXXX") || exit 2
+        # (a folder of the grading account's, 711, holding the one the compile writes: as root the
+        # compile runs as nobody, and the program it made is the grading account's before it runs)
+        ctop=$(mktemp -d "${GRADE_SCRATCH:-${TMPDIR:-/tmp}}/s2r_compile.XXXXXX") && chmod 711 "$ctop" &&
+            work="$ctop/c" && mkdir "$work" || exit 2
         cp "$src" "$work/$file" && cp "$here/$a/grade.c" "$work/grade.c" && cp "$impl" "$work/library.o" &&
             cp "$header" "$work/sim2real.h" && cp "$here/grade.h" "$work/grade.h" || exit 2
         extra=""; [ -n "$stand_ins" ] && { cp "$stand_ins" "$work/stand_ins.c"; extra="stand_ins.c"; }
+        # and a second program for the checks that need no other exercise: the same objects
+        # on the library with no exercise's reference, the others' stubs in their place
+        link_units=""
+        if [ -n "$units_impl" ]; then
+            cp "$units_impl" "$work/library_units.o" && cp "$units_stand_ins" "$work/stand_ins_units.c" || exit 2
+            link_units="&& $CC $STUDENT_CFLAGS -w -c stand_ins_units.c && $CC $STUDENT_CFLAGS grade.o $name.o stand_ins_units.o library_units.o -o grade_units $LIBS"
+        fi
         [ "$(id -u)" = 0 ] && chown -R 65534:65534 "$work"
         compile_hide="--hide $root"
         case "$build/" in "$root"/*) ;; *) compile_hide="$compile_hide --hide $build" ;; esac
         [ -n "${GRADE_REFERENCE_LIBRARY:-}" ] && [ -f "$GRADE_REFERENCE_LIBRARY" ] &&
             compile_hide="$compile_hide --hide $(cd "$(dirname "$GRADE_REFERENCE_LIBRARY")" && pwd)"
         if ! GRADE_RUN_SECONDS=120 "$judge" --run --scratch "$work" --hide "$(dirname "$answers")" ${from:+--hide "$from"} \
-               $compile_hide -- $CC $STUDENT_CFLAGS -Wall -D$macro grade.c "$file" $extra library.o -o grade $LIBS \
-               > "$out/compile.log" 2>&1 || [ ! -f "$work/grade" ]; then
-            { head -n 25 "$out/compile.log"
+               $compile_hide -- sh -c "$CC $STUDENT_CFLAGS -Wall -D$macro -c grade.c $file $extra &&
+                   $CC $STUDENT_CFLAGS grade.o $name.o ${extra:+${extra%.c}.o} library.o -o grade $LIBS $link_units" \
+               > "$out/compile.log" 2>&1 || [ ! -f "$work/grade" ] || { [ -n "$units_impl" ] && [ ! -f "$work/grade_units" ]; }; then
+            { head -n 25 "$out/compile.log" | shown
               if [ -f "$here/$a/library.o" ] && grep -q "library.o" "$out/compile.log" && ! grep -q "$file" "$out/compile.log"; then
                   echo "(the kit's course/$a/library.o does not link here: a kit holds object code for the kind"
                   echo " of machine it was made on - ask for a kit made on this one)"
@@ -293,18 +345,20 @@ grade_one() {
               echo "FAIL does not compile (the compiler's first messages are above)"
               echo "0 passed, 1 failed"; } > "$log"
             cat "$log"
-            rm -rf "$work"
+            rm -rf "$ctop"
             summary="$summary$who|does not compile|0|$log\n"; any_failed=1; return
         fi
-        grep -q "warning" "$out/compile.log" && { echo "(compiler warnings:)"; grep -A3 "warning" "$out/compile.log" | head -n 12; }
+        grep -q "warning" "$out/compile.log" && { echo "(compiler warnings:)"; grep -A3 "warning" "$out/compile.log" | head -n 12 | shown; }
+        [ "$(id -u)" = 0 ] && { chown -R 0:0 "$work" && chmod -R go-w "$work" || exit 2; }
         bin="$work/grade"
+        [ -n "$units_impl" ] && bin_units="$work/grade_units"
     fi
     rm -f "$out/result"
-    timeout -s KILL "$limit" "$judge" --answers "$answers" --worker "$bin" --result "$out/result" --name "$who ($a)" $hide \
+    timeout -s KILL "$limit" "$judge" --answers "$answers" --worker "$bin" ${bin_units:+--unit-worker "$bin_units"} --result "$out/result" --name "$who ($a)" $hide \
         ${data:+--submission "$data"} ${GRADE_ONLY:+--only "$GRADE_ONLY"} $([ "${GRADE_UNITS:-0}" = 1 ] && echo --units) > "$log" 2>&1
     rc=$?
     cat "$log"
-    [ -z "$work" ] || rm -rf "$work"
+    [ -z "$work" ] || rm -rf "$ctop"
     [ $rc = 137 ] && echo "FAIL the whole grader ran over $limit s"
     # the verdict is the judge's result file, never text the checks printed
     if [ -f "$out/result" ] && read points total passed failed < "$out/result"; then
@@ -322,21 +376,21 @@ for s in "$@"; do
     if [ "$s" = "--reference" ]; then
         grade_one "reference" --reference
     elif [ -L "$s" ]; then
-        grade_one "$(basename "$s" | sed 's/\.[a-z]*$//')" "$s"
+        grade_one "$(basename -- "$s" | sed 's/\.[a-z]*$//')" "$s"
     elif [ -f "$s" ]; then
         dir=$(cd "$(dirname "$s")" && pwd)
         case "$dir/" in "$here"/*) dir="" ;; esac   # the kit's own folder holds its grader
-        grade_one "$(basename "$s" | sed 's/\.[a-z]*$//')" "$s" "$dir"
+        grade_one "$(basename -- "$s" | sed 's/\.[a-z]*$//')" "$s" "$dir"
     elif [ -d "$s" ] && [ -e "$s/$file" -o -L "$s/$file" ]; then
-        grade_one "$(basename "$s")" "$s/$file" "$(cd "$s" && pwd)"
+        grade_one "$(basename -- "$s")" "$s/$file" "$(cd "$s" && pwd)"
     elif [ -d "$s" ]; then
         found=0
         top=$(cd "$s" && pwd)
         for d in "$s"/*; do
             [ -e "$d" ] || [ -L "$d" ] || continue
-            if [ -L "$d" ]; then echo "=== $(basename "$d")"; refuse "$(basename "$d")" "a symbolic link, not a folder or file of its own"; found=1
-            elif [ -d "$d" ]; then grade_one "$(basename "$d")" "$d/$file" "$top"; found=1
-            elif [ "${d%.${file##*.}}" != "$d" ]; then grade_one "$(basename "$d" ".${file##*.}")" "$d" "$top"; found=1; fi
+            if [ -L "$d" ]; then printf '=== %s\n' "$(basename -- "$d")"; refuse "$(basename -- "$d")" "a symbolic link, not a folder or file of its own"; found=1
+            elif [ -d "$d" ]; then grade_one "$(basename -- "$d")" "$d/$file" "$top"; found=1
+            elif [ "${d%.${file##*.}}" != "$d" ]; then grade_one "$(basename -- "$d" ".${file##*.}")" "$d" "$top"; found=1; fi
         done
         [ $found = 1 ] || { echo "grade: $s holds no $file, no student folders and no .${file##*.} files" >&2; any_failed=1; }
     else
@@ -349,5 +403,7 @@ if [ "$(printf '%b' "$summary" | grep -c .)" -gt 1 ]; then
     echo
     echo "=== summary: $a (grading seed: $seed)"
     printf '%b' "$summary" | awk -F'|' '{ printf "%-28s %-22s %s\n", $1, $3, $2 }'
+    "$judge" --sandbox > /dev/null 2>&1 ||
+        echo "sandbox: NO namespaces here ($judge --sandbox says what is open): these grades are not safe against a hostile student"
 fi
 exit $any_failed

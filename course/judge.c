@@ -12,10 +12,14 @@
        judge --record ANSWERS --worker BIN            measure the reference
        judge --record ANSWERS --seed S --base FIXED --worker BIN
                                                        ... on the seed S's inputs
-       judge --answers ANSWERS --worker BIN [--submission FILE] [--only TEXT]
-             [--result FILE] [--name WHO] [--hide DIR ...] [--units]
+       judge --answers ANSWERS --worker BIN [--unit-worker BIN2] [--submission FILE]
+             [--only TEXT] [--result FILE] [--name WHO] [--hide DIR ...] [--units]
                                                        grade one student (--units:
-                                                       the unit checks alone)
+                                                       the unit checks alone; BIN2:
+                                                       the same student on a library
+                                                       with no exercise's reference,
+                                                       for every check that needs
+                                                       no other exercise)
        judge --public ANSWERS --closed LIST           the kit's public checks
        judge --run [--scratch DIR] [--hide DIR ...] -- CMD ARGS   (sandboxed)
        judge --sandbox                                 say what the sandbox does
@@ -82,6 +86,7 @@
    before any child starts. */
 #define _GNU_SOURCE
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -101,6 +106,7 @@
 #include <sys/statvfs.h>
 #include <sys/time.h>
 #include <sys/types.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -291,49 +297,117 @@ static unsigned long kept_flags(const char* path) {
     return f;
 }
 
-/* "\040" and friends in /proc/self/mountinfo. */
-static void unescape(char* s) {
-    char* o = s;
-    while (*s) {
-        if (s[0] == '\\' && isdigit((unsigned char)s[1]) && isdigit((unsigned char)s[2]) && isdigit((unsigned char)s[3])) {
-            *o++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-            s += 4;
-        } else *o++ = *s++;
-    }
-    *o = 0;
+/* mkdir -p of path's folders (and path itself). */
+static void make_dirs(const char* path) {
+    char b[4400], *p;
+    snprintf(b, sizeof b, "%s", path);
+    for (p = b + 1; *p; p++)
+        if (*p == '/') { *p = 0; mkdir(b, 0755); *p = '/'; }
+    mkdir(b, 0755);
 }
 
-/* Inside the new mount namespace: scratch stays writable, every other
-   mount becomes read-only, each hidden folder is covered by an empty
-   read-only tmpfs.  Returns the number of steps that failed. */
+/* A bind mount of `from` at `to`, then read-only (keeping the flags an
+   unprivileged remount may not drop).  0 or -1. */
+static int bind_ro(const char* from, const char* to, int recursive) {
+    if (mount(from, to, NULL, MS_BIND | (recursive ? MS_REC : 0), NULL) != 0) return -1;
+    return mount(NULL, to, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY | kept_flags(from), NULL);
+}
+
+#define SCRATCH_MB env_long("GRADE_SCRATCH_MB", 256)      /* a check's scratch folder, in all */
+#define SCRATCH_FILES env_long("GRADE_SCRATCH_FILES", 512) /* ... and its files and folders   */
+
+/* Inside the new mount namespace the worker gets a root of its own: an
+   empty tmpfs (read-only) holding the system's programs and libraries
+   (/usr, /etc and the links to them, read-only), a /dev of a few devices,
+   its own /proc, and the scratch folder at its path - a tmpfs of at most
+   SCRATCH_MB and SCRATCH_FILES (or, for --run --scratch, the given folder
+   itself, which the caller reads afterwards).  Nothing else: no
+   repository, no home, no answers, no other student, and the old root is
+   detached, so /proc/self/mountinfo names none of them.  Each --hide
+   folder that lies under what is kept is covered by an empty tmpfs too.
+   Returns the number of steps that failed (>= 1000: none of it holds). */
 static int restrict_mounts(const sandbox* sb, const char* scratch) {
-    FILE* f;
-    char line[4096], points[256][512];
-    int n = 0, i, failed = 0;
+    static const char* kept[] = { "usr", "etc", "bin", "sbin", "lib", "lib32", "lib64", "libx32" };
+    static const char* devices[] = { "null", "zero", "full", "random", "urandom" };
+    char nr[4200], p[4400], opts[128];
+    int sfd, failed = 0;
+    size_t i;
+    struct stat st;
     if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) return 1000;
-    if (mount(scratch, scratch, NULL, MS_BIND, NULL) != 0) return 1000;
-    f = fopen("/proc/self/mountinfo", "r");
-    if (!f) return 1000;
-    while (fgets(line, sizeof line, f) && n < 256) {
-        char mp[512];
-        if (sscanf(line, "%*s %*s %*s %*s %511s", mp) != 1) continue;
-        unescape(mp);
-        if (strcmp(mp, scratch) == 0) continue;
-        snprintf(points[n++], sizeof points[0], "%s", mp);
+    sfd = open(scratch, O_PATH | O_DIRECTORY | O_CLOEXEC);   /* the host's scratch, before it is covered */
+    if (sfd < 0) return 1000;
+    snprintf(nr, sizeof nr, "%s", scratch);   /* the new root is mounted on the scratch folder's path */
+    if (mount("none", nr, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,nr_inodes=256,mode=755") != 0) return 1000;
+    for (i = 0; i < sizeof kept / sizeof kept[0]; i++) {
+        char src[64], link[512];
+        ssize_t n;
+        snprintf(src, sizeof src, "/%s", kept[i]);
+        snprintf(p, sizeof p, "%s/%s", nr, kept[i]);
+        if (lstat(src, &st) != 0) continue;
+        if (S_ISLNK(st.st_mode)) {
+            if ((n = readlink(src, link, sizeof link - 1)) > 0) { link[n] = 0; if (symlink(link, p) != 0) failed++; }
+        } else if (S_ISDIR(st.st_mode)) {
+            mkdir(p, 0755);
+            if (bind_ro(src, p, 1) != 0) failed++;
+        }
     }
-    fclose(f);
-    for (i = 0; i < n; i++)
-        if (mount(NULL, points[i], NULL, MS_BIND | MS_REMOUNT | MS_RDONLY | kept_flags(points[i]), NULL) != 0 &&
-            errno != ENOENT && errno != EACCES)
-            failed++;
-    for (i = 0; i < sb->n_hide; i++) {
+    snprintf(p, sizeof p, "%s/dev", nr);
+    mkdir(p, 0755);
+    if (mount("none", p, "tmpfs", MS_NOSUID | MS_NOEXEC, "size=64k,nr_inodes=64,mode=755") != 0) failed++;
+    for (i = 0; i < sizeof devices / sizeof devices[0]; i++) {
+        char src[64];
+        int fd;
+        snprintf(src, sizeof src, "/dev/%s", devices[i]);
+        snprintf(p, sizeof p, "%s/dev/%s", nr, devices[i]);
+        if ((fd = open(p, O_WRONLY | O_CREAT, 0666)) >= 0) close(fd);
+        if (mount(src, p, NULL, MS_BIND, NULL) != 0) failed++;
+    }
+    snprintf(p, sizeof p, "%s/dev/fd", nr);
+    if (symlink("/proc/self/fd", p) != 0) failed++;
+    snprintf(p, sizeof p, "%s/dev", nr);
+    mount(NULL, p, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NOEXEC, NULL);
+    snprintf(p, sizeof p, "%s/proc", nr);
+    mkdir(p, 0555);
+    /* this PID namespace's own /proc: the judge's command line and the
+       other processes out of sight (mounted while the old one is visible:
+       the kernel asks for that) */
+    if (mount("proc", p, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0) failed++;
+    snprintf(p, sizeof p, "%s/tmp", nr);
+    mkdir(p, 01777);
+    snprintf(p, sizeof p, "%s%s", nr, scratch);
+    make_dirs(p);
+    if (sb->scratch) {   /* --run --scratch: the given folder, which the caller reads afterwards */
+        char fdpath[64];
+        snprintf(fdpath, sizeof fdpath, "/proc/self/fd/%d", sfd);
+        if (mount(fdpath, p, NULL, MS_BIND, NULL) != 0) return 1000;
+    } else {
+        snprintf(opts, sizeof opts, "size=%ldm,nr_inodes=%ld,mode=700", SCRATCH_MB, SCRATCH_FILES);
+        if (mount("none", p, "tmpfs", MS_NOSUID | MS_NODEV, opts) != 0) return 1000;
+        if (sb->copy_in) {   /* the data submission, from the host's scratch */
+            int in = openat(sfd, "submission.txt", O_RDONLY | O_NOFOLLOW), out;
+            char to[4500], buf[65536];
+            ssize_t n = -1;
+            snprintf(to, sizeof to, "%s/submission.txt", p);
+            out = open(to, O_WRONLY | O_CREAT | O_EXCL, 0644);
+            if (in >= 0 && out >= 0) while ((n = read(in, buf, sizeof buf)) > 0 && write(out, buf, (size_t)n) == n) {}
+            if (in >= 0) close(in);
+            if (out >= 0) close(out);
+            if (n != 0) return 1000;
+        }
+    }
+    close(sfd);
+    for (i = 0; i < (size_t)sb->n_hide; i++) {   /* a hidden folder under what is kept (e.g. /usr/src/...) */
         size_t len = strlen(sb->hide[i]);
         if (strncmp(scratch, sb->hide[i], len) == 0 && (scratch[len] == '/' || len == 1)) continue;   /* holds the scratch */
-        if (mount("none", sb->hide[i], "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k") != 0) failed++;
+        snprintf(p, sizeof p, "%s%s", nr, sb->hide[i]);
+        if (stat(p, &st) == 0 && S_ISDIR(st.st_mode) &&
+            mount("none", p, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k") != 0)
+            failed++;
     }
-    /* this PID namespace's own /proc: the judge's command line and the
-       other processes out of sight (where the kernel allows it) */
-    if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0) failed++;
+    /* into the new root; the old one detached (out of sight, out of mountinfo) */
+    if (chdir(nr) != 0 || syscall(SYS_pivot_root, ".", ".") != 0 || umount2(".", MNT_DETACH) != 0 || chdir("/") != 0)
+        return 1000;
+    if (mount(NULL, "/", NULL, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV, NULL) != 0) failed++;
     return failed;
 }
 
@@ -358,8 +432,25 @@ static void become_worker(const sandbox* sb, const char* scratch, int seconds, i
     if (chdir(scratch) != 0) _exit(122);
     for (fd = 5; fd < 1024; fd++) if (fd != exec_fd) close(fd);   /* exec_fd is O_CLOEXEC */
     signal(SIGPIPE, SIG_DFL);
-    setenv("HOME", scratch, 1);
-    setenv("TMPDIR", scratch, 1);
+    {   /* a fixed environment: nothing of the instructor's shell (no PWD, HOME, USER, paths) */
+        static char home[4200], tmpdir[4200], quick[32], perturb[32];
+        static char* env[8];
+        int n = 0;
+        const char* q = getenv("GRADE_QUICK");
+        snprintf(home, sizeof home, "HOME=%s", scratch);
+        snprintf(tmpdir, sizeof tmpdir, "TMPDIR=%s", scratch);
+        env[n++] = (char*)"PATH=/usr/local/bin:/usr/bin:/bin";
+        env[n++] = home;
+        env[n++] = tmpdir;
+        env[n++] = (char*)"LC_ALL=C";
+        if (q && (q[0] == '0' || q[0] == '1') && !q[1]) { snprintf(quick, sizeof quick, "GRADE_QUICK=%s", q); env[n++] = quick; }
+        /* fresh allocations hold garbage (glibc fills them with the byte
+           ~N): code that reads memory it never wrote does not pass by luck */
+        snprintf(perturb, sizeof perturb, "MALLOC_PERTURB_=%d", 0xa5);
+        env[n++] = perturb;
+        env[n] = NULL;
+        environ = env;
+    }
     if (exec_fd >= 0) fexecve(exec_fd, argv, environ);
     else execvp(argv[0], argv);
     _exit(127);
@@ -425,6 +516,7 @@ static int start_child(const sandbox* sb, const char* scratch, int seconds, int 
         prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);   /* the judge killed: so is this */
         if (getppid() == 1) _exit(126);
         uid = geteuid(); gid = getegid();
+        prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);   /* for its own /proc/self/uid_map (the judge is not dumpable) */
         if (namespaces_work != 0 && unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID | CLONE_NEWIPC) == 0) {
             /* the same ids inside as outside (never 0): the worker's exec
                drops the namespace's capabilities, so it cannot undo the
@@ -436,6 +528,9 @@ static int start_child(const sandbox* sb, const char* scratch, int seconds, int 
             }
             if (!in_ns) _exit(125);
         }
+        /* from here on, no process of the check reads this one's memory (/proc/PID/mem) or
+           traces it: the same uid as the worker, without a namespace between them */
+        prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
         w = fork();
         if (w < 0) _exit(126);
         if (w == 0 && in_ns) {   /* the ns init */
@@ -489,9 +584,37 @@ static void kill_child(const child* c, int reaped) {
     kill(-c->pid, SIGKILL);
 }
 
-/* Reap whatever was orphaned to the judge (a subreaper). */
+/* Kill and reap whatever a check left: every process whose parent is the
+   judge (a subreaper: what a check's processes orphan, setsid or not,
+   comes here), until none is left.  Between checks the judge has no
+   child of its own, so each is a check's. */
 static void reap_orphans(void) {
+    int round;
     while (waitpid(-1, NULL, WNOHANG) > 0) {}
+    for (round = 0; round < 200; round++) {
+        FILE* f;
+        char path[64], line[512];
+        int found = 0;
+        DIR* d = opendir("/proc");
+        struct dirent* e;
+        if (!d) return;
+        while ((e = readdir(d)) != NULL) {
+            long pid = strtol(e->d_name, NULL, 10), ppid = 0;
+            char* close_paren;
+            if (pid <= 0) continue;
+            snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+            if (!(f = fopen(path, "r"))) continue;
+            if (fgets(line, sizeof line, f) && (close_paren = strrchr(line, ')')) && sscanf(close_paren + 1, " %*c %ld", &ppid) == 1 &&
+                ppid == (long)getpid()) {
+                kill((pid_t)pid, SIGKILL);
+                found = 1;
+            }
+            fclose(f);
+        }
+        closedir(d);
+        while (waitpid(-1, NULL, found ? 0 : WNOHANG) > 0) {}
+        if (!found) return;
+    }
 }
 
 /* rm -r of the scratch folder (no symlink followed). */
@@ -585,8 +708,15 @@ static int run_worker(const sandbox* sb, int exec_fd, char** argv, const char* p
     double t0 = now(), deadline;
     memset(r, 0, sizeof *r);
     if (make_scratch(sb, scratch, sizeof scratch) != 0) { fprintf(stderr, "judge: no scratch folder: %s\n", strerror(errno)); return -1; }
-    snprintf(tmpl, sizeof tmpl, "%s.out.%d", sb->scratch ? "/tmp/s2r_run" : scratch, (int)getpid());
-    out_fd = open(tmpl, O_RDWR | O_CREAT | O_EXCL, 0600);   /* unlinked at once: reachable by descriptor only */
+    if (sb->scratch) {   /* not in the given folder, which the command writes: a name no one can guess */
+        const char* t = getenv("TMPDIR");
+        snprintf(tmpl, sizeof tmpl, "%s/s2r_run.out.XXXXXX", t && *t == '/' ? t : "/tmp");
+        out_fd = mkstemp(tmpl);
+    } else {
+        snprintf(tmpl, sizeof tmpl, "%s.out", scratch);   /* beside the scratch folder, under its random name */
+        out_fd = open(tmpl, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
+    }
+    /* unlinked at once: reachable by descriptor only */
     if (out_fd < 0) { remove_tree(scratch); return -1; }
     unlink(tmpl);
     if (geteuid() == 0 && fchown(out_fd, NOBODY, NOBODY) != 0) {}
@@ -687,6 +817,22 @@ typedef struct parsed {
     int      n_table;
 } parsed;
 
+/* Text the worker sent, made fit for a terminal and a log: at most `cap`
+   bytes (cut with "..."), every byte outside printable ASCII (control
+   characters, terminal escapes, and anything else) shown as '?'. */
+#define MESSAGE_MAX 511       /* bytes of one failure message shown         */
+#define LABEL_MAX 199         /* bytes of one label                          */
+static void shown_text(char* to, size_t size, const char* from, size_t cap) {
+    size_t i, n = strlen(from);
+    if (cap >= size) cap = size - 1;
+    for (i = 0; i < n && i < cap; i++) {
+        unsigned char c = (unsigned char)from[i];
+        to[i] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+    }
+    to[i] = 0;
+    if (n > cap && cap > 3) memcpy(to + cap - 3, "...", 4);
+}
+
 static int parse_values(char* p, entry* e) {
     int k, used;
     for (k = 0; k < e->n; k++) {
@@ -710,7 +856,11 @@ static void parse_reply(char* text, parsed* q) {
         if (!next) { q->malformed = 1; snprintf(q->why, sizeof q->why, "its last line was cut off"); break; }
         *next = 0;
         if (strncmp(line, token, tl) != 0 || line[tl] != ' ') {
-            if (!q->malformed) snprintf(q->why, sizeof q->why, "a line without this run's token: \"%.60s\"", line);
+            if (!q->malformed) {
+                char seen[64];
+                shown_text(seen, sizeof seen, line, 60);
+                snprintf(q->why, sizeof q->why, "a line without this run's token: \"%s\"", seen);
+            }
             q->malformed = 1;
             line = next + 1;
             continue;
@@ -727,7 +877,7 @@ static void parse_reply(char* text, parsed* q) {
                 if (!ok) q->failed_ids++;
             } else { q->malformed = 1; snprintf(q->why, sizeof q->why, "a malformed expectation line"); }
         } else if (p[0] == 'F' && p[1] == ' ') {
-            if (q->n_messages < 8) snprintf(q->messages[q->n_messages++], sizeof q->messages[0], "%s", p + 2);
+            if (q->n_messages < 8) shown_text(q->messages[q->n_messages++], sizeof q->messages[0], p + 2, MESSAGE_MAX);
             else q->more_messages++;
         } else if ((p[0] == 'A' || p[0] == 'R' || p[0] == 'K') && p[1] == ' ' && q->n_got < MAX_ENTRIES) {
             entry* e = &q->got[q->n_got];
@@ -747,7 +897,7 @@ static void parse_reply(char* text, parsed* q) {
                 if (l) {
                     snprintf(l->key, sizeof l->key, "%s", key);
                     l->index = index;
-                    snprintf(l->text, sizeof l->text, "%s", p + 2 + used);
+                    shown_text(l->text, sizeof l->text, p + 2 + used, LABEL_MAX);
                     q->n_labels++;
                 }
             } else { q->malformed = 1; snprintf(q->why, sizeof q->why, "a malformed label line"); }
@@ -764,7 +914,9 @@ static void parse_reply(char* text, parsed* q) {
             } else { q->malformed = 1; snprintf(q->why, sizeof q->why, "a malformed table line"); }
         } else {
             q->malformed = 1;
-            snprintf(q->why, sizeof q->why, "an unknown line \"%.40s\"", p);
+            char seen[48];
+            shown_text(seen, sizeof seen, p, 40);
+            snprintf(q->why, sizeof q->why, "an unknown line \"%s\"", seen);
         }
         line = next + 1;
     }
@@ -876,6 +1028,8 @@ static const char* tolerance_text(double tol) {
 /* ---- the two modes -------------------------------------------------------------- */
 typedef struct run {
     const char* worker;
+    const char* unit_worker;   /* for the checks that need no other exercise (NEEDS "-"): on a library
+                                  with no exercise's reference; NULL: worker */
     const char* answers;
     const char* record;
     const char* submission;
@@ -1052,13 +1206,14 @@ static int record_seeded(run* R) {
 /* Grade: every check in its child, decided here. */
 static int grade(run* R) {
     int fd = open_worker(R->worker), i, k, j;
+    int fd_units = R->unit_worker ? open_worker(R->unit_worker) : fd;
     int passed = 0, failed = 0, points = 0, total = 0, unit_failed = 0;
     char* argv[3];
     entry kept[64];
     int n_kept = 0;
     parsed* q = calloc(1, sizeof *q);
     FILE* res = NULL;
-    if (fd < 0 || !q) return 2;
+    if (fd < 0 || fd_units < 0 || !q) return 2;
     argv[0] = (char*)R->worker; argv[1] = (char*)"--worker"; argv[2] = NULL;
     if (run_seed)
         printf("grading seed: %llu (the checks marked (seeded) draw inputs from it; grade.sh --seed %llu gives this grade again)\n",
@@ -1093,7 +1248,7 @@ static int grade(run* R) {
             continue;
         }
         pre = preamble("check", c, i, kept, n_kept, R->submission);
-        if (run_worker(&R->sb, fd, argv, pre, c->seconds, &r) != 0) {
+        if (run_worker(&R->sb, strcmp(c->needs, "-") == 0 ? fd_units : fd, argv, pre, c->seconds, &r) != 0) {
             printf("FAIL %-58s 0/%d\n      - could not start the check\n", c->name, c->points);
             failed++;
             free(pre);
@@ -1141,12 +1296,17 @@ static int grade(run* R) {
                         const char* what = label_of(q, want->key, v);
                         bad = 1;
                         if (wrong++ < 3 && n_cmp < 8) {
+                            /* agreeing to a float's 7 digits, not to the tolerance: say where to look */
+                            int tight = want->tol >= 0 ? want->tol < 1e-6 : -want->tol < 1e-6 * fmax(1, fabs(want->v[v]));
+                            const char* hint = tight && isfinite(got->v[v]) && isfinite(want->v[v]) &&
+                                               close_enough(got->v[v], want->v[v], 1e-6)
+                                                   ? " (the two agree to about 7 digits: is a value held in float?)" : "";
                             if (what)
-                                snprintf(cmp[n_cmp++], sizeof cmp[0], "%s: got %.9g, the reference gives %.9g", what,
-                                         got->v[v], want->v[v]);
+                                snprintf(cmp[n_cmp++], sizeof cmp[0], "%s: got %.9g, the reference gives %.9g%s", what,
+                                         got->v[v], want->v[v], hint);
                             else
-                                snprintf(cmp[n_cmp++], sizeof cmp[0], "%s, value %d of %d: got %.9g, the reference gives %.9g",
-                                         want->key, v + 1, want->n, got->v[v], want->v[v]);
+                                snprintf(cmp[n_cmp++], sizeof cmp[0], "%s, value %d of %d: got %.9g, the reference gives %.9g%s",
+                                         want->key, v + 1, want->n, got->v[v], want->v[v], hint);
                         }
                     }
             }
@@ -1170,6 +1330,10 @@ static int grade(run* R) {
         free(pre); free(r.text); free(r.output); free(q->got); free(q->labels);
         fflush(stdout);
     }
+    if (namespaces_work != 1)
+        printf("sandbox: NO namespaces here (judge --sandbox): this submission's code could read and change what the "
+               "grading account can and see the other checks' processes; this grade is not safe against a hostile "
+               "student\n");
     printf("score: %d / %d points\n", points, total);
     printf("%d passed, %d failed\n", passed, failed);
     if (R->result && (res = fopen(R->result, "w"))) {
@@ -1225,8 +1389,9 @@ static int sandbox_report(void) {
            namespaces_work == 1 || geteuid() == 0 ? "" : " (not set: it would count every process of yours)");
     if (geteuid() == 0) printf("sandbox: run as root: each check runs as nobody (uid %d)\n", NOBODY);
     if (namespaces_work == 1)
-        printf("sandbox: namespaces: yes - a PID namespace (nothing outlives its check), no network, every mount read-only "
-               "but the scratch folder, the answers and submissions covered\n");
+        printf("sandbox: namespaces: yes - a PID namespace (nothing outlives its check), no network, a root of its own: "
+               "/usr and /etc read-only, a few devices, its own /proc and the scratch folder (a tmpfs of %ld MB, %ld files) - "
+               "no repository, no home, no answers, no other student; a fixed environment\n", SCRATCH_MB, SCRATCH_FILES);
     else
         printf("sandbox: namespaces: NO (unprivileged user namespaces are off here) - a check's process that calls setsid() "
                "can outlive it, it has the network, and it can read and write what your account can: grade in a "
@@ -1246,7 +1411,7 @@ static int run_command(run* R, char** argv) {
 static int usage(void) {
     fprintf(stderr, "usage: judge --record FILE --worker BIN [--submission FILE]\n"
                     "       judge --record FILE --seed S --base FIXED --worker BIN [--submission FILE]\n"
-                    "       judge --answers FILE --worker BIN [--submission FILE] [--only TEXT] [--units] [--result FILE] [--name WHO] [--hide DIR]...\n"
+                    "       judge --answers FILE --worker BIN [--unit-worker BIN] [--submission FILE] [--only TEXT] [--units] [--result FILE] [--name WHO] [--hide DIR]...\n"
                     "       judge --public FILE [--closed LIST]\n"
                     "       judge --run [--scratch DIR] [--hide DIR]... -- CMD ARGS...\n"
                     "       judge --sandbox\n");
@@ -1260,6 +1425,7 @@ int main(int argc, char** argv) {
     memset(&R, 0, sizeof R);
     entries = calloc(MAX_ENTRIES, sizeof *entries);
     if (!entries) return 2;
+    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);          /* no check's process reads the judge's memory */
     prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);   /* what a check's processes orphan comes here, reaped */
     if (env_long("GRADE_NO_NAMESPACES", 0) == 1) namespaces_work = 0;   /* the sandbox without them (tests) */
     make_token();
@@ -1274,6 +1440,7 @@ int main(int argc, char** argv) {
         else if (strcmp(a, "--record") == 0) R.record = v, i++;
         else if (strcmp(a, "--answers") == 0) R.answers = v, i++;
         else if (strcmp(a, "--worker") == 0) R.worker = v, i++;
+        else if (strcmp(a, "--unit-worker") == 0) R.unit_worker = v, i++;
         else if (strcmp(a, "--submission") == 0) R.submission = v, i++;
         else if (strcmp(a, "--only") == 0) R.only = v, i++;
         else if (strcmp(a, "--result") == 0) R.result = v, i++;
@@ -1297,6 +1464,20 @@ int main(int argc, char** argv) {
         } else return usage();
     }
     R.sb.copy_in = R.submission;
+    {   /* and nothing the judge knows the path of: the home, the folder it runs in, the grader's */
+        const char* known[3];
+        char* wdir = R.worker ? strdup(R.worker) : NULL;
+        int k;
+        if (wdir && strrchr(wdir, '/')) *strrchr(wdir, '/') = 0;
+        else if (wdir) { free(wdir); wdir = NULL; }
+        known[0] = getenv("HOME"); known[1] = "."; known[2] = wdir;
+        for (k = 0; k < 3; k++) {
+            char* real = known[k] && *known[k] ? realpath(known[k], NULL) : NULL;
+            if (real && strcmp(real, "/") != 0 && R.sb.n_hide < MAX_HIDE) R.sb.hide[R.sb.n_hide++] = real;
+            else free(real);
+        }
+        free(wdir);
+    }
     {   /* the answers' folder is never in a check's sight */
         const char* file = R.answers ? R.answers : R.record;
         char* dir = file ? strdup(file) : NULL;

@@ -259,6 +259,10 @@ case " $assignments " in *" 1_latency "*)
     cp tests/course/1_latency/right.c "$att/headers/latency.c"
     printf '#error a header of the student folder was used\n' > "$att/headers/stdlib.h"
     cp "$att/headers/stdlib.h" "$att/headers/sim2real.h"
+    # names: a folder and a file of one name, a name the grader's own files use, a leading '-'
+    for n in carol compile -n; do mkdir -p "$att/$n"; cp tests/course/1_latency/right.c "$att/$n/latency.c"; done
+    cp tests/course/1_latency/right.c "$att/carol.c"
+    rm -f "$build/1_latency/.log"
     [ -f "$answers" ] && cp "$answers" "$build/test/answers_before" || fail "attacks: no answers measured for 1_latency"
     # the checks' scratch folders in a place of their own: a process of theirs has its
     # working directory there (other graders may run on this machine as nobody too)
@@ -279,6 +283,19 @@ case " $assignments " in *" 1_latency "*)
         section "$who" | grep -q '^refused: ' && ok "attacks: $who is refused ($(section "$who" | sed -n 's/^refused: //p'))" ||
             fail "attacks: $who is not refused ($build/test/attacks.log)"
     done
+    [ "$(grep -c '^=== carol$' "$build/test/attacks.log")" = 2 ] && section carol | grep -q '^score: 14 / 14 points$' &&
+        section carol | grep -q '^refused: not graded: another submission of this run is named "carol"' &&
+        section compile | grep -q '^refused: not graded: "compile" is a name the grader uses' &&
+        section -n | grep -q "^refused: not graded: the name \"-n\" is empty, starts with '.' or '-'" &&
+        [ ! -e "$build/1_latency/.log" ] && grep -q '^carol  .*14 / 14 points' "$build/test/attacks.log" &&
+        ok "attacks: names that would share a report (carol/ and carol.c, compile, -n) are refused, each said" ||
+        fail "attacks: colliding names are not refused ($build/test/attacks.log)"
+    # what a student controls reaches the report fit for a terminal: no control byte, no long line
+    esc=$(printf '\033\007\015')
+    if ! LC_ALL=C grep -q "[$esc]" "$build/test/attacks.log" && ! LC_ALL=C grep -q '.\{600\}' "$build/test/attacks.log" &&
+       [ "$(section escapes | grep -c 'flood')" -le 64 ] && section escapes | grep -q '^      - \.\.\. and [0-9]* more$'; then
+        ok "attacks: no terminal escape, control byte or line over 600 bytes in the report; a flood of messages is cut"
+    else fail "attacks: the report carries escapes, long lines or a flood of messages ($build/test/attacks.log)"; fi
     for who in aa_right zz_right headers; do
         section "$who" | grep -q '^score: 14 / 14 points$' && ok "attacks: $who, a correct student among them, keeps 14 / 14" ||
             fail "attacks: $who, a correct student, lost points ($build/test/attacks.log)"
@@ -320,6 +337,23 @@ case " $assignments " in *" 1_latency "*)
     [ ! -e "$escape" ] && [ "$(ours)" = "$before" ] &&
         ok "attacks: nothing written outside a check's folder, at once or 4 s after" ||
         { fail "attacks: a check wrote $escape or left a process"; rm -f "$escape"; }
+    # without namespaces (GRADE_NO_NAMESPACES=1, as where user namespaces are refused): the
+    # judge's processes are not readable (judge_memory), what a check starts ends with it
+    # (setsid_writer), a correct student after them keeps its grade, and every report says
+    # the grades are not safe against a hostile student
+    nons="$build/test/nons"
+    rm -rf "$nons" && mkdir -p "$nons"
+    for n in judge_memory setsid_writer zz_right; do cp -r "$att/$n" "$nons/$n"; done
+    rm -f "$escape"
+    (unset GRADE_SEED; GRADE_NO_NAMESPACES=1 GRADE_UNITS=1 GRADE_SCRATCH="$scratch" sh course/grade.sh 1_latency "$nons") \
+        > "$build/test/nons.log" 2>&1
+    rm -f "$escape"; sleep 2
+    nsec() { awk -v who="=== $1" '$0 == who { on = 1; next } /^=== / { on = 0 } on' "$build/test/nons.log"; }
+    if nsec judge_memory | grep -q '^score: 0 / 10 points$' && nsec zz_right | grep -q '^score: 10 / 10 points$' &&
+       nsec setsid_writer | grep -q '^score: 10 / 10 points$' && [ ! -e "$escape" ] && [ "$(ours)" = "$before" ] &&
+       [ "$(grep -c '^sandbox: NO namespaces here.*not safe against a hostile student$' "$build/test/nons.log")" = 4 ]; then
+        ok "attacks, without namespaces: judge_memory scores 0, setsid_writer's daemon ends with its check, each report says it is not safe"
+    else fail "attacks, without namespaces: not held ($build/test/nons.log)"; rm -f "$escape"; fi
     rmdir "$scratch" 2> /dev/null || fail "attacks: a scratch folder was left in $scratch"
     rm -rf "$scratch"
     echo "attacks: graded in $((t1 - t0)) s" > "$build/test/attacks.time"

@@ -309,8 +309,26 @@ static void check_sprt_boundaries(void) {
     printf("      p0 0.60, p1 0.90, alpha 0.02, beta 0.25: PASS once llr >= log((1 - beta) / alpha) = %.3f, FAIL once "
            "llr <= log(beta / (1 - alpha)) = %.3f (alpha and beta swapped would give %.3f and %.3f)\n",
            log(0.75 / 0.02), log(0.25 / 0.98), log(0.98 / 0.25), log(0.02 / 0.75));
+    int differ = 0, as_swapped = 0;
     for (n = 0; n < c.max_n; n++)
         for (k = 0; k <= n; k++, m++) verdict_send("sprt_every_count", BOUNDARY_VALUES, m, &c, k, n, &got[m]);
+    /* the student's verdicts against the student's own llr: where the right boundaries and the
+       swapped ones part, which do they follow? */
+    for (n = 1; n < c.max_n; n++)
+        for (k = 0; k <= n; k++) {
+            double l = NAN;
+            s2r_verdict v = s2r_sprt_decide(&c, k, n, &l);
+            s2r_verdict right = l >= log(0.75 / 0.02) ? S2R_VERDICT_PASS : l <= log(0.25 / 0.98) ? S2R_VERDICT_FAIL : S2R_VERDICT_CONTINUE;
+            s2r_verdict swapped = l >= log(0.98 / 0.25) ? S2R_VERDICT_PASS : l <= log(0.02 / 0.75) ? S2R_VERDICT_FAIL : S2R_VERDICT_CONTINUE;
+            if (!isfinite(l) || right == swapped) continue;
+            differ++;
+            as_swapped += v == swapped;
+        }
+    GRADE_EXPECT(differ == 0 || as_swapped < differ,
+                 "p0 0.60, p1 0.90, alpha 0.02, beta 0.25: every verdict follows PASS at llr >= log((1 - alpha) / beta) "
+                 "= %.3f and FAIL at llr <= log(alpha / (1 - beta)) = %.3f: alpha and beta swapped? (PASS once llr >= "
+                 "log((1 - beta) / alpha) = %.3f, FAIL once llr <= log(beta / (1 - alpha)) = %.3f: alpha bounds the "
+                 "chance to pass a policy at p0)", log(0.98 / 0.25), log(0.02 / 0.75), log(0.75 / 0.02), log(0.25 / 0.98));
     /* the tethered design: 17 straight successes cross log(0.9/0.05) = 2.89, 16 do not */
     GRADE_EXPECT(s2r_sprt_decide(&t, 16, 16, NULL) == S2R_VERDICT_CONTINUE && s2r_sprt_decide(&t, 17, 17, NULL) == S2R_VERDICT_PASS,
                  "0.95 against 0.80 (alpha 0.05, beta 0.10): 16 of 16 gave %s (expected CONTINUE), 17 of 17 %s (expected "

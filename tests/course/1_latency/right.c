@@ -17,7 +17,12 @@ S2RDEF s2r_result s2r_delay_init(s2r_delay_line* line, int width, int capacity) 
     memset(line, 0, sizeof *line);
     if (width <= 0 || capacity <= 0) return S2R_ERR_INVALID_ARGUMENT;
 #endif
+#ifdef MISTAKE_MALLOC_NOT_ZEROED
+    /* the mistake: malloc, never zeroed (fresh memory is often zero, by luck, but not always) */
+    line->data = (double*)malloc((size_t)width * capacity * sizeof(double));
+#else
     line->data = (double*)calloc((size_t)width * capacity, sizeof(double));
+#endif
     if (line->data == NULL) return S2R_ERR_OUT_OF_MEMORY;
     line->width = width;
     line->capacity = capacity;

@@ -48,6 +48,10 @@ S2RDEF void s2r_wilson_interval(int k, int n, double* lo, double* hi) {
 #else
     *hi = k == n ? 1.0 : (2.0 * k + z2 + root) / den;
 #endif
+#ifdef MISTAKE_FLOAT_BOUNDS
+    *lo = (float)*lo;   /* the mistake: the bounds kept in float (about 7 digits) on their way out */
+    *hi = (float)*hi;
+#endif
 }
 
 /* log P(k successes in a given order of n | p), without the binomial
