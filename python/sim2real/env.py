@@ -411,7 +411,11 @@ class VecEnv(_VecEnvBase):
     ``info["final_info"]`` (so a step is refused, before anything moves,
     when the seed has fewer episodes left before 2**64 - 1 than there are
     environments: any of them may end and need one). Infos are Gymnasium's:
-    arrays with ``_key`` masks. On units, every environment is a copy of the same unit;
+    arrays with ``_key`` masks. A step or reset that an exception cuts short
+    (Ctrl-C's KeyboardInterrupt, a signal handler's) after C has moved the
+    environments loses its results but not its bookkeeping: the
+    environments whose episodes it ended are reset at the next step (as in
+    next_step mode: reward 0, not done), no episode is handed out twice. On units, every environment is a copy of the same unit;
     ``VecEnv.of(envs)`` batches environments made apart (units of a fleet,
     say) of one arm and task. render_mode "rgb_array" (and width, height)
     as Env's: ``render()`` returns a tuple of every environment's image, as
@@ -452,7 +456,8 @@ class VecEnv(_VecEnvBase):
         self._error = _lib.ErrorBuffer()
         self._lib = first._lib
         self._seed, self._episode = None, 0
-        self._pending = np.zeros(self.num_envs, bool)   # next_step: ended, to reset at the next step
+        self._pending = np.zeros(self.num_envs, bool)   # ended, to reset at the next step (next_step mode)
+        self._inflight = None   # a reset or step in C whose bookkeeping is not done yet (_settle)
         self._closed = False
 
     @classmethod
@@ -493,20 +498,45 @@ class VecEnv(_VecEnvBase):
         return ctypes.addressof(self._handles)
 
     def _reset_some(self, which, obs):
-        """Reset environments `which` (indices) to the next episodes, into obs[which]; their episode numbers."""
+        """Reset environments `which` (indices) to the next episodes, into obs[which]; their episode numbers.
+        Exception-safe (``_settle``): the episodes are counted before the call (given back if C refuses it), and
+        the call is journaled with its observations prefilled with NaN, so an exception landing anywhere here
+        (a Ctrl-C between two lines) leaves the environments as they are in C."""
         n = len(which)
         if self._episode + n - 1 > UINT64_MAX:
             raise _lib.invalid("seed %d has no episode after 2**64 - 1: reset with a seed" % self._seed)
         handles = (ctypes.c_void_p * n)(*[self._handles[i] for i in which])
         seeds = np.full(n, self._seed, np.uint64)
-        episodes = np.arange(self._episode, self._episode + n, dtype=np.uint64)
-        out = np.empty((n, self.obs_dim), np.float32)
-        self._error.check(self._lib.s2r_flat_reset_many(ctypes.addressof(handles), n, _lib.pointer(seeds),
-                                                        _lib.pointer(episodes), _lib.pointer(out), self.threads,
-                                                        self._error.ptr))
-        self._episode += n
+        first = self._episode
+        episodes = np.arange(first, first + n, dtype=np.uint64)
+        out = np.full((n, self.obs_dim), np.nan, np.float32)   # finite once C has reset them (_settle)
+        which = np.asarray(which, np.intp)
+        self._episode = first + n   # before the call: an interrupt after it must not hand these episodes out again
+        self._inflight = ("reset", which, out)
+        code = self._lib.s2r_flat_reset_many(ctypes.addressof(handles), n, _lib.pointer(seeds),
+                                             _lib.pointer(episodes), _lib.pointer(out), self.threads,
+                                             self._error.ptr)
+        self._pending[which[np.isfinite(out).all(axis=1)]] = False   # those C reset (all, unless it failed)
+        self._inflight = None
+        if code != _lib.OK:
+            self._episode = first   # as before: a failed reset hands out its episodes again
+            self._error.check(code)
         obs[which] = out
         return episodes
+
+    def _settle(self):
+        """The bookkeeping of a reset or step that an exception (a Ctrl-C, a signal handler's) cut short after
+        its call into C, done now from what C wrote: the environments a cut-short step ended are marked for reset
+        (the next step resets them, as in next_step mode), those a cut-short reset reset are no longer pending.
+        Called under the lock before every reset and step; journaled calls are ``_inflight``."""
+        inflight, self._inflight = self._inflight, None
+        if inflight is None:
+            return
+        kind, which, out = inflight
+        if kind == "reset":
+            self._pending[which[np.isfinite(out).all(axis=1)]] = False   # those C reset (none: it never ran)
+        else:   # a step: out is its s2r_flat_step records, zeroed before the call
+            self._pending[which] |= (out["terminated"] != 0) | (out["truncated"] != 0)
 
     def reset(self, *, seed=None, options=None):
         """Environment i to episode i of ``seed`` (or of the running seed's next episodes, or, with
@@ -518,6 +548,7 @@ class VecEnv(_VecEnvBase):
         episode = _episode_options(options)
         with _lib.entered(self._lock):
             self._live()
+            self._inflight = None   # every environment is reset here: nothing cut short matters any more
             _start(self, _VecEnvBase, seed, episode)
             obs = np.empty((self.num_envs, self.obs_dim), np.float32)
             episodes = self._reset_some(list(range(self.num_envs)), obs)
@@ -526,16 +557,26 @@ class VecEnv(_VecEnvBase):
                             s2r_episode=episodes)
 
     def _step_some(self, which, a, obs):
-        """Step environments `which` (indices; None: all) with their rows of a, into obs; their s2r_flat_step."""
+        """Step environments `which` (indices; None: all) with their rows of a, into obs; their s2r_flat_step.
+        Exception-safe (``_settle``): the records are zeroed and the call journaled before it, and the
+        environments it ended are marked pending (``self._pending``) before it returns, so an exception landing
+        anywhere from here on never leaves an ended episode unmarked."""
         if which is None:
             handles, n, acts, steps = self._live(), self.num_envs, a, self._steps
+            index = np.arange(self.num_envs)
         else:
             n = len(which)
             array = (ctypes.c_void_p * n)(*[self._handles[i] for i in which])
             handles, acts, steps = ctypes.addressof(array), np.ascontiguousarray(a[which]), np.zeros(n, _lib.STEP_DTYPE)
+            index = np.asarray(which, np.intp)
         out = obs if which is None else np.empty((n, self.obs_dim), np.float32)
-        self._error.check(self._lib.s2r_flat_step_many(handles, n, _lib.pointer(acts), _lib.pointer(out),
-                                                       _lib.pointer(steps), self.threads, self._error.ptr))
+        steps["terminated"], steps["truncated"] = 0, 0   # none ended, until C says so (_settle reads them)
+        self._inflight = ("step", index, steps)
+        code = self._lib.s2r_flat_step_many(handles, n, _lib.pointer(acts), _lib.pointer(out), _lib.pointer(steps),
+                                            self.threads, self._error.ptr)
+        self._pending[index] = (steps["terminated"] != 0) | (steps["truncated"] != 0)   # zero where none moved
+        self._inflight = None
+        self._error.check(code)
         if which is not None:
             obs[which] = out
         return steps
@@ -552,6 +593,7 @@ class VecEnv(_VecEnvBase):
         obs = np.empty((self.num_envs, self.obs_dim), np.float32)
         with _lib.entered(self._lock):
             self._live()
+            self._settle()   # a step or reset an exception cut short: its bookkeeping done now
             if self._pending.any():   # next_step: those that ended are reset instead of stepped
                 return self._step_after_ends(a, obs)
             left = UINT64_MAX + 1 - self._episode
@@ -567,8 +609,7 @@ class VecEnv(_VecEnvBase):
             info = {}   # as gymnasium.vector.SyncVectorEnv arranges Env's infos
             if self.autoreset_mode == "next_step":
                 _masked(info, np.ones(self.num_envs, bool), distance=s["distance"], diverged=diverged)
-                _masked(info, done, success=success, is_success=success)
-                self._pending = done
+                _masked(info, done, success=success, is_success=success)   # _step_some marked them pending
                 return obs, rewards, terminated, truncated, info
             _masked(info, ~done, distance=s["distance"], diverged=diverged)
             if done.any():
@@ -586,7 +627,8 @@ class VecEnv(_VecEnvBase):
 
     def _step_after_ends(self, a, obs):
         """next_step mode, some environments ended at the last step: reset those, step the others."""
-        reset, stepped = list(np.flatnonzero(self._pending)), list(np.flatnonzero(~self._pending))
+        was = self._pending.copy()   # _reset_some and _step_some keep self._pending as they go
+        reset, stepped = list(np.flatnonzero(was)), list(np.flatnonzero(~was))
         episodes = np.zeros(self.num_envs, np.uint64)
         episodes[reset] = self._reset_some(reset, obs)
         rewards, distance = np.zeros(self.num_envs, np.float32), np.zeros(self.num_envs)
@@ -597,10 +639,9 @@ class VecEnv(_VecEnvBase):
             distance[stepped], diverged[stepped], success[stepped] = s["distance"], s["diverged"], s["success"]
         done = terminated | truncated
         info = {}
-        _masked(info, ~self._pending, distance=distance, diverged=diverged)
+        _masked(info, ~was, distance=distance, diverged=diverged)
         _masked(info, done, success=success, is_success=success)
-        _masked(info, self._pending, s2r_seed=np.full(self.num_envs, self._seed, np.uint64), s2r_episode=episodes)
-        self._pending = done
+        _masked(info, was, s2r_seed=np.full(self.num_envs, self._seed, np.uint64), s2r_episode=episodes)
         return obs, rewards, terminated, truncated, info
 
     def render(self):

@@ -852,6 +852,92 @@ class TestVecEnvModes(unittest.TestCase):
                 self.assertEqual(list(info["s2r_episode"]), [0, 1])
 
 
+class TestInterruptedVecStep(unittest.TestCase):
+    """A KeyboardInterrupt (Ctrl-C, or any exception a signal handler raises) landing inside VecEnv.step after its
+    call into C left an environment whose episode had ended neither reset nor marked for reset: every later step
+    was refused ("step before reset") until vec.reset(). Now the call is journaled and its bookkeeping done at
+    the next step; the environments it ended are reset there."""
+
+    class Interrupting:
+        """The library, with an exception raised right before or right after chosen batched calls."""
+
+        def __init__(self, lib, when):
+            self._real, self.when, self.calls = lib, when, 0
+
+        def __getattr__(self, name):
+            return getattr(self._real, name)
+
+        def _call(self, name, *args):
+            self.calls += 1
+            where = self.when(self.calls)
+            if where == "before":
+                raise KeyboardInterrupt
+            code = getattr(self._real, name)(*args)
+            if where == "after":
+                raise KeyboardInterrupt
+            return code
+
+        def s2r_flat_step_many(self, *args):
+            return self._call("s2r_flat_step_many", *args)
+
+        def s2r_flat_reset_many(self, *args):
+            return self._call("s2r_flat_reset_many", *args)
+
+    def test_interrupt_before_or_after_each_call(self):
+        for mode in ("next_step", "same_step"):
+            for where in ("after", "before"):
+                with self.subTest(mode=mode, where=where):
+                    vec = sim2real.VecEnv(3, "ur5e", "reach", "randomized", autoreset_mode=mode)
+                    vec.reset(seed=SEED)
+                    vec._lib = self.Interrupting(vec._lib, lambda k: where if k % 7 in (0, 3) else None)
+                    interrupts, episodes = 0, []
+                    for t in range(3 * vec.episode_steps):
+                        try:
+                            obs, rewards, terminated, truncated, info = vec.step(np.zeros((3, 6), np.float32))
+                        except KeyboardInterrupt:
+                            interrupts += 1
+                            continue
+                        self.assertTrue(np.isfinite(obs).all())
+                        if "s2r_episode" in info:
+                            episodes += list(info["s2r_episode"][info["_s2r_episode"]])
+                    self.assertGreater(interrupts, 10)
+                    self.assertGreater(len(episodes), 0, "no environment was ever reset")
+                    self.assertEqual(len(episodes), len(set(episodes)), "an episode handed out twice")
+                    vec._lib = vec._lib._real
+                    vec.step(np.zeros((3, 6), np.float32))
+
+    def test_a_timer_interrupt_anywhere(self):
+        """The attack's probe: a one-shot 0.5 .. 2.3 ms timer raising inside each step, wherever it lands."""
+        import signal
+        if not hasattr(signal, "setitimer"):
+            self.skipTest("no setitimer")
+
+        class Interrupt(Exception):
+            pass
+        armed = [False]
+
+        def handler(*args):
+            if armed[0]:
+                armed[0] = False
+                raise Interrupt()
+        previous = signal.signal(signal.SIGALRM, handler)
+        self.addCleanup(signal.signal, signal.SIGALRM, previous)
+        for mode in ("same_step", "next_step"):
+            vec = sim2real.VecEnv(4, "ur5e", "reach", "randomized", autoreset_mode=mode)
+            vec.reset(seed=1)
+            for k in range(1500):
+                try:
+                    try:
+                        armed[0] = True
+                        signal.setitimer(signal.ITIMER_REAL, 0.0005 + (k % 7) * 0.0003)
+                        vec.step(np.full((4, 6), 0.5, np.float32))
+                    finally:
+                        armed[0] = False
+                        signal.setitimer(signal.ITIMER_REAL, 0)
+                except Interrupt:
+                    pass
+
+
 class TestOwnershipAndThreads(unittest.TestCase):
     """Each of these crashed the interpreter (SIGSEGV, SIGABRT, or physics corrupted) before."""
 
