@@ -425,6 +425,36 @@ def release(owner, destroy):
             owner._handle = None
 
 
+# What a base class's reset or a fork sets on an object later, not the user's: a copy starts these afresh
+_NOT_CARRIED = frozenset(("_np_random", "_np_random_seed", "_forked_mid_call", "closed"))
+
+
+def own_keys(obj, before):
+    """The attributes the package's __init__ set on ``obj`` (those in its __dict__ now and not in ``before``, the
+    keys it had before __init__ ran: a subclass's own, set before its super().__init__ call)."""
+    return frozenset(obj.__dict__).difference(before) | {"_own_keys"}
+
+
+def user_state(obj):
+    """The attributes of ``obj`` a copy carries: those its user (or a subclass) set, not the package's (which
+    a copy makes afresh: handles, locks, buffers). None when there are none."""
+    own = obj.__dict__.get("_own_keys", frozenset())
+    state = {k: v for k, v in obj.__dict__.items() if k not in own and k not in _NOT_CARRIED}
+    return state or None
+
+
+def rebuilt(cls, base, *args, **kwargs):
+    """A new object of ``cls`` (a subclass of ``base``; None: ``base``) made by ``base.__init__(*args,
+    **kwargs)``, the original's arguments, rather than by cls's own __init__, whose arguments may be others."""
+    if cls is None or cls is base:
+        return base(*args, **kwargs)
+    if not (isinstance(cls, type) and issubclass(cls, base)):
+        raise TypeError("cannot rebuild a %s as %r: not a subclass of it" % (base.__name__, cls))
+    obj = cls.__new__(cls)
+    base.__init__(obj, *args, **kwargs)
+    return obj
+
+
 def read_regular(path, limit=512 * 1024 * 1024):
     """A whole regular file's bytes (at most `limit`, the library's cap on checkpoints); a FIFO, a directory or
     a device is refused before it is opened (reading a FIFO would wait for a writer)."""

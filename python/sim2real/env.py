@@ -16,7 +16,10 @@ Ownership and threads. Each object owns its C handle alone: a copy (``copy``,
 ``deepcopy``, ``pickle``) is a new environment made from the same arguments
 and episode counters, with no episode running (a randomized one drawing
 from the original's ranges, which the copy carries: its ranges file is not
-read again, so an edit of it since changes nothing). One thread at a time uses an
+read again, so an edit of it since changes nothing); a copy of a subclass is
+of that subclass (made by Env.__init__ or VecEnv.__init__ with the original's
+arguments, not by the subclass's own __init__) and carries the attributes its
+user set (shared by copy.copy, copied by deepcopy and pickle). One thread at a time uses an
 environment: a second one waits for the first (``close`` from another thread
 waits for the step in progress). The environments of a ``VecEnv`` belong to
 it: they share its lock, only the ``VecEnv`` closes them, and only it resets
@@ -168,6 +171,7 @@ class Env(_EnvBase):
 
     def __init__(self, robot="ur5e", task="reach", simulator="nominal", ranges=None, unit=None, camera=None,
                  render_mode=None, width=480, height=360):
+        before = set(self.__dict__)   # a subclass's own attributes, set before this (copies carry them)
         self._handle = None
         self._lock = _lib.guard(self)
         lib = _lib.library()
@@ -180,6 +184,9 @@ class Env(_EnvBase):
         if unit is not None and simulator in ("nominal", "randomized", b"nominal", b"randomized"):   # was ignored
             raise _lib.invalid("unit %r is for simulator \"unit\" (a stand-in unit's seed); the %s simulator has "
                                "none" % (unit, simulator))
+        if ranges is not None and not _encode(ranges, "ranges"):   # C reads "" as no file, a copy as the folder "."
+            raise _lib.invalid("ranges %r names no file: give a ranges file's path, or None (the randomized "
+                               "simulator's default ranges; the others take none)" % (ranges,))
         args = dict(robot=robot, task=task, simulator=simulator, unit=unit)
         unit = 1 if unit is None else whole(unit, "unit", 0, UINT64_MAX)   # unit 1 by default
         args = dict(args, unit=None if args["unit"] is None else unit,
@@ -213,6 +220,7 @@ class Env(_EnvBase):
         self._owner = None                    # the VecEnv this environment belongs to
         self._step = _lib.Step()
         self._step_ptr = ctypes.addressof(self._step)
+        self._own_keys = _lib.own_keys(self, before)   # the rest of __dict__ is the user's: copies carry it
 
     def _live(self):
         if self._handle is None:
@@ -347,8 +355,9 @@ class Env(_EnvBase):
         running episode, if any, is not copied: reset the copy)."""
         if getattr(self, "_handle", None) is None:
             raise _lib.Sim2RealError("a closed environment cannot be copied")
+        cls, state = (None if type(self) is Env else type(self)), _lib.user_state(self)
         if self._args["ranges"] is None:
-            return _rebuild_env, (self._args, self._seed, self._episode)
+            return _rebuild_env, (self._args, self._seed, self._episode, None, None, None, cls), state
         # the ranges this simulator draws from, not its file again: an edit of the file since would change the copy
         import tempfile
         folder = tempfile.mkdtemp(prefix="s2r_ranges_")
@@ -360,18 +369,21 @@ class Env(_EnvBase):
         finally:
             import shutil
             shutil.rmtree(folder, ignore_errors=True)
-        return _rebuild_env, (self._args, self._seed, self._episode, ranges, self.ranges_digest(), self.ranges)
+        return (_rebuild_env, (self._args, self._seed, self._episode, ranges, self.ranges_digest(), self.ranges, cls),
+                state)
 
     def __repr__(self):
         return "Env(%r, %r, %r%s)" % (self.robot, self.task, self.simulator,
                                       ", unit=%d" % self.unit if self.simulator == "unit" else "")
 
 
-def _rebuild_env(args, seed, episode, ranges=None, digest=None, shown=None):
-    """An Env of ``args``; with ``ranges`` (a ranges file's bytes), drawing from those rather than from the file
-    ``args`` names (which may have changed since), refused if they are not the ranges of ``digest``."""
+def _rebuild_env(args, seed, episode, ranges=None, digest=None, shown=None, cls=None):
+    """An Env of ``args`` (of class ``cls``, a subclass of Env, made by Env.__init__; None: Env); with ``ranges``
+    (a ranges file's bytes), drawing from those rather than from the file ``args`` names (which may have changed
+    since), refused if they are not the ranges of ``digest``. The user's attributes come after (__reduce__'s
+    state: copy and pickle set them in __dict__)."""
     if ranges is None:
-        env = Env(**args)
+        env = _lib.rebuilt(cls, Env, **args)
     else:
         import shutil
         import tempfile
@@ -380,7 +392,7 @@ def _rebuild_env(args, seed, episode, ranges=None, digest=None, shown=None):
             path = os.path.join(folder, "ranges.txt")
             with open(path, "wb") as f:
                 f.write(ranges)
-            env = Env(**dict(args, ranges=path))
+            env = _lib.rebuilt(cls, Env, **dict(args, ranges=path))
         finally:
             shutil.rmtree(folder, ignore_errors=True)
         if env.ranges_digest() != digest:
@@ -429,6 +441,7 @@ class VecEnv(_VecEnvBase):
 
     def __init__(self, num_envs, robot="ur5e", task="reach", simulator="nominal", ranges=None, unit=None, threads=1,
                  camera=None, autoreset_mode="next_step", render_mode=None, width=480, height=360, envs=None):
+        before = set(self.__dict__)   # a subclass's own attributes, set before this (copies carry them)
         self._closed = True   # until the environments are made
         self._lock = _lib.guard(self)
         self.threads = whole(threads, "threads", 0, _lib.MAX_THREADS)
@@ -459,6 +472,7 @@ class VecEnv(_VecEnvBase):
         self._pending = np.zeros(self.num_envs, bool)   # ended, to reset at the next step (next_step mode)
         self._inflight = None   # a reset or step in C whose bookkeeping is not done yet (_settle)
         self._closed = False
+        self._own_keys = _lib.own_keys(self, before)   # the rest of __dict__ is the user's: copies carry it
 
     @classmethod
     def of(cls, envs, threads=1, autoreset_mode="next_step"):
@@ -673,8 +687,10 @@ class VecEnv(_VecEnvBase):
         reset the copy)."""
         if getattr(self, "_closed", True):
             raise _lib.Sim2RealError("closed environments cannot be copied")
-        return _rebuild_vec, ([e.__reduce__()[1] for e in self._envs], self.threads, self.autoreset_mode, self._seed,
-                              self._episode)
+        members = [e.__reduce__() for e in self._envs]
+        return (_rebuild_vec, ([m[1] for m in members], self.threads, self.autoreset_mode, self._seed, self._episode,
+                               None if type(self) is VecEnv else type(self), [m[2] for m in members]),
+                _lib.user_state(self))
 
     def __repr__(self):
         envs = getattr(self, "_envs", None) or (None,)
@@ -694,8 +710,14 @@ def _masked(info, mask, **values):
     return info
 
 
-def _rebuild_vec(members, threads, autoreset_mode, seed, episode):
-    vec = VecEnv.of([_rebuild_env(*m) for m in members], threads=threads, autoreset_mode=autoreset_mode)
+def _rebuild_vec(members, threads, autoreset_mode, seed, episode, cls=None, states=None):
+    """A VecEnv (of class ``cls``, a subclass, made by VecEnv.__init__; None: VecEnv) of the environments
+    ``members`` rebuild (_rebuild_env's arguments), with their users' attributes ``states``."""
+    envs = [_rebuild_env(*m) for m in members]
+    for env, state in zip(envs, states or ()):
+        if state:
+            env.__dict__.update(state)
+    vec = _lib.rebuilt(cls, VecEnv, None, threads=threads, autoreset_mode=autoreset_mode, envs=envs)
     vec._seed, vec._episode = seed, episode
     return vec
 

@@ -938,6 +938,91 @@ class TestInterruptedVecStep(unittest.TestCase):
                     pass
 
 
+class TestSubclassCopies(unittest.TestCase):
+    """copy, deepcopy and pickle of a subclass of Env, VecEnv or Policy returned the base class: an overridden
+    step (reward shaping) and the attributes the user set were dropped without a word."""
+
+    def test_env_subclass(self):
+        copies = [("copy", copy.copy), ("deepcopy", copy.deepcopy), ("pickle", lambda x: pickle.loads(pickle.dumps(x)))]
+        for simulator in ("nominal", "randomized"):
+            env = Shaped("ur5e", "reach", simulator, scale=3.0)
+            env.tag = ["mine"]
+            env.reset(seed=SEED)
+            expected = env.step(np.zeros(6, np.float32))[1]
+            for name, make in copies:
+                with self.subTest(simulator=simulator, copy=name):
+                    c = make(env)
+                    self.assertIs(type(c), Shaped)
+                    self.assertEqual((c.tag, c.scale, c.ranges_digest() if simulator == "randomized" else 0),
+                                     (["mine"], 3.0, env.ranges_digest() if simulator == "randomized" else 0))
+                    self.assertEqual(c.tag is env.tag, name == "copy")   # copy.copy shares, the others copy
+                    self.assertIsNot(c._handle, env._handle)
+                    c.reset(seed=SEED)
+                    self.assertEqual(c.step(np.zeros(6, np.float32))[1], expected)
+                    c.close()
+        plain = copy.copy(sim2real.Env("ur5e", "reach"))
+        self.assertIs(type(plain), sim2real.Env)
+        self.assertNotIn("tag", plain.__dict__)
+
+    def test_vecenv_and_policy_subclass(self):
+        envs = [Shaped("ur5e", "reach", scale=2.0), Shaped("ur5e", "reach", scale=5.0)]
+        vec = CountingVec.of(envs)
+        vec.note = "fleet"
+        for c in (copy.deepcopy(vec), pickle.loads(pickle.dumps(vec))):
+            self.assertIs(type(c), CountingVec)
+            self.assertEqual((c.note, [type(e) for e in c.envs], [e.scale for e in c.envs]),
+                             ("fleet", [Shaped, Shaped], [2.0, 5.0]))
+            c.reset(seed=SEED)
+            c.step(np.zeros((2, 6), np.float32))
+            self.assertEqual(c.steps, 1)
+            c.close()
+        if not os.path.isfile(CHECKPOINT):
+            self.skipTest("no checkpoint at %s" % CHECKPOINT)
+        policy = Negated(CHECKPOINT)
+        policy.label = "negated"
+        for c in (copy.copy(policy), copy.deepcopy(policy), pickle.loads(pickle.dumps(policy))):
+            self.assertIs(type(c), Negated)
+            self.assertEqual(c.label, "negated")
+            obs = np.zeros(c.obs_dim, np.float32)
+            self.assertTrue(np.array_equal(c.act(obs), policy.act(obs)))
+            self.assertTrue(np.array_equal(c.act(obs), -sim2real.Policy(CHECKPOINT).act(obs)))
+
+
+    def test_an_empty_ranges_path_is_refused(self):
+        """ranges="" was accepted (C reads it as no file) but copying the environment then failed: refused now,
+        at construction, for every simulator and for a VecEnv."""
+        for simulator in sim2real.env.SIMULATORS:
+            for empty in ("", b""):
+                with self.subTest(simulator=simulator, empty=empty):
+                    self.assertRaisesRegex(ValueError, "names no file", sim2real.Env, "ur5e", "reach", simulator,
+                                           ranges=empty)
+        self.assertRaisesRegex(ValueError, "names no file", sim2real.VecEnv, 2, "ur5e", "reach", "randomized",
+                               ranges="")
+
+
+class Shaped(sim2real.Env):
+    """A user's subclass: its own __init__ arguments and a shaped reward (module level, for pickle)."""
+
+    def __init__(self, robot, task, simulator="nominal", scale=1.0):
+        self.scale = scale   # before the base class's __init__
+        super().__init__(robot, task, simulator)
+
+    def step(self, action):
+        obs, reward, terminated, truncated, info = super().step(action)
+        return obs, reward * self.scale + 100.0, terminated, truncated, info
+
+
+class CountingVec(sim2real.VecEnv):
+    def step(self, actions):
+        self.steps = getattr(self, "steps", 0) + 1
+        return super().step(actions)
+
+
+class Negated(sim2real.Policy):
+    def act(self, obs, deterministic=True):
+        return -super().act(obs, deterministic)
+
+
 class TestOwnershipAndThreads(unittest.TestCase):
     """Each of these crashed the interpreter (SIGSEGV, SIGABRT, or physics corrupted) before."""
 
