@@ -98,6 +98,31 @@ ROBOTS = ("ur5e", "panda")
 TASKS = ("reach", "push")
 SIMULATORS = ("nominal", "randomized", "unit")
 MAX_ENVS = 4096   # environments one VecEnv holds at most
+# Rendering's memory. Each environment keeps its renderer (OSMesa context, MuJoCo's multisampled offscreen
+# buffer, the read-back buffer) from its first render() on: measured about 48 bytes a pixel and 24 MB besides
+# (215 MB at 2048 x 2048, 790 MB at 4096 x 4096). A VecEnv whose renderers would need more than
+# RENDER_MEMORY_CAP bytes together is refused when it is made, naming the sizes (it would otherwise be found at
+# its first render(), by the kernel's OOM killer). A module setting: raise it on a machine with the memory.
+RENDER_BYTES_PER_PIXEL, RENDER_BYTES_BASE = 48, 24 << 20
+RENDER_MEMORY_CAP = 4 << 30   # bytes, every renderer of one VecEnv together
+
+
+def _render_bytes(width, height):
+    """About what one environment's renderer holds at width x height px (bytes)."""
+    return RENDER_BYTES_PER_PIXEL * width * height + RENDER_BYTES_BASE
+
+
+def _check_render_memory(render_mode, sizes):
+    """Refuse a VecEnv of renderers of ``sizes`` ((width, height) px, one per environment) that would need more
+    than RENDER_MEMORY_CAP bytes together."""
+    need = sum(_render_bytes(w, h) for w, h in sizes)
+    if need > RENDER_MEMORY_CAP:
+        shown = ", ".join("%d x %d" % wh for wh in sorted(set(sizes)))
+        raise _lib.invalid("render_mode %r for %d environment%s of %s px: each keeps its own renderer (about %d bytes "
+                           "a pixel), %.1f GiB together, more than sim2real.env.RENDER_MEMORY_CAP (%.1f GiB): render "
+                           "fewer environments or smaller images, or raise the cap on a machine with the memory"
+                           % (render_mode, len(sizes), "s" * (len(sizes) > 1), shown, RENDER_BYTES_PER_PIXEL,
+                              need / 2 ** 30, RENDER_MEMORY_CAP / 2 ** 30))
 
 
 def _action_array(action, shape, what="action"):
@@ -453,6 +478,9 @@ class VecEnv(_VecEnvBase):
             raise _lib.invalid("threads %d for %d environment%s: each runs on one thread at a time, so 0 (one per "
                                "core, at most one per environment) or 1 .. %d" % (self.threads, n, "s" * (n > 1), n))
         if envs is None:
+            if render_mode is not None:   # before n environments are made
+                _check_render_memory(render_mode, [(whole(width, "width", 1, 4096), whole(height, "height", 1, 4096))]
+                                     * n)
             envs = [Env(robot, task, simulator, ranges, unit, camera, render_mode, width, height) for _ in range(n)]
         self._adopt(list(envs))
         first = self._envs[0]
@@ -495,6 +523,8 @@ class VecEnv(_VecEnvBase):
             if e.render_mode != envs[0].render_mode:
                 raise _lib.invalid("environment %d has render_mode %r, environment 0 %r: a VecEnv renders all its "
                                    "environments or none" % (i, e.render_mode, envs[0].render_mode))
+        if envs[0].render_mode is not None:   # each keeps its renderer: bounded before any is made
+            _check_render_memory(envs[0].render_mode, [(e.width, e.height) for e in envs])
         for e in envs:   # from here on, theirs is the VecEnv's lock, and only the VecEnv frees them
             with _lib.entered(e._lock):
                 e._owner, e._lock = self, self._lock

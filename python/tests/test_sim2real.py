@@ -1023,6 +1023,22 @@ class Negated(sim2real.Policy):
         return -super().act(obs, deterministic)
 
 
+class TestRenderMemory(unittest.TestCase):
+    """Each environment keeps its renderer (about 790 MB at 4096 x 4096): VecEnv(32, ..., 4096 x 4096) would have
+    needed 25 GB at its first render(), found by the OOM killer. Refused when made now, naming the sizes."""
+
+    def test_a_vecenv_past_the_cap_is_refused(self):
+        with self.assertRaisesRegex(ValueError, "32 environments of 4096 x 4096 px.*24.8 GiB together.*RENDER_MEMORY_CAP .4.0 GiB"):
+            sim2real.VecEnv(32, render_mode="rgb_array", width=4096, height=4096)
+        if not sim2real.library().s2r_flat_render_available():
+            self.skipTest("the library is built without the renderer")
+        envs = [sim2real.Env(render_mode="rgb_array", width=4096, height=4096) for _ in range(6)]
+        self.assertRaisesRegex(ValueError, "6 environments of 4096 x 4096", sim2real.VecEnv.of, envs)
+        self.assertTrue(all(e._owner is None for e in envs), "a refused VecEnv.of took environments over")
+        sim2real.VecEnv.of(envs[:4]).close()   # 3 GiB: within the cap
+        sim2real.VecEnv(2, render_mode="rgb_array").close()
+
+
 class TestOwnershipAndThreads(unittest.TestCase):
     """Each of these crashed the interpreter (SIGSEGV, SIGABRT, or physics corrupted) before."""
 
