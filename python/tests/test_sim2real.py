@@ -1039,6 +1039,42 @@ class TestRenderMemory(unittest.TestCase):
         sim2real.VecEnv(2, render_mode="rgb_array").close()
 
 
+class TestRangesSizeBounds(unittest.TestCase):
+    """Ranges files of absurd sizes (friction, kp, link_mass of 1e300; noise stds of 1e300; offsets of -1e300)
+    were accepted, and episodes ran on garbage; refused now by the library's reader naming the file, line and
+    bound. The figures' committed ranges files and the defaults still load, and draw what they drew."""
+
+    def test_figures_and_defaults_load_absurd_sizes_refused(self):
+        import glob
+        figures = sorted(glob.glob(os.path.join(ROOT, "figures", "*ranges*.txt")))
+        self.assertGreater(len(figures), 0)
+        for path in figures:
+            robot = "panda" if "panda" in os.path.basename(path) else "ur5e"
+            env = sim2real.Env(robot, "push", "randomized", ranges=path)
+            self.assertTrue(np.isfinite(env.reset(seed=SEED)[0]).all())
+        default = sim2real.Env("ur5e", "push", "randomized")
+        self.assertEqual(default.ranges_digest(), copy.copy(default).ranges_digest())
+        folder = tempfile.mkdtemp(prefix="s2r_python_")
+        self.addCleanup(shutil.rmtree, folder, True)
+        path = os.path.join(folder, "absurd.txt")
+        for line, says in [("friction fixed 1e300", "within \\+-1000 of the model's value"),
+                           ("kp fixed 1e300", "within \\+-1000"), ("link_mass fixed 1e300", "within \\+-1000"),
+                           ("qpos_noise fixed 1e300", "within \\+-3.14159"),
+                           ("qpos_noise uniform 0 1e308", "within \\+-3.14159"),
+                           ("target_noise fixed 1e300", "within \\+-10"),
+                           ("qpos_bias fixed -1e300", "within \\+-6.28319"),
+                           ("target_offset fixed -1e300 absolute", "within \\+-10"),
+                           ("table_height fixed -1e300", "within \\+-10"), ("damping fixed 1e3 absolute", None)]:
+            with open(path, "w") as f:
+                f.write("# one line\n%s\n" % line)
+            if says is None:   # 1e3 N m s/rad: large, not absurd
+                sim2real.Env("ur5e", "push", "randomized", ranges=path).close()
+                continue
+            with self.subTest(line=line):
+                with self.assertRaisesRegex(sim2real.Sim2RealError, "%s: line 2: .*%s" % (re.escape(path), says)):
+                    sim2real.Env("ur5e", "push", "randomized", ranges=path)
+
+
 class TestOwnershipAndThreads(unittest.TestCase):
     """Each of these crashed the interpreter (SIGSEGV, SIGABRT, or physics corrupted) before."""
 
