@@ -8,7 +8,12 @@ than this package was written for is refused with both versions named; so is a
 file that is no whole ELF library (a truncated copy, a build cut short):
 dlopen maps a library's segments without comparing them with the file's
 size, and the first page read past its end killed the process with SIGBUS,
-so each segment and section is checked to lie inside the file first.
+so each segment and section is checked to lie inside the file first. A file
+damaged without a change of size passes that check: `make python` writes the
+library's SHA-256 beside it (libsim2real.so.sha256), and a library whose bytes
+have another digest is refused before it is loaded, both digests named. A
+library with no digest file beside it loads with a warning (it cannot be
+checked); one found by name on the system's library path is not checked.
 """
 import ctypes
 import ctypes.util
@@ -18,6 +23,7 @@ import os
 import stat
 import struct
 import threading
+import warnings
 import weakref
 
 import numpy as np
@@ -181,8 +187,12 @@ def check_elf(path):
         raise LibraryMismatchError("%s is not a whole shared library (%s): a truncated or damaged file; build it "
                                    "again with `make python`" % (path, why))
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):   # before open: opening a FIFO waits for a writer
-            refuse("not a regular file")
+        mode = os.stat(path).st_mode
+        if not stat.S_ISREG(mode):   # before open: opening a FIFO waits for a writer
+            raise LibraryMismatchError("%s is %s, not the sim2real library (a regular file): name the library "
+                                       "itself (build/libsim2real.so, `make python`)"
+                                       % (path, "a directory" if stat.S_ISDIR(mode) else
+                                          "not a regular file (a pipe, device or socket)"))
         with open(path, "rb") as f:
             size = os.fstat(f.fileno()).st_size
             data = f.read(min(size, 1 << 20))   # the headers, and most sections; any others are read below
@@ -219,10 +229,50 @@ def check_elf(path):
         refuse("malformed ELF headers")
 
 
+DIGEST_SUFFIX = ".sha256"   # the Makefile's rule for build/libsim2real.so writes PATH.sha256 beside it
+
+
+def check_digest(path):
+    """Refuse the library at ``path`` if the digest file beside it (PATH.sha256: its SHA-256 in hex, as `make
+    python` writes it) names another digest than the file's bytes have: a file damaged without a change of size
+    (a bad copy, a disk error) passes check_elf, then crashed inside dlopen or a call, or loaded and gave wrong
+    numbers. No digest file: a warning, and the library loads unchecked."""
+    import hashlib
+    try:
+        with open(path + DIGEST_SUFFIX, "rb") as f:
+            recorded = f.read(4096).split()
+    except FileNotFoundError:
+        warnings.warn("%s has no digest file beside it (%s, which `make python` writes): it is loaded without a "
+                      "check against damage; copy the digest with the library" % (path, os.path.basename(path) +
+                                                                                   DIGEST_SUFFIX), stacklevel=4)
+        return
+    except OSError as e:
+        raise LibraryMismatchError("cannot read the digest of the sim2real library, %s: %s"
+                                   % (path + DIGEST_SUFFIX, e)) from None
+    expected = recorded[0].decode("ascii", "replace").lower() if recorded else ""
+    if len(expected) != 64 or any(c not in "0123456789abcdef" for c in expected):
+        raise LibraryMismatchError("%s is no SHA-256 digest (64 hex digits): rebuild the library with `make python`, "
+                                   "which writes it" % (path + DIGEST_SUFFIX))
+    digest = hashlib.sha256()
+    try:
+        with open(path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                digest.update(block)
+    except OSError as e:
+        raise LibraryMismatchError("cannot read the sim2real library %s: %s" % (path, e)) from None
+    if digest.hexdigest() != expected:
+        raise LibraryMismatchError("%s has SHA-256 %s, but %s says %s: the file is damaged or is another build "
+                                   "than the one the digest was made for; rebuild it with `make python` (which "
+                                   "writes both), or copy both again" % (path, digest.hexdigest(),
+                                                                           os.path.basename(path) + DIGEST_SUFFIX,
+                                                                           expected))
+
+
 def load_library(path):
     """Load the library at ``path``, check its version, declare its functions."""
     if os.path.sep in path or os.path.exists(path):   # a path (a bare name is the system's, found by dlopen)
         check_elf(path)
+        check_digest(path)
     try:   # global: MuJoCo's GL loader looks for OSMesa in the whole process (examples/s2r_render.h)
         lib = ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL)
     except OSError as e:
@@ -230,17 +280,23 @@ def load_library(path):
     try:
         lib.s2r_flat_version.restype = ctypes.c_char_p
         lib.s2r_flat_api_version.restype = ctypes.c_int
-        version = lib.s2r_flat_version().decode()
+        version = lib.s2r_flat_version().decode(errors="replace")
         api = lib.s2r_flat_api_version()
     except AttributeError:
         raise LibraryMismatchError("%s is not a sim2real library with the flat API (no s2r_flat_version); "
                                    "build it with `make python`" % path) from None
     if version != VERSION or api != FLAT_API:
-        raise LibraryMismatchError("%s is sim2real %s (flat API %d); this Python package is sim2real %s (flat API %d): "
-                                   "rebuild the library from the same sources (`make python`)"
-                                   % (path, version, api, VERSION, FLAT_API))
+        shown = version if version and version.isprintable() else repr(version)   # an empty one (a zeroed .rodata)
+        raise LibraryMismatchError("%s is sim2real %s (flat API %d); this Python package is sim2real %s (flat API "
+                                   "%d): rebuild the library from the same sources (`make python`)"
+                                   % (path, shown, api, VERSION, FLAT_API))
     for name, (restype, argtypes) in _SIGNATURES.items():
-        function = getattr(lib, name)
+        try:
+            function = getattr(lib, name)
+        except AttributeError:
+            raise LibraryMismatchError("%s says it is sim2real %s (flat API %d) but has no %s, which this package "
+                                       "calls: rebuild the library from the same sources (`make python`)"
+                                       % (path, version, api, name)) from None
         function.restype = restype
         function.argtypes = argtypes
     limits = Limits()

@@ -1582,12 +1582,68 @@ class TestDamagedLibrary(unittest.TestCase):
         with self.assertRaisesRegex(ImportError, "text.so is not a whole shared library \\(no ELF header\\)"):
             sim2real.load_library(path)
         os.mkfifo(os.path.join(folder, "fifo.so"))   # refused before it is opened (an open would wait)
-        with self.assertRaisesRegex(ImportError, "fifo.so is not a whole shared library \\(not a regular file\\)"):
+        with self.assertRaisesRegex(ImportError, "fifo.so is not a regular file \\(a pipe, device or socket\\), "
+                                    "not the sim2real library"):
             sim2real.load_library(os.path.join(folder, "fifo.so"))
+        with self.assertRaisesRegex(ImportError, "%s is a directory, not the sim2real library" % re.escape(folder)):
+            sim2real.load_library(folder)   # was "a truncated or damaged file"
         path = os.path.join(folder, "whole.so")   # the same bytes, whole: loaded
         with open(path, "wb") as f:
             f.write(whole)
         _lib.check_elf(path)
+
+    def test_a_damaged_library_of_the_same_size_is_refused_by_its_digest(self):
+        """A library damaged without a change of size (zeroed .text, a random corruption) passed the ELF check and
+        crashed in dlopen or a call, or loaded and worked wrongly. make python writes its SHA-256 beside it; a
+        mismatch is refused before dlopen, naming both digests; no digest file: a warning, and it loads."""
+        import hashlib
+        library = os.environ["S2R_LIBRARY"]
+        self.assertTrue(os.path.isfile(library + ".sha256"), "make python writes the digest beside the library")
+        with open(library, "rb") as f:
+            whole = f.read()
+        with open(library + ".sha256") as f:
+            self.assertEqual(f.read().split()[0], hashlib.sha256(whole).hexdigest())
+        folder = tempfile.mkdtemp(prefix="s2r_python_")
+        self.addCleanup(shutil.rmtree, folder, True)
+        damaged = bytearray(whole)
+        damaged[len(whole) // 3:len(whole) // 3 + 256] = bytes(256)
+        path = os.path.join(folder, "libsim2real.so")
+        with open(path, "wb") as f:
+            f.write(damaged)
+        shutil.copy(library + ".sha256", path + ".sha256")
+        code = "import sim2real\ntry:\n    sim2real.Env('ur5e', 'reach')\nexcept ImportError as e:\n    print(type(e).__name__, e)"
+        run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                             env=dict(os.environ, S2R_LIBRARY=path, PYTHONPATH=os.path.dirname(HERE)))
+        self.assertEqual(run.returncode, 0, run.stderr[-2000:])
+        self.assertIn("LibraryMismatchError %s has SHA-256 %s, but libsim2real.so.sha256 says %s"
+                      % (path, hashlib.sha256(damaged).hexdigest(), hashlib.sha256(whole).hexdigest()), run.stdout)
+        with open(path, "wb") as f:   # whole again, its digest removed: loads, with a warning
+            f.write(whole)
+        os.remove(path + ".sha256")
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            _lib.check_digest(path)
+        self.assertIn("no digest file beside it", str(seen[0].message))
+        with open(path + ".sha256", "w") as f:
+            f.write("not a digest\n")
+        self.assertRaisesRegex(ImportError, "is no SHA-256 digest", _lib.check_digest, path)
+
+    def test_a_library_missing_a_function_is_a_mismatch(self):
+        """One of the right version without a function the package calls raised a raw AttributeError."""
+        folder = tempfile.mkdtemp(prefix="s2r_python_")
+        self.addCleanup(shutil.rmtree, folder, True)
+        source, path = os.path.join(folder, "fake.c"), os.path.join(folder, "libfake.so")
+        with open(source, "w") as f:
+            f.write('const char* s2r_flat_version(void) { return "%s"; }\n'
+                    'int s2r_flat_api_version(void) { return %d; }\n' % (_lib.VERSION, _lib.FLAT_API))
+        build = subprocess.run(["cc", "-shared", "-fPIC", source, "-o", path], capture_output=True, text=True)
+        if build.returncode != 0:
+            self.skipTest("no C compiler: %s" % build.stderr[-300:])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")   # no digest beside it
+            with self.assertRaisesRegex(_lib.LibraryMismatchError, "libfake.so says it is sim2real %s \\(flat API %d\\) "
+                                        "but has no s2r_flat_result_name" % (re.escape(_lib.VERSION), _lib.FLAT_API)):
+                sim2real.load_library(path)
 
 
 class TestCtrlC(unittest.TestCase):
