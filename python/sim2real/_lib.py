@@ -343,7 +343,10 @@ class ErrorBuffer:
     def check(self, code):
         if code == OK:
             return
-        message = self.buffer.value.decode(errors="replace") or "no message"
+        raw = self.buffer.value
+        message = raw.decode(errors="replace") or "no message"
+        if len(raw) >= ERROR_LEN - 1:   # the library's buffer is full: its message (and the reason) may be cut
+            message += "... (the library's message is cut at %d bytes)" % (ERROR_LEN - 1)
         name = library().s2r_flat_result_name(code).decode()
         # S2R_ERR_INTERRUPTED comes here only from a call on another thread than the main one, stopped with the
         # main thread's call by a Ctrl-C (the flag is the process's); the main thread's raises KeyboardInterrupt
@@ -575,6 +578,33 @@ def whole(value, what, lo, hi):
         raise invalid("%s must be %s .. %s, got %d" % (what, lo, "2**64 - 1" if hi == UINT64_MAX else
                                                       "2**31 - 1" if hi == INT_MAX else hi, v))
     return v
+
+
+def path_argument(path, what, temporary=False):
+    """``path`` for a `const char*` (as encode), refused with the reason when a name in it is longer than the
+    file system takes (NAME_MAX, 255 bytes on Linux's), or the whole is longer than PATH_MAX: the library's
+    message would say only "cannot open" or "cannot create", its reason cut at the 256-byte error buffer by the
+    path itself. ``temporary``: the library writes the file through NAME.PID-N.tmp beside it and renames that,
+    so the name must leave room for that suffix too."""
+    data = encode(path, what)
+    folder, name = os.path.split(data)
+    try:
+        name_max = os.pathconf(folder or b".", "PC_NAME_MAX")
+        path_max = os.pathconf(folder or b".", "PC_PATH_MAX")
+    except (OSError, ValueError):   # the folder is not there (the library says so) or the system does not say
+        name_max, path_max = 255, 4096
+    longest = max(data.split(os.sep.encode()), key=len)
+    if len(longest) > name_max:
+        raise invalid("%s: a name in it is %d bytes (%r...), more than the %d this file system takes (NAME_MAX)"
+                      % (what, len(longest), longest[:40].decode(errors="replace"), name_max))
+    suffix = len(".%d-0.tmp" % os.getpid())
+    if temporary and len(name) + suffix > name_max:
+        raise invalid("%s: its name is %d bytes; the file is written through a temporary NAME.%d-N.tmp beside it, "
+                      "at least %d bytes, more than the %d this file system takes (NAME_MAX): a shorter name"
+                      % (what, len(name), os.getpid(), len(name) + suffix, name_max))
+    if len(data) >= path_max:
+        raise invalid("%s is %d bytes, more than the %d this system takes (PATH_MAX)" % (what, len(data), path_max - 1))
+    return data
 
 
 def encode(text, what):

@@ -224,7 +224,7 @@ class Env(_EnvBase):
         handle = ctypes.c_void_p()
         self._error.check(lib.s2r_flat_env_create(
             ctypes.byref(handle), _encode(robot, "robot"), _encode(task, "task"), _encode(simulator, "simulator"),
-            None if ranges is None else _encode(ranges, "ranges"), unit,
+            None if ranges is None else _lib.path_argument(ranges, "ranges"), unit,
             None if camera_arg is None else _lib.pointer(camera_arg), self._error.ptr))
         self._handle, self._lib, self._args = handle.value, lib, args
         dims = [ctypes.c_int() for _ in range(4)]
@@ -240,7 +240,8 @@ class Env(_EnvBase):
         robot, task, simulator = (os.fsdecode(x) if isinstance(x, bytes) else x for x in (robot, task, simulator))
         self.robot, self.task, self.simulator, self.ranges, self.unit = robot, task, simulator, ranges, unit
         self.render_mode, self.width, self.height = render_mode, width, height
-        self.metadata = {"render_modes": ["rgb_array"], "render_fps": round(1 / self.control_period)}
+        self.metadata = {"render_modes": ["rgb_array"] if lib.s2r_flat_render_available() else [],   # check_env
+                         "render_fps": round(1 / self.control_period)}   # makes one in each mode listed
         self._seed, self._episode = None, 0   # no seed yet: the first reset draws one
         self._owner = None                    # the VecEnv this environment belongs to
         self._step = _lib.Step()
@@ -355,9 +356,9 @@ class Env(_EnvBase):
     def write_ranges(self, path):
         """Write the ranges this simulator draws from as a ranges file (s2r_randomization_write), e.g. the
         file ``deploy_staged`` checks a checkpoint trained on this environment against."""
+        target = _lib.path_argument(path, "path", temporary=True)   # a name too long for its .tmp: the reason
         with _lib.entered(self._lock):
-            self._error.check(self._lib.s2r_flat_env_ranges(self._live(), _encode(path, "path"), None,
-                                                            self._error.ptr))
+            self._error.check(self._lib.s2r_flat_env_ranges(self._live(), target, None, self._error.ptr))
 
     def close(self):
         """Free the C environment (waits for a call in progress on another thread); closing twice is fine. An
@@ -452,7 +453,8 @@ class VecEnv(_VecEnvBase):
     (Ctrl-C's KeyboardInterrupt, a signal handler's) after C has moved the
     environments loses its results but not its bookkeeping: the
     environments whose episodes it ended are reset at the next step (as in
-    next_step mode: reward 0, not done), no episode is handed out twice. On units, every environment is a copy of the same unit;
+    next_step mode: reward 0, not done), no episode is handed out twice.
+    On units, every environment is a copy of the same unit;
     ``VecEnv.of(envs)`` batches environments made apart (units of a fleet,
     say) of one arm and task. render_mode "rgb_array" (and width, height)
     as Env's: ``render()`` returns a tuple of every environment's image, as
@@ -485,7 +487,8 @@ class VecEnv(_VecEnvBase):
         self._adopt(list(envs))
         first = self._envs[0]
         self.render_mode = first.render_mode
-        self.metadata = {"autoreset_mode": AUTORESET[autoreset_mode], "render_modes": ["rgb_array"],
+        self.metadata = {"autoreset_mode": AUTORESET[autoreset_mode],
+                         "render_modes": list(first.metadata["render_modes"]),
                          "render_fps": first.metadata["render_fps"]}
         self.num_envs = len(self._envs)
         self.obs_dim, self.act_dim, self.episode_steps = first.obs_dim, first.act_dim, first.episode_steps
@@ -585,7 +588,7 @@ class VecEnv(_VecEnvBase):
     def reset(self, *, seed=None, options=None):
         """Environment i to episode i of ``seed`` (or of the running seed's next episodes, or, with
         options={"episode": e}, to episode e + i); returns (obs [num_envs, obs_dim], info)."""
-        if seed is not None and not np.isscalar(seed):
+        if seed is not None and np.ndim(seed) != 0:   # one number (a 0-d array too, as Env.reset takes)
             raise _lib.invalid("seed must be one number: the environments share its episodes (environment i "
                                "takes episode i)")
         seed = None if seed is None else whole(seed, "seed", 0, UINT64_MAX)

@@ -37,7 +37,8 @@ class Policy:
         self._error = _lib.ErrorBuffer()
         seed = whole(seed, "seed", 0, UINT64_MAX)
         handle = ctypes.c_void_p()
-        self._error.check(lib.s2r_flat_policy_load(ctypes.byref(handle), _encode(path, "path"), seed, self._error.ptr))
+        self._error.check(lib.s2r_flat_policy_load(ctypes.byref(handle), _lib.path_argument(path, "path"), seed,
+                                                   self._error.ptr))
         self._handle, self._lib, self.path, self.seed = handle.value, lib, os.fsdecode(path), seed
         dims = [ctypes.c_int() for _ in range(3)]
         robot, task = ctypes.create_string_buffer(16), ctypes.create_string_buffer(16)
@@ -61,6 +62,8 @@ class Policy:
             self._error.check(self._lib.s2r_flat_policy_reset(self._live(), self._error.ptr))
 
     def act(self, obs, deterministic=True):
+        if not isinstance(deterministic, (bool, np.bool_)):   # "False" was truthy: the mean, not a sample
+            raise TypeError("deterministic must be True (the mean) or False (a sample), got %r" % (deterministic,))
         o = _action_array(obs, (self.obs_dim,), "observation")
         action = np.empty(self.act_dim, np.float32)
         with _lib.entered(self._lock):

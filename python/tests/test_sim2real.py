@@ -1028,7 +1028,8 @@ class TestRenderMemory(unittest.TestCase):
     needed 25 GB at its first render(), found by the OOM killer. Refused when made now, naming the sizes."""
 
     def test_a_vecenv_past_the_cap_is_refused(self):
-        with self.assertRaisesRegex(ValueError, "32 environments of 4096 x 4096 px.*24.8 GiB together.*RENDER_MEMORY_CAP .4.0 GiB"):
+        with self.assertRaisesRegex(ValueError, "32 environments of 4096 x 4096 px.*24.8 GiB together.*"
+                                    "RENDER_MEMORY_CAP .4.0 GiB"):
             sim2real.VecEnv(32, render_mode="rgb_array", width=4096, height=4096)
         if not sim2real.library().s2r_flat_render_available():
             self.skipTest("the library is built without the renderer")
@@ -1073,6 +1074,80 @@ class TestRangesSizeBounds(unittest.TestCase):
             with self.subTest(line=line):
                 with self.assertRaisesRegex(sim2real.Sim2RealError, "%s: line 2: .*%s" % (re.escape(path), says)):
                     sim2real.Env("ur5e", "push", "randomized", ranges=path)
+
+
+class TestSmallerRefusals(unittest.TestCase):
+    """What the second attack found besides: a string deterministic taken for True, a 0-d seed refused by
+    VecEnv.reset, long paths whose reason was cut off with the library's message, render modes listed where the
+    library cannot render, and a checkpoint that records no arm called an unknown robot "unknown"."""
+
+    def test_deterministic_is_a_bool(self):
+        if not os.path.isfile(CHECKPOINT):
+            self.skipTest("no checkpoint at %s" % CHECKPOINT)
+        policy = sim2real.Policy(CHECKPOINT)
+        obs = np.zeros(policy.obs_dim, np.float32)
+        for bad in ("False", 0, 1, None):
+            self.assertRaisesRegex(TypeError, "deterministic must be True .* or False", policy.act, obs,
+                                   deterministic=bad)
+        self.assertTrue(np.array_equal(policy.act(obs, deterministic=np.bool_(True)), policy.act(obs)))
+
+    def test_vecenv_seed_as_a_0d_array(self):
+        vec = sim2real.VecEnv(2, "ur5e", "reach", "randomized")
+        a, info = vec.reset(seed=np.array(5))
+        self.assertEqual(list(info["s2r_seed"]), [5, 5])
+        self.assertTrue(np.array_equal(a, vec.reset(seed=5)[0]))
+        self.assertRaisesRegex(ValueError, "seed must be one number", vec.reset, seed=[1, 2])
+
+    def test_long_paths_give_their_reason(self):
+        folder = tempfile.mkdtemp(prefix="s2r_python_")
+        self.addCleanup(shutil.rmtree, folder, True)
+        env = sim2real.Env("ur5e", "reach", "randomized")
+        name_max = os.pathconf(folder, "PC_NAME_MAX")
+        path = os.path.join(folder, "n" * (name_max - 5))   # open() takes it; its NAME.PID-N.tmp does not
+        with self.assertRaisesRegex(ValueError, "temporary NAME.%d-N.tmp.*more than the %d.*NAME_MAX"
+                                    % (os.getpid(), name_max)):
+            env.write_ranges(path)
+        actor = [(np.zeros((4, env.obs_dim)), np.zeros(4)), (np.zeros((env.act_dim, 4)), np.zeros(env.act_dim))]
+        self.assertRaisesRegex(ValueError, "NAME_MAX", sim2real.write_checkpoint, path, actor, robot="ur5e",
+                               task="reach")
+        self.assertRaisesRegex(ValueError, "a name in it is %d bytes.*NAME_MAX" % (name_max + 1), sim2real.Policy,
+                               os.path.join(folder, "p" * (name_max + 1)))
+        env.write_ranges(os.path.join(folder, "short.txt"))   # a name with room for its .tmp: written
+        deep = os.path.join(folder, *["d" * 50] * 18, "missing.ckpt")   # about 930 bytes: the message is cut
+        with self.assertRaisesRegex(sim2real.Sim2RealError, "the library's message is cut at 255 bytes"):
+            sim2real.Policy(deep)
+
+    def test_render_modes_only_where_the_library_renders(self):
+        renders = bool(sim2real.library().s2r_flat_render_available())
+        env = sim2real.Env("ur5e", "reach")
+        self.assertEqual(env.metadata["render_modes"], ["rgb_array"] if renders else [])
+        self.assertEqual(sim2real.VecEnv(1).metadata["render_modes"], env.metadata["render_modes"])
+
+    def test_a_checkpoint_without_arm_or_task(self):
+        if not os.path.isfile(CHECKPOINT):
+            self.skipTest("no checkpoint at %s" % CHECKPOINT)
+        import struct
+        from sim2real.checkpoint import _checksum
+        with open(CHECKPOINT, "rb") as f:
+            data = bytearray(f.read())
+        struct.pack_into("<I", data, 4 * 14, 0)   # made_for 0: no arm, no task (a file from elsewhere)
+        check = _checksum(bytes(data), 32)
+        struct.pack_into("<II", data, 48, check & 0xFFFFFFFF, check >> 32)
+        folder = tempfile.mkdtemp(prefix="s2r_python_")
+        self.addCleanup(shutil.rmtree, folder, True)
+        path = os.path.join(folder, "made_for_0.ckpt")
+        with open(path, "wb") as f:
+            f.write(data)
+        policy = sim2real.Policy(path)
+        if (policy.robot, policy.task) != ("unknown", "unknown"):
+            self.skipTest("the checkpoint layout moved: %s %s" % (policy.robot, policy.task))
+        self.assertRaisesRegex(ValueError, "records no robot or task: give robot=..., task=...",
+                               sim2real.evaluate_sim_and_real, policy, episodes=1, units=1)
+        self.assertRaisesRegex(ValueError, "records no task: give task=", sim2real.evaluate_sim_and_real, policy,
+                               robot="ur5e", episodes=1, units=1)
+        self.assertIn("sim", sim2real.evaluate_sim_and_real(policy, "ur5e", "reach", episodes=1, units=1))
+        self.assertRaisesRegex(ValueError, "records no robot or task", sim2real.deploy_staged, path,
+                               os.path.join(folder, "r.txt"), folder)
 
 
 class TestOwnershipAndThreads(unittest.TestCase):
@@ -1611,7 +1686,8 @@ class TestDamagedLibrary(unittest.TestCase):
         with open(path, "wb") as f:
             f.write(damaged)
         shutil.copy(library + ".sha256", path + ".sha256")
-        code = "import sim2real\ntry:\n    sim2real.Env('ur5e', 'reach')\nexcept ImportError as e:\n    print(type(e).__name__, e)"
+        code = "\n".join(["import sim2real", "try:", "    sim2real.Env('ur5e', 'reach')", "except ImportError as e:",
+                          "    print(type(e).__name__, e)"])
         run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
                              env=dict(os.environ, S2R_LIBRARY=path, PYTHONPATH=os.path.dirname(HERE)))
         self.assertEqual(run.returncode, 0, run.stderr[-2000:])
@@ -1641,8 +1717,9 @@ class TestDamagedLibrary(unittest.TestCase):
             self.skipTest("no C compiler: %s" % build.stderr[-300:])
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")   # no digest beside it
-            with self.assertRaisesRegex(_lib.LibraryMismatchError, "libfake.so says it is sim2real %s \\(flat API %d\\) "
-                                        "but has no s2r_flat_result_name" % (re.escape(_lib.VERSION), _lib.FLAT_API)):
+            with self.assertRaisesRegex(_lib.LibraryMismatchError, "libfake.so says it is sim2real %s \\(flat API "
+                                        "%d\\) but has no s2r_flat_result_name"
+                                        % (re.escape(_lib.VERSION), _lib.FLAT_API)):
                 sim2real.load_library(path)
 
 
