@@ -583,8 +583,8 @@ def whole(value, what, lo, hi):
 def path_argument(path, what, temporary=False):
     """``path`` for a `const char*` (as encode), refused with the reason when a name in it is longer than the
     file system takes (NAME_MAX, 255 bytes on Linux's), or the whole is longer than PATH_MAX: the library's
-    message would say only "cannot open" or "cannot create", its reason cut at the 256-byte error buffer by the
-    path itself. ``temporary``: the library writes the file through NAME.PID-N.tmp beside it and renames that,
+    message would say only "cannot open" or "cannot create", its reason cut at the error buffer's end
+    (ERROR_LEN) by the path itself. ``temporary``: the library writes the file through NAME.PID-N.tmp beside it and renames that,
     so the name must leave room for that suffix too."""
     data = encode(path, what)
     folder, name = os.path.split(data)

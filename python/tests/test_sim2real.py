@@ -1114,7 +1114,8 @@ class TestSmallerRefusals(unittest.TestCase):
                                os.path.join(folder, "p" * (name_max + 1)))
         env.write_ranges(os.path.join(folder, "short.txt"))   # a name with room for its .tmp: written
         deep = os.path.join(folder, *["d" * 50] * 18, "missing.ckpt")   # about 930 bytes: the message is cut
-        with self.assertRaisesRegex(sim2real.Sim2RealError, "the library's message is cut at 255 bytes"):
+        with self.assertRaisesRegex(sim2real.Sim2RealError, "the library's message is cut at %d bytes"
+                                    % (_lib.ERROR_LEN - 1)):
             sim2real.Policy(deep)
 
     def test_render_modes_only_where_the_library_renders(self):
