@@ -37,11 +37,12 @@ EXAMPLES := $(patsubst examples/%.c,$(BUILD)/%,$(wildcard examples/*.c))
 BENCHES  := $(patsubst bench/%.c,$(BUILD)/%,$(wildcard bench/bench_*.c))
 TEST_SRC := $(wildcard tests/*.c tests/*.h)
 PY_LIB   := $(BUILD)/libsim2real.so
+PY_DIGEST := $(PY_LIB).sha256
 
 .PHONY: all deps test-deps install-missing test table figures answers bench clean notebooks sanitize fuzz course \
         student-copy grade python test-python
 
-all: deps $(EXAMPLES) $(BENCHES) $(BUILD)/test_main $(BUILD)/test_render $(PY_LIB)
+all: deps $(EXAMPLES) $(BENCHES) $(BUILD)/test_main $(BUILD)/test_render $(PY_LIB) $(PY_DIGEST)
 
 # Install what is missing, through sudo when not root.  Every compile waits
 # for the first check ($(DEPS_STAMP), an order-only prerequisite), so even
@@ -123,13 +124,22 @@ $(BUILD)/bench_%: bench/bench_%.c $(HEADERS) $(BUILD)/sim2real.o
 # compiled with the implementation into the shared library the package
 # python/sim2real/ loads (with the renderer where OSMesa is installed:
 # Env(render_mode="rgb_array")), and the C program its tests compare against.
+# Beside it, its SHA-256 ($(PY_DIGEST)), which the package checks before it
+# loads the library: a file damaged without a change of size loaded and
+# crashed, or gave wrong numbers (python/README.md).  Made right after each
+# build of the library (which removes the old one first), by every target
+# that builds the library for Python.
 $(PY_LIB): python/sim2real_flat.c python/sim2real_flat.h $(HEADERS) | $(DEPS_STAMP)
+	rm -f $(PY_DIGEST)
 	$(CC) $(CPPFLAGS) $(RENDER_CFLAGS) $(CFLAGS) -fPIC -shared $< -o $@ $(LDLIBS) $(RENDER_LIBS)
+
+$(PY_DIGEST): $(PY_LIB)
+	sha256sum $< | cut -c1-64 > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/python_reference: python/tests/reference.c $(PY_LIB)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $< -o $@ -L$(BUILD) -lsim2real -Wl,-rpath,'$$ORIGIN' $(LDLIBS)
 
-python: deps $(PY_LIB)
+python: deps $(PY_LIB) $(PY_DIGEST)
 
 # The Python tests (python/tests/test_sim2real.py, about a minute): Python
 # against the C reference, bit for bit, a reach policy of the UR5e trained in
@@ -151,7 +161,7 @@ $(BUILD)/quick_python/01_pure_sim.ckpt: $(BUILD)/01_the_gap
 $(BUILD)/quick_python/12_ranges.txt: $(BUILD)/12_sysid_from_logs | $(BUILD)/quick_python/01_pure_sim.ckpt
 	./$(BUILD)/12_sysid_from_logs --quick --out $(BUILD)/quick_python
 
-test-python: deps $(PY_LIB) $(BUILD)/python_reference $(BUILD)/06_staged_deployment
+test-python: deps $(PY_LIB) $(PY_DIGEST) $(BUILD)/python_reference $(BUILD)/06_staged_deployment
 	@if [ -z "$(PYTHON)" ] || ! $(PYTHON) -c 'import numpy' 2>/dev/null; then \
 	  echo "test-python: skipped: python3 with numpy not installed (apt-get install python3 python3-numpy)"; \
 	else $(MAKE) --no-print-directory $(PY_CHECKPOINT) $(PY_LOGS)/12_ranges.txt && \
@@ -213,7 +223,7 @@ SUB_JOBS ?= -j$(THREADS)
 # (the same threads, the same numbers; on a loaded machine the quick reach
 # table took 16 s of processor time instead of 110 s, identical files).
 TEST_BUILDS := $(BUILD)/test_main $(BUILD)/test_render $(BUILD)/cxx_check.o $(BUILD)/core_check $(BUILD)/own_reward.o $(EXAMPLES) \
-               $(PY_LIB) $(BUILD)/python_reference $(BUILD)/foreign_arm
+               $(PY_LIB) $(PY_DIGEST) $(BUILD)/python_reference $(BUILD)/foreign_arm
 TEST_CHAINS := test-step-sanitize test-step-fuzz
 .PHONY: $(TEST_CHAINS) test-step-suite test-step-crash test-step-pipeline test-step-course test-step-python
 test: test-deps
@@ -338,7 +348,7 @@ PUSH_FIGURES  := table.md table.csv table.png demo_curve.csv seeds.csv over_seed
 PUSH10_FIGURES := table.md table.csv table.png demo_curve.csv seeds.csv over_seeds.csv run.csv timing.csv jobs.csv \
                   units.csv demo_curve_seeds.csv
 MARGIN_FIGURES := 02_margin.csv 02_margin.png
-figures: deps $(EXAMPLES) $(PY_LIB) $(BUILD)/bench_timestep
+figures: deps $(EXAMPLES) $(PY_LIB) $(PY_DIGEST) $(BUILD)/bench_timestep
 	./$(BUILD)/bench_timestep --out figures --threads $(THREADS)
 	./$(BUILD)/00_hello_robot --out figures
 	./$(BUILD)/11_gates --out figures
@@ -442,7 +452,7 @@ grade: deps
 	@[ -n "$(A)" ] || { echo "make grade A=ASSIGNMENT [S=SUBMISSIONS]: A is missing (1_latency ... 6_ranges)" >&2; exit 2; }
 	sh course/grade.sh $(A) $(if $(SEED),--seed $(SEED)) $(S)
 
-bench: deps $(BENCHES) $(PY_LIB) $(BUILD)/python_reference
+bench: deps $(BENCHES) $(PY_LIB) $(PY_DIGEST) $(BUILD)/python_reference
 	@for b in $(BENCHES); do ./$$b || exit 1; done
 	@if [ -n "$(PYTHON)" ] && $(PYTHON) -c 'import numpy' 2>/dev/null; then S2R_BUILD=$(BUILD) $(PYTHON) python/bench_steps.py; \
 	else echo "bench_steps: skipped: python3 with numpy not installed"; fi

@@ -926,6 +926,14 @@ S2RDEF s2r_dist   s2r_dist_recentre(const s2r_dist* d, double centre);
      table_height                  offset        offset, absolute any sign
      object_dropout                absolute      offset, absolute in [0, 1]
 
+   Every range is also bounded in size: scales within 1e3 of the model's
+   value (positive-only ones at least 1e-3 of it), offsets and absolute
+   values within a bound per parameter in its unit, one to three orders of
+   magnitude past anything physical (friction coefficients 10, noise stds
+   pi rad, 100 rad/s and 10 m, latencies 10 s, masses S2R_BODY_MASS_MAX...;
+   s2r__magnitude_max says each and why): a 1e3 typed for 1e-3, or a 1e300,
+   is refused naming the file, line and bound.
+
    The sign rule constrains the whole range [lo, hi] of scale and absolute
    entries, and of offsets of zero-nominal parameters; an offset added to a
    model-given nominal (friction +- 0.2) may have either sign, and the code
@@ -1121,8 +1129,9 @@ S2RDEF uint64_t   s2r_randomization_digest(const s2r_randomization* r);
    entry p with s2r_param_range_widen) by `factor` about its centre, keeping
    values physically meaningful: a quantity that must be >= 0 is clipped at
    0; one that must be > 0 (link_mass, kp, torque_limit, timestep,
-   object_mass) may at most halve its lower bound per call; object_dropout,
-   a probability, stops at 1, payload at S2R_PAYLOAD_MAX.  Widen (factor > 1) while the policy
+   object_mass) may at most halve its lower bound per call, and its scale
+   stops at 1e-3; object_dropout, a probability, stops at 1, payload at
+   S2R_PAYLOAD_MAX, every other range at its size bound (table above).  Widen (factor > 1) while the policy
    keeps its success rate on the current ranges, narrow (factor < 1) when
    it drops.  S2R_ERR_INVALID_ARGUMENT (nothing changes) unless factor is
    finite and > 0. */
@@ -7339,12 +7348,65 @@ static s2r__sign s2r__entry_sign(s2r_param p, const s2r_param_range* pr) {
     return info->sign;
 }
 
+/* The largest magnitude (|lo| and |hi| of the support) a range of p may
+   reach in mode m: past it lies no real robot's error, only a typo (1e3 for
+   1e-3) or garbage, which the simulator would otherwise run on (a friction
+   of 1e300, a noise std of 1e300 rad: observations saturated, episodes
+   meaningless).  Each bound is one to three orders of magnitude past
+   anything physical, so no plausible range is refused. */
+#define S2R__SCALE_MAX 1e3        /* a scale: a thousand times the model's value   */
+#define S2R__POSITIVE_SCALE_MIN 1e-3  /* a positive-only scale (kp, link_mass...):
+                                     a thousandth of the model's value; 0 is
+                                     refused already, and a gain or mass of
+                                     1e-300 of nominal is the same nonsense */
+static double s2r__magnitude_max(s2r_param p, s2r_apply_mode m) {
+    if (m == S2R_APPLY_SCALE) return S2R__SCALE_MAX;
+    switch (p) {   /* offsets and absolute values, in the parameter's unit */
+    case S2R_PARAM_FRICTION:
+    case S2R_PARAM_OBJECT_FRICTION:
+    case S2R_PARAM_TIP_FRICTION:   return 10.0;    /* coefficient (1): real contacts 0.05 .. 2   */
+    case S2R_PARAM_DAMPING:        return 1e4;     /* N m s/rad: the arms' joints are 0 .. 10    */
+    case S2R_PARAM_ARMATURE:       return 1e2;     /* kg m^2: reflected rotor inertia, < 1       */
+    case S2R_PARAM_FRICTIONLOSS:   return 1e3;     /* N m: the UR5e's strongest joint gives 150  */
+    case S2R_PARAM_LINK_MASS:
+    case S2R_PARAM_OBJECT_MASS:    return S2R_BODY_MASS_MAX;   /* kg: the heaviest body a model may have */
+    case S2R_PARAM_PAYLOAD:        return S2R_PAYLOAD_MAX;     /* kg (checked below with its own message) */
+    case S2R_PARAM_KP:             return 1e6;     /* N m/rad: the arms' servos are 1e2 .. 1e4   */
+    case S2R_PARAM_KV:             return 1e5;     /* N m s/rad                                  */
+    case S2R_PARAM_TORQUE_LIMIT:   return 1e5;     /* N m: the arms' limits are 12 .. 150        */
+    case S2R_PARAM_TIMESTEP:       return S2R_TIMESTEP_MAX;    /* s: the longest timestep a model may have */
+    case S2R_PARAM_ACTION_LATENCY:
+    case S2R_PARAM_OBS_LATENCY:
+    case S2R_PARAM_LATENCY_JITTER:
+    case S2R_PARAM_CAMERA_LATENCY: return 10.0;    /* s: the largest max_latency a simulator takes */
+    case S2R_PARAM_QPOS_NOISE:     return 3.14159265358979323846;   /* rad: a std past half a turn reads
+                                                      nothing of the joint                     */
+    case S2R_PARAM_QPOS_BIAS:      return 2 * 3.14159265358979323846;   /* rad: a whole turn         */
+    case S2R_PARAM_QVEL_NOISE:     return 100.0;   /* rad/s: the arms' joints move at most ~3    */
+    case S2R_PARAM_TARGET_NOISE:
+    case S2R_PARAM_TARGET_OFFSET:
+    case S2R_PARAM_OBJECT_NOISE:
+    case S2R_PARAM_TABLE_HEIGHT:   return 10.0;    /* m: the workspaces are about 1 m across     */
+    case S2R_PARAM_OBJECT_DAMPING: return 1e4;     /* N s/m                                      */
+    case S2R_PARAM_OBJECT_DROPOUT: return 1.0;     /* probability (checked below with its own message) */
+    default:                       return 1e300;
+    }
+}
+
 static s2r_result s2r__check_sign(s2r_param p, const s2r_param_range* pr, char* error) {
     s2r__sign sign = s2r__entry_sign(p, pr);
     const char* name = s2r__params[p].name;
     const char* mode = s2r__apply_mode_names[pr->mode];
-    double lo, hi;
+    double lo, hi, most = s2r__magnitude_max(p, pr->mode);
     s2r_dist_support(&pr->dist, &lo, &hi);
+    if (p != S2R_PARAM_PAYLOAD && p != S2R_PARAM_OBJECT_DROPOUT && (fabs(lo) > most || fabs(hi) > most))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%s: %s values must be within +-%g%s (past that no real "
+                         "robot's error lies), but the range reaches %g", name, mode, most,
+                         pr->mode == S2R_APPLY_SCALE ? " of the model's value" : "", fabs(lo) > most ? lo : hi);
+    if (pr->mode == S2R_APPLY_SCALE && sign == S2R__POSITIVE && lo > 0 && lo < S2R__POSITIVE_SCALE_MIN)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%s: scale values must be at least %g of the model's value "
+                         "(a positive quantity; below that no real robot's error lies), but the range reaches %g",
+                         name, S2R__POSITIVE_SCALE_MIN, lo);
     if (sign == S2R__NONNEG && lo < 0)
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT,
                          "%s: %s values must be >= 0, but the range reaches %g",
@@ -7628,8 +7690,10 @@ static double s2r__widen_floor(s2r_param p, const s2r_param_range* pr) {
     s2r_dist_support(&pr->dist, &lo, NULL);
     switch (s2r__entry_sign(p, pr)) {
     case S2R__NONNEG:   return 0.0;
-    case S2R__POSITIVE: return lo > 0 ? 0.5 * lo : lo;
-    default:            return -INFINITY;
+    case S2R__POSITIVE:   /* halving at most, and never below the smallest positive scale a range may have */
+        return lo > 0 ? (pr->mode == S2R_APPLY_SCALE && 0.5 * lo < S2R__POSITIVE_SCALE_MIN ? S2R__POSITIVE_SCALE_MIN
+                                                                                          : 0.5 * lo) : lo;
+    default:            return -s2r__magnitude_max(p, pr->mode);
     }
 }
 
@@ -7637,9 +7701,8 @@ S2RDEF s2r_result s2r_param_range_widen(s2r_param p, s2r_param_range* pr, double
     if (!s2r__param_ok(p) || !pr || !isfinite(factor) || factor <= 0)
         return S2R_ERR_INVALID_ARGUMENT;
     if (!pr->enabled) return S2R_OK;
-    pr->dist = s2r_dist_widen(&pr->dist, factor, s2r__widen_floor(p, pr),
-                              p == S2R_PARAM_OBJECT_DROPOUT ? 1.0                  /* a probability */
-                              : p == S2R_PARAM_PAYLOAD ? S2R_PAYLOAD_MAX : INFINITY);
+    pr->dist = s2r_dist_widen(&pr->dist, factor, s2r__widen_floor(p, pr),   /* within the bounds a range may */
+                              s2r__magnitude_max(p, pr->mode));                      /* reach (a probability: 1) */
     return S2R_OK;
 }
 

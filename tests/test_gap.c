@@ -586,10 +586,11 @@ static int test_round_trip_exact(void) {
     char small[40];
     int i;
     if (gap_round_trip(&r)) return 1;
-    /* Awkward doubles: non-terminating decimals, subnormals, huge ranges,
-       one-ulp intervals, a negative zero. */
+    /* Awkward doubles: non-terminating decimals, subnormals, huge ranges
+       (as wide as the size bounds let a range be), one-ulp intervals, a
+       negative zero. */
     r.p[S2R_PARAM_FRICTION].dist = s2r_dist_uniform(1.0 / 3.0, 2.0 / 3.0);
-    r.p[S2R_PARAM_DAMPING].dist = s2r_dist_log_uniform(1e-300, 1e300);
+    r.p[S2R_PARAM_DAMPING].dist = s2r_dist_log_uniform(1e-300, 1e3);
     r.p[S2R_PARAM_ARMATURE].dist = s2r_dist_trunc_normal(0.1, 0.7, 0.1 + 0.2, 0.1 * 3.0);
     r.p[S2R_PARAM_FRICTIONLOSS].dist = s2r_dist_fixed(-0.0);
     r.p[S2R_PARAM_LINK_MASS].dist = s2r_dist_uniform(nextafter(1.0, 0.0), nextafter(1.0, 2.0));
@@ -598,7 +599,7 @@ static int test_round_trip_exact(void) {
     r.p[S2R_PARAM_TARGET_OFFSET].dist = s2r_dist_uniform(-4.9406564584124654e-324, DBL_MIN);
     r.p[S2R_PARAM_QPOS_BIAS].enabled = 1;
     r.p[S2R_PARAM_QPOS_BIAS].mode = S2R_APPLY_OFFSET;
-    r.p[S2R_PARAM_QPOS_BIAS].dist = s2r_dist_uniform(-DBL_MAX, DBL_MAX);
+    r.p[S2R_PARAM_QPOS_BIAS].dist = s2r_dist_uniform(-2 * 3.14159265358979323846, 2 * 3.14159265358979323846);
     r.p[S2R_PARAM_QPOS_NOISE] = s2r_param_range_off(S2R_PARAM_QPOS_NOISE);
     CHECK(s2r_randomization_check(&r, NULL) == S2R_OK);
     if (gap_round_trip(&r)) return 1;
@@ -619,6 +620,13 @@ static int test_round_trip_exact(void) {
         memcpy(&x, &b1, sizeof x);
         memcpy(&y, &b2, sizeof y);
         if (!isfinite(x) || !isfinite(y)) continue;
+        {   /* every mantissa, exponents up to 2 (|x| < 4: inside target_offset's and qpos_bias's size bounds) */
+            int e;
+            double m = frexp(x, &e);
+            if (e > 2) x = ldexp(m, 2 - e % 1000);
+            m = frexp(y, &e);
+            if (e > 2) y = ldexp(m, 2 - e % 1000);
+        }
         r.p[S2R_PARAM_TARGET_OFFSET].dist = s2r_dist_uniform(x < y ? x : y, x < y ? y : x);
         r.p[S2R_PARAM_QPOS_BIAS].dist = s2r_dist_fixed(x);
         if (gap_round_trip(&r)) return 1;
@@ -635,6 +643,56 @@ static int test_round_trip_exact(void) {
     /* A too-small buffer is truncated but terminated; the size is still reported. */
     CHECK(s2r_randomization_format(&r, small, sizeof small) > sizeof small);
     CHECK(strlen(small) == sizeof small - 1);
+    return 0;
+}
+
+/* Ranges of absurd size (friction, kp, link_mass of 1e300; noise stds of
+   1e300; offsets of -1e300; a 1e3 typed for 1e-3) were accepted and the
+   simulator ran on them: each is refused now naming the file, line and
+   bound, while the default ranges and the committed figures' files load. */
+static int test_randomization_size_bounds(void) {
+    static const struct { const char* line; const char* says; } bad[] = {
+        {"friction fixed 1e300", "within +-1000 of the model's value"},
+        {"kp uniform 0.5 1e300", "within +-1000 of the model's value"},
+        {"link_mass fixed 1e300", "within +-1000 of the model's value"},
+        {"kp fixed 1e-300", "at least 0.001 of the model's value"},
+        {"qpos_noise fixed 1e300", "within +-3.14159"},
+        {"qpos_noise uniform 0 1e308", "within +-3.14159"},
+        {"qvel_noise fixed 1e3", "within +-100"},
+        {"target_noise fixed 1e3", "within +-10"},
+        {"qpos_bias fixed -1e300", "within +-6.28319"},
+        {"target_offset uniform -1e300 0", "within +-10"},
+        {"table_height fixed -1e300", "within +-10"},
+        {"friction fixed 1e300 absolute", "within +-10"},
+        {"frictionloss fixed -1e300", "within +-1000"},
+        {"action_latency fixed 1e9", "within +-10"},
+        {"timestep fixed 1 absolute", "within +-0.01"},
+    };
+    static const char* const figures[] = {
+        "figures/07_push_dr_ranges_ur5e.txt", "figures/07_push_dr_ranges_panda.txt",
+        "figures/07_push_dr_camera_ranges_ur5e.txt", "figures/07_push_dr_camera_ranges_panda.txt"};
+    const char* path = "build/test_gap_bounds.tmp.txt";
+    char error[S2R_ERROR_LEN], text[128];
+    s2r_randomization r = s2r_randomization_default();
+    size_t i;
+    CHECKF(s2r_randomization_check(&r, error) == S2R_OK, "%s", error);
+    for (i = 0; i < 20; i++) CHECK(s2r_randomization_widen(&r, 2.0) == S2R_OK);   /* widening stops at the bounds */
+    CHECKF(s2r_randomization_check(&r, error) == S2R_OK, "%s", error);
+    for (i = 0; i < sizeof figures / sizeof figures[0]; i++) {
+        r = s2r_randomization_default();
+        CHECKF(s2r_randomization_load(&r, figures[i], error) == S2R_OK, "%s", error);
+    }
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        FILE* f = fopen(path, "wb");
+        CHECK(f != NULL);
+        fprintf(f, "# a comment\n%s\n", bad[i].line);
+        fclose(f);
+        r = s2r_randomization_default();
+        CHECKF(s2r_randomization_load(&r, path, error) == S2R_ERR_PARSE, "%s accepted", bad[i].line);
+        snprintf(text, sizeof text, "%s: line 2: ", path);
+        CHECKF(strstr(error, text) == error && strstr(error, bad[i].says), "%s: %s", bad[i].line, error);
+    }
+    remove(path);
     return 0;
 }
 
@@ -1110,6 +1168,7 @@ static const test_case gap_tests[] = {
     {"param_apply_modes", test_param_apply_modes},
     {"randomization_check_rejects", test_randomization_check_rejects},
     {"randomization_widen", test_randomization_widen},
+    {"randomization_size_bounds", test_randomization_size_bounds},
     {"parse_example", test_parse_example},
     {"parse_errors_name_the_line", test_parse_errors_name_the_line},
     {"round_trip_exact", test_round_trip_exact},

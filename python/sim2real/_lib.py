@@ -8,7 +8,12 @@ than this package was written for is refused with both versions named; so is a
 file that is no whole ELF library (a truncated copy, a build cut short):
 dlopen maps a library's segments without comparing them with the file's
 size, and the first page read past its end killed the process with SIGBUS,
-so each segment and section is checked to lie inside the file first.
+so each segment and section is checked to lie inside the file first. A file
+damaged without a change of size passes that check: `make python` writes the
+library's SHA-256 beside it (libsim2real.so.sha256), and a library whose bytes
+have another digest is refused before it is loaded, both digests named. A
+library with no digest file beside it loads with a warning (it cannot be
+checked); one found by name on the system's library path is not checked.
 """
 import ctypes
 import ctypes.util
@@ -18,6 +23,7 @@ import os
 import stat
 import struct
 import threading
+import warnings
 import weakref
 
 import numpy as np
@@ -181,8 +187,12 @@ def check_elf(path):
         raise LibraryMismatchError("%s is not a whole shared library (%s): a truncated or damaged file; build it "
                                    "again with `make python`" % (path, why))
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode):   # before open: opening a FIFO waits for a writer
-            refuse("not a regular file")
+        mode = os.stat(path).st_mode
+        if not stat.S_ISREG(mode):   # before open: opening a FIFO waits for a writer
+            raise LibraryMismatchError("%s is %s, not the sim2real library (a regular file): name the library "
+                                       "itself (build/libsim2real.so, `make python`)"
+                                       % (path, "a directory" if stat.S_ISDIR(mode) else
+                                          "not a regular file (a pipe, device or socket)"))
         with open(path, "rb") as f:
             size = os.fstat(f.fileno()).st_size
             data = f.read(min(size, 1 << 20))   # the headers, and most sections; any others are read below
@@ -219,10 +229,50 @@ def check_elf(path):
         refuse("malformed ELF headers")
 
 
+DIGEST_SUFFIX = ".sha256"   # the Makefile's rule for build/libsim2real.so writes PATH.sha256 beside it
+
+
+def check_digest(path):
+    """Refuse the library at ``path`` if the digest file beside it (PATH.sha256: its SHA-256 in hex, as `make
+    python` writes it) names another digest than the file's bytes have: a file damaged without a change of size
+    (a bad copy, a disk error) passes check_elf, then crashed inside dlopen or a call, or loaded and gave wrong
+    numbers. No digest file: a warning, and the library loads unchecked."""
+    import hashlib
+    try:
+        with open(path + DIGEST_SUFFIX, "rb") as f:
+            recorded = f.read(4096).split()
+    except FileNotFoundError:
+        warnings.warn("%s has no digest file beside it (%s, which `make python` writes): it is loaded without a "
+                      "check against damage; copy the digest with the library" % (path, os.path.basename(path) +
+                                                                                   DIGEST_SUFFIX), stacklevel=4)
+        return
+    except OSError as e:
+        raise LibraryMismatchError("cannot read the digest of the sim2real library, %s: %s"
+                                   % (path + DIGEST_SUFFIX, e)) from None
+    expected = recorded[0].decode("ascii", "replace").lower() if recorded else ""
+    if len(expected) != 64 or any(c not in "0123456789abcdef" for c in expected):
+        raise LibraryMismatchError("%s is no SHA-256 digest (64 hex digits): rebuild the library with `make python`, "
+                                   "which writes it" % (path + DIGEST_SUFFIX))
+    digest = hashlib.sha256()
+    try:
+        with open(path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                digest.update(block)
+    except OSError as e:
+        raise LibraryMismatchError("cannot read the sim2real library %s: %s" % (path, e)) from None
+    if digest.hexdigest() != expected:
+        raise LibraryMismatchError("%s has SHA-256 %s, but %s says %s: the file is damaged or is another build "
+                                   "than the one the digest was made for; rebuild it with `make python` (which "
+                                   "writes both), or copy both again" % (path, digest.hexdigest(),
+                                                                           os.path.basename(path) + DIGEST_SUFFIX,
+                                                                           expected))
+
+
 def load_library(path):
     """Load the library at ``path``, check its version, declare its functions."""
     if os.path.sep in path or os.path.exists(path):   # a path (a bare name is the system's, found by dlopen)
         check_elf(path)
+        check_digest(path)
     try:   # global: MuJoCo's GL loader looks for OSMesa in the whole process (examples/s2r_render.h)
         lib = ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL)
     except OSError as e:
@@ -230,17 +280,23 @@ def load_library(path):
     try:
         lib.s2r_flat_version.restype = ctypes.c_char_p
         lib.s2r_flat_api_version.restype = ctypes.c_int
-        version = lib.s2r_flat_version().decode()
+        version = lib.s2r_flat_version().decode(errors="replace")
         api = lib.s2r_flat_api_version()
     except AttributeError:
         raise LibraryMismatchError("%s is not a sim2real library with the flat API (no s2r_flat_version); "
                                    "build it with `make python`" % path) from None
     if version != VERSION or api != FLAT_API:
-        raise LibraryMismatchError("%s is sim2real %s (flat API %d); this Python package is sim2real %s (flat API %d): "
-                                   "rebuild the library from the same sources (`make python`)"
-                                   % (path, version, api, VERSION, FLAT_API))
+        shown = version if version and version.isprintable() else repr(version)   # an empty one (a zeroed .rodata)
+        raise LibraryMismatchError("%s is sim2real %s (flat API %d); this Python package is sim2real %s (flat API "
+                                   "%d): rebuild the library from the same sources (`make python`)"
+                                   % (path, shown, api, VERSION, FLAT_API))
     for name, (restype, argtypes) in _SIGNATURES.items():
-        function = getattr(lib, name)
+        try:
+            function = getattr(lib, name)
+        except AttributeError:
+            raise LibraryMismatchError("%s says it is sim2real %s (flat API %d) but has no %s, which this package "
+                                       "calls: rebuild the library from the same sources (`make python`)"
+                                       % (path, version, api, name)) from None
         function.restype = restype
         function.argtypes = argtypes
     limits = Limits()
@@ -287,7 +343,10 @@ class ErrorBuffer:
     def check(self, code):
         if code == OK:
             return
-        message = self.buffer.value.decode(errors="replace") or "no message"
+        raw = self.buffer.value
+        message = raw.decode(errors="replace") or "no message"
+        if len(raw) >= ERROR_LEN - 1:   # the library's buffer is full: its message (and the reason) may be cut
+            message += "... (the library's message is cut at %d bytes)" % (ERROR_LEN - 1)
         name = library().s2r_flat_result_name(code).decode()
         # S2R_ERR_INTERRUPTED comes here only from a call on another thread than the main one, stopped with the
         # main thread's call by a Ctrl-C (the flag is the process's); the main thread's raises KeyboardInterrupt
@@ -425,6 +484,36 @@ def release(owner, destroy):
             owner._handle = None
 
 
+# What a base class's reset or a fork sets on an object later, not the user's: a copy starts these afresh
+_NOT_CARRIED = frozenset(("_np_random", "_np_random_seed", "_forked_mid_call", "closed"))
+
+
+def own_keys(obj, before):
+    """The attributes the package's __init__ set on ``obj`` (those in its __dict__ now and not in ``before``, the
+    keys it had before __init__ ran: a subclass's own, set before its super().__init__ call)."""
+    return frozenset(obj.__dict__).difference(before) | {"_own_keys"}
+
+
+def user_state(obj):
+    """The attributes of ``obj`` a copy carries: those its user (or a subclass) set, not the package's (which
+    a copy makes afresh: handles, locks, buffers). None when there are none."""
+    own = obj.__dict__.get("_own_keys", frozenset())
+    state = {k: v for k, v in obj.__dict__.items() if k not in own and k not in _NOT_CARRIED}
+    return state or None
+
+
+def rebuilt(cls, base, *args, **kwargs):
+    """A new object of ``cls`` (a subclass of ``base``; None: ``base``) made by ``base.__init__(*args,
+    **kwargs)``, the original's arguments, rather than by cls's own __init__, whose arguments may be others."""
+    if cls is None or cls is base:
+        return base(*args, **kwargs)
+    if not (isinstance(cls, type) and issubclass(cls, base)):
+        raise TypeError("cannot rebuild a %s as %r: not a subclass of it" % (base.__name__, cls))
+    obj = cls.__new__(cls)
+    base.__init__(obj, *args, **kwargs)
+    return obj
+
+
 def read_regular(path, limit=512 * 1024 * 1024):
     """A whole regular file's bytes (at most `limit`, the library's cap on checkpoints); a FIFO, a directory or
     a device is refused before it is opened (reading a FIFO would wait for a writer)."""
@@ -489,6 +578,33 @@ def whole(value, what, lo, hi):
         raise invalid("%s must be %s .. %s, got %d" % (what, lo, "2**64 - 1" if hi == UINT64_MAX else
                                                       "2**31 - 1" if hi == INT_MAX else hi, v))
     return v
+
+
+def path_argument(path, what, temporary=False):
+    """``path`` for a `const char*` (as encode), refused with the reason when a name in it is longer than the
+    file system takes (NAME_MAX, 255 bytes on Linux's), or the whole is longer than PATH_MAX: the library's
+    message would say only "cannot open" or "cannot create", its reason cut at the error buffer's end
+    (ERROR_LEN) by the path itself. ``temporary``: the library writes the file through NAME.PID-N.tmp beside it and renames that,
+    so the name must leave room for that suffix too."""
+    data = encode(path, what)
+    folder, name = os.path.split(data)
+    try:
+        name_max = os.pathconf(folder or b".", "PC_NAME_MAX")
+        path_max = os.pathconf(folder or b".", "PC_PATH_MAX")
+    except (OSError, ValueError):   # the folder is not there (the library says so) or the system does not say
+        name_max, path_max = 255, 4096
+    longest = max(data.split(os.sep.encode()), key=len)
+    if len(longest) > name_max:
+        raise invalid("%s: a name in it is %d bytes (%r...), more than the %d this file system takes (NAME_MAX)"
+                      % (what, len(longest), longest[:40].decode(errors="replace"), name_max))
+    suffix = len(".%d-0.tmp" % os.getpid())
+    if temporary and len(name) + suffix > name_max:
+        raise invalid("%s: its name is %d bytes; the file is written through a temporary NAME.%d-N.tmp beside it, "
+                      "at least %d bytes, more than the %d this file system takes (NAME_MAX): a shorter name"
+                      % (what, len(name), os.getpid(), len(name) + suffix, name_max))
+    if len(data) >= path_max:
+        raise invalid("%s is %d bytes, more than the %d this system takes (PATH_MAX)" % (what, len(data), path_max - 1))
+    return data
 
 
 def encode(text, what):

@@ -444,6 +444,7 @@ def write_checkpoint(path, actor, log_std=None, critic=None, obs_mean=None, obs_
     for k, width in enumerate(hidden):
         c.hidden[k] = width
     error = _lib.ErrorBuffer()
-    error.check(_lib.library().s2r_flat_policy_write(_encode(path, "path"), ctypes.addressof(c), _lib.pointer(params),
+    target = _lib.path_argument(path, "path", temporary=True)   # a name too long for its .tmp: the reason, not cut
+    error.check(_lib.library().s2r_flat_policy_write(target, ctypes.addressof(c), _lib.pointer(params),
                                                      len(params), _lib.pointer(mean), _lib.pointer(var), error.ptr))
     return {"obs_dim": obs_dim, "act_dim": act_dim, "hidden": hidden, "randomization": c.randomization}

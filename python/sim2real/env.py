@@ -16,7 +16,10 @@ Ownership and threads. Each object owns its C handle alone: a copy (``copy``,
 ``deepcopy``, ``pickle``) is a new environment made from the same arguments
 and episode counters, with no episode running (a randomized one drawing
 from the original's ranges, which the copy carries: its ranges file is not
-read again, so an edit of it since changes nothing). One thread at a time uses an
+read again, so an edit of it since changes nothing); a copy of a subclass is
+of that subclass (made by Env.__init__ or VecEnv.__init__ with the original's
+arguments, not by the subclass's own __init__) and carries the attributes its
+user set (shared by copy.copy, copied by deepcopy and pickle). One thread at a time uses an
 environment: a second one waits for the first (``close`` from another thread
 waits for the step in progress). The environments of a ``VecEnv`` belong to
 it: they share its lock, only the ``VecEnv`` closes them, and only it resets
@@ -95,6 +98,31 @@ ROBOTS = ("ur5e", "panda")
 TASKS = ("reach", "push")
 SIMULATORS = ("nominal", "randomized", "unit")
 MAX_ENVS = 4096   # environments one VecEnv holds at most
+# Rendering's memory. Each environment keeps its renderer (OSMesa context, MuJoCo's multisampled offscreen
+# buffer, the read-back buffer) from its first render() on: measured about 48 bytes a pixel and 24 MB besides
+# (215 MB at 2048 x 2048, 790 MB at 4096 x 4096). A VecEnv whose renderers would need more than
+# RENDER_MEMORY_CAP bytes together is refused when it is made, naming the sizes (it would otherwise be found at
+# its first render(), by the kernel's OOM killer). A module setting: raise it on a machine with the memory.
+RENDER_BYTES_PER_PIXEL, RENDER_BYTES_BASE = 48, 24 << 20
+RENDER_MEMORY_CAP = 4 << 30   # bytes, every renderer of one VecEnv together
+
+
+def _render_bytes(width, height):
+    """About what one environment's renderer holds at width x height px (bytes)."""
+    return RENDER_BYTES_PER_PIXEL * width * height + RENDER_BYTES_BASE
+
+
+def _check_render_memory(render_mode, sizes):
+    """Refuse a VecEnv of renderers of ``sizes`` ((width, height) px, one per environment) that would need more
+    than RENDER_MEMORY_CAP bytes together."""
+    need = sum(_render_bytes(w, h) for w, h in sizes)
+    if need > RENDER_MEMORY_CAP:
+        shown = ", ".join("%d x %d" % wh for wh in sorted(set(sizes)))
+        raise _lib.invalid("render_mode %r for %d environment%s of %s px: each keeps its own renderer (about %d bytes "
+                           "a pixel), %.1f GiB together, more than sim2real.env.RENDER_MEMORY_CAP (%.1f GiB): render "
+                           "fewer environments or smaller images, or raise the cap on a machine with the memory"
+                           % (render_mode, len(sizes), "s" * (len(sizes) > 1), shown, RENDER_BYTES_PER_PIXEL,
+                              need / 2 ** 30, RENDER_MEMORY_CAP / 2 ** 30))
 
 
 def _action_array(action, shape, what="action"):
@@ -168,6 +196,7 @@ class Env(_EnvBase):
 
     def __init__(self, robot="ur5e", task="reach", simulator="nominal", ranges=None, unit=None, camera=None,
                  render_mode=None, width=480, height=360):
+        before = set(self.__dict__)   # a subclass's own attributes, set before this (copies carry them)
         self._handle = None
         self._lock = _lib.guard(self)
         lib = _lib.library()
@@ -180,6 +209,9 @@ class Env(_EnvBase):
         if unit is not None and simulator in ("nominal", "randomized", b"nominal", b"randomized"):   # was ignored
             raise _lib.invalid("unit %r is for simulator \"unit\" (a stand-in unit's seed); the %s simulator has "
                                "none" % (unit, simulator))
+        if ranges is not None and not _encode(ranges, "ranges"):   # C reads "" as no file, a copy as the folder "."
+            raise _lib.invalid("ranges %r names no file: give a ranges file's path, or None (the randomized "
+                               "simulator's default ranges; the others take none)" % (ranges,))
         args = dict(robot=robot, task=task, simulator=simulator, unit=unit)
         unit = 1 if unit is None else whole(unit, "unit", 0, UINT64_MAX)   # unit 1 by default
         args = dict(args, unit=None if args["unit"] is None else unit,
@@ -192,7 +224,7 @@ class Env(_EnvBase):
         handle = ctypes.c_void_p()
         self._error.check(lib.s2r_flat_env_create(
             ctypes.byref(handle), _encode(robot, "robot"), _encode(task, "task"), _encode(simulator, "simulator"),
-            None if ranges is None else _encode(ranges, "ranges"), unit,
+            None if ranges is None else _lib.path_argument(ranges, "ranges"), unit,
             None if camera_arg is None else _lib.pointer(camera_arg), self._error.ptr))
         self._handle, self._lib, self._args = handle.value, lib, args
         dims = [ctypes.c_int() for _ in range(4)]
@@ -208,11 +240,13 @@ class Env(_EnvBase):
         robot, task, simulator = (os.fsdecode(x) if isinstance(x, bytes) else x for x in (robot, task, simulator))
         self.robot, self.task, self.simulator, self.ranges, self.unit = robot, task, simulator, ranges, unit
         self.render_mode, self.width, self.height = render_mode, width, height
-        self.metadata = {"render_modes": ["rgb_array"], "render_fps": round(1 / self.control_period)}
+        self.metadata = {"render_modes": ["rgb_array"] if lib.s2r_flat_render_available() else [],   # check_env
+                         "render_fps": round(1 / self.control_period)}   # makes one in each mode listed
         self._seed, self._episode = None, 0   # no seed yet: the first reset draws one
         self._owner = None                    # the VecEnv this environment belongs to
         self._step = _lib.Step()
         self._step_ptr = ctypes.addressof(self._step)
+        self._own_keys = _lib.own_keys(self, before)   # the rest of __dict__ is the user's: copies carry it
 
     def _live(self):
         if self._handle is None:
@@ -322,9 +356,9 @@ class Env(_EnvBase):
     def write_ranges(self, path):
         """Write the ranges this simulator draws from as a ranges file (s2r_randomization_write), e.g. the
         file ``deploy_staged`` checks a checkpoint trained on this environment against."""
+        target = _lib.path_argument(path, "path", temporary=True)   # a name too long for its .tmp: the reason
         with _lib.entered(self._lock):
-            self._error.check(self._lib.s2r_flat_env_ranges(self._live(), _encode(path, "path"), None,
-                                                            self._error.ptr))
+            self._error.check(self._lib.s2r_flat_env_ranges(self._live(), target, None, self._error.ptr))
 
     def close(self):
         """Free the C environment (waits for a call in progress on another thread); closing twice is fine. An
@@ -347,8 +381,9 @@ class Env(_EnvBase):
         running episode, if any, is not copied: reset the copy)."""
         if getattr(self, "_handle", None) is None:
             raise _lib.Sim2RealError("a closed environment cannot be copied")
+        cls, state = (None if type(self) is Env else type(self)), _lib.user_state(self)
         if self._args["ranges"] is None:
-            return _rebuild_env, (self._args, self._seed, self._episode)
+            return _rebuild_env, (self._args, self._seed, self._episode, None, None, None, cls), state
         # the ranges this simulator draws from, not its file again: an edit of the file since would change the copy
         import tempfile
         folder = tempfile.mkdtemp(prefix="s2r_ranges_")
@@ -360,18 +395,21 @@ class Env(_EnvBase):
         finally:
             import shutil
             shutil.rmtree(folder, ignore_errors=True)
-        return _rebuild_env, (self._args, self._seed, self._episode, ranges, self.ranges_digest(), self.ranges)
+        return (_rebuild_env, (self._args, self._seed, self._episode, ranges, self.ranges_digest(), self.ranges, cls),
+                state)
 
     def __repr__(self):
         return "Env(%r, %r, %r%s)" % (self.robot, self.task, self.simulator,
                                       ", unit=%d" % self.unit if self.simulator == "unit" else "")
 
 
-def _rebuild_env(args, seed, episode, ranges=None, digest=None, shown=None):
-    """An Env of ``args``; with ``ranges`` (a ranges file's bytes), drawing from those rather than from the file
-    ``args`` names (which may have changed since), refused if they are not the ranges of ``digest``."""
+def _rebuild_env(args, seed, episode, ranges=None, digest=None, shown=None, cls=None):
+    """An Env of ``args`` (of class ``cls``, a subclass of Env, made by Env.__init__; None: Env); with ``ranges``
+    (a ranges file's bytes), drawing from those rather than from the file ``args`` names (which may have changed
+    since), refused if they are not the ranges of ``digest``. The user's attributes come after (__reduce__'s
+    state: copy and pickle set them in __dict__)."""
     if ranges is None:
-        env = Env(**args)
+        env = _lib.rebuilt(cls, Env, **args)
     else:
         import shutil
         import tempfile
@@ -380,7 +418,7 @@ def _rebuild_env(args, seed, episode, ranges=None, digest=None, shown=None):
             path = os.path.join(folder, "ranges.txt")
             with open(path, "wb") as f:
                 f.write(ranges)
-            env = Env(**dict(args, ranges=path))
+            env = _lib.rebuilt(cls, Env, **dict(args, ranges=path))
         finally:
             shutil.rmtree(folder, ignore_errors=True)
         if env.ranges_digest() != digest:
@@ -411,7 +449,12 @@ class VecEnv(_VecEnvBase):
     ``info["final_info"]`` (so a step is refused, before anything moves,
     when the seed has fewer episodes left before 2**64 - 1 than there are
     environments: any of them may end and need one). Infos are Gymnasium's:
-    arrays with ``_key`` masks. On units, every environment is a copy of the same unit;
+    arrays with ``_key`` masks. A step or reset that an exception cuts short
+    (Ctrl-C's KeyboardInterrupt, a signal handler's) after C has moved the
+    environments loses its results but not its bookkeeping: the
+    environments whose episodes it ended are reset at the next step (as in
+    next_step mode: reward 0, not done), no episode is handed out twice.
+    On units, every environment is a copy of the same unit;
     ``VecEnv.of(envs)`` batches environments made apart (units of a fleet,
     say) of one arm and task. render_mode "rgb_array" (and width, height)
     as Env's: ``render()`` returns a tuple of every environment's image, as
@@ -425,6 +468,7 @@ class VecEnv(_VecEnvBase):
 
     def __init__(self, num_envs, robot="ur5e", task="reach", simulator="nominal", ranges=None, unit=None, threads=1,
                  camera=None, autoreset_mode="next_step", render_mode=None, width=480, height=360, envs=None):
+        before = set(self.__dict__)   # a subclass's own attributes, set before this (copies carry them)
         self._closed = True   # until the environments are made
         self._lock = _lib.guard(self)
         self.threads = whole(threads, "threads", 0, _lib.MAX_THREADS)
@@ -436,11 +480,15 @@ class VecEnv(_VecEnvBase):
             raise _lib.invalid("threads %d for %d environment%s: each runs on one thread at a time, so 0 (one per "
                                "core, at most one per environment) or 1 .. %d" % (self.threads, n, "s" * (n > 1), n))
         if envs is None:
+            if render_mode is not None:   # before n environments are made
+                _check_render_memory(render_mode, [(whole(width, "width", 1, 4096), whole(height, "height", 1, 4096))]
+                                     * n)
             envs = [Env(robot, task, simulator, ranges, unit, camera, render_mode, width, height) for _ in range(n)]
         self._adopt(list(envs))
         first = self._envs[0]
         self.render_mode = first.render_mode
-        self.metadata = {"autoreset_mode": AUTORESET[autoreset_mode], "render_modes": ["rgb_array"],
+        self.metadata = {"autoreset_mode": AUTORESET[autoreset_mode],
+                         "render_modes": list(first.metadata["render_modes"]),
                          "render_fps": first.metadata["render_fps"]}
         self.num_envs = len(self._envs)
         self.obs_dim, self.act_dim, self.episode_steps = first.obs_dim, first.act_dim, first.episode_steps
@@ -452,8 +500,10 @@ class VecEnv(_VecEnvBase):
         self._error = _lib.ErrorBuffer()
         self._lib = first._lib
         self._seed, self._episode = None, 0
-        self._pending = np.zeros(self.num_envs, bool)   # next_step: ended, to reset at the next step
+        self._pending = np.zeros(self.num_envs, bool)   # ended, to reset at the next step (next_step mode)
+        self._inflight = None   # a reset or step in C whose bookkeeping is not done yet (_settle)
         self._closed = False
+        self._own_keys = _lib.own_keys(self, before)   # the rest of __dict__ is the user's: copies carry it
 
     @classmethod
     def of(cls, envs, threads=1, autoreset_mode="next_step"):
@@ -476,6 +526,8 @@ class VecEnv(_VecEnvBase):
             if e.render_mode != envs[0].render_mode:
                 raise _lib.invalid("environment %d has render_mode %r, environment 0 %r: a VecEnv renders all its "
                                    "environments or none" % (i, e.render_mode, envs[0].render_mode))
+        if envs[0].render_mode is not None:   # each keeps its renderer: bounded before any is made
+            _check_render_memory(envs[0].render_mode, [(e.width, e.height) for e in envs])
         for e in envs:   # from here on, theirs is the VecEnv's lock, and only the VecEnv frees them
             with _lib.entered(e._lock):
                 e._owner, e._lock = self, self._lock
@@ -493,31 +545,57 @@ class VecEnv(_VecEnvBase):
         return ctypes.addressof(self._handles)
 
     def _reset_some(self, which, obs):
-        """Reset environments `which` (indices) to the next episodes, into obs[which]; their episode numbers."""
+        """Reset environments `which` (indices) to the next episodes, into obs[which]; their episode numbers.
+        Exception-safe (``_settle``): the episodes are counted before the call (given back if C refuses it), and
+        the call is journaled with its observations prefilled with NaN, so an exception landing anywhere here
+        (a Ctrl-C between two lines) leaves the environments as they are in C."""
         n = len(which)
         if self._episode + n - 1 > UINT64_MAX:
             raise _lib.invalid("seed %d has no episode after 2**64 - 1: reset with a seed" % self._seed)
         handles = (ctypes.c_void_p * n)(*[self._handles[i] for i in which])
         seeds = np.full(n, self._seed, np.uint64)
-        episodes = np.arange(self._episode, self._episode + n, dtype=np.uint64)
-        out = np.empty((n, self.obs_dim), np.float32)
-        self._error.check(self._lib.s2r_flat_reset_many(ctypes.addressof(handles), n, _lib.pointer(seeds),
-                                                        _lib.pointer(episodes), _lib.pointer(out), self.threads,
-                                                        self._error.ptr))
-        self._episode += n
+        first = self._episode
+        episodes = np.arange(first, first + n, dtype=np.uint64)
+        out = np.full((n, self.obs_dim), np.nan, np.float32)   # finite once C has reset them (_settle)
+        which = np.asarray(which, np.intp)
+        self._episode = first + n   # before the call: an interrupt after it must not hand these episodes out again
+        self._inflight = ("reset", which, out)
+        code = self._lib.s2r_flat_reset_many(ctypes.addressof(handles), n, _lib.pointer(seeds),
+                                             _lib.pointer(episodes), _lib.pointer(out), self.threads,
+                                             self._error.ptr)
+        self._pending[which[np.isfinite(out).all(axis=1)]] = False   # those C reset (all, unless it failed)
+        self._inflight = None
+        if code != _lib.OK:
+            self._episode = first   # as before: a failed reset hands out its episodes again
+            self._error.check(code)
         obs[which] = out
         return episodes
+
+    def _settle(self):
+        """The bookkeeping of a reset or step that an exception (a Ctrl-C, a signal handler's) cut short after
+        its call into C, done now from what C wrote: the environments a cut-short step ended are marked for reset
+        (the next step resets them, as in next_step mode), those a cut-short reset reset are no longer pending.
+        Called under the lock before every reset and step; journaled calls are ``_inflight``."""
+        inflight, self._inflight = self._inflight, None
+        if inflight is None:
+            return
+        kind, which, out = inflight
+        if kind == "reset":
+            self._pending[which[np.isfinite(out).all(axis=1)]] = False   # those C reset (none: it never ran)
+        else:   # a step: out is its s2r_flat_step records, zeroed before the call
+            self._pending[which] |= (out["terminated"] != 0) | (out["truncated"] != 0)
 
     def reset(self, *, seed=None, options=None):
         """Environment i to episode i of ``seed`` (or of the running seed's next episodes, or, with
         options={"episode": e}, to episode e + i); returns (obs [num_envs, obs_dim], info)."""
-        if seed is not None and not np.isscalar(seed):
+        if seed is not None and np.ndim(seed) != 0:   # one number (a 0-d array too, as Env.reset takes)
             raise _lib.invalid("seed must be one number: the environments share its episodes (environment i "
                                "takes episode i)")
         seed = None if seed is None else whole(seed, "seed", 0, UINT64_MAX)
         episode = _episode_options(options)
         with _lib.entered(self._lock):
             self._live()
+            self._inflight = None   # every environment is reset here: nothing cut short matters any more
             _start(self, _VecEnvBase, seed, episode)
             obs = np.empty((self.num_envs, self.obs_dim), np.float32)
             episodes = self._reset_some(list(range(self.num_envs)), obs)
@@ -526,16 +604,26 @@ class VecEnv(_VecEnvBase):
                             s2r_episode=episodes)
 
     def _step_some(self, which, a, obs):
-        """Step environments `which` (indices; None: all) with their rows of a, into obs; their s2r_flat_step."""
+        """Step environments `which` (indices; None: all) with their rows of a, into obs; their s2r_flat_step.
+        Exception-safe (``_settle``): the records are zeroed and the call journaled before it, and the
+        environments it ended are marked pending (``self._pending``) before it returns, so an exception landing
+        anywhere from here on never leaves an ended episode unmarked."""
         if which is None:
             handles, n, acts, steps = self._live(), self.num_envs, a, self._steps
+            index = np.arange(self.num_envs)
         else:
             n = len(which)
             array = (ctypes.c_void_p * n)(*[self._handles[i] for i in which])
             handles, acts, steps = ctypes.addressof(array), np.ascontiguousarray(a[which]), np.zeros(n, _lib.STEP_DTYPE)
+            index = np.asarray(which, np.intp)
         out = obs if which is None else np.empty((n, self.obs_dim), np.float32)
-        self._error.check(self._lib.s2r_flat_step_many(handles, n, _lib.pointer(acts), _lib.pointer(out),
-                                                       _lib.pointer(steps), self.threads, self._error.ptr))
+        steps["terminated"], steps["truncated"] = 0, 0   # none ended, until C says so (_settle reads them)
+        self._inflight = ("step", index, steps)
+        code = self._lib.s2r_flat_step_many(handles, n, _lib.pointer(acts), _lib.pointer(out), _lib.pointer(steps),
+                                            self.threads, self._error.ptr)
+        self._pending[index] = (steps["terminated"] != 0) | (steps["truncated"] != 0)   # zero where none moved
+        self._inflight = None
+        self._error.check(code)
         if which is not None:
             obs[which] = out
         return steps
@@ -552,6 +640,7 @@ class VecEnv(_VecEnvBase):
         obs = np.empty((self.num_envs, self.obs_dim), np.float32)
         with _lib.entered(self._lock):
             self._live()
+            self._settle()   # a step or reset an exception cut short: its bookkeeping done now
             if self._pending.any():   # next_step: those that ended are reset instead of stepped
                 return self._step_after_ends(a, obs)
             left = UINT64_MAX + 1 - self._episode
@@ -567,8 +656,7 @@ class VecEnv(_VecEnvBase):
             info = {}   # as gymnasium.vector.SyncVectorEnv arranges Env's infos
             if self.autoreset_mode == "next_step":
                 _masked(info, np.ones(self.num_envs, bool), distance=s["distance"], diverged=diverged)
-                _masked(info, done, success=success, is_success=success)
-                self._pending = done
+                _masked(info, done, success=success, is_success=success)   # _step_some marked them pending
                 return obs, rewards, terminated, truncated, info
             _masked(info, ~done, distance=s["distance"], diverged=diverged)
             if done.any():
@@ -586,7 +674,8 @@ class VecEnv(_VecEnvBase):
 
     def _step_after_ends(self, a, obs):
         """next_step mode, some environments ended at the last step: reset those, step the others."""
-        reset, stepped = list(np.flatnonzero(self._pending)), list(np.flatnonzero(~self._pending))
+        was = self._pending.copy()   # _reset_some and _step_some keep self._pending as they go
+        reset, stepped = list(np.flatnonzero(was)), list(np.flatnonzero(~was))
         episodes = np.zeros(self.num_envs, np.uint64)
         episodes[reset] = self._reset_some(reset, obs)
         rewards, distance = np.zeros(self.num_envs, np.float32), np.zeros(self.num_envs)
@@ -597,10 +686,9 @@ class VecEnv(_VecEnvBase):
             distance[stepped], diverged[stepped], success[stepped] = s["distance"], s["diverged"], s["success"]
         done = terminated | truncated
         info = {}
-        _masked(info, ~self._pending, distance=distance, diverged=diverged)
+        _masked(info, ~was, distance=distance, diverged=diverged)
         _masked(info, done, success=success, is_success=success)
-        _masked(info, self._pending, s2r_seed=np.full(self.num_envs, self._seed, np.uint64), s2r_episode=episodes)
-        self._pending = done
+        _masked(info, was, s2r_seed=np.full(self.num_envs, self._seed, np.uint64), s2r_episode=episodes)
         return obs, rewards, terminated, truncated, info
 
     def render(self):
@@ -632,8 +720,10 @@ class VecEnv(_VecEnvBase):
         reset the copy)."""
         if getattr(self, "_closed", True):
             raise _lib.Sim2RealError("closed environments cannot be copied")
-        return _rebuild_vec, ([e.__reduce__()[1] for e in self._envs], self.threads, self.autoreset_mode, self._seed,
-                              self._episode)
+        members = [e.__reduce__() for e in self._envs]
+        return (_rebuild_vec, ([m[1] for m in members], self.threads, self.autoreset_mode, self._seed, self._episode,
+                               None if type(self) is VecEnv else type(self), [m[2] for m in members]),
+                _lib.user_state(self))
 
     def __repr__(self):
         envs = getattr(self, "_envs", None) or (None,)
@@ -653,8 +743,14 @@ def _masked(info, mask, **values):
     return info
 
 
-def _rebuild_vec(members, threads, autoreset_mode, seed, episode):
-    vec = VecEnv.of([_rebuild_env(*m) for m in members], threads=threads, autoreset_mode=autoreset_mode)
+def _rebuild_vec(members, threads, autoreset_mode, seed, episode, cls=None, states=None):
+    """A VecEnv (of class ``cls``, a subclass, made by VecEnv.__init__; None: VecEnv) of the environments
+    ``members`` rebuild (_rebuild_env's arguments), with their users' attributes ``states``."""
+    envs = [_rebuild_env(*m) for m in members]
+    for env, state in zip(envs, states or ()):
+        if state:
+            env.__dict__.update(state)
+    vec = _lib.rebuilt(cls, VecEnv, None, threads=threads, autoreset_mode=autoreset_mode, envs=envs)
     vec._seed, vec._episode = seed, episode
     return vec
 

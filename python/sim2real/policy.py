@@ -25,16 +25,20 @@ class Policy:
     its own past frames: call ``reset()`` at the start of every episode.
     One thread at a time acts (a second waits). A copy (copy, deepcopy,
     pickle) loads the same file again - refused if the file has changed since
-    - with its sampled actions and frame history started afresh."""
+    - with its sampled actions and frame history started afresh; a copy of a
+    subclass is of that subclass (made by Policy.__init__, not its own), with
+    the attributes its user set (copied as copy, deepcopy or pickle copies them)."""
 
     def __init__(self, path, seed=0):
+        before = set(self.__dict__)   # a subclass's own attributes, set before this (copies carry them)
         self._handle = None
         self._lock = _lib.guard(self)
         lib = _lib.library()
         self._error = _lib.ErrorBuffer()
         seed = whole(seed, "seed", 0, UINT64_MAX)
         handle = ctypes.c_void_p()
-        self._error.check(lib.s2r_flat_policy_load(ctypes.byref(handle), _encode(path, "path"), seed, self._error.ptr))
+        self._error.check(lib.s2r_flat_policy_load(ctypes.byref(handle), _lib.path_argument(path, "path"), seed,
+                                                   self._error.ptr))
         self._handle, self._lib, self.path, self.seed = handle.value, lib, os.fsdecode(path), seed
         dims = [ctypes.c_int() for _ in range(3)]
         robot, task = ctypes.create_string_buffer(16), ctypes.create_string_buffer(16)
@@ -44,6 +48,7 @@ class Policy:
         self.robot, self.task = robot.value.decode(), task.value.decode()
         self._digest = _file_digest(path)   # what a copy must find in the file again
         self._abspath = os.path.abspath(_encode(path, "path"))
+        self._own_keys = _lib.own_keys(self, before)   # the rest of __dict__ is the user's: copies carry it
 
     def _live(self):
         if self._handle is None:
@@ -57,6 +62,8 @@ class Policy:
             self._error.check(self._lib.s2r_flat_policy_reset(self._live(), self._error.ptr))
 
     def act(self, obs, deterministic=True):
+        if not isinstance(deterministic, (bool, np.bool_)):   # "False" was truthy: the mean, not a sample
+            raise TypeError("deterministic must be True (the mean) or False (a sample), got %r" % (deterministic,))
         o = _action_array(obs, (self.obs_dim,), "observation")
         action = np.empty(self.act_dim, np.float32)
         with _lib.entered(self._lock):
@@ -77,14 +84,17 @@ class Policy:
     def __reduce__(self):
         if getattr(self, "_handle", None) is None:
             raise _lib.Sim2RealError("a closed policy cannot be copied")
-        return _rebuild_policy, (self._abspath, self.seed, self._digest)
+        return (_rebuild_policy, (self._abspath, self.seed, self._digest, None if type(self) is Policy else type(self)),
+                _lib.user_state(self))
 
     def __repr__(self):
         return "Policy(%r: %s %s, obs %d, act %d, history %d)" % (self.path, self.robot, self.task, self.obs_dim,
                                                                    self.act_dim, self.history)
 
 
-def _rebuild_policy(path, seed, digest):
+def _rebuild_policy(path, seed, digest, cls=None):
+    """A Policy (of class ``cls``, a subclass, made by Policy.__init__; None: Policy) of the file at ``path``,
+    refused if it no longer has ``digest``; the user's attributes come after (__reduce__'s state)."""
     try:
         now = _file_digest(path)
     except (OSError, _lib.Sim2RealError) as e:
@@ -92,4 +102,4 @@ def _rebuild_policy(path, seed, digest):
     if now != digest:
         raise _lib.Sim2RealError("cannot copy the policy of %s: the file has changed since it was loaded"
                                  % os.fsdecode(path))
-    return Policy(path, seed)
+    return _lib.rebuilt(cls, Policy, path, seed)

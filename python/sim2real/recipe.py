@@ -28,8 +28,7 @@ def evaluate_sim_and_real(policy, robot=None, task=None, episodes=100, seed=1, f
     if not isinstance(policy, Policy):   # was an AttributeError (None, a path)
         raise TypeError("policy must be a sim2real.Policy (sim2real.Policy(path) loads a checkpoint), got %r"
                         % (policy,))
-    robot = robot or policy.robot
-    task = task or policy.task
+    robot, task = _made_for(policy, robot, task)
     episodes, seed = whole(episodes, "episodes", 1, INT_MAX), whole(seed, "seed", 0, UINT64_MAX)
     first_unit, units = whole(first_unit, "first_unit", 0, UINT64_MAX), whole(units, "units", 1, 16)
     sim, real = _lib.Eval(), _lib.Eval()
@@ -40,6 +39,19 @@ def evaluate_sim_and_real(policy, robot=None, task=None, episodes=100, seed=1, f
             _lib.library().s2r_flat_evaluate_sim_and_real, policy._live(), _encode(robot, "robot"), _encode(task, "task"), episodes, seed, first_unit, units,
             ctypes.addressof(sim), ctypes.addressof(real), ctypes.addressof(gap), error.ptr))
     return {"sim": sim.as_dict(), "real": real.as_dict(), "gap": tuple(gap)}
+
+
+def _made_for(policy, robot, task):
+    """robot and task, each defaulting to what ``policy``'s checkpoint records; a checkpoint that records none
+    (written with robot or task unset: "unknown") is refused here, saying which to give, rather than in C as an
+    unknown robot named "unknown"."""
+    found = {"robot": robot or policy.robot, "task": task or policy.task}
+    missing = [k for k, v in found.items() if v in ("", "unknown", b"", b"unknown")]
+    if missing:
+        raise _lib.invalid("the checkpoint %s records no %s: give %s=... (%s)"
+                           % (policy.path, " or ".join(missing), "=..., ".join(missing),
+                              "; ".join({"robot": "ur5e or panda", "task": "reach or push"}[k] for k in missing)))
+    return found["robot"], found["task"]
 
 
 def identify_unit(robot, task, unit, ranges=None, quick=False, ranges_out=None, identified_out=None):
@@ -128,8 +140,10 @@ def deploy_staged(checkpoint, ranges, out, robot=None, task=None, quick=False, s
                                for p, what in ((checkpoint, "checkpoint"), (ranges, "ranges"), (out, "out")))
     if robot is None or task is None:
         made_for = Policy(checkpoint)
-        robot, task = robot or made_for.robot, task or made_for.task
-        made_for.close()
+        try:
+            robot, task = _made_for(made_for, robot, task)
+        finally:
+            made_for.close()
     args = [_program("06_staged_deployment"), "--policy", checkpoint, "--ranges", ranges, "--out", out,
             "--robot", _encode(robot, "robot").decode(), "--task", _encode(task, "task").decode(),
             "--seed", str(whole(seed, "seed", 0, UINT64_MAX)), "--real-seed", str(whole(real_seed, "real_seed", 1,

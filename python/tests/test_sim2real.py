@@ -852,6 +852,305 @@ class TestVecEnvModes(unittest.TestCase):
                 self.assertEqual(list(info["s2r_episode"]), [0, 1])
 
 
+class TestInterruptedVecStep(unittest.TestCase):
+    """A KeyboardInterrupt (Ctrl-C, or any exception a signal handler raises) landing inside VecEnv.step after its
+    call into C left an environment whose episode had ended neither reset nor marked for reset: every later step
+    was refused ("step before reset") until vec.reset(). Now the call is journaled and its bookkeeping done at
+    the next step; the environments it ended are reset there."""
+
+    class Interrupting:
+        """The library, with an exception raised right before or right after chosen batched calls."""
+
+        def __init__(self, lib, when):
+            self._real, self.when, self.calls = lib, when, 0
+
+        def __getattr__(self, name):
+            return getattr(self._real, name)
+
+        def _call(self, name, *args):
+            self.calls += 1
+            where = self.when(self.calls)
+            if where == "before":
+                raise KeyboardInterrupt
+            code = getattr(self._real, name)(*args)
+            if where == "after":
+                raise KeyboardInterrupt
+            return code
+
+        def s2r_flat_step_many(self, *args):
+            return self._call("s2r_flat_step_many", *args)
+
+        def s2r_flat_reset_many(self, *args):
+            return self._call("s2r_flat_reset_many", *args)
+
+    def test_interrupt_before_or_after_each_call(self):
+        for mode in ("next_step", "same_step"):
+            for where in ("after", "before"):
+                with self.subTest(mode=mode, where=where):
+                    vec = sim2real.VecEnv(3, "ur5e", "reach", "randomized", autoreset_mode=mode)
+                    vec.reset(seed=SEED)
+                    vec._lib = self.Interrupting(vec._lib, lambda k: where if k % 7 in (0, 3) else None)
+                    interrupts, episodes = 0, []
+                    for t in range(3 * vec.episode_steps):
+                        try:
+                            obs, rewards, terminated, truncated, info = vec.step(np.zeros((3, 6), np.float32))
+                        except KeyboardInterrupt:
+                            interrupts += 1
+                            continue
+                        self.assertTrue(np.isfinite(obs).all())
+                        if "s2r_episode" in info:
+                            episodes += list(info["s2r_episode"][info["_s2r_episode"]])
+                    self.assertGreater(interrupts, 10)
+                    self.assertGreater(len(episodes), 0, "no environment was ever reset")
+                    self.assertEqual(len(episodes), len(set(episodes)), "an episode handed out twice")
+                    vec._lib = vec._lib._real
+                    vec.step(np.zeros((3, 6), np.float32))
+
+    def test_a_timer_interrupt_anywhere(self):
+        """The attack's probe: a one-shot 0.5 .. 2.3 ms timer raising inside each step, wherever it lands."""
+        import signal
+        if not hasattr(signal, "setitimer"):
+            self.skipTest("no setitimer")
+
+        class Interrupt(Exception):
+            pass
+        armed = [False]
+
+        def handler(*args):
+            if armed[0]:
+                armed[0] = False
+                raise Interrupt()
+        previous = signal.signal(signal.SIGALRM, handler)
+        self.addCleanup(signal.signal, signal.SIGALRM, previous)
+        for mode in ("same_step", "next_step"):
+            vec = sim2real.VecEnv(4, "ur5e", "reach", "randomized", autoreset_mode=mode)
+            vec.reset(seed=1)
+            for k in range(1500):
+                try:
+                    try:
+                        armed[0] = True
+                        signal.setitimer(signal.ITIMER_REAL, 0.0005 + (k % 7) * 0.0003)
+                        vec.step(np.full((4, 6), 0.5, np.float32))
+                    finally:
+                        armed[0] = False
+                        signal.setitimer(signal.ITIMER_REAL, 0)
+                except Interrupt:
+                    pass
+
+
+class TestSubclassCopies(unittest.TestCase):
+    """copy, deepcopy and pickle of a subclass of Env, VecEnv or Policy returned the base class: an overridden
+    step (reward shaping) and the attributes the user set were dropped without a word."""
+
+    def test_env_subclass(self):
+        copies = [("copy", copy.copy), ("deepcopy", copy.deepcopy), ("pickle", lambda x: pickle.loads(pickle.dumps(x)))]
+        for simulator in ("nominal", "randomized"):
+            env = Shaped("ur5e", "reach", simulator, scale=3.0)
+            env.tag = ["mine"]
+            env.reset(seed=SEED)
+            expected = env.step(np.zeros(6, np.float32))[1]
+            for name, make in copies:
+                with self.subTest(simulator=simulator, copy=name):
+                    c = make(env)
+                    self.assertIs(type(c), Shaped)
+                    self.assertEqual((c.tag, c.scale, c.ranges_digest() if simulator == "randomized" else 0),
+                                     (["mine"], 3.0, env.ranges_digest() if simulator == "randomized" else 0))
+                    self.assertEqual(c.tag is env.tag, name == "copy")   # copy.copy shares, the others copy
+                    self.assertIsNot(c._handle, env._handle)
+                    c.reset(seed=SEED)
+                    self.assertEqual(c.step(np.zeros(6, np.float32))[1], expected)
+                    c.close()
+        plain = copy.copy(sim2real.Env("ur5e", "reach"))
+        self.assertIs(type(plain), sim2real.Env)
+        self.assertNotIn("tag", plain.__dict__)
+
+    def test_vecenv_and_policy_subclass(self):
+        envs = [Shaped("ur5e", "reach", scale=2.0), Shaped("ur5e", "reach", scale=5.0)]
+        vec = CountingVec.of(envs)
+        vec.note = "fleet"
+        for c in (copy.deepcopy(vec), pickle.loads(pickle.dumps(vec))):
+            self.assertIs(type(c), CountingVec)
+            self.assertEqual((c.note, [type(e) for e in c.envs], [e.scale for e in c.envs]),
+                             ("fleet", [Shaped, Shaped], [2.0, 5.0]))
+            c.reset(seed=SEED)
+            c.step(np.zeros((2, 6), np.float32))
+            self.assertEqual(c.steps, 1)
+            c.close()
+        if not os.path.isfile(CHECKPOINT):
+            self.skipTest("no checkpoint at %s" % CHECKPOINT)
+        policy = Negated(CHECKPOINT)
+        policy.label = "negated"
+        for c in (copy.copy(policy), copy.deepcopy(policy), pickle.loads(pickle.dumps(policy))):
+            self.assertIs(type(c), Negated)
+            self.assertEqual(c.label, "negated")
+            obs = np.zeros(c.obs_dim, np.float32)
+            self.assertTrue(np.array_equal(c.act(obs), policy.act(obs)))
+            self.assertTrue(np.array_equal(c.act(obs), -sim2real.Policy(CHECKPOINT).act(obs)))
+
+
+    def test_an_empty_ranges_path_is_refused(self):
+        """ranges="" was accepted (C reads it as no file) but copying the environment then failed: refused now,
+        at construction, for every simulator and for a VecEnv."""
+        for simulator in sim2real.env.SIMULATORS:
+            for empty in ("", b""):
+                with self.subTest(simulator=simulator, empty=empty):
+                    self.assertRaisesRegex(ValueError, "names no file", sim2real.Env, "ur5e", "reach", simulator,
+                                           ranges=empty)
+        self.assertRaisesRegex(ValueError, "names no file", sim2real.VecEnv, 2, "ur5e", "reach", "randomized",
+                               ranges="")
+
+
+class Shaped(sim2real.Env):
+    """A user's subclass: its own __init__ arguments and a shaped reward (module level, for pickle)."""
+
+    def __init__(self, robot, task, simulator="nominal", scale=1.0):
+        self.scale = scale   # before the base class's __init__
+        super().__init__(robot, task, simulator)
+
+    def step(self, action):
+        obs, reward, terminated, truncated, info = super().step(action)
+        return obs, reward * self.scale + 100.0, terminated, truncated, info
+
+
+class CountingVec(sim2real.VecEnv):
+    def step(self, actions):
+        self.steps = getattr(self, "steps", 0) + 1
+        return super().step(actions)
+
+
+class Negated(sim2real.Policy):
+    def act(self, obs, deterministic=True):
+        return -super().act(obs, deterministic)
+
+
+class TestRenderMemory(unittest.TestCase):
+    """Each environment keeps its renderer (about 790 MB at 4096 x 4096): VecEnv(32, ..., 4096 x 4096) would have
+    needed 25 GB at its first render(), found by the OOM killer. Refused when made now, naming the sizes."""
+
+    def test_a_vecenv_past_the_cap_is_refused(self):
+        with self.assertRaisesRegex(ValueError, "32 environments of 4096 x 4096 px.*24.8 GiB together.*"
+                                    "RENDER_MEMORY_CAP .4.0 GiB"):
+            sim2real.VecEnv(32, render_mode="rgb_array", width=4096, height=4096)
+        if not sim2real.library().s2r_flat_render_available():
+            self.skipTest("the library is built without the renderer")
+        envs = [sim2real.Env(render_mode="rgb_array", width=4096, height=4096) for _ in range(6)]
+        self.assertRaisesRegex(ValueError, "6 environments of 4096 x 4096", sim2real.VecEnv.of, envs)
+        self.assertTrue(all(e._owner is None for e in envs), "a refused VecEnv.of took environments over")
+        sim2real.VecEnv.of(envs[:4]).close()   # 3 GiB: within the cap
+        sim2real.VecEnv(2, render_mode="rgb_array").close()
+
+
+class TestRangesSizeBounds(unittest.TestCase):
+    """Ranges files of absurd sizes (friction, kp, link_mass of 1e300; noise stds of 1e300; offsets of -1e300)
+    were accepted, and episodes ran on garbage; refused now by the library's reader naming the file, line and
+    bound. The figures' committed ranges files and the defaults still load, and draw what they drew."""
+
+    def test_figures_and_defaults_load_absurd_sizes_refused(self):
+        import glob
+        figures = sorted(glob.glob(os.path.join(ROOT, "figures", "*ranges*.txt")))
+        self.assertGreater(len(figures), 0)
+        for path in figures:
+            robot = "panda" if "panda" in os.path.basename(path) else "ur5e"
+            env = sim2real.Env(robot, "push", "randomized", ranges=path)
+            self.assertTrue(np.isfinite(env.reset(seed=SEED)[0]).all())
+        default = sim2real.Env("ur5e", "push", "randomized")
+        self.assertEqual(default.ranges_digest(), copy.copy(default).ranges_digest())
+        folder = tempfile.mkdtemp(prefix="s2r_python_")
+        self.addCleanup(shutil.rmtree, folder, True)
+        path = os.path.join(folder, "absurd.txt")
+        for line, says in [("friction fixed 1e300", "within \\+-1000 of the model's value"),
+                           ("kp fixed 1e300", "within \\+-1000"), ("link_mass fixed 1e300", "within \\+-1000"),
+                           ("qpos_noise fixed 1e300", "within \\+-3.14159"),
+                           ("qpos_noise uniform 0 1e308", "within \\+-3.14159"),
+                           ("target_noise fixed 1e300", "within \\+-10"),
+                           ("qpos_bias fixed -1e300", "within \\+-6.28319"),
+                           ("target_offset fixed -1e300 absolute", "within \\+-10"),
+                           ("table_height fixed -1e300", "within \\+-10"), ("damping fixed 1e3 absolute", None)]:
+            with open(path, "w") as f:
+                f.write("# one line\n%s\n" % line)
+            if says is None:   # 1e3 N m s/rad: large, not absurd
+                sim2real.Env("ur5e", "push", "randomized", ranges=path).close()
+                continue
+            with self.subTest(line=line):
+                with self.assertRaisesRegex(sim2real.Sim2RealError, "%s: line 2: .*%s" % (re.escape(path), says)):
+                    sim2real.Env("ur5e", "push", "randomized", ranges=path)
+
+
+class TestSmallerRefusals(unittest.TestCase):
+    """What the second attack found besides: a string deterministic taken for True, a 0-d seed refused by
+    VecEnv.reset, long paths whose reason was cut off with the library's message, render modes listed where the
+    library cannot render, and a checkpoint that records no arm called an unknown robot "unknown"."""
+
+    def test_deterministic_is_a_bool(self):
+        if not os.path.isfile(CHECKPOINT):
+            self.skipTest("no checkpoint at %s" % CHECKPOINT)
+        policy = sim2real.Policy(CHECKPOINT)
+        obs = np.zeros(policy.obs_dim, np.float32)
+        for bad in ("False", 0, 1, None):
+            self.assertRaisesRegex(TypeError, "deterministic must be True .* or False", policy.act, obs,
+                                   deterministic=bad)
+        self.assertTrue(np.array_equal(policy.act(obs, deterministic=np.bool_(True)), policy.act(obs)))
+
+    def test_vecenv_seed_as_a_0d_array(self):
+        vec = sim2real.VecEnv(2, "ur5e", "reach", "randomized")
+        a, info = vec.reset(seed=np.array(5))
+        self.assertEqual(list(info["s2r_seed"]), [5, 5])
+        self.assertTrue(np.array_equal(a, vec.reset(seed=5)[0]))
+        self.assertRaisesRegex(ValueError, "seed must be one number", vec.reset, seed=[1, 2])
+
+    def test_long_paths_give_their_reason(self):
+        folder = tempfile.mkdtemp(prefix="s2r_python_")
+        self.addCleanup(shutil.rmtree, folder, True)
+        env = sim2real.Env("ur5e", "reach", "randomized")
+        name_max = os.pathconf(folder, "PC_NAME_MAX")
+        path = os.path.join(folder, "n" * (name_max - 5))   # open() takes it; its NAME.PID-N.tmp does not
+        with self.assertRaisesRegex(ValueError, "temporary NAME.%d-N.tmp.*more than the %d.*NAME_MAX"
+                                    % (os.getpid(), name_max)):
+            env.write_ranges(path)
+        actor = [(np.zeros((4, env.obs_dim)), np.zeros(4)), (np.zeros((env.act_dim, 4)), np.zeros(env.act_dim))]
+        self.assertRaisesRegex(ValueError, "NAME_MAX", sim2real.write_checkpoint, path, actor, robot="ur5e",
+                               task="reach")
+        self.assertRaisesRegex(ValueError, "a name in it is %d bytes.*NAME_MAX" % (name_max + 1), sim2real.Policy,
+                               os.path.join(folder, "p" * (name_max + 1)))
+        env.write_ranges(os.path.join(folder, "short.txt"))   # a name with room for its .tmp: written
+        deep = os.path.join(folder, *["d" * 50] * 18, "missing.ckpt")   # about 930 bytes: the message is cut
+        with self.assertRaisesRegex(sim2real.Sim2RealError, "the library's message is cut at %d bytes"
+                                    % (_lib.ERROR_LEN - 1)):
+            sim2real.Policy(deep)
+
+    def test_render_modes_only_where_the_library_renders(self):
+        renders = bool(sim2real.library().s2r_flat_render_available())
+        env = sim2real.Env("ur5e", "reach")
+        self.assertEqual(env.metadata["render_modes"], ["rgb_array"] if renders else [])
+        self.assertEqual(sim2real.VecEnv(1).metadata["render_modes"], env.metadata["render_modes"])
+
+    def test_a_checkpoint_without_arm_or_task(self):
+        if not os.path.isfile(CHECKPOINT):
+            self.skipTest("no checkpoint at %s" % CHECKPOINT)
+        import struct
+        from sim2real.checkpoint import _checksum
+        with open(CHECKPOINT, "rb") as f:
+            data = bytearray(f.read())
+        struct.pack_into("<I", data, 4 * 14, 0)   # made_for 0: no arm, no task (a file from elsewhere)
+        check = _checksum(bytes(data), 32)
+        struct.pack_into("<II", data, 48, check & 0xFFFFFFFF, check >> 32)
+        folder = tempfile.mkdtemp(prefix="s2r_python_")
+        self.addCleanup(shutil.rmtree, folder, True)
+        path = os.path.join(folder, "made_for_0.ckpt")
+        with open(path, "wb") as f:
+            f.write(data)
+        policy = sim2real.Policy(path)
+        if (policy.robot, policy.task) != ("unknown", "unknown"):
+            self.skipTest("the checkpoint layout moved: %s %s" % (policy.robot, policy.task))
+        self.assertRaisesRegex(ValueError, "records no robot or task: give robot=..., task=...",
+                               sim2real.evaluate_sim_and_real, policy, episodes=1, units=1)
+        self.assertRaisesRegex(ValueError, "records no task: give task=", sim2real.evaluate_sim_and_real, policy,
+                               robot="ur5e", episodes=1, units=1)
+        self.assertIn("sim", sim2real.evaluate_sim_and_real(policy, "ur5e", "reach", episodes=1, units=1))
+        self.assertRaisesRegex(ValueError, "records no robot or task", sim2real.deploy_staged, path,
+                               os.path.join(folder, "r.txt"), folder)
+
+
 class TestOwnershipAndThreads(unittest.TestCase):
     """Each of these crashed the interpreter (SIGSEGV, SIGABRT, or physics corrupted) before."""
 
@@ -1359,12 +1658,70 @@ class TestDamagedLibrary(unittest.TestCase):
         with self.assertRaisesRegex(ImportError, "text.so is not a whole shared library \\(no ELF header\\)"):
             sim2real.load_library(path)
         os.mkfifo(os.path.join(folder, "fifo.so"))   # refused before it is opened (an open would wait)
-        with self.assertRaisesRegex(ImportError, "fifo.so is not a whole shared library \\(not a regular file\\)"):
+        with self.assertRaisesRegex(ImportError, "fifo.so is not a regular file \\(a pipe, device or socket\\), "
+                                    "not the sim2real library"):
             sim2real.load_library(os.path.join(folder, "fifo.so"))
+        with self.assertRaisesRegex(ImportError, "%s is a directory, not the sim2real library" % re.escape(folder)):
+            sim2real.load_library(folder)   # was "a truncated or damaged file"
         path = os.path.join(folder, "whole.so")   # the same bytes, whole: loaded
         with open(path, "wb") as f:
             f.write(whole)
         _lib.check_elf(path)
+
+    def test_a_damaged_library_of_the_same_size_is_refused_by_its_digest(self):
+        """A library damaged without a change of size (zeroed .text, a random corruption) passed the ELF check and
+        crashed in dlopen or a call, or loaded and worked wrongly. make python writes its SHA-256 beside it; a
+        mismatch is refused before dlopen, naming both digests; no digest file: a warning, and it loads."""
+        import hashlib
+        library = os.environ["S2R_LIBRARY"]
+        self.assertTrue(os.path.isfile(library + ".sha256"), "make python writes the digest beside the library")
+        with open(library, "rb") as f:
+            whole = f.read()
+        with open(library + ".sha256") as f:
+            self.assertEqual(f.read().split()[0], hashlib.sha256(whole).hexdigest())
+        folder = tempfile.mkdtemp(prefix="s2r_python_")
+        self.addCleanup(shutil.rmtree, folder, True)
+        damaged = bytearray(whole)
+        damaged[len(whole) // 3:len(whole) // 3 + 256] = bytes(256)
+        path = os.path.join(folder, "libsim2real.so")
+        with open(path, "wb") as f:
+            f.write(damaged)
+        shutil.copy(library + ".sha256", path + ".sha256")
+        code = "\n".join(["import sim2real", "try:", "    sim2real.Env('ur5e', 'reach')", "except ImportError as e:",
+                          "    print(type(e).__name__, e)"])
+        run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                             env=dict(os.environ, S2R_LIBRARY=path, PYTHONPATH=os.path.dirname(HERE)))
+        self.assertEqual(run.returncode, 0, run.stderr[-2000:])
+        self.assertIn("LibraryMismatchError %s has SHA-256 %s, but libsim2real.so.sha256 says %s"
+                      % (path, hashlib.sha256(damaged).hexdigest(), hashlib.sha256(whole).hexdigest()), run.stdout)
+        with open(path, "wb") as f:   # whole again, its digest removed: loads, with a warning
+            f.write(whole)
+        os.remove(path + ".sha256")
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            _lib.check_digest(path)
+        self.assertIn("no digest file beside it", str(seen[0].message))
+        with open(path + ".sha256", "w") as f:
+            f.write("not a digest\n")
+        self.assertRaisesRegex(ImportError, "is no SHA-256 digest", _lib.check_digest, path)
+
+    def test_a_library_missing_a_function_is_a_mismatch(self):
+        """One of the right version without a function the package calls raised a raw AttributeError."""
+        folder = tempfile.mkdtemp(prefix="s2r_python_")
+        self.addCleanup(shutil.rmtree, folder, True)
+        source, path = os.path.join(folder, "fake.c"), os.path.join(folder, "libfake.so")
+        with open(source, "w") as f:
+            f.write('const char* s2r_flat_version(void) { return "%s"; }\n'
+                    'int s2r_flat_api_version(void) { return %d; }\n' % (_lib.VERSION, _lib.FLAT_API))
+        build = subprocess.run(["cc", "-shared", "-fPIC", source, "-o", path], capture_output=True, text=True)
+        if build.returncode != 0:
+            self.skipTest("no C compiler: %s" % build.stderr[-300:])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")   # no digest beside it
+            with self.assertRaisesRegex(_lib.LibraryMismatchError, "libfake.so says it is sim2real %s \\(flat API "
+                                        "%d\\) but has no s2r_flat_result_name"
+                                        % (re.escape(_lib.VERSION), _lib.FLAT_API)):
+                sim2real.load_library(path)
 
 
 class TestCtrlC(unittest.TestCase):
