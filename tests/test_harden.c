@@ -158,11 +158,14 @@ static int test_state_refused_on_another_arm(void) {
     a.update = 1;
     CHECK(s2r_ppo_save_state(&a, state) == S2R_OK);
     CHECK(s2r__read_file("examples/arm4.xml", &bytes, &n, error) == S2R_OK);   /* another arm, four joints too */
-    xml = (char*)bytes;
+    CHECK((xml = (char*)malloc(n + 1)) != NULL);   /* the bytes as a string (the reader adds no NUL) */
+    memcpy(xml, bytes, n);
+    xml[n] = '\0';
+    S2R_FREE(bytes);
     CHECK((at = strstr(xml, "mass='1.2'")) != NULL);
     at[8] = '3';
     CHECK((f = fopen(other_xml, "wb")) != NULL && fwrite(xml, 1, n, f) == n && fclose(f) == 0);
-    S2R_FREE(bytes);
+    free(xml);
     CHECK(s2r_ppo_init(&b, &c, obs_dim, act_dim) == S2R_OK);
     CHECKF(s2r_training_check_resume(&t, &b, error) == S2R_OK && b.update == 1, "%s", error);   /* the same arm */
     s2r_ppo_free(&b);
