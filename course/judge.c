@@ -1055,6 +1055,20 @@ static int open_worker(const char* path) {
    place... kept simple: the judge copies it next to each check's scratch. */
 
 /* Record: the reference's table and replies become the answers. */
+/* While answers are recorded: whether the reference failed check c (its
+   reply q incomplete, malformed or with a failure), said as a student's
+   failure is, with what it printed.  1 when it failed. */
+static int reference_failed(const check* c, const parsed* q, const reply* r) {
+    int k;
+    if (q->ended && !q->malformed && !q->n_messages && !q->failed_ids) return 0;
+    printf("FAIL %-58s 0/%d\n", c->name, c->points);
+    for (k = 0; k < q->n_messages; k++) printf("      - %s\n", q->messages[k]);
+    if (q->malformed) printf("      - %s\n", q->why);
+    if (!q->ended) say_stop(r, c->seconds, 0);
+    replay_output(r);
+    return 1;
+}
+
 static int record(run* R) {
     int fd = open_worker(R->worker), i, j;
     char* argv[3];
@@ -1084,12 +1098,7 @@ static int record(run* R) {
         pre = preamble("record", c, i, kept, n_kept, R->submission);
         if (run_worker(&R->sb, fd, argv, pre, c->seconds, &r) != 0) return 2;
         parse_reply(r.text, q);
-        if (!q->ended || q->malformed || q->n_messages || q->failed_ids) {
-            printf("FAIL %-58s 0/%d\n", c->name, c->points);
-            for (k = 0; k < q->n_messages; k++) printf("      - %s\n", q->messages[k]);
-            if (q->malformed) printf("      - %s\n", q->why);
-            if (!q->ended) say_stop(&r, c->seconds, 0);
-            replay_output(&r);
+        if (reference_failed(c, q, &r)) {
             fprintf(stderr, "judge: the reference fails its own grader: no answers written\n");
             return 1;
         }
@@ -1151,12 +1160,7 @@ static int record_seeded(run* R) {
         pre = preamble("record", c, i, kept, n_kept, R->submission);
         if (run_worker(&R->sb, fd, argv, pre, c->seconds, &r) != 0) return 2;
         parse_reply(r.text, q);
-        if (!q->ended || q->malformed || q->n_messages || q->failed_ids) {
-            printf("FAIL %-58s 0/%d\n", c->name, c->points);
-            for (k = 0; k < q->n_messages; k++) printf("      - %s\n", q->messages[k]);
-            if (q->malformed) printf("      - %s\n", q->why);
-            if (!q->ended) say_stop(&r, c->seconds, 0);
-            replay_output(&r);
+        if (reference_failed(c, q, &r)) {
             fprintf(stderr, "judge: the reference fails its own grader on the seed %llu: no answers written\n", run_seed);
             return 1;
         }
