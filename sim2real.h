@@ -21,8 +21,7 @@
    sim2real_socket.h (a robot in another process: the socket backend and
    its wire format), sim2real_jobs.h (a run split into jobs: sealed
    job records, binary demonstration files), sim2real_logs.h (a robot's
-   logs: trajectory and excitation files, the replay backend,
-   demonstration files as CSV),
+   logs: trajectory and excitation files, demonstration files as CSV),
    sim2real_analysis.h (the gap analysed: transfer predicted, the gap
    attributed to effects, the margin) and sim2real_reports.h (results for
    a person: a recipe row's result, ADR's changes, an identification's
@@ -299,9 +298,8 @@
      sim2real_logs.h         a robot's logs, for identification from them
                              (12): trajectory files (CSV logs, checked as
                              a robot's data), excitation files to play on
-                             an arm, the replay backend; an operator's
-                             demonstration files (CSV) and the CSV reader
-                             they share
+                             an arm; an operator's demonstration files
+                             (CSV) and the CSV reader they share
      sim2real_analysis.h     the gap analysed, each for one or two
                              examples: transfer predicted before the robot
                              (14), the gap attributed to the unit's effects
@@ -757,10 +755,9 @@ S2RDEF s2r_result s2r_robot_load_scene(s2r_robot* robot, s2r_robot_kind kind, s2
 S2RDEF s2r_result s2r_robot_load_xml(s2r_robot* robot, const char* xml);
 S2RDEF s2r_result s2r_robot_load_file(s2r_robot* robot, const char* path);
 S2RDEF void       s2r_robot_free(s2r_robot* robot);
-/* The embedded MJCF of a built-in arm, written into `buf` (`cap` bytes);
-   returns the length it needs (like snprintf), 0 for an unknown kind. */
-S2RDEF size_t     s2r_robot_mjcf(s2r_robot_kind kind, char* buf, size_t cap);
-/* The same for the arm in `scene`. */
+/* The embedded MJCF of a built-in arm in `scene` (S2R_SCENE_ARM: the arm
+   alone), written into `buf` (`cap` bytes); returns the length it needs
+   (like snprintf), 0 for an unknown kind or scene. */
 S2RDEF size_t     s2r_robot_scene_mjcf(s2r_robot_kind kind, s2r_scene scene, char* buf, size_t cap);
 /* "arm", "push"; "unknown" out of range. */
 S2RDEF const char* s2r_scene_name(s2r_scene scene);
@@ -886,11 +883,6 @@ S2RDEF void       s2r_dist_support(const s2r_dist* d, double* lo, double* hi);
    not finite and > 0 returns *d unchanged.  The centre should lie in
    [min, max]. */
 S2RDEF s2r_dist   s2r_dist_widen(const s2r_dist* d, double factor, double min, double max);
-/* The same shape moved so that its centre is `centre` (UNIFORM and
-   TRUNC_NORMAL shift, LOG_UNIFORM keeps its ratio hi/lo, FIXED takes the
-   value).  For re-centring ranges on identified values; run s2r_dist_check
-   on the result (a log-uniform needs centre > 0). */
-S2RDEF s2r_dist   s2r_dist_recentre(const s2r_dist* d, double centre);
 
 /* ==========================================================================
    Randomization (2/3): the table of named simulator parameters
@@ -1856,11 +1848,11 @@ S2RDEF s2r_env    s2r_reach_env(s2r_reach* reach);
    third point at least tip_clearance from the object (the start pose is
    found by s2r_tip_ik on the nominal model).  Every control_period the
    policy outputs a in [-1, 1]^2, a tip velocity a * max_speed (m/s, world
-   x and y).  s2r_tip_velocity_ik turns it into servo targets, holding the
-   tip at push_height above the nominal table top with the tool vertical:
-   the Cartesian velocity mode real arms offer (UR's speedl, Franka's
-   Cartesian velocity interface), written here on the joint servos so it
-   works unchanged on your arm.  Near the edge of the reachable region
+   x and y).  The tip's differential IK (declared with s2r_tip_ik) turns
+   it into servo targets, holding the tip at push_height above the
+   nominal table top with the tool vertical: the Cartesian velocity mode
+   real arms offer (UR's speedl, Franka's Cartesian velocity interface),
+   written here on the joint servos so it works unchanged on your arm.  Near the edge of the reachable region
    (the push area widened by 8 cm) the velocity component leading out is
    dropped.  After episode_steps steps the episode is truncated.
 
@@ -1972,7 +1964,8 @@ S2RDEF void       s2r_push_sample(const s2r_push_config* config, const s2r_arm_i
                                   double tip[2], double object[2], double goal[2]);
 S2RDEF s2r_env    s2r_push_env(s2r_push* push);
 
-/* Differential inverse kinematics of the tip (push scene): move the servo
+/* The tip's differential inverse kinematics (push scene), which the push
+   task's actions go through and s2r_tip_ik iterates: move the servo
    targets q_cmd (rad, [n_joints], updated in place) so the tip moves at
    the planar velocity v (m/s, world x y) for dt seconds while being held
    at `height` (m, world z) with the tool axis pointing down and its x axis
@@ -1986,9 +1979,6 @@ S2RDEF s2r_env    s2r_push_env(s2r_push* push);
    from the measured joints, so the servos' droop under gravity is worked
    off the way an integral term would.  `scratch` comes from
    mj_makeData(info->model); nothing is allocated. */
-S2RDEF void   s2r_tip_velocity_ik(const s2r_arm_info* info, mjData* scratch, const double* q, const double v[2],
-                                  double height, const double heading[3], const double* q_rest, double dt,
-                                  double* q_cmd);
 /* Joint angles (rad) putting the tip at `tip` (m, world) with the tool
    axis down and its x axis along `heading`, from q_start by iterating the
    same step until the position error is below S2R_TIP_IK_TOLERANCE, or
@@ -2057,14 +2047,13 @@ S2RDEF void              s2r_task_config_set_camera(s2r_task_config* config, con
 S2RDEF s2r_result        s2r_task_init(s2r_task* task, const s2r_task_config* config, const s2r_backend* backend);
 S2RDEF void              s2r_task_free(s2r_task* task);
 S2RDEF const s2r_backend* s2r_task_backend(const s2r_task* task);
-/* The configuration of a running reach task (e.g. for s2r_expert_init). */
-S2RDEF s2r_task_config   s2r_task_config_of_reach(const s2r_reach* reach);
 /* The configuration of a running task of either kind. */
 S2RDEF s2r_task_config   s2r_task_config_of(const s2r_task* task);
 /* The servo targets (rad, [n_joints]) one step of the running episode
    would send for `action` ([act_dim], clipped to [-1, 1] as the step
    clips it), computed without sending anything: reach's targets moved by
-   a * max_delta, push's from the tip velocity by s2r_tip_velocity_ik.
+   a * max_delta, push's from the tip velocity by the tip's differential
+   IK (declared with s2r_tip_ik).
    What shadow mode checks a proposal with. */
 S2RDEF void              s2r_task_servo_targets(s2r_task* task, const float* action, double* q_target);
 
@@ -4483,10 +4472,6 @@ S2RDEF void               s2r_sysid_free(s2r_sysid* id);
    bounds) on a set; +Inf when the simulation diverges. */
 S2RDEF s2r_result         s2r_sysid_loss(s2r_sysid* id, const double* values,
                                          const s2r_trajectory_set* set, double* loss);
-/* Mean squared joint position error (rad^2) of the simulation with
-   `values` against a set: the gate's measure. */
-S2RDEF s2r_result         s2r_sysid_mse(s2r_sysid* id, const double* values,
-                                        const s2r_trajectory_set* set, double* mse);
 /* Replay trajectory `index` of a set on the simulator with `values`:
    q_out (rad) and qd_out (rad/s), each [n_samples][n_joints] or NULL. */
 S2RDEF s2r_result         s2r_sysid_simulate(s2r_sysid* id, const double* values,
@@ -6019,10 +6004,6 @@ S2RDEF s2r_robot_kind s2r_robot_kind_find(const char* name) {
     return S2R_ROBOT_COUNT;
 }
 
-S2RDEF size_t s2r_robot_mjcf(s2r_robot_kind kind, char* buf, size_t cap) {
-    return s2r_robot_scene_mjcf(kind, S2R_SCENE_ARM, buf, cap);
-}
-
 static const char* const s2r__scene_names[S2R_SCENE_COUNT] = {"arm", "push"};
 
 S2RDEF const char* s2r_scene_name(s2r_scene scene) {
@@ -7187,23 +7168,6 @@ S2RDEF s2r_dist s2r_dist_widen(const s2r_dist* d, double factor, double min, dou
     return w;
 }
 
-S2RDEF s2r_dist s2r_dist_recentre(const s2r_dist* d, double centre) {
-    S2R_ASSERT(d);
-    s2r_dist r = *d;
-    if (d->kind == S2R_DIST_FIXED) return s2r_dist_fixed(centre);
-    if (d->kind == S2R_DIST_LOG_UNIFORM) {
-        double ratio = sqrt(d->hi / d->lo);   /* hi / centre = centre / lo */
-        r.lo = centre / ratio;
-        r.hi = centre * ratio;
-    } else {
-        double shift = centre - s2r_dist_centre(d);
-        r.lo = d->lo + shift;
-        r.hi = d->hi + shift;
-        if (d->kind == S2R_DIST_TRUNC_NORMAL) r.mean = centre;
-    }
-    return r;
-}
-
 /* ==========================================================================
    Randomization (2/3): the table of named simulator parameters
    ========================================================================== */
@@ -7745,17 +7709,14 @@ static int s2r__token_is(s2r__token t, const char* word) {
     return (int)strlen(word) == t.n && memcmp(t.s, word, (size_t)t.n) == 0;
 }
 
-/* Index of the token in names[0..n), or n. */
-static int s2r__token_in(s2r__token t, const char* const* names, int n) {
-    int i;
-    for (i = 0; i < n && !s2r__token_is(t, names[i]); i++) {}
-    return i;
-}
-
-static int s2r__find_param_token(s2r__token t) {
-    int p;
-    for (p = 0; p < S2R_PARAM_COUNT && !s2r__token_is(t, s2r__params[p].name); p++) {}
-    return p;
+/* The token as a C string in buf (cap bytes), for the name lookups
+   (s2r_param_find, s2r_dist_kind_find, s2r_apply_mode_find); "" when it
+   does not fit or holds a NUL byte, which no name does. */
+static const char* s2r__token_text(s2r__token t, char* buf, int cap) {
+    if (t.n >= cap || memchr(t.s, '\0', (size_t)t.n)) return "";
+    memcpy(buf, t.s, (size_t)t.n);
+    buf[t.n] = '\0';
+    return buf;
 }
 
 /* Parse a whole token as a finite double. */
@@ -7789,8 +7750,9 @@ static s2r_dist s2r__dist_from_numbers(s2r_dist_kind kind, const double* x) {
 static s2r_result s2r__parse_spec(const s2r__token* tok, int count, int line, s2r_param p,
                                   s2r_param_range* pr, char* error) {
     double x[4];
+    char word[S2R__NUMBER_CHARS];
     int kind, need, i, at, mode;
-    kind = s2r__token_in(tok[1], s2r__dist_kind_names, S2R_DIST_COUNT);
+    kind = s2r_dist_kind_find(s2r__token_text(tok[1], word, sizeof word));
     if (kind == S2R_DIST_COUNT)
         return s2r__fail(error, S2R_ERR_PARSE, "line %d: unknown distribution '%.*s' "
                          "(off, fixed, uniform, loguniform, truncnormal)", line, S2R__TOK(tok[1]));
@@ -7808,7 +7770,7 @@ static s2r_result s2r__parse_spec(const s2r__token* tok, int count, int line, s2
     at = 2 + need;
     mode = s2r__params[p].mode;
     if (at < count) {
-        mode = s2r__token_in(tok[at], s2r__apply_mode_names, S2R_APPLY_COUNT);
+        mode = s2r_apply_mode_find(s2r__token_text(tok[at], word, sizeof word));
         if (mode == S2R_APPLY_COUNT)
             return s2r__fail(error, S2R_ERR_PARSE, "line %d: expected a mode (scale, offset, "
                              "absolute) or the end of the line, found '%.*s'",
@@ -7881,7 +7843,7 @@ static s2r_result s2r__parse_joint_line(s2r_randomization* work, s2r__parse_stat
 static s2r_result s2r__parse_line(s2r_randomization* work, s2r__parse_state* st, const char* s,
                                   const char* end, int line, char* error) {
     s2r__token tok[S2R__MAX_TOKENS], name;
-    char msg[S2R_ERROR_LEN];
+    char msg[S2R_ERROR_LEN], word[S2R__NUMBER_CHARS];
     s2r_param_range pr;
     s2r_result res;
     int count = s2r__tokenize(s, end, tok, S2R__MAX_TOKENS);
@@ -7892,7 +7854,7 @@ static s2r_result s2r__parse_line(s2r_randomization* work, s2r__parse_state* st,
     if ((name.n = s2r__joint_suffix(tok[0], &joint)) < 0)
         return s2r__fail(error, S2R_ERR_PARSE, "line %d: '%.*s': a joint is named as kp[4] (joints from 1)", line,
                          S2R__TOK(tok[0]));
-    p = s2r__find_param_token(name);
+    p = s2r_param_find(s2r__token_text(name, word, sizeof word));
     if (p == S2R_PARAM_COUNT)
         return s2r__fail(error, S2R_ERR_PARSE, "line %d: unknown parameter '%.*s'",
                          line, S2R__TOK(tok[0]));
@@ -8091,13 +8053,13 @@ static void s2r__format_entry(s2r__strbuf* t, s2r_param p, const s2r_param_range
     char numbers[160];
     if (!pr->enabled) {
         s2r__strbuf_add(t, "%-15s %-12s %-32s %-9s # %s\n", s2r__params[p].name, "off", "", "",
-                      s2r__params[p].what);
+                      s2r_param_description(p));
         return;
     }
     s2r__format_numbers(&pr->dist, numbers, sizeof numbers);
     s2r__strbuf_add(t, "%-15s %-12s %-32s %-9s # %s\n", s2r__params[p].name,
                   s2r_dist_kind_name(pr->dist.kind), numbers, s2r_apply_mode_name(pr->mode),
-                  s2r__params[p].what);
+                  s2r_param_description(p));
 }
 
 S2RDEF size_t s2r_randomization_format(const s2r_randomization* r, char* out, size_t cap) {
@@ -10048,7 +10010,8 @@ static void s2r__push_tip_velocity(const s2r_push* push, const float* a, const d
 
 /* The servo targets (rad) a step with the clipped action `a` sends: the
    tip velocity it asks for, through the tip's differential IK. */
-/* s2r_tip_velocity_ik on kinematics already in scratch (Scripted controller). */
+/* The tip's differential IK (declared with s2r_tip_ik) on kinematics already
+   in scratch (Scripted controller). */
 static void s2r__tip_velocity_step(const s2r_arm_info* info, mjData* scratch, const double* q, const double v[2],
                                    double height, const double heading[3], const double* q_rest, double dt,
                                    double* q_cmd);
@@ -10176,18 +10139,9 @@ static void s2r__tip_step(const s2r_arm_info* info, mjData* scratch, const doubl
     }
 }
 
-S2RDEF void s2r_tip_velocity_ik(const s2r_arm_info* info, mjData* scratch, const double* q, const double v[2],
-                                double height, const double heading[3], const double* q_rest, double dt,
-                                double* q_cmd) {
-    double pos[3];
-    S2R_ASSERT(info && scratch && q && v && heading && q_rest && q_cmd);
-    if (info->model->nv > 64) return;   /* arms only: the Jacobian lives on the stack */
-    s2r_flange_fk(info->model, scratch, info->flange_site, q, info->n_joints, pos);
-    s2r__tip_velocity_step(info, scratch, q, v, height, heading, q_rest, dt, q_cmd);
-}
-
-/* s2r_tip_velocity_ik on the kinematics of q, which the caller has put
-   in `scratch` (s2r_flange_fk). */
+/* The tip's differential IK (the equations with s2r_tip_ik's declaration)
+   on the kinematics of q, which the caller has put in `scratch`
+   (s2r_flange_fk). */
 static void s2r__tip_velocity_step(const s2r_arm_info* info, mjData* scratch, const double* q, const double v[2],
                                    double height, const double heading[3], const double* q_rest, double dt,
                                    double* q_cmd) {
@@ -10312,13 +10266,6 @@ S2RDEF void s2r_task_free(s2r_task* task) {
 S2RDEF const s2r_backend* s2r_task_backend(const s2r_task* task) {
     S2R_ASSERT(task);
     return task->kind == S2R_TASK_PUSH ? task->push.backend : task->reach.backend;
-}
-
-S2RDEF s2r_task_config s2r_task_config_of_reach(const s2r_reach* reach) {
-    s2r_task_config c = s2r_task_config_default(S2R_TASK_REACH);
-    S2R_ASSERT(reach);
-    c.reach = reach->config;
-    return c;
 }
 
 S2RDEF s2r_task_config s2r_task_config_of(const s2r_task* task) {
@@ -15484,8 +15431,8 @@ S2RDEF s2r_result s2r_train(const s2r_training* training, s2r_ppo* ppo, char* er
 }
 
 /* >> section: System identification
-   Flow: excitation and recording (trajectories; their files and the
-   replay backend are in sim2real_logs.h), then the fit: parameters, the
+   Flow: excitation and recording (trajectories; their files are in
+   sim2real_logs.h), then the fit: parameters, the
    simulator being fitted, the loss, coordinate descent
    (s2r__sysid_descend), how sure the estimate is, validation and the
    re-centred ranges.  Read s2r_sysid_run first. */
@@ -16504,15 +16451,6 @@ S2RDEF s2r_result s2r_sysid_loss(s2r_sysid* id, const double* values, const s2r_
     s2r_result res = s2r__sysid_check_call(id, values, set);
     if (res != S2R_OK) return res;
     *loss = s2r__sysid_objective(id, values, set);
-    return S2R_OK;
-}
-
-S2RDEF s2r_result s2r_sysid_mse(s2r_sysid* id, const double* values, const s2r_trajectory_set* set, double* mse) {
-    S2R_ASSERT(id);
-    double e[3];
-    s2r_result res = s2r__sysid_check_call(id, values, set);
-    if (res != S2R_OK) return res;
-    *mse = s2r__sysid_errors(id, values, set, e, NULL) == S2R_OK ? e[0] : INFINITY;
     return S2R_OK;
 }
 

@@ -1,7 +1,7 @@
 /* sim2real_logs.h - a robot's logs: trajectory files read and written,
-                     excitation files to play on an arm, the replay
-                     backend, an operator's demonstration files (a
-                     companion header of sim2real.h)
+                     excitation files to play on an arm, an operator's
+                     demonstration files (a companion header of
+                     sim2real.h)
 
    What an engineer with a real arm has is logs: the joint commands sent
    and the positions measured, at the robot's own rate.  This header reads
@@ -10,11 +10,9 @@
    motion, angles in degrees; then resampled), writes a set's trajectory
    back bit for bit (s2r_trajectory_write_csv), writes the excitations to
    play on an arm not driven through a backend and reads them back
-   (s2r_excitation_write_csv, _load_csv), and plays a recorded trajectory
-   back through the backend interface (s2r_replay_init).  The sets it
-   makes are fitted by the core's system identification (s2r_sysid_run)
-   as recorded ones are; example 12 identifies an arm from its files
-   alone.  An operator's demonstrations travel the same way, as CSV text
+   (s2r_excitation_write_csv, _load_csv).  The sets it makes are fitted
+   by the core's system identification (s2r_sysid_run) as recorded ones
+   are; example 12 identifies an arm from its files alone.  An operator's demonstrations travel the same way, as CSV text
    read by the same reader (s2r_dataset_write_csv, _load_csv, _parse_csv:
    the core's s2r_dataset, for behaviour cloning).  The pipeline calls
    none of it: it records through a backend.
@@ -35,7 +33,7 @@
 #define SIM2REAL_LOGS_H
 
 /* ==========================================================================
-   Logs: trajectory files, excitation files, the replay backend, demonstrations
+   Logs: trajectory files, excitation files, demonstrations
    ========================================================================== */
 /* --- Trajectory files ---------------------------------------------------------
    One trajectory per CSV file, so a log from any arm - a UR's RTDE stream,
@@ -196,35 +194,6 @@ S2RDEF s2r_result s2r_excitation_load_csv(s2r_trajectory_set* set, const char* p
 S2RDEF s2r_result s2r_excitation_parse_csv(s2r_trajectory_set* set, const char* text, const char* name,
                                            double sample_period, char* error);
 
-/* --- The replay backend -------------------------------------------------------
-   A backend that plays one recorded trajectory back through the backend
-   interface: reset starts it, each advance of sample_period moves to the
-   next reading, read_sensors returns the recorded q, qd (and the object)
-   - the start pose before the first period - and ground_truth the same
-   positions.  Commands are checked against the log: one that differs
-   from the recorded command of this sample by more than `tolerance` rad
-   (at any joint) is S2R_ERR_STATE, naming the sample and joint; a
-   negative tolerance accepts any command.  So the pipeline's data paths
-   can run on recorded data, and a test can use a fixed log.  Advancing
-   past the end of the log is S2R_ERR_STATE.  Caller-owned; the set and
-   the arm info must outlive it. */
-typedef struct s2r_replay {
-    const s2r_trajectory_set* set;
-    int                 index;       /* which trajectory                         */
-    double              tolerance;   /* rad; < 0: commands are not checked        */
-    s2r_arm_info        info;        /* the arm (n_joints must match the set)     */
-    int                 sample;      /* readings passed since reset              */
-    double              time;        /* s since reset                            */
-    int                 open;        /* reset has been called                    */
-    s2r_backend         backend;
-    char                error[S2R_ERROR_LEN];
-} s2r_replay;
-
-/* S2R_ERR_INVALID_ARGUMENT: no such trajectory, joints that do not match. */
-S2RDEF s2r_result s2r_replay_init(s2r_replay* replay, const s2r_trajectory_set* set, int index,
-                                  const s2r_arm_info* info, double tolerance);
-S2RDEF const s2r_backend* s2r_replay_backend(s2r_replay* replay);
-
 /* --- Demonstration files ------------------------------------------------------
    An operator's recorded (observation, action) pairs as text. */
 /* Demonstration files: CSV, one observation-action pair per row, columns
@@ -263,8 +232,7 @@ S2RDEF s2r_result s2r_dataset_parse_csv(s2r_dataset* d, const char* text, const 
    checked as a robot's data (s2r__log_check: its rate, a moving start),
    resampled into a fresh set (s2r__logs_to_set, s2r__log_resample), then
    written back (s2r_trajectory_write_csv); excitation files reuse the
-   log's columns; the replay backend plays a set's trajectory through the
-   backend interface; demonstration files, last, are read by the same
+   log's columns; demonstration files, last, are read by the same
    reader.  Read s2r_trajectory_set_load_csv first. */
 
 /* --- Logs: the CSV reader --------------------------------------------------- */
@@ -981,119 +949,6 @@ S2RDEF s2r_result s2r_excitation_load_csv(s2r_trajectory_set* set, const char* p
     res = s2r_excitation_parse_csv(set, text, path, sample_period, error);
     S2R_FREE(text);
     return res;
-}
-
-/* --- Logs: the replay backend --------------------------------------------- */
-
-static s2r_result s2r__replay_reset(void* self, const double* q0, const double* target, s2r_rng* rng) {
-    s2r_replay* r = (s2r_replay*)self;
-    (void)q0; (void)target; (void)rng;   /* the log's own start is what happened */
-    r->sample = 0;
-    r->time = 0;
-    r->open = 1;
-    return S2R_OK;
-}
-
-static s2r_result s2r__replay_command(void* self, const double* q_target) {
-    s2r_replay* r = (s2r_replay*)self;
-    const s2r_trajectory_set* set = r->set;
-    int j, k = r->sample < set->n_samples ? r->sample : set->n_samples - 1;
-    const double* logged = set->command + s2r__traj_at(set, r->index, k);
-    if (!r->open) return s2r__fail(r->error, S2R_ERR_STATE, "replay: command before reset");
-    if (!q_target || !s2r_all_finite(q_target, set->n_joints))
-        return s2r__fail(r->error, S2R_ERR_INVALID_ARGUMENT, "replay: the command contains NaN or Inf");
-    for (j = 0; r->tolerance >= 0 && j < set->n_joints; j++)
-        if (fabs(q_target[j] - logged[j]) > r->tolerance)
-            return s2r__fail(r->error, S2R_ERR_STATE, "replay: command %d, joint %d is %.6g rad, the log sent %.6g", k, j + 1,
-                             q_target[j], logged[j]);
-    return S2R_OK;
-}
-
-static s2r_result s2r__replay_advance(void* self, double seconds) {
-    s2r_replay* r = (s2r_replay*)self;
-    double T = r->set->sample_period;
-    int k;
-    if (!r->open) return s2r__fail(r->error, S2R_ERR_STATE, "replay: advance before reset");
-    if (!(seconds >= 0) || !(seconds <= S2R_ADVANCE_MAX))
-        return s2r__fail(r->error, S2R_ERR_INVALID_ARGUMENT, "replay: advance by %g s: need 0 to %g s", seconds, S2R_ADVANCE_MAX);
-    k = (int)floor((r->time + seconds) / T + 1e-9);
-    if (k > r->set->n_samples)
-        return s2r__fail(r->error, S2R_ERR_STATE, "replay: the log ends after %d samples (%.3f s)", r->set->n_samples,
-                         r->set->n_samples * T);
-    r->time += seconds;
-    r->sample = k;
-    return S2R_OK;
-}
-
-/* The recorded joint positions and velocities and object of the current
-   reading (the start pose before the first). */
-static void s2r__replay_now(const s2r_replay* r, const double** q, const double** qd, const double** object) {
-    const s2r_trajectory_set* set = r->set;
-    size_t at = r->sample > 0 ? s2r__traj_at(set, r->index, r->sample - 1) : 0;
-    *q = r->sample > 0 ? set->q + at : set->q0 + (size_t)r->index * set->n_joints;
-    *qd = r->sample > 0 ? set->qd + at : NULL;
-    *object = !set->object ? NULL : r->sample > 0 ? set->object + 2 * ((size_t)r->index * set->n_samples + r->sample - 1)
-                                                  : set->object0 + 2 * (size_t)r->index;
-}
-
-static s2r_result s2r__replay_read(void* self, s2r_sensors* out) {
-    s2r_replay* r = (s2r_replay*)self;
-    const double *q, *qd, *object;
-    int n = r->set->n_joints;
-    if (!r->open) return s2r__fail(r->error, S2R_ERR_STATE, "replay: read before reset");
-    s2r__replay_now(r, &q, &qd, &object);
-    memset(out, 0, sizeof *out);
-    out->time = r->time;
-    memcpy(out->q, q, (size_t)n * sizeof(double));
-    if (qd) memcpy(out->qd, qd, (size_t)n * sizeof(double));
-    if (object) memcpy(out->object, object, 2 * sizeof(double));
-    return S2R_OK;
-}
-
-static s2r_result s2r__replay_truth(void* self, s2r_ground_truth* out) {
-    s2r_replay* r = (s2r_replay*)self;
-    const double *q, *qd, *object;
-    s2r__replay_now(r, &q, &qd, &object);
-    memset(out, 0, sizeof *out);
-    memcpy(out->q, q, (size_t)r->set->n_joints * sizeof(double));
-    if (object) memcpy(out->object, object, 2 * sizeof(double));
-    return S2R_OK;
-}
-
-static s2r_result s2r__replay_place(void* self, const double xy[2]) {
-    (void)xy;   /* the log's object is where it was */
-    return ((s2r_replay*)self)->set->object ? S2R_OK : S2R_ERR_UNSUPPORTED;
-}
-
-S2RDEF s2r_result s2r_replay_init(s2r_replay* replay, const s2r_trajectory_set* set, int index, const s2r_arm_info* info,
-                                  double tolerance) {
-    S2R_ASSERT(replay);
-    memset(replay, 0, sizeof *replay);
-    if (!set || !info || index < 0 || index >= set->count)
-        return s2r__fail(replay->error, S2R_ERR_INVALID_ARGUMENT, "replay: no trajectory %d in the set", index);
-    if (info->n_joints != set->n_joints || !isfinite(tolerance))
-        return s2r__fail(replay->error, S2R_ERR_INVALID_ARGUMENT, "replay: the arm has %d joints, the log %d (and the "
-                         "tolerance must be finite)", info->n_joints, set->n_joints);
-    replay->set = set;
-    replay->index = index;
-    replay->tolerance = tolerance;
-    replay->info = *info;
-    replay->backend.self = replay;
-    replay->backend.name = "replay";
-    replay->backend.info = &replay->info;
-    replay->backend.error = replay->error;
-    replay->backend.reset = s2r__replay_reset;
-    replay->backend.command = s2r__replay_command;
-    replay->backend.advance = s2r__replay_advance;
-    replay->backend.read_sensors = s2r__replay_read;
-    replay->backend.ground_truth = s2r__replay_truth;
-    replay->backend.place_object = set->object ? s2r__replay_place : NULL;
-    return S2R_OK;
-}
-
-S2RDEF const s2r_backend* s2r_replay_backend(s2r_replay* replay) {
-    S2R_ASSERT(replay);
-    return &replay->backend;
 }
 
 /* --- Logs: demonstration files ---------------------------------------------- */

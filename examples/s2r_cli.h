@@ -603,6 +603,7 @@ static s2r_result s2r__parse_option(s2r_options* o, int argc, char** argv, int* 
         snprintf(o->job, sizeof o->job, "%s", value);
     } else if (!strcmp(name, "--joint")) {
         s2r__token t, base;
+        char word[64];
         int joint, p;
         t.s = value;
         t.n = (int)strlen(value);
@@ -610,7 +611,7 @@ static s2r_result s2r__parse_option(s2r_options* o, int argc, char** argv, int* 
         if (o->n_joints >= S2R_OPTIONS_MAX_JOINTS)
             return s2r__fail(error, S2R_ERR_PARSE, "--joint is given more than %d times", S2R_OPTIONS_MAX_JOINTS);
         base.n = t.n < 64 ? s2r__joint_suffix(t, &joint) : -1;
-        p = base.n > 0 && base.n < t.n ? s2r__find_param_token(base) : S2R_PARAM_COUNT;
+        p = base.n > 0 && base.n < t.n ? s2r_param_find(s2r__token_text(base, word, sizeof word)) : S2R_PARAM_COUNT;
         if (!s2r__is_joint_wise((s2r_param)p) || joint < 1 || joint > S2R_MAX_JOINTS)
             return s2r__fail(error, S2R_ERR_PARSE, "--joint takes NAME[J]: kp, kv, torque_limit, damping, armature or "
                              "frictionloss of joint J = 1..%d (e.g. kp[4]), not '%.60s'", S2R_MAX_JOINTS, value);

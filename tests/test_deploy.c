@@ -29,7 +29,8 @@ typedef struct deploy_rig {
 
 /* The scripted expert for a running reach task. */
 static s2r_result deploy_expert_init(s2r_expert* e, const s2r_expert_config* ec, const s2r_reach* reach) {
-    s2r_task_config tc = s2r_task_config_of_reach(reach);
+    s2r_task_config tc = s2r_task_config_default(S2R_TASK_REACH);
+    tc.reach = reach->config;
     return s2r_expert_init(e, ec, &tc, reach->backend->info);
 }
 

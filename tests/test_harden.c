@@ -403,7 +403,7 @@ static int test_mujoco_errors_come_back(void) {
     char error[S2R_ERROR_LEN], *xml;
     s2r_result inner = S2R_OK, res;
     s2r_robot r;
-    size_t n = s2r_robot_mjcf(S2R_ROBOT_UR5E, NULL, 0);
+    size_t n = s2r_robot_scene_mjcf(S2R_ROBOT_UR5E, S2R_SCENE_ARM, NULL, 0);
     const char* at;
     CHECK(s2r__mj_run(raise_mujoco_error, NULL, error) == S2R_ERR_MODEL);
     CHECKF(strstr(error, "the test's own fatal error") != NULL, "%s", error);
@@ -411,7 +411,7 @@ static int test_mujoco_errors_come_back(void) {
     CHECKF(strstr(error, "after the inner guard") != NULL, "%s", error);
     xml = (char*)malloc(n + 64);
     CHECK(xml != NULL);
-    s2r_robot_mjcf(S2R_ROBOT_UR5E, xml, n + 1);
+    s2r_robot_scene_mjcf(S2R_ROBOT_UR5E, S2R_SCENE_ARM, xml, n + 1);
     at = strstr(xml, "<option");
     CHECK(at != NULL);
     memmove(xml + (at - xml) + 21, at, strlen(at) + 1);
@@ -649,9 +649,9 @@ static char* text_with(char* text, const char* find, const char* replace) {
 
 /* The UR5e's MJCF with the first `find` replaced. */
 static char* mjcf_with(const char* find, const char* replace) {
-    size_t n = s2r_robot_mjcf(S2R_ROBOT_UR5E, NULL, 0);
+    size_t n = s2r_robot_scene_mjcf(S2R_ROBOT_UR5E, S2R_SCENE_ARM, NULL, 0);
     char* xml = (char*)malloc(n + 1);
-    if (xml) s2r_robot_mjcf(S2R_ROBOT_UR5E, xml, n + 1);
+    if (xml) s2r_robot_scene_mjcf(S2R_ROBOT_UR5E, S2R_SCENE_ARM, xml, n + 1);
     return text_with(xml, find, replace);
 }
 static int test_numbers_have_bounds(void) {

@@ -554,12 +554,12 @@ static int test_train_custom_mjcf(void) {
     s2r_ppo_config pc = s2r_task_ppo_config(S2R_TASK_REACH, 4000, 2, 1);
     s2r_ppo ppo;
     char error[S2R_ERROR_LEN];
-    size_t n = s2r_robot_mjcf(S2R_ROBOT_UR5E, NULL, 0);
+    size_t n = s2r_robot_scene_mjcf(S2R_ROBOT_UR5E, S2R_SCENE_ARM, NULL, 0);
     char* xml = (char*)malloc(n + 1);
     int obs_dim, act_dim;
     FILE* f = fopen(path, "w");
     CHECK(xml && f);
-    s2r_robot_mjcf(S2R_ROBOT_UR5E, xml, n + 1);
+    s2r_robot_scene_mjcf(S2R_ROBOT_UR5E, S2R_SCENE_ARM, xml, n + 1);
     fputs(xml, f);
     fclose(f);
     free(xml);

@@ -182,7 +182,7 @@ static int test_custom_mjcf_file(void) {
     const char* path = "build/test_custom_arm.xml";
     FILE* f;
     s2r_robot r;
-    size_t len = s2r_robot_mjcf(S2R_ROBOT_UR5E, xml, sizeof xml);
+    size_t len = s2r_robot_scene_mjcf(S2R_ROBOT_UR5E, S2R_SCENE_ARM, xml, sizeof xml);
     CHECK(len > 0 && len < sizeof xml);
     f = fopen(path, "w");
     CHECK(f != NULL);
@@ -203,7 +203,7 @@ static int test_custom_mjcf_file(void) {
 static int test_timestep_bounds(void) {
     static const char* const bad[] = {"0", "-0.002", "1e-7", "0.5"};
     static char xml[16384], changed[16500];
-    size_t len = s2r_robot_mjcf(S2R_ROBOT_UR5E, xml, sizeof xml);
+    size_t len = s2r_robot_scene_mjcf(S2R_ROBOT_UR5E, S2R_SCENE_ARM, xml, sizeof xml);
     const char *at = strstr(xml, "timestep='"), *tail = at ? strchr(at + 10, '\'') : NULL;
     s2r_robot r;
     int k;

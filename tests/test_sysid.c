@@ -162,7 +162,7 @@ static int test_loss_zero_on_own_recording(void) {
     CHECKF(s2r_sysid_init(&id, &cfg, &c) == S2R_OK, "%s", id.error);
     CHECK(s2r_sysid_loss(&id, nominal, &set, &loss) == S2R_OK);
     CHECKF(loss == 0.0, "loss %g", loss);
-    CHECK(s2r_sysid_mse(&id, moved, &set, &mse) == S2R_OK);
+    CHECK(s2r_sysid_loss(&id, moved, &set, &mse) == S2R_OK);   /* default weights: the loss is the MSE */
     CHECKF(mse > 1e-7, "a 10 ms latency changes nothing? mse %g", mse);
     s2r_sysid_free(&id);
     s2r_trajectory_set_free(&set);
@@ -751,7 +751,7 @@ static int test_real_unit_validation_falls(void) {
            r.validation_motion);
     for (c = 0; c < 8; c++) {   /* every corner of the box */
         for (i = 0; i < 3; i++) corner[i] = (c >> i) & 1 ? cfg.param[i].hi : cfg.param[i].lo;
-        CHECK(s2r_sysid_mse(&id, corner, &valid, &mse) == S2R_OK);
+        CHECK(s2r_sysid_loss(&id, corner, &valid, &mse) == S2R_OK);   /* default weights: the MSE */
         CHECKF(s2r_sysid_verdict_relative(sqrt(mse / r.validation_motion)) == S2R_SYSID_BLOCK, "corner %d: %.4f", c,
                sqrt(mse / r.validation_motion));
         g = s2r_gate_sysid(&gate, sqrt(mse / r.validation_motion));   /* a model known to be wrong: the gate fails it */
@@ -1427,10 +1427,10 @@ static int test_files_of_different_lengths(void) {
         values[i] = cfg.param[i].param == S2R_PARAM_KP || cfg.param[i].param == S2R_PARAM_KV ? 1 : cfg.param[i].lo;
     for (i = 0; i < 2; i++) {
         CHECKF(s2r_trajectory_set_load_csv(&one, paths + i, 1, SYSID_T_PERIOD, e) == S2R_OK, "%s", e);
-        CHECK(s2r_sysid_mse(&id, values, &one, &mse[i]) == S2R_OK && mse[i] > 0);
+        CHECK(s2r_sysid_loss(&id, values, &one, &mse[i]) == S2R_OK && mse[i] > 0);   /* default weights: the MSE */
         s2r_trajectory_set_free(&one);
     }
-    CHECK(s2r_sysid_mse(&id, values, &both, &mse[2]) == S2R_OK);
+    CHECK(s2r_sysid_loss(&id, values, &both, &mse[2]) == S2R_OK);
     CHECKF(fabs(mse[2] - (150 * mse[0] + 50 * mse[1]) / 200) <= 1e-12 * mse[2], "%.17g against %.17g", mse[2],
            (150 * mse[0] + 50 * mse[1]) / 200);
     s2r_sysid_free(&id);
@@ -1481,49 +1481,7 @@ static int test_excitation_files(void) {
     return 0;
 }
 
-/* The replay backend gives back a recorded set through the backend
-   interface bit for bit: recording the log's own commands on it yields
-   the log.  A command off the log, reading past its end and a wrong arm
-   are refused; with a negative tolerance any command is taken. */
-static int test_replay_reproduces_the_log(void) {
-    s2r_sim sim, panda;
-    s2r_sim_config sc = s2r_sim_config_default(S2R_ROBOT_UR5E), pc = s2r_sim_config_default(S2R_ROBOT_PANDA);
-    s2r_trajectory_set set, again;
-    s2r_excitation_config ex = s2r_excitation_config_default();
-    s2r_replay replay;
-    const s2r_backend* b;
-    double wrong[S2R_MAX_JOINTS];
-    int i;
-    CHECK(s2r_sim_init(&sim, &sc) == S2R_OK && s2r_sim_init(&panda, &pc) == S2R_OK);
-    CHECK(s2r_trajectory_set_init(&set, 6, 40, 2, SYSID_T_PERIOD) == S2R_OK);
-    CHECK(s2r_trajectory_collect(&set, &sim.backend, &ex, 2, 8) == S2R_OK);
-    CHECK(s2r_trajectory_set_init(&again, 6, 40, 2, SYSID_T_PERIOD) == S2R_OK);
-    for (i = 0; i < 2; i++) {
-        CHECKF(s2r_replay_init(&replay, &set, i, sim.backend.info, 0.0) == S2R_OK, "%s", replay.error);
-        CHECKF(s2r_trajectory_record(&again, s2r_replay_backend(&replay), set.q0 + 6 * i, NULL,
-                                     set.command + (size_t)i * 40 * 6, NULL) == S2R_OK, "%s", again.error);
-    }
-    CHECK(sysid_t_same_set(&set, &again));
-    b = s2r_replay_backend(&replay);
-    CHECK(s2r_backend_reset(b, NULL, NULL, NULL) == S2R_OK);
-    memcpy(wrong, set.command + 40 * 6, sizeof(double) * 6);
-    wrong[2] += 0.01;
-    CHECK(s2r_backend_command(b, wrong) == S2R_ERR_STATE && strstr(replay.error, "joint 3"));
-    CHECK(s2r_backend_advance(b, 41 * SYSID_T_PERIOD) == S2R_ERR_STATE && strstr(replay.error, "ends after 40"));
-    CHECK(s2r_replay_init(&replay, &set, 1, sim.backend.info, -1) == S2R_OK);
-    CHECK(s2r_backend_reset(b, NULL, NULL, NULL) == S2R_OK && s2r_backend_command(b, wrong) == S2R_OK);
-    CHECK(s2r_replay_init(&replay, &set, 2, sim.backend.info, 0) == S2R_ERR_INVALID_ARGUMENT);
-    CHECK(s2r_replay_init(&replay, &set, 0, panda.backend.info, 0) == S2R_ERR_INVALID_ARGUMENT &&
-          strstr(replay.error, "7 joints"));
-    s2r_trajectory_set_free(&again);
-    s2r_trajectory_set_free(&set);
-    s2r_sim_free(&panda);
-    s2r_sim_free(&sim);
-    return 0;
-}
-
 static const test_case sysid_tests[] = {
-    {"sysid: the replay backend gives a recorded log back bit for bit and checks commands", test_replay_reproduces_the_log},
     {"sysid: trajectories written to CSV read back bit for bit and identify exactly as live", test_files_round_trip_and_identify},
     {"sysid: a recording's start pose, its log's first row, is a reading (a unit's encoders), read back", test_recording_starts_at_a_reading},
     {"sysid: a log at its own rate and start is resampled (held commands, interpolated readings)", test_files_resample},
