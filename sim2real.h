@@ -21,7 +21,7 @@
    sim2real_socket.h (a robot in another process: the socket backend and
    its wire format), sim2real_jobs.h (a run split into jobs: sealed
    job records, binary demonstration files), sim2real_logs.h (a robot's
-   logs: trajectory and excitation files, demonstration files as CSV),
+   logs: trajectory and excitation files),
    sim2real_analysis.h (the gap analysed: transfer predicted, the gap
    attributed to effects, the margin) and sim2real_reports.h (results for
    a person: a recipe row's result, ADR's changes, an identification's
@@ -298,8 +298,7 @@
      sim2real_logs.h         a robot's logs, for identification from them
                              (12): trajectory files (CSV logs, checked as
                              a robot's data), excitation files to play on
-                             an arm; an operator's demonstration files
-                             (CSV) and the CSV reader they share
+                             an arm, and the CSV reader they share
      sim2real_analysis.h     the gap analysed, each for one or two
                              examples: transfer predicted before the robot
                              (14), the gap attributed to the unit's effects
@@ -3665,8 +3664,8 @@ S2RDEF s2r_result s2r_training_check_resume(const s2r_training* training, s2r_pp
    and what evaluates: canaries, s2r_evaluate_sim_and_real); recording
    demonstrations and interventions after every episode; behaviour
    cloning after every minibatch (s2r_bc_epoch: the policy part-trained,
-   the fine-tunes keep the policy as it was); reading a log or a
-   demonstration CSV every 1024 lines.  Those stopped write no file, so
+   the fine-tunes keep the policy as it was); reading a log every 1024
+   lines.  Those stopped write no file, so
    nothing is half-written.  s2r_interrupt_requested() reads the flag: a
    program checks it between its own stages too. */
 S2RDEF void        s2r_interrupt_catch(void);

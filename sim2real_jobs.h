@@ -6,9 +6,8 @@
    stamped with the run's settings and the build and sealed by a checksum,
    so that an edited, cut or copied record is refused, never merged), and
    demonstrations as raw floats behind a checksummed header (a unit's
-   recordings are tens of MB as floats and several times that as CSV text;
-   sim2real_logs.h's s2r_dataset_write_csv / s2r_dataset_load_csv are
-   the readable format).  Example 07's jobs use both.
+   recordings are tens of MB as floats, several times that as text).
+   Example 07's jobs use both.
 
    Including it.  After sim2real.h, in every file that uses it:
        #define SIM2REAL_IMPLEMENTATION    // in one file only

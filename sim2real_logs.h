@@ -1,7 +1,6 @@
 /* sim2real_logs.h - a robot's logs: trajectory files read and written,
-                     excitation files to play on an arm, an operator's
-                     demonstration files (a companion header of
-                     sim2real.h)
+                     excitation files to play on an arm (a companion
+                     header of sim2real.h)
 
    What an engineer with a real arm has is logs: the joint commands sent
    and the positions measured, at the robot's own rate.  This header reads
@@ -12,10 +11,8 @@
    play on an arm not driven through a backend and reads them back
    (s2r_excitation_write_csv, _load_csv).  The sets it makes are fitted
    by the core's system identification (s2r_sysid_run) as recorded ones
-   are; example 12 identifies an arm from its files alone.  An operator's demonstrations travel the same way, as CSV text
-   read by the same reader (s2r_dataset_write_csv, _load_csv, _parse_csv:
-   the core's s2r_dataset, for behaviour cloning).  The pipeline calls
-   none of it: it records through a backend.
+   are; example 12 identifies an arm from its files alone.  The pipeline
+   calls none of it: it records through a backend.
 
    Including it.  After sim2real.h, in every file that uses it:
        #define SIM2REAL_IMPLEMENTATION    // in one file only
@@ -33,7 +30,7 @@
 #define SIM2REAL_LOGS_H
 
 /* ==========================================================================
-   Logs: trajectory files, excitation files, demonstrations
+   Logs: trajectory files, excitation files
    ========================================================================== */
 /* --- Trajectory files ---------------------------------------------------------
    One trajectory per CSV file, so a log from any arm - a UR's RTDE stream,
@@ -89,7 +86,7 @@
    trajectory so that reading it back at the same period gives the same
    numbers bit for bit.  The largest file read (S2R_LOG_MAX_BYTES) and the
    longest line (S2R_LOG_MAX_LINE) hold for every CSV file this header
-   reads (s2r__table_parse): the demonstration files too. */
+   reads (s2r__table_parse): the excitation files too. */
 #define S2R_LOG_MAX_BYTES (64L << 20)   /* largest trajectory file read       */
 #define S2R_LOG_MAX_LINE  65536         /* longest line, bytes                 */
 #define S2R_LOG_MAX_SAMPLES 1000000     /* resampled samples per file (5.5 h at
@@ -194,23 +191,6 @@ S2RDEF s2r_result s2r_excitation_load_csv(s2r_trajectory_set* set, const char* p
 S2RDEF s2r_result s2r_excitation_parse_csv(s2r_trajectory_set* set, const char* text, const char* name,
                                            double sample_period, char* error);
 
-/* --- Demonstration files ------------------------------------------------------
-   An operator's recorded (observation, action) pairs as text. */
-/* Demonstration files: CSV, one observation-action pair per row, columns
-   obs_0 .. obs_{D-1} and act_0 .. act_{A-1} in any order, an optional
-   `episode` column (kept out of the pairs), '#' comment lines - the raw
-   observations of the task the demonstrations were recorded on (its
-   layout: s2r_reach / s2r_push) and the actions in [-1, 1] (another is
-   refused, naming its row and column).  Write: every
-   pair, numbers that read back as the same floats; written whole or not at
-   all.  Load / parse (d not initialised; free it after): errors name the
-   file and line (S2R_ERR_PARSE, as for trajectory files, and numbers a
-   float cannot hold), and nothing is loaded; the caller checks the sizes
-   against its policy (s2r_clone_demos does). */
-S2RDEF s2r_result s2r_dataset_write_csv(const s2r_dataset* d, const char* path, char* error);
-S2RDEF s2r_result s2r_dataset_load_csv(s2r_dataset* d, const char* path, char* error);
-S2RDEF s2r_result s2r_dataset_parse_csv(s2r_dataset* d, const char* text, const char* name, char* error);
-
 #endif /* SIM2REAL_LOGS_H */
 
 #if defined(SIM2REAL_IMPLEMENTATION) && !defined(S2R_IMPLEMENTATION_ELSEWHERE)
@@ -231,13 +211,12 @@ S2RDEF s2r_result s2r_dataset_parse_csv(s2r_dataset* d, const char* text, const 
    reader that opens this section, s2r__table_parse (s2r__log_parse),
    checked as a robot's data (s2r__log_check: its rate, a moving start),
    resampled into a fresh set (s2r__logs_to_set, s2r__log_resample), then
-   written back (s2r_trajectory_write_csv); excitation files reuse the
-   log's columns; demonstration files, last, are read by the same
-   reader.  Read s2r_trajectory_set_load_csv first. */
+   written back (s2r_trajectory_write_csv); excitation files, last,
+   reuse the log's columns.  Read s2r_trajectory_set_load_csv first. */
 
 /* --- Logs: the CSV reader --------------------------------------------------- */
 
-/* A CSV table of numbers, as trajectory and demonstration files are: '#'
+/* A CSV table of numbers, as trajectory and excitation files are: '#'
    lines are comments, the first other line names the columns (split at
    commas, blanks trimmed; `name_column` maps each name and may refuse
    it), every later line is a row of finite numbers, one per column.
@@ -947,120 +926,6 @@ S2RDEF s2r_result s2r_excitation_load_csv(s2r_trajectory_set* set, const char* p
     if (!path) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "excitation file: path is NULL");
     if ((res = s2r__read_text_file(path, S2R_LOG_MAX_BYTES, &text, error)) != S2R_OK) return res;
     res = s2r_excitation_parse_csv(set, text, path, sample_period, error);
-    S2R_FREE(text);
-    return res;
-}
-
-/* --- Logs: demonstration files ---------------------------------------------- */
-
-S2RDEF s2r_result s2r_dataset_write_csv(const s2r_dataset* d, const char* path, char* error) {
-    s2r_file file;
-    s2r_result res;
-    int i, k;
-    if (!d || !path) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "write demonstrations: dataset or path is NULL");
-    if ((res = s2r_file_create(&file, path, error)) != S2R_OK) return res;
-    fprintf(file.f, "# sim2real.h demonstrations: %d pairs of %d observations and %d actions\n", d->count, d->obs_dim,
-            d->act_dim);
-    for (k = 0; k < d->obs_dim; k++) fprintf(file.f, "%sobs_%d", k ? "," : "", k);
-    for (k = 0; k < d->act_dim; k++) fprintf(file.f, ",act_%d", k);
-    fputc('\n', file.f);
-    for (i = 0; i < d->count; i++) {   /* %.9g: every float reads back exactly */
-        for (k = 0; k < d->obs_dim; k++) fprintf(file.f, "%s%.9g", k ? "," : "", d->obs[(size_t)i * d->obs_dim + k]);
-        for (k = 0; k < d->act_dim; k++) fprintf(file.f, ",%.9g", d->act[(size_t)i * d->act_dim + k]);
-        fputc('\n', file.f);
-    }
-    return s2r_file_commit(&file, error);
-}
-
-/* Column maps of a demonstration file. */
-typedef struct s2r__demo_columns {
-    int obs[S2R__DEMO_MAX_DIM], act[S2R__DEMO_MAX_DIM], episode, obs_dim, act_dim;
-} s2r__demo_columns;
-
-static int s2r__demo_column(void* context, const char* name, size_t len, int column, const char* file, char* error) {
-    s2r__demo_columns* m = (s2r__demo_columns*)context;
-    char word[64], *end;
-    int is_obs, *slot;
-    long k;
-    if (len == 0 || len >= sizeof word) {
-        s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: column %d has %s name", file, column + 1,
-                  len ? "too long a" : "no");
-        return 1;
-    }
-    memcpy(word, name, len);
-    word[len] = '\0';
-    if (strcmp(word, "episode") == 0 && m->episode < 0) { m->episode = column; return 0; }
-    is_obs = strncmp(word, "obs_", 4) == 0;
-    k = (is_obs || strncmp(word, "act_", 4) == 0) && isdigit((unsigned char)word[4]) ? strtol(word + 4, &end, 10) : -1;
-    if (k < 0 || *end || k >= S2R__DEMO_MAX_DIM) {
-        s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: unknown or repeated column '%s' (obs_I, act_I for I "
-                  "from 0 to %d, episode)", file, word, S2R__DEMO_MAX_DIM - 1);
-        return 1;
-    }
-    slot = is_obs ? &m->obs[k] : &m->act[k];
-    if (*slot >= 0) {
-        s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: column '%s' appears twice", file, word);
-        return 1;
-    }
-    *slot = column;
-    if (is_obs && k >= m->obs_dim) m->obs_dim = (int)k + 1;
-    if (!is_obs && k >= m->act_dim) m->act_dim = (int)k + 1;
-    return 0;
-}
-
-static s2r_result s2r__demo_columns_done(void* context, s2r__table* t, const char* file, char* error) {
-    s2r__demo_columns* m = (s2r__demo_columns*)context;
-    int k;
-    (void)t;
-    for (k = 0; k < m->obs_dim; k++)
-        if (m->obs[k] < 0) return s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: obs_%d is missing", file, k);
-    for (k = 0; k < m->act_dim; k++)
-        if (m->act[k] < 0) return s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: act_%d is missing", file, k);
-    if (m->obs_dim < 1 || m->act_dim < 1)
-        return s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: need obs_0 and act_0 at least", file);
-    return S2R_OK;
-}
-
-S2RDEF s2r_result s2r_dataset_parse_csv(s2r_dataset* d, const char* text, const char* name, char* error) {
-    s2r__demo_columns m;
-    s2r__table t;
-    s2r_result res;
-    float obs[S2R__DEMO_MAX_DIM], act[S2R__DEMO_MAX_DIM];
-    int i, k;
-    S2R_ASSERT(d);
-    memset(d, 0, sizeof *d);
-    if (!text || !name) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "demonstrations: text and name are needed");
-    memset(&m, 0xFF, sizeof m);   /* every map -1 */
-    m.obs_dim = m.act_dim = 0;
-    if ((res = s2r__table_parse(&t, text, name, s2r__demo_column, s2r__demo_columns_done, &m, error)) != S2R_OK) return res;
-    if ((res = s2r_dataset_init(d, m.obs_dim, m.act_dim)) != S2R_OK) s2r__fail(error, res, "%s: %s", name, d->error);
-    for (i = 0; i < t.rows && res == S2R_OK; i++) {
-        const double* row = t.v + (size_t)i * t.columns;
-        for (k = 0; k < m.obs_dim; k++) obs[k] = (float)row[m.obs[k]];
-        for (k = 0; k < m.act_dim; k++) act[k] = (float)row[m.act[k]];
-        for (k = 0; k < m.act_dim && fabs(row[m.act[k]]) <= 1; k++) {}
-        if (k < m.act_dim)
-            res = s2r__fail(error, S2R_ERR_PARSE, "%s: row %d of numbers: act_%d is %g; actions are in [-1, 1]",
-                            name, i + 1, k, row[m.act[k]]);
-        else if (s2r_dataset_append(d, obs, act) != S2R_OK)   /* a double beyond FLT_MAX */
-            res = s2r__fail(error, S2R_ERR_PARSE, "%s: row %d of numbers holds one a float cannot hold", name, i + 1);
-    }
-    s2r__table_free(&t);
-    if (res != S2R_OK) {
-        s2r_dataset_free(d);
-        memset(d, 0, sizeof *d);
-    }
-    return res;
-}
-
-S2RDEF s2r_result s2r_dataset_load_csv(s2r_dataset* d, const char* path, char* error) {
-    char* text = NULL;
-    s2r_result res;
-    S2R_ASSERT(d);
-    memset(d, 0, sizeof *d);
-    if (!path) return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "demonstrations: path is NULL");
-    if ((res = s2r__read_text_file(path, S2R_LOG_MAX_BYTES, &text, error)) != S2R_OK) return res;
-    res = s2r_dataset_parse_csv(d, text, path, error);
     S2R_FREE(text);
     return res;
 }
