@@ -383,8 +383,9 @@
      s2r_identify_unit           record, fit, validate, re-centre
      s2r_trajectory_collect      excitation through the backend
      s2r_sysid_run               the fit, how sure it is, the verdict
-     s2r__sysid_descend          sweeps: coordinates, then directions
      s2r__sysid_latency_outer    each delay judged with the rest re-fitted
+                                 (a descent each, with that delay held)
+     s2r__sysid_descend          sweeps: coordinates, then directions
      s2r__sysid_assess           polish check, standard errors, flat
                                  combinations, half-widths
      s2r__sysid_validate         held-out error, per joint, the corners
