@@ -332,9 +332,11 @@
    ----------------
    For each question a reader brings, the functions that answer it, in the
    order to read them (search for the name; each is defined once in the
-   implementation or the example named).  The first five read down the
-   file: each function, and each function of its section it calls, is
-   defined below its caller (tests/test_docs.c keeps them so).
+   implementation or the example named).  Each reads down its file, two
+   calls deep: the functions listed, and the pieces of their flow they
+   call and those call in turn (static functions of the same section), are
+   defined below their callers; a helper many functions share is read
+   once, where it is (tests/test_docs.c keeps them so).
 
    What does domain randomization do to a simulator on a reset?
      s2r_randomization_default   the ranges, each with its reason
