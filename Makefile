@@ -336,6 +336,8 @@ endif
 # build/ and only their figures, tables and run records are copied: reach's
 # with a _panda suffix for the Panda, push's with the arm's name
 # (07_push_table_ur5e.csv); each table's timing as 07_<task>_timing_<arm>.csv.
+# Their pure-sim and DR policies of seed 1 are then measured at every
+# candidate timestep (bench_timestep --policy: timestep_policy.csv).
 # The push tables run again with ten seeds, as jobs two at a time, into
 # 07_push_*_<arm>_seeds10.* (the README's headline push tables).
 TABLE_FIGURES := 07_table.md 07_table.csv 07_table.png 07_demo_curve.csv 07_run.csv 07_seeds.csv 07_units.csv \
@@ -380,6 +382,8 @@ figures: deps $(EXAMPLES) $(PY_LIB) $(PY_DIGEST) $(BUILD)/bench_timestep
 	  for t in memory adr privileged; do for f in csv png; do \
 	    cp $(BUILD)/depth_$$r/13_$$t.$$f figures/13_ablation_$${t}_$$r.$$f || exit 1; done; done; \
 	done
+	./$(BUILD)/bench_timestep --out figures --threads $(THREADS) $(foreach r,ur5e panda,\
+	  --policy $(BUILD)/push_$(r)/07_push_pure_sim_seed1.ckpt --policy $(BUILD)/push_$(r)/07_push_dr_seed1.ckpt)
 	@$(MAKE) --no-print-directory install-missing PACKAGES=parallel
 	for r in ur5e panda; do \
 	  sh examples/jobs/parallel_table.sh 2 $(THREADS) ./$(BUILD)/07_the_table --task push --robot $$r --seeds 10 \

@@ -39,13 +39,21 @@
    measured, not chosen.  It is printed as "chosen"; sim2real.h's built-in scenes use
    it, and the Robots section quotes this table.
 
+   A trained policy trained at the chosen timestep (--policy FILE.ckpt,
+   up to four, each on the arm and task it was trained for) is measured
+   the same way: its success at every candidate, in the nominal simulator
+   and on units #1-#10 - does the chosen timestep's physics flatter what
+   it learnt, against the 1 ms reference?  It writes
+   DIR/timestep_policy.csv instead, one row a policy and candidate.
+
    The stand-in units are measured here through their hidden simulator
    (real.hidden_sim), whose timestep is the candidate's: a measuring tool,
    not the pipeline.  Usage:
-     bench_timestep [--quick] [--out DIR] [--threads N]
+     bench_timestep [--quick] [--out DIR] [--threads N] [--policy FILE.ckpt ...]
    writes DIR/timestep.csv (default: the current folder); --quick runs
    smoke sizes.  `make figures` writes figures/timestep.csv with it (about
-   half an hour on two cores). */
+   half an hour on two cores), and figures/timestep_policy.csv with the
+   push tables' pure-sim and DR policies of seed 1. */
 #define SIM2REAL_IMPLEMENTATION
 #include "../sim2real.h"
 #include "bench_common.h"
@@ -59,6 +67,7 @@
 #define UNITS 10
 #define MAX_PATHS 64            /* path episodes                          */
 #define SYSID_PERIOD 0.02       /* s, system identification's samples     */
+#define MAX_POLICIES 4          /* --policy files                         */
 
 typedef struct variant {
     const char* label;
@@ -187,26 +196,44 @@ static int compare_doubles(const void* a, const void* b) {
     return (x > y) - (x < y);
 }
 
-/* The scripted controller on `backend` for `episodes` episodes of `seed`. */
-static s2r_result scripted(const s2r_backend* backend, const s2r_task_config* tc, int episodes, uint64_t seed,
-                           s2r_eval_result* out) {
+/* On `backend` for `episodes` episodes of `seed`: the policy in the
+   checkpoint `policy_path` (each call loads its own: a policy's scratch is
+   not shared between threads), or the scripted controller when NULL. */
+static s2r_result controlled(const s2r_backend* backend, const s2r_task_config* tc, const char* policy_path,
+                             int episodes, uint64_t seed, s2r_eval_result* out) {
     s2r_task task;
     s2r_expert expert;
     s2r_expert_config ec = s2r_expert_config_default();
+    s2r_policy policy;
     s2r_controller c;
+    char error[S2R_ERROR_LEN];
     s2r_result res = s2r_task_init(&task, tc, backend);
     if (res != S2R_OK) { printf("task: %s\n", task.error); return res; }
-    if ((res = s2r_expert_init(&expert, &ec, tc, backend->info)) != S2R_OK) { s2r_task_free(&task); return res; }
-    c = s2r_expert_controller(&expert);
+    if (policy_path) res = s2r_policy_from_checkpoint(&policy, policy_path, error);
+    else res = s2r_expert_init(&expert, &ec, tc, backend->info);
+    if (res != S2R_OK) {
+        if (policy_path) printf("%s\n", error);
+        s2r_task_free(&task);
+        return res;
+    }
+    c = policy_path ? s2r_policy_controller(&policy) : s2r_expert_controller(&expert);
     res = s2r_evaluate(&c, &task, episodes, seed, out, NULL);
-    s2r_expert_free(&expert);
+    if (res != S2R_OK) printf("evaluate: %s\n", task.error);
+    if (policy_path) s2r_policy_free(&policy);
+    else s2r_expert_free(&expert);
     s2r_task_free(&task);
     return res;
 }
 
-/* The scripted controller's success in the nominal simulator and on the
-   units, on variant v. */
-static s2r_result success(s2r_robot_kind arm, s2r_task_kind kind, const variant* v, const sizes* z, outcome* out) {
+static s2r_result scripted(const s2r_backend* backend, const s2r_task_config* tc, int episodes, uint64_t seed,
+                           s2r_eval_result* out) {
+    return controlled(backend, tc, NULL, episodes, seed, out);
+}
+
+/* The success of the policy in `policy_path` (NULL: the scripted
+   controller) in the nominal simulator and on the units, on variant v. */
+static s2r_result success(s2r_robot_kind arm, s2r_task_kind kind, const char* policy_path, const variant* v,
+                          const sizes* z, outcome* out) {
     s2r_task_config tc = s2r_task_config_default(kind);
     s2r_sim_config sc = s2r_task_sim_config(kind, arm);
     s2r_sim sim;
@@ -214,7 +241,7 @@ static s2r_result success(s2r_robot_kind arm, s2r_task_kind kind, const variant*
     int u;
     memset(&out->units, 0, sizeof out->units);
     if ((res = s2r_sim_init(&sim, &sc)) != S2R_OK) return res;
-    if ((res = set_physics(&sim, v)) == S2R_OK) res = scripted(&sim.backend, &tc, z->nominal, 11, &out->nominal);
+    if ((res = set_physics(&sim, v)) == S2R_OK) res = controlled(&sim.backend, &tc, policy_path, z->nominal, 11, &out->nominal);
     s2r_sim_free(&sim);
     out->diverged += out->nominal.diverged;
     for (u = 1; u <= z->units && res == S2R_OK; u++) {
@@ -222,7 +249,7 @@ static s2r_result success(s2r_robot_kind arm, s2r_task_kind kind, const variant*
         s2r_eval_result r;
         if ((res = s2r_real_robot_init_scene(&real, arm, s2r_task_scene(kind), (uint64_t)u)) != S2R_OK) return res;
         if ((res = set_physics(&real.hidden_sim, v)) == S2R_OK)
-            res = scripted(s2r_real_robot_backend(&real), &tc, z->per_unit, 100 + (uint64_t)u, &r);
+            res = controlled(s2r_real_robot_backend(&real), &tc, policy_path, z->per_unit, 100 + (uint64_t)u, &r);
         s2r_real_robot_free(&real);
         if (res == S2R_OK) { s2r_eval_merge(&out->units, &r); out->diverged += r.diverged; }
     }
@@ -295,16 +322,23 @@ static int inside(const s2r_eval_result* r, const s2r_eval_result* ref) {
     return r->success_rate >= ref->success_lo && r->success_rate <= ref->success_hi;
 }
 
-static void measure(FILE* csv, s2r_robot_kind arm, s2r_task_kind kind, const sizes* z) {
-    const variant v[CANDIDATES] = {
+/* The candidates of a task, the reference first. */
+static void candidates(s2r_task_kind kind, variant* v) {
+    const variant c[CANDIDATES] = {
         {"1 ms (reference)", 0.001, 0}, {"2 ms", 0.002, 0}, {"4 ms", 0.004, 0}, {"5 ms", 0.005, 0},
         {"8 ms", 0.008, 0}, {"10 ms", 0.010, 0}, {"before", kind == S2R_TASK_PUSH ? 0.004 : 0.002, 1}};
+    memcpy(v, c, sizeof c);
+}
+
+static void measure(FILE* csv, s2r_robot_kind arm, s2r_task_kind kind, const sizes* z) {
+    variant v[CANDIDATES];
     outcome out[CANDIDATES], floor_out;
     call* calls[MAX_PATHS];
     int n[MAX_PATHS], ref_steps[MAX_PATHS], k, e, chosen = 0, failed = 0;
     double lo, hi;
     double* ref_path = (double*)malloc((size_t)z->paths * 2 * 3 * MAX_STEPS * sizeof(double));
     double* ref_object = ref_path + (size_t)z->paths * 3 * MAX_STEPS;
+    candidates(kind, v);
     memset(out, 0, sizeof out);
     memset(&floor_out, 0, sizeof floor_out);
     for (e = 0; e < z->paths; e++) calls[e] = (call*)calloc(MAX_EVENTS, sizeof(call));
@@ -316,7 +350,7 @@ static void measure(FILE* csv, s2r_robot_kind arm, s2r_task_kind kind, const siz
     for (k = 0; k < 2 * CANDIDATES + 1; k++) {
         s2r_result res;
         if (k == 2 * CANDIDATES) res = paths(arm, kind, &v[0], calls, n, ref_path, ref_object, ref_steps, z, 1e-9, &floor_out);
-        else if (k % 2 == 0) res = success(arm, kind, &v[k / 2], z, &out[k / 2]);
+        else if (k % 2 == 0) res = success(arm, kind, NULL, &v[k / 2], z, &out[k / 2]);
         else res = paths(arm, kind, &v[k / 2], calls, n, ref_path, ref_object, ref_steps, z, 0, &out[k / 2]);
         if (res != S2R_OK) failed++;
     }
@@ -349,21 +383,78 @@ static void measure(FILE* csv, s2r_robot_kind arm, s2r_task_kind kind, const siz
     free(ref_path);
 }
 
+/* A trained policy at every candidate: its arm and task from the
+   checkpoint.  0, or 1 when it cannot be read or a measurement failed. */
+static int measure_policy(FILE* csv, const char* policy_path, const sizes* z) {
+    variant v[CANDIDATES];
+    outcome out[CANDIDATES];
+    s2r_policy policy;
+    s2r_robot_kind arm;
+    s2r_task_kind kind;
+    char error[S2R_ERROR_LEN];
+    const char* name = strrchr(policy_path, '/') ? strrchr(policy_path, '/') + 1 : policy_path;   /* the file's name */
+    int k, failed = 0;
+    if (s2r_policy_from_checkpoint(&policy, policy_path, error) != S2R_OK) { printf("%s\n", error); return 1; }
+    arm = s2r_made_for_robot(policy.made_for);
+    kind = s2r_made_for_task(policy.made_for);
+    s2r_policy_free(&policy);
+    if (arm != S2R_ROBOT_UR5E && arm != S2R_ROBOT_PANDA) {
+        printf("%s: not trained for a built-in arm's task\n", policy_path);
+        return 1;
+    }
+    candidates(kind, v);
+    memset(out, 0, sizeof out);
+#pragma omp parallel for schedule(dynamic, 1) reduction(+ : failed)
+    for (k = 0; k < CANDIDATES; k++)
+        if (success(arm, kind, policy_path, &v[k], z, &out[k]) != S2R_OK) failed++;
+    printf("\n%s (%s, %s): %d nominal episodes, %d x %d on units\n", policy_path, s2r_robot_kind_name(arm),
+           s2r_task_kind_name(kind), z->nominal, z->units, z->per_unit);
+    printf("  %-17s   %-22s %-22s %s\n", "timestep", "nominal %", "units %", "diverged");
+    for (k = 0; k < CANDIDATES; k++) {
+        const outcome* o = &out[k];
+        printf("  %-17s   %5.1f [%5.1f, %5.1f]    %5.1f [%5.1f, %5.1f]    %d\n", v[k].label,
+               100 * o->nominal.success_rate, 100 * o->nominal.success_lo, 100 * o->nominal.success_hi,
+               100 * o->units.success_rate, 100 * o->units.success_lo, 100 * o->units.success_hi, o->diverged);
+        fprintf(csv, "%s,%s,%s,%s,%g,%d,%d,%d,%.4f,%.4f,%d,%d,%.4f,%.4f,%d\n", name, s2r_task_kind_name(kind),
+                s2r_robot_kind_name(arm), v[k].before ? "before" : "library", v[k].dt, (int)(0.04 / v[k].dt + 0.5),
+                o->nominal.successes, o->nominal.episodes, o->nominal.success_lo, o->nominal.success_hi,
+                o->units.successes, o->units.episodes, o->units.success_lo, o->units.success_hi, o->diverged);
+    }
+    if (failed) printf("  %d measurements failed\n", failed);
+    return failed > 0;
+}
+
 int main(int argc, char** argv) {
     sizes z = {40, 400, 40, UNITS};
     const char* out = ".";
+    const char* policies[MAX_POLICIES];
     char path[1024];
     FILE* csv;
-    int i, t;
+    int i, t, n_policies = 0, bad = 0;
     for (i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) { z.paths = 2; z.nominal = 10; z.per_unit = 4; z.units = 2; }
+        else if (!strcmp(argv[i], "--policy") && i + 1 < argc && n_policies < MAX_POLICIES) policies[n_policies++] = argv[++i];
         else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
         else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
 #ifdef _OPENMP
             omp_set_num_threads(atoi(argv[i + 1]));
 #endif
             i++;
-        } else { printf("usage: bench_timestep [--quick] [--out DIR] [--threads N]\n"); return 2; }
+        } else {
+            printf("usage: bench_timestep [--quick] [--out DIR] [--threads N] [--policy FILE.ckpt (up to %d)]\n",
+                   MAX_POLICIES);
+            return 2;
+        }
+    }
+    if (n_policies > 0) {
+        snprintf(path, sizeof path, "%s/timestep_policy.csv", out);
+        if (!(csv = fopen(path, "w"))) { printf("bench_timestep: cannot write %s\n", path); return 1; }
+        fprintf(csv, "policy,task,arm,physics,timestep,substeps,nominal_successes,nominal_episodes,nominal_lo,nominal_hi,"
+                     "unit_successes,unit_episodes,unit_lo,unit_hi,diverged\n");
+        for (i = 0; i < n_policies; i++) bad |= measure_policy(csv, policies[i], &z);
+        fclose(csv);
+        printf("\nwrote %s\n", path);
+        return bad;
     }
     snprintf(path, sizeof path, "%s/timestep.csv", out);
     if (!(csv = fopen(path, "w"))) { printf("bench_timestep: cannot write %s\n", path); return 1; }
