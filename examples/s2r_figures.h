@@ -214,14 +214,17 @@ S2RDEF s2r_result s2r_plot_histogram(s2r_figure* fig, int panel, const double* s
 S2RDEF s2r_result s2r_plot_hline(s2r_figure* fig, int panel, double y, const s2r_plot_style* style);
 S2RDEF s2r_result s2r_plot_vline(s2r_figure* fig, int panel, double x, const s2r_plot_style* style);
 
-/* Draw everything into fig->pixels. */
+/* Draw everything into fig->pixels.  A panel nothing was drawn in and
+   nothing was set on (no title, axis label, range or categories) stays
+   blank: a grid with more cells than plots shows no empty axes. */
 S2RDEF s2r_result s2r_figure_render(s2r_figure* fig);
 /* Render and write a PNG.  S2R_ERR_IO if the file cannot be written (a
    partly written file is removed). */
 S2RDEF s2r_result s2r_figure_write_png(s2r_figure* fig, const char* path);
 /* Where data point (x, y) of a panel lands in fig->pixels, in px from the
    top-left corner (pixel (i, j) covers [i, i+1) x [j, j+1)).  Valid after a
-   render and until the figure changes; S2R_ERR_STATE otherwise. */
+   render and until the figure changes; S2R_ERR_STATE otherwise, and for a
+   panel left blank (nothing in it). */
 S2RDEF s2r_result s2r_figure_to_pixel(s2r_figure* fig, int panel, double x, double y,
                                       double* px, double* py);
 
@@ -1577,6 +1580,17 @@ static void s2r__render_panel(s2r_figure* fig, const s2r__canvas* image, int p, 
 
 /* --- Figures: rendering and writing ------------------------------------------ */
 
+/* Whether panel p has anything to draw: an item, a title, an axis label,
+   a fixed range or categories.  One with none stays blank. */
+static int s2r__panel_used(const s2r_figure* fig, int p) {
+    const s2r__plot_panel* pp = &fig->panels_[p];
+    int i;
+    if (pp->title[0] || pp->xlabel[0] || pp->ylabel[0] || pp->has_xlim || pp->has_ylim || pp->n_categories) return 1;
+    for (i = 0; i < fig->item_count_; i++)
+        if (fig->items_[i].panel == p) return 1;
+    return 0;
+}
+
 S2RDEF s2r_result s2r_figure_render(s2r_figure* fig) {
     s2r__canvas c;
     int p, top = 0, s;
@@ -1600,7 +1614,7 @@ S2RDEF s2r_result s2r_figure_render(s2r_figure* fig) {
         cell[2] = (col + 1) * fig->width / fig->cols;
         cell[1] = top + row * h / fig->rows;
         cell[3] = top + (row + 1) * h / fig->rows;
-        s2r__render_panel(fig, &c, p, cell);
+        if (s2r__panel_used(fig, p)) s2r__render_panel(fig, &c, p, cell);   /* else left white */
     }
     fig->rendered_ = 1;
     return S2R_OK;
@@ -1651,6 +1665,9 @@ S2RDEF s2r_result s2r_figure_to_pixel(s2r_figure* fig, int panel, double x, doub
     if (!fig->rendered_)
         return s2r__fail(fig->error, S2R_ERR_STATE, "s2r_figure_to_pixel: the figure changed "
                          "since it was last rendered; call s2r_figure_render first");
+    if (!s2r__panel_used(fig, panel))
+        return s2r__fail(fig->error, S2R_ERR_STATE, "s2r_figure_to_pixel: panel %d has nothing in it and was left "
+                         "blank", panel);
     if (px) *px = s2r__map_x(&fig->panels_[panel], x);
     if (py) *py = s2r__map_y(&fig->panels_[panel], y);
     return S2R_OK;

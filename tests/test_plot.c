@@ -487,6 +487,27 @@ static int test_plot_grid_of_panels(void) {
     return 0;
 }
 
+/* A grid with more cells than plots: the cells nothing was drawn in stay
+   white, with no empty 0..1 axes (12_fit.png of a 7-joint arm drew its
+   16th cell so), and s2r_figure_to_pixel refuses them; a cell with only
+   a title still gets its frame. */
+static int test_plot_unused_panels_blank(void) {
+    double y[3] = {1, 2, 3}, px, py;
+    s2r_figure fig;
+    int p, ink;
+    CHECK(s2r_figure_init(&fig, 600, 400, 2, 2) == S2R_OK);
+    for (p = 0; p < 2; p++) CHECK(s2r_plot_line(&fig, p, NULL, y, 3, NULL) == S2R_OK);
+    CHECK(s2r_panel_labels(&fig, 2, "titled, empty", NULL, NULL) == S2R_OK);
+    CHECK(s2r_figure_render(&fig) == S2R_OK);
+    ink = 300 * 200 - plot_count(&fig, 300, 200, 600, 400, 0xFFFFFFu, 0);
+    CHECKF(ink == 0, "%d pixels drawn in the unused cell", ink);
+    CHECK(300 * 200 - plot_count(&fig, 0, 200, 300, 400, 0xFFFFFFu, 0) > 500);   /* the titled one */
+    CHECK(s2r_figure_to_pixel(&fig, 3, 0, 0, &px, &py) == S2R_ERR_STATE && strstr(fig.error, "blank") != NULL);
+    CHECK(s2r_figure_to_pixel(&fig, 1, 1, 2, &px, &py) == S2R_OK && px > 300);
+    s2r_figure_free(&fig);
+    return 0;
+}
+
 /* Rendering is a pure function of the figure; odd text does no harm. */
 static int test_plot_deterministic_and_text_safe(void) {
     char longtext[300];
@@ -529,5 +550,6 @@ static const test_case plot_tests[] = {
     {"plot_reference_lines_and_band", test_plot_reference_lines_and_band},
     {"plot_legend_avoids_data", test_plot_legend_avoids_data},
     {"plot_grid_of_panels", test_plot_grid_of_panels},
+    {"plot_unused_panels_blank", test_plot_unused_panels_blank},
     {"plot_deterministic_and_text_safe", test_plot_deterministic_and_text_safe},
 };
