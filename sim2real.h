@@ -3837,12 +3837,22 @@ S2RDEF int         s2r_interrupt_requested(void);
 
    Sensitivity.  After the fit each parameter is moved by
    `sensitivity_step` of its bounds (one physics step for a latency) to
-   both sides; the mean relative change of the loss is its sensitivity.  Below
+   both sides; the mean relative change of the loss is its sensitivity
+   (relative to S2R_SYSID_EXACT_LOSS where the loss is below it).  Below
    `min_sensitivity` the parameter is reported unidentifiable (the arm has
    no contacts, so geom friction has exactly zero sensitivity; a scale of
    a zero nominal, like the UR5e's damping, too).  Its value is whatever
    the fit left it at (a parameter the data do not see at all never leaves
    its start); the recentred ranges leave it alone.
+
+   An exact fit.  Logs the model itself made (robot_server --mjcf serving
+   the nominal simulator, a simulated stand-in without noise) are fitted
+   to a loss of 0, or to rounding: at or below S2R_SYSID_EXACT_LOSS the
+   fit is exact.  Nothing is then relative to the loss: sensitivities are
+   relative to S2R_SYSID_EXACT_LOSS (finite), the standard errors are 0
+   (the data allow no scatter: nothing about a real arm's), and the
+   report says "exact" instead of giving intervals of zero width
+   (s2r_sysid_print; example 12 gives the recentred range).
 
    Verdict.  Judged on the held-out error relative to the motion it
    replays: the rms position error as a fraction of the rms motion of the
@@ -3998,6 +4008,11 @@ S2RDEF int         s2r_interrupt_requested(void);
    them. */
 #define S2R_SYSID_REL_GOOD   0.03
 #define S2R_SYSID_REL_BLOCK  0.05
+/* rad^2: a training loss at or below this is an exact fit (see "An exact
+   fit"): 1 urad rms, below what a 20-bit encoder's rounding alone gives
+   (its step 6 urad: 3e-12 rad^2), far below the 4e-8 of the stand-in
+   fleet's encoders; logs written with 9 decimals round to 1e-19. */
+#define S2R_SYSID_EXACT_LOSS 1e-12
 /* The object's verdict (s2r_sysid_verdict_object): its held-out error
    beyond the camera's floor, relative to how far the object moved.  Its
    own scale: the datasheet object is 25-40 % off on the table's units and
@@ -16847,7 +16862,7 @@ static void s2r__sysid_probe(s2r_sysid* id, const s2r_trajectory_set* set, doubl
                              double* sensitivity, double* curvature) {
     const s2r_sysid_param* sp = &id->config.param[i];
     double h = s2r__sysid_is_latency(sp->param) ? id->dt : id->config.sensitivity_step * (sp->hi - sp->lo);
-    double c = x[i], eps = 1e-9 * (sp->hi - sp->lo + id->dt), f1, f2, scale = fmax(f, DBL_MIN);
+    double c = x[i], eps = 1e-9 * (sp->hi - sp->lo + id->dt), f1, f2, scale = fmax(f, S2R_SYSID_EXACT_LOSS);
     int up = c + h <= sp->hi + eps, down = c - h >= sp->lo - eps;
     *sensitivity = *curvature = 0;
     if (!(h > 0) || (!up && !down)) return;
@@ -17221,7 +17236,7 @@ static void s2r__sysid_curvature(s2r_sysid* id, const s2r_trajectory_set* set, c
         /* sensitive also with the others re-fitted: a move of sensitivity_step along the profile raises the
            loss by sensitivity_step^2 / inverse */
         r->identifiable[i] = r->identifiable[i] && c->sensitivity_step * c->sensitivity_step >=
-                                                   c->min_sensitivity * f * inverse;
+                                                   c->min_sensitivity * fmax(f, S2R_SYSID_EXACT_LOSS) * inverse;
         /* the move raising the loss by range_loss_rise with the others re-fitted */
         r->half_width[i] = s2r_clamp(width[a] * sqrt(c->range_loss_rise * f * inverse), c->range_min_width * width[a],
                                      0.5 * width[a]);

@@ -155,6 +155,8 @@ static void s2r__sysid_print_flat(const s2r_sysid* id, const s2r_sysid_result* r
 S2RDEF void s2r_sysid_print(const s2r_sysid* id, const s2r_sysid_result* result) {
     S2R_ASSERT(id && result);
     int i, j, held_out = !isnan(result->validation_mse_start);   /* NaN: run without validation trajectories */
+    int exact = result->train_loss <= S2R_SYSID_EXACT_LOSS;      /* the logs are the model itself */
+    double descent = result->descent_loss;
     printf("  %-15s %-9s %9s %9s %9s %19s %11s %10s\n", "parameter", "unit", "start", "value", "std err", "bounds",
            "sensitivity", "range +-");
     for (i = 0; i < result->n_params; i++) {
@@ -164,6 +166,7 @@ S2RDEF void s2r_sysid_print(const s2r_sysid* id, const s2r_sysid_result* result)
         char label[40], se[16];
         if (isnan(result->std_error[i])) snprintf(se, sizeof se, "-");           /* grid-searched: no standard error */
         else if (isinf(result->std_error[i])) snprintf(se, sizeof se, "open");   /* the data do not bound it */
+        else if (exact) snprintf(se, sizeof se, "exact");                        /* no scatter at all */
         else snprintf(se, sizeof se, "%.2g", result->std_error[i]);
         printf("  %-15s %-9s %9.4g %9.4g %9s   [%7.3g, %7.3g] %11.2e %10.3g%s\n", s2r__sysid_label(sp, label, sizeof label),
                s2r__sysid_unit(sp->param), result->start[i], result->value[i], se, sp->lo, sp->hi, result->sensitivity[i],
@@ -173,8 +176,12 @@ S2RDEF void s2r_sysid_print(const s2r_sysid* id, const s2r_sysid_result* result)
            result->sweeps, result->converged ? "converged" : "sweep budget spent", result->evaluations);
     s2r__sysid_print_profile(id, result);
     printf("  Levenberg-Marquardt from there (%s): loss %.3e (%+.2f %%), largest move %.2g of a parameter's bounds\n",
-           result->polished ? "taken" : "a check", result->polish_loss, 100 * (result->polish_loss / result->descent_loss - 1),
-           result->polish_distance);
+           result->polished ? "taken" : "a check", result->polish_loss,
+           descent > 0 ? 100 * (result->polish_loss / descent - 1) : 0.0, result->polish_distance);
+    if (exact)
+        printf("  an exact fit: the training loss %.3e rad^2 is at most %.0e (S2R_SYSID_EXACT_LOSS, 1 urad rms): the logs "
+               "are the model's own (a simulator's, no noise); \"exact\": no scatter to give a standard error, "
+               "sensitivities are relative to %.0e rad^2\n", result->train_loss, S2R_SYSID_EXACT_LOSS, S2R_SYSID_EXACT_LOSS);
     printf("  standard errors: a sandwich allowing for each trajectory's residuals correlated up to %.2g s (%.0f "
            "effectively independent residuals); \"open\": not identifiable, \"-\": searched on a grid\n",
            S2R_SYSID_SE_LAG_TIME, result->effective_samples);

@@ -262,7 +262,8 @@ static void print_intervals(const s2r_sysid* id, const s2r_sysid_result* r) {
     printf("  intervals:\n");
     for (i = 0; i < r->n_params; i++) {
         const s2r_sysid_param* p = &id->config.param[i];
-        int se = isfinite(r->std_error[i]), short_of = r->polish_loss < r->train_loss && !r->polished;
+        int exact = r->train_loss <= S2R_SYSID_EXACT_LOSS;   /* no scatter: the recentred range says more */
+        int se = isfinite(r->std_error[i]) && !exact, short_of = r->polish_loss < r->train_loss && !r->polished;
         double half = se ? 1.96 * r->std_error[i] : r->half_width[i];
         double lo = fmax(r->value[i] - half, p->lo), hi = fmin(r->value[i] + half, p->hi);
         widened = short_of && (r->polish_value[i] < lo || r->polish_value[i] > hi);
@@ -270,7 +271,8 @@ static void print_intervals(const s2r_sysid* id, const s2r_sysid_result* r) {
         if (p->joint) snprintf(name, sizeof name, "%s[%d]", s2r_param_name(p->param), p->joint);
         else snprintf(name, sizeof name, "%s", s2r_param_name(p->param));
         printf("    %-16s %9.4g  [%9.4g, %9.4g]  %s%s%s\n", name, r->value[i], lo, hi,
-               se ? "95 %: +- 1.96 std err" : "the recentred range (no std err)",
+               se ? "95 %: +- 1.96 std err" : exact && isfinite(r->std_error[i]) ? "the recentred range (an exact fit: "
+               "no scatter)" : "the recentred range (no std err)",
                widened ? ", widened to the lower loss the check found (the fit stopped short of it)" : "",
                r->identifiable[i] ? "" : "; not identifiable");
     }

@@ -165,6 +165,22 @@ static int test_loss_zero_on_own_recording(void) {
     CHECK(s2r_sysid_loss(&id, moved, &set, &mse) == S2R_OK);   /* default weights: the loss is the MSE */
     CHECKF(mse > 1e-7, "a 10 ms latency changes nothing? mse %g", mse);
     s2r_sysid_free(&id);
+    {   /* fitted: an exact fit (a log the model made, robot_server --mjcf's), reported without 1e302 or NaN */
+        s2r_sysid_result r;
+        int i;
+        cfg.max_sweeps = 2;
+        CHECKF(s2r_sysid_init(&id, &cfg, &c) == S2R_OK, "%s", id.error);
+        CHECKF(s2r_sysid_run(&id, &set, NULL, &r) == S2R_OK, "%s", id.error);
+        CHECKF(r.train_loss <= S2R_SYSID_EXACT_LOSS, "loss %g", r.train_loss);
+        for (i = 0; i < 3; i++) {
+            CHECKF(isfinite(r.sensitivity[i]) && r.sensitivity[i] > 0 && r.sensitivity[i] < 1e15, "%s: sensitivity %g",
+                   s2r_param_name(p[i]), r.sensitivity[i]);   /* relative to S2R_SYSID_EXACT_LOSS, not to 0 */
+            CHECKF(r.identifiable[i] && !isinf(r.std_error[i]), "%s: std err %g", s2r_param_name(p[i]), r.std_error[i]);
+            CHECKF(isfinite(r.half_width[i]) && r.half_width[i] > 0, "%s: range +- %g", s2r_param_name(p[i]), r.half_width[i]);
+        }
+        CHECK(r.value[0] == 1.0 && r.value[1] == 0.0 && r.value[2] == 0.0);
+        s2r_sysid_free(&id);
+    }
     s2r_trajectory_set_free(&set);
     s2r_sim_free(&sim);
     return 0;
@@ -1496,7 +1512,7 @@ static const test_case sysid_tests[] = {
     {"sysid: strikes find a 60 ms camera delay within a step and object friction within 10 % (Panda)", test_object_identified_from_strikes},
     {"sysid: excitation starts at q0, stays in limits and under the speed cap", test_excitation_safe},
     {"sysid: recording fills the set; full, wrong arm and NaN refused", test_record_and_refuse},
-    {"sysid: the simulator fits its own recording with loss exactly 0", test_loss_zero_on_own_recording},
+    {"sysid: the simulator fits its own recording with loss exactly 0: an exact fit, finite sensitivities", test_loss_zero_on_own_recording},
     {"sysid: recovers kp, kv, payload within 10 % and latency exactly from 30 % off", test_recovers_known_values},
     {"sysid: reported loss is the loss there; latency neighbours re-fitted are worse; LM moves < 0.1 %", test_reaches_its_optimum},
     {"sysid: zero-sensitivity friction is flagged and kept at its start", test_zero_sensitivity_flagged},

@@ -69,10 +69,13 @@ status=$?
 kill $server 2>/dev/null; wait $server 2>/dev/null
 verdict=$(sed -n 's/.*held-out error .* of the motion (was .*): \([a-z]*\)$/\1/p' "$WORK/12_served.log")
 latency=$(sed -n 's/^ *action_latency  *s  *[0-9.]*  *\([0-9.]*\) .*/\1/p' "$WORK/12_served.log")
-if [ $status -eq 0 ] && [ "$verdict" = good ] && [ "$latency" = 0 ]; then
-    echo "ok   your arm: the model itself served over the socket (no delay at all) identified $verdict, command latency $latency s"
+# An exact fit (loss 0): said so, with finite sensitivities and no NaN (was 6e302, "(-nan %)", intervals [1, 1]).
+exact=$(grep -c "an exact fit: the training loss" "$WORK/12_served.log")
+nan=$(( $(grep -ciw "nan" "$WORK/12_served.log") + $(grep -c "e+30[0-9]" "$WORK/12_served.log") ))
+if [ $status -eq 0 ] && [ "$verdict" = good ] && [ "$latency" = 0 ] && [ "$exact" -eq 1 ] && [ "$nan" -eq 0 ]; then
+    echo "ok   your arm: the model itself served over the socket (no delay at all) identified $verdict, command latency $latency s, an exact fit said so"
 else
-    echo "FAIL your arm: 12 on the served model itself: status $status, verdict \"$verdict\", latency \"$latency\""
+    echo "FAIL your arm: 12 on the served model itself: status $status, verdict \"$verdict\", latency \"$latency\", exact fit said $exact times, NaN or 1e30x on $nan lines"
     tail -n 5 "$WORK/12_served.log"; failed=$((failed + 1))
 fi
 ./"$BUILD"/02_domain_randomization --quick --mjcf "$MODEL" --ranges "$WORK/12_ranges.txt" --out "$WORK" > "$WORK/02.log" 2>&1
