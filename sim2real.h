@@ -597,10 +597,20 @@ typedef struct s2r_env {
      - a physics timestep (<option timestep>) from S2R_TIMESTEP_MIN (0.1 ms)
        to S2R_TIMESTEP_MAX (10 ms); another is refused at load;
      - every arm joint is a limited hinge driven by one position actuator
-       (<general gaintype="fixed" biastype="affine">, forcelimited) of its
+       (<general gaintype="fixed" biastype="affine">, forcelimited, gear 1:
+       its target is the joint's angle; a gear g is refused with the same
+       servo at the joint, kp and kv x g^2, the torque limit x g) of its
        own; the actuators' order is the joint order (at most
-       S2R_MAX_JOINTS); every joint is an arm joint but the push object's
-       free joint (a joint no actuator drives is refused);
+       S2R_MAX_JOINTS); no <equality> ties an arm joint (its servo alone
+       moves it: refused, naming the equality);
+     - every other joint is the push object's free joint or a gripper's:
+       moved by an actuator left out of the arm (listed after the arm's:
+       on a tendon, a motor; MuJoCo then runs every actuator,
+       s2r_robot.servo 0), directly, through its tendon, or tied by
+       <equality> constraints to such a joint - a second finger's joint
+       equality, a linkage's follower and knuckle joints closed by a
+       <connect> (said in the notice).  A joint none of these moves is
+       refused, naming it;
      - a site named "flange" marks the tool flange;
      - no body heavier than S2R_BODY_MASS_MAX (1000 kg);
      - optional: a mocap body "target" (the marker), a keyframe "home"
@@ -716,7 +726,8 @@ typedef struct s2r_arm_info {
     double object_mass;                       /* kg, nominal                          */
     /* What the loader inferred where your model leaves a convention out
        (the flange, the target body, implicitfast, the servo damping in
-       the joint, actuators left out of the arm), one sentence each; ""
+       the joint, actuators left out of the arm, the gripper's joints tied
+       by equalities), one sentence each; ""
        when the model follows them all.  Examples print it after loading. */
     char   notice[S2R_NOTICE_LEN];
 } s2r_arm_info;
@@ -6428,27 +6439,78 @@ static int s2r__body_within(const mjModel* m, int b, int of) {
     return b == of;
 }
 
-/* Whether joint j is moved by actuator a left out of the arm: its own
-   joint, a joint of its tendon, or one an equality ties to those. */
-static int s2r__joint_of_actuator(const mjModel* m, int a, int j) {
-    int w, e;
-    if (m->actuator_trntype[a] == mjTRN_JOINT && m->actuator_trnid[2 * a] == j) return 1;
-    if (m->actuator_trntype[a] == mjTRN_TENDON) {
-        int t = m->actuator_trnid[2 * a];
-        for (w = m->tendon_adr[t]; w < m->tendon_adr[t] + m->tendon_num[t]; w++)
-            if (m->wrap_type[w] == mjWRAP_JOINT && m->wrap_objid[w] == j) return 1;
+/* Mark in `in` (m->njnt) the joints of tendon t (its joint wraps). */
+static void s2r__tendon_joints(const mjModel* m, int t, unsigned char* in) {
+    int w;
+    if (t < 0 || t >= m->ntendon) return;
+    for (w = m->tendon_adr[t]; w < m->tendon_adr[t] + m->tendon_num[t]; w++)
+        if (m->wrap_type[w] == mjWRAP_JOINT && m->wrap_objid[w] >= 0) in[m->wrap_objid[w]] = 1;
+}
+
+/* Mark in `in` the joints on the kinematic tree's path between bodies b1
+   and b2 (world = 0): the joints of every body below their common
+   ancestor - the loop a connect or weld between them closes. */
+static void s2r__path_joints(const mjModel* m, int b1, int b2, unsigned char* in) {
+    int d1 = 0, d2 = 0, b, k;
+    for (b = b1; b > 0; b = m->body_parentid[b]) d1++;
+    for (b = b2; b > 0; b = m->body_parentid[b]) d2++;
+    while (b1 != b2) {
+        int* deeper = d1 >= d2 ? &b1 : &b2;
+        for (k = 0; k < m->body_jntnum[*deeper]; k++) in[m->body_jntadr[*deeper] + k] = 1;
+        *deeper = m->body_parentid[*deeper];
+        if (deeper == &b1) d1--; else d2--;
     }
-    for (e = 0; e < m->neq; e++)
-        if (m->eq_type[e] == mjEQ_JOINT && (m->eq_obj1id[e] == j || m->eq_obj2id[e] == j)) {
-            int other = m->eq_obj1id[e] == j ? m->eq_obj2id[e] : m->eq_obj1id[e];
-            if (other >= 0 && other != j && m->actuator_trntype[a] == mjTRN_JOINT && m->actuator_trnid[2 * a] == other) return 1;
-            if (other >= 0 && other != j && m->actuator_trntype[a] == mjTRN_TENDON) {
-                int t = m->actuator_trnid[2 * a];
-                for (w = m->tendon_adr[t]; w < m->tendon_adr[t] + m->tendon_num[t]; w++)
-                    if (m->wrap_type[w] == mjWRAP_JOINT && m->wrap_objid[w] == other) return 1;
-            }
+}
+
+/* Mark in `in` (m->njnt, cleared first) the joints active equality e ties
+   together: a joint equality's one or two joints, a tendon equality's
+   tendons' joints, a connect's or weld's the joints of the loop it closes
+   between its two bodies.  0 for an inactive one (nothing marked). */
+static int s2r__equality_joints(const mjModel* m, int e, unsigned char* in) {
+    memset(in, 0, (size_t)m->njnt);
+    if (!m->eq_active[e]) return 0;
+    switch (m->eq_type[e]) {
+    case mjEQ_JOINT:
+        if (m->eq_obj1id[e] >= 0) in[m->eq_obj1id[e]] = 1;
+        if (m->eq_obj2id[e] >= 0) in[m->eq_obj2id[e]] = 1;
+        break;
+    case mjEQ_TENDON:
+        s2r__tendon_joints(m, m->eq_obj1id[e], in);
+        s2r__tendon_joints(m, m->eq_obj2id[e], in);
+        break;
+    case mjEQ_CONNECT:
+    case mjEQ_WELD:
+        s2r__path_joints(m, m->eq_obj1id[e] > 0 ? m->eq_obj1id[e] : 0, m->eq_obj2id[e] > 0 ? m->eq_obj2id[e] : 0, in);
+        break;
+    default:
+        break;
+    }
+    return 1;
+}
+
+/* The joints the actuators left out of the arm move (moved[m->njnt], 1
+   each): their own joints, their tendons' joints, and - passed on until
+   nothing changes - every joint an active equality ties to one of those
+   (a gripper's second finger, a linkage's follower and knuckle joints
+   closed by a connect).  `scratch` holds m->njnt bytes. */
+static void s2r__gripper_joints(const mjModel* m, unsigned char* moved, unsigned char* scratch) {
+    int a, e, j, changed = 1;
+    memset(moved, 0, (size_t)m->njnt);
+    for (a = 0; a < m->nu; a++) {
+        if (s2r__is_arm_servo(m, a)) continue;
+        if (m->actuator_trntype[a] == mjTRN_JOINT && m->actuator_trnid[2 * a] >= 0) moved[m->actuator_trnid[2 * a]] = 1;
+        if (m->actuator_trntype[a] == mjTRN_TENDON) s2r__tendon_joints(m, m->actuator_trnid[2 * a], moved);
+    }
+    while (changed) {
+        changed = 0;
+        for (e = 0; e < m->neq; e++) {
+            int touches = 0;
+            if (!s2r__equality_joints(m, e, scratch)) continue;
+            for (j = 0; j < m->njnt && !touches; j++) touches = scratch[j] && moved[j];
+            for (j = 0; touches && j < m->njnt; j++)
+                if (scratch[j] && !moved[j]) moved[j] = 1, changed = 1;
         }
-    return 0;
+    }
 }
 
 /* One arm servo's checks (actuator a driving joint j, the arm's k-th). */
@@ -6478,7 +6540,78 @@ static s2r_result s2r__robot_check_servo(s2r_robot* r, int a, int k) {
                          "datasheet) on it or its <default> class", act, jnt);
     if (!(m->actuator_gainprm[a * mjNGAIN] > 0) || !isfinite(m->actuator_gainprm[a * mjNGAIN]))
         return s2r__fail(r->error, S2R_ERR_MODEL, "actuator %s: its gain (kp, gainprm) must be finite and > 0", act);
+    if (m->actuator_gear[6 * a] != 1) {   /* its target would be gear x the joint's angle, its gains not the joint's */
+        double g = m->actuator_gear[6 * a], kp = m->actuator_gainprm[a * mjNGAIN], kv = -m->actuator_biasprm[a * mjNBIAS + 2];
+        return s2r__fail(r->error, S2R_ERR_MODEL, "actuator %s (joint %s) has gear %g: the library commands joint angles "
+                         "(rad) through gear 1 - write the same servo at the joint: gear='1' gainprm='%.6g' "
+                         "biasprm='0 %.6g %.6g' forcerange='%.6g %.6g' (kp, kv x gear^2; torques x gear)", act, jnt, g,
+                         kp * g * g, -kp * g * g, kv > 0 ? -kv * g * g : 0.0, -fabs(g) * m->actuator_forcerange[2 * a + 1],
+                         fabs(g) * m->actuator_forcerange[2 * a + 1]);
+    }
     return S2R_OK;
+}
+
+/* The joints no arm servo drives, with the arm's n servos found: an
+   equality may tie no arm joint (the servo alone moves it); every other
+   joint is an object's free joint (not one carrying the arm) or moved by
+   an actuator left out of the arm - directly, through its tendon, or tied
+   by equalities to such a joint (a linkage gripper's followers) - said in
+   the notice when equalities carry it. */
+static s2r_result s2r__robot_check_passive(s2r_robot* r, int n) {
+    const mjModel* m = r->model;
+    unsigned char* buf = (unsigned char*)s2r__calloc((size_t)(3 * m->njnt + 1), 1);
+    unsigned char *arm = buf, *moved = buf + m->njnt, *tied = buf + 2 * m->njnt;
+    char jnt[96], label[96], list[256] = "";
+    int e, j, k, via = 0;
+    s2r_result res = S2R_OK;
+    if (!buf) return s2r__fail(r->error, S2R_ERR_OUT_OF_MEMORY, "out of memory indexing %d joints", m->njnt);
+    for (k = 0; k < n; k++) arm[m->actuator_trnid[2 * r->actuator[k]]] = 1;
+    for (e = 0; e < m->neq && res == S2R_OK; e++) {   /* an equality on an arm joint: its servo no longer alone moves it */
+        if (!s2r__equality_joints(m, e, tied)) continue;
+        for (j = 0; j < m->njnt && !(tied[j] && arm[j]); j++) {}
+        if (j < m->njnt)
+            res = s2r__fail(r->error, S2R_ERR_MODEL, "<equality> %s ties arm joint %s: each arm joint moves by its own "
+                            "servo alone (a policy commands it; identification and the gates judge it) - remove the "
+                            "equality (a gripper's may tie only the gripper's joints)",
+                            s2r__mj_label(m, mjOBJ_EQUALITY, e, label, sizeof label), s2r__mj_label(m, mjOBJ_JOINT, j, jnt, sizeof jnt));
+    }
+    if (res == S2R_OK) s2r__gripper_joints(m, moved, tied);
+    for (j = 0; j < m->njnt && res == S2R_OK; j++) {   /* a joint no servo drives: the policy could not move it */
+        int direct = 0, a;
+        if (arm[j]) continue;
+        s2r__mj_label(m, mjOBJ_JOINT, j, jnt, sizeof jnt);
+        if (m->jnt_type[j] == mjJNT_FREE) {
+            if (s2r__body_within(m, r->body[0], m->jnt_bodyid[j]))
+                res = s2r__fail(r->error, S2R_ERR_MODEL, "joint %s is a free joint carrying the arm (a floating base): "
+                                "the library drives an arm mounted on the world - remove the <freejoint/> of body %s",
+                                jnt, s2r__mj_label(m, mjOBJ_BODY, m->jnt_bodyid[j], label, sizeof label));
+            continue;   /* an object's */
+        }
+        if (!moved[j]) {
+            res = s2r__fail(r->error, S2R_ERR_MODEL, "joint %s is driven by no actuator (%d joints, %d arm servos): every "
+                            "joint but an object's free joint is an arm joint with its own position servo, or moved by "
+                            "an actuator left out of the arm (a gripper's) or tied by an <equality> to such a joint - add "
+                            "its actuator or equality, or remove the joint", jnt, m->njnt, n);
+            continue;
+        }
+        for (a = 0; a < m->nu && !direct; a++) {   /* moved through an equality only: said */
+            if (s2r__is_arm_servo(m, a)) continue;
+            memset(tied, 0, (size_t)m->njnt);
+            if (m->actuator_trntype[a] == mjTRN_JOINT) direct = m->actuator_trnid[2 * a] == j;
+            else if (m->actuator_trntype[a] == mjTRN_TENDON) s2r__tendon_joints(m, m->actuator_trnid[2 * a], tied), direct = tied[j];
+        }
+        if (!direct) {
+            size_t l = strlen(list);
+            if (l + strlen(jnt) + 8 < sizeof list) snprintf(list + l, sizeof list - l, "%s%s", via ? ", " : "", jnt);
+            else if (!strstr(list, "...")) snprintf(list + l, sizeof list - l, ", ...");
+            via++;
+        }
+    }
+    if (res == S2R_OK && via)
+        s2r__note(&r->info, "joint%s %s move%s with the gripper, tied by <equality> to its actuator's joints (passive, "
+                  "not the arm's)", via > 1 ? "s" : "", list, via > 1 ? "" : "s");
+    S2R_FREE(buf);
+    return res;
 }
 
 /* Find the arm joints through their position servos and check the
@@ -6491,11 +6624,11 @@ static s2r_result s2r__robot_index_joints(s2r_robot* r) {
     s2r_arm_info* info = &r->info;
     int a, j, n = 0, moved = 0, left = 0;
     char label[96], list[256] = "", damped[256] = "";
+    s2r_result res;
     if (m->opt.integrator == mjINT_RK4)
         return s2r__fail(r->error, S2R_ERR_MODEL, "<option integrator='RK4'>: the position servos need a damping "
                          "integrated implicitly - write integrator='implicit' (or 'Euler')");
     for (a = 0; a < m->nu; a++) {
-        s2r_result res;
         if (!s2r__is_arm_servo(m, a)) {
             size_t l = strlen(list);
             int later;
@@ -6520,8 +6653,7 @@ static s2r_result s2r__robot_index_joints(s2r_robot* r) {
         r->dof_adr[n] = m->jnt_dofadr[j];
         if (m->actuator_biasprm[a * mjNBIAS + 2] == 0 && m->dof_damping[r->dof_adr[n]] > 0) {   /* kv in the joint */
             size_t l = strlen(damped);
-            double g = m->actuator_gear[6 * a];
-            m->actuator_biasprm[a * mjNBIAS + 2] = -m->dof_damping[r->dof_adr[n]] / (g * g > 0 ? g * g : 1);
+            m->actuator_biasprm[a * mjNBIAS + 2] = -m->dof_damping[r->dof_adr[n]];   /* (gear 1: checked) */
             m->dof_damping[r->dof_adr[n]] = 0;
             snprintf(damped + l, sizeof damped - l, "%s'%s'", moved++ ? ", " : "", info->joint_name[n]);
         }
@@ -6537,31 +6669,12 @@ static s2r_result s2r__robot_index_joints(s2r_robot* r) {
     if (n == 0)
         return s2r__fail(r->error, S2R_ERR_MODEL, "the model has no arm joint's position servo (%d actuators): each arm "
                          "joint needs a hinge driven by <position> or <general gaintype='fixed' biastype='affine'>", m->nu);
-    for (j = 0; j < m->njnt; j++) {   /* a joint no servo drives: the policy could not move it */
-        char jnt[96];
-        int k;
-        for (k = 0; k < n && m->actuator_trnid[2 * r->actuator[k]] != j; k++) {}
-        if (k < n) continue;
-        s2r__mj_label(m, mjOBJ_JOINT, j, jnt, sizeof jnt);
-        if (m->jnt_type[j] == mjJNT_FREE) {
-            if (s2r__body_within(m, r->body[0], m->jnt_bodyid[j]))
-                return s2r__fail(r->error, S2R_ERR_MODEL, "joint %s is a free joint carrying the arm (a floating base): "
-                                 "the library drives an arm mounted on the world - remove the <freejoint/> of body %s",
-                                 jnt, s2r__mj_label(m, mjOBJ_BODY, m->jnt_bodyid[j], label, sizeof label));
-            continue;   /* an object's */
-        }
-        for (a = 0; a < m->nu && (s2r__is_arm_servo(m, a) || !s2r__joint_of_actuator(m, a, j)); a++) {}
-        if (a == m->nu)
-            return s2r__fail(r->error, S2R_ERR_MODEL, "joint %s is driven by no actuator (%d joints, %d arm servos): every "
-                             "joint but an object's free joint is an arm joint with its own position servo, or moved by "
-                             "an actuator left out of the arm (a gripper's) - add its actuator or remove the joint",
-                             jnt, m->njnt, n);
-    }
     info->n_joints = n;
     if (left)
         s2r__note(info, "actuator%s %s left out of the arm (not a hinge's position servo: a gripper?): %s at its keyframe "
                   "'home' control (or 0), and MuJoCo runs every actuator (s2r_robot.servo 0)", left > 1 ? "s" : "", list,
                   left > 1 ? "they hold" : "it holds");
+    if ((res = s2r__robot_check_passive(r, n)) != S2R_OK) return res;
     if (moved)
         s2r__note(info, "joint%s %s keep%s the servo damping in <joint damping> (the actuator's biasprm has none): read "
                   "as the servo's kv", moved > 1 ? "s" : "", damped, moved > 1 ? "" : "s");

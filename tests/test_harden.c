@@ -790,10 +790,19 @@ static int test_mjcf_conventions_refused(void) {
          "actuator 'tool' is not an arm joint's position servo (a gripper's?) and comes before the arm's servo 'shoulder_pan'"},
         {"<body name='target' mocap='true'", "<body name='target'", "body 'target' is not a mocap body"},
         {"integrator='Euler'", "integrator='RK4'", "<option integrator='RK4'>"},
+        {"<actuator>", "<equality><joint joint1='wrist_1' joint2='wrist_3'/></equality><actuator>",
+         "<equality> #1 (unnamed) ties arm joint 'wrist_1'"},   /* two arm joints coupled: accepted silently before */
+        {"<actuator>", "<equality><weld name='held' body1='wrist_3_link'/></equality><actuator>",
+         "<equality> 'held' ties arm joint 'shoulder_pan'"},   /* the wrist welded to the world: every joint on the way */
+        {"joint='wrist_3' class='small'", "joint='wrist_3' class='small' gear='2'",
+         "actuator 'wrist_3' (joint 'wrist_3') has gear 2: the library commands joint angles (rad) through gear 1 - write "
+         "the same servo at the joint: gear='1' gainprm='2000' biasprm='0 -2000 -400' forcerange='-56 56'"},
     };
     static const char* const whole[][2] = {   /* messages once cut at 256 bytes just where the fix is */
-        {"is driven by no actuator", "or moved by an actuator left out of the arm (a gripper's) - add its actuator or "
-         "remove the joint"},
+        {"is driven by no actuator", "or moved by an actuator left out of the arm (a gripper's) or tied by an "
+         "<equality> to such a joint - add its actuator or equality, or remove the joint"},
+        {"ties arm joint", "remove the equality (a gripper's may tie only the gripper's joints)"},
+        {"has gear", "(kp, kv x gear^2; torques x gear)"},
         {"is not on the chain of joint", "drive it through a tendon or a non-position actuator, or list it last"},
         {"has no forcerange", "on it or its <default> class"},
     };
@@ -825,6 +834,61 @@ static int test_mjcf_conventions_refused(void) {
     s2r_robot_free(&robot);
     CHECKF(s2r_robot_load_scene(&robot, S2R_ROBOT_UR5E, S2R_SCENE_PUSH) == S2R_OK, "%s", robot.error);
     s2r_robot_free(&robot);
+    return 0;
+}
+
+/* A linkage gripper (a driver joint on its actuator, a follower and an
+   inner knuckle closed into a four-bar by a <connect>, as Menagerie's
+   xarm7 gripper is): the passive joints the equality ties to the driver
+   are the gripper's, not the arm's - accepted and said (they were refused
+   as "driven by no actuator", the fix cut off); the arm holds home.
+   Without the connect the follower is refused, the message naming the
+   fix whole. */
+static int test_linkage_gripper_accepted(void) {
+    static const char* const gripper =
+        "<site name='flange' pos='0 0.1 0' size='0.01'/>"
+        "<body name='knuckle' pos='0 0.12 0'><inertial mass='0.03' pos='0 0.02 0' diaginertia='1e-5 1e-5 1e-5'/>"
+        "<joint name='driver' axis='1 0 0' range='0 0.8' damping='0.1'/>"
+        "<body name='finger' pos='0 0.04 0'><inertial mass='0.03' pos='0 0.01 0' diaginertia='1e-5 1e-5 1e-5'/>"
+        "<joint name='follower' axis='-1 0 0' range='-0.8 0.8'/></body></body>"
+        "<body name='inner' pos='0 0.12 0.02'><inertial mass='0.02' pos='0 0.02 0' diaginertia='1e-5 1e-5 1e-5'/>"
+        "<joint name='inner_knuckle' axis='1 0 0' range='-0.8 0.8'/></body>";
+    const char* path = "build/test_linkage_gripper.xml";
+    s2r_robot robot;
+    s2r_sim sim;
+    s2r_sim_config c = s2r_sim_config_default(S2R_ROBOT_CUSTOM);
+    s2r_ground_truth truth;
+    char* xml = mjcf_with("<site name='flange' pos='0 0.1 0' size='0.01'/>", gripper);
+    FILE* f;
+    int k;
+    xml = text_with(xml, "<actuator>", "<equality><connect body1='finger' body2='inner' anchor='0 0.02 0.01'/></equality><actuator>");
+    xml = text_with(xml, "</actuator>", "<motor name='grip' joint='driver' ctrlrange='-1 1'/></actuator>");
+    xml = text_with(xml, "-1.5708 0' ctrl", "-1.5708 0 0 0 0' ctrl");
+    xml = text_with(xml, "-1.5708 0'/>", "-1.5708 0 0'/>");
+    xml = text_with(xml, "integrator='Euler'", "integrator='implicit'");   /* MuJoCo runs the servos (servo 0) */
+    CHECK(xml != NULL);
+    CHECKF(s2r_robot_load_xml(&robot, xml) == S2R_OK, "%s", robot.error);
+    CHECK(robot.info.n_joints == 6);
+    CHECKF(strstr(robot.info.notice, "joints 'follower', 'inner_knuckle' move with the gripper, tied by <equality> to its "
+                                     "actuator's joints") != NULL, "notice: %s", robot.info.notice);
+    s2r_robot_free(&robot);
+    CHECK((f = fopen(path, "w")) != NULL);
+    fputs(xml, f);
+    fclose(f);
+    c.mjcf_path = path;
+    CHECKF(s2r_sim_init(&sim, &c) == S2R_OK, "%s", sim.error);
+    CHECK(s2r_backend_reset(&sim.backend, NULL, NULL, NULL) == S2R_OK);
+    CHECK(s2r_backend_advance(&sim.backend, 1.0) == S2R_OK && s2r_backend_ground_truth(&sim.backend, &truth) == S2R_OK);
+    for (k = 0; k < 6; k++) CHECKF(fabs(truth.q[k] - sim.robot.info.q_home[k]) < 0.02, "joint %d at %g", k + 1, truth.q[k]);
+    for (k = 0; k < sim.robot.model->nq; k++) CHECK(isfinite(sim.robot.data->qpos[k]));
+    s2r_sim_free(&sim);
+    xml = text_with(xml, "<equality><connect body1='finger' body2='inner' anchor='0 0.02 0.01'/></equality>", "");
+    CHECK(xml != NULL);
+    CHECK(s2r_robot_load_xml(&robot, xml) == S2R_ERR_MODEL);
+    CHECKF(strstr(robot.error, "joint 'follower' is driven by no actuator") != NULL &&
+           strstr(robot.error, "or tied by an <equality> to such a joint - add its actuator or equality, or remove the joint"),
+           "%s", robot.error);
+    free(xml);
     return 0;
 }
 
@@ -1425,7 +1489,8 @@ static const test_case harden_tests[] = {
     {"bad input: reach reset with NULL pose and target; a wrong-sized dataset names both sizes", test_reset_to_null_and_dataset_sizes},
     {"bad input: numbers that size memory or loops have bounds (advance, timestep, max_delta, updates, MJCF, limits)", test_numbers_have_bounds},
     {"bad input: logs meet the arm (joints, start pose, commands named by file and line); a byte order mark is skipped", test_logs_meet_the_arm},
-    {"bad input: an MJCF breaking a convention (numeric sizes, home, actuators, undriven joints, a 1e30 kg link, a misspelt s2r_ field, a floating base, two arms, no forcerange) is refused at load", test_mjcf_conventions_refused},
+    {"bad input: an MJCF breaking a convention (numeric sizes, home, actuators, undriven joints, a 1e30 kg link, a misspelt s2r_ field, a floating base, two arms, no forcerange, an equality on arm joints, a servo's gear) is refused at load", test_mjcf_conventions_refused},
+    {"a linkage gripper's passive joints tied by <equality> to its driver load as the gripper's, said; untied, refused naming the fix", test_linkage_gripper_accepted},
     {"a third-party model loads with what it leaves out inferred and said (implicitfast, target, flange, gripper, joint damping); a missing mesh's path whole", test_third_party_model_inferred},
     {"bad input: ranges naming a joint the arm lacks (kp[7] on the UR5e) are refused by its simulator", test_joint_range_beyond_arm},
     {"bad input: a pinned draw meets the bounds of a ranges file (timestep, kp, link mass, armature, latency)", test_pin_draw_bounds},
