@@ -3932,6 +3932,22 @@ S2RDEF int         s2r_interrupt_requested(void);
    and sensing delays (both shift the measured response in time): identify
    one of them and hold the other at a known value in `known` (whatever it
    is held at is subtracted from the total).
+   Joint damping beside the servo's kv (a model whose <joint damping> is
+   not 0 where its actuators' biasprm has kv too; one whose actuators have
+   none has it read as kv at load): the default list holds it at the
+   model's.  kv is one scale of every servo's kv, and a real arm's joint
+   damping off by one factor is a different share of each joint's total
+   damping, so no kv scale stands in for it, and the shared friction loss
+   - an offset on every joint - takes up what is left: biased either way,
+   its interval excluding the truth.  Add damping to the list (example
+   12: --joint damping).  Measured: a 7-joint arm (joint damping 2-10,
+   servo kv 80-150 N m s/rad), its joint damping x 1.4 and 0.3 N m of
+   friction loss added, fitted from three 3 s logs: friction loss 0.12
+   N m (95 %: 0.03-0.21) with the default list, 0.311 with damping
+   (1.405); the UR5e given 5 N m s/rad of joint damping, the same
+   changes, kv and friction loss alone: 0.71 +- 0.07 N m, with damping
+   0.300 (tests/test_sysid.c).  The servo's torque limit plays no part:
+   the same with it 1000 times higher.
 
    The push scene's object shows only in where the object goes, so its
    parameters need trajectories that hold the object (a set with

@@ -54,6 +54,10 @@
    --joint kp[4] (repeatable) fits that joint's own kp - or kv,
    torque_limit, damping, armature, frictionloss - beside the shared one,
    and the ranges file gives it a range of its own (a kp[4] line).
+   --joint damping (a name alone) fits one damping scale for every joint
+   beside the defaults: for a model with <joint damping> beside its
+   servos' kv (said before the fit), whose real joint damping the shared
+   kv cannot stand in for (the header's "Which parameters").
 
    Without --log it first makes logs the way a lab would: three multisine
    excitations and a chirp on real unit --real-seed of the stand-in fleet
@@ -309,6 +313,32 @@ static int load_logs(const s2r_options* opt, s2r_trajectory_set* train, s2r_traj
     return 0;
 }
 
+/* A model with <joint damping> beside its servos' kv on some joint, the
+   shared damping not fitted: said, with the fix.  The fit's kv is one
+   scale of every servo's kv; a real arm's joint damping off by a factor is
+   a different share of each joint's damping, which that scale cannot
+   hold, and the shared friction loss takes up the rest (the header's
+   "Which parameters"). */
+static void say_joint_damping(const s2r_sysid* id) {
+    const s2r_robot* r = &id->sim.robot;
+    char list[160] = "";
+    int i, j, n = 0, cut = 0;
+    for (i = 0; i < id->config.n_params; i++)
+        if (id->config.param[i].param == S2R_PARAM_DAMPING && id->config.param[i].joint == 0) return;
+    for (j = 0; j < r->info.n_joints; j++)
+        if (r->model->dof_damping[r->dof_adr[j]] > 0 && r->info.kv[j] > 0) {
+            size_t l = strlen(list);
+            if (l + strlen(r->info.joint_name[j]) + 8 < sizeof list)
+                snprintf(list + l, sizeof list - l, "%s'%s'", n ? ", " : "", r->info.joint_name[j]);
+            else cut = 1;
+            n++;
+        }
+    if (n)
+        printf("  joint damping beside the servo's kv on %d joint%s (%s%s): held at the model's; a real arm's differing "
+               "by a factor shows as a biased frictionloss - --joint damping fits it too\n", n, n > 1 ? "s" : "", list,
+               cut ? ", ..." : "");
+}
+
 /* The model to fit - your MJCF, or a built-in arm - and the fit's
    settings: the sensing delay held at 0 (see the top), velocities in the
    loss where every fitted log measured them, --joint's own entries.
@@ -331,6 +361,7 @@ static int setup_fit(const s2r_options* opt, const s2r_trajectory_set* train, do
         fprintf(stderr, "%s\n", id->error);
         return 1;
     }
+    say_joint_damping(id);
     printf("Fitting %d log(s), up to %.1f s, at 50 Hz, velocity weight %g s^2%s; %s\n", train->count,
            train->n_samples * PERIOD, cfg.weight_qd, measured ? "" : " (not every log measured qd)",
            opt->n_logs > 1 ? "the last log held out" : "one log only: the verdict judges the fitted data (flattering)");

@@ -62,7 +62,10 @@
      --joint NAME[J]      system identification: fit joint J's own NAME (kp, kv,
                           torque_limit, damping, armature, frictionloss; joints
                           from 1), e.g. --joint kp[4] for a joint the report
-                          flags; up to S2R_OPTIONS_MAX_JOINTS
+                          flags; NAME alone fits one NAME for every joint beside
+                          the defaults (--joint damping: a model with joint
+                          damping beside its servos' kv); up to
+                          S2R_OPTIONS_MAX_JOINTS
      --weight-qd W        system identification from logs: the weight of
                           squared velocity errors, s^2 (default
                           S2R_LOG_WEIGHT_QD; used where the logs have qd_J)
@@ -111,7 +114,8 @@ typedef struct s2r_options {
     char           logs[S2R_OPTIONS_MAX_LOGS][256];   /* --log, in order  */
     int            n_joints;    /* --joint given this many times; 0        */
     s2r_param      joint_param[S2R_OPTIONS_MAX_JOINTS];   /* --joint NAME */
-    int            joint[S2R_OPTIONS_MAX_JOINTS];         /* ... and J    */
+    int            joint[S2R_OPTIONS_MAX_JOINTS];         /* ... and J (0:
+                                                     NAME alone, every joint) */
     char           job[32];     /* --job; "" (the whole program)           */
     double         weight_qd;   /* --weight-qd; S2R_LOG_WEIGHT_QD (s^2)    */
     char           excitation[256]; /* --write-excitation; "" (none)       */
@@ -352,7 +356,8 @@ static const struct { const char* name; unsigned bit; const char* help; } s2r__o
     {"--privileged", S2R_OPT_PRIVILEGED,
      "  --privileged         a privileged critic: the value network also sees the parameters"},
     {"--joint", S2R_OPT_JOINT,
-     "  --joint NAME[J]      system ID: fit joint J's own NAME (e.g. kp[4]; up to "
+     "  --joint NAME[J]      system ID: fit joint J's own NAME (e.g. kp[4]), or with NAME alone one for\n"
+     "                       every joint beside the defaults (e.g. damping; up to "
      S2R__CLI_STR(S2R_OPTIONS_MAX_JOINTS) ")"},
     {"--job", S2R_OPT_JOB,
      "  --job NAME           run one job of this program's work (see above)"},
@@ -610,11 +615,18 @@ static s2r_result s2r__parse_option(s2r_options* o, int argc, char** argv, int* 
         base = t;
         if (o->n_joints >= S2R_OPTIONS_MAX_JOINTS)
             return s2r__fail(error, S2R_ERR_PARSE, "--joint is given more than %d times", S2R_OPTIONS_MAX_JOINTS);
-        base.n = t.n < 64 ? s2r__joint_suffix(t, &joint) : -1;
-        p = base.n > 0 && base.n < t.n ? s2r_param_find(s2r__token_text(base, word, sizeof word)) : S2R_PARAM_COUNT;
-        if (!s2r__is_joint_wise((s2r_param)p) || joint < 1 || joint > S2R_MAX_JOINTS)
+        if (!strchr(value, '[')) {   /* NAME alone: one value for every joint (the shared entry, joint 0) */
+            p = t.n < 64 ? s2r_param_find(s2r__token_text(t, word, sizeof word)) : S2R_PARAM_COUNT;
+            joint = 0;
+        } else {
+            base.n = t.n < 64 ? s2r__joint_suffix(t, &joint) : -1;
+            p = base.n > 0 && base.n < t.n ? s2r_param_find(s2r__token_text(base, word, sizeof word)) : S2R_PARAM_COUNT;
+            if (joint < 1) p = S2R_PARAM_COUNT;
+        }
+        if (!s2r__is_joint_wise((s2r_param)p) || joint < 0 || joint > S2R_MAX_JOINTS)
             return s2r__fail(error, S2R_ERR_PARSE, "--joint takes NAME[J]: kp, kv, torque_limit, damping, armature or "
-                             "frictionloss of joint J = 1..%d (e.g. kp[4]), not '%.60s'", S2R_MAX_JOINTS, value);
+                             "frictionloss of joint J = 1..%d (e.g. kp[4]), or NAME alone for one value of every "
+                             "joint's (e.g. damping), not '%.60s'", S2R_MAX_JOINTS, value);
         o->joint_param[o->n_joints] = (s2r_param)p;
         o->joint[o->n_joints++] = joint;
     } else if (!strcmp(name, "--threads") || !strcmp(name, "--seeds")) {

@@ -390,14 +390,14 @@ static int test_options(void) {
         CHECK(s2r_options_parse(&u, 2, adr, error) == S2R_OK && u.adr == 1 && u.given == S2R_OPT_ADR);
         CHECK(s2r_options_only(&u, S2R_OPT_OUT, error) == S2R_ERR_PARSE && strstr(error, "--adr does nothing"));
     }
-    {   /* --joint NAME[J]: a joint-wise parameter of joint 1..8 */
-        char* joints[] = {"prog", "--joint", "kp[4]", "--joint", "frictionloss[1]"};
-        char* bad[] = {"payload[2]", "kp[9]", "kp[0]", "kp", "kp[]", "kp[x]", "kpp[2]", "[3]"};
+    {   /* --joint NAME[J]: a joint-wise parameter of joint 1..8; NAME alone: one for every joint (joint 0) */
+        char* joints[] = {"prog", "--joint", "kp[4]", "--joint", "frictionloss[1]", "--joint", "damping"};
+        char* bad[] = {"payload[2]", "kp[9]", "kp[0]", "payload", "kp[]", "kp[x]", "kpp[2]", "[3]", "dampingx", ""};
         s2r_options u;
         int k;
-        CHECK(s2r_options_parse(&u, 5, joints, error) == S2R_OK && u.given == S2R_OPT_JOINT && u.n_joints == 2);
+        CHECK(s2r_options_parse(&u, 7, joints, error) == S2R_OK && u.given == S2R_OPT_JOINT && u.n_joints == 3);
         CHECK(u.joint_param[0] == S2R_PARAM_KP && u.joint[0] == 4 && u.joint_param[1] == S2R_PARAM_FRICTIONLOSS &&
-              u.joint[1] == 1);
+              u.joint[1] == 1 && u.joint_param[2] == S2R_PARAM_DAMPING && u.joint[2] == 0);
         for (k = 0; k < (int)(sizeof bad / sizeof *bad); k++) {
             char* one[] = {"prog", "--joint", bad[k]};
             CHECKF(s2r_options_parse(&u, 3, one, error) == S2R_ERR_PARSE && strstr(error, "--joint takes NAME[J]"), "%s: %s",

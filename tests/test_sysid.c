@@ -186,6 +186,55 @@ static int test_loss_zero_on_own_recording(void) {
     return 0;
 }
 
+/* Joint damping beside the servo's kv: the UR5e given 5 N m s/rad of
+   <joint damping>, its stand-in with that damping x 1.4 and 0.3 N m of
+   friction loss.  kv (one scale of every servo's) cannot stand in for the
+   joint damping - a different share of each joint's - so fitting kv and
+   friction loss alone leaves the friction loss's interval off the truth;
+   with damping in the fit (example 12's --joint damping) every value comes
+   back.  The header's "Which parameters" gives the numbers. */
+static int test_joint_damping_beside_kv(void) {
+    static const s2r_param p[3] = {S2R_PARAM_KV, S2R_PARAM_FRICTIONLOSS, S2R_PARAM_DAMPING};
+    static const double truth[2] = {1.4, 0.3};   /* damping scale, friction loss N m */
+    static const s2r_param planted[2] = {S2R_PARAM_DAMPING, S2R_PARAM_FRICTIONLOSS};
+    size_t n = s2r_robot_mjcf(S2R_ROBOT_UR5E, NULL, 0);
+    char *xml = (char*)malloc(n + 1), *at;
+    s2r_sim real;
+    s2r_sim_config c = sysid_t_standin_config(S2R_ROBOT_CUSTOM, planted, truth, 2);
+    s2r_trajectory_set set;
+    s2r_excitation_config ex = s2r_excitation_config_default();
+    int with;
+    CHECK(xml != NULL && s2r_robot_mjcf(S2R_ROBOT_UR5E, xml, n + 1) == n);
+    CHECK((at = strstr(xml, "armature='0.1' damping='0' frictionloss='0'")) != NULL);
+    at[strlen("armature='0.1' damping='")] = '5';
+    c.mjcf_xml = xml;
+    CHECKF(s2r_sim_init(&real, &c) == S2R_OK, "%s", real.error);
+    CHECK(real.robot.info.kv[0] > 0 && !strstr(real.robot.info.notice, "servo damping"));   /* kept in the joints */
+    CHECK(s2r_trajectory_set_init(&set, 6, 75, 2, SYSID_T_PERIOD) == S2R_OK);
+    CHECK(s2r_trajectory_collect(&set, &real.backend, &ex, 2, 3) == S2R_OK);
+    s2r_sim_free(&real);
+    for (with = 0; with < 2; with++) {
+        s2r_sysid_config cfg = sysid_t_config(p, NULL, 2 + with);
+        s2r_sim_config model = s2r_sim_config_default(S2R_ROBOT_CUSTOM);
+        s2r_sysid id;
+        s2r_sysid_result r;
+        model.mjcf_xml = xml;
+        cfg.max_sweeps = 8;
+        CHECKF(s2r_sysid_init(&id, &cfg, &model) == S2R_OK, "%s", id.error);
+        CHECKF(s2r_sysid_run(&id, &set, NULL, &r) == S2R_OK, "%s", id.error);
+        if (!with)   /* kv and friction loss alone: the friction loss's 95 % interval misses the truth */
+            CHECKF(fabs(r.value[1] - truth[1]) > 1.96 * r.std_error[1] && fabs(r.value[1] - truth[1]) > 0.1,
+                   "friction loss %g +- %g without damping", r.value[1], r.std_error[1]);
+        else
+            CHECKF(fabs(r.value[1] - truth[1]) < 0.01 && fabs(r.value[2] - truth[0]) < 0.01 && fabs(r.value[0] - 1) < 0.01,
+                   "with damping: kv %g, friction loss %g, damping %g", r.value[0], r.value[1], r.value[2]);
+        s2r_sysid_free(&id);
+    }
+    s2r_trajectory_set_free(&set);
+    free(xml);
+    return 0;
+}
+
 /* ---------------------------------------------------------------------------
    Recovery on a simulated stand-in with known values (run once, shared)
    ------------------------------------------------------------------------- */
@@ -1513,6 +1562,7 @@ static const test_case sysid_tests[] = {
     {"sysid: excitation starts at q0, stays in limits and under the speed cap", test_excitation_safe},
     {"sysid: recording fills the set; full, wrong arm and NaN refused", test_record_and_refuse},
     {"sysid: the simulator fits its own recording with loss exactly 0: an exact fit, finite sensitivities", test_loss_zero_on_own_recording},
+    {"sysid: joint damping beside the servo's kv: without damping in the fit the friction loss is off, with it every value back", test_joint_damping_beside_kv},
     {"sysid: recovers kp, kv, payload within 10 % and latency exactly from 30 % off", test_recovers_known_values},
     {"sysid: reported loss is the loss there; latency neighbours re-fitted are worse; LM moves < 0.1 %", test_reaches_its_optimum},
     {"sysid: zero-sensitivity friction is flagged and kept at its start", test_zero_sensitivity_flagged},
