@@ -4393,6 +4393,13 @@ typedef struct s2r_sysid_result {
                                                       S2R_SYSID_REL_GOOD and 3 times the
                                                       median joint's: an effect of this
                                                       joint the model does not hold  */
+    int    zero_nominal[S2R_SYSID_MAX_PARAMS];     /* 1: a scale (damping, armature, kv)
+                                                      of a nominal that is 0 on every
+                                                      joint it acts on - no value moves
+                                                      the model, so a real arm's goes
+                                                      into the other values; not
+                                                      identifiable, and the report says
+                                                      to give the model a nominal value */
     s2r_sysid_verdict verdict;                     /* from the relative errors of what
                                                       the loss weighs (S2R_SYSID_REL_*,
                                                       the worse of the joints' and the
@@ -6691,6 +6698,17 @@ static s2r_result s2r__robot_index_joints(s2r_robot* r) {
                   "'home' control (or 0), and MuJoCo runs every actuator (s2r_robot.servo 0)", left > 1 ? "s" : "", list,
                   left > 1 ? "they hold" : "it holds");
     if ((res = s2r__robot_check_passive(r, n)) != S2R_OK) return res;
+    for (j = 0, left = 0, list[0] = '\0'; j < n; j++)   /* armature 0: a scale of it stays 0 */
+        if (m->dof_armature[r->dof_adr[j]] == 0) {
+            size_t l = strlen(list);
+            if (l + strlen(info->joint_name[j]) + 8 < sizeof list)
+                snprintf(list + l, sizeof list - l, "%s'%s'", left ? ", " : "", info->joint_name[j]);
+            left++;
+        }
+    if (left)
+        s2r__note(info, "armature 0 on %s%s: identification and randomization scale it (x nominal), and a scale of 0 "
+                  "stays 0 - give <joint armature> the reflected rotor inertia (kg m^2: the rotor's inertia x gear "
+                  "ratio^2)", left == n ? "every arm joint" : left > 1 ? "joints " : "joint ", left == n ? "" : list);
     if (moved)
         s2r__note(info, "joint%s %s keep%s the servo damping in <joint damping> (the actuator's biasprm has none): read "
                   "as the servo's kv", moved > 1 ? "s" : "", damped, moved > 1 ? "" : "s");
@@ -17390,8 +17408,10 @@ static void s2r__sysid_local(s2r_sysid* id, const s2r_trajectory_set* set, s2r_s
         r->half_width[i] = r->half_width_alone[i] = s2r_clamp(r->half_width[i], c->range_min_width * width, 0.5 * width);
     }
     if (fresh) s2r__sysid_curvature(id, set, G, x, f, r);
-    for (i = 0; i < c->n_params; i++)   /* what the data cannot pin down has no finite interval */
+    for (i = 0; i < c->n_params; i++) {   /* what the data cannot pin down has no finite interval */
+        if (r->zero_nominal[i]) r->identifiable[i] = 0;   /* a scale of 0: nothing to pin down */
         if (!r->identifiable[i]) r->std_error[i] = r->std_error_data[i] = INFINITY;
+    }
 }
 
 /* The assessment at the descent's point, then the polish from there (a
@@ -17439,6 +17459,22 @@ static double s2r__sysid_start(const s2r_sysid* id, int i) {
 }
 
 /* Checks, start values and the starting loss. */
+/* Whether sp scales a nominal that is 0 on every joint it acts on (all
+   arm joints, or its own joint): damping, armature or kv of the nominal
+   model.  Nothing it takes moves the model. */
+static int s2r__sysid_zero_nominal(const s2r_sysid* id, const s2r_sysid_param* sp) {
+    const s2r_robot* r = &id->sim.robot;
+    const mjModel* m0 = id->sim.nominal;
+    int j;
+    if (sp->param != S2R_PARAM_DAMPING && sp->param != S2R_PARAM_ARMATURE && sp->param != S2R_PARAM_KV) return 0;
+    for (j = 0; j < r->info.n_joints; j++) {
+        double v = sp->param == S2R_PARAM_KV ? r->info.kv[j]
+                 : sp->param == S2R_PARAM_DAMPING ? m0->dof_damping[r->dof_adr[j]] : m0->dof_armature[r->dof_adr[j]];
+        if ((sp->joint == 0 || sp->joint == j + 1) && v != 0) return 0;
+    }
+    return 1;
+}
+
 static s2r_result s2r__sysid_begin(s2r_sysid* id, const s2r_trajectory_set* train,
                                    const s2r_trajectory_set* validation, s2r_sysid_result* r, double* x) {
     char msg[S2R_ERROR_LEN];
@@ -17460,7 +17496,10 @@ static s2r_result s2r__sysid_begin(s2r_sysid* id, const s2r_trajectory_set* trai
     if (validation && !train->object != !validation->object)
         return s2r__fail(id->error, S2R_ERR_INVALID_ARGUMENT, "the training and validation sets must both hold the "
                          "object or both not");
-    for (i = 0; i < r->n_params; i++) x[i] = r->start[i] = r->value[i] = s2r__sysid_start(id, i);
+    for (i = 0; i < r->n_params; i++) {
+        x[i] = r->start[i] = r->value[i] = s2r__sysid_start(id, i);
+        r->zero_nominal[i] = s2r__sysid_zero_nominal(id, &id->config.param[i]);
+    }
     if ((res = s2r__sysid_check_call(id, r->start, train)) != S2R_OK) return res;
     r->loss[0] = r->train_loss = s2r__sysid_objective(id, x, train);
     if ((res = s2r__stop_asked(id->error, "system identification")) != S2R_OK) return res;

@@ -161,7 +161,8 @@ S2RDEF void s2r_sysid_print(const s2r_sysid* id, const s2r_sysid_result* result)
            "sensitivity", "range +-");
     for (i = 0; i < result->n_params; i++) {
         const s2r_sysid_param* sp = &id->config.param[i];
-        const char* note = !result->identifiable[i] ? "  not identifiable"
+        const char* note = result->zero_nominal[i] ? "  not identifiable: 0 in the model"
+                         : !result->identifiable[i] ? "  not identifiable"
                          : (result->value[i] == sp->lo || result->value[i] == sp->hi) ? "  at a bound" : "";
         char label[40], se[16];
         if (isnan(result->std_error[i])) snprintf(se, sizeof se, "-");           /* grid-searched: no standard error */
@@ -172,6 +173,17 @@ S2RDEF void s2r_sysid_print(const s2r_sysid* id, const s2r_sysid_result* result)
                s2r__sysid_unit(sp->param), result->start[i], result->value[i], se, sp->lo, sp->hi, result->sensitivity[i],
                result->half_width[i], note);
     }
+    for (i = 0; i < result->n_params; i++)   /* a scale of 0: the fit cannot move it, and says how to give it a value */
+        if (result->zero_nominal[i]) {
+            char label[40];
+            s2r_param p = id->config.param[i].param;
+            printf("  %s scales the model's %s, which is 0 on %s: a scale of 0 stays 0, so the fit cannot move it and a "
+                   "real arm's goes into the other values - give the model a nominal %s and fit again\n",
+                   s2r__sysid_label(&id->config.param[i], label, sizeof label), s2r_param_name(p),
+                   id->config.param[i].joint ? "that joint" : "every arm joint",
+                   p == S2R_PARAM_ARMATURE ? "<joint armature> (kg m^2: the rotor's inertia x gear ratio^2)"
+                   : p == S2R_PARAM_DAMPING ? "<joint damping> (N m s/rad)" : "servo kv (biasprm's third value, N m s/rad)");
+        }
     printf("  training loss %.3e -> %.3e rad^2 in %d sweeps (%s), %d loss evaluations\n", result->loss[0], result->train_loss,
            result->sweeps, result->converged ? "converged" : "sweep budget spent", result->evaluations);
     s2r__sysid_print_profile(id, result);

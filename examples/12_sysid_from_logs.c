@@ -278,7 +278,7 @@ static void print_intervals(const s2r_sysid* id, const s2r_sysid_result* r) {
                se ? "95 %: +- 1.96 std err" : exact && isfinite(r->std_error[i]) ? "the recentred range (an exact fit: "
                "no scatter)" : "the recentred range (no std err)",
                widened ? ", widened to the lower loss the check found (the fit stopped short of it)" : "",
-               r->identifiable[i] ? "" : "; not identifiable");
+               r->zero_nominal[i] ? "; not identifiable: 0 in the model" : r->identifiable[i] ? "" : "; not identifiable");
     }
 }
 
@@ -389,6 +389,22 @@ static int fit(const s2r_options* opt, s2r_sysid* id, const s2r_trajectory_set* 
     return 0;
 }
 
+/* A ranges entry that scales a nominal of 0 on every arm joint (the
+   model's armature or damping) randomizes nothing: said, with what would
+   (a nominal in the model, or an absolute range). */
+static void say_zero_scales(const s2r_sysid* id, const s2r_sysid_result* r, const s2r_randomization* next) {
+    int i;
+    for (i = 0; i < r->n_params; i++) {
+        s2r_param p = id->config.param[i].param;
+        if (!r->zero_nominal[i] || id->config.param[i].joint || !next->p[p].enabled || next->p[p].mode != S2R_APPLY_SCALE)
+            continue;
+        printf("  12_ranges.txt: its %s line scales the model's %s of 0: training randomizes nothing there - give the "
+               "model a nominal %s, or write an absolute range in its place ('%s uniform LO HI absolute', %s)\n",
+               s2r_param_name(p), s2r_param_name(p), s2r_param_name(p), s2r_param_name(p),
+               p == S2R_PARAM_ARMATURE ? "kg m^2" : "N m s/rad");
+    }
+}
+
 /* The identified simulator (12_identified.txt) and the training ranges
    re-centred on it (12_ranges.txt), the total delay on the command.
    0, or 1 with the error printed. */
@@ -398,6 +414,7 @@ static int write_ranges(const s2r_options* opt, const s2r_sysid* id, const s2r_s
     char error[S2R_ERROR_LEN], path[512];
     if (s2r_sysid_recentre(id, r, training, &next) != S2R_OK || s2r_sysid_fixed(id, r, &fixed) != S2R_OK) return 1;
     next.p[S2R_PARAM_OBS_LATENCY] = id->config.known.p[S2R_PARAM_OBS_LATENCY];   /* the total delay is the command's */
+    say_zero_scales(id, r, &next);
     if (s2r_randomization_write(&fixed, s2r_path(path, sizeof path, opt->out, "12_identified.txt"), error) != S2R_OK ||
         s2r_randomization_write(&next, s2r_path(path, sizeof path, opt->out, "12_ranges.txt"), error) != S2R_OK) {
         fprintf(stderr, "%s\n", error);

@@ -186,6 +186,75 @@ static int test_loss_zero_on_own_recording(void) {
     return 0;
 }
 
+/* A scale of a nominal that is 0 (a model without armature, as most
+   URDF-derived ones; the UR5e's joint damping): no value moves the model.
+   Loading says so for armature; the fit flags the parameter zero_nominal,
+   not identifiable, with an open interval, kept at its start; the other
+   values are fitted as ever; a scale of a nonzero nominal is not flagged.
+   Per joint too: armature[2] of a model whose joint 2 alone has none. */
+static int test_zero_nominal_scale_flagged(void) {
+    static const s2r_param p[3] = {S2R_PARAM_KP, S2R_PARAM_DAMPING, S2R_PARAM_ARMATURE};
+    s2r_sim sim;
+    s2r_sim_config c = s2r_sim_config_default(S2R_ROBOT_UR5E);
+    s2r_trajectory_set set;
+    s2r_excitation_config ex = s2r_excitation_config_default();
+    s2r_sysid id;
+    s2r_sysid_config cfg = sysid_t_config(p, NULL, 3);
+    s2r_sysid_result r;
+    s2r_robot robot;
+    size_t n = s2r_robot_scene_mjcf(S2R_ROBOT_UR5E, S2R_SCENE_ARM, NULL, 0);
+    char *xml = (char*)malloc(n + 1), *at;
+    CHECK(s2r_sim_init(&sim, &c) == S2R_OK);
+    CHECK(s2r_trajectory_set_init(&set, 6, 50, 1, SYSID_T_PERIOD) == S2R_OK);
+    CHECK(s2r_trajectory_collect(&set, &sim.backend, &ex, 1, 5) == S2R_OK);
+    s2r_sim_free(&sim);
+    cfg.max_sweeps = 2;
+    CHECKF(s2r_sysid_init(&id, &cfg, &c) == S2R_OK, "%s", id.error);
+    CHECKF(s2r_sysid_run(&id, &set, NULL, &r) == S2R_OK, "%s", id.error);
+    CHECK(!r.zero_nominal[0] && r.zero_nominal[1] && !r.zero_nominal[2]);   /* the UR5e's damping is 0, its armature 0.1 */
+    CHECK(!r.identifiable[1] && isinf(r.std_error[1]) && r.value[1] == r.start[1]);
+    CHECK(r.identifiable[0] && r.identifiable[2]);
+    s2r_sysid_free(&id);
+    /* no armature at all: said at load, flagged in the fit */
+    CHECK(xml != NULL && s2r_robot_scene_mjcf(S2R_ROBOT_UR5E, S2R_SCENE_ARM, xml, n + 1) == n);
+    CHECK((at = strstr(xml, "armature='0.1'")) != NULL);
+    memcpy(at, "armature='0.0'", 14);
+    CHECKF(s2r_robot_load_xml(&robot, xml) == S2R_OK, "%s", robot.error);
+    CHECKF(strstr(robot.info.notice, "armature 0 on every arm joint: identification and randomization scale it") != NULL &&
+           strstr(robot.info.notice, "give <joint armature> the reflected rotor inertia") != NULL, "%s", robot.info.notice);
+    s2r_robot_free(&robot);
+    c = s2r_sim_config_default(S2R_ROBOT_CUSTOM);
+    c.mjcf_xml = xml;
+    CHECKF(s2r_sysid_init(&id, &cfg, &c) == S2R_OK, "%s", id.error);
+    CHECKF(s2r_sysid_run(&id, &set, NULL, &r) == S2R_OK, "%s", id.error);
+    CHECK(!r.zero_nominal[0] && r.zero_nominal[1] && r.zero_nominal[2] && !r.identifiable[2] && isinf(r.std_error[2]));
+    s2r_sysid_free(&id);
+    /* one joint without: its own armature[2] flagged, the shared entry not */
+    CHECK((at = strstr(xml, "<joint name='shoulder_lift'/>")) != NULL);
+    xml = (char*)realloc(xml, n + 64);
+    CHECK(xml != NULL && (at = strstr(xml, "<joint name='shoulder_lift'/>")) != NULL);
+    memmove(at + strlen("<joint name='shoulder_lift' armature='0'/>"), at + strlen("<joint name='shoulder_lift'/>"),
+            strlen(at + strlen("<joint name='shoulder_lift'/>")) + 1);
+    memcpy(at, "<joint name='shoulder_lift' armature='0'/>", strlen("<joint name='shoulder_lift' armature='0'/>"));
+    CHECK((at = strstr(xml, "armature='0.0'")) != NULL);
+    memcpy(at, "armature='0.1'", 14);
+    CHECKF(s2r_robot_load_xml(&robot, xml) == S2R_OK && strstr(robot.info.notice, "armature 0 on joint 'shoulder_lift':"),
+           "%s %s", robot.error, robot.info.notice);
+    s2r_robot_free(&robot);
+    c.mjcf_xml = xml;   /* (moved by the realloc) */
+    cfg.n_params = 2;
+    cfg.param[1] = s2r_sysid_param_default(S2R_PARAM_ARMATURE);
+    cfg.param[0] = s2r_sysid_param_default(S2R_PARAM_ARMATURE);
+    cfg.param[1].joint = 2;
+    CHECKF(s2r_sysid_init(&id, &cfg, &c) == S2R_OK, "%s", id.error);
+    CHECKF(s2r_sysid_run(&id, &set, NULL, &r) == S2R_OK, "%s", id.error);
+    CHECK(!r.zero_nominal[0] && r.zero_nominal[1] && !r.identifiable[1]);
+    s2r_sysid_free(&id);
+    s2r_trajectory_set_free(&set);
+    free(xml);
+    return 0;
+}
+
 /* Joint damping beside the servo's kv: the UR5e given 5 N m s/rad of
    <joint damping>, its stand-in with that damping x 1.4 and 0.3 N m of
    friction loss.  kv (one scale of every servo's) cannot stand in for the
@@ -197,14 +266,14 @@ static int test_joint_damping_beside_kv(void) {
     static const s2r_param p[3] = {S2R_PARAM_KV, S2R_PARAM_FRICTIONLOSS, S2R_PARAM_DAMPING};
     static const double truth[2] = {1.4, 0.3};   /* damping scale, friction loss N m */
     static const s2r_param planted[2] = {S2R_PARAM_DAMPING, S2R_PARAM_FRICTIONLOSS};
-    size_t n = s2r_robot_mjcf(S2R_ROBOT_UR5E, NULL, 0);
+    size_t n = s2r_robot_scene_mjcf(S2R_ROBOT_UR5E, S2R_SCENE_ARM, NULL, 0);
     char *xml = (char*)malloc(n + 1), *at;
     s2r_sim real;
     s2r_sim_config c = sysid_t_standin_config(S2R_ROBOT_CUSTOM, planted, truth, 2);
     s2r_trajectory_set set;
     s2r_excitation_config ex = s2r_excitation_config_default();
     int with;
-    CHECK(xml != NULL && s2r_robot_mjcf(S2R_ROBOT_UR5E, xml, n + 1) == n);
+    CHECK(xml != NULL && s2r_robot_scene_mjcf(S2R_ROBOT_UR5E, S2R_SCENE_ARM, xml, n + 1) == n);
     CHECK((at = strstr(xml, "armature='0.1' damping='0' frictionloss='0'")) != NULL);
     at[strlen("armature='0.1' damping='")] = '5';
     c.mjcf_xml = xml;
@@ -1562,6 +1631,7 @@ static const test_case sysid_tests[] = {
     {"sysid: excitation starts at q0, stays in limits and under the speed cap", test_excitation_safe},
     {"sysid: recording fills the set; full, wrong arm and NaN refused", test_record_and_refuse},
     {"sysid: the simulator fits its own recording with loss exactly 0: an exact fit, finite sensitivities", test_loss_zero_on_own_recording},
+    {"sysid: a scale of a nominal that is 0 (no armature, the UR5e's damping) is said at load and flagged zero_nominal, shared or per joint", test_zero_nominal_scale_flagged},
     {"sysid: joint damping beside the servo's kv: without damping in the fit the friction loss is off, with it every value back", test_joint_damping_beside_kv},
     {"sysid: recovers kp, kv, payload within 10 % and latency exactly from 30 % off", test_recovers_known_values},
     {"sysid: reported loss is the loss there; latency neighbours re-fitted are worse; LM moves < 0.1 %", test_reaches_its_optimum},
