@@ -38,7 +38,8 @@
    robot_server.c serves a stand-in unit with it; examples/robot_server.py
    is the same protocol in Python, where your driver code goes).
 
-   Protocol version 1: one request, one reply, over a Unix-domain socket
+   Protocol version 2: one request, one reply (but bye), over a
+   Unix-domain socket
    (address "PATH") or TCP ("tcp:HOST:PORT", HOST numeric IPv4 or
    localhost; strict: "tcp:" in lower case, decimals without sign, blank
    or leading zero, PORT 1 to 65535; 0.0.0.0 refused - it serves every
@@ -48,12 +49,17 @@
    (text would round).  Every message is a 16-byte header and a payload
    whose size the header's type fixes:
 
-     header    u32 magic "S2RS" (0x53523253)   u16 version 1
+     header    u32 magic "S2RS" (0x53523253)   u16 version 2
                u8 type   u8 direction (0 request, 1 reply)
                i32 status (requests 0; replies S2R_OK or an S2R_ERR_* code
                of the robot side)   u32 payload bytes
+     arm       (in both hellos, 440 bytes: the arm that side loaded)
+               i32 kind, scene, n_joints, 0; u64 digest
+               (s2r_socket_arm_digest; 0: not computed); char model[32]
+               (the MJCF's model name); char joint[8][32] (joint names);
+               f64 q_min[8], q_max[8] (rad, the joint ranges)
      type      request payload                 reply payload (status 0)
-     1 hello   -                               i32 kind, scene, n_joints, 0;
+     1 hello   arm (this side's)               arm (the robot side's);
                                                f64 period (s, its servo
                                                cycle); char name[48]
      2 reset   u32 flags (1 q0, 2 target,       u64 rng[4], the generator
@@ -69,14 +75,27 @@
                                                object[3], object_vel[3]
      7 halt    -                               -
      8 place   f64 xy[2] (m)                   -
+     9 bye     -                               (none: the client closes)
      a reply with status < 0 carries instead char text[128], the robot
      side's message (the connection stays up: a diverged episode is
      an answer, not a fault)
 
-   Joint arrays always have 8 slots (those past n_joints are 0: a nonzero
-   one is another arm's joint count, refused both ways).  The client opens
-   with hello and checks the arm: kind, scene and joint count must be those
-   of the model it loaded (a custom arm: the same MJCF on both sides).
+   Joint arrays always have 8 slots (those past n_joints are 0, and their
+   names empty: a nonzero one is another arm's joint count, refused both
+   ways).  The client opens with hello, announcing the arm it loaded; the
+   robot side answers with its own or refuses another arm (S2R_ERR_MODEL,
+   its text naming both), and the client checks the answer the same way,
+   so neither side drives an arm it did not load.  The same arm: the same
+   kind and scene (a custom arm: any scene), joint count, joint names and
+   ranges (within S2R_SOCKET_RANGE_TOL) and, where both sides computed it,
+   the same digest of the model's kinematics and actuators - a custom arm:
+   the same MJCF on both sides.  A robot side that does not load the MJCF
+   (a driver, examples/robot_server.py) announces its names and ranges and
+   digest 0.  Another protocol version is refused both ways: a robot side
+   answers a hello of another version with an error reply in that
+   version's header (status S2R_ERR_UNSUPPORTED, naming both versions)
+   and closes; a client told so, or closed on by an older robot side that
+   cannot answer, says to rebuild both from one sim2real_socket.h.
    Every reply must come within timeout_ms (an advance: plus its seconds,
    which a real arm takes in wall time).  A timeout, a peer gone, a
    malformed or truncated message, a reading that is not a number or is
@@ -84,8 +103,10 @@
    S2R_ERR_IO or S2R_ERR_CORRUPT with a message: the client sends a halt if
    it still can and closes, and every later call is S2R_ERR_STATE naming
    that first failure (so is every call after s2r_socket_robot_close or a
-   failed connect).  Text from the other side (the hello's name, an error
-   reply's message) is kept printable: other bytes arrive as \xNN.
+   failed connect).  s2r_socket_robot_close says bye first: the robot side
+   tells a client that finished from one lost (its log).  Text from the
+   other side (names, an error reply's message) is kept printable: other
+   bytes arrive as \xNN.
 
    One client at a time.  The robot side belongs to the client whose hello
    it answered until that client goes; a connection that sends no hello
@@ -95,26 +116,33 @@
    has not said hello 100 ms after it came gives way to the next one.  The client's connect
    tries again every 50 ms until its timeout_ms is up (the queue timeout),
    then fails naming the busy robot.  The robot side halts its arm whenever
-   its client goes (end of file, a bad message) or falls silent for
+   its client goes (bye, end of file, a bad message) or falls silent for
    watchdog_ms mid-episode (from a reset, or the first command, advance
    or place - before any reset too -, to a halt); after such a
    halt every request of that episode but halt is answered S2R_ERR_STATE
    naming the watchdog, until the next reset: the episode is the client's
-   error, never a result on a halted arm.  Without POSIX sockets every call
-   here is S2R_ERR_UNSUPPORTED. */
+   error, never a result on a halted arm.  So a client halts its episode
+   before work of its own that outlasts the watchdog (06 does between
+   stages).  Without POSIX sockets every call here is
+   S2R_ERR_UNSUPPORTED. */
 
-#define S2R_SOCKET_VERSION 1
+#define S2R_SOCKET_VERSION 2
 #define S2R_SOCKET_JOINTS 8           /* joint slots in every message          */
 #define S2R_SOCKET_HEADER 16          /* bytes                                 */
 #define S2R_SOCKET_TEXT 128           /* bytes of an error reply's message     */
-#define S2R_SOCKET_MESSAGE_MAX (S2R_SOCKET_HEADER + 248)   /* the largest: sensors */
+#define S2R_SOCKET_NAME 32            /* bytes of a model's or joint's name    */
+#define S2R_SOCKET_ARM (16 + 8 + S2R_SOCKET_NAME * (1 + S2R_SOCKET_JOINTS) + 16 * S2R_SOCKET_JOINTS)   /* 440 */
+#define S2R_SOCKET_MESSAGE_MAX (S2R_SOCKET_HEADER + S2R_SOCKET_ARM + 56)   /* the largest: hello's reply */
+#define S2R_SOCKET_RANGE_TOL 1e-3     /* rad: joint ranges announced in the hellos
+                                         may differ this much (a driver's typed
+                                         copy of the MJCF's), not more          */
 #define S2R_SOCKET_READING_MAX 1e6    /* largest magnitude of a reading (m, rad, m/s,
                                          rad/s, N m; not time): beyond it no arm
                                          measures, it is a unit or encoding error */
 
 typedef enum s2r_socket_type {
     S2R_SOCKET_HELLO = 1, S2R_SOCKET_RESET, S2R_SOCKET_COMMAND, S2R_SOCKET_ADVANCE,
-    S2R_SOCKET_SENSORS, S2R_SOCKET_TRUTH, S2R_SOCKET_HALT, S2R_SOCKET_PLACE,
+    S2R_SOCKET_SENSORS, S2R_SOCKET_TRUTH, S2R_SOCKET_HALT, S2R_SOCKET_PLACE, S2R_SOCKET_BYE,
     S2R_SOCKET_TYPE_END
 } s2r_socket_type;
 
@@ -124,9 +152,17 @@ typedef struct s2r_socket_message {
     int              reply;                       /* 0 request, 1 reply          */
     s2r_result       status;                      /* replies: the robot side's   */
     char             text[S2R_SOCKET_TEXT];       /* status < 0: its message     */
-    int              kind, scene, n_joints;       /* hello                       */
-    double           period;                      /* hello: s                    */
-    char             name[48];                    /* hello                       */
+    int              version;                     /* the header's (set before a
+                                                     message of another version
+                                                     is refused)                */
+    int              kind, scene, n_joints;       /* hello, both directions      */
+    uint64_t         digest;                      /* hello: 0 if not computed    */
+    char             model[S2R_SOCKET_NAME];      /* hello: the model's name     */
+    char             joint_name[S2R_SOCKET_JOINTS][S2R_SOCKET_NAME];   /* hello   */
+    double           q_min[S2R_SOCKET_JOINTS];    /* hello: rad, joint ranges    */
+    double           q_max[S2R_SOCKET_JOINTS];    /* hello: rad                  */
+    double           period;                      /* hello reply: s              */
+    char             name[48];                    /* hello reply: the unit's     */
     unsigned         flags;                       /* reset: 1 q, 2 target, 4 rng */
     double           q[S2R_SOCKET_JOINTS];        /* reset: q0; command: targets */
     double           target[3];                   /* reset                       */
@@ -138,15 +174,28 @@ typedef struct s2r_socket_message {
 } s2r_socket_message;
 
 /* Decode one whole message from n bytes (header and payload, nothing
-   else).  S2R_ERR_CORRUPT naming the fault: wrong magic or version, an
-   unknown type, a size that is not the type's, a reading (sensors or
-   ground truth, unless it says diverged) or period that is not a number
-   or a reading beyond S2R_SOCKET_READING_MAX, a hello's arm out of range.  Text (name,
+   else).  S2R_ERR_CORRUPT naming the fault: wrong magic or version (m->version
+   is set to the header's before that), an unknown type, a bye reply, a
+   size that is not the type's, a reading (sensors or ground truth, unless
+   it says diverged) or period that is not a number or a reading beyond
+   S2R_SOCKET_READING_MAX, a hello's arm out of range (kind, scene, joint
+   count; a range not finite, beyond S2R_SOCKET_READING_MAX or with min >
+   max; a joint slot past the count with a name or range).  Text (names,
    message) is kept printable, other bytes as \xNN.  The socket's reader
    and the fuzz harness both call it. */
 S2RDEF s2r_result s2r_socket_parse(const unsigned char* bytes, size_t n, s2r_socket_message* m, char* error);
 /* Encode m into bytes[S2R_SOCKET_MESSAGE_MAX]; returns the size. */
 S2RDEF size_t     s2r_socket_pack(const s2r_socket_message* m, unsigned char* bytes);
+/* What a hello says of the arm `info` describes: a digest of its model as
+   compiled (info->model) - each body's position and orientation, each
+   joint's type, position, axis and range, each actuator's gains, gear and
+   ranges, each site's position, the names - rounded to 1e-6 (m, rad), so
+   two processes loading the same MJCF agree and another arm, or another
+   version of the file, does not; never 0 (which a hello sends for "not
+   computed").  Masses, inertias, damping and friction are left out: they
+   are what system identification measures, not what names the arm.
+   0 when info has no model. */
+S2RDEF uint64_t   s2r_socket_arm_digest(const s2r_arm_info* info);
 
 typedef struct s2r_socket_config {
     const char*    address;      /* "PATH" (Unix socket) or "tcp:HOST:PORT"; NULL */
@@ -197,7 +246,7 @@ typedef struct s2r_socket_serve_config {
     int         ready_fd;        /* >= 0: write "ready\n" there once listening;
                                     -1                                           */
     FILE*       log;             /* a line here for each client's coming and going
-                                    (why it went: left, a malformed message, no
+                                    (why it went: it said bye, was lost without one, a malformed message, no
                                     hello in time), each watchdog halt and each
                                     connection refused busy; NULL: none          */
 } s2r_socket_serve_config;
@@ -262,15 +311,19 @@ S2RDEF const s2r_backend* s2r_socket_robot_backend(s2r_socket_robot* s) {
 }
 
 static const char* const s2r__socket_type_names[S2R_SOCKET_TYPE_END] = {
-    "?", "hello", "reset", "command", "advance", "sensors", "truth", "halt", "place"};
+    "?", "hello", "reset", "command", "advance", "sensors", "truth", "halt", "place", "bye"};
 
 /* Payload bytes of a message: [direction][type]; an error reply carries
    S2R_SOCKET_TEXT instead. */
 static const unsigned s2r__socket_payload[2][S2R_SOCKET_TYPE_END] = {
-    {0, 0, 8 + 8 * (S2R_SOCKET_JOINTS + 3) + 32, 8 * S2R_SOCKET_JOINTS, 8, 0, 0, 0, 16},
-    {0, 16 + 8 + 48, 32, 0, 0, 8 * (1 + 3 * S2R_SOCKET_JOINTS + 6), 8 * (9 + S2R_SOCKET_JOINTS) + 8 + 8 * 12, 0, 0}};
+    {0, S2R_SOCKET_ARM, 8 + 8 * (S2R_SOCKET_JOINTS + 3) + 32, 8 * S2R_SOCKET_JOINTS, 8, 0, 0, 0, 16, 0},
+    {0, S2R_SOCKET_ARM + 8 + 48, 32, 0, 0, 8 * (1 + 3 * S2R_SOCKET_JOINTS + 6), 8 * (9 + S2R_SOCKET_JOINTS) + 8 + 8 * 12, 0, 0,
+     0}};   /* a bye has no reply: parse refuses one */
 
 static s2r_result s2r__socket_check_joints(const s2r_socket_message* m, int n_joints, char* error);
+static void s2r__socket_arm_here(const s2r_arm_info* info, s2r_socket_message* m);
+static int s2r__socket_arm_differs(const s2r_socket_message* a, const char* a_side, const s2r_socket_message* b,
+                                   const char* b_side, char* out, size_t cap);
 
 #if defined(__unix__) || defined(__APPLE__)
 #include <fcntl.h>
@@ -302,8 +355,9 @@ typedef union s2r__socket_addr {
 
 static double s2r__socket_ms(void);
 static s2r_result s2r__socket_open(const char* address, int timeout_ms, int* fd, char* error);
-static s2r_result s2r__socket_hello(s2r_socket_robot* s);
+static s2r_result s2r__socket_hello(s2r_socket_robot* s, const char* mjcf_path);
 static s2r_result s2r__socket_call(s2r_socket_robot* s, s2r_socket_message* m, double extra_ms);
+static s2r_result s2r__socket_send(int fd, double deadline, const s2r_socket_message* m, char* error);
 static s2r_result s2r__socket_reset(void* self, const double* q0, const double* target, s2r_rng* rng);
 static s2r_result s2r__socket_command(void* self, const double* q);
 static s2r_result s2r__socket_advance(void* self, double seconds);
@@ -359,7 +413,7 @@ static s2r_result s2r__socket_open_arm(s2r_socket_robot* s, const s2r_socket_con
     for (;;) {
         int busy;
         res = s2r__socket_open(c->address, (int)s2r_clamp(deadline - s2r__socket_ms(), 1, 1e9), &s->fd, s->error);
-        if (res == S2R_OK) res = s2r__socket_hello(s);
+        if (res == S2R_OK) res = s2r__socket_hello(s, c->robot == S2R_ROBOT_CUSTOM ? c->mjcf_path : NULL);
         busy = res == S2R_ERR_STATE && strncmp(s->error, "robot side: busy", 16) == 0;
         if (!busy || s2r__socket_ms() + 50 >= deadline) {
             if (busy) {
@@ -378,7 +432,13 @@ static s2r_result s2r__socket_open_arm(s2r_socket_robot* s, const s2r_socket_con
 
 S2RDEF void s2r_socket_robot_close(s2r_socket_robot* s) {
     if (!s || s->backend.self != s || s->backend.reset != s2r__socket_reset || s->closed) return;   /* never connected, or closed */
-    if (s->fd >= 0) close(s->fd);
+    if (s->fd >= 0) {   /* bye: the robot side logs a client that finished, not one lost (no reply to wait for) */
+        s2r_socket_message bye;
+        memset(&bye, 0, sizeof bye);
+        bye.type = S2R_SOCKET_BYE;
+        s2r__socket_send(s->fd, s2r__socket_ms() + 100, &bye, NULL);
+        close(s->fd);
+    }
     s2r_robot_free(&s->arm);
     s->fd = -1;
     s->broken = s->closed = 1;
@@ -502,19 +562,35 @@ static s2r_result s2r__socket_open(const char* address, int timeout_ms, int* fd,
     return res;
 }
 
-/* The handshake: the robot side's arm must be the one loaded here. */
-static s2r_result s2r__socket_hello(s2r_socket_robot* s) {
-    const s2r_arm_info* info = &s->arm.info;
-    s2r_socket_message m;
+/* The handshake: this side's arm announced, the robot side's answer
+   checked against it (the robot side checks too, and refuses another). */
+static s2r_result s2r__socket_hello(s2r_socket_robot* s, const char* mjcf_path) {
+    s2r_socket_message m, here;
+    char why[S2R_ERROR_LEN], loaded[160];
     s2r_result res;
-    memset(&m, 0, sizeof m);
-    m.type = S2R_SOCKET_HELLO;
-    if ((res = s2r__socket_call(s, &m, 0)) != S2R_OK) return res;
-    if (m.kind != (int)info->kind || m.n_joints != info->n_joints || (info->kind != S2R_ROBOT_CUSTOM && m.scene != (int)info->scene))
-        return s2r__fail(s->error, S2R_ERR_CORRUPT, "the robot side serves a %s (%s scene) with %d joints; this side "
-                         "expects a %s (%s scene) with %d", s2r_robot_kind_name((s2r_robot_kind)m.kind),
-                         s2r_scene_name((s2r_scene)m.scene), m.n_joints, s2r_robot_kind_name(info->kind),
-                         s2r_scene_name(info->scene), info->n_joints);
+    s2r__socket_arm_here(&s->arm.info, &here);
+    m = here;
+    if (mjcf_path) snprintf(loaded, sizeof loaded, "this side loaded %.120s", mjcf_path);
+    else snprintf(loaded, sizeof loaded, "this side loaded the built-in %s", s->arm.info.name);
+    res = s2r__socket_call(s, &m, 0);
+    if (res == S2R_ERR_MODEL) {   /* the robot side refused the arm: its text names both */
+        memcpy(why, s->error, sizeof why);
+        return s2r__fail(s->error, res, "the robot side refused this arm: %.150s (%s: load the same arm on both sides)",
+                         why + 12, loaded);
+    }
+    if (res == S2R_ERR_UNSUPPORTED && strstr(s->error, "protocol")) return res;   /* another version: it says which */
+    if (res == S2R_ERR_IO && strstr(s->error, "closed the connection")) {
+        memcpy(why, s->error, sizeof why);
+        return s2r__fail(s->error, res, "%.150s; a robot side of an older protocol than %d closes on this hello: build both "
+                         "sides from one sim2real_socket.h (robot_server.py of the same version)", why, S2R_SOCKET_VERSION);
+    }
+    if (res != S2R_OK) return res;
+    if (s2r__socket_arm_differs(&here, "this side's", &m, "the robot side's", why, sizeof why)) {
+        s2r__fail(s->error, S2R_ERR_MODEL, "the robot side serves another arm: %.170s (%s)", why, loaded);
+        close(s->fd);
+        s->fd = -1;
+        return S2R_ERR_MODEL;
+    }
     s->period = m.period;
     snprintf(s->name, sizeof s->name, "socket: %s", m.name);
     return S2R_OK;
@@ -548,6 +624,7 @@ static s2r_result s2r__socket_receive(int fd, double deadline, s2r_socket_messag
     size_t size;
     s2r_result res = s2r__socket_move(fd, bytes, S2R_SOCKET_HEADER, 0, deadline, error);
     if (res != S2R_OK) return res;
+    m->version = bytes[0] == 'S' && bytes[1] == '2' && bytes[2] == 'R' && bytes[3] == 'S' ? bytes[4] | bytes[5] << 8 : 0;
     size = (size_t)bytes[12] | (size_t)bytes[13] << 8 | (size_t)bytes[14] << 16 | (size_t)bytes[15] << 24;
     if (size > S2R_SOCKET_MESSAGE_MAX - S2R_SOCKET_HEADER)
         return s2r__fail(error, S2R_ERR_CORRUPT, "a message of %lu bytes, longer than any in protocol %d",
@@ -732,21 +809,28 @@ static s2r_result s2r__socket_listen(const char* address, int* fd, char* error) 
 }
 
 /* Run one request on the robot; *m becomes the reply, an error's text
-   this request's own. */
-static void s2r__socket_answer(const s2r_backend* robot, s2r_socket_message* m) {
+   this request's own.  A hello announcing another arm is refused
+   (S2R_ERR_MODEL), `refused` (S2R_ERROR_LEN bytes) saying why in full. */
+static void s2r__socket_answer(const s2r_backend* robot, s2r_socket_message* m, char* refused) {
     const s2r_arm_info* info = robot->info;
     const char* missing = NULL;
     s2r_rng rng;
     s2r_result res = S2R_OK;
     m->reply = 1;
     switch (m->type) {
-    case S2R_SOCKET_HELLO:
-        m->kind = (int)info->kind;
-        m->scene = (int)info->scene;
-        m->n_joints = info->n_joints;
+    case S2R_SOCKET_HELLO: {
+        s2r_socket_message client = *m;
+        s2r__socket_arm_here(info, m);
+        m->reply = 1;
         m->period = info->physics_dt;
         snprintf(m->name, sizeof m->name, "%s", robot->name ? robot->name : info->name);
+        if (s2r__socket_arm_differs(&client, "the client's", m, "this robot side's", refused, S2R_ERROR_LEN)) {
+            m->status = S2R_ERR_MODEL;
+            snprintf(m->text, sizeof m->text, "%.127s", refused);
+            return;
+        }
         break;
+    }
     case S2R_SOCKET_RESET:
         memcpy(rng.s, m->rng, sizeof rng.s);
         res = s2r_backend_reset(robot, (m->flags & 1) ? m->q : NULL, (m->flags & 2) ? m->target : NULL,
@@ -797,24 +881,48 @@ static void s2r__socket_refuse(int listener, double since, FILE* log) {
     if (log) fprintf(log, "robot side: a connection refused: %s\n", m.text), fflush(log);
 }
 
+/* A message of another protocol version (its client's): an error reply in
+   that version's header - every version's error reply is the header and
+   S2R_SOCKET_TEXT bytes of text - so the client reads why. */
+static void s2r__socket_refuse_version(int fd, int version) {
+    unsigned char bytes[S2R_SOCKET_MESSAGE_MAX];
+    s2r_socket_message m;
+    size_t n;
+    memset(&m, 0, sizeof m);
+    m.type = S2R_SOCKET_HELLO;
+    m.reply = 1;
+    m.status = S2R_ERR_UNSUPPORTED;
+    snprintf(m.text, sizeof m.text, "socket protocol %d: this robot side speaks protocol %d; build both sides from one "
+             "sim2real_socket.h", version, S2R_SOCKET_VERSION);
+    n = s2r_socket_pack(&m, bytes);
+    bytes[4] = (unsigned char)(version & 0xff), bytes[5] = (unsigned char)(version >> 8 & 0xff);
+    s2r__socket_move(fd, bytes, n, 1, s2r__socket_ms() + 100, NULL);
+}
+
 /* Requests until the client goes or sends something malformed: its hello
    first, within watchdog_ms; then silence for watchdog_ms mid-episode -
    from a reset, or the first command, advance or place, to a halt -
    halts the arm and ends the episode, whose later requests are answered
    with that error until a reset.  Connections arriving meanwhile are
    refused.  Each coming and going, with why, is a line in `log` (may be
-   NULL), the client numbered `number`.  Returns 1 once the hello was
-   answered (a client), else 0. */
+   NULL), the client numbered `number`: a client that said bye finished;
+   one whose connection ended without it was lost (killed, a network
+   fault), mid-episode or between episodes.  A hello of another protocol
+   version is answered in that version's header, saying so; one naming
+   another arm is refused.  Returns 1 once the hello was answered (a
+   client), else 0. */
 #define S2R__HELLO_GRACE_MS 100   /* a client sends hello as it connects: one silent this long holds nothing */
 static int s2r__socket_serve_client(const s2r_backend* robot, int listener, int fd, int watchdog_ms, FILE* log, int number) {
     double since = s2r__socket_ms(), deadline = since + watchdog_ms;   /* the hello's, then the episode's */
     char halted[S2R_SOCKET_TEXT] = "", why[S2R_ERROR_LEN];   /* halted: the watchdog's, until the next reset */
+    char refused[S2R_ERROR_LEN] = "";   /* a hello's arm, in full */
     int greeted = 0, in_episode = 0;
 #define S2R__SERVE_SAY(...) (log ? (fprintf(log, "robot side: " __VA_ARGS__), fputc('\n', log), fflush(log)) : 0)
     for (;;) {
         s2r_socket_message m;
         struct pollfd p[2];
         int r, watched = !greeted || in_episode;
+        memset(&m, 0, sizeof m);
         p[0].fd = fd, p[1].fd = listener;
         p[0].events = p[1].events = POLLIN;
         p[0].revents = p[1].revents = 0;
@@ -847,12 +955,25 @@ static int s2r__socket_serve_client(const s2r_backend* robot, int listener, int 
             continue;
         }
         if (s2r__socket_receive(fd, s2r__socket_ms() + watchdog_ms, &m, why) != S2R_OK || m.reply) {
+            if (m.version >= 1 && m.version != S2R_SOCKET_VERSION && !greeted) {   /* another version's client */
+                s2r__socket_refuse_version(fd, m.version);
+                S2R__SERVE_SAY("a connection refused: it speaks socket protocol %d, this robot side %d", m.version,
+                               S2R_SOCKET_VERSION);
+                return 0;
+            }
             if (m.reply && !strstr(why, "closed")) snprintf(why, sizeof why, "a reply where a request belongs");
-            if (strstr(why, "closed the connection") && !strstr(why, "middle"))
-                S2R__SERVE_SAY("%s%d went away%s, the arm halted", greeted ? "client " : "a connection before its hello, ",
-                               greeted ? number : 0, in_episode ? " mid-episode" : "");
+            if (strstr(why, "closed the connection") && !strstr(why, "middle") && greeted)
+                S2R__SERVE_SAY("client %d lost%s: its connection closed without a bye (the client killed, or the "
+                               "network), the arm halted", number, in_episode ? " mid-episode" : " between episodes");
+            else if (strstr(why, "closed the connection") && !strstr(why, "middle"))
+                S2R__SERVE_SAY("a connection closed before its hello");
             else
                 S2R__SERVE_SAY("%s dropped, the arm halted: %s", greeted ? "client" : "a connection", why);
+            return greeted;
+        }
+        if (m.type == S2R_SOCKET_BYE) {
+            if (greeted) S2R__SERVE_SAY("client %d finished (it said bye), the arm halted", number);
+            else S2R__SERVE_SAY("a connection said bye before its hello");
             return greeted;
         }
         if (!greeted && m.type != S2R_SOCKET_HELLO) {
@@ -865,7 +986,7 @@ static int s2r__socket_serve_client(const s2r_backend* robot, int listener, int 
             m.reply = 1, m.status = S2R_ERR_INVALID_ARGUMENT;
             snprintf(m.text, sizeof m.text, "%.127s", why);
         } else {
-            s2r__socket_answer(robot, &m);
+            s2r__socket_answer(robot, &m, refused);
         }
         if (m.type == S2R_SOCKET_HELLO && m.status == S2R_OK && !greeted)
             S2R__SERVE_SAY("client %d connected (hello answered)", number);
@@ -876,7 +997,9 @@ static int s2r__socket_serve_client(const s2r_backend* robot, int listener, int 
             in_episode = 1;   /* the arm moves on the client's word: watched, reset or not */
         if (m.type == S2R_SOCKET_HALT) in_episode = 0;
         if (s2r__socket_send(fd, s2r__socket_ms() + watchdog_ms, &m, NULL) != S2R_OK || !greeted) {
-            if (!greeted) S2R__SERVE_SAY("a connection dropped: %s", m.text);
+            if (!greeted && m.type == S2R_SOCKET_HELLO && m.status == S2R_ERR_MODEL)
+                S2R__SERVE_SAY("a connection refused: its hello names another arm: %s", refused);
+            else if (!greeted) S2R__SERVE_SAY("a connection dropped: %s", m.text);
             else S2R__SERVE_SAY("client %d dropped, the arm halted: its reply could not be sent", number);
             return greeted;
         }
@@ -921,6 +1044,13 @@ static void s2r__wire_f64s(unsigned char** p, const double* x, int n) {
         s2r__wire_u64(p, v);
     }
 }
+/* Text into a field of `field` bytes: at most field - 1 of it, NUL-padded. */
+static void s2r__wire_text(unsigned char** p, const char* text, size_t field) {
+    size_t n = strlen(text) < field ? strlen(text) : field - 1;
+    memset(*p, 0, field);
+    memcpy(*p, text, n);
+    *p += field;
+}
 static uint32_t s2r__unwire_u32(const unsigned char** p) {
     uint32_t v = 0;
     int i;
@@ -953,15 +1083,21 @@ S2RDEF size_t s2r_socket_pack(const s2r_socket_message* m, unsigned char* bytes)
         memset(p, 0, S2R_SOCKET_TEXT);
         memcpy(p, m->text, strlen(m->text) < S2R_SOCKET_TEXT ? strlen(m->text) : S2R_SOCKET_TEXT - 1);
         p += S2R_SOCKET_TEXT;
-    } else if (m->type == S2R_SOCKET_HELLO && dir) {
+    } else if (m->type == S2R_SOCKET_HELLO) {
+        int j;
         s2r__wire_u32(&p, (uint32_t)m->kind);
         s2r__wire_u32(&p, (uint32_t)m->scene);
         s2r__wire_u32(&p, (uint32_t)m->n_joints);
         s2r__wire_u32(&p, 0);
-        s2r__wire_f64s(&p, &m->period, 1);
-        memset(p, 0, 48);
-        memcpy(p, m->name, strlen(m->name) < 48 ? strlen(m->name) : 47);
-        p += 48;
+        s2r__wire_u64(&p, m->digest);
+        s2r__wire_text(&p, m->model, S2R_SOCKET_NAME);
+        for (j = 0; j < S2R_SOCKET_JOINTS; j++) s2r__wire_text(&p, m->joint_name[j], S2R_SOCKET_NAME);
+        s2r__wire_f64s(&p, m->q_min, S2R_SOCKET_JOINTS);
+        s2r__wire_f64s(&p, m->q_max, S2R_SOCKET_JOINTS);
+        if (dir) {
+            s2r__wire_f64s(&p, &m->period, 1);
+            s2r__wire_text(&p, m->name, 48);
+        }
     } else if (m->type == S2R_SOCKET_RESET) {
         if (!dir) {
             s2r__wire_u32(&p, m->flags);
@@ -1027,6 +1163,102 @@ static s2r_result s2r__socket_check_joints(const s2r_socket_message* m, int n_jo
     return S2R_OK;
 }
 
+/* One value of the digest, rounded to 1e-6 (m, rad: the last bits of a
+   compile never tell two arms apart); beyond 1e12 (an unlimited range) its bits. */
+static uint64_t s2r__socket_digest_values(uint64_t h, const double* x, int n) {
+    int i;
+    for (i = 0; i < n; i++) {
+        long long v = fabs(x[i]) < 1e12 ? llround(x[i] * 1e6) : 0;
+        if (v == 0 && fabs(x[i]) >= 1e12) memcpy(&v, &x[i], sizeof v);
+        h = s2r__fnv1a(h, &v, sizeof v);
+    }
+    return h;
+}
+
+S2RDEF uint64_t s2r_socket_arm_digest(const s2r_arm_info* info) {
+    const mjModel* m = info ? info->model : NULL;
+    uint64_t h = 0xCBF29CE484222325ull;
+    int sizes[5], k;
+    if (!m) return 0;
+    sizes[0] = m->nbody, sizes[1] = m->njnt, sizes[2] = m->nu, sizes[3] = m->nsite, sizes[4] = m->nnames;
+    h = s2r__fnv1a(h, sizes, sizeof sizes);
+    h = s2r__socket_digest_values(h, m->body_pos, 3 * m->nbody);
+    h = s2r__socket_digest_values(h, m->body_quat, 4 * m->nbody);
+    h = s2r__fnv1a(h, m->body_parentid, sizeof *m->body_parentid * (size_t)m->nbody);
+    h = s2r__fnv1a(h, m->jnt_type, sizeof *m->jnt_type * (size_t)m->njnt);
+    h = s2r__fnv1a(h, m->jnt_bodyid, sizeof *m->jnt_bodyid * (size_t)m->njnt);
+    h = s2r__socket_digest_values(h, m->jnt_pos, 3 * m->njnt);
+    h = s2r__socket_digest_values(h, m->jnt_axis, 3 * m->njnt);
+    h = s2r__socket_digest_values(h, m->jnt_range, 2 * m->njnt);
+    for (k = 0; k < m->nu; k++) {
+        h = s2r__fnv1a(h, &m->actuator_trntype[k], sizeof *m->actuator_trntype);
+        h = s2r__fnv1a(h, &m->actuator_trnid[2 * k], 2 * sizeof *m->actuator_trnid);
+    }
+    h = s2r__socket_digest_values(h, m->actuator_gear, 6 * m->nu);
+    h = s2r__socket_digest_values(h, m->actuator_gainprm, mjNGAIN * m->nu);
+    h = s2r__socket_digest_values(h, m->actuator_biasprm, mjNBIAS * m->nu);
+    h = s2r__socket_digest_values(h, m->actuator_ctrlrange, 2 * m->nu);
+    h = s2r__socket_digest_values(h, m->actuator_forcerange, 2 * m->nu);
+    h = s2r__socket_digest_values(h, m->site_pos, 3 * m->nsite);
+    h = s2r__fnv1a(h, m->names, (size_t)m->nnames);
+    return h ? h : 1;   /* 0 says "not computed" */
+}
+
+/* The arm `info` describes as a hello carries it (kind, scene, joints,
+   names, ranges, digest), packed and parsed so that it reads as the other
+   side will read it. */
+static void s2r__socket_arm_here(const s2r_arm_info* info, s2r_socket_message* m) {
+    unsigned char bytes[S2R_SOCKET_MESSAGE_MAX];
+    int j;
+    memset(m, 0, sizeof *m);
+    m->type = S2R_SOCKET_HELLO;
+    m->kind = (int)info->kind;
+    m->scene = (int)info->scene;
+    m->n_joints = info->n_joints;
+    m->digest = s2r_socket_arm_digest(info);
+    snprintf(m->model, sizeof m->model, "%s", info->name);
+    for (j = 0; j < info->n_joints && j < S2R_SOCKET_JOINTS; j++) {
+        snprintf(m->joint_name[j], sizeof m->joint_name[j], "%s", info->joint_name[j]);
+        m->q_min[j] = info->q_min[j];
+        m->q_max[j] = info->q_max[j];
+    }
+    if (s2r_socket_parse(bytes, s2r_socket_pack(m, bytes), m, NULL) != S2R_OK) { /* no arm of the loader's is out of range */ }
+}
+
+/* 1 when hellos a and b name different arms, out (cap bytes) saying how in
+   a sentence naming both sides' (a_side, b_side: "the client's", "this
+   robot side's"); else 0. */
+static int s2r__socket_arm_differs(const s2r_socket_message* a, const char* a_side, const s2r_socket_message* b,
+                                   const char* b_side, char* out, size_t cap) {
+    int j;
+    if (a->kind != b->kind || (a->kind != S2R_ROBOT_CUSTOM && a->scene != b->scene)) {
+        snprintf(out, cap, "%s arm is a %s (%s scene, %d joints), %s a %s (%s scene, %d joints)", a_side,
+                 s2r_robot_kind_name((s2r_robot_kind)a->kind), s2r_scene_name((s2r_scene)a->scene), a->n_joints, b_side,
+                 s2r_robot_kind_name((s2r_robot_kind)b->kind), s2r_scene_name((s2r_scene)b->scene), b->n_joints);
+        return 1;
+    }
+    if (a->n_joints != b->n_joints) {
+        snprintf(out, cap, "%s arm '%s' has %d joints, %s '%s' %d", a_side, a->model, a->n_joints, b_side, b->model,
+                 b->n_joints);
+        return 1;
+    }
+    for (j = 0; j < a->n_joints; j++)
+        if (strcmp(a->joint_name[j], b->joint_name[j]) != 0 || !(fabs(a->q_min[j] - b->q_min[j]) <= S2R_SOCKET_RANGE_TOL) ||
+            !(fabs(a->q_max[j] - b->q_max[j]) <= S2R_SOCKET_RANGE_TOL)) {
+            snprintf(out, cap, "joint %d is '%s' [%.4f, %.4f] rad in %s '%s', '%s' [%.4f, %.4f] in %s '%s'", j + 1,
+                     a->joint_name[j], a->q_min[j], a->q_max[j], a_side, a->model, b->joint_name[j], b->q_min[j],
+                     b->q_max[j], b_side, b->model);
+            return 1;
+        }
+    if (a->digest && b->digest && a->digest != b->digest) {
+        snprintf(out, cap, "%s '%s' and %s '%s' have the same joints but not the same kinematics or actuators (model "
+                 "digests %016llx, %016llx)", a_side, a->model, b_side, b->model, (unsigned long long)a->digest,
+                 (unsigned long long)b->digest);
+        return 1;
+    }
+    return 0;
+}
+
 /* The header: magic, version, type, direction, status and the size its
    type and status fix. */
 static s2r_result s2r__socket_parse_header(const unsigned char* b, size_t n, s2r_socket_message* m, char* error) {
@@ -1037,12 +1269,15 @@ static s2r_result s2r__socket_parse_header(const unsigned char* b, size_t n, s2r
         return s2r__fail(error, S2R_ERR_CORRUPT, "message truncated: %lu bytes, a header alone is %d", (unsigned long)n, S2R_SOCKET_HEADER);
     magic = s2r__unwire_u32(&p);
     if (magic != 0x53523253u) return s2r__fail(error, S2R_ERR_CORRUPT, "not a sim2real.h socket message (bad magic)");
+    m->version = b[4] | b[5] << 8;
     if (b[4] != S2R_SOCKET_VERSION || b[5] != 0)
         return s2r__fail(error, S2R_ERR_CORRUPT, "protocol version %u, this build speaks %d", (unsigned)(b[4] | b[5] << 8), S2R_SOCKET_VERSION);
     if (b[6] < S2R_SOCKET_HELLO || b[6] >= S2R_SOCKET_TYPE_END || b[7] > 1)
         return s2r__fail(error, S2R_ERR_CORRUPT, "unknown message type %u (direction %u)", (unsigned)b[6], (unsigned)b[7]);
     m->type = (s2r_socket_type)b[6];
     m->reply = b[7];
+    if (m->type == S2R_SOCKET_BYE && m->reply)
+        return s2r__fail(error, S2R_ERR_CORRUPT, "a bye reply: bye has none (the client closes after it)");
     p = b + 8;
     status = (int32_t)s2r__unwire_u32(&p);
     size = s2r__unwire_u32(&p);
@@ -1094,17 +1329,36 @@ S2RDEF s2r_result s2r_socket_parse(const unsigned char* bytes, size_t n, s2r_soc
         s2r__socket_text(m->text, p, S2R_SOCKET_TEXT, sizeof m->text);
         return S2R_OK;
     }
-    if (m->type == S2R_SOCKET_HELLO && m->reply) {
+    if (m->type == S2R_SOCKET_HELLO) {
+        int j;
         m->kind = (int)s2r__unwire_u32(&p);
         m->scene = (int)s2r__unwire_u32(&p);
         m->n_joints = (int)s2r__unwire_u32(&p);
         p += 4;
-        s2r__unwire_f64s(&p, &m->period, 1);
-        s2r__socket_text(m->name, p, 48, sizeof m->name);
+        m->digest = s2r__unwire_u64(&p);
+        s2r__socket_text(m->model, p, S2R_SOCKET_NAME, sizeof m->model);
+        p += S2R_SOCKET_NAME;
+        for (j = 0; j < S2R_SOCKET_JOINTS; j++, p += S2R_SOCKET_NAME)
+            s2r__socket_text(m->joint_name[j], p, S2R_SOCKET_NAME, sizeof m->joint_name[j]);
+        s2r__unwire_f64s(&p, m->q_min, S2R_SOCKET_JOINTS);
+        s2r__unwire_f64s(&p, m->q_max, S2R_SOCKET_JOINTS);
+        if (m->reply) {
+            s2r__unwire_f64s(&p, &m->period, 1);
+            s2r__socket_text(m->name, p, 48, sizeof m->name);
+        }
         if (m->kind < 0 || m->kind >= S2R_ROBOT_COUNT || m->scene < 0 || m->scene >= S2R_SCENE_COUNT ||
-            m->n_joints < 1 || m->n_joints > S2R_SOCKET_JOINTS || !(m->period > 0 && m->period <= 1))
+            m->n_joints < 1 || m->n_joints > S2R_SOCKET_JOINTS || (m->reply && !(m->period > 0 && m->period <= 1)))
             return s2r__fail(error, S2R_ERR_CORRUPT, "hello: arm kind %d, scene %d, %d joints, period %g s: out of range",
                              m->kind, m->scene, m->n_joints, m->period);
+        for (j = 0; j < S2R_SOCKET_JOINTS; j++) {
+            if (j < m->n_joints && !(s2r__socket_readings_ok(&m->q_min[j], 1) && s2r__socket_readings_ok(&m->q_max[j], 1) &&
+                                     m->q_min[j] <= m->q_max[j]))
+                return s2r__fail(error, S2R_ERR_CORRUPT, "hello: joint %d's range [%g, %g] rad is not a range", j + 1,
+                                 m->q_min[j], m->q_max[j]);
+            if (j >= m->n_joints && (m->q_min[j] != 0 || m->q_max[j] != 0 || m->joint_name[j][0]))
+                return s2r__fail(error, S2R_ERR_CORRUPT, "hello: joint slot %d holds a joint, but the arm has %d joints: it "
+                                 "speaks for another arm", j + 1, m->n_joints);
+        }
     } else if (m->type == S2R_SOCKET_RESET) {
         if (!m->reply) {
             m->flags = s2r__unwire_u32(&p);

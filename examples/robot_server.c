@@ -18,7 +18,7 @@
    from 1 (default 1); --watchdog-ms MS from 1 (default 1000): the arm
    halts after that silence mid-episode, and a connection must say hello
    within it.  One client at a time: another is told the arm is busy.
-   Each client's coming and going (and why: it left, a malformed message,
+   Each client's coming and going (and why: it said bye, it was lost without one, a malformed message,
    no hello in time), each watchdog halt and each connection refused busy
    is a line on standard output.  TCP addresses are strict (tcp: in lower
    case, no leading zeros or signs); tcp:0.0.0.0 is refused: it would let

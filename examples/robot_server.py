@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """robot_server.py - your arm behind the socket backend (stdlib only).
 
-The robot side of sim2real.h's socket protocol (version 1; its companion
+The robot side of sim2real.h's socket protocol (version 2; its companion
 header sim2real_socket.h, "A robot in another process"), here serving a trivial fake arm: six joints
 that follow their targets with a first-order lag.  Replace the marked calls
 (DRIVER: ...) with your arm's driver - ur_rtde's RTDEControlInterface /
@@ -21,8 +21,12 @@ and that episode's later requests are answered with the watchdog's error
 until a reset.  A path that exists and is not a socket, or a live server's
 socket, is refused.  Ctrl-C or SIGTERM halts the arm, removes the path and
 exits with status 130.  The arm you announce in the hello (kind, scene,
-joint count) must be the one the pipeline loads (s2r_socket_config.robot;
-your own arm: CUSTOM, the same MJCF on both sides).
+joint count, joint names and ranges: ARM below) must be the one the
+pipeline loads (s2r_socket_config.robot; your own arm: CUSTOM and the
+joint names and ranges of the MJCF the client loads): each side refuses a
+hello naming another arm, saying how the two differ.  A client that says
+bye finished; one whose connection ends without it was lost (the log
+says which).  A client of another protocol version is told so.
 
 The same driver plays excitation files and logs them, for identification
 from logs (example 12) without a socket:
@@ -50,17 +54,27 @@ import struct
 import sys
 import time
 
-VERSION = 1
+VERSION = 2
 JOINTS = 8                                   # joint slots in every message
 HEADER = struct.Struct("<IHBBiI")            # magic, version, type, direction, status, payload bytes
 MAGIC = 0x53523253                           # "S2RS"
-HELLO, RESET, COMMAND, ADVANCE, SENSORS, TRUTH, HALT, PLACE = range(1, 9)
-REQUEST_BYTES = {HELLO: 0, RESET: 8 + 8 * (JOINTS + 3) + 32, COMMAND: 8 * JOINTS, ADVANCE: 8,
-                 SENSORS: 0, TRUTH: 0, HALT: 0, PLACE: 16}
-ERR_INVALID_ARGUMENT, ERR_STATE, ERR_UNSUPPORTED = -1, -8, -9
+HELLO, RESET, COMMAND, ADVANCE, SENSORS, TRUTH, HALT, PLACE, BYE = range(1, 10)
+ARM_BLOCK = struct.Struct("<iiiiQ32s" + "32s" * JOINTS + "%dd" % (2 * JOINTS))   # the arm in both hellos: 440 bytes
+REQUEST_BYTES = {HELLO: ARM_BLOCK.size, RESET: 8 + 8 * (JOINTS + 3) + 32, COMMAND: 8 * JOINTS, ADVANCE: 8,
+                 SENSORS: 0, TRUTH: 0, HALT: 0, PLACE: 16, BYE: 0}
+ERR_INVALID_ARGUMENT, ERR_MODEL, ERR_STATE, ERR_UNSUPPORTED = -1, -3, -8, -9
 UR5E, PANDA, CUSTOM = 0, 1, 2                # s2r_robot_kind
 SCENE_ARM, SCENE_PUSH = 0, 1                 # s2r_scene
 ROBOT, SCENE = UR5E, SCENE_ARM               # this fake arm: six joints at the UR5e's home
+# The arm announced in the hello, as the client's model has it: the MJCF's model name, its joint names and
+# ranges (rad, within 1e-3: S2R_SOCKET_RANGE_TOL).  Here the built-in UR5e's; your arm: your MJCF's (a client
+# with --mjcf FILE that differs says what it loaded).  Digest 0: this side does not compile the MJCF, so the
+# client checks names and ranges only (sim2real_socket.h: s2r_socket_arm_digest).
+ARM = {"model": "ur5e", "digest": 0,
+       "joints": [("shoulder_pan", -6.2832, 6.2832), ("shoulder_lift", -6.2832, 6.2832), ("elbow", -3.1416, 3.1416),
+                  ("wrist_1", -6.2832, 6.2832), ("wrist_2", -6.2832, 6.2832), ("wrist_3", -6.2832, 6.2832)]}
+RANGE_TOL = 1e-3                             # rad
+KIND_NAMES, SCENE_NAMES = ("ur5e", "panda", "custom"), ("arm", "push")
 
 
 class FakeArm:
@@ -69,7 +83,7 @@ class FakeArm:
     HOME = [-1.5708, -1.5708, 1.5708, -1.5708, -1.5708, 0.0]      # rad, the UR5e's home keyframe
 
     def __init__(self):
-        self.n = 6
+        self.n = len(ARM["joints"])
         self.period = 0.002                   # s, the servo cycle announced in the hello
         self.reset(None, None)
 
@@ -111,13 +125,46 @@ def slots(values):
     return list(values) + [0.0] * (JOINTS - len(values))
 
 
+def arm_block():
+    """This side's arm, as both hellos carry it."""
+    names = [name.encode()[:31] for name, _, _ in ARM["joints"]] + [b""] * (JOINTS - len(ARM["joints"]))
+    ranges = slots([lo for _, lo, _ in ARM["joints"]]) + slots([hi for _, _, hi in ARM["joints"]])
+    return ARM_BLOCK.pack(ROBOT, SCENE, len(ARM["joints"]), 0, ARM["digest"], ARM["model"].encode()[:31], *names, *ranges)
+
+
+def field_text(field):
+    return field.split(b"\0", 1)[0].decode(errors="replace")
+
+
+def arm_differs(payload):
+    """How the client's arm (its hello) differs from this one, in a sentence naming both; None if the same."""
+    values = ARM_BLOCK.unpack(payload)
+    kind, scene, n, _, digest, model = values[:6]
+    names, lo, hi = [field_text(v) for v in values[6:6 + JOINTS]], values[6 + JOINTS:6 + 2 * JOINTS], values[6 + 2 * JOINTS:]
+    mine = ARM["joints"]
+    if kind != ROBOT or (kind != CUSTOM and scene != SCENE):
+        return "the client's arm is a %s (%s scene, %d joints), this robot side's a %s (%s scene, %d joints)" % (
+            KIND_NAMES[kind] if 0 <= kind < 3 else kind, SCENE_NAMES[scene] if 0 <= scene < 2 else scene, n,
+            KIND_NAMES[ROBOT], SCENE_NAMES[SCENE], len(mine))
+    if n != len(mine):
+        return "the client's arm '%s' has %d joints, this robot side's '%s' %d" % (field_text(model), n, ARM["model"], len(mine))
+    for j, (name, low, high) in enumerate(mine):
+        if names[j] != name[:31] or not abs(lo[j] - low) <= RANGE_TOL or not abs(hi[j] - high) <= RANGE_TOL:
+            return "joint %d is '%s' [%.4f, %.4f] rad in the client's '%s', '%s' [%.4f, %.4f] in this robot side's '%s'" % (
+                j + 1, names[j], lo[j], hi[j], field_text(model), name, low, high, ARM["model"])
+    return None                                 # the digest: this side computes none
+
+
 def answer(arm, kind, payload):
     """Run one request on the arm; returns (status, reply payload)."""
     if kind == HELLO:
-        # The arm announced: ROBOT and SCENE as the client loads them.  Your own arm: ROBOT = CUSTOM, and the
-        # client loads the same MJCF (robot_client --mjcf FILE, s2r_socket_config.mjcf_path).
+        # The arm announced (ARM above): as the client loads it.  Your own arm: ROBOT = CUSTOM and ARM from the
+        # MJCF the client loads (robot_client --mjcf FILE, s2r_socket_config.mjcf_path).  Another arm is refused.
+        differs = arm_differs(payload)
+        if differs:
+            return ERR_MODEL, differs.encode()
         name = b"fake arm (robot_server.py)"
-        return 0, struct.pack("<iiiid48s", ROBOT, SCENE, arm.n, 0, arm.period, name)
+        return 0, arm_block() + struct.pack("<d48s", arm.period, name)
     if kind == RESET:
         flags, _ = struct.unpack_from("<II", payload)
         q0 = struct.unpack_from("<%dd" % JOINTS, payload, 8)[:arm.n]
@@ -174,7 +221,7 @@ def refuse_busy(server, since):
     conn, _ = server.accept()
     conn.settimeout(0.02)
     try:
-        receive(conn, HEADER.size)
+        conn.recv(HEADER.size + ARM_BLOCK.size)  # its hello, read before the answer (a TCP close with it unread resets)
     except OSError:
         pass                                    # said nothing yet: it is told all the same
     text = "busy: another client has held this arm for %.1f s; one client at a time" % (time.monotonic() - since)
@@ -190,9 +237,12 @@ HELLO_GRACE = 0.1                            # s: a client says hello as it conn
 
 
 def went_away(number, greeted, in_episode):
-    """A client gone, between requests or in the middle of one: said when it had said hello."""
+    """A client gone without a bye, between requests or in the middle of one: said when it had said hello."""
     if greeted:
-        print("client %d went away%s, the arm halted" % (number, " mid-episode" if in_episode else ""), flush=True)
+        print("client %d lost%s: its connection closed without a bye (the client killed, or the network), the arm "
+              "halted" % (number, " mid-episode" if in_episode else " between episodes"), flush=True)
+    else:
+        print("a connection closed before its hello", flush=True)
     return greeted
 
 
@@ -228,6 +278,13 @@ def serve_client(arm, server, conn, watchdog, number):
         conn.settimeout(watchdog)
         try:
             magic, version, kind, direction, status, size = HEADER.unpack(receive(conn, HEADER.size))
+            if magic == MAGIC and version != VERSION and not greeted:   # another version's client: told in its header
+                text = ("socket protocol %d: this robot side speaks protocol %d; build both sides from one "
+                        "sim2real_socket.h" % (version, VERSION)).encode()
+                conn.sendall(HEADER.pack(MAGIC, version, HELLO, 1, ERR_UNSUPPORTED, 128) + text[:127].ljust(128, b"\0"))
+                print("a connection refused: it speaks socket protocol %d, this robot side %d" % (version, VERSION),
+                      flush=True)
+                return False
             if magic != MAGIC or version != VERSION or direction != 0 or REQUEST_BYTES.get(kind) != size:
                 raise ValueError("a malformed request (magic, version, type or size)")
             payload = receive(conn, size)
@@ -235,6 +292,10 @@ def serve_client(arm, server, conn, watchdog, number):
             return went_away(number, greeted, in_episode)
         except ValueError as e:
             raise ConnectionError(str(e)) from None
+        if kind == BYE:                         # the client finished: no reply
+            print("client %d finished (it said bye), the arm halted" % number if greeted
+                  else "a connection said bye before its hello", flush=True)
+            return greeted
         if not greeted and kind != HELLO:
             status, payload = ERR_STATE, b"request before hello: a client opens with hello"
         elif halted and kind not in (RESET, HALT, HELLO):
@@ -254,6 +315,9 @@ def serve_client(arm, server, conn, watchdog, number):
             reply(conn, kind, status, payload)
         except ConnectionError:                 # gone before its answer
             return went_away(number, greeted, in_episode)
+        if not greeted and kind == HELLO and status == ERR_MODEL:
+            print("a connection refused: its hello names another arm:", payload.decode(errors="replace"), flush=True)
+            return False
         if not greeted:
             print("a connection dropped:", payload.rstrip(b"\0").decode(errors="replace"), flush=True)
             return False

@@ -15,10 +15,13 @@
 
    Two ways to be recorded, both documented in the repository:
      --serve PATH [--clients N]   the socket protocol of sim2real_socket.h
-                                  (version 1) on a Unix socket: hello as a
-                                  custom arm, reset moves to q0 and settles
-                                  under gravity, command, advance, sensors,
-                                  truth, halt.  N clients, then exit (1).
+                                  (version 2) on a Unix socket: hello as a
+                                  custom arm (its model's name, joint names
+                                  and ranges; digest 0: not computed),
+                                  reset moves to q0 and settles under
+                                  gravity, command, advance, sensors,
+                                  truth, halt, bye.  N clients, then exit
+                                  (1).
      --play EXC.csv --log LOG.csv [--log-rate HZ]
                                   the robot side's job by hand: read an
                                   excitation file (12 --write-excitation),
@@ -48,13 +51,15 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#define SLOTS 8            /* joint slots in every message (protocol 1) */
+#define SLOTS 8            /* joint slots in every message (protocol 2) */
+#define NAME 32            /* bytes of a name in the hello                */
+#define ARM_BYTES (16 + 8 + NAME * (1 + SLOTS) + 16 * SLOTS)   /* the arm in both hellos: 440 */
 #define HISTORY 4096       /* physics steps of delay the rings hold       */
 
 typedef struct arm {
     mjModel* m;
     mjData*  d;
-    int      n, act[SLOTS], qadr[SLOTS], vadr[SLOTS], flange, target;
+    int      n, act[SLOTS], jnt[SLOTS], qadr[SLOTS], vadr[SLOTS], flange, target;
     double   goal[SLOTS];                  /* the latest command (rad)                     */
     double   cmd_ring[HISTORY][SLOTS];     /* commands by physics step                     */
     double   state_ring[HISTORY][2 * SLOTS];  /* true q, qd by physics step               */
@@ -141,6 +146,7 @@ static int load(arm* a, const char* path, double kp, double kv, double armature,
             continue;   /* a gripper on a tendon: not the arm */
         j = a->n++;
         a->act[j] = u;
+        a->jnt[j] = jnt;
         a->qadr[j] = a->m->jnt_qposadr[jnt];
         a->vadr[j] = a->m->jnt_dofadr[jnt];
         a->m->actuator_gainprm[u * mjNGAIN] *= kp;          /* the planted parameters */
@@ -164,7 +170,7 @@ static void home(const arm* a, double* q) {
     for (j = 0; j < a->n; j++) q[j] = key >= 0 ? a->m->key_qpos[key * a->m->nq + a->qadr[j]] : a->m->qpos0[a->qadr[j]];
 }
 
-/* --- The socket protocol, version 1 (sim2real_socket.h), little-endian --- */
+/* --- The socket protocol, version 2 (sim2real_socket.h), little-endian --- */
 
 static void put_u32(unsigned char* b, uint32_t v) { int i; for (i = 0; i < 4; i++) b[i] = (unsigned char)(v >> 8 * i); }
 static uint32_t get_u32(const unsigned char* b) { return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24; }
@@ -182,9 +188,9 @@ static int move_bytes(int fd, unsigned char* b, size_t n, int sending) {
 }
 
 static int reply(int fd, int type, int32_t status, const unsigned char* payload, uint32_t size) {
-    unsigned char b[16 + 256];
+    unsigned char b[16 + ARM_BYTES + 56];
     put_u32(b, 0x53523253u);
-    b[4] = 1, b[5] = 0, b[6] = (unsigned char)type, b[7] = 1;
+    b[4] = 2, b[5] = 0, b[6] = (unsigned char)type, b[7] = 1;
     put_u32(b + 8, (uint32_t)status);
     put_u32(b + 12, size);
     memcpy(b + 16, payload, size);
@@ -198,10 +204,11 @@ static int refuse(int fd, int type, int32_t status, const char* text) {
     return reply(fd, type, status, t, 128);
 }
 
-/* One client until it goes; 0 when it went away cleanly. */
+/* One client until it goes (bye, or its connection closed); 0 when it went
+   away cleanly. */
 static int serve_client(arm* a, int fd) {
-    static const uint32_t request_bytes[9] = {0, 0, 128, 64, 8, 0, 0, 0, 16};
-    unsigned char h[16], p[256], out[256];
+    static const uint32_t request_bytes[10] = {0, ARM_BYTES, 128, 64, 8, 0, 0, 0, 16, 0};
+    unsigned char h[16], p[ARM_BYTES], out[ARM_BYTES + 56];
     double q[SLOTS], qd[SLOTS];
     int j;
     for (;;) {
@@ -211,16 +218,27 @@ static int serve_client(arm* a, int fd) {
         if (move_bytes(fd, h, 16, 0)) return 0;
         type = h[6];
         size = get_u32(h + 12);
-        if (get_u32(h) != 0x53523253u || h[4] != 1 || h[5] != 0 || h[7] != 0 || type < 1 || type > 8 ||
+        if (get_u32(h) != 0x53523253u || h[4] != 2 || h[5] != 0 || h[7] != 0 || type < 1 || type > 9 ||
             size != request_bytes[type] || move_bytes(fd, p, size, 0))
             return 1;
         switch (type) {
-        case 1:   /* hello: a custom arm (kind 2), the arm scene, its joints, the servo cycle */
+        case 1:   /* hello: a custom arm (kind 2), the arm scene, its joints (names, ranges), the servo cycle;
+                     the client's arm (in p) is its own to check against this answer */
             put_u32(out, 2), put_u32(out + 4, 0), put_u32(out + 8, (uint32_t)a->n), put_u32(out + 12, 0);
-            put_f64(out + 16, a->m->opt.timestep);
-            strcpy((char*)out + 24, "foreign arm (MuJoCo only)");
-            if (reply(fd, 1, 0, out, 72)) return 1;
+            /* out + 16: digest 0, not computed */
+            strncpy((char*)out + 24, a->m->names, NAME - 1);   /* the model's name: the first of names */
+            for (j = 0; j < a->n; j++) {
+                const char* name = mj_id2name(a->m, mjOBJ_JOINT, a->jnt[j]);
+                strncpy((char*)out + 24 + NAME * (1 + j), name ? name : "", NAME - 1);
+                put_f64(out + 24 + NAME * (1 + SLOTS) + 8 * j, a->m->jnt_range[2 * a->jnt[j]]);
+                put_f64(out + 24 + NAME * (1 + SLOTS) + 8 * (SLOTS + j), a->m->jnt_range[2 * a->jnt[j] + 1]);
+            }
+            put_f64(out + ARM_BYTES, a->m->opt.timestep);
+            strcpy((char*)out + ARM_BYTES + 8, "foreign arm (MuJoCo only)");
+            if (reply(fd, 1, 0, out, ARM_BYTES + 56)) return 1;
             break;
+        case 9:   /* bye: the client finished */
+            return 0;
         case 2: {   /* reset: move to q0 (or home) and settle; the generator echoed */
             uint32_t flags = get_u32(p);
             for (j = 0; j < a->n; j++) q[j] = get_f64(p + 8 + 8 * j);

@@ -19,9 +19,11 @@ static const char* socket_path(void) {
     return path;
 }
 #define SOCKET_PATH socket_path()
+static const char* socket_read_text(const char* path, char* text, size_t cap);
 
 /* Every message survives pack and parse; every cut, a wrong magic,
-   version or size, NaN readings and an impossible hello are refused. */
+   version or size, NaN readings, an impossible hello (its joint count,
+   ranges, a joint past its count) and a bye reply are refused. */
 static int test_socket_wire(void) {
     unsigned char b[S2R_SOCKET_MESSAGE_MAX];
     s2r_socket_message m, back;
@@ -34,8 +36,16 @@ static int test_socket_wire(void) {
             memset(&m, 0, sizeof m);
             m.type = (s2r_socket_type)t;
             m.reply = dir;
-            m.kind = 1, m.scene = 1, m.n_joints = 7, m.period = 0.002;
+            m.kind = 1, m.scene = 1, m.n_joints = 7, m.period = 0.002, m.digest = 0x0123456789abcdefull;
             strcpy(m.name, "real panda #2");
+            strcpy(m.model, "panda");
+            strcpy(m.joint_name[6], "joint7");
+            m.q_min[6] = -2.9, m.q_max[6] = 2.9;
+            if (t == S2R_SOCKET_BYE && dir) {   /* a bye has no reply */
+                n = s2r_socket_pack(&m, b);
+                CHECKF(s2r_socket_parse(b, n, &back, error) == S2R_ERR_CORRUPT && strstr(error, "bye has none"), "%s", error);
+                continue;
+            }
             m.flags = 7, m.q[3] = -0.1234567890123, m.target[2] = 0.5, m.rng[1] = 0xdeadbeefcafef00dull;
             m.seconds = 0.04, m.xy[0] = 0.3;
             m.sensors.time = 1.25, m.sensors.q[6] = 1e-300, m.sensors.object[1] = -2.5;
@@ -46,6 +56,9 @@ static int test_socket_wire(void) {
             if (t == S2R_SOCKET_RESET) CHECK(back.rng[1] == m.rng[1] && (dir || back.q[3] == m.q[3]));
             if (t == S2R_SOCKET_SENSORS && dir) CHECK(back.sensors.q[6] == 1e-300 && back.sensors.object[1] == -2.5);
             if (t == S2R_SOCKET_HELLO && dir) CHECK(back.n_joints == 7 && strcmp(back.name, m.name) == 0);
+            if (t == S2R_SOCKET_HELLO)   /* the arm, both ways */
+                CHECK(back.kind == 1 && back.digest == m.digest && strcmp(back.model, "panda") == 0 &&
+                      strcmp(back.joint_name[6], "joint7") == 0 && back.q_min[6] == -2.9 && back.q_max[6] == 2.9);
             for (cut = 0; cut < n; cut++) CHECK(s2r_socket_parse(b, cut, &back, NULL) == S2R_ERR_CORRUPT);
         }
     }
@@ -60,8 +73,27 @@ static int test_socket_wire(void) {
     strcpy(m.text, "physics diverged");
     n = s2r_socket_pack(&m, b);
     CHECK(s2r_socket_parse(b, n, &back, error) == S2R_OK && back.status == S2R_ERR_DIVERGED && strcmp(back.text, m.text) == 0);
+    b[4] = 3;
+    CHECK(s2r_socket_parse(b, n, &back, error) == S2R_ERR_CORRUPT && strstr(error, "version 3") && back.version == 3);
+    b[4] = 1;   /* protocol 1's: refused, and its version read (a robot side answers in it) */
+    CHECK(s2r_socket_parse(b, n, &back, error) == S2R_ERR_CORRUPT && strstr(error, "version 1, this build speaks 2") &&
+          back.version == 1);
     b[4] = 2;
-    CHECK(s2r_socket_parse(b, n, &back, error) == S2R_ERR_CORRUPT && strstr(error, "version 2"));
+    /* a hello's arm: its ranges are ranges, slots past its joints empty */
+    memset(&m, 0, sizeof m);
+    m.type = S2R_SOCKET_HELLO, m.n_joints = 2;
+    m.q_min[1] = 1, m.q_max[1] = -1;
+    n = s2r_socket_pack(&m, b);
+    CHECKF(s2r_socket_parse(b, n, &back, error) == S2R_ERR_CORRUPT && strstr(error, "joint 2's range [1, -1] rad is not a range"),
+           "%s", error);
+    m.q_max[1] = NAN;
+    n = s2r_socket_pack(&m, b);
+    CHECK(s2r_socket_parse(b, n, &back, error) == S2R_ERR_CORRUPT && strstr(error, "not a range"));
+    m.q_max[1] = 1;
+    strcpy(m.joint_name[2], "a third");
+    n = s2r_socket_pack(&m, b);
+    CHECKF(s2r_socket_parse(b, n, &back, error) == S2R_ERR_CORRUPT && strstr(error, "joint slot 3 holds a joint, but the arm "
+           "has 2 joints"), "%s", error);
     /* ground truth is checked like sensors (but for a diverged episode's);
        readings beyond any arm are refused */
     memset(&m, 0, sizeof m);
@@ -245,6 +277,15 @@ static int test_socket_robot_gone_mid_episode(void) {
    joints (2: a seventh joint's reading on a UR5e) or ground truth beyond
    any arm (3): a timeout and a corrupt reading, never a hang. */
 static const char* socket_bad_name = "bad arm";
+static const char* socket_bad_joint;   /* not NULL: its first joint's name in the hello */
+/* A hello announcing built-in arm `kind` (arm scene), as a client's does. */
+static void socket_hello_of(s2r_robot_kind kind, s2r_socket_message* m) {
+    s2r_robot arm;
+    memset(m, 0, sizeof *m);
+    if (s2r_robot_load(&arm, kind) != S2R_OK) return;
+    s2r__socket_arm_here(&arm.info, m);
+    s2r_robot_free(&arm);
+}
 static pid_t socket_bad_child(int mode) {
     pid_t child;
     (void)SOCKET_PATH;
@@ -253,12 +294,17 @@ static pid_t socket_bad_child(int mode) {
     if (child == 0) {
         int listener, fd;
         s2r_socket_message m;
+        s2r_socket_message hello;
+        socket_hello_of(S2R_ROBOT_UR5E, &hello);
         if (s2r__socket_listen(SOCKET_PATH, &listener, NULL) != S2R_OK || (fd = accept(listener, NULL, NULL)) < 0) _exit(2);
         s2r__socket_setup(fd);
         while (s2r__socket_receive(fd, s2r__socket_ms() + 5000, &m, NULL) == S2R_OK) {
-            m.reply = 1;
-            if (m.type == S2R_SOCKET_HELLO) m.kind = 0, m.scene = 0, m.n_joints = 6, m.period = 0.002, strcpy(m.name, socket_bad_name);
+            if (m.type == S2R_SOCKET_HELLO) {
+                m = hello, m.period = 0.002, strcpy(m.name, socket_bad_name);
+                if (socket_bad_joint) snprintf(m.joint_name[0], sizeof m.joint_name[0], "%s", socket_bad_joint);
+            }
             else if (!mode) continue;   /* silence */
+            m.reply = 1;
             if (mode == 1) m.sensors.q[1] = NAN;
             if (mode == 2) m.sensors.q[6] = 0.3, m.truth.q[6] = 0.3;
             if (mode == 3) m.truth.flange[2] = 1e300;
@@ -309,9 +355,12 @@ static int test_socket_wrong_arm(void) {
     int status;
     CHECK(child > 0);
     c.address = SOCKET_PATH;
-    CHECK(s2r_socket_robot_connect(&s, &c) == S2R_ERR_CORRUPT);
-    CHECKF(strstr(s.error, "panda") && strstr(s.error, "7 joints") && strstr(s.error, "expects a ur5e"), "%s", s.error);
+    CHECK(s2r_socket_robot_connect(&s, &c) == S2R_ERR_MODEL);
+    CHECKF(strstr(s.error, "the robot side refused this arm: the client's arm is a ur5e (arm scene, 6 joints), this robot "
+                  "side's a panda (arm scene, 7 joints)") && strstr(s.error, "this side loaded the built-in ur5e: load the "
+                  "same arm on both sides"), "%s", s.error);
     CHECK(s.fd == -1);
+    kill(child, SIGTERM);   /* a refused connection is no client: it would serve on */
     CHECK(waitpid(child, &status, 0) == child);
     c.address = S2R_TEST_TMP "/s2r_test_no_such.sock";
     c.timeout_ms = 50;
@@ -320,8 +369,10 @@ static int test_socket_wrong_arm(void) {
     CHECK(s2r_socket_robot_connect(&s, &c) == S2R_ERR_INVALID_ARGUMENT && strstr(s.error, "tcp:HOST:PORT"));
     return 0;
 }
-/* examples/robot_server.py speaks the same protocol: its fake arm moves
-   toward a command, halts, and refuses a NaN command. */
+static int socket_raw_connect(void);
+/* examples/robot_server.py speaks the same protocol: it refuses a client
+   that loaded another arm and one of protocol 1 (neither is a client);
+   its fake arm moves toward a command, halts, and refuses a NaN command. */
 static int test_socket_python_robot_side(void) {
     s2r_socket_config c = s2r_socket_config_default();
     s2r_socket_robot s;
@@ -341,6 +392,25 @@ static int test_socket_python_robot_side(void) {
     CHECK(child > 0);
     c.address = SOCKET_PATH;
     c.timeout_ms = 5000;   /* the interpreter's start */
+    c.robot = S2R_ROBOT_PANDA;
+    CHECK(s2r_socket_robot_connect(&s, &c) == S2R_ERR_MODEL);
+    CHECKF(strstr(s.error, "the robot side refused this arm: the client's arm is a panda (arm scene, 7 joints), this robot "
+                  "side's a ur5e (arm scene, 6 joints)"), "%s", s.error);
+    c.robot = S2R_ROBOT_UR5E;
+    {
+        static const unsigned char v1_hello[S2R_SOCKET_HEADER] = {'S', '2', 'R', 'S', 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+        unsigned char answer[S2R_SOCKET_HEADER + S2R_SOCKET_TEXT];
+        s2r_socket_message m;
+        int fd = socket_raw_connect();
+        CHECK(fd >= 0);
+        CHECK(s2r__socket_move(fd, (unsigned char*)v1_hello, sizeof v1_hello, 1, s2r__socket_ms() + 2000, NULL) == S2R_OK);
+        CHECK(s2r__socket_move(fd, answer, sizeof answer, 0, s2r__socket_ms() + 2000, NULL) == S2R_OK);
+        close(fd);
+        CHECK(answer[4] == 1 && answer[5] == 0);
+        answer[4] = S2R_SOCKET_VERSION;
+        CHECK(s2r_socket_parse(answer, sizeof answer, &m, NULL) == S2R_OK && m.status == S2R_ERR_UNSUPPORTED);
+        CHECKF(strstr(m.text, "socket protocol 1: this robot side speaks protocol 2"), "%s", m.text);
+    }
     CHECKF(s2r_socket_robot_connect(&s, &c) == S2R_OK, "%s", s.error);
     CHECKF(strstr(s.backend.name, "robot_server.py") && s.period == 0.002, "%s %g", s.backend.name, s.period);
     CHECK(s2r_backend_reset(&s.backend, NULL, NULL, &rng) == S2R_OK);
@@ -487,7 +557,7 @@ static int test_socket_silent_and_half_frames(void) {
     CHECK((cut = socket_raw_connect()) >= 0);
     memset(&hello, 0, sizeof hello);
     hello.type = S2R_SOCKET_HELLO;
-    CHECK(s2r_socket_pack(&hello, half) == S2R_SOCKET_HEADER);
+    CHECK(s2r_socket_pack(&hello, half) == S2R_SOCKET_HEADER + S2R_SOCKET_ARM);
     CHECK(send(cut, half, 10, 0) == 10);
     c.address = SOCKET_PATH;
     c.timeout_ms = 3000;
@@ -622,7 +692,7 @@ static int test_socket_errors_per_request(void) {
     CHECKF(m.reply && m.status == S2R_ERR_STATE && strstr(m.text, "sensors before hello"), "%s", m.text);
     close(fd);
     CHECK((fd = socket_raw_connect()) >= 0);
-    memset(&m, 0, sizeof m);
+    socket_hello_of(S2R_ROBOT_UR5E, &m);
     CHECK(socket_raw_call(fd, S2R_SOCKET_HELLO, &m) == S2R_OK && m.status == S2R_OK && m.n_joints == 6);
     memset(&m, 0, sizeof m);
     m.xy[0] = 0.5;
@@ -668,15 +738,22 @@ static int test_socket_connect_twice_and_after_close(void) {
 }
 
 /* A client that goes mid-episode (the arm moving) gets the arm halted; the
-   next client starts its own episode on it. */
+   next client starts its own episode on it.  The robot side's log tells
+   the first, gone without a bye, lost mid-episode from the second, which
+   closed (bye) and finished. */
 static int test_socket_client_gone_mid_episode(void) {
     s2r_socket_config c = s2r_socket_config_default();
     s2r_socket_robot s;
     s2r_sensors a, b;
     double q[S2R_MAX_JOINTS];
+    char log_path[128], text[2048];
     pid_t child;
     int status;
-    CHECKF((child = socket_two_clients(&s, &c)) > 0, "%s", s.error);
+    snprintf(log_path, sizeof log_path, "%s.gone.log", SOCKET_PATH);
+    socket_log_path = log_path;
+    child = socket_two_clients(&s, &c);
+    socket_log_path = NULL;
+    CHECKF(child > 0, "%s", s.error);
     CHECK(s2r_backend_reset(&s.backend, NULL, NULL, NULL) == S2R_OK);
     memcpy(q, s.arm.info.q_home, sizeof q);
     q[0] += 0.5;
@@ -694,8 +771,13 @@ static int test_socket_client_gone_mid_episode(void) {
     CHECK(s2r_backend_reset(&s.backend, NULL, NULL, NULL) == S2R_OK);
     CHECK(s2r_backend_command(&s.backend, q) == S2R_OK && s2r_backend_advance(&s.backend, 0.3) == S2R_OK);
     CHECK(s2r_backend_read_sensors(&s.backend, &b) == S2R_OK && b.q[0] - s.arm.info.q_home[0] > 0.2);
-    s2r_socket_robot_close(&s);
+    s2r_socket_robot_close(&s);   /* mid-episode too, but with a bye */
     CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    socket_read_text(log_path, text, sizeof text);
+    remove(log_path);
+    CHECKF(strstr(text, "robot side: client 1 lost mid-episode: its connection closed without a bye (the client killed, or the "
+                  "network), the arm halted\n") && strstr(text, "robot side: client 2 finished (it said bye), the arm halted\n") &&
+           !strstr(text, "client 2 lost"), "%s", text);
     return 0;
 }
 #endif
@@ -790,7 +872,7 @@ static int test_socket_watchdog_before_reset_and_log(void) {
     text[n] = '\0';
     CHECKF(strstr(text, "robot side: client 1 connected (hello answered)\n") &&
            strstr(text, "robot side: client 1: watchdog halted the arm: no request for 100 ms mid-episode") &&
-           strstr(text, "robot side: client 1 went away mid-episode, the arm halted\n"), "%s", text);
+           strstr(text, "robot side: client 1 finished (it said bye), the arm halted\n"), "%s", text);
     return 0;
 }
 
@@ -833,9 +915,142 @@ static int test_socket_python_watchdog_before_reset(void) {
     text[n] = '\0';
     CHECKF(strstr(text, "client 1 connected (hello answered)\n") &&
            strstr(text, "client 1: watchdog halted the arm: no request for 100 ms mid-episode") &&
-           strstr(text, "client 1 went away, the arm halted"), "%s", text);
+           strstr(text, "client 1 finished (it said bye), the arm halted"), "%s", text);
     return 0;
 }
+
+
+#ifdef SOCKET_TESTS
+/* A file's text (at most cap - 1 bytes), "" if unreadable. */
+static const char* socket_read_text(const char* path, char* text, size_t cap) {
+    FILE* f = fopen(path, "rb");
+    size_t n = f ? fread(text, 1, cap - 1, f) : 0;
+    if (f) fclose(f);
+    text[n] = '\0';
+    return text;
+}
+
+/* examples/arm4.xml with `from` replaced by `to`, written to `path`. */
+static int socket_arm4_variant(const char* path, const char* from, const char* to) {
+    static char xml[16384];
+    char* at;
+    FILE* f;
+    socket_read_text("examples/arm4.xml", xml, sizeof xml);
+    if (!(at = strstr(xml, from)) || !(f = fopen(path, "w"))) return 0;
+    fprintf(f, "%.*s%s%s", (int)(at - xml), xml, to, at + strlen(from));
+    return fclose(f) == 0;
+}
+
+/* The robot side in a child: the nominal simulator of the MJCF at `mjcf`
+   (robot_server --mjcf), `clients` clients, its log at `log_path`. */
+static pid_t socket_serve_sim_child(const char* mjcf, int clients, const char* log_path) {
+    pid_t child;
+    (void)SOCKET_PATH;
+    fflush(stdout);
+    child = fork();
+    if (child == 0) {
+        s2r_socket_serve_config c = s2r_socket_serve_config_default();
+        s2r_sim_config sc = s2r_sim_config_default(S2R_ROBOT_CUSTOM);
+        s2r_sim sim;
+        sc.mjcf_path = mjcf;
+        if (s2r_sim_init(&sim, &sc) != S2R_OK) _exit(2);
+        c.address = SOCKET_PATH;
+        c.clients = clients;
+        if (log_path && !(c.log = fopen(log_path, "w"))) _exit(2);
+        _exit(s2r_socket_serve(s2r_sim_backend(&sim), &c, NULL) == S2R_OK ? 0 : 2);
+    }
+    return child;
+}
+
+/* Two sides that load different arms refuse each other, the message
+   naming both: a custom arm whose joint range differs (the robot side
+   refuses its hello), one of the same joints but another link length
+   (their model digests differ), a robot side that does not check and
+   announces another arm (the client refuses its answer); the same MJCF
+   connects, and the robot side's log names what it refused. */
+static int test_socket_another_arm_refused(void) {
+    s2r_socket_config c = s2r_socket_config_default();
+    s2r_socket_robot s;
+    char range[128], link[128], log_path[128], text[4096];
+    pid_t child;
+    int status;
+    snprintf(range, sizeof range, "%s.range.xml", SOCKET_PATH);
+    snprintf(link, sizeof link, "%s.link.xml", SOCKET_PATH);
+    snprintf(log_path, sizeof log_path, "%s.arm.log", SOCKET_PATH);
+    CHECK(socket_arm4_variant(range, "name='elbow' range='-2.6 2.6'", "name='elbow' range='-2.5 2.5'"));
+    CHECK(socket_arm4_variant(link, "name='forearm_link' pos='0 0 0.3'", "name='forearm_link' pos='0 0 0.32'"));
+    child = socket_serve_sim_child("examples/arm4.xml", 1, log_path);
+    CHECK(child > 0);
+    c.address = SOCKET_PATH;
+    c.timeout_ms = 3000;
+    c.robot = S2R_ROBOT_CUSTOM;
+    c.mjcf_path = range;
+    CHECK(s2r_socket_robot_connect(&s, &c) == S2R_ERR_MODEL);
+    CHECKF(strstr(s.error, "the robot side refused this arm: joint 3 is 'elbow' [-2.5000, 2.5000] rad in the client's "
+                  "'arm4', 'elbow' [-2.6000, 2.6000] in this robot side's 'arm4'") &&
+           strstr(s.error, "this side loaded ") && strstr(s.error, ".range.xml: load the same arm on both sides"), "%s", s.error);
+    CHECK(s2r_backend_reset(&s.backend, NULL, NULL, NULL) == S2R_ERR_STATE);
+    c.mjcf_path = link;
+    CHECK(s2r_socket_robot_connect(&s, &c) == S2R_ERR_MODEL);
+    CHECKF(strstr(s.error, "the client's 'arm4' and this robot side's 'arm4' have the same joints but not the same kinematics or "
+                  "actuators (model digests "), "%s", s.error);
+    c.mjcf_path = "examples/arm4.xml";   /* the same file: connects (the refused were not clients) */
+    CHECKF(s2r_socket_robot_connect(&s, &c) == S2R_OK, "%s", s.error);
+    CHECK(s2r_backend_reset(&s.backend, NULL, NULL, NULL) == S2R_OK);
+    s2r_socket_robot_close(&s);
+    CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    socket_read_text(log_path, text, sizeof text);
+    CHECKF(strstr(text, "robot side: a connection refused: its hello names another arm: joint 3 is 'elbow' [-2.5000, 2.5000] rad "
+                  "in the client's 'arm4', 'elbow' [-2.6000, 2.6000] in this robot side's 'arm4'\n") &&
+           strstr(text, "robot side: a connection refused: its hello names another arm: the client's 'arm4' and this robot side's "
+                  "'arm4' have the same joints but not the same kinematics") &&
+           strstr(text, "robot side: client 1 connected (hello answered)\n"), "%s", text);
+    remove(range);
+    remove(link);
+    remove(log_path);
+    /* a robot side that does not check, announcing another joint: the client refuses */
+    socket_bad_joint = "evil_joint";
+    child = socket_bad_child(0);
+    socket_bad_joint = NULL;
+    CHECK(child > 0);
+    c = s2r_socket_config_default();
+    c.address = SOCKET_PATH;
+    CHECK(s2r_socket_robot_connect(&s, &c) == S2R_ERR_MODEL);
+    CHECKF(strstr(s.error, "the robot side serves another arm: joint 1 is 'shoulder_pan' [-6.2832, 6.2832] rad in this side's "
+                  "'ur5e', 'evil_joint' [-6.2832, 6.2832] in the robot side's 'ur5e' (this side loaded the built-in ur5e)"),
+           "%s", s.error);
+    CHECK(s.fd == -1);
+    CHECK(waitpid(child, &status, 0) == child);
+    return 0;
+}
+
+/* A client of protocol 1 is told, in protocol 1's header, that this robot
+   side speaks protocol 2 (and is not a client: the next one is served). */
+static int test_socket_old_protocol_refused(void) {
+    static const unsigned char v1_hello[S2R_SOCKET_HEADER] = {'S', '2', 'R', 'S', 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    unsigned char answer[S2R_SOCKET_HEADER + S2R_SOCKET_TEXT];
+    s2r_socket_config c = s2r_socket_config_default();
+    s2r_socket_robot s;
+    s2r_socket_message m;
+    char error[S2R_ERROR_LEN];
+    pid_t child = socket_serve_child(S2R_ROBOT_UR5E, S2R_SCENE_ARM, 1, 0);
+    int status, fd;
+    CHECK(child > 0);
+    CHECK((fd = socket_raw_connect()) >= 0);
+    CHECK(s2r__socket_move(fd, (unsigned char*)v1_hello, sizeof v1_hello, 1, s2r__socket_ms() + 2000, NULL) == S2R_OK);
+    CHECK(s2r__socket_move(fd, answer, sizeof answer, 0, s2r__socket_ms() + 2000, NULL) == S2R_OK);
+    close(fd);
+    CHECK(answer[4] == 1 && answer[5] == 0 && answer[6] == S2R_SOCKET_HELLO && answer[7] == 1);   /* protocol 1's header */
+    answer[4] = S2R_SOCKET_VERSION;   /* read here as this version's (the same layout) */
+    CHECKF(s2r_socket_parse(answer, sizeof answer, &m, error) == S2R_OK, "%s", error);
+    CHECKF(m.status == S2R_ERR_UNSUPPORTED && strstr(m.text, "socket protocol 1: this robot side speaks protocol 2"), "%s", m.text);
+    c.address = SOCKET_PATH;
+    CHECKF(s2r_socket_robot_connect(&s, &c) == S2R_OK, "%s", s.error);
+    s2r_socket_robot_close(&s);
+    CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    return 0;
+}
+#endif
 
 static const test_case socket_tests[] = {
     {"socket: every message packs and parses; cut, bad magic, version, NaN readings refused", test_socket_wire},
@@ -872,5 +1087,9 @@ static const test_case socket_tests[] = {
      test_socket_watchdog_before_reset_and_log},
     {"socket: robot_server.py's watchdog watches commands before the first reset too, and logs the halt",
      test_socket_python_watchdog_before_reset},
+    {"socket: two sides loading different arms refuse each other (a joint range, a link length, an unchecking robot side)",
+     test_socket_another_arm_refused},
+    {"socket: a client of protocol 1 is told, in its own header, that the robot side speaks protocol 2",
+     test_socket_old_protocol_refused},
 #endif
 };

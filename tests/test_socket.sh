@@ -20,8 +20,10 @@ for task in reach push; do
     wait $server
     here=$("./$BUILD/robot_client" --in-process 2 --task $task --episodes 4 --seed 7 | grep '^success')
     if [ -n "$over" ] && [ "$over" = "$here" ] && grep -q "^robot side: client 1 connected" "$BUILD/test_socket_server.log" &&
-       grep -q "^robot side: client 1 went away" "$BUILD/test_socket_server.log"; then
-        echo "ok   socket: $task over the socket, the same digits as in process: $over; the server logged its client's coming and going"
+       grep -q "^robot side: client 1 finished (it said bye), the arm halted" "$BUILD/test_socket_server.log" &&
+       ! grep -q "lost\|watchdog" "$BUILD/test_socket_server.log"; then
+        echo "ok   socket: $task over the socket, the same digits as in process: $over; the server logged its client's coming and" \
+             "going (it finished, with a bye)"
     else
         echo "FAIL socket: $task over the socket \"$over\", in process \"$here\""; failed=$((failed + 1))
     fi
@@ -193,8 +195,10 @@ python3 examples/robot_server.py "$SOCK" --clients 1 > "$BUILD/test_socket_py.lo
 server=$!
 waited=0
 while [ ! -S "$SOCK" ] && [ $waited -lt 100 ]; do sleep 0.1; waited=$((waited + 1)); done
-python3 -c 'import socket, struct, sys, time
-s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.sendall(struct.pack("<IHBBiI", 0x53523253, 1, 1, 0, 0, 0))
+python3 -c 'import socket, sys, time
+sys.path.insert(0, "examples"); import robot_server as r
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+s.sendall(r.HEADER.pack(r.MAGIC, r.VERSION, r.HELLO, 0, 0, r.ARM_BLOCK.size) + r.arm_block())
 s.recv(4096); time.sleep(30)' "$SOCK" > /dev/null 2>&1 &
 client=$!
 waited=0
@@ -204,10 +208,40 @@ kill $client 2>/dev/null; wait $client 2>/dev/null
 wait $server
 if [ $busy -eq 1 ] && grep -q "^client 1 connected (hello answered)" "$BUILD/test_socket_py.log" &&
    grep -q "^a connection refused: busy: another client has held this arm" "$BUILD/test_socket_py.log" &&
-   grep -q "^client 1 went away" "$BUILD/test_socket_py.log"; then
+   grep -q "^client 1 lost between episodes: its connection closed without a bye" "$BUILD/test_socket_py.log"; then
     echo "ok   socket: robot_server.py logs a client's coming, a busy refusal and the client's going"
 else
     echo "FAIL socket: robot_server.py's log (second client status $busy):"; cat "$BUILD/test_socket_py.log"; failed=$((failed + 1))
+fi
+rm -f "$SOCK"
+
+# The two sides load different arms: refused on both sides, each message naming both. robot_server
+# --mjcf arm4 and a client whose arm4 has another elbow range: the client stops (status 1) saying the
+# robot side refused it and how the arms differ, the server logs the refusal and serves the next
+# client, which loads the same file. robot_server.py (a UR5e) refuses a client with arm4.
+ARMS=$BUILD/test_socket_arms
+rm -rf "$ARMS" && mkdir -p "$ARMS"
+sed "s/name='elbow' range='-2.6 2.6'/name='elbow' range='-2.5 2.5'/" examples/arm4.xml > "$ARMS/arm4_other_elbow.xml"
+"./$BUILD/robot_server" "$SOCK" --mjcf examples/arm4.xml --clients 1 > "$ARMS/server.log" 2>&1 &
+server=$!
+"./$BUILD/robot_client" "$SOCK" --mjcf "$ARMS/arm4_other_elbow.xml" --episodes 1 --timeout-ms 10000 > "$ARMS/other.log" 2>&1; other=$?
+same=$("./$BUILD/robot_client" "$SOCK" --mjcf examples/arm4.xml --episodes 1 --timeout-ms 10000 2>&1 | grep '^success')
+[ -n "$same" ] || kill $server
+wait $server
+python3 examples/robot_server.py "$SOCK" --clients 1 > "$ARMS/py.log" 2>&1 &
+server=$!
+"./$BUILD/robot_client" "$SOCK" --mjcf examples/arm4.xml --episodes 1 --timeout-ms 10000 > "$ARMS/py_client.log" 2>&1; py=$?
+kill $server 2>/dev/null; wait $server 2>/dev/null
+said="joint 3 is 'elbow' \[-2.5000, 2.5000\] rad in the client's 'arm4', 'elbow' \[-2.6000, 2.6000\] in this robot side's 'arm4'"
+if [ $other -eq 1 ] && grep -q "the robot side refused this arm: $said (this side loaded $ARMS/arm4_other_elbow.xml: load the same arm on both sides)" "$ARMS/other.log" &&
+   grep -q "^robot side: a connection refused: its hello names another arm: $said$" "$ARMS/server.log" &&
+   grep -q "^robot side: client 1 connected" "$ARMS/server.log" && [ -n "$same" ] &&
+   [ $py -eq 1 ] && grep -q "the robot side refused this arm: the client's arm is a custom (arm scene, 4 joints), this robot side's a ur5e (arm scene, 6 joints)" "$ARMS/py_client.log" &&
+   grep -q "^a connection refused: its hello names another arm: the client's arm is a custom" "$ARMS/py.log"; then
+    echo "ok   socket: another arm refused by robot_server and robot_server.py, naming both: $(cat "$ARMS/other.log")"
+else
+    echo "FAIL socket: another arm: client status $other (then \"$same\"), on robot_server.py $py"
+    cat "$ARMS/other.log" "$ARMS/server.log" "$ARMS/py_client.log" "$ARMS/py.log"; failed=$((failed + 1))
 fi
 rm -f "$SOCK"
 
