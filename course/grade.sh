@@ -318,25 +318,37 @@ grade_one() {
         # compile runs as nobody, and the program it made is the grading account's before it runs)
         ctop=$(mktemp -d "${GRADE_SCRATCH:-${TMPDIR:-/tmp}}/s2r_compile.XXXXXX") && chmod 711 "$ctop" &&
             work="$ctop/c" && mkdir "$work" || exit 2
-        cp "$src" "$work/$file" && cp "$here/$a/grade.c" "$work/grade.c" && cp "$impl" "$work/library.o" &&
+        # The compile of the student's file sees only its copy, grade.c, grade.h, the student
+        # header and the stand-ins: no object holding a reference (library.o has every other
+        # exercise's) is in its folder, or the assembler's .incbin could embed it.  The
+        # objects are linked in a second step, which reads no file a student's object names.
+        cp "$src" "$work/$file" && cp "$here/$a/grade.c" "$work/grade.c" &&
             cp "$header" "$work/sim2real.h" && cp "$here/grade.h" "$work/grade.h" || exit 2
         extra=""; [ -n "$stand_ins" ] && { cp "$stand_ins" "$work/stand_ins.c"; extra="stand_ins.c"; }
-        # and a second program for the checks that need no other exercise: the same objects
-        # on the library with no exercise's reference, the others' stubs in their place
-        link_units=""
-        if [ -n "$units_impl" ]; then
-            cp "$units_impl" "$work/library_units.o" && cp "$units_stand_ins" "$work/stand_ins_units.c" || exit 2
-            link_units="&& $CC $STUDENT_CFLAGS -w -c stand_ins_units.c && $CC $STUDENT_CFLAGS grade.o $name.o stand_ins_units.o library_units.o -o grade_units $LIBS"
-        fi
         [ "$(id -u)" = 0 ] && chown -R 65534:65534 "$work"
         compile_hide="--hide $root"
         case "$build/" in "$root"/*) ;; *) compile_hide="$compile_hide --hide $build" ;; esac
         [ -n "${GRADE_REFERENCE_LIBRARY:-}" ] && [ -f "$GRADE_REFERENCE_LIBRARY" ] &&
             compile_hide="$compile_hide --hide $(cd "$(dirname "$GRADE_REFERENCE_LIBRARY")" && pwd)"
-        if ! GRADE_RUN_SECONDS=120 "$judge" --run --scratch "$work" --hide "$(dirname "$answers")" ${from:+--hide "$from"} \
-               $compile_hide -- sh -c "$CC $STUDENT_CFLAGS -Wall -D$macro -c grade.c $file $extra &&
-                   $CC $STUDENT_CFLAGS grade.o $name.o ${extra:+${extra%.c}.o} library.o -o grade $LIBS $link_units" \
-               > "$out/compile.log" 2>&1 || [ ! -f "$work/grade" ] || { [ -n "$units_impl" ] && [ ! -f "$work/grade_units" ]; }; then
+        compiled=0
+        if GRADE_RUN_SECONDS=120 "$judge" --run --scratch "$work" --hide "$(dirname "$answers")" ${from:+--hide "$from"} \
+               $compile_hide -- sh -c "$CC $STUDENT_CFLAGS -Wall -D$macro -c grade.c $file $extra" \
+               > "$out/compile.log" 2>&1 && [ -f "$work/$name.o" ] && [ ! -L "$work/$name.o" ]; then
+            # the link: the library (and, for the checks that need no other exercise, the
+            # library with no exercise's reference, the others' stubs in their place)
+            link_units=""
+            rm -f "$work/library.o" "$work/library_units.o" "$work/stand_ins_units.c" &&
+                cp "$impl" "$work/library.o" || exit 2
+            if [ -n "$units_impl" ]; then
+                cp "$units_impl" "$work/library_units.o" && cp "$units_stand_ins" "$work/stand_ins_units.c" || exit 2
+                link_units="&& $CC $STUDENT_CFLAGS -w -c stand_ins_units.c && $CC $STUDENT_CFLAGS grade.o $name.o stand_ins_units.o library_units.o -o grade_units $LIBS"
+            fi
+            [ "$(id -u)" = 0 ] && chown 65534:65534 "$work/library.o" ${units_impl:+"$work/library_units.o" "$work/stand_ins_units.c"}
+            GRADE_RUN_SECONDS=120 "$judge" --run --scratch "$work" --hide "$(dirname "$answers")" ${from:+--hide "$from"} \
+               $compile_hide -- sh -c "$CC $STUDENT_CFLAGS grade.o $name.o ${extra:+${extra%.c}.o} library.o -o grade $LIBS $link_units" \
+               >> "$out/compile.log" 2>&1 && [ -f "$work/grade" ] && { [ -z "$units_impl" ] || [ -f "$work/grade_units" ]; } && compiled=1
+        fi
+        if [ $compiled = 0 ]; then
             { head -n 25 "$out/compile.log" | shown
               if [ -f "$here/$a/library.o" ] && grep -q "library.o" "$out/compile.log" && ! grep -q "$file" "$out/compile.log"; then
                   echo "(the kit's course/$a/library.o does not link here: a kit holds object code for the kind"
