@@ -143,7 +143,10 @@ if [ ! -f "$here/$a/library.o" ] && [ $has_exercise = 1 ] && [ "${file%.c}" != "
     { echo '#include "sim2real.h"'; echo '#include <math.h>'; echo '#include <stdlib.h>'; echo '#include <string.h>'
       for n in $exercises; do
           [ "$n" = "$name" ] && continue
-          awk '/^\/\* >> stub begin \*\/$/ { s = 1; next } /^\/\* >> stub end \*\/$/ { s = 0 } s' "$here"/[0-9]*_"$n"/"$n".c
+          # an assignment's own stand-in for another exercise (course/A/stand_in_N.c: not the
+          # reference, e.g. 1_latency's FIXED-only randomization) before that skeleton's stub
+          src_stub=$(ls "$here"/[0-9]*_"$n"/"$n".c); [ -f "$here/$a/stand_in_$n.c" ] && src_stub="$here/$a/stand_in_$n.c"
+          awk '/^\/\* >> stub begin \*\/$/ { s = 1; next } /^\/\* >> stub end \*\/$/ { s = 0 } s' "$src_stub"
       done; } > "$units_stand_ins.$$" && mv "$units_stand_ins.$$" "$units_stand_ins"
 fi
 # --library: only build that library and print its file's name (course/kit.sh).

@@ -80,7 +80,9 @@ stand_ins() {
     echo '#include <string.h>'
     for n in $1; do
         echo
-        awk '/^\/\* >> stub begin \*\/$/ { s = 1; next } /^\/\* >> stub end \*\/$/ { s = 0 } s' "$here"/[0-9]*_"$n"/"$n".c
+        # the assignment's own stand-in for that exercise (course/A/stand_in_N.c), if it has one
+        src_stub=$(ls "$here"/[0-9]*_"$n"/"$n".c); [ -f "$here/$2/stand_in_$n.c" ] && src_stub="$here/$2/stand_in_$n.c"
+        awk '/^\/\* >> stub begin \*\/$/ { s = 1; next } /^\/\* >> stub end \*\/$/ { s = 0 } s' "$src_stub"
     done
 }
 
@@ -101,7 +103,7 @@ for dir in "$here"/[0-9]*_*/; do
     done
     lib=$(library "$open") || { echo "kit: the library without$open does not compile: no kit made" >&2; rm -rf "$out.partial"; exit 1; }
     cp "$lib" "$kit/course/$a/library.o"
-    [ -n "$others" ] && stand_ins "$others" > "$kit/course/$a/stand_ins.c"
+    [ -n "$others" ] && stand_ins "$others" "$a" > "$kit/course/$a/stand_ins.c"
     GRADE_BUILD="$build" sh "$here/grade.sh" "$a" --measure > "$build/kit_$a.log" 2>&1 || {
         cat "$build/kit_$a.log"; echo "kit: the reference does not pass course/$a's grader: no kit made" >&2
         rm -rf "$out.partial"; exit 1; }
