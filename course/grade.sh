@@ -344,11 +344,11 @@ grade_one() {
                 cp "$impl" "$work/library.o" || exit 2
             if [ -n "$units_impl" ]; then
                 cp "$units_impl" "$work/library_units.o" && cp "$units_stand_ins" "$work/stand_ins_units.c" || exit 2
-                link_units="&& $CC $STUDENT_CFLAGS -w -c stand_ins_units.c && $CC $STUDENT_CFLAGS grade.o $name.o stand_ins_units.o library_units.o -o grade_units $LIBS"
+                link_units="&& $CC $STUDENT_CFLAGS -w -c stand_ins_units.c && $CC $STUDENT_CFLAGS grade.o $name.o stand_ins_units.o library_units.o -s -o grade_units $LIBS"
             fi
             [ "$(id -u)" = 0 ] && chown 65534:65534 "$work/library.o" ${units_impl:+"$work/library_units.o" "$work/stand_ins_units.c"}
             GRADE_RUN_SECONDS=120 "$judge" --run --scratch "$work" --hide "$(dirname "$answers")" ${from:+--hide "$from"} \
-               $compile_hide -- sh -c "$CC $STUDENT_CFLAGS grade.o $name.o ${extra:+${extra%.c}.o} library.o -o grade $LIBS $link_units" \
+               $compile_hide -- sh -c "$CC $STUDENT_CFLAGS grade.o $name.o ${extra:+${extra%.c}.o} library.o -s -o grade $LIBS $link_units" \
                >> "$out/compile.log" 2>&1 && [ -f "$work/grade" ] && { [ -z "$units_impl" ] || [ -f "$work/grade_units" ]; } && compiled=1
         fi
         if [ $compiled = 0 ]; then

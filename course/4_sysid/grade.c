@@ -27,8 +27,12 @@
 
    Run through course/grade.sh (it compiles this file with your sysid.c);
    it prints one line per check and "N passed, N failed". */
-#include "grade.h"
+#include "grade.h"   /* first: it sets the POSIX feature macros */
 #include "sim2real.h"
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
 
 /* How close to the minimum a search must end, in units of tol.  The
    reference stops when its bracket (which holds the minimum) is about
@@ -69,23 +73,55 @@ typedef struct line_case {
     double    first_outside;            /* the first t asked for outside the bounds  */
     double    t, f;                     /* what the search returned                  */
     double    f0;                       /* the loss at t0                            */
+    uint64_t  c_sealed, shape_sealed;   /* c and shape, masked, while the search runs */
 } line_case;
 
+/* The search is handed an opaque context, not the case: the case's centre
+   (its minimum) and shape are masked in it while the student's code runs,
+   with a mask drawn when the worker starts (nothing of the answers depends
+   on it).  Obscurity only - code in the same process can read any memory -
+   but nothing passed to the search holds the answer in the clear, and the
+   worker is linked stripped (no symbol names the mask). */
+typedef struct line_handle { uint64_t key; } line_handle;
+static uint64_t line_mask_value;
+static uint64_t line_mask(void) {
+    if (line_mask_value == 0) {
+        FILE* f = fopen("/dev/urandom", "rb");
+        if (!f || fread(&line_mask_value, sizeof line_mask_value, 1, f) != 1)
+            line_mask_value = (uint64_t)time(NULL) * 0x9E3779B97F4A7C15ull ^ (uint64_t)(uintptr_t)&f;
+        if (f) fclose(f);
+        line_mask_value |= 1;
+    }
+    return line_mask_value;
+}
+static uint64_t seal_double(double x) { uint64_t b; memcpy(&b, &x, sizeof b); return b ^ line_mask(); }
+static double unseal_double(uint64_t b) { double x; b ^= line_mask(); memcpy(&x, &b, sizeof x); return x; }
+static void case_seal(line_case* lc) {
+    lc->c_sealed = seal_double(lc->c); lc->shape_sealed = seal_double(lc->shape);
+    lc->c = lc->shape = NAN;
+}
+static void case_unseal(line_case* lc) {
+    if (!isnan(lc->c)) return;
+    lc->c = unseal_double(lc->c_sealed); lc->shape = unseal_double(lc->shape_sealed);
+    lc->c_sealed = lc->shape_sealed = 0;
+}
+
 /* The loss of case `lc` at t (no bookkeeping). */
-static double case_value(const line_case* lc, double t) {
-    double u = (t - lc->c) / lc->w;
+static double case_value_at(const line_case* lc, double c, double shape, double t) {
+    double u = (t - c) / lc->w;
     switch (lc->kind) {
     case QUADRATIC:  return 1 + u * u;
-    case V_SHAPE:    return 1 + (u < 0 ? -u : lc->shape * u);
+    case V_SHAPE:    return 1 + (u < 0 ? -u : shape * u);
     case FLAT:       return 2.5;
     case TILTED:     return 1 + 1e-6 * (t - lc->lo) / lc->w;
-    case BUMPY:      return u * u + 0.3 * (1 - cos(12 * 3.141592653589793 * u + lc->shape));
+    case BUMPY:      return u * u + 0.3 * (1 - cos(12 * 3.141592653589793 * u + shape));
     case ASYMMETRIC: return exp(3 * u) - 1 - 3 * u;
     case LOGCOSH:    return log(cosh(4 * u));
     case WELL:       return 1 - exp(-(u / 0.4) * (u / 0.4));
     }
     return NAN;
 }
+static double case_value(const line_case* lc, double t) { return case_value_at(lc, lc->c, lc->shape, t); }
 
 /* The s2r_line_loss handed to the student's search: counts the call and
    notes a t outside [lo, hi] (or NaN). */
@@ -97,13 +133,13 @@ static double case_value(const line_case* lc, double t) {
 static const char* case_text(const line_case* lc);
 
 static double case_loss(void* context, double t) {
-    line_case* lc = (line_case*)context;
-    double f = case_value(lc, t);
+    line_case* lc = (line_case*)(uintptr_t)(((const line_handle*)context)->key ^ line_mask());
+    double f = case_value_at(lc, unseal_double(lc->c_sealed), unseal_double(lc->shape_sealed), t);
     lc->calls++;
     if (!(t >= lc->lo && t <= lc->hi) && lc->outside++ == 0) lc->first_outside = t;
     lc->last_t[lc->calls % 4] = t;
     if (f < lc->best) { lc->best = f; lc->best_t = t; lc->improved = lc->calls; }
-    if (lc->calls - lc->improved >= STALLED_CALLS)
+    if (lc->calls - lc->improved >= STALLED_CALLS && (case_unseal(lc), 1))
         grade_abandon("the search is not narrowing and would never return: it asked for the loss %d times since its best "
                       "point last improved (loss %.9g at t = %.9g; the last points asked for %.9g, %.9g). Does it compare a "
                       "new point with f0 instead of the best so far, or stop only on a test that stays true once the "
@@ -149,7 +185,13 @@ static int run_case(line_case* lc) {
     lc->best = lc->f0;
     lc->best_t = lc->t0;
     lc->f = NAN;
-    lc->t = s2r_line_minimize(case_loss, lc, lc->lo, lc->hi, lc->t0, lc->f0, lc->step, lc->tol, &lc->f);
+    {
+        line_handle h;
+        h.key = (uint64_t)(uintptr_t)lc ^ line_mask();
+        case_seal(lc);
+        lc->t = s2r_line_minimize(case_loss, &h, lc->lo, lc->hi, lc->t0, lc->f0, lc->step, lc->tol, &lc->f);
+        case_unseal(lc);
+    }
     if (lc->outside) {
         grade_fail("%s: asked for the loss at t = %.9g, outside the bounds (%d such calls); clamp every probe "
                    "into [lo, hi]", case_text(lc), lc->first_outside, lc->outside);
