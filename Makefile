@@ -74,7 +74,7 @@ install-missing:
 
 # Compile once.  The implementation - sim2real.h, its companions beside it
 # (sim2real_socket.h, sim2real_jobs.h, sim2real_logs.h, sim2real_analysis.h,
-# sim2real_reports.h) and the examples' companion headers
+# sim2real_reports.h, sim2real_rl_finetune.h) and the examples' companion headers
 # (examples/s2r_cli.h, s2r_figures.h, s2r_render.h) - is compiled
 # once per configuration from one generated file, $(IMPL_C), into an object:
 # sim2real.o (-O2), sim2real_render.o (-O2 with rendering, for 08 and
@@ -92,7 +92,7 @@ IMPL_C    := $(BUILD)/sim2real_impl.c
 ELSEWHERE := -DS2R_IMPLEMENTATION_ELSEWHERE
 
 $(IMPL_C): Makefile | $(DEPS_STAMP)
-	printf '#define SIM2REAL_IMPLEMENTATION\n#include "sim2real.h"\n#include "sim2real_socket.h"\n#include "sim2real_jobs.h"\n#include "sim2real_logs.h"\n#include "sim2real_analysis.h"\n#include "sim2real_reports.h"\n#include "examples/s2r_cli.h"\n#include "examples/s2r_figures.h"\n#include "examples/s2r_render.h"\n' > $@
+	printf '#define SIM2REAL_IMPLEMENTATION\n#include "sim2real.h"\n#include "sim2real_socket.h"\n#include "sim2real_jobs.h"\n#include "sim2real_logs.h"\n#include "sim2real_analysis.h"\n#include "sim2real_reports.h"\n#include "sim2real_rl_finetune.h"\n#include "examples/s2r_cli.h"\n#include "examples/s2r_figures.h"\n#include "examples/s2r_render.h"\n' > $@
 
 $(BUILD)/sim2real.o: $(IMPL_C) $(HEADERS)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@

@@ -144,6 +144,7 @@
 #include "../sim2real.h"
 #include "../sim2real_jobs.h"
 #include "../sim2real_reports.h"
+#include "../sim2real_rl_finetune.h"
 #include "s2r_cli.h"
 #include "s2r_figures.h"
 #include <stdarg.h>

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/test_companions.sh - the companion headers beside sim2real.h
 # (sim2real_socket.h, sim2real_jobs.h, sim2real_logs.h, sim2real_analysis.h,
-# sim2real_reports.h) and the examples' (examples/s2r_cli.h, s2r_figures.h,
+# sim2real_reports.h, sim2real_rl_finetune.h) and the examples' (examples/s2r_cli.h, s2r_figures.h,
 # s2r_render.h) misused stop
 # compilation with an #error that says what to do: included without
 # sim2real.h before them, s2r_render.h without s2r_figures.h, an
@@ -53,7 +53,7 @@ for c in cli figures render; do
         '#include "sim2real.h"' '#include "examples/s2r_figures.h"' '#define SIM2REAL_IMPLEMENTATION' \
         "#include \"examples/s2r_$c.h\""
 done
-for c in socket jobs logs analysis reports; do
+for c in socket jobs logs analysis reports rl_finetune; do
     refused "${c}_alone" "include sim2real.h before sim2real_$c.h" "#include \"sim2real_$c.h\""
     refused "${c}_twice" "sim2real_$c.h: its implementation is already in this file" \
         '#define SIM2REAL_IMPLEMENTATION' '#include "sim2real.h"' "#include \"sim2real_$c.h\"" \
@@ -66,12 +66,12 @@ refused render_without_figures "include s2r_figures.h before s2r_render.h" \
 accepted declarations_twice '#include "sim2real.h"' '#include "sim2real_socket.h"' '#include "sim2real_jobs.h"' \
     '#include "sim2real_socket.h"' '#include "sim2real_jobs.h"' '#include "sim2real_logs.h"' '#include "sim2real_logs.h"' \
     '#include "sim2real_analysis.h"' '#include "sim2real_analysis.h"' '#include "sim2real_reports.h"' \
-    '#include "sim2real_reports.h"' '#include "examples/s2r_cli.h"' '#include "examples/s2r_figures.h"' \
+    '#include "sim2real_reports.h"' '#include "sim2real_rl_finetune.h"' '#include "sim2real_rl_finetune.h"' '#include "examples/s2r_cli.h"' '#include "examples/s2r_figures.h"' \
     '#include "examples/s2r_render.h"' '#include "examples/s2r_cli.h"' '#include "examples/s2r_figures.h"' \
     '#include "examples/s2r_render.h"' 'int main(void) { return 0; }'
 accepted core_companions_once '#define SIM2REAL_IMPLEMENTATION' '#include "sim2real.h"' '#include "sim2real_socket.h"' \
     '#include "sim2real_jobs.h"' '#include "sim2real_logs.h"' '#include "sim2real_analysis.h"' '#include "sim2real_reports.h"' \
-    'int main(void) { return 0; }'
+    '#include "sim2real_rl_finetune.h"' 'int main(void) { return 0; }'
 accepted elsewhere '#define SIM2REAL_IMPLEMENTATION' '#define S2R_IMPLEMENTATION_ELSEWHERE' '#include "sim2real.h"' \
     '#include "sim2real_socket.h"' '#include "sim2real_jobs.h"' \
     '#include "examples/s2r_cli.h"' '#include "examples/s2r_figures.h"' '#include "examples/s2r_figures.h"' \

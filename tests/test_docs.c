@@ -986,7 +986,7 @@ static int docs_compare_names(const char* path, int* declared, int* compared, in
    names its parameters the same in its declaration and its definition. */
 static int test_docs_parameter_names(void) {
     static const char* const headers[] = {"sim2real.h", "sim2real_socket.h", "sim2real_jobs.h", "sim2real_logs.h",
-                                          "sim2real_analysis.h", "sim2real_reports.h",
+                                          "sim2real_analysis.h", "sim2real_reports.h", "sim2real_rl_finetune.h",
                                           "examples/s2r_cli.h", "examples/s2r_figures.h", "examples/s2r_render.h"};
     int declared = 0, compared = 0, differ = 0, k;
     for (k = 0; k < (int)(sizeof headers / sizeof *headers); k++)
@@ -1002,7 +1002,7 @@ static int test_docs_parameter_names(void) {
 #define DOCS_HEADER_MAX_BYTES (1L << 20)
 static int test_docs_header_sizes(void) {
     static const char* const headers[] = {"sim2real.h", "sim2real_socket.h", "sim2real_jobs.h", "sim2real_logs.h",
-                                          "sim2real_analysis.h", "sim2real_reports.h"};
+                                          "sim2real_analysis.h", "sim2real_reports.h", "sim2real_rl_finetune.h"};
     int k;
     for (k = 0; k < (int)(sizeof headers / sizeof *headers); k++) {
         long size, lines = 0, i;

@@ -17,6 +17,7 @@ static long s2r_test_allocations;
 #include "../sim2real_logs.h"
 #include "../sim2real_analysis.h"
 #include "../sim2real_reports.h"
+#include "../sim2real_rl_finetune.h"
 #include "../examples/s2r_cli.h"
 #include "../examples/s2r_figures.h"
 #include <string.h>
