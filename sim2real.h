@@ -11363,28 +11363,8 @@ static void s2r__normalizer_free(s2r_normalizer* n) {
     memset(n, 0, sizeof *n);
 }
 
-/* Merge a batch x [count][dim] (rows `stride` floats apart) into the running
-   statistics: Chan et al.'s parallel update, dimension by dimension. */
 static void s2r__normalizer_update(s2r_normalizer* n, const float* x,
-                                   int count, int stride) {
-    double total = n->count + count;
-    int d, s;
-    for (d = 0; d < n->dim; d++) {
-        double bm = 0.0, bv = 0.0, delta;
-        for (s = 0; s < count; s++) bm += x[(size_t)s * stride + d];
-        bm /= count;
-        for (s = 0; s < count; s++) {
-            double e = x[(size_t)s * stride + d] - bm;
-            bv += e * e;
-        }
-        bv /= count;
-        delta = bm - n->mean[d];
-        n->mean[d] += delta * count / total;
-        n->var[d] = (n->var[d] * n->count + bv * count +
-                     delta * delta * n->count * count / total) / total;
-    }
-    n->count = total;
-}
+                                   int count, int stride);
 
 /* out [dim] = clip((x - mean) / sqrt(var + 1e-8)). */
 static void s2r__normalizer_apply(const s2r_normalizer* n, const float* x,
@@ -11531,16 +11511,7 @@ S2RDEF s2r_result s2r_policy_act(s2r_policy* p, const float* obs,
 }
 
 static s2r_result s2r__check_env(const s2r_env* env, const s2r_policy_shape* s,
-                                 char* error) {
-    if (!env->reset || !env->step)
-        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT,
-                         "environment has no reset/step function");
-    if (env->obs_dim != s->obs_dim || env->act_dim != s->act_dim)
-        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT,
-                         "environment is obs %d act %d, policy obs %d act %d",
-                         env->obs_dim, env->act_dim, s->obs_dim, s->act_dim);
-    return S2R_OK;
-}
+                                 char* error);
 
 /* One episode with s2r_policy_act; adds to the sums in *out. */
 static s2r_result s2r__policy_episode(s2r_policy* p, s2r_env* env,
@@ -12087,6 +12058,18 @@ static s2r_result s2r__ppo_reset_all(s2r_ppo* p, s2r_env* envs) {
     return S2R_OK;
 }
 
+static s2r_result s2r__check_env(const s2r_env* env, const s2r_policy_shape* s,
+                                 char* error) {
+    if (!env->reset || !env->step)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT,
+                         "environment has no reset/step function");
+    if (env->obs_dim != s->obs_dim || env->act_dim != s->act_dim)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT,
+                         "environment is obs %d act %d, policy obs %d act %d",
+                         env->obs_dim, env->act_dim, s->obs_dim, s->act_dim);
+    return S2R_OK;
+}
+
 /* Act and step every env once: the observations acted on go into the
    rollout, the envs act and step in parallel (each writing its own lane),
    then, in env order, each lane is checked and its sample copied into the
@@ -12156,6 +12139,29 @@ static void s2r__ppo_observe(s2r_ppo* p, int update) {
     for (e = 0; e < p->num_envs; e++)
         s2r__normalizer_apply(&p->policy.norm, p->raw_obs + (size_t)e * p->obs_dim,
                               p->next_obs + (size_t)e * p->obs_dim);
+}
+
+/* Merge a batch x [count][dim] (rows `stride` floats apart) into the running
+   statistics: Chan et al.'s parallel update, dimension by dimension. */
+static void s2r__normalizer_update(s2r_normalizer* n, const float* x,
+                                   int count, int stride) {
+    double total = n->count + count;
+    int d, s;
+    for (d = 0; d < n->dim; d++) {
+        double bm = 0.0, bv = 0.0, delta;
+        for (s = 0; s < count; s++) bm += x[(size_t)s * stride + d];
+        bm /= count;
+        for (s = 0; s < count; s++) {
+            double e = x[(size_t)s * stride + d] - bm;
+            bv += e * e;
+        }
+        bv /= count;
+        delta = bm - n->mean[d];
+        n->mean[d] += delta * count / total;
+        n->var[d] = (n->var[d] * n->count + bv * count +
+                     delta * delta * n->count * count / total) / total;
+    }
+    n->count = total;
 }
 
 /* V of every env's next observation [num_envs], GAE's bootstrap. */
@@ -14770,37 +14776,8 @@ S2RDEF s2r_adr_config s2r_adr_config_default(void) {
     return c;
 }
 
-static s2r_result s2r__adr_check_config(const s2r_adr_config* c, char* error) {
-    if (!(c->start_fraction >= 0 && c->start_fraction <= 1) || !(c->step_fraction > 0 && c->step_fraction <= 1) ||
-        !(c->boundary_probability >= 0 && c->boundary_probability <= 1))
-        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "adr: start_fraction and boundary_probability must be in [0, 1], "
-                         "step_fraction in (0, 1]");
-    if (!(c->limit_scale >= 1) || !isfinite(c->limit_scale) || c->buffer < 1)
-        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "adr: need limit_scale >= 1 (finite) and buffer >= 1, got %g and %d",
-                         c->limit_scale, c->buffer);
-    if (!(c->narrow_at >= 0 && c->narrow_at < c->widen_at && c->widen_at <= 1))
-        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "adr: need 0 <= narrow_at < widen_at <= 1, got %g and %g",
-                         c->narrow_at, c->widen_at);
-    return S2R_OK;
-}
-
-/* Note the current range of p as a change after the current update. */
-static s2r_result s2r__adr_log(s2r_adr* a, s2r_param p) {
-    s2r_adr_change* c;
-    if (a->n_changes == a->capacity) {
-        int cap = a->capacity ? 2 * a->capacity : 64;
-        s2r_adr_change* grown = (s2r_adr_change*)S2R_REALLOC(a->changes, (size_t)cap * sizeof *grown);
-        if (!grown) return s2r__fail(a->error, S2R_ERR_OUT_OF_MEMORY, "adr: out of memory for the change log");
-        a->changes = grown;
-        a->capacity = cap;
-    }
-    c = &a->changes[a->n_changes++];
-    c->update = a->update;
-    c->param = p;
-    c->lo = a->current.p[p].dist.lo;
-    c->hi = a->current.p[p].dist.hi;
-    return S2R_OK;
-}
+static s2r_result s2r__adr_check_config(const s2r_adr_config* c, char* error);
+static s2r_result s2r__adr_log(s2r_adr* a, s2r_param p);
 
 S2RDEF s2r_result s2r_adr_init(s2r_adr* adr, const s2r_adr_config* config, const s2r_randomization* training) {
     s2r_result res;
@@ -14834,6 +14811,20 @@ S2RDEF s2r_result s2r_adr_init(s2r_adr* adr, const s2r_adr_config* config, const
         return s2r__fail(adr->error, S2R_ERR_INVALID_ARGUMENT, "adr: the training ranges enable no uniform range to adapt");
     }
     if ((res = s2r_randomization_check(&adr->limits, adr->error)) != S2R_OK) { s2r_adr_free(adr); return res; }
+    return S2R_OK;
+}
+
+static s2r_result s2r__adr_check_config(const s2r_adr_config* c, char* error) {
+    if (!(c->start_fraction >= 0 && c->start_fraction <= 1) || !(c->step_fraction > 0 && c->step_fraction <= 1) ||
+        !(c->boundary_probability >= 0 && c->boundary_probability <= 1))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "adr: start_fraction and boundary_probability must be in [0, 1], "
+                         "step_fraction in (0, 1]");
+    if (!(c->limit_scale >= 1) || !isfinite(c->limit_scale) || c->buffer < 1)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "adr: need limit_scale >= 1 (finite) and buffer >= 1, got %g and %d",
+                         c->limit_scale, c->buffer);
+    if (!(c->narrow_at >= 0 && c->narrow_at < c->widen_at && c->widen_at <= 1))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "adr: need 0 <= narrow_at < widen_at <= 1, got %g and %g",
+                         c->narrow_at, c->widen_at);
     return S2R_OK;
 }
 
@@ -14912,6 +14903,24 @@ static s2r_result s2r__adr_judge(s2r_adr* a, s2r__adr_env* const* envs, int coun
             if (*end != before && (res = s2r__adr_log(a, p)) != S2R_OK) return res;
         }
     }
+    return S2R_OK;
+}
+
+/* Note the current range of p as a change after the current update. */
+static s2r_result s2r__adr_log(s2r_adr* a, s2r_param p) {
+    s2r_adr_change* c;
+    if (a->n_changes == a->capacity) {
+        int cap = a->capacity ? 2 * a->capacity : 64;
+        s2r_adr_change* grown = (s2r_adr_change*)S2R_REALLOC(a->changes, (size_t)cap * sizeof *grown);
+        if (!grown) return s2r__fail(a->error, S2R_ERR_OUT_OF_MEMORY, "adr: out of memory for the change log");
+        a->changes = grown;
+        a->capacity = cap;
+    }
+    c = &a->changes[a->n_changes++];
+    c->update = a->update;
+    c->param = p;
+    c->lo = a->current.p[p].dist.lo;
+    c->hi = a->current.p[p].dist.hi;
     return S2R_OK;
 }
 
@@ -15454,39 +15463,8 @@ static size_t s2r__traj_at(const s2r_trajectory_set* set, int i, int k) {
     return ((size_t)i * (size_t)set->n_samples + (size_t)k) * (size_t)set->n_joints;
 }
 
-/* Start trajectory i on a robot: reset at its start pose and, for a set
-   with the object, set the object down.  Recording and replay share it. */
-static s2r_result s2r__traj_start(const s2r_trajectory_set* set, const s2r_backend* robot, int i, s2r_rng* rng) {
-    s2r_result res = s2r_backend_reset(robot, set->q0 + (size_t)i * set->n_joints, NULL, rng);
-    if (res == S2R_OK && set->object0) res = s2r_backend_place_object(robot, set->object0 + 2 * (size_t)i);
-    return res;
-}
-
-/* Play the stored commands of slot i on the robot and store its readings;
-   the start pose becomes the reading after the reset (where the arm is: a
-   real arm's robot side settles near the pose asked for, with its encoder
-   offsets), so a log's first row is a reading like every other. */
-static s2r_result s2r__traj_play(s2r_trajectory_set* set, const s2r_backend* robot, int i, s2r_rng* rng) {
-    int k, n = set->n_joints;
-    s2r_sensors s;
-    s2r_result res = s2r__traj_start(set, robot, i, rng);
-    if (res == S2R_OK && (res = s2r_backend_read_sensors(robot, &s)) == S2R_OK)
-        memcpy(set->q0 + (size_t)i * n, s.q, (size_t)n * sizeof(double));
-    for (k = 0; k < set->n_samples && res == S2R_OK; k++) {
-        size_t at = s2r__traj_at(set, i, k);
-        if ((res = s2r__stop_asked(set->error, "recording a trajectory")) != S2R_OK) return res;
-        if ((res = s2r_backend_command(robot, set->command + at)) != S2R_OK) break;
-        if ((res = s2r_backend_advance(robot, set->sample_period)) != S2R_OK) break;
-        if ((res = s2r_backend_read_sensors(robot, &s)) != S2R_OK) break;
-        memcpy(set->q + at, s.q, (size_t)n * sizeof(double));
-        memcpy(set->qd + at, s.qd, (size_t)n * sizeof(double));
-        if (set->object) memcpy(set->object + 2 * ((size_t)i * set->n_samples + k), s.object, 2 * sizeof(double));
-    }
-    if (res != S2R_OK)
-        return s2r__fail(set->error, res, "trajectory %d of %d on '%s': %s", i + 1, set->capacity, robot->name ? robot->name : "backend",
-                         robot->error ? robot->error : s2r_result_string(res));
-    return S2R_OK;
-}
+static s2r_result s2r__traj_start(const s2r_trajectory_set* set, const s2r_backend* robot, int i, s2r_rng* rng);
+static s2r_result s2r__traj_play(s2r_trajectory_set* set, const s2r_backend* robot, int i, s2r_rng* rng);
 
 S2RDEF s2r_result s2r_trajectory_record(s2r_trajectory_set* set, const s2r_backend* robot,
                                         const double* q0, const double* object0, const double* command,
@@ -15516,110 +15494,10 @@ S2RDEF s2r_result s2r_trajectory_record(s2r_trajectory_set* set, const s2r_backe
     return res;
 }
 
-S2RDEF s2r_result s2r_trajectory_collect(s2r_trajectory_set* set, const s2r_backend* robot,
-                                         const s2r_excitation_config* excitation, int count,
-                                         uint64_t seed) {
-    int t;
-    S2R_ASSERT(set);
-    if (!robot || !robot->info)
-        return s2r__fail(set->error, S2R_ERR_INVALID_ARGUMENT, "collect: robot is NULL");
-    if (s2r_excitation_check(excitation, set->error) != S2R_OK) return S2R_ERR_INVALID_ARGUMENT;
-    if (s2r__check_whole_steps(set->sample_period, "sample period", robot->info, set->error) != S2R_OK)
-        return S2R_ERR_INVALID_ARGUMENT;
-    if (count < 0 || count > set->capacity - set->count)
-        return s2r__fail(set->error, S2R_ERR_INVALID_ARGUMENT, "collect: %d trajectories do not fit (%d of %d used)",
-                         count, set->count, set->capacity);
-    if (robot->info->n_joints != set->n_joints)
-        return s2r__fail(set->error, S2R_ERR_INVALID_ARGUMENT, "collect: the robot has %d joints, the set %d",
-                         robot->info->n_joints, set->n_joints);
-    if (set->object)
-        return s2r__fail(set->error, S2R_ERR_INVALID_ARGUMENT, "collect: the set holds the object; excite the arm "
-                         "alone, or record pushes (s2r_trajectory_collect_strikes)");
-    for (t = 0; t < count; t++) {
-        int i = set->count;
-        s2r_rng rng = s2r_rng_make(seed, (uint64_t)t);
-        s2r_result res;
-        s2r_excitation_make(excitation, robot->info, set->n_samples, set->sample_period, &rng,
-                            set->q0 + (size_t)i * set->n_joints, set->command + s2r__traj_at(set, i, 0));
-        if ((res = s2r__traj_play(set, robot, i, &rng)) != S2R_OK) return res;
-        set->count++;
-    }
-    return S2R_OK;
-}
+static double s2r__strike_travel(double t, double speed, double length);
 
-/* Distance (m) the tip has moved along the strike at time t (s): rest,
-   a constant-acceleration ramp to `speed`, cruise until `length`, stop. */
-static double s2r__strike_travel(double t, double speed, double length) {
-    const double settle = 0.2, ramp = 0.1;
-    double d, tau = t - settle;
-    if (tau <= 0) return 0;
-    d = tau < ramp ? 0.5 * speed / ramp * tau * tau : 0.5 * speed * ramp + speed * (tau - ramp);
-    return d < length ? d : length;
-}
-
-/* Plan strike i into slot i: the object's place, the tip's start pose and
-   the servo targets of its path. */
 static s2r_result s2r__strike_plan(s2r_trajectory_set* set, const s2r_arm_info* info, mjData* scratch,
-                                   const double heading[3], double speed, s2r_rng* rng, int i) {
-    const double gap = 0.02, follow = 0.06, inset = 0.08;
-    double* object = set->object0 + 2 * (size_t)i, mid[2], u[2], angle, back, tip[3], q[S2R_MAX_JOINTS];
-    int k, n = set->n_joints;
-    for (k = 0; k < 2; k++) {
-        object[k] = s2r_rng_range(rng, info->push_area_lo[k] + inset, info->push_area_hi[k] - inset);
-        mid[k] = 0.5 * (info->push_area_lo[k] + info->push_area_hi[k]);
-    }
-    angle = atan2(mid[1] - object[1], mid[0] - object[0]) + s2r_rng_range(rng, -0.785398, 0.785398);
-    u[0] = cos(angle);
-    u[1] = sin(angle);
-    back = info->object_radius + info->tip_radius + gap;
-    memcpy(q, info->q_home, (size_t)n * sizeof(double));
-    for (k = 0; k < set->n_samples; k++) {   /* sample k's target, held from t = k period */
-        double s = s2r__strike_travel(k * set->sample_period, speed, gap + follow) - back;
-        tip[0] = object[0] + s * u[0];
-        tip[1] = object[1] + s * u[1];
-        tip[2] = info->table_height + 0.03;
-        if (s2r_tip_ik(info, scratch, tip, heading, q, q) > 0.005)
-            return s2r__fail(set->error, S2R_ERR_INVALID_ARGUMENT, "strike %d: the tip cannot reach (%.3f, %.3f) m", i,
-                             tip[0], tip[1]);
-        memcpy(set->command + s2r__traj_at(set, i, k), q, (size_t)n * sizeof(double));
-        if (k == 0) memcpy(set->q0 + (size_t)i * n, q, (size_t)n * sizeof(double));
-    }
-    return S2R_OK;
-}
-
-S2RDEF s2r_result s2r_trajectory_collect_strikes(s2r_trajectory_set* set, const s2r_backend* robot, double speed,
-                                                 int count, uint64_t seed) {
-    const s2r_arm_info* info;
-    double heading[3];
-    mjData* scratch;
-    s2r_result res = S2R_OK;
-    int t;
-    S2R_ASSERT(set);
-    if (!robot || !robot->info || robot->info->scene != S2R_SCENE_PUSH || robot->info->tip_site < 0)
-        return s2r__fail(set->error, S2R_ERR_INVALID_ARGUMENT, "strikes: need an arm in the push scene");
-    if (!set->object)
-        return s2r__fail(set->error, S2R_ERR_INVALID_ARGUMENT, "strikes: the set holds no object (s2r_trajectory_set_add_object)");
-    if (!(speed >= 0.05 && speed <= 1))
-        return s2r__fail(set->error, S2R_ERR_INVALID_ARGUMENT, "strikes: speed must be 0.05..1 m/s, got %g", speed);
-    if (robot->info->n_joints != set->n_joints || count < 0 || count > set->capacity - set->count)
-        return s2r__fail(set->error, S2R_ERR_INVALID_ARGUMENT, "strikes: %d strikes of a %d-joint arm do not fit the "
-                         "set (%d joints, %d of %d used)", count, robot->info->n_joints, set->n_joints, set->count,
-                         set->capacity);
-    if (s2r__check_whole_steps(set->sample_period, "sample period", robot->info, set->error) != S2R_OK)
-        return S2R_ERR_INVALID_ARGUMENT;
-    info = robot->info;
-    if (!(scratch = mj_makeData(info->model))) return s2r__fail(set->error, S2R_ERR_OUT_OF_MEMORY, "mj_makeData failed");
-    s2r__push_heading(info, scratch, heading);
-    for (t = 0; t < count && res == S2R_OK; t++) {
-        s2r_rng rng = s2r_rng_make(seed, (uint64_t)t);
-        int i = set->count;
-        if ((res = s2r__strike_plan(set, info, scratch, heading, speed, &rng, i)) == S2R_OK &&
-            (res = s2r__traj_play(set, robot, i, &rng)) == S2R_OK)
-            set->count++;
-    }
-    mj_deleteData(scratch);
-    return res;
-}
+                                   const double heading[3], double speed, s2r_rng* rng, int i);
 
 /* The first non-finite number of one array of trajectory i, or -1. */
 static int s2r__traj_first_bad(const s2r_trajectory_set* set, const double* a, int i) {
@@ -16118,114 +15996,17 @@ S2RDEF void s2r_sysid_free(s2r_sysid* id) {
 
 /* --- System identification: the loss --------------------------------------- */
 
-/* The simulator's draw for candidate values ([n_params]). */
-static void s2r__sysid_draw(const s2r_sysid* id, const double* values, s2r_sim_draw* d) {
-    int i, j, k, per_joint = 0;
-    *d = id->base;
-    for (i = 0; i < id->config.n_params; i++) {
-        s2r_param p = id->config.param[i].param;
-        per_joint |= id->config.param[i].joint > 0;
-        if (id->config.param[i].joint > 0) continue;
-        d->value[p] = values[i];
-        if (p == S2R_PARAM_LINK_MASS)
-            for (j = 0; j < S2R_MAX_JOINTS; j++) d->link_mass[j] = values[i];
-    }
-    if (!per_joint && !id->modes.n_joint_ranges) return;
-    d->per_joint = 1;   /* every joint the shared value, then the known joints' own, then the fitted joints' own */
-    for (k = 0; k < (int)(sizeof s2r__joint_wise / sizeof *s2r__joint_wise); k++)
-        for (j = 0; j < S2R_MAX_JOINTS; j++) d->joint[s2r__joint_wise[k]][j] = d->value[s2r__joint_wise[k]];
-    for (k = 0; k < id->modes.n_joint_ranges; k++)
-        d->joint[id->modes.joint_range[k].param][id->modes.joint_range[k].joint - 1] =
-            s2r_dist_centre(&id->modes.joint_range[k].dist);
-    for (i = 0; i < id->config.n_params; i++)
-        if (id->config.param[i].joint > 0) d->joint[id->config.param[i].param][id->config.param[i].joint - 1] = values[i];
-}
+static void s2r__sysid_draw(const s2r_sysid* id, const double* values, s2r_sim_draw* d);
+static int s2r__sysid_rows(const s2r_sysid* id, const s2r_trajectory_set* set);
 
-/* Rows of the weighted residual per sample: the joint positions, the
-   velocities and the object's x, y, each block where its weight is > 0. */
-static int s2r__sysid_rows(const s2r_sysid* id, const s2r_trajectory_set* set) {
-    const s2r_sysid_config* c = &id->config;
-    return (c->weight_q > 0) * set->n_joints + (c->weight_qd > 0) * set->n_joints +
-           (c->weight_object > 0 && set->object) * 2;
-}
-
-/* Replay trajectory i on the simulator as pinned; add the squared position
-   (sums[0], rad^2) and velocity (sums[1], rad^2/s^2) errors and, for a set
-   with the object, its squared distance (sums[2], m^2); copy the simulated
-   readings to q_out / qd_out ([n_samples][n_joints]) if given, and the
-   weighted residuals to resid ([n_samples][s2r__sysid_rows], scaled so that
-   their squares summed over the whole set are the loss) if given. */
 static s2r_result s2r__sysid_replay(s2r_sysid* id, const s2r_trajectory_set* set, int i,
-                                    double sums[3], double* q_out, double* qd_out, double* resid) {
-    const s2r_backend* b = &id->sim.backend;
-    const s2r_sysid_config* c = &id->config;
-    int k, j, n = set->n_joints, length = s2r_trajectory_length(set, i), rows = s2r__sysid_rows(id, set);
-    double samples = (double)s2r__traj_total(set);
-    double wq = sqrt(c->weight_q / (samples * n)), wv = sqrt(c->weight_qd / (samples * n));
-    double wo = sqrt(c->weight_object / samples);
-    s2r_rng rng = s2r_rng_make(0, (uint64_t)i);   /* the simulator's noise, if `known` has any */
-    s2r_sensors s;
-    s2r_result res = s2r__traj_start(set, b, i, &rng);
-    for (k = 0; k < length && res == S2R_OK; k++) {
-        size_t at = s2r__traj_at(set, i, k);
-        const double* seen = set->object ? set->object + 2 * ((size_t)i * set->n_samples + k) : NULL;
-        if ((res = s2r__stop_asked(NULL, "replay")) != S2R_OK) break;   /* every loss is then +Inf: the search ends */
-        if ((res = s2r_backend_command(b, set->command + at)) != S2R_OK) break;
-        if ((res = s2r_backend_advance(b, set->sample_period)) != S2R_OK) break;
-        if ((res = s2r_backend_read_sensors(b, &s)) != S2R_OK) break;
-        for (j = 0; j < n; j++) {
-            double eq = s.q[j] - set->q[at + j], ev = s.qd[j] - set->qd[at + j];
-            sums[0] += eq * eq;
-            sums[1] += ev * ev;
-            if (resid && c->weight_q > 0) *resid++ = wq * eq;
-        }
-        for (j = 0; resid && c->weight_qd > 0 && j < n; j++) *resid++ = wv * (s.qd[j] - set->qd[at + j]);
-        if (seen) {
-            double ex = s.object[0] - seen[0], ey = s.object[1] - seen[1];
-            sums[2] += ex * ex + ey * ey;
-            if (resid && c->weight_object > 0) { *resid++ = wo * ex; *resid++ = wo * ey; }
-        }
-        if (q_out) memcpy(q_out + (size_t)k * n, s.q, (size_t)n * sizeof(double));
-        if (qd_out) memcpy(qd_out + (size_t)k * n, s.qd, (size_t)n * sizeof(double));
-    }
-    if (resid && res == S2R_OK && length < set->n_samples)   /* past its end: rows of zeros */
-        memset(resid, 0, (size_t)(set->n_samples - length) * (size_t)rows * sizeof(double));
-    for (; q_out && res == S2R_OK && k < set->n_samples; k++)   /* ... and its last reading held */
-        memcpy(q_out + (size_t)k * n, q_out + (size_t)(k - 1) * n, (size_t)n * sizeof(double));
-    for (k = length; qd_out && res == S2R_OK && k < set->n_samples; k++)
-        memset(qd_out + (size_t)k * n, 0, (size_t)n * sizeof(double));
-    return res;
-}
+                                    double sums[3], double* q_out, double* qd_out, double* resid);
 
-/* s2r__sysid_errors (below) of the draw d, pinned on the simulator. */
 static s2r_result s2r__sysid_draw_errors(s2r_sysid* id, const s2r_sim_draw* d, const s2r_trajectory_set* set,
-                                         double mse[3], double* resid) {
-    double sums[3] = {0, 0, 0}, samples = (double)s2r__traj_total(set);
-    size_t per = (size_t)set->n_samples * s2r__sysid_rows(id, set);
-    s2r_result res;
-    int i;
-    if ((res = s2r_sim_pin_draw(&id->sim, d)) != S2R_OK) return res;
-    id->evaluations++;
-    for (i = 0; i < set->count; i++)
-        if ((res = s2r__sysid_replay(id, set, i, sums, NULL, NULL, resid ? resid + i * per : NULL)) != S2R_OK)
-            return res;
-    mse[0] = sums[0] / (samples * set->n_joints);
-    mse[1] = sums[1] / (samples * set->n_joints);
-    mse[2] = sums[2] / samples;
-    return S2R_OK;
-}
+                                         double mse[3], double* resid);
 
-/* Mean squared errors over a whole set, for values: mse[0] joint
-   positions (rad^2), mse[1] velocities (rad^2/s^2), mse[2] the object's
-   distance (m^2; 0 without it); the weighted residuals into resid if
-   given ([count][n_samples][s2r__sysid_rows]); S2R_ERR_DIVERGED (or
-   another backend error) when a replay failed. */
 static s2r_result s2r__sysid_errors(s2r_sysid* id, const double* values, const s2r_trajectory_set* set,
-                                    double mse[3], double* resid) {
-    s2r_sim_draw d;
-    s2r__sysid_draw(id, values, &d);
-    return s2r__sysid_draw_errors(id, &d, set, mse, resid);
-}
+                                    double mse[3], double* resid);
 
 /* The objective for values; +Inf when the simulation fails. */
 static double s2r__sysid_objective(s2r_sysid* id, const double* values, const s2r_trajectory_set* set) {
@@ -16235,26 +16016,7 @@ static double s2r__sysid_objective(s2r_sysid* id, const double* values, const s2
     return c->weight_q * e[0] + c->weight_qd * e[1] + c->weight_object * e[2];
 }
 
-/* Candidate values finite and inside their bounds; the set usable. */
-static s2r_result s2r__sysid_check_call(s2r_sysid* id, const double* values, const s2r_trajectory_set* set) {
-    s2r_result res;
-    int i;
-    if (!values) return s2r__fail(id->error, S2R_ERR_INVALID_ARGUMENT, "values are NULL");
-    for (i = 0; i < id->config.n_params; i++) {
-        const s2r_sysid_param* sp = &id->config.param[i];
-        if (!(values[i] >= sp->lo && values[i] <= sp->hi))
-            return s2r__fail(id->error, S2R_ERR_INVALID_ARGUMENT, "%s: value %g is outside its bounds [%g, %g]",
-                             s2r_param_name(sp->param), values[i], sp->lo, sp->hi);
-    }
-    if (id->config.weight_object > 0 && set && !set->object)
-        return s2r__fail(id->error, S2R_ERR_INVALID_ARGUMENT, "weight_object > 0 needs trajectories with the object "
-                         "(s2r_trajectory_collect_strikes)");
-    if (set && set->object && id->sim.robot.info.scene != S2R_SCENE_PUSH)
-        return s2r__fail(id->error, S2R_ERR_INVALID_ARGUMENT, "the trajectories hold an object; the model has none "
-                         "(fit with the push scene: s2r_task_sim_config)");
-    if ((res = s2r_trajectory_set_check(set, id->sim.robot.info.n_joints, id->error)) != S2R_OK) return res;
-    return s2r__traj_check_arm(set, &id->sim.robot.info, id->error);
-}
+static s2r_result s2r__sysid_check_call(s2r_sysid* id, const double* values, const s2r_trajectory_set* set);
 
 S2RDEF s2r_result s2r_sysid_loss(s2r_sysid* id, const double* values, const s2r_trajectory_set* set, double* loss) {
     S2R_ASSERT(id);
@@ -16445,20 +16207,8 @@ S2RDEF double s2r_line_minimize(s2r_line_loss loss, void* context, double lo, do
 /* >> solution sysid end */
 #endif /* S2R_EXERCISE_SYSID */
 
-/* One coordinate, continuous.  Moves x[i], returns the new loss, sets the
-   next first step (twice this move, within [2 tol, first_step]). */
 static double s2r__sysid_line_search(s2r_sysid* id, const s2r_trajectory_set* set, double* x, int i,
-                                     double f, double* step) {
-    const s2r_sysid_param* sp = &id->config.param[i];
-    double width = sp->hi - sp->lo, tol = id->config.step_tol * width, x0 = x[i];
-    s2r__sysid_line L;
-    if (!(width > 0)) return f;
-    memset(&L, 0, sizeof L);
-    L.id = id; L.set = set; L.x = x; L.i = i;
-    x[i] = s2r_line_minimize(s2r__sysid_line_loss, &L, sp->lo, sp->hi, x0, f, *step, tol, &f);
-    *step = fmin(fmax(2 * fabs(x[i] - x0), 2 * tol), id->config.first_step * width);
-    return f;
-}
+                                     double f, double* step);
 
 /* Largest t >= 0 keeping origin + t dir inside every coordinate's bounds. */
 static double s2r__sysid_pattern_reach(const s2r_sysid* id, const double* origin, const double* dir) {
@@ -16472,29 +16222,8 @@ static double s2r__sysid_pattern_reach(const s2r_sysid* id, const double* origin
     return isfinite(reach) ? fmax(reach, 0) : 0;
 }
 
-/* Line search along dir (both ways) from x, with the tolerance of
-   step_tol on the coordinate that moves most relative to its bounds. */
 static double s2r__sysid_direction_search(s2r_sysid* id, const s2r_trajectory_set* set, double* x,
-                                          const double* dir, double f) {
-    double origin[S2R_SYSID_MAX_PARAMS], back[S2R_SYSID_MAX_PARAMS], scale = 0, t, lo, hi;
-    int k, n = id->config.n_params;
-    s2r__sysid_line L;
-    for (k = 0; k < n; k++) {
-        const s2r_sysid_param* sp = &id->config.param[k];
-        origin[k] = x[k];
-        back[k] = -dir[k];
-        if (sp->hi > sp->lo) scale = fmax(scale, fabs(dir[k]) / (sp->hi - sp->lo));
-    }
-    if (!(scale > 0)) return f;
-    memset(&L, 0, sizeof L);
-    L.id = id; L.set = set; L.x = x; L.i = -1; L.origin = origin; L.dir = dir;
-    lo = -s2r__sysid_pattern_reach(id, origin, back);
-    hi = s2r__sysid_pattern_reach(id, origin, dir);
-    if (!(hi > lo)) return f;
-    t = s2r_line_minimize(s2r__sysid_line_loss, &L, lo, hi, 0, f, fmin(1.0, fmax(hi, -lo)), id->config.step_tol / scale, &f);
-    for (k = 0; k < n; k++) x[k] = s2r_clamp(origin[k] + t * dir[k], id->config.param[k].lo, id->config.param[k].hi);
-    return f;
-}
+                                          const double* dir, double f);
 
 /* Directions learned from past sweeps (their net moves), searched in
    every later sweep after the coordinates. */
@@ -16503,179 +16232,28 @@ typedef struct s2r__sysid_directions {
     double dir[S2R_SYSID_MAX_DIRECTIONS][S2R_SYSID_MAX_PARAMS]; /* parameter units        */
 } s2r__sysid_directions;
 
-/* After the coordinates: search the learned directions, then the net move
-   of this sweep (continuous parameters only), and remember it. */
 static double s2r__sysid_learned(s2r_sysid* id, const s2r_trajectory_set* set, double* x, const double* start,
-                                 double f, s2r__sysid_directions* D) {
-    double net[S2R_SYSID_MAX_PARAMS];
-    int k, j, moved = 0, n = id->config.n_params;
-    if (id->config.directions < 1) return f;
-    for (j = 0; j < D->count; j++) f = s2r__sysid_direction_search(id, set, x, D->dir[j], f);
-    for (k = 0; k < n; k++) {
-        net[k] = s2r__sysid_is_latency(id->config.param[k].param) ? 0 : x[k] - start[k];
-        moved += net[k] != 0;
-    }
-    if (moved < 2) return f;   /* a single coordinate moved: nothing new to learn */
-    f = s2r__sysid_direction_search(id, set, x, net, f);
-    memcpy(D->dir[D->next], net, sizeof net);
-    D->next = (D->next + 1) % id->config.directions;
-    if (D->count < id->config.directions) D->count++;
-    return f;
-}
+                                 double f, s2r__sysid_directions* D);
 
-/* Try latency step k for coordinate i: keep it if strictly better. */
 static int s2r__sysid_try_step(s2r_sysid* id, const s2r_trajectory_set* set, double* x, int i, int k,
-                               int* best, double* fbest) {
-    int klo, khi;
-    double f;
-    s2r__sysid_step_range(id, i, &klo, &khi);
-    if (k < klo || k > khi || k == *best) return 0;
-    f = s2r__sysid_at(id, set, x, i, k * id->dt);
-    if (!(f < *fbest)) return 0;
-    *best = k;
-    *fbest = f;
-    return 1;
-}
+                               int* best, double* fbest);
 
-/* One coordinate, a latency in whole physics steps.  scan: every
-   stride-th step of the bounds, then each step around the best; else walk
-   one step at a time while the loss falls. */
 static double s2r__sysid_latency_search(s2r_sysid* id, const s2r_trajectory_set* set, double* x, int i,
-                                        double f, int scan) {
-    int klo, khi, k, stride, best = (int)floor(x[i] / id->dt + 0.5), centre, dir;
-    s2r__sysid_step_range(id, i, &klo, &khi);
-    if (scan) {
-        stride = (khi - klo) / 12 + 1;
-        for (k = klo; k <= khi; k += stride) s2r__sysid_try_step(id, set, x, i, k, &best, &f);
-        centre = best;
-        for (k = centre - stride + 1; k < centre + stride; k++) s2r__sysid_try_step(id, set, x, i, k, &best, &f);
-    } else {
-        for (dir = 1; dir >= -1; dir -= 2) {
-            int moved = 0;
-            while (s2r__sysid_try_step(id, set, x, i, best + dir, &best, &f)) moved = 1;
-            if (moved) break;
-        }
-    }
-    x[i] = best * id->dt;
-    return f;
-}
+                                        double f, int scan);
 
-/* Sweeps from x (loss f) until one lowers the loss by less than loss_tol
-   of it or the budget is spent; coordinate `hold` (-1: none) stays where
-   it is.  With r (the first descent): the first sweep scans latencies, and
-   r records the loss after each sweep and the progress.  Returns the loss. */
 static double s2r__sysid_descend(s2r_sysid* id, const s2r_trajectory_set* set, double* x, double f, int hold,
-                                 s2r_sysid_result* r, int evaluations_before) {
-    const s2r_sysid_config* c = &id->config;
-    double step[S2R_SYSID_MAX_PARAMS];
-    s2r__sysid_directions learned;
-    int i, sweep;
-    memset(&learned, 0, sizeof learned);
-    for (i = 0; i < c->n_params; i++) step[i] = c->first_step * (c->param[i].hi - c->param[i].lo);
-    for (sweep = 1; sweep <= c->max_sweeps; sweep++) {
-        double before = f, start[S2R_SYSID_MAX_PARAMS];
-        int converged;
-        memcpy(start, x, (size_t)c->n_params * sizeof(double));
-        for (i = 0; i < c->n_params; i++) {
-            if (i == hold) continue;
-            f = s2r__sysid_is_latency(c->param[i].param) ? s2r__sysid_latency_search(id, set, x, i, f, r && sweep == 1)
-                                                         : s2r__sysid_line_search(id, set, x, i, f, &step[i]);
-        }
-        f = s2r__sysid_learned(id, set, x, start, f, &learned);
-        if (s2r_interrupt_requested()) break;   /* the sweep's losses were +Inf from the stop on */
-        converged = before - f <= c->loss_tol * before;
-        if (r) {
-            r->loss[sweep] = r->train_loss = f;
-            r->sweeps = sweep;
-            r->converged = converged;
-            r->evaluations = id->evaluations - evaluations_before;
-            memcpy(r->value, x, (size_t)c->n_params * sizeof(double));
-            if (c->on_sweep) c->on_sweep(c->on_sweep_context, r);
-        }
-        if (converged) break;
-    }
-    return f;
-}
+                                 s2r_sysid_result* r, int evaluations_before);
 
-/* Latency i by an outer search.  A step's loss with the other coordinates
-   held is a poor guide (they have adapted to the current step: one step
-   off raises it 30-100 % on the fleet), so each neighbouring step is
-   judged with every other coordinate re-fitted: a descent with i held,
-   started from the best point so far.  The search walks up, then down,
-   while the re-fitted loss falls.  Records the profile; x becomes the best
-   point.  Returns its loss. */
 static double s2r__sysid_latency_outer(s2r_sysid* id, const s2r_trajectory_set* set, s2r_sysid_result* r,
-                                       double* x, int i, double f) {
-    double best[S2R_SYSID_MAX_PARAMS], y[S2R_SYSID_MAX_PARAMS];
-    size_t bytes = (size_t)id->config.n_params * sizeof(double);
-    int klo, khi, k, dir, kbest = (int)floor(x[i] / id->dt + 0.5);
-    s2r__sysid_step_range(id, i, &klo, &khi);
-    memcpy(best, x, bytes);
-    if (kbest < S2R_SYSID_MAX_PROFILE) r->latency_profile[kbest] = f;
-    for (dir = 1; dir >= -1; dir -= 2)
-        for (k = kbest + dir; k >= klo && k <= khi; k += dir) {
-            double fk;
-            if (s2r_interrupt_requested()) break;
-            if (k < S2R_SYSID_MAX_PROFILE && !isnan(r->latency_profile[k]) && !(r->latency_profile[k] < f)) break;
-            memcpy(y, best, bytes);
-            y[i] = k * id->dt;
-            fk = s2r__sysid_descend(id, set, y, s2r__sysid_objective(id, y, set), i, NULL, 0);
-            if (k < S2R_SYSID_MAX_PROFILE) r->latency_profile[k] = fk;
-            if (!(fk < f)) break;
-            f = fk;
-            kbest = k;
-            memcpy(best, y, bytes);
-        }
-    memcpy(x, best, bytes);
-    return f;
-}
+                                       double* x, int i, double f);
 
-/* The descent, then every latency by its outer search. */
 static void s2r__sysid_fit(s2r_sysid* id, const s2r_trajectory_set* set, s2r_sysid_result* r, double* x,
-                           int evaluations_before) {
-    int i;
-    double f = s2r__sysid_descend(id, set, x, r->loss[0], -1, r, evaluations_before);
-    for (i = 0; i < id->config.n_params; i++)
-        if (s2r__sysid_is_latency(id->config.param[i].param)) {
-            int k;
-            r->latency_index = i;   /* the last latency's profile is kept */
-            for (k = 0; k < S2R_SYSID_MAX_PROFILE; k++) r->latency_profile[k] = NAN;
-            f = s2r__sysid_latency_outer(id, set, r, x, i, f);
-        }
-    r->train_loss = f;
-    memcpy(r->value, x, (size_t)id->config.n_params * sizeof(double));
-}
+                           int evaluations_before);
 
 /* --- System identification: sensitivity, validation, ranges ----------------- */
 
-/* Loss change around the estimate for coordinate i (h = the probe
-   distance): relative change (sensitivity) and second difference
-   (curvature), from both sides when the bounds allow, else one side. */
 static void s2r__sysid_probe(s2r_sysid* id, const s2r_trajectory_set* set, double* x, int i, double f,
-                             double* sensitivity, double* curvature) {
-    const s2r_sysid_param* sp = &id->config.param[i];
-    double h = s2r__sysid_is_latency(sp->param) ? id->dt : id->config.sensitivity_step * (sp->hi - sp->lo);
-    double c = x[i], eps = 1e-9 * (sp->hi - sp->lo + id->dt), f1, f2, scale = fmax(f, S2R_SYSID_EXACT_LOSS);
-    int up = c + h <= sp->hi + eps, down = c - h >= sp->lo - eps;
-    *sensitivity = *curvature = 0;
-    if (!(h > 0) || (!up && !down)) return;
-    if (up && down) {
-        f1 = s2r__sysid_at(id, set, x, i, c - h);
-        f2 = s2r__sysid_at(id, set, x, i, c + h);
-        *sensitivity = 0.5 * (fabs(f1 - f) + fabs(f2 - f)) / scale;
-        *curvature = (f1 - 2 * f + f2) / (h * h);
-        return;
-    }
-    if (!up) h = -h;   /* one-sided, into the bounds */
-    f1 = s2r__sysid_at(id, set, x, i, c + h);
-    *sensitivity = fabs(f1 - f) / scale;
-    if ((up ? c + 2 * h <= sp->hi + eps : c + 2 * h >= sp->lo - eps)) {
-        f2 = s2r__sysid_at(id, set, x, i, c + 2 * h);
-        *curvature = (f - 2 * f1 + f2) / (h * h);
-    } else {
-        *curvature = 2 * (f1 - f) / (h * h);
-    }
-}
+                             double* sensitivity, double* curvature);
 
 /* --- System identification: how sure the estimate is -----------------------
    Near the estimate the loss is almost quadratic in the continuous
@@ -16702,165 +16280,17 @@ typedef struct s2r__sysid_jacobian {
                                             scaled (the sandwich's meat)               */
 } s2r__sysid_jacobian;
 
-static void s2r__sysid_jacobian_free(s2r__sysid_jacobian* G) {
-    S2R_FREE(G->r);
-    S2R_FREE(G->J);
-    S2R_FREE(G->probe);
-    S2R_FREE(G->score);
-}
+static void s2r__sysid_jacobian_free(s2r__sysid_jacobian* G);
+static s2r_result s2r__sysid_jacobian_init(s2r__sysid_jacobian* G, const s2r_sysid* id, const s2r_trajectory_set* set);
 
-static s2r_result s2r__sysid_jacobian_init(s2r__sysid_jacobian* G, const s2r_sysid* id, const s2r_trajectory_set* set) {
-    int i;
-    memset(G, 0, sizeof *G);
-    G->m = set->count * set->n_samples * s2r__sysid_rows(id, set);
-    G->used = s2r__traj_total(set) * s2r__sysid_rows(id, set);
-    for (i = 0; i < id->config.n_params; i++)
-        if (!s2r__sysid_is_latency(id->config.param[i].param) && id->config.param[i].hi > id->config.param[i].lo)
-            G->col[G->p++] = i;
-    G->r = (double*)s2r__calloc((size_t)G->m, sizeof(double));
-    G->J = (double*)s2r__calloc((size_t)G->m * (G->p > 0 ? G->p : 1), sizeof(double));
-    G->probe = (double*)s2r__calloc(2 * (size_t)G->m, sizeof(double));
-    G->score = (double*)s2r__calloc((size_t)set->count * set->n_samples * (G->p > 0 ? G->p : 1), sizeof(double));
-    if (G->r && G->J && G->probe && G->score) return S2R_OK;
-    s2r__sysid_jacobian_free(G);
-    return S2R_ERR_OUT_OF_MEMORY;
-}
-
-/* Fill G at x; S2R_ERR_DIVERGED (or another backend error) when a replay fails. */
 static s2r_result s2r__sysid_jacobian_at(s2r_sysid* id, const s2r_trajectory_set* set, const double* x,
-                                         s2r__sysid_jacobian* G) {
-    double y[S2R_SYSID_MAX_PARAMS], e[3];
-    s2r_result res;
-    int c, k;
-    memcpy(y, x, (size_t)id->config.n_params * sizeof(double));
-    if ((res = s2r__sysid_errors(id, x, set, e, G->r)) != S2R_OK) return res;
-    for (c = 0; c < G->p; c++) {
-        const s2r_sysid_param* sp = &id->config.param[G->col[c]];
-        double h = 1e-3 * (sp->hi - sp->lo), up = fmin(x[G->col[c]] + h, sp->hi), down = fmax(x[G->col[c]] - h, sp->lo);
-        const double *rup = G->r, *rdown = G->r;
-        if (up > x[G->col[c]]) {
-            y[G->col[c]] = up;
-            if ((res = s2r__sysid_errors(id, y, set, e, G->probe)) != S2R_OK) return res;
-            rup = G->probe;
-        }
-        if (down < x[G->col[c]]) {
-            y[G->col[c]] = down;
-            if ((res = s2r__sysid_errors(id, y, set, e, G->probe + G->m)) != S2R_OK) return res;
-            rdown = G->probe + G->m;
-        }
-        y[G->col[c]] = x[G->col[c]];
-        for (k = 0; k < G->m; k++) G->J[(size_t)k * G->p + c] = (rup[k] - rdown[k]) / (up - down);
-    }
-    return S2R_OK;
-}
+                                         s2r__sysid_jacobian* G);
 
-/* J'J (p x p, row-major) and J'r ([p]) of G, columns scaled by `scale`. */
-static void s2r__sysid_normal(const s2r__sysid_jacobian* G, const double* scale, double* A, double* g) {
-    int a, b, k, p = G->p;
-    memset(A, 0, (size_t)p * p * sizeof(double));
-    memset(g, 0, (size_t)p * sizeof(double));
-    for (k = 0; k < G->m; k++) {
-        const double* row = G->J + (size_t)k * p;
-        for (a = 0; a < p; a++) {
-            g[a] += row[a] * scale[a] * G->r[k];
-            for (b = 0; b <= a; b++) A[a * p + b] += row[a] * scale[a] * row[b] * scale[b];
-        }
-    }
-    for (a = 0; a < p; a++)
-        for (b = a + 1; b < p; b++) A[a * p + b] = A[b * p + a];
-}
+static void s2r__sysid_normal(const s2r__sysid_jacobian* G, const double* scale, double* A, double* g);
+static void s2r__symmetric_eigen(int n, double* a, double* w, double* v);
 
-/* Eigen-decomposition of the symmetric n x n matrix a (row-major, n <=
-   S2R_SYSID_MAX_PARAMS; destroyed) by cyclic Jacobi rotations: eigenvalues
-   ascending in w, eigenvector k as row k of v (v[k n + i]). */
-static void s2r__symmetric_eigen(int n, double* a, double* w, double* v) {
-    double vec[S2R_SYSID_MAX_PARAMS * S2R_SYSID_MAX_PARAMS];   /* columns: eigenvectors */
-    int order[S2R_SYSID_MAX_PARAMS], i, j, p, q, sweep;
-    for (i = 0; i < n * n; i++) vec[i] = (i / n == i % n);
-    for (sweep = 0; sweep < 60; sweep++) {
-        double off = 0, diag = 0;
-        for (p = 0; p < n; p++) {
-            diag += a[p * n + p] * a[p * n + p];
-            for (q = p + 1; q < n; q++) off += a[p * n + q] * a[p * n + q];
-        }
-        if (off <= 1e-30 * diag || off == 0) break;
-        for (p = 0; p < n; p++)
-            for (q = p + 1; q < n; q++) {
-                double apq = a[p * n + q], theta, t, c, s;
-                if (apq == 0) continue;
-                theta = (a[q * n + q] - a[p * n + p]) / (2 * apq);
-                t = (theta >= 0 ? 1.0 : -1.0) / (fabs(theta) + sqrt(theta * theta + 1));
-                c = 1 / sqrt(t * t + 1);
-                s = t * c;
-                a[p * n + p] -= t * apq;
-                a[q * n + q] += t * apq;
-                a[p * n + q] = a[q * n + p] = 0;
-                for (i = 0; i < n; i++) {
-                    double aip, aiq, vip = vec[i * n + p], viq = vec[i * n + q];
-                    vec[i * n + p] = c * vip - s * viq;
-                    vec[i * n + q] = s * vip + c * viq;
-                    if (i == p || i == q) continue;
-                    aip = a[i * n + p]; aiq = a[i * n + q];
-                    a[i * n + p] = a[p * n + i] = c * aip - s * aiq;
-                    a[i * n + q] = a[q * n + i] = s * aip + c * aiq;
-                }
-            }
-    }
-    for (i = 0; i < n; i++) order[i] = i;
-    for (i = 1; i < n; i++)   /* insertion sort by eigenvalue */
-        for (j = i; j > 0 && a[order[j] * n + order[j]] < a[order[j - 1] * n + order[j - 1]]; j--) {
-            int t = order[j]; order[j] = order[j - 1]; order[j - 1] = t;
-        }
-    for (i = 0; i < n; i++) {
-        w[i] = a[order[i] * n + order[i]];
-        for (j = 0; j < n; j++) v[i * n + j] = vec[j * n + order[i]];
-    }
-}
-
-/* Levenberg-Marquardt on the continuous parameters from x (loss f, G the
-   Jacobian there on entry; G is left at the end point), inside the bounds:
-   solve (J'J + mu diag(J'J)) d = -J'r, take the step when it lowers the
-   loss (mu / 10), else mu x 10; at most S2R_SYSID_POLISH_ITERATIONS steps.
-   out: the point reached; returns its loss. */
 static double s2r__sysid_polish(s2r_sysid* id, const s2r_trajectory_set* set, const double* x, double f,
-                                s2r__sysid_jacobian* G, double* out) {
-    double A[S2R_SYSID_MAX_PARAMS * S2R_SYSID_MAX_PARAMS], M[S2R_SYSID_MAX_PARAMS * S2R_SYSID_MAX_PARAMS];
-    double g[S2R_SYSID_MAX_PARAMS], w[S2R_SYSID_MAX_PARAMS], V[S2R_SYSID_MAX_PARAMS * S2R_SYSID_MAX_PARAMS];
-    double one[S2R_SYSID_MAX_PARAMS], y[S2R_SYSID_MAX_PARAMS], mu = 1e-3;
-    int it, a, k, p = G->p, n = id->config.n_params;
-    memcpy(out, x, (size_t)n * sizeof(double));
-    for (a = 0; a < p; a++) one[a] = 1;
-    for (it = 0; it < S2R_SYSID_POLISH_ITERATIONS && p > 0; it++) {
-        double fy = INFINITY;
-        if (it > 0 && s2r__sysid_jacobian_at(id, set, out, G) != S2R_OK) break;
-        s2r__sysid_normal(G, one, A, g);
-        while (mu < 1e8) {
-            memcpy(M, A, (size_t)p * p * sizeof(double));
-            for (a = 0; a < p; a++) M[a * p + a] += mu * fmax(A[a * p + a], DBL_MIN);
-            s2r__symmetric_eigen(p, M, w, V);
-            memcpy(y, out, (size_t)n * sizeof(double));
-            for (k = 0; k < p; k++) {   /* d = -sum_k (v_k . g / w_k) v_k */
-                double vg = 0;
-                if (!(w[k] > 1e-14 * w[p - 1])) continue;
-                for (a = 0; a < p; a++) vg += V[k * p + a] * g[a];
-                for (a = 0; a < p; a++) y[G->col[a]] -= vg / w[k] * V[k * p + a];
-            }
-            for (a = 0; a < p; a++) {
-                const s2r_sysid_param* sp = &id->config.param[G->col[a]];
-                y[G->col[a]] = s2r_clamp(y[G->col[a]], sp->lo, sp->hi);
-            }
-            fy = s2r__sysid_objective(id, y, set);
-            if (fy < f) break;
-            mu *= 10;
-        }
-        if (!(fy < f)) break;
-        mu = fmax(mu / 10, 1e-12);
-        memcpy(out, y, (size_t)n * sizeof(double));
-        if (f - fy <= 1e-6 * f) { f = fy; break; }
-        f = fy;
-    }
-    return f;
-}
+                                s2r__sysid_jacobian* G, double* out);
 
 /* Lag-one correlation of the residuals along time, pooled over every
    trajectory and row (0 when negative). */
@@ -16986,345 +16416,31 @@ static void s2r__sysid_consider_variance(s2r_sysid* id, const s2r_trajectory_set
     }
 }
 
-/* From G at the reported point x (loss f): the eigenpairs of J'J in bounds
-   units, flat directions, condition, standard errors (with the consider
-   entries' share) and the continuous parameters' half-widths. */
 static void s2r__sysid_curvature(s2r_sysid* id, const s2r_trajectory_set* set, const s2r__sysid_jacobian* G,
-                                 const double* x, double f, s2r_sysid_result* r) {
-    const s2r_sysid_config* c = &id->config;
-    double A[S2R_SYSID_MAX_PARAMS * S2R_SYSID_MAX_PARAMS], V[S2R_SYSID_MAX_PARAMS * S2R_SYSID_MAX_PARAMS];
-    double B[S2R_SYSID_MAX_PARAMS * S2R_SYSID_MAX_PARAMS], Ainv[S2R_SYSID_MAX_PARAMS * S2R_SYSID_MAX_PARAMS];
-    double g[S2R_SYSID_MAX_PARAMS], w[S2R_SYSID_MAX_PARAMS], width[S2R_SYSID_MAX_PARAMS] = {0};
-    double extra[S2R_SYSID_MAX_PARAMS] = {0};
-    double rho = s2r__sysid_residual_correlation(G, set);
-    double flat = c->min_sensitivity * f / (c->sensitivity_step * c->sensitivity_step);
-    int a, b, k, p = G->p, unseen[S2R_SYSID_MAX_PARAMS] = {0};
-    r->n_directions = p;
-    r->effective_samples = G->used * (1 - rho) / (1 + rho);
-    if (p == 0) return;
-    for (a = 0; a < p; a++) width[a] = c->param[G->col[a]].hi - c->param[G->col[a]].lo;
-    s2r__sysid_normal(G, width, A, g);
-    s2r__sysid_score_covariance(G, set, width, s2r__sysid_se_lags(set), B);
-    s2r__symmetric_eigen(p, A, w, V);
-    r->condition = w[0] > 0 ? w[p - 1] / w[0] : INFINITY;
-    memset(Ainv, 0, sizeof Ainv);
-    for (k = 0; k < p; k++) {
-        r->eigenvalue[k] = w[k];
-        for (a = 0; a < p; a++) r->eigenvector[k][G->col[a]] = V[k * p + a];
-        if (w[k] < flat) r->n_flat = k + 1;
-        for (a = 0; a < p; a++) {   /* (J'J)^-1 on the directions the data see */
-            if (!(w[k] > 1e-14 * w[p - 1])) { unseen[a] |= V[k * p + a] * V[k * p + a] > 1e-12; continue; }
-            for (b = 0; b < p; b++) Ainv[a * p + b] += V[k * p + a] * V[k * p + b] / w[k];
-        }
-    }
-    if (s2r__sysid_considers(&c->consider)) s2r__sysid_consider_variance(id, set, x, G, width, Ainv, extra);
-    for (a = 0; a < p; a++) {
-        int i = G->col[a];
-        double inverse = unseen[a] ? INFINITY : Ainv[a * p + a], variance = 0;   /* (J'J)^-1_ii in bounds units */
-        for (b = 0; b < p; b++)   /* the sandwich (J'J)^-1 B (J'J)^-1, its diagonal */
-            for (k = 0; k < p; k++) variance += Ainv[a * p + b] * B[b * p + k] * Ainv[k * p + a];
-        variance = unseen[a] || G->used <= p ? INFINITY : variance * G->used / (G->used - p);
-        r->std_error_data[i] = width[a] * sqrt(variance);
-        r->std_error[i] = isinf(variance) ? INFINITY : width[a] * sqrt(variance + extra[a]);   /* + the consider share */
-        /* sensitive also with the others re-fitted: a move of sensitivity_step along the profile raises the
-           loss by sensitivity_step^2 / inverse */
-        r->identifiable[i] = r->identifiable[i] && c->sensitivity_step * c->sensitivity_step >=
-                                                   c->min_sensitivity * fmax(f, S2R_SYSID_EXACT_LOSS) * inverse;
-        /* the move raising the loss by range_loss_rise with the others re-fitted */
-        r->half_width[i] = s2r_clamp(width[a] * sqrt(c->range_loss_rise * f * inverse), c->range_min_width * width[a],
-                                     0.5 * width[a]);
-    }
-}
+                                 const double* x, double f, s2r_sysid_result* r);
 
-/* At the reported point x (loss f, G its Jacobian when `fresh`): the
-   probes (sensitivity; a latency's half-width from its curvature), then
-   the curvature of J'J for the continuous parameters. */
 static void s2r__sysid_local(s2r_sysid* id, const s2r_trajectory_set* set, s2r_sysid_result* r, double* x, double f,
-                             const s2r__sysid_jacobian* G, int fresh) {
-    const s2r_sysid_config* c = &id->config;
-    int i;
-    memcpy(r->value, x, (size_t)c->n_params * sizeof(double));
-    for (i = 0; i < c->n_params; i++) {
-        double width = c->param[i].hi - c->param[i].lo;
-        s2r__sysid_probe(id, set, x, i, f, &r->sensitivity[i], &r->curvature[i]);
-        r->identifiable[i] = r->sensitivity[i] >= c->min_sensitivity;
-        r->std_error[i] = r->std_error_data[i] = NAN;
-        /* latencies (and anything the Jacobian cannot reach): from the probe's curvature */
-        r->half_width[i] = r->curvature[i] > 0 ? sqrt(2 * c->range_loss_rise * f / r->curvature[i]) : 0.5 * width;
-        r->half_width[i] = r->half_width_alone[i] = s2r_clamp(r->half_width[i], c->range_min_width * width, 0.5 * width);
-    }
-    if (fresh) s2r__sysid_curvature(id, set, G, x, f, r);
-    for (i = 0; i < c->n_params; i++) {   /* what the data cannot pin down has no finite interval */
-        if (r->zero_nominal[i]) r->identifiable[i] = 0;   /* a scale of 0: nothing to pin down */
-        if (!r->identifiable[i]) r->std_error[i] = r->std_error_data[i] = INFINITY;
-    }
-}
+                             const s2r__sysid_jacobian* G, int fresh);
 
-/* The assessment at the descent's point, then the polish from there (a
-   check, or with config.polish the reported point, assessed again);
-   nothing is put back.  S2R_ERR_OUT_OF_MEMORY for the Jacobian. */
-static s2r_result s2r__sysid_assess(s2r_sysid* id, const s2r_trajectory_set* set, s2r_sysid_result* r, double* x) {
-    const s2r_sysid_config* c = &id->config;
-    s2r__sysid_jacobian G;
-    double f = r->train_loss;
-    int i, fresh;
-    if (s2r__sysid_jacobian_init(&G, id, set) != S2R_OK)
-        return s2r__fail(id->error, S2R_ERR_OUT_OF_MEMORY, "out of memory for the residual Jacobian (%d rows)", G.m);
-    r->polish_loss = r->descent_loss = f;
-    memcpy(r->polish_value, x, (size_t)c->n_params * sizeof(double));
-    fresh = s2r__sysid_jacobian_at(id, set, x, &G) == S2R_OK;
-    s2r__sysid_local(id, set, r, x, f, &G, fresh);
-    if (fresh) r->polish_loss = s2r__sysid_polish(id, set, x, f, &G, r->polish_value);   /* moves G */
-    for (i = 0; i < c->n_params; i++) {
-        const s2r_sysid_param* sp = &c->param[i];
-        if (sp->hi > sp->lo)
-            r->polish_distance = fmax(r->polish_distance, fabs(r->polish_value[i] - x[i]) / (sp->hi - sp->lo));
-    }
-    if (c->polish && r->polish_loss < f) {
-        memcpy(x, r->polish_value, (size_t)c->n_params * sizeof(double));
-        f = r->train_loss = r->polish_loss;
-        r->polished = 1;
-        memset(r->eigenvector, 0, sizeof r->eigenvector);
-        r->n_flat = 0;
-        s2r__sysid_local(id, set, r, x, f, &G, s2r__sysid_jacobian_at(id, set, x, &G) == S2R_OK);
-    }
-    s2r__sysid_jacobian_free(&G);
-    return S2R_OK;
-}
-
-/* The first guess: start, or the nominal model, clamped; latencies on a step. */
-static double s2r__sysid_start(const s2r_sysid* id, int i) {
-    const s2r_sysid_param* sp = &id->config.param[i];
-    double v = isnan(sp->start) ? s2r__sysid_nominal(sp->param) : sp->start;
-    int klo, khi;
-    if (s2r__sysid_is_latency(sp->param)) {
-        s2r__sysid_step_range(id, i, &klo, &khi);
-        return (double)(int)s2r_clamp(floor(v / id->dt + 0.5), klo, khi) * id->dt;
-    }
-    return s2r_clamp(v, sp->lo, sp->hi);
-}
+static s2r_result s2r__sysid_assess(s2r_sysid* id, const s2r_trajectory_set* set, s2r_sysid_result* r, double* x);
+static double s2r__sysid_start(const s2r_sysid* id, int i);
 
 /* Checks, start values and the starting loss. */
-/* Whether sp scales a nominal that is 0 on every joint it acts on (all
-   arm joints, or its own joint): damping, armature or kv of the nominal
-   model.  Nothing it takes moves the model. */
-static int s2r__sysid_zero_nominal(const s2r_sysid* id, const s2r_sysid_param* sp) {
-    const s2r_robot* r = &id->sim.robot;
-    const mjModel* m0 = id->sim.nominal;
-    int j;
-    if (sp->param != S2R_PARAM_DAMPING && sp->param != S2R_PARAM_ARMATURE && sp->param != S2R_PARAM_KV) return 0;
-    for (j = 0; j < r->info.n_joints; j++) {
-        double v = sp->param == S2R_PARAM_KV ? r->info.kv[j]
-                 : sp->param == S2R_PARAM_DAMPING ? m0->dof_damping[r->dof_adr[j]] : m0->dof_armature[r->dof_adr[j]];
-        if ((sp->joint == 0 || sp->joint == j + 1) && v != 0) return 0;
-    }
-    return 1;
-}
+static int s2r__sysid_zero_nominal(const s2r_sysid* id, const s2r_sysid_param* sp);
 
 static s2r_result s2r__sysid_begin(s2r_sysid* id, const s2r_trajectory_set* train,
-                                   const s2r_trajectory_set* validation, s2r_sysid_result* r, double* x) {
-    char msg[S2R_ERROR_LEN];
-    int i, n = id->sim.robot.info.n_joints;
-    s2r_result res;
-    memset(r, 0, sizeof *r);
-    r->n_params = id->config.n_params;
-    r->validation_mse_start = r->validation_mse = r->validation_object_mse_start = r->validation_object_mse = NAN;
-    r->validation_object_motion = r->validation_object_relative_start = r->validation_object_relative = NAN;
-    r->validation_object_floor = r->polish_loss = r->condition = r->effective_samples = NAN;
-    r->latency_index = -1;
-    for (i = 0; i < S2R_SYSID_MAX_PROFILE; i++) r->latency_profile[i] = NAN;
-    for (i = 0; i < S2R_MAX_JOINTS; i++) r->joint_rms[i] = r->joint_relative[i] = NAN;
-    r->verdict = S2R_SYSID_BLOCK;
-    if (s2r_trajectory_set_check(train, n, msg) != S2R_OK)
-        return s2r__fail(id->error, S2R_ERR_INVALID_ARGUMENT, "training data: %s", msg);
-    if (validation && s2r_trajectory_set_check(validation, n, msg) != S2R_OK)
-        return s2r__fail(id->error, S2R_ERR_INVALID_ARGUMENT, "validation data: %s", msg);
-    if (validation && !train->object != !validation->object)
-        return s2r__fail(id->error, S2R_ERR_INVALID_ARGUMENT, "the training and validation sets must both hold the "
-                         "object or both not");
-    for (i = 0; i < r->n_params; i++) {
-        x[i] = r->start[i] = r->value[i] = s2r__sysid_start(id, i);
-        r->zero_nominal[i] = s2r__sysid_zero_nominal(id, &id->config.param[i]);
-    }
-    if ((res = s2r__sysid_check_call(id, r->start, train)) != S2R_OK) return res;
-    r->loss[0] = r->train_loss = s2r__sysid_objective(id, x, train);
-    if ((res = s2r__stop_asked(id->error, "system identification")) != S2R_OK) return res;
-    if (!isfinite(r->loss[0]))
-        return s2r__fail(id->error, S2R_ERR_INVALID_ARGUMENT, "the simulation diverges at the start values: %s", id->sim.error);
-    return S2R_OK;
-}
+                                   const s2r_trajectory_set* validation, s2r_sysid_result* r, double* x);
 
-/* Mean over joints of the variance of a set's measured positions (rad^2):
-   the size of the motion the errors are judged against; each joint's in
-   per_joint ([n_joints]) if given. */
-static double s2r__traj_motion(const s2r_trajectory_set* set, double* per_joint) {
-    int j, i, k, m = s2r__traj_total(set);
-    double total = 0;
-    for (j = 0; j < set->n_joints && m > 0; j++) {
-        double mean = 0, var = 0;
-        for (i = 0; i < set->count; i++)
-            for (k = 0; k < s2r_trajectory_length(set, i); k++) mean += set->q[s2r__traj_at(set, i, k) + (size_t)j] / m;
-        for (i = 0; i < set->count; i++)
-            for (k = 0; k < s2r_trajectory_length(set, i); k++) {
-                double d = set->q[s2r__traj_at(set, i, k) + (size_t)j] - mean;
-                var += d * d / m;
-            }
-        if (per_joint) per_joint[j] = var;
-        total += var / set->n_joints;
-    }
-    return total;
-}
+static double s2r__traj_motion(const s2r_trajectory_set* set, double* per_joint);
+static double s2r__traj_object_motion(const s2r_trajectory_set* set);
+static double s2r__traj_object_floor(const s2r_trajectory_set* set);
+static double s2r__relative_error(double mse, double floor, double motion);
+static void s2r__sysid_joint_fit(s2r_sysid* id, const s2r_trajectory_set* set, s2r_sysid_result* r);
 
-/* Mean over trajectories and samples of the seen object's squared distance
-   from that trajectory's mean position (m^2; 0 without the object): how
-   far the pushes moved it. */
-static double s2r__traj_object_motion(const s2r_trajectory_set* set) {
-    int i, k;
-    double total = 0, all = (double)s2r__traj_total(set);
-    for (i = 0; set->object && i < set->count; i++) {
-        const double* o = set->object + 2 * (size_t)i * set->n_samples;
-        int ns = s2r_trajectory_length(set, i);
-        double mx = 0, my = 0;
-        for (k = 0; k < ns; k++) { mx += o[2 * k] / ns; my += o[2 * k + 1] / ns; }
-        for (k = 0; k < ns; k++)
-            total += ((o[2 * k] - mx) * (o[2 * k] - mx) + (o[2 * k + 1] - my) * (o[2 * k + 1] - my)) / all;
-    }
-    return total;
-}
-
-/* The seen object's mean squared distance from where it was set down (m^2)
-   over the samples before the arm was sent anywhere (command k equal to
-   command 0): the camera's error on a resting object; 0 when no trajectory
-   has such samples. */
-static double s2r__traj_object_floor(const s2r_trajectory_set* set) {
-    int i, k, n = set->n_joints, used = 0;
-    double total = 0;
-    for (i = 0; set->object && i < set->count; i++) {
-        const double* c0 = set->command + s2r__traj_at(set, i, 0);
-        for (k = 0; k < s2r_trajectory_length(set, i); k++) {
-            const double* o = set->object + 2 * ((size_t)i * set->n_samples + k);
-            const double* p = set->object0 + 2 * (size_t)i;
-            if (memcmp(set->command + s2r__traj_at(set, i, k), c0, (size_t)n * sizeof(double)) != 0) break;
-            total += (o[0] - p[0]) * (o[0] - p[0]) + (o[1] - p[1]) * (o[1] - p[1]);
-            used++;
-        }
-    }
-    return used > 0 ? total / used : 0;
-}
-
-/* sqrt((mse - floor) / motion): the error beyond the floor, relative. */
-static double s2r__relative_error(double mse, double floor, double motion) {
-    if (!(motion > 0) || !isfinite(mse)) return INFINITY;
-    return sqrt(fmax(mse - floor, 0) / motion);
-}
-
-/* Per joint: the held-out rms position error at the identified values,
-   relative to that joint's own motion; a joint above S2R_SYSID_REL_GOOD
-   and three times the median joint's is flagged (left NaN when memory or
-   a replay fails). */
-static void s2r__sysid_joint_fit(s2r_sysid* id, const s2r_trajectory_set* set, s2r_sysid_result* r) {
-    int n = set->n_joints, i, k, j;
-    double motion[S2R_MAX_JOINTS], sq[S2R_MAX_JOINTS] = {0}, sorted[S2R_MAX_JOINTS], median;
-    double* q = (double*)s2r__calloc((size_t)set->n_samples * n, sizeof(double));
-    if (!q) return;
-    s2r__traj_motion(set, motion);
-    for (i = 0; i < set->count; i++) {
-        if (s2r_sysid_simulate(id, r->value, set, i, q, NULL) != S2R_OK) { S2R_FREE(q); return; }
-        for (k = 0; k < s2r_trajectory_length(set, i); k++)
-            for (j = 0; j < n; j++) {
-                double e = q[(size_t)k * n + j] - set->q[s2r__traj_at(set, i, k) + (size_t)j];
-                sq[j] += e * e;
-            }
-    }
-    for (j = 0; j < n; j++) {
-        r->joint_rms[j] = sqrt(sq[j] / (double)s2r__traj_total(set));
-        r->joint_relative[j] = motion[j] > 0 ? r->joint_rms[j] / sqrt(motion[j]) : INFINITY;
-        sorted[j] = r->joint_relative[j];
-    }
-    qsort(sorted, (size_t)n, sizeof *sorted, s2r__compare_doubles);
-    median = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
-    for (j = 0; j < n; j++)   /* a joint that stands out: what the others share is the fit's, not the joint's */
-        r->joint_misfit[j] = !(r->joint_relative[j] <= S2R_SYSID_REL_GOOD) && !(r->joint_relative[j] <= 3 * median);
-    S2R_FREE(q);
-}
-
-/* Held-out MSE before and after, relative to the motion, and the verdict. */
 static void s2r__sysid_validate(s2r_sysid* id, const s2r_trajectory_set* train,
-                                const s2r_trajectory_set* validation, s2r_sysid_result* r) {
-    const s2r_sysid_config* c = &id->config;
-    const s2r_trajectory_set* set = validation ? validation : train;
-    double before[3], after[3], object_motion = s2r__traj_object_motion(set);
-    s2r_sysid_verdict joints, object;
-    int side, i;
-    if (s2r__sysid_errors(id, r->start, set, before, NULL) != S2R_OK) before[0] = before[2] = INFINITY;
-    if (s2r__sysid_errors(id, r->value, set, after, NULL) != S2R_OK) after[0] = after[2] = INFINITY;
-    r->validation_mse_start = before[0];
-    r->validation_mse = after[0];
-    r->validation_motion = s2r__traj_motion(set, NULL);
-    r->validation_relative_start = r->validation_motion > 0 ? sqrt(before[0] / r->validation_motion) : INFINITY;
-    r->validation_relative = r->validation_motion > 0 ? sqrt(after[0] / r->validation_motion) : INFINITY;
-    for (side = 0; side < 2; side++) {   /* judged as the verdict judges: the worse of what the loss weighs */
-        double corner[S2R_SYSID_MAX_PARAMS], e[3] = {INFINITY, INFINITY, INFINITY}, worst = 0;
-        for (i = 0; i < c->n_params; i++) corner[i] = side ? c->param[i].hi : c->param[i].lo;
-        if (s2r__sysid_errors(id, corner, set, e, NULL) != S2R_OK) e[0] = e[2] = INFINITY;
-        if (c->weight_q + c->weight_qd > 0)
-            worst = r->validation_motion > 0 ? sqrt(e[0] / r->validation_motion) : INFINITY;
-        if (c->weight_object > 0 && set->object)
-            worst = fmax(worst, s2r__relative_error(e[2], s2r__traj_object_floor(set), object_motion));
-        r->validation_relative_corner[side] = worst;
-    }
-    r->validation_object_mse_start = r->validation_object_mse = r->validation_object_motion = NAN;
-    r->validation_object_floor = r->validation_object_relative_start = r->validation_object_relative = NAN;
-    if (set->object) {
-        double floor = s2r__traj_object_floor(set);
-        r->validation_object_mse_start = before[2];
-        r->validation_object_mse = after[2];
-        r->validation_object_motion = object_motion;
-        r->validation_object_floor = floor;
-        r->validation_object_relative_start = s2r__relative_error(before[2], floor, object_motion);
-        r->validation_object_relative = s2r__relative_error(after[2], floor, object_motion);
-    }
-    /* judged on what the loss weighs: the worse of the two */
-    joints = c->weight_q + c->weight_qd > 0 ? s2r_sysid_verdict_relative(r->validation_relative) : S2R_SYSID_GOOD;
-    object = c->weight_object > 0 ? s2r_sysid_verdict_object(r->validation_object_relative) : S2R_SYSID_GOOD;
-    r->verdict = joints > object ? joints : object;
-    s2r__sysid_joint_fit(id, set, r);
-    if (!validation) r->validation_mse_start = r->validation_relative_start = r->validation_object_mse_start =
-                     r->validation_object_relative_start = NAN;
-}
+                                const s2r_trajectory_set* validation, s2r_sysid_result* r);
 
-S2RDEF s2r_result s2r_sysid_run(s2r_sysid* id, const s2r_trajectory_set* train,
-                                const s2r_trajectory_set* validation, s2r_sysid_result* result) {
-    S2R_ASSERT(id);
-    if (!result)
-        return s2r__fail(id->error, S2R_ERR_INVALID_ARGUMENT, "s2r_sysid_run: result is NULL");
-    double x[S2R_SYSID_MAX_PARAMS];
-    int before;
-    s2r_result res;
-    before = id->evaluations;
-    if ((res = s2r__sysid_begin(id, train, validation, result, x)) != S2R_OK) return res;
-    s2r__sysid_fit(id, train, result, x, before);
-    if ((res = s2r__stop_asked(id->error, "system identification")) != S2R_OK) return res;   /* a stop: no estimate */
-    if ((res = s2r__sysid_assess(id, train, result, x)) != S2R_OK) return res;
-    s2r__sysid_validate(id, train, validation, result);
-    result->evaluations = id->evaluations - before;
-    return s2r__stop_asked(id->error, "system identification");
-}
-
-/* Joint `joint` of parameter p given its own range `dist` in r (replacing
-   one it has); the shared entry is switched on at its mode's identity if it
-   was off, so the other joints keep their nominal values.  S2R_ERR_STATE
-   when r holds S2R_JOINT_RANGES_MAX others already. */
-static s2r_result s2r__set_joint_range(s2r_randomization* r, s2r_param p, int joint, s2r_dist dist) {
-    if ((unsigned)p >= S2R_PARAM_COUNT) return S2R_ERR_INVALID_ARGUMENT;
-    if (s2r__put_joint_range(r, p, joint, dist) < 0) return S2R_ERR_STATE;
-    if (!r->p[p].enabled) {
-        r->p[p].enabled = 1;
-        r->p[p].mode = s2r_param_default_mode(p);
-        r->p[p].dist = s2r_dist_fixed(s2r__mode_identity(r->p[p].mode));
-    }
-    return S2R_OK;
-}
+static s2r_result s2r__set_joint_range(s2r_randomization* r, s2r_param p, int joint, s2r_dist dist);
 
 S2RDEF s2r_result s2r_sysid_fixed(const s2r_sysid* id, const s2r_sysid_result* result, s2r_randomization* out) {
     s2r_randomization r;
@@ -17336,35 +16452,6 @@ S2RDEF s2r_result s2r_sysid_fixed(const s2r_sysid* id, const s2r_sysid_result* r
         if (id->config.param[i].joint > 0 &&
             s2r__set_joint_range(&r, id->config.param[i].param, id->config.param[i].joint, s2r_dist_fixed(result->value[i])) != S2R_OK)
             return S2R_ERR_STATE;
-    *out = r;
-    return S2R_OK;
-}
-
-S2RDEF s2r_result s2r_sysid_recentre(const s2r_sysid* id, const s2r_sysid_result* result,
-                                     const s2r_randomization* training, s2r_randomization* out) {
-    s2r_randomization r;
-    s2r_result res;
-    int i;
-    if (!id || !result || !training || !out || result->n_params != id->config.n_params)
-        return S2R_ERR_INVALID_ARGUMENT;
-    r = *training;
-    for (i = 0; i < result->n_params; i++) {   /* the shared entries */
-        const s2r_sysid_param* sp = &id->config.param[i];
-        double v = result->value[i], w = result->half_width[i];
-        if (!result->identifiable[i] || sp->joint > 0) continue;
-        r.p[sp->param].enabled = 1;
-        r.p[sp->param].mode = s2r_param_default_mode(sp->param);
-        r.p[sp->param].dist = s2r_dist_uniform(fmax(sp->lo, v - w), fmin(sp->hi, v + w));
-    }
-    for (i = 0; i < result->n_params; i++) {   /* then the joints fitted on their own: ranges of their own */
-        const s2r_sysid_param* sp = &id->config.param[i];
-        double v = result->value[i], w = result->half_width[i];
-        if (!result->identifiable[i] || sp->joint == 0) continue;
-        if (r.p[sp->param].enabled && r.p[sp->param].mode != s2r_param_default_mode(sp->param)) return S2R_ERR_INVALID_ARGUMENT;
-        if (s2r__set_joint_range(&r, sp->param, sp->joint, s2r_dist_uniform(fmax(sp->lo, v - w), fmin(sp->hi, v + w))) != S2R_OK)
-            return S2R_ERR_STATE;
-    }
-    if ((res = s2r_randomization_check(&r, NULL)) != S2R_OK) return res;
     *out = r;
     return S2R_OK;
 }
@@ -17493,22 +16580,616 @@ S2RDEF s2r_result s2r_identify_unit(const s2r_backend* robot, const s2r_identify
     return res;
 }
 
-/* Record `count` strikes into a set with the object (stream `seed`) and
-   take the camera's calibration offset out of what it saw. */
-static s2r_result s2r__record_strikes(s2r_trajectory_set* set, const s2r_backend* robot, const s2r_identify_config* c,
-                                      int count, uint64_t seed, const double camera_offset[3], char* error) {
-    s2r_result res = s2r_trajectory_set_init(set, robot->info->n_joints, 60, count, 0.02);
-    size_t k, n;
-    if (res == S2R_OK) res = s2r_trajectory_set_add_object(set);
-    if (res == S2R_OK) res = s2r_trajectory_collect_strikes(set, robot, c->strike_speed, count, seed);
-    if (res != S2R_OK) return s2r__fail(error, res, "%s", set->error);
-    n = (size_t)set->count * set->n_samples;
-    for (k = 0; k < n; k++) {
-        set->object[2 * k] -= camera_offset[0];
-        set->object[2 * k + 1] -= camera_offset[1];
+S2RDEF s2r_result s2r_trajectory_collect(s2r_trajectory_set* set, const s2r_backend* robot,
+                                         const s2r_excitation_config* excitation, int count,
+                                         uint64_t seed) {
+    int t;
+    S2R_ASSERT(set);
+    if (!robot || !robot->info)
+        return s2r__fail(set->error, S2R_ERR_INVALID_ARGUMENT, "collect: robot is NULL");
+    if (s2r_excitation_check(excitation, set->error) != S2R_OK) return S2R_ERR_INVALID_ARGUMENT;
+    if (s2r__check_whole_steps(set->sample_period, "sample period", robot->info, set->error) != S2R_OK)
+        return S2R_ERR_INVALID_ARGUMENT;
+    if (count < 0 || count > set->capacity - set->count)
+        return s2r__fail(set->error, S2R_ERR_INVALID_ARGUMENT, "collect: %d trajectories do not fit (%d of %d used)",
+                         count, set->count, set->capacity);
+    if (robot->info->n_joints != set->n_joints)
+        return s2r__fail(set->error, S2R_ERR_INVALID_ARGUMENT, "collect: the robot has %d joints, the set %d",
+                         robot->info->n_joints, set->n_joints);
+    if (set->object)
+        return s2r__fail(set->error, S2R_ERR_INVALID_ARGUMENT, "collect: the set holds the object; excite the arm "
+                         "alone, or record pushes (s2r_trajectory_collect_strikes)");
+    for (t = 0; t < count; t++) {
+        int i = set->count;
+        s2r_rng rng = s2r_rng_make(seed, (uint64_t)t);
+        s2r_result res;
+        s2r_excitation_make(excitation, robot->info, set->n_samples, set->sample_period, &rng,
+                            set->q0 + (size_t)i * set->n_joints, set->command + s2r__traj_at(set, i, 0));
+        if ((res = s2r__traj_play(set, robot, i, &rng)) != S2R_OK) return res;
+        set->count++;
     }
     return S2R_OK;
 }
+
+S2RDEF s2r_result s2r_sysid_run(s2r_sysid* id, const s2r_trajectory_set* train,
+                                const s2r_trajectory_set* validation, s2r_sysid_result* result) {
+    S2R_ASSERT(id);
+    if (!result)
+        return s2r__fail(id->error, S2R_ERR_INVALID_ARGUMENT, "s2r_sysid_run: result is NULL");
+    double x[S2R_SYSID_MAX_PARAMS];
+    int before;
+    s2r_result res;
+    before = id->evaluations;
+    if ((res = s2r__sysid_begin(id, train, validation, result, x)) != S2R_OK) return res;
+    s2r__sysid_fit(id, train, result, x, before);
+    if ((res = s2r__stop_asked(id->error, "system identification")) != S2R_OK) return res;   /* a stop: no estimate */
+    if ((res = s2r__sysid_assess(id, train, result, x)) != S2R_OK) return res;
+    s2r__sysid_validate(id, train, validation, result);
+    result->evaluations = id->evaluations - before;
+    return s2r__stop_asked(id->error, "system identification");
+}
+
+/* The descent, then every latency by its outer search. */
+static void s2r__sysid_fit(s2r_sysid* id, const s2r_trajectory_set* set, s2r_sysid_result* r, double* x,
+                           int evaluations_before) {
+    int i;
+    double f = s2r__sysid_descend(id, set, x, r->loss[0], -1, r, evaluations_before);
+    for (i = 0; i < id->config.n_params; i++)
+        if (s2r__sysid_is_latency(id->config.param[i].param)) {
+            int k;
+            r->latency_index = i;   /* the last latency's profile is kept */
+            for (k = 0; k < S2R_SYSID_MAX_PROFILE; k++) r->latency_profile[k] = NAN;
+            f = s2r__sysid_latency_outer(id, set, r, x, i, f);
+        }
+    r->train_loss = f;
+    memcpy(r->value, x, (size_t)id->config.n_params * sizeof(double));
+}
+
+static s2r_result s2r__sysid_begin(s2r_sysid* id, const s2r_trajectory_set* train,
+                                   const s2r_trajectory_set* validation, s2r_sysid_result* r, double* x) {
+    char msg[S2R_ERROR_LEN];
+    int i, n = id->sim.robot.info.n_joints;
+    s2r_result res;
+    memset(r, 0, sizeof *r);
+    r->n_params = id->config.n_params;
+    r->validation_mse_start = r->validation_mse = r->validation_object_mse_start = r->validation_object_mse = NAN;
+    r->validation_object_motion = r->validation_object_relative_start = r->validation_object_relative = NAN;
+    r->validation_object_floor = r->polish_loss = r->condition = r->effective_samples = NAN;
+    r->latency_index = -1;
+    for (i = 0; i < S2R_SYSID_MAX_PROFILE; i++) r->latency_profile[i] = NAN;
+    for (i = 0; i < S2R_MAX_JOINTS; i++) r->joint_rms[i] = r->joint_relative[i] = NAN;
+    r->verdict = S2R_SYSID_BLOCK;
+    if (s2r_trajectory_set_check(train, n, msg) != S2R_OK)
+        return s2r__fail(id->error, S2R_ERR_INVALID_ARGUMENT, "training data: %s", msg);
+    if (validation && s2r_trajectory_set_check(validation, n, msg) != S2R_OK)
+        return s2r__fail(id->error, S2R_ERR_INVALID_ARGUMENT, "validation data: %s", msg);
+    if (validation && !train->object != !validation->object)
+        return s2r__fail(id->error, S2R_ERR_INVALID_ARGUMENT, "the training and validation sets must both hold the "
+                         "object or both not");
+    for (i = 0; i < r->n_params; i++) {
+        x[i] = r->start[i] = r->value[i] = s2r__sysid_start(id, i);
+        r->zero_nominal[i] = s2r__sysid_zero_nominal(id, &id->config.param[i]);
+    }
+    if ((res = s2r__sysid_check_call(id, r->start, train)) != S2R_OK) return res;
+    r->loss[0] = r->train_loss = s2r__sysid_objective(id, x, train);
+    if ((res = s2r__stop_asked(id->error, "system identification")) != S2R_OK) return res;
+    if (!isfinite(r->loss[0]))
+        return s2r__fail(id->error, S2R_ERR_INVALID_ARGUMENT, "the simulation diverges at the start values: %s", id->sim.error);
+    return S2R_OK;
+}
+
+/* Candidate values finite and inside their bounds; the set usable. */
+static s2r_result s2r__sysid_check_call(s2r_sysid* id, const double* values, const s2r_trajectory_set* set) {
+    s2r_result res;
+    int i;
+    if (!values) return s2r__fail(id->error, S2R_ERR_INVALID_ARGUMENT, "values are NULL");
+    for (i = 0; i < id->config.n_params; i++) {
+        const s2r_sysid_param* sp = &id->config.param[i];
+        if (!(values[i] >= sp->lo && values[i] <= sp->hi))
+            return s2r__fail(id->error, S2R_ERR_INVALID_ARGUMENT, "%s: value %g is outside its bounds [%g, %g]",
+                             s2r_param_name(sp->param), values[i], sp->lo, sp->hi);
+    }
+    if (id->config.weight_object > 0 && set && !set->object)
+        return s2r__fail(id->error, S2R_ERR_INVALID_ARGUMENT, "weight_object > 0 needs trajectories with the object "
+                         "(s2r_trajectory_collect_strikes)");
+    if (set && set->object && id->sim.robot.info.scene != S2R_SCENE_PUSH)
+        return s2r__fail(id->error, S2R_ERR_INVALID_ARGUMENT, "the trajectories hold an object; the model has none "
+                         "(fit with the push scene: s2r_task_sim_config)");
+    if ((res = s2r_trajectory_set_check(set, id->sim.robot.info.n_joints, id->error)) != S2R_OK) return res;
+    return s2r__traj_check_arm(set, &id->sim.robot.info, id->error);
+}
+
+/* Whether sp scales a nominal that is 0 on every joint it acts on (all
+   arm joints, or its own joint): damping, armature or kv of the nominal
+   model.  Nothing it takes moves the model. */
+static int s2r__sysid_zero_nominal(const s2r_sysid* id, const s2r_sysid_param* sp) {
+    const s2r_robot* r = &id->sim.robot;
+    const mjModel* m0 = id->sim.nominal;
+    int j;
+    if (sp->param != S2R_PARAM_DAMPING && sp->param != S2R_PARAM_ARMATURE && sp->param != S2R_PARAM_KV) return 0;
+    for (j = 0; j < r->info.n_joints; j++) {
+        double v = sp->param == S2R_PARAM_KV ? r->info.kv[j]
+                 : sp->param == S2R_PARAM_DAMPING ? m0->dof_damping[r->dof_adr[j]] : m0->dof_armature[r->dof_adr[j]];
+        if ((sp->joint == 0 || sp->joint == j + 1) && v != 0) return 0;
+    }
+    return 1;
+}
+
+/* The first guess: start, or the nominal model, clamped; latencies on a step. */
+static double s2r__sysid_start(const s2r_sysid* id, int i) {
+    const s2r_sysid_param* sp = &id->config.param[i];
+    double v = isnan(sp->start) ? s2r__sysid_nominal(sp->param) : sp->start;
+    int klo, khi;
+    if (s2r__sysid_is_latency(sp->param)) {
+        s2r__sysid_step_range(id, i, &klo, &khi);
+        return (double)(int)s2r_clamp(floor(v / id->dt + 0.5), klo, khi) * id->dt;
+    }
+    return s2r_clamp(v, sp->lo, sp->hi);
+}
+
+/* Latency i by an outer search.  A step's loss with the other coordinates
+   held is a poor guide (they have adapted to the current step: one step
+   off raises it 30-100 % on the fleet), so each neighbouring step is
+   judged with every other coordinate re-fitted: a descent with i held,
+   started from the best point so far.  The search walks up, then down,
+   while the re-fitted loss falls.  Records the profile; x becomes the best
+   point.  Returns its loss. */
+static double s2r__sysid_latency_outer(s2r_sysid* id, const s2r_trajectory_set* set, s2r_sysid_result* r,
+                                       double* x, int i, double f) {
+    double best[S2R_SYSID_MAX_PARAMS], y[S2R_SYSID_MAX_PARAMS];
+    size_t bytes = (size_t)id->config.n_params * sizeof(double);
+    int klo, khi, k, dir, kbest = (int)floor(x[i] / id->dt + 0.5);
+    s2r__sysid_step_range(id, i, &klo, &khi);
+    memcpy(best, x, bytes);
+    if (kbest < S2R_SYSID_MAX_PROFILE) r->latency_profile[kbest] = f;
+    for (dir = 1; dir >= -1; dir -= 2)
+        for (k = kbest + dir; k >= klo && k <= khi; k += dir) {
+            double fk;
+            if (s2r_interrupt_requested()) break;
+            if (k < S2R_SYSID_MAX_PROFILE && !isnan(r->latency_profile[k]) && !(r->latency_profile[k] < f)) break;
+            memcpy(y, best, bytes);
+            y[i] = k * id->dt;
+            fk = s2r__sysid_descend(id, set, y, s2r__sysid_objective(id, y, set), i, NULL, 0);
+            if (k < S2R_SYSID_MAX_PROFILE) r->latency_profile[k] = fk;
+            if (!(fk < f)) break;
+            f = fk;
+            kbest = k;
+            memcpy(best, y, bytes);
+        }
+    memcpy(x, best, bytes);
+    return f;
+}
+
+/* Sweeps from x (loss f) until one lowers the loss by less than loss_tol
+   of it or the budget is spent; coordinate `hold` (-1: none) stays where
+   it is.  With r (the first descent): the first sweep scans latencies, and
+   r records the loss after each sweep and the progress.  Returns the loss. */
+static double s2r__sysid_descend(s2r_sysid* id, const s2r_trajectory_set* set, double* x, double f, int hold,
+                                 s2r_sysid_result* r, int evaluations_before) {
+    const s2r_sysid_config* c = &id->config;
+    double step[S2R_SYSID_MAX_PARAMS];
+    s2r__sysid_directions learned;
+    int i, sweep;
+    memset(&learned, 0, sizeof learned);
+    for (i = 0; i < c->n_params; i++) step[i] = c->first_step * (c->param[i].hi - c->param[i].lo);
+    for (sweep = 1; sweep <= c->max_sweeps; sweep++) {
+        double before = f, start[S2R_SYSID_MAX_PARAMS];
+        int converged;
+        memcpy(start, x, (size_t)c->n_params * sizeof(double));
+        for (i = 0; i < c->n_params; i++) {
+            if (i == hold) continue;
+            f = s2r__sysid_is_latency(c->param[i].param) ? s2r__sysid_latency_search(id, set, x, i, f, r && sweep == 1)
+                                                         : s2r__sysid_line_search(id, set, x, i, f, &step[i]);
+        }
+        f = s2r__sysid_learned(id, set, x, start, f, &learned);
+        if (s2r_interrupt_requested()) break;   /* the sweep's losses were +Inf from the stop on */
+        converged = before - f <= c->loss_tol * before;
+        if (r) {
+            r->loss[sweep] = r->train_loss = f;
+            r->sweeps = sweep;
+            r->converged = converged;
+            r->evaluations = id->evaluations - evaluations_before;
+            memcpy(r->value, x, (size_t)c->n_params * sizeof(double));
+            if (c->on_sweep) c->on_sweep(c->on_sweep_context, r);
+        }
+        if (converged) break;
+    }
+    return f;
+}
+
+/* After the coordinates: search the learned directions, then the net move
+   of this sweep (continuous parameters only), and remember it. */
+static double s2r__sysid_learned(s2r_sysid* id, const s2r_trajectory_set* set, double* x, const double* start,
+                                 double f, s2r__sysid_directions* D) {
+    double net[S2R_SYSID_MAX_PARAMS];
+    int k, j, moved = 0, n = id->config.n_params;
+    if (id->config.directions < 1) return f;
+    for (j = 0; j < D->count; j++) f = s2r__sysid_direction_search(id, set, x, D->dir[j], f);
+    for (k = 0; k < n; k++) {
+        net[k] = s2r__sysid_is_latency(id->config.param[k].param) ? 0 : x[k] - start[k];
+        moved += net[k] != 0;
+    }
+    if (moved < 2) return f;   /* a single coordinate moved: nothing new to learn */
+    f = s2r__sysid_direction_search(id, set, x, net, f);
+    memcpy(D->dir[D->next], net, sizeof net);
+    D->next = (D->next + 1) % id->config.directions;
+    if (D->count < id->config.directions) D->count++;
+    return f;
+}
+
+/* Line search along dir (both ways) from x, with the tolerance of
+   step_tol on the coordinate that moves most relative to its bounds. */
+static double s2r__sysid_direction_search(s2r_sysid* id, const s2r_trajectory_set* set, double* x,
+                                          const double* dir, double f) {
+    double origin[S2R_SYSID_MAX_PARAMS], back[S2R_SYSID_MAX_PARAMS], scale = 0, t, lo, hi;
+    int k, n = id->config.n_params;
+    s2r__sysid_line L;
+    for (k = 0; k < n; k++) {
+        const s2r_sysid_param* sp = &id->config.param[k];
+        origin[k] = x[k];
+        back[k] = -dir[k];
+        if (sp->hi > sp->lo) scale = fmax(scale, fabs(dir[k]) / (sp->hi - sp->lo));
+    }
+    if (!(scale > 0)) return f;
+    memset(&L, 0, sizeof L);
+    L.id = id; L.set = set; L.x = x; L.i = -1; L.origin = origin; L.dir = dir;
+    lo = -s2r__sysid_pattern_reach(id, origin, back);
+    hi = s2r__sysid_pattern_reach(id, origin, dir);
+    if (!(hi > lo)) return f;
+    t = s2r_line_minimize(s2r__sysid_line_loss, &L, lo, hi, 0, f, fmin(1.0, fmax(hi, -lo)), id->config.step_tol / scale, &f);
+    for (k = 0; k < n; k++) x[k] = s2r_clamp(origin[k] + t * dir[k], id->config.param[k].lo, id->config.param[k].hi);
+    return f;
+}
+
+/* One coordinate, continuous.  Moves x[i], returns the new loss, sets the
+   next first step (twice this move, within [2 tol, first_step]). */
+static double s2r__sysid_line_search(s2r_sysid* id, const s2r_trajectory_set* set, double* x, int i,
+                                     double f, double* step) {
+    const s2r_sysid_param* sp = &id->config.param[i];
+    double width = sp->hi - sp->lo, tol = id->config.step_tol * width, x0 = x[i];
+    s2r__sysid_line L;
+    if (!(width > 0)) return f;
+    memset(&L, 0, sizeof L);
+    L.id = id; L.set = set; L.x = x; L.i = i;
+    x[i] = s2r_line_minimize(s2r__sysid_line_loss, &L, sp->lo, sp->hi, x0, f, *step, tol, &f);
+    *step = fmin(fmax(2 * fabs(x[i] - x0), 2 * tol), id->config.first_step * width);
+    return f;
+}
+
+/* One coordinate, a latency in whole physics steps.  scan: every
+   stride-th step of the bounds, then each step around the best; else walk
+   one step at a time while the loss falls. */
+static double s2r__sysid_latency_search(s2r_sysid* id, const s2r_trajectory_set* set, double* x, int i,
+                                        double f, int scan) {
+    int klo, khi, k, stride, best = (int)floor(x[i] / id->dt + 0.5), centre, dir;
+    s2r__sysid_step_range(id, i, &klo, &khi);
+    if (scan) {
+        stride = (khi - klo) / 12 + 1;
+        for (k = klo; k <= khi; k += stride) s2r__sysid_try_step(id, set, x, i, k, &best, &f);
+        centre = best;
+        for (k = centre - stride + 1; k < centre + stride; k++) s2r__sysid_try_step(id, set, x, i, k, &best, &f);
+    } else {
+        for (dir = 1; dir >= -1; dir -= 2) {
+            int moved = 0;
+            while (s2r__sysid_try_step(id, set, x, i, best + dir, &best, &f)) moved = 1;
+            if (moved) break;
+        }
+    }
+    x[i] = best * id->dt;
+    return f;
+}
+
+/* Try latency step k for coordinate i: keep it if strictly better. */
+static int s2r__sysid_try_step(s2r_sysid* id, const s2r_trajectory_set* set, double* x, int i, int k,
+                               int* best, double* fbest) {
+    int klo, khi;
+    double f;
+    s2r__sysid_step_range(id, i, &klo, &khi);
+    if (k < klo || k > khi || k == *best) return 0;
+    f = s2r__sysid_at(id, set, x, i, k * id->dt);
+    if (!(f < *fbest)) return 0;
+    *best = k;
+    *fbest = f;
+    return 1;
+}
+
+/* The assessment at the descent's point, then the polish from there (a
+   check, or with config.polish the reported point, assessed again);
+   nothing is put back.  S2R_ERR_OUT_OF_MEMORY for the Jacobian. */
+static s2r_result s2r__sysid_assess(s2r_sysid* id, const s2r_trajectory_set* set, s2r_sysid_result* r, double* x) {
+    const s2r_sysid_config* c = &id->config;
+    s2r__sysid_jacobian G;
+    double f = r->train_loss;
+    int i, fresh;
+    if (s2r__sysid_jacobian_init(&G, id, set) != S2R_OK)
+        return s2r__fail(id->error, S2R_ERR_OUT_OF_MEMORY, "out of memory for the residual Jacobian (%d rows)", G.m);
+    r->polish_loss = r->descent_loss = f;
+    memcpy(r->polish_value, x, (size_t)c->n_params * sizeof(double));
+    fresh = s2r__sysid_jacobian_at(id, set, x, &G) == S2R_OK;
+    s2r__sysid_local(id, set, r, x, f, &G, fresh);
+    if (fresh) r->polish_loss = s2r__sysid_polish(id, set, x, f, &G, r->polish_value);   /* moves G */
+    for (i = 0; i < c->n_params; i++) {
+        const s2r_sysid_param* sp = &c->param[i];
+        if (sp->hi > sp->lo)
+            r->polish_distance = fmax(r->polish_distance, fabs(r->polish_value[i] - x[i]) / (sp->hi - sp->lo));
+    }
+    if (c->polish && r->polish_loss < f) {
+        memcpy(x, r->polish_value, (size_t)c->n_params * sizeof(double));
+        f = r->train_loss = r->polish_loss;
+        r->polished = 1;
+        memset(r->eigenvector, 0, sizeof r->eigenvector);
+        r->n_flat = 0;
+        s2r__sysid_local(id, set, r, x, f, &G, s2r__sysid_jacobian_at(id, set, x, &G) == S2R_OK);
+    }
+    s2r__sysid_jacobian_free(&G);
+    return S2R_OK;
+}
+
+/* Levenberg-Marquardt on the continuous parameters from x (loss f, G the
+   Jacobian there on entry; G is left at the end point), inside the bounds:
+   solve (J'J + mu diag(J'J)) d = -J'r, take the step when it lowers the
+   loss (mu / 10), else mu x 10; at most S2R_SYSID_POLISH_ITERATIONS steps.
+   out: the point reached; returns its loss. */
+static double s2r__sysid_polish(s2r_sysid* id, const s2r_trajectory_set* set, const double* x, double f,
+                                s2r__sysid_jacobian* G, double* out) {
+    double A[S2R_SYSID_MAX_PARAMS * S2R_SYSID_MAX_PARAMS], M[S2R_SYSID_MAX_PARAMS * S2R_SYSID_MAX_PARAMS];
+    double g[S2R_SYSID_MAX_PARAMS], w[S2R_SYSID_MAX_PARAMS], V[S2R_SYSID_MAX_PARAMS * S2R_SYSID_MAX_PARAMS];
+    double one[S2R_SYSID_MAX_PARAMS], y[S2R_SYSID_MAX_PARAMS], mu = 1e-3;
+    int it, a, k, p = G->p, n = id->config.n_params;
+    memcpy(out, x, (size_t)n * sizeof(double));
+    for (a = 0; a < p; a++) one[a] = 1;
+    for (it = 0; it < S2R_SYSID_POLISH_ITERATIONS && p > 0; it++) {
+        double fy = INFINITY;
+        if (it > 0 && s2r__sysid_jacobian_at(id, set, out, G) != S2R_OK) break;
+        s2r__sysid_normal(G, one, A, g);
+        while (mu < 1e8) {
+            memcpy(M, A, (size_t)p * p * sizeof(double));
+            for (a = 0; a < p; a++) M[a * p + a] += mu * fmax(A[a * p + a], DBL_MIN);
+            s2r__symmetric_eigen(p, M, w, V);
+            memcpy(y, out, (size_t)n * sizeof(double));
+            for (k = 0; k < p; k++) {   /* d = -sum_k (v_k . g / w_k) v_k */
+                double vg = 0;
+                if (!(w[k] > 1e-14 * w[p - 1])) continue;
+                for (a = 0; a < p; a++) vg += V[k * p + a] * g[a];
+                for (a = 0; a < p; a++) y[G->col[a]] -= vg / w[k] * V[k * p + a];
+            }
+            for (a = 0; a < p; a++) {
+                const s2r_sysid_param* sp = &id->config.param[G->col[a]];
+                y[G->col[a]] = s2r_clamp(y[G->col[a]], sp->lo, sp->hi);
+            }
+            fy = s2r__sysid_objective(id, y, set);
+            if (fy < f) break;
+            mu *= 10;
+        }
+        if (!(fy < f)) break;
+        mu = fmax(mu / 10, 1e-12);
+        memcpy(out, y, (size_t)n * sizeof(double));
+        if (f - fy <= 1e-6 * f) { f = fy; break; }
+        f = fy;
+    }
+    return f;
+}
+
+/* Eigen-decomposition of the symmetric n x n matrix a (row-major, n <=
+   S2R_SYSID_MAX_PARAMS; destroyed) by cyclic Jacobi rotations: eigenvalues
+   ascending in w, eigenvector k as row k of v (v[k n + i]). */
+static void s2r__symmetric_eigen(int n, double* a, double* w, double* v) {
+    double vec[S2R_SYSID_MAX_PARAMS * S2R_SYSID_MAX_PARAMS];   /* columns: eigenvectors */
+    int order[S2R_SYSID_MAX_PARAMS], i, j, p, q, sweep;
+    for (i = 0; i < n * n; i++) vec[i] = (i / n == i % n);
+    for (sweep = 0; sweep < 60; sweep++) {
+        double off = 0, diag = 0;
+        for (p = 0; p < n; p++) {
+            diag += a[p * n + p] * a[p * n + p];
+            for (q = p + 1; q < n; q++) off += a[p * n + q] * a[p * n + q];
+        }
+        if (off <= 1e-30 * diag || off == 0) break;
+        for (p = 0; p < n; p++)
+            for (q = p + 1; q < n; q++) {
+                double apq = a[p * n + q], theta, t, c, s;
+                if (apq == 0) continue;
+                theta = (a[q * n + q] - a[p * n + p]) / (2 * apq);
+                t = (theta >= 0 ? 1.0 : -1.0) / (fabs(theta) + sqrt(theta * theta + 1));
+                c = 1 / sqrt(t * t + 1);
+                s = t * c;
+                a[p * n + p] -= t * apq;
+                a[q * n + q] += t * apq;
+                a[p * n + q] = a[q * n + p] = 0;
+                for (i = 0; i < n; i++) {
+                    double aip, aiq, vip = vec[i * n + p], viq = vec[i * n + q];
+                    vec[i * n + p] = c * vip - s * viq;
+                    vec[i * n + q] = s * vip + c * viq;
+                    if (i == p || i == q) continue;
+                    aip = a[i * n + p]; aiq = a[i * n + q];
+                    a[i * n + p] = a[p * n + i] = c * aip - s * aiq;
+                    a[i * n + q] = a[q * n + i] = s * aip + c * aiq;
+                }
+            }
+    }
+    for (i = 0; i < n; i++) order[i] = i;
+    for (i = 1; i < n; i++)   /* insertion sort by eigenvalue */
+        for (j = i; j > 0 && a[order[j] * n + order[j]] < a[order[j - 1] * n + order[j - 1]]; j--) {
+            int t = order[j]; order[j] = order[j - 1]; order[j - 1] = t;
+        }
+    for (i = 0; i < n; i++) {
+        w[i] = a[order[i] * n + order[i]];
+        for (j = 0; j < n; j++) v[i * n + j] = vec[j * n + order[i]];
+    }
+}
+
+/* J'J (p x p, row-major) and J'r ([p]) of G, columns scaled by `scale`. */
+static void s2r__sysid_normal(const s2r__sysid_jacobian* G, const double* scale, double* A, double* g) {
+    int a, b, k, p = G->p;
+    memset(A, 0, (size_t)p * p * sizeof(double));
+    memset(g, 0, (size_t)p * sizeof(double));
+    for (k = 0; k < G->m; k++) {
+        const double* row = G->J + (size_t)k * p;
+        for (a = 0; a < p; a++) {
+            g[a] += row[a] * scale[a] * G->r[k];
+            for (b = 0; b <= a; b++) A[a * p + b] += row[a] * scale[a] * row[b] * scale[b];
+        }
+    }
+    for (a = 0; a < p; a++)
+        for (b = a + 1; b < p; b++) A[a * p + b] = A[b * p + a];
+}
+
+/* At the reported point x (loss f, G its Jacobian when `fresh`): the
+   probes (sensitivity; a latency's half-width from its curvature), then
+   the curvature of J'J for the continuous parameters. */
+static void s2r__sysid_local(s2r_sysid* id, const s2r_trajectory_set* set, s2r_sysid_result* r, double* x, double f,
+                             const s2r__sysid_jacobian* G, int fresh) {
+    const s2r_sysid_config* c = &id->config;
+    int i;
+    memcpy(r->value, x, (size_t)c->n_params * sizeof(double));
+    for (i = 0; i < c->n_params; i++) {
+        double width = c->param[i].hi - c->param[i].lo;
+        s2r__sysid_probe(id, set, x, i, f, &r->sensitivity[i], &r->curvature[i]);
+        r->identifiable[i] = r->sensitivity[i] >= c->min_sensitivity;
+        r->std_error[i] = r->std_error_data[i] = NAN;
+        /* latencies (and anything the Jacobian cannot reach): from the probe's curvature */
+        r->half_width[i] = r->curvature[i] > 0 ? sqrt(2 * c->range_loss_rise * f / r->curvature[i]) : 0.5 * width;
+        r->half_width[i] = r->half_width_alone[i] = s2r_clamp(r->half_width[i], c->range_min_width * width, 0.5 * width);
+    }
+    if (fresh) s2r__sysid_curvature(id, set, G, x, f, r);
+    for (i = 0; i < c->n_params; i++) {   /* what the data cannot pin down has no finite interval */
+        if (r->zero_nominal[i]) r->identifiable[i] = 0;   /* a scale of 0: nothing to pin down */
+        if (!r->identifiable[i]) r->std_error[i] = r->std_error_data[i] = INFINITY;
+    }
+}
+
+/* From G at the reported point x (loss f): the eigenpairs of J'J in bounds
+   units, flat directions, condition, standard errors (with the consider
+   entries' share) and the continuous parameters' half-widths. */
+static void s2r__sysid_curvature(s2r_sysid* id, const s2r_trajectory_set* set, const s2r__sysid_jacobian* G,
+                                 const double* x, double f, s2r_sysid_result* r) {
+    const s2r_sysid_config* c = &id->config;
+    double A[S2R_SYSID_MAX_PARAMS * S2R_SYSID_MAX_PARAMS], V[S2R_SYSID_MAX_PARAMS * S2R_SYSID_MAX_PARAMS];
+    double B[S2R_SYSID_MAX_PARAMS * S2R_SYSID_MAX_PARAMS], Ainv[S2R_SYSID_MAX_PARAMS * S2R_SYSID_MAX_PARAMS];
+    double g[S2R_SYSID_MAX_PARAMS], w[S2R_SYSID_MAX_PARAMS], width[S2R_SYSID_MAX_PARAMS] = {0};
+    double extra[S2R_SYSID_MAX_PARAMS] = {0};
+    double rho = s2r__sysid_residual_correlation(G, set);
+    double flat = c->min_sensitivity * f / (c->sensitivity_step * c->sensitivity_step);
+    int a, b, k, p = G->p, unseen[S2R_SYSID_MAX_PARAMS] = {0};
+    r->n_directions = p;
+    r->effective_samples = G->used * (1 - rho) / (1 + rho);
+    if (p == 0) return;
+    for (a = 0; a < p; a++) width[a] = c->param[G->col[a]].hi - c->param[G->col[a]].lo;
+    s2r__sysid_normal(G, width, A, g);
+    s2r__sysid_score_covariance(G, set, width, s2r__sysid_se_lags(set), B);
+    s2r__symmetric_eigen(p, A, w, V);
+    r->condition = w[0] > 0 ? w[p - 1] / w[0] : INFINITY;
+    memset(Ainv, 0, sizeof Ainv);
+    for (k = 0; k < p; k++) {
+        r->eigenvalue[k] = w[k];
+        for (a = 0; a < p; a++) r->eigenvector[k][G->col[a]] = V[k * p + a];
+        if (w[k] < flat) r->n_flat = k + 1;
+        for (a = 0; a < p; a++) {   /* (J'J)^-1 on the directions the data see */
+            if (!(w[k] > 1e-14 * w[p - 1])) { unseen[a] |= V[k * p + a] * V[k * p + a] > 1e-12; continue; }
+            for (b = 0; b < p; b++) Ainv[a * p + b] += V[k * p + a] * V[k * p + b] / w[k];
+        }
+    }
+    if (s2r__sysid_considers(&c->consider)) s2r__sysid_consider_variance(id, set, x, G, width, Ainv, extra);
+    for (a = 0; a < p; a++) {
+        int i = G->col[a];
+        double inverse = unseen[a] ? INFINITY : Ainv[a * p + a], variance = 0;   /* (J'J)^-1_ii in bounds units */
+        for (b = 0; b < p; b++)   /* the sandwich (J'J)^-1 B (J'J)^-1, its diagonal */
+            for (k = 0; k < p; k++) variance += Ainv[a * p + b] * B[b * p + k] * Ainv[k * p + a];
+        variance = unseen[a] || G->used <= p ? INFINITY : variance * G->used / (G->used - p);
+        r->std_error_data[i] = width[a] * sqrt(variance);
+        r->std_error[i] = isinf(variance) ? INFINITY : width[a] * sqrt(variance + extra[a]);   /* + the consider share */
+        /* sensitive also with the others re-fitted: a move of sensitivity_step along the profile raises the
+           loss by sensitivity_step^2 / inverse */
+        r->identifiable[i] = r->identifiable[i] && c->sensitivity_step * c->sensitivity_step >=
+                                                   c->min_sensitivity * fmax(f, S2R_SYSID_EXACT_LOSS) * inverse;
+        /* the move raising the loss by range_loss_rise with the others re-fitted */
+        r->half_width[i] = s2r_clamp(width[a] * sqrt(c->range_loss_rise * f * inverse), c->range_min_width * width[a],
+                                     0.5 * width[a]);
+    }
+}
+
+/* Loss change around the estimate for coordinate i (h = the probe
+   distance): relative change (sensitivity) and second difference
+   (curvature), from both sides when the bounds allow, else one side. */
+static void s2r__sysid_probe(s2r_sysid* id, const s2r_trajectory_set* set, double* x, int i, double f,
+                             double* sensitivity, double* curvature) {
+    const s2r_sysid_param* sp = &id->config.param[i];
+    double h = s2r__sysid_is_latency(sp->param) ? id->dt : id->config.sensitivity_step * (sp->hi - sp->lo);
+    double c = x[i], eps = 1e-9 * (sp->hi - sp->lo + id->dt), f1, f2, scale = fmax(f, S2R_SYSID_EXACT_LOSS);
+    int up = c + h <= sp->hi + eps, down = c - h >= sp->lo - eps;
+    *sensitivity = *curvature = 0;
+    if (!(h > 0) || (!up && !down)) return;
+    if (up && down) {
+        f1 = s2r__sysid_at(id, set, x, i, c - h);
+        f2 = s2r__sysid_at(id, set, x, i, c + h);
+        *sensitivity = 0.5 * (fabs(f1 - f) + fabs(f2 - f)) / scale;
+        *curvature = (f1 - 2 * f + f2) / (h * h);
+        return;
+    }
+    if (!up) h = -h;   /* one-sided, into the bounds */
+    f1 = s2r__sysid_at(id, set, x, i, c + h);
+    *sensitivity = fabs(f1 - f) / scale;
+    if ((up ? c + 2 * h <= sp->hi + eps : c + 2 * h >= sp->lo - eps)) {
+        f2 = s2r__sysid_at(id, set, x, i, c + 2 * h);
+        *curvature = (f - 2 * f1 + f2) / (h * h);
+    } else {
+        *curvature = 2 * (f1 - f) / (h * h);
+    }
+}
+
+/* Fill G at x; S2R_ERR_DIVERGED (or another backend error) when a replay fails. */
+static s2r_result s2r__sysid_jacobian_at(s2r_sysid* id, const s2r_trajectory_set* set, const double* x,
+                                         s2r__sysid_jacobian* G) {
+    double y[S2R_SYSID_MAX_PARAMS], e[3];
+    s2r_result res;
+    int c, k;
+    memcpy(y, x, (size_t)id->config.n_params * sizeof(double));
+    if ((res = s2r__sysid_errors(id, x, set, e, G->r)) != S2R_OK) return res;
+    for (c = 0; c < G->p; c++) {
+        const s2r_sysid_param* sp = &id->config.param[G->col[c]];
+        double h = 1e-3 * (sp->hi - sp->lo), up = fmin(x[G->col[c]] + h, sp->hi), down = fmax(x[G->col[c]] - h, sp->lo);
+        const double *rup = G->r, *rdown = G->r;
+        if (up > x[G->col[c]]) {
+            y[G->col[c]] = up;
+            if ((res = s2r__sysid_errors(id, y, set, e, G->probe)) != S2R_OK) return res;
+            rup = G->probe;
+        }
+        if (down < x[G->col[c]]) {
+            y[G->col[c]] = down;
+            if ((res = s2r__sysid_errors(id, y, set, e, G->probe + G->m)) != S2R_OK) return res;
+            rdown = G->probe + G->m;
+        }
+        y[G->col[c]] = x[G->col[c]];
+        for (k = 0; k < G->m; k++) G->J[(size_t)k * G->p + c] = (rup[k] - rdown[k]) / (up - down);
+    }
+    return S2R_OK;
+}
+
+static s2r_result s2r__sysid_jacobian_init(s2r__sysid_jacobian* G, const s2r_sysid* id, const s2r_trajectory_set* set) {
+    int i;
+    memset(G, 0, sizeof *G);
+    G->m = set->count * set->n_samples * s2r__sysid_rows(id, set);
+    G->used = s2r__traj_total(set) * s2r__sysid_rows(id, set);
+    for (i = 0; i < id->config.n_params; i++)
+        if (!s2r__sysid_is_latency(id->config.param[i].param) && id->config.param[i].hi > id->config.param[i].lo)
+            G->col[G->p++] = i;
+    G->r = (double*)s2r__calloc((size_t)G->m, sizeof(double));
+    G->J = (double*)s2r__calloc((size_t)G->m * (G->p > 0 ? G->p : 1), sizeof(double));
+    G->probe = (double*)s2r__calloc(2 * (size_t)G->m, sizeof(double));
+    G->score = (double*)s2r__calloc((size_t)set->count * set->n_samples * (G->p > 0 ? G->p : 1), sizeof(double));
+    if (G->r && G->J && G->probe && G->score) return S2R_OK;
+    s2r__sysid_jacobian_free(G);
+    return S2R_ERR_OUT_OF_MEMORY;
+}
+
+static void s2r__sysid_jacobian_free(s2r__sysid_jacobian* G) {
+    S2R_FREE(G->r);
+    S2R_FREE(G->J);
+    S2R_FREE(G->probe);
+    S2R_FREE(G->score);
+}
+
+static s2r_result s2r__record_strikes(s2r_trajectory_set* set, const s2r_backend* robot, const s2r_identify_config* c,
+                                      int count, uint64_t seed, const double camera_offset[3], char* error);
 
 S2RDEF s2r_result s2r_identify_object(const s2r_backend* push_robot, const s2r_identify_config* config,
                                       const double camera_offset[3], s2r_randomization* next,
@@ -17546,6 +17227,423 @@ S2RDEF s2r_result s2r_identify_object(const s2r_backend* push_robot, const s2r_i
     s2r_trajectory_set_free(&train);
     s2r_trajectory_set_free(&valid);
     return res;
+}
+
+/* Record `count` strikes into a set with the object (stream `seed`) and
+   take the camera's calibration offset out of what it saw. */
+static s2r_result s2r__record_strikes(s2r_trajectory_set* set, const s2r_backend* robot, const s2r_identify_config* c,
+                                      int count, uint64_t seed, const double camera_offset[3], char* error) {
+    s2r_result res = s2r_trajectory_set_init(set, robot->info->n_joints, 60, count, 0.02);
+    size_t k, n;
+    if (res == S2R_OK) res = s2r_trajectory_set_add_object(set);
+    if (res == S2R_OK) res = s2r_trajectory_collect_strikes(set, robot, c->strike_speed, count, seed);
+    if (res != S2R_OK) return s2r__fail(error, res, "%s", set->error);
+    n = (size_t)set->count * set->n_samples;
+    for (k = 0; k < n; k++) {
+        set->object[2 * k] -= camera_offset[0];
+        set->object[2 * k + 1] -= camera_offset[1];
+    }
+    return S2R_OK;
+}
+
+S2RDEF s2r_result s2r_trajectory_collect_strikes(s2r_trajectory_set* set, const s2r_backend* robot, double speed,
+                                                 int count, uint64_t seed) {
+    const s2r_arm_info* info;
+    double heading[3];
+    mjData* scratch;
+    s2r_result res = S2R_OK;
+    int t;
+    S2R_ASSERT(set);
+    if (!robot || !robot->info || robot->info->scene != S2R_SCENE_PUSH || robot->info->tip_site < 0)
+        return s2r__fail(set->error, S2R_ERR_INVALID_ARGUMENT, "strikes: need an arm in the push scene");
+    if (!set->object)
+        return s2r__fail(set->error, S2R_ERR_INVALID_ARGUMENT, "strikes: the set holds no object (s2r_trajectory_set_add_object)");
+    if (!(speed >= 0.05 && speed <= 1))
+        return s2r__fail(set->error, S2R_ERR_INVALID_ARGUMENT, "strikes: speed must be 0.05..1 m/s, got %g", speed);
+    if (robot->info->n_joints != set->n_joints || count < 0 || count > set->capacity - set->count)
+        return s2r__fail(set->error, S2R_ERR_INVALID_ARGUMENT, "strikes: %d strikes of a %d-joint arm do not fit the "
+                         "set (%d joints, %d of %d used)", count, robot->info->n_joints, set->n_joints, set->count,
+                         set->capacity);
+    if (s2r__check_whole_steps(set->sample_period, "sample period", robot->info, set->error) != S2R_OK)
+        return S2R_ERR_INVALID_ARGUMENT;
+    info = robot->info;
+    if (!(scratch = mj_makeData(info->model))) return s2r__fail(set->error, S2R_ERR_OUT_OF_MEMORY, "mj_makeData failed");
+    s2r__push_heading(info, scratch, heading);
+    for (t = 0; t < count && res == S2R_OK; t++) {
+        s2r_rng rng = s2r_rng_make(seed, (uint64_t)t);
+        int i = set->count;
+        if ((res = s2r__strike_plan(set, info, scratch, heading, speed, &rng, i)) == S2R_OK &&
+            (res = s2r__traj_play(set, robot, i, &rng)) == S2R_OK)
+            set->count++;
+    }
+    mj_deleteData(scratch);
+    return res;
+}
+
+/* Play the stored commands of slot i on the robot and store its readings;
+   the start pose becomes the reading after the reset (where the arm is: a
+   real arm's robot side settles near the pose asked for, with its encoder
+   offsets), so a log's first row is a reading like every other. */
+static s2r_result s2r__traj_play(s2r_trajectory_set* set, const s2r_backend* robot, int i, s2r_rng* rng) {
+    int k, n = set->n_joints;
+    s2r_sensors s;
+    s2r_result res = s2r__traj_start(set, robot, i, rng);
+    if (res == S2R_OK && (res = s2r_backend_read_sensors(robot, &s)) == S2R_OK)
+        memcpy(set->q0 + (size_t)i * n, s.q, (size_t)n * sizeof(double));
+    for (k = 0; k < set->n_samples && res == S2R_OK; k++) {
+        size_t at = s2r__traj_at(set, i, k);
+        if ((res = s2r__stop_asked(set->error, "recording a trajectory")) != S2R_OK) return res;
+        if ((res = s2r_backend_command(robot, set->command + at)) != S2R_OK) break;
+        if ((res = s2r_backend_advance(robot, set->sample_period)) != S2R_OK) break;
+        if ((res = s2r_backend_read_sensors(robot, &s)) != S2R_OK) break;
+        memcpy(set->q + at, s.q, (size_t)n * sizeof(double));
+        memcpy(set->qd + at, s.qd, (size_t)n * sizeof(double));
+        if (set->object) memcpy(set->object + 2 * ((size_t)i * set->n_samples + k), s.object, 2 * sizeof(double));
+    }
+    if (res != S2R_OK)
+        return s2r__fail(set->error, res, "trajectory %d of %d on '%s': %s", i + 1, set->capacity, robot->name ? robot->name : "backend",
+                         robot->error ? robot->error : s2r_result_string(res));
+    return S2R_OK;
+}
+
+/* Plan strike i into slot i: the object's place, the tip's start pose and
+   the servo targets of its path. */
+static s2r_result s2r__strike_plan(s2r_trajectory_set* set, const s2r_arm_info* info, mjData* scratch,
+                                   const double heading[3], double speed, s2r_rng* rng, int i) {
+    const double gap = 0.02, follow = 0.06, inset = 0.08;
+    double* object = set->object0 + 2 * (size_t)i, mid[2], u[2], angle, back, tip[3], q[S2R_MAX_JOINTS];
+    int k, n = set->n_joints;
+    for (k = 0; k < 2; k++) {
+        object[k] = s2r_rng_range(rng, info->push_area_lo[k] + inset, info->push_area_hi[k] - inset);
+        mid[k] = 0.5 * (info->push_area_lo[k] + info->push_area_hi[k]);
+    }
+    angle = atan2(mid[1] - object[1], mid[0] - object[0]) + s2r_rng_range(rng, -0.785398, 0.785398);
+    u[0] = cos(angle);
+    u[1] = sin(angle);
+    back = info->object_radius + info->tip_radius + gap;
+    memcpy(q, info->q_home, (size_t)n * sizeof(double));
+    for (k = 0; k < set->n_samples; k++) {   /* sample k's target, held from t = k period */
+        double s = s2r__strike_travel(k * set->sample_period, speed, gap + follow) - back;
+        tip[0] = object[0] + s * u[0];
+        tip[1] = object[1] + s * u[1];
+        tip[2] = info->table_height + 0.03;
+        if (s2r_tip_ik(info, scratch, tip, heading, q, q) > 0.005)
+            return s2r__fail(set->error, S2R_ERR_INVALID_ARGUMENT, "strike %d: the tip cannot reach (%.3f, %.3f) m", i,
+                             tip[0], tip[1]);
+        memcpy(set->command + s2r__traj_at(set, i, k), q, (size_t)n * sizeof(double));
+        if (k == 0) memcpy(set->q0 + (size_t)i * n, q, (size_t)n * sizeof(double));
+    }
+    return S2R_OK;
+}
+
+/* Distance (m) the tip has moved along the strike at time t (s): rest,
+   a constant-acceleration ramp to `speed`, cruise until `length`, stop. */
+static double s2r__strike_travel(double t, double speed, double length) {
+    const double settle = 0.2, ramp = 0.1;
+    double d, tau = t - settle;
+    if (tau <= 0) return 0;
+    d = tau < ramp ? 0.5 * speed / ramp * tau * tau : 0.5 * speed * ramp + speed * (tau - ramp);
+    return d < length ? d : length;
+}
+
+/* Replay trajectory i on the simulator as pinned; add the squared position
+   (sums[0], rad^2) and velocity (sums[1], rad^2/s^2) errors and, for a set
+   with the object, its squared distance (sums[2], m^2); copy the simulated
+   readings to q_out / qd_out ([n_samples][n_joints]) if given, and the
+   weighted residuals to resid ([n_samples][s2r__sysid_rows], scaled so that
+   their squares summed over the whole set are the loss) if given. */
+static s2r_result s2r__sysid_replay(s2r_sysid* id, const s2r_trajectory_set* set, int i,
+                                    double sums[3], double* q_out, double* qd_out, double* resid) {
+    const s2r_backend* b = &id->sim.backend;
+    const s2r_sysid_config* c = &id->config;
+    int k, j, n = set->n_joints, length = s2r_trajectory_length(set, i), rows = s2r__sysid_rows(id, set);
+    double samples = (double)s2r__traj_total(set);
+    double wq = sqrt(c->weight_q / (samples * n)), wv = sqrt(c->weight_qd / (samples * n));
+    double wo = sqrt(c->weight_object / samples);
+    s2r_rng rng = s2r_rng_make(0, (uint64_t)i);   /* the simulator's noise, if `known` has any */
+    s2r_sensors s;
+    s2r_result res = s2r__traj_start(set, b, i, &rng);
+    for (k = 0; k < length && res == S2R_OK; k++) {
+        size_t at = s2r__traj_at(set, i, k);
+        const double* seen = set->object ? set->object + 2 * ((size_t)i * set->n_samples + k) : NULL;
+        if ((res = s2r__stop_asked(NULL, "replay")) != S2R_OK) break;   /* every loss is then +Inf: the search ends */
+        if ((res = s2r_backend_command(b, set->command + at)) != S2R_OK) break;
+        if ((res = s2r_backend_advance(b, set->sample_period)) != S2R_OK) break;
+        if ((res = s2r_backend_read_sensors(b, &s)) != S2R_OK) break;
+        for (j = 0; j < n; j++) {
+            double eq = s.q[j] - set->q[at + j], ev = s.qd[j] - set->qd[at + j];
+            sums[0] += eq * eq;
+            sums[1] += ev * ev;
+            if (resid && c->weight_q > 0) *resid++ = wq * eq;
+        }
+        for (j = 0; resid && c->weight_qd > 0 && j < n; j++) *resid++ = wv * (s.qd[j] - set->qd[at + j]);
+        if (seen) {
+            double ex = s.object[0] - seen[0], ey = s.object[1] - seen[1];
+            sums[2] += ex * ex + ey * ey;
+            if (resid && c->weight_object > 0) { *resid++ = wo * ex; *resid++ = wo * ey; }
+        }
+        if (q_out) memcpy(q_out + (size_t)k * n, s.q, (size_t)n * sizeof(double));
+        if (qd_out) memcpy(qd_out + (size_t)k * n, s.qd, (size_t)n * sizeof(double));
+    }
+    if (resid && res == S2R_OK && length < set->n_samples)   /* past its end: rows of zeros */
+        memset(resid, 0, (size_t)(set->n_samples - length) * (size_t)rows * sizeof(double));
+    for (; q_out && res == S2R_OK && k < set->n_samples; k++)   /* ... and its last reading held */
+        memcpy(q_out + (size_t)k * n, q_out + (size_t)(k - 1) * n, (size_t)n * sizeof(double));
+    for (k = length; qd_out && res == S2R_OK && k < set->n_samples; k++)
+        memset(qd_out + (size_t)k * n, 0, (size_t)n * sizeof(double));
+    return res;
+}
+
+/* Start trajectory i on a robot: reset at its start pose and, for a set
+   with the object, set the object down.  Recording and replay share it. */
+static s2r_result s2r__traj_start(const s2r_trajectory_set* set, const s2r_backend* robot, int i, s2r_rng* rng) {
+    s2r_result res = s2r_backend_reset(robot, set->q0 + (size_t)i * set->n_joints, NULL, rng);
+    if (res == S2R_OK && set->object0) res = s2r_backend_place_object(robot, set->object0 + 2 * (size_t)i);
+    return res;
+}
+
+/* Rows of the weighted residual per sample: the joint positions, the
+   velocities and the object's x, y, each block where its weight is > 0. */
+static int s2r__sysid_rows(const s2r_sysid* id, const s2r_trajectory_set* set) {
+    const s2r_sysid_config* c = &id->config;
+    return (c->weight_q > 0) * set->n_joints + (c->weight_qd > 0) * set->n_joints +
+           (c->weight_object > 0 && set->object) * 2;
+}
+
+/* Held-out MSE before and after, relative to the motion, and the verdict. */
+static void s2r__sysid_validate(s2r_sysid* id, const s2r_trajectory_set* train,
+                                const s2r_trajectory_set* validation, s2r_sysid_result* r) {
+    const s2r_sysid_config* c = &id->config;
+    const s2r_trajectory_set* set = validation ? validation : train;
+    double before[3], after[3], object_motion = s2r__traj_object_motion(set);
+    s2r_sysid_verdict joints, object;
+    int side, i;
+    if (s2r__sysid_errors(id, r->start, set, before, NULL) != S2R_OK) before[0] = before[2] = INFINITY;
+    if (s2r__sysid_errors(id, r->value, set, after, NULL) != S2R_OK) after[0] = after[2] = INFINITY;
+    r->validation_mse_start = before[0];
+    r->validation_mse = after[0];
+    r->validation_motion = s2r__traj_motion(set, NULL);
+    r->validation_relative_start = r->validation_motion > 0 ? sqrt(before[0] / r->validation_motion) : INFINITY;
+    r->validation_relative = r->validation_motion > 0 ? sqrt(after[0] / r->validation_motion) : INFINITY;
+    for (side = 0; side < 2; side++) {   /* judged as the verdict judges: the worse of what the loss weighs */
+        double corner[S2R_SYSID_MAX_PARAMS], e[3] = {INFINITY, INFINITY, INFINITY}, worst = 0;
+        for (i = 0; i < c->n_params; i++) corner[i] = side ? c->param[i].hi : c->param[i].lo;
+        if (s2r__sysid_errors(id, corner, set, e, NULL) != S2R_OK) e[0] = e[2] = INFINITY;
+        if (c->weight_q + c->weight_qd > 0)
+            worst = r->validation_motion > 0 ? sqrt(e[0] / r->validation_motion) : INFINITY;
+        if (c->weight_object > 0 && set->object)
+            worst = fmax(worst, s2r__relative_error(e[2], s2r__traj_object_floor(set), object_motion));
+        r->validation_relative_corner[side] = worst;
+    }
+    r->validation_object_mse_start = r->validation_object_mse = r->validation_object_motion = NAN;
+    r->validation_object_floor = r->validation_object_relative_start = r->validation_object_relative = NAN;
+    if (set->object) {
+        double floor = s2r__traj_object_floor(set);
+        r->validation_object_mse_start = before[2];
+        r->validation_object_mse = after[2];
+        r->validation_object_motion = object_motion;
+        r->validation_object_floor = floor;
+        r->validation_object_relative_start = s2r__relative_error(before[2], floor, object_motion);
+        r->validation_object_relative = s2r__relative_error(after[2], floor, object_motion);
+    }
+    /* judged on what the loss weighs: the worse of the two */
+    joints = c->weight_q + c->weight_qd > 0 ? s2r_sysid_verdict_relative(r->validation_relative) : S2R_SYSID_GOOD;
+    object = c->weight_object > 0 ? s2r_sysid_verdict_object(r->validation_object_relative) : S2R_SYSID_GOOD;
+    r->verdict = joints > object ? joints : object;
+    s2r__sysid_joint_fit(id, set, r);
+    if (!validation) r->validation_mse_start = r->validation_relative_start = r->validation_object_mse_start =
+                     r->validation_object_relative_start = NAN;
+}
+
+/* Per joint: the held-out rms position error at the identified values,
+   relative to that joint's own motion; a joint above S2R_SYSID_REL_GOOD
+   and three times the median joint's is flagged (left NaN when memory or
+   a replay fails). */
+static void s2r__sysid_joint_fit(s2r_sysid* id, const s2r_trajectory_set* set, s2r_sysid_result* r) {
+    int n = set->n_joints, i, k, j;
+    double motion[S2R_MAX_JOINTS], sq[S2R_MAX_JOINTS] = {0}, sorted[S2R_MAX_JOINTS], median;
+    double* q = (double*)s2r__calloc((size_t)set->n_samples * n, sizeof(double));
+    if (!q) return;
+    s2r__traj_motion(set, motion);
+    for (i = 0; i < set->count; i++) {
+        if (s2r_sysid_simulate(id, r->value, set, i, q, NULL) != S2R_OK) { S2R_FREE(q); return; }
+        for (k = 0; k < s2r_trajectory_length(set, i); k++)
+            for (j = 0; j < n; j++) {
+                double e = q[(size_t)k * n + j] - set->q[s2r__traj_at(set, i, k) + (size_t)j];
+                sq[j] += e * e;
+            }
+    }
+    for (j = 0; j < n; j++) {
+        r->joint_rms[j] = sqrt(sq[j] / (double)s2r__traj_total(set));
+        r->joint_relative[j] = motion[j] > 0 ? r->joint_rms[j] / sqrt(motion[j]) : INFINITY;
+        sorted[j] = r->joint_relative[j];
+    }
+    qsort(sorted, (size_t)n, sizeof *sorted, s2r__compare_doubles);
+    median = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+    for (j = 0; j < n; j++)   /* a joint that stands out: what the others share is the fit's, not the joint's */
+        r->joint_misfit[j] = !(r->joint_relative[j] <= S2R_SYSID_REL_GOOD) && !(r->joint_relative[j] <= 3 * median);
+    S2R_FREE(q);
+}
+
+/* The seen object's mean squared distance from where it was set down (m^2)
+   over the samples before the arm was sent anywhere (command k equal to
+   command 0): the camera's error on a resting object; 0 when no trajectory
+   has such samples. */
+static double s2r__traj_object_floor(const s2r_trajectory_set* set) {
+    int i, k, n = set->n_joints, used = 0;
+    double total = 0;
+    for (i = 0; set->object && i < set->count; i++) {
+        const double* c0 = set->command + s2r__traj_at(set, i, 0);
+        for (k = 0; k < s2r_trajectory_length(set, i); k++) {
+            const double* o = set->object + 2 * ((size_t)i * set->n_samples + k);
+            const double* p = set->object0 + 2 * (size_t)i;
+            if (memcmp(set->command + s2r__traj_at(set, i, k), c0, (size_t)n * sizeof(double)) != 0) break;
+            total += (o[0] - p[0]) * (o[0] - p[0]) + (o[1] - p[1]) * (o[1] - p[1]);
+            used++;
+        }
+    }
+    return used > 0 ? total / used : 0;
+}
+
+/* sqrt((mse - floor) / motion): the error beyond the floor, relative. */
+static double s2r__relative_error(double mse, double floor, double motion) {
+    if (!(motion > 0) || !isfinite(mse)) return INFINITY;
+    return sqrt(fmax(mse - floor, 0) / motion);
+}
+
+/* Mean over joints of the variance of a set's measured positions (rad^2):
+   the size of the motion the errors are judged against; each joint's in
+   per_joint ([n_joints]) if given. */
+static double s2r__traj_motion(const s2r_trajectory_set* set, double* per_joint) {
+    int j, i, k, m = s2r__traj_total(set);
+    double total = 0;
+    for (j = 0; j < set->n_joints && m > 0; j++) {
+        double mean = 0, var = 0;
+        for (i = 0; i < set->count; i++)
+            for (k = 0; k < s2r_trajectory_length(set, i); k++) mean += set->q[s2r__traj_at(set, i, k) + (size_t)j] / m;
+        for (i = 0; i < set->count; i++)
+            for (k = 0; k < s2r_trajectory_length(set, i); k++) {
+                double d = set->q[s2r__traj_at(set, i, k) + (size_t)j] - mean;
+                var += d * d / m;
+            }
+        if (per_joint) per_joint[j] = var;
+        total += var / set->n_joints;
+    }
+    return total;
+}
+
+/* Mean squared errors over a whole set, for values: mse[0] joint
+   positions (rad^2), mse[1] velocities (rad^2/s^2), mse[2] the object's
+   distance (m^2; 0 without it); the weighted residuals into resid if
+   given ([count][n_samples][s2r__sysid_rows]); S2R_ERR_DIVERGED (or
+   another backend error) when a replay failed. */
+static s2r_result s2r__sysid_errors(s2r_sysid* id, const double* values, const s2r_trajectory_set* set,
+                                    double mse[3], double* resid) {
+    s2r_sim_draw d;
+    s2r__sysid_draw(id, values, &d);
+    return s2r__sysid_draw_errors(id, &d, set, mse, resid);
+}
+
+/* s2r__sysid_errors (below) of the draw d, pinned on the simulator. */
+static s2r_result s2r__sysid_draw_errors(s2r_sysid* id, const s2r_sim_draw* d, const s2r_trajectory_set* set,
+                                         double mse[3], double* resid) {
+    double sums[3] = {0, 0, 0}, samples = (double)s2r__traj_total(set);
+    size_t per = (size_t)set->n_samples * s2r__sysid_rows(id, set);
+    s2r_result res;
+    int i;
+    if ((res = s2r_sim_pin_draw(&id->sim, d)) != S2R_OK) return res;
+    id->evaluations++;
+    for (i = 0; i < set->count; i++)
+        if ((res = s2r__sysid_replay(id, set, i, sums, NULL, NULL, resid ? resid + i * per : NULL)) != S2R_OK)
+            return res;
+    mse[0] = sums[0] / (samples * set->n_joints);
+    mse[1] = sums[1] / (samples * set->n_joints);
+    mse[2] = sums[2] / samples;
+    return S2R_OK;
+}
+
+/* The simulator's draw for candidate values ([n_params]). */
+static void s2r__sysid_draw(const s2r_sysid* id, const double* values, s2r_sim_draw* d) {
+    int i, j, k, per_joint = 0;
+    *d = id->base;
+    for (i = 0; i < id->config.n_params; i++) {
+        s2r_param p = id->config.param[i].param;
+        per_joint |= id->config.param[i].joint > 0;
+        if (id->config.param[i].joint > 0) continue;
+        d->value[p] = values[i];
+        if (p == S2R_PARAM_LINK_MASS)
+            for (j = 0; j < S2R_MAX_JOINTS; j++) d->link_mass[j] = values[i];
+    }
+    if (!per_joint && !id->modes.n_joint_ranges) return;
+    d->per_joint = 1;   /* every joint the shared value, then the known joints' own, then the fitted joints' own */
+    for (k = 0; k < (int)(sizeof s2r__joint_wise / sizeof *s2r__joint_wise); k++)
+        for (j = 0; j < S2R_MAX_JOINTS; j++) d->joint[s2r__joint_wise[k]][j] = d->value[s2r__joint_wise[k]];
+    for (k = 0; k < id->modes.n_joint_ranges; k++)
+        d->joint[id->modes.joint_range[k].param][id->modes.joint_range[k].joint - 1] =
+            s2r_dist_centre(&id->modes.joint_range[k].dist);
+    for (i = 0; i < id->config.n_params; i++)
+        if (id->config.param[i].joint > 0) d->joint[id->config.param[i].param][id->config.param[i].joint - 1] = values[i];
+}
+
+/* Mean over trajectories and samples of the seen object's squared distance
+   from that trajectory's mean position (m^2; 0 without the object): how
+   far the pushes moved it. */
+static double s2r__traj_object_motion(const s2r_trajectory_set* set) {
+    int i, k;
+    double total = 0, all = (double)s2r__traj_total(set);
+    for (i = 0; set->object && i < set->count; i++) {
+        const double* o = set->object + 2 * (size_t)i * set->n_samples;
+        int ns = s2r_trajectory_length(set, i);
+        double mx = 0, my = 0;
+        for (k = 0; k < ns; k++) { mx += o[2 * k] / ns; my += o[2 * k + 1] / ns; }
+        for (k = 0; k < ns; k++)
+            total += ((o[2 * k] - mx) * (o[2 * k] - mx) + (o[2 * k + 1] - my) * (o[2 * k + 1] - my)) / all;
+    }
+    return total;
+}
+
+S2RDEF s2r_result s2r_sysid_recentre(const s2r_sysid* id, const s2r_sysid_result* result,
+                                     const s2r_randomization* training, s2r_randomization* out) {
+    s2r_randomization r;
+    s2r_result res;
+    int i;
+    if (!id || !result || !training || !out || result->n_params != id->config.n_params)
+        return S2R_ERR_INVALID_ARGUMENT;
+    r = *training;
+    for (i = 0; i < result->n_params; i++) {   /* the shared entries */
+        const s2r_sysid_param* sp = &id->config.param[i];
+        double v = result->value[i], w = result->half_width[i];
+        if (!result->identifiable[i] || sp->joint > 0) continue;
+        r.p[sp->param].enabled = 1;
+        r.p[sp->param].mode = s2r_param_default_mode(sp->param);
+        r.p[sp->param].dist = s2r_dist_uniform(fmax(sp->lo, v - w), fmin(sp->hi, v + w));
+    }
+    for (i = 0; i < result->n_params; i++) {   /* then the joints fitted on their own: ranges of their own */
+        const s2r_sysid_param* sp = &id->config.param[i];
+        double v = result->value[i], w = result->half_width[i];
+        if (!result->identifiable[i] || sp->joint == 0) continue;
+        if (r.p[sp->param].enabled && r.p[sp->param].mode != s2r_param_default_mode(sp->param)) return S2R_ERR_INVALID_ARGUMENT;
+        if (s2r__set_joint_range(&r, sp->param, sp->joint, s2r_dist_uniform(fmax(sp->lo, v - w), fmin(sp->hi, v + w))) != S2R_OK)
+            return S2R_ERR_STATE;
+    }
+    if ((res = s2r_randomization_check(&r, NULL)) != S2R_OK) return res;
+    *out = r;
+    return S2R_OK;
+}
+
+/* Joint `joint` of parameter p given its own range `dist` in r (replacing
+   one it has); the shared entry is switched on at its mode's identity if it
+   was off, so the other joints keep their nominal values.  S2R_ERR_STATE
+   when r holds S2R_JOINT_RANGES_MAX others already. */
+static s2r_result s2r__set_joint_range(s2r_randomization* r, s2r_param p, int joint, s2r_dist dist) {
+    if ((unsigned)p >= S2R_PARAM_COUNT) return S2R_ERR_INVALID_ARGUMENT;
+    if (s2r__put_joint_range(r, p, joint, dist) < 0) return S2R_ERR_STATE;
+    if (!r->p[p].enabled) {
+        r->p[p].enabled = 1;
+        r->p[p].mode = s2r_param_default_mode(p);
+        r->p[p].dist = s2r_dist_fixed(s2r__mode_identity(r->p[p].mode));
+    }
+    return S2R_OK;
 }
 
 /* >> section: Deployment

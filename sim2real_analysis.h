@@ -211,16 +211,7 @@ S2RDEF s2r_result s2r_predict_transfer(const s2r_controller* controller, s2r_rob
     return S2R_OK;
 }
 
-/* Condition k of an attribution: 0 the unit, 1 nominal, then without /
-   only for each effect; its effects-off mask and where its result goes. */
-static unsigned s2r__attribution_condition(s2r_gap_attribution* a, int k, s2r_eval_result** out) {
-    int e = (k - 2) / 2;
-    if (k == 0) { *out = &a->unit; return 0; }
-    if (k == 1) { *out = &a->nominal; return S2R_EFFECTS_ALL; }
-    if (k % 2 == 0) { *out = &a->without[e]; return 1u << e; }
-    *out = &a->only[e];
-    return S2R_EFFECTS_ALL & ~(1u << e);
-}
+static unsigned s2r__attribution_condition(s2r_gap_attribution* a, int k, s2r_eval_result** out);
 
 S2RDEF s2r_result s2r_attribute_gap(const s2r_controller* controller, s2r_robot_kind robot,
                                     const s2r_task_config* task, uint64_t unit, int episodes, uint64_t seed,
@@ -259,6 +250,17 @@ S2RDEF s2r_result s2r_attribute_gap(const s2r_controller* controller, s2r_robot_
     for (k = 0; k < CONDITIONS; k++)
         if (status[k] != S2R_OK) return s2r__fail(error, status[k], "gap attribution: %s", errors[k]);
     return S2R_OK;
+}
+
+/* Condition k of an attribution: 0 the unit, 1 nominal, then without /
+   only for each effect; its effects-off mask and where its result goes. */
+static unsigned s2r__attribution_condition(s2r_gap_attribution* a, int k, s2r_eval_result** out) {
+    int e = (k - 2) / 2;
+    if (k == 0) { *out = &a->unit; return 0; }
+    if (k == 1) { *out = &a->nominal; return S2R_EFFECTS_ALL; }
+    if (k % 2 == 0) { *out = &a->without[e]; return 1u << e; }
+    *out = &a->only[e];
+    return S2R_EFFECTS_ALL & ~(1u << e);
 }
 
 S2RDEF void s2r_gap_attribution_pool(s2r_gap_attribution* pooled, const s2r_gap_attribution* one) {

@@ -238,111 +238,16 @@ static void s2r__table_free(s2r__table* t) {
     t->rows = t->cap = 0;
 }
 
-/* The span [at, end) of the next comma-separated field of line[len], blanks
-   trimmed into [*a, *b); returns end. */
-static size_t s2r__csv_field(const char* line, size_t len, size_t at, size_t* a, size_t* b) {
-    size_t end = at;
-    while (end < len && line[end] != ',') end++;
-    for (*a = at; *a < end && isspace((unsigned char)line[*a]); ++*a) {}
-    for (*b = end; *b > *a && isspace((unsigned char)line[*b - 1]); --*b) {}
-    return end;
-}
+static size_t s2r__csv_field(const char* line, size_t len, size_t at, size_t* a, size_t* b);
 
 static s2r_result s2r__table_header(s2r__table* t, const char* line, size_t len, s2r__column_fn name_column,
-                                    void* context, const char* file, int number, char* error) {
-    static const char seps[3] = {';', '\t', '|'};
-    static const char* const sep_names[3] = {"';' (semicolons)", "tabs", "'|'"};
-    size_t at = 0, a, b, end;
-    int k;
-    for (k = 0; k < 3 && !memchr(line, ',', len); k++)   /* another separator, as spreadsheets in some locales write */
-        if (memchr(line, seps[k], len))
-            return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: the column names are separated by %s; the columns must "
-                             "be separated by commas (and numbers written with a decimal point): save the file as CSV "
-                             "with ',' as the separator", file, number, sep_names[k]);
-    for (;;) {
-        end = s2r__csv_field(line, len, at, &a, &b);
-        if (name_column(context, line + a, b - a, t->columns, file, error)) return S2R_ERR_PARSE;
-        t->columns++;
-        if (end >= len) return S2R_OK;
-        at = end + 1;
-    }
-}
+                                    void* context, const char* file, int number, char* error);
 
-static s2r_result s2r__table_row(s2r__table* t, const char* line, size_t len, int number, const char* file, char* error) {
-    double* row;
-    size_t at = 0, a, b, end;
-    int c;
-    if (t->rows == t->cap) {
-        int cap = t->cap ? 2 * t->cap : 256;
-        double* grown = (double*)S2R_REALLOC(t->v, (size_t)cap * (size_t)t->columns * sizeof(double));
-        if (!grown) return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "%s: no memory for %d rows", file, cap);
-        t->v = grown;
-        t->cap = cap;
-    }
-    row = t->v + (size_t)t->rows * t->columns;
-    for (c = 0; c < t->columns; c++) {
-        char text[64], *stop;
-        end = s2r__csv_field(line, len, at, &a, &b);
-        if (b - a == 0 || b - a >= sizeof text)
-            return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: column %d is %s", file, number, c + 1,
-                             b == a ? "empty" : "too long to be a number");
-        memcpy(text, line + a, b - a);
-        text[b - a] = '\0';
-        row[c] = strtod(text, &stop);
-        if (*stop || !isfinite(row[c]))
-            return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d, column %d: '%s' is not a finite number", file, number,
-                             c + 1, text);
-        if (c + 1 < t->columns && end >= len)
-            return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: %d numbers, the header names %d columns", file, number,
-                             c + 1, t->columns);
-        if (c + 1 == t->columns && end < len)
-            return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: more numbers than the %d columns the header names",
-                             file, number, t->columns);
-        at = end + 1;
-    }
-    if (t->increasing >= 0 && t->rows > 0 && !(row[t->increasing] > row[t->increasing - t->columns]))
-        return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: time %.9g s does not come after %.9g s", file, number,
-                         row[t->increasing], row[t->increasing - t->columns]);
-    t->rows++;
-    return S2R_OK;
-}
+static s2r_result s2r__table_row(s2r__table* t, const char* line, size_t len, int number, const char* file, char* error);
 
-/* Parse a whole file's text.  `after_header` (may be NULL) checks the
-   mapped columns and sets t->increasing before the rows are read. */
 static s2r_result s2r__table_parse(s2r__table* t, const char* text, const char* file, s2r__column_fn name_column,
                                    s2r_result (*after_header)(void* context, s2r__table* t, const char* file, char* error),
-                                   void* context, char* error) {
-    int number = 0, header = 0;
-    s2r_result res = S2R_OK;
-    memset(t, 0, sizeof *t);
-    t->increasing = -1;
-    if ((unsigned char)text[0] == 0xEF && (unsigned char)text[1] == 0xBB && (unsigned char)text[2] == 0xBF)
-        text += 3;   /* a UTF-8 byte order mark, as spreadsheets write */
-    while (*text && res == S2R_OK) {
-        const char* end = strchr(text, '\n');
-        size_t len = end ? (size_t)(end - text) : strlen(text);
-        if (++number % 1024 == 0 && (res = s2r__stop_asked(error, file)) != S2R_OK) break;
-        if (len > S2R_LOG_MAX_LINE)
-            res = s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: longer than %d bytes", file, number, S2R_LOG_MAX_LINE);
-        else {
-            if (len > 0 && text[len - 1] == '\r') len--;
-            if (len > 0 && text[0] != '#') {
-                if (header && !t->first_line) t->first_line = number;
-                if (header) res = s2r__table_row(t, text, len, number, file, error);
-                else if ((res = s2r__table_header(t, text, len, name_column, context, file, number, error)) == S2R_OK &&
-                         after_header)
-                    res = after_header(context, t, file, error);
-                header = 1;
-            }
-        }
-        text = end ? end + 1 : text + strlen(text);
-    }
-    if (res == S2R_OK && (!header || t->rows < 2))
-        res = s2r__fail(error, S2R_ERR_PARSE, "%s: %s", file, header ? "fewer than two rows of numbers" :
-                        "no line of column names");
-    if (res != S2R_OK) s2r__table_free(t);
-    return res;
-}
+                                   void* context, char* error);
 
 /* --- Logs: trajectory files ------------------------------------------------ */
 
@@ -474,156 +379,56 @@ static s2r_result s2r__log_rate(const s2r__log* g, const char* file, double* rat
     return S2R_OK;
 }
 
-/* The log's times and start, checked before it is resampled to `period`:
-   its rate (the median step between rows; *rate in Hz) must be the one
-   its "# rate" line says, if any, and at least the fit's (a step of 0.5
-   or more that is a plausible rate in milliseconds, microseconds or
-   nanoseconds is named as such), and the arm must be at rest at the first
-   row (every joint's speed there, s2r__log_start_speed over the first
-   S2R_LOG_REST_WINDOW, below S2R_LOG_REST_SPEED), and no rows may be
-   missing where the fit reads (S2R_LOG_GAP_STEPS).  Messages name the file,
-   the line and the likely cause. */
-static s2r_result s2r__log_check(const s2r__log* g, const char* file, double period, double* rate, char* error) {
-    static const char* const units[3] = {"milliseconds", "microseconds", "nanoseconds"};
-    const double* v = g->t.v;
-    int w = g->t.columns, rows = g->t.rows, j, u, last = 0, moving = 0, turns;
-    double step, t0 = v[g->col_t], worst = 0, scale = 1;
-    s2r_result res = s2r__log_rate(g, file, rate, error);
-    if (res != S2R_OK) return res;
-    step = 1 / *rate;
-    if (step > period * (1 + 1e-6)) {
-        for (u = 0; u < 3 && step >= 0.5; u++) {   /* below 2 Hz: as ms, us, ns a rate of 10 Hz to 100 kHz? */
-            scale *= 1e-3;
-            if (step * scale >= 1e-5 && step * scale <= 0.1)
-                return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: t steps by %g between rows (median): in seconds "
-                                 "that is %.3g Hz; the times look like %s (%.4g Hz) - give t in seconds", file,
-                                 g->t.first_line, step, 1 / step, units[u], 1 / (step * scale));
+static s2r_result s2r__log_check(const s2r__log* g, const char* file, double period, double* rate, char* error);
+static void s2r__log_declared_rate(s2r__log* g, const char* text);
+static s2r_result s2r__log_parse(s2r__log* g, const char* text, const char* file, char* error);
+static double s2r__log_at(const s2r__log* g, int c, double at, double period, int hold, int* cursor);
+static int s2r__log_samples(const s2r__log* g, double period);
+static void s2r__log_resample(const s2r__log* g, s2r_trajectory_set* set, int i);
+
+static s2r_result s2r__logs_to_set(s2r_trajectory_set* set, const s2r__log* logs, const char* const* names, int count,
+                                   double period, char* error);
+
+S2RDEF s2r_result s2r_trajectory_set_parse_csv(s2r_trajectory_set* set, const char* text, const char* name,
+                                               double sample_period, char* error) {
+    s2r__log g;
+    s2r_result res;
+    S2R_ASSERT(set);
+    memset(set, 0, sizeof *set);
+    if (!text || !name || !(sample_period > 0) || !isfinite(sample_period))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "trajectory file: text, name and a period > 0 s are needed");
+    if ((res = s2r__log_parse(&g, text, name, error)) != S2R_OK) return res;
+    res = s2r__logs_to_set(set, &g, &name, 1, sample_period, error);
+    s2r__table_free(&g.t);
+    return res;
+}
+
+static s2r_result s2r__log_read(const char* path, double sample_period, char** text, char* error);
+
+S2RDEF s2r_result s2r_trajectory_set_load_csv(s2r_trajectory_set* set, const char* const* paths, int count,
+                                              double sample_period, char* error) {
+    s2r__log* logs;
+    s2r_result res = S2R_OK;
+    int i, parsed = 0;
+    S2R_ASSERT(set);
+    memset(set, 0, sizeof *set);
+    if (!paths || count < 1 || count > 100000 || !(sample_period > 0) || !isfinite(sample_period))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "trajectory files: need 1 or more paths and a period > 0 s");
+    if (!(logs = (s2r__log*)s2r__calloc((size_t)count, sizeof *logs)))
+        return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "trajectory files: no memory for %d logs", count);
+    for (i = 0; i < count && res == S2R_OK; i++) {
+        char* text = NULL;
+        if (!paths[i]) res = s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "trajectory files: path %d is NULL", i);
+        else if ((res = s2r__log_read(paths[i], sample_period, &text, error)) == S2R_OK) {
+            res = s2r__log_parse(&logs[i], text, paths[i], error);
+            S2R_FREE(text);
+            parsed += res == S2R_OK;
         }
-        return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: sampled at %.4g Hz (a median step of %g s), below the "
-                         "fit's %.4g Hz: record at %.4g Hz or faster (if t is in milliseconds, it is %.4g Hz: give t in "
-                         "seconds)", file, g->t.first_line, 1 / step, step, 1 / period, 1 / period, 1e3 / step);
     }
-    for (j = 1; j < rows && v[(size_t)(j - 1) * w + g->col_t] - t0 < S2R_LOG_FIT_SAMPLES * period; j++) {   /* what the fit reads */
-        double before = v[(size_t)(j - 1) * w + g->col_t], gap = v[(size_t)j * w + g->col_t] - before;
-        if (gap > S2R_LOG_GAP_STEPS * step && gap > 2 * period)
-            return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: t jumps by %g s from the row before (from %g to %g s), %.0f "
-                             "of the file's steps of %g s: rows are missing (a logger that stalled, a dropped connection); "
-                             "record the log again, or cut it before the gap", file, g->t.first_line + j, gap, before,
-                             before + gap, gap / step, step);
-    }
-    while (last + 1 < rows && v[(size_t)(last + 1) * w + g->col_t] - t0 <= S2R_LOG_REST_WINDOW * (1 + 1e-9)) last++;
-    for (j = 0; j < g->n_joints && last >= 3; j++) {   /* each joint's speed at t0 from rows 0..last */
-        double speed = s2r__log_start_speed(v + g->col_t, v + g->col_q[j], w, last + 1);
-        if (speed > worst) {
-            worst = speed;
-            moving = j;
-        }
-    }
-    for (j = 0, turns = -1; j < g->n_joints && turns < 0; j++)   /* more than a turn: degrees, likely */
-        if (fabs(v[g->col_q[j]]) > 6.2832) turns = j;
-    if (worst > S2R_LOG_REST_SPEED && turns >= 0)
-        return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: q_%d starts at %g, more than a turn, and the arm seems to "
-                         "move at %.3g rad/s: angles in degrees? give them in radians (degrees x pi / 180)", file,
-                         g->t.first_line, turns + 1, v[g->col_q[turns]], worst);
-    if (worst > S2R_LOG_REST_SPEED)
-        return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: the arm is moving at the start (joint %d at %.3g rad/s at "
-                         "its first row, from the first %g s; at rest is below %g): start the log at rest, or cut it "
-                         "where the arm stands still", file, g->t.first_line, moving + 1, worst, S2R_LOG_REST_WINDOW,
-                         S2R_LOG_REST_SPEED);
-    return S2R_OK;
-}
-
-/* The rate a file says it was recorded at: the first comment line above
-   the column names reading "# rate R Hz" (more may follow on the line);
-   R into g->declared_rate (0 when there is none), its line number. */
-static void s2r__log_declared_rate(s2r__log* g, const char* text) {
-    int number = 0;
-    g->declared_rate = 0;
-    g->declared_line = 0;
-    while (*text) {
-        const char* end = strchr(text, '\n');
-        const char* at = text;
-        char* stop;
-        double r;
-        number++;
-        if (*at != '#' && *at != '\n' && *at != '\r' && *at) return;   /* the column names: none above them */
-        if (*at == '#') {
-            for (at++; *at == ' '; at++) {}
-            if (strncmp(at, "rate ", 5) == 0) {
-                r = strtod(at + 5, &stop);
-                while (*stop == ' ') stop++;
-                if (stop != at + 5 && strncmp(stop, "Hz", 2) == 0 && r > 0 && isfinite(r)) {
-                    g->declared_rate = r;
-                    g->declared_line = number;
-                    return;
-                }
-            }
-        }
-        if (!end) return;
-        text = end + 1;
-    }
-}
-
-/* Parse a whole file's text into a log. */
-static s2r_result s2r__log_parse(s2r__log* g, const char* text, const char* file, char* error) {
-    int j;
-    memset(g, 0, sizeof *g);
-    g->col_t = g->col_obj[0] = g->col_obj[1] = -1;
-    for (j = 0; j < S2R_MAX_JOINTS; j++) g->col_cmd[j] = g->col_q[j] = g->col_qd[j] = -1;
-    s2r__log_declared_rate(g, text);
-    return s2r__table_parse(&g->t, text, file, s2r__log_column, s2r__log_columns_done, g, error);
-}
-
-/* Column c of the log at time `at` (s): exactly a row's value when a row
-   lies within a billionth of a period of it, else linear between rows;
-   `hold`: the last row at or before it instead (commands). */
-static double s2r__log_at(const s2r__log* g, int c, double at, double period, int hold, int* cursor) {
-    const double* v = g->t.v;
-    int w = g->t.columns, j = *cursor;
-    double tol = 1e-9 * period, t0, t1;
-    while (j + 1 < g->t.rows && v[(size_t)(j + 1) * w + g->col_t] <= at + tol) j++;
-    *cursor = j;
-    t0 = v[(size_t)j * w + g->col_t];
-    if (hold || fabs(t0 - at) <= tol || j + 1 >= g->t.rows) return v[(size_t)j * w + c];
-    t1 = v[(size_t)(j + 1) * w + g->col_t];
-    return v[(size_t)j * w + c] + (v[(size_t)(j + 1) * w + c] - v[(size_t)j * w + c]) * (at - t0) / (t1 - t0);
-}
-
-/* Samples of period T the log holds: commands 0..n-1 and readings at 1..n
-   (S2R_LOG_MAX_SAMPLES + 1 for anything longer). */
-static int s2r__log_samples(const s2r__log* g, double period) {
-    double span = g->t.v[(size_t)(g->t.rows - 1) * g->t.columns + g->col_t] - g->t.v[g->col_t];
-    double n = floor(span / period + 1e-9);
-    return n > S2R_LOG_MAX_SAMPLES ? S2R_LOG_MAX_SAMPLES + 1 : (int)n;
-}
-
-/* Resample the log into slot i of the set (its n_samples, its period). */
-static void s2r__log_resample(const s2r__log* g, s2r_trajectory_set* set, int i) {
-    double T = set->sample_period, t0 = g->t.v[g->col_t];
-    int n = set->n_joints, k, j, hold = 0, cursor = 0;
-    for (j = 0; j < n; j++) set->q0[(size_t)i * n + j] = g->t.v[g->col_q[j]];
-    if (set->object0)
-        for (j = 0; j < 2; j++) set->object0[2 * (size_t)i + j] = g->t.v[g->col_obj[j]];
-    for (k = 0; k < set->n_samples; k++) {
-        size_t at = s2r__traj_at(set, i, k);
-        double tc = t0 + k * T, tr = t0 + (k + 1) * T;
-        int c1 = hold, c2 = cursor;
-        for (j = 0; j < n; j++) {   /* every joint from the same rows */
-            c1 = hold;
-            c2 = cursor;
-            set->command[at + j] = s2r__log_at(g, g->col_cmd[j], tc, T, 1, &c1);
-            set->q[at + j] = s2r__log_at(g, g->col_q[j], tr, T, 0, &c2);
-            set->qd[at + j] = g->has_qd ? s2r__log_at(g, g->col_qd[j], tr, T, 0, &c2)
-                                        : (set->q[at + j] - (k ? set->q[at + j - (size_t)n] : set->q0[(size_t)i * n + j])) / T;
-        }
-        if (set->object)
-            for (j = 0; j < 2; j++) {
-                c2 = cursor;
-                set->object[2 * ((size_t)i * set->n_samples + k) + j] = s2r__log_at(g, g->col_obj[j], tr, T, 0, &c2);
-            }
-        hold = c1;
-        cursor = c2;
-    }
+    if (res == S2R_OK) res = s2r__logs_to_set(set, logs, paths, count, sample_period, error);
+    for (i = 0; i < parsed; i++) s2r__table_free(&logs[i].t);
+    S2R_FREE(logs);
+    return res;
 }
 
 /* The parsed logs into a fresh set. */
@@ -699,18 +504,112 @@ static s2r_result s2r__logs_to_set(s2r_trajectory_set* set, const s2r__log* logs
     return S2R_OK;
 }
 
-S2RDEF s2r_result s2r_trajectory_set_parse_csv(s2r_trajectory_set* set, const char* text, const char* name,
-                                               double sample_period, char* error) {
-    s2r__log g;
-    s2r_result res;
-    S2R_ASSERT(set);
-    memset(set, 0, sizeof *set);
-    if (!text || !name || !(sample_period > 0) || !isfinite(sample_period))
-        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "trajectory file: text, name and a period > 0 s are needed");
-    if ((res = s2r__log_parse(&g, text, name, error)) != S2R_OK) return res;
-    res = s2r__logs_to_set(set, &g, &name, 1, sample_period, error);
-    s2r__table_free(&g.t);
-    return res;
+/* Samples of period T the log holds: commands 0..n-1 and readings at 1..n
+   (S2R_LOG_MAX_SAMPLES + 1 for anything longer). */
+static int s2r__log_samples(const s2r__log* g, double period) {
+    double span = g->t.v[(size_t)(g->t.rows - 1) * g->t.columns + g->col_t] - g->t.v[g->col_t];
+    double n = floor(span / period + 1e-9);
+    return n > S2R_LOG_MAX_SAMPLES ? S2R_LOG_MAX_SAMPLES + 1 : (int)n;
+}
+
+/* The log's times and start, checked before it is resampled to `period`:
+   its rate (the median step between rows; *rate in Hz) must be the one
+   its "# rate" line says, if any, and at least the fit's (a step of 0.5
+   or more that is a plausible rate in milliseconds, microseconds or
+   nanoseconds is named as such), and the arm must be at rest at the first
+   row (every joint's speed there, s2r__log_start_speed over the first
+   S2R_LOG_REST_WINDOW, below S2R_LOG_REST_SPEED), and no rows may be
+   missing where the fit reads (S2R_LOG_GAP_STEPS).  Messages name the file,
+   the line and the likely cause. */
+static s2r_result s2r__log_check(const s2r__log* g, const char* file, double period, double* rate, char* error) {
+    static const char* const units[3] = {"milliseconds", "microseconds", "nanoseconds"};
+    const double* v = g->t.v;
+    int w = g->t.columns, rows = g->t.rows, j, u, last = 0, moving = 0, turns;
+    double step, t0 = v[g->col_t], worst = 0, scale = 1;
+    s2r_result res = s2r__log_rate(g, file, rate, error);
+    if (res != S2R_OK) return res;
+    step = 1 / *rate;
+    if (step > period * (1 + 1e-6)) {
+        for (u = 0; u < 3 && step >= 0.5; u++) {   /* below 2 Hz: as ms, us, ns a rate of 10 Hz to 100 kHz? */
+            scale *= 1e-3;
+            if (step * scale >= 1e-5 && step * scale <= 0.1)
+                return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: t steps by %g between rows (median): in seconds "
+                                 "that is %.3g Hz; the times look like %s (%.4g Hz) - give t in seconds", file,
+                                 g->t.first_line, step, 1 / step, units[u], 1 / (step * scale));
+        }
+        return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: sampled at %.4g Hz (a median step of %g s), below the "
+                         "fit's %.4g Hz: record at %.4g Hz or faster (if t is in milliseconds, it is %.4g Hz: give t in "
+                         "seconds)", file, g->t.first_line, 1 / step, step, 1 / period, 1 / period, 1e3 / step);
+    }
+    for (j = 1; j < rows && v[(size_t)(j - 1) * w + g->col_t] - t0 < S2R_LOG_FIT_SAMPLES * period; j++) {   /* what the fit reads */
+        double before = v[(size_t)(j - 1) * w + g->col_t], gap = v[(size_t)j * w + g->col_t] - before;
+        if (gap > S2R_LOG_GAP_STEPS * step && gap > 2 * period)
+            return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: t jumps by %g s from the row before (from %g to %g s), %.0f "
+                             "of the file's steps of %g s: rows are missing (a logger that stalled, a dropped connection); "
+                             "record the log again, or cut it before the gap", file, g->t.first_line + j, gap, before,
+                             before + gap, gap / step, step);
+    }
+    while (last + 1 < rows && v[(size_t)(last + 1) * w + g->col_t] - t0 <= S2R_LOG_REST_WINDOW * (1 + 1e-9)) last++;
+    for (j = 0; j < g->n_joints && last >= 3; j++) {   /* each joint's speed at t0 from rows 0..last */
+        double speed = s2r__log_start_speed(v + g->col_t, v + g->col_q[j], w, last + 1);
+        if (speed > worst) {
+            worst = speed;
+            moving = j;
+        }
+    }
+    for (j = 0, turns = -1; j < g->n_joints && turns < 0; j++)   /* more than a turn: degrees, likely */
+        if (fabs(v[g->col_q[j]]) > 6.2832) turns = j;
+    if (worst > S2R_LOG_REST_SPEED && turns >= 0)
+        return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: q_%d starts at %g, more than a turn, and the arm seems to "
+                         "move at %.3g rad/s: angles in degrees? give them in radians (degrees x pi / 180)", file,
+                         g->t.first_line, turns + 1, v[g->col_q[turns]], worst);
+    if (worst > S2R_LOG_REST_SPEED)
+        return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: the arm is moving at the start (joint %d at %.3g rad/s at "
+                         "its first row, from the first %g s; at rest is below %g): start the log at rest, or cut it "
+                         "where the arm stands still", file, g->t.first_line, moving + 1, worst, S2R_LOG_REST_WINDOW,
+                         S2R_LOG_REST_SPEED);
+    return S2R_OK;
+}
+
+/* Parse a whole file's text into a log. */
+static s2r_result s2r__log_parse(s2r__log* g, const char* text, const char* file, char* error) {
+    int j;
+    memset(g, 0, sizeof *g);
+    g->col_t = g->col_obj[0] = g->col_obj[1] = -1;
+    for (j = 0; j < S2R_MAX_JOINTS; j++) g->col_cmd[j] = g->col_q[j] = g->col_qd[j] = -1;
+    s2r__log_declared_rate(g, text);
+    return s2r__table_parse(&g->t, text, file, s2r__log_column, s2r__log_columns_done, g, error);
+}
+
+/* The rate a file says it was recorded at: the first comment line above
+   the column names reading "# rate R Hz" (more may follow on the line);
+   R into g->declared_rate (0 when there is none), its line number. */
+static void s2r__log_declared_rate(s2r__log* g, const char* text) {
+    int number = 0;
+    g->declared_rate = 0;
+    g->declared_line = 0;
+    while (*text) {
+        const char* end = strchr(text, '\n');
+        const char* at = text;
+        char* stop;
+        double r;
+        number++;
+        if (*at != '#' && *at != '\n' && *at != '\r' && *at) return;   /* the column names: none above them */
+        if (*at == '#') {
+            for (at++; *at == ' '; at++) {}
+            if (strncmp(at, "rate ", 5) == 0) {
+                r = strtod(at + 5, &stop);
+                while (*stop == ' ') stop++;
+                if (stop != at + 5 && strncmp(stop, "Hz", 2) == 0 && r > 0 && isfinite(r)) {
+                    g->declared_rate = r;
+                    g->declared_line = number;
+                    return;
+                }
+            }
+        }
+        if (!end) return;
+        text = end + 1;
+    }
 }
 
 /* A log's text; a file past S2R_LOG_MAX_BYTES is refused unread, saying
@@ -727,30 +626,154 @@ static s2r_result s2r__log_read(const char* path, double sample_period, char** t
     return s2r__read_text_file(path, S2R_LOG_MAX_BYTES, text, error);
 }
 
-S2RDEF s2r_result s2r_trajectory_set_load_csv(s2r_trajectory_set* set, const char* const* paths, int count,
-                                              double sample_period, char* error) {
-    s2r__log* logs;
+/* Parse a whole file's text.  `after_header` (may be NULL) checks the
+   mapped columns and sets t->increasing before the rows are read. */
+static s2r_result s2r__table_parse(s2r__table* t, const char* text, const char* file, s2r__column_fn name_column,
+                                   s2r_result (*after_header)(void* context, s2r__table* t, const char* file, char* error),
+                                   void* context, char* error) {
+    int number = 0, header = 0;
     s2r_result res = S2R_OK;
-    int i, parsed = 0;
-    S2R_ASSERT(set);
-    memset(set, 0, sizeof *set);
-    if (!paths || count < 1 || count > 100000 || !(sample_period > 0) || !isfinite(sample_period))
-        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "trajectory files: need 1 or more paths and a period > 0 s");
-    if (!(logs = (s2r__log*)s2r__calloc((size_t)count, sizeof *logs)))
-        return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "trajectory files: no memory for %d logs", count);
-    for (i = 0; i < count && res == S2R_OK; i++) {
-        char* text = NULL;
-        if (!paths[i]) res = s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "trajectory files: path %d is NULL", i);
-        else if ((res = s2r__log_read(paths[i], sample_period, &text, error)) == S2R_OK) {
-            res = s2r__log_parse(&logs[i], text, paths[i], error);
-            S2R_FREE(text);
-            parsed += res == S2R_OK;
+    memset(t, 0, sizeof *t);
+    t->increasing = -1;
+    if ((unsigned char)text[0] == 0xEF && (unsigned char)text[1] == 0xBB && (unsigned char)text[2] == 0xBF)
+        text += 3;   /* a UTF-8 byte order mark, as spreadsheets write */
+    while (*text && res == S2R_OK) {
+        const char* end = strchr(text, '\n');
+        size_t len = end ? (size_t)(end - text) : strlen(text);
+        if (++number % 1024 == 0 && (res = s2r__stop_asked(error, file)) != S2R_OK) break;
+        if (len > S2R_LOG_MAX_LINE)
+            res = s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: longer than %d bytes", file, number, S2R_LOG_MAX_LINE);
+        else {
+            if (len > 0 && text[len - 1] == '\r') len--;
+            if (len > 0 && text[0] != '#') {
+                if (header && !t->first_line) t->first_line = number;
+                if (header) res = s2r__table_row(t, text, len, number, file, error);
+                else if ((res = s2r__table_header(t, text, len, name_column, context, file, number, error)) == S2R_OK &&
+                         after_header)
+                    res = after_header(context, t, file, error);
+                header = 1;
+            }
         }
+        text = end ? end + 1 : text + strlen(text);
     }
-    if (res == S2R_OK) res = s2r__logs_to_set(set, logs, paths, count, sample_period, error);
-    for (i = 0; i < parsed; i++) s2r__table_free(&logs[i].t);
-    S2R_FREE(logs);
+    if (res == S2R_OK && (!header || t->rows < 2))
+        res = s2r__fail(error, S2R_ERR_PARSE, "%s: %s", file, header ? "fewer than two rows of numbers" :
+                        "no line of column names");
+    if (res != S2R_OK) s2r__table_free(t);
     return res;
+}
+
+static s2r_result s2r__table_header(s2r__table* t, const char* line, size_t len, s2r__column_fn name_column,
+                                    void* context, const char* file, int number, char* error) {
+    static const char seps[3] = {';', '\t', '|'};
+    static const char* const sep_names[3] = {"';' (semicolons)", "tabs", "'|'"};
+    size_t at = 0, a, b, end;
+    int k;
+    for (k = 0; k < 3 && !memchr(line, ',', len); k++)   /* another separator, as spreadsheets in some locales write */
+        if (memchr(line, seps[k], len))
+            return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: the column names are separated by %s; the columns must "
+                             "be separated by commas (and numbers written with a decimal point): save the file as CSV "
+                             "with ',' as the separator", file, number, sep_names[k]);
+    for (;;) {
+        end = s2r__csv_field(line, len, at, &a, &b);
+        if (name_column(context, line + a, b - a, t->columns, file, error)) return S2R_ERR_PARSE;
+        t->columns++;
+        if (end >= len) return S2R_OK;
+        at = end + 1;
+    }
+}
+
+static s2r_result s2r__table_row(s2r__table* t, const char* line, size_t len, int number, const char* file, char* error) {
+    double* row;
+    size_t at = 0, a, b, end;
+    int c;
+    if (t->rows == t->cap) {
+        int cap = t->cap ? 2 * t->cap : 256;
+        double* grown = (double*)S2R_REALLOC(t->v, (size_t)cap * (size_t)t->columns * sizeof(double));
+        if (!grown) return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "%s: no memory for %d rows", file, cap);
+        t->v = grown;
+        t->cap = cap;
+    }
+    row = t->v + (size_t)t->rows * t->columns;
+    for (c = 0; c < t->columns; c++) {
+        char text[64], *stop;
+        end = s2r__csv_field(line, len, at, &a, &b);
+        if (b - a == 0 || b - a >= sizeof text)
+            return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: column %d is %s", file, number, c + 1,
+                             b == a ? "empty" : "too long to be a number");
+        memcpy(text, line + a, b - a);
+        text[b - a] = '\0';
+        row[c] = strtod(text, &stop);
+        if (*stop || !isfinite(row[c]))
+            return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d, column %d: '%s' is not a finite number", file, number,
+                             c + 1, text);
+        if (c + 1 < t->columns && end >= len)
+            return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: %d numbers, the header names %d columns", file, number,
+                             c + 1, t->columns);
+        if (c + 1 == t->columns && end < len)
+            return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: more numbers than the %d columns the header names",
+                             file, number, t->columns);
+        at = end + 1;
+    }
+    if (t->increasing >= 0 && t->rows > 0 && !(row[t->increasing] > row[t->increasing - t->columns]))
+        return s2r__fail(error, S2R_ERR_PARSE, "%s, line %d: time %.9g s does not come after %.9g s", file, number,
+                         row[t->increasing], row[t->increasing - t->columns]);
+    t->rows++;
+    return S2R_OK;
+}
+
+/* The span [at, end) of the next comma-separated field of line[len], blanks
+   trimmed into [*a, *b); returns end. */
+static size_t s2r__csv_field(const char* line, size_t len, size_t at, size_t* a, size_t* b) {
+    size_t end = at;
+    while (end < len && line[end] != ',') end++;
+    for (*a = at; *a < end && isspace((unsigned char)line[*a]); ++*a) {}
+    for (*b = end; *b > *a && isspace((unsigned char)line[*b - 1]); --*b) {}
+    return end;
+}
+
+/* Resample the log into slot i of the set (its n_samples, its period). */
+static void s2r__log_resample(const s2r__log* g, s2r_trajectory_set* set, int i) {
+    double T = set->sample_period, t0 = g->t.v[g->col_t];
+    int n = set->n_joints, k, j, hold = 0, cursor = 0;
+    for (j = 0; j < n; j++) set->q0[(size_t)i * n + j] = g->t.v[g->col_q[j]];
+    if (set->object0)
+        for (j = 0; j < 2; j++) set->object0[2 * (size_t)i + j] = g->t.v[g->col_obj[j]];
+    for (k = 0; k < set->n_samples; k++) {
+        size_t at = s2r__traj_at(set, i, k);
+        double tc = t0 + k * T, tr = t0 + (k + 1) * T;
+        int c1 = hold, c2 = cursor;
+        for (j = 0; j < n; j++) {   /* every joint from the same rows */
+            c1 = hold;
+            c2 = cursor;
+            set->command[at + j] = s2r__log_at(g, g->col_cmd[j], tc, T, 1, &c1);
+            set->q[at + j] = s2r__log_at(g, g->col_q[j], tr, T, 0, &c2);
+            set->qd[at + j] = g->has_qd ? s2r__log_at(g, g->col_qd[j], tr, T, 0, &c2)
+                                        : (set->q[at + j] - (k ? set->q[at + j - (size_t)n] : set->q0[(size_t)i * n + j])) / T;
+        }
+        if (set->object)
+            for (j = 0; j < 2; j++) {
+                c2 = cursor;
+                set->object[2 * ((size_t)i * set->n_samples + k) + j] = s2r__log_at(g, g->col_obj[j], tr, T, 0, &c2);
+            }
+        hold = c1;
+        cursor = c2;
+    }
+}
+
+/* Column c of the log at time `at` (s): exactly a row's value when a row
+   lies within a billionth of a period of it, else linear between rows;
+   `hold`: the last row at or before it instead (commands). */
+static double s2r__log_at(const s2r__log* g, int c, double at, double period, int hold, int* cursor) {
+    const double* v = g->t.v;
+    int w = g->t.columns, j = *cursor;
+    double tol = 1e-9 * period, t0, t1;
+    while (j + 1 < g->t.rows && v[(size_t)(j + 1) * w + g->col_t] <= at + tol) j++;
+    *cursor = j;
+    t0 = v[(size_t)j * w + g->col_t];
+    if (hold || fabs(t0 - at) <= tol || j + 1 >= g->t.rows) return v[(size_t)j * w + c];
+    t1 = v[(size_t)(j + 1) * w + g->col_t];
+    return v[(size_t)j * w + c] + (v[(size_t)(j + 1) * w + c] - v[(size_t)j * w + c]) * (at - t0) / (t1 - t0);
 }
 
 S2RDEF s2r_result s2r_trajectory_write_csv(const s2r_trajectory_set* set, int index, const char* path, char* error) {

@@ -195,11 +195,7 @@ static const int way_set[WAYS] = {OP_DEFAULT, OP_DEFAULT, -1, OP_SKILLED, OP_CEI
 /* The row is measured in the unit's identified simulator: system ID's
    row and every row that continues it. */
 static int on_identified(int row) { return row == SYSID || row_start[row] == SYSID; }
-static int curve_row(int way, int point) {
-    int n = curve_demos[point], first = way == ON_TARGET ? DEMOS_100 : way == DR_ON_TARGET ? DR_DEMOS_100
-                                      : way == RL_EPISODES ? RL_100 : way == DR_RL ? DR_RL_100 : -1;
-    return first < 0 || (n != 100 && n != 1000) ? -1 : first + (n == 1000);
-}
+static int curve_row(int way, int point);
 
 typedef struct sizes {
     long long fresh_steps;    /* pure sim, from scratch                     */
@@ -361,11 +357,7 @@ static sizes choose_sizes(const s2r_options* opt) {
     return z;
 }
 
-/* Every file this example writes starts with 07_ for reach (the names
-   the first table had) and 07_push_ for push (s2r_task_path). */
-static const char* prefix(const s2r_options* opt) {
-    return opt->task == S2R_TASK_PUSH ? "07_push" : "07";
-}
+static const char* prefix(const s2r_options* opt);
 
 /* DIR/<prefix>_name into out (cap bytes); returns out. */
 static const char* output(char* out, size_t cap, const s2r_options* opt, const char* name) {
@@ -524,6 +516,12 @@ static int train_row(const s2r_options* opt, int row, const s2r_randomization* r
     return bad;
 }
 
+/* Every file this example writes starts with 07_ for reach (the names
+   the first table had) and 07_push_ for push (s2r_task_path). */
+static const char* prefix(const s2r_options* opt) {
+    return opt->task == S2R_TASK_PUSH ? "07_push" : "07";
+}
+
 /* A fresh PPO for the arm, seeing `history` past frames; optionally
    warm-started from a checkpoint (one without memory, given it with
    s2r_policy_add_history when history > 0). */
@@ -580,11 +578,7 @@ static int nominal_sim(const s2r_options* opt, const sizes* z, s2r_policy* polic
     return bad;
 }
 
-/* Control steps in one of the task's episodes on the unit: what a canary
-   episode counts in the stage's environment steps. */
-static int episode_steps(const s2r_options* opt, const unit_data* u) {
-    return opt->task == S2R_TASK_PUSH ? u->calibrated.push.episode_steps : u->calibrated.reach.episode_steps;
-}
+static int episode_steps(const s2r_options* opt, const unit_data* u);
 
 /* Bring a saved policy back. */
 static int load_policy(s2r_policy* p, const char* path) {
@@ -717,6 +711,12 @@ static int curve_point(const s2r_options* opt, const sizes* z, const start_polic
     if (from->calibrated) s2r_eval_merge(&t->calibrated[row], &one.real);   /* the camera as it runs */
     s2r_sim_real_eval_print(row_name[row], &one);
     return 0;
+}
+
+static int curve_row(int way, int point) {
+    int n = curve_demos[point], first = way == ON_TARGET ? DEMOS_100 : way == DR_ON_TARGET ? DR_DEMOS_100
+                                      : way == RL_EPISODES ? RL_100 : way == DR_RL ? DR_RL_100 : -1;
+    return first < 0 || (n != 100 && n != 1000) ? -1 : first + (n == 1000);
 }
 
 /* Behaviour cloning: `p` (the start policy) fine-tuned on the first n
@@ -879,6 +879,12 @@ static int interventions_curve(const s2r_options* opt, const sizes* z, const cha
     s2r_hg_dagger_free(&hg);
     s2r_policy_free(&p);
     return bad;
+}
+
+/* Control steps in one of the task's episodes on the unit: what a canary
+   episode counts in the stage's environment steps. */
+static int episode_steps(const s2r_options* opt, const unit_data* u) {
+    return opt->task == S2R_TASK_PUSH ? u->calibrated.push.episode_steps : u->calibrated.reach.episode_steps;
 }
 
 /* Behaviour cloning from scratch on every demo. */

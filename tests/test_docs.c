@@ -731,51 +731,61 @@ static int test_docs_names_exist(void) {
 
 /* --- reading paths that read down the file --------------------------------
 
-   Five reading paths of the manual (section 9) read top-down: DR on a
-   reset, one PPO update, a stand-in unit, one table row, a gate's
-   decision.  A
-   path is its listed functions plus the functions they call directly that
-   are static and defined in the same file and the same section (a section
-   of the header opens with a line ">> section: NAME" in a comment;
-   examples/07_the_table.c is one section).  Those callees must be defined below their caller and the
-   listed functions (of the first one's file) in file order; the path has at
-   most DOCS_PATH_FUNCTIONS functions and DOCS_PATH_LINES lines (signature to
-   closing brace).  What a path calls elsewhere is read elsewhere: a public
-   S2RDEF function it calls (s2r_gae, s2r_mlp_forward, ...) or a static one
-   of another section (Core's s2r__fail, s2r__shuffle) is a leaf, not
-   counted.  A listed function defined in another file than the path's
-   first (s2r_train in the path of examples/07's run_chain) is one leaf:
-   counted as one function, its lines and calls are not. */
+   Every reading path of the manual (section 9) reads top-down, two calls
+   deep.  A path belongs to the file that defines its first function (the
+   header, a companion, examples/07_the_table.c); its functions defined
+   there come in the order listed, and each function of the path calls,
+   down to DOCS_PATH_DEPTH calls from a listed one, only pieces defined
+   below it: a piece is a static function of the same file and section (a
+   section of the header opens with a line ">> section: NAME" in a
+   comment; a file without one is one section) that is not a utility.
+   What a path calls elsewhere is read elsewhere, a leaf: a public S2RDEF
+   function (s2r_gae, s2r_mlp_forward, ...), a static one of another
+   section (Core's s2r__fail, s2r__shuffle), and a utility - a static
+   function that DOCS_UTILITY_CALLERS or more functions of its file call
+   (s2r__traj_at, 07's fail): read once, where it is, not as a step of one
+   flow.  Five paths (docs_sized_paths) are also short: their listed
+   functions and the pieces those call directly at most DOCS_PATH_FUNCTIONS
+   functions and DOCS_PATH_LINES lines (signature to closing brace), a
+   listed function of another file counted as one leaf. */
 
-static const char* const docs_down_paths[] = {"What does domain randomization do", "What does one PPO update do",
+static const char* const docs_sized_paths[] = {"What does domain randomization do", "What does one PPO update do",
     "How does a stand-in real unit", "How is one row of the table", "How does a deployment gate decide"};
-#define DOCS_PATHS 5
+static const char* const docs_path_files[] = {"sim2real.h", "sim2real_logs.h", "sim2real_analysis.h",
+                                              "examples/07_the_table.c"};
+#define DOCS_SIZED_PATHS 5
+#define DOCS_PATH_FILES 4
+#define DOCS_ALL_PATHS 11
+#define DOCS_PATH_DEPTH 2
+#define DOCS_UTILITY_CALLERS 4
 #define DOCS_PATH_FUNCTIONS 12
 #define DOCS_PATH_LINES 350
 #define DOCS_MAX_DEFS 4096
 
 typedef struct docs_def {
     const char *name, *start, *body, *end;   /* name, the signature's line, its '{', its closing '}' */
-    int name_len, lines, section, is_public;
+    int name_len, lines, section, is_public, callers;
 } docs_def;
 
-/* The functions defined in text (a signature at column 0, static or
-   S2RDEF, ending in '{'; its body ends at a '}' at column 0) into defs
-   [DOCS_MAX_DEFS]; returns how many. */
+/* The functions defined in text (a signature from column 0, static or
+   S2RDEF, over one or more lines up to its '{'; its body ends at a '}' at
+   column 0) into defs [DOCS_MAX_DEFS]; returns how many. */
 static int docs_parse_defs(const char* text, docs_def* defs) {
     const char* line = text;
     int n = 0, section = 0;
     for (; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
-        const char *paren, *brace, *semi, *name, *close, *eol;
+        const char *paren, *brace, *name, *close, *eol, *equals;
         if (strncmp(line, "/* >> section:", 14) == 0) section++;
         if (strncmp(line, "static ", 7) != 0 && strncmp(line, "S2RDEF ", 7) != 0) continue;
-        paren = strchr(line, '(');
-        brace = strchr(line, '{');
-        semi = strchr(line, ';');
-        if (!paren || !brace || (semi && semi < brace) || (strchr(line, '=') && strchr(line, '=') < paren)) continue;
-        for (name = paren; name > line && (isalnum((unsigned char)name[-1]) || name[-1] == '_'); name--) {}
         eol = strchr(line, '\n');
-        if (eol && brace < eol && eol[-1] == '}') close = eol;   /* a body on one line */
+        paren = strchr(line, '(');
+        equals = strchr(line, '=');
+        if (!paren || (eol && paren > eol) || (equals && equals < paren)) continue;
+        brace = strpbrk(paren, "{;");   /* the signature's end: a body, or a prototype */
+        if (!brace || *brace == ';') continue;
+        for (name = paren; name > line && (isalnum((unsigned char)name[-1]) || name[-1] == '_'); name--) {}
+        eol = strchr(brace, '\n');
+        if (eol && eol[-1] == '}') close = eol;   /* a body on one line */
         else close = brace[1] == '}' ? brace + 1 : strstr(brace, "\n}");
         if (!close || name == paren || n >= DOCS_MAX_DEFS) continue;
         if (*close == '\n') close++;
@@ -786,6 +796,7 @@ static int docs_parse_defs(const char* text, docs_def* defs) {
         defs[n].end = close;
         defs[n].section = section;
         defs[n].is_public = line[0] == 'S';
+        defs[n].callers = 0;
         defs[n].lines = 1;
         for (name = line; name < close; name++) defs[n].lines += *name == '\n';
         n++;
@@ -802,20 +813,68 @@ static const docs_def* docs_find_def(const docs_def* defs, int n, const char* na
     return NULL;
 }
 
-/* Check one path: listed [count] names; defs of its first function's file
-   in own [n_own], the header's in header [n_header] (the same array for a
-   path of the header).  Returns 0 or fails a CHECK. */
-static int docs_check_path(const char* question, char (*listed)[64], int count, const docs_def* own, int n_own,
-                           const docs_def* header, int n_header) {
-    const docs_def* path[64];
-    int in_path = 0, leaves = 0, lines = 0, i, k;
+/* The next call in [*at, end): a name followed by '(' outside comments,
+   strings and character constants; its definition in defs [n] (NULL when
+   there is none), *at moved past it; 0 when there is no more. */
+static int docs_next_call(const char** at, const char* end, const docs_def* defs, int n, const docs_def** callee) {
+    const char* p = *at;
+    while (p < end) {
+        const char* id;
+        if (p[0] == '/' && p[1] == '*') { p = strstr(p + 2, "*/"); p = p ? p + 2 : end; continue; }
+        if (*p == '"' || *p == '\'') {
+            char q = *p++;
+            while (p < end && *p != q) p += *p == '\\' ? 2 : 1;
+            p++;
+            continue;
+        }
+        if (!(isalpha((unsigned char)*p) || *p == '_')) { p++; continue; }
+        for (id = p; p < end && (isalnum((unsigned char)*p) || *p == '_'); p++) {}
+        if (*p != '(') continue;
+        *at = p;
+        *callee = docs_find_def(defs, n, id, (int)(p - id));
+        return 1;
+    }
+    *at = end;
+    return 0;
+}
+
+/* Count each function's distinct callers among defs [n] (docs_def.callers). */
+static void docs_count_callers(docs_def* defs, int n) {
+    static unsigned char seen[DOCS_MAX_DEFS];
+    int i;
+    for (i = 0; i < n; i++) {
+        const char* at = defs[i].body;
+        const docs_def* g;
+        memset(seen, 0, (size_t)n);
+        while (docs_next_call(&at, defs[i].end, defs, n, &g))
+            if (g && g != &defs[i] && !seen[g - defs]) {
+                seen[g - defs] = 1;
+                defs[g - defs].callers++;
+            }
+    }
+}
+
+/* A piece of f's flow: static, of f's section, not a utility. */
+static int docs_is_piece(const docs_def* f, const docs_def* g) {
+    return g && g != f && !g->is_public && g->section == f->section && g->callers < DOCS_UTILITY_CALLERS;
+}
+
+/* Check one path: listed [count] names, in its file's defs [n]; all the
+   files' defs in every [DOCS_PATH_FILES][n_every] for where a leaf is.
+   sized: also hold the size limits.  Returns 0 or fails a CHECK. */
+static int docs_check_path(const char* question, char (*listed)[64], int count, const docs_def* defs, int n,
+                           docs_def* const* every, const int* n_every, int sized) {
+    const docs_def* path[256];
+    int level[256];
+    int in_path = 0, direct = 0, leaves = 0, lines = 0, i, k;
     const char* previous = NULL;
     for (k = 0; k < count; k++) {
-        const docs_def* f = docs_find_def(own, n_own, listed[k], (int)strlen(listed[k]));
-        int j;
+        const docs_def* f = docs_find_def(defs, n, listed[k], (int)strlen(listed[k]));
+        int j, found = 0;
         if (!f) {
-            CHECKF(docs_find_def(header, n_header, listed[k], (int)strlen(listed[k])), "%s: %s is defined nowhere",
-                   question, listed[k]);
+            for (j = 0; j < DOCS_PATH_FILES && !found; j++)
+                found = docs_find_def(every[j], n_every[j], listed[k], (int)strlen(listed[k])) != NULL;
+            CHECKF(found, "%s: %s is defined nowhere", question, listed[k]);
             leaves++;
             continue;
         }
@@ -823,53 +882,48 @@ static int docs_check_path(const char* question, char (*listed)[64], int count, 
                listed[k]);
         previous = f->start;
         for (j = 0; j < in_path && path[j] != f; j++) {}
-        if (j == in_path && in_path < 64) path[in_path++] = f;
-        {
-            const char* at = f->body;
-            while (at < f->end) {   /* calls: name( outside comments and strings */
-                const docs_def* g;
-                const char* id;
-                if (at[0] == '/' && at[1] == '*') { at = strstr(at + 2, "*/"); at = at ? at + 2 : f->end; continue; }
-                if (*at == '"' || *at == '\'') {
-                    char q = *at++;
-                    while (at < f->end && *at != q) at += *at == '\\' ? 2 : 1;
-                    at++;
-                    continue;
-                }
-                if (!(isalpha((unsigned char)*at) || *at == '_')) { at++; continue; }
-                for (id = at; at < f->end && (isalnum((unsigned char)*at) || *at == '_'); at++) {}
-                if (*at != '(') continue;
-                g = docs_find_def(own, n_own, id, (int)(at - id));
-                if (!g || g == f || g->is_public || g->section != f->section) continue;
-                CHECKF(g->start > f->start, "%s: %.*s calls %.*s, defined above it", question, f->name_len, f->name,
-                       g->name_len, g->name);
-                for (j = 0; j < in_path && path[j] != g; j++) {}
-                if (j == in_path && in_path < 64) path[in_path++] = g;
-            }
+        if (j == in_path && in_path < 256) { level[in_path] = 0; path[in_path++] = f; }
+    }
+    for (i = 0; i < in_path; i++) {   /* breadth first: each piece, DOCS_PATH_DEPTH calls deep */
+        const docs_def *f = path[i], *g;
+        const char* at = f->body;
+        if (level[i] >= DOCS_PATH_DEPTH) continue;
+        while (docs_next_call(&at, f->end, defs, n, &g)) {
+            int j;
+            if (!docs_is_piece(f, g)) continue;
+            CHECKF(g->start > f->start, "%s: %.*s calls %.*s, defined above it (%d calls from a listed function)",
+                   question, f->name_len, f->name, g->name_len, g->name, level[i] + 1);
+            for (j = 0; j < in_path && path[j] != g; j++) {}
+            if (j == in_path && in_path < 256) { level[in_path] = level[i] + 1; path[in_path++] = g; }
         }
     }
-    for (i = 0; i < in_path; i++) lines += path[i]->lines;
-    printf("    %s: %d functions, %d lines\n", question, in_path + leaves, lines);
-    CHECKF(in_path + leaves <= DOCS_PATH_FUNCTIONS && lines <= DOCS_PATH_LINES,
-           "%s: %d functions and %d lines (at most %d and %d)", question, in_path + leaves, lines, DOCS_PATH_FUNCTIONS,
+    for (i = 0; i < in_path; i++)
+        if (level[i] <= 1) { direct++; lines += path[i]->lines; }
+    printf("    %s: %d functions read down %d calls deep; listed and their pieces %d functions, %d lines\n", question,
+           in_path, DOCS_PATH_DEPTH, direct + leaves, lines);
+    CHECKF(!sized || (direct + leaves <= DOCS_PATH_FUNCTIONS && lines <= DOCS_PATH_LINES),
+           "%s: %d functions and %d lines (at most %d and %d)", question, direct + leaves, lines, DOCS_PATH_FUNCTIONS,
            DOCS_PATH_LINES);
     return 0;
 }
 
 static int test_docs_paths_read_down(void) {
     long size;
-    char* header = docs_read("sim2real.h", &size);
-    char* table = docs_read("examples/07_the_table.c", &size);
-    docs_def* defs = (docs_def*)malloc(sizeof(docs_def) * 2 * DOCS_MAX_DEFS);
-    docs_def* table_defs = defs + DOCS_MAX_DEFS;
+    char* text[DOCS_PATH_FILES];
+    docs_def* defs[DOCS_PATH_FILES];
+    int n_defs[DOCS_PATH_FILES];
     char listed[64][64], question[80];
     const char *paths, *end, *line;
-    int n_header, n_table, count = 0, checked = 0, wanted = 0, k;
-    CHECK(header && table && defs);
-    n_header = docs_parse_defs(header, defs);
-    n_table = docs_parse_defs(table, table_defs);
-    CHECKF(n_header > 500 && n_table > 10, "%d functions found in the header, %d in examples/07", n_header, n_table);
-    paths = strstr(header, "   9. Reading paths\n   ----");
+    int count = 0, checked = 0, sized = 0, k, f;
+    for (f = 0; f < DOCS_PATH_FILES; f++) {
+        text[f] = docs_read(docs_path_files[f], &size);
+        defs[f] = (docs_def*)malloc(sizeof(docs_def) * DOCS_MAX_DEFS);
+        CHECKF(text[f] && defs[f], "%s", docs_path_files[f]);
+        n_defs[f] = docs_parse_defs(text[f], defs[f]);
+        docs_count_callers(defs[f], n_defs[f]);
+    }
+    CHECKF(n_defs[0] > 500 && n_defs[3] > 10, "%d functions found in the header, %d in examples/07", n_defs[0], n_defs[3]);
+    paths = strstr(text[0], "   9. Reading paths\n   ----");
     CHECK(paths != NULL);
     end = strstr(paths, "*/");
     question[0] = '\0';
@@ -878,15 +932,18 @@ static int test_docs_paths_read_down(void) {
         const char* eol = line ? strchr(line + 1, '\n') : NULL;
         const char* mark = line ? strchr(line + 1, '?') : NULL;
         if (!line || line >= end || (strncmp(line, "\n   ", 4) == 0 && line[4] != ' ' && mark && mark < eol)) {   /* a question, or the end */
-            if (wanted && count > 0) {
-                int in_table = docs_find_def(table_defs, n_table, listed[0], (int)strlen(listed[0])) != NULL;
-                if (docs_check_path(question, listed, count, in_table ? table_defs : defs, in_table ? n_table : n_header,
-                                    defs, n_header) != 0) return 1;
+            if (question[0] && count > 0) {
+                int is_sized = 0;
+                for (k = 0; k < DOCS_SIZED_PATHS; k++)
+                    is_sized |= strncmp(question, docs_sized_paths[k], strlen(docs_sized_paths[k])) == 0;
+                for (f = 0; f < DOCS_PATH_FILES && !docs_find_def(defs[f], n_defs[f], listed[0], (int)strlen(listed[0])); f++) {}
+                CHECKF(f < DOCS_PATH_FILES, "%s: its first function %s is defined in none of the path files", question,
+                       listed[0]);
+                if (docs_check_path(question, listed, count, defs[f], n_defs[f], defs, n_defs, is_sized) != 0) return 1;
                 checked++;
+                sized += is_sized;
             }
             if (!line || line >= end) break;
-            for (wanted = 0, k = 0; k < DOCS_PATHS; k++)
-                wanted |= strncmp(line + 4, docs_down_paths[k], strlen(docs_down_paths[k])) == 0;
             for (len = 0; len < 79 && line[4 + len] != '\n'; len++) question[len] = line[4 + len];
             question[len] = '\0';
             count = 0;
@@ -897,10 +954,12 @@ static int test_docs_paths_read_down(void) {
         listed[count][len] = '\0';
         if (len > 0) count++;
     }
-    CHECKF(checked == DOCS_PATHS, "%d of the %d reading paths found", checked, DOCS_PATHS);
-    free(defs);
-    free(header);
-    free(table);
+    CHECKF(checked == DOCS_ALL_PATHS && sized == DOCS_SIZED_PATHS, "%d of the %d reading paths found, %d of the %d sized",
+           checked, DOCS_ALL_PATHS, sized, DOCS_SIZED_PATHS);
+    for (f = 0; f < DOCS_PATH_FILES; f++) {
+        free(defs[f]);
+        free(text[f]);
+    }
     return 0;
 }
 
@@ -1667,7 +1726,7 @@ static const test_case docs_tests[] = {
     {"docs: notebooks are JSON with cells, stored without outputs", test_docs_notebooks},
     {"docs: the reading paths and the examples' Uses: lines name functions that exist and are called", test_docs_names_exist},
     {"docs: every document a file of the project mentions is in the repository", test_docs_no_outside_files},
-    {"docs: five reading paths read down the file, each at most 12 functions and 350 lines", test_docs_paths_read_down},
+    {"docs: every reading path reads down its file two calls deep; five are at most 12 functions and 350 lines", test_docs_paths_read_down},
     {"docs: every public function names its parameters the same in its declaration and its definition", test_docs_parameter_names},
     {"docs: sim2real.h and each companion header beside it are under 1 MiB", test_docs_header_sizes},
     {"docs: every number of README.md's result tables and bullets from the committed file it comes from; one edited by hand fails", test_docs_readme_numbers},
