@@ -125,8 +125,8 @@
                   (s2r_takeover_decide: the rule, with its reasons);
                   only the operator's corrections are recorded, and
                   rounds fine-tune on all of them so far, each kept
-                  only if a canary prefers it (HG-DAgger:
-                  s2r_hg_dagger_round, s2r_finetune_by_interventions)
+                  only if a canary prefers it (HG-DAgger: s2r_hg_dagger_init,
+                  then s2r_hg_dagger_round per round)
      deployment   stages behind sequential gates, a safety monitor
                   (s2r_safety), a fallback and drift monitors
    Every step takes the reach task or the push task (s2r_task_config);
@@ -3184,7 +3184,8 @@ S2RDEF s2r_expert_config s2r_operator_config_skilled(void);
    reaction_steps 0, setup_steps 0. */
 S2RDEF s2r_expert_config s2r_operator_config_ceiling(void);
 /* Record `episodes` demonstrations on `robot` into `data` (appended; its
-   sizes must match the task).  Episode i uses stream i of `seed`.
+   sizes must match the task): any backend, your arm's behind a socket too
+   (the stand-in fleet's units, by threads: s2r_collect_unit_demos).  Episode i uses stream i of `seed`.
    successes: NULL or the number of demos that ended in success. */
 S2RDEF s2r_result s2r_collect_demos(const s2r_backend* robot, const s2r_task_config* task,
                                     const s2r_expert_config* op, int episodes, uint64_t seed,
@@ -3416,14 +3417,10 @@ S2RDEF s2r_result s2r_hg_dagger_init(s2r_hg_dagger* hg, const s2r_hg_dagger_conf
                                      s2r_robot_kind robot, uint64_t unit, const s2r_task_config* task);
 S2RDEF void       s2r_hg_dagger_free(s2r_hg_dagger* hg);
 /* One round (see s2r_hg_dagger_config); out: its report.  On an error the
-   policy stays as it was before the round. */
+   policy stays as it was before the round.  A run is init, then a round at
+   a time for as many rounds as the budget holds (example 07 reads each
+   round's report as a point of its curve), then free. */
 S2RDEF s2r_result s2r_hg_dagger_round(s2r_hg_dagger* hg, s2r_hg_dagger_stats* out);
-/* The whole run: `rounds` rounds (a budget of at least one round), stats
-   [rounds] (may be NULL); error: S2R_ERROR_LEN or NULL.  A budget of no
-   round is S2R_ERR_INVALID_ARGUMENT and nothing runs. */
-S2RDEF s2r_result s2r_finetune_by_interventions(s2r_policy* policy, s2r_robot_kind robot, uint64_t unit,
-                                                const s2r_task_config* task, const s2r_hg_dagger_config* config,
-                                                int rounds, s2r_hg_dagger_stats* stats, char* error);
 
 /* ==========================================================================
    Training a policy: simulators as environments, PPO, a training CSV
@@ -4601,7 +4598,7 @@ S2RDEF s2r_result s2r_identify_object(const s2r_backend* push_robot, const s2r_i
                        workspace box) and the measured state during motion
                        (speed, torque), with a latched e-stop; the reach task
                        and s2r_evaluate run on it unchanged
-     s2r_deploy_episode / s2r_deploy_run / s2r_stage_run
+     s2r_deploy_episode / s2r_stage_run
                        episodes behind the monitor, with the statistics the
                        gates and the fleet monitor need
      s2r_regression_*  the sim regression suite
@@ -4873,10 +4870,6 @@ S2RDEF s2r_result s2r_deploy_episode(const s2r_controller* policy, s2r_task* tas
                                      s2r_safety* safety, s2r_rng* rng, s2r_episode_stats* out);
 /* Add one episode to a summary (zero it first) and refresh rate and interval. */
 S2RDEF void       s2r_run_summary_add(s2r_run_summary* summary, const s2r_episode_stats* e);
-/* `episodes` episodes, episode i drawn from s2r_rng_make(seed, stream0 + i):
-   two controllers run with the same seed and stream0 face the same tasks. */
-S2RDEF s2r_result s2r_deploy_run(const s2r_controller* policy, s2r_task* task, s2r_safety* safety,
-                                 int episodes, uint64_t seed, uint64_t stream0, s2r_run_summary* out);
 
 #define S2R_REGRESSION_MAX_CASES 32
 
@@ -14701,28 +14694,6 @@ S2RDEF s2r_result s2r_hg_dagger_round(s2r_hg_dagger* hg, s2r_hg_dagger_stats* ou
     return res;
 }
 
-S2RDEF s2r_result s2r_finetune_by_interventions(s2r_policy* policy, s2r_robot_kind robot, uint64_t unit,
-                                                const s2r_task_config* task, const s2r_hg_dagger_config* config,
-                                                int rounds, s2r_hg_dagger_stats* stats, char* error) {
-    s2r_hg_dagger hg;
-    s2r_hg_dagger_stats one;
-    s2r_result res;
-    int r;
-    if (!policy)
-        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "s2r_finetune_by_interventions: policy is NULL");
-    if (rounds < 1)
-        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "interventions: a budget of %d rounds is less than one "
-                         "round; nothing was run", rounds);
-    if ((res = s2r_hg_dagger_init(&hg, config, policy, robot, unit, task)) != S2R_OK) {
-        s2r__fail(error, res, "%s", hg.error);
-        s2r_hg_dagger_free(&hg);
-        return res;
-    }
-    for (r = 0; r < rounds && res == S2R_OK; r++) res = s2r_hg_dagger_round(&hg, stats ? &stats[r] : &one);
-    if (res != S2R_OK) s2r__fail(error, res, "%s", hg.error);
-    s2r_hg_dagger_free(&hg);
-    return res;
-}
 
 /* >> section: Training
    Flow: simulators of a task as PPO environments, s2r_train (the whole run:
@@ -18115,22 +18086,6 @@ S2RDEF void s2r_run_summary_add(s2r_run_summary* summary, const s2r_episode_stat
     s2r_wilson_interval(summary->successes, summary->episodes, &summary->success_lo, &summary->success_hi);
 }
 
-S2RDEF s2r_result s2r_deploy_run(const s2r_controller* policy, s2r_task* task, s2r_safety* safety,
-                                 int episodes, uint64_t seed, uint64_t stream0, s2r_run_summary* out) {
-    if (!task || !out)
-        return s2r__fail(NULL, S2R_ERR_INVALID_ARGUMENT, "s2r_deploy_run: task or out is NULL");
-    int i;
-    memset(out, 0, sizeof *out);
-    if (episodes < 1) return s2r__fail(task->error, S2R_ERR_INVALID_ARGUMENT, "deploy run: need at least one episode");
-    for (i = 0; i < episodes; i++) {
-        s2r_rng rng = s2r_rng_make(seed, stream0 + (uint64_t)i);
-        s2r_episode_stats e;
-        s2r_result res = s2r_deploy_episode(policy, task, safety, &rng, &e);
-        if (res != S2R_OK) return res;
-        s2r_run_summary_add(out, &e);
-    }
-    return S2R_OK;
-}
 
 /* Targets as fractions of the box: 0.05 / 0.5 / 0.95 per axis; starts
    away from home turn the base, raise the shoulder or bend the elbow. */

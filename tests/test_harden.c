@@ -1326,7 +1326,7 @@ static int unit_paths(const s2r_backend* b, s2r_policy* policy, double* v, int e
         s2r_task_init(&task, &tc, s2r_safety_backend(&safety)) != S2R_OK)
         return snprintf(error, S2R_ERROR_LEN, "deployment: %.200s", safety.error), 1;
     memset(&sum, 0, sizeof sum);
-    if (s2r_deploy_run(&c, &task, &safety, 2, 7, 0, &sum) != S2R_OK)
+    if (deploy_episodes(&c, &task, &safety, 2, 7, 0, &sum) != S2R_OK)
         return snprintf(error, S2R_ERROR_LEN, "deployment: %.200s", task.error), 1;
     v[n++] = sum.successes; v[n++] = (double)sum.interventions; v[n++] = sum.mean_return;
     ends[3] = n;
@@ -1456,7 +1456,7 @@ static int test_no_ground_truth_stops_scoring(void) {
         CHECK(s2r_safety_init(&safety, &scfg, &blind) == S2R_OK &&
               s2r_task_init(&guarded, &tc, s2r_safety_backend(&safety)) == S2R_OK);
         memset(&sum, 0, sizeof sum);
-        CHECKF(s2r_deploy_run(&c, &guarded, &safety, 2, 7, 0, &sum) == S2R_ERR_UNSUPPORTED && strstr(guarded.error, told) &&
+        CHECKF(deploy_episodes(&c, &guarded, &safety, 2, 7, 0, &sum) == S2R_ERR_UNSUPPORTED && strstr(guarded.error, told) &&
                sum.episodes == 0, "%s", guarded.error);
         s2r_task_free(&guarded);
         s2r_safety_free(&safety);

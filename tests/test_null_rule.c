@@ -353,7 +353,6 @@ static const null_case null_cases[] = {
     {"s2r_safety_set_workspace_scale", 1, 0x1, NULL_RESULT},
     {"s2r_deploy_episode", 0, 0x1f, NULL_RESULT},
     {"s2r_run_summary_add", 1, 0x3, NULL_VOID},
-    {"s2r_deploy_run", 0, 0x47, NULL_RESULT},
     {"s2r_regression_suite_default", 1, 0x1, NULL_VALUE},
     {"s2r_regression_case_pose", 1, 0xf, NULL_VOID},
     {"s2r_regression_run", 0, 0x47, NULL_RESULT},
@@ -396,7 +395,6 @@ static const null_case null_cases[] = {
     {"s2r_hg_dagger_init", 1, 0x27, NULL_RESULT},
     {"s2r_hg_dagger_free", 1, 0x1, NULL_VOID},
     {"s2r_hg_dagger_round", 1, 0x3, NULL_RESULT},
-    {"s2r_finetune_by_interventions", 0, 0xd9, NULL_RESULT},
     {"s2r_dataset_end_episode", 1, 0x1, NULL_RESULT},
     {"s2r_dataset_append_episodes", 1, 0x23, NULL_RESULT},
     {"s2r_policy_add_history", 1, 0x3, NULL_RESULT},
@@ -639,85 +637,83 @@ static void null_call(int f) {
     case 210: null_result = s2r_safety_set_workspace_scale(A(0, &F.safety), 0.01); break;
     case 211: null_result = s2r_deploy_episode(A(0, &F.controller), A(1, &F.task), A(2, &F.safety), A(3, &F.rng), A(4, &F.episode_stats)); break;
     case 212: s2r_run_summary_add(A(0, &F.run_summary), A(1, &F.episode_stats)); break;
-    case 213: null_result = s2r_deploy_run(A(0, &F.controller), A(1, &F.task), A(2, &F.safety), 1, 1, 1, A(6, &F.run_summary)); break;
-    case 214: (void)s2r_regression_suite_default(A(0, &F.cases_out)); break;
-    case 215: s2r_regression_case_pose(A(0, F.cases), A(1, &F.arm_info), A(2, F.d), A(3, F.d)); break;
-    case 216: null_result = s2r_regression_run(A(0, &F.controller), A(1, &F.task), A(2, F.cases), 1, 1, 1, A(6, &F.regression_result)); break;
-    case 217: null_result = s2r_shadow_run(A(0, &F.controller), A(1, &F.controller), A(2, &F.task), A(3, &F.safety), 1, 1, 0.1, A(7, &F.shadow_stats), A(8, &F.deploy)); break;
-    case 218: null_result = s2r_sprt_check(A(0, &F.sprt_config), A(1, F.error)); break;
-    case 219: (void)s2r_sprt_decide(A(0, &F.sprt_config), 0, 1, A(3, F.d)); break;
-    case 220: (void)s2r_gate_sprt(A(0, &F.gate_config), (s2r_stage)0); break;
-    case 221: (void)s2r_gate_sim_regression(A(0, &F.gate_config), 1, 1); break;
-    case 222: (void)s2r_gate_sysid(A(0, &F.gate_config), 0.001); break;
-    case 223: (void)s2r_gate_shadow(A(0, &F.gate_config), A(1, &F.shadow_stats)); break;
-    case 224: (void)s2r_gate_tethered(A(0, &F.gate_config), 1, 1); break;
-    case 225: (void)s2r_gate_constrained(A(0, &F.gate_config), 1, 1, 0); break;
-    case 226: (void)s2r_gate_canary(A(0, &F.gate_config), 1, 1, 1, 1); break;
-    case 227: (void)s2r_gate_canary_pairs(A(0, &F.gate_config), 1, 0, 0); break;
-    case 228: null_result = s2r_stage_run(A(0, &F.controller), A(1, &F.task), A(2, &F.safety), A(3, &F.gate_config), (s2r_stage)0, 1, 1, A(7, &F.run_summary), A(8, &F.gate_result)); break;
-    case 229: null_result = s2r_gate_oc(A(0, &F.gate_config), (s2r_stage)0, 0.5, A(3, F.d), A(4, F.d), A(5, F.i)); break;
-    case 230: s2r_gate_plan_print(A(0, &F.gate_config), (s2r_stage)0); break;
-    case 231: null_result = s2r_drift_init(A(0, &F.drift), A(1, &F.drift_config), A(2, F.error)); break;
-    case 232: (void)s2r_drift_update(A(0, &F.drift), 0.5); break;
-    case 233: (void)s2r_drift_level(A(0, &F.drift)); break;
-    case 234: null_result = s2r_monitor_init(A(0, &F.monitor), A(1, &F.monitor_config)); break;
-    case 235: (void)s2r_monitor_update(A(0, &F.monitor), A(1, &F.episode_stats)); break;
-    case 236: null_result = s2r_deploy_init(A(0, &F.deploy), A(1, &F.deploy_config), A(2, "x"), A(3, NULL_PATH)); break;
-    case 237: s2r_deploy_free(A(0, &F.deploy)); break;
-    case 238: null_result = s2r_deploy_apply(A(0, &F.deploy), A(1, &F.gate_result)); break;
-    case 239: null_result = s2r_deploy_alarm(A(0, &F.deploy), 1, 1, A(3, "x")); break;
-    case 240: null_result = s2r_deploy_note(A(0, &F.deploy), A(1, "x"), A(2, "x"), "x"); break;
-    case 241: null_result = s2r_dataset_save(A(0, &F.dataset), A(1, NULL_PATH), A(2, F.error)); break;
-    case 242: null_result = s2r_dataset_load(A(0, &F.dataset), A(1, NULL_PATH), A(2, F.error)); break;
-    case 243: null_result = s2r_dataset_unpack(A(0, &F.dataset), A(1, (const unsigned char*)"S2RD"), 4, A(3, "x"), A(4, F.error)); break;
-    case 244: null_result = s2r_training_check_resume(A(0, &F.training), A(1, &F.ppo), A(2, F.error)); break;
-    case 245: case 246: case 247: case 248: case 249: case 250: {   /* the socket backend, on no robot */
+    case 213: (void)s2r_regression_suite_default(A(0, &F.cases_out)); break;
+    case 214: s2r_regression_case_pose(A(0, F.cases), A(1, &F.arm_info), A(2, F.d), A(3, F.d)); break;
+    case 215: null_result = s2r_regression_run(A(0, &F.controller), A(1, &F.task), A(2, F.cases), 1, 1, 1, A(6, &F.regression_result)); break;
+    case 216: null_result = s2r_shadow_run(A(0, &F.controller), A(1, &F.controller), A(2, &F.task), A(3, &F.safety), 1, 1, 0.1, A(7, &F.shadow_stats), A(8, &F.deploy)); break;
+    case 217: null_result = s2r_sprt_check(A(0, &F.sprt_config), A(1, F.error)); break;
+    case 218: (void)s2r_sprt_decide(A(0, &F.sprt_config), 0, 1, A(3, F.d)); break;
+    case 219: (void)s2r_gate_sprt(A(0, &F.gate_config), (s2r_stage)0); break;
+    case 220: (void)s2r_gate_sim_regression(A(0, &F.gate_config), 1, 1); break;
+    case 221: (void)s2r_gate_sysid(A(0, &F.gate_config), 0.001); break;
+    case 222: (void)s2r_gate_shadow(A(0, &F.gate_config), A(1, &F.shadow_stats)); break;
+    case 223: (void)s2r_gate_tethered(A(0, &F.gate_config), 1, 1); break;
+    case 224: (void)s2r_gate_constrained(A(0, &F.gate_config), 1, 1, 0); break;
+    case 225: (void)s2r_gate_canary(A(0, &F.gate_config), 1, 1, 1, 1); break;
+    case 226: (void)s2r_gate_canary_pairs(A(0, &F.gate_config), 1, 0, 0); break;
+    case 227: null_result = s2r_stage_run(A(0, &F.controller), A(1, &F.task), A(2, &F.safety), A(3, &F.gate_config), (s2r_stage)0, 1, 1, A(7, &F.run_summary), A(8, &F.gate_result)); break;
+    case 228: null_result = s2r_gate_oc(A(0, &F.gate_config), (s2r_stage)0, 0.5, A(3, F.d), A(4, F.d), A(5, F.i)); break;
+    case 229: s2r_gate_plan_print(A(0, &F.gate_config), (s2r_stage)0); break;
+    case 230: null_result = s2r_drift_init(A(0, &F.drift), A(1, &F.drift_config), A(2, F.error)); break;
+    case 231: (void)s2r_drift_update(A(0, &F.drift), 0.5); break;
+    case 232: (void)s2r_drift_level(A(0, &F.drift)); break;
+    case 233: null_result = s2r_monitor_init(A(0, &F.monitor), A(1, &F.monitor_config)); break;
+    case 234: (void)s2r_monitor_update(A(0, &F.monitor), A(1, &F.episode_stats)); break;
+    case 235: null_result = s2r_deploy_init(A(0, &F.deploy), A(1, &F.deploy_config), A(2, "x"), A(3, NULL_PATH)); break;
+    case 236: s2r_deploy_free(A(0, &F.deploy)); break;
+    case 237: null_result = s2r_deploy_apply(A(0, &F.deploy), A(1, &F.gate_result)); break;
+    case 238: null_result = s2r_deploy_alarm(A(0, &F.deploy), 1, 1, A(3, "x")); break;
+    case 239: null_result = s2r_deploy_note(A(0, &F.deploy), A(1, "x"), A(2, "x"), "x"); break;
+    case 240: null_result = s2r_dataset_save(A(0, &F.dataset), A(1, NULL_PATH), A(2, F.error)); break;
+    case 241: null_result = s2r_dataset_load(A(0, &F.dataset), A(1, NULL_PATH), A(2, F.error)); break;
+    case 242: null_result = s2r_dataset_unpack(A(0, &F.dataset), A(1, (const unsigned char*)"S2RD"), 4, A(3, "x"), A(4, F.error)); break;
+    case 243: null_result = s2r_training_check_resume(A(0, &F.training), A(1, &F.ppo), A(2, F.error)); break;
+    case 244: case 245: case 246: case 247: case 248: case 249: {   /* the socket backend, on no robot */
         static s2r_socket_message message;
         static s2r_socket_robot robot;
         s2r_socket_config sc = s2r_socket_config_default();
         s2r_socket_serve_config serve = s2r_socket_serve_config_default();
         sc.address = "build/no_such_socket_dir/robot.sock";
         serve.address = "build/no_such_socket_dir/robot.sock";   /* cannot be served: an error at once */
-        if (f == 245) null_result = s2r_socket_parse(A(0, F.bytes), 16, A(2, &message), A(3, F.error));
-        if (f == 246) (void)s2r_socket_pack(A(0, &message), A(1, F.bytes));
-        if (f == 247) null_result = s2r_socket_robot_connect(A(0, &robot), A(1, &sc));
-        if (f == 248) (void)s2r_socket_robot_backend(A(0, &robot));
-        if (f == 249) s2r_socket_robot_close(A(0, &robot));
-        if (f == 250) null_result = s2r_socket_serve(A(0, F.backend), A(1, &serve), A(2, F.error));
+        if (f == 244) null_result = s2r_socket_parse(A(0, F.bytes), 16, A(2, &message), A(3, F.error));
+        if (f == 245) (void)s2r_socket_pack(A(0, &message), A(1, F.bytes));
+        if (f == 246) null_result = s2r_socket_robot_connect(A(0, &robot), A(1, &sc));
+        if (f == 247) (void)s2r_socket_robot_backend(A(0, &robot));
+        if (f == 248) s2r_socket_robot_close(A(0, &robot));
+        if (f == 249) null_result = s2r_socket_serve(A(0, F.backend), A(1, &serve), A(2, F.error));
         break;
     }
-    case 251: (void)s2r_takeover_decide(A(0, &F.takeover_rule), A(1, &F.operator_view), 0); break;
-    case 252: null_result = s2r_collect_unit_interventions(A(0, &F.controller), S2R_ROBOT_UR5E, 1, A(3, &F.task_config), A(4, &F.expert_config), A(5, &F.takeover_rule), 1, 1, 1, A(9, &F.dataset), A(10, &F.intervention_episode), A(11, F.error)); break;
-    case 253: null_result = s2r_hg_dagger_init(A(0, &F.hg_dagger), A(1, &F.hg_dagger_config), A(2, &F.policy), S2R_ROBOT_UR5E, 1, A(5, &F.task_config)); break;
-    case 254: s2r_hg_dagger_free(A(0, &F.hg_dagger)); break;
-    case 255: null_result = s2r_hg_dagger_round(A(0, &F.hg_dagger), A(1, &F.hg_dagger_stats)); break;
-    case 256: null_result = s2r_finetune_by_interventions(A(0, &F.policy), S2R_ROBOT_UR5E, 1, A(3, &F.task_config), A(4, &F.hg_dagger_config), 1, A(6, &F.hg_dagger_stats), A(7, F.error)); break;
-    case 257: null_result = s2r_dataset_end_episode(A(0, &F.dataset), 1); break;
-    case 258: null_result = s2r_dataset_append_episodes(A(0, &F.dataset), A(1, &F.dataset), 0, 0, 1, A(5, F.i)); break;
-    case 259: null_result = s2r_policy_add_history(A(0, &F.policy), A(1, &F.policy)); break;
-    case 260: s2r_randomization_add_calibration(A(0, &F.randomization)); break;
-    case 261: (void)s2r_trajectory_length(A(0, &F.trajectory_set), 0); break;
-    case 262: (void)s2r_trajectory_set_qd_measured(A(0, &F.trajectory_set)); break;
-    case 263: null_result = s2r_excitation_write_csv(A(0, NULL_PATH), A(1, &F.excitation_config), A(2, &F.arm_info),
+    case 250: (void)s2r_takeover_decide(A(0, &F.takeover_rule), A(1, &F.operator_view), 0); break;
+    case 251: null_result = s2r_collect_unit_interventions(A(0, &F.controller), S2R_ROBOT_UR5E, 1, A(3, &F.task_config), A(4, &F.expert_config), A(5, &F.takeover_rule), 1, 1, 1, A(9, &F.dataset), A(10, &F.intervention_episode), A(11, F.error)); break;
+    case 252: null_result = s2r_hg_dagger_init(A(0, &F.hg_dagger), A(1, &F.hg_dagger_config), A(2, &F.policy), S2R_ROBOT_UR5E, 1, A(5, &F.task_config)); break;
+    case 253: s2r_hg_dagger_free(A(0, &F.hg_dagger)); break;
+    case 254: null_result = s2r_hg_dagger_round(A(0, &F.hg_dagger), A(1, &F.hg_dagger_stats)); break;
+    case 255: null_result = s2r_dataset_end_episode(A(0, &F.dataset), 1); break;
+    case 256: null_result = s2r_dataset_append_episodes(A(0, &F.dataset), A(1, &F.dataset), 0, 0, 1, A(5, F.i)); break;
+    case 257: null_result = s2r_policy_add_history(A(0, &F.policy), A(1, &F.policy)); break;
+    case 258: s2r_randomization_add_calibration(A(0, &F.randomization)); break;
+    case 259: (void)s2r_trajectory_length(A(0, &F.trajectory_set), 0); break;
+    case 260: (void)s2r_trajectory_set_qd_measured(A(0, &F.trajectory_set)); break;
+    case 261: null_result = s2r_excitation_write_csv(A(0, NULL_PATH), A(1, &F.excitation_config), A(2, &F.arm_info),
                                                      A(3, F.d), A(4, F.d), 1, 0.02, A(7, F.error)); break;
-    case 264: null_result = s2r_excitation_load_csv(A(0, &F.trajectory_set), A(1, NULL_PATH), 0.02, A(3, F.error)); break;
-    case 265: null_result = s2r_excitation_parse_csv(A(0, &F.trajectory_set), A(1, "x"), A(2, "kp"), 0.02, A(4, F.error)); break;
-    case 266: (void)s2r_task_config_of(A(0, &F.task)); break;
-    case 267: s2r_task_servo_targets(A(0, &F.task), A(1, F.f), A(2, F.d)); break;
-    case 268: (void)s2r_regression_suite_for(S2R_TASK_PUSH, A(1, &F.cases_out)); break;
-    case 269: (void)s2r_dist_std(A(0, &F.dist)); break;
-    case 270: s2r_mean_interval(A(0, F.d), 2, A(2, F.d), A(3, F.d), A(4, F.d)); break;
-    case 271: null_result = s2r_record_begin(A(0, &F.record), A(1, "a title"), 1, 2); break;
-    case 272: null_result = s2r_record_add(A(0, &F.record), A(1, "line,%d"), 1); break;
-    case 273: null_result = s2r_record_save(A(0, &F.record), A(1, NULL_PATH), A(2, F.error)); break;
-    case 274: null_result = s2r_record_load(A(0, &F.record), A(1, NULL_PATH), 1, 2, A(4, F.error)); break;
-    case 275: null_result = s2r_record_parse(A(0, &F.record), A(1, "x\n"), 2, A(3, "x"), 1, 2, A(6, F.error)); break;
-    case 276: (void)s2r_record_line(A(0, &F.record), 0, A(2, F.i)); break;
-    case 277: s2r_record_free(A(0, &F.record)); break;
-    case 278: null_result = s2r_sim_set_timestep(A(0, &F.sim), 0.004); break;
-    case 279: null_result = s2r_ppo_anchor(A(0, &F.ppo), A(1, &F.ppo.policy), 1.0f); break;
-    case 280: null_result = s2r_finetune_by_rl(A(0, &F.policy), A(1, F.backend), A(2, &F.task_config), A(3, &F.rl_config), A(4, &F.rl_result), A(5, F.error)); break;
-    case 281: (void)s2r_socket_arm_digest(A(0, &F.arm_info)); break;
+    case 262: null_result = s2r_excitation_load_csv(A(0, &F.trajectory_set), A(1, NULL_PATH), 0.02, A(3, F.error)); break;
+    case 263: null_result = s2r_excitation_parse_csv(A(0, &F.trajectory_set), A(1, "x"), A(2, "kp"), 0.02, A(4, F.error)); break;
+    case 264: (void)s2r_task_config_of(A(0, &F.task)); break;
+    case 265: s2r_task_servo_targets(A(0, &F.task), A(1, F.f), A(2, F.d)); break;
+    case 266: (void)s2r_regression_suite_for(S2R_TASK_PUSH, A(1, &F.cases_out)); break;
+    case 267: (void)s2r_dist_std(A(0, &F.dist)); break;
+    case 268: s2r_mean_interval(A(0, F.d), 2, A(2, F.d), A(3, F.d), A(4, F.d)); break;
+    case 269: null_result = s2r_record_begin(A(0, &F.record), A(1, "a title"), 1, 2); break;
+    case 270: null_result = s2r_record_add(A(0, &F.record), A(1, "line,%d"), 1); break;
+    case 271: null_result = s2r_record_save(A(0, &F.record), A(1, NULL_PATH), A(2, F.error)); break;
+    case 272: null_result = s2r_record_load(A(0, &F.record), A(1, NULL_PATH), 1, 2, A(4, F.error)); break;
+    case 273: null_result = s2r_record_parse(A(0, &F.record), A(1, "x\n"), 2, A(3, "x"), 1, 2, A(6, F.error)); break;
+    case 274: (void)s2r_record_line(A(0, &F.record), 0, A(2, F.i)); break;
+    case 275: s2r_record_free(A(0, &F.record)); break;
+    case 276: null_result = s2r_sim_set_timestep(A(0, &F.sim), 0.004); break;
+    case 277: null_result = s2r_ppo_anchor(A(0, &F.ppo), A(1, &F.ppo.policy), 1.0f); break;
+    case 278: null_result = s2r_finetune_by_rl(A(0, &F.policy), A(1, F.backend), A(2, &F.task_config), A(3, &F.rl_config), A(4, &F.rl_result), A(5, F.error)); break;
+    case 279: (void)s2r_socket_arm_digest(A(0, &F.arm_info)); break;
     }
 }
 
@@ -739,12 +735,12 @@ static const char* const null_documented[] = {
     "s2r_trajectory_write_csv 3", "s2r_trajectory_set_load_csv 4", "s2r_sysid_config_check 1", "s2r_sysid_run 2",
     "s2r_calibrate_camera 5", "s2r_calibrate_camera 6", "s2r_calibrate_unit 4", "s2r_calibrate_unit 5",
     "s2r_identify_unit 4", "s2r_identify_unit 7", "s2r_safety_estop 1",
-    "s2r_deploy_episode 2", "s2r_deploy_run 2", "s2r_sprt_check 1", "s2r_drift_init 2", "s2r_deploy_init 2",
+    "s2r_deploy_episode 2", "s2r_sprt_check 1", "s2r_drift_init 2", "s2r_deploy_init 2",
     "s2r_deploy_init 3", "s2r_deploy_alarm 3", "s2r_deploy_note 1", "s2r_deploy_note 2", "s2r_dataset_save 2",
     "s2r_dataset_load 2", "s2r_training_check_resume 2",
     "s2r_socket_parse 3", "s2r_socket_serve 2",
-    "s2r_collect_unit_interventions 10", "s2r_collect_unit_interventions 11", "s2r_finetune_by_interventions 6",
-    "s2r_finetune_by_interventions 7", "s2r_dataset_append_episodes 5", "s2r_excitation_write_csv 7",
+    "s2r_collect_unit_interventions 10", "s2r_collect_unit_interventions 11",
+    "s2r_dataset_append_episodes 5", "s2r_excitation_write_csv 7",
     "s2r_excitation_load_csv 3", "s2r_record_begin 1", "s2r_record_save 2", "s2r_record_load 4", "s2r_record_parse 6",
     "s2r_record_line 2", "s2r_finetune_by_rl 4", "s2r_finetune_by_rl 5",
 };

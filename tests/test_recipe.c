@@ -801,9 +801,23 @@ static int test_interventions_record_operator_steps(void) {
     return 0;
 }
 
+/* HG-DAgger for `rounds` rounds (init, a round at a time, free; stats
+   [rounds]), as example 07 runs it; the error is hg's. */
+static s2r_result hg_dagger_run(s2r_policy* policy, s2r_robot_kind robot, uint64_t unit, const s2r_task_config* task,
+                                const s2r_hg_dagger_config* config, int rounds, s2r_hg_dagger_stats* stats,
+                                char* error) {
+    s2r_hg_dagger hg;
+    s2r_result res = s2r_hg_dagger_init(&hg, config, policy, robot, unit, task);
+    int r;
+    for (r = 0; r < rounds && res == S2R_OK; r++) res = s2r_hg_dagger_round(&hg, &stats[r]);
+    snprintf(error, S2R_ERROR_LEN, "%s", hg.error);
+    s2r_hg_dagger_free(&hg);
+    return res;
+}
+
 /* A short HG-DAgger run on push (3 episodes a round, a canary of 2):
    every number of its report adds up, the canary's verdict is the one
-   kept, 1 and 2 threads give the same run, and bad budgets and rules are
+   kept, 1 and 2 threads give the same run, and bad rounds and rules are
    reported without a fine-tune on nothing. */
 static int test_hg_dagger_push(void) {
     s2r_task_config task = s2r_task_config_default(S2R_TASK_PUSH);
@@ -819,7 +833,7 @@ static int test_hg_dagger_push(void) {
     cfg.episodes_per_round = 3;
     cfg.canary_episodes = 2;
     cfg.epochs = 2;
-    CHECKF(s2r_finetune_by_interventions(&p, S2R_ROBOT_UR5E, 1, &task, &cfg, 2, s, error) == S2R_OK, "%s", error);
+    CHECKF(hg_dagger_run(&p, S2R_ROBOT_UR5E, 1, &task, &cfg, 2, s, error) == S2R_OK, "%s", error);
     for (r = 0; r < 2; r++) {
         printf("    round %d: %d of %d on target, %d taken over, %d operator and %d policy steps, %d corrections, "
                "canary %.2f -> %.2f, kept %d, %lld real episodes, flags %u\n", s[r].round, s[r].successes,
@@ -836,14 +850,12 @@ static int test_hg_dagger_push(void) {
     }
     CHECK(corrections > 0);
     cfg.threads = 2;
-    CHECKF(s2r_finetune_by_interventions(&q, S2R_ROBOT_UR5E, 1, &task, &cfg, 2, t, error) == S2R_OK, "%s", error);
+    CHECKF(hg_dagger_run(&q, S2R_ROBOT_UR5E, 1, &task, &cfg, 2, t, error) == S2R_OK, "%s", error);
     CHECK(memcmp(s, t, sizeof s) == 0 && memcmp(p.params, q.params, bytes) == 0);
     memcpy(q.params, p.params, bytes);
-    /* no round in the budget, no episode in a round, a rule for the other task: errors, the policy as it was */
-    CHECK(s2r_finetune_by_interventions(&p, S2R_ROBOT_UR5E, 1, &task, &cfg, 0, s, error) == S2R_ERR_INVALID_ARGUMENT &&
-          strstr(error, "less than one round"));
+    /* no episode in a round, a rule for the other task: errors, the policy as it was */
     cfg.episodes_per_round = 0;
-    CHECK(s2r_finetune_by_interventions(&p, S2R_ROBOT_UR5E, 1, &task, &cfg, 1, s, error) == S2R_ERR_INVALID_ARGUMENT);
+    CHECK(hg_dagger_run(&p, S2R_ROBOT_UR5E, 1, &task, &cfg, 1, s, error) == S2R_ERR_INVALID_ARGUMENT);
     cfg.episodes_per_round = 2;
     {   /* rounds may grow between rounds, but not shrink to nothing */
         s2r_hg_dagger hg;
@@ -854,13 +866,13 @@ static int test_hg_dagger_push(void) {
         s2r_hg_dagger_free(&hg);
     }
     cfg.rule = s2r_takeover_rule_default(S2R_TASK_REACH);
-    CHECK(s2r_finetune_by_interventions(&p, S2R_ROBOT_UR5E, 1, &task, &cfg, 1, s, error) == S2R_ERR_INVALID_ARGUMENT &&
+    CHECK(hg_dagger_run(&p, S2R_ROBOT_UR5E, 1, &task, &cfg, 1, s, error) == S2R_ERR_INVALID_ARGUMENT &&
           strstr(error, "reach"));
     /* a rule that never fires: the round says so and fine-tunes nothing */
     cfg.rule = s2r_takeover_rule_default(S2R_TASK_PUSH);
     cfg.rule.pace = cfg.rule.max_miss = 100;
     cfg.rule.setup_time = 0;
-    CHECKF(s2r_finetune_by_interventions(&p, S2R_ROBOT_UR5E, 1, &task, &cfg, 1, s, error) == S2R_OK, "%s", error);
+    CHECKF(hg_dagger_run(&p, S2R_ROBOT_UR5E, 1, &task, &cfg, 1, s, error) == S2R_OK, "%s", error);
     CHECK(s[0].flags == (S2R_HG_NEVER_TOOK_OVER | S2R_HG_NOTHING_TO_LEARN) && !s[0].finetuned && !s[0].kept);
     CHECK(s[0].real_episodes == 2 && s[0].canary_policy == -1);
     /* one that always fires: said too (the operator drove throughout) */
@@ -868,7 +880,7 @@ static int test_hg_dagger_push(void) {
     cfg.rule.max_miss = 0.06;
     cfg.rule.release = 0;
     cfg.canary_episodes = 0;
-    CHECKF(s2r_finetune_by_interventions(&p, S2R_ROBOT_UR5E, 1, &task, &cfg, 1, s, error) == S2R_OK, "%s", error);
+    CHECKF(hg_dagger_run(&p, S2R_ROBOT_UR5E, 1, &task, &cfg, 1, s, error) == S2R_OK, "%s", error);
     CHECK(s[0].flags == S2R_HG_ALWAYS_TOOK_OVER && s[0].finetuned && s[0].kept && s[0].real_episodes == 2);
     CHECK(memcmp(p.params, q.params, bytes) != 0);   /* no canary: the fine-tune is kept */
     s2r_policy_free(&p);
@@ -1211,7 +1223,7 @@ static const test_case recipe_tests[] = {
     {"recipe: demonstrations from another arm or task are refused", test_demos_from_another_arm_or_task},
     {"recipe: interventions: the takeover rule fires where it should, hands back when recovered", test_takeover_rule},
     {"recipe: interventions: corrections only for the operator's steps, the same for 1 and 2 threads", test_interventions_record_operator_steps},
-    {"recipe: interventions: a short HG-DAgger run on push adds up; bad budgets and rules are reported", test_hg_dagger_push},
+    {"recipe: interventions: a short HG-DAgger run on push adds up; bad rounds and rules are reported", test_hg_dagger_push},
     {"recipe: a robustness sweep moves only the swept parameter", test_robustness_sweep},
     {"recipe: transfer predictions: nominal, DR, identified, and the camera as deployed", test_predict_transfer},
     {"recipe: gap attribution: every effect off is the nominal simulator; deterministic; calibration", test_attribution_baseline},
