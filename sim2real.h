@@ -4475,7 +4475,8 @@ S2RDEF s2r_result s2r_calibrate_unit(s2r_robot_kind robot, uint64_t unit, uint64
 
 /* The whole identification of one unit in one call, as the recipe table
    runs it: `train` multisine and `valid` chirp trajectories of `samples`
-   readings every 0.02 s recorded through the backend; coordinate descent
+   readings every 0.02 s recorded through the backend (then halted, where it
+   has a halt, for the fit); coordinate descent
    with the default parameters (the sensing delay held at the centre of
    `training`'s range, since open-loop data see only the total delay), the
    standard errors taking in the spread of `training`'s damping, link_mass
@@ -16538,6 +16539,8 @@ S2RDEF s2r_result s2r_identify_unit(const s2r_backend* robot, const s2r_identify
     ex.kind = S2R_EXCITATION_CHIRP;
     if (res == S2R_OK && (res = s2r_trajectory_collect(&valid, robot, &ex, config->valid, config->seed + 1)) != S2R_OK)
         s2r__fail(error, res, "%s", valid.error);
+    if (res == S2R_OK) s2r_backend_halt(robot);   /* the recording's episode ended before the fit: a robot in another
+                                                    process is not left mid-episode (its watchdog); none: as it is */
     if (res == S2R_OK && (res = s2r_sysid_init(&id, &cfg, &model)) != S2R_OK) s2r__fail(error, res, "%s", id.error);
     if (res == S2R_OK && (res = s2r_sysid_run(&id, &train, &valid, result)) != S2R_OK) s2r__fail(error, res, "%s", id.error);
     if (res == S2R_OK && (res = s2r_sysid_recentre(&id, result, training, next)) != S2R_OK) s2r__fail(error, res, "%s", id.error);

@@ -349,6 +349,23 @@ static s2r_result unit_connect(const s2r_options* opt, int u, fleet_unit* f) {
     return S2R_OK;
 }
 
+/* End the unit's episode where it stands: the drive-level halt (brakes on;
+   the next episode's reset releases them).  Called whenever a unit stops
+   being driven - after its commissioning, at the end of every stage, after
+   each of its autonomous episodes - so a robot in another process is never
+   left mid-episode while this process computes on its own (the simulator
+   of sim regression, the fit of sysID, the other units' episodes): its
+   watchdog would halt it (robot_server's after 1 s of silence,
+   sim2real_socket.h).  Episodes begin with a reset, so the run's numbers
+   are the same with or without it; a robot with no halt (S2R_ERR_UNSUPPORTED)
+   is left as it is. */
+static s2r_result unit_rest(const fleet_unit* f) {
+    s2r_result res = s2r_backend_halt(f->robot);
+    if (res == S2R_ERR_UNSUPPORTED) return S2R_OK;
+    if (res != S2R_OK) fprintf(stderr, "halting %s: %s\n", f->name, f->robot->error);
+    return res;
+}
+
 static s2r_result fleet_init(const s2r_options* opt, int n) {
     s2r_safety_config sc = s2r_safety_config_default();
     s2r_task_config tc = s2r_task_config_default(opt->task);
@@ -365,6 +382,7 @@ static s2r_result fleet_init(const s2r_options* opt, int n) {
         if ((res = s2r_task_init(&f->task, &tc, s2r_safety_backend(&f->safety))) != S2R_OK) { fprintf(stderr, "%s\n", f->task.error); return res; }
         off = calibrate_camera(&f->camera, opt->seed + (uint64_t)u);
         if (off < 0) { fprintf(stderr, "commissioning %s: %s\n", f->name, f->robot->error); return S2R_ERR_STATE; }
+        if ((res = unit_rest(f)) != S2R_OK) return res;   /* before the next unit's commissioning */
         worst = fmax(worst, off);
         best = fmin(best, off);
     }
@@ -617,6 +635,7 @@ static s2r_result autonomous_round(const s2r_options* opt, const sizes* z, int r
         s2r_episode_stats e;
         s2r_result res = s2r_deploy_episode(acting, &fleet[u].task, &fleet[u].safety, &rng, &e);
         unsigned raised;
+        if (res == S2R_OK) res = unit_rest(&fleet[u]);   /* while the other units run theirs */
         if (res != S2R_OK) return res;
         wins += e.success;
         s2r_run_summary_add(sum, &e);
@@ -815,8 +834,10 @@ static s2r_result plot_deployment(const char* path, const char* robot, const rec
    The recipe
    ------------------------------------------------------------------------- */
 
-/* Whether the run may go on to the next stage (Ctrl-C or SIGTERM stop it). */
-#define GO_ON(res) ((res) == S2R_OK && !((res) = s2r_example_stopped() ? S2R_ERR_INTERRUPTED : S2R_OK))
+/* Whether the run may go on to the next stage (Ctrl-C or SIGTERM stop it),
+   the lab unit's episode ended first (unit_rest). */
+#define GO_ON(res) ((res) == S2R_OK && ((res) = unit_rest(&fleet[0])) == S2R_OK && \
+                    !((res) = s2r_example_stopped() ? S2R_ERR_INTERRUPTED : S2R_OK))
 
 /* The stages in order; each runs only while the policy is still in. */
 static s2r_result run_stages(const s2r_options* opt, const sizes* z, const s2r_controller* cand,

@@ -12,8 +12,11 @@
 # (the deployment log, the timeline, the rounds, the figure) must be the
 # same, byte for byte, as 06's with the same unit in its own process, and
 # its printout the same line for line (bar the line naming the
-# connection); the two runs go side by side.  Then the robot side is
-# killed (SIGKILL) once system identification has decided: 06 must stop
+# connection); the two runs go side by side.  The robot side's watchdog
+# never fires in these runs: 06 ends the lab unit's episode (a halt)
+# before it computes on its own, between stages and while other units
+# run.  Then the robot side is killed (SIGKILL) once system
+# identification has decided: 06 must stop
 # within seconds, in whichever later stage next drives the lab unit, with
 # status 1, name the lost connection and the stage, close its log with a
 # "stopped" record in that stage after the records it had (every line
@@ -74,12 +77,12 @@ done
 printout "$T" > "$T.lines"
 printout "${T}_here" > "${T}_here.lines"
 if [ $status -eq 0 ] && [ $here -eq 0 ] && [ $over -eq 0 ] && [ $same -eq 4 ] && cmp -s "$T.lines" "${T}_here.lines" &&
-   grep -q "^candidate: the trained policy in $T/02_dr.ckpt" "$T.txt"; then
+   grep -q "^candidate: the trained policy in $T/02_dr.ckpt" "$T.txt" && ! grep -q watchdog "$WORK/server_trained.log"; then
     echo "ok   deploy socket: 02 trained on 12's ranges from the socket's logs, 06 deployed that policy over the socket:" \
          "4 files and $(wc -l < "$T.lines") lines the same as in process; now $(grep '^  now:' "$T.txt" | sed 's/ *now: //')"
 else
     echo "FAIL deploy socket: the trained candidate: 02 status $status, 06 status $over over the socket and $here in" \
-         "process, $same of 4 files the same"; tail -3 "$WORK/trained_02.txt" "$T.txt"
+         "process, $same of 4 files the same"; tail -3 "$WORK/trained_02.txt" "$T.txt"; grep watchdog "$WORK/server_trained.log"
     failed=$((failed + 1))
 fi
 
@@ -112,8 +115,13 @@ for task in reach push; do
         same=0
     fi
     grep -q "^  lab unit: socket: real ur5e #1, connected at" "$WORK/socket_$task.txt" || { echo "FAIL deploy socket: $task: no connection said"; same=0; }
+    if grep -q watchdog "$WORK/server_$task.log"; then
+        echo "FAIL deploy socket: $task: the robot side's watchdog halted the arm (06 left an episode open):"
+        grep watchdog "$WORK/server_$task.log" | head -3; same=0
+    fi
     if [ $same -eq 1 ]; then
-        echo "ok   deploy socket: $task: the lab unit over the socket, 4 files and $(wc -l < "$WORK/here_$task.lines") lines the same as in process;" \
+        echo "ok   deploy socket: $task: the lab unit over the socket, 4 files and $(wc -l < "$WORK/here_$task.lines") lines the same as in process," \
+             "no watchdog halt on the robot side;" \
              "$(grep -c '"event":"gate"' "$WORK/here_$task/${pre}_deployment_log.jsonl") gates, now $(grep '^  now:' "$WORK/here_$task.txt" | sed 's/ *now: //')"
     else
         failed=$((failed + 1))
