@@ -47,7 +47,9 @@
    stand-in served by robot_server gives the same files, digit for digit,
    as the same unit in this process (tests/test_deploy_socket.sh).  If the
    robot side goes away mid-run, the run stops with the reason, the log
-   closed with a "stopped" record and the timeline written so far.
+   closed with a "stopped" record and the timeline written so far; so does
+   Ctrl-C or SIGTERM, with status 130 (a run again starts over: 06 has no
+   --resume).
 
    The candidate: the checkpoint --policy names (with --ranges, the ranges
    it was trained on: its recorded randomization digest must be theirs), else
@@ -859,20 +861,20 @@ static s2r_result run_stages(const s2r_options* opt, const sizes* z, const s2r_c
     return res;
 }
 
-/* A run an error stopped (the robot side gone, a fault it reported): the
-   reason, the lab unit's monitor latched in its e-stop (a robot in another
-   process halts its own arm when the connection goes), a "stopped" record
-   closing the log, and the timeline as decided so far. */
+/* A run an error stopped (the robot side gone, a fault it reported) or a
+   stop request (Ctrl-C, SIGTERM: S2R_ERR_INTERRUPTED): the reason, the lab
+   unit's monitor latched in its e-stop (a robot in another process halts
+   its own arm when the connection goes), a "stopped" record closing the
+   log, and the timeline as decided so far. */
 static void stop_deployment(const s2r_options* opt, s2r_deploy* d, s2r_result res) {
     const fleet_unit* lab = &fleet[0];
-    char path[512], log[512], why[S2R_ERROR_LEN];
-    snprintf(why, sizeof why, "%s", lab->alive && lab->robot->error && lab->robot->error[0] ? lab->robot->error
-                                                                                        : s2r_result_string(res));
+    char path[512], log[512], why[S2R_ERROR_LEN + 64];
+    if (res == S2R_ERR_INTERRUPTED) snprintf(why, sizeof why, "interrupted (Ctrl-C or SIGTERM)");
+    else snprintf(why, sizeof why, "%.60s: %s", lab->alive ? lab->name : "",
+                  lab->alive && lab->robot->error && lab->robot->error[0] ? lab->robot->error : s2r_result_string(res));
     if (lab->alive) s2r_safety_estop(&fleet[0].safety, "the run stopped");
-    fprintf(stderr, "deployment stopped in stage %s: %s: %s\n", s2r_stage_name(d->stage), lab->alive ? lab->name : "",
-            why);
-    s2r_deploy_note(d, "stopped", "stage %s: %s: %s; the lab unit halted", s2r_stage_name(d->stage),
-                    lab->alive ? lab->name : "", why);
+    fprintf(stderr, "deployment stopped in stage %s: %s\n", s2r_stage_name(d->stage), why);
+    s2r_deploy_note(d, "stopped", "stage %s: %s; the lab unit halted", s2r_stage_name(d->stage), why);
     print_timeline(d);
     if (write_timeline_csv(s2r_task_path(path, sizeof path, opt, "06", "timeline.csv"), d) == S2R_OK)
         printf("wrote the log and the timeline so far: %s, %s\n",
@@ -939,7 +941,7 @@ int main(int argc, char** argv) {
     if (res == S2R_OK) {
         print_timeline(&d);
         res = write_timeline_csv(s2r_task_path(path, sizeof path, &opt, "06", "timeline.csv"), &d);
-    } else if (res != S2R_ERR_INTERRUPTED)
+    } else
         stop_deployment(&opt, &d, res);
     if (res == S2R_OK) res = write_rounds_csv(s2r_task_path(path, sizeof path, &opt, "06", "rounds.csv"), &rec);
     if (res == S2R_OK)

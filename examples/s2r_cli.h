@@ -200,8 +200,10 @@ S2RDEF s2r_result  s2r_upstream_policy(s2r_policy* p, const char* path, const s2
                                        const char* ranges_path, char* error);
 /* Between an example's stages: 1, after saying so, when Ctrl-C or
    SIGTERM asked the run to stop (s2r_interrupt_catch); the example then
-   exits with status 130.  What it saved stays: run again (with --resume
-   where it trains) to go on. */
+   exits with status 130.  What it saved stays: the message says to run
+   again with --resume to go on where the program takes --resume (its
+   s2r_example_start's `used` has S2R_OPT_RESUME), else that a run again
+   starts over. */
 S2RDEF int         s2r_example_stopped(void);
 /* 1 and *out set if text is a whole decimal number in [lo, hi] (digits
    only: no sign, blank or anything after); else 0, *out untouched. */
@@ -379,10 +381,13 @@ static s2r_result s2r__option_path(const char* name, const char* value, char* ou
     return S2R_OK;
 }
 
+static int s2r__example_resumes;   /* the program takes --resume (s2r_example_start): s2r_example_stopped says so */
+
 S2RDEF s2r_result s2r_example_start(s2r_options* options, int argc, char** argv, const char* purpose, unsigned used,
                                     int* status) {
     char error[S2R_ERROR_LEN];
     *status = 2;
+    s2r__example_resumes = (used & S2R_OPT_RESUME_FLAG) != 0;
     if (s2r_options_parse(options, argc, argv, error) != S2R_OK || s2r_options_only(options, used, error) != S2R_OK) {
         fprintf(stderr, "%s\n", error);
         return S2R_ERR_PARSE;
@@ -522,8 +527,10 @@ S2RDEF s2r_result s2r_upstream_policy(s2r_policy* p, const char* path, const s2r
 
 S2RDEF int s2r_example_stopped(void) {
     if (!s2r_interrupt_requested()) return 0;
-    fprintf(stderr, "interrupted between stages: what is saved stays; run again (with --resume where it trains) "
-            "to go on\n");
+    fprintf(stderr, s2r__example_resumes ? "interrupted between stages: what is saved stays; run again with --resume "
+                                           "to go on\n"
+                                         : "interrupted between stages: what is saved stays; this program does not "
+                                           "resume: a run again starts over\n");
     return 1;
 }
 

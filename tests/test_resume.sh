@@ -8,7 +8,8 @@
 #   3. a run stopped with SIGINT: it must save, say so and exit with 130, and
 #      resume (on 2 threads) to the same checkpoint again; SIGTERM the same,
 #      during training, then in the resumed run between later stages (02),
-#      and in 10, which trains nothing;
+#      and in 10, which trains nothing; SIGINT in 06, which resumes nothing,
+#      closing its deployment log with a "stopped" record;
 #   4. a unit's system-ID policy is not taken for another unit (example 04),
 #      nor any policy trained on other ranges than its run wrote (04, 06);
 #   5. --task push in the reach run's folder keeps the reach files;
@@ -106,6 +107,24 @@ kill -TERM $pid 2>/dev/null
 wait $pid
 status=$?
 check "SIGTERM stops 10 with 130 before it writes" sh -c "test $status -eq 130 && test ! -f '$WORK/terminated10/10_sysid_truth.csv'"
+# 06 (no --resume) stopped with SIGINT in sim regression, once its log is
+# begun: 130, a message that offers no --resume, the log closed by a
+# "stopped" record naming the interrupt, the timeline so far written.
+LOG6=$WORK/interrupted06/06_deployment_log.jsonl
+$BUILD/06_staged_deployment --quick --out "$WORK/interrupted06" > "$WORK/interrupted06.log" 2>&1 &
+pid=$!
+i=0
+while [ ! -s "$LOG6" ] && [ $i -lt 6000 ]; do sleep 0.01; i=$((i + 1)); done
+kill -INT $pid 2>/dev/null
+wait $pid
+status=$?
+check "SIGINT stops 06 with 130" test $status -eq 130
+check "SIGINT stops 06 saying a run again starts over, no --resume offered" \
+  sh -c "grep -q 'this program does not resume: a run again starts over' '$WORK/interrupted06.log' &&
+         ! grep -q -- --resume '$WORK/interrupted06.log'"
+check "SIGINT stops 06 with its log closed by a stopped record, the timeline written" \
+  sh -c "tail -n 1 '$LOG6' | grep -q '\"event\":\"stopped\",.*interrupted (Ctrl-C or SIGTERM)' &&
+         test -f '$WORK/interrupted06/06_timeline.csv'"
 
 # Stops inside long work, within a second: 12 reading a 1,000,000-row log
 # (54 MB), 12 fitting its first 30 s (a longer log is cut there, saying so),
