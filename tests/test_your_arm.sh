@@ -10,7 +10,10 @@
 # gripper, the damping), and write what it promises.  12 also identifies
 # the model itself served over the socket: a perfect model with no delay
 # is "good" at zero command latency (no held sensing delay blocks it).
-# 06 on an arm at --address alone puts its demo fault into no unit.
+# 06 on an arm at --address alone puts its demo fault into no unit; its
+# system ID on the model itself served (no delay) finds no error, as 12
+# does (the sensing delay held at 0, not at the built-in ranges' 6 ms),
+# and the robot side's watchdog never halts the arm.
 # Usage: tests/test_your_arm.sh [build dir]    (from the repository root)
 set -u
 BUILD=${1:-build}
@@ -102,6 +105,15 @@ if [ "$status" -eq 0 ] && grep -q "no fault injected: this demo puts its knocked
     echo "ok   your arm: 06 on the arm at --address alone injects no fault into it, and says so: $(grep -A1 'no fault injected' "$WORK/06_expert.log" | tr -s ' \n' ' ')"
 else
     echo "FAIL your arm: 06 with the expert on the arm at --address: status $status"; grep -i "round\|knock\|recalib" "$WORK/06_expert.log"
+    failed=$((failed + 1))
+fi
+sysid=$(grep '^  sysID: ' "$WORK/06_expert.log")
+if echo "$sysid" | grep -q "held-out error 0.00 % of the motion identified, 0.0 % with the datasheet model" &&
+   ! grep -q watchdog "$WORK/server_expert.log"; then
+    echo "ok   your arm: 06's system ID of the model itself served over the socket finds no error, as 12 does, and no" \
+         "watchdog halt:$(echo "$sysid" | sed 's/^ *sysID://')"
+else
+    echo "FAIL your arm: 06's system ID of the served model itself: $sysid"; grep watchdog "$WORK/server_expert.log"
     failed=$((failed + 1))
 fi
 rm -f "$SOCK"
