@@ -17302,8 +17302,8 @@ static s2r_result s2r__strike_plan(s2r_trajectory_set* set, const s2r_arm_info* 
         tip[1] = object[1] + s * u[1];
         tip[2] = info->table_height + 0.03;
         if (s2r_tip_ik(info, scratch, tip, heading, q, q) > 0.005)
-            return s2r__fail(set->error, S2R_ERR_INVALID_ARGUMENT, "strike %d: the tip cannot reach (%.3f, %.3f) m", i,
-                             tip[0], tip[1]);
+            return s2r__fail(set->error, S2R_ERR_INVALID_ARGUMENT, "strike %d of %d: the tip cannot reach (%.3f, %.3f) m",
+                             i + 1, set->capacity, tip[0], tip[1]);   /* counted from 1, as trajectories are */
         memcpy(set->command + s2r__traj_at(set, i, k), q, (size_t)n * sizeof(double));
         if (k == 0) memcpy(set->q0 + (size_t)i * n, q, (size_t)n * sizeof(double));
     }
