@@ -4476,8 +4476,8 @@ S2RDEF s2r_result s2r_calibrate_unit(s2r_robot_kind robot, uint64_t unit, uint64
 /* The whole identification of one unit in one call, as the recipe table
    runs it: `train` multisine and `valid` chirp trajectories of `samples`
    readings every 0.02 s recorded through the backend (then halted, where it
-   has a halt, for the fit); coordinate descent
-   with the default parameters (the sensing delay held at the centre of
+   has a halt, for the fit); coordinate descent with the default
+   parameters (the sensing delay held at the centre of
    `training`'s range, since open-loop data see only the total delay), the
    standard errors taking in the spread of `training`'s damping, link_mass
    and torque_limit, which the fit holds at nominal (config.consider);
