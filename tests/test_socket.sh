@@ -231,6 +231,9 @@ wait $server
 python3 examples/robot_server.py "$SOCK" --clients 1 > "$ARMS/py.log" 2>&1 &
 server=$!
 "./$BUILD/robot_client" "$SOCK" --mjcf examples/arm4.xml --episodes 1 --timeout-ms 10000 > "$ARMS/py_client.log" 2>&1; py=$?
+# (the robot side logs the refusal after sending it: wait for the line before stopping it)
+waited=0
+while ! grep -q "^a connection refused" "$ARMS/py.log" && [ $waited -lt 100 ]; do sleep 0.1; waited=$((waited + 1)); done
 kill $server 2>/dev/null; wait $server 2>/dev/null
 said="joint 3 is 'elbow' \[-2.5000, 2.5000\] rad in the client's 'arm4', 'elbow' \[-2.6000, 2.6000\] in this robot side's 'arm4'"
 if [ $other -eq 1 ] && grep -q "the robot side refused this arm: $said (this side loaded $ARMS/arm4_other_elbow.xml: load the same arm on both sides)" "$ARMS/other.log" &&
