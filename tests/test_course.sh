@@ -13,7 +13,9 @@
 #      apart from the reference: every check passes;
 #    - tests/course/ASSIGNMENT/wrong_*.c, each a typical mistake: it fails,
 #      and the check its "expect: FAIL <name>" line names is among the
-#      failures (and its "says: TEXT" line, if any, is in the messages);
+#      failures (and its "says: TEXT" line, if any, is in the messages),
+#      and fails it again with its messages dropped and its expectations
+#      sent as held (tests/course/silenced.c appended): on a compared result;
 #    - right.c again on two more grading seeds (the unit checks: the
 #      integration checks draw nothing from the seed), so a correct answer
 #      passes on three; and (1_latency) the same seed measured twice gives
@@ -153,6 +155,16 @@ test_assignment() {
            { [ -z "$says" ] || grep -F -- "$says" "$flog" > /dev/null; }; then
             ok "$a: $(basename "$f") is caught by \"$expect\"${says:+, saying \"$says\"}"
         else fail "$a: $(basename "$f") not caught as expected (rc $rc, expected FAIL $expect; $flog)"; fi
+        # again with every message dropped and every expectation sent as held (silenced.c: an
+        # fprintf of the student's file takes the worker's): the mistake must still fail its check,
+        # on a result compared with the reference's, not on the worker's word alone
+        case "$f" in *.c)
+            { cat "$one"; cat tests/course/silenced.c; } > "${one%.c}_silenced.c"
+            GRADE_ONLY="$expect" sh course/grade.sh "$a" "${one%.c}_silenced.c" > "${flog%.log}_silenced.log" 2>&1
+            if [ $? = 1 ] && grep -F "FAIL $expect" "${flog%.log}_silenced.log" > /dev/null; then
+                ok "$a: $(basename "$f"), its messages silenced, still fails \"$expect\" (on a compared result)"
+            else fail "$a: $(basename "$f"), its messages silenced, passes \"$expect\": caught only by the worker's word (${flog%.log}_silenced.log)"; fi
+        ;; esac
     done
     [ $wrong -ge 2 ] && ok "$a: $wrong typical mistakes kept as tests" || fail "$a: fewer than two wrong implementations in tests/course/$a"
 }

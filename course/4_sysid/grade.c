@@ -174,10 +174,28 @@ static const char* case_text(const line_case* lc) {
     return text;
 }
 
+/* What run_case finds broken, counted over a check's searches and sent
+   to the judge as a result (send_contract: the reference's are all 0,
+   compared exactly), so a broken contract fails the check on a compared
+   result, not on the messages alone - which the student's code, sharing
+   this process, could keep from the judge. */
+enum { BROKE_CALL_OUTSIDE, BROKE_T_OUTSIDE, BROKE_WORSE, BROKE_F_NOT_AT_T, BROKE_DRIFT, BROKE_KINDS };
+static double contract_broken[BROKE_KINDS];
+static void send_contract(void) {
+    static const char* what[BROKE_KINDS] = {
+        "searches that asked for the loss outside [lo, hi] (none)", "searches that returned t outside [lo, hi] (none)",
+        "searches that returned a loss worse than f0 (none)", "searches whose *f_min is not the loss at the t returned (none)",
+        "searches that left t0 without lowering the loss (none)"};
+    int i;
+    for (i = 0; i < BROKE_KINDS; i++) grade_label("contract_broken", BROKE_KINDS, i, "%s", what[i]);
+    grade_answer("contract_broken", contract_broken, BROKE_KINDS, 0);
+}
+
 /* Run the student's search on `lc` and hold the result to the parts of
    the contract every case shares: no call and no result outside the
    bounds, never worse than f0, *f_min the loss at t, t0 kept unless a
-   point is strictly lower.  Returns 1 when all of that held. */
+   point is strictly lower.  Returns 1 when all of that held (each part
+   that did not is counted in contract_broken). */
 static int run_case(line_case* lc) {
     int ok = 1;
     lc->calls = lc->outside = lc->improved = 0;
@@ -195,15 +213,18 @@ static int run_case(line_case* lc) {
     if (lc->outside) {
         grade_fail("%s: asked for the loss at t = %.9g, outside the bounds (%d such calls); clamp every probe "
                    "into [lo, hi]", case_text(lc), lc->first_outside, lc->outside);
+        contract_broken[BROKE_CALL_OUTSIDE]++;
         ok = 0;
     }
     if (!(lc->t >= lc->lo && lc->t <= lc->hi)) {
         grade_fail("%s: returned t = %.9g, outside the bounds", case_text(lc), lc->t);
+        contract_broken[BROKE_T_OUTSIDE]++;
         return 0;
     }
     if (!(lc->f <= lc->f0)) {
         grade_fail("%s: returned a loss of %.9g, worse than f0 = %.9g at t0 (by %.3g); keep the best point "
                    "seen, starting from (t0, f0)", case_text(lc), lc->f, lc->f0, lc->f - lc->f0);
+        contract_broken[BROKE_WORSE]++;
         ok = 0;
     }
     if (!grade_close(lc->f, case_value(lc, lc->t), 1e-12)) {
@@ -217,11 +238,13 @@ static int run_case(line_case* lc) {
         else
             grade_fail("%s: *f_min = %.9g, but the loss at the returned t = %.9g is %.9g; *f_min must be the loss "
                        "of the point returned", case_text(lc), lc->f, lc->t, at_t);
+        contract_broken[BROKE_F_NOT_AT_T]++;
         ok = 0;
     }
     if (ok && lc->f == lc->f0 && lc->t != lc->t0) {
         grade_fail("%s: moved from t0 to %.9g without lowering the loss; keep t0 unless a point is strictly "
                    "lower (a parameter the data cannot see must not drift)", case_text(lc), lc->t);
+        contract_broken[BROKE_DRIFT]++;
         ok = 0;
     }
     return ok;
@@ -325,6 +348,7 @@ static void check_quadratic_inside(void) {
     }
     print_tally(&s);
     grade_put_send_within("quadratic_inside_t_in_tol", PRECISION);
+    send_contract();
 }
 
 /* The minimum at or beyond a bound: the search must end on the bound
@@ -362,6 +386,7 @@ static void check_bounds(void) {
     }
     print_tally(&s);
     grade_put_send_within("bounds_t_in_tol", PRECISION);
+    send_contract();
 }
 
 /* A constant loss: t0 and f0 back exactly.  A loss tilted by 1e-6:
@@ -399,6 +424,7 @@ static void check_flat(void) {
         }
         grade_put_send("flat_seeded_t_and_f", 0);
     }
+    send_contract();
 }
 
 /* Bumpy losses (many local minima): never worse than f0; from a point on
@@ -439,6 +465,7 @@ static void check_never_worse(void) {
         }
         grade_put_send_within("smooth_seeded_t_in_tol", PRECISION);
     }
+    send_contract();
     printf("      %d searches: %d started on a slope, %d of those lowered the loss\n", ok, sloped, lowered);
     GRADE_EXPECT(sloped == 0 || lowered >= 0.75 * sloped, "from a point where the loss slopes downhill close by, only "
                  "%d of %d searches lowered the loss (at least 3 in 4 should: look near t0 first, with the "
@@ -462,6 +489,7 @@ static void check_precision(void) {
             }
     print_tally(&s);
     grade_put_send_within("precision_t_in_tol", PRECISION);
+    send_contract();
 }
 
 /* The non-smooth 1 + |u| with unequal slopes: within PRECISION tol of the
@@ -481,6 +509,13 @@ static void check_v_shape(void) {
     }
     print_tally(&s);
     grade_put_send_within("v_shape_t_in_tol", PRECISION);
+    send_contract();
+    {   /* the calls of the longest search beyond 2 MAX_CALLS, compared (the reference's: 0) */
+        double beyond = s.max_calls > 2 * MAX_CALLS ? s.max_calls - 2 * MAX_CALLS : 0;
+        grade_label("v_shape_calls_beyond_200", 1, 0, "the loss calls of the longest search on |t - c| beyond %d (none)",
+                    2 * MAX_CALLS);
+        grade_answer("v_shape_calls_beyond_200", &beyond, 1, 0);
+    }
     GRADE_EXPECT(s.max_calls <= 2 * MAX_CALLS, "a search on |t - c| made %d loss calls (more than %d): the bracket must "
                  "shrink by a fixed fraction at least every few calls", s.max_calls, 2 * MAX_CALLS);
 }
@@ -507,6 +542,7 @@ static void check_calls(void) {
     print_tally(&s);
     grade_put_send_within("calls_t_in_tol", PRECISION);
     grade_answer("calls_beyond_100", beyond, 200, 0);
+    send_contract();
 }
 
 /* ---------------------------------------------------------------------------

@@ -110,6 +110,10 @@ S2RDEF double s2r_line_minimize(s2r_line_loss loss, void* context, double lo, do
     double up = t0 + step < hi ? t0 + step : hi, down = t0 - step > lo ? t0 - step : lo;
 #endif
     double fu = f0, fd = f0, near, x, fx, far;
+#ifdef MISTAKE_PROBE_PAST_BOUND
+    /* the mistake: one probe past the upper bound, its loss then ignored (every point returned is right) */
+    if (t0 + step > hi) (void)loss(context, t0 + step);
+#endif
     if (up > t0) fu = loss(context, up);
 #ifdef MISTAKE_FIRST_PROBE
     /* the mistake: the best of t0 and the first probe each way is the answer - no bracket, no refinement */
