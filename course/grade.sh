@@ -191,6 +191,21 @@ reference_grader() {
     fi
 }
 
+# The skeleton as handed out (the stub: it does no work), as a worker of its own: on a
+# grading seed the judge runs it on each seeded unit check with the checks' seed-independent
+# results replayed from the fixed answers, and refuses a grader that such a partial replay
+# passes (judge --skeleton).  The instructor's own files: compiled here, not in the sandbox.
+skeleton_bin=""
+skeleton_grader() {
+    [ "${file%.c}" != "$file" ] && [ $has_exercise = 1 ] || return 0
+    skeleton_bin="$out/grade_skeleton"
+    if [ ! -f "$skeleton_bin" ] || [ "$impl" -nt "$skeleton_bin" ] || [ "$here/$a/grade.c" -nt "$skeleton_bin" ] || \
+       [ "$here/$a/$file" -nt "$skeleton_bin" ] || [ "$here/grade.h" -nt "$skeleton_bin" ]; then
+        $CC $CFLAGS -w -D$macro "$here/$a/grade.c" "$here/$a/$file" $stand_ins "$impl" -o "$skeleton_bin.partial.$$" $LIBS &&
+            mv "$skeleton_bin.partial.$$" "$skeleton_bin" || return 1
+    fi
+}
+
 # The answers: a kit's public expected values, or measured on the
 # reference into a folder of their own (hidden from every check).
 quick=""; [ "${GRADE_QUICK:-0}" = 1 ] && quick=".quick"
@@ -236,9 +251,10 @@ elif [ $has_solution = 1 ]; then
         if [ ! -f "$seeded" ] || [ "$answers" -nt "$seeded" ]; then
             echo "grade: measuring the reference's answers on the grading seed $seed"
             reference_grader || { echo "grade: the grader does not compile" >&2; exit 2; }
+            skeleton_grader || { echo "grade: the skeleton does not compile with its grader" >&2; exit 2; }
             "$judge" --record "$seeded.partial" --seed "$seed" --base "$answers" --worker "$out/grade_reference" \
-                > "$out/record_seed.log" 2>&1 || {
-                cat "$out/record_seed.log"; echo "grade: the reference does not pass its own grader on the seed $seed" >&2
+                ${skeleton_bin:+--skeleton "$skeleton_bin"} > "$out/record_seed.log" 2>&1 || {
+                cat "$out/record_seed.log"; echo "grade: no answers on the grading seed $seed (the judge says why above)" >&2
                 rm -f "$seeded.partial"; exit 2; }
             chmod 444 "$seeded.partial" && mv "$seeded.partial" "$seeded"
         fi
@@ -255,7 +271,7 @@ shown() { LC_ALL=C tr -c '\n -~' '?' | cut -c1-300; }
 summary=""
 any_failed=0
 graded=""   # the students' names graded so far
-reserved="compile record record_seed reference result answers student impl impl_exercise grade_reference grade_data summary"
+reserved="compile record record_seed reference result answers student impl impl_exercise grade_reference grade_data grade_skeleton summary"
 refuse() {   # who, why
     printf 'refused: %s\n' "$2"
     summary="$summary$1|$2|0|-\n"; any_failed=1

@@ -10,8 +10,10 @@
    well-formed reply whose every result agrees with the reference's.
 
        judge --record ANSWERS --worker BIN            measure the reference
-       judge --record ANSWERS --seed S --base FIXED --worker BIN
+       judge --record ANSWERS --seed S --base FIXED --worker BIN [--skeleton BIN2]
                                                        ... on the seed S's inputs
+                                                       (BIN2: the skeleton's worker,
+                                                       for the partial replay's test)
        judge --answers ANSWERS --worker BIN [--unit-worker BIN2] [--submission FILE]
              [--only TEXT] [--result FILE] [--name WHO] [--hide DIR ...] [--units]
                                                        grade one student (--units:
@@ -62,7 +64,10 @@
    refuses a grader with a unit check of the student's code that reads no
    seed (a replay of expected.txt would pass it on every run), and
    --record --seed one whose fixed answers, replayed, would pass it on the
-   seed.
+   seed - or, given the skeleton's worker (--skeleton), one that the
+   skeleton as handed out passes on the seed once its seed-independent
+   results are replayed from expected.txt (a stub that gets the seeded
+   results right, the rest copied: a partial replay).
 
    The sandbox (per check): its own process group, killed with SIGKILL at
    the check's limit; RLIMIT_AS, RLIMIT_CPU, RLIMIT_FSIZE, RLIMIT_NPROC,
@@ -1037,6 +1042,8 @@ typedef struct run {
     const char* result;
     const char* name;     /* who is graded, for the first line            */
     const char* base;     /* --record --seed: the fixed inputs' answers   */
+    const char* skeleton; /* --record --seed: the skeleton as handed out, a
+                             worker of its own (a partial replay's test)  */
     int         units;    /* --units: the unit checks alone               */
     unsigned long long seed;
     sandbox     sb;
@@ -1138,14 +1145,60 @@ static int record(run* R) {
 
 /* Record on a seed: the fixed answers (R->base), with every check that
    reads the seed run again on the reference with R->seed. */
+/* A partial replay: the skeleton as handed out (the stub, which does no
+   work) run on check i on the seed, with every result that is the same on
+   the seed as on the fixed inputs (public: expected.txt holds it) taken
+   as replayed and the others as the stub sent them.  1 (after saying so)
+   when that would pass the check: its seeded results are ones the stub
+   gets right, and the rest a forger copies from expected.txt. */
+static int partial_replay_passes(run* R, int fd_skeleton, const check* c, int i, const entry* fresh, int n_fresh,
+                                 const entry* kept, int n_kept) {
+    char* argv[3];
+    char* pre;
+    char stubbed[400] = "";
+    reply r;
+    parsed* q = calloc(1, sizeof *q);
+    int k, j, v, passes = 1, n_stubbed = 0;
+    if (!q) return 0;
+    argv[0] = (char*)R->skeleton; argv[1] = (char*)"--worker"; argv[2] = NULL;
+    pre = preamble("check", c, i, kept, n_kept, R->submission);
+    if (run_worker(&R->sb, fd_skeleton, argv, pre, c->seconds, &r) != 0) { free(pre); free(q); return 0; }
+    parse_reply(r.text, q);
+    for (k = 0; k < n_fresh && passes; k++) {
+        const entry* want = &fresh[k];
+        int public_key = 0;
+        if (want->kind != 'a') continue;
+        for (j = 0; j < n_entries; j++)
+            if (entries[j].check == i && entries[j].kind == 'a' && strcmp(entries[j].key, want->key) == 0) break;
+        if (j < n_entries && entries[j].n == want->n) {
+            for (v = 0; v < want->n && close_enough(entries[j].v[v], want->v[v], want->tol); v++) {}
+            public_key = v == want->n;
+        }
+        if (public_key) continue;
+        for (j = 0; j < q->n_got; j++) if (q->got[j].kind == 'a' && strcmp(q->got[j].key, want->key) == 0) break;
+        if (j == q->n_got || q->got[j].n != want->n) { passes = 0; break; }
+        for (v = 0; v < want->n && close_enough(q->got[j].v[v], want->v[v], want->tol); v++) {}
+        if (v < want->n) { passes = 0; break; }
+        if (n_stubbed++ < 4) snprintf(stubbed + strlen(stubbed), sizeof stubbed - strlen(stubbed), " %s", want->key);
+    }
+    if (passes)
+        fprintf(stderr, "judge: grader bug: on the seed %llu the check \"%s\" passes for the skeleton as handed out with its "
+                        "seed-independent results replayed from expected.txt (the stub itself gets the seeded%s%s right): "
+                        "draw more of its inputs from the seed; no answers written\n", run_seed, c->name,
+                n_stubbed ? " results" : "", n_stubbed ? stubbed : " results (it has none)");
+    free(pre); free(r.text); free(r.output); free(q->got); free(q->labels); free(q);
+    return passes;
+}
+
 static int record_seeded(run* R) {
     int fd = open_worker(R->worker), i, j, k;
+    int fd_skeleton = R->skeleton ? open_worker(R->skeleton) : -1;
     char* argv[3];
     parsed* q = calloc(1, sizeof *q);
     entry* fresh = calloc(MAX_ENTRIES, sizeof *fresh);
     entry kept[64];
     int n_kept = 0, n_fresh, redrawn = 0;
-    if (fd < 0 || !q || !fresh) return 2;
+    if (fd < 0 || !q || !fresh || (R->skeleton && fd_skeleton < 0)) return 2;
     if (load_answers(R->base) != 0) return 2;
     if (run_seed) { fprintf(stderr, "judge: --base %s is a seeded run's answers, not the fixed inputs'\n", R->base); return 2; }
     run_seed = R->seed;
@@ -1188,6 +1241,8 @@ static int record_seeded(run* R) {
                             "%llu: a reply replayed from expected.txt would; no answers written\n", c->name, run_seed);
             return 1;
         }
+        if (fd_skeleton >= 0 && !c->integration && !c->data && partial_replay_passes(R, fd_skeleton, c, i, fresh, n_fresh, kept, n_kept))
+            return 1;
         /* the check's fixed answers and expectations give way to the seed's */
         for (j = 0, k = 0; j < n_entries; j++) if (entries[j].check != i) entries[k++] = entries[j];
         n_entries = k;
@@ -1414,7 +1469,7 @@ static int run_command(run* R, char** argv) {
 
 static int usage(void) {
     fprintf(stderr, "usage: judge --record FILE --worker BIN [--submission FILE]\n"
-                    "       judge --record FILE --seed S --base FIXED --worker BIN [--submission FILE]\n"
+                    "       judge --record FILE --seed S --base FIXED --worker BIN [--skeleton BIN] [--submission FILE]\n"
                     "       judge --answers FILE --worker BIN [--unit-worker BIN] [--submission FILE] [--only TEXT] [--units] [--result FILE] [--name WHO] [--hide DIR]...\n"
                     "       judge --public FILE [--closed LIST]\n"
                     "       judge --run [--scratch DIR] [--hide DIR]... -- CMD ARGS...\n"
@@ -1452,6 +1507,7 @@ int main(int argc, char** argv) {
         else if (strcmp(a, "--public") == 0) public_answers = v, i++;
         else if (strcmp(a, "--closed") == 0) closed = v, i++;
         else if (strcmp(a, "--base") == 0) R.base = v, i++;
+        else if (strcmp(a, "--skeleton") == 0) R.skeleton = v, i++;
         else if (strcmp(a, "--seed") == 0) {
             char* end;
             errno = 0;

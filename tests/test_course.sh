@@ -184,6 +184,25 @@ for a in $assignments; do
     failed=$((failed + $(grep -c '^FAIL course: ' "$build/test/$a.out")))
 done
 
+# --- 2b. the judge's guard against a partial replay --------------------------
+# tests/course/judge/partial_replay.c: a check whose seeded result the stub gets right and
+# whose other result is public.  On a seed, with the skeleton's worker, the judge refuses it.
+pr="$build/test/partial_replay"
+rm -rf "$pr" && mkdir -p "$pr"
+if ${CC:-cc} -std=c99 -O2 course/judge.c -o "$pr/judge" -lm && \
+   ${CC:-cc} -std=c99 -O2 -Icourse tests/course/judge/partial_replay.c -o "$pr/reference" -lm && \
+   ${CC:-cc} -std=c99 -O2 -Icourse -DSKELETON tests/course/judge/partial_replay.c -o "$pr/skeleton" -lm && \
+   "$pr/judge" --record "$pr/fixed.txt" --worker "$pr/reference" > "$pr/fixed.log" 2>&1; then
+    "$pr/judge" --record "$pr/seeded.txt" --seed 5 --base "$pr/fixed.txt" --worker "$pr/reference" > "$pr/plain.log" 2>&1
+    plain=$?
+    "$pr/judge" --record "$pr/seeded.txt" --seed 5 --base "$pr/fixed.txt" --worker "$pr/reference" --skeleton "$pr/skeleton" \
+        > "$pr/skeleton.log" 2>&1
+    partial=$?
+    if [ $plain = 0 ] && [ $partial = 1 ] && grep -q 'passes for the skeleton as handed out with its seed-independent results replayed' "$pr/skeleton.log"; then
+        ok "the judge refuses a grader whose seeded check the skeleton passes once its public results are replayed"
+    else fail "the judge takes a grader a partial replay passes ($pr/skeleton.log)"; fi
+else fail "the partial replay's grader cannot be recorded ($pr)"; fi
+
 # --- 3. a folder of submissions, graded in one command ---------------------
 case " $assignments " in *" 1_latency "*)
     sub="$build/test/submissions"
