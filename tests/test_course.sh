@@ -16,8 +16,8 @@
 #      failures (and its "says: TEXT" line, if any, is in the messages),
 #      and fails it again with its messages dropped and its expectations
 #      sent as held (tests/course/silenced.c appended): on a compared result;
-#    - right.c again on two more grading seeds (the unit checks: the
-#      integration checks draw nothing from the seed), so a correct answer
+#    - right.c again on two more grading seeds (the unit checks: some
+#      integration checks draw from it too), so a correct answer
 #      passes on three; and (1_latency) the same seed measured twice gives
 #      the same answers and the same grade.
 # 3. The one-command grading of a folder of submissions (one right, one
@@ -258,7 +258,8 @@ esac
 # its jitter (or a forger with nothing of the work): graded as one folder
 # with two correct students, one before them all and one after.  Each
 # attack scores 0 on the checks it attacks ("fails: jitter": the jitter
-# checks fail and the others pass; "all": 0 points; "none": full marks,
+# checks fail and the others pass; "integration": the integration check
+# fails, the unit checks pass; "all": 0 points; "none": full marks,
 # it attacks the others or the machine; "compile": it does not compile) with
 # the cause it names ("says:"),
 # the correct students keep full marks, the answers are untouched, no
@@ -341,6 +342,8 @@ case " $assignments " in *" 1_latency "*)
                         ! echo "$got" | grep -q '^FAIL jitter: the draws' || echo "$got" | grep -q '^FAIL [^ij]' ||
                         ! echo "$got" | grep -q '^score: 7 / 14 points$' ;;
             all) ! echo "$got" | grep -q '^score: 0 / 14 points$' || echo "$got" | grep -q '^PASS ' ;;
+            integration) echo "$got" | grep -q '^PASS integration' || ! echo "$got" | grep -q '^FAIL integration' ||
+                        echo "$got" | grep '^FAIL ' | grep -qv '^FAIL integration' || ! echo "$got" | grep -q '^score: 10 / 14 points$' ;;
             none) ! echo "$got" | grep -q '^score: 14 / 14 points$' ;;
             compile) ! echo "$got" | grep -q '^FAIL does not compile' ;;
             *) true ;;

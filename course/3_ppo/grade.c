@@ -518,7 +518,8 @@ static void check_three_updates(void) {
     double got[18];
     static const char* names[6] = {"policy_loss", "value_loss", "approx_kl", "clip_fraction", "explained_variance", "log_std"};
     int i, j;
-    if (pendulum_ppo(&ppo, pend, envs, 1) != S2R_OK) { grade_fail("s2r_ppo_init failed: %s", ppo.error); return; }
+    /* PPO's seed (the network's start, the rollouts) from the grading seed on the instructor's run */
+    if (pendulum_ppo(&ppo, pend, envs, grade_seeded(1)) != S2R_OK) { grade_fail("s2r_ppo_init failed: %s", ppo.error); return; }
     for (i = 0; i < 3; i++) {
         if (s2r_ppo_iterate(&ppo, envs, &st) != S2R_OK) { grade_fail("update %d failed: %s", i + 1, ppo.error); s2r_ppo_free(&ppo); return; }
         got[6 * i + 0] = st.policy_loss;

@@ -497,6 +497,8 @@ static void check_gate_oc(void) {
             g.rule = r == 0 ? S2R_GATE_SEQUENTIAL : S2R_GATE_INTERVAL;
             t = s2r_gate_sprt(&g, stages[s]);
             ps[0] = t.p0; ps[1] = 0.90; ps[2] = 0.95;
+            /* on the instructor's run the middle success rate is drawn from the grading seed (0.82 .. 0.98) */
+            if (grade_seed()) ps[1] = 0.82 + 0.16 * (double)(grade_seeded(503) >> 11) / 9007199254740992.0;
             for (i = 0; i < 3; i++) {
                 double pass = NAN, asn = NAN;
                 int longest = 0;
