@@ -271,7 +271,7 @@ shown() { LC_ALL=C tr -c '\n -~' '?' | cut -c1-300; }
 summary=""
 any_failed=0
 graded=""   # the students' names graded so far
-reserved="compile record record_seed reference result answers student impl impl_exercise grade_reference grade_data grade_skeleton summary"
+reserved="compile copy record record_seed reference result answers student impl impl_exercise grade_reference grade_data grade_skeleton summary"
 refuse() {   # who, why
     printf 'refused: %s\n' "$2"
     summary="$summary$1|$2|0|-\n"; any_failed=1
@@ -341,7 +341,18 @@ grade_one() {
         # header and the stand-ins: no object holding a reference (library.o has every other
         # exercise's) is in its folder, or the assembler's .incbin could embed it.  The
         # objects are linked in a second step, which reads no file a student's object names.
-        cp "$src" "$work/$file" && cp "$here/$a/grade.c" "$work/grade.c" &&
+        # The student's file is copied by the judge, which follows no symbolic link and copies
+        # only a regular file of at most max_bytes - the file it opened, not the one tested
+        # above: a file swapped for a link to another student's in between is refused here.
+        "$judge" --copy "$src" "$work/$file" "$max_bytes" 2> "$out/copy.log"
+        case $? in
+            0) ;;
+            3|4|5) rm -rf "$ctop"
+                   refuse "$who" "$file changed while it was being graded (now $(sed -n 's/^judge: --copy .*: //p' "$out/copy.log")): hand in one regular file, and leave it alone"
+                   return ;;
+            *) cat "$out/copy.log" >&2; exit 2 ;;
+        esac
+        cp "$here/$a/grade.c" "$work/grade.c" &&
             cp "$header" "$work/sim2real.h" && cp "$here/grade.h" "$work/grade.h" || exit 2
         extra=""; [ -n "$stand_ins" ] && { cp "$stand_ins" "$work/stand_ins.c"; extra="stand_ins.c"; }
         [ "$(id -u)" = 0 ] && chown -R 65534:65534 "$work"

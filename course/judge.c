@@ -25,6 +25,8 @@
        judge --public ANSWERS --closed LIST           the kit's public checks
        judge --run [--scratch DIR] [--hide DIR ...] -- CMD ARGS   (sandboxed)
        judge --sandbox                                 say what the sandbox does
+       judge --copy FROM TO MAX_BYTES                  copy a student's file: no link
+                                                       followed, a regular file only
 
    The reply.  The judge writes a preamble to the child's fd 4 (a random
    per-run token, the mode, the check's name, the run's seed, the reference
@@ -634,21 +636,35 @@ static void remove_tree(const char* path) {
     if (p > 0) while (waitpid(p, NULL, 0) < 0 && errno == EINTR) {}
 }
 
-/* Copy a file (at most 16 MB) into the scratch folder, owned by who runs there. */
-static int copy_file(const char* from, const char* to) {
+/* Copy a file of at most max_bytes into the scratch folder, owned by who
+   runs there.  What is copied is what was opened: a symbolic link is not
+   followed (O_NOFOLLOW), and the opened file must be a regular one (fstat
+   of the descriptor: a FIFO or device is not read), so a file swapped for
+   a link to another student's after grade.sh looked at it is refused,
+   never read.  0; -1 (errno) on an error; COPY_LINK, COPY_NOT_REGULAR,
+   COPY_TOO_BIG. */
+enum { COPY_LINK = -2, COPY_NOT_REGULAR = -3, COPY_TOO_BIG = -4 };
+static int copy_file(const char* from, const char* to, long long max_bytes) {
     char buf[65536];
-    ssize_t n;
-    size_t total = 0;
-    int in = open(from, O_RDONLY | O_NOFOLLOW), out;
-    if (in < 0) return -1;
-    out = open(to, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    ssize_t n = 0;
+    long long total = 0;
+    struct stat st;
+    int in = open(from, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY), out;
+    if (in < 0) return errno == ELOOP ? COPY_LINK : -1;
+    if (fstat(in, &st) != 0) { close(in); return -1; }
+    if (!S_ISREG(st.st_mode)) { close(in); return COPY_NOT_REGULAR; }
+    if (st.st_size > max_bytes) { close(in); return COPY_TOO_BIG; }
+    out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
     if (out < 0) { close(in); return -1; }
-    while ((n = read(in, buf, sizeof buf)) > 0 && (total += (size_t)n) <= (16u << 20))
-        if (write(out, buf, (size_t)n) != n) break;
+    while ((n = read(in, buf, sizeof buf)) > 0) {
+        if ((total += n) > max_bytes) { n = COPY_TOO_BIG; break; }
+        if (write(out, buf, (size_t)n) != n) { n = -1; break; }
+    }
     close(in);
     if (geteuid() == 0 && fchown(out, NOBODY, NOBODY) != 0) {}
     close(out);
-    return n == 0 ? 0 : -1;
+    if (n != 0) unlink(to);
+    return n == 0 ? 0 : n == COPY_TOO_BIG ? COPY_TOO_BIG : -1;
 }
 
 static int make_scratch(const sandbox* sb, char* path, size_t size) {
@@ -668,7 +684,7 @@ static int make_scratch(const sandbox* sb, char* path, size_t size) {
         char to[4200];
         snprintf(to, sizeof to, "%s/submission.txt", path);
         unlink(to);
-        if (copy_file(sb->copy_in, to) != 0) return -1;
+        if (copy_file(sb->copy_in, to, 16ll << 20) != 0) return -1;
     }
     return 0;
 }
@@ -1467,13 +1483,32 @@ static int run_command(run* R, char** argv) {
     return WIFEXITED(r.status) ? WEXITSTATUS(r.status) : 128 + WTERMSIG(r.status);
 }
 
+static int usage(void);
+/* --copy FROM TO MAX_BYTES: grade.sh's copy of a student's file (copy_file):
+   0 copied; 3 a symbolic link; 4 not a regular file; 5 over MAX_BYTES;
+   2 another error. */
+static int copy_command(const char* from, const char* to, const char* max) {
+    char* end;
+    long long m = strtoll(max, &end, 10);
+    int rc;
+    if (*end || m < 0) return usage();
+    rc = copy_file(from, to, m);
+    if (rc == 0) return 0;
+    if (rc == COPY_LINK) { fprintf(stderr, "judge: --copy %s: a symbolic link\n", from); return 3; }
+    if (rc == COPY_NOT_REGULAR) { fprintf(stderr, "judge: --copy %s: not a regular file\n", from); return 4; }
+    if (rc == COPY_TOO_BIG) { fprintf(stderr, "judge: --copy %s: over %lld bytes\n", from, m); return 5; }
+    fprintf(stderr, "judge: --copy %s to %s: %s\n", from, to, strerror(errno));
+    return 2;
+}
+
 static int usage(void) {
     fprintf(stderr, "usage: judge --record FILE --worker BIN [--submission FILE]\n"
                     "       judge --record FILE --seed S --base FIXED --worker BIN [--skeleton BIN] [--submission FILE]\n"
                     "       judge --answers FILE --worker BIN [--unit-worker BIN] [--submission FILE] [--only TEXT] [--units] [--result FILE] [--name WHO] [--hide DIR]...\n"
                     "       judge --public FILE [--closed LIST]\n"
                     "       judge --run [--scratch DIR] [--hide DIR]... -- CMD ARGS...\n"
-                    "       judge --sandbox\n");
+                    "       judge --sandbox\n"
+                    "       judge --copy FROM TO MAX_BYTES\n");
     return 2;
 }
 
@@ -1494,6 +1529,7 @@ int main(int argc, char** argv) {
         if (strcmp(a, "--") == 0 && mode_run) { i++; break; }
         else if (strcmp(a, "--run") == 0) mode_run = 1;
         else if (strcmp(a, "--sandbox") == 0) return sandbox_report();
+        else if (strcmp(a, "--copy") == 0) return i + 3 < argc ? copy_command(argv[i + 1], argv[i + 2], argv[i + 3]) : usage();
         else if (strcmp(a, "--units") == 0) R.units = 1;
         else if (!v) return usage();
         else if (strcmp(a, "--record") == 0) R.record = v, i++;

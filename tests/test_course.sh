@@ -357,6 +357,36 @@ case " $assignments " in *" 1_latency "*)
     [ -n "$drawn" ] && [ "$drawn" != 0 ] && [ "$drawn" != "$GRADE_SEED" ] && [ "$(grep -c "^grading seed: $drawn " "$build/test/attacks.log")" -ge 3 ] &&
         ok "attacks: graded on a fresh grading seed ($drawn, from /dev/urandom), printed in every report and the summary" ||
         fail "attacks: no fresh grading seed in the reports ($build/test/attacks.log)"
+    # a file swapped for a link to another student's between grade.sh's tests and its copy: the
+    # judge copies (judge --copy: no link followed, a regular file only), so what is compiled is
+    # what was opened.  First the copy itself, then the race (mallory's file flips between the
+    # stub and a link to ada's, by rename, while mallory is graded six times)
+    cpd="$build/test/copy"
+    rm -rf "$cpd" && mkdir -p "$cpd" && echo hello > "$cpd/file" && ln -s file "$cpd/link" && mkfifo "$cpd/fifo"
+    "$build/judge" --copy "$cpd/file" "$cpd/file.copy" 100 2> /dev/null; c_file=$?
+    "$build/judge" --copy "$cpd/link" "$cpd/link.copy" 100 2> /dev/null; c_link=$?
+    timeout 10 "$build/judge" --copy "$cpd/fifo" "$cpd/fifo.copy" 100 2> /dev/null; c_fifo=$?
+    "$build/judge" --copy "$cpd/file" "$cpd/big.copy" 3 2> /dev/null; c_big=$?
+    [ "$c_file $c_link $c_fifo $c_big" = "0 3 4 5" ] && cmp -s "$cpd/file" "$cpd/file.copy" && [ ! -e "$cpd/link.copy" ] &&
+        [ ! -e "$cpd/fifo.copy" ] && [ ! -e "$cpd/big.copy" ] &&
+        ok "attacks: judge --copy copies a regular file, refuses a link, a FIFO (without waiting) and a file over its size" ||
+        fail "attacks: judge --copy (file $c_file, link $c_link, fifo $c_fifo, too big $c_big; $cpd)"
+    race="$build/test/race"
+    rm -rf "$race" && mkdir -p "$race/subs/ada" "$race/subs/mallory"
+    printf '#error this is the code of ada\n' > "$race/subs/ada/latency.c"
+    cp course/1_latency/latency.c "$race/stub.c"
+    cp "$race/stub.c" "$race/subs/mallory/latency.c"
+    touch "$race/flipping"
+    ( cd "$race/subs/mallory" && while [ -e "$race/flipping" ]; do
+          ln -sfn ../ada/latency.c .link && mv -T .link latency.c; cp "$race/stub.c" .file && mv -T .file latency.c; done ) &
+    flipper=$!
+    for i in 1 2 3 4 5 6; do
+        GRADE_ONLY=init GRADE_SCRATCH="$scratch" sh course/grade.sh 1_latency "$race/subs/mallory" >> "$race/grades.log" 2>&1
+    done
+    rm -f "$race/flipping"; wait $flipper 2> /dev/null
+    if ! grep -q 'this is the code of ada' "$race/grades.log" && [ "$(grep -c '^=== mallory$' "$race/grades.log")" = 6 ]; then
+        ok "attacks: a file swapped for a link to another student's while graded: never that student's code ($(grep -c '^refused: ' "$race/grades.log") of 6 refused)"
+    else fail "attacks: a swapped file let mallory be graded on ada's code ($race/grades.log)"; fi
     # the replay of the public answers is a real attack: on the fixed inputs it takes full marks
     GRADE_SEED=0 GRADE_SCRATCH="$scratch" sh course/grade.sh 1_latency "$att/replayed_answers" > "$build/test/replay_fixed.log" 2>&1
     grep -q '^score: 14 / 14 points$' "$build/test/replay_fixed.log" && grep -q '^grading seed: none' "$build/test/replay_fixed.log" &&
