@@ -266,8 +266,18 @@ else seed=0; fi
 # the folder of submissions it came from (hidden from its checks).
 max_bytes=${GRADE_MAX_BYTES:-1048576}
 # what the compiler said of a student's file, fit for a terminal and a log: every byte outside
-# printable ASCII (terminal escapes among them) shown as '?', lines cut at 300 characters
-shown() { LC_ALL=C tr -c '\n -~' '?' | cut -c1-300; }
+# printable ASCII (terminal escapes among them) shown as '?', lines cut at 300 characters, and
+# each under "      | " as a check's output is: a file name of the student's can hold a newline
+# (#line "x\nscore: ..."), so no line of it may start a line of the report
+shown() { LC_ALL=C tr -c '\n -~' '?' | cut -c1-300 | sed 's/^/      | /'; }
+# the points a run grades (for the score line of a file that does not compile): the checks of
+# the answers that run here (not a kit's "not run here", --units, GRADE_ONLY)
+total_points() {
+    awk -v units="${GRADE_UNITS:-0}" -v only="${GRADE_ONLY:-}" '$1 == "check" {
+        name = $0; for (i = 1; i <= 7; i++) sub(/^[^ ]+ /, "", name)
+        if ($6 == 2 || (units == 1 && $5 == "integration") || (only != "" && !index(name, only))) next
+        t += $3 } END { print t + 0 }' "$answers"
+}
 summary=""
 any_failed=0
 graded=""   # the students' names graded so far
@@ -385,6 +395,7 @@ grade_one() {
                   echo " of machine it was made on - ask for a kit made on this one)"
               fi
               echo "FAIL does not compile (the compiler's first messages are above)"
+              echo "score: 0 / $(total_points) points"
               echo "0 passed, 1 failed"; } > "$log"
             cat "$log"
             rm -rf "$ctop"

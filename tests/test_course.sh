@@ -258,9 +258,10 @@ esac
 # its jitter (or a forger with nothing of the work): graded as one folder
 # with two correct students, one before them all and one after.  Each
 # attack scores 0 on the checks it attacks ("fails: jitter": the jitter
-# checks fail and the others pass; "integration": the integration check
+# checks fail and the others pass; "compile": it does not compile, its
+# report's one score line 0 / 14, no PASS; "integration": the integration check
 # fails, the unit checks pass; "all": 0 points; "none": full marks,
-# it attacks the others or the machine; "compile": it does not compile) with
+# it attacks the others or the machine) with
 # the cause it names ("says:"),
 # the correct students keep full marks, the answers are untouched, no
 # process of a check is left, and nothing is written outside.
@@ -345,7 +346,8 @@ case " $assignments " in *" 1_latency "*)
             integration) echo "$got" | grep -q '^PASS integration' || ! echo "$got" | grep -q '^FAIL integration' ||
                         echo "$got" | grep '^FAIL ' | grep -qv '^FAIL integration' || ! echo "$got" | grep -q '^score: 10 / 14 points$' ;;
             none) ! echo "$got" | grep -q '^score: 14 / 14 points$' ;;
-            compile) ! echo "$got" | grep -q '^FAIL does not compile' ;;
+            compile) ! echo "$got" | grep -q '^FAIL does not compile' || [ "$(echo "$got" | grep -c '^score: ')" != 1 ] ||
+                        ! echo "$got" | grep -q '^score: 0 / 14 points$' || echo "$got" | grep -q '^PASS ' ;;
             *) true ;;
         esac
         held=$?   # 0: a problem was seen
