@@ -281,6 +281,20 @@ typedef struct sandbox {
 
 static int namespaces_work = -1;   /* probed once                               */
 
+/* The judge's own command line (argv[0] .. the end of its last argument):
+   the ns init, a fork of the judge that is PID 1 of a check's namespace,
+   wipes it, or /proc/1/cmdline would show a check the answers' path, the
+   build folder, the submissions folder and the instructor's options. */
+static char* args_start;
+static size_t args_len;
+static void wipe_command_line(void) {
+    static const char name[] = "s2r-init";
+    if (!args_start || !args_len) return;
+    memset(args_start, 0, args_len);
+    if (args_len > sizeof name) memcpy(args_start, name, sizeof name);
+    prctl(PR_SET_NAME, name, 0, 0, 0);
+}
+
 static int write_file(const char* path, const char* text) {
     int fd = open(path, O_WRONLY), ok;
     if (fd < 0) return -1;
@@ -375,9 +389,9 @@ static int restrict_mounts(const sandbox* sb, const char* scratch) {
     mount(NULL, p, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NOEXEC, NULL);
     snprintf(p, sizeof p, "%s/proc", nr);
     mkdir(p, 0555);
-    /* this PID namespace's own /proc: the judge's command line and the
-       other processes out of sight (mounted while the old one is visible:
-       the kernel asks for that) */
+    /* this PID namespace's own /proc: the other processes out of sight,
+       and PID 1 the ns init, whose command line (the judge's) it wipes
+       (mounted while the old one is visible: the kernel asks for that) */
     if (mount("proc", p, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0) failed++;
     snprintf(p, sizeof p, "%s/tmp", nr);
     mkdir(p, 01777);
@@ -542,11 +556,23 @@ static int start_child(const sandbox* sb, const char* scratch, int seconds, int 
         if (w < 0) _exit(126);
         if (w == 0 && in_ns) {   /* the ns init */
             pid_t worker, got;
+            int wiped[2];
             prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
             close(status[1]);
+            if (pipe(wiped) != 0) _exit(126);
             worker = fork();
             if (worker < 0) _exit(126);
-            if (worker == 0) { close(done[1]); become_worker(sb, scratch, seconds, exec_fd, argv, in_ns); }
+            if (worker == 0) {   /* it starts once this init's command line is wiped */
+                char c;
+                close(done[1]);
+                close(wiped[1]);
+                while (read(wiped[0], &c, 1) < 0 && errno == EINTR) {}
+                close(wiped[0]);
+                become_worker(sb, scratch, seconds, exec_fd, argv, in_ns);
+            }
+            wipe_command_line();   /* after the fork: the worker's argv may point into it until its exec */
+            close(wiped[0]);
+            close(wiped[1]);
             close(3); close(4); close(1); close(2);
             if (exec_fd >= 0) close(exec_fd);
             st = 0;
@@ -1289,7 +1315,8 @@ static int grade(run* R) {
     parsed* q = calloc(1, sizeof *q);
     FILE* res = NULL;
     if (fd < 0 || fd_units < 0 || !q) return 2;
-    argv[0] = (char*)R->worker; argv[1] = (char*)"--worker"; argv[2] = NULL;
+    /* the worker's path (the compile folder's) is nothing a check needs to see in its command line */
+    argv[0] = (char*)"grade"; argv[1] = (char*)"--worker"; argv[2] = NULL;
     if (run_seed)
         printf("grading seed: %llu (the checks marked (seeded) draw inputs from it; grade.sh --seed %llu gives this grade again)\n",
                run_seed, run_seed);
@@ -1517,6 +1544,10 @@ int main(int argc, char** argv) {
     const char *public_answers = NULL, *closed = NULL;
     int i, mode_run = 0;
     memset(&R, 0, sizeof R);
+    if (argc > 0) {   /* its command line's memory, for wipe_command_line */
+        args_start = argv[0];
+        args_len = (size_t)(argv[argc - 1] + strlen(argv[argc - 1]) + 1 - argv[0]);
+    }
     entries = calloc(MAX_ENTRIES, sizeof *entries);
     if (!entries) return 2;
     prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);          /* no check's process reads the judge's memory */

@@ -355,6 +355,10 @@ case " $assignments " in *" 1_latency "*)
         if [ $held = 1 ] && [ -n "$fails" ]; then ok "attacks: $n scores nothing on what it attacks ($fails)${says:+, said: \"$says\"}"
         else fail "attacks: $n is not held (fails: $fails, says: $says; $build/test/attacks.log)"; echo "$got" | head -n 20; fi
     done
+    # PID 1 of a check's namespace (the judge's fork) shows none of the judge's command line
+    section proc_cmdline | grep -q '| PID 1 says: ' && ! section proc_cmdline | grep -qE -- "--answers|--hide|--result|$build" &&
+        ok "attacks: /proc/1/cmdline and the worker's own show a check none of the judge's options or paths" ||
+        fail "attacks: a check reads the judge's command line ($(section proc_cmdline | grep -m 1 'says: '))"
     drawn=$(sed -n 's/^=== summary: 1_latency (grading seed: \([0-9]*\))$/\1/p' "$build/test/attacks.log")
     [ -n "$drawn" ] && [ "$drawn" != 0 ] && [ "$drawn" != "$GRADE_SEED" ] && [ "$(grep -c "^grading seed: $drawn " "$build/test/attacks.log")" -ge 3 ] &&
         ok "attacks: graded on a fresh grading seed ($drawn, from /dev/urandom), printed in every report and the summary" ||
