@@ -56,7 +56,9 @@ root=$(cd "$here/.." && pwd)
 CC=${CC:-cc}
 build=${GRADE_BUILD:-$root/build/course}
 limit=${GRADE_TIMEOUT:-600}
-CFLAGS="-std=c99 -O2 -fopenmp -I$root -I$here -I/usr/include/stb"
+# the instructor's compiles (the library, the reference's grader): its paths quoted, so a
+# repository or build folder whose path holds a space or a glob character works
+cc_host() { $CC -std=c99 -O2 -fopenmp -I"$root" -I"$here" -I/usr/include/stb "$@"; }
 # a student's file: only its own folder (the student copy of the header, grade.h)
 STUDENT_CFLAGS="-std=c99 -O2 -fopenmp -I. -I/usr/include/stb"
 LIBS="-lmujoco -lm"
@@ -104,7 +106,7 @@ reference_library() {
     if [ ! -f "$ref_obj" ] || [ "$root/sim2real.h" -nt "$ref_obj" ]; then
         printf '#define SIM2REAL_IMPLEMENTATION\n#include "sim2real.h"\n' > "$build/impl_reference.c"
         echo "grade: compiling the library with its solutions (once)"
-        $CC $CFLAGS -c "$build/impl_reference.c" -o "$ref_obj.partial.$$" && mv "$ref_obj.partial.$$" "$ref_obj"
+        cc_host -c "$build/impl_reference.c" -o "$ref_obj.partial.$$" && mv "$ref_obj.partial.$$" "$ref_obj"
     fi
 }
 
@@ -120,7 +122,7 @@ elif [ $has_exercise = 0 ]; then
 elif [ ! -f "$impl" ] || [ "$root/sim2real.h" -nt "$impl" ]; then
     printf '#define SIM2REAL_IMPLEMENTATION\n#include "sim2real.h"\n' > "$out/impl.c"
     echo "grade: compiling the library without the $name exercise (once)"
-    $CC $CFLAGS -D$macro -c "$out/impl.c" -o "$impl.partial" && mv "$impl.partial" "$impl" ||
+    cc_host -D$macro -c "$out/impl.c" -o "$impl.partial" && mv "$impl.partial" "$impl" ||
         { echo "grade: the library does not compile" >&2; exit 2; }
 fi
 # The library with no exercise's reference at all, and the stand-ins (the skeletons' stubs)
@@ -135,7 +137,7 @@ if [ ! -f "$here/$a/library.o" ] && [ $has_exercise = 1 ] && [ "${file%.c}" != "
         flags=""; for n in $exercises; do flags="$flags -DS2R_EXERCISE_$(echo "$n" | tr a-z A-Z)"; done
         printf '#define SIM2REAL_IMPLEMENTATION\n#include "sim2real.h"\n' > "$build/units_library.$$.c"
         echo "grade: compiling the library without any exercise (once)"
-        $CC $CFLAGS $flags -c "$build/units_library.$$.c" -o "$units_impl.partial.$$" && mv "$units_impl.partial.$$" "$units_impl" ||
+        cc_host $flags -c "$build/units_library.$$.c" -o "$units_impl.partial.$$" && mv "$units_impl.partial.$$" "$units_impl" ||
             { rm -f "$build/units_library.$$.c"; echo "grade: the library without the exercises does not compile" >&2; exit 2; }
         rm -f "$build/units_library.$$.c"
     fi
@@ -187,7 +189,7 @@ reference_grader() {
        [ "$here/$a/grade.c" -nt "$out/grade_reference" ] || [ "$here/grade.h" -nt "$out/grade_reference" ]; then
         obj=$impl   # without an exercise point, the library students link to is the reference
         if [ $has_exercise = 1 ]; then reference_library || return 1; obj=$ref_obj; fi
-        $CC $CFLAGS "$here/$a/grade.c" "$obj" -o "$out/grade_reference" $LIBS || return 1
+        cc_host "$here/$a/grade.c" "$obj" -o "$out/grade_reference" $LIBS || return 1
     fi
 }
 
@@ -201,7 +203,7 @@ skeleton_grader() {
     skeleton_bin="$out/grade_skeleton"
     if [ ! -f "$skeleton_bin" ] || [ "$impl" -nt "$skeleton_bin" ] || [ "$here/$a/grade.c" -nt "$skeleton_bin" ] || \
        [ "$here/$a/$file" -nt "$skeleton_bin" ] || [ "$here/grade.h" -nt "$skeleton_bin" ]; then
-        $CC $CFLAGS -w -D$macro "$here/$a/grade.c" "$here/$a/$file" $stand_ins "$impl" -o "$skeleton_bin.partial.$$" $LIBS &&
+        cc_host -w -D$macro "$here/$a/grade.c" "$here/$a/$file" ${stand_ins:+"$stand_ins"} "$impl" -o "$skeleton_bin.partial.$$" $LIBS &&
             mv "$skeleton_bin.partial.$$" "$skeleton_bin" || return 1
     fi
 }
@@ -318,8 +320,6 @@ grade_one() {
     safe=$(printf '%s\n' "$who" | tr -c 'A-Za-z0-9._\n-' _)   # the skeleton's and the reference's labels
     log="$out/$safe.log"
     printf '=== %s\n' "$who"
-    hide="--hide $build"
-    [ -n "$from" ] && hide="$hide --hide $from"
     data=""
     if [ "$src" = "--reference" ]; then
         [ $has_solution = 1 ] || { echo "grade: --reference: this header is a student copy, with no reference to grade (use the repository)" >&2; exit 2; }
@@ -335,7 +335,7 @@ grade_one() {
     elif [ "${file%.txt}" != "$file" ]; then
         if [ ! -f "$out/grade_data" ] || [ "$impl" -nt "$out/grade_data" ] || [ "$here/$a/grade.c" -nt "$out/grade_data" ] || \
            [ "$here/grade.h" -nt "$out/grade_data" ]; then
-            $CC $CFLAGS "$here/$a/grade.c" $stand_ins "$impl" -o "$out/grade_data" $LIBS || { echo "grade: the grader does not compile" >&2; exit 2; }
+            cc_host "$here/$a/grade.c" ${stand_ins:+"$stand_ins"} "$impl" -o "$out/grade_data" $LIBS || { echo "grade: the grader does not compile" >&2; exit 2; }
         fi
         bin="$out/grade_data"; data="$src"
     else
@@ -366,13 +366,14 @@ grade_one() {
             cp "$header" "$work/sim2real.h" && cp "$here/grade.h" "$work/grade.h" || exit 2
         extra=""; [ -n "$stand_ins" ] && { cp "$stand_ins" "$work/stand_ins.c"; extra="stand_ins.c"; }
         [ "$(id -u)" = 0 ] && chown -R 65534:65534 "$work"
-        compile_hide="--hide $root"
-        case "$build/" in "$root"/*) ;; *) compile_hide="$compile_hide --hide $build" ;; esac
-        [ -n "${GRADE_REFERENCE_LIBRARY:-}" ] && [ -f "$GRADE_REFERENCE_LIBRARY" ] &&
-            compile_hide="$compile_hide --hide $(cd "$(dirname "$GRADE_REFERENCE_LIBRARY")" && pwd)"
+        # hidden from the compile besides: the repository, the build folder outside it, the
+        # folder of GRADE_REFERENCE_LIBRARY (each passed as one word: paths may hold spaces)
+        build_apart=""; case "$build/" in "$root"/*) ;; *) build_apart=$build ;; esac
+        reflib_dir=""; [ -n "${GRADE_REFERENCE_LIBRARY:-}" ] && [ -f "$GRADE_REFERENCE_LIBRARY" ] &&
+            reflib_dir=$(cd "$(dirname "$GRADE_REFERENCE_LIBRARY")" && pwd)
         compiled=0
         if GRADE_RUN_SECONDS=120 "$judge" --run --scratch "$work" --hide "$(dirname "$answers")" ${from:+--hide "$from"} \
-               $compile_hide -- sh -c "$CC $STUDENT_CFLAGS -Wall -D$macro -c grade.c $file $extra" \
+               --hide "$root" ${build_apart:+--hide "$build_apart"} ${reflib_dir:+--hide "$reflib_dir"} -- sh -c "$CC $STUDENT_CFLAGS -Wall -D$macro -c grade.c $file $extra" \
                > "$out/compile.log" 2>&1 && [ -f "$work/$name.o" ] && [ ! -L "$work/$name.o" ]; then
             # the link: the library (and, for the checks that need no other exercise, the
             # library with no exercise's reference, the others' stubs in their place)
@@ -385,7 +386,7 @@ grade_one() {
             fi
             [ "$(id -u)" = 0 ] && chown 65534:65534 "$work/library.o" ${units_impl:+"$work/library_units.o" "$work/stand_ins_units.c"}
             GRADE_RUN_SECONDS=120 "$judge" --run --scratch "$work" --hide "$(dirname "$answers")" ${from:+--hide "$from"} \
-               $compile_hide -- sh -c "$CC $STUDENT_CFLAGS grade.o $name.o ${extra:+${extra%.c}.o} library.o -s -o grade $LIBS $link_units" \
+               --hide "$root" ${build_apart:+--hide "$build_apart"} ${reflib_dir:+--hide "$reflib_dir"} -- sh -c "$CC $STUDENT_CFLAGS grade.o $name.o ${extra:+${extra%.c}.o} library.o -s -o grade $LIBS $link_units" \
                >> "$out/compile.log" 2>&1 && [ -f "$work/grade" ] && { [ -z "$units_impl" ] || [ -f "$work/grade_units" ]; } && compiled=1
         fi
         if [ $compiled = 0 ]; then
@@ -407,7 +408,7 @@ grade_one() {
         [ -n "$units_impl" ] && bin_units="$work/grade_units"
     fi
     rm -f "$out/result"
-    timeout -s KILL "$limit" "$judge" --answers "$answers" --worker "$bin" ${bin_units:+--unit-worker "$bin_units"} --result "$out/result" --name "$who ($a)" $hide \
+    timeout -s KILL "$limit" "$judge" --answers "$answers" --worker "$bin" ${bin_units:+--unit-worker "$bin_units"} --result "$out/result" --name "$who ($a)" --hide "$build" ${from:+--hide "$from"} \
         ${data:+--submission "$data"} ${GRADE_ONLY:+--only "$GRADE_ONLY"} $([ "${GRADE_UNITS:-0}" = 1 ] && echo --units) > "$log" 2>&1
     rc=$?
     cat "$log"

@@ -42,7 +42,7 @@ done
 out=${out:-$root/build/course/kit}
 build=${GRADE_BUILD:-$root/build/course}
 CC=${CC:-cc}
-CFLAGS="-std=c99 -O2 -fopenmp -I$root -I$here -I/usr/include/stb"
+cc_host() { $CC -std=c99 -O2 -fopenmp -I"$root" -I"$here" -I/usr/include/stb "$@"; }   # paths quoted: spaces work
 mkdir -p "$build"
 exercises=$(sed -n 's/^#ifndef S2R_EXERCISE_\([A-Z_]*\)$/\1/p' "$root/sim2real.h" | tr A-Z a-z | sort -u)
 for c in $(echo "$closed" | tr ',' ' '); do
@@ -66,7 +66,7 @@ library() {
     obj="$build/kit_library${tag}.o"
     if [ ! -f "$obj" ] || [ "$root/sim2real.h" -nt "$obj" ]; then
         printf '#define SIM2REAL_IMPLEMENTATION\n#include "sim2real.h"\n' > "$build/kit_library.c"
-        $CC $CFLAGS $flags -c "$build/kit_library.c" -o "$obj.partial.$$" >&2 && mv "$obj.partial.$$" "$obj" || return 1
+        cc_host $flags -c "$build/kit_library.c" -o "$obj.partial.$$" >&2 && mv "$obj.partial.$$" "$obj" || return 1
     fi
     echo "$obj"
 }

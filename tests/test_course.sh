@@ -234,6 +234,19 @@ case " $assignments " in *" 1_latency "*)
     ;;
 esac
 
+# --- 3a. a submissions folder whose path holds a space and glob characters -----
+case " $assignments " in *" 1_latency "*)
+    odd="$build/test/my subs [1] *"
+    rm -rf "$build/test/my subs"* && mkdir -p "$odd/ada" && cp tests/course/1_latency/right.c "$odd/ada/latency.c"
+    cp tests/course/1_latency/right.c "$odd/grace.c"
+    GRADE_UNITS=1 sh course/grade.sh 1_latency "$odd" > "$build/test/odd_path.log" 2>&1
+    [ $? = 0 ] && [ "$(grep -c '^score: 10 / 10 points$' "$build/test/odd_path.log")" = 2 ] &&
+        ok "a submissions folder named \"my subs [1] *\" is graded (its path passed as one word)" ||
+        fail "a submissions folder with a space or glob characters in its path ($build/test/odd_path.log)"
+    rm -rf "$build/test/my subs"*
+    ;;
+esac
+
 # --- 3b. the same seed, the same grade --------------------------------------
 case " $assignments " in *" 1_latency "*)
     d="$build/test/same_seed"
