@@ -440,8 +440,14 @@ for s in "$@"; do
     elif [ -d "$s" ]; then
         found=0
         top=$(cd "$s" && pwd)
-        for d in "$s"/*; do
+        # names starting with '.' too (a student's ".ada/" would vanish from the table): those
+        # that hold a submission are listed, refused for their name; other dot entries (.git,
+        # .DS_Store) are not submissions
+        for d in "$s"/* "$s"/.[!.]* "$s"/..?*; do
             [ -e "$d" ] || [ -L "$d" ] || continue
+            case "$(basename -- "$d")" in .*)
+                [ -L "$d" ] || [ -e "$d/$file" ] || [ -L "$d/$file" ] || [ "${d%.${file##*.}}" != "$d" ] || continue ;;
+            esac
             if [ -L "$d" ]; then printf '=== %s\n' "$(basename -- "$d")"; refuse "$(basename -- "$d")" "a symbolic link, not a folder or file of its own"; found=1
             elif [ -d "$d" ]; then grade_one "$(basename -- "$d")" "$d/$file" "$top"; found=1
             elif [ "${d%.${file##*.}}" != "$d" ]; then grade_one "$(basename -- "$d" ".${file##*.}")" "$d" "$top"; found=1; fi

@@ -306,7 +306,8 @@ case " $assignments " in *" 1_latency "*)
     printf '#error a header of the student folder was used\n' > "$att/headers/stdlib.h"
     cp "$att/headers/stdlib.h" "$att/headers/sim2real.h"
     # names: a folder and a file of one name, a name the grader's own files use, a leading '-'
-    for n in carol compile -n; do mkdir -p "$att/$n"; cp tests/course/1_latency/right.c "$att/$n/latency.c"; done
+    for n in carol compile -n .hidden; do mkdir -p "$att/$n"; cp tests/course/1_latency/right.c "$att/$n/latency.c"; done
+    mkdir -p "$att/.git" && echo x > "$att/.git/HEAD"   # a dot folder that holds no submission: not a student
     cp tests/course/1_latency/right.c "$att/carol.c"
     rm -f "$build/1_latency/.log"
     [ -f "$answers" ] && cp "$answers" "$build/test/answers_before" || fail "attacks: no answers measured for 1_latency"
@@ -333,8 +334,10 @@ case " $assignments " in *" 1_latency "*)
         section carol | grep -q '^refused: not graded: another submission of this run is named "carol"' &&
         section compile | grep -q '^refused: not graded: "compile" is a name the grader uses' &&
         section -n | grep -q "^refused: not graded: the name \"-n\" is empty, starts with '.' or '-'" &&
+        section .hidden | grep -q "^refused: not graded: the name \".hidden\" is empty, starts with '.' or '-'" &&
+        grep -q '^\.hidden  .*not graded: the name' "$build/test/attacks.log" && ! grep -q '^=== \.git$' "$build/test/attacks.log" &&
         [ ! -e "$build/1_latency/.log" ] && grep -q '^carol  .*14 / 14 points' "$build/test/attacks.log" &&
-        ok "attacks: names that would share a report (carol/ and carol.c, compile, -n) are refused, each said" ||
+        ok "attacks: names that would share a report (carol/ and carol.c, compile, -n) or hide from it (.hidden/) are refused, each said" ||
         fail "attacks: colliding names are not refused ($build/test/attacks.log)"
     # what a student controls reaches the report fit for a terminal: no control byte, no long line
     esc=$(printf '\033\007\015')
