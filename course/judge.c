@@ -716,11 +716,19 @@ static int make_scratch(const sandbox* sb, char* path, size_t size) {
 }
 
 /* ---- one run of the worker ------------------------------------------------- */
+static char token[40];   /* this run's, on every line of a reply (make_token) */
+/* Seconds a worker may take to exit once its reply has ended (its END
+   line came): then it is stopped, and the check counts as sent - a worker
+   that never exits (a destructor that waits for ever) does not hold every
+   check for its whole limit. */
+#define END_GRACE env_long("GRADE_END_GRACE", 2)
+
 typedef struct reply {
     char*  text;           /* what came back on fd 3                            */
     size_t len;
     int    overflow;
     int    timed_out;
+    int    lingered;       /* stopped END_GRACE s after its reply ended          */
     int    status;         /* the intermediate's wait status                    */
     double seconds;
     char*  output;         /* what it printed (its fd 1 and 2)                  */
@@ -753,6 +761,8 @@ static int run_worker(const sandbox* sb, int exec_fd, char** argv, const char* p
     size_t pre_len = strlen(pre), pre_done = 0;
     child c;
     double t0 = now(), deadline;
+    size_t tl = strlen(token);
+    int ended = 0;
     memset(r, 0, sizeof *r);
     if (make_scratch(sb, scratch, sizeof scratch) != 0) { fprintf(stderr, "judge: no scratch folder: %s\n", strerror(errno)); return -1; }
     if (sb->scratch) {   /* not in the given folder, which the command writes: a name no one can guess */
@@ -797,10 +807,17 @@ static int run_worker(const sandbox* sb, int exec_fd, char** argv, const char* p
             if (got <= 0) break;
             r->len += (size_t)got;
         }
+        /* its reply ended ("TOKEN END" is the last line a worker writes): it has END_GRACE s to exit */
+        if (!ended && tl && r->len >= tl + 5 && memcmp(r->text + r->len - 5, " END\n", 5) == 0 &&
+            memcmp(r->text + r->len - 5 - tl, token, tl) == 0 && (r->len == tl + 5 || r->text[r->len - 6 - tl] == '\n')) {
+            ended = 1;
+            if (now() + END_GRACE < deadline) { deadline = now() + END_GRACE; r->lingered = -1; }
+        }
         w = waitpid(c.pid, &st, WNOHANG);
-        if (w == c.pid) { r->status = st; reaped = 1; break; }
+        if (w == c.pid) { r->status = st; reaped = 1; if (r->lingered < 0) r->lingered = 0; break; }
         if (r->overflow || now() > deadline) {
-            r->timed_out = !r->overflow;
+            r->timed_out = !r->overflow && r->lingered >= 0;
+            if (r->lingered < 0) r->lingered = 1;
             if (c.top > 0) kill(c.top, SIGKILL);   /* the namespace with it; the intermediate reaps it */
             while (waitpid(c.pid, &st, 0) < 0 && errno == EINTR) {}
             r->status = st;
@@ -834,7 +851,6 @@ static int run_worker(const sandbox* sb, int exec_fd, char** argv, const char* p
 }
 
 /* ---- the token ---------------------------------------------------------------- */
-static char token[40];
 
 static void make_token(void) {
     unsigned char b[16];
@@ -1417,6 +1433,9 @@ static int grade(run* R) {
             for (k = 0; k < q->n_messages; k++, shown++) printf("      - %s\n", q->messages[k]);
             if (q->more_messages) printf("      - ... and %d more\n", q->more_messages);
             for (k = 0; k < n_cmp; k++, shown++) printf("      - %s\n", cmp[k]);
+            if (r.lingered)
+                printf("      - it did not exit within %ld s of its reply's end: stopped there (a destructor or thread that "
+                       "waits for ever?)\n", END_GRACE);
             if (q->malformed) { printf("      - its reply is not well formed (%s): it does not count\n", q->why); shown++; }
             if (!q->ended) { say_stop(&r, c->seconds, 0); shown++; }
             else if (bad && !shown && missing_ids)
