@@ -137,7 +137,10 @@ static long env_long(const char* name, long fallback) {
     v = strtol(s, &end, 10);
     return (*end || v <= 0) ? fallback : v;
 }
-#define MEMORY_MB env_long("GRADE_MEMORY_MB", 3072)   /* address space per check */
+#define MEMORY_MB env_long("GRADE_MEMORY_MB", 3072)   /* address space per process */
+/* resident memory of all a check's processes together (RLIMIT_AS is per
+   process: 63 children of 2.5 GB each would fill the machine) */
+#define CHECK_MEMORY_MB env_long("GRADE_CHECK_MEMORY_MB", MEMORY_MB)
 #define FILE_MB env_long("GRADE_FILE_MB", 64)         /* largest file it writes  */
 #define PROCS env_long("GRADE_PROCS", 64)             /* processes and threads   */
 
@@ -729,6 +732,7 @@ typedef struct reply {
     int    overflow;
     int    timed_out;
     int    lingered;       /* stopped END_GRACE s after its reply ended          */
+    long   memory_mb;      /* > 0: stopped when its processes held this many MB  */
     int    status;         /* the intermediate's wait status                    */
     double seconds;
     char*  output;         /* what it printed (its fd 1 and 2)                  */
@@ -753,6 +757,53 @@ static char* read_fd_all(int fd, size_t cap, size_t* len) {
     return b;
 }
 
+/* The resident memory (MB) of every process of the check: while a check
+   runs, the judge's descendants are its processes (the intermediate, the
+   ns init and all below, and what they orphaned to the judge, a
+   subreaper), found in one pass over /proc/PID/stat (ppid and rss).
+   RLIMIT_AS holds each process; this, polled while the check runs, holds
+   them all together - to within what they can touch between two polls (a
+   memory cgroup would hold it exactly, but needs root and a cgroup tree of
+   the judge's own). */
+#define MAX_SCAN 32768
+static long check_memory_mb(void) {
+    static pid_t pids[MAX_SCAN], ppids[MAX_SCAN];
+    static long rss[MAX_SCAN];
+    long total = 0, page_kb = sysconf(_SC_PAGESIZE) / 1024;
+    int n = 0, i, j, hops;
+    pid_t self = getpid();
+    DIR* d = opendir("/proc");
+    struct dirent* e;
+    if (!d) return 0;
+    while ((e = readdir(d)) != NULL && n < MAX_SCAN) {
+        char path[64], line[1024], *paren;
+        long pid = strtol(e->d_name, NULL, 10), ppid, pages = 0;
+        FILE* f;
+        if (pid <= 0) continue;
+        snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+        if (!(f = fopen(path, "r"))) continue;
+        /* after the name: state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime cutime
+           cstime priority nice threads itrealvalue starttime vsize rss */
+        if (fgets(line, sizeof line, f) && (paren = strrchr(line, ')')) &&
+            sscanf(paren + 1, " %*c %ld %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %*u %*u %ld",
+                   &ppid, &pages) == 2) {
+            pids[n] = (pid_t)pid; ppids[n] = (pid_t)ppid; rss[n] = pages; n++;
+        }
+        fclose(f);
+    }
+    closedir(d);
+    for (i = 0; i < n; i++) {   /* a descendant of the judge: its parents lead up to it */
+        pid_t p = ppids[i];
+        for (hops = 0; hops <= n && p > 1 && p != self; hops++) {
+            for (j = 0; j < n && pids[j] != p; j++) {}
+            if (j == n) break;
+            p = ppids[j];
+        }
+        if (p == self) total += rss[i] * page_kb;
+    }
+    return total / 1024;
+}
+
 /* Run argv (exec_fd: the worker, opened before anything is hidden) with
    `pre` written to its fd 4; collect its reply for at most `seconds`. */
 static int run_worker(const sandbox* sb, int exec_fd, char** argv, const char* pre, int seconds, reply* r) {
@@ -760,7 +811,7 @@ static int run_worker(const sandbox* sb, int exec_fd, char** argv, const char* p
     int out_fd, reaped = 0;
     size_t pre_len = strlen(pre), pre_done = 0;
     child c;
-    double t0 = now(), deadline;
+    double t0 = now(), deadline, next_scan = 0;
     size_t tl = strlen(token);
     int ended = 0;
     memset(r, 0, sizeof *r);
@@ -815,6 +866,19 @@ static int run_worker(const sandbox* sb, int exec_fd, char** argv, const char* p
         }
         w = waitpid(c.pid, &st, WNOHANG);
         if (w == c.pid) { r->status = st; reaped = 1; if (r->lingered < 0) r->lingered = 0; break; }
+        if (now() >= next_scan) {   /* all its processes' memory, four times a second */
+            long mb = check_memory_mb();
+            next_scan = now() + 0.25;
+            if (mb > CHECK_MEMORY_MB) {
+                r->memory_mb = mb;
+                if (c.top > 0) kill(c.top, SIGKILL);
+                kill(-c.pid, SIGKILL);
+                while (waitpid(c.pid, &st, 0) < 0 && errno == EINTR) {}
+                r->status = st;
+                reaped = 1;
+                break;
+            }
+        }
         if (r->overflow || now() > deadline) {
             r->timed_out = !r->overflow && r->lingered >= 0;
             if (r->lingered < 0) r->lingered = 1;
@@ -988,7 +1052,10 @@ static void parse_reply(char* text, parsed* q) {
 /* ---- why a check stopped ------------------------------------------------------ */
 static void say_stop(const reply* r, int seconds, int in_list) {
     int st = r->status;
-    if (r->timed_out)
+    if (r->memory_mb)
+        printf("      - its processes held %ld MB of memory together, more than the %ld MB a check may: stopped\n", r->memory_mb,
+               CHECK_MEMORY_MB);
+    else if (r->timed_out)
         printf("      - did not finish within %d s (an endless loop, a search that never stops, or far too slow?)\n", seconds);
     else if (r->overflow)
         printf("      - sent more than %d MB of results: stopped\n", GRADE_REPLY_MAX >> 20);
@@ -1506,8 +1573,9 @@ static int sandbox_report(void) {
     argv[0] = (char*)"sh"; argv[1] = (char*)"-c"; argv[2] = (char*)"exit 0"; argv[3] = NULL;
     if (run_worker(&sb, -1, argv, "", 10, &r) != 0) return 2;
     printf("sandbox: a process group per check, killed with SIGKILL at its limit; RLIMIT_AS %ld MB, RLIMIT_FSIZE %ld MB, "
-           "RLIMIT_CPU 4 x the limit + 5 s, RLIMIT_NPROC %ld%s; a fresh scratch folder\n", MEMORY_MB, FILE_MB, PROCS,
-           namespaces_work == 1 || geteuid() == 0 ? "" : " (not set: it would count every process of yours)");
+           "RLIMIT_CPU 4 x the limit + 5 s, RLIMIT_NPROC %ld%s; at most %ld MB resident in all its processes (polled); "
+           "a fresh scratch folder\n", MEMORY_MB, FILE_MB, PROCS,
+           namespaces_work == 1 || geteuid() == 0 ? "" : " (not set: it would count every process of yours)", CHECK_MEMORY_MB);
     if (geteuid() == 0) printf("sandbox: run as root: each check runs as nobody (uid %d)\n", NOBODY);
     if (namespaces_work == 1)
         printf("sandbox: namespaces: yes - a PID namespace (nothing outlives its check), no network, a root of its own: "
@@ -1526,6 +1594,7 @@ static int run_command(run* R, char** argv) {
     if (run_worker(&R->sb, -1, argv, "", seconds, &r) != 0) return 2;
     if (r.output_len) fwrite(r.output, 1, r.output_len, stdout);
     if (r.timed_out) { printf("judge: stopped after %d s\n", seconds); return 124; }
+    if (r.memory_mb) { printf("judge: stopped: its processes held %ld MB of memory, over %ld MB\n", r.memory_mb, CHECK_MEMORY_MB); return 125; }
     return WIFEXITED(r.status) ? WEXITSTATUS(r.status) : 128 + WTERMSIG(r.status);
 }
 

@@ -202,6 +202,18 @@ if ${CC:-cc} -std=c99 -O2 course/judge.c -o "$pr/judge" -lm && \
         ok "the judge refuses a grader whose seeded check the skeleton passes once its public results are replayed"
     else fail "the judge takes a grader a partial replay passes ($pr/skeleton.log)"; fi
 else fail "the partial replay's grader cannot be recorded ($pr)"; fi
+# tests/course/judge/memory_children.c: four children of 100 MB each, each within RLIMIT_AS;
+# a check may hold GRADE_CHECK_MEMORY_MB in all its processes together
+mem="$build/test/memory_children"
+rm -rf "$mem" && mkdir -p "$mem/run" && chmod 755 "$mem/run"
+if ${CC:-cc} -std=c99 -O2 tests/course/judge/memory_children.c -o "$mem/run/children"; then
+    [ "$(id -u)" = 0 ] && chown -R 65534:65534 "$mem/run"
+    GRADE_CHECK_MEMORY_MB=256 "$pr/judge" --run --scratch "$mem/run" -- ./children > "$mem/256.log" 2>&1; r256=$?
+    GRADE_CHECK_MEMORY_MB=800 "$pr/judge" --run --scratch "$mem/run" -- ./children > "$mem/800.log" 2>&1; r800=$?
+    [ $r256 = 125 ] && grep -q 'held [0-9]* MB of memory, over 256 MB' "$mem/256.log" && [ $r800 = 0 ] && grep -q 'held 4 of 4' "$mem/800.log" &&
+        ok "a check's processes together hold at most GRADE_CHECK_MEMORY_MB (4 x 100 MB: stopped at 256, held at 800)" ||
+        fail "the memory of a check's processes together is not held ($mem)"
+else fail "tests/course/judge/memory_children.c does not compile"; fi
 
 # --- 3. a folder of submissions, graded in one command ---------------------
 case " $assignments " in *" 1_latency "*)
