@@ -43,7 +43,8 @@
 # fixed inputs' answers as course/ASSIGNMENT/expected.txt instead.
 #
 # Environment: CC (cc), GRADE_BUILD (build/course beside course/),
-# GRADE_TIMEOUT (seconds for a whole grader run; 600), GRADE_UNITS (1: the
+# GRADE_TIMEOUT (seconds for a whole grader run; the sum of its checks' limits
+# and a minute: a check's own limit is never cut by the run's), GRADE_UNITS (1: the
 # unit checks alone, a quick look), GRADE_QUICK (1: the
 # graders cut their slowest budgets, for testing the kit; its answers are
 # kept apart), GRADE_REFERENCE_LIBRARY (an object of the whole library with
@@ -55,7 +56,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
 CC=${CC:-cc}
 build=${GRADE_BUILD:-$root/build/course}
-limit=${GRADE_TIMEOUT:-600}
+limit=${GRADE_TIMEOUT:-}
 # the instructor's compiles (the library, the reference's grader): its paths quoted, so a
 # repository or build folder whose path holds a space or a glob character works
 cc_host() { $CC -std=c99 -O2 -fopenmp -I"$root" -I"$here" -I/usr/include/stb "$@"; }
@@ -263,6 +264,10 @@ elif [ $has_solution = 1 ]; then
         answers=$seeded
     fi
 else seed=0; fi
+
+# The whole grader run's limit: by default every check's own limit (and the 2 s each may take
+# to exit after its reply), and a minute (a fixed 600 s cut 6_ranges' 900 s row check short)
+[ -n "$limit" ] || limit=$(awk '$1 == "check" { t += $4 + 2 } END { print t + 60 }' "$answers")
 
 # Grade one student's file ($2, may be missing) under the name $1; $3:
 # the folder of submissions it came from (hidden from its checks).
