@@ -94,6 +94,11 @@ file="$name.c"
 macro=S2R_EXERCISE_$(echo "$name" | tr a-z A-Z)
 out="$build/$a"
 mkdir -p "$out" || exit 2
+# this run's own files (two runs of one assignment at once must not share a compile log or a
+# result): named with a leading '.', which no student's report can have, and removed at the end
+run="$out/.run.$$"
+trap 'rm -f "$run".*' EXIT
+trap 'exit 2' INT TERM HUP
 
 # The whole library, solutions included: one object every assignment's
 # reference grader links to.
@@ -123,7 +128,7 @@ elif [ $has_exercise = 0 ]; then
 elif [ ! -f "$impl" ] || [ "$root/sim2real.h" -nt "$impl" ]; then
     printf '#define SIM2REAL_IMPLEMENTATION\n#include "sim2real.h"\n' > "$out/impl.c"
     echo "grade: compiling the library without the $name exercise (once)"
-    cc_host -D$macro -c "$out/impl.c" -o "$impl.partial" && mv "$impl.partial" "$impl" ||
+    cc_host -D$macro -c "$out/impl.c" -o "$impl.partial.$$" && mv "$impl.partial.$$" "$impl" ||
         { echo "grade: the library does not compile" >&2; exit 2; }
 fi
 # The library with no exercise's reference at all, and the stand-ins (the skeletons' stubs)
@@ -190,7 +195,8 @@ reference_grader() {
        [ "$here/$a/grade.c" -nt "$out/grade_reference" ] || [ "$here/grade.h" -nt "$out/grade_reference" ]; then
         obj=$impl   # without an exercise point, the library students link to is the reference
         if [ $has_exercise = 1 ]; then reference_library || return 1; obj=$ref_obj; fi
-        cc_host "$here/$a/grade.c" "$obj" -o "$out/grade_reference" $LIBS || return 1
+        cc_host "$here/$a/grade.c" "$obj" -o "$out/grade_reference.partial.$$" $LIBS &&
+            mv "$out/grade_reference.partial.$$" "$out/grade_reference" || return 1
     fi
 }
 
@@ -225,9 +231,11 @@ if [ ! -f "$answers" ]; then
         fi
         echo "grade: measuring the reference's answers (once)"
         reference_grader || { echo "grade: the grader does not compile" >&2; exit 2; }
-        "$judge" --record "$answers.partial" --worker "$out/grade_reference" > "$out/record.log" 2>&1 || {
-            cat "$out/record.log"; echo "grade: the reference does not pass its own grader" >&2; rm -f "$answers.partial"; exit 2; }
-        chmod 444 "$answers.partial" && mv "$answers.partial" "$answers"
+        "$judge" --record "$answers.partial.$$" --worker "$out/grade_reference" > "$run.record.log" 2>&1 || {
+            cat "$run.record.log"; mv -f "$run.record.log" "$out/record.log"
+            echo "grade: the reference does not pass its own grader" >&2; rm -f "$answers.partial.$$"; exit 2; }
+        mv -f "$run.record.log" "$out/record.log"
+        chmod 444 "$answers.partial.$$" && mv "$answers.partial.$$" "$answers"
     fi
 fi
 
@@ -255,11 +263,13 @@ elif [ $has_solution = 1 ]; then
             echo "grade: measuring the reference's answers on the grading seed $seed"
             reference_grader || { echo "grade: the grader does not compile" >&2; exit 2; }
             skeleton_grader || { echo "grade: the skeleton does not compile with its grader" >&2; exit 2; }
-            "$judge" --record "$seeded.partial" --seed "$seed" --base "$answers" --worker "$out/grade_reference" \
-                ${skeleton_bin:+--skeleton "$skeleton_bin"} > "$out/record_seed.log" 2>&1 || {
-                cat "$out/record_seed.log"; echo "grade: no answers on the grading seed $seed (the judge says why above)" >&2
-                rm -f "$seeded.partial"; exit 2; }
-            chmod 444 "$seeded.partial" && mv "$seeded.partial" "$seeded"
+            "$judge" --record "$seeded.partial.$$" --seed "$seed" --base "$answers" --worker "$out/grade_reference" \
+                ${skeleton_bin:+--skeleton "$skeleton_bin"} > "$run.record_seed.log" 2>&1 || {
+                cat "$run.record_seed.log"; mv -f "$run.record_seed.log" "$out/record_seed.log"
+                echo "grade: no answers on the grading seed $seed (the judge says why above)" >&2
+                rm -f "$seeded.partial.$$"; exit 2; }
+            mv -f "$run.record_seed.log" "$out/record_seed.log"
+            chmod 444 "$seeded.partial.$$" && mv "$seeded.partial.$$" "$seeded"
         fi
         answers=$seeded
     fi
@@ -340,7 +350,8 @@ grade_one() {
     elif [ "${file%.txt}" != "$file" ]; then
         if [ ! -f "$out/grade_data" ] || [ "$impl" -nt "$out/grade_data" ] || [ "$here/$a/grade.c" -nt "$out/grade_data" ] || \
            [ "$here/grade.h" -nt "$out/grade_data" ]; then
-            cc_host "$here/$a/grade.c" ${stand_ins:+"$stand_ins"} "$impl" -o "$out/grade_data" $LIBS || { echo "grade: the grader does not compile" >&2; exit 2; }
+            cc_host "$here/$a/grade.c" ${stand_ins:+"$stand_ins"} "$impl" -o "$out/grade_data.partial.$$" $LIBS &&
+                mv "$out/grade_data.partial.$$" "$out/grade_data" || { echo "grade: the grader does not compile" >&2; exit 2; }
         fi
         bin="$out/grade_data"; data="$src"
     else
@@ -359,13 +370,13 @@ grade_one() {
         # The student's file is copied by the judge, which follows no symbolic link and copies
         # only a regular file of at most max_bytes - the file it opened, not the one tested
         # above: a file swapped for a link to another student's in between is refused here.
-        "$judge" --copy "$src" "$work/$file" "$max_bytes" 2> "$out/copy.log"
+        "$judge" --copy "$src" "$work/$file" "$max_bytes" 2> "$run.copy.log"
         case $? in
             0) ;;
             3|4|5) rm -rf "$ctop"
-                   refuse "$who" "$file changed while it was being graded (now $(sed -n 's/^judge: --copy .*: //p' "$out/copy.log")): hand in one regular file, and leave it alone"
+                   refuse "$who" "$file changed while it was being graded (now $(sed -n 's/^judge: --copy .*: //p' "$run.copy.log")): hand in one regular file, and leave it alone"
                    return ;;
-            *) cat "$out/copy.log" >&2; exit 2 ;;
+            *) cat "$run.copy.log" >&2; exit 2 ;;
         esac
         cp "$here/$a/grade.c" "$work/grade.c" &&
             cp "$header" "$work/sim2real.h" && cp "$here/grade.h" "$work/grade.h" || exit 2
@@ -379,7 +390,7 @@ grade_one() {
         compiled=0
         if GRADE_RUN_SECONDS=120 "$judge" --run --scratch "$work" --hide "$(dirname "$answers")" ${from:+--hide "$from"} \
                --hide "$root" ${build_apart:+--hide "$build_apart"} ${reflib_dir:+--hide "$reflib_dir"} -- sh -c "$CC $STUDENT_CFLAGS -Wall -D$macro -c grade.c $file $extra" \
-               > "$out/compile.log" 2>&1 && [ -f "$work/$name.o" ] && [ ! -L "$work/$name.o" ]; then
+               > "$run.compile.log" 2>&1 && [ -f "$work/$name.o" ] && [ ! -L "$work/$name.o" ]; then
             # the link: the library (and, for the checks that need no other exercise, the
             # library with no exercise's reference, the others' stubs in their place)
             link_units=""
@@ -392,11 +403,11 @@ grade_one() {
             [ "$(id -u)" = 0 ] && chown 65534:65534 "$work/library.o" ${units_impl:+"$work/library_units.o" "$work/stand_ins_units.c"}
             GRADE_RUN_SECONDS=120 "$judge" --run --scratch "$work" --hide "$(dirname "$answers")" ${from:+--hide "$from"} \
                --hide "$root" ${build_apart:+--hide "$build_apart"} ${reflib_dir:+--hide "$reflib_dir"} -- sh -c "$CC $STUDENT_CFLAGS grade.o $name.o ${extra:+${extra%.c}.o} library.o -s -o grade $LIBS $link_units" \
-               >> "$out/compile.log" 2>&1 && [ -f "$work/grade" ] && { [ -z "$units_impl" ] || [ -f "$work/grade_units" ]; } && compiled=1
+               >> "$run.compile.log" 2>&1 && [ -f "$work/grade" ] && { [ -z "$units_impl" ] || [ -f "$work/grade_units" ]; } && compiled=1
         fi
         if [ $compiled = 0 ]; then
-            { head -n 25 "$out/compile.log" | shown
-              if [ -f "$here/$a/library.o" ] && grep -q "library.o" "$out/compile.log" && ! grep -q "$file" "$out/compile.log"; then
+            { head -n 25 "$run.compile.log" | shown
+              if [ -f "$here/$a/library.o" ] && grep -q "library.o" "$run.compile.log" && ! grep -q "$file" "$run.compile.log"; then
                   echo "(the kit's course/$a/library.o does not link here: a kit holds object code for the kind"
                   echo " of machine it was made on - ask for a kit made on this one)"
               fi
@@ -407,20 +418,20 @@ grade_one() {
             rm -rf "$ctop"
             summary="$summary$who|does not compile|0|$log\n"; any_failed=1; return
         fi
-        grep -q "warning" "$out/compile.log" && { echo "(compiler warnings:)"; grep -A3 "warning" "$out/compile.log" | head -n 12 | shown; }
+        grep -q "warning" "$run.compile.log" && { echo "(compiler warnings:)"; grep -A3 "warning" "$run.compile.log" | head -n 12 | shown; }
         [ "$(id -u)" = 0 ] && { chown -R 0:0 "$work" && chmod -R go-w "$work" || exit 2; }
         bin="$work/grade"
         [ -n "$units_impl" ] && bin_units="$work/grade_units"
     fi
-    rm -f "$out/result"
-    timeout -s KILL "$limit" "$judge" --answers "$answers" --worker "$bin" ${bin_units:+--unit-worker "$bin_units"} --result "$out/result" --name "$who ($a)" --hide "$build" ${from:+--hide "$from"} \
+    rm -f "$run.result"
+    timeout -s KILL "$limit" "$judge" --answers "$answers" --worker "$bin" ${bin_units:+--unit-worker "$bin_units"} --result "$run.result" --name "$who ($a)" --hide "$build" ${from:+--hide "$from"} \
         ${data:+--submission "$data"} ${GRADE_ONLY:+--only "$GRADE_ONLY"} $([ "${GRADE_UNITS:-0}" = 1 ] && echo --units) > "$log" 2>&1
     rc=$?
     cat "$log"
     [ -z "$work" ] || rm -rf "$ctop"
     [ $rc = 137 ] && echo "FAIL the whole grader ran over $limit s"
     # the verdict is the judge's result file, never text the checks printed
-    if [ -f "$out/result" ] && read points total passed failed < "$out/result"; then
+    if [ -f "$run.result" ] && read points total passed failed < "$run.result"; then
         result="$passed passed, $failed failed"; score="$points / $total points"
     else result="grader stopped (status $rc)"; score=0; fi
     [ $rc = 0 ] || any_failed=1

@@ -259,6 +259,26 @@ case " $assignments " in *" 1_latency "*)
     ;;
 esac
 
+# --- 3a'. two runs of one assignment at once: each its own compile log and result -----------
+case " $assignments " in *" 1_latency "*)
+    two="$build/test/two_runs"
+    rm -rf "$two" && mkdir -p "$two/a/ada" "$two/a/grace" "$two/b/linus" "$two/b/joan"
+    cp tests/course/1_latency/right.c "$two/a/ada/latency.c"
+    { printf '#define MISTAKE_OFF_BY_ONE\n'; cat tests/course/1_latency/right.c; } > "$two/a/grace/latency.c"
+    printf '#include "sim2real.h"\nthis is not C\n' > "$two/b/linus/latency.c"
+    cp tests/course/1_latency/right.c "$two/b/joan/latency.c"
+    GRADE_UNITS=1 sh course/grade.sh 1_latency "$two/a" > "$two/a.log" 2>&1 &
+    first=$!
+    GRADE_UNITS=1 sh course/grade.sh 1_latency "$two/b" > "$two/b.log" 2>&1
+    wait $first
+    if grep -q '^ada  .*10 / 10 points' "$two/a.log" && grep -q '^grace  .*points  *[0-9]* passed, [1-9]' "$two/a.log" &&
+       grep -q '^linus  .*does not compile' "$two/b.log" && grep -q '^joan  .*10 / 10 points' "$two/b.log" &&
+       [ -z "$(ls -A "$build/1_latency" | grep '^\.run\.')" ]; then
+        ok "two runs of one assignment at once: each grade its own, no run's file left"
+    else fail "two runs of one assignment at once ($two)"; fi
+    ;;
+esac
+
 # --- 3b. the same seed, the same grade --------------------------------------
 case " $assignments " in *" 1_latency "*)
     d="$build/test/same_seed"
