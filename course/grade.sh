@@ -93,7 +93,10 @@ file="$name.c"
 [ -f "$here/$a/$file" ] || file="$name.txt"
 macro=S2R_EXERCISE_$(echo "$name" | tr a-z A-Z)
 out="$build/$a"
-mkdir -p "$out" || exit 2
+# the assignment's folder holds the library with every other exercise's reference, the
+# reference's grader, the answers and every student's report: the grading account's alone
+# (a build folder outside a private repository, in /tmp say, is else open to every account)
+mkdir -p "$out" && chmod 700 "$out" || exit 2
 # this run's own files (two runs of one assignment at once must not share a compile log or a
 # result): named with a leading '.', which no student's report can have, and removed at the end
 run="$out/.run.$$"
@@ -112,7 +115,8 @@ reference_library() {
     if [ ! -f "$ref_obj" ] || [ "$root/sim2real.h" -nt "$ref_obj" ]; then
         printf '#define SIM2REAL_IMPLEMENTATION\n#include "sim2real.h"\n' > "$build/impl_reference.c"
         echo "grade: compiling the library with its solutions (once)"
-        cc_host -c "$build/impl_reference.c" -o "$ref_obj.partial.$$" && mv "$ref_obj.partial.$$" "$ref_obj"
+        cc_host -c "$build/impl_reference.c" -o "$ref_obj.partial.$$" && chmod 600 "$ref_obj.partial.$$" &&
+            mv "$ref_obj.partial.$$" "$ref_obj"
     fi
 }
 

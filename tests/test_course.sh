@@ -108,6 +108,10 @@ test_assignment() {
     if [ $? = 0 ] && grep -q '^[1-9][0-9]* passed, 0 failed$' "$log.reference.log"; then
         ok "$a: the reference passes every check ($(grep '^score:' "$log.reference.log"))"
     else fail "$a: the reference fails its grader ($log.reference.log)"; tail -n 20 "$log.reference.log"; fi
+    # its folder (the other exercises' references, the answers, the reports) is the grading account's alone
+    [ "$(stat -c %a "$build/$a")" = 700 ] && { [ ! -f "$build/impl_reference.o" ] || [ "$(stat -c %a "$build/impl_reference.o")" = 600 ]; } &&
+        ok "$a: build/course/$a is mode 700 (and the library with the solutions, if built, 600)" ||
+        fail "$a: build/course/$a or impl_reference.o is open to other accounts ($(stat -c %a "$build/$a"))"
     sh course/grade.sh "$a" > "$log.skeleton.log" 2>&1
     if [ $? = 1 ] && grep -q '^[0-9]* passed, [1-9][0-9]* failed$' "$log.skeleton.log" && grep -q '^      - ' "$log.skeleton.log"; then
         ok "$a: the skeleton as handed out fails, saying why ($(grep -E '^[0-9]+ passed' "$log.skeleton.log"))"
