@@ -72,9 +72,11 @@
    results right, the rest copied: a partial replay).
 
    The sandbox (per check): its own process group, killed with SIGKILL at
-   the check's limit; RLIMIT_AS, RLIMIT_CPU, RLIMIT_FSIZE, RLIMIT_NPROC,
-   RLIMIT_CORE 0; a fresh scratch folder as the working directory; no
-   descriptor but its pipes and its output file.  As root, the child runs
+   the check's limit (or END_GRACE s after its reply ended); RLIMIT_AS,
+   RLIMIT_CPU, RLIMIT_FSIZE, RLIMIT_NPROC, RLIMIT_CORE 0, and the resident
+   memory of all its processes together polled (CHECK_MEMORY_MB); a fresh
+   scratch folder as the working directory; no descriptor but its pipes
+   and its output file.  As root, the child runs
    as nobody.  Where unprivileged user namespaces work (Debian's default),
    the child also gets a PID namespace (when it ends, every process it
    started ends with it, setsid or not), no network, and a read-only view
