@@ -15437,6 +15437,7 @@ static size_t s2r__traj_at(const s2r_trajectory_set* set, int i, int k) {
 
 static s2r_result s2r__traj_start(const s2r_trajectory_set* set, const s2r_backend* robot, int i, s2r_rng* rng);
 static s2r_result s2r__traj_play(s2r_trajectory_set* set, const s2r_backend* robot, int i, s2r_rng* rng);
+static s2r_result s2r__traj_run(s2r_trajectory_set* set, const s2r_backend* robot, int i, s2r_result res);
 
 S2RDEF s2r_result s2r_trajectory_record(s2r_trajectory_set* set, const s2r_backend* robot,
                                         const double* q0, const double* object0, const double* command,
@@ -17259,11 +17260,18 @@ S2RDEF s2r_result s2r_trajectory_collect_strikes(s2r_trajectory_set* set, const 
    real arm's robot side settles near the pose asked for, with its encoder
    offsets), so a log's first row is a reading like every other. */
 static s2r_result s2r__traj_play(s2r_trajectory_set* set, const s2r_backend* robot, int i, s2r_rng* rng) {
-    int k, n = set->n_joints;
     s2r_sensors s;
     s2r_result res = s2r__traj_start(set, robot, i, rng);
     if (res == S2R_OK && (res = s2r_backend_read_sensors(robot, &s)) == S2R_OK)
-        memcpy(set->q0 + (size_t)i * n, s.q, (size_t)n * sizeof(double));
+        memcpy(set->q0 + (size_t)i * set->n_joints, s.q, (size_t)set->n_joints * sizeof(double));
+    return s2r__traj_run(set, robot, i, res);
+}
+
+/* The play itself, from where the arm is (res: the start's result, passed
+   on): each stored command, a period, the reading. */
+static s2r_result s2r__traj_run(s2r_trajectory_set* set, const s2r_backend* robot, int i, s2r_result res) {
+    int k, n = set->n_joints;
+    s2r_sensors s;
     for (k = 0; k < set->n_samples && res == S2R_OK; k++) {
         size_t at = s2r__traj_at(set, i, k);
         if ((res = s2r__stop_asked(set->error, "recording a trajectory")) != S2R_OK) return res;

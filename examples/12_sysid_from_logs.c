@@ -69,11 +69,16 @@
    With --address ADDRESS the logs are recorded on the robot served there
    instead (s2r_socket_robot: robot_server.c, robot_server.py, your arm's
    driver), the same excitations: a stand-in served by robot_server gives
-   the same files, digit for digit, as that unit recorded here.
+   the same files, digit for digit, as that unit recorded here.  A log
+   whose arm is still moving at its start pose after the reset (one that
+   sags under soft servos and rings, as the kuka iiwa's and Sawyer's
+   models do) is recorded again from that pose held until the arm is
+   still, its first row the settled reading - said for each such log
+   (s2r_trajectory_collect_at_rest, sim2real_logs.h).
 
    Uses: s2r_trajectory_set_load_csv, s2r_trajectory_write_csv, s2r_socket_robot_connect,
          s2r_excitation_make, s2r_excitation_write_csv,
-         s2r_trajectory_collect, s2r_sysid_init, s2r_sysid_run,
+         s2r_trajectory_collect_at_rest, s2r_sysid_init, s2r_sysid_run,
          s2r_sysid_print, s2r_sysid_recentre, s2r_sysid_fixed,
          s2r_randomization_write, s2r_plot_sysid_replay.
    Writes: DIR/12_identified.txt (the identified simulator, FIXED values),
@@ -168,6 +173,7 @@ static int make_logs(s2r_options* opt) {
     s2r_trajectory_set set;
     s2r_excitation_config ex = s2r_excitation_config_default();
     char error[S2R_ERROR_LEN], name[64], file[512];
+    double held[N_LOGS] = {0};   /* s each log's start pose was held before it (0: at rest after the reset) */
     int i, n = N_LOGS, samples = opt->quick ? 60 : 150, bad = 0;
     memset(&set, 0, sizeof set);
     if (opt->address[0]) {   /* the robot served there: your arm, or a unit robot_server serves */
@@ -191,10 +197,15 @@ static int make_logs(s2r_options* opt) {
         robot = &real.backend;
     }
     if (s2r_trajectory_set_init(&set, robot->info->n_joints, samples, n, PERIOD) != S2R_OK ||
-        s2r_trajectory_collect(&set, robot, &ex, n - 1, opt->seed) != S2R_OK) bad = 1;
+        s2r_trajectory_collect_at_rest(&set, robot, &ex, n - 1, opt->seed, held) != S2R_OK) bad = 1;
     ex.kind = S2R_EXCITATION_CHIRP;   /* the held-out log: another signal */
-    if (!bad && s2r_trajectory_collect(&set, robot, &ex, 1, opt->seed + 1) != S2R_OK) bad = 1;
+    if (!bad && s2r_trajectory_collect_at_rest(&set, robot, &ex, 1, opt->seed + 1, held + n - 1) != S2R_OK) bad = 1;
     if (bad) fprintf(stderr, "%s\n", set.error);
+    for (i = 0; i < n && !bad; i++)   /* an arm moving at its first row (a sag, a ring) was held still first */
+        if (held[i] > 0)
+            printf("  log %d: the arm was moving at its start pose after the reset: held it there %.2f s until still "
+                   "(below %g rad/s over %g s), then recorded from the settled reading\n", i + 1, held[i],
+                   S2R_SETTLE_SPEED, S2R_SETTLE_WINDOW);
     for (i = 0; i < n && !bad; i++) {
         snprintf(name, sizeof name, "12_log_%d.csv", i + 1);
         s2r_path(file, sizeof file, opt->out, name);
