@@ -109,6 +109,24 @@ if grep -q "^Domain randomization on your arm ($MODEL): ranges in" "$WORK/02.log
 else
     echo "FAIL your arm: 02 does not name $MODEL: $(grep '^Domain randomization on' "$WORK/02.log")"; failed=$((failed + 1))
 fi
+# Stiff servos that reach their forcerange on every step (tests/models/stiff_arm4.xml, as a Panda's): 06 on
+# the model itself served, with the expert stand-in, raises no alarm (the torque alarm sits above the
+# canary's own peaks: it fired on the unchanged arm once its window filled, as "(other)", and blamed the
+# unit from 0 episodes under the fallback).
+STIFF=tests/models/stiff_arm4.xml
+"./$BUILD/robot_server" "$WORK/stiff.sock" --mjcf "$STIFF" --clients 0 > "$WORK/server_stiff.log" 2>&1 &
+server=$!
+./"$BUILD"/06_staged_deployment --quick --mjcf "$STIFF" --address "$WORK/stiff.sock" --out "$WORK/stiff" > "$WORK/06_stiff.log" 2>&1
+status=$?
+kill $server 2>/dev/null; wait $server 2>/dev/null
+if [ $status -eq 0 ] && grep -q "^  no alarm in [0-9]* rounds" "$WORK/06_stiff.log" &&
+   grep -q "^  torque alarm above a rolling mean peak of" "$WORK/06_stiff.log" && ! grep -q "(other)" "$WORK/06_stiff.log"; then
+    echo "ok   your arm: 06 on stiff servos served unchanged ($STIFF) raises no alarm:$(grep '^  torque alarm' "$WORK/06_stiff.log" | cut -c2-90)..."
+else
+    echo "FAIL your arm: 06 on $STIFF served unchanged: status $status"; grep "ALARM\|alarm\|under the fallback" "$WORK/06_stiff.log"
+    failed=$((failed + 1))
+fi
+rm -f "$WORK/stiff.sock"
 "./$BUILD/robot_server" "$SOCK" --mjcf "$MODEL" --clients 0 > "$WORK/server.log" 2>&1 &
 server=$!
 ./"$BUILD"/06_staged_deployment --quick --mjcf "$MODEL" --address "$SOCK" --out "$WORK" > "$WORK/06.log" 2>&1
