@@ -622,9 +622,11 @@ typedef struct s2r_env {
        inside the joint ranges (without one, home is every joint at 0,
        which must then be inside them), a <numeric
        name="s2r_velocity_limit"> with one rad/s value per joint (default
-       pi rad/s), and <numeric name="s2r_workspace"> with "xlo ylo zlo xhi
+       pi rad/s; above S2R_VELOCITY_LIMIT_MAX, 2 pi, refused as likely
+       deg/s), and <numeric name="s2r_workspace"> with "xlo ylo zlo xhi
        yhi zhi" in metres (default: a 0.3 m box centred 0.1 m below the
-       flange at home); a <numeric> with another number of values is
+       flange at home; a coordinate beyond S2R_WORKSPACE_MAX, 10 m,
+       refused as likely mm); a <numeric> with another number of values is
        refused, not replaced by the default.
      Each convention broken is S2R_ERR_MODEL at load, naming it.
 
@@ -680,6 +682,17 @@ typedef struct s2r_env {
    others makes MuJoCo's mass matrix singular (a 1e30 kg link loaded and
    ran).  Refused at load, naming the body. */
 #define S2R_BODY_MASS_MAX 1000.0
+/* The fastest joint speed s2r_velocity_limit may give, rad/s: 2 pi
+   (360 deg/s, a UR3's wrist joints, the fastest of the common arms'
+   datasheets; a UR5e's joints 3.14, a Panda's 2.175-2.61, an iiwa14's
+   1.48-3.14).  A value above is refused at load as likely deg/s: 180
+   there ran the excitation at 5.5 rad/s. */
+#define S2R_VELOCITY_LIMIT_MAX 6.2832
+/* The farthest an s2r_workspace or s2r_push_area coordinate may lie from
+   the world's origin, m: beyond the reach of the largest industrial arms
+   (about 4.7 m); a box given in millimetres (a desktop arm's 150 .. 420)
+   is refused at load as such. */
+#define S2R_WORKSPACE_MAX 10.0
 
 typedef enum s2r_scene {
     S2R_SCENE_ARM,      /* the arm alone, in free space (reach)                 */
@@ -6467,6 +6480,17 @@ static s2r_result s2r__robot_check_servo(s2r_robot* r, int a, int k) {
                          "datasheet) on it or its <default> class", act, jnt);
     if (!(m->actuator_gainprm[a * mjNGAIN] > 0) || !isfinite(m->actuator_gainprm[a * mjNGAIN]))
         return s2r__fail(r->error, S2R_ERR_MODEL, "actuator %s: its gain (kp, gainprm) must be finite and > 0", act);
+    {   /* a position servo: kp (ctrl - q) - kv qd, so biasprm[0] = 0 and biasprm[1] = -gainprm[0] */
+        double kp = m->actuator_gainprm[a * mjNGAIN], b0 = m->actuator_biasprm[a * mjNBIAS],
+               b1 = m->actuator_biasprm[a * mjNBIAS + 1], b2 = m->actuator_biasprm[a * mjNBIAS + 2];
+        if (b0 != 0 || fabs(kp + b1) > 1e-9 * kp)
+            return s2r__fail(r->error, S2R_ERR_MODEL, "actuator %s (joint %s) is not a position servo: gainprm[0] = %g "
+                             "but biasprm = '%g %g %g' - its force is %g ctrl + (%g) + (%g) q + (%g) qd: the library reads ctrl as the "
+                             "joint's target angle, which needs biasprm[1] = -gainprm[0] and biasprm[0] = 0 (force kp "
+                             "(target - q) - kv qd); write gainprm='%g' biasprm='0 %g %g' (or <position kp='%g'>), or "
+                             "drive the joint with a position servo of its own", act, jnt, kp, b0, b1, b2, kp, b0, b1, b2,
+                             kp, -kp, b2, kp);
+    }
     if (m->actuator_gear[6 * a] != 1) {   /* its target would be gear x the joint's angle, its gains not the joint's */
         double g = m->actuator_gear[6 * a], kp = m->actuator_gainprm[a * mjNGAIN], kv = -m->actuator_biasprm[a * mjNBIAS + 2];
         return s2r__fail(r->error, S2R_ERR_MODEL, "actuator %s (joint %s) has gear %g: the library commands joint angles "
@@ -6616,6 +6640,18 @@ static s2r_result s2r__robot_index_joints(s2r_robot* r) {
     if (moved)
         s2r__note(info, "joint%s %s keep%s the servo damping in <joint damping> (the actuator's biasprm has none): read "
                   "as the servo's kv", moved > 1 ? "s" : "", damped, moved > 1 ? "" : "s");
+    for (j = 0, left = 0, list[0] = '\0'; j < n; j++)   /* no damping at all: a scale of kv stays 0 */
+        if (info->kv[j] == 0 && m->dof_damping[r->dof_adr[j]] == 0) {
+            size_t l = strlen(list);
+            if (l + strlen(info->joint_name[j]) + 8 < sizeof list)
+                snprintf(list + l, sizeof list - l, "%s'%s'", left ? ", " : "", info->joint_name[j]);
+            left++;
+        }
+    if (left)
+        s2r__note(info, "no servo damping on %s%s (kv 0 - a <position> without kv - and no <joint damping>): the servo "
+                  "rings undamped, and kv, a scale of 0, is not identifiable - give the servo its kv (biasprm='0 -kp "
+                  "-kv', N m s/rad) or the joint its damping", left == n ? "every arm joint" : left > 1 ? "joints " :
+                  "joint ", left == n ? "" : list);
     return S2R_OK;
 }
 
@@ -6636,6 +6672,18 @@ static s2r_result s2r__robot_check_custom(const s2r_robot* r, char* error) {
             return s2r__fail(error, S2R_ERR_MODEL, "<%s name='%s'> is not a field the library reads: it reads <numeric> "
                              "%s - correct the name (or the element)", kinds[k].element, name, known);
         }
+    return S2R_OK;
+}
+
+/* A box's corners lo, hi [dims] (m) within S2R_WORKSPACE_MAX of the
+   origin; refused as likely millimetres, with the box in metres. */
+static s2r_result s2r__check_metres(const char* field, const double* lo, const double* hi, int dims, char* error) {
+    int j;
+    for (j = 0; j < dims; j++)
+        if (fabs(lo[j]) > S2R_WORKSPACE_MAX || fabs(hi[j]) > S2R_WORKSPACE_MAX)
+            return s2r__fail(error, S2R_ERR_MODEL, "%s: axis %c runs from %g to %g m, beyond %g m of the origin (an arm's "
+                             "reach is a few metres at most, S2R_WORKSPACE_MAX): in millimetres? give metres (mm / 1000: "
+                             "%g to %g m)", field, "xyz"[j], lo[j], hi[j], S2R_WORKSPACE_MAX, lo[j] / 1000, hi[j] / 1000);
     return S2R_OK;
 }
 
@@ -6664,6 +6712,11 @@ static s2r_result s2r__robot_index_rest(s2r_robot* r) {
         if (!(info->velocity_limit[j] > 0) || !isfinite(info->velocity_limit[j]))
             return s2r__fail(r->error, S2R_ERR_MODEL, "s2r_velocity_limit of joint %d is %g: need a finite speed > 0 rad/s", j + 1,
                              info->velocity_limit[j]);
+        else if (info->velocity_limit[j] > S2R_VELOCITY_LIMIT_MAX)
+            return s2r__fail(r->error, S2R_ERR_MODEL, "s2r_velocity_limit of joint %d is %g rad/s, above any arm's joint "
+                             "(at most %g rad/s, S2R_VELOCITY_LIMIT_MAX: 360 deg/s): in deg/s? give rad/s - %g deg/s is "
+                             "%.4g rad/s (deg/s x pi / 180)", j + 1, info->velocity_limit[j], S2R_VELOCITY_LIMIT_MAX,
+                             info->velocity_limit[j], info->velocity_limit[j] * 3.14159265358979323846 / 180);
     info->total_mass = 0;
     for (b = 1; b < m->nbody; b++) {
         if (!(m->body_mass[b] <= S2R_BODY_MASS_MAX))
@@ -6683,6 +6736,7 @@ static s2r_result s2r__robot_index_rest(s2r_robot* r) {
         if (!isfinite(info->workspace_lo[j]) || !isfinite(info->workspace_hi[j]) || !(info->workspace_lo[j] <= info->workspace_hi[j]))
             return s2r__fail(r->error, S2R_ERR_MODEL, "s2r_workspace: axis %c runs from %g to %g m; need finite lo <= hi",
                              "xyz"[j], info->workspace_lo[j], info->workspace_hi[j]);
+    if (s2r__check_metres("s2r_workspace", info->workspace_lo, info->workspace_hi, 3, r->error) != S2R_OK) return S2R_ERR_MODEL;
     info->physics_dt = m->opt.timestep;
     info->model = m;
     info->flange_site = r->flange_site;
@@ -6738,6 +6792,8 @@ static s2r_result s2r__robot_index_push(s2r_robot* r) {
                              "with lo < hi");
         info->push_area_lo[0] = area[0]; info->push_area_lo[1] = area[1];
         info->push_area_hi[0] = area[2]; info->push_area_hi[1] = area[3];
+        if (s2r__check_metres("s2r_push_area", info->push_area_lo, info->push_area_hi, 2, r->error) != S2R_OK)
+            return S2R_ERR_MODEL;
     }
     info->scene = S2R_SCENE_PUSH;
     info->tip_site = r->tip_site;
