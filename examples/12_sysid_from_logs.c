@@ -379,11 +379,65 @@ static int setup_fit(const s2r_options* opt, const s2r_trajectory_set* train, do
     return 0;
 }
 
+/* Each fitted log's rms position error at the identified values,
+   relative to the fitted set's motion (rel[i]; the verdict's measure):
+   a log above S2R_SYSID_REL_BLOCK and three times the median of the
+   others' is not the arm the others are (a corrupted or constant column,
+   another arm's log) and drives the fit - named, with what to do.  The
+   number flagged; 0 when a replay fails or there is one log. */
+static int misfit_logs(s2r_sysid* id, const s2r_sysid_result* r, const s2r_trajectory_set* train) {
+    double rel[S2R_OPTIONS_MAX_LOGS], others[S2R_OPTIONS_MAX_LOGS], motion = 0, *q;
+    int n = train->n_joints, i, j, k, o, total = 0, flagged = 0;
+    if (train->count < 2 || train->count > S2R_OPTIONS_MAX_LOGS ||
+        !(q = (double*)malloc(sizeof(double) * (size_t)train->n_samples * (size_t)n)))
+        return 0;
+    for (i = 0; i < train->count; i++) total += s2r_trajectory_length(train, i);
+    for (j = 0; j < n; j++) {   /* the set's motion: the mean over joints of each one's variance, rad^2 */
+        double mean = 0, var = 0;
+        for (i = 0; i < train->count; i++)
+            for (k = 0; k < s2r_trajectory_length(train, i); k++)
+                mean += train->q[((size_t)i * train->n_samples + k) * n + j] / total;
+        for (i = 0; i < train->count; i++)
+            for (k = 0; k < s2r_trajectory_length(train, i); k++) {
+                double d = train->q[((size_t)i * train->n_samples + k) * n + j] - mean;
+                var += d * d / total;
+            }
+        motion += var / n;
+    }
+    for (i = 0; i < train->count; i++) {
+        double sq = 0;
+        if (s2r_sysid_simulate(id, r->value, train, i, q, NULL) != S2R_OK) { free(q); return 0; }
+        for (k = 0; k < s2r_trajectory_length(train, i); k++)
+            for (j = 0; j < n; j++) {
+                double e = q[(size_t)k * n + j] - train->q[((size_t)i * train->n_samples + k) * n + j];
+                sq += e * e;
+            }
+        rel[i] = motion > 0 ? sqrt(sq / ((double)s2r_trajectory_length(train, i) * n) / motion) : INFINITY;
+    }
+    free(q);
+    for (i = 0; i < train->count; i++) {
+        double median;
+        for (k = 0, o = 0; k < train->count; k++)
+            if (k != i) others[o++] = rel[k];
+        for (k = 1; k < o; k++)   /* sorted, for the median of the others */
+            for (j = k; j > 0 && others[j - 1] > others[j]; j--) { double t = others[j]; others[j] = others[j - 1]; others[j - 1] = t; }
+        median = o % 2 ? others[o / 2] : 0.5 * (others[o / 2 - 1] + others[o / 2]);
+        if (!(rel[i] > S2R_SYSID_REL_BLOCK && rel[i] > 3 * median)) continue;
+        printf("  fit log %s: off by %.1f %% of the motion at the identified model, the other fitted logs by %.1f %% "
+               "(median): it is not the arm the others are - a corrupted or constant column, another arm's or another "
+               "setup's log? - and the fit follows it (its parameters are not to be trusted): check it, or identify "
+               "without it\n", train->source ? train->source[i].file : "?", 100 * rel[i], 100 * median);
+        flagged++;
+    }
+    return flagged;
+}
+
 /* Fit and judge, as example 03, from the files; the report with each
    parameter's interval and the held-out verdict.  0, 1 (error printed)
    or 130 (stopped). */
 static int fit(const s2r_options* opt, s2r_sysid* id, const s2r_trajectory_set* train,
                const s2r_trajectory_set* valid, s2r_sysid_result* r) {
+    int bad_logs;
     if (s2r_sysid_run(id, train, opt->n_logs > 1 ? valid : NULL, r) != S2R_OK) {
         fprintf(stderr, "%s\n", id->error);
         return 1;
@@ -391,12 +445,14 @@ static int fit(const s2r_options* opt, s2r_sysid* id, const s2r_trajectory_set* 
     if (s2r_example_stopped()) return 130;
     s2r_sysid_print(id, r);
     print_intervals(id, r);
+    if ((bad_logs = misfit_logs(id, r, train)) > 0) r->verdict = S2R_SYSID_BLOCK;   /* a fit that follows a bad log */
     if (opt->n_logs == 1)   /* nothing held out: the fit is judged on the data it was fitted to */
         printf("  one log, nothing held out: give two or more --log files for a held-out check (%s)\n",
                s2r_sysid_verdict_name(r->verdict));
     else
-        printf("  held-out error %.1f %% of the motion (was %.1f %% at the model's own values): %s\n",
-               100 * r->validation_relative, 100 * r->validation_relative_start, s2r_sysid_verdict_name(r->verdict));
+        printf("  held-out error %.1f %% of the motion (was %.1f %% at the model's own values): %s%s\n",
+               100 * r->validation_relative, 100 * r->validation_relative_start, s2r_sysid_verdict_name(r->verdict),
+               bad_logs ? " (a fitted log misfits: named above)" : "");
     return 0;
 }
 

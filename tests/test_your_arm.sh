@@ -81,6 +81,21 @@ else
     echo "FAIL your arm: 12 on the served model itself: status $status, verdict \"$verdict\", latency \"$latency\", exact fit said $exact times, NaN or 1e30x on $nan lines"
     tail -n 5 "$WORK/12_served.log"; failed=$((failed + 1))
 fi
+# One fitted log corrupted (its q columns garbage after its first rows, at rest there): 12 names it and
+# its verdict is block - it was "good" with every parameter "not identifiable", the log unnamed.
+awk -F, 'BEGIN { OFS = ","; srand(3) } /^#/ || /^t/ { print; next }
+         { if (++n > 8) for (i = 8; i <= 13; i++) $i = $i + (rand() - 0.5) * 0.3; print }' \
+    "$WORK/served/12_log_2.csv" > "$WORK/garbage_log_2.csv"
+./"$BUILD"/12_sysid_from_logs --quick --mjcf "$MODEL" --log "$WORK/served/12_log_1.csv" --log "$WORK/garbage_log_2.csv" \
+    --log "$WORK/served/12_log_3.csv" --log "$WORK/served/12_log_4.csv" --out "$WORK/garbage" > "$WORK/12_garbage.log" 2>&1
+verdict=$(sed -n 's/.*held-out error .* of the motion (was .*): \([a-z]*\).*$/\1/p' "$WORK/12_garbage.log")
+if grep -q "^  fit log $WORK/garbage_log_2.csv: off by .* it is not the arm the others are" "$WORK/12_garbage.log" &&
+   [ "$verdict" = block ] && [ "$(grep -c '^  fit log .*: off by' "$WORK/12_garbage.log")" -eq 1 ]; then
+    echo "ok   your arm: a corrupted fit log is named and blocks the verdict: $(grep '^  fit log' "$WORK/12_garbage.log" | cut -c3-110)..."
+else
+    echo "FAIL your arm: a corrupted fit log: verdict \"$verdict\""; grep "fit log\|held-out error [0-9]" "$WORK/12_garbage.log"
+    failed=$((failed + 1))
+fi
 # An arm that sags under soft servos and rings after a reset (tests/models/sag_arm.xml, as the iiwa's and
 # Sawyer's models do), served by robot_server: 12 --address holds each start pose until the arm is still
 # and records from the settled reading, so its own logs are not refused as "moving at the start"; the
