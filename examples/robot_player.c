@@ -35,7 +35,9 @@
 
        build/12_sysid_from_logs --mjcf FILE --log LOG1.csv ... --log LOG4.csv
 
-   A malformed option is refused (status 2); an arm that fails, will not
+   A malformed option, or a LOG.csv that is one of the excitations given
+   (the same path, or the same file by another), is refused (status 2);
+   an arm that fails, will not
    settle or a file that does not match it stops with status 1 and the
    reason (the logs written before stay).
 
@@ -52,6 +54,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <stdarg.h>
 
@@ -150,6 +153,14 @@ static int play(const s2r_backend* arm, const char* exc_path, const char* log_pa
     return bad;
 }
 
+/* 1 when paths a and b name one file: the same text, or the same device
+   and inode of two files that exist. */
+static int same_file(const char* a, const char* b) {
+    struct stat sa, sb;
+    if (strcmp(a, b) == 0) return 1;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 static const char usage[] =
     "usage: robot_player EXC.csv LOG.csv [EXC2.csv LOG2.csv ...] [--address ADDRESS] [--robot ur5e|panda | --mjcf FILE]\n"
     "                    [--unit N] [--move-speed F] [--settle-speed RAD_S] [--timeout-ms MS]\n"
@@ -194,6 +205,16 @@ int main(int argc, char** argv) {
         fprintf(stderr, "robot_player: give pairs EXC.csv LOG.csv (an excitation to play, the log to write), up to %d\n",
                 MAX_FILES);
         return 2;
+    }
+    for (i = 0; i < n_files; i += 2) {   /* a log written over an excitation (its own, or a later pair's) loses it */
+        int k;
+        for (k = 0; k < n_files; k += 2)
+            if (same_file(files[i + 1], files[k])) {
+                fprintf(stderr, "robot_player: the log %s is the excitation %s%s: writing it would overwrite what is "
+                        "played - give the log another path\n", files[i + 1], files[k],
+                        strcmp(files[i + 1], files[k]) ? " (the same file)" : "");
+                return 2;
+            }
     }
     s2r_interrupt_catch();   /* Ctrl-C, SIGTERM: stop, halt the arm, status 130 */
     if (c.address) {   /* your arm behind the socket */

@@ -480,6 +480,13 @@ def main():
     if args.play:
         if args.address:
             parser.error("--play plays on the arm here: give no address")
+        excitations = [excitation for excitation, _ in args.play]
+        for _, log in args.play:   # a log written over an excitation loses what is played
+            for excitation in excitations:
+                if log == excitation or (os.path.exists(log) and os.path.exists(excitation) and
+                                         os.path.samefile(log, excitation)):
+                    parser.error("the log %s is the excitation %s: writing it would overwrite what is played - "
+                                 "give the log another path" % (log, excitation))
         arm = FakeArm()
         try:
             for excitation, log in args.play:

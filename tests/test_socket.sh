@@ -189,6 +189,18 @@ if [ $status -eq 1 ] && [ ! -e "$PLAYED/no.csv" ] && grep -q "one_joint.csv, lin
 else
     echo "FAIL socket: robot_server.py --play on another arm's file: status $status"; cat "$PLAYED/bad.log"; failed=$((failed + 1))
 fi
+# A log given the path of an excitation (the same path, or the same file by another) is refused before
+# anything is played: it overwrote the excitation (robot_player and robot_server.py --play).
+cp "$PLAYED/exc_1.csv" "$PLAYED/exc_1_kept.csv"
+./"$BUILD"/robot_player "$PLAYED/exc_1.csv" "$PLAYED/./exc_1.csv" > "$PLAYED/same.log" 2>&1; player=$?
+python3 examples/robot_server.py --play "$PLAYED/exc_1.csv" "$PLAYED/exc_1.csv" > "$PLAYED/same_py.log" 2>&1; py=$?
+if [ $player -eq 2 ] && [ $py -eq 2 ] && cmp -s "$PLAYED/exc_1.csv" "$PLAYED/exc_1_kept.csv" &&
+   grep -q "writing it would overwrite what is played" "$PLAYED/same.log" && grep -q "would overwrite" "$PLAYED/same_py.log"; then
+    echo "ok   socket: robot_player and robot_server.py --play refuse a log at an excitation's path: $(cat "$PLAYED/same.log")"
+else
+    echo "FAIL socket: a log at the excitation's path: robot_player $player, robot_server.py $py"
+    cat "$PLAYED/same.log" "$PLAYED/same_py.log"; failed=$((failed + 1))
+fi
 # robot_server.py logs its clients: the first's coming, a second refused busy, the first's going.
 # (The first client says hello and holds the arm: robot_client would stop at its first step, on no ground truth.)
 python3 examples/robot_server.py "$SOCK" --clients 1 > "$BUILD/test_socket_py.log" 2>&1 &
