@@ -330,8 +330,9 @@ static int s2r__log_column(void* context, const char* name, size_t len, int colu
         slot = k == 0 ? &g->col_cmd[j - 1] : k == 1 ? &g->col_q[j - 1] : &g->col_qd[j - 1];
     }
     if (!slot) {
-        s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: unknown column '%s' (t, command_J, q_J, qd_J, "
-                  "tau_J, object_x, object_y; J from 1 to %d)", file, word, S2R_MAX_JOINTS);
+        s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: unknown column '%s' (the columns: t in s, "
+                  "command_J and q_J in rad, qd_J in rad/s, tau_J in N m (ignored), object_x and object_y in m; J from "
+                  "1 to %d)", file, word, S2R_MAX_JOINTS);
         return 1;
     }
     if (*slot >= 0) {
@@ -355,12 +356,13 @@ static s2r_result s2r__log_columns_done(void* context, s2r__table* t, const char
     g->n_joints = c;
     for (j = 0; j < c; j++)
         if (g->col_cmd[j] < 0 || g->col_q[j] < 0 || (qd && g->col_qd[j] < 0))
-            return s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: joint %d lacks its command_%d, q_%d%s "
-                             "column (joints are numbered 1 to n, each with all of them)", file, j + 1, j + 1, j + 1,
-                             qd ? " or qd" : "");
+            return s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: joint %d lacks its command_%d (rad), "
+                             "q_%d (rad)%s column (joints are numbered 1 to n, each with all of them)", file, j + 1, j + 1,
+                             j + 1, qd ? " or qd_J (rad/s)" : "");
     if (g->col_t < 0 || c < 1 || q != c || (qd && qd != c) || (g->col_obj[0] < 0) != (g->col_obj[1] < 0))
-        return s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: need t, and command_J and q_J for the same "
-                         "joints (got %d commands, %d positions, %d velocities), object_x with object_y", file, c, q, qd);
+        return s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: need t (s), and command_J and q_J (rad) for "
+                         "the same joints, qd_J (rad/s) for all of them or none (got %d commands, %d positions, %d "
+                         "velocities), object_x with object_y (m)", file, c, q, qd);
     g->has_qd = qd > 0;
     g->has_object = g->col_obj[0] >= 0;
     t->increasing = g->col_t;
