@@ -6138,8 +6138,31 @@ static void s2r__mj_forward_call(void* arg) {
    line (the path again, cut by MuJoCo) dropped, the model's own folder
    left out of paths when that makes it fit, and the MuJoCo version named
    where the message is about a keyword it does not know. */
-static void s2r__model_message(char* error, const char* raw, const char* dir) {
-    char line[4 * S2R_ERROR_LEN], hint[160] = "", out[4 * S2R_ERROR_LEN + 200];
+static s2r_result s2r__read_text_file(const char* path, long max_bytes, char** text, char* error);
+
+/* The first file text's <include>s (read from dir, and theirs, 4 deep)
+   that holds `word`: its name into found[cap]; 1, or 0 when none does. */
+static int s2r__include_holding(const char* text, const char* dir, const char* word, int depth, char* found, size_t cap) {
+    const char* at = text;
+    while (depth < 4 && (at = strstr(at, "<include")) != NULL) {
+        const char *file = strstr(at, "file="), *end;
+        char path[4 * S2R_ERROR_LEN], *body = NULL;
+        int held = 0;
+        at += 8;
+        if (!file || (file[5] != '"' && file[5] != '\'') || !(end = strchr(file + 6, file[5]))) continue;
+        snprintf(path, sizeof path, "%s%.*s", file[6] == '/' ? "" : dir, (int)(end - file - 6), file + 6);
+        if (s2r__read_text_file(path, 64L << 20, &body, NULL) != S2R_OK) continue;
+        held = strstr(body, word) != NULL;
+        if (held) snprintf(found, cap, "%.*s", (int)(end - file - 6), file + 6);
+        else held = s2r__include_holding(body, dir, word, depth + 1, found, cap);
+        S2R_FREE(body);
+        if (held) return 1;
+    }
+    return 0;
+}
+
+static void s2r__model_message(char* error, const char* raw, const char* dir, const char* xml) {
+    char line[4 * S2R_ERROR_LEN], hint[300] = "", out[4 * S2R_ERROR_LEN + 340], included[200] = "";
     const char* c = raw;
     size_t n = 0, dl = dir ? strlen(dir) : 0;
     int v = mj_version();
@@ -6160,7 +6183,12 @@ static void s2r__model_message(char* error, const char* raw, const char* dir) {
         c = end ? end + 1 : c + strlen(c);
     }
     line[n] = '\0';
-    if (strstr(line, "implicitfast"))
+    if (strstr(line, "implicitfast") && s2r__include_holding(xml, dir, "implicitfast", 0, included, sizeof included))
+        snprintf(hint, sizeof hint, " - in the included file %s: integrator 'implicitfast' is MuJoCo 2.3.3's; this is "
+                 "MuJoCo %d.%d.%d: write integrator='implicit' in its <option> (the model's own file is read with "
+                 "'implicitfast' as 'implicit', the files it includes are MuJoCo's to read)", included, v / 100,
+                 v / 10 % 10, v % 10);
+    else if (strstr(line, "implicitfast"))
         snprintf(hint, sizeof hint, " - integrator 'implicitfast' is MuJoCo 2.3.3's; this is MuJoCo %d.%d.%d: write "
                  "integrator='implicit' in that <option>", v / 100, v / 10 % 10, v % 10);
     else if (strstr(line, "invalid keyword") || strstr(line, "nrecognized"))
@@ -6212,7 +6240,7 @@ static mjModel* s2r__load_xml_string(const char* xml, const char* name, char* er
     mj_deleteVFS(vfs);
     S2R_FREE(vfs);
 #endif
-    if (!model) s2r__model_message(error, raw, dir);
+    if (!model) s2r__model_message(error, raw, dir, xml);
     return model;
 }
 

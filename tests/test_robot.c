@@ -264,6 +264,34 @@ static int test_convention_units(void) {
     return 0;
 }
 
+/* implicitfast in a file the model includes (which the loader does not
+   read as implicit, MuJoCo reading includes itself) is refused naming
+   that file: MuJoCo's message gave "line 0" of no file. */
+static int test_implicitfast_included(void) {
+    static char xml[16500];
+    const char* option = "<option timestep='0.005' integrator='Euler' collision='predefined'/>";
+    FILE* f = fopen("build/test_robot_opts.xml", "w");
+    s2r_robot r;
+    CHECK(f != NULL);
+    fputs("<mujocoinclude>\n  <option timestep='0.005' integrator='implicitfast' collision='predefined'/>\n"
+          "</mujocoinclude>\n", f);
+    fclose(f);
+    CHECK(load_edited_ur5e(&r, option, option, xml) == S2R_OK);   /* the text, to edit */
+    s2r_robot_free(&r);
+    {
+        char* at = strstr(xml, option);
+        CHECK(at != NULL && (f = fopen("build/test_robot_include.xml", "w")) != NULL);
+        fprintf(f, "%.*s<include file='test_robot_opts.xml'/>%s", (int)(at - xml), xml, at + strlen(option));
+        fclose(f);
+    }
+    CHECKF(s2r_robot_load_file(&r, "build/test_robot_include.xml") == S2R_ERR_MODEL &&
+           strstr(r.error, "in the included file test_robot_opts.xml: integrator 'implicitfast' is MuJoCo 2.3.3's") &&
+           strstr(r.error, "write integrator='implicit' in its <option>"), "%s", r.error);
+    remove("build/test_robot_opts.xml");
+    remove("build/test_robot_include.xml");
+    return 0;
+}
+
 /* Success is judged from the ground truth: a target placed at the flange
    with a zero policy succeeds, one 5 cm away fails. */
 static int test_reach_success_ground_truth(void) {
@@ -394,6 +422,7 @@ static const test_case robot_tests[] = {
     {"robot: custom MJCF from a file", test_custom_mjcf_file},
     {"robot: a speed limit in deg/s, a workspace in mm, a servo not of the position form refused; no damping noticed",
      test_convention_units},
+    {"robot: implicitfast in an included file is refused naming the file", test_implicitfast_included},
     {"reach: success judged from ground truth", test_reach_success_ground_truth},
     {"reach: the on-target bonus pays for stillness", test_reach_reward_stillness},
     {"reach: commanded motion costs action_cost |a|^2", test_reach_action_cost},
