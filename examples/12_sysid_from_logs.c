@@ -533,6 +533,12 @@ int main(int argc, char** argv) {
                           S2R_OPT_ADDRESS,
                           &status) != S2R_OK)
         return status;
+    if (opt.excitation[0] && (opt.n_logs > 0 || opt.address[0])) {   /* it writes the excitations and stops */
+        fprintf(stderr, "--write-excitation writes the excitations to play and stops: with %s given it would do "
+                "nothing with %s - write the excitations first, then record or fit in a run of its own\n",
+                opt.n_logs > 0 ? "--log" : "--address", opt.n_logs > 0 ? "the logs" : "the robot there");
+        return 2;
+    }
     if (opt.excitation[0]) return write_excitation(&opt);   /* what to play on your arm, then stop */
     if (opt.address[0] && opt.n_logs > 0) {
         fprintf(stderr, "--address records the logs on the robot there; with --log given it does nothing\n");
