@@ -656,6 +656,13 @@ typedef struct s2r_env {
    free joint), <pair>s object-table and tip-object (tip-table optional),
    and <numeric name="s2r_push_area"> "xlo ylo xhi yhi" (m, world).
 
+   Meshes, textures and <include>d files are MuJoCo's to find: from the
+   model file's folder, through <compiler meshdir/texturedir> relative to
+   it, whatever the working folder (the library hands MuJoCo the model's
+   text under the model's own path, additions and all).  Only the model's
+   own text is read here: an included file is MuJoCo's as it stands
+   (implicitfast there is refused naming that file).
+
    Your own model keeps its own <option>: its integrator (the library's
    servos need Euler or implicit: both integrate joint damping implicitly)
    and its collision, MuJoCo's default 'all'; write collision='predefined'

@@ -54,6 +54,14 @@ expert_server=$!
 expert=$!
 ./"$BUILD"/00_hello_robot --mjcf "$MODEL" --out "$WORK" > "$WORK/00.log" 2>&1; status=$?
 step 00_hello_robot "$WORK/00.log" "$WORK/00_hold_home.csv"
+# The meshes found from the model file's folder (meshdir="assets" beside it), whatever the working folder.
+here=$(pwd)
+(cd / && "$here/$BUILD/00_hello_robot" --mjcf "$here/$MODEL" --out "$here/$WORK/elsewhere" > "$here/$WORK/00_elsewhere.log" 2>&1)
+if [ $? -eq 0 ] && [ -s "$WORK/elsewhere/00_hold_home.csv" ]; then
+    echo "ok   your arm: $MODEL and its meshes load from another working folder (/)"
+else
+    echo "FAIL your arm: $MODEL from the working folder /"; tail -n 3 "$WORK/00_elsewhere.log"; failed=$((failed + 1))
+fi
 ./"$BUILD"/12_sysid_from_logs --quick --mjcf "$MODEL" --out "$WORK" > "$WORK/12.log" 2>&1; status=$?
 step "12_sysid_from_logs --quick" "$WORK/12.log" "$WORK/12_ranges.txt" "$WORK/12_fit.png"
 verdict=$(sed -n 's/.*held-out error .* of the motion (was .*): \([a-z]*\)$/\1/p' "$WORK/12.log")
