@@ -602,7 +602,9 @@ typedef struct s2r_env {
      - a physics timestep (<option timestep>) from S2R_TIMESTEP_MIN (0.1 ms)
        to S2R_TIMESTEP_MAX (10 ms); another is refused at load;
      - every arm joint is a limited hinge driven by one position actuator
-       (<general gaintype="fixed" biastype="affine">, forcelimited, gear 1:
+       (<general gaintype="fixed" biastype="affine"> with biasprm
+       "0 -kp -kv", kp its gainprm - another bias is no position servo and
+       is refused, naming the actuator -, forcelimited, gear 1:
        its target is the joint's angle; a gear g is refused with the same
        servo at the joint, kp and kv x g^2, the torque limit x g) of its
        own; the actuators' order is the joint order (at most
