@@ -436,7 +436,7 @@ static int misfit_logs(s2r_sysid* id, const s2r_sysid_result* r, const s2r_traje
    parameter's interval and the held-out verdict.  0, 1 (error printed)
    or 130 (stopped). */
 static int fit(const s2r_options* opt, s2r_sysid* id, const s2r_trajectory_set* train,
-               const s2r_trajectory_set* valid, s2r_sysid_result* r) {
+               const s2r_trajectory_set* valid, s2r_sysid_result* r, int* bad) {
     int bad_logs;
     if (s2r_sysid_run(id, train, opt->n_logs > 1 ? valid : NULL, r) != S2R_OK) {
         fprintf(stderr, "%s\n", id->error);
@@ -445,7 +445,7 @@ static int fit(const s2r_options* opt, s2r_sysid* id, const s2r_trajectory_set* 
     if (s2r_example_stopped()) return 130;
     s2r_sysid_print(id, r);
     print_intervals(id, r);
-    if ((bad_logs = misfit_logs(id, r, train)) > 0) r->verdict = S2R_SYSID_BLOCK;   /* a fit that follows a bad log */
+    if ((*bad = bad_logs = misfit_logs(id, r, train)) > 0) r->verdict = S2R_SYSID_BLOCK;   /* a fit that follows a bad log */
     if (opt->n_logs == 1)   /* nothing held out: the fit is judged on the data it was fitted to */
         printf("  one log, nothing held out: give two or more --log files for a held-out check (%s)\n",
                s2r_sysid_verdict_name(r->verdict));
@@ -494,7 +494,8 @@ static int write_ranges(const s2r_options* opt, const s2r_sysid* id, const s2r_s
    against the identified model, 12_fit.png.  0, or 1 with the error
    printed. */
 static int plot_fit(const s2r_options* opt, s2r_sysid* id, const s2r_sysid_result* r,
-                    const s2r_trajectory_set* train, const s2r_trajectory_set* valid) {
+                    const s2r_trajectory_set* train, const s2r_trajectory_set* valid, int bad_logs) {
+    int j, misfits = 0;
     const s2r_trajectory_set* seen = opt->n_logs > 1 ? valid : train;
     const char* base = strrchr(seen->source[0].file, '/');
     char error[S2R_ERROR_LEN], path[512], title[256];
@@ -506,10 +507,23 @@ static int plot_fit(const s2r_options* opt, s2r_sysid* id, const s2r_sysid_resul
         fprintf(stderr, "%s\n", error);
         return 1;
     }
-    if (r->verdict == S2R_SYSID_BLOCK)   /* the ranges stand for no arm: nothing to train on */
+    for (j = 0; j < train->n_joints; j++) misfits += r->joint_misfit[j];
+    if (r->verdict == S2R_SYSID_BLOCK && bad_logs)   /* the ranges stand for no arm: nothing to train on */
+        printf("wrote %s/12_identified.txt, %s/12_ranges.txt and %s/12_fit.png\nNext: do not train on them - the "
+               "verdict is block: a fitted log is not the arm the others are (named above); check it, or identify "
+               "without it\n", opt->out, opt->out, opt->out);
+    else if (r->verdict == S2R_SYSID_BLOCK && misfits)
         printf("wrote %s/12_identified.txt, %s/12_ranges.txt and %s/12_fit.png\nNext: do not train on them - the "
                "verdict is block: the simulator does not describe this arm's logs; see the misfits above (--joint fits "
                "a joint alone), check the logs and the MJCF, and identify again\n", opt->out, opt->out, opt->out);
+    else if (r->verdict == S2R_SYSID_BLOCK)   /* every joint off alike: what no parameter of the model holds */
+        printf("wrote %s/12_identified.txt, %s/12_ranges.txt and %s/12_fit.png\nNext: do not train on them - the "
+               "verdict is block: the simulator does not describe this arm's logs, every joint off alike (no joint "
+               "stands out for --joint): check the logs (units, the joints' order, the rate) and the MJCF (masses, "
+               "the servos' kp and kv); if they are right, the arm has what no parameter here holds - backlash, "
+               "friction that changes with speed, flexible joints or a belt, a torque limit that falls with speed - "
+               "and the held-out error is a floor no fit removes: model the effect in the MJCF, or excite and deploy "
+               "where it matters less\n", opt->out, opt->out, opt->out);
     else
         printf("wrote %s/12_identified.txt, %s/12_ranges.txt and %s/12_fit.png\nNext: train on them - "
                "build/02_domain_randomization%s%s --ranges %s/12_ranges.txt\n", opt->out, opt->out, opt->out,
@@ -525,7 +539,7 @@ int main(int argc, char** argv) {
     s2r_sysid_result r;
     char error[S2R_ERROR_LEN];
     double started;
-    int status, bad;
+    int status, bad, bad_logs = 0;
 
     if (s2r_example_start(&opt, argc, argv, "identify the simulator from your arm's logs (CSV)",
                           S2R_OPT_ROBOT | S2R_OPT_MJCF | S2R_OPT_RANGES | S2R_OPT_LOG | S2R_OPT_SEED | S2R_OPT_REAL_SEED |
@@ -553,9 +567,9 @@ int main(int argc, char** argv) {
     if (load_logs(&opt, &train, &valid)) return s2r_interrupt_requested() ? 130 : 1;   /* 1. the logs */
     bad = setup_fit(&opt, &train, &started, &id);                                      /* 2. the model to fit */
     started = s2r_seconds();
-    if (!bad) bad = fit(&opt, &id, &train, &valid, &r);                                /* 3. fit and judge */
+    if (!bad) bad = fit(&opt, &id, &train, &valid, &r, &bad_logs);                     /* 3. fit and judge */
     if (!bad) bad = write_ranges(&opt, &id, &r, &training);                            /* 4. re-centre */
-    if (!bad) bad = plot_fit(&opt, &id, &r, &train, &valid);                           /* 5. the fit, seen */
+    if (!bad) bad = plot_fit(&opt, &id, &r, &train, &valid, bad_logs);                 /* 5. the fit, seen */
     s2r_sysid_free(&id);
     s2r_trajectory_set_free(&train);
     s2r_trajectory_set_free(&valid);

@@ -156,7 +156,8 @@ rm -f "$SOCK"
 
 # robot_server.py --play: the excitation files 12 writes played on its arm and logged as the
 # trajectory files 12 reads (the fake arm is a first-order lag, not a UR5e: 12 reads and fits
-# them; its verdict, block, is not the point, but then 12 must not say to train on its ranges).
+# them; its verdict, block, is not the point, but then 12 must not say to train on its ranges, and,
+# every joint off alike, it names what a simulator's parameters cannot hold).
 PLAYED=$BUILD/test_socket_played
 rm -rf "$PLAYED" && mkdir -p "$PLAYED"
 ./"$BUILD"/12_sysid_from_logs --quick --write-excitation "$PLAYED/exc.csv" > "$PLAYED/write.log" 2>&1 &&
@@ -166,6 +167,7 @@ python3 examples/robot_server.py --play "$PLAYED/exc_1.csv" "$PLAYED/log_1.csv" 
 status=$?
 if [ $status -eq 0 ] && grep -q "^  fit $PLAYED/log_1.csv: 50 Hz, 1.20 s, velocities measured" "$PLAYED/fit.log" &&
    ! grep -q "^Next: train on them" "$PLAYED/fit.log" && grep -q "^Next: do not train on them - the verdict is block" "$PLAYED/fit.log" &&
+   grep -q "every joint off alike .* the arm has what no parameter here holds - backlash, friction that changes" "$PLAYED/fit.log" &&
    grep -q "^  intervals:" "$PLAYED/fit.log" && head -n 2 "$PLAYED/log_1.csv" | grep -q "^# rate 50 Hz"; then
     echo "ok   socket: robot_server.py --play plays 12's excitations and logs them; 12 fits the logs: $(grep '^  held-out error [0-9]' "$PLAYED/fit.log")"
 else
