@@ -35,7 +35,10 @@
    with the whole of it on the command (its obs_latency off) - never a
    held sensing delay larger than a fast arm's whole delay, which no
    command latency (>= 0) could make up.  The fit prints a line per
-   sweep; the report gives each parameter with its interval, and
+   sweep; the report gives each parameter with its interval (a fitted
+   log the identified model follows far worse than the others - a
+   corrupted column, another arm's log - is named and blocks the
+   verdict), and
    DIR/12_fit.png shows the held-out log measured against the identified
    simulator, joint by joint, with the residuals and the verdict.
 
