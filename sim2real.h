@@ -602,7 +602,9 @@ typedef struct s2r_env {
      - a physics timestep (<option timestep>) from S2R_TIMESTEP_MIN (0.1 ms)
        to S2R_TIMESTEP_MAX (10 ms); another is refused at load;
      - every arm joint is a limited hinge driven by one position actuator
-       (<general gaintype="fixed" biastype="affine">, forcelimited, gear 1:
+       (<general gaintype="fixed" biastype="affine"> with biasprm
+       "0 -kp -kv", kp its gainprm - another bias is no position servo and
+       is refused, naming the actuator -, forcelimited, gear 1:
        its target is the joint's angle; a gear g is refused with the same
        servo at the joint, kp and kv x g^2, the torque limit x g) of its
        own; the actuators' order is the joint order (at most
@@ -622,9 +624,11 @@ typedef struct s2r_env {
        inside the joint ranges (without one, home is every joint at 0,
        which must then be inside them), a <numeric
        name="s2r_velocity_limit"> with one rad/s value per joint (default
-       pi rad/s), and <numeric name="s2r_workspace"> with "xlo ylo zlo xhi
+       pi rad/s; above S2R_VELOCITY_LIMIT_MAX, 2 pi, refused as likely
+       deg/s), and <numeric name="s2r_workspace"> with "xlo ylo zlo xhi
        yhi zhi" in metres (default: a 0.3 m box centred 0.1 m below the
-       flange at home); a <numeric> with another number of values is
+       flange at home; a coordinate beyond S2R_WORKSPACE_MAX, 10 m,
+       refused as likely mm); a <numeric> with another number of values is
        refused, not replaced by the default.
      Each convention broken is S2R_ERR_MODEL at load, naming it.
 
@@ -654,6 +658,13 @@ typedef struct s2r_env {
    free joint), <pair>s object-table and tip-object (tip-table optional),
    and <numeric name="s2r_push_area"> "xlo ylo xhi yhi" (m, world).
 
+   Meshes, textures and <include>d files are MuJoCo's to find: from the
+   model file's folder, through <compiler meshdir/texturedir> relative to
+   it, whatever the working folder (the library hands MuJoCo the model's
+   text under the model's own path, additions and all).  Only the model's
+   own text is read here: an included file is MuJoCo's as it stands
+   (implicitfast there is refused naming that file).
+
    Your own model keeps its own <option>: its integrator (the library's
    servos need Euler or implicit: both integrate joint damping implicitly)
    and its collision, MuJoCo's default 'all'; write collision='predefined'
@@ -680,6 +691,17 @@ typedef struct s2r_env {
    others makes MuJoCo's mass matrix singular (a 1e30 kg link loaded and
    ran).  Refused at load, naming the body. */
 #define S2R_BODY_MASS_MAX 1000.0
+/* The fastest joint speed s2r_velocity_limit may give, rad/s: 2 pi
+   (360 deg/s, a UR3's wrist joints, the fastest of the common arms'
+   datasheets; a UR5e's joints 3.14, a Panda's 2.175-2.61, an iiwa14's
+   1.48-3.14).  A value above is refused at load as likely deg/s: 180
+   there ran the excitation at 5.5 rad/s. */
+#define S2R_VELOCITY_LIMIT_MAX 6.2832
+/* The farthest an s2r_workspace or s2r_push_area coordinate may lie from
+   the world's origin, m: beyond the reach of the largest industrial arms
+   (about 4.7 m); a box given in millimetres (a desktop arm's 150 .. 420)
+   is refused at load as such. */
+#define S2R_WORKSPACE_MAX 10.0
 
 typedef enum s2r_scene {
     S2R_SCENE_ARM,      /* the arm alone, in free space (reach)                 */
@@ -6125,8 +6147,31 @@ static void s2r__mj_forward_call(void* arg) {
    line (the path again, cut by MuJoCo) dropped, the model's own folder
    left out of paths when that makes it fit, and the MuJoCo version named
    where the message is about a keyword it does not know. */
-static void s2r__model_message(char* error, const char* raw, const char* dir) {
-    char line[4 * S2R_ERROR_LEN], hint[160] = "", out[4 * S2R_ERROR_LEN + 200];
+static s2r_result s2r__read_text_file(const char* path, long max_bytes, char** text, char* error);
+
+/* The first file text's <include>s (read from dir, and theirs, 4 deep)
+   that holds `word`: its name into found[cap]; 1, or 0 when none does. */
+static int s2r__include_holding(const char* text, const char* dir, const char* word, int depth, char* found, size_t cap) {
+    const char* at = text;
+    while (depth < 4 && (at = strstr(at, "<include")) != NULL) {
+        const char *file = strstr(at, "file="), *end;
+        char path[4 * S2R_ERROR_LEN], *body = NULL;
+        int held = 0;
+        at += 8;
+        if (!file || (file[5] != '"' && file[5] != '\'') || !(end = strchr(file + 6, file[5]))) continue;
+        snprintf(path, sizeof path, "%s%.*s", file[6] == '/' ? "" : dir, (int)(end - file - 6), file + 6);
+        if (s2r__read_text_file(path, 64L << 20, &body, NULL) != S2R_OK) continue;
+        held = strstr(body, word) != NULL;
+        if (held) snprintf(found, cap, "%.*s", (int)(end - file - 6), file + 6);
+        else held = s2r__include_holding(body, dir, word, depth + 1, found, cap);
+        S2R_FREE(body);
+        if (held) return 1;
+    }
+    return 0;
+}
+
+static void s2r__model_message(char* error, const char* raw, const char* dir, const char* xml) {
+    char line[4 * S2R_ERROR_LEN], hint[300] = "", out[4 * S2R_ERROR_LEN + 340], included[200] = "";
     const char* c = raw;
     size_t n = 0, dl = dir ? strlen(dir) : 0;
     int v = mj_version();
@@ -6147,7 +6192,12 @@ static void s2r__model_message(char* error, const char* raw, const char* dir) {
         c = end ? end + 1 : c + strlen(c);
     }
     line[n] = '\0';
-    if (strstr(line, "implicitfast"))
+    if (strstr(line, "implicitfast") && s2r__include_holding(xml, dir, "implicitfast", 0, included, sizeof included))
+        snprintf(hint, sizeof hint, " - in the included file %s: integrator 'implicitfast' is MuJoCo 2.3.3's; this is "
+                 "MuJoCo %d.%d.%d: write integrator='implicit' in its <option> (the model's own file is read with "
+                 "'implicitfast' as 'implicit', the files it includes are MuJoCo's to read)", included, v / 100,
+                 v / 10 % 10, v % 10);
+    else if (strstr(line, "implicitfast"))
         snprintf(hint, sizeof hint, " - integrator 'implicitfast' is MuJoCo 2.3.3's; this is MuJoCo %d.%d.%d: write "
                  "integrator='implicit' in that <option>", v / 100, v / 10 % 10, v % 10);
     else if (strstr(line, "invalid keyword") || strstr(line, "nrecognized"))
@@ -6199,7 +6249,7 @@ static mjModel* s2r__load_xml_string(const char* xml, const char* name, char* er
     mj_deleteVFS(vfs);
     S2R_FREE(vfs);
 #endif
-    if (!model) s2r__model_message(error, raw, dir);
+    if (!model) s2r__model_message(error, raw, dir, xml);
     return model;
 }
 
@@ -6467,6 +6517,17 @@ static s2r_result s2r__robot_check_servo(s2r_robot* r, int a, int k) {
                          "datasheet) on it or its <default> class", act, jnt);
     if (!(m->actuator_gainprm[a * mjNGAIN] > 0) || !isfinite(m->actuator_gainprm[a * mjNGAIN]))
         return s2r__fail(r->error, S2R_ERR_MODEL, "actuator %s: its gain (kp, gainprm) must be finite and > 0", act);
+    {   /* a position servo: kp (ctrl - q) - kv qd, so biasprm[0] = 0 and biasprm[1] = -gainprm[0] */
+        double kp = m->actuator_gainprm[a * mjNGAIN], b0 = m->actuator_biasprm[a * mjNBIAS],
+               b1 = m->actuator_biasprm[a * mjNBIAS + 1], b2 = m->actuator_biasprm[a * mjNBIAS + 2];
+        if (b0 != 0 || fabs(kp + b1) > 1e-9 * kp)
+            return s2r__fail(r->error, S2R_ERR_MODEL, "actuator %s (joint %s) is not a position servo: gainprm[0] = %g "
+                             "but biasprm = '%g %g %g' - its force is %g ctrl + (%g) + (%g) q + (%g) qd: the library reads ctrl as the "
+                             "joint's target angle, which needs biasprm[1] = -gainprm[0] and biasprm[0] = 0 (force kp "
+                             "(target - q) - kv qd); write gainprm='%g' biasprm='0 %g %g' (or <position kp='%g'>), or "
+                             "drive the joint with a position servo of its own", act, jnt, kp, b0, b1, b2, kp, b0, b1, b2,
+                             kp, -kp, b2, kp);
+    }
     if (m->actuator_gear[6 * a] != 1) {   /* its target would be gear x the joint's angle, its gains not the joint's */
         double g = m->actuator_gear[6 * a], kp = m->actuator_gainprm[a * mjNGAIN], kv = -m->actuator_biasprm[a * mjNBIAS + 2];
         return s2r__fail(r->error, S2R_ERR_MODEL, "actuator %s (joint %s) has gear %g: the library commands joint angles "
@@ -6616,6 +6677,18 @@ static s2r_result s2r__robot_index_joints(s2r_robot* r) {
     if (moved)
         s2r__note(info, "joint%s %s keep%s the servo damping in <joint damping> (the actuator's biasprm has none): read "
                   "as the servo's kv", moved > 1 ? "s" : "", damped, moved > 1 ? "" : "s");
+    for (j = 0, left = 0, list[0] = '\0'; j < n; j++)   /* no damping at all: a scale of kv stays 0 */
+        if (info->kv[j] == 0 && m->dof_damping[r->dof_adr[j]] == 0) {
+            size_t l = strlen(list);
+            if (l + strlen(info->joint_name[j]) + 8 < sizeof list)
+                snprintf(list + l, sizeof list - l, "%s'%s'", left ? ", " : "", info->joint_name[j]);
+            left++;
+        }
+    if (left)
+        s2r__note(info, "no servo damping on %s%s (kv 0 - a <position> without kv - and no <joint damping>): the servo "
+                  "rings undamped, and kv, a scale of 0, is not identifiable - give the servo its kv (biasprm='0 -kp "
+                  "-kv', N m s/rad) or the joint its damping", left == n ? "every arm joint" : left > 1 ? "joints " :
+                  "joint ", left == n ? "" : list);
     return S2R_OK;
 }
 
@@ -6636,6 +6709,18 @@ static s2r_result s2r__robot_check_custom(const s2r_robot* r, char* error) {
             return s2r__fail(error, S2R_ERR_MODEL, "<%s name='%s'> is not a field the library reads: it reads <numeric> "
                              "%s - correct the name (or the element)", kinds[k].element, name, known);
         }
+    return S2R_OK;
+}
+
+/* A box's corners lo, hi [dims] (m) within S2R_WORKSPACE_MAX of the
+   origin; refused as likely millimetres, with the box in metres. */
+static s2r_result s2r__check_metres(const char* field, const double* lo, const double* hi, int dims, char* error) {
+    int j;
+    for (j = 0; j < dims; j++)
+        if (fabs(lo[j]) > S2R_WORKSPACE_MAX || fabs(hi[j]) > S2R_WORKSPACE_MAX)
+            return s2r__fail(error, S2R_ERR_MODEL, "%s: axis %c runs from %g to %g m, beyond %g m of the origin (an arm's "
+                             "reach is a few metres at most, S2R_WORKSPACE_MAX): in millimetres? give metres (mm / 1000: "
+                             "%g to %g m)", field, "xyz"[j], lo[j], hi[j], S2R_WORKSPACE_MAX, lo[j] / 1000, hi[j] / 1000);
     return S2R_OK;
 }
 
@@ -6664,6 +6749,11 @@ static s2r_result s2r__robot_index_rest(s2r_robot* r) {
         if (!(info->velocity_limit[j] > 0) || !isfinite(info->velocity_limit[j]))
             return s2r__fail(r->error, S2R_ERR_MODEL, "s2r_velocity_limit of joint %d is %g: need a finite speed > 0 rad/s", j + 1,
                              info->velocity_limit[j]);
+        else if (info->velocity_limit[j] > S2R_VELOCITY_LIMIT_MAX)
+            return s2r__fail(r->error, S2R_ERR_MODEL, "s2r_velocity_limit of joint %d is %g rad/s, above any arm's joint "
+                             "(at most %g rad/s, S2R_VELOCITY_LIMIT_MAX: 360 deg/s): in deg/s? give rad/s - %g deg/s is "
+                             "%.4g rad/s (deg/s x pi / 180)", j + 1, info->velocity_limit[j], S2R_VELOCITY_LIMIT_MAX,
+                             info->velocity_limit[j], info->velocity_limit[j] * 3.14159265358979323846 / 180);
     info->total_mass = 0;
     for (b = 1; b < m->nbody; b++) {
         if (!(m->body_mass[b] <= S2R_BODY_MASS_MAX))
@@ -6683,6 +6773,7 @@ static s2r_result s2r__robot_index_rest(s2r_robot* r) {
         if (!isfinite(info->workspace_lo[j]) || !isfinite(info->workspace_hi[j]) || !(info->workspace_lo[j] <= info->workspace_hi[j]))
             return s2r__fail(r->error, S2R_ERR_MODEL, "s2r_workspace: axis %c runs from %g to %g m; need finite lo <= hi",
                              "xyz"[j], info->workspace_lo[j], info->workspace_hi[j]);
+    if (s2r__check_metres("s2r_workspace", info->workspace_lo, info->workspace_hi, 3, r->error) != S2R_OK) return S2R_ERR_MODEL;
     info->physics_dt = m->opt.timestep;
     info->model = m;
     info->flange_site = r->flange_site;
@@ -6738,6 +6829,8 @@ static s2r_result s2r__robot_index_push(s2r_robot* r) {
                              "with lo < hi");
         info->push_area_lo[0] = area[0]; info->push_area_lo[1] = area[1];
         info->push_area_hi[0] = area[2]; info->push_area_hi[1] = area[3];
+        if (s2r__check_metres("s2r_push_area", info->push_area_lo, info->push_area_hi, 2, r->error) != S2R_OK)
+            return S2R_ERR_MODEL;
     }
     info->scene = S2R_SCENE_PUSH;
     info->tip_site = r->tip_site;
@@ -15437,6 +15530,7 @@ static size_t s2r__traj_at(const s2r_trajectory_set* set, int i, int k) {
 
 static s2r_result s2r__traj_start(const s2r_trajectory_set* set, const s2r_backend* robot, int i, s2r_rng* rng);
 static s2r_result s2r__traj_play(s2r_trajectory_set* set, const s2r_backend* robot, int i, s2r_rng* rng);
+static s2r_result s2r__traj_run(s2r_trajectory_set* set, const s2r_backend* robot, int i, s2r_result res);
 
 S2RDEF s2r_result s2r_trajectory_record(s2r_trajectory_set* set, const s2r_backend* robot,
                                         const double* q0, const double* object0, const double* command,
@@ -17259,11 +17353,18 @@ S2RDEF s2r_result s2r_trajectory_collect_strikes(s2r_trajectory_set* set, const 
    real arm's robot side settles near the pose asked for, with its encoder
    offsets), so a log's first row is a reading like every other. */
 static s2r_result s2r__traj_play(s2r_trajectory_set* set, const s2r_backend* robot, int i, s2r_rng* rng) {
-    int k, n = set->n_joints;
     s2r_sensors s;
     s2r_result res = s2r__traj_start(set, robot, i, rng);
     if (res == S2R_OK && (res = s2r_backend_read_sensors(robot, &s)) == S2R_OK)
-        memcpy(set->q0 + (size_t)i * n, s.q, (size_t)n * sizeof(double));
+        memcpy(set->q0 + (size_t)i * set->n_joints, s.q, (size_t)set->n_joints * sizeof(double));
+    return s2r__traj_run(set, robot, i, res);
+}
+
+/* The play itself, from where the arm is (res: the start's result, passed
+   on): each stored command, a period, the reading. */
+static s2r_result s2r__traj_run(s2r_trajectory_set* set, const s2r_backend* robot, int i, s2r_result res) {
+    int k, n = set->n_joints;
+    s2r_sensors s;
     for (k = 0; k < set->n_samples && res == S2R_OK; k++) {
         size_t at = s2r__traj_at(set, i, k);
         if ((res = s2r__stop_asked(set->error, "recording a trajectory")) != S2R_OK) return res;

@@ -60,9 +60,11 @@
    what counts, not its motion after - an arm that stands still at the
    first row and then sags under gravity, or starts the excitation's ramp,
    is at rest; one still settling is at rest once it is slower than
-   S2R_LOG_REST_SPEED.  (The library's own recordings do not settle first:
-   s2r_trajectory_record starts at the reading after the reset, and a
-   simulator's reset puts the arm at rest there.)  Before resampling each
+   S2R_LOG_REST_SPEED.  (s2r_trajectory_record starts at the reading after
+   the reset, where a simulator's reset puts the arm at rest;
+   s2r_trajectory_collect_at_rest, which example 12 records with, holds
+   the start pose of an arm still moving there - a sag, a ring - until it
+   is still, and records from the settled reading.)  Before resampling each
    file is checked as a robot's data: its rate (1 / the median step of t,
    kept in s2r_trajectory_source.rate) must be that of its "# rate" line
    when it has one (within S2R_LOG_RATE_TOLERANCE: a log recorded faster or
@@ -152,6 +154,40 @@ S2RDEF s2r_result s2r_trajectory_set_parse_csv(s2r_trajectory_set* set, const ch
    or read from files that all have qd_J columns; 0 when any trajectory's
    are differences of positions (weigh them in a fit with weight_qd 0). */
 S2RDEF int        s2r_trajectory_set_qd_measured(const s2r_trajectory_set* set);
+
+/* --- Recording at rest -------------------------------------------------------
+   A log starts with the arm at rest at its first row (the check above).
+   A simulator's reset puts the arm there; an arm under soft servos that
+   sags when its start pose is reached, or rings after the move there (a
+   heavy arm's model - a kuka iiwa's, a Sawyer's - or the arm itself), is
+   not, and its log is refused as "moving at the start".  Held at its
+   start targets it comes to rest where gravity and the servo balance:
+   the sag is then a static offset (the first row's q against its
+   command), which the fit replays from rest like any start. */
+#define S2R_SETTLE_WINDOW 0.2   /* s: still over this long is settled        */
+#define S2R_SETTLE_SPEED  0.01  /* rad/s: still, a tenth of S2R_LOG_REST_SPEED */
+#define S2R_SETTLE_MAX    10.0  /* s: an arm not still by then is an error    */
+
+/* Hold the targets q (rad, [n_joints]) on `robot` - a command, `period`
+   s, a reading at a time - until every joint's readings over the last
+   S2R_SETTLE_WINDOW spread less than `speed` (rad/s) times the window; the last reading into
+   *at_rest and the time held (s) into *held (either may be NULL).
+   S2R_ERR_STATE naming the joint and its speed when the arm is not still
+   within max_time s; the backend's error; S2R_ERR_INTERRUPTED on Ctrl-C. */
+S2RDEF s2r_result s2r_backend_settle(const s2r_backend* robot, const double* q, double period, double speed,
+                                     double max_time, s2r_sensors* at_rest, double* held, char* error);
+/* s2r_trajectory_collect with every trajectory at rest at its first row:
+   one whose start is moving by the check of a log's start (its speed at
+   the first row from the first S2R_LOG_REST_WINDOW above
+   S2R_LOG_REST_SPEED) is recorded again from its start pose held until
+   the arm is still (s2r_backend_settle at S2R_SETTLE_SPEED, at most
+   S2R_SETTLE_MAX s), the settled reading its first row.  held[t] (s; may
+   be NULL): how long trajectory t was held, 0 where it started at rest -
+   those are the trajectories s2r_trajectory_collect records, number for
+   number. */
+S2RDEF s2r_result s2r_trajectory_collect_at_rest(s2r_trajectory_set* set, const s2r_backend* robot,
+                                                 const s2r_excitation_config* excitation, int count, uint64_t seed,
+                                                 double* held);
 
 /* --- Excitation files -----------------------------------------------------------
    The commands to play on a robot that is not driven through a backend:
@@ -294,8 +330,9 @@ static int s2r__log_column(void* context, const char* name, size_t len, int colu
         slot = k == 0 ? &g->col_cmd[j - 1] : k == 1 ? &g->col_q[j - 1] : &g->col_qd[j - 1];
     }
     if (!slot) {
-        s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: unknown column '%s' (t, command_J, q_J, qd_J, "
-                  "tau_J, object_x, object_y; J from 1 to %d)", file, word, S2R_MAX_JOINTS);
+        s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: unknown column '%s' (the columns: t in s, "
+                  "command_J and q_J in rad, qd_J in rad/s, tau_J in N m (ignored), object_x and object_y in m; J from "
+                  "1 to %d)", file, word, S2R_MAX_JOINTS);
         return 1;
     }
     if (*slot >= 0) {
@@ -319,12 +356,13 @@ static s2r_result s2r__log_columns_done(void* context, s2r__table* t, const char
     g->n_joints = c;
     for (j = 0; j < c; j++)
         if (g->col_cmd[j] < 0 || g->col_q[j] < 0 || (qd && g->col_qd[j] < 0))
-            return s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: joint %d lacks its command_%d, q_%d%s "
-                             "column (joints are numbered 1 to n, each with all of them)", file, j + 1, j + 1, j + 1,
-                             qd ? " or qd" : "");
+            return s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: joint %d lacks its command_%d (rad), "
+                             "q_%d (rad)%s column (joints are numbered 1 to n, each with all of them)", file, j + 1, j + 1,
+                             j + 1, qd ? " or qd_J (rad/s)" : "");
     if (g->col_t < 0 || c < 1 || q != c || (qd && qd != c) || (g->col_obj[0] < 0) != (g->col_obj[1] < 0))
-        return s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: need t, and command_J and q_J for the same "
-                         "joints (got %d commands, %d positions, %d velocities), object_x with object_y", file, c, q, qd);
+        return s2r__fail(error, S2R_ERR_PARSE, "%s, line of column names: need t (s), and command_J and q_J (rad) for "
+                         "the same joints, qd_J (rad/s) for all of them or none (got %d commands, %d positions, %d "
+                         "velocities), object_x with object_y (m)", file, c, q, qd);
     g->has_qd = qd > 0;
     g->has_object = g->col_obj[0] >= 0;
     t->increasing = g->col_t;
@@ -817,6 +855,116 @@ S2RDEF int s2r_trajectory_set_qd_measured(const s2r_trajectory_set* set) {
     for (i = 0; set->source && i < set->count; i++)
         if (!set->source[i].qd_measured) return 0;
     return 1;
+}
+
+/* --- Logs: recording at rest ------------------------------------------------ */
+
+S2RDEF s2r_result s2r_backend_settle(const s2r_backend* robot, const double* q, double period, double speed,
+                                     double max_time, s2r_sensors* at_rest, double* held, char* error) {
+    s2r_sensors s;
+    double waited = 0, worst = 0, *past;
+    int n, j, k, moving = 0, window;
+    s2r_result res = S2R_OK;
+    if (!robot || !robot->info || !q || !(period > 0) || !(speed > 0) || !(max_time > 0))
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "settle: needs a robot, targets, a period > 0 s, a speed > 0 "
+                         "rad/s and a time-out > 0 s");
+    n = robot->info->n_joints;
+    window = (int)ceil(S2R_SETTLE_WINDOW / period - 1e-9);
+    if (!(past = (double*)s2r__calloc((size_t)(window + 1) * (size_t)n, sizeof(double))))
+        return s2r__fail(error, S2R_ERR_OUT_OF_MEMORY, "settle: no memory for %d readings", window + 1);
+    for (k = 0;; k++) {   /* each step: the targets, a period, a reading; still once the last window moved < speed */
+        if ((res = s2r__stop_asked(error, "settling at the start pose")) != S2R_OK) break;
+        if ((res = s2r_backend_command(robot, q)) != S2R_OK || (res = s2r_backend_advance(robot, period)) != S2R_OK ||
+            (res = s2r_backend_read_sensors(robot, &s)) != S2R_OK) {
+            s2r__fail(error, res, "settling at the start pose: %s", robot->error ? robot->error : s2r_result_string(res));
+            break;
+        }
+        waited += period;
+        memcpy(past + (size_t)(k % (window + 1)) * n, s.q, sizeof(double) * (size_t)n);
+        for (j = 0, worst = 0; j < n && k >= window; j++) {   /* the spread of the window's readings: a ring whose
+                                                                period is the window's moves in it too */
+            double lo = s.q[j], hi = s.q[j], v;
+            int r;
+            for (r = 0; r <= window; r++) lo = fmin(lo, past[(size_t)r * n + j]), hi = fmax(hi, past[(size_t)r * n + j]);
+            if ((v = (hi - lo) / (window * period)) > worst) worst = v, moving = j;
+        }
+        if (k >= window && worst < speed) break;
+        if (waited >= max_time) {
+            res = s2r__fail(error, S2R_ERR_STATE, "the arm did not settle at the first row within %g s (its start pose; "
+                            "joint %d still at %.3g rad/s over %g s; still is below %g rad/s)", max_time, moving + 1, worst,
+                            S2R_SETTLE_WINDOW, speed);
+            break;
+        }
+    }
+    S2R_FREE(past);
+    if (res != S2R_OK) return res;
+    if (at_rest) *at_rest = s;
+    if (held) *held = waited;
+    return S2R_OK;
+}
+
+/* Trajectory i's speed at its first row (rad/s, the fastest joint into
+   *joint), as the check of a log's start reads it from the file:
+   s2r__log_start_speed over the rows of the first S2R_LOG_REST_WINDOW -
+   row 0 the start reading, row k + 1 reading k. */
+static double s2r__traj_start_speed(const s2r_trajectory_set* set, int i, int* joint) {
+    double t[64], q[64], worst = 0;
+    int n = set->n_joints, rows = 1, j, k;
+    while (rows < 64 && rows <= s2r_trajectory_length(set, i) && rows * set->sample_period <= S2R_LOG_REST_WINDOW * (1 + 1e-9))
+        rows++;
+    for (j = 0; j < n && rows >= 4; j++) {
+        double v;
+        for (k = 0; k < rows; k++) {
+            t[k] = k * set->sample_period;
+            q[k] = k ? set->q[s2r__traj_at(set, i, k - 1) + (size_t)j] : set->q0[(size_t)i * n + j];
+        }
+        if ((v = s2r__log_start_speed(t, q, 1, rows)) > worst) worst = v, *joint = j;
+    }
+    return worst;
+}
+
+S2RDEF s2r_result s2r_trajectory_collect_at_rest(s2r_trajectory_set* set, const s2r_backend* robot,
+                                                 const s2r_excitation_config* excitation, int count, uint64_t seed,
+                                                 double* held) {
+    double pose[S2R_MAX_JOINTS];
+    int t, n, joint = 0;
+    s2r_result res;
+    S2R_ASSERT(set);
+    if ((res = s2r_trajectory_collect(set, robot, excitation, 0, seed)) != S2R_OK) return res;   /* its checks */
+    if (count < 0 || count > set->capacity - set->count)
+        return s2r__fail(set->error, S2R_ERR_INVALID_ARGUMENT, "collect: %d trajectories do not fit (%d of %d used)",
+                         count, set->count, set->capacity);
+    n = set->n_joints;
+    for (t = 0; t < count; t++) {   /* as s2r_trajectory_collect: the excitation from (seed, t), played from a reset */
+        int i = set->count;
+        s2r_rng rng = s2r_rng_make(seed, (uint64_t)t);
+        double* q0 = set->q0 + (size_t)i * n;
+        double speed;
+        s2r_sensors s;
+        if (held) held[t] = 0;
+        s2r_excitation_make(excitation, robot->info, set->n_samples, set->sample_period, &rng, q0,
+                            set->command + s2r__traj_at(set, i, 0));
+        memcpy(pose, q0, sizeof(double) * (size_t)n);
+        if ((res = s2r__traj_play(set, robot, i, &rng)) != S2R_OK) return res;
+        if ((speed = s2r__traj_start_speed(set, i, &joint)) > S2R_LOG_REST_SPEED) {   /* moving at the start: hold, again */
+            char why[S2R_ERROR_LEN];
+            memcpy(q0, pose, sizeof(double) * (size_t)n);
+            res = s2r__traj_start(set, robot, i, &rng);
+            if (res == S2R_OK)
+                res = s2r_backend_settle(robot, set->command + s2r__traj_at(set, i, 0), set->sample_period,
+                                         S2R_SETTLE_SPEED, S2R_SETTLE_MAX, &s, held ? &held[t] : NULL, why);
+            else
+                snprintf(why, sizeof why, "reset: %s", robot->error ? robot->error : s2r_result_string(res));
+            if (res != S2R_OK)
+                return s2r__fail(set->error, res, "trajectory %d of %d on '%s' (joint %d at %.3g rad/s at its first row, "
+                                 "recorded again after holding its start): %s", i + 1, set->capacity,
+                                 robot->name ? robot->name : "backend", joint + 1, speed, why);
+            memcpy(q0, s.q, sizeof(double) * (size_t)n);   /* the first row: the settled reading */
+            if ((res = s2r__traj_run(set, robot, i, S2R_OK)) != S2R_OK) return res;
+        }
+        set->count++;
+    }
+    return S2R_OK;
 }
 
 /* --- Logs: excitation files ------------------------------------------------ */

@@ -30,7 +30,13 @@
      autonomous     the whole fleet, each unit watched by CUSUM detectors;
                     midway someone knocks one unit's camera by 2.5 cm, its
                     success collapses, the detector fires and the fleet
-                    rolls back to the fallback
+                    rolls back to the fallback (the console names the
+                    alarm's kinds; the torque alarm sits above the
+                    canary's own torque peaks, so stiff servos that reach
+                    their forcerange on every step raise none on an
+                    unchanged arm); its unit runs on under the fallback
+                    and is flagged for maintenance only when it fails
+                    there too
 
    Every gate decision, with the numbers and the reason, goes to a
    JSON-lines deployment log.  The timeline is printed and plotted.
@@ -421,6 +427,8 @@ typedef struct record {
                                              stand-in unit), -1: none        */
     int    change_round, alarm_round;     /* -1: none                             */
     double unit_success[ROUNDS_MAX];      /* the changed unit, per round (0/1)    */
+    int    alarm_unit;                    /* the unit that raised the alarm, -1: none */
+    int    alarm_unit_wins, alarm_unit_runs;   /* its episodes under the fallback after it */
     double unit_level[ROUNDS_MAX];        /* its success CUSUM, / threshold       */
 } record;
 
@@ -615,23 +623,55 @@ static s2r_result stage_canary(const s2r_options* opt, const sizes* z, const s2r
     return S2R_OK;
 }
 
+#define TORQUE_MARGIN 0.05   /* of the limit: the torque alarm sits this far above the canary's mean peak */
+
 /* Monitors referenced on the canary: success p0 = (k + 1) / (n + 2) of the
-   candidate's canary episodes, the action statistic's mean and std. */
+   candidate's canary episodes, the action statistic's mean and std, and
+   the torque alarm above the canary's mean torque peak + TORQUE_MARGIN
+   when that is above the default (0.99).  A position servo at its
+   forcerange reads exactly its limit: a stiff servo (a Panda's wrist, kp
+   2000 N m/rad against 12 N m, saturates at 6 mrad of error) reaches it
+   on every step of the targets, so every episode's peak is 1.0 on the
+   model itself, and the default alarm fired on an unchanged arm once its
+   window filled; the alarm is for a unit working harder than the
+   candidate did at the canary. */
 static s2r_result fleet_monitors(const sizes* z, const s2r_run_summary* ref, double mean, double std) {
     s2r_monitor_config mc = s2r_monitor_config_default();
+    double torque_default = mc.max_torque_peak;
     int u;
     mc.success.warmup = 0;
     mc.success.ref_mean = (ref->successes + 1.0) / (ref->episodes + 2.0);
     mc.action.warmup = 0;
     mc.action.ref_mean = mean;
     mc.action.ref_std = fmax(std, 1e-3);
+    mc.max_torque_peak = fmax(torque_default, ref->mean_torque_peak + TORQUE_MARGIN);
     for (u = 0; u < z->fleet; u++) {
         s2r_result res = s2r_monitor_init(&fleet[u].monitor, &mc);
         if (res != S2R_OK) { fprintf(stderr, "%s\n", fleet[u].monitor.error); return res; }
     }
     printf("  monitors: success CUSUM from p0 = %.3f, mean |action| CUSUM from %.3f +- %.3f (the canary's)\n",
            mc.success.ref_mean, mean, mc.action.ref_std);
+    if (mc.max_torque_peak > torque_default)
+        printf("  torque alarm above a rolling mean peak of %.0f %% of the limit, not %.0f %%: the canary's episodes "
+               "peaked at %.0f %% on average (servos that reach their forcerange on the candidate's steps)\n",
+               100 * mc.max_torque_peak, 100 * torque_default, 100 * ref->mean_torque_peak);
     return S2R_OK;
+}
+
+/* The kinds of alarm in `bits` by name ("success drift", "torque", ...,
+   joined by ", ") into buf. */
+static const char* alarm_kinds(unsigned bits, char* buf, size_t cap) {
+    int a;
+    buf[0] = '\0';
+    for (a = 0; a < S2R_ALARM_COUNT; a++)
+        if (bits & S2R_ALARM_BIT(a)) {
+            size_t at = strlen(buf);
+            char* c;
+            snprintf(buf + at, cap - at, "%s%s", at ? ", " : "", s2r_alarm_name((s2r_alarm)a));
+            for (c = buf + at; *c; c++)
+                if (*c == '_') *c = ' ';
+        }
+    return buf;
 }
 
 /* One autonomous round: every unit runs one episode with whoever is in
@@ -653,6 +693,10 @@ static s2r_result autonomous_round(const s2r_options* opt, const sizes* z, int r
         s2r_run_summary_add(sum, &e);
         raised = watching ? s2r_monitor_update(&fleet[u].monitor, &e) : 0;
         if (raised && *alarm_unit < 0) { *alarm_unit = u; *alarms = raised; }
+        if (rec->alarm_round >= 0 && u == rec->alarm_unit) {   /* the alarm's unit under the fallback */
+            rec->alarm_unit_wins += e.success;
+            rec->alarm_unit_runs++;
+        }
         if (u == rec->changed_unit) {
             rec->unit_success[round] = e.success;
             rec->unit_level[round] = s2r_drift_level(&fleet[u].monitor.success);
@@ -670,8 +714,10 @@ static s2r_result stage_autonomous(const s2r_options* opt, const sizes* z, const
     memset(&off, 0, sizeof off);
     rec->changed_unit = z->fleet / 2;
     if (rec->changed_unit == 0 && opt->address[0]) rec->changed_unit = -1;   /* a real arm: never a fault put in */
-    rec->change_round = rec->alarm_round = -1;
-    for (round = 0; round < z->rounds_max; round++) {
+    rec->change_round = rec->alarm_round = rec->alarm_unit = -1;
+    rec->alarm_unit_wins = rec->alarm_unit_runs = 0;
+    for (round = 0; round < z->rounds_max || (rec->alarm_round >= 0 && round <= rec->alarm_round + z->rounds_after);
+         round++) {   /* an alarm in the last rounds: its unit still gets rounds_after under the fallback */
         int policy_in = d->stage == S2R_STAGE_AUTONOMOUS, u = -1;
         unsigned bits = 0;
         s2r_result res;
@@ -691,24 +737,30 @@ static s2r_result stage_autonomous(const s2r_options* opt, const sizes* z, const
         if (res != S2R_OK) return res;
         rec->rounds = round + 1;
         if (policy_in && u >= 0) {
-            char detail[160];
-            alarm_unit = u;
+            char detail[160], kinds[128];
+            alarm_unit = rec->alarm_unit = u;
             rec->alarm_round = round;
             snprintf(detail, sizeof detail, "round %d: %s, rolling success %.2f over its last %d episodes",
                      round, fleet[u].name, fleet[u].monitor.rolling_success,
                      fleet[u].monitor.episodes < fleet[u].monitor.config.window ? fleet[u].monitor.episodes : fleet[u].monitor.config.window);
             s2r_deploy_alarm(d, u, bits, detail);
             printf("  round %d: ALARM on %s (%s) -> the fleet rolls back to the fallback\n", round, fleet[u].name,
-                   bits & S2R_ALARM_BIT(S2R_ALARM_SUCCESS_DRIFT) ? "success drift" : "other");
+                   alarm_kinds(bits, kinds, sizeof kinds));
         }
         if (rec->alarm_round >= 0 && round >= rec->alarm_round + z->rounds_after) break;
     }
     record_bar(rec, "autonomous: candidate", on.successes, on.episodes, on.interventions, on.mean_torque_peak);
     if (off.episodes > 0)
         record_bar(rec, "after rollback: fallback", off.successes, off.episodes, off.interventions, off.mean_torque_peak);
-    if (alarm_unit >= 0) {
-        int r, late = 0, cnt = 0;
-        for (r = rec->alarm_round + 1; r < rec->rounds; r++) { late += (int)rec->unit_success[r]; cnt++; }
+    if (alarm_unit >= 0 && rec->alarm_unit_runs == 0)   /* nothing under the fallback: no verdict on the unit */
+        printf("  %s ran no episode under the fallback after the alarm: nothing tells a change in the unit from one "
+               "in the policy - no unit is flagged\n", fleet[alarm_unit].name);
+    else if (alarm_unit >= 0 && 2 * rec->alarm_unit_wins >= rec->alarm_unit_runs)   /* it works under the fallback */
+        printf("  %s under the fallback after the rollback: %d of %d episodes succeed - the unit works with the\n"
+               "  fallback: the trouble is the candidate's on it, not the unit's; no unit is flagged\n",
+               fleet[alarm_unit].name, rec->alarm_unit_wins, rec->alarm_unit_runs);
+    else if (alarm_unit >= 0) {
+        int late = rec->alarm_unit_wins, cnt = rec->alarm_unit_runs;
         printf("  %s under the fallback after the rollback: %d of %d episodes succeed - the change is in the\n"
                "  unit, not in the policy: flagged for maintenance (%s)\n", fleet[alarm_unit].name, late, cnt,
                alarm_unit == rec->changed_unit ? "recalibrate its camera: the change this demo injected"

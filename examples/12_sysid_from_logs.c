@@ -35,7 +35,10 @@
    with the whole of it on the command (its obs_latency off) - never a
    held sensing delay larger than a fast arm's whole delay, which no
    command latency (>= 0) could make up.  The fit prints a line per
-   sweep; the report gives each parameter with its interval, and
+   sweep; the report gives each parameter with its interval (a fitted
+   log the identified model follows far worse than the others - a
+   corrupted column, another arm's log - is named and blocks the
+   verdict), and
    DIR/12_fit.png shows the held-out log measured against the identified
    simulator, joint by joint, with the residuals and the verdict.
 
@@ -69,11 +72,16 @@
    With --address ADDRESS the logs are recorded on the robot served there
    instead (s2r_socket_robot: robot_server.c, robot_server.py, your arm's
    driver), the same excitations: a stand-in served by robot_server gives
-   the same files, digit for digit, as that unit recorded here.
+   the same files, digit for digit, as that unit recorded here.  A log
+   whose arm is still moving at its start pose after the reset (one that
+   sags under soft servos and rings, as the kuka iiwa's and Sawyer's
+   models do) is recorded again from that pose held until the arm is
+   still, its first row the settled reading - said for each such log
+   (s2r_trajectory_collect_at_rest, sim2real_logs.h).
 
    Uses: s2r_trajectory_set_load_csv, s2r_trajectory_write_csv, s2r_socket_robot_connect,
          s2r_excitation_make, s2r_excitation_write_csv,
-         s2r_trajectory_collect, s2r_sysid_init, s2r_sysid_run,
+         s2r_trajectory_collect_at_rest, s2r_sysid_init, s2r_sysid_run,
          s2r_sysid_print, s2r_sysid_recentre, s2r_sysid_fixed,
          s2r_randomization_write, s2r_plot_sysid_replay.
    Writes: DIR/12_identified.txt (the identified simulator, FIXED values),
@@ -168,6 +176,7 @@ static int make_logs(s2r_options* opt) {
     s2r_trajectory_set set;
     s2r_excitation_config ex = s2r_excitation_config_default();
     char error[S2R_ERROR_LEN], name[64], file[512];
+    double held[N_LOGS] = {0};   /* s each log's start pose was held before it (0: at rest after the reset) */
     int i, n = N_LOGS, samples = opt->quick ? 60 : 150, bad = 0;
     memset(&set, 0, sizeof set);
     if (opt->address[0]) {   /* the robot served there: your arm, or a unit robot_server serves */
@@ -191,10 +200,15 @@ static int make_logs(s2r_options* opt) {
         robot = &real.backend;
     }
     if (s2r_trajectory_set_init(&set, robot->info->n_joints, samples, n, PERIOD) != S2R_OK ||
-        s2r_trajectory_collect(&set, robot, &ex, n - 1, opt->seed) != S2R_OK) bad = 1;
+        s2r_trajectory_collect_at_rest(&set, robot, &ex, n - 1, opt->seed, held) != S2R_OK) bad = 1;
     ex.kind = S2R_EXCITATION_CHIRP;   /* the held-out log: another signal */
-    if (!bad && s2r_trajectory_collect(&set, robot, &ex, 1, opt->seed + 1) != S2R_OK) bad = 1;
+    if (!bad && s2r_trajectory_collect_at_rest(&set, robot, &ex, 1, opt->seed + 1, held + n - 1) != S2R_OK) bad = 1;
     if (bad) fprintf(stderr, "%s\n", set.error);
+    for (i = 0; i < n && !bad; i++)   /* an arm moving at its first row (a sag, a ring) was held still first */
+        if (held[i] > 0)
+            printf("  log %d: the arm was moving at its start pose after the reset: held it there %.2f s until still "
+                   "(below %g rad/s over %g s), then recorded from the settled reading\n", i + 1, held[i],
+                   S2R_SETTLE_SPEED, S2R_SETTLE_WINDOW);
     for (i = 0; i < n && !bad; i++) {
         snprintf(name, sizeof name, "12_log_%d.csv", i + 1);
         s2r_path(file, sizeof file, opt->out, name);
@@ -368,11 +382,65 @@ static int setup_fit(const s2r_options* opt, const s2r_trajectory_set* train, do
     return 0;
 }
 
+/* Each fitted log's rms position error at the identified values,
+   relative to the fitted set's motion (rel[i]; the verdict's measure):
+   a log above S2R_SYSID_REL_BLOCK and three times the median of the
+   others' is not the arm the others are (a corrupted or constant column,
+   another arm's log) and drives the fit - named, with what to do.  The
+   number flagged; 0 when a replay fails or there is one log. */
+static int misfit_logs(s2r_sysid* id, const s2r_sysid_result* r, const s2r_trajectory_set* train) {
+    double rel[S2R_OPTIONS_MAX_LOGS], others[S2R_OPTIONS_MAX_LOGS], motion = 0, *q;
+    int n = train->n_joints, i, j, k, o, total = 0, flagged = 0;
+    if (train->count < 2 || train->count > S2R_OPTIONS_MAX_LOGS ||
+        !(q = (double*)malloc(sizeof(double) * (size_t)train->n_samples * (size_t)n)))
+        return 0;
+    for (i = 0; i < train->count; i++) total += s2r_trajectory_length(train, i);
+    for (j = 0; j < n; j++) {   /* the set's motion: the mean over joints of each one's variance, rad^2 */
+        double mean = 0, var = 0;
+        for (i = 0; i < train->count; i++)
+            for (k = 0; k < s2r_trajectory_length(train, i); k++)
+                mean += train->q[((size_t)i * train->n_samples + k) * n + j] / total;
+        for (i = 0; i < train->count; i++)
+            for (k = 0; k < s2r_trajectory_length(train, i); k++) {
+                double d = train->q[((size_t)i * train->n_samples + k) * n + j] - mean;
+                var += d * d / total;
+            }
+        motion += var / n;
+    }
+    for (i = 0; i < train->count; i++) {
+        double sq = 0;
+        if (s2r_sysid_simulate(id, r->value, train, i, q, NULL) != S2R_OK) { free(q); return 0; }
+        for (k = 0; k < s2r_trajectory_length(train, i); k++)
+            for (j = 0; j < n; j++) {
+                double e = q[(size_t)k * n + j] - train->q[((size_t)i * train->n_samples + k) * n + j];
+                sq += e * e;
+            }
+        rel[i] = motion > 0 ? sqrt(sq / ((double)s2r_trajectory_length(train, i) * n) / motion) : INFINITY;
+    }
+    free(q);
+    for (i = 0; i < train->count; i++) {
+        double median;
+        for (k = 0, o = 0; k < train->count; k++)
+            if (k != i) others[o++] = rel[k];
+        for (k = 1; k < o; k++)   /* sorted, for the median of the others */
+            for (j = k; j > 0 && others[j - 1] > others[j]; j--) { double t = others[j]; others[j] = others[j - 1]; others[j - 1] = t; }
+        median = o % 2 ? others[o / 2] : 0.5 * (others[o / 2 - 1] + others[o / 2]);
+        if (!(rel[i] > S2R_SYSID_REL_BLOCK && rel[i] > 3 * median)) continue;
+        printf("  fit log %s: off by %.1f %% of the motion at the identified model, the other fitted logs by %.1f %% "
+               "(median): it is not the arm the others are - a corrupted or constant column, another arm's or another "
+               "setup's log? - and the fit follows it (its parameters are not to be trusted): check it, or identify "
+               "without it\n", train->source ? train->source[i].file : "?", 100 * rel[i], 100 * median);
+        flagged++;
+    }
+    return flagged;
+}
+
 /* Fit and judge, as example 03, from the files; the report with each
    parameter's interval and the held-out verdict.  0, 1 (error printed)
    or 130 (stopped). */
 static int fit(const s2r_options* opt, s2r_sysid* id, const s2r_trajectory_set* train,
-               const s2r_trajectory_set* valid, s2r_sysid_result* r) {
+               const s2r_trajectory_set* valid, s2r_sysid_result* r, int* bad) {
+    int bad_logs;
     if (s2r_sysid_run(id, train, opt->n_logs > 1 ? valid : NULL, r) != S2R_OK) {
         fprintf(stderr, "%s\n", id->error);
         return 1;
@@ -380,12 +448,14 @@ static int fit(const s2r_options* opt, s2r_sysid* id, const s2r_trajectory_set* 
     if (s2r_example_stopped()) return 130;
     s2r_sysid_print(id, r);
     print_intervals(id, r);
+    if ((*bad = bad_logs = misfit_logs(id, r, train)) > 0) r->verdict = S2R_SYSID_BLOCK;   /* a fit that follows a bad log */
     if (opt->n_logs == 1)   /* nothing held out: the fit is judged on the data it was fitted to */
         printf("  one log, nothing held out: give two or more --log files for a held-out check (%s)\n",
                s2r_sysid_verdict_name(r->verdict));
     else
-        printf("  held-out error %.1f %% of the motion (was %.1f %% at the model's own values): %s\n",
-               100 * r->validation_relative, 100 * r->validation_relative_start, s2r_sysid_verdict_name(r->verdict));
+        printf("  held-out error %.1f %% of the motion (was %.1f %% at the model's own values): %s%s\n",
+               100 * r->validation_relative, 100 * r->validation_relative_start, s2r_sysid_verdict_name(r->verdict),
+               bad_logs ? " (a fitted log misfits: named above)" : "");
     return 0;
 }
 
@@ -427,7 +497,8 @@ static int write_ranges(const s2r_options* opt, const s2r_sysid* id, const s2r_s
    against the identified model, 12_fit.png.  0, or 1 with the error
    printed. */
 static int plot_fit(const s2r_options* opt, s2r_sysid* id, const s2r_sysid_result* r,
-                    const s2r_trajectory_set* train, const s2r_trajectory_set* valid) {
+                    const s2r_trajectory_set* train, const s2r_trajectory_set* valid, int bad_logs) {
+    int j, misfits = 0;
     const s2r_trajectory_set* seen = opt->n_logs > 1 ? valid : train;
     const char* base = strrchr(seen->source[0].file, '/');
     char error[S2R_ERROR_LEN], path[512], title[256];
@@ -439,10 +510,23 @@ static int plot_fit(const s2r_options* opt, s2r_sysid* id, const s2r_sysid_resul
         fprintf(stderr, "%s\n", error);
         return 1;
     }
-    if (r->verdict == S2R_SYSID_BLOCK)   /* the ranges stand for no arm: nothing to train on */
+    for (j = 0; j < train->n_joints; j++) misfits += r->joint_misfit[j];
+    if (r->verdict == S2R_SYSID_BLOCK && bad_logs)   /* the ranges stand for no arm: nothing to train on */
+        printf("wrote %s/12_identified.txt, %s/12_ranges.txt and %s/12_fit.png\nNext: do not train on them - the "
+               "verdict is block: a fitted log is not the arm the others are (named above); check it, or identify "
+               "without it\n", opt->out, opt->out, opt->out);
+    else if (r->verdict == S2R_SYSID_BLOCK && misfits)
         printf("wrote %s/12_identified.txt, %s/12_ranges.txt and %s/12_fit.png\nNext: do not train on them - the "
                "verdict is block: the simulator does not describe this arm's logs; see the misfits above (--joint fits "
                "a joint alone), check the logs and the MJCF, and identify again\n", opt->out, opt->out, opt->out);
+    else if (r->verdict == S2R_SYSID_BLOCK)   /* every joint off alike: what no parameter of the model holds */
+        printf("wrote %s/12_identified.txt, %s/12_ranges.txt and %s/12_fit.png\nNext: do not train on them - the "
+               "verdict is block: the simulator does not describe this arm's logs, every joint off alike (no joint "
+               "stands out for --joint): check the logs (units, the joints' order, the rate) and the MJCF (masses, "
+               "the servos' kp and kv); if they are right, the arm has what no parameter here holds - backlash, "
+               "friction that changes with speed, flexible joints or a belt, a torque limit that falls with speed - "
+               "and the held-out error is a floor no fit removes: model the effect in the MJCF, or excite and deploy "
+               "where it matters less\n", opt->out, opt->out, opt->out);
     else
         printf("wrote %s/12_identified.txt, %s/12_ranges.txt and %s/12_fit.png\nNext: train on them - "
                "build/02_domain_randomization%s%s --ranges %s/12_ranges.txt\n", opt->out, opt->out, opt->out,
@@ -458,7 +542,7 @@ int main(int argc, char** argv) {
     s2r_sysid_result r;
     char error[S2R_ERROR_LEN];
     double started;
-    int status, bad;
+    int status, bad, bad_logs = 0;
 
     if (s2r_example_start(&opt, argc, argv, "identify the simulator from your arm's logs (CSV)",
                           S2R_OPT_ROBOT | S2R_OPT_MJCF | S2R_OPT_RANGES | S2R_OPT_LOG | S2R_OPT_SEED | S2R_OPT_REAL_SEED |
@@ -466,6 +550,12 @@ int main(int argc, char** argv) {
                           S2R_OPT_ADDRESS,
                           &status) != S2R_OK)
         return status;
+    if (opt.excitation[0] && (opt.n_logs > 0 || opt.address[0])) {   /* it writes the excitations and stops */
+        fprintf(stderr, "--write-excitation writes the excitations to play and stops: with %s given it would do "
+                "nothing with %s - write the excitations first, then record or fit in a run of its own\n",
+                opt.n_logs > 0 ? "--log" : "--address", opt.n_logs > 0 ? "the logs" : "the robot there");
+        return 2;
+    }
     if (opt.excitation[0]) return write_excitation(&opt);   /* what to play on your arm, then stop */
     if (opt.address[0] && opt.n_logs > 0) {
         fprintf(stderr, "--address records the logs on the robot there; with --log given it does nothing\n");
@@ -480,9 +570,9 @@ int main(int argc, char** argv) {
     if (load_logs(&opt, &train, &valid)) return s2r_interrupt_requested() ? 130 : 1;   /* 1. the logs */
     bad = setup_fit(&opt, &train, &started, &id);                                      /* 2. the model to fit */
     started = s2r_seconds();
-    if (!bad) bad = fit(&opt, &id, &train, &valid, &r);                                /* 3. fit and judge */
+    if (!bad) bad = fit(&opt, &id, &train, &valid, &r, &bad_logs);                     /* 3. fit and judge */
     if (!bad) bad = write_ranges(&opt, &id, &r, &training);                            /* 4. re-centre */
-    if (!bad) bad = plot_fit(&opt, &id, &r, &train, &valid);                           /* 5. the fit, seen */
+    if (!bad) bad = plot_fit(&opt, &id, &r, &train, &valid, bad_logs);                 /* 5. the fit, seen */
     s2r_sysid_free(&id);
     s2r_trajectory_set_free(&train);
     s2r_trajectory_set_free(&valid);

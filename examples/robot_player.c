@@ -8,8 +8,9 @@
      1. reset to home, then move slowly to the file's first row (a smooth
         ramp, every joint below --move-speed of its speed limit);
      2. settle: hold the first row's targets until the arm is still -
-        every joint's motion over the last 0.2 s below --settle-speed -
-        (at most 10 s: an arm that will not settle is an error, not a log);
+        every joint's readings over the last 0.2 s spread less than
+        --settle-speed times 0.2 s - (at most 10 s: an arm that will not
+        settle is an error, not a log; s2r_backend_settle);
      3. play each row's targets at the file's own rate (1 / its step of t:
         command, one period, reading), and write LOG.csv - t, command_J,
         q_J, qd_J, its "# rate" line - from the settled reading on.
@@ -34,7 +35,9 @@
 
        build/12_sysid_from_logs --mjcf FILE --log LOG1.csv ... --log LOG4.csv
 
-   A malformed option is refused (status 2); an arm that fails, will not
+   A malformed option, or a LOG.csv that is one of the excitations given
+   (the same path, or the same file by another), is refused (status 2);
+   an arm that fails, will not
    settle or a file that does not match it stops with status 1 and the
    reason (the logs written before stay).
 
@@ -51,12 +54,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <stdarg.h>
 
 #define MAX_FILES 16
-#define SETTLE_WINDOW 0.2   /* s: still over this long is settled */
-#define SETTLE_MAX 10.0     /* s: an arm not settled by then is an error */
 
 /* The message into error[S2R_ERROR_LEN]; returns code. */
 static s2r_result fail(char* error, s2r_result code, const char* fmt, ...) {
@@ -85,15 +87,11 @@ static s2r_result move_and_settle(const s2r_backend* arm, const double* q0, doub
                                   double settle_speed, s2r_sensors* at_rest, char* error) {
     const s2r_arm_info* info = arm->info;
     s2r_sensors s;
-    double from[S2R_MAX_JOINTS], cmd[S2R_MAX_JOINTS], duration = period, waited = 0;
-    int n = info->n_joints, j, k, steps, window = (int)ceil(SETTLE_WINDOW / period - 1e-9);
+    double from[S2R_MAX_JOINTS], cmd[S2R_MAX_JOINTS], duration = period;
+    int n = info->n_joints, j, k, steps;
     s2r_result res;
-    double* past = (double*)calloc((size_t)(window + 1) * (size_t)n, sizeof(double));
-    if (!past) return fail(error, S2R_ERR_OUT_OF_MEMORY, "no memory for the settling window");
-    if ((res = s2r_backend_reset(arm, NULL, NULL, NULL)) != S2R_OK || (res = s2r_backend_read_sensors(arm, &s)) != S2R_OK) {
-        free(past);
+    if ((res = s2r_backend_reset(arm, NULL, NULL, NULL)) != S2R_OK || (res = s2r_backend_read_sensors(arm, &s)) != S2R_OK)
         return fail(error, res, "reset to home: %s", arm->error);
-    }
     memcpy(from, s.q, sizeof from);
     for (j = 0; j < n; j++) duration = fmax(duration, 1.875 * fabs(q0[j] - from[j]) / (move_speed * info->velocity_limit[j]));
     steps = (int)ceil(duration / period);   /* smoothstep: peak speed 1.875 x the mean */
@@ -103,31 +101,8 @@ static s2r_result move_and_settle(const s2r_backend* arm, const double* q0, doub
         if ((res = s2r_backend_command(arm, cmd)) == S2R_OK) res = s2r_backend_advance(arm, period);
         if (res == S2R_OK && s2r_interrupt_requested()) res = S2R_ERR_INTERRUPTED;
     }
-    for (k = 0; res == S2R_OK; k++) {   /* hold q0 until the last SETTLE_WINDOW moved less than settle_speed */
-        double worst = 0;
-        int moving = 0;
-        if ((res = s2r_backend_command(arm, q0)) != S2R_OK || (res = s2r_backend_advance(arm, period)) != S2R_OK ||
-            (res = s2r_backend_read_sensors(arm, &s)) != S2R_OK)
-            break;
-        waited += period;
-        for (j = 0; j < n && k >= window; j++) {
-            double speed = fabs(s.q[j] - past[(size_t)(k % (window + 1)) * n + j]) / ((window + 1) * period);
-            if (speed > worst) worst = speed, moving = j;
-        }
-        memcpy(past + (size_t)(k % (window + 1)) * n, s.q, sizeof(double) * (size_t)n);
-        if (k >= window && worst < settle_speed) break;
-        if (waited >= SETTLE_MAX) {
-            free(past);
-            return fail(error, S2R_ERR_STATE, "the arm did not settle at the first row within %g s (joint %d still "
-                             "at %.3g rad/s over %g s; --settle-speed is %g)", SETTLE_MAX, moving + 1, worst,
-                             SETTLE_WINDOW, settle_speed);
-        }
-        if (s2r_interrupt_requested()) res = S2R_ERR_INTERRUPTED;
-    }
-    free(past);
     if (res != S2R_OK) return fail(error, res, "moving to the first row: %s", res == S2R_ERR_INTERRUPTED ? "stopped" : arm->error);
-    *at_rest = s;
-    return S2R_OK;
+    return s2r_backend_settle(arm, q0, period, settle_speed, S2R_SETTLE_MAX, at_rest, NULL, error);   /* hold q0 until still */
 }
 
 /* One file: move, settle, play, log. */
@@ -178,6 +153,14 @@ static int play(const s2r_backend* arm, const char* exc_path, const char* log_pa
     return bad;
 }
 
+/* 1 when paths a and b name one file: the same text, or the same device
+   and inode of two files that exist. */
+static int same_file(const char* a, const char* b) {
+    struct stat sa, sb;
+    if (strcmp(a, b) == 0) return 1;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 static const char usage[] =
     "usage: robot_player EXC.csv LOG.csv [EXC2.csv LOG2.csv ...] [--address ADDRESS] [--robot ur5e|panda | --mjcf FILE]\n"
     "                    [--unit N] [--move-speed F] [--settle-speed RAD_S] [--timeout-ms MS]\n"
@@ -222,6 +205,16 @@ int main(int argc, char** argv) {
         fprintf(stderr, "robot_player: give pairs EXC.csv LOG.csv (an excitation to play, the log to write), up to %d\n",
                 MAX_FILES);
         return 2;
+    }
+    for (i = 0; i < n_files; i += 2) {   /* a log written over an excitation (its own, or a later pair's) loses it */
+        int k;
+        for (k = 0; k < n_files; k += 2)
+            if (same_file(files[i + 1], files[k])) {
+                fprintf(stderr, "robot_player: the log %s is the excitation %s%s: writing it would overwrite what is "
+                        "played - give the log another path\n", files[i + 1], files[k],
+                        strcmp(files[i + 1], files[k]) ? " (the same file)" : "");
+                return 2;
+            }
     }
     s2r_interrupt_catch();   /* Ctrl-C, SIGTERM: stop, halt the arm, status 130 */
     if (c.address) {   /* your arm behind the socket */

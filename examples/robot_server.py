@@ -34,8 +34,8 @@ from logs (example 12) without a socket:
     python3 examples/robot_server.py --play exc_1.csv log_1.csv --play exc_2.csv log_2.csv
 
 For each pair: the arm to home, a slow smooth move to the file's first row
-(at most MOVE_SPEED), held there until still (every joint moving less than
-SETTLE_SPEED over SETTLE_WINDOW; an arm that will not settle within
+(at most MOVE_SPEED), held there until still (every joint's readings over
+SETTLE_WINDOW spread less than SETTLE_SPEED times it; an arm that will not settle within
 SETTLE_MAX is an error, no log), then each row's targets sent at the file's
 own rate (1 / its step of t) and the trajectory file 12 reads written from
 the settled reading on (t, command_J, q_J, qd_J, its "# rate" line); then
@@ -375,7 +375,7 @@ def listen(address):
 
 
 MOVE_SPEED = 0.3                             # rad/s, the move to an excitation's first row (smoothstep peak)
-SETTLE_SPEED = 0.01                          # rad/s: moving less than this over SETTLE_WINDOW is settled
+SETTLE_SPEED = 0.01                          # rad/s: readings over SETTLE_WINDOW spread less than this x it
 SETTLE_WINDOW = 0.2                          # s
 SETTLE_MAX = 10.0                            # s: not settled by then is an error
 
@@ -426,7 +426,8 @@ def settle(arm, q, period):
         if len(past) > window + 1:
             past.pop(0)
         if len(past) == window + 1:
-            worst = max(abs(a - b) for a, b in zip(past[-1], past[0])) / (window * period)
+            # the spread of the window's readings: a ring whose period is the window's moves in it too
+            worst = max(max(column) - min(column) for column in zip(*past)) / (window * period)
             if worst < SETTLE_SPEED:
                 return list(now[:arm.n]), list(qd[:arm.n])
         if waited >= SETTLE_MAX:
@@ -479,6 +480,13 @@ def main():
     if args.play:
         if args.address:
             parser.error("--play plays on the arm here: give no address")
+        excitations = [excitation for excitation, _ in args.play]
+        for _, log in args.play:   # a log written over an excitation loses what is played
+            for excitation in excitations:
+                if log == excitation or (os.path.exists(log) and os.path.exists(excitation) and
+                                         os.path.samefile(log, excitation)):
+                    parser.error("the log %s is the excitation %s: writing it would overwrite what is played - "
+                                 "give the log another path" % (log, excitation))
         arm = FakeArm()
         try:
             for excitation, log in args.play:

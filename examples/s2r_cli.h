@@ -220,7 +220,9 @@ S2RDEF s2r_result  s2r_make_dir(const char* path, char* error);
    whether or not its parent has reaped it yet) is taken over.  (Liveness
    is read from /proc on Linux; elsewhere a lock is only taken over once
    removed by hand.)  A process holds one folder: claiming another
-   releases the first. */
+   releases the first.  A folder the claim made (and its parents it made)
+   is removed again at exit when the run left it empty: a run refused
+   before it wrote anything leaves no empty folder behind. */
 S2RDEF s2r_result  s2r_claim_dir(const char* dir, char* error);
 /* The same for one job of a run (--job): DIR/.sim2real.JOB.lock, so the
    jobs of one run share the folder and the same job never runs twice at
@@ -390,6 +392,11 @@ S2RDEF s2r_result s2r_example_start(s2r_options* options, int argc, char** argv,
     s2r__example_resumes = (used & S2R_OPT_RESUME_FLAG) != 0;
     if (s2r_options_parse(options, argc, argv, error) != S2R_OK || s2r_options_only(options, used, error) != S2R_OK) {
         fprintf(stderr, "%s\n", error);
+        return S2R_ERR_PARSE;
+    }
+    if ((options->given & S2R_OPT_ROBOT) && options->mjcf[0]) {   /* two arms: --mjcf was taken, --robot dropped */
+        fprintf(stderr, "--robot %s and --mjcf %s both name the arm: give one (--mjcf for your own arm's model, --robot "
+                "for a built-in arm)\n", s2r_robot_kind_name(options->robot), options->mjcf);
         return S2R_ERR_PARSE;
     }
     if (options->help) {
@@ -762,10 +769,38 @@ S2RDEF s2r_result s2r_output_commit(s2r_file* file) {
 
 
 static char s2r__claimed_lock[S2R_PATH_LEN];   /* this process's lock file, "" none */
+static char s2r__created_dir[S2R_PATH_LEN];    /* the claimed folder, when this process created it */
+static size_t s2r__created_top;                /* the length of the first of its prefixes it created */
 
+/* The lock removed; the folders the claim created removed again where
+   they are empty (a run refused before it wrote anything leaves no empty
+   --out behind), the deepest first. */
 static void s2r__release_dir(void) {
+    char* cut;
     if (s2r__claimed_lock[0]) remove(s2r__claimed_lock);
     s2r__claimed_lock[0] = '\0';
+    while (s2r__created_dir[0] && strlen(s2r__created_dir) >= s2r__created_top && rmdir(s2r__created_dir) == 0 &&
+           (cut = strrchr(s2r__created_dir, '/')) != NULL)
+        *cut = '\0';
+    s2r__created_dir[0] = '\0';
+}
+
+/* Where dir (a folder to be made) does not exist yet: the length of its
+   first missing prefix (a whole component), or 0 when it exists. */
+static size_t s2r__missing_prefix(const char* dir) {
+    char buf[S2R_PATH_LEN];
+    struct stat st;
+    size_t i, len = strlen(dir);
+    if (len == 0 || len >= sizeof buf) return 0;
+    memcpy(buf, dir, len + 1);
+    for (i = 1; i <= len; i++)
+        if (buf[i] == '/' || buf[i] == '\0') {
+            char c = buf[i];
+            buf[i] = '\0';
+            if (stat(buf, &st) != 0) return i;
+            buf[i] = c;
+        }
+    return 0;
 }
 
 /* Whether process `pid` is running (1 where that cannot be told). */
@@ -807,8 +842,10 @@ S2RDEF s2r_result s2r_claim_dir_for_job(const char* dir, const char* job, char* 
     char path[S2R_PATH_LEN], text[32], name[64];
     unsigned long owner, me = s2r__process_id();
     size_t k;
+    size_t missing;
     if (!dir || strlen(dir) + sizeof name + 2 >= sizeof path || (job && strlen(job) + 16 >= sizeof name))
         return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "no folder, or its name or the job's is too long");
+    missing = s2r__missing_prefix(dir);
     if (s2r_make_dir(dir, error) != S2R_OK) return S2R_ERR_IO;
     snprintf(name, sizeof name, job ? ".sim2real.%s.lock" : ".sim2real.lock", job);
     for (k = 0; name[k]; k++)
@@ -825,6 +862,10 @@ S2RDEF s2r_result s2r_claim_dir_for_job(const char* dir, const char* job, char* 
         return s2r__fail(error, S2R_ERR_IO, "folder '%s' was claimed by process %lu at the same moment", dir, owner);
     if (s2r__claimed_lock[0] && strcmp(s2r__claimed_lock, path) != 0) s2r__release_dir();   /* one folder at a time */
     snprintf(s2r__claimed_lock, sizeof s2r__claimed_lock, "%s", path);
+    if (missing && !s2r__created_dir[0]) {   /* made here: removed at exit if the run leaves it empty */
+        snprintf(s2r__created_dir, sizeof s2r__created_dir, "%s", dir);
+        s2r__created_top = missing;
+    }
     if (!registered) registered = atexit(s2r__release_dir) == 0;
     return S2R_OK;
 }

@@ -420,6 +420,8 @@ static const null_case null_cases[] = {
     {"s2r_ppo_anchor", 1, 0x3, NULL_RESULT},
     {"s2r_finetune_by_rl", 0, 0x3f, NULL_RESULT},
     {"s2r_socket_arm_digest", 0, 0x1, NULL_VALUE},
+    {"s2r_backend_settle", 0, 0xe3, NULL_RESULT},
+    {"s2r_trajectory_collect_at_rest", 1, 0x27, NULL_RESULT},
 };
 
 static void null_call(int f) {
@@ -714,6 +716,8 @@ static void null_call(int f) {
     case 277: null_result = s2r_ppo_anchor(A(0, &F.ppo), A(1, &F.ppo.policy), 1.0f); break;
     case 278: null_result = s2r_finetune_by_rl(A(0, &F.policy), A(1, F.backend), A(2, &F.task_config), A(3, &F.rl_config), A(4, &F.rl_result), A(5, F.error)); break;
     case 279: (void)s2r_socket_arm_digest(A(0, &F.arm_info)); break;
+    case 280: null_result = s2r_backend_settle(A(0, F.backend), A(1, F.d), 0.02, 0.01, 0.1, A(5, &F.sensors), A(6, F.d + 64), A(7, F.error)); break;
+    case 281: null_result = s2r_trajectory_collect_at_rest(A(0, &F.trajectory_set), A(1, F.backend), A(2, &F.excitation_config), 1, 1, A(5, F.d + 64)); break;
     }
 }
 
@@ -743,6 +747,7 @@ static const char* const null_documented[] = {
     "s2r_dataset_append_episodes 5", "s2r_excitation_write_csv 7",
     "s2r_excitation_load_csv 3", "s2r_record_begin 1", "s2r_record_save 2", "s2r_record_load 4", "s2r_record_parse 6",
     "s2r_record_line 2", "s2r_finetune_by_rl 4", "s2r_finetune_by_rl 5",
+    "s2r_backend_settle 5", "s2r_backend_settle 6", "s2r_backend_settle 7", "s2r_trajectory_collect_at_rest 5",
 };
 
 static int null_is_documented(const char* name, int k) {

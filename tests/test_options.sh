@@ -1,8 +1,9 @@
 #!/bin/sh
 # tests/test_options.sh - every example program refuses, before any work,
 # each option it does not take and each value one of its stages cannot
-# take: exit status 2, a message naming the option, and nothing in its
-# --out (the folder's lock is gone at exit).  Its --help lists exactly the
+# take: exit status 2, a message naming the option, and no --out folder
+# left (the folder's lock is gone at exit, and a folder the run made is
+# removed again when it is empty).  Its --help lists exactly the
 # options it takes: each listed one is accepted beside --help, each other
 # one refused.
 # Usage: tests/test_options.sh [build dir]    (from the repository root)
@@ -36,6 +37,8 @@ refused() {
         echo "FAIL options: $prog $* does not name $says"; cat "$WORK/log$n"; failed=$((failed + 1))
     elif [ -d "$out" ] && [ -n "$(ls -A "$out")" ]; then
         echo "FAIL options: $prog $* wrote $(ls -A "$out")"; failed=$((failed + 1))
+    elif [ -e "$out" ]; then
+        echo "FAIL options: $prog $* left its --out $out behind, empty"; failed=$((failed + 1))
     fi
 }
 
@@ -76,7 +79,11 @@ refused 06_staged_deployment "--address" --quick --mjcf examples/arm4.xml
 refused 12_sysid_from_logs "--address" --quick --address "$WORK/robot.sock" --log "$WORK/log.csv"
 refused 06_staged_deployment "--policy" --quick --policy "$WORK/p.ckpt"
 refused 06_staged_deployment "--ranges" --quick --ranges "$WORK/ranges.txt"
-echo "ok   options: stage limits (demonstration threads, joints, seeds, the robot's address) refused before any work"
+refused 12_sysid_from_logs "--write-excitation" --quick --write-excitation "$WORK/exc.csv" --log "$WORK/log.csv"
+refused 12_sysid_from_logs "--write-excitation" --quick --write-excitation "$WORK/exc.csv" --address "$WORK/robot.sock"
+refused 12_sysid_from_logs "--robot panda and --mjcf" --quick --robot panda --mjcf examples/arm4.xml
+refused 02_domain_randomization "--robot ur5e and --mjcf" --quick --robot ur5e --mjcf examples/arm4.xml
+echo "ok   options: stage limits (demonstration threads, joints, seeds, the robot's address) and conflicting options (--robot with --mjcf, --write-excitation with --log or --address) refused before any work"
 
 echo "$failed option check(s) failed"
 [ $failed -eq 0 ]

@@ -221,6 +221,77 @@ static int test_timestep_bounds(void) {
     return 0;
 }
 
+/* The UR5e's scene with `from` replaced by `to` (once), loaded into r: its
+   result; the text in xml[16500]. */
+static s2r_result load_edited_ur5e(s2r_robot* r, const char* from, const char* to, char* xml) {
+    static char base[16384];
+    size_t len = s2r_robot_scene_mjcf(S2R_ROBOT_UR5E, S2R_SCENE_ARM, base, sizeof base);
+    const char* at = strstr(base, from);
+    if (len == 0 || len >= sizeof base || !at) return S2R_ERR_INVALID_ARGUMENT;
+    snprintf(xml, 16500, "%.*s%s%s", (int)(at - base), base, to, at + strlen(from));
+    return s2r_robot_load_xml(r, xml);
+}
+
+/* The conventions' units and servo form, checked at load: a speed limit
+   in deg/s (180 ran the excitation at 5.5 rad/s) and a workspace in mm
+   are refused suggesting rad/s and metres; 2 pi rad/s (a UR3's wrist) is
+   accepted.  An actuator whose biasprm[1] is not -gainprm[0] (not the
+   position servo the library reads ctrl as the target of) is refused
+   naming it and the fix; one without damping (kv 0, no joint damping) is
+   noticed: its kv is not identifiable. */
+static int test_convention_units(void) {
+    static char xml[16500];
+    const char* limits = "data='3.1416 3.1416 3.1416 3.1416 3.1416 3.1416'";
+    s2r_robot r;
+    CHECKF(load_edited_ur5e(&r, limits, "data='180 180 180 180 180 180'", xml) == S2R_ERR_MODEL &&
+           strstr(r.error, "s2r_velocity_limit of joint 1 is 180 rad/s") && strstr(r.error, "in deg/s? give rad/s - 180 "
+           "deg/s is 3.142 rad/s"), "%s", r.error);
+    CHECKF(load_edited_ur5e(&r, limits, "data='6.2832 6.2832 3.1416 3.1416 3.1416 3.1416'", xml) == S2R_OK, "%s", r.error);
+    s2r_robot_free(&r);
+    CHECKF(load_edited_ur5e(&r, "data='-0.30 0.35 0.25 0.05 0.60 0.50'", "data='-300 350 250 50 600 500'", xml) ==
+           S2R_ERR_MODEL && strstr(r.error, "s2r_workspace: axis x runs from -300 to 50 m") &&
+           strstr(r.error, "in millimetres? give metres (mm / 1000: -0.3 to 0.05 m)"), "%s", r.error);
+    CHECKF(load_edited_ur5e(&r, "biasprm='0 -2000 -400'", "biasprm='0 -1500 -400'", xml) == S2R_ERR_MODEL &&
+           strstr(r.error, "actuator 'shoulder_pan' (joint 'shoulder_pan') is not a position servo: gainprm[0] = 2000 "
+           "but biasprm = '0 -1500 -400'") && strstr(r.error, "write gainprm='2000' biasprm='0 -2000 -400'"), "%s", r.error);
+    CHECKF(load_edited_ur5e(&r, "biasprm='0 -500 -100'", "biasprm='0 -500 0'", xml) == S2R_OK &&
+           strstr(r.info.notice, "no servo damping on joints 'wrist_1', 'wrist_2', 'wrist_3' (kv 0") &&
+           strstr(r.info.notice, "kv, a scale of 0, is not identifiable"), "%s / %s", r.error, r.info.notice);
+    s2r_robot_free(&r);
+    CHECKF(load_edited_ur5e(&r, "biasprm='0 -500 -100'", "biasprm='0 -500 -100'", xml) == S2R_OK &&
+           !strstr(r.info.notice, "no servo damping"), "%s", r.info.notice);
+    s2r_robot_free(&r);
+    return 0;
+}
+
+/* implicitfast in a file the model includes (which the loader does not
+   read as implicit, MuJoCo reading includes itself) is refused naming
+   that file: MuJoCo's message gave "line 0" of no file. */
+static int test_implicitfast_included(void) {
+    static char xml[16500];
+    const char* option = "<option timestep='0.005' integrator='Euler' collision='predefined'/>";
+    FILE* f = fopen("build/test_robot_opts.xml", "w");
+    s2r_robot r;
+    CHECK(f != NULL);
+    fputs("<mujocoinclude>\n  <option timestep='0.005' integrator='implicitfast' collision='predefined'/>\n"
+          "</mujocoinclude>\n", f);
+    fclose(f);
+    CHECK(load_edited_ur5e(&r, option, option, xml) == S2R_OK);   /* the text, to edit */
+    s2r_robot_free(&r);
+    {
+        char* at = strstr(xml, option);
+        CHECK(at != NULL && (f = fopen("build/test_robot_include.xml", "w")) != NULL);
+        fprintf(f, "%.*s<include file='test_robot_opts.xml'/>%s", (int)(at - xml), xml, at + strlen(option));
+        fclose(f);
+    }
+    CHECKF(s2r_robot_load_file(&r, "build/test_robot_include.xml") == S2R_ERR_MODEL &&
+           strstr(r.error, "in the included file test_robot_opts.xml: integrator 'implicitfast' is MuJoCo 2.3.3's") &&
+           strstr(r.error, "write integrator='implicit' in its <option>"), "%s", r.error);
+    remove("build/test_robot_opts.xml");
+    remove("build/test_robot_include.xml");
+    return 0;
+}
+
 /* Success is judged from the ground truth: a target placed at the flange
    with a zero policy succeeds, one 5 cm away fails. */
 static int test_reach_success_ground_truth(void) {
@@ -349,6 +420,9 @@ static const test_case robot_tests[] = {
     {"robot: malformed MJCF returns MuJoCo's message", test_malformed_mjcf},
     {"robot: a timestep outside 0.1 .. 10 ms is refused at load", test_timestep_bounds},
     {"robot: custom MJCF from a file", test_custom_mjcf_file},
+    {"robot: a speed limit in deg/s, a workspace in mm, a servo not of the position form refused; no damping noticed",
+     test_convention_units},
+    {"robot: implicitfast in an included file is refused naming the file", test_implicitfast_included},
     {"reach: success judged from ground truth", test_reach_success_ground_truth},
     {"reach: the on-target bonus pays for stillness", test_reach_reward_stillness},
     {"reach: commanded motion costs action_cost |a|^2", test_reach_action_cost},

@@ -156,7 +156,8 @@ rm -f "$SOCK"
 
 # robot_server.py --play: the excitation files 12 writes played on its arm and logged as the
 # trajectory files 12 reads (the fake arm is a first-order lag, not a UR5e: 12 reads and fits
-# them; its verdict, block, is not the point, but then 12 must not say to train on its ranges).
+# them; its verdict, block, is not the point, but then 12 must not say to train on its ranges, and,
+# every joint off alike, it names what a simulator's parameters cannot hold).
 PLAYED=$BUILD/test_socket_played
 rm -rf "$PLAYED" && mkdir -p "$PLAYED"
 ./"$BUILD"/12_sysid_from_logs --quick --write-excitation "$PLAYED/exc.csv" > "$PLAYED/write.log" 2>&1 &&
@@ -166,6 +167,7 @@ python3 examples/robot_server.py --play "$PLAYED/exc_1.csv" "$PLAYED/log_1.csv" 
 status=$?
 if [ $status -eq 0 ] && grep -q "^  fit $PLAYED/log_1.csv: 50 Hz, 1.20 s, velocities measured" "$PLAYED/fit.log" &&
    ! grep -q "^Next: train on them" "$PLAYED/fit.log" && grep -q "^Next: do not train on them - the verdict is block" "$PLAYED/fit.log" &&
+   grep -q "every joint off alike .* the arm has what no parameter here holds - backlash, friction that changes" "$PLAYED/fit.log" &&
    grep -q "^  intervals:" "$PLAYED/fit.log" && head -n 2 "$PLAYED/log_1.csv" | grep -q "^# rate 50 Hz"; then
     echo "ok   socket: robot_server.py --play plays 12's excitations and logs them; 12 fits the logs: $(grep '^  held-out error [0-9]' "$PLAYED/fit.log")"
 else
@@ -188,6 +190,18 @@ if [ $status -eq 1 ] && [ ! -e "$PLAYED/no.csv" ] && grep -q "one_joint.csv, lin
     echo "ok   socket: robot_server.py --play refuses another arm's excitation: $(cat "$PLAYED/bad.log")"
 else
     echo "FAIL socket: robot_server.py --play on another arm's file: status $status"; cat "$PLAYED/bad.log"; failed=$((failed + 1))
+fi
+# A log given the path of an excitation (the same path, or the same file by another) is refused before
+# anything is played: it overwrote the excitation (robot_player and robot_server.py --play).
+cp "$PLAYED/exc_1.csv" "$PLAYED/exc_1_kept.csv"
+./"$BUILD"/robot_player "$PLAYED/exc_1.csv" "$PLAYED/./exc_1.csv" > "$PLAYED/same.log" 2>&1; player=$?
+python3 examples/robot_server.py --play "$PLAYED/exc_1.csv" "$PLAYED/exc_1.csv" > "$PLAYED/same_py.log" 2>&1; py=$?
+if [ $player -eq 2 ] && [ $py -eq 2 ] && cmp -s "$PLAYED/exc_1.csv" "$PLAYED/exc_1_kept.csv" &&
+   grep -q "writing it would overwrite what is played" "$PLAYED/same.log" && grep -q "would overwrite" "$PLAYED/same_py.log"; then
+    echo "ok   socket: robot_player and robot_server.py --play refuse a log at an excitation's path: $(cat "$PLAYED/same.log")"
+else
+    echo "FAIL socket: a log at the excitation's path: robot_player $player, robot_server.py $py"
+    cat "$PLAYED/same.log" "$PLAYED/same_py.log"; failed=$((failed + 1))
 fi
 # robot_server.py logs its clients: the first's coming, a second refused busy, the first's going.
 # (The first client says hello and holds the arm: robot_client would stop at its first step, on no ground truth.)
