@@ -61,6 +61,7 @@
 #define _POSIX_C_SOURCE 200809L
 #endif
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -202,6 +203,7 @@ static struct {
     int          seed_said;
     char         check[256];   /* the running check's name                   */
 } grade__state;
+static int grade__answers = -1;   /* the judge's answers to grade_ask (fd 4, moved away once read) */
 
 GRADE_FN unsigned grade__hash(const char* s) {
     unsigned h = 2166136261u;
@@ -400,7 +402,7 @@ GRADE_FN double grade_ask(const char* fmt, ...) {
     fprintf(grade__state.reply, "%s Q %s\n", grade__state.token, q);
     fflush(grade__state.reply);
     while (n < sizeof a - 1) {   /* one line, written by the judge at once */
-        got = read(4, a + n, sizeof a - 1 - n);
+        got = read(grade__answers, a + n, sizeof a - 1 - n);
         if (got < 0 && errno == EINTR) continue;
         if (got <= 0) return NAN;
         n += (size_t)got;
@@ -436,8 +438,8 @@ GRADE_FN int grade_kept(const char* key, double* v, int n) {
 /* The preamble on fd 4 (token, mode, check name, submission, S seed,
    R/K lines, END) is read whole before any constructor of the student's file runs
    (.preinit_array: before every .init_array entry, on a Linux executable):
-   a constructor finds no token there.  Fd 4 then carries only the judge's
-   answers to grade_ask.  The token stays in
+   a constructor finds no token there, and fd 4 closed (the pipe, moved to
+   another descriptor, then carries only the judge's answers to grade_ask).  The token stays in
    this process's memory, which the student's code shares: a check whose
    verdict is decided here (GRADE_EXPECT, grade_fail) can be forged by code
    that searches memory for it; a grade_answer result cannot be, without
@@ -456,6 +458,8 @@ static void grade__read_fd4(void) {
     }
     grade__preamble[n] = 0;
     grade__preamble_len = n;
+    grade__answers = fcntl(4, F_DUPFD_CLOEXEC, 5);   /* the judge's answers, off fd 4 */
+    close(4);
 }
 #if defined(__linux__) && defined(__GNUC__)
 __attribute__((section(".preinit_array"), used)) static void (*grade__preinit)(void) = grade__read_fd4;

@@ -273,8 +273,13 @@ elif [ $has_solution = 1 ]; then
             echo "grade: measuring the reference's answers on the grading seed $seed"
             reference_grader || { echo "grade: the grader does not compile" >&2; exit 2; }
             skeleton_grader || { echo "grade: the skeleton does not compile with its grader" >&2; exit 2; }
+            # the instructor's secret number: with the seed, the key of the centres of 4_sysid's test
+            # losses, which only the judge holds (the same seed, the same answers)
+            secret="$out/answers/secret"
+            [ -s "$secret" ] || { (umask 077; od -An -N8 -tu8 /dev/urandom | tr -d ' \n' > "$secret.$$") && mv "$secret.$$" "$secret"; } ||
+                { echo "grade: cannot write $secret" >&2; exit 2; }
             "$judge" --record "$seeded.partial.$$" --seed "$seed" --base "$answers" --worker "$out/grade_reference" \
-                ${skeleton_bin:+--skeleton "$skeleton_bin"} > "$run.record_seed.log" 2>&1 || {
+                ${skeleton_bin:+--skeleton "$skeleton_bin"} --secret "$secret" > "$run.record_seed.log" 2>&1 || {
                 cat "$run.record_seed.log"; mv -f "$run.record_seed.log" "$out/record_seed.log"
                 echo "grade: no answers on the grading seed $seed (the judge says why above)" >&2
                 rm -f "$seeded.partial.$$"; exit 2; }

@@ -10,10 +10,12 @@
    well-formed reply whose every result agrees with the reference's.
 
        judge --record ANSWERS --worker BIN            measure the reference
-       judge --record ANSWERS --seed S --base FIXED --worker BIN [--skeleton BIN2]
+       judge --record ANSWERS --seed S --base FIXED --worker BIN [--skeleton BIN2] [--secret F]
                                                        ... on the seed S's inputs
                                                        (BIN2: the skeleton's worker,
-                                                       for the partial replay's test)
+                                                       for the partial replay's test;
+                                                       F: the instructor's number, the
+                                                       hidden losses' key with S)
        judge --answers ANSWERS --worker BIN [--unit-worker BIN2] [--submission FILE]
              [--only TEXT] [--result FILE] [--name WHO] [--hide DIR ...] [--units]
                                                        grade one student (--units:
@@ -45,6 +47,11 @@
        T pts sec kind hidden needs name   (listing) one check of the table
                         (kind: unit or integration, "-data" appended
                         when it runs no student code)
+       Q question       a question the judge answers at once, one line on
+                        fd 4 (the hidden losses, below: 4_sysid's test
+                        losses, whose centres the worker never holds)
+       G id t limit text   a failure when t is over limit tol from hidden
+                        loss id's minimum (the judge holds it)
        END              the check ran to its end
    A line without the token, a malformed line, more than GRADE_REPLY_MAX
    bytes, or no END: the check fails, and the judge names the cause from
@@ -73,19 +80,26 @@
 
    The sandbox (per check): its own process group, killed with SIGKILL at
    the check's limit (or END_GRACE s after its reply ended); RLIMIT_AS,
-   RLIMIT_CPU, RLIMIT_FSIZE, RLIMIT_NPROC, RLIMIT_CORE 0, and the resident
-   memory of all its processes together polled (CHECK_MEMORY_MB); a fresh
-   scratch folder as the working directory; no descriptor but its pipes
-   and its output file.  As root, the child runs
+   RLIMIT_CPU, RLIMIT_FSIZE (which bounds a memfd too), RLIMIT_NPROC,
+   RLIMIT_NOFILE (FILES), RLIMIT_CORE 0, and the resident memory of all its
+   processes together, with what their memfds hold, polled
+   (CHECK_MEMORY_MB); a fresh scratch folder as the working directory; no
+   descriptor but its pipes and its output file.  As root, the child runs
    as nobody.  Where unprivileged user namespaces work (Debian's default),
    the child also gets a PID namespace (when it ends, every process it
-   started ends with it, setsid or not), no network, and a read-only view
-   of every mount but the scratch folder, with each --hide folder (the
-   answers, the submissions) covered by an empty one.  Where they do not,
-   `judge --sandbox` says so and what is then left open.
+   started ends with it, setsid or not), an IPC namespace, no network, and
+   a root of its own: /usr and /etc read-only (/usr/local, /usr/share,
+   /usr/src, /usr/games and /usr/lib/python* covered by empty folders), a
+   few devices, its own /proc and the scratch folder, with each --hide
+   folder (the answers, the submissions) under them covered by an empty
+   one.  Where they do not, `judge --sandbox` says so and what is then
+   left open; the SysV IPC objects a check made are then removed when it
+   ends (remove_ipc).
 
-   The answers file (v2): "grade-answers 2", then per check
+   The answers file (v2): "grade-answers 2", then
        seed S                        (only on a seeded run's answers)
+       key K                         (... the hidden losses' key on it)
+   then per check
        check I POINTS SECONDS KIND HIDDEN NEEDS NAME...
        s I                           (the check reads the seed)
        x I id id ...
@@ -1481,6 +1495,8 @@ typedef struct run {
     const char* base;     /* --record --seed: the fixed inputs' answers   */
     const char* skeleton; /* --record --seed: the skeleton as handed out, a
                              worker of its own (a partial replay's test)  */
+    const char* secret;   /* --record --seed: a file of the instructor's one number, from
+                             which and the seed the hidden losses' key comes */
     int         units;    /* --units: the unit checks alone               */
     unsigned long long seed;
     sandbox     sb;
@@ -1639,13 +1655,26 @@ static int record_seeded(run* R) {
     if (load_answers(R->base) != 0) return 2;
     if (run_seed) { fprintf(stderr, "judge: --base %s is a seeded run's answers, not the fixed inputs'\n", R->base); return 2; }
     run_seed = R->seed;
-    {   /* the key of the hidden losses' centres on this seed: fresh, kept in the answers alone */
-        int fd = open("/dev/urandom", O_RDONLY);
-        if (fd < 0 || read(fd, &loss_key, sizeof loss_key) != (ssize_t)sizeof loss_key) {
-            fprintf(stderr, "judge: cannot read /dev/urandom for the hidden losses' key\n");
-            return 2;
+    {   /* the key of the hidden losses' centres on this seed: from the instructor's secret (--secret: the
+           same seed, the same key, the same answers) or fresh; kept in the answers, never in a check's sight */
+        unsigned long long secret = 0;
+        if (R->secret) {
+            FILE* f = fopen(R->secret, "r");
+            if (!f || fscanf(f, "%llu", &secret) != 1 || !secret) {
+                fprintf(stderr, "judge: --secret %s: no number in it (a file of one number, 1 .. 2^64 - 1)\n", R->secret);
+                if (f) fclose(f);
+                return 2;
+            }
+            fclose(f);
+            loss_key = mix64(secret ^ mix64(run_seed));
+        } else {
+            int fd = open("/dev/urandom", O_RDONLY);
+            if (fd < 0 || read(fd, &loss_key, sizeof loss_key) != (ssize_t)sizeof loss_key) {
+                fprintf(stderr, "judge: cannot read /dev/urandom for the hidden losses' key\n");
+                return 2;
+            }
+            close(fd);
         }
-        close(fd);
         if (!loss_key) loss_key = 1;
     }
     argv[0] = (char*)R->worker; argv[1] = (char*)"--worker"; argv[2] = NULL;
@@ -1894,18 +1923,21 @@ static int sandbox_report(void) {
     argv[0] = (char*)"sh"; argv[1] = (char*)"-c"; argv[2] = (char*)"exit 0"; argv[3] = NULL;
     if (run_worker(&sb, -1, argv, "", 10, &r) != 0) return 2;
     printf("sandbox: a process group per check, killed with SIGKILL at its limit; RLIMIT_AS %ld MB, RLIMIT_FSIZE %ld MB, "
-           "RLIMIT_CPU 4 x the limit + 5 s, RLIMIT_NPROC %ld%s; at most %ld MB resident in all its processes (polled); "
-           "a fresh scratch folder\n", MEMORY_MB, FILE_MB, PROCS,
-           namespaces_work == 1 || geteuid() == 0 ? "" : " (not set: it would count every process of yours)", CHECK_MEMORY_MB);
+           "RLIMIT_CPU 4 x the limit + 5 s, RLIMIT_NPROC %ld%s, RLIMIT_NOFILE %ld; at most %ld MB resident in all its "
+           "processes and their memfds (polled); a fresh scratch folder\n", MEMORY_MB, FILE_MB, PROCS,
+           namespaces_work == 1 || geteuid() == 0 ? "" : " (not set: it would count every process of yours)", FILES,
+           CHECK_MEMORY_MB);
     if (geteuid() == 0) printf("sandbox: run as root: each check runs as nobody (uid %d)\n", NOBODY);
     if (namespaces_work == 1)
-        printf("sandbox: namespaces: yes - a PID namespace (nothing outlives its check), no network, a root of its own: "
-               "/usr and /etc read-only, a few devices, its own /proc and the scratch folder (a tmpfs of %ld MB, %ld files) - "
-               "no repository, no home, no answers, no other student; a fixed environment\n", SCRATCH_MB, SCRATCH_FILES);
+        printf("sandbox: namespaces: yes - a PID and an IPC namespace (nothing outlives its check), no network, a root of "
+               "its own: /usr and /etc read-only (/usr/local, /usr/share, /usr/src, /usr/games and /usr/lib/python* empty), a "
+               "few devices, its own /proc and the scratch folder (a tmpfs of %ld MB, %ld files) - no repository, no home, "
+               "no /opt, /srv, /mnt, no answers, no other student; a fixed environment\n", SCRATCH_MB, SCRATCH_FILES);
     else
         printf("sandbox: namespaces: NO (unprivileged user namespaces are off here) - a check's process that calls setsid() "
-               "can outlive it, it has the network, and it can read and write what your account can: grade in a "
-               "container or under an account that can lose nothing\n");
+               "can outlive it (the judge kills what it sees), its SysV IPC objects are removed when it ends, it has the "
+               "network, and it can read and write what your account can: grade in a container or under an account that "
+               "can lose nothing\n");
     return namespaces_work == 1 ? 0 : 1;
 }
 
@@ -1939,7 +1971,7 @@ static int copy_command(const char* from, const char* to, const char* max) {
 
 static int usage(void) {
     fprintf(stderr, "usage: judge --record FILE --worker BIN [--submission FILE]\n"
-                    "       judge --record FILE --seed S --base FIXED --worker BIN [--skeleton BIN] [--submission FILE]\n"
+                    "       judge --record FILE --seed S --base FIXED --worker BIN [--skeleton BIN] [--secret FILE] [--submission FILE]\n"
                     "       judge --answers FILE --worker BIN [--unit-worker BIN] [--submission FILE] [--only TEXT] [--units] [--result FILE] [--name WHO] [--hide DIR]...\n"
                     "       judge --public FILE [--closed LIST]\n"
                     "       judge --run [--scratch DIR] [--hide DIR]... -- CMD ARGS...\n"
@@ -1984,6 +2016,7 @@ int main(int argc, char** argv) {
         else if (strcmp(a, "--closed") == 0) closed = v, i++;
         else if (strcmp(a, "--base") == 0) R.base = v, i++;
         else if (strcmp(a, "--skeleton") == 0) R.skeleton = v, i++;
+        else if (strcmp(a, "--secret") == 0) R.secret = v, i++;
         else if (strcmp(a, "--seed") == 0) {
             char* end;
             errno = 0;
