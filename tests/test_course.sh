@@ -237,6 +237,11 @@ if ${CC:-cc} -std=c99 -O2 tests/course/judge/memory_children.c -o "$mem/run/chil
     [ $r256 = 125 ] && grep -q 'held [0-9]* MB of memory, over 256 MB' "$mem/256.log" && [ $r800 = 0 ] && grep -q 'held 4 of 4' "$mem/800.log" &&
         ok "a check's processes together hold at most GRADE_CHECK_MEMORY_MB (4 x 100 MB: stopped at 256, held at 800)" ||
         fail "the memory of a check's processes together is not held ($mem)"
+    # the same in memfds (written, never mapped: no RSS shows them)
+    GRADE_CHECK_MEMORY_MB=256 "$pr/judge" --run --scratch "$mem/run" -- ./children memfd > "$mem/memfd.log" 2>&1
+    [ $? = 125 ] && grep -q 'held [0-9]* MB of memory, over 256 MB' "$mem/memfd.log" &&
+        ok "what a check's processes hold in memfds counts too (4 x 100 MB in memfds: stopped at 256)" ||
+        fail "memory held in memfds is not counted ($mem/memfd.log)"
 else fail "tests/course/judge/memory_children.c does not compile"; fi
 
 # --- 3. a folder of submissions, graded in one command ---------------------
