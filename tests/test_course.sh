@@ -19,7 +19,10 @@
 #    - right.c again on two more grading seeds (the unit checks: some
 #      integration checks draw from it too), so a correct answer
 #      passes on three; and (1_latency) the same seed measured twice gives
-#      the same answers and the same grade.
+#      the same answers and the same grade;
+#    - tests/course/ASSIGNMENT/attack_*.c, attacks on that assignment's
+#      grader, on the grading seed: "expect: FAIL <name>" scores 0 on that
+#      check, "expect: PASS every check" gets nothing from its attack.
 # 3. The one-command grading of a folder of submissions (one right, one
 #    wrong, one that does not compile, one missing the file, one that
 #    crashes and one that loops forever): each student is graded, the run
@@ -28,7 +31,8 @@
 #    one folder with correct students and bad input (links, 100 MB, headers
 #    beside the file), on a fresh grading seed: the attacks score nothing on
 #    what they attack, the others keep their grades, the answers are
-#    untouched, nothing is left; the replay of the public answers, which
+#    untouched, nothing is left (no process, no SysV IPC object, with
+#    namespaces or without); the replay of the public answers, which
 #    scores nothing there, takes full marks on the fixed inputs (--seed 0).
 # 5. The kits (course/kit.sh), used as a student would.
 # Prints one line per check and "N passed, N failed"; exits 1 on a failure.
