@@ -61,6 +61,7 @@
 #define _POSIX_C_SOURCE 200809L
 #endif
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -154,6 +155,19 @@ GRADE_FN void grade_put_send_within(const char* key, double tol);
 GRADE_FN void grade_keep(const char* key, const double* v, int n);
 GRADE_FN int grade_kept(const char* key, double* v, int n);
 
+/* A question to the judge, answered by its grader side (course/judge.c's
+   hidden losses: what a check must not hold in this process, which runs
+   the student's code): the text goes as a line "TOKEN Q text", the
+   judge's one-line answer comes back as a number (NaN: none, or no
+   judge). */
+GRADE_FN double grade_ask(const char* fmt, ...);
+/* A failure the judge decides: when t lies more than `limit` tol from the
+   minimum of the judge's hidden loss `loss` (grade_ask("open ...")'s
+   number), the check fails with the message (printf-style; "{min}" the
+   minimum, "{err}" the distance in tol, "{c:ID}" loss ID's centre, filled
+   in by the judge).  At most 3 such messages per check are said. */
+GRADE_FN void grade_fail_far(int loss, double t, double limit, const char* fmt, ...);
+
 /* The file a student handed in when it is data, not code (the open
    assignment's ranges file): a copy in the check's scratch folder; NULL
    when none. */
@@ -189,6 +203,7 @@ static struct {
     int          seed_said;
     char         check[256];   /* the running check's name                   */
 } grade__state;
+static int grade__answers = -1;   /* the judge's answers to grade_ask (fd 4, moved away once read) */
 
 GRADE_FN unsigned grade__hash(const char* s) {
     unsigned h = 2166136261u;
@@ -374,6 +389,40 @@ GRADE_FN void grade__put_send(const char* key, double tol) {
 GRADE_FN void grade_put_send(const char* key, double tol) { grade__put_send(key, tol); }
 GRADE_FN void grade_put_send_within(const char* key, double tol) { grade__put_send(key, -fabs(tol)); }
 
+GRADE_FN double grade_ask(const char* fmt, ...) {
+    char q[512], a[128], *p;
+    size_t n = 0;
+    ssize_t got;
+    va_list ap;
+    if (!grade__state.reply) return NAN;
+    va_start(ap, fmt);
+    vsnprintf(q, sizeof q, fmt, ap);
+    va_end(ap);
+    for (p = q; *p; p++) if (*p == '\n' || *p == '\r') *p = ' ';
+    fprintf(grade__state.reply, "%s Q %s\n", grade__state.token, q);
+    fflush(grade__state.reply);
+    while (n < sizeof a - 1) {   /* one line, written by the judge at once */
+        got = read(grade__answers, a + n, sizeof a - 1 - n);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) return NAN;
+        n += (size_t)got;
+        if (a[n - 1] == '\n') break;
+    }
+    a[n] = 0;
+    return strtod(a, NULL);
+}
+
+GRADE_FN void grade_fail_far(int loss, double t, double limit, const char* fmt, ...) {
+    char text[1024], *p;
+    va_list ap;
+    if (!grade__state.reply) return;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    for (p = text; *p; p++) if (*p == '\n' || *p == '\r') *p = ' ';
+    fprintf(grade__state.reply, "%s G %d %.17g %.17g %s\n", grade__state.token, loss, t, limit, text);
+}
+
 GRADE_FN void grade_keep(const char* key, const double* v, int n) {
     if (grade__key_ok(key, n)) grade__send('K', key, v, n, 0);
 }
@@ -388,8 +437,9 @@ GRADE_FN int grade_kept(const char* key, double* v, int n) {
 
 /* The preamble on fd 4 (token, mode, check name, submission, S seed,
    R/K lines, END) is read whole before any constructor of the student's file runs
-   (.preinit_array: before every .init_array entry, on a Linux executable),
-   and fd 4 closed: a constructor finds no token there.  The token stays in
+   (.preinit_array: before every .init_array entry, on a Linux executable):
+   a constructor finds no token there, and fd 4 closed (the pipe, moved to
+   another descriptor, then carries only the judge's answers to grade_ask).  The token stays in
    this process's memory, which the student's code shares: a check whose
    verdict is decided here (GRADE_EXPECT, grade_fail) can be forged by code
    that searches memory for it; a grade_answer result cannot be, without
@@ -403,9 +453,12 @@ static void grade__read_fd4(void) {
     while (n < GRADE_PREAMBLE_MAX && (got = read(4, grade__preamble + n, (size_t)(GRADE_PREAMBLE_MAX - n))) != 0) {
         if (got < 0) { if (errno == EINTR) continue; if (n == 0) return; break; }
         n += got;
+        /* its last line is END (the judge then writes only answers, when asked) */
+        if (n >= 5 && memcmp(grade__preamble + n - 5, "\nEND\n", 5) == 0) break;
     }
     grade__preamble[n] = 0;
     grade__preamble_len = n;
+    grade__answers = fcntl(4, F_DUPFD_CLOEXEC, 5);   /* the judge's answers, off fd 4 */
     close(4);
 }
 #if defined(__linux__) && defined(__GNUC__)

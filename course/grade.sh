@@ -141,6 +141,19 @@ fi
 # call (and print) another exercise's reference there.  The same object as an all-open kit's.
 exercises=$(sed -n 's/^#ifndef S2R_EXERCISE_\([A-Z_]*\)$/\1/p' "$root/sim2real.h" | tr A-Z a-z | sort -u)
 units_impl=""; units_stand_ins=""
+# the stubs of every other exercise but those named in $2 (the ones the program keeps the
+# references of), into $1
+write_stand_ins() {
+    { echo '#include "sim2real.h"'; echo '#include <math.h>'; echo '#include <stdlib.h>'; echo '#include <string.h>'
+      for n in $exercises; do
+          [ "$n" = "$name" ] && continue
+          case " $2 " in *" $n "*) continue ;; esac
+          # an assignment's own stand-in for another exercise (course/A/stand_in_N.c: not the
+          # reference, e.g. 1_latency's FIXED-only randomization) before that skeleton's stub
+          src_stub=$(ls "$here"/[0-9]*_"$n"/"$n".c); [ -f "$here/$a/stand_in_$n.c" ] && src_stub="$here/$a/stand_in_$n.c"
+          awk '/^\/\* >> stub begin \*\/$/ { s = 1; next } /^\/\* >> stub end \*\/$/ { s = 0 } s' "$src_stub"
+      done; } > "$1.$$" && mv "$1.$$" "$1"
+}
 if [ ! -f "$here/$a/library.o" ] && [ $has_exercise = 1 ] && [ "${file%.c}" != "$file" ]; then
     units_impl="$build/kit_library_$(echo $exercises | tr ' ' _).o"
     if [ ! -f "$units_impl" ] || [ "$root/sim2real.h" -nt "$units_impl" ]; then
@@ -152,14 +165,7 @@ if [ ! -f "$here/$a/library.o" ] && [ $has_exercise = 1 ] && [ "${file%.c}" != "
         rm -f "$build/units_library.$$.c"
     fi
     units_stand_ins="$out/stand_ins_units.c"
-    { echo '#include "sim2real.h"'; echo '#include <math.h>'; echo '#include <stdlib.h>'; echo '#include <string.h>'
-      for n in $exercises; do
-          [ "$n" = "$name" ] && continue
-          # an assignment's own stand-in for another exercise (course/A/stand_in_N.c: not the
-          # reference, e.g. 1_latency's FIXED-only randomization) before that skeleton's stub
-          src_stub=$(ls "$here"/[0-9]*_"$n"/"$n".c); [ -f "$here/$a/stand_in_$n.c" ] && src_stub="$here/$a/stand_in_$n.c"
-          awk '/^\/\* >> stub begin \*\/$/ { s = 1; next } /^\/\* >> stub end \*\/$/ { s = 0 } s' "$src_stub"
-      done; } > "$units_stand_ins.$$" && mv "$units_stand_ins.$$" "$units_stand_ins"
+    write_stand_ins "$units_stand_ins" ""
 fi
 # --library: only build that library and print its file's name (course/kit.sh).
 if [ "${1:-}" = "--library" ]; then echo "$impl"; exit 0; fi
@@ -267,8 +273,13 @@ elif [ $has_solution = 1 ]; then
             echo "grade: measuring the reference's answers on the grading seed $seed"
             reference_grader || { echo "grade: the grader does not compile" >&2; exit 2; }
             skeleton_grader || { echo "grade: the skeleton does not compile with its grader" >&2; exit 2; }
+            # the instructor's secret number: with the seed, the key of the centres of 4_sysid's test
+            # losses, which only the judge holds (the same seed, the same answers)
+            secret="$out/answers/secret"
+            [ -s "$secret" ] || { (umask 077; od -An -N8 -tu8 /dev/urandom | tr -d ' \n' > "$secret.$$") && mv "$secret.$$" "$secret"; } ||
+                { echo "grade: cannot write $secret" >&2; exit 2; }
             "$judge" --record "$seeded.partial.$$" --seed "$seed" --base "$answers" --worker "$out/grade_reference" \
-                ${skeleton_bin:+--skeleton "$skeleton_bin"} > "$run.record_seed.log" 2>&1 || {
+                ${skeleton_bin:+--skeleton "$skeleton_bin"} --secret "$secret" > "$run.record_seed.log" 2>&1 || {
                 cat "$run.record_seed.log"; mv -f "$run.record_seed.log" "$out/record_seed.log"
                 echo "grade: no answers on the grading seed $seed (the judge says why above)" >&2
                 rm -f "$seeded.partial.$$"; exit 2; }
@@ -278,6 +289,33 @@ elif [ $has_solution = 1 ]; then
         answers=$seeded
     fi
 else seed=0; fi
+
+# The library the checks that need other exercises run on (an integration check's NEEDS, in the
+# answers: 2_randomization's and 4_sysid's simulator runs the delay line): the references of those
+# exercises only, every other exercise's stub in its place - a student's program there cannot call
+# the reference of an exercise it does not need (another assignment's, still open).  None needed:
+# every check runs on the library with no exercise's reference (grade_units).
+needs=""; needs_impl=""; needs_stand_ins=""
+if [ -n "$units_impl" ]; then
+    needs=$(awk '$1 == "check" && $7 != "-" { print $7 }' "$answers" | tr ',' '\n' | sort -u | tr '\n' ' ')
+    if [ -n "$needs" ]; then
+        open=""; flags=""
+        for n in $exercises; do
+            case " $needs " in *" $n "*) continue ;; esac
+            open="${open}_$n"; flags="$flags -DS2R_EXERCISE_$(echo "$n" | tr a-z A-Z)"
+        done
+        needs_impl="$build/kit_library$open.o"   # the name course/kit.sh gives that library
+        if [ ! -f "$needs_impl" ] || [ "$root/sim2real.h" -nt "$needs_impl" ]; then
+            printf '#define SIM2REAL_IMPLEMENTATION\n#include "sim2real.h"\n' > "$build/needs_library.$$.c"
+            echo "grade: compiling the library with the references of $needs only (once)"
+            cc_host $flags -c "$build/needs_library.$$.c" -o "$needs_impl.partial.$$" && mv "$needs_impl.partial.$$" "$needs_impl" ||
+                { rm -f "$build/needs_library.$$.c"; echo "grade: the library for the integration checks does not compile" >&2; exit 2; }
+            rm -f "$build/needs_library.$$.c"
+        fi
+        needs_stand_ins="$out/stand_ins_needs.c"
+        write_stand_ins "$needs_stand_ins" "$needs"
+    fi
+fi
 
 # The whole grader run's limit: by default every check's own limit (and the 2 s each may take
 # to exit after its reply), and a minute (a fixed 600 s cut 6_ranges' 900 s row check short)
@@ -397,17 +435,25 @@ grade_one() {
                > "$run.compile.log" 2>&1 && [ -f "$work/$name.o" ] && [ ! -L "$work/$name.o" ]; then
             # the link: the library (and, for the checks that need no other exercise, the
             # library with no exercise's reference, the others' stubs in their place)
-            link_units=""
-            rm -f "$work/library.o" "$work/library_units.o" "$work/stand_ins_units.c" &&
+            # (and, for the checks that need other exercises, the library with those exercises'
+            # references only: needs_impl; none needed, grade_units runs every check)
+            rm -f "$work/library.o" "$work/library_units.o" "$work/stand_ins_units.c" "$work/stand_ins_needs.c" || exit 2
+            if [ -z "$units_impl" ]; then
                 cp "$impl" "$work/library.o" || exit 2
-            if [ -n "$units_impl" ]; then
+                link="$CC $STUDENT_CFLAGS grade.o $name.o ${extra:+${extra%.c}.o} library.o -s -o grade $LIBS"
+            else
                 cp "$units_impl" "$work/library_units.o" && cp "$units_stand_ins" "$work/stand_ins_units.c" || exit 2
-                link_units="&& $CC $STUDENT_CFLAGS -w -c stand_ins_units.c && $CC $STUDENT_CFLAGS grade.o $name.o stand_ins_units.o library_units.o -s -o grade_units $LIBS"
+                link="$CC $STUDENT_CFLAGS -w -c stand_ins_units.c && $CC $STUDENT_CFLAGS grade.o $name.o stand_ins_units.o library_units.o -s -o grade_units $LIBS"
+                if [ -n "$needs_impl" ]; then
+                    cp "$needs_impl" "$work/library.o" && cp "$needs_stand_ins" "$work/stand_ins_needs.c" || exit 2
+                    link="$link && $CC $STUDENT_CFLAGS -w -c stand_ins_needs.c && $CC $STUDENT_CFLAGS grade.o $name.o stand_ins_needs.o library.o -s -o grade $LIBS"
+                fi
             fi
-            [ "$(id -u)" = 0 ] && chown 65534:65534 "$work/library.o" ${units_impl:+"$work/library_units.o" "$work/stand_ins_units.c"}
+            [ "$(id -u)" = 0 ] && chown 65534:65534 "$work"/library*.o "$work"/stand_ins_*.c 2> /dev/null
             GRADE_RUN_SECONDS=120 "$judge" --run --scratch "$work" --hide "$(dirname "$answers")" ${from:+--hide "$from"} \
-               --hide "$root" ${build_apart:+--hide "$build_apart"} ${reflib_dir:+--hide "$reflib_dir"} -- sh -c "$CC $STUDENT_CFLAGS grade.o $name.o ${extra:+${extra%.c}.o} library.o -s -o grade $LIBS $link_units" \
-               >> "$run.compile.log" 2>&1 && [ -f "$work/grade" ] && { [ -z "$units_impl" ] || [ -f "$work/grade_units" ]; } && compiled=1
+               --hide "$root" ${build_apart:+--hide "$build_apart"} ${reflib_dir:+--hide "$reflib_dir"} -- sh -c "$link" \
+               >> "$run.compile.log" 2>&1 && { [ -n "$units_impl" ] || [ -f "$work/grade" ]; } &&
+               { [ -z "$units_impl" ] || [ -f "$work/grade_units" ]; } && { [ -z "$needs_impl" ] || [ -f "$work/grade" ]; } && compiled=1
         fi
         if [ $compiled = 0 ]; then
             { head -n 25 "$run.compile.log" | shown
@@ -425,7 +471,8 @@ grade_one() {
         grep -q "warning" "$run.compile.log" && { echo "(compiler warnings:)"; grep -A3 "warning" "$run.compile.log" | head -n 12 | shown; }
         [ "$(id -u)" = 0 ] && { chown -R 0:0 "$work" && chmod -R go-w "$work" || exit 2; }
         bin="$work/grade"
-        [ -n "$units_impl" ] && bin_units="$work/grade_units"
+        if [ -n "$units_impl" ] && [ -n "$needs_impl" ]; then bin_units="$work/grade_units"
+        elif [ -n "$units_impl" ]; then bin="$work/grade_units"; fi
     fi
     rm -f "$run.result"
     timeout -s KILL "$limit" "$judge" --answers "$answers" --worker "$bin" ${bin_units:+--unit-worker "$bin_units"} --result "$run.result" --name "$who ($a)" --hide "$build" ${from:+--hide "$from"} \

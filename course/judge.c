@@ -10,10 +10,12 @@
    well-formed reply whose every result agrees with the reference's.
 
        judge --record ANSWERS --worker BIN            measure the reference
-       judge --record ANSWERS --seed S --base FIXED --worker BIN [--skeleton BIN2]
+       judge --record ANSWERS --seed S --base FIXED --worker BIN [--skeleton BIN2] [--secret F]
                                                        ... on the seed S's inputs
                                                        (BIN2: the skeleton's worker,
-                                                       for the partial replay's test)
+                                                       for the partial replay's test;
+                                                       F: the instructor's number, the
+                                                       hidden losses' key with S)
        judge --answers ANSWERS --worker BIN [--unit-worker BIN2] [--submission FILE]
              [--only TEXT] [--result FILE] [--name WHO] [--hide DIR ...] [--units]
                                                        grade one student (--units:
@@ -45,6 +47,11 @@
        T pts sec kind hidden needs name   (listing) one check of the table
                         (kind: unit or integration, "-data" appended
                         when it runs no student code)
+       Q question       a question the judge answers at once, one line on
+                        fd 4 (the hidden losses, below: 4_sysid's test
+                        losses, whose centres the worker never holds)
+       G id t limit text   a failure when t is over limit tol from hidden
+                        loss id's minimum (the judge holds it)
        END              the check ran to its end
    A line without the token, a malformed line, more than GRADE_REPLY_MAX
    bytes, or no END: the check fails, and the judge names the cause from
@@ -73,19 +80,26 @@
 
    The sandbox (per check): its own process group, killed with SIGKILL at
    the check's limit (or END_GRACE s after its reply ended); RLIMIT_AS,
-   RLIMIT_CPU, RLIMIT_FSIZE, RLIMIT_NPROC, RLIMIT_CORE 0, and the resident
-   memory of all its processes together polled (CHECK_MEMORY_MB); a fresh
-   scratch folder as the working directory; no descriptor but its pipes
-   and its output file.  As root, the child runs
+   RLIMIT_CPU, RLIMIT_FSIZE (which bounds a memfd too), RLIMIT_NPROC,
+   RLIMIT_NOFILE (FILES), RLIMIT_CORE 0, and the resident memory of all its
+   processes together, with what their memfds hold, polled
+   (CHECK_MEMORY_MB); a fresh scratch folder as the working directory; no
+   descriptor but its pipes and its output file.  As root, the child runs
    as nobody.  Where unprivileged user namespaces work (Debian's default),
    the child also gets a PID namespace (when it ends, every process it
-   started ends with it, setsid or not), no network, and a read-only view
-   of every mount but the scratch folder, with each --hide folder (the
-   answers, the submissions) covered by an empty one.  Where they do not,
-   `judge --sandbox` says so and what is then left open.
+   started ends with it, setsid or not), an IPC namespace, no network, and
+   a root of its own: /usr and /etc read-only (/usr/local, /usr/share,
+   /usr/src, /usr/games and /usr/lib/python* covered by empty folders), a
+   few devices, its own /proc and the scratch folder, with each --hide
+   folder (the answers, the submissions) under them covered by an empty
+   one.  Where they do not, `judge --sandbox` says so and what is then
+   left open; the SysV IPC objects a check made are then removed when it
+   ends (remove_ipc).
 
-   The answers file (v2): "grade-answers 2", then per check
+   The answers file (v2): "grade-answers 2", then
        seed S                        (only on a seeded run's answers)
+       key K                         (... the hidden losses' key on it)
+   then per check
        check I POINTS SECONDS KIND HIDDEN NEEDS NAME...
        s I                           (the check reads the seed)
        x I id id ...
@@ -109,8 +123,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/ipc.h>
+#include <sys/msg.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/sem.h>
+#include <sys/shm.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/time.h>
@@ -145,6 +163,12 @@ static long env_long(const char* name, long fallback) {
 #define CHECK_MEMORY_MB env_long("GRADE_CHECK_MEMORY_MB", MEMORY_MB)
 #define FILE_MB env_long("GRADE_FILE_MB", 64)         /* largest file it writes  */
 #define PROCS env_long("GRADE_PROCS", 64)             /* processes and threads   */
+/* descriptors per process: its stdio, the reply and preamble pipes and a
+   few of its own (the compile's cc and ld among them).  Each memfd holds
+   at most FILE_MB (RLIMIT_FSIZE bounds a memfd's growth too: write past
+   it fails with SIGXFSZ / EFBIG), so a process holds at most FILES x
+   FILE_MB of memory no mapping counts; the memory poll adds them up */
+#define FILES env_long("GRADE_FILES", 32)
 
 /* ---- the answers ---------------------------------------------------------- */
 typedef struct entry {
@@ -169,6 +193,7 @@ static int n_checks;
 static entry* entries;          /* MAX_ENTRIES                               */
 static int n_entries;
 static unsigned long long run_seed;   /* the answers' seed; 0: the public fixed inputs */
+static unsigned long long loss_key;   /* a seeded run's key of the hidden losses' centres ("key K"); 0: none */
 
 static void chomp(char* s) { size_t n = strlen(s); while (n && (s[n - 1] == '\n' || s[n - 1] == '\r')) s[--n] = 0; }
 
@@ -196,6 +221,11 @@ static int load_answers(const char* path) {
             errno = 0;
             run_seed = strtoull(p + 5, &end, 10);
             ok = !errno && !*end && run_seed != 0;
+        } else if (strncmp(p, "key ", 4) == 0 && n_checks == 0) {
+            char* end;
+            errno = 0;
+            loss_key = strtoull(p + 4, &end, 10);
+            ok = !errno && !*end && loss_key != 0;
         } else if (p[0] == 's' && p[1] == ' ') {
             ok = sscanf(p + 2, "%d", &i) == 1 && i >= 0 && i < n_checks;
             if (ok) checks[i].seeded = 1;
@@ -255,6 +285,7 @@ static int write_answers(const char* path) {
     if (!f) { fprintf(stderr, "judge: cannot write %s: %s\n", path, strerror(errno)); return -1; }
     fprintf(f, "grade-answers 2\n");
     if (run_seed) fprintf(f, "seed %llu\n", run_seed);
+    if (loss_key) fprintf(f, "key %llu\n", loss_key);
     for (i = 0; i < n_checks; i++) {
         const check* c = &checks[i];
         fprintf(f, "check %d %d %d %s %d %s %s\n", i, c->points, c->seconds, c->integration ? "integration" : "unit",
@@ -377,6 +408,29 @@ static int restrict_mounts(const sandbox* sb, const char* scratch) {
             if (bind_ro(src, p, 1) != 0) failed++;
         }
     }
+    {   /* what a compile and a worker do not need, under what is kept, covered by an empty tmpfs: what
+           is installed apart from the system's packages (/usr/local: a pip-installed library with the
+           solutions in it, say), the shared data and sources, Python's packages */
+        static const char* covered[] = { "usr/local", "usr/share", "usr/src", "usr/games" };
+        DIR* d;
+        struct dirent* e;
+        for (i = 0; i < sizeof covered / sizeof covered[0]; i++) {
+            snprintf(p, sizeof p, "%s/%s", nr, covered[i]);
+            if (stat(p, &st) == 0 && S_ISDIR(st.st_mode) &&
+                mount("none", p, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,nr_inodes=4") != 0)
+                failed++;
+        }
+        if ((d = opendir("/usr/lib")) != NULL) {
+            while ((e = readdir(d)) != NULL) {
+                if (strncmp(e->d_name, "python", 6) != 0) continue;
+                snprintf(p, sizeof p, "%s/usr/lib/%s", nr, e->d_name);
+                if (stat(p, &st) == 0 && S_ISDIR(st.st_mode) &&
+                    mount("none", p, "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,nr_inodes=4") != 0)
+                    failed++;
+            }
+            closedir(d);
+        }
+    }
     snprintf(p, sizeof p, "%s/dev", nr);
     mkdir(p, 0755);
     if (mount("none", p, "tmpfs", MS_NOSUID | MS_NOEXEC, "size=64k,nr_inodes=64,mode=755") != 0) failed++;
@@ -453,6 +507,7 @@ static void become_worker(const sandbox* sb, const char* scratch, int seconds, i
     set_limit(RLIMIT_AS, (rlim_t)MEMORY_MB << 20);
     set_limit(RLIMIT_FSIZE, (rlim_t)FILE_MB << 20);
     set_limit(RLIMIT_CPU, (rlim_t)(4 * seconds + 5));
+    set_limit(RLIMIT_NOFILE, (rlim_t)FILES);   /* memfds hold memory no mapping shows: a few only */
     if (in_ns || getuid() == NOBODY) set_limit(RLIMIT_NPROC, (rlim_t)PROCS);
     prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
     if (chdir(scratch) != 0) _exit(122);
@@ -505,6 +560,7 @@ typedef struct child {
     int   reply;        /* read end of fd 3                                   */
     int   preamble;     /* write end of fd 4                                  */
     int   done;         /* read end: the worker's raw wait status (ns init)   */
+    int   in_ns;        /* it runs in namespaces (an IPC namespace among them) */
 } child;
 
 static int start_child(const sandbox* sb, const char* scratch, int seconds, int out_fd, int exec_fd, char** argv, child* c) {
@@ -607,6 +663,7 @@ static int start_child(const sandbox* sb, const char* scratch, int seconds, int 
         int in_ns = 0;
         if (read(status[0], &c->top, sizeof c->top) != (ssize_t)sizeof c->top) c->top = -1;
         if (read(status[0], &in_ns, sizeof in_ns) == (ssize_t)sizeof in_ns && namespaces_work < 0) namespaces_work = in_ns;
+        c->in_ns = in_ns;
     }
     close(status[0]);
     c->reply = reply[0];
@@ -728,6 +785,125 @@ static char token[40];   /* this run's, on every line of a reply (make_token) */
    check for its whole limit. */
 #define END_GRACE env_long("GRADE_END_GRACE", 2)
 
+/* ---- the hidden losses ---------------------------------------------------------
+   4_sysid's line-search checks hand the student's search test losses whose
+   minimum (the centre c) is the answer.  The worker runs the student's
+   code, so no centre of a seeded case is ever in it: the judge holds the
+   losses and answers the worker's questions (a line "TOKEN Q ..." on fd 3,
+   the answer one line on fd 4, after the preamble):
+       Q open KIND W SHAPE LO HI TOL c C        a loss with the centre C (public)
+       Q open KIND W SHAPE LO HI TOL h BASE SPAN a loss with the centre BASE + SPAN u,
+                                                u in [0, 1) drawn from this run's key
+                                                (the seeded answers' "key K", which
+                                                no check sees), the check's name and
+                                                the loss's number
+                                                -> the loss's number (0, 1, ...)
+       Q f ID T     the loss at T, a call of the search (counted: at most
+                    LOSS_CALLS per loss)
+       Q e ID T     the loss at T for the grader's bookkeeping (f0, the loss at the
+                    t returned, a slope: at most LOSS_EVALS per loss)
+   The worker sees only t and loss values.  What needs the centre is said
+   by the judge: a line "TOKEN G ID T LIMIT TEXT" fails the check when T is
+   more than LIMIT tol from loss ID's minimum (TEXT its message, "{min}" the
+   minimum and "{err}" the distance in tol), and in a message or a label
+   "{c:ID}" and "{min:ID}" name loss ID's centre and minimum.  KIND is
+   course/4_sysid/grade.c's loss_kind, in its order. */
+#define MAX_LOSSES 8192
+#define LOSS_CALLS 1000000L
+#define LOSS_EVALS 8
+typedef struct hidden_loss {
+    int    kind;
+    double c, w, shape, lo, hi, tol;
+    long   calls;
+    int    evals;
+} hidden_loss;
+static hidden_loss* losses;     /* MAX_LOSSES, the running check's          */
+static int n_losses;
+static char loss_check[200];    /* the running check's name (its preamble's) */
+
+static unsigned long long mix64(unsigned long long x) {   /* splitmix64's finalizer */
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+static unsigned long long text_hash(const char* s) {
+    unsigned long long h = 1469598103934665603ull;
+    while (*s) { h ^= (unsigned char)*s++; h *= 1099511628211ull; }
+    return h;
+}
+
+/* Loss l at t: the same formulas as course/4_sysid/grade.c's, u = (t - c) / w. */
+static double loss_value(const hidden_loss* l, double t) {
+    double u = (t - l->c) / l->w;
+    switch (l->kind) {
+    case 0: return 1 + u * u;                                              /* quadratic  */
+    case 1: return 1 + (u < 0 ? -u : l->shape * u);                        /* V          */
+    case 2: return 2.5;                                                    /* flat       */
+    case 3: return 1 + 1e-6 * (t - l->lo) / l->w;                          /* tilted     */
+    case 4: return u * u + 0.3 * (1 - cos(12 * 3.141592653589793 * u + l->shape));   /* bumpy */
+    case 5: return exp(3 * u) - 1 - 3 * u;                                 /* asymmetric */
+    case 6: return log(cosh(4 * u));                                       /* log cosh   */
+    case 7: return 1 - exp(-(u / 0.4) * (u / 0.4));                        /* well       */
+    }
+    return NAN;
+}
+/* Where loss l's minimum lies in [lo, hi] (the tilted one: lo). */
+static double loss_argmin(const hidden_loss* l) {
+    if (l->kind == 3) return l->lo;
+    return l->c < l->lo ? l->lo : l->c > l->hi ? l->hi : l->c;
+}
+
+/* One question (the text after "Q "), its answer into `out`. */
+static void loss_answer(const char* q, char* out, size_t size) {
+    hidden_loss* l;
+    char how;
+    double a, b, t;
+    int id, used = 0;
+    snprintf(out, size, "nan\n");
+    if (!losses) return;
+    if (strncmp(q, "open ", 5) == 0 && n_losses < MAX_LOSSES) {
+        l = &losses[n_losses];
+        memset(l, 0, sizeof *l);
+        if (sscanf(q + 5, "%d %lf %lf %lf %lf %lf %c %lf%n", &l->kind, &l->w, &l->shape, &l->lo, &l->hi, &l->tol, &how, &a,
+                   &used) != 8 || l->kind < 0 || l->kind > 7)
+            return;
+        if (how == 'c') l->c = a;
+        else if (how == 'h' && loss_key && sscanf(q + 5 + used, "%lf", &b) == 1) {
+            unsigned long long x = mix64(loss_key ^ mix64(text_hash(loss_check)) ^ mix64((unsigned long long)n_losses + 1));
+            l->c = a + b * ((double)(x >> 11) * 0x1p-53);
+        } else return;
+        snprintf(out, size, "%d\n", n_losses++);
+        return;
+    }
+    if ((q[0] == 'f' || q[0] == 'e') && q[1] == ' ' && sscanf(q + 2, "%d %lf", &id, &t) == 2 && id >= 0 && id < n_losses) {
+        l = &losses[id];
+        if (q[0] == 'f' ? l->calls++ >= LOSS_CALLS : l->evals++ >= LOSS_EVALS) return;
+        snprintf(out, size, "%.17g\n", loss_value(l, t));
+    }
+}
+
+/* `from` with "{c:ID}" and "{min:ID}" replaced by loss ID's centre and
+   minimum (a message or label of a check that uses hidden losses). */
+static void loss_names(char* to, size_t size, const char* from) {
+    size_t n = 0;
+    while (*from && n + 1 < size) {
+        int id, used = 0;
+        const char* what = NULL;
+        if (strncmp(from, "{c:", 3) == 0) what = "c";
+        else if (strncmp(from, "{min:", 5) == 0) what = "min";
+        if (what && sscanf(from + strlen(what) + 2, "%d}%n", &id, &used) == 1 && used > 0 && id >= 0 && id < n_losses) {
+            const hidden_loss* l = &losses[id];
+            n += (size_t)snprintf(to + n, size - n, what[0] == 'c' ? "%.6g" : "%.9g", what[0] == 'c' ? l->c : loss_argmin(l));
+            from += strlen(what) + 2 + used;
+            if (n >= size) n = size - 1;
+            continue;
+        }
+        to[n++] = *from++;
+    }
+    to[n] = 0;
+}
+
 typedef struct reply {
     char*  text;           /* what came back on fd 3                            */
     size_t len;
@@ -762,12 +938,59 @@ static char* read_fd_all(int fd, size_t cap, size_t* len) {
 /* The resident memory (MB) of every process of the check: while a check
    runs, the judge's descendants are its processes (the intermediate, the
    ns init and all below, and what they orphaned to the judge, a
-   subreaper), found in one pass over /proc/PID/stat (ppid and rss).
+   subreaper), found in one pass over /proc/PID/stat (ppid and rss), and
+   the memfds they hold (their pages are no process's RSS: memfd_kb).
    RLIMIT_AS holds each process; this, polled while the check runs, holds
    them all together - to within what they can touch between two polls (a
    memory cgroup would hold it exactly, but needs root and a cgroup tree of
    the judge's own). */
 #define MAX_SCAN 32768
+/* The processes seen in the running check (its SysV IPC objects are
+   matched to them when it ends: remove_ipc). */
+#define MAX_SEEN 4096
+static pid_t seen_pids[MAX_SEEN];
+static int n_seen_pids;
+static void note_pid(pid_t pid) {
+    int i;
+    for (i = 0; i < n_seen_pids; i++) if (seen_pids[i] == pid) return;
+    if (n_seen_pids < MAX_SEEN) seen_pids[n_seen_pids++] = pid;
+}
+static int pid_seen(long pid) {
+    int i;
+    for (i = 0; i < n_seen_pids; i++) if (seen_pids[i] == (pid_t)pid) return 1;
+    return 0;
+}
+
+/* The memory (kB) in the memfds process `pid` holds that no other process
+   of the check counted already (memfd_create and write, never mapped:
+   no RSS shows it). */
+static ino_t memfds[MAX_SEEN];
+static int n_memfds;
+static long memfd_kb(pid_t pid) {
+    char dir[64], path[400], link[256];
+    long kb = 0;
+    DIR* d;
+    struct dirent* e;
+    snprintf(dir, sizeof dir, "/proc/%ld/fd", (long)pid);
+    if (!(d = opendir(dir))) return 0;
+    while ((e = readdir(d)) != NULL) {
+        struct stat st;
+        ssize_t len;
+        int k;
+        if (e->d_name[0] == '.') continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if ((len = readlink(path, link, sizeof link - 1)) <= 0) continue;
+        link[len] = 0;
+        if (strncmp(link, "/memfd:", 7) != 0 || stat(path, &st) != 0) continue;
+        for (k = 0; k < n_memfds && memfds[k] != st.st_ino; k++) {}
+        if (k < n_memfds) continue;
+        if (n_memfds < MAX_SEEN) memfds[n_memfds++] = st.st_ino;
+        kb += (long)(st.st_blocks / 2);
+    }
+    closedir(d);
+    return kb;
+}
+
 static long check_memory_mb(void) {
     static pid_t pids[MAX_SCAN], ppids[MAX_SCAN];
     static long rss[MAX_SCAN];
@@ -794,6 +1017,7 @@ static long check_memory_mb(void) {
         fclose(f);
     }
     closedir(d);
+    n_memfds = 0;
     for (i = 0; i < n; i++) {   /* a descendant of the judge: its parents lead up to it */
         pid_t p = ppids[i];
         for (hops = 0; hops <= n && p > 1 && p != self; hops++) {
@@ -801,9 +1025,51 @@ static long check_memory_mb(void) {
             if (j == n) break;
             p = ppids[j];
         }
-        if (p == self) total += rss[i] * page_kb;
+        if (p == self) {
+            total += rss[i] * page_kb + memfd_kb(pids[i]);
+            note_pid(pids[i]);
+        }
     }
     return total / 1024;
+}
+
+/* SysV IPC objects outlive the processes that made them.  In an IPC
+   namespace they die with the check; without one, the segments, queues
+   and semaphore sets the check made are removed when it ends: made (or
+   last changed) since it started by its account, and - a shared memory
+   segment, whose creator's PID the kernel keeps - by one of the check's
+   processes (when the check runs as nobody, any of nobody's: grading as
+   root, nobody is the checks' account).  A queue or a semaphore set made
+   by a check run under the grading account itself is left (nothing tells
+   it from the account's own). */
+static void remove_ipc(uid_t uid, time_t since) {
+    static const char* files[3] = {"/proc/sysvipc/shm", "/proc/sysvipc/msg", "/proc/sysvipc/sem"};
+    int k, anyone = uid == NOBODY && geteuid() == 0;
+    for (k = 0; k < 3; k++) {
+        FILE* f = fopen(files[k], "r");
+        char line[512];
+        if (!f) continue;
+        if (!fgets(line, sizeof line, f)) { fclose(f); continue; }   /* the header */
+        while (fgets(line, sizeof line, f)) {
+            long key, id, perms, a, b, c, d, e, cuid, cgid, t1, t2, ctime = 0, cpid = -1;
+            int ok;
+            if (k == 0)        /* key shmid perms size cpid lpid nattch uid gid cuid cgid atime dtime ctime */
+                ok = sscanf(line, "%ld %ld %lo %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld", &key, &id, &perms, &a, &cpid, &b, &c,
+                            &d, &e, &cuid, &cgid, &t1, &t2, &ctime) == 14;
+            else if (k == 1)   /* key msqid perms cbytes qnum lspid lrpid uid gid cuid cgid stime rtime ctime */
+                ok = sscanf(line, "%ld %ld %lo %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld", &key, &id, &perms, &a, &b, &c, &d,
+                            &e, &t1, &cuid, &cgid, &t2, &t2, &ctime) == 14;
+            else               /* key semid perms nsems uid gid cuid cgid otime ctime */
+                ok = sscanf(line, "%ld %ld %lo %ld %ld %ld %ld %ld %ld %ld", &key, &id, &perms, &a, &b, &c, &cuid, &cgid, &t1,
+                            &ctime) == 10;
+            if (!ok || (uid_t)cuid != uid || ctime < (long)since - 1) continue;
+            if (!anyone && !(k == 0 && pid_seen(cpid))) continue;
+            if (k == 0) shmctl((int)id, IPC_RMID, NULL);
+            else if (k == 1) msgctl((int)id, IPC_RMID, NULL);
+            else semctl((int)id, 0, IPC_RMID);
+        }
+        fclose(f);
+    }
 }
 
 /* Run argv (exec_fd: the worker, opened before anything is hidden) with
@@ -814,9 +1080,18 @@ static int run_worker(const sandbox* sb, int exec_fd, char** argv, const char* p
     size_t pre_len = strlen(pre), pre_done = 0;
     child c;
     double t0 = now(), deadline, next_scan = 0;
-    size_t tl = strlen(token);
-    int ended = 0;
+    time_t started = time(NULL);
+    size_t tl = strlen(token), scanned = 0;
+    int ended = 0, pre_sent = 0;
     memset(r, 0, sizeof *r);
+    {   /* the hidden losses start afresh with each check, named by its preamble (token, mode, name) */
+        const char* name = strchr(pre, '\n');
+        if (name) name = strchr(name + 1, '\n');
+        snprintf(loss_check, sizeof loss_check, "%s", name ? name + 1 : "");
+        if (strchr(loss_check, '\n')) *strchr(loss_check, '\n') = 0;
+        if (!losses) losses = calloc(MAX_LOSSES, sizeof *losses);
+        n_losses = 0;
+    }
     if (make_scratch(sb, scratch, sizeof scratch) != 0) { fprintf(stderr, "judge: no scratch folder: %s\n", strerror(errno)); return -1; }
     if (sb->scratch) {   /* not in the given folder, which the command writes: a name no one can guess */
         const char* t = getenv("TMPDIR");
@@ -836,6 +1111,9 @@ static int run_worker(const sandbox* sb, int exec_fd, char** argv, const char* p
         remove_tree(scratch);
         return -1;
     }
+    n_seen_pids = 0;
+    note_pid(c.pid);
+    if (c.top > 0) note_pid(c.top);
     signal(SIGPIPE, SIG_IGN);
     /* the preamble is written as the child reads it (a child that never
        reads cannot block the judge) */
@@ -847,11 +1125,12 @@ static int run_worker(const sandbox* sb, int exec_fd, char** argv, const char* p
         int st, w;
         p[0].fd = c.reply; p[0].events = POLLIN; p[0].revents = 0;
         p[1].fd = c.preamble; p[1].events = POLLOUT; p[1].revents = 0;
-        poll(p, c.preamble >= 0 ? 2 : 1, 50);
-        if (c.preamble >= 0) {
+        poll(p, c.preamble >= 0 && !pre_sent ? 2 : 1, 50);
+        if (c.preamble >= 0 && !pre_sent) {
             ssize_t put = write(c.preamble, pre + pre_done, pre_len - pre_done);
             if (put > 0) pre_done += (size_t)put;
-            if (pre_done == pre_len || (put < 0 && errno != EAGAIN && errno != EINTR)) { close(c.preamble); c.preamble = -1; }
+            if (pre_done == pre_len) pre_sent = 1;   /* kept open: the hidden losses' answers follow */
+            else if (put < 0 && errno != EAGAIN && errno != EINTR) { close(c.preamble); c.preamble = -1; }
         }
         for (;;) {
             ssize_t got;
@@ -859,6 +1138,22 @@ static int run_worker(const sandbox* sb, int exec_fd, char** argv, const char* p
             got = read(c.reply, r->text + r->len, GRADE_REPLY_MAX - r->len);
             if (got <= 0) break;
             r->len += (size_t)got;
+        }
+        for (;;) {   /* the questions of its complete lines ("TOKEN Q ..."), each answered at once */
+            char* line = r->text + scanned;
+            char* nl = memchr(line, '\n', r->len - scanned);
+            size_t n;
+            if (!nl) break;
+            n = (size_t)(nl - line);
+            scanned += n + 1;
+            if (pre_sent && c.preamble >= 0 && n > tl + 3 && n < tl + 512 && memcmp(line, token, tl) == 0 &&
+                memcmp(line + tl, " Q ", 3) == 0) {
+                char q[512], answer[64];
+                memcpy(q, line + tl + 3, n - tl - 3);
+                q[n - tl - 3] = 0;
+                loss_answer(q, answer, sizeof answer);
+                if (write(c.preamble, answer, strlen(answer)) < 0) {}   /* a worker that does not read loses its answers */
+            }
         }
         /* its reply ended ("TOKEN END" is the last line a worker writes): it has END_GRACE s to exit */
         if (!ended && tl && r->len >= tl + 5 && memcmp(r->text + r->len - 5, " END\n", 5) == 0 &&
@@ -908,6 +1203,7 @@ static int run_worker(const sandbox* sb, int exec_fd, char** argv, const char* p
         close(c.done);
     }
     reap_orphans();
+    if (!c.in_ns) remove_ipc(geteuid() == 0 ? NOBODY : geteuid(), started);
     close(c.reply);
     r->seconds = now() - t0;
     r->output = read_fd_all(out_fd, 64 << 10, &r->output_len);
@@ -937,6 +1233,7 @@ typedef struct parsed {
     int      n_ids, failed_ids;
     char     messages[8][512];
     int      n_messages, more_messages;
+    int      n_far;                     /* G lines that failed (the first 3 said) */
     entry*   got;                       /* A/R/K records                       */
     int      n_got;
     struct label { char key[KEY_LEN]; int index; char text[200]; }* labels;   /* MAX_LABELS */
@@ -973,6 +1270,7 @@ static int parse_values(char* p, entry* e) {
 }
 
 static void parse_reply(char* text, parsed* q) {
+    static char seen_text[2048];   /* a message or label with the hidden losses' names filled in */
     size_t tl = strlen(token);
     char* line = text;
     memset(q, 0, sizeof *q);
@@ -1005,8 +1303,33 @@ static void parse_reply(char* text, parsed* q) {
                 if (q->n_ids < MAX_IDS * 4) q->ids[q->n_ids++] = (uint32_t)id;
                 if (!ok) q->failed_ids++;
             } else { q->malformed = 1; snprintf(q->why, sizeof q->why, "a malformed expectation line"); }
+        } else if (p[0] == 'Q' && p[1] == ' ') {   /* a question, answered while it ran */
+        } else if (p[0] == 'G' && p[1] == ' ') {   /* a failure when t is over LIMIT tol from loss ID's minimum */
+            int id;
+            double t, limit;
+            if (sscanf(p + 2, "%d %lf %lf %n", &id, &t, &limit, &used) == 3 && id >= 0 && id < n_losses) {
+                const hidden_loss* l = &losses[id];
+                double err = fabs(t - loss_argmin(l)) / l->tol;
+                if (!(err <= limit) && q->n_far++ < 3) {
+                    char text[1024], num[64], *at;
+                    size_t k = 0;
+                    const char* from = p + 2 + used;
+                    while (*from && k + 1 < sizeof text) {   /* {min} and {err} */
+                        if (strncmp(from, "{min}", 5) == 0 || strncmp(from, "{err}", 5) == 0) {
+                            snprintf(num, sizeof num, from[1] == 'm' ? "%.9g" : "%.3g", from[1] == 'm' ? loss_argmin(l) : err);
+                            for (at = num; *at && k + 1 < sizeof text; at++) text[k++] = *at;
+                            from += 5;
+                        } else text[k++] = *from++;
+                    }
+                    text[k] = 0;
+                    loss_names(seen_text, sizeof seen_text, text);
+                    if (q->n_messages < 8) shown_text(q->messages[q->n_messages++], sizeof q->messages[0], seen_text, MESSAGE_MAX);
+                    else q->more_messages++;
+                }
+            } else { q->malformed = 1; snprintf(q->why, sizeof q->why, "a malformed distance line"); }
         } else if (p[0] == 'F' && p[1] == ' ') {
-            if (q->n_messages < 8) shown_text(q->messages[q->n_messages++], sizeof q->messages[0], p + 2, MESSAGE_MAX);
+            loss_names(seen_text, sizeof seen_text, p + 2);
+            if (q->n_messages < 8) shown_text(q->messages[q->n_messages++], sizeof q->messages[0], seen_text, MESSAGE_MAX);
             else q->more_messages++;
         } else if ((p[0] == 'A' || p[0] == 'R' || p[0] == 'K') && p[1] == ' ' && q->n_got < MAX_ENTRIES) {
             entry* e = &q->got[q->n_got];
@@ -1026,7 +1349,8 @@ static void parse_reply(char* text, parsed* q) {
                 if (l) {
                     snprintf(l->key, sizeof l->key, "%s", key);
                     l->index = index;
-                    shown_text(l->text, sizeof l->text, p + 2 + used, LABEL_MAX);
+                    loss_names(seen_text, sizeof seen_text, p + 2 + used);
+                    shown_text(l->text, sizeof l->text, seen_text, LABEL_MAX);
                     q->n_labels++;
                 }
             } else { q->malformed = 1; snprintf(q->why, sizeof q->why, "a malformed label line"); }
@@ -1171,6 +1495,8 @@ typedef struct run {
     const char* base;     /* --record --seed: the fixed inputs' answers   */
     const char* skeleton; /* --record --seed: the skeleton as handed out, a
                              worker of its own (a partial replay's test)  */
+    const char* secret;   /* --record --seed: a file of the instructor's one number, from
+                             which and the seed the hidden losses' key comes */
     int         units;    /* --units: the unit checks alone               */
     unsigned long long seed;
     sandbox     sb;
@@ -1194,7 +1520,7 @@ static int open_worker(const char* path) {
    failure is, with what it printed.  1 when it failed. */
 static int reference_failed(const check* c, const parsed* q, const reply* r) {
     int k;
-    if (q->ended && !q->malformed && !q->n_messages && !q->failed_ids) return 0;
+    if (q->ended && !q->malformed && !q->n_messages && !q->n_far && !q->failed_ids) return 0;
     printf("FAIL %-58s 0/%d\n", c->name, c->points);
     for (k = 0; k < q->n_messages; k++) printf("      - %s\n", q->messages[k]);
     if (q->malformed) printf("      - %s\n", q->why);
@@ -1329,6 +1655,28 @@ static int record_seeded(run* R) {
     if (load_answers(R->base) != 0) return 2;
     if (run_seed) { fprintf(stderr, "judge: --base %s is a seeded run's answers, not the fixed inputs'\n", R->base); return 2; }
     run_seed = R->seed;
+    {   /* the key of the hidden losses' centres on this seed: from the instructor's secret (--secret: the
+           same seed, the same key, the same answers) or fresh; kept in the answers, never in a check's sight */
+        unsigned long long secret = 0;
+        if (R->secret) {
+            FILE* f = fopen(R->secret, "r");
+            if (!f || fscanf(f, "%llu", &secret) != 1 || !secret) {
+                fprintf(stderr, "judge: --secret %s: no number in it (a file of one number, 1 .. 2^64 - 1)\n", R->secret);
+                if (f) fclose(f);
+                return 2;
+            }
+            fclose(f);
+            loss_key = mix64(secret ^ mix64(run_seed));
+        } else {
+            int fd = open("/dev/urandom", O_RDONLY);
+            if (fd < 0 || read(fd, &loss_key, sizeof loss_key) != (ssize_t)sizeof loss_key) {
+                fprintf(stderr, "judge: cannot read /dev/urandom for the hidden losses' key\n");
+                return 2;
+            }
+            close(fd);
+        }
+        if (!loss_key) loss_key = 1;
+    }
     argv[0] = (char*)R->worker; argv[1] = (char*)"--worker"; argv[2] = NULL;
     printf("grading the reference on the seed %llu (recording its answers)\n", run_seed);
     for (i = 0; i < n_checks; i++) {
@@ -1442,7 +1790,7 @@ static int grade(run* R) {
             continue;
         }
         parse_reply(r.text, q);
-        bad = !q->ended || q->malformed || q->n_messages > 0 || q->failed_ids > 0;
+        bad = !q->ended || q->malformed || q->n_messages > 0 || q->n_far > 0 || q->failed_ids > 0;
         /* every expectation the reference evaluated must have been evaluated */
         for (k = 0; k < c->n_ids; k++) {
             for (j = 0; j < q->n_ids && q->ids[j] != c->ids[k]; j++) {}
@@ -1575,18 +1923,21 @@ static int sandbox_report(void) {
     argv[0] = (char*)"sh"; argv[1] = (char*)"-c"; argv[2] = (char*)"exit 0"; argv[3] = NULL;
     if (run_worker(&sb, -1, argv, "", 10, &r) != 0) return 2;
     printf("sandbox: a process group per check, killed with SIGKILL at its limit; RLIMIT_AS %ld MB, RLIMIT_FSIZE %ld MB, "
-           "RLIMIT_CPU 4 x the limit + 5 s, RLIMIT_NPROC %ld%s; at most %ld MB resident in all its processes (polled); "
-           "a fresh scratch folder\n", MEMORY_MB, FILE_MB, PROCS,
-           namespaces_work == 1 || geteuid() == 0 ? "" : " (not set: it would count every process of yours)", CHECK_MEMORY_MB);
+           "RLIMIT_CPU 4 x the limit + 5 s, RLIMIT_NPROC %ld%s, RLIMIT_NOFILE %ld; at most %ld MB resident in all its "
+           "processes and their memfds (polled); a fresh scratch folder\n", MEMORY_MB, FILE_MB, PROCS,
+           namespaces_work == 1 || geteuid() == 0 ? "" : " (not set: it would count every process of yours)", FILES,
+           CHECK_MEMORY_MB);
     if (geteuid() == 0) printf("sandbox: run as root: each check runs as nobody (uid %d)\n", NOBODY);
     if (namespaces_work == 1)
-        printf("sandbox: namespaces: yes - a PID namespace (nothing outlives its check), no network, a root of its own: "
-               "/usr and /etc read-only, a few devices, its own /proc and the scratch folder (a tmpfs of %ld MB, %ld files) - "
-               "no repository, no home, no answers, no other student; a fixed environment\n", SCRATCH_MB, SCRATCH_FILES);
+        printf("sandbox: namespaces: yes - a PID and an IPC namespace (nothing outlives its check), no network, a root of "
+               "its own: /usr and /etc read-only (/usr/local, /usr/share, /usr/src, /usr/games and /usr/lib/python* empty), a "
+               "few devices, its own /proc and the scratch folder (a tmpfs of %ld MB, %ld files) - no repository, no home, "
+               "no /opt, /srv, /mnt, no answers, no other student; a fixed environment\n", SCRATCH_MB, SCRATCH_FILES);
     else
         printf("sandbox: namespaces: NO (unprivileged user namespaces are off here) - a check's process that calls setsid() "
-               "can outlive it, it has the network, and it can read and write what your account can: grade in a "
-               "container or under an account that can lose nothing\n");
+               "can outlive it (the judge kills what it sees), its SysV IPC objects are removed when it ends, it has the "
+               "network, and it can read and write what your account can: grade in a container or under an account that "
+               "can lose nothing\n");
     return namespaces_work == 1 ? 0 : 1;
 }
 
@@ -1620,7 +1971,7 @@ static int copy_command(const char* from, const char* to, const char* max) {
 
 static int usage(void) {
     fprintf(stderr, "usage: judge --record FILE --worker BIN [--submission FILE]\n"
-                    "       judge --record FILE --seed S --base FIXED --worker BIN [--skeleton BIN] [--submission FILE]\n"
+                    "       judge --record FILE --seed S --base FIXED --worker BIN [--skeleton BIN] [--secret FILE] [--submission FILE]\n"
                     "       judge --answers FILE --worker BIN [--unit-worker BIN] [--submission FILE] [--only TEXT] [--units] [--result FILE] [--name WHO] [--hide DIR]...\n"
                     "       judge --public FILE [--closed LIST]\n"
                     "       judge --run [--scratch DIR] [--hide DIR]... -- CMD ARGS...\n"
@@ -1665,6 +2016,7 @@ int main(int argc, char** argv) {
         else if (strcmp(a, "--closed") == 0) closed = v, i++;
         else if (strcmp(a, "--base") == 0) R.base = v, i++;
         else if (strcmp(a, "--skeleton") == 0) R.skeleton = v, i++;
+        else if (strcmp(a, "--secret") == 0) R.secret = v, i++;
         else if (strcmp(a, "--seed") == 0) {
             char* end;
             errno = 0;

@@ -19,7 +19,10 @@
 #    - right.c again on two more grading seeds (the unit checks: some
 #      integration checks draw from it too), so a correct answer
 #      passes on three; and (1_latency) the same seed measured twice gives
-#      the same answers and the same grade.
+#      the same answers and the same grade;
+#    - tests/course/ASSIGNMENT/attack_*.c, attacks on that assignment's
+#      grader, on the grading seed: "expect: FAIL <name>" scores 0 on that
+#      check, "expect: PASS every check" gets nothing from its attack.
 # 3. The one-command grading of a folder of submissions (one right, one
 #    wrong, one that does not compile, one missing the file, one that
 #    crashes and one that loops forever): each student is graded, the run
@@ -28,7 +31,8 @@
 #    one folder with correct students and bad input (links, 100 MB, headers
 #    beside the file), on a fresh grading seed: the attacks score nothing on
 #    what they attack, the others keep their grades, the answers are
-#    untouched, nothing is left; the replay of the public answers, which
+#    untouched, nothing is left (no process, no SysV IPC object, with
+#    namespaces or without); the replay of the public answers, which
 #    scores nothing there, takes full marks on the fixed inputs (--seed 0).
 # 5. The kits (course/kit.sh), used as a student would.
 # Prints one line per check and "N passed, N failed"; exits 1 on a failure.
@@ -171,6 +175,26 @@ test_assignment() {
         ;; esac
     done
     [ $wrong -ge 2 ] && ok "$a: $wrong typical mistakes kept as tests" || fail "$a: fewer than two wrong implementations in tests/course/$a"
+    # attacks on this assignment's grader (tests/course/ASSIGNMENT/attack_*.c), graded on the
+    # grading seed: "expect: FAIL <check>" - it scores nothing on that check; "expect: PASS every
+    # check" - it gets nothing from what it tries (a correct answer that stops when it does)
+    for f in tests/course/$a/attack_*.c; do
+        [ -f "$f" ] || continue
+        expect=$(sed -n 's/^.*expect: \(.*[^ ]\) *\*\/.*$/\1/p; s/^.*expect: \(.*[^ ]\) *$/\1/p' "$f" | head -n 1)
+        flog="$log.$(basename "$f" .c).log"
+        one="$build/test/one/$a/$(basename "$f")"
+        mkdir -p "$(dirname "$one")"
+        awk -v dir="$(dirname "$f")" '/^#include "right[a-z_]*\.c"$/ { f = $2; gsub(/"/, "", f); while ((getline l < (dir "/" f)) > 0) print l; next }
+             { print }' "$f" > "$one"
+        sh course/grade.sh "$a" "$one" > "$flog" 2>&1
+        rc=$?
+        case "$expect" in
+            "PASS every check") [ $rc = 0 ] && grep -q '^[1-9][0-9]* passed, 0 failed$' "$flog" ;;
+            "FAIL "*) [ $rc = 1 ] && grep -q "^FAIL ${expect#FAIL } *0/" "$flog" ;;
+            *) false ;;
+        esac && ok "$a: $(basename "$f" .c) gets nothing from its attack ($expect)" ||
+            { fail "$a: $(basename "$f" .c) is not held (rc $rc, expected $expect; $flog)"; grep -A3 '^FAIL' "$flog" | head -n 12; }
+    done
 }
 
 # Two assignments at a time (each grader is one process; their folders are
@@ -217,6 +241,11 @@ if ${CC:-cc} -std=c99 -O2 tests/course/judge/memory_children.c -o "$mem/run/chil
     [ $r256 = 125 ] && grep -q 'held [0-9]* MB of memory, over 256 MB' "$mem/256.log" && [ $r800 = 0 ] && grep -q 'held 4 of 4' "$mem/800.log" &&
         ok "a check's processes together hold at most GRADE_CHECK_MEMORY_MB (4 x 100 MB: stopped at 256, held at 800)" ||
         fail "the memory of a check's processes together is not held ($mem)"
+    # the same in memfds (written, never mapped: no RSS shows them)
+    GRADE_CHECK_MEMORY_MB=256 "$pr/judge" --run --scratch "$mem/run" -- ./children memfd > "$mem/memfd.log" 2>&1
+    [ $? = 125 ] && grep -q 'held [0-9]* MB of memory, over 256 MB' "$mem/memfd.log" &&
+        ok "what a check's processes hold in memfds counts too (4 x 100 MB in memfds: stopped at 256)" ||
+        fail "memory held in memfds is not counted ($mem/memfd.log)"
 else fail "tests/course/judge/memory_children.c does not compile"; fi
 
 # --- 3. a folder of submissions, graded in one command ---------------------
@@ -322,6 +351,11 @@ case " $assignments " in *" 1_latency "*)
     answers=$(sh course/grade.sh 1_latency --measure 2> /dev/null | tail -n 1)
     escape="/tmp/s2r_escape.$$"
     rm -f "$escape"
+    # a file planted under a path the sandbox hides (planted_file.c looks for it): as a library
+    # installed apart from the system's packages would be; where namespaces work (judge --sandbox)
+    planted="/usr/local/lib/s2r_planted.$$"
+    have_ns=0; "$build/judge" --sandbox > /dev/null 2>&1 && have_ns=1
+    { echo "every solution" > "$planted"; } 2> /dev/null || planted=""
     # the public answers, as a kit's expected.txt holds them (a replay carries them whole)
     "$build/judge" --public "$answers" > "$build/test/public_1_latency.txt" 2> /dev/null ||
         fail "attacks: the public answers of 1_latency cannot be made"
@@ -331,7 +365,7 @@ case " $assignments " in *" 1_latency "*)
         awk -v pub="$build/test/public_1_latency.txt" '
              /^#include "\.\.\/1_latency\/right\.c"$/ { while ((getline l < "tests/course/1_latency/right.c") > 0) print l; next }
              /^@PUBLIC_ANSWERS@$/ { while ((getline l < pub) > 0) { gsub(/\\/, "\\\\", l); gsub(/"/, "\\\"", l); print "    \"" l "\\n\"" }; next }
-             { print }' "$f" | sed "s|@ANSWERS@|$answers|g; s|@ESCAPE@|$escape|g; s|@ROOT@|$root|g" > "$att/$n/latency.c"
+             { print }' "$f" | sed "s|@ANSWERS@|$answers|g; s|@ESCAPE@|$escape|g; s|@ROOT@|$root|g; s|@PLANTED@|$planted|g" > "$att/$n/latency.c"
     done
     # bad input: links to the answers and to another student, 100 MB, headers beside the file
     ln -s "$answers" "$att/link_answers"
@@ -360,7 +394,14 @@ case " $assignments " in *" 1_latency "*)
     t0=$(date +%s)
     (unset GRADE_SEED; GRADE_SCRATCH="$scratch" sh course/grade.sh 1_latency "$att") > "$build/test/attacks.log" 2>&1
     t1=$(date +%s)
+    [ -n "$planted" ] && rm -f "$planted"
     left=$(ours)
+    # shm_left.c's SysV objects (keys 0x53325201 .. 3, in decimal in /proc/sysvipc): none outlives its check
+    ipc_left() { awk 'FNR > 1 && ($1 == 1395806721 || $1 == 1395806722 || $1 == 1395806723) { print FILENAME ": " $1 }' \
+                     /proc/sysvipc/shm /proc/sysvipc/msg /proc/sysvipc/sem 2> /dev/null | tr '\n' ' '; }
+    ipc=$(ipc_left)
+    [ -z "$ipc" ] && ok "attacks: no SysV segment, queue or semaphore set of shm_left outlives its check" ||
+        fail "attacks: shm_left's SysV objects outlive its check: $ipc"
     section() { awk -v who="=== $1" '$0 == who { on = 1; next } /^=== / { on = 0 } on' "$build/test/attacks.log"; }
     for who in link_answers link_peer huge; do
         section "$who" | grep -q '^refused: ' && ok "attacks: $who is refused ($(section "$who" | sed -n 's/^refused: //p'))" ||
@@ -387,6 +428,10 @@ case " $assignments " in *" 1_latency "*)
     done
     for f in tests/course/attacks/*.c; do
         n=$(basename "$f" .c)
+        if [ "$n" = planted_file ] && { [ $have_ns = 0 ] || [ -z "$planted" ]; }; then
+            ok "attacks: $n skipped: $([ $have_ns = 0 ] && echo "no namespaces here (judge --sandbox): a path is hidden only in a root of the check's own" || echo "nothing can be planted under /usr/local/lib (not root?)")"
+            continue
+        fi
         fails=$(sed -n 's/^ *fails: \([a-z]*\).*$/\1/p' "$f" | head -n 1)
         says=$(sed -n 's/^ *says: \(.*[^ ]\) *\*\/ *$/\1/p; s/^ *says: \(.*[^ ]\) *$/\1/p' "$f" | head -n 1)
         got=$(section "$n")
@@ -465,7 +510,7 @@ case " $assignments " in *" 1_latency "*)
     # the grades are not safe against a hostile student
     nons="$build/test/nons"
     rm -rf "$nons" && mkdir -p "$nons"
-    for n in judge_memory setsid_writer zz_right; do cp -r "$att/$n" "$nons/$n"; done
+    for n in judge_memory setsid_writer shm_left zz_right; do cp -r "$att/$n" "$nons/$n"; done
     rm -f "$escape"
     (unset GRADE_SEED; GRADE_NO_NAMESPACES=1 GRADE_UNITS=1 GRADE_SCRATCH="$scratch" sh course/grade.sh 1_latency "$nons") \
         > "$build/test/nons.log" 2>&1
@@ -473,8 +518,9 @@ case " $assignments " in *" 1_latency "*)
     nsec() { awk -v who="=== $1" '$0 == who { on = 1; next } /^=== / { on = 0 } on' "$build/test/nons.log"; }
     if nsec judge_memory | grep -q '^score: 0 / 10 points$' && nsec zz_right | grep -q '^score: 10 / 10 points$' &&
        nsec setsid_writer | grep -q '^score: 10 / 10 points$' && [ ! -e "$escape" ] && [ "$(ours)" = "$before" ] &&
-       [ "$(grep -c '^sandbox: NO namespaces here.*not safe against a hostile student$' "$build/test/nons.log")" = 4 ]; then
-        ok "attacks, without namespaces: judge_memory scores 0, setsid_writer's daemon ends with its check, each report says it is not safe"
+       nsec shm_left | grep -q '^score: 10 / 10 points$' && [ -z "$(ipc_left)" ] &&
+       [ "$(grep -c '^sandbox: NO namespaces here.*not safe against a hostile student$' "$build/test/nons.log")" = 5 ]; then
+        ok "attacks, without namespaces: judge_memory scores 0, setsid_writer's daemon ends with its check, shm_left's SysV objects are removed with it, each report says it is not safe"
     else fail "attacks, without namespaces: not held ($build/test/nons.log)"; rm -f "$escape"; fi
     rmdir "$scratch" 2> /dev/null || fail "attacks: a scratch folder was left in $scratch"
     rm -rf "$scratch"

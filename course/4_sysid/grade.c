@@ -12,7 +12,12 @@
    every run asks the same questions - on a student's own run; on the
    instructor's the seeds, and the points of some cases of their own, are
    drawn from the grading seed (grade_seed()), so the answers there are
-   not the public expected.txt (the same seed asks the same questions).  Each check sends the judge what the
+   not the public expected.txt (the same seed asks the same questions).
+   The test losses are the judge's (course/judge.c, "the hidden losses"):
+   each call the search makes goes to the judge, which answers with the
+   loss, so no centre of a case drawn from the grading seed - its minimum,
+   the answer - is ever in this process, which runs the student's code;
+   the judge also says when a search ended too far from it.  Each check sends the judge what the
    search returned (the point, in units of tol, within PRECISION tol of
    the reference's; how much worse than f0; the calls beyond the bound),
    and the integration checks the loss and values identified, within the
@@ -29,10 +34,8 @@
    it prints one line per check and "N passed, N failed". */
 #include "grade.h"   /* first: it sets the POSIX feature macros */
 #include "sim2real.h"
-#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 /* How close to the minimum a search must end, in units of tol.  The
    reference stops when its bracket (which holds the minimum) is about
@@ -61,10 +64,20 @@ typedef enum loss_kind {
     WELL          /* 1 - exp(-(u / 0.4)^2)                         */
 } loss_kind;
 
-/* One search: the loss, the arguments, and the calls it made. */
+/* One search: the loss, the arguments, and the calls it made.  The loss
+   itself is the judge's (course/judge.c, "the hidden losses"): every call
+   the search makes is forwarded to it and answered there, so its centre -
+   the minimum, the answer - is never in this process, which runs the
+   student's code.  On a student's own run (the public fixed inputs) the
+   centre is sent to the judge; on the instructor's run the random cases'
+   centres are drawn by the judge from a key of its own (`base` + `span`
+   u), which nothing here sees. */
 typedef struct line_case {
     loss_kind kind;
-    double    c, w, shape;              /* the loss's centre, width scale, shape     */
+    double    c, w, shape;              /* the loss's centre (NAN: the judge's), width scale, shape */
+    double    c_base, c_span;           /* a hidden centre: c_base + c_span u, u drawn by the judge  */
+    int       hidden;                   /* the centre is the judge's alone            */
+    int       id;                       /* the judge's number of this loss (-1: not yet asked)     */
     double    lo, hi, t0, step, tol;    /* the arguments of s2r_line_minimize        */
     int       calls, outside;           /* loss calls; those outside [lo, hi]        */
     int       improved;                 /* the call that last lowered the best seen  */
@@ -73,55 +86,27 @@ typedef struct line_case {
     double    first_outside;            /* the first t asked for outside the bounds  */
     double    t, f;                     /* what the search returned                  */
     double    f0;                       /* the loss at t0                            */
-    uint64_t  c_sealed, shape_sealed;   /* c and shape, masked, while the search runs */
 } line_case;
 
-/* The search is handed an opaque context, not the case: the case's centre
-   (its minimum) and shape are masked in it while the student's code runs,
-   with a mask drawn when the worker starts (nothing of the answers depends
-   on it).  Obscurity only - code in the same process can read any memory -
-   but nothing passed to the search holds the answer in the clear, and the
-   worker is linked stripped (no symbol names the mask). */
-typedef struct line_handle { uint64_t key; } line_handle;
-static uint64_t line_mask_value;
-static uint64_t line_mask(void) {
-    if (line_mask_value == 0) {
-        FILE* f = fopen("/dev/urandom", "rb");
-        if (!f || fread(&line_mask_value, sizeof line_mask_value, 1, f) != 1)
-            line_mask_value = (uint64_t)time(NULL) * 0x9E3779B97F4A7C15ull ^ (uint64_t)(uintptr_t)&f;
-        if (f) fclose(f);
-        line_mask_value |= 1;
+/* The judge's number of the case's loss, asked for the first time it is
+   needed (the order of the cases is the grader's, the same for every
+   submission). */
+static int case_id(line_case* lc) {
+    if (lc->id < 0) {
+        double id = lc->hidden
+            ? grade_ask("open %d %.17g %.17g %.17g %.17g %.17g h %.17g %.17g", (int)lc->kind, lc->w, lc->shape, lc->lo, lc->hi,
+                        lc->tol, lc->c_base, lc->c_span)
+            : grade_ask("open %d %.17g %.17g %.17g %.17g %.17g c %.17g", (int)lc->kind, lc->w, lc->shape, lc->lo, lc->hi, lc->tol,
+                        lc->c);
+        if (!(id >= 0)) grade_abandon("grader bug: the judge holds no loss for this search (an answers file of another version?)");
+        lc->id = (int)id;
     }
-    return line_mask_value;
-}
-static uint64_t seal_double(double x) { uint64_t b; memcpy(&b, &x, sizeof b); return b ^ line_mask(); }
-static double unseal_double(uint64_t b) { double x; b ^= line_mask(); memcpy(&x, &b, sizeof x); return x; }
-static void case_seal(line_case* lc) {
-    lc->c_sealed = seal_double(lc->c); lc->shape_sealed = seal_double(lc->shape);
-    lc->c = lc->shape = NAN;
-}
-static void case_unseal(line_case* lc) {
-    if (!isnan(lc->c)) return;
-    lc->c = unseal_double(lc->c_sealed); lc->shape = unseal_double(lc->shape_sealed);
-    lc->c_sealed = lc->shape_sealed = 0;
+    return lc->id;
 }
 
-/* The loss of case `lc` at t (no bookkeeping). */
-static double case_value_at(const line_case* lc, double c, double shape, double t) {
-    double u = (t - c) / lc->w;
-    switch (lc->kind) {
-    case QUADRATIC:  return 1 + u * u;
-    case V_SHAPE:    return 1 + (u < 0 ? -u : shape * u);
-    case FLAT:       return 2.5;
-    case TILTED:     return 1 + 1e-6 * (t - lc->lo) / lc->w;
-    case BUMPY:      return u * u + 0.3 * (1 - cos(12 * 3.141592653589793 * u + shape));
-    case ASYMMETRIC: return exp(3 * u) - 1 - 3 * u;
-    case LOGCOSH:    return log(cosh(4 * u));
-    case WELL:       return 1 - exp(-(u / 0.4) * (u / 0.4));
-    }
-    return NAN;
-}
-static double case_value(const line_case* lc, double t) { return case_value_at(lc, lc->c, lc->shape, t); }
+/* The loss of case `lc` at t, for the grader's bookkeeping (not a call of
+   the search; the judge answers a few per case). */
+static double case_value(line_case* lc, double t) { return grade_ask("e %d %.17g", case_id(lc), t); }
 
 /* The s2r_line_loss handed to the student's search: counts the call and
    notes a t outside [lo, hi] (or NaN). */
@@ -130,16 +115,16 @@ static double case_value(const line_case* lc, double t) { return case_value_at(l
    most a few hundred calls in all). */
 #define STALLED_CALLS 20000
 
-static const char* case_text(const line_case* lc);
+static const char* case_text(line_case* lc);
 
 static double case_loss(void* context, double t) {
-    line_case* lc = (line_case*)(uintptr_t)(((const line_handle*)context)->key ^ line_mask());
-    double f = case_value_at(lc, unseal_double(lc->c_sealed), unseal_double(lc->shape_sealed), t);
+    line_case* lc = (line_case*)context;
+    double f = grade_ask("f %d %.17g", case_id(lc), t);
     lc->calls++;
     if (!(t >= lc->lo && t <= lc->hi) && lc->outside++ == 0) lc->first_outside = t;
     lc->last_t[lc->calls % 4] = t;
     if (f < lc->best) { lc->best = f; lc->best_t = t; lc->improved = lc->calls; }
-    if (lc->calls - lc->improved >= STALLED_CALLS && (case_unseal(lc), 1))
+    if (lc->calls - lc->improved >= STALLED_CALLS)
         grade_abandon("the search is not narrowing and would never return: it asked for the loss %d times since its best "
                       "point last improved (loss %.9g at t = %.9g; the last points asked for %.9g, %.9g). Does it compare a "
                       "new point with f0 instead of the best so far, or stop only on a test that stays true once the "
@@ -148,26 +133,23 @@ static double case_loss(void* context, double t) {
     return f;
 }
 
-/* Where the minimum of a unimodal case lies in [lo, hi]. */
-static double case_argmin(const line_case* lc) {
-    if (lc->kind == TILTED) return lc->lo;
-    return s2r_clamp(lc->c, lc->lo, lc->hi);
-}
-
 /* A line saying which search this was, for messages. */
-static const char* case_text(const line_case* lc) {
+static const char* case_text(line_case* lc) {
     static char text[320];
-    char loss[160];
+    char loss[160], c[32];
+    /* a hidden centre is named by the judge ({c:ID}), which holds it */
+    if (lc->hidden) snprintf(c, sizeof c, "{c:%d}", case_id(lc));
+    else snprintf(c, sizeof c, "%.6g", lc->c);
     switch (lc->kind) {
-    case QUADRATIC:  snprintf(loss, sizeof loss, "1 + ((t - %.6g) / %.6g)^2", lc->c, lc->w); break;
-    case V_SHAPE:    snprintf(loss, sizeof loss, "the V 1 + |t - %.6g| / %.6g (slope x%.3g right of it)", lc->c, lc->w,
+    case QUADRATIC:  snprintf(loss, sizeof loss, "1 + ((t - %s) / %.6g)^2", c, lc->w); break;
+    case V_SHAPE:    snprintf(loss, sizeof loss, "the V 1 + |t - %s| / %.6g (slope x%.3g right of it)", c, lc->w,
                               lc->shape); break;
     case FLAT:       snprintf(loss, sizeof loss, "the flat loss 2.5"); break;
     case TILTED:     snprintf(loss, sizeof loss, "the barely tilted 1 + 1e-6 (t - lo) / %.6g", lc->w); break;
-    case BUMPY:      snprintf(loss, sizeof loss, "a bumpy loss (a bowl about %.6g with ripples)", lc->c); break;
-    case ASYMMETRIC: snprintf(loss, sizeof loss, "exp(3u) - 1 - 3u, u = (t - %.6g) / %.6g", lc->c, lc->w); break;
-    case LOGCOSH:    snprintf(loss, sizeof loss, "log cosh(4 (t - %.6g) / %.6g)", lc->c, lc->w); break;
-    case WELL:       snprintf(loss, sizeof loss, "the well 1 - exp(-((t - %.6g) / %.6g)^2)", lc->c, 0.4 * lc->w); break;
+    case BUMPY:      snprintf(loss, sizeof loss, "a bumpy loss (a bowl about %s with ripples)", c); break;
+    case ASYMMETRIC: snprintf(loss, sizeof loss, "exp(3u) - 1 - 3u, u = (t - %s) / %.6g", c, lc->w); break;
+    case LOGCOSH:    snprintf(loss, sizeof loss, "log cosh(4 (t - %s) / %.6g)", c, lc->w); break;
+    case WELL:       snprintf(loss, sizeof loss, "the well 1 - exp(-((t - %s) / %.6g)^2)", c, 0.4 * lc->w); break;
     }
     snprintf(text, sizeof text, "%s on [%.6g, %.6g] from t0 = %.6g (step %.3g, tol %.3g)", loss, lc->lo, lc->hi, lc->t0,
              lc->step, lc->tol);
@@ -198,18 +180,13 @@ static void send_contract(void) {
    that did not is counted in contract_broken). */
 static int run_case(line_case* lc) {
     int ok = 1;
+    double at_t;
     lc->calls = lc->outside = lc->improved = 0;
     lc->f0 = case_value(lc, lc->t0);
     lc->best = lc->f0;
     lc->best_t = lc->t0;
     lc->f = NAN;
-    {
-        line_handle h;
-        h.key = (uint64_t)(uintptr_t)lc ^ line_mask();
-        case_seal(lc);
-        lc->t = s2r_line_minimize(case_loss, &h, lc->lo, lc->hi, lc->t0, lc->f0, lc->step, lc->tol, &lc->f);
-        case_unseal(lc);
-    }
+    lc->t = s2r_line_minimize(case_loss, lc, lc->lo, lc->hi, lc->t0, lc->f0, lc->step, lc->tol, &lc->f);
     if (lc->outside) {
         grade_fail("%s: asked for the loss at t = %.9g, outside the bounds (%d such calls); clamp every probe "
                    "into [lo, hi]", case_text(lc), lc->first_outside, lc->outside);
@@ -227,8 +204,8 @@ static int run_case(line_case* lc) {
         contract_broken[BROKE_WORSE]++;
         ok = 0;
     }
-    if (!grade_close(lc->f, case_value(lc, lc->t), 1e-12)) {
-        double at_t = case_value(lc, lc->t);
+    at_t = case_value(lc, lc->t);
+    if (!grade_close(lc->f, at_t, 1e-12)) {
         /* printed to 9 digits the two may agree: then the difference is rounding, and says where */
         if (fabs(lc->f - at_t) <= 1e-6 * fmax(1, fabs(at_t)))
             grade_fail("%s: *f_min = %.17g, but the loss at the returned t = %.17g is %.17g: they differ only in the "
@@ -250,6 +227,15 @@ static int run_case(line_case* lc) {
     return ok;
 }
 
+/* The case's centre base + span u: on the public fixed inputs with this
+   u, drawn here; on a grading seed with one the judge draws (hidden). */
+static void case_centre(line_case* lc, double base, double span, double u) {
+    lc->hidden = grade_seed() != 0;
+    lc->c = lc->hidden ? NAN : base + span * u;
+    lc->c_base = base;
+    lc->c_span = span;
+}
+
 /* A random case: bounds of width 0.1 .. 100 from lo in [-50, 50],
    the centre c and t0 uniform in them (t0 on a bound one time in ten),
    the first step 1e-3 .. 0.5 of the width, tol = tol_fraction of it. */
@@ -261,12 +247,13 @@ static line_case random_case(s2r_rng* rng, loss_kind kind, double tol_fraction) 
     lc.lo = s2r_rng_range(rng, -50, 50);
     lc.hi = lc.lo + width;
     lc.w = width;
-    lc.c = lc.lo + width * s2r_rng_uniform(rng);
+    case_centre(&lc, lc.lo, width, s2r_rng_uniform(rng));
     r = s2r_rng_uniform(rng);
     lc.t0 = r < 0.05 ? lc.lo : (r < 0.1 ? lc.hi : lc.lo + width * s2r_rng_uniform(rng));
     lc.step = width * pow(10, s2r_rng_range(rng, -3, -0.3));
     lc.tol = tol_fraction * width;
     lc.shape = s2r_rng_range(rng, 0.2, 5);
+    lc.id = -1;
     return lc;
 }
 
@@ -276,41 +263,36 @@ static line_case make_case(loss_kind kind, double c, double w, double lo, double
     memset(&lc, 0, sizeof lc);
     lc.kind = kind;
     lc.c = c; lc.w = w; lc.shape = 1;
+    lc.id = -1;
     lc.lo = lo; lc.hi = hi; lc.t0 = t0; lc.step = step; lc.tol = tol;
     return lc;
 }
 
-/* Running tally of how far searches ended from the minimum. */
+/* Running tally of the searches' loss calls. */
 typedef struct tally {
-    int    searches, far, calls, max_calls;
-    double worst;   /* largest |t - argmin| / tol */
+    int searches, calls, max_calls;
 } tally;
 
-/* Run `lc`, and require t within PRECISION tol of its minimum.  `hint`
-   ends the message when it is not (what to look at). */
+/* Run `lc`, and require t within PRECISION tol of its minimum (the judge,
+   which holds the minimum, says so when it is not).  `hint` ends the
+   message when it is not (what to look at). */
 static void expect_minimum(line_case* lc, tally* s, const char* hint) {
-    double want, error;
     if (!run_case(lc)) {
-        s->far++;
         grade_put(lc->t / lc->tol, "%s: the t returned, in units of tol (within %g of the reference's)", case_text(lc), PRECISION);
         return;
     }
-    want = case_argmin(lc);
-    error = fabs(lc->t - want) / lc->tol;
     s->searches++;
     s->calls += lc->calls;
     if (lc->calls > s->max_calls) s->max_calls = lc->calls;
-    if (error > s->worst) s->worst = error;
     grade_put(lc->t / lc->tol, "%s: the t returned, in units of tol (within %g of the reference's)", case_text(lc), PRECISION);
-    if (error > PRECISION && s->far++ < 3)
-        grade_fail("%s: returned t = %.9g, the minimum is at %.9g: %.3g tol away (at most %g allowed)%s", case_text(lc),
-                   lc->t, want, error, PRECISION, hint);
+    grade_fail_far(case_id(lc), lc->t, PRECISION, "%s: returned t = %.9g, the minimum is at {min}: {err} tol away (at most %g "
+                   "allowed)%s", case_text(lc), lc->t, PRECISION, hint);
 }
 
-/* One line: searches, the worst distance from the minimum, the calls. */
+/* One line: searches and their loss calls. */
 static void print_tally(const tally* s) {
-    printf("      %d searches: worst %.2f tol from the minimum, %.1f loss calls on average, at most %d\n", s->searches,
-           s->worst, s->searches ? (double)s->calls / s->searches : 0.0, s->max_calls);
+    printf("      %d searches: %.1f loss calls on average, at most %d\n", s->searches,
+           s->searches ? (double)s->calls / s->searches : 0.0, s->max_calls);
 }
 
 /* ---------------------------------------------------------------------------
@@ -380,8 +362,9 @@ static void check_bounds(void) {
     }
     for (i = 0; i < 100; i++) {   /* the centre beyond a bound, up to one width away */
         line_case lc = random_case(&rng, i % 3 == 0 ? ASYMMETRIC : QUADRATIC, 1e-4);
-        double beyond = lc.w * s2r_rng_range(&rng, 0, 1);
-        lc.c = i % 2 ? lc.hi + beyond : lc.lo - beyond;
+        double u = s2r_rng_range(&rng, 0, 1);
+        if (i % 2) case_centre(&lc, lc.hi, lc.w, u);
+        else case_centre(&lc, lc.lo, -lc.w, u);
         expect_minimum(&lc, &s, "; the loss falls all the way to the bound, so the result must be the bound");
     }
     print_tally(&s);

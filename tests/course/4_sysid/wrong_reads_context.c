@@ -2,9 +2,11 @@
    was once its own case struct (layout public in course/4_sysid/grade.c),
    which holds the loss's centre: a "search" that finds the arguments lo,
    hi, t0, step and tol in the context returns the centre, clamped, after
-   one loss call for *f_min - and every unit check passed.  The context is
-   now an opaque handle and the centre masked while the search runs: this
-   finds nothing there and returns t0, as the stub does.
+   one loss call for *f_min - and every unit check passed.  The losses are
+   now the judge's (course/judge.c, "the hidden losses"): the context holds
+   no centre of a case drawn from the grading seed, and not in the old
+   layout: this finds nothing there and returns t0, as the stub does
+   (attack_centre_in_memory.c searches the whole stack).
    expect: FAIL quadratic, minimum inside: within 4 tol of it */
 #include "sim2real.h"
 #include <string.h>
