@@ -6744,7 +6744,10 @@ static s2r_result s2r__robot_index_rest(s2r_robot* r) {
                              key >= 0 ? "keyframe 'home'" : "home (no keyframe 'home': every joint at 0)", info->joint_name[j],
                              info->q_home[j], info->q_min[j], info->q_max[j]);
     }
-    if (s2r__custom_numeric(m, "s2r_velocity_limit", info->velocity_limit, n, r->error) < 0) return S2R_ERR_MODEL;
+    if ((k = s2r__custom_numeric(m, "s2r_velocity_limit", info->velocity_limit, n, r->error)) < 0) return S2R_ERR_MODEL;
+    if (k == 0)   /* the excitation, the monitor and the units' torque fall all scale with it */
+        s2r__note(info, "no <numeric name='s2r_velocity_limit'>: %g rad/s assumed for every joint (the UR5e's); "
+                  "give your datasheet's, one rad/s value per joint", info->velocity_limit[0]);
     for (j = 0; j < n; j++)
         if (!(info->velocity_limit[j] > 0) || !isfinite(info->velocity_limit[j]))
             return s2r__fail(r->error, S2R_ERR_MODEL, "s2r_velocity_limit of joint %d is %g: need a finite speed > 0 rad/s", j + 1,

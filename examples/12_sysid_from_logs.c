@@ -288,11 +288,15 @@ static void print_intervals(const s2r_sysid* id, const s2r_sysid_result* r) {
         if (widened) lo = fmin(lo, r->polish_value[i]), hi = fmax(hi, r->polish_value[i]);
         if (p->joint) snprintf(name, sizeof name, "%s[%d]", s2r_param_name(p->param), p->joint);
         else snprintf(name, sizeof name, "%s", s2r_param_name(p->param));
-        printf("    %-16s %9.4g  [%9.4g, %9.4g]  %s%s%s\n", name, r->value[i], lo, hi,
+        if (!r->identifiable[i]) {   /* s2r_sysid_recentre leaves its range as training had it */
+            printf("    %-16s %9.4g  not identifiable%s: the ranges file keeps its training range\n", name, r->value[i],
+                   r->zero_nominal[i] ? " (0 in the model)" : "");
+            continue;
+        }
+        printf("    %-16s %9.4g  [%9.4g, %9.4g]  %s%s\n", name, r->value[i], lo, hi,
                se ? "95 %: +- 1.96 std err" : exact && isfinite(r->std_error[i]) ? "the recentred range (an exact fit: "
                "no scatter)" : "the recentred range (no std err)",
-               widened ? ", widened to the lower loss the check found (the fit stopped short of it)" : "",
-               r->zero_nominal[i] ? "; not identifiable: 0 in the model" : r->identifiable[i] ? "" : "; not identifiable");
+               widened ? ", widened to the lower loss the check found (the fit stopped short of it)" : "");
     }
 }
 

@@ -238,7 +238,9 @@ static s2r_result load_edited_ur5e(s2r_robot* r, const char* from, const char* t
    accepted.  An actuator whose biasprm[1] is not -gainprm[0] (not the
    position servo the library reads ctrl as the target of) is refused
    naming it and the fix; one without damping (kv 0, no joint damping) is
-   noticed: its kv is not identifiable. */
+   noticed: its kv is not identifiable.  A model without a speed limit is
+   told the one assumed (the excitation commanded 1.6 rad/s on an iiwa's
+   1.3-1.5 rad/s joints in silence). */
 static int test_convention_units(void) {
     static char xml[16500];
     const char* limits = "data='3.1416 3.1416 3.1416 3.1416 3.1416 3.1416'";
@@ -246,7 +248,13 @@ static int test_convention_units(void) {
     CHECKF(load_edited_ur5e(&r, limits, "data='180 180 180 180 180 180'", xml) == S2R_ERR_MODEL &&
            strstr(r.error, "s2r_velocity_limit of joint 1 is 180 rad/s") && strstr(r.error, "in deg/s? give rad/s - 180 "
            "deg/s is 3.142 rad/s"), "%s", r.error);
-    CHECKF(load_edited_ur5e(&r, limits, "data='6.2832 6.2832 3.1416 3.1416 3.1416 3.1416'", xml) == S2R_OK, "%s", r.error);
+    CHECKF(load_edited_ur5e(&r, limits, "data='6.2832 6.2832 3.1416 3.1416 3.1416 3.1416'", xml) == S2R_OK &&
+           !strstr(r.info.notice, "s2r_velocity_limit"), "%s %s", r.error, r.info.notice);
+    s2r_robot_free(&r);
+    CHECKF(load_edited_ur5e(&r, "<numeric name='s2r_velocity_limit' data='3.1416 3.1416 3.1416 3.1416 3.1416 3.1416'/>",
+                            "", xml) == S2R_OK &&
+           strstr(r.info.notice, "no <numeric name='s2r_velocity_limit'>: 3.14159 rad/s assumed for every joint (the "
+                  "UR5e's); give your datasheet's"), "%s %s", r.error, r.info.notice);
     s2r_robot_free(&r);
     CHECKF(load_edited_ur5e(&r, "data='-0.30 0.35 0.25 0.05 0.60 0.50'", "data='-300 350 250 50 600 500'", xml) ==
            S2R_ERR_MODEL && strstr(r.error, "s2r_workspace: axis x runs from -300 to 50 m") &&
@@ -420,7 +428,7 @@ static const test_case robot_tests[] = {
     {"robot: malformed MJCF returns MuJoCo's message", test_malformed_mjcf},
     {"robot: a timestep outside 0.1 .. 10 ms is refused at load", test_timestep_bounds},
     {"robot: custom MJCF from a file", test_custom_mjcf_file},
-    {"robot: a speed limit in deg/s, a workspace in mm, a servo not of the position form refused; no damping noticed",
+    {"robot: a speed limit in deg/s, a workspace in mm, a servo not of the position form refused; no damping, no speed limit noticed",
      test_convention_units},
     {"robot: implicitfast in an included file is refused naming the file", test_implicitfast_included},
     {"reach: success judged from ground truth", test_reach_success_ground_truth},

@@ -124,6 +124,18 @@ else
     tail -n 3 "$WORK/12_sag.log"; failed=$((failed + 1))
 fi
 rm -f "$WORK/sag.sock"
+# A parameter the fit cannot identify keeps its training range in the ranges file, and the console says
+# so: 12 printed "the recentred range" for it beside a ranges file holding the default one.
+./"$BUILD"/12_sysid_from_logs --quick --mjcf "$SAG" --out "$WORK/sag_lab" > "$WORK/12_sag_lab.log" 2>&1
+line=$(grep "^    armature " "$WORK/12_sag_lab.log")
+if echo "$line" | grep -q "not identifiable: the ranges file keeps its training range$" &&
+   grep -q "^armature  *loguniform  *0.7 1.4  *scale" "$WORK/sag_lab/12_ranges.txt" &&
+   ! grep "not identifiable" "$WORK/12_sag_lab.log" | grep -q "recentred range"; then
+    echo "ok   your arm: 12 says a parameter it cannot identify keeps its training range, as its ranges file does"
+else
+    echo "FAIL your arm: 12's unidentifiable armature: '$line'"; grep "^armature" "$WORK/sag_lab/12_ranges.txt"
+    failed=$((failed + 1))
+fi
 ./"$BUILD"/02_domain_randomization --quick --mjcf "$MODEL" --ranges "$WORK/12_ranges.txt" --out "$WORK" > "$WORK/02.log" 2>&1
 status=$?
 step "02_domain_randomization --quick" "$WORK/02.log" "$WORK/02_dr.ckpt" "$WORK/02_ranges.txt"
