@@ -340,7 +340,7 @@ endif
 # candidate timestep (bench_timestep --policy: timestep_policy.csv).
 # The push tables run again with ten seeds, as jobs two at a time, into
 # 07_push_*_<arm>_seeds10.* (the README's headline push tables), and on a
-# second set of units, #7001-#7003, into 07_push_*_<arm>_unit7001.*.
+# second set of units, #7001-#7003, into 07_push_*_<arm>_unit7001.* (with its log).
 TABLE_FIGURES := 07_table.md 07_table.csv 07_table.png 07_demo_curve.csv 07_run.csv 07_seeds.csv 07_units.csv \
                  07_pure_sim_seed1_training.png 07_dr_seed1_training.png
 PUSH_FIGURES  := table.md table.csv table.png demo_curve.csv seeds.csv over_seeds.csv run.csv timing.csv jobs.csv \
@@ -392,8 +392,9 @@ figures: deps $(EXAMPLES) $(PY_LIB) $(PY_DIGEST) $(BUILD)/bench_timestep
 	  for f in $(PUSH10_FIGURES); do cp $(BUILD)/push10_$$r/07_push_$$f figures/07_push_$${f%.*}_$${r}_seeds10.$${f##*.} || exit 1; done; \
 	done
 	for r in ur5e panda; do \
-	  sh examples/jobs/parallel_table.sh 2 $(THREADS) ./$(BUILD)/07_the_table --task push --robot $$r --real-seed 7001 \
-	     --out $(BUILD)/push7001_$$r || exit 1; \
+	  mkdir -p $(BUILD)/push7001_$$r && \
+	  ./$(BUILD)/07_the_table --task push --robot $$r --real-seed 7001 --out $(BUILD)/push7001_$$r --threads $(THREADS) \
+	    > $(BUILD)/push7001_$$r/07_push_log.txt || exit 1; cp $(BUILD)/push7001_$$r/07_push_log.txt figures/07_push_log_$${r}_unit7001.txt; \
 	  for f in $(PUSH10_FIGURES); do cp $(BUILD)/push7001_$$r/07_push_$$f figures/07_push_$${f%.*}_$${r}_unit7001.$${f##*.} || exit 1; done; \
 	done
 	@if [ -n "$(PYTHON)" ] && $(PYTHON) -c 'import numpy, torch' 2>/dev/null; then d=$(BUILD)/margin_ur5e; \
