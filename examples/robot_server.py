@@ -125,6 +125,16 @@ def slots(values):
     return list(values) + [0.0] * (JOINTS - len(values))
 
 
+def sensors_short(n, **fields):
+    """What a reading lacks, in a sentence naming the field; None if whole. Never padded: a joint the driver
+    dropped would be logged as 0 rad while its command moves."""
+    for name, values in fields.items():
+        want = 3 if name in ("target", "object") else n
+        if len(values) != want:
+            return "sensors: the driver gave %d values of %s, the arm has %d" % (len(values), name, want)
+    return None
+
+
 def arm_block():
     """This side's arm, as both hellos carry it."""
     names = [name.encode()[:31] for name, _, _ in ARM["joints"]] + [b""] * (JOINTS - len(ARM["joints"]))
@@ -187,6 +197,9 @@ def answer(arm, kind, payload):
         return 0, b""
     if kind == SENSORS:
         time, q, qd, tau, target, obj = arm.sensors()
+        short = sensors_short(arm.n, q=q, qd=qd, tau=tau, target=target, object=obj)
+        if short:                               # a driver that dropped a joint (a /joint_states missing a name)
+            return ERR_STATE, short.encode()
         return 0, struct.pack("<%dd" % (1 + 3 * JOINTS + 6), time, *slots(q), *slots(qd), *slots(tau), *target, *obj)
     if kind == TRUTH:
         # OWNER: fill this from an external measurement of the flange (motion capture, a laser tracker):

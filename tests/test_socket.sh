@@ -276,5 +276,24 @@ for address in tcp:0.0.0.0:47211 TCP:127.0.0.1:47211 tcp:127.0.0.1:047211; do
         failed=$((failed + 1))
     fi
 done
+# robot_server.py never pads a reading: a driver that drops a joint mid-run (a /joint_states missing a
+# name) gets the request refused naming the field, where the log recorded 0 rad for the joint.
+said=$(python3 - <<'PY' 2>&1
+import struct, sys
+sys.path.insert(0, "examples")
+import robot_server as rs
+arm = rs.FakeArm()
+status, reply = rs.answer(arm, rs.SENSORS, b"")
+whole = status == 0
+arm.sensors = lambda: (0.0, arm.q[:-1], arm.qd, [0.0] * arm.n, arm.target, [0.0] * 3)
+status, reply = rs.answer(arm, rs.SENSORS, b"")
+print("whole" if whole else "not whole", status, reply.decode())
+PY
+)
+if [ "$said" = "whole -8 sensors: the driver gave 5 values of q, the arm has 6" ]; then
+    echo "ok   socket: robot_server.py refuses a reading that lacks a joint, naming it: ${said#whole -8 }"
+else
+    echo "FAIL socket: robot_server.py on a dropped joint: $said"; failed=$((failed + 1))
+fi
 echo "$failed socket test(s) failed"
 [ $failed -eq 0 ]
