@@ -139,6 +139,9 @@
 #define S2R_SOCKET_READING_MAX 1e6    /* largest magnitude of a reading (m, rad, m/s,
                                          rad/s, N m; not time): beyond it no arm
                                          measures, it is a unit or encoding error */
+#define S2R_SOCKET_RANGE_SLACK 1.5708 /* rad: a joint read further than this outside
+                                         its model range is refused (degrees, another
+                                         joint order or another arm's reading)   */
 
 typedef enum s2r_socket_type {
     S2R_SOCKET_HELLO = 1, S2R_SOCKET_RESET, S2R_SOCKET_COMMAND, S2R_SOCKET_ADVANCE,
@@ -652,6 +655,20 @@ static s2r_result s2r__socket_break(s2r_socket_robot* s, s2r_result code, const 
     return s2r__fail(s->error, code, "%s (connection closed; a robot side still running halts its arm)", s->fault);
 }
 
+/* A reading's joints inside their model ranges, give or take
+   S2R_SOCKET_RANGE_SLACK (finite and bounded already: the wire's check). */
+static s2r_result s2r__socket_check_ranges(const s2r_socket_message* m, const s2r_arm_info* info, char* why) {
+    int j;
+    for (j = 0; j < info->n_joints; j++) {
+        double q = m->sensors.q[j], off = fmax(info->q_min[j] - q, q - info->q_max[j]);
+        if (off > S2R_SOCKET_RANGE_SLACK)
+            return s2r__fail(why, S2R_ERR_CORRUPT, "sensors: joint %d ('%s') reads %g rad, %.3g rad outside its range "
+                             "[%g, %g]: in degrees, in another joint order or from another arm?", j + 1, info->joint_name[j],
+                             q, off, info->q_min[j], info->q_max[j]);
+    }
+    return S2R_OK;
+}
+
 /* One request and its reply, within the timeout (plus extra_ms); the
    reply replaces *m.  A robot-side error is returned as its code. */
 static s2r_result s2r__socket_call(s2r_socket_robot* s, s2r_socket_message* m, double extra_ms) {
@@ -669,6 +686,7 @@ static s2r_result s2r__socket_call(s2r_socket_robot* s, s2r_socket_message* m, d
         s2r__fail(why, res, "no answer within %.0f ms (stopped, or too slow for the control rate)", s->timeout_ms + extra_ms);
     if (res == S2R_OK && m->status == S2R_OK && s->arm.info.n_joints > 0)
         res = s2r__socket_check_joints(m, s->arm.info.n_joints, why);
+    if (res == S2R_OK && m->status == S2R_OK && type == S2R_SOCKET_SENSORS) res = s2r__socket_check_ranges(m, &s->arm.info, why);
     if (res != S2R_OK) return s2r__socket_break(s, res, why, type);
     if (m->status != S2R_OK) return s2r__fail(s->error, m->status, "robot side: %s", m->text);
     return S2R_OK;

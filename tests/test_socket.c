@@ -308,6 +308,7 @@ static pid_t socket_bad_child(int mode) {
             if (mode == 1) m.sensors.q[1] = NAN;
             if (mode == 2) m.sensors.q[6] = 0.3, m.truth.q[6] = 0.3;
             if (mode == 3) m.truth.flange[2] = 1e300;
+            if (mode == 5) m.sensors.q[2] = 57.0;   /* finite, bounded, 53.9 rad past the elbow's range */
             s2r__socket_send(fd, s2r__socket_ms() + 1000, &m, NULL);
         }
         unlink(SOCKET_PATH);
@@ -325,18 +326,20 @@ static int test_socket_timeout_and_nan(void) {
     int mode, status;
     c.address = SOCKET_PATH;
     c.timeout_ms = 200;
-    for (mode = 0; mode < 5; mode++) {
+    for (mode = 0; mode < 6; mode++) {
         pid_t child;
         s2r_result res;
         socket_bad_name = mode == 4 ? "evil\033[2J\033]0;owned\007arm" : "bad arm";
-        child = socket_bad_child(mode < 4 ? mode : 3);
+        child = socket_bad_child(mode != 4 ? mode : 3);
         CHECK(child > 0);
         CHECKF(s2r_socket_robot_connect(&s, &c) == S2R_OK, "%s", s.error);
         t0 = s2r_seconds();
-        res = mode >= 3 ? s2r_backend_ground_truth(&s.backend, &truth) : s2r_backend_read_sensors(&s.backend, &sensors);
-        if (mode == 1) CHECKF(res == S2R_ERR_CORRUPT && strstr(s.error, "NaN"), "%s", s.error);
+        res = mode == 3 || mode == 4 ? s2r_backend_ground_truth(&s.backend, &truth) : s2r_backend_read_sensors(&s.backend, &sensors);
+        if (mode == 5) CHECKF(res == S2R_ERR_CORRUPT && strstr(s.error, "sensors: joint 3 ('elbow') reads 57 rad, 53.9 rad outside its range [-3.1416, 3.1416]") &&
+                              strstr(s.error, "in degrees, in another joint order or from another arm?"), "%s", s.error);
+        else if (mode == 1) CHECKF(res == S2R_ERR_CORRUPT && strstr(s.error, "NaN"), "%s", s.error);
         else if (mode == 2) CHECKF(res == S2R_ERR_CORRUPT && strstr(s.error, "q of joint 7 is 0.3, but the arm has 6 joints"), "%s", s.error);
-        else if (mode >= 3) CHECKF(res == S2R_ERR_CORRUPT && strstr(s.error, "truth: a value is NaN, Inf or beyond"), "%s", s.error);
+        else if (mode == 3 || mode == 4) CHECKF(res == S2R_ERR_CORRUPT && strstr(s.error, "truth: a value is NaN, Inf or beyond"), "%s", s.error);
         else CHECKF(res == S2R_ERR_IO && strstr(s.error, "no answer within 200 ms"), "%s", s.error);
         if (mode == 4) CHECKF(strcmp(s.backend.name, "socket: evil\\x1b[2J\\x1b]0;owned\\x07arm") == 0, "%s", s.backend.name);
         CHECK(s2r_seconds() - t0 < 2);
@@ -1060,7 +1063,7 @@ static const test_case socket_tests[] = {
     {"socket: the same on push (object placed over the socket)", test_socket_push_bit_identical},
     {"socket: the robot side gone mid-episode is a clear error at once, then a closed backend",
      test_socket_robot_gone_mid_episode},
-    {"socket: a silent robot side times out, NaN readings are refused", test_socket_timeout_and_nan},
+    {"socket: a silent robot side times out, NaN readings and a joint far outside its range are refused", test_socket_timeout_and_nan},
     {"socket: the wrong arm in the handshake, no server, a bad address", test_socket_wrong_arm},
     {"socket: a client silent mid-episode past the watchdog (signals arriving) gets the arm halted and the episode's error",
      test_socket_watchdog_halts},
