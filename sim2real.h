@@ -15615,6 +15615,17 @@ static const char* s2r__traj_name(const s2r_trajectory_set* set, int i, char* na
     return name;
 }
 
+/* Where time k T (k -1: the start) of trajectory i is: for one read from
+   a file, the row ("FILE, line N": the rows are 1 / rate apart from its
+   first); name holds S2R_ERROR_LEN chars. */
+static const char* s2r__traj_sample_name(const s2r_trajectory_set* set, int i, int k, char* name) {
+    if (set->source && k > 0)
+        snprintf(name, S2R_ERROR_LEN, "%.180s, line %d", set->source[i].file, set->source[i].line +
+                 (int)floor(k * set->sample_period * set->source[i].rate + 1e-6));
+    else s2r__traj_name(set, i, name);
+    return name;
+}
+
 /* The likely cause of an angle outside [lo, hi] rad: degrees when it is
    more than a turn and, read as degrees, inside the range; else another
    arm. */
@@ -15626,8 +15637,9 @@ static const char* s2r__degrees_hint(double v, double lo, double hi) {
 }
 
 /* The trajectories against the arm they will be replayed on: each start
-   pose and every command inside the joint ranges (a log of another arm,
-   or in degrees, or of commands of 1e300 rad, is refused naming where). */
+   pose and every command inside the joint ranges, every measured angle
+   within a quarter turn of them (a log of another arm, or in degrees, or
+   of 1e300 rad, is refused naming where). */
 static s2r_result s2r__traj_check_arm(const s2r_trajectory_set* set, const s2r_arm_info* info, char* error) {
     char name[S2R_ERROR_LEN];
     int i, j, k, n = set->n_joints;
@@ -15635,15 +15647,20 @@ static s2r_result s2r__traj_check_arm(const s2r_trajectory_set* set, const s2r_a
         for (k = -1; k < set->n_samples; k++)   /* -1: the start pose */
             for (j = 0; j < n; j++) {
                 double v = k < 0 ? set->q0[(size_t)i * n + j] : set->command[s2r__traj_at(set, i, k) + (size_t)j];
+                double q = k < 0 ? v : set->q[s2r__traj_at(set, i, k) + (size_t)j];   /* the start: checked below */
+                if (k >= 0 && !(q >= info->q_min[j] - 1.5708 && q <= info->q_max[j] + 1.5708)) {   /* readings overshoot a little */
+                    s2r__traj_sample_name(set, i, k + 1, name);   /* reading k: the row at t0 + (k + 1) T */
+                    return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%s: q_%d = %g rad is more than a quarter turn "
+                                     "outside the joint's range [%g, %g]%s", name, j + 1, q, info->q_min[j], info->q_max[j],
+                                     s2r__degrees_hint(q, info->q_min[j], info->q_max[j]));
+                }
                 if (v >= info->q_min[j] - 1e-9 && v <= info->q_max[j] + 1e-9) continue;
                 s2r__traj_name(set, i, name);
                 if (k < 0)
                     return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%s: start pose q_%d = %g rad is outside the joint's "
                                      "range [%g, %g]%s", name, j + 1, v, info->q_min[j], info->q_max[j],
                                      s2r__degrees_hint(v, info->q_min[j], info->q_max[j]));
-                if (set->source)   /* the row of sample k: the file's rows are 1 / rate apart from its first */
-                    snprintf(name, S2R_ERROR_LEN, "%.180s, line %d", set->source[i].file, set->source[i].line +
-                             (int)floor(k * set->sample_period * set->source[i].rate + 1e-6));
+                s2r__traj_sample_name(set, i, k, name);
                 return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%s: command_%d = %g rad at t = %g s is outside the "
                                  "joint's range [%g, %g]%s", name, j + 1, v,
                                  (set->source ? set->source[i].t0 : 0) + k * set->sample_period, info->q_min[j], info->q_max[j],
@@ -16745,7 +16762,10 @@ static s2r_result s2r__sysid_begin(s2r_sysid* id, const s2r_trajectory_set* trai
     r->loss[0] = r->train_loss = s2r__sysid_objective(id, x, train);
     if ((res = s2r__stop_asked(id->error, "system identification")) != S2R_OK) return res;
     if (!isfinite(r->loss[0]))
-        return s2r__fail(id->error, S2R_ERR_INVALID_ARGUMENT, "the simulation diverges at the start values: %s", id->sim.error);
+        return id->sim.error[0]
+                   ? s2r__fail(id->error, S2R_ERR_INVALID_ARGUMENT, "the simulation diverges at the start values: %s", id->sim.error)
+                   : s2r__fail(id->error, S2R_ERR_INVALID_ARGUMENT, "the loss at the start values is not finite: a recorded "
+                               "value too large to compare with the simulation's (look for one in the logs)");
     return S2R_OK;
 }
 

@@ -699,7 +699,8 @@ static int test_numbers_have_bounds(void) {
 /* A log of the UR5e at home for 1 s at 50 Hz, columns t, command_J, q_J
    for `joints` joints (J from 1), after `prefix`; when `bad_row` is 0 the
    q of joint index `bad_joint` (from 0) is `bad` in every row (the start
-   pose and on), when it is > 0 that row's command of that joint. */
+   pose and on), when it is > 0 that row's command of that joint, when it
+   is -2 or less the q of row -bad_row alone. */
 static void harden_log(char* text, size_t cap, const char* prefix, int joints, int bad_row, int bad_joint, double bad) {
     static const double home[6] = {-1.5708, -1.5708, 1.5708, -1.5708, -1.5708, 0};
     size_t at = (size_t)snprintf(text, cap, "%st", prefix);
@@ -709,14 +710,16 @@ static void harden_log(char* text, size_t cap, const char* prefix, int joints, i
     for (k = 0; k <= 50; k++) {
         at += (size_t)snprintf(text + at, cap - at, "\n%.2f", k * 0.02);
         for (j = 0; j < joints; j++) at += (size_t)snprintf(text + at, cap - at, ",%.17g", k == bad_row && j == bad_joint && k > 0 ? bad : home[j]);
-        for (j = 0; j < joints; j++) at += (size_t)snprintf(text + at, cap - at, ",%.17g", bad_row == 0 && j == bad_joint ? bad : home[j]);
+        for (j = 0; j < joints; j++)
+            at += (size_t)snprintf(text + at, cap - at, ",%.17g", (bad_row == 0 || (bad_row <= -2 && bad_row == -k)) && j == bad_joint ? bad : home[j]);
     }
     snprintf(text + at, cap - at, "\n");
 }
 
 /* Logs meet the arm they are identified on: a 5-joint log on the UR5e, a
    start pose outside a joint's range and commands of 1e300 rad named
-   neither file nor line, or were taken (the report then said "validation
+   neither file nor line, or were taken (a reading of 1e300 rad: "the
+   simulation diverges at the start values: " and nothing after it) (the report then said "validation
    MSE nan"); each is refused naming the file and the line (the start
    pose's, or the command's row).
    A log behind a UTF-8 byte order mark reads (it gave "unknown column
@@ -728,6 +731,7 @@ static int test_logs_meet_the_arm(void) {
         {6, 26, 1, 1e300, "log.csv, line 28: command_2 = 1e+300 rad at t = 0.52 s is outside the joint's range"},
         {6, 10, 3, -90, "log.csv, line 12: command_4 = -90 rad at t = 0.2 s is outside the joint's range [-6.2832, 6.2832] - in degrees? the log's angles must be in radians"},
         {6, 0, 2, 109.957, "start pose q_3 = 109.957 rad is outside the joint's range [-3.1416, 3.1416] - in degrees?"},
+        {6, -30, 2, 1e300, "log.csv, line 32: q_3 = 1e+300 rad is more than a quarter turn outside the joint's range"},
     };
     static char text[65536];
     s2r_sim_config model = s2r_sim_config_default(S2R_ROBOT_UR5E);
