@@ -6510,7 +6510,8 @@ static s2r_result s2r__robot_check_servo(s2r_robot* r, int a, int k) {
     if (!m->jnt_limited[j] || !isfinite(m->jnt_range[2 * j]) || !isfinite(m->jnt_range[2 * j + 1]) ||
         !(m->jnt_range[2 * j] < m->jnt_range[2 * j + 1]))
         return s2r__fail(r->error, S2R_ERR_MODEL, "joint %s needs a finite range lo < hi (rad): write limited='true' "
-                         "range='lo hi' on it or its <default> class", jnt);
+                         "range='lo hi' on it or its <default> class (a continuous joint: the travel its cable allows, "
+                         "e.g. range='-6.2832 6.2832')", jnt);
     if (!m->actuator_forcelimited[a] || !(m->actuator_forcerange[2 * a + 1] > 0) || !isfinite(m->actuator_forcerange[2 * a + 1]))
         return s2r__fail(r->error, S2R_ERR_MODEL, "actuator %s (joint %s) has no forcerange: the servo needs its torque "
                          "limit - write forcelimited='true' forcerange='-T T' (T: the joint's rated torque, N m, from its "

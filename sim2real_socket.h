@@ -530,6 +530,12 @@ static void s2r__socket_setup(int fd) {
 #endif
 }
 
+/* Whether a socket path names something that exists and is no socket. */
+static int s2r__socket_not_a_socket(const char* path) {
+    struct stat st;
+    return stat(path, &st) == 0 && !S2R__IS_SOCKET(st.st_mode);
+}
+
 /* Connect within timeout_ms, trying again while the robot side is not up
    yet (no socket file, connection refused). */
 static s2r_result s2r__socket_open(const char* address, int timeout_ms, int* fd, char* error) {
@@ -557,6 +563,9 @@ static s2r_result s2r__socket_open(const char* address, int timeout_ms, int* fd,
         err = errno;
         close(*fd);
         *fd = -1;
+        if (a.any.sa_family == AF_UNIX && err == ECONNREFUSED && s2r__socket_not_a_socket(address))
+            return s2r__fail(error, S2R_ERR_IO, "cannot connect to the robot at %s: it is a file, not a socket (is that "
+                             "the robot side's address?)", address);
         if ((err != ENOENT && err != ECONNREFUSED && err != EAGAIN) || s2r__socket_ms() >= deadline)
             return s2r__fail(error, S2R_ERR_IO, "cannot connect to the robot at %s within %d ms: %s", address, timeout_ms,
                              strerror(err));
@@ -662,7 +671,7 @@ static s2r_result s2r__socket_check_ranges(const s2r_socket_message* m, const s2
     for (j = 0; j < info->n_joints; j++) {
         double q = m->sensors.q[j], off = fmax(info->q_min[j] - q, q - info->q_max[j]);
         if (off > S2R_SOCKET_RANGE_SLACK)
-            return s2r__fail(why, S2R_ERR_CORRUPT, "sensors: joint %d ('%s') reads %g rad, %.3g rad outside its range "
+            return s2r__fail(why, S2R_ERR_CORRUPT, "joint %d ('%s') reads %g rad, %.3g rad outside its range "
                              "[%g, %g]: in degrees, in another joint order or from another arm?", j + 1, info->joint_name[j],
                              q, off, info->q_min[j], info->q_max[j]);
     }

@@ -71,8 +71,8 @@ int main(int argc, char** argv) {
         else if (argv[i][0] != '-' && !serve.address) { serve.address = argv[i]; continue; }
         else known = 0;
         if (!known || !ok) {
-            fprintf(stderr, "robot_server: %s %s%s\n%s", known ? "bad value for" : "unknown option", argv[i],
-                    known ? (i + 1 < argc ? "" : " (missing)") : "", usage);
+            fprintf(stderr, "robot_server: %s %s%s%s%s\n%s", known ? "bad value for" : "unknown option", argv[i],
+                    known && value ? " '" : "", known ? (value ? value : " (missing)") : "", known && value ? "'" : "", usage);
             return 2;
         }
         i++;

@@ -276,6 +276,18 @@ for address in tcp:0.0.0.0:47211 TCP:127.0.0.1:47211 tcp:127.0.0.1:047211; do
         failed=$((failed + 1))
     fi
 done
+# A client given a file that is no socket says so (it said "Connection refused"); robot_server's option
+# errors echo the value they refuse.
+printf 'not a socket\n' > "$BUILD/test_socket_regular.txt"
+said=$("./$BUILD/robot_client" "$BUILD/test_socket_regular.txt" --episodes 1 --timeout-ms 2000 2>&1)
+bad=$("./$BUILD/robot_server" "$SOCK" --unit abc 2>&1 | head -n 1)
+if echo "$said" | grep -q "it is a file, not a socket (is that the robot side's address?)" &&
+   [ "$(cat "$BUILD/test_socket_regular.txt")" = "not a socket" ] && [ "$bad" = "robot_server: bad value for --unit 'abc'" ]; then
+    echo "ok   socket: a client at a regular file says it is no socket, and leaves it; robot_server echoes a bad value"
+else
+    echo "FAIL socket: a client at a regular file: $said / robot_server: $bad"; failed=$((failed + 1))
+fi
+rm -f "$BUILD/test_socket_regular.txt"
 # robot_server.py never pads a reading: a driver that drops a joint mid-run (a /joint_states missing a
 # name) gets the request refused naming the field, where the log recorded 0 rad for the joint.
 said=$(python3 - <<'PY' 2>&1
