@@ -277,7 +277,8 @@ static void print_logs(const s2r_trajectory_set* set, const char* role) {
 static void print_intervals(const s2r_sysid* id, const s2r_sysid_result* r) {
     int i, widened;
     char name[48];
-    printf("  intervals:\n");
+    printf("  intervals: the logs' noise, given the model - not an error of the model itself (an effect it lacks, "
+           "a coarser physics timestep than the arm's: dry friction moves with it - fit again with a finer <option timestep> to see)\n");
     for (i = 0; i < r->n_params; i++) {
         const s2r_sysid_param* p = &id->config.param[i];
         int exact = r->train_loss <= S2R_SYSID_EXACT_LOSS;   /* no scatter: the recentred range says more */
