@@ -345,6 +345,7 @@ static s2r_result unit_connect(const s2r_options* opt, int u, fleet_unit* f) {
                         "outcome from it; answer its truth request with an external measurement of the flange and "
                         "target (motion capture, a laser tracker), or run 06 without --address (on stand-in units)\n",
                         opt->address, f->robot->error);
+                s2r_socket_robot_close(&f->remote);   /* with a bye: the robot side is told it was refused, not lost */
                 return res;
             }
         }

@@ -133,7 +133,8 @@ rm -f "$SOCK"
 
 # robot_server.py gives no ground truth (its TRUTH answer is the owner's to fill): evaluating on it and
 # deploying on it stop with status 1 and say why - never a success count or a gate's verdict read from
-# numbers it did not give; 06 asks at connection, before any stage.
+# numbers it did not give; 06 asks at connection, before any stage, and hangs up with a bye (the robot
+# side logged it as lost).
 python3 examples/robot_server.py "$SOCK" --clients 2 > "$BUILD/test_socket_py.log" 2>&1 &
 server=$!
 waited=0
@@ -146,7 +147,8 @@ kill $server 2>/dev/null; wait $server 2>/dev/null
 if [ $client -eq 1 ] && ! grep -q "^success" "$BUILD/test_socket_truth.log" &&
    grep -q "the robot side gives no ground truth: the step's outcome (distance, success, reward) cannot be judged" "$BUILD/test_socket_truth.log" &&
    grep -q "or evaluate on a simulator (robot side: truth: this arm has no external measurement of its flange (fill answer()'s TRUTH))$" "$BUILD/test_socket_truth.log" &&
-   [ $deploy -eq 1 ] && grep -q "gives no ground truth" "$BUILD/test_socket_truth06.log" && ! grep -q "sim regression" "$BUILD/test_socket_truth06.log"; then
+   [ $deploy -eq 1 ] && grep -q "gives no ground truth" "$BUILD/test_socket_truth06.log" && ! grep -q "sim regression" "$BUILD/test_socket_truth06.log" &&
+   [ "$(grep -c "finished (it said bye)" "$BUILD/test_socket_py.log")" -eq 2 ]; then
     echo "ok   socket: robot_server.py gives no ground truth: evaluation and 06 stop saying so: $(grep "06 judges" "$BUILD/test_socket_truth06.log")"
 else
     echo "FAIL socket: on robot_server.py, which gives no ground truth: robot_client status $client, 06 status $deploy"
