@@ -612,9 +612,13 @@ static s2r_result stage_canary(const s2r_options* opt, const sizes* z, const s2r
         n++;
         g = s2r_gate_canary_pairs(&gc, n, wins, losses);
     } while (g.verdict == S2R_VERDICT_CONTINUE || n < 2);
-    printf("  canary: units %s .. %s (%d of %d = %.0f %% of the fleet), %d pairs on the same tasks: candidate %d/%d, "
-           "incumbent %d/%d\n", fleet[z->fleet > 1].name, fleet[(z->fleet > 1) + z->canary_units - 1].name, z->canary_units, z->fleet,
-           100.0 * z->canary_units / z->fleet, n, c_sum.successes, c_sum.episodes, i_sum.successes, i_sum.episodes);
+    {
+        const char* first = fleet[z->fleet > 1].name, *last = fleet[(z->fleet > 1) + z->canary_units - 1].name;
+        printf("  canary: unit%s %s%s%s (%d of %d = %.0f %% of the fleet), %d pairs on the same tasks: candidate %d/%d, "
+               "incumbent %d/%d\n", z->canary_units > 1 ? "s" : "", first, z->canary_units > 1 ? " .. " : "",
+               z->canary_units > 1 ? last : "", z->canary_units, z->fleet, 100.0 * z->canary_units / z->fleet, n,
+               c_sum.successes, c_sum.episodes, i_sum.successes, i_sum.episodes);
+    }
     record_bar(rec, "canary: candidate", c_sum.successes, c_sum.episodes, c_sum.interventions, c_sum.mean_torque_peak);
     record_bar(rec, "canary: incumbent", i_sum.successes, i_sum.episodes, i_sum.interventions, i_sum.mean_torque_peak);
     *ref_sum = c_sum;

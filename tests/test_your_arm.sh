@@ -155,6 +155,7 @@ server=$!
 status=$?
 kill $server 2>/dev/null; wait $server 2>/dev/null
 if [ $status -eq 0 ] && grep -q "^  no alarm in [0-9]* rounds" "$WORK/06_stiff.log" &&
+   grep -q "^  canary: unit socket: sim (1 of 1 = 100 % of the fleet)" "$WORK/06_stiff.log" &&   # one unit named once
    grep -q "^  torque alarm above a rolling mean peak of" "$WORK/06_stiff.log" && ! grep -q "(other)" "$WORK/06_stiff.log"; then
     echo "ok   your arm: 06 on stiff servos served unchanged ($STIFF) raises no alarm:$(grep '^  torque alarm' "$WORK/06_stiff.log" | cut -c2-90)..."
 else
