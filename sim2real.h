@@ -6608,11 +6608,14 @@ static s2r_result s2r__robot_check_passive(s2r_robot* r, int n) {
    out of the arm and said so; every joint must be an arm joint, a joint
    such an actuator moves, or the push object's free joint - not a free
    joint carrying the arm (a floating base). */
+static int s2r__joint_list(const s2r_arm_info* info, const unsigned char* pick, char* list, size_t cap);
+
 static s2r_result s2r__robot_index_joints(s2r_robot* r) {
     mjModel* m = r->model;
     s2r_arm_info* info = &r->info;
     int a, j, n = 0, moved = 0, left = 0;
     char label[96], list[256] = "", damped[256] = "";
+    unsigned char pick[S2R_MAX_JOINTS];
     s2r_result res;
     if (m->opt.integrator == mjINT_RK4)
         return s2r__fail(r->error, S2R_ERR_MODEL, "<option integrator='RK4'>: the position servos need a damping "
@@ -6664,33 +6667,36 @@ static s2r_result s2r__robot_index_joints(s2r_robot* r) {
                   "'home' control (or 0), and MuJoCo runs every actuator (s2r_robot.servo 0)", left > 1 ? "s" : "", list,
                   left > 1 ? "they hold" : "it holds");
     if ((res = s2r__robot_check_passive(r, n)) != S2R_OK) return res;
-    for (j = 0, left = 0, list[0] = '\0'; j < n; j++)   /* armature 0: a scale of it stays 0 */
-        if (m->dof_armature[r->dof_adr[j]] == 0) {
-            size_t l = strlen(list);
-            if (l + strlen(info->joint_name[j]) + 8 < sizeof list)
-                snprintf(list + l, sizeof list - l, "%s'%s'", left ? ", " : "", info->joint_name[j]);
-            left++;
-        }
-    if (left)
+    for (j = 0; j < n; j++) pick[j] = m->dof_armature[r->dof_adr[j]] == 0;   /* a scale of it stays 0 */
+    if ((left = s2r__joint_list(info, pick, list, sizeof list)) > 0)
         s2r__note(info, "armature 0 on %s%s: identification and randomization scale it (x nominal), and a scale of 0 "
                   "stays 0 - give <joint armature> the reflected rotor inertia (kg m^2: the rotor's inertia x gear "
                   "ratio^2)", left == n ? "every arm joint" : left > 1 ? "joints " : "joint ", left == n ? "" : list);
     if (moved)
         s2r__note(info, "joint%s %s keep%s the servo damping in <joint damping> (the actuator's biasprm has none): read "
                   "as the servo's kv", moved > 1 ? "s" : "", damped, moved > 1 ? "" : "s");
-    for (j = 0, left = 0, list[0] = '\0'; j < n; j++)   /* no damping at all: a scale of kv stays 0 */
-        if (info->kv[j] == 0 && m->dof_damping[r->dof_adr[j]] == 0) {
-            size_t l = strlen(list);
-            if (l + strlen(info->joint_name[j]) + 8 < sizeof list)
-                snprintf(list + l, sizeof list - l, "%s'%s'", left ? ", " : "", info->joint_name[j]);
-            left++;
-        }
-    if (left)
+    for (j = 0; j < n; j++) pick[j] = info->kv[j] == 0 && m->dof_damping[r->dof_adr[j]] == 0;   /* a scale of kv stays 0 */
+    if ((left = s2r__joint_list(info, pick, list, sizeof list)) > 0)
         s2r__note(info, "no servo damping on %s%s (kv 0 - a <position> without kv - and no <joint damping>): the servo "
                   "rings undamped, and kv, a scale of 0, is not identifiable - give the servo its kv (biasprm='0 -kp "
                   "-kv', N m s/rad) or the joint its damping", left == n ? "every arm joint" : left > 1 ? "joints " :
                   "joint ", left == n ? "" : list);
     return S2R_OK;
+}
+
+/* The names of the arm joints pick[] marks, quoted, comma separated, into
+   list (cap bytes, names that do not fit left out); returns how many. */
+static int s2r__joint_list(const s2r_arm_info* info, const unsigned char* pick, char* list, size_t cap) {
+    int j, count = 0;
+    list[0] = '\0';
+    for (j = 0; j < info->n_joints; j++)
+        if (pick[j]) {
+            size_t l = strlen(list);
+            if (l + strlen(info->joint_name[j]) + 8 < cap)
+                snprintf(list + l, cap - l, "%s'%s'", count ? ", " : "", info->joint_name[j]);
+            count++;
+        }
+    return count;
 }
 
 /* Every custom field named s2r_* is one the library reads, in the element
