@@ -87,7 +87,8 @@
    descriptor but its pipes and its output file.  As root, the child runs
    as nobody.  Where unprivileged user namespaces work (Debian's default),
    the child also gets a PID namespace (when it ends, every process it
-   started ends with it, setsid or not), an IPC namespace, no network, and
+   started ends with it, setsid or not), an IPC namespace (its SysV memory
+   held to IPC_MB), no user namespace of its own, no network, and
    a root of its own: /usr and /etc read-only (/usr/local, /usr/share,
    /usr/src, /usr/games and /usr/lib/python* covered by empty folders), a
    few devices, its own /proc and the scratch folder, with each --hide
@@ -537,6 +538,55 @@ static void become_worker(const sandbox* sb, const char* scratch, int seconds, i
     _exit(127);
 }
 
+/* Memory no process of the check maps, so no poll counts it, bounded in
+   the check's own namespaces (enter_namespaces): SysV shared memory and
+   message queues, whose limits are the IPC namespace's (a touched,
+   detached segment is no one's RSS), at IPC_MB in all; and no nested
+   user namespace (in one the worker would hold every capability again and
+   mount a tmpfs of its own, which no poll and no scratch cap sees). */
+#define IPC_MB 16
+static int limit_ipc(void) {
+    char v[64];
+    long mb = CHECK_MEMORY_MB < IPC_MB ? CHECK_MEMORY_MB : IPC_MB;
+    int failed = 0;
+    snprintf(v, sizeof v, "%ld", mb << 20);
+    failed |= write_file("/proc/sys/kernel/shmmax", v);
+    snprintf(v, sizeof v, "%ld", (mb << 20) / sysconf(_SC_PAGESIZE));
+    failed |= write_file("/proc/sys/kernel/shmall", v);
+    failed |= write_file("/proc/sys/kernel/shmmni", "4");
+    failed |= write_file("/proc/sys/kernel/msgmni", "4");   /* 4 queues of msgmnb (16 kB) each */
+    return failed ? -1 : 0;
+}
+
+/* One user namespace: `inside` mapped to `outside` (uid and gid alike). */
+static int map_ids(unsigned inside_uid, unsigned outside_uid, unsigned inside_gid, unsigned outside_gid) {
+    char map[64];
+    if (write_file("/proc/self/setgroups", "deny") != 0) return -1;
+    snprintf(map, sizeof map, "%u %u 1", inside_uid, outside_uid);
+    if (write_file("/proc/self/uid_map", map) != 0) return -1;
+    snprintf(map, sizeof map, "%u %u 1", inside_gid, outside_gid);
+    return write_file("/proc/self/gid_map", map);
+}
+
+/* The check's namespaces, two user namespaces deep.  The outer one maps
+   root to the caller's ids: as its root (the owner of the IPC namespace
+   made there) the intermediate may set the IPC limits (an IPC sysctl is
+   writable only by the root of the namespace owning it).  The inner one,
+   with the mount, network and PID namespaces, maps the same ids inside
+   as outside (never 0): the worker's exec drops the namespace's
+   capabilities, so it cannot undo the mounts, and it may make no user
+   namespace of its own.  1 in them; 0 when unshare is refused (none
+   made: the sandbox runs without them); -1 on a failure half way. */
+static int enter_namespaces(uid_t uid, gid_t gid) {
+    if (unshare(CLONE_NEWUSER) != 0) return 0;
+    if (map_ids(0, (unsigned)uid, 0, (unsigned)gid) != 0 || unshare(CLONE_NEWIPC) != 0 || limit_ipc() != 0) return -1;
+    if (unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID) != 0 ||
+        map_ids((unsigned)uid, 0, (unsigned)gid, 0) != 0 ||
+        write_file("/proc/sys/user/max_user_namespaces", "0") != 0)
+        return -1;
+    return 1;
+}
+
 /* Drop root to nobody (the scratch folder was given to nobody). */
 static void drop_root(void) {
     if (geteuid() != 0) return;
@@ -574,7 +624,6 @@ static int start_child(const sandbox* sb, const char* scratch, int seconds, int 
     if (pid == 0) {
         pid_t w;
         int in_ns = 0, st;
-        char map[64];
         uid_t uid;
         gid_t gid;
         setpgid(0, 0);
@@ -599,16 +648,10 @@ static int start_child(const sandbox* sb, const char* scratch, int seconds, int 
         if (getppid() == 1) _exit(126);
         uid = geteuid(); gid = getegid();
         prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);   /* for its own /proc/self/uid_map (the judge is not dumpable) */
-        if (namespaces_work != 0 && unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID | CLONE_NEWIPC) == 0) {
-            /* the same ids inside as outside (never 0): the worker's exec
-               drops the namespace's capabilities, so it cannot undo the
-               mounts below */
-            snprintf(map, sizeof map, "%u %u 1", (unsigned)uid, (unsigned)uid);
-            if (write_file("/proc/self/setgroups", "deny") == 0 && write_file("/proc/self/uid_map", map) == 0) {
-                snprintf(map, sizeof map, "%u %u 1", (unsigned)gid, (unsigned)gid);
-                in_ns = write_file("/proc/self/gid_map", map) == 0;
-            }
-            if (!in_ns) _exit(125);
+        if (namespaces_work != 0) {
+            int got = enter_namespaces(uid, gid);
+            if (got < 0) _exit(125);
+            in_ns = got;
         }
         /* from here on, no process of the check reads this one's memory (/proc/PID/mem) or
            traces it: the same uid as the worker, without a namespace between them */
@@ -1929,10 +1972,10 @@ static int sandbox_report(void) {
            CHECK_MEMORY_MB);
     if (geteuid() == 0) printf("sandbox: run as root: each check runs as nobody (uid %d)\n", NOBODY);
     if (namespaces_work == 1)
-        printf("sandbox: namespaces: yes - a PID and an IPC namespace (nothing outlives its check), no network, a root of "
-               "its own: /usr and /etc read-only (/usr/local, /usr/share, /usr/src, /usr/games and /usr/lib/python* empty), a "
-               "few devices, its own /proc and the scratch folder (a tmpfs of %ld MB, %ld files) - no repository, no home, "
-               "no /opt, /srv, /mnt, no answers, no other student; a fixed environment\n", SCRATCH_MB, SCRATCH_FILES);
+        printf("sandbox: namespaces: yes - a PID and an IPC namespace (nothing outlives its check; SysV memory at most %d MB), no nested user namespace, no network, "
+               "a root of its own: /usr and /etc read-only (/usr/local, /usr/share, /usr/src, /usr/games and /usr/lib/python* "
+               "empty), a few devices, its own /proc and the scratch folder (a tmpfs of %ld MB, %ld files) - no repository, no "
+               "home, no /opt, /srv, /mnt, no answers, no other student; a fixed environment\n", IPC_MB, SCRATCH_MB, SCRATCH_FILES);
     else
         printf("sandbox: namespaces: NO (unprivileged user namespaces are off here) - a check's process that calls setsid() "
                "can outlive it (the judge kills what it sees), its SysV IPC objects are removed when it ends, it has the "
