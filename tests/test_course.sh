@@ -10,7 +10,8 @@
 #    - the reference (the header's own solution): every check passes;
 #    - the skeleton as handed out: it fails, with messages;
 #    - tests/course/ASSIGNMENT/right*.c, correct implementations written
-#      apart from the reference: every check passes;
+#      apart from the reference: every check passes (and its "regrade:
+#      CHECK on SEED ..." line's check on those grading seeds too);
 #    - tests/course/ASSIGNMENT/wrong_*.c, each a typical mistake: it fails,
 #      and the check its "expect: FAIL <name>" line names is among the
 #      failures (and its "says: TEXT" line, if any, is in the messages),
@@ -131,6 +132,19 @@ test_assignment() {
             ok "$a: $(basename "$f") (a correct answer of its own) passes${says:+, saying \"$says\"}"
         else fail "$a: $(basename "$f"), a correct answer, fails or does not say \"$says\" ($flog)"
              grep -A3 '^FAIL' "$flog" | head -n 12; fi
+        # "regrade: CHECK on SEED ...": that check again on those grading seeds, where it once failed it
+        regrade=$(sed -n 's/^[# ]*regrade: \(.*[^ ]\) on \([0-9 ]*[0-9]\) *\*\/ *$/\1|\2/p' "$f" | head -n 1)
+        if [ -n "$regrade" ]; then
+            seeds_ok=""; seeds=${regrade#*|}
+            for seed in $seeds; do
+                GRADE_ONLY="${regrade%%|*}" sh course/grade.sh "$a" --seed "$seed" "$f" > "${flog%.log}_seed$seed.log" 2>&1 &&
+                    grep -q "^PASS .*${regrade%%|*}" "${flog%.log}_seed$seed.log" && seeds_ok="$seeds_ok $seed"
+            done
+            [ "$seeds_ok" = " $seeds" ] &&
+                ok "$a: $(basename "$f") passes \"${regrade%%|*}\" on the grading seeds $seeds" ||
+                { fail "$a: $(basename "$f") fails \"${regrade%%|*}\" on a grading seed (passed on:$seeds_ok; ${flog%.log}_seed*.log)"
+                  grep -h -A4 '^FAIL' "${flog%.log}"_seed*.log | head -n 12; }
+        fi
     done
     # two more grading seeds: a correct answer passes on every one
     if [ -f "tests/course/$a/right.c" ] && grep -q 'grade_seed()' "course/$a/grade.c"; then
