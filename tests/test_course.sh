@@ -509,6 +509,22 @@ case " $assignments " in *" 1_latency "*)
     grep -q '^score: 14 / 14 points$' "$build/test/replay_fixed.log" && grep -q '^grading seed: none' "$build/test/replay_fixed.log" &&
         ok "attacks: replayed_answers takes 14 / 14 on the public fixed inputs (--seed 0), nothing on a grading seed" ||
         fail "attacks: replayed_answers on the fixed inputs does not take full marks ($build/test/replay_fixed.log)"
+    grep -q '^GRADED ON THE PUBLIC INPUTS (seed 0, no grading seed): a reply replayed from expected.txt would pass' "$build/test/replay_fixed.log" &&
+        ok "attacks: a run on the public inputs says so at its end (a replay would pass)" ||
+        fail "attacks: a run on the public inputs does not say a replay would pass ($build/test/replay_fixed.log)"
+    # a kit's expected.txt (and library.o) copied by mistake into the repository: the header beside
+    # course/ holds the solutions, so the run still grades on a seed, says the file is ignored, and
+    # the replay scores nothing (in a copy of the repository, sharing this build)
+    stray="$build/test/stray"
+    rm -rf "$stray" && mkdir -p "$stray" && cp -p sim2real.h "$stray/" && cp -pR course "$stray/" &&
+        cp "$build/test/public_1_latency.txt" "$stray/course/1_latency/expected.txt" && printf "a kit's object\n" > "$stray/course/1_latency/library.o"
+    (unset GRADE_SEED; GRADE_UNITS=1 GRADE_SCRATCH="$scratch" sh "$stray/course/grade.sh" 1_latency "$att/replayed_answers") > "$build/test/stray.log" 2>&1
+    grep -q '^grade: course/1_latency/expected.txt ignored: this is the repository' "$build/test/stray.log" && grep -q '^grade: course/1_latency/library.o ignored' "$build/test/stray.log" &&
+        grep -q '^grading seed: [1-9]' "$build/test/stray.log" && grep -q '^score: 0 / 10 points$' "$build/test/stray.log" &&
+        ! grep -q '^GRADED ON THE PUBLIC' "$build/test/stray.log" &&
+        ok "attacks: a kit's expected.txt copied into the repository is ignored, said: the run grades on a seed, the replay scores 0" ||
+        fail "attacks: a stray expected.txt in the repository turns the run public ($build/test/stray.log)"
+    rm -rf "$stray"
     cmp -s "$answers" "$build/test/answers_before" && ok "attacks: the answers are untouched" ||
         fail "attacks: the answers file changed ($answers)"
     if [ "$left" = "$before" ]; then ok "attacks: no process of a check is left when grading ends"
