@@ -172,7 +172,7 @@ test_assignment() {
         sh course/grade.sh "$a" "$one" > "$flog" 2>&1
         rc=$?
         # "says: TEXT": the message must name the cause
-        says=$(sed -n 's/^ *says: \(.*[^ ]\) *\*\/ *$/\1/p; s/^ *says: \(.*[^ ]\) *$/\1/p' "$f" | head -n 1)
+        says=$(sed -n 's/^[# ]*says: \(.*[^ ]\) *\*\/ *$/\1/p; s/^[# ]*says: \(.*[^ ]\) *$/\1/p' "$f" | head -n 1)
         if [ $rc = 1 ] && [ -n "$expect" ] && grep -F "FAIL $expect" "$flog" > /dev/null && \
            { [ -z "$says" ] || grep -F -- "$says" "$flog" > /dev/null; }; then
             ok "$a: $(basename "$f") is caught by \"$expect\"${says:+, saying \"$says\"}"
