@@ -221,8 +221,13 @@ static int run_case(line_case* lc) {
     }
     at_t = case_value(lc, lc->t);
     if (!grade_close(lc->f, at_t, 1e-12)) {
+        /* *f_min still f0 while t moved: never updated (a tilted loss's values differ in the last digits too) */
+        if (lc->f == lc->f0 && lc->t != lc->t0)
+            grade_fail("%s: *f_min = %.17g is f0, the loss at t0, but the t returned is %.17g (its loss %.17g): "
+                       "*f_min was never updated - set it to the loss of the t returned whenever the best point moves",
+                       case_text(lc), lc->f, lc->t, at_t);
         /* printed to 9 digits the two may agree: then the difference is rounding, and says where */
-        if (fabs(lc->f - at_t) <= 1e-6 * fmax(1, fabs(at_t)))
+        else if (fabs(lc->f - at_t) <= 1e-6 * fmax(1, fabs(at_t)))
             grade_fail("%s: *f_min = %.17g, but the loss at the returned t = %.17g is %.17g: they differ only in the "
                        "last digits (by %.3g), so t or the loss is held in float somewhere (a float has about 7 digits): "
                        "keep them in double, and *f_min the loss of exactly the t returned", case_text(lc), lc->f, lc->t,
