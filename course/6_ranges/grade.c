@@ -18,6 +18,7 @@
 #include "grade.h"
 #include "sim2real.h"
 #include <math.h>
+#include <string.h>
 
 #define HELD_OUT_UNIT 7001   /* first held-out unit (seed of the fleet draw) */
 #define UNITS 4              /* held-out units                                */
@@ -38,11 +39,23 @@ static int load_ranges(s2r_randomization* r) {
     return 1;
 }
 
+/* Valid, and taken by the simulator the training builds (the UR5e's reach
+   scene: its 6 joints, its max_latency), so "valid" never passes a file
+   the training then refuses. */
 static void check_loads(void) {
     s2r_randomization r;
+    s2r_sim_config cfg = s2r_task_sim_config(S2R_TASK_REACH, S2R_ROBOT_UR5E);
+    s2r_sim sim;
     char error[S2R_ERROR_LEN];
     if (!load_ranges(&r)) return;
-    GRADE_EXPECT(s2r_randomization_check(&r, error) == S2R_OK, "your ranges are not valid: %s", error);
+    if (s2r_randomization_check(&r, error) != S2R_OK) { grade_fail("your ranges are not valid: %s", error); return; }
+    cfg.randomization = r;
+    if (s2r_sim_init(&sim, &cfg) != S2R_OK) {
+        grade_fail("your ranges do not fit the UR5e's reach simulator the training builds: %s%s", sim.error,
+                   strstr(sim.error, "latency") ? " (latencies are in seconds: 20 ms is 0.02)" : "");
+        return;
+    }
+    s2r_sim_free(&sim);
 }
 
 /* How far a bound, mean or std may move and still be the default's: a
