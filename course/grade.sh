@@ -120,11 +120,27 @@ reference_library() {
     fi
 }
 
+# A student copy holds the stub (it says TODO(course ...)) where the
+# header holds the solution.
+has_solution=$(awk -v n="$name" '$0 == "/* >> solution " n " begin */" { inside = 1; seen = 1 }
+    inside && /TODO\(course/ { stub = 1 } $0 == "/* >> solution " n " end */" { inside = 0 }
+    END { print (!seen || !stub) ? 1 : 0 }' "$root/sim2real.h")
+# A kit or the repository: the header beside course/ decides (a kit's is the student copy), never
+# a file in course/ASSIGNMENT - a kit's expected.txt or library.o copied into the repository would
+# else turn every instructor's run into one on the public inputs, which a reply replayed from
+# expected.txt passes.  In the repository such a file is ignored, and said.
+kit=0; [ $has_solution = 0 ] && kit=1
+if [ $kit = 0 ]; then
+    for f in expected.txt library.o; do
+        [ -e "$here/$a/$f" ] && echo "grade: course/$a/$f ignored: this is the repository (sim2real.h holds the solutions: it builds its own library, measures its own answers and grades on a seed) - a kit's file copied here? remove it" >&2
+    done
+fi
+
 # The library without the exercise (every student links to it), and the
 # reference with it: each compiled once, again only when the header changed.
 impl="$out/impl_exercise.o"
 has_exercise=1; grep -q "^#ifndef $macro\$" "$root/sim2real.h" || has_exercise=0
-if [ -f "$here/$a/library.o" ]; then
+if [ $kit = 1 ] && [ -f "$here/$a/library.o" ]; then
     impl="$here/$a/library.o"   # a kit: the whole library but this exercise, as the instructor built it
 elif [ $has_exercise = 0 ]; then
     reference_library || { echo "grade: the library does not compile" >&2; exit 2; }
@@ -154,7 +170,7 @@ write_stand_ins() {
           awk '/^\/\* >> stub begin \*\/$/ { s = 1; next } /^\/\* >> stub end \*\/$/ { s = 0 } s' "$src_stub"
       done; } > "$1.$$" && mv "$1.$$" "$1"
 }
-if [ ! -f "$here/$a/library.o" ] && [ $has_exercise = 1 ] && [ "${file%.c}" != "$file" ]; then
+if [ $kit = 0 ] && [ $has_exercise = 1 ] && [ "${file%.c}" != "$file" ]; then
     units_impl="$build/kit_library_$(echo $exercises | tr ' ' _).o"
     if [ ! -f "$units_impl" ] || [ "$root/sim2real.h" -nt "$units_impl" ]; then
         flags=""; for n in $exercises; do flags="$flags -DS2R_EXERCISE_$(echo "$n" | tr a-z A-Z)"; done
@@ -180,11 +196,6 @@ if [ ! -x "$judge" ] || [ "$here/judge.c" -nt "$judge" ]; then
         { echo "grade: the judge does not compile" >&2; exit 2; }
 fi
 
-# A student copy holds the stub (it says TODO(course ...)) where the
-# header holds the solution.
-has_solution=$(awk -v n="$name" '$0 == "/* >> solution " n " begin */" { inside = 1; seen = 1 }
-    inside && /TODO\(course/ { stub = 1 } $0 == "/* >> solution " n " end */" { inside = 0 }
-    END { print (!seen || !stub) ? 1 : 0 }' "$root/sim2real.h")
 
 # The header a student's file compiles against: the student copy (every
 # exercise a stub, course/student_copy.sh), made once from the full header
@@ -229,7 +240,7 @@ skeleton_grader() {
 # reference into a folder of their own (hidden from every check).
 quick=""; [ "${GRADE_QUICK:-0}" = 1 ] && quick=".quick"
 answers="$here/$a/expected.txt"
-if [ ! -f "$answers" ]; then
+if [ $kit = 0 ] || [ ! -f "$answers" ]; then
     mkdir -p "$out/answers" && chmod 700 "$out/answers"
     answers="$out/answers/answers$quick.txt"
     if [ ! -f "$answers" ] || [ "$root/sim2real.h" -nt "$answers" ] || [ "$here/$a/grade.c" -nt "$answers" ] || \
@@ -256,7 +267,7 @@ if [ "${1:-}" = "--measure" ]; then echo "$answers"; exit 0; fi
 # reference to measure others); the repository draws a fresh seed per run
 # unless one is given, and measures the reference's answers on it for
 # every check that reads it, before any student is graded.
-if [ -f "$here/$a/expected.txt" ]; then
+if [ $kit = 1 ]; then
     if [ -n "$seed" ] && [ "$seed" != 0 ]; then
         echo "grade: --seed $seed: a kit grades on the public fixed inputs only (expected.txt); grading on a seed" >&2
         echo "needs the reference, on the instructor's side" >&2
@@ -457,7 +468,7 @@ grade_one() {
         fi
         if [ $compiled = 0 ]; then
             { head -n 25 "$run.compile.log" | shown
-              if [ -f "$here/$a/library.o" ] && grep -q "library.o" "$run.compile.log" && ! grep -q "$file" "$run.compile.log"; then
+              if [ $kit = 1 ] && [ -f "$here/$a/library.o" ] && grep -q "library.o" "$run.compile.log" && ! grep -q "$file" "$run.compile.log"; then
                   echo "(the kit's course/$a/library.o does not link here: a kit holds object code for the kind"
                   echo " of machine it was made on - ask for a kit made on this one)"
               fi
@@ -533,4 +544,8 @@ if [ "$(printf '%b' "$summary" | grep -c .)" -gt 1 ]; then
     "$judge" --sandbox > /dev/null 2>&1 ||
         echo "sandbox: NO namespaces here ($judge --sandbox says what is open): these grades are not safe against a hostile student"
 fi
+# the public inputs: every answer is in a kit's expected.txt, so a forged reply takes full marks
+# (said for a class - a summary - or in the repository; not on a student's own run of a kit)
+[ "$seed" = 0 ] && [ -n "$graded" ] && { [ $kit = 0 ] || [ "$(printf '%b' "$summary" | grep -c .)" -gt 1 ]; } &&
+    echo "GRADED ON THE PUBLIC INPUTS (seed 0$([ $kit = 1 ] && echo ': a kit'), no grading seed): a reply replayed from expected.txt would pass - grade in the repository, on a seed (the default), to trust these grades"
 exit $any_failed

@@ -87,7 +87,8 @@
    descriptor but its pipes and its output file.  As root, the child runs
    as nobody.  Where unprivileged user namespaces work (Debian's default),
    the child also gets a PID namespace (when it ends, every process it
-   started ends with it, setsid or not), an IPC namespace, no network, and
+   started ends with it, setsid or not), an IPC namespace (its SysV memory
+   held to IPC_MB), no user namespace of its own, no network, and
    a root of its own: /usr and /etc read-only (/usr/local, /usr/share,
    /usr/src, /usr/games and /usr/lib/python* covered by empty folders), a
    few devices, its own /proc and the scratch folder, with each --hide
@@ -491,6 +492,17 @@ static int restrict_mounts(const sandbox* sb, const char* scratch) {
     return failed;
 }
 
+/* The sandbox's own channel: a child that fails before its program runs
+   writes its code here (CLOEXEC, so a program that started closes it
+   unwritten), and the judge tells that from an exit status the student's
+   code chose (exit(125) is the student's, not the sandbox's). */
+static int sandbox_fail_fd = -1;
+static void sandbox_exit(int code) {
+    unsigned char b = (unsigned char)code;
+    if (sandbox_fail_fd >= 0 && write(sandbox_fail_fd, &b, 1) != 1) {}
+    _exit(code);
+}
+
 static void set_limit(int resource, rlim_t v) {
     struct rlimit r;
     r.rlim_cur = r.rlim_max = v;
@@ -502,7 +514,7 @@ static void set_limit(int resource, rlim_t v) {
 static void become_worker(const sandbox* sb, const char* scratch, int seconds, int exec_fd, char** argv, int in_ns) {
     int fd;
     prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);       /* its parent killed: so is this */
-    if (in_ns && restrict_mounts(sb, scratch) >= 1000) _exit(121);
+    if (in_ns && restrict_mounts(sb, scratch) >= 1000) sandbox_exit(121);
     set_limit(RLIMIT_CORE, 0);
     set_limit(RLIMIT_AS, (rlim_t)MEMORY_MB << 20);
     set_limit(RLIMIT_FSIZE, (rlim_t)FILE_MB << 20);
@@ -510,8 +522,8 @@ static void become_worker(const sandbox* sb, const char* scratch, int seconds, i
     set_limit(RLIMIT_NOFILE, (rlim_t)FILES);   /* memfds hold memory no mapping shows: a few only */
     if (in_ns || getuid() == NOBODY) set_limit(RLIMIT_NPROC, (rlim_t)PROCS);
     prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-    if (chdir(scratch) != 0) _exit(122);
-    for (fd = 5; fd < 1024; fd++) if (fd != exec_fd) close(fd);   /* exec_fd is O_CLOEXEC */
+    if (chdir(scratch) != 0) sandbox_exit(122);
+    for (fd = 5; fd < 1024; fd++) if (fd != exec_fd && fd != sandbox_fail_fd) close(fd);   /* both O_CLOEXEC */
     signal(SIGPIPE, SIG_DFL);
     {   /* a fixed environment: nothing of the instructor's shell (no PWD, HOME, USER, paths) */
         static char home[4200], tmpdir[4200], quick[32], perturb[32];
@@ -534,13 +546,62 @@ static void become_worker(const sandbox* sb, const char* scratch, int seconds, i
     }
     if (exec_fd >= 0) fexecve(exec_fd, argv, environ);
     else execvp(argv[0], argv);
-    _exit(127);
+    sandbox_exit(127);
+}
+
+/* Memory no process of the check maps, so no poll counts it, bounded in
+   the check's own namespaces (enter_namespaces): SysV shared memory and
+   message queues, whose limits are the IPC namespace's (a touched,
+   detached segment is no one's RSS), at IPC_MB in all; and no nested
+   user namespace (in one the worker would hold every capability again and
+   mount a tmpfs of its own, which no poll and no scratch cap sees). */
+#define IPC_MB 16
+static int limit_ipc(void) {
+    char v[64];
+    long mb = CHECK_MEMORY_MB < IPC_MB ? CHECK_MEMORY_MB : IPC_MB;
+    int failed = 0;
+    snprintf(v, sizeof v, "%ld", mb << 20);
+    failed |= write_file("/proc/sys/kernel/shmmax", v);
+    snprintf(v, sizeof v, "%ld", (mb << 20) / sysconf(_SC_PAGESIZE));
+    failed |= write_file("/proc/sys/kernel/shmall", v);
+    failed |= write_file("/proc/sys/kernel/shmmni", "4");
+    failed |= write_file("/proc/sys/kernel/msgmni", "4");   /* 4 queues of msgmnb (16 kB) each */
+    return failed ? -1 : 0;
+}
+
+/* One user namespace: `inside` mapped to `outside` (uid and gid alike). */
+static int map_ids(unsigned inside_uid, unsigned outside_uid, unsigned inside_gid, unsigned outside_gid) {
+    char map[64];
+    if (write_file("/proc/self/setgroups", "deny") != 0) return -1;
+    snprintf(map, sizeof map, "%u %u 1", inside_uid, outside_uid);
+    if (write_file("/proc/self/uid_map", map) != 0) return -1;
+    snprintf(map, sizeof map, "%u %u 1", inside_gid, outside_gid);
+    return write_file("/proc/self/gid_map", map);
+}
+
+/* The check's namespaces, two user namespaces deep.  The outer one maps
+   root to the caller's ids: as its root (the owner of the IPC namespace
+   made there) the intermediate may set the IPC limits (an IPC sysctl is
+   writable only by the root of the namespace owning it).  The inner one,
+   with the mount, network and PID namespaces, maps the same ids inside
+   as outside (never 0): the worker's exec drops the namespace's
+   capabilities, so it cannot undo the mounts, and it may make no user
+   namespace of its own.  1 in them; 0 when unshare is refused (none
+   made: the sandbox runs without them); -1 on a failure half way. */
+static int enter_namespaces(uid_t uid, gid_t gid) {
+    if (unshare(CLONE_NEWUSER) != 0) return 0;
+    if (map_ids(0, (unsigned)uid, 0, (unsigned)gid) != 0 || unshare(CLONE_NEWIPC) != 0 || limit_ipc() != 0) return -1;
+    if (unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID) != 0 ||
+        map_ids((unsigned)uid, 0, (unsigned)gid, 0) != 0 ||
+        write_file("/proc/sys/user/max_user_namespaces", "0") != 0)
+        return -1;
+    return 1;
 }
 
 /* Drop root to nobody (the scratch folder was given to nobody). */
 static void drop_root(void) {
     if (geteuid() != 0) return;
-    if (setgroups(0, NULL) != 0 || setresgid(NOBODY, NOBODY, NOBODY) != 0 || setresuid(NOBODY, NOBODY, NOBODY) != 0) _exit(123);
+    if (setgroups(0, NULL) != 0 || setresgid(NOBODY, NOBODY, NOBODY) != 0 || setresuid(NOBODY, NOBODY, NOBODY) != 0) sandbox_exit(123);
     prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);   /* else /proc/self/uid_map stays root's */
 }
 
@@ -561,12 +622,14 @@ typedef struct child {
     int   preamble;     /* write end of fd 4                                  */
     int   done;         /* read end: the worker's raw wait status (ns init)   */
     int   in_ns;        /* it runs in namespaces (an IPC namespace among them) */
+    int   failed;       /* read end: the sandbox's code when it failed (sandbox_exit) */
 } child;
 
 static int start_child(const sandbox* sb, const char* scratch, int seconds, int out_fd, int exec_fd, char** argv, child* c) {
-    int reply[2], pre[2], status[2], done[2];
+    int reply[2], pre[2], status[2], done[2], failed[2];
     pid_t pid;
     if (pipe(reply) != 0 || pipe(pre) != 0 || pipe(status) != 0 || pipe(done) != 0) return -1;
+    if (pipe2(failed, O_CLOEXEC) != 0) return -1;
     fflush(stdout);
     fflush(stderr);
     pid = fork();
@@ -574,17 +637,18 @@ static int start_child(const sandbox* sb, const char* scratch, int seconds, int 
     if (pid == 0) {
         pid_t w;
         int in_ns = 0, st;
-        char map[64];
         uid_t uid;
         gid_t gid;
         setpgid(0, 0);
-        close(reply[0]); close(pre[1]); close(status[0]); close(done[0]);
+        close(reply[0]); close(pre[1]); close(status[0]); close(done[0]); close(failed[0]);
+        sandbox_fail_fd = fcntl(failed[1], F_DUPFD_CLOEXEC, 100);
+        close(failed[1]);
         {   /* out of the way first, so no dup2 below clobbers a source */
             int r1 = fcntl(reply[1], F_DUPFD, 100), p0 = fcntl(pre[0], F_DUPFD, 100), o = fcntl(out_fd, F_DUPFD, 100);
             int s1 = fcntl(status[1], F_DUPFD, 100), d1 = fcntl(done[1], F_DUPFD, 100);
-            if (r1 < 0 || p0 < 0 || o < 0 || s1 < 0 || d1 < 0) _exit(124);
+            if (r1 < 0 || p0 < 0 || o < 0 || s1 < 0 || d1 < 0) sandbox_exit(124);
             close(reply[1]); close(pre[0]); close(status[1]); close(done[1]);
-            if (dup2(r1, 3) < 0 || dup2(p0, 4) < 0 || dup2(o, 1) < 0 || dup2(o, 2) < 0) _exit(124);
+            if (dup2(r1, 3) < 0 || dup2(p0, 4) < 0 || dup2(o, 1) < 0 || dup2(o, 2) < 0) sandbox_exit(124);
             close(r1); close(p0); close(o);
             if (out_fd > 4) close(out_fd);
             status[1] = s1;
@@ -596,33 +660,27 @@ static int start_child(const sandbox* sb, const char* scratch, int seconds, int 
         }
         drop_root();
         prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);   /* the judge killed: so is this */
-        if (getppid() == 1) _exit(126);
+        if (getppid() == 1) sandbox_exit(126);
         uid = geteuid(); gid = getegid();
         prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);   /* for its own /proc/self/uid_map (the judge is not dumpable) */
-        if (namespaces_work != 0 && unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID | CLONE_NEWIPC) == 0) {
-            /* the same ids inside as outside (never 0): the worker's exec
-               drops the namespace's capabilities, so it cannot undo the
-               mounts below */
-            snprintf(map, sizeof map, "%u %u 1", (unsigned)uid, (unsigned)uid);
-            if (write_file("/proc/self/setgroups", "deny") == 0 && write_file("/proc/self/uid_map", map) == 0) {
-                snprintf(map, sizeof map, "%u %u 1", (unsigned)gid, (unsigned)gid);
-                in_ns = write_file("/proc/self/gid_map", map) == 0;
-            }
-            if (!in_ns) _exit(125);
+        if (namespaces_work != 0) {
+            int got = enter_namespaces(uid, gid);
+            if (got < 0) sandbox_exit(125);
+            in_ns = got;
         }
         /* from here on, no process of the check reads this one's memory (/proc/PID/mem) or
            traces it: the same uid as the worker, without a namespace between them */
         prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
         w = fork();
-        if (w < 0) _exit(126);
+        if (w < 0) sandbox_exit(126);
         if (w == 0 && in_ns) {   /* the ns init */
             pid_t worker, got;
             int wiped[2];
             prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
             close(status[1]);
-            if (pipe(wiped) != 0) _exit(126);
+            if (pipe(wiped) != 0) sandbox_exit(126);
             worker = fork();
-            if (worker < 0) _exit(126);
+            if (worker < 0) sandbox_exit(126);
             if (worker == 0) {   /* it starts once this init's command line is wiped */
                 char c;
                 close(done[1]);
@@ -656,7 +714,8 @@ static int start_child(const sandbox* sb, const char* scratch, int seconds, int 
         _exit(WIFEXITED(st) ? WEXITSTATUS(st) : 1);
     }
     setpgid(pid, pid);
-    close(reply[1]); close(pre[0]); close(status[1]); close(done[1]);
+    close(reply[1]); close(pre[0]); close(status[1]); close(done[1]); close(failed[1]);
+    c->failed = failed[0];
     c->pid = pid;
     c->top = -1;
     {
@@ -912,6 +971,7 @@ typedef struct reply {
     int    lingered;       /* stopped END_GRACE s after its reply ended          */
     long   memory_mb;      /* > 0: stopped when its processes held this many MB  */
     int    status;         /* the intermediate's wait status                    */
+    int    sandbox_failed; /* 121..127: the sandbox failed (its code), not the check */
     double seconds;
     char*  output;         /* what it printed (its fd 1 and 2)                  */
     size_t output_len;
@@ -1202,6 +1262,12 @@ static int run_worker(const sandbox* sb, int exec_fd, char** argv, const char* p
         if (!r->timed_out && read(c.done, &st, sizeof st) == (ssize_t)sizeof st) r->status = st;
         close(c.done);
     }
+    {   /* the sandbox's own word: a code only when it failed before the program ran */
+        unsigned char b;
+        fcntl(c.failed, F_SETFL, O_NONBLOCK);
+        r->sandbox_failed = read(c.failed, &b, 1) == 1 ? b : 0;
+        close(c.failed);
+    }
     reap_orphans();
     if (!c.in_ns) remove_ipc(geteuid() == 0 ? NOBODY : geteuid(), started);
     close(c.reply);
@@ -1401,8 +1467,8 @@ static void say_stop(const reply* r, int seconds, int in_list) {
                     strsignal(sig), sig);
     } else if (WIFEXITED(st)) {
         int code = WEXITSTATUS(st);
-        if (code >= 121 && code <= 127 && code != 127) printf("      - the sandbox could not start (%d): see judge --sandbox\n", code);
-        else if (code == 127) printf("      - the grader program could not be started\n");
+        if (r->sandbox_failed == 127) printf("      - the grader program could not be started\n");
+        else if (r->sandbox_failed) printf("      - the sandbox could not start (%d): see judge --sandbox\n", r->sandbox_failed);
         else printf("      - stopped before the check ended, with exit status %d: did your code call exit() or _exit()? "
                     "(a check passes only when it runs to its end)\n", code);
     }
@@ -1929,10 +1995,10 @@ static int sandbox_report(void) {
            CHECK_MEMORY_MB);
     if (geteuid() == 0) printf("sandbox: run as root: each check runs as nobody (uid %d)\n", NOBODY);
     if (namespaces_work == 1)
-        printf("sandbox: namespaces: yes - a PID and an IPC namespace (nothing outlives its check), no network, a root of "
-               "its own: /usr and /etc read-only (/usr/local, /usr/share, /usr/src, /usr/games and /usr/lib/python* empty), a "
-               "few devices, its own /proc and the scratch folder (a tmpfs of %ld MB, %ld files) - no repository, no home, "
-               "no /opt, /srv, /mnt, no answers, no other student; a fixed environment\n", SCRATCH_MB, SCRATCH_FILES);
+        printf("sandbox: namespaces: yes - a PID and an IPC namespace (nothing outlives its check; SysV memory at most %d MB), no nested user namespace, no network, "
+               "a root of its own: /usr and /etc read-only (/usr/local, /usr/share, /usr/src, /usr/games and /usr/lib/python* "
+               "empty), a few devices, its own /proc and the scratch folder (a tmpfs of %ld MB, %ld files) - no repository, no "
+               "home, no /opt, /srv, /mnt, no answers, no other student; a fixed environment\n", IPC_MB, SCRATCH_MB, SCRATCH_FILES);
     else
         printf("sandbox: namespaces: NO (unprivileged user namespaces are off here) - a check's process that calls setsid() "
                "can outlive it (the judge kills what it sees), its SysV IPC objects are removed when it ends, it has the "
@@ -1946,6 +2012,8 @@ static int run_command(run* R, char** argv) {
     int seconds = (int)env_long("GRADE_RUN_SECONDS", 120);
     if (run_worker(&R->sb, -1, argv, "", seconds, &r) != 0) return 2;
     if (r.output_len) fwrite(r.output, 1, r.output_len, stdout);
+    if (r.sandbox_failed == 127) { printf("judge: the program could not be started (not found, or not executable)\n"); return 127; }
+    if (r.sandbox_failed) { printf("judge: the sandbox could not start (%d): see judge --sandbox\n", r.sandbox_failed); return r.sandbox_failed; }
     if (r.timed_out) { printf("judge: stopped after %d s\n", seconds); return 124; }
     if (r.memory_mb) { printf("judge: stopped: its processes held %ld MB of memory, over %ld MB\n", r.memory_mb, CHECK_MEMORY_MB); return 125; }
     return WIFEXITED(r.status) ? WEXITSTATUS(r.status) : 128 + WTERMSIG(r.status);

@@ -10,7 +10,8 @@
 #    - the reference (the header's own solution): every check passes;
 #    - the skeleton as handed out: it fails, with messages;
 #    - tests/course/ASSIGNMENT/right*.c, correct implementations written
-#      apart from the reference: every check passes;
+#      apart from the reference: every check passes (and its "regrade:
+#      CHECK on SEED ..." line's check on those grading seeds too);
 #    - tests/course/ASSIGNMENT/wrong_*.c, each a typical mistake: it fails,
 #      and the check its "expect: FAIL <name>" line names is among the
 #      failures (and its "says: TEXT" line, if any, is in the messages),
@@ -131,6 +132,19 @@ test_assignment() {
             ok "$a: $(basename "$f") (a correct answer of its own) passes${says:+, saying \"$says\"}"
         else fail "$a: $(basename "$f"), a correct answer, fails or does not say \"$says\" ($flog)"
              grep -A3 '^FAIL' "$flog" | head -n 12; fi
+        # "regrade: CHECK on SEED ...": that check again on those grading seeds, where it once failed it
+        regrade=$(sed -n 's/^[# ]*regrade: \(.*[^ ]\) on \([0-9 ]*[0-9]\) *\*\/ *$/\1|\2/p' "$f" | head -n 1)
+        if [ -n "$regrade" ]; then
+            seeds_ok=""; seeds=${regrade#*|}
+            for seed in $seeds; do
+                GRADE_ONLY="${regrade%%|*}" sh course/grade.sh "$a" --seed "$seed" "$f" > "${flog%.log}_seed$seed.log" 2>&1 &&
+                    grep -q "^PASS .*${regrade%%|*}" "${flog%.log}_seed$seed.log" && seeds_ok="$seeds_ok $seed"
+            done
+            [ "$seeds_ok" = " $seeds" ] &&
+                ok "$a: $(basename "$f") passes \"${regrade%%|*}\" on the grading seeds $seeds" ||
+                { fail "$a: $(basename "$f") fails \"${regrade%%|*}\" on a grading seed (passed on:$seeds_ok; ${flog%.log}_seed*.log)"
+                  grep -h -A4 '^FAIL' "${flog%.log}"_seed*.log | head -n 12; }
+        fi
     done
     # two more grading seeds: a correct answer passes on every one
     if [ -f "tests/course/$a/right.c" ] && grep -q 'grade_seed()' "course/$a/grade.c"; then
@@ -158,7 +172,7 @@ test_assignment() {
         sh course/grade.sh "$a" "$one" > "$flog" 2>&1
         rc=$?
         # "says: TEXT": the message must name the cause
-        says=$(sed -n 's/^ *says: \(.*[^ ]\) *\*\/ *$/\1/p; s/^ *says: \(.*[^ ]\) *$/\1/p' "$f" | head -n 1)
+        says=$(sed -n 's/^[# ]*says: \(.*[^ ]\) *\*\/ *$/\1/p; s/^[# ]*says: \(.*[^ ]\) *$/\1/p' "$f" | head -n 1)
         if [ $rc = 1 ] && [ -n "$expect" ] && grep -F "FAIL $expect" "$flog" > /dev/null && \
            { [ -z "$says" ] || grep -F -- "$says" "$flog" > /dev/null; }; then
             ok "$a: $(basename "$f") is caught by \"$expect\"${says:+, saying \"$says\"}"
@@ -495,6 +509,22 @@ case " $assignments " in *" 1_latency "*)
     grep -q '^score: 14 / 14 points$' "$build/test/replay_fixed.log" && grep -q '^grading seed: none' "$build/test/replay_fixed.log" &&
         ok "attacks: replayed_answers takes 14 / 14 on the public fixed inputs (--seed 0), nothing on a grading seed" ||
         fail "attacks: replayed_answers on the fixed inputs does not take full marks ($build/test/replay_fixed.log)"
+    grep -q '^GRADED ON THE PUBLIC INPUTS (seed 0, no grading seed): a reply replayed from expected.txt would pass' "$build/test/replay_fixed.log" &&
+        ok "attacks: a run on the public inputs says so at its end (a replay would pass)" ||
+        fail "attacks: a run on the public inputs does not say a replay would pass ($build/test/replay_fixed.log)"
+    # a kit's expected.txt (and library.o) copied by mistake into the repository: the header beside
+    # course/ holds the solutions, so the run still grades on a seed, says the file is ignored, and
+    # the replay scores nothing (in a copy of the repository, sharing this build)
+    stray="$build/test/stray"
+    rm -rf "$stray" && mkdir -p "$stray" && cp -p sim2real.h "$stray/" && cp -pR course "$stray/" &&
+        cp "$build/test/public_1_latency.txt" "$stray/course/1_latency/expected.txt" && printf "a kit's object\n" > "$stray/course/1_latency/library.o"
+    (unset GRADE_SEED; GRADE_UNITS=1 GRADE_SCRATCH="$scratch" sh "$stray/course/grade.sh" 1_latency "$att/replayed_answers") > "$build/test/stray.log" 2>&1
+    grep -q '^grade: course/1_latency/expected.txt ignored: this is the repository' "$build/test/stray.log" && grep -q '^grade: course/1_latency/library.o ignored' "$build/test/stray.log" &&
+        grep -q '^grading seed: [1-9]' "$build/test/stray.log" && grep -q '^score: 0 / 10 points$' "$build/test/stray.log" &&
+        ! grep -q '^GRADED ON THE PUBLIC' "$build/test/stray.log" &&
+        ok "attacks: a kit's expected.txt copied into the repository is ignored, said: the run grades on a seed, the replay scores 0" ||
+        fail "attacks: a stray expected.txt in the repository turns the run public ($build/test/stray.log)"
+    rm -rf "$stray"
     cmp -s "$answers" "$build/test/answers_before" && ok "attacks: the answers are untouched" ||
         fail "attacks: the answers file changed ($answers)"
     if [ "$left" = "$before" ]; then ok "attacks: no process of a check is left when grading ends"

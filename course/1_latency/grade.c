@@ -94,13 +94,22 @@ static void check_init(void) {
     GRADE_EXPECT(line.width == 3 && line.capacity == 5 && line.data != NULL, "init(3, 5): width %d, capacity %d, data %p",
                  line.width, line.capacity, (void*)line.data);
     for (k = 0; k < 5; k++) {
+        /* where peek points first: a slot outside the ring is an index out of range, not a fill */
+        const double* at = s2r_delay_peek(&line, k);
+        int inside = !line.data || (at >= line.data && at + 3 <= line.data + 3 * 5);
         out[0] = out[1] = out[2] = 7;
-        s2r_delay_read(&line, k, out);
+        if (inside) s2r_delay_read(&line, k, out);
+        else {
+            out[0] = out[1] = out[2] = NAN;
+            grade_fail("a new line: peek(%d) points outside the buffer (at sample %ld of 0 .. 4): the slot index is out "
+                       "of range - in C, (newest - k) %% capacity is negative when k > newest; add capacity before the %%",
+                       k, (long)((at - line.data) / 3));
+        }
         grade_put(out[0], "a new line: read(%d), value 1", k);
         grade_put(out[1], "a new line: read(%d), value 2", k);
         grade_put(out[2], "a new line: read(%d), value 3", k);
-        GRADE_EXPECT(out[0] == 0 && out[1] == 0 && out[2] == 0, "a new line must read zeros (read(%d) gave %g %g %g)", k, out[0],
-                     out[1], out[2]);
+        GRADE_EXPECT(!inside || (out[0] == 0 && out[1] == 0 && out[2] == 0), "a new line must read zeros (read(%d) gave %g %g %g)",
+                     k, out[0], out[1], out[2]);
     }
     s2r_delay_free(&line);
     grade_put(line.data != NULL, "after free: data is not NULL (1) or NULL (0)");

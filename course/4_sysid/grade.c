@@ -117,9 +117,21 @@ static double case_value(line_case* lc, double t) { return grade_ask("e %d %.17g
 
 static const char* case_text(line_case* lc);
 
+/* What the search is handed as its context: the judge's number of the
+   loss alone.  Not the case, whose kind and width - public formulas -
+   would give the centre away from f0 and one call, with no search (the
+   case is held here, out of the search's reach through its arguments). */
+typedef struct search_context { int loss; } search_context;
+static search_context running_context;
+static line_case* running_case;
+
 static double case_loss(void* context, double t) {
-    line_case* lc = (line_case*)context;
-    double f = grade_ask("f %d %.17g", case_id(lc), t);
+    line_case* lc = running_case;
+    double f;
+    if (context != (void*)&running_context || !lc)
+        grade_abandon("the search called the loss with a context it was not given (%p): pass the loss the context "
+                      "s2r_line_minimize was called with, unchanged", context);
+    f = grade_ask("f %d %.17g", running_context.loss, t);
     lc->calls++;
     if (!(t >= lc->lo && t <= lc->hi) && lc->outside++ == 0) lc->first_outside = t;
     lc->last_t[lc->calls % 4] = t;
@@ -186,7 +198,10 @@ static int run_case(line_case* lc) {
     lc->best = lc->f0;
     lc->best_t = lc->t0;
     lc->f = NAN;
-    lc->t = s2r_line_minimize(case_loss, lc, lc->lo, lc->hi, lc->t0, lc->f0, lc->step, lc->tol, &lc->f);
+    running_context.loss = case_id(lc);
+    running_case = lc;
+    lc->t = s2r_line_minimize(case_loss, &running_context, lc->lo, lc->hi, lc->t0, lc->f0, lc->step, lc->tol, &lc->f);
+    running_case = NULL;
     if (lc->outside) {
         grade_fail("%s: asked for the loss at t = %.9g, outside the bounds (%d such calls); clamp every probe "
                    "into [lo, hi]", case_text(lc), lc->first_outside, lc->outside);
@@ -206,8 +221,13 @@ static int run_case(line_case* lc) {
     }
     at_t = case_value(lc, lc->t);
     if (!grade_close(lc->f, at_t, 1e-12)) {
+        /* *f_min still f0 while t moved: never updated (a tilted loss's values differ in the last digits too) */
+        if (lc->f == lc->f0 && lc->t != lc->t0)
+            grade_fail("%s: *f_min = %.17g is f0, the loss at t0, but the t returned is %.17g (its loss %.17g): "
+                       "*f_min was never updated - set it to the loss of the t returned whenever the best point moves",
+                       case_text(lc), lc->f, lc->t, at_t);
         /* printed to 9 digits the two may agree: then the difference is rounding, and says where */
-        if (fabs(lc->f - at_t) <= 1e-6 * fmax(1, fabs(at_t)))
+        else if (fabs(lc->f - at_t) <= 1e-6 * fmax(1, fabs(at_t)))
             grade_fail("%s: *f_min = %.17g, but the loss at the returned t = %.17g is %.17g: they differ only in the "
                        "last digits (by %.3g), so t or the loss is held in float somewhere (a float has about 7 digits): "
                        "keep them in double, and *f_min the loss of exactly the t returned", case_text(lc), lc->f, lc->t,
@@ -536,29 +556,34 @@ static void check_calls(void) {
    ------------------------------------------------------------------------- */
 
 /* Loss: within this fraction of the reference's final training loss.  A
-   sanity bound on what a user sees: a search meeting the contract reaches
-   the same minimum (measured on both units: golden section, tests'
-   right.c, ends 0.0000 % from the reference, and the Levenberg-Marquardt
-   polish finds the reference's point within 0.00002 % of the minimum);
-   10 % leaves room for a descent that takes another path down the
-   kp-kv-payload valley and stops a sweep earlier on loss_tol, and still
-   fails a search that does not work in the pipeline (one that never
-   moves leaves the loss 140-170 times higher). */
-#define LOSS_TOLERANCE 0.10
+   sanity bound on what a user sees: a search that does not work in the
+   pipeline (one that never moves) leaves the loss 140-170 times higher.
+   A correct search of another design may stop a sweep earlier or later on
+   loss_tol than the reference's, down a valley this flat: over 200
+   excitations of the UR5e (seeds 0 .. 199 of the recording), golden
+   section (tests' right.c and right_golden.c) ended from 8.4 % below the
+   reference's loss (it went further down) to 2.6 % above; 25 % leaves a
+   threefold margin. */
+#define LOSS_TOLERANCE 0.25
 /* Values: within this many of the reference's standard errors of its
-   estimate.  The valley is so flat that the loss alone hardly tells a
-   sloppy search (one probe each way, no refinement: 0.2 % higher loss on
-   the UR5e, 5.5 % on the Panda) from a correct one; the values do: that
-   search ends 0.7 standard errors away on the UR5e and 3.7 on the Panda
-   (its payload stops at 1.2 kg, short of the bound), golden section
-   0.002 on both.  A quarter of one is a firm "the same answer" with a
-   hundredfold margin for any correct search.  (Those margins were measured
-   with the earlier, narrower standard errors.  The Panda's three values
-   here are flagged not identifiable, whose standard error is infinite: for
-   them the scale is the reference's recentred half-width, at most half the
-   bounds - the sloppy search's payload, 1.2 kg against the bound's 3, is
-   still more than a whole half-width (at most 1.5 kg) away.) */
-#define VALUE_TOLERANCE 0.25
+   estimate (or, where the data do not bound it, its recentred
+   half-width), per unit run.  On the UR5e the valley (kp, kv and the
+   payload trading off) is so flat that two correct searches stop apart by
+   a good part of the estimate's own uncertainty: over 200 excitations
+   golden section ended up to 1.75 standard errors from the reference (a
+   quarter of one on 7 % of them, and where over 1, with a lower loss
+   than the reference's).  So 3 - the same estimate within its
+   uncertainty - passes any correct search; a sloppy one (one probe each
+   way, no refinement) ends beyond it on 27 % of the excitations (median
+   1.1, 95th percentile 6.2), and the unit checks catch it on every seed.
+   Its data are fixed: the public values fall within 3 of a seeded
+   reference's on 65 % of the seeds, which the judge would refuse.  On the
+   Panda golden section lands 0.002 from the reference, the sloppy search
+   3.7 away (its payload stops at 1.2 kg, short of the bound: the scale of
+   its three values, flagged not identifiable, is the recentred
+   half-width, at most half the bounds), so a quarter holds. */
+#define VALUE_TOLERANCE_UR5E 3.0
+#define VALUE_TOLERANCE_PANDA 0.25
 
 /* One identification run: which unit, how much data, the delays held. */
 typedef struct unit_run {
@@ -568,15 +593,16 @@ typedef struct unit_run {
     double         action_latency; /* s, held (not identified)                   */
     const char*    key;            /* prefix of the reference's answers          */
     int            seeded;         /* the excitation from the grading seed       */
+    double         value_tol;      /* of the reference's standard errors          */
 } unit_run;
 
-/* Record 2 trajectories of multisine on the stand-in unit (50 Hz); on the
-   instructor's run, for a seeded run, the excitation is drawn from the
-   grading seed (the values identified are then not expected.txt's).  The
-   Panda's is not: its payload ends on the bound and its kp and kv are not
-   identifiable (their scale the wide half-width), so the values of other
-   data fall within the tolerances too, and a seed would change nothing a
-   replay of expected.txt misses (the judge refuses such a seed). */
+/* Record 2 trajectories of multisine on the stand-in unit (50 Hz).  On a
+   seeded run (none now) the excitation would be drawn from the grading
+   seed.  Neither unit's is: the values are compared within bands a
+   correct search of another design needs (VALUE_TOLERANCE_*), in which
+   the public values fall on most seeds too, so a seed would change
+   nothing a replay of expected.txt misses (the judge refuses such a seed);
+   these points trust the worker once the unit checks pass. */
 static int record_unit(const unit_run* u, s2r_real_robot* real, s2r_trajectory_set* train) {
     s2r_excitation_config ex = s2r_excitation_config_default();
     if (s2r_real_robot_init(real, u->robot, (uint64_t)u->unit) != S2R_OK) {
@@ -592,7 +618,7 @@ static int record_unit(const unit_run* u, s2r_real_robot* real, s2r_trajectory_s
 }
 
 /* Send the run's loss and values for the judge: the loss within
-   LOSS_TOLERANCE of the reference's, each value within VALUE_TOLERANCE of
+   LOSS_TOLERANCE of the reference's, each value within u->value_tol of
    the reference's standard error (or, where the data do not bound it,
    its recentred half-width), the tolerances recorded with the reference's
    run. */
@@ -600,16 +626,19 @@ static void compare_identified(const unit_run* u, const s2r_sysid_result* r, con
     char key[64];
     int i;
     snprintf(key, sizeof key, "%s_train_loss", u->key);
-    grade_label(key, 1, 0, "the identified model's training loss, rad^2 (within %.0f %% of the reference's: is every line "
-                "search refined to tol?)", 100 * LOSS_TOLERANCE);
+    grade_label(key, 1, 0, "the identified model's training loss, rad^2 (within %.0f %% of the reference's: farther, the "
+                "descent did not reach the valley's floor - does every line search return the best point it evaluated?)",
+                100 * LOSS_TOLERANCE);
     grade_answer_within(key, &r->train_loss, 1, LOSS_TOLERANCE * r->train_loss);
     for (i = 0; i < 3; i++) {
         double scale = isfinite(r->std_error[i]) ? r->std_error[i] : r->half_width[i];
         printf("      %-8s %.5g (standard error or half-width %.3g)\n", s2r_param_name(p[i]), r->value[i], scale);
         snprintf(key, sizeof key, "%s_%s", u->key, s2r_param_name(p[i]));
-        grade_label(key, 1, 0, "%s identified (within %.2f of the reference's standard error: the descent stopped elsewhere "
-                    "in the valley - are the line searches precise to tol?)", s2r_param_name(p[i]), VALUE_TOLERANCE);
-        grade_answer_within(key, &r->value[i], 1, VALUE_TOLERANCE * scale);
+        grade_label(key, 1, 0, "%s identified (within %.2g of the reference's standard errors, %s: correct searches of any "
+                    "design land within that; farther, the descent stopped elsewhere in the valley - does every line "
+                    "search narrow its bracket to tol?)", s2r_param_name(p[i]), u->value_tol,
+                    u->value_tol >= 1 ? "the estimate's own uncertainty" : "on these fixed data");
+        grade_answer_within(key, &r->value[i], 1, u->value_tol * scale);
     }
 }
 
@@ -645,7 +674,7 @@ static void identify(const unit_run* u) {
 
 /* UR5e unit 2, 2 x 1.5 s: every value inside its bounds. */
 static void check_identify_ur5e(void) {
-    static const unit_run u = {S2R_ROBOT_UR5E, 2, 75, 0.036, "ur5e_unit2", 1};
+    static const unit_run u = {S2R_ROBOT_UR5E, 2, 75, 0.036, "ur5e_unit2", 0, VALUE_TOLERANCE_UR5E};
     identify(&u);
 }
 
@@ -653,7 +682,7 @@ static void check_identify_ur5e(void) {
    along a valley that ends on its upper bound (3 kg), where the search
    must stop - not beyond. */
 static void check_identify_panda(void) {
-    static const unit_run u = {S2R_ROBOT_PANDA, 1, 60, 0.03, "panda_unit1", 0};
+    static const unit_run u = {S2R_ROBOT_PANDA, 1, 60, 0.03, "panda_unit1", 0, VALUE_TOLERANCE_PANDA};
     identify(&u);
 }
 

@@ -17,6 +17,8 @@
    the numbers then say nothing about ranges, only that the path works. */
 #include "grade.h"
 #include "sim2real.h"
+#include <math.h>
+#include <string.h>
 
 #define HELD_OUT_UNIT 7001   /* first held-out unit (seed of the fleet draw) */
 #define UNITS 4              /* held-out units                                */
@@ -37,18 +39,79 @@ static int load_ranges(s2r_randomization* r) {
     return 1;
 }
 
+/* Valid, and taken by the simulator the training builds (the UR5e's reach
+   scene: its 6 joints, its max_latency), so "valid" never passes a file
+   the training then refuses. */
 static void check_loads(void) {
     s2r_randomization r;
+    s2r_sim_config cfg = s2r_task_sim_config(S2R_TASK_REACH, S2R_ROBOT_UR5E);
+    s2r_sim sim;
     char error[S2R_ERROR_LEN];
     if (!load_ranges(&r)) return;
-    GRADE_EXPECT(s2r_randomization_check(&r, error) == S2R_OK, "your ranges are not valid: %s", error);
+    if (s2r_randomization_check(&r, error) != S2R_OK) { grade_fail("your ranges are not valid: %s", error); return; }
+    cfg.randomization = r;
+    if (s2r_sim_init(&sim, &cfg) != S2R_OK) {
+        grade_fail("your ranges do not fit the UR5e's reach simulator the training builds: %s%s", sim.error,
+                   strstr(sim.error, "latency") ? " (latencies are in seconds: 20 ms is 0.02)" : "");
+        return;
+    }
+    s2r_sim_free(&sim);
+}
+
+/* How far a bound, mean or std may move and still be the default's: a
+   fraction of the default range's scale (its width, or its bounds' size
+   for a narrow one).  An edit below it (friction's upper bound 1.5 ->
+   1.50001) trains on the same draws to the last episode: the default's
+   row again, which earns nothing (the row runs only once this passes). */
+#define SAME_RANGE 0.005
+
+static int same_value(double a, double b, const s2r_dist* d) {
+    double scale = fmax(fabs(d->hi - d->lo), fmax(fabs(d->lo), fabs(d->hi)));
+    return fabs(a - b) <= SAME_RANGE * (scale > 0 ? scale : 1);
+}
+static int same_dist(const s2r_dist* a, const s2r_dist* b) {
+    return a->kind == b->kind && same_value(a->lo, b->lo, b) && same_value(a->hi, b->hi, b) &&
+           (a->kind != S2R_DIST_FIXED && a->kind != S2R_DIST_TRUNC_NORMAL ? 1 : same_value(a->mean, b->mean, b)) &&
+           (a->kind != S2R_DIST_TRUNC_NORMAL || same_value(a->std, b->std, b));
+}
+/* Whether ranges r are the default's d, within SAME_RANGE of every range
+   (enabled alike, the same modes, kinds and joint ranges). */
+static int same_as_default(const s2r_randomization* r, const s2r_randomization* d) {
+    int i;
+    if (r->n_joint_ranges != d->n_joint_ranges) return 0;
+    for (i = 0; i < S2R_PARAM_COUNT; i++) {
+        const s2r_param_range* a = &r->p[i];
+        const s2r_param_range* b = &d->p[i];
+        if (a->enabled != b->enabled) return 0;
+        if (a->enabled && (a->mode != b->mode || !same_dist(&a->dist, &b->dist))) return 0;
+    }
+    for (i = 0; i < r->n_joint_ranges; i++)
+        if (r->joint_range[i].param != d->joint_range[i].param || r->joint_range[i].joint != d->joint_range[i].joint ||
+            !same_dist(&r->joint_range[i].dist, &d->joint_range[i].dist))
+            return 0;
+    return 1;
+}
+
+/* 1 when the student's ranges are the default's (said), 0 otherwise. */
+static int is_default(const s2r_randomization* r) {
+    s2r_randomization d = s2r_task_randomization(S2R_TASK_REACH);
+    if (s2r_randomization_digest(r) == s2r_randomization_digest(&d)) {
+        grade_fail("these are the default ranges: change what you think the default gets wrong");
+        return 1;
+    }
+    if (same_as_default(r, &d)) {
+        grade_fail("these ranges are the default's: every range is within %g %% of its default (bounds, means and "
+                   "stds), which draws the same simulators - the default's row again, no change; change what you "
+                   "think the default gets wrong, by enough to matter", 100 * SAME_RANGE);
+        return 1;
+    }
+    return 0;
 }
 
 static void check_differs(void) {
-    s2r_randomization r, d = s2r_task_randomization(S2R_TASK_REACH);
+    s2r_randomization r;
     if (!load_ranges(&r) || !grade_submission()) return;
-    GRADE_EXPECT(s2r_randomization_digest(&r) != s2r_randomization_digest(&d),
-                 "these are the default ranges: change what you think the default gets wrong");
+    is_default(&r);
 }
 
 /* Train reach on `r`, evaluate on the held-out units; rates into out. */

@@ -61,7 +61,9 @@ S2RDEF const double* s2r_delay_peek(const s2r_delay_line* line, int k) {
 #else
     slot = line->newest - k;
 #endif
+#ifndef MISTAKE_NEGATIVE_SLOT   /* the mistake: a negative slot left unwrapped */
     if (slot < 0) slot += line->capacity;
+#endif
     return &line->data[slot * line->width];
 }
 
