@@ -33,6 +33,7 @@ for a in "$@"; do
 done
 
 jobs=$("$program" "$@" --job list)   # refuses bad options before any work
+mkdir -p "$out"                      # for the job logs: listing leaves no folder behind
 echo "$jobs" | grep -q '^unit:' || { echo "$0: '$program --job list' listed no jobs" >&2; exit 1; }
 echo "$jobs" | grep -E '^unit:' | parallel -q --will-cite -j "$n" --halt now,fail=1 --line-buffer --tag \
     --joblog "$out/${prefix}_parallel_units.log" "$program" "$@" --threads "$per_job" --resume --job {}
