@@ -105,6 +105,17 @@ fi
 printf '%s\n' $assignments | xargs -P "${THREADS:-2}" -I{} sh course/grade.sh {} --library > "$build/test/libraries.log" 2>&1 ||
     { fail "the graders' libraries do not compile ($build/test/libraries.log)"; tail -n 20 "$build/test/libraries.log"; }
 # One assignment's lines ("ok ..." / "FAIL ..."), on standard output.
+# Grade test file $2 of assignment $1 into log $3 as one submission (a submission is one file: the
+# right.c it includes, pasted in, at $one); rc is grade.sh's status.
+grade_one() {
+    one="$build/test/one/$1/$(basename "$2")"
+    mkdir -p "$(dirname "$one")"
+    awk -v dir="$(dirname "$2")" '/^#include "right[a-z_]*\.c"$/ { f = $2; gsub(/"/, "", f); while ((getline l < (dir "/" f)) > 0) print l; next }
+         { print }' "$2" > "$one"
+    sh course/grade.sh "$1" "$one" > "$3" 2>&1
+    rc=$?
+}
+
 test_assignment() {
     a=$1
     [ -f "course/$a/grade.c" ] || { fail "$a: no course/$a/grade.c"; return; }
@@ -164,13 +175,7 @@ test_assignment() {
         wrong=$((wrong + 1))
         expect=$(sed -n 's/^.*expect: FAIL \(.*[^ ]\) *\*\/.*$/\1/p; s/^.*expect: FAIL \(.*[^ ]\) *$/\1/p' "$f" | head -n 1)
         flog="$log.$(basename "$f" | sed 's/\.[a-z]*$//').log"
-        # a submission is one file: the right.c it includes, pasted in
-        one="$build/test/one/$a/$(basename "$f")"
-        mkdir -p "$(dirname "$one")"
-        awk -v dir="$(dirname "$f")" '/^#include "right[a-z_]*\.c"$/ { f = $2; gsub(/"/, "", f); while ((getline l < (dir "/" f)) > 0) print l; next }
-             { print }' "$f" > "$one"
-        sh course/grade.sh "$a" "$one" > "$flog" 2>&1
-        rc=$?
+        grade_one "$a" "$f" "$flog"
         # "says: TEXT": the message must name the cause
         says=$(sed -n 's/^[# ]*says: \(.*[^ ]\) *\*\/ *$/\1/p; s/^[# ]*says: \(.*[^ ]\) *$/\1/p' "$f" | head -n 1)
         if [ $rc = 1 ] && [ -n "$expect" ] && grep -F "FAIL $expect" "$flog" > /dev/null && \
@@ -196,12 +201,7 @@ test_assignment() {
         [ -f "$f" ] || continue
         expect=$(sed -n 's/^.*expect: \(.*[^ ]\) *\*\/.*$/\1/p; s/^.*expect: \(.*[^ ]\) *$/\1/p' "$f" | head -n 1)
         flog="$log.$(basename "$f" .c).log"
-        one="$build/test/one/$a/$(basename "$f")"
-        mkdir -p "$(dirname "$one")"
-        awk -v dir="$(dirname "$f")" '/^#include "right[a-z_]*\.c"$/ { f = $2; gsub(/"/, "", f); while ((getline l < (dir "/" f)) > 0) print l; next }
-             { print }' "$f" > "$one"
-        sh course/grade.sh "$a" "$one" > "$flog" 2>&1
-        rc=$?
+        grade_one "$a" "$f" "$flog"
         case "$expect" in
             "PASS every check") [ $rc = 0 ] && grep -q '^[1-9][0-9]* passed, 0 failed$' "$flog" ;;
             "FAIL "*) [ $rc = 1 ] && grep -q "^FAIL ${expect#FAIL } *0/" "$flog" ;;
