@@ -691,6 +691,11 @@ typedef struct s2r_env {
    others makes MuJoCo's mass matrix singular (a 1e30 kg link loaded and
    ran).  Refused at load, naming the body. */
 #define S2R_BODY_MASS_MAX 1000.0
+/* How far outside its joint's range a measured angle may read, rad (a
+   quarter turn): a reading beyond it is refused, in a log and over the
+   socket, as degrees, another joint order or another arm's. */
+#define S2R_READING_RANGE_SLACK 1.5708
+
 /* The fastest joint speed s2r_velocity_limit may give, rad/s: 2 pi
    (360 deg/s, a UR3's wrist joints, the fastest of the common arms'
    datasheets; a UR5e's joints 3.14, a Panda's 2.175-2.61, an iiwa14's
@@ -15655,7 +15660,7 @@ static s2r_result s2r__traj_check_arm(const s2r_trajectory_set* set, const s2r_a
             for (j = 0; j < n; j++) {
                 double v = k < 0 ? set->q0[(size_t)i * n + j] : set->command[s2r__traj_at(set, i, k) + (size_t)j];
                 double q = k < 0 ? v : set->q[s2r__traj_at(set, i, k) + (size_t)j];   /* the start: checked below */
-                if (k >= 0 && !(q >= info->q_min[j] - 1.5708 && q <= info->q_max[j] + 1.5708)) {   /* readings overshoot a little */
+                if (k >= 0 && !(q >= info->q_min[j] - S2R_READING_RANGE_SLACK && q <= info->q_max[j] + S2R_READING_RANGE_SLACK)) {
                     s2r__traj_sample_name(set, i, k + 1, name);   /* reading k: the row at t0 + (k + 1) T */
                     return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "%s: q_%d = %g rad is more than a quarter turn "
                                      "outside the joint's range [%g, %g]%s", name, j + 1, q, info->q_min[j], info->q_max[j],

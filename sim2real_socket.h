@@ -139,9 +139,6 @@
 #define S2R_SOCKET_READING_MAX 1e6    /* largest magnitude of a reading (m, rad, m/s,
                                          rad/s, N m; not time): beyond it no arm
                                          measures, it is a unit or encoding error */
-#define S2R_SOCKET_RANGE_SLACK 1.5708 /* rad: a joint read further than this outside
-                                         its model range is refused (degrees, another
-                                         joint order or another arm's reading)   */
 
 typedef enum s2r_socket_type {
     S2R_SOCKET_HELLO = 1, S2R_SOCKET_RESET, S2R_SOCKET_COMMAND, S2R_SOCKET_ADVANCE,
@@ -665,12 +662,12 @@ static s2r_result s2r__socket_break(s2r_socket_robot* s, s2r_result code, const 
 }
 
 /* A reading's joints inside their model ranges, give or take
-   S2R_SOCKET_RANGE_SLACK (finite and bounded already: the wire's check). */
+   S2R_READING_RANGE_SLACK (finite and bounded already: the wire's check). */
 static s2r_result s2r__socket_check_ranges(const s2r_socket_message* m, const s2r_arm_info* info, char* why) {
     int j;
     for (j = 0; j < info->n_joints; j++) {
         double q = m->sensors.q[j], off = fmax(info->q_min[j] - q, q - info->q_max[j]);
-        if (off > S2R_SOCKET_RANGE_SLACK)
+        if (off > S2R_READING_RANGE_SLACK)
             return s2r__fail(why, S2R_ERR_CORRUPT, "joint %d ('%s') reads %g rad, %.3g rad outside its range "
                              "[%g, %g]: in degrees, in another joint order or from another arm?", j + 1, info->joint_name[j],
                              q, off, info->q_min[j], info->q_max[j]);
