@@ -130,18 +130,26 @@ check "SIGINT stops 06 with its log closed by a stopped record, the timeline wri
 # (54 MB), 12 fitting its first 30 s (a longer log is cut there, saying so),
 # and 12 recording and fitting its own quick logs: each SIGTERM exits 130
 # and writes no result.
+# A machine that stalls (a virtual one paused, a disk flushing) can hold
+# any process past a second: a late stop is tried once more, and only a
+# second late one fails.
 terminate_12() {   # terminate_12 NAME WHAT AFTER_S ARGS...: 12 $SIZE12 into WORK/NAME, SIGTERM after AFTER_S s
     name=$1 what=$2 after=$3; shift 3
-    rm -rf "$WORK/$name"
-    $BUILD/12_sysid_from_logs ${SIZE12---quick} --out "$WORK/$name" "$@" > "$WORK/$name.log" 2>&1 &
-    pid=$!
-    sleep "$after"
-    sent=$(date +%s.%N)
-    kill -TERM $pid 2>/dev/null
-    wait $pid
-    status=$?
-    late=$(awk -v a="$sent" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
-    check "SIGTERM stops 12 $what with 130 within a second (took $late s), nothing written" \
+    tries="" try=1
+    while :; do
+        rm -rf "$WORK/$name"
+        $BUILD/12_sysid_from_logs ${SIZE12---quick} --out "$WORK/$name" "$@" > "$WORK/$name.log" 2>&1 &
+        pid=$!
+        sleep "$after"
+        sent=$(date +%s.%N)
+        kill -TERM $pid 2>/dev/null
+        wait $pid
+        status=$?
+        late=$(awk -v a="$sent" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
+        awk "BEGIN { exit !($late < 1) }" || [ $try -eq 2 ] || { tries="; a first try took $late s"; try=2; continue; }
+        break
+    done
+    check "SIGTERM stops 12 $what with 130 within a second (took $late s$tries), nothing written" \
         sh -c "test $status -eq 130 && awk 'BEGIN { exit !($late < 1) }' && test ! -f '$WORK/$name/12_ranges.txt'"
 }
 awk 'BEGIN { print "t,command_1,command_2,command_3,command_4,q_1,q_2,q_3,q_4"
