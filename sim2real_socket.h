@@ -123,7 +123,11 @@
    naming the watchdog, until the next reset: the episode is the client's
    error, never a result on a halted arm.  So a client halts its episode
    before work of its own that outlasts the watchdog (06 does between
-   stages).  Without POSIX sockets every call here is
+   stages).  Between episodes a client may be silent as long as nobody
+   else wants the arm; once it has been silent idle_ms, the next client
+   to connect takes the arm and the silent one's connection is closed (a
+   client stopped, SIGSTOPped or hung holds the robot no longer: its next
+   call fails saying the robot side closed the connection).  Without POSIX sockets every call here is
    S2R_ERR_UNSUPPORTED. */
 
 #define S2R_SOCKET_VERSION 2
@@ -239,6 +243,10 @@ typedef struct s2r_socket_serve_config {
                                     (a live server, a file) is refused; NULL     */
     int         watchdog_ms;     /* halt the arm after this silence mid-episode;
                                     a new connection's hello within it; 1000    */
+    int         idle_ms;         /* a client silent this long between episodes
+                                    (or since the watchdog halted its episode)
+                                    gives the arm to the next one to connect,
+                                    its connection closed; 0: never; 60000       */
     int         clients;         /* serve this many, one at a time, then return
                                     (a connection without a hello is not one);
                                     0 = until the process is stopped (or a stop
@@ -257,7 +265,7 @@ S2RDEF s2r_socket_serve_config s2r_socket_serve_config_default(void);
    (c->log says so);
    S2R_ERR_IO only if the address cannot be served; S2R_ERR_INVALID_ARGUMENT
    for a malformed address (tcp:0.0.0.0 among them: see the protocol), a
-   watchdog under 1 ms or clients < 0; S2R_ERR_INTERRUPTED after a
+   watchdog under 1 ms, idle_ms < 0 or clients < 0; S2R_ERR_INTERRUPTED after a
    stop request (s2r_interrupt_catch: Ctrl-C, SIGTERM), the arm halted and
    the Unix path removed.  error: S2R_ERROR_LEN bytes (may be NULL). */
 S2RDEF s2r_result s2r_socket_serve(const s2r_backend* robot, const s2r_socket_serve_config* c, char* error);
@@ -301,6 +309,7 @@ S2RDEF s2r_socket_serve_config s2r_socket_serve_config_default(void) {
     s2r_socket_serve_config c;
     memset(&c, 0, sizeof c);
     c.watchdog_ms = 1000;
+    c.idle_ms = 60000;
     c.ready_fd = -1;   /* not 0: that is stdin */
     return c;
 }
@@ -690,6 +699,12 @@ static s2r_result s2r__socket_call(s2r_socket_robot* s, s2r_socket_message* m, d
                         m->reply ? "reply" : "request");
     if (res == S2R_ERR_IO && strstr(why, "in time"))
         s2r__fail(why, res, "no answer within %.0f ms (stopped, or too slow for the control rate)", s->timeout_ms + extra_ms);
+    else if (res == S2R_ERR_IO && (strstr(why, "closed the connection") || strstr(why, "connection lost"))) {
+        char lost[S2R_ERROR_LEN];
+        memcpy(lost, why, sizeof lost);
+        s2r__fail(why, res, "%.120s (the robot side stopped, or gave the arm to another client: this one was silent "
+                  "between episodes past its idle_ms)", lost);
+    }
     if (res == S2R_OK && m->status == S2R_OK && s->arm.info.n_joints > 0)
         res = s2r__socket_check_joints(m, s->arm.info.n_joints, why);
     if (res == S2R_OK && m->status == S2R_OK && type == S2R_SOCKET_SENSORS) res = s2r__socket_check_ranges(m, &s->arm.info, why);
@@ -766,14 +781,15 @@ static s2r_result s2r__socket_place(void* self, const double xy[2]) {
 /* --- The robot side ------------------------------------------------------- */
 
 static s2r_result s2r__socket_listen(const char* address, int* fd, char* error);
-static int s2r__socket_serve_client(const s2r_backend* robot, int listener, int fd, int watchdog_ms, FILE* log, int number);
+static int s2r__socket_serve_client(const s2r_backend* robot, int listener, int fd, const s2r_socket_serve_config* c,
+                                    int number);
 
 S2RDEF s2r_result s2r_socket_serve(const s2r_backend* robot, const s2r_socket_serve_config* c, char* error) {
     int listener, served = 0;
     s2r_result res;
-    if (!robot || !c || !c->address || c->watchdog_ms < 1 || c->clients < 0)
-        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "serve: a robot, an address, a watchdog of 1 ms or more and "
-                         "clients >= 0 (0: no limit) are needed");
+    if (!robot || !c || !c->address || c->watchdog_ms < 1 || c->idle_ms < 0 || c->clients < 0)
+        return s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "serve: a robot, an address, a watchdog of 1 ms or more, "
+                         "idle_ms >= 0 (0: a client may be silent for ever) and clients >= 0 (0: no limit) are needed");
     if ((res = s2r__socket_listen(c->address, &listener, error)) != S2R_OK) return res;
     fcntl(listener, F_SETFL, fcntl(listener, F_GETFL) | O_NONBLOCK);   /* a client gone before accept: no block */
     if (c->ready_fd >= 0 && write(c->ready_fd, "ready\n", 6) != 6) { /* the caller's pipe gone: serve anyway */ }
@@ -791,7 +807,7 @@ S2RDEF s2r_result s2r_socket_serve(const s2r_backend* robot, const s2r_socket_se
             continue;
         }
         s2r__socket_setup(fd);
-        served += s2r__socket_serve_client(robot, listener, fd, c->watchdog_ms, c->log, served + 1);   /* 0: no hello */
+        served += s2r__socket_serve_client(robot, listener, fd, c, served + 1);   /* 0: no hello */
         s2r_backend_halt(robot);   /* the client has gone: brakes on */
         close(fd);
     }
@@ -881,10 +897,12 @@ static void s2r__socket_answer(const s2r_backend* robot, s2r_socket_message* m, 
                  missing ? missing : robot->error && *robot->error ? robot->error : s2r_result_string(res));
 }
 
-/* A connection while a client holds the arm: its hello (waited for 20 ms
-   at most: closing with it unread would reset a TCP connection before the
-   answer is read) is answered "busy", and it is closed. */
-static void s2r__socket_refuse(int listener, double since, FILE* log) {
+/* A connection while a client holds the arm (since `since`, silent since
+   `last`, giving way after idle_ms of silence between episodes): its hello
+   (waited for 20 ms at most: closing with it unread would reset a TCP
+   connection before the answer is read) is answered "busy", and it is
+   closed. */
+static void s2r__socket_refuse(int listener, double since, double last, int idle_ms, FILE* log) {
     unsigned char scratch[S2R_SOCKET_MESSAGE_MAX];
     s2r_socket_message m;
     struct pollfd p;
@@ -898,8 +916,13 @@ static void s2r__socket_refuse(int listener, double since, FILE* log) {
     m.type = S2R_SOCKET_HELLO;
     m.reply = 1;
     m.status = S2R_ERR_STATE;
-    snprintf(m.text, sizeof m.text, "busy: another client has held this arm for %.1f s; one client at a time",
-             1e-3 * (s2r__socket_ms() - since));
+    if (idle_ms > 0)
+        snprintf(m.text, sizeof m.text, "busy: another client has held this arm for %.1f s (silent %.1f s; gives way "
+                 "after %.1f s between episodes)", 1e-3 * (s2r__socket_ms() - since), 1e-3 * (s2r__socket_ms() - last),
+                 1e-3 * idle_ms);
+    else
+        snprintf(m.text, sizeof m.text, "busy: another client has held this arm for %.1f s; one client at a time",
+                 1e-3 * (s2r__socket_ms() - since));
     s2r__socket_send(fd, s2r__socket_ms() + 20, &m, NULL);
     close(fd);
     if (log) fprintf(log, "robot side: a connection refused: %s\n", m.text), fflush(log);
@@ -933,11 +956,16 @@ static void s2r__socket_refuse_version(int fd, int version) {
    one whose connection ended without it was lost (killed, a network
    fault), mid-episode or between episodes.  A hello of another protocol
    version is answered in that version's header, saying so; one naming
-   another arm is refused.  Returns 1 once the hello was answered (a
-   client), else 0. */
+   another arm is refused.  A client silent idle_ms between episodes
+   gives way to the next connection (its own is closed).  Returns 1 once
+   the hello was answered (a client), else 0. */
 #define S2R__HELLO_GRACE_MS 100   /* a client sends hello as it connects: one silent this long holds nothing */
-static int s2r__socket_serve_client(const s2r_backend* robot, int listener, int fd, int watchdog_ms, FILE* log, int number) {
+static int s2r__socket_serve_client(const s2r_backend* robot, int listener, int fd, const s2r_socket_serve_config* c,
+                                    int number) {
+    FILE* log = c->log;
+    int watchdog_ms = c->watchdog_ms;
     double since = s2r__socket_ms(), deadline = since + watchdog_ms;   /* the hello's, then the episode's */
+    double last = since;   /* the client's last request */
     char halted[S2R_SOCKET_TEXT] = "", why[S2R_ERROR_LEN];   /* halted: the watchdog's, until the next reset */
     char refused[S2R_ERROR_LEN] = "";   /* a hello's arm, in full */
     int greeted = 0, in_episode = 0;
@@ -963,7 +991,12 @@ static int s2r__socket_serve_client(const s2r_backend* robot, int listener, int 
                 S2R__SERVE_SAY("a connection silent for %.0f ms gave way to the next one", s2r__socket_ms() - since);
                 return 0;   /* silent: the next one's turn */
             }
-            s2r__socket_refuse(listener, since, log);
+            if (greeted && !in_episode && c->idle_ms > 0 && s2r__socket_ms() - last >= c->idle_ms) {
+                S2R__SERVE_SAY("client %d gave way, its connection closed: silent %.1f s between episodes (idle_ms %d) "
+                               "when another connected", number, 1e-3 * (s2r__socket_ms() - last), c->idle_ms);
+                return 1;   /* stopped or hung: the next one's turn */
+            }
+            s2r__socket_refuse(listener, since, last, c->idle_ms, log);
         }
         if (!p[0].revents) {
             if (!watched || s2r__socket_ms() < deadline) continue;
@@ -1027,7 +1060,8 @@ static int s2r__socket_serve_client(const s2r_backend* robot, int listener, int 
             else S2R__SERVE_SAY("client %d dropped, the arm halted: its reply could not be sent", number);
             return greeted;
         }
-        deadline = s2r__socket_ms() + watchdog_ms;
+        last = s2r__socket_ms();
+        deadline = last + watchdog_ms;
     }
 #undef S2R__SERVE_SAY
 }

@@ -11,13 +11,16 @@
 
    Usage: robot_server ADDRESS [--robot ur5e|panda] [--scene arm|push]
                        [--unit N] [--mjcf FILE] [--clients N] [--watchdog-ms MS]
+                       [--idle-ms MS]
    ADDRESS is a Unix socket path (one left by a server that is gone is
    replaced; a live server's, or a file, is refused) or tcp:HOST:PORT;
    --clients 0 (the default) serves until the process is stopped (Ctrl-C
    or SIGTERM: the arm halted, the path removed, status 130).  --unit N
    from 1 (default 1); --watchdog-ms MS from 1 (default 1000): the arm
    halts after that silence mid-episode, and a connection must say hello
-   within it.  One client at a time: another is told the arm is busy.
+   within it.  One client at a time: another is told the arm is busy,
+   until the one holding it has been silent --idle-ms MS between episodes
+   (default 60000; 0: never), when the next to connect takes the arm.
    Each client's coming and going (and why: it said bye, it was lost without one, a malformed message,
    no hello in time), each watchdog halt and each connection refused busy
    is a line on standard output.  TCP addresses are strict (tcp: in lower
@@ -41,7 +44,7 @@
 
 static const char usage[] =
     "usage: robot_server ADDRESS [--robot ur5e|panda] [--scene arm|push] [--unit N>=1] [--mjcf FILE] [--clients N>=0]\n"
-    "                    [--watchdog-ms MS>=1]\n"
+    "                    [--watchdog-ms MS>=1] [--idle-ms MS>=0]\n"
     "(the comment at the top of examples/robot_server.c says more)\n";
 
 int main(int argc, char** argv) {
@@ -68,6 +71,7 @@ int main(int argc, char** argv) {
         else if (strcmp(argv[i], "--mjcf") == 0) ok = ok && *value, mjcf = value;
         else if (strcmp(argv[i], "--clients") == 0) ok = ok && s2r_parse_count(value, 0, INT_MAX, &n), serve.clients = (int)n;
         else if (strcmp(argv[i], "--watchdog-ms") == 0) ok = ok && s2r_parse_count(value, 1, INT_MAX, &n), serve.watchdog_ms = (int)n;
+        else if (strcmp(argv[i], "--idle-ms") == 0) ok = ok && s2r_parse_count(value, 0, INT_MAX, &n), serve.idle_ms = (int)n;
         else if (argv[i][0] != '-' && !serve.address) { serve.address = argv[i]; continue; }
         else known = 0;
         if (!known || !ok) {

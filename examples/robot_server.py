@@ -15,7 +15,9 @@ deployment) drives your arm through s2r_socket_robot, unchanged.
     python3 examples/robot_server.py /tmp/arm.sock --clients 1 --watchdog-ms 1000
 
 One client at a time: another is told the arm is busy (its connect tries
-again until its timeout).  A client that goes away or sends a malformed
+again until its timeout), until the one holding it has been silent
+--idle-ms between episodes (default 60000; 0: never): then the next to
+connect takes the arm and the silent one's connection is closed.  A client that goes away or sends a malformed
 message gets the arm halted; one silent for the watchdog mid-episode too,
 and that episode's later requests are answered with the watchdog's error
 until a reset.  A path that exists and is not a socket, or a live server's
@@ -229,15 +231,21 @@ def reply(conn, kind, status, payload):
     conn.sendall(HEADER.pack(MAGIC, VERSION, kind, 1, status, len(payload)) + payload)
 
 
-def refuse_busy(server, since):
-    """A connection while a client holds the arm: its hello answered busy, then closed."""
+def refuse_busy(server, since, last, idle):
+    """A connection while a client holds the arm (since `since`, silent since `last`, giving way after `idle` s
+    of silence between episodes): its hello answered busy, then closed."""
     conn, _ = server.accept()
     conn.settimeout(0.02)
     try:
         conn.recv(HEADER.size + ARM_BLOCK.size)  # its hello, read before the answer (a TCP close with it unread resets)
     except OSError:
         pass                                    # said nothing yet: it is told all the same
-    text = "busy: another client has held this arm for %.1f s; one client at a time" % (time.monotonic() - since)
+    now = time.monotonic()
+    if idle > 0:
+        text = ("busy: another client has held this arm for %.1f s (silent %.1f s; gives way after %.1f s between "
+                "episodes)" % (now - since, now - last, idle))
+    else:
+        text = "busy: another client has held this arm for %.1f s; one client at a time" % (now - since)
     try:
         reply(conn, HELLO, ERR_STATE, text.encode())
     except OSError:
@@ -259,14 +267,15 @@ def went_away(number, greeted, in_episode):
     return greeted
 
 
-def serve_client(arm, server, conn, watchdog, number):
+def serve_client(arm, server, conn, watchdog, idle, number):
     """Requests until the client goes: its hello first, within the watchdog; then silence
     for the watchdog mid-episode halts the arm, and that episode's later requests (but
     halt) are answered with the watchdog's error until a reset.  Connections arriving
-    meanwhile are told the arm is busy (or take its place if it has been silent HELLO_GRACE since it came).
-    Returns whether the hello was answered."""
+    meanwhile are told the arm is busy (or take its place if it has been silent HELLO_GRACE since it came,
+    or, once a client, `idle` s between episodes; idle 0: never).  Returns whether the hello was answered."""
     since, greeted, in_episode, halted = time.monotonic(), False, False, b""
-    deadline = since + watchdog
+    deadline, last = since + watchdog, since
+
     while True:
         watched = not greeted or in_episode
         ready, _, _ = select.select([conn, server], [], [], max(0.0, deadline - time.monotonic()) if watched else None)
@@ -275,7 +284,11 @@ def serve_client(arm, server, conn, watchdog, number):
                 print("a connection silent for %.0f ms gave way to the next one" % (1e3 * (time.monotonic() - since)),
                       flush=True)
                 return False                    # silent since it came: the next one's turn
-            refuse_busy(server, since)
+            if greeted and not in_episode and idle > 0 and time.monotonic() - last >= idle:
+                print("client %d gave way, its connection closed: silent %.1f s between episodes (idle_ms %d) when "
+                      "another connected" % (number, time.monotonic() - last, round(idle * 1000)), flush=True)
+                return True                     # stopped or hung: the next one's turn
+            refuse_busy(server, since, last, idle)
         if conn not in ready:
             if not watched or time.monotonic() < deadline:
                 continue
@@ -334,7 +347,8 @@ def serve_client(arm, server, conn, watchdog, number):
         if not greeted:
             print("a connection dropped:", payload.rstrip(b"\0").decode(errors="replace"), flush=True)
             return False
-        deadline = time.monotonic() + watchdog
+        last = time.monotonic()
+        deadline = last + watchdog
 
 
 DECIMAL = re.compile(r"^(0|[1-9][0-9]{0,4})$")   # no sign, blank or leading zero
@@ -487,9 +501,11 @@ def main():
                         help="play an excitation file on the arm and write its log (repeatable); no serving")
     parser.add_argument("--clients", type=int, default=0, help="serve this many clients, then exit (0: until stopped)")
     parser.add_argument("--watchdog-ms", type=int, default=1000, help="halt the arm after this silence mid-episode")
+    parser.add_argument("--idle-ms", type=int, default=60000,
+                        help="a client silent this long between episodes gives way to the next (0: never)")
     args = parser.parse_args()
-    if args.clients < 0 or args.watchdog_ms < 1:
-        parser.error("--clients must be >= 0 and --watchdog-ms >= 1")
+    if args.clients < 0 or args.watchdog_ms < 1 or args.idle_ms < 0:
+        parser.error("--clients must be >= 0, --watchdog-ms >= 1 and --idle-ms >= 0")
     if args.play:
         if args.address:
             parser.error("--play plays on the arm here: give no address")
@@ -526,7 +542,7 @@ def main():
             if args.address.startswith("tcp:"):
                 conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             try:
-                served += serve_client(arm, server, conn, args.watchdog_ms / 1000.0, served + 1)
+                served += serve_client(arm, server, conn, args.watchdog_ms / 1000.0, args.idle_ms / 1000.0, served + 1)
             except (ConnectionError, OSError, struct.error) as e:
                 served += 1
                 print("client %d dropped, the arm halted: %s" % (served, e), flush=True)

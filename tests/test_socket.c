@@ -161,6 +161,7 @@ static s2r_result socket_dying_advance(void* self, double seconds) {
 static int socket_watchdog_ms = 1000;   /* the robot side's watchdog, for the next child */
 static const char* socket_log_path;     /* ... where it logs its clients; NULL: nowhere */
 static int socket_clients = 1;          /* ... the clients it serves */
+static int socket_idle_ms = 60000;     /* ... how long a client may be silent between episodes */
 /* A handled signal: poll returns EINTR.  Strict C99's signal() is System V's
    (the handler is reset on delivery), so it puts itself back. */
 static void socket_ignore_signal(int sig) { signal(sig, socket_ignore_signal); }
@@ -180,6 +181,7 @@ static pid_t socket_serve_child(s2r_robot_kind kind, s2r_scene scene, uint64_t u
         c.address = SOCKET_PATH;
         c.clients = socket_clients;
         c.watchdog_ms = socket_watchdog_ms;
+        c.idle_ms = socket_idle_ms;
         if (socket_log_path && !(c.log = fopen(socket_log_path, "w"))) _exit(2);
         signal(SIGUSR1, socket_ignore_signal);
         _exit(s2r_socket_serve(&socket_dying_robot.outer, &c, NULL) == S2R_OK ? 0 : 2);
@@ -536,6 +538,58 @@ static int test_socket_one_client_at_a_time(void) {
     CHECK(s2r_backend_reset(&s.backend, NULL, NULL, NULL) == S2R_OK);
     s2r_socket_robot_close(&s);
     CHECK(waitpid(holder, &status, 0) == holder && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    return 0;
+}
+
+/* A client that stops mid-episode (SIGSTOP, a hang) holds the robot no
+   longer than idle_ms: the watchdog halts its episode, and once it has
+   been silent idle_ms the next client to connect takes the arm; before
+   that, a connect is told busy with the silence and when it ends.  The
+   stopped client's next call fails saying the robot side closed the
+   connection, and why it may have. */
+static int test_socket_stopped_client_gives_way(void) {
+    s2r_socket_config c = s2r_socket_config_default();
+    s2r_socket_robot s;
+    pid_t child, holder;
+    int status, ready[2];
+    double t0, waited;
+    socket_watchdog_ms = 150, socket_idle_ms = 600, socket_clients = 2;
+    child = socket_serve_child(S2R_ROBOT_UR5E, S2R_SCENE_ARM, 1, 0);
+    socket_watchdog_ms = 1000, socket_idle_ms = 60000, socket_clients = 1;
+    CHECK(child > 0 && pipe(ready) == 0);
+    c.address = SOCKET_PATH;
+    fflush(stdout);
+    if ((holder = fork()) == 0) {   /* mid-episode, then silent 2 s (stopped), then its next call */
+        s2r_socket_robot first;
+        s2r_sensors sensors;
+        if (s2r_socket_robot_connect(&first, &c) != S2R_OK || s2r_backend_reset(&first.backend, NULL, NULL, NULL) != S2R_OK ||
+            write(ready[1], "c", 1) != 1)
+            _exit(2);
+        poll(NULL, 0, 2000);
+        _exit(s2r_backend_read_sensors(&first.backend, &sensors) == S2R_ERR_IO &&
+              strstr(first.error, "gave the arm to another client") ? 0 : 3);
+    }
+    CHECK(holder > 0);
+    {
+        char byte = 0;
+        CHECK(read(ready[0], &byte, 1) == 1 && byte == 'c');
+    }
+    close(ready[0]);
+    close(ready[1]);
+    c.timeout_ms = 100;   /* within the idle time: busy, saying for how long */
+    CHECK(s2r_socket_robot_connect(&s, &c) == S2R_ERR_STATE);
+    CHECKF(strstr(s.error, "another client has held this arm") && strstr(s.error, "gives way after 0.6 s between episodes"),
+           "%s", s.error);
+    c.timeout_ms = 3000;
+    t0 = s2r_seconds();
+    CHECKF(s2r_socket_robot_connect(&s, &c) == S2R_OK, "%s", s.error);
+    waited = s2r_seconds() - t0;
+    CHECKF(waited > 0.2 && waited < 1.5, "connected after %.2f s (the holder silent 0.6 s gives way)", waited);
+    CHECK(s2r_backend_reset(&s.backend, NULL, NULL, NULL) == S2R_OK);
+    s2r_socket_robot_close(&s);
+    CHECKF(waitpid(holder, &status, 0) == holder && WIFEXITED(status) && WEXITSTATUS(status) == 0,
+           "the stopped client's next call: status %d", WEXITSTATUS(status));
     CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0);
     return 0;
 }
@@ -1080,6 +1134,8 @@ static const test_case socket_tests[] = {
     {"socket: a client gone mid-episode gets the arm halted; the next client's episode runs",
      test_socket_client_gone_mid_episode},
     {"socket: a connection that never says hello gives way to a client (no busy for the silent)", test_socket_silent_gives_way},
+    {"socket: a client stopped mid-episode gives the arm to the next one after idle_ms (busy says when)",
+     test_socket_stopped_client_gives_way},
     {"socket: a dangling symbolic link or a FIFO at the address refused as what it is, left as it was",
      test_socket_address_link_and_fifo},
     {"socket: examples/robot_server.py speaks the protocol (its fake arm follows, halts, refuses NaN)",
