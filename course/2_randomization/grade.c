@@ -374,14 +374,18 @@ static void check_ks_log_uniform(void) {
 }
 
 static void check_ks_trunc_normal(void) {
-    s2r_dist cases[7];
+    s2r_dist cases[8];
     cases[0] = s2r_dist_trunc_normal(1, 4, 1, 1);         /* the interval on one side of the mean, wide */
     cases[1] = s2r_dist_trunc_normal(0, 0.5, 0.5, 0.4);   /* on one side, narrow */
     cases[2] = s2r_dist_trunc_normal(-0.3, 1, 0, 1);      /* narrow, both sides */
     cases[3] = s2r_dist_trunc_normal(0.8, 1.2, 1, 0.1);   /* mean +- 2 std */
     cases[4] = s2r_dist_trunc_normal(-10, 10, 2, 1.5);    /* wide: nearly the normal itself */
-    ks_cases(cases, 5, 505, "A truncated normal is the normal conditioned on [lo, hi]: draw again until the "
-             "draw falls inside (rejection); clamping a draw piles the mass outside onto lo and hi.");
+    cases[5] = s2r_dist_trunc_normal(0, 1e-4, 0, 1);      /* 1e-4 std wide: the normal lands inside once in
+                                                             25000 draws, past S2R_TRUNC_NORMAL_TRIES */
+    ks_cases(cases, 6, 505, "A truncated normal is the normal conditioned on [lo, hi]: draw again until the "
+             "draw falls inside (rejection); clamping a draw piles the mass outside onto lo and hi; on an "
+             "interval narrow against std the normal rarely lands inside: propose uniformly on [lo, hi] and accept "
+             "with the density's ratio to its peak there.");
 }
 
 /* The sample mean of N draws within 4.5 standard errors of s2r_dist_mean

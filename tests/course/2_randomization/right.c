@@ -31,7 +31,11 @@ static double standard_truncated(s2r_rng* rng, double a, double b) {
     /* the mistake: one normal draw clamped to [a, b] instead of drawn again, its mass outside piled on a and b */
     return s2r_clamp(s2r_rng_normal(rng), a, b);
 #endif
+#ifdef MISTAKE_NORMAL_PROPOSAL_ONLY
+    if (1) {   /* the mistake: always the normal, which a narrow interval rarely holds: draws pile on the peak */
+#else
     if (mass_between(a, b) >= 0.5) {
+#endif
         for (tries = 0; tries < S2R_TRUNC_NORMAL_TRIES; tries++) {
             double z = s2r_rng_normal(rng);
             if (a <= z && z <= b) return z;

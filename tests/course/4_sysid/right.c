@@ -73,8 +73,11 @@ static double right_golden(s2r_line_loss loss, void* context, double a, double b
     return x;
 #endif
 #ifdef MISTAKE_FIXED_ITERATIONS
-    /* the mistake: 12 steps, whatever tol, so a small tol is never reached */
-    for (iter = 0; iter < 12; iter++) {
+    /* the mistake: 12 (or MISTAKE_STEPS) steps, whatever tol, so a small tol is never reached */
+#ifndef MISTAKE_STEPS
+#define MISTAKE_STEPS 12
+#endif
+    for (iter = 0; iter < MISTAKE_STEPS; iter++) {
 #else
     for (iter = 0; iter < 500 && b - a > 2 * tol; iter++) {
 #endif
