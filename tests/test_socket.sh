@@ -205,55 +205,46 @@ else
     echo "FAIL socket: a log at the excitation's path: robot_player $player, robot_server.py $py"
     cat "$PLAYED/same.log" "$PLAYED/same_py.log"; failed=$((failed + 1))
 fi
-# robot_server.py logs its clients: the first's coming, a second refused busy, the first's going.
-# (The first client says hello and holds the arm: robot_client would stop at its first step, on no ground truth.)
-python3 examples/robot_server.py "$SOCK" --clients 1 > "$BUILD/test_socket_py.log" 2>&1 &
-server=$!
-waited=0
-while [ ! -S "$SOCK" ] && [ $waited -lt 100 ]; do sleep 0.1; waited=$((waited + 1)); done
-python3 -c 'import socket, sys, time
+# A first client that says hello and then nothing (it holds the arm: robot_client would stop at
+# its first step, on no ground truth), then robot_client with a timeout: held_then_client LOG
+# TIMEOUT_MS ARGS... serves robot_server.py ARGS into LOG, robot_client's status in $second.
+held_then_client() {
+    log=$1 timeout=$2; shift 2
+    python3 examples/robot_server.py "$SOCK" "$@" > "$log" 2>&1 &
+    server=$!
+    waited=0
+    while [ ! -S "$SOCK" ] && [ $waited -lt 100 ]; do sleep 0.1; waited=$((waited + 1)); done
+    python3 -c 'import socket, sys, time
 sys.path.insert(0, "examples"); import robot_server as r
 s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
 s.sendall(r.HEADER.pack(r.MAGIC, r.VERSION, r.HELLO, 0, 0, r.ARM_BLOCK.size) + r.arm_block())
 s.recv(4096); time.sleep(30)' "$SOCK" > /dev/null 2>&1 &
-client=$!
-waited=0
-while ! grep -q "client 1 connected" "$BUILD/test_socket_py.log" && [ $waited -lt 100 ]; do sleep 0.1; waited=$((waited + 1)); done
-"./$BUILD/robot_client" "$SOCK" --episodes 1 --timeout-ms 200 > "$BUILD/test_socket_busy.log" 2>&1; busy=$?
-kill $client 2>/dev/null; wait $client 2>/dev/null
-wait $server
-if [ $busy -eq 1 ] && grep -q "^client 1 connected (hello answered)" "$BUILD/test_socket_py.log" &&
+    client=$!
+    waited=0
+    while ! grep -q "client 1 connected" "$log" && [ $waited -lt 100 ]; do sleep 0.1; waited=$((waited + 1)); done
+    "./$BUILD/robot_client" "$SOCK" --episodes 1 --timeout-ms "$timeout" > "$log.client" 2>&1; second=$?
+    kill $client 2>/dev/null; wait $client 2>/dev/null
+    wait $server
+    rm -f "$SOCK"
+}
+# robot_server.py logs its clients: the first's coming, a second refused busy, the first's going.
+held_then_client "$BUILD/test_socket_py.log" 200 --clients 1
+if [ $second -eq 1 ] && grep -q "^client 1 connected (hello answered)" "$BUILD/test_socket_py.log" &&
    grep -q "^a connection refused: busy: another client has held this arm" "$BUILD/test_socket_py.log" &&
    grep -q "^client 1 lost between episodes: its connection closed without a bye" "$BUILD/test_socket_py.log"; then
     echo "ok   socket: robot_server.py logs a client's coming, a busy refusal and the client's going"
 else
-    echo "FAIL socket: robot_server.py's log (second client status $busy):"; cat "$BUILD/test_socket_py.log"; failed=$((failed + 1))
+    echo "FAIL socket: robot_server.py's log (second client status $second):"; cat "$BUILD/test_socket_py.log"; failed=$((failed + 1))
 fi
-rm -f "$SOCK"
 # A client silent between episodes (stopped, hung) holds robot_server.py's arm only until --idle-ms:
 # then the next to connect takes it, and the log says why the first went.
-python3 examples/robot_server.py "$SOCK" --clients 2 --idle-ms 300 > "$BUILD/test_socket_py_idle.log" 2>&1 &
-server=$!
-waited=0
-while [ ! -S "$SOCK" ] && [ $waited -lt 100 ]; do sleep 0.1; waited=$((waited + 1)); done
-python3 -c 'import socket, sys, time
-sys.path.insert(0, "examples"); import robot_server as r
-s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
-s.sendall(r.HEADER.pack(r.MAGIC, r.VERSION, r.HELLO, 0, 0, r.ARM_BLOCK.size) + r.arm_block())
-s.recv(4096); time.sleep(30)' "$SOCK" > /dev/null 2>&1 &
-client=$!
-waited=0
-while ! grep -q "client 1 connected" "$BUILD/test_socket_py_idle.log" && [ $waited -lt 100 ]; do sleep 0.1; waited=$((waited + 1)); done
-"./$BUILD/robot_client" "$SOCK" --episodes 1 --timeout-ms 3000 > "$BUILD/test_socket_idle.log" 2>&1
-kill $client 2>/dev/null; wait $client 2>/dev/null
-wait $server
+held_then_client "$BUILD/test_socket_py_idle.log" 3000 --clients 2 --idle-ms 300
 if grep -q "^client 1 gave way, its connection closed: silent 0\.[3-9] s between episodes (idle_ms 300)" "$BUILD/test_socket_py_idle.log" &&
    grep -q "^client 2 connected (hello answered)" "$BUILD/test_socket_py_idle.log"; then
     echo "ok   socket: robot_server.py gives the arm of a client silent --idle-ms between episodes to the next"
 else
     echo "FAIL socket: robot_server.py --idle-ms:"; cat "$BUILD/test_socket_py_idle.log"; failed=$((failed + 1))
 fi
-rm -f "$SOCK"
 
 # The two sides load different arms: refused on both sides, each message naming both. robot_server
 # --mjcf arm4 and a client whose arm4 has another elbow range: the client stops (status 1) saying the
