@@ -121,10 +121,13 @@ reference_library() {
 }
 
 # A student copy holds the stub (it says TODO(course ...)) where the
-# header holds the solution.
-has_solution=$(awk -v n="$name" '$0 == "/* >> solution " n " begin */" { inside = 1; seen = 1 }
-    inside && /TODO\(course/ { stub = 1 } $0 == "/* >> solution " n " end */" { inside = 0 }
-    END { print (!seen || !stub) ? 1 : 0 }' "$root/sim2real.h")
+# header holds the solution: the assignment's own exercise, or, for one
+# with no exercise in the header (6_ranges), any (a kit's copy holds every
+# open exercise's stub; the repository's header none).
+has_solution=$(awk -v n="$name" '/^\/\* >> solution [a-z0-9_]+ begin \*\/$/ { inside = $4; if ($4 == n) seen = 1 }
+    inside != "" && /TODO\(course/ { if (inside == n) stub = 1; any = 1 }
+    /^\/\* >> solution [a-z0-9_]+ end \*\/$/ { inside = "" }
+    END { print (seen ? !stub : !any) ? 1 : 0 }' "$root/sim2real.h")
 # A kit or the repository: the header beside course/ decides (a kit's is the student copy), never
 # a file in course/ASSIGNMENT - a kit's expected.txt or library.o copied into the repository would
 # else turn every instructor's run into one on the public inputs, which a reply replayed from

@@ -576,6 +576,13 @@ if [ $tested_all = 1 ]; then
             > "$build/test/kit_right2.log" 2>&1 && grep -q "^      - not run here: it needs latency" "$build/test/kit_right2.log" \
             && ok "in the kit, a correct sampler passes; the integration checks needing the open delay line are the instructor's" \
             || fail "in the kit, a correct sampler does not pass ($build/test/kit_right2.log)"
+        # the open assignment has no exercise in the header: its kit is told by the other stubs,
+        # grades a file's validity (the simulator's part left to the instructor) on its answers
+        (cd "$kit/6_ranges" && unset GRADE_SEED && GRADE_BUILD="$kit/build" sh course/grade.sh 6_ranges "$root/tests/course/6_ranges/right.txt") \
+            > "$build/test/kit_right6.log" 2>&1 && grep -q "^PASS your ranges file loads and is valid" "$build/test/kit_right6.log" &&
+            grep -q "^PASS it is not the default ranges" "$build/test/kit_right6.log" && grep -q '^grading seed: none' "$build/test/kit_right6.log" \
+            && ok "in the open assignment's kit, a ranges file is graded on the kit's answers (validity, not the default)" \
+            || fail "in the open assignment's kit, a ranges file is not graded ($build/test/kit_right6.log)"
         (cd "$kit/1_latency" && unset GRADE_SEED && GRADE_BUILD="$kit/build" sh course/grade.sh 1_latency) > "$build/test/kit_skeleton.log" 2>&1 \
             && fail "in the kit, the skeleton passes" || ok "in the kit, the skeleton as handed out fails"
         (cd "$kit/1_latency" && GRADE_BUILD="$kit/build" sh course/grade.sh 1_latency --seed 5 "$root/tests/course/1_latency/right.c") \
