@@ -4999,8 +4999,11 @@ S2RDEF s2r_result s2r_shadow_run(const s2r_controller* policy, const s2r_control
 
        llr = k log(p1 / p0) + (n - k) log((1 - p1) / (1 - p0)),
 
-   is compared with two boundaries: PASS once llr >= log((1 - beta) / alpha),
-   FAIL once llr <= log(beta / (1 - alpha)), otherwise one more episode.
+   is compared with two boundaries, each give or take S2R_GATE_EPS (an llr
+   that equals a boundary in exact arithmetic rounds a few ulps either way,
+   however it is written): PASS once llr >= log((1 - beta) / alpha) -
+   S2R_GATE_EPS, FAIL once llr <= log(beta / (1 - alpha)) + S2R_GATE_EPS,
+   otherwise one more episode.
    A policy whose true rate is p0 (or worse) passes with probability about
    alpha at most, one at p1 (or better) with about 1 - beta; between them
    lies the indifference zone, where either verdict is acceptable.  The

@@ -113,10 +113,12 @@ reference_library() {
         return 0
     fi
     if [ ! -f "$ref_obj" ] || [ "$root/sim2real.h" -nt "$ref_obj" ]; then
-        printf '#define SIM2REAL_IMPLEMENTATION\n#include "sim2real.h"\n' > "$build/impl_reference.c"
+        # this run's own source file: two runs at once after a change of the header each write one
+        printf '#define SIM2REAL_IMPLEMENTATION\n#include "sim2real.h"\n' > "$build/impl_reference.$$.c"
         echo "grade: compiling the library with its solutions (once)"
-        cc_host -c "$build/impl_reference.c" -o "$ref_obj.partial.$$" && chmod 600 "$ref_obj.partial.$$" &&
+        cc_host -c "$build/impl_reference.$$.c" -o "$ref_obj.partial.$$" && chmod 600 "$ref_obj.partial.$$" &&
             mv "$ref_obj.partial.$$" "$ref_obj"
+        rm -f "$build/impl_reference.$$.c"
     fi
 }
 
@@ -149,10 +151,11 @@ elif [ $has_exercise = 0 ]; then
     reference_library || { echo "grade: the library does not compile" >&2; exit 2; }
     impl=$ref_obj   # no exercise point: the whole library
 elif [ ! -f "$impl" ] || [ "$root/sim2real.h" -nt "$impl" ]; then
-    printf '#define SIM2REAL_IMPLEMENTATION\n#include "sim2real.h"\n' > "$out/impl.c"
+    printf '#define SIM2REAL_IMPLEMENTATION\n#include "sim2real.h"\n' > "$out/impl.$$.c"
     echo "grade: compiling the library without the $name exercise (once)"
-    cc_host -D$macro -c "$out/impl.c" -o "$impl.partial.$$" && mv "$impl.partial.$$" "$impl" ||
-        { echo "grade: the library does not compile" >&2; exit 2; }
+    cc_host -D$macro -c "$out/impl.$$.c" -o "$impl.partial.$$" && mv "$impl.partial.$$" "$impl" ||
+        { rm -f "$out/impl.$$.c"; echo "grade: the library does not compile" >&2; exit 2; }
+    rm -f "$out/impl.$$.c"
 fi
 # The library with no exercise's reference at all, and the stand-ins (the skeletons' stubs)
 # for the other exercises: on the instructor's side a student's unit checks, and the

@@ -132,6 +132,15 @@ test_assignment() {
     if [ $? = 1 ] && grep -q '^[0-9]* passed, [1-9][0-9]* failed$' "$log.skeleton.log" && grep -q '^      - ' "$log.skeleton.log"; then
         ok "$a: the skeleton as handed out fails, saying why ($(grep -E '^[0-9]+ passed' "$log.skeleton.log"))"
     else fail "$a: the skeleton does not fail every check ($log.skeleton.log)"; fi
+    # GRADE_ONLY leaves unit checks out of the report, not out of the gate: the skeleton's
+    # integration checks alone are skipped (a forged reply would else take their points)
+    if grep -q '^FAIL integration' "$log.skeleton.log"; then
+        GRADE_ONLY=integration sh course/grade.sh "$a" > "$log.only.log" 2>&1
+        [ $? = 1 ] && grep -q '^score: 0 / ' "$log.only.log" && ! grep -q '^PASS' "$log.only.log" &&
+            grep -q '^FAIL integration' "$log.only.log" && [ "$(grep -c '^FAIL integration' "$log.only.log")" = "$(grep -c 'left out of this report by --only, not out of the gate' "$log.only.log")" ] &&
+            ok "$a: GRADE_ONLY=integration still runs the unit checks first: the skeleton's integration checks are skipped" ||
+            fail "$a: GRADE_ONLY=integration skips the unit gate ($log.only.log)"
+    fi
     for f in tests/course/$a/right*; do
         [ -f "$f" ] || continue
         flog="$log.$(basename "$f" | sed 's/\.[a-z]*$//').log"

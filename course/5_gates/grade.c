@@ -364,8 +364,10 @@ static void check_sprt_ties(void) {
                      "exactly %s4 log 2; %s", c->alpha, c->beta, cases[i].k, cases[i].n, 2 * cases[i].k - cases[i].n, vname(v),
                      vname(cases[i].want), cases[i].upper ? "pass" : "fail", cases[i].upper ? "" : "-",
                      cases[i].want == S2R_VERDICT_CONTINUE ? "short of it the test continues"
-                     : cases[i].upper ? "the contract says PASS once llr >= the boundary (>=, not >)"
-                                      : "the contract says FAIL once llr <= the boundary (<=, not <)");
+                     : cases[i].upper ? "the contract says PASS once llr >= the boundary - S2R_GATE_EPS (>=, not >; "
+                                        "the tolerance for an llr that rounds a few ulps below it)"
+                                      : "the contract says FAIL once llr <= the boundary + S2R_GATE_EPS (<=, not <; "
+                                        "the tolerance for an llr that rounds a few ulps above it)");
     }
     grade_answer("sprt_ties", got, 8, 0);
     seeded_gates("sprt_ties_seeded", 24, 1, 2, 5);

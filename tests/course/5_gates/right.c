@@ -85,7 +85,13 @@ S2RDEF s2r_verdict s2r_sprt_decide(const s2r_sprt_config* c, int k, int n, doubl
     swapped.beta = c->alpha;
     c = &swapped;
 #endif
-#ifdef MISTAKE_STRICT_INEQUALITY
+#ifdef MISTAKE_NO_TOLERANCE
+    /* the mistake: >= and <= as written, without S2R_GATE_EPS, on the llr summed per term: on a boundary
+       in exact arithmetic it rounds an ulp inside, and the test goes on */
+    l = k * (log(c->p1) - log(c->p0)) + (n - k) * (log1p(-c->p1) - log1p(-c->p0));
+    if (l >= log((1 - c->beta) / c->alpha)) return S2R_VERDICT_PASS;
+    if (l <= log(c->beta / (1 - c->alpha))) return S2R_VERDICT_FAIL;
+#elif defined(MISTAKE_STRICT_INEQUALITY)
     /* the mistake: strict comparisons (no tolerance), so an llr exactly on a boundary is left undecided */
     if (l > log(1 - c->beta) - log(c->alpha)) return S2R_VERDICT_PASS;
     if (l < log(c->beta) - log(1 - c->alpha)) return S2R_VERDICT_FAIL;
