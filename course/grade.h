@@ -167,6 +167,13 @@ GRADE_FN double grade_ask(const char* fmt, ...);
    minimum, "{err}" the distance in tol, "{c:ID}" loss ID's centre, filled
    in by the judge).  At most 3 such messages per check are said. */
 GRADE_FN void grade_fail_far(int loss, double t, double limit, const char* fmt, ...);
+/* The most search calls (Q f) one hidden loss of this check may take.
+   Said by the reference when its answers are recorded and kept in them:
+   the judge then holds every student's search to it with its own count
+   of the calls it answered (a search that asks the judge itself, around
+   the counting loss function, is counted all the same).  A student's
+   worker saying it is ignored. */
+GRADE_FN void grade_loss_calls_limit(long calls);
 
 /* The file a student handed in when it is data, not code (the open
    assignment's ranges file): a copy in the check's scratch folder; NULL
@@ -421,6 +428,10 @@ GRADE_FN void grade_fail_far(int loss, double t, double limit, const char* fmt, 
     va_end(ap);
     for (p = text; *p; p++) if (*p == '\n' || *p == '\r') *p = ' ';
     fprintf(grade__state.reply, "%s G %d %.17g %.17g %s\n", grade__state.token, loss, t, limit, text);
+}
+
+GRADE_FN void grade_loss_calls_limit(long calls) {
+    if (grade__state.reply) fprintf(grade__state.reply, "%s C %ld\n", grade__state.token, calls);
 }
 
 GRADE_FN void grade_keep(const char* key, const double* v, int n) {

@@ -183,6 +183,7 @@ typedef struct entry {
 
 typedef struct check {
     int      points, seconds, integration, hidden, data, seeded;
+    long     calls_limit;           /* search calls one hidden loss may take (0: LOSS_CALLS) */
     char     needs[128];
     char     name[160];
     uint32_t ids[MAX_IDS];      /* expectations the reference evaluated      */
@@ -230,6 +231,10 @@ static int load_answers(const char* path) {
         } else if (p[0] == 's' && p[1] == ' ') {
             ok = sscanf(p + 2, "%d", &i) == 1 && i >= 0 && i < n_checks;
             if (ok) checks[i].seeded = 1;
+        } else if (p[0] == 'l' && p[1] == ' ') {
+            long calls;
+            ok = sscanf(p + 2, "%d %ld", &i, &calls) == 2 && i >= 0 && i < n_checks && calls > 0;
+            if (ok) checks[i].calls_limit = calls;
         } else if (strncmp(p, "check ", 6) == 0 && n_checks < MAX_CHECKS) {
             check* c = &checks[n_checks];
             char kind[16];
@@ -292,6 +297,7 @@ static int write_answers(const char* path) {
         fprintf(f, "check %d %d %d %s %d %s %s\n", i, c->points, c->seconds, c->integration ? "integration" : "unit",
                 c->hidden, c->needs, c->name);
         if (c->seeded) fprintf(f, "s %d\n", i);
+        if (c->calls_limit > 0) fprintf(f, "l %d %ld\n", i, c->calls_limit);
         fprintf(f, "x %d", i);
         for (j = 0; j < c->n_ids; j++) fprintf(f, " %lu", (unsigned long)c->ids[j]);
         fprintf(f, "\n");
@@ -861,6 +867,12 @@ static char token[40];   /* this run's, on every line of a reply (make_token) */
                     LOSS_CALLS per loss)
        Q e ID T     the loss at T for the grader's bookkeeping (f0, the loss at the
                     t returned, a slope: at most LOSS_EVALS per loss)
+   Each loss counts the calls (Q f) it answered and those at a t outside
+   [lo, hi] (or NaN): a check fails on any outside call, and on a loss
+   with more calls than the check's limit - "TOKEN C N", said by the
+   reference when its answers are recorded and kept in them ("l CHECK N"),
+   never taken from a student's worker - so a search that asks the judge
+   around the worker's counting loss function is counted all the same.
    The worker sees only t and loss values.  What needs the centre is said
    by the judge: a line "TOKEN G ID T LIMIT TEXT" fails the check when T is
    more than LIMIT tol from loss ID's minimum (TEXT its message, "{min}" the
@@ -873,7 +885,8 @@ static char token[40];   /* this run's, on every line of a reply (make_token) */
 typedef struct hidden_loss {
     int    kind;
     double c, w, shape, lo, hi, tol;
-    long   calls;
+    long   calls, outside;   /* Q f answered; of them at a t outside [lo, hi] or NaN */
+    double first_outside;
     int    evals;
 } hidden_loss;
 static hidden_loss* losses;     /* MAX_LOSSES, the running check's          */
@@ -938,6 +951,7 @@ static void loss_answer(const char* q, char* out, size_t size) {
     if ((q[0] == 'f' || q[0] == 'e') && q[1] == ' ' && sscanf(q + 2, "%d %lf", &id, &t) == 2 && id >= 0 && id < n_losses) {
         l = &losses[id];
         if (q[0] == 'f' ? l->calls++ >= LOSS_CALLS : l->evals++ >= LOSS_EVALS) return;
+        if (q[0] == 'f' && !(t >= l->lo && t <= l->hi) && l->outside++ == 0) l->first_outside = t;
         snprintf(out, size, "%.17g\n", loss_value(l, t));
     }
 }
@@ -1294,6 +1308,7 @@ static void make_token(void) {
 /* ---- parsing a reply -------------------------------------------------------- */
 typedef struct parsed {
     int      ended, malformed, seed_read;
+    long     calls_limit;               /* C: the check's search calls per hidden loss */
     char     why[200];                  /* first malformed line, said          */
     uint32_t ids[MAX_IDS * 4];
     int      n_ids, failed_ids;
@@ -1362,6 +1377,12 @@ static void parse_reply(char* text, parsed* q) {
         if (q->ended) { q->malformed = 1; snprintf(q->why, sizeof q->why, "lines after its end"); }
         else if (strcmp(p, "END") == 0) q->ended = 1;
         else if (strcmp(p, "S") == 0) q->seed_read = 1;
+        else if (p[0] == 'C' && p[1] == ' ') {   /* kept from the reference's recording only */
+            if (sscanf(p + 2, "%ld", &q->calls_limit) != 1 || q->calls_limit < 1) {
+                q->malformed = 1;
+                snprintf(q->why, sizeof q->why, "a malformed calls line");
+            }
+        }
         else if (p[0] == 'X' && p[1] == ' ') {
             unsigned long id;
             int ok;
@@ -1636,6 +1657,7 @@ static int record(run* R) {
             return 1;
         }
         c->seeded = q->seed_read;
+        c->calls_limit = q->calls_limit;
         if (!c->seeded && !c->data && !c->integration) {
             fprintf(stderr, "judge: grader bug: the unit check \"%s\" draws none of its inputs from the grading seed "
                             "(grade_seed): its answers on the instructor's run would be the public ones, which a reply "
@@ -1803,6 +1825,28 @@ static int record_seeded(run* R) {
     return 0;
 }
 
+/* The hidden losses' calls as the judge answered them, whatever the worker
+   counted: a call outside a loss's [lo, hi], or more calls on one loss
+   than the check's recorded limit, is a failure of the check (a message). */
+static void judge_loss_calls(const check* c, parsed* q) {
+    long most = 0;
+    int l, worst = -1, outside = -1;
+    for (l = 0; l < n_losses; l++) {
+        if (losses[l].calls > most) most = losses[l].calls, worst = l;
+        if (losses[l].outside && outside < 0) outside = l;
+    }
+    if (outside >= 0 && q->n_messages < 8)
+        snprintf(q->messages[q->n_messages++], sizeof q->messages[0], "a search asked for the loss at t = %.9g, outside "
+                 "its bounds [%.9g, %.9g] (%ld such calls, counted by the judge): clamp every probe into [lo, hi]",
+                 losses[outside].first_outside, losses[outside].lo, losses[outside].hi, losses[outside].outside);
+    else if (outside >= 0) q->more_messages++;
+    if (c->calls_limit > 0 && most > c->calls_limit && q->n_messages < 8)
+        snprintf(q->messages[q->n_messages++], sizeof q->messages[0], "a search made %ld loss calls, more than the %ld "
+                 "this check allows (counted by the judge, calls made around the loss function included; on [%.9g, "
+                 "%.9g])", most, c->calls_limit, losses[worst].lo, losses[worst].hi);
+    else if (c->calls_limit > 0 && most > c->calls_limit) q->more_messages++;
+}
+
 /* Grade: every check in its child, decided here. */
 static int grade(run* R) {
     int fd = open_worker(R->worker), i, k, j;
@@ -1872,6 +1916,7 @@ static int grade(run* R) {
             continue;
         }
         parse_reply(r.text, q);
+        judge_loss_calls(c, q);
         bad = !q->ended || q->malformed || q->n_messages > 0 || q->n_far > 0 || q->failed_ids > 0;
         /* every expectation the reference evaluated must have been evaluated */
         for (k = 0; k < c->n_ids; k++) {
