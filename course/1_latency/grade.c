@@ -149,12 +149,17 @@ static void check_wrap(void) {
     enum { CAP = 7, PUSHES = 50 };
     s2r_delay_line line;
     double history[PUSHES + 1], out[1], x[1];
+    const double* storage;
     s2r_rng rng = s2r_rng_make(grade_seeded(11), 0);
-    int t, k, bad = 0;
+    int t, k, bad = 0, moved = 0;
     if (s2r_delay_init(&line, 1, CAP) != S2R_OK) { grade_fail("init(1, %d) failed", CAP); return; }
+    storage = line.data;
     for (t = 0; t < PUSHES; t++) {
         x[0] = history[t] = s2r_rng_uniform(&rng);
         s2r_delay_push(&line, x);
+        if (line.data != storage && moved++ == 0)   /* a fresh buffer per push: it allocates */
+            grade_fail("push %d moved the line's storage (line->data changed): push never allocates - the ring is "
+                       "allocated once, by init, and push writes into it", t + 1);
         for (k = 0; k <= t && k < CAP; k++) {
             s2r_delay_read(&line, k, out);
             grade_put(out[0], "after push %d into capacity %d: read(%d)", t + 1, CAP, k);
@@ -164,6 +169,8 @@ static void check_wrap(void) {
     }
     s2r_delay_free(&line);
     grade_put_send("wrap_50_pushes_capacity_7", 0);
+    grade_put(moved, "pushes that moved the line's storage (none: push never allocates)");
+    grade_put_send("wrap_storage_moved", 0);
 }
 
 static void check_clamp(void) {

@@ -43,6 +43,17 @@ S2RDEF void s2r_delay_reset(s2r_delay_line* line, const double* fill) {
 }
 
 S2RDEF void s2r_delay_push(s2r_delay_line* line, const double* x) {
+#ifdef MISTAKE_ALLOCATING_PUSH
+    {   /* the mistake: a fresh buffer per push, the ring copied into it and the old one freed */
+        size_t bytes = sizeof(double) * (size_t)line->width * (size_t)line->capacity;
+        double* fresh = (double*)malloc(bytes);
+        if (fresh) {
+            memcpy(fresh, line->data, bytes);
+            free(line->data);
+            line->data = fresh;
+        }
+    }
+#endif
     line->newest = (line->newest + 1) % line->capacity;
     memcpy(&line->data[line->newest * line->width], x, sizeof(double) * line->width);
 }
