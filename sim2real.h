@@ -2891,8 +2891,8 @@ S2RDEF s2r_result s2r_policy_save(s2r_policy* p, const s2r_adam* opt,
    size, or NULL).  Everything is validated first: S2R_ERR_IO if the file
    cannot be read, S2R_ERR_CORRUPT for bad magic, version, sizes, length or
    checksum, a shape that differs from p's (activations included: a
-   policy trained with ReLU does not load into a tanh one), a non-positive or non-finite
-   normalizer count or clip, a log_std beyond +-S2R_LOG_STD_MAX (or NaN),
+   policy trained with ReLU does not load into a tanh one), a weight that is
+   not finite, a non-positive or non-finite normalizer count or clip, a log_std beyond +-S2R_LOG_STD_MAX (or NaN),
    or an optimizer step count that is not a
    whole number >= 0; on any error p and opt are
    untouched (except p->error).  A file saved without optimizer state resets
@@ -13255,6 +13255,19 @@ static s2r_result s2r__ck_compatible(const s2r_policy* p, const s2r_adam* opt, c
     if (!(count > 0.0) || !(clip > 0.0) || !isfinite(count) || !isfinite(clip))
         return s2r__fail(error, S2R_ERR_CORRUPT, "%s: bad normalizer (count %g, clip %g: each must be finite and > 0)",
                          path, count, clip);
+    {   /* every weight finite: a NaN or Inf one (the checksum made again) would act, or fail, without a word
+           (log_std, checked below, said as such) */
+        int i;
+        for (i = 0; i < p->num_params; i++) {
+            float v;
+            if (i == p->actor.num_params) i += p->shape.act_dim;
+            if (i >= p->num_params) break;
+            memcpy(&v, payload + sizeof(float) * (size_t)i, sizeof v);
+            if (!isfinite(v))
+                return s2r__fail(error, S2R_ERR_CORRUPT, "%s: parameter %d of %d is %g: every weight must be finite",
+                                 path, i, p->num_params, (double)v);
+        }
+    }
     {   /* log_std bounded: past it sampling gives infinite actions */
         int a;
         for (a = 0; a < p->shape.act_dim; a++) {

@@ -154,6 +154,12 @@ S2RDEF s2r_result s2r_trajectory_set_parse_csv(s2r_trajectory_set* set, const ch
    or read from files that all have qd_J columns; 0 when any trajectory's
    are differences of positions (weigh them in a fit with weight_qd 0). */
 S2RDEF int        s2r_trajectory_set_qd_measured(const s2r_trajectory_set* set);
+/* The first trajectory of `fitted` that holds the same motion as
+   trajectory j of `held_out` (the same joints, length and every q), or -1:
+   a held-out log that is a fitted one checks nothing (example 12 and the
+   Python package refuse it). */
+S2RDEF int        s2r_trajectory_set_find_same(const s2r_trajectory_set* fitted, const s2r_trajectory_set* held_out,
+                                               int j);
 
 /* --- Recording at rest -------------------------------------------------------
    A log starts with the arm at rest at its first row (the check above).
@@ -855,6 +861,19 @@ S2RDEF int s2r_trajectory_set_qd_measured(const s2r_trajectory_set* set) {
     for (i = 0; set->source && i < set->count; i++)
         if (!set->source[i].qd_measured) return 0;
     return 1;
+}
+
+S2RDEF int s2r_trajectory_set_find_same(const s2r_trajectory_set* fitted, const s2r_trajectory_set* held_out, int j) {
+    int i, n;
+    S2R_ASSERT(fitted && held_out && j >= 0 && j < held_out->count);
+    if (fitted->n_joints != held_out->n_joints) return -1;
+    n = s2r_trajectory_length(held_out, j);
+    for (i = 0; i < fitted->count; i++)
+        if (s2r_trajectory_length(fitted, i) == n &&
+            memcmp(fitted->q + s2r__traj_at(fitted, i, 0), held_out->q + s2r__traj_at(held_out, j, 0),
+                   sizeof(double) * (size_t)n * (size_t)held_out->n_joints) == 0)
+            return i;
+    return -1;
 }
 
 /* --- Logs: recording at rest ------------------------------------------------ */

@@ -316,17 +316,14 @@ static int load_logs(const s2r_options* opt, s2r_trajectory_set* train, s2r_traj
         s2r_trajectory_set_free(train);
         return 1;
     }
-    for (i = 0; opt->n_logs > 1 && i < n_train; i++)   /* a held-out log that is a fitted one checks nothing */
-        if (train->n_joints == valid->n_joints && s2r_trajectory_length(train, i) == s2r_trajectory_length(valid, 0) &&
-            memcmp(train->q + (size_t)i * train->n_samples * train->n_joints, valid->q,
-                   sizeof(double) * (size_t)s2r_trajectory_length(valid, 0) * valid->n_joints) == 0) {
-            fprintf(stderr, "the held-out log %s holds the same motion as the fitted %s: a fit judged on data it was "
-                    "fitted to is no held-out check; give last a log recorded apart (12 --write-excitation writes "
-                    "four: fit three, hold out the fourth)\n", paths[n_train], paths[i]);
-            s2r_trajectory_set_free(train);
-            s2r_trajectory_set_free(valid);
-            return 1;
-        }
+    if (opt->n_logs > 1 && (i = s2r_trajectory_set_find_same(train, valid, 0)) >= 0) {   /* it checks nothing */
+        fprintf(stderr, "the held-out log %s holds the same motion as the fitted %s: a fit judged on data it was "
+                "fitted to is no held-out check; give last a log recorded apart (12 --write-excitation writes "
+                "four: fit three, hold out the fourth)\n", paths[n_train], paths[i]);
+        s2r_trajectory_set_free(train);
+        s2r_trajectory_set_free(valid);
+        return 1;
+    }
     print_logs(train, "fit");
     if (opt->n_logs > 1) print_logs(valid, "held out");
     return 0;

@@ -865,6 +865,10 @@ int s2r_flat_identify_logs(const char* robot, const char* mjcf, const char* cons
     memset(&valid, 0, sizeof valid);
     res = s2r_trajectory_set_load_csv(&train, logs, n_train, 0.02, error);   /* 50 Hz, as example 12 */
     if (res == S2R_OK && n_logs > 1) res = s2r_trajectory_set_load_csv(&valid, logs + n_train, 1, 0.02, error);
+    if (res == S2R_OK && n_logs > 1 && (i = s2r_trajectory_set_find_same(&train, &valid, 0)) >= 0)   /* as 12 */
+        res = s2r__fail(error, S2R_ERR_INVALID_ARGUMENT, "the held-out log %.150s holds the same motion as the fitted "
+                        "%.150s: a fit judged on data it was fitted to is no held-out check; give last a log recorded "
+                        "apart", logs[n_train], logs[i]);
     if (res != S2R_OK) {
         s2r_trajectory_set_free(&train);
         s2r_trajectory_set_free(&valid);

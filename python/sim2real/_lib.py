@@ -239,6 +239,11 @@ def check_digest(path):
     numbers. No digest file: a warning, and the library loads unchecked."""
     import hashlib
     try:
+        mode = os.stat(path + DIGEST_SUFFIX).st_mode
+        if not stat.S_ISREG(mode):   # before open: opening a FIFO waits for a writer
+            raise LibraryMismatchError("%s is not a regular file (a directory, pipe, device or socket): the digest "
+                                       "file `make python` writes is one line of hex; copy it with the library"
+                                       % (path + DIGEST_SUFFIX))
         with open(path + DIGEST_SUFFIX, "rb") as f:
             recorded = f.read(4096).split()
     except FileNotFoundError:
@@ -322,6 +327,11 @@ def library():
     """The library, loaded and checked at the first call."""
     global _library
     if _library is None:
+        # The renderer is Mesa's llvmpipe (OSMesa), whose rasterizer threads fork does not copy: a child of a
+        # process that had rendered (multiprocessing's fork start method, gymnasium's AsyncVectorEnv) waited for
+        # them for ever at its first render. Rasterizing on the calling thread keeps a render fork-safe; a value
+        # the user set stands.
+        os.environ.setdefault("LP_NUM_THREADS", "0")
         candidates = _candidates()
         for path in candidates:
             if os.environ.get("S2R_LIBRARY") or os.path.isfile(path) or os.path.sep not in path:

@@ -43,8 +43,8 @@ computes something else than the checkpoint would hold, and is refused.
 read_checkpoint refuses what the C loader refuses, with its reasons: the
 magic, the version, every header word's bounds (sizes, history 0..8 and a
 stack the observation fits, made_for naming an arm and task, activations,
-reserved words zero), the checksum, the normalizer (count and clip finite
-and > 0, means finite, variances finite and >= 0) and log_std (each within
+reserved words zero), the checksum, every weight finite, the normalizer (count
+and clip finite and > 0, means finite, variances finite and >= 0) and log_std (each within
 -40 .. 40, S2R_LOG_STD_MAX: beyond, exp(log_std) or its square leaves
 float32's normal range, and past 88.7 a sampled action is infinite): a
 damaged or edited file is refused, never read as NaN weights.
@@ -161,7 +161,8 @@ def read_checkpoint(path):
     randomization = int(h[18]) << 32 | int(h[17])
     params = np.frombuffer(data, np.float32, num_params, 4 * words)
     actor, offset = _layers(params, 0, [obs_dim] + hidden + [act_dim])
-    log_std = params[offset:offset + act_dim]
+    actor_end = offset
+    log_std, weights = params[offset:offset + act_dim], np.delete(params, np.s_[offset:offset + act_dim])
     critic, offset = _layers(params, offset + act_dim, [obs_dim + privileged] + hidden + [1])
     norm = np.frombuffer(data, np.float64, 2 + 2 * obs_dim + (1 if opt else 0), 4 * words + 4 * num_params)
     count, clip, mean, var = norm[0], norm[1], norm[2:2 + obs_dim], norm[2 + obs_dim:2 + 2 * obs_dim]
@@ -172,6 +173,11 @@ def read_checkpoint(path):
             i = int(np.flatnonzero(~ok)[0])
             raise ValueError("%s: bad normalizer: %s[%d] is %g (%s)" % (name, what, i, values[i], "not finite" if
                                                                        what == "mean" else "must be finite and >= 0"))
+    bad = np.flatnonzero(~np.isfinite(weights))   # log_std apart: said below as such
+    if bad.size:   # a NaN or Inf weight, the checksum made again: the C loader refuses it too
+        at = int(bad[0]) + (act_dim if bad[0] >= actor_end else 0)   # its index among all the parameters
+        raise ValueError("%s: parameter %d of %d is %g: every weight must be finite" % (name, at, num_params,
+                                                                                      params[at]))
     bad = np.flatnonzero(~(np.abs(log_std.astype(np.float64)) <= LOG_STD_MAX))
     if bad.size:
         raise ValueError("%s: log_std[%d] is %g: each must be within -%g .. %g (S2R_LOG_STD_MAX)"

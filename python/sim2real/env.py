@@ -128,8 +128,12 @@ def _check_render_memory(render_mode, sizes):
 def _action_array(action, shape, what="action"):
     """A float32 C-contiguous copy of a floating-point action of `shape`. A finite number beyond float32's range
     (a float64 1e39, say) is refused here, naming it: as float32 it would be Inf, which C would call "NaN or Inf"
-    (NaN and Inf themselves are left to C's check, which names them)."""
-    a = np.asarray(action)
+    (NaN and Inf themselves are left to C's check, which names them). Always a copy, taken first: another thread
+    writing the caller's array meanwhile cannot reach C, which would step some environments on the old values and
+    refuse others. A masked array with masked entries is refused (its mask would be dropped)."""
+    if isinstance(action, np.ma.MaskedArray) and np.ma.is_masked(action):
+        raise ValueError("%s is a masked array with masked entries: give every value (np.ma.filled)" % what)
+    a = np.array(action, copy=True)
     if a.dtype.kind != "f":
         raise TypeError("%s must be floating point (float32), got dtype %s" % (what, a.dtype))
     if a.shape != shape:
@@ -640,6 +644,10 @@ class VecEnv(_VecEnvBase):
         obs = np.empty((self.num_envs, self.obs_dim), np.float32)
         with _lib.entered(self._lock):
             self._live()
+            if self._seed is None:   # VecEnv.of over environments reset on their own: the batch has no episodes
+                raise _lib.Sim2RealError("step before reset: reset the VecEnv first (environments reset on their own "
+                                         "before VecEnv.of are not its episodes); no environment was stepped or "
+                                         "reset", _lib.ERR_STATE, "S2R_ERR_STATE")
             self._settle()   # a step or reset an exception cut short: its bookkeeping done now
             if self._pending.any():   # next_step: those that ended are reset instead of stepped
                 return self._step_after_ends(a, obs)

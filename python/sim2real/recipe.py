@@ -10,6 +10,7 @@ import math
 import numbers
 import os
 import subprocess
+import warnings
 
 import numpy as np
 
@@ -63,6 +64,7 @@ def identify_unit(robot, task, unit, ranges=None, quick=False, ranges_out=None, 
     simulator to ``identified_out`` when given. Returns {"params": {name: value}, "identifiable": {name: bool},
     "verdict", "relative_start", "relative" (held-out error, fraction of the motion), "camera_offset"
     (m), "sweeps", and for push "object_verdict", "object_relative_start", "object_relative"}."""
+    _two_outputs(ranges_out, identified_out)
     out = _lib.Sysid()
     error = _lib.ErrorBuffer()
     error.check(_lib.interruptible(_lib.library().s2r_flat_identify_unit, _encode(robot, "robot"),
@@ -77,20 +79,37 @@ def identify_logs(logs, robot="ur5e", mjcf=None, ranges=None, quick=False, range
     as examples/12_sysid_from_logs.c does it: every log but the last fitted, the last held out for the verdict.
     The model: ``robot``'s, or the MJCF file ``mjcf``. ``ranges``: the training ranges to re-centre (None: the
     defaults); ``quick``: 3 sweeps instead of 12. Writes and returns as identify_unit does, without the camera
-    (logs hold joints only)."""
+    (logs hold joints only), and "held_out": whether a log was held out. One log only is fitted and judged on
+    itself, which flatters the verdict: said in a warning; a held-out log with the same motion as a fitted one is
+    refused (ValueError), as 12 refuses it."""
     if isinstance(logs, (str, bytes, os.PathLike)) or not len(logs):
         raise ValueError("logs must be a non-empty list of CSV paths")
+    _two_outputs(ranges_out, identified_out)
+    if len(logs) == 1:
+        warnings.warn("identify_logs: one log only - it is fitted and the verdict judges the fitted data "
+                      "(flattering); give two or more, the last held out", stacklevel=2)
     paths = (ctypes.c_char_p * len(logs))(*[_encode(p, "log path") for p in logs])
     out = _lib.Sysid()
     error = _lib.ErrorBuffer()
     error.check(_lib.interruptible(_lib.library().s2r_flat_identify_logs, _encode(robot, "robot"), _path(mjcf),
                                    ctypes.addressof(paths), len(logs), _path(ranges), int(bool(quick)),
                                    _path(ranges_out), _path(identified_out), ctypes.addressof(out), error.ptr))
-    return _sysid_dict(out, camera=False)
+    result = _sysid_dict(out, camera=False)
+    result["held_out"] = len(logs) > 1
+    return result
 
 
 def _path(p):
     return None if p is None else _encode(p, "path")
+
+
+def _two_outputs(ranges_out, identified_out):
+    """Refuse one file named for both outputs: the second would overwrite the first."""
+    if ranges_out is not None and identified_out is not None and \
+            os.path.realpath(os.fsdecode(_encode(ranges_out, "ranges_out"))) == \
+            os.path.realpath(os.fsdecode(_encode(identified_out, "identified_out"))):
+        raise ValueError("ranges_out and identified_out name one file (%s): the identified simulator would overwrite "
+                         "the re-centred ranges; give two paths" % os.fsdecode(_encode(ranges_out, "ranges_out")))
 
 
 def _sysid_dict(out, camera):
@@ -144,8 +163,9 @@ def deploy_staged(checkpoint, ranges, out, robot=None, task=None, quick=False, s
             robot, task = _made_for(made_for, robot, task)
         finally:
             made_for.close()
+    robot, task = (_encode(x, what).decode() for x, what in ((robot, "robot"), (task, "task")))   # bytes as str
     args = [_program("06_staged_deployment"), "--policy", checkpoint, "--ranges", ranges, "--out", out,
-            "--robot", _encode(robot, "robot").decode(), "--task", _encode(task, "task").decode(),
+            "--robot", robot, "--task", task,
             "--seed", str(whole(seed, "seed", 0, UINT64_MAX)), "--real-seed", str(whole(real_seed, "real_seed", 1,
                                                                                          UINT64_MAX - 64)),
             "--threads", str(whole(threads, "threads", 1, _lib.MAX_THREADS))] + (["--quick"] if quick else [])
@@ -158,5 +178,7 @@ def deploy_staged(checkpoint, ranges, out, robot=None, task=None, quick=False, s
     with open(timeline_path, newline="") as f:
         timeline = [{k: (v if k in ("stage", "verdict", "next") else float(v) if k in ("value", "lo", "hi")
                          else int(v)) for k, v in row.items()} for row in csv.DictReader(f)]
+    files = [f for f in glob.glob(os.path.join(out, prefix + "*"))   # a reach run's: not a push run's beside it
+             if task == "push" or not os.path.basename(f).startswith("06_push_")]
     return {"stage": timeline[-1]["next"] if timeline else "sim_regression", "timeline": timeline, "log": log,
-            "output": run.stdout, "files": sorted(glob.glob(os.path.join(out, prefix + "*")))}
+            "output": run.stdout, "files": sorted(files)}

@@ -2343,6 +2343,126 @@ class TestPipeline(unittest.TestCase):
         self.assertFalse(os.path.exists(os.path.join(self.folder, "refused4")), "refused, yet 06 ran")
 
 
+class TestCarelessUse(unittest.TestCase):
+    """Found by using the package as a careless or hostile user would; each was a hang, a wrong result or an
+    unclear error."""
+
+    def setUp(self):
+        self.folder = tempfile.mkdtemp(prefix="s2r_python_")
+        self.addCleanup(shutil.rmtree, self.folder, True)
+
+    @unittest.skipUnless(hasattr(os, "fork") and sim2real.library().s2r_flat_render_available(), "no fork or render")
+    def test_render_in_a_fork_after_the_parent_rendered(self):
+        """llvmpipe's rasterizer threads are not copied by fork: a child of a process that had rendered waited for
+        them for ever at its first render (multiprocessing's fork start method, AsyncVectorEnv)."""
+        code = "\n".join([
+            "import os, time, sim2real",
+            "e = sim2real.Env('ur5e', 'push', 'nominal', render_mode='rgb_array', width=64, height=48); e.reset(seed=1)",
+            "first = e.render()",
+            "pid = os.fork()",
+            "if pid == 0:",
+            "    ok = (e.render() == first).all() and sim2real.Env('ur5e', 'reach', render_mode='rgb_array', width=32,"
+            " height=24).render() is not None",
+            "    os._exit(0 if ok else 3)",
+            "for _ in range(300):",
+            "    done, status = os.waitpid(pid, os.WNOHANG)",
+            "    if done: print('child', os.waitstatus_to_exitcode(status)); break",
+            "    time.sleep(0.1)",
+            "else:",
+            "    os.kill(pid, 9); print('the child hangs')"])
+        env = dict(os.environ, PYTHONPATH=os.path.dirname(HERE) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        env.pop("LP_NUM_THREADS", None)
+        run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
+        self.assertEqual(run.stdout.strip(), "child 0", run.stderr[-2000:])
+
+    def test_a_digest_file_that_is_a_fifo(self):
+        """The library's digest file (PATH.sha256) was opened unchecked: a FIFO there blocked the first use for
+        ever."""
+        lib = os.path.join(self.folder, "libsim2real.so")
+        shutil.copy(_lib.library()._name, lib)
+        os.mkfifo(lib + ".sha256")
+        env = dict(os.environ, S2R_LIBRARY=lib,
+                   PYTHONPATH=os.path.dirname(HERE) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        run = subprocess.run([sys.executable, "-c", "import sim2real; sim2real.Env()"], capture_output=True,
+                             text=True, timeout=60, env=env)
+        self.assertIn("is not a regular file", run.stderr)
+        self.assertIn("LibraryMismatchError", run.stderr)
+
+    @unittest.skipUnless(os.path.isfile(os.path.join(BUILD, "06_staged_deployment")), "no build/06_staged_deployment")
+    def test_deploy_staged_with_names_as_bytes(self):
+        """robot and task as bytes (taken everywhere else) chose the reach run's files: a push deployment returned
+        the timeline of a reach run in the same folder."""
+        rng = np.random.default_rng(0)
+        push = sim2real.Env("ur5e", "push", "randomized")
+        ranges, checkpoint = os.path.join(self.folder, "push_ranges.txt"), os.path.join(self.folder, "push.ckpt")
+        push.write_ranges(ranges)
+        sim2real.write_checkpoint(checkpoint, [(rng.standard_normal((o, i)).astype(np.float32) * 0.1,
+                                                np.zeros(o, np.float32))
+                                               for i, o in ((push.obs_dim, 16), (16, push.act_dim))], trained_on=push)
+        with open(os.path.join(self.folder, "06_timeline.csv"), "w") as f:   # a reach run's, beside it
+            f.write("seq,stage,verdict,next,n,value,lo,hi,alarm_unit\n1,sim_regression,PASS,shadow,1,1,1,1,0\n")
+        result = sim2real.deploy_staged(checkpoint, ranges, self.folder, robot=b"ur5e", task=b"push", quick=True)
+        self.assertTrue(result["log"].endswith("06_push_deployment_log.jsonl"), result["log"])
+        self.assertNotEqual(result["timeline"][0]["next"], "shadow")   # not the reach run's row
+        self.assertTrue(all(os.path.basename(f).startswith("06_push_") for f in result["files"]), result["files"])
+
+    def test_actions_are_copied_before_c_reads_them(self):
+        """A float32 C-contiguous action went to C uncopied: another thread writing it meanwhile stepped some of a
+        VecEnv's environments on the old values while C refused the others."""
+        from sim2real.env import _action_array
+        mine = np.zeros((2, 3), np.float32)
+        taken = _action_array(mine, (2, 3), "actions")
+        mine[:] = np.nan
+        self.assertTrue(np.isfinite(taken).all())
+        with self.assertRaisesRegex(ValueError, "masked array with masked entries"):
+            _action_array(np.ma.masked_array(np.zeros(3, np.float32), [0, 1, 0]), (3,))
+
+    @unittest.skipUnless(os.path.isfile(CHECKPOINT), "no checkpoint %s" % CHECKPOINT)
+    def test_a_checkpoint_with_a_nan_weight_is_refused_by_both_loaders(self):
+        import struct
+        from sim2real.checkpoint import _checksum
+        with open(CHECKPOINT, "rb") as f:
+            data = bytearray(f.read())
+        words = 32   # the header's, as read_checkpoint reads them
+        for bad in (float("nan"), float("inf")):
+            edited = bytearray(data)
+            struct.pack_into("<f", edited, 4 * words + 4 * 3, bad)   # the actor's fourth weight
+            check = _checksum(bytes(edited), words)
+            struct.pack_into("<II", edited, 48, check & 0xFFFFFFFF, check >> 32)
+            path = os.path.join(self.folder, "bad.ckpt")
+            with open(path, "wb") as f:
+                f.write(edited)
+            with self.assertRaisesRegex(ValueError, "parameter 3 of [0-9]+ is (nan|inf): every weight must be finite"):
+                sim2real.read_checkpoint(path)
+            with self.assertRaisesRegex(sim2real.Sim2RealError, "parameter 3 of [0-9]+ is (nan|inf)"):
+                sim2real.Policy(path)
+
+    @unittest.skipUnless(os.path.isfile(os.path.join(LOGS, "12_log_1.csv")), "no %s/12_log_1.csv" % LOGS)
+    def test_identify_logs_says_what_was_held_out(self):
+        """One log gave "good" with nothing held out, and a held-out log that is a fitted one was taken."""
+        log = os.path.join(LOGS, "12_log_1.csv")
+        with self.assertWarnsRegex(UserWarning, "one log only"):
+            result = sim2real.identify_logs([log], quick=True)
+        self.assertFalse(result["held_out"])
+        with self.assertRaisesRegex(ValueError, "holds the same motion as the fitted"):
+            sim2real.identify_logs([log, log], quick=True)
+        with self.assertRaisesRegex(ValueError, "name one file"):
+            sim2real.identify_logs([log], quick=True, ranges_out=os.path.join(self.folder, "a.txt"),
+                                   identified_out=os.path.join(self.folder, ".", "a.txt"))
+
+    def test_a_vecenv_of_environments_reset_on_their_own(self):
+        """VecEnv.of over Envs each reset alone stepped with no episodes of its own, then raised a raw TypeError at
+        the first episode's end."""
+        envs = [sim2real.Env("ur5e", "reach") for _ in range(2)]
+        for e in envs:
+            e.reset(seed=3)
+        vec = sim2real.VecEnv.of(envs)
+        with self.assertRaisesRegex(sim2real.Sim2RealError, "step before reset: reset the VecEnv first"):
+            vec.step(np.zeros((2, vec.act_dim), np.float32))
+        vec.reset(seed=3)
+        vec.step(np.zeros((2, vec.act_dim), np.float32))
+
+
 class TestCleanRLExample(unittest.TestCase):
     def test_smoke_run_exports_evaluates_deploys(self):
         """examples/cleanrl_ppo.py at smoke size: trains, exports (the C policy acts as torch within 1e-5, or
