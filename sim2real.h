@@ -1237,7 +1237,9 @@ S2RDEF s2r_result s2r_randomization_widen(s2r_randomization* r, double factor);
 
 S2RDEF s2r_result s2r_randomization_parse(s2r_randomization* r, const char* text, char* error);
 /* Read a file and parse it.  S2R_ERR_IO if it cannot be read (or is larger
-   than S2R_RANGES_MAX_BYTES); parse errors as above, prefixed "path: ". */
+   than S2R_RANGES_MAX_BYTES); parse errors as above, prefixed "path: ",
+   and a file that names no range (empty, or comments only: a truncated
+   or emptied copy) is S2R_ERR_PARSE too - text may, a file may not. */
 S2RDEF s2r_result s2r_randomization_load(s2r_randomization* r, const char* path, char* error);
 /* The text s2r_randomization_write would write, into `out` (`cap` bytes,
    always NUL-terminated when cap > 0; out may be NULL with cap 0).  Returns
@@ -8175,6 +8177,18 @@ static s2r_result s2r__read_text_file(const char* path, long max_bytes, char** t
     return S2R_OK;
 }
 
+/* Whether a ranges text has a line that is not blank or a comment. */
+static int s2r__names_a_range(const char* text) {
+    int blank = 1;
+    for (; *text; text++) {
+        if (*text == '\n') blank = 1;
+        else if (*text == '#' && blank) { while (text[1] && text[1] != '\n') text++; }
+        else if (!isspace((unsigned char)*text) && (unsigned char)*text != 0xEF && (unsigned char)*text != 0xBB &&
+                 (unsigned char)*text != 0xBF) return 1;
+    }
+    return 0;
+}
+
 S2RDEF s2r_result s2r_randomization_load(s2r_randomization* r, const char* path, char* error) {
     char msg[S2R_ERROR_LEN];
     char* text = NULL;
@@ -8184,6 +8198,9 @@ S2RDEF s2r_result s2r_randomization_load(s2r_randomization* r, const char* path,
     res = s2r__read_text_file(path, S2R_RANGES_MAX_BYTES, &text, error);
     if (res != S2R_OK) return res;
     res = s2r_randomization_parse(r, text, msg);
+    if (res == S2R_OK && !s2r__names_a_range(text))   /* a truncated or emptied copy would train on r unsaid */
+        res = s2r__fail(msg, S2R_ERR_PARSE, "names no range (empty, or comments only): a ranges file says every "
+                        "range it sets - s2r_randomization_write writes them all");
     S2R_FREE(text);
     if (res != S2R_OK) return s2r__fail(error, res, "%s: %s", path, msg);
     return S2R_OK;

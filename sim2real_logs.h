@@ -157,7 +157,7 @@ S2RDEF int        s2r_trajectory_set_qd_measured(const s2r_trajectory_set* set);
 /* The first trajectory of `fitted` that holds the same motion as
    trajectory j of `held_out` (the same joints, length and every q), or -1:
    a held-out log that is a fitted one checks nothing (example 12 and the
-   Python package refuse it). */
+   Python package refuse it).  -1 too for a j held_out does not have. */
 S2RDEF int        s2r_trajectory_set_find_same(const s2r_trajectory_set* fitted, const s2r_trajectory_set* held_out,
                                                int j);
 
@@ -865,8 +865,8 @@ S2RDEF int s2r_trajectory_set_qd_measured(const s2r_trajectory_set* set) {
 
 S2RDEF int s2r_trajectory_set_find_same(const s2r_trajectory_set* fitted, const s2r_trajectory_set* held_out, int j) {
     int i, n;
-    S2R_ASSERT(fitted && held_out && j >= 0 && j < held_out->count);
-    if (fitted->n_joints != held_out->n_joints) return -1;
+    S2R_ASSERT(fitted && held_out);
+    if (j < 0 || j >= held_out->count || fitted->n_joints != held_out->n_joints) return -1;
     n = s2r_trajectory_length(held_out, j);
     for (i = 0; i < fitted->count; i++)
         if (s2r_trajectory_length(fitted, i) == n &&

@@ -706,6 +706,22 @@ static int test_load_write_files(void) {
     CHECKF(strstr(error, path) == error && strstr(error, "line 2:") && strstr(error, "'kg'"),
            "%s", error);
     CHECK(memcmp(&saved, &back, sizeof back) == 0);
+    /* A file that names no range - emptied, or truncated to its comments - would train on the defaults unsaid. */
+    {
+        static const char* const empty[] = {"", "\n\n", "# course/6_ranges/ranges.txt\n  # only comments\n",
+                                            "\xEF\xBB\xBF# a byte-order mark, then comments\r\n"};
+        size_t k;
+        for (k = 0; k < sizeof empty / sizeof *empty; k++) {
+            f = fopen(path, "wb");
+            CHECK(f != NULL);
+            fputs(empty[k], f);
+            fclose(f);
+            CHECK(s2r_randomization_load(&back, path, error) == S2R_ERR_PARSE);
+            CHECKF(strstr(error, path) == error && strstr(error, "names no range (empty, or comments only)"),
+                   "%s", error);
+            CHECK(memcmp(&saved, &back, sizeof back) == 0);
+        }
+    }
     remove(path);
     CHECK(s2r_randomization_load(&back, path, error) == S2R_ERR_IO);
     CHECKF(strstr(error, path) != NULL, "%s", error);

@@ -422,6 +422,7 @@ static const null_case null_cases[] = {
     {"s2r_socket_arm_digest", 0, 0x1, NULL_VALUE},
     {"s2r_backend_settle", 0, 0xe3, NULL_RESULT},
     {"s2r_trajectory_collect_at_rest", 1, 0x27, NULL_RESULT},
+    {"s2r_trajectory_set_find_same", 1, 0x3, NULL_VALUE},
 };
 
 static void null_call(int f) {
@@ -718,6 +719,7 @@ static void null_call(int f) {
     case 279: (void)s2r_socket_arm_digest(A(0, &F.arm_info)); break;
     case 280: null_result = s2r_backend_settle(A(0, F.backend), A(1, F.d), 0.02, 0.01, 0.1, A(5, &F.sensors), A(6, F.d + 64), A(7, F.error)); break;
     case 281: null_result = s2r_trajectory_collect_at_rest(A(0, &F.trajectory_set), A(1, F.backend), A(2, &F.excitation_config), 1, 1, A(5, F.d + 64)); break;
+    case 282: (void)s2r_trajectory_set_find_same(A(0, &F.trajectory_set), A(1, &F.trajectory_set), 0); break;
     }
 }
 

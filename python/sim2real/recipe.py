@@ -69,7 +69,7 @@ def identify_unit(robot, task, unit, ranges=None, quick=False, ranges_out=None, 
     error = _lib.ErrorBuffer()
     error.check(_lib.interruptible(_lib.library().s2r_flat_identify_unit, _encode(robot, "robot"),
                                    _encode(task, "task"), whole(unit, "unit", 0, UINT64_MAX), _path(ranges),
-                                   int(bool(quick)), _path(ranges_out), _path(identified_out), ctypes.addressof(out),
+                                   _flag(quick, "quick"), _path(ranges_out), _path(identified_out), ctypes.addressof(out),
                                    error.ptr))
     return _sysid_dict(out, camera=True)
 
@@ -92,7 +92,7 @@ def identify_logs(logs, robot="ur5e", mjcf=None, ranges=None, quick=False, range
     out = _lib.Sysid()
     error = _lib.ErrorBuffer()
     error.check(_lib.interruptible(_lib.library().s2r_flat_identify_logs, _encode(robot, "robot"), _path(mjcf),
-                                   ctypes.addressof(paths), len(logs), _path(ranges), int(bool(quick)),
+                                   ctypes.addressof(paths), len(logs), _path(ranges), _flag(quick, "quick"),
                                    _path(ranges_out), _path(identified_out), ctypes.addressof(out), error.ptr))
     result = _sysid_dict(out, camera=False)
     result["held_out"] = len(logs) > 1
@@ -101,6 +101,13 @@ def identify_logs(logs, robot="ur5e", mjcf=None, ranges=None, quick=False, range
 
 def _path(p):
     return None if p is None else _encode(p, "path")
+
+
+def _flag(value, what):
+    """A yes or no: True, False (numpy's too), or 0 and 1; anything else is refused (the string "no" is true)."""
+    if isinstance(value, (bool, np.bool_)) or (isinstance(value, numbers.Integral) and value in (0, 1)):
+        return int(bool(value))
+    raise TypeError("%s must be True or False, got %r" % (what, value))
 
 
 def _two_outputs(ranges_out, identified_out):
@@ -168,7 +175,7 @@ def deploy_staged(checkpoint, ranges, out, robot=None, task=None, quick=False, s
             "--robot", robot, "--task", task,
             "--seed", str(whole(seed, "seed", 0, UINT64_MAX)), "--real-seed", str(whole(real_seed, "real_seed", 1,
                                                                                          UINT64_MAX - 64)),
-            "--threads", str(whole(threads, "threads", 1, _lib.MAX_THREADS))] + (["--quick"] if quick else [])
+            "--threads", str(whole(threads, "threads", 1, _lib.MAX_THREADS))] + (["--quick"] if _flag(quick, "quick") else [])
     run = subprocess.run(args, capture_output=True, text=True, timeout=timeout)
     if run.returncode != 0:
         lines = [line for line in run.stderr.splitlines() if line.strip()] or ["exit status %d" % run.returncode]

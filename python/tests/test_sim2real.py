@@ -2450,6 +2450,20 @@ class TestCarelessUse(unittest.TestCase):
             sim2real.identify_logs([log], quick=True, ranges_out=os.path.join(self.folder, "a.txt"),
                                    identified_out=os.path.join(self.folder, ".", "a.txt"))
 
+    def test_quick_is_a_yes_or_no(self):
+        """quick went through bool(): quick="no" ran the quick sizes."""
+        for bad in ("no", "False", 2, None):
+            with self.assertRaisesRegex(TypeError, "quick must be True or False"):
+                sim2real.identify_unit("ur5e", "reach", 1, quick=bad)
+
+    def test_an_empty_ranges_file_is_refused(self):
+        """An emptied or truncated-to-comments ranges file meant the default ranges, unsaid."""
+        path = os.path.join(self.folder, "empty.txt")
+        with open(path, "w") as f:
+            f.write("# ranges\n\n")
+        with self.assertRaisesRegex(sim2real.Sim2RealError, "names no range \\(empty, or comments only\\)"):
+            sim2real.Env("ur5e", "reach", "randomized", ranges=path)
+
     def test_a_vecenv_of_environments_reset_on_their_own(self):
         """VecEnv.of over Envs each reset alone stepped with no episodes of its own, then raised a raw TypeError at
         the first episode's end."""
