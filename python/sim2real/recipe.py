@@ -68,8 +68,8 @@ def identify_unit(robot, task, unit, ranges=None, quick=False, ranges_out=None, 
     out = _lib.Sysid()
     error = _lib.ErrorBuffer()
     error.check(_lib.interruptible(_lib.library().s2r_flat_identify_unit, _encode(robot, "robot"),
-                                   _encode(task, "task"), whole(unit, "unit", 0, UINT64_MAX), _path(ranges),
-                                   _flag(quick, "quick"), _path(ranges_out), _path(identified_out), ctypes.addressof(out),
+                                   _encode(task, "task"), whole(unit, "unit", 0, UINT64_MAX), _path(ranges, "ranges"),
+                                   _flag(quick, "quick"), _path(ranges_out, "ranges_out"), _path(identified_out, "identified_out"), ctypes.addressof(out),
                                    error.ptr))
     return _sysid_dict(out, camera=True)
 
@@ -91,16 +91,21 @@ def identify_logs(logs, robot="ur5e", mjcf=None, ranges=None, quick=False, range
     paths = (ctypes.c_char_p * len(logs))(*[_encode(p, "log path") for p in logs])
     out = _lib.Sysid()
     error = _lib.ErrorBuffer()
-    error.check(_lib.interruptible(_lib.library().s2r_flat_identify_logs, _encode(robot, "robot"), _path(mjcf),
-                                   ctypes.addressof(paths), len(logs), _path(ranges), _flag(quick, "quick"),
-                                   _path(ranges_out), _path(identified_out), ctypes.addressof(out), error.ptr))
+    error.check(_lib.interruptible(_lib.library().s2r_flat_identify_logs, _encode(robot, "robot"), _path(mjcf, "mjcf"),
+                                   ctypes.addressof(paths), len(logs), _path(ranges, "ranges"), _flag(quick, "quick"),
+                                   _path(ranges_out, "ranges_out"), _path(identified_out, "identified_out"), ctypes.addressof(out), error.ptr))
     result = _sysid_dict(out, camera=False)
     result["held_out"] = len(logs) > 1
     return result
 
 
-def _path(p):
-    return None if p is None else _encode(p, "path")
+def _path(p, what):
+    """A path, or None for none; an empty one is refused (Env refuses it too: not a way to say none)."""
+    if p is None:
+        return None
+    if isinstance(p, (str, bytes)) and not p:
+        raise _lib.invalid("%s is an empty path: give None for none, or a file" % what)
+    return _encode(p, what)
 
 
 def _flag(value, what):

@@ -2456,6 +2456,13 @@ class TestCarelessUse(unittest.TestCase):
             with self.assertRaisesRegex(TypeError, "quick must be True or False"):
                 sim2real.identify_unit("ur5e", "reach", 1, quick=bad)
 
+    def test_an_empty_path_is_no_way_to_say_none(self):
+        """identify_unit(ranges="") meant the defaults where Env(ranges="") is refused."""
+        with self.assertRaisesRegex(ValueError, "ranges is an empty path: give None for none"):
+            sim2real.identify_unit("ur5e", "reach", 1, ranges="", quick=True)
+        with self.assertRaisesRegex(ValueError, "mjcf is an empty path"):
+            sim2real.identify_logs(["a.csv"], mjcf=b"", quick=True)
+
     def test_an_empty_ranges_file_is_refused(self):
         """An emptied or truncated-to-comments ranges file meant the default ranges, unsaid."""
         path = os.path.join(self.folder, "empty.txt")
