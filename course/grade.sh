@@ -87,6 +87,10 @@ if [ -z "$a" ] || [ ! -f "$here/$a/grade.c" ]; then
     exit 2
 fi
 name=${a#*_}
+# A grader that counts allocations (it says GRADE_COUNTS_ALLOCATIONS: 1_latency, whose push and
+# read never allocate) is linked with malloc, calloc and realloc wrapped, its own counters between
+# every object's calls and the C library's.
+grep -q 'GRADE_COUNTS_ALLOCATIONS' "$here/$a/grade.c" && LIBS="$LIBS -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc"
 # What a student hands in: code (NAME.c, linked into the grader) or data
 # (NAME.txt, e.g. a ranges file, given to the grader as --submission).
 file="$name.c"
@@ -123,20 +127,21 @@ reference_library() {
 }
 
 # A student copy holds the stub (it says TODO(course ...)) where the
-# header holds the solution: the assignment's own exercise, or, for one
-# with no exercise in the header (6_ranges), any (a kit's copy holds every
-# open exercise's stub; the repository's header none).
-has_solution=$(awk -v n="$name" '/^\/\* >> solution [a-z0-9_]+ begin \*\/$/ { inside = $4; if ($4 == n) seen = 1 }
-    inside != "" && /TODO\(course/ { if (inside == n) stub = 1; any = 1 }
-    /^\/\* >> solution [a-z0-9_]+ end \*\/$/ { inside = "" }
-    END { print (seen ? !stub : !any) ? 1 : 0 }' "$root/sim2real.h")
+# header holds a solution: any exercise's - a kit's copy holds every open
+# exercise's stub, the repository's header none - so a student who writes
+# their own exercise into the kit's header still has a kit (the others'
+# stubs), and 6_ranges, with no exercise in the header, is told alike.
+has_solution=$(awk '/^\/\* >> solution [a-z0-9_]+ begin \*\/$/ { inside = 1 }
+    inside && /TODO\(course/ { any = 1 }
+    /^\/\* >> solution [a-z0-9_]+ end \*\/$/ { inside = 0 }
+    END { print any ? 0 : 1 }' "$root/sim2real.h")
 # A kit or the repository: the header beside course/ decides (a kit's is the student copy), never
 # a file in course/ASSIGNMENT - a kit's expected.txt or library.o copied into the repository would
 # else turn every instructor's run into one on the public inputs, which a reply replayed from
 # expected.txt passes.  In the repository such a file is ignored, and said.
 kit=0; [ $has_solution = 0 ] && kit=1
 if [ $kit = 0 ]; then
-    for f in expected.txt library.o; do
+    for f in expected.txt library.o stand_ins.c; do
         [ -e "$here/$a/$f" ] && echo "grade: course/$a/$f ignored: this is the repository (sim2real.h holds the solutions: it builds its own library, measures its own answers and grades on a seed) - a kit's file copied here? remove it" >&2
     done
 fi
@@ -192,7 +197,7 @@ fi
 # --library: only build that library and print its file's name (course/kit.sh).
 if [ "${1:-}" = "--library" ]; then echo "$impl"; exit 0; fi
 # A kit's stand-ins for the exercises still open in it (their stubs).
-stand_ins=""; [ -f "$here/$a/stand_ins.c" ] && stand_ins="$here/$a/stand_ins.c"
+stand_ins=""; [ $kit = 1 ] && [ -f "$here/$a/stand_ins.c" ] && stand_ins="$here/$a/stand_ins.c"   # a kit's alone
 
 # The judge: the program that decides (course/judge.c; it never links a
 # student's code).
@@ -506,6 +511,12 @@ grade_one() {
     summary="$summary$who|$result|$score|$log\n"
 }
 
+# a GRADE_ONLY that names no check would grade nothing, and pass
+if [ -n "${GRADE_ONLY:-}" ] && ! awk -v only="$GRADE_ONLY" '$1 == "check" && index($0, only) { found = 1 } END { exit !found }' "$answers"; then
+    echo "grade: GRADE_ONLY='$GRADE_ONLY' matches no check of $a; its checks:" >&2
+    awk '$1 == "check" { $1 = $2 = $3 = $4 = $5 = $6 = $7 = ""; sub(/^ +/, ""); print "  " $0 }' "$answers" >&2
+    exit 2
+fi
 if [ $# = 0 ]; then
     grade_one "skeleton ($a/$file)" "$here/$a/$file"
 fi

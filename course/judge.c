@@ -1864,8 +1864,15 @@ static int grade(run* R) {
         printf("grading seed: %llu (the checks marked (seeded) draw inputs from it; grade.sh --seed %llu gives this grade again)\n",
                run_seed, run_seed);
     else printf("grading seed: none (the public fixed inputs: the answers are expected.txt's)\n");
-    for (i = 0; i < n_checks; i++)
+    for (i = 0, k = 0; i < n_checks; i++) {
         integration_selected |= checks[i].integration && !R->units && (!R->only || strstr(checks[i].name, R->only));
+        k += !R->only || strstr(checks[i].name, R->only) != NULL;
+    }
+    if (k == 0) {   /* a typo would grade nothing and pass */
+        fprintf(stderr, "judge: --only '%s' (GRADE_ONLY) matches no check; the checks are:\n", R->only);
+        for (i = 0; i < n_checks; i++) fprintf(stderr, "  %s\n", checks[i].name);
+        return 2;
+    }
     for (i = 0; i < n_checks; i++) {
         check* c = &checks[i];
         reply r;

@@ -203,6 +203,14 @@ test_assignment() {
         ;; esac
     done
     [ $wrong -ge 2 ] && ok "$a: $wrong typical mistakes kept as tests" || fail "$a: fewer than two wrong implementations in tests/course/$a"
+    # data that changes what the simulator draws (tests/course/ASSIGNMENT/differs_*): never taken for the default
+    for f in tests/course/$a/differs_*; do
+        [ -f "$f" ] || continue
+        GRADE_UNITS=1 sh course/grade.sh "$a" "$f" > "$log.$(basename "$f").log" 2>&1
+        grep -q '^PASS it is not the default ranges' "$log.$(basename "$f").log" &&
+            ok "$a: $(basename "$f"), a real change, is not taken for the default" ||
+            fail "$a: $(basename "$f"), a real change, is taken for the default ($log.$(basename "$f").log)"
+    done
     # attacks on this assignment's grader (tests/course/ASSIGNMENT/attack_*.c), graded on the
     # grading seed: "expect: FAIL <check>" - it scores nothing on that check; "expect: PASS every
     # check" - it gets nothing from what it tries (a correct answer that stops when it does)
@@ -526,12 +534,14 @@ case " $assignments " in *" 1_latency "*)
     # the replay scores nothing (in a copy of the repository, sharing this build)
     stray="$build/test/stray"
     rm -rf "$stray" && mkdir -p "$stray" && cp -p sim2real.h "$stray/" && cp -pR course "$stray/" &&
-        cp "$build/test/public_1_latency.txt" "$stray/course/1_latency/expected.txt" && printf "a kit's object\n" > "$stray/course/1_latency/library.o"
+        cp "$build/test/public_1_latency.txt" "$stray/course/1_latency/expected.txt" && printf "a kit's object\n" > "$stray/course/1_latency/library.o" &&
+        printf 'double s2r_gae;   /* a kit'"'"'s stand-ins: linked beside the library, they clash */\n' > "$stray/course/1_latency/stand_ins.c"
     (unset GRADE_SEED; GRADE_UNITS=1 GRADE_SCRATCH="$scratch" sh "$stray/course/grade.sh" 1_latency "$att/replayed_answers") > "$build/test/stray.log" 2>&1
     grep -q '^grade: course/1_latency/expected.txt ignored: this is the repository' "$build/test/stray.log" && grep -q '^grade: course/1_latency/library.o ignored' "$build/test/stray.log" &&
+        grep -q '^grade: course/1_latency/stand_ins.c ignored' "$build/test/stray.log" &&
         grep -q '^grading seed: [1-9]' "$build/test/stray.log" && grep -q '^score: 0 / 10 points$' "$build/test/stray.log" &&
         ! grep -q '^GRADED ON THE PUBLIC' "$build/test/stray.log" &&
-        ok "attacks: a kit's expected.txt copied into the repository is ignored, said: the run grades on a seed, the replay scores 0" ||
+        ok "attacks: a kit's expected.txt, library.o and stand_ins.c copied into the repository are ignored, said: the run grades on a seed, the replay scores 0" ||
         fail "attacks: a stray expected.txt in the repository turns the run public ($build/test/stray.log)"
     rm -rf "$stray"
     cmp -s "$answers" "$build/test/answers_before" && ok "attacks: the answers are untouched" ||
@@ -592,6 +602,22 @@ if [ $tested_all = 1 ]; then
             grep -q "^PASS it is not the default ranges" "$build/test/kit_right6.log" && grep -q '^grading seed: none' "$build/test/kit_right6.log" \
             && ok "in the open assignment's kit, a ranges file is graded on the kit's answers (validity, not the default)" \
             || fail "in the open assignment's kit, a ranges file is not graded ($build/test/kit_right6.log)"
+        # a student who writes the exercise into the kit's own header still has a kit (the other exercises'
+        # stubs say so): it grades on the kit's answers, it is not taken for the repository
+        cp -pR "$kit/1_latency" "$kit/1_latency_edited" &&
+            awk '/TODO\(course 1_latency/ { next } { print }' "$kit/1_latency/sim2real.h" > "$kit/1_latency_edited/sim2real.h"
+        (cd "$kit/1_latency_edited" && unset GRADE_SEED && GRADE_BUILD="$kit/build_edited" sh course/grade.sh 1_latency "$root/tests/course/1_latency/right.c") \
+            > "$build/test/kit_edited.log" 2>&1 && grep -q '^grading seed: none' "$build/test/kit_edited.log" &&
+            ! grep -q 'ignored: this is the repository' "$build/test/kit_edited.log" &&
+            ok "a kit whose header the student edited is still a kit (graded on its answers)" ||
+            fail "a kit whose header the student edited is taken for the repository ($build/test/kit_edited.log)"
+        rm -rf "$kit/1_latency_edited" "$kit/build_edited"
+        # a GRADE_ONLY that matches no check grades nothing: an error, not a pass
+        (cd "$kit/1_latency" && unset GRADE_SEED && GRADE_ONLY="no such check" GRADE_BUILD="$kit/build" sh course/grade.sh 1_latency) \
+            > "$build/test/kit_only_typo.log" 2>&1
+        [ $? = 2 ] && grep -q "matches no check" "$build/test/kit_only_typo.log" &&
+            ok "a GRADE_ONLY that matches no check is an error naming the checks" ||
+            fail "a GRADE_ONLY that matches no check passes ($build/test/kit_only_typo.log)"
         (cd "$kit/1_latency" && unset GRADE_SEED && GRADE_BUILD="$kit/build" sh course/grade.sh 1_latency) > "$build/test/kit_skeleton.log" 2>&1 \
             && fail "in the kit, the skeleton passes" || ok "in the kit, the skeleton as handed out fails"
         (cd "$kit/1_latency" && GRADE_BUILD="$kit/build" sh course/grade.sh 1_latency --seed 5 "$root/tests/course/1_latency/right.c") \

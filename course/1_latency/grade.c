@@ -145,6 +145,21 @@ static void check_age(void) {
 }
 
 /* Many pushes, wrapping the ring several times, against the whole history. */
+/* GRADE_COUNTS_ALLOCATIONS: course/grade.sh links this grader with malloc,
+   calloc and realloc wrapped (ld's --wrap): every call of the student's
+   file, the grader's and the library's comes here first and is counted.
+   Linked without it (the weak __real_ functions absent) nothing counts. */
+void* __real_malloc(size_t n) __attribute__((weak));
+void* __real_calloc(size_t n, size_t size) __attribute__((weak));
+void* __real_realloc(void* p, size_t n) __attribute__((weak));
+void* __wrap_malloc(size_t n);
+void* __wrap_calloc(size_t n, size_t size);
+void* __wrap_realloc(void* p, size_t n);
+static long allocations;   /* malloc, calloc and realloc calls so far */
+void* __wrap_malloc(size_t n) { allocations++; return __real_malloc(n); }
+void* __wrap_calloc(size_t n, size_t size) { allocations++; return __real_calloc(n, size); }
+void* __wrap_realloc(void* p, size_t n) { allocations++; return __real_realloc(p, n); }
+
 static void check_wrap(void) {
     enum { CAP = 7, PUSHES = 50 };
     s2r_delay_line line;
@@ -152,8 +167,10 @@ static void check_wrap(void) {
     const double* storage;
     s2r_rng rng = s2r_rng_make(grade_seeded(11), 0);
     int t, k, bad = 0, moved = 0;
+    long counted, allocated;
     if (s2r_delay_init(&line, 1, CAP) != S2R_OK) { grade_fail("init(1, %d) failed", CAP); return; }
     storage = line.data;
+    counted = allocations;
     for (t = 0; t < PUSHES; t++) {
         x[0] = history[t] = s2r_rng_uniform(&rng);
         s2r_delay_push(&line, x);
@@ -167,10 +184,15 @@ static void check_wrap(void) {
                 grade_fail("after push %d, read(%d) gave %g, the push %d ago was %g", t + 1, k, out[0], k, history[t - k]);
         }
     }
+    allocated = allocations - counted;
     s2r_delay_free(&line);
     grade_put_send("wrap_50_pushes_capacity_7", 0);
     grade_put(moved, "pushes that moved the line's storage (none: push never allocates)");
     grade_put_send("wrap_storage_moved", 0);
+    GRADE_EXPECT(allocated == 0, "50 pushes and their reads called malloc, calloc or realloc %ld times: push and read "
+                 "never allocate - the ring is allocated once, by init, and push writes into it", allocated);
+    grade_put((double)allocated, "allocations in 50 pushes and their reads (none)");
+    grade_put_send("wrap_allocations", 0);
 }
 
 static void check_clamp(void) {

@@ -54,6 +54,20 @@ S2RDEF void s2r_delay_push(s2r_delay_line* line, const double* x) {
         }
     }
 #endif
+#ifdef MISTAKE_ALLOCATING_PUSH_IN_PLACE
+    {   /* the mistake: the ring copied out, freed and allocated again at its size (malloc hands back the same
+           block: the storage does not move) */
+        size_t bytes = sizeof(double) * (size_t)line->width * (size_t)line->capacity;
+        double* copy = (double*)malloc(bytes);
+        if (copy) {
+            memcpy(copy, line->data, bytes);
+            free(line->data);
+            line->data = (double*)malloc(bytes);
+            if (line->data) memcpy(line->data, copy, bytes);
+            free(copy);
+        }
+    }
+#endif
     line->newest = (line->newest + 1) % line->capacity;
     memcpy(&line->data[line->newest * line->width], x, sizeof(double) * line->width);
 }
