@@ -88,9 +88,10 @@ if [ -z "$a" ] || [ ! -f "$here/$a/grade.c" ]; then
 fi
 name=${a#*_}
 # A grader that counts allocations (it says GRADE_COUNTS_ALLOCATIONS: 1_latency, whose push and
-# read never allocate) is linked with malloc, calloc and realloc wrapped, its own counters between
-# every object's calls and the C library's.
-grep -q 'GRADE_COUNTS_ALLOCATIONS' "$here/$a/grade.c" && LIBS="$LIBS -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc"
+# read never allocate) is linked with the C library's allocators wrapped (malloc and its kin, the
+# aligned ones, strdup, mmap), its own counters between every object's calls and the C library's.
+grep -q 'GRADE_COUNTS_ALLOCATIONS' "$here/$a/grade.c" &&
+    LIBS="$LIBS -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=reallocarray,--wrap=aligned_alloc,--wrap=posix_memalign,--wrap=memalign,--wrap=valloc,--wrap=strdup,--wrap=strndup,--wrap=mmap"
 # What a student hands in: code (NAME.c, linked into the grader) or data
 # (NAME.txt, e.g. a ranges file, given to the grader as --submission).
 file="$name.c"
@@ -140,6 +141,8 @@ has_solution=$(awk '/^\/\* >> solution [a-z0-9_]+ begin \*\/$/ { inside = 1 }
 # else turn every instructor's run into one on the public inputs, which a reply replayed from
 # expected.txt passes.  In the repository such a file is ignored, and said.
 kit=0; [ $has_solution = 0 ] && kit=1
+# a kit holds its own assignment only: one whose student wrote every exercise into its header is still one
+if [ $kit = 0 ] && [ "$(cd "$here" && ls -d [0-9]*_*/ 2> /dev/null | wc -l)" = 1 ]; then kit=1; has_solution=0; fi
 if [ $kit = 0 ]; then
     for f in expected.txt library.o stand_ins.c; do
         [ -e "$here/$a/$f" ] && echo "grade: course/$a/$f ignored: this is the repository (sim2real.h holds the solutions: it builds its own library, measures its own answers and grades on a seed) - a kit's file copied here? remove it" >&2
@@ -512,7 +515,8 @@ grade_one() {
 }
 
 # a GRADE_ONLY that names no check would grade nothing, and pass
-if [ -n "${GRADE_ONLY:-}" ] && ! awk -v only="$GRADE_ONLY" '$1 == "check" && index($0, only) { found = 1 } END { exit !found }' "$answers"; then
+if [ -n "${GRADE_ONLY:-}" ] && ! awk -v only="$GRADE_ONLY" '$1 == "check" { $1 = $2 = $3 = $4 = $5 = $6 = $7 = ""; sub(/^ +/, "")
+        if (index($0, only)) found = 1 } END { exit !found }' "$answers"; then
     echo "grade: GRADE_ONLY='$GRADE_ONLY' matches no check of $a; its checks:" >&2
     awk '$1 == "check" { $1 = $2 = $3 = $4 = $5 = $6 = $7 = ""; sub(/^ +/, ""); print "  " $0 }' "$answers" >&2
     exit 2

@@ -145,20 +145,28 @@ static void check_age(void) {
 }
 
 /* Many pushes, wrapping the ring several times, against the whole history. */
-/* GRADE_COUNTS_ALLOCATIONS: course/grade.sh links this grader with malloc,
-   calloc and realloc wrapped (ld's --wrap): every call of the student's
-   file, the grader's and the library's comes here first and is counted.
-   Linked without it (the weak __real_ functions absent) nothing counts. */
-void* __real_malloc(size_t n) __attribute__((weak));
-void* __real_calloc(size_t n, size_t size) __attribute__((weak));
-void* __real_realloc(void* p, size_t n) __attribute__((weak));
-void* __wrap_malloc(size_t n);
-void* __wrap_calloc(size_t n, size_t size);
-void* __wrap_realloc(void* p, size_t n);
-static long allocations;   /* malloc, calloc and realloc calls so far */
-void* __wrap_malloc(size_t n) { allocations++; return __real_malloc(n); }
-void* __wrap_calloc(size_t n, size_t size) { allocations++; return __real_calloc(n, size); }
-void* __wrap_realloc(void* p, size_t n) { allocations++; return __real_realloc(p, n); }
+/* GRADE_COUNTS_ALLOCATIONS: course/grade.sh links this grader with the C
+   library's allocators wrapped (ld's --wrap): every call of the student's
+   file, the grader's and the library's to malloc, calloc, realloc,
+   reallocarray, aligned_alloc, posix_memalign, memalign, valloc, strdup,
+   strndup or mmap comes here first and is counted.  Linked without it
+   (the weak __real_ functions absent) nothing counts. */
+#define GRADE__WRAPPED(ret, name, params, args) \
+    ret __real_##name params __attribute__((weak)); \
+    ret __wrap_##name params; \
+    ret __wrap_##name params { allocations++; return __real_##name args; }
+static long allocations;   /* allocator calls so far */
+GRADE__WRAPPED(void*, malloc, (size_t n), (n))
+GRADE__WRAPPED(void*, calloc, (size_t n, size_t size), (n, size))
+GRADE__WRAPPED(void*, realloc, (void* p, size_t n), (p, n))
+GRADE__WRAPPED(void*, reallocarray, (void* p, size_t n, size_t size), (p, n, size))
+GRADE__WRAPPED(void*, aligned_alloc, (size_t align, size_t n), (align, n))
+GRADE__WRAPPED(int, posix_memalign, (void** p, size_t align, size_t n), (p, align, n))
+GRADE__WRAPPED(void*, memalign, (size_t align, size_t n), (align, n))
+GRADE__WRAPPED(void*, valloc, (size_t n), (n))
+GRADE__WRAPPED(char*, strdup, (const char* s), (s))
+GRADE__WRAPPED(char*, strndup, (const char* s, size_t n), (s, n))
+GRADE__WRAPPED(void*, mmap, (void* at, size_t n, int prot, int flags, int fd, long offset), (at, n, prot, flags, fd, offset))
 
 static void check_wrap(void) {
     enum { CAP = 7, PUSHES = 50 };
@@ -189,7 +197,7 @@ static void check_wrap(void) {
     grade_put_send("wrap_50_pushes_capacity_7", 0);
     grade_put(moved, "pushes that moved the line's storage (none: push never allocates)");
     grade_put_send("wrap_storage_moved", 0);
-    GRADE_EXPECT(allocated == 0, "50 pushes and their reads called malloc, calloc or realloc %ld times: push and read "
+    GRADE_EXPECT(allocated == 0, "50 pushes and their reads called an allocator (malloc, mmap, strdup, ...) %ld times: push and read "
                  "never allocate - the ring is allocated once, by init, and push writes into it", allocated);
     grade_put((double)allocated, "allocations in 50 pushes and their reads (none)");
     grade_put_send("wrap_allocations", 0);

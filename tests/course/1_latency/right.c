@@ -54,6 +54,16 @@ S2RDEF void s2r_delay_push(s2r_delay_line* line, const double* x) {
         }
     }
 #endif
+#ifdef MISTAKE_ALIGNED_SCRATCH
+    {   /* the mistake: a scratch buffer per push from aligned_alloc (a vectorised copy, say), freed at once */
+        double* scratch = (double*)aligned_alloc(64, 64 * (((size_t)line->width * sizeof(double) + 63) / 64));
+        if (scratch) { memcpy(scratch, x, sizeof(double) * (size_t)line->width); x = scratch; }
+        line->newest = (line->newest + 1) % line->capacity;
+        memcpy(&line->data[line->newest * line->width], x, sizeof(double) * line->width);
+        free(scratch);
+        return;
+    }
+#endif
 #ifdef MISTAKE_ALLOCATING_PUSH_IN_PLACE
     {   /* the mistake: the ring copied out, freed and allocated again at its size (malloc hands back the same
            block: the storage does not move) */
