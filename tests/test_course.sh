@@ -618,7 +618,8 @@ if [ $tested_all = 1 ]; then
         typo=$?
         (cd "$kit/1_latency" && unset GRADE_SEED && GRADE_ONLY="unit" GRADE_BUILD="$kit/build" sh course/grade.sh 1_latency) \
             > "$build/test/kit_only_kind.log" 2>&1   # a word of the answers' lines, not of a check's name
-        [ $typo = 2 ] && [ $? = 2 ] && grep -q "matches no check" "$build/test/kit_only_typo.log" &&
+        kind=$?
+        [ $typo = 2 ] && [ $kind = 2 ] && grep -q "matches no check" "$build/test/kit_only_typo.log" &&
             grep -q "matches no check" "$build/test/kit_only_kind.log" &&
             ok "a GRADE_ONLY that matches no check is an error naming the checks" ||
             fail "a GRADE_ONLY that matches no check passes ($build/test/kit_only_typo.log)"
